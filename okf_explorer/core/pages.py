@@ -1,0 +1,109 @@
+"""The page model shared by every source.
+
+A `Page` is a whole page with its body; a `PageInfo` is what a listing or the
+index keeps about a page without its body (cheap to hold for 100k pages).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+RESERVED_NAMES = frozenset({"index", "log"})
+"""OKF reserved file names (without `.md`): pages too, marked as reserved."""
+
+
+def is_reserved(slug: str) -> bool:
+    """True for OKF reserved files (`index`, `log`) at any folder level."""
+    return slug.rsplit("/", 1)[-1] in RESERVED_NAMES
+
+
+@dataclass(frozen=True, slots=True)
+class PageInfo:
+    """What is known about a page without its body.
+
+    `fingerprint` changes whenever the page changes (mtime and size of a file,
+    `updated_at` on a server); the index cache compares it. `error` is why the
+    page is unreadable (`readable` False) or why its frontmatter was ignored
+    (`readable` True).
+    """
+
+    slug: str
+    title: str
+    type: str | None = None
+    tags: tuple[str, ...] = ()
+    updated_at: str | None = None
+    reserved: bool = False
+    readable: bool = True
+    error: str | None = None
+    fingerprint: str = ""
+    description: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """A whole page: SPEC §2 `{slug, title, type, tags, content, frontmatter, updated_at}`.
+
+    `content` is the body without frontmatter. `frontmatter` is the parsed YAML
+    mapping (empty when absent or malformed; then `error` says why).
+    """
+
+    slug: str
+    title: str
+    content: str
+    type: str | None = None
+    tags: tuple[str, ...] = ()
+    frontmatter: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    updated_at: str | None = None
+    reserved: bool = False
+    readable: bool = True
+    error: str | None = None
+    fingerprint: str = ""
+
+    @property
+    def description(self) -> str | None:
+        value = self.frontmatter.get("description")
+        return str(value) if value is not None else None
+
+    def info(self) -> PageInfo:
+        """The body-less summary of this page."""
+        return PageInfo(
+            slug=self.slug,
+            title=self.title,
+            type=self.type,
+            tags=self.tags,
+            updated_at=self.updated_at,
+            reserved=self.reserved,
+            readable=self.readable,
+            error=self.error,
+            fingerprint=self.fingerprint,
+            description=self.description,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The page as `get --json` prints it (SPEC §2 keys, then our extras)."""
+        return {
+            "slug": self.slug,
+            "title": self.title,
+            "type": self.type,
+            "tags": list(self.tags),
+            "content": self.content,
+            "frontmatter": _jsonable(self.frontmatter),
+            "updated_at": self.updated_at,
+            "reserved": self.reserved,
+            "readable": self.readable,
+            "error": self.error,
+        }
+
+
+def _jsonable(value: Any) -> Any:
+    """YAML can produce dates and other non-JSON scalars; render them as strings."""
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    return str(value)

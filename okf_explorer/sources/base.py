@@ -1,0 +1,133 @@
+"""The `PageSource` protocol: the one seam between the engine and where pages live.
+
+Sources are synchronous and thread-safe: the CLI calls them directly, the TUI
+from thread workers, the server from its worker threads. A source that talks
+to a network may use concurrency inside `scan`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+from okf_explorer.core.errors import Cancelled, OkfError, PageNotFound, PageUnreadable
+from okf_explorer.core.links import RawLink, extract_links
+from okf_explorer.core.pages import Page, PageInfo
+
+ProgressCallback = Callable[[int, int], None]
+"""Called as `progress(done, total)` while a scan runs."""
+
+CancelCheck = Callable[[], bool]
+"""Returns True when the caller wants long work to stop (then `Cancelled` is raised)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PageStub:
+    """A cheap listing entry: enough to decide whether a cached scan is still valid.
+
+    `info` is filled when the listing already knows title/type (a server's
+    `list_pages`); a folder listing leaves it None and the scan fills it.
+    """
+
+    slug: str
+    fingerprint: str
+    info: PageInfo | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ScannedPage:
+    """What the index keeps of one page: its summary and its raw link targets."""
+
+    info: PageInfo
+    links: tuple[RawLink, ...]
+
+
+@runtime_checkable
+class ServerGraph(Protocol):
+    """A source's own stored link graph (gbrain's `get_links` / `get_backlinks`).
+
+    It answers with existing slugs only (servers drop dangling targets) and
+    collapses duplicate mentions; the engine says so where it shows them.
+    """
+
+    def links_out(self, slug: str) -> list[str]: ...
+
+    def links_in(self, slug: str) -> list[str]: ...
+
+
+@runtime_checkable
+class PageSource(Protocol):
+    """Where pages come from."""
+
+    @property
+    def label(self) -> str:
+        """What to show the user: a folder path, or a URL without credentials."""
+        ...
+
+    @property
+    def cache_key(self) -> str:
+        """Stable identity for the on-disk index cache (absolute path or URL)."""
+        ...
+
+    def enumerate(self) -> list[PageStub]:
+        """Every page, in slug (code-point) order. Raises `SourceUnavailable`."""
+        ...
+
+    def get_page(self, slug: str) -> Page:
+        """One whole page. Raises `PageNotFound`, `PageUnreadable`, `SourceUnavailable`."""
+        ...
+
+    def scan(
+        self,
+        stubs: Sequence[PageStub],
+        progress: ProgressCallback | None = None,
+        cancel: CancelCheck | None = None,
+    ) -> Iterator[ScannedPage]:
+        """Read and parse these pages, yielding one `ScannedPage` each (any order).
+
+        An unreadable page yields an info with `readable=False` and no links;
+        only a failure of the whole source raises.
+        """
+        ...
+
+    def server_graph(self) -> ServerGraph | None:
+        """The source's stored link graph, or None when it has none."""
+        ...
+
+    def close(self) -> None: ...
+
+
+def scan_one(page: Page) -> ScannedPage:
+    """The scan result of one page already read: parse its links if readable."""
+    links = tuple(extract_links(page.content)) if page.readable else ()
+    return ScannedPage(info=page.info(), links=links)
+
+
+def scan_sequentially(
+    source: PageSource,
+    stubs: Sequence[PageStub],
+    progress: ProgressCallback | None = None,
+    cancel: CancelCheck | None = None,
+) -> Iterator[ScannedPage]:
+    """A plain `scan`: one `get_page` per stub, in order. Sources may do better."""
+    total = len(stubs)
+    for done, stub in enumerate(stubs, start=1):
+        if cancel is not None and cancel():
+            raise Cancelled("scan")
+        try:
+            page = source.get_page(stub.slug)
+        except OkfError as error:
+            if not isinstance(error, (PageNotFound, PageUnreadable)):
+                raise
+            title = stub.info.title if stub.info else stub.slug.rsplit("/", 1)[-1]
+            yield ScannedPage(
+                PageInfo(slug=stub.slug, title=title, readable=False, error=str(error),
+                         fingerprint=stub.fingerprint),
+                (),
+            )
+        else:
+            yield scan_one(page)
+        if progress is not None:
+            progress(done, total)
+
