@@ -1,0 +1,26 @@
+"""Shared test set-up: every test runs with its own index cache and no
+source or token taken from the developer's environment."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+SAMPLE_BRAIN = Path(__file__).resolve().parent.parent / "okf_explorer" / "sample_brain"
+
+
+@pytest.fixture(autouse=True)
+def isolated_environment(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch):
+    """A private cache directory per test, and no OKF_SOURCE / GBRAIN_* leaking in."""
+    cache = tmp_path_factory.mktemp("okf-cache")
+    monkeypatch.setenv("OKF_EXPLORER_CACHE", str(cache))
+    for name in ("OKF_SOURCE", "GBRAIN_MCP_URL", "GBRAIN_TOKEN"):
+        monkeypatch.delenv(name, raising=False)
+    yield
+
+
+@pytest.fixture
+def sample_brain() -> Path:
+    """The bundled sample brain (read-only: never write into it)."""
+    return SAMPLE_BRAIN
