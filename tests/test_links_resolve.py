@@ -1,0 +1,284 @@
+"""Link resolution (SPEC §3): every rule, in order, and the dangling node ids."""
+
+from __future__ import annotations
+
+import pytest
+
+from okf_explorer.core.links import Resolution, SlugResolver, resolve, slugify
+
+SLUGS = [
+    "index",
+    "log",
+    "tables/index",
+    "tables/orders",
+    "tables/customers",
+    "tables/sub/line-items",
+    "notes/my-draft-note",
+    "notes/Mixed Case",
+    "people/alice",
+    "archive/2023/orders",
+    "guide",
+    "a/dup",
+    "b/dup",
+    "x/y/dup",
+    "docs/index",
+]
+TITLES = {"people/alice": "Alice Liddell", "guide": "The  User Guide"}
+
+
+@pytest.fixture(scope="module")
+def resolver() -> SlugResolver:
+    return SlugResolver(SLUGS, TITLES)
+
+
+@pytest.mark.parametrize(
+    ("target", "from_slug", "expected"),
+    [
+        # leading `/` is the bundle root
+        ("/tables/orders.md", "people/alice", Resolution("tables/orders", "path")),
+        ("/guide.md", "tables/sub/line-items", Resolution("guide", "path")),
+        # relative to the linking page's folder
+        ("orders.md", "tables/customers", Resolution("tables/orders", "path")),
+        ("./orders.md", "tables/customers", Resolution("tables/orders", "path")),
+        ("../orders.md", "tables/sub/line-items", Resolution("tables/orders", "path")),
+        ("sub/line-items.md", "tables/index", Resolution("tables/sub/line-items", "path")),
+        ("../../guide.md", "tables/sub/line-items", Resolution("guide", "path")),
+        ("./sub/../orders.md", "tables/index", Resolution("tables/orders", "path")),
+        # case-insensitive path
+        ("/Tables/ORDERS.md", "guide", Resolution("tables/orders", "path")),
+        ("/notes/mixed case.md", "guide", Resolution("notes/Mixed Case", "path")),
+        # folders resolve to their index page
+        ("/tables/", "guide", Resolution("tables/index", "folder-index")),
+        ("./", "tables/orders", Resolution("tables/index", "folder-index")),
+        ("../", "tables/sub/line-items", Resolution("tables/index", "folder-index")),
+        ("/", "tables/orders", Resolution("index", "folder-index")),
+        ("..", "docs/index", Resolution("index", "folder-index")),
+        ("/DOCS/", "guide", Resolution("docs/index", "folder-index")),
+    ],
+)
+def test_path_rules(
+    resolver: SlugResolver, target: str, from_slug: str, expected: Resolution
+) -> None:
+    assert resolver.resolve(target, from_slug, "markdown") == expected
+
+
+@pytest.mark.parametrize(
+    ("target", "from_slug", "node"),
+    [
+        ("/missing.md", "tables/orders", "missing"),
+        ("./missing.md", "tables/orders", "tables/missing"),
+        ("../missing.md", "tables/sub/line-items", "tables/missing"),
+        ("../../x.md", "tables/orders", "../x"),
+        ("../../../x.md", "tables/orders", "../../x"),
+        ("/people/", "guide", "people/index"),
+        ("/nowhere/", "guide", "nowhere/index"),
+        ("/orders.md", "tables/customers", "orders"),
+    ],
+)
+def test_path_dangling_nodes(
+    resolver: SlugResolver, target: str, from_slug: str, node: str
+) -> None:
+    assert resolver.resolve(target, from_slug, "markdown") == Resolution(node, "dangling")
+
+
+def test_bare_markdown_path_falls_back_to_wiki_rules(resolver: SlugResolver) -> None:
+    # Obsidian writes vault-root paths without a leading slash.
+    assert resolver.resolve("tables/orders.md", "people/alice", "markdown") == Resolution(
+        "tables/orders", "exact"
+    )
+    assert resolver.resolve("alice.md", "guide", "markdown") == Resolution(
+        "people/alice", "basename"
+    )
+
+
+def test_failed_bare_markdown_path_stays_a_relative_dangling_node(resolver: SlugResolver) -> None:
+    assert resolver.resolve("nope.md", "tables/orders", "markdown") == Resolution(
+        "tables/nope", "dangling"
+    )
+
+
+def test_explicit_relative_path_never_falls_back(resolver: SlugResolver) -> None:
+    assert resolver.resolve("./alice.md", "guide", "markdown") == Resolution("alice", "dangling")
+
+
+@pytest.mark.parametrize(
+    ("target", "expected"),
+    [
+        ("tables/orders", Resolution("tables/orders", "exact")),
+        ("tables/orders.md", Resolution("tables/orders", "exact")),
+        ("  guide  ", Resolution("guide", "exact")),
+        ("Tables/Orders", Resolution("tables/orders", "case")),
+        ("notes/mixed case", Resolution("notes/Mixed Case", "case")),
+        ("Notes/My Draft Note", Resolution("notes/my-draft-note", "slugified")),
+        ("My Draft Note", Resolution("notes/my-draft-note", "slugified")),
+        ("alice liddell", Resolution("people/alice", "title")),
+        ("The User   Guide", Resolution("guide", "title")),
+        ("alice", Resolution("people/alice", "basename")),
+        ("Alice", Resolution("people/alice", "basename")),
+        ("line-items", Resolution("tables/sub/line-items", "basename")),
+        ("sub/line-items", Resolution("tables/sub/line-items", "basename")),
+        ("Line Items", Resolution("tables/sub/line-items", "slugified")),
+        ("/tables/orders", Resolution("tables/orders", "path")),
+        ("/tables", Resolution("tables/index", "folder-index")),
+        ("tables/", Resolution("tables/index", "folder-index")),
+    ],
+)
+def test_wiki_rules(resolver: SlugResolver, target: str, expected: Resolution) -> None:
+    assert resolver.resolve(target, "people/alice", "wiki") == expected
+
+
+def test_exact_beats_basename(resolver: SlugResolver) -> None:
+    # `guide` exists at the root; a basename match elsewhere must not win.
+    r = SlugResolver(["guide", "docs/guide"])
+    assert r.resolve("guide", "docs/x") == Resolution("guide", "exact")
+
+
+def test_case_beats_slugified_and_title() -> None:
+    r = SlugResolver(["My Note", "my-note", "other"], {"other": "my note"})
+    assert r.resolve("my note", "x") == Resolution("My Note", "case")
+
+
+def test_slugified_beats_title() -> None:
+    r = SlugResolver(["my-note", "other"], {"other": "My Note"})
+    assert r.resolve("My Note", "x") == Resolution("my-note", "slugified")
+
+
+def test_title_beats_basename() -> None:
+    r = SlugResolver(["a/topic", "b/page"], {"b/page": "Topic"})
+    assert r.resolve("topic", "x") == Resolution("b/page", "title")
+
+
+def test_ambiguous_basename_prefers_shortest_then_smallest(resolver: SlugResolver) -> None:
+    assert resolver.resolve("dup", "guide") == Resolution("a/dup", "basename", ambiguous=True)
+    assert resolver.resolve("orders", "guide") == Resolution(
+        "tables/orders", "basename", ambiguous=True
+    )
+    r = SlugResolver(["zz/deep/dup", "yy/dup", "xx/q/dup"])
+    assert r.resolve("dup", "p") == Resolution("yy/dup", "basename", ambiguous=True)
+
+
+def test_unique_basename_is_not_ambiguous(resolver: SlugResolver) -> None:
+    assert not resolver.resolve("customers", "guide").ambiguous
+
+
+@pytest.mark.parametrize(
+    ("target", "node"),
+    [
+        ("Missing Page", "Missing Page"),
+        ("  Missing Page  ", "Missing Page"),
+        ("missing.md", "missing"),
+        ("folder/Missing", "folder/Missing"),
+    ],
+)
+def test_wiki_dangling_node_is_target_as_written(
+    resolver: SlugResolver, target: str, node: str
+) -> None:
+    result = resolver.resolve(target, "guide", "wiki")
+    assert result == Resolution(node, "dangling")
+    assert not result.exists and result.slug is None
+
+
+def test_resolution_properties() -> None:
+    assert Resolution("a", "exact").slug == "a"
+    assert Resolution("a", "exact").exists
+    assert Resolution("a", "dangling").slug is None
+
+
+def test_resolver_ignores_titles_of_unknown_pages_and_blank_titles() -> None:
+    r = SlugResolver(["a"], {"ghost": "Ghost", "a": "   "})
+    assert r.resolve("Ghost", "a") == Resolution("Ghost", "dangling")
+
+
+def test_empty_resolver_dangles_everything() -> None:
+    r = SlugResolver([])
+    assert r.resolve("x", "y") == Resolution("x", "dangling")
+    assert r.resolve("/t/", "y", "markdown") == Resolution("t/index", "dangling")
+
+
+@pytest.mark.parametrize(
+    ("target", "from_slug", "expected"),
+    [
+        ("tables/orders", "guide", "tables/orders"),
+        ("/tables/orders.md", "guide", "tables/orders"),
+        ("../orders.md", "tables/sub/line-items", "tables/orders"),
+        ("/tables/", "guide", "tables/index"),
+        ("My Draft Note", "guide", "notes/my-draft-note"),
+        ("alice.md", "guide", "people/alice"),  # a wiki target may carry `.md`
+        ("nothing", "guide", None),
+        ("/nothing.md", "guide", None),
+    ],
+)
+def test_module_resolve(target: str, from_slug: str, expected: str | None) -> None:
+    assert resolve(target, from_slug, SLUGS) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "slug"),
+    [
+        ("notes/My Draft Note", "notes/my-draft-note"),
+        ("Café Über", "cafe-uber"),
+        ("  Hello,   World!  ", "hello-world"),
+        ("a -- b", "a-b"),
+        ("snake_case keep", "snake_case-keep"),
+        ("v1.2 release", "v12-release"),
+        ("already-a-slug/x_y", "already-a-slug/x_y"),
+        ("a//b", "a/b"),
+        ("Tab\tand\nnewline", "tab-and-newline"),
+        ("日本語 ノート", "日本語-ノート"),
+        ("-edge-", "edge"),
+        ("ﬁle", "file"),
+        ("", ""),
+    ],
+)
+def test_slugify(text: str, slug: str) -> None:
+    assert slugify(text) == slug
+
+
+def test_slugify_is_idempotent() -> None:
+    for text in ["Notes/My Draft Note", "Ça va? Très bien!", "x--y/ z "]:
+        assert slugify(slugify(text)) == slugify(text)
+
+
+@pytest.mark.parametrize(
+    ("target", "from_slug", "expected"),
+    [
+        ("./orders", "tables/customers", Resolution("tables/orders", "path")),
+        ("../guide", "tables/orders", Resolution("guide", "path")),
+        ("sub/", "tables/orders", Resolution("tables/sub/index", "dangling")),
+        ("docs/", "tables/orders", Resolution("docs/index", "folder-index")),
+        ("./Missing", "tables/orders", Resolution("tables/Missing", "dangling")),
+    ],
+)
+def test_wiki_targets_that_are_paths(
+    resolver: SlugResolver, target: str, from_slug: str, expected: Resolution
+) -> None:
+    # A bare folder (`docs/`) is tried relative to the page, then from the root.
+    assert resolver.resolve(target, from_slug, "wiki") == expected
+
+
+def test_embed_kind_uses_wiki_rules(resolver: SlugResolver) -> None:
+    assert resolver.resolve("alice", "guide", "embed") == Resolution("people/alice", "basename")
+
+
+def test_shared_title_goes_to_the_first_slug() -> None:
+    r = SlugResolver(["b/two", "a/one"], {"b/two": "Same", "a/one": "same"})
+    assert r.resolve("SAME", "x") == Resolution("a/one", "title")
+
+
+def test_case_collision_goes_to_the_first_slug_in_code_point_order() -> None:
+    r = SlugResolver(["notes/readme", "notes/README"])
+    assert r.resolve("notes/Readme", "x") == Resolution("notes/README", "case")
+
+
+def test_resolution_is_stable_across_repeated_calls(resolver: SlugResolver) -> None:
+    first = [resolver.resolve(t, "guide") for t in ("dup", "Missing", "alice", "dup")]
+    again = [resolver.resolve(t, "guide") for t in ("dup", "Missing", "alice", "dup")]
+    assert first == again
+    assert first[0] == first[3] == Resolution("a/dup", "basename", ambiguous=True)
+
+
+def test_decomposed_unicode_matches_case_insensitively() -> None:
+    nfd = "notes/cafe\u0301"  # how macOS stores `café`
+    r = SlugResolver([nfd])
+    assert r.resolve("notes/Caf\u00e9", "x") == Resolution(nfd, "case")
+    assert r.resolve("/notes/caf\u00e9.md", "x", "markdown") == Resolution(nfd, "path")
