@@ -1,0 +1,236 @@
+"""`McpSource`: a gbrain-compatible MCP server (gbrain itself, or our own `serve`) as a
+`PageSource`.
+
+The wire is `mcp_transport.JsonRpcTransport`; replies are decoded by `mcp_payloads`;
+scans run in `mcp_scan`. Choices where the SPEC is silent (GBRAIN_PROTOCOL.md says why):
+
+- `enumerate` pages through `list_pages` with `sort: "slug"`, `limit: 100` and an
+  `offset` that advances by the rows received. It stops at an empty page, or at a
+  page shorter than the longest one seen so far, so a server with a cap below 100
+  is paged correctly too (one extra cheap call on small brains). A server that
+  ignores `offset` (the same slugs come back) is a `ProtocolError`, not a loop.
+  The result is re-sorted by code point.
+- Stub fingerprints are `updated_at` (see `mcp_payloads.stub_of`); the shared index
+  builder keys its cache by `cache_key` (the URL without credentials) and rescans
+  only pages whose fingerprint changed.
+- `scan` sends `get_page` calls as JSON-RPC batches when the server accepts them
+  (gbrain and our `serve` do; a server that refuses one gets single calls from then
+  on), `concurrency` POSTs in flight. A page-level error (`page_not_found`) makes an
+  unreadable entry; anything else raises (the engine decides).
+- `server_graph()` is offered when `tools/list` has both `get_links` and
+  `get_backlinks`; it holds existing pages only (servers drop dangling targets) and
+  one row per (from, to).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+from okf_explorer.core.errors import OkfError, PageNotFound, PageUnreadable, ProtocolError
+from okf_explorer.core.pages import Page
+from okf_explorer.sources.base import (
+    CancelCheck,
+    PageStub,
+    ProgressCallback,
+    ScannedPage,
+    ServerGraph,
+)
+from okf_explorer.sources.mcp_payloads import ToolDecoder, stub_of
+from okf_explorer.sources.mcp_scan import PageOutcome, scan_concurrently
+from okf_explorer.sources.mcp_transport import JsonRpcTransport
+
+if TYPE_CHECKING:
+    import httpx
+
+log = logging.getLogger(__name__)
+
+PAGE_SIZE = 100
+"""gbrain silently clamps remote `list_pages` limits to 100."""
+
+GRAPH_TOOLS = ("get_links", "get_backlinks")
+
+
+class McpSource:
+    """Pages of a gbrain-compatible MCP server at `url` (an `http(s)://…/mcp` endpoint).
+
+    `token_source` says where the token came from (`--token-file F`, `$GBRAIN_TOKEN`)
+    so an `AuthError` can name it; the token itself never appears in any message,
+    log line or repr. `http_transport` lets tests inject faults (`httpx.MockTransport`).
+    Thread-safe: one keep-alive connection pool shared by every caller.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        token: str | None,
+        token_source: str,
+        timeout: float = 10.0,
+        concurrency: int = 8,
+        http_transport: httpx.BaseTransport | None = None,
+    ) -> None:
+        from okf_explorer.sources.factory import redact_url, url_secrets
+
+        self._label = redact_url(url)
+        self._token_source = token_source
+        self._concurrency = max(1, int(concurrency))
+        self._rpc = JsonRpcTransport(
+            url,
+            label=self._label,
+            token=token,
+            token_source=token_source,
+            timeout=timeout,
+            pool_size=self._concurrency + 2,
+            secrets=url_secrets(url),
+            transport=http_transport,
+        )
+        self._decoder = ToolDecoder(self._label, token_source, self._rpc.scrub)
+        self._tools: frozenset[str] | None = None
+        self._tools_lock = threading.Lock()
+        self._batching: bool | None = None  # None until the server has been tried
+
+    def __repr__(self) -> str:
+        return f"McpSource({self._label!r}, token_source={self._token_source!r})"
+
+    @property
+    def label(self) -> str:
+        return self._label
+
+    @property
+    def cache_key(self) -> str:
+        return self._label
+
+    # -- tools ----------------------------------------------------------------------------
+
+    def call_tool(self, name: str, arguments: dict[str, Any]) -> Any:
+        """The decoded JSON payload of one `tools/call`, or the typed error it reports."""
+        result = self._rpc.request("tools/call", {"name": name, "arguments": arguments})
+        return self._decoder.payload(name, arguments, result)
+
+    def tools(self) -> frozenset[str]:
+        """Names the server lists in `tools/list` (fetched once, following `nextCursor`)."""
+        with self._tools_lock:
+            if self._tools is None:
+                names: set[str] = set()
+                params: dict[str, Any] = {}
+                for _ in range(100):
+                    result = self._rpc.request("tools/list", params or None)
+                    tools = result.get("tools") if isinstance(result, dict) else None
+                    if not isinstance(tools, list):
+                        raise ProtocolError(f"{self._label} answered tools/list unexpectedly")
+                    names.update(t["name"] for t in tools if isinstance(t, dict) and "name" in t)
+                    cursor = result.get("nextCursor")
+                    if not cursor:
+                        break
+                    params = {"cursor": cursor}
+                self._tools = frozenset(names)
+            return self._tools
+
+    # -- PageSource -----------------------------------------------------------------------
+
+    def enumerate(self) -> list[PageStub]:
+        """Every page, code-point slug order (see the module docstring for the paging)."""
+        stubs: dict[str, PageStub] = {}
+        unversioned = f"unversioned:{time.time_ns()}"
+        offset = longest = 0
+        while True:
+            arguments = {"sort": "slug", "limit": PAGE_SIZE, "offset": offset}
+            rows = self.call_tool("list_pages", arguments)
+            if not isinstance(rows, list):
+                raise ProtocolError(f"{self._label} answered list_pages with something unexpected")
+            fresh = 0
+            for row in rows:
+                stub = stub_of(row, unversioned)
+                if stub is not None and stub.slug not in stubs:
+                    stubs[stub.slug] = stub
+                    fresh += 1
+            if rows and fresh == 0:
+                raise ProtocolError(f"{self._label} repeats list_pages rows (offset ignored?)")
+            if not rows or len(rows) < longest:
+                break
+            longest = max(longest, len(rows))
+            offset += len(rows)
+        return [stubs[slug] for slug in sorted(stubs)]
+
+    def get_page(self, slug: str) -> Page:
+        result = self._rpc.request("tools/call", _get_page_params(slug))
+        return self._decoder.page(slug, result)
+
+    def get_pages(self, slugs: Sequence[str]) -> list[PageOutcome]:
+        """Several pages, in order: each a `Page` or its page-level error (not raised).
+
+        One POST (a JSON-RPC batch) when the server accepts batches, else one request
+        a page. Source-level failures raise.
+        """
+        if len(slugs) > 1 and self._batching is not False:
+            calls = [("tools/call", _get_page_params(slug)) for slug in slugs]
+            try:
+                results = self._rpc.request_batch(calls)
+                outcomes = [self._outcome(slug, r) for slug, r in zip(slugs, results, strict=True)]
+            except ProtocolError as error:
+                if self._batching:
+                    raise
+                log.debug("%s; sending one request a page", error)
+                self._batching = False
+            else:
+                self._batching = True
+                return outcomes
+        return [self._outcome(slug, None) for slug in slugs]
+
+    def _outcome(self, slug: str, result: Any) -> PageOutcome:
+        """One page from a batch `result` (or fetched alone when `result` is None)."""
+        if isinstance(result, OkfError):
+            raise result
+        try:
+            return self.get_page(slug) if result is None else self._decoder.page(slug, result)
+        except (PageNotFound, PageUnreadable) as error:
+            return error
+
+    def scan(
+        self,
+        stubs: Sequence[PageStub],
+        progress: ProgressCallback | None = None,
+        cancel: CancelCheck | None = None,
+    ) -> Iterator[ScannedPage]:
+        """Fetch and parse pages concurrently (see `mcp_scan`); yields in any order."""
+        if stubs:
+            self._rpc.ensure_initialized()
+        return scan_concurrently(self.get_pages, stubs, self._concurrency, progress, cancel)
+
+    def server_graph(self) -> ServerGraph | None:
+        """`get_links`/`get_backlinks` when the server lists both, else None."""
+        if all(name in self.tools() for name in GRAPH_TOOLS):
+            return McpServerGraph(self)
+        return None
+
+    def close(self) -> None:
+        self._rpc.close()
+
+
+class McpServerGraph:
+    """The server's stored link graph. Like gbrain's, it holds existing targets only and
+    one row per (from, to); we keep the server's row order and drop repeats."""
+
+    def __init__(self, source: McpSource) -> None:
+        self._source = source
+
+    def links_out(self, slug: str) -> list[str]:
+        return self._column("get_links", slug, "to_slug")
+
+    def links_in(self, slug: str) -> list[str]:
+        return self._column("get_backlinks", slug, "from_slug")
+
+    def _column(self, tool: str, slug: str, key: str) -> list[str]:
+        rows = self._source.call_tool(tool, {"slug": slug})
+        if not isinstance(rows, list):
+            raise ProtocolError(f"{self._source.label} answered {tool} with something unexpected")
+        values = (row.get(key) for row in rows if isinstance(row, dict))
+        return list(dict.fromkeys(v for v in values if isinstance(v, str) and v))
+
+
+def _get_page_params(slug: str) -> dict[str, Any]:
+    return {"name": "get_page", "arguments": {"slug": slug, "include_content": True}}

@@ -1,0 +1,165 @@
+"""Decoding gbrain tool replies (GBRAIN_PROTOCOL.md §3-§5) into our types and errors.
+
+Pure functions: no I/O, so the fault-injection tests and the source share them.
+
+- The payload of a `tools/call` is `result.content[0].text`, a JSON string; a server
+  built on the official SDK may send `structuredContent` instead.
+- Errors come as `isError: true` with a JSON `{"error": code, ...}` text, or as such
+  an object *without* `isError` (gbrain's `ambiguous_slug`): both are typed —
+  `page_not_found` / `ambiguous_slug` → `PageNotFound`, `invalid_params` →
+  `InvalidParams`, scope or token codes → `AuthError`, anything else → `ProtocolError`.
+- A page's body is `content` without its YAML frontmatter (and the blank lines gbrain
+  puts after it) when the server sends `content`, else `compiled_truth` and
+  `timeline` joined by a blank line: gbrain splits the body, and a client reading
+  `content` alone would see every page as empty.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from okf_explorer.core.errors import AuthError, InvalidParams, PageNotFound, ProtocolError
+from okf_explorer.core.pages import Page, PageInfo, is_reserved
+from okf_explorer.sources.base import PageStub
+from okf_explorer.sources.frontmatter import split_frontmatter
+
+_LEADING_BLANK_LINES = re.compile(r"\A(?:[ \t]*\r?\n)+")
+_AUTH_CODES = frozenset({"insufficient_scope", "invalid_token", "unauthorized", "forbidden"})
+
+
+@dataclass(frozen=True)
+class ToolDecoder:
+    """Turns `tools/call` results into payloads or typed errors for one server.
+
+    `label` is the URL without credentials, `token_source` where the token came
+    from, `scrub` removes secrets from any server text we repeat.
+    """
+
+    label: str
+    token_source: str
+    scrub: Callable[[str], str]
+
+    def payload(self, name: str, arguments: dict[str, Any], result: Any) -> Any:
+        """The decoded JSON payload, or raises the typed error the reply describes."""
+        if not isinstance(result, dict):
+            raise ProtocolError(f"{self.label} answered {name} with something unexpected")
+        text = _first_text(result)
+        is_error = bool(result.get("isError"))
+        if text is None:
+            if "structuredContent" in result and not is_error:
+                return _unwrap_structured(result["structuredContent"])
+            raise ProtocolError(f"{self.label} answered {name} without any content")
+        try:
+            payload = json.loads(text)
+        except ValueError:
+            if is_error:
+                raise ProtocolError(f"{self.label} failed {name}: {self.scrub(text)}") from None
+            raise ProtocolError(f"{self.label} answered {name} with invalid JSON") from None
+        if isinstance(payload, dict) and isinstance(payload.get("error"), str):
+            raise self.error(name, arguments, payload)
+        if is_error:
+            raise ProtocolError(f"{self.label} failed {name}: {self.scrub(text)}")
+        return payload
+
+    def error(self, name: str, arguments: dict[str, Any], payload: dict[str, Any]) -> Exception:
+        code = payload["error"]
+        message = self.scrub(str(payload.get("message") or code))
+        slug = str(arguments.get("slug", ""))
+        if code == "page_not_found":
+            return PageNotFound(slug)
+        if code == "ambiguous_slug":
+            candidates = [str(c) for c in payload.get("candidates") or []][:5]
+            detail = "ambiguous" + (f"; candidates: {', '.join(candidates)}" if candidates else "")
+            return PageNotFound(slug, detail)
+        if code == "invalid_params":
+            return InvalidParams(f"{self.label} rejected the arguments of {name}: {message}")
+        if code in _AUTH_CODES:
+            return AuthError(
+                f"{self.label} refused {name} for the token from {self.token_source}: {message}"
+            )
+        if code == "unknown_operation":
+            return ProtocolError(f"{self.label} has no tool {name!r}")
+        return ProtocolError(f"{self.label} failed {name}: {code}: {message}")
+
+    def page(self, requested: str, result: Any) -> Page:
+        """The `Page` of one `get_page` result (raises `PageNotFound` etc.)."""
+        payload = self.payload("get_page", {"slug": requested}, result)
+        if not isinstance(payload, dict):
+            raise ProtocolError(f"{self.label} answered get_page with something unexpected")
+        return page_of(payload, requested)
+
+
+def page_of(payload: dict[str, Any], requested: str) -> Page:
+    """A `Page` from a gbrain `get_page` object (see the module docstring for the body)."""
+    slug = payload["slug"] if isinstance(payload.get("slug"), str) else requested
+    frontmatter = payload.get("frontmatter")
+    content = payload.get("content")
+    if isinstance(content, str):
+        _, body, _ = split_frontmatter(content)
+        if body is not content:
+            body = _LEADING_BLANK_LINES.sub("", body)
+    else:
+        parts = (payload.get("compiled_truth"), payload.get("timeline"))
+        body = "\n\n".join(p for p in parts if isinstance(p, str) and p)
+    tags = payload.get("tags")
+    updated_at = text_or_none(payload.get("updated_at"))
+    return Page(
+        slug=slug,
+        title=text_or_none(payload.get("title")) or slug.rsplit("/", 1)[-1],
+        content=body,
+        type=text_or_none(payload.get("type")),
+        tags=tuple(str(t) for t in tags) if isinstance(tags, list) else (),
+        frontmatter=dict(frontmatter) if isinstance(frontmatter, dict) else {},
+        updated_at=updated_at,
+        reserved=is_reserved(slug),
+        fingerprint=updated_at or text_or_none(payload.get("content_hash")) or "",
+    )
+
+
+def stub_of(row: Any, unversioned: str) -> PageStub | None:
+    """A listing entry from a `list_pages` row (None for a row without a slug).
+
+    The fingerprint is `updated_at`; without one it is `unversioned`, a value unique
+    to this listing, so such pages are rescanned rather than served stale.
+    """
+    if not isinstance(row, dict) or not isinstance(row.get("slug"), str) or not row["slug"]:
+        return None
+    slug = row["slug"]
+    updated_at = text_or_none(row.get("updated_at"))
+    fingerprint = updated_at or unversioned
+    info = PageInfo(
+        slug=slug,
+        title=text_or_none(row.get("title")) or slug.rsplit("/", 1)[-1],
+        type=text_or_none(row.get("type")),
+        updated_at=updated_at,
+        reserved=is_reserved(slug),
+        fingerprint=fingerprint,
+    )
+    return PageStub(slug, fingerprint, info)
+
+
+def text_or_none(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+def _first_text(result: dict[str, Any]) -> str | None:
+    content = result.get("content")
+    if not isinstance(content, list):
+        return None
+    for item in content:
+        if isinstance(item, dict) and item.get("type") == "text":
+            text = item.get("text")
+            if isinstance(text, str):
+                return text
+    return None
+
+
+def _unwrap_structured(value: Any) -> Any:
+    """The official SDK wraps a non-object tool output as `{"result": value}`."""
+    if isinstance(value, dict) and set(value) == {"result"}:
+        return value["result"]
+    return value
