@@ -1,0 +1,305 @@
+"""The `okf-explorer` command line (SPEC §6): argument parsing and error reporting.
+
+The commands themselves live in `cli_commands`; all logic lives in `core/` and
+`sources/`. Every failure becomes one line on stderr, `okf-explorer: <sentence>`,
+and an exit status: 1 for a failure (unreachable source, unknown page, auth,
+export), 2 for bad arguments, 130 for Ctrl-C, 141 when the reader of our output
+went away (`| head`). Tracebacks only with `--debug`, and never a token.
+
+The shared options (`--source`, `--token-file`, `--timeout`, `--scan`, `--debug`)
+are accepted before or after the subcommand: the subcommands get a copy whose
+defaults are `SUPPRESS`, so an option given after the subcommand overrides the
+same option given before it, and one not given does not clobber it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import math
+import os
+import sys
+import traceback
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from okf_explorer import __version__
+from okf_explorer.core.errors import OkfError, PageNotFound, SourceUnavailable
+
+PROG = "okf-explorer"
+EXPORT_FORMATS = ("json", "jsonl", "dot", "graphml", "mermaid")
+DIRECTION_CHOICES = ("out", "in", "both")
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8792
+SLUG_HELP = "a page slug, or a name: case, title and file name are tried too"
+
+EXIT_FAILURE = 1
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+EXIT_BROKEN_PIPE = 141
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (never raises SystemExit)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as stop:  # --help, --version, or a usage error (already printed)
+        return stop.code if isinstance(stop.code, int) else EXIT_USAGE
+    debug = bool(getattr(args, "debug", False))
+    try:
+        _harden_stdout()
+        from okf_explorer.cli_commands import run_command
+
+        status = run_command(args)
+        sys.stdout.flush()
+        return status
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
+    except UsageError as error:  # the same shape as argparse's own usage errors
+        error.parser.print_usage(sys.stderr)
+        sys.stderr.write(f"{error.parser.prog}: error: {error}\n")
+        return EXIT_USAGE
+    except OkfError as error:
+        if debug:
+            _report_traceback(args)
+        _report(user_message(error), args)
+        return EXIT_FAILURE
+    except Exception as error:
+        if debug:
+            _report_traceback(args)
+            return EXIT_FAILURE
+        detail = " ".join(str(error).split())
+        _report(
+            f"internal error: {type(error).__name__}: {detail} (run with --debug for details)",
+            args,
+        )
+        return EXIT_FAILURE
+
+
+class UsageError(Exception):
+    """Arguments argparse accepted but the command cannot use (exit 2, with usage)."""
+
+    def __init__(self, parser: argparse.ArgumentParser, message: str) -> None:
+        super().__init__(message)
+        self.parser = parser
+
+
+def user_message(error: OkfError) -> str:
+    """The one-line sentence for `error`, with the words the SPEC promises scripts."""
+    message = " ".join(str(error).splitlines()).strip() or type(error).__name__
+    if isinstance(error, SourceUnavailable) and "unreachable" not in message.lower():
+        message = f"unreachable: {message}"
+    if isinstance(error, PageNotFound) and "no page" not in message.lower():
+        message = f"no page {error.slug!r}: {message}"
+    return message
+
+
+# --- the parser --------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The whole grammar of SPEC §6; `main` parses with it."""
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="Explore a knowledge brain: an OKF bundle or vault folder, or a gbrain "
+        "server over MCP. Without a command, opens the terminal explorer.",
+        epilog="SRC is a folder or an http(s)://.../mcp URL. Without one: $OKF_SOURCE, then "
+        "$GBRAIN_MCP_URL, then the bundled sample brain. Token: --token-file, then "
+        "$GBRAIN_TOKEN.",
+        parents=[_shared_options(suppress=False)],
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    shared = _shared_options(suppress=True)
+
+    def command(name: str, help_text: str) -> argparse.ArgumentParser:
+        sub = commands.add_parser(name, help=help_text, description=help_text, parents=[shared])
+        sub.set_defaults(command_parser=sub)
+        return sub
+
+    browse = command("browse", "open the terminal explorer")
+    browse.add_argument("src", nargs="?", metavar="SRC", help="folder or MCP URL")
+    browse.add_argument("--start", metavar="SLUG", help="page to open first")
+
+    get = command("get", "print a page body (or the whole page as JSON)")
+    get.add_argument("slug", metavar="SLUG", help=SLUG_HELP)
+    get.add_argument("--json", action="store_true", help="the whole page as JSON")
+
+    listing = command("list", "one line a page: slug, then type")
+    listing.add_argument("--type", metavar="T", help="only pages of this type")
+    listing.add_argument("--tag", metavar="T", help="only pages with this tag")
+    listing.add_argument("-n", type=_count, metavar="N", help="at most N pages")
+    listing.add_argument("--json", action="store_true", help="a JSON array of page objects")
+
+    links = command("links", "the pages a page links to (or that link to it)")
+    links.add_argument("slug", metavar="SLUG", help=SLUG_HELP)
+    links.add_argument("--backlinks", action="store_true", help="same as --direction in")
+    _walk_options(links, default_direction=None)
+    links.add_argument("--json", action="store_true", help="OKF edge records as a JSON array")
+
+    export = command("export", "write the traversal from a page as OKF edges")
+    export.add_argument("slug", metavar="SLUG", help=SLUG_HELP)
+    _walk_options(export, default_direction="out")
+    export.add_argument("-o", "--output", metavar="FILE", help="write here (default: stdout)")
+    export.add_argument(
+        "--format",
+        choices=EXPORT_FORMATS,
+        help="default: from the -o file's suffix (.jsonl, .dot, .gv, .graphml, .mmd), else json",
+    )
+
+    serve = command("serve", "serve the brain over MCP (streamable HTTP or stdio)")
+    serve.add_argument("src", nargs="?", metavar="SRC", help="folder or MCP URL")
+    serve.add_argument("--host", default=DEFAULT_HOST, help=f"default {DEFAULT_HOST}")
+    serve.add_argument("--port", type=_port, default=DEFAULT_PORT, help=f"default {DEFAULT_PORT}")
+    serve.add_argument("--stdio", action="store_true", help="speak MCP on stdin/stdout")
+    return parser
+
+
+def _shared_options(*, suppress: bool) -> argparse.ArgumentParser:
+    """The options every command takes; `suppress` for the copies on subcommands."""
+
+    def default(value: object) -> object:
+        return argparse.SUPPRESS if suppress else value
+
+    shared = argparse.ArgumentParser(add_help=False)
+    group = shared.add_argument_group("source options")
+    group.add_argument(
+        "--source", metavar="SRC", default=default(None), help="folder or http(s)://.../mcp URL"
+    )
+    group.add_argument(
+        "--token-file",
+        metavar="F",
+        type=Path,
+        default=default(None),
+        help="file holding the bearer token (for serve: the token clients must send)",
+    )
+    group.add_argument(
+        "--timeout",
+        metavar="S",
+        type=_seconds,
+        default=default(None),
+        help="seconds to wait for an MCP server (default 10)",
+    )
+    group.add_argument(
+        "--scan",
+        action="store_true",
+        default=default(False),
+        help="scan page bodies even when the server has a stored graph",
+    )
+    group.add_argument(
+        "--debug", action="store_true", default=default(False), help="show tracebacks"
+    )
+    return shared
+
+
+def _walk_options(parser: argparse.ArgumentParser, *, default_direction: str | None) -> None:
+    parser.add_argument(
+        "--direction", choices=DIRECTION_CHOICES, default=default_direction, help="default out"
+    )
+    parser.add_argument(
+        "--depth", type=_whole_number, default=1, metavar="N", help="hops, 1-10 (default 1)"
+    )
+
+
+def _whole_number(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"depth must be a whole number from 1 to 10, not {text!r}"
+        ) from None
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be a whole number 0 or more, not {text!r}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds above 0, not {text!r}")
+    return value
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"must be a port number from 0 to 65535, not {text!r}")
+    return value
+
+
+# --- reporting ---------------------------------------------------------------
+
+
+def _report(message: str, args: argparse.Namespace) -> None:
+    """One line on stderr, with every secret we know of masked."""
+    line = f"{PROG}: {scrub(message, known_secrets(args))}\n"
+    with contextlib.suppress(BrokenPipeError, ValueError):
+        sys.stderr.write(line)
+        sys.stderr.flush()
+
+
+def _report_traceback(args: argparse.Namespace) -> None:
+    """`--debug`: the traceback, still without secrets."""
+    with contextlib.suppress(BrokenPipeError, ValueError):
+        sys.stderr.write(scrub(traceback.format_exc(), known_secrets(args)))
+
+
+def known_secrets(args: argparse.Namespace) -> list[str]:
+    """Every secret this run may hold: the token file, `$GBRAIN_TOKEN`, URL credentials."""
+    from okf_explorer.sources.factory import url_secrets
+
+    found = [os.environ.get("GBRAIN_TOKEN", "").strip()]
+    token_file = getattr(args, "token_file", None)
+    if token_file is not None:
+        with contextlib.suppress(OSError, UnicodeDecodeError):
+            found.append(Path(token_file).expanduser().read_text(encoding="utf-8").strip())
+    for spec in (getattr(args, "src", None), getattr(args, "source", None)):
+        if spec:
+            found += url_secrets(spec)
+    for variable in ("OKF_SOURCE", "GBRAIN_MCP_URL"):
+        found += url_secrets(os.environ.get(variable, ""))
+    return [secret for secret in found if len(secret) >= 3]
+
+
+def scrub(text: str, secrets: Iterable[str]) -> str:
+    """`text` with each secret replaced by `***` (longest first, so parts don't leak)."""
+    for secret in sorted(set(secrets), key=len, reverse=True):
+        text = text.replace(secret, "***")
+    return text
+
+
+def _harden_stdout() -> None:
+    """On a non-UTF-8 terminal, escape what it cannot show rather than crash mid-listing."""
+    stream = sys.stdout
+    encoding = (getattr(stream, "encoding", None) or "utf-8").lower().replace("-", "")
+    if isinstance(stream, io.TextIOWrapper) and encoding != "utf8":
+        with contextlib.suppress(AttributeError, ValueError):
+            stream.reconfigure(errors="backslashreplace")
+
+
+def _silence_stdout() -> None:
+    """After a broken pipe, point stdout at /dev/null so the exit flush cannot complain."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, io.UnsupportedOperation):
+        pass

@@ -1,0 +1,271 @@
+"""The bodies of the `okf-explorer` commands: open a brain, ask it, print the answer.
+
+Output rules (SPEC §6, and choices where it is silent):
+- `get` prints the body as stored, ending with exactly one newline; a page that
+  cannot be read is an error (exit 1), except with `--json`, whose record says
+  `readable: false` and why when the source hands such a page back;
+- `list` prints `slug<TAB>type` (`-` for no type) in slug order;
+- `links` prints the unique `to` nodes of the traversal in edge order (dangling
+  targets as their node ids); `--json` prints the same bytes as
+  `export --format json`;
+- `export` writes exactly what `core.export.render` returns, to stdout or
+  atomically to `-o FILE` (`-o -` means stdout); without `--format` the
+  format follows the file's suffix (`.dot`, `.graphml`, ...), else JSON;
+- a depth outside 1-10 is clamped with a note on stderr;
+- a name typed by the user that is not a slug is tried through
+  `Brain.resolve_slug` (case, title, basename) before `no page`, which then
+  suggests close slugs; for `browse --start` too, so a typo fails before the TUI
+  opens.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import sys
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from okf_explorer.cli import UsageError
+from okf_explorer.core.errors import PageNotFound, PageUnreadable
+from okf_explorer.core.graph import DEPTH_CAP, Direction, Edge, clamp_depth
+
+if TYPE_CHECKING:
+    from okf_explorer.core.brain import Brain
+    from okf_explorer.core.pages import Page, PageInfo
+
+LIST_JSON_KEYS = ("slug", "title", "type", "tags", "updated_at", "reserved", "readable", "error")
+
+
+def run_command(args: argparse.Namespace) -> int:
+    """Validate what argparse could not, open the brain, run the command."""
+    command = args.command or "browse"
+    _check_arguments(args)
+    if command == "serve":
+        return _serve(args)
+    handler = _HANDLERS[command]
+    brain = open_brain(args, token_file=args.token_file)
+    try:
+        return handler(brain, args)
+    finally:
+        brain.close()
+
+
+def open_brain(args: argparse.Namespace, *, token_file: Path | None) -> Brain:
+    """The `Brain` over the source the arguments name (positional SRC wins)."""
+    from okf_explorer.core.brain import Brain
+    from okf_explorer.sources.factory import open_source
+
+    spec = getattr(args, "src", None) or args.source
+    source = open_source(spec, token_file=token_file, timeout=args.timeout)
+    try:
+        return Brain(source, scan=args.scan)
+    except BaseException:
+        source.close()
+        raise
+
+
+def _check_arguments(args: argparse.Namespace) -> None:
+    parser = getattr(args, "command_parser", None)
+    if getattr(args, "backlinks", False):
+        if args.direction is not None:
+            raise UsageError(parser, "--backlinks and --direction are mutually exclusive")
+        args.direction = "in"
+    if getattr(args, "direction", "out") is None:
+        args.direction = "out"
+    if hasattr(args, "depth"):
+        args.depth = _clamped_depth(args.depth)
+
+
+def _clamped_depth(depth: int) -> int:
+    clamped = clamp_depth(depth)
+    if clamped != depth:
+        note(f"depth {depth} clamped to {clamped} (depth is 1 to {DEPTH_CAP})")
+    return clamped
+
+
+# --- commands ----------------------------------------------------------------
+
+
+def _get(brain: Brain, args: argparse.Namespace) -> int:
+    page = fetch_page(brain, args.slug)
+    if not page.readable and not args.json:  # a source may hand back a marked page
+        raise PageUnreadable(page.slug, page.error or "unknown reason")
+    if args.json:
+        emit(json.dumps(page.to_json(), indent=2, ensure_ascii=False) + "\n")
+    else:
+        emit(page.content.rstrip("\n") + "\n")
+    return 0
+
+
+def _list(brain: Brain, args: argparse.Namespace) -> int:
+    pages = brain.pages(type=args.type, tag=args.tag)
+    if args.n is not None:
+        pages = pages[: args.n]
+    if args.json:
+        emit(json.dumps([page_record(p) for p in pages], indent=2, ensure_ascii=False) + "\n")
+    else:
+        emit("".join(f"{p.slug}\t{p.type or '-'}\n" for p in pages))
+    return 0
+
+
+def _links(brain: Brain, args: argparse.Namespace) -> int:
+    slug = resolve_name(brain, args.slug)
+    edges = brain.traverse(slug, args.depth, args.direction)
+    if args.json:
+        emit(_render(brain, edges, "json", slug, args.depth, args.direction))
+    else:
+        emit("".join(f"{node}\n" for node in unique_targets(edges)))
+    return 0
+
+
+def _export(brain: Brain, args: argparse.Namespace) -> int:
+    from okf_explorer.core.export import write_export
+
+    slug = resolve_name(brain, args.slug)
+    edges = brain.traverse(slug, args.depth, args.direction)
+    fmt = export_format(args.format, args.output)
+    text = _render(brain, edges, fmt, slug, args.depth, args.direction)
+    if args.output is None or args.output == "-":
+        emit(text)
+        return 0
+    written = write_export(Path(args.output), text, forbidden_root=local_root(brain))
+    count = len(edges)
+    note(f"exported {count} edge{'' if count == 1 else 's'} to {written}")
+    return 0
+
+
+def _browse(brain: Brain, args: argparse.Namespace) -> int:
+    from okf_explorer.tui.app import make_app
+
+    start_name = getattr(args, "start", None)
+    start = resolve_name(brain, start_name) if start_name else None
+    app = make_app(brain, start=start)
+    app.run()
+    return int(getattr(app, "return_code", 0) or 0)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    """`serve`: here `--token-file` is the token clients must send; an MCP source
+    being re-served authenticates with `$GBRAIN_TOKEN`."""
+    from okf_explorer.server import run_server
+    from okf_explorer.sources.factory import read_token
+
+    token = read_token(args.token_file).value if args.token_file is not None else None
+    brain = open_brain(args, token_file=None)
+    try:
+        return run_server(brain, host=args.host, port=args.port, stdio=args.stdio, token=token)
+    finally:
+        brain.close()
+
+
+CommandHandler = Callable[["Brain", argparse.Namespace], int]
+
+_HANDLERS: dict[str, CommandHandler] = {
+    "browse": _browse,
+    "get": _get,
+    "list": _list,
+    "links": _links,
+    "export": _export,
+}
+"""The commands that run over an open brain (`serve` opens its own)."""
+
+
+# --- helpers -----------------------------------------------------------------
+
+
+SUFFIX_FORMATS = {
+    ".json": "json",
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+    ".dot": "dot",
+    ".gv": "dot",
+    ".graphml": "graphml",
+    ".mmd": "mermaid",
+    ".mermaid": "mermaid",
+}
+
+
+def export_format(given: str | None, output: str | None) -> str:
+    """`--format` if given, else what the `-o` file's suffix says, else JSON (SPEC §5)."""
+    if given is not None:
+        return given
+    if output and output != "-":
+        return SUFFIX_FORMATS.get(Path(output).suffix.lower(), "json")
+    return "json"
+
+
+def fetch_page(brain: Brain, name: str) -> Page:
+    """The page `name` names: the exact slug first (no index needed), then resolution."""
+    try:
+        return brain.page(name)
+    except PageNotFound:
+        slug = brain.resolve_slug(name)
+        if slug is None:
+            raise not_found(brain, name) from None
+        if slug == name:
+            raise
+        return brain.page(slug)
+
+
+def resolve_name(brain: Brain, name: str) -> str:
+    """A user-typed page name → its slug, or `PageNotFound`."""
+    slug = brain.resolve_slug(name)
+    if slug is None:
+        raise not_found(brain, name)
+    return slug
+
+
+def not_found(brain: Brain, name: str) -> PageNotFound:
+    """`PageNotFound` for `name`, suggesting up to three close slugs (typos happen)."""
+    slugs = [info.slug for info in brain.pages()]
+    close = difflib.get_close_matches(name, slugs, n=3, cutoff=0.75)
+    detail = f"did you mean {' or '.join(close)}?" if close else ""
+    return PageNotFound(name, detail)
+
+
+def unique_targets(edges: Iterable[Edge]) -> list[str]:
+    """The distinct `to` nodes of `edges`, in edge order."""
+    return list(dict.fromkeys(edge.to for edge in edges))
+
+
+def page_record(info: PageInfo) -> dict[str, Any]:
+    """One page as `list --json` prints it."""
+    record = {key: getattr(info, key) for key in LIST_JSON_KEYS}
+    record["tags"] = list(info.tags)
+    return record
+
+
+def local_root(brain: Brain) -> Path | None:
+    """The bundle folder of a local source (exports must not land inside it)."""
+    root = getattr(brain.source, "root", None)
+    return Path(root) if root is not None else None
+
+
+def _render(
+    brain: Brain, edges: list[Edge], fmt: str, root: str, depth: int, direction: Direction
+) -> str:
+    from okf_explorer.core.export import render
+
+    text = render(edges, fmt, root=root, depth=depth, direction=direction, titles=_titles(brain))
+    return text if text.endswith("\n") else text + "\n"
+
+
+def _titles(brain: Brain) -> dict[str, str] | None:
+    """Page titles for formats that label nodes, when the index already knows them."""
+    index = brain.index
+    if index is None:
+        return None
+    return {slug: info.title for slug, info in index.pages.items()}
+
+
+def emit(text: str) -> None:
+    """Write command output to stdout (as one write, so a broken pipe stops it cleanly)."""
+    sys.stdout.write(text)
+
+
+def note(message: str) -> None:
+    """A one-line remark on stderr that is not an error."""
+    sys.stderr.write(f"okf-explorer: {message}\n")

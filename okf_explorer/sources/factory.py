@@ -1,0 +1,216 @@
+"""Turning what the user typed (or the environment) into a `PageSource`.
+
+The CLI, the TUI launcher and the tests all open sources here, so the default
+chain (SPEC §6: `SRC`, then `$OKF_SOURCE`, then `$GBRAIN_MCP_URL`, then the bundled
+sample brain), the token lookup (`--token-file`, then `$GBRAIN_TOKEN`) and the
+rule that credentials never reach the screen live in one place.
+
+Choices where the SPEC is silent:
+- an empty environment variable counts as unset;
+- `~` in a folder spec is expanded;
+- a spec that names an existing *file* is refused (a bundle is a folder);
+- a URL is shown with its user-info replaced by `***` and the values of
+  secret-looking query parameters (`token`, `key`, `secret`, ...) masked;
+- an unreadable or empty token file is an `AuthError` naming the file, raised
+  before any connection is tried, so a typo never silently falls back to
+  `$GBRAIN_TOKEN`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+import okf_explorer
+from okf_explorer.core.errors import AuthError, SourceUnavailable
+from okf_explorer.sources.base import PageSource
+
+SAMPLE_BRAIN = Path(okf_explorer.__file__).resolve().parent / "sample_brain"
+"""The demo bundle shipped inside the package: the last default."""
+
+SourceKind = Literal["folder", "url"]
+
+_URL_SCHEMES = ("http", "https")
+_SECRET_PARAM = re.compile(r"token|key|secret|pass|auth|sig|credential", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class SourceSpec:
+    """Where a source is and why we chose it.
+
+    `origin` says which rule picked it (`--source`, `$OKF_SOURCE`,
+    `$GBRAIN_MCP_URL` or `sample brain`) so an error can tell the user what to fix.
+    """
+
+    kind: SourceKind
+    location: str
+    origin: str
+
+    @property
+    def label(self) -> str:
+        """What to show: the folder as typed, or the URL without credentials."""
+        return redact_url(self.location) if self.kind == "url" else self.location
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """A bearer token and a description of where it came from (never the value)."""
+
+    value: str | None
+    source: str
+
+    def __repr__(self) -> str:
+        """Never the value, even in a traceback or a debugger."""
+        shown = "***" if self.value else "None"
+        return f"Token(value={shown}, source={self.source!r})"
+
+
+def is_url(spec: str) -> bool:
+    """True when `spec` looks like a URL (any scheme), so it is never taken as a folder."""
+    return re.match(r"^[A-Za-z][A-Za-z0-9+.-]*://", spec) is not None
+
+
+def resolve_spec(spec: str | None) -> SourceSpec:
+    """The source the user means: `spec`, else the environment, else the sample brain."""
+    if spec is not None and spec.strip():
+        return _classify(spec.strip(), "--source")
+    for variable in ("OKF_SOURCE", "GBRAIN_MCP_URL"):
+        value = os.environ.get(variable, "").strip()
+        if value:
+            return _classify(value, f"${variable}")
+    return SourceSpec("folder", str(SAMPLE_BRAIN), "sample brain")
+
+
+def describe_source(spec: str | None) -> str:
+    """A one-line banner for the source `spec` resolves to, never with credentials."""
+    resolved = resolve_spec(spec)
+    if resolved.origin == "sample brain":
+        return f"sample brain ({resolved.location})"
+    return resolved.label
+
+
+def redact_url(url: str) -> str:
+    """`url` with user-info replaced by `***` and secret query values masked."""
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+        port = parts.port
+    except ValueError:
+        return "<invalid URL>"
+    netloc = parts.netloc
+    if "@" in netloc:
+        shown_host = f"[{host}]" if ":" in host else host
+        netloc = "***@" + shown_host + (f":{port}" if port is not None else "")
+    query = parts.query
+    if query:
+        pairs = parse_qsl(query, keep_blank_values=True)
+        query = urlencode(
+            [(k, "***" if _SECRET_PARAM.search(k) else v) for k, v in pairs], safe="*"
+        )
+    return urlunsplit((parts.scheme, netloc, parts.path, query, ""))
+
+
+def url_secrets(url: str) -> list[str]:
+    """The secret parts of a URL (password, secret query values), to scrub from messages."""
+    try:
+        parts = urlsplit(url)
+        found = [parts.password or "", parts.username or ""] if "@" in parts.netloc else []
+        found += [v for k, v in parse_qsl(parts.query) if _SECRET_PARAM.search(k)]
+    except ValueError:
+        return []
+    return [secret for secret in found if secret]
+
+
+def read_token(token_file: Path | None) -> Token:
+    """The MCP bearer token: `--token-file` (stripped), then `$GBRAIN_TOKEN`, else none."""
+    if token_file is not None:
+        path = Path(token_file).expanduser()
+        try:
+            value = path.read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError) as error:
+            reason = getattr(error, "strerror", None) or type(error).__name__
+            raise AuthError(f"cannot read token file {path}: {reason}") from None
+        if not value:
+            raise AuthError(f"token file {path} is empty")
+        return Token(value, f"--token-file {path}")
+    value = os.environ.get("GBRAIN_TOKEN", "").strip()
+    if value:
+        return Token(value, "$GBRAIN_TOKEN")
+    return Token(None, "no token")
+
+
+def open_source(
+    spec: str | None,
+    *,
+    token_file: Path | None = None,
+    timeout: float | None = None,
+    concurrency: int | None = None,
+) -> PageSource:
+    """Open the source `spec` names (see `resolve_spec`).
+
+    Raises `SourceUnavailable` (always with `unreachable`) for a missing folder or
+    an unusable URL, and `AuthError` for an unreadable token file. `timeout` and
+    `concurrency` apply to MCP sources only; None keeps the source's defaults.
+    """
+    resolved = resolve_spec(spec)
+    if resolved.kind == "url":
+        return _open_url(resolved, token_file, timeout, concurrency)
+    return _open_folder(resolved)
+
+
+def _classify(spec: str, origin: str) -> SourceSpec:
+    if is_url(spec):
+        return SourceSpec("url", spec, origin)
+    return SourceSpec("folder", spec, origin)
+
+
+def _from(resolved: SourceSpec) -> str:
+    return "" if resolved.origin == "--source" else f" (from {resolved.origin})"
+
+
+def _open_folder(resolved: SourceSpec) -> PageSource:
+    from okf_explorer.sources.bundle import BundleSource
+
+    path = Path(resolved.location).expanduser()
+    if not path.exists():
+        raise SourceUnavailable(f"unreachable: no such folder {resolved.label}{_from(resolved)}")
+    if not path.is_dir():
+        raise SourceUnavailable(
+            f"unreachable: {resolved.label} is not a folder{_from(resolved)}"
+            " (give a bundle folder or an http(s):// URL)"
+        )
+    return BundleSource(path)
+
+
+def _open_url(
+    resolved: SourceSpec,
+    token_file: Path | None,
+    timeout: float | None,
+    concurrency: int | None,
+) -> PageSource:
+    label = resolved.label
+    try:
+        parts = urlsplit(resolved.location)
+        parts.port  # noqa: B018 - raises ValueError on a bad port
+    except ValueError:
+        raise SourceUnavailable(f"unreachable: invalid URL {label}{_from(resolved)}") from None
+    if parts.scheme.lower() not in _URL_SCHEMES:
+        raise SourceUnavailable(
+            f"unreachable: unsupported URL scheme {parts.scheme!r} in {label}{_from(resolved)}"
+            " (give a bundle folder or an http(s):// URL)"
+        )
+    if not parts.hostname:
+        raise SourceUnavailable(f"unreachable: no host in URL {label}{_from(resolved)}")
+    token = read_token(token_file)
+    from okf_explorer.sources.mcp import McpSource
+
+    options: dict[str, float | int] = {}
+    if timeout is not None:
+        options["timeout"] = timeout
+    if concurrency is not None:
+        options["concurrency"] = concurrency
+    return McpSource(resolved.location, token=token.value, token_source=token.source, **options)
