@@ -592,3 +592,11 @@ def test_a_reply_slower_than_the_timeout_never_hangs(
             source.enumerate()
         assert time.monotonic() - started < 2.5, "a timeout must not be retried or extended"
         source.close()
+
+
+def test_short_url_secret_does_not_mangle_words() -> None:
+    from okf_explorer.sources.mcp_transport import _scrub_secret
+
+    assert _scrub_secret("connection refused", "u") == "connection refused"
+    assert _scrub_secret("user u failed", "u") == "user *** failed"
+    assert _scrub_secret("Bearer abcdefgh123 rejected", "abcdefgh123") == "Bearer *** rejected"

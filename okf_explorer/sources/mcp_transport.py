@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import threading
 import time
 from collections.abc import Iterable, Sequence
@@ -346,7 +347,7 @@ class JsonRpcTransport:
     def scrub(self, text: str) -> str:
         """`text` with any secret replaced by `***`, cut to one short line."""
         for secret in self._secrets:
-            text = text.replace(secret, "***")
+            text = _scrub_secret(text, secret)
         line = " ".join(text.split())
         return line if len(line) <= 200 else line[:197] + "..."
 
@@ -361,6 +362,14 @@ class JsonRpcTransport:
         else:
             reason = type(error).__name__
         return SourceUnavailable(f"{self.label} unreachable ({self.scrub(reason)})")
+
+
+def _scrub_secret(text: str, secret: str) -> str:
+    """Mask `secret` in `text`. A short secret (a URL user name like `u`) is masked
+    only where it stands as a whole word, so it cannot mangle ordinary words."""
+    if len(secret) >= 8:
+        return text.replace(secret, "***")
+    return re.sub(rf"(?<![A-Za-z0-9]){re.escape(secret)}(?![A-Za-z0-9])", "***", text)
 
 
 def _connect_reason(text: str) -> str:
