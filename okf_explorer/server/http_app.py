@@ -1,0 +1,252 @@
+"""The HTTP face of `serve`: `/mcp` (streamable HTTP, stateless) and `/health`.
+
+A front door checks what gbrain checks, with gbrain's status codes and bodies
+(GBRAIN_PROTOCOL §1, §5): bearer token (401), method (405), `Accept` (406),
+`Content-Type` (415), `MCP-Protocol-Version` (400), JSON (400). Then each
+JSON-RPC request goes to the SDK's stateless transport, whose SSE reply is
+captured and re-framed as gbrain frames it: `event: message` plus one `data:`
+line, `\\n` line ends, a `Content-Length`, key order `result`/`error`,
+`jsonrpc`, `id`. Batches get one block per reply; notifications get 202.
+
+Without a token (which implies a loopback bind) the `Host` and `Origin`
+headers must name a loopback host, any port: a web page that rebinds its DNS
+name to 127.0.0.1 cannot read the brain. With a token no browser can forge
+the header, so any host is fine.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hmac
+import json
+import typing
+from collections.abc import AsyncIterator
+from typing import Any
+from urllib.parse import urlsplit
+
+import anyio
+import mcp.types as types
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+from starlette.types import Message, Receive, Scope, Send
+
+from okf_explorer import __version__
+from okf_explorer.server.mcp_app import FreshBrain, build_mcp_server
+
+
+def _sdk_methods() -> frozenset[str]:
+    """Every JSON-RPC request method the SDK can parse (others it would log and misreport)."""
+    variants = typing.get_args(types.ClientRequest.model_fields["root"].annotation)
+    return frozenset(typing.get_args(v.model_fields["method"].annotation)[0] for v in variants)
+
+
+SDK_METHODS = _sdk_methods()
+SUPPORTED_VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "2024-10-07")
+LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1", "[::1]"})
+
+
+def rpc_error(
+    status: int, code: int, message: str, headers: dict[str, str] | None = None
+) -> Response:
+    """A transport-level error: plain JSON (not SSE), `id` null, as gbrain sends it."""
+    body = {"jsonrpc": "2.0", "error": {"code": code, "message": message}, "id": None}
+    return JSONResponse(body, status_code=status, headers=headers)
+
+
+def unauthorized(description: str) -> Response:
+    challenge = f'Bearer error="invalid_token", error_description="{description}"'
+    return JSONResponse(
+        {"error": "invalid_token", "error_description": description},
+        status_code=401,
+        headers={"WWW-Authenticate": challenge},
+    )
+
+
+def check_token(request: Request, token: str) -> Response | None:
+    header = request.headers.get("authorization")
+    if not header:
+        return unauthorized("Missing Authorization header")
+    scheme, _, given = header.strip().partition(" ")
+    if scheme.lower() != "bearer" or not hmac.compare_digest(
+        given.strip().encode("utf-8"), token.encode("utf-8")
+    ):
+        return unauthorized("Invalid token")
+    return None
+
+
+def _hostname(value: str) -> str:
+    return (urlsplit(f"//{value}").hostname or "").lower()
+
+
+def check_local_origin(request: Request) -> Response | None:
+    """DNS-rebinding guard for a token-less server: loopback `Host` and `Origin` only."""
+    if _hostname(request.headers.get("host", "")) not in LOOPBACK_NAMES:
+        return rpc_error(421, -32000, "Misdirected Request: Host must be a loopback name")
+    origin = request.headers.get("origin")
+    if origin and origin != "null" and (urlsplit(origin).hostname or "") not in LOOPBACK_NAMES:
+        return rpc_error(403, -32000, "Forbidden: Origin must be a loopback address")
+    return None
+
+
+def check_headers(request: Request) -> Response | None:
+    """gbrain's header checks, in gbrain's order (after auth)."""
+    if request.method != "POST":
+        return rpc_error(405, -32000, "Method not allowed", {"Allow": "POST"})
+    accept = [
+        part.split(";")[0].strip().lower() for part in request.headers.get("accept", "").split(",")
+    ]
+    if "application/json" not in accept or "text/event-stream" not in accept:
+        return rpc_error(
+            406,
+            -32000,
+            "Not Acceptable: Client must accept both application/json and text/event-stream",
+        )
+    content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if content_type != "application/json":
+        return rpc_error(
+            415, -32000, "Unsupported Media Type: Content-Type must be application/json"
+        )
+    version = request.headers.get("mcp-protocol-version")
+    if version is not None and version not in SUPPORTED_VERSIONS:
+        return rpc_error(
+            400,
+            -32000,
+            f"Bad Request: Unsupported protocol version: {version} "
+            f"(supported versions: {', '.join(SUPPORTED_VERSIONS)})",
+        )
+    return None
+
+
+def sse_block(message: dict[str, Any]) -> str:
+    """One reply as gbrain frames it, keys in gbrain's order."""
+    ordered = {k: message[k] for k in ("result", "error") if k in message}
+    ordered.update({"jsonrpc": message.get("jsonrpc", "2.0"), "id": message.get("id")})
+    data = json.dumps(ordered, ensure_ascii=False, separators=(",", ":"))
+    return f"event: message\ndata: {data}\n\n"
+
+
+def sse_messages(body: bytes) -> list[dict[str, Any]]:
+    """The JSON-RPC messages in the SDK's SSE body (`\\r\\n` line ends)."""
+    messages = []
+    for line in body.decode("utf-8").splitlines():
+        if line.startswith("data:"):
+            data = line[5:].strip()
+            if data:
+                messages.append(json.loads(data))
+    return messages
+
+
+class McpEndpoint:
+    """The `/mcp` route: front-door checks, then the SDK for each JSON-RPC request."""
+
+    def __init__(self, manager: StreamableHTTPSessionManager, token: str | None) -> None:
+        self._manager = manager
+        self._token = token
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        request = Request(scope, receive)
+        response = await self._respond(request, scope)
+        await response(scope, receive, send)
+
+    async def _respond(self, request: Request, scope: Scope) -> Response:
+        guard = check_token(request, self._token) if self._token else check_local_origin(request)
+        refusal = guard or check_headers(request)
+        if refusal is not None:
+            return refusal
+        try:
+            payload = json.loads(await request.body())
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            return rpc_error(400, -32700, "Parse error: Invalid JSON")
+        batch = payload if isinstance(payload, list) else [payload]
+        if not batch or not all(isinstance(item, dict) for item in batch):
+            return rpc_error(400, -32600, "Invalid Request")
+        requests = [item for item in batch if "method" in item and "id" in item]
+        if not requests:
+            return Response(status_code=202)  # notifications and responses: nothing to say
+        blocks: list[str] = []
+        for item in requests:
+            if item.get("method") not in SDK_METHODS:
+                error = {"code": -32601, "message": "Method not found"}
+                blocks.append(sse_block({"error": error, "jsonrpc": "2.0", "id": item["id"]}))
+                continue
+            status, body = await self._call_sdk(scope, item)
+            if status != 200:
+                return _passthrough(status, body)
+            blocks.extend(sse_block(message) for message in sse_messages(body))
+        return Response(
+            "".join(blocks),
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-cache"},
+        )
+
+    async def _call_sdk(self, scope: Scope, message: dict[str, Any]) -> tuple[int, bytes]:
+        """Run one JSON-RPC request through the SDK transport; capture status and body."""
+        body = json.dumps(message).encode("utf-8")
+        done = anyio.Event()
+        sent_body = False
+        status = 500
+        chunks: list[bytes] = []
+
+        async def receive() -> Message:
+            nonlocal sent_body
+            if not sent_body:
+                sent_body = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            await done.wait()  # the SSE response watches for a disconnect: not before it ends
+            return {"type": "http.disconnect"}
+
+        async def send(event: Message) -> None:
+            nonlocal status
+            if event["type"] == "http.response.start":
+                status = int(event["status"])
+            elif event["type"] == "http.response.body":
+                chunks.append(event.get("body", b""))
+                if not event.get("more_body", False):
+                    done.set()
+
+        headers = [
+            (b"content-type", b"application/json"),
+            (b"accept", b"application/json, text/event-stream"),
+            (b"content-length", str(len(body)).encode()),
+        ]
+        inner = {**scope, "headers": headers, "method": "POST"}
+        try:
+            await self._manager.handle_request(inner, receive, send)
+        finally:
+            done.set()
+        return status, b"".join(chunks)
+
+
+def _passthrough(status: int, body: bytes) -> Response:
+    """An SDK transport error, with gbrain's null id instead of the SDK's placeholder."""
+    try:
+        payload = json.loads(body)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return Response(body, status_code=status)
+    if isinstance(payload, dict) and payload.get("id") == "server-error":
+        payload["id"] = None
+    return JSONResponse(payload, status_code=status)
+
+
+async def health(_: Request) -> Response:
+    return JSONResponse({"status": "ok", "version": __version__, "engine": "okf-explorer"})
+
+
+def build_http_app(fresh: FreshBrain, *, token: str | None = None) -> Starlette:
+    """The ASGI app for uvicorn; the SDK's session manager lives for the app's lifespan."""
+    manager = StreamableHTTPSessionManager(app=build_mcp_server(fresh), stateless=True)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: Starlette) -> AsyncIterator[None]:
+        async with manager.run():
+            yield
+
+    endpoint = McpEndpoint(manager, token)
+    routes = [
+        Route("/health", health, methods=["GET"]),
+        Route("/mcp", endpoint),  # every method reaches the endpoint, which answers 405
+    ]
+    return Starlette(routes=routes, lifespan=lifespan)

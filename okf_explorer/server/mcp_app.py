@@ -1,0 +1,91 @@
+"""The MCP SDK side: a low-level `Server` whose tools are `tools.call_tool`.
+
+Replies carry exactly one text content item and no `structuredContent`, like
+gbrain. Tool work runs in a worker thread (the Brain is synchronous).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from typing import Any
+
+import anyio
+import mcp.types as types
+from mcp.server.lowlevel import Server
+
+from okf_explorer import __version__
+from okf_explorer.core.errors import OkfError
+from okf_explorer.server.schemas import TOOL_SPECS
+from okf_explorer.server.shapes import ContextCache
+from okf_explorer.server.tools import BrainTools, ToolReply, call_tool
+
+SERVER_NAME = "okf-explorer"
+REFRESH_INTERVAL = 2.0
+
+
+class FreshBrain:
+    """Keeps the served index current: `brain.refresh()` before a call when it is stale.
+
+    A folder changes under a running server (gbrain re-imports; we rescan only
+    changed files). The index counts as fresh for `interval` seconds, or ten
+    times as long as the last refresh took, so a huge corpus is not re-listed
+    on every call. A failed refresh keeps the previous index.
+    """
+
+    def __init__(self, brain: Any, interval: float = REFRESH_INTERVAL) -> None:
+        self.brain = brain
+        self._interval = interval
+        self._lock = threading.Lock()
+        self._last = time.monotonic()
+        self._cost = 0.0
+        self.contexts = ContextCache()
+
+    def current(self) -> BrainTools:
+        if self._interval > 0 and self._stale():
+            with self._lock:
+                if self._stale():
+                    started = time.monotonic()
+                    with contextlib.suppress(OkfError):
+                        self.brain.refresh()
+                    self._last = time.monotonic()
+                    self._cost = self._last - started
+        return self.brain
+
+    def _stale(self) -> bool:
+        return time.monotonic() - self._last >= max(self._interval, 10 * self._cost)
+
+
+def tool_list() -> list[types.Tool]:
+    return [
+        types.Tool(name=name, description=spec["description"], inputSchema=spec["inputSchema"])
+        for name, spec in TOOL_SPECS.items()
+    ]
+
+
+def to_result(reply: ToolReply) -> types.CallToolResult:
+    meta = {"warnings": reply.warnings} if reply.warnings else None
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=reply.text)],
+        isError=reply.is_error,
+        _meta=meta,
+    )
+
+
+def build_mcp_server(fresh: FreshBrain) -> Server[Any, Any]:
+    """The SDK server answering `tools/list` and `tools/call` over `fresh.brain`."""
+    server: Server[Any, Any] = Server(SERVER_NAME, version=__version__)
+
+    @server.list_tools()
+    async def _list_tools() -> list[types.Tool]:
+        return tool_list()
+
+    @server.call_tool(validate_input=False)
+    async def _call_tool(name: str, arguments: dict[str, Any]) -> types.CallToolResult:
+        def run() -> ToolReply:
+            return call_tool(fresh.current(), name, arguments, contexts=fresh.contexts)
+
+        return to_result(await anyio.to_thread.run_sync(run))
+
+    return server

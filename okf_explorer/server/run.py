@@ -1,0 +1,182 @@
+"""`run_server`: build the index, print the banner, serve until SIGINT/SIGTERM.
+
+Everything the user sees goes to stderr as one line (stdout belongs to the
+MCP stream in `--stdio` mode). The token is never printed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ipaddress
+import logging
+import os
+import signal
+import socket
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+from okf_explorer.core.errors import OkfError
+
+PROG = "okf-explorer serve"
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8792
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+def say(message: str) -> None:
+    print(f"{PROG}: {message}", file=sys.stderr, flush=True)
+
+
+def is_loopback(host: str) -> bool:
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def run_server(
+    brain: Any,
+    *,
+    host: str = DEFAULT_HOST,
+    port: int = DEFAULT_PORT,
+    stdio: bool = False,
+    token: str | None = None,
+) -> int:
+    """Serve `brain` read-only over MCP until interrupted; returns the exit code.
+
+    Exit 2: a non-loopback bind without a token. Exit 1: the port cannot be
+    bound or the source cannot be indexed. Exit 0: stopped by SIGINT/SIGTERM
+    (or, with `stdio`, the client closed stdin).
+    """
+    token = token or None
+    if not stdio and not is_loopback(host) and token is None:
+        say(f"refusing to listen on {host} without a token: pass --token-file (or use 127.0.0.1)")
+        return EXIT_USAGE
+    _quiet_logs()
+    try:
+        with _interrupts_as_keyboard_interrupt():
+            return _run(brain, host, port, stdio, token)
+    except KeyboardInterrupt:
+        return EXIT_OK
+
+
+def _run(brain: Any, host: str, port: int, stdio: bool, token: str | None) -> int:
+    """Bind, index, print the banner, serve (SIGTERM arrives as KeyboardInterrupt)."""
+    from okf_explorer.server.mcp_app import FreshBrain
+
+    try:
+        listener = None if stdio else _bind(host, port)
+    except OSError as error:
+        say(f"cannot listen on {host}:{port}: {error.strerror or error}")
+        return EXIT_FAILED
+    try:
+        pages = len(brain.ensure_index().pages)
+    except OkfError as error:
+        say(str(error))
+        return EXIT_FAILED
+    fresh = FreshBrain(brain)
+    if stdio:
+        say(f"stdio · {pages} pages · read-only")
+        return _serve_stdio(fresh)
+    assert listener is not None
+    where = f"http://{_url_host(host)}:{listener.getsockname()[1]}/mcp"
+    say(f"{where} · {pages} pages · read-only" + (" · token required" if token else ""))
+    return _serve_http(fresh, listener, token)
+
+
+def _url_host(host: str) -> str:
+    return f"[{host}]" if ":" in host and not host.startswith("[") else host
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    """Bind before indexing, so a busy port fails fast with one clear line."""
+    bare = host.strip("[]")
+    family = socket.AF_INET6 if ":" in bare else socket.AF_INET
+    # proto IPPROTO_TCP matters: asyncio sets TCP_NODELAY only on sockets that say
+    # so, and without it every reply waits ~40 ms for a delayed ACK.
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((bare, port))
+        sock.listen(128)
+    except OSError:
+        sock.close()
+        raise
+    sock.set_inheritable(True)
+    return sock
+
+
+def _serve_http(fresh: Any, listener: socket.socket, token: str | None) -> int:
+    import uvicorn
+
+    from okf_explorer.server.http_app import build_http_app
+
+    app = build_http_app(fresh, token=token)
+    config = uvicorn.Config(
+        app, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=3
+    )
+    server = uvicorn.Server(config)
+    # uvicorn handles SIGINT/SIGTERM itself and re-raises the signal after a
+    # graceful shutdown; with no-op handlers underneath that ends in exit 0.
+    previous = {sig: signal.signal(sig, _ignore) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        server.run(sockets=[listener])
+    except KeyboardInterrupt:
+        pass
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        listener.close()
+    return EXIT_OK
+
+
+def _serve_stdio(fresh: Any) -> int:
+    from okf_explorer.server.mcp_app import build_mcp_server
+    from okf_explorer.server.stdio import serve_stdio
+
+    # stdin is read by a worker thread that no cancellation can interrupt, so a
+    # signal ends the process directly, after flushing what was already answered.
+    previous = {sig: signal.signal(sig, _exit_now) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        import anyio
+
+        with contextlib.suppress(KeyboardInterrupt):
+            anyio.run(serve_stdio, build_mcp_server(fresh))
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    return EXIT_OK
+
+
+def _ignore(signum: int, frame: object) -> None:
+    """A no-op signal handler."""
+
+
+def _exit_now(signum: int, frame: object) -> None:
+    with contextlib.suppress(OSError, ValueError):
+        sys.stdout.flush()
+        sys.stderr.flush()
+    os._exit(EXIT_OK)
+
+
+def _raise_interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def _interrupts_as_keyboard_interrupt() -> Iterator[None]:
+    """SIGTERM behaves like Ctrl-C until a transport installs its own handlers."""
+    previous = signal.signal(signal.SIGTERM, _raise_interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _quiet_logs() -> None:
+    """The SDK logs every request at INFO and unknown tools at WARNING: keep stderr clean."""
+    for name in ("mcp", "mcp.server.lowlevel.server", "mcp.server.streamable_http"):
+        logging.getLogger(name).setLevel(logging.ERROR)

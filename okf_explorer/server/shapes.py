@@ -1,0 +1,282 @@
+"""gbrain's reply shapes built from our pages and links (GBRAIN_PROTOCOL §4).
+
+Pages: the body is split into `compiled_truth` and the `## Timeline` section;
+`type`, `title` and `tags` come out of the frontmatter. Links: one row per
+(from, to) with ~240 characters of flattened text around the first mention.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import threading
+from collections import OrderedDict
+from contextvars import ContextVar
+from typing import Any, Protocol
+
+import yaml
+
+from okf_explorer.core.errors import OkfError
+from okf_explorer.core.index import ResolvedLink
+from okf_explorer.core.pages import Page, PageInfo, _jsonable
+from okf_explorer.server.params import SOURCE_ID
+
+CONTEXT_CHARS = 240
+CONTEXT_BEFORE = 80
+LIFTED_KEYS = frozenset({"type", "title", "tags"})
+
+_TIMELINE = re.compile(r"^##[ \t]+timeline[ \t]*#*[ \t]*$", re.IGNORECASE | re.MULTILINE)
+_HEADING = re.compile(r"^#{1,2}[ \t]+\S", re.MULTILINE)
+_FENCE = re.compile(r"^[ \t]{0,3}(```|~~~)", re.MULTILINE)
+_SPACE = re.compile(r"\s+")
+
+
+class BrainLike(Protocol):
+    """What the shapes need of a `Brain` (the facade in `core.brain`)."""
+
+    source: Any
+
+    def page(self, slug: str) -> Page: ...
+
+    def forward_links(self, slug: str) -> list[ResolvedLink]: ...
+
+    def backlinks(self, slug: str) -> list[str]: ...
+
+
+def split_timeline(body: str) -> tuple[str, str]:
+    """`(compiled_truth, timeline)`: the `## Timeline` section cut out of the body.
+
+    The section runs to the next level-1/2 heading or the end; a heading inside
+    a fenced code block does not count.
+    """
+    fenced = _fenced_spans(body)
+    start = next((m for m in _TIMELINE.finditer(body) if not _within(m.start(), fenced)), None)
+    if start is None:
+        return body.strip(), ""
+    after = start.end()
+    end = next(
+        (m.start() for m in _HEADING.finditer(body, after) if not _within(m.start(), fenced)),
+        len(body),
+    )
+    truth = (body[: start.start()].rstrip() + "\n\n" + body[end:].lstrip()).strip()
+    return truth, body[start.start() : end].strip()
+
+
+def _fenced_spans(body: str) -> list[tuple[int, int]]:
+    marks = [m.start() for m in _FENCE.finditer(body)]
+    if len(marks) % 2:
+        marks.append(len(body))
+    return list(zip(marks[::2], marks[1::2], strict=True))
+
+
+def _within(position: int, spans: list[tuple[int, int]]) -> bool:
+    return any(start <= position < end for start, end in spans)
+
+
+def canonical_markdown(page: Page) -> str:
+    """Frontmatter re-serialised as YAML (tags as a block list) plus the body."""
+    if not page.frontmatter:
+        return page.content
+    header = yaml.safe_dump(
+        _jsonable(page.frontmatter), sort_keys=False, allow_unicode=True, default_flow_style=False
+    )
+    return f"---\n{header}---\n\n{page.content.lstrip()}"
+
+
+def content_hash(brain: BrainLike, page: Page) -> str:
+    """sha256 of the page file's bytes when the source is a folder, else of the canonical text."""
+    data = _file_bytes(brain, page.slug)
+    if data is None:
+        data = canonical_markdown(page).encode("utf-8")
+    return hashlib.sha256(data).hexdigest()
+
+
+def _file_bytes(brain: BrainLike, slug: str) -> bytes | None:
+    root = getattr(brain.source, "root", None)
+    if root is None:
+        return None
+    from okf_explorer.sources.pagefile import page_path  # only folder sources have files
+
+    try:
+        with open(page_path(str(root), slug), "rb") as handle:
+            return handle.read()
+    except (OkfError, OSError):
+        return None
+
+
+def page_record(brain: BrainLike, page: Page, *, include_content: bool) -> dict[str, Any]:
+    """gbrain's `get_page` object. `created_at` is `updated_at`: files keep no birth time."""
+    truth, timeline = split_timeline(page.content)
+    frontmatter = {k: v for k, v in page.frontmatter.items() if str(k) not in LIFTED_KEYS}
+    record: dict[str, Any] = {
+        "slug": page.slug,
+        "type": page.type,
+        "title": page.title,
+        "compiled_truth": truth,
+        "timeline": timeline,
+        "frontmatter": _jsonable(frontmatter),
+        "content_hash": content_hash(brain, page),
+        "created_at": page.updated_at,
+        "updated_at": page.updated_at,
+        "deleted_at": None,
+        "source_id": SOURCE_ID,
+        "tags": list(page.tags),
+    }
+    if include_content:
+        record["content"] = canonical_markdown(page)
+    return record
+
+
+def list_row(info: PageInfo) -> dict[str, Any]:
+    """gbrain's `list_pages` row: exactly these five keys."""
+    return {
+        "slug": info.slug,
+        "source_id": SOURCE_ID,
+        "type": info.type,
+        "title": info.title,
+        "updated_at": info.updated_at,
+    }
+
+
+def link_context(body: str, target: str) -> str:
+    """~240 characters of whitespace-flattened text around the first mention of `target`."""
+    flat = _SPACE.sub(" ", body).strip()
+    needle = _SPACE.sub(" ", target).strip()
+    if not needle:
+        return ""
+    position = -1
+    for probe in (f"[[{needle}", f"]({needle}", f"](<{needle}", needle):
+        position = flat.find(probe)
+        if position >= 0:
+            break
+    if position < 0:
+        position = flat.lower().find(needle.lower())
+    if position < 0:
+        return ""
+    start = max(0, position - CONTEXT_BEFORE)
+    if start > 0:  # begin at a word, not inside one
+        space = flat.find(" ", start - 1, position)
+        start = space + 1 if space >= 0 else start
+    return flat[start : start + CONTEXT_CHARS].strip()
+
+
+def link_row(frm: str, to: str, context: str) -> dict[str, Any]:
+    """gbrain's `get_links` / `get_backlinks` row; every link we store is a markdown `links`."""
+    return {
+        "from_slug": frm,
+        "from_source_id": SOURCE_ID,
+        "to_slug": to,
+        "to_source_id": SOURCE_ID,
+        "link_type": "links",
+        "context": context,
+        "link_source": "markdown",
+        "origin_slug": None,
+        "origin_source_id": None,
+        "origin_field": None,
+    }
+
+
+class ContextCache:
+    """Link contexts kept across calls, valid while the linking page's fingerprint holds.
+
+    Without it every `get_backlinks` of a hub re-reads every page linking to it.
+    Bounded (least recently used out first) and thread-safe.
+    """
+
+    def __init__(self, size: int = 100_000) -> None:
+        self._size = size
+        self._items: OrderedDict[tuple[str, str], tuple[str, str]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, frm: str, to: str, fingerprint: str) -> str | None:
+        with self._lock:
+            found = self._items.get((frm, to))
+            if found is None or found[0] != fingerprint:
+                return None
+            self._items.move_to_end((frm, to))
+            return found[1]
+
+    def put(self, frm: str, to: str, fingerprint: str, context: str) -> None:
+        with self._lock:
+            self._items[(frm, to)] = (fingerprint, context)
+            self._items.move_to_end((frm, to))
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+
+
+CONTEXTS: ContextVar[ContextCache | None] = ContextVar("okf_link_contexts", default=None)
+"""The cache the current tool call may use (set by the transport; None in plain calls)."""
+
+
+class LinkReader:
+    """Resolved links and contexts for one tool call, each page read at most once.
+
+    Dangling targets are dropped, as gbrain never stores them. A page that
+    cannot be read has no links and empty contexts.
+    """
+
+    def __init__(self, brain: BrainLike) -> None:
+        self._brain = brain
+        self._forward: dict[str, list[ResolvedLink]] = {}
+        self._backward: dict[str, list[str]] = {}
+        self._bodies: dict[str, str] = {}
+        self._cache = CONTEXTS.get()
+
+    def out(self, slug: str) -> list[ResolvedLink]:
+        """Existing targets of `slug`, first appearance order, one per target slug."""
+        if slug not in self._forward:
+            try:
+                links = self._brain.forward_links(slug)
+            except OkfError:
+                links = []
+            seen: set[str] = set()
+            kept = []
+            for link in links:
+                if link.exists and link.to not in seen:
+                    seen.add(link.to)
+                    kept.append(link)
+            self._forward[slug] = kept
+        return self._forward[slug]
+
+    def out_slugs(self, slug: str) -> list[str]:
+        return [link.to for link in self.out(slug)]
+
+    def in_slugs(self, slug: str) -> list[str]:
+        if slug not in self._backward:
+            try:
+                self._backward[slug] = list(dict.fromkeys(self._brain.backlinks(slug)))
+            except OkfError:
+                self._backward[slug] = []
+        return self._backward[slug]
+
+    def context(self, frm: str, to: str) -> str:
+        """The context of the link `frm → to` (found via the raw target that resolved to `to`)."""
+        fingerprint = self._fingerprint(frm)
+        if self._cache is not None and fingerprint:
+            cached = self._cache.get(frm, to, fingerprint)
+            if cached is not None:
+                return cached
+        target = next((link.target for link in self.out(frm) if link.to == to), None)
+        context = "" if target is None else link_context(self._body(frm), target)
+        if self._cache is not None and fingerprint:
+            self._cache.put(frm, to, fingerprint, context)
+        return context
+
+    def _fingerprint(self, slug: str) -> str:
+        index = getattr(self._brain, "index", None)
+        info = index.pages.get(slug) if index is not None else None
+        return info.fingerprint if info is not None else ""
+
+    def _body(self, slug: str) -> str:
+        if slug not in self._bodies:
+            try:
+                self._bodies[slug] = self._brain.page(slug).content
+            except OkfError:
+                self._bodies[slug] = ""
+        return self._bodies[slug]
+
+    def forward_rows(self, slug: str) -> list[dict[str, Any]]:
+        return [link_row(slug, link.to, self.context(slug, link.to)) for link in self.out(slug)]
+
+    def backward_rows(self, slug: str) -> list[dict[str, Any]]:
+        return [link_row(frm, slug, self.context(frm, slug)) for frm in self.in_slugs(slug)]

@@ -1,0 +1,274 @@
+"""The read-only tools: plain functions over a `Brain`, with gbrain's names,
+arguments, reply shapes and errors (GBRAIN_PROTOCOL §4-§5, SPEC §7).
+
+`call_tool(brain, name, arguments)` is the one entry the transports use: it
+never raises, and returns a `ToolReply` whose `text` is what goes into
+`content[0].text` (pretty JSON on success, compact JSON on errors).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from okf_explorer.core.errors import OkfError, PageNotFound
+from okf_explorer.core.graph import DIRECTIONS, clamp_depth
+from okf_explorer.server import walk
+from okf_explorer.server.params import (
+    ToolError,
+    is_hostile_slug,
+    optional_bool,
+    optional_enum,
+    optional_int,
+    optional_str,
+    page_not_found,
+    parse_timestamp,
+    required_str,
+    timestamp_or_none,
+)
+from okf_explorer.server.schemas import TOOL_SPECS
+from okf_explorer.server.shapes import (
+    CONTEXTS,
+    BrainLike,
+    ContextCache,
+    LinkReader,
+    list_row,
+    page_record,
+)
+
+log = logging.getLogger(__name__)
+
+LIST_DEFAULT = 50
+LIST_CAP = 100
+SORTS = ("updated_desc", "updated_asc", "created_desc", "slug")
+GBRAIN_DIRECTIONS = ("in", "out", "both")
+FUZZY_CANDIDATES = 10
+
+
+@dataclass(frozen=True)
+class ToolReply:
+    """One `tools/call` result: the JSON value, whether it is an error, and warnings."""
+
+    value: Any
+    is_error: bool = False
+    warnings: list[dict[str, str]] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        if self.is_error:
+            return json.dumps(self.value, ensure_ascii=False, separators=(",", ":"))
+        return json.dumps(self.value, ensure_ascii=False, indent=2)
+
+
+class BrainTools(BrainLike, Protocol):
+    """The `Brain` methods the tools call beyond `BrainLike`."""
+
+    def ensure_index(self) -> Any: ...
+
+    def pages(self, type: str | None = None, tag: str | None = None) -> list[Any]: ...
+
+    def resolve_slug(self, name: str) -> str | None: ...
+
+    def traverse(self, slug: str, depth: object = 1, direction: Any = "out") -> list[Any]: ...
+
+
+def _known(brain: BrainTools, slug: str) -> bool:
+    """True for a slug naming a page (hostile or dangling names never do)."""
+    return not is_hostile_slug(slug) and slug in brain.ensure_index().pages
+
+
+def get_page(brain: BrainTools, args: Mapping[str, Any]) -> Any:
+    slug = required_str(args, "slug")
+    fuzzy = optional_bool(args, "fuzzy")
+    include_content = optional_bool(args, "include_content")
+    resolved = slug
+    if fuzzy and not is_hostile_slug(slug):
+        candidates = _fuzzy_candidates(brain, slug)
+        if len(candidates) > 1:
+            return {"error": "ambiguous_slug", "candidates": candidates}
+        if candidates:
+            resolved = candidates[0]
+    if is_hostile_slug(resolved):
+        raise page_not_found(slug)
+    try:
+        page = brain.page(resolved)
+    except PageNotFound:
+        raise page_not_found(slug) from None
+    record = page_record(brain, page, include_content=include_content)
+    if fuzzy:
+        record["resolved_slug"] = resolved
+    return record
+
+
+def _fuzzy_candidates(brain: BrainTools, name: str) -> list[str]:
+    """SPEC §3 resolution first; else pages whose slug or title contains the name."""
+    exact = brain.resolve_slug(name)
+    if exact is not None:
+        return [exact]
+    needle = name.strip().lower()
+    if not needle:
+        return []
+    found = [
+        info.slug
+        for info in brain.pages()
+        if needle in info.slug.lower() or needle in (info.title or "").lower()
+    ]
+    return found[:FUZZY_CANDIDATES]
+
+
+def list_pages(brain: BrainTools, args: Mapping[str, Any]) -> Any:
+    kind = optional_str(args, "type")
+    tag = optional_str(args, "tag")
+    limit = optional_int(args, "limit")
+    offset = optional_int(args, "offset") or 0
+    sort = optional_enum(args, "sort", SORTS, "updated_desc")
+    after_text = optional_str(args, "updated_after")
+    after = parse_timestamp(after_text) if after_text is not None else None
+    limit = LIST_DEFAULT if limit is None or limit <= 0 else min(limit, LIST_CAP)
+    infos = brain.pages(type=kind, tag=tag)
+    if after is not None:
+        infos = [i for i in infos if (t := timestamp_or_none(i.updated_at)) and t > after]
+    infos = _sorted(infos, sort)
+    return [list_row(info) for info in infos[max(0, offset) : max(0, offset) + limit]]
+
+
+def _sorted(infos: list[Any], sort: str | None) -> list[Any]:
+    """Sort by time (pages without a time last), ties in slug order; `created_*` = `updated_*`."""
+    if sort == "slug":
+        return sorted(infos, key=lambda i: i.slug)
+    by_slug = sorted(infos, key=lambda i: i.slug)
+    timed = [(timestamp_or_none(i.updated_at), i) for i in by_slug]
+    dated = [pair for pair in timed if pair[0] is not None]
+    undated = [i for t, i in timed if t is None]
+    dated.sort(key=lambda pair: pair[0], reverse=sort != "updated_asc")
+    return [i for _, i in dated] + undated
+
+
+def get_links(brain: BrainTools, args: Mapping[str, Any]) -> Any:
+    slug = required_str(args, "slug")
+    return LinkReader(brain).forward_rows(slug) if _known(brain, slug) else []
+
+
+def get_backlinks(brain: BrainTools, args: Mapping[str, Any]) -> Any:
+    slug = required_str(args, "slug")
+    return LinkReader(brain).backward_rows(slug) if _known(brain, slug) else []
+
+
+def traverse_graph(brain: BrainTools, args: Mapping[str, Any]) -> Any:
+    slug = required_str(args, "slug")
+    depth = walk.gbrain_depth(optional_int(args, "depth"))
+    link_type = optional_str(args, "link_type")
+    direction = optional_enum(args, "direction", GBRAIN_DIRECTIONS, None)
+    if not _known(brain, slug):
+        return []
+    reader = LinkReader(brain)
+    if direction is None and link_type is None:
+        return walk.node_rows(slug, depth, reader.out_slugs, _describer(brain))
+    if link_type is not None and link_type != "links":
+        return []  # every link we store has type `links`
+    return walk.edge_rows(
+        slug, depth, direction or "out", reader.out_slugs, reader.in_slugs, reader.context
+    )
+
+
+def _describer(brain: BrainTools) -> Callable[[str], tuple[str, str | None]]:
+    infos = {info.slug: info for info in brain.pages()}
+
+    def describe(slug: str) -> tuple[str, str | None]:
+        info = infos.get(slug)
+        return (info.title, info.type) if info else (slug, None)
+
+    return describe
+
+
+def memory_navigate(brain: BrainTools, args: Mapping[str, Any]) -> Any:
+    """SPEC §7: one tool for agents; never an error, `[]` for a bad op or any failure."""
+    try:
+        return _navigate(brain, args)
+    except (ToolError, OkfError, ValueError, TypeError, KeyError) as error:
+        log.debug("memory_navigate gave [] for %s", type(error).__name__)
+        return []
+
+
+def _navigate(brain: BrainTools, args: Mapping[str, Any]) -> Any:
+    op = args.get("op")
+    if op == "get":
+        return get_page(brain, {"slug": args.get("slug"), "include_content": True})
+    if op == "list":
+        return list_pages(brain, {k: args.get(k) for k in ("type", "tag", "limit", "offset")})
+    if op == "links":
+        return get_links(brain, {"slug": args.get("slug")})
+    if op == "backlinks":
+        return get_backlinks(brain, {"slug": args.get("slug")})
+    if op == "traverse":
+        return _navigate_traverse(brain, args)
+    return []
+
+
+def _navigate_traverse(brain: BrainTools, args: Mapping[str, Any]) -> Any:
+    """SPEC §5 edge records of a SPEC §4 walk (depth default 1, direction default out)."""
+    from okf_explorer.core.export import edge_records
+
+    slug = required_str(args, "slug")
+    direction = args.get("direction") or "out"
+    if direction not in DIRECTIONS:
+        return []
+    if not _known(brain, slug):
+        return []
+    depth = clamp_depth(args.get("depth", 1))
+    return edge_records(brain.traverse(slug, depth, direction))
+
+
+Tool = Callable[[BrainTools, Mapping[str, Any]], Any]
+TOOLS: dict[str, Tool] = {
+    "get_page": get_page,
+    "list_pages": list_pages,
+    "get_links": get_links,
+    "get_backlinks": get_backlinks,
+    "traverse_graph": traverse_graph,
+    "memory_navigate": memory_navigate,
+}
+
+
+def call_tool(
+    brain: BrainTools,
+    name: str,
+    arguments: Mapping[str, Any] | None,
+    *,
+    contexts: ContextCache | None = None,
+) -> ToolReply:
+    """Run one tool; every failure becomes an `isError` reply, never an exception.
+
+    `contexts` lets link contexts outlive the call (the server keeps one cache).
+    """
+    token = CONTEXTS.set(contexts)
+    try:
+        return _dispatch(brain, name, arguments)
+    finally:
+        CONTEXTS.reset(token)
+
+
+def _dispatch(brain: BrainTools, name: str, arguments: Mapping[str, Any] | None) -> ToolReply:
+    tool = TOOLS.get(name)
+    if tool is None:
+        return ToolReply(ToolError("unknown_operation", f"Unknown: {name}").payload(), True)
+    args = dict(arguments or {})
+    known = TOOL_SPECS[name]["inputSchema"]["properties"]
+    warnings = [{"code": "unknown_param", "param": key} for key in args if key not in known]
+    try:
+        value = tool(brain, args)
+    except ToolError as error:
+        return ToolReply(error.payload(), True, warnings)
+    except OkfError as error:
+        return ToolReply(ToolError("internal_error", str(error)).payload(), True, warnings)
+    except Exception as error:  # a bug must not kill the server; log it, answer an error
+        log.exception("tool %s failed", name)
+        payload = ToolError("internal_error", f"{type(error).__name__}: {error}").payload()
+        return ToolReply(payload, True, warnings)
+    return ToolReply(value, False, warnings)
+
+
+__all__ = ["TOOLS", "ToolReply", "call_tool"]

@@ -1,0 +1,148 @@
+"""gbrain's `traverse_graph` semantics (GBRAIN_PROTOCOL §4), which differ from SPEC §4.
+
+gbrain walks *simple paths* (a path never revisits a node) and reports one row
+per distinct (slug, depth), so a slug reachable at several path lengths
+repeats. Both reply forms follow from one set: the (node, depth) pairs
+reachable from the root by a simple path of exactly that length.
+
+- node form: a row per pair with depth ≤ D, listing every outgoing link;
+- edge form: for each pair (x, d) with d < D, every edge of x at depth d + 1,
+  including edges back into nodes already on the path (the root too).
+
+Enumerating simple paths is exponential on dense graphs, so the exact walk has
+a step budget; past it the walk falls back to levels of nodes reachable by any
+walk that does not return to the root (a superset, cheap to compute). Rows
+are ordered by depth, then slug(s), as gbrain's SQL does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from okf_explorer.core.graph import DEPTH_CAP
+
+Neighbours = Callable[[str], Sequence[str]]
+STEP_BUDGET = 200_000
+DEFAULT_DEPTH = 5
+
+
+def gbrain_depth(value: int | None) -> int:
+    """gbrain's clamp: unset or 0 → 5, negative → 1, above 10 → 10."""
+    if value is None or value == 0:
+        return DEFAULT_DEPTH
+    return max(1, min(DEPTH_CAP, value))
+
+
+class _OverBudget(Exception):
+    pass
+
+
+def reachable_pairs(
+    root: str, depth: int, neighbours: Neighbours, budget: int = STEP_BUDGET
+) -> list[tuple[str, int]]:
+    """(node, d) for every node reachable from `root` by a simple path of length d ≤ depth."""
+    try:
+        return _simple_path_pairs(root, depth, neighbours, budget)
+    except _OverBudget:
+        return _walk_pairs(root, depth, neighbours)
+
+
+def _simple_path_pairs(
+    root: str, depth: int, neighbours: Neighbours, budget: int
+) -> list[tuple[str, int]]:
+    found: dict[tuple[str, int], None] = {(root, 0): None}
+    path: list[str] = [root]
+    on_path = {root}
+    steps = 0
+    stack: list[tuple[Sequence[str], int]] = [(neighbours(root), 0)]
+    while stack:
+        options, index = stack[-1]
+        if index >= len(options) or len(path) > depth:
+            stack.pop()
+            on_path.discard(path.pop())
+            continue
+        stack[-1] = (options, index + 1)
+        node = options[index]
+        if node in on_path:
+            continue
+        steps += 1
+        if steps > budget:
+            raise _OverBudget
+        found[(node, len(path))] = None
+        path.append(node)
+        on_path.add(node)
+        stack.append((neighbours(node) if len(path) <= depth else (), 0))
+    return list(found)
+
+
+def _walk_pairs(root: str, depth: int, neighbours: Neighbours) -> list[tuple[str, int]]:
+    found: list[tuple[str, int]] = [(root, 0)]
+    level = [root]
+    for hop in range(1, depth + 1):
+        following = list(dict.fromkeys(n for x in level for n in neighbours(x) if n != root))
+        found.extend((node, hop) for node in following)
+        level = following
+        if not level:
+            break
+    return found
+
+
+def node_rows(
+    root: str,
+    depth: int,
+    out: Neighbours,
+    describe: Callable[[str], tuple[str, str | None]],
+) -> list[dict[str, Any]]:
+    """Node form: `{slug, title, type, depth, links: [{to_slug, link_type}]}`."""
+    pairs = sorted(reachable_pairs(root, depth, out), key=lambda pair: (pair[1], pair[0]))
+    rows = []
+    for slug, hop in pairs:
+        title, kind = describe(slug)
+        links = [{"to_slug": to, "link_type": "links"} for to in out(slug)]
+        rows.append({"slug": slug, "title": title, "type": kind, "depth": hop, "links": links})
+    return rows
+
+
+def edge_rows(
+    root: str,
+    depth: int,
+    direction: str,
+    out: Neighbours,
+    into: Neighbours,
+    context: Callable[[str, str], str],
+) -> list[dict[str, Any]]:
+    """Edge form: `{from_slug, to_slug, link_type, context, depth}`, links as stored.
+
+    `in` walks from a page to the pages linking to it, `both` to either; the
+    row always names the link in its own direction (from the linking page).
+    """
+
+    def oriented(node: str) -> list[tuple[str, str, str]]:
+        """(neighbour, from, to) for every link to follow out of `node`."""
+        found: list[tuple[str, str, str]] = []
+        if direction in ("out", "both"):
+            found.extend((n, node, n) for n in out(node))
+        if direction in ("in", "both"):
+            found.extend((n, n, node) for n in into(node))
+        return found
+
+    def step(node: str) -> list[str]:
+        return list(dict.fromkeys(n for n, _, _ in oriented(node)))
+
+    pairs = reachable_pairs(root, depth - 1, step)
+    keys: dict[tuple[str, str, int], None] = {}
+    for node, hop in pairs:
+        for _, frm, to in oriented(node):
+            keys[(frm, to, hop + 1)] = None
+    ordered = sorted(keys, key=lambda key: (key[2], key[0], key[1]))
+    return [
+        {
+            "from_slug": frm,
+            "to_slug": to,
+            "link_type": "links",
+            "context": context(frm, to),
+            "depth": hop,
+        }
+        for frm, to, hop in ordered
+    ]

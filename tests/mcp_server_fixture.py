@@ -1,0 +1,206 @@
+"""Run our own MCP server (`okf-explorer serve`) in a subprocess for tests.
+
+Usage (a context manager, or wrap it in a pytest fixture of any scope):
+
+    with serve_bundle(tmp_path, token="secret") as server:
+        httpx.post(server.url, ...)       # server.url == "http://127.0.0.1:PORT/mcp"
+        server.stop()                     # simulate the server going away
+        server.restart()                  # same port, same bundle, same token
+
+The server is started as `python -m okf_explorer serve ROOT --port P` once the
+CLI wires `serve`; until then (or with `OKF_TEST_SERVE_ENTRY=server`) it uses
+the server package's own entry `python -m okf_explorer.server ROOT --port P`,
+which takes the same options. A token is passed through a `--token-file`
+(never on the command line, where `ps` would show it).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO
+
+import httpx
+
+STARTUP_TIMEOUT = 20.0
+STOP_TIMEOUT = 5.0
+HOST = "127.0.0.1"
+
+
+def free_port() -> int:
+    """A loopback port nobody listens on right now (the OS picks it)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind((HOST, 0))
+        return int(sock.getsockname()[1])
+
+
+def _cli_has_serve() -> bool:
+    """True when `python -m okf_explorer serve` reaches our `run_server`."""
+    if os.environ.get("OKF_TEST_SERVE_ENTRY") == "server":
+        return False
+    package = Path(__file__).resolve().parent.parent / "okf_explorer"
+    for module in sorted(package.glob("cli*.py")):
+        try:
+            if "run_server" in module.read_text(encoding="utf-8"):
+                return True
+        except OSError:
+            continue
+    return False
+
+
+def stdio_command(root: Path) -> list[str]:
+    """The argv of a stdio server on `root` (MCP on its stdin/stdout)."""
+    if _cli_has_serve():
+        return [sys.executable, "-m", "okf_explorer", "serve", str(root), "--stdio"]
+    return [sys.executable, "-m", "okf_explorer.server", str(root), "--stdio"]
+
+
+def serve_command(root: Path, port: int, token_file: Path | None) -> list[str]:
+    """The argv that starts a server on `root` at `127.0.0.1:port`."""
+    argv = [*stdio_command(root)[:-1], "--host", HOST, "--port", str(port)]
+    if token_file is not None:
+        argv += ["--token-file", str(token_file)]
+    return argv
+
+
+def subprocess_env(work: Path) -> dict[str, str]:
+    """The subprocess's environment: a private index cache (kept across restarts), and
+    no source or token leaking in from the developer's shell."""
+    env = dict(os.environ)
+    for name in ("OKF_SOURCE", "GBRAIN_MCP_URL", "GBRAIN_TOKEN"):
+        env.pop(name, None)
+    env["OKF_EXPLORER_CACHE"] = str(work / "cache")
+    return env
+
+
+@dataclass
+class ServerHandle:
+    """A running server subprocess: `url` is its `/mcp` endpoint."""
+
+    root: Path
+    port: int
+    token: str | None = None
+    process: subprocess.Popen[bytes] | None = None
+    _work_dir: tempfile.TemporaryDirectory[str] | None = field(default=None, repr=False)
+    _stderr_file: IO[bytes] | None = field(default=None, repr=False)
+
+    @property
+    def url(self) -> str:
+        return f"http://{HOST}:{self.port}/mcp"
+
+    @property
+    def base_url(self) -> str:
+        return f"http://{HOST}:{self.port}"
+
+    @property
+    def health_url(self) -> str:
+        return f"{self.base_url}/health"
+
+    @property
+    def running(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def start(self) -> None:
+        """Start the subprocess and wait until `/health` answers (else raise with stderr)."""
+        if self.running:
+            return
+        if self._work_dir is None:
+            self._work_dir = tempfile.TemporaryDirectory(prefix="okf-serve-")
+        work = Path(self._work_dir.name)
+        token_file: Path | None = None
+        if self.token is not None:
+            token_file = work / "token"
+            token_file.write_text(self.token + "\n", encoding="utf-8")
+            token_file.chmod(0o600)
+        # stderr goes to a file, not a pipe: a pipe nobody reads would block the server.
+        self._stderr_file = (work / "stderr").open("w+b")
+        self.process = subprocess.Popen(
+            serve_command(self.root, self.port, token_file),
+            env=subprocess_env(work),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=self._stderr_file,
+        )
+        self._wait_healthy()
+
+    def _wait_healthy(self) -> None:
+        deadline = time.monotonic() + STARTUP_TIMEOUT
+        assert self.process is not None
+        with httpx.Client(timeout=1.0) as http:
+            while time.monotonic() < deadline:
+                if self.process.poll() is not None:
+                    raise RuntimeError(f"server exited early: {self.stderr_text()}")
+                with contextlib.suppress(httpx.HTTPError):
+                    if http.get(self.health_url).status_code == 200:
+                        return
+                time.sleep(0.05)
+        self.stop()
+        waited = f"{STARTUP_TIMEOUT:.0f} s"
+        raise RuntimeError(f"server not healthy after {waited}: {self.stderr_text()}")
+
+    def stderr_text(self) -> str:
+        """What the server wrote on stderr so far (banner, warnings)."""
+        if self._work_dir is None:
+            return ""
+        path = Path(self._work_dir.name) / "stderr"
+        try:
+            return path.read_bytes().decode("utf-8", "replace").strip()
+        except OSError:
+            return ""
+
+    def stop(self) -> int | None:
+        """SIGTERM, then kill after a grace period; returns the exit code."""
+        process, self.process = self.process, None
+        if process is None:
+            return None
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=STOP_TIMEOUT)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        if self._stderr_file is not None:
+            self._stderr_file.close()
+            self._stderr_file = None
+        return process.returncode
+
+    def restart(self) -> None:
+        """Stop, then start again on the same port with the same bundle and token."""
+        self.stop()
+        self.start()
+
+    def close(self) -> None:
+        self.stop()
+        if self._work_dir is not None:
+            self._work_dir.cleanup()
+            self._work_dir = None
+
+
+@contextlib.contextmanager
+def serve_bundle(root: Path, *, token: str | None = None) -> Iterator[ServerHandle]:
+    """A server on `root` for the duration of the `with` block (on a free loopback port)."""
+    handle = ServerHandle(root=Path(root), port=free_port(), token=token)
+    try:
+        handle.start()
+        yield handle
+    finally:
+        handle.close()
+
+
+def write_pages(root: Path, pages: dict[str, str]) -> Path:
+    """Write `{slug: markdown}` as `root/slug.md` files (folders created); returns `root`."""
+    for slug, text in pages.items():
+        path = root / f"{slug}.md"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root
