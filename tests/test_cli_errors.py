@@ -334,12 +334,6 @@ def test_cli_over_mcp_matches_the_folder_and_hides_the_token(
     assert SECRET not in err
 
 
-@pytest.mark.xfail(
-    reason="integration bug: the server answers get_page of an unreadable page with an "
-    "internal error and the MCP source turns it into a ProtocolError that aborts the scan; "
-    "SPEC §2 says such a page is listed as unreadable and the walk goes on",
-    strict=False,
-)
 def test_scan_over_mcp_survives_an_unreadable_page(run, bundle: Path) -> None:
     from tests.mcp_server_fixture import serve_bundle
 

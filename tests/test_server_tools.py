@@ -215,12 +215,14 @@ def test_fuzzy_ambiguous_is_an_error_object_without_is_error(brain: Brain) -> No
     }
 
 
-def test_unreadable_page_is_an_internal_error_but_still_listed(
+def test_unreadable_page_is_a_page_unreadable_error_but_still_listed(
     own_brain: Brain, own_bundle: Path
 ) -> None:
     (own_bundle / "broken.md").write_bytes(b"caf\xe9 \xff\xfe")
     own_brain.refresh()
-    assert err(own_brain, "get_page", slug="broken")["error"] == "internal_error"
+    error = err(own_brain, "get_page", slug="broken")
+    assert error["error"] == "page_unreadable"
+    assert "UTF-8" in error["message"]
     assert "broken" in [row["slug"] for row in ok(own_brain, "list_pages", sort="slug", limit=100)]
 
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from okf_explorer.core.errors import OkfError, PageNotFound
+from okf_explorer.core.errors import OkfError, PageNotFound, PageUnreadable
 from okf_explorer.core.graph import DIRECTIONS, clamp_depth
 from okf_explorer.server import walk
 from okf_explorer.server.params import (
@@ -262,6 +262,8 @@ def _dispatch(brain: BrainTools, name: str, arguments: Mapping[str, Any] | None)
         value = tool(brain, args)
     except ToolError as error:
         return ToolReply(error.payload(), True, warnings)
+    except PageUnreadable as error:
+        return ToolReply(ToolError("page_unreadable", str(error)).payload(), True, warnings)
     except OkfError as error:
         return ToolReply(ToolError("internal_error", str(error)).payload(), True, warnings)
     except Exception as error:  # a bug must not kill the server; log it, answer an error

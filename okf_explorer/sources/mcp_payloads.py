@@ -22,7 +22,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from okf_explorer.core.errors import AuthError, InvalidParams, PageNotFound, ProtocolError
+from okf_explorer.core.errors import (
+    AuthError,
+    InvalidParams,
+    PageNotFound,
+    PageUnreadable,
+    ProtocolError,
+)
 from okf_explorer.core.pages import Page, PageInfo, is_reserved
 from okf_explorer.sources.base import PageStub
 from okf_explorer.sources.frontmatter import split_frontmatter
@@ -81,6 +87,10 @@ class ToolDecoder:
             return AuthError(
                 f"{self.label} refused {name} for the token from {self.token_source}: {message}"
             )
+        if code == "page_unreadable" or (code == "internal_error" and name == "get_page"):
+            # One page the server cannot serve is a page-level failure: a scan marks
+            # it unreadable and goes on, as a folder scan does with bad bytes.
+            return PageUnreadable(slug, message)
         if code == "unknown_operation":
             return ProtocolError(f"{self.label} has no tool {name!r}")
         return ProtocolError(f"{self.label} failed {name}: {code}: {message}")
