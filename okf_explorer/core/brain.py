@@ -2,22 +2,120 @@
 
 It owns a `PageSource`, the link index built from it, and the choice between
 the local index and a server's stored graph (the "fast path"). Every method is
-synchronous and safe to call from a worker thread.
+synchronous and safe to call from a worker thread: index builds run under a
+lock, and everything derived from an index (adjacency, resolver, networkx
+graph) is rebuilt lazily after a refresh.
 
-INTERFACE STUB: filled in by the graph-engine work; signatures are the contract.
+Choices where the SPEC is silent:
+
+- `traverse` and `backlinks` use the server's graph when the source has one and
+  `scan` is False; `forward_links`, `shortest_path` and the analyses always use
+  the index (they need link kinds, rules and dangling targets, which a server
+  graph does not keep).
+- An unknown root raises `PageNotFound`, never an empty answer: over the index
+  the source is asked for the page (so a down source raises
+  `SourceUnavailable`); if the source does have it, the index is stale and is
+  refreshed once. Over a server graph the root is fetched once per Brain, since
+  gbrain answers `[]` for unknown slugs.
+- `traverse` and `forward_links` of an unreadable page raise `PageUnreadable`
+  (its links are unknown); `backlinks` of it answer normally (other pages' links
+  are known).
+- If the server fails mid-walk with `SourceUnavailable` or `AuthError`, the walk
+  raises that error rather than return a silently truncated slice.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import networkx as nx
 
-from okf_explorer.core.graph import Direction, Edge
-from okf_explorer.core.index import LinkIndex, ResolvedLink
+from okf_explorer.core import analysis
+from okf_explorer.core.cache import IndexCache
+from okf_explorer.core.errors import (
+    AuthError,
+    OkfError,
+    PageNotFound,
+    PageUnreadable,
+    SourceUnavailable,
+)
+from okf_explorer.core.graph import (
+    Direction,
+    Edge,
+    NeighbourMemo,
+    Neighbours,
+    check_direction,
+    traverse_with,
+)
+from okf_explorer.core.index import LinkIndex, ResolvedLink, build_index
+from okf_explorer.core.links import SlugResolver, looks_like_path
 from okf_explorer.core.pages import Page, PageInfo
-from okf_explorer.sources.base import CancelCheck, PageSource, ProgressCallback
+from okf_explorer.sources.base import CancelCheck, PageSource, ProgressCallback, ServerGraph
+
+
+class _Derived:
+    """What is computed from one index, dropped together when the index changes."""
+
+    __slots__ = ("graph", "index", "out_adj", "resolver")
+
+    def __init__(self, index: LinkIndex) -> None:
+        self.index = index
+        # The index keeps the targets ready-made; a hand-built one may not.
+        self.out_adj: dict[str, tuple[str, ...]] = index.targets or {
+            slug: tuple(link.to for link in links) for slug, links in index.forward.items()
+        }
+        self.resolver: SlugResolver | None = None
+        self.graph: nx.MultiDiGraph | None = None
+
+
+class _ServerWalk:
+    """The server graph's answers, memoised until `refresh` (one round trip a page)."""
+
+    def __init__(self, graph: ServerGraph) -> None:
+        self.links_out = NeighbourMemo(graph.links_out)
+        self.links_in = NeighbourMemo(graph.links_in)
+
+    def walk(self, slug: str, depth: object, direction: Direction) -> list[Edge]:
+        """`traverse_with` over the memos, failing fast when the whole source fails.
+
+        `traverse_with` skips errors below the root; a `SourceUnavailable` or
+        `AuthError` there is remembered, re-raised at once for every later page
+        (no timeout per page), and raised after the walk: a server that went
+        away mid-walk must not look like a smaller graph.
+        """
+        failures: list[OkfError] = []
+
+        def guarded(ask: Neighbours) -> Neighbours:
+            def neighbours(node: str) -> Sequence[str]:
+                if failures:
+                    raise failures[0]
+                try:
+                    return ask(node)
+                except (SourceUnavailable, AuthError) as error:
+                    failures.append(error)
+                    raise
+
+            return neighbours
+
+        edges = traverse_with(
+            slug, depth, direction, guarded(self.links_out), guarded(self.links_in)
+        )
+        if failures:
+            raise failures[0]
+        return edges
+
+
+def _cache_for(cache_dir: Path | str | bool | None) -> IndexCache | bool | None:
+    """`None` → the default cache (env / platformdirs); `False` → none; a path → that folder."""
+    if cache_dir is None:
+        return None
+    if cache_dir is False:
+        return False
+    if cache_dir is True:
+        return None
+    return IndexCache(Path(cache_dir))
 
 
 class Brain:
@@ -25,7 +123,7 @@ class Brain:
 
     `scan=True` forces body scanning even when the source offers a stored graph
     (`--scan`). `cache_dir=None` uses the user cache directory; `False`
-    disables the disk cache.
+    disables the disk cache; a path uses that folder.
     """
 
     def __init__(
@@ -33,76 +131,275 @@ class Brain:
         source: PageSource,
         *,
         scan: bool = False,
-        cache_dir: Path | None | bool = None,
+        cache_dir: Path | bool | None = None,
     ) -> None:
-        raise NotImplementedError
+        self.source = source
+        self._scan = scan
+        self._cache = _cache_for(cache_dir)
+        self._lock = threading.Lock()  # short critical sections only
+        self._build_lock = threading.RLock()  # held for a whole index build
+        self._server_lock = threading.Lock()  # asking the source for its graph, once
+        self._index: LinkIndex | None = None
+        self._derived: _Derived | None = None
+        self._server: ServerGraph | None = None
+        self._server_known = False
+        self._walk: _ServerWalk | None = None
+        self._roots_seen: set[str] = set()
+        self._listing: list[PageInfo] | None = None
+        self._listing_resolver: SlugResolver | None = None
 
     source: PageSource
+
+    # -- which graph answers ---------------------------------------------------------
 
     @property
     def answered_by(self) -> str:
         """Which graph answers link queries: `"index"` (body scan) or `"server"`."""
-        raise NotImplementedError
+        try:
+            return "server" if self._server_graph() is not None else "index"
+        except OkfError:
+            return "index"
+
+    def _server_graph(self) -> ServerGraph | None:
+        """The source's stored graph unless `scan` was asked for; asked once per Brain."""
+        if self._scan:
+            return None
+        if not self._server_known:
+            with self._server_lock:
+                if not self._server_known:
+                    self._server = self.source.server_graph()
+                    self._server_known = True
+        return self._server
+
+    def _server_walk(self) -> _ServerWalk | None:
+        graph = self._server_graph()
+        if graph is None:
+            return None
+        with self._lock:
+            if self._walk is None:
+                self._walk = _ServerWalk(graph)
+            return self._walk
+
+    # -- the index -------------------------------------------------------------------
 
     def ensure_index(
         self, progress: ProgressCallback | None = None, cancel: CancelCheck | None = None
     ) -> LinkIndex:
         """The index, built (from cache where valid) on first use."""
-        raise NotImplementedError
+        index = self._index
+        if index is not None:
+            return index
+        with self._build_lock:
+            if self._index is None:
+                self._install(
+                    build_index(self.source, cache=self._cache, progress=progress, cancel=cancel)
+                )
+            return self._index  # type: ignore[return-value]
 
     def refresh(
         self, progress: ProgressCallback | None = None, cancel: CancelCheck | None = None
     ) -> LinkIndex:
-        """Re-list the source and rescan only changed pages."""
-        raise NotImplementedError
+        """Re-list the source and rescan only changed pages.
+
+        Also forgets the server-graph answers and listing. On failure
+        (`SourceUnavailable`, `Cancelled`) the previous index stays in place.
+        Readers are not blocked meanwhile: they keep using the previous index.
+        """
+        with self._build_lock:
+            index = build_index(
+                self.source,
+                previous=self._index,
+                cache=self._cache,
+                progress=progress,
+                cancel=cancel,
+            )
+            self._install(index)
+            return index
+
+    def _install(self, index: LinkIndex) -> None:
+        derived = _Derived(index)
+        with self._lock:
+            self._derived = derived
+            self._index = index
+            self._walk = None
+            self._roots_seen = set()
+            self._listing = None
+            self._listing_resolver = None
+
+    def _derived_for(self, index: LinkIndex) -> _Derived:
+        """The derived state of exactly this index (a concurrent refresh may have
+        installed a newer one: then this caller gets a private copy)."""
+        derived = self._derived
+        if derived is not None and derived.index is index:
+            return derived
+        return _Derived(index)
 
     @property
     def index(self) -> LinkIndex | None:
         """The index if built, else None (never builds)."""
-        raise NotImplementedError
+        return self._index
+
+    # -- pages -----------------------------------------------------------------------
 
     def pages(self, type: str | None = None, tag: str | None = None) -> list[PageInfo]:
-        """Every page (filtered), slug order."""
-        raise NotImplementedError
+        """Every page (filtered), slug order.
+
+        With a server graph and no index yet, the server's listing answers when it
+        carries titles and types, so listing never forces a full body scan.
+        """
+        infos = self._listing_infos()
+        if infos is None:
+            infos = list(self.ensure_index().pages.values())
+        return [
+            info
+            for info in infos
+            if (type is None or info.type == type) and (tag is None or tag in info.tags)
+        ]
+
+    def _listing_infos(self) -> list[PageInfo] | None:
+        """The server's listing (kept until `refresh`) while there is no index yet."""
+        if self._index is not None or self._server_graph() is None:
+            return None
+        listing = self._listing
+        if listing is None:
+            stubs = self.source.enumerate()
+            if any(stub.info is None for stub in stubs):
+                return None
+            listing = [stub.info for stub in stubs]  # type: ignore[misc]
+            self._listing = listing
+        return listing
 
     def page(self, slug: str) -> Page:
         """One page fresh from the source. Raises PageNotFound etc."""
-        raise NotImplementedError
+        return self.source.get_page(slug)
 
     def resolve_slug(self, name: str) -> str | None:
-        """A user-typed name → slug (exact, then the SPEC §3 wiki rules)."""
-        raise NotImplementedError
+        """A user-typed name → slug (exact, then the SPEC §3 wiki rules), or None.
+
+        Paths (`/tables/orders.md`, `./x.md`) resolve from the bundle root.
+        """
+        text = name.strip()
+        if not text:
+            return None
+        resolver, known = self._resolver()
+        if text in known:
+            return text
+        kind = "markdown" if looks_like_path(text) else "wiki"
+        return resolver.resolve(text, "", kind).slug
+
+    def _resolver(self) -> tuple[SlugResolver, dict[str, object]]:
+        """One resolver per corpus: the index's, or the server listing's before any scan."""
+        infos = self._listing_infos()
+        if infos is not None:
+            resolver = self._listing_resolver
+            if resolver is None:
+                resolver = SlugResolver([i.slug for i in infos], {i.slug: i.title for i in infos})
+                self._listing_resolver = resolver
+            return resolver, {i.slug: i for i in infos}
+        index = self.ensure_index()
+        derived = self._derived_for(index)
+        if derived.resolver is None:
+            derived.resolver = SlugResolver(index.pages, index.titles())
+        return derived.resolver, index.pages  # type: ignore[return-value]
+
+    # -- links -----------------------------------------------------------------------
 
     def forward_links(self, slug: str) -> list[ResolvedLink]:
-        raise NotImplementedError
+        """The page's resolved links, first appearance first (dangling ones included)."""
+        index = self._index_root(slug, need_readable=True)
+        return list(index.forward.get(slug, ()))
 
     def backlinks(self, slug: str) -> list[str]:
-        raise NotImplementedError
+        """Pages linking to `slug`: one hop, de-duplicated, slug order (SPEC §4)."""
+        walk = self._server_walk()
+        if walk is not None:
+            self._server_root(slug)
+            return sorted(walk.links_in(slug))
+        index = self._index_root(slug, need_readable=False)
+        return list(index.reverse.get(slug, ()))
 
     def traverse(self, slug: str, depth: object = 1, direction: Direction = "out") -> list[Edge]:
-        raise NotImplementedError
+        """Breadth-first edges from `slug` (SPEC §4); see `graph.traverse_with`."""
+        direction = check_direction(direction)
+        walk = self._server_walk()
+        if walk is not None:
+            self._server_root(slug)
+            return walk.walk(slug, depth, direction)
+        index = self._index_root(slug, need_readable=True)
+        out_adj = self._derived_for(index).out_adj
+        reverse = index.reverse
+        empty: tuple[str, ...] = ()
+
+        def links_out(node: str) -> Sequence[str]:
+            return out_adj.get(node, empty)
+
+        def links_in(node: str) -> Sequence[str]:
+            return reverse.get(node, empty)
+
+        return traverse_with(slug, depth, direction, links_out, links_in)
+
+    def _index_root(self, slug: str, *, need_readable: bool) -> LinkIndex:
+        """The index, once `slug` is known to be a page of it (see the module doc)."""
+        index = self.ensure_index()
+        info = index.pages.get(slug)
+        if info is None:
+            self.source.get_page(slug)  # raises PageNotFound, SourceUnavailable, ...
+            index = self.refresh()
+            info = index.pages.get(slug)
+            if info is None:
+                raise PageNotFound(slug)
+        if need_readable and not info.readable:
+            raise PageUnreadable(slug, info.error or "it could not be read")
+        return index
+
+    def _server_root(self, slug: str) -> None:
+        """Fetch an unseen root once: a server answers `[]` for slugs it does not have."""
+        if slug not in self._roots_seen:
+            self.source.get_page(slug)
+            self._roots_seen.add(slug)
 
     def shortest_path(self, frm: str, to: str, direction: Direction = "out") -> list[str] | None:
-        raise NotImplementedError
+        """Fewest-hop path `[frm, …, to]` over the index, or None (see `analysis`)."""
+        return analysis.shortest_path(self.ensure_index(), frm, to, direction)
+
+    # -- the whole graph ---------------------------------------------------------------
 
     def graph(self) -> nx.MultiDiGraph:
-        raise NotImplementedError
+        """The networkx graph of the index, built on first use and kept until `refresh`.
 
-    def orphans(self) -> list[str]:
-        raise NotImplementedError
+        Treat it as read-only: it is shared by every caller.
+        """
+        index = self.ensure_index()
+        derived = self._derived_for(index)
+        graph = derived.graph
+        if graph is None:
+            graph = derived.graph = analysis.build_graph(index)
+        return graph
 
-    def dead_ends(self) -> list[str]:
-        raise NotImplementedError
+    def orphans(self, include_reserved: bool = False) -> list[str]:
+        """Pages no other page links to; reserved `index`/`log` pages only on request."""
+        return analysis.orphans(self.ensure_index(), include_reserved)
+
+    def dead_ends(self, include_reserved: bool = False) -> list[str]:
+        """Readable pages linking to no other existing page."""
+        return analysis.dead_ends(self.ensure_index(), include_reserved)
 
     def dangling(self) -> dict[str, list[str]]:
         """Dangling node id → pages linking to it."""
-        raise NotImplementedError
+        return analysis.dangling(self.ensure_index())
 
     def hubs(self, n: int = 10, by: str = "in") -> list[tuple[str, int]]:
-        raise NotImplementedError
+        """The `n` most linked pages by `in`, `out` or `total` degree."""
+        return analysis.hubs(self.ensure_index(), n, by)
 
     def close(self) -> None:
-        raise NotImplementedError
+        """Close the source; the Brain must not be used afterwards."""
+        with self._lock:
+            self._walk = None
+            self._derived = None
+            self._listing = None
+        self.source.close()
 
 
 ProgressFn = Callable[[int, int], None]
+"""Kept from the original contract: the shape of a progress callback."""

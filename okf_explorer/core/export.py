@@ -1,0 +1,225 @@
+"""Exports of a traversal slice (SPEC §5): OKF edge records as JSON (the
+default), JSON Lines, Graphviz DOT, GraphML and Mermaid, and a safe writer.
+
+Every format is deterministic: the same slice renders to the same bytes, so a
+repeated export can be diffed or checked into git. Nodes appear in order of
+first appearance in the edges (the root first), edges in traversal order.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import tempfile
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import networkx as nx
+
+from okf_explorer.core.errors import ExportFailed
+from okf_explorer.core.graph import Edge, clamp_depth
+
+FORMATS: tuple[str, ...] = ("json", "jsonl", "dot", "graphml", "mermaid")
+EXTENSIONS: dict[str, str] = {
+    "json": "json",
+    "jsonl": "jsonl",
+    "dot": "dot",
+    "graphml": "graphml",
+    "mermaid": "mmd",
+}
+
+
+def edge_records(edges: Iterable[Edge]) -> list[dict[str, Any]]:
+    """SPEC §5 records, in traversal order, with exactly these keys in this order."""
+    return [
+        {
+            "type": "edge",
+            "hemisphere": "knowledge",
+            "from": edge[0],
+            "to": edge[1],
+            "rel": "links",
+            "direction": edge[3],
+            "hop": edge[2],
+        }
+        for edge in edges
+    ]
+
+
+def render(
+    edges: Sequence[Edge],
+    fmt: str = "json",
+    *,
+    root: str,
+    depth: int,
+    direction: str,
+    titles: Mapping[str, str] | None = None,
+) -> str:
+    """The slice as text in `fmt` (one of `FORMATS`), ending with a newline.
+
+    `root`, `depth` and `direction` name the slice in the formats that carry a
+    title (DOT, GraphML, Mermaid); `titles` (slug → title) labels nodes there.
+    JSON and JSON Lines are the bare SPEC §5 records. `depth` is shown clamped,
+    as the walk used it. DOT, GraphML and Mermaid draw one arrow per record, the
+    way the link points (for an `in` record, from the linking page to the page
+    walked from), labelled with its hop.
+    """
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown export format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    if fmt == "json":
+        return json.dumps(edge_records(edges), indent=2, ensure_ascii=False) + "\n"
+    if fmt == "jsonl":
+        lines = (json.dumps(r, ensure_ascii=False) for r in edge_records(edges))
+        return "".join(line + "\n" for line in lines)
+    caption = f"{root} · depth {clamp_depth(depth)} · {direction}"
+    nodes = _nodes(root, edges)
+    labels = titles or {}
+    if fmt == "dot":
+        return _dot(caption, nodes, edges, labels)
+    if fmt == "graphml":
+        return _graphml(caption, nodes, edges, labels)
+    return _mermaid(caption, nodes, edges, labels)
+
+
+def _nodes(root: str, edges: Iterable[Edge]) -> list[str]:
+    """Every node of the slice, in order of first appearance, the root first."""
+    seen = dict.fromkeys([root])
+    for edge in edges:
+        seen.setdefault(edge[0])
+        seen.setdefault(edge[1])
+    return list(seen)
+
+
+def _dot_quote(text: str) -> str:
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    return f'"{escaped}"'
+
+
+def _dot(caption: str, nodes: list[str], edges: Sequence[Edge], labels: Mapping[str, str]) -> str:
+    lines = [
+        "digraph okf {",
+        f"  label={_dot_quote(caption)};",
+        "  labelloc=t;",
+        "  node [shape=box];",
+    ]
+    for node in nodes:
+        label = labels.get(node, node)
+        lines.append(f"  {_dot_quote(node)} [label={_dot_quote(label)}];")
+    for frm, to, hop, direction in edges:
+        a, b = (frm, to) if direction == "out" else (to, frm)
+        lines.append(
+            f"  {_dot_quote(a)} -> {_dot_quote(b)} [hop={hop}, direction={_dot_quote(direction)}];"
+        )
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _graphml(
+    caption: str, nodes: list[str], edges: Sequence[Edge], labels: Mapping[str, str]
+) -> str:
+    """GraphML where each edge points the way the link does (an `in` edge is reversed)."""
+    graph = nx.MultiDiGraph(name=caption)
+    for node in nodes:
+        graph.add_node(node, label=labels.get(node, node))
+    for index, (frm, to, hop, direction) in enumerate(edges):
+        a, b = (frm, to) if direction == "out" else (to, frm)
+        graph.add_edge(a, b, key=f"e{index}", hop=hop, direction=direction, rel="links")
+    body = "\n".join(nx.generate_graphml(graph, encoding="utf-8", prettyprint=True))
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + body + "\n"
+
+
+_MERMAID_UNSAFE = re.compile(r"[^A-Za-z0-9_]")
+
+
+def _mermaid(
+    caption: str, nodes: list[str], edges: Sequence[Edge], labels: Mapping[str, str]
+) -> str:
+    """A Mermaid flowchart; node ids are `n0, n1, …` so any slug is safe, labels quoted."""
+    ids = {node: f"n{i}" for i, node in enumerate(nodes)}
+    lines = ["---", f'title: "{_mermaid_text(caption)}"', "---", "flowchart LR"]
+    for node in nodes:
+        lines.append(f'  {ids[node]}["{_mermaid_text(labels.get(node, node))}"]')
+    for frm, to, hop, direction in edges:
+        a, b = (frm, to) if direction == "out" else (to, frm)
+        lines.append(f"  {ids[a]} -->|{hop}| {ids[b]}")
+    return "\n".join(lines) + "\n"
+
+
+def _mermaid_text(text: str) -> str:
+    """Mermaid has no escape for `"` inside labels but accepts HTML entities."""
+    return (
+        text.replace("&", "&amp;")
+        .replace('"', "&quot;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace("\n", " ")
+    )
+
+
+_UNSAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def default_export_name(root: str, depth: int, direction: str, fmt: str = "json") -> str:
+    """A predictable file name: `okf-tables_orders-d2-both.json`.
+
+    `/` becomes `_`, any other character outside `A-Za-z0-9._-` becomes `-`, and
+    leading dots are dropped, so the name is safe on every file system; the
+    depth is clamped as the walk clamps it.
+    """
+    stem = _UNSAFE_NAME.sub("-", root.replace("/", "_")).strip(".-") or "page"
+    extension = EXTENSIONS.get(fmt, fmt)
+    way = _UNSAFE_NAME.sub("-", str(direction))
+    return f"okf-{stem[:120]}-d{clamp_depth(depth)}-{way}.{extension}"
+
+
+def write_export(path: Path | str, text: str, *, forbidden_root: Path | str | None = None) -> Path:
+    """Write `text` atomically to `path`, read it back, and return the absolute path.
+
+    Atomic: a temporary file in the same folder, written, flushed and fsynced,
+    then renamed over `path`; then the file is read back and compared byte for
+    byte. Any failure raises `ExportFailed` (one sentence) and leaves no partial
+    or temporary file behind. A path inside `forbidden_root` (the bundle being
+    explored: an export must never write into it) is refused.
+    """
+    target = Path(path).expanduser().absolute()
+    if forbidden_root is not None and _is_inside(target, Path(forbidden_root)):
+        raise ExportFailed(f"refusing to write {target} inside the bundle {forbidden_root}")
+    data = text.encode("utf-8")
+    folder = target.parent
+    if not folder.is_dir():
+        raise ExportFailed(f"cannot write {target}: folder {folder} does not exist")
+    temp: str | None = None
+    try:
+        fd, temp = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temp, target)
+        temp = None
+        if target.read_bytes() != data:
+            _remove_quietly(target)
+            raise ExportFailed(
+                f"export to {target} did not verify: the file differs when read back"
+            )
+    except OSError as error:
+        reason = (error.strerror or str(error)).lower()
+        raise ExportFailed(f"cannot write {target}: {reason}") from None
+    finally:
+        if temp is not None:
+            _remove_quietly(Path(temp))
+    return target
+
+
+def _is_inside(target: Path, root: Path) -> bool:
+    """True when `target` (resolved through symlinks) lies in `root` (resolved)."""
+    real_root = Path(os.path.realpath(root))
+    real_target = Path(os.path.realpath(target))
+    return real_target == real_root or real_root in real_target.parents
+
+
+def _remove_quietly(path: Path) -> None:
+    with contextlib.suppress(OSError):
+        path.unlink()
