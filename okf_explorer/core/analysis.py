@@ -17,12 +17,14 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from okf_explorer.core.errors import PageNotFound
 from okf_explorer.core.graph import Direction, check_direction
 from okf_explorer.core.index import LinkIndex
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 HUB_MEASURES = ("in", "out", "total")
 
@@ -36,6 +38,8 @@ def build_graph(index: LinkIndex) -> nx.MultiDiGraph:
     resolved forward link, in page then link order, keyed by the link kind,
     with `kind` (wiki | embed | markdown), `count`, `rule` and `target` (as written).
     """
+    import networkx as nx  # lazy: networkx costs ~0.5 s of every CLI start
+
     graph = nx.MultiDiGraph()
     for slug, info in index.pages.items():
         graph.add_node(

@@ -29,8 +29,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from okf_explorer.core import analysis
 from okf_explorer.core.cache import IndexCache
@@ -53,6 +52,9 @@ from okf_explorer.core.index import LinkIndex, ResolvedLink, build_index
 from okf_explorer.core.links import SlugResolver, looks_like_path
 from okf_explorer.core.pages import Page, PageInfo
 from okf_explorer.sources.base import CancelCheck, PageSource, ProgressCallback, ServerGraph
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 
 class _Derived:

@@ -17,8 +17,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import networkx as nx
-
 from okf_explorer.core.errors import ExportFailed
 from okf_explorer.core.graph import Edge, clamp_depth
 
@@ -120,6 +118,8 @@ def _graphml(
     caption: str, nodes: list[str], edges: Sequence[Edge], labels: Mapping[str, str]
 ) -> str:
     """GraphML where each edge points the way the link does (an `in` edge is reversed)."""
+    import networkx as nx  # lazy: only GraphML needs it
+
     graph = nx.MultiDiGraph(name=caption)
     for node in nodes:
         graph.add_node(node, label=labels.get(node, node))

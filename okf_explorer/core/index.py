@@ -7,10 +7,25 @@ cache, it rescans only pages whose fingerprint changed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import gc
+import hashlib
+from dataclasses import dataclass, field, replace
+from typing import Literal
 
-from okf_explorer.core.links import LinkKind, ResolveRule
-from okf_explorer.core.pages import PageInfo
+import okf_explorer
+from okf_explorer.core.cache import FORMAT_VERSION, IndexCache
+from okf_explorer.core.index_store import Known, cache_payload
+from okf_explorer.core.links import LinkKind, Resolution, ResolveRule, SlugResolver
+from okf_explorer.core.pages import PageInfo, is_reserved
+from okf_explorer.sources.base import (
+    CancelCheck,
+    PageSource,
+    PageStub,
+    ProgressCallback,
+)
+
+RawTuple = tuple[str, LinkKind, int]
+"""A raw link as `(target, kind, count)` (the fields of `RawLink`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,10 +57,271 @@ class LinkIndex:
       de-duplicated after resolution (unreadable pages map to `()`).
     - `reverse`: node (slug or dangling id) → slugs of pages linking to it,
       de-duplicated, in slug order.
-    - `ambiguous`: how many links resolved by an ambiguous basename.
+    - `ambiguous`: how many forward links (after de-duplication) resolved by an
+      ambiguous basename.
+    - `raw_links`: slug → the page's raw links as parsed, plain
+      `(target, kind, count)` tuples (cheap to hold and to cache), kept so a
+      refresh can re-resolve without re-reading files when pages come or go.
+    - `targets`: slug → the `to` of each forward link (what walks follow).
+    - `signature`: identifies the slug/title set the links were resolved
+      against; equal signatures mean stored resolutions are still valid.
+
+    The helpers below are what the graph engine walks: `out_slugs`, `in_slugs`,
+    `exists`, `dangling_ids`. An index is never mutated after `build_index`
+    returns it; a refresh builds a new one.
     """
 
     pages: dict[str, PageInfo] = field(default_factory=dict)
     forward: dict[str, tuple[ResolvedLink, ...]] = field(default_factory=dict)
     reverse: dict[str, tuple[str, ...]] = field(default_factory=dict)
     ambiguous: int = 0
+    raw_links: dict[str, tuple[RawTuple, ...]] = field(default_factory=dict)
+    targets: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    signature: str = ""
+
+    def out_slugs(self, slug: str) -> tuple[str, ...]:
+        """Targets of `slug`'s forward links (slugs or dangling ids), first appearance first."""
+        found = self.targets.get(slug)
+        if found is None:
+            found = tuple(link.to for link in self.forward.get(slug, ()))
+        return found
+
+    def in_slugs(self, node: str) -> tuple[str, ...]:
+        """Pages linking to `node` (a slug or a dangling id), de-duplicated, slug order."""
+        return self.reverse.get(node, ())
+
+    def exists(self, node: str) -> bool:
+        """True for a page of the corpus, False for a dangling id or anything unknown."""
+        return node in self.pages
+
+    def dangling_ids(self) -> list[str]:
+        """Every dangling node id (a link target matching no page), sorted."""
+        return sorted(node for node in self.reverse if node not in self.pages)
+
+    def titles(self) -> dict[str, str]:
+        """slug → title of every page (what the resolver's title rule uses)."""
+        return {slug: info.title for slug, info in self.pages.items()}
+
+
+Reusable = tuple[PageInfo, tuple[RawTuple, ...], tuple[ResolvedLink, ...]]
+"""What a build can reuse of one unchanged page: info, raw links, resolved links."""
+
+
+def build_index(
+    source: PageSource,
+    *,
+    previous: LinkIndex | None = None,
+    cache: IndexCache | Literal[False] | None = None,
+    progress: ProgressCallback | None = None,
+    cancel: CancelCheck | None = None,
+) -> LinkIndex:
+    """List `source`, rescan only what changed, resolve, and save the disk cache.
+
+    Unchanged pages (same fingerprint) are taken from `previous` when given,
+    else from the disk cache. `cache=None` uses `IndexCache.from_environment()`,
+    `False` disables the disk cache. Resolutions are reused only while the
+    corpus signature (slugs and titles) is unchanged; when a page appears,
+    disappears or is renamed, every page's raw links are re-resolved (cheap:
+    no file is re-read). Raises `SourceUnavailable`, or `Cancelled` (then
+    nothing is saved).
+    """
+    store = IndexCache.from_environment() if cache is None else (cache or None)
+    collecting = gc.isenabled()
+    if collecting:  # the build makes ~10 objects per link, none cyclic: skip the GC passes
+        gc.disable()
+    try:
+        return _build(source, previous, store, progress, cancel)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _build(
+    source: PageSource,
+    previous: LinkIndex | None,
+    store: IndexCache | None,
+    progress: ProgressCallback | None,
+    cancel: CancelCheck | None,
+) -> LinkIndex:
+    stubs = source.enumerate()
+    if previous is not None:
+        known = Known.from_index(previous)
+    else:
+        cached = store.load(source.cache_key) if store is not None else None
+        known = Known.from_cache(cached.signature, cached.data) if cached else Known()
+    reused: dict[str, Reusable] = {}
+    to_scan: list[PageStub] = []
+    for stub in stubs:
+        entry = known.entry(stub.slug, stub.fingerprint)
+        if entry is None:
+            to_scan.append(stub)
+        else:
+            reused[stub.slug] = entry
+    index = _assemble(stubs, reused, _scan(source, to_scan, progress, cancel))
+    unchanged = index.signature == known.signature
+    if unchanged and not to_scan and known.reverse is not None:
+        index.forward = {slug: reused[slug][2] for slug in index.pages}
+        index.targets, index.reverse, index.ambiguous = (
+            known.targets,
+            known.reverse,
+            known.ambiguous,
+        )
+    else:
+        _resolve_all(index, reused if unchanged else {})
+    if store is not None and (to_scan or not unchanged):
+        store.save(source.cache_key, index.signature, cache_payload(index))
+    return index
+
+
+def corpus_signature(pages: dict[str, PageInfo]) -> str:
+    """A digest of every slug and title (what resolution depends on) and the versions."""
+    digest = hashlib.blake2b(digest_size=16)
+    digest.update(f"{okf_explorer.__version__}/{FORMAT_VERSION}\x1e".encode())
+    text = "".join(f"{slug}\x1f{info.title}\x1e" for slug, info in pages.items())
+    digest.update(text.encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()
+
+
+def _scan(
+    source: PageSource,
+    stubs: list[PageStub],
+    progress: ProgressCallback | None,
+    cancel: CancelCheck | None,
+) -> dict[str, tuple[PageInfo, tuple[RawTuple, ...]]]:
+    """Scan results by slug. A source may offer `scan_rows` (plain tuples: the
+    `PageInfo` fields, then raw links as tuples), which skips building `RawLink`s."""
+    scan_rows = getattr(source, "scan_rows", None)
+    if scan_rows is not None:
+        return {
+            row[0]: (PageInfo(*row[:10]), row[10]) for row in scan_rows(stubs, progress, cancel)
+        }
+    return {
+        page.info.slug: (page.info, tuple((x.target, x.kind, x.count) for x in page.links))
+        for page in source.scan(stubs, progress, cancel)
+    }
+
+
+def _assemble(
+    stubs: list[PageStub],
+    reused: dict[str, Reusable],
+    scanned: dict[str, tuple[PageInfo, tuple[RawTuple, ...]]],
+) -> LinkIndex:
+    """Pages and raw links in the listing's (slug) order; fingerprints from the listing."""
+    pages: dict[str, PageInfo] = {}
+    raw: dict[str, tuple[RawTuple, ...]] = {}
+    for stub in stubs:
+        slug = stub.slug
+        entry = reused.get(slug)
+        if entry is not None:
+            pages[slug], raw[slug] = entry[0], entry[1]
+            continue
+        info, links = scanned.get(slug) or (None, ())
+        if info is None:
+            info = _unreadable_info(stub, "the source did not return this page")
+        elif not info.readable:
+            info, links = _unreadable_info(stub, info.error or "unreadable", info), ()
+        elif info.fingerprint != stub.fingerprint:
+            info = replace(info, fingerprint=stub.fingerprint)
+        pages[slug], raw[slug] = info, links
+    return LinkIndex(pages=pages, raw_links=raw, signature=corpus_signature(pages))
+
+
+def _unreadable_info(stub: PageStub, reason: str, scanned: PageInfo | None = None) -> PageInfo:
+    """An unreadable page keeps what the listing knew (a server's title) over a bare stem."""
+    base = stub.info or scanned or PageInfo(slug=stub.slug, title=stub.slug.rsplit("/", 1)[-1])
+    return replace(
+        base,
+        reserved=is_reserved(stub.slug),
+        readable=False,
+        error=reason,
+        fingerprint=stub.fingerprint,
+    )
+
+
+def _resolve_all(index: LinkIndex, keep: dict[str, Reusable]) -> None:
+    """Fill `forward`, `targets`, `reverse` and `ambiguous`, reusing resolutions in `keep`."""
+    resolver: SlugResolver | None = None
+    pool: dict[tuple, ResolvedLink] = {}
+    memo: dict[tuple[str, str, str], Resolution] = {}
+    forward: dict[str, tuple[ResolvedLink, ...]] = {}
+    targets: dict[str, tuple[str, ...]] = {}
+    reverse: dict[str, list[str]] = {}
+    ambiguous = 0
+    for slug, raw in index.raw_links.items():
+        entry = keep.get(slug)
+        if entry is not None:
+            links = entry[2]
+        elif raw:
+            if resolver is None:
+                resolver = SlugResolver(index.pages, _distinct_titles(index.pages))
+            links = _resolve_page(resolver, index.pages, slug, raw, memo, pool)
+        else:
+            links = ()
+        forward[slug] = links
+        targets[slug] = tos = tuple(link.to for link in links)
+        for node in tos:
+            froms = reverse.get(node)
+            if froms is None:
+                reverse[node] = [slug]
+            else:
+                froms.append(slug)
+        ambiguous += sum(link.ambiguous for link in links)
+    index.forward, index.targets, index.ambiguous = forward, targets, ambiguous
+    index.reverse = {node: tuple(froms) for node, froms in reverse.items()}
+
+
+def _distinct_titles(pages: dict[str, PageInfo]) -> dict[str, str]:
+    """Titles for the resolver's title rule, without those that merely repeat the file
+    stem (the default title): those would pre-empt the basename rule and hide ambiguity."""
+    return {
+        slug: info.title for slug, info in pages.items() if info.title != slug.rpartition("/")[2]
+    }
+
+
+def _resolve_page(
+    resolver: SlugResolver,
+    slugs: dict[str, PageInfo],
+    slug: str,
+    raw: tuple[RawTuple, ...],
+    memo: dict[tuple[str, str, str], Resolution],
+    pool: dict[tuple, ResolvedLink],
+) -> tuple[ResolvedLink, ...]:
+    """One page's links resolved and de-duplicated by target node (first wins, counts summed).
+
+    A wiki target that is exactly a slug resolves by the `exact` rule without
+    asking the resolver. Resolution depends only on the target, its kind and,
+    for relative paths, the linking page's folder, so results are memoised on that. Equal links
+    share one object (popular targets repeat across thousands of pages).
+    """
+    folder = slug.rpartition("/")[0]
+    merged: dict[str, list] = {}
+    for target, kind, count in raw:
+        if kind != "markdown" and target in slugs and not target.endswith(".md"):
+            resolution = Resolution(target, "exact")  # what the wiki rules say, sooner
+        else:
+            written = target.strip()
+            relative = kind == "markdown" or written.startswith(".") or written.endswith("/")
+            key = (target, kind, folder if relative and not written.startswith("/") else "")
+            resolution = memo.get(key)
+            if resolution is None:
+                resolution = memo[key] = resolver.resolve(target, slug, kind)
+        first = merged.get(resolution.node)
+        if first is None:
+            merged[resolution.node] = [
+                target,
+                resolution.node,
+                kind,
+                resolution.rule,
+                count,
+                resolution.ambiguous,
+            ]
+        else:
+            first[4] += count
+    links = []
+    for values in merged.values():
+        key = tuple(values)
+        link = pool.get(key)
+        if link is None:
+            link = pool[key] = ResolvedLink(*key)
+        links.append(link)
+    return tuple(links)

@@ -1,0 +1,160 @@
+"""`IndexCache`: the on-disk cache of scanned pages, one file per source.
+
+Where: `$OKF_EXPLORER_CACHE` when set (the value `off` disables caching), else
+`platformdirs.user_cache_dir("okf-explorer")`. The file of a source is named by
+the sha256 of its `cache_key`.
+
+Format: a fixed header (magic, format version, payload length, CRC-32 of the
+payload) followed by a `marshal` payload of plain values `(package version,
+key, signature, data)`; a cache written by another okf-explorer version is
+ignored (parsing rules may have changed). marshal is the fastest loader of
+plain values in the standard library (100k pages load in about a second); the
+CRC guards against truncated, half-written or garbage files, and the version
+against older layouts. The payload is only ever produced by this module in the
+user's own cache folder.
+
+Every failure is soft: an unreadable, corrupt, truncated or wrong-version file
+loads as None (the index is rebuilt), and a cache that cannot be written
+(read-only folder, full disk) is skipped. Writes are atomic: a temporary file
+in the same folder, fsync, then `os.replace`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import marshal
+import os
+import struct
+import tempfile
+import time
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+
+import okf_explorer
+
+ENV_VAR = "OKF_EXPLORER_CACHE"
+FORMAT_VERSION = 1
+"""Bump whenever the row layout in `core/index.py` changes."""
+
+_MAGIC = b"OKFXIDX\n"
+_HEADER = struct.Struct("<8sIQI")  # magic, version, payload length, crc32
+
+
+@dataclass(frozen=True, slots=True)
+class CachedCorpus:
+    """What a cache file holds for one source.
+
+    `signature` identifies the corpus the stored resolutions were made
+    against; `data` is `core.index`'s payload of plain values (the caller
+    validates its shape).
+    """
+
+    signature: str
+    data: Any
+
+
+class IndexCache:
+    """One folder of cache files. `IndexCache()` uses the default folder."""
+
+    def __init__(self, directory: Path | str | None = None) -> None:
+        self.directory = Path(directory) if directory is not None else default_directory()
+
+    @classmethod
+    def from_environment(cls) -> IndexCache | None:
+        """The default cache, or None when `$OKF_EXPLORER_CACHE` is `off`."""
+        if os.environ.get(ENV_VAR, "").strip().lower() == "off":
+            return None
+        return cls()
+
+    def path_for(self, key: str) -> Path:
+        digest = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+        return self.directory / f"{digest}.idx"
+
+    def load(self, key: str) -> CachedCorpus | None:
+        """The stored corpus of `key`, or None when absent or not trustworthy."""
+        try:
+            data = self.path_for(key).read_bytes()
+        except OSError:
+            return None
+        return decode_cache(data, key)
+
+    def save(self, key: str, signature: str, data: Any) -> bool:
+        """Store atomically; False (and nothing raised) when it cannot be written."""
+        try:
+            blob = encode_cache(key, signature, data)
+        except ValueError:  # not marshallable: a caller bug, but never fatal
+            return False
+        target = self.path_for(key)
+        temp: str | None = None
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            _remove_stale_temps(target)
+            fd, temp = tempfile.mkstemp(dir=target.parent, prefix=target.name, suffix=".tmp")
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(blob)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(temp, target)
+            temp = None
+        except OSError:
+            return False
+        finally:
+            if temp is not None:
+                _remove_quietly(temp)
+        return True
+
+    def clear(self, key: str) -> None:
+        """Forget one source's cache (missing file is fine)."""
+        _remove_quietly(str(self.path_for(key)))
+
+
+def default_directory() -> Path:
+    """`$OKF_EXPLORER_CACHE` if set (and not `off`), else the platform's user cache folder."""
+    value = os.environ.get(ENV_VAR, "").strip()
+    if value and value.lower() != "off":
+        return Path(value).expanduser()
+    return Path(platformdirs.user_cache_dir("okf-explorer"))
+
+
+def encode_cache(key: str, signature: str, data: Any) -> bytes:
+    payload = marshal.dumps((okf_explorer.__version__, key, signature, data))
+    header = _HEADER.pack(_MAGIC, FORMAT_VERSION, len(payload), zlib.crc32(payload))
+    return header + payload
+
+
+def decode_cache(data: bytes, key: str) -> CachedCorpus | None:
+    """Validate header, length, checksum and shape; None for anything off."""
+    if len(data) < _HEADER.size:
+        return None
+    magic, version, length, crc = _HEADER.unpack_from(data)
+    payload = memoryview(data)[_HEADER.size :]
+    if magic != _MAGIC or version != FORMAT_VERSION or length != len(payload):
+        return None
+    if zlib.crc32(payload) != crc:
+        return None
+    try:
+        version, stored_key, signature, data = marshal.loads(payload)
+    except (ValueError, EOFError, TypeError):
+        return None
+    if version != okf_explorer.__version__ or stored_key != key or not isinstance(signature, str):
+        return None
+    return CachedCorpus(signature, data)
+
+
+def _remove_stale_temps(target: Path, age: float = 3600.0) -> None:
+    """Temp files an interrupted save (a kill, a power cut) left behind, an hour on."""
+    cutoff = time.time() - age
+    for leftover in target.parent.glob(f"{target.name}*.tmp"):
+        with contextlib.suppress(OSError):
+            if leftover.stat().st_mtime < cutoff:
+                leftover.unlink()
+
+
+def _remove_quietly(path: str) -> None:
+    with contextlib.suppress(OSError):
+        os.remove(path)
