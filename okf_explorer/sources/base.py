@@ -122,12 +122,16 @@ def scan_sequentially(
                 raise
             title = stub.info.title if stub.info else stub.slug.rsplit("/", 1)[-1]
             yield ScannedPage(
-                PageInfo(slug=stub.slug, title=title, readable=False, error=str(error),
-                         fingerprint=stub.fingerprint),
+                PageInfo(
+                    slug=stub.slug,
+                    title=title,
+                    readable=False,
+                    error=str(error),
+                    fingerprint=stub.fingerprint,
+                ),
                 (),
             )
         else:
             yield scan_one(page)
         if progress is not None:
             progress(done, total)
-

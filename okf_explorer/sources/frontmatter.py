@@ -1,0 +1,166 @@
+"""Turning the bytes of one Markdown file into a `Page`: decoding, frontmatter, title.
+
+Pure functions with no I/O of their own, so the bundle source can run them in
+worker processes. Choices where the SPEC is silent:
+
+- Frontmatter is a leading `---` line, YAML, and a closing `---` (or `...`)
+  line. Without a closing line there is no frontmatter: the whole text is body.
+- Malformed YAML, or YAML that is not a mapping (a list, a scalar), keeps the
+  page: `frontmatter` is `{}`, `error` says why in one line, and the body is the
+  text after the block.
+- `tags` may be a list or a string; a string is split on commas (Obsidian's
+  `tags: a, b`), and a leading `#` is dropped from each tag.
+- `updated_at` is frontmatter `updated` or `updated_at` when present, else the
+  file's mtime as ISO-8601 UTC (`2024-05-01T12:00:00Z`).
+- A UTF-8 byte-order mark is dropped; invalid UTF-8 makes the page unreadable.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from datetime import date, datetime
+from typing import Any
+
+import yaml
+
+from okf_explorer.core.pages import Page, is_reserved
+from okf_explorer.sources.fastyaml import parse_simple
+
+_Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+_CLOSING_FENCE = re.compile(r"^(?:---|\.\.\.)[ \t]*\r?$", re.MULTILINE)
+_HEADING_OR_FENCE = re.compile(r"^(?:(?P<fence>```|~~~)|#[ \t]+(?P<title>[^\r\n]*))", re.MULTILINE)
+
+
+UNDECODABLE = "not valid UTF-8"
+"""How the reason of a page that is not UTF-8 begins (a property of its bytes,
+unlike I/O errors, which may pass without the file changing)."""
+
+
+class Undecodable(ValueError):
+    """The bytes are not valid UTF-8; the message is the user-facing reason."""
+
+
+def decode(data: bytes) -> str:
+    """UTF-8 text of a file, or `Undecodable` naming the first bad byte."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        bad = data[error.start]
+        raise Undecodable(f"{UNDECODABLE} (byte 0x{bad:02x} at offset {error.start})") from None
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def split_frontmatter(text: str) -> tuple[dict[str, Any], str, str | None]:
+    """`(frontmatter, body, error)` of a page's text (see the module docstring)."""
+    if not (text.startswith("---\n") or text.startswith("---\r\n")):
+        return {}, text, None
+    start = text.index("\n") + 1
+    closing = _CLOSING_FENCE.search(text, start)
+    if closing is None:
+        return {}, text, None
+    block = text[start : closing.start()]
+    end = closing.end()
+    body = text[end + 1 :] if text.startswith("\n", end) else text[end:]
+    data = parse_simple(block)
+    if data is not None:
+        return data, body, None
+    try:
+        data = yaml.load(block, Loader=_Loader)  # a safe loader (C when available)
+    except yaml.YAMLError as error:
+        return {}, body, "frontmatter ignored: " + _yaml_reason(error)
+    except (ValueError, TypeError, RecursionError) as error:  # e.g. an impossible date
+        return {}, body, f"frontmatter ignored: invalid YAML ({error})"
+    if data is None:
+        return {}, body, None
+    if not isinstance(data, dict):
+        kind = "a list" if isinstance(data, list) else f"a {type(data).__name__}"
+        return {}, body, f"frontmatter ignored: it is {kind}, not a mapping"
+    return data, body, None
+
+
+def _yaml_reason(error: yaml.YAMLError) -> str:
+    """One line out of PyYAML's multi-line messages, with the line number."""
+    problem = getattr(error, "problem", None) or str(error).splitlines()[0]
+    mark = getattr(error, "problem_mark", None)
+    where = f" at line {mark.line + 2}" if mark is not None else ""
+    return f"invalid YAML ({problem}{where})"
+
+
+def first_heading(body: str) -> str | None:
+    """The text of the first `# ` heading outside fenced code, or None."""
+    in_fence: str | None = None
+    for match in _HEADING_OR_FENCE.finditer(body):
+        fence = match.group("fence")
+        if fence is not None:
+            if in_fence is None:
+                in_fence = fence
+            elif fence == in_fence:
+                in_fence = None
+            continue
+        if in_fence is None:
+            title = match.group("title").strip().rstrip("#").strip()
+            if title:
+                return title
+    return None
+
+
+def as_text(value: Any) -> str | None:
+    """A scalar frontmatter value as a string (dates as ISO-8601), None stays None."""
+    if value is None:
+        return None
+    if isinstance(value, (datetime, date)):
+        return value.isoformat()
+    if isinstance(value, (dict, list)):
+        return None
+    return str(value)
+
+
+def as_tags(value: Any) -> tuple[str, ...]:
+    """`tags` as a tuple of strings, from a list or a comma-separated string."""
+    if value is None:
+        return ()
+    items = value.split(",") if isinstance(value, str) else value
+    if not isinstance(items, (list, tuple)):
+        items = [items]
+    tags = (str(item).strip().lstrip("#").strip() for item in items if item is not None)
+    return tuple(tag for tag in tags if tag)
+
+
+def mtime_iso(mtime_ns: int) -> str:
+    """A file mtime as ISO-8601 UTC with a `Z`, to the second."""
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(mtime_ns // 1_000_000_000))
+
+
+def page_from_text(slug: str, text: str, mtime_ns: int, fingerprint: str) -> Page:
+    """The `Page` of one decoded file."""
+    frontmatter, body, error = split_frontmatter(text)
+    title = as_text(frontmatter.get("title")) or first_heading(body) or slug.rsplit("/", 1)[-1]
+    updated = frontmatter.get("updated", frontmatter.get("updated_at")) if frontmatter else None
+    return Page(
+        slug=slug,
+        title=title,
+        content=body,
+        type=as_text(frontmatter.get("type")),
+        tags=as_tags(frontmatter.get("tags")),
+        frontmatter=frontmatter,
+        updated_at=as_text(updated) or mtime_iso(mtime_ns),
+        reserved=is_reserved(slug),
+        error=error,
+        fingerprint=fingerprint,
+    )
+
+
+def unreadable_page(slug: str, reason: str, mtime_ns: int, fingerprint: str) -> Page:
+    """The `Page` of a file that could not be read or decoded (listed, no links)."""
+    return Page(
+        slug=slug,
+        title=slug.rsplit("/", 1)[-1],
+        content="",
+        updated_at=mtime_iso(mtime_ns) if mtime_ns else None,
+        reserved=is_reserved(slug),
+        readable=False,
+        error=reason,
+        fingerprint=fingerprint,
+    )

@@ -1,0 +1,126 @@
+"""One page file: from a slug to its path, its bytes and its parsed `Page`.
+
+Module-level functions over plain values (the real root path, slugs), so the
+parallel scan can run them in worker processes and send back plain tuples.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+
+from okf_explorer.core.errors import PageNotFound, PageUnreadable
+from okf_explorer.core.links import RawLink, extract_links
+from okf_explorer.core.pages import Page, PageInfo
+from okf_explorer.sources.base import ScannedPage
+from okf_explorer.sources.frontmatter import Undecodable, decode, page_from_text, unreadable_page
+
+MARKDOWN_SUFFIX = ".md"
+
+PageRow = tuple
+"""A scanned page as plain values: the `PageInfo` fields in order, then the
+links as `(target, kind, count)` tuples. Cheap to pickle between processes."""
+
+
+def inside(real: str, root: str) -> bool:
+    """True when the real path `real` is `root` or below it."""
+    prefix = root if root.endswith(os.sep) else root + os.sep
+    return real == root or real.startswith(prefix)
+
+
+def page_path(root: str, slug: str, real_dirs: dict[str, bool] | None = None) -> str:
+    """The file of `slug` under the real folder `root`, or `PageNotFound`.
+
+    Rejects anything a listing could not have produced: empty or `.`/`..`
+    segments, hidden segments, a leading `/`, backslashes, NUL, and any path
+    whose real location is outside the root (through a symlinked folder or
+    file). `real_dirs` memoises the folder check across the pages of a scan.
+    """
+    if not isinstance(slug, str) or not slug or "\\" in slug or "\x00" in slug:
+        raise PageNotFound(str(slug))
+    parts = slug.split("/")
+    if any(not part or part.startswith(".") for part in parts):
+        raise PageNotFound(slug)
+    path = os.path.join(root, *parts) + MARKDOWN_SUFFIX
+    folder = os.path.dirname(path)
+    folder_ok = real_dirs.get(folder) if real_dirs is not None else None
+    if folder_ok is None:
+        folder_ok = inside(os.path.realpath(folder), root)
+        if real_dirs is not None:
+            real_dirs[folder] = folder_ok
+    if not folder_ok or (os.path.islink(path) and not inside(os.path.realpath(path), root)):
+        raise PageNotFound(slug)
+    return path
+
+
+def read_page(
+    root: str, slug: str, fingerprint: str | None = None, real_dirs: dict[str, bool] | None = None
+) -> Page:
+    """Read and parse one page. Raises `PageNotFound` or `PageUnreadable`.
+
+    `fingerprint`, when given, is recorded instead of the file's current one:
+    a scan keeps the listing's fingerprint, so a file changed after listing is
+    seen as changed again next time (never cached with stale links).
+    """
+    path = page_path(root, slug, real_dirs)
+    try:
+        # Non-blocking open: a FIFO named `x.md` must not hang us; it is then refused.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+        with open(fd, "rb") as handle:
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode):
+                raise PageNotFound(slug)
+            data = handle.read()
+    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+        raise PageNotFound(slug) from None
+    except OSError as error:
+        raise PageUnreadable(slug, (error.strerror or str(error)).lower()) from None
+    if fingerprint is None:
+        fingerprint = f"{info.st_mtime_ns}:{info.st_size}"
+    try:
+        text = decode(data)
+    except Undecodable as error:
+        raise PageUnreadable(slug, str(error)) from None
+    return page_from_text(slug, text, info.st_mtime_ns, fingerprint)
+
+
+def scan_page(
+    root: str, slug: str, fingerprint: str, real_dirs: dict[str, bool] | None = None
+) -> Page:
+    """`read_page` that never raises for one page: failures become unreadable pages."""
+    try:
+        return read_page(root, slug, fingerprint, real_dirs)
+    except PageUnreadable as error:
+        reason = error.reason
+    except PageNotFound:
+        reason = "the file no longer exists"
+    mtime = fingerprint.split(":", 1)[0]
+    return unreadable_page(slug, reason, int(mtime) if mtime.isdigit() else 0, fingerprint)
+
+
+def page_row(
+    root: str, slug: str, fingerprint: str, real_dirs: dict[str, bool] | None = None
+) -> PageRow:
+    """Read, parse and extract the links of one page, as a `PageRow`."""
+    page = scan_page(root, slug, fingerprint, real_dirs)
+    links = extract_links(page.content) if page.readable else ()
+    return (
+        page.slug,
+        page.title,
+        page.type,
+        page.tags,
+        page.updated_at,
+        page.reserved,
+        page.readable,
+        page.error,
+        page.fingerprint,
+        page.description,
+        tuple((link.target, link.kind, link.count) for link in links),
+    )
+
+
+def row_to_scanned(row: PageRow) -> ScannedPage:
+    """A `PageRow` as a `ScannedPage`."""
+    (slug, title, type_, tags, updated, reserved, readable, error, fp, description, links) = row
+    info = PageInfo(slug, title, type_, tags, updated, reserved, readable, error, fp, description)
+    return ScannedPage(info, tuple(RawLink(t, k, c) for t, k, c in links))

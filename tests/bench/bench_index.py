@@ -1,0 +1,256 @@
+"""Benchmark: building the link index vs. a naive index-free BFS.
+
+    /tmp/venv/bin/python tests/bench/bench_index.py                  # N = 1000, 10000
+    /tmp/venv/bin/python tests/bench/bench_index.py --sizes 100000   # opt-in, takes minutes
+
+Per size N, a bundle from `gen_bundle.generate(N, seed)` (kept under
+`--workdir` and reused between runs). Each measurement runs in its own
+subprocess: cold index build (empty disk cache), warm build (cache present,
+nothing changed; a fresh process loading it, as at start-up), BFS depth 10
+`both` from `hub` over the index (the real `graph.traverse_with`), the peak
+RSS of the build (`RUSAGE_CHILDREN` max-RSS after the build subprocess), and
+a deliberately naive baseline answering the same query without an index: each
+`out` hop re-reads the frontier's files, each `in` hop reads every file and
+runs one regex pass. "Cold" means an empty *index* cache; the OS page cache is
+warm (the bundle was just written or read), which flatters the naive baseline.
+The naive baseline can be skipped above `--naive-max` pages. Times are
+wall-clock with CPU seconds in brackets (process plus its scan workers, so CPU
+can exceed wall time): on a shared, loaded machine the CPU figures are the
+steadier ones.
+Not collected by pytest; never asserts timings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import posixpath
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from urllib.parse import unquote
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from gen_bundle import GENERATOR_VERSION, generate
+
+HERE = Path(__file__).resolve()
+
+
+# ---------------------------------------------------------------- children
+
+
+def cpu_seconds() -> float:
+    """CPU time of this process and its waited-for children (the scan workers)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def child_build(root: str, cache_dir: str) -> dict:
+    """One index build against the cache folder (empty → cold, filled → warm)."""
+    from okf_explorer.core.cache import IndexCache
+    from okf_explorer.core.index import build_index
+    from okf_explorer.sources.bundle import BundleSource
+
+    source = BundleSource(root)
+    cpu, start = cpu_seconds(), time.perf_counter()
+    index = build_index(source, cache=IndexCache(cache_dir))
+    elapsed, cpu = time.perf_counter() - start, cpu_seconds() - cpu
+    links = sum(len(links) for links in index.forward.values())
+    return {
+        "seconds": elapsed,
+        "cpu": cpu,
+        "pages": len(index.pages),
+        "links": links,
+        "self_maxrss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+    }
+
+
+def child_bfs(root: str, cache_dir: str) -> dict:
+    """BFS depth 10 `both` from `hub` over an index loaded from the warm cache."""
+    from okf_explorer.core.cache import IndexCache
+    from okf_explorer.core.graph import traverse_with
+    from okf_explorer.core.index import build_index
+    from okf_explorer.sources.bundle import BundleSource
+
+    index = build_index(BundleSource(root), cache=IndexCache(cache_dir))
+    best = best_cpu = float("inf")
+    for _ in range(3):
+        cpu, start = time.process_time(), time.perf_counter()
+        edges = traverse_with("hub", 10, "both", index.out_slugs, index.in_slugs)
+        best = min(best, time.perf_counter() - start)
+        best_cpu = min(best_cpu, time.process_time() - cpu)
+    return {"seconds": best, "cpu": best_cpu, "edges": len(edges)}
+
+
+_NAIVE_LINK = re.compile(r"(!?)\[\[([^\]|#\\]+)[^\]]*\]\]|\]\(<?([^)>]+?\.md)(?:#[^)>]*)?>?\)")
+
+
+def child_naive(root: str) -> dict:
+    """BFS depth 10 `both` from `hub` with no index: files are re-read at every hop."""
+    cpu, start = cpu_seconds(), time.perf_counter()
+    slugs = []
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        rel = os.path.relpath(folder, root)
+        for name in files:
+            if name.endswith(".md") and not name.startswith("."):
+                slugs.append(posixpath.normpath(posixpath.join(rel, name[:-3])))
+    slugs.sort()
+    exists = set(slugs)
+    by_name: dict[str, str] = {}
+    lower = {slug.lower(): slug for slug in slugs}
+    for slug in sorted(slugs, key=lambda s: (s.count("/"), s)):
+        by_name.setdefault(slug.rsplit("/", 1)[-1].lower(), slug)
+
+    def links_of(slug: str) -> list[str]:
+        with open(os.path.join(root, slug + ".md"), encoding="utf-8") as handle:
+            text = handle.read()
+        found: dict[str, None] = {}
+        for match in _NAIVE_LINK.finditer(text):
+            if match.group(2) is not None:
+                name = match.group(2).strip()
+                node = lower.get(name.lower()) or by_name.get(name.lower(), name)
+            else:
+                path = unquote(match.group(3))
+                base = "" if path.startswith("/") else posixpath.dirname(slug)
+                node = posixpath.normpath(posixpath.join(base, path.lstrip("/")))[:-3]
+            found[node] = None
+        return list(found)
+
+    edges = 0
+    for direction in ("out", "in"):
+        visited, frontier = {"hub"}, ["hub"]
+        for _hop in range(10):
+            nxt: dict[str, None] = {}
+            if direction == "out":
+                for node in frontier:
+                    if node in exists:
+                        for target in links_of(node):
+                            edges += 1
+                            nxt[target] = None
+            else:
+                wanted = set(frontier)
+                for slug in slugs:
+                    hits = wanted.intersection(links_of(slug))
+                    edges += len(hits)
+                    if hits:
+                        nxt[slug] = None
+            frontier = [node for node in nxt if node not in visited]
+            visited.update(frontier)
+            if not frontier:
+                break
+    return {"seconds": time.perf_counter() - start, "cpu": cpu_seconds() - cpu, "edges": edges}
+
+
+# ---------------------------------------------------------------- parent
+
+
+def run_child(kind: str, *args: str) -> tuple[dict, int]:
+    """Run one measurement in a fresh interpreter; returns its result and max-RSS so far (KiB)."""
+    out = subprocess.run(
+        [sys.executable, str(HERE), "--child", kind, *args],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return json.loads(out.stdout.strip().splitlines()[-1]), rss
+
+
+def bundle_for(workdir: Path, n: int, seed: int) -> Path:
+    root = workdir / f"bundle-{n}-{seed}-v{GENERATOR_VERSION}"
+    marker = root / ".generated"
+    if not marker.exists():
+        generate(root, n, seed)
+        marker.write_text("ok")
+    return root
+
+
+def measure(workdir: Path, n: int, seed: int, naive: bool) -> dict:
+    root = bundle_for(workdir, n, seed)
+    cache_dir = tempfile.mkdtemp(prefix="okf-bench-cache-", dir=workdir)
+    cold, rss = run_child("build", str(root), cache_dir)
+    warm, _ = run_child("build", str(root), cache_dir)
+    bfs, _ = run_child("bfs", str(root), cache_dir)
+    row = {
+        "n": n,
+        "pages": cold["pages"],
+        "links": cold["links"],
+        "cold": cold["seconds"],
+        "cold_cpu": cold["cpu"],
+        "warm": warm["seconds"],
+        "warm_cpu": warm["cpu"],
+        "bfs": bfs["seconds"],
+        "bfs_cpu": bfs["cpu"],
+        "bfs_edges": bfs["edges"],
+        "rss_mb": rss / 1024,
+        "build_self_rss_mb": cold["self_maxrss_kb"] / 1024,
+    }
+    if naive:
+        base, _ = run_child("naive", str(root))
+        row["naive"] = base["seconds"]
+        row["naive_cpu"] = base["cpu"]
+        row["naive_edges"] = base["edges"]
+    return row
+
+
+def table(rows: list[dict]) -> str:
+    """Wall-clock seconds, with CPU seconds in brackets (the machine may be shared)."""
+    lines = [
+        "| N pages | links | cold index | warm index | BFS d10 both | naive BFS d10 both "
+        "| cold/naive | warm/naive | peak RSS |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in rows:
+        naive = r.get("naive")
+        if naive:
+            base = f"{naive:.2f} s [{r['naive_cpu']:.2f}]"
+            cold = f"{r['cold'] / naive:.3f} [{r['cold_cpu'] / r['naive_cpu']:.3f}]"
+            warm = f"{r['warm'] / naive:.3f} [{r['warm_cpu'] / r['naive_cpu']:.3f}]"
+        else:
+            base, cold, warm = "skipped", "—", "—"
+        lines.append(
+            f"| {r['pages']:,} | {r['links']:,} | {r['cold']:.2f} s [{r['cold_cpu']:.2f}] "
+            f"| {r['warm']:.3f} s [{r['warm_cpu']:.3f}] "
+            f"| {r['bfs']:.3f} s [{r['bfs_cpu']:.3f}] ({r['bfs_edges']:,} edges) "
+            f"| {base} | {cold} | {warm} "
+            f"| {r['rss_mb']:.0f} MB |"
+        )
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="Index build benchmark (see module docstring).")
+    parser.add_argument("--sizes", default="1000,10000", help="comma-separated page counts")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workdir", type=Path, default=Path(tempfile.gettempdir()) / "okf-bench")
+    parser.add_argument(
+        "--naive-max",
+        type=int,
+        default=100_000,
+        help="skip the naive baseline above this many pages",
+    )
+    parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        kind, *rest = args.child
+        fn = {"build": child_build, "bfs": child_bfs, "naive": child_naive}[kind]
+        print(json.dumps(fn(*rest)))
+        return
+    args.workdir.mkdir(parents=True, exist_ok=True)
+    rows = []
+    for n in (int(size) for size in args.sizes.split(",")):
+        rows.append(measure(args.workdir, n, args.seed, n <= args.naive_max))
+        print(json.dumps(rows[-1]), file=sys.stderr)
+    print(table(rows))
+
+
+if __name__ == "__main__":
+    main()

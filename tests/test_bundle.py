@@ -1,0 +1,475 @@
+"""BundleSource (SPEC §2) on tiny bundles built in tmp dirs."""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from okf_explorer.core.errors import Cancelled, PageNotFound, PageUnreadable, SourceUnavailable
+from okf_explorer.sources import parallel
+from okf_explorer.sources.base import PageSource, PageStub
+from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.sources.fastyaml import parse_simple
+from okf_explorer.sources.frontmatter import split_frontmatter
+
+
+def write(root: Path, rel: str, content: str | bytes) -> Path:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content, encoding="utf-8")
+    return path
+
+
+def slugs(source: BundleSource) -> list[str]:
+    return [stub.slug for stub in source.enumerate()]
+
+
+def scanned(source: BundleSource) -> dict:
+    return {page.info.slug: page for page in source.scan(source.enumerate())}
+
+
+def test_is_a_page_source(tmp_path: Path) -> None:
+    source = BundleSource(tmp_path)
+    assert isinstance(source, PageSource)
+    assert source.server_graph() is None
+    assert source.label == str(tmp_path)
+    assert source.cache_key == os.path.realpath(tmp_path)
+
+
+def test_slug_is_posix_path_without_md_and_reserved_files_are_marked(tmp_path: Path) -> None:
+    write(tmp_path, "index.md", "# Home")
+    write(tmp_path, "log.md", "# Log")
+    write(tmp_path, "tables/orders.md", "# Orders")
+    write(tmp_path, "tables/index.md", "# Tables")
+    write(tmp_path, "tables/logbook.md", "x")
+    write(tmp_path, "image.png", b"\x89PNG")
+    write(tmp_path, "notes.txt", "not a page")
+    assert slugs(BundleSource(tmp_path)) == [
+        "index",
+        "log",
+        "tables/index",
+        "tables/logbook",
+        "tables/orders",
+    ]
+    infos = {slug: page.info for slug, page in scanned(BundleSource(tmp_path)).items()}
+    assert [s for s, info in infos.items() if info.reserved] == ["index", "log", "tables/index"]
+    assert BundleSource(tmp_path).get_page("tables/index").reserved
+
+
+def test_hidden_folders_and_files_are_skipped(tmp_path: Path) -> None:
+    write(tmp_path, ".git/HEAD.md", "x")
+    write(tmp_path, ".obsidian/workspace.md", "x")
+    write(tmp_path, "notes/.draft.md", "x")
+    write(tmp_path, "notes/.trash/old.md", "x")
+    write(tmp_path, "notes/kept.md", "x")
+    source = BundleSource(tmp_path)
+    assert slugs(source) == ["notes/kept"]
+    with pytest.raises(PageNotFound):
+        source.get_page(".obsidian/workspace")
+
+
+def test_slugs_are_in_code_point_order(tmp_path: Path) -> None:
+    names = ["a", "B", "_x", "é", "Z/z", "a b", "a-b", "a/b", "10", "9"]
+    for name in names:
+        write(tmp_path, f"{name}.md", "x")
+    assert slugs(BundleSource(tmp_path)) == sorted(names)
+    assert slugs(BundleSource(tmp_path))[:3] == ["10", "9", "B"]
+
+
+def test_unicode_and_spaces_in_paths(tmp_path: Path) -> None:
+    write(tmp_path, "notes/Café menu.md", "---\ntags: food\n---\n# Menu du jour\nSee [[hub]].")
+    source = BundleSource(tmp_path)
+    assert slugs(source) == ["notes/Café menu"]
+    page = source.get_page("notes/Café menu")
+    assert (page.title, page.tags, page.content) == (
+        "Menu du jour",
+        ("food",),
+        "# Menu du jour\nSee [[hub]].",
+    )
+    assert [link.target for link in scanned(source)["notes/Café menu"].links] == ["hub"]
+
+
+def test_empty_folder_is_a_bundle_with_no_pages(tmp_path: Path) -> None:
+    source = BundleSource(tmp_path)
+    assert source.enumerate() == []
+    assert list(source.scan([])) == []
+
+
+def test_missing_folder_is_unreachable(tmp_path: Path) -> None:
+    source = BundleSource(tmp_path / "nope")
+    for call in (source.enumerate, lambda: source.get_page("a"), lambda: list(source.scan([]))):
+        with pytest.raises(SourceUnavailable) as caught:
+            call()
+        assert "unreachable" in str(caught.value)
+        assert "no such folder" in str(caught.value)
+        assert "\n" not in str(caught.value)
+
+
+def test_a_folder_we_may_not_list_is_unreachable(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(os, "access", lambda path, mode: False)  # root ignores chmod
+    with pytest.raises(SourceUnavailable, match="unreachable: permission denied"):
+        BundleSource(tmp_path).enumerate()
+
+
+def test_a_file_is_not_a_bundle(tmp_path: Path) -> None:
+    file = write(tmp_path, "page.md", "x")
+    with pytest.raises(SourceUnavailable, match="unreachable: not a folder"):
+        BundleSource(file).enumerate()
+
+
+def test_symlink_out_of_the_bundle_is_not_followed(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    write(outside, "secret.md", "secret [[x]]")
+    root = tmp_path / "bundle"
+    write(root, "ok.md", "fine")
+    (root / "escape").symlink_to(outside, target_is_directory=True)
+    (root / "leak.md").symlink_to(outside / "secret.md")
+    (root / "up").symlink_to(tmp_path, target_is_directory=True)
+    source = BundleSource(root)
+    assert slugs(source) == ["ok"]
+    for slug in ("escape/secret", "leak", "up/outside/secret"):
+        with pytest.raises(PageNotFound):
+            source.get_page(slug)
+
+
+def test_symlinks_inside_the_bundle_are_followed_once(tmp_path: Path) -> None:
+    write(tmp_path, "real/page.md", "# Real")
+    write(tmp_path, "target.md", "# Target")
+    (tmp_path / "alias.md").symlink_to(tmp_path / "target.md")
+    (tmp_path / "a-link").symlink_to(tmp_path / "real", target_is_directory=True)
+    source = BundleSource(tmp_path)
+    # `a-link` sorts before `real`, yet the real path wins: each real folder once.
+    assert slugs(source) == ["alias", "real/page", "target"]
+    assert source.get_page("alias").title == "Target"
+
+
+def test_symlink_loops_terminate(tmp_path: Path) -> None:
+    write(tmp_path, "a/page.md", "x")
+    (tmp_path / "a" / "loop").symlink_to(tmp_path, target_is_directory=True)
+    (tmp_path / "self").symlink_to(tmp_path / "self-target", target_is_directory=True)
+    (tmp_path / "self-target").symlink_to(tmp_path / "self", target_is_directory=True)
+    (tmp_path / "dot").symlink_to(".", target_is_directory=True)
+    assert slugs(BundleSource(tmp_path)) == ["a/page"]
+
+
+def test_symlinked_folder_reached_only_through_links_is_listed(tmp_path: Path) -> None:
+    write(tmp_path, ".store/kept.md", "x")  # hidden, but a visible link points inside
+    (tmp_path / "shelf").symlink_to(tmp_path / ".store", target_is_directory=True)
+    assert slugs(BundleSource(tmp_path)) == ["shelf/kept"]
+
+
+def test_non_utf8_file_is_listed_unreadable_with_reason(tmp_path: Path) -> None:
+    write(tmp_path, "bad.md", b"# Bad\n[[a]] caf\xe9 \xff")
+    write(tmp_path, "a.md", "# A")
+    source = BundleSource(tmp_path)
+    assert slugs(source) == ["a", "bad"]
+    page = scanned(source)["bad"]
+    assert not page.info.readable
+    assert page.info.error == "not valid UTF-8 (byte 0xe9 at offset 15)"
+    assert page.links == ()
+    with pytest.raises(PageUnreadable, match="not valid UTF-8"):
+        source.get_page("bad")
+
+
+def test_unreadable_file_is_listed_with_reason(tmp_path: Path, monkeypatch) -> None:
+    write(tmp_path, "locked.md", "[[x]]")
+    real_open = os.open
+
+    def refusing_open(path, *args, **kwargs):
+        if str(path).endswith("locked.md"):
+            raise PermissionError(13, "Permission denied")
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", refusing_open)  # we may run as root: chmod would not do
+    page = scanned(BundleSource(tmp_path))["locked"]
+    assert (page.info.readable, page.info.error, page.links) == (False, "permission denied", ())
+
+
+def test_malformed_yaml_keeps_the_page_with_an_error(tmp_path: Path) -> None:
+    write(tmp_path, "p.md", "---\ntitle: [unclosed\ntype: note\n---\n# Heading\nSee [[other]].\n")
+    page = BundleSource(tmp_path).get_page("p")
+    assert page.readable and page.frontmatter == {}
+    assert page.error is not None and page.error.startswith("frontmatter ignored: invalid YAML")
+    assert "\n" not in page.error
+    assert page.content == "# Heading\nSee [[other]].\n"
+    assert page.title == "Heading"
+    assert [link.target for link in scanned(BundleSource(tmp_path))["p"].links] == ["other"]
+
+
+@pytest.mark.parametrize(
+    ("block", "kind"), [("- a\n- b", "a list"), ("just words", "a str"), ("42", "a int")]
+)
+def test_frontmatter_that_is_not_a_mapping(tmp_path: Path, block: str, kind: str) -> None:
+    write(tmp_path, "p.md", f"---\n{block}\n---\nbody")
+    page = BundleSource(tmp_path).get_page("p")
+    assert (page.frontmatter, page.content, page.readable) == ({}, "body", True)
+    assert page.error == f"frontmatter ignored: it is {kind}, not a mapping"
+
+
+def test_impossible_date_in_frontmatter_is_an_error_not_a_crash(tmp_path: Path) -> None:
+    write(tmp_path, "p.md", "---\nupdated: 2024-13-45\n---\nbody")
+    page = BundleSource(tmp_path).get_page("p")
+    assert page.frontmatter == {} and "invalid YAML" in (page.error or "")
+
+
+def test_frontmatter_fields(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        "t/orders.md",
+        "---\ntitle: Orders table\ntype: table\ntags: [sales, 'q:1']\n"
+        "description: All orders.\nupdated: 2024-05-01\nextra: {a: 1}\n---\n# Ignored\n",
+    )
+    page = BundleSource(tmp_path).get_page("t/orders")
+    assert (page.title, page.type, page.tags) == ("Orders table", "table", ("sales", "q:1"))
+    assert (page.description, page.updated_at, page.error) == ("All orders.", "2024-05-01", None)
+    assert page.frontmatter["extra"] == {"a": 1}
+    assert page.info().description == "All orders."
+
+
+def test_title_falls_back_to_heading_then_stem(tmp_path: Path) -> None:
+    write(tmp_path, "h.md", "```\n# not this\n```\nintro\n#  The heading  #\n# second")
+    write(tmp_path, "plain.md", "no heading, #not-a-heading\n## level two")
+    source = BundleSource(tmp_path)
+    assert source.get_page("h").title == "The heading"
+    assert source.get_page("plain").title == "plain"
+
+
+def test_tags_as_string_and_updated_at_from_mtime(tmp_path: Path) -> None:
+    path = write(tmp_path, "p.md", "---\ntags: a, b ,c\n---\n")
+    os.utime(path, ns=(1_700_000_000_123_456_789, 1_700_000_000_123_456_789))
+    source = BundleSource(tmp_path)
+    page = source.get_page("p")
+    assert page.tags == ("a", "b", "c")
+    assert page.updated_at == "2023-11-14T22:13:20Z"
+    assert page.fingerprint == f"1700000000123456789:{path.stat().st_size}"
+    assert source.enumerate() == [PageStub("p", page.fingerprint)]
+
+
+def test_unclosed_frontmatter_is_body(tmp_path: Path) -> None:
+    write(tmp_path, "p.md", "---\ntitle: x\nno closing line")
+    page = BundleSource(tmp_path).get_page("p")
+    assert (page.frontmatter, page.content, page.error) == (
+        {},
+        "---\ntitle: x\nno closing line",
+        None,
+    )
+
+
+def test_bom_and_crlf(tmp_path: Path) -> None:
+    write(tmp_path, "p.md", "\ufeff---\r\ntitle: Win\r\n---\r\nbody [[x]]\r\n".encode())
+    page = BundleSource(tmp_path).get_page("p")
+    assert (page.title, page.content) == ("Win", "body [[x]]\r\n")
+
+
+def test_ten_megabyte_page(tmp_path: Path) -> None:
+    filler = ("lorem ipsum dolor sit amet " * 40 + "\n") * 9_300
+    write(tmp_path, "huge.md", "# Huge\n[[first]]\n" + filler + "[[last]]\n")
+    source = BundleSource(tmp_path)
+    assert (tmp_path / "huge.md").stat().st_size > 10_000_000
+    page = source.get_page("huge")
+    assert page.title == "Huge" and len(page.content) > 10_000_000
+    assert [link.target for link in scanned(source)["huge"].links] == ["first", "last"]
+
+
+@pytest.mark.parametrize(
+    "slug",
+    [
+        "../secret",
+        "/secret",
+        "notes/../../secret",
+        "..",
+        "notes/..",
+        "a\\..\\secret",
+        "a\x00b",
+        "",
+        ".git/config",
+        "notes//x",
+        "./notes/x",
+        "notes/x/",
+        "notes/.x",
+    ],
+)
+def test_hostile_slugs_never_leave_the_bundle(tmp_path: Path, slug: str) -> None:
+    write(tmp_path, "secret.md", "outside")
+    root = tmp_path / "bundle"
+    write(root, "notes/x.md", "inside")
+    write(root, ".git/config.md", "hidden")
+    with pytest.raises(PageNotFound):
+        BundleSource(root).get_page(slug)
+
+
+def test_unknown_slug_is_not_found(tmp_path: Path) -> None:
+    write(tmp_path, "folder/a.md", "x")
+    source = BundleSource(tmp_path)
+    for slug in ("nope", "folder", "folder/a.md"):
+        with pytest.raises(PageNotFound, match="no page"):
+            source.get_page(slug)
+
+
+def test_a_fifo_named_like_a_page_does_not_hang(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "pipe.md")
+    write(tmp_path, "ok.md", "x")
+    source = BundleSource(tmp_path)
+    assert slugs(source) == ["ok"]
+    with pytest.raises(PageNotFound):
+        source.get_page("pipe")
+
+
+def test_scan_reports_a_vanished_file_as_unreadable(tmp_path: Path) -> None:
+    write(tmp_path, "gone.md", "x")
+    source = BundleSource(tmp_path)
+    stubs = source.enumerate()
+    (tmp_path / "gone.md").unlink()
+    (page,) = source.scan(stubs)
+    assert (page.info.readable, page.info.error) == (False, "the file no longer exists")
+
+
+def _bundle_of(root: Path, n: int) -> BundleSource:
+    for i in range(n):
+        write(
+            root,
+            f"f{i % 3}/p{i:03d}.md",
+            f"---\ntitle: P {i}\n---\n[[p{(i + 1) % n:03d}]] [x](/y.md)",
+        )
+    write(root, "bad.md", b"\xff")
+    return BundleSource(root)
+
+
+def test_parallel_scan_equals_sequential_scan(tmp_path: Path, monkeypatch) -> None:
+    source = _bundle_of(tmp_path, 40)
+    stubs = source.enumerate()
+    sequential = sorted(source.scan(stubs), key=lambda page: page.info.slug)
+    monkeypatch.setattr(parallel, "PARALLEL_THRESHOLD", 10)
+    monkeypatch.setattr(parallel, "CHUNK_SIZE", 7)
+    calls: list[tuple[int, int]] = []
+    in_pool = sorted(
+        source.scan(stubs, progress=lambda d, t: calls.append((d, t))),
+        key=lambda page: page.info.slug,
+    )
+    assert in_pool == sequential and len(in_pool) == 41
+    assert calls[-1] == (41, 41) and len(calls) == 6
+    assert [d for d, _ in calls] == sorted(d for d, _ in calls)
+
+
+def _die_in_worker(root: str, chunk: object) -> list:
+    os._exit(3)  # a worker killed mid-scan (the OOM killer, say)
+
+
+def test_dead_workers_fall_back_to_scanning_in_process(tmp_path: Path, monkeypatch) -> None:
+    source = _bundle_of(tmp_path, 30)
+    stubs = source.enumerate()
+    sequential = sorted(source.scan(stubs), key=lambda page: page.info.slug)
+    monkeypatch.setattr(parallel, "PARALLEL_THRESHOLD", 10)
+    monkeypatch.setattr(parallel, "scan_chunk", _die_in_worker)
+    calls: list[tuple[int, int]] = []
+    rescued = list(source.scan(stubs, progress=lambda d, t: calls.append((d, t))))
+    assert sorted(rescued, key=lambda page: page.info.slug) == sequential
+    assert calls[-1] == (31, 31)
+
+
+def test_parallel_scan_from_a_worker_thread(tmp_path: Path, monkeypatch) -> None:
+    """The TUI scans from a thread: workers then start by forkserver, not fork."""
+    source = _bundle_of(tmp_path, 25)
+    stubs = source.enumerate()
+    sequential = sorted(source.scan(stubs), key=lambda page: page.info.slug)
+    monkeypatch.setattr(parallel, "PARALLEL_THRESHOLD", 10)
+    monkeypatch.setattr(parallel, "_context", _spy(parallel._context))
+    results: list = []
+    worker = threading.Thread(target=lambda: results.extend(source.scan(stubs)))
+    worker.start()
+    worker.join(timeout=60)
+    assert sorted(results, key=lambda page: page.info.slug) == sequential
+    assert _spy.methods == ["forkserver"]
+
+
+def _spy(make_context):
+    _spy.methods = []
+
+    def spying():
+        context = make_context()
+        _spy.methods.append(context.get_start_method())
+        return context
+
+    return spying
+
+
+@pytest.mark.parametrize("threshold", [10, 10_000])
+def test_scan_can_be_cancelled(tmp_path: Path, monkeypatch, threshold: int) -> None:
+    source = _bundle_of(tmp_path, 30)
+    monkeypatch.setattr(parallel, "PARALLEL_THRESHOLD", threshold)
+    monkeypatch.setattr(parallel, "CHUNK_SIZE", 5)
+    seen: list[int] = []
+    with pytest.raises(Cancelled):
+        for page in source.scan(
+            source.enumerate(), progress=lambda d, t: seen.append(d), cancel=lambda: len(seen) >= 1
+        ):
+            assert page.info.slug
+    assert seen and seen[-1] < 31
+
+
+WORD = st.from_regex(r"[A-Za-z_][A-Za-z0-9_ .,/-]{0,12}", fullmatch=True)
+VALUE = st.one_of(
+    WORD,
+    st.integers(-(10**6), 10**6).map(str),
+    st.just("2024-02-30"),
+    st.just("2024-02-03"),
+    st.sampled_from(
+        [
+            "yes",
+            "No",
+            "null",
+            "~",
+            "on",
+            "x: y",
+            "[a, b]",
+            "[a, 3]",
+            "[]",
+            "'q'",
+            "a #c",
+            "",
+            "[a, [b]]",
+            "0o7",
+            "1.5",
+            "2024-01-01 10:00",
+        ]
+    ),
+    st.lists(WORD, max_size=3).map(lambda items: "[" + ", ".join(items) + "]"),
+)
+KEY = st.from_regex(r"[A-Za-z_][A-Za-z0-9_-]{0,8}", fullmatch=True)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(KEY, VALUE, st.lists(WORD, max_size=2)), max_size=5))
+def test_fast_frontmatter_agrees_with_pyyaml(entries) -> None:
+    lines = []
+    for key, value, items in entries:
+        lines.append(f"{key}: {value}".rstrip() if value or not items else f"{key}:")
+        if not value:
+            lines.extend(f"  - {item}" for item in items)
+    block = "\n".join(lines)
+    fast = parse_simple(block)
+    if fast is None:
+        return
+    assert fast == yaml.safe_load(block) or (fast == {} and yaml.safe_load(block) is None)
+
+
+def test_split_frontmatter_uses_the_fast_path_only_when_equivalent() -> None:
+    text = "---\ntitle: A\ntags:\n  - x\n  - y\nupdated: 2024-01-02\n---\nbody"
+    data, body, error = split_frontmatter(text)
+    assert (data["title"], data["tags"], str(data["updated"]), body, error) == (
+        "A",
+        ["x", "y"],
+        "2024-01-02",
+        "body",
+        None,
+    )
+    assert split_frontmatter("---\non: yes\n---\n")[0] == {True: True}
