@@ -12,6 +12,10 @@ Pure functions: no I/O, so the fault-injection tests and the source share them.
   puts after it) when the server sends `content`, else `compiled_truth` and
   `timeline` joined by a blank line: gbrain splits the body, and a client reading
   `content` alone would see every page as empty.
+- The joined body holds the same links as the page, but cutting the `## Timeline`
+  section out moves whatever followed it in front of it; `split_is_exact` says when
+  that cannot change the order in which links first appear (SPEC §3 forward-link
+  order), so a scan can skip `content` (and the server its YAML dump) for most pages.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from okf_explorer.core.errors import (
     PageUnreadable,
     ProtocolError,
 )
+from okf_explorer.core.links import extract_links
 from okf_explorer.core.pages import Page, PageInfo, is_reserved
 from okf_explorer.sources.base import PageStub
 from okf_explorer.sources.frontmatter import split_frontmatter
@@ -87,9 +92,11 @@ class ToolDecoder:
             return AuthError(
                 f"{self.label} refused {name} for the token from {self.token_source}: {message}"
             )
-        if code == "page_unreadable" or (code == "internal_error" and name == "get_page"):
-            # One page the server cannot serve is a page-level failure: a scan marks
-            # it unreadable and goes on, as a folder scan does with bad bytes.
+        if code == "page_unreadable":
+            # Our server's word for one page it cannot read: a page-level failure, so a
+            # scan marks it unreadable and goes on, as a folder scan does with bad bytes.
+            # (gbrain's `internal_error` stays a ProtocolError: a broken database must
+            # not look like a brain of unreadable pages.)
             return PageUnreadable(slug, message)
         if code == "unknown_operation":
             return ProtocolError(f"{self.label} has no tool {name!r}")
@@ -97,10 +104,14 @@ class ToolDecoder:
 
     def page(self, requested: str, result: Any) -> Page:
         """The `Page` of one `get_page` result (raises `PageNotFound` etc.)."""
+        return page_of(self.page_payload(requested, result), requested)
+
+    def page_payload(self, requested: str, result: Any) -> dict[str, Any]:
+        """The decoded `get_page` object of one result (raises `PageNotFound` etc.)."""
         payload = self.payload("get_page", {"slug": requested}, result)
         if not isinstance(payload, dict):
             raise ProtocolError(f"{self.label} answered get_page with something unexpected")
-        return page_of(payload, requested)
+        return payload
 
 
 def page_of(payload: dict[str, Any], requested: str) -> Page:
@@ -128,6 +139,22 @@ def page_of(payload: dict[str, Any], requested: str) -> Page:
         reserved=is_reserved(slug),
         fingerprint=updated_at or text_or_none(payload.get("content_hash")) or "",
     )
+
+
+def split_is_exact(payload: dict[str, Any]) -> bool:
+    """True when `page_of` gives the page's links in the page's own first-appearance order.
+
+    Always with `content`. Without it the body is `compiled_truth` + `timeline`, and
+    text that followed the timeline now precedes it: the order can only change when
+    the timeline holds a link and the rest of the page does too. The timeline is
+    short, so it is parsed; the rest is only searched for a bracket.
+    """
+    if isinstance(payload.get("content"), str):
+        return True
+    timeline, truth = payload.get("timeline"), payload.get("compiled_truth")
+    if not isinstance(timeline, str) or not isinstance(truth, str) or "[" not in truth:
+        return True
+    return "[" not in timeline or not extract_links(timeline)
 
 
 def stub_of(row: Any, unversioned: str) -> PageStub | None:
