@@ -1,0 +1,85 @@
+"""The Textual app: reads its options and pushes the explorer screen.
+
+`make_app` is the one factory the CLI, the tests and the screenshot script use.
+"""
+
+from __future__ import annotations
+
+from multiprocessing import resource_tracker
+from pathlib import Path
+from typing import ClassVar
+
+from textual.app import App
+from textual.binding import Binding, BindingType
+from textual.command import Provider
+
+from okf_explorer.core.brain import Brain
+from okf_explorer.tui.commands import PageFinder
+from okf_explorer.tui.screens.main import MainScreen
+
+
+class ExplorerApp(App[None]):
+    """okf-explorer: browse a brain's pages and the links between them."""
+
+    TITLE = "okf-explorer"
+    COMMANDS: ClassVar[set[type[Provider]]] = {PageFinder}
+    COMMAND_PALETTE_DISPLAY = "ctrl+p"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+c", "quit", "Quit", show=False, priority=True, id="interrupt")
+    ]
+
+    def __init__(
+        self,
+        brain: Brain,
+        *,
+        start: str | None = None,
+        export_dir: Path | None = None,
+        source_label: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.brain = brain
+        self.start = start
+        self.export_dir = export_dir if export_dir is not None else Path.cwd()
+        self.source_label = source_label if source_label is not None else brain.source.label
+
+    def on_mount(self) -> None:
+        self.push_screen(
+            MainScreen(
+                self.brain,
+                start=self.start,
+                export_dir=self.export_dir,
+                source_label=self.source_label,
+            )
+        )
+
+    def get_system_commands(self, screen):  # type: ignore[no-untyped-def]
+        """No system commands: the palette is the page finder (SPEC §8 `/`)."""
+        return iter(())
+
+
+def make_app(
+    brain: Brain,
+    *,
+    start: str | None = None,
+    export_dir: Path | None = None,
+    source_label: str | None = None,
+) -> ExplorerApp:
+    """The app over `brain`, opening `start` (default `index`, else the first page).
+
+    Exports (`e`) go to `export_dir` (default: the working directory).
+    `source_label` overrides what the status line calls the source (the
+    screenshot script uses it to keep machine paths out of the pictures).
+    """
+    _start_resource_tracker()
+    return ExplorerApp(brain, start=start, export_dir=export_dir, source_label=source_label)
+
+
+def _start_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker while `sys.stderr` is still the real one.
+
+    A running Textual app replaces `sys.stderr` with a capture whose `fileno()`
+    is -1; a process pool started later (the bundle scan of a big brain) would
+    then fail to launch the tracker with "bad value(s) in fds_to_keep". The
+    tracker is one small process per interpreter, started in ~5 ms.
+    """
+    resource_tracker.ensure_running()

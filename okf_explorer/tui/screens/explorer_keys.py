@@ -1,0 +1,167 @@
+"""The keys of the explorer (SPEC §8): bindings, what each does, and when it applies.
+
+A mixin of `MainScreen`, kept apart so the screen module stays about loading and
+showing; the actions only change the view or ask the screen to navigate.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from textual import work
+from textual.binding import Binding, BindingType
+
+from okf_explorer.core.brain import Brain
+from okf_explorer.core.graph import DEPTH_CAP, Direction, Edge
+from okf_explorer.tui.history import History, View
+from okf_explorer.tui.screens.help import HelpDialog
+from okf_explorer.tui.slice_export import export_slice
+from okf_explorer.tui.widgets.link_tree import LinkTree
+from okf_explorer.tui.widgets.status_bar import StatusBar
+from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
+
+NEXT_DIRECTION: dict[Direction, Direction] = {"out": "in", "in": "both", "both": "out"}
+PANES = ("#page-pane", "#link-tree", "#traversal-table")
+
+EXPLORER_BINDINGS: list[BindingType] = [
+    Binding("enter", "open_selected", "Open", id="open"),
+    Binding("backspace", "back", "Back", id="back"),
+    Binding("alt+left", "back", "Back", show=False, id="back-alt"),
+    Binding("alt+right", "forward", "Forward", id="forward"),
+    Binding("plus", "deeper", "Depth+", key_display="+", id="deeper"),
+    Binding("minus", "shallower", "Depth-", key_display="-", id="shallower"),
+    Binding("d", "cycle_direction", "Direction", id="direction"),
+    Binding("b", "backlinks", "Backlinks", id="backlinks"),
+    Binding("e", "export", "Export", id="export"),
+    Binding("slash", "find", "Find", key_display="/", id="find"),
+    Binding("ctrl+p", "find", "Find", show=False, id="find-alt"),
+    Binding("r", "reload", "Reload", id="reload"),
+    Binding("tab", "next_pane", "Next pane", show=False, id="next-pane"),
+    Binding("shift+tab", "previous_pane", "Previous pane", show=False, id="previous-pane"),
+    Binding("question_mark", "help", "Help", key_display="?", id="help"),
+    Binding("q", "app.quit", "Quit", id="quit"),
+]
+
+
+class ExplorerKeys:
+    """Actions behind `EXPLORER_BINDINGS`, and `check_action` to grey out what does not apply."""
+
+    brain: Brain
+    history: History
+    export_dir: Path
+    pages: list[tuple[str, str]]
+    index_ready: bool
+    last_export: Path | None
+
+    if TYPE_CHECKING:
+        from textual.app import App
+        from textual.widget import Widget
+
+        app: App[None]
+        focused: Widget | None
+
+        def query_one(self, selector: object, expect_type: object = None) -> Any: ...
+        def navigate(self, view: View, move: str) -> None: ...
+        def change_view(self, view: View) -> None: ...
+        def _choose(self, slug: str, exists: bool) -> None: ...
+        def _exists(self, slug: str) -> bool: ...
+        def _build_index(self, refresh: bool = False) -> None: ...
+        def notify(self, message: str, **kwargs: Any) -> None: ...
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Grey out what does not apply now (SPEC §8 keys only)."""
+        current = self.history.current
+        if action == "back":
+            return self.history.can_go_back
+        if action == "forward":
+            return self.history.can_go_forward
+        if action in ("deeper", "shallower", "cycle_direction", "backlinks"):
+            if current is None:
+                return False
+            if action == "deeper":
+                return current.depth < DEPTH_CAP
+            if action == "shallower":
+                return current.depth > 1
+            return True
+        if action == "export":
+            panel = self.query_one(TraversalPanel)
+            return panel.loaded and panel.view == current
+        if action == "open_selected":
+            return self._selected_slug() is not None
+        return True
+
+    def _selected_slug(self) -> str | None:
+        focused = self.focused
+        if isinstance(focused, LinkTree):
+            return focused.selected_slug
+        if focused is not None and focused.id == "traversal-table":
+            return self.query_one(TraversalPanel).selected_slug
+        return None
+
+    def action_open_selected(self) -> None:
+        slug = self._selected_slug()
+        if slug is not None:
+            self._choose(slug, self._exists(slug))
+
+    def action_back(self) -> None:
+        if self.history.behind:
+            self.navigate(self.history.behind[-1], "back")
+
+    def action_forward(self) -> None:
+        if self.history.ahead:
+            self.navigate(self.history.ahead[-1], "forward")
+
+    def action_deeper(self) -> None:
+        if (current := self.history.current) is not None:
+            self.change_view(current.with_depth(current.depth + 1))
+
+    def action_shallower(self) -> None:
+        if (current := self.history.current) is not None:
+            self.change_view(current.with_depth(current.depth - 1))
+
+    def action_cycle_direction(self) -> None:
+        if (current := self.history.current) is not None:
+            self.change_view(current.with_direction(NEXT_DIRECTION[current.direction]))
+
+    def action_backlinks(self) -> None:
+        if (current := self.history.current) is not None:
+            self.change_view(current.with_direction("in"))
+
+    def action_export(self) -> None:
+        panel = self.query_one(TraversalPanel)
+        if panel.loaded and panel.view is not None:
+            self._export(panel.view, list(panel.edges))
+
+    @work(group="export", exclusive=True, exit_on_error=False)
+    async def _export(self, view: View, edges: list[Edge]) -> None:
+        bundle_root = getattr(self.brain.source, "root", None)
+        path = await asyncio.to_thread(export_slice, edges, view, self.export_dir, bundle_root)
+        self.last_export = path
+        self.notify(f"saved {path}", title="export", markup=False)
+
+    def action_find(self) -> None:
+        self.app.action_command_palette()
+
+    def action_reload(self) -> None:
+        self.query_one(StatusBar).set_indexing(0, 0)
+        self._build_index(refresh=self.index_ready)
+
+    def action_next_pane(self) -> None:
+        self._cycle_pane(1)
+
+    def action_previous_pane(self) -> None:
+        self._cycle_pane(-1)
+
+    def _cycle_pane(self, step: int) -> None:
+        focused = self.focused
+        ids = [pane.lstrip("#") for pane in PANES]
+        position = ids.index(focused.id) if focused is not None and focused.id in ids else -step
+        self.query_one(PANES[(position + step) % len(PANES)]).focus()
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpDialog(self.BINDINGS))
+
+    def catalogue(self) -> list[tuple[str, str]]:
+        return self.pages

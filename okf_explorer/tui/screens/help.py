@@ -1,0 +1,55 @@
+"""The `?` help: every key of the explorer, read from its bindings so it never goes stale."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import DataTable, Static
+
+KEY_NAMES = {
+    "plus": "+", "minus": "-", "slash": "/", "question_mark": "?", "backspace": "backspace",
+    "alt+left": "alt+←", "alt+right": "alt+→", "shift+tab": "shift+tab",
+}  # fmt: skip
+
+
+def key_label(key: str) -> str:
+    return KEY_NAMES.get(key, key)
+
+
+def key_rows(bindings: Sequence[Binding]) -> list[tuple[str, str]]:
+    """(keys, description) per action; keys that share an action are joined by `, `."""
+    rows: dict[str, tuple[list[str], str]] = {}
+    for binding in bindings:
+        keys, _ = rows.setdefault(binding.action, ([], binding.description))
+        keys.extend(key_label(key.strip()) for key in binding.key.split(","))
+        if binding.show and binding.description:
+            rows[binding.action] = (keys, binding.description)
+    return [(", ".join(keys), description) for keys, description in rows.values()]
+
+
+class HelpDialog(ModalScreen[None]):
+    """A modal listing every key; any of `escape`, `?`, `q` closes it."""
+
+    CSS_PATH = "help.tcss"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,question_mark,q", "dismiss", "Close", id="close-help"),
+    ]
+
+    def __init__(self, bindings: Sequence[Binding]) -> None:
+        super().__init__()
+        self.rows = key_rows(bindings)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="help-box"):
+            yield Static("Keys", id="help-title")
+            table: DataTable[str] = DataTable(id="help-keys", cursor_type="none", show_cursor=False)
+            table.add_columns("key", "action")
+            table.add_rows(self.rows)
+            yield table
+            yield Static("space expands a link-tree node · escape closes", id="help-hint")

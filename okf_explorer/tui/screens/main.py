@@ -1,0 +1,353 @@
+"""The explorer: page, link tree and traversal panes over one `Brain`.
+
+Every source call runs in a worker (`asyncio.to_thread` for page loads and
+traversals, a thread worker for the index build), so the event loop never waits
+on disk or network. The start page is read first and the index build starts
+once it is on screen (so the two do not compete for the first paint); the link
+tree and the traversal panel fill in when the index is ready, so a traversal
+never races the index build for the same source. Keys work meanwhile: changing
+depth or direction updates the title at once and the slice when it can.
+
+Navigation is committed to the history only when the page has loaded: a source
+that has gone away leaves the screen exactly as it was, plus a notification.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+from typing import ClassVar, Literal
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import BindingType
+from textual.command import Provider
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer, Header
+from textual.worker import Worker, WorkerState, get_current_worker
+
+from okf_explorer.core.brain import Brain
+from okf_explorer.core.errors import (
+    AuthError,
+    Cancelled,
+    OkfError,
+    PageNotFound,
+    PageUnreadable,
+    SourceUnavailable,
+)
+from okf_explorer.tui.commands import PageFinder
+from okf_explorer.tui.history import History, View
+from okf_explorer.tui.screens.explorer_keys import EXPLORER_BINDINGS, ExplorerKeys
+from okf_explorer.tui.screens.source_error import SourceErrorScreen
+from okf_explorer.tui.widgets.link_tree import LinkTree
+from okf_explorer.tui.widgets.page_pane import PagePane
+from okf_explorer.tui.widgets.status_bar import StatusBar
+from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
+
+FATAL_AT_START = (SourceUnavailable, AuthError)
+Move = Literal["visit", "back", "forward"]
+
+
+class MainScreen(ExplorerKeys, Screen[None]):
+    """The three panes, the status line and every key of SPEC §8."""
+
+    CSS_PATH = "main.tcss"
+    COMMANDS: ClassVar[set[type[Provider]]] = {PageFinder}
+    BINDINGS: ClassVar[list[BindingType]] = EXPLORER_BINDINGS
+
+    class IndexProgressed(Message):
+        """Posted from the index thread, at most ~10 times a second."""
+
+        def __init__(self, done: int, total: int) -> None:
+            super().__init__()
+            self.done, self.total = done, total
+
+    class IndexBuilt(Message):
+        """Posted from the index thread once the index is ready."""
+
+        def __init__(self, answered_by: str, pages: list[tuple[str, str]]) -> None:
+            super().__init__()
+            self.answered_by, self.pages = answered_by, pages
+
+    def __init__(
+        self, brain: Brain, *, start: str | None, export_dir: Path, source_label: str
+    ) -> None:
+        super().__init__()
+        self.brain = brain
+        self.start = start
+        self.export_dir = export_dir
+        self.source_label = source_label
+        self.history = History()
+        self.pages: list[tuple[str, str]] = []
+        self.index_ready = False
+        self.loaded_once = False
+        self.failed_at_start = False
+        self.index_started = False
+        self.last_export: Path | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Header(show_clock=False, icon="◆")
+        with Horizontal(id="panes"):
+            yield PagePane(id="page-pane")
+            with Vertical(id="graph-column"):
+                yield LinkTree(self.brain, id="link-tree")
+                yield TraversalPanel(id="traversal")
+        yield StatusBar(id="status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = "okf-explorer"
+        self.query_one(StatusBar).set_source(self.source_label)
+        self.query_one("#link-tree").border_title = "links"
+        self.query_one("#page-pane").border_title = "page"
+        self.start_up()
+
+    # ------------------------------------------------------------------ start and index
+
+    def start_up(self) -> None:
+        """List the source, open the first page and build the index in the background."""
+        self.failed_at_start = False
+        self.index_started = False
+        self.query_one(StatusBar).set_indexing(0, 0)
+        self._list_pages()
+
+    def _start_index(self) -> None:
+        """Build the index once the first page is on screen, so it does not slow that paint."""
+        if not self.index_started:
+            self.index_started = True
+            self.call_after_refresh(self._build_index)
+
+    @work(group="start", exclusive=True, exit_on_error=False)
+    async def _list_pages(self) -> None:
+        stubs = await asyncio.to_thread(self.brain.source.enumerate)
+        if not self.index_ready:
+            self.pages = [
+                (stub.slug, stub.info.title if stub.info else stub.slug) for stub in stubs
+            ]
+        self.query_one(StatusBar).set_page_count(len(stubs))
+        slugs = {stub.slug for stub in stubs}
+        slug = self.start if self.start is not None else ("index" if "index" in slugs else None)
+        if slug is None and stubs:
+            slug = stubs[0].slug
+        if slug is None:
+            self.query_one(PagePane).show_failure("(empty)", "this brain has no pages")
+            self._start_index()
+            return
+        self.navigate(View(slug), "visit")
+
+    @work(thread=True, group="index", exclusive=True, exit_on_error=False)
+    def _build_index(self, refresh: bool = False) -> None:
+        """Build (or refresh) the index off the event loop; cancellable via the worker."""
+        worker = get_current_worker()
+        last = 0.0
+
+        def progress(done: int, total: int) -> None:
+            nonlocal last
+            now = time.monotonic()
+            if now - last >= 0.1 or done == total:
+                last = now
+                self.post_message(self.IndexProgressed(done, total))
+
+        build = self.brain.refresh if refresh else self.brain.ensure_index
+        index = build(progress, lambda: worker.is_cancelled)
+        pages = [(slug, info.title or slug) for slug, info in index.pages.items()]
+        if not worker.is_cancelled:
+            self.post_message(self.IndexBuilt(self.brain.answered_by, pages))
+
+    @on(IndexProgressed)
+    def _index_progressed(self, message: IndexProgressed) -> None:
+        if not self.index_ready:
+            self.query_one(StatusBar).set_indexing(message.done, message.total)
+
+    @on(IndexBuilt)
+    def _index_built(self, message: IndexBuilt) -> None:
+        first = not self.index_ready
+        self.index_ready = True
+        self.pages = message.pages
+        status = self.query_one(StatusBar)
+        status.set_page_count(len(message.pages))
+        status.set_indexed(message.answered_by)
+        current = self.history.current
+        if current is not None:
+            if first:
+                self._refresh_graph(current)
+            else:
+                self.navigate(current, "reload")
+
+    # ------------------------------------------------------------------ navigation
+
+    def navigate(self, view: View, move: Move | Literal["reload"]) -> None:
+        """Load `view`'s page, then commit `move` to the history and refresh the panes."""
+        self.query_one(PagePane).loading = move != "reload"
+        self._load_page(view, move)
+
+    @work(group="page", exclusive=True, exit_on_error=False)
+    async def _load_page(self, view: View, move: Move | Literal["reload"]) -> None:
+        pane = self.query_one(PagePane)
+        try:
+            page = await asyncio.to_thread(self.brain.page, view.slug)
+        except (PageNotFound, PageUnreadable) as error:
+            self._commit(view, move)
+            pane.show_failure(view.slug, str(error))
+        except OkfError:
+            pane.loading = False
+            raise
+        else:
+            self._commit(view, move)
+            await pane.show_page(page)
+        finally:
+            pane.loading = False
+        self._start_index()
+
+    def _commit(self, view: View, move: Move | Literal["reload"]) -> None:
+        if move == "visit":
+            self.history.visit(view)
+        elif move == "back":
+            self.history.back()
+        elif move == "forward":
+            self.history.forward()
+        self.loaded_once = True
+        self.sub_title = view.slug
+        self._refresh_graph(view)
+        self.refresh_bindings()
+
+    def open_page(self, slug: str) -> None:
+        """Open `slug` keeping the current depth and direction (also used by the finder)."""
+        current = self.history.current
+        view = View(slug) if current is None else View(slug, current.depth, current.direction)
+        self.navigate(view, "visit")
+
+    def change_view(self, view: View) -> None:
+        """Same page, new traversal settings: no reload, no new history entry."""
+        self.history.update(view)
+        self._refresh_graph(view, links=False)
+        self.refresh_bindings()
+
+    # ------------------------------------------------------------------ graph panes
+
+    def _refresh_graph(self, view: View, links: bool = True) -> None:
+        panel = self.query_one(TraversalPanel)
+        tree = self.query_one(LinkTree)
+        if not self.index_ready:
+            panel.show_pending(view, "waiting for the index…")
+            if links:
+                tree.show_pending(view.slug, "links appear once the index is built")
+            return
+        panel.show_pending(view, "walking…")
+        self._load_slice(view)
+        if links:
+            self._load_links(view.slug)
+
+    @work(group="slice", exclusive=True, exit_on_error=False)
+    async def _load_slice(self, view: View) -> None:
+        panel = self.query_one(TraversalPanel)
+        try:
+            edges = await asyncio.to_thread(
+                self.brain.traverse, view.slug, view.depth, view.direction
+            )
+        except OkfError as error:
+            panel.show_pending(view, str(error))
+            if isinstance(error, (PageNotFound, PageUnreadable)):
+                return
+            raise
+        panel.show_edges(view, edges)
+        self.refresh_bindings()
+
+    @work(group="links", exclusive=True, exit_on_error=False)
+    async def _load_links(self, slug: str) -> None:
+        tree = self.query_one(LinkTree)
+        try:
+            try:
+                outgoing = await asyncio.to_thread(self.brain.forward_links, slug)
+            except PageUnreadable:
+                outgoing = []  # its links are unknown; who links to it still is
+            incoming = await asyncio.to_thread(self.brain.backlinks, slug)
+        except OkfError as error:
+            tree.show_pending(slug, str(error))
+            if isinstance(error, (PageNotFound, PageUnreadable)):
+                return
+            raise
+        tree.show_links(slug, outgoing, incoming)
+
+    @on(LinkTree.PageChosen)
+    def _tree_chose(self, message: LinkTree.PageChosen) -> None:
+        self._choose(message.slug, message.exists)
+
+    @on(TraversalPanel.PageChosen)
+    def _row_chose(self, message: TraversalPanel.PageChosen) -> None:
+        self._choose(message.slug, self._exists(message.slug))
+
+    @on(PagePane.LinkFollowed)
+    def _link_followed(self, message: PagePane.LinkFollowed) -> None:
+        if message.target is None:
+            self.app.open_url(message.url or "")
+            return
+        self._follow(message.target)
+
+    def _follow(self, target: str) -> None:
+        """Resolve a body link through the index's record of the current page."""
+        current = self.history.current
+        index = self.brain.index
+        if current is not None and index is not None:
+            for link in index.forward.get(current.slug, ()):
+                if link.target == target or link.target == target.removesuffix(".md"):
+                    self._choose(link.to, link.exists)
+                    return
+        known = {slug for slug, _ in self.pages}
+        for candidate in (target, target.removesuffix(".md").lstrip("/")):
+            if candidate in known:
+                self.open_page(candidate)
+                return
+        if not self.index_ready:
+            self.notify(
+                f"still indexing: cannot resolve {target} yet", severity="warning", markup=False
+            )
+        else:
+            self.notify(f"no such page: {target}", severity="warning", markup=False)
+
+    def _choose(self, slug: str, exists: bool) -> None:
+        if exists:
+            self.open_page(slug)
+        else:
+            self.notify(f"no such page: {slug}", severity="warning", markup=False)
+
+    def _exists(self, slug: str) -> bool:
+        index = self.brain.index
+        return index is None or slug in index.pages
+
+    # ------------------------------------------------------------------ failures
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """The one place worker failures become notifications (or the error screen)."""
+        if event.state != WorkerState.ERROR:
+            return
+        error = event.worker.error
+        if isinstance(error, Cancelled):
+            return
+        reason = str(error) if isinstance(error, OkfError) else f"unexpected error: {error!r}"
+        if event.worker.group == "index":
+            self.query_one(StatusBar).set_failed(reason)
+        if isinstance(error, FATAL_AT_START) and not self.loaded_once:
+            self._show_source_error(reason)
+            return
+        self.notify(
+            reason,
+            title="source" if isinstance(error, OkfError) else "bug",
+            severity="error",
+            markup=False,
+        )
+
+    def _show_source_error(self, reason: str) -> None:
+        if self.failed_at_start:
+            return
+        self.failed_at_start = True
+        self.workers.cancel_node(self)
+
+        def retry(again: bool | None) -> None:
+            if again:
+                self.start_up()
+
+        self.app.push_screen(SourceErrorScreen(self.source_label, reason), retry)

@@ -1,0 +1,61 @@
+"""Facts about a traversal slice that the panel shows without asking the source.
+
+A slice is the edge list of one `traverse` call; the walk itself records how each
+page was first reached, so the path from the root to any page in it can be read
+back from the edges alone (a shortest path, since the walk is breadth-first).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from okf_explorer.core.graph import Edge
+
+
+@dataclass(frozen=True, slots=True)
+class SliceSummary:
+    """Node and edge counts of a slice; the root counts as a page even when alone."""
+
+    pages: int
+    edges: int
+
+    def __str__(self) -> str:
+        page_word = "page" if self.pages == 1 else "pages"
+        edge_word = "edge" if self.edges == 1 else "edges"
+        return f"{self.pages} {page_word} · {self.edges} {edge_word}"
+
+
+def summarise(root: str, edges: Sequence[Edge]) -> SliceSummary:
+    nodes = {root}
+    for edge in edges:
+        nodes.add(edge.to)
+    return SliceSummary(pages=len(nodes), edges=len(edges))
+
+
+def path_to(root: str, edges: Sequence[Edge], row: int) -> list[str]:
+    """The walk from `root` to the `to` page of edge number `row`.
+
+    Each page's parent is the `frm` of the first edge of the same direction
+    that reached it, so the path has one page per hop.
+    """
+    target = edges[row]
+    parent: dict[str, str] = {}
+    for edge in edges:
+        if edge.direction == target.direction and edge.to not in parent and edge.to != root:
+            parent[edge.to] = edge.frm
+    path = [target.to]
+    node = target.to
+    while node != root and node in parent and len(path) <= len(edges) + 1:
+        node = parent[node]
+        path.append(node)
+    if path[-1] != root:
+        path.append(root)
+    path.reverse()
+    return path
+
+
+def format_path(path: Sequence[str], direction: str) -> str:
+    """`index → tables → tables/orders`; `in` walks read with `←` (who links to whom)."""
+    arrow = " ← " if direction == "in" else " → "
+    return arrow.join(path)

@@ -1,0 +1,1 @@
+"""The panes of the main screen, one module each."""

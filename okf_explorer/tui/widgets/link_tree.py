@@ -1,0 +1,155 @@
+"""The link tree: a page's outgoing and incoming links, expandable one hop at a time."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from rich.text import Text
+from textual import on
+from textual.message import Message
+from textual.widgets import Tree
+from textual.widgets.tree import TreeNode
+
+from okf_explorer.core.brain import Brain
+from okf_explorer.core.index import ResolvedLink
+
+Side = Literal["out", "in"]
+
+
+@dataclass(slots=True)
+class LinkNode:
+    """What a tree node stands for. `loaded` turns True once its children are fetched."""
+
+    slug: str
+    side: Side
+    exists: bool = True
+    readable: bool = True
+    loaded: bool = False
+
+
+class LinkTree(Tree[LinkNode]):
+    """Outgoing (n) / Incoming (n) for the current page.
+
+    A node's children are fetched from the brain when it is first expanded, in a
+    worker, so a server source is asked only for what the user looks at.
+    `enter` on a page node posts `PageChosen`; `space` expands it.
+    """
+
+    DEFAULT_CSS = """
+    LinkTree { padding: 0 1; }
+    """
+
+    class PageChosen(Message):
+        """The user chose a page in the tree (`enter` or a click)."""
+
+        def __init__(self, slug: str, exists: bool = True) -> None:
+            super().__init__()
+            self.slug = slug
+            self.exists = exists
+
+    def __init__(self, brain: Brain, *, id: str | None = None) -> None:
+        super().__init__("links", id=id)
+        self.brain = brain
+        self.show_root = False
+        self.auto_expand = False
+        self.slug: str | None = None
+
+    def show_links(
+        self, slug: str, outgoing: Sequence[ResolvedLink], incoming: Sequence[str]
+    ) -> None:
+        """Replace the tree with `slug`'s one-hop links."""
+        self.slug = slug
+        self.clear()
+        out_root = self.root.add(f"Outgoing ({len(outgoing)})", LinkNode(slug, "out", loaded=True))
+        for link in outgoing:
+            self._add_page(out_root, link.to, "out", exists=link.exists)
+        in_root = self.root.add(f"Incoming ({len(incoming)})", LinkNode(slug, "in", loaded=True))
+        for other in incoming:
+            self._add_page(in_root, other, "in")
+        out_root.expand()
+        in_root.expand()
+        self.move_cursor(out_root)
+
+    def show_pending(self, slug: str, reason: str) -> None:
+        """No links yet (index still building, or the source failed): say why."""
+        self.slug = slug
+        self.clear()
+        self.root.add_leaf(Text(reason, style="dim italic"))
+
+    def _add_page(
+        self, parent: TreeNode[LinkNode], slug: str, side: Side, exists: bool = True
+    ) -> None:
+        info = self.brain.index.pages.get(slug) if self.brain.index is not None else None
+        readable = exists and (info is None or info.readable)
+        data = LinkNode(slug, side, exists=exists, readable=readable)
+        count = self._count(slug, side) if exists else 0
+        parent.add(self._label(data, count), data, allow_expand=readable and count > 0)
+
+    def _count(self, slug: str, side: Side) -> int:
+        index = self.brain.index
+        if index is None:
+            return 0
+        return (
+            len(index.forward.get(slug, ())) if side == "out" else len(index.reverse.get(slug, ()))
+        )
+
+    def _label(self, data: LinkNode, count: int) -> Text:
+        if not data.exists:
+            return Text.assemble(("✗ missing ", "bold red"), (data.slug, "red"))
+        if not data.readable:
+            return Text.assemble(("⚠ unreadable ", "bold yellow"), data.slug)
+        index = self.brain.index
+        info = index.pages.get(data.slug) if index is not None else None
+        arrow = "→" if data.side == "out" else "←"
+        label = Text.assemble(data.slug, (f" {arrow}{count}", "cyan"))
+        if info is not None and info.title and info.title != data.slug:
+            label.append(f"  {info.title}", style="dim")
+        return label
+
+    @on(Tree.NodeExpanded)
+    def _expanded(self, event: Tree.NodeExpanded[LinkNode]) -> None:
+        data = event.node.data
+        if data is not None and not data.loaded:
+            data.loaded = True
+            event.node.add_leaf(Text("loading…", style="dim italic"))
+            # The screen owns the worker so its one StateChanged handler reports failures.
+            self.screen.run_worker(
+                self._load_children(event.node), group="link-tree", exit_on_error=False
+            )
+
+    async def _load_children(self, node: TreeNode[LinkNode]) -> None:
+        """One more hop under `node`, fetched off the event loop."""
+        data = node.data
+        assert data is not None
+        try:
+            if data.side == "out":
+                links = await asyncio.to_thread(self.brain.forward_links, data.slug)
+                children = [(link.to, link.exists) for link in links]
+            else:
+                slugs = await asyncio.to_thread(self.brain.backlinks, data.slug)
+                children = [(slug, True) for slug in slugs]
+        except BaseException:
+            data.loaded = False
+            node.remove_children()
+            raise
+        node.remove_children()
+        for slug, exists in children:
+            self._add_page(node, slug, data.side, exists=exists)
+
+    @on(Tree.NodeSelected)
+    def _selected(self, event: Tree.NodeSelected[LinkNode]) -> None:
+        event.stop()
+        data = event.node.data
+        if data is not None and event.node.parent is not self.root:
+            self.post_message(self.PageChosen(data.slug, data.exists))
+
+    @property
+    def selected_slug(self) -> str | None:
+        """The page under the cursor, or None on a root or message line."""
+        node = self.cursor_node
+        if node is None or node.data is None or node.parent is self.root:
+            return None
+        return node.data.slug

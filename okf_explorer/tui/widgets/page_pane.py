@@ -1,0 +1,122 @@
+"""The page pane: a header of frontmatter fields over the rendered Markdown body."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.message import Message
+from textual.widgets import Markdown, Static
+
+from okf_explorer.core.pages import Page
+from okf_explorer.tui.body_links import linkify_body, target_of_href
+
+OKF_FIELDS = ("status", "verified", "sources")
+
+
+class PagePane(VerticalScroll, can_focus=True):
+    """Shows one page. Clicking a link posts `LinkFollowed`; the screen resolves it."""
+
+    DEFAULT_CSS = """
+    PagePane { padding: 0 1; }
+    PagePane > #page-header { margin: 1 0 0 0; padding: 0 1; border-left: thick $accent; }
+    PagePane > #page-header.deprecated { border-left: thick $error; }
+    PagePane > #page-error { color: $error; margin: 1 0; display: none; }
+    PagePane.failed > #page-error { display: block; }
+    PagePane.failed > #page-body { display: none; }
+    """
+
+    class LinkFollowed(Message):
+        """A body link was clicked: `target` is the raw link target, `url` an external URL."""
+
+        def __init__(self, target: str | None, url: str | None = None) -> None:
+            super().__init__()
+            self.target = target
+            self.url = url
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.slug: str | None = None
+        self.page: Page | None = None
+        self.error: str | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="page-header")
+        yield Static(id="page-error")
+        yield Markdown(id="page-body", open_links=False)
+
+    async def show_page(self, page: Page) -> None:
+        """Render `page`; frontmatter fields go in the header, the body below it."""
+        self.slug, self.page, self.error = page.slug, page, None
+        self.remove_class("failed")
+        header = self.query_one("#page-header", Static)
+        header.update(page_header(page))
+        header.set_class(is_deprecated(page.frontmatter), "deprecated")
+        if not page.readable:
+            self._fail(page.error or "this page cannot be read")
+        await self.query_one("#page-body", Markdown).update(linkify_body(page.content))
+        self.scroll_home(animate=False)
+
+    def show_failure(self, slug: str, reason: str) -> None:
+        """The page could not be loaded: say why where its body would be."""
+        self.slug, self.page = slug, None
+        header = self.query_one("#page-header", Static)
+        header.update(Text.assemble((slug, "bold")))
+        header.remove_class("deprecated")
+        self._fail(reason)
+
+    def _fail(self, reason: str) -> None:
+        self.error = reason
+        self.query_one("#page-error", Static).update(Text(f"✗ {reason}"))
+        self.add_class("failed")
+
+    @on(Markdown.LinkClicked)
+    def _link_clicked(self, event: Markdown.LinkClicked) -> None:
+        event.stop()
+        target = target_of_href(event.href)
+        self.post_message(self.LinkFollowed(target, None if target else event.href))
+
+
+def is_deprecated(frontmatter: dict[str, Any]) -> bool:
+    return str(frontmatter.get("status", "")).strip().lower() == "deprecated"
+
+
+def page_header(page: Page) -> Text:
+    """Title, slug, then one line per known field (type, tags, description, OKF fields)."""
+    fm = page.frontmatter
+    text = Text.assemble((page.title, "bold"), "  ", (page.slug, "dim"))
+    if is_deprecated(fm):
+        text.append("  ")
+        text.append(" DEPRECATED ", style="bold reverse red")
+    if page.reserved:
+        text.append("  (reserved)", style="dim italic")
+    facts = [("type", page.type), ("tags", ", ".join(page.tags) or None)]
+    facts += [(name, _field_text(fm.get(name))) for name in ("status", "verified")]
+    shown = [(name, value) for name, value in facts if value]
+    if shown:
+        text.append("\n")
+        for number, (name, value) in enumerate(shown):
+            text.append(" · " if number else "", style="dim")
+            text.append(f"{name} ", style="dim")
+            text.append(str(value), style="bold red" if value == "deprecated" else "")
+    if page.description:
+        text.append("\n")
+        text.append(page.description, style="italic")
+    sources = fm.get("sources")
+    if sources:
+        items = sources if isinstance(sources, list) else [sources]
+        text.append("\nsources", style="dim")
+        for item in items:
+            text.append(f"\n  • {_field_text(item)}")
+    return text
+
+
+def _field_text(value: Any) -> str | None:
+    if value is None or value == "":
+        return None
+    if isinstance(value, (list, tuple)):
+        return ", ".join(str(item) for item in value)
+    return str(value)

@@ -1,0 +1,65 @@
+"""The status line: which source, how many pages, and what the index is doing."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.widgets import Label, ProgressBar
+
+
+class StatusBar(Horizontal):
+    """Source label · page count · index state, with a progress bar while indexing.
+
+    The label is whatever the source reports (`PageSource.label`), which never
+    holds a token.
+    """
+
+    DEFAULT_CSS = """
+    StatusBar { height: 1; background: $panel; padding: 0 1; }
+    StatusBar > Label { padding: 0 1 0 0; }
+    StatusBar > #status-source { color: $text-accent; }
+    StatusBar > #status-pages { color: $text-muted; }
+    StatusBar > #status-index { width: 1fr; }
+    StatusBar > #status-index.failed { color: $error; }
+    StatusBar > ProgressBar { width: 30; display: none; }
+    StatusBar.indexing > ProgressBar { display: block; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Label(id="status-source")
+        yield Label(id="status-pages")
+        yield Label("starting…", id="status-index")
+        yield ProgressBar(id="status-progress", show_eta=False, show_percentage=False)
+
+    @property
+    def index_state(self) -> str:
+        return str(self.query_one("#status-index", Label).content)
+
+    def set_source(self, label: str) -> None:
+        self.query_one("#status-source", Label).update(label)
+
+    def set_page_count(self, count: int) -> None:
+        self.query_one("#status-pages", Label).update(
+            f"· {count} {'page' if count == 1 else 'pages'} ·"
+        )
+
+    def set_indexing(self, done: int, total: int) -> None:
+        if not self.has_class("indexing"):
+            self.add_class("indexing")
+        self._state(f"indexing {done}/{total}")
+        self.query_one(ProgressBar).update(total=max(total, 1), progress=done)
+
+    def set_indexed(self, answered_by: str) -> None:
+        self.remove_class("indexing")
+        self._state(f"indexed · answered by {answered_by}")
+
+    def set_failed(self, reason: str) -> None:
+        self.remove_class("indexing")
+        self._state(f"index failed: {reason}", failed=True)
+
+    def _state(self, text: str, failed: bool = False) -> None:
+        label = self.query_one("#status-index", Label)
+        # Its width is fixed (1fr), so skip the layout pass: on a long page a
+        # screen reflow per progress tick would cost more than the tick itself.
+        label.update(text, layout=False)
+        label.set_class(failed, "failed")

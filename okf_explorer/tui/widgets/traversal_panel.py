@@ -1,0 +1,114 @@
+"""The traversal panel: the edges of the current slice, and where a row sits in it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.message import Message
+from textual.widgets import DataTable, Static
+
+from okf_explorer.core.graph import Edge
+from okf_explorer.tui.history import View
+from okf_explorer.tui.slice import format_path, path_to, summarise
+
+ROW_LIMIT = 1000
+"""Rows shown at most: a depth-10 slice of a big brain has tens of thousands of
+edges, and a table that long is slow to fill and useless to scroll. The export
+(`e`) always writes the whole slice."""
+
+
+def slice_title(view: View) -> str:
+    """`ROOT · depth N · DIRECTION` (SPEC §8)."""
+    return f"{view.slug} · depth {view.depth} · {view.direction}"
+
+
+class TraversalPanel(Vertical):
+    """A table of (hop, direction, from, to) with a summary line under it."""
+
+    DEFAULT_CSS = """
+    TraversalPanel { border: round $primary; border-title-color: $text; }
+    TraversalPanel:focus-within { border: round $accent; }
+    TraversalPanel > DataTable { height: 1fr; }
+    TraversalPanel > #traversal-info {
+        height: 2; color: $text-muted; padding: 0 1;
+    }
+    """
+
+    class PageChosen(Message):
+        """The user chose the `to` page of a row (`enter` or a click)."""
+
+        def __init__(self, slug: str) -> None:
+            super().__init__()
+            self.slug = slug
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.view: View | None = None
+        self.edges: list[Edge] = []
+        self.loaded = False
+
+    def compose(self) -> ComposeResult:
+        table: DataTable[str | int] = DataTable(
+            id="traversal-table", cursor_type="row", zebra_stripes=True
+        )
+        table.add_columns("hop", "dir", "from", "to")
+        yield table
+        yield Static(id="traversal-info")
+
+    @property
+    def table(self) -> DataTable[str | int]:
+        return self.query_one("#traversal-table", DataTable)
+
+    def show_pending(self, view: View, reason: str) -> None:
+        """The settings changed; the slice is on its way (or cannot come yet)."""
+        self.view, self.loaded = view, False
+        self.border_title = slice_title(view)
+        self.query_one("#traversal-info", Static).update(reason, layout=False)
+
+    def show_edges(self, view: View, edges: Sequence[Edge]) -> None:
+        """Fill the table with a fresh slice (at most `ROW_LIMIT` rows)."""
+        self.view, self.edges, self.loaded = view, list(edges), True
+        self.border_title = slice_title(view)
+        shown = self.edges[:ROW_LIMIT]
+        table = self.table
+        table.clear(columns=True)
+        # Explicit widths: auto-sized columns settle on idle and could lag a refill.
+        table.add_column("hop", width=3)
+        table.add_column("dir", width=4)
+        table.add_column("from", width=max([4, *(len(edge.frm) for edge in shown)]))
+        table.add_column("to", width=max([2, *(len(edge.to) for edge in shown)]))
+        table.add_rows((edge.hop, edge.direction, edge.frm, edge.to) for edge in shown)
+        self._describe(0 if self.edges else None)
+
+    def _describe(self, row: int | None) -> None:
+        """Slice size on the first line; the selected row's path from the root on the second."""
+        if self.view is None:
+            return
+        line = str(summarise(self.view.slug, self.edges))
+        if len(self.edges) > ROW_LIMIT:
+            line += f" · first {ROW_LIMIT} shown"
+        if row is not None and row < len(self.edges):
+            path = path_to(self.view.slug, self.edges, row)
+            line += "\n" + format_path(path, self.edges[row].direction)
+        self.query_one("#traversal-info", Static).update(line, layout=False)
+
+    @property
+    def selected_slug(self) -> str | None:
+        row = self.table.cursor_row
+        if not self.loaded or not self.edges or row >= min(len(self.edges), ROW_LIMIT):
+            return None
+        return self.edges[row].to
+
+    @on(DataTable.RowHighlighted)
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        event.stop()
+        self._describe(event.cursor_row)
+
+    @on(DataTable.RowSelected)
+    def _selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        if self.loaded and event.cursor_row < len(self.edges):
+            self.post_message(self.PageChosen(self.edges[event.cursor_row].to))

@@ -1,0 +1,130 @@
+"""Fixtures for the TUI tests: real bundles in tmp dirs, and sources that fail on demand."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+
+import pytest
+from textual.app import App
+from textual.pilot import Pilot
+
+from okf_explorer.core.brain import Brain
+from okf_explorer.core.errors import SourceUnavailable
+from okf_explorer.core.pages import Page
+from okf_explorer.sources.base import CancelCheck, PageStub, ProgressCallback, ScannedPage
+from okf_explorer.sources.bundle import BundleSource
+
+SIZE = (120, 40)
+
+SMALL_BUNDLE = {
+    "index.md": "---\ntitle: Home\ntype: hub\n---\n# Home\n\nSee [[alpha]] and [Beta](beta.md).\n",
+    "alpha.md": "---\ntitle: Alpha page\ntags: [one, two]\n---\n"
+    "Alpha links [[beta]] and [[ghost]].\n",
+    "beta.md": "---\ntitle: Beta\nstatus: deprecated\n---\n"
+    "Beta goes back to [[alpha|the alpha]].\n",
+    "notes/gamma.md": "# Gamma\n\nGamma cites [[index]] and `[[not-a-link]]`.\n",
+}
+
+
+def write_bundle(root: Path, pages: dict[str, str]) -> Path:
+    for name, text in pages.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
+@pytest.fixture
+def small_bundle(tmp_path: Path) -> Path:
+    return write_bundle(tmp_path / "brain", SMALL_BUNDLE)
+
+
+class FlakySource:
+    """A real BundleSource that goes down (every call raises) while `down` is set."""
+
+    def __init__(self, root: Path, down: bool = False) -> None:
+        self.inner = BundleSource(root)
+        self.down = down
+
+    def _check(self) -> None:
+        if self.down:
+            raise SourceUnavailable("the brain is unreachable (test)")
+
+    @property
+    def label(self) -> str:
+        return "flaky test brain"
+
+    @property
+    def cache_key(self) -> str:
+        return self.inner.cache_key
+
+    def enumerate(self) -> list[PageStub]:
+        self._check()
+        return self.inner.enumerate()
+
+    def get_page(self, slug: str) -> Page:
+        self._check()
+        return self.inner.get_page(slug)
+
+    def scan(
+        self,
+        stubs: Sequence[PageStub],
+        progress: ProgressCallback | None = None,
+        cancel: CancelCheck | None = None,
+    ) -> Iterator[ScannedPage]:
+        self._check()
+        return self.inner.scan(stubs, progress, cancel)
+
+    def server_graph(self) -> None:
+        return None
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+class GatedSource(FlakySource):
+    """A bundle whose scan waits for `gate`: the index cannot finish until a test allows it."""
+
+    def __init__(self, root: Path) -> None:
+        super().__init__(root)
+        self.gate = threading.Event()
+        self.scan_started = threading.Event()
+
+    def scan(
+        self,
+        stubs: Sequence[PageStub],
+        progress: ProgressCallback | None = None,
+        cancel: CancelCheck | None = None,
+    ) -> Iterator[ScannedPage]:
+        self.scan_started.set()
+        for item in self.inner.scan(stubs, progress, cancel):
+            while not self.gate.wait(0.05):
+                if cancel is not None and cancel():
+                    return
+            yield item
+
+
+def brain_for(source: object) -> Brain:
+    return Brain(source, cache_dir=False)  # type: ignore[arg-type]
+
+
+async def settle(pilot: Pilot[None], until: Callable[[], bool] | None = None) -> None:
+    """Let every worker finish (or `until` hold) and the screen catch up.
+
+    Polls with plain sleeps: `pilot.pause(delay)` forces a full repaint each time,
+    which on a loaded 2-core machine costs more than the wait itself.
+    """
+    app: App[None] = pilot.app
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        await asyncio.sleep(0.005)
+        busy = any(worker.is_running for worker in app.workers)
+        if (until is None and not busy) or (until is not None and until()):
+            await pilot.pause()
+            if until is not None or not any(worker.is_running for worker in app.workers):
+                return
+    raise AssertionError("the app did not settle")

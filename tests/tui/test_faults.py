@@ -1,0 +1,91 @@
+"""Sources that are down at start, or go away later, and a start before the index is built."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from okf_explorer.core.brain import Brain
+from okf_explorer.tui.app import make_app
+from okf_explorer.tui.screens.main import MainScreen
+from okf_explorer.tui.screens.source_error import SourceErrorScreen
+from okf_explorer.tui.widgets.link_tree import LinkTree
+from okf_explorer.tui.widgets.page_pane import PagePane
+from okf_explorer.tui.widgets.status_bar import StatusBar
+from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
+
+from .conftest import SIZE, FlakySource, GatedSource, brain_for, settle, write_bundle
+
+
+async def test_source_down_at_start_shows_error_screen_and_retry_works(small_bundle: Path) -> None:
+    source = FlakySource(small_bundle, down=True)
+    app = make_app(brain_for(source))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, until=lambda: isinstance(app.screen, SourceErrorScreen))
+        screen = app.screen
+        assert isinstance(screen, SourceErrorScreen)
+        assert "unreachable" in screen.reason
+        assert screen.source_label == "flaky test brain"
+        await pilot.press("r")  # still down: the error screen comes back
+        await settle(pilot, until=lambda: isinstance(app.screen, SourceErrorScreen))
+        assert isinstance(app.screen, SourceErrorScreen)
+        source.down = False
+        await pilot.press("r")
+        await settle(pilot)
+        assert isinstance(app.screen, MainScreen)
+        assert app.screen.query_one(PagePane).page.slug == "index"
+        assert app.screen.query_one(TraversalPanel).edges
+
+
+async def test_source_dying_later_notifies_and_keeps_what_was_loaded(small_bundle: Path) -> None:
+    source = FlakySource(small_bundle)
+    app = make_app(brain_for(source), start="alpha")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, MainScreen)
+        edges_before = list(screen.query_one(TraversalPanel).edges)
+        source.down = True
+        screen.open_page("beta")
+        await settle(pilot)
+        assert isinstance(app.screen, MainScreen)
+        assert any("unreachable" in n.message for n in app._notifications)
+        assert screen.query_one(PagePane).page.slug == "alpha"
+        assert screen.history.current.slug == "alpha"
+        assert screen.query_one(TraversalPanel).edges == edges_before
+        assert screen.query_one(LinkTree).slug == "alpha"
+
+
+async def test_a_missing_start_page_says_why_in_the_page_pane(small_bundle: Path) -> None:
+    app = make_app(brain_for(FlakySource(small_bundle)), start="nowhere")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        pane = app.screen.query_one(PagePane)
+        assert pane.page is None and "nowhere" in (pane.error or "")
+
+
+def generated_bundle(root: Path, count: int) -> Path:
+    pages = {"index.md": "# Index\n\n" + " ".join(f"[[p{n:05d}]]" for n in range(20)) + "\n"}
+    for number in range(count):
+        links = " ".join(f"[[p{(number * 7 + step) % count:05d}]]" for step in (1, 2, 3))
+        pages[f"p{number:05d}.md"] = f"---\ntitle: Page {number}\n---\nLinks {links}.\n"
+    return write_bundle(root, pages)
+
+
+async def test_first_page_and_keys_work_before_the_index_finishes(tmp_path: Path) -> None:
+    """3k pages, empty cache, and a scan that cannot finish until the test allows it."""
+    source = GatedSource(generated_bundle(tmp_path / "big", 3000))
+    app = make_app(Brain(source))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        pane = screen.query_one(PagePane)
+        await settle(pilot, until=lambda: pane.page is not None and source.scan_started.is_set())
+        assert pane.page.slug == "index"
+        assert not screen.index_ready
+        await pilot.press("plus")
+        assert str(screen.query_one(TraversalPanel).border_title) == "index · depth 2 · out"
+        assert screen.query_one(StatusBar).index_state.startswith("indexing")
+        source.gate.set()
+        await settle(pilot, until=lambda: screen.query_one(TraversalPanel).loaded)
+        assert screen.index_ready
+        edges = screen.query_one(TraversalPanel).edges
+        assert edges == app.brain.traverse("index", 2, "out")

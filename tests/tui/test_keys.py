@@ -1,0 +1,252 @@
+"""Every SPEC §8 key, pressed for real on a small bundle, asserting on widget state."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import DataTable
+
+from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.tui.app import make_app
+from okf_explorer.tui.screens.help import HelpDialog
+from okf_explorer.tui.screens.main import MainScreen
+from okf_explorer.tui.widgets.link_tree import LinkTree
+from okf_explorer.tui.widgets.page_pane import PagePane
+from okf_explorer.tui.widgets.status_bar import StatusBar
+from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
+
+from .conftest import SIZE, brain_for, settle, write_bundle
+
+
+def explorer(app) -> MainScreen:  # type: ignore[no-untyped-def]
+    screen = app.screen
+    assert isinstance(screen, MainScreen)
+    return screen
+
+
+def title(app) -> str:  # type: ignore[no-untyped-def]
+    return str(app.screen.query_one(TraversalPanel).border_title)
+
+
+def notes(app) -> list[str]:  # type: ignore[no-untyped-def]
+    return [notification.message for notification in app._notifications]
+
+
+async def test_start_shows_index_with_links_and_status(small_bundle: Path) -> None:
+    brain = brain_for(BundleSource(small_bundle))
+    app = make_app(brain, source_label="small")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = explorer(app)
+        assert screen.history.current is not None and screen.history.current.slug == "index"
+        assert screen.query_one(PagePane).page.title == "Home"
+        assert title(app) == "index · depth 1 · out"
+        tree = screen.query_one(LinkTree)
+        assert [str(node.label) for node in tree.root.children] == ["Outgoing (2)", "Incoming (1)"]
+        panel = screen.query_one(TraversalPanel)
+        assert [(edge.frm, edge.to) for edge in panel.edges] == [
+            ("index", "alpha"),
+            ("index", "beta"),
+        ]
+        assert screen.query_one(StatusBar).index_state == "indexed · answered by index"
+
+
+async def test_plus_and_minus_change_depth_within_1_to_10(small_bundle: Path) -> None:
+    app = make_app(brain_for(BundleSource(small_bundle)), start="alpha")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert not app.screen.check_action("shallower", ())
+        await pilot.press("minus")
+        assert title(app) == "alpha · depth 1 · out"
+        await pilot.press("plus", "plus")
+        await settle(pilot)
+        assert title(app) == "alpha · depth 3 · out"
+        edges = app.screen.query_one(TraversalPanel).edges
+        assert edges == app.brain.traverse("alpha", 3, "out")
+        for _ in range(6):  # 3 → 9 without a key press each: presses are slow under load
+            app.screen.action_deeper()
+        await pilot.press("plus", "plus")
+        assert title(app) == "alpha · depth 10 · out"
+        assert not app.screen.check_action("deeper", ())
+        await pilot.press("minus")
+        assert title(app) == "alpha · depth 9 · out"
+
+
+async def test_d_cycles_direction_and_b_jumps_to_backlinks(small_bundle: Path) -> None:
+    app = make_app(brain_for(BundleSource(small_bundle)), start="alpha")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        seen = []
+        for _ in range(3):
+            await pilot.press("d")
+            seen.append(title(app))
+        assert seen == [
+            "alpha · depth 1 · in",
+            "alpha · depth 1 · both",
+            "alpha · depth 1 · out",
+        ]
+        await pilot.press("b")
+        await settle(pilot)
+        assert title(app) == "alpha · depth 1 · in"
+        panel = app.screen.query_one(TraversalPanel)
+        assert (
+            [edge.to for edge in panel.edges] == app.brain.backlinks("alpha") == ["beta", "index"]
+        )
+        assert {edge.direction for edge in panel.edges} == {"in"}
+
+
+async def test_enter_on_a_traversal_row_opens_its_page(small_bundle: Path) -> None:
+    app = make_app(brain_for(BundleSource(small_bundle)))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        table = app.screen.query_one("#traversal-table", DataTable)
+        table.focus()
+        await pilot.press("down", "enter")
+        await settle(pilot)
+        assert explorer(app).history.current.slug == "beta"
+        assert title(app) == "beta · depth 1 · out"
+
+
+async def test_enter_on_tree_opens_page_and_missing_target_notifies(small_bundle: Path) -> None:
+    app = make_app(brain_for(BundleSource(small_bundle)), start="alpha")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        tree = app.screen.query_one(LinkTree)
+        tree.focus()
+        labels = [str(node.label) for node in tree.root.children[0].children]
+        assert labels[0].startswith("beta →1")
+        assert labels[1] == "✗ missing ghost"
+        await pilot.press("down", "down", "enter")  # Outgoing → beta → ghost
+        await settle(pilot)
+        assert "no such page: ghost" in notes(app)
+        assert explorer(app).history.current.slug == "alpha"
+        await pilot.press("up", "enter")
+        await settle(pilot)
+        assert explorer(app).history.current.slug == "beta"
+
+
+async def test_tree_node_expands_one_hop_lazily(small_bundle: Path) -> None:
+    app = make_app(brain_for(BundleSource(small_bundle)), start="index")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        tree = app.screen.query_one(LinkTree)
+        alpha = tree.root.children[0].children[0]
+        assert alpha.data.slug == "alpha" and not alpha.children
+        alpha.expand()
+        await settle(pilot)
+        assert [child.data.slug for child in alpha.children] == ["beta", "ghost"]
+        assert [child.data.exists for child in alpha.children] == [True, False]
+
+
+async def test_history_back_back_forward_restores_pages_and_settings(small_bundle: Path) -> None:
+    app = make_app(brain_for(BundleSource(small_bundle)), start="index")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = explorer(app)
+        assert not screen.check_action("back", ())
+        await pilot.press("plus")  # index at depth 2
+        screen.open_page("alpha")
+        await settle(pilot)
+        await pilot.press("d")  # alpha at depth 2, in
+        screen.open_page("beta")
+        await settle(pilot)
+        assert title(app) == "beta · depth 2 · in"
+        await pilot.press("backspace")
+        await settle(pilot)
+        assert title(app) == "alpha · depth 2 · in"
+        await pilot.press("alt+left")
+        await settle(pilot)
+        assert title(app) == "index · depth 2 · out"
+        assert screen.query_one(PagePane).page.slug == "index"
+        assert not screen.check_action("back", ())
+        await pilot.press("alt+right")
+        await settle(pilot)
+        assert title(app) == "alpha · depth 2 · in"
+        assert screen.query_one(PagePane).page.slug == "alpha"
+        assert screen.check_action("forward", ())
+
+
+async def test_tab_and_shift_tab_cycle_the_panes_and_q_quits(small_bundle: Path) -> None:
+    app = make_app(brain_for(BundleSource(small_bundle)))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.screen.query_one(PagePane).focus()
+        order = []
+        for _ in range(3):
+            await pilot.press("tab")
+            order.append(app.focused.id)
+        assert order == ["link-tree", "traversal-table", "page-pane"]
+        await pilot.press("shift+tab")
+        assert app.focused.id == "traversal-table"
+        await pilot.press("q")
+        await pilot.pause()
+        assert not app.is_running
+
+
+async def test_question_mark_lists_every_key(small_bundle: Path) -> None:
+    app = make_app(brain_for(BundleSource(small_bundle)))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpDialog)
+        keys = {key for row, _ in app.screen.rows for key in row.split(", ")}
+        expected = "enter backspace alt+← alt+→ + - d b e / ctrl+p r tab shift+tab ? q"
+        assert keys == set(expected.split())
+        await pilot.press("escape")
+        assert isinstance(app.screen, MainScreen)
+
+
+async def test_r_reloads_changed_pages(small_bundle: Path) -> None:
+    app = make_app(brain_for(BundleSource(small_bundle)), start="notes/gamma")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert [edge.to for edge in app.screen.query_one(TraversalPanel).edges] == ["index"]
+        page = small_bundle / "notes" / "gamma.md"
+        page.write_text("# Gamma\n\nNow [[index]] and [[beta]], a longer body.\n", encoding="utf-8")
+        await pilot.press("r")
+        await settle(pilot)
+        assert [edge.to for edge in app.screen.query_one(TraversalPanel).edges] == ["index", "beta"]
+        assert "beta" in app.screen.query_one(PagePane).page.content
+        assert app.screen.query_one(StatusBar).index_state.startswith("indexed")
+
+
+async def test_body_links_open_pages_and_dangling_ones_notify(small_bundle: Path) -> None:
+    from textual.widgets import Markdown
+
+    app = make_app(brain_for(BundleSource(small_bundle)), start="index")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        markdown = app.screen.query_one(PagePane).query_one(Markdown)
+        block = markdown.children[-1]
+        await block.action_link("beta.md")  # a plain Markdown link
+        await settle(pilot)
+        assert explorer(app).history.current.slug == "beta"
+        explorer(app).open_page("alpha")
+        await settle(pilot)
+        block = app.screen.query_one(PagePane).query_one(Markdown).children[-1]
+        await block.action_link("okf:ghost")
+        await settle(pilot)
+        assert "no such page: ghost" in notes(app)
+        await block.action_link("okf:beta")
+        await settle(pilot)
+        assert explorer(app).history.current.slug == "beta"
+
+
+async def test_deprecated_page_is_marked_and_unreadable_page_says_why(tmp_path: Path) -> None:
+    root = write_bundle(
+        tmp_path / "b",
+        {"index.md": "[[old]] [[broken]]\n", "old.md": "---\nstatus: deprecated\n---\nold\n"},
+    )
+    (root / "broken.md").write_bytes(b"\xff\xfe not utf-8")
+    app = make_app(brain_for(BundleSource(root)), start="old")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        header = app.screen.query_one("#page-header")
+        assert header.has_class("deprecated")
+        assert "DEPRECATED" in str(header.content)
+        explorer(app).open_page("broken")
+        await settle(pilot)
+        pane = app.screen.query_one(PagePane)
+        assert pane.has_class("failed") and pane.error
+        assert "UTF-8" in pane.error or "utf-8" in pane.error.lower()

@@ -1,0 +1,84 @@
+"""The pure parts of the TUI: body links, history, slice facts, help rows."""
+
+from __future__ import annotations
+
+from textual.binding import Binding
+
+from okf_explorer.core.graph import Edge
+from okf_explorer.core.links import parse_links
+from okf_explorer.tui.body_links import linkify_body, target_of_href
+from okf_explorer.tui.history import History, View
+from okf_explorer.tui.screens.help import key_rows
+from okf_explorer.tui.slice import format_path, path_to, summarise
+
+
+def test_wiki_links_become_okf_links_outside_code() -> None:
+    body = (
+        "see [[project_x|the X project]] and [[ref_y#section]] and ![[embed_z]]\n"
+        "`[[in_span]]` and \\[[escaped]] and [[pic.png]] and [[#local]]\n"
+        "```\n[[in_fence]]\n```\n"
+        "| a | [[tables/customers\\|customers]] |\n"
+    )
+    out = linkify_body(body)
+    assert "[the X project](<okf:project_x>)" in out
+    assert "[ref\\_y#section](<okf:ref_y>)" in out
+    assert "↳ [embed\\_z](<okf:embed_z>)" in out
+    assert "`[[in_span]]`" in out and "\n[[in_fence]]\n" in out
+    assert "okf:escaped" not in out and "okf:pic.png" not in out and "okf:#" not in out
+    assert "[customers](<okf:tables/customers>)" in out
+
+
+def test_every_rewritten_target_is_one_the_core_parser_reports() -> None:
+    body = "a [[Tomas Okafor]] b [[x/y#h|alias]] c ![[e]] d [m](m.md) `[[no]]`"
+    targets = [href for href in _hrefs(linkify_body(body))]
+    assert [target_of_href(href) for href in targets] == ["Tomas Okafor", "x/y", "e"]
+    assert set(parse_links(body)) == {"Tomas Okafor", "x/y", "e", "m.md"}
+    assert target_of_href("m.md#anchor") == "m.md"
+    assert target_of_href("https://example.com") is None
+
+
+def _hrefs(text: str) -> list[str]:
+    import re
+
+    return re.findall(r"\]\(<(okf:[^>]*)>\)", text)
+
+
+def test_history_carries_settings_and_drops_forward_on_a_new_visit() -> None:
+    history = History()
+    history.visit(View("a", 2, "in"))
+    history.visit(View("b"))
+    history.update(View("b", 3, "both"))
+    history.visit(View("c"))
+    assert history.back() == View("b", 3, "both")
+    assert history.back() == View("a", 2, "in")
+    assert history.back() is None
+    assert history.forward() == View("b", 3, "both")
+    history.visit(View("d"))
+    assert not history.can_go_forward
+    assert View("a").with_depth(42).depth == 10 and View("a").with_depth(0).depth == 1
+
+
+def test_slice_summary_and_paths_follow_the_walk() -> None:
+    edges = [
+        Edge("index", "tables", 1, "out"),
+        Edge("index", "x", 1, "out"),
+        Edge("tables", "tables/orders", 2, "out"),
+        Edge("tables/orders", "index", 3, "out"),
+        Edge("index", "y", 1, "in"),
+    ]
+    assert str(summarise("index", edges)) == "5 pages · 5 edges"
+    assert str(summarise("solo", [])) == "1 page · 0 edges"
+    assert path_to("index", edges, 2) == ["index", "tables", "tables/orders"]
+    assert format_path(path_to("index", edges, 2), "out") == "index → tables → tables/orders"
+    assert format_path(path_to("index", edges, 4), "in") == "index ← y"
+
+
+def test_help_rows_join_keys_of_one_action() -> None:
+    rows = key_rows(
+        [
+            Binding("backspace", "back", "Back"),
+            Binding("alt+left", "back", "Back", show=False),
+            Binding("plus", "deeper", "Depth+"),
+        ]
+    )
+    assert rows == [("backspace, alt+←", "Back"), ("+", "Depth+")]
