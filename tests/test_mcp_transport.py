@@ -600,3 +600,22 @@ def test_short_url_secret_does_not_mangle_words() -> None:
     assert _scrub_secret("connection refused", "u") == "connection refused"
     assert _scrub_secret("user u failed", "u") == "user *** failed"
     assert _scrub_secret("Bearer abcdefgh123 rejected", "abcdefgh123") == "Bearer *** rejected"
+
+
+def test_plain_http_never_loads_the_ca_bundle(monkeypatch: pytest.MonkeyPatch) -> None:
+    """httpx reads the system certificates for every client (60-100 ms of a one-shot CLI
+    query); an `http://` source speaks no TLS, so it must not, and `https://` still does."""
+    import ssl
+
+    loads: list[str] = []
+    real = ssl.SSLContext.load_verify_locations
+
+    def spy(self: ssl.SSLContext, *args: Any, **kwargs: Any) -> None:
+        loads.append("ca")
+        real(self, *args, **kwargs)
+
+    monkeypatch.setattr(ssl.SSLContext, "load_verify_locations", spy)
+    McpSource("http://127.0.0.1:9/mcp", token=None, token_source="no token").close()
+    assert loads == []
+    McpSource("https://127.0.0.1:9/mcp", token=None, token_source="no token").close()
+    assert loads

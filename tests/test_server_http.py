@@ -162,7 +162,35 @@ def test_batch_gets_one_block_per_reply(client: httpx.Client) -> None:
     assert [m["id"] for m in sse(post(client, batch))] == [1, 2]
 
 
-def test_unknown_method(client: httpx.Client) -> None:
+def test_plain_tool_calls_answer_exactly_as_through_the_sdk(client: httpx.Client) -> None:
+    """Plain `tools/call` requests skip the SDK's per-request session; a call carrying
+    `_meta` still goes through it. Both must give the same bytes, in batches too."""
+    calls = [
+        ("get_page", {"slug": "people/alice", "include_content": True}),
+        ("get_page", {"slug": "ghost"}),
+        ("get_backlinks", {"slug": "notes/n000"}),
+        ("list_pages", {"limit": 3, "bogus": 1}),
+        ("nope", {}),
+    ]
+
+    def batch(meta: bool) -> list[dict[str, Any]]:
+        bodies = []
+        for rid, (name, arguments) in enumerate(calls, start=1):
+            params: dict[str, Any] = {"name": name, "arguments": arguments}
+            if meta:
+                params["_meta"] = {"progressToken": rid}
+            bodies.append({"jsonrpc": "2.0", "id": rid, "method": "tools/call", "params": params})
+        return bodies
+
+    plain, through_sdk = post(client, batch(False)), post(client, batch(True))
+    assert plain.text == through_sdk.text
+    replies = sse(plain)
+    assert [m["id"] for m in replies] == [1, 2, 3, 4, 5]
+    assert [m["result"]["isError"] for m in replies] == [False, True, False, False, True]
+    assert replies[3]["result"]["_meta"] == {
+        "warnings": [{"code": "unknown_param", "param": "bogus"}]
+    }
+
     (reply,) = sse(post(client, {"jsonrpc": "2.0", "id": 9, "method": "no/such"}))
     assert reply == {
         "error": {"code": -32601, "message": "Method not found"},

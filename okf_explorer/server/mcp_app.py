@@ -2,6 +2,10 @@
 
 Replies carry exactly one text content item and no `structuredContent`, like
 gbrain. Tool work runs in a worker thread (the Brain is synchronous).
+
+`call_tools` is the same tool work for several calls at once, as the JSON-RPC
+`result` objects the SDK would send; `http_app` uses it for plain `tools/call`
+requests (see there why).
 """
 
 from __future__ import annotations
@@ -71,6 +75,36 @@ def to_result(reply: ToolReply) -> types.CallToolResult:
         isError=reply.is_error,
         _meta=meta,
     )
+
+
+def result_object(reply: ToolReply) -> dict[str, Any]:
+    """The `result` of a `tools/call` as the SDK serialises `to_result(reply)`
+    (`model_dump(by_alias=True, mode="json", exclude_none=True)`), built directly:
+    the pydantic round trip costs as much as a small tool call."""
+    result: dict[str, Any] = {
+        "content": [{"type": "text", "text": reply.text}],
+        "isError": reply.is_error,
+    }
+    if reply.warnings:
+        result = {"_meta": {"warnings": [dict(w) for w in reply.warnings]}, **result}
+    return result
+
+
+def call_tools(fresh: FreshBrain, calls: list[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
+    """Run several tool calls in order (in the calling thread): their `result` objects.
+
+    `call_tool` never raises; should the freshness check fail unexpectedly, the call
+    gets the result the SDK handler makes of an exception (its text, `isError`).
+    """
+    results = []
+    for name, arguments in calls:
+        try:
+            reply = call_tool(fresh.current(), name, arguments, contexts=fresh.contexts)
+        except Exception as error:  # the SDK handler's own catch-all, reproduced
+            results.append({"content": [{"type": "text", "text": str(error)}], "isError": True})
+            continue
+        results.append(result_object(reply))
+    return results
 
 
 def build_mcp_server(fresh: FreshBrain) -> Server[Any, Any]:

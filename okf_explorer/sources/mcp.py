@@ -17,6 +17,12 @@ scans run in `mcp_scan`. Choices where the SPEC is silent (GBRAIN_PROTOCOL.md sa
   (gbrain and our `serve` do; a server that refuses one gets single calls from then
   on), `concurrency` POSTs in flight. A page-level error (`page_not_found`) makes an
   unreadable entry; anything else raises (the engine decides).
+- A scan needs links, not the display text: it asks `get_page` without
+  `include_content` (gbrain then skips re-serialising the frontmatter as YAML, and
+  sends less) and joins `compiled_truth` + `timeline`. A page whose timeline and
+  remaining text both hold links is fetched again with `content` in the same
+  worker (`mcp_payloads.split_is_exact`), so forward-link order stays exact.
+  `get_page` / `get_pages` (display) always ask for `content`.
 - `server_graph()` is offered when `tools/list` has both `get_links` and
   `get_backlinks`; it holds existing pages only (servers drop dangling targets) and
   one row per (from, to).
@@ -24,11 +30,13 @@ scans run in `mcp_scan`. Choices where the SPEC is silent (GBRAIN_PROTOCOL.md sa
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 import time
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from okf_explorer.core.errors import OkfError, PageNotFound, PageUnreadable, ProtocolError
 from okf_explorer.core.pages import Page
@@ -39,7 +47,7 @@ from okf_explorer.sources.base import (
     ScannedPage,
     ServerGraph,
 )
-from okf_explorer.sources.mcp_payloads import ToolDecoder, stub_of
+from okf_explorer.sources.mcp_payloads import ToolDecoder, page_of, split_is_exact, stub_of
 from okf_explorer.sources.mcp_scan import PageOutcome, scan_concurrently
 from okf_explorer.sources.mcp_transport import JsonRpcTransport
 
@@ -47,6 +55,8 @@ if TYPE_CHECKING:
     import httpx
 
 log = logging.getLogger(__name__)
+
+PagePayload = dict[str, Any] | PageNotFound | PageUnreadable
 
 PAGE_SIZE = 100
 """gbrain silently clamps remote `list_pages` limits to 100."""
@@ -86,7 +96,7 @@ class McpSource:
             timeout=timeout,
             pool_size=self._concurrency + 2,
             secrets=url_secrets(url),
-            transport=http_transport,
+            transport=http_transport or _plain_http_transport(url, self._concurrency + 2),
         )
         self._decoder = ToolDecoder(self._label, token_source, self._rpc.scrub)
         self._tools: frozenset[str] | None = None
@@ -160,17 +170,37 @@ class McpSource:
         result = self._rpc.request("tools/call", _get_page_params(slug))
         return self._decoder.page(slug, result)
 
-    def get_pages(self, slugs: Sequence[str]) -> list[PageOutcome]:
+    def get_pages(self, slugs: Sequence[str], *, content: bool = True) -> list[PageOutcome]:
         """Several pages, in order: each a `Page` or its page-level error (not raised).
 
         One POST (a JSON-RPC batch) when the server accepts batches, else one request
-        a page. Source-level failures raise.
+        a page. Source-level failures raise. `content=False` is for scans: bodies
+        joined from the split shape, exact in links and their order (see the module
+        docstring); pages where the split could reorder links are fetched again whole.
         """
+        payloads = self._page_payloads(slugs, content)
+        outcomes: list[PageOutcome] = []
+        again: list[int] = []
+        for slug, payload in zip(slugs, payloads, strict=True):
+            if isinstance(payload, dict):
+                if not content and not split_is_exact(payload):
+                    again.append(len(outcomes))
+                payload = page_of(payload, slug)
+            outcomes.append(payload)
+        if again:
+            whole = self.get_pages([slugs[i] for i in again], content=True)
+            for position, outcome in zip(again, whole, strict=True):
+                outcomes[position] = outcome
+        return outcomes
+
+    def _page_payloads(self, slugs: Sequence[str], content: bool) -> list[PagePayload]:
         if len(slugs) > 1 and self._batching is not False:
-            calls = [("tools/call", _get_page_params(slug)) for slug in slugs]
+            calls = [("tools/call", _get_page_params(slug, content)) for slug in slugs]
             try:
                 results = self._rpc.request_batch(calls)
-                outcomes = [self._outcome(slug, r) for slug, r in zip(slugs, results, strict=True)]
+                payloads = [
+                    self._payload(slug, r, content) for slug, r in zip(slugs, results, strict=True)
+                ]
             except ProtocolError as error:
                 if self._batching:
                     raise
@@ -178,15 +208,18 @@ class McpSource:
                 self._batching = False
             else:
                 self._batching = True
-                return outcomes
-        return [self._outcome(slug, None) for slug in slugs]
+                return payloads
+        return [self._payload(slug, None, content) for slug in slugs]
 
-    def _outcome(self, slug: str, result: Any) -> PageOutcome:
-        """One page from a batch `result` (or fetched alone when `result` is None)."""
+    def _payload(self, slug: str, result: Any, content: bool) -> PagePayload:
+        """One `get_page` object from a batch `result` (fetched alone when None), or its
+        page-level error."""
         if isinstance(result, OkfError):
             raise result
         try:
-            return self.get_page(slug) if result is None else self._decoder.page(slug, result)
+            if result is None:
+                result = self._rpc.request("tools/call", _get_page_params(slug, content))
+            return self._decoder.page_payload(slug, result)
         except (PageNotFound, PageUnreadable) as error:
             return error
 
@@ -199,7 +232,8 @@ class McpSource:
         """Fetch and parse pages concurrently (see `mcp_scan`); yields in any order."""
         if stubs:
             self._rpc.ensure_initialized()
-        return scan_concurrently(self.get_pages, stubs, self._concurrency, progress, cancel)
+        fetch = functools.partial(self.get_pages, content=False)
+        return scan_concurrently(fetch, stubs, self._concurrency, progress, cancel)
 
     def server_graph(self) -> ServerGraph | None:
         """`get_links`/`get_backlinks` when the server lists both, else None."""
@@ -232,5 +266,24 @@ class McpServerGraph:
         return list(dict.fromkeys(v for v in values if isinstance(v, str) and v))
 
 
-def _get_page_params(slug: str) -> dict[str, Any]:
-    return {"name": "get_page", "arguments": {"slug": slug, "include_content": True}}
+def _plain_http_transport(url: str, pool_size: int) -> httpx.BaseTransport | None:
+    """For an `http://` URL, a connection pool that skips loading the CA bundle.
+
+    httpx reads the system's certificates for every client it makes (60-100 ms,
+    most of a one-shot CLI query over loopback) even when no TLS is ever spoken.
+    `https://` URLs keep httpx's default, verifying transport.
+    """
+    if urlsplit(url).scheme.lower() != "http":
+        return None
+    from okf_explorer.sources.lean_httpx import httpx
+
+    limits = httpx.Limits(max_connections=pool_size, max_keepalive_connections=pool_size)
+    return httpx.HTTPTransport(verify=False, limits=limits)
+
+
+def _get_page_params(slug: str, content: bool = True) -> dict[str, Any]:
+    """`get_page` arguments; without content as gbrain's default (the flag left out)."""
+    arguments: dict[str, Any] = (
+        {"slug": slug, "include_content": True} if content else {"slug": slug}
+    )
+    return {"name": "get_page", "arguments": arguments}

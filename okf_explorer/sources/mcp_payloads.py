@@ -147,11 +147,15 @@ def split_is_exact(payload: dict[str, Any]) -> bool:
     Always with `content`. Without it the body is `compiled_truth` + `timeline`, and
     text that followed the timeline now precedes it: the order can only change when
     the timeline holds a link and the rest of the page does too. The timeline is
-    short, so it is parsed; the rest is only searched for a bracket.
+    short, so it is parsed; the rest is only searched for a bracket. A reply with
+    no body field at all (a server that sends the body only as `content`) is not
+    exact either: asking again with `content` is what gets its links.
     """
     if isinstance(payload.get("content"), str):
         return True
     timeline, truth = payload.get("timeline"), payload.get("compiled_truth")
+    if not isinstance(timeline, str) and not isinstance(truth, str):
+        return False
     if not isinstance(timeline, str) or not isinstance(truth, str) or "[" not in truth:
         return True
     return "[" not in timeline or not extract_links(timeline)

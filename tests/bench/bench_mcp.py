@@ -16,7 +16,9 @@ links to `hub` (`gen_bundle.py`), serves it, warms the server's own index, then 
   (d)  one raw `get_backlinks` call on an open connection.
 
 (a) and (b) run once (they are long); (b'), (c), (c') and (d) report the median of `--repeat`
-runs. All answers are checked against each other before the table is printed.
+runs. All answers are checked against each other before the table is printed. For (a) and
+(b) it also prints the CPU seconds the client (this process) and the server subprocess
+spent (Linux `/proc`), which says where a scan's time goes when both share two cores.
 """
 
 from __future__ import annotations
@@ -110,6 +112,29 @@ def ours(url: str, target: str, *, scan: bool, cache: Path | bool) -> list[str]:
         brain.close()
 
 
+def server_cpu(pid: int) -> float:
+    """User + system CPU seconds of process `pid` so far (0 where /proc is missing)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def with_cpu(
+    fn: Callable[[], Any], pid: int, cpu: dict[str, tuple[float, float]], name: str
+) -> Callable[[], Any]:
+    """`fn`, recording (client, server) CPU seconds of its last run under `name`."""
+
+    def run() -> Any:
+        client, server = time.process_time(), server_cpu(pid)
+        answer = fn()
+        cpu[name] = (time.process_time() - client, server_cpu(pid) - server)
+        return answer
+
+    return run
+
+
 def timed(fn: Callable[[], Any], repeat: int = 1) -> tuple[float, Any]:
     """Median wall time in seconds over `repeat` runs, and the last answer."""
     times, answer = [], None
@@ -136,11 +161,13 @@ def main() -> None:
             warm_up, _ = timed(lambda: NaiveClient(url).tool("get_backlinks", {"slug": "hub"}))
             raw = NaiveClient(url)
             connected = McpSource(url, token=None, token_source="no token")
+            pid = server.process.pid if server.process else 0
+            cpu: dict[str, tuple[float, float]] = {}
+            naive = with_cpu(lambda: naive_backlinks(url, "hub"), pid, cpu, "(a)")
+            cold = with_cpu(lambda: ours(url, "hub", scan=True, cache=cache), pid, cpu, "(b)")
             rows = [
-                ("(a) list_pages + sequential get_page + parse",
-                 *timed(lambda: naive_backlinks(url, "hub"))),
-                ("(b) ours, --scan, cold cache",
-                 *timed(lambda: ours(url, "hub", scan=True, cache=cache))),
+                ("(a) list_pages + sequential get_page + parse", *timed(naive)),
+                ("(b) ours, --scan, cold cache", *timed(cold)),
                 ("(b') ours, --scan, warm cache",
                  *timed(lambda: ours(url, "hub", scan=True, cache=cache), args.repeat)),
                 ("(c) ours, fast path, new connection (CLI)",
@@ -152,10 +179,15 @@ def main() -> None:
             ]  # fmt: skip
             connected.close()
             raw.close()
-    report(rows, args.pages, warm_up)
+    report(rows, args.pages, warm_up, cpu)
 
 
-def report(rows: list[tuple[str, float, list[str]]], pages: int, warm_up: float) -> None:
+def report(
+    rows: list[tuple[str, float, list[str]]],
+    pages: int,
+    warm_up: float,
+    cpu: dict[str, tuple[float, float]],
+) -> None:
     answers = {name: sorted(answer) for name, _, answer in rows}
     scans = [answers[name] for name, _, _ in rows[:3]]
     fast = [answers[name] for name, _, _ in rows[3:]]
@@ -175,6 +207,8 @@ def report(rows: list[tuple[str, float, list[str]]], pages: int, warm_up: float)
     print(f"\ntargets: (b) ≥ 10× faster than (a): cold {a / base[rows[1][0]]:.1f}×, "
           f"warm {a / base[rows[2][0]]:.1f}×; (c) within 2× of (d): new connection "
           f"{base[rows[3][0]] / d:.2f}×, open connection {base[rows[4][0]] / d:.2f}×")  # fmt: skip
+    for name, (client, server) in cpu.items():
+        print(f"{name} CPU seconds: client {client:.2f}, server {server:.2f}")
 
 
 def _fmt(seconds: float) -> str:

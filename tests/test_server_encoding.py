@@ -1,0 +1,75 @@
+"""The server's fast encoders write exactly what the slow, reference ones write:
+`pretty_json` = `json.dumps(indent=2)`, `frontmatter_yaml` = PyYAML's own emitter,
+`result_object` = the SDK's serialisation of the `CallToolResult`."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from okf_explorer.server.mcp_app import result_object, to_result
+from okf_explorer.server.shapes import frontmatter_yaml
+from okf_explorer.server.tools import ToolReply, pretty_json
+
+SCALARS = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=40))
+JSON_VALUES = st.recursive(
+    SCALARS,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4),
+        st.tuples(inner, inner),
+        st.dictionaries(st.text(max_size=6), inner, max_size=4),
+        st.dictionaries(st.integers(), inner, max_size=2),
+    ),
+    max_leaves=20,
+)
+YAML_TEXT = st.one_of(
+    st.text(max_size=60),
+    st.text(st.characters(max_codepoint=0xFFFF, exclude_categories=("Cs",)), max_size=300),
+    st.sampled_from(["", "yes", "~", "- a", ": b", "#c", "a\n\nb", "\ufeff", "\u2028", "x" * 130]),
+)
+YAML_VALUES = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), YAML_TEXT),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3), st.dictionaries(YAML_TEXT, inner, max_size=3)
+    ),
+    max_leaves=10,
+)
+
+
+@settings(max_examples=250, deadline=None, derandomize=True)
+@given(JSON_VALUES)
+def test_pretty_json_is_json_dumps_with_indent_2(value: Any) -> None:
+    assert pretty_json(value) == json.dumps(value, ensure_ascii=False, indent=2)
+
+
+def test_pretty_json_hands_odd_values_to_the_standard_library() -> None:
+    odd = {"n": float("nan"), "k": {1: [True, None]}, "t": ("a", 1.5)}
+    assert pretty_json(odd) == json.dumps(odd, ensure_ascii=False, indent=2)
+    with pytest.raises(TypeError):
+        pretty_json({"set": {1}})
+
+
+@settings(max_examples=250, deadline=None, derandomize=True)
+@given(st.dictionaries(YAML_TEXT, YAML_VALUES, min_size=1, max_size=5))
+def test_frontmatter_yaml_is_pyyaml_safe_dump(data: dict[str, Any]) -> None:
+    expected = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=False)
+    assert frontmatter_yaml(data) == expected
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        ToolReply({"slug": "a", "tags": ["x"], "n": None}),
+        ToolReply([{"from_slug": "a"}], warnings=[{"code": "unknown_param", "param": "zz"}]),
+        ToolReply({"error": "page_not_found", "message": "Page not found: x"}, True),
+        ToolReply([]),
+    ],
+)
+def test_result_object_is_the_sdk_serialisation(reply: ToolReply) -> None:
+    sdk = to_result(reply).model_dump(by_alias=True, mode="json", exclude_none=True)
+    assert json.dumps(result_object(reply)) == json.dumps(sdk)
