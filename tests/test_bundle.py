@@ -473,3 +473,59 @@ def test_split_frontmatter_uses_the_fast_path_only_when_equivalent() -> None:
         None,
     )
     assert split_frontmatter("---\non: yes\n---\n")[0] == {True: True}
+
+
+def test_fast_scan_rows_equal_the_general_path(tmp_path: Path) -> None:
+    """`parallel.page_row` (O_NOFOLLOW open, no `Page`) gives exactly `pagefile.page_row`."""
+    from okf_explorer.sources import pagefile
+
+    outside = tmp_path / "outside"
+    write(outside, "secret.md", "[[secret]]")
+    root = tmp_path / "b"
+    pages = {
+        "plain.md": "# Plain\n[[a]] [b](b.md) `[[code]]`",
+        "fm.md": "---\ntitle: T\ntype: note\ntags: [x, y]\nupdated: 2024-01-02\n---\n[[a]]",
+        "fm-desc.md": "---\ndescription: 3\ntags: '#a, b'\n---\n# H\n[[a|x]]",
+        "fm-bad.md": "---\ntitle: [unclosed\n---\n# After\n[[a]]",
+        "fm-list.md": "---\n- a\n---\nbody [[a]]",
+        "fm-open.md": "---\ntitle: never closed\n[[a]]",
+        "crlf.md": "\ufeff---\r\ntitle: Crlf\r\n---\r\n[[a]]\r\n",
+        "empty.md": "",
+        "index.md": "# Index\n[[plain]]",
+        "deep/Sp ace é.md": "[[../plain]] [x](../fm.md)",
+        "bad.md": b"[[a]] \xff",
+        "real/target.md": "# Target\n[[plain]]",
+    }
+    for rel, text in pages.items():
+        write(root, rel, text)
+    (root / "alias.md").symlink_to(root / "real" / "target.md")
+    (root / "linked").symlink_to(root / "real", target_is_directory=True)
+    (root / "leak.md").symlink_to(outside / "secret.md")
+    (root / "escape").symlink_to(outside, target_is_directory=True)
+    os.mkfifo(root / "pipe.md")
+    real = os.path.realpath(root)
+    slugs = [rel[:-3] for rel in pages] + [
+        "alias", "linked/target", "leak", "escape/secret", "pipe", "gone", "../x", "a//b", ".h"
+    ]  # fmt: skip
+    fast_dirs: dict[str, bool] = {}
+    for slug in slugs:
+        expected = pagefile.page_row(real, slug, "1:2", {})
+        assert parallel.page_row(real, slug, "1:2", fast_dirs) == expected, slug
+    assert fast_dirs["\x00"] and fast_dirs["\x00deep"]  # the fast path ran
+    assert fast_dirs["\x00escape"] is False  # and refused the folder that leaves the bundle
+
+
+def test_a_read_error_on_the_fast_path_falls_back_to_the_general_path(
+    tmp_path: Path, monkeypatch
+) -> None:
+    from okf_explorer.sources import pagefile
+
+    write(tmp_path, "p.md", "# P\n[[q]]")
+    real = os.path.realpath(tmp_path)
+
+    def failing_read(fd: int) -> None:
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(parallel, "_read_regular", failing_read)
+    row = parallel.page_row(real, "p", "1:2", {})
+    assert row == pagefile.page_row(real, "p", "1:2", {}) and row[-1] == (("q", "wiki", 1),)

@@ -223,3 +223,18 @@ def test_dangling_targets_are_leaves() -> None:
         ("b", "ghost", 2, "out"),
     ]
     assert asked.count("ghost") <= 1
+
+
+def test_several_failing_pages_in_one_hop_are_each_asked_once_and_skipped() -> None:
+    out = {"r": ("x1", "ok1", "x2", "x3", "ok2", "x4"), "ok1": ("d1",), "ok2": ("d2",)}
+    asked: list[str] = []
+
+    def links_out(slug: str) -> Sequence[str]:
+        asked.append(slug)
+        if slug.startswith("x"):
+            raise PageUnreadable(slug, "not valid UTF-8")
+        return out.get(slug, ())
+
+    edges = traverse_with("r", 3, "out", links_out, lambda s: ())
+    assert tuples(edges)[6:] == [("ok1", "d1", 2, "out"), ("ok2", "d2", 2, "out")]
+    assert asked == ["r", "x1", "ok1", "x2", "x3", "ok2", "x4", "d1", "d2"]

@@ -267,6 +267,39 @@ def test_pages_added_and_removed_while_closed_are_seen_from_the_cache(
     assert_same_index(index, build_index(BundleSource(bundle), cache=False))
 
 
+def test_warm_start_with_nothing_changed_reuses_the_whole_index(
+    bundle: Path, tmp_path: Path
+) -> None:
+    first = build_index(BundleSource(bundle), cache=IndexCache(tmp_path / "cache"))
+    warm = build_index(BundleSource(bundle), cache=IndexCache(tmp_path / "cache"))
+    assert warm.out_slugs("a") == first.out_slugs("a") and warm.in_slugs("a") == ("b", "sub/c")
+    assert_same_index(warm, first)
+    write(bundle, "a.md", "# A\n[[sub/c]]")  # a warm-loaded index refreshes like any other
+    source = CountingSource(bundle)
+    refreshed = build_index(source, previous=warm, cache=False)
+    assert source.scans == [["a"]]
+    assert_same_index(refreshed, build_index(BundleSource(bundle), cache=False))
+
+
+def test_warm_start_still_retries_pages_that_failed_for_a_passing_reason(
+    bundle: Path, tmp_path: Path, monkeypatch
+) -> None:
+    real_open = os.open
+
+    def refusing_open(path, *args, **kwargs):
+        if str(path).endswith("a.md"):
+            raise PermissionError(13, "Permission denied")
+        return real_open(path, *args, **kwargs)
+
+    cache = IndexCache(tmp_path / "cache")
+    with monkeypatch.context() as patch:
+        patch.setattr(os, "open", refusing_open)
+        assert not build_index(BundleSource(bundle), cache=cache).pages["a"].readable
+    source = CountingSource(bundle)
+    assert build_index(source, cache=cache).pages["a"].readable
+    assert source.scans == [["a"]]  # bad.md (not UTF-8) is not retried: its bytes decide
+
+
 def _cache_file(tmp_path: Path) -> Path:
     (path,) = (tmp_path / "cache").glob("*.idx")
     return path

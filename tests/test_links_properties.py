@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from okf_explorer.core import link_grammar
+from okf_explorer.core import link_grammar, link_resolution
 from okf_explorer.core.links import RawLink, SlugResolver, extract_links, parse_links
 
 TOKENS = [
@@ -142,3 +142,32 @@ def test_many_reference_uses() -> None:
 def test_escape_hiding_matches_a_left_to_right_scan(text: str) -> None:
     scan = re.sub(r"\\([\\\[\]!()#<>])", lambda m: link_grammar._PLACEHOLDER[m.group(1)], text)
     assert link_grammar._hide_escapes(text) == scan
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.text(alphabet="aB -_/.éÉ", min_size=1, max_size=8), max_size=12),
+    st.lists(st.text(alphabet="aB -_/.éÉ#|", max_size=8), max_size=6),
+)
+def test_lazily_built_tables_answer_as_if_built_up_front(
+    slugs: list[str], targets: list[str]
+) -> None:
+    """A shared resolver (tables built by earlier misses) answers each target exactly as a
+    fresh one does: the order in which lazy tables get built never matters."""
+    titles = {slug: slug.upper() for slug in slugs[::2]}
+    shared = SlugResolver(slugs, titles)
+    for target in targets:
+        for kind in ("wiki", "markdown"):
+            fresh = SlugResolver(slugs, titles).resolve(target, "x/y", kind)
+            assert shared.resolve(target, "x/y", kind) == fresh
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=30))
+def test_ascii_slugify_matches_the_unicode_path(text: str) -> None:
+    import unicodedata
+
+    decomposed = unicodedata.normalize("NFKD", text)
+    plain = "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
+    expected = re.sub(r"-{2,}", "-", re.sub(r"[^\w\-]", "", re.sub(r"\s+", "-", plain)))
+    assert link_resolution.slugify_segment(text) == expected.strip("-")

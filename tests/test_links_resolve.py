@@ -282,3 +282,14 @@ def test_decomposed_unicode_matches_case_insensitively() -> None:
     r = SlugResolver([nfd])
     assert r.resolve("notes/Caf\u00e9", "x") == Resolution(nfd, "case")
     assert r.resolve("/notes/caf\u00e9.md", "x", "markdown") == Resolution(nfd, "path")
+
+
+def test_expensive_tables_are_built_only_when_a_rule_needs_them() -> None:
+    resolver = SlugResolver(["notes/Alpha", "b"], {"b": "Bee"})
+    assert resolver.resolve("b", "x") == Resolution("b", "exact")
+    assert resolver.resolve("NOTES/alpha", "x") == Resolution("notes/Alpha", "case")
+    assert resolver.resolve("/notes/alpha.md", "x", "markdown").rule == "path"
+    assert not resolver._lazy  # exact, case and path hits slugify nothing
+    assert resolver.resolve("bee", "x") == Resolution("b", "title")
+    assert resolver.resolve("alpha", "x") == Resolution("notes/Alpha", "basename")
+    assert set(resolver._lazy) == {"_slugified", "_titles", "_tails"}

@@ -38,7 +38,7 @@ import platformdirs
 import okf_explorer
 
 ENV_VAR = "OKF_EXPLORER_CACHE"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 """Bump whenever the row layout in `core/index.py` changes."""
 
 _MAGIC = b"OKFXIDX\n"

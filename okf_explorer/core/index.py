@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import gc
 import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
 import okf_explorer
 from okf_explorer.core.cache import FORMAT_VERSION, IndexCache
-from okf_explorer.core.index_store import Known, cache_payload
+from okf_explorer.core.index_store import Known, cache_payload, lasting_failure
 from okf_explorer.core.links import LinkKind, Resolution, ResolveRule, SlugResolver
 from okf_explorer.core.pages import PageInfo, is_reserved
 from okf_explorer.sources.base import (
@@ -23,7 +24,6 @@ from okf_explorer.sources.base import (
     PageStub,
     ProgressCallback,
 )
-from okf_explorer.sources.frontmatter import UNDECODABLE
 
 RawTuple = tuple[str, LinkKind, int]
 """A raw link as `(target, kind, count)` (the fields of `RawLink`)."""
@@ -69,14 +69,16 @@ class LinkIndex:
 
     The helpers below are what the graph engine walks: `out_slugs`, `in_slugs`,
     `exists`, `dangling_ids`. An index is never mutated after `build_index`
-    returns it; a refresh builds a new one.
+    returns it; a refresh builds a new one. On a warm start with nothing
+    changed, `forward` and `raw_links` are read-only mappings built on first
+    use (`index_store.LazyMapping`): walks need only `targets` and `reverse`.
     """
 
     pages: dict[str, PageInfo] = field(default_factory=dict)
-    forward: dict[str, tuple[ResolvedLink, ...]] = field(default_factory=dict)
+    forward: Mapping[str, tuple[ResolvedLink, ...]] = field(default_factory=dict)
     reverse: dict[str, tuple[str, ...]] = field(default_factory=dict)
     ambiguous: int = 0
-    raw_links: dict[str, tuple[RawTuple, ...]] = field(default_factory=dict)
+    raw_links: Mapping[str, tuple[RawTuple, ...]] = field(default_factory=dict)
     targets: dict[str, tuple[str, ...]] = field(default_factory=dict)
     signature: str = ""
 
@@ -152,11 +154,16 @@ def _build(
     else:
         cached = store.load(source.cache_key) if store is not None else None
         known = Known.from_cache(cached.signature, cached.data) if cached else Known()
+        if (whole := known.unchanged(stubs)) is not None:
+            # Nothing changed since the cache was written: no resolution, no rebuilding;
+            # the (empty) scan still runs, so a source sees the same calls as ever.
+            _scan(source, [], progress, cancel)
+            return whole
     reused: dict[str, Reusable] = {}
     to_scan: list[PageStub] = []
     for stub in stubs:
         entry = known.entry(stub.slug, stub.fingerprint)
-        if entry is None or not (entry[0].readable or _lasting_failure(entry[0])):
+        if entry is None or not (entry[0].readable or lasting_failure(entry[0])):
             to_scan.append(stub)
         else:
             reused[stub.slug] = entry
@@ -174,12 +181,6 @@ def _build(
     if store is not None and (to_scan or not unchanged):
         store.save(source.cache_key, index.signature, cache_payload(index))
     return index
-
-
-def _lasting_failure(info: PageInfo) -> bool:
-    """Unreadable because of its bytes (kept until the file changes), not because of
-    an I/O error, a permission or a server hiccup (retried at every refresh)."""
-    return (info.error or "").startswith(UNDECODABLE)
 
 
 def corpus_signature(pages: dict[str, PageInfo]) -> str:

@@ -2,20 +2,122 @@
 in-memory index or from the disk cache, and the cache payload itself.
 
 The payload is plain values (marshal-able), columns aligned by page; its
-layout is bound to `cache.FORMAT_VERSION`.
+layout is bound to `cache.FORMAT_VERSION`. It is split in two so a warm start
+with nothing changed loads only what a walk needs: the listing (slugs and
+fingerprints), the page summaries, the walk tables (`targets`,
+`reverse`) and, as a nested marshal blob parsed only when first asked for, the
+raw and resolved links.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+import marshal
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any
 
 from okf_explorer.core.pages import PageInfo
+from okf_explorer.sources.frontmatter import UNDECODABLE
 
 if TYPE_CHECKING:
     from okf_explorer.core.index import LinkIndex, ResolvedLink
+    from okf_explorer.sources.base import PageStub
 
     Reusable = tuple[PageInfo, tuple[tuple[str, str, int], ...], tuple[ResolvedLink, ...]]
+
+
+def lasting_failure(info: PageInfo) -> bool:
+    """Unreadable because of its bytes (kept until the file changes), not because of
+    an I/O error, a permission or a server hiccup (retried at every refresh)."""
+    return (info.error or "").startswith(UNDECODABLE)
+
+
+class LazyMapping(Mapping[str, Any]):
+    """A read-only mapping built on first use (the links of a warm-loaded index).
+
+    A warm start that only walks the graph never pays for building 400k link
+    objects; the first lookup builds the whole dict at once.
+    """
+
+    __slots__ = ("_data", "_make")
+
+    def __init__(self, make: Callable[[], dict[str, Any]]) -> None:
+        self._make = make
+        self._data: dict[str, Any] | None = None
+
+    def _dict(self) -> dict[str, Any]:
+        data = self._data
+        if data is None:  # two threads may both build it: same result, no harm
+            data = self._data = self._make()
+        return data
+
+    def __getitem__(self, key: str) -> Any:
+        return self._dict()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._dict())
+
+    def __len__(self) -> int:
+        return len(self._dict())
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._dict()
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self._dict().get(key, default)
+
+    def items(self):  # type: ignore[override]
+        return self._dict().items()
+
+    def values(self):  # type: ignore[override]
+        return self._dict().values()
+
+    def keys(self):  # type: ignore[override]
+        return self._dict().keys()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LazyMapping):
+            other = other._dict()
+        return self._dict() == other
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"LazyMapping({self._dict()!r})"
+
+
+class _Links:
+    """The nested links blob of a cache payload, parsed once, on first use."""
+
+    def __init__(self, blob: bytes, slugs: list[str]) -> None:
+        self._blob: bytes | None = blob
+        self._slugs = slugs
+        self.raws: list = []
+        self.rows: list = []
+
+    def load(self) -> _Links:
+        if self._blob is not None:
+            raws, rows = marshal.loads(self._blob)
+            if not (len(raws) == len(rows) == len(self._slugs)):
+                raise ValueError("cache columns differ in length")
+            self.raws, self.rows, self._blob = raws, rows, None
+        return self
+
+    def make(self, i: int) -> tuple[tuple[tuple[str, str, int], ...], tuple[ResolvedLink, ...]]:
+        from okf_explorer.core.index import ResolvedLink  # index imports this module
+
+        self.load()
+        return self.raws[i], tuple([ResolvedLink(*fields) for fields in self.rows[i]])
+
+    def forward(self) -> dict[str, tuple[ResolvedLink, ...]]:
+        from okf_explorer.core.index import ResolvedLink  # index imports this module
+
+        self.load()
+        pairs = zip(self._slugs, self.rows, strict=True)
+        return {slug: tuple([ResolvedLink(*f) for f in rows]) for slug, rows in pairs}
+
+    def raw_links(self) -> dict[str, tuple[tuple[str, str, int], ...]]:
+        return dict(zip(self._slugs, self.load().raws, strict=True))
 
 
 class Known:
@@ -32,6 +134,8 @@ class Known:
         self.ambiguous = 0
         self._rows: dict[str, tuple[str, int]] = {}  # slug → (fingerprint, row number)
         self._make: Callable[[int], Reusable] = _nothing
+        self._whole: Callable[[], LinkIndex] | None = None
+        self._listing: tuple[list[str], list[str]] | None = None  # slugs, fingerprints
 
     def entry(self, slug: str, fingerprint: str) -> Reusable | None:
         """The reusable page when its fingerprint is unchanged (a malformed cache row: None)."""
@@ -40,7 +144,22 @@ class Known:
             return None
         try:
             return self._make(found[1])
-        except (TypeError, ValueError, IndexError):
+        except (TypeError, ValueError, IndexError, EOFError):
+            return None
+
+    def unchanged(self, stubs: Sequence[PageStub]) -> LinkIndex | None:
+        """The whole stored index when the listing is exactly the stored one and no page
+        needs a retry: a warm start then costs the listing and one cache load."""
+        if self._whole is None or self._listing is None:
+            return None
+        slugs, fingerprints = self._listing
+        if [stub.slug for stub in stubs] != slugs:  # list == list: a C loop, identity first
+            return None
+        if [stub.fingerprint for stub in stubs] != fingerprints:
+            return None
+        try:
+            return self._whole()
+        except (TypeError, ValueError, IndexError, KeyError):
             return None
 
     @classmethod
@@ -70,24 +189,39 @@ class Known:
 
     @classmethod
     def _decode(cls, signature: str, data: object) -> Known:
-        infos, raws, table, forward_idx, targets, reverse, ambiguous = data  # type: ignore[misc]
-        if not (len(infos) == len(raws) == len(forward_idx) == len(targets)):
+        complete, infos, targets, reverse, ambiguous, blob = data  # type: ignore[misc]
+        if len(infos) != len(targets) or not isinstance(blob, bytes):
             raise ValueError("cache columns differ in length")
-        from okf_explorer.core.index import ResolvedLink  # index imports this module
-
-        links: list[ResolvedLink] = []
+        slugs = [info[0] for info in infos]
+        links = _Links(blob, slugs)
 
         def make(i: int) -> Reusable:
-            if not links and table:
-                links.extend(ResolvedLink(*values) for values in table)
-            return PageInfo(*infos[i]), raws[i], tuple(map(links.__getitem__, forward_idx[i]))
+            return (PageInfo(*infos[i]), *links.make(i))
 
         known = cls()
         known.signature, known.ambiguous, known._make = signature, int(ambiguous), make
         known.reverse = dict(reverse)
-        known.targets = {info[0]: found for info, found in zip(infos, targets, strict=True)}
+        known.targets = dict(zip(slugs, targets, strict=True))
         known._rows = {info[0]: (info[8], i) for i, info in enumerate(infos)}
+        if complete is True:
+            known._listing = slugs, [info[8] for info in infos]
+            known._whole = lambda: _whole_index(signature, known, infos, links)
         return known
+
+
+def _whole_index(signature: str, known: Known, infos: list, links: _Links) -> LinkIndex:
+    from okf_explorer.core.index import LinkIndex  # index imports this module
+
+    assert known.reverse is not None
+    return LinkIndex(
+        pages={info[0]: PageInfo(*info) for info in infos},
+        forward=LazyMapping(links.forward),  # type: ignore[arg-type]
+        reverse=known.reverse,
+        ambiguous=known.ambiguous,
+        raw_links=LazyMapping(links.raw_links),  # type: ignore[arg-type]
+        targets=known.targets,
+        signature=signature,
+    )
 
 
 def _nothing(_: int) -> Reusable:  # pragma: no cover - never reached
@@ -98,13 +232,16 @@ def _nothing(_: int) -> Reusable:  # pragma: no cover - never reached
 def cache_payload(index: LinkIndex) -> tuple:
     """The index as plain values for `IndexCache` (layout bound to `cache.FORMAT_VERSION`).
 
-    Columns aligned by page: PageInfo fields, raw links, indices into a table
-    of distinct resolved links, targets; then the reverse index and the
-    ambiguity count. marshal keeps shared strings shared.
+    `(complete, infos, targets, reverse, ambiguous, links blob)`: whether
+    every page may be reused as is (none waits for a retry); columns aligned
+    by page (PageInfo fields, forward targets); the reverse index and the
+    ambiguity count; then a marshal blob of the raw links and the resolved
+    links (as field tuples), per page. marshal keeps shared strings shared
+    within each part.
     """
-    infos, raws, forward_idx, targets = [], [], [], []
-    table: list[tuple] = []
-    position: dict[int, int] = {}
+    infos, raws, forward, targets = [], [], [], []
+    complete = True
+    link_fields = attrgetter("target", "to", "kind", "rule", "count", "ambiguous")
     for slug, i in index.pages.items():
         infos.append(
             (
@@ -120,16 +257,9 @@ def cache_payload(index: LinkIndex) -> tuple:
                 i.description,
             )
         )
+        complete = complete and (i.readable or lasting_failure(i))
         raws.append(index.raw_links[slug])
         targets.append(index.targets[slug])
-        idx = []
-        for link in index.forward[slug]:
-            at = position.get(id(link))
-            if at is None:
-                at = position[id(link)] = len(table)
-                table.append(
-                    (link.target, link.to, link.kind, link.rule, link.count, link.ambiguous)
-                )
-            idx.append(at)
-        forward_idx.append(tuple(idx))
-    return infos, raws, table, forward_idx, targets, index.reverse, index.ambiguous
+        forward.append(tuple(map(link_fields, index.forward[slug])))
+    blob = marshal.dumps((raws, forward))
+    return complete, infos, targets, dict(index.reverse), index.ambiguous, blob

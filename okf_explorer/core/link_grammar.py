@@ -292,6 +292,8 @@ def _markdown_target(destination: str, escaped: bool = True) -> str | None:
 
 def _wiki_target(inner: str, escaped: bool = True) -> str | None:
     """The page target of a wiki-link's inside, or None (same-page heading, attachment)."""
+    if not escaped and not ("|" in inner or "#" in inner or "." in inner or _CODE in inner):
+        return inner.strip() or None  # the plain `[[name]]`: nothing to cut or check
     target = inner.split("|", 1)[0]
     if target.endswith("\\"):  # `[[t\|alias]]`: the pipe escaped inside a table
         target = target[:-1]
@@ -324,6 +326,12 @@ _LINK = re.compile(
 
 def extract_links(text: str) -> list[RawLink]:
     """Distinct link targets with kind and count, in order of first appearance."""
+    return [RawLink(target, kind, count) for target, kind, count in extract_link_tuples(text)]
+
+
+def extract_link_tuples(text: str) -> list[tuple[str, LinkKind, int]]:
+    """`extract_links` as plain `(target, kind, count)` tuples: what the index keeps and
+    the scan workers send back, without building a `RawLink` per link."""
     if "[" not in text:
         return []
     clean = "".join(_mask_code_spans(segment) for segment in _strip_fences(text))
@@ -335,8 +343,33 @@ def extract_links(text: str) -> list[RawLink]:
     if escaped:
         clean = _hide_escapes(clean)
     clean, definitions = _take_definitions(clean)
-
     found: dict[str, list] = {}  # target -> [kind, count]
+    if definitions:
+        _scan_with_references(clean, escaped, definitions, found)
+    else:  # the common page: no reference definitions, so one `finditer` pass
+        for match in _LINK.finditer(clean):
+            inner, _, destination, _ = match.groups()
+            if inner is not None:
+                at = match.start()
+                kind = "embed" if at and clean[at - 1] == "!" else "wiki"
+                target = _wiki_target(inner, escaped)
+            elif destination is not None:
+                kind = "markdown"
+                target = _markdown_target(destination, escaped)
+            else:
+                continue
+            if target is not None:
+                if (entry := found.get(target)) is None:
+                    found[target] = [kind, 1]
+                else:
+                    entry[1] += 1
+    return [(target, kind, count) for target, (kind, count) in found.items()]
+
+
+def _scan_with_references(
+    clean: str, escaped: bool, definitions: dict[str, str | None], found: dict[str, list]
+) -> None:
+    """The link scan of a page with reference definitions (`[text][ref]`, `[ref]`)."""
     pos = 0
     while (match := _LINK.search(clean, pos)) is not None:
         pos = match.end()
@@ -348,8 +381,6 @@ def extract_links(text: str) -> list[RawLink]:
             target = _wiki_target(inner, escaped)
         elif (destination := match.group("dest")) is not None:
             target = _markdown_target(destination, escaped)
-        elif not definitions:
-            continue
         else:
             label = match.group("label")
             if label is not None and (ref := _normalise_label(label)) in definitions:
@@ -366,7 +397,6 @@ def extract_links(text: str) -> list[RawLink]:
             found[target] = [kind, 1]
         else:
             entry[1] += 1
-    return [RawLink(target, kind, count) for target, (kind, count) in found.items()]
 
 
 def parse_links(text: str) -> list[str]:

@@ -33,7 +33,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from okf_explorer.core.link_grammar import LinkKind
 
@@ -73,8 +73,11 @@ class Resolution:
 
 def slugify_segment(segment: str) -> str:
     """One path segment in gbrain's slug form (see `slugify`)."""
-    decomposed = unicodedata.normalize("NFKD", segment)
-    plain = "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
+    if segment.isascii():  # NFKD leaves ASCII as it is, with no combining marks
+        plain = segment.lower()
+    else:
+        decomposed = unicodedata.normalize("NFKD", segment)
+        plain = "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
     hyphenated = _DROPPED.sub("", _WHITESPACE.sub("-", plain))
     return _HYPHENS.sub("-", hyphenated).strip("-")
 
@@ -136,37 +139,76 @@ class _TailIndex:
 class SlugResolver:
     """Resolves raw targets against a fixed set of slugs (SPEC §3 rules, in order).
 
-    Build once per corpus (it precomputes lookup tables), then call `resolve`
-    for each link; `titles` maps slug → title for the title rule.
+    Build once per corpus, then call `resolve` for each link; `titles` maps
+    slug → title for the title rule. Only the slug set and the case-folded
+    table are built up front (every rule after `exact` needs them); the
+    slugified, title, folder and tail tables are each built on the first miss
+    that needs them: a corpus whose links all match exactly or by case never
+    slugifies a path (~1 s over 100k slugs).
     """
 
     def __init__(self, slugs: Iterable[str], titles: Mapping[str, str] | None = None) -> None:
         ordered = sorted(set(slugs))
+        self._ordered = ordered
         self._slugs = frozenset(ordered)
-        self._casefold: dict[str, str] = {}
-        self._slugified: dict[str, str] = {}
-        self._folders: dict[str, str] = {}  # casefolded folder → folder as written
-        for slug in ordered:
-            self._casefold.setdefault(_fold(slug), slug)
-            self._slugified.setdefault(slugify(slug), slug)
+        self._given_titles = titles or {}
+        casefold: dict[str, str] = {}
+        for slug in reversed(ordered):  # the first slug in sort order wins a shared key
+            casefold[_fold(slug)] = slug
+        self._casefold = casefold
+        self._lazy: dict[str, Any] = {}
+        self._wiki_memo: dict[str, Resolution] = {}
+
+    def _table(self, name: str) -> Any:
+        """A lookup table by name, built once (a race builds it twice, harmlessly)."""
+        found = self._lazy.get(name)
+        if found is None:
+            found = self._lazy[name] = getattr(self, "_build" + name)()
+        return found
+
+    def _build_slugified(self) -> dict[str, str]:
+        table: dict[str, str] = {}
+        for slug in self._ordered:
+            table.setdefault(slugify(slug), slug)
+        return table
+
+    def _build_folders(self) -> dict[str, str]:
+        """Casefolded folder → folder as written."""
+        table: dict[str, str] = {}
+        for slug in self._ordered:
             parts = slug.split("/")
             for i in range(1, len(parts)):
                 folder = "/".join(parts[:i])
-                self._folders.setdefault(_fold(folder), folder)
-        self._titles: dict[str, str] = {}
-        for slug in ordered:
-            title = (titles or {}).get(slug)
+                table.setdefault(_fold(folder), folder)
+        return table
+
+    def _build_titles(self) -> dict[str, str]:
+        table: dict[str, str] = {}
+        titles = self._given_titles
+        for slug in self._ordered:
+            title = titles.get(slug)
             if title and title.strip():
-                self._titles.setdefault(_fold_title(title), slug)
-        self._tails = _TailIndex()
-        self._tails_case = _TailIndex()
-        self._tails_slugified = _TailIndex()
-        self._wiki_memo: dict[str, Resolution] = {}
-        for slug in sorted(ordered, key=_path_depth_key):
+                table.setdefault(_fold_title(title), slug)
+        return table
+
+    def _build_tails(self) -> tuple[_TailIndex, _TailIndex]:
+        """The basename rule's tables: tails as written and case-folded."""
+        exact, folded = _TailIndex(), _TailIndex()
+        for slug in self._by_depth():
             for tail in filter(None, _tails(slug)):
-                self._tails.add(tail, slug)
-                self._tails_case.add(_fold(tail), slug)
-                self._tails_slugified.add(slugify(tail), slug)
+                exact.add(tail, slug)
+                folded.add(_fold(tail), slug)
+        return exact, folded
+
+    def _build_tails_slugified(self) -> _TailIndex:
+        table = _TailIndex()
+        for slug in self._by_depth():
+            for tail in filter(None, _tails(slug)):
+                table.add(slugify(tail), slug)
+        return table
+
+    def _by_depth(self) -> list[str]:
+        return sorted(self._ordered, key=_path_depth_key)
 
     def resolve(self, target: str, from_slug: str, kind: LinkKind = "wiki") -> Resolution:
         """Resolve one target written on page `from_slug`.
@@ -211,16 +253,18 @@ class SlugResolver:
         if (slug := self._casefold.get(folded)) is not None:
             return Resolution(slug, "case")
         slugified = slugify(name)
-        if slugified and (slug := self._slugified.get(slugified)) is not None:
+        if slugified and (slug := self._table("_slugified").get(slugified)) is not None:
             return Resolution(slug, "slugified")
-        if (slug := self._titles.get(_fold_title(target))) is not None:
+        titles = self._table("_titles")
+        if (slug := titles.get(_fold_title(target))) is not None:
             return Resolution(slug, "title")
-        if name != target and (slug := self._titles.get(_fold_title(name))) is not None:
+        if name != target and (slug := titles.get(_fold_title(name))) is not None:
             return Resolution(slug, "title")
+        tails, tails_case = self._table("_tails")
         found = (
-            self._tails.get(name)
-            or self._tails_case.get(folded)
-            or (self._tails_slugified.get(slugified, "slugified") if slugified else None)
+            tails.get(name)
+            or tails_case.get(folded)
+            or (self._table("_tails_slugified").get(slugified, "slugified") if slugified else None)
         )
         return found or Resolution(name, "dangling")
 
@@ -242,7 +286,7 @@ class SlugResolver:
                 return Resolution(joined, "path")
             if (slug := self._casefold.get(_fold(joined))) is not None:
                 return Resolution(slug, "path")
-            folder = None if path != target else self._folders.get(_fold(joined))
+            folder = None if path != target else self._table("_folders").get(_fold(joined))
             if folder is None:  # `x.md` names a file, never a folder
                 return Resolution(joined, "dangling")
             joined = folder

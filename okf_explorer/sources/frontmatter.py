@@ -152,6 +152,39 @@ def page_from_text(slug: str, text: str, mtime_ns: int, fingerprint: str) -> Pag
     )
 
 
+def info_fields(
+    slug: str, text: str, mtime_ns: int, fingerprint: str
+) -> tuple[tuple[Any, ...], str]:
+    """`(PageInfo fields in order, body)` of one decoded file: what `page_from_text(...).info()`
+    holds, without building a `Page` (the scan's per-page path)."""
+    if not (text.startswith("---\n") or text.startswith("---\r\n")):
+        frontmatter: dict[str, Any] = {}
+        body, error = text, None
+    else:
+        frontmatter, body, error = split_frontmatter(text)
+    if frontmatter:
+        title = as_text(frontmatter.get("title")) or first_heading(body)
+        updated = as_text(frontmatter.get("updated", frontmatter.get("updated_at")))
+        kind, tags = as_text(frontmatter.get("type")), as_tags(frontmatter.get("tags"))
+        description = frontmatter.get("description")
+        description = str(description) if description is not None else None
+    else:
+        title, updated, kind, tags, description = first_heading(body), None, None, (), None
+    fields = (
+        slug,
+        title or slug.rsplit("/", 1)[-1],
+        kind,
+        tags,
+        updated or mtime_iso(mtime_ns),
+        is_reserved(slug),
+        True,
+        error,
+        fingerprint,
+        description,
+    )
+    return fields, body
+
+
 def unreadable_page(slug: str, reason: str, mtime_ns: int, fingerprint: str) -> Page:
     """The `Page` of a file that could not be read or decoded (listed, no links)."""
     return Page(
