@@ -114,6 +114,15 @@ def test_stale_temp_files_are_swept(tmp_path: Path) -> None:
     assert not old.exists() and fresh.exists()
 
 
+def test_stale_atomic_temp_files_are_swept(tmp_path: Path) -> None:
+    cache = IndexCache(tmp_path)
+    old = tmp_path / f".{cache.path_for('k').name}.abc.tmp"
+    old.write_bytes(b"half")
+    os.utime(old, (0, 0))
+    assert cache.save("k", "s", DATA)
+    assert not old.exists()
+
+
 def test_directory_from_environment(monkeypatch, tmp_path: Path) -> None:
     monkeypatch.setenv("OKF_EXPLORER_CACHE", str(tmp_path / "env"))
     assert IndexCache().directory == tmp_path / "env"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 from pathlib import Path
 
 import networkx as nx
@@ -202,3 +203,35 @@ def test_write_export_refuses_the_bundle(tmp_path: Path) -> None:
     assert not any(p.is_file() for p in bundle.rglob("*"))
     beside = write_export(tmp_path / "x.json", "[]\n", forbidden_root=bundle)
     assert beside.read_text() == "[]\n"
+
+
+def test_export_writes_through_a_symlink_and_keeps_it(tmp_path: Path) -> None:
+    real = tmp_path / "real.json"
+    real.write_text("old")
+    link = tmp_path / "link.json"
+    link.symlink_to(real)
+    write_export(link, "[]\n")
+    assert link.is_symlink()
+    assert real.read_text() == "[]\n"
+
+
+def test_export_refuses_a_path_that_is_not_a_regular_file(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    with pytest.raises(ExportFailed, match="not a regular file"):
+        write_export(fifo, "[]\n")
+    assert stat.S_ISFIFO(fifo.lstat().st_mode)  # left as it was
+    with pytest.raises(ExportFailed, match="not a regular file"):
+        write_export(tmp_path, "[]\n")
+
+
+def test_export_file_permissions_follow_umask_or_the_existing_file(tmp_path: Path) -> None:
+    from okf_explorer.core.atomic import current_umask
+
+    fresh = write_export(tmp_path / "new.json", "[]\n")
+    assert stat.S_IMODE(fresh.stat().st_mode) == 0o666 & ~current_umask()
+    kept = tmp_path / "kept.json"
+    kept.write_text("x")
+    kept.chmod(0o640)
+    write_export(kept, "[]\n")
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o640

@@ -26,7 +26,6 @@ import hashlib
 import marshal
 import os
 import struct
-import tempfile
 import time
 import zlib
 from dataclasses import dataclass
@@ -36,6 +35,7 @@ from typing import Any
 import platformdirs
 
 import okf_explorer
+from okf_explorer.core.atomic import atomic_write
 
 ENV_VAR = "OKF_EXPLORER_CACHE"
 FORMAT_VERSION = 2
@@ -90,22 +90,12 @@ class IndexCache:
         except ValueError:  # not marshallable: a caller bug, but never fatal
             return False
         target = self.path_for(key)
-        temp: str | None = None
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
             _remove_stale_temps(target)
-            fd, temp = tempfile.mkstemp(dir=target.parent, prefix=target.name, suffix=".tmp")
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(blob)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(temp, target)
-            temp = None
+            atomic_write(target, blob)
         except OSError:
             return False
-        finally:
-            if temp is not None:
-                _remove_quietly(temp)
         return True
 
     def clear(self, key: str) -> None:
@@ -149,7 +139,11 @@ def decode_cache(data: bytes, key: str) -> CachedCorpus | None:
 def _remove_stale_temps(target: Path, age: float = 3600.0) -> None:
     """Temp files an interrupted save (a kill, a power cut) left behind, an hour on."""
     cutoff = time.time() - age
-    for leftover in target.parent.glob(f"{target.name}*.tmp"):
+    leftovers = [
+        *target.parent.glob(f".{target.name}.*.tmp"),  # core.atomic's temp names
+        *target.parent.glob(f"{target.name}*.tmp"),  # names of cache format 1
+    ]
+    for leftover in leftovers:
         with contextlib.suppress(OSError):
             if leftover.stat().st_mtime < cutoff:
                 leftover.unlink()

@@ -12,11 +12,12 @@ import contextlib
 import json
 import os
 import re
-import tempfile
+import stat
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from okf_explorer.core.atomic import atomic_write
 from okf_explorer.core.errors import ExportFailed
 from okf_explorer.core.graph import Edge, clamp_depth
 
@@ -175,42 +176,39 @@ def default_export_name(root: str, depth: int, direction: str, fmt: str = "json"
 
 
 def write_export(path: Path | str, text: str, *, forbidden_root: Path | str | None = None) -> Path:
-    """Write `text` atomically to `path`, read it back, and return the absolute path.
+    """Write `text` atomically to `path`, read it back, and return the path written.
 
-    Atomic: a temporary file in the same folder, written, flushed and fsynced,
-    then renamed over `path`; then the file is read back and compared byte for
-    byte. Any failure raises `ExportFailed` (one sentence) and leaves no partial
-    or temporary file behind. A path inside `forbidden_root` (the bundle being
-    explored: an export must never write into it) is refused.
+    Atomic (see `core.atomic`): readers never see half a file. A symbolic link
+    is written through (its target is replaced, the link stays); an existing
+    path that is not a regular file (a device, a pipe, a folder) is refused,
+    never replaced. A new file gets the usual permissions (`0o666` less the
+    umask); an existing one keeps its own. The file is then read back and
+    compared byte for byte. Any failure raises `ExportFailed` (one sentence)
+    and leaves no partial or temporary file behind. A path inside
+    `forbidden_root` (the bundle being explored) is refused.
     """
-    target = Path(path).expanduser().absolute()
+    shown = Path(path).expanduser().absolute()
+    target = Path(os.path.realpath(shown))
     if forbidden_root is not None and _is_inside(target, Path(forbidden_root)):
-        raise ExportFailed(f"refusing to write {target} inside the bundle {forbidden_root}")
+        raise ExportFailed(f"refusing to write {shown} inside the bundle {forbidden_root}")
+    if not target.parent.is_dir():
+        raise ExportFailed(f"cannot write {shown}: folder {target.parent} does not exist")
+    with contextlib.suppress(FileNotFoundError):
+        if not stat.S_ISREG(target.stat().st_mode):
+            raise ExportFailed(
+                f"cannot write {shown}: it exists and is not a regular file "
+                "(leave out -o to write to standard output)"
+            )
     data = text.encode("utf-8")
-    folder = target.parent
-    if not folder.is_dir():
-        raise ExportFailed(f"cannot write {target}: folder {folder} does not exist")
-    temp: str | None = None
     try:
-        fd, temp = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temp, target)
-        temp = None
+        atomic_write(target, data)
         if target.read_bytes() != data:
             _remove_quietly(target)
-            raise ExportFailed(
-                f"export to {target} did not verify: the file differs when read back"
-            )
+            raise ExportFailed(f"export to {shown} did not verify: the file differs when read back")
     except OSError as error:
         reason = (error.strerror or str(error)).lower()
-        raise ExportFailed(f"cannot write {target}: {reason}") from None
-    finally:
-        if temp is not None:
-            _remove_quietly(Path(temp))
-    return target
+        raise ExportFailed(f"cannot write {shown}: {reason}") from None
+    return shown
 
 
 def _is_inside(target: Path, root: Path) -> bool:

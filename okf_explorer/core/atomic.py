@@ -1,0 +1,67 @@
+"""Atomic file replacement, shared by exports and the index cache.
+
+A reader sees the old file or the new one, never half of either: the data goes
+to a temporary file in the same folder, is flushed and fsynced, then renamed
+over the target, and the folder is fsynced so the rename itself survives a
+crash.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+
+def atomic_write(target: Path, data: bytes, *, mode: int | None = None) -> None:
+    """Replace `target` with `data` atomically; `OSError` propagates.
+
+    `mode` is the new file's permission bits; by default the existing file's
+    mode is kept, and a new file gets `0o666` less the process umask (as
+    `open()` would give it), not `mkstemp`'s private `0o600`. No temporary
+    file is left behind on failure.
+    """
+    if mode is None:
+        try:
+            mode = stat.S_IMODE(target.stat().st_mode)
+        except OSError:
+            mode = 0o666 & ~current_umask()
+    fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fchmod(handle.fileno(), mode)
+            os.fsync(handle.fileno())
+        os.replace(temp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.remove(temp)
+        raise
+    _fsync_folder(target.parent)
+
+
+def current_umask() -> int:
+    """The process umask, read without changing it (Linux), else the usual 0o022.
+
+    `os.umask` can only be read by setting it, which races with other threads.
+    """
+    with (
+        contextlib.suppress(OSError, ValueError),
+        open("/proc/self/status", encoding="ascii") as status,
+    ):
+        for line in status:
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    return 0o022
+
+
+def _fsync_folder(folder: Path) -> None:
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
