@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import io
 import math
 import os
@@ -23,6 +24,7 @@ import sys
 import traceback
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import NoReturn
 
 from okf_explorer import __version__
 from okf_explorer.core.errors import OkfError, PageNotFound, SourceUnavailable
@@ -61,13 +63,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         _silence_stdout()
         return EXIT_BROKEN_PIPE
     except UsageError as error:  # the same shape as argparse's own usage errors
-        error.parser.print_usage(sys.stderr)
-        sys.stderr.write(f"{error.parser.prog}: error: {error}\n")
+        prog = error.parser.prog
+        sys.stderr.write(f"{prog}: error: {error} (see '{prog} --help')\n")
         return EXIT_USAGE
     except OkfError as error:
         if debug:
             _report_traceback(args)
         _report(user_message(error), args)
+        return EXIT_FAILURE
+    except OSError as error:  # writing our output failed (a full disk, a closed stdout)
+        if debug:
+            _report_traceback(args)
+        _report(f"cannot write output: {(error.strerror or str(error)).lower()}", args)
         return EXIT_FAILURE
     except Exception as error:
         if debug:
@@ -79,6 +86,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             args,
         )
         return EXIT_FAILURE
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line on stderr (SPEC §6), pointing at --help."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
 
 
 class UsageError(Exception):
@@ -104,7 +118,7 @@ def user_message(error: OkfError) -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     """The whole grammar of SPEC §6; `main` parses with it."""
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog=PROG,
         description="Explore a knowledge brain: an OKF bundle or vault folder, or a gbrain "
         "server over MCP. Without a command, opens the terminal explorer.",
@@ -287,8 +301,13 @@ def scrub(text: str, secrets: Iterable[str]) -> str:
 
 
 def _harden_stdout() -> None:
-    """On a non-UTF-8 terminal, escape what it cannot show rather than crash mid-listing."""
+    """On a non-UTF-8 terminal, escape what it cannot show rather than crash mid-listing.
+
+    A closed stdout (`>&-`) leaves `sys.stdout` None: say so instead of crashing.
+    """
     stream = sys.stdout
+    if stream is None:
+        raise OSError(errno.EBADF, "standard output is closed")
     encoding = (getattr(stream, "encoding", None) or "utf-8").lower().replace("-", "")
     if isinstance(stream, io.TextIOWrapper) and encoding != "utf8":
         with contextlib.suppress(AttributeError, ValueError):

@@ -131,10 +131,11 @@ def test_ctrl_c_exits_130_quietly(run, bundle: Path, monkeypatch: pytest.MonkeyP
 
 
 def usage_error(err: str) -> str:
-    """The message line of an argument error: usage first, then one error line."""
-    assert err.startswith("usage: okf-explorer")
+    """An argument error is exactly one line on stderr (SPEC §6) that points at --help."""
     assert "Traceback" not in err
-    return err.strip().splitlines()[-1]
+    assert err.endswith("\n") and err.count("\n") == 1, err
+    assert err.startswith("okf-explorer") and "--help" in err
+    return err.strip()
 
 
 def test_backlinks_and_direction_are_mutually_exclusive(run, bundle: Path) -> None:
@@ -340,3 +341,26 @@ def test_scan_over_mcp_survives_an_unreadable_page(run, bundle: Path) -> None:
     expected = run("links", "a", "--scan", "--source", str(bundle))
     with serve_bundle(bundle) as server:
         assert run("links", "a", "--scan", "--source", server.url) == expected
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_output_that_cannot_be_written_is_one_clear_line(bundle: Path) -> None:
+    command = [sys.executable, "-m", "okf_explorer", "list", "--source", str(bundle)]
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            command, stdout=full, stderr=subprocess.PIPE, text=True, timeout=60, env=_env()
+        )
+    assert done.returncode == 1
+    assert done.stderr == "okf-explorer: cannot write output: no space left on device\n"
+    closed = subprocess.run(
+        command,
+        stdout=None,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=60,
+        env=_env(),
+        pass_fds=(),
+        preexec_fn=lambda: os.close(1),
+    )
+    assert closed.returncode == 1
+    assert closed.stderr == "okf-explorer: cannot write output: standard output is closed\n"
