@@ -14,8 +14,10 @@ Output rules (SPEC §6, and choices where it is silent):
 - a depth outside 1-10 is clamped with a note on stderr;
 - a name typed by the user that is not a slug is tried through
   `Brain.resolve_slug` (case, title, basename) before `no page`, which then
-  suggests close slugs; for `browse --start` too, so a typo fails before the TUI
-  opens.
+  suggests close slugs. `browse --start NAME` hands NAME to the TUI as typed: it
+  opens an exact slug at once and resolves anything else once its index is ready
+  (a notification says when nothing matches), so resolving never delays the first
+  paint.
 """
 
 from __future__ import annotations
@@ -140,9 +142,7 @@ def _export(brain: Brain, args: argparse.Namespace) -> int:
 def _browse(brain: Brain, args: argparse.Namespace) -> int:
     from okf_explorer.tui.app import make_app
 
-    start_name = getattr(args, "start", None)
-    start = resolve_name(brain, start_name) if start_name else None
-    app = make_app(brain, start=start)
+    app = make_app(brain, start=getattr(args, "start", None) or None)
     app.run()
     return int(getattr(app, "return_code", 0) or 0)
 

@@ -33,6 +33,9 @@ class DownSource(BundleSource):
     def enumerate(self):  # type: ignore[no-untyped-def]
         raise SourceUnavailable("the brain at http://127.0.0.1:8792/mcp is unreachable")
 
+    def get_page(self, slug: str):  # type: ignore[no-untyped-def]
+        self.enumerate()  # the start page is read before the listing: it fails the same way
+
     @property
     def label(self) -> str:
         return "http://127.0.0.1:8792/mcp"

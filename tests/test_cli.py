@@ -318,7 +318,7 @@ def test_export_dash_means_stdout(run, bundle: Path) -> None:
 # --- browse and serve hand over to the TUI and the server --------------------------
 
 
-def test_browse_hands_the_resolved_start_page_to_the_tui(
+def test_browse_hands_the_start_name_to_the_tui_unresolved(
     run, bundle: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     tui = pytest.importorskip("okf_explorer.tui.app")
@@ -337,7 +337,7 @@ def test_browse_hands_the_resolved_start_page_to_the_tui(
     monkeypatch.setattr(tui, "make_app", fake_make_app)
     assert run("browse", str(bundle), "--start", "Alpha") == (0, "", "")
     assert calls[1] == ("run", None)
-    assert calls[0][0] == "make_app" and calls[0][1][1] == "a"  # type: ignore[index]
+    assert calls[0][0] == "make_app" and calls[0][1][1] == "Alpha"  # type: ignore[index]
     calls.clear()
     assert run("--source", str(bundle))[0] == 0
     assert calls[0][1][1] is None  # type: ignore[index]

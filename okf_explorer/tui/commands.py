@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import difflib
 from functools import partial
 from typing import Protocol, runtime_checkable
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+from okf_explorer.core.errors import PageNotFound
 
 
 @runtime_checkable
@@ -58,3 +61,9 @@ class PageFinder(Provider):
 
 def _help(slug: str, title: str) -> str | None:
     return title if title and title != slug else None
+
+
+def not_found_sentence(name: str, slugs: list[str]) -> str:
+    """`no page NAME`, suggesting up to three close slugs (as the CLI does for a typo)."""
+    close = difflib.get_close_matches(name, slugs, n=3, cutoff=0.75)
+    return str(PageNotFound(name, f"did you mean {' or '.join(close)}?" if close else ""))

@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import pytest
+import textual._wait
 from textual.app import App
 from textual.pilot import Pilot
 
@@ -19,6 +20,12 @@ from okf_explorer.sources.base import CancelCheck, PageStub, ProgressCallback, S
 from okf_explorer.sources.bundle import BundleSource
 
 SIZE = (120, 40)
+
+# Pilot waits for "CPU idle" after every key and pause by sleeping 20 ms windows until
+# one passes with under 1 ms of CPU used. 5 ms windows with the same 1 ms bound give
+# the same answer (the app is idle) four times sooner; the tests never rely on timing,
+# they wait for explicit conditions (`settle`). Textual is pinned (8.2.8).
+textual._wait.SLEEP_GRANULARITY = 0.005
 
 SMALL_BUNDLE = {
     "index.md": "---\ntitle: Home\ntype: hub\n---\n# Home\n\nSee [[alpha]] and [Beta](beta.md).\n",
@@ -116,7 +123,9 @@ async def settle(pilot: Pilot[None], until: Callable[[], bool] | None = None) ->
     """Let every worker finish (or `until` hold) and the screen catch up.
 
     Polls with plain sleeps: `pilot.pause(delay)` forces a full repaint each time,
-    which on a loaded 2-core machine costs more than the wait itself.
+    which on a loaded 2-core machine costs more than the wait itself. "Idle" is
+    only believed after a refresh round-trip: work queued to run after the next
+    refresh (the index build starts that way) must have had its chance to start.
     """
     app: App[None] = pilot.app
     deadline = time.monotonic() + 20
@@ -125,6 +134,14 @@ async def settle(pilot: Pilot[None], until: Callable[[], bool] | None = None) ->
         busy = any(worker.is_running for worker in app.workers)
         if (until is None and not busy) or (until is not None and until()):
             await pilot.pause()
+            await refreshed(app)
             if until is not None or not any(worker.is_running for worker in app.workers):
                 return
     raise AssertionError("the app did not settle")
+
+
+async def refreshed(app: App[None]) -> None:
+    """Return after the screen's next refresh, once callbacks queued before it have run."""
+    done = asyncio.Event()
+    app.screen.call_after_refresh(done.set)
+    await asyncio.wait_for(done.wait(), timeout=10)

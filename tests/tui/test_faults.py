@@ -55,12 +55,40 @@ async def test_source_dying_later_notifies_and_keeps_what_was_loaded(small_bundl
         assert screen.query_one(LinkTree).slug == "alpha"
 
 
-async def test_a_missing_start_page_says_why_in_the_page_pane(small_bundle: Path) -> None:
-    app = make_app(brain_for(FlakySource(small_bundle)), start="nowhere")
+async def test_a_start_name_that_matches_nothing_opens_index_and_says_so(
+    small_bundle: Path,
+) -> None:
+    app = make_app(brain_for(FlakySource(small_bundle)), start="alpah")
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        pane = app.screen.query_one(PagePane)
-        assert pane.page is None and "nowhere" in (pane.error or "")
+        await settle(pilot, until=lambda: bool(app._notifications))
+        screen = app.screen
+        assert screen.query_one(PagePane).page.slug == "index"
+        messages = [n.message for n in app._notifications]
+        assert messages == ["no page 'alpah' (did you mean alpha?)"]
+
+
+async def test_start_slug_opens_before_the_index_and_a_title_resolves_after(
+    small_bundle: Path,
+) -> None:
+    source = GatedSource(small_bundle)
+    app = make_app(brain_for(source), start="beta")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        pane = screen.query_one(PagePane)
+        await settle(pilot, until=lambda: pane.shown is not None and source.scan_started.is_set())
+        assert pane.shown.slug == "beta" and not screen.index_ready
+        source.gate.set()
+        await settle(pilot, until=lambda: screen.index_ready)
+    source = GatedSource(small_bundle)
+    app = make_app(brain_for(source), start="Alpha page")  # a title: needs the index
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        pane = screen.query_one(PagePane)
+        await settle(pilot, until=lambda: pane.shown is not None and source.scan_started.is_set())
+        assert pane.shown.slug == "index" and not screen.index_ready
+        source.gate.set()
+        await settle(pilot, until=lambda: pane.shown is not None and pane.shown.slug == "alpha")
+        assert screen.history.current.slug == "alpha" and not app._notifications
 
 
 def generated_bundle(root: Path, count: int) -> Path:

@@ -16,8 +16,6 @@ from textual.binding import Binding, BindingType
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.graph import DEPTH_CAP, Direction, Edge
 from okf_explorer.tui.history import History, View
-from okf_explorer.tui.screens.help import HelpDialog
-from okf_explorer.tui.slice_export import export_slice
 from okf_explorer.tui.widgets.link_tree import LinkTree
 from okf_explorer.tui.widgets.status_bar import StatusBar
 from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
@@ -54,6 +52,8 @@ class ExplorerKeys:
     pages: list[tuple[str, str]]
     index_ready: bool
     last_export: Path | None
+    export_wanted: View | None = None
+    _footer_state: tuple[bool | None, ...] = ()
 
     if TYPE_CHECKING:
         from textual.app import App
@@ -69,6 +69,7 @@ class ExplorerKeys:
         def _exists(self, slug: str) -> bool: ...
         def _build_index(self, refresh: bool = False) -> None: ...
         def notify(self, message: str, **kwargs: Any) -> None: ...
+        def refresh_bindings(self) -> None: ...
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Grey out what does not apply now (SPEC §8 keys only)."""
@@ -86,11 +87,28 @@ class ExplorerKeys:
                 return current.depth > 1
             return True
         if action == "export":
-            panel = self.query_one(TraversalPanel)
-            return panel.loaded and panel.view == current
+            # Stays lit while a new slice is walked (a press then waits for it), so the
+            # footer does not blink on every depth or direction key.
+            return current is not None and self.index_ready
         if action == "open_selected":
             return self._selected_slug() is not None
         return True
+
+    def sync_bindings(self) -> None:
+        """Refresh the footer only when what applies has changed.
+
+        Textual's footer re-mounts every key on each refresh (~50 ms on a loaded
+        machine): refreshing after every page load or slice made the loop stall and
+        the footer flicker. The keys themselves never move (greyed, not hidden).
+        """
+        state = tuple(
+            self.check_action(binding.action, ())
+            for binding in EXPLORER_BINDINGS
+            if isinstance(binding, Binding)
+        )
+        if state != self._footer_state:
+            self._footer_state = state
+            self.refresh_bindings()
 
     def _selected_slug(self) -> str | None:
         focused = self.focused
@@ -131,11 +149,22 @@ class ExplorerKeys:
 
     def action_export(self) -> None:
         panel = self.query_one(TraversalPanel)
-        if panel.loaded and panel.view is not None:
+        current = self.history.current
+        if panel.loaded and panel.view is not None and panel.view == current:
             self._export(panel.view, list(panel.edges))
+        elif current is not None:
+            self.export_wanted = current  # saved as soon as this slice is on screen
+
+    def export_when_shown(self, view: View, edges: list[Edge]) -> None:
+        """A slice reached the panel: save it if `e` was pressed while it was walked."""
+        if self.export_wanted == view:
+            self.export_wanted = None
+            self._export(view, edges)
 
     @work(group="export", exclusive=True, exit_on_error=False)
     async def _export(self, view: View, edges: list[Edge]) -> None:
+        from okf_explorer.tui.slice_export import export_slice  # not needed for the first paint
+
         bundle_root = getattr(self.brain.source, "root", None)
         path = await asyncio.to_thread(export_slice, edges, view, self.export_dir, bundle_root)
         self.last_export = path
@@ -161,6 +190,8 @@ class ExplorerKeys:
         self.query_one(PANES[(position + step) % len(PANES)]).focus()
 
     def action_help(self) -> None:
+        from okf_explorer.tui.screens.help import HelpDialog  # not needed for the first paint
+
         self.app.push_screen(HelpDialog(self.BINDINGS))
 
     def catalogue(self) -> list[tuple[str, str]]:

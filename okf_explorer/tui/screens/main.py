@@ -15,6 +15,7 @@ that has gone away leaves the screen exactly as it was, plus a notification.
 from __future__ import annotations
 
 import asyncio
+import gc
 import time
 from pathlib import Path
 from typing import ClassVar, Literal
@@ -26,7 +27,7 @@ from textual.command import Provider
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Header
+from textual.widgets import DataTable, Footer, Header, Tree
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from okf_explorer.core.brain import Brain
@@ -41,7 +42,7 @@ from okf_explorer.core.errors import (
 from okf_explorer.tui.commands import PageFinder
 from okf_explorer.tui.history import History, View
 from okf_explorer.tui.screens.explorer_keys import EXPLORER_BINDINGS, ExplorerKeys
-from okf_explorer.tui.screens.source_error import SourceErrorScreen
+from okf_explorer.tui.screens.explorer_start import ExplorerStart
 from okf_explorer.tui.widgets.link_tree import LinkTree
 from okf_explorer.tui.widgets.page_pane import PagePane
 from okf_explorer.tui.widgets.status_bar import StatusBar
@@ -49,9 +50,11 @@ from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
 
 FATAL_AT_START = (SourceUnavailable, AuthError)
 Move = Literal["visit", "back", "forward"]
+SPINNER_DELAY = 0.15
+"""Seconds a page load may take before the page pane shows a loading spinner."""
 
 
-class MainScreen(ExplorerKeys, Screen[None]):
+class MainScreen(ExplorerStart, ExplorerKeys, Screen[None]):
     """The three panes, the status line and every key of SPEC §8."""
 
     CSS_PATH = "main.tcss"
@@ -87,6 +90,8 @@ class MainScreen(ExplorerKeys, Screen[None]):
         self.failed_at_start = False
         self.index_started = False
         self.last_export: Path | None = None
+        self.pending_start: str | None = None
+        self._spinner_for: object | None = None
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False, icon="◆")
@@ -107,37 +112,6 @@ class MainScreen(ExplorerKeys, Screen[None]):
 
     # ------------------------------------------------------------------ start and index
 
-    def start_up(self) -> None:
-        """List the source, open the first page and build the index in the background."""
-        self.failed_at_start = False
-        self.index_started = False
-        self.query_one(StatusBar).set_indexing(0, 0)
-        self._list_pages()
-
-    def _start_index(self) -> None:
-        """Build the index once the first page is on screen, so it does not slow that paint."""
-        if not self.index_started:
-            self.index_started = True
-            self.call_after_refresh(self._build_index)
-
-    @work(group="start", exclusive=True, exit_on_error=False)
-    async def _list_pages(self) -> None:
-        stubs = await asyncio.to_thread(self.brain.source.enumerate)
-        if not self.index_ready:
-            self.pages = [
-                (stub.slug, stub.info.title if stub.info else stub.slug) for stub in stubs
-            ]
-        self.query_one(StatusBar).set_page_count(len(stubs))
-        slugs = {stub.slug for stub in stubs}
-        slug = self.start if self.start is not None else ("index" if "index" in slugs else None)
-        if slug is None and stubs:
-            slug = stubs[0].slug
-        if slug is None:
-            self.query_one(PagePane).show_failure("(empty)", "this brain has no pages")
-            self._start_index()
-            return
-        self.navigate(View(slug), "visit")
-
     @work(thread=True, group="index", exclusive=True, exit_on_error=False)
     def _build_index(self, refresh: bool = False) -> None:
         """Build (or refresh) the index off the event loop; cancellable via the worker."""
@@ -153,6 +127,11 @@ class MainScreen(ExplorerKeys, Screen[None]):
 
         build = self.brain.refresh if refresh else self.brain.ensure_index
         index = build(progress, lambda: worker.is_cancelled)
+        # The index is ~10 long-lived, acyclic objects per link, built with the cyclic
+        # GC paused: the first full pass after it would hold the GIL for 50-100 ms and
+        # stall the event loop. Frozen, the GC skips them (refcounting still frees an
+        # old index after a reload).
+        gc.freeze()
         pages = [(slug, info.title or slug) for slug, info in index.pages.items()]
         if not worker.is_cancelled:
             self.post_message(self.IndexBuilt(self.brain.answered_by, pages))
@@ -170,6 +149,9 @@ class MainScreen(ExplorerKeys, Screen[None]):
         status = self.query_one(StatusBar)
         status.set_page_count(len(message.pages))
         status.set_indexed(message.answered_by)
+        if first and self.pending_start is not None:
+            self._resolve_start(self.pending_start)
+            self.pending_start = None
         current = self.history.current
         if current is not None:
             if first:
@@ -181,26 +163,47 @@ class MainScreen(ExplorerKeys, Screen[None]):
 
     def navigate(self, view: View, move: Move | Literal["reload"]) -> None:
         """Load `view`'s page, then commit `move` to the history and refresh the panes."""
-        self.query_one(PagePane).loading = move != "reload"
         self._load_page(view, move)
 
     @work(group="page", exclusive=True, exit_on_error=False)
     async def _load_page(self, view: View, move: Move | Literal["reload"]) -> None:
+        await self._show(view, move)
+
+    async def _show(
+        self, view: View, move: Move | Literal["reload"], missing_ok: bool = False
+    ) -> bool:
+        """Load and show `view`'s page; False (and nothing changed) if `missing_ok` and absent."""
         pane = self.query_one(PagePane)
+        # The spinner only for a slow source: on a local page it would just flicker,
+        # and mounting then pruning it costs a frame.
+        token = object()
+        self._spinner_for = token if move != "reload" else None
+        spinner = self.set_timer(SPINNER_DELAY, lambda: self._spin(token))
         try:
             page = await asyncio.to_thread(self.brain.page, view.slug)
-        except (PageNotFound, PageUnreadable) as error:
+        except PageNotFound as error:
+            if missing_ok:
+                return False
             self._commit(view, move)
             pane.show_failure(view.slug, str(error))
-        except OkfError:
-            pane.loading = False
-            raise
+        except PageUnreadable as error:
+            self._commit(view, move)
+            pane.show_failure(view.slug, str(error))
         else:
             self._commit(view, move)
             await pane.show_page(page)
         finally:
+            spinner.stop()
+            if self._spinner_for is token:
+                self._spinner_for = None
             pane.loading = False
         self._start_index()
+        return True
+
+    def _spin(self, token: object) -> None:
+        """The page load `token` is still running (a stopped timer may still fire)."""
+        if self._spinner_for is token:
+            self.query_one(PagePane).loading = True
 
     def _commit(self, view: View, move: Move | Literal["reload"]) -> None:
         if move == "visit":
@@ -212,7 +215,7 @@ class MainScreen(ExplorerKeys, Screen[None]):
         self.loaded_once = True
         self.sub_title = view.slug
         self._refresh_graph(view)
-        self.refresh_bindings()
+        self.sync_bindings()
 
     def open_page(self, slug: str) -> None:
         """Open `slug` keeping the current depth and direction (also used by the finder)."""
@@ -224,7 +227,7 @@ class MainScreen(ExplorerKeys, Screen[None]):
         """Same page, new traversal settings: no reload, no new history entry."""
         self.history.update(view)
         self._refresh_graph(view, links=False)
-        self.refresh_bindings()
+        self.sync_bindings()
 
     # ------------------------------------------------------------------ graph panes
 
@@ -254,7 +257,8 @@ class MainScreen(ExplorerKeys, Screen[None]):
                 return
             raise
         panel.show_edges(view, edges)
-        self.refresh_bindings()
+        self.export_when_shown(view, list(edges))
+        self.sync_bindings()
 
     @work(group="links", exclusive=True, exit_on_error=False)
     async def _load_links(self, slug: str) -> None:
@@ -271,6 +275,11 @@ class MainScreen(ExplorerKeys, Screen[None]):
                 return
             raise
         tree.show_links(slug, outgoing, incoming)
+
+    @on(Tree.NodeHighlighted)
+    @on(DataTable.RowHighlighted)
+    def _cursor_moved(self) -> None:
+        self.sync_bindings()  # `enter` applies on a page row/node, not on a heading
 
     @on(LinkTree.PageChosen)
     def _tree_chose(self, message: LinkTree.PageChosen) -> None:
@@ -341,6 +350,8 @@ class MainScreen(ExplorerKeys, Screen[None]):
         )
 
     def _show_source_error(self, reason: str) -> None:
+        from okf_explorer.tui.screens.source_error import SourceErrorScreen  # rarely needed
+
         if self.failed_at_start:
             return
         self.failed_at_start = True

@@ -17,6 +17,8 @@ from okf_explorer.core.brain import Brain
 from okf_explorer.core.index import ResolvedLink
 
 Side = Literal["out", "in"]
+WRITTEN = {"wiki": "[[{}]]", "embed": "![[{}]]", "markdown": "({})"}
+"""How a link of each kind was written, for the subtitle."""
 
 
 @dataclass(slots=True)
@@ -28,6 +30,8 @@ class LinkNode:
     exists: bool = True
     readable: bool = True
     loaded: bool = False
+    link: ResolvedLink | None = None
+    """The resolved link this node stands for, when the brain handed it over (outgoing)."""
 
 
 class LinkTree(Tree[LinkNode]):
@@ -35,7 +39,9 @@ class LinkTree(Tree[LinkNode]):
 
     A node's children are fetched from the brain when it is first expanded, in a
     worker, so a server source is asked only for what the user looks at.
-    `enter` on a page node posts `PageChosen`; `space` expands it.
+    `enter` on a page node posts `PageChosen`; `space` expands it. The border's
+    subtitle tells how the highlighted page is linked: the raw target as written,
+    and the resolution rule that matched it (SPEC §3), e.g. `[[Orders]] · rule title`.
     """
 
     DEFAULT_CSS = """
@@ -56,16 +62,20 @@ class LinkTree(Tree[LinkNode]):
         self.show_root = False
         self.auto_expand = False
         self.slug: str | None = None
+        self.link_info = ""
+        """How the highlighted page is linked (also the border's subtitle)."""
 
     def show_links(
         self, slug: str, outgoing: Sequence[ResolvedLink], incoming: Sequence[str]
     ) -> None:
         """Replace the tree with `slug`'s one-hop links."""
         self.slug = slug
+        self.link_info = ""
+        self.border_subtitle = ""
         self.clear()
         out_root = self.root.add(f"Outgoing ({len(outgoing)})", LinkNode(slug, "out", loaded=True))
         for link in outgoing:
-            self._add_page(out_root, link.to, "out", exists=link.exists)
+            self._add_page(out_root, link.to, "out", exists=link.exists, link=link)
         in_root = self.root.add(f"Incoming ({len(incoming)})", LinkNode(slug, "in", loaded=True))
         for other in incoming:
             self._add_page(in_root, other, "in")
@@ -77,14 +87,21 @@ class LinkTree(Tree[LinkNode]):
         """No links yet (index still building, or the source failed): say why."""
         self.slug = slug
         self.clear()
+        self.link_info = ""
+        self.border_subtitle = ""
         self.root.add_leaf(Text(reason, style="dim italic"))
 
     def _add_page(
-        self, parent: TreeNode[LinkNode], slug: str, side: Side, exists: bool = True
+        self,
+        parent: TreeNode[LinkNode],
+        slug: str,
+        side: Side,
+        exists: bool = True,
+        link: ResolvedLink | None = None,
     ) -> None:
         info = self.brain.index.pages.get(slug) if self.brain.index is not None else None
         readable = exists and (info is None or info.readable)
-        data = LinkNode(slug, side, exists=exists, readable=readable)
+        data = LinkNode(slug, side, exists=exists, readable=readable, link=link)
         count = self._count(slug, side) if exists else 0
         parent.add(self._label(data, count), data, allow_expand=readable and count > 0)
 
@@ -127,17 +144,44 @@ class LinkTree(Tree[LinkNode]):
         try:
             if data.side == "out":
                 links = await asyncio.to_thread(self.brain.forward_links, data.slug)
-                children = [(link.to, link.exists) for link in links]
+                children = [(link.to, link.exists, link) for link in links]
             else:
                 slugs = await asyncio.to_thread(self.brain.backlinks, data.slug)
-                children = [(slug, True) for slug in slugs]
+                children = [(slug, True, None) for slug in slugs]
         except BaseException:
             data.loaded = False
             node.remove_children()
             raise
         node.remove_children()
-        for slug, exists in children:
-            self._add_page(node, slug, data.side, exists=exists)
+        for slug, exists, link in children:
+            self._add_page(node, slug, data.side, exists=exists, link=link)
+
+    @on(Tree.NodeHighlighted)
+    def _highlighted(self, event: Tree.NodeHighlighted[LinkNode]) -> None:
+        self.link_info = self.link_summary(event.node)
+        self.border_subtitle = Text(self.link_info)  # Text: `[[` is not markup
+
+    def link_summary(self, node: TreeNode[LinkNode]) -> str:
+        """How `node`'s page is linked to its parent: `from → [[target]] · rule R`."""
+        data, parent = node.data, node.parent
+        if data is None or parent is None or parent.data is None or parent is self.root:
+            return ""
+        frm, to = (
+            (parent.data.slug, data.slug) if data.side == "out" else (data.slug, parent.data.slug)
+        )
+        link = data.link if data.side == "out" else None
+        index = self.brain.index
+        if link is None and index is not None:
+            link = next((item for item in index.forward.get(frm, ()) if item.to == to), None)
+        if link is None:
+            return f"{frm} → {to}"
+        written = WRITTEN[link.kind].format(link.target)
+        parts = [f"{frm} → {written}", f"rule {link.rule}"]
+        if link.ambiguous:
+            parts.append("ambiguous")
+        if link.count > 1:
+            parts.append(f"×{link.count}")
+        return " · ".join(parts)
 
     @on(Tree.NodeSelected)
     def _selected(self, event: Tree.NodeSelected[LinkNode]) -> None:

@@ -1,7 +1,14 @@
-"""The page pane: a header of frontmatter fields over the rendered Markdown body."""
+"""The page pane: a header of frontmatter fields over the rendered Markdown body.
+
+Short bodies go to Textual's `Markdown` widget; long ones (see `light_body`) to a
+`LightBody` of a few screenful-sized chunks, so a 200-item index page mounts in a few
+milliseconds and does not make every later relayout slow. The body is prepared
+(linkified, parsed) in a thread; only the mount happens on the event loop.
+"""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from rich.text import Text
@@ -12,7 +19,8 @@ from textual.message import Message
 from textual.widgets import Markdown, Static
 
 from okf_explorer.core.pages import Page
-from okf_explorer.tui.body_links import linkify_body, target_of_href
+from okf_explorer.tui.body_links import target_of_href
+from okf_explorer.tui.widgets.light_body import LightBody, prepare_body
 
 OKF_FIELDS = ("status", "verified", "sources")
 
@@ -27,6 +35,10 @@ class PagePane(VerticalScroll, can_focus=True):
     PagePane > #page-error { color: $error; margin: 1 0; display: none; }
     PagePane.failed > #page-error { display: block; }
     PagePane.failed > #page-body { display: none; }
+    PagePane > #page-light { display: none; }
+    PagePane.light > #page-light { display: block; }
+    PagePane.light > #page-body { display: none; }
+    PagePane.failed > #page-light { display: none; }
     """
 
     class LinkFollowed(Message):
@@ -42,11 +54,14 @@ class PagePane(VerticalScroll, can_focus=True):
         self.slug: str | None = None
         self.page: Page | None = None
         self.error: str | None = None
+        self.shown: Page | None = None
+        """The page whose body is on screen (`page` is set first, while it renders)."""
 
     def compose(self) -> ComposeResult:
         yield Static(id="page-header")
         yield Static(id="page-error")
         yield Markdown(id="page-body", open_links=False)
+        yield LightBody(id="page-light")
 
     async def show_page(self, page: Page) -> None:
         """Render `page`; frontmatter fields go in the header, the body below it."""
@@ -57,12 +72,30 @@ class PagePane(VerticalScroll, can_focus=True):
         header.set_class(is_deprecated(page.frontmatter), "deprecated")
         if not page.readable:
             self._fail(page.error or "this page cannot be read")
-        await self.query_one("#page-body", Markdown).update(linkify_body(page.content))
+        body = await asyncio.to_thread(prepare_body, page.content)
+        if self.page is not page:
+            return  # another page came in while this one was being prepared
+        markdown = self.query_one("#page-body", Markdown)
+        light = self.query_one("#page-light", LightBody)
+        self.set_class(body.light is not None, "light")
+        if body.light is not None:
+            await light.show(body.light)
+            if markdown.source:
+                await markdown.update("")
+        else:
+            await light.show(None)
+            await markdown.update(body.markdown)
         self.scroll_home(animate=False)
+        self.shown = page
+
+    @property
+    def light(self) -> bool:
+        """Whether the body is drawn by the light renderer (a long page)."""
+        return self.has_class("light")
 
     def show_failure(self, slug: str, reason: str) -> None:
         """The page could not be loaded: say why where its body would be."""
-        self.slug, self.page = slug, None
+        self.slug, self.page, self.shown = slug, None, None
         header = self.query_one("#page-header", Static)
         header.update(Text.assemble((slug, "bold")))
         header.remove_class("deprecated")
@@ -74,7 +107,8 @@ class PagePane(VerticalScroll, can_focus=True):
         self.add_class("failed")
 
     @on(Markdown.LinkClicked)
-    def _link_clicked(self, event: Markdown.LinkClicked) -> None:
+    @on(LightBody.LinkClicked)
+    def _link_clicked(self, event: Markdown.LinkClicked | LightBody.LinkClicked) -> None:
         event.stop()
         target = target_of_href(event.href)
         self.post_message(self.LinkFollowed(target, None if target else event.href))

@@ -1,0 +1,100 @@
+"""Long pages skip the Markdown widget and keep live links; the link tree says how pages link."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import Markdown
+
+from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.tui.app import make_app
+from okf_explorer.tui.widgets.light_body import (
+    CHUNK_LINES,
+    LIGHT_BLOCKS,
+    LightBody,
+    prepare_body,
+)
+from okf_explorer.tui.widgets.link_tree import LinkTree
+from okf_explorer.tui.widgets.page_pane import PagePane
+from okf_explorer.tui.widgets.traversal_panel import FILL_CHUNK, TraversalPanel
+
+from .conftest import SIZE, brain_for, settle, write_bundle
+
+ITEMS = LIGHT_BLOCKS + 30
+
+
+def long_index(count: int = ITEMS) -> str:
+    items = "".join(f"- [[p{number:03d}]] item *{number}*\n" for number in range(count))
+    return f"# Index\n\n{items}\n1. first\n2. second\n\n```\n[[not-a-link]]\n```\n"
+
+
+def test_long_body_is_one_content_with_click_actions_short_body_is_not() -> None:
+    long = prepare_body(long_index())
+    assert long.light is not None and long.blocks > LIGHT_BLOCKS
+    lines = long.light.plain.split("\n")
+    assert lines[0] == "Index" and lines[2] == "• p000 item 0"
+    assert "1.  first" in lines and "[[not-a-link]]" in lines
+    actions = [
+        span.style.meta["@click"] for span in long.light.spans if hasattr(span.style, "meta")
+    ]
+    assert actions[:2] == ["link('okf:p000')", "link('okf:p001')"] and len(actions) == ITEMS
+    short = prepare_body("# Home\n\nSee [[alpha]].\n")
+    assert short.light is None and "(<okf:alpha>)" in short.markdown
+
+
+async def test_long_page_skips_the_markdown_widget_and_its_links_open_pages(tmp_path: Path) -> None:
+    pages = {"index.md": long_index(), "p001.md": "# One\n\nBack to [[index]].\n"}
+    bundle = write_bundle(tmp_path / "brain", pages)
+    app = make_app(brain_for(BundleSource(bundle)), start="index")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        pane = app.screen.query_one(PagePane)
+        assert pane.light and pane.shown is not None and pane.shown.slug == "index"
+        assert not pane.query_one(Markdown).children  # no widget per block
+        lines = prepare_body(long_index()).light.plain.count("\n") + 1
+        assert len(pane.query_one(LightBody).children) == -(-lines // CHUNK_LINES) > 1
+        panel = app.screen.query_one(TraversalPanel)
+        await settle(pilot, until=lambda: panel.filled)
+        assert panel.table.row_count == ITEMS > FILL_CHUNK  # filled over several frames
+        light = pane.query_one(LightBody)
+        await pilot.click(light, offset=(3, 4))  # padding, "Index", blank, p000, p001
+        await settle(pilot)
+        assert app.screen.history.current.slug == "p001"
+        assert not pane.light and pane.query_one(Markdown).children
+
+
+async def test_highlighting_a_tree_node_shows_the_link_and_its_rule(small_bundle: Path) -> None:
+    app = make_app(brain_for(BundleSource(small_bundle)), start="alpha")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        tree = app.screen.query_one(LinkTree)
+        tree.focus()
+        await pilot.press("down")  # Outgoing → beta
+        await settle(pilot)
+        assert tree.link_info == "alpha → [[beta]] · rule exact"
+        await pilot.press("down")
+        await settle(pilot)
+        assert tree.link_info == "alpha → [[ghost]] · rule dangling"
+        await pilot.press("down", "down")  # Incoming → beta (beta links to alpha)
+        await settle(pilot)
+        assert tree.link_info == "beta → [[alpha]] · rule exact"
+
+
+async def test_footer_refreshes_only_when_what_applies_changes(
+    small_bundle: Path, tmp_path: Path
+) -> None:
+    app = make_app(brain_for(BundleSource(small_bundle)), start="alpha", export_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        published: list[object] = []
+        screen.bindings_updated_signal.subscribe(screen, published.append)
+        await pilot.press("plus")  # depth 2: `-` now applies
+        await settle(pilot)
+        assert len(published) == 1
+        await pilot.press("plus", "d", "e")  # depth 3, direction in: nothing new applies
+        await settle(pilot)
+        assert len(published) == 1
+        assert screen.check_action("shallower", ()) and screen.history.current.depth == 3
+        # `e` pressed while the slice was walked saved that slice once it was shown
+        assert [path.name for path in tmp_path.glob("okf-*")] == ["okf-alpha-d3-in.json"]
