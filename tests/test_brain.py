@@ -460,3 +460,67 @@ def test_self_links_neither_rescue_orphans_nor_dead_ends() -> None:
     assert analysis.shortest_path(index, "b", "ghost") == ["b", "a", "ghost"]
     graph = analysis.build_graph(index)
     assert graph.has_edge("self", "self") and graph.nodes["ghost"]["exists"] is False
+
+
+class TaglessServerSource(ServerSource):
+    """A server whose listing rows carry no tags (gbrain's shape); `tagged` says whether it
+    offers the server-side `tag` filter."""
+
+    def __init__(self, tagged: bool) -> None:
+        super().__init__(FakeGraph({}))
+        self.bodies = {"a": "---\ntags: [x, y]\n---\n", "b": "---\ntags: [y]\n---\n", "c": ""}
+        self.tag_calls: list[str] = []
+        if tagged:
+            self.slugs_with_tag = self._slugs_with_tag
+
+    def enumerate(self) -> list[PageStub]:
+        info = {"title": "T", "type": "t", "tags_known": False}
+        return [PageStub(s, "1", PageInfo(slug=s, **info)) for s in self.bodies]  # type: ignore[arg-type]
+
+    def get_page(self, slug: str) -> Page:
+        from okf_explorer.sources.frontmatter import page_from_text
+
+        self.get_calls.append(slug)
+        return page_from_text(slug, self.bodies[slug], 0, "1")
+
+    def _slugs_with_tag(self, tag: str) -> list[str]:
+        self.tag_calls.append(tag)
+        return [slug for slug in sorted(self.bodies) if tag in self.get_page(slug).tags]
+
+
+def test_tag_filter_over_a_tagless_listing_asks_the_server() -> None:
+    source = TaglessServerSource(tagged=True)
+    brain = Brain(source, cache_dir=False)
+    assert [p.slug for p in brain.pages(tag="y")] == ["a", "b"]
+    assert [p.slug for p in brain.pages(tag="x", type="t")] == ["a"]
+    assert brain.pages(tag="x", type="other") == []
+    assert [p.slug for p in brain.pages(tag="y")] == ["a", "b"]
+    assert source.tag_calls == ["y", "x"]  # kept until refresh
+    assert source.scanned == 0 and brain.index is None
+    assert not any(p.tags_known for p in brain.pages())  # unknown, never "no tags"
+
+
+def test_tag_filter_without_a_server_filter_uses_the_index() -> None:
+    source = TaglessServerSource(tagged=False)
+    brain = Brain(source, cache_dir=False)
+    assert [p.slug for p in brain.pages(tag="y")] == ["a", "b"]
+    assert source.scanned == 3 and brain.index is not None
+    assert [(p.slug, p.tags, p.tags_known) for p in brain.pages()] == [
+        ("a", ("x", "y"), True),
+        ("b", ("y",), True),
+        ("c", (), True),
+    ]
+
+
+def test_resolve_name_reports_ambiguous_basenames(tmp_path: Path) -> None:
+    root = make_bundle(tmp_path, {"g/orders.md": "# G\n", "t/orders.md": "# T\n", "x.md": "# X\n"})
+    brain = Brain(BundleSource(root), cache_dir=False)
+    try:
+        found = brain.resolve_name("orders")
+        assert found is not None and (found.slug, found.ambiguous) == ("g/orders", True)
+        assert brain.resolve_slug("orders") == "g/orders"
+        found = brain.resolve_name("t/orders")
+        assert found is not None and (found.slug, found.ambiguous) == ("t/orders", False)
+        assert brain.resolve_name("nothing") is None and brain.resolve_name("  ") is None
+    finally:
+        brain.close()

@@ -228,9 +228,13 @@ def test_frontmatter_fields(tmp_path: Path) -> None:
         "---\ntitle: Orders table\ntype: table\ntags: [sales, 'q:1']\n"
         "description: All orders.\nupdated: 2024-05-01\nextra: {a: 1}\n---\n# Ignored\n",
     )
+    os.utime(tmp_path / "t/orders.md", ns=(1_700_000_000_000_000_000, 1_700_000_000_000_000_000))
     page = BundleSource(tmp_path).get_page("t/orders")
     assert (page.title, page.type, page.tags) == ("Orders table", "table", ("sales", "q:1"))
-    assert (page.description, page.updated_at, page.error) == ("All orders.", "2024-05-01", None)
+    assert (page.description, page.error) == ("All orders.", None)
+    # frontmatter `updated` is shown, but `updated_at` is the file's own time
+    assert str(page.frontmatter["updated"]) == "2024-05-01"
+    assert page.updated_at == "2023-11-14T22:13:20.000000Z"
     assert page.frontmatter["extra"] == {"a": 1}
     assert page.info().description == "All orders."
 
@@ -249,9 +253,22 @@ def test_tags_as_string_and_updated_at_from_mtime(tmp_path: Path) -> None:
     source = BundleSource(tmp_path)
     page = source.get_page("p")
     assert page.tags == ("a", "b", "c")
-    assert page.updated_at == "2023-11-14T22:13:20Z"
+    assert page.updated_at == "2023-11-14T22:13:20.123456Z"  # microseconds, truncated
     assert page.fingerprint == f"1700000000123456789:{path.stat().st_size}"
     assert source.enumerate() == [PageStub("p", page.fingerprint)]
+
+
+def test_updated_at_follows_edits_not_frontmatter_in_get_and_scan(tmp_path: Path) -> None:
+    path = write(tmp_path, "p.md", "---\nupdated: 2024-01-02\ntags: [x]\n---\nold")
+    os.utime(path, ns=(1_700_000_000_000_001_000, 1_700_000_000_000_001_000))
+    source = BundleSource(tmp_path)
+    before = source.get_page("p").updated_at
+    scanned = [s.info for s in source.scan(source.enumerate())]
+    assert before == scanned[0].updated_at == "2023-11-14T22:13:20.000001Z"
+    path.write_text("---\nupdated: 2024-01-02\ntags: [x]\n---\nnew", encoding="utf-8")
+    os.utime(path, ns=(1_700_000_000_000_002_000, 1_700_000_000_000_002_000))
+    after = source.get_page("p").updated_at
+    assert after == "2023-11-14T22:13:20.000002Z" and after > before
 
 
 def test_unclosed_frontmatter_is_body(tmp_path: Path) -> None:

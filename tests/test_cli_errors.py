@@ -4,6 +4,7 @@ no token; plus real runs of `python -m okf_explorer` to prove the entry point.""
 from __future__ import annotations
 
 import io
+import json
 import os
 import subprocess
 import sys
@@ -328,6 +329,11 @@ def test_cli_over_mcp_matches_the_folder_and_hides_the_token(
         for argv, expected in folder.items():
             assert run(*argv, "--source", server.url) == expected, argv
         assert run("links", "a", "--source", server.url) == (0, "b\nc\nd\n", "")
+        listed = json.loads(run("list", "--json", "--source", server.url)[1])
+        assert {row["tags"] is None for row in listed} == {True}  # unknown, not "no tags"
+        scanned = json.loads(run("list", "--json", "--scan", "--source", server.url)[1])
+        folder_rows = json.loads(run("list", "--json", "--source", str(bundle))[1])
+        assert [row["tags"] for row in scanned] == [row["tags"] for row in folder_rows]
         token_file = tmp_path / "token"
         token_file.write_text(SECRET, encoding="utf-8")
         monkeypatch.delenv("GBRAIN_TOKEN")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import io
 import json
+import os
 import random
 import secrets
 from collections.abc import Iterator
@@ -15,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from okf_explorer.core.brain import Brain
-from okf_explorer.core.errors import AuthError, SourceUnavailable
+from okf_explorer.core.errors import AuthError, PageNotFound, PageUnreadable, SourceUnavailable
 from okf_explorer.core.graph import Edge
 from okf_explorer.core.pages import Page
 from okf_explorer.sources.bundle import BundleSource
@@ -221,3 +222,72 @@ def test_token_protected_server_then_stopped_mid_scan(tmp_path: Path, server_env
         again = mcp(server.url, token=token, token_source="$GBRAIN_TOKEN", timeout=3.0)
         with pytest.raises(SourceUnavailable, match="unreachable"):
             Brain(again, scan=True).traverse("p00", 2, "out")
+
+
+# -- QA findings: tags, unreadable pages, fuzzy names, paging over the wire ---------------
+
+
+def test_tag_filter_over_mcp_equals_the_folder(sample_server: ServerHandle) -> None:
+    """gbrain's listing rows carry no tags: `--tag` asks the server's own filter."""
+    status, folder_out, _ = run_cli("list", "--tag", "orders", "--source", str(SAMPLE_BRAIN))
+    assert status == 0 and len(folder_out.splitlines()) >= 2
+    for extra in ([], ["--scan"]):
+        status, remote_out, err = run_cli(
+            "list", "--tag", "orders", "--source", sample_server.url, *extra
+        )
+        assert (status, remote_out) == (0, folder_out), err
+    status, out, _ = run_cli("list", "--tag", "no-such-tag", "--source", sample_server.url)
+    assert (status, out) == (0, "")
+
+
+def test_listing_tags_are_unknown_until_the_index_knows_them(sample_server: ServerHandle) -> None:
+    folder = Brain(BundleSource(SAMPLE_BRAIN), cache_dir=False)
+    remote = Brain(mcp(sample_server.url), cache_dir=False)
+    try:
+        expected = {info.slug: info.tags for info in folder.pages()}
+        listed = remote.pages()
+        assert remote.index is None  # the listing answered, with no body scan
+        assert [info.slug for info in listed] == list(expected)
+        assert not any(info.tags_known or info.tags for info in listed)  # unknown, not "none"
+        tagged = remote.pages(type="table", tag="orders")
+        assert [info.slug for info in tagged] == [
+            info.slug for info in folder.pages(type="table", tag="orders")
+        ]
+        remote.ensure_index()
+        indexed = remote.pages()
+        assert all(info.tags_known for info in indexed if info.readable)
+        assert {info.slug: info.tags for info in indexed} == expected
+    finally:
+        folder.close()
+        remote.close()
+
+
+def test_unreadable_page_ambiguous_name_and_paging_over_http(
+    tmp_path: Path, server_env: None
+) -> None:
+    for slug in ("glossary/orders", "tables/orders"):
+        (tmp_path / slug).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / f"{slug}.md").write_text(f"# {slug} page\n", encoding="utf-8")
+    (tmp_path / "latin1.md").write_bytes(b"caf\xe9\n")
+    for number, path in enumerate(sorted(tmp_path.rglob("*.md"))):  # µs apart, no ties
+        os.utime(path, ns=(1_700_000_000_000_000_000 + number * 1000,) * 2)
+    with serve_bundle(tmp_path) as server:
+        source = mcp(server.url)
+        try:
+            with pytest.raises(PageUnreadable) as caught:
+                source.get_page("latin1")
+            assert str(caught.value).count("unreadable") == 1
+            assert str(caught.value).startswith("page 'latin1' is unreadable: not valid UTF-8")
+            status, out, err = run_cli("get", "latin1", "--source", server.url)
+            assert status != 0 and out == "" and err.count("unreadable") == 1, err
+            with pytest.raises(PageNotFound) as ambiguous:
+                source.call_tool("get_page", {"slug": "orders", "fuzzy": True})
+            assert "candidates: glossary/orders, tables/orders" in str(ambiguous.value)
+            seen: list[str] = []
+            args: dict[str, object] = {"sort": "updated_asc", "limit": 1}
+            while rows := source.call_tool("list_pages", args):
+                seen += [row["slug"] for row in rows]
+                args["updated_after"] = rows[-1]["updated_at"]
+            assert sorted(seen) == ["glossary/orders", "latin1", "tables/orders"]
+        finally:
+            source.close()

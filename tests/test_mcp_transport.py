@@ -21,6 +21,7 @@ from okf_explorer.core.errors import (
     Cancelled,
     InvalidParams,
     PageNotFound,
+    PageUnreadable,
     ProtocolError,
     SourceUnavailable,
 )
@@ -63,6 +64,7 @@ class FakeGbrain:
         self.stamps: dict[str, str] = {}
         self.rpc_errors: set[str] = set()
         self.posts = 0
+        self.tags: dict[str, list[str]] = {}
 
     def __call__(self, request: httpx.Request) -> httpx.Response:
         body = json.loads(request.content)
@@ -118,6 +120,8 @@ class FakeGbrain:
         name = params["name"]
         if name == "list_pages":
             slugs = sorted(self.pages)
+            if "tag" in args:
+                slugs = [s for s in slugs if args["tag"] in self.tags.get(s, [])]
             start = args.get("offset", 0)
             rows = slugs[start : start + min(args.get("limit", 50), self.cap)]
             stamp = "2026-01-01T00:00:{:02d}Z"
@@ -212,6 +216,18 @@ def test_paging_with_a_server_cap_below_100() -> None:
     assert [s.slug for s in stubs] == sorted(pages)
 
 
+def test_tagged_slugs_use_the_server_filter_paged_and_rows_tags_are_unknown() -> None:
+    server = FakeGbrain({f"p{i}": "" for i in range(7)}, cap=2)
+    server.tags = {"p1": ["x"], "p3": ["x", "y"], "p4": ["y"], "p6": ["x"], "p5": ["x"]}
+    source = source_for(server)
+    assert source.slugs_with_tag("x") == ["p1", "p3", "p5", "p6"]
+    calls = [c["params"]["arguments"] for c in server.calls("tools/call")]
+    assert [(c["tag"], c["offset"]) for c in calls] == [("x", 0), ("x", 2), ("x", 4)]
+    assert source.slugs_with_tag("nothing") == []
+    stubs = source.enumerate()
+    assert stubs[0].info is not None and stubs[0].info.tags_known is False
+
+
 def test_server_ignoring_offset_is_an_error_not_a_loop() -> None:
     server = FakeGbrain({f"p{i:03d}": "" for i in range(150)})
 
@@ -277,6 +293,31 @@ def test_tool_errors_are_typed(payload: Any, is_error: bool, expected: type, wor
     with pytest.raises(expected, match=words) as caught:
         source_for(server).get_page("a")
     assert SECRET not in str(caught.value)
+
+
+REASON = "not valid UTF-8 (byte 0xe9 at offset 3)"
+UNREADABLE = f"page 'a' is unreadable: {REASON}"
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        {"error": "page_unreadable", "message": UNREADABLE, "reason": REASON},
+        {"error": "page_unreadable", "message": UNREADABLE},  # a server without `reason`
+        {"error": "page_unreadable", "message": REASON},  # or with a bare message
+    ],
+)
+def test_unreadable_page_error_names_the_page_once(payload: dict[str, Any]) -> None:
+    server = three_pages()
+    server.fault = lambda body, fake: (
+        sse({"jsonrpc": "2.0", "id": body["id"], "result": tool_text(payload, True)})
+        if body.get("method") == "tools/call"
+        else None
+    )
+    with pytest.raises(PageUnreadable) as caught:
+        source_for(server).get_page("a")
+    assert str(caught.value) == UNREADABLE
+    assert caught.value.reason == REASON
 
 
 def test_json_rpc_error_is_a_protocol_error() -> None:

@@ -16,7 +16,9 @@ import pytest
 from okf_explorer.server import run_server
 from tests.mcp_server_fixture import (
     ServerHandle,
+    free_port,
     serve_bundle,
+    serve_command,
     stdio_command,
     subprocess_env,
     write_pages,
@@ -422,6 +424,31 @@ def test_non_loopback_without_token_is_refused(capsys: pytest.CaptureFixture[str
     assert run_server(NeverIndexed(), host="0.0.0.0", port=0) == 2
     lines = capsys.readouterr().err.strip().splitlines()
     assert len(lines) == 1 and "0.0.0.0" in lines[0] and "token" in lines[0]
+
+
+@pytest.mark.parametrize("token", ["sek1 sek2", "sek1\tsek2", "sek1\nsek2", "sek1\u00a0sek2"])
+def test_token_with_whitespace_is_refused(token: str, capsys: pytest.CaptureFixture[str]) -> None:
+    class NeverIndexed:
+        def ensure_index(self) -> None:
+            raise AssertionError("must refuse before indexing")
+
+    assert run_server(NeverIndexed(), port=0, token=token) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and "whitespace" in lines[0]
+    assert "sek" not in lines[0]
+
+
+def test_serve_refuses_a_token_file_holding_whitespace(bundle: Path, tmp_path: Path) -> None:
+    """End to end through the real entry: one clear line, exit 2, the token never shown."""
+    token_file = tmp_path / "token"
+    token_file.write_text("sekrit1 sekrit2\n", encoding="utf-8")
+    argv = serve_command(bundle, free_port(), token_file)
+    done = subprocess.run(
+        argv, capture_output=True, text=True, timeout=30, check=False, env=subprocess_env(tmp_path)
+    )
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2, done.stderr
+    assert len(lines) == 1 and "whitespace" in lines[0] and "sekrit" not in done.stderr
 
 
 def test_stdio_transport(bundle: Path) -> None:

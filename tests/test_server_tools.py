@@ -215,6 +215,36 @@ def test_fuzzy_ambiguous_is_an_error_object_without_is_error(brain: Brain) -> No
     }
 
 
+@pytest.mark.parametrize(
+    ("name", "candidates"),
+    [
+        ("orders", ["glossary/orders", "tables/orders", "archive/old/orders"]),
+        ("Orders.md", ["glossary/orders", "tables/orders", "archive/old/orders"]),
+        ("old/orders", None),  # a longer tail only one page has
+        ("tables/orders", None),  # an exact slug is never ambiguous
+    ],
+)
+@pytest.mark.parametrize("titled", [True, False], ids=["basename", "title"])
+def test_fuzzy_name_shared_by_several_pages_is_ambiguous(
+    tmp_path: Path, name: str, candidates: list[str] | None, titled: bool
+) -> None:
+    """Matched by basename (pages with their own titles) or by title (untitled pages
+    are titled by their stem): either way several matches are `ambiguous_slug`."""
+    slugs = ["glossary/orders", "tables/orders", "archive/old/orders", "orders_legacy"]
+    heading = "# {slug} page\n" if titled else ""
+    root = write_pages(tmp_path, {slug: heading.format(slug=slug) + "text\n" for slug in slugs})
+    brain = Brain(BundleSource(root), cache_dir=False)
+    try:
+        reply = call_tool(brain, "get_page", {"slug": name, "fuzzy": True})
+    finally:
+        brain.close()
+    assert not reply.is_error
+    if candidates is None:
+        assert reply.value["resolved_slug"] in slugs
+    else:
+        assert reply.value == {"error": "ambiguous_slug", "candidates": candidates}
+
+
 def test_unreadable_page_is_a_page_unreadable_error_but_still_listed(
     own_brain: Brain, own_bundle: Path
 ) -> None:
@@ -222,7 +252,8 @@ def test_unreadable_page_is_a_page_unreadable_error_but_still_listed(
     own_brain.refresh()
     error = err(own_brain, "get_page", slug="broken")
     assert error["error"] == "page_unreadable"
-    assert "UTF-8" in error["message"]
+    assert error["reason"].startswith("not valid UTF-8")
+    assert error["message"] == f"page 'broken' is unreadable: {error['reason']}"
     assert "broken" in [row["slug"] for row in ok(own_brain, "list_pages", sort="slug", limit=100)]
 
 
@@ -287,6 +318,67 @@ def test_list_pages_updated_after_is_strict(brain: Brain, bundle: Path) -> None:
     assert later == {slug for slug, t in times.items() if t > times["orphan"]}
     assert ok(brain, "list_pages", updated_after="2000-01-01", limit=100) != []
     assert ok(brain, "list_pages", updated_after="2999-01-01") == []
+
+
+def page_by_updated_after(brain: Brain, limit: int = 20) -> list[str]:
+    """gbrain's recommended exhaustive paging: `updated_asc` + `updated_after=<last>`."""
+    seen: list[str] = []
+    args: dict[str, Any] = {"sort": "updated_asc", "limit": limit}
+    while rows := ok(brain, "list_pages", **args):
+        seen += [row["slug"] for row in rows]
+        args["updated_after"] = rows[-1]["updated_at"]
+    return seen
+
+
+def test_updated_after_paging_returns_every_sample_page_once(sample_brain: Path) -> None:
+    brain = Brain(BundleSource(sample_brain), cache_dir=False)
+    try:
+        everything = sorted(info.slug for info in brain.pages())
+        seen = page_by_updated_after(brain)
+    finally:
+        brain.close()
+    assert len(everything) > 20
+    assert len(seen) == len(set(seen)) and sorted(seen) == everything
+
+
+def test_updated_after_paging_tells_microseconds_apart(tmp_path: Path) -> None:
+    root = write_pages(tmp_path, {f"p/{i:03d}": f"page {i}\n" for i in range(45)})
+    base = 1_700_000_000_000_000_000
+    for number, path in enumerate(sorted(root.rglob("*.md"))):
+        os.utime(path, ns=(base + number * 1000, base + number * 1000))  # 1 µs apart
+    brain = Brain(BundleSource(root), cache_dir=False)
+    try:
+        rows = ok(brain, "list_pages", sort="updated_asc", limit=2)
+        seen = page_by_updated_after(brain)
+    finally:
+        brain.close()
+    assert [row["updated_at"] for row in rows] == [
+        "2023-11-14T22:13:20.000000Z",
+        "2023-11-14T22:13:20.000001Z",
+    ]
+    assert seen == [f"p/{i:03d}" for i in range(45)]
+
+
+def test_equal_times_sort_by_slug_and_offset_paging_stays_exact(tmp_path: Path) -> None:
+    """Pages sharing an mtime: ties are in slug order in every time sort; `updated_after`
+    (strictly greater-than, as in gbrain) cannot split a tie, so paging by it skips the
+    rest of a tie cut by a page boundary (documented), while `offset` paging is exact."""
+    root = write_pages(tmp_path, {f"p/{i:02d}": f"page {i}\n" for i in range(30)})
+    for path in root.rglob("*.md"):
+        os.utime(path, ns=(1_700_000_000_000_000_000, 1_700_000_000_000_000_000))
+    brain = Brain(BundleSource(root), cache_dir=False)
+    try:
+        slugs = [f"p/{i:02d}" for i in range(30)]
+        for sort in ("updated_asc", "updated_desc", "created_desc"):
+            rows = ok(brain, "list_pages", sort=sort, limit=100)
+            assert [row["slug"] for row in rows] == slugs
+        by_offset: list[str] = []
+        while rows := ok(brain, "list_pages", sort="updated_asc", limit=7, offset=len(by_offset)):
+            by_offset += [row["slug"] for row in rows]
+        assert by_offset == slugs
+        assert page_by_updated_after(brain, limit=7) == slugs[:7]
+    finally:
+        brain.close()
 
 
 @pytest.mark.parametrize(

@@ -27,30 +27,23 @@ Choices where the SPEC is silent:
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from okf_explorer.core import analysis
 from okf_explorer.core.cache import IndexCache
 from okf_explorer.core.errors import (
-    AuthError,
     OkfError,
     PageNotFound,
     PageUnreadable,
-    SourceUnavailable,
 )
-from okf_explorer.core.graph import (
-    Direction,
-    Edge,
-    NeighbourMemo,
-    Neighbours,
-    check_direction,
-    traverse_with,
-)
+from okf_explorer.core.graph import Direction, Edge, check_direction, traverse_with
 from okf_explorer.core.index import LinkIndex, ResolvedLink, build_index
-from okf_explorer.core.links import SlugResolver, looks_like_path
+from okf_explorer.core.links import Resolution, SlugResolver, looks_like_path
+from okf_explorer.core.listing import ServerListing
 from okf_explorer.core.pages import Page, PageInfo
+from okf_explorer.core.server_walk import ServerWalk
 from okf_explorer.sources.base import CancelCheck, PageSource, ProgressCallback, ServerGraph
 
 if TYPE_CHECKING:
@@ -70,43 +63,6 @@ class _Derived:
         }
         self.resolver: SlugResolver | None = None
         self.graph: nx.MultiDiGraph | None = None
-
-
-class _ServerWalk:
-    """The server graph's answers, memoised until `refresh` (one round trip a page)."""
-
-    def __init__(self, graph: ServerGraph) -> None:
-        self.links_out = NeighbourMemo(graph.links_out)
-        self.links_in = NeighbourMemo(graph.links_in)
-
-    def walk(self, slug: str, depth: object, direction: Direction) -> list[Edge]:
-        """`traverse_with` over the memos, failing fast when the whole source fails.
-
-        `traverse_with` skips errors below the root; a `SourceUnavailable` or
-        `AuthError` there is remembered, re-raised at once for every later page
-        (no timeout per page), and raised after the walk: a server that went
-        away mid-walk must not look like a smaller graph.
-        """
-        failures: list[OkfError] = []
-
-        def guarded(ask: Neighbours) -> Neighbours:
-            def neighbours(node: str) -> Sequence[str]:
-                if failures:
-                    raise failures[0]
-                try:
-                    return ask(node)
-                except (SourceUnavailable, AuthError) as error:
-                    failures.append(error)
-                    raise
-
-            return neighbours
-
-        edges = traverse_with(
-            slug, depth, direction, guarded(self.links_out), guarded(self.links_in)
-        )
-        if failures:
-            raise failures[0]
-        return edges
 
 
 def _cache_for(cache_dir: Path | str | bool | None) -> IndexCache | bool | None:
@@ -145,10 +101,9 @@ class Brain:
         self._derived: _Derived | None = None
         self._server: ServerGraph | None = None
         self._server_known = False
-        self._walk: _ServerWalk | None = None
+        self._walk: ServerWalk | None = None
         self._roots_seen: set[str] = set()
-        self._listing: list[PageInfo] | None = None
-        self._listing_resolver: SlugResolver | None = None
+        self._listing: ServerListing | None = None
 
     source: PageSource
 
@@ -173,13 +128,13 @@ class Brain:
                     self._server_known = True
         return self._server
 
-    def _server_walk(self) -> _ServerWalk | None:
+    def _server_walk(self) -> ServerWalk | None:
         graph = self._server_graph()
         if graph is None:
             return None
         with self._lock:
             if self._walk is None:
-                self._walk = _ServerWalk(graph)
+                self._walk = ServerWalk(graph)
             return self._walk
 
     # -- the index -------------------------------------------------------------------
@@ -226,7 +181,6 @@ class Brain:
             self._walk = None
             self._roots_seen = set()
             self._listing = None
-            self._listing_resolver = None
 
     def _derived_for(self, index: LinkIndex) -> _Derived:
         """The derived state of exactly this index (a concurrent refresh may have
@@ -247,29 +201,27 @@ class Brain:
         """Every page (filtered), slug order.
 
         With a server graph and no index yet, the server's listing answers when it
-        carries titles and types, so listing never forces a full body scan.
+        carries titles and types, so listing never forces a full body scan (see
+        `listing` for tags, which gbrain's listing lacks).
         """
-        infos = self._listing_infos()
-        if infos is None:
-            infos = list(self.ensure_index().pages.values())
+        listing = self._server_listing()
+        infos = listing.pages(type, tag) if listing is not None else None
+        if infos is not None:
+            return infos
         return [
             info
-            for info in infos
+            for info in self.ensure_index().pages.values()
             if (type is None or info.type == type) and (tag is None or tag in info.tags)
         ]
 
-    def _listing_infos(self) -> list[PageInfo] | None:
+    def _server_listing(self) -> ServerListing | None:
         """The server's listing (kept until `refresh`) while there is no index yet."""
         if self._index is not None or self._server_graph() is None:
             return None
-        listing = self._listing
-        if listing is None:
-            stubs = self.source.enumerate()
-            if any(stub.info is None for stub in stubs):
-                return None
-            listing = [stub.info for stub in stubs]  # type: ignore[misc]
-            self._listing = listing
-        return listing
+        with self._lock:
+            if self._listing is None:
+                self._listing = ServerListing(self.source)
+            return self._listing
 
     def page(self, slug: str) -> Page:
         """One page fresh from the source. Raises PageNotFound etc."""
@@ -280,29 +232,33 @@ class Brain:
 
         Paths (`/tables/orders.md`, `./x.md`) resolve from the bundle root.
         """
+        resolution = self.resolve_name(name)
+        return resolution.slug if resolution is not None else None
+
+    def resolve_name(self, name: str) -> Resolution | None:
+        """`resolve_slug` with the rule that matched and its `ambiguous` flag (a basename
+        shared by several pages), or None for a blank name or no match."""
         text = name.strip()
         if not text:
             return None
         resolver, known = self._resolver()
         if text in known:
-            return text
+            return Resolution(text, "exact")
         kind = "markdown" if looks_like_path(text) else "wiki"
-        return resolver.resolve(text, "", kind).slug
+        resolution = resolver.resolve(text, "", kind)
+        return resolution if resolution.exists else None
 
-    def _resolver(self) -> tuple[SlugResolver, dict[str, object]]:
+    def _resolver(self) -> tuple[SlugResolver, Mapping[str, object]]:
         """One resolver per corpus: the index's, or the server listing's before any scan."""
-        infos = self._listing_infos()
-        if infos is not None:
-            resolver = self._listing_resolver
-            if resolver is None:
-                resolver = SlugResolver([i.slug for i in infos], {i.slug: i.title for i in infos})
-                self._listing_resolver = resolver
-            return resolver, {i.slug: i for i in infos}
+        listing = self._server_listing()
+        found = listing.resolver() if listing is not None else None
+        if found is not None:
+            return found
         index = self.ensure_index()
         derived = self._derived_for(index)
         if derived.resolver is None:
             derived.resolver = SlugResolver(index.pages, index.titles())
-        return derived.resolver, index.pages  # type: ignore[return-value]
+        return derived.resolver, index.pages
 
     # -- links -----------------------------------------------------------------------
 

@@ -38,8 +38,8 @@ import okf_explorer
 from okf_explorer.core.atomic import atomic_write
 
 ENV_VAR = "OKF_EXPLORER_CACHE"
-FORMAT_VERSION = 2
-"""Bump whenever the row layout in `core/index.py` changes."""
+FORMAT_VERSION = 3
+"""Bump whenever the row layout in `core/index.py` changes (3: microsecond `updated_at`)."""
 
 _MAGIC = b"OKFXIDX\n"
 _HEADER = struct.Struct("<8sIQI")  # magic, version, payload length, crc32

@@ -25,7 +25,9 @@ class PageInfo:
     `fingerprint` changes whenever the page changes (mtime and size of a file,
     `updated_at` on a server); the index cache compares it. `error` is why the
     page is unreadable (`readable` False) or why its frontmatter was ignored
-    (`readable` True).
+    (`readable` True). `tags_known` is False when `tags` is empty only because the
+    source did not say (gbrain's `list_pages` rows carry no tags): show it as
+    unknown, not as "no tags".
     """
 
     slug: str
@@ -38,6 +40,7 @@ class PageInfo:
     error: str | None = None
     fingerprint: str = ""
     description: str | None = None
+    tags_known: bool = True
 
 
 @dataclass(frozen=True, slots=True)

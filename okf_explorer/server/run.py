@@ -47,11 +47,15 @@ def run_server(
 ) -> int:
     """Serve `brain` read-only over MCP until interrupted; returns the exit code.
 
-    Exit 2: a non-loopback bind without a token. Exit 1: the port cannot be
+    Exit 2: a non-loopback bind without a token, or a token holding whitespace (no
+    client can send it in an `Authorization: Bearer` header). Exit 1: the port cannot be
     bound or the source cannot be indexed. Exit 0: stopped by SIGINT/SIGTERM
     (or, with `stdio`, the client closed stdin).
     """
     token = token or None
+    if token is not None and any(char.isspace() for char in token):
+        say("the token holds whitespace, which no client can send as a Bearer token")
+        return EXIT_USAGE
     if not stdio and not is_loopback(host) and token is None:
         say(f"refusing to listen on {host} without a token: pass --token-file (or use 127.0.0.1)")
         return EXIT_USAGE

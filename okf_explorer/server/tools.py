@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import json
 import logging
+import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from okf_explorer.core.errors import OkfError, PageNotFound, PageUnreadable
 from okf_explorer.core.graph import DIRECTIONS, clamp_depth
+from okf_explorer.core.link_resolution import slugify
 from okf_explorer.server import walk
 from okf_explorer.server.params import (
     ToolError,
@@ -123,6 +125,8 @@ class BrainTools(BrainLike, Protocol):
 
     def resolve_slug(self, name: str) -> str | None: ...
 
+    def resolve_name(self, name: str) -> Any: ...
+
     def traverse(self, slug: str, depth: object = 1, direction: Any = "out") -> list[Any]: ...
 
 
@@ -155,10 +159,19 @@ def get_page(brain: BrainTools, args: Mapping[str, Any]) -> Any:
 
 
 def _fuzzy_candidates(brain: BrainTools, name: str) -> list[str]:
-    """SPEC §3 resolution first; else pages whose slug or title contains the name."""
-    exact = brain.resolve_slug(name)
-    if exact is not None:
-        return [exact]
+    """SPEC §3 resolution first; else pages whose slug or title contains the name.
+
+    A name that resolves only by a basename several pages share (`orders` for
+    `glossary/orders` and `tables/orders`) is ambiguous, as in gbrain: every page
+    with that tail is a candidate, shortest path first, so the caller picks.
+    """
+    resolution = brain.resolve_name(name)
+    if resolution is not None:
+        if resolution.ambiguous:
+            return _same_tail(brain, name)[:FUZZY_CANDIDATES] or [resolution.node]
+        if resolution.rule == "title":
+            return _same_title(brain, name)[:FUZZY_CANDIDATES] or [resolution.node]
+        return [resolution.node]
     needle = name.strip().lower()
     if not needle:
         return []
@@ -170,7 +183,53 @@ def _fuzzy_candidates(brain: BrainTools, name: str) -> list[str]:
     return found[:FUZZY_CANDIDATES]
 
 
+def _fold(text: str) -> str:
+    return unicodedata.normalize("NFC", " ".join(text.split())).casefold()
+
+
+def _same_title(brain: BrainTools, name: str) -> list[str]:
+    """Pages titled `name` (with or without `.md`, case-folded): more than one is as
+    ambiguous as a shared basename (a page without a title is titled by its stem)."""
+    text = name.strip()
+    keys = {_fold(text), _fold(text[:-3] if text.lower().endswith(".md") else text)}
+    found = [info.slug for info in brain.pages() if _fold(info.title or "") in keys]
+    return sorted(found, key=lambda slug: (slug.count("/"), slug))
+
+
+def _same_tail(brain: BrainTools, name: str) -> list[str]:
+    """Pages whose final path segments match `name` by the basename rule's first
+    matching form (as written, case-folded, slugified), shortest path first."""
+    text = name.strip()
+    text = text[:-3] if text.lower().endswith(".md") else text
+    wanted = text.count("/") + 1
+    tails = {
+        info.slug: "/".join(info.slug.split("/")[-wanted:])
+        for info in brain.pages()
+        if info.slug.count("/") >= wanted
+    }
+    folded, slugged = _fold(text), slugify(text)
+    for same in (
+        lambda tail: tail == text,
+        lambda tail: _fold(tail) == folded,
+        lambda tail: bool(slugged) and slugify(tail) == slugged,
+    ):
+        found = [slug for slug, tail in tails.items() if same(tail)]
+        if found:
+            return sorted(found, key=lambda slug: (slug.count("/"), slug))
+    return []
+
+
 def list_pages(brain: BrainTools, args: Mapping[str, Any]) -> Any:
+    """gbrain's `list_pages`. `updated_at` is the file's mtime to the microsecond, and
+    equal times are in slug order in every sort, so answers are reproducible.
+
+    gbrain's recommended paging (`sort=updated_asc` + `updated_after=<last updated_at>`)
+    returns every page once as long as no two pages share a microsecond. Files that
+    do (copied with their times kept, or touched together) cannot be split by a
+    strictly-greater-than filter: the part of such a tie after a page boundary is
+    skipped. We do not nudge times to break ties (that would misreport them);
+    `offset` paging is exact in every case, and is what our own client uses.
+    """
     kind = optional_str(args, "type")
     tag = optional_str(args, "tag")
     limit = optional_int(args, "limit")
@@ -314,7 +373,10 @@ def _dispatch(brain: BrainTools, name: str, arguments: Mapping[str, Any] | None)
     except ToolError as error:
         return ToolReply(error.payload(), True, warnings)
     except PageUnreadable as error:
-        return ToolReply(ToolError("page_unreadable", str(error)).payload(), True, warnings)
+        # `message` names the page for any client; `reason` lets ours rebuild the error
+        # without naming it twice.
+        unreadable = ToolError("page_unreadable", str(error), {"reason": error.reason})
+        return ToolReply(unreadable.payload(), True, warnings)
     except OkfError as error:
         return ToolReply(ToolError("internal_error", str(error)).payload(), True, warnings)
     except Exception as error:  # a bug must not kill the server; log it, answer an error

@@ -10,8 +10,11 @@ worker processes. Choices where the SPEC is silent:
   text after the block.
 - `tags` may be a list or a string; a string is split on commas (Obsidian's
   `tags: a, b`), and a leading `#` is dropped from each tag.
-- `updated_at` is frontmatter `updated` or `updated_at` when present, else the
-  file's mtime as ISO-8601 UTC (`2024-05-01T12:00:00Z`).
+- `updated_at` is always the file's modification time, ISO-8601 UTC to the
+  microsecond (`2024-05-01T12:00:00.123456Z`); a frontmatter `updated` stays in
+  `frontmatter` for display. So it changes whenever the file does (an MCP client's
+  cache keyed by it is never stale), and pages written at different moments get
+  different stamps, which gbrain's `updated_after` paging needs.
 - A UTF-8 byte-order mark is dropped; invalid UTF-8 makes the page unreadable.
 """
 
@@ -129,15 +132,17 @@ def as_tags(value: Any) -> tuple[str, ...]:
 
 
 def mtime_iso(mtime_ns: int) -> str:
-    """A file mtime as ISO-8601 UTC with a `Z`, to the second."""
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(mtime_ns // 1_000_000_000))
+    """A file mtime as ISO-8601 UTC with a `Z`, to the microsecond (truncated, not
+    rounded, so a stamp never claims a later time than the file's)."""
+    seconds, nanos = divmod(mtime_ns, 1_000_000_000)
+    stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds))
+    return f"{stamp}.{nanos // 1000:06d}Z"
 
 
 def page_from_text(slug: str, text: str, mtime_ns: int, fingerprint: str) -> Page:
     """The `Page` of one decoded file."""
     frontmatter, body, error = split_frontmatter(text)
     title = as_text(frontmatter.get("title")) or first_heading(body) or slug.rsplit("/", 1)[-1]
-    updated = frontmatter.get("updated", frontmatter.get("updated_at")) if frontmatter else None
     return Page(
         slug=slug,
         title=title,
@@ -145,7 +150,7 @@ def page_from_text(slug: str, text: str, mtime_ns: int, fingerprint: str) -> Pag
         type=as_text(frontmatter.get("type")),
         tags=as_tags(frontmatter.get("tags")),
         frontmatter=frontmatter,
-        updated_at=as_text(updated) or mtime_iso(mtime_ns),
+        updated_at=mtime_iso(mtime_ns),
         reserved=is_reserved(slug),
         error=error,
         fingerprint=fingerprint,
@@ -164,18 +169,17 @@ def info_fields(
         frontmatter, body, error = split_frontmatter(text)
     if frontmatter:
         title = as_text(frontmatter.get("title")) or first_heading(body)
-        updated = as_text(frontmatter.get("updated", frontmatter.get("updated_at")))
         kind, tags = as_text(frontmatter.get("type")), as_tags(frontmatter.get("tags"))
         description = frontmatter.get("description")
         description = str(description) if description is not None else None
     else:
-        title, updated, kind, tags, description = first_heading(body), None, None, (), None
+        title, kind, tags, description = first_heading(body), None, (), None
     fields = (
         slug,
         title or slug.rsplit("/", 1)[-1],
         kind,
         tags,
-        updated or mtime_iso(mtime_ns),
+        mtime_iso(mtime_ns),
         is_reserved(slug),
         True,
         error,

@@ -9,7 +9,8 @@ scans run in `mcp_scan`. Choices where the SPEC is silent (GBRAIN_PROTOCOL.md sa
   page shorter than the longest one seen so far, so a server with a cap below 100
   is paged correctly too (one extra cheap call on small brains). A server that
   ignores `offset` (the same slugs come back) is a `ProtocolError`, not a loop.
-  The result is re-sorted by code point.
+  The result is re-sorted by code point. `slugs_with_tag` pages the same way with
+  the server's `tag` filter (gbrain's rows carry no tags to filter locally).
 - Stub fingerprints are `updated_at` (see `mcp_payloads.stub_of`); the shared index
   builder keys its cache by `cache_key` (the URL without credentials) and rescans
   only pages whose fingerprint changed.
@@ -144,11 +145,22 @@ class McpSource:
 
     def enumerate(self) -> list[PageStub]:
         """Every page, code-point slug order (see the module docstring for the paging)."""
+        stubs = self._listed({})
+        return [stubs[slug] for slug in sorted(stubs)]
+
+    def slugs_with_tag(self, tag: str) -> list[str]:
+        """Slugs of the pages tagged `tag`, by the server's own `list_pages` filter
+        (paged like `enumerate`), code-point order: gbrain's listing rows carry no
+        tags, so filtering them locally would find nothing."""
+        return sorted(self._listed({"tag": tag}))
+
+    def _listed(self, filters: dict[str, Any]) -> dict[str, PageStub]:
+        """slug → stub of every `list_pages` row matching `filters`, all pages of it."""
         stubs: dict[str, PageStub] = {}
         unversioned = f"unversioned:{time.time_ns()}"
         offset = longest = 0
         while True:
-            arguments = {"sort": "slug", "limit": PAGE_SIZE, "offset": offset}
+            arguments = {**filters, "sort": "slug", "limit": PAGE_SIZE, "offset": offset}
             rows = self.call_tool("list_pages", arguments)
             if not isinstance(rows, list):
                 raise ProtocolError(f"{self._label} answered list_pages with something unexpected")
@@ -161,10 +173,9 @@ class McpSource:
             if rows and fresh == 0:
                 raise ProtocolError(f"{self._label} repeats list_pages rows (offset ignored?)")
             if not rows or len(rows) < longest:
-                break
+                return stubs
             longest = max(longest, len(rows))
             offset += len(rows)
-        return [stubs[slug] for slug in sorted(stubs)]
 
     def get_page(self, slug: str) -> Page:
         result = self._rpc.request("tools/call", _get_page_params(slug))

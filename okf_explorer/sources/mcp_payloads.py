@@ -97,7 +97,9 @@ class ToolDecoder:
             # scan marks it unreadable and goes on, as a folder scan does with bad bytes.
             # (gbrain's `internal_error` stays a ProtocolError: a broken database must
             # not look like a brain of unreadable pages.)
-            return PageUnreadable(slug, message)
+            reason = payload.get("reason")
+            reason = self.scrub(reason) if isinstance(reason, str) else None
+            return PageUnreadable(slug, _unreadable_reason(slug, reason, message))
         if code == "unknown_operation":
             return ProtocolError(f"{self.label} has no tool {name!r}")
         return ProtocolError(f"{self.label} failed {name}: {code}: {message}")
@@ -165,13 +167,16 @@ def stub_of(row: Any, unversioned: str) -> PageStub | None:
     """A listing entry from a `list_pages` row (None for a row without a slug).
 
     The fingerprint is `updated_at`; without one it is `unversioned`, a value unique
-    to this listing, so such pages are rescanned rather than served stale.
+    to this listing, so such pages are rescanned rather than served stale. gbrain's
+    rows carry no tags: then `tags_known` is False (a server that sends a `tags`
+    list is believed).
     """
     if not isinstance(row, dict) or not isinstance(row.get("slug"), str) or not row["slug"]:
         return None
     slug = row["slug"]
     updated_at = text_or_none(row.get("updated_at"))
     fingerprint = updated_at or unversioned
+    tags = row.get("tags")
     info = PageInfo(
         slug=slug,
         title=text_or_none(row.get("title")) or slug.rsplit("/", 1)[-1],
@@ -179,8 +184,22 @@ def stub_of(row: Any, unversioned: str) -> PageStub | None:
         updated_at=updated_at,
         reserved=is_reserved(slug),
         fingerprint=fingerprint,
+        tags=tuple(str(t) for t in tags) if isinstance(tags, list) else (),
+        tags_known=isinstance(tags, list),
     )
     return PageStub(slug, fingerprint, info)
+
+
+def _unreadable_reason(slug: str, reason: str | None, message: str) -> str:
+    """Why a page is unreadable, without the `page '…' is unreadable:` lead-in that
+    `PageUnreadable` adds itself: our server's `reason`, else the message with any
+    such lead-in cut (a server that sends only `message`)."""
+    if reason and reason.strip():
+        return reason
+    lead_in = str(PageUnreadable(slug, ""))
+    return (
+        message[len(lead_in) :] if message.startswith(lead_in) and message != lead_in else message
+    )
 
 
 def text_or_none(value: Any) -> str | None:
