@@ -140,10 +140,15 @@ def _export(brain: Brain, args: argparse.Namespace) -> int:
 
 
 def _browse(brain: Brain, args: argparse.Namespace) -> int:
-    from okf_explorer.tui.app import make_app
+    """Run the TUI; without a terminal, say so in one line and exit 1 (it would hang)."""
+    from okf_explorer.tui.app import NoTerminal, make_app
 
     app = make_app(brain, start=getattr(args, "start", None) or None)
-    app.run()
+    try:
+        app.run()
+    except NoTerminal as error:
+        note(str(error))
+        return 1
     return int(getattr(app, "return_code", 0) or 0)
 
 
@@ -232,9 +237,10 @@ def unique_targets(edges: Iterable[Edge]) -> list[str]:
 
 
 def page_record(info: PageInfo) -> dict[str, Any]:
-    """One page as `list --json` prints it."""
+    """One page as `list --json` prints it; `tags` is null while unknown (a gbrain
+    listing carries no tags: they come with a scan, `--scan`)."""
     record = {key: getattr(info, key) for key in LIST_JSON_KEYS}
-    record["tags"] = list(info.tags)
+    record["tags"] = list(info.tags) if info.tags_known else None
     return record
 
 
