@@ -10,7 +10,8 @@ import os
 import stat
 
 from okf_explorer.core.errors import PageNotFound, PageUnreadable
-from okf_explorer.core.links import RawLink, extract_links
+from okf_explorer.core.link_grammar import extract_link_tuples
+from okf_explorer.core.links import RawLink
 from okf_explorer.core.pages import Page, PageInfo
 from okf_explorer.sources.base import ScannedPage
 from okf_explorer.sources.frontmatter import Undecodable, decode, page_from_text, unreadable_page
@@ -103,7 +104,7 @@ def page_row(
 ) -> PageRow:
     """Read, parse and extract the links of one page, as a `PageRow`."""
     page = scan_page(root, slug, fingerprint, real_dirs)
-    links = extract_links(page.content) if page.readable else ()
+    links = extract_link_tuples(page.content) if page.readable else ()
     return (
         page.slug,
         page.title,
@@ -115,7 +116,7 @@ def page_row(
         page.error,
         page.fingerprint,
         page.description,
-        tuple((link.target, link.kind, link.count) for link in links),
+        tuple(links),
     )
 
 

@@ -29,7 +29,8 @@ from okf_explorer.core.errors import Cancelled
 from okf_explorer.core.link_grammar import extract_link_tuples
 from okf_explorer.sources.base import CancelCheck, ProgressCallback
 from okf_explorer.sources.frontmatter import Undecodable, decode, info_fields
-from okf_explorer.sources.pagefile import PageRow, inside, scan_page
+from okf_explorer.sources.pagefile import PageRow, inside
+from okf_explorer.sources.pagefile import page_row as general_page_row
 
 PARALLEL_THRESHOLD = 2000
 """Batches smaller than this are scanned in-process."""
@@ -87,20 +88,7 @@ def page_row(root: str, slug: str, fingerprint: str, real_dirs: dict[str, bool])
                 else:
                     fields, body = info_fields(slug, text, data[0], fingerprint)
                     return (*fields, tuple(extract_link_tuples(body)))
-    page = scan_page(root, slug, fingerprint, real_dirs)
-    return (
-        page.slug,
-        page.title,
-        page.type,
-        page.tags,
-        page.updated_at,
-        page.reserved,
-        page.readable,
-        page.error,
-        page.fingerprint,
-        page.description,
-        tuple(extract_link_tuples(page.content)) if page.readable else (),
-    )
+    return general_page_row(root, slug, fingerprint, real_dirs)
 
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
