@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from multiprocessing import resource_tracker
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual.app import App
 from textual.binding import Binding, BindingType
@@ -16,6 +16,9 @@ from textual.command import Provider
 from okf_explorer.core.brain import Brain
 from okf_explorer.tui.commands import PageFinder
 from okf_explorer.tui.screens.main import MainScreen
+from okf_explorer.tui.settings import NO_TERMINAL, NoTerminal, default_export_dir, has_terminal
+
+__all__ = ["ExplorerApp", "NoTerminal", "make_app"]
 
 
 class ExplorerApp(App[None]):
@@ -39,7 +42,7 @@ class ExplorerApp(App[None]):
         super().__init__()
         self.brain = brain
         self.start = start
-        self.export_dir = export_dir if export_dir is not None else Path.cwd()
+        self.export_dir = export_dir if export_dir is not None else default_export_dir()
         self.source_label = source_label if source_label is not None else brain.source.label
 
     def on_mount(self) -> None:
@@ -51,6 +54,16 @@ class ExplorerApp(App[None]):
                 source_label=self.source_label,
             )
         )
+
+    def run(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        """Run in the terminal; refuse (`NoTerminal`) when there is none.
+
+        Without a terminal (stdout redirected, no stdin) the driver would write
+        escape codes into a file or pipe and wait forever for keys.
+        """
+        if not kwargs.get("headless") and not has_terminal():
+            raise NoTerminal(NO_TERMINAL)
+        return super().run(*args, **kwargs)
 
     def get_system_commands(self, screen):  # type: ignore[no-untyped-def]
         """No system commands: the palette is the page finder (SPEC §8 `/`)."""
@@ -66,7 +79,8 @@ def make_app(
 ) -> ExplorerApp:
     """The app over `brain`, opening `start` (default `index`, else the first page).
 
-    Exports (`e`) go to `export_dir` (default: the working directory).
+    Exports (`e`) go to `export_dir` (default: `$OKF_EXPORT_DIR`, else the working
+    directory).
     `source_label` overrides what the status line calls the source (the
     screenshot script uses it to keep machine paths out of the pictures).
     """

@@ -11,6 +11,12 @@ the page pane treats any scheme-less href as a path target.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+from urllib.parse import unquote
+
+if TYPE_CHECKING:
+    from okf_explorer.core.index import LinkIndex
 
 LINK_SCHEME = "okf:"
 
@@ -93,7 +99,30 @@ def target_of_href(href: str) -> str | None:
     path without its anchor, as the core's parser reports it.
     """
     if href.startswith(LINK_SCHEME):
-        return href[len(LINK_SCHEME) :].strip()
+        # markdown-it percent-encodes hrefs (`[[Average Order Value]]` → `okf:Average%20...`)
+        return unquote(href[len(LINK_SCHEME) :]).strip()
     if re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:", href):
         return None
-    return href.split("#", 1)[0].strip() or None
+    return unquote(href.split("#", 1)[0]).strip() or None  # `a%20b.md` is the file `a b.md`
+
+
+def resolve_body_target(
+    target: str,
+    slug: str | None,
+    index: LinkIndex | None,
+    pages: Sequence[tuple[str, str]],
+) -> tuple[str, bool] | None:
+    """(slug, exists) body-link `target` of page `slug` leads to, if known.
+
+    The index's record of the page's links first (the core's resolution rules);
+    before the index exists, a target that is itself a listed slug.
+    """
+    if slug is not None and index is not None:
+        for link in index.forward.get(slug, ()):
+            if link.target == target or link.target == target.removesuffix(".md"):
+                return link.to, link.exists
+    known = {page for page, _ in pages}
+    for candidate in (target, target.removesuffix(".md").lstrip("/")):
+        if candidate in known:
+            return candidate, True
+    return None

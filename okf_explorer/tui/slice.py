@@ -7,7 +7,7 @@ back from the edges alone (a shortest path, since the walk is breadth-first).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from okf_explorer.core.graph import Edge
@@ -15,22 +15,32 @@ from okf_explorer.core.graph import Edge
 
 @dataclass(frozen=True, slots=True)
 class SliceSummary:
-    """Node and edge counts of a slice; the root counts as a page even when alone."""
+    """Node and edge counts of a slice; the root counts as a page even when alone.
+
+    `pages` counts only pages that exist: dangling targets are `missing`, so a
+    57-page brain never reads "60 pages".
+    """
 
     pages: int
     edges: int
+    missing: int = 0
 
     def __str__(self) -> str:
         page_word = "page" if self.pages == 1 else "pages"
         edge_word = "edge" if self.edges == 1 else "edges"
-        return f"{self.pages} {page_word} · {self.edges} {edge_word}"
+        missing = f" · {self.missing} missing" if self.missing else ""
+        return f"{self.pages} {page_word}{missing} · {self.edges} {edge_word}"
 
 
-def summarise(root: str, edges: Sequence[Edge]) -> SliceSummary:
+def summarise(
+    root: str, edges: Sequence[Edge], exists: Callable[[str], bool] | None = None
+) -> SliceSummary:
+    """Count the slice's pages; targets for which `exists` is False count as missing."""
     nodes = {root}
     for edge in edges:
         nodes.add(edge.to)
-    return SliceSummary(pages=len(nodes), edges=len(edges))
+    missing = 0 if exists is None else sum(1 for node in nodes if not exists(node))
+    return SliceSummary(pages=len(nodes) - missing, edges=len(edges), missing=missing)
 
 
 def path_to(root: str, edges: Sequence[Edge], row: int) -> list[str]:

@@ -14,7 +14,7 @@ from textual.app import App
 from textual.pilot import Pilot
 
 from okf_explorer.core.brain import Brain
-from okf_explorer.core.errors import SourceUnavailable
+from okf_explorer.core.errors import Cancelled, SourceUnavailable
 from okf_explorer.core.pages import Page
 from okf_explorer.sources.base import CancelCheck, PageStub, ProgressCallback, ScannedPage
 from okf_explorer.sources.bundle import BundleSource
@@ -111,7 +111,7 @@ class GatedSource(FlakySource):
         for item in self.inner.scan(stubs, progress, cancel):
             while not self.gate.wait(0.05):
                 if cancel is not None and cancel():
-                    return
+                    raise Cancelled("the scan was cancelled")  # as real sources do
             yield item
 
 

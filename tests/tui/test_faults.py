@@ -36,23 +36,33 @@ async def test_source_down_at_start_shows_error_screen_and_retry_works(small_bun
         assert app.screen.query_one(TraversalPanel).edges
 
 
-async def test_source_dying_later_notifies_and_keeps_what_was_loaded(small_bundle: Path) -> None:
+async def test_source_dying_later_says_why_in_the_page_pane_and_r_retries(
+    small_bundle: Path,
+) -> None:
     source = FlakySource(small_bundle)
     app = make_app(brain_for(source), start="alpha")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, MainScreen)
-        edges_before = list(screen.query_one(TraversalPanel).edges)
         source.down = True
         screen.open_page("beta")
         await settle(pilot)
         assert isinstance(app.screen, MainScreen)
         assert any("unreachable" in n.message for n in app._notifications)
-        assert screen.query_one(PagePane).page.slug == "alpha"
-        assert screen.history.current.slug == "alpha"
-        assert screen.query_one(TraversalPanel).edges == edges_before
-        assert screen.query_one(LinkTree).slug == "alpha"
+        pane = screen.query_one(PagePane)
+        assert pane.page is None and pane.has_class("failed")
+        assert pane.error == "Could not load beta: the brain is unreachable (test) · r retries"
+        # the failed page is the current entry; back returns to what was loaded
+        assert screen.history.current.slug == "beta" and screen.sub_title == "beta"
+        assert screen.query_one(LinkTree).slug == "beta"  # the index still knows its links
+        source.down = False
+        await pilot.press("r")
+        await settle(pilot)
+        assert pane.page.slug == "beta" and pane.error is None and not pane.has_class("failed")
+        await pilot.press("backspace")
+        await settle(pilot)
+        assert pane.page.slug == "alpha" and screen.history.current.slug == "alpha"
 
 
 async def test_a_start_name_that_matches_nothing_opens_index_and_says_so(
@@ -111,7 +121,8 @@ async def test_first_page_and_keys_work_before_the_index_finishes(tmp_path: Path
         assert not screen.index_ready
         await pilot.press("plus")
         assert str(screen.query_one(TraversalPanel).border_title) == "index · depth 2 · out"
-        assert screen.query_one(StatusBar).index_state.startswith("indexing")
+        status = screen.query_one(StatusBar)
+        assert status.has_class("indexing") and "0/0" not in status.index_state
         source.gate.set()
         await settle(pilot, until=lambda: screen.query_one(TraversalPanel).loaded)
         assert screen.index_ready

@@ -17,7 +17,7 @@ from okf_explorer.core.brain import Brain
 from okf_explorer.core.graph import DEPTH_CAP, Direction, Edge
 from okf_explorer.tui.history import History, View
 from okf_explorer.tui.widgets.link_tree import LinkTree
-from okf_explorer.tui.widgets.status_bar import StatusBar
+from okf_explorer.tui.widgets.page_pane import PagePane
 from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
 
 NEXT_DIRECTION: dict[Direction, Direction] = {"out": "in", "in": "both", "both": "out"}
@@ -33,9 +33,12 @@ EXPLORER_BINDINGS: list[BindingType] = [
     Binding("d", "cycle_direction", "Direction", id="direction"),
     Binding("b", "backlinks", "Backlinks", id="backlinks"),
     Binding("e", "export", "Export", id="export"),
+    Binding("l", "page_links", "Links", id="page-links"),
+    Binding("m", "more_of_page", "More of page", id="more-of-page"),
     Binding("slash", "find", "Find", key_display="/", id="find"),
     Binding("ctrl+p", "find", "Find", show=False, id="find-alt"),
     Binding("r", "reload", "Reload", id="reload"),
+    Binding("ctrl+x", "cancel_index", "Cancel indexing", id="cancel-index"),
     Binding("tab", "next_pane", "Next pane", show=False, id="next-pane"),
     Binding("shift+tab", "previous_pane", "Previous pane", show=False, id="previous-pane"),
     Binding("question_mark", "help", "Help", key_display="?", id="help"),
@@ -51,6 +54,7 @@ class ExplorerKeys:
     export_dir: Path
     pages: list[tuple[str, str]]
     index_ready: bool
+    indexing: bool
     last_export: Path | None
     export_wanted: View | None = None
     _footer_state: tuple[bool | None, ...] = ()
@@ -67,7 +71,9 @@ class ExplorerKeys:
         def change_view(self, view: View) -> None: ...
         def _choose(self, slug: str, exists: bool) -> None: ...
         def _exists(self, slug: str) -> bool: ...
-        def _build_index(self, refresh: bool = False) -> None: ...
+        def begin_index(self, refresh: bool = False) -> None: ...
+        def cancel_index(self) -> None: ...
+        def resolve_target(self, target: str) -> tuple[str, bool] | None: ...
         def notify(self, message: str, **kwargs: Any) -> None: ...
         def refresh_bindings(self) -> None: ...
 
@@ -90,6 +96,12 @@ class ExplorerKeys:
             # Stays lit while a new slice is walked (a press then waits for it), so the
             # footer does not blink on every depth or direction key.
             return current is not None and self.index_ready
+        if action == "page_links":
+            return bool(self.query_one(PagePane).links)
+        if action == "more_of_page":
+            return self.query_one(PagePane).truncated  # shown only on a truncated page
+        if action == "cancel_index":
+            return self.indexing  # shown only while a build runs
         if action == "open_selected":
             return self._selected_slug() is not None
         return True
@@ -174,8 +186,43 @@ class ExplorerKeys:
         self.app.action_command_palette()
 
     def action_reload(self) -> None:
-        self.query_one(StatusBar).set_indexing(0, 0)
-        self._build_index(refresh=self.index_ready)
+        """Refresh the index; a page that failed to load is loaded again too."""
+        current = self.history.current
+        if current is not None and self.query_one(PagePane).error is not None:
+            self.navigate(current, "reload")
+        self.begin_index(refresh=self.index_ready)
+
+    def action_page_links(self) -> None:
+        """List the body's links (in order of appearance) in a dialog; `enter` follows one."""
+        from okf_explorer.tui.body_links import target_of_href
+        from okf_explorer.tui.screens.links_dialog import BodyLink, LinksDialog
+
+        pane = self.query_one(PagePane)
+        if not pane.links or pane.slug is None:
+            return
+        links = []
+        for label, href in dict.fromkeys(pane.links):  # each link once, where it first appears
+            target = target_of_href(href)
+            found = self.resolve_target(target) if target is not None else None
+            slug, exists = found if found is not None else (None, target is None)
+            links.append(BodyLink(label, href, target, slug, exists))
+
+        def follow(chosen: BodyLink | None) -> None:
+            if chosen is not None:
+                pane.post_message(PagePane.LinkFollowed(chosen.target, chosen.href))
+
+        self.app.push_screen(LinksDialog(pane.slug, links), follow)
+
+    def action_more_of_page(self) -> None:
+        self._grow_page()
+
+    @work(group="grow", exclusive=True, exit_on_error=False)
+    async def _grow_page(self) -> None:
+        await self.query_one(PagePane).show_more()
+        self.sync_bindings()
+
+    def action_cancel_index(self) -> None:
+        self.cancel_index()
 
     def action_next_pane(self) -> None:
         self._cycle_pane(1)

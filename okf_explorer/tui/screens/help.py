@@ -13,8 +13,18 @@ from textual.widgets import DataTable, Static
 
 KEY_NAMES = {
     "plus": "+", "minus": "-", "slash": "/", "question_mark": "?", "backspace": "backspace",
-    "alt+left": "alt+←", "alt+right": "alt+→", "shift+tab": "shift+tab",
+    "alt+left": "alt+←", "alt+right": "alt+→", "shift+tab": "shift+tab", "ctrl+x": "ctrl+x",
 }  # fmt: skip
+
+
+HINT = (
+    "space expands a link-tree node · escape closes\n"
+    "e saves into $OKF_EXPORT_DIR if set, else the working folder"
+)
+
+
+LONGER = {"page_links": "Links in page (follow one)"}
+"""Help texts longer than the footer has room for, by action."""
 
 
 def key_label(key: str) -> str:
@@ -25,10 +35,11 @@ def key_rows(bindings: Sequence[Binding]) -> list[tuple[str, str]]:
     """(keys, description) per action; keys that share an action are joined by `, `."""
     rows: dict[str, tuple[list[str], str]] = {}
     for binding in bindings:
-        keys, _ = rows.setdefault(binding.action, ([], binding.description))
+        description = LONGER.get(binding.action, binding.description)
+        keys, _ = rows.setdefault(binding.action, ([], description))
         keys.extend(key_label(key.strip()) for key in binding.key.split(","))
         if binding.show and binding.description:
-            rows[binding.action] = (keys, binding.description)
+            rows[binding.action] = (keys, description)
     return [(", ".join(keys), description) for keys, description in rows.values()]
 
 
@@ -52,4 +63,4 @@ class HelpDialog(ModalScreen[None]):
             table.add_columns("key", "action")
             table.add_rows(self.rows)
             yield table
-            yield Static("space expands a link-tree node · escape closes", id="help-hint")
+            yield Static(HINT, id="help-hint", markup=False)

@@ -8,8 +8,10 @@ tree and the traversal panel fill in when the index is ready, so a traversal
 never races the index build for the same source. Keys work meanwhile: changing
 depth or direction updates the title at once and the slice when it can.
 
-Navigation is committed to the history only when the page has loaded: a source
-that has gone away leaves the screen exactly as it was, plus a notification.
+Navigation is committed to the history once the page load has answered. A page
+that cannot be loaded (the source went away) becomes the current entry anyway, its
+pane saying why (`Could not load SLUG: reason · r retries`), so the title, the panes
+and `back` all agree; a slice that cannot be walked empties the traversal panel.
 """
 
 from __future__ import annotations
@@ -39,10 +41,12 @@ from okf_explorer.core.errors import (
     PageUnreadable,
     SourceUnavailable,
 )
+from okf_explorer.tui.body_links import resolve_body_target
 from okf_explorer.tui.commands import PageFinder
 from okf_explorer.tui.history import History, View
 from okf_explorer.tui.screens.explorer_keys import EXPLORER_BINDINGS, ExplorerKeys
 from okf_explorer.tui.screens.explorer_start import ExplorerStart
+from okf_explorer.tui.settings import EXPORT_DIR_ENV
 from okf_explorer.tui.widgets.link_tree import LinkTree
 from okf_explorer.tui.widgets.page_pane import PagePane
 from okf_explorer.tui.widgets.status_bar import StatusBar
@@ -89,6 +93,8 @@ class MainScreen(ExplorerStart, ExplorerKeys, Screen[None]):
         self.loaded_once = False
         self.failed_at_start = False
         self.index_started = False
+        self.indexing = False
+        """An index build is running (`ctrl+x` cancels it)."""
         self.last_export: Path | None = None
         self.pending_start: str | None = None
         self._spinner_for: object | None = None
@@ -108,6 +114,7 @@ class MainScreen(ExplorerStart, ExplorerKeys, Screen[None]):
         self.query_one(StatusBar).set_source(self.source_label)
         self.query_one("#link-tree").border_title = "links"
         self.query_one("#page-pane").border_title = "page"
+        self.query_one(TraversalPanel).exists = self._exists
         self.start_up()
 
     # ------------------------------------------------------------------ start and index
@@ -136,15 +143,32 @@ class MainScreen(ExplorerStart, ExplorerKeys, Screen[None]):
         if not worker.is_cancelled:
             self.post_message(self.IndexBuilt(self.brain.answered_by, pages))
 
+    def begin_index(self, refresh: bool = False) -> None:
+        """Start (or restart) the index build; `listing pages…` shows until counts come."""
+        self.indexing = True
+        self.query_one(StatusBar).set_indexing(0, 0)
+        self._build_index(refresh)
+        self.sync_bindings()
+
+    def cancel_index(self) -> None:
+        """Stop the running build (it checks `is_cancelled`); what was indexed before stays."""
+        if not self.indexing:
+            return
+        self.indexing = False
+        self.workers.cancel_group(self, "index")
+        self.query_one(StatusBar).set_cancelled(previous=self.index_ready)
+        self.sync_bindings()
+
     @on(IndexProgressed)
     def _index_progressed(self, message: IndexProgressed) -> None:
-        if not self.index_ready:
+        if self.indexing and not self.index_ready:
             self.query_one(StatusBar).set_indexing(message.done, message.total)
 
     @on(IndexBuilt)
     def _index_built(self, message: IndexBuilt) -> None:
         first = not self.index_ready
         self.index_ready = True
+        self.indexing = False
         self.pages = message.pages
         status = self.query_one(StatusBar)
         status.set_page_count(len(message.pages))
@@ -189,10 +213,18 @@ class MainScreen(ExplorerStart, ExplorerKeys, Screen[None]):
         except PageUnreadable as error:
             self._commit(view, move)
             pane.show_failure(view.slug, str(error))
+        except OkfError as error:
+            if not self.loaded_once and isinstance(error, FATAL_AT_START):
+                raise  # nothing on screen yet: the source error screen says why
+            # The page is the current entry (back returns to where the user was); the
+            # pane says why it is empty, and `r` loads it again.
+            self._commit(view, move)
+            pane.show_failure(view.slug, f"Could not load {view.slug}: {error} · r retries")
+            self.notify(str(error), title="source", severity="error", markup=False)
         else:
             self._commit(view, move)
             await pane.show_page(page)
-        finally:
+            self.sync_bindings()  # `m` and `l` depend on the body        finally:
             spinner.stop()
             if self._spinner_for is token:
                 self._spinner_for = None
@@ -252,7 +284,7 @@ class MainScreen(ExplorerStart, ExplorerKeys, Screen[None]):
                 self.brain.traverse, view.slug, view.depth, view.direction
             )
         except OkfError as error:
-            panel.show_pending(view, str(error))
+            panel.show_failure(view, str(error))
             if isinstance(error, (PageNotFound, PageUnreadable)):
                 return
             raise
@@ -298,24 +330,21 @@ class MainScreen(ExplorerStart, ExplorerKeys, Screen[None]):
 
     def _follow(self, target: str) -> None:
         """Resolve a body link through the index's record of the current page."""
-        current = self.history.current
-        index = self.brain.index
-        if current is not None and index is not None:
-            for link in index.forward.get(current.slug, ()):
-                if link.target == target or link.target == target.removesuffix(".md"):
-                    self._choose(link.to, link.exists)
-                    return
-        known = {slug for slug, _ in self.pages}
-        for candidate in (target, target.removesuffix(".md").lstrip("/")):
-            if candidate in known:
-                self.open_page(candidate)
-                return
-        if not self.index_ready:
+        found = self.resolve_target(target)
+        if found is not None:
+            self._choose(*found)
+        elif not self.index_ready:
             self.notify(
                 f"still indexing: cannot resolve {target} yet", severity="warning", markup=False
             )
         else:
             self.notify(f"no such page: {target}", severity="warning", markup=False)
+
+    def resolve_target(self, target: str) -> tuple[str, bool] | None:
+        """(slug, exists) a raw body-link target of the current page leads to, if known."""
+        current = self.history.current
+        slug = current.slug if current is not None else None
+        return resolve_body_target(target, slug, self.brain.index, self.pages)
 
     def _choose(self, slug: str, exists: bool) -> None:
         if exists:
@@ -338,7 +367,17 @@ class MainScreen(ExplorerStart, ExplorerKeys, Screen[None]):
             return
         reason = str(error) if isinstance(error, OkfError) else f"unexpected error: {error!r}"
         if event.worker.group == "index":
+            self.indexing = False
             self.query_one(StatusBar).set_failed(reason)
+            self.sync_bindings()
+        if event.worker.group == "export":
+            self.notify(
+                f"{reason} (set {EXPORT_DIR_ENV} to export elsewhere)",
+                title="export",
+                severity="error",
+                markup=False,
+            )
+            return
         if isinstance(error, FATAL_AT_START) and not self.loaded_once:
             self._show_source_error(reason)
             return

@@ -10,12 +10,17 @@ links stay clickable (same `link(href)` action as the `Markdown` widget, reporte
 as `LinkClicked`). What it gives up: syntax highlighting in code blocks and column
 alignment in tables.
 
-`prepare_body` is pure (no widget), so the page pane runs it in a thread.
+`prepare_body` is pure (no widget), so the page pane runs it in a thread. A huge
+body (a 10 MB page) is rendered `RENDER_CHARS` at a time, cut at a paragraph break:
+the first part at once, each next part on request (`m`), each rendered off the event
+loop and appended as new chunks, so nothing O(page size) ever runs on the loop.
+A cut inside a fenced code block shows the rest of that block as prose.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from markdown_it import MarkdownIt
@@ -33,25 +38,91 @@ LIGHT_BLOCKS = 120
 a body is drawn by `LightBody`: below it the `Markdown` widget mounts in well under
 100 ms on a loaded machine."""
 
+RENDER_CHARS = 200_000
+"""Characters of a body rendered at a time: above this the page pane shows the first
+part and offers the next (`m`)."""
+
+LIGHT_CHARS = 50_000
+"""Bodies longer than this always use `LightBody`: the `Markdown` widget's cost grows
+with text length too (one giant paragraph or code block)."""
+
 INLINE_STYLES = {"em": "italic", "strong": "bold", "s": "strike"}
 
 
 @dataclass(frozen=True, slots=True)
 class PreparedBody:
-    """A body ready to show: linkified Markdown, plus its light rendering if long."""
+    """A body (or the part `start:end` of it) ready to show.
+
+    `light` (with its screenful `chunks`) is set when the part is drawn by
+    `LightBody`; `links` are the part's hrefs in order of appearance.
+    """
 
     markdown: str
     light: Content | None
     blocks: int
+    end: int = 0
+    total: int = 0
+    links: tuple[tuple[str, str], ...] = ()
+    chunks: tuple[Content, ...] = ()
+
+    @property
+    def truncated(self) -> bool:
+        return self.end < self.total
 
 
-def prepare_body(text: str) -> PreparedBody:
-    """Linkify `text`; render it as one `Content` when it has more than `LIGHT_BLOCKS` blocks."""
-    markdown = linkify_body(text)
+def prepare_body(text: str, start: int = 0, limit: int = RENDER_CHARS) -> PreparedBody:
+    """Linkify and parse `text[start:]` up to about `limit` characters (cut at a break).
+
+    The part is rendered as one `Content` when it has more than `LIGHT_BLOCKS`
+    blocks, when the whole body is longer than `LIGHT_CHARS`, or when it is not the
+    first part (it is appended to a light body).
+    """
+    end = cut_point(text, start, limit)
+    markdown = linkify_body(text[start:end])
     tokens = MarkdownIt("gfm-like").parse(markdown)
     blocks = sum(1 for token in tokens if token.nesting == 1 or token.type in _LEAVES)
-    light = render_tokens(tokens) if blocks > LIGHT_BLOCKS else None
-    return PreparedBody(markdown, light, blocks)
+    light_needed = blocks > LIGHT_BLOCKS or len(text) > LIGHT_CHARS or start > 0
+    light = render_tokens(tokens) if light_needed else None
+    chunks = tuple(split_chunks(light)) if light is not None else ()
+    return PreparedBody(markdown, light, blocks, end, len(text), _hrefs(tokens), chunks)
+
+
+def cut_point(text: str, start: int, limit: int) -> int:
+    """Where a part that starts at `start` ends: a paragraph break, else a line break."""
+    wanted = start + limit
+    if wanted >= len(text):
+        return len(text)
+    for mark in ("\n\n", "\n"):
+        position = text.rfind(mark, start, wanted)
+        if position > start + limit // 2:
+            return position + len(mark)
+    return wanted
+
+
+def _hrefs(tokens: Sequence[Token]) -> tuple[tuple[str, str], ...]:
+    """(label, href) of every link in order of appearance."""
+    found: list[tuple[str, str]] = []
+    for token in tokens:
+        label: list[str] | None = None
+        href = ""
+        for child in token.children or ():
+            if child.type == "link_open":
+                label, href = [], str(child.attrs.get("href", ""))
+            elif child.type == "link_close" and label is not None:
+                found.append(("".join(label).strip(), href))
+                label = None
+            elif label is not None and child.type in ("text", "code_inline"):
+                label.append(child.content)
+    return tuple(found)
+
+
+def split_chunks(content: Content) -> list[Content]:
+    """`content` cut into `CHUNK_LINES`-line pieces (what `LightBody` mounts)."""
+    lines = content.split("\n")
+    return [
+        Content("\n").join(lines[start : start + CHUNK_LINES])
+        for start in range(0, len(lines), CHUNK_LINES)
+    ]
 
 
 _LEAVES = ("fence", "code_block", "hr", "html_block")
@@ -75,17 +146,16 @@ class LightBody(Vertical):
             super().__init__()
             self.href = href
 
-    async def show(self, content: Content | None) -> None:
-        """Replace the body with `content` (None: empty)."""
+    async def show(self, content: Content | Sequence[Content] | None) -> None:
+        """Replace the body with `content` (or its prepared chunks; None: empty)."""
         await self.remove_children()
-        if content is None:
-            return
-        lines = content.split("\n")
-        chunks = [
-            _Chunk(Content("\n").join(lines[start : start + CHUNK_LINES]))
-            for start in range(0, len(lines), CHUNK_LINES)
-        ]
-        await self.mount_all(chunks)
+        if content is not None:
+            await self.append(content)
+
+    async def append(self, content: Content | Sequence[Content]) -> None:
+        """Add `content` (or its prepared chunks) after what is shown."""
+        chunks = split_chunks(content) if isinstance(content, Content) else content
+        await self.mount_all([_Chunk(chunk) for chunk in chunks])
 
 
 CHUNK_LINES = 40

@@ -34,6 +34,18 @@ class LinkNode:
     """The resolved link this node stands for, when the brain handed it over (outgoing)."""
 
 
+NODE_LIMIT = 500
+"""Pages listed at most per side of the tree: a hub page with tens of thousands of
+links would otherwise add as many nodes on the event loop. The traversal panel and
+the export (`e`) still hold them all."""
+
+
+def _note_rest(parent: TreeNode[LinkNode], count: int) -> None:
+    if count > NODE_LIMIT:
+        rest = count - NODE_LIMIT
+        parent.add_leaf(Text(f"… {rest} more (see the traversal panel)", style="dim italic"))
+
+
 class LinkTree(Tree[LinkNode]):
     """Outgoing (n) / Incoming (n) for the current page.
 
@@ -74,11 +86,13 @@ class LinkTree(Tree[LinkNode]):
         self.border_subtitle = ""
         self.clear()
         out_root = self.root.add(f"Outgoing ({len(outgoing)})", LinkNode(slug, "out", loaded=True))
-        for link in outgoing:
+        for link in outgoing[:NODE_LIMIT]:
             self._add_page(out_root, link.to, "out", exists=link.exists, link=link)
+        _note_rest(out_root, len(outgoing))
         in_root = self.root.add(f"Incoming ({len(incoming)})", LinkNode(slug, "in", loaded=True))
-        for other in incoming:
+        for other in incoming[:NODE_LIMIT]:
             self._add_page(in_root, other, "in")
+        _note_rest(in_root, len(incoming))
         out_root.expand()
         in_root.expand()
         self.move_cursor(out_root)

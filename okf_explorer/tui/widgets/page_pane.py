@@ -3,7 +3,9 @@
 Short bodies go to Textual's `Markdown` widget; long ones (see `light_body`) to a
 `LightBody` of a few screenful-sized chunks, so a 200-item index page mounts in a few
 milliseconds and does not make every later relayout slow. The body is prepared
-(linkified, parsed) in a thread; only the mount happens on the event loop.
+(linkified, parsed) in a thread; only the mount happens on the event loop. A huge
+body shows its first `RENDER_CHARS` with a line saying how much of it is shown;
+`more` (key `m`, or a click on that line) appends the next part.
 """
 
 from __future__ import annotations
@@ -15,12 +17,14 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
+from textual.content import Content, Span
 from textual.message import Message
+from textual.style import Style
 from textual.widgets import Markdown, Static
 
 from okf_explorer.core.pages import Page
 from okf_explorer.tui.body_links import target_of_href
-from okf_explorer.tui.widgets.light_body import LightBody, prepare_body
+from okf_explorer.tui.widgets.light_body import RENDER_CHARS, LightBody, PreparedBody, prepare_body
 
 OKF_FIELDS = ("status", "verified", "sources")
 
@@ -39,6 +43,9 @@ class PagePane(VerticalScroll, can_focus=True):
     PagePane.light > #page-light { display: block; }
     PagePane.light > #page-body { display: none; }
     PagePane.failed > #page-light { display: none; }
+    PagePane > .page-more { display: none; color: $text-warning; margin: 1 0 0 0; }
+    PagePane.truncated > .page-more { display: block; }
+    PagePane.failed > .page-more { display: none; }
     """
 
     class LinkFollowed(Message):
@@ -56,17 +63,25 @@ class PagePane(VerticalScroll, can_focus=True):
         self.error: str | None = None
         self.shown: Page | None = None
         """The page whose body is on screen (`page` is set first, while it renders)."""
+        self.end = 0
+        """Characters of the body on screen (less than its length when truncated)."""
+        self.links: list[tuple[str, str]] = []
+        """(label, href) of the links on screen, in order of appearance."""
+        self._growing = False
 
     def compose(self) -> ComposeResult:
         yield Static(id="page-header")
         yield Static(id="page-error")
+        yield Static(id="page-more", classes="page-more")  # seen at once
         yield Markdown(id="page-body", open_links=False)
         yield LightBody(id="page-light")
+        yield Static(id="page-more-end", classes="page-more")  # seen where the text stops
 
     async def show_page(self, page: Page) -> None:
         """Render `page`; frontmatter fields go in the header, the body below it."""
         self.slug, self.page, self.error = page.slug, page, None
         self.remove_class("failed")
+        self.links, self.end = [], 0
         header = self.query_one("#page-header", Static)
         header.update(page_header(page))
         header.set_class(is_deprecated(page.frontmatter), "deprecated")
@@ -79,14 +94,46 @@ class PagePane(VerticalScroll, can_focus=True):
         light = self.query_one("#page-light", LightBody)
         self.set_class(body.light is not None, "light")
         if body.light is not None:
-            await light.show(body.light)
+            await light.show(body.chunks)
             if markdown.source:
                 await markdown.update("")
         else:
             await light.show(None)
             await markdown.update(body.markdown)
+        self._shown_part(body)
         self.scroll_home(animate=False)
         self.shown = page
+
+    @property
+    def truncated(self) -> bool:
+        """Whether part of the page's body is not on screen yet."""
+        return (
+            self.shown is not None and self.page is not None and self.end < len(self.page.content)
+        )
+
+    async def show_more(self) -> bool:
+        """Append the next `RENDER_CHARS` of a truncated body; False if there is none."""
+        page = self.page
+        if not self.truncated or self._growing or page is None:
+            return False
+        self._growing = True
+        try:
+            body = await asyncio.to_thread(prepare_body, page.content, self.end)
+            if self.page is not page:
+                return False
+            await self.query_one("#page-light", LightBody).append(body.chunks)
+            self._shown_part(body)
+        finally:
+            self._growing = False
+        return True
+
+    def _shown_part(self, body: PreparedBody) -> None:
+        self.end = body.end
+        self.links.extend(body.links)
+        self.set_class(body.truncated, "truncated")
+        if body.truncated:
+            for line in self.query(".page-more").results(Static):
+                line.update(more_line(body.end, body.total))
 
     @property
     def light(self) -> bool:
@@ -112,6 +159,24 @@ class PagePane(VerticalScroll, can_focus=True):
         event.stop()
         target = target_of_href(event.href)
         self.post_message(self.LinkFollowed(target, None if target else event.href))
+
+
+def more_line(shown: int, total: int) -> Content:
+    """`⚠ showing the first 195 KB of 9.6 MB · m shows the next 200 KB` (clickable).
+
+    Sizes count characters of the page source (about bytes for most pages).
+    """
+    step = min(RENDER_CHARS, total - shown)
+    head = f"⚠ showing the first {_size(shown)} of {_size(total)} · "
+    action = f"m shows the next {_size(step)}"
+    click = Style.from_meta({"@click": "screen.more_of_page"})
+    return Content(head + action, [Span(len(head), len(head) + len(action), click)])
+
+
+def _size(chars: int) -> str:
+    if chars >= 1_000_000:
+        return f"{chars / 1_000_000:.1f} MB"
+    return f"{max(1, round(chars / 1000))} KB"
 
 
 def is_deprecated(frontmatter: dict[str, Any]) -> bool:

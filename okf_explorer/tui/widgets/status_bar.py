@@ -46,12 +46,23 @@ class StatusBar(Horizontal):
     def set_indexing(self, done: int, total: int) -> None:
         if not self.has_class("indexing"):
             self.add_class("indexing")
-        self._state(f"indexing {done}/{total}")
+        # Until the listing is done there is no total: "0/0" would read as stuck.
+        self._state(f"indexing {done}/{total}" if total else "listing pages…")
         self.query_one(ProgressBar).update(total=max(total, 1), progress=done)
 
     def set_indexed(self, answered_by: str) -> None:
         self.remove_class("indexing")
         self._state(f"indexed · answered by {answered_by}")
+
+    def set_cancelled(self, previous: bool) -> None:
+        """The build was cancelled (`ctrl+x`): say what the panes now rest on."""
+        self.remove_class("indexing")
+        what = (
+            "refresh cancelled · previous index kept"
+            if previous
+            else "index cancelled · links incomplete"
+        )
+        self._state(f"{what} · r restarts", failed=not previous)
 
     def set_failed(self, reason: str) -> None:
         self.remove_class("indexing")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from textual import on
 from textual.app import ComposeResult
@@ -53,6 +53,8 @@ class TraversalPanel(Vertical):
         self.view: View | None = None
         self.edges: list[Edge] = []
         self.loaded = False
+        self.exists: Callable[[str], bool] | None = None
+        """Whether a slug is a page (dangling targets count as missing); set by the screen."""
         self._fill = 0  # generation of the current fill: a new slice stops an old one
 
     def compose(self) -> ComposeResult:
@@ -72,6 +74,14 @@ class TraversalPanel(Vertical):
         self.view, self.loaded = view, False
         self.border_title = slice_title(view)
         self.query_one("#traversal-info", Static).update(reason, layout=False)
+
+    def show_failure(self, view: View, reason: str) -> None:
+        """The slice for `view` could not be walked: empty the table so the title fits it."""
+        self.view, self.edges, self.loaded = view, [], False
+        self.border_title = slice_title(view)
+        self._fill += 1
+        self.table.clear()
+        self.query_one("#traversal-info", Static).update(f"✗ {reason} · r retries", layout=False)
 
     def show_edges(self, view: View, edges: Sequence[Edge]) -> None:
         """Fill the table with a fresh slice (at most `ROW_LIMIT` rows)."""
@@ -107,7 +117,7 @@ class TraversalPanel(Vertical):
         """Slice size on the first line; the selected row's path from the root on the second."""
         if self.view is None:
             return
-        line = str(summarise(self.view.slug, self.edges))
+        line = str(summarise(self.view.slug, self.edges, self.exists))
         if len(self.edges) > ROW_LIMIT:
             line += f" · first {ROW_LIMIT} shown"
         if row is not None and row < len(self.edges):

@@ -1,0 +1,117 @@
+"""`l`: the links of the page body, to follow one by keyboard.
+
+Lists every link on screen in order of appearance as `label  target → slug`
+(dangling targets marked `✗ missing`, external URLs as they are); typing filters
+the list (by label, target or slug), `up`/`down` move, `enter` follows the
+highlighted link exactly as a click would, `escape` closes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+
+@dataclass(frozen=True, slots=True)
+class BodyLink:
+    """One body link: what it reads, its href, and where it leads (None: external URL)."""
+
+    label: str
+    href: str
+    target: str | None
+    slug: str | None = None
+    exists: bool = True
+
+    def row(self) -> Text:
+        text = Text(self.label or self.href, style="bold")
+        if self.target is None:
+            text.append(f"  {self.href}", style="dim")
+        elif not self.exists:
+            text.append(f"  {self.target} → ", style="dim")
+            text.append("✗ missing", style="red")
+        else:
+            text.append(f"  {self.target} → {self.slug or self.target}", style="dim")
+        return text
+
+    def matches(self, query: str) -> bool:
+        haystack = f"{self.label} {self.href} {self.slug or ''}".lower()
+        return all(word in haystack for word in query.lower().split())
+
+
+class LinksDialog(ModalScreen[BodyLink | None]):
+    """Dismisses with the chosen link, or None (`escape`)."""
+
+    DEFAULT_CSS = """
+    LinksDialog { align: center middle; background: $background 60%; }
+    #links-box {
+        width: 90; height: auto; max-height: 80%;
+        border: thick $accent; background: $surface; padding: 0 1;
+    }
+    #links-title { text-style: bold; padding: 0 0 1 0; }
+    #links-list { height: auto; max-height: 24; }
+    #links-hint { color: $text-muted; padding: 1 0 0 0; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "dismiss", "Close", id="close-links"),
+        Binding("down", "move(1)", "Next", show=False),
+        Binding("up", "move(-1)", "Previous", show=False),
+    ]
+
+    def __init__(self, slug: str, links: Sequence[BodyLink]) -> None:
+        super().__init__()
+        self.slug = slug
+        self.links = list(links)
+        self.shown: list[BodyLink] = list(links)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="links-box"):
+            count = len(self.links)
+            yield Static(f"Links in {self.slug} ({count})", id="links-title", markup=False)
+            yield Input(placeholder="type to filter", id="links-filter")
+            yield OptionList(*self._options(), id="links-list")
+            yield Static("enter follows · escape closes", id="links-hint")
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+        if self.shown:
+            self.query_one(OptionList).highlighted = 0
+
+    def _options(self) -> list[Option]:
+        return [Option(link.row()) for link in self.shown]
+
+    @on(Input.Changed)
+    def _filter(self, event: Input.Changed) -> None:
+        self.shown = [link for link in self.links if link.matches(event.value)]
+        options = self.query_one(OptionList)
+        options.clear_options()
+        options.add_options(self._options())
+        options.highlighted = 0 if self.shown else None
+
+    def action_move(self, step: int) -> None:
+        options = self.query_one(OptionList)
+        if self.shown:
+            current = options.highlighted or 0
+            options.highlighted = max(0, min(len(self.shown) - 1, current + step))
+
+    @on(Input.Submitted)
+    def _submitted(self) -> None:
+        highlighted = self.query_one(OptionList).highlighted
+        if highlighted is not None and highlighted < len(self.shown):
+            self.dismiss(self.shown[highlighted])
+
+    @on(OptionList.OptionSelected)
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        if event.option_index < len(self.shown):
+            self.dismiss(self.shown[event.option_index])

@@ -1,0 +1,130 @@
+"""Huge pages render a part at a time without freezing; body links work by keyboard."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import Input, OptionList, Static
+
+from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.tui.app import make_app
+from okf_explorer.tui.screens.links_dialog import LinksDialog
+from okf_explorer.tui.widgets.light_body import RENDER_CHARS, LightBody, prepare_body
+from okf_explorer.tui.widgets.page_pane import PagePane
+from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
+
+from .conftest import SIZE, SMALL_BUNDLE, brain_for, settle, write_bundle
+
+
+def huge_page(paragraphs: int) -> str:
+    """About 110 characters a paragraph, each with a wiki-link."""
+    return "# Huge\n\n" + "".join(
+        f"Paragraph {n} links [[alpha]] and says something long enough to matter here.\n\n"
+        for n in range(paragraphs)
+    )
+
+
+async def test_a_multi_megabyte_page_shows_its_first_part_and_keys_keep_working(
+    tmp_path: Path,
+) -> None:
+    pages = dict(SMALL_BUNDLE, **{"huge.md": huge_page(27_000)})  # ~2.2 MB
+    bundle = write_bundle(tmp_path / "brain", pages)
+    total = len((bundle / "huge.md").read_text(encoding="utf-8"))
+    app = make_app(brain_for(BundleSource(bundle)), start="index")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        screen.open_page("huge")
+        pane = screen.query_one(PagePane)
+        await settle(pilot, until=lambda: screen.history.current.slug == "huge")
+        await pilot.press("plus")  # handled while the huge body is prepared
+        assert str(screen.query_one(TraversalPanel).border_title) == "huge · depth 2 · out"
+        await settle(pilot, until=lambda: pane.shown is not None and pane.shown.slug == "huge")
+        await settle(pilot)
+        assert pane.light and pane.truncated and RENDER_CHARS // 2 < pane.end <= RENDER_CHARS
+        more = str(pane.query_one("#page-more", Static).content)
+        assert more.startswith("⚠ showing the first 200 KB of 2.")
+        assert more.endswith("MB · m shows the next 200 KB")
+        chunks = len(pane.query_one(LightBody).children)
+        assert screen.check_action("more_of_page", ())
+        await pilot.press("m")
+        await settle(pilot)
+        assert RENDER_CHARS < pane.end <= 2 * RENDER_CHARS < total
+        assert len(pane.query_one(LightBody).children) > chunks
+        assert "showing the first 400 KB" in str(pane.query_one("#page-more", Static).content)
+        await pilot.press("minus")  # keys still work after it grew
+        assert str(screen.query_one(TraversalPanel).border_title) == "huge · depth 1 · out"
+        await pilot.press("backspace")
+        await settle(pilot)
+        assert pane.shown.slug == "index" and not pane.truncated and not pane.light
+
+
+def test_each_part_of_a_huge_body_ends_at_a_paragraph_break() -> None:
+    text = huge_page(5_000)
+    first = prepare_body(text, 0, 50_000)
+    second = prepare_body(text, first.end, 50_000)
+    assert text[first.end - 2 : first.end] == "\n\n" and first.truncated
+    assert first.light is not None and second.light is not None
+    assert second.light.plain.startswith("Paragraph ")
+    assert len(first.links) + len(second.links) == text[: second.end].count("[[alpha]]")
+
+
+async def test_l_lists_the_body_links_and_enter_follows_one(small_bundle: Path) -> None:
+    app = make_app(brain_for(BundleSource(small_bundle)), start="alpha")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("l")
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, LinksDialog)
+        rows = [str(dialog.query_one(OptionList).get_option_at_index(i).prompt) for i in range(2)]
+        assert rows == ["beta  beta → beta", "ghost  ghost → ✗ missing"]
+        await pilot.press("down", "enter")  # the dangling one: says so, stays
+        await settle(pilot)
+        assert app.screen.history.current.slug == "alpha"
+        assert any("no such page: ghost" in n.message for n in app._notifications)
+        await pilot.press("l")
+        await settle(pilot)
+        await pilot.press("b", "e", "t")  # type to filter
+        assert app.screen.query_one(Input).value == "bet"
+        assert app.screen.query_one(OptionList).option_count == 1
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.screen.history.current.slug == "beta"
+        assert app.screen.query_one(PagePane).page.slug == "beta"
+        await pilot.press("l")
+        await settle(pilot)
+        rows = [str(o.prompt) for o in app.screen.query_one(OptionList).options]
+        assert rows == ["the alpha  alpha → alpha"]
+        await pilot.press("escape")
+        assert app.screen.history.current.slug == "beta"
+
+
+async def test_l_on_a_page_with_a_markdown_link(small_bundle: Path) -> None:
+    app = make_app(brain_for(BundleSource(small_bundle)), start="index")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("l")
+        await settle(pilot)
+        rows = [str(o.prompt) for o in app.screen.query_one(OptionList).options]
+        assert rows == ["alpha  alpha → alpha", "Beta  beta.md → beta"]
+        await pilot.press("down", "enter")
+        await settle(pilot)
+        assert app.screen.query_one(PagePane).page.slug == "beta"
+
+
+async def test_a_wiki_link_with_spaces_is_followed_by_keyboard(tmp_path: Path) -> None:
+    pages = {
+        "index.md": "See [[Order Value]].\n",
+        "order-value.md": "---\ntitle: Order Value\n---\nx\n",
+    }
+    app = make_app(brain_for(BundleSource(write_bundle(tmp_path / "b", pages))))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("l")
+        await settle(pilot)
+        rows = [str(o.prompt) for o in app.screen.query_one(OptionList).options]
+        assert rows == ["Order Value  Order Value → order-value"]
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.screen.query_one(PagePane).page.slug == "order-value"

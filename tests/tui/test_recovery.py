@@ -1,0 +1,119 @@
+"""QA fixes: cancelling the index, failures shown where they happen, honest counts, exports."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.widgets import Static
+
+from okf_explorer.cli import main
+from okf_explorer.core.errors import SourceUnavailable
+from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.tui.app import make_app
+from okf_explorer.tui.slice import summarise
+from okf_explorer.tui.widgets.status_bar import StatusBar
+from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
+
+from .conftest import SIZE, GatedSource, brain_for, settle
+
+
+def info(app) -> str:  # type: ignore[no-untyped-def]
+    return str(app.screen.query_one("#traversal-info", Static).content)
+
+
+async def test_ctrl_x_cancels_the_index_build_and_r_restarts_it(small_bundle: Path) -> None:
+    source = GatedSource(small_bundle)
+    app = make_app(brain_for(source), start="alpha")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await settle(pilot, until=lambda: source.scan_started.is_set() and screen.indexing)
+        assert screen.check_action("cancel_index", ())  # in the footer while indexing
+        await pilot.press("ctrl+x")
+        await settle(pilot)
+        status = screen.query_one(StatusBar)
+        assert status.index_state == "index cancelled · links incomplete · r restarts"
+        assert not screen.index_ready and not screen.check_action("cancel_index", ())
+        assert str(screen.query_one(TraversalPanel).border_title) == "alpha · depth 1 · out"
+        source.gate.set()
+        await pilot.press("r")
+        await settle(pilot, until=lambda: screen.query_one(TraversalPanel).loaded)
+        assert screen.index_ready and status.index_state.startswith("indexed")
+        assert [edge.to for edge in screen.query_one(TraversalPanel).edges] == ["beta", "ghost"]
+
+
+async def test_status_says_listing_pages_before_there_are_counts(small_bundle: Path) -> None:
+    source = GatedSource(small_bundle)
+    app = make_app(brain_for(source), start="alpha")
+    async with app.run_test(size=SIZE) as pilot:
+        status = app.screen.query_one(StatusBar)
+        status.set_indexing(0, 0)
+        assert status.index_state == "listing pages…"
+        status.set_indexing(3, 5)
+        assert status.index_state == "indexing 3/5"
+        source.gate.set()
+        await settle(pilot)
+
+
+async def test_a_failed_walk_empties_the_panel_so_its_title_fits(small_bundle: Path) -> None:
+    app = make_app(brain_for(BundleSource(small_bundle)), start="alpha")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        panel = app.screen.query_one(TraversalPanel)
+        assert panel.table.row_count == 2
+
+        def down(*_: object) -> None:
+            raise SourceUnavailable("the brain is unreachable (test)")
+
+        app.brain.traverse = down  # type: ignore[method-assign]
+        await pilot.press("plus")
+        await settle(pilot)
+        assert str(panel.border_title) == "alpha · depth 2 · out"
+        assert panel.table.row_count == 0 and panel.edges == [] and not panel.loaded
+        assert info(app) == "✗ the brain is unreachable (test) · r retries"
+
+
+async def test_slice_size_counts_dangling_targets_as_missing(small_bundle: Path) -> None:
+    app = make_app(brain_for(BundleSource(small_bundle)), start="alpha")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert info(app).split("\n")[0] == "2 pages · 1 missing · 2 edges"  # alpha, beta; ghost
+    assert str(summarise("a", [], lambda slug: True)) == "1 page · 0 edges"
+
+
+async def test_export_into_the_bundle_is_refused_under_an_export_title(small_bundle: Path) -> None:
+    app = make_app(brain_for(BundleSource(small_bundle)), start="alpha", export_dir=small_bundle)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("e")
+        await settle(pilot)
+        [note] = list(app._notifications)
+        assert note.title == "export" and note.severity == "error"
+        assert note.message.endswith("(set OKF_EXPORT_DIR to export elsewhere)")
+    assert not list(small_bundle.glob("okf-*"))
+
+
+async def test_okf_export_dir_is_where_e_saves(
+    small_bundle: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "exports"
+    target.mkdir()
+    monkeypatch.setenv("OKF_EXPORT_DIR", str(target))
+    monkeypatch.chdir(small_bundle)  # the working folder is inside the bundle
+    app = make_app(brain_for(BundleSource(small_bundle)), start="alpha")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("e")
+        await settle(pilot, until=lambda: app.screen.last_export is not None)
+    assert [path.name for path in target.iterdir()] == ["okf-alpha-d1-out.json"]
+
+
+def test_browse_without_a_terminal_exits_1_with_one_line(
+    small_bundle: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["browse", str(small_bundle)]) == 1  # pytest's stdin/stdout are not ttys
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == (
+        "okf-explorer: the explorer needs a terminal (use get, list or links in scripts)\n"
+    )
