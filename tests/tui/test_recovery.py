@@ -12,6 +12,7 @@ from okf_explorer.core.errors import SourceUnavailable
 from okf_explorer.sources.bundle import BundleSource
 from okf_explorer.tui.app import make_app
 from okf_explorer.tui.slice import summarise
+from okf_explorer.tui.widgets.page_pane import PagePane
 from okf_explorer.tui.widgets.status_bar import StatusBar
 from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
 
@@ -117,3 +118,69 @@ def test_browse_without_a_terminal_exits_1_with_one_line(
     assert captured.err == (
         "okf-explorer: the explorer needs a terminal (use get, list or links in scripts)\n"
     )
+
+
+async def test_visiting_a_page_that_fails_shows_why_and_stops_the_spinner(
+    small_bundle: Path,
+) -> None:
+    (small_bundle / "bad.md").write_bytes(b"# Bad\n\xff\xfe [[alpha]]\n")
+    app = make_app(brain_for(BundleSource(small_bundle)), start="alpha")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        pane = screen.query_one(PagePane)
+        assert pane.links and screen.check_action("page_links", ())
+        screen.open_page("bad")
+        await settle(pilot)
+        await pilot.pause(0.4)  # past the spinner's delay: it must not come up afterwards
+        assert not pane.loading
+        assert pane.error is not None and "not valid UTF-8" in pane.error
+        assert "not valid UTF-8" in str(screen.query_one("#page-error", Static).content)
+        # The failed page has no body: `l` and `m` do not offer the previous page's links.
+        assert pane.links == [] and not screen.check_action("page_links", ())
+        assert not screen.check_action("more_of_page", ())
+        screen.open_page("nowhere")
+        await settle(pilot)
+        await pilot.pause(0.4)
+        assert not pane.loading and pane.error is not None and "nowhere" in pane.error
+
+
+async def test_e_on_a_failed_slice_says_so_and_does_not_export_later(
+    small_bundle: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    app = make_app(brain_for(BundleSource(small_bundle)), start="alpha", export_dir=out)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        traverse = app.brain.traverse
+
+        def down(*_: object) -> None:
+            raise SourceUnavailable("the brain is unreachable (test)")
+
+        app.brain.traverse = down  # type: ignore[method-assign]
+        await pilot.press("plus")
+        await settle(pilot)
+        await pilot.press("e")
+        await settle(pilot)
+        assert app.screen.export_wanted is None
+        assert any("could not be walked" in str(n.message) for n in app._notifications)
+        app.brain.traverse = traverse  # type: ignore[method-assign]
+        await pilot.press("r")
+        await settle(pilot)
+        assert list(out.iterdir()) == []  # nothing saved that was not asked for again
+
+
+async def test_after_cancelling_the_first_build_the_panes_say_there_is_no_index(
+    small_bundle: Path,
+) -> None:
+    source = GatedSource(small_bundle)
+    app = make_app(brain_for(source), start="alpha")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await settle(pilot, until=lambda: source.scan_started.is_set() and screen.indexing)
+        await pilot.press("ctrl+x")
+        await settle(pilot)
+        assert info(app) == "no index · r builds it"
+        source.gate.set()
+        await settle(pilot)

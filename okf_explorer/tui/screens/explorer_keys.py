@@ -164,6 +164,8 @@ class ExplorerKeys:
         current = self.history.current
         if panel.loaded and panel.view is not None and panel.view == current:
             self._export(panel.view, list(panel.edges))
+        elif panel.failed and panel.view == current:
+            self.notify("this slice could not be walked; r retries", title="export")
         elif current is not None:
             self.export_wanted = current  # saved as soon as this slice is on screen
 

@@ -157,6 +157,8 @@ class MainScreen(ExplorerStart, ExplorerKeys, Screen[None]):
         self.indexing = False
         self.workers.cancel_group(self, "index")
         self.query_one(StatusBar).set_cancelled(previous=self.index_ready)
+        if not self.index_ready and (current := self.history.current) is not None:
+            self._refresh_graph(current)  # the panes stop promising an index
         self.sync_bindings()
 
     @on(IndexProgressed)
@@ -224,7 +226,8 @@ class MainScreen(ExplorerStart, ExplorerKeys, Screen[None]):
         else:
             self._commit(view, move)
             await pane.show_page(page)
-            self.sync_bindings()  # `m` and `l` depend on the body        finally:
+            self.sync_bindings()  # `m` and `l` depend on the body
+        finally:
             spinner.stop()
             if self._spinner_for is token:
                 self._spinner_for = None
@@ -267,9 +270,10 @@ class MainScreen(ExplorerStart, ExplorerKeys, Screen[None]):
         panel = self.query_one(TraversalPanel)
         tree = self.query_one(LinkTree)
         if not self.index_ready:
-            panel.show_pending(view, "waiting for the index…")
+            why = "waiting for the index…" if self.indexing else "no index · r builds it"
+            panel.show_pending(view, why)
             if links:
-                tree.show_pending(view.slug, "links appear once the index is built")
+                tree.show_pending(view.slug, why)
             return
         panel.show_pending(view, "walking…")
         self._load_slice(view)
@@ -285,6 +289,8 @@ class MainScreen(ExplorerStart, ExplorerKeys, Screen[None]):
             )
         except OkfError as error:
             panel.show_failure(view, str(error))
+            if self.export_wanted == view:
+                self.export_wanted = None  # `e` waited for this slice: it will not come
             if isinstance(error, (PageNotFound, PageUnreadable)):
                 return
             raise

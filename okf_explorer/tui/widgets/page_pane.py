@@ -80,6 +80,7 @@ class PagePane(VerticalScroll, can_focus=True):
     async def show_page(self, page: Page) -> None:
         """Render `page`; frontmatter fields go in the header, the body below it."""
         self.slug, self.page, self.error = page.slug, page, None
+        self.shown = None  # until the body is on screen (`truncated` reads it)
         self.remove_class("failed")
         self.links, self.end = [], 0
         header = self.query_one("#page-header", Static)
@@ -143,6 +144,7 @@ class PagePane(VerticalScroll, can_focus=True):
     def show_failure(self, slug: str, reason: str) -> None:
         """The page could not be loaded: say why where its body would be."""
         self.slug, self.page, self.shown = slug, None, None
+        self.links, self.end = [], 0  # no body: nothing to list (`l`) or grow (`m`)
         header = self.query_one("#page-header", Static)
         header.update(Text.assemble((slug, "bold")))
         header.remove_class("deprecated")

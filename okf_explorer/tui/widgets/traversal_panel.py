@@ -53,6 +53,8 @@ class TraversalPanel(Vertical):
         self.view: View | None = None
         self.edges: list[Edge] = []
         self.loaded = False
+        self.failed = False
+        """Whether the panel shows why its slice could not be walked."""
         self.exists: Callable[[str], bool] | None = None
         """Whether a slug is a page (dangling targets count as missing); set by the screen."""
         self._fill = 0  # generation of the current fill: a new slice stops an old one
@@ -71,13 +73,13 @@ class TraversalPanel(Vertical):
 
     def show_pending(self, view: View, reason: str) -> None:
         """The settings changed; the slice is on its way (or cannot come yet)."""
-        self.view, self.loaded = view, False
+        self.view, self.loaded, self.failed = view, False, False
         self.border_title = slice_title(view)
         self.query_one("#traversal-info", Static).update(reason, layout=False)
 
     def show_failure(self, view: View, reason: str) -> None:
         """The slice for `view` could not be walked: empty the table so the title fits it."""
-        self.view, self.edges, self.loaded = view, [], False
+        self.view, self.edges, self.loaded, self.failed = view, [], False, True
         self.border_title = slice_title(view)
         self._fill += 1
         self.table.clear()
@@ -85,7 +87,7 @@ class TraversalPanel(Vertical):
 
     def show_edges(self, view: View, edges: Sequence[Edge]) -> None:
         """Fill the table with a fresh slice (at most `ROW_LIMIT` rows)."""
-        self.view, self.edges, self.loaded = view, list(edges), True
+        self.view, self.edges, self.loaded, self.failed = view, list(edges), True, False
         self.border_title = slice_title(view)
         shown = self.edges[:ROW_LIMIT]
         table = self.table
