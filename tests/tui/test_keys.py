@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from textual.widgets import DataTable
@@ -164,6 +165,31 @@ async def test_history_back_back_forward_restores_pages_and_settings(small_bundl
         assert title(app) == "alpha · depth 2 · in"
         assert screen.query_one(PagePane).page.slug == "alpha"
         assert screen.check_action("forward", ())
+
+
+async def test_a_burst_of_back_presses_walks_back_that_many_pages(small_bundle: Path) -> None:
+    app = make_app(brain_for(BundleSource(small_bundle)), start="index")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = explorer(app)
+        for slug in ("alpha", "beta", "notes/gamma"):
+            screen.open_page(slug)
+            await settle(pilot)
+        page = app.brain.page
+
+        def slow_page(slug: str):  # type: ignore[no-untyped-def]
+            time.sleep(0.2)  # a slow source: the presses come in while a page loads
+            return page(slug)
+
+        app.brain.page = slow_page  # type: ignore[method-assign]
+        await pilot.press("backspace", "backspace", "backspace")  # no pause between them
+        await settle(pilot)
+        assert screen.history.current is not None and screen.history.current.slug == "index"
+        assert screen.query_one(PagePane).page.slug == "index"
+        assert title(app) == "index · depth 1 · out"
+        await pilot.press("alt+right", "alt+right")
+        await settle(pilot)
+        assert screen.query_one(PagePane).page.slug == "beta"
 
 
 async def test_tab_and_shift_tab_cycle_the_panes_and_q_quits(small_bundle: Path) -> None:

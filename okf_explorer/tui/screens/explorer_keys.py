@@ -136,12 +136,14 @@ class ExplorerKeys:
             self._choose(slug, self._exists(slug))
 
     def action_back(self) -> None:
-        if self.history.behind:
-            self.navigate(self.history.behind[-1], "back")
+        # The history moves at the key press, so a burst of presses walks back that
+        # many entries even while the pages are still loading.
+        if (view := self.history.back()) is not None:
+            self.navigate(view, "moved")
 
     def action_forward(self) -> None:
-        if self.history.ahead:
-            self.navigate(self.history.ahead[-1], "forward")
+        if (view := self.history.forward()) is not None:
+            self.navigate(view, "moved")
 
     def action_deeper(self) -> None:
         if (current := self.history.current) is not None:

@@ -53,7 +53,8 @@ from okf_explorer.tui.widgets.status_bar import StatusBar
 from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
 
 FATAL_AT_START = (SourceUnavailable, AuthError)
-Move = Literal["visit", "back", "forward"]
+Move = Literal["visit", "moved"]
+"""`visit` adds a history entry once the page loads; `moved`: back/forward already moved it."""
 SPINNER_DELAY = 0.15
 """Seconds a page load may take before the page pane shows a loading spinner."""
 
@@ -243,10 +244,6 @@ class MainScreen(ExplorerStart, ExplorerKeys, Screen[None]):
     def _commit(self, view: View, move: Move | Literal["reload"]) -> None:
         if move == "visit":
             self.history.visit(view)
-        elif move == "back":
-            self.history.back()
-        elif move == "forward":
-            self.history.forward()
         self.loaded_once = True
         self.sub_title = view.slug
         self._refresh_graph(view)
