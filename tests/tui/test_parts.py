@@ -82,3 +82,15 @@ def test_help_rows_join_keys_of_one_action() -> None:
         ]
     )
     assert rows == [("backspace, alt+←", "Back"), ("+", "Depth+")]
+
+
+def test_traversal_columns_fit_the_table_and_keep_to_readable() -> None:
+    from okf_explorer.tui.widgets.traversal_panel import FIXED_COLUMNS, column_widths
+
+    assert column_widths(10, 10, 70) == (10, 10)  # room for both: untouched
+    assert column_widths(30, 30, 0) == (30, 30)  # not laid out yet: untouched
+    for frm, to, width in [(40, 14, 70), (27, 27, 66), (40, 40, 40), (5, 60, 50), (60, 5, 50)]:
+        from_width, to_width = column_widths(frm, to, width)
+        assert from_width + to_width <= width - FIXED_COLUMNS
+        assert to_width >= min(to, (width - FIXED_COLUMNS) // 2)  # `to` keeps half or more
+    assert column_widths(40, 14, 70) == (39, 14)  # the whole `to` slug, `from` gives way

@@ -24,6 +24,23 @@ FILL_CHUNK = 100
 (~0.3 ms a row on a loaded machine), so 1,000 rows at once would stall the loop."""
 
 
+FIXED_COLUMNS = 3 + 4 + 4 * 2 + 2
+"""`hop` and `dir`, one cell of padding on each side of all four columns, a scrollbar."""
+
+
+def column_widths(from_width: int, to_width: int, table_width: int) -> tuple[int, int]:
+    """Widths of `from` and `to` that fit the table when both cannot be shown whole.
+
+    `to` is the page each row leads to, so it keeps its width first; `from` gives
+    way down to half the room (a long root slug is in the title anyway).
+    """
+    room = table_width - FIXED_COLUMNS
+    if table_width <= 0 or from_width + to_width <= room:
+        return from_width, to_width
+    fitted = max(4, min(from_width, room - to_width), min(from_width, room // 2))
+    return fitted, max(2, min(to_width, room - fitted))
+
+
 def slice_title(view: View) -> str:
     """`ROOT · depth N · DIRECTION` (SPEC §8)."""
     return f"{view.slug} · depth {view.depth} · {view.direction}"
@@ -95,8 +112,13 @@ class TraversalPanel(Vertical):
         # Explicit widths: auto-sized columns settle on idle and could lag a refill.
         table.add_column("hop", width=3)
         table.add_column("dir", width=4)
-        table.add_column("from", width=max([4, *(len(edge.frm) for edge in shown)]))
-        table.add_column("to", width=max([2, *(len(edge.to) for edge in shown)]))
+        from_width, to_width = column_widths(
+            max([4, *(len(edge.frm) for edge in shown)]),
+            max([2, *(len(edge.to) for edge in shown)]),
+            table.size.width,
+        )
+        table.add_column("from", width=from_width)
+        table.add_column("to", width=to_width)
         self._fill += 1
         self._add_rows(self._fill, shown, 0)
         self._describe(0 if self.edges else None)
