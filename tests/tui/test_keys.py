@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from textual.coordinate import Coordinate
 from textual.widgets import DataTable
 
 from okf_explorer.sources.bundle import BundleSource
@@ -106,6 +107,26 @@ async def test_enter_on_a_traversal_row_opens_its_page(small_bundle: Path) -> No
         await settle(pilot)
         assert explorer(app).history.current.slug == "beta"
         assert title(app) == "beta · depth 1 · out"
+
+
+async def test_enter_opens_the_chosen_row_even_if_the_slice_changes_before_it_is_handled(
+    small_bundle: Path,
+) -> None:
+    """`Down Enter d` typed in one burst: the selection is handled after `d` replaced
+    the slice, and must still open the row the user chose."""
+    app = make_app(brain_for(BundleSource(small_bundle)))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = explorer(app)
+        table = screen.query_one("#traversal-table", DataTable)
+        row_key = table.coordinate_to_cell_key(Coordinate(1, 0)).row_key
+        chosen = table.get_row(row_key)[3]
+        panel = screen.query_one(TraversalPanel)
+        current = screen.history.current
+        panel.show_pending(current.with_direction("in"), "walking…")  # `d` got there first
+        table.post_message(DataTable.RowSelected(table, 1, row_key))
+        await settle(pilot)
+        assert screen.history.current.slug == chosen == "beta"
 
 
 async def test_enter_on_tree_opens_page_and_missing_target_notifies(small_bundle: Path) -> None:

@@ -128,7 +128,11 @@ class TraversalPanel(Vertical):
         if fill != self._fill:
             return
         end = start + FILL_CHUNK
-        self.table.add_rows((e.hop, e.direction, e.frm, e.to) for e in shown[start:end])
+        table = self.table
+        for index, edge in enumerate(shown[start:end], start):
+            # The key carries the row's page, so `enter` still opens the row the user
+            # chose when the slice is replaced before the selection is handled.
+            table.add_row(edge.hop, edge.direction, edge.frm, edge.to, key=f"{index}\t{edge.to}")
         if end < len(shown):
             self.call_after_refresh(self._add_rows, fill, shown, end)
 
@@ -163,5 +167,6 @@ class TraversalPanel(Vertical):
     @on(DataTable.RowSelected)
     def _selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
-        if self.loaded and event.cursor_row < len(self.edges):
-            self.post_message(self.PageChosen(self.edges[event.cursor_row].to))
+        key = event.row_key.value
+        if key:
+            self.post_message(self.PageChosen(key.split("\t", 1)[1]))
