@@ -59,6 +59,24 @@ async def test_a_multi_megabyte_page_shows_its_first_part_and_keys_keep_working(
         assert pane.shown.slug == "index" and not pane.truncated and not pane.light
 
 
+async def test_m_presses_made_while_a_part_is_drawn_are_not_dropped(tmp_path: Path) -> None:
+    pages = dict(SMALL_BUNDLE, **{"huge.md": huge_page(12_000)})  # ~1 MB
+    bundle = write_bundle(tmp_path / "brain", pages)
+    app = make_app(brain_for(BundleSource(bundle)), start="huge")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        pane = screen.query_one(PagePane)
+        await settle(pilot, until=lambda: pane.shown is not None and pane.shown.slug == "huge")
+        await settle(pilot)
+        screen.action_more_of_page()  # three presses before any part is drawn
+        screen.action_more_of_page()
+        screen.action_more_of_page()
+        await settle(pilot, until=lambda: screen.more_wanted == 0)
+        await settle(pilot)
+        assert 3 * RENDER_CHARS < pane.end <= 4 * RENDER_CHARS
+        assert "showing the first 800 KB" in str(pane.query_one("#page-more", Static).content)
+
+
 def test_each_part_of_a_huge_body_ends_at_a_paragraph_break() -> None:
     text = huge_page(5_000)
     first = prepare_body(text, 0, 50_000)

@@ -57,6 +57,8 @@ class ExplorerKeys:
     indexing: bool
     last_export: Path | None
     export_wanted: View | None = None
+    more_wanted: int = 0
+    """`m` presses not yet drawn (each draws the next part of a long page)."""
     _footer_state: tuple[bool | None, ...] = ()
 
     if TYPE_CHECKING:
@@ -218,12 +220,20 @@ class ExplorerKeys:
         self.app.push_screen(LinksDialog(pane.slug, links), follow)
 
     def action_more_of_page(self) -> None:
-        self._grow_page()
+        # Presses made while a part is being drawn are counted, not dropped.
+        self.more_wanted += 1
+        if self.more_wanted == 1:
+            self._grow_page()
 
-    @work(group="grow", exclusive=True, exit_on_error=False)
+    @work(group="grow", exit_on_error=False)
     async def _grow_page(self) -> None:
-        await self.query_one(PagePane).show_more()
-        self.sync_bindings()
+        pane = self.query_one(PagePane)
+        try:
+            while self.more_wanted > 0 and await pane.show_more():
+                self.more_wanted -= 1
+        finally:
+            self.more_wanted = 0
+            self.sync_bindings()
 
     def action_cancel_index(self) -> None:
         self.cancel_index()
