@@ -38,6 +38,11 @@ class ExplorerStart:
         def call_after_refresh(self, callback: Any) -> bool: ...
         def notify(self, message: str, **kwargs: Any) -> None: ...
         def open_page(self, slug: str) -> None: ...
+
+        source_label: str
+        workers: Any
+        app: Any
+
         def begin_index(self, refresh: bool = False) -> None: ...
         async def _show(
             self, view: View, move: Literal["visit"], missing_ok: bool = False
@@ -98,3 +103,18 @@ class ExplorerStart:
         current = self.history.current
         if current is None or (not self.history.behind and current.slug != slug):
             self.open_page(slug)  # the user has not moved yet: take them there
+
+    def _show_source_error(self, reason: str) -> None:
+        """The source failed before anything was shown: a screen says why; `r` retries."""
+        from okf_explorer.tui.screens.source_error import SourceErrorScreen  # rarely needed
+
+        if self.failed_at_start:
+            return
+        self.failed_at_start = True
+        self.workers.cancel_node(self)
+
+        def retry(again: bool | None) -> None:
+            if again:
+                self.start_up()
+
+        self.app.push_screen(SourceErrorScreen(self.source_label, reason), retry)

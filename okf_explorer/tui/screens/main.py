@@ -390,17 +390,3 @@ class MainScreen(ExplorerStart, ExplorerKeys, Screen[None]):
             severity="error",
             markup=False,
         )
-
-    def _show_source_error(self, reason: str) -> None:
-        from okf_explorer.tui.screens.source_error import SourceErrorScreen  # rarely needed
-
-        if self.failed_at_start:
-            return
-        self.failed_at_start = True
-        self.workers.cancel_node(self)
-
-        def retry(again: bool | None) -> None:
-            if again:
-                self.start_up()
-
-        self.app.push_screen(SourceErrorScreen(self.source_label, reason), retry)
