@@ -14,7 +14,7 @@ from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import PageNotFound, PageUnreadable, SourceUnavailable
 from okf_explorer.core.index import LinkIndex, ResolvedLink
 from okf_explorer.core.pages import Page, PageInfo
-from okf_explorer.sources.base import (
+from okf_explorer.core.port import (
     CancelCheck,
     PageStub,
     ProgressCallback,

@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from okf_explorer.core.errors import Cancelled, PageNotFound, PageUnreadable, SourceUnavailable
+from okf_explorer.core.port import PageSource, PageStub
 from okf_explorer.sources import parallel
-from okf_explorer.sources.base import PageSource, PageStub
 from okf_explorer.sources.bundle import BundleSource
 from okf_explorer.sources.fastyaml import parse_simple
 from okf_explorer.sources.frontmatter import split_frontmatter

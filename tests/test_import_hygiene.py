@@ -17,7 +17,7 @@ UI_FREE_MODULES = [
     "okf_explorer.core.index",
     "okf_explorer.core.brain",
     "okf_explorer.core.export",
-    "okf_explorer.sources.base",
+    "okf_explorer.core.port",
     "okf_explorer.sources.bundle",
     "okf_explorer.sources.mcp",
     "okf_explorer.server",

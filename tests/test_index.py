@@ -12,7 +12,7 @@ from okf_explorer.core.cache import IndexCache
 from okf_explorer.core.errors import Cancelled, PageNotFound
 from okf_explorer.core.index import LinkIndex, ResolvedLink, build_index
 from okf_explorer.core.pages import Page, PageInfo
-from okf_explorer.sources.base import PageStub, ScannedPage, scan_sequentially
+from okf_explorer.core.port import PageStub, ScannedPage, scan_sequentially
 from okf_explorer.sources.bundle import BundleSource
 from okf_explorer.sources.pagefile import row_to_scanned
 

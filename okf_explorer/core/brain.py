@@ -43,8 +43,8 @@ from okf_explorer.core.index import LinkIndex, ResolvedLink, build_index
 from okf_explorer.core.links import Resolution, SlugResolver, looks_like_path
 from okf_explorer.core.listing import ServerListing
 from okf_explorer.core.pages import Page, PageInfo
+from okf_explorer.core.port import CancelCheck, PageSource, ProgressCallback, ServerGraph
 from okf_explorer.core.server_walk import ServerWalk
-from okf_explorer.sources.base import CancelCheck, PageSource, ProgressCallback, ServerGraph
 
 if TYPE_CHECKING:
     import networkx as nx

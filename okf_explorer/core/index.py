@@ -18,7 +18,7 @@ from okf_explorer.core.cache import FORMAT_VERSION, IndexCache
 from okf_explorer.core.index_store import Known, cache_payload, lasting_failure
 from okf_explorer.core.links import LinkKind, Resolution, ResolveRule, SlugResolver
 from okf_explorer.core.pages import PageInfo, is_reserved
-from okf_explorer.sources.base import (
+from okf_explorer.core.port import (
     CancelCheck,
     PageSource,
     PageStub,

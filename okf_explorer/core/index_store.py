@@ -21,7 +21,7 @@ from okf_explorer.sources.frontmatter import UNDECODABLE
 
 if TYPE_CHECKING:
     from okf_explorer.core.index import LinkIndex, ResolvedLink
-    from okf_explorer.sources.base import PageStub
+    from okf_explorer.core.port import PageStub
 
     Reusable = tuple[PageInfo, tuple[tuple[str, str, int], ...], tuple[ResolvedLink, ...]]
 

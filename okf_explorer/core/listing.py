@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping
 
 from okf_explorer.core.links import SlugResolver
 from okf_explorer.core.pages import PageInfo
-from okf_explorer.sources.base import PageSource
+from okf_explorer.core.port import PageSource
 
 
 class ServerListing:

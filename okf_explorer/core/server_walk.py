@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from okf_explorer.core.errors import AuthError, OkfError, SourceUnavailable
 from okf_explorer.core.graph import Direction, Edge, NeighbourMemo, Neighbours, traverse_with
-from okf_explorer.sources.base import ServerGraph
+from okf_explorer.core.port import ServerGraph
 
 
 class ServerWalk:

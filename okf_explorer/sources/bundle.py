@@ -30,7 +30,7 @@ from pathlib import Path
 
 from okf_explorer.core.errors import SourceUnavailable
 from okf_explorer.core.pages import Page
-from okf_explorer.sources.base import (
+from okf_explorer.core.port import (
     CancelCheck,
     PageStub,
     ProgressCallback,

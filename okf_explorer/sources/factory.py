@@ -27,7 +27,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import okf_explorer
 from okf_explorer.core.errors import AuthError, SourceUnavailable
-from okf_explorer.sources.base import PageSource
+from okf_explorer.core.port import PageSource
 
 SAMPLE_BRAIN = Path(okf_explorer.__file__).resolve().parent / "sample_brain"
 """The demo bundle shipped inside the package: the last default."""

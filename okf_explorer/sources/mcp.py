@@ -41,7 +41,7 @@ from urllib.parse import urlsplit
 
 from okf_explorer.core.errors import OkfError, PageNotFound, PageUnreadable, ProtocolError
 from okf_explorer.core.pages import Page
-from okf_explorer.sources.base import (
+from okf_explorer.core.port import (
     CancelCheck,
     PageStub,
     ProgressCallback,

@@ -35,7 +35,7 @@ from okf_explorer.core.errors import (
 )
 from okf_explorer.core.links import extract_links
 from okf_explorer.core.pages import Page, PageInfo, is_reserved
-from okf_explorer.sources.base import PageStub
+from okf_explorer.core.port import PageStub
 from okf_explorer.sources.frontmatter import split_frontmatter
 
 _LEADING_BLANK_LINES = re.compile(r"\A(?:[ \t]*\r?\n)+")

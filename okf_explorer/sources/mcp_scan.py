@@ -19,7 +19,7 @@ from dataclasses import replace
 
 from okf_explorer.core.errors import Cancelled, PageNotFound, PageUnreadable
 from okf_explorer.core.pages import Page, PageInfo, is_reserved
-from okf_explorer.sources.base import (
+from okf_explorer.core.port import (
     CancelCheck,
     PageStub,
     ProgressCallback,

@@ -13,7 +13,7 @@ from okf_explorer.core.errors import PageNotFound, PageUnreadable
 from okf_explorer.core.link_grammar import extract_link_tuples
 from okf_explorer.core.links import RawLink
 from okf_explorer.core.pages import Page, PageInfo
-from okf_explorer.sources.base import ScannedPage
+from okf_explorer.core.port import ScannedPage
 from okf_explorer.sources.frontmatter import Undecodable, decode, page_from_text, unreadable_page
 
 MARKDOWN_SUFFIX = ".md"

@@ -27,7 +27,7 @@ from concurrent.futures.process import BrokenProcessPool
 
 from okf_explorer.core.errors import Cancelled
 from okf_explorer.core.link_grammar import extract_link_tuples
-from okf_explorer.sources.base import CancelCheck, ProgressCallback
+from okf_explorer.core.port import CancelCheck, ProgressCallback
 from okf_explorer.sources.frontmatter import Undecodable, decode, info_fields
 from okf_explorer.sources.pagefile import PageRow, inside
 from okf_explorer.sources.pagefile import page_row as general_page_row

@@ -16,7 +16,7 @@ from textual.pilot import Pilot
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import Cancelled, SourceUnavailable
 from okf_explorer.core.pages import Page
-from okf_explorer.sources.base import CancelCheck, PageStub, ProgressCallback, ScannedPage
+from okf_explorer.core.port import CancelCheck, PageStub, ProgressCallback, ScannedPage
 from okf_explorer.sources.bundle import BundleSource
 
 SIZE = (120, 40)
