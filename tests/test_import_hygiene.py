@@ -1,16 +1,17 @@
 """The layers stay apart: the core imports no adapter, the UI-free parts no UI.
 
 - Nothing in `core/`, `sources/` or `server/` imports Textual or Rich.
-- Nothing in `core/` imports `okf_explorer.sources`, PyYAML or httpx, not even
-  lazily inside a function or under `TYPE_CHECKING` (the port lives in the core;
-  adapters implement it).
+- Nothing in `core/` imports `okf_explorer.sources` (nor the server, the TUI or
+  the CLI), PyYAML or httpx, not even lazily inside a function or under
+  `TYPE_CHECKING` (the port lives in the core; adapters implement it).
 - No `getattr(source, "…")` / `hasattr(source, "…")` side doors: a source's
   optional capability is a protocol declared in `core/port.py`.
 
 Every module of the three packages is found on disk (a new module is checked
 without editing this file) and imported in a fresh interpreter, so imports made
 by other tests cannot hide one; a static pass over each file's syntax tree
-catches the imports a plain import would not run.
+catches the imports a plain import would not run. `lint-imports` (.ci/run)
+checks the same layers from the contracts in pyproject.toml.
 """
 
 from __future__ import annotations
@@ -24,7 +25,9 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent.parent / "okf_explorer"
 UI_FREE_PACKAGES = ("core", "sources", "server")
 UI_PACKAGES = ("textual", "rich")
-CORE_FORBIDDEN = ("okf_explorer.sources", "yaml", "httpx", *UI_PACKAGES)
+UPPER_LAYERS = ("okf_explorer.sources", "okf_explorer.server", "okf_explorer.tui")
+ENTRY_POINTS = ("okf_explorer.cli", "okf_explorer.cli_commands")
+CORE_FORBIDDEN = (*UPPER_LAYERS, *ENTRY_POINTS, "yaml", "httpx", *UI_PACKAGES)
 
 
 def module_names(package: str) -> list[str]:
