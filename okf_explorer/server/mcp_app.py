@@ -68,8 +68,19 @@ def tool_list() -> list[types.Tool]:
     ]
 
 
+def reply_meta(reply: ToolReply) -> dict[str, Any] | None:
+    """`result._meta`: gbrain's `warnings`, and `truncated` when rows were cut (both are
+    extra fields a gbrain client ignores)."""
+    meta: dict[str, Any] = {}
+    if reply.warnings:
+        meta["warnings"] = [dict(w) for w in reply.warnings]
+    if reply.truncated:
+        meta["truncated"] = True
+    return meta or None
+
+
 def to_result(reply: ToolReply) -> types.CallToolResult:
-    meta = {"warnings": reply.warnings} if reply.warnings else None
+    meta = reply_meta(reply)
     return types.CallToolResult(
         content=[types.TextContent(type="text", text=reply.text)],
         isError=reply.is_error,
@@ -85,8 +96,9 @@ def result_object(reply: ToolReply) -> dict[str, Any]:
         "content": [{"type": "text", "text": reply.text}],
         "isError": reply.is_error,
     }
-    if reply.warnings:
-        result = {"_meta": {"warnings": [dict(w) for w in reply.warnings]}, **result}
+    meta = reply_meta(reply)
+    if meta:
+        result = {"_meta": meta, **result}
     return result
 
 

@@ -117,10 +117,19 @@ def _serve_http(fresh: Any, listener: socket.socket, token: str | None) -> int:
     import uvicorn
 
     from okf_explorer.server.http_app import build_http_app
+    from okf_explorer.server.limits import KEEP_ALIVE_TIMEOUT, MAX_HEADER_BYTES
+    from okf_explorer.server.slow_clients import HeadDeadlineProtocol
 
     app = build_http_app(fresh, token=token)
     config = uvicorn.Config(
-        app, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=3
+        app,
+        http=HeadDeadlineProtocol,
+        timeout_keep_alive=KEEP_ALIVE_TIMEOUT,
+        h11_max_incomplete_event_size=MAX_HEADER_BYTES,
+        log_level="warning",
+        access_log=False,
+        lifespan="on",
+        timeout_graceful_shutdown=3,
     )
     server = uvicorn.Server(config)
     # uvicorn handles SIGINT/SIGTERM itself and re-raises the signal after a
