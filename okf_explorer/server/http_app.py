@@ -40,6 +40,7 @@ from urllib.parse import urlsplit
 
 import anyio
 import mcp.types as types
+import pydantic
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -207,6 +208,18 @@ def sse_messages(body: bytes) -> list[dict[str, Any]]:
     return messages
 
 
+def sdk_can_parse(item: dict[str, Any]) -> bool:
+    """True when the SDK can validate this request: it answers one it cannot with
+    -32602, but also logs a many-line warning we do not want (checked as it checks)."""
+    try:
+        request = types.JSONRPCRequest.model_validate(item)
+        dumped = request.model_dump(by_alias=True, mode="json", exclude_none=True)
+        types.ClientRequest.model_validate(dumped)
+    except pydantic.ValidationError:
+        return False
+    return True
+
+
 def plain_tool_call(item: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
     """`(name, arguments)` of a `tools/call` the SDK would dispatch unchanged, else None."""
     if item.get("method") != "tools/call" or item.get("jsonrpc") != "2.0" or set(item) - PLAIN_KEYS:
@@ -273,6 +286,9 @@ class McpEndpoint:
                 blocks.append(error_block(item["id"], -32601, "Method not found"))
             elif budget.spent:
                 blocks.append(budget.refuse(item["id"]))
+            elif not sdk_can_parse(item):
+                _log_refusal(scope, 200, f"invalid parameters for {item['method']}")
+                blocks.append(error_block(item["id"], -32602, "Invalid request parameters"))
             else:
                 status, body = await self._call_sdk(scope, item)
                 if status != 200:

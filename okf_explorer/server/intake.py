@@ -2,8 +2,9 @@
 
 Whatever the body holds, the answer is a `Refused` (status, JSON-RPC code,
 one-line message) or a list of JSON-RPC messages that the rest of the server can
-handle without surprises: a string `method`, an `id` that is a string, a 64-bit
-integer or null, nesting a few levels deep, at most `MAX_BATCH` of them.
+handle without surprises: JSON-RPC 2.0, a string `method`, an `id` that is a
+string or a 64-bit integer, object `params`, nesting a few levels deep, at most
+`MAX_BATCH` of them.
 """
 
 from __future__ import annotations
@@ -102,18 +103,25 @@ def parse_messages(body: bytes) -> list[dict[str, Any]]:
 
 
 def _message_problem(item: Any) -> str | None:
-    """Why `item` is not a JSON-RPC message we can answer, or None."""
+    """Why `item` is not a JSON-RPC 2.0 message we can answer, or None."""
     if not isinstance(item, dict):
         return "a message must be an object" if item is not None else "a message is null"
-    if "method" in item and not isinstance(item["method"], str):
+    if item.get("jsonrpc") != "2.0":
+        return 'jsonrpc must be "2.0"'
+    if "method" not in item:
+        return None  # a response: nothing is answered, nothing is read
+    if not isinstance(item["method"], str):
         return "method must be a string"
     if "id" in item and not _valid_id(item["id"]):
-        return "id must be a string, an integer of at most 64 bits or null"
+        return "id must be a string or an integer of at most 64 bits"
+    if item.get("params") is not None and not isinstance(item["params"], dict):
+        return "params must be an object"
     return None
 
 
 def _valid_id(value: Any) -> bool:
-    if value is None or isinstance(value, str):
+    """MCP request ids: a string or an integer (never null), here at most 64 bits."""
+    if isinstance(value, str):
         return True
     return (
         isinstance(value, int)

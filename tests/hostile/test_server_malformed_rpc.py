@@ -29,6 +29,9 @@ MALFORMED = {
         -32600,
     ),
     "null in a batch": (b'[{"jsonrpc":"2.0","id":1,"method":"ping"},null]', -32600),
+    "null id on a request": (b'{"jsonrpc":"2.0","id":null,"method":"ping"}', -32600),
+    "params not an object": (b'{"jsonrpc":"2.0","id":1,"method":"ping","params":5}', -32600),
+    "JSON-RPC 1.0": (b'{"jsonrpc":"1.0","id":1,"method":"ping"}', -32600),
     "not UTF-8": (b'{"jsonrpc":"2.0","id":1,"method":"\xff"}', -32700),
 }
 
@@ -65,6 +68,20 @@ def test_malformed_json_rpc_is_a_400_and_one_log_line(server: ServerHandle, case
     new = wait_for_lines(server, len(before) + 1)[len(before) :]
     assert len(new) == 1, new
     assert "answered 400" in new[0]
+    assert "Traceback" not in server.stderr_text()
+
+
+def test_parameters_the_sdk_cannot_read_are_an_error_reply_and_one_log_line(
+    server: ServerHandle,
+) -> None:
+    before = log_lines(server)
+    params = {"protocolVersion": ["x"], "capabilities": {}}
+    request = {"jsonrpc": "2.0", "id": 3, "method": "initialize", "params": params}
+    response = httpx.post(server.url, json=request, headers=HEADERS)
+    assert response.status_code == 200
+    assert '"error":{"code":-32602,"message":"Invalid request parameters"}' in response.text
+    new = wait_for_lines(server, len(before) + 1)[len(before) :]
+    assert len(new) == 1, new
     assert "Traceback" not in server.stderr_text()
 
 
