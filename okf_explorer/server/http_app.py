@@ -50,7 +50,7 @@ from starlette.types import Message, Receive, Scope, Send
 
 from okf_explorer import __version__
 from okf_explorer.server.intake import SERVER_ERROR, Refused, parse_messages, read_body
-from okf_explorer.server.limits import MAX_REPLY_BYTES, MIB, TOOL_THREADS
+from okf_explorer.server.limits import MAX_REPLY_BYTES, MIB
 from okf_explorer.server.mcp_app import FreshBrain, build_mcp_server, call_tools
 
 log = logging.getLogger(__name__)
@@ -246,7 +246,6 @@ class McpEndpoint:
         self._manager = manager
         self._token = token
         self._fresh = fresh
-        self._limiter: anyio.CapacityLimiter | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         request = Request(scope, receive)
@@ -307,11 +306,9 @@ class McpEndpoint:
     async def _answer(
         self, calls: list[tuple[Any, tuple[str, dict[str, Any]]]], budget: ReplyBudget
     ) -> list[bytes]:
-        """Plain tool calls in a worker thread; at most `TOOL_THREADS` requests at once."""
-        if self._limiter is None:
-            self._limiter = anyio.CapacityLimiter(TOOL_THREADS)
+        """Plain tool calls in one worker thread (`TOOL_THREADS` requests at once at most)."""
         return await anyio.to_thread.run_sync(
-            answer_calls, self._fresh, calls, budget, limiter=self._limiter
+            answer_calls, self._fresh, calls, budget, limiter=self._fresh.limiter()
         )
 
     async def _call_sdk(self, scope: Scope, message: dict[str, Any]) -> tuple[int, bytes]:

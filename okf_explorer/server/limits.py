@@ -53,8 +53,9 @@ MAX_HEADER_BYTES = 16 * 1024
 """Largest request head (request line and headers): past it, 400 from the HTTP layer."""
 
 TOOL_THREADS = 4
-"""Requests whose tool calls run at the same time; more wait. Tool work holds the
-GIL, so more threads add memory (each holds a reply), not speed."""
+"""Worker threads doing tool work at once (the plain calls of one POST share one);
+more requests wait. Tool work holds the GIL, so more threads would add memory
+(each holds replies), not speed."""
 
 
 @dataclass(frozen=True)
