@@ -66,6 +66,9 @@ def test_frontmatter_yaml_is_pyyaml_safe_dump(data: dict[str, Any]) -> None:
     [
         ToolReply({"slug": "a", "tags": ["x"], "n": None}),
         ToolReply([{"from_slug": "a"}], warnings=[{"code": "unknown_param", "param": "zz"}]),
+        ToolReply(
+            [{"from_slug": "a"}], warnings=[{"code": "truncated", "message": "m"}], truncated=True
+        ),
         ToolReply({"error": "page_not_found", "message": "Page not found: x"}, True),
         ToolReply([]),
     ],

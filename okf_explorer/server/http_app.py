@@ -21,6 +21,10 @@ work of one `get_page`), and none of it carries anything a tool call needs. They
 serialises it, all calls of one POST in one worker thread. Everything else
 (`initialize`, `tools/list`, `ping`, calls with `_meta` or odd ids) goes through
 the SDK as before.
+
+Every request is bounded (`limits`): the body's size and time, the batch's length,
+the bytes of the replies. A request refused for any of these, or malformed
+JSON-RPC, gets a JSON-RPC error and one line in the log, never a traceback.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from __future__ import annotations
 import contextlib
 import hmac
 import json
+import logging
 import typing
 from collections.abc import AsyncIterator
 from typing import Any
@@ -35,6 +40,7 @@ from urllib.parse import urlsplit
 
 import anyio
 import mcp.types as types
+import pydantic
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -43,7 +49,11 @@ from starlette.routing import Route
 from starlette.types import Message, Receive, Scope, Send
 
 from okf_explorer import __version__
+from okf_explorer.server.intake import SERVER_ERROR, Refused, parse_messages, read_body
+from okf_explorer.server.limits import MAX_REPLY_BYTES, MIB
 from okf_explorer.server.mcp_app import FreshBrain, build_mcp_server, call_tools
+
+log = logging.getLogger(__name__)
 
 
 def _sdk_methods() -> frozenset[str]:
@@ -130,12 +140,61 @@ def check_headers(request: Request) -> Response | None:
     return None
 
 
-def sse_block(message: dict[str, Any]) -> str:
+def sse_block(message: dict[str, Any]) -> bytes:
     """One reply as gbrain frames it, keys in gbrain's order."""
     ordered = {k: message[k] for k in ("result", "error") if k in message}
     ordered.update({"jsonrpc": message.get("jsonrpc", "2.0"), "id": message.get("id")})
     data = json.dumps(ordered, ensure_ascii=False, separators=(",", ":"))
-    return f"event: message\ndata: {data}\n\n"
+    return f"event: message\ndata: {data}\n\n".encode()
+
+
+def error_block(request_id: Any, code: int, message: str) -> bytes:
+    return sse_block({"error": {"code": code, "message": message}, "id": request_id})
+
+
+class ReplyBudget:
+    """The bytes the replies to one POST may still take (`MAX_REPLY_BYTES` in all).
+
+    The first reply that does not fit, and every reply after it, becomes the error
+    `Reply too large`; `spent` tells callers to skip the work of later calls.
+    """
+
+    def __init__(self, limit: int = MAX_REPLY_BYTES) -> None:
+        self.left = limit
+        self.spent = False
+        self.refused = 0
+
+    def take(self, block: bytes, request_id: Any) -> bytes:
+        if not self.spent and len(block) <= self.left:
+            self.left -= len(block)
+            return block
+        return self.refuse(request_id)
+
+    def refuse(self, request_id: Any) -> bytes:
+        self.spent = True
+        self.refused += 1
+        limit = f"{MAX_REPLY_BYTES / MIB:g} MiB"
+        return error_block(
+            request_id,
+            SERVER_ERROR,
+            f"Reply too large: the replies to one request may take {limit}; "
+            "send fewer calls a request, or ask for less",
+        )
+
+
+def answer_calls(
+    fresh: FreshBrain, calls: list[tuple[Any, tuple[str, dict[str, Any]]]], budget: ReplyBudget
+) -> list[bytes]:
+    """The SSE blocks of plain tool calls `(id, (name, arguments))`, run in order in this
+    (worker) thread; once the budget is spent, later calls are refused, not run."""
+    blocks = []
+    for request_id, call in calls:
+        if budget.spent:
+            blocks.append(budget.refuse(request_id))
+            continue
+        result = call_tools(fresh, [call])[0]
+        blocks.append(budget.take(sse_block({"result": result, "id": request_id}), request_id))
+    return blocks
 
 
 def sse_messages(body: bytes) -> list[dict[str, Any]]:
@@ -147,6 +206,18 @@ def sse_messages(body: bytes) -> list[dict[str, Any]]:
             if data:
                 messages.append(json.loads(data))
     return messages
+
+
+def sdk_can_parse(item: dict[str, Any]) -> bool:
+    """True when the SDK can validate this request: it answers one it cannot with
+    -32602, but also logs a many-line warning we do not want (checked as it checks)."""
+    try:
+        request = types.JSONRPCRequest.model_validate(item)
+        dumped = request.model_dump(by_alias=True, mode="json", exclude_none=True)
+        types.ClientRequest.model_validate(dumped)
+    except pydantic.ValidationError:
+        return False
+    return True
 
 
 def plain_tool_call(item: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
@@ -178,7 +249,15 @@ class McpEndpoint:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         request = Request(scope, receive)
-        response = await self._respond(request, scope)
+        try:
+            response = await self._respond(request, scope)
+        except Refused as refused:
+            _log_refusal(scope, refused.status, refused.message)
+            headers = {"Connection": "close"} if refused.close else None
+            response = rpc_error(refused.status, refused.code, refused.message, headers)
+        except Exception as error:  # a bug must not print a traceback per request
+            _log_refusal(scope, 500, f"internal error ({type(error).__name__})")
+            response = rpc_error(500, -32603, "Internal error")
         await response(scope, receive, send)
 
     async def _respond(self, request: Request, scope: Scope) -> Response:
@@ -186,38 +265,50 @@ class McpEndpoint:
         refusal = guard or check_headers(request)
         if refusal is not None:
             return refusal
-        try:
-            payload = json.loads(await request.body())
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            return rpc_error(400, -32700, "Parse error: Invalid JSON")
-        batch = payload if isinstance(payload, list) else [payload]
-        if not batch or not all(isinstance(item, dict) for item in batch):
-            return rpc_error(400, -32600, "Invalid Request")
+        batch = parse_messages(await read_body(request))
         requests = [item for item in batch if "method" in item and "id" in item]
         if not requests:
             return Response(status_code=202)  # notifications and responses: nothing to say
+        budget = ReplyBudget()
         plain = [plain_tool_call(item) for item in requests]
-        calls = [call for call in plain if call is not None]
-        results = iter(
-            await anyio.to_thread.run_sync(call_tools, self._fresh, calls) if calls else []
-        )
-        blocks: list[str] = []
+        calls = [
+            (item["id"], call)
+            for item, call in zip(requests, plain, strict=True)
+            if call is not None
+        ]
+        answered = iter(await self._answer(calls, budget) if calls else [])
+        blocks: list[bytes] = []
         for item, call in zip(requests, plain, strict=True):
             if call is not None:
-                blocks.append(sse_block({"result": next(results), "id": item["id"]}))
-                continue
-            if item.get("method") not in SDK_METHODS:
-                error = {"code": -32601, "message": "Method not found"}
-                blocks.append(sse_block({"error": error, "jsonrpc": "2.0", "id": item["id"]}))
-                continue
-            status, body = await self._call_sdk(scope, item)
-            if status != 200:
-                return _passthrough(status, body)
-            blocks.extend(sse_block(message) for message in sse_messages(body))
+                blocks.append(next(answered))
+            elif item["method"] not in SDK_METHODS:
+                blocks.append(error_block(item["id"], -32601, "Method not found"))
+            elif budget.spent:
+                blocks.append(budget.refuse(item["id"]))
+            elif not sdk_can_parse(item):
+                _log_refusal(scope, 200, f"invalid parameters for {item['method']}")
+                blocks.append(error_block(item["id"], -32602, "Invalid request parameters"))
+            else:
+                status, body = await self._call_sdk(scope, item)
+                if status != 200:
+                    return _passthrough(status, body)
+                for message in sse_messages(body):
+                    blocks.append(budget.take(sse_block(message), message.get("id")))
+        if budget.refused:
+            too_large = f"{budget.refused} replies too large (over {MAX_REPLY_BYTES} bytes)"
+            _log_refusal(scope, 200, too_large)
         return Response(
-            "".join(blocks),
+            b"".join(blocks),
             media_type="text/event-stream",
             headers={"Cache-Control": "no-cache"},
+        )
+
+    async def _answer(
+        self, calls: list[tuple[Any, tuple[str, dict[str, Any]]]], budget: ReplyBudget
+    ) -> list[bytes]:
+        """Plain tool calls in one worker thread (`TOOL_THREADS` requests at once at most)."""
+        return await anyio.to_thread.run_sync(
+            answer_calls, self._fresh, calls, budget, limiter=self._fresh.limiter()
         )
 
     async def _call_sdk(self, scope: Scope, message: dict[str, Any]) -> tuple[int, bytes]:
@@ -256,6 +347,13 @@ class McpEndpoint:
         finally:
             done.set()
         return status, b"".join(chunks)
+
+
+def _log_refusal(scope: Scope, status: int, reason: str) -> None:
+    """One log line for a refused or failed request (no traceback, nothing the client wrote)."""
+    client = scope.get("client")
+    where = f" from {client[0]}:{client[1]}" if client else ""
+    log.warning("okf-explorer serve: request%s answered %d: %s", where, status, reason)
 
 
 def _passthrough(status: int, body: bytes) -> Response:

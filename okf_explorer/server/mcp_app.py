@@ -21,6 +21,7 @@ from mcp.server.lowlevel import Server
 
 from okf_explorer import __version__
 from okf_explorer.core.errors import OkfError
+from okf_explorer.server.limits import TOOL_THREADS
 from okf_explorer.server.schemas import TOOL_SPECS
 from okf_explorer.server.shapes import ContextCache
 from okf_explorer.server.tools import BrainTools, ToolReply, call_tool
@@ -45,6 +46,14 @@ class FreshBrain:
         self._last = time.monotonic()
         self._cost = 0.0
         self.contexts = ContextCache()
+        self._limiter: anyio.CapacityLimiter | None = None
+
+    def limiter(self) -> anyio.CapacityLimiter:
+        """The worker threads tool work runs in, `TOOL_THREADS` at most whichever
+        transport asks (made on first use, inside the event loop)."""
+        if self._limiter is None:
+            self._limiter = anyio.CapacityLimiter(TOOL_THREADS)
+        return self._limiter
 
     def current(self) -> BrainTools:
         if self._interval > 0 and self._stale():
@@ -68,8 +77,19 @@ def tool_list() -> list[types.Tool]:
     ]
 
 
+def reply_meta(reply: ToolReply) -> dict[str, Any] | None:
+    """`result._meta`: gbrain's `warnings`, and `truncated` when rows were cut (both are
+    extra fields a gbrain client ignores)."""
+    meta: dict[str, Any] = {}
+    if reply.warnings:
+        meta["warnings"] = [dict(w) for w in reply.warnings]
+    if reply.truncated:
+        meta["truncated"] = True
+    return meta or None
+
+
 def to_result(reply: ToolReply) -> types.CallToolResult:
-    meta = {"warnings": reply.warnings} if reply.warnings else None
+    meta = reply_meta(reply)
     return types.CallToolResult(
         content=[types.TextContent(type="text", text=reply.text)],
         isError=reply.is_error,
@@ -85,8 +105,9 @@ def result_object(reply: ToolReply) -> dict[str, Any]:
         "content": [{"type": "text", "text": reply.text}],
         "isError": reply.is_error,
     }
-    if reply.warnings:
-        result = {"_meta": {"warnings": [dict(w) for w in reply.warnings]}, **result}
+    meta = reply_meta(reply)
+    if meta:
+        result = {"_meta": meta, **result}
     return result
 
 
@@ -120,6 +141,6 @@ def build_mcp_server(fresh: FreshBrain) -> Server[Any, Any]:
         def run() -> ToolReply:
             return call_tool(fresh.current(), name, arguments, contexts=fresh.contexts)
 
-        return to_result(await anyio.to_thread.run_sync(run))
+        return to_result(await anyio.to_thread.run_sync(run, limiter=fresh.limiter()))
 
     return server

@@ -117,10 +117,19 @@ def _serve_http(fresh: Any, listener: socket.socket, token: str | None) -> int:
     import uvicorn
 
     from okf_explorer.server.http_app import build_http_app
+    from okf_explorer.server.limits import KEEP_ALIVE_TIMEOUT, MAX_HEADER_BYTES
+    from okf_explorer.server.slow_clients import HeadDeadlineProtocol
 
     app = build_http_app(fresh, token=token)
     config = uvicorn.Config(
-        app, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=3
+        app,
+        http=HeadDeadlineProtocol,
+        timeout_keep_alive=KEEP_ALIVE_TIMEOUT,
+        h11_max_incomplete_event_size=MAX_HEADER_BYTES,
+        log_level="warning",
+        access_log=False,
+        lifespan="on",
+        timeout_graceful_shutdown=3,
     )
     server = uvicorn.Server(config)
     # uvicorn handles SIGINT/SIGTERM itself and re-raises the signal after a
@@ -180,7 +189,28 @@ def _interrupts_as_keyboard_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
+class OneLineFormatter(logging.Formatter):
+    """A log record as one line: its message, then the exception's type and text (no
+    traceback), so no request, however malformed, can flood the log."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        line = " ".join(record.getMessage().split())
+        if record.exc_info and record.exc_info[1] is not None:
+            error = record.exc_info[1]
+            line += f" ({type(error).__name__}: {' '.join(str(error).split())[:200]})"
+        return line
+
+
 def _quiet_logs() -> None:
-    """The SDK logs every request at INFO and unknown tools at WARNING: keep stderr clean."""
+    """The SDK logs every request at INFO and unknown tools at WARNING: keep stderr clean.
+
+    Warnings and errors go to stderr one line each (unless the embedding program
+    configured logging itself)."""
     for name in ("mcp", "mcp.server.lowlevel.server", "mcp.server.streamable_http"):
         logging.getLogger(name).setLevel(logging.ERROR)
+    root = logging.getLogger()
+    if not root.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(OneLineFormatter())
+        root.addHandler(handler)
+        root.setLevel(logging.WARNING)

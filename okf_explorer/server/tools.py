@@ -19,6 +19,7 @@ from okf_explorer.core.errors import OkfError, PageNotFound, PageUnreadable
 from okf_explorer.core.graph import DIRECTIONS, clamp_depth
 from okf_explorer.core.link_resolution import slugify
 from okf_explorer.server import walk
+from okf_explorer.server.limits import TRAVERSE_ROW_CAP, Truncated, capped
 from okf_explorer.server.params import (
     ToolError,
     is_hostile_slug,
@@ -57,6 +58,7 @@ class ToolReply:
     value: Any
     is_error: bool = False
     warnings: list[dict[str, str]] = field(default_factory=list)
+    truncated: bool = False
 
     @property
     def text(self) -> str:
@@ -275,13 +277,16 @@ def traverse_graph(brain: BrainTools, args: Mapping[str, Any]) -> Any:
     if not _known(brain, slug):
         return []
     reader = LinkReader(brain)
+    probe = TRAVERSE_ROW_CAP + 1
     if direction is None and link_type is None:
-        return walk.node_rows(slug, depth, reader.out_slugs, _describer(brain))
+        rows = walk.node_rows(slug, depth, reader.out_slugs, _describer(brain), probe)
+        return capped(rows, "traverse_graph")
     if link_type is not None and link_type != "links":
         return []  # every link we store has type `links`
-    return walk.edge_rows(
-        slug, depth, direction or "out", reader.out_slugs, reader.in_slugs, reader.context
+    rows = walk.edge_rows(
+        slug, depth, direction or "out", reader.out_slugs, reader.in_slugs, reader.context, probe
     )
+    return capped(rows, "traverse_graph")
 
 
 def _describer(brain: BrainTools) -> Callable[[str], tuple[str, str | None]]:
@@ -329,7 +334,7 @@ def _navigate_traverse(brain: BrainTools, args: Mapping[str, Any]) -> Any:
     if not _known(brain, slug):
         return []
     depth = clamp_depth(args.get("depth", 1))
-    return edge_records(brain.traverse(slug, depth, direction))
+    return capped(edge_records(brain.traverse(slug, depth, direction)), "memory_navigate")
 
 
 Tool = Callable[[BrainTools, Mapping[str, Any]], Any]
@@ -383,6 +388,8 @@ def _dispatch(brain: BrainTools, name: str, arguments: Mapping[str, Any] | None)
         log.exception("tool %s failed", name)
         payload = ToolError("internal_error", f"{type(error).__name__}: {error}").payload()
         return ToolReply(payload, True, warnings)
+    if isinstance(value, Truncated):
+        return ToolReply(value.rows, False, [*warnings, value.warning()], truncated=True)
     return ToolReply(value, False, warnings)
 
 

@@ -12,7 +12,9 @@ reachable from the root by a simple path of exactly that length.
 Enumerating simple paths is exponential on dense graphs, so the exact walk has
 a step budget; past it the walk falls back to levels of nodes reachable by any
 walk that does not return to the root (a superset, cheap to compute). Rows
-are ordered by depth, then slug(s), as gbrain's SQL does.
+are ordered by depth, then slug(s), as gbrain's SQL does. With a `limit`, only
+the first rows in that order are built (gbrain's `LIMIT` under its `ORDER BY`),
+so a capped reply costs the rows it returns, not the whole walk.
 """
 
 from __future__ import annotations
@@ -93,11 +95,13 @@ def node_rows(
     depth: int,
     out: Neighbours,
     describe: Callable[[str], tuple[str, str | None]],
+    limit: int | None = None,
 ) -> list[dict[str, Any]]:
-    """Node form: `{slug, title, type, depth, links: [{to_slug, link_type}]}`."""
+    """Node form: `{slug, title, type, depth, links: [{to_slug, link_type}]}`;
+    the first `limit` rows when given."""
     pairs = sorted(reachable_pairs(root, depth, out), key=lambda pair: (pair[1], pair[0]))
     rows = []
-    for slug, hop in pairs:
+    for slug, hop in pairs[:limit]:
         title, kind = describe(slug)
         links = [{"to_slug": to, "link_type": "links"} for to in out(slug)]
         rows.append({"slug": slug, "title": title, "type": kind, "depth": hop, "links": links})
@@ -111,11 +115,14 @@ def edge_rows(
     out: Neighbours,
     into: Neighbours,
     context: Callable[[str, str], str],
+    limit: int | None = None,
 ) -> list[dict[str, Any]]:
     """Edge form: `{from_slug, to_slug, link_type, context, depth}`, links as stored.
 
     `in` walks from a page to the pages linking to it, `both` to either; the
     row always names the link in its own direction (from the linking page).
+    With `limit`, the first `limit` rows: edges are gathered a depth at a time
+    and deeper levels are skipped once enough are in hand.
     """
 
     def oriented(node: str) -> list[tuple[str, str, str]]:
@@ -130,12 +137,15 @@ def edge_rows(
     def step(node: str) -> list[str]:
         return list(dict.fromkeys(n for n, _, _ in oriented(node)))
 
-    pairs = reachable_pairs(root, depth - 1, step)
+    pairs = sorted(reachable_pairs(root, depth - 1, step), key=lambda pair: pair[1])
     keys: dict[tuple[str, str, int], None] = {}
-    for node, hop in pairs:
+    for index, (node, hop) in enumerate(pairs):
+        level_starts = index == 0 or pairs[index - 1][1] != hop
+        if limit is not None and level_starts and len(keys) >= limit:
+            break
         for _, frm, to in oriented(node):
             keys[(frm, to, hop + 1)] = None
-    ordered = sorted(keys, key=lambda key: (key[2], key[0], key[1]))
+    ordered = sorted(keys, key=lambda key: (key[2], key[0], key[1]))[:limit]
     return [
         {
             "from_slug": frm,
