@@ -133,7 +133,7 @@ def _export(brain: Brain, args: argparse.Namespace) -> int:
     if args.output is None or args.output == "-":
         emit(text)
         return 0
-    written = write_export(Path(args.output), text, forbidden_root=local_root(brain))
+    written = write_export(Path(args.output), text, forbidden_root=local_root(brain), fmt=fmt)
     count = len(edges)
     note(f"exported {count} edge{'' if count == 1 else 's'} to {written}")
     return 0
