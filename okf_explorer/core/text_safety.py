@@ -54,10 +54,15 @@ def _escape(match: re.Match[str]) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
-def printable(text: str) -> str:
-    """`text` with every control, bidi and separator character shown as an escape."""
+def printable(text: str, *, multiline: bool = False) -> str:
+    """`text` with every control, bidi and separator character shown as an escape.
+
+    `multiline` keeps newlines as they are (prose such as a description).
+    """
     if _UNSAFE.search(text) is None:  # the usual case: nothing to copy
         return text
+    if multiline:
+        return "\n".join(_UNSAFE.sub(_escape, line) for line in text.split("\n"))
     return _UNSAFE.sub(_escape, text)
 
 
