@@ -59,7 +59,8 @@ def printable(text: str, *, multiline: bool = False) -> str:
 
     `multiline` keeps newlines as they are (prose such as a description).
     """
-    if _UNSAFE.search(text) is None:  # the usual case: nothing to copy
+    # The usual case, in C: every character we escape is one `isprintable` refuses.
+    if text.isprintable() or _UNSAFE.search(text) is None:
         return text
     if multiline:
         return "\n".join(_UNSAFE.sub(_escape, line) for line in text.split("\n"))
@@ -68,7 +69,7 @@ def printable(text: str, *, multiline: bool = False) -> str:
 
 def reversible(text: str) -> str:
     """`printable`, with each backslash doubled: two distinct texts never give the same."""
-    if _UNSAFE_OR_BACKSLASH.search(text) is None:
+    if (text.isprintable() and "\\" not in text) or _UNSAFE_OR_BACKSLASH.search(text) is None:
         return text
     return _UNSAFE_OR_BACKSLASH.sub(_escape, text)
 

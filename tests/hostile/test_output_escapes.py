@@ -64,6 +64,16 @@ def test_the_escaping_convention() -> None:
     assert text == '["\\u001b\\u0085\\u202e\\u2028\\ud800"]' and json.loads(text)[0][0] == "\x1b"
 
 
+def test_every_escaped_character_is_one_python_finds_unprintable() -> None:
+    """`printable` skips its regex when `str.isprintable` holds: that must stay sound."""
+    ranges = [(0, 0x1F), (0x7F, 0x9F), (0x202A, 0x202E), (0x2066, 0x2069), (0xD800, 0xDFFF)]
+    singles = [0x061C, 0x200E, 0x200F, 0x2028, 0x2029, 0xFFFE, 0xFFFF]
+    codes = [c for low, high in ranges for c in range(low, high + 1)] + singles
+    for code in codes:
+        assert not chr(code).isprintable()
+        assert printable(f"a{chr(code)}b") != f"a{chr(code)}b"
+
+
 def test_list_prints_one_escaped_line_a_page(
     hostile_bundle: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
