@@ -148,21 +148,22 @@ def _graphml(
 
 def _xml_safe(graph: Any) -> Any:
     """`graph` with node ids through `reversible` and every text attribute through
-    `printable`: XML 1.0 cannot hold most control characters, even as references."""
+    `printable`: XML 1.0 cannot hold most control characters, even as references.
+    Only the nodes that need it are renamed (a copy, in the same order)."""
     import networkx as nx
 
-    def shown(attributes: dict[str, Any]) -> None:
+    renamed = {node: safe for node in graph if (safe := reversible(node)) != node}
+    if renamed:
+        graph = nx.relabel_nodes(graph, renamed, copy=True)
+    for attributes in (
+        graph.graph,
+        *(data for _, data in graph.nodes(data=True)),
+        *(data for _, _, data in graph.edges(data=True)),
+    ):
         for key, value in attributes.items():
             if isinstance(value, str):
                 attributes[key] = printable(value)
-
-    safe = nx.relabel_nodes(graph, reversible, copy=True)
-    shown(safe.graph)
-    for _, attributes in safe.nodes(data=True):
-        shown(attributes)
-    for _, _, attributes in safe.edges(data=True):
-        shown(attributes)
-    return safe
+    return graph
 
 
 _MERMAID_UNSAFE = re.compile(r"[^A-Za-z0-9_]")

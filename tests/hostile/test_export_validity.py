@@ -106,6 +106,12 @@ def _as_json_reads(text: str) -> str:
     return str(json.loads(json.dumps(text)))
 
 
+def test_the_checker_accepts_what_the_renderers_write() -> None:
+    dot = 'strict graph "g" {\n  a -- b -- "c" [w=1.5, x=-2; y=z];\n  node [s=b]\n}\n'
+    check_export("dot", dot.encode())
+    check_export("mermaid", b'flowchart TD\n  a["x"]\n  b["y"]\n  a -.->|"1 \xc2\xb7 r"| b\n')
+
+
 @pytest.mark.parametrize(
     ("fmt", "broken"),
     [
@@ -114,6 +120,11 @@ def _as_json_reads(text: str) -> str:
         ("jsonl", '{"a": 1}\n{"a": \n'),
         ("graphml", '<?xml version="1.0"?>\n<graphml><graph><node id="a&#1;"/></graph></graphml>'),
         ("graphml", "<graphml>\n"),
+        ("graphml", '<graphml xmlns="http://graphml.graphdrawing.org/xmlns"><key/></graphml>'),
+        ("graphml", '<graph xmlns="http://graphml.graphdrawing.org/xmlns"></graph>'),
+        ("dot", 'digraph okf {\n  "a" -> "b";\n'),
+        ("dot", 'digraph okf {\n  "a" -- "b";\n}\n'),
+        ("dot", 'digraph okf {\n  "a" [label="x" "y"];\n}\n'),
         ("dot", 'digraph okf {\n  "a\x00b" [label="x"];\n}\n'),
         ("dot", 'digraph okf {\n  "a" -> "b\n'),
         ("dot", "digraph okf {\n  a -> ;\n}\n"),
