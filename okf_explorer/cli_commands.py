@@ -98,7 +98,8 @@ def _clamped_depth(depth: int) -> int:
 def _get(brain: Brain, args: argparse.Namespace) -> int:
     page = fetch_page(brain, args.slug)
     if not page.readable and not args.json:  # a source may hand back a marked page
-        raise PageUnreadable(page.slug, page.error or "unknown reason")
+        kind = page.error_kind or "unreadable"
+        raise PageUnreadable(page.slug, page.error or "unknown reason", kind)
     if args.json:
         emit(json_text(page.to_json(), indent=2) + "\n")
     else:
@@ -137,7 +138,7 @@ def _export(brain: Brain, args: argparse.Namespace) -> int:
     if args.output is None or args.output == "-":
         emit(text)
         return 0
-    written = write_export(Path(args.output), text, forbidden_root=local_root(brain), fmt=fmt)
+    written = write_export(Path(args.output), text, forbidden_root=brain.local_root, fmt=fmt)
     count = len(edges)
     note(f"exported {count} edge{'' if count == 1 else 's'} to {written}")
     return 0
@@ -246,12 +247,6 @@ def page_record(info: PageInfo) -> dict[str, Any]:
     record = {key: getattr(info, key) for key in LIST_JSON_KEYS}
     record["tags"] = list(info.tags) if info.tags_known else None
     return record
-
-
-def local_root(brain: Brain) -> Path | None:
-    """The bundle folder of a local source (exports must not land inside it)."""
-    root = getattr(brain.source, "root", None)
-    return Path(root) if root is not None else None
 
 
 def _render(

@@ -175,9 +175,11 @@ def test_non_utf8_file_is_listed_unreadable_with_reason(tmp_path: Path) -> None:
     page = scanned(source)["bad"]
     assert not page.info.readable
     assert page.info.error == "not valid UTF-8 (byte 0xe9 at offset 15)"
+    assert page.info.error_kind == "undecodable"
     assert page.links == ()
-    with pytest.raises(PageUnreadable, match="not valid UTF-8"):
+    with pytest.raises(PageUnreadable, match="not valid UTF-8") as raised:
         source.get_page("bad")
+    assert raised.value.kind == "undecodable"
 
 
 def test_unreadable_file_is_listed_with_reason(tmp_path: Path, monkeypatch) -> None:
@@ -192,17 +194,20 @@ def test_unreadable_file_is_listed_with_reason(tmp_path: Path, monkeypatch) -> N
     monkeypatch.setattr(os, "open", refusing_open)  # we may run as root: chmod would not do
     page = scanned(BundleSource(tmp_path))["locked"]
     assert (page.info.readable, page.info.error, page.links) == (False, "permission denied", ())
+    assert page.info.error_kind == "unreadable"
 
 
 def test_malformed_yaml_keeps_the_page_with_an_error(tmp_path: Path) -> None:
     write(tmp_path, "p.md", "---\ntitle: [unclosed\ntype: note\n---\n# Heading\nSee [[other]].\n")
     page = BundleSource(tmp_path).get_page("p")
-    assert page.readable and page.frontmatter == {}
+    assert page.readable and page.frontmatter == {} and page.error_kind == "malformed"
     assert page.error is not None and page.error.startswith("frontmatter ignored: invalid YAML")
     assert "\n" not in page.error
     assert page.content == "# Heading\nSee [[other]].\n"
     assert page.title == "Heading"
-    assert [link.target for link in scanned(BundleSource(tmp_path))["p"].links] == ["other"]
+    scan = scanned(BundleSource(tmp_path))["p"]
+    assert [link.target for link in scan.links] == ["other"]
+    assert (scan.info.readable, scan.info.error_kind) == (True, "malformed")
 
 
 @pytest.mark.parametrize(
@@ -348,6 +353,7 @@ def test_scan_reports_a_vanished_file_as_unreadable(tmp_path: Path) -> None:
     (tmp_path / "gone.md").unlink()
     (page,) = source.scan(stubs)
     assert (page.info.readable, page.info.error) == (False, "the file no longer exists")
+    assert page.info.error_kind == "missing"
 
 
 def _bundle_of(root: Path, n: int) -> BundleSource:

@@ -56,7 +56,7 @@ def test_open_folder_gives_a_bundle(tmp_path: Path) -> None:
     source = open_source(str(root))
     try:
         assert [stub.slug for stub in source.enumerate()] == ["a", "b"]
-        assert Path(source.root) == root.resolve()
+        assert source.local_root == root.resolve()
     finally:
         source.close()
 

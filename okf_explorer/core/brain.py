@@ -43,7 +43,13 @@ from okf_explorer.core.index import LinkIndex, ResolvedLink, build_index
 from okf_explorer.core.links import Resolution, SlugResolver, looks_like_path
 from okf_explorer.core.listing import ServerListing
 from okf_explorer.core.pages import Page, PageInfo
-from okf_explorer.core.port import CancelCheck, PageSource, ProgressCallback, ServerGraph
+from okf_explorer.core.port import (
+    CancelCheck,
+    LocalFolder,
+    PageSource,
+    ProgressCallback,
+    ServerGraph,
+)
 from okf_explorer.core.server_walk import ServerWalk
 
 if TYPE_CHECKING:
@@ -106,6 +112,11 @@ class Brain:
         self._listing: ServerListing | None = None
 
     source: PageSource
+
+    @property
+    def local_root(self) -> Path | None:
+        """The folder the pages are files of (a `LocalFolder` source), else None."""
+        return self.source.local_root if isinstance(self.source, LocalFolder) else None
 
     # -- which graph answers ---------------------------------------------------------
 
@@ -307,7 +318,8 @@ class Brain:
             if info is None:
                 raise PageNotFound(slug)
         if need_readable and not info.readable:
-            raise PageUnreadable(slug, info.error or "it could not be read")
+            reason = info.error or "it could not be read"
+            raise PageUnreadable(slug, reason, info.error_kind or "unreadable")
         return index
 
     def _server_root(self, slug: str) -> None:

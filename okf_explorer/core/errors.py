@@ -6,6 +6,8 @@ one line and the TUI shows it in a notification. Messages never contain tokens.
 
 from __future__ import annotations
 
+from okf_explorer.core.pages import ErrorKind
+
 
 class OkfError(Exception):
     """Base class of every error okf-explorer reports to a user."""
@@ -20,11 +22,12 @@ class PageNotFound(OkfError):
 
 
 class PageUnreadable(OkfError):
-    """The page exists but cannot be read (bad bytes, I/O error, ...)."""
+    """The page exists but cannot be read (bad bytes, I/O error, ...); `kind` says which."""
 
-    def __init__(self, slug: str, reason: str) -> None:
+    def __init__(self, slug: str, reason: str, kind: ErrorKind = "unreadable") -> None:
         self.slug = slug
         self.reason = reason
+        self.kind: ErrorKind = kind
         super().__init__(f"page {slug!r} is unreadable: {reason}")
 
 

@@ -17,12 +17,13 @@ import okf_explorer
 from okf_explorer.core.cache import FORMAT_VERSION, IndexCache
 from okf_explorer.core.index_store import Known, cache_payload, lasting_failure
 from okf_explorer.core.links import LinkKind, Resolution, ResolveRule, SlugResolver
-from okf_explorer.core.pages import PageInfo, is_reserved
+from okf_explorer.core.pages import ErrorKind, PageInfo, is_reserved
 from okf_explorer.core.port import (
     CancelCheck,
     PageSource,
     PageStub,
     ProgressCallback,
+    RowScanner,
 )
 
 RawTuple = tuple[str, LinkKind, int]
@@ -198,12 +199,12 @@ def _scan(
     progress: ProgressCallback | None,
     cancel: CancelCheck | None,
 ) -> dict[str, tuple[PageInfo, tuple[RawTuple, ...]]]:
-    """Scan results by slug. A source may offer `scan_rows` (plain tuples: the
-    `PageInfo` fields, then raw links as tuples), which skips building `RawLink`s."""
-    scan_rows = getattr(source, "scan_rows", None)
-    if scan_rows is not None:
+    """Scan results by slug. A `RowScanner` source hands plain rows (`PageInfo.to_row()`
+    values, then raw links as tuples), which skips building `RawLink`s."""
+    if isinstance(source, RowScanner):
         return {
-            row[0]: (PageInfo(*row[:10]), row[10]) for row in scan_rows(stubs, progress, cancel)
+            row[0]: (PageInfo.from_row(row[:-1]), row[-1])
+            for row in source.scan_rows(stubs, progress, cancel)
         }
     return {
         page.info.slug: (page.info, tuple((x.target, x.kind, x.count) for x in page.links))
@@ -227,16 +228,19 @@ def _assemble(
             continue
         info, links = scanned.get(slug) or (None, ())
         if info is None:
-            info = _unreadable_info(stub, "the source did not return this page")
+            info = _unreadable_info(stub, "the source did not return this page", "missing")
         elif not info.readable:
-            info, links = _unreadable_info(stub, info.error or "unreadable", info), ()
+            kind = info.error_kind or "unreadable"
+            info, links = _unreadable_info(stub, info.error or "unreadable", kind, info), ()
         elif info.fingerprint != stub.fingerprint:
             info = replace(info, fingerprint=stub.fingerprint)
         pages[slug], raw[slug] = info, links
     return LinkIndex(pages=pages, raw_links=raw, signature=corpus_signature(pages))
 
 
-def _unreadable_info(stub: PageStub, reason: str, scanned: PageInfo | None = None) -> PageInfo:
+def _unreadable_info(
+    stub: PageStub, reason: str, kind: ErrorKind, scanned: PageInfo | None = None
+) -> PageInfo:
     """An unreadable page keeps what the listing knew (a server's title) over a bare stem."""
     base = stub.info or scanned or PageInfo(slug=stub.slug, title=stub.slug.rsplit("/", 1)[-1])
     return replace(
@@ -245,6 +249,7 @@ def _unreadable_info(stub: PageStub, reason: str, scanned: PageInfo | None = Non
         readable=False,
         error=reason,
         fingerprint=stub.fingerprint,
+        error_kind=kind,
     )
 
 

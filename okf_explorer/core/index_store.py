@@ -16,8 +16,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
-from okf_explorer.core.pages import PageInfo
-from okf_explorer.sources.frontmatter import UNDECODABLE
+from okf_explorer.core.pages import LASTING_ERROR_KINDS, PageInfo
 
 if TYPE_CHECKING:
     from okf_explorer.core.index import LinkIndex, ResolvedLink
@@ -29,7 +28,7 @@ if TYPE_CHECKING:
 def lasting_failure(info: PageInfo) -> bool:
     """Unreadable because of its bytes (kept until the file changes), not because of
     an I/O error, a permission or a server hiccup (retried at every refresh)."""
-    return (info.error or "").startswith(UNDECODABLE)
+    return info.error_kind in LASTING_ERROR_KINDS
 
 
 class LazyMapping(Mapping[str, Any]):
@@ -196,7 +195,7 @@ class Known:
         links = _Links(blob, slugs)
 
         def make(i: int) -> Reusable:
-            return (PageInfo(*infos[i]), *links.make(i))
+            return (PageInfo.from_row(infos[i]), *links.make(i))
 
         known = cls()
         known.signature, known.ambiguous, known._make = signature, int(ambiguous), make
@@ -214,7 +213,7 @@ def _whole_index(signature: str, known: Known, infos: list, links: _Links) -> Li
 
     assert known.reverse is not None
     return LinkIndex(
-        pages={info[0]: PageInfo(*info) for info in infos},
+        pages={info[0]: PageInfo.from_row(info) for info in infos},
         forward=LazyMapping(links.forward),  # type: ignore[arg-type]
         reverse=known.reverse,
         ambiguous=known.ambiguous,
@@ -234,7 +233,7 @@ def cache_payload(index: LinkIndex) -> tuple:
 
     `(complete, infos, targets, reverse, ambiguous, links blob)`: whether
     every page may be reused as is (none waits for a retry); columns aligned
-    by page (PageInfo fields, forward targets); the reverse index and the
+    by page (`PageInfo.to_row()` values, forward targets); the reverse index and the
     ambiguity count; then a marshal blob of the raw links and the resolved
     links (as field tuples), per page. marshal keeps shared strings shared
     within each part.
@@ -243,20 +242,7 @@ def cache_payload(index: LinkIndex) -> tuple:
     complete = True
     link_fields = attrgetter("target", "to", "kind", "rule", "count", "ambiguous")
     for slug, i in index.pages.items():
-        infos.append(
-            (
-                i.slug,
-                i.title,
-                i.type,
-                i.tags,
-                i.updated_at,
-                i.reserved,
-                i.readable,
-                i.error,
-                i.fingerprint,
-                i.description,
-            )
-        )
+        infos.append(i.to_row())
         complete = complete and (i.readable or lasting_failure(i))
         raws.append(index.raw_links[slug])
         targets.append(index.targets[slug])

@@ -8,20 +8,20 @@ server's `list_pages` rows. Choices where the SPEC is silent:
   the caller falls back to the index.
 - gbrain's rows carry no tags, so such infos have `tags_known` False (shown as
   unknown, never as "no tags"). A `tag` filter over them asks the server's own
-  `list_pages` `tag` filter (`source.slugs_with_tag`, paged), which is exact and
-  costs a call per 100 matches instead of a body scan; a source without that
-  method makes the caller fall back to the index. The matching pages keep
+  `list_pages` `tag` filter (a `TagListing` source's `slugs_with_tag`, paged), which
+  is exact and costs a call per 100 matches instead of a body scan; a source without
+  that capability makes the caller fall back to the index. The matching pages keep
   `tags_known` False: the server said they carry that tag, not which others.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 
 from okf_explorer.core.links import SlugResolver
 from okf_explorer.core.pages import PageInfo
-from okf_explorer.core.port import PageSource
+from okf_explorer.core.port import PageSource, TagListing
 
 
 class ServerListing:
@@ -64,12 +64,11 @@ class ServerListing:
         ]
 
     def _tagged_slugs(self, tag: str) -> frozenset[str] | None:
-        ask: Callable[[str], list[str]] | None = getattr(self._source, "slugs_with_tag", None)
-        if not callable(ask):
+        if not isinstance(self._source, TagListing):
             return None
         found = self._tagged.get(tag)
         if found is None:
-            found = self._tagged[tag] = frozenset(ask(tag))
+            found = self._tagged[tag] = frozenset(self._source.slugs_with_tag(tag))
         return found
 
     def resolver(self) -> tuple[SlugResolver, Mapping[str, PageInfo]] | None:

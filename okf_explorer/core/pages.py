@@ -6,11 +6,21 @@ index keeps about a page without its body (cheap to hold for 100k pages).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, fields
+from typing import Any, Literal
 
 RESERVED_NAMES = frozenset({"index", "log"})
 """OKF reserved file names (without `.md`): pages too, marked as reserved."""
+
+
+ErrorKind = Literal["undecodable", "malformed", "unreadable", "missing"]
+"""Why a page has an `error`: its bytes are not UTF-8 (`undecodable`), its frontmatter
+was ignored (`malformed`, the page stays readable), it could not be read (`unreadable`:
+I/O, permissions, a server error) or it vanished (`missing`)."""
+
+LASTING_ERROR_KINDS: frozenset[ErrorKind] = frozenset({"undecodable"})
+"""Failures that are a property of a page's bytes: kept until the page changes
+(the others may pass without it changing, so they are retried at every refresh)."""
 
 
 def is_reserved(slug: str) -> bool:
@@ -25,9 +35,10 @@ class PageInfo:
     `fingerprint` changes whenever the page changes (mtime and size of a file,
     `updated_at` on a server); the index cache compares it. `error` is why the
     page is unreadable (`readable` False) or why its frontmatter was ignored
-    (`readable` True). `tags_known` is False when `tags` is empty only because the
-    source did not say (gbrain's `list_pages` rows carry no tags): show it as
-    unknown, not as "no tags".
+    (`readable` True); `error_kind` says which kind of failure that is.
+    `tags_known` is False when `tags` is empty only because the source did not
+    say (gbrain's `list_pages` rows carry no tags): show it as unknown, not as
+    "no tags".
     """
 
     slug: str
@@ -41,6 +52,35 @@ class PageInfo:
     fingerprint: str = ""
     description: str | None = None
     tags_known: bool = True
+    error_kind: ErrorKind | None = None
+
+    def to_row(self) -> tuple[Any, ...]:
+        """The fields as plain values, in declaration order (worker rows, the disk cache)."""
+        return (
+            self.slug,
+            self.title,
+            self.type,
+            self.tags,
+            self.updated_at,
+            self.reserved,
+            self.readable,
+            self.error,
+            self.fingerprint,
+            self.description,
+            self.tags_known,
+            self.error_kind,
+        )
+
+    @classmethod
+    def from_row(cls, row: tuple[Any, ...]) -> PageInfo:
+        """The inverse of `to_row`; a row of another length raises `ValueError`."""
+        if len(row) != PAGE_INFO_ROW_LENGTH:
+            raise ValueError(f"a PageInfo row has {PAGE_INFO_ROW_LENGTH} fields, not {len(row)}")
+        return cls(*row)
+
+
+PAGE_INFO_ROW_LENGTH = len(fields(PageInfo))
+"""How many values `PageInfo.to_row` gives (the page's links follow them in a scan row)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +88,8 @@ class Page:
     """A whole page: SPEC §2 `{slug, title, type, tags, content, frontmatter, updated_at}`.
 
     `content` is the body without frontmatter. `frontmatter` is the parsed YAML
-    mapping (empty when absent or malformed; then `error` says why).
+    mapping (empty when absent or malformed; then `error` says why and
+    `error_kind` is `malformed`).
     """
 
     slug: str
@@ -62,6 +103,7 @@ class Page:
     readable: bool = True
     error: str | None = None
     fingerprint: str = ""
+    error_kind: ErrorKind | None = None
 
     @property
     def description(self) -> str | None:
@@ -81,6 +123,7 @@ class Page:
             error=self.error,
             fingerprint=self.fingerprint,
             description=self.description,
+            error_kind=self.error_kind,
         )
 
     def to_json(self) -> dict[str, Any]:

@@ -3,13 +3,20 @@
 Sources are synchronous and thread-safe: the CLI calls them directly, the TUI
 from thread workers, the server from its worker threads. A source that talks
 to a network may use concurrency inside `scan`.
+
+Optional capabilities are declared here too, each a runtime-checkable protocol
+a caller tests with `isinstance` (never `getattr(source, ...)`): `RowScanner`
+(plain scan rows), `TagListing` (a server-side tag filter), `LocalFolder` (the
+pages are files under a folder). `server_graph()` is a method of every source
+(None when it has no stored graph).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
 
 from okf_explorer.core.errors import Cancelled, OkfError, PageNotFound, PageUnreadable
 from okf_explorer.core.links import RawLink, extract_links
@@ -98,6 +105,40 @@ class PageSource(Protocol):
     def close(self) -> None: ...
 
 
+@runtime_checkable
+class RowScanner(Protocol):
+    """A source that can scan into plain rows, skipping a million small objects per 100k
+    pages: each row is the page's `PageInfo.to_row()` values, then its raw links as a
+    tuple of `(target, kind, count)` tuples. `build_index` prefers it to `scan`."""
+
+    def scan_rows(
+        self,
+        stubs: Sequence[PageStub],
+        progress: ProgressCallback | None = None,
+        cancel: CancelCheck | None = None,
+    ) -> Iterator[tuple[Any, ...]]: ...
+
+
+@runtime_checkable
+class TagListing(Protocol):
+    """A source that filters its own listing by tag (gbrain's `list_pages` `tag`): for
+    listings whose rows carry no tags (`PageInfo.tags_known` False)."""
+
+    def slugs_with_tag(self, tag: str) -> list[str]:
+        """Slugs of the pages tagged `tag`, code-point order."""
+        ...
+
+
+@runtime_checkable
+class LocalFolder(Protocol):
+    """A source whose pages are `.md` files below one local folder."""
+
+    @property
+    def local_root(self) -> Path:
+        """The real (symlink-resolved) absolute folder."""
+        ...
+
+
 def scan_one(page: Page) -> ScannedPage:
     """The scan result of one page already read: parse its links if readable."""
     links = tuple(extract_links(page.content)) if page.readable else ()
@@ -128,6 +169,7 @@ def scan_sequentially(
                     readable=False,
                     error=str(error),
                     fingerprint=stub.fingerprint,
+                    error_kind=error.kind if isinstance(error, PageUnreadable) else "missing",
                 ),
                 (),
             )

@@ -12,6 +12,7 @@ import re
 import threading
 from collections import OrderedDict
 from contextvars import ContextVar
+from pathlib import Path
 from typing import Any, Protocol
 
 import yaml
@@ -35,6 +36,9 @@ class BrainLike(Protocol):
     """What the shapes need of a `Brain` (the facade in `core.brain`)."""
 
     source: Any
+
+    @property
+    def local_root(self) -> Path | None: ...
 
     def page(self, slug: str) -> Page: ...
 
@@ -128,7 +132,7 @@ def content_hash(brain: BrainLike, page: Page) -> str:
 
 
 def _file_bytes(brain: BrainLike, slug: str) -> bytes | None:
-    root = getattr(brain.source, "root", None)
+    root = brain.local_root
     if root is None:
         return None
     from okf_explorer.sources.pagefile import page_path  # only folder sources have files

@@ -63,8 +63,8 @@ class BundleSource:
         return self._root
 
     @property
-    def root(self) -> Path:
-        """The real (symlink-resolved) absolute root folder."""
+    def local_root(self) -> Path:
+        """The real (symlink-resolved) absolute root folder (`LocalFolder`)."""
         return Path(self._root)
 
     def enumerate(self) -> list[PageStub]:
@@ -95,8 +95,8 @@ class BundleSource:
         progress: ProgressCallback | None = None,
         cancel: CancelCheck | None = None,
     ) -> Iterator[PageRow]:
-        """`scan` as plain `PageRow` tuples: what `build_index` uses when a source offers
-        it, skipping a million small objects per 100k pages."""
+        """`scan` as plain `PageRow` tuples (`RowScanner`): what `build_index` uses,
+        skipping a million small objects per 100k pages."""
         self._check_root()
         items = [(stub.slug, stub.fingerprint) for stub in stubs]
         yield from scan_rows(self._root, items, progress, cancel)

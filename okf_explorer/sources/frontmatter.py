@@ -27,7 +27,7 @@ from typing import Any
 
 import yaml
 
-from okf_explorer.core.pages import Page, is_reserved
+from okf_explorer.core.pages import ErrorKind, Page, is_reserved
 from okf_explorer.sources.fastyaml import parse_simple
 
 _Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -37,8 +37,7 @@ _HEADING_OR_FENCE = re.compile(r"^(?:(?P<fence>```|~~~)|#[ \t]+(?P<title>[^\r\n]
 
 
 UNDECODABLE = "not valid UTF-8"
-"""How the reason of a page that is not UTF-8 begins (a property of its bytes,
-unlike I/O errors, which may pass without the file changing)."""
+"""How the reason of a page that is not UTF-8 begins (its kind is `undecodable`)."""
 
 
 class Undecodable(ValueError):
@@ -154,13 +153,14 @@ def page_from_text(slug: str, text: str, mtime_ns: int, fingerprint: str) -> Pag
         reserved=is_reserved(slug),
         error=error,
         fingerprint=fingerprint,
+        error_kind="malformed" if error is not None else None,
     )
 
 
 def info_fields(
     slug: str, text: str, mtime_ns: int, fingerprint: str
 ) -> tuple[tuple[Any, ...], str]:
-    """`(PageInfo fields in order, body)` of one decoded file: what `page_from_text(...).info()`
+    """`(PageInfo row, body)` of one decoded file: what `page_from_text(...).info().to_row()`
     holds, without building a `Page` (the scan's per-page path)."""
     if not (text.startswith("---\n") or text.startswith("---\r\n")):
         frontmatter: dict[str, Any] = {}
@@ -185,11 +185,15 @@ def info_fields(
         error,
         fingerprint,
         description,
+        True,
+        "malformed" if error is not None else None,
     )
     return fields, body
 
 
-def unreadable_page(slug: str, reason: str, mtime_ns: int, fingerprint: str) -> Page:
+def unreadable_page(
+    slug: str, reason: str, mtime_ns: int, fingerprint: str, kind: ErrorKind = "unreadable"
+) -> Page:
     """The `Page` of a file that could not be read or decoded (listed, no links)."""
     return Page(
         slug=slug,
@@ -200,4 +204,5 @@ def unreadable_page(slug: str, reason: str, mtime_ns: int, fingerprint: str) -> 
         readable=False,
         error=reason,
         fingerprint=fingerprint,
+        error_kind=kind,
     )

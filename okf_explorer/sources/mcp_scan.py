@@ -106,5 +106,6 @@ def _scanned(stub: PageStub, outcome: PageOutcome) -> ScannedPage:
         readable=False,
         error=str(outcome),
         fingerprint=stub.fingerprint,
+        error_kind=outcome.kind if isinstance(outcome, PageUnreadable) else "missing",
     )
     return ScannedPage(info, ())

@@ -12,14 +12,14 @@ import stat
 from okf_explorer.core.errors import PageNotFound, PageUnreadable
 from okf_explorer.core.link_grammar import extract_link_tuples
 from okf_explorer.core.links import RawLink
-from okf_explorer.core.pages import Page, PageInfo
+from okf_explorer.core.pages import ErrorKind, Page, PageInfo
 from okf_explorer.core.port import ScannedPage
 from okf_explorer.sources.frontmatter import Undecodable, decode, page_from_text, unreadable_page
 
 MARKDOWN_SUFFIX = ".md"
 
 PageRow = tuple
-"""A scanned page as plain values: the `PageInfo` fields in order, then the
+"""A scanned page as plain values: its `PageInfo.to_row()` values, then the
 links as `(target, kind, count)` tuples. Cheap to pickle between processes."""
 
 
@@ -81,7 +81,7 @@ def read_page(
     try:
         text = decode(data)
     except Undecodable as error:
-        raise PageUnreadable(slug, str(error)) from None
+        raise PageUnreadable(slug, str(error), "undecodable") from None
     return page_from_text(slug, text, info.st_mtime_ns, fingerprint)
 
 
@@ -89,14 +89,16 @@ def scan_page(
     root: str, slug: str, fingerprint: str, real_dirs: dict[str, bool] | None = None
 ) -> Page:
     """`read_page` that never raises for one page: failures become unreadable pages."""
+    kind: ErrorKind
     try:
         return read_page(root, slug, fingerprint, real_dirs)
     except PageUnreadable as error:
-        reason = error.reason
+        reason, kind = error.reason, error.kind
     except PageNotFound:
-        reason = "the file no longer exists"
+        reason, kind = "the file no longer exists", "missing"
     mtime = fingerprint.split(":", 1)[0]
-    return unreadable_page(slug, reason, int(mtime) if mtime.isdigit() else 0, fingerprint)
+    mtime_ns = int(mtime) if mtime.isdigit() else 0
+    return unreadable_page(slug, reason, mtime_ns, fingerprint, kind)
 
 
 def page_row(
@@ -105,23 +107,10 @@ def page_row(
     """Read, parse and extract the links of one page, as a `PageRow`."""
     page = scan_page(root, slug, fingerprint, real_dirs)
     links = extract_link_tuples(page.content) if page.readable else ()
-    return (
-        page.slug,
-        page.title,
-        page.type,
-        page.tags,
-        page.updated_at,
-        page.reserved,
-        page.readable,
-        page.error,
-        page.fingerprint,
-        page.description,
-        tuple(links),
-    )
+    return (*page.info().to_row(), tuple(links))
 
 
 def row_to_scanned(row: PageRow) -> ScannedPage:
     """A `PageRow` as a `ScannedPage`."""
-    (slug, title, type_, tags, updated, reserved, readable, error, fp, description, links) = row
-    info = PageInfo(slug, title, type_, tags, updated, reserved, readable, error, fp, description)
+    info, links = PageInfo.from_row(row[:-1]), row[-1]
     return ScannedPage(info, tuple(RawLink(t, k, c) for t, k, c in links))

@@ -183,7 +183,7 @@ class ExplorerKeys:
     async def _export(self, view: View, edges: list[Edge]) -> None:
         from okf_explorer.tui.slice_export import export_slice  # not needed for the first paint
 
-        bundle_root = getattr(self.brain.source, "root", None)
+        bundle_root = self.brain.local_root
         path = await asyncio.to_thread(export_slice, edges, view, self.export_dir, bundle_root)
         self.last_export = path
         self.notify(f"saved {path}", title="export", markup=False)
