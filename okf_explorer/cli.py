@@ -4,7 +4,9 @@ The commands themselves live in `cli_commands`; all logic lives in `core/` and
 `sources/`. Every failure becomes one line on stderr, `okf-explorer: <sentence>`,
 and an exit status: 1 for a failure (unreachable source, unknown page, auth,
 export), 2 for bad arguments, 130 for Ctrl-C, 141 when the reader of our output
-went away (`| head`). Tracebacks only with `--debug`, and never a token.
+went away (`| head`). Tracebacks only with `--debug`, and never a token. What we
+print about pages (names in errors, listings) shows control characters as
+escapes (`core.text_safety.printable`): a page name cannot drive the terminal.
 
 The shared options (`--source`, `--token-file`, `--timeout`, `--scan`, `--debug`)
 are accepted before or after the subcommand: the subcommands get a copy whose
@@ -28,6 +30,7 @@ from typing import NoReturn
 
 from okf_explorer import __version__
 from okf_explorer.core.errors import OkfError, PageNotFound, SourceUnavailable
+from okf_explorer.core.text_safety import printable
 
 PROG = "okf-explorer"
 EXPORT_FORMATS = ("json", "jsonl", "dot", "graphml", "mermaid")
@@ -64,7 +67,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BROKEN_PIPE
     except UsageError as error:  # the same shape as argparse's own usage errors
         prog = error.parser.prog
-        sys.stderr.write(f"{prog}: error: {error} (see '{prog} --help')\n")
+        sys.stderr.write(f"{prog}: error: {printable(str(error))} (see '{prog} --help')\n")
         return EXIT_USAGE
     except OkfError as error:
         if debug:
@@ -92,7 +95,8 @@ class OneLineParser(argparse.ArgumentParser):
     """argparse, but a usage error is one line on stderr (SPEC §6), pointing at --help."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+        shown = printable(message)  # `unrecognized arguments` repeats them raw
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {shown} (see '{self.prog} --help')\n")
 
 
 class UsageError(Exception):
@@ -263,17 +267,18 @@ def _port(text: str) -> int:
 
 
 def _report(message: str, args: argparse.Namespace) -> None:
-    """One line on stderr, with every secret we know of masked."""
-    line = f"{PROG}: {scrub(message, known_secrets(args))}\n"
+    """One line on stderr, with every secret we know of masked and controls escaped."""
+    line = f"{PROG}: {printable(scrub(message, known_secrets(args)))}\n"
     with contextlib.suppress(BrokenPipeError, ValueError):
         sys.stderr.write(line)
         sys.stderr.flush()
 
 
 def _report_traceback(args: argparse.Namespace) -> None:
-    """`--debug`: the traceback, still without secrets."""
+    """`--debug`: the traceback, still without secrets, controls escaped line by line."""
+    text = scrub(traceback.format_exc(), known_secrets(args))
     with contextlib.suppress(BrokenPipeError, ValueError):
-        sys.stderr.write(scrub(traceback.format_exc(), known_secrets(args)))
+        sys.stderr.write("".join(printable(line) + "\n" for line in text.splitlines()))
 
 
 def known_secrets(args: argparse.Namespace) -> list[str]:
@@ -301,15 +306,15 @@ def scrub(text: str, secrets: Iterable[str]) -> str:
 
 
 def _harden_stdout() -> None:
-    """On a non-UTF-8 terminal, escape what it cannot show rather than crash mid-listing.
+    """Escape what the output encoding cannot hold rather than crash mid-listing: on
+    a non-UTF-8 terminal, and for a lone surrogate a server's JSON may carry.
 
     A closed stdout (`>&-`) leaves `sys.stdout` None: say so instead of crashing.
     """
     stream = sys.stdout
     if stream is None:
         raise OSError(errno.EBADF, "standard output is closed")
-    encoding = (getattr(stream, "encoding", None) or "utf-8").lower().replace("-", "")
-    if isinstance(stream, io.TextIOWrapper) and encoding != "utf8":
+    if isinstance(stream, io.TextIOWrapper):
         with contextlib.suppress(AttributeError, ValueError):
             stream.reconfigure(errors="backslashreplace")
 

@@ -1,6 +1,10 @@
 """The bodies of the `okf-explorer` commands: open a brain, ask it, print the answer.
 
 Output rules (SPEC §6, and choices where it is silent):
+- names and types in human-readable lines (`list`, `links`, notes, errors) show
+  control, bidi and separator characters as escapes (`\\x1b`, `\\n`, `\\u202e`: see
+  `core.text_safety`), so a page name cannot drive the terminal or split a line;
+  `--json` keeps them exact (as JSON escapes);
 - `get` prints the body as stored, ending with exactly one newline; a page that
   cannot be read is an error (exit 1), except with `--json`, whose record says
   `readable: false` and why when the source hands such a page back;
@@ -24,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import json
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -33,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 from okf_explorer.cli import UsageError
 from okf_explorer.core.errors import PageNotFound, PageUnreadable
 from okf_explorer.core.graph import DEPTH_CAP, Direction, Edge, clamp_depth
+from okf_explorer.core.text_safety import json_text, printable
 
 if TYPE_CHECKING:
     from okf_explorer.core.brain import Brain
@@ -97,7 +101,7 @@ def _get(brain: Brain, args: argparse.Namespace) -> int:
         kind = page.error_kind or "unreadable"
         raise PageUnreadable(page.slug, page.error or "unknown reason", kind)
     if args.json:
-        emit(json.dumps(page.to_json(), indent=2, ensure_ascii=False) + "\n")
+        emit(json_text(page.to_json(), indent=2) + "\n")
     else:
         emit(page.content.rstrip("\n") + "\n")
     return 0
@@ -108,9 +112,9 @@ def _list(brain: Brain, args: argparse.Namespace) -> int:
     if args.n is not None:
         pages = pages[: args.n]
     if args.json:
-        emit(json.dumps([page_record(p) for p in pages], indent=2, ensure_ascii=False) + "\n")
+        emit(json_text([page_record(p) for p in pages], indent=2) + "\n")
     else:
-        emit("".join(f"{p.slug}\t{p.type or '-'}\n" for p in pages))
+        emit("".join(f"{printable(p.slug)}\t{printable(p.type or '-')}\n" for p in pages))
     return 0
 
 
@@ -120,7 +124,7 @@ def _links(brain: Brain, args: argparse.Namespace) -> int:
     if args.json:
         emit(_render(brain, edges, "json", slug, args.depth, args.direction))
     else:
-        emit("".join(f"{node}\n" for node in unique_targets(edges)))
+        emit("".join(f"{printable(node)}\n" for node in unique_targets(edges)))
     return 0
 
 
@@ -134,7 +138,7 @@ def _export(brain: Brain, args: argparse.Namespace) -> int:
     if args.output is None or args.output == "-":
         emit(text)
         return 0
-    written = write_export(Path(args.output), text, forbidden_root=brain.local_root)
+    written = write_export(Path(args.output), text, forbidden_root=brain.local_root, fmt=fmt)
     count = len(edges)
     note(f"exported {count} edge{'' if count == 1 else 's'} to {written}")
     return 0
@@ -269,4 +273,4 @@ def emit(text: str) -> None:
 
 def note(message: str) -> None:
     """A one-line remark on stderr that is not an error."""
-    sys.stderr.write(f"okf-explorer: {message}\n")
+    sys.stderr.write(f"okf-explorer: {printable(message)}\n")

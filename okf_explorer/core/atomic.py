@@ -4,6 +4,10 @@ A reader sees the old file or the new one, never half of either: the data goes
 to a temporary file in the same folder, is flushed and fsynced, then renamed
 over the target, and the folder is fsynced so the rename itself survives a
 crash.
+
+Temporary files are named `.NAME.okfPID.RANDOM.tmp` (PID: the writer's process
+id), so `core.stale_temps` can tell a leftover of a killed writer from a write
+in progress.
 """
 
 from __future__ import annotations
@@ -12,35 +16,57 @@ import contextlib
 import os
 import stat
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
+TEMP_TAG = "okf"
+"""Marks our temporary files: `.NAME.okfPID.RANDOM.tmp`."""
 
-def atomic_write(target: Path, data: bytes, *, mode: int | None = None) -> None:
+
+def atomic_write(
+    target: Path,
+    data: bytes,
+    *,
+    mode: int | None = None,
+    verify: Callable[[Path], None] | None = None,
+) -> None:
     """Replace `target` with `data` atomically; `OSError` propagates.
 
     `mode` is the new file's permission bits; by default the existing file's
     mode is kept, and a new file gets `0o666` less the process umask (as
     `open()` would give it), not `mkstemp`'s private `0o600`. No temporary
-    file is left behind on failure.
+    file is left behind on failure. `verify`, when given, is called with the
+    written temporary file before it replaces `target`; whatever it raises
+    leaves `target` untouched.
     """
     if mode is None:
         try:
             mode = stat.S_IMODE(target.stat().st_mode)
         except OSError:
             mode = 0o666 & ~current_umask()
-    fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    fd, temp = tempfile.mkstemp(dir=target.parent, prefix=_temp_prefix(target), suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fchmod(handle.fileno(), mode)
             os.fsync(handle.fileno())
+        if verify is not None:
+            verify(Path(temp))
         os.replace(temp, target)
     except BaseException:
         with contextlib.suppress(OSError):
             os.remove(temp)
         raise
     _fsync_folder(target.parent)
+
+
+def _temp_prefix(target: Path) -> str:
+    """`.NAME.okfPID.`, NAME cut so the temporary name stays within 255 bytes."""
+    name = target.name
+    while len(os.fsencode(name)) > 200:
+        name = name[:-1]
+    return f".{name}.{TEMP_TAG}{os.getpid()}."
 
 
 def current_umask() -> int:

@@ -4,12 +4,17 @@ default), JSON Lines, Graphviz DOT, GraphML and Mermaid, and a safe writer.
 Every format is deterministic: the same slice renders to the same bytes, so a
 repeated export can be diffed or checked into git. Nodes appear in order of
 first appearance in the edges (the root first), edges in traversal order.
+
+Every format is valid whatever the slugs and titles hold (see
+`core.text_safety`): JSON keeps names exact, with control, bidi and separator
+characters as `\\uNNNN` escapes; DOT, GraphML and Mermaid show them as visible
+escapes (`\\x1b`), node ids through `reversible` so distinct slugs stay
+distinct nodes (XML 1.0 cannot hold most C0 characters even as references).
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import re
 import stat
@@ -19,7 +24,10 @@ from typing import Any
 
 from okf_explorer.core.atomic import atomic_write
 from okf_explorer.core.errors import ExportFailed
+from okf_explorer.core.export_check import MalformedExport, check_export
 from okf_explorer.core.graph import Edge, clamp_depth
+from okf_explorer.core.stale_temps import remove_stale_temps
+from okf_explorer.core.text_safety import json_text, printable, reversible
 
 FORMATS: tuple[str, ...] = ("json", "jsonl", "dot", "graphml", "mermaid")
 EXTENSIONS: dict[str, str] = {
@@ -68,9 +76,9 @@ def render(
     if fmt not in FORMATS:
         raise ValueError(f"unknown export format {fmt!r}; choose one of {', '.join(FORMATS)}")
     if fmt == "json":
-        return json.dumps(edge_records(edges), indent=2, ensure_ascii=False) + "\n"
+        return json_text(edge_records(edges), indent=2) + "\n"
     if fmt == "jsonl":
-        lines = (json.dumps(r, ensure_ascii=False) for r in edge_records(edges))
+        lines = (json_text(r) for r in edge_records(edges))
         return "".join(line + "\n" for line in lines)
     caption = f"{root} · depth {clamp_depth(depth)} · {direction}"
     nodes = _nodes(root, edges)
@@ -92,8 +100,14 @@ def _nodes(root: str, edges: Iterable[Edge]) -> list[str]:
 
 
 def _dot_quote(text: str) -> str:
-    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    """A DOT quoted string, control characters shown as escapes (`printable`)."""
+    escaped = printable(text).replace("\\", "\\\\").replace('"', '\\"')
     return f'"{escaped}"'
+
+
+def _dot_id(slug: str) -> str:
+    """A node id: through `reversible`, so distinct slugs stay distinct nodes."""
+    return _dot_quote(reversible(slug))
 
 
 def _dot(caption: str, nodes: list[str], edges: Sequence[Edge], labels: Mapping[str, str]) -> str:
@@ -105,11 +119,11 @@ def _dot(caption: str, nodes: list[str], edges: Sequence[Edge], labels: Mapping[
     ]
     for node in nodes:
         label = labels.get(node, node)
-        lines.append(f"  {_dot_quote(node)} [label={_dot_quote(label)}];")
+        lines.append(f"  {_dot_id(node)} [label={_dot_quote(label)}];")
     for frm, to, hop, direction in edges:
         a, b = (frm, to) if direction == "out" else (to, frm)
         lines.append(
-            f"  {_dot_quote(a)} -> {_dot_quote(b)} [hop={hop}, direction={_dot_quote(direction)}];"
+            f"  {_dot_id(a)} -> {_dot_id(b)} [hop={hop}, direction={_dot_quote(direction)}];"
         )
     lines.append("}")
     return "\n".join(lines) + "\n"
@@ -127,8 +141,29 @@ def _graphml(
     for index, (frm, to, hop, direction) in enumerate(edges):
         a, b = (frm, to) if direction == "out" else (to, frm)
         graph.add_edge(a, b, key=f"e{index}", hop=hop, direction=direction, rel="links")
+    graph = _xml_safe(graph)
     body = "\n".join(nx.generate_graphml(graph, encoding="utf-8", prettyprint=True))
     return '<?xml version="1.0" encoding="utf-8"?>\n' + body + "\n"
+
+
+def _xml_safe(graph: Any) -> Any:
+    """`graph` with node ids through `reversible` and every text attribute through
+    `printable`: XML 1.0 cannot hold most control characters, even as references.
+    Only the nodes that need it are renamed (a copy, in the same order)."""
+    import networkx as nx
+
+    renamed = {node: safe for node in graph if (safe := reversible(node)) != node}
+    if renamed:
+        graph = nx.relabel_nodes(graph, renamed, copy=True)
+    for attributes in (
+        graph.graph,
+        *(data for _, data in graph.nodes(data=True)),
+        *(data for _, _, data in graph.edges(data=True)),
+    ):
+        for key, value in attributes.items():
+            if isinstance(value, str):
+                attributes[key] = printable(value)
+    return graph
 
 
 _MERMAID_UNSAFE = re.compile(r"[^A-Za-z0-9_]")
@@ -139,7 +174,8 @@ def _mermaid(
 ) -> str:
     """A Mermaid flowchart; node ids are `n0, n1, …` so any slug is safe, labels quoted."""
     ids = {node: f"n{i}" for i, node in enumerate(nodes)}
-    lines = ["---", f'title: "{_mermaid_text(caption)}"', "---", "flowchart LR"]
+    title = _mermaid_text(caption).replace("\\", "\\\\")  # YAML: `\\` is one backslash
+    lines = ["---", f'title: "{title}"', "---", "flowchart LR"]
     for node in nodes:
         lines.append(f'  {ids[node]}["{_mermaid_text(labels.get(node, node))}"]')
     for frm, to, hop, direction in edges:
@@ -151,11 +187,11 @@ def _mermaid(
 def _mermaid_text(text: str) -> str:
     """Mermaid has no escape for `"` inside labels but accepts HTML entities."""
     return (
-        text.replace("&", "&amp;")
+        printable(text)
+        .replace("&", "&amp;")
         .replace('"', "&quot;")
         .replace("<", "&lt;")
         .replace(">", "&gt;")
-        .replace("\n", " ")
     )
 
 
@@ -175,17 +211,26 @@ def default_export_name(root: str, depth: int, direction: str, fmt: str = "json"
     return f"okf-{stem[:120]}-d{clamp_depth(depth)}-{way}.{extension}"
 
 
-def write_export(path: Path | str, text: str, *, forbidden_root: Path | str | None = None) -> Path:
-    """Write `text` atomically to `path`, read it back, and return the path written.
+def write_export(
+    path: Path | str,
+    text: str,
+    *,
+    forbidden_root: Path | str | None = None,
+    fmt: str = "json",
+) -> Path:
+    """Write `text` (a `fmt` export) atomically to `path`, verify it, return the path.
 
     Atomic (see `core.atomic`): readers never see half a file. A symbolic link
     is written through (its target is replaced, the link stays); an existing
     path that is not a regular file (a device, a pipe, a folder) is refused,
     never replaced. A new file gets the usual permissions (`0o666` less the
-    umask); an existing one keeps its own. The file is then read back and
-    compared byte for byte. Any failure raises `ExportFailed` (one sentence)
+    umask); an existing one keeps its own. Before it replaces the target, the
+    written file is read back, compared byte for byte and parsed as `fmt`
+    (`core.export_check`): an export that would not load is never left in
+    place of a good one. Any failure raises `ExportFailed` (one sentence)
     and leaves no partial or temporary file behind. A path inside
-    `forbidden_root` (the bundle being explored) is refused.
+    `forbidden_root` (the bundle being explored) is refused. Temporary files
+    that killed exports left in the folder are removed (`core.stale_temps`).
     """
     shown = Path(path).expanduser().absolute()
     target = Path(os.path.realpath(shown))
@@ -199,12 +244,23 @@ def write_export(path: Path | str, text: str, *, forbidden_root: Path | str | No
                 f"cannot write {shown}: it exists and is not a regular file "
                 "(leave out -o to write to standard output)"
             )
-    data = text.encode("utf-8")
     try:
-        atomic_write(target, data)
-        if target.read_bytes() != data:
-            _remove_quietly(target)
+        data = text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ExportFailed(f"cannot write {shown}: the {fmt} text is not valid Unicode") from None
+
+    def verify(written: Path) -> None:
+        read_back = written.read_bytes()
+        if read_back != data:
             raise ExportFailed(f"export to {shown} did not verify: the file differs when read back")
+        try:
+            check_export(fmt, read_back)
+        except MalformedExport as error:
+            raise ExportFailed(f"export to {shown} did not verify: {error}") from None
+
+    remove_stale_temps(target)
+    try:
+        atomic_write(target, data, verify=verify)
     except OSError as error:
         reason = (error.strerror or str(error)).lower()
         raise ExportFailed(f"cannot write {shown}: {reason}") from None
@@ -216,8 +272,3 @@ def _is_inside(target: Path, root: Path) -> bool:
     real_root = Path(os.path.realpath(root))
     real_target = Path(os.path.realpath(target))
     return real_target == real_root or real_root in real_target.parents
-
-
-def _remove_quietly(path: Path) -> None:
-    with contextlib.suppress(OSError):
-        path.unlink()

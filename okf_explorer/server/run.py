@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from okf_explorer.core.errors import OkfError
+from okf_explorer.core.text_safety import printable
 
 PROG = "okf-explorer serve"
 DEFAULT_HOST = "127.0.0.1"
@@ -25,7 +26,8 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 
 def say(message: str) -> None:
-    print(f"{PROG}: {message}", file=sys.stderr, flush=True)
+    """One line on stderr; a source label or reason cannot drive the terminal."""
+    print(f"{PROG}: {printable(message)}", file=sys.stderr, flush=True)
 
 
 def is_loopback(host: str) -> bool:

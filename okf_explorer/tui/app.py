@@ -12,8 +12,10 @@ from typing import Any, ClassVar
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.command import Provider
+from textual.notifications import SeverityLevel
 
 from okf_explorer.core.brain import Brain
+from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.commands import PageFinder
 from okf_explorer.tui.screens.main import MainScreen
 from okf_explorer.tui.settings import NO_TERMINAL, NoTerminal, default_export_dir, has_terminal
@@ -64,6 +66,25 @@ class ExplorerApp(App[None]):
         if not kwargs.get("headless") and not has_terminal():
             raise NoTerminal(NO_TERMINAL)
         return super().run(*args, **kwargs)
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Every notification (screens' too) shows control characters as escapes:
+        they name pages and paths, which may hold anything."""
+        super().notify(
+            printable(message),
+            title=printable(title),
+            severity=severity,
+            timeout=timeout,
+            markup=markup,
+        )
 
     def get_system_commands(self, screen):  # type: ignore[no-untyped-def]
         """No system commands: the palette is the page finder (SPEC §8 `/`)."""

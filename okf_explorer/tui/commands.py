@@ -1,4 +1,10 @@
-"""The page finder: the command palette's one provider, fuzzy over slugs and titles."""
+"""The page finder: the command palette's one provider, fuzzy over slugs and titles.
+
+Slugs and titles are matched and shown as `printable` renders them (control
+characters as escapes: what the user sees is what they type); the page opened is
+the exact slug. Plain-text prompts and help are markup-escaped (a `[` in a name
+is text).
+"""
 
 from __future__ import annotations
 
@@ -7,8 +13,10 @@ from functools import partial
 from typing import Protocol, runtime_checkable
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.markup import escape
 
 from okf_explorer.core.errors import PageNotFound
+from okf_explorer.core.text_safety import printable
 
 
 @runtime_checkable
@@ -41,26 +49,29 @@ class PageFinder(Provider):
 
     async def discover(self) -> Hits:
         for slug, title in self._pages()[:DISCOVERY_LIMIT]:
-            yield DiscoveryHit(slug, partial(self._open, slug), help=_help(slug, title))
+            shown = printable(slug)
+            yield DiscoveryHit(escape(shown), partial(self._open, slug), help=_help(shown, title))
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
-        for slug, title in self._pages():
+        for exact_slug, exact_title in self._pages():
+            slug, title = printable(exact_slug), printable(exact_title)
             slug_score = matcher.match(slug)
             title_score = matcher.match(title) if title != slug else 0.0
             if slug_score <= 0 and title_score <= 0:
                 continue
             if title_score > slug_score:
                 display = matcher.highlight(title)
-                text, help_text, score = title, slug, title_score
+                text, help_text, score = title, escape(slug), title_score
             else:
                 display = matcher.highlight(slug)
                 text, help_text, score = slug, _help(slug, title), slug_score
-            yield Hit(score, display, partial(self._open, slug), text=text, help=help_text)
+            yield Hit(score, display, partial(self._open, exact_slug), text=text, help=help_text)
 
 
-def _help(slug: str, title: str) -> str | None:
-    return title if title and title != slug else None
+def _help(shown_slug: str, title: str) -> str | None:
+    shown = printable(title)
+    return escape(shown) if shown and shown != shown_slug else None
 
 
 def not_found_sentence(name: str, slugs: list[str]) -> str:

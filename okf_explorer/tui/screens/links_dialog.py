@@ -21,6 +21,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from okf_explorer.core.text_safety import printable
+
 
 @dataclass(frozen=True, slots=True)
 class BodyLink:
@@ -33,14 +35,16 @@ class BodyLink:
     exists: bool = True
 
     def row(self) -> Text:
-        text = Text(self.label or self.href, style="bold")
+        """`label  target → slug`, control characters shown as escapes (`printable`)."""
+        text = Text(printable(self.label or self.href), style="bold")
+        target = printable(self.target or "")
         if self.target is None:
-            text.append(f"  {self.href}", style="dim")
+            text.append(f"  {printable(self.href)}", style="dim")
         elif not self.exists:
-            text.append(f"  {self.target} → ", style="dim")
+            text.append(f"  {target} → ", style="dim")
             text.append("✗ missing", style="red")
         else:
-            text.append(f"  {self.target} → {self.slug or self.target}", style="dim")
+            text.append(f"  {target} → {printable(self.slug or self.target)}", style="dim")
         return text
 
     def matches(self, query: str) -> bool:
@@ -77,7 +81,8 @@ class LinksDialog(ModalScreen[BodyLink | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="links-box"):
             count = len(self.links)
-            yield Static(f"Links in {self.slug} ({count})", id="links-title", markup=False)
+            title = f"Links in {printable(self.slug)} ({count})"
+            yield Static(title, id="links-title", markup=False)
             yield Input(placeholder="type to filter", id="links-filter")
             yield OptionList(*self._options(), id="links-list")
             yield Static("enter follows · escape closes", id="links-hint")

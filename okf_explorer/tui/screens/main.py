@@ -41,6 +41,7 @@ from okf_explorer.core.errors import (
     PageUnreadable,
     SourceUnavailable,
 )
+from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.body_links import resolve_body_target
 from okf_explorer.tui.commands import PageFinder
 from okf_explorer.tui.history import History, View
@@ -245,7 +246,7 @@ class MainScreen(ExplorerStart, ExplorerKeys, Screen[None]):
         if move == "visit":
             self.history.visit(view)
         self.loaded_once = True
-        self.sub_title = view.slug
+        self.sub_title = printable(view.slug)
         self._refresh_graph(view)
         self.sync_bindings()
 

@@ -10,6 +10,8 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from okf_explorer.core.text_safety import printable
+
 
 class SourceErrorScreen(Screen[bool]):
     """Dismisses with True when the user asks to retry (`r`); `q` quits."""
@@ -29,8 +31,8 @@ class SourceErrorScreen(Screen[bool]):
     def compose(self) -> ComposeResult:
         with Vertical(id="error-box"):
             yield Static("Cannot open the brain", id="error-title")
-            yield Static(self.source_label, id="error-source", markup=False)
-            yield Static(self.reason, id="error-reason", markup=False)
+            yield Static(printable(self.source_label), id="error-source", markup=False)
+            yield Static(printable(self.reason), id="error-reason", markup=False)
             yield Static("Press r to try again, q to quit.", id="error-hint")
         yield Footer()
 

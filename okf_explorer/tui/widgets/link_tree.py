@@ -15,6 +15,7 @@ from textual.widgets.tree import TreeNode
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.index import ResolvedLink
+from okf_explorer.core.text_safety import printable
 
 Side = Literal["out", "in"]
 WRITTEN = {"wiki": "[[{}]]", "embed": "![[{}]]", "markdown": "({})"}
@@ -103,7 +104,7 @@ class LinkTree(Tree[LinkNode]):
         self.clear()
         self.link_info = ""
         self.border_subtitle = ""
-        self.root.add_leaf(Text(reason, style="dim italic"))
+        self.root.add_leaf(Text(printable(reason), style="dim italic"))
 
     def _add_page(
         self,
@@ -128,16 +129,18 @@ class LinkTree(Tree[LinkNode]):
         )
 
     def _label(self, data: LinkNode, count: int) -> Text:
+        """The node's line; names show control characters as escapes (`printable`)."""
+        slug = printable(data.slug)
         if not data.exists:
-            return Text.assemble(("✗ missing ", "bold red"), (data.slug, "red"))
+            return Text.assemble(("✗ missing ", "bold red"), (slug, "red"))
         if not data.readable:
-            return Text.assemble(("⚠ unreadable ", "bold yellow"), data.slug)
+            return Text.assemble(("⚠ unreadable ", "bold yellow"), slug)
         index = self.brain.index
         info = index.pages.get(data.slug) if index is not None else None
         arrow = "→" if data.side == "out" else "←"
-        label = Text.assemble(data.slug, (f" {arrow}{count}", "cyan"))
+        label = Text.assemble(slug, (f" {arrow}{count}", "cyan"))
         if info is not None and info.title and info.title != data.slug:
-            label.append(f"  {info.title}", style="dim")
+            label.append(f"  {printable(info.title)}", style="dim")
         return label
 
     @on(Tree.NodeExpanded)
@@ -172,7 +175,7 @@ class LinkTree(Tree[LinkNode]):
 
     @on(Tree.NodeHighlighted)
     def _highlighted(self, event: Tree.NodeHighlighted[LinkNode]) -> None:
-        self.link_info = self.link_summary(event.node)
+        self.link_info = printable(self.link_summary(event.node))
         self.border_subtitle = Text(self.link_info)  # Text: `[[` is not markup
 
     def link_summary(self, node: TreeNode[LinkNode]) -> str:

@@ -23,6 +23,7 @@ from textual.style import Style
 from textual.widgets import Markdown, Static
 
 from okf_explorer.core.pages import Page
+from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.body_links import target_of_href
 from okf_explorer.tui.widgets.light_body import RENDER_CHARS, LightBody, PreparedBody, prepare_body
 
@@ -146,13 +147,13 @@ class PagePane(VerticalScroll, can_focus=True):
         self.slug, self.page, self.shown = slug, None, None
         self.links, self.end = [], 0  # no body: nothing to list (`l`) or grow (`m`)
         header = self.query_one("#page-header", Static)
-        header.update(Text.assemble((slug, "bold")))
+        header.update(Text.assemble((printable(slug), "bold")))
         header.remove_class("deprecated")
         self._fail(reason)
 
     def _fail(self, reason: str) -> None:
         self.error = reason
-        self.query_one("#page-error", Static).update(Text(f"✗ {reason}"))
+        self.query_one("#page-error", Static).update(Text(f"✗ {printable(reason)}"))
         self.add_class("failed")
 
     @on(Markdown.LinkClicked)
@@ -186,9 +187,13 @@ def is_deprecated(frontmatter: dict[str, Any]) -> bool:
 
 
 def page_header(page: Page) -> Text:
-    """Title, slug, then one line per known field (type, tags, description, OKF fields)."""
+    """Title, slug, then one line per known field (type, tags, description, OKF fields).
+
+    Control characters in any of them show as escapes (`printable`); only the
+    description keeps its line breaks.
+    """
     fm = page.frontmatter
-    text = Text.assemble((page.title, "bold"), "  ", (page.slug, "dim"))
+    text = Text.assemble((printable(page.title), "bold"), "  ", (printable(page.slug), "dim"))
     if is_deprecated(fm):
         text.append("  ")
         text.append(" DEPRECATED ", style="bold reverse red")
@@ -202,16 +207,16 @@ def page_header(page: Page) -> Text:
         for number, (name, value) in enumerate(shown):
             text.append(" · " if number else "", style="dim")
             text.append(f"{name} ", style="dim")
-            text.append(str(value), style="bold red" if value == "deprecated" else "")
+            text.append(printable(str(value)), style="bold red" if value == "deprecated" else "")
     if page.description:
         text.append("\n")
-        text.append(page.description, style="italic")
+        text.append(printable(page.description, multiline=True), style="italic")
     sources = fm.get("sources")
     if sources:
         items = sources if isinstance(sources, list) else [sources]
         text.append("\nsources", style="dim")
         for item in items:
-            text.append(f"\n  • {_field_text(item)}")
+            text.append(f"\n  • {printable(str(_field_text(item)))}")
     return text
 
 

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Label, ProgressBar
+
+from okf_explorer.core.text_safety import printable
 
 
 class StatusBar(Horizontal):
     """Source label · page count · index state, with a progress bar while indexing.
 
     The label is whatever the source reports (`PageSource.label`), which never
-    holds a token.
+    holds a token; it and failure reasons show control characters as escapes.
     """
 
     DEFAULT_CSS = """
@@ -36,7 +39,7 @@ class StatusBar(Horizontal):
         return str(self.query_one("#status-index", Label).content)
 
     def set_source(self, label: str) -> None:
-        self.query_one("#status-source", Label).update(label)
+        self.query_one("#status-source", Label).update(Text(printable(label)))
 
     def set_page_count(self, count: int) -> None:
         self.query_one("#status-pages", Label).update(
@@ -66,11 +69,11 @@ class StatusBar(Horizontal):
 
     def set_failed(self, reason: str) -> None:
         self.remove_class("indexing")
-        self._state(f"index failed: {reason}", failed=True)
+        self._state(f"index failed: {printable(reason)}", failed=True)
 
     def _state(self, text: str, failed: bool = False) -> None:
         label = self.query_one("#status-index", Label)
         # Its width is fixed (1fr), so skip the layout pass: on a long page a
         # screen reflow per progress tick would cost more than the tick itself.
-        label.update(text, layout=False)
+        label.update(Text(text), layout=False)  # Text: a reason's `[` is not markup
         label.set_class(failed, "failed")

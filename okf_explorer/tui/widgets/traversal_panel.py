@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from rich.markup import escape
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -11,6 +13,7 @@ from textual.message import Message
 from textual.widgets import DataTable, Static
 
 from okf_explorer.core.graph import Edge
+from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.history import View
 from okf_explorer.tui.slice import format_path, path_to, summarise
 
@@ -42,8 +45,13 @@ def column_widths(from_width: int, to_width: int, table_width: int) -> tuple[int
 
 
 def slice_title(view: View) -> str:
-    """`ROOT · depth N · DIRECTION` (SPEC §8)."""
-    return f"{view.slug} · depth {view.depth} · {view.direction}"
+    """`ROOT · depth N · DIRECTION` (SPEC §8), the root's controls shown as escapes."""
+    return f"{printable(view.slug)} · depth {view.depth} · {view.direction}"
+
+
+def cell(name: str) -> str:
+    """A page name as a table cell: controls escaped, and `[` not read as markup."""
+    return escape(printable(name))
 
 
 class TraversalPanel(Vertical):
@@ -91,21 +99,22 @@ class TraversalPanel(Vertical):
     def show_pending(self, view: View, reason: str) -> None:
         """The settings changed; the slice is on its way (or cannot come yet)."""
         self.view, self.loaded, self.failed = view, False, False
-        self.border_title = slice_title(view)
-        self.query_one("#traversal-info", Static).update(reason, layout=False)
+        self.border_title = Text(slice_title(view))
+        self.query_one("#traversal-info", Static).update(Text(printable(reason)), layout=False)
 
     def show_failure(self, view: View, reason: str) -> None:
         """The slice for `view` could not be walked: empty the table so the title fits it."""
         self.view, self.edges, self.loaded, self.failed = view, [], False, True
-        self.border_title = slice_title(view)
+        self.border_title = Text(slice_title(view))
         self._fill += 1
         self.table.clear()
-        self.query_one("#traversal-info", Static).update(f"✗ {reason} · r retries", layout=False)
+        info = Text(f"✗ {printable(reason)} · r retries")
+        self.query_one("#traversal-info", Static).update(info, layout=False)
 
     def show_edges(self, view: View, edges: Sequence[Edge]) -> None:
         """Fill the table with a fresh slice (at most `ROW_LIMIT` rows)."""
         self.view, self.edges, self.loaded, self.failed = view, list(edges), True, False
-        self.border_title = slice_title(view)
+        self.border_title = Text(slice_title(view))
         shown = self.edges[:ROW_LIMIT]
         table = self.table
         table.clear(columns=True)
@@ -113,8 +122,8 @@ class TraversalPanel(Vertical):
         table.add_column("hop", width=3)
         table.add_column("dir", width=4)
         from_width, to_width = column_widths(
-            max([4, *(len(edge.frm) for edge in shown)]),
-            max([2, *(len(edge.to) for edge in shown)]),
+            max([4, *(len(printable(edge.frm)) for edge in shown)]),
+            max([2, *(len(printable(edge.to)) for edge in shown)]),
             table.size.width,
         )
         table.add_column("from", width=from_width)
@@ -132,7 +141,8 @@ class TraversalPanel(Vertical):
         for index, edge in enumerate(shown[start:end], start):
             # The key carries the row's page, so `enter` still opens the row the user
             # chose when the slice is replaced before the selection is handled.
-            table.add_row(edge.hop, edge.direction, edge.frm, edge.to, key=f"{index}\t{edge.to}")
+            cells = (edge.hop, edge.direction, cell(edge.frm), cell(edge.to))
+            table.add_row(*cells, key=f"{index}\t{edge.to}")
         if end < len(shown):
             self.call_after_refresh(self._add_rows, fill, shown, end)
 
@@ -149,9 +159,9 @@ class TraversalPanel(Vertical):
         if len(self.edges) > ROW_LIMIT:
             line += f" · first {ROW_LIMIT} shown"
         if row is not None and row < len(self.edges):
-            path = path_to(self.view.slug, self.edges, row)
+            path = [printable(node) for node in path_to(self.view.slug, self.edges, row)]
             line += "\n" + format_path(path, self.edges[row].direction)
-        self.query_one("#traversal-info", Static).update(line, layout=False)
+        self.query_one("#traversal-info", Static).update(Text(line), layout=False)
 
     @property
     def selected_slug(self) -> str | None:
