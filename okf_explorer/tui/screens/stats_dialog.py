@@ -12,6 +12,8 @@ most `SECTION_ROWS` rows, then says how many more there are (the CLI lists all).
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator
+from itertools import islice
 from typing import ClassVar
 
 from rich.text import Text
@@ -45,35 +47,48 @@ def counts_text(stats: BrainStats) -> str:
 
 def stats_rows(stats: BrainStats, limit: int = SECTION_ROWS) -> list[Row]:
     """Every line of the list, section by section, in the CLI's order; each heading
-    says how many entries its section has (a dangling target's linkers are its lines)."""
-    sections: list[tuple[str, int, list[Row]]] = []
+    says how many entries its section has (a dangling target's linkers are its lines).
+    Only the lines shown are built: a big brain has tens of thousands of orphans."""
+    sections: list[tuple[str, int, int, Iterator[Line]]] = []
     rankings = (("hubs by links in", stats.hubs_in), ("hubs by links out", stats.hubs_out))
     for heading, hubs in rankings:
         width = max((len(str(degree)) for _, degree in hubs), default=0)
-        rows = [(_page(slug, f"{degree:>{width}}  "), slug) for slug, degree in hubs]
-        sections.append((heading, len(hubs), rows))
+        lines = ((f"  {degree:>{width}}  ", slug, slug) for slug, degree in hubs)
+        sections.append((heading, len(hubs), len(hubs), lines))
     for heading, slugs in (("orphans", stats.orphans), ("dead ends", stats.dead_ends)):
-        sections.append((heading, len(slugs), [(_page(slug), slug) for slug in slugs]))
-    dangling: list[Row] = []
-    for target, froms in stats.dangling:
-        missing = Text("  ✗ ", style="red")
-        missing.append(target, style="dim")
-        dangling.append((missing, None))
-        dangling += [(_page(slug, "    ← "), slug) for slug in froms]
-    sections.append(("dangling targets", len(stats.dangling), dangling))
+        sections.append((heading, len(slugs), len(slugs), (("  ", slug, slug) for slug in slugs)))
+    dangling_lines = sum(1 + len(froms) for _, froms in stats.dangling)
+    sections.append(
+        ("dangling targets", len(stats.dangling), dangling_lines, _dangling_lines(stats))
+    )
     shown: list[Row] = []
-    for heading, count, rows in sections:
+    for heading, count, total, lines in sections:
         shown.append((Text(f"{heading} ({count})", style="bold"), None))
-        shown += rows[:limit]
-        if len(rows) > limit:
-            shown.append((Text(f"  … {len(rows) - limit} more lines", style="dim italic"), None))
+        shown += [_row(*line) for line in islice(lines, limit)]
+        if total > limit:
+            shown.append((Text(f"  … {total - limit} more lines", style="dim italic"), None))
     return shown
 
 
-def _page(slug: str, prefix: str = "") -> Text:
-    text = Text(f"  {prefix}", style="dim")
-    text.append(slug)
-    return text
+Line = tuple[str, str, str | None]
+"""(dim prefix, text, the page `enter` opens there or None)."""
+
+
+def _dangling_lines(stats: BrainStats) -> Iterator[Line]:
+    for target, froms in stats.dangling:
+        yield "  ✗ ", target, None
+        for slug in froms:
+            yield "      ← ", slug, slug
+
+
+def _row(prefix: str, label: str, slug: str | None) -> Row:
+    if slug is None:  # a missing target
+        text = Text(prefix, style="red")
+        text.append(label, style="dim")
+    else:
+        text = Text(prefix, style="dim")
+        text.append(label)
+    return text, slug
 
 
 class StatsDialog(ModalScreen[str | None]):
