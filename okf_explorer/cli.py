@@ -170,6 +170,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="default: from the -o file's suffix (.jsonl, .dot, .gv, .graphml, .mmd), else json",
     )
 
+    stats = command("stats", "counts, hubs, orphans, dead ends and dangling targets")
+    stats.add_argument("--json", action="store_true", help="one JSON object")
+    stats.epilog = (
+        "Text: 'label: N' counts, then the sections hubs by links in / out (top 10, "
+        "'DEGREE SLUG'), orphans, dead ends and dangling targets (each followed by the "
+        "pages linking to it). --json: {counts, hubs: {in, out}, orphans, dead_ends, dangling}."
+    )
+
     serve = command("serve", "serve the brain over MCP (streamable HTTP or stdio)")
     serve.add_argument("src", nargs="?", metavar="SRC", help="folder or MCP URL")
     serve.add_argument("--host", default=DEFAULT_HOST, help=f"default {DEFAULT_HOST}")

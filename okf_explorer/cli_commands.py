@@ -171,6 +171,12 @@ def _serve(args: argparse.Namespace) -> int:
         brain.close()
 
 
+def _stats(brain: Brain, args: argparse.Namespace) -> int:
+    from okf_explorer.cli_stats import run_stats
+
+    return run_stats(brain, args)
+
+
 CommandHandler = Callable[["Brain", argparse.Namespace], int]
 
 _HANDLERS: dict[str, CommandHandler] = {
@@ -179,6 +185,7 @@ _HANDLERS: dict[str, CommandHandler] = {
     "list": _list,
     "links": _links,
     "export": _export,
+    "stats": _stats,
 }
 """The commands that run over an open brain (`serve` opens its own)."""
 

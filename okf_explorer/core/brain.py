@@ -51,6 +51,7 @@ from okf_explorer.core.port import (
     ServerGraph,
 )
 from okf_explorer.core.server_walk import ServerWalk
+from okf_explorer.core.stats import BrainStats, brain_stats
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -361,6 +362,10 @@ class Brain:
     def hubs(self, n: int = 10, by: str = "in") -> list[tuple[str, int]]:
         """The `n` most linked pages by `in`, `out` or `total` degree."""
         return analysis.hubs(self.ensure_index(), n, by)
+
+    def stats(self) -> BrainStats:
+        """Counts, hubs, orphans, dead ends and dangling targets of the index (`core.stats`)."""
+        return brain_stats(self.ensure_index())
 
     def close(self) -> None:
         """Close the source; the Brain must not be used afterwards."""

@@ -86,3 +86,13 @@ def test_error_screen(snap_compare, sample_brain: Path) -> None:  # type: ignore
 
     app = make_app(brain_for(FlakySource(sample_brain, down=True)))
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_stats_dialog(snap_compare, sample_brain: Path) -> None:  # type: ignore[no-untyped-def]
+    async def run_before(pilot: Pilot[None]) -> None:
+        await settle(pilot)
+        await pilot.press("s")
+        app = pilot.app
+        await settle(pilot, until=lambda: getattr(app.screen, "stats", None) is not None)
+
+    assert snap_compare(sample_app(sample_brain), terminal_size=SIZE, run_before=run_before)

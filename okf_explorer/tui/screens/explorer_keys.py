@@ -37,6 +37,7 @@ EXPLORER_BINDINGS: list[BindingType] = [
     Binding("m", "more_of_page", "More of page", id="more-of-page"),
     Binding("slash", "find", "Find", key_display="/", id="find"),
     Binding("ctrl+p", "find", "Find", show=False, id="find-alt"),
+    Binding("s", "stats", "Stats", id="stats"),
     Binding("r", "reload", "Reload", id="reload"),
     Binding("ctrl+x", "cancel_index", "Cancel indexing", id="cancel-index"),
     Binding("tab", "next_pane", "Next pane", show=False, id="next-pane"),
@@ -74,6 +75,7 @@ class ExplorerKeys:
         def _choose(self, slug: str, exists: bool) -> None: ...
         def _exists(self, slug: str) -> bool: ...
         def begin_index(self, refresh: bool = False) -> None: ...
+        def open_page(self, slug: str) -> None: ...
         def cancel_index(self) -> None: ...
         def resolve_target(self, target: str) -> tuple[str, bool] | None: ...
         def notify(self, message: str, **kwargs: Any) -> None: ...
@@ -102,6 +104,8 @@ class ExplorerKeys:
             return bool(self.query_one(PagePane).links)
         if action == "more_of_page":
             return self.query_one(PagePane).truncated  # shown only on a truncated page
+        if action == "stats":
+            return self.index_ready  # computed from the index, never forcing a build
         if action == "cancel_index":
             return self.indexing  # shown only while a build runs
         if action == "open_selected":
@@ -218,6 +222,16 @@ class ExplorerKeys:
                 pane.post_message(PagePane.LinkFollowed(chosen.target, chosen.href))
 
         self.app.push_screen(LinksDialog(pane.slug, links), follow)
+
+    def action_stats(self) -> None:
+        """Counts, hubs, orphans, dead ends and dangling targets; `enter` opens a page."""
+        from okf_explorer.tui.screens.stats_dialog import StatsDialog
+
+        def open_chosen(slug: str | None) -> None:
+            if slug is not None:
+                self.open_page(slug)
+
+        self.app.push_screen(StatsDialog(self.brain), open_chosen)
 
     def action_more_of_page(self) -> None:
         # Presses made while a part is being drawn are counted, not dropped.

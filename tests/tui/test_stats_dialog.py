@@ -1,0 +1,114 @@
+"""`s`: the stats dialog, driven with real keys on the sample brain."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import OptionList, Static
+
+from okf_explorer.core.errors import SourceUnavailable
+from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.tui.app import make_app
+from okf_explorer.tui.screens.main import MainScreen
+from okf_explorer.tui.screens.stats_dialog import StatsDialog
+from okf_explorer.tui.widgets.page_pane import PagePane
+
+from .conftest import SIZE, GatedSource, brain_for, settle
+
+
+def lines(dialog: StatsDialog) -> list[str]:
+    options = dialog.query_one(OptionList)
+    return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+
+
+async def open_stats(pilot) -> StatsDialog:  # type: ignore[no-untyped-def]
+    app = pilot.app
+    await pilot.press("s")
+    await settle(pilot, until=lambda: isinstance(app.screen, StatsDialog) and app.screen.stats)
+    return app.screen
+
+
+async def test_s_shows_the_stats_and_enter_opens_an_orphan(sample_brain: Path) -> None:
+    app = make_app(brain_for(BundleSource(sample_brain)))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        dialog = await open_stats(pilot)
+        counts = str(dialog.query_one("#stats-counts", Static).content)
+        assert counts.splitlines() == [
+            "pages 57 · readable 57 · unreadable 0 · reserved 11",
+            "links 388 · dangling targets 4 · ambiguous links 1",
+        ]
+        shown = lines(dialog)
+        assert shown[:2] == ["hubs by links in (10)", "  34  tables/orders"]
+        orphans = shown.index("orphans (1)")
+        assert shown[orphans + 1 : orphans + 5] == [
+            "  glossary/legacy-pos",
+            "dead ends (1)",
+            "  glossary/sku",
+            "dangling targets (4)",
+        ]
+        assert shown[orphans + 5 : orphans + 7] == [
+            "  ✗ Supplier Scorecard",
+            "      ← dashboards/index",
+        ]
+        options = dialog.query_one(OptionList)
+        assert options.has_focus and dialog.slugs[options.highlighted] == "tables/orders"
+        # Headings are skipped: the orphan is the 21st page listed (after 2 × 10 hubs).
+        await pilot.press(*["down"] * 20)
+        assert dialog.slugs[options.highlighted] == "glossary/legacy-pos"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, MainScreen)
+        assert app.screen.query_one(PagePane).slug == "glossary/legacy-pos"
+        assert app.screen.history.current.slug == "glossary/legacy-pos"
+
+
+async def test_escape_closes_and_the_key_waits_for_the_index(small_bundle: Path) -> None:
+    source = GatedSource(small_bundle)
+    app = make_app(brain_for(source), start="alpha")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await settle(pilot, until=lambda: source.scan_started.is_set() and screen.indexing)
+        assert not screen.check_action("stats", ())  # greyed: it never forces a build
+        await pilot.press("s")
+        assert app.screen is screen
+        source.gate.set()
+        await settle(pilot, until=lambda: screen.index_ready)
+        dialog = await open_stats(pilot)
+        assert lines(dialog) == [
+            "hubs by links in (3)",
+            "  2  alpha",
+            "  2  beta",
+            "  1  index",
+            "hubs by links out (4)",
+            "  2  index",
+            "  1  alpha",
+            "  1  beta",
+            "  1  notes/gamma",
+            "orphans (1)",
+            "  notes/gamma",
+            "dead ends (0)",
+            "dangling targets (1)",
+            "  ✗ ghost",
+            "      ← alpha",
+        ]
+        await pilot.press("escape")
+        assert app.screen is screen
+        assert screen.history.current.slug == "alpha"
+
+
+async def test_a_failure_is_said_in_the_dialog(small_bundle: Path) -> None:
+    brain = brain_for(BundleSource(small_bundle))
+    app = make_app(brain)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+
+        def broken() -> None:
+            raise SourceUnavailable("the brain is unreachable (test)")
+
+        brain.stats = broken  # type: ignore[method-assign]
+        await pilot.press("s")
+        counts = app.screen.query_one("#stats-counts", Static)
+        await settle(pilot, until=lambda: str(counts.content) != "computing…")
+        assert str(counts.content) == "could not compute the stats: the brain is unreachable (test)"
+        assert lines(app.screen) == []
