@@ -37,9 +37,10 @@ An empty section is its heading alone. `--json` prints one object:
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import TYPE_CHECKING
+
+from okf_explorer.core.text_safety import json_text, printable
 
 if TYPE_CHECKING:
     from okf_explorer.core.brain import Brain
@@ -56,7 +57,7 @@ def run_stats(brain: Brain, args: argparse.Namespace) -> int:
 
 def stats_json(stats: BrainStats) -> str:
     """The `--json` output: one object, then a newline."""
-    return json.dumps(stats.to_json(), indent=2, ensure_ascii=False) + "\n"
+    return json_text(stats.to_json(), indent=2) + "\n"
 
 
 def stats_text(stats: BrainStats) -> str:
@@ -66,12 +67,12 @@ def stats_text(stats: BrainStats) -> str:
     for heading, hubs in rankings:
         width = max((len(str(degree)) for _, degree in hubs), default=0)
         lines += ["", f"{heading} ({len(hubs)}):"]
-        lines += [f"  {degree:>{width}} {slug}" for slug, degree in hubs]
+        lines += [f"  {degree:>{width}} {printable(slug)}" for slug, degree in hubs]
     for heading, slugs in (("orphans", stats.orphans), ("dead ends", stats.dead_ends)):
         lines += ["", f"{heading} ({len(slugs)}):"]
-        lines += [f"  {slug}" for slug in slugs]
+        lines += [f"  {printable(slug)}" for slug in slugs]
     lines += ["", f"dangling targets ({len(stats.dangling)}):"]
     for target, froms in stats.dangling:
-        lines.append(f"  {target}")
-        lines += [f"    {slug}" for slug in froms]
+        lines.append(f"  {printable(target)}")
+        lines += [f"    {printable(slug)}" for slug in froms]
     return "".join(line + "\n" for line in lines)

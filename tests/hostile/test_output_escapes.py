@@ -148,3 +148,17 @@ def test_remote_slugs_from_a_real_server_are_escaped_too(
         missing = cli("get", "zz\x1b[2J\u202e")
         assert missing.returncode == 1 and missing.stderr.count("\n") == 1
         assert not RAW.search(missing.stderr)
+
+
+def test_stats_prints_escaped_names_and_exact_json(
+    hostile_bundle: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (hostile_bundle / "index.md").write_text("[[gone\x1bc]]\n", encoding="utf-8")
+    status, out, _ = _run(["stats", "--source", str(hostile_bundle)], capsys)
+    assert status == 0 and RAW.search(out) is None
+    assert "  gone\\x1bc" in out.splitlines()
+    assert "\t" not in out
+    status, out, _ = _run(["stats", "--json", "--source", str(hostile_bundle)], capsys)
+    found = json.loads(out)
+    assert status == 0 and RAW.search(out) is None
+    assert "gone\x1bc" in found["dangling"] and ESC_TITLE in found["orphans"]

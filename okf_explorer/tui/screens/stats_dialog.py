@@ -29,6 +29,7 @@ from textual.worker import Worker, WorkerState
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import OkfError
 from okf_explorer.core.stats import BrainStats
+from okf_explorer.core.text_safety import printable
 
 SECTION_ROWS = 100
 """Rows a section lists in the dialog before `… N more` (a big brain has thousands)."""
@@ -84,10 +85,10 @@ def _dangling_lines(stats: BrainStats) -> Iterator[Line]:
 def _row(prefix: str, label: str, slug: str | None) -> Row:
     if slug is None:  # a missing target
         text = Text(prefix, style="red")
-        text.append(label, style="dim")
+        text.append(printable(label), style="dim")
     else:
         text = Text(prefix, style="dim")
-        text.append(label)
+        text.append(printable(label))
     return text, slug
 
 
