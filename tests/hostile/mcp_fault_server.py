@@ -39,7 +39,7 @@ class FaultHandler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server: FaultHTTPServer
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the stdlib's name
+    def log_message(self, format: str, *args: Any) -> None:
         """Quiet: the test output is the client's."""
 
     def do_POST(self) -> None:

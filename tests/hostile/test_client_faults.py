@@ -24,8 +24,9 @@ HUGE = 300 * 1024 * 1024
 
 
 def _reply_prefix(request: dict[str, Any]) -> bytes:
-    return b'{"jsonrpc": "2.0", "id": %d, "result": {"content": [{"type": "text", "text": "' % (
-        request["id"]
+    return (
+        b'{"jsonrpc": "2.0", "id": %d, "result": {"content": [{"type": "text", "text": "'
+        % (request["id"])
     )
 
 
@@ -94,7 +95,7 @@ async def test_the_tui_shows_the_same_timeout_on_its_start_screen() -> None:
 def endless_listing(handler: FaultHandler, request: dict[str, Any]) -> None:
     arguments = request["params"]["arguments"]
     offset, limit = int(arguments["offset"]), int(arguments["limit"])
-    rows = [{"slug": f"page-{n:09d}", "updated_at": "2026-01-01"} for n in range(offset, offset + limit)]
+    rows = [{"slug": f"page-{n:09d}", "updated_at": "2026"} for n in range(offset, offset + limit)]
     handler.send_tool_payload(request, rows)
 
 
