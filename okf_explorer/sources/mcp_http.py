@@ -196,21 +196,6 @@ def capped_chunks(
         yield chunk
 
 
-def read_capped(
-    response: httpx.Response,
-    *,
-    deadline: float,
-    timed_out: Callable[[], OkfError],
-    label: str,
-) -> bytearray:
-    """The whole body of `response` (see `capped_chunks`), not copied again: `json.loads`
-    reads a bytearray as it is."""
-    body = bytearray()
-    for chunk in capped_chunks(response, deadline=deadline, timed_out=timed_out, label=label):
-        body += chunk
-    return body
-
-
 def _too_large(label: str, limit: int) -> ProtocolError:
     size = f"{limit >> 20} MiB" if limit % (1 << 20) == 0 else f"{limit:,} bytes"
     return ProtocolError(f"{label} sent a reply larger than {size}, the most okf-explorer reads")

@@ -13,11 +13,10 @@ What this module guarantees:
   `MCP-Protocol-Version` / `Mcp-Session-Id` once negotiated / issued;
 - replies are read as SSE (several events, notifications and foreign ids skipped)
   or plain JSON (an object or a batch array);
-- no hang: each request (all its attempts) ends within `timeout` seconds of being
-  sent, whatever the server does (`mcp_http`: every socket operation is clamped
-  to the deadline), with `unreachable (timed out after S s)`;
-- bounded memory: a reply over `mcp_http.MAX_REPLY_BYTES` (64 MiB) is a
-  `ProtocolError`, read no further; SSE is parsed line by line as it streams;
+- no hang: a request (all its attempts) ends `timeout` seconds after it is sent,
+  whatever the server does (`mcp_http`), with `unreachable (timed out after S s)`;
+- bounded memory: a reply over `mcp_http.MAX_REPLY_BYTES` is refused, read no
+  further than that; SSE is parsed line by line as it streams;
 - idempotent reads are retried a bounded number of times with exponential backoff,
   on connection failures, dropped or cut-off replies and 5xx, never on 4xx or
   tool errors; timeouts are not retried (a slow server stays slow);
@@ -27,6 +26,7 @@ What this module guarantees:
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import re
@@ -37,19 +37,8 @@ from typing import Any
 
 from okf_explorer.core.errors import AuthError, OkfError, ProtocolError, SourceUnavailable
 from okf_explorer.sources.lean_httpx import httpx
-from okf_explorer.sources.mcp_http import (
-    DeadlineBackend,
-    capped_chunks,
-    deadline_transport,
-    read_capped,
-)
-from okf_explorer.sources.mcp_sse import (
-    is_refusal,
-    is_reply,
-    refusal_text,
-    sse_lines,
-    sse_messages,
-)
+from okf_explorer.sources.mcp_http import DeadlineBackend, capped_chunks, deadline_transport
+from okf_explorer.sources.mcp_sse import is_refusal, is_reply, refusal_text, sse_lines, sse_messages
 
 log = logging.getLogger(__name__)
 
@@ -211,12 +200,7 @@ class JsonRpcTransport:
         body = {"jsonrpc": "2.0", "method": method}
         deadline = time.monotonic() + self._timeout
         try:
-            with (
-                self._backend.until(deadline),
-                self._client.stream(
-                    "POST", self._url, json=body, headers=self._extra_headers()
-                ) as response,
-            ):
+            with self._post(body, deadline) as response:
                 self._check_auth(response)
                 for _ in self._body(response, deadline):
                     pass  # read (and drop) any body, so the connection can be reused
@@ -255,15 +239,7 @@ class JsonRpcTransport:
             bodies.append(body)
         what = f"a batch of {len(calls)} calls" if batch else calls[0][0]
         try:
-            with (
-                self._backend.until(deadline),
-                self._client.stream(
-                    "POST",
-                    self._url,
-                    json=bodies if batch else bodies[0],
-                    headers=self._extra_headers(),
-                ) as response,
-            ):
+            with self._post(bodies if batch else bodies[0], deadline) as response:
                 self._check_status(response, what, deadline)
                 replies = self._read_replies(response, ids, deadline)
         except httpx.TimeoutException:
@@ -276,6 +252,16 @@ class JsonRpcTransport:
             self._outcome(replies[request_id], method)
             for request_id, (method, _) in zip(ids, calls, strict=True)
         ]
+
+    @contextlib.contextmanager
+    def _post(self, payload: Any, deadline: float) -> Iterator[httpx.Response]:
+        """A streamed POST of `payload` whose every network operation ends by `deadline`."""
+        headers = self._extra_headers()
+        with (
+            self._backend.until(deadline),
+            self._client.stream("POST", self._url, json=payload, headers=headers) as response,
+        ):
+            yield response
 
     def _extra_headers(self) -> dict[str, str]:
         headers: dict[str, str] = {}
@@ -365,7 +351,9 @@ class JsonRpcTransport:
         )
 
     def _json_messages(self, response: httpx.Response, deadline: float) -> list[Any]:
-        raw = read_capped(response, deadline=deadline, timed_out=self._timed_out, label=self.label)
+        raw = bytearray()  # json.loads reads a bytearray as it is: no second copy
+        for chunk in self._body(response, deadline):
+            raw += chunk
         if not raw.strip():
             return []
         try:

@@ -71,6 +71,22 @@ def test_timeout_bounds_a_request_whatever_the_server_does(fault: Any) -> None:
     assert run.seconds < TIMEOUT_S + MARGIN_S
 
 
+def slow_server_errors(handler: FaultHandler, request: dict[str, Any]) -> None:
+    time.sleep(1.5)
+    handler.send_json({"error": "busy"}, status=503)
+
+
+def test_retries_share_the_request_deadline() -> None:
+    """A 503 after 1.5 s is worth a retry, but not past the 2 s deadline: three full
+    attempts would take 4.8 s and end with `server error` instead."""
+    with fault_server(slow_server_errors) as server:
+        run = run_cli(["list", "--source", server.url, "--timeout", str(TIMEOUT_S)])
+    assert run.status == 1
+    assert run.stderr.splitlines() == [
+        f"okf-explorer: {server.url} unreachable (timed out after {TIMEOUT_S} s)"
+    ]
+
+
 async def test_the_tui_shows_the_same_timeout_on_its_start_screen() -> None:
     from okf_explorer.core.brain import Brain
     from okf_explorer.sources.factory import open_source
