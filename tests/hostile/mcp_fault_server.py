@@ -8,7 +8,8 @@ refuses batches (the client then sends single calls). Every `tools/call` is hand
 the helpers on `FaultHandler`. Trickling faults stop once the server is shut down.
 
 `run_cli(args)` runs `okf-explorer ARGS` in a fresh interpreter and reports the
-exit status, stderr, wall time and the child's own peak RSS (`resource`), optionally
+exit status, stderr, wall time and the child's own peak RSS (`VmHWM` on Linux, where
+`resource`'s `ru_maxrss` also counts the pytest process it was forked from), optionally
 after setting module constants (`overrides`) so a test can use a small ceiling.
 """
 
@@ -153,10 +154,18 @@ for target, value in json.loads(os.environ.get("OKF_TEST_OVERRIDES", "{}")).item
     module, name = target.split(":")
     setattr(importlib.import_module(module), name, value)
 from okf_explorer.cli import main
-status = main(sys.argv[1:])
+exit_status = main(sys.argv[1:])
+peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+try:  # Linux: ru_maxrss keeps the parent's peak across fork+exec; VmHWM is ours alone
+    with open("/proc/self/status", encoding="ascii") as proc_status:
+        for line in proc_status:
+            if line.startswith("VmHWM:"):
+                peak_kb = int(line.split()[1])
+except OSError:
+    pass
 with open(os.environ["OKF_TEST_RSS_FILE"], "w") as out:
-    out.write(str(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss))
-sys.exit(status)
+    out.write(str(peak_kb))
+sys.exit(exit_status)
 """
 
 
