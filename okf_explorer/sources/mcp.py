@@ -8,7 +8,10 @@ scans run in `mcp_scan`. Choices where the SPEC is silent (GBRAIN_PROTOCOL.md sa
   `offset` that advances by the rows received. It stops at an empty page, or at a
   page shorter than the longest one seen so far, so a server with a cap below 100
   is paged correctly too (one extra cheap call on small brains). A server that
-  ignores `offset` (the same slugs come back) is a `ProtocolError`, not a loop.
+  ignores `offset` (the same slugs come back) is a `ProtocolError`, not a loop,
+  and so is one that never stops listing new slugs: past `MAX_LISTED_PAGES`
+  (1,000,000) the listing is refused, not truncated, so no command works on a
+  silently partial brain.
   The result is re-sorted by code point. `slugs_with_tag` pages the same way with
   the server's `tag` filter (gbrain's rows carry no tags to filter locally).
 - Stub fingerprints are `updated_at` (see `mcp_payloads.stub_of`); the shared index
@@ -37,7 +40,6 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
 
 from okf_explorer.core.errors import OkfError, PageNotFound, PageUnreadable, ProtocolError
 from okf_explorer.core.pages import Page
@@ -61,6 +63,10 @@ PagePayload = dict[str, Any] | PageNotFound | PageUnreadable
 
 PAGE_SIZE = 100
 """gbrain silently clamps remote `list_pages` limits to 100."""
+
+MAX_LISTED_PAGES = 1_000_000
+"""The most pages a listing may hold (10,000 `list_pages` calls of 100); a server that
+lists more is taken to be paging forever, and the listing fails with one clear line."""
 
 GRAPH_TOOLS = ("get_links", "get_backlinks")
 
@@ -97,7 +103,7 @@ class McpSource:
             timeout=timeout,
             pool_size=self._concurrency + 2,
             secrets=url_secrets(url),
-            transport=http_transport or _plain_http_transport(url, self._concurrency + 2),
+            transport=http_transport,
         )
         self._decoder = ToolDecoder(self._label, token_source, self._rpc.scrub)
         self._tools: frozenset[str] | None = None
@@ -155,7 +161,11 @@ class McpSource:
         return sorted(self._listed({"tag": tag}))
 
     def _listed(self, filters: dict[str, Any]) -> dict[str, PageStub]:
-        """slug → stub of every `list_pages` row matching `filters`, all pages of it."""
+        """slug → stub of every `list_pages` row matching `filters`, all pages of it.
+
+        Raises `ProtocolError` for a server that pages forever: a page that adds no new
+        slug (offset ignored), or more than `MAX_LISTED_PAGES` slugs in all.
+        """
         stubs: dict[str, PageStub] = {}
         unversioned = f"unversioned:{time.time_ns()}"
         offset = longest = 0
@@ -172,6 +182,11 @@ class McpSource:
                     fresh += 1
             if rows and fresh == 0:
                 raise ProtocolError(f"{self._label} repeats list_pages rows (offset ignored?)")
+            if len(stubs) > MAX_LISTED_PAGES:
+                raise ProtocolError(
+                    f"{self._label} lists more than {MAX_LISTED_PAGES:,} pages, the most"
+                    " okf-explorer reads (a server that pages forever?)"
+                )
             if not rows or len(rows) < longest:
                 return stubs
             longest = max(longest, len(rows))
@@ -275,21 +290,6 @@ class McpServerGraph:
             raise ProtocolError(f"{self._source.label} answered {tool} with something unexpected")
         values = (row.get(key) for row in rows if isinstance(row, dict))
         return list(dict.fromkeys(v for v in values if isinstance(v, str) and v))
-
-
-def _plain_http_transport(url: str, pool_size: int) -> httpx.BaseTransport | None:
-    """For an `http://` URL, a connection pool that skips loading the CA bundle.
-
-    httpx reads the system's certificates for every client it makes (60-100 ms,
-    most of a one-shot CLI query over loopback) even when no TLS is ever spoken.
-    `https://` URLs keep httpx's default, verifying transport.
-    """
-    if urlsplit(url).scheme.lower() != "http":
-        return None
-    from okf_explorer.sources.lean_httpx import httpx
-
-    limits = httpx.Limits(max_connections=pool_size, max_keepalive_connections=pool_size)
-    return httpx.HTTPTransport(verify=False, limits=limits)
 
 
 def _get_page_params(slug: str, content: bool = True) -> dict[str, Any]:

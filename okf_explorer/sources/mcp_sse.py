@@ -8,8 +8,9 @@ own), so the transport and the tests share them.
 from __future__ import annotations
 
 import json
+import re
 import time
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from typing import Any
 
 from okf_explorer.core.errors import OkfError, ProtocolError
@@ -67,6 +68,37 @@ def sse_messages(
             yield json.loads("\n".join(data))
         except ValueError:
             return
+
+
+_LINE_END = re.compile(rb"\r\n|\r|\n")
+
+
+def sse_lines(chunks: Iterable[bytes]) -> Iterator[str]:
+    """The lines of an SSE stream (CRLF, LF or CR ends), as the bytes arrive.
+
+    Unlike reading the body whole, memory holds one line at most (and the caller
+    caps the bytes read); a line split over chunks is joined once, not re-copied per
+    chunk. Lines are split as bytes, so a UTF-8 character cut between chunks is whole.
+    """
+    partial: list[bytes] = []
+    after_cr = False
+    for chunk in chunks:
+        if after_cr and chunk.startswith(b"\n"):
+            chunk = chunk[1:]
+        if not chunk:
+            continue
+        after_cr = chunk.endswith(b"\r")
+        pieces = _LINE_END.split(chunk)
+        if len(pieces) == 1:
+            partial.append(chunk)
+            continue
+        partial.append(pieces[0])
+        yield b"".join(partial).decode("utf-8", "replace")
+        for piece in pieces[1:-1]:
+            yield piece.decode("utf-8", "replace")
+        partial = [pieces[-1]] if pieces[-1] else []
+    if partial:
+        yield b"".join(partial).decode("utf-8", "replace")
 
 
 def _decode_event(data: list[str], label: str) -> Any:

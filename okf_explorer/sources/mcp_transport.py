@@ -13,7 +13,10 @@ What this module guarantees:
   `MCP-Protocol-Version` / `Mcp-Session-Id` once negotiated / issued;
 - replies are read as SSE (several events, notifications and foreign ids skipped)
   or plain JSON (an object or a batch array);
-- no hang: every request has a connect/read timeout *and* an overall deadline;
+- no hang: a request (all its attempts) ends `timeout` seconds after it is sent,
+  whatever the server does (`mcp_http`), with `unreachable (timed out after S s)`;
+- bounded memory: a reply over `mcp_http.MAX_REPLY_BYTES` is refused, read no
+  further than that; SSE is parsed line by line as it streams;
 - idempotent reads are retried a bounded number of times with exponential backoff,
   on connection failures, dropped or cut-off replies and 5xx, never on 4xx or
   tool errors; timeouts are not retried (a slow server stays slow);
@@ -23,17 +26,19 @@ What this module guarantees:
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import re
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from okf_explorer.core.errors import AuthError, OkfError, ProtocolError, SourceUnavailable
 from okf_explorer.sources.lean_httpx import httpx
-from okf_explorer.sources.mcp_sse import is_refusal, is_reply, refusal_text, sse_messages
+from okf_explorer.sources.mcp_http import DeadlineBackend, capped_chunks, deadline_transport
+from okf_explorer.sources.mcp_sse import is_refusal, is_reply, refusal_text, sse_lines, sse_messages
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +73,7 @@ class JsonRpcTransport:
 
     `label` is the URL as shown to users (credentials already removed by the
     caller); `secrets` are strings scrubbed from any server text we repeat.
+    `transport` replaces the deadline-enforcing one we build (tests inject faults).
     """
 
     def __init__(
@@ -95,6 +101,9 @@ class JsonRpcTransport:
         if token:
             headers["Authorization"] = f"Bearer {token}"
         limits = httpx.Limits(max_connections=pool_size, max_keepalive_connections=pool_size)
+        self._backend = DeadlineBackend()
+        if transport is None:
+            transport = deadline_transport(url, pool_size, self._backend)
         self._client = httpx.Client(
             headers=headers,
             timeout=httpx.Timeout(timeout),
@@ -189,24 +198,29 @@ class JsonRpcTransport:
         """A notification: the server answers 202 with no body; failures here are not fatal
         for a stateless server, so only auth and reachability errors propagate."""
         body = {"jsonrpc": "2.0", "method": method}
+        deadline = time.monotonic() + self._timeout
         try:
-            response = self._client.post(self._url, json=body, headers=self._extra_headers())
+            with self._post(body, deadline) as response:
+                self._check_auth(response)
+                for _ in self._body(response, deadline):
+                    pass  # read (and drop) any body, so the connection can be reused
         except httpx.TimeoutException:
             raise self._timed_out() from None
         except httpx.TransportError as error:
             raise self._unreachable(error) from None
-        self._check_auth(response)
 
     # -- one request ----------------------------------------------------------------------
 
     def _exchange_with_retries(self, calls: list[Call], batch: bool) -> list[Any]:
+        """`_exchange`, retried; all attempts share one deadline, `timeout` from now."""
+        deadline = time.monotonic() + self._timeout
         for attempt in range(1, ATTEMPTS + 1):
             try:
-                return self._exchange(calls, batch)
+                return self._exchange(calls, batch, deadline)
             except _Retryable as failure:
-                if attempt == ATTEMPTS:
-                    raise failure.final from None
                 delay = BACKOFF_S * 2 ** (attempt - 1)
+                if attempt == ATTEMPTS or time.monotonic() + delay >= deadline:
+                    raise failure.final from None
                 log.debug(
                     "%s (attempt %d of %d, retrying in %.1f s)",
                     failure.final, attempt, ATTEMPTS, delay,
@@ -214,7 +228,7 @@ class JsonRpcTransport:
                 time.sleep(delay)
         raise AssertionError("unreachable code")  # pragma: no cover
 
-    def _exchange(self, calls: list[Call], batch: bool) -> list[Any]:
+    def _exchange(self, calls: list[Call], batch: bool, deadline: float) -> list[Any]:
         """One POST: the outcome (result or `ProtocolError`) of each call, in order."""
         ids = [next(self._ids) for _ in calls]
         bodies: list[dict[str, Any]] = []
@@ -224,15 +238,9 @@ class JsonRpcTransport:
                 body["params"] = params
             bodies.append(body)
         what = f"a batch of {len(calls)} calls" if batch else calls[0][0]
-        deadline = time.monotonic() + self._timeout
         try:
-            with self._client.stream(
-                "POST",
-                self._url,
-                json=bodies if batch else bodies[0],
-                headers=self._extra_headers(),
-            ) as response:
-                self._check_status(response, what)
+            with self._post(bodies if batch else bodies[0], deadline) as response:
+                self._check_status(response, what, deadline)
                 replies = self._read_replies(response, ids, deadline)
         except httpx.TimeoutException:
             raise self._timed_out() from None
@@ -245,6 +253,16 @@ class JsonRpcTransport:
             for request_id, (method, _) in zip(ids, calls, strict=True)
         ]
 
+    @contextlib.contextmanager
+    def _post(self, payload: Any, deadline: float) -> Iterator[httpx.Response]:
+        """A streamed POST of `payload` whose every network operation ends by `deadline`."""
+        headers = self._extra_headers()
+        with (
+            self._backend.until(deadline),
+            self._client.stream("POST", self._url, json=payload, headers=headers) as response,
+        ):
+            yield response
+
     def _extra_headers(self) -> dict[str, str]:
         headers: dict[str, str] = {}
         if self._protocol_version:
@@ -253,7 +271,7 @@ class JsonRpcTransport:
             headers["Mcp-Session-Id"] = self._session_id
         return headers
 
-    def _check_status(self, response: httpx.Response, method: str) -> None:
+    def _check_status(self, response: httpx.Response, method: str, deadline: float) -> None:
         """Map the HTTP status to our errors; remember a session id the server issues."""
         status = response.status_code
         if status == 200:
@@ -268,7 +286,7 @@ class JsonRpcTransport:
         if status >= 500:
             reason = f"HTTP {status} {response.reason_phrase}".strip()
             raise _Retryable(SourceUnavailable(f"{self.label} unreachable (server error {reason})"))
-        detail = self._error_detail(response)
+        detail = self._error_detail(response, deadline)
         raise ProtocolError(f"{self.label} refused {method} (HTTP {status}{detail})")
 
     def _check_auth(self, response: httpx.Response) -> None:
@@ -285,11 +303,17 @@ class JsonRpcTransport:
             )
         raise AuthError(message)
 
-    def _error_detail(self, response: httpx.Response) -> str:
-        """`: <server message>` from a small JSON error body, scrubbed; else empty."""
+    def _error_detail(self, response: httpx.Response, deadline: float) -> str:
+        """`: <server message>` from a small JSON error body (its first 4 KiB), scrubbed;
+        else empty."""
+        head = bytearray()
         try:
-            data = json.loads(response.read()[:4096])
-        except (ValueError, httpx.HTTPError):
+            for chunk in self._body(response, deadline):
+                head += chunk
+                if len(head) >= 4096:
+                    break
+            data = json.loads(head[:4096])
+        except (ValueError, httpx.HTTPError, OkfError):
             return ""
         error = data.get("error") if isinstance(data, dict) else None
         message = error.get("message") if isinstance(error, dict) else None
@@ -303,9 +327,10 @@ class JsonRpcTransport:
         """Our replies by id; stops reading as soon as all have arrived."""
         content_type = response.headers.get("content-type", "").split(";")[0].strip().lower()
         if content_type == "text/event-stream":
-            messages = sse_messages(response.iter_lines(), deadline, self._timed_out, self.label)
+            lines = sse_lines(self._body(response, deadline))
+            messages = sse_messages(lines, deadline, self._timed_out, self.label)
         elif content_type in ("application/json", ""):
-            messages = iter(self._json_messages(response))
+            messages = iter(self._json_messages(response, deadline))
         else:
             raise ProtocolError(f"{self.label} answered with unexpected {content_type!r} content")
         wanted, found = set(ids), {}
@@ -320,8 +345,15 @@ class JsonRpcTransport:
                 )
         raise _Retryable(ProtocolError(f"{self.label} reply was cut off before the answer arrived"))
 
-    def _json_messages(self, response: httpx.Response) -> list[Any]:
-        raw = response.read()
+    def _body(self, response: httpx.Response, deadline: float) -> Iterator[bytes]:
+        return capped_chunks(
+            response, deadline=deadline, timed_out=self._timed_out, label=self.label
+        )
+
+    def _json_messages(self, response: httpx.Response, deadline: float) -> list[Any]:
+        raw = bytearray()  # json.loads reads a bytearray as it is: no second copy
+        for chunk in self._body(response, deadline):
+            raw += chunk
         if not raw.strip():
             return []
         try:
