@@ -209,7 +209,7 @@ def _shared_options(*, suppress: bool) -> argparse.ArgumentParser:
         metavar="S",
         type=_seconds,
         default=default(None),
-        help="seconds to wait for an MCP server (default 10)",
+        help="deadline in seconds for each MCP request (default 10)",
     )
     group.add_argument(
         "--scan",

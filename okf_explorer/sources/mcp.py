@@ -239,8 +239,14 @@ class McpSource:
 
     def _payload(self, slug: str, result: Any, content: bool) -> PagePayload:
         """One `get_page` object from a batch `result` (fetched alone when None), or its
-        page-level error."""
-        if isinstance(result, OkfError):
+        page-level error.
+
+        A batch item the server answered with a JSON-RPC error (our `serve` refuses the
+        items past its per-POST reply cap) is asked again alone; only that answer counts.
+        """
+        if isinstance(result, ProtocolError):
+            result = None
+        elif isinstance(result, OkfError):
             raise result
         try:
             if result is None:
