@@ -4,13 +4,17 @@ links blob is corrupt, and the permissions of cache files."""
 
 from __future__ import annotations
 
+import json
+import marshal
 import os
 import subprocess
 import sys
 from pathlib import Path
 
-from okf_explorer.core.cache import IndexCache
+from okf_explorer.core.brain import Brain
+from okf_explorer.core.cache import IndexCache, encode_cache
 from okf_explorer.core.index import build_index
+from okf_explorer.server.tools import call_tool
 from okf_explorer.sources.bundle import BundleSource
 
 
@@ -58,3 +62,109 @@ def test_same_size_edit_seen_by_the_cli(tmp_path: Path) -> None:
     assert links() == "aaaa"
     same_size_edit_with_old_mtime(root / "page.md", "See [[bbbb]].\n")
     assert links() == "bbbb"
+
+
+def corrupt_links_blob(cache: IndexCache, root: Path) -> None:
+    """Cut the nested links blob of the stored cache in half, keeping the file's
+    header and checksum valid (so only the lazy decoding of the links fails)."""
+    key = BundleSource(root).cache_key
+    stored = cache.load(key)
+    assert stored is not None
+    *columns, blob = stored.data
+    assert isinstance(blob, bytes) and len(blob) > 4
+    cache.path_for(key).write_bytes(
+        encode_cache(key, stored.signature, (*columns, blob[: len(blob) // 2]))
+    )
+    assert cache.load(key) is not None  # the checksum still holds
+
+
+def links_blob_loads(cache: IndexCache, root: Path) -> bool:
+    stored = cache.load(BundleSource(root).cache_key)
+    if stored is None:
+        return False
+    try:
+        marshal.loads(stored.data[-1])
+    except (ValueError, EOFError, TypeError):
+        return False
+    return True
+
+
+def tool_json(brain: Brain, name: str, **arguments: object) -> object:
+    reply = call_tool(brain, name, arguments)
+    assert not reply.is_error, (name, reply.value)
+    return reply.value
+
+
+def test_corrupt_links_blob_is_rebuilt_for_the_server_tools(tmp_path: Path) -> None:
+    root, cache = bundle(tmp_path / "b"), IndexCache(tmp_path / "cache")
+    build_index(BundleSource(root), cache=cache)
+    corrupt_links_blob(cache, root)
+    brain = Brain(BundleSource(root), cache_dir=tmp_path / "cache")
+    try:
+        links = tool_json(brain, "get_links", slug="page")
+        assert [row["to_slug"] for row in links] == ["aaaa"]  # type: ignore[union-attr]
+        edges = tool_json(brain, "traverse_graph", slug="page", depth=1, direction="out")
+        assert "aaaa" in json.dumps(edges)
+        tool_json(brain, "get_page", slug="page")
+        tool_json(brain, "get_backlinks", slug="aaaa")
+        assert [link.to for link in brain.forward_links("page")] == ["aaaa"]  # the TUI's call
+    finally:
+        brain.close()
+    assert links_blob_loads(cache, root)  # healed on disk
+
+
+def test_corrupt_links_blob_with_a_page_changed_rescans(tmp_path: Path) -> None:
+    root, cache = bundle(tmp_path / "b"), IndexCache(tmp_path / "cache")
+    build_index(BundleSource(root), cache=cache)
+    corrupt_links_blob(cache, root)
+    (root / "page.md").write_text("See [[bbbb]] now.\n", encoding="utf-8")
+    index = build_index(BundleSource(root), cache=cache)
+    assert [link.to for link in index.forward["page"]] == ["bbbb"]
+    assert dict(index.raw_links)["aaaa"] == ()
+    assert links_blob_loads(cache, root)
+
+
+def test_corrupt_links_blob_cli_and_serve(tmp_path: Path) -> None:
+    root, cache = bundle(tmp_path / "b"), IndexCache(tmp_path / "cache")
+    build_index(BundleSource(root), cache=cache)
+    corrupt_links_blob(cache, root)
+    env = {**os.environ, "OKF_EXPLORER_CACHE": str(tmp_path / "cache")}
+    cli = [sys.executable, "-m", "okf_explorer", "--source", str(root)]
+    for args in (["links", "page"], ["links", "aaaa", "--direction", "in"]):
+        done = subprocess.run([*cli, *args], env=env, capture_output=True, text=True, timeout=120)
+        assert (done.returncode, done.stderr) == (0, "")
+    session = "".join(
+        json.dumps(message) + "\n"
+        for message in (
+            {
+                "jsonrpc": "2.0",
+                "id": 0,
+                "method": "initialize",
+                "params": {
+                    "protocolVersion": "2025-03-26",
+                    "capabilities": {},
+                    "clientInfo": {"name": "hostile-test", "version": "0"},
+                },
+            },
+            {"jsonrpc": "2.0", "method": "notifications/initialized"},
+            {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "tools/call",
+                "params": {"name": "get_links", "arguments": {"slug": "page"}},
+            },
+        )
+    )
+    done = subprocess.run(
+        [*cli[:3], "serve", str(root), "--stdio"],
+        input=session,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    replies = {reply["id"]: reply for reply in map(json.loads, done.stdout.splitlines())}
+    result = replies[1]["result"]
+    assert not result.get("isError"), result
+    assert "aaaa" in result["content"][0]["text"] and "Traceback" not in done.stderr
+    assert links_blob_loads(cache, root)
