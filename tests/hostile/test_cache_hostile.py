@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import marshal
 import os
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -168,3 +169,56 @@ def test_corrupt_links_blob_cli_and_serve(tmp_path: Path) -> None:
     assert not result.get("isError"), result
     assert "aaaa" in result["content"][0]["text"] and "Traceback" not in done.stderr
     assert links_blob_loads(cache, root)
+
+
+def mode_of(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def test_cache_files_are_private_whatever_the_umask(tmp_path: Path) -> None:
+    root = bundle(tmp_path / "b")
+    folder = tmp_path / "deep" / "cache"
+    old = os.umask(0)
+    try:
+        build_index(BundleSource(root), cache=IndexCache(folder))
+    finally:
+        os.umask(old)
+    files = list(folder.iterdir())
+    assert files and all(mode_of(path) == 0o600 for path in files)
+    assert mode_of(folder) == 0o700
+
+
+def test_cache_files_of_older_versions_are_made_private(tmp_path: Path) -> None:
+    root, folder = bundle(tmp_path / "b"), tmp_path / "cache"
+    cache = IndexCache(folder)
+    build_index(BundleSource(root), cache=cache)
+    (cached,) = folder.iterdir()
+    cached.chmod(0o644)  # as okf-explorer wrote them before
+    build_index(BundleSource(root), cache=cache)  # nothing changed: loaded, not rewritten
+    assert mode_of(cached) == 0o600
+    (root / "page.md").write_text("See [[bbbb]], changed.\n", encoding="utf-8")
+    cached.chmod(0o644)
+    build_index(BundleSource(root), cache=cache)  # rewritten
+    assert mode_of(cached) == 0o600
+
+
+def test_the_default_cache_folder_is_made_private(tmp_path: Path, monkeypatch) -> None:
+    default = tmp_path / "user-cache" / "okf-explorer"
+    default.mkdir(parents=True, mode=0o755)
+    default.chmod(0o755)  # as okf-explorer left it before
+    monkeypatch.delenv("OKF_EXPLORER_CACHE")
+    monkeypatch.setattr(
+        "platformdirs.user_cache_dir", lambda name: str(tmp_path / "user-cache" / name)
+    )
+    build_index(BundleSource(bundle(tmp_path / "b")), cache=None)
+    assert mode_of(default) == 0o700
+    assert [mode_of(path) for path in default.iterdir()] == [0o600]
+
+
+def test_a_folder_the_user_named_keeps_its_mode_but_files_are_private(tmp_path: Path) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o755)
+    build_index(BundleSource(bundle(tmp_path / "b")), cache=IndexCache(shared))
+    assert mode_of(shared) == 0o755
+    assert [mode_of(path) for path in shared.iterdir()] == [0o600]
