@@ -54,7 +54,8 @@ def load_bounded(block: str) -> Any:
         node = loader.get_single_node()
         if node is None:
             return None
-        check_node_graph(node)
+        if "*" in block or _collection_bound(block) > MAX_FRONTMATTER_DEPTH:
+            check_node_graph(node)
         return loader.construct_document(node)
     finally:
         loader.dispose()
@@ -106,6 +107,13 @@ def check_node_graph(root: yaml.Node) -> None:
         open_nodes.add(key)
         stack.append((node, True))
         stack.extend((child, False) for child in reversed(_children(node)))
+
+
+def _collection_bound(block: str) -> int:
+    """An upper bound of the collections in a block without aliases, so of its depth:
+    each list or mapping has an indicator of its own (`[`, `{`, `-`, `:` or `?`).
+    Counting them is far cheaper than walking the nodes, and settles most blocks."""
+    return sum(block.count(indicator) for indicator in "[{-:?")
 
 
 def _children(node: yaml.Node) -> list[yaml.Node]:

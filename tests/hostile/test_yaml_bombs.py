@@ -12,11 +12,15 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from okf_explorer.sources.bounded_yaml import (
     MAX_ALIAS_EXPANSION,
     MAX_FRONTMATTER_BYTES,
     MAX_FRONTMATTER_DEPTH,
+    _collection_bound,
 )
 from okf_explorer.sources.bundle import BundleSource
 from okf_explorer.sources.frontmatter import split_frontmatter
@@ -89,6 +93,32 @@ def test_aliases_deeper_through_reuse_count_their_expanded_depth() -> None:
     half = MAX_FRONTMATTER_DEPTH // 2 + 1
     text = f"---\na: &a {'[' * half}{']' * half}\nb: {'[' * half}*a{']' * half}\n---\n"
     assert "nests deeper" in (split_frontmatter(text)[2] or "")
+
+
+def height(value: object) -> int:
+    """Levels of lists and mappings in a value."""
+    if isinstance(value, list):
+        return 1 + max(map(height, value), default=0)
+    if isinstance(value, dict):
+        return 1 + max(map(height, value.values()), default=0)
+    return 0
+
+
+VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3)
+    ),
+    max_leaves=40,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=st.dictionaries(st.text(max_size=4), VALUES, max_size=4), flow=st.booleans())
+def test_the_cheap_depth_bound_is_an_upper_bound(value: dict, flow: bool) -> None:
+    """Blocks without aliases skip the node walk when this bound is within the cap."""
+    text = yaml.safe_dump(value, default_flow_style=flow, allow_unicode=True)
+    assert _collection_bound(text) >= height(yaml.safe_load(text))
 
 
 def test_ordinary_anchors_and_merge_keys_still_work() -> None:
