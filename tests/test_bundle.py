@@ -259,7 +259,8 @@ def test_tags_as_string_and_updated_at_from_mtime(tmp_path: Path) -> None:
     page = source.get_page("p")
     assert page.tags == ("a", "b", "c")
     assert page.updated_at == "2023-11-14T22:13:20.123456Z"  # microseconds, truncated
-    assert page.fingerprint == f"1700000000123456789:{path.stat().st_size}"
+    info = path.stat()
+    assert page.fingerprint == f"1700000000123456789:{info.st_size}:{info.st_ctime_ns}"
     assert source.enumerate() == [PageStub("p", page.fingerprint)]
 
 

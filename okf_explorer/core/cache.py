@@ -17,6 +17,12 @@ Every failure is soft: an unreadable, corrupt, truncated or wrong-version file
 loads as None (the index is rebuilt), and a cache that cannot be written
 (read-only folder, full disk) is skipped. Writes are atomic: a temporary file
 in the same folder, fsync, then `os.replace`.
+
+Caches hold titles, links and frontmatter of pages, token-protected remote
+brains included, so they are private: files are `FILE_MODE` (older, looser
+files are tightened when loaded), a folder this module creates is
+`FOLDER_MODE`, and so is the default folder; a folder the user named
+(`$OKF_EXPLORER_CACHE`, `IndexCache(path)`) keeps the mode they gave it.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ import contextlib
 import hashlib
 import marshal
 import os
+import stat
 import struct
 import time
 import zlib
@@ -41,6 +48,11 @@ ENV_VAR = "OKF_EXPLORER_CACHE"
 FORMAT_VERSION = 4
 """Bump whenever the row layout in `core/index_store.py` changes (3: microsecond
 `updated_at`; 4: page rows are `PageInfo.to_row()`, with `tags_known` and `error_kind`)."""
+
+FILE_MODE = 0o600
+"""Permission bits of every cache file: the user's alone."""
+FOLDER_MODE = 0o700
+"""Permission bits of a cache folder okf-explorer creates, and of the default one."""
 
 _MAGIC = b"OKFXIDX\n"
 _HEADER = struct.Struct("<8sIQI")  # magic, version, payload length, crc32
@@ -64,6 +76,7 @@ class IndexCache:
 
     def __init__(self, directory: Path | str | None = None) -> None:
         self.directory = Path(directory) if directory is not None else default_directory()
+        self._ours = directory is None and not os.environ.get(ENV_VAR, "").strip()
 
     @classmethod
     def from_environment(cls) -> IndexCache | None:
@@ -79,7 +92,9 @@ class IndexCache:
     def load(self, key: str) -> CachedCorpus | None:
         """The stored corpus of `key`, or None when absent or not trustworthy."""
         try:
-            data = self.path_for(key).read_bytes()
+            with open(self.path_for(key), "rb") as handle:
+                _make_private(handle.fileno(), FILE_MODE)
+                data = handle.read()
         except OSError:
             return None
         return decode_cache(data, key)
@@ -92,12 +107,30 @@ class IndexCache:
             return False
         target = self.path_for(key)
         try:
-            target.parent.mkdir(parents=True, exist_ok=True)
+            self._make_folder()
             _remove_stale_temps(target)
-            atomic_write(target, blob)
+            atomic_write(target, blob, mode=FILE_MODE)
         except OSError:
             return False
         return True
+
+    def _make_folder(self) -> None:
+        """Create the folder `FOLDER_MODE` (whatever the umask); tighten the default
+        folder if an older version left it open, never a folder the user named."""
+        folder = self.directory
+        try:
+            folder.mkdir(parents=True, mode=FOLDER_MODE)
+        except FileExistsError:
+            if self._ours:
+                with contextlib.suppress(OSError):
+                    fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+                    try:
+                        _make_private(fd, FOLDER_MODE)
+                    finally:
+                        os.close(fd)
+        else:
+            with contextlib.suppress(OSError):
+                os.chmod(folder, FOLDER_MODE)  # mkdir's mode is cut by the umask
 
     def clear(self, key: str) -> None:
         """Forget one source's cache (missing file is fine)."""
@@ -148,6 +181,14 @@ def _remove_stale_temps(target: Path, age: float = 3600.0) -> None:
         with contextlib.suppress(OSError):
             if leftover.stat().st_mtime < cutoff:
                 leftover.unlink()
+
+
+def _make_private(fd: int, mode: int) -> None:
+    """`fchmod` an open file or folder to `mode` when it grants more than that (a
+    file we do not own, or a file system without modes, is left as it is)."""
+    with contextlib.suppress(OSError, AttributeError):  # no os.fchmod on Windows
+        if stat.S_IMODE(os.fstat(fd).st_mode) & ~mode:
+            os.fchmod(fd, mode)
 
 
 def _remove_quietly(path: str) -> None:

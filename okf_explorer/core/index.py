@@ -154,7 +154,8 @@ def _build(
         known = Known.from_index(previous)
     else:
         cached = store.load(source.cache_key) if store is not None else None
-        known = Known.from_cache(cached.signature, cached.data) if cached else Known()
+        rebuild = (lambda: _rebuild(source, store)) if cached else None
+        known = Known.from_cache(cached.signature, cached.data, rebuild) if cached else Known()
         if (whole := known.unchanged(stubs)) is not None:
             # Nothing changed since the cache was written: no resolution, no rebuilding;
             # the (empty) scan still runs, so a source sees the same calls as ever.
@@ -182,6 +183,15 @@ def _build(
     if store is not None and (to_scan or not unchanged):
         store.save(source.cache_key, index.signature, cache_payload(index))
     return index
+
+
+def _rebuild(source: PageSource, store: IndexCache | None) -> LinkIndex:
+    """A whole build that skips the disk cache and then replaces it: what answers when
+    a cached index's lazily decoded links turn out not to decode."""
+    fresh = build_index(source, cache=False)
+    if store is not None:
+        store.save(source.cache_key, fresh.signature, cache_payload(fresh))
+    return fresh
 
 
 def corpus_signature(pages: dict[str, PageInfo]) -> str:

@@ -11,12 +11,16 @@ raw and resolved links.
 
 from __future__ import annotations
 
+import logging
 import marshal
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from okf_explorer.core.pages import LASTING_ERROR_KINDS, PageInfo
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from okf_explorer.core.index import LinkIndex, ResolvedLink
@@ -86,20 +90,35 @@ class LazyMapping(Mapping[str, Any]):
 
 
 class _Links:
-    """The nested links blob of a cache payload, parsed once, on first use."""
+    """The nested links blob of a cache payload, parsed once, on first use.
+
+    A blob that does not decode (the file's checksum held, its inside did not)
+    is dropped at the first try: every later use fails at once with `ValueError`.
+    """
 
     def __init__(self, blob: bytes, slugs: list[str]) -> None:
         self._blob: bytes | None = blob
         self._slugs = slugs
+        self._lock = threading.Lock()
+        self._broken = False
         self.raws: list = []
         self.rows: list = []
 
     def load(self) -> _Links:
-        if self._blob is not None:
-            raws, rows = marshal.loads(self._blob)
-            if not (len(raws) == len(rows) == len(self._slugs)):
-                raise ValueError("cache columns differ in length")
-            self.raws, self.rows, self._blob = raws, rows, None
+        if self._blob is not None or self._broken:
+            with self._lock:
+                if self._blob is not None:
+                    blob, self._blob = self._blob, None
+                    try:
+                        raws, rows = marshal.loads(blob)
+                        if not (len(raws) == len(rows) == len(self._slugs)):
+                            raise ValueError("cache columns differ in length")
+                    except (ValueError, EOFError, TypeError):
+                        self._broken = True
+                    else:
+                        self.raws, self.rows = raws, rows
+                if self._broken:
+                    raise ValueError("the cached links do not decode")
         return self
 
     def make(self, i: int) -> tuple[tuple[tuple[str, str, int], ...], tuple[ResolvedLink, ...]]:
@@ -119,6 +138,42 @@ class _Links:
         return dict(zip(self._slugs, self.load().raws, strict=True))
 
 
+class _Rebuild:
+    """The index rebuilt without the disk cache, once, for the lazy parts of a
+    cached index that turn out not to decode (see `Known.from_cache`)."""
+
+    def __init__(self, rebuild: Callable[[], LinkIndex]) -> None:
+        self._rebuild = rebuild
+        self._lock = threading.Lock()
+        self._index: LinkIndex | None = None
+
+    def index(self) -> LinkIndex:
+        with self._lock:
+            if self._index is None:
+                self._index = self._rebuild()
+            return self._index
+
+    def guard(
+        self, make: Callable[[], dict[str, Any]], part: str, slugs: list[str]
+    ) -> Callable[[], dict[str, Any]]:
+        """`make`, or on any decoding failure the same part (`forward`, `raw_links`)
+        of the rebuilt index, for the same slugs."""
+
+        def guarded() -> dict[str, Any]:
+            try:
+                return make()
+            except _DECODING_FAILURES:
+                log.warning("the index cache does not decode; rebuilding it")
+                fresh = getattr(self.index(), part)
+                return {slug: fresh.get(slug, ()) for slug in slugs}
+
+        return guarded
+
+
+_DECODING_FAILURES = (TypeError, ValueError, IndexError, KeyError, EOFError)
+"""What decoding a cache payload of the wrong shape or bytes can raise."""
+
+
 class Known:
     """What an earlier build left: reusable pages, and its walk tables when all is unchanged.
 
@@ -135,6 +190,7 @@ class Known:
         self._make: Callable[[int], Reusable] = _nothing
         self._whole: Callable[[], LinkIndex] | None = None
         self._listing: tuple[list[str], list[str]] | None = None  # slugs, fingerprints
+        self._rebuild: _Rebuild | None = None
 
     def entry(self, slug: str, fingerprint: str) -> Reusable | None:
         """The reusable page when its fingerprint is unchanged (a malformed cache row: None)."""
@@ -143,7 +199,7 @@ class Known:
             return None
         try:
             return self._make(found[1])
-        except (TypeError, ValueError, IndexError, EOFError):
+        except _DECODING_FAILURES:
             return None
 
     def unchanged(self, stubs: Sequence[PageStub]) -> LinkIndex | None:
@@ -180,11 +236,18 @@ class Known:
         return known
 
     @classmethod
-    def from_cache(cls, signature: str, data: object) -> Known:
+    def from_cache(
+        cls, signature: str, data: object, rebuild: Callable[[], LinkIndex] | None = None
+    ) -> Known:
+        """What a cache payload offers. The links of a whole index are decoded only when
+        first used; if they then fail to decode, `rebuild` (a build that skips and
+        replaces the cache) answers instead, once, for every lazy part."""
         try:
-            return cls._decode(signature, data)
+            known = cls._decode(signature, data)
         except (TypeError, ValueError, IndexError, KeyError):
             return cls()
+        known._rebuild = _Rebuild(rebuild) if rebuild is not None else None
+        return known
 
     @classmethod
     def _decode(cls, signature: str, data: object) -> Known:
@@ -212,12 +275,18 @@ def _whole_index(signature: str, known: Known, infos: list, links: _Links) -> Li
     from okf_explorer.core.index import LinkIndex  # index imports this module
 
     assert known.reverse is not None
+    forward: Callable[[], dict[str, Any]] = links.forward
+    raw_links: Callable[[], dict[str, Any]] = links.raw_links
+    if known._rebuild is not None:
+        slugs = [info[0] for info in infos]
+        forward = known._rebuild.guard(forward, "forward", slugs)
+        raw_links = known._rebuild.guard(raw_links, "raw_links", slugs)
     return LinkIndex(
         pages={info[0]: PageInfo.from_row(info) for info in infos},
-        forward=LazyMapping(links.forward),  # type: ignore[arg-type]
+        forward=LazyMapping(forward),  # type: ignore[arg-type]
         reverse=known.reverse,
         ambiguous=known.ambiguous,
-        raw_links=LazyMapping(links.raw_links),  # type: ignore[arg-type]
+        raw_links=LazyMapping(raw_links),  # type: ignore[arg-type]
         targets=known.targets,
         signature=signature,
     )

@@ -32,7 +32,7 @@ def is_reserved(slug: str) -> bool:
 class PageInfo:
     """What is known about a page without its body.
 
-    `fingerprint` changes whenever the page changes (mtime and size of a file,
+    `fingerprint` changes whenever the page changes (mtime, size and ctime of a file,
     `updated_at` on a server); the index cache compares it. `error` is why the
     page is unreadable (`readable` False) or why its frontmatter was ignored
     (`readable` True); `error_kind` says which kind of failure that is.

@@ -40,6 +40,7 @@ from okf_explorer.core.port import (
 from okf_explorer.sources.pagefile import (
     MARKDOWN_SUFFIX,
     PageRow,
+    file_fingerprint,
     inside,
     read_page,
     row_to_scanned,
@@ -203,7 +204,9 @@ def _walk_one(
                 and entry.is_file(follow_symlinks=False)
             ):
                 info = entry.stat(follow_symlinks=False)
-                add(PageStub(prefix + name[:-3], f"{info.st_mtime_ns}:{info.st_size}"))
+                # pagefile.file_fingerprint, inlined in this hot loop
+                fingerprint = f"{info.st_mtime_ns}:{info.st_size}:{info.st_ctime_ns}"
+                add(PageStub(prefix + name[:-3], fingerprint))
                 continue
             linked = entry.is_symlink()
             if linked and not inside(os.path.realpath(entry.path), root):
@@ -218,8 +221,7 @@ def _walk_one(
                     seen.add(key)
                     pending.append((entry.path, prefix + name + "/"))
             elif name.endswith(MARKDOWN_SUFFIX) and len(name) > 3 and entry.is_file():
-                info = entry.stat()
-                fingerprint = f"{info.st_mtime_ns}:{info.st_size}"
+                fingerprint = file_fingerprint(entry.stat())
                 stubs.append(PageStub(prefix + name[:-3], fingerprint))
         except OSError:
             continue

@@ -7,7 +7,8 @@ worker processes. Choices where the SPEC is silent:
   line. Without a closing line there is no frontmatter: the whole text is body.
 - Malformed YAML, or YAML that is not a mapping (a list, a scalar), keeps the
   page: `frontmatter` is `{}`, `error` says why in one line, and the body is the
-  text after the block.
+  text after the block. So does frontmatter over the bounds of `bounded_yaml`
+  (size, nesting, alias expansion, an alias inside its own anchor).
 - `tags` may be a list or a string; a string is split on commas (Obsidian's
   `tags: a, b`), and a leading `#` is dropped from each tag.
 - `updated_at` is always the file's modification time, ISO-8601 UTC to the
@@ -28,9 +29,8 @@ from typing import Any
 import yaml
 
 from okf_explorer.core.pages import ErrorKind, Page, is_reserved
+from okf_explorer.sources.bounded_yaml import FrontmatterRefused, check_size, load_bounded
 from okf_explorer.sources.fastyaml import parse_simple
-
-_Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 _CLOSING_FENCE = re.compile(r"^(?:---|\.\.\.)[ \t]*\r?$", re.MULTILINE)
 _HEADING_OR_FENCE = re.compile(r"^(?:(?P<fence>```|~~~)|#[ \t]+(?P<title>[^\r\n]*))", re.MULTILINE)
@@ -65,11 +65,14 @@ def split_frontmatter(text: str) -> tuple[dict[str, Any], str, str | None]:
     block = text[start : closing.start()]
     end = closing.end()
     body = text[end + 1 :] if text.startswith("\n", end) else text[end:]
-    data = parse_simple(block)
-    if data is not None:
-        return data, body, None
     try:
-        data = yaml.load(block, Loader=_Loader)  # a safe loader (C when available)
+        check_size(block)
+        data = parse_simple(block)
+        if data is not None:
+            return data, body, None
+        data = load_bounded(block)
+    except FrontmatterRefused as error:
+        return {}, body, f"frontmatter ignored: {error}"
     except yaml.YAMLError as error:
         return {}, body, "frontmatter ignored: " + _yaml_reason(error)
     except (ValueError, TypeError, RecursionError) as error:  # e.g. an impossible date

@@ -23,6 +23,16 @@ PageRow = tuple
 links as `(target, kind, count)` tuples. Cheap to pickle between processes."""
 
 
+def file_fingerprint(info: os.stat_result) -> str:
+    """`mtime_ns:size:ctime_ns` of a page file: it changes whenever the file does.
+
+    The ctime is there because `touch -d` / `os.utime` can put an old mtime back
+    after a same-size edit, but nothing but the kernel sets the ctime (any write,
+    chmod or rename moves it on). `bundle._walk_one` writes the same format inline.
+    """
+    return f"{info.st_mtime_ns}:{info.st_size}:{info.st_ctime_ns}"
+
+
 def inside(real: str, root: str) -> bool:
     """True when the real path `real` is `root` or below it."""
     prefix = root if root.endswith(os.sep) else root + os.sep
@@ -77,7 +87,7 @@ def read_page(
     except OSError as error:
         raise PageUnreadable(slug, (error.strerror or str(error)).lower()) from None
     if fingerprint is None:
-        fingerprint = f"{info.st_mtime_ns}:{info.st_size}"
+        fingerprint = file_fingerprint(info)
     try:
         text = decode(data)
     except Undecodable as error:
