@@ -159,9 +159,9 @@ def page_from_text(slug: str, text: str, mtime_ns: int, fingerprint: str) -> Pag
 
 def info_fields(
     slug: str, text: str, mtime_ns: int, fingerprint: str
-) -> tuple[tuple[Any, ...], str]:
-    """`(PageInfo fields in order, body)` of one decoded file: what `page_from_text(...).info()`
-    holds, without building a `Page` (the scan's per-page path)."""
+) -> tuple[tuple[Any, ...], str, dict[str, Any]]:
+    """`(PageInfo fields in order, body, frontmatter)` of one decoded file: what
+    `page_from_text(...).info()` holds, without building a `Page` (the scan's per-page path)."""
     if not (text.startswith("---\n") or text.startswith("---\r\n")):
         frontmatter: dict[str, Any] = {}
         body, error = text, None
@@ -186,7 +186,7 @@ def info_fields(
         fingerprint,
         description,
     )
-    return fields, body
+    return fields, body, frontmatter
 
 
 def unreadable_page(slug: str, reason: str, mtime_ns: int, fingerprint: str) -> Page:
