@@ -283,6 +283,24 @@ class Brain:
         froms = index.reverse.get(slug, ())
         return list(dict.fromkeys(froms)) if slug in index.in_rels else list(froms)
 
+    def out_edges(self, slug: str) -> list[tuple[str, str]]:
+        """`(node, rel)` of each edge leaving `slug`, one hop: its own links, the
+        relations other pages state towards it from its side (gbrain's incoming
+        fields), dangling targets included over the index."""
+        walk = self._server_walk()
+        if walk is not None:
+            self._server_root(slug)
+            return list(walk.links_out.pairs(slug))
+        return self._index_root(slug, need_readable=True).out_edges(slug)
+
+    def in_edges(self, slug: str) -> list[tuple[str, str]]:
+        """`(page, rel)` of each edge into `slug`, one hop, slug order, once per relation."""
+        walk = self._server_walk()
+        if walk is not None:
+            self._server_root(slug)
+            return sorted(walk.links_in.pairs(slug), key=lambda pair: pair[0])
+        return self._index_root(slug, need_readable=False).in_edges(slug)
+
     def traverse(
         self,
         slug: str,

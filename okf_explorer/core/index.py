@@ -347,8 +347,10 @@ def _typed_tables(index: LinkIndex, injected: dict[str, list[tuple[str, str]]]) 
     out_rels: dict[str, tuple[str, ...]] = {}
     reverse: dict[str, list[tuple[str, str]]] = {}
     for slug, links in index.forward.items():
-        edges = [(link.to, link.rel) for link in links if not link.incoming]
-        edges.extend(injected.get(slug, ()))
+        stated = [(link.to, link.rel) for link in links if not link.incoming]
+        # the same edge may be stated from both ends (`company` on a person and
+        # `key_people` on the company): it is one edge
+        edges = list(dict.fromkeys([*stated, *injected.get(slug, ())]))
         targets[slug] = tuple([node for node, _ in edges])
         if any(rel != LINKS for _, rel in edges):
             out_rels[slug] = tuple([rel for _, rel in edges])

@@ -21,6 +21,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from okf_explorer.core.graph import DEPTH_CAP
+from okf_explorer.core.port import relation_of
+from okf_explorer.server.shapes import gbrain_link_type
 
 Neighbours = Callable[[str], Sequence[str]]
 STEP_BUDGET = 200_000
@@ -99,7 +101,9 @@ def node_rows(
     rows = []
     for slug, hop in pairs:
         title, kind = describe(slug)
-        links = [{"to_slug": to, "link_type": "links"} for to in out(slug)]
+        links = [
+            {"to_slug": str(to), "link_type": gbrain_link_type(relation_of(to))} for to in out(slug)
+        ]
         rows.append({"slug": slug, "title": title, "type": kind, "depth": hop, "links": links})
     return rows
 
@@ -110,12 +114,14 @@ def edge_rows(
     direction: str,
     out: Neighbours,
     into: Neighbours,
-    context: Callable[[str, str], str],
+    context: Callable[[str, str, str], str],
 ) -> list[dict[str, Any]]:
     """Edge form: `{from_slug, to_slug, link_type, context, depth}`, links as stored.
 
     `in` walks from a page to the pages linking to it, `both` to either; the
     row always names the link in its own direction (from the linking page).
+    Neighbours may be `ServerLink`s carrying their relation; as in gbrain, rows
+    are distinct per (from, to, depth), the first relation seen naming the row.
     """
 
     def oriented(node: str) -> list[tuple[str, str, str]]:
@@ -131,17 +137,17 @@ def edge_rows(
         return list(dict.fromkeys(n for n, _, _ in oriented(node)))
 
     pairs = reachable_pairs(root, depth - 1, step)
-    keys: dict[tuple[str, str, int], None] = {}
+    keys: dict[tuple[str, str, int], str] = {}
     for node, hop in pairs:
-        for _, frm, to in oriented(node):
-            keys[(frm, to, hop + 1)] = None
+        for neighbour, frm, to in oriented(node):
+            keys.setdefault((str(frm), str(to), hop + 1), relation_of(neighbour))
     ordered = sorted(keys, key=lambda key: (key[2], key[0], key[1]))
     return [
         {
             "from_slug": frm,
             "to_slug": to,
-            "link_type": "links",
-            "context": context(frm, to),
+            "link_type": gbrain_link_type(keys[(frm, to, hop)]),
+            "context": context(frm, to, keys[(frm, to, hop)]),
             "depth": hop,
         }
         for frm, to, hop in ordered
