@@ -59,7 +59,7 @@ if TYPE_CHECKING:
 class _Derived:
     """What is computed from one index, dropped together when the index changes."""
 
-    __slots__ = ("graph", "index", "out_adj", "resolver")
+    __slots__ = ("graph", "index", "out_adj", "relations", "resolver")
 
     def __init__(self, index: LinkIndex) -> None:
         self.index = index
@@ -69,6 +69,7 @@ class _Derived:
         }
         self.resolver: SlugResolver | None = None
         self.graph: nx.MultiDiGraph | None = None
+        self.relations: list[str] | None = None
 
 
 def _cache_for(cache_dir: Path | str | bool | None) -> IndexCache | bool | None:
@@ -339,8 +340,12 @@ class Brain:
         return traverse_with(slug, depth, direction, links_out, links_in, out_rels, in_rels)
 
     def relations(self) -> list[str]:
-        """Every relation of the index's graph, `links` first (see `LinkIndex.relations`)."""
-        return self.ensure_index().relations()
+        """Every relation of the index's graph, `links` first (see `LinkIndex.relations`);
+        computed once per index."""
+        derived = self._derived_for(self.ensure_index())
+        if derived.relations is None:
+            derived.relations = derived.index.relations()
+        return list(derived.relations)
 
     def _index_root(self, slug: str, *, need_readable: bool) -> LinkIndex:
         """The index, once `slug` is known to be a page of it (see the module doc)."""

@@ -42,8 +42,9 @@ def column_widths(from_width: int, to_width: int, table_width: int) -> tuple[int
 
 
 def slice_title(view: View) -> str:
-    """`ROOT · depth N · DIRECTION` (SPEC §8)."""
-    return f"{view.slug} · depth {view.depth} · {view.direction}"
+    """`ROOT · depth N · DIRECTION` (SPEC §8), then `· rel R` while a relation filter is on."""
+    title = f"{view.slug} · depth {view.depth} · {view.direction}"
+    return title if view.rel is None else f"{title} · rel {view.rel}"
 
 
 class TraversalPanel(Vertical):
