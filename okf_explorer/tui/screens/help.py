@@ -25,7 +25,7 @@ HINT = (
 
 LONGER = {
     "page_links": "Links in page (follow one)",
-    "cycle_relation": "Relation filter: all → each relation (links, derived_from, …) → all",
+    "cycle_relation": "Relation filter (cycles)",
 }
 """Help texts longer than the footer has room for, by action."""
 
