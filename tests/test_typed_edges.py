@@ -210,6 +210,7 @@ def test_every_export_format_carries_the_relation(typed: Path) -> None:
     assert "  n0 -->|1| n1" in mermaid and '  n0 -->|"1 works_at"| n2' in mermaid
 
 
+ORDERS = "tables/orders"
 SAMPLE_EXPORTS_FROM_MAIN = {
     # sha256 of `okf-explorer export SLUG --depth D --direction both --format F` on the
     # sample brain, made from main (65a6268) before typed edges existed. If a merge
@@ -220,9 +221,9 @@ SAMPLE_EXPORTS_FROM_MAIN = {
     ("index", 10, "dot"): "02744570b8c74c62b218b4dc3c64cca41f09e493c14aa5794b7ea1ddb17c88e8",
     ("index", 10, "graphml"): "dfab23562dd255d0e1a6290b29085b3fe7b4f734c8efbae8fc64b8cace75dba7",
     ("index", 10, "mermaid"): "c667366b54ccba89d5f208ad6868850ee612ffa72793275d23234de4b13280e6",
-    ("tables/orders", 2, "json"): "f020bf5f0c5a1eb345e372b085de4cd5d0e9860a0ffa6980cd083a64f1e860c6",
-    ("tables/orders", 2, "dot"): "ff4ff482f820ad7cf6f1e9827a88e57d2d91aebabcdecbe711b892600fb3071a",
-    ("tables/orders", 2, "mermaid"): "58928e949950e14421c862cadc718436a28fde8739ec19db97a78deacc2243ad",
+    (ORDERS, 2, "json"): "f020bf5f0c5a1eb345e372b085de4cd5d0e9860a0ffa6980cd083a64f1e860c6",
+    (ORDERS, 2, "dot"): "ff4ff482f820ad7cf6f1e9827a88e57d2d91aebabcdecbe711b892600fb3071a",
+    (ORDERS, 2, "mermaid"): "58928e949950e14421c862cadc718436a28fde8739ec19db97a78deacc2243ad",
 }
 
 
