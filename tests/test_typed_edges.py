@@ -282,3 +282,15 @@ def test_export_rel_in_every_format(typed: Path, tmp_path: Path) -> None:
         status, out, _ = run_cli(*base, "--format", fmt)
         assert status == 0 and out.count("derived_from") >= 3, fmt
         assert "computation" not in out, fmt
+
+
+def test_the_networkx_graph_carries_relations(typed: Path) -> None:
+    graph = brain_of(typed).graph()
+    assert graph.edges["people/bob", "companies/acme", "works_at"]["rel"] == "works_at"
+    assert graph.number_of_edges("people/bob", "companies/acme") == 1  # stated from both ends
+    assert graph.edges["source/podcast-12", "companies/acme", "discussed_in"]["rel"] == (
+        "discussed_in"
+    )
+    body = graph.edges["people/bob", "people/carol", "wiki"]
+    assert (body["rel"], body["kind"]) == ("links", "wiki")
+    assert graph.number_of_edges("people/bob", "people/carol") == 2  # links + related_to

@@ -11,7 +11,7 @@ from okf_explorer.tui.widgets.link_tree import LinkTree
 from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
 from tests.typed_bundle import make_typed_bundle
 
-from .conftest import SIZE, brain_for, settle, small_bundle  # noqa: F401
+from .conftest import SIZE, brain_for, settle
 
 
 def labels(node) -> list[str]:  # type: ignore[no-untyped-def]
@@ -55,7 +55,7 @@ async def test_t_cycles_the_relation_filter(tmp_path: Path) -> None:
         assert str(panel.border_title) == "people/bob · depth 1 · in · rel related_to"
 
 
-async def test_t_does_nothing_on_a_brain_of_body_links(small_bundle: Path) -> None:  # noqa: F811
+async def test_t_does_nothing_on_a_brain_of_body_links(small_bundle: Path) -> None:
     app = make_app(brain_for(BundleSource(small_bundle)))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
