@@ -94,6 +94,10 @@ OKF_TOP_FIELDS: tuple[str, ...] = ("resource", "computation")
 OKF_NESTED_FIELDS: tuple[str, ...] = ("executor", "attester")
 DERIVED_FROM = "derived_from"
 
+_LINK_FIELDS = frozenset(
+    {*OKF_TOP_FIELDS, *OKF_NESTED_FIELDS, *(f for row in GBRAIN_FIELDS for f in row.fields)}
+)
+"""Every field that may state a relation."""
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
 _WIKI_VALUE = re.compile(r"\s*\[\[(.+?)\]\]\s*", re.DOTALL)
 
@@ -102,8 +106,8 @@ def frontmatter_links(frontmatter: Mapping[str, Any], page_type: str | None) -> 
     """Every typed link `frontmatter` states, first appearance first, de-duplicated
     by `(target, rel, incoming)` (repeats add to the count); at most `MAX_TYPED_LINKS`
     values are read."""
-    if not frontmatter:
-        return []
+    if not frontmatter or _LINK_FIELDS.isdisjoint(frontmatter):
+        return []  # the common page: one set test
     found: dict[tuple[str, str, bool], list[Any]] = {}
     for n, (target, kind, rel, incoming) in enumerate(_stated(frontmatter, page_type)):
         if n >= MAX_TYPED_LINKS:
