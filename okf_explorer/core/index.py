@@ -25,6 +25,7 @@ from okf_explorer.core.port import (
     ProgressCallback,
 )
 from okf_explorer.core.typed_links import LINKS, resolve_named
+from okf_explorer.core.walk_tables import plain_tables, typed_tables
 
 RawTuple = tuple
 """A raw link as `(target, kind, count)` for a body link, or `(target, kind, count,
@@ -320,49 +321,9 @@ def _resolve_all(index: LinkIndex, keep: dict[str, Reusable]) -> None:
                     injected.setdefault(link.to, []).append((slug, link.rel))
     index.forward, index.ambiguous = forward, ambiguous
     if typed:
-        _typed_tables(index, injected)
+        typed_tables(index, injected)
     else:
-        _plain_tables(index)
-
-
-def _plain_tables(index: LinkIndex) -> None:
-    """The walk tables of a corpus whose links are all `links` (the hot path)."""
-    targets: dict[str, tuple[str, ...]] = {}
-    reverse: dict[str, list[str]] = {}
-    for slug, links in index.forward.items():
-        targets[slug] = tos = tuple([link.to for link in links])
-        for node in tos:
-            froms = reverse.get(node)
-            if froms is None:
-                reverse[node] = [slug]
-            else:
-                froms.append(slug)
-    index.targets, index.out_rels, index.in_rels = targets, {}, {}
-    index.reverse = {node: tuple(froms) for node, froms in reverse.items()}
-
-
-def _typed_tables(index: LinkIndex, injected: dict[str, list[tuple[str, str]]]) -> None:
-    """The walk tables with relations: pages in slug order, so `reverse` stays in slug order."""
-    targets: dict[str, tuple[str, ...]] = {}
-    out_rels: dict[str, tuple[str, ...]] = {}
-    reverse: dict[str, list[tuple[str, str]]] = {}
-    for slug, links in index.forward.items():
-        stated = [(link.to, link.rel) for link in links if not link.incoming]
-        # the same edge may be stated from both ends (`company` on a person and
-        # `key_people` on the company): it is one edge
-        edges = list(dict.fromkeys([*stated, *injected.get(slug, ())]))
-        targets[slug] = tuple([node for node, _ in edges])
-        if any(rel != LINKS for _, rel in edges):
-            out_rels[slug] = tuple([rel for _, rel in edges])
-        for node, rel in edges:
-            reverse.setdefault(node, []).append((slug, rel))
-    index.targets, index.out_rels = targets, out_rels
-    index.reverse = {node: tuple([frm for frm, _ in pairs]) for node, pairs in reverse.items()}
-    index.in_rels = {
-        node: tuple([rel for _, rel in pairs])
-        for node, pairs in reverse.items()
-        if any(rel != LINKS for _, rel in pairs)
-    }
+        plain_tables(index)
 
 
 def _distinct_titles(pages: dict[str, PageInfo]) -> dict[str, str]:
