@@ -116,11 +116,15 @@ def test_server_graph_walks_carry_the_servers_relations(
     assert remote.answered_by == "server"
     edges = remote.traverse("people/bob", 1, "out")
     assert [(e.to, e.rel) for e in edges] == folder.out_edges("people/bob")
+    assert [e.link_source for e in edges] == ["markdown", *["frontmatter"] * 3]
+    assert edges[2].context == "frontmatter.related_to: people/carol"
+    assert edges[0].context is not None and "Works with" in edges[0].context
     filtered = remote.traverse("companies/acme", 2, "in", rels=["works_at"])
     assert [(e.frm, e.to, e.hop, e.rel) for e in filtered] == [
         ("companies/acme", "people/bob", 1, "works_at"),
         ("companies/acme", "people/carol", 1, "works_at"),
     ]
+    assert filtered[0].context == "frontmatter.works_at: Acme"
     remote.close()
 
 

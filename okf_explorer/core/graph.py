@@ -44,10 +44,13 @@ class Edge(_EdgeFields):
     For `in` edges `frm` is the page walked from and `to` the page linking to it.
     `rel` (`links` unless set) is an attribute beside the tuple, so an `Edge` is
     still SPEC §4's 4-tuple and compares equal to one; build a typed edge with
-    `Edge.typed`.
+    `Edge.typed`. A walk over a server's stored graph also keeps what the
+    server said of the link: `link_source` and `context` (None otherwise).
     """
 
     rel: str = LINKS
+    link_source: str | None = None
+    context: str | None = None
 
     @classmethod
     def typed(

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 
 from okf_explorer.core.errors import AuthError, OkfError, SourceUnavailable
 from okf_explorer.core.graph import LINKS, Direction, Edge, Neighbours, Relations, traverse_with
-from okf_explorer.core.port import ServerGraph, relation_of
+from okf_explorer.core.port import ServerGraph, ServerLink, relation_of
 
 
 class _TypedMemo:
@@ -18,14 +18,24 @@ class _TypedMemo:
     def __init__(self, ask: Callable[[str], Sequence[str]]) -> None:
         self._ask = ask
         self._known: dict[str, tuple[tuple[str, str], ...]] = {}
+        self._links: dict[tuple[str, str, str], ServerLink] = {}
 
     def pairs(self, node: str) -> tuple[tuple[str, str], ...]:
         found = self._known.get(node)
         if found is None:
             answers = self._ask(node)
+            for slug in answers:
+                if isinstance(slug, ServerLink):
+                    self._links.setdefault((node, str(slug), slug.rel), slug)
             found = tuple(dict.fromkeys((str(slug), relation_of(slug)) for slug in answers))
             self._known[node] = found
         return found
+
+    def keep_details(self, edge: Edge) -> None:
+        """Copy the server's `link_source` and `context` of `edge`'s link onto it."""
+        link = self._links.get((edge.frm, edge.to, edge.rel))
+        if link is not None:
+            edge.link_source, edge.context = link.link_source, link.context
 
     def __call__(self, node: str) -> tuple[str, ...]:
         """The pages at the other end, de-duplicated (what backlinks show)."""
@@ -64,7 +74,8 @@ class ServerWalk:
     ) -> list[Edge]:
         """`traverse_with` over the memos, failing fast when the whole source fails.
 
-        Edges carry the server's relations; `rels` keeps the walk to those.
+        Edges carry the server's relations, and its `link_source` and `context`;
+        `rels` keeps the walk to those relations.
         `traverse_with` skips errors below the root; a `SourceUnavailable` or
         `AuthError` there is remembered, re-raised at once for every later page
         (no timeout per page), and raised after the walk: a server that went
@@ -89,4 +100,6 @@ class ServerWalk:
         edges = traverse_with(slug, depth, direction, guarded(out_n), guarded(in_n), out_r, in_r)
         if failures:
             raise failures[0]
+        for edge in edges:
+            (self.links_out if edge.direction == "out" else self.links_in).keep_details(edge)
         return edges
