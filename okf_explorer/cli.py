@@ -230,6 +230,21 @@ def _walk_options(parser: argparse.ArgumentParser, *, default_direction: str | N
     parser.add_argument(
         "--depth", type=_whole_number, default=1, metavar="N", help="hops, 1-10 (default 1)"
     )
+    parser.add_argument(
+        "--rel",
+        action="append",
+        type=_relation,
+        metavar="R",
+        help="follow only edges of relation R (repeatable): links (body links), "
+        "derived_from, related_to, ...",
+    )
+
+
+def _relation(text: str) -> str:
+    name = text.strip()
+    if not name:
+        raise argparse.ArgumentTypeError("a relation name must not be empty")
+    return name
 
 
 def _whole_number(text: str) -> int:

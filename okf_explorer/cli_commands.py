@@ -120,7 +120,7 @@ def _list(brain: Brain, args: argparse.Namespace) -> int:
 
 def _links(brain: Brain, args: argparse.Namespace) -> int:
     slug = resolve_name(brain, args.slug)
-    edges = brain.traverse(slug, args.depth, args.direction)
+    edges = _walk(brain, slug, args)
     if args.json:
         emit(_render(brain, edges, "json", slug, args.depth, args.direction))
     else:
@@ -132,7 +132,7 @@ def _export(brain: Brain, args: argparse.Namespace) -> int:
     from okf_explorer.core.export import write_export
 
     slug = resolve_name(brain, args.slug)
-    edges = brain.traverse(slug, args.depth, args.direction)
+    edges = _walk(brain, slug, args)
     fmt = export_format(args.format, args.output)
     text = _render(brain, edges, fmt, slug, args.depth, args.direction)
     if args.output is None or args.output == "-":
@@ -142,6 +142,19 @@ def _export(brain: Brain, args: argparse.Namespace) -> int:
     count = len(edges)
     note(f"exported {count} edge{'' if count == 1 else 's'} to {written}")
     return 0
+
+
+def _walk(brain: Brain, slug: str, args: argparse.Namespace) -> list[Edge]:
+    """The walk `links` and `export` print, kept to the `--rel` relations if given; a
+    note on stderr when a relation asked for is not in the graph (a likely typo)."""
+    rels = args.rel
+    edges = brain.traverse(slug, args.depth, args.direction, rels)
+    if rels and not edges and brain.answered_by == "index":
+        known = brain.relations()
+        missing = [rel for rel in dict.fromkeys(rels) if rel not in known]
+        if missing:
+            note(f"no edge has relation {', '.join(missing)} (relations here: {', '.join(known)})")
+    return edges
 
 
 def _browse(brain: Brain, args: argparse.Namespace) -> int:

@@ -434,7 +434,7 @@ def test_get_links_rows(brain: Brain) -> None:
     assert [row["to_slug"] for row in rows] == ["companies/acme", "projects/apollo", "people/bob"]
     for row in rows:
         assert list(row) == LINK_KEYS
-        assert row["from_slug"] == "people/alice" and row["link_type"] == "links"
+        assert row["from_slug"] == "people/alice" and row["link_type"] == "mentions"
         assert row["link_source"] == "markdown" and row["origin_slug"] is None
         assert 0 < len(row["context"]) <= 240 and "\n" not in row["context"]
     assert "[[companies/acme]]" in rows[0]["context"]
@@ -472,7 +472,7 @@ def test_traverse_node_form_on_a_cycle(brain: Brain) -> None:
         ("cycle-c", 2),
     ]
     assert list(rows[0]) == ["slug", "title", "type", "depth", "links"]
-    assert rows[2]["links"] == [{"to_slug": "cycle-a", "link_type": "links"}]
+    assert rows[2]["links"] == [{"to_slug": "cycle-a", "link_type": "mentions"}]
 
 
 def test_traverse_node_form_repeats_a_slug_at_each_depth(brain: Brain) -> None:

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from okf_explorer.core.errors import PageNotFound
-from okf_explorer.core.graph import Direction, check_direction
+from okf_explorer.core.graph import LINKS, Direction, check_direction
 from okf_explorer.core.index import LinkIndex
 
 if TYPE_CHECKING:
@@ -35,8 +35,11 @@ def build_graph(index: LinkIndex) -> nx.MultiDiGraph:
     Nodes: every page in slug order with `title`, `type`, `tags` (tuple),
     `exists` True, `readable`, `reserved`; then every dangling target (sorted)
     with `exists` False, `readable` False and its id as `title`. Edges: one per
-    resolved forward link, in page then link order, keyed by the link kind,
-    with `kind` (wiki | embed | markdown), `count`, `rule` and `target` (as written).
+    resolved forward link, in page then link order, keyed by the link kind (a
+    typed edge by its relation), with `kind` (wiki | embed | markdown), `count`,
+    `rule`, `target` (as written) and `rel` (SPEC §5: `links` for a body link).
+    An incoming relation (gbrain's `key_people`) points from the page it names
+    to the page stating it; one stated from both ends is one edge.
     """
     import networkx as nx  # lazy: networkx costs ~0.5 s of every CLI start
 
@@ -57,14 +60,16 @@ def build_graph(index: LinkIndex) -> nx.MultiDiGraph:
         )
     for slug, links in index.forward.items():
         for link in links:
+            frm, to = (link.to, slug) if link.incoming else (slug, link.to)
             graph.add_edge(
-                slug,
-                link.to,
-                key=link.kind,
+                frm,
+                to,
+                key=link.kind if link.rel == LINKS else link.rel,
                 kind=link.kind,
                 count=link.count,
                 rule=link.rule,
                 target=link.target,
+                rel=link.rel,
             )
     return graph
 

@@ -27,7 +27,7 @@ Choices where the SPEC is silent:
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -38,7 +38,13 @@ from okf_explorer.core.errors import (
     PageNotFound,
     PageUnreadable,
 )
-from okf_explorer.core.graph import Direction, Edge, check_direction, traverse_with
+from okf_explorer.core.graph import (
+    Direction,
+    Edge,
+    check_direction,
+    relation_filter,
+    traverse_with,
+)
 from okf_explorer.core.index import LinkIndex, ResolvedLink, build_index
 from okf_explorer.core.links import Resolution, SlugResolver, looks_like_path
 from okf_explorer.core.listing import ServerListing
@@ -60,7 +66,7 @@ if TYPE_CHECKING:
 class _Derived:
     """What is computed from one index, dropped together when the index changes."""
 
-    __slots__ = ("graph", "index", "out_adj", "resolver")
+    __slots__ = ("graph", "index", "out_adj", "relations", "resolver")
 
     def __init__(self, index: LinkIndex) -> None:
         self.index = index
@@ -70,6 +76,7 @@ class _Derived:
         }
         self.resolver: SlugResolver | None = None
         self.graph: nx.MultiDiGraph | None = None
+        self.relations: list[str] | None = None
 
 
 def _cache_for(cache_dir: Path | str | bool | None) -> IndexCache | bool | None:
@@ -286,17 +293,51 @@ class Brain:
             self._server_root(slug)
             return sorted(walk.links_in(slug))
         index = self._index_root(slug, need_readable=False)
-        return list(index.reverse.get(slug, ()))
+        froms = index.reverse.get(slug, ())
+        return list(dict.fromkeys(froms)) if slug in index.in_rels else list(froms)
 
-    def traverse(self, slug: str, depth: object = 1, direction: Direction = "out") -> list[Edge]:
-        """Breadth-first edges from `slug` (SPEC §4); see `graph.traverse_with`."""
-        direction = check_direction(direction)
+    def out_edges(self, slug: str) -> list[tuple[str, str]]:
+        """`(node, rel)` of each edge leaving `slug`, one hop: its own links, the
+        relations other pages state towards it from its side (gbrain's incoming
+        fields), dangling targets included over the index."""
         walk = self._server_walk()
         if walk is not None:
             self._server_root(slug)
-            return walk.walk(slug, depth, direction)
+            return list(walk.links_out.pairs(slug))
+        return self._index_root(slug, need_readable=True).out_edges(slug)
+
+    def in_edges(self, slug: str) -> list[tuple[str, str]]:
+        """`(page, rel)` of each edge into `slug`, one hop, slug order, once per relation."""
+        walk = self._server_walk()
+        if walk is not None:
+            self._server_root(slug)
+            return sorted(walk.links_in.pairs(slug), key=lambda pair: pair[0])
+        return self._index_root(slug, need_readable=False).in_edges(slug)
+
+    def traverse(
+        self,
+        slug: str,
+        depth: object = 1,
+        direction: Direction = "out",
+        rels: Collection[str] | None = None,
+    ) -> list[Edge]:
+        """Breadth-first edges from `slug` (SPEC §4); see `graph.traverse_with`.
+
+        Each edge carries its relation (`Edge.rel`); `rels`, when given, keeps
+        the walk to edges of those relations.
+        """
+        direction = check_direction(direction)
+        wanted = frozenset(rels) if rels is not None else None
+        walk = self._server_walk()
+        if walk is not None:
+            self._server_root(slug)
+            return walk.walk(slug, depth, direction, wanted)
         index = self._index_root(slug, need_readable=True)
         out_adj = self._derived_for(index).out_adj
+        if wanted is not None:
+            out_n, out_r = relation_filter(out_adj, index.out_rels, wanted)
+            in_n, in_r = relation_filter(index.reverse, index.in_rels, wanted)
+            return traverse_with(slug, depth, direction, out_n, in_n, out_r, in_r)
         reverse = index.reverse
         empty: tuple[str, ...] = ()
 
@@ -306,7 +347,17 @@ class Brain:
         def links_in(node: str) -> Sequence[str]:
             return reverse.get(node, empty)
 
-        return traverse_with(slug, depth, direction, links_out, links_in)
+        out_rels = index.out_rels.get if index.out_rels else None
+        in_rels = index.in_rels.get if index.in_rels else None
+        return traverse_with(slug, depth, direction, links_out, links_in, out_rels, in_rels)
+
+    def relations(self) -> list[str]:
+        """Every relation of the index's graph, `links` first (see `LinkIndex.relations`);
+        computed once per index."""
+        derived = self._derived_for(self.ensure_index())
+        if derived.relations is None:
+            derived.relations = derived.index.relations()
+        return list(derived.relations)
 
     def _index_root(self, slug: str, *, need_readable: bool) -> LinkIndex:
         """The index, once `slug` is known to be a page of it (see the module doc)."""

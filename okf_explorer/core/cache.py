@@ -45,9 +45,10 @@ import okf_explorer
 from okf_explorer.core.atomic import atomic_write
 
 ENV_VAR = "OKF_EXPLORER_CACHE"
-FORMAT_VERSION = 4
+FORMAT_VERSION = 5
 """Bump whenever the row layout in `core/index_store.py` changes (3: microsecond
-`updated_at`; 4: page rows are `PageInfo.to_row()`, with `tags_known` and `error_kind`)."""
+`updated_at`; 4: page rows are `PageInfo.to_row()`, with `tags_known` and `error_kind`;
+5: typed edges, a `rel` per link and the relation tables)."""
 
 FILE_MODE = 0o600
 """Permission bits of every cache file: the user's alone."""

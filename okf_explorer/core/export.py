@@ -25,7 +25,7 @@ from typing import Any
 from okf_explorer.core.atomic import atomic_write
 from okf_explorer.core.errors import ExportFailed
 from okf_explorer.core.export_check import MalformedExport, check_export
-from okf_explorer.core.graph import Edge, clamp_depth
+from okf_explorer.core.graph import LINKS, Edge, clamp_depth
 from okf_explorer.core.stale_temps import remove_stale_temps
 from okf_explorer.core.text_safety import json_text, printable, reversible
 
@@ -47,7 +47,7 @@ def edge_records(edges: Iterable[Edge]) -> list[dict[str, Any]]:
             "hemisphere": "knowledge",
             "from": edge[0],
             "to": edge[1],
-            "rel": "links",
+            "rel": edge.rel,
             "direction": edge[3],
             "hop": edge[2],
         }
@@ -71,7 +71,10 @@ def render(
     JSON and JSON Lines are the bare SPEC §5 records. `depth` is shown clamped,
     as the walk used it. DOT, GraphML and Mermaid draw one arrow per record, the
     way the link points (for an `in` record, from the linking page to the page
-    walked from), labelled with its hop.
+    walked from), labelled with its hop. Every format carries the relation:
+    GraphML as the `rel` attribute of every edge; DOT (`rel` and `label`
+    attributes) and Mermaid (the arrow's label) name it on edges whose relation
+    is not `links`, so a plain bundle renders exactly as before typed edges.
     """
     if fmt not in FORMATS:
         raise ValueError(f"unknown export format {fmt!r}; choose one of {', '.join(FORMATS)}")
@@ -120,11 +123,13 @@ def _dot(caption: str, nodes: list[str], edges: Sequence[Edge], labels: Mapping[
     for node in nodes:
         label = labels.get(node, node)
         lines.append(f"  {_dot_id(node)} [label={_dot_quote(label)}];")
-    for frm, to, hop, direction in edges:
+    for edge in edges:
+        frm, to, hop, direction = edge
         a, b = (frm, to) if direction == "out" else (to, frm)
-        lines.append(
-            f"  {_dot_id(a)} -> {_dot_id(b)} [hop={hop}, direction={_dot_quote(direction)}];"
-        )
+        attributes = f"hop={hop}, direction={_dot_quote(direction)}"
+        if edge.rel != LINKS:
+            attributes += f", rel={_dot_quote(edge.rel)}, label={_dot_quote(edge.rel)}"
+        lines.append(f"  {_dot_id(a)} -> {_dot_id(b)} [{attributes}];")
     lines.append("}")
     return "\n".join(lines) + "\n"
 
@@ -138,9 +143,10 @@ def _graphml(
     graph = nx.MultiDiGraph(name=caption)
     for node in nodes:
         graph.add_node(node, label=labels.get(node, node))
-    for index, (frm, to, hop, direction) in enumerate(edges):
+    for index, edge in enumerate(edges):
+        frm, to, hop, direction = edge
         a, b = (frm, to) if direction == "out" else (to, frm)
-        graph.add_edge(a, b, key=f"e{index}", hop=hop, direction=direction, rel="links")
+        graph.add_edge(a, b, key=f"e{index}", hop=hop, direction=direction, rel=edge.rel)
     graph = _xml_safe(graph)
     body = "\n".join(nx.generate_graphml(graph, encoding="utf-8", prettyprint=True))
     return '<?xml version="1.0" encoding="utf-8"?>\n' + body + "\n"
@@ -178,9 +184,11 @@ def _mermaid(
     lines = ["---", f'title: "{title}"', "---", "flowchart LR"]
     for node in nodes:
         lines.append(f'  {ids[node]}["{_mermaid_text(labels.get(node, node))}"]')
-    for frm, to, hop, direction in edges:
+    for edge in edges:
+        frm, to, hop, direction = edge
         a, b = (frm, to) if direction == "out" else (to, frm)
-        lines.append(f"  {ids[a]} -->|{hop}| {ids[b]}")
+        label = hop if edge.rel == LINKS else f'"{hop} {_mermaid_text(edge.rel)}"'
+        lines.append(f"  {ids[a]} -->|{label}| {ids[b]}")
     return "\n".join(lines) + "\n"
 
 

@@ -7,7 +7,7 @@ runs over the local index or a server's stored graph.
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import chain, filterfalse, repeat
 from typing import Literal, NamedTuple
 
@@ -17,23 +17,53 @@ Direction = Literal["out", "in", "both"]
 DIRECTIONS: tuple[Direction, ...] = ("out", "in", "both")
 DEPTH_CAP = 10
 
+LINKS = "links"
+"""The relation of a link in a page's body (SPEC §5 `rel`)."""
+
 Neighbours = Callable[[str], Sequence[str]]
 """`neighbours(node)` → adjacent nodes (de-duplicated); `()` for a leaf or dangling node.
 
 May raise an `OkfError` (a page that cannot be read); see `traverse_with`.
 """
 
+Relations = Callable[[str], Sequence[str] | None]
+"""`relations(node)` → the relation of each of `neighbours(node)`, aligned with it;
+None when they are all `links`."""
 
-class Edge(NamedTuple):
-    """One edge of a traversal: `(frm, to, hop, direction)`.
 
-    For `in` edges `frm` is the page walked from and `to` the page linking to it.
-    """
-
+class _EdgeFields(NamedTuple):
     frm: str
     to: str
     hop: int
     direction: Literal["out", "in"]
+
+
+class Edge(_EdgeFields):
+    """One edge of a traversal: `(frm, to, hop, direction)`, and its relation `rel`.
+
+    For `in` edges `frm` is the page walked from and `to` the page linking to it.
+    `rel` (`links` unless set) is an attribute beside the tuple, so an `Edge` is
+    still SPEC §4's 4-tuple and compares equal to one; build a typed edge with
+    `Edge.typed`. A walk over a server's stored graph also keeps what the
+    server said of the link: `link_source` and `context` (None otherwise).
+    """
+
+    rel: str = LINKS
+    link_source: str | None = None
+    context: str | None = None
+
+    @classmethod
+    def typed(
+        cls, frm: str, to: str, hop: int, direction: Literal["out", "in"], rel: str = LINKS
+    ) -> Edge:
+        edge = cls(frm, to, hop, direction)
+        if rel != LINKS:
+            edge.rel = rel
+        return edge
+
+    def __repr__(self) -> str:
+        base = super().__repr__()
+        return base if self.rel == LINKS else f"{base[:-1]}, rel={self.rel!r})"
 
 
 class NeighbourMemo:
@@ -56,6 +86,29 @@ class NeighbourMemo:
         return found
 
 
+def relation_filter(
+    adjacency: Mapping[str, Sequence[str]],
+    relations: Mapping[str, Sequence[str]],
+    wanted: frozenset[str],
+) -> tuple[Neighbours, Relations]:
+    """Neighbour and relation functions over `adjacency` that keep only edges whose
+    relation is in `wanted` (`relations[node]` aligned with `adjacency[node]`;
+    absent means all `links`)."""
+
+    def kept(node: str) -> list[tuple[str, str]]:
+        nodes = adjacency.get(node, ())
+        named = relations.get(node) or (LINKS,) * len(nodes)
+        return [(n, rel) for n, rel in zip(nodes, named, strict=True) if rel in wanted]
+
+    def neighbours(node: str) -> Sequence[str]:
+        return [n for n, _ in kept(node)]
+
+    def named(node: str) -> Sequence[str] | None:
+        return [rel for _, rel in kept(node)]
+
+    return neighbours, named
+
+
 def clamp_depth(value: object) -> int:
     """An int in [1, DEPTH_CAP]; anything that is not an int (bools included) → 1."""
     if isinstance(value, bool) or not isinstance(value, int):
@@ -76,8 +129,14 @@ def traverse_with(
     direction: Direction,
     out_neighbours: Neighbours,
     in_neighbours: Neighbours,
+    out_relations: Relations | None = None,
+    in_relations: Relations | None = None,
 ) -> list[Edge]:
     """Breadth-first edges from `root` (SPEC §4), in traversal order.
+
+    With `out_relations` / `in_relations`, each edge's `rel` is set from them
+    (a node reached by two relations is listed twice by the neighbour function
+    and yields two edges); without, every edge is `links`.
 
     `both` is the whole `out` pass followed by the whole `in` pass. Each pass has
     its own visited set starting at the root. Every neighbour of every frontier
@@ -99,9 +158,9 @@ def traverse_with(
         gc.disable()
     try:
         if direction in ("out", "both"):
-            _bfs_pass(root, hops, "out", out_neighbours, edges)
+            _bfs_pass(root, hops, "out", out_neighbours, edges, out_relations)
         if direction in ("in", "both"):
-            _bfs_pass(root, hops, "in", in_neighbours, edges)
+            _bfs_pass(root, hops, "in", in_neighbours, edges, in_relations)
     finally:
         if paused:
             gc.enable()
@@ -114,8 +173,9 @@ def _bfs_pass(
     label: Literal["out", "in"],
     neighbours: Neighbours,
     edges: list[Edge],
+    relations: Relations | None = None,
 ) -> None:
-    """One direction of the walk, appending to `edges`.
+    """One direction of the walk, appending to `edges` (typed by `relations`, if given).
 
     Hot path (depth 10 over 100k pages, ~1M edges): no per-edge bytecode and
     little per-node bytecode. Each hop asks for every frontier node's
@@ -135,12 +195,34 @@ def _bfs_pass(
         found = [neighbours(root)] if hop == 1 else _neighbours_of(frontier, neighbours)
         froms = chain.from_iterable(map(repeat, frontier, map(len, found)))
         tos = chain.from_iterable(found)
+        start = len(edges)
         extend(map(make, repeat(Edge), zip(froms, tos, repeat(hop), repeat(label))))
+        if relations is not None:
+            _name_relations(edges, start, frontier, found, relations)
         fresh = filterfalse(visited.__contains__, chain.from_iterable(found))
         frontier = list(dict.fromkeys(fresh))
         if not frontier:
             return
         visited.update(frontier)
+
+
+def _name_relations(
+    edges: list[Edge],
+    start: int,
+    frontier: list[str],
+    found: list[Sequence[str]],
+    relations: Relations,
+) -> None:
+    """Set `rel` on the edges one hop added from `start` on (`found[i]` are the
+    neighbours of `frontier[i]`, in the order the edges were made)."""
+    at = start
+    for node, neighbours in zip(frontier, found, strict=True):
+        named = relations(node) if neighbours else None
+        if named:
+            for offset, rel in enumerate(named):
+                if rel != LINKS:
+                    edges[at + offset].rel = rel
+        at += len(neighbours)
 
 
 def _neighbours_of(frontier: list[str], neighbours: Neighbours) -> list[Sequence[str]]:

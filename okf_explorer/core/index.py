@@ -16,7 +16,7 @@ from typing import Literal
 import okf_explorer
 from okf_explorer.core.cache import FORMAT_VERSION, IndexCache
 from okf_explorer.core.index_store import Known, cache_payload, lasting_failure
-from okf_explorer.core.links import LinkKind, Resolution, ResolveRule, SlugResolver
+from okf_explorer.core.links import LinkKind, RawLink, Resolution, ResolveRule, SlugResolver
 from okf_explorer.core.pages import ErrorKind, PageInfo, is_reserved
 from okf_explorer.core.port import (
     CancelCheck,
@@ -25,9 +25,12 @@ from okf_explorer.core.port import (
     ProgressCallback,
     RowScanner,
 )
+from okf_explorer.core.typed_links import LINKS, resolve_named
+from okf_explorer.core.walk_tables import plain_tables, typed_tables
 
-RawTuple = tuple[str, LinkKind, int]
-"""A raw link as `(target, kind, count)` (the fields of `RawLink`)."""
+RawTuple = tuple
+"""A raw link as `(target, kind, count)` for a body link, or `(target, kind, count,
+rel, incoming)` for a typed frontmatter link (the fields of `RawLink`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +38,9 @@ class ResolvedLink:
     """One forward link of a page after resolution.
 
     `to` is the target slug, or the dangling node id when `rule == "dangling"`.
-    `rule` records why the two pages are linked (shown by the UI).
+    `rule` records why the two pages are linked (shown by the UI). `rel` is the
+    relation (`links` for a body link); `incoming` marks a relation stated from
+    the target's side, so the edge runs `to` → this page (see `RawLink`).
     """
 
     target: str
@@ -44,6 +49,8 @@ class ResolvedLink:
     rule: ResolveRule
     count: int = 1
     ambiguous: bool = False
+    rel: str = LINKS
+    incoming: bool = False
 
     @property
     def exists(self) -> bool:
@@ -58,13 +65,18 @@ class LinkIndex:
     - `forward`: slug → resolved links in order of first appearance,
       de-duplicated after resolution (unreadable pages map to `()`).
     - `reverse`: node (slug or dangling id) → slugs of pages linking to it,
-      de-duplicated, in slug order.
+      in slug order, once per relation (once for a plain bundle).
     - `ambiguous`: how many forward links (after de-duplication) resolved by an
       ambiguous basename.
     - `raw_links`: slug → the page's raw links as parsed, plain
       `(target, kind, count)` tuples (cheap to hold and to cache), kept so a
       refresh can re-resolve without re-reading files when pages come or go.
-    - `targets`: slug → the `to` of each forward link (what walks follow).
+    - `targets`: slug → the nodes each of the page's edges leads to (what walks
+      follow): its own outgoing links, then the pages that state an incoming
+      relation to it; a node repeats when reached by several relations.
+    - `out_rels` / `in_rels`: the relation of each entry of `targets[slug]` /
+      `reverse[node]`, aligned; only for entries that hold a relation other
+      than `links` (a plain bundle has none: absent means all `links`).
     - `signature`: identifies the slug/title set the links were resolved
       against; equal signatures mean stored resolutions are still valid.
 
@@ -82,6 +94,27 @@ class LinkIndex:
     raw_links: Mapping[str, tuple[RawTuple, ...]] = field(default_factory=dict)
     targets: dict[str, tuple[str, ...]] = field(default_factory=dict)
     signature: str = ""
+    out_rels: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    in_rels: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def out_edges(self, slug: str) -> list[tuple[str, str]]:
+        """`(node, rel)` of each edge leaving `slug` (what an `out` walk follows)."""
+        nodes = self.out_slugs(slug)
+        rels = self.out_rels.get(slug)
+        return list(zip(nodes, rels or (LINKS,) * len(nodes), strict=True))
+
+    def in_edges(self, node: str) -> list[tuple[str, str]]:
+        """`(slug, rel)` of each edge into `node` (what an `in` walk follows), slug order."""
+        froms = self.in_slugs(node)
+        rels = self.in_rels.get(node)
+        return list(zip(froms, rels or (LINKS,) * len(froms), strict=True))
+
+    def relations(self) -> list[str]:
+        """Every relation of the graph, `links` first if present, then by name."""
+        found = {rel for rels in self.out_rels.values() for rel in rels}
+        if any(nodes and slug not in self.out_rels for slug, nodes in self.targets.items()):
+            found.add(LINKS)
+        return sorted(found, key=lambda rel: (rel != LINKS, rel))
 
     def out_slugs(self, slug: str) -> tuple[str, ...]:
         """Targets of `slug`'s forward links (slugs or dangling ids), first appearance first."""
@@ -91,7 +124,7 @@ class LinkIndex:
         return found
 
     def in_slugs(self, node: str) -> tuple[str, ...]:
-        """Pages linking to `node` (a slug or a dangling id), de-duplicated, slug order."""
+        """Pages linking to `node` (a slug or a dangling id), slug order, once per relation."""
         return self.reverse.get(node, ())
 
     def exists(self, node: str) -> bool:
@@ -178,6 +211,7 @@ def _build(
             known.reverse,
             known.ambiguous,
         )
+        index.out_rels, index.in_rels = known.out_rels, known.in_rels
     else:
         _resolve_all(index, reused if unchanged else {})
     if store is not None and (to_scan or not unchanged):
@@ -217,9 +251,16 @@ def _scan(
             for row in source.scan_rows(stubs, progress, cancel)
         }
     return {
-        page.info.slug: (page.info, tuple((x.target, x.kind, x.count) for x in page.links))
+        page.info.slug: (page.info, tuple(map(_raw_tuple, page.links)))
         for page in source.scan(stubs, progress, cancel)
     }
+
+
+def _raw_tuple(link: RawLink) -> RawTuple:
+    """A `RawLink` as the index keeps it: 3 values for a body link, 5 for a typed one."""
+    if link.rel == LINKS and not link.incoming:
+        return (link.target, link.kind, link.count)
+    return (link.target, link.kind, link.count, link.rel, link.incoming)
 
 
 def _assemble(
@@ -264,12 +305,17 @@ def _unreadable_info(
 
 
 def _resolve_all(index: LinkIndex, keep: dict[str, Reusable]) -> None:
-    """Fill `forward`, `targets`, `reverse` and `ambiguous`, reusing resolutions in `keep`."""
+    """Fill `forward`, the walk tables and `ambiguous`, reusing resolutions in `keep`.
+
+    `forward` holds what each page states; the walk tables turn an incoming
+    relation stated on P about Q into an edge Q → P, so they are built in a
+    second pass, once every page's links are resolved.
+    """
     resolver: SlugResolver | None = None
     memo: dict[tuple[str, str, str], Resolution] = {}
     forward: dict[str, tuple[ResolvedLink, ...]] = {}
-    targets: dict[str, tuple[str, ...]] = {}
-    reverse: dict[str, list[str]] = {}
+    injected: dict[str, list[tuple[str, str]]] = {}  # Q → [(P, rel)]: edges Q → P
+    typed = False
     ambiguous = 0
     for slug, raw in index.raw_links.items():
         entry = keep.get(slug)
@@ -282,17 +328,17 @@ def _resolve_all(index: LinkIndex, keep: dict[str, Reusable]) -> None:
         else:
             links = ()
         forward[slug] = links
-        targets[slug] = tos = tuple([link.to for link in links])
-        for node in tos:
-            froms = reverse.get(node)
-            if froms is None:
-                reverse[node] = [slug]
-            else:
-                froms.append(slug)
         for link in links:
             ambiguous += link.ambiguous
-    index.forward, index.targets, index.ambiguous = forward, targets, ambiguous
-    index.reverse = {node: tuple(froms) for node, froms in reverse.items()}
+            if link.rel != LINKS:
+                typed = True
+                if link.incoming:
+                    injected.setdefault(link.to, []).append((slug, link.rel))
+    index.forward, index.ambiguous = forward, ambiguous
+    if typed:
+        typed_tables(index, injected)
+    else:
+        plain_tables(index)
 
 
 def _distinct_titles(pages: dict[str, PageInfo]) -> dict[str, str]:
@@ -310,7 +356,8 @@ def _resolve_page(
     raw: tuple[RawTuple, ...],
     memo: dict[tuple[str, str, str], Resolution],
 ) -> tuple[ResolvedLink, ...]:
-    """One page's links resolved and de-duplicated by target node (first wins, counts summed).
+    """One page's links resolved and de-duplicated by target node (first wins, counts summed);
+    typed links by `(node, rel, incoming)`, and dropped when a name matches no page.
 
     The hot loop of a cold build (100k pages: ~400k links). A wiki target that
     is exactly a slug resolves by the `exact` rule without asking the
@@ -319,21 +366,35 @@ def _resolve_page(
     on that.
     """
     folder = slug.rpartition("/")[0]
-    merged: dict[str, list] = {}
-    for target, kind, count in raw:
-        if kind != "markdown" and target in slugs and not target.endswith(".md"):
+    merged: dict[object, list] = {}
+    for item in raw:
+        if len(item) == 3:
+            target, kind, count = item
+            rel = None
+        else:  # a typed frontmatter link
+            target, kind, count, rel, incoming = item
+        if rel is not None and kind != "markdown":
+            resolution = resolve_named(resolver, slugs, target, slug, rel, incoming)
+            node, rule, ambiguous = resolution.node, resolution.rule, resolution.ambiguous
+        elif kind != "markdown" and target in slugs and not target.endswith(".md"):
             node, rule, ambiguous = target, "exact", False  # what the wiki rules say, sooner
         else:
             written = target.strip()
             relative = kind == "markdown" or written.startswith(".") or written.endswith("/")
-            key = (target, kind, folder if relative and not written.startswith("/") else "")
-            resolution = memo.get(key)
+            asked = (target, kind, folder if relative and not written.startswith("/") else "")
+            resolution = memo.get(asked)
             if resolution is None:
-                resolution = memo[key] = resolver.resolve(target, slug, kind)
+                resolution = memo[asked] = resolver.resolve(target, slug, kind)
             node, rule, ambiguous = resolution.node, resolution.rule, resolution.ambiguous
-        first = merged.get(node)
+        key: object = node
+        if rel is not None:
+            if rule == "dangling" and (kind != "markdown" or incoming):
+                continue  # a name matching no page is no edge (gbrain drops it too)
+            key = (node, rel, incoming)
+        first = merged.get(key)
         if first is None:
-            merged[node] = [target, node, kind, rule, count, ambiguous]
+            values = [target, node, kind, rule, count, ambiguous]
+            merged[key] = values if rel is None else [*values, rel, incoming]
         else:
             first[4] += count
     return tuple([ResolvedLink(*values) for values in merged.values()])

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from okf_explorer.core.index import LinkIndex, ResolvedLink
     from okf_explorer.core.port import PageStub
 
-    Reusable = tuple[PageInfo, tuple[tuple[str, str, int], ...], tuple[ResolvedLink, ...]]
+    Reusable = tuple[PageInfo, tuple[tuple, ...], tuple[ResolvedLink, ...]]
 
 
 def lasting_failure(info: PageInfo) -> bool:
@@ -185,6 +185,8 @@ class Known:
         self.signature: str | None = None
         self.reverse: dict[str, tuple[str, ...]] | None = None
         self.targets: dict[str, tuple[str, ...]] = {}
+        self.out_rels: dict[str, tuple[str, ...]] = {}
+        self.in_rels: dict[str, tuple[str, ...]] = {}
         self.ambiguous = 0
         self._rows: dict[str, tuple[str, int]] = {}  # slug → (fingerprint, row number)
         self._make: Callable[[int], Reusable] = _nothing
@@ -226,6 +228,7 @@ class Known:
             index.targets,
             index.ambiguous,
         )
+        known.out_rels, known.in_rels = index.out_rels, index.in_rels
         entries: list[Reusable] = []
         for slug, info in index.pages.items():
             raw, links = index.raw_links.get(slug), index.forward.get(slug)
@@ -251,7 +254,7 @@ class Known:
 
     @classmethod
     def _decode(cls, signature: str, data: object) -> Known:
-        complete, infos, targets, reverse, ambiguous, blob = data  # type: ignore[misc]
+        complete, infos, targets, reverse, ambiguous, blob, out_rels, in_rels = data  # type: ignore[misc]
         if len(infos) != len(targets) or not isinstance(blob, bytes):
             raise ValueError("cache columns differ in length")
         slugs = [info[0] for info in infos]
@@ -263,6 +266,7 @@ class Known:
         known = cls()
         known.signature, known.ambiguous, known._make = signature, int(ambiguous), make
         known.reverse = dict(reverse)
+        known.out_rels, known.in_rels = dict(out_rels), dict(in_rels)
         known.targets = dict(zip(slugs, targets, strict=True))
         known._rows = {info[0]: (info[8], i) for i, info in enumerate(infos)}
         if complete is True:
@@ -289,6 +293,8 @@ def _whole_index(signature: str, known: Known, infos: list, links: _Links) -> Li
         raw_links=LazyMapping(raw_links),  # type: ignore[arg-type]
         targets=known.targets,
         signature=signature,
+        out_rels=known.out_rels,
+        in_rels=known.in_rels,
     )
 
 
@@ -300,16 +306,18 @@ def _nothing(_: int) -> Reusable:  # pragma: no cover - never reached
 def cache_payload(index: LinkIndex) -> tuple:
     """The index as plain values for `IndexCache` (layout bound to `cache.FORMAT_VERSION`).
 
-    `(complete, infos, targets, reverse, ambiguous, links blob)`: whether
+    `(complete, infos, targets, reverse, ambiguous, links blob, out_rels, in_rels)`: whether
     every page may be reused as is (none waits for a retry); columns aligned
     by page (`PageInfo.to_row()` values, forward targets); the reverse index and the
     ambiguity count; then a marshal blob of the raw links and the resolved
-    links (as field tuples), per page. marshal keeps shared strings shared
-    within each part.
+    links (as field tuples), per page; then the relation tables (empty for a
+    plain bundle). marshal keeps shared strings shared within each part.
     """
     infos, raws, forward, targets = [], [], [], []
     complete = True
-    link_fields = attrgetter("target", "to", "kind", "rule", "count", "ambiguous")
+    link_fields = attrgetter(
+        "target", "to", "kind", "rule", "count", "ambiguous", "rel", "incoming"
+    )
     for slug, i in index.pages.items():
         infos.append(i.to_row())
         complete = complete and (i.readable or lasting_failure(i))
@@ -317,4 +325,5 @@ def cache_payload(index: LinkIndex) -> tuple:
         targets.append(index.targets[slug])
         forward.append(tuple(map(link_fields, index.forward[slug])))
     blob = marshal.dumps((raws, forward))
-    return complete, infos, targets, dict(index.reverse), index.ambiguous, blob
+    rels = dict(index.out_rels), dict(index.in_rels)
+    return complete, infos, targets, dict(index.reverse), index.ambiguous, blob, *rels

@@ -54,12 +54,18 @@ class RawLink:
     """One distinct link target of a page, as written.
 
     `kind` is the kind of its first appearance; `count` how often the target
-    appears in the page (any kind).
+    appears in the page (any kind). `rel` is the relation: `links` for a link
+    in the body, else the relation a frontmatter field states (`core.typed_links`);
+    `incoming` marks a relation stated from the target's side (gbrain's
+    `key_people` on a company: the person `works_at` the company), so the
+    edge runs from the target to this page.
     """
 
     target: str
     kind: LinkKind
     count: int = 1
+    rel: str = "links"
+    incoming: bool = False
 
 
 # --- code blocks and spans -------------------------------------------------

@@ -21,6 +21,7 @@ from typing import Any, Protocol, runtime_checkable
 from okf_explorer.core.errors import Cancelled, OkfError, PageNotFound, PageUnreadable
 from okf_explorer.core.links import RawLink, extract_links
 from okf_explorer.core.pages import Page, PageInfo
+from okf_explorer.core.typed_links import frontmatter_links
 
 ProgressCallback = Callable[[int, int], None]
 """Called as `progress(done, total)` while a scan runs."""
@@ -50,12 +51,43 @@ class ScannedPage:
     links: tuple[RawLink, ...]
 
 
+class ServerLink(str):
+    """A slug from a server's stored graph, carrying what the server said of the link.
+
+    `rel` is the relation (gbrain's `link_type`; its generic `mentions` is our
+    `links`), `link_source` where the server found the link (`markdown`,
+    `frontmatter`, ...) and `context` the text around it. A `str`, so a graph
+    may answer plain slugs (then the relation is `links`).
+    """
+
+    rel: str = "links"
+    link_source: str | None = None
+    context: str | None = None
+
+    def __new__(
+        cls,
+        slug: str,
+        rel: str = "links",
+        link_source: str | None = None,
+        context: str | None = None,
+    ) -> ServerLink:
+        link = super().__new__(cls, slug)
+        link.rel, link.link_source, link.context = rel, link_source, context
+        return link
+
+
+def relation_of(slug: str) -> str:
+    """The relation of a server graph's answer: a `ServerLink`'s `rel`, else `links`."""
+    return slug.rel if isinstance(slug, ServerLink) else "links"
+
+
 @runtime_checkable
 class ServerGraph(Protocol):
     """A source's own stored link graph (gbrain's `get_links` / `get_backlinks`).
 
     It answers with existing slugs only (servers drop dangling targets) and
-    collapses duplicate mentions; the engine says so where it shows them.
+    collapses duplicate mentions; the engine says so where it shows them. Its
+    answers may be `ServerLink`s, which carry the link's relation and context.
     """
 
     def links_out(self, slug: str) -> list[str]: ...
@@ -141,7 +173,10 @@ class LocalFolder(Protocol):
 
 def scan_one(page: Page) -> ScannedPage:
     """The scan result of one page already read: parse its links if readable."""
-    links = tuple(extract_links(page.content)) if page.readable else ()
+    if not page.readable:
+        return ScannedPage(info=page.info(), links=())
+    typed = frontmatter_links(page.frontmatter, page.type)
+    links = (*extract_links(page.content), *(RawLink(*link) for link in typed))
     return ScannedPage(info=page.info(), links=links)
 
 

@@ -2,7 +2,10 @@
 
 Pages: the body is split into `compiled_truth` and the `## Timeline` section;
 `type`, `title` and `tags` come out of the frontmatter. Links: one row per
-(from, to) with ~240 characters of flattened text around the first mention.
+(from, to, relation) with ~240 characters of flattened text around the first
+mention. A body link is reported as gbrain reports a plain link, `link_type`
+`mentions` with `link_source` `markdown`; a typed edge (SPEC §5 `rel`) as its
+relation, with `link_source` `frontmatter`, as gbrain reports its frontmatter edges.
 """
 
 from __future__ import annotations
@@ -18,8 +21,10 @@ from typing import Any, Protocol
 import yaml
 
 from okf_explorer.core.errors import OkfError
+from okf_explorer.core.graph import LINKS
 from okf_explorer.core.index import ResolvedLink
 from okf_explorer.core.pages import Page, PageInfo, _jsonable
+from okf_explorer.core.port import ServerLink, relation_of
 from okf_explorer.server.params import SOURCE_ID
 
 CONTEXT_CHARS = 240
@@ -45,6 +50,10 @@ class BrainLike(Protocol):
     def forward_links(self, slug: str) -> list[ResolvedLink]: ...
 
     def backlinks(self, slug: str) -> list[str]: ...
+
+    def out_edges(self, slug: str) -> list[tuple[str, str]]: ...
+
+    def in_edges(self, slug: str) -> list[tuple[str, str]]: ...
 
 
 def split_timeline(body: str) -> tuple[str, str]:
@@ -200,16 +209,25 @@ def link_context(body: str, target: str) -> str:
     return flat[start : start + CONTEXT_CHARS].strip()
 
 
-def link_row(frm: str, to: str, context: str) -> dict[str, Any]:
-    """gbrain's `get_links` / `get_backlinks` row; every link we store is a markdown `links`."""
+GENERIC_LINK_TYPE = "mentions"
+"""gbrain's `link_type` for a plain link (our relation `links`)."""
+
+
+def gbrain_link_type(rel: str) -> str:
+    """The `link_type` gbrain would report for our relation `rel`."""
+    return GENERIC_LINK_TYPE if rel == LINKS else rel
+
+
+def link_row(frm: str, to: str, context: str, rel: str = LINKS) -> dict[str, Any]:
+    """gbrain's `get_links` / `get_backlinks` row for one edge of relation `rel`."""
     return {
         "from_slug": frm,
         "from_source_id": SOURCE_ID,
         "to_slug": to,
         "to_source_id": SOURCE_ID,
-        "link_type": "links",
+        "link_type": gbrain_link_type(rel),
         "context": context,
-        "link_source": "markdown",
+        "link_source": "markdown" if rel == LINKS else "frontmatter",
         "origin_slug": None,
         "origin_source_id": None,
         "origin_field": None,
@@ -258,12 +276,12 @@ class LinkReader:
     def __init__(self, brain: BrainLike) -> None:
         self._brain = brain
         self._forward: dict[str, list[ResolvedLink]] = {}
-        self._backward: dict[str, list[str]] = {}
+        self._edges: dict[tuple[str, str], list[ServerLink]] = {}
         self._bodies: dict[str, str] = {}
         self._cache = CONTEXTS.get()
 
     def out(self, slug: str) -> list[ResolvedLink]:
-        """Existing targets of `slug`, first appearance order, one per target slug."""
+        """Existing body-link targets of `slug`, first appearance order, one per target slug."""
         if slug not in self._forward:
             try:
                 links = self._brain.forward_links(slug)
@@ -272,25 +290,42 @@ class LinkReader:
             seen: set[str] = set()
             kept = []
             for link in links:
-                if link.exists and link.to not in seen:
+                if link.exists and link.rel == LINKS and link.to not in seen:
                     seen.add(link.to)
                     kept.append(link)
             self._forward[slug] = kept
         return self._forward[slug]
 
     def out_slugs(self, slug: str) -> list[str]:
-        return [link.to for link in self.out(slug)]
+        """The edges leaving `slug` to existing pages, each a `ServerLink` carrying its
+        relation, one per (page, relation), first appearance first."""
+        return self._edges_of(slug, "out")
 
     def in_slugs(self, slug: str) -> list[str]:
-        if slug not in self._backward:
-            try:
-                self._backward[slug] = list(dict.fromkeys(self._brain.backlinks(slug)))
-            except OkfError:
-                self._backward[slug] = []
-        return self._backward[slug]
+        """The edges into `slug` as `ServerLink`s, slug order, one per (page, relation)."""
+        return self._edges_of(slug, "in")
 
-    def context(self, frm: str, to: str) -> str:
-        """The context of the link `frm → to` (found via the raw target that resolved to `to`)."""
+    def _edges_of(self, slug: str, way: str) -> list[ServerLink]:
+        key = (slug, way)
+        if key not in self._edges:
+            try:
+                pairs = self._brain.out_edges(slug) if way == "out" else self._brain.in_edges(slug)
+            except OkfError:
+                pairs = []
+            index = getattr(self._brain, "index", None)
+            self._edges[key] = [
+                ServerLink(node, rel)
+                for node, rel in dict.fromkeys(pairs)
+                if index is None or index.exists(node)
+            ]
+        return self._edges[key]
+
+    def context(self, frm: str, to: str, rel: str = LINKS) -> str:
+        """The context of the edge `frm → to` of relation `rel`: for a body link, the
+        text around the raw target that resolved to `to`; for a typed edge, the
+        frontmatter value that states it (as gbrain's `frontmatter.<field>: <name>`)."""
+        if rel != LINKS:
+            return self._typed_context(frm, to, rel)
         fingerprint = self._fingerprint(frm)
         if self._cache is not None and fingerprint:
             cached = self._cache.get(frm, to, fingerprint)
@@ -301,6 +336,20 @@ class LinkReader:
         if self._cache is not None and fingerprint:
             self._cache.put(frm, to, fingerprint, context)
         return context
+
+    def _typed_context(self, frm: str, to: str, rel: str) -> str:
+        stated = (
+            (link.target for link in self._stated(frm) if link.to == to and link.rel == rel),
+            (link.target for link in self._stated(to) if link.to == frm and link.rel == rel),
+        )
+        target = next((t for found in stated for t in found), None)
+        return "" if target is None else f"frontmatter.{rel}: {target}"
+
+    def _stated(self, slug: str) -> list[ResolvedLink]:
+        try:
+            return self._brain.forward_links(slug)
+        except OkfError:
+            return []
 
     def _fingerprint(self, slug: str) -> str:
         index = getattr(self._brain, "index", None)
@@ -316,7 +365,11 @@ class LinkReader:
         return self._bodies[slug]
 
     def forward_rows(self, slug: str) -> list[dict[str, Any]]:
-        return [link_row(slug, link.to, self.context(slug, link.to)) for link in self.out(slug)]
+        return [self._row(slug, to, relation_of(to)) for to in self.out_slugs(slug)]
 
     def backward_rows(self, slug: str) -> list[dict[str, Any]]:
-        return [link_row(frm, slug, self.context(frm, slug)) for frm in self.in_slugs(slug)]
+        return [self._row(frm, slug, relation_of(frm)) for frm in self.in_slugs(slug)]
+
+    def _row(self, frm: str, to: str, rel: str) -> dict[str, Any]:
+        frm, to = str(frm), str(to)
+        return link_row(frm, to, self.context(frm, to, rel), rel)

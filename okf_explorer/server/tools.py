@@ -18,6 +18,7 @@ from typing import Any, Protocol
 from okf_explorer.core.errors import OkfError, PageNotFound, PageUnreadable
 from okf_explorer.core.graph import DIRECTIONS, clamp_depth
 from okf_explorer.core.link_resolution import slugify
+from okf_explorer.core.port import relation_of
 from okf_explorer.server import walk
 from okf_explorer.server.limits import TRAVERSE_ROW_CAP, Truncated, capped
 from okf_explorer.server.params import (
@@ -38,6 +39,7 @@ from okf_explorer.server.shapes import (
     BrainLike,
     ContextCache,
     LinkReader,
+    gbrain_link_type,
     list_row,
     page_record,
 )
@@ -281,12 +283,26 @@ def traverse_graph(brain: BrainTools, args: Mapping[str, Any]) -> Any:
     if direction is None and link_type is None:
         rows = walk.node_rows(slug, depth, reader.out_slugs, _describer(brain), probe)
         return capped(rows, "traverse_graph")
-    if link_type is not None and link_type != "links":
-        return []  # every link we store has type `links`
-    rows = walk.edge_rows(
-        slug, depth, direction or "out", reader.out_slugs, reader.in_slugs, reader.context, probe
-    )
+    out, into = reader.out_slugs, reader.in_slugs
+    if link_type is not None:  # gbrain's filter: the walk follows links of that type only
+        out, into = _of_type(out, link_type), _of_type(into, link_type)
+    rows = walk.edge_rows(slug, depth, direction or "out", out, into, reader.context, probe)
     return capped(rows, "traverse_graph")
+
+
+def _of_type(neighbours: Callable[[str], list[str]], link_type: str) -> Callable[[str], list[str]]:
+    """`neighbours` kept to links whose gbrain `link_type` is `link_type` (our relation
+    name is accepted too: `links` for `mentions`)."""
+
+    def kept(node: str) -> list[str]:
+        found = []
+        for n in neighbours(node):
+            rel = relation_of(n)
+            if link_type in (rel, gbrain_link_type(rel)):
+                found.append(n)
+        return found
+
+    return kept
 
 
 def _describer(brain: BrainTools) -> Callable[[str], tuple[str, str | None]]:

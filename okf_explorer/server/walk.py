@@ -23,6 +23,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from okf_explorer.core.graph import DEPTH_CAP
+from okf_explorer.core.port import relation_of
+from okf_explorer.server.shapes import gbrain_link_type
 
 Neighbours = Callable[[str], Sequence[str]]
 STEP_BUDGET = 200_000
@@ -103,7 +105,9 @@ def node_rows(
     rows = []
     for slug, hop in pairs[:limit]:
         title, kind = describe(slug)
-        links = [{"to_slug": to, "link_type": "links"} for to in out(slug)]
+        links = [
+            {"to_slug": str(to), "link_type": gbrain_link_type(relation_of(to))} for to in out(slug)
+        ]
         rows.append({"slug": slug, "title": title, "type": kind, "depth": hop, "links": links})
     return rows
 
@@ -114,7 +118,7 @@ def edge_rows(
     direction: str,
     out: Neighbours,
     into: Neighbours,
-    context: Callable[[str, str], str],
+    context: Callable[[str, str, str], str],
     limit: int | None = None,
 ) -> list[dict[str, Any]]:
     """Edge form: `{from_slug, to_slug, link_type, context, depth}`, links as stored.
@@ -122,7 +126,9 @@ def edge_rows(
     `in` walks from a page to the pages linking to it, `both` to either; the
     row always names the link in its own direction (from the linking page).
     With `limit`, the first `limit` rows: edges are gathered a depth at a time
-    and deeper levels are skipped once enough are in hand.
+    and deeper levels are skipped once enough are in hand. Neighbours may be
+    `ServerLink`s carrying their relation; as in gbrain, rows are distinct per
+    (from, to, depth), the first relation seen naming the row.
     """
 
     def oriented(node: str) -> list[tuple[str, str, str]]:
@@ -138,20 +144,20 @@ def edge_rows(
         return list(dict.fromkeys(n for n, _, _ in oriented(node)))
 
     pairs = sorted(reachable_pairs(root, depth - 1, step), key=lambda pair: pair[1])
-    keys: dict[tuple[str, str, int], None] = {}
+    keys: dict[tuple[str, str, int], str] = {}
     for index, (node, hop) in enumerate(pairs):
         level_starts = index == 0 or pairs[index - 1][1] != hop
         if limit is not None and level_starts and len(keys) >= limit:
             break
-        for _, frm, to in oriented(node):
-            keys[(frm, to, hop + 1)] = None
+        for neighbour, frm, to in oriented(node):
+            keys.setdefault((str(frm), str(to), hop + 1), relation_of(neighbour))
     ordered = sorted(keys, key=lambda key: (key[2], key[0], key[1]))[:limit]
     return [
         {
             "from_slug": frm,
             "to_slug": to,
-            "link_type": "links",
-            "context": context(frm, to),
+            "link_type": gbrain_link_type(keys[(frm, to, hop)]),
+            "context": context(frm, to, keys[(frm, to, hop)]),
             "depth": hop,
         }
         for frm, to, hop in ordered

@@ -162,9 +162,10 @@ def page_from_text(slug: str, text: str, mtime_ns: int, fingerprint: str) -> Pag
 
 def info_fields(
     slug: str, text: str, mtime_ns: int, fingerprint: str
-) -> tuple[tuple[Any, ...], str]:
-    """`(PageInfo row, body)` of one decoded file: what `page_from_text(...).info().to_row()`
-    holds, without building a `Page` (the scan's per-page path)."""
+) -> tuple[tuple[Any, ...], str, dict[str, Any]]:
+    """`(PageInfo row, body, frontmatter)` of one decoded file: what
+    `page_from_text(...).info().to_row()` holds, without building a `Page` (the scan's
+    per-page path)."""
     if not (text.startswith("---\n") or text.startswith("---\r\n")):
         frontmatter: dict[str, Any] = {}
         body, error = text, None
@@ -191,7 +192,7 @@ def info_fields(
         True,
         "malformed" if error is not None else None,
     )
-    return fields, body
+    return fields, body, frontmatter
 
 
 def unreadable_page(

@@ -49,8 +49,15 @@ from okf_explorer.core.port import (
     ProgressCallback,
     ScannedPage,
     ServerGraph,
+    ServerLink,
 )
-from okf_explorer.sources.mcp_payloads import ToolDecoder, page_of, split_is_exact, stub_of
+from okf_explorer.sources.mcp_payloads import (
+    ToolDecoder,
+    page_of,
+    split_is_exact,
+    stub_of,
+    text_or_none,
+)
 from okf_explorer.sources.mcp_scan import PageOutcome, scan_concurrently
 from okf_explorer.sources.mcp_transport import JsonRpcTransport
 
@@ -279,7 +286,12 @@ class McpSource:
 
 class McpServerGraph:
     """The server's stored link graph. Like gbrain's, it holds existing targets only and
-    one row per (from, to); we keep the server's row order and drop repeats."""
+    one row per (from, to); we keep the server's row order and drop repeats.
+
+    Each answer is a `ServerLink` carrying the row's `link_type` as its relation
+    (gbrain's generic `mentions`, or none, is `links`; any other type passes
+    through), and its `link_source` and `context`.
+    """
 
     def __init__(self, source: McpSource) -> None:
         self._source = source
@@ -294,8 +306,26 @@ class McpServerGraph:
         rows = self._source.call_tool(tool, {"slug": slug})
         if not isinstance(rows, list):
             raise ProtocolError(f"{self._source.label} answered {tool} with something unexpected")
-        values = (row.get(key) for row in rows if isinstance(row, dict))
-        return list(dict.fromkeys(v for v in values if isinstance(v, str) and v))
+        links: dict[tuple[str, str], ServerLink] = {}
+        for row in rows:
+            value = row.get(key) if isinstance(row, dict) else None
+            if isinstance(value, str) and value:
+                link = ServerLink(
+                    value,
+                    relation_of_type(row.get("link_type")),
+                    text_or_none(row.get("link_source")),
+                    text_or_none(row.get("context")),
+                )
+                links.setdefault((value, link.rel), link)
+        return list(links.values())
+
+
+def relation_of_type(link_type: object) -> str:
+    """Our relation for a server's `link_type`: gbrain's generic `mentions` (or no
+    type) is a plain link, `links`; any other type passes through."""
+    if not isinstance(link_type, str) or not link_type.strip() or link_type == "mentions":
+        return "links"
+    return link_type
 
 
 def _get_page_params(slug: str, content: bool = True) -> dict[str, Any]:

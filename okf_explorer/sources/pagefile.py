@@ -14,13 +14,15 @@ from okf_explorer.core.link_grammar import extract_link_tuples
 from okf_explorer.core.links import RawLink
 from okf_explorer.core.pages import ErrorKind, Page, PageInfo
 from okf_explorer.core.port import ScannedPage
+from okf_explorer.core.typed_links import frontmatter_links
 from okf_explorer.sources.frontmatter import Undecodable, decode, page_from_text, unreadable_page
 
 MARKDOWN_SUFFIX = ".md"
 
 PageRow = tuple
 """A scanned page as plain values: its `PageInfo.to_row()` values, then the
-links as `(target, kind, count)` tuples. Cheap to pickle between processes."""
+links as `(target, kind, count)` tuples (then the frontmatter's typed links as
+`(target, kind, count, rel, incoming)`). Cheap to pickle between processes."""
 
 
 def file_fingerprint(info: os.stat_result) -> str:
@@ -116,11 +118,14 @@ def page_row(
 ) -> PageRow:
     """Read, parse and extract the links of one page, as a `PageRow`."""
     page = scan_page(root, slug, fingerprint, real_dirs)
-    links = extract_link_tuples(page.content) if page.readable else ()
+    links: list = []
+    if page.readable:
+        links = extract_link_tuples(page.content)
+        links.extend(frontmatter_links(page.frontmatter, page.type))
     return (*page.info().to_row(), tuple(links))
 
 
 def row_to_scanned(row: PageRow) -> ScannedPage:
     """A `PageRow` as a `ScannedPage`."""
     info, links = PageInfo.from_row(row[:-1]), row[-1]
-    return ScannedPage(info, tuple(RawLink(t, k, c) for t, k, c in links))
+    return ScannedPage(info, tuple(RawLink(*link) for link in links))

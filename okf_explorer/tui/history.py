@@ -13,17 +13,27 @@ from okf_explorer.core.graph import Direction, clamp_depth
 
 @dataclass(frozen=True, slots=True)
 class View:
-    """What the main screen shows: a root page and how far/which way to walk."""
+    """What the main screen shows: a root page and how far/which way to walk;
+    `rel`, when set, keeps the walk to edges of that relation."""
 
     slug: str
     depth: int = 1
     direction: Direction = "out"
+    rel: str | None = None
 
     def with_depth(self, depth: int) -> View:
         return replace(self, depth=clamp_depth(depth))
 
     def with_direction(self, direction: Direction) -> View:
         return replace(self, direction=direction)
+
+    def with_rel(self, rel: str | None) -> View:
+        return replace(self, rel=rel)
+
+    @property
+    def rels(self) -> list[str] | None:
+        """The relation filter as `Brain.traverse` takes it (None: every relation)."""
+        return None if self.rel is None else [self.rel]
 
 
 @dataclass(slots=True)

@@ -32,6 +32,7 @@ EXPLORER_BINDINGS: list[BindingType] = [
     Binding("minus", "shallower", "Depth-", key_display="-", id="shallower"),
     Binding("d", "cycle_direction", "Direction", id="direction"),
     Binding("b", "backlinks", "Backlinks", id="backlinks"),
+    Binding("t", "cycle_relation", "Relation", show=False, id="relation"),
     Binding("e", "export", "Export", id="export"),
     Binding("l", "page_links", "Links", id="page-links"),
     Binding("m", "more_of_page", "More of page", id="more-of-page"),
@@ -88,6 +89,8 @@ class ExplorerKeys:
             return self.history.can_go_back
         if action == "forward":
             return self.history.can_go_forward
+        if action == "cycle_relation":
+            return current is not None and (current.rel is not None or len(self.relations()) > 1)
         if action in ("deeper", "shallower", "cycle_direction", "backlinks"):
             if current is None:
                 return False
@@ -162,6 +165,20 @@ class ExplorerKeys:
     def action_cycle_direction(self) -> None:
         if (current := self.history.current) is not None:
             self.change_view(current.with_direction(NEXT_DIRECTION[current.direction]))
+
+    def relations(self) -> list[str]:
+        """The relations of the index's graph (none before it is ready)."""
+        return self.brain.relations() if self.index_ready else []
+
+    def action_cycle_relation(self) -> None:
+        """Relation filter: every relation → each relation of the graph in turn → every one."""
+        if (current := self.history.current) is None:
+            return
+        cycle: list[str | None] = [None, *self.relations()]
+        position = cycle.index(current.rel) if current.rel in cycle else 0
+        rel = cycle[(position + 1) % len(cycle)]
+        self.change_view(current.with_rel(rel))
+        self.notify(f"relation: {rel or 'all'}", title="traversal", markup=False, timeout=2)
 
     def action_backlinks(self) -> None:
         if (current := self.history.current) is not None:

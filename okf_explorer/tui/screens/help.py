@@ -23,7 +23,10 @@ HINT = (
 )
 
 
-LONGER = {"page_links": "Links in page (follow one)"}
+LONGER = {
+    "page_links": "Links in page (follow one)",
+    "cycle_relation": "Relation filter (cycles)",
+}
 """Help texts longer than the footer has room for, by action."""
 
 

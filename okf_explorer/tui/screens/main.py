@@ -48,7 +48,7 @@ from okf_explorer.tui.history import History, View
 from okf_explorer.tui.screens.explorer_keys import EXPLORER_BINDINGS, ExplorerKeys
 from okf_explorer.tui.screens.explorer_start import ExplorerStart
 from okf_explorer.tui.settings import EXPORT_DIR_ENV
-from okf_explorer.tui.widgets.link_tree import LinkTree
+from okf_explorer.tui.widgets.link_tree import LinkTree, incoming_links, outgoing_links
 from okf_explorer.tui.widgets.page_pane import PagePane
 from okf_explorer.tui.widgets.status_bar import StatusBar
 from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
@@ -253,7 +253,11 @@ class MainScreen(ExplorerStart, ExplorerKeys, Screen[None]):
     def open_page(self, slug: str) -> None:
         """Open `slug` keeping the current depth and direction (also used by the finder)."""
         current = self.history.current
-        view = View(slug) if current is None else View(slug, current.depth, current.direction)
+        view = (
+            View(slug)
+            if current is None
+            else View(slug, current.depth, current.direction, current.rel)
+        )
         self.navigate(view, "visit")
 
     def change_view(self, view: View) -> None:
@@ -283,7 +287,7 @@ class MainScreen(ExplorerStart, ExplorerKeys, Screen[None]):
         panel = self.query_one(TraversalPanel)
         try:
             edges = await asyncio.to_thread(
-                self.brain.traverse, view.slug, view.depth, view.direction
+                self.brain.traverse, view.slug, view.depth, view.direction, view.rels
             )
         except OkfError as error:
             panel.show_failure(view, str(error))
@@ -301,10 +305,10 @@ class MainScreen(ExplorerStart, ExplorerKeys, Screen[None]):
         tree = self.query_one(LinkTree)
         try:
             try:
-                outgoing = await asyncio.to_thread(self.brain.forward_links, slug)
+                outgoing = await asyncio.to_thread(outgoing_links, self.brain, slug)
             except PageUnreadable:
                 outgoing = []  # its links are unknown; who links to it still is
-            incoming = await asyncio.to_thread(self.brain.backlinks, slug)
+            incoming = await asyncio.to_thread(incoming_links, self.brain, slug)
         except OkfError as error:
             tree.show_pending(slug, str(error))
             if isinstance(error, (PageNotFound, PageUnreadable)):

@@ -1,4 +1,5 @@
-"""The link tree: a page's outgoing and incoming links, expandable one hop at a time."""
+"""The link tree: a page's outgoing and incoming links, expandable one hop at a time,
+grouped by relation when a side holds more than one (SPEC §5 `rel`)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from okf_explorer.core.brain import Brain
+from okf_explorer.core.graph import LINKS
 from okf_explorer.core.index import ResolvedLink
 from okf_explorer.core.text_safety import printable
 
@@ -33,6 +35,38 @@ class LinkNode:
     loaded: bool = False
     link: ResolvedLink | None = None
     """The resolved link this node stands for, when the brain handed it over (outgoing)."""
+    rel: str = LINKS
+    group: bool = False
+    """A heading that groups a side's links of relation `rel`, not a page."""
+
+
+@dataclass(frozen=True, slots=True)
+class TreeLink:
+    """One edge the tree shows: the page at the other end, the edge's relation, whether
+    the page exists, and the link the page states for it (outgoing), if any."""
+
+    slug: str
+    rel: str = LINKS
+    exists: bool = True
+    link: ResolvedLink | None = None
+
+
+def outgoing_links(brain: Brain, slug: str) -> list[TreeLink]:
+    """The edges leaving `slug` (its own links, and relations other pages state from its
+    side), each with the link behind it when `slug` states it. Blocking: run in a worker."""
+    stated = {(link.to, link.rel): link for link in brain.forward_links(slug) if not link.incoming}
+    index = brain.index
+    found = []
+    for node, rel in brain.out_edges(slug):
+        link = stated.get((node, rel))
+        exists = link.exists if link is not None else index is None or index.exists(node)
+        found.append(TreeLink(node, rel, exists, link))
+    return found
+
+
+def incoming_links(brain: Brain, slug: str) -> list[TreeLink]:
+    """The edges into `slug`, slug order, once per (page, relation). Blocking: run in a worker."""
+    return [TreeLink(node, rel) for node, rel in dict.fromkeys(brain.in_edges(slug))]
 
 
 NODE_LIMIT = 500
@@ -79,7 +113,7 @@ class LinkTree(Tree[LinkNode]):
         """How the highlighted page is linked (also the border's subtitle)."""
 
     def show_links(
-        self, slug: str, outgoing: Sequence[ResolvedLink], incoming: Sequence[str]
+        self, slug: str, outgoing: Sequence[TreeLink], incoming: Sequence[TreeLink]
     ) -> None:
         """Replace the tree with `slug`'s one-hop links."""
         self.slug = slug
@@ -87,16 +121,33 @@ class LinkTree(Tree[LinkNode]):
         self.border_subtitle = ""
         self.clear()
         out_root = self.root.add(f"Outgoing ({len(outgoing)})", LinkNode(slug, "out", loaded=True))
-        for link in outgoing[:NODE_LIMIT]:
-            self._add_page(out_root, link.to, "out", exists=link.exists, link=link)
-        _note_rest(out_root, len(outgoing))
+        self._add_links(out_root, slug, "out", outgoing)
         in_root = self.root.add(f"Incoming ({len(incoming)})", LinkNode(slug, "in", loaded=True))
-        for other in incoming[:NODE_LIMIT]:
-            self._add_page(in_root, other, "in")
-        _note_rest(in_root, len(incoming))
+        self._add_links(in_root, slug, "in", incoming)
         out_root.expand()
         in_root.expand()
         self.move_cursor(out_root)
+
+    def _add_links(
+        self, parent: TreeNode[LinkNode], slug: str, side: Side, items: Sequence[TreeLink]
+    ) -> None:
+        """`items` under `parent` (at most `NODE_LIMIT`), under a heading per relation
+        when they hold more than one."""
+        shown = items[:NODE_LIMIT]
+        rels = list(dict.fromkeys(item.rel for item in items))
+        if len(rels) < 2:
+            for item in shown:
+                self._add_page(parent, item, side, grouped=False)
+        else:
+            for rel in rels:
+                total = sum(1 for item in items if item.rel == rel)
+                heading = Text.assemble((printable(rel), "bold magenta"), f" ({total})")
+                group = parent.add(heading, LinkNode(slug, side, loaded=True, rel=rel, group=True))
+                for item in shown:
+                    if item.rel == rel:
+                        self._add_page(group, item, side, grouped=True)
+                group.expand()
+        _note_rest(parent, len(items))
 
     def show_pending(self, slug: str, reason: str) -> None:
         """No links yet (index still building, or the source failed): say why."""
@@ -107,26 +158,23 @@ class LinkTree(Tree[LinkNode]):
         self.root.add_leaf(Text(printable(reason), style="dim italic"))
 
     def _add_page(
-        self,
-        parent: TreeNode[LinkNode],
-        slug: str,
-        side: Side,
-        exists: bool = True,
-        link: ResolvedLink | None = None,
+        self, parent: TreeNode[LinkNode], item: TreeLink, side: Side, *, grouped: bool
     ) -> None:
+        slug, exists = item.slug, item.exists
         info = self.brain.index.pages.get(slug) if self.brain.index is not None else None
         readable = exists and (info is None or info.readable)
-        data = LinkNode(slug, side, exists=exists, readable=readable, link=link)
+        data = LinkNode(slug, side, exists=exists, readable=readable, link=item.link, rel=item.rel)
         count = self._count(slug, side) if exists else 0
-        parent.add(self._label(data, count), data, allow_expand=readable and count > 0)
+        label = self._label(data, count)
+        if item.rel != LINKS and not grouped:
+            label.append(f"  {printable(item.rel)}", style="magenta")
+        parent.add(label, data, allow_expand=readable and count > 0)
 
     def _count(self, slug: str, side: Side) -> int:
         index = self.brain.index
         if index is None:
             return 0
-        return (
-            len(index.forward.get(slug, ())) if side == "out" else len(index.reverse.get(slug, ()))
-        )
+        return len(index.out_slugs(slug)) if side == "out" else len(index.in_slugs(slug))
 
     def _label(self, data: LinkNode, count: int) -> Text:
         """The node's line; names show control characters as escapes (`printable`)."""
@@ -158,20 +206,15 @@ class LinkTree(Tree[LinkNode]):
         """One more hop under `node`, fetched off the event loop."""
         data = node.data
         assert data is not None
+        fetch = outgoing_links if data.side == "out" else incoming_links
         try:
-            if data.side == "out":
-                links = await asyncio.to_thread(self.brain.forward_links, data.slug)
-                children = [(link.to, link.exists, link) for link in links]
-            else:
-                slugs = await asyncio.to_thread(self.brain.backlinks, data.slug)
-                children = [(slug, True, None) for slug in slugs]
+            children = await asyncio.to_thread(fetch, self.brain, data.slug)
         except BaseException:
             data.loaded = False
             node.remove_children()
             raise
         node.remove_children()
-        for slug, exists, link in children:
-            self._add_page(node, slug, data.side, exists=exists, link=link)
+        self._add_links(node, data.slug, data.side, children)
 
     @on(Tree.NodeHighlighted)
     def _highlighted(self, event: Tree.NodeHighlighted[LinkNode]) -> None:
@@ -179,21 +222,32 @@ class LinkTree(Tree[LinkNode]):
         self.border_subtitle = Text(self.link_info)  # Text: `[[` is not markup
 
     def link_summary(self, node: TreeNode[LinkNode]) -> str:
-        """How `node`'s page is linked to its parent: `from → [[target]] · rule R`."""
+        """How `node`'s page is linked to its parent: `from → [[target]] · rule R`, with
+        `rel R` for a typed edge."""
         data, parent = node.data, node.parent
-        if data is None or parent is None or parent.data is None or parent is self.root:
+        if data is None or data.group or parent is None or parent.data is None:
+            return ""
+        if parent is self.root:
             return ""
         frm, to = (
             (parent.data.slug, data.slug) if data.side == "out" else (data.slug, parent.data.slug)
         )
+        typed = [] if data.rel == LINKS else [f"rel {data.rel}"]
         link = data.link if data.side == "out" else None
         index = self.brain.index
         if link is None and index is not None:
-            link = next((item for item in index.forward.get(frm, ()) if item.to == to), None)
+            link = next(
+                (
+                    item
+                    for item in index.forward.get(frm, ())
+                    if item.to == to and item.rel == data.rel and not item.incoming
+                ),
+                None,
+            )
         if link is None:
-            return f"{frm} → {to}"
+            return " · ".join([f"{frm} → {to}", *typed])
         written = WRITTEN[link.kind].format(link.target)
-        parts = [f"{frm} → {written}", f"rule {link.rule}"]
+        parts = [f"{frm} → {written}", *typed, f"rule {link.rule}"]
         if link.ambiguous:
             parts.append("ambiguous")
         if link.count > 1:
@@ -204,13 +258,13 @@ class LinkTree(Tree[LinkNode]):
     def _selected(self, event: Tree.NodeSelected[LinkNode]) -> None:
         event.stop()
         data = event.node.data
-        if data is not None and event.node.parent is not self.root:
+        if data is not None and not data.group and event.node.parent is not self.root:
             self.post_message(self.PageChosen(data.slug, data.exists))
 
     @property
     def selected_slug(self) -> str | None:
         """The page under the cursor, or None on a root or message line."""
         node = self.cursor_node
-        if node is None or node.data is None or node.parent is self.root:
+        if node is None or node.data is None or node.data.group or node.parent is self.root:
             return None
         return node.data.slug

@@ -45,8 +45,10 @@ def column_widths(from_width: int, to_width: int, table_width: int) -> tuple[int
 
 
 def slice_title(view: View) -> str:
-    """`ROOT · depth N · DIRECTION` (SPEC §8), the root's controls shown as escapes."""
-    return f"{printable(view.slug)} · depth {view.depth} · {view.direction}"
+    """`ROOT · depth N · DIRECTION` (SPEC §8), the root's controls shown as escapes, then
+    `· rel R` while a relation filter is on."""
+    title = f"{printable(view.slug)} · depth {view.depth} · {view.direction}"
+    return title if view.rel is None else f"{title} · rel {printable(view.rel)}"
 
 
 def cell(name: str) -> str:

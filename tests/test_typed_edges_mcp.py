@@ -1,0 +1,147 @@
+"""Typed edges over MCP, against our own `serve` on loopback: the server reports each
+edge's relation as gbrain's `link_type` (a body link as `mentions`) and honours
+`traverse_graph`'s `link_type` filter; the client turns `link_type` back into `rel`
+and keeps `link_source` and `context` on what its server graph answers."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from okf_explorer.core.brain import Brain
+from okf_explorer.core.port import ServerLink
+from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.sources.mcp import McpServerGraph, McpSource, relation_of_type
+from tests.mcp_server_fixture import ServerHandle, serve_bundle
+from tests.typed_bundle import make_typed_bundle
+
+
+@pytest.fixture(scope="module")
+def typed_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_typed_bundle(tmp_path_factory.mktemp("typed"))
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory, typed_root: Path) -> Iterator[ServerHandle]:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("OKF_EXPLORER_CACHE", str(tmp_path_factory.mktemp("server-cache")))
+        with serve_bundle(typed_root) as handle:
+            yield handle
+
+
+def mcp(url: str) -> McpSource:
+    return McpSource(url, token=None, token_source="no token")
+
+
+def rows(server: ServerHandle, tool: str, **arguments: object) -> list[dict[str, object]]:
+    source = mcp(server.url)
+    try:
+        found = source.call_tool(tool, dict(arguments))
+    finally:
+        source.close()
+    assert isinstance(found, list)
+    return found
+
+
+def test_get_links_reports_each_relation_as_link_type(server: ServerHandle) -> None:
+    found = rows(server, "get_links", slug="people/bob")
+    assert [(r["to_slug"], r["link_type"], r["link_source"]) for r in found] == [
+        ("people/carol", "mentions", "markdown"),  # a body link, as gbrain reports one
+        ("companies/acme", "works_at", "frontmatter"),
+        ("people/carol", "related_to", "frontmatter"),
+        ("metrics/revenue", "related_to", "frontmatter"),
+    ]
+    assert found[0]["context"].startswith("# Bob Works with")  # type: ignore[union-attr]
+    assert found[2]["context"] == "frontmatter.related_to: people/carol"
+
+
+def test_get_backlinks_reports_incoming_relations(server: ServerHandle) -> None:
+    found = rows(server, "get_backlinks", slug="companies/acme")
+    assert [(r["from_slug"], r["to_slug"], r["link_type"]) for r in found] == [
+        ("people/bob", "companies/acme", "works_at"),
+        ("people/carol", "companies/acme", "works_at"),
+        ("source/podcast-12", "companies/acme", "discussed_in"),
+    ]
+    assert found[2]["context"] == "frontmatter.discussed_in: Podcast 12"
+
+
+def test_traverse_graph_link_type_filters_the_walk(server: ServerHandle) -> None:
+    derived = rows(server, "traverse_graph", slug="metrics/revenue", link_type="derived_from")
+    assert [(r["from_slug"], r["to_slug"], r["link_type"], r["depth"]) for r in derived] == [
+        ("metrics/revenue", "tables/orders", "derived_from", 1),
+        ("metrics/revenue", "tables/raw_orders", "derived_from", 1),
+    ]
+    plain = rows(server, "traverse_graph", slug="metrics/revenue", link_type="mentions", depth=3)
+    assert [(r["from_slug"], r["to_slug"], r["depth"]) for r in plain] == [
+        ("metrics/revenue", "tables/orders", 1),
+        ("tables/orders", "tables/raw_orders", 2),
+    ]
+    assert rows(server, "traverse_graph", slug="metrics/revenue", link_type="cites") == []
+    works = rows(
+        server, "traverse_graph", slug="companies/acme", link_type="works_at", direction="in"
+    )
+    assert [(r["from_slug"], r["to_slug"]) for r in works] == [
+        ("people/bob", "companies/acme"),
+        ("people/carol", "companies/acme"),
+    ]
+
+
+def test_traverse_graph_node_form_names_link_types(server: ServerHandle) -> None:
+    nodes = rows(server, "traverse_graph", slug="source/podcast-12", depth=1)
+    assert nodes[0]["links"] == [{"to_slug": "companies/acme", "link_type": "discussed_in"}]
+
+
+def test_the_client_keeps_link_type_source_and_context(server: ServerHandle) -> None:
+    source = mcp(server.url)
+    try:
+        graph = source.server_graph()
+        assert isinstance(graph, McpServerGraph)
+        out = graph.links_out("people/bob")
+        assert out == ["people/carol", "companies/acme", "people/carol", "metrics/revenue"]
+        assert all(isinstance(link, ServerLink) for link in out)
+        assert [link.rel for link in out] == ["links", "works_at", "related_to", "related_to"]
+        assert [link.link_source for link in out][:2] == ["markdown", "frontmatter"]
+        assert out[3].context == "frontmatter.related_to: metrics/revenue"
+    finally:
+        source.close()
+
+
+def test_server_graph_walks_carry_the_servers_relations(
+    server: ServerHandle, typed_root: Path
+) -> None:
+    folder = Brain(BundleSource(typed_root), cache_dir=False)
+    remote = Brain(mcp(server.url), cache_dir=False)
+    assert remote.answered_by == "server"
+    edges = remote.traverse("people/bob", 1, "out")
+    assert [(e.to, e.rel) for e in edges] == folder.out_edges("people/bob")
+    assert [e.link_source for e in edges] == ["markdown", *["frontmatter"] * 3]
+    assert edges[2].context == "frontmatter.related_to: people/carol"
+    assert edges[0].context is not None and "Works with" in edges[0].context
+    filtered = remote.traverse("companies/acme", 2, "in", rels=["works_at"])
+    assert [(e.frm, e.to, e.hop, e.rel) for e in filtered] == [
+        ("companies/acme", "people/bob", 1, "works_at"),
+        ("companies/acme", "people/carol", 1, "works_at"),
+    ]
+    assert filtered[0].context == "frontmatter.works_at: Acme"
+    remote.close()
+
+
+def test_scanned_walks_equal_the_folder_with_relations(
+    server: ServerHandle, typed_root: Path
+) -> None:
+    folder = Brain(BundleSource(typed_root), cache_dir=False)
+    remote = Brain(mcp(server.url), scan=True, cache_dir=False)
+    for slug in ("people/bob", "companies/acme", "metrics/revenue"):
+        mine = [(e, e.rel) for e in folder.traverse(slug, 2, "both")]
+        assert [(e, e.rel) for e in remote.traverse(slug, 2, "both")] == mine, slug
+    remote.close()
+
+
+@pytest.mark.parametrize(
+    ("link_type", "rel"),
+    [("mentions", "links"), (None, "links"), ("", "links"), ("founded", "founded"), (3, "links")],
+)
+def test_link_type_to_relation(link_type: object, rel: str) -> None:
+    assert relation_of_type(link_type) == rel
