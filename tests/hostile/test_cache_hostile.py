@@ -71,12 +71,19 @@ def corrupt_links_blob(cache: IndexCache, root: Path) -> None:
     key = BundleSource(root).cache_key
     stored = cache.load(key)
     assert stored is not None
-    *columns, blob = stored.data
-    assert isinstance(blob, bytes) and len(blob) > 4
-    cache.path_for(key).write_bytes(
-        encode_cache(key, stored.signature, (*columns, blob[: len(blob) // 2]))
-    )
+    data = list(stored.data)
+    at = _blob_position(data)
+    blob = data[at]
+    assert len(blob) > 4
+    data[at] = blob[: len(blob) // 2]
+    cache.path_for(key).write_bytes(encode_cache(key, stored.signature, tuple(data)))
     assert cache.load(key) is not None  # the checksum still holds
+
+
+def _blob_position(data: list | tuple) -> int:
+    """Where the payload (`index_store.cache_payload`) keeps its one marshal blob."""
+    (at,) = [i for i, part in enumerate(data) if isinstance(part, bytes)]
+    return at
 
 
 def links_blob_loads(cache: IndexCache, root: Path) -> bool:
@@ -84,7 +91,7 @@ def links_blob_loads(cache: IndexCache, root: Path) -> bool:
     if stored is None:
         return False
     try:
-        marshal.loads(stored.data[-1])
+        marshal.loads(stored.data[_blob_position(stored.data)])
     except (ValueError, EOFError, TypeError):
         return False
     return True

@@ -45,7 +45,7 @@ def test_capped_edge_rows_are_the_first_rows(
             direction,
             lambda s: out.get(s, ()),
             lambda s: back.get(s, ()),
-            lambda frm, to: f"{frm}>{to}",
+            lambda frm, to, rel: f"{frm}>{to} {rel}",
             limit,
         )
 
