@@ -38,8 +38,10 @@ import okf_explorer
 from okf_explorer.core.atomic import atomic_write
 
 ENV_VAR = "OKF_EXPLORER_CACHE"
-FORMAT_VERSION = 3
-"""Bump whenever the row layout in `core/index.py` changes (3: microsecond `updated_at`)."""
+FORMAT_VERSION = 4
+"""Bump whenever the row layout in `core/index.py` changes (3: microsecond `updated_at`;
+4: aliases and stated titles in page rows, reference definitions in raw links,
+candidates in resolved links)."""
 
 _MAGIC = b"OKFXIDX\n"
 _HEADER = struct.Struct("<8sIQI")  # magic, version, payload length, crc32

@@ -16,6 +16,7 @@ from typing import Literal
 import okf_explorer
 from okf_explorer.core.cache import FORMAT_VERSION, IndexCache
 from okf_explorer.core.index_store import Known, cache_payload, lasting_failure
+from okf_explorer.core.link_grammar import RawLink, RawTuple
 from okf_explorer.core.links import LinkKind, Resolution, ResolveRule, SlugResolver
 from okf_explorer.core.pages import PageInfo, is_reserved
 from okf_explorer.core.port import (
@@ -25,16 +26,15 @@ from okf_explorer.core.port import (
     ProgressCallback,
 )
 
-RawTuple = tuple[str, LinkKind, int]
-"""A raw link as `(target, kind, count)` (the fields of `RawLink`)."""
-
 
 @dataclass(frozen=True, slots=True)
 class ResolvedLink:
     """One forward link of a page after resolution.
 
     `to` is the target slug, or the dangling node id when `rule == "dangling"`.
-    `rule` records why the two pages are linked (shown by the UI).
+    `rule` records why the two pages are linked (shown by the UI); when several
+    pages matched at that rule, `ambiguous` is True and `candidates` lists them
+    all, `to` first (SPEC §3).
     """
 
     target: str
@@ -43,6 +43,7 @@ class ResolvedLink:
     rule: ResolveRule
     count: int = 1
     ambiguous: bool = False
+    candidates: tuple[str, ...] = ()
 
     @property
     def exists(self) -> bool:
@@ -102,8 +103,12 @@ class LinkIndex:
         return sorted(node for node in self.reverse if node not in self.pages)
 
     def titles(self) -> dict[str, str]:
-        """slug → title of every page (what the resolver's title rule uses)."""
+        """slug → title of every page (for display)."""
         return {slug: info.title for slug, info in self.pages.items()}
+
+    def resolver(self) -> SlugResolver:
+        """The one resolver of this corpus (slugs, stated titles, aliases)."""
+        return SlugResolver.for_pages(self.pages.values())
 
 
 Reusable = tuple[PageInfo, tuple[RawTuple, ...], tuple[ResolvedLink, ...]]
@@ -183,11 +188,22 @@ def _build(
     return index
 
 
+_ALIAS_SEP = "\x1d"
+
+
+def _stated_title(info: PageInfo) -> str:
+    return info.title if info.title_stated else ""
+
+
 def corpus_signature(pages: dict[str, PageInfo]) -> str:
-    """A digest of every slug and title (what resolution depends on) and the versions."""
+    """A digest of what resolution depends on (every slug, stated title and alias)
+    and the versions."""
     digest = hashlib.blake2b(digest_size=16)
     digest.update(f"{okf_explorer.__version__}/{FORMAT_VERSION}\x1e".encode())
-    text = "".join(f"{slug}\x1f{info.title}\x1e" for slug, info in pages.items())
+    text = "".join(
+        f"{slug}\x1f{_stated_title(info)}\x1f{_ALIAS_SEP.join(info.aliases)}\x1e"
+        for slug, info in pages.items()
+    )
     digest.update(text.encode("utf-8", "surrogatepass"))
     return digest.hexdigest()
 
@@ -198,17 +214,22 @@ def _scan(
     progress: ProgressCallback | None,
     cancel: CancelCheck | None,
 ) -> dict[str, tuple[PageInfo, tuple[RawTuple, ...]]]:
-    """Scan results by slug. A source may offer `scan_rows` (plain tuples: the
-    `PageInfo` fields, then raw links as tuples), which skips building `RawLink`s."""
+    """Scan results by slug. A source may offer `scan_rows` (plain tuples:
+    `PageInfo.to_row()`, then raw links as tuples), which skips building `RawLink`s."""
     scan_rows = getattr(source, "scan_rows", None)
     if scan_rows is not None:
         return {
-            row[0]: (PageInfo(*row[:10]), row[10]) for row in scan_rows(stubs, progress, cancel)
+            row[0]: (PageInfo.from_row(row[:-1]), row[-1])
+            for row in scan_rows(stubs, progress, cancel)
         }
     return {
-        page.info.slug: (page.info, tuple((x.target, x.kind, x.count) for x in page.links))
+        page.info.slug: (page.info, tuple(map(_raw_tuple, page.links)))
         for page in source.scan(stubs, progress, cancel)
     }
+
+
+def _raw_tuple(link: RawLink) -> RawTuple:
+    return (link.target, link.kind, link.count, link.refdef)
 
 
 def _assemble(
@@ -262,7 +283,7 @@ def _resolve_all(index: LinkIndex, keep: dict[str, Reusable]) -> None:
             links = entry[2]
         elif raw:
             if resolver is None:
-                resolver = SlugResolver(index.pages, _distinct_titles(index.pages))
+                resolver = index.resolver()
             links = _resolve_page(resolver, index.pages, slug, raw, memo)
         else:
             links = ()
@@ -280,14 +301,6 @@ def _resolve_all(index: LinkIndex, keep: dict[str, Reusable]) -> None:
     index.reverse = {node: tuple(froms) for node, froms in reverse.items()}
 
 
-def _distinct_titles(pages: dict[str, PageInfo]) -> dict[str, str]:
-    """Titles for the resolver's title rule, without those that merely repeat the file
-    stem (the default title): those would pre-empt the basename rule and hide ambiguity."""
-    return {
-        slug: info.title for slug, info in pages.items() if info.title != slug.rpartition("/")[2]
-    }
-
-
 def _resolve_page(
     resolver: SlugResolver,
     slugs: dict[str, PageInfo],
@@ -298,27 +311,29 @@ def _resolve_page(
     """One page's links resolved and de-duplicated by target node (first wins, counts summed).
 
     The hot loop of a cold build (100k pages: ~400k links). A wiki target that
-    is exactly a slug resolves by the `exact` rule without asking the
-    resolver. Resolution depends only on the target, its kind and, for
-    relative paths, the linking page's folder, so other results are memoised
-    on that.
+    is exactly a slug (and names no reference definition) resolves by the
+    `exact` rule without asking the resolver. Otherwise resolution depends only
+    on the target, its kind and the linking page's folder (relative paths,
+    ties), so results are memoised on that; a target with a reference
+    definition is resolved on its own.
     """
     folder = slug.rpartition("/")[0]
     merged: dict[str, list] = {}
-    for target, kind, count in raw:
-        if kind != "markdown" and target in slugs and not target.endswith(".md"):
-            node, rule, ambiguous = target, "exact", False  # what the wiki rules say, sooner
+    for target, kind, count, refdef in raw:
+        if refdef is None and kind != "markdown" and target in slugs and not target.endswith(".md"):
+            node, rule, candidates = target, "exact", ()  # what the wiki rules say, sooner
         else:
-            written = target.strip()
-            relative = kind == "markdown" or written.startswith(".") or written.endswith("/")
-            key = (target, kind, folder if relative and not written.startswith("/") else "")
-            resolution = memo.get(key)
-            if resolution is None:
-                resolution = memo[key] = resolver.resolve(target, slug, kind)
-            node, rule, ambiguous = resolution.node, resolution.rule, resolution.ambiguous
+            if refdef is not None:
+                resolution = resolver.resolve(target, slug, kind, refdef)
+            else:
+                key = (target, kind, folder)
+                resolution = memo.get(key)
+                if resolution is None:
+                    resolution = memo[key] = resolver.resolve(target, slug, kind)
+            node, rule, candidates = resolution.node, resolution.rule, resolution.candidates
         first = merged.get(node)
         if first is None:
-            merged[node] = [target, node, kind, rule, count, ambiguous]
+            merged[node] = [target, node, kind, rule, count, len(candidates) > 1, candidates]
         else:
             first[4] += count
     return tuple([ResolvedLink(*values) for values in merged.values()])

@@ -196,7 +196,7 @@ class Known:
         links = _Links(blob, slugs)
 
         def make(i: int) -> Reusable:
-            return (PageInfo(*infos[i]), *links.make(i))
+            return (PageInfo.from_row(infos[i]), *links.make(i))
 
         known = cls()
         known.signature, known.ambiguous, known._make = signature, int(ambiguous), make
@@ -214,7 +214,7 @@ def _whole_index(signature: str, known: Known, infos: list, links: _Links) -> Li
 
     assert known.reverse is not None
     return LinkIndex(
-        pages={info[0]: PageInfo(*info) for info in infos},
+        pages={info[0]: PageInfo.from_row(info) for info in infos},
         forward=LazyMapping(links.forward),  # type: ignore[arg-type]
         reverse=known.reverse,
         ambiguous=known.ambiguous,
@@ -241,22 +241,9 @@ def cache_payload(index: LinkIndex) -> tuple:
     """
     infos, raws, forward, targets = [], [], [], []
     complete = True
-    link_fields = attrgetter("target", "to", "kind", "rule", "count", "ambiguous")
+    link_fields = attrgetter("target", "to", "kind", "rule", "count", "ambiguous", "candidates")
     for slug, i in index.pages.items():
-        infos.append(
-            (
-                i.slug,
-                i.title,
-                i.type,
-                i.tags,
-                i.updated_at,
-                i.reserved,
-                i.readable,
-                i.error,
-                i.fingerprint,
-                i.description,
-            )
-        )
+        infos.append(i.to_row())
         complete = complete and (i.readable or lasting_failure(i))
         raws.append(index.raw_links[slug])
         targets.append(index.targets[slug])

@@ -54,12 +54,15 @@ class RawLink:
     """One distinct link target of a page, as written.
 
     `kind` is the kind of its first appearance; `count` how often the target
-    appears in the page (any kind).
+    appears in the page (any kind). `refdef` is the destination of a reference
+    definition on the same page whose label equals a wiki target (Foam writes
+    `[[lint]]` with `[lint]: cli/lint.md`), which resolves it (SPEC §3 rule 2).
     """
 
     target: str
     kind: LinkKind
     count: int = 1
+    refdef: str | None = None
 
 
 # --- code blocks and spans -------------------------------------------------
@@ -326,12 +329,16 @@ _LINK = re.compile(
 
 def extract_links(text: str) -> list[RawLink]:
     """Distinct link targets with kind and count, in order of first appearance."""
-    return [RawLink(target, kind, count) for target, kind, count in extract_link_tuples(text)]
+    return [RawLink(*fields) for fields in extract_link_tuples(text)]
 
 
-def extract_link_tuples(text: str) -> list[tuple[str, LinkKind, int]]:
-    """`extract_links` as plain `(target, kind, count)` tuples: what the index keeps and
-    the scan workers send back, without building a `RawLink` per link."""
+RawTuple = tuple[str, LinkKind, int, "str | None"]
+"""A raw link as plain values: the fields of `RawLink`, in order."""
+
+
+def extract_link_tuples(text: str) -> list[RawTuple]:
+    """`extract_links` as plain `(target, kind, count, refdef)` tuples: what the index
+    keeps and the scan workers send back, without building a `RawLink` per link."""
     if "[" not in text:
         return []
     clean = "".join(_mask_code_spans(segment) for segment in _strip_fences(text))
@@ -343,7 +350,7 @@ def extract_link_tuples(text: str) -> list[tuple[str, LinkKind, int]]:
     if escaped:
         clean = _hide_escapes(clean)
     clean, definitions = _take_definitions(clean)
-    found: dict[str, list] = {}  # target -> [kind, count]
+    found: dict[str, list] = {}  # target -> [kind, count, refdef]
     if definitions:
         _scan_with_references(clean, escaped, definitions, found)
     else:  # the common page: no reference definitions, so one `finditer` pass
@@ -360,10 +367,10 @@ def extract_link_tuples(text: str) -> list[tuple[str, LinkKind, int]]:
                 continue
             if target is not None:
                 if (entry := found.get(target)) is None:
-                    found[target] = [kind, 1]
+                    found[target] = [kind, 1, None]
                 else:
                     entry[1] += 1
-    return [(target, kind, count) for target, (kind, count) in found.items()]
+    return [(target, kind, count, refdef) for target, (kind, count, refdef) in found.items()]
 
 
 def _scan_with_references(
@@ -375,10 +382,13 @@ def _scan_with_references(
         pos = match.end()
         kind: LinkKind = "markdown"
         target: str | None
+        refdef = None
         if (inner := match.group("wiki")) is not None:
             embed = match.start() > 0 and clean[match.start() - 1] == "!"
             kind = "embed" if embed else "wiki"
             target = _wiki_target(inner, escaped)
+            if target is not None:
+                refdef = definitions.get(_normalise_label(target))
         elif (destination := match.group("dest")) is not None:
             target = _markdown_target(destination, escaped)
         else:
@@ -394,9 +404,11 @@ def _scan_with_references(
         if target is None:
             continue
         if (entry := found.get(target)) is None:
-            found[target] = [kind, 1]
+            found[target] = [kind, 1, refdef]
         else:
             entry[1] += 1
+            if entry[2] is None:
+                entry[2] = refdef
 
 
 def parse_links(text: str) -> list[str]:

@@ -18,6 +18,7 @@ from okf_explorer.core.link_grammar import (
     parse_links,
 )
 from okf_explorer.core.link_resolution import (
+    ROOT,
     Resolution,
     ResolveRule,
     SlugResolver,
@@ -27,6 +28,7 @@ from okf_explorer.core.link_resolution import (
 
 __all__ = [
     "ATTACHMENT_EXTENSIONS",
+    "ROOT",
     "LinkKind",
     "RawLink",
     "Resolution",

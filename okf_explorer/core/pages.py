@@ -6,6 +6,7 @@ index keeps about a page without its body (cheap to hold for 100k pages).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,6 +19,17 @@ def is_reserved(slug: str) -> bool:
     return slug.rsplit("/", 1)[-1] in RESERVED_NAMES
 
 
+def frontmatter_aliases(value: Any) -> tuple[str, ...]:
+    """Frontmatter `aliases` (Obsidian): a string or a list of them, blanks dropped."""
+    if value is None:
+        return ()
+    items = [value] if isinstance(value, str) else value
+    if not isinstance(items, (list, tuple)):
+        return ()
+    names = (str(item).strip() for item in items if isinstance(item, (str, int, float)))
+    return tuple(dict.fromkeys(name for name in names if name))
+
+
 @dataclass(frozen=True, slots=True)
 class PageInfo:
     """What is known about a page without its body.
@@ -27,7 +39,13 @@ class PageInfo:
     page is unreadable (`readable` False) or why its frontmatter was ignored
     (`readable` True). `tags_known` is False when `tags` is empty only because the
     source did not say (gbrain's `list_pages` rows carry no tags): show it as
-    unknown, not as "no tags".
+    unknown, not as "no tags". `title_stated` is True when the page states its
+    title (frontmatter `title`, or a server's listing), False when `title` only
+    comes from the first heading or the file name: only a stated title resolves
+    links (SPEC §3). `aliases` are the frontmatter `aliases`.
+
+    `to_row` / `from_row` give the fields as one plain tuple, in field order:
+    the shape scan workers and the disk cache use.
     """
 
     slug: str
@@ -41,6 +59,31 @@ class PageInfo:
     fingerprint: str = ""
     description: str | None = None
     tags_known: bool = True
+    aliases: tuple[str, ...] = ()
+    title_stated: bool = False
+
+    def to_row(self) -> tuple[Any, ...]:
+        """Every field as a plain tuple, in field order (see `from_row`)."""
+        return (
+            self.slug,
+            self.title,
+            self.type,
+            self.tags,
+            self.updated_at,
+            self.reserved,
+            self.readable,
+            self.error,
+            self.fingerprint,
+            self.description,
+            self.tags_known,
+            self.aliases,
+            self.title_stated,
+        )
+
+    @classmethod
+    def from_row(cls, row: Sequence[Any]) -> PageInfo:
+        """The info of a `to_row` tuple."""
+        return cls(*row)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +105,7 @@ class Page:
     readable: bool = True
     error: str | None = None
     fingerprint: str = ""
+    title_stated: bool = False
 
     @property
     def description(self) -> str | None:
@@ -81,6 +125,8 @@ class Page:
             error=self.error,
             fingerprint=self.fingerprint,
             description=self.description,
+            aliases=frontmatter_aliases(self.frontmatter.get("aliases")),
+            title_stated=self.title_stated,
         )
 
     def to_json(self) -> dict[str, Any]:

@@ -27,7 +27,7 @@ from typing import Any
 
 import yaml
 
-from okf_explorer.core.pages import Page, is_reserved
+from okf_explorer.core.pages import Page, frontmatter_aliases, is_reserved
 from okf_explorer.sources.fastyaml import parse_simple
 
 _Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -142,10 +142,12 @@ def mtime_iso(mtime_ns: int) -> str:
 def page_from_text(slug: str, text: str, mtime_ns: int, fingerprint: str) -> Page:
     """The `Page` of one decoded file."""
     frontmatter, body, error = split_frontmatter(text)
-    title = as_text(frontmatter.get("title")) or first_heading(body) or slug.rsplit("/", 1)[-1]
+    stated = as_text(frontmatter.get("title"))
+    title = stated or first_heading(body) or slug.rsplit("/", 1)[-1]
     return Page(
         slug=slug,
         title=title,
+        title_stated=bool(stated),
         content=body,
         type=as_text(frontmatter.get("type")),
         tags=as_tags(frontmatter.get("tags")),
@@ -160,18 +162,22 @@ def page_from_text(slug: str, text: str, mtime_ns: int, fingerprint: str) -> Pag
 def info_fields(
     slug: str, text: str, mtime_ns: int, fingerprint: str
 ) -> tuple[tuple[Any, ...], str]:
-    """`(PageInfo fields in order, body)` of one decoded file: what `page_from_text(...).info()`
+    """`(PageInfo.to_row() fields, body)` of one decoded file: what `page_from_text(...).info()`
     holds, without building a `Page` (the scan's per-page path)."""
     if not (text.startswith("---\n") or text.startswith("---\r\n")):
         frontmatter: dict[str, Any] = {}
         body, error = text, None
     else:
         frontmatter, body, error = split_frontmatter(text)
+    aliases: tuple[str, ...] = ()
+    stated = None
     if frontmatter:
-        title = as_text(frontmatter.get("title")) or first_heading(body)
+        stated = as_text(frontmatter.get("title"))
+        title = stated or first_heading(body)
         kind, tags = as_text(frontmatter.get("type")), as_tags(frontmatter.get("tags"))
         description = frontmatter.get("description")
         description = str(description) if description is not None else None
+        aliases = frontmatter_aliases(frontmatter.get("aliases"))
     else:
         title, kind, tags, description = first_heading(body), None, (), None
     fields = (
@@ -185,6 +191,9 @@ def info_fields(
         error,
         fingerprint,
         description,
+        True,
+        aliases,
+        bool(stated),
     )
     return fields, body
 

@@ -19,8 +19,8 @@ from okf_explorer.sources.frontmatter import Undecodable, decode, page_from_text
 MARKDOWN_SUFFIX = ".md"
 
 PageRow = tuple
-"""A scanned page as plain values: the `PageInfo` fields in order, then the
-links as `(target, kind, count)` tuples. Cheap to pickle between processes."""
+"""A scanned page as plain values: `PageInfo.to_row()`, then the links as
+`RawLink` field tuples. Cheap to pickle between processes."""
 
 
 def inside(real: str, root: str) -> bool:
@@ -105,23 +105,10 @@ def page_row(
     """Read, parse and extract the links of one page, as a `PageRow`."""
     page = scan_page(root, slug, fingerprint, real_dirs)
     links = extract_link_tuples(page.content) if page.readable else ()
-    return (
-        page.slug,
-        page.title,
-        page.type,
-        page.tags,
-        page.updated_at,
-        page.reserved,
-        page.readable,
-        page.error,
-        page.fingerprint,
-        page.description,
-        tuple(links),
-    )
+    return (*page.info().to_row(), tuple(links))
 
 
 def row_to_scanned(row: PageRow) -> ScannedPage:
     """A `PageRow` as a `ScannedPage`."""
-    (slug, title, type_, tags, updated, reserved, readable, error, fp, description, links) = row
-    info = PageInfo(slug, title, type_, tags, updated, reserved, readable, error, fp, description)
-    return ScannedPage(info, tuple(RawLink(t, k, c) for t, k, c in links))
+    *fields, links = row
+    return ScannedPage(PageInfo.from_row(fields), tuple(RawLink(*link) for link in links))
