@@ -350,6 +350,15 @@ LINK_FORMS = [
     ),
     ("dashboards/executive_weekly", "metrics/revenue", "wiki", "exact", "metrics/revenue", False),
     ("metrics/subscription_churn", "log", "wiki", "exact", "log", False),
+    ("tables/index", "Maya", "wiki", "alias", "people/maya-chen", False),
+    (
+        "dashboards/subscriptions_health",
+        "churn",
+        "wiki",
+        "refdef",
+        "metrics/subscription_churn",
+        False,
+    ),
 ]
 
 

@@ -282,6 +282,11 @@ class Brain:
         index = self._index_root(slug, need_readable=True)
         return list(index.forward.get(slug, ()))
 
+    def link_between(self, frm: str, to: str) -> ResolvedLink | None:
+        """The resolved link on page `frm` that leads to `to` (rule, candidates), if any."""
+        links = self.ensure_index().forward.get(frm, ())
+        return next((link for link in links if link.to == to), None)
+
     def backlinks(self, slug: str) -> list[str]:
         """Pages linking to `slug`: one hop, de-duplicated, slug order (SPEC §4)."""
         walk = self._server_walk()

@@ -144,41 +144,69 @@ def _find_fence(runs: _FenceRuns, start: int, closing: str | None = None) -> tup
     return None
 
 
-def _strip_fences(text: str) -> list[str]:
-    """The text outside fenced code blocks, as segments (a block → a blank line)."""
+def prose_ranges(text: str) -> list[tuple[int, int]]:
+    """`(start, end)` of each stretch of `text` outside fenced code blocks, in order
+    (an unclosed fence runs to the end of the text)."""
     if "```" not in text and "~~~" not in text:
-        return [text]
+        return [(0, len(text))]
     runs = _FenceRuns(text)
-    segments: list[str] = []
+    ranges: list[tuple[int, int]] = []
     pos = 0
     while (opening := _find_fence(runs, pos)) is not None:
-        segments.append(text[pos : opening[0]])
+        ranges.append((pos, opening[0]))
         body = text.find("\n", opening[1])
         fence = text[opening[0] : opening[1]]
         closing = _find_fence(runs, body, fence) if body >= 0 else None
         if closing is None:  # unclosed: code to the end of the document
-            return segments
-        segments.append("\n\n")
+            return ranges
         pos = closing[1]
-    segments.append(text[pos:])
+    ranges.append((pos, len(text)))
+    return ranges
+
+
+def _strip_fences(text: str) -> list[str]:
+    """The text outside fenced code blocks, as segments (a block → a blank line)."""
+    ranges = prose_ranges(text)
+    if len(ranges) == 1 and ranges[0] == (0, len(text)):
+        return [text]
+    segments: list[str] = []
+    for start, end in ranges:
+        if segments:
+            segments.append("\n\n")
+        segments.append(text[start:end])
     return segments
 
 
 def _mask_code_spans(segment: str) -> str:
-    """Replace inline code spans by `_CODE` (CommonMark matching, linear time).
+    """Replace inline code spans by `_CODE` (see `code_span_ranges`)."""
+    if "`" not in segment:
+        return segment
+    pieces: list[str] = []
+    pos = 0
+    for start, end in code_span_ranges(segment):
+        pieces.append(segment[pos:start])
+        pieces.append(_CODE)
+        pos = end
+    pieces.append(segment[pos:])
+    return "".join(pieces)
+
+
+def code_span_ranges(segment: str) -> list[tuple[int, int]]:
+    """`(start, end)` of each inline code span of a text without fences (CommonMark
+    matching, linear time).
 
     A run of n backticks opens a span closed by the next run of exactly n
     backticks before the next blank line; an unmatched run is literal text.
     A backslash before a run escapes its first backtick (outside spans only).
     """
     if "`" not in segment:
-        return segment
+        return []
     runs = [(m.start(), m.end()) for m in _BACKTICKS.finditer(segment)]
     starts_by_length: dict[int, list[int]] = {}
     for index, (start, end) in enumerate(runs):
         starts_by_length.setdefault(end - start, []).append(index)
     blanks = [m.start() for m in _BLANK_LINE.finditer(segment)] if "\n" in segment else []
-    pieces: list[str] = []
+    spans: list[tuple[int, int]] = []
     pos = 0
     index = 0
     while index < len(runs):
@@ -196,14 +224,12 @@ def _mask_code_spans(segment: str) -> str:
         if closer is not None:
             limit = blanks[i] if (i := bisect_left(blanks, end)) < len(blanks) else len(segment)
             if runs[closer][0] < limit:
-                pieces.append(segment[pos:start])
-                pieces.append(_CODE)
+                spans.append((start, runs[closer][1]))
                 pos = runs[closer][1]
                 index = closer + 1
                 continue
         index += 1
-    pieces.append(segment[pos:])
-    return "".join(pieces)
+    return spans
 
 
 def _escaping_backslashes(text: str, at: int) -> int:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from functools import partial
 from typing import Protocol, runtime_checkable
 
@@ -17,6 +16,10 @@ class PageCatalogue(Protocol):
 
     def catalogue(self) -> list[tuple[str, str]]:
         """(slug, title) for every page, slug order."""
+        ...
+
+    def exact_hit(self, name: str) -> str | None:
+        """The page `name` resolves to (the core resolver, SPEC §3), or None."""
         ...
 
     def open_page(self, slug: str) -> None: ...
@@ -44,8 +47,16 @@ class PageFinder(Provider):
             yield DiscoveryHit(slug, partial(self._open, slug), help=_help(slug, title))
 
     async def search(self, query: str) -> Hits:
+        """The page the query resolves to first (as `get NAME` would open it), then
+        fuzzy matches over slugs and titles."""
         matcher = self.matcher(query)
+        screen = self.screen
+        exact = screen.exact_hit(query) if isinstance(screen, PageCatalogue) else None
+        if exact is not None:
+            yield Hit(1.0, matcher.highlight(exact), partial(self._open, exact), text=exact)
         for slug, title in self._pages():
+            if slug == exact:
+                continue
             slug_score = matcher.match(slug)
             title_score = matcher.match(title) if title != slug else 0.0
             if slug_score <= 0 and title_score <= 0:
@@ -63,7 +74,7 @@ def _help(slug: str, title: str) -> str | None:
     return title if title and title != slug else None
 
 
-def not_found_sentence(name: str, slugs: list[str]) -> str:
-    """`no page NAME`, suggesting up to three close slugs (as the CLI does for a typo)."""
-    close = difflib.get_close_matches(name, slugs, n=3, cutoff=0.75)
-    return str(PageNotFound(name, f"did you mean {' or '.join(close)}?" if close else ""))
+def not_found_sentence(name: str, suggestions: list[str]) -> str:
+    """`no page NAME`, suggesting close pages (`Brain.suggest`, as the CLI does)."""
+    detail = f"did you mean {' or '.join(suggestions)}?" if suggestions else ""
+    return str(PageNotFound(name, detail))

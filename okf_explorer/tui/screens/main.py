@@ -41,7 +41,7 @@ from okf_explorer.core.errors import (
     PageUnreadable,
     SourceUnavailable,
 )
-from okf_explorer.tui.body_links import resolve_body_target
+from okf_explorer.core.link_grammar import LinkKind
 from okf_explorer.tui.commands import PageFinder
 from okf_explorer.tui.history import History, View
 from okf_explorer.tui.screens.explorer_keys import EXPLORER_BINDINGS, ExplorerKeys
@@ -329,11 +329,11 @@ class MainScreen(ExplorerStart, ExplorerKeys, Screen[None]):
         if message.target is None:
             self.app.open_url(message.url or "")
             return
-        self._follow(message.target)
+        self._follow(message.target, message.kind)
 
-    def _follow(self, target: str) -> None:
-        """Resolve a body link through the index's record of the current page."""
-        found = self.resolve_target(target)
+    def _follow(self, target: str, kind: LinkKind = "wiki") -> None:
+        """Resolve a body link of the current page with the core resolver."""
+        found = self.resolve_target(target, kind)
         if found is not None:
             self._choose(*found)
         elif not self.index_ready:
@@ -343,11 +343,23 @@ class MainScreen(ExplorerStart, ExplorerKeys, Screen[None]):
         else:
             self.notify(f"no such page: {target}", severity="warning", markup=False)
 
-    def resolve_target(self, target: str) -> tuple[str, bool] | None:
-        """(slug, exists) a raw body-link target of the current page leads to, if known."""
+    def resolve_target(self, target: str, kind: LinkKind = "wiki") -> tuple[str, bool] | None:
+        """(slug or dangling node, exists) a body link of the current page leads to.
+
+        Once the index is built, the core resolver answers (`Brain.resolve_link`:
+        the SPEC §3 rules, the page's reference definitions included). Before
+        that only a target that is itself a listed slug is known.
+        """
         current = self.history.current
         slug = current.slug if current is not None else None
-        return resolve_body_target(target, slug, self.brain.index, self.pages)
+        if slug is not None and self.brain.index is not None:
+            resolution = self.brain.resolve_link(slug, target, kind)
+            return resolution.node, resolution.exists
+        known = {page for page, _ in self.pages}
+        for candidate in (target, target.removesuffix(".md").lstrip("/")):
+            if candidate in known:
+                return candidate, True
+        return None
 
     def _choose(self, slug: str, exists: bool) -> None:
         if exists:

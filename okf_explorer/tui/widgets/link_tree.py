@@ -34,6 +34,9 @@ class LinkNode:
     """The resolved link this node stands for, when the brain handed it over (outgoing)."""
 
 
+AMBIGUOUS_MARK = "≟"
+"""Marks a link that several pages matched at its rule (see the subtitle for them)."""
+
 NODE_LIMIT = 500
 """Pages listed at most per side of the tree: a hub page with tens of thousands of
 links would otherwise add as many nodes on the event loop. The traversal panel and
@@ -54,6 +57,9 @@ class LinkTree(Tree[LinkNode]):
     `enter` on a page node posts `PageChosen`; `space` expands it. The border's
     subtitle tells how the highlighted page is linked: the raw target as written,
     and the resolution rule that matched it (SPEC §3), e.g. `[[Orders]] · rule title`.
+    A link that several pages matched at its rule is marked `AMBIGUOUS_MARK` in
+    the tree, and the subtitle of the highlighted one lists the candidates
+    (`ambiguous: a/x, b/x`), the chosen page first.
     """
 
     DEFAULT_CSS = """
@@ -136,6 +142,8 @@ class LinkTree(Tree[LinkNode]):
         info = index.pages.get(data.slug) if index is not None else None
         arrow = "→" if data.side == "out" else "←"
         label = Text.assemble(data.slug, (f" {arrow}{count}", "cyan"))
+        if data.link is not None and data.link.ambiguous:
+            label = Text.assemble((f"{AMBIGUOUS_MARK} ", "bold yellow"), label)
         if info is not None and info.title and info.title != data.slug:
             label.append(f"  {info.title}", style="dim")
         return label
@@ -192,7 +200,7 @@ class LinkTree(Tree[LinkNode]):
         written = WRITTEN[link.kind].format(link.target)
         parts = [f"{frm} → {written}", f"rule {link.rule}"]
         if link.ambiguous:
-            parts.append("ambiguous")
+            parts.append("ambiguous: " + ", ".join(link.candidates))
         if link.count > 1:
             parts.append(f"×{link.count}")
         return " · ".join(parts)
