@@ -30,6 +30,10 @@ DISCOVERY_LIMIT = 200
 many that opening the palette on 100k pages stalls."""
 
 
+EXACT_SCORE = float("inf")
+"""The resolved page's score: above any fuzzy score (Textual's are unbounded)."""
+
+
 class PageFinder(Provider):
     """Finds pages by slug or title; `discover()` lists pages in slug order."""
 
@@ -52,9 +56,18 @@ class PageFinder(Provider):
         matcher = self.matcher(query)
         screen = self.screen
         exact = screen.exact_hit(query) if isinstance(screen, PageCatalogue) else None
+        pages = self._pages()
         if exact is not None:
-            yield Hit(1.0, matcher.highlight(exact), partial(self._open, exact), text=exact)
-        for slug, title in self._pages():
+            title = next((title for slug, title in pages if slug == exact), exact)
+            help_text = f"{title} · what the name resolves to" if title != exact else None
+            yield Hit(
+                EXACT_SCORE,
+                matcher.highlight(exact),
+                partial(self._open, exact),
+                text=exact,
+                help=help_text,
+            )
+        for slug, title in pages:
             if slug == exact:
                 continue
             slug_score = matcher.match(slug)
