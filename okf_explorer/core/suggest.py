@@ -10,7 +10,9 @@ name among its slug, file name, stated or displayed title and aliases
   0.9;
 - otherwise `difflib`'s similarity ratio, kept when at least `CUTOFF` (typos).
 
-Best score first, then fewest folders, then code-point order.
+Only the best of those three kinds of match is offered (`graph` suggests
+`graph-view`, not also `paragraphs`); best score first, then fewest folders,
+then code-point order.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from okf_explorer.core.pages import PageInfo
 CUTOFF = 0.75
 """The least `difflib` ratio that counts as a typo of a name."""
 _WORD = re.compile(r"[^\W_]+")
+_WORD_START = 0.95
+_SUBSTRING = 0.9
 
 
 def _names(info: PageInfo) -> set[str]:
@@ -42,9 +46,9 @@ def _score(needle: str, names: Iterable[str]) -> float:
         if not name:
             continue
         if any(word.startswith(needle) for word in _WORD.findall(name)) and needle[0].isalnum():
-            return 0.95
+            return _WORD_START
         if needle in name:
-            best = max(best, 0.9)
+            best = max(best, _SUBSTRING)
             continue
         matcher.set_seq1(name)
         if matcher.real_quick_ratio() >= CUTOFF and matcher.quick_ratio() >= CUTOFF:
@@ -63,4 +67,7 @@ def suggest(name: str, pages: Iterable[PageInfo], limit: int = 3) -> list[str]:
         if score > 0:
             scored.append((-score, tie_key(info.slug), info.slug))
     scored.sort()
+    if scored and -scored[0][0] >= _SUBSTRING:  # word or substring matches: only that kind
+        best = -scored[0][0]
+        scored = [entry for entry in scored if -entry[0] == best]
     return [slug for _, _, slug in scored[:limit]]
