@@ -5,7 +5,7 @@ links the parser finds (not inside code, not escaped), so it asks here instead
 of keeping its own patterns. The text is masked without changing its length
 (code → `\\x00`, an escaped character → a marker and its placeholder), then
 scanned with the parser's own pattern, so every match is a span of the
-original text.
+original text. Reference definition lines are masked too, as the parser drops them.
 """
 
 from __future__ import annotations
@@ -15,9 +15,11 @@ from dataclasses import dataclass
 
 from okf_explorer.core.link_grammar import (
     _CODE,
+    _DEFINITION,
     _LINK,
     _PLACEHOLDER,
     LinkKind,
+    _normalise_label,
     _wiki_target,
     code_span_ranges,
     prose_ranges,
@@ -56,6 +58,16 @@ def _mask(segment: str) -> str:
     masked = "".join(pieces)
     if "\\" in masked:
         masked = _ESCAPE.sub(lambda m: _ESCAPED + _PLACEHOLDER[m.group(1)], masked)
+    if "]:" in masked:  # reference definitions are no links (`[x]: [[y]]` neither)
+        lined = "\n" + masked
+        pieces, pos = [], 0
+        for match in _DEFINITION.finditer(lined):
+            label = _normalise_label(match.group(1))
+            if label and label[0] != "^":
+                start, end = match.start(), match.end() - 1  # in `masked`, after its newline
+                pieces += [masked[pos:start], _CODE * (end - start)]
+                pos = end
+        masked = "".join(pieces) + masked[pos:]
     return masked
 
 
