@@ -314,8 +314,9 @@ def _resolve_page(
     is exactly a slug (and names no reference definition) resolves by the
     `exact` rule without asking the resolver. Otherwise resolution depends only
     on the target, its kind and the linking page's folder (relative paths,
-    ties), so results are memoised on that; a target with a reference
-    definition is resolved on its own.
+    ties), so results are memoised on that (the folder only for relative
+    paths; an ambiguous match is re-chosen per page); a target with a
+    reference definition is resolved on its own.
     """
     folder = slug.rpartition("/")[0]
     merged: dict[str, list] = {}
@@ -326,10 +327,13 @@ def _resolve_page(
             if refdef is not None:
                 resolution = resolver.resolve(target, slug, kind, refdef)
             else:
-                key = (target, kind, folder)
+                relative = kind == "markdown" or target.startswith(".") or target.endswith("/")
+                key = (target, kind, folder if relative else "")
                 resolution = memo.get(key)
                 if resolution is None:
                     resolution = memo[key] = resolver.resolve(target, slug, kind)
+                elif resolution.ambiguous and not relative:  # the tie-break is per folder
+                    resolution = resolver.resolve(target, slug, kind)
             node, rule, candidates = resolution.node, resolution.rule, resolution.candidates
         first = merged.get(node)
         if first is None:

@@ -138,20 +138,25 @@ def folder_of(slug: str) -> str:
     return slug.rpartition("/")[0]
 
 
-def _table(pairs: Iterable[tuple[str, str]]) -> dict[str, tuple[str, ...]]:
-    """key → candidate slugs in `tie_key` order (pairs must come in that order)."""
-    grouped: dict[str, list[str]] = {}
+def _table(pairs: Iterable[tuple[str, str]]) -> dict[str, str | tuple[str, ...]]:
+    """key → its slug, or a tuple of slugs in `tie_key` order when several share the
+    key (pairs must come in that order). Most keys are unique: a bare string each."""
+    table: dict[str, str | tuple[str, ...]] = {}
     for key, slug in pairs:
-        found = grouped.get(key)
-        if found is None:
-            grouped[key] = [slug]
-        elif found[-1] != slug:
-            found.append(slug)
-    return {key: tuple(slugs) for key, slugs in grouped.items()}
+        found = table.setdefault(key, slug)
+        if found is not slug:
+            if isinstance(found, str):
+                if found != slug:
+                    table[key] = (found, slug)
+            elif slug not in found:
+                table[key] = (*found, slug)
+    return table
 
 
-def _choose(candidates: Sequence[str], folder: str, rule: ResolveRule) -> Resolution:
+def _choose(candidates: str | Sequence[str], folder: str, rule: ResolveRule) -> Resolution:
     """The winner of a tie (SPEC §3 rule 4), carrying every candidate, winner first."""
+    if isinstance(candidates, str):
+        return Resolution(candidates, rule)
     if len(candidates) == 1:
         return Resolution(candidates[0], rule)
     winner = next((c for c in candidates if folder_of(c) == folder), candidates[0])
@@ -183,7 +188,7 @@ class SlugResolver:
         self._given_aliases = aliases or {}
         self._casefold = _table((fold(slug), slug) for slug in ordered)
         self._lazy: dict[str, Any] = {}
-        self._wiki_memo: dict[str, tuple[ResolveRule, tuple[str, ...]]] = {}
+        self._wiki_memo: dict[str, tuple[ResolveRule, str | tuple[str, ...]]] = {}
 
     @classmethod
     def for_pages(cls, pages: Iterable[PageInfo]) -> SlugResolver:
@@ -217,13 +222,12 @@ class SlugResolver:
                 table.setdefault(fold(folder), folder)
         return table
 
-    def _build_suffixes(self) -> dict[str, tuple[str, ...]]:
-        """Every proper tail of two segments or more, case-folded (`a/b/c` → `b/c`)."""
-        pairs = []
-        for slug in self._ordered:
-            parts = fold(slug).split("/")
-            pairs.extend(("/".join(parts[i:]), slug) for i in range(1, len(parts) - 1))
-        return _table(pairs)  # slugs come in tie order, so the pairs do
+    def _suffix_matches(self, folded: str) -> tuple[str, ...]:
+        """Slugs ending in `/folded` (case-folded): among those of the same file name."""
+        found = self._lookup("_basenames").get(folded.rpartition("/")[2], ())
+        candidates = (found,) if isinstance(found, str) else found
+        tail = "/" + folded
+        return tuple(c for c in candidates if fold(c).endswith(tail))
 
     def _build_basenames(self) -> dict[str, tuple[str, ...]]:
         return _table((fold(slug.rpartition("/")[2]), slug) for slug in self._ordered)
@@ -292,13 +296,13 @@ class SlugResolver:
                 self._wiki_memo[target] = known
         rule, candidates = known
         if rule == "dangling":
-            return Resolution(candidates[0], "dangling")
+            return Resolution(candidates, "dangling")  # type: ignore[arg-type]
         return _choose(candidates, folder, rule)
 
-    def _wiki_matches(self, target: str) -> tuple[ResolveRule, tuple[str, ...]]:
+    def _wiki_matches(self, target: str) -> tuple[ResolveRule, str | tuple[str, ...]]:
         name = strip_md(target)
         if name in self._slugs:
-            return "exact", (name,)
+            return "exact", name
         folded = fold(name)
         if (found := self._casefold.get(folded)) is not None:
             return "case", found
@@ -306,7 +310,7 @@ class SlugResolver:
         if slugified and (found := self._lookup("_slugified").get(slugified)) is not None:
             return "slugified", found
         if "/" in folded:
-            if (found := self._lookup("_suffixes").get(folded)) is not None:
+            if found := self._suffix_matches(folded):
                 return "suffix", found
         elif (found := self._lookup("_basenames").get(folded)) is not None:
             return "basename", found
@@ -317,7 +321,7 @@ class SlugResolver:
                 found = names.get(fold_name(name))
             if found is not None:
                 return rule, found  # type: ignore[return-value]
-        return "dangling", (name,)
+        return "dangling", name
 
     # --- path rules ---------------------------------------------------------
 
