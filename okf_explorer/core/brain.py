@@ -40,7 +40,7 @@ from okf_explorer.core.errors import (
 )
 from okf_explorer.core.graph import Direction, Edge, check_direction, traverse_with
 from okf_explorer.core.index import LinkIndex, ResolvedLink, build_index
-from okf_explorer.core.links import ROOT, LinkKind, Resolution, SlugResolver
+from okf_explorer.core.links import ROOT, LinkKind, Resolution, SlugResolver, looks_like_path
 from okf_explorer.core.listing import ServerListing
 from okf_explorer.core.pages import Page, PageInfo
 from okf_explorer.core.port import CancelCheck, PageSource, ProgressCallback, ServerGraph
@@ -241,6 +241,9 @@ class Brain:
         """
         if not name.strip():
             return None
+        exact = not _path_like(name) and self._server_listing() is None
+        if exact and name in self.ensure_index().pages:  # no resolver tables needed
+            return Resolution(name, "exact")
         resolver, _ = self._resolver()
         resolution = resolver.resolve(name, ROOT, "wiki")
         return resolution if resolution.exists else None
@@ -377,6 +380,11 @@ class Brain:
             self._derived = None
             self._listing = None
         self.source.close()
+
+
+def _path_like(name: str) -> bool:
+    """Names the resolver reads as paths or with `.md` cut (never a plain exact slug)."""
+    return name != name.strip() or looks_like_path(name)
 
 
 ProgressFn = Callable[[int, int], None]

@@ -214,7 +214,7 @@ def _whole_index(signature: str, known: Known, infos: list, links: _Links) -> Li
 
     assert known.reverse is not None
     return LinkIndex(
-        pages={info[0]: PageInfo.from_row(info) for info in infos},
+        pages={info[0]: PageInfo(*info) for info in infos},  # `PageInfo.from_row`, inlined
         forward=LazyMapping(links.forward),  # type: ignore[arg-type]
         reverse=known.reverse,
         ambiguous=known.ambiguous,
