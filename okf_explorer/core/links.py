@@ -2,8 +2,8 @@
 resolving them to slugs.
 
 Parsing and resolution are separate: `extract_links` / `parse_links` only read
-text (`link_grammar`); `SlugResolver` knows the corpus (`link_resolution`).
-This module is the public face of both.
+text (`link_grammar`); `SlugResolver` knows the corpus (`link_resolution`), and
+is the one resolver every caller uses. This module is the public face of both.
 """
 
 from __future__ import annotations

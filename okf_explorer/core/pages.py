@@ -92,6 +92,8 @@ class Page:
 
     `content` is the body without frontmatter. `frontmatter` is the parsed YAML
     mapping (empty when absent or malformed; then `error` says why).
+    `title_stated` is True when `title` was stated (frontmatter, a server), not
+    taken from the first heading or the file name (see `PageInfo`).
     """
 
     slug: str
