@@ -76,9 +76,6 @@ class ExplorerKeys:
         def _exists(self, slug: str) -> bool: ...
         def begin_index(self, refresh: bool = False) -> None: ...
         def cancel_index(self) -> None: ...
-        def resolve_target(
-            self, target: str, kind: LinkKind = "wiki"
-        ) -> tuple[str, bool] | None: ...
         def notify(self, message: str, **kwargs: Any) -> None: ...
         def refresh_bindings(self) -> None: ...
 
@@ -259,6 +256,24 @@ class ExplorerKeys:
         from okf_explorer.tui.screens.help import HelpDialog  # not needed for the first paint
 
         self.app.push_screen(HelpDialog(self.BINDINGS))
+
+    def resolve_target(self, target: str, kind: LinkKind = "wiki") -> tuple[str, bool] | None:
+        """(slug or dangling node, exists) a body link of the current page leads to.
+
+        Once the index is built, the core resolver answers (`Brain.resolve_link`:
+        the SPEC §3 rules, the page's reference definitions included). Before
+        that only a target that is itself a listed slug is known.
+        """
+        current = self.history.current
+        slug = current.slug if current is not None else None
+        if slug is not None and self.brain.index is not None:
+            resolution = self.brain.resolve_link(slug, target, kind)
+            return resolution.node, resolution.exists
+        known = {page for page, _ in self.pages}
+        for candidate in (target, target.removesuffix(".md").lstrip("/")):
+            if candidate in known:
+                return candidate, True
+        return None
 
     def catalogue(self) -> list[tuple[str, str]]:
         return self.pages

@@ -343,24 +343,6 @@ class MainScreen(ExplorerStart, ExplorerKeys, Screen[None]):
         else:
             self.notify(f"no such page: {target}", severity="warning", markup=False)
 
-    def resolve_target(self, target: str, kind: LinkKind = "wiki") -> tuple[str, bool] | None:
-        """(slug or dangling node, exists) a body link of the current page leads to.
-
-        Once the index is built, the core resolver answers (`Brain.resolve_link`:
-        the SPEC §3 rules, the page's reference definitions included). Before
-        that only a target that is itself a listed slug is known.
-        """
-        current = self.history.current
-        slug = current.slug if current is not None else None
-        if slug is not None and self.brain.index is not None:
-            resolution = self.brain.resolve_link(slug, target, kind)
-            return resolution.node, resolution.exists
-        known = {page for page, _ in self.pages}
-        for candidate in (target, target.removesuffix(".md").lstrip("/")):
-            if candidate in known:
-                return candidate, True
-        return None
-
     def _choose(self, slug: str, exists: bool) -> None:
         if exists:
             self.open_page(slug)
