@@ -273,6 +273,7 @@ def _resolve_all(index: LinkIndex, keep: dict[str, Reusable]) -> None:
     """Fill `forward`, `targets`, `reverse` and `ambiguous`, reusing resolutions in `keep`."""
     resolver: SlugResolver | None = None
     memo: dict[tuple[str, str, str], Resolution] = {}
+    wiki_memo: dict[str, Resolution] = {}
     forward: dict[str, tuple[ResolvedLink, ...]] = {}
     targets: dict[str, tuple[str, ...]] = {}
     reverse: dict[str, list[str]] = {}
@@ -281,22 +282,23 @@ def _resolve_all(index: LinkIndex, keep: dict[str, Reusable]) -> None:
         entry = keep.get(slug)
         if entry is not None:
             links = entry[2]
+            tos = tuple([link.to for link in links])
+            ambiguous += sum(link.ambiguous for link in links)
         elif raw:
             if resolver is None:
                 resolver = index.resolver()
-            links = _resolve_page(resolver, index.pages, slug, raw, memo)
+            links, tos, unsure = _resolve_page(resolver, index.pages, slug, raw, memo, wiki_memo)
+            ambiguous += unsure
         else:
-            links = ()
+            links = tos = ()
         forward[slug] = links
-        targets[slug] = tos = tuple([link.to for link in links])
+        targets[slug] = tos
         for node in tos:
             froms = reverse.get(node)
             if froms is None:
                 reverse[node] = [slug]
             else:
                 froms.append(slug)
-        for link in links:
-            ambiguous += link.ambiguous
     index.forward, index.targets, index.ambiguous = forward, targets, ambiguous
     index.reverse = {node: tuple(froms) for node, froms in reverse.items()}
 
@@ -307,8 +309,10 @@ def _resolve_page(
     slug: str,
     raw: tuple[RawTuple, ...],
     memo: dict[tuple[str, str, str], Resolution],
-) -> tuple[ResolvedLink, ...]:
-    """One page's links resolved and de-duplicated by target node (first wins, counts summed).
+    wiki_memo: dict[str, Resolution],
+) -> tuple[tuple[ResolvedLink, ...], tuple[str, ...], int]:
+    """One page's links resolved and de-duplicated by target node (first wins, counts
+    summed); also their target nodes and how many are ambiguous.
 
     The hot loop of a cold build (100k pages: ~400k links). A wiki target that
     is exactly a slug (and names no reference definition) resolves by the
@@ -320,24 +324,30 @@ def _resolve_page(
     """
     folder = slug.rpartition("/")[0]
     merged: dict[str, list] = {}
+    unsure = 0
     for target, kind, count, refdef in raw:
         if refdef is None and kind != "markdown" and target in slugs and not target.endswith(".md"):
             node, rule, candidates = target, "exact", ()  # what the wiki rules say, sooner
         else:
             if refdef is not None:
                 resolution = resolver.resolve(target, slug, kind, refdef)
-            else:
-                relative = kind == "markdown" or target.startswith(".") or target.endswith("/")
-                key = (target, kind, folder if relative else "")
+            elif kind == "markdown" or target.startswith(".") or target.endswith("/"):
+                key = (target, kind, folder)  # a relative path
                 resolution = memo.get(key)
                 if resolution is None:
                     resolution = memo[key] = resolver.resolve(target, slug, kind)
-                elif resolution.ambiguous and not relative:  # the tie-break is per folder
+            else:  # wiki and embed targets resolve alike, wherever they are written
+                resolution = wiki_memo.get(target)
+                if resolution is None:
+                    resolution = wiki_memo[target] = resolver.resolve(target, slug, kind)
+                elif resolution.candidates:  # the tie-break is per folder
                     resolution = resolver.resolve(target, slug, kind)
             node, rule, candidates = resolution.node, resolution.rule, resolution.candidates
         first = merged.get(node)
         if first is None:
-            merged[node] = [target, node, kind, rule, count, len(candidates) > 1, candidates]
+            merged[node] = [target, node, kind, rule, count, bool(candidates), candidates]
+            unsure += bool(candidates)
         else:
             first[4] += count
-    return tuple([ResolvedLink(*values) for values in merged.values()])
+    links = tuple([ResolvedLink(*values) for values in merged.values()])
+    return links, tuple(merged), unsure
