@@ -37,7 +37,7 @@ EXPORT_FORMATS = ("json", "jsonl", "dot", "graphml", "mermaid")
 DIRECTION_CHOICES = ("out", "in", "both")
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8792
-SLUG_HELP = "a page slug, or a name: case, title and file name are tried too"
+SLUG_HELP = "a page slug, or a name resolved like a wiki link (case, file name, alias, title)"
 
 EXIT_FAILURE = 1
 EXIT_USAGE = 2
@@ -159,6 +159,11 @@ def build_parser() -> argparse.ArgumentParser:
     links.add_argument("--backlinks", action="store_true", help="same as --direction in")
     _walk_options(links, default_direction=None)
     links.add_argument("--json", action="store_true", help="OKF edge records as a JSON array")
+    links.add_argument(
+        "--explain",
+        action="store_true",
+        help="per link: page, target as written, page it leads to, rule, candidates",
+    )
 
     export = command("export", "write the traversal from a page as OKF edges")
     export.add_argument("slug", metavar="SLUG", help=SLUG_HELP)

@@ -16,18 +16,31 @@ Output rules (SPEC §6, and choices where it is silent):
   atomically to `-o FILE` (`-o -` means stdout); without `--format` the
   format follows the file's suffix (`.dot`, `.graphml`, ...), else JSON;
 - a depth outside 1-10 is clamped with a note on stderr;
-- a name typed by the user that is not a slug is tried through
-  `Brain.resolve_slug` (case, title, basename) before `no page`, which then
-  suggests close slugs. `browse --start NAME` hands NAME to the TUI as typed: it
-  opens an exact slug at once and resolves anything else once its index is ready
-  (a notification says when nothing matches), so resolving never delays the first
-  paint.
+- a name typed by the user that is not a slug resolves like a wiki link on a
+  root page (`Brain.resolve_name`, SPEC §3) before `no page`, which then
+  suggests close pages (`Brain.suggest`: slugs, file names, titles, aliases).
+  `browse --start NAME` hands NAME to the TUI as typed: it opens an exact slug at
+  once and resolves anything else once its index is ready (a notification says
+  when nothing matches), so resolving never delays the first paint.
+- `links --explain` prints one line per distinct link of the walk, in edge order,
+  five or more tab-separated fields:
+
+      FROM <TAB> WRITTEN <TAB> TO <TAB> RULE [<TAB> CANDIDATE]...
+
+  FROM is the page the link is written on (for `--backlinks` the page linking
+  to the one walked from); WRITTEN the target as written, in its syntax
+  (`[[t]]` wiki, `![[t]]` embed, `(t)` Markdown link); TO the page it leads to,
+  or the dangling node id; RULE the SPEC §3 rule that resolved it (`path`,
+  `folder-index`, `refdef`, `exact`, `case`, `slugified`, `suffix`, `basename`,
+  `alias`, `title`, `dangling`). When several pages matched at that rule, every
+  candidate follows, the chosen one first; otherwise the line ends after RULE.
+  A link a server's stored graph holds but no page body shows has WRITTEN and
+  RULE `-`. Example: `docs/cli\t[[lint]]\tdocs/cli/lint\trefdef`.
 """
 
 from __future__ import annotations
 
 import argparse
-import difflib
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -119,9 +132,13 @@ def _list(brain: Brain, args: argparse.Namespace) -> int:
 
 
 def _links(brain: Brain, args: argparse.Namespace) -> int:
+    if getattr(args, "explain", False) and args.json:
+        raise UsageError(args.command_parser, "--explain and --json are mutually exclusive")
     slug = resolve_name(brain, args.slug)
     edges = _walk(brain, slug, args)
-    if args.json:
+    if getattr(args, "explain", False):
+        emit("".join(explain_lines(brain, edges)))
+    elif args.json:
         emit(_render(brain, edges, "json", slug, args.depth, args.direction))
     else:
         emit("".join(f"{printable(node)}\n" for node in unique_targets(edges)))
@@ -249,11 +266,32 @@ def resolve_name(brain: Brain, name: str) -> str:
 
 
 def not_found(brain: Brain, name: str) -> PageNotFound:
-    """`PageNotFound` for `name`, suggesting up to three close slugs (typos happen)."""
-    slugs = [info.slug for info in brain.pages()]
-    close = difflib.get_close_matches(name, slugs, n=3, cutoff=0.75)
+    """`PageNotFound` for `name`, suggesting up to three close pages (typos happen)."""
+    close = brain.suggest(name)
     detail = f"did you mean {' or '.join(close)}?" if close else ""
     return PageNotFound(name, detail)
+
+
+WRITTEN = {"wiki": "[[{}]]", "embed": "![[{}]]", "markdown": "({})"}
+"""How a link of each kind is written (the WRITTEN field of `links --explain`)."""
+
+
+def explain_lines(brain: Brain, edges: Iterable[Edge]) -> list[str]:
+    """The `links --explain` lines of `edges` (format in the module docstring)."""
+    lines: dict[tuple[str, str], str] = {}
+    for edge in edges:
+        frm, to = (edge.frm, edge.to) if edge.direction == "out" else (edge.to, edge.frm)
+        if (frm, to) in lines:
+            continue
+        link = brain.link_between(frm, to)
+        if link is None:
+            lines[frm, to] = f"{printable(frm)}\t-\t{printable(to)}\t-\n"
+            continue
+        fields = [frm, WRITTEN[link.kind].format(link.target), link.to, link.rule]
+        if link.ambiguous:
+            fields.extend(link.candidates)
+        lines[frm, to] = "\t".join(map(printable, fields)) + "\n"
+    return list(lines.values())
 
 
 def unique_targets(edges: Iterable[Edge]) -> list[str]:

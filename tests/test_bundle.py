@@ -552,4 +552,4 @@ def test_a_read_error_on_the_fast_path_falls_back_to_the_general_path(
 
     monkeypatch.setattr(parallel, "_read_regular", failing_read)
     row = parallel.page_row(real, "p", "1:2", {})
-    assert row == pagefile.page_row(real, "p", "1:2", {}) and row[-1] == (("q", "wiki", 1),)
+    assert row == pagefile.page_row(real, "p", "1:2", {}) and row[-1] == (("q", "wiki", 1, None),)

@@ -394,7 +394,9 @@ class ListedSource:
 
     def enumerate(self) -> list[PageStub]:
         return [
-            PageStub(slug, "2024-01-01", PageInfo(slug=slug, title=title, type="note"))
+            PageStub(
+                slug, "2024-01-01", PageInfo(slug=slug, title=title, type="note", title_stated=True)
+            )
             for slug, (title, _) in sorted(self.pages.items())
         ]
 
@@ -402,7 +404,7 @@ class ListedSource:
         if slug in self.broken or slug not in self.pages:
             raise PageNotFound(slug)
         title, body = self.pages[slug]
-        return Page(slug=slug, title=title, content=body, fingerprint="other")
+        return Page(slug=slug, title=title, content=body, fingerprint="other", title_stated=True)
 
     def scan(self, stubs: Sequence[PageStub], progress=None, cancel=None):
         return scan_sequentially(self, stubs, progress, cancel)

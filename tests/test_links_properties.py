@@ -171,3 +171,31 @@ def test_ascii_slugify_matches_the_unicode_path(text: str) -> None:
     plain = "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
     expected = re.sub(r"-{2,}", "-", re.sub(r"[^\w\-]", "", re.sub(r"\s+", "-", plain)))
     assert link_resolution.slugify_segment(text) == expected.strip("-")
+
+
+@settings(max_examples=300, deadline=None)
+@given(any_text)
+def test_wiki_link_spans_find_exactly_the_parsers_wiki_links(text: str) -> None:
+    """The TUI's clickable wiki-links are the parser's: same targets, from spans of the
+    text itself (so a link inside code or behind an escape is never made clickable)."""
+    from okf_explorer.core.link_spans import wiki_link_spans
+
+    spans = wiki_link_spans(text)
+    for span in spans:
+        written = text[span.start : span.end]
+        assert written.startswith("![[" if span.kind == "embed" else "[[")
+        assert written.endswith("]]") and span.inner in written
+    found = {span.target for span in spans if span.target is not None}
+    links = extract_links(text)
+    assert {link.target for link in links if link.kind != "markdown"} <= found
+    assert found <= {link.target for link in links}
+
+
+def test_reference_definitions_travel_with_the_wiki_target_they_name() -> None:
+    text = "Run [[lint]] and [[Other]] then [[LINT|again]].\n\n[lint]: cli/lint.md\n"
+    assert extract_links(text) == [
+        RawLink("lint", "wiki", 1, "cli/lint.md"),
+        RawLink("Other", "wiki", 1, None),
+        RawLink("LINT", "wiki", 1, "cli/lint.md"),
+    ]
+    assert extract_links("[[lint]] only\n")[0].refdef is None

@@ -110,14 +110,15 @@ def test_explicit_relative_path_never_falls_back(resolver: SlugResolver) -> None
         ("Tables/Orders", Resolution("tables/orders", "case")),
         ("notes/mixed case", Resolution("notes/Mixed Case", "case")),
         ("Notes/My Draft Note", Resolution("notes/my-draft-note", "slugified")),
-        ("My Draft Note", Resolution("notes/my-draft-note", "slugified")),
+        ("My Draft Note", Resolution("My Draft Note", "dangling")),  # slugified is whole slugs
         ("alice liddell", Resolution("people/alice", "title")),
         ("The User   Guide", Resolution("guide", "title")),
         ("alice", Resolution("people/alice", "basename")),
         ("Alice", Resolution("people/alice", "basename")),
         ("line-items", Resolution("tables/sub/line-items", "basename")),
-        ("sub/line-items", Resolution("tables/sub/line-items", "basename")),
-        ("Line Items", Resolution("tables/sub/line-items", "slugified")),
+        ("sub/line-items", Resolution("tables/sub/line-items", "suffix")),
+        ("SUB/Line-Items", Resolution("tables/sub/line-items", "suffix")),
+        ("Line Items", Resolution("Line Items", "dangling")),
         ("/tables/orders", Resolution("tables/orders", "path")),
         ("/tables", Resolution("tables/index", "folder-index")),
         ("tables/", Resolution("tables/index", "folder-index")),
@@ -143,18 +144,37 @@ def test_slugified_beats_title() -> None:
     assert r.resolve("My Note", "x") == Resolution("my-note", "slugified")
 
 
-def test_title_beats_basename() -> None:
-    r = SlugResolver(["a/topic", "b/page"], {"b/page": "Topic"})
-    assert r.resolve("topic", "x") == Resolution("b/page", "title")
+def test_basename_beats_alias_and_title() -> None:
+    r = SlugResolver(["a/topic", "b/page", "c/other"], {"b/page": "Topic"}, {"c/other": ["topic"]})
+    assert r.resolve("topic", "x") == Resolution("a/topic", "basename")
+    assert r.resolve("b/page", "x").rule == "exact"
+
+
+def test_alias_beats_title() -> None:
+    r = SlugResolver(["a", "b"], {"b": "Nick"}, {"a": ["nick", "other"]})
+    assert r.resolve("NICK", "x") == Resolution("a", "alias")
+    assert r.resolve("Other.md", "x") == Resolution("a", "alias")
 
 
 def test_ambiguous_basename_prefers_shortest_then_smallest(resolver: SlugResolver) -> None:
-    assert resolver.resolve("dup", "guide") == Resolution("a/dup", "basename", ambiguous=True)
+    assert resolver.resolve("dup", "guide") == Resolution(
+        "a/dup", "basename", ("a/dup", "b/dup", "x/y/dup")
+    )
     assert resolver.resolve("orders", "guide") == Resolution(
-        "tables/orders", "basename", ambiguous=True
+        "tables/orders", "basename", ("tables/orders", "archive/2023/orders")
     )
     r = SlugResolver(["zz/deep/dup", "yy/dup", "xx/q/dup"])
-    assert r.resolve("dup", "p") == Resolution("yy/dup", "basename", ambiguous=True)
+    assert r.resolve("dup", "p") == Resolution(
+        "yy/dup", "basename", ("yy/dup", "xx/q/dup", "zz/deep/dup")
+    )
+
+
+def test_ambiguous_basename_prefers_the_linking_pages_folder(resolver: SlugResolver) -> None:
+    assert resolver.resolve("dup", "b/page") == Resolution(
+        "b/dup", "basename", ("b/dup", "a/dup", "x/y/dup")
+    )
+    assert resolver.resolve("dup", "x/y/z").node == "x/y/dup"
+    assert resolver.resolve("dup", "x/other").node == "a/dup"  # not the folder: fewest folders
 
 
 def test_unique_basename_is_not_ambiguous(resolver: SlugResolver) -> None:
@@ -202,7 +222,7 @@ def test_empty_resolver_dangles_everything() -> None:
         ("/tables/orders.md", "guide", "tables/orders"),
         ("../orders.md", "tables/sub/line-items", "tables/orders"),
         ("/tables/", "guide", "tables/index"),
-        ("My Draft Note", "guide", "notes/my-draft-note"),
+        ("Notes/My Draft Note", "guide", "notes/my-draft-note"),
         ("alice.md", "guide", "people/alice"),  # a wiki target may carry `.md`
         ("nothing", "guide", None),
         ("/nothing.md", "guide", None),
@@ -262,19 +282,21 @@ def test_embed_kind_uses_wiki_rules(resolver: SlugResolver) -> None:
 
 def test_shared_title_goes_to_the_first_slug() -> None:
     r = SlugResolver(["b/two", "a/one"], {"b/two": "Same", "a/one": "same"})
-    assert r.resolve("SAME", "x") == Resolution("a/one", "title")
+    assert r.resolve("SAME", "x") == Resolution("a/one", "title", ("a/one", "b/two"))
 
 
 def test_case_collision_goes_to_the_first_slug_in_code_point_order() -> None:
     r = SlugResolver(["notes/readme", "notes/README"])
-    assert r.resolve("notes/Readme", "x") == Resolution("notes/README", "case")
+    assert r.resolve("notes/Readme", "x") == Resolution(
+        "notes/README", "case", ("notes/README", "notes/readme")
+    )
 
 
 def test_resolution_is_stable_across_repeated_calls(resolver: SlugResolver) -> None:
     first = [resolver.resolve(t, "guide") for t in ("dup", "Missing", "alice", "dup")]
     again = [resolver.resolve(t, "guide") for t in ("dup", "Missing", "alice", "dup")]
     assert first == again
-    assert first[0] == first[3] == Resolution("a/dup", "basename", ambiguous=True)
+    assert first[0] == first[3] == Resolution("a/dup", "basename", ("a/dup", "b/dup", "x/y/dup"))
 
 
 def test_decomposed_unicode_matches_case_insensitively() -> None:
@@ -292,4 +314,4 @@ def test_expensive_tables_are_built_only_when_a_rule_needs_them() -> None:
     assert not resolver._lazy  # exact, case and path hits slugify nothing
     assert resolver.resolve("bee", "x") == Resolution("b", "title")
     assert resolver.resolve("alpha", "x") == Resolution("notes/Alpha", "basename")
-    assert set(resolver._lazy) == {"_slugified", "_titles", "_tails"}
+    assert set(resolver._lazy) == {"_slugified", "_basenames", "_aliases", "_titles"}

@@ -36,6 +36,15 @@ def generate_bundle(root: Path, pages: int) -> None:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     module.generate(root, pages, seed=7)
+    # A server's title is the only title a client sees (gbrain does not say whether
+    # it came from frontmatter or a heading), so over MCP every title resolves links
+    # (SPEC §3 `title`); in a folder only a frontmatter title does. State each
+    # page's heading as its title, so the two sources hold the same corpus.
+    for path in root.rglob("*.md"):
+        text = path.read_text(encoding="utf-8")
+        if not text.startswith("---\n") and text.startswith("# "):
+            heading = text.split("\n", 1)[0][2:]
+            path.write_text(f"---\ntitle: '{heading}'\n---\n{text}", encoding="utf-8")
 
 
 @pytest.fixture(scope="module")

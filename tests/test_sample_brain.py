@@ -22,6 +22,7 @@ import yaml
 
 import okf_explorer
 from okf_explorer.core.links import LinkKind, Resolution, SlugResolver, extract_links
+from okf_explorer.core.pages import frontmatter_aliases
 
 SAMPLE = Path(okf_explorer.__file__).resolve().parent / "sample_brain"
 
@@ -130,9 +131,15 @@ def sample_pages() -> dict[str, SamplePage]:
 def sample_links() -> tuple[SampleLink, ...]:
     """Every distinct raw link of every page, resolved against the whole sample."""
     pages = sample_pages()
-    resolver = SlugResolver(pages, {slug: page.meta["title"] for slug, page in pages.items()})
+    resolver = SlugResolver(
+        pages,
+        {slug: page.meta["title"] for slug, page in pages.items()},
+        {slug: frontmatter_aliases(page.meta.get("aliases")) for slug, page in pages.items()},
+    )
     return tuple(
-        SampleLink(slug, raw.target, raw.kind, resolver.resolve(raw.target, slug, raw.kind))
+        SampleLink(
+            slug, raw.target, raw.kind, resolver.resolve(raw.target, slug, raw.kind, raw.refdef)
+        )
         for slug, page in pages.items()
         for raw in extract_links(page.body)
     )
@@ -343,6 +350,15 @@ LINK_FORMS = [
     ),
     ("dashboards/executive_weekly", "metrics/revenue", "wiki", "exact", "metrics/revenue", False),
     ("metrics/subscription_churn", "log", "wiki", "exact", "log", False),
+    ("tables/index", "Maya", "wiki", "alias", "people/maya-chen", False),
+    (
+        "dashboards/subscriptions_health",
+        "churn",
+        "wiki",
+        "refdef",
+        "metrics/subscription_churn",
+        False,
+    ),
 ]
 
 
@@ -352,7 +368,8 @@ def test_link_form_resolves_as_intended(
 ) -> None:
     found = link(frm, target)
     assert found.kind == kind
-    assert found.resolution == Resolution(node, rule, ambiguous)  # type: ignore[arg-type]
+    resolution = found.resolution
+    assert (resolution.node, resolution.rule, resolution.ambiguous) == (node, rule, ambiguous)
 
 
 def test_a_name_resolves_to_a_person_page() -> None:

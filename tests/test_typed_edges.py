@@ -54,10 +54,10 @@ def test_okf_path_fields_become_typed_links() -> None:
         ],
     }
     assert frontmatter_links(frontmatter, "metric") == [
-        ("/tables/orders.md", "markdown", 1, "resource", False),
-        ("computations/revenue", "markdown", 1, "computation", False),
-        ("./run.md", "markdown", 1, "executor.resource", False),
-        ("../raw.md", "markdown", 2, "derived_from", False),
+        ("/tables/orders.md", "markdown", 1, None, "resource", False),
+        ("computations/revenue", "markdown", 1, None, "computation", False),
+        ("./run.md", "markdown", 1, None, "executor.resource", False),
+        ("../raw.md", "markdown", 2, None, "derived_from", False),
     ]
 
 
@@ -90,16 +90,16 @@ def test_gbrain_fields_by_value_shape_and_page_type() -> None:
         "sources": ["Podcast 12", {"resource": "/a.md"}, {"name": "Memo"}],
     }
     assert frontmatter_links(frontmatter, "person") == [
-        ("Acme", "wiki", 1, "works_at", False),  # person pages only
-        ("Podcast 12", "wiki", 1, "discussed_in", True),
-        ("/a.md", "markdown", 1, "derived_from", False),
-        ("Memo", "wiki", 1, "discussed_in", True),
-        ("people/carol", "wiki", 1, "related_to", False),
-        ("Roadmap", "wiki", 1, "related_to", False),
-        ("x/y", "wiki", 1, "related_to", False),
+        ("Acme", "wiki", 1, None, "works_at", False),  # person pages only
+        ("Podcast 12", "wiki", 1, None, "discussed_in", True),
+        ("/a.md", "markdown", 1, None, "derived_from", False),
+        ("Memo", "wiki", 1, None, "discussed_in", True),
+        ("people/carol", "wiki", 1, None, "related_to", False),
+        ("Roadmap", "wiki", 1, None, "related_to", False),
+        ("x/y", "wiki", 1, None, "related_to", False),
     ]
     company = frontmatter_links(frontmatter, "company")
-    assert ("Bob", "wiki", 1, "works_at", True) in company  # key_people: incoming
+    assert ("Bob", "wiki", 1, None, "works_at", True) in company  # key_people: incoming
     assert all(link[0] != "Acme" for link in company)  # `company` is a person's field
 
 

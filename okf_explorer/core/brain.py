@@ -46,7 +46,7 @@ from okf_explorer.core.graph import (
     traverse_with,
 )
 from okf_explorer.core.index import LinkIndex, ResolvedLink, build_index
-from okf_explorer.core.links import Resolution, SlugResolver, looks_like_path
+from okf_explorer.core.links import ROOT, LinkKind, Resolution, SlugResolver, looks_like_path
 from okf_explorer.core.listing import ServerListing
 from okf_explorer.core.pages import Page, PageInfo
 from okf_explorer.core.port import (
@@ -58,6 +58,7 @@ from okf_explorer.core.port import (
 )
 from okf_explorer.core.server_walk import ServerWalk
 from okf_explorer.core.stats import BrainStats, brain_stats
+from okf_explorer.core.suggest import suggest
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -247,25 +248,42 @@ class Brain:
         return self.source.get_page(slug)
 
     def resolve_slug(self, name: str) -> str | None:
-        """A user-typed name → slug (exact, then the SPEC §3 wiki rules), or None.
-
-        Paths (`/tables/orders.md`, `./x.md`) resolve from the bundle root.
-        """
+        """A name typed by a person → slug, or None (see `resolve_name`)."""
         resolution = self.resolve_name(name)
         return resolution.slug if resolution is not None else None
 
     def resolve_name(self, name: str) -> Resolution | None:
-        """`resolve_slug` with the rule that matched and its `ambiguous` flag (a basename
-        shared by several pages), or None for a blank name or no match."""
-        text = name.strip()
-        if not text:
+        """A name typed by a person, resolved as a wiki target on a root page (SPEC §3):
+        the rule that matched and any candidates, or None for a blank name or no match.
+
+        Paths (`/tables/orders.md`, `./x.md`, `tables/`) resolve from the bundle root.
+        """
+        if not name.strip():
             return None
-        resolver, known = self._resolver()
-        if text in known:
-            return Resolution(text, "exact")
-        kind = "markdown" if looks_like_path(text) else "wiki"
-        resolution = resolver.resolve(text, "", kind)
+        exact = not _path_like(name) and self._server_listing() is None
+        if exact and name in self.ensure_index().pages:  # no resolver tables needed
+            return Resolution(name, "exact")
+        resolver, _ = self._resolver()
+        resolution = resolver.resolve(name, ROOT, "wiki")
         return resolution if resolution.exists else None
+
+    def resolve_link(self, from_slug: str, target: str, kind: LinkKind = "wiki") -> Resolution:
+        """What a link written on page `from_slug` leads to, as the index resolves it
+        (a reference definition on that page included). Builds the index if needed."""
+        index = self.ensure_index()
+        refdef = None
+        if kind != "markdown":
+            for raw in index.raw_links.get(from_slug, ()):
+                if raw[0] == target and raw[3] is not None:
+                    refdef = raw[3]
+                    break
+        resolver, _ = self._resolver()
+        return resolver.resolve(target, from_slug, kind, refdef)
+
+    def suggest(self, name: str, limit: int = 3) -> list[str]:
+        """Slugs of pages with names close to `name` (slugs, file names, titles,
+        aliases), best first: what to offer when `name` resolves to nothing."""
+        return suggest(name, self.pages(), limit)
 
     def _resolver(self) -> tuple[SlugResolver, Mapping[str, object]]:
         """One resolver per corpus: the index's, or the server listing's before any scan."""
@@ -276,7 +294,7 @@ class Brain:
         index = self.ensure_index()
         derived = self._derived_for(index)
         if derived.resolver is None:
-            derived.resolver = SlugResolver(index.pages, index.titles())
+            derived.resolver = index.resolver()
         return derived.resolver, index.pages
 
     # -- links -----------------------------------------------------------------------
@@ -285,6 +303,11 @@ class Brain:
         """The page's resolved links, first appearance first (dangling ones included)."""
         index = self._index_root(slug, need_readable=True)
         return list(index.forward.get(slug, ()))
+
+    def link_between(self, frm: str, to: str) -> ResolvedLink | None:
+        """The resolved link on page `frm` that leads to `to` (rule, candidates), if any."""
+        links = self.ensure_index().forward.get(frm, ())
+        return next((link for link in links if link.to == to), None)
 
     def backlinks(self, slug: str) -> list[str]:
         """Pages linking to `slug`: one hop, de-duplicated, slug order (SPEC §4)."""
@@ -425,6 +448,11 @@ class Brain:
             self._derived = None
             self._listing = None
         self.source.close()
+
+
+def _path_like(name: str) -> bool:
+    """Names the resolver reads as paths or with `.md` cut (never a plain exact slug)."""
+    return name != name.strip() or looks_like_path(name)
 
 
 ProgressFn = Callable[[int, int], None]

@@ -45,10 +45,11 @@ import okf_explorer
 from okf_explorer.core.atomic import atomic_write
 
 ENV_VAR = "OKF_EXPLORER_CACHE"
-FORMAT_VERSION = 5
+FORMAT_VERSION = 6
 """Bump whenever the row layout in `core/index_store.py` changes (3: microsecond
 `updated_at`; 4: page rows are `PageInfo.to_row()`, with `tags_known` and `error_kind`;
-5: typed edges, a `rel` per link and the relation tables)."""
+5: typed edges, a `rel` per link and the relation tables; 6: aliases and stated titles
+in page rows, reference definitions in raw links, candidates in resolved links)."""
 
 FILE_MODE = 0o600
 """Permission bits of every cache file: the user's alone."""

@@ -16,7 +16,8 @@ from typing import Literal
 import okf_explorer
 from okf_explorer.core.cache import FORMAT_VERSION, IndexCache
 from okf_explorer.core.index_store import Known, cache_payload, lasting_failure
-from okf_explorer.core.links import LinkKind, RawLink, Resolution, ResolveRule, SlugResolver
+from okf_explorer.core.link_grammar import RawLink, RawTuple
+from okf_explorer.core.links import LinkKind, Resolution, ResolveRule, SlugResolver
 from okf_explorer.core.pages import ErrorKind, PageInfo, is_reserved
 from okf_explorer.core.port import (
     CancelCheck,
@@ -28,19 +29,17 @@ from okf_explorer.core.port import (
 from okf_explorer.core.typed_links import LINKS, resolve_named
 from okf_explorer.core.walk_tables import plain_tables, typed_tables
 
-RawTuple = tuple
-"""A raw link as `(target, kind, count)` for a body link, or `(target, kind, count,
-rel, incoming)` for a typed frontmatter link (the fields of `RawLink`)."""
-
 
 @dataclass(frozen=True, slots=True)
 class ResolvedLink:
     """One forward link of a page after resolution.
 
     `to` is the target slug, or the dangling node id when `rule == "dangling"`.
-    `rule` records why the two pages are linked (shown by the UI). `rel` is the
-    relation (`links` for a body link); `incoming` marks a relation stated from
-    the target's side, so the edge runs `to` → this page (see `RawLink`).
+    `rule` records why the two pages are linked (shown by the UI); when several
+    pages matched at that rule, `ambiguous` is True and `candidates` lists them
+    all, `to` first (SPEC §3). `rel` is the relation (`links` for a body link);
+    `incoming` marks a relation stated from the target's side, so the edge runs
+    `to` → this page (see `RawLink`).
     """
 
     target: str
@@ -49,6 +48,7 @@ class ResolvedLink:
     rule: ResolveRule
     count: int = 1
     ambiguous: bool = False
+    candidates: tuple[str, ...] = ()
     rel: str = LINKS
     incoming: bool = False
 
@@ -136,8 +136,12 @@ class LinkIndex:
         return sorted(node for node in self.reverse if node not in self.pages)
 
     def titles(self) -> dict[str, str]:
-        """slug → title of every page (what the resolver's title rule uses)."""
+        """slug → title of every page (for display)."""
         return {slug: info.title for slug, info in self.pages.items()}
+
+    def resolver(self) -> SlugResolver:
+        """The one resolver of this corpus (slugs, stated titles, aliases)."""
+        return SlugResolver.for_pages(self.pages.values())
 
 
 Reusable = tuple[PageInfo, tuple[RawTuple, ...], tuple[ResolvedLink, ...]]
@@ -228,11 +232,22 @@ def _rebuild(source: PageSource, store: IndexCache | None) -> LinkIndex:
     return fresh
 
 
+_ALIAS_SEP = "\x1d"
+
+
+def _stated_title(info: PageInfo) -> str:
+    return info.title if info.title_stated else ""
+
+
 def corpus_signature(pages: dict[str, PageInfo]) -> str:
-    """A digest of every slug and title (what resolution depends on) and the versions."""
+    """A digest of what resolution depends on (every slug, stated title and alias)
+    and the versions."""
     digest = hashlib.blake2b(digest_size=16)
     digest.update(f"{okf_explorer.__version__}/{FORMAT_VERSION}\x1e".encode())
-    text = "".join(f"{slug}\x1f{info.title}\x1e" for slug, info in pages.items())
+    text = "".join(
+        f"{slug}\x1f{_stated_title(info)}\x1f{_ALIAS_SEP.join(info.aliases)}\x1e"
+        for slug, info in pages.items()
+    )
     digest.update(text.encode("utf-8", "surrogatepass"))
     return digest.hexdigest()
 
@@ -257,10 +272,11 @@ def _scan(
 
 
 def _raw_tuple(link: RawLink) -> RawTuple:
-    """A `RawLink` as the index keeps it: 3 values for a body link, 5 for a typed one."""
+    """A `RawLink` as the index keeps it: `(target, kind, count, refdef)` for a body
+    link, with `rel, incoming` after them for a typed one."""
     if link.rel == LINKS and not link.incoming:
-        return (link.target, link.kind, link.count)
-    return (link.target, link.kind, link.count, link.rel, link.incoming)
+        return (link.target, link.kind, link.count, link.refdef)
+    return (link.target, link.kind, link.count, link.refdef, link.rel, link.incoming)
 
 
 def _assemble(
@@ -313,6 +329,7 @@ def _resolve_all(index: LinkIndex, keep: dict[str, Reusable]) -> None:
     """
     resolver: SlugResolver | None = None
     memo: dict[tuple[str, str, str], Resolution] = {}
+    wiki_memo: dict[str, Resolution] = {}
     forward: dict[str, tuple[ResolvedLink, ...]] = {}
     injected: dict[str, list[tuple[str, str]]] = {}  # Q → [(P, rel)]: edges Q → P
     typed = False
@@ -323,8 +340,8 @@ def _resolve_all(index: LinkIndex, keep: dict[str, Reusable]) -> None:
             links = entry[2]
         elif raw:
             if resolver is None:
-                resolver = SlugResolver(index.pages, _distinct_titles(index.pages))
-            links = _resolve_page(resolver, index.pages, slug, raw, memo)
+                resolver = index.resolver()
+            links = _resolve_page(resolver, index.pages, slug, raw, memo, wiki_memo)
         else:
             links = ()
         forward[slug] = links
@@ -341,60 +358,63 @@ def _resolve_all(index: LinkIndex, keep: dict[str, Reusable]) -> None:
         plain_tables(index)
 
 
-def _distinct_titles(pages: dict[str, PageInfo]) -> dict[str, str]:
-    """Titles for the resolver's title rule, without those that merely repeat the file
-    stem (the default title): those would pre-empt the basename rule and hide ambiguity."""
-    return {
-        slug: info.title for slug, info in pages.items() if info.title != slug.rpartition("/")[2]
-    }
-
-
 def _resolve_page(
     resolver: SlugResolver,
     slugs: dict[str, PageInfo],
     slug: str,
     raw: tuple[RawTuple, ...],
     memo: dict[tuple[str, str, str], Resolution],
+    wiki_memo: dict[str, Resolution],
 ) -> tuple[ResolvedLink, ...]:
-    """One page's links resolved and de-duplicated by target node (first wins, counts summed);
-    typed links by `(node, rel, incoming)`, and dropped when a name matches no page.
+    """One page's links resolved and de-duplicated by target node (first wins, counts
+    summed); typed links by `(node, rel, incoming)`, and dropped when a name matches
+    no page.
 
     The hot loop of a cold build (100k pages: ~400k links). A wiki target that
-    is exactly a slug resolves by the `exact` rule without asking the
-    resolver. Resolution depends only on the target, its kind and, for
-    relative paths, the linking page's folder, so other results are memoised
-    on that.
+    is exactly a slug (and names no reference definition) resolves by the
+    `exact` rule without asking the resolver. Otherwise resolution depends only
+    on the target, its kind and the linking page's folder (relative paths,
+    ties), so results are memoised on that (the folder only for relative
+    paths; an ambiguous match is re-chosen per page); a target with a
+    reference definition is resolved on its own.
     """
     folder = slug.rpartition("/")[0]
     merged: dict[object, list] = {}
     for item in raw:
-        if len(item) == 3:
-            target, kind, count = item
-            rel = None
-        else:  # a typed frontmatter link
-            target, kind, count, rel, incoming = item
+        target, kind, count = item[0], item[1], item[2]
+        refdef = item[3] if len(item) > 3 else None
+        rel, incoming = (item[4], item[5]) if len(item) > 4 else (None, False)
         if rel is not None and kind != "markdown":
             resolution = resolve_named(resolver, slugs, target, slug, rel, incoming)
-            node, rule, ambiguous = resolution.node, resolution.rule, resolution.ambiguous
-        elif kind != "markdown" and target in slugs and not target.endswith(".md"):
-            node, rule, ambiguous = target, "exact", False  # what the wiki rules say, sooner
+            node, rule, candidates = resolution.node, resolution.rule, resolution.candidates
+        elif (
+            refdef is None and kind != "markdown" and target in slugs and not target.endswith(".md")
+        ):
+            node, rule, candidates = target, "exact", ()  # what the wiki rules say, sooner
         else:
-            written = target.strip()
-            relative = kind == "markdown" or written.startswith(".") or written.endswith("/")
-            asked = (target, kind, folder if relative and not written.startswith("/") else "")
-            resolution = memo.get(asked)
-            if resolution is None:
-                resolution = memo[asked] = resolver.resolve(target, slug, kind)
-            node, rule, ambiguous = resolution.node, resolution.rule, resolution.ambiguous
-        key: object = node
+            if refdef is not None:
+                resolution = resolver.resolve(target, slug, kind, refdef)
+            elif kind == "markdown" or target.startswith(".") or target.endswith("/"):
+                key = (target, kind, folder)  # a relative path
+                resolution = memo.get(key)
+                if resolution is None:
+                    resolution = memo[key] = resolver.resolve(target, slug, kind)
+            else:  # wiki and embed targets resolve alike, wherever they are written
+                resolution = wiki_memo.get(target)
+                if resolution is None:
+                    resolution = wiki_memo[target] = resolver.resolve(target, slug, kind)
+                elif resolution.candidates:  # the tie-break is per folder
+                    resolution = resolver.resolve(target, slug, kind)
+            node, rule, candidates = resolution.node, resolution.rule, resolution.candidates
+        merge_key: object = node
         if rel is not None:
             if rule == "dangling" and (kind != "markdown" or incoming):
                 continue  # a name matching no page is no edge (gbrain drops it too)
-            key = (node, rel, incoming)
-        first = merged.get(key)
+            merge_key = (node, rel, incoming)
+        first = merged.get(merge_key)
         if first is None:
-            values = [target, node, kind, rule, count, ambiguous]
-            merged[key] = values if rel is None else [*values, rel, incoming]
+            values = [target, node, kind, rule, count, bool(candidates), candidates]
+            merged[merge_key] = values if rel is None else [*values, rel, incoming]
         else:
             first[4] += count
     return tuple([ResolvedLink(*values) for values in merged.values()])

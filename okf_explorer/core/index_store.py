@@ -316,7 +316,7 @@ def cache_payload(index: LinkIndex) -> tuple:
     infos, raws, forward, targets = [], [], [], []
     complete = True
     link_fields = attrgetter(
-        "target", "to", "kind", "rule", "count", "ambiguous", "rel", "incoming"
+        "target", "to", "kind", "rule", "count", "ambiguous", "candidates", "rel", "incoming"
     )
     for slug, i in index.pages.items():
         infos.append(i.to_row())

@@ -54,16 +54,19 @@ class RawLink:
     """One distinct link target of a page, as written.
 
     `kind` is the kind of its first appearance; `count` how often the target
-    appears in the page (any kind). `rel` is the relation: `links` for a link
-    in the body, else the relation a frontmatter field states (`core.typed_links`);
-    `incoming` marks a relation stated from the target's side (gbrain's
-    `key_people` on a company: the person `works_at` the company), so the
-    edge runs from the target to this page.
+    appears in the page (any kind). `refdef` is the destination of a reference
+    definition on the same page whose label equals a wiki target (Foam writes
+    `[[lint]]` with `[lint]: cli/lint.md`), which resolves it (SPEC §3 rule 2).
+    `rel` is the relation: `links` for a link in the body, else the relation a
+    frontmatter field states (`core.typed_links`); `incoming` marks a relation
+    stated from the target's side (gbrain's `key_people` on a company: the person
+    `works_at` the company), so the edge runs from the target to this page.
     """
 
     target: str
     kind: LinkKind
     count: int = 1
+    refdef: str | None = None
     rel: str = "links"
     incoming: bool = False
 
@@ -147,41 +150,69 @@ def _find_fence(runs: _FenceRuns, start: int, closing: str | None = None) -> tup
     return None
 
 
-def _strip_fences(text: str) -> list[str]:
-    """The text outside fenced code blocks, as segments (a block → a blank line)."""
+def prose_ranges(text: str) -> list[tuple[int, int]]:
+    """`(start, end)` of each stretch of `text` outside fenced code blocks, in order
+    (an unclosed fence runs to the end of the text)."""
     if "```" not in text and "~~~" not in text:
-        return [text]
+        return [(0, len(text))]
     runs = _FenceRuns(text)
-    segments: list[str] = []
+    ranges: list[tuple[int, int]] = []
     pos = 0
     while (opening := _find_fence(runs, pos)) is not None:
-        segments.append(text[pos : opening[0]])
+        ranges.append((pos, opening[0]))
         body = text.find("\n", opening[1])
         fence = text[opening[0] : opening[1]]
         closing = _find_fence(runs, body, fence) if body >= 0 else None
         if closing is None:  # unclosed: code to the end of the document
-            return segments
-        segments.append("\n\n")
+            return ranges
         pos = closing[1]
-    segments.append(text[pos:])
+    ranges.append((pos, len(text)))
+    return ranges
+
+
+def _strip_fences(text: str) -> list[str]:
+    """The text outside fenced code blocks, as segments (a block → a blank line)."""
+    ranges = prose_ranges(text)
+    if len(ranges) == 1 and ranges[0] == (0, len(text)):
+        return [text]
+    segments: list[str] = []
+    for start, end in ranges:
+        if segments:
+            segments.append("\n\n")
+        segments.append(text[start:end])
     return segments
 
 
 def _mask_code_spans(segment: str) -> str:
-    """Replace inline code spans by `_CODE` (CommonMark matching, linear time).
+    """Replace inline code spans by `_CODE` (see `code_span_ranges`)."""
+    if "`" not in segment:
+        return segment
+    pieces: list[str] = []
+    pos = 0
+    for start, end in code_span_ranges(segment):
+        pieces.append(segment[pos:start])
+        pieces.append(_CODE)
+        pos = end
+    pieces.append(segment[pos:])
+    return "".join(pieces)
+
+
+def code_span_ranges(segment: str) -> list[tuple[int, int]]:
+    """`(start, end)` of each inline code span of a text without fences (CommonMark
+    matching, linear time).
 
     A run of n backticks opens a span closed by the next run of exactly n
     backticks before the next blank line; an unmatched run is literal text.
     A backslash before a run escapes its first backtick (outside spans only).
     """
     if "`" not in segment:
-        return segment
+        return []
     runs = [(m.start(), m.end()) for m in _BACKTICKS.finditer(segment)]
     starts_by_length: dict[int, list[int]] = {}
     for index, (start, end) in enumerate(runs):
         starts_by_length.setdefault(end - start, []).append(index)
     blanks = [m.start() for m in _BLANK_LINE.finditer(segment)] if "\n" in segment else []
-    pieces: list[str] = []
+    spans: list[tuple[int, int]] = []
     pos = 0
     index = 0
     while index < len(runs):
@@ -199,14 +230,12 @@ def _mask_code_spans(segment: str) -> str:
         if closer is not None:
             limit = blanks[i] if (i := bisect_left(blanks, end)) < len(blanks) else len(segment)
             if runs[closer][0] < limit:
-                pieces.append(segment[pos:start])
-                pieces.append(_CODE)
+                spans.append((start, runs[closer][1]))
                 pos = runs[closer][1]
                 index = closer + 1
                 continue
         index += 1
-    pieces.append(segment[pos:])
-    return "".join(pieces)
+    return spans
 
 
 def _escaping_backslashes(text: str, at: int) -> int:
@@ -332,12 +361,17 @@ _LINK = re.compile(
 
 def extract_links(text: str) -> list[RawLink]:
     """Distinct link targets with kind and count, in order of first appearance."""
-    return [RawLink(target, kind, count) for target, kind, count in extract_link_tuples(text)]
+    return [RawLink(*fields) for fields in extract_link_tuples(text)]
 
 
-def extract_link_tuples(text: str) -> list[tuple[str, LinkKind, int]]:
-    """`extract_links` as plain `(target, kind, count)` tuples: what the index keeps and
-    the scan workers send back, without building a `RawLink` per link."""
+RawTuple = tuple
+"""A raw link as plain values, the `RawLink` fields in order: `(target, kind, count,
+refdef)` for a body link, then `rel, incoming` for a typed frontmatter link."""
+
+
+def extract_link_tuples(text: str) -> list[RawTuple]:
+    """`extract_links` as plain `(target, kind, count, refdef)` tuples: what the index
+    keeps and the scan workers send back, without building a `RawLink` per link."""
     if "[" not in text:
         return []
     clean = "".join(_mask_code_spans(segment) for segment in _strip_fences(text))
@@ -349,7 +383,7 @@ def extract_link_tuples(text: str) -> list[tuple[str, LinkKind, int]]:
     if escaped:
         clean = _hide_escapes(clean)
     clean, definitions = _take_definitions(clean)
-    found: dict[str, list] = {}  # target -> [kind, count]
+    found: dict[str, list] = {}  # target -> [kind, count, refdef]
     if definitions:
         _scan_with_references(clean, escaped, definitions, found)
     else:  # the common page: no reference definitions, so one `finditer` pass
@@ -366,10 +400,10 @@ def extract_link_tuples(text: str) -> list[tuple[str, LinkKind, int]]:
                 continue
             if target is not None:
                 if (entry := found.get(target)) is None:
-                    found[target] = [kind, 1]
+                    found[target] = [kind, 1, None]
                 else:
                     entry[1] += 1
-    return [(target, kind, count) for target, (kind, count) in found.items()]
+    return [(target, kind, count, refdef) for target, (kind, count, refdef) in found.items()]
 
 
 def _scan_with_references(
@@ -381,10 +415,13 @@ def _scan_with_references(
         pos = match.end()
         kind: LinkKind = "markdown"
         target: str | None
+        refdef = None
         if (inner := match.group("wiki")) is not None:
             embed = match.start() > 0 and clean[match.start() - 1] == "!"
             kind = "embed" if embed else "wiki"
             target = _wiki_target(inner, escaped)
+            if target is not None:
+                refdef = definitions.get(_normalise_label(target))
         elif (destination := match.group("dest")) is not None:
             target = _markdown_target(destination, escaped)
         else:
@@ -400,9 +437,11 @@ def _scan_with_references(
         if target is None:
             continue
         if (entry := found.get(target)) is None:
-            found[target] = [kind, 1]
+            found[target] = [kind, 1, refdef]
         else:
             entry[1] += 1
+            if entry[2] is None:
+                entry[2] = refdef
 
 
 def parse_links(text: str) -> list[str]:

@@ -1,45 +1,65 @@
-"""Resolving raw link targets to slugs (SPEC §3, the resolution half).
+"""Resolving names to slugs (SPEC §3, the resolution half): the one resolver.
 
-`SlugResolver` precomputes every lookup table once per corpus, so a resolve is
-a handful of dict probes (it runs ~500k times for a 100k-page bundle).
+Every path that turns a name into a page asks a `SlugResolver` built over the
+corpus: link targets in the index, names typed by a person (resolved as a wiki
+target on a root page, `from_slug=ROOT`), the server's fuzzy `get_page`, the
+TUI's body links. The rules, in order:
+
+1. path targets (a Markdown link, or a wiki target starting with `/`, `./`,
+   `../` or ending in `/`): `/` is the bundle root, anything else the linking
+   page's folder; a folder resolves to its `index` page (rule `folder-index`).
+   A path without `/`, `./` or `../` in front that misses relative to the page
+   is tried from the root with the wiki rules (as Obsidian writes such links).
+2. `refdef`: a wiki target whose text equals the label of a reference
+   definition on the same page (`[lint]: cli/lint.md`, as Foam writes them)
+   resolves through that definition's path (the caller passes it).
+3. wiki rules: `exact` slug; `case` (case-insensitive, NFC); `slugified`
+   (gbrain's page names); `suffix` (a target containing `/` matches slugs
+   ending in `/target`, case-insensitively); `basename` (the file name equals
+   the target, case-insensitively); `alias` (frontmatter `aliases`); `title`
+   (frontmatter `title`, case-insensitive, whitespace collapsed). A page's
+   first heading never resolves links.
+4. ties at one rule: the candidate in the linking page's folder, else the one
+   with the fewest folders, else the first in code-point order. The
+   resolution then carries every candidate, the winner first.
 
 Choices where the SPEC is silent:
-- "Shortest path" for an ambiguous basename means fewest path segments, then
-  the lexicographically smallest slug (code-point order): `x/orders` beats
-  `archive/2023/orders`, and `a/orders` beats `b/orders`.
-- The basename rule also matches longer tails, Obsidian-style: `[[b/x]]`
-  finds `a/b/x` when no slug `b/x` exists. Each tail is tried as written,
-  case-insensitively, then slugified; a tail that only matches once slugified
-  reports rule `slugified` (`[[My Draft Note]]` → `notes/my-draft-note`), the
-  transformation that explains the link. Tail ties set `ambiguous` either way.
-- When several slugs share a case-folded, slugified or title key, the one that
-  sorts first wins (reproducible); only basename ties are flagged `ambiguous`.
-- A path target without `/`, `./` or `../` in front (`[x](orders.md)`,
-  `[x](tables/orders.md)`, `[[tables/]]`) that is not found relative to the
-  linking page falls back to the bundle root: a file through the wiki rules
-  (root path, then case, slugified, title, basename), as Obsidian writes such
-  links; a folder as `/folder/`. Anchored paths (`/`, `./`, `../`) never fall
-  back, and a failed fallback keeps the relative dangling node.
-- A path without `.md` that names a folder (`/tables` as a wiki target)
-  resolves to `<folder>/index`; `tables.md` names a file, never a folder.
+- `.md` is stripped from wiki targets; titles and aliases are tried as written
+  first, then without `.md`.
 - A path that climbs above the bundle root is dangling; its node keeps the
   unresolvable `..` segments (`../outside`). A dangling folder's node is
-  `<folder>/index`, the page that would resolve it.
+  `<folder>/index`; a dangling wiki target's node is the target without `.md`.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from okf_explorer.core.link_grammar import LinkKind
 
+if TYPE_CHECKING:
+    from okf_explorer.core.pages import PageInfo
+
 ResolveRule = Literal[
-    "exact", "case", "slugified", "title", "basename", "path", "folder-index", "dangling"
+    "path",
+    "folder-index",
+    "refdef",
+    "exact",
+    "case",
+    "slugified",
+    "suffix",
+    "basename",
+    "alias",
+    "title",
+    "dangling",
 ]
+
+ROOT = ""
+"""The `from_slug` of a name typed by a person: a page at the bundle root."""
 
 _MEMO_LIMIT = 1 << 20
 """At most this many wiki targets are remembered per resolver (bounded memory)."""
@@ -54,13 +74,17 @@ class Resolution:
 
     `node` is the slug when resolved; for a dangling target it is the id of the
     missing node (the wiki target as written, or the normalised path without
-    `.md`), so the graph can keep it. `ambiguous` marks a basename match that
-    had several candidates.
+    `.md`), so the graph can keep it. `candidates` is empty unless several pages
+    matched at the winning rule: then it lists them all, the chosen one first.
     """
 
     node: str
     rule: ResolveRule
-    ambiguous: bool = False
+    candidates: tuple[str, ...] = ()
+
+    @property
+    def ambiguous(self) -> bool:
+        return len(self.candidates) > 1
 
     @property
     def exists(self) -> bool:
@@ -104,124 +128,147 @@ def _is_plain_slug(text: str) -> bool:
     return _PLAIN_SLUG.fullmatch(text) is not None
 
 
-def _path_depth_key(slug: str) -> tuple[int, str]:
+def tie_key(slug: str) -> tuple[int, str]:
+    """The order of candidates before the folder preference: fewest folders, then code points."""
     return (slug.count("/"), slug)
 
 
-def _tails(slug: str) -> list[str]:
-    """Every proper tail of a slug by segments: `a/b/c` → `c`, `b/c`."""
-    parts = slug.split("/")
-    return ["/".join(parts[i:]) for i in range(len(parts) - 1, 0, -1)]
+def folder_of(slug: str) -> str:
+    """The folder of a page (`""` at the root)."""
+    return slug.rpartition("/")[0]
 
 
-class _TailIndex:
-    """tail key → (best slug, number of candidates), for the basename rule."""
+def _table(pairs: Iterable[tuple[str, str]]) -> dict[str, str | tuple[str, ...]]:
+    """key → its slug, or a tuple of slugs in `tie_key` order when several share the
+    key (pairs must come in that order). Most keys are unique: a bare string each."""
+    table: dict[str, str | tuple[str, ...]] = {}
+    for key, slug in pairs:
+        found = table.setdefault(key, slug)
+        if found is not slug:
+            if isinstance(found, str):
+                if found != slug:
+                    table[key] = (found, slug)
+            elif slug not in found:
+                table[key] = (*found, slug)
+    return table
 
-    def __init__(self) -> None:
-        self.best: dict[str, str] = {}
-        self.count: dict[str, int] = {}
 
-    def add(self, key: str, slug: str) -> None:
-        # Slugs arrive in (depth, slug) order, so the first one seen is the best.
-        if key not in self.best:
-            self.best[key] = slug
-            self.count[key] = 1
-        else:
-            self.count[key] += 1
-
-    def get(self, key: str, rule: ResolveRule = "basename") -> Resolution | None:
-        slug = self.best.get(key)
-        if slug is None:
-            return None
-        return Resolution(slug, rule, self.count[key] > 1)
+def _choose(candidates: str | Sequence[str], folder: str, rule: ResolveRule) -> Resolution:
+    """The winner of a tie (SPEC §3 rule 4), carrying every candidate, winner first."""
+    if isinstance(candidates, str):
+        return Resolution(candidates, rule)
+    if len(candidates) == 1:
+        return Resolution(candidates[0], rule)
+    winner = next((c for c in candidates if folder_of(c) == folder), candidates[0])
+    rest = tuple(c for c in candidates if c != winner)
+    return Resolution(winner, rule, (winner, *rest))
 
 
 class SlugResolver:
-    """Resolves raw targets against a fixed set of slugs (SPEC §3 rules, in order).
+    """Resolves raw targets against one corpus (SPEC §3 rules, in order).
 
-    Build once per corpus, then call `resolve` for each link; `titles` maps
-    slug → title for the title rule. Only the slug set and the case-folded
-    table are built up front (every rule after `exact` needs them); the
-    slugified, title, folder and tail tables are each built on the first miss
-    that needs them: a corpus whose links all match exactly or by case never
-    slugifies a path (~1 s over 100k slugs).
+    Build once per corpus (`for_pages`, or slugs with their stated titles and
+    aliases), then call `resolve` for each name. Only the slug set and the
+    case-folded table are built up front; the other tables are built on the
+    first miss that needs them, so a corpus whose links all match exactly or
+    by case never slugifies a path. Safe to call from several threads: the
+    only state a call changes is a memo of wiki results and the lazy tables.
     """
 
-    def __init__(self, slugs: Iterable[str], titles: Mapping[str, str] | None = None) -> None:
-        ordered = sorted(set(slugs))
+    def __init__(
+        self,
+        slugs: Iterable[str],
+        titles: Mapping[str, str] | None = None,
+        aliases: Mapping[str, Sequence[str]] | None = None,
+    ) -> None:
+        ordered = sorted(set(slugs), key=tie_key)
         self._ordered = ordered
         self._slugs = frozenset(ordered)
         self._given_titles = titles or {}
-        casefold: dict[str, str] = {}
-        for slug in reversed(ordered):  # the first slug in sort order wins a shared key
-            casefold[_fold(slug)] = slug
-        self._casefold = casefold
+        self._given_aliases = aliases or {}
+        self._casefold = _table((fold(slug), slug) for slug in ordered)
         self._lazy: dict[str, Any] = {}
-        self._wiki_memo: dict[str, Resolution] = {}
+        self._wiki_memo: dict[str, tuple[ResolveRule, str | tuple[str, ...]]] = {}
 
-    def _table(self, name: str) -> Any:
+    @classmethod
+    def for_pages(cls, pages: Iterable[PageInfo]) -> SlugResolver:
+        """The resolver of a corpus: its slugs, frontmatter titles and aliases."""
+        infos = list(pages)
+        titles = {info.slug: info.title for info in infos if info.title_stated}
+        aliases = {info.slug: info.aliases for info in infos if info.aliases}
+        return cls((info.slug for info in infos), titles, aliases)
+
+    @property
+    def slugs(self) -> frozenset[str]:
+        return self._slugs
+
+    def _lookup(self, name: str) -> Any:
         """A lookup table by name, built once (a race builds it twice, harmlessly)."""
         found = self._lazy.get(name)
         if found is None:
             found = self._lazy[name] = getattr(self, "_build" + name)()
         return found
 
-    def _build_slugified(self) -> dict[str, str]:
-        table: dict[str, str] = {}
-        for slug in self._ordered:
-            table.setdefault(slugify(slug), slug)
-        return table
+    def _build_slugified(self) -> dict[str, tuple[str, ...]]:
+        return _table((slugify(slug), slug) for slug in self._ordered)
 
     def _build_folders(self) -> dict[str, str]:
-        """Casefolded folder → folder as written."""
+        """Casefolded folder → folder as written (the first in code-point order)."""
         table: dict[str, str] = {}
-        for slug in self._ordered:
+        for slug in sorted(self._ordered):
             parts = slug.split("/")
             for i in range(1, len(parts)):
                 folder = "/".join(parts[:i])
-                table.setdefault(_fold(folder), folder)
+                table.setdefault(fold(folder), folder)
         return table
 
-    def _build_titles(self) -> dict[str, str]:
-        table: dict[str, str] = {}
-        titles = self._given_titles
-        for slug in self._ordered:
-            title = titles.get(slug)
-            if title and title.strip():
-                table.setdefault(_fold_title(title), slug)
-        return table
+    def _suffix_matches(self, folded: str) -> tuple[str, ...]:
+        """Slugs ending in `/folded` (case-folded): among those of the same file name."""
+        found = self._lookup("_basenames").get(folded.rpartition("/")[2], ())
+        candidates = (found,) if isinstance(found, str) else found
+        tail = "/" + folded
+        return tuple(c for c in candidates if fold(c).endswith(tail))
 
-    def _build_tails(self) -> tuple[_TailIndex, _TailIndex]:
-        """The basename rule's tables: tails as written and case-folded."""
-        exact, folded = _TailIndex(), _TailIndex()
-        for slug in self._by_depth():
-            for tail in filter(None, _tails(slug)):
-                exact.add(tail, slug)
-                folded.add(_fold(tail), slug)
-        return exact, folded
+    def _build_basenames(self) -> dict[str, tuple[str, ...]]:
+        return _table((fold(slug.rpartition("/")[2]), slug) for slug in self._ordered)
 
-    def _build_tails_slugified(self) -> _TailIndex:
-        table = _TailIndex()
-        for slug in self._by_depth():
-            for tail in filter(None, _tails(slug)):
-                table.add(slugify(tail), slug)
-        return table
+    def _build_aliases(self) -> dict[str, tuple[str, ...]]:
+        given = self._given_aliases
+        pairs = [
+            (fold_name(alias), slug)
+            for slug in self._ordered
+            for alias in given.get(slug, ())
+            if alias.strip()
+        ]
+        return _table(pairs)
 
-    def _by_depth(self) -> list[str]:
-        return sorted(self._ordered, key=_path_depth_key)
+    def _build_titles(self) -> dict[str, tuple[str, ...]]:
+        given = self._given_titles
+        return _table(
+            (fold_name(title), slug)
+            for slug in self._ordered
+            if (title := given.get(slug)) and title.strip()
+        )
 
-    def resolve(self, target: str, from_slug: str, kind: LinkKind = "wiki") -> Resolution:
-        """Resolve one target written on page `from_slug`.
+    def resolve(
+        self,
+        target: str,
+        from_slug: str = ROOT,
+        kind: LinkKind = "wiki",
+        refdef: str | None = None,
+    ) -> Resolution:
+        """Resolve one target written on page `from_slug` (SPEC §3).
 
         `markdown` targets (and wiki targets that are clearly paths: leading
         `/`, `./`, `../` or a trailing `/`) use the path rules; others (`wiki`,
-        `embed`) the wiki rules. An unanchored path that misses falls back to
-        the bundle root (see the module notes). Safe to call from several
-        threads: the only state it changes is a memo of wiki results.
+        `embed`) the wiki rules. `refdef` is the destination of a reference
+        definition on the page whose label equals the wiki target, if any.
+        A name typed by a person is resolved with `from_slug=ROOT`.
         """
         written = target.strip()
         if not written:
             return Resolution("", "dangling")
+        folder = folder_of(from_slug)
         if kind == "markdown" or _is_explicit_path(written):
             resolution = self._resolve_path(written, from_slug)
             if resolution.exists or _is_anchored(written):
@@ -229,72 +276,78 @@ class SlugResolver:
             if written.endswith("/"):
                 fallback = self._resolve_path("/" + written, from_slug)
             else:
-                fallback = self._resolve_wiki(written)
+                fallback = self._resolve_wiki(written, folder)
             return fallback if fallback.exists else resolution
-        return self._resolve_wiki(written)
+        if refdef is not None and kind != "markdown":
+            defined = self.resolve(refdef, from_slug, "markdown")
+            if defined.exists:
+                return Resolution(defined.node, "refdef", defined.candidates)
+        return self._resolve_wiki(written, folder)
 
     # --- wiki rules ---------------------------------------------------------
 
-    def _resolve_wiki(self, target: str) -> Resolution:
-        """Wiki rules; memoised, since they do not depend on the linking page
-        and popular targets (hubs, missing pages) recur across a corpus."""
-        if (known := self._wiki_memo.get(target)) is not None:
-            return known
-        resolution = self._wiki_rules(target)
-        if len(self._wiki_memo) < _MEMO_LIMIT:
-            self._wiki_memo[target] = resolution
-        return resolution
+    def _resolve_wiki(self, target: str, folder: str) -> Resolution:
+        """Wiki rules; the matches are memoised per target (they do not depend on
+        the linking page), the tie-break per call (it does)."""
+        known = self._wiki_memo.get(target)
+        if known is None:
+            known = self._wiki_matches(target)
+            if len(self._wiki_memo) < _MEMO_LIMIT:
+                self._wiki_memo[target] = known
+        rule, candidates = known
+        if rule == "dangling":
+            return Resolution(candidates, "dangling")  # type: ignore[arg-type]
+        return _choose(candidates, folder, rule)
 
-    def _wiki_rules(self, target: str) -> Resolution:
-        name = _strip_md(target)
+    def _wiki_matches(self, target: str) -> tuple[ResolveRule, str | tuple[str, ...]]:
+        name = strip_md(target)
         if name in self._slugs:
-            return Resolution(name, "exact")
-        folded = _fold(name)
-        if (slug := self._casefold.get(folded)) is not None:
-            return Resolution(slug, "case")
+            return "exact", name
+        folded = fold(name)
+        if (found := self._casefold.get(folded)) is not None:
+            return "case", found
         slugified = slugify(name)
-        if slugified and (slug := self._table("_slugified").get(slugified)) is not None:
-            return Resolution(slug, "slugified")
-        titles = self._table("_titles")
-        if (slug := titles.get(_fold_title(target))) is not None:
-            return Resolution(slug, "title")
-        if name != target and (slug := titles.get(_fold_title(name))) is not None:
-            return Resolution(slug, "title")
-        tails, tails_case = self._table("_tails")
-        found = (
-            tails.get(name)
-            or tails_case.get(folded)
-            or (self._table("_tails_slugified").get(slugified, "slugified") if slugified else None)
-        )
-        return found or Resolution(name, "dangling")
+        if slugified and (found := self._lookup("_slugified").get(slugified)) is not None:
+            return "slugified", found
+        if "/" in folded:
+            if found := self._suffix_matches(folded):
+                return "suffix", found
+        elif (found := self._lookup("_basenames").get(folded)) is not None:
+            return "basename", found
+        for rule, table in (("alias", "_aliases"), ("title", "_titles")):
+            names = self._lookup(table)
+            found = names.get(fold_name(target))
+            if found is None and name != target:
+                found = names.get(fold_name(name))
+            if found is not None:
+                return rule, found  # type: ignore[return-value]
+        return "dangling", name
 
     # --- path rules ---------------------------------------------------------
 
     def _resolve_path(self, target: str, from_slug: str) -> Resolution:
         is_folder = target.endswith("/") or target.rsplit("/", 1)[-1] in (".", "..")
-        if target.startswith("/"):
-            base: list[str] = []
-        else:
-            base = from_slug.split("/")[:-1]
-        path = target if is_folder else _strip_md(target)
+        base = [] if target.startswith("/") else from_slug.split("/")[:-1]
+        path = target if is_folder else strip_md(target)
         parts, climbed = _normalise(base, path.split("/"))
         joined = "/".join(parts)
         if climbed:
             return Resolution("/".join([".."] * climbed + parts), "dangling")
+        folder = folder_of(from_slug)
         if not is_folder and joined:
             if joined in self._slugs:
                 return Resolution(joined, "path")
-            if (slug := self._casefold.get(_fold(joined))) is not None:
-                return Resolution(slug, "path")
-            folder = None if path != target else self._table("_folders").get(_fold(joined))
-            if folder is None:  # `x.md` names a file, never a folder
+            if (found := self._casefold.get(fold(joined))) is not None:
+                return _choose(found, folder, "path")
+            named = None if path != target else self._lookup("_folders").get(fold(joined))
+            if named is None:  # `x.md` names a file, never a folder
                 return Resolution(joined, "dangling")
-            joined = folder
+            joined = named
         index = f"{joined}/index" if joined else "index"
         if index in self._slugs:
             return Resolution(index, "folder-index")
-        if (slug := self._casefold.get(_fold(index))) is not None:
-            return Resolution(slug, "folder-index")
+        if (found := self._casefold.get(fold(index))) is not None:
+            return _choose(found, folder, "folder-index")
         return Resolution(index, "dangling")
 
 
@@ -315,15 +368,17 @@ def _normalise(base: list[str], parts: list[str]) -> tuple[list[str], int]:
     return result, climbed
 
 
-def _strip_md(target: str) -> str:
+def strip_md(target: str) -> str:
+    """The target without a trailing `.md` (any case)."""
     return target[:-3] if target.lower().endswith(".md") else target
 
 
-def _fold_title(title: str) -> str:
-    return _fold(" ".join(title.split()))
+def fold_name(text: str) -> str:
+    """The key of a title or alias: whitespace collapsed, case-folded."""
+    return fold(" ".join(text.split()))
 
 
-def _fold(text: str) -> str:
+def fold(text: str) -> str:
     """Case-insensitive key; NFC first, so a macOS (NFD) file name matches a typed link."""
     return text.casefold() if text.isascii() else unicodedata.normalize("NFC", text).casefold()
 

@@ -2,8 +2,8 @@
 resolving them to slugs.
 
 Parsing and resolution are separate: `extract_links` / `parse_links` only read
-text (`link_grammar`); `SlugResolver` knows the corpus (`link_resolution`).
-This module is the public face of both.
+text (`link_grammar`); `SlugResolver` knows the corpus (`link_resolution`), and
+is the one resolver every caller uses. This module is the public face of both.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from okf_explorer.core.link_grammar import (
     parse_links,
 )
 from okf_explorer.core.link_resolution import (
+    ROOT,
     Resolution,
     ResolveRule,
     SlugResolver,
@@ -27,6 +28,7 @@ from okf_explorer.core.link_resolution import (
 
 __all__ = [
     "ATTACHMENT_EXTENSIONS",
+    "ROOT",
     "LinkKind",
     "RawLink",
     "Resolution",

@@ -78,6 +78,5 @@ class ServerListing:
             return None
         resolver = self._resolver
         if resolver is None:
-            titles = {info.slug: info.title for info in infos}
-            resolver = self._resolver = SlugResolver(list(titles), titles)
+            resolver = self._resolver = SlugResolver.for_pages(infos)
         return resolver, {info.slug: info for info in infos}

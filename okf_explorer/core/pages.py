@@ -6,6 +6,7 @@ index keeps about a page without its body (cheap to hold for 100k pages).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
@@ -28,6 +29,17 @@ def is_reserved(slug: str) -> bool:
     return slug.rsplit("/", 1)[-1] in RESERVED_NAMES
 
 
+def frontmatter_aliases(value: Any) -> tuple[str, ...]:
+    """Frontmatter `aliases` (Obsidian): a string or a list of them, blanks dropped."""
+    if value is None:
+        return ()
+    items = [value] if isinstance(value, str) else value
+    if not isinstance(items, (list, tuple)):
+        return ()
+    names = (str(item).strip() for item in items if isinstance(item, (str, int, float)))
+    return tuple(dict.fromkeys(name for name in names if name))
+
+
 @dataclass(frozen=True, slots=True)
 class PageInfo:
     """What is known about a page without its body.
@@ -38,7 +50,13 @@ class PageInfo:
     (`readable` True); `error_kind` says which kind of failure that is.
     `tags_known` is False when `tags` is empty only because the source did not
     say (gbrain's `list_pages` rows carry no tags): show it as unknown, not as
-    "no tags".
+    "no tags". `title_stated` is True when the page states its title
+    (frontmatter `title`, or a server's listing), False when `title` only comes
+    from the first heading or the file name: only a stated title resolves links
+    (SPEC §3). `aliases` are the frontmatter `aliases`.
+
+    `to_row` / `from_row` give the fields as one plain tuple, in field order:
+    the shape scan workers and the disk cache use.
     """
 
     slug: str
@@ -53,9 +71,11 @@ class PageInfo:
     description: str | None = None
     tags_known: bool = True
     error_kind: ErrorKind | None = None
+    aliases: tuple[str, ...] = ()
+    title_stated: bool = False
 
     def to_row(self) -> tuple[Any, ...]:
-        """The fields as plain values, in declaration order (worker rows, the disk cache)."""
+        """Every field as a plain tuple, in field order (see `from_row`)."""
         return (
             self.slug,
             self.title,
@@ -69,10 +89,12 @@ class PageInfo:
             self.description,
             self.tags_known,
             self.error_kind,
+            self.aliases,
+            self.title_stated,
         )
 
     @classmethod
-    def from_row(cls, row: tuple[Any, ...]) -> PageInfo:
+    def from_row(cls, row: Sequence[Any]) -> PageInfo:
         """The inverse of `to_row`; a row of another length raises `ValueError`."""
         if len(row) != PAGE_INFO_ROW_LENGTH:
             raise ValueError(f"a PageInfo row has {PAGE_INFO_ROW_LENGTH} fields, not {len(row)}")
@@ -89,7 +111,9 @@ class Page:
 
     `content` is the body without frontmatter. `frontmatter` is the parsed YAML
     mapping (empty when absent or malformed; then `error` says why and
-    `error_kind` is `malformed`).
+    `error_kind` is `malformed`). `title_stated` is True when `title` was stated
+    (frontmatter, a server), not taken from the first heading or the file name
+    (see `PageInfo`).
     """
 
     slug: str
@@ -104,6 +128,7 @@ class Page:
     error: str | None = None
     fingerprint: str = ""
     error_kind: ErrorKind | None = None
+    title_stated: bool = False
 
     @property
     def description(self) -> str | None:
@@ -124,6 +149,8 @@ class Page:
             fingerprint=self.fingerprint,
             description=self.description,
             error_kind=self.error_kind,
+            aliases=frontmatter_aliases(self.frontmatter.get("aliases")),
+            title_stated=self.title_stated,
         )
 
     def to_json(self) -> dict[str, Any]:

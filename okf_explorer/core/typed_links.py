@@ -47,8 +47,9 @@ from typing import Any
 from okf_explorer.core.link_grammar import LinkKind
 from okf_explorer.core.link_resolution import Resolution, SlugResolver, looks_like_path, slugify
 
-TypedTuple = tuple[str, LinkKind, int, str, bool]
-"""A typed raw link as plain values: `(target, kind, count, rel, incoming)`."""
+TypedTuple = tuple[str, LinkKind, int, None, str, bool]
+"""A typed raw link as plain values: `(target, kind, count, None, rel, incoming)` (the
+`RawLink` fields; a frontmatter value has no reference definition)."""
 
 MAX_TYPED_LINKS = 1000
 """At most this many frontmatter values are read as links per page (bounded work)."""
@@ -115,7 +116,7 @@ def frontmatter_links(frontmatter: Mapping[str, Any], page_type: str | None) -> 
         key = (target, rel, incoming)
         first = found.get(key)
         if first is None:
-            found[key] = [target, kind, 1, rel, incoming]
+            found[key] = [target, kind, 1, None, rel, incoming]
         else:
             first[2] += 1
     return [tuple(values) for values in found.values()]  # type: ignore[misc]

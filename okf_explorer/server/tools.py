@@ -10,14 +10,12 @@ from __future__ import annotations
 
 import json
 import logging
-import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from okf_explorer.core.errors import OkfError, PageNotFound, PageUnreadable
 from okf_explorer.core.graph import DIRECTIONS, clamp_depth
-from okf_explorer.core.link_resolution import slugify
 from okf_explorer.core.port import relation_of
 from okf_explorer.server import walk
 from okf_explorer.server.limits import TRAVERSE_ROW_CAP, Truncated, capped
@@ -131,6 +129,8 @@ class BrainTools(BrainLike, Protocol):
 
     def resolve_name(self, name: str) -> Any: ...
 
+    def suggest(self, name: str, limit: int = 3) -> list[str]: ...
+
     def traverse(self, slug: str, depth: object = 1, direction: Any = "out") -> list[Any]: ...
 
 
@@ -163,64 +163,17 @@ def get_page(brain: BrainTools, args: Mapping[str, Any]) -> Any:
 
 
 def _fuzzy_candidates(brain: BrainTools, name: str) -> list[str]:
-    """SPEC §3 resolution first; else pages whose slug or title contains the name.
+    """The core resolver first (a name typed by a person, SPEC §3); else the core
+    suggester's close pages (slugs, file names, titles, aliases).
 
-    A name that resolves only by a basename several pages share (`orders` for
-    `glossary/orders` and `tables/orders`) is ambiguous, as in gbrain: every page
-    with that tail is a candidate, shortest path first, so the caller picks.
+    A name several pages match at the same rule (`orders` for `glossary/orders`
+    and `tables/orders`) is ambiguous, as in gbrain: the candidates come in the
+    resolver's tie order, so the caller picks.
     """
     resolution = brain.resolve_name(name)
     if resolution is not None:
-        if resolution.ambiguous:
-            return _same_tail(brain, name)[:FUZZY_CANDIDATES] or [resolution.node]
-        if resolution.rule == "title":
-            return _same_title(brain, name)[:FUZZY_CANDIDATES] or [resolution.node]
-        return [resolution.node]
-    needle = name.strip().lower()
-    if not needle:
-        return []
-    found = [
-        info.slug
-        for info in brain.pages()
-        if needle in info.slug.lower() or needle in (info.title or "").lower()
-    ]
-    return found[:FUZZY_CANDIDATES]
-
-
-def _fold(text: str) -> str:
-    return unicodedata.normalize("NFC", " ".join(text.split())).casefold()
-
-
-def _same_title(brain: BrainTools, name: str) -> list[str]:
-    """Pages titled `name` (with or without `.md`, case-folded): more than one is as
-    ambiguous as a shared basename (a page without a title is titled by its stem)."""
-    text = name.strip()
-    keys = {_fold(text), _fold(text[:-3] if text.lower().endswith(".md") else text)}
-    found = [info.slug for info in brain.pages() if _fold(info.title or "") in keys]
-    return sorted(found, key=lambda slug: (slug.count("/"), slug))
-
-
-def _same_tail(brain: BrainTools, name: str) -> list[str]:
-    """Pages whose final path segments match `name` by the basename rule's first
-    matching form (as written, case-folded, slugified), shortest path first."""
-    text = name.strip()
-    text = text[:-3] if text.lower().endswith(".md") else text
-    wanted = text.count("/") + 1
-    tails = {
-        info.slug: "/".join(info.slug.split("/")[-wanted:])
-        for info in brain.pages()
-        if info.slug.count("/") >= wanted
-    }
-    folded, slugged = _fold(text), slugify(text)
-    for same in (
-        lambda tail: tail == text,
-        lambda tail: _fold(tail) == folded,
-        lambda tail: bool(slugged) and slugify(tail) == slugged,
-    ):
-        found = [slug for slug, tail in tails.items() if same(tail)]
-        if found:
-            return sorted(found, key=lambda slug: (slug.count("/"), slug))
-    return []
+        return list(resolution.candidates[:FUZZY_CANDIDATES]) or [resolution.node]
+    return brain.suggest(name, FUZZY_CANDIDATES)
 
 
 def list_pages(brain: BrainTools, args: Mapping[str, Any]) -> Any:

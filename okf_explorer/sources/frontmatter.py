@@ -28,7 +28,7 @@ from typing import Any
 
 import yaml
 
-from okf_explorer.core.pages import ErrorKind, Page, is_reserved
+from okf_explorer.core.pages import ErrorKind, Page, frontmatter_aliases, is_reserved
 from okf_explorer.sources.bounded_yaml import FrontmatterRefused, check_size, load_bounded
 from okf_explorer.sources.fastyaml import parse_simple
 
@@ -144,10 +144,12 @@ def mtime_iso(mtime_ns: int) -> str:
 def page_from_text(slug: str, text: str, mtime_ns: int, fingerprint: str) -> Page:
     """The `Page` of one decoded file."""
     frontmatter, body, error = split_frontmatter(text)
-    title = as_text(frontmatter.get("title")) or first_heading(body) or slug.rsplit("/", 1)[-1]
+    stated = as_text(frontmatter.get("title"))
+    title = stated or first_heading(body) or slug.rsplit("/", 1)[-1]
     return Page(
         slug=slug,
         title=title,
+        title_stated=bool(stated),
         content=body,
         type=as_text(frontmatter.get("type")),
         tags=as_tags(frontmatter.get("tags")),
@@ -171,11 +173,15 @@ def info_fields(
         body, error = text, None
     else:
         frontmatter, body, error = split_frontmatter(text)
+    aliases: tuple[str, ...] = ()
+    stated = None
     if frontmatter:
-        title = as_text(frontmatter.get("title")) or first_heading(body)
+        stated = as_text(frontmatter.get("title"))
+        title = stated or first_heading(body)
         kind, tags = as_text(frontmatter.get("type")), as_tags(frontmatter.get("tags"))
         description = frontmatter.get("description")
         description = str(description) if description is not None else None
+        aliases = frontmatter_aliases(frontmatter.get("aliases"))
     else:
         title, kind, tags, description = first_heading(body), None, (), None
     fields = (
@@ -191,6 +197,8 @@ def info_fields(
         description,
         True,
         "malformed" if error is not None else None,
+        aliases,
+        bool(stated),
     )
     return fields, body, frontmatter
 

@@ -133,6 +133,7 @@ def page_of(payload: dict[str, Any], requested: str) -> Page:
     return Page(
         slug=slug,
         title=text_or_none(payload.get("title")) or slug.rsplit("/", 1)[-1],
+        title_stated=text_or_none(payload.get("title")) is not None,
         content=body,
         type=text_or_none(payload.get("type")),
         tags=tuple(str(t) for t in tags) if isinstance(tags, list) else (),
@@ -180,6 +181,7 @@ def stub_of(row: Any, unversioned: str) -> PageStub | None:
     info = PageInfo(
         slug=slug,
         title=text_or_none(row.get("title")) or slug.rsplit("/", 1)[-1],
+        title_stated=text_or_none(row.get("title")) is not None,
         type=text_or_none(row.get("type")),
         updated_at=updated_at,
         reserved=is_reserved(slug),

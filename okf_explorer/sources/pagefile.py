@@ -20,9 +20,9 @@ from okf_explorer.sources.frontmatter import Undecodable, decode, page_from_text
 MARKDOWN_SUFFIX = ".md"
 
 PageRow = tuple
-"""A scanned page as plain values: its `PageInfo.to_row()` values, then the
-links as `(target, kind, count)` tuples (then the frontmatter's typed links as
-`(target, kind, count, rel, incoming)`). Cheap to pickle between processes."""
+"""A scanned page as plain values: `PageInfo.to_row()`, then the links as
+`RawLink` field tuples (a frontmatter value's typed link among them). Cheap to pickle
+between processes."""
 
 
 def file_fingerprint(info: os.stat_result) -> str:
@@ -127,5 +127,5 @@ def page_row(
 
 def row_to_scanned(row: PageRow) -> ScannedPage:
     """A `PageRow` as a `ScannedPage`."""
-    info, links = PageInfo.from_row(row[:-1]), row[-1]
-    return ScannedPage(info, tuple(RawLink(*link) for link in links))
+    *fields, links = row
+    return ScannedPage(PageInfo.from_row(fields), tuple(RawLink(*link) for link in links))

@@ -11,73 +11,55 @@ the page pane treats any scheme-less href as a path target.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
-if TYPE_CHECKING:
-    from okf_explorer.core.index import LinkIndex
+from okf_explorer.core.link_grammar import LinkKind, prose_ranges
+from okf_explorer.core.link_spans import WikiSpan, wiki_link_spans
 
 LINK_SCHEME = "okf:"
 
-ATTACHMENT_SUFFIXES = (
-    ".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".bmp", ".avif", ".pdf", ".mp3",
-    ".mp4", ".m4a", ".wav", ".ogg", ".webm", ".mov", ".canvas", ".base",
-)  # fmt: skip
-
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_WIKI = re.compile(r"(?<!\\)(!?)\[\[([^\[\]\n]+?)\]\]")
-_CODE_SPAN = re.compile(r"(`+)(.+?)(?<!`)\1(?!`)", re.DOTALL)
 _MD_SPECIAL = re.compile(r"([\\\[\]*_`<>])")
 _BLOCK_ID = re.compile(r"[ \t]+\^[A-Za-z0-9-]+[ \t]*$", re.MULTILINE)
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 
 
 def linkify_body(text: str) -> str:
-    """The body with every wiki-link outside code turned into an `okf:` link."""
-    out: list[str] = []
-    prose: list[str] = []
-    fence: str | None = None
-    for line in text.splitlines(keepends=True):
-        match = _FENCE.match(line)
-        if fence is None and match:
-            out.append(_linkify_prose("".join(prose)))
-            prose = []
-            fence = match.group(1)[0] * len(match.group(1))
-            out.append(line)
-        elif fence is not None:
-            out.append(line)
-            if line.strip().startswith(fence) and set(line.strip()) == {fence[0]}:
-                fence = None
-        else:
-            prose.append(line)
-    out.append(_linkify_prose("".join(prose)))
-    return "".join(out)
+    """The body with every wiki-link outside code turned into an `okf:` link.
 
-
-def _linkify_prose(text: str) -> str:
-    """Rewrite wiki-links in text that holds no fences, skipping code spans.
-
-    Obsidian block ids (` ^grain` at a line's end) are link anchors, not prose: dropped.
+    The links are the ones the core grammar finds (`core.link_spans`), so a link
+    is clickable exactly when the index counts it. Obsidian block ids (` ^grain`
+    at a line's end, outside code) are link anchors, not prose: dropped.
     """
-    text = _BLOCK_ID.sub("", text)
-    parts: list[str] = []
+    out: list[str] = []
     position = 0
-    for span in _CODE_SPAN.finditer(text):
-        parts.append(_WIKI.sub(_rewrite, text[position : span.start()]))
-        parts.append(span.group(0))
-        position = span.end()
-    parts.append(_WIKI.sub(_rewrite, text[position:]))
-    return "".join(parts)
+    for span in wiki_link_spans(text):
+        out.append(text[position : span.start])
+        out.append(_rewrite(span))
+        position = span.end
+    out.append(text[position:])
+    return _drop_block_ids("".join(out))
 
 
-def _rewrite(match: re.Match[str]) -> str:
-    embed, inner = match.group(1), match.group(2)
-    target, alias = split_wiki(inner)
-    if not target or target.lower().endswith(ATTACHMENT_SUFFIXES):
-        return _escape(alias or inner)
-    label = _escape(alias or inner.replace("\\|", "|"))
-    prefix = "↳ " if embed else ""
-    return f"{prefix}[{label}](<{LINK_SCHEME}{target}>)"
+def _drop_block_ids(text: str) -> str:
+    if "^" not in text:
+        return text
+    pieces: list[str] = []
+    position = 0
+    for start, end in prose_ranges(text):
+        pieces.append(text[position:start])
+        pieces.append(_BLOCK_ID.sub("", text[start:end]))
+        position = end
+    pieces.append(text[position:])
+    return "".join(pieces)
+
+
+def _rewrite(span: WikiSpan) -> str:
+    _, alias = split_wiki(span.inner)
+    if span.target is None:
+        return _escape(alias or span.inner)
+    label = _escape(alias or span.inner.replace("\\|", "|"))
+    prefix = "↳ " if span.kind == "embed" else ""
+    return f"{prefix}[{label}](<{LINK_SCHEME}{span.target}>)"
 
 
 def split_wiki(inner: str) -> tuple[str, str | None]:
@@ -101,28 +83,12 @@ def target_of_href(href: str) -> str | None:
     if href.startswith(LINK_SCHEME):
         # markdown-it percent-encodes hrefs (`[[Average Order Value]]` → `okf:Average%20...`)
         return unquote(href[len(LINK_SCHEME) :]).strip()
-    if re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:", href):
+    if _SCHEME.match(href):
         return None
     return unquote(href.split("#", 1)[0]).strip() or None  # `a%20b.md` is the file `a b.md`
 
 
-def resolve_body_target(
-    target: str,
-    slug: str | None,
-    index: LinkIndex | None,
-    pages: Sequence[tuple[str, str]],
-) -> tuple[str, bool] | None:
-    """(slug, exists) body-link `target` of page `slug` leads to, if known.
-
-    The index's record of the page's links first (the core's resolution rules);
-    before the index exists, a target that is itself a listed slug.
-    """
-    if slug is not None and index is not None:
-        for link in index.forward.get(slug, ()):
-            if link.target == target or link.target == target.removesuffix(".md"):
-                return link.to, link.exists
-    known = {page for page, _ in pages}
-    for candidate in (target, target.removesuffix(".md").lstrip("/")):
-        if candidate in known:
-            return candidate, True
-    return None
+def kind_of_href(href: str) -> LinkKind:
+    """How the link behind `href` was written: an `okf:` href is a wiki-link (or an
+    embed: the same rules), anything else a Markdown link."""
+    return "wiki" if href.startswith(LINK_SCHEME) else "markdown"

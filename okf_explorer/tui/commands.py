@@ -8,7 +8,6 @@ is text).
 
 from __future__ import annotations
 
-import difflib
 from functools import partial
 from typing import Protocol, runtime_checkable
 
@@ -27,12 +26,20 @@ class PageCatalogue(Protocol):
         """(slug, title) for every page, slug order."""
         ...
 
+    def exact_hit(self, name: str) -> str | None:
+        """The page `name` resolves to (the core resolver, SPEC §3), or None."""
+        ...
+
     def open_page(self, slug: str) -> None: ...
 
 
 DISCOVERY_LIMIT = 200
 """Pages listed before the user types: enough to browse a small brain, not so
 many that opening the palette on 100k pages stalls."""
+
+
+EXACT_SCORE = float("inf")
+"""The resolved page's score: above any fuzzy score (Textual's are unbounded)."""
 
 
 class PageFinder(Provider):
@@ -53,8 +60,26 @@ class PageFinder(Provider):
             yield DiscoveryHit(escape(shown), partial(self._open, slug), help=_help(shown, title))
 
     async def search(self, query: str) -> Hits:
+        """The page the query resolves to first (as `get NAME` would open it), then
+        fuzzy matches over slugs and titles (names shown with controls escaped)."""
         matcher = self.matcher(query)
-        for exact_slug, exact_title in self._pages():
+        screen = self.screen
+        exact = screen.exact_hit(query) if isinstance(screen, PageCatalogue) else None
+        pages = self._pages()
+        if exact is not None:
+            shown = printable(exact)
+            title = printable(next((title for slug, title in pages if slug == exact), exact))
+            help_text = f"{escape(title)} · what the name resolves to" if title != shown else None
+            yield Hit(
+                EXACT_SCORE,
+                matcher.highlight(shown),
+                partial(self._open, exact),
+                text=shown,
+                help=help_text,
+            )
+        for exact_slug, exact_title in pages:
+            if exact_slug == exact:
+                continue
             slug, title = printable(exact_slug), printable(exact_title)
             slug_score = matcher.match(slug)
             title_score = matcher.match(title) if title != slug else 0.0
@@ -74,7 +99,7 @@ def _help(shown_slug: str, title: str) -> str | None:
     return escape(shown) if shown and shown != shown_slug else None
 
 
-def not_found_sentence(name: str, slugs: list[str]) -> str:
-    """`no page NAME`, suggesting up to three close slugs (as the CLI does for a typo)."""
-    close = difflib.get_close_matches(name, slugs, n=3, cutoff=0.75)
-    return str(PageNotFound(name, f"did you mean {' or '.join(close)}?" if close else ""))
+def not_found_sentence(name: str, suggestions: list[str]) -> str:
+    """`no page NAME`, suggesting close pages (`Brain.suggest`, as the CLI does)."""
+    detail = f"did you mean {' or '.join(suggestions)}?" if suggestions else ""
+    return str(PageNotFound(name, detail))

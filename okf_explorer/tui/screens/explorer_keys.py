@@ -15,6 +15,7 @@ from textual.binding import Binding, BindingType
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.graph import DEPTH_CAP, Direction, Edge
+from okf_explorer.core.link_grammar import LinkKind
 from okf_explorer.tui.history import History, View
 from okf_explorer.tui.widgets.link_tree import LinkTree
 from okf_explorer.tui.widgets.page_pane import PagePane
@@ -78,7 +79,6 @@ class ExplorerKeys:
         def begin_index(self, refresh: bool = False) -> None: ...
         def open_page(self, slug: str) -> None: ...
         def cancel_index(self) -> None: ...
-        def resolve_target(self, target: str) -> tuple[str, bool] | None: ...
         def notify(self, message: str, **kwargs: Any) -> None: ...
         def refresh_bindings(self) -> None: ...
 
@@ -221,7 +221,7 @@ class ExplorerKeys:
 
     def action_page_links(self) -> None:
         """List the body's links (in order of appearance) in a dialog; `enter` follows one."""
-        from okf_explorer.tui.body_links import target_of_href
+        from okf_explorer.tui.body_links import kind_of_href, target_of_href
         from okf_explorer.tui.screens.links_dialog import BodyLink, LinksDialog
 
         pane = self.query_one(PagePane)
@@ -230,13 +230,15 @@ class ExplorerKeys:
         links = []
         for label, href in dict.fromkeys(pane.links):  # each link once, where it first appears
             target = target_of_href(href)
-            found = self.resolve_target(target) if target is not None else None
+            kind = kind_of_href(href)
+            found = self.resolve_target(target, kind) if target is not None else None
             slug, exists = found if found is not None else (None, target is None)
             links.append(BodyLink(label, href, target, slug, exists))
 
         def follow(chosen: BodyLink | None) -> None:
             if chosen is not None:
-                pane.post_message(PagePane.LinkFollowed(chosen.target, chosen.href))
+                kind = kind_of_href(chosen.href)
+                pane.post_message(PagePane.LinkFollowed(chosen.target, chosen.href, kind))
 
         self.app.push_screen(LinksDialog(pane.slug, links), follow)
 
@@ -286,5 +288,29 @@ class ExplorerKeys:
 
         self.app.push_screen(HelpDialog(self.BINDINGS))
 
+    def resolve_target(self, target: str, kind: LinkKind = "wiki") -> tuple[str, bool] | None:
+        """(slug or dangling node, exists) a body link of the current page leads to.
+
+        Once the index is built, the core resolver answers (`Brain.resolve_link`:
+        the SPEC §3 rules, the page's reference definitions included). Before
+        that only a target that is itself a listed slug is known.
+        """
+        current = self.history.current
+        slug = current.slug if current is not None else None
+        if slug is not None and self.brain.index is not None:
+            resolution = self.brain.resolve_link(slug, target, kind)
+            return resolution.node, resolution.exists
+        known = {page for page, _ in self.pages}
+        for candidate in (target, target.removesuffix(".md").lstrip("/")):
+            if candidate in known:
+                return candidate, True
+        return None
+
     def catalogue(self) -> list[tuple[str, str]]:
         return self.pages
+
+    def exact_hit(self, name: str) -> str | None:
+        """What `name` resolves to once the index is built (never builds it)."""
+        if self.brain.index is None or not name.strip():
+            return None
+        return self.brain.resolve_slug(name)

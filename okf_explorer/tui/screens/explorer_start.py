@@ -97,8 +97,8 @@ class ExplorerStart:
         """The index is ready: open what `--start NAME` means, or say it means nothing."""
         slug = await asyncio.to_thread(self.brain.resolve_slug, name)
         if slug is None:
-            known = [page for page, _ in self.pages]
-            self.notify(not_found_sentence(name, known), severity="warning", markup=False)
+            close = await asyncio.to_thread(self.brain.suggest, name)
+            self.notify(not_found_sentence(name, close), severity="warning", markup=False)
             return
         current = self.history.current
         if current is None or (not self.history.behind and current.slug != slug):

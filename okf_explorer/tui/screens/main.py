@@ -41,8 +41,8 @@ from okf_explorer.core.errors import (
     PageUnreadable,
     SourceUnavailable,
 )
+from okf_explorer.core.link_grammar import LinkKind
 from okf_explorer.core.text_safety import printable
-from okf_explorer.tui.body_links import resolve_body_target
 from okf_explorer.tui.commands import PageFinder
 from okf_explorer.tui.history import History, View
 from okf_explorer.tui.screens.explorer_keys import EXPLORER_BINDINGS, ExplorerKeys
@@ -334,11 +334,11 @@ class MainScreen(ExplorerStart, ExplorerKeys, Screen[None]):
         if message.target is None:
             self.app.open_url(message.url or "")
             return
-        self._follow(message.target)
+        self._follow(message.target, message.kind)
 
-    def _follow(self, target: str) -> None:
-        """Resolve a body link through the index's record of the current page."""
-        found = self.resolve_target(target)
+    def _follow(self, target: str, kind: LinkKind = "wiki") -> None:
+        """Resolve a body link of the current page with the core resolver."""
+        found = self.resolve_target(target, kind)
         if found is not None:
             self._choose(*found)
         elif not self.index_ready:
@@ -347,12 +347,6 @@ class MainScreen(ExplorerStart, ExplorerKeys, Screen[None]):
             )
         else:
             self.notify(f"no such page: {target}", severity="warning", markup=False)
-
-    def resolve_target(self, target: str) -> tuple[str, bool] | None:
-        """(slug, exists) a raw body-link target of the current page leads to, if known."""
-        current = self.history.current
-        slug = current.slug if current is not None else None
-        return resolve_body_target(target, slug, self.brain.index, self.pages)
 
     def _choose(self, slug: str, exists: bool) -> None:
         if exists:

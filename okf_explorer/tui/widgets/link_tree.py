@@ -69,6 +69,9 @@ def incoming_links(brain: Brain, slug: str) -> list[TreeLink]:
     return [TreeLink(node, rel) for node, rel in dict.fromkeys(brain.in_edges(slug))]
 
 
+AMBIGUOUS_MARK = "≟"
+"""Marks a link that several pages matched at its rule (see the subtitle for them)."""
+
 NODE_LIMIT = 500
 """Pages listed at most per side of the tree: a hub page with tens of thousands of
 links would otherwise add as many nodes on the event loop. The traversal panel and
@@ -89,6 +92,9 @@ class LinkTree(Tree[LinkNode]):
     `enter` on a page node posts `PageChosen`; `space` expands it. The border's
     subtitle tells how the highlighted page is linked: the raw target as written,
     and the resolution rule that matched it (SPEC §3), e.g. `[[Orders]] · rule title`.
+    A link that several pages matched at its rule is marked `AMBIGUOUS_MARK` in
+    the tree, and the subtitle of the highlighted one lists the candidates
+    (`ambiguous: a/x, b/x`), the chosen page first.
     """
 
     DEFAULT_CSS = """
@@ -187,6 +193,8 @@ class LinkTree(Tree[LinkNode]):
         info = index.pages.get(data.slug) if index is not None else None
         arrow = "→" if data.side == "out" else "←"
         label = Text.assemble(slug, (f" {arrow}{count}", "cyan"))
+        if data.link is not None and data.link.ambiguous:
+            label = Text.assemble((f"{AMBIGUOUS_MARK} ", "bold yellow"), label)
         if info is not None and info.title and info.title != data.slug:
             label.append(f"  {printable(info.title)}", style="dim")
         return label
@@ -249,7 +257,7 @@ class LinkTree(Tree[LinkNode]):
         written = WRITTEN[link.kind].format(link.target)
         parts = [f"{frm} → {written}", *typed, f"rule {link.rule}"]
         if link.ambiguous:
-            parts.append("ambiguous")
+            parts.append("ambiguous: " + ", ".join(link.candidates))
         if link.count > 1:
             parts.append(f"×{link.count}")
         return " · ".join(parts)

@@ -22,9 +22,10 @@ from textual.message import Message
 from textual.style import Style
 from textual.widgets import Markdown, Static
 
+from okf_explorer.core.link_grammar import LinkKind
 from okf_explorer.core.pages import Page
 from okf_explorer.core.text_safety import printable
-from okf_explorer.tui.body_links import target_of_href
+from okf_explorer.tui.body_links import kind_of_href, target_of_href
 from okf_explorer.tui.widgets.light_body import RENDER_CHARS, LightBody, PreparedBody, prepare_body
 
 OKF_FIELDS = ("status", "verified", "sources")
@@ -50,12 +51,16 @@ class PagePane(VerticalScroll, can_focus=True):
     """
 
     class LinkFollowed(Message):
-        """A body link was clicked: `target` is the raw link target, `url` an external URL."""
+        """A body link was clicked: `target` is the raw link target (written as a
+        `kind` link), `url` an external URL."""
 
-        def __init__(self, target: str | None, url: str | None = None) -> None:
+        def __init__(
+            self, target: str | None, url: str | None = None, kind: LinkKind = "wiki"
+        ) -> None:
             super().__init__()
             self.target = target
             self.url = url
+            self.kind: LinkKind = kind
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -161,7 +166,8 @@ class PagePane(VerticalScroll, can_focus=True):
     def _link_clicked(self, event: Markdown.LinkClicked | LightBody.LinkClicked) -> None:
         event.stop()
         target = target_of_href(event.href)
-        self.post_message(self.LinkFollowed(target, None if target else event.href))
+        url = None if target else event.href
+        self.post_message(self.LinkFollowed(target, url, kind_of_href(event.href)))
 
 
 def more_line(shown: int, total: int) -> Content:
