@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from okf_explorer.core.errors import AuthError, SourceUnavailable
+from okf_explorer.sources import mcp as mcp_module
 from okf_explorer.sources.factory import (
     SAMPLE_BRAIN,
     Token,
@@ -159,14 +160,13 @@ def test_bad_token_file_fails_before_connecting(tmp_path: Path) -> None:
 def test_url_opens_an_mcp_source_with_token_source(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    mcp = pytest.importorskip("okf_explorer.sources.mcp")
     seen: dict[str, object] = {}
 
     class Recorder:
         def __init__(self, url: str, **options: object) -> None:
             seen.update(options, url=url)
 
-    monkeypatch.setattr(mcp, "McpSource", Recorder)
+    monkeypatch.setattr(mcp_module, "McpSource", Recorder)
     token_file = tmp_path / "token"
     token_file.write_text(SECRET, encoding="utf-8")
     open_source("http://127.0.0.1:9/mcp", token_file=token_file, timeout=2.5, concurrency=3)
