@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.bundles import write_bundle
+
 A_BODY = "# Alpha\n\nLinks to [[b]], [[c|see C]], [[missing]] and [d](d.md).\n"
 
 FILES: dict[str, str] = {
@@ -24,12 +26,7 @@ LATIN1 = "latin1.md"
 
 def make_bundle(root: Path) -> Path:
     """Write the test bundle into `root` and return it."""
-    for name, text in FILES.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    (root / LATIN1).write_bytes(b"caf\xe9 [[a]]\n")
-    return root
+    return write_bundle(root, {**FILES, LATIN1: b"caf\xe9 [[a]]\n"})
 
 
 def edge(frm: str, to: str, hop: int, direction: str) -> dict[str, object]:

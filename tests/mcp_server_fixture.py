@@ -7,11 +7,9 @@ Usage (a context manager, or wrap it in a pytest fixture of any scope):
         server.stop()                     # simulate the server going away
         server.restart()                  # same port, same bundle, same token
 
-The server is started as `python -m okf_explorer serve ROOT --port P` once the
-CLI wires `serve`; until then (or with `OKF_TEST_SERVE_ENTRY=server`) it uses
-the server package's own entry `python -m okf_explorer.server ROOT --port P`,
-which takes the same options. A token is passed through a `--token-file`
-(never on the command line, where `ps` would show it).
+The server is started as `python -m okf_explorer serve ROOT --port P` (the
+`okf-explorer` CLI). A token is passed through a `--token-file` (never on the
+command line, where `ps` would show it).
 """
 
 from __future__ import annotations
@@ -43,25 +41,9 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def _cli_has_serve() -> bool:
-    """True when `python -m okf_explorer serve` reaches our `run_server`."""
-    if os.environ.get("OKF_TEST_SERVE_ENTRY") == "server":
-        return False
-    package = Path(__file__).resolve().parent.parent / "okf_explorer"
-    for module in sorted(package.glob("cli*.py")):
-        try:
-            if "run_server" in module.read_text(encoding="utf-8"):
-                return True
-        except OSError:
-            continue
-    return False
-
-
 def stdio_command(root: Path) -> list[str]:
-    """The argv of a stdio server on `root` (MCP on its stdin/stdout)."""
-    if _cli_has_serve():
-        return [sys.executable, "-m", "okf_explorer", "serve", str(root), "--stdio"]
-    return [sys.executable, "-m", "okf_explorer.server", str(root), "--stdio"]
+    """The argv of `okf-explorer serve ROOT --stdio` (MCP on its stdin/stdout)."""
+    return [sys.executable, "-m", "okf_explorer", "serve", str(root), "--stdio"]
 
 
 def serve_command(root: Path, port: int, token_file: Path | None) -> list[str]:
@@ -195,12 +177,3 @@ def serve_bundle(root: Path, *, token: str | None = None) -> Iterator[ServerHand
         yield handle
     finally:
         handle.close()
-
-
-def write_pages(root: Path, pages: dict[str, str]) -> Path:
-    """Write `{slug: markdown}` as `root/slug.md` files (folders created); returns `root`."""
-    for slug, text in pages.items():
-        path = root / f"{slug}.md"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return root

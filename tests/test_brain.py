@@ -19,9 +19,9 @@ from okf_explorer.core.port import (
     PageStub,
     ProgressCallback,
     ScannedPage,
-    scan_sequentially,
 )
 from okf_explorer.sources.bundle import BundleSource
+from tests.bundles import scan_sequentially, write_bundle
 
 FILES = {
     "index.md": "# Home\n[[tables/orders]] and [[customers]]\n",
@@ -37,17 +37,9 @@ FILES = {
 }
 
 
-def make_bundle(root: Path, files: dict[str, str] = FILES) -> Path:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return root
-
-
 @pytest.fixture
 def bundle(tmp_path: Path) -> Path:
-    return make_bundle(tmp_path / "brain")
+    return write_bundle(tmp_path / "brain", FILES)
 
 
 @pytest.fixture
@@ -513,7 +505,7 @@ def test_tag_filter_without_a_server_filter_uses_the_index() -> None:
 
 
 def test_resolve_name_reports_ambiguous_basenames(tmp_path: Path) -> None:
-    root = make_bundle(tmp_path, {"g/orders.md": "# G\n", "t/orders.md": "# T\n", "x.md": "# X\n"})
+    root = write_bundle(tmp_path, {"g/orders.md": "# G\n", "t/orders.md": "# T\n", "x.md": "# X\n"})
     brain = Brain(BundleSource(root), cache_dir=False)
     try:
         found = brain.resolve_name("orders")

@@ -17,16 +17,7 @@ from okf_explorer.sources import parallel
 from okf_explorer.sources.bundle import BundleSource
 from okf_explorer.sources.fastyaml import parse_simple
 from okf_explorer.sources.frontmatter import split_frontmatter
-
-
-def write(root: Path, rel: str, content: str | bytes) -> Path:
-    path = root / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if isinstance(content, bytes):
-        path.write_bytes(content)
-    else:
-        path.write_text(content, encoding="utf-8")
-    return path
+from tests.bundles import write_file as write
 
 
 def slugs(source: BundleSource) -> list[str]:

@@ -10,7 +10,10 @@ import pytest
 from cli_bundle import A_BODY, make_bundle
 from cli_bundle import edge as rec
 
+from okf_explorer import server as server_package
 from okf_explorer.cli import EXPORT_FORMATS, main
+from okf_explorer.core import export as exporter
+from okf_explorer.tui import app as tui_app
 
 
 @pytest.fixture
@@ -298,8 +301,7 @@ def test_export_format_follows_the_file_suffix(
 
 
 def test_cli_formats_match_the_exporter() -> None:
-    export = pytest.importorskip("okf_explorer.core.export")
-    assert set(EXPORT_FORMATS) == set(export.FORMATS)
+    assert set(EXPORT_FORMATS) == set(exporter.FORMATS)
 
 
 def test_export_refuses_to_write_into_the_bundle(run, bundle: Path) -> None:
@@ -321,7 +323,6 @@ def test_export_dash_means_stdout(run, bundle: Path) -> None:
 def test_browse_hands_the_start_name_to_the_tui_unresolved(
     run, bundle: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    tui = pytest.importorskip("okf_explorer.tui.app")
     calls: list[tuple[str, object]] = []
 
     class FakeApp:
@@ -334,7 +335,7 @@ def test_browse_hands_the_start_name_to_the_tui_unresolved(
         calls.append(("make_app", (brain.source.label, start)))
         return FakeApp()
 
-    monkeypatch.setattr(tui, "make_app", fake_make_app)
+    monkeypatch.setattr(tui_app, "make_app", fake_make_app)
     assert run("browse", str(bundle), "--start", "Alpha") == (0, "", "")
     assert calls[1] == ("run", None)
     assert calls[0][0] == "make_app" and calls[0][1][1] == "Alpha"  # type: ignore[index]
@@ -346,14 +347,13 @@ def test_browse_hands_the_start_name_to_the_tui_unresolved(
 def test_serve_passes_host_port_and_token(
     run, bundle: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    server = pytest.importorskip("okf_explorer.server")
     seen: dict[str, object] = {}
 
     def fake_run_server(brain, *, host, port, stdio, token):
         seen.update(pages=len(brain.pages()), host=host, port=port, stdio=stdio, token=token)
         return 0
 
-    monkeypatch.setattr(server, "run_server", fake_run_server)
+    monkeypatch.setattr(server_package, "run_server", fake_run_server)
     assert run("serve", str(bundle), "--source", str(tmp_path / "absent")) == (0, "", "")
     assert seen == {"pages": 7, "host": "127.0.0.1", "port": 8792, "stdio": False, "token": None}
     token_file = tmp_path / "server-token"

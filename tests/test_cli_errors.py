@@ -15,6 +15,7 @@ from cli_bundle import LATIN1, make_bundle
 
 from okf_explorer import cli_commands
 from okf_explorer.cli import main
+from okf_explorer.tui import app as tui_app
 
 SECRET = "gbrain_TOPSECRET_0123456789abcdef"
 CLOSED_PORT_URL = "http://127.0.0.1:9/mcp"
@@ -67,7 +68,6 @@ def test_browse_with_unknown_start_opens_the_tui_which_reports_it(
 ) -> None:
     """Resolving a name may need the whole index, so the explorer does it after its
     first paint and reports a name that matches nothing (tests/tui/test_faults.py)."""
-    tui = pytest.importorskip("okf_explorer.tui.app")
     started: list[object] = []
 
     class FakeApp:
@@ -76,7 +76,7 @@ def test_browse_with_unknown_start_opens_the_tui_which_reports_it(
         def run(self) -> None:
             started.append("run")
 
-    monkeypatch.setattr(tui, "make_app", lambda brain, **options: FakeApp())
+    monkeypatch.setattr(tui_app, "make_app", lambda brain, **options: FakeApp())
     assert run("browse", str(bundle), "--start", "zzz") == (0, "", "")
     assert started == ["run"]
 
@@ -95,7 +95,6 @@ def test_missing_folder_is_unreachable(run, tmp_path: Path) -> None:
 
 
 def test_unreachable_mcp_server(run) -> None:
-    pytest.importorskip("okf_explorer.sources.mcp")
     status, out, err = run("list", "--source", CLOSED_PORT_URL, "--timeout", "2")
     assert (status, out) == (1, "")
     assert "unreachable" in one_error_line(err)
@@ -195,22 +194,13 @@ def test_token_never_appears_in_any_output(
         ("list", "--source", credentialed, "--timeout", "2"),
         ("list", "--source", credentialed, "--timeout", "2", "--debug"),
         ("links", "a", "--source", "ftp://x:" + SECRET + "@host/mcp"),
+        ("list", "--source", CLOSED_PORT_URL, "--token-file", str(token_file)),
+        ("list", "--source", CLOSED_PORT_URL, "--debug", "--timeout", "2"),
     ]
-    if _has_mcp():
-        runs.append(("list", "--source", CLOSED_PORT_URL, "--token-file", str(token_file)))
-        runs.append(("list", "--source", CLOSED_PORT_URL, "--debug", "--timeout", "2"))
     for argv in runs:
         status, out, err = run(*argv)
         assert SECRET not in out and SECRET not in err, argv
     assert status == 1
-
-
-def _has_mcp() -> bool:
-    try:
-        import okf_explorer.sources.mcp  # noqa: F401
-    except ImportError:
-        return False
-    return True
 
 
 # --- real processes ------------------------------------------------------------

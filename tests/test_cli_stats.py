@@ -11,7 +11,8 @@ import pytest
 from okf_explorer.cli import main
 from okf_explorer.cli_stats import stats_text
 from okf_explorer.core.stats import BrainStats
-from tests.mcp_server_fixture import serve_bundle, write_pages
+from tests.bundles import write_pages
+from tests.mcp_server_fixture import serve_bundle
 
 # Links by hand: index → a, b; a → b, c, nowhere, a (itself); b → c, a, nowhere;
 # lonely → c; sub/log → ghost; c links nowhere; broken is not UTF-8.

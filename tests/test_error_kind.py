@@ -15,28 +15,13 @@ from okf_explorer.core.index import build_index
 from okf_explorer.core.pages import PAGE_INFO_ROW_LENGTH, Page, PageInfo
 from okf_explorer.core.port import PageStub, ScannedPage
 from okf_explorer.sources.bundle import BundleSource
-
-
-class CountingSource(BundleSource):
-    """A bundle that records which slugs each scan was asked for."""
-
-    def __init__(self, root: Path) -> None:
-        super().__init__(root)
-        self.scans: list[list[str]] = []
-
-    def scan_rows(self, stubs, progress=None, cancel=None) -> Iterator[tuple]:
-        self.scans.append([stub.slug for stub in stubs])
-        return super().scan_rows(stubs, progress, cancel)
+from tests.bundles import CountingSource, write_bundle
 
 
 @pytest.fixture
 def bundle(tmp_path: Path) -> Path:
-    root = tmp_path / "brain"
-    root.mkdir()
-    (root / "a.md").write_text("# A\n[[b]]", encoding="utf-8")
-    (root / "b.md").write_text("---\ntitle: [unclosed\n---\n[[a]]", encoding="utf-8")
-    (root / "bad.md").write_bytes(b"[[a]] \xff")
-    return root
+    files = {"a.md": "# A\n[[b]]", "b.md": "---\ntitle: [unclosed\n---\n[[a]]"}
+    return write_bundle(tmp_path / "brain", {**files, "bad.md": b"[[a]] \xff"})
 
 
 def kinds(infos: dict[str, PageInfo]) -> dict[str, tuple[bool, str | None]]:

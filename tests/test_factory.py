@@ -7,25 +7,22 @@ from pathlib import Path
 import pytest
 
 from okf_explorer.core.errors import AuthError, SourceUnavailable
+from okf_explorer.sources import mcp as mcp_module
 from okf_explorer.sources.factory import (
     SAMPLE_BRAIN,
     Token,
-    describe_source,
     open_source,
     read_token,
     redact_url,
     resolve_spec,
     url_secrets,
 )
+from tests.bundles import write_bundle
 
 SECRET = "gbrain_s3cr3t-t0ken-XYZ"
 
 
-def make_bundle(root: Path) -> Path:
-    root.mkdir(parents=True, exist_ok=True)
-    (root / "a.md").write_text("# A\n\n[[b]]\n", encoding="utf-8")
-    (root / "b.md").write_text("# B\n", encoding="utf-8")
-    return root
+TWO_PAGES = {"a.md": "# A\n\n[[b]]\n", "b.md": "# B\n"}
 
 
 def test_default_is_the_bundled_sample_brain() -> None:
@@ -33,7 +30,6 @@ def test_default_is_the_bundled_sample_brain() -> None:
     assert (spec.kind, spec.origin) == ("folder", "sample brain")
     assert Path(spec.location) == SAMPLE_BRAIN
     assert (SAMPLE_BRAIN / "index.md").is_file()
-    assert "sample brain" in describe_source(None)
 
 
 def test_environment_chain_okf_source_before_gbrain_url(
@@ -52,7 +48,7 @@ def test_environment_chain_okf_source_before_gbrain_url(
 
 
 def test_open_folder_gives_a_bundle(tmp_path: Path) -> None:
-    root = make_bundle(tmp_path / "brain")
+    root = write_bundle(tmp_path / "brain", TWO_PAGES)
     source = open_source(str(root))
     try:
         assert [stub.slug for stub in source.enumerate()] == ["a", "b"]
@@ -62,7 +58,7 @@ def test_open_folder_gives_a_bundle(tmp_path: Path) -> None:
 
 
 def test_open_folder_from_okf_source(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    root = make_bundle(tmp_path / "env-brain")
+    root = write_bundle(tmp_path / "env-brain", TWO_PAGES)
     monkeypatch.setenv("OKF_SOURCE", str(root))
     source = open_source(None)
     try:
@@ -122,8 +118,8 @@ def test_credentials_never_in_errors_or_labels(tmp_path: Path) -> None:
     with pytest.raises(SourceUnavailable) as caught:
         open_source(url)
     assert SECRET not in str(caught.value)
-    assert SECRET not in describe_source(url)
-    assert "***@host" in describe_source(url)
+    assert SECRET not in resolve_spec(url).label
+    assert "***@host" in resolve_spec(url).label
 
 
 def test_token_from_file_is_stripped_and_named(tmp_path: Path) -> None:
@@ -164,14 +160,13 @@ def test_bad_token_file_fails_before_connecting(tmp_path: Path) -> None:
 def test_url_opens_an_mcp_source_with_token_source(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    mcp = pytest.importorskip("okf_explorer.sources.mcp")
     seen: dict[str, object] = {}
 
     class Recorder:
         def __init__(self, url: str, **options: object) -> None:
             seen.update(options, url=url)
 
-    monkeypatch.setattr(mcp, "McpSource", Recorder)
+    monkeypatch.setattr(mcp_module, "McpSource", Recorder)
     token_file = tmp_path / "token"
     token_file.write_text(SECRET, encoding="utf-8")
     open_source("http://127.0.0.1:9/mcp", token_file=token_file, timeout=2.5, concurrency=3)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -16,65 +16,16 @@ from okf_explorer.core.port import (
     PageSource,
     PageStub,
     RowScanner,
-    ScannedPage,
-    scan_sequentially,
 )
 from okf_explorer.sources.bundle import BundleSource
-from okf_explorer.sources.pagefile import row_to_scanned
-
-
-def write(root: Path, rel: str, text: str | bytes) -> Path:
-    path = root / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if isinstance(text, bytes):
-        path.write_bytes(text)
-    else:
-        path.write_text(text, encoding="utf-8")
-    return path
+from tests.bundles import CountingSource, WrappedSource, scan_sequentially
+from tests.bundles import write_file as write
 
 
 def touch_later(path: Path, seconds: int = 5) -> None:
     """Move the mtime forward so the fingerprint surely changes."""
     info = path.stat()
     os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns + seconds * 1_000_000_000))
-
-
-class CountingSource(BundleSource):
-    """A bundle that records which slugs each scan was asked for (`scan` goes
-    through `scan_rows` too, and `build_index` prefers `scan_rows`)."""
-
-    def __init__(self, root: Path) -> None:
-        super().__init__(root)
-        self.scans: list[list[str]] = []
-
-    def scan_rows(self, stubs, progress=None, cancel=None) -> Iterator[tuple]:
-        self.scans.append([stub.slug for stub in stubs])
-        return super().scan_rows(stubs, progress, cancel)
-
-
-class ScanOnlySource:
-    """The same bundle seen through the plain `PageSource` protocol (no `RowScanner`)."""
-
-    def __init__(self, root: Path) -> None:
-        self.inner = BundleSource(root)
-        self.label, self.cache_key = self.inner.label, self.inner.cache_key
-        self.scans: list[list[str]] = []
-
-    def enumerate(self) -> list[PageStub]:
-        return self.inner.enumerate()
-
-    def get_page(self, slug: str) -> Page:
-        return self.inner.get_page(slug)
-
-    def scan(self, stubs, progress=None, cancel=None) -> Iterator[ScannedPage]:
-        self.scans.append([stub.slug for stub in stubs])
-        return (row_to_scanned(row) for row in self.inner.scan_rows(stubs, progress, cancel))
-
-    def server_graph(self) -> None:
-        return None
-
-    def close(self) -> None:
-        self.inner.close()
 
 
 @pytest.fixture
@@ -137,7 +88,7 @@ def test_reverse_index_dangling_and_ambiguity(bundle: Path) -> None:
 
 
 def test_plain_scan_protocol_gives_the_same_index(bundle: Path) -> None:
-    plain = ScanOnlySource(bundle)
+    plain = WrappedSource(bundle)
     assert isinstance(plain, PageSource) and not isinstance(plain, RowScanner)
     assert isinstance(CountingSource(bundle), RowScanner)
     index = build_index(plain, cache=False)

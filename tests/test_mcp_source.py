@@ -22,6 +22,7 @@ from okf_explorer.core.pages import Page
 from okf_explorer.sources.bundle import BundleSource
 from okf_explorer.sources.factory import SAMPLE_BRAIN
 from okf_explorer.sources.mcp import McpSource
+from tests.bundles import write_pages
 from tests.mcp_server_fixture import ServerHandle, serve_bundle
 
 DIRECTIONS = ("out", "in", "both")
@@ -274,10 +275,8 @@ def test_listing_tags_are_unknown_until_the_index_knows_them(sample_server: Serv
 def test_unreadable_page_ambiguous_name_and_paging_over_http(
     tmp_path: Path, server_env: None
 ) -> None:
-    for slug in ("glossary/orders", "tables/orders"):
-        (tmp_path / slug).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / f"{slug}.md").write_text(f"# {slug} page\n", encoding="utf-8")
-    (tmp_path / "latin1.md").write_bytes(b"caf\xe9\n")
+    pages = {slug: f"# {slug} page\n" for slug in ("glossary/orders", "tables/orders")}
+    write_pages(tmp_path, {**pages, "latin1": b"caf\xe9\n"})
     for number, path in enumerate(sorted(tmp_path.rglob("*.md"))):  # µs apart, no ties
         os.utime(path, ns=(1_700_000_000_000_000_000 + number * 1000,) * 2)
     with serve_bundle(tmp_path) as server:

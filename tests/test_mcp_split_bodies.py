@@ -16,7 +16,8 @@ from okf_explorer.server.shapes import split_timeline
 from okf_explorer.sources.bundle import BundleSource
 from okf_explorer.sources.mcp import McpSource
 from okf_explorer.sources.mcp_payloads import split_is_exact
-from tests.mcp_server_fixture import serve_bundle, write_pages
+from tests.bundles import write_pages
+from tests.mcp_server_fixture import serve_bundle
 
 URL = "http://gbrain.test/mcp"
 

@@ -13,10 +13,10 @@ from okf_explorer.core.port import (
     PageStub,
     RowScanner,
     TagListing,
-    scan_sequentially,
 )
 from okf_explorer.sources.bundle import BundleSource
 from okf_explorer.sources.mcp import McpSource
+from tests.bundles import scan_sequentially
 
 
 class NoLinks:

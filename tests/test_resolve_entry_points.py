@@ -25,6 +25,7 @@ from okf_explorer.core.brain import Brain
 from okf_explorer.server.tools import call_tool
 from okf_explorer.sources.bundle import BundleSource
 from okf_explorer.tui.body_links import kind_of_href, linkify_body, target_of_href
+from tests.bundles import write_bundle
 
 WORDS = ["x", "X", "a b", "lint", "Lint", "notes", "my note", "my-note", "café"]
 FOLDERS = ["", "a", "b", "a/deep", "B", "docs/adr"]
@@ -57,11 +58,11 @@ def page_text(title: str | None, aliases: list[str], heading: str | None) -> str
 
 
 def write_corpus(root: Path, pages: list[tuple], name: str) -> None:
-    for folder, stem, title, aliases, heading in pages:
-        path = root / folder / f"{stem}.md"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(page_text(title, aliases, heading), encoding="utf-8")
-    (root / "index.md").write_text(f"Root page: [[{name}]]\n", encoding="utf-8")
+    files = {
+        (Path(folder) / f"{stem}.md").as_posix(): page_text(title, aliases, heading)
+        for folder, stem, title, aliases, heading in pages
+    }
+    write_bundle(root, files | {"index.md": f"Root page: [[{name}]]\n"})
 
 
 def tui_target(name: str) -> tuple[str, str]:

@@ -16,14 +16,7 @@ from okf_explorer.cli import main
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.index import ResolvedLink
 from okf_explorer.sources.bundle import BundleSource
-
-
-def write(root: Path, files: dict[str, str]) -> Path:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return root
+from tests.bundles import write_bundle as write
 
 
 def link_of(tmp_path: Path, files: dict[str, str], frm: str, target: str) -> ResolvedLink:

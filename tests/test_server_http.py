@@ -14,6 +14,7 @@ import httpx
 import pytest
 
 from okf_explorer.server import run_server
+from tests.bundles import write_pages
 from tests.mcp_server_fixture import (
     ServerHandle,
     free_port,
@@ -21,7 +22,6 @@ from tests.mcp_server_fixture import (
     serve_command,
     stdio_command,
     subprocess_env,
-    write_pages,
 )
 
 ACCEPT = "application/json, text/event-stream"

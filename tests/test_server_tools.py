@@ -19,7 +19,7 @@ from okf_explorer.server.schemas import TOOL_SPECS
 from okf_explorer.server.shapes import ContextCache
 from okf_explorer.server.tools import TOOLS, ToolReply, call_tool
 from okf_explorer.sources.bundle import BundleSource
-from tests.mcp_server_fixture import write_pages
+from tests.bundles import write_pages
 
 ALICE = """---
 type: person

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.bundles import write_bundle
+
 PAGES: dict[str, str] = {
     # OKF: sources[].resource → derived_from; resource / computation /
     # executor.resource / attester.resource → the field name. URLs, scope
@@ -74,8 +76,4 @@ sources:
 
 def make_typed_bundle(root: Path) -> Path:
     """Write the bundle under `root` and return it."""
-    for name, text in PAGES.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return root
+    return write_bundle(root, PAGES)

@@ -27,9 +27,9 @@ Choices where the SPEC is silent:
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from okf_explorer.core import analysis
 from okf_explorer.core.cache import IndexCache
@@ -80,14 +80,10 @@ class _Derived:
         self.relations: list[str] | None = None
 
 
-def _cache_for(cache_dir: Path | str | bool | None) -> IndexCache | bool | None:
+def _cache_for(cache_dir: Path | str | Literal[False] | None) -> IndexCache | Literal[False] | None:
     """`None` → the default cache (env / platformdirs); `False` → none; a path → that folder."""
-    if cache_dir is None:
-        return None
-    if cache_dir is False:
-        return False
-    if cache_dir is True:
-        return None
+    if cache_dir is None or cache_dir is False:
+        return cache_dir
     return IndexCache(Path(cache_dir))
 
 
@@ -104,7 +100,7 @@ class Brain:
         source: PageSource,
         *,
         scan: bool = False,
-        cache_dir: Path | bool | None = None,
+        cache_dir: Path | Literal[False] | None = None,
     ) -> None:
         self.source = source
         self._scan = scan
@@ -453,7 +449,3 @@ class Brain:
 def _path_like(name: str) -> bool:
     """Names the resolver reads as paths or with `.md` cut (never a plain exact slug)."""
     return name != name.strip() or looks_like_path(name)
-
-
-ProgressFn = Callable[[int, int], None]
-"""Kept from the original contract: the shape of a progress callback."""

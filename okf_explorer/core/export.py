@@ -172,9 +172,6 @@ def _xml_safe(graph: Any) -> Any:
     return graph
 
 
-_MERMAID_UNSAFE = re.compile(r"[^A-Za-z0-9_]")
-
-
 def _mermaid(
     caption: str, nodes: list[str], edges: Sequence[Edge], labels: Mapping[str, str]
 ) -> str:

@@ -66,26 +66,6 @@ class Edge(_EdgeFields):
         return base if self.rel == LINKS else f"{base[:-1]}, rel={self.rel!r})"
 
 
-class NeighbourMemo:
-    """A neighbour function whose answers are remembered (a server round trip each).
-
-    Answers are de-duplicated in their first-seen order (servers may repeat a
-    target); errors are not remembered, so a page can be asked again later.
-    Safe across threads: at worst two threads ask for the same page once each.
-    """
-
-    def __init__(self, ask: Callable[[str], Sequence[str]]) -> None:
-        self._ask = ask
-        self._known: dict[str, tuple[str, ...]] = {}
-
-    def __call__(self, node: str) -> tuple[str, ...]:
-        found = self._known.get(node)
-        if found is None:
-            found = tuple(dict.fromkeys(self._ask(node)))
-            self._known[node] = found
-        return found
-
-
 def relation_filter(
     adjacency: Mapping[str, Sequence[str]],
     relations: Mapping[str, Sequence[str]],

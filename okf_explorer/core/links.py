@@ -52,6 +52,3 @@ def resolve(target: str, from_slug: str, known_slugs: Iterable[str]) -> str | No
     """
     kind: LinkKind = "markdown" if looks_like_path(target) else "wiki"
     return SlugResolver(known_slugs).resolve(target, from_slug, kind).slug
-
-
-_looks_like_path = looks_like_path  # kept for callers of the original stub

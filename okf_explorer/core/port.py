@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from okf_explorer.core.errors import Cancelled, OkfError, PageNotFound, PageUnreadable
 from okf_explorer.core.links import RawLink, extract_links
 from okf_explorer.core.pages import Page, PageInfo
 from okf_explorer.core.typed_links import frontmatter_links
@@ -178,37 +177,3 @@ def scan_one(page: Page) -> ScannedPage:
     typed = frontmatter_links(page.frontmatter, page.type)
     links = (*extract_links(page.content), *(RawLink(*link) for link in typed))
     return ScannedPage(info=page.info(), links=links)
-
-
-def scan_sequentially(
-    source: PageSource,
-    stubs: Sequence[PageStub],
-    progress: ProgressCallback | None = None,
-    cancel: CancelCheck | None = None,
-) -> Iterator[ScannedPage]:
-    """A plain `scan`: one `get_page` per stub, in order. Sources may do better."""
-    total = len(stubs)
-    for done, stub in enumerate(stubs, start=1):
-        if cancel is not None and cancel():
-            raise Cancelled("scan")
-        try:
-            page = source.get_page(stub.slug)
-        except OkfError as error:
-            if not isinstance(error, (PageNotFound, PageUnreadable)):
-                raise
-            title = stub.info.title if stub.info else stub.slug.rsplit("/", 1)[-1]
-            yield ScannedPage(
-                PageInfo(
-                    slug=stub.slug,
-                    title=title,
-                    readable=False,
-                    error=str(error),
-                    fingerprint=stub.fingerprint,
-                    error_kind=error.kind if isinstance(error, PageUnreadable) else "missing",
-                ),
-                (),
-            )
-        else:
-            yield scan_one(page)
-        if progress is not None:
-            progress(done, total)

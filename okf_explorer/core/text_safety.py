@@ -74,11 +74,6 @@ def reversible(text: str) -> str:
     return _UNSAFE_OR_BACKSLASH.sub(_escape, text)
 
 
-def is_printable(text: str) -> bool:
-    """True when `printable(text)` would change nothing."""
-    return _UNSAFE.search(text) is None
-
-
 def _json_escape(match: re.Match[str]) -> str:
     return f"\\u{ord(match.group()):04x}"
 

@@ -136,8 +136,3 @@ def timestamp_or_none(value: str | None) -> datetime | None:
         return parse_timestamp(value)
     except ToolError:
         return None
-
-
-def unknown_keys(args: Mapping[str, Any], known: Sequence[str]) -> list[str]:
-    """Argument names the tool does not know (accepted, reported as warnings)."""
-    return [key for key in args if key not in known]

@@ -85,14 +85,6 @@ def resolve_spec(spec: str | None) -> SourceSpec:
     return SourceSpec("folder", str(SAMPLE_BRAIN), "sample brain")
 
 
-def describe_source(spec: str | None) -> str:
-    """A one-line banner for the source `spec` resolves to, never with credentials."""
-    resolved = resolve_spec(spec)
-    if resolved.origin == "sample brain":
-        return f"sample brain ({resolved.location})"
-    return resolved.label
-
-
 def redact_url(url: str) -> str:
     """`url` with user-info replaced by `***` and secret query values masked."""
     try:

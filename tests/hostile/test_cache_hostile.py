@@ -17,6 +17,7 @@ from okf_explorer.core.cache import IndexCache, encode_cache
 from okf_explorer.core.index import build_index
 from okf_explorer.server.tools import call_tool
 from okf_explorer.sources.bundle import BundleSource
+from tests.bundles import write_pages
 
 
 def same_size_edit_with_old_mtime(path: Path, text: str) -> None:
@@ -31,11 +32,7 @@ def same_size_edit_with_old_mtime(path: Path, text: str) -> None:
 
 
 def bundle(root: Path) -> Path:
-    root.mkdir(parents=True, exist_ok=True)
-    (root / "page.md").write_text("See [[aaaa]].\n", encoding="utf-8")
-    for name in ("aaaa", "bbbb"):
-        (root / f"{name}.md").write_text(f"# {name}\n", encoding="utf-8")
-    return root
+    return write_pages(root, {"page": "See [[aaaa]].\n", "aaaa": "# aaaa\n", "bbbb": "# bbbb\n"})
 
 
 def test_same_size_edit_with_the_old_mtime_put_back_is_rescanned(tmp_path: Path) -> None:

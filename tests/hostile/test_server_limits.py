@@ -33,6 +33,7 @@ from okf_explorer.server.limits import (
     MAX_REPLY_BYTES,
     TRAVERSE_ROW_CAP,
 )
+from tests.bundles import write_pages
 from tests.mcp_server_fixture import HOST, free_port, subprocess_env
 
 PAGES = 1000
@@ -55,14 +56,12 @@ sys.exit(main(["serve", *sys.argv[1:]]))
 def ring_bundle(root: Path) -> Path:
     """`hub` plus PAGES pages round a ring: each page links to hub and to the next
     page, and hub links to every page."""
-    root.mkdir(parents=True, exist_ok=True)
     spokes = " ".join(f"[[p{i:04d}]]" for i in range(PAGES))
-    (root / "hub.md").write_text(f"# Hub\n\nThe centre: {spokes}\n", encoding="utf-8")
+    pages = {"hub": f"# Hub\n\nThe centre: {spokes}\n"}
     for i in range(PAGES):
         following = f"p{(i + 1) % PAGES:04d}"
-        text = f"# Page {i}\n\nSee [[hub]] and then [[{following}]] for more.\n"
-        (root / f"p{i:04d}.md").write_text(text, encoding="utf-8")
-    return root
+        pages[f"p{i:04d}"] = f"# Page {i}\n\nSee [[hub]] and then [[{following}]] for more.\n"
+    return write_pages(root, pages)
 
 
 class Server:

@@ -12,7 +12,8 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from tests.mcp_server_fixture import ServerHandle, serve_bundle, write_pages
+from tests.bundles import write_pages
+from tests.mcp_server_fixture import ServerHandle, serve_bundle
 
 HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
 

@@ -22,6 +22,7 @@ from okf_explorer.tui.screens.links_dialog import LinksDialog
 from okf_explorer.tui.widgets.link_tree import LinkTree
 from okf_explorer.tui.widgets.page_pane import PagePane
 from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
+from tests.bundles import write_pages
 
 SIZE = (140, 40)
 SLUG = "esc\x1b]0;pwned\x07\nline\u202egnp"
@@ -35,14 +36,9 @@ def _percent(name: str) -> str:
 
 
 def _bundle(tmp_path: Path) -> Path:
-    root = tmp_path / FOLDER
-    root.mkdir()
-    (root / "index.md").write_text(
-        f"---\ntitle: Home\n---\nSee [the odd page]({_percent(SLUG)}.md).\n", encoding="utf-8"
-    )
+    home = f"---\ntitle: Home\n---\nSee [the odd page]({_percent(SLUG)}.md).\n"
     front = '---\ntitle: "Title \\e[2J\\x9bcleared\\u2066"\ndescription: "one\\ntwo\\e"\n---\n'
-    (root / f"{SLUG}.md").write_text(front + "Back to [[index]].\n", encoding="utf-8")
-    return root
+    return write_pages(tmp_path / FOLDER, {"index": home, SLUG: front + "Back to [[index]].\n"})
 
 
 def screen_text(pilot: Pilot[None]) -> str:

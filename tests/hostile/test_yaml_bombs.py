@@ -24,6 +24,7 @@ from okf_explorer.sources.bounded_yaml import (
 )
 from okf_explorer.sources.bundle import BundleSource
 from okf_explorer.sources.frontmatter import split_frontmatter
+from tests.bundles import write_pages
 
 PEAK_RSS_BOUND_MB = 300
 """Generous: a normal run of these commands peaks well under 100 MB."""
@@ -59,12 +60,8 @@ REASONS = {
 
 def write_bundle(root: Path, filler: int = 0) -> Path:
     """The hostile pages, a plain page they link to, and `filler` ordinary pages."""
-    root.mkdir(parents=True, exist_ok=True)
-    for slug, text in {**HOSTILE, "plain": "# Plain\n"}.items():
-        (root / f"{slug}.md").write_text(text, encoding="utf-8")
-    for i in range(filler):
-        (root / f"filler-{i:05d}.md").write_text(f"---\ntags: [f]\n---\n[[plain]] {i}\n")
-    return root
+    fillers = {f"filler-{i:05d}": f"---\ntags: [f]\n---\n[[plain]] {i}\n" for i in range(filler)}
+    return write_pages(root, {**HOSTILE, "plain": "# Plain\n", **fillers})
 
 
 def test_the_laughs_pages_are_a_few_hundred_bytes() -> None:

@@ -14,10 +14,9 @@ from textual.app import App
 from textual.pilot import Pilot
 
 from okf_explorer.core.brain import Brain
-from okf_explorer.core.errors import Cancelled, SourceUnavailable
-from okf_explorer.core.pages import Page
+from okf_explorer.core.errors import Cancelled
 from okf_explorer.core.port import CancelCheck, PageStub, ProgressCallback, ScannedPage
-from okf_explorer.sources.bundle import BundleSource
+from tests.bundles import WrappedSource, write_bundle
 
 SIZE = (120, 40)
 
@@ -37,60 +36,16 @@ SMALL_BUNDLE = {
 }
 
 
-def write_bundle(root: Path, pages: dict[str, str]) -> Path:
-    for name, text in pages.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return root
-
-
 @pytest.fixture
 def small_bundle(tmp_path: Path) -> Path:
     return write_bundle(tmp_path / "brain", SMALL_BUNDLE)
 
 
-class FlakySource:
+class FlakySource(WrappedSource):
     """A real BundleSource that goes down (every call raises) while `down` is set."""
 
     def __init__(self, root: Path, down: bool = False) -> None:
-        self.inner = BundleSource(root)
-        self.down = down
-
-    def _check(self) -> None:
-        if self.down:
-            raise SourceUnavailable("the brain is unreachable (test)")
-
-    @property
-    def label(self) -> str:
-        return "flaky test brain"
-
-    @property
-    def cache_key(self) -> str:
-        return self.inner.cache_key
-
-    def enumerate(self) -> list[PageStub]:
-        self._check()
-        return self.inner.enumerate()
-
-    def get_page(self, slug: str) -> Page:
-        self._check()
-        return self.inner.get_page(slug)
-
-    def scan(
-        self,
-        stubs: Sequence[PageStub],
-        progress: ProgressCallback | None = None,
-        cancel: CancelCheck | None = None,
-    ) -> Iterator[ScannedPage]:
-        self._check()
-        return self.inner.scan(stubs, progress, cancel)
-
-    def server_graph(self) -> None:
-        return None
-
-    def close(self) -> None:
-        self.inner.close()
+        super().__init__(root, down=down, label="flaky test brain")
 
 
 class GatedSource(FlakySource):

@@ -1,4 +1,5 @@
-"""Named SVG snapshots of the main states (120×40, sample brain, fixed source label).
+"""Named SVG snapshots of the main states (sample brain, fixed source label), from the
+table the README screenshots are made from (`screenshots/states.py`).
 
 Regenerate after an intended change with
 `pytest tests/tui/test_snapshots.py --snapshot-update`, and look at the SVGs.
@@ -6,93 +7,26 @@ Regenerate after an intended change with
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
-from textual.command import CommandList
+import pytest
 from textual.pilot import Pilot
-from textual.widgets import Input
 
-from okf_explorer.sources.bundle import BundleSource
-from okf_explorer.tui.app import ExplorerApp, make_app
-from okf_explorer.tui.screens.source_error import SourceErrorScreen
+from screenshots.states import STATES, State, play, state_app
 
-from .conftest import SIZE, FlakySource, brain_for, settle
+from .conftest import settle
 
 
-def sample_app(sample_brain: Path, start: str | None = None) -> ExplorerApp:
-    brain = brain_for(BundleSource(sample_brain))
-    return make_app(brain, start=start, source_label="sample brain")
+async def _settle(pilot: Pilot[None], until: Callable[[], bool] | None) -> None:
+    await settle(pilot, until)
 
 
-async def settled(pilot: Pilot[None]) -> None:
-    await settle(pilot)
-
-
-def test_start_screen(snap_compare, sample_brain: Path) -> None:  # type: ignore[no-untyped-def]
-    assert snap_compare(sample_app(sample_brain), terminal_size=SIZE, run_before=settled)
-
-
-def test_depth_2_both_on_orders(snap_compare, sample_brain: Path) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("state", STATES, ids=[state.name for state in STATES])
+def test_state(snap_compare, sample_brain: Path, state: State) -> None:  # type: ignore[no-untyped-def]
     async def run_before(pilot: Pilot[None]) -> None:
-        await settle(pilot)
-        await pilot.press("plus", "d", "d")
-        await settle(pilot)
-        pilot.app.screen.query_one("#traversal-table").focus()
-        await pilot.press("down", "down", "down")
-        await settle(pilot)
+        await play(pilot, state, _settle)
 
-    app = sample_app(sample_brain, start="tables/orders")
-    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
-
-
-def test_backlinks_view(snap_compare, sample_brain: Path) -> None:  # type: ignore[no-untyped-def]
-    async def run_before(pilot: Pilot[None]) -> None:
-        await settle(pilot)
-        await pilot.press("b")
-        await settle(pilot)
-        pilot.app.screen.query_one("#link-tree").focus()
-        await settle(pilot)
-
-    app = sample_app(sample_brain, start="tables/orders")
-    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
-
-
-def test_help(snap_compare, sample_brain: Path) -> None:  # type: ignore[no-untyped-def]
-    async def run_before(pilot: Pilot[None]) -> None:
-        await settle(pilot)
-        await pilot.press("question_mark")
-        await settle(pilot)
-
-    assert snap_compare(sample_app(sample_brain), terminal_size=SIZE, run_before=run_before)
-
-
-def test_palette_open(snap_compare, sample_brain: Path) -> None:  # type: ignore[no-untyped-def]
-    async def run_before(pilot: Pilot[None]) -> None:
-        await settle(pilot)
-        await pilot.press("slash")
-        await settle(pilot)
-        await pilot.press(*"orders")
-        app = pilot.app
-        await settle(pilot, until=lambda: app.screen.query_one(CommandList).option_count >= 5)
-        app.screen.query_one(Input).cursor_blink = False
-        await settle(pilot)
-
-    assert snap_compare(sample_app(sample_brain), terminal_size=SIZE, run_before=run_before)
-
-
-def test_error_screen(snap_compare, sample_brain: Path) -> None:  # type: ignore[no-untyped-def]
-    async def run_before(pilot: Pilot[None]) -> None:
-        await settle(pilot, until=lambda: isinstance(pilot.app.screen, SourceErrorScreen))
-
-    app = make_app(brain_for(FlakySource(sample_brain, down=True)))
-    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
-
-
-def test_stats_dialog(snap_compare, sample_brain: Path) -> None:  # type: ignore[no-untyped-def]
-    async def run_before(pilot: Pilot[None]) -> None:
-        await settle(pilot)
-        await pilot.press("s")
-        app = pilot.app
-        await settle(pilot, until=lambda: getattr(app.screen, "stats", None) is not None)
-
-    assert snap_compare(sample_app(sample_brain), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(
+        state_app(state, sample_brain), terminal_size=state.size, run_before=run_before
+    )

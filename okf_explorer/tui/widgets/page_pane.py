@@ -28,8 +28,6 @@ from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.body_links import kind_of_href, target_of_href
 from okf_explorer.tui.widgets.light_body import RENDER_CHARS, LightBody, PreparedBody, prepare_body
 
-OKF_FIELDS = ("status", "verified", "sources")
-
 
 class PagePane(VerticalScroll, can_focus=True):
     """Shows one page. Clicking a link posts `LinkFollowed`; the screen resolves it."""
