@@ -1,6 +1,6 @@
 """The server's fast encoders write exactly what the slow, reference ones write:
 `pretty_json` = `json.dumps(indent=2)`, `frontmatter_yaml` = PyYAML's own emitter,
-`result_object` = the SDK's serialisation of the `CallToolResult`."""
+`result_object` = the SDK's wire serialisation of the `CallToolResult`."""
 
 from __future__ import annotations
 
@@ -11,8 +11,10 @@ import pytest
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from mcp.types import methods
 
-from okf_explorer.server.mcp_app import result_object, to_result
+from okf_explorer.server.fast_calls import result_object
+from okf_explorer.server.mcp_app import to_result
 from okf_explorer.server.shapes import frontmatter_yaml
 from okf_explorer.server.tools import ToolReply, pretty_json
 
@@ -73,6 +75,10 @@ def test_frontmatter_yaml_is_pyyaml_safe_dump(data: dict[str, Any]) -> None:
         ToolReply([]),
     ],
 )
-def test_result_object_is_the_sdk_serialisation(reply: ToolReply) -> None:
-    sdk = to_result(reply).model_dump(by_alias=True, mode="json", exclude_none=True)
+@pytest.mark.parametrize("version", ["2024-11-05", "2025-06-18", "2025-11-25"])
+def test_result_object_is_the_sdk_serialisation(reply: ToolReply, version: str) -> None:
+    """As mcp 2.x's `ServerRunner` puts a handler's result on the wire: dumped, then
+    re-serialised through the negotiated version's wire model."""
+    dumped = to_result(reply).model_dump(by_alias=True, mode="json", exclude_none=True)
+    sdk = methods.serialize_server_result("tools/call", version, dumped)
     assert json.dumps(result_object(reply)) == json.dumps(sdk)
