@@ -278,14 +278,8 @@ def _log_refusal(scope: Scope, status: int, reason: str) -> None:
 
 
 def _passthrough(status: int, body: bytes) -> Response:
-    """An SDK transport error, with gbrain's null id instead of the SDK's placeholder."""
-    try:
-        payload = json.loads(body)
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        return Response(body, status_code=status)
-    if isinstance(payload, dict) and payload.get("id") == "server-error":
-        payload["id"] = None
-    return JSONResponse(payload, status_code=status)
+    """An SDK transport error as the SDK wrote it (mcp 2.x already sends gbrain's null id)."""
+    return Response(body, status_code=status, media_type="application/json")
 
 
 async def health(_: Request) -> Response:
