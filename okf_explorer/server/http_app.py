@@ -29,7 +29,6 @@ import contextlib
 import hmac
 import json
 import logging
-import typing
 from collections.abc import AsyncIterator
 from typing import Any
 from urllib.parse import urlsplit
@@ -54,13 +53,9 @@ from okf_explorer.server.replies import ReplyBudget, error_block, sse_block
 log = logging.getLogger(__name__)
 
 
-def _sdk_methods() -> frozenset[str]:
-    """Every JSON-RPC request method the SDK can parse (others it would log and misreport)."""
-    variants = typing.get_args(types.ClientRequest)
-    return frozenset(typing.get_args(v.model_fields["method"].annotation)[0] for v in variants)
-
-
-SDK_METHODS = _sdk_methods()
+SERVED_METHODS = frozenset({"initialize", "ping", "tools/list", "tools/call"})
+"""The requests the SDK answers for us. Any other method gets gbrain's bare -32601
+here (mcp 2.x would add `data` naming the method, and knows 2026-era methods)."""
 SUPPORTED_VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "2024-10-07")
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1", "[::1]"})
 
@@ -204,7 +199,7 @@ class McpEndpoint:
         for item, call in zip(requests, plain, strict=True):
             if call is not None:
                 blocks.append(next(answered))
-            elif item["method"] not in SDK_METHODS:
+            elif item["method"] not in SERVED_METHODS:
                 blocks.append(error_block(item["id"], -32601, "Method not found"))
             elif budget.spent:
                 blocks.append(budget.refuse(item["id"]))
