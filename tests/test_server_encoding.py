@@ -13,9 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from mcp.types import methods
 
-from okf_explorer.server.fast_calls import plain_tool_call, result_object
+from okf_explorer.server.fast_calls import call_result, plain_tool_call, result_object
 from okf_explorer.server.fast_json import fast_pretty, pretty_json
-from okf_explorer.server.mcp_app import to_result
+from okf_explorer.server.mcp_app import error_result, to_result
 from okf_explorer.server.shapes import frontmatter_yaml
 from okf_explorer.server.tools import ToolReply
 
@@ -104,3 +104,19 @@ def test_plain_mode_sends_every_tool_call_through_the_sdk(monkeypatch: pytest.Mo
     assert plain_tool_call(item) == ("get_page", {"slug": "a"})
     monkeypatch.setenv("OKF_EXPLORER_PLAIN", "1")
     assert plain_tool_call(item) is None
+
+
+def test_a_failing_call_answers_as_the_sdk_handler_does() -> None:
+    """A tool call that fails outside the tools (the freshness check) is `isError` with
+    the error's text on both paths, written the same."""
+
+    class Broken:
+        contexts = None
+
+        def current(self) -> Any:
+            raise RuntimeError("index gone")
+
+    fast = call_result(Broken(), ("get_page", {"slug": "a"}))  # type: ignore[arg-type]
+    dumped = error_result("index gone").model_dump(by_alias=True, mode="json", exclude_none=True)
+    sdk = methods.serialize_server_result("tools/call", "2025-11-25", dumped)
+    assert json.dumps(fast) == json.dumps(sdk)
