@@ -1,6 +1,6 @@
 """The server's fast encoders write exactly what the slow, reference ones write:
 `pretty_json` = `json.dumps(indent=2)`, `frontmatter_yaml` = PyYAML's own emitter,
-`result_object` = the SDK's serialisation of the `CallToolResult`."""
+`result_object` = the SDK's wire serialisation of the `CallToolResult`."""
 
 from __future__ import annotations
 
@@ -11,10 +11,13 @@ import pytest
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from mcp.types import methods
 
-from okf_explorer.server.mcp_app import result_object, to_result
+from okf_explorer.server.fast_calls import call_result, plain_tool_call, result_object
+from okf_explorer.server.fast_json import fast_pretty, pretty_json
+from okf_explorer.server.mcp_app import error_result, to_result
 from okf_explorer.server.shapes import frontmatter_yaml
-from okf_explorer.server.tools import ToolReply, pretty_json
+from okf_explorer.server.tools import ToolReply
 
 SCALARS = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=40))
 JSON_VALUES = st.recursive(
@@ -44,14 +47,26 @@ YAML_VALUES = st.recursive(
 @settings(max_examples=250, deadline=None, derandomize=True)
 @given(JSON_VALUES)
 def test_pretty_json_is_json_dumps_with_indent_2(value: Any) -> None:
-    assert pretty_json(value) == json.dumps(value, ensure_ascii=False, indent=2)
+    expected = json.dumps(value, ensure_ascii=False, indent=2)
+    assert fast_pretty(value) == expected
+    assert pretty_json(value) == expected  # whichever writer the switch picks
 
 
 def test_pretty_json_hands_odd_values_to_the_standard_library() -> None:
     odd = {"n": float("nan"), "k": {1: [True, None]}, "t": ("a", 1.5)}
-    assert pretty_json(odd) == json.dumps(odd, ensure_ascii=False, indent=2)
+    assert fast_pretty(odd) == json.dumps(odd, ensure_ascii=False, indent=2)
     with pytest.raises(TypeError):
-        pretty_json({"set": {1}})
+        fast_pretty({"set": {1}})
+
+
+def test_plain_mode_writes_replies_with_the_standard_library(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(json, "dumps", lambda *_, **__: "library")
+    monkeypatch.setenv("OKF_EXPLORER_PLAIN", "1")
+    assert pretty_json({"a": 1}) == "library"
+    monkeypatch.setenv("OKF_EXPLORER_PLAIN", "0")
+    assert pretty_json({"a": 1}) == '{\n  "a": 1\n}'
 
 
 @settings(max_examples=250, deadline=None, derandomize=True)
@@ -73,6 +88,35 @@ def test_frontmatter_yaml_is_pyyaml_safe_dump(data: dict[str, Any]) -> None:
         ToolReply([]),
     ],
 )
-def test_result_object_is_the_sdk_serialisation(reply: ToolReply) -> None:
-    sdk = to_result(reply).model_dump(by_alias=True, mode="json", exclude_none=True)
+@pytest.mark.parametrize("version", ["2024-11-05", "2025-06-18", "2025-11-25"])
+def test_result_object_is_the_sdk_serialisation(reply: ToolReply, version: str) -> None:
+    """As mcp 2.x's `ServerRunner` puts a handler's result on the wire: dumped, then
+    re-serialised through the negotiated version's wire model."""
+    dumped = to_result(reply).model_dump(by_alias=True, mode="json", exclude_none=True)
+    sdk = methods.serialize_server_result("tools/call", version, dumped)
     assert json.dumps(result_object(reply)) == json.dumps(sdk)
+
+
+def test_plain_mode_sends_every_tool_call_through_the_sdk(monkeypatch: pytest.MonkeyPatch) -> None:
+    call = {"name": "get_page", "arguments": {"slug": "a"}}
+    item = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": call}
+    monkeypatch.setenv("OKF_EXPLORER_PLAIN", "0")
+    assert plain_tool_call(item) == ("get_page", {"slug": "a"})
+    monkeypatch.setenv("OKF_EXPLORER_PLAIN", "1")
+    assert plain_tool_call(item) is None
+
+
+def test_a_failing_call_answers_as_the_sdk_handler_does() -> None:
+    """A tool call that fails outside the tools (the freshness check) is `isError` with
+    the error's text on both paths, written the same."""
+
+    class Broken:
+        contexts = None
+
+        def current(self) -> Any:
+            raise RuntimeError("index gone")
+
+    fast = call_result(Broken(), ("get_page", {"slug": "a"}))  # type: ignore[arg-type]
+    dumped = error_result("index gone").model_dump(by_alias=True, mode="json", exclude_none=True)
+    sdk = methods.serialize_server_result("tools/call", "2025-11-25", dumped)
+    assert json.dumps(fast) == json.dumps(sdk)

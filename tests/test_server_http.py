@@ -193,12 +193,13 @@ def test_plain_tool_calls_answer_exactly_as_through_the_sdk(client: httpx.Client
         "warnings": [{"code": "unknown_param", "param": "bogus"}]
     }
 
-    (reply,) = sse(post(client, {"jsonrpc": "2.0", "id": 9, "method": "no/such"}))
-    assert reply == {
-        "error": {"code": -32601, "message": "Method not found"},
-        "jsonrpc": "2.0",
-        "id": 9,
-    }
+    for method in ("no/such", "resources/list", "server/discover", "logging/setLevel"):
+        (reply,) = sse(post(client, {"jsonrpc": "2.0", "id": 9, "method": method}))
+        assert reply == {
+            "error": {"code": -32601, "message": "Method not found"},
+            "jsonrpc": "2.0",
+            "id": 9,
+        }
 
 
 # -- transport errors --------------------------------------------------------------------

@@ -13,14 +13,10 @@ headers must name a loopback host, any port: a web page that rebinds its DNS
 name to 127.0.0.1 cannot read the brain. With a token no browser can forge
 the header, so any host is fine.
 
-Plain `tools/call` requests (nothing but `name` and `arguments`) skip the SDK's
-per-request machinery: in stateless mode it builds a transport, a session and
-a task group for every message (about 1.5 ms here, five to ten times the tool
-work of one `get_page`), and none of it carries anything a tool call needs. They run through
-`mcp_app.call_tools`, the function the SDK handler runs, serialised as the SDK
-serialises it, all calls of one POST in one worker thread. Everything else
+Plain `tools/call` requests (nothing but `name` and `arguments`) take the fast
+path in `fast_calls` (off under `OKF_EXPLORER_PLAIN=1`); everything else
 (`initialize`, `tools/list`, `ping`, calls with `_meta` or odd ids) goes through
-the SDK as before.
+the SDK (mcp 2.x, stateless streamable HTTP), one request at a time.
 
 Every request is bounded (`limits`): the body's size and time, the batch's length,
 the bytes of the replies. A request refused for any of these, or malformed
@@ -33,7 +29,6 @@ import contextlib
 import hmac
 import json
 import logging
-import typing
 from collections.abc import AsyncIterator
 from typing import Any
 from urllib.parse import urlsplit
@@ -49,23 +44,20 @@ from starlette.routing import Route
 from starlette.types import Message, Receive, Scope, Send
 
 from okf_explorer import __version__
-from okf_explorer.server.intake import SERVER_ERROR, Refused, parse_messages, read_body
-from okf_explorer.server.limits import MAX_REPLY_BYTES, MIB
-from okf_explorer.server.mcp_app import FreshBrain, build_mcp_server, call_tools
+from okf_explorer.server.fast_calls import Call, answer_calls, plain_tool_call
+from okf_explorer.server.intake import Refused, parse_messages, read_body
+from okf_explorer.server.limits import MAX_REPLY_BYTES
+from okf_explorer.server.mcp_app import FreshBrain, build_mcp_server
+from okf_explorer.server.replies import ReplyBudget, error_block, sse_block
 
 log = logging.getLogger(__name__)
 
 
-def _sdk_methods() -> frozenset[str]:
-    """Every JSON-RPC request method the SDK can parse (others it would log and misreport)."""
-    variants = typing.get_args(types.ClientRequest.model_fields["root"].annotation)
-    return frozenset(typing.get_args(v.model_fields["method"].annotation)[0] for v in variants)
-
-
-SDK_METHODS = _sdk_methods()
+SERVED_METHODS = frozenset({"initialize", "ping", "tools/list", "tools/call"})
+"""The requests the SDK answers for us. Any other method gets gbrain's bare -32601
+here (mcp 2.x would add `data` naming the method, and knows 2026-era methods)."""
 SUPPORTED_VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "2024-10-07")
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1", "[::1]"})
-PLAIN_KEYS = frozenset({"jsonrpc", "id", "method", "params"})
 
 
 def rpc_error(
@@ -140,63 +132,6 @@ def check_headers(request: Request) -> Response | None:
     return None
 
 
-def sse_block(message: dict[str, Any]) -> bytes:
-    """One reply as gbrain frames it, keys in gbrain's order."""
-    ordered = {k: message[k] for k in ("result", "error") if k in message}
-    ordered.update({"jsonrpc": message.get("jsonrpc", "2.0"), "id": message.get("id")})
-    data = json.dumps(ordered, ensure_ascii=False, separators=(",", ":"))
-    return f"event: message\ndata: {data}\n\n".encode()
-
-
-def error_block(request_id: Any, code: int, message: str) -> bytes:
-    return sse_block({"error": {"code": code, "message": message}, "id": request_id})
-
-
-class ReplyBudget:
-    """The bytes the replies to one POST may still take (`MAX_REPLY_BYTES` in all).
-
-    The first reply that does not fit, and every reply after it, becomes the error
-    `Reply too large`; `spent` tells callers to skip the work of later calls.
-    """
-
-    def __init__(self, limit: int = MAX_REPLY_BYTES) -> None:
-        self.left = limit
-        self.spent = False
-        self.refused = 0
-
-    def take(self, block: bytes, request_id: Any) -> bytes:
-        if not self.spent and len(block) <= self.left:
-            self.left -= len(block)
-            return block
-        return self.refuse(request_id)
-
-    def refuse(self, request_id: Any) -> bytes:
-        self.spent = True
-        self.refused += 1
-        limit = f"{MAX_REPLY_BYTES / MIB:g} MiB"
-        return error_block(
-            request_id,
-            SERVER_ERROR,
-            f"Reply too large: the replies to one request may take {limit}; "
-            "send fewer calls a request, or ask for less",
-        )
-
-
-def answer_calls(
-    fresh: FreshBrain, calls: list[tuple[Any, tuple[str, dict[str, Any]]]], budget: ReplyBudget
-) -> list[bytes]:
-    """The SSE blocks of plain tool calls `(id, (name, arguments))`, run in order in this
-    (worker) thread; once the budget is spent, later calls are refused, not run."""
-    blocks = []
-    for request_id, call in calls:
-        if budget.spent:
-            blocks.append(budget.refuse(request_id))
-            continue
-        result = call_tools(fresh, [call])[0]
-        blocks.append(budget.take(sse_block({"result": result, "id": request_id}), request_id))
-    return blocks
-
-
 def sse_messages(body: bytes) -> list[dict[str, Any]]:
     """The JSON-RPC messages in the SDK's SSE body (`\\r\\n` line ends)."""
     messages = []
@@ -214,27 +149,10 @@ def sdk_can_parse(item: dict[str, Any]) -> bool:
     try:
         request = types.JSONRPCRequest.model_validate(item)
         dumped = request.model_dump(by_alias=True, mode="json", exclude_none=True)
-        types.ClientRequest.model_validate(dumped)
+        types.client_request_adapter.validate_python(dumped)
     except pydantic.ValidationError:
         return False
     return True
-
-
-def plain_tool_call(item: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
-    """`(name, arguments)` of a `tools/call` the SDK would dispatch unchanged, else None."""
-    if item.get("method") != "tools/call" or item.get("jsonrpc") != "2.0" or set(item) - PLAIN_KEYS:
-        return None
-    request_id, params = item.get("id"), item.get("params")
-    if isinstance(request_id, bool) or not isinstance(request_id, int | str):
-        return None
-    if not isinstance(params, dict) or set(params) - {"name", "arguments"}:
-        return None
-    name, arguments = params.get("name"), params.get("arguments")
-    if arguments is None:
-        arguments = {}
-    if not isinstance(name, str) or not isinstance(arguments, dict):
-        return None
-    return name, arguments
 
 
 class McpEndpoint:
@@ -281,7 +199,7 @@ class McpEndpoint:
         for item, call in zip(requests, plain, strict=True):
             if call is not None:
                 blocks.append(next(answered))
-            elif item["method"] not in SDK_METHODS:
+            elif item["method"] not in SERVED_METHODS:
                 blocks.append(error_block(item["id"], -32601, "Method not found"))
             elif budget.spent:
                 blocks.append(budget.refuse(item["id"]))
@@ -303,9 +221,7 @@ class McpEndpoint:
             headers={"Cache-Control": "no-cache"},
         )
 
-    async def _answer(
-        self, calls: list[tuple[Any, tuple[str, dict[str, Any]]]], budget: ReplyBudget
-    ) -> list[bytes]:
+    async def _answer(self, calls: list[tuple[Any, Call]], budget: ReplyBudget) -> list[bytes]:
         """Plain tool calls in one worker thread (`TOOL_THREADS` requests at once at most)."""
         return await anyio.to_thread.run_sync(
             answer_calls, self._fresh, calls, budget, limiter=self._fresh.limiter()
@@ -357,14 +273,8 @@ def _log_refusal(scope: Scope, status: int, reason: str) -> None:
 
 
 def _passthrough(status: int, body: bytes) -> Response:
-    """An SDK transport error, with gbrain's null id instead of the SDK's placeholder."""
-    try:
-        payload = json.loads(body)
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        return Response(body, status_code=status)
-    if isinstance(payload, dict) and payload.get("id") == "server-error":
-        payload["id"] = None
-    return JSONResponse(payload, status_code=status)
+    """An SDK transport error as the SDK wrote it (mcp 2.x already sends gbrain's null id)."""
+    return Response(body, status_code=status, media_type="application/json")
 
 
 async def health(_: Request) -> Response:

@@ -3,9 +3,8 @@
 Replies carry exactly one text content item and no `structuredContent`, like
 gbrain. Tool work runs in a worker thread (the Brain is synchronous).
 
-`call_tools` is the same tool work for several calls at once, as the JSON-RPC
-`result` objects the SDK would send; `http_app` uses it for plain `tools/call`
-requests (see there why).
+`fast_calls` answers plain `tools/call` requests over HTTP with the same tool
+work, without the SDK's per-request machinery (unless `OKF_EXPLORER_PLAIN=1`).
 """
 
 from __future__ import annotations
@@ -17,7 +16,7 @@ from typing import Any
 
 import anyio
 import mcp.types as types
-from mcp.server.lowlevel import Server
+from mcp.server import Server, ServerRequestContext
 
 from okf_explorer import __version__
 from okf_explorer.core.errors import OkfError
@@ -72,7 +71,7 @@ class FreshBrain:
 
 def tool_list() -> list[types.Tool]:
     return [
-        types.Tool(name=name, description=spec["description"], inputSchema=spec["inputSchema"])
+        types.Tool(name=name, description=spec["description"], input_schema=spec["inputSchema"])
         for name, spec in TOOL_SPECS.items()
     ]
 
@@ -92,55 +91,36 @@ def to_result(reply: ToolReply) -> types.CallToolResult:
     meta = reply_meta(reply)
     return types.CallToolResult(
         content=[types.TextContent(type="text", text=reply.text)],
-        isError=reply.is_error,
+        is_error=reply.is_error,
         _meta=meta,
     )
 
 
-def result_object(reply: ToolReply) -> dict[str, Any]:
-    """The `result` of a `tools/call` as the SDK serialises `to_result(reply)`
-    (`model_dump(by_alias=True, mode="json", exclude_none=True)`), built directly:
-    the pydantic round trip costs as much as a small tool call."""
-    result: dict[str, Any] = {
-        "content": [{"type": "text", "text": reply.text}],
-        "isError": reply.is_error,
-    }
-    meta = reply_meta(reply)
-    if meta:
-        result = {"_meta": meta, **result}
-    return result
+def error_result(text: str) -> types.CallToolResult:
+    """What gbrain answers for a tool that failed unexpectedly: the text, `isError`."""
+    return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=True)
 
 
-def call_tools(fresh: FreshBrain, calls: list[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
-    """Run several tool calls in order (in the calling thread): their `result` objects.
-
-    `call_tool` never raises; should the freshness check fail unexpectedly, the call
-    gets the result the SDK handler makes of an exception (its text, `isError`).
-    """
-    results = []
-    for name, arguments in calls:
-        try:
-            reply = call_tool(fresh.current(), name, arguments, contexts=fresh.contexts)
-        except Exception as error:  # the SDK handler's own catch-all, reproduced
-            results.append({"content": [{"type": "text", "text": str(error)}], "isError": True})
-            continue
-        results.append(result_object(reply))
-    return results
-
-
-def build_mcp_server(fresh: FreshBrain) -> Server[Any, Any]:
+def build_mcp_server(fresh: FreshBrain) -> Server[Any]:
     """The SDK server answering `tools/list` and `tools/call` over `fresh.brain`."""
-    server: Server[Any, Any] = Server(SERVER_NAME, version=__version__)
 
-    @server.list_tools()
-    async def _list_tools() -> list[types.Tool]:
-        return tool_list()
+    async def list_tools(
+        _: ServerRequestContext[Any], __: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=tool_list())
 
-    @server.call_tool(validate_input=False)
-    async def _call_tool(name: str, arguments: dict[str, Any]) -> types.CallToolResult:
-        def run() -> ToolReply:
-            return call_tool(fresh.current(), name, arguments, contexts=fresh.contexts)
+    async def call(
+        _: ServerRequestContext[Any], params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        name, arguments = params.name, params.arguments or {}
 
-        return to_result(await anyio.to_thread.run_sync(run, limiter=fresh.limiter()))
+        def run() -> types.CallToolResult:
+            try:
+                reply = call_tool(fresh.current(), name, arguments, contexts=fresh.contexts)
+            except Exception as error:  # v2 would answer a JSON-RPC error; gbrain says isError
+                return error_result(str(error))
+            return to_result(reply)
 
-    return server
+        return await anyio.to_thread.run_sync(run, limiter=fresh.limiter())
+
+    return Server(SERVER_NAME, version=__version__, on_list_tools=list_tools, on_call_tool=call)

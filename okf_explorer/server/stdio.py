@@ -1,9 +1,15 @@
 """MCP over stdin/stdout, answering every request even when stdin ends early.
 
-The SDK's stdio transport stops the session as soon as stdin reaches EOF, so a
-piped client (`printf '…' | okf-explorer serve --stdio`) loses the replies to
-requests still running in worker threads. Here stdin's EOF is held back until
-every request read so far has been answered (bounded by `DRAIN_TIMEOUT`).
+Two things the SDK's own stdio loop (`Server.run`, mcp 2.x) does not do, both
+about correctness, not speed (so this is not a `fast_*` path):
+
+* It stops the session as soon as stdin reaches EOF, so a piped client
+  (`printf '…' | okf-explorer serve --stdio`) loses the replies to requests
+  still running in worker threads. Here stdin's EOF is held back until every
+  request read so far has been answered (bounded by `DRAIN_TIMEOUT`).
+* It refuses a tool call before `initialize` (-32602). Like the HTTP side
+  (stateless, as gbrain), the connection here starts ready; `initialize` is
+  still answered.
 """
 
 from __future__ import annotations
@@ -15,8 +21,11 @@ from io import TextIOWrapper
 from typing import Any
 
 import anyio
-from mcp.server.lowlevel import Server
+from mcp.server import Server
+from mcp.server.connection import Connection
+from mcp.server.runner import serve_connection
 from mcp.server.stdio import stdio_server
+from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
 
 DRAIN_TIMEOUT = 30.0
 
@@ -94,15 +103,28 @@ class _Stdout:
             self._pending.answered(text)
 
 
-async def serve_stdio(server: Server[Any, Any]) -> None:
+async def serve_stdio(server: Server[Any]) -> None:
     """Run `server` on this process's stdin/stdout until stdin ends and all is answered."""
     pending = _Pending()
     stdin, stdout = _Stdin(pending), _Stdout(pending)
     try:
-        async with stdio_server(stdin=stdin, stdout=stdout) as (reader, writer):  # type: ignore[arg-type]
-            # stateless: like the HTTP side, a client may call tools without `initialize`.
+        async with (
+            stdio_server(stdin=stdin, stdout=stdout) as (reader, writer),  # type: ignore[arg-type]
+            server.lifespan(server) as state,
+        ):
+            dispatcher: JSONRPCDispatcher[Any] = JSONRPCDispatcher(
+                reader, writer, inline_methods=frozenset({"initialize"})
+            )
+            connection = Connection.for_loop(dispatcher)
+            connection.initialized.set()  # ready before `initialize`, as over HTTP
             options = server.create_initialization_options()
-            await server.run(reader, writer, options, stateless=True)
+            await serve_connection(
+                server,
+                dispatcher,
+                connection=connection,
+                lifespan_state=state,
+                init_options=options,
+            )
     finally:
         # Detach, or collecting the wrappers would close the process's own stdin/stdout.
         stdout.wrapper.flush()

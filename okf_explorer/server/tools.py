@@ -18,6 +18,7 @@ from okf_explorer.core.errors import OkfError, PageNotFound, PageUnreadable
 from okf_explorer.core.graph import DIRECTIONS, clamp_depth
 from okf_explorer.core.port import relation_of
 from okf_explorer.server import walk
+from okf_explorer.server.fast_json import pretty_json
 from okf_explorer.server.limits import TRAVERSE_ROW_CAP, Truncated, capped
 from okf_explorer.server.params import (
     ToolError,
@@ -65,57 +66,6 @@ class ToolReply:
         if self.is_error:
             return json.dumps(self.value, ensure_ascii=False, separators=(",", ":"))
         return pretty_json(self.value)
-
-
-class _NotPlain(Exception):
-    """A value `pretty_json` leaves to the standard library."""
-
-
-_ESCAPE: Callable[[str], str] = json.encoder.encode_basestring  # type: ignore[attr-defined]
-
-
-def pretty_json(value: Any) -> str:
-    """Exactly `json.dumps(value, ensure_ascii=False, indent=2)` (gbrain's text), faster.
-
-    With `indent` the standard library drops its C encoder for a pure-Python one;
-    our replies are plain (str keys; str, int, finite float, bool, None, list,
-    dict), which this writes with the C string escaper. Anything else is handed
-    to `json.dumps`, which gives the same text or the same error.
-    """
-    try:
-        return _pretty(value, "\n")
-    except _NotPlain:
-        return json.dumps(value, ensure_ascii=False, indent=2)
-
-
-def _pretty(value: Any, newline: str) -> str:
-    if isinstance(value, str):
-        return _ESCAPE(value)
-    if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if isinstance(value, int):
-        return int.__repr__(value)
-    if isinstance(value, float) and value - value == 0:  # finite
-        return float.__repr__(value)
-    inner = newline + "  "
-    if isinstance(value, dict):
-        if not value:
-            return "{}"
-        if not all(isinstance(key, str) for key in value):
-            raise _NotPlain
-        items = [_ESCAPE(key) + ": " + _pretty(item, inner) for key, item in value.items()]
-        return "{" + inner + ("," + inner).join(items) + newline + "}"
-    if isinstance(value, list | tuple):
-        if not value:
-            return "[]"
-        return (
-            "[" + inner + ("," + inner).join(_pretty(item, inner) for item in value) + newline + "]"
-        )
-    raise _NotPlain
 
 
 class BrainTools(BrainLike, Protocol):

@@ -84,7 +84,8 @@ def sse_lines(chunks: Iterable[bytes]) -> Iterator[str]:
     after_cr = False
     for chunk in chunks:
         if after_cr and chunk.startswith(b"\n"):
-            chunk = chunk[1:]
+            chunk = chunk[1:]  # the LF of a CRLF split between chunks
+            after_cr = False
         if not chunk:
             continue
         after_cr = chunk.endswith(b"\r")

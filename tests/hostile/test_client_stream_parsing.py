@@ -38,6 +38,12 @@ def test_sse_lines_match_the_whole_stream_split_at_any_chunking(
     assert list(sse_lines(chunks)) == reference_lines(data)
 
 
+def test_a_crlf_split_between_chunks_ends_one_line_only() -> None:
+    """The LF that completes a CRLF is dropped once; a later chunk's LF ends a line."""
+    assert list(sse_lines([b"\r", b"\n", b"\n"])) == ["", ""]
+    assert list(sse_lines([b"a\r", b"\n", b"\nb"])) == ["a", "", "b"]
+
+
 def test_plain_http_gets_the_deadline_transport() -> None:
     transport = deadline_transport("http://127.0.0.1:9/mcp", 4, DeadlineBackend())
     assert isinstance(transport, _PoolTransport)
