@@ -20,7 +20,6 @@ from okf_explorer.core.port import (
     scan_sequentially,
 )
 from okf_explorer.sources.bundle import BundleSource
-from okf_explorer.sources.pagefile import row_to_scanned
 
 
 def write(root: Path, rel: str, text: str | bytes) -> Path:
@@ -68,7 +67,7 @@ class ScanOnlySource:
 
     def scan(self, stubs, progress=None, cancel=None) -> Iterator[ScannedPage]:
         self.scans.append([stub.slug for stub in stubs])
-        return (row_to_scanned(row) for row in self.inner.scan_rows(stubs, progress, cancel))
+        return (ScannedPage.from_row(row) for row in self.inner.scan_rows(stubs, progress, cancel))
 
     def server_graph(self) -> None:
         return None
