@@ -2,7 +2,8 @@
 reverse index, built by one scan of a source and cached on disk.
 
 `build_index` is incremental: given the previous index (in memory) or the disk
-cache, it rescans only pages whose fingerprint changed.
+cache, it rescans only pages whose fingerprint changed. The records it builds
+(`LinkIndex`, `ResolvedLink`) live in `index_model`; they are re-exported here.
 """
 
 from __future__ import annotations

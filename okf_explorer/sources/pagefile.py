@@ -10,7 +10,7 @@ import os
 import stat
 
 from okf_explorer.core.errors import PageNotFound, PageUnreadable
-from okf_explorer.core.link_grammar import extract_link_tuples
+from okf_explorer.core.link_grammar import RawTuple, extract_link_tuples
 from okf_explorer.core.pages import ErrorKind, Page
 from okf_explorer.core.port import PageRow
 from okf_explorer.core.typed_links import frontmatter_links
@@ -113,7 +113,7 @@ def page_row(
     """Read, parse and extract the links of one page, as a `PageRow` (body links, then
     the frontmatter's typed links)."""
     page = scan_page(root, slug, fingerprint, real_dirs)
-    links = []
+    links: list[RawTuple] = []
     if page.readable:
         links = extract_link_tuples(page.content)
         links.extend(frontmatter_links(page.frontmatter, page.type))
