@@ -134,6 +134,8 @@ def test_rows_round_trip_and_refuse_another_length(cls: type) -> None:
     }[cls]
     row = sample.to_row()
     assert type(row) is tuple and len(row) == len(fields(cls))
+    distinct = {f.name: f"value of {f.name}" for f in fields(cls)}  # any swap shows
+    assert cls(**distinct).to_row() == tuple(distinct.values())
     assert cls.from_row(row) == sample
     assert row == tuple(getattr(sample, f.name) for f in fields(cls))
     with pytest.raises(ValueError):
@@ -158,15 +160,23 @@ def test_page_info_row_of_builds_to_row_without_the_record() -> None:
     for f in fields(PageInfo):
         default = params[f.name].default
         assert default == (inspect.Parameter.empty if f.default is MISSING else f.default)
-    info = PageInfo("a", "A", fingerprint="9:9", aliases=("x",), title_stated=True)
-    row = PageInfo.row_of(slug="a", title="A", fingerprint="9:9", aliases=("x",), title_stated=True)
-    assert row == info.to_row()
-    assert (slug_of_row(row), fingerprint_of_row(row)) == ("a", "9:9")
+    distinct = {f.name: f"value of {f.name}" for f in fields(PageInfo)}  # any swap shows
+    row = PageInfo.row_of(**distinct)
+    assert row == PageInfo(**distinct).to_row() == tuple(distinct.values())
+    assert slug_of_row(row) == "value of slug"
+    assert fingerprint_of_row(row) == "value of fingerprint"
+    assert PageInfo.row_of(slug="a", title="A") == PageInfo("a", "A").to_row()
 
 
 def test_parsed_links_are_raw_link_rows() -> None:
     text = "[[a]] [b](b.md) [[a]] ![[c.png]] [[lint]]\n\n[lint]: cli/lint.md\n"
-    assert [RawLink.from_row(row) for row in extract_link_tuples(text)] == extract_links(text)
+    expected = [
+        RawLink(target="a", kind="wiki", count=2),
+        RawLink(target="b.md", kind="markdown"),
+        RawLink(target="lint", kind="wiki", refdef="cli/lint.md"),
+    ]
+    assert [RawLink.from_row(row) for row in extract_link_tuples(text)] == expected
+    assert extract_links(text) == expected
 
 
 def test_a_scanned_page_row_round_trips(tmp_path: Path) -> None:
