@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from okf_explorer import __version__
+from okf_explorer.cli_usage import UsageError
 from okf_explorer.core.errors import OkfError, PageNotFound, SourceUnavailable
 from okf_explorer.core.text_safety import printable
 
@@ -97,14 +98,6 @@ class OneLineParser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         shown = printable(message)  # `unrecognized arguments` repeats them raw
         self.exit(EXIT_USAGE, f"{self.prog}: error: {shown} (see '{self.prog} --help')\n")
-
-
-class UsageError(Exception):
-    """Arguments argparse accepted but the command cannot use (exit 2, with usage)."""
-
-    def __init__(self, parser: argparse.ArgumentParser, message: str) -> None:
-        super().__init__(message)
-        self.parser = parser
 
 
 def user_message(error: OkfError) -> str:
@@ -311,7 +304,7 @@ def _report_traceback(args: argparse.Namespace) -> None:
 
 def known_secrets(args: argparse.Namespace) -> list[str]:
     """Every secret this run may hold: the token file, `$GBRAIN_TOKEN`, URL credentials."""
-    from okf_explorer.sources.factory import url_secrets
+    from okf_explorer.sources.url_redaction import url_secrets
 
     found = [os.environ.get("GBRAIN_TOKEN", "").strip()]
     token_file = getattr(args, "token_file", None)

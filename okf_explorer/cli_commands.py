@@ -46,7 +46,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from okf_explorer.cli import UsageError
+from okf_explorer.cli_usage import UsageError
 from okf_explorer.core.errors import PageNotFound, PageUnreadable
 from okf_explorer.core.graph import DEPTH_CAP, Direction, Edge, clamp_depth
 from okf_explorer.core.text_safety import json_text, printable

@@ -13,10 +13,9 @@ from okf_explorer.sources.factory import (
     Token,
     open_source,
     read_token,
-    redact_url,
     resolve_spec,
-    url_secrets,
 )
+from okf_explorer.sources.url_redaction import redact_url, url_secrets
 from tests.bundles import write_bundle
 
 SECRET = "gbrain_s3cr3t-t0ken-XYZ"

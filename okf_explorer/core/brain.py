@@ -46,7 +46,14 @@ from okf_explorer.core.graph import (
     traverse_with,
 )
 from okf_explorer.core.index import LinkIndex, ResolvedLink, build_index
-from okf_explorer.core.links import ROOT, LinkKind, Resolution, SlugResolver, looks_like_path
+from okf_explorer.core.links import (
+    ROOT,
+    LinkKind,
+    RawLink,
+    Resolution,
+    SlugResolver,
+    looks_like_path,
+)
 from okf_explorer.core.listing import ServerListing
 from okf_explorer.core.pages import Page, PageInfo
 from okf_explorer.core.port import (
@@ -269,9 +276,10 @@ class Brain:
         index = self.ensure_index()
         refdef = None
         if kind != "markdown":
-            for raw in index.raw_links.get(from_slug, ()):
-                if raw[0] == target and raw[3] is not None:
-                    refdef = raw[3]
+            for row in index.raw_links.get(from_slug, ()):
+                raw = RawLink.from_row(row)
+                if raw.target == target and raw.refdef is not None:
+                    refdef = raw.refdef
                     break
         resolver, _ = self._resolver()
         return resolver.resolve(target, from_slug, kind, refdef)

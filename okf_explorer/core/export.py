@@ -45,11 +45,11 @@ def edge_records(edges: Iterable[Edge]) -> list[dict[str, Any]]:
         {
             "type": "edge",
             "hemisphere": "knowledge",
-            "from": edge[0],
-            "to": edge[1],
+            "from": edge.frm,
+            "to": edge.to,
             "rel": edge.rel,
-            "direction": edge[3],
-            "hop": edge[2],
+            "direction": edge.direction,
+            "hop": edge.hop,
         }
         for edge in edges
     ]
@@ -97,8 +97,8 @@ def _nodes(root: str, edges: Iterable[Edge]) -> list[str]:
     """Every node of the slice, in order of first appearance, the root first."""
     seen = dict.fromkeys([root])
     for edge in edges:
-        seen.setdefault(edge[0])
-        seen.setdefault(edge[1])
+        seen.setdefault(edge.frm)
+        seen.setdefault(edge.to)
     return list(seen)
 
 

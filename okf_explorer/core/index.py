@@ -2,22 +2,23 @@
 reverse index, built by one scan of a source and cached on disk.
 
 `build_index` is incremental: given the previous index (in memory) or the disk
-cache, it rescans only pages whose fingerprint changed.
+cache, it rescans only pages whose fingerprint changed. The records it builds
+(`LinkIndex`, `ResolvedLink`) live in `index_model`; they are re-exported here.
 """
 
 from __future__ import annotations
 
 import gc
 import hashlib
-from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Literal
 
 import okf_explorer
 from okf_explorer.core.cache import FORMAT_VERSION, IndexCache
+from okf_explorer.core.index_model import RESOLVED_COUNT_AT, LinkIndex, ResolvedLink, Reusable
 from okf_explorer.core.index_store import Known, cache_payload, lasting_failure
-from okf_explorer.core.link_grammar import RawLink, RawTuple
-from okf_explorer.core.links import LinkKind, Resolution, ResolveRule, SlugResolver
+from okf_explorer.core.link_grammar import RawTuple
+from okf_explorer.core.links import Resolution, SlugResolver
 from okf_explorer.core.pages import ErrorKind, PageInfo, is_reserved
 from okf_explorer.core.port import (
     CancelCheck,
@@ -29,123 +30,7 @@ from okf_explorer.core.port import (
 from okf_explorer.core.typed_links import LINKS, resolve_named
 from okf_explorer.core.walk_tables import plain_tables, typed_tables
 
-
-@dataclass(frozen=True, slots=True)
-class ResolvedLink:
-    """One forward link of a page after resolution.
-
-    `to` is the target slug, or the dangling node id when `rule == "dangling"`.
-    `rule` records why the two pages are linked (shown by the UI); when several
-    pages matched at that rule, `ambiguous` is True and `candidates` lists them
-    all, `to` first (SPEC §3). `rel` is the relation (`links` for a body link);
-    `incoming` marks a relation stated from the target's side, so the edge runs
-    `to` → this page (see `RawLink`).
-    """
-
-    target: str
-    to: str
-    kind: LinkKind
-    rule: ResolveRule
-    count: int = 1
-    ambiguous: bool = False
-    candidates: tuple[str, ...] = ()
-    rel: str = LINKS
-    incoming: bool = False
-
-    @property
-    def exists(self) -> bool:
-        return self.rule != "dangling"
-
-
-@dataclass(slots=True)
-class LinkIndex:
-    """The parsed corpus.
-
-    - `pages`: slug → PageInfo, in slug order (every page, readable or not).
-    - `forward`: slug → resolved links in order of first appearance,
-      de-duplicated after resolution (unreadable pages map to `()`).
-    - `reverse`: node (slug or dangling id) → slugs of pages linking to it,
-      in slug order, once per relation (once for a plain bundle).
-    - `ambiguous`: how many forward links (after de-duplication) resolved by an
-      ambiguous basename.
-    - `raw_links`: slug → the page's raw links as parsed, plain
-      `(target, kind, count)` tuples (cheap to hold and to cache), kept so a
-      refresh can re-resolve without re-reading files when pages come or go.
-    - `targets`: slug → the nodes each of the page's edges leads to (what walks
-      follow): its own outgoing links, then the pages that state an incoming
-      relation to it; a node repeats when reached by several relations.
-    - `out_rels` / `in_rels`: the relation of each entry of `targets[slug]` /
-      `reverse[node]`, aligned; only for entries that hold a relation other
-      than `links` (a plain bundle has none: absent means all `links`).
-    - `signature`: identifies the slug/title set the links were resolved
-      against; equal signatures mean stored resolutions are still valid.
-
-    The helpers below are what the graph engine walks: `out_slugs`, `in_slugs`,
-    `exists`, `dangling_ids`. An index is never mutated after `build_index`
-    returns it; a refresh builds a new one. On a warm start with nothing
-    changed, `forward` and `raw_links` are read-only mappings built on first
-    use (`index_store.LazyMapping`): walks need only `targets` and `reverse`.
-    """
-
-    pages: dict[str, PageInfo] = field(default_factory=dict)
-    forward: Mapping[str, tuple[ResolvedLink, ...]] = field(default_factory=dict)
-    reverse: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    ambiguous: int = 0
-    raw_links: Mapping[str, tuple[RawTuple, ...]] = field(default_factory=dict)
-    targets: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    signature: str = ""
-    out_rels: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    in_rels: dict[str, tuple[str, ...]] = field(default_factory=dict)
-
-    def out_edges(self, slug: str) -> list[tuple[str, str]]:
-        """`(node, rel)` of each edge leaving `slug` (what an `out` walk follows)."""
-        nodes = self.out_slugs(slug)
-        rels = self.out_rels.get(slug)
-        return list(zip(nodes, rels or (LINKS,) * len(nodes), strict=True))
-
-    def in_edges(self, node: str) -> list[tuple[str, str]]:
-        """`(slug, rel)` of each edge into `node` (what an `in` walk follows), slug order."""
-        froms = self.in_slugs(node)
-        rels = self.in_rels.get(node)
-        return list(zip(froms, rels or (LINKS,) * len(froms), strict=True))
-
-    def relations(self) -> list[str]:
-        """Every relation of the graph, `links` first if present, then by name."""
-        found = {rel for rels in self.out_rels.values() for rel in rels}
-        if any(nodes and slug not in self.out_rels for slug, nodes in self.targets.items()):
-            found.add(LINKS)
-        return sorted(found, key=lambda rel: (rel != LINKS, rel))
-
-    def out_slugs(self, slug: str) -> tuple[str, ...]:
-        """Targets of `slug`'s forward links (slugs or dangling ids), first appearance first."""
-        found = self.targets.get(slug)
-        if found is None:
-            found = tuple(link.to for link in self.forward.get(slug, ()))
-        return found
-
-    def in_slugs(self, node: str) -> tuple[str, ...]:
-        """Pages linking to `node` (a slug or a dangling id), slug order, once per relation."""
-        return self.reverse.get(node, ())
-
-    def exists(self, node: str) -> bool:
-        """True for a page of the corpus, False for a dangling id or anything unknown."""
-        return node in self.pages
-
-    def dangling_ids(self) -> list[str]:
-        """Every dangling node id (a link target matching no page), sorted."""
-        return sorted(node for node in self.reverse if node not in self.pages)
-
-    def titles(self) -> dict[str, str]:
-        """slug → title of every page (for display)."""
-        return {slug: info.title for slug, info in self.pages.items()}
-
-    def resolver(self) -> SlugResolver:
-        """The one resolver of this corpus (slugs, stated titles, aliases)."""
-        return SlugResolver.for_pages(self.pages.values())
-
-
-Reusable = tuple[PageInfo, tuple[RawTuple, ...], tuple[ResolvedLink, ...]]
-"""What a build can reuse of one unchanged page: info, raw links, resolved links."""
+__all__ = ["LinkIndex", "ResolvedLink", "build_index", "corpus_signature"]
 
 
 def build_index(
@@ -202,14 +87,14 @@ def _build(
     to_scan: list[PageStub] = []
     for stub in stubs:
         entry = known.entry(stub.slug, stub.fingerprint)
-        if entry is None or not (entry[0].readable or lasting_failure(entry[0])):
+        if entry is None or not (entry.info.readable or lasting_failure(entry.info)):
             to_scan.append(stub)
         else:
             reused[stub.slug] = entry
     index = _assemble(stubs, reused, _scan(source, to_scan, progress, cancel))
     unchanged = index.signature == known.signature
     if unchanged and not to_scan and known.reverse is not None:
-        index.forward = {slug: reused[slug][2] for slug in index.pages}
+        index.forward = {slug: reused[slug].links for slug in index.pages}
         index.targets, index.reverse, index.ambiguous = (
             known.targets,
             known.reverse,
@@ -258,25 +143,18 @@ def _scan(
     progress: ProgressCallback | None,
     cancel: CancelCheck | None,
 ) -> dict[str, tuple[PageInfo, tuple[RawTuple, ...]]]:
-    """Scan results by slug. A `RowScanner` source hands plain rows (`PageInfo.to_row()`
-    values, then raw links as tuples), which skips building `RawLink`s."""
+    """Scan results by slug. A `RowScanner` source hands `PageRow`s (a `PageInfo` row
+    and `RawLink` rows), which skips building `RawLink`s."""
     if isinstance(source, RowScanner):
-        return {
-            row[0]: (PageInfo.from_row(row[:-1]), row[-1])
-            for row in source.scan_rows(stubs, progress, cancel)
-        }
+        scanned = {}
+        for info_row, links in source.scan_rows(stubs, progress, cancel):
+            info = PageInfo.from_row(info_row)
+            scanned[info.slug] = (info, links)
+        return scanned
     return {
-        page.info.slug: (page.info, tuple(map(_raw_tuple, page.links)))
+        page.info.slug: (page.info, tuple([link.to_row() for link in page.links]))
         for page in source.scan(stubs, progress, cancel)
     }
-
-
-def _raw_tuple(link: RawLink) -> RawTuple:
-    """A `RawLink` as the index keeps it: `(target, kind, count, refdef)` for a body
-    link, with `rel, incoming` after them for a typed one."""
-    if link.rel == LINKS and not link.incoming:
-        return (link.target, link.kind, link.count, link.refdef)
-    return (link.target, link.kind, link.count, link.refdef, link.rel, link.incoming)
 
 
 def _assemble(
@@ -291,7 +169,7 @@ def _assemble(
         slug = stub.slug
         entry = reused.get(slug)
         if entry is not None:
-            pages[slug], raw[slug] = entry[0], entry[1]
+            pages[slug], raw[slug] = entry.info, entry.raw_links
             continue
         info, links = scanned.get(slug) or (None, ())
         if info is None:
@@ -337,7 +215,7 @@ def _resolve_all(index: LinkIndex, keep: dict[str, Reusable]) -> None:
     for slug, raw in index.raw_links.items():
         entry = keep.get(slug)
         if entry is not None:
-            links = entry[2]
+            links = entry.links
         elif raw:
             if resolver is None:
                 resolver = index.resolver()
@@ -380,11 +258,9 @@ def _resolve_page(
     """
     folder = slug.rpartition("/")[0]
     merged: dict[object, list] = {}
-    for item in raw:
-        target, kind, count = item[0], item[1], item[2]
-        refdef = item[3] if len(item) > 3 else None
-        rel, incoming = (item[4], item[5]) if len(item) > 4 else (None, False)
-        if rel is not None and kind != "markdown":
+    for target, kind, count, refdef, rel, incoming in raw:  # `RawLink.to_row()` rows
+        typed = rel != LINKS
+        if typed and kind != "markdown":
             resolution = resolve_named(resolver, slugs, target, slug, rel, incoming)
             node, rule, candidates = resolution.node, resolution.rule, resolution.candidates
         elif (
@@ -407,14 +283,14 @@ def _resolve_page(
                     resolution = resolver.resolve(target, slug, kind)
             node, rule, candidates = resolution.node, resolution.rule, resolution.candidates
         merge_key: object = node
-        if rel is not None:
+        if typed:
             if rule == "dangling" and (kind != "markdown" or incoming):
                 continue  # a name matching no page is no edge (gbrain drops it too)
             merge_key = (node, rel, incoming)
         first = merged.get(merge_key)
-        if first is None:
-            values = [target, node, kind, rule, count, bool(candidates), candidates]
-            merged[merge_key] = values if rel is None else [*values, rel, incoming]
+        if first is None:  # a `ResolvedLink.to_row()` row
+            many = bool(candidates)
+            merged[merge_key] = [target, node, kind, rule, count, many, candidates, rel, incoming]
         else:
-            first[4] += count
-    return tuple([ResolvedLink(*values) for values in merged.values()])
+            first[RESOLVED_COUNT_AT] += count
+    return ResolvedLink.from_rows(merged.values())

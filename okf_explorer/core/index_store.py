@@ -15,18 +15,21 @@ import logging
 import marshal
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
-from okf_explorer.core.pages import LASTING_ERROR_KINDS, PageInfo
+from okf_explorer.core.index_model import LinkIndex, ResolvedLink, Reusable
+from okf_explorer.core.link_grammar import RawTuple
+from okf_explorer.core.pages import (
+    LASTING_ERROR_KINDS,
+    PageInfo,
+    fingerprint_of_row,
+    slug_of_row,
+)
 
 log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
-    from okf_explorer.core.index import LinkIndex, ResolvedLink
     from okf_explorer.core.port import PageStub
-
-    Reusable = tuple[PageInfo, tuple[tuple, ...], tuple[ResolvedLink, ...]]
 
 
 def lasting_failure(info: PageInfo) -> bool:
@@ -121,20 +124,16 @@ class _Links:
                     raise ValueError("the cached links do not decode")
         return self
 
-    def make(self, i: int) -> tuple[tuple[tuple[str, str, int], ...], tuple[ResolvedLink, ...]]:
-        from okf_explorer.core.index import ResolvedLink  # index imports this module
-
+    def make(self, i: int) -> tuple[tuple[RawTuple, ...], tuple[ResolvedLink, ...]]:
         self.load()
-        return self.raws[i], tuple([ResolvedLink(*fields) for fields in self.rows[i]])
+        return self.raws[i], ResolvedLink.from_rows(self.rows[i])
 
     def forward(self) -> dict[str, tuple[ResolvedLink, ...]]:
-        from okf_explorer.core.index import ResolvedLink  # index imports this module
-
         self.load()
-        pairs = zip(self._slugs, self.rows, strict=True)
-        return {slug: tuple([ResolvedLink(*f) for f in rows]) for slug, rows in pairs}
+        from_rows = ResolvedLink.from_rows
+        return {slug: from_rows(rows) for slug, rows in zip(self._slugs, self.rows, strict=True)}
 
-    def raw_links(self) -> dict[str, tuple[tuple[str, str, int], ...]]:
+    def raw_links(self) -> dict[str, tuple[RawTuple, ...]]:
         return dict(zip(self._slugs, self.load().raws, strict=True))
 
 
@@ -234,7 +233,7 @@ class Known:
             raw, links = index.raw_links.get(slug), index.forward.get(slug)
             if raw is not None and links is not None:
                 known._rows[slug] = (info.fingerprint, len(entries))
-                entries.append((info, raw, links))
+                entries.append(Reusable(info, raw, links))
         known._make = entries.__getitem__
         return known
 
@@ -257,36 +256,37 @@ class Known:
         complete, infos, targets, reverse, ambiguous, blob, out_rels, in_rels = data  # type: ignore[misc]
         if len(infos) != len(targets) or not isinstance(blob, bytes):
             raise ValueError("cache columns differ in length")
-        slugs = [info[0] for info in infos]
+        slugs = list(map(slug_of_row, infos))
+        fingerprints = list(map(fingerprint_of_row, infos))
         links = _Links(blob, slugs)
 
         def make(i: int) -> Reusable:
-            return (PageInfo.from_row(infos[i]), *links.make(i))
+            return Reusable(PageInfo.from_row(infos[i]), *links.make(i))
 
         known = cls()
         known.signature, known.ambiguous, known._make = signature, int(ambiguous), make
         known.reverse = dict(reverse)
         known.out_rels, known.in_rels = dict(out_rels), dict(in_rels)
         known.targets = dict(zip(slugs, targets, strict=True))
-        known._rows = {info[0]: (info[8], i) for i, info in enumerate(infos)}
+        pairs = zip(slugs, fingerprints, strict=True)
+        known._rows = {slug: (fingerprint, i) for i, (slug, fingerprint) in enumerate(pairs)}
         if complete is True:
-            known._listing = slugs, [info[8] for info in infos]
-            known._whole = lambda: _whole_index(signature, known, infos, links)
+            known._listing = slugs, fingerprints
+            known._whole = lambda: _whole_index(signature, known, slugs, infos, links)
         return known
 
 
-def _whole_index(signature: str, known: Known, infos: list, links: _Links) -> LinkIndex:
-    from okf_explorer.core.index import LinkIndex  # index imports this module
-
+def _whole_index(
+    signature: str, known: Known, slugs: list[str], infos: list, links: _Links
+) -> LinkIndex:
     assert known.reverse is not None
     forward: Callable[[], dict[str, Any]] = links.forward
     raw_links: Callable[[], dict[str, Any]] = links.raw_links
     if known._rebuild is not None:
-        slugs = [info[0] for info in infos]
         forward = known._rebuild.guard(forward, "forward", slugs)
         raw_links = known._rebuild.guard(raw_links, "raw_links", slugs)
     return LinkIndex(
-        pages={info[0]: PageInfo.from_row(info) for info in infos},
+        pages=dict(zip(slugs, map(PageInfo.from_row, infos), strict=True)),
         forward=LazyMapping(forward),  # type: ignore[arg-type]
         reverse=known.reverse,
         ambiguous=known.ambiguous,
@@ -310,20 +310,19 @@ def cache_payload(index: LinkIndex) -> tuple:
     every page may be reused as is (none waits for a retry); columns aligned
     by page (`PageInfo.to_row()` values, forward targets); the reverse index and the
     ambiguity count; then a marshal blob of the raw links and the resolved
-    links (as field tuples), per page; then the relation tables (empty for a
-    plain bundle). marshal keeps shared strings shared within each part.
+    links (`RawLink.to_row()` and `ResolvedLink.to_row()` rows), per page; then the
+    relation tables (empty for a plain bundle). marshal keeps shared strings shared
+    within each part.
     """
     infos, raws, forward, targets = [], [], [], []
     complete = True
-    link_fields = attrgetter(
-        "target", "to", "kind", "rule", "count", "ambiguous", "candidates", "rel", "incoming"
-    )
+    to_rows = ResolvedLink.to_rows
     for slug, i in index.pages.items():
         infos.append(i.to_row())
         complete = complete and (i.readable or lasting_failure(i))
         raws.append(index.raw_links[slug])
         targets.append(index.targets[slug])
-        forward.append(tuple(map(link_fields, index.forward[slug])))
+        forward.append(to_rows(index.forward[slug]))
     blob = marshal.dumps((raws, forward))
     rels = dict(index.out_rels), dict(index.in_rels)
     return complete, infos, targets, dict(index.reverse), index.ambiguous, blob, *rels

@@ -36,8 +36,9 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass
-from typing import Literal
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from typing import Any, Literal
 from urllib.parse import unquote
 
 LinkKind = Literal["wiki", "embed", "markdown"]
@@ -47,6 +48,9 @@ ATTACHMENT_EXTENSIONS = frozenset(
     | {"mp3", "mp4", "m4a", "wav", "ogg", "webm", "mov", "canvas", "base"}
 )
 """Wiki targets with these extensions name attachments, not pages (SPEC §3)."""
+
+BODY_REL = "links"
+"""The relation of a link in a page's body (`typed_links.LINKS`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,14 +65,38 @@ class RawLink:
     frontmatter field states (`core.typed_links`); `incoming` marks a relation
     stated from the target's side (gbrain's `key_people` on a company: the person
     `works_at` the company), so the edge runs from the target to this page.
+
+    `to_row` / `from_row` give every field as one plain tuple (a `RawTuple`), in
+    field order: what the parser returns, scan workers send back, the index keeps
+    and the disk cache stores.
     """
 
     target: str
     kind: LinkKind
     count: int = 1
     refdef: str | None = None
-    rel: str = "links"
+    rel: str = BODY_REL
     incoming: bool = False
+
+    def to_row(self) -> RawTuple:
+        """Every field as a plain tuple, in field order (see `from_row`)."""
+        return (self.target, self.kind, self.count, self.refdef, self.rel, self.incoming)
+
+    @classmethod
+    def from_row(cls, row: Sequence[Any]) -> RawLink:
+        """The inverse of `to_row`; a row of another length raises `ValueError`."""
+        if len(row) != RAW_LINK_ROW_LENGTH:
+            raise ValueError(f"a RawLink row has {RAW_LINK_ROW_LENGTH} fields, not {len(row)}")
+        return cls(*row)
+
+
+RawTuple = tuple[str, LinkKind, int, str | None, str, bool]
+"""A `RawLink` as plain values (`RawLink.to_row`): `(target, kind, count, refdef, rel,
+incoming)`, the same length for a body link and a typed frontmatter link."""
+
+RAW_LINK_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(RawLink))
+"""The field names of `RawLink`, in row order."""
+RAW_LINK_ROW_LENGTH = len(RAW_LINK_FIELDS)
 
 
 # --- code blocks and spans -------------------------------------------------
@@ -361,17 +389,12 @@ _LINK = re.compile(
 
 def extract_links(text: str) -> list[RawLink]:
     """Distinct link targets with kind and count, in order of first appearance."""
-    return [RawLink(*fields) for fields in extract_link_tuples(text)]
-
-
-RawTuple = tuple
-"""A raw link as plain values, the `RawLink` fields in order: `(target, kind, count,
-refdef)` for a body link, then `rel, incoming` for a typed frontmatter link."""
+    return [RawLink.from_row(row) for row in extract_link_tuples(text)]
 
 
 def extract_link_tuples(text: str) -> list[RawTuple]:
-    """`extract_links` as plain `(target, kind, count, refdef)` tuples: what the index
-    keeps and the scan workers send back, without building a `RawLink` per link."""
+    """`extract_links` as `RawLink.to_row()` tuples: what the index keeps and the scan
+    workers send back, without building a `RawLink` per link."""
     if "[" not in text:
         return []
     clean = "".join(_mask_code_spans(segment) for segment in _strip_fences(text))
@@ -403,7 +426,7 @@ def extract_link_tuples(text: str) -> list[RawTuple]:
                     found[target] = [kind, 1, None]
                 else:
                     entry[1] += 1
-    return [(target, kind, count, refdef) for target, (kind, count, refdef) in found.items()]
+    return [(t, kind, n, refdef, BODY_REL, False) for t, (kind, n, refdef) in found.items()]
 
 
 def _scan_with_references(

@@ -6,8 +6,9 @@ index keeps about a page without its body (cheap to hold for 100k pages).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
+from operator import itemgetter
 from typing import Any, Literal
 
 RESERVED_NAMES = frozenset({"index", "log"})
@@ -56,7 +57,8 @@ class PageInfo:
     (SPEC §3). `aliases` are the frontmatter `aliases`.
 
     `to_row` / `from_row` give the fields as one plain tuple, in field order:
-    the shape scan workers and the disk cache use.
+    the shape scan workers and the disk cache use (`row_of` builds one without a
+    `PageInfo`; `slug_of_row` and `fingerprint_of_row` read one).
     """
 
     slug: str
@@ -100,9 +102,52 @@ class PageInfo:
             raise ValueError(f"a PageInfo row has {PAGE_INFO_ROW_LENGTH} fields, not {len(row)}")
         return cls(*row)
 
+    @staticmethod
+    def row_of(
+        slug: str,
+        title: str,
+        type: str | None = None,
+        tags: tuple[str, ...] = (),
+        updated_at: str | None = None,
+        reserved: bool = False,
+        readable: bool = True,
+        error: str | None = None,
+        fingerprint: str = "",
+        description: str | None = None,
+        tags_known: bool = True,
+        error_kind: ErrorKind | None = None,
+        aliases: tuple[str, ...] = (),
+        title_stated: bool = False,
+    ) -> tuple[Any, ...]:
+        """`PageInfo(...).to_row()` without building the `PageInfo` (a scan's per-page path)."""
+        return (
+            slug,
+            title,
+            type,
+            tags,
+            updated_at,
+            reserved,
+            readable,
+            error,
+            fingerprint,
+            description,
+            tags_known,
+            error_kind,
+            aliases,
+            title_stated,
+        )
 
-PAGE_INFO_ROW_LENGTH = len(fields(PageInfo))
-"""How many values `PageInfo.to_row` gives (the page's links follow them in a scan row)."""
+
+PAGE_INFO_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(PageInfo))
+"""The field names of `PageInfo`, in row order."""
+PAGE_INFO_ROW_LENGTH = len(PAGE_INFO_FIELDS)
+"""How many values `PageInfo.to_row` gives."""
+slug_of_row: Callable[[Sequence[Any]], str] = itemgetter(PAGE_INFO_FIELDS.index("slug"))
+"""The `slug` of a `PageInfo.to_row()` row, without decoding the row."""
+fingerprint_of_row: Callable[[Sequence[Any]], str] = itemgetter(
+    PAGE_INFO_FIELDS.index("fingerprint")
+)
+"""The `fingerprint` of a `PageInfo.to_row()` row, without decoding the row."""
 
 
 @dataclass(frozen=True, slots=True)

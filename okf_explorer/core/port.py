@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
+from okf_explorer.core.link_grammar import RawTuple
 from okf_explorer.core.links import RawLink, extract_links
 from okf_explorer.core.pages import Page, PageInfo
 from okf_explorer.core.typed_links import frontmatter_links
@@ -42,12 +43,30 @@ class PageStub:
     info: PageInfo | None = None
 
 
+PageRow = tuple[tuple[Any, ...], tuple[RawTuple, ...]]
+"""A `ScannedPage` as plain values (`ScannedPage.to_row`): the `PageInfo.to_row()` and
+the `RawLink.to_row()` of each link. Cheap to pickle between processes."""
+
+
 @dataclass(frozen=True, slots=True)
 class ScannedPage:
-    """What the index keeps of one page: its summary and its raw link targets."""
+    """What the index keeps of one page: its summary and its raw link targets.
+
+    `to_row` / `from_row` give it as a `PageRow`: what scan workers send back
+    (`RowScanner`)."""
 
     info: PageInfo
     links: tuple[RawLink, ...]
+
+    def to_row(self) -> PageRow:
+        """The page as plain values (see `PageRow`)."""
+        return self.info.to_row(), tuple([link.to_row() for link in self.links])
+
+    @classmethod
+    def from_row(cls, row: PageRow) -> ScannedPage:
+        """The inverse of `to_row`."""
+        info, links = row
+        return cls(PageInfo.from_row(info), tuple(map(RawLink.from_row, links)))
 
 
 class ServerLink(str):
@@ -139,15 +158,15 @@ class PageSource(Protocol):
 @runtime_checkable
 class RowScanner(Protocol):
     """A source that can scan into plain rows, skipping a million small objects per 100k
-    pages: each row is the page's `PageInfo.to_row()` values, then its raw links as a
-    tuple of `(target, kind, count)` tuples. `build_index` prefers it to `scan`."""
+    pages: each row is a `PageRow` (`ScannedPage.to_row()`, built without the
+    `ScannedPage`). `build_index` prefers it to `scan`."""
 
     def scan_rows(
         self,
         stubs: Sequence[PageStub],
         progress: ProgressCallback | None = None,
         cancel: CancelCheck | None = None,
-    ) -> Iterator[tuple[Any, ...]]: ...
+    ) -> Iterator[PageRow]: ...
 
 
 @runtime_checkable
@@ -175,5 +194,5 @@ def scan_one(page: Page) -> ScannedPage:
     if not page.readable:
         return ScannedPage(info=page.info(), links=())
     typed = frontmatter_links(page.frontmatter, page.type)
-    links = (*extract_links(page.content), *(RawLink(*link) for link in typed))
+    links = (*extract_links(page.content), *map(RawLink.from_row, typed))
     return ScannedPage(info=page.info(), links=links)

@@ -41,20 +41,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from okf_explorer.core.link_grammar import LinkKind
+from okf_explorer.core.link_grammar import BODY_REL, LinkKind, RawLink, RawTuple
 from okf_explorer.core.link_resolution import Resolution, SlugResolver, looks_like_path, slugify
-
-TypedTuple = tuple[str, LinkKind, int, None, str, bool]
-"""A typed raw link as plain values: `(target, kind, count, None, rel, incoming)` (the
-`RawLink` fields; a frontmatter value has no reference definition)."""
 
 MAX_TYPED_LINKS = 1000
 """At most this many frontmatter values are read as links per page (bounded work)."""
 
-LINKS = "links"
+LINKS = BODY_REL
 """The relation of a link in a page's body."""
 
 
@@ -103,23 +99,23 @@ _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
 _WIKI_VALUE = re.compile(r"\s*\[\[(.+?)\]\]\s*", re.DOTALL)
 
 
-def frontmatter_links(frontmatter: Mapping[str, Any], page_type: str | None) -> list[TypedTuple]:
-    """Every typed link `frontmatter` states, first appearance first, de-duplicated
-    by `(target, rel, incoming)` (repeats add to the count); at most `MAX_TYPED_LINKS`
-    values are read."""
+def frontmatter_links(frontmatter: Mapping[str, Any], page_type: str | None) -> list[RawTuple]:
+    """Every typed link `frontmatter` states, as `RawLink.to_row()` tuples, first
+    appearance first, de-duplicated by `(target, rel, incoming)` (repeats add to the
+    count); at most `MAX_TYPED_LINKS` values are read."""
     if not frontmatter or _LINK_FIELDS.isdisjoint(frontmatter):
         return []  # the common page: one set test
-    found: dict[tuple[str, str, bool], list[Any]] = {}
+    found: dict[tuple[str, str, bool], RawLink] = {}
     for n, (target, kind, rel, incoming) in enumerate(_stated(frontmatter, page_type)):
         if n >= MAX_TYPED_LINKS:
             break
         key = (target, rel, incoming)
         first = found.get(key)
         if first is None:
-            found[key] = [target, kind, 1, None, rel, incoming]
+            found[key] = RawLink(target, kind, 1, None, rel, incoming)
         else:
-            first[2] += 1
-    return [tuple(values) for values in found.values()]  # type: ignore[misc]
+            found[key] = replace(first, count=first.count + 1)
+    return [link.to_row() for link in found.values()]
 
 
 def _stated(

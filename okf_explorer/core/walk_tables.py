@@ -1,5 +1,5 @@
 """The walk tables of a link index (`targets`, `reverse`, `out_rels`, `in_rels`), built
-from every page's resolved links once they are all known (see `index.LinkIndex`)."""
+from every page's resolved links once they are all known (see `index_model.LinkIndex`)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from okf_explorer.core.typed_links import LINKS
 
 if TYPE_CHECKING:
-    from okf_explorer.core.index import LinkIndex
+    from okf_explorer.core.index_model import LinkIndex
 
 
 def plain_tables(index: LinkIndex) -> None:

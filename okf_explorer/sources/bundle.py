@@ -32,6 +32,7 @@ from okf_explorer.core.errors import SourceUnavailable
 from okf_explorer.core.pages import Page
 from okf_explorer.core.port import (
     CancelCheck,
+    PageRow,
     PageStub,
     ProgressCallback,
     ScannedPage,
@@ -39,11 +40,9 @@ from okf_explorer.core.port import (
 )
 from okf_explorer.sources.pagefile import (
     MARKDOWN_SUFFIX,
-    PageRow,
     file_fingerprint,
     inside,
     read_page,
-    row_to_scanned,
 )
 from okf_explorer.sources.parallel import scan_rows
 
@@ -88,7 +87,7 @@ class BundleSource:
     ) -> Iterator[ScannedPage]:
         """Read and parse these pages (in parallel for large batches); see `parallel`."""
         for row in self.scan_rows(stubs, progress, cancel):
-            yield row_to_scanned(row)
+            yield ScannedPage.from_row(row)
 
     def scan_rows(
         self,

@@ -10,7 +10,8 @@ Choices where the SPEC is silent:
 - `~` in a folder spec is expanded;
 - a spec that names an existing *file* is refused (a bundle is a folder);
 - a URL is shown with its user-info replaced by `***` and the values of
-  secret-looking query parameters (`token`, `key`, `secret`, ...) masked;
+  secret-looking query parameters (`token`, `key`, `secret`, ...) masked
+  (`url_redaction`);
 - an unreadable or empty token file is an `AuthError` naming the file, raised
   before any connection is tried, so a typo never silently falls back to
   `$GBRAIN_TOKEN`.
@@ -23,11 +24,12 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 import okf_explorer
 from okf_explorer.core.errors import AuthError, SourceUnavailable
 from okf_explorer.core.port import PageSource
+from okf_explorer.sources.url_redaction import redact_url
 
 SAMPLE_BRAIN = Path(okf_explorer.__file__).resolve().parent / "sample_brain"
 """The demo bundle shipped inside the package: the last default."""
@@ -35,7 +37,6 @@ SAMPLE_BRAIN = Path(okf_explorer.__file__).resolve().parent / "sample_brain"
 SourceKind = Literal["folder", "url"]
 
 _URL_SCHEMES = ("http", "https")
-_SECRET_PARAM = re.compile(r"token|key|secret|pass|auth|sig|credential", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,36 +86,12 @@ def resolve_spec(spec: str | None) -> SourceSpec:
     return SourceSpec("folder", str(SAMPLE_BRAIN), "sample brain")
 
 
-def redact_url(url: str) -> str:
-    """`url` with user-info replaced by `***` and secret query values masked."""
-    try:
-        parts = urlsplit(url)
-        host = parts.hostname or ""
-        port = parts.port
-    except ValueError:
-        return "<invalid URL>"
-    netloc = parts.netloc
-    if "@" in netloc:
-        shown_host = f"[{host}]" if ":" in host else host
-        netloc = "***@" + shown_host + (f":{port}" if port is not None else "")
-    query = parts.query
-    if query:
-        pairs = parse_qsl(query, keep_blank_values=True)
-        query = urlencode(
-            [(k, "***" if _SECRET_PARAM.search(k) else v) for k, v in pairs], safe="*"
-        )
-    return urlunsplit((parts.scheme, netloc, parts.path, query, ""))
-
-
-def url_secrets(url: str) -> list[str]:
-    """The secret parts of a URL (password, secret query values), to scrub from messages."""
-    try:
-        parts = urlsplit(url)
-        found = [parts.password or "", parts.username or ""] if "@" in parts.netloc else []
-        found += [v for k, v in parse_qsl(parts.query) if _SECRET_PARAM.search(k)]
-    except ValueError:
-        return []
-    return [secret for secret in found if secret]
+def describe_source(spec: str | None) -> str:
+    """A one-line banner for the source `spec` resolves to, never with credentials."""
+    resolved = resolve_spec(spec)
+    if resolved.origin == "sample brain":
+        return f"sample brain ({resolved.location})"
+    return resolved.label
 
 
 def read_token(token_file: Path | None) -> Token:

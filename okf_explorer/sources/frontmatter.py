@@ -28,7 +28,7 @@ from typing import Any
 
 import yaml
 
-from okf_explorer.core.pages import ErrorKind, Page, frontmatter_aliases, is_reserved
+from okf_explorer.core.pages import ErrorKind, Page, PageInfo, frontmatter_aliases, is_reserved
 from okf_explorer.sources.bounded_yaml import FrontmatterRefused, check_size, load_bounded
 from okf_explorer.sources.fastyaml import parse_simple
 
@@ -184,23 +184,21 @@ def info_fields(
         aliases = frontmatter_aliases(frontmatter.get("aliases"))
     else:
         title, kind, tags, description = first_heading(body), None, (), None
-    fields = (
-        slug,
-        title or slug.rsplit("/", 1)[-1],
-        kind,
-        tags,
-        mtime_iso(mtime_ns),
-        is_reserved(slug),
-        True,
-        error,
-        fingerprint,
-        description,
-        True,
-        "malformed" if error is not None else None,
-        aliases,
-        bool(stated),
+    row = PageInfo.row_of(
+        slug=slug,
+        title=title or slug.rsplit("/", 1)[-1],
+        type=kind,
+        tags=tags,
+        updated_at=mtime_iso(mtime_ns),
+        reserved=is_reserved(slug),
+        error=error,
+        fingerprint=fingerprint,
+        description=description,
+        error_kind="malformed" if error is not None else None,
+        aliases=aliases,
+        title_stated=bool(stated),
     )
-    return fields, body, frontmatter
+    return row, body, frontmatter
 
 
 def unreadable_page(

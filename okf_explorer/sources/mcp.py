@@ -60,6 +60,7 @@ from okf_explorer.sources.mcp_payloads import (
 )
 from okf_explorer.sources.mcp_scan import PageOutcome, scan_concurrently
 from okf_explorer.sources.mcp_transport import JsonRpcTransport
+from okf_explorer.sources.url_redaction import redact_url, url_secrets
 
 if TYPE_CHECKING:
     import httpx
@@ -97,8 +98,6 @@ class McpSource:
         concurrency: int = 8,
         http_transport: httpx.BaseTransport | None = None,
     ) -> None:
-        from okf_explorer.sources.factory import redact_url, url_secrets
-
         self._label = redact_url(url)
         self._token_source = token_source
         self._concurrency = max(1, int(concurrency))

@@ -1,7 +1,7 @@
 """One page file: from a slug to its path, its bytes and its parsed `Page`.
 
 Module-level functions over plain values (the real root path, slugs), so the
-parallel scan can run them in worker processes and send back plain tuples.
+parallel scan can run them in worker processes and send back `PageRow`s.
 """
 
 from __future__ import annotations
@@ -10,19 +10,13 @@ import os
 import stat
 
 from okf_explorer.core.errors import PageNotFound, PageUnreadable
-from okf_explorer.core.link_grammar import extract_link_tuples
-from okf_explorer.core.links import RawLink
-from okf_explorer.core.pages import ErrorKind, Page, PageInfo
-from okf_explorer.core.port import ScannedPage
+from okf_explorer.core.link_grammar import RawTuple, extract_link_tuples
+from okf_explorer.core.pages import ErrorKind, Page
+from okf_explorer.core.port import PageRow
 from okf_explorer.core.typed_links import frontmatter_links
 from okf_explorer.sources.frontmatter import Undecodable, decode, page_from_text, unreadable_page
 
 MARKDOWN_SUFFIX = ".md"
-
-PageRow = tuple
-"""A scanned page as plain values: `PageInfo.to_row()`, then the links as
-`RawLink` field tuples (a frontmatter value's typed link among them). Cheap to pickle
-between processes."""
 
 
 def file_fingerprint(info: os.stat_result) -> str:
@@ -116,16 +110,11 @@ def scan_page(
 def page_row(
     root: str, slug: str, fingerprint: str, real_dirs: dict[str, bool] | None = None
 ) -> PageRow:
-    """Read, parse and extract the links of one page, as a `PageRow`."""
+    """Read, parse and extract the links of one page, as a `PageRow` (body links, then
+    the frontmatter's typed links)."""
     page = scan_page(root, slug, fingerprint, real_dirs)
-    links: list = []
+    links: list[RawTuple] = []
     if page.readable:
         links = extract_link_tuples(page.content)
         links.extend(frontmatter_links(page.frontmatter, page.type))
-    return (*page.info().to_row(), tuple(links))
-
-
-def row_to_scanned(row: PageRow) -> ScannedPage:
-    """A `PageRow` as a `ScannedPage`."""
-    *fields, links = row
-    return ScannedPage(PageInfo.from_row(fields), tuple(RawLink(*link) for link in links))
+    return page.info().to_row(), tuple(links)

@@ -27,10 +27,10 @@ from concurrent.futures.process import BrokenProcessPool
 
 from okf_explorer.core.errors import Cancelled
 from okf_explorer.core.link_grammar import extract_link_tuples
-from okf_explorer.core.port import CancelCheck, ProgressCallback
+from okf_explorer.core.port import CancelCheck, PageRow, ProgressCallback
 from okf_explorer.core.typed_links import frontmatter_links
-from okf_explorer.sources.frontmatter import Undecodable, decode, info_fields
-from okf_explorer.sources.pagefile import PageRow, inside
+from okf_explorer.sources.frontmatter import Undecodable, as_text, decode, info_fields
+from okf_explorer.sources.pagefile import inside
 from okf_explorer.sources.pagefile import page_row as general_page_row
 
 PARALLEL_THRESHOLD = 2000
@@ -87,11 +87,12 @@ def page_row(root: str, slug: str, fingerprint: str, real_dirs: dict[str, bool])
                 except Undecodable:
                     pass  # the general path words the reason
                 else:
-                    fields, body, frontmatter = info_fields(slug, text, data[0], fingerprint)
+                    info, body, frontmatter = info_fields(slug, text, data[0], fingerprint)
                     links = extract_link_tuples(body)
                     if frontmatter:
-                        links.extend(frontmatter_links(frontmatter, fields[2]))
-                    return (*fields, tuple(links))
+                        page_type = as_text(frontmatter.get("type"))
+                        links.extend(frontmatter_links(frontmatter, page_type))
+                    return info, tuple(links)
     return general_page_row(root, slug, fingerprint, real_dirs)
 
 
