@@ -7,7 +7,6 @@ cache, it rescans only pages whose fingerprint changed.
 
 from __future__ import annotations
 
-import gc
 import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -15,6 +14,7 @@ from typing import Literal
 
 import okf_explorer
 from okf_explorer.core.cache import FORMAT_VERSION, IndexCache
+from okf_explorer.core.fast_gc import gc_paused
 from okf_explorer.core.index_store import Known, cache_payload, lasting_failure
 from okf_explorer.core.links import LinkKind, RawLink, Resolution, ResolveRule, SlugResolver
 from okf_explorer.core.pages import ErrorKind, PageInfo, is_reserved
@@ -165,14 +165,8 @@ def build_index(
     nothing is saved).
     """
     store = IndexCache.from_environment() if cache is None else (cache or None)
-    collecting = gc.isenabled()
-    if collecting:  # the build makes ~10 objects per link, none cyclic: skip the GC passes
-        gc.disable()
-    try:
+    with gc_paused():  # the build makes ~10 objects per link, none cyclic (see fast_gc)
         return _build(source, previous, store, progress, cancel)
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def _build(
