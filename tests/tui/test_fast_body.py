@@ -20,7 +20,10 @@ from textual.widgets import Markdown
 from textual.widgets._markdown import MarkdownBlock, MarkdownFence, MarkdownHeader, MarkdownTable
 
 from okf_explorer.core.fast_paths import PLAIN_ENV
-from okf_explorer.tui.widgets.fast_body import LIGHT_CHARS, prepare_body, render_tokens
+from okf_explorer.core.pages import Page
+from okf_explorer.tui.widgets import page_pane
+from okf_explorer.tui.widgets.fast_body import LIGHT_CHARS, LightBody, prepare_body, render_tokens
+from okf_explorer.tui.widgets.page_pane import PagePane
 
 WORD = st.text(alphabet="abcdefghij", min_size=1, max_size=7)
 WORDS = st.lists(WORD, min_size=1, max_size=5).map(" ".join)
@@ -126,3 +129,32 @@ def test_plain_switch_sends_long_bodies_to_the_markdown_widget(monkeypatch) -> N
     plain = prepare_body(long)
     assert plain.light is None and plain.chunks == () and plain.markdown.startswith("# Long")
     assert prepare_body(long, start=plain.end).light is None  # the next part too
+
+
+class PaneApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield PagePane()
+
+
+async def test_plain_switch_shows_every_part_of_a_long_body_in_the_markdown_widget(
+    monkeypatch,
+) -> None:
+    monkeypatch.setenv(PLAIN_ENV, "1")
+    monkeypatch.setattr(  # parts of ~300 characters instead of RENDER_CHARS
+        page_pane, "prepare_body", lambda text, start=0: prepare_body(text, start, limit=300)
+    )
+    body = "".join(f"Paragraph {n} links [[p{n}]].\n\n" for n in range(40))
+    app = PaneApp()
+    async with app.run_test() as pilot:
+        pane = app.query_one(PagePane)
+        await pane.show_page(Page(slug="long", title="Long", content=body))
+        await pilot.pause()
+        first = pane.end
+        assert not pane.light and pane.truncated and 150 < first <= 300
+        assert await pane.show_more()
+        await pilot.pause()
+        assert not pane.light and 300 < pane.end <= 600
+        shown = app.query_one(Markdown).source
+        assert shown.startswith("Paragraph 0 links") and "(<okf:p12>)" in shown
+        assert [href for _, href in pane.links][:2] == ["okf:p0", "okf:p1"]
+        assert not app.query_one(LightBody).children
