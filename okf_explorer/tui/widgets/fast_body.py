@@ -17,10 +17,11 @@ loop and appended as new chunks, so nothing O(page size) ever runs on the loop.
 A cut inside a fenced code block shows the rest of that block as prose.
 
 Measured by `tests/bench/bench_body.py` against the `Markdown` widget (fast paths
-off), headless at 120×40, two runs: showing a 200-item index page takes 0.17 s
-instead of 2.0 s (saves 92 %), a 50 KB handbook 0.24 s instead of 5.1 s (95 %), the
-first 200 KB of a 1 MB page 1.0 s instead of 51 s (98 %); each later relayout with
-the page shown costs 26-30 ms instead of 93-990 ms. A property test checks that it
+off), headless at 120×40, two runs on a shared machine: showing a 200-item index page
+takes 0.17-0.23 s instead of 2.0-2.5 s (saves 91-92 %), a 50 KB handbook 0.24-0.45 s
+instead of 5.1-5.7 s (92-95 %), the first 200 KB of a 1 MB page 0.6-1.0 s instead of
+45-51 s (98-99 %); a later relayout with the index or handbook shown costs 25-30 ms
+instead of 93-196 ms (71-86 %). A property test checks that it
 shows the headings, links, code lines and table cells the `Markdown` widget shows.
 """
 
