@@ -6,12 +6,12 @@ runs over the local index or a server's stored graph.
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Callable, Mapping, Sequence
 from itertools import chain, filterfalse, repeat
 from typing import Literal, NamedTuple
 
 from okf_explorer.core.errors import OkfError
+from okf_explorer.core.fast_gc import gc_paused
 
 Direction = Literal["out", "in", "both"]
 DIRECTIONS: tuple[Direction, ...] = ("out", "in", "both")
@@ -131,19 +131,12 @@ def traverse_with(
     edges: list[Edge] = []
     # Edges hold only str and int, so they can never form a cycle; yet every one
     # is a tracked object, and the cyclic collector re-walking half a million of
-    # them roughly doubles the time of a deep walk. Pause it meanwhile. Only
-    # the caller that turned it off turns it back on, so concurrent walks are safe.
-    paused = gc.isenabled()
-    if paused:
-        gc.disable()
-    try:
+    # them slows a deep walk down (see fast_gc): pause it meanwhile.
+    with gc_paused():
         if direction in ("out", "both"):
             _bfs_pass(root, hops, "out", out_neighbours, edges, out_relations)
         if direction in ("in", "both"):
             _bfs_pass(root, hops, "in", in_neighbours, edges, in_relations)
-    finally:
-        if paused:
-            gc.enable()
     return edges
 
 

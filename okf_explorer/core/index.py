@@ -8,13 +8,13 @@ cache, it rescans only pages whose fingerprint changed. The records it builds
 
 from __future__ import annotations
 
-import gc
 import hashlib
 from dataclasses import replace
 from typing import Literal
 
 import okf_explorer
 from okf_explorer.core.cache import FORMAT_VERSION, IndexCache
+from okf_explorer.core.fast_gc import gc_paused
 from okf_explorer.core.index_model import RESOLVED_COUNT_AT, LinkIndex, ResolvedLink, Reusable
 from okf_explorer.core.index_store import Known, cache_payload, lasting_failure
 from okf_explorer.core.link_grammar import RawTuple
@@ -54,14 +54,8 @@ def build_index(
     nothing is saved).
     """
     store = IndexCache.from_environment() if cache is None else (cache or None)
-    collecting = gc.isenabled()
-    if collecting:  # the build makes ~10 objects per link, none cyclic: skip the GC passes
-        gc.disable()
-    try:
+    with gc_paused():  # the build makes ~10 objects per link, none cyclic (see fast_gc)
         return _build(source, previous, store, progress, cancel)
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def _build(

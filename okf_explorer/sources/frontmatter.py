@@ -29,8 +29,7 @@ from typing import Any
 import yaml
 
 from okf_explorer.core.pages import ErrorKind, Page, PageInfo, frontmatter_aliases, is_reserved
-from okf_explorer.sources.bounded_yaml import FrontmatterRefused, check_size, load_bounded
-from okf_explorer.sources.fastyaml import parse_simple
+from okf_explorer.sources.bounded_yaml import FrontmatterRefused, load_bounded
 
 _CLOSING_FENCE = re.compile(r"^(?:---|\.\.\.)[ \t]*\r?$", re.MULTILINE)
 _HEADING_OR_FENCE = re.compile(r"^(?:(?P<fence>```|~~~)|#[ \t]+(?P<title>[^\r\n]*))", re.MULTILINE)
@@ -66,10 +65,6 @@ def split_frontmatter(text: str) -> tuple[dict[str, Any], str, str | None]:
     end = closing.end()
     body = text[end + 1 :] if text.startswith("\n", end) else text[end:]
     try:
-        check_size(block)
-        data = parse_simple(block)
-        if data is not None:
-            return data, body, None
         data = load_bounded(block)
     except FrontmatterRefused as error:
         return {}, body, f"frontmatter ignored: {error}"

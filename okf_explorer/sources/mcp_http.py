@@ -30,7 +30,7 @@ from urllib.parse import urlsplit
 import httpcore
 
 from okf_explorer.core.errors import OkfError, ProtocolError
-from okf_explorer.sources.lean_httpx import httpx
+from okf_explorer.sources.fast_httpx import httpx
 
 MAX_REPLY_BYTES = 64 * 1024 * 1024
 """The most one MCP reply may hold (64 MiB). gbrain caps its pages far below this;

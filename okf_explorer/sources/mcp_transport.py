@@ -36,7 +36,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from okf_explorer.core.errors import AuthError, OkfError, ProtocolError, SourceUnavailable
-from okf_explorer.sources.lean_httpx import httpx
+from okf_explorer.sources.fast_httpx import httpx
 from okf_explorer.sources.mcp_http import DeadlineBackend, capped_chunks, deadline_transport
 from okf_explorer.sources.mcp_sse import is_refusal, is_reply, refusal_text, sse_lines, sse_messages
 

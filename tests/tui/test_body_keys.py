@@ -9,7 +9,7 @@ from textual.widgets import Input, OptionList, Static
 from okf_explorer.sources.bundle import BundleSource
 from okf_explorer.tui.app import make_app
 from okf_explorer.tui.screens.links_dialog import LinksDialog
-from okf_explorer.tui.widgets.light_body import RENDER_CHARS, LightBody, prepare_body
+from okf_explorer.tui.widgets.fast_body import RENDER_CHARS, LightBody, prepare_body
 from okf_explorer.tui.widgets.page_pane import PagePane
 from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
 

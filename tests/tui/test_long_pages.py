@@ -8,7 +8,7 @@ from textual.widgets import Markdown
 
 from okf_explorer.sources.bundle import BundleSource
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.widgets.light_body import (
+from okf_explorer.tui.widgets.fast_body import (
     CHUNK_LINES,
     LIGHT_BLOCKS,
     LightBody,

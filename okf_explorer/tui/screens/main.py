@@ -17,7 +17,6 @@ and `back` all agree; a slice that cannot be walked empties the traversal panel.
 from __future__ import annotations
 
 import asyncio
-import gc
 import time
 from pathlib import Path
 from typing import ClassVar, Literal
@@ -41,6 +40,7 @@ from okf_explorer.core.errors import (
     PageUnreadable,
     SourceUnavailable,
 )
+from okf_explorer.core.fast_gc import freeze_survivors
 from okf_explorer.core.link_grammar import LinkKind
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.commands import PageFinder
@@ -140,7 +140,7 @@ class MainScreen(ExplorerStart, ExplorerKeys, Screen[None]):
         # GC paused: the first full pass after it would hold the GIL for 50-100 ms and
         # stall the event loop. Frozen, the GC skips them (refcounting still frees an
         # old index after a reload).
-        gc.freeze()
+        freeze_survivors()
         pages = [(slug, info.title or slug) for slug, info in index.pages.items()]
         if not worker.is_cancelled:
             self.post_message(self.IndexBuilt(self.brain.answered_by, pages))

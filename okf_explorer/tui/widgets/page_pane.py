@@ -1,6 +1,6 @@
 """The page pane: a header of frontmatter fields over the rendered Markdown body.
 
-Short bodies go to Textual's `Markdown` widget; long ones (see `light_body`) to a
+Short bodies go to Textual's `Markdown` widget; long ones (see `fast_body`) to a
 `LightBody` of a few screenful-sized chunks, so a 200-item index page mounts in a few
 milliseconds and does not make every later relayout slow. The body is prepared
 (linkified, parsed) in a thread; only the mount happens on the event loop. A huge
@@ -26,7 +26,7 @@ from okf_explorer.core.link_grammar import LinkKind
 from okf_explorer.core.pages import Page
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.body_links import kind_of_href, target_of_href
-from okf_explorer.tui.widgets.light_body import RENDER_CHARS, LightBody, PreparedBody, prepare_body
+from okf_explorer.tui.widgets.fast_body import RENDER_CHARS, LightBody, PreparedBody, prepare_body
 
 
 class PagePane(VerticalScroll, can_focus=True):
@@ -126,7 +126,10 @@ class PagePane(VerticalScroll, can_focus=True):
             body = await asyncio.to_thread(prepare_body, page.content, self.end)
             if self.page is not page:
                 return False
-            await self.query_one("#page-light", LightBody).append(body.chunks)
+            if body.light is not None:
+                await self.query_one("#page-light", LightBody).append(body.chunks)
+            else:  # fast paths off: the Markdown widget shows every part
+                await self.query_one("#page-body", Markdown).append(body.markdown)
             self._shown_part(body)
         finally:
             self._growing = False
