@@ -13,7 +13,7 @@ from okf_explorer.tui.widgets.light_body import RENDER_CHARS, LightBody, prepare
 from okf_explorer.tui.widgets.page_pane import PagePane
 from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
 
-from .conftest import SIZE, SMALL_BUNDLE, brain_for, settle, write_bundle
+from .conftest import SIZE, SMALL_BUNDLE, brain_for, press_at_once, settle, write_bundle
 
 
 def huge_page(paragraphs: int) -> str:
@@ -68,11 +68,10 @@ async def test_m_presses_made_while_a_part_is_drawn_are_not_dropped(tmp_path: Pa
         pane = screen.query_one(PagePane)
         await settle(pilot, until=lambda: pane.shown is not None and pane.shown.slug == "huge")
         await settle(pilot)
-        screen.action_more_of_page()  # three presses before any part is drawn
-        screen.action_more_of_page()
-        screen.action_more_of_page()
-        await settle(pilot, until=lambda: screen.more_wanted == 0)
+        await press_at_once(pilot, "m", "m", 3)  # three presses before any part is drawn
+        await settle(pilot, until=lambda: pane.end > 3 * RENDER_CHARS)
         await settle(pilot)
+        assert pane.more_wanted == 0
         assert 3 * RENDER_CHARS < pane.end <= 4 * RENDER_CHARS
         assert "showing the first 800 KB" in str(pane.query_one("#page-more", Static).content)
 

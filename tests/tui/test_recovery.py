@@ -28,18 +28,18 @@ async def test_ctrl_x_cancels_the_index_build_and_r_restarts_it(small_bundle: Pa
     app = make_app(brain_for(source), start="alpha")
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
-        await settle(pilot, until=lambda: source.scan_started.is_set() and screen.indexing)
+        await settle(pilot, until=lambda: source.scan_started.is_set() and screen.loader.running)
         assert screen.check_action("cancel_index", ())  # in the footer while indexing
         await pilot.press("ctrl+x")
         await settle(pilot)
         status = screen.query_one(StatusBar)
         assert status.index_state == "index cancelled · links incomplete · r restarts"
-        assert not screen.index_ready and not screen.check_action("cancel_index", ())
+        assert not screen.loader.ready and not screen.check_action("cancel_index", ())
         assert str(screen.query_one(TraversalPanel).border_title) == "alpha · depth 1 · out"
         source.gate.set()
         await pilot.press("r")
         await settle(pilot, until=lambda: screen.query_one(TraversalPanel).loaded)
-        assert screen.index_ready and status.index_state.startswith("indexed")
+        assert screen.loader.ready and status.index_state.startswith("indexed")
         assert [edge.to for edge in screen.query_one(TraversalPanel).edges] == ["beta", "ghost"]
 
 
@@ -104,8 +104,9 @@ async def test_okf_export_dir_is_where_e_saves(
     app = make_app(brain_for(BundleSource(small_bundle)), start="alpha")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
+        panel = app.screen.query_one(TraversalPanel)
         await pilot.press("e")
-        await settle(pilot, until=lambda: app.screen.last_export is not None)
+        await settle(pilot, until=lambda: panel.last_export is not None)
     assert [path.name for path in target.iterdir()] == ["okf-alpha-d1-out.json"]
 
 
@@ -163,7 +164,7 @@ async def test_e_on_a_failed_slice_says_so_and_does_not_export_later(
         await settle(pilot)
         await pilot.press("e")
         await settle(pilot)
-        assert app.screen.export_wanted is None
+        assert app.screen.query_one(TraversalPanel).export_wanted is None
         assert any("could not be walked" in str(n.message) for n in app._notifications)
         app.brain.traverse = traverse  # type: ignore[method-assign]
         await pilot.press("r")
@@ -178,7 +179,7 @@ async def test_after_cancelling_the_first_build_the_panes_say_there_is_no_index(
     app = make_app(brain_for(source), start="alpha")
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
-        await settle(pilot, until=lambda: source.scan_started.is_set() and screen.indexing)
+        await settle(pilot, until=lambda: source.scan_started.is_set() and screen.loader.running)
         await pilot.press("ctrl+x")
         await settle(pilot)
         assert info(app) == "no index · r builds it"
