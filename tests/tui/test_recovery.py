@@ -5,12 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual.message import Message
 from textual.widgets import Static
 
 from okf_explorer.cli import main
 from okf_explorer.core.errors import SourceUnavailable
 from okf_explorer.sources.bundle import BundleSource
 from okf_explorer.tui.app import make_app
+from okf_explorer.tui.index_loader import IndexLoader
 from okf_explorer.tui.slice import summarise
 from okf_explorer.tui.widgets.page_pane import PagePane
 from okf_explorer.tui.widgets.status_bar import StatusBar
@@ -41,6 +43,35 @@ async def test_ctrl_x_cancels_the_index_build_and_r_restarts_it(small_bundle: Pa
         await settle(pilot, until=lambda: screen.query_one(TraversalPanel).loaded)
         assert screen.loader.ready and status.index_state.startswith("indexed")
         assert [edge.to for edge in screen.query_one(TraversalPanel).edges] == ["beta", "ghost"]
+
+
+async def test_index_built_is_posted_once_per_build_and_never_for_a_cancelled_one(
+    small_bundle: Path,
+) -> None:
+    built: dict[int, IndexLoader.IndexBuilt] = {}  # by identity: a bubbling message is
+    # dispatched at every node it passes
+
+    def hook(message: Message) -> None:
+        if isinstance(message, IndexLoader.IndexBuilt):
+            built[id(message)] = message
+
+    source = GatedSource(small_bundle)
+    app = make_app(brain_for(source), start="alpha")
+    async with app.run_test(size=SIZE, message_hook=hook) as pilot:
+        screen = app.screen
+        await settle(pilot, until=lambda: source.scan_started.is_set() and screen.loader.running)
+        await pilot.press("ctrl+x")
+        source.gate.set()
+        await settle(pilot)
+        assert built == {}
+        await pilot.press("r")
+        await settle(pilot, until=lambda: screen.loader.ready)
+        await settle(pilot)
+        assert [(m.first, m.count, m.answered_by) for m in built.values()] == [(True, 4, "index")]
+        await pilot.press("r")  # a refresh: the index is built again, not for the first time
+        await settle(pilot, until=lambda: len(built) == 2)
+        await settle(pilot)
+        assert [m.first for m in built.values()] == [True, False]
 
 
 async def test_status_says_listing_pages_before_there_are_counts(small_bundle: Path) -> None:
