@@ -113,13 +113,11 @@ class MainScreen(Screen[None]):
         self.sync_bindings()
 
     @on(IndexLoader.IndexFailed)
-    def _index_failed(self, message: IndexLoader.IndexFailed) -> None:
-        self.query_one(StatusBar).set_failed(_reason(message.error))
-        self.sync_bindings()
-        self._report(message.error)
-
     @on(IndexLoader.StartFailed)
-    def _start_failed(self, message: IndexLoader.StartFailed) -> None:
+    def _loader_failed(self, message: IndexLoader.IndexFailed | IndexLoader.StartFailed) -> None:
+        if isinstance(message, IndexLoader.IndexFailed):
+            self.query_one(StatusBar).set_failed(_reason(message.error))
+            self.sync_bindings()
         self._report(message.error)
 
     @on(IndexLoader.StartResolved)
@@ -198,13 +196,10 @@ class MainScreen(Screen[None]):
 
     def open_page(self, slug: str) -> None:
         """Open `slug` keeping the current depth and direction (also used by the finder)."""
-        current = self.history.current
-        view = (
-            View(slug)
-            if current is None
-            else View(slug, current.depth, current.direction, current.rel)
-        )
-        self.navigate(view, "visit")
+        if (current := self.history.current) is None:
+            self.navigate(View(slug), "visit")
+        else:
+            self.navigate(View(slug, current.depth, current.direction, current.rel), "visit")
 
     def change_view(self, view: View) -> None:
         """Same page, new traversal settings: no reload, no new history entry."""
@@ -391,17 +386,14 @@ class MainScreen(Screen[None]):
                 self._refresh_graph(current)  # the panes stop promising an index
             self.sync_bindings()
 
-    def action_next_pane(self) -> None:
-        self._cycle_pane(1)
-
-    def action_previous_pane(self) -> None:
-        self._cycle_pane(-1)
-
-    def _cycle_pane(self, step: int) -> None:
+    def action_next_pane(self, step: int = 1) -> None:
         focused = self.focused
         ids = [pane.lstrip("#") for pane in PANES]
         position = ids.index(focused.id) if focused is not None and focused.id in ids else -step
         self.query_one(PANES[(position + step) % len(PANES)]).focus()
+
+    def action_previous_pane(self) -> None:
+        self.action_next_pane(-1)
 
     def action_help(self) -> None:
         from okf_explorer.tui.screens.help import HelpDialog  # not needed for the first paint
