@@ -128,3 +128,17 @@ async def test_first_page_and_keys_work_before_the_index_finishes(tmp_path: Path
         assert screen.loader.ready
         edges = screen.query_one(TraversalPanel).edges
         assert edges == app.brain.traverse("index", 2, "out")
+
+
+async def test_an_empty_brain_says_so_and_still_indexes(tmp_path: Path) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    app = make_app(brain_for(FlakySource(empty)), start="anything")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await settle(pilot, until=lambda: screen.loader.ready)
+        await settle(pilot)
+        pane = screen.query_one(PagePane)
+        assert pane.error == "this brain has no pages" and screen.history.current is None
+        assert screen.query_one(StatusBar).index_state == "indexed · answered by index"
+        assert [n.message for n in app._notifications] == ["no page 'anything'"]
