@@ -126,6 +126,11 @@ class Brain:
     source: PageSource
 
     @property
+    def label(self) -> str:
+        """What to call the brain: its source's label (never holds a token)."""
+        return self.source.label
+
+    @property
     def local_root(self) -> Path | None:
         """The folder the pages are files of (a `LocalFolder` source), else None."""
         return self.source.local_root if isinstance(self.source, LocalFolder) else None
@@ -245,6 +250,12 @@ class Brain:
             if self._listing is None:
                 self._listing = ServerListing(self.source)
             return self._listing
+
+    def list_pages(self) -> list[tuple[str, str]]:
+        """(slug, title) of every page, straight from the source's listing: never
+        scans, so it answers before the index (a folder listing knows no titles yet:
+        the slug stands in)."""
+        return [(s.slug, s.info.title if s.info else s.slug) for s in self.source.enumerate()]
 
     def page(self, slug: str) -> Page:
         """One page fresh from the source. Raises PageNotFound etc."""

@@ -1,4 +1,5 @@
-"""The Textual app: reads its options and pushes the explorer screen.
+"""The Textual app: reads its options and pushes the explorer screen (or, when the
+brain cannot be opened, the screen that says why).
 
 `make_app` is the one factory the CLI, the tests and the screenshot script use.
 """
@@ -9,6 +10,7 @@ from multiprocessing import resource_tracker
 from pathlib import Path
 from typing import Any, ClassVar
 
+from textual import on
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.command import Provider
@@ -45,17 +47,29 @@ class ExplorerApp(App[None]):
         self.brain = brain
         self.start = start
         self.export_dir = export_dir if export_dir is not None else default_export_dir()
-        self.source_label = source_label if source_label is not None else brain.source.label
+        self.source_label = source_label if source_label is not None else brain.label
 
     def on_mount(self) -> None:
-        self.push_screen(
-            MainScreen(
-                self.brain,
-                start=self.start,
-                export_dir=self.export_dir,
-                source_label=self.source_label,
-            )
+        self.push_screen(self._explorer())
+
+    def _explorer(self) -> MainScreen:
+        return MainScreen(
+            self.brain, start=self.start, export_dir=self.export_dir, source_label=self.source_label
         )
+
+    @on(MainScreen.SourceFailed)
+    def _source_failed(self, message: MainScreen.SourceFailed) -> None:
+        """Nothing could be shown: say why; `r` starts again on a fresh explorer."""
+        from okf_explorer.tui.screens.source_error import SourceErrorScreen  # rarely needed
+
+        if isinstance(self.screen, SourceErrorScreen):
+            return
+
+        def retry(again: bool | None) -> None:
+            if again:
+                self.switch_screen(self._explorer())
+
+        self.push_screen(SourceErrorScreen(self.source_label, message.reason), retry)
 
     def run(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
         """Run in the terminal; refuse (`NoTerminal`) when there is none.

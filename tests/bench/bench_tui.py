@@ -141,7 +141,7 @@ async def index_stall_and_depth_keys(
 
         started = time.perf_counter()
         timer = screen.set_interval(0.01, tick)
-        await wait_until(lambda: screen.index_ready)
+        await wait_until(lambda: screen.loader.ready)
         index_seconds = time.perf_counter() - started
         timer.stop()
         await settle(pilot, screen)

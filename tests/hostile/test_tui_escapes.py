@@ -63,7 +63,7 @@ async def test_every_label_shows_a_hostile_name_escaped(tmp_path: Path) -> None:
         screen = app.screen
         tree = screen.query_one(LinkTree)
         panel = screen.query_one(TraversalPanel)
-        await until(pilot, lambda: screen.index_ready and panel.filled and panel.edges != [])
+        await until(pilot, lambda: screen.loader.ready and panel.filled and panel.edges != [])
         await until(pilot, lambda: len(tree.root.children) == 2)
         outgoing = tree.root.children[0].children
         await until(pilot, lambda: len(outgoing) == 1)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 import textual._wait
+from textual import events
 from textual.app import App
 from textual.pilot import Pilot
 
@@ -100,3 +101,15 @@ async def refreshed(app: App[None]) -> None:
     done = asyncio.Event()
     app.screen.call_after_refresh(done.set)
     await asyncio.wait_for(done.wait(), timeout=10)
+
+
+async def press_at_once(pilot: Pilot[None], key: str, char: str, times: int) -> None:
+    """Press `key` `times` times in a burst, as a fast typist would.
+
+    `pilot.press` waits for the app to go idle after every key (slow under load);
+    here the presses queue up before the first is handled, which is the point of
+    tests about presses made while earlier ones are still being served.
+    """
+    for _ in range(times):
+        pilot.app.post_message(events.Key(key, char))
+    await pilot.pause()

@@ -4,16 +4,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.widgets import Input, OptionList, Static
 
 from okf_explorer.sources.bundle import BundleSource
 from okf_explorer.tui.app import make_app
 from okf_explorer.tui.screens.links_dialog import LinksDialog
-from okf_explorer.tui.widgets.fast_body import RENDER_CHARS, LightBody, prepare_body
+from okf_explorer.tui.widgets import page_pane
+from okf_explorer.tui.widgets.fast_body import LightBody, prepare_body
 from okf_explorer.tui.widgets.page_pane import PagePane
 from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
 
-from .conftest import SIZE, SMALL_BUNDLE, brain_for, settle, write_bundle
+from .conftest import SIZE, SMALL_BUNDLE, brain_for, press_at_once, settle, write_bundle
 
 
 def huge_page(paragraphs: int) -> str:
@@ -24,10 +26,21 @@ def huge_page(paragraphs: int) -> str:
     )
 
 
-async def test_a_multi_megabyte_page_shows_its_first_part_and_keys_keep_working(
-    tmp_path: Path,
+PART = 20_000
+"""Characters drawn per part in these tests: a tenth of `RENDER_CHARS`, so a page of
+ten parts is 200 KB, not 2 MB (same code paths, a tenth of the time)."""
+
+
+@pytest.fixture
+def small_parts(monkeypatch: pytest.MonkeyPatch) -> int:
+    monkeypatch.setattr(page_pane, "RENDER_CHARS", PART)
+    return PART
+
+
+async def test_a_huge_page_shows_its_first_part_and_keys_keep_working(
+    tmp_path: Path, small_parts: int
 ) -> None:
-    pages = dict(SMALL_BUNDLE, **{"huge.md": huge_page(27_000)})  # ~2.2 MB
+    pages = dict(SMALL_BUNDLE, **{"huge.md": huge_page(2_700)})  # ~11 parts
     bundle = write_bundle(tmp_path / "brain", pages)
     total = len((bundle / "huge.md").read_text(encoding="utf-8"))
     app = make_app(brain_for(BundleSource(bundle)), start="index")
@@ -41,17 +54,19 @@ async def test_a_multi_megabyte_page_shows_its_first_part_and_keys_keep_working(
         assert str(screen.query_one(TraversalPanel).border_title) == "huge · depth 2 · out"
         await settle(pilot, until=lambda: pane.shown is not None and pane.shown.slug == "huge")
         await settle(pilot)
-        assert pane.light and pane.truncated and RENDER_CHARS // 2 < pane.end <= RENDER_CHARS
+        assert pane.light and pane.truncated and small_parts // 2 < pane.end <= small_parts
         more = str(pane.query_one("#page-more", Static).content)
-        assert more.startswith("⚠ showing the first 200 KB of 2.")
-        assert more.endswith("MB · m shows the next 200 KB")
+        assert (
+            more
+            == f"⚠ showing the first 20 KB of {round(total / 1000)} KB · m shows the next 20 KB"
+        )
         chunks = len(pane.query_one(LightBody).children)
         assert screen.check_action("more_of_page", ())
         await pilot.press("m")
         await settle(pilot)
-        assert RENDER_CHARS < pane.end <= 2 * RENDER_CHARS < total
+        assert small_parts < pane.end <= 2 * small_parts < total
         assert len(pane.query_one(LightBody).children) > chunks
-        assert "showing the first 400 KB" in str(pane.query_one("#page-more", Static).content)
+        assert "showing the first 40 KB" in str(pane.query_one("#page-more", Static).content)
         await pilot.press("minus")  # keys still work after it grew
         assert str(screen.query_one(TraversalPanel).border_title) == "huge · depth 1 · out"
         await pilot.press("backspace")
@@ -59,8 +74,10 @@ async def test_a_multi_megabyte_page_shows_its_first_part_and_keys_keep_working(
         assert pane.shown.slug == "index" and not pane.truncated and not pane.light
 
 
-async def test_m_presses_made_while_a_part_is_drawn_are_not_dropped(tmp_path: Path) -> None:
-    pages = dict(SMALL_BUNDLE, **{"huge.md": huge_page(12_000)})  # ~1 MB
+async def test_m_presses_made_while_a_part_is_drawn_are_not_dropped(
+    tmp_path: Path, small_parts: int
+) -> None:
+    pages = dict(SMALL_BUNDLE, **{"huge.md": huge_page(1_200)})  # ~5 parts
     bundle = write_bundle(tmp_path / "brain", pages)
     app = make_app(brain_for(BundleSource(bundle)), start="huge")
     async with app.run_test(size=SIZE) as pilot:
@@ -68,13 +85,12 @@ async def test_m_presses_made_while_a_part_is_drawn_are_not_dropped(tmp_path: Pa
         pane = screen.query_one(PagePane)
         await settle(pilot, until=lambda: pane.shown is not None and pane.shown.slug == "huge")
         await settle(pilot)
-        screen.action_more_of_page()  # three presses before any part is drawn
-        screen.action_more_of_page()
-        screen.action_more_of_page()
-        await settle(pilot, until=lambda: screen.more_wanted == 0)
+        await press_at_once(pilot, "m", "m", 3)  # three presses before any part is drawn
+        await settle(pilot, until=lambda: pane.end > 3 * small_parts)
         await settle(pilot)
-        assert 3 * RENDER_CHARS < pane.end <= 4 * RENDER_CHARS
-        assert "showing the first 800 KB" in str(pane.query_one("#page-more", Static).content)
+        assert pane.more_wanted == 0
+        assert 3 * small_parts < pane.end <= 4 * small_parts
+        assert "showing the first 80 KB" in str(pane.query_one("#page-more", Static).content)
 
 
 def test_each_part_of_a_huge_body_ends_at_a_paragraph_break() -> None:

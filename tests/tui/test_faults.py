@@ -86,16 +86,16 @@ async def test_start_slug_opens_before_the_index_and_a_title_resolves_after(
         screen = app.screen
         pane = screen.query_one(PagePane)
         await settle(pilot, until=lambda: pane.shown is not None and source.scan_started.is_set())
-        assert pane.shown.slug == "beta" and not screen.index_ready
+        assert pane.shown.slug == "beta" and not screen.loader.ready
         source.gate.set()
-        await settle(pilot, until=lambda: screen.index_ready)
+        await settle(pilot, until=lambda: screen.loader.ready)
     source = GatedSource(small_bundle)
     app = make_app(brain_for(source), start="Alpha page")  # a title: needs the index
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
         pane = screen.query_one(PagePane)
         await settle(pilot, until=lambda: pane.shown is not None and source.scan_started.is_set())
-        assert pane.shown.slug == "index" and not screen.index_ready
+        assert pane.shown.slug == "index" and not screen.loader.ready
         source.gate.set()
         await settle(pilot, until=lambda: pane.shown is not None and pane.shown.slug == "alpha")
         assert screen.history.current.slug == "alpha" and not app._notifications
@@ -118,13 +118,27 @@ async def test_first_page_and_keys_work_before_the_index_finishes(tmp_path: Path
         pane = screen.query_one(PagePane)
         await settle(pilot, until=lambda: pane.page is not None and source.scan_started.is_set())
         assert pane.page.slug == "index"
-        assert not screen.index_ready
+        assert not screen.loader.ready
         await pilot.press("plus")
         assert str(screen.query_one(TraversalPanel).border_title) == "index · depth 2 · out"
         status = screen.query_one(StatusBar)
         assert status.has_class("indexing") and "0/0" not in status.index_state
         source.gate.set()
         await settle(pilot, until=lambda: screen.query_one(TraversalPanel).loaded)
-        assert screen.index_ready
+        assert screen.loader.ready
         edges = screen.query_one(TraversalPanel).edges
         assert edges == app.brain.traverse("index", 2, "out")
+
+
+async def test_an_empty_brain_says_so_and_still_indexes(tmp_path: Path) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    app = make_app(brain_for(FlakySource(empty)), start="anything")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await settle(pilot, until=lambda: screen.loader.ready)
+        await settle(pilot)
+        pane = screen.query_one(PagePane)
+        assert pane.error == "this brain has no pages" and screen.history.current is None
+        assert screen.query_one(StatusBar).index_state == "indexed · answered by index"
+        assert [n.message for n in app._notifications] == ["no page 'anything'"]

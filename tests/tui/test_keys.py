@@ -17,7 +17,7 @@ from okf_explorer.tui.widgets.page_pane import PagePane
 from okf_explorer.tui.widgets.status_bar import StatusBar
 from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
 
-from .conftest import SIZE, brain_for, settle, write_bundle
+from .conftest import SIZE, brain_for, press_at_once, settle, write_bundle
 
 
 def explorer(app) -> MainScreen:  # type: ignore[no-untyped-def]
@@ -65,8 +65,7 @@ async def test_plus_and_minus_change_depth_within_1_to_10(small_bundle: Path) ->
         assert title(app) == "alpha · depth 3 · out"
         edges = app.screen.query_one(TraversalPanel).edges
         assert edges == app.brain.traverse("alpha", 3, "out")
-        for _ in range(6):  # 3 → 9 without a key press each: presses are slow under load
-            app.screen.action_deeper()
+        await press_at_once(pilot, "plus", "+", 6)  # 3 → 9
         await pilot.press("plus", "plus")
         assert title(app) == "alpha · depth 10 · out"
         assert not app.screen.check_action("deeper", ())

@@ -49,7 +49,7 @@ async def test_body_link_follows_the_reference_definition(tmp_path: Path) -> Non
     app = make_app(brain_for(BundleSource(bundle)), start="Sync/plans")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await settle(pilot, until=lambda: app.screen.index_ready)
+        await settle(pilot, until=lambda: app.screen.loader.ready)
         pane = app.screen.query_one(PagePane)
         pane.post_message(PagePane.LinkFollowed("lint", None, "wiki"))
         await settle(pilot)

@@ -5,12 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual.message import Message
 from textual.widgets import Static
 
 from okf_explorer.cli import main
 from okf_explorer.core.errors import SourceUnavailable
 from okf_explorer.sources.bundle import BundleSource
 from okf_explorer.tui.app import make_app
+from okf_explorer.tui.index_loader import IndexLoader
 from okf_explorer.tui.slice import summarise
 from okf_explorer.tui.widgets.page_pane import PagePane
 from okf_explorer.tui.widgets.status_bar import StatusBar
@@ -28,19 +30,48 @@ async def test_ctrl_x_cancels_the_index_build_and_r_restarts_it(small_bundle: Pa
     app = make_app(brain_for(source), start="alpha")
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
-        await settle(pilot, until=lambda: source.scan_started.is_set() and screen.indexing)
+        await settle(pilot, until=lambda: source.scan_started.is_set() and screen.loader.running)
         assert screen.check_action("cancel_index", ())  # in the footer while indexing
         await pilot.press("ctrl+x")
         await settle(pilot)
         status = screen.query_one(StatusBar)
         assert status.index_state == "index cancelled · links incomplete · r restarts"
-        assert not screen.index_ready and not screen.check_action("cancel_index", ())
+        assert not screen.loader.ready and not screen.check_action("cancel_index", ())
         assert str(screen.query_one(TraversalPanel).border_title) == "alpha · depth 1 · out"
         source.gate.set()
         await pilot.press("r")
         await settle(pilot, until=lambda: screen.query_one(TraversalPanel).loaded)
-        assert screen.index_ready and status.index_state.startswith("indexed")
+        assert screen.loader.ready and status.index_state.startswith("indexed")
         assert [edge.to for edge in screen.query_one(TraversalPanel).edges] == ["beta", "ghost"]
+
+
+async def test_index_built_is_posted_once_per_build_and_never_for_a_cancelled_one(
+    small_bundle: Path,
+) -> None:
+    built: dict[int, IndexLoader.IndexBuilt] = {}  # by identity: a bubbling message is
+    # dispatched at every node it passes
+
+    def hook(message: Message) -> None:
+        if isinstance(message, IndexLoader.IndexBuilt):
+            built[id(message)] = message
+
+    source = GatedSource(small_bundle)
+    app = make_app(brain_for(source), start="alpha")
+    async with app.run_test(size=SIZE, message_hook=hook) as pilot:
+        screen = app.screen
+        await settle(pilot, until=lambda: source.scan_started.is_set() and screen.loader.running)
+        await pilot.press("ctrl+x")
+        source.gate.set()
+        await settle(pilot)
+        assert built == {}
+        await pilot.press("r")
+        await settle(pilot, until=lambda: screen.loader.ready)
+        await settle(pilot)
+        assert [(m.first, m.count, m.answered_by) for m in built.values()] == [(True, 4, "index")]
+        await pilot.press("r")  # a refresh: the index is built again, not for the first time
+        await settle(pilot, until=lambda: len(built) == 2)
+        await settle(pilot)
+        assert [m.first for m in built.values()] == [True, False]
 
 
 async def test_status_says_listing_pages_before_there_are_counts(small_bundle: Path) -> None:
@@ -104,8 +135,9 @@ async def test_okf_export_dir_is_where_e_saves(
     app = make_app(brain_for(BundleSource(small_bundle)), start="alpha")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
+        panel = app.screen.query_one(TraversalPanel)
         await pilot.press("e")
-        await settle(pilot, until=lambda: app.screen.last_export is not None)
+        await settle(pilot, until=lambda: panel.last_export is not None)
     assert [path.name for path in target.iterdir()] == ["okf-alpha-d1-out.json"]
 
 
@@ -163,7 +195,7 @@ async def test_e_on_a_failed_slice_says_so_and_does_not_export_later(
         await settle(pilot)
         await pilot.press("e")
         await settle(pilot)
-        assert app.screen.export_wanted is None
+        assert app.screen.query_one(TraversalPanel).export_wanted is None
         assert any("could not be walked" in str(n.message) for n in app._notifications)
         app.brain.traverse = traverse  # type: ignore[method-assign]
         await pilot.press("r")
@@ -178,7 +210,7 @@ async def test_after_cancelling_the_first_build_the_panes_say_there_is_no_index(
     app = make_app(brain_for(source), start="alpha")
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
-        await settle(pilot, until=lambda: source.scan_started.is_set() and screen.indexing)
+        await settle(pilot, until=lambda: source.scan_started.is_set() and screen.loader.running)
         await pilot.press("ctrl+x")
         await settle(pilot)
         assert info(app) == "no index · r builds it"

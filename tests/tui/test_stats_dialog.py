@@ -68,12 +68,12 @@ async def test_escape_closes_and_the_key_waits_for_the_index(small_bundle: Path)
     app = make_app(brain_for(source), start="alpha")
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
-        await settle(pilot, until=lambda: source.scan_started.is_set() and screen.indexing)
+        await settle(pilot, until=lambda: source.scan_started.is_set() and screen.loader.running)
         assert not screen.check_action("stats", ())  # greyed: it never forces a build
         await pilot.press("s")
         assert app.screen is screen
         source.gate.set()
-        await settle(pilot, until=lambda: screen.index_ready)
+        await settle(pilot, until=lambda: screen.loader.ready)
         dialog = await open_stats(pilot)
         assert lines(dialog) == [
             "hubs by links in (3)",

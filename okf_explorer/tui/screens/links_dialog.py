@@ -8,7 +8,7 @@ highlighted link exactly as a click would, `escape` closes.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -21,7 +21,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from okf_explorer.core.link_grammar import LinkKind
 from okf_explorer.core.text_safety import printable
+from okf_explorer.tui.body_links import kind_of_href, target_of_href
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +52,21 @@ class BodyLink:
     def matches(self, query: str) -> bool:
         haystack = f"{self.label} {self.href} {self.slug or ''}".lower()
         return all(word in haystack for word in query.lower().split())
+
+
+Resolve = Callable[[str, LinkKind], "tuple[str, bool] | None"]
+"""(slug or dangling node, exists) a link target of the page leads to, if known."""
+
+
+def body_links(hrefs: Sequence[tuple[str, str]], resolve: Resolve) -> list[BodyLink]:
+    """The (label, href) pairs of a body as rows, each link once (where it first appears)."""
+    links = []
+    for label, href in dict.fromkeys(hrefs):
+        target = target_of_href(href)
+        found = resolve(target, kind_of_href(href)) if target is not None else None
+        slug, exists = found if found is not None else (None, target is None)
+        links.append(BodyLink(label, href, target, slug, exists))
+    return links
 
 
 class LinksDialog(ModalScreen[BodyLink | None]):

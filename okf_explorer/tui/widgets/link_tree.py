@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Literal
 
 from rich.text import Text
@@ -15,6 +16,7 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from okf_explorer.core.brain import Brain
+from okf_explorer.core.errors import OkfError, PageNotFound, PageUnreadable
 from okf_explorer.core.graph import LINKS
 from okf_explorer.core.index import ResolvedLink
 from okf_explorer.core.text_safety import printable
@@ -118,6 +120,25 @@ class LinkTree(Tree[LinkNode]):
         self.link_info = ""
         """How the highlighted page is linked (also the border's subtitle)."""
 
+    def load(self, slug: str) -> None:
+        """Fetch `slug`'s one-hop links and show them (a newer load replaces an older one)."""
+        load = partial(self._load, slug)
+        self.screen.run_worker(load, group="links", exclusive=True, exit_on_error=False)
+
+    async def _load(self, slug: str) -> None:
+        try:
+            try:
+                outgoing = await asyncio.to_thread(outgoing_links, self.brain, slug)
+            except PageUnreadable:
+                outgoing = []  # its links are unknown; who links to it still is
+            incoming = await asyncio.to_thread(incoming_links, self.brain, slug)
+        except OkfError as error:
+            self.show_pending(slug, str(error))
+            if isinstance(error, (PageNotFound, PageUnreadable)):
+                return
+            raise
+        self.show_links(slug, outgoing, incoming)
+
     def show_links(
         self, slug: str, outgoing: Sequence[TreeLink], incoming: Sequence[TreeLink]
     ) -> None:
@@ -205,10 +226,9 @@ class LinkTree(Tree[LinkNode]):
         if data is not None and not data.loaded:
             data.loaded = True
             event.node.add_leaf(Text("loading…", style="dim italic"))
-            # The screen owns the worker so its one StateChanged handler reports failures.
-            self.screen.run_worker(
-                self._load_children(event.node), group="link-tree", exit_on_error=False
-            )
+            # Run on the screen, so its one StateChanged handler reports failures.
+            load = partial(self._load_children, event.node)
+            self.screen.run_worker(load, group="link-tree", exit_on_error=False)
 
     async def _load_children(self, node: TreeNode[LinkNode]) -> None:
         """One more hop under `node`, fetched off the event loop."""

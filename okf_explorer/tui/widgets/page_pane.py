@@ -11,7 +11,7 @@ body shows its first `RENDER_CHARS` with a line saying how much of it is shown;
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, Literal
 
 from rich.text import Text
 from textual import on
@@ -22,15 +22,32 @@ from textual.message import Message
 from textual.style import Style
 from textual.widgets import Markdown, Static
 
+from okf_explorer.core.brain import Brain
+from okf_explorer.core.errors import (
+    AuthError,
+    OkfError,
+    PageNotFound,
+    PageUnreadable,
+    SourceUnavailable,
+)
 from okf_explorer.core.link_grammar import LinkKind
 from okf_explorer.core.pages import Page
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.body_links import kind_of_href, target_of_href
+from okf_explorer.tui.history import View
 from okf_explorer.tui.widgets.fast_body import RENDER_CHARS, LightBody, PreparedBody, prepare_body
+
+FATAL_AT_START = (SourceUnavailable, AuthError)
+"""Errors that, before any page was shown, mean the brain cannot be opened at all."""
+Move = Literal["visit", "moved", "reload"]
+"""`visit` adds a history entry once the page loads; `moved`: back/forward already
+moved it; `reload` shows the current entry again."""
+SPINNER_DELAY = 0.15
+"""Seconds a page load may take before the pane shows a loading spinner."""
 
 
 class PagePane(VerticalScroll, can_focus=True):
-    """Shows one page. Clicking a link posts `LinkFollowed`; the screen resolves it."""
+    """Loads and shows one page. Clicking a link posts `LinkFollowed`; the screen resolves it."""
 
     DEFAULT_CSS = """
     PagePane { padding: 0 1; }
@@ -60,8 +77,23 @@ class PagePane(VerticalScroll, can_focus=True):
             self.url = url
             self.kind: LinkKind = kind
 
-    def __init__(self, *, id: str | None = None) -> None:
+    class Opened(Message):
+        """The source answered for `view` (its page, or why not): it is the current page
+        now. Posted before the body is drawn."""
+
+        def __init__(self, view: View, move: Move) -> None:
+            super().__init__()
+            self.view, self.move = view, move
+
+    class BodyShown(Message):
+        """The body is on screen (what `m` and `l` apply to has changed)."""
+
+    def __init__(self, brain: Brain, *, id: str | None = None) -> None:
         super().__init__(id=id)
+        self.brain = brain
+        self.opened_once = False
+        """Whether any page (or its failure) was ever shown."""
+        self._spinner_for: object | None = None
         self.slug: str | None = None
         self.page: Page | None = None
         self.error: str | None = None
@@ -72,6 +104,8 @@ class PagePane(VerticalScroll, can_focus=True):
         self.links: list[tuple[str, str]] = []
         """(label, href) of the links on screen, in order of appearance."""
         self._growing = False
+        self.more_wanted = 0
+        """`m` presses not yet drawn (each draws the next part of a long page)."""
 
     def compose(self) -> ComposeResult:
         yield Static(id="page-header")
@@ -80,6 +114,53 @@ class PagePane(VerticalScroll, can_focus=True):
         yield Markdown(id="page-body", open_links=False)
         yield LightBody(id="page-light")
         yield Static(id="page-more-end", classes="page-more")  # seen where the text stops
+
+    async def open(self, view: View, move: Move, missing_ok: bool = False) -> bool:
+        """Read `view`'s page from the brain and show it, or say why it cannot be shown.
+
+        False (and nothing changed) when `missing_ok` and the page does not exist.
+        A page that fails to load is opened anyway, its failure shown. Raises
+        `FATAL_AT_START` errors while nothing was ever shown: the brain cannot be opened.
+        """
+        # The spinner only for a slow source: on a local page it would just flicker,
+        # and mounting then pruning it costs a frame.
+        token = object()
+        self._spinner_for = token if move != "reload" else None
+        spinner = self.set_timer(SPINNER_DELAY, lambda: self._spin(token))
+        try:
+            page = await asyncio.to_thread(self.brain.page, view.slug)
+        except (PageNotFound, PageUnreadable) as error:
+            if missing_ok and isinstance(error, PageNotFound):
+                return False
+            self._opened(view, move)
+            self.show_failure(view.slug, str(error))
+        except OkfError as error:
+            if not self.opened_once and isinstance(error, FATAL_AT_START):
+                raise
+            # The page is the current entry (back returns to where the user was); the
+            # pane says why it is empty, and `r` loads it again.
+            self._opened(view, move)
+            self.show_failure(view.slug, f"Could not load {view.slug}: {error} · r retries")
+            self.notify(str(error), title="source", severity="error", markup=False)
+        else:
+            self._opened(view, move)
+            await self.show_page(page)
+            self.post_message(self.BodyShown())
+        finally:
+            spinner.stop()
+            if self._spinner_for is token:
+                self._spinner_for = None
+            self.loading = False
+        return True
+
+    def _opened(self, view: View, move: Move) -> None:
+        self.opened_once = True
+        self.post_message(self.Opened(view, move))
+
+    def _spin(self, token: object) -> None:
+        """The page load `token` is still running (a stopped timer may still fire)."""
+        if self._spinner_for is token:
+            self.loading = True
 
     async def show_page(self, page: Page) -> None:
         """Render `page`; frontmatter fields go in the header, the body below it."""
@@ -92,7 +173,7 @@ class PagePane(VerticalScroll, can_focus=True):
         header.set_class(is_deprecated(page.frontmatter), "deprecated")
         if not page.readable:
             self._fail(page.error or "this page cannot be read")
-        body = await asyncio.to_thread(prepare_body, page.content)
+        body = await asyncio.to_thread(prepare_body, page.content, 0, RENDER_CHARS)
         if self.page is not page:
             return  # another page came in while this one was being prepared
         markdown = self.query_one("#page-body", Markdown)
@@ -116,6 +197,23 @@ class PagePane(VerticalScroll, can_focus=True):
             self.shown is not None and self.page is not None and self.end < len(self.page.content)
         )
 
+    def want_more(self) -> None:
+        """`m`: draw the next part; presses made while a part is drawn are counted, not dropped.
+
+        The worker runs on the screen, whose one handler reports failures and
+        refreshes the footer (`m` greys out on the last part) when it ends.
+        """
+        self.more_wanted += 1
+        if self.more_wanted == 1:
+            self.screen.run_worker(self._grow, group="grow", exit_on_error=False)
+
+    async def _grow(self) -> None:
+        try:
+            while self.more_wanted > 0 and await self.show_more():
+                self.more_wanted -= 1
+        finally:
+            self.more_wanted = 0
+
     async def show_more(self) -> bool:
         """Append the next `RENDER_CHARS` of a truncated body; False if there is none."""
         page = self.page
@@ -123,7 +221,7 @@ class PagePane(VerticalScroll, can_focus=True):
             return False
         self._growing = True
         try:
-            body = await asyncio.to_thread(prepare_body, page.content, self.end)
+            body = await asyncio.to_thread(prepare_body, page.content, self.end, RENDER_CHARS)
             if self.page is not page:
                 return False
             if body.light is not None:

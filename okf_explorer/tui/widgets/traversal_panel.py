@@ -1,8 +1,16 @@
-"""The traversal panel: the edges of the current slice, and where a row sits in it."""
+"""The traversal panel: the edges of the current slice, and where a row sits in it.
+
+The panel walks its own slices (`walk`) and saves them (`export`): `e` pressed
+while a slice is walked saves that slice as soon as it is shown. Its workers run
+on the screen, whose one `Worker.StateChanged` handler reports their failures.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import asyncio
+from collections.abc import Sequence
+from functools import partial
+from pathlib import Path
 
 from rich.markup import escape
 from rich.text import Text
@@ -12,6 +20,8 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import DataTable, Static
 
+from okf_explorer.core.brain import Brain
+from okf_explorer.core.errors import OkfError, PageNotFound, PageUnreadable
 from okf_explorer.core.graph import Edge
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.history import View
@@ -75,15 +85,18 @@ class TraversalPanel(Vertical):
             super().__init__()
             self.slug = slug
 
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(self, brain: Brain, *, export_dir: Path, id: str | None = None) -> None:
         super().__init__(id=id)
+        self.brain = brain
+        self.export_dir = export_dir
         self.view: View | None = None
         self.edges: list[Edge] = []
         self.loaded = False
         self.failed = False
         """Whether the panel shows why its slice could not be walked."""
-        self.exists: Callable[[str], bool] | None = None
-        """Whether a slug is a page (dangling targets count as missing); set by the screen."""
+        self.export_wanted: View | None = None
+        """The slice `e` asked for while it was being walked: saved once it is shown."""
+        self.last_export: Path | None = None
         self._fill = 0  # generation of the current fill: a new slice stops an old one
 
     def compose(self) -> ComposeResult:
@@ -97,6 +110,55 @@ class TraversalPanel(Vertical):
     @property
     def table(self) -> DataTable[str | int]:
         return self.query_one("#traversal-table", DataTable)
+
+    def exists(self, slug: str) -> bool:
+        """Whether `slug` is a page (dangling targets are not; all are before the index)."""
+        index = self.brain.index
+        return index is None or slug in index.pages
+
+    def walk(self, view: View) -> None:
+        """Walk the slice for `view` and show it (a newer walk replaces an older one)."""
+        self.show_pending(view, "walking…")
+        walk = partial(self._walk, view)
+        self.screen.run_worker(walk, group="slice", exclusive=True, exit_on_error=False)
+
+    async def _walk(self, view: View) -> None:
+        try:
+            edges = await asyncio.to_thread(
+                self.brain.traverse, view.slug, view.depth, view.direction, view.rels
+            )
+        except OkfError as error:
+            self.show_failure(view, str(error))
+            if self.export_wanted == view:
+                self.export_wanted = None  # `e` waited for this slice: it will not come
+            if isinstance(error, (PageNotFound, PageUnreadable)):
+                return
+            raise
+        self.show_edges(view, edges)
+        if self.export_wanted == view:
+            self.export_wanted = None
+            self._save(view, self.edges)
+
+    def export(self, view: View) -> None:
+        """`e`: save the slice for `view` now if it is shown, else as soon as it is."""
+        if self.loaded and self.view == view:
+            self._save(view, self.edges)
+        elif self.failed and self.view == view:
+            self.notify("this slice could not be walked; r retries", title="export")
+        else:
+            self.export_wanted = view
+
+    def _save(self, view: View, edges: list[Edge]) -> None:
+        write = partial(self._write, view, list(edges))
+        self.screen.run_worker(write, group="export", exclusive=True, exit_on_error=False)
+
+    async def _write(self, view: View, edges: list[Edge]) -> None:
+        from okf_explorer.tui.slice_export import export_slice  # not needed for the first paint
+
+        root = self.brain.local_root
+        path = await asyncio.to_thread(export_slice, edges, view, self.export_dir, root)
+        self.last_export = path
+        self.notify(f"saved {path}", title="export", markup=False)
 
     def show_pending(self, view: View, reason: str) -> None:
         """The settings changed; the slice is on its way (or cannot come yet)."""
