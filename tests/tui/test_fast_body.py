@@ -19,8 +19,11 @@ from textual.content import Content
 from textual.widgets import Markdown
 from textual.widgets._markdown import MarkdownBlock, MarkdownFence, MarkdownHeader, MarkdownTable
 
+from okf_explorer.core.brain import Brain
 from okf_explorer.core.fast_paths import PLAIN_ENV
 from okf_explorer.core.pages import Page
+from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.sources.factory import SAMPLE_BRAIN
 from okf_explorer.tui.widgets import page_pane
 from okf_explorer.tui.widgets.fast_body import LIGHT_CHARS, LightBody, prepare_body, render_tokens
 from okf_explorer.tui.widgets.page_pane import PagePane
@@ -133,16 +136,14 @@ def test_plain_switch_sends_long_bodies_to_the_markdown_widget(monkeypatch) -> N
 
 class PaneApp(App[None]):
     def compose(self) -> ComposeResult:
-        yield PagePane()
+        yield PagePane(Brain(BundleSource(SAMPLE_BRAIN), cache_dir=False))
 
 
 async def test_plain_switch_shows_every_part_of_a_long_body_in_the_markdown_widget(
     monkeypatch,
 ) -> None:
     monkeypatch.setenv(PLAIN_ENV, "1")
-    monkeypatch.setattr(  # parts of ~300 characters instead of RENDER_CHARS
-        page_pane, "prepare_body", lambda text, start=0: prepare_body(text, start, limit=300)
-    )
+    monkeypatch.setattr(page_pane, "RENDER_CHARS", 300)  # parts of ~300 characters
     body = "".join(f"Paragraph {n} links [[p{n}]].\n\n" for n in range(40))
     app = PaneApp()
     async with app.run_test() as pilot:
