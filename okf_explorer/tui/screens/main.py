@@ -2,11 +2,11 @@
 
 The screen owns the keys (SPEC §8, bound in `explorer_bindings`) and wires messages
 to widgets; it owns no life-cycle. `IndexLoader` starts the explorer and keeps the
-index; the page pane loads pages and grows long ones; the link tree fetches links;
-the traversal panel walks and exports slices. Their workers run on this screen, so
-its one `Worker.StateChanged` handler reports failures. Navigation is committed to
-the history when the page pane says the source answered (`PagePane.Opened`), a page
-that failed to load included, so the title, the panes and `back` all agree.
+index; `Navigator` keeps the history and says where each key leads; the page pane
+loads pages, the link tree fetches links, the traversal panel walks and exports
+slices. Their workers run on this screen, so its one `Worker.StateChanged` handler
+reports failures. A page joins the history when the page pane says the source
+answered (`PagePane.Opened`), a failed page included, so title, panes and `back` agree.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import ClassVar
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.command import Provider
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
@@ -27,13 +27,13 @@ from textual.worker import Worker, WorkerState
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import Cancelled, OkfError
-from okf_explorer.core.graph import DEPTH_CAP
 from okf_explorer.core.link_grammar import LinkKind
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.commands import PageFinder
-from okf_explorer.tui.history import History, View
+from okf_explorer.tui.history import View
 from okf_explorer.tui.index_loader import IndexLoader
-from okf_explorer.tui.screens.explorer_bindings import EXPLORER_BINDINGS, NEXT_DIRECTION, PANES
+from okf_explorer.tui.navigator import Navigator
+from okf_explorer.tui.screens.explorer_bindings import EXPLORER_BINDINGS, PANES, KeyRules
 from okf_explorer.tui.settings import EXPORT_DIR_ENV
 from okf_explorer.tui.widgets.link_tree import LinkTree
 from okf_explorer.tui.widgets.page_pane import FATAL_AT_START, Move, PagePane
@@ -60,9 +60,11 @@ class MainScreen(Screen[None]):
     ) -> None:
         super().__init__()
         self.brain, self.export_dir, self.source_label = brain, export_dir, source_label
-        self.history = History()
+        self.nav = Navigator()
+        self.history = self.nav.history
         self.loader = IndexLoader(brain, start=start, show=self._show_start)
-        self._footer_state: tuple[bool | None, ...] = ()
+        page = partial(self.query_one, PagePane)
+        self.keys = KeyRules(self.nav, self.loader, page, self.selected_slug)
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False, icon="◆")
@@ -88,7 +90,7 @@ class MainScreen(Screen[None]):
     @on(IndexLoader.Listed)
     def _listed(self, message: IndexLoader.Listed) -> None:
         self.query_one(StatusBar).set_page_count(message.count)
-        if not message.count and self.history.current is None:
+        if not message.count and self.nav.current is None:
             self.query_one(PagePane).show_failure("(empty)", "this brain has no pages")
 
     @on(IndexLoader.IndexStarted)
@@ -102,14 +104,10 @@ class MainScreen(Screen[None]):
 
     @on(IndexLoader.IndexBuilt)
     def _index_built(self, message: IndexLoader.IndexBuilt) -> None:
-        status = self.query_one(StatusBar)
-        status.set_page_count(message.count)
-        status.set_indexed(message.answered_by)
-        if (current := self.history.current) is not None:
-            if message.first:
-                self._refresh_graph(current)
-            else:
-                self.navigate(current, "reload")
+        self.query_one(StatusBar).set_page_count(message.count)
+        self.query_one(StatusBar).set_indexed(message.answered_by)
+        if (current := self.nav.current) is not None:
+            self._refresh_graph(current) if message.first else self.navigate(current, "reload")
         self.sync_bindings()
 
     @on(IndexLoader.IndexFailed)
@@ -122,14 +120,13 @@ class MainScreen(Screen[None]):
 
     @on(IndexLoader.StartResolved)
     def _start_resolved(self, message: IndexLoader.StartResolved) -> None:
-        current = self.history.current
+        current = self.nav.current
         if current is None or (not self.history.behind and current.slug != message.slug):
             self.open_page(message.slug)  # the user has not moved yet: take them there
 
     @on(PagePane.Opened)
     def _opened(self, message: PagePane.Opened) -> None:
-        if message.move == "visit":
-            self.history.visit(message.view)
+        self.nav.commit(message.view, message.move)
         self.sub_title = printable(message.view.slug)
         self._refresh_graph(message.view)
         self.sync_bindings()
@@ -146,15 +143,13 @@ class MainScreen(Screen[None]):
 
     @on(TraversalPanel.PageChosen)
     def _row_chose(self, message: TraversalPanel.PageChosen) -> None:
-        self._choose(message.slug, self.query_one(TraversalPanel).exists(message.slug))
+        self._choose(message.slug, self._exists(message.slug))
 
     @on(PagePane.LinkFollowed)
     def _link_followed(self, message: PagePane.LinkFollowed) -> None:
         if message.target is None:
             self.app.open_url(message.url or "")
-            return
-        found = self.resolve_target(message.target, message.kind)
-        if found is not None:
+        elif (found := self.resolve_target(message.target, message.kind)) is not None:
             self._choose(*found)
         elif not self.loader.ready:
             text = f"still indexing: cannot resolve {message.target} yet"
@@ -186,26 +181,25 @@ class MainScreen(Screen[None]):
 
     # ------------------------------------------------------------------ navigation
 
-    def navigate(self, view: View, move: Move) -> None:
+    def navigate(self, view: View | None, move: Move) -> None:
         """Load `view`'s page; the history takes `move` once the source has answered."""
-        opening = partial(self.query_one(PagePane).open, view, move)
-        self.run_worker(opening, group="page", exclusive=True, exit_on_error=False)
+        if view is not None:
+            opening = partial(self.query_one(PagePane).open, view, move)
+            self.run_worker(opening, group="page", exclusive=True, exit_on_error=False)
 
     async def _show_start(self, view: View, missing_ok: bool) -> bool:
         return await self.query_one(PagePane).open(view, "visit", missing_ok)
 
     def open_page(self, slug: str) -> None:
         """Open `slug` keeping the current depth and direction (also used by the finder)."""
-        if (current := self.history.current) is None:
-            self.navigate(View(slug), "visit")
-        else:
-            self.navigate(View(slug, current.depth, current.direction, current.rel), "visit")
+        self.navigate(self.nav.open(slug), "visit")
 
-    def change_view(self, view: View) -> None:
+    def change_view(self, view: View | None) -> None:
         """Same page, new traversal settings: no reload, no new history entry."""
-        self.history.update(view)
-        self._refresh_graph(view, links=False)
-        self.sync_bindings()
+        if view is not None:
+            self.nav.update(view)
+            self._refresh_graph(view, links=False)
+            self.sync_bindings()
 
     def _refresh_graph(self, view: View, links: bool = True) -> None:
         panel, tree = self.query_one(TraversalPanel), self.query_one(LinkTree)
@@ -214,10 +208,10 @@ class MainScreen(Screen[None]):
             panel.show_pending(view, why)
             if links:
                 tree.show_pending(view.slug, why)
-            return
-        panel.walk(view)
-        if links:
-            tree.load(view.slug)
+        else:
+            panel.walk(view)
+            if links:
+                tree.load(view.slug)
 
     def _choose(self, slug: str, exists: bool) -> None:
         if exists:
@@ -225,9 +219,12 @@ class MainScreen(Screen[None]):
         else:
             self.notify(f"no such page: {slug}", severity="warning", markup=False)
 
+    def _exists(self, slug: str) -> bool:
+        return self.query_one(TraversalPanel).exists(slug)
+
     def resolve_target(self, target: str, kind: LinkKind = "wiki") -> tuple[str, bool] | None:
         """(slug or dangling node, exists) a body link of the current page leads to."""
-        current = self.history.current
+        current = self.nav.current
         return self.loader.resolve_link(current.slug if current else None, target, kind)
 
     def catalogue(self) -> list[tuple[str, str]]:
@@ -240,54 +237,16 @@ class MainScreen(Screen[None]):
     # ------------------------------------------------------------------ keys
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Grey out what does not apply now (SPEC §8 keys only)."""
-        current, loader = self.history.current, self.loader
-        if action == "back":
-            return self.history.can_go_back
-        if action == "forward":
-            return self.history.can_go_forward
-        if action in ("deeper", "shallower", "cycle_direction", "backlinks", "cycle_relation"):
-            if current is None:
-                return False
-            if action == "deeper":
-                return current.depth < DEPTH_CAP
-            if action == "shallower":
-                return current.depth > 1
-            if action == "cycle_relation":
-                return current.rel is not None or len(loader.relations()) > 1
-            return True
-        if action == "export":
-            # Stays lit while a new slice is walked (a press then waits for it), so the
-            # footer does not blink on every depth or direction key.
-            return current is not None and loader.ready
-        if action in ("page_links", "more_of_page"):
-            pane = self.query_one(PagePane)
-            return bool(pane.links) if action == "page_links" else pane.truncated
-        if action == "stats":
-            return loader.ready  # computed from the index, never forcing a build
-        if action == "cancel_index":
-            return loader.running  # shown only while a build runs
-        if action == "open_selected":
-            return self._selected_slug() is not None
-        return True
+        """Grey out what does not apply now (SPEC §8 keys only; see `KeyRules`)."""
+        return self.keys.applies(action)
 
     def sync_bindings(self) -> None:
-        """Refresh the footer only when what applies has changed.
-
-        Textual's footer re-mounts every key on each refresh (~50 ms on a loaded
-        machine): refreshing after every page load or slice made the loop stall and
-        the footer flicker. The keys themselves never move (greyed, not hidden).
-        """
-        state = tuple(
-            self.check_action(binding.action, ())
-            for binding in EXPLORER_BINDINGS
-            if isinstance(binding, Binding)
-        )
-        if state != self._footer_state:
-            self._footer_state = state
+        """Refresh the footer, only when what applies has changed."""
+        if self.keys.changed():
             self.refresh_bindings()
 
-    def _selected_slug(self) -> str | None:
+    def selected_slug(self) -> str | None:
+        """The page under the cursor of the focused link tree or traversal table."""
         focused = self.focused
         if isinstance(focused, LinkTree):
             return focused.selected_slug
@@ -296,65 +255,45 @@ class MainScreen(Screen[None]):
         return None
 
     def action_open_selected(self) -> None:
-        if (slug := self._selected_slug()) is not None:
-            self._choose(slug, self.query_one(TraversalPanel).exists(slug))
+        if (slug := self.selected_slug()) is not None:
+            self._choose(slug, self._exists(slug))
 
     def action_back(self) -> None:
-        # The history moves at the key press, so a burst of presses walks back that
-        # many entries even while the pages are still loading.
-        if (view := self.history.back()) is not None:
-            self.navigate(view, "moved")
+        self.navigate(self.nav.back(), "moved")
 
     def action_forward(self) -> None:
-        if (view := self.history.forward()) is not None:
-            self.navigate(view, "moved")
+        self.navigate(self.nav.forward(), "moved")
 
     def action_deeper(self) -> None:
-        if (current := self.history.current) is not None:
-            self.change_view(current.with_depth(current.depth + 1))
+        self.change_view(self.nav.deeper())
 
     def action_shallower(self) -> None:
-        if (current := self.history.current) is not None:
-            self.change_view(current.with_depth(current.depth - 1))
+        self.change_view(self.nav.shallower())
 
     def action_cycle_direction(self) -> None:
-        if (current := self.history.current) is not None:
-            self.change_view(current.with_direction(NEXT_DIRECTION[current.direction]))
+        self.change_view(self.nav.next_direction())
 
     def action_backlinks(self) -> None:
-        if (current := self.history.current) is not None:
-            self.change_view(current.with_direction("in"))
+        self.change_view(self.nav.backlinks())
 
     def action_cycle_relation(self) -> None:
-        """Relation filter: every relation → each relation of the graph in turn → every one."""
-        if (current := self.history.current) is None:
-            return
-        cycle: list[str | None] = [None, *self.loader.relations()]
-        position = cycle.index(current.rel) if current.rel in cycle else 0
-        rel = cycle[(position + 1) % len(cycle)]
-        self.change_view(current.with_rel(rel))
-        self.notify(f"relation: {rel or 'all'}", title="traversal", markup=False, timeout=2)
+        if (view := self.nav.next_relation(self.loader.relations())) is not None:
+            self.change_view(view)
+            text = f"relation: {view.rel or 'all'}"
+            self.notify(text, title="traversal", markup=False, timeout=2)
 
     def action_export(self) -> None:
-        if (current := self.history.current) is not None:
+        if (current := self.nav.current) is not None:
             self.query_one(TraversalPanel).export(current)
 
     def action_page_links(self) -> None:
         """List the body's links (in order of appearance) in a dialog; `enter` follows one."""
-        from okf_explorer.tui.body_links import kind_of_href
-        from okf_explorer.tui.screens.links_dialog import BodyLink, LinksDialog, body_links
+        from okf_explorer.tui.screens.links_dialog import LinksDialog, body_links
 
         pane = self.query_one(PagePane)
-        if not pane.links or pane.slug is None:
-            return
-
-        def follow(chosen: BodyLink | None) -> None:
-            if chosen is not None:
-                kind = kind_of_href(chosen.href)
-                pane.post_message(PagePane.LinkFollowed(chosen.target, chosen.href, kind))
-
-        links = body_links(pane.links, self.resolve_target)
-        self.app.push_screen(LinksDialog(pane.slug, links), follow)
+        if pane.links and pane.slug is not None:
+            dialog = LinksDialog(pane.slug, body_links(pane.links, self.resolve_target))
+            self.app.push_screen(dialog, lambda chosen: chosen and pane.follow(chosen.href))
 
     def action_more_of_page(self) -> None:
         self.query_one(PagePane).want_more()
@@ -366,29 +305,23 @@ class MainScreen(Screen[None]):
         """Counts, hubs, orphans, dead ends and dangling targets; `enter` opens a page."""
         from okf_explorer.tui.screens.stats_dialog import StatsDialog
 
-        def open_chosen(slug: str | None) -> None:
-            if slug is not None:
-                self.open_page(slug)
-
-        self.app.push_screen(StatsDialog(self.brain), open_chosen)
+        self.app.push_screen(StatsDialog(self.brain), lambda slug: slug and self.open_page(slug))
 
     def action_reload(self) -> None:
         """Refresh the index; a page that failed to load is loaded again too."""
-        current = self.history.current
-        if current is not None and self.query_one(PagePane).error is not None:
-            self.navigate(current, "reload")
+        if self.query_one(PagePane).error is not None:
+            self.navigate(self.nav.current, "reload")
         self.loader.build(refresh=self.loader.ready)
 
     def action_cancel_index(self) -> None:
         if self.loader.cancel():
             self.query_one(StatusBar).set_cancelled(previous=self.loader.ready)
-            if not self.loader.ready and (current := self.history.current) is not None:
+            if not self.loader.ready and (current := self.nav.current) is not None:
                 self._refresh_graph(current)  # the panes stop promising an index
             self.sync_bindings()
 
     def action_next_pane(self, step: int = 1) -> None:
-        focused = self.focused
-        ids = [pane.lstrip("#") for pane in PANES]
+        focused, ids = self.focused, [pane.lstrip("#") for pane in PANES]
         position = ids.index(focused.id) if focused is not None and focused.id in ids else -step
         self.query_one(PANES[(position + step) % len(PANES)]).focus()
 
