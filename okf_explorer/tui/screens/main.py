@@ -27,7 +27,6 @@ from textual.worker import Worker, WorkerState
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import Cancelled, OkfError
-from okf_explorer.core.link_grammar import LinkKind
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.commands import PageFinder
 from okf_explorer.tui.history import View
@@ -36,7 +35,7 @@ from okf_explorer.tui.navigator import Navigator
 from okf_explorer.tui.screens.explorer_bindings import EXPLORER_BINDINGS, PANES, KeyRules
 from okf_explorer.tui.settings import EXPORT_DIR_ENV
 from okf_explorer.tui.widgets.link_tree import LinkTree
-from okf_explorer.tui.widgets.page_pane import FATAL_AT_START, Move, PagePane
+from okf_explorer.tui.widgets.page_pane import FATAL_AT_START, PagePane
 from okf_explorer.tui.widgets.status_bar import StatusBar
 from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
 
@@ -60,9 +59,9 @@ class MainScreen(Screen[None]):
     ) -> None:
         super().__init__()
         self.brain, self.export_dir, self.source_label = brain, export_dir, source_label
-        self.nav = Navigator()
-        self.history = self.nav.history
         self.loader = IndexLoader(brain, start=start, show=self._show_start)
+        self.nav = Navigator(self, self.loader, changed=self.sync_bindings)
+        self.history = self.nav.history
         page = partial(self.query_one, PagePane)
         self.keys = KeyRules(self.nav, self.loader, page, self.selected_slug)
 
@@ -107,7 +106,7 @@ class MainScreen(Screen[None]):
         self.query_one(StatusBar).set_page_count(message.count)
         self.query_one(StatusBar).set_indexed(message.answered_by)
         if (current := self.nav.current) is not None:
-            self._refresh_graph(current) if message.first else self.navigate(current, "reload")
+            self.nav.show_graph(current) if message.first else self.nav.go(current, "reload")
         self.sync_bindings()
 
     @on(IndexLoader.IndexFailed)
@@ -126,9 +125,8 @@ class MainScreen(Screen[None]):
 
     @on(PagePane.Opened)
     def _opened(self, message: PagePane.Opened) -> None:
-        self.nav.commit(message.view, message.move)
+        self.nav.opened(message.view, message.move)
         self.sub_title = printable(message.view.slug)
-        self._refresh_graph(message.view)
         self.sync_bindings()
 
     @on(PagePane.BodyShown)
@@ -138,24 +136,13 @@ class MainScreen(Screen[None]):
         self.sync_bindings()  # `m`/`l` follow the body; `enter` applies on a page row/node
 
     @on(LinkTree.PageChosen)
-    def _tree_chose(self, message: LinkTree.PageChosen) -> None:
-        self._choose(message.slug, message.exists)
-
     @on(TraversalPanel.PageChosen)
-    def _row_chose(self, message: TraversalPanel.PageChosen) -> None:
-        self._choose(message.slug, self._exists(message.slug))
+    def _page_chosen(self, message: LinkTree.PageChosen | TraversalPanel.PageChosen) -> None:
+        self.nav.choose(message.slug, message.exists)
 
     @on(PagePane.LinkFollowed)
     def _link_followed(self, message: PagePane.LinkFollowed) -> None:
-        if message.target is None:
-            self.app.open_url(message.url or "")
-        elif (found := self.resolve_target(message.target, message.kind)) is not None:
-            self._choose(*found)
-        elif not self.loader.ready:
-            text = f"still indexing: cannot resolve {message.target} yet"
-            self.notify(text, severity="warning", markup=False)
-        else:
-            self.notify(f"no such page: {message.target}", severity="warning", markup=False)
+        self.nav.follow(message.target, message.url, message.kind)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """The one place the panes' worker failures become notifications; a finished
@@ -181,51 +168,16 @@ class MainScreen(Screen[None]):
 
     # ------------------------------------------------------------------ navigation
 
-    def navigate(self, view: View | None, move: Move) -> None:
-        """Load `view`'s page; the history takes `move` once the source has answered."""
-        if view is not None:
-            opening = partial(self.query_one(PagePane).open, view, move)
-            self.run_worker(opening, group="page", exclusive=True, exit_on_error=False)
-
     async def _show_start(self, view: View, missing_ok: bool) -> bool:
         return await self.query_one(PagePane).open(view, "visit", missing_ok)
 
     def open_page(self, slug: str) -> None:
         """Open `slug` keeping the current depth and direction (also used by the finder)."""
-        self.navigate(self.nav.open(slug), "visit")
+        self.nav.go(self.nav.open(slug), "visit")
 
     def change_view(self, view: View | None) -> None:
         """Same page, new traversal settings: no reload, no new history entry."""
-        if view is not None:
-            self.nav.update(view)
-            self._refresh_graph(view, links=False)
-            self.sync_bindings()
-
-    def _refresh_graph(self, view: View, links: bool = True) -> None:
-        panel, tree = self.query_one(TraversalPanel), self.query_one(LinkTree)
-        if not self.loader.ready:
-            why = "waiting for the index…" if self.loader.running else "no index · r builds it"
-            panel.show_pending(view, why)
-            if links:
-                tree.show_pending(view.slug, why)
-        else:
-            panel.walk(view)
-            if links:
-                tree.load(view.slug)
-
-    def _choose(self, slug: str, exists: bool) -> None:
-        if exists:
-            self.open_page(slug)
-        else:
-            self.notify(f"no such page: {slug}", severity="warning", markup=False)
-
-    def _exists(self, slug: str) -> bool:
-        return self.query_one(TraversalPanel).exists(slug)
-
-    def resolve_target(self, target: str, kind: LinkKind = "wiki") -> tuple[str, bool] | None:
-        """(slug or dangling node, exists) a body link of the current page leads to."""
-        current = self.nav.current
-        return self.loader.resolve_link(current.slug if current else None, target, kind)
+        self.nav.change(view)
 
     def catalogue(self) -> list[tuple[str, str]]:
         """The pages the finder offers (`PageCatalogue`)."""
@@ -256,29 +208,29 @@ class MainScreen(Screen[None]):
 
     def action_open_selected(self) -> None:
         if (slug := self.selected_slug()) is not None:
-            self._choose(slug, self._exists(slug))
+            self.nav.choose(slug)
 
     def action_back(self) -> None:
-        self.navigate(self.nav.back(), "moved")
+        self.nav.go(self.nav.back(), "moved")
 
     def action_forward(self) -> None:
-        self.navigate(self.nav.forward(), "moved")
+        self.nav.go(self.nav.forward(), "moved")
 
     def action_deeper(self) -> None:
-        self.change_view(self.nav.deeper())
+        self.nav.change(self.nav.deeper())
 
     def action_shallower(self) -> None:
-        self.change_view(self.nav.shallower())
+        self.nav.change(self.nav.shallower())
 
     def action_cycle_direction(self) -> None:
-        self.change_view(self.nav.next_direction())
+        self.nav.change(self.nav.next_direction())
 
     def action_backlinks(self) -> None:
-        self.change_view(self.nav.backlinks())
+        self.nav.change(self.nav.backlinks())
 
     def action_cycle_relation(self) -> None:
         if (view := self.nav.next_relation(self.loader.relations())) is not None:
-            self.change_view(view)
+            self.nav.change(view)
             text = f"relation: {view.rel or 'all'}"
             self.notify(text, title="traversal", markup=False, timeout=2)
 
@@ -292,7 +244,7 @@ class MainScreen(Screen[None]):
 
         pane = self.query_one(PagePane)
         if pane.links and pane.slug is not None:
-            dialog = LinksDialog(pane.slug, body_links(pane.links, self.resolve_target))
+            dialog = LinksDialog(pane.slug, body_links(pane.links, self.nav.resolve))
             self.app.push_screen(dialog, lambda chosen: chosen and pane.follow(chosen.href))
 
     def action_more_of_page(self) -> None:
@@ -310,14 +262,14 @@ class MainScreen(Screen[None]):
     def action_reload(self) -> None:
         """Refresh the index; a page that failed to load is loaded again too."""
         if self.query_one(PagePane).error is not None:
-            self.navigate(self.nav.current, "reload")
+            self.nav.go(self.nav.current, "reload")
         self.loader.build(refresh=self.loader.ready)
 
     def action_cancel_index(self) -> None:
         if self.loader.cancel():
             self.query_one(StatusBar).set_cancelled(previous=self.loader.ready)
             if not self.loader.ready and (current := self.nav.current) is not None:
-                self._refresh_graph(current)  # the panes stop promising an index
+                self.nav.show_graph(current)  # the panes stop promising an index
             self.sync_bindings()
 
     def action_next_pane(self, step: int = 1) -> None:
