@@ -94,6 +94,22 @@ class Navigator:
             self.history.visit(view)
         self.show_graph(view)
 
+    def listed(self, count: int) -> None:
+        """An empty brain says so where the page would be."""
+        if not count and self.current is None:
+            self._screen.query_one(PagePane).show_failure("(empty)", "this brain has no pages")
+
+    def index_built(self, first: bool) -> None:
+        """A first index shows the graph; a refreshed one reloads the page too."""
+        if (current := self.current) is not None:
+            self.show_graph(current) if first else self.go(current, "reload")
+
+    def start_resolved(self, slug: str) -> None:
+        """The start name resolved to `slug`: go there if the user has not moved yet."""
+        current = self.current
+        if current is None or (not self.history.behind and current.slug != slug):
+            self.go(self.open(slug), "visit")
+
     def change(self, view: View | None) -> None:
         """Same page, new traversal settings: no reload, no new history entry."""
         if view is not None:
@@ -122,6 +138,15 @@ class Navigator:
             self.go(self.open(slug), "visit")
         else:
             self._warn(f"no such page: {slug}")
+
+    def selected(self) -> str | None:
+        """The page under the cursor of the focused link tree or traversal table."""
+        focused = self._screen.focused
+        if isinstance(focused, LinkTree):
+            return focused.selected_slug
+        if focused is not None and focused.id == "traversal-table":
+            return self._screen.query_one(TraversalPanel).selected_slug
+        return None
 
     def resolve(self, target: str, kind: LinkKind = "wiki") -> tuple[str, bool] | None:
         """(slug or dangling node, exists) a body link of the current page leads to."""

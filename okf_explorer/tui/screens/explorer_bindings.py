@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from textual.binding import Binding, BindingType
+from textual.widget import Widget
 
 from okf_explorer.tui.index_loader import IndexLoader
 from okf_explorer.tui.navigator import Navigator
@@ -16,6 +17,14 @@ from okf_explorer.tui.widgets.page_pane import PagePane
 
 PANES = ("#page-pane", "#link-tree", "#traversal-table")
 """`tab` / `shift+tab` move the focus through these, in this order."""
+
+
+def next_pane(focused: Widget | None, step: int) -> str:
+    """The selector of the pane `step` panes after the `focused` one (or the first)."""
+    ids = [pane.lstrip("#") for pane in PANES]
+    position = ids.index(focused.id) if focused is not None and focused.id in ids else -step
+    return PANES[(position + step) % len(PANES)]
+
 
 EXPLORER_BINDINGS: list[BindingType] = [
     Binding("enter", "open_selected", "Open", id="open"),
@@ -36,7 +45,7 @@ EXPLORER_BINDINGS: list[BindingType] = [
     Binding("r", "reload", "Reload", id="reload"),
     Binding("ctrl+x", "cancel_index", "Cancel indexing", id="cancel-index"),
     Binding("tab", "next_pane", "Next pane", show=False, id="next-pane"),
-    Binding("shift+tab", "previous_pane", "Previous pane", show=False, id="previous-pane"),
+    Binding("shift+tab", "next_pane(-1)", "Previous pane", show=False, id="previous-pane"),
     Binding("question_mark", "help", "Help", key_display="?", id="help"),
     Binding("q", "app.quit", "Quit", id="quit"),
 ]
@@ -50,7 +59,6 @@ class KeyRules:
         nav: Navigator,
         loader: IndexLoader,
         page: Callable[[], PagePane],
-        selected: Callable[[], str | None],
     ) -> None:
         self._footer_state: tuple[bool, ...] = ()
         self.rules: dict[str, Callable[[], bool]] = {
@@ -68,7 +76,7 @@ class KeyRules:
             "more_of_page": lambda: page().truncated,
             "stats": lambda: loader.ready,  # computed from the index, never forcing a build
             "cancel_index": lambda: loader.running,  # shown only while a build runs
-            "open_selected": lambda: selected() is not None,
+            "open_selected": lambda: nav.selected() is not None,
         }
 
     def applies(self, action: str) -> bool:

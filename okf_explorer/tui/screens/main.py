@@ -1,12 +1,9 @@
 """The explorer: page, link tree and traversal panes over one `Brain`.
 
-The screen owns the keys (SPEC §8, bound in `explorer_bindings`) and wires messages
-to widgets; it owns no life-cycle. `IndexLoader` starts the explorer and keeps the
-index; `Navigator` keeps the history and says where each key leads; the page pane
-loads pages, the link tree fetches links, the traversal panel walks and exports
-slices. Their workers run on this screen, so its one `Worker.StateChanged` handler
-reports failures. A page joins the history when the page pane says the source
-answered (`PagePane.Opened`), a failed page included, so title, panes and `back` agree.
+The screen owns the keys (SPEC §8: `explorer_bindings`) and wires messages to their
+owners; it owns no life-cycle. `IndexLoader` starts the explorer and keeps the index,
+`Navigator` keeps the history and shows views in the panes, the panes load their
+own content. Workers run on this screen: its `Worker.StateChanged` reports failures.
 """
 
 from __future__ import annotations
@@ -26,14 +23,14 @@ from textual.widgets import DataTable, Footer, Header, Tree
 from textual.worker import Worker, WorkerState
 
 from okf_explorer.core.brain import Brain
-from okf_explorer.core.errors import Cancelled, OkfError
+from okf_explorer.core.errors import Cancelled
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.commands import PageFinder
+from okf_explorer.tui.failures import notice, reason
 from okf_explorer.tui.history import View
 from okf_explorer.tui.index_loader import IndexLoader
 from okf_explorer.tui.navigator import Navigator
-from okf_explorer.tui.screens.explorer_bindings import EXPLORER_BINDINGS, PANES, KeyRules
-from okf_explorer.tui.settings import EXPORT_DIR_ENV
+from okf_explorer.tui.screens.explorer_bindings import EXPLORER_BINDINGS, KeyRules, next_pane
 from okf_explorer.tui.widgets.link_tree import LinkTree
 from okf_explorer.tui.widgets.page_pane import FATAL_AT_START, PagePane
 from okf_explorer.tui.widgets.status_bar import StatusBar
@@ -62,8 +59,7 @@ class MainScreen(Screen[None]):
         self.loader = IndexLoader(brain, start=start, show=self._show_start)
         self.nav = Navigator(self, self.loader, changed=self.sync_bindings)
         self.history = self.nav.history
-        page = partial(self.query_one, PagePane)
-        self.keys = KeyRules(self.nav, self.loader, page, self.selected_slug)
+        self.keys = KeyRules(self.nav, self.loader, partial(self.query_one, PagePane))
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False, icon="◆")
@@ -84,44 +80,32 @@ class MainScreen(Screen[None]):
         self.query_one("#page-pane").border_title = "page"
         self.loader.begin()
 
-    # ------------------------------------------------------------------ wiring
+    @on(IndexLoader.Listed)
+    @on(IndexLoader.IndexStarted)
+    @on(IndexLoader.IndexProgressed)
+    @on(IndexLoader.IndexBuilt)
+    @on(IndexLoader.IndexFailed)
+    def _index_changed(self, message: Message) -> None:
+        self.query_one(StatusBar).follow(message)
+        if not isinstance(message, IndexLoader.IndexProgressed):
+            self.sync_bindings()  # a build started or ended: `r`, `s`, `e`, `ctrl+x` follow
 
     @on(IndexLoader.Listed)
     def _listed(self, message: IndexLoader.Listed) -> None:
-        self.query_one(StatusBar).set_page_count(message.count)
-        if not message.count and self.nav.current is None:
-            self.query_one(PagePane).show_failure("(empty)", "this brain has no pages")
-
-    @on(IndexLoader.IndexStarted)
-    def _index_started(self) -> None:
-        self.query_one(StatusBar).set_indexing(0, 0)
-        self.sync_bindings()
-
-    @on(IndexLoader.IndexProgressed)
-    def _index_progressed(self, message: IndexLoader.IndexProgressed) -> None:
-        self.query_one(StatusBar).set_indexing(message.done, message.total)
+        self.nav.listed(message.count)
 
     @on(IndexLoader.IndexBuilt)
     def _index_built(self, message: IndexLoader.IndexBuilt) -> None:
-        self.query_one(StatusBar).set_page_count(message.count)
-        self.query_one(StatusBar).set_indexed(message.answered_by)
-        if (current := self.nav.current) is not None:
-            self.nav.show_graph(current) if message.first else self.nav.go(current, "reload")
-        self.sync_bindings()
+        self.nav.index_built(message.first)
 
     @on(IndexLoader.IndexFailed)
     @on(IndexLoader.StartFailed)
     def _loader_failed(self, message: IndexLoader.IndexFailed | IndexLoader.StartFailed) -> None:
-        if isinstance(message, IndexLoader.IndexFailed):
-            self.query_one(StatusBar).set_failed(_reason(message.error))
-            self.sync_bindings()
         self._report(message.error)
 
     @on(IndexLoader.StartResolved)
     def _start_resolved(self, message: IndexLoader.StartResolved) -> None:
-        current = self.nav.current
-        if current is None or (not self.history.behind and current.slug != message.slug):
-            self.open_page(message.slug)  # the user has not moved yet: take them there
+        self.nav.start_resolved(message.slug)
 
     @on(PagePane.Opened)
     def _opened(self, message: PagePane.Opened) -> None:
@@ -149,24 +133,18 @@ class MainScreen(Screen[None]):
         worker may change what applies, so the footer follows."""
         if event.state in (WorkerState.SUCCESS, WorkerState.ERROR):
             self.sync_bindings()
-        if event.state != WorkerState.ERROR or isinstance(event.worker.error, Cancelled):
-            return
-        if event.worker.group == "export":
-            reason = f"{_reason(event.worker.error)} (set {EXPORT_DIR_ENV} to export elsewhere)"
-            self.notify(reason, title="export", severity="error", markup=False)
-        else:
-            self._report(event.worker.error)
+        if event.state == WorkerState.ERROR:
+            self._report(event.worker.error, event.worker.group)
 
-    def _report(self, error: BaseException | None) -> None:
-        if isinstance(error, FATAL_AT_START) and not self.query_one(PagePane).opened_once:
+    def _report(self, error: BaseException | None, group: str = "") -> None:
+        pane = self.query_one(PagePane)
+        if isinstance(error, FATAL_AT_START) and group != "export" and not pane.opened_once:
             self.workers.cancel_node(self)
             self.loader.stop()
-            self.post_message(self.SourceFailed(_reason(error)))
+            self.post_message(self.SourceFailed(reason(error)))
         elif not isinstance(error, Cancelled):
-            title = "source" if isinstance(error, OkfError) else "bug"
-            self.notify(_reason(error), title=title, severity="error", markup=False)
-
-    # ------------------------------------------------------------------ navigation
+            title, text = notice(error, group)
+            self.notify(text, title=title, severity="error", markup=False)
 
     async def _show_start(self, view: View, missing_ok: bool) -> bool:
         return await self.query_one(PagePane).open(view, "visit", missing_ok)
@@ -186,8 +164,6 @@ class MainScreen(Screen[None]):
     def exact_hit(self, name: str) -> str | None:
         return self.loader.exact_hit(name)
 
-    # ------------------------------------------------------------------ keys
-
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Grey out what does not apply now (SPEC §8 keys only; see `KeyRules`)."""
         return self.keys.applies(action)
@@ -197,17 +173,8 @@ class MainScreen(Screen[None]):
         if self.keys.changed():
             self.refresh_bindings()
 
-    def selected_slug(self) -> str | None:
-        """The page under the cursor of the focused link tree or traversal table."""
-        focused = self.focused
-        if isinstance(focused, LinkTree):
-            return focused.selected_slug
-        if focused is not None and focused.id == "traversal-table":
-            return self.query_one(TraversalPanel).selected_slug
-        return None
-
     def action_open_selected(self) -> None:
-        if (slug := self.selected_slug()) is not None:
+        if (slug := self.nav.selected()) is not None:
             self.nav.choose(slug)
 
     def action_back(self) -> None:
@@ -273,18 +240,9 @@ class MainScreen(Screen[None]):
             self.sync_bindings()
 
     def action_next_pane(self, step: int = 1) -> None:
-        focused, ids = self.focused, [pane.lstrip("#") for pane in PANES]
-        position = ids.index(focused.id) if focused is not None and focused.id in ids else -step
-        self.query_one(PANES[(position + step) % len(PANES)]).focus()
-
-    def action_previous_pane(self) -> None:
-        self.action_next_pane(-1)
+        self.query_one(next_pane(self.focused, step)).focus()
 
     def action_help(self) -> None:
         from okf_explorer.tui.screens.help import HelpDialog  # not needed for the first paint
 
         self.app.push_screen(HelpDialog(self.BINDINGS))
-
-
-def _reason(error: BaseException | None) -> str:
-    return str(error) if isinstance(error, OkfError) else f"unexpected error: {error!r}"
