@@ -1,20 +1,30 @@
-"""The keys of the explorer (SPEC §8): what `MainScreen` binds, in footer order.
+"""The keys of the explorer (SPEC §8): what `MainScreen` binds, in footer order, and
+when each applies (`KeyRules`, behind its `check_action`).
 
-Data only: the actions behind them are `MainScreen`'s `action_*` methods, and its
-`check_action` greys out what does not apply now.
+The actions behind the keys are `MainScreen`'s `action_*` methods.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from textual.binding import Binding, BindingType
+from textual.widget import Widget
 
-from okf_explorer.core.graph import Direction
-
-NEXT_DIRECTION: dict[Direction, Direction] = {"out": "in", "in": "both", "both": "out"}
-"""`d` cycles the traversal direction in this order."""
+from okf_explorer.tui.index_loader import IndexLoader
+from okf_explorer.tui.navigator import Navigator
+from okf_explorer.tui.widgets.page_pane import PagePane
 
 PANES = ("#page-pane", "#link-tree", "#traversal-table")
 """`tab` / `shift+tab` move the focus through these, in this order."""
+
+
+def next_pane(focused: Widget | None, step: int) -> str:
+    """The selector of the pane `step` panes after the `focused` one (or the first)."""
+    ids = [pane.lstrip("#") for pane in PANES]
+    position = ids.index(focused.id) if focused is not None and focused.id in ids else -step
+    return PANES[(position + step) % len(PANES)]
+
 
 EXPLORER_BINDINGS: list[BindingType] = [
     Binding("enter", "open_selected", "Open", id="open"),
@@ -35,7 +45,54 @@ EXPLORER_BINDINGS: list[BindingType] = [
     Binding("r", "reload", "Reload", id="reload"),
     Binding("ctrl+x", "cancel_index", "Cancel indexing", id="cancel-index"),
     Binding("tab", "next_pane", "Next pane", show=False, id="next-pane"),
-    Binding("shift+tab", "previous_pane", "Previous pane", show=False, id="previous-pane"),
+    Binding("shift+tab", "next_pane(-1)", "Previous pane", show=False, id="previous-pane"),
     Binding("question_mark", "help", "Help", key_display="?", id="help"),
     Binding("q", "app.quit", "Quit", id="quit"),
 ]
+
+
+class KeyRules:
+    """Which keys apply now (greyed out otherwise), and whether that has changed."""
+
+    def __init__(
+        self,
+        nav: Navigator,
+        loader: IndexLoader,
+        page: Callable[[], PagePane],
+    ) -> None:
+        self._footer_state: tuple[bool, ...] = ()
+        self.rules: dict[str, Callable[[], bool]] = {
+            "back": lambda: nav.history.can_go_back,
+            "forward": lambda: nav.history.can_go_forward,
+            "deeper": lambda: nav.deeper() is not None,
+            "shallower": lambda: nav.shallower() is not None,
+            "cycle_direction": lambda: nav.current is not None,
+            "backlinks": lambda: nav.current is not None,
+            "cycle_relation": lambda: nav.next_relation(loader.relations()) is not None,
+            # `export` stays lit while a new slice is walked (a press then waits for
+            # it), so the footer does not blink on every depth or direction key.
+            "export": lambda: nav.current is not None and loader.ready,
+            "page_links": lambda: bool(page().links),
+            "more_of_page": lambda: page().truncated,
+            "stats": lambda: loader.ready,  # computed from the index, never forcing a build
+            "cancel_index": lambda: loader.running,  # shown only while a build runs
+            "open_selected": lambda: nav.selected() is not None,
+        }
+
+    def applies(self, action: str) -> bool:
+        """False greys the key out; a key without a rule always applies."""
+        rule = self.rules.get(action)
+        return True if rule is None else rule()
+
+    def changed(self) -> bool:
+        """Whether what applies differs from the last call: the footer is refreshed
+        only then. Textual's footer re-mounts every key on each refresh (~50 ms on a
+        loaded machine): refreshing after every page load or slice made the loop
+        stall and the footer flicker. The keys never move (greyed, not hidden).
+        """
+        keys = [binding for binding in EXPLORER_BINDINGS if isinstance(binding, Binding)]
+        state = tuple(self.applies(binding.action) for binding in keys)
+        if state == self._footer_state:
+            return False
+        self._footer_state = state
+        return True

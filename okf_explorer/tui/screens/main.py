@@ -1,12 +1,9 @@
 """The explorer: page, link tree and traversal panes over one `Brain`.
 
-The screen owns the keys (SPEC §8, bound in `explorer_bindings`) and wires messages
-to widgets; it owns no life-cycle. `IndexLoader` starts the explorer and keeps the
-index; the page pane loads pages and grows long ones; the link tree fetches links;
-the traversal panel walks and exports slices. Their workers run on this screen, so
-its one `Worker.StateChanged` handler reports failures. Navigation is committed to
-the history when the page pane says the source answered (`PagePane.Opened`), a page
-that failed to load included, so the title, the panes and `back` all agree.
+The screen owns the keys (SPEC §8: `explorer_bindings`) and wires messages to their
+owners; it owns no life-cycle. `IndexLoader` starts the explorer and keeps the index,
+`Navigator` keeps the history and shows views in the panes, the panes load their
+own content. Workers run on this screen: its `Worker.StateChanged` reports failures.
 """
 
 from __future__ import annotations
@@ -17,7 +14,7 @@ from typing import ClassVar
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.command import Provider
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
@@ -26,17 +23,16 @@ from textual.widgets import DataTable, Footer, Header, Tree
 from textual.worker import Worker, WorkerState
 
 from okf_explorer.core.brain import Brain
-from okf_explorer.core.errors import Cancelled, OkfError
-from okf_explorer.core.graph import DEPTH_CAP
-from okf_explorer.core.link_grammar import LinkKind
+from okf_explorer.core.errors import Cancelled
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.commands import PageFinder
-from okf_explorer.tui.history import History, View
+from okf_explorer.tui.failures import notice, reason
+from okf_explorer.tui.history import View
 from okf_explorer.tui.index_loader import IndexLoader
-from okf_explorer.tui.screens.explorer_bindings import EXPLORER_BINDINGS, NEXT_DIRECTION, PANES
-from okf_explorer.tui.settings import EXPORT_DIR_ENV
+from okf_explorer.tui.navigator import Navigator
+from okf_explorer.tui.screens.explorer_bindings import EXPLORER_BINDINGS, KeyRules, next_pane
 from okf_explorer.tui.widgets.link_tree import LinkTree
-from okf_explorer.tui.widgets.page_pane import FATAL_AT_START, Move, PagePane
+from okf_explorer.tui.widgets.page_pane import FATAL_AT_START, PagePane
 from okf_explorer.tui.widgets.status_bar import StatusBar
 from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
 
@@ -60,9 +56,10 @@ class MainScreen(Screen[None]):
     ) -> None:
         super().__init__()
         self.brain, self.export_dir, self.source_label = brain, export_dir, source_label
-        self.history = History()
         self.loader = IndexLoader(brain, start=start, show=self._show_start)
-        self._footer_state: tuple[bool | None, ...] = ()
+        self.nav = Navigator(self, self.loader, changed=self.sync_bindings)
+        self.history = self.nav.history
+        self.keys = KeyRules(self.nav, self.loader, partial(self.query_one, PagePane))
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False, icon="◆")
@@ -83,55 +80,37 @@ class MainScreen(Screen[None]):
         self.query_one("#page-pane").border_title = "page"
         self.loader.begin()
 
-    # ------------------------------------------------------------------ wiring
+    @on(IndexLoader.Listed)
+    @on(IndexLoader.IndexStarted)
+    @on(IndexLoader.IndexProgressed)
+    @on(IndexLoader.IndexBuilt)
+    @on(IndexLoader.IndexFailed)
+    def _index_changed(self, message: Message) -> None:
+        self.query_one(StatusBar).follow(message)
+        if not isinstance(message, IndexLoader.IndexProgressed):
+            self.sync_bindings()  # a build started or ended: `r`, `s`, `e`, `ctrl+x` follow
 
     @on(IndexLoader.Listed)
     def _listed(self, message: IndexLoader.Listed) -> None:
-        self.query_one(StatusBar).set_page_count(message.count)
-        if not message.count and self.history.current is None:
-            self.query_one(PagePane).show_failure("(empty)", "this brain has no pages")
-
-    @on(IndexLoader.IndexStarted)
-    def _index_started(self) -> None:
-        self.query_one(StatusBar).set_indexing(0, 0)
-        self.sync_bindings()
-
-    @on(IndexLoader.IndexProgressed)
-    def _index_progressed(self, message: IndexLoader.IndexProgressed) -> None:
-        self.query_one(StatusBar).set_indexing(message.done, message.total)
+        self.nav.listed(message.count)
 
     @on(IndexLoader.IndexBuilt)
     def _index_built(self, message: IndexLoader.IndexBuilt) -> None:
-        status = self.query_one(StatusBar)
-        status.set_page_count(message.count)
-        status.set_indexed(message.answered_by)
-        if (current := self.history.current) is not None:
-            if message.first:
-                self._refresh_graph(current)
-            else:
-                self.navigate(current, "reload")
-        self.sync_bindings()
+        self.nav.index_built(message.first)
 
     @on(IndexLoader.IndexFailed)
     @on(IndexLoader.StartFailed)
     def _loader_failed(self, message: IndexLoader.IndexFailed | IndexLoader.StartFailed) -> None:
-        if isinstance(message, IndexLoader.IndexFailed):
-            self.query_one(StatusBar).set_failed(_reason(message.error))
-            self.sync_bindings()
         self._report(message.error)
 
     @on(IndexLoader.StartResolved)
     def _start_resolved(self, message: IndexLoader.StartResolved) -> None:
-        current = self.history.current
-        if current is None or (not self.history.behind and current.slug != message.slug):
-            self.open_page(message.slug)  # the user has not moved yet: take them there
+        self.nav.start_resolved(message.slug)
 
     @on(PagePane.Opened)
     def _opened(self, message: PagePane.Opened) -> None:
-        if message.move == "visit":
-            self.history.visit(message.view)
+        self.nav.opened(message.view, message.move)
         self.sub_title = printable(message.view.slug)
-        self._refresh_graph(message.view)
         self.sync_bindings()
 
     @on(PagePane.BodyShown)
@@ -141,94 +120,42 @@ class MainScreen(Screen[None]):
         self.sync_bindings()  # `m`/`l` follow the body; `enter` applies on a page row/node
 
     @on(LinkTree.PageChosen)
-    def _tree_chose(self, message: LinkTree.PageChosen) -> None:
-        self._choose(message.slug, message.exists)
-
     @on(TraversalPanel.PageChosen)
-    def _row_chose(self, message: TraversalPanel.PageChosen) -> None:
-        self._choose(message.slug, self.query_one(TraversalPanel).exists(message.slug))
+    def _page_chosen(self, message: LinkTree.PageChosen | TraversalPanel.PageChosen) -> None:
+        self.nav.choose(message.slug, message.exists)
 
     @on(PagePane.LinkFollowed)
     def _link_followed(self, message: PagePane.LinkFollowed) -> None:
-        if message.target is None:
-            self.app.open_url(message.url or "")
-            return
-        found = self.resolve_target(message.target, message.kind)
-        if found is not None:
-            self._choose(*found)
-        elif not self.loader.ready:
-            text = f"still indexing: cannot resolve {message.target} yet"
-            self.notify(text, severity="warning", markup=False)
-        else:
-            self.notify(f"no such page: {message.target}", severity="warning", markup=False)
+        self.nav.follow(message.target, message.url, message.kind)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """The one place the panes' worker failures become notifications; a finished
         worker may change what applies, so the footer follows."""
         if event.state in (WorkerState.SUCCESS, WorkerState.ERROR):
             self.sync_bindings()
-        if event.state != WorkerState.ERROR or isinstance(event.worker.error, Cancelled):
-            return
-        if event.worker.group == "export":
-            reason = f"{_reason(event.worker.error)} (set {EXPORT_DIR_ENV} to export elsewhere)"
-            self.notify(reason, title="export", severity="error", markup=False)
-        else:
-            self._report(event.worker.error)
+        if event.state == WorkerState.ERROR:
+            self._report(event.worker.error, event.worker.group)
 
-    def _report(self, error: BaseException | None) -> None:
-        if isinstance(error, FATAL_AT_START) and not self.query_one(PagePane).opened_once:
+    def _report(self, error: BaseException | None, group: str = "") -> None:
+        pane = self.query_one(PagePane)
+        if isinstance(error, FATAL_AT_START) and group != "export" and not pane.opened_once:
             self.workers.cancel_node(self)
             self.loader.stop()
-            self.post_message(self.SourceFailed(_reason(error)))
+            self.post_message(self.SourceFailed(reason(error)))
         elif not isinstance(error, Cancelled):
-            title = "source" if isinstance(error, OkfError) else "bug"
-            self.notify(_reason(error), title=title, severity="error", markup=False)
-
-    # ------------------------------------------------------------------ navigation
-
-    def navigate(self, view: View, move: Move) -> None:
-        """Load `view`'s page; the history takes `move` once the source has answered."""
-        opening = partial(self.query_one(PagePane).open, view, move)
-        self.run_worker(opening, group="page", exclusive=True, exit_on_error=False)
+            title, text = notice(error, group)
+            self.notify(text, title=title, severity="error", markup=False)
 
     async def _show_start(self, view: View, missing_ok: bool) -> bool:
         return await self.query_one(PagePane).open(view, "visit", missing_ok)
 
     def open_page(self, slug: str) -> None:
         """Open `slug` keeping the current depth and direction (also used by the finder)."""
-        if (current := self.history.current) is None:
-            self.navigate(View(slug), "visit")
-        else:
-            self.navigate(View(slug, current.depth, current.direction, current.rel), "visit")
+        self.nav.go(self.nav.open(slug), "visit")
 
-    def change_view(self, view: View) -> None:
+    def change_view(self, view: View | None) -> None:
         """Same page, new traversal settings: no reload, no new history entry."""
-        self.history.update(view)
-        self._refresh_graph(view, links=False)
-        self.sync_bindings()
-
-    def _refresh_graph(self, view: View, links: bool = True) -> None:
-        panel, tree = self.query_one(TraversalPanel), self.query_one(LinkTree)
-        if not self.loader.ready:
-            why = "waiting for the index…" if self.loader.running else "no index · r builds it"
-            panel.show_pending(view, why)
-            if links:
-                tree.show_pending(view.slug, why)
-            return
-        panel.walk(view)
-        if links:
-            tree.load(view.slug)
-
-    def _choose(self, slug: str, exists: bool) -> None:
-        if exists:
-            self.open_page(slug)
-        else:
-            self.notify(f"no such page: {slug}", severity="warning", markup=False)
-
-    def resolve_target(self, target: str, kind: LinkKind = "wiki") -> tuple[str, bool] | None:
-        """(slug or dangling node, exists) a body link of the current page leads to."""
-        current = self.history.current
-        return self.loader.resolve_link(current.slug if current else None, target, kind)
+        self.nav.change(view)
 
     def catalogue(self) -> list[tuple[str, str]]:
         """The pages the finder offers (`PageCatalogue`)."""
@@ -237,124 +164,55 @@ class MainScreen(Screen[None]):
     def exact_hit(self, name: str) -> str | None:
         return self.loader.exact_hit(name)
 
-    # ------------------------------------------------------------------ keys
-
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Grey out what does not apply now (SPEC §8 keys only)."""
-        current, loader = self.history.current, self.loader
-        if action == "back":
-            return self.history.can_go_back
-        if action == "forward":
-            return self.history.can_go_forward
-        if action in ("deeper", "shallower", "cycle_direction", "backlinks", "cycle_relation"):
-            if current is None:
-                return False
-            if action == "deeper":
-                return current.depth < DEPTH_CAP
-            if action == "shallower":
-                return current.depth > 1
-            if action == "cycle_relation":
-                return current.rel is not None or len(loader.relations()) > 1
-            return True
-        if action == "export":
-            # Stays lit while a new slice is walked (a press then waits for it), so the
-            # footer does not blink on every depth or direction key.
-            return current is not None and loader.ready
-        if action in ("page_links", "more_of_page"):
-            pane = self.query_one(PagePane)
-            return bool(pane.links) if action == "page_links" else pane.truncated
-        if action == "stats":
-            return loader.ready  # computed from the index, never forcing a build
-        if action == "cancel_index":
-            return loader.running  # shown only while a build runs
-        if action == "open_selected":
-            return self._selected_slug() is not None
-        return True
+        """Grey out what does not apply now (SPEC §8 keys only; see `KeyRules`)."""
+        return self.keys.applies(action)
 
     def sync_bindings(self) -> None:
-        """Refresh the footer only when what applies has changed.
-
-        Textual's footer re-mounts every key on each refresh (~50 ms on a loaded
-        machine): refreshing after every page load or slice made the loop stall and
-        the footer flicker. The keys themselves never move (greyed, not hidden).
-        """
-        state = tuple(
-            self.check_action(binding.action, ())
-            for binding in EXPLORER_BINDINGS
-            if isinstance(binding, Binding)
-        )
-        if state != self._footer_state:
-            self._footer_state = state
+        """Refresh the footer, only when what applies has changed."""
+        if self.keys.changed():
             self.refresh_bindings()
 
-    def _selected_slug(self) -> str | None:
-        focused = self.focused
-        if isinstance(focused, LinkTree):
-            return focused.selected_slug
-        if focused is not None and focused.id == "traversal-table":
-            return self.query_one(TraversalPanel).selected_slug
-        return None
-
     def action_open_selected(self) -> None:
-        if (slug := self._selected_slug()) is not None:
-            self._choose(slug, self.query_one(TraversalPanel).exists(slug))
+        if (slug := self.nav.selected()) is not None:
+            self.nav.choose(slug)
 
     def action_back(self) -> None:
-        # The history moves at the key press, so a burst of presses walks back that
-        # many entries even while the pages are still loading.
-        if (view := self.history.back()) is not None:
-            self.navigate(view, "moved")
+        self.nav.go(self.nav.back(), "moved")
 
     def action_forward(self) -> None:
-        if (view := self.history.forward()) is not None:
-            self.navigate(view, "moved")
+        self.nav.go(self.nav.forward(), "moved")
 
     def action_deeper(self) -> None:
-        if (current := self.history.current) is not None:
-            self.change_view(current.with_depth(current.depth + 1))
+        self.nav.change(self.nav.deeper())
 
     def action_shallower(self) -> None:
-        if (current := self.history.current) is not None:
-            self.change_view(current.with_depth(current.depth - 1))
+        self.nav.change(self.nav.shallower())
 
     def action_cycle_direction(self) -> None:
-        if (current := self.history.current) is not None:
-            self.change_view(current.with_direction(NEXT_DIRECTION[current.direction]))
+        self.nav.change(self.nav.next_direction())
 
     def action_backlinks(self) -> None:
-        if (current := self.history.current) is not None:
-            self.change_view(current.with_direction("in"))
+        self.nav.change(self.nav.backlinks())
 
     def action_cycle_relation(self) -> None:
-        """Relation filter: every relation → each relation of the graph in turn → every one."""
-        if (current := self.history.current) is None:
-            return
-        cycle: list[str | None] = [None, *self.loader.relations()]
-        position = cycle.index(current.rel) if current.rel in cycle else 0
-        rel = cycle[(position + 1) % len(cycle)]
-        self.change_view(current.with_rel(rel))
-        self.notify(f"relation: {rel or 'all'}", title="traversal", markup=False, timeout=2)
+        if (view := self.nav.next_relation(self.loader.relations())) is not None:
+            self.nav.change(view)
+            text = f"relation: {view.rel or 'all'}"
+            self.notify(text, title="traversal", markup=False, timeout=2)
 
     def action_export(self) -> None:
-        if (current := self.history.current) is not None:
+        if (current := self.nav.current) is not None:
             self.query_one(TraversalPanel).export(current)
 
     def action_page_links(self) -> None:
         """List the body's links (in order of appearance) in a dialog; `enter` follows one."""
-        from okf_explorer.tui.body_links import kind_of_href
-        from okf_explorer.tui.screens.links_dialog import BodyLink, LinksDialog, body_links
+        from okf_explorer.tui.screens.links_dialog import LinksDialog, body_links
 
         pane = self.query_one(PagePane)
-        if not pane.links or pane.slug is None:
-            return
-
-        def follow(chosen: BodyLink | None) -> None:
-            if chosen is not None:
-                kind = kind_of_href(chosen.href)
-                pane.post_message(PagePane.LinkFollowed(chosen.target, chosen.href, kind))
-
-        links = body_links(pane.links, self.resolve_target)
-        self.app.push_screen(LinksDialog(pane.slug, links), follow)
+        if pane.links and pane.slug is not None:
+            dialog = LinksDialog(pane.slug, body_links(pane.links, self.nav.resolve))
+            self.app.push_screen(dialog, lambda chosen: chosen and pane.follow(chosen.href))
 
     def action_more_of_page(self) -> None:
         self.query_one(PagePane).want_more()
@@ -366,40 +224,25 @@ class MainScreen(Screen[None]):
         """Counts, hubs, orphans, dead ends and dangling targets; `enter` opens a page."""
         from okf_explorer.tui.screens.stats_dialog import StatsDialog
 
-        def open_chosen(slug: str | None) -> None:
-            if slug is not None:
-                self.open_page(slug)
-
-        self.app.push_screen(StatsDialog(self.brain), open_chosen)
+        self.app.push_screen(StatsDialog(self.brain), lambda slug: slug and self.open_page(slug))
 
     def action_reload(self) -> None:
         """Refresh the index; a page that failed to load is loaded again too."""
-        current = self.history.current
-        if current is not None and self.query_one(PagePane).error is not None:
-            self.navigate(current, "reload")
+        if self.query_one(PagePane).error is not None:
+            self.nav.go(self.nav.current, "reload")
         self.loader.build(refresh=self.loader.ready)
 
     def action_cancel_index(self) -> None:
         if self.loader.cancel():
             self.query_one(StatusBar).set_cancelled(previous=self.loader.ready)
-            if not self.loader.ready and (current := self.history.current) is not None:
-                self._refresh_graph(current)  # the panes stop promising an index
+            if not self.loader.ready and (current := self.nav.current) is not None:
+                self.nav.show_graph(current)  # the panes stop promising an index
             self.sync_bindings()
 
     def action_next_pane(self, step: int = 1) -> None:
-        focused = self.focused
-        ids = [pane.lstrip("#") for pane in PANES]
-        position = ids.index(focused.id) if focused is not None and focused.id in ids else -step
-        self.query_one(PANES[(position + step) % len(PANES)]).focus()
-
-    def action_previous_pane(self) -> None:
-        self.action_next_pane(-1)
+        self.query_one(next_pane(self.focused, step)).focus()
 
     def action_help(self) -> None:
         from okf_explorer.tui.screens.help import HelpDialog  # not needed for the first paint
 
         self.app.push_screen(HelpDialog(self.BINDINGS))
-
-
-def _reason(error: BaseException | None) -> str:
-    return str(error) if isinstance(error, OkfError) else f"unexpected error: {error!r}"

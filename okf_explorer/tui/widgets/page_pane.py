@@ -264,9 +264,12 @@ class PagePane(VerticalScroll, can_focus=True):
     @on(LightBody.LinkClicked)
     def _link_clicked(self, event: Markdown.LinkClicked | LightBody.LinkClicked) -> None:
         event.stop()
-        target = target_of_href(event.href)
-        url = None if target else event.href
-        self.post_message(self.LinkFollowed(target, url, kind_of_href(event.href)))
+        self.follow(event.href)
+
+    def follow(self, href: str) -> None:
+        """Post `LinkFollowed` for `href` as a click on it does (the `l` dialog too)."""
+        target = target_of_href(href)
+        self.post_message(self.LinkFollowed(target, None if target else href, kind_of_href(href)))
 
 
 def more_line(shown: int, total: int) -> Content:

@@ -5,9 +5,12 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal
+from textual.message import Message
 from textual.widgets import Label, ProgressBar
 
 from okf_explorer.core.text_safety import printable
+from okf_explorer.tui.failures import reason
+from okf_explorer.tui.index_loader import IndexLoader
 
 
 class StatusBar(Horizontal):
@@ -33,6 +36,21 @@ class StatusBar(Horizontal):
         yield Label(id="status-pages")
         yield Label("starting…", id="status-index")
         yield ProgressBar(id="status-progress", show_eta=False, show_percentage=False)
+
+    def follow(self, message: Message) -> None:
+        """Show what `IndexLoader` says: pages listed, a build started, progressed,
+        built or failed."""
+        if isinstance(message, IndexLoader.IndexProgressed):
+            self.set_indexing(message.done, message.total)
+        elif isinstance(message, IndexLoader.IndexStarted):
+            self.set_indexing(0, 0)
+        elif isinstance(message, IndexLoader.Listed):
+            self.set_page_count(message.count)
+        elif isinstance(message, IndexLoader.IndexBuilt):
+            self.set_page_count(message.count)
+            self.set_indexed(message.answered_by)
+        elif isinstance(message, IndexLoader.IndexFailed):
+            self.set_failed(reason(message.error))
 
     @property
     def index_state(self) -> str:

@@ -79,11 +79,13 @@ class TraversalPanel(Vertical):
     """
 
     class PageChosen(Message):
-        """The user chose the `to` page of a row (`enter` or a click)."""
+        """The user chose the `to` page of a row (`enter` or a click); `exists`: it is
+        a page, not a dangling target."""
 
-        def __init__(self, slug: str) -> None:
+        def __init__(self, slug: str, exists: bool = True) -> None:
             super().__init__()
             self.slug = slug
+            self.exists = exists
 
     def __init__(self, brain: Brain, *, export_dir: Path, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -243,4 +245,5 @@ class TraversalPanel(Vertical):
         event.stop()
         key = event.row_key.value
         if key:
-            self.post_message(self.PageChosen(key.split("\t", 1)[1]))
+            slug = key.split("\t", 1)[1]
+            self.post_message(self.PageChosen(slug, self.exists(slug)))

@@ -1,0 +1,168 @@
+"""Where the explorer is, where each key takes it, and showing a view in the panes.
+
+Non-visual and synchronous. Every transition returns the `View` to show next, or
+None when the key does not apply now (so `KeyRules` asks the same methods).
+`back`/`forward` move the history at once, so a burst of presses walks that many
+entries even while pages are still loading; a new page joins the history only
+when the page pane says the source answered (`opened`), a page that failed to
+load included, so the title, the panes and `back` all agree. Page loads run as
+workers on the screen, whose one `Worker.StateChanged` handler reports failures.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from functools import partial
+
+from textual.screen import Screen
+
+from okf_explorer.core.graph import DEPTH_CAP, Direction
+from okf_explorer.core.link_grammar import LinkKind
+from okf_explorer.tui.history import History, View
+from okf_explorer.tui.index_loader import IndexLoader
+from okf_explorer.tui.widgets.link_tree import LinkTree
+from okf_explorer.tui.widgets.page_pane import Move, PagePane
+from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
+
+NEXT_DIRECTION: dict[Direction, Direction] = {"out": "in", "in": "both", "both": "out"}
+"""`d` cycles the traversal direction in this order."""
+
+
+class Navigator:
+    """The history of views, the transitions between them, and showing one."""
+
+    def __init__(
+        self, screen: Screen[None], loader: IndexLoader, changed: Callable[[], None]
+    ) -> None:
+        self.history = History()
+        self._screen, self._loader, self._changed = screen, loader, changed
+
+    @property
+    def current(self) -> View | None:
+        return self.history.current
+
+    def open(self, slug: str) -> View:
+        """`slug` seen with the current depth, direction and relation filter."""
+        current = self.current
+        return View(slug) if current is None else replace(current, slug=slug)
+
+    def back(self) -> View | None:
+        return self.history.back()
+
+    def forward(self) -> View | None:
+        return self.history.forward()
+
+    def deeper(self) -> View | None:
+        current = self.current
+        if current is None or current.depth >= DEPTH_CAP:
+            return None
+        return current.with_depth(current.depth + 1)
+
+    def shallower(self) -> View | None:
+        current = self.current
+        return current.with_depth(current.depth - 1) if current and current.depth > 1 else None
+
+    def next_direction(self) -> View | None:
+        current = self.current
+        return current.with_direction(NEXT_DIRECTION[current.direction]) if current else None
+
+    def backlinks(self) -> View | None:
+        return self.current.with_direction("in") if self.current else None
+
+    def next_relation(self, relations: list[str]) -> View | None:
+        """Every relation → each relation of the graph in turn → every one; None when
+        there is nothing to cycle through."""
+        current = self.current
+        if current is None or (current.rel is None and len(relations) <= 1):
+            return None
+        cycle: list[str | None] = [None, *relations]
+        position = cycle.index(current.rel) if current.rel in cycle else 0
+        return current.with_rel(cycle[(position + 1) % len(cycle)])
+
+    # ------------------------------------------------------------------ showing
+
+    def go(self, view: View | None, move: Move) -> None:
+        """Load `view`'s page; the history takes `move` once the source has answered."""
+        if view is not None:
+            opening = partial(self._screen.query_one(PagePane).open, view, move)
+            self._screen.run_worker(opening, group="page", exclusive=True, exit_on_error=False)
+
+    def opened(self, view: View, move: Move) -> None:
+        """The source answered for `view`: a visit joins the history; the graph follows."""
+        if move == "visit":
+            self.history.visit(view)
+        self.show_graph(view)
+
+    def listed(self, count: int) -> None:
+        """An empty brain says so where the page would be."""
+        if not count and self.current is None:
+            self._screen.query_one(PagePane).show_failure("(empty)", "this brain has no pages")
+
+    def index_built(self, first: bool) -> None:
+        """A first index shows the graph; a refreshed one reloads the page too."""
+        if (current := self.current) is not None:
+            self.show_graph(current) if first else self.go(current, "reload")
+
+    def start_resolved(self, slug: str) -> None:
+        """The start name resolved to `slug`: go there if the user has not moved yet."""
+        current = self.current
+        if current is None or (not self.history.behind and current.slug != slug):
+            self.go(self.open(slug), "visit")
+
+    def change(self, view: View | None) -> None:
+        """Same page, new traversal settings: no reload, no new history entry."""
+        if view is not None:
+            self.history.update(view)
+            self.show_graph(view, links=False)
+            self._changed()
+
+    def show_graph(self, view: View, links: bool = True) -> None:
+        """Walk `view` in the traversal panel (and list its links), or say why not yet."""
+        panel, tree = self._screen.query_one(TraversalPanel), self._screen.query_one(LinkTree)
+        if not self._loader.ready:
+            why = "waiting for the index…" if self._loader.running else "no index · r builds it"
+            panel.show_pending(view, why)
+            if links:
+                tree.show_pending(view.slug, why)
+        else:
+            panel.walk(view)
+            if links:
+                tree.load(view.slug)
+
+    def choose(self, slug: str, exists: bool | None = None) -> None:
+        """Open a chosen page, or say it does not exist (`exists` None: ask the slice)."""
+        if exists is None:
+            exists = self._screen.query_one(TraversalPanel).exists(slug)
+        if exists:
+            self.go(self.open(slug), "visit")
+        else:
+            self._warn(f"no such page: {slug}")
+
+    def selected(self) -> str | None:
+        """The page under the cursor of the focused link tree or traversal table."""
+        focused = self._screen.focused
+        if isinstance(focused, LinkTree):
+            return focused.selected_slug
+        if focused is not None and focused.id == "traversal-table":
+            return self._screen.query_one(TraversalPanel).selected_slug
+        return None
+
+    def resolve(self, target: str, kind: LinkKind = "wiki") -> tuple[str, bool] | None:
+        """(slug or dangling node, exists) a body link of the current page leads to."""
+        current = self.current
+        return self._loader.resolve_link(current.slug if current else None, target, kind)
+
+    def follow(self, target: str | None, url: str | None, kind: LinkKind) -> None:
+        """Follow a body link: an external URL opens outside, a page opens here."""
+        if target is None:
+            self._screen.app.open_url(url or "")
+        elif (found := self.resolve(target, kind)) is not None:
+            self.choose(*found)
+        elif not self._loader.ready:
+            self._warn(f"still indexing: cannot resolve {target} yet")
+        else:
+            self._warn(f"no such page: {target}")
+
+    def _warn(self, text: str) -> None:
+        self._screen.notify(text, severity="warning", markup=False)

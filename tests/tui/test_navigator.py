@@ -1,0 +1,51 @@
+"""`Navigator`'s transitions: the view each key leads to, None where it does not apply."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from okf_explorer.core.graph import DEPTH_CAP
+from okf_explorer.tui.history import View
+from okf_explorer.tui.navigator import Navigator
+
+
+def navigator(view: View | None = None) -> Navigator:
+    """A navigator at `view`; the transitions touch neither the screen nor the loader."""
+    nav = Navigator(cast(Any, None), cast(Any, None), changed=lambda: None)
+    nav.history.current = view
+    return nav
+
+
+def test_no_page_yet_no_transition_applies() -> None:
+    nav = navigator()
+    assert nav.open("a") == View("a")
+    assert [nav.deeper(), nav.shallower(), nav.next_direction(), nav.backlinks()] == [None] * 4
+    assert nav.next_relation(["x", "y"]) is None
+    assert nav.back() is None and nav.forward() is None
+
+
+def test_depth_stays_within_one_and_the_cap() -> None:
+    assert navigator(View("a", 1)).shallower() is None
+    assert navigator(View("a", 2)).shallower() == View("a", 1)
+    assert navigator(View("a", DEPTH_CAP)).deeper() is None
+    assert navigator(View("a", 1)).deeper() == View("a", 2)
+
+
+def test_open_keeps_the_traversal_settings() -> None:
+    nav = navigator(View("a", 3, "both", "works_at"))
+    assert nav.open("b") == View("b", 3, "both", "works_at")
+
+
+def test_direction_cycles_and_backlinks_point_in() -> None:
+    nav = navigator(View("a"))
+    assert nav.next_direction() == View("a", direction="in")
+    assert navigator(View("a", direction="both")).next_direction() == View("a")
+    assert navigator(View("a", direction="both")).backlinks() == View("a", direction="in")
+
+
+def test_relation_cycle_needs_two_relations_or_a_filter_to_clear() -> None:
+    assert navigator(View("a")).next_relation(["x"]) is None
+    assert navigator(View("a", rel="x")).next_relation(["x"]) == View("a")
+    assert navigator(View("a")).next_relation(["x", "y"]) == View("a", rel="x")
+    assert navigator(View("a", rel="y")).next_relation(["x", "y"]) == View("a")
+    assert navigator(View("a", rel="gone")).next_relation(["x", "y"]) == View("a", rel="x")
