@@ -21,6 +21,19 @@ def isolated_environment(tmp_path_factory: pytest.TempPathFactory, monkeypatch: 
 
 
 @pytest.fixture
+def run(capsys: pytest.CaptureFixture[str]):
+    """`run(*argv)` → (exit status, stdout, stderr): the CLI in-process."""
+    from okf_explorer.cli import main
+
+    def runner(*argv: str) -> tuple[int, str, str]:
+        status = main(list(argv))
+        captured = capsys.readouterr()
+        return status, captured.out, captured.err
+
+    return runner
+
+
+@pytest.fixture
 def sample_brain() -> Path:
     """The bundled sample brain (read-only: never write into it)."""
     return SAMPLE_BRAIN

@@ -11,7 +11,7 @@ from cli_bundle import A_BODY, make_bundle
 from cli_bundle import edge as rec
 
 from okf_explorer import server as server_package
-from okf_explorer.cli import EXPORT_FORMATS, main
+from okf_explorer.cli import EXPORT_FORMATS
 from okf_explorer.core import export as exporter
 from okf_explorer.tui import app as tui_app
 
@@ -19,18 +19,6 @@ from okf_explorer.tui import app as tui_app
 @pytest.fixture
 def bundle(tmp_path: Path) -> Path:
     return make_bundle(tmp_path / "brain")
-
-
-@pytest.fixture
-def run(capsys: pytest.CaptureFixture[str]):
-    """`run(*argv)` → (exit status, stdout, stderr), in-process."""
-
-    def runner(*argv: str) -> tuple[int, str, str]:
-        status = main(list(argv))
-        captured = capsys.readouterr()
-        return status, captured.out, captured.err
-
-    return runner
 
 
 # --- get -------------------------------------------------------------------

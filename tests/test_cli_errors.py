@@ -26,18 +26,6 @@ def bundle(tmp_path: Path) -> Path:
     return make_bundle(tmp_path / "brain")
 
 
-@pytest.fixture
-def run(capsys: pytest.CaptureFixture[str]):
-    """`run(*argv)` → (exit status, stdout, stderr), in-process."""
-
-    def runner(*argv: str) -> tuple[int, str, str]:
-        status = main(list(argv))
-        captured = capsys.readouterr()
-        return status, captured.out, captured.err
-
-    return runner
-
-
 def one_error_line(err: str) -> str:
     """The single `okf-explorer: ...` line of `err` (and assert there is only one)."""
     lines = err.splitlines()

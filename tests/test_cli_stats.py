@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from okf_explorer.cli import main
 from okf_explorer.cli_stats import stats_text
 from okf_explorer.core.stats import BrainStats
 from tests.bundles import write_pages
@@ -77,18 +76,6 @@ def bundle(tmp_path: Path) -> Path:
     root = write_pages(tmp_path / "brain", PAGES)
     (root / "broken.md").write_bytes(b"caf\xe9 [[a]]\n")
     return root
-
-
-@pytest.fixture
-def run(capsys: pytest.CaptureFixture[str]):
-    """`run(*argv)` → (exit status, stdout, stderr), in-process."""
-
-    def runner(*argv: str) -> tuple[int, str, str]:
-        status = main(list(argv))
-        captured = capsys.readouterr()
-        return status, captured.out, captured.err
-
-    return runner
 
 
 def test_stats_text_is_exact(run, bundle: Path) -> None:

@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from okf_explorer.cli import main
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.index import ResolvedLink
 from okf_explorer.sources.bundle import BundleSource
@@ -239,16 +238,6 @@ def test_obsidian_same_named_notes_in_sibling_folders(tmp_path: Path) -> None:
     publish = link_of(tmp_path / "two", files, "Obsidian Publish/Setup", "Security and privacy")
     assert publish.to == "Obsidian Publish/Security and privacy"
     assert publish.candidates == candidates
-
-
-@pytest.fixture
-def run(capsys: pytest.CaptureFixture[str]):
-    def runner(*argv: str) -> tuple[int, str, str]:
-        status = main(list(argv))
-        captured = capsys.readouterr()
-        return status, captured.out, captured.err
-
-    return runner
 
 
 def test_every_command_agrees_on_a_shared_basename(run, tmp_path: Path) -> None:
