@@ -11,7 +11,7 @@ body shows its first `RENDER_CHARS` with a line saying how much of it is shown;
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Literal
+from typing import Literal
 
 from rich.text import Text
 from textual import on
@@ -36,6 +36,7 @@ from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.body_links import kind_of_href, target_of_href
 from okf_explorer.tui.history import View
 from okf_explorer.tui.widgets.fast_body import RENDER_CHARS, LightBody, PreparedBody, prepare_body
+from okf_explorer.tui.widgets.page_header import is_deprecated, page_header
 
 FATAL_AT_START = (SourceUnavailable, AuthError)
 """Errors that, before any page was shown, mean the brain cannot be opened at all."""
@@ -288,49 +289,3 @@ def _size(chars: int) -> str:
     if chars >= 1_000_000:
         return f"{chars / 1_000_000:.1f} MB"
     return f"{max(1, round(chars / 1000))} KB"
-
-
-def is_deprecated(frontmatter: dict[str, Any]) -> bool:
-    return str(frontmatter.get("status", "")).strip().lower() == "deprecated"
-
-
-def page_header(page: Page) -> Text:
-    """Title, slug, then one line per known field (type, tags, description, OKF fields).
-
-    Control characters in any of them show as escapes (`printable`); only the
-    description keeps its line breaks.
-    """
-    fm = page.frontmatter
-    text = Text.assemble((printable(page.title), "bold"), "  ", (printable(page.slug), "dim"))
-    if is_deprecated(fm):
-        text.append("  ")
-        text.append(" DEPRECATED ", style="bold reverse red")
-    if page.reserved:
-        text.append("  (reserved)", style="dim italic")
-    facts = [("type", page.type), ("tags", ", ".join(page.tags) or None)]
-    facts += [(name, _field_text(fm.get(name))) for name in ("status", "verified")]
-    shown = [(name, value) for name, value in facts if value]
-    if shown:
-        text.append("\n")
-        for number, (name, value) in enumerate(shown):
-            text.append(" · " if number else "", style="dim")
-            text.append(f"{name} ", style="dim")
-            text.append(printable(str(value)), style="bold red" if value == "deprecated" else "")
-    if page.description:
-        text.append("\n")
-        text.append(printable(page.description, multiline=True), style="italic")
-    sources = fm.get("sources")
-    if sources:
-        items = sources if isinstance(sources, list) else [sources]
-        text.append("\nsources", style="dim")
-        for item in items:
-            text.append(f"\n  • {printable(str(_field_text(item)))}")
-    return text
-
-
-def _field_text(value: Any) -> str | None:
-    if value is None or value == "":
-        return None
-    if isinstance(value, (list, tuple)):
-        return ", ".join(str(item) for item in value)
-    return str(value)

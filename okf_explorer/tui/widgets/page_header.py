@@ -1,0 +1,166 @@
+"""The page header: title and slug, one line of OKF badges, then every frontmatter key.
+
+Known OKF keys come first in a fixed order (`SHOWN_FIRST`), the rest after in the
+order the page wrote them. Status, trust tier and staleness each show as one glyph
+and a word (see `okf_meta`); a value longer than `FOLD_LINES` lines shows its first
+lines and `… (K more lines)`. Every name and value passes through `printable`.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from rich.text import Text
+
+from okf_explorer.core import okf_meta
+from okf_explorer.core.pages import Page
+from okf_explorer.core.text_safety import printable
+
+FOLD_LINES = 6
+"""A value of more lines shows its first `FOLD_LINES - 1` and `… (K more lines)`."""
+SHOWN_FIRST = (
+    "owner",
+    "authors",
+    "author",
+    "date",
+    "created",
+    "updated",
+    "aliases",
+    "generated",
+    "usage_window",
+    "resource",
+    "runtime",
+    "parameters",
+    "computation",
+    "executor",
+    "attester",
+    "okf_version",
+)
+"""Known keys shown in this order, after the badges, tags, description and sources."""
+_IN_BADGES_OR_ABOVE = ("title", "type", "status", "verified", "stale_after", "tags", "description")
+_OKF_KEYS = ("status", "verified", "stale_after", "generated", "sources")
+"""A page with any of these is an OKF v0.2 concept: its trust tier is shown even when unverified."""
+
+
+def is_deprecated(frontmatter: dict[str, Any]) -> bool:
+    return okf_meta.status_of(frontmatter) == "deprecated"
+
+
+def page_header(page: Page, now: datetime | None = None) -> Text:
+    """Title and slug, the badges line, then each frontmatter key (see the module doc).
+
+    Control characters in any name or value show as escapes (`printable`); only the
+    description keeps its line breaks.
+    """
+    fm = page.frontmatter
+    text = Text.assemble((printable(page.title), "bold"), "  ", (printable(page.slug), "dim"))
+    if is_deprecated(fm):
+        text.append("  ")
+        text.append(" DEPRECATED ", style="bold reverse red")
+    if page.reserved:
+        text.append("  (reserved)", style="dim italic")
+    badges = _badges(page, now)
+    if badges:
+        text.append("\n")
+        for number, badge in enumerate(badges):
+            text.append(" · " if number else "", style="dim")
+            text.append_text(badge)
+    events = okf_meta.verifications(fm)
+    if events:
+        _key(text, "verified")
+        lines = [f"{event.by or '?'} at {event.at or '?'}" for event in events]
+        _value(text, lines, indent=len(events) > 1)
+    if page.tags:
+        _key(text, "tags")
+        text.append(printable(", ".join(page.tags)))
+    if page.description:
+        text.append("\n")
+        text.append(printable(page.description, multiline=True), style="italic")
+    if "sources" in fm:
+        _sources(text, fm)
+    later = [name for name in SHOWN_FIRST if name in fm]
+    later += [
+        str(name)
+        for name in fm
+        if name not in SHOWN_FIRST and name not in _IN_BADGES_OR_ABOVE and name != "sources"
+    ]
+    for name in later:
+        value = fm.get(name)
+        lines = okf_meta.value_lines(value)
+        _key(text, name)
+        _value(text, lines, indent=len(lines) > 1 or isinstance(value, dict))
+    return text
+
+
+def _badges(page: Page, now: datetime | None) -> list[Text]:
+    """`type metric`, `● stable`, `◉ human-reviewed`, `⚠ stale since …` as they apply."""
+    fm = page.frontmatter
+    badges: list[Text] = []
+    if page.type:
+        badges.append(Text.assemble(("type ", "dim"), printable(page.type)))
+    if "status" in fm:
+        status = okf_meta.status_of(fm)
+        glyph = okf_meta.STATUS_GLYPHS.get(status, "?")
+        style = {"deprecated": "bold red", "draft": "yellow"}.get(status, "green")
+        badges.append(Text(f"{glyph} {printable(status)}", style=style))
+    if any(name in fm for name in _OKF_KEYS):
+        tier = okf_meta.trust_tier(fm)
+        style = {"human-reviewed": "green", "machine-confirmed": "cyan"}.get(tier, "dim")
+        badges.append(Text(f"{okf_meta.TRUST_GLYPHS[tier]} {tier}", style=style))
+    if "stale_after" in fm:
+        badges.append(_staleness(fm, now))
+    return badges
+
+
+def _staleness(fm: dict[str, Any], now: datetime | None) -> Text:
+    deadline = okf_meta.stale_after(fm)
+    if deadline is None:
+        raw = printable(okf_meta.scalar_text(fm.get("stale_after")))
+        return Text(f"stale_after {raw} (ignored: not a time with an offset)", style="dim")
+    when = okf_meta.iso(deadline)
+    if okf_meta.is_stale(fm, now):
+        return Text(f"{okf_meta.STALE_GLYPH} stale since {when}", style="bold yellow")
+    return Text(f"{okf_meta.FRESH_GLYPH} fresh until {when}", style="dim")
+
+
+def _sources(text: Text, fm: dict[str, Any]) -> None:
+    """`sources` then one `• title — resource [id]` line per entry, its other keys below."""
+    _key(text, "sources")
+    entries = okf_meta.sources_of(fm)
+    if not entries:
+        text.append(printable(okf_meta.scalar_text(fm.get("sources"))))
+        return
+    for source in entries[: FOLD_LINES * 2]:
+        text.append("\n  • ")
+        if source.title:
+            text.append(printable(source.title), style="bold")
+            text.append(" — ", style="dim")
+        style = {"url": "underline", "path": "cyan", "scope": "italic"}[source.kind]
+        text.append(("→ " if source.kind == "path" else "") + printable(source.resource), style)
+        if source.id:
+            text.append(f"  [{printable(source.id)}]", style="dim")
+        if source.extra:
+            lines = okf_meta.value_lines(dict(source.extra))
+            _value(text, lines, indent=True, depth=4, style="dim")
+    hidden = len(entries) - FOLD_LINES * 2
+    if hidden > 0:
+        text.append(f"\n  … ({hidden} more sources)", style="dim")
+
+
+def _key(text: Text, name: str) -> None:
+    text.append("\n")
+    text.append(f"{printable(name)} ", style="dim")
+
+
+def _value(text: Text, lines: list[str], *, indent: bool, depth: int = 2, style: str = "") -> None:
+    """`lines` after the key (on its line when one and not `indent`, else below it), folded."""
+    shown = lines if len(lines) <= FOLD_LINES else lines[: FOLD_LINES - 1]
+    if not indent and len(shown) == 1:
+        text.append(printable(shown[0]), style=style)
+        return
+    pad = " " * depth
+    for line in shown:
+        text.append(f"\n{pad}{printable(line)}", style=style)
+    if len(shown) < len(lines):
+        text.append(f"\n{pad}… ({len(lines) - len(shown)} more lines)", style="dim")
