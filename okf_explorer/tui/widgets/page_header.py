@@ -1,4 +1,4 @@
-"""The page header: title and slug, one line of OKF badges, then every frontmatter key.
+"""The page header: title and slug, a line of type, OKF badges and tags, then every other key.
 
 Known OKF keys come first in a fixed order (`SHOWN_FIRST`), the rest after in the
 order the page wrote them. Status, trust tier and staleness each show as one glyph
@@ -71,9 +71,9 @@ def page_header(page: Page, now: datetime | None = None) -> Text:
         _key(text, "verified")
         lines = [f"{event.by or '?'} at {event.at or '?'}" for event in events]
         _value(text, lines, indent=len(events) > 1)
-    if page.tags:
-        _key(text, "tags")
-        text.append(printable(", ".join(page.tags)))
+    elif "verified" in fm:  # not OKF v0.2 events (a bare date, say): shown as written
+        _key(text, "verified")
+        _value(text, okf_meta.value_lines(fm.get("verified")), indent=False)
     if page.description:
         text.append("\n")
         text.append(printable(page.description, multiline=True), style="italic")
@@ -94,7 +94,7 @@ def page_header(page: Page, now: datetime | None = None) -> Text:
 
 
 def _badges(page: Page, now: datetime | None) -> list[Text]:
-    """`type metric`, `● stable`, `◉ human-reviewed`, `⚠ stale since …` as they apply."""
+    """`type metric`, `● stable`, `◉ human-reviewed`, `⚠ stale since …`, `tags a, b`."""
     fm = page.frontmatter
     badges: list[Text] = []
     if page.type:
@@ -110,6 +110,8 @@ def _badges(page: Page, now: datetime | None) -> list[Text]:
         badges.append(Text(f"{okf_meta.TRUST_GLYPHS[tier]} {tier}", style=style))
     if "stale_after" in fm:
         badges.append(_staleness(fm, now))
+    if page.tags:
+        badges.append(Text.assemble(("tags ", "dim"), printable(", ".join(page.tags))))
     return badges
 
 

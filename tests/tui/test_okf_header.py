@@ -1,0 +1,112 @@
+"""The page header shows every frontmatter key readably, OKF v0.2 fields first, with badges."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.tui.app import make_app
+
+from .conftest import SIZE, brain_for, settle, write_bundle
+
+EVERY_FIELD = """---
+zeta_custom: last of all
+title: Net churn
+type: metric
+status: draft
+verified: { by: human:rosa@example, at: 2026-03-01T10:00:00Z }
+stale_after: 2020-06-01T00:00:00+02:00
+tags: [finance, churn]
+description: Customers lost minus customers won back.
+sources:
+  - id: billing-export
+    resource: https://example.org/billing/export
+    title: Billing export notes
+    usage_count: 42
+    last_modified: 2026-02-01T00:00:00Z
+  - id: churn-base
+    resource: /base.md
+    title: Customer base
+owner: team:growth
+authors: [rosa, ari]
+date: 2026-01-15
+aliases: [churn]
+generated: { by: writer-agent/1.0, at: 2026-02-20T22:53:05Z }
+checklist: [one step, two steps, three steps, four steps, five steps, six steps, seven, eight,
+  nine, ten, eleven, twelve, thirteen, fourteen]
+"odd\\x1bkey": {nested: {deeper: [1, 2]}}
+---
+Churn fell [^billing-export].
+"""
+
+
+async def test_header_shows_every_key_readably_in_a_fixed_order(tmp_path: Path) -> None:
+    root = write_bundle(
+        tmp_path / "b",
+        {
+            "index.md": "[[churn]]\n",
+            "churn.md": EVERY_FIELD,
+            "base.md": "# Base\n",
+        },
+    )
+    app = make_app(brain_for(BundleSource(root)), start="churn")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        header = str(app.screen.query_one("#page-header").content)
+        assert "datetime" not in header and "{'" not in header and "['" not in header
+        assert "✎ draft" in header and "◉ human-reviewed" in header
+        assert "⚠ stale since 2020-06-01T00:00:00+02:00" in header
+        assert "verified human:rosa@example at 2026-03-01T10:00:00Z" in header
+        assert (
+            "Billing export notes — https://example.org/billing/export  [billing-export]" in header
+        )
+        assert "Customer base — → /base.md  [churn-base]" in header
+        assert "usage_count: 42, last_modified: 2026-02-01T00:00:00Z" in header
+        assert "generated \n  by: writer-agent/1.0, at: 2026-02-20T22:53:05Z" in header
+        assert "date 2026-01-15" in header and "authors rosa, ari" in header
+        assert "… (" in header and "more lines)" in header  # the long checklist is folded
+        assert "odd\\x1bkey" in header and "\x1b" not in header
+        assert "    deeper: 1, 2" in header
+        order = [
+            "draft",
+            "tags",
+            "verified",
+            "Customers lost",
+            "sources",
+            "owner",
+            "authors",
+            "date",
+        ]
+        order += ["aliases", "generated", "zeta_custom", "checklist", "odd"]
+        places = [header.index(name) for name in order]
+        assert places == sorted(places), list(zip(order, places, strict=True))
+
+
+async def test_machine_verified_page_with_a_date_only_stale_after(tmp_path: Path) -> None:
+    root = write_bundle(
+        tmp_path / "b",
+        {
+            "base.md": "---\nverified: [{by: process:nightly}]\nstale_after: 2020-01-01\n---\nb\n",
+            "old.md": "---\nverified: 2026-10-28\n---\nolder convention\n",
+        },
+    )
+    app = make_app(brain_for(BundleSource(root)), start="base")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        header = str(app.screen.query_one("#page-header").content)
+        assert "◐ machine-confirmed" in header
+        assert "stale_after 2020-01-01 (ignored: not a time with an offset)" in header
+        assert "stale since" not in header and "● stable" not in header  # no status key
+        app.screen.open_page("old")  # type: ignore[attr-defined]
+        await settle(pilot)
+        header = str(app.screen.query_one("#page-header").content)
+        assert "○ unverified" in header and "verified 2026-10-28" in header
+
+
+async def test_plain_vault_note_shows_no_trust_badge(tmp_path: Path) -> None:
+    root = write_bundle(tmp_path / "b", {"note.md": "---\naliases: [n]\n---\nplain\n"})
+    app = make_app(brain_for(BundleSource(root)), start="note")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        header = str(app.screen.query_one("#page-header").content)
+        assert "unverified" not in header and "aliases n" in header
