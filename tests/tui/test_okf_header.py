@@ -64,7 +64,7 @@ async def test_header_shows_every_key_readably_in_a_fixed_order(tmp_path: Path) 
         assert "usage_count: 42, last_modified: 2026-02-01T00:00:00Z" in header
         assert "generated \n  by: writer-agent/1.0, at: 2026-02-20T22:53:05Z" in header
         assert "date 2026-01-15" in header and "authors rosa, ari" in header
-        assert "… (" in header and "more lines)" in header  # the long checklist is folded
+        assert "… (9 more lines · p shows all)" in header  # the long checklist is folded
         assert "odd\\x1bkey" in header and "\x1b" not in header
         assert "    deeper: 1, 2" in header
         order = [
@@ -110,3 +110,25 @@ async def test_plain_vault_note_shows_no_trust_badge(tmp_path: Path) -> None:
         await settle(pilot)
         header = str(app.screen.query_one("#page-header").content)
         assert "unverified" not in header and "aliases n" in header
+
+
+async def test_p_unfolds_long_values_and_folds_them_again(tmp_path: Path) -> None:
+    root = write_bundle(tmp_path / "b", {"churn.md": EVERY_FIELD, "short.md": "# Short\n"})
+    app = make_app(brain_for(BundleSource(root)), start="churn")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+
+        def header() -> str:
+            return str(app.screen.query_one("#page-header").content)
+
+        assert "fourteen" not in header() and "more lines · p shows all)" in header()
+        assert app.screen.check_action("toggle_properties", ())
+        await pilot.press("p")
+        await settle(pilot)
+        assert "- fourteen" in header() and "more lines" not in header()
+        await pilot.press("p")
+        await settle(pilot)
+        assert "fourteen" not in header()
+        app.screen.open_page("short")  # type: ignore[attr-defined]
+        await settle(pilot)
+        assert not app.screen.check_action("toggle_properties", ())  # nothing folded

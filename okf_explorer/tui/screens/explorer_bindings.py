@@ -39,6 +39,7 @@ EXPLORER_BINDINGS: list[BindingType] = [
     Binding("e", "export", "Export", id="export"),
     Binding("l", "page_links", "Links", id="page-links"),
     Binding("m", "more_of_page", "More of page", id="more-of-page"),
+    Binding("p", "toggle_properties", "All properties", show=False, id="properties"),
     Binding("slash", "find", "Find", key_display="/", id="find"),
     Binding("ctrl+p", "find", "Find", show=False, id="find-alt"),
     Binding("s", "stats", "Stats", id="stats"),
@@ -74,6 +75,7 @@ class KeyRules:
             "export": lambda: nav.current is not None and loader.ready,
             "page_links": lambda: bool(page().links),
             "more_of_page": lambda: page().truncated,
+            "toggle_properties": lambda: page().header_folded,
             "stats": lambda: loader.ready,  # computed from the index, never forcing a build
             "cancel_index": lambda: loader.running,  # shown only while a build runs
             "open_selected": lambda: nav.selected() is not None,

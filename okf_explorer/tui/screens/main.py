@@ -217,6 +217,10 @@ class MainScreen(Screen[None]):
     def action_more_of_page(self) -> None:
         self.query_one(PagePane).want_more()
 
+    def action_toggle_properties(self) -> None:
+        """Long frontmatter values in full, or folded again."""
+        self.query_one(PagePane).toggle_properties()
+
     def action_find(self) -> None:
         self.app.action_command_palette()
 

@@ -47,12 +47,31 @@ def is_deprecated(frontmatter: dict[str, Any]) -> bool:
     return okf_meta.status_of(frontmatter) == "deprecated"
 
 
-def page_header(page: Page, now: datetime | None = None) -> Text:
+def page_header(page: Page, now: datetime | None = None, *, unfold: bool = False) -> Text:
     """Title and slug, the badges line, then each frontmatter key (see the module doc).
 
     Control characters in any name or value show as escapes (`printable`); only the
-    description keeps its line breaks.
+    description keeps its line breaks. `unfold` shows long values in full.
     """
+    return _build(_Header(unfold), page, now)
+
+
+def header_folds(page: Page) -> bool:
+    """Whether the header of `page` folds any value (so unfolding it shows more)."""
+    header = _Header(unfold=False)
+    _build(header, page, None)
+    return header.folded
+
+
+class _Header:
+    """One header being built; `folded` records whether a value was cut short."""
+
+    def __init__(self, unfold: bool) -> None:
+        self.unfold = unfold
+        self.folded = False
+
+
+def _build(header: _Header, page: Page, now: datetime | None) -> Text:
     fm = page.frontmatter
     text = Text.assemble((printable(page.title), "bold"), "  ", (printable(page.slug), "dim"))
     if is_deprecated(fm):
@@ -70,15 +89,15 @@ def page_header(page: Page, now: datetime | None = None) -> Text:
     if events:
         _key(text, "verified")
         lines = [f"{event.by or '?'} at {event.at or '?'}" for event in events]
-        _value(text, lines, indent=len(events) > 1)
+        _value(header, text, lines, indent=len(events) > 1)
     elif "verified" in fm:  # not OKF v0.2 events (a bare date, say): shown as written
         _key(text, "verified")
-        _value(text, okf_meta.value_lines(fm.get("verified")), indent=False)
+        _value(header, text, okf_meta.value_lines(fm.get("verified")), indent=False)
     if page.description:
         text.append("\n")
         text.append(printable(page.description, multiline=True), style="italic")
     if "sources" in fm:
-        _sources(text, fm)
+        _sources(header, text, fm)
     later = [name for name in SHOWN_FIRST if name in fm]
     later += [
         str(name)
@@ -89,7 +108,7 @@ def page_header(page: Page, now: datetime | None = None) -> Text:
         value = fm.get(name)
         lines = okf_meta.value_lines(value)
         _key(text, name)
-        _value(text, lines, indent=len(lines) > 1 or isinstance(value, dict))
+        _value(header, text, lines, indent=len(lines) > 1 or isinstance(value, dict))
     return text
 
 
@@ -126,14 +145,15 @@ def _staleness(fm: dict[str, Any], now: datetime | None) -> Text:
     return Text(f"{okf_meta.FRESH_GLYPH} fresh until {when}", style="dim")
 
 
-def _sources(text: Text, fm: dict[str, Any]) -> None:
+def _sources(header: _Header, text: Text, fm: dict[str, Any]) -> None:
     """`sources` then one `• title — resource [id]` line per entry, its other keys below."""
     _key(text, "sources")
     entries = okf_meta.sources_of(fm)
     if not entries:
         text.append(printable(okf_meta.scalar_text(fm.get("sources"))))
         return
-    for source in entries[: FOLD_LINES * 2]:
+    limit = len(entries) if header.unfold else FOLD_LINES * 2
+    for source in entries[:limit]:
         text.append("\n  • ")
         if source.title:
             text.append(printable(source.title), style="bold")
@@ -144,10 +164,11 @@ def _sources(text: Text, fm: dict[str, Any]) -> None:
             text.append(f"  [{printable(source.id)}]", style="dim")
         if source.extra:
             lines = okf_meta.value_lines(dict(source.extra))
-            _value(text, lines, indent=True, depth=4, style="dim")
-    hidden = len(entries) - FOLD_LINES * 2
+            _value(header, text, lines, indent=True, depth=4, style="dim")
+    hidden = len(entries) - limit
     if hidden > 0:
-        text.append(f"\n  … ({hidden} more sources)", style="dim")
+        header.folded = True
+        text.append(f"\n  … ({hidden} more sources · p shows all)", style="dim")
 
 
 def _key(text: Text, name: str) -> None:
@@ -155,9 +176,17 @@ def _key(text: Text, name: str) -> None:
     text.append(f"{printable(name)} ", style="dim")
 
 
-def _value(text: Text, lines: list[str], *, indent: bool, depth: int = 2, style: str = "") -> None:
+def _value(
+    header: _Header,
+    text: Text,
+    lines: list[str],
+    *,
+    indent: bool,
+    depth: int = 2,
+    style: str = "",
+) -> None:
     """`lines` after the key (on its line when one and not `indent`, else below it), folded."""
-    shown = lines if len(lines) <= FOLD_LINES else lines[: FOLD_LINES - 1]
+    shown = lines if header.unfold or len(lines) <= FOLD_LINES else lines[: FOLD_LINES - 1]
     if not indent and len(shown) == 1:
         text.append(printable(shown[0]), style=style)
         return
@@ -165,4 +194,5 @@ def _value(text: Text, lines: list[str], *, indent: bool, depth: int = 2, style:
     for line in shown:
         text.append(f"\n{pad}{printable(line)}", style=style)
     if len(shown) < len(lines):
-        text.append(f"\n{pad}… ({len(lines) - len(shown)} more lines)", style="dim")
+        header.folded = True
+        text.append(f"\n{pad}… ({len(lines) - len(shown)} more lines · p shows all)", style="dim")

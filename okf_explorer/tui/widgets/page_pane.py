@@ -36,7 +36,7 @@ from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.body_links import kind_of_href, target_of_href
 from okf_explorer.tui.history import View
 from okf_explorer.tui.widgets.fast_body import RENDER_CHARS, LightBody, PreparedBody, prepare_body
-from okf_explorer.tui.widgets.page_header import is_deprecated, page_header
+from okf_explorer.tui.widgets.page_header import header_folds, is_deprecated, page_header
 
 FATAL_AT_START = (SourceUnavailable, AuthError)
 """Errors that, before any page was shown, mean the brain cannot be opened at all."""
@@ -105,6 +105,10 @@ class PagePane(VerticalScroll, can_focus=True):
         self.links: list[tuple[str, str]] = []
         """(label, href) of the links on screen, in order of appearance."""
         self._growing = False
+        self.properties_open = False
+        """`p` unfolds long frontmatter values in the header (every page, until pressed again)."""
+        self.header_folded = False
+        """Whether the folded header cuts a value short (`p` applies)."""
         self.more_wanted = 0
         """`m` presses not yet drawn (each draws the next part of a long page)."""
 
@@ -170,7 +174,7 @@ class PagePane(VerticalScroll, can_focus=True):
         self.remove_class("failed")
         self.links, self.end = [], 0
         header = self.query_one("#page-header", Static)
-        header.update(page_header(page))
+        self._show_header(page)
         header.set_class(is_deprecated(page.frontmatter), "deprecated")
         if not page.readable:
             self._fail(page.error or "this page cannot be read")
@@ -197,6 +201,17 @@ class PagePane(VerticalScroll, can_focus=True):
         return (
             self.shown is not None and self.page is not None and self.end < len(self.page.content)
         )
+
+    def toggle_properties(self) -> None:
+        """`p`: show long frontmatter values in full, or folded again."""
+        self.properties_open = not self.properties_open
+        if self.page is not None:
+            self._show_header(self.page)
+
+    def _show_header(self, page: Page) -> None:
+        header = page_header(page, unfold=self.properties_open)
+        self.query_one("#page-header", Static).update(header)
+        self.header_folded = header_folds(page)
 
     def want_more(self) -> None:
         """`m`: draw the next part; presses made while a part is drawn are counted, not dropped.
