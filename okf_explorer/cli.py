@@ -185,7 +185,7 @@ def build_parser() -> argparse.ArgumentParser:
         "first), then 'N files: E errors, W warnings: conformant|not conformant', then a note "
         "that warnings never make a bundle non-conformant. --json: {conformant, strict, files, "
         "counts: {errors, warnings}, errors, warnings, note}. Exit 0 conformant, 1 not, 2 bad "
-        "arguments (an MCP server is one: validate needs a folder)."
+        "arguments (a missing folder or an MCP server: validate needs a folder)."
     )
 
     serve = command("serve", "serve the brain over MCP (streamable HTTP or stdio)")

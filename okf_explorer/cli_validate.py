@@ -2,8 +2,9 @@
 
 The rules and finding codes are in `core.validate`. Exit status: 0 conformant,
 1 not conformant (an error; with `--strict`, a warning too), 2 bad arguments,
-including an MCP server as the source: validate needs a bundle folder (conformance
-is about the files), and says so in one line on stderr.
+including a source that is not an existing folder (so 1 always means "not
+conformant"): an MCP server is refused in one line on stderr, since validate needs a
+bundle folder (conformance is about the files).
 
 The text output, exactly: one line per finding, errors first, then warnings,
 each in slug order (SLUG is the file path inside the bundle without `.md`)
@@ -32,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from okf_explorer.cli_usage import UsageError
@@ -51,8 +53,11 @@ def check_folder_source(args: argparse.Namespace) -> None:
     from okf_explorer.sources.factory import resolve_spec
 
     spec = getattr(args, "src", None) or args.source
-    if resolve_spec(spec).kind != "folder":
+    resolved = resolve_spec(spec)
+    if resolved.kind != "folder":
         raise UsageError(args.command_parser, NEEDS_FOLDER)
+    if not Path(resolved.location).expanduser().is_dir():
+        raise UsageError(args.command_parser, f"{resolved.location} is not a folder")
 
 
 def run_validate(brain: Brain, args: argparse.Namespace) -> int:

@@ -182,3 +182,11 @@ def test_an_mcp_source_is_refused_in_one_line(tmp_path: Path, run) -> None:
             assert (status, out) == (2, ""), argv
             assert err.count("\n") == 1
             assert "validate needs a bundle folder, not an MCP server" in err
+
+
+def test_a_missing_folder_is_a_bad_argument(tmp_path: Path, run) -> None:
+    """Exit 1 means "not conformant" only: a source that is no folder exits 2."""
+    for argv in (("validate", str(tmp_path / "nowhere")), ("validate", __file__)):
+        status, out, err = run(*argv)
+        assert (status, out) == (2, ""), argv
+        assert err.count("\n") == 1 and "is not a folder" in err
