@@ -176,6 +176,18 @@ def build_parser() -> argparse.ArgumentParser:
         "pages linking to it). --json: {counts, hubs: {in, out}, orphans, dead_ends, dangling}."
     )
 
+    validate = command("validate", "check a bundle folder's OKF v0.2 conformance (§11)")
+    validate.add_argument("src", nargs="?", metavar="SRC", help="bundle folder")
+    validate.add_argument("--strict", action="store_true", help="warnings fail too (exit 1)")
+    validate.add_argument("--json", action="store_true", help="one JSON object")
+    validate.epilog = (
+        "Text: one 'SLUG<TAB>error|warning<TAB>CODE<TAB>MESSAGE' line per finding (errors "
+        "first), then 'N files: E errors, W warnings: conformant|not conformant', then a note "
+        "that warnings never make a bundle non-conformant. --json: {conformant, strict, files, "
+        "counts: {errors, warnings}, errors, warnings, note}. Exit 0 conformant, 1 not, 2 bad "
+        "arguments (a missing folder or an MCP server: validate needs a folder)."
+    )
+
     serve = command("serve", "serve the brain over MCP (streamable HTTP or stdio)")
     serve.add_argument("src", nargs="?", metavar="SRC", help="folder or MCP URL")
     serve.add_argument("--host", default=DEFAULT_HOST, help=f"default {DEFAULT_HOST}")

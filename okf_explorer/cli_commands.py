@@ -64,6 +64,10 @@ def run_command(args: argparse.Namespace) -> int:
     _check_arguments(args)
     if command == "serve":
         return _serve(args)
+    if command == "validate":
+        from okf_explorer.cli_validate import check_folder_source
+
+        check_folder_source(args)
     handler = _HANDLERS[command]
     brain = open_brain(args, token_file=args.token_file)
     try:
@@ -207,6 +211,12 @@ def _stats(brain: Brain, args: argparse.Namespace) -> int:
     return run_stats(brain, args)
 
 
+def _validate(brain: Brain, args: argparse.Namespace) -> int:
+    from okf_explorer.cli_validate import run_validate
+
+    return run_validate(brain, args)
+
+
 CommandHandler = Callable[["Brain", argparse.Namespace], int]
 
 _HANDLERS: dict[str, CommandHandler] = {
@@ -216,6 +226,7 @@ _HANDLERS: dict[str, CommandHandler] = {
     "links": _links,
     "export": _export,
     "stats": _stats,
+    "validate": _validate,
 }
 """The commands that run over an open brain (`serve` opens its own)."""
 

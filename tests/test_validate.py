@@ -1,0 +1,192 @@
+"""`okf-explorer validate`: OKF v0.2 §11 conformance on bundles of our own (conformant,
+non-conformant, messy), each rule, exit codes, `--strict`, `--json`, a hostile name,
+the sample brain, and the refusal of an MCP source."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+
+from okf_explorer.core.brain import Brain
+from okf_explorer.core.validate import CONSUMER_NOTE, validate_brain
+from okf_explorer.sources.bundle import BundleSource
+from tests.bundles import write_bundle, write_pages
+from tests.mcp_server_fixture import serve_bundle
+
+NOW = datetime(2026, 7, 1, 12, 0, tzinfo=UTC)
+
+CONFORMANT = {
+    "index.md": '---\nokf_version: "0.2"\n---\n# Tables\n\n* [Orders](tables/orders.md) - x\n',
+    "log.md": "# Bundle history\n\n## 2026-06-30\n* **Update**: y\n\n## 2026-01-02\n* z\n",
+    "tables/index.md": "# Tables\n\n* [Orders](orders.md) - orders\n",
+    "tables/orders.md": "---\ntype: BigQuery Table\n---\nSee [[customers]].\n",
+    "tables/customers.md": "---\ntype: Widget Nobody Registered\ntitle: Customers\n---\nHi\n",
+    "metrics/log.md": "## 2025-12-31\n* **Creation**: m\n",
+}
+
+
+def findings(root: Path, now: datetime = NOW) -> list[tuple[str, str, str]]:
+    """(slug, severity, code) of every finding, in report order."""
+    brain = Brain(BundleSource(root), cache_dir=False)
+    try:
+        report = validate_brain(brain, now=now)
+    finally:
+        brain.close()
+    return [(f.slug, f.severity, f.code) for f in report.findings]
+
+
+def test_a_conformant_bundle_exits_0_with_its_exact_report(tmp_path: Path, run) -> None:
+    bundle = write_bundle(tmp_path / "b", CONFORMANT)
+    status, out, err = run("validate", str(bundle))
+    assert (status, err) == (0, "")
+    assert out == f"6 files: 0 errors, 0 warnings: conformant\n{CONSUMER_NOTE}\n"
+
+
+def test_each_error_rule(tmp_path: Path) -> None:
+    bundle = write_bundle(
+        tmp_path / "b",
+        {
+            "broken-yaml.md": "---\ntype: [unclosed\n---\nbody\n",
+            "list-yaml.md": "---\n- a\n- b\n---\nbody\n",
+            "latin1.md": "---\ntype: T\n---\ncaf\xe9\n".encode("latin-1"),
+            "no-frontmatter.md": "# Just a body\n",
+            "empty-type.md": "---\ntype: '  '\n---\n",
+            "list-type.md": "---\ntype: [a, b]\n---\n",
+            "index.md": "---\nokf_version: '0.2'\ntitle: Home\n---\n# Home\n",
+            "sub/index.md": "---\nokf_version: '0.2'\n---\n# Sub\n",
+            "sub/log.md": "# Log\n## 2026-02-30\n## yesterday\n```\n## not a heading\n```\n"
+            "### 2026 notes\n## 2026-03-01 \n",
+        },
+    )
+    assert findings(bundle) == [
+        ("broken-yaml", "error", "malformed-frontmatter"),
+        ("empty-type", "error", "missing-type"),
+        ("index", "error", "index-frontmatter"),
+        ("latin1", "error", "unreadable"),
+        ("list-type", "error", "missing-type"),
+        ("list-yaml", "error", "malformed-frontmatter"),
+        ("no-frontmatter", "error", "missing-type"),
+        ("sub/index", "error", "index-frontmatter"),
+        ("sub/log", "error", "log-heading"),
+        ("sub/log", "error", "log-heading"),
+    ]
+
+
+def test_each_warning_rule(tmp_path: Path) -> None:
+    bundle = write_pages(
+        tmp_path / "b",
+        {
+            "linker": "---\ntype: T\n---\n[[nowhere]] and [[twin]]\n",
+            "a/twin": "---\ntype: T\n---\n",
+            "b/twin": "---\ntype: T\n---\n",
+            "extra": "---\ntype: T\nowner: team:x\nstatus: draft\ntimestamp: 2020\n---\n",
+            "stale": "---\ntype: T\nstale_after: 2026-06-30T00:00:00Z\n---\n",
+            "stale-text": "---\ntype: T\nstale_after: '2026-07-01T12:00:00+00:00'\n---\n",
+            "fresh": "---\ntype: T\nstale_after: 2026-07-02T00:00:00Z\n---\n",
+            "date-only": "---\ntype: T\nstale_after: 2020-01-01\n---\n",
+            "no-offset": "---\ntype: T\nstale_after: 2020-01-01T00:00:00\n---\n",
+            "garbage": "---\ntype: T\nstale_after: 'soon-ish T'\n---\n",
+        },
+    )
+    assert findings(bundle) == [
+        ("extra", "warning", "unknown-field"),
+        ("linker", "warning", "ambiguous-link"),
+        ("linker", "warning", "broken-link"),
+        ("stale", "warning", "stale"),
+        ("stale-text", "warning", "stale"),  # now >= stale_after: stale at the instant
+    ]
+
+
+def test_warnings_pass_unless_strict_and_bad_arguments_exit_2(tmp_path: Path, run) -> None:
+    bundle = write_pages(tmp_path / "b", {"a": "---\ntype: T\n---\n[[ghost]]\n"})
+    status, out, _ = run("validate", str(bundle))
+    assert status == 0
+    assert out.splitlines()[:2] == [
+        "a\twarning\tbroken-link\tlink 'ghost' matches no page",
+        "1 files: 0 errors, 1 warnings: conformant",
+    ]
+    status, out, _ = run("validate", str(bundle), "--strict")
+    assert status == 1
+    assert "1 files: 0 errors, 1 warnings: not conformant (--strict: warnings fail)\n" in out
+    status, out, err = run("validate", str(bundle), "--bogus")
+    assert (status, out) == (2, "")
+    assert len(err.splitlines()) == 1
+
+
+def test_a_messy_bundle_lists_errors_before_warnings_and_exits_1(tmp_path: Path, run) -> None:
+    bundle = write_bundle(
+        tmp_path / "b",
+        {
+            "a.md": "---\ntype: T\nfoo: 1\n---\n[[ghost]]\n",
+            "z.md": "no frontmatter, [[a]]\n",
+            "deep/er/log.md": "## 2026-1-2\n",
+        },
+    )
+    status, out, err = run("--source", str(bundle), "validate")
+    assert (status, err) == (1, "")
+    assert out.splitlines() == [
+        "deep/er/log\terror\tlog-heading\t'## 2026-1-2' is not a YYYY-MM-DD date (OKF §9)",
+        "z\terror\tmissing-type\tno 'type' in the frontmatter"
+        " (a page without frontmatter has none)",
+        "a\twarning\tbroken-link\tlink 'ghost' matches no page",
+        "a\twarning\tunknown-field\tfrontmatter key 'foo' is not an OKF v0.2 field",
+        "3 files: 2 errors, 2 warnings: not conformant",
+        CONSUMER_NOTE,
+    ]
+
+
+def test_json_keys(tmp_path: Path, run) -> None:
+    bundle = write_pages(tmp_path / "b", {"a": "---\ntype: T\n---\n[[ghost]]\n", "b": "x\n"})
+    status, out, _ = run("validate", str(bundle), "--json", "--strict")
+    assert status == 1
+    document = json.loads(out)
+    assert list(document) == [
+        "conformant", "strict", "files", "counts", "errors", "warnings", "note",
+    ]  # fmt: skip
+    assert document["conformant"] is False and document["strict"] is True
+    assert document["files"] == 2
+    assert document["counts"] == {"errors": 1, "warnings": 1}
+    assert document["errors"][0]["slug"] == "b"
+    assert document["warnings"] == [
+        {"slug": "a", "code": "broken-link", "message": "link 'ghost' matches no page"}
+    ]
+    assert document["note"] == CONSUMER_NOTE
+
+
+def test_a_hostile_slug_is_escaped(tmp_path: Path, run) -> None:
+    bundle = write_pages(tmp_path / "b", {"evil\x1b[31mred": "no type here\n"})
+    status, out, _ = run("validate", str(bundle))
+    assert status == 1
+    assert "\x1b" not in out
+    assert out.startswith("evil\\x1b[31mred\terror\tmissing-type\t")
+    status, out, _ = run("validate", str(bundle), "--json")
+    assert "\x1b" not in out
+    assert json.loads(out)["errors"][0]["slug"] == "evil\x1b[31mred"
+
+
+def test_the_sample_brain_only_fails_on_index_frontmatter(sample_brain: Path, run) -> None:
+    """What the sample brain gives today: its index.md pages carry frontmatter (OKF §8)."""
+    status, out, _ = run("validate", str(sample_brain), "--json")
+    document = json.loads(out)
+    codes = {error["code"] for error in document["errors"]}
+    assert codes <= {"index-frontmatter"}
+    assert status == (1 if codes else 0)
+
+
+def test_an_mcp_source_is_refused_in_one_line(tmp_path: Path, run) -> None:
+    bundle = write_bundle(tmp_path / "b", CONFORMANT)
+    with serve_bundle(bundle) as server:
+        for argv in (("validate", server.url), ("--source", server.url, "validate")):
+            status, out, err = run(*argv)
+            assert (status, out) == (2, ""), argv
+            assert err.count("\n") == 1
+            assert "validate needs a bundle folder, not an MCP server" in err
+
+
+def test_a_missing_folder_is_a_bad_argument(tmp_path: Path, run) -> None:
+    """Exit 1 means "not conformant" only: a source that is no folder exits 2."""
+    for argv in (("validate", str(tmp_path / "nowhere")), ("validate", __file__)):
+        status, out, err = run(*argv)
+        assert (status, out) == (2, ""), argv
+        assert err.count("\n") == 1 and "is not a folder" in err
