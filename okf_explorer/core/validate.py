@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING, Any, Literal
 
+from okf_explorer.core import okf_meta
 from okf_explorer.core.errors import OkfError
 
 if TYPE_CHECKING:
@@ -197,7 +198,7 @@ def _concept_findings(page: Page, now: datetime) -> list[Finding]:
     for key in sorted(str(key) for key in page.frontmatter if key not in KNOWN_FIELDS):
         message = f"frontmatter key '{key}' is not an OKF v0.2 field"
         findings.append(Finding(page.slug, "warning", "unknown-field", message))
-    stale_after = _instant(page.frontmatter.get("stale_after"))
+    stale_after = okf_meta.stale_after(page.frontmatter)
     if stale_after is not None and now >= stale_after:
         message = f"stale since {stale_after.isoformat()} (stale_after)"
         findings.append(Finding(page.slug, "warning", "stale", message))
@@ -214,20 +215,6 @@ def _type_problem(value: Any) -> str | None:
     if not str(value).strip():
         return "'type' is empty"
     return None
-
-
-def _instant(value: Any) -> datetime | None:
-    """`value` as an aware datetime, or None for anything else (a date alone, no offset)."""
-    if isinstance(value, datetime):
-        moment = value
-    elif isinstance(value, str) and "T" in value:
-        try:
-            moment = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
-        except ValueError:
-            return None
-    else:
-        return None  # a date-only value names a different instant in every timezone
-    return moment if moment.tzinfo is not None else None
 
 
 def _link_findings(slug: str, links: Iterable[ResolvedLink]) -> list[Finding]:
