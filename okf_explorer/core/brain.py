@@ -4,7 +4,7 @@ It owns a `PageSource`, the link index built from it, and the choice between
 the local index and a server's stored graph (the "fast path"). Every method is
 synchronous and safe to call from a worker thread: index builds run under a
 lock, and everything derived from an index (adjacency, resolver, networkx
-graph) is rebuilt lazily after a refresh.
+graph) is rebuilt lazily after a refresh (that index half is `core.brain_index`).
 
 Choices where the SPEC is silent:
 
@@ -29,10 +29,9 @@ from __future__ import annotations
 import threading
 from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
-from okf_explorer.core import analysis
-from okf_explorer.core.cache import IndexCache
+from okf_explorer.core.brain_index import IndexedBrain
 from okf_explorer.core.errors import (
     OkfError,
     PageNotFound,
@@ -45,7 +44,7 @@ from okf_explorer.core.graph import (
     relation_filter,
     traverse_with,
 )
-from okf_explorer.core.index import LinkIndex, ResolvedLink, build_index
+from okf_explorer.core.index import LinkIndex, ResolvedLink
 from okf_explorer.core.links import (
     ROOT,
     LinkKind,
@@ -56,45 +55,12 @@ from okf_explorer.core.links import (
 )
 from okf_explorer.core.listing import ServerListing
 from okf_explorer.core.pages import Page, PageInfo
-from okf_explorer.core.port import (
-    CancelCheck,
-    LocalFolder,
-    PageSource,
-    ProgressCallback,
-    ServerGraph,
-)
+from okf_explorer.core.port import LocalFolder, PageSource, ServerGraph
 from okf_explorer.core.server_walk import ServerWalk
-from okf_explorer.core.stats import BrainStats, brain_stats
 from okf_explorer.core.suggest import suggest
 
-if TYPE_CHECKING:
-    import networkx as nx
 
-
-class _Derived:
-    """What is computed from one index, dropped together when the index changes."""
-
-    __slots__ = ("graph", "index", "out_adj", "relations", "resolver")
-
-    def __init__(self, index: LinkIndex) -> None:
-        self.index = index
-        # The index keeps the targets ready-made; a hand-built one may not.
-        self.out_adj: dict[str, tuple[str, ...]] = index.targets or {
-            slug: tuple(link.to for link in links) for slug, links in index.forward.items()
-        }
-        self.resolver: SlugResolver | None = None
-        self.graph: nx.MultiDiGraph | None = None
-        self.relations: list[str] | None = None
-
-
-def _cache_for(cache_dir: Path | str | Literal[False] | None) -> IndexCache | Literal[False] | None:
-    """`None` → the default cache (env / platformdirs); `False` → none; a path → that folder."""
-    if cache_dir is None or cache_dir is False:
-        return cache_dir
-    return IndexCache(Path(cache_dir))
-
-
-class Brain:
+class Brain(IndexedBrain):
     """A source plus its graph.
 
     `scan=True` forces body scanning even when the source offers a stored graph
@@ -109,21 +75,14 @@ class Brain:
         scan: bool = False,
         cache_dir: Path | Literal[False] | None = None,
     ) -> None:
-        self.source = source
+        super().__init__(source, cache_dir=cache_dir)
         self._scan = scan
-        self._cache = _cache_for(cache_dir)
-        self._lock = threading.Lock()  # short critical sections only
-        self._build_lock = threading.RLock()  # held for a whole index build
         self._server_lock = threading.Lock()  # asking the source for its graph, once
-        self._index: LinkIndex | None = None
-        self._derived: _Derived | None = None
         self._server: ServerGraph | None = None
         self._server_known = False
         self._walk: ServerWalk | None = None
         self._roots_seen: set[str] = set()
         self._listing: ServerListing | None = None
-
-    source: PageSource
 
     @property
     def label(self) -> str:
@@ -165,63 +124,11 @@ class Brain:
                 self._walk = ServerWalk(graph)
             return self._walk
 
-    # -- the index -------------------------------------------------------------------
-
-    def ensure_index(
-        self, progress: ProgressCallback | None = None, cancel: CancelCheck | None = None
-    ) -> LinkIndex:
-        """The index, built (from cache where valid) on first use."""
-        index = self._index
-        if index is not None:
-            return index
-        with self._build_lock:
-            if self._index is None:
-                self._install(
-                    build_index(self.source, cache=self._cache, progress=progress, cancel=cancel)
-                )
-            return self._index  # type: ignore[return-value]
-
-    def refresh(
-        self, progress: ProgressCallback | None = None, cancel: CancelCheck | None = None
-    ) -> LinkIndex:
-        """Re-list the source and rescan only changed pages.
-
-        Also forgets the server-graph answers and listing. On failure
-        (`SourceUnavailable`, `Cancelled`) the previous index stays in place.
-        Readers are not blocked meanwhile: they keep using the previous index.
-        """
-        with self._build_lock:
-            index = build_index(
-                self.source,
-                previous=self._index,
-                cache=self._cache,
-                progress=progress,
-                cancel=cancel,
-            )
-            self._install(index)
-            return index
-
-    def _install(self, index: LinkIndex) -> None:
-        derived = _Derived(index)
-        with self._lock:
-            self._derived = derived
-            self._index = index
-            self._walk = None
-            self._roots_seen = set()
-            self._listing = None
-
-    def _derived_for(self, index: LinkIndex) -> _Derived:
-        """The derived state of exactly this index (a concurrent refresh may have
-        installed a newer one: then this caller gets a private copy)."""
-        derived = self._derived
-        if derived is not None and derived.index is index:
-            return derived
-        return _Derived(index)
-
-    @property
-    def index(self) -> LinkIndex | None:
-        """The index if built, else None (never builds)."""
-        return self._index
+    def _forget_index_answers(self) -> None:
+        """A new index: forget the server walk, the roots seen and the listing."""
+        self._walk = None
+        self._roots_seen = set()
+        self._listing = None
 
     # -- pages -----------------------------------------------------------------------
 
@@ -389,14 +296,6 @@ class Brain:
         in_rels = index.in_rels.get if index.in_rels else None
         return traverse_with(slug, depth, direction, links_out, links_in, out_rels, in_rels)
 
-    def relations(self) -> list[str]:
-        """Every relation of the index's graph, `links` first (see `LinkIndex.relations`);
-        computed once per index."""
-        derived = self._derived_for(self.ensure_index())
-        if derived.relations is None:
-            derived.relations = derived.index.relations()
-        return list(derived.relations)
-
     def _index_root(self, slug: str, *, need_readable: bool) -> LinkIndex:
         """The index, once `slug` is known to be a page of it (see the module doc)."""
         index = self.ensure_index()
@@ -417,44 +316,6 @@ class Brain:
         if slug not in self._roots_seen:
             self.source.get_page(slug)
             self._roots_seen.add(slug)
-
-    def shortest_path(self, frm: str, to: str, direction: Direction = "out") -> list[str] | None:
-        """Fewest-hop path `[frm, …, to]` over the index, or None (see `analysis`)."""
-        return analysis.shortest_path(self.ensure_index(), frm, to, direction)
-
-    # -- the whole graph ---------------------------------------------------------------
-
-    def graph(self) -> nx.MultiDiGraph:
-        """The networkx graph of the index, built on first use and kept until `refresh`.
-
-        Treat it as read-only: it is shared by every caller.
-        """
-        index = self.ensure_index()
-        derived = self._derived_for(index)
-        graph = derived.graph
-        if graph is None:
-            graph = derived.graph = analysis.build_graph(index)
-        return graph
-
-    def orphans(self, include_reserved: bool = False) -> list[str]:
-        """Pages no other page links to; reserved `index`/`log` pages only on request."""
-        return analysis.orphans(self.ensure_index(), include_reserved)
-
-    def dead_ends(self, include_reserved: bool = False) -> list[str]:
-        """Readable pages linking to no other existing page."""
-        return analysis.dead_ends(self.ensure_index(), include_reserved)
-
-    def dangling(self) -> dict[str, list[str]]:
-        """Dangling node id → pages linking to it."""
-        return analysis.dangling(self.ensure_index())
-
-    def hubs(self, n: int = 10, by: str = "in") -> list[tuple[str, int]]:
-        """The `n` most linked pages by `in`, `out` or `total` degree."""
-        return analysis.hubs(self.ensure_index(), n, by)
-
-    def stats(self) -> BrainStats:
-        """Counts, hubs, orphans, dead ends and dangling targets of the index (`core.stats`)."""
-        return brain_stats(self.ensure_index())
 
     def close(self) -> None:
         """Close the source; the Brain must not be used afterwards."""

@@ -14,16 +14,14 @@ import re
 from dataclasses import dataclass
 
 from okf_explorer.core.link_grammar import (
-    _CODE,
     _DEFINITION,
     _LINK,
     _PLACEHOLDER,
     LinkKind,
     _normalise_label,
     _wiki_target,
-    code_span_ranges,
-    prose_ranges,
 )
+from okf_explorer.core.link_masking import CODE_MARK, code_span_ranges, prose_ranges
 
 _ESCAPE = re.compile(r"\\([\\\[\]!()#<>])")
 _ESCAPED = "\x03"
@@ -52,7 +50,7 @@ def _mask(segment: str) -> str:
     pos = 0
     for start, end in code_span_ranges(segment):
         pieces.append(segment[pos:start])
-        pieces.append(_CODE * (end - start))
+        pieces.append(CODE_MARK * (end - start))
         pos = end
     pieces.append(segment[pos:])
     masked = "".join(pieces)
@@ -65,7 +63,7 @@ def _mask(segment: str) -> str:
             label = _normalise_label(match.group(1))
             if label and label[0] != "^":
                 start, end = match.start(), match.end() - 1  # in `masked`, after its newline
-                pieces += [masked[pos:start], _CODE * (end - start)]
+                pieces += [masked[pos:start], CODE_MARK * (end - start)]
                 pos = end
         masked = "".join(pieces) + masked[pos:]
     return masked

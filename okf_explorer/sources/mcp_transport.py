@@ -29,14 +29,19 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import re
 import threading
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from okf_explorer.core.errors import AuthError, OkfError, ProtocolError, SourceUnavailable
+from okf_explorer.core.errors import OkfError, ProtocolError, SourceUnavailable
 from okf_explorer.sources.fast_httpx import httpx
+from okf_explorer.sources.mcp_errors import (
+    auth_error,
+    scrub_secrets,
+    timed_out_error,
+    unreachable_error,
+)
 from okf_explorer.sources.mcp_http import DeadlineBackend, capped_chunks, deadline_transport
 from okf_explorer.sources.mcp_sse import is_refusal, is_reply, refusal_text, sse_lines, sse_messages
 
@@ -291,17 +296,8 @@ class JsonRpcTransport:
 
     def _check_auth(self, response: httpx.Response) -> None:
         status = response.status_code
-        if status not in (401, 403):
-            return
-        word = "rejected" if status == 401 else "is not allowed to read with"
-        if self._has_token:
-            message = f"{self.label} {word} the token from {self._token_source} (HTTP {status})"
-        else:
-            message = (
-                f"{self.label} requires a token (HTTP {status}); "
-                "pass --token-file or set $GBRAIN_TOKEN"
-            )
-        raise AuthError(message)
+        if status in (401, 403):
+            raise auth_error(self.label, status, self._has_token, self._token_source)
 
     def _error_detail(self, response: httpx.Response, deadline: float) -> str:
         """`: <server message>` from a small JSON error body (its first 4 KiB), scrubbed;
@@ -374,40 +370,14 @@ class JsonRpcTransport:
             )
         return ProtocolError(f"{self.label} failed {method}: {self.scrub(str(error))}")
 
-    # -- error construction ---------------------------------------------------------------
+    # -- errors (`mcp_errors`) -------------------------------------------------------------
 
     def scrub(self, text: str) -> str:
         """`text` with any secret replaced by `***`, cut to one short line."""
-        for secret in self._secrets:
-            text = _scrub_secret(text, secret)
-        line = " ".join(text.split())
-        return line if len(line) <= 200 else line[:197] + "..."
+        return scrub_secrets(text, self._secrets)
 
     def _timed_out(self) -> SourceUnavailable:
-        return SourceUnavailable(f"{self.label} unreachable (timed out after {self._timeout:g} s)")
+        return timed_out_error(self.label, self._timeout)
 
     def _unreachable(self, error: Exception, dropped: bool = False) -> SourceUnavailable:
-        if dropped:
-            reason = "the connection was dropped"
-        elif isinstance(error, httpx.ConnectError):
-            reason = _connect_reason(str(error))
-        else:
-            reason = type(error).__name__
-        return SourceUnavailable(f"{self.label} unreachable ({self.scrub(reason)})")
-
-
-def _scrub_secret(text: str, secret: str) -> str:
-    """Mask `secret` in `text`. A short secret (a URL user name like `u`) is masked
-    only where it stands as a whole word, so it cannot mangle ordinary words."""
-    if len(secret) >= 8:
-        return text.replace(secret, "***")
-    return re.sub(rf"(?<![A-Za-z0-9]){re.escape(secret)}(?![A-Za-z0-9])", "***", text)
-
-
-def _connect_reason(text: str) -> str:
-    lowered = text.lower()
-    if "refused" in lowered:
-        return "connection refused"
-    if "name or service" in lowered or "nodename" in lowered or "getaddrinfo" in lowered:
-        return "unknown host"
-    return text or "cannot connect"
+        return unreachable_error(self.label, error, self._secrets, dropped)

@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 from urllib.parse import unquote
 
-from okf_explorer.core.link_grammar import LinkKind, prose_ranges
+from okf_explorer.core.link_grammar import LinkKind
+from okf_explorer.core.link_masking import prose_ranges
 from okf_explorer.core.link_spans import WikiSpan, wiki_link_spans
 
 LINK_SCHEME = "okf:"
