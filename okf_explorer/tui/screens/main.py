@@ -153,10 +153,6 @@ class MainScreen(Screen[None]):
         """Open `slug` keeping the current depth and direction (also used by the finder)."""
         self.nav.go(self.nav.open(slug), "visit")
 
-    def change_view(self, view: View | None) -> None:
-        """Same page, new traversal settings: no reload, no new history entry."""
-        self.nav.change(view)
-
     def catalogue(self) -> list[tuple[str, str]]:
         """The pages the finder offers (`PageCatalogue`)."""
         return self.loader.pages
