@@ -9,7 +9,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+import os
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -150,3 +151,16 @@ def scan_sequentially(
             yield scan_one(page)
         if progress is not None:
             progress(done, total)
+
+
+def open_refusing(suffix: str) -> Callable[..., int]:
+    """An `os.open` that refuses (EACCES) any path ending in `suffix`: a file that
+    cannot be read for a passing reason. Patch it over `os.open`."""
+    real_open = os.open
+
+    def refusing_open(path: Any, *args: Any, **kwargs: Any) -> int:
+        if str(path).endswith(suffix):
+            raise PermissionError(13, "Permission denied")
+        return real_open(path, *args, **kwargs)
+
+    return refusing_open

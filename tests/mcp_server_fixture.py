@@ -15,6 +15,7 @@ command line, where `ps` would show it).
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import socket
@@ -177,3 +178,23 @@ def serve_bundle(root: Path, *, token: str | None = None) -> Iterator[ServerHand
         yield handle
     finally:
         handle.close()
+
+
+def stdio_session(*calls: dict) -> str:
+    """An MCP stdio session: initialize, then one `tools/call` per item."""
+    messages: list[dict] = [
+        {
+            "jsonrpc": "2.0",
+            "id": 0,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-03-26",
+                "capabilities": {},
+                "clientInfo": {"name": "okf-explorer-tests", "version": "0"},
+            },
+        },
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+    ]
+    for number, call in enumerate(calls, start=1):
+        messages.append({"jsonrpc": "2.0", "id": number, "method": "tools/call", "params": call})
+    return "".join(json.dumps(message) + "\n" for message in messages)

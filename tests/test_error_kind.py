@@ -15,7 +15,7 @@ from okf_explorer.core.index import build_index
 from okf_explorer.core.pages import PAGE_INFO_ROW_LENGTH, Page, PageInfo
 from okf_explorer.core.port import PageStub, ScannedPage
 from okf_explorer.sources.bundle import BundleSource
-from tests.bundles import CountingSource, write_bundle
+from tests.bundles import CountingSource, open_refusing, write_bundle
 
 
 @pytest.fixture
@@ -53,13 +53,7 @@ def test_error_kinds_survive_the_disk_cache(bundle: Path, tmp_path: Path) -> Non
 
 
 def test_an_io_failure_is_retried_after_a_restart(bundle: Path, tmp_path: Path, monkeypatch):
-    real_open = os.open
-
-    def refusing_open(path, *args, **kwargs):
-        if str(path).endswith("a.md"):
-            raise PermissionError(13, "Permission denied")
-        return real_open(path, *args, **kwargs)
-
+    refusing_open = open_refusing("a.md")
     cache = IndexCache(tmp_path / "cache")
     with monkeypatch.context() as patch:
         patch.setattr(os, "open", refusing_open)

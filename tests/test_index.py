@@ -18,7 +18,7 @@ from okf_explorer.core.port import (
     RowScanner,
 )
 from okf_explorer.sources.bundle import BundleSource
-from tests.bundles import CountingSource, WrappedSource, scan_sequentially
+from tests.bundles import CountingSource, WrappedSource, open_refusing, scan_sequentially
 from tests.bundles import write_file as write
 
 
@@ -151,13 +151,7 @@ def test_incremental_refresh_rescans_only_changed_files(bundle: Path) -> None:
 
 
 def test_pages_unreadable_for_io_reasons_are_retried(bundle: Path, monkeypatch) -> None:
-    real_open = os.open
-
-    def refusing_open(path, *args, **kwargs):
-        if str(path).endswith("a.md"):
-            raise PermissionError(13, "Permission denied")
-        return real_open(path, *args, **kwargs)
-
+    refusing_open = open_refusing("a.md")
     source = CountingSource(bundle)
     with monkeypatch.context() as patch:
         patch.setattr(os, "open", refusing_open)
@@ -252,13 +246,7 @@ def test_warm_start_with_nothing_changed_reuses_the_whole_index(
 def test_warm_start_still_retries_pages_that_failed_for_a_passing_reason(
     bundle: Path, tmp_path: Path, monkeypatch
 ) -> None:
-    real_open = os.open
-
-    def refusing_open(path, *args, **kwargs):
-        if str(path).endswith("a.md"):
-            raise PermissionError(13, "Permission denied")
-        return real_open(path, *args, **kwargs)
-
+    refusing_open = open_refusing("a.md")
     cache = IndexCache(tmp_path / "cache")
     with monkeypatch.context() as patch:
         patch.setattr(os, "open", refusing_open)

@@ -18,6 +18,7 @@ from okf_explorer.core.index import build_index
 from okf_explorer.server.tools import call_tool
 from okf_explorer.sources.bundle import BundleSource
 from tests.bundles import write_pages
+from tests.mcp_server_fixture import stdio_session
 
 
 def same_size_edit_with_old_mtime(path: Path, text: str) -> None:
@@ -138,28 +139,7 @@ def test_corrupt_links_blob_cli_and_serve(tmp_path: Path) -> None:
     for args in (["links", "page"], ["links", "aaaa", "--direction", "in"]):
         done = subprocess.run([*cli, *args], env=env, capture_output=True, text=True, timeout=120)
         assert (done.returncode, done.stderr) == (0, "")
-    session = "".join(
-        json.dumps(message) + "\n"
-        for message in (
-            {
-                "jsonrpc": "2.0",
-                "id": 0,
-                "method": "initialize",
-                "params": {
-                    "protocolVersion": "2025-03-26",
-                    "capabilities": {},
-                    "clientInfo": {"name": "hostile-test", "version": "0"},
-                },
-            },
-            {"jsonrpc": "2.0", "method": "notifications/initialized"},
-            {
-                "jsonrpc": "2.0",
-                "id": 1,
-                "method": "tools/call",
-                "params": {"name": "get_links", "arguments": {"slug": "page"}},
-            },
-        )
-    )
+    session = stdio_session({"name": "get_links", "arguments": {"slug": "page"}})
     done = subprocess.run(
         [*cli[:3], "serve", str(root), "--stdio"],
         input=session,

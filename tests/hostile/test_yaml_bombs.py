@@ -25,6 +25,7 @@ from okf_explorer.sources.bounded_yaml import (
 from okf_explorer.sources.bundle import BundleSource
 from okf_explorer.sources.frontmatter import split_frontmatter
 from tests.bundles import write_pages
+from tests.mcp_server_fixture import stdio_session
 
 PEAK_RSS_BOUND_MB = 300
 """Generous: a normal run of these commands peaks well under 100 MB."""
@@ -219,31 +220,11 @@ def test_cli_list_through_the_parallel_scan_workers(tmp_path: Path) -> None:
     assert_listed_with_errors(out)
 
 
-def mcp_lines(*calls: dict) -> str:
-    """An MCP stdio session: initialize, then one `tools/call` per item."""
-    messages: list[dict] = [
-        {
-            "jsonrpc": "2.0",
-            "id": 0,
-            "method": "initialize",
-            "params": {
-                "protocolVersion": "2025-03-26",
-                "capabilities": {},
-                "clientInfo": {"name": "hostile-test", "version": "0"},
-            },
-        },
-        {"jsonrpc": "2.0", "method": "notifications/initialized"},
-    ]
-    for number, call in enumerate(calls, start=1):
-        messages.append({"jsonrpc": "2.0", "id": number, "method": "tools/call", "params": call})
-    return "".join(json.dumps(message) + "\n" for message in messages)
-
-
 def test_serve_start_up_and_get_page_stay_bounded(hostile_bundle: Path, tmp_path: Path) -> None:
     calls = [{"name": "get_page", "arguments": {"slug": slug}} for slug in HOSTILE]
     calls.append({"name": "list_pages", "arguments": {"limit": 100}})
     out, err = run_measured(
-        tmp_path, "serve", str(hostile_bundle), "--stdio", stdin=mcp_lines(*calls)
+        tmp_path, "serve", str(hostile_bundle), "--stdio", stdin=stdio_session(*calls)
     )
     replies = {reply["id"]: reply for reply in map(json.loads, out.splitlines())}
     for number, slug in enumerate(HOSTILE, start=1):
