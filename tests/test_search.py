@@ -14,7 +14,9 @@ from okf_explorer.sources.bundle import BundleSource
 from tests.bundles import write_bundle
 
 PAGES = {
-    "tables/orders.md": "---\ntype: table\ntags: [sales, core]\n---\n# Orders\nOne row per order.\n",
+    "tables/orders.md": (
+        "---\ntype: table\ntags: [sales, core]\n---\n# Orders\nOne row per order.\n"
+    ),
     "tables/refunds.md": "---\ntype: table\n---\n# Refunds\nA refund reverses an order.\n",
     "people/ana.md": "---\ntype: person\n---\n# Ana\nAna owns the orders pipeline and ordering.\n",
     "notes/café.md": "# Café\nThe café sells coffee. Gross margin is thin.\n",
