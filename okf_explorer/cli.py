@@ -191,6 +191,7 @@ def build_parser() -> argparse.ArgumentParser:
     search = command("search", "full-text search of the pages, best first, with snippets")
     search.add_argument(
         "query",
+        nargs="+",
         metavar="QUERY",
         help='words, "a phrase", prefix*, OR, NOT, type:T, tag:T, path:PREFIX',
     )

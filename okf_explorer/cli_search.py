@@ -33,7 +33,7 @@ HIT_OPEN_MARK, HIT_CLOSE_MARK = "«", "»"
 
 def run_search(brain: Brain, args: argparse.Namespace) -> int:
     try:
-        hits = brain.text_search().search(args.query, args.limit)
+        hits = brain.text_search().search(" ".join(args.query), args.limit)
     except SearchSyntaxError as error:
         raise UsageError(args.command_parser, str(error)) from None
     if args.json:

@@ -37,6 +37,8 @@ class SearchQuery:
     type: str | None = None
     tag: str | None = None
     path: str | None = None
+    types: tuple[str, ...] = ()
+    """Any of these types (what a server's `types` argument asks); besides `type`."""
 
     @property
     def filters(self) -> dict[str, str]:
@@ -60,6 +62,15 @@ def parse_query(query: str) -> SearchQuery:
         raise SearchSyntaxError("search needs at least one word besides type:, tag: and path:")
     path = filters.get("path", "").lstrip("/") or None
     return SearchQuery(text, filters.get("type") or None, filters.get("tag") or None, path)
+
+
+def words_query(text: str) -> SearchQuery:
+    """`text` searched as plain words, whatever operators or quotes it holds: for
+    callers that do not speak our syntax (an agent over MCP)."""
+    words = [w for w in re.findall(r"[\w\u0080-\U0010ffff]+", text) if w not in _OPERATORS]
+    if not words:
+        raise SearchSyntaxError("search needs at least one word")
+    return SearchQuery(" ".join(f'"{w}"' for w in words))
 
 
 def _quoted(token: str) -> str:

@@ -156,17 +156,24 @@ class TextIndex:
                     read += 1
             return read
 
-    def search(self, query: SearchQuery, limit: int = 20, offset: int = 0) -> list[SearchHit]:
-        """Ranked hits of `query`. Raises `SearchSyntaxError` for bad FTS5 syntax."""
+    def search(
+        self, query: SearchQuery, limit: int = 20, offset: int = 0, tokens: int = SNIPPET_TOKENS
+    ) -> list[SearchHit]:
+        """Ranked hits of `query`, snippets of about `tokens` words (at most 64).
+        Raises `SearchSyntaxError` for bad FTS5 syntax."""
+        tokens = max(1, min(int(tokens), 64))
         sql = [
             "SELECT d.slug, d.title, d.type, -bm25(fts, 5.0, 1.0) AS score,",
-            f" snippet(fts, -1, '{HIT_OPEN}', '{HIT_CLOSE}', '…', {SNIPPET_TOKENS})",
+            f" snippet(fts, -1, '{HIT_OPEN}', '{HIT_CLOSE}', '…', {tokens})",
             " FROM fts JOIN docs d ON d.id = fts.rowid WHERE fts MATCH ?",
         ]
         params: list[object] = [query.text]
         if query.type:
             sql.append(" AND d.type = ? COLLATE NOCASE")
             params.append(query.type)
+        if query.types:
+            sql.append(" AND d.type IN (" + ", ".join("?" * len(query.types)) + ")")
+            params.extend(query.types)
         if query.tag:
             sql.append(" AND instr(d.tags, ?) > 0")
             params.append(_TAG_SEP + query.tag.lower() + _TAG_SEP)

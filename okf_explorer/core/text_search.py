@@ -18,7 +18,13 @@ from okf_explorer.core.errors import PageNotFound, PageUnreadable
 from okf_explorer.core.index import LinkIndex
 from okf_explorer.core.port import BodyReader, PageSource, ServerSearch
 from okf_explorer.core.search_query import SearchQuery, parse_query
-from okf_explorer.core.text_index import HIT_CLOSE, HIT_OPEN, SearchHit, TextIndex
+from okf_explorer.core.text_index import (
+    HIT_CLOSE,
+    HIT_OPEN,
+    SNIPPET_TOKENS,
+    SearchHit,
+    TextIndex,
+)
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -50,16 +56,23 @@ class TextSearch:
         """`server` when the source's own search answers, else `index`."""
         return "server" if self._server() is not None else "index"
 
-    def search(self, query: str | SearchQuery, limit: int = DEFAULT_LIMIT) -> list[SearchHit]:
-        """Ranked hits; raises `SearchSyntaxError` for a bad query."""
+    def search(
+        self,
+        query: str | SearchQuery,
+        limit: int = DEFAULT_LIMIT,
+        *,
+        offset: int = 0,
+        tokens: int = SNIPPET_TOKENS,
+    ) -> list[SearchHit]:
+        """Ranked hits (snippets of about `tokens` words); raises `SearchSyntaxError`."""
         parsed = parse_query(query) if isinstance(query, str) else query
         limit = max(1, min(int(limit), MAX_LIMIT))
         server = self._server()
         if server is not None:
-            hits = self._server_search(server, parsed, limit)
+            hits = self._server_search(server, parsed, limit + max(0, offset))
             if hits is not None:
-                return hits
-        return self.text_index().search(parsed, limit)
+                return hits[max(0, offset) :]
+        return self.text_index().search(parsed, limit, offset, tokens)
 
     def text_index(self) -> TextIndex:
         """The local text index, synced with the brain's current link index."""
@@ -95,7 +108,7 @@ class TextSearch:
         self, server: ServerSearch, query: SearchQuery, limit: int
     ) -> list[SearchHit] | None:
         """The server's answer in our shape; filters it cannot apply are applied here."""
-        types = [query.type] if query.type else None
+        types = [query.type] if query.type else (list(query.types) or None)
         asked = limit if not (query.tag or query.path) else min(MAX_LIMIT, limit * 5)
         rows = server.search_pages(_plain_words(query.text), asked, types)
         if rows is None:
