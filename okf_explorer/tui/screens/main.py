@@ -24,6 +24,7 @@ from textual.worker import Worker, WorkerState
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import Cancelled
+from okf_explorer.core.text_index import SearchHit
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.commands import PageFinder
 from okf_explorer.tui.failures import notice, reason
@@ -31,6 +32,7 @@ from okf_explorer.tui.history import View
 from okf_explorer.tui.index_loader import IndexLoader
 from okf_explorer.tui.navigator import Navigator
 from okf_explorer.tui.screens.explorer_bindings import EXPLORER_BINDINGS, KeyRules, next_pane
+from okf_explorer.tui.text_finder import PrefixedTextFinder, TextJump
 from okf_explorer.tui.widgets.link_tree import LinkTree
 from okf_explorer.tui.widgets.page_pane import FATAL_AT_START, PagePane
 from okf_explorer.tui.widgets.status_bar import StatusBar
@@ -41,7 +43,7 @@ class MainScreen(Screen[None]):
     """The three panes, the status line and every key of SPEC §8."""
 
     CSS_PATH = "main.tcss"
-    COMMANDS: ClassVar[set[type[Provider]]] = {PageFinder}
+    COMMANDS: ClassVar[set[type[Provider]]] = {PageFinder, PrefixedTextFinder}
     BINDINGS: ClassVar[list[BindingType]] = EXPLORER_BINDINGS
 
     class SourceFailed(Message):
@@ -60,6 +62,7 @@ class MainScreen(Screen[None]):
         self.nav = Navigator(self, self.loader, changed=self.sync_bindings)
         self.history = self.nav.history
         self.keys = KeyRules(self.nav, self.loader, partial(self.query_one, PagePane))
+        self.text_jump = TextJump()
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False, icon="◆")
@@ -118,6 +121,11 @@ class MainScreen(Screen[None]):
     @on(DataTable.RowHighlighted)
     def _applicable_changed(self) -> None:
         self.sync_bindings()  # `m`/`l` follow the body; `enter` applies on a page row/node
+
+    @on(PagePane.BodyShown)
+    def _body_shown(self) -> None:
+        pane = self.query_one(PagePane)
+        self.call_after_refresh(lambda: self.text_jump.body_shown(pane.slug, pane))
 
     @on(LinkTree.PageChosen)
     @on(TraversalPanel.PageChosen)
@@ -219,6 +227,24 @@ class MainScreen(Screen[None]):
 
     def action_find(self) -> None:
         self.app.action_command_palette()
+
+    def action_search_text(self) -> None:
+        """The finder in text mode: full-text search with snippets (`tui.text_finder`)."""
+        from textual.command import CommandPalette
+
+        from okf_explorer.tui.text_finder import PLACEHOLDER, TextFinder
+
+        if not CommandPalette.is_open(self.app):
+            self.app.push_screen(CommandPalette(providers=[TextFinder], placeholder=PLACEHOLDER))
+
+    def search_text(self, query: str, limit: int) -> list[SearchHit]:
+        """Blocking (the text finder calls it in a thread): `TextSearchHost`."""
+        return self.brain.text_search().search(query, limit)
+
+    def open_hit(self, slug: str, words: list[str]) -> None:
+        """Open a search hit's page, scrolled to the hit once it is drawn."""
+        self.text_jump.want(slug, words)
+        self.open_page(slug)
 
     def action_stats(self) -> None:
         """Counts, hubs, orphans, dead ends and dangling targets; `enter` opens a page."""
