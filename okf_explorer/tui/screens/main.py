@@ -33,6 +33,7 @@ from okf_explorer.tui.index_loader import IndexLoader
 from okf_explorer.tui.navigator import Navigator
 from okf_explorer.tui.screens.explorer_bindings import EXPLORER_BINDINGS, KeyRules, next_pane
 from okf_explorer.tui.text_finder import PrefixedTextFinder, TextJump
+from okf_explorer.tui.widgets.graph_panel import GraphPanel
 from okf_explorer.tui.widgets.link_tree import LinkTree
 from okf_explorer.tui.widgets.page_pane import FATAL_AT_START, PagePane
 from okf_explorer.tui.widgets.status_bar import StatusBar
@@ -71,6 +72,7 @@ class MainScreen(Screen[None]):
             with Vertical(id="graph-column"):
                 yield LinkTree(self.brain, id="link-tree")
                 yield TraversalPanel(self.brain, export_dir=self.export_dir, id="traversal")
+                yield GraphPanel(id="graph")
         yield StatusBar(id="status")
         yield Footer()
         yield self.loader
@@ -127,9 +129,17 @@ class MainScreen(Screen[None]):
         pane = self.query_one(PagePane)
         self.call_after_refresh(lambda: self.text_jump.body_shown(pane.slug, pane))
 
+    @on(TraversalPanel.SliceShown)
+    def _slice_shown(self, message: TraversalPanel.SliceShown) -> None:
+        exists = self.query_one(TraversalPanel).exists
+        self.query_one(GraphPanel).follow(message.view, message.edges, exists)
+
     @on(LinkTree.PageChosen)
     @on(TraversalPanel.PageChosen)
-    def _page_chosen(self, message: LinkTree.PageChosen | TraversalPanel.PageChosen) -> None:
+    @on(GraphPanel.PageChosen)
+    def _page_chosen(
+        self, message: LinkTree.PageChosen | TraversalPanel.PageChosen | GraphPanel.PageChosen
+    ) -> None:
         self.nav.choose(message.slug, message.exists)
 
     @on(PagePane.LinkFollowed)
@@ -245,6 +255,12 @@ class MainScreen(Screen[None]):
         """Open a search hit's page, scrolled to the hit once it is drawn."""
         self.text_jump.want(slug, words)
         self.open_page(slug)
+
+    def action_toggle_graph(self) -> None:
+        """Show or hide the local graph of the slice (`widgets.graph_panel`)."""
+        panel = self.query_one(GraphPanel)
+        if panel.toggle():
+            panel.query_one("#graph-lines").focus()
 
     def action_stats(self) -> None:
         """Counts, hubs, orphans, dead ends and dangling targets; `enter` opens a page."""
