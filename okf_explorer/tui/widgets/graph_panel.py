@@ -33,7 +33,9 @@ class GraphPanel(Vertical):
     GraphPanel { border: round $primary; height: 1fr; display: none; }
     GraphPanel.shown { display: block; }
     GraphPanel:focus-within { border: round $accent; }
-    GraphPanel > OptionList { height: 1fr; border: none; padding: 0; }
+    GraphPanel > OptionList, GraphPanel > OptionList:focus {
+        height: 1fr; border: none; padding: 0; text-wrap: nowrap; text-overflow: ellipsis;
+    }
     """
 
     class PageChosen(Message):
