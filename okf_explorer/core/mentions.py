@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from okf_explorer.core.brain import Brain
 
 MIN_NAME = 3
-MAX_CANDIDATES = 2000
+MAX_CANDIDATES = 500
 """Bodies checked per page at most (pages with the most common names stop there)."""
 SENTENCE_CHARS = 240
 """The longest sentence shown; longer ones are cut around the mention."""
