@@ -226,7 +226,7 @@ def _search(brain: Brain, args: argparse.Namespace) -> int:
 def _mentions(brain: Brain, args: argparse.Namespace) -> int:
     from okf_explorer.cli_search import run_mentions
 
-    return run_mentions(brain, args)
+    return run_mentions(brain, args, resolve_name(brain, args.slug))
 
 
 CommandHandler = Callable[["Brain", argparse.Namespace], int]

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import TYPE_CHECKING
 
-from okf_explorer.cli_commands import emit, resolve_name
 from okf_explorer.cli_usage import UsageError
 from okf_explorer.core.search_query import SearchSyntaxError
 from okf_explorer.core.text_safety import printable
@@ -29,6 +29,10 @@ if TYPE_CHECKING:
     from okf_explorer.core.brain import Brain
 
 HIT_OPEN_MARK, HIT_CLOSE_MARK = "«", "»"
+
+
+def emit(text: str) -> None:
+    sys.stdout.write(text)  # one write: a broken pipe stops it cleanly
 
 
 def run_search(brain: Brain, args: argparse.Namespace) -> int:
@@ -57,10 +61,10 @@ def run_search(brain: Brain, args: argparse.Namespace) -> int:
     return 0
 
 
-def run_mentions(brain: Brain, args: argparse.Namespace) -> int:
+def run_mentions(brain: Brain, args: argparse.Namespace, slug: str) -> int:
+    """Mentions of the page `slug` (the name given, already resolved)."""
     from okf_explorer.core.mentions import unlinked_mentions
 
-    slug = resolve_name(brain, args.slug)
     mentions = unlinked_mentions(brain, slug)
     if args.json:
         records = [

@@ -5,6 +5,11 @@ each question, if the link index is not the one last synced, the text index
 is synced with it (only changed bodies are read). Over MCP, a server that
 lists a `search` tool answers searches itself (unless `--scan` asked for our
 own index); its rows carry a chunk of text, around which we cut a snippet.
+
+Over an MCP source without a `search` tool (or with `--scan`) the local index
+needs every body: the link scan does not keep them, so they are fetched once
+more (`BodyReader`: batched `get_page` calls) the first time, then only the
+pages whose `updated_at` moved.
 """
 
 from __future__ import annotations
