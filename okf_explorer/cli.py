@@ -188,6 +188,31 @@ def build_parser() -> argparse.ArgumentParser:
         "arguments (a missing folder or an MCP server: validate needs a folder)."
     )
 
+    search = command("search", "full-text search of the pages, best first, with snippets")
+    search.add_argument(
+        "query",
+        nargs="+",
+        metavar="QUERY",
+        help='words, "a phrase", prefix*, OR, NOT, type:T, tag:T, path:PREFIX',
+    )
+    search.add_argument(
+        "--limit", type=_count, default=20, metavar="N", help="at most N hits (default 20)"
+    )
+    search.add_argument("--json", action="store_true", help="a JSON array of hits")
+    search.epilog = (
+        "Text: one 'SLUG<TAB>SNIPPET' line a hit, best first; each hit in the snippet is "
+        "between « and ». --json: [{slug, title, type, score, snippet}]. Bad query syntax "
+        "exits 2."
+    )
+
+    mentions = command("mentions", "pages that name a page without linking to it")
+    mentions.add_argument("slug", metavar="SLUG", help=SLUG_HELP)
+    mentions.add_argument("--json", action="store_true", help="a JSON array of mentions")
+    mentions.epilog = (
+        "Text: one 'SLUG<TAB>SENTENCE' line a page, slug order, the mention between « and ». "
+        "--json: [{slug, title, sentence, start, end}]."
+    )
+
     serve = command("serve", "serve the brain over MCP (streamable HTTP or stdio)")
     serve.add_argument("src", nargs="?", metavar="SRC", help="folder or MCP URL")
     serve.add_argument("--host", default=DEFAULT_HOST, help=f"default {DEFAULT_HOST}")

@@ -217,6 +217,18 @@ def _validate(brain: Brain, args: argparse.Namespace) -> int:
     return run_validate(brain, args)
 
 
+def _search(brain: Brain, args: argparse.Namespace) -> int:
+    from okf_explorer.cli_search import run_search
+
+    return run_search(brain, args)
+
+
+def _mentions(brain: Brain, args: argparse.Namespace) -> int:
+    from okf_explorer.cli_search import run_mentions
+
+    return run_mentions(brain, args, resolve_name(brain, args.slug))
+
+
 CommandHandler = Callable[["Brain", argparse.Namespace], int]
 
 _HANDLERS: dict[str, CommandHandler] = {
@@ -227,6 +239,8 @@ _HANDLERS: dict[str, CommandHandler] = {
     "export": _export,
     "stats": _stats,
     "validate": _validate,
+    "search": _search,
+    "mentions": _mentions,
 }
 """The commands that run over an open brain (`serve` opens its own)."""
 

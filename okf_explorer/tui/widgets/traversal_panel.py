@@ -87,6 +87,14 @@ class TraversalPanel(Vertical):
             self.slug = slug
             self.exists = exists
 
+    class SliceShown(Message):
+        """A new slice is on screen (what the graph panel draws)."""
+
+        def __init__(self, view: View, edges: list[Edge]) -> None:
+            super().__init__()
+            self.view = view
+            self.edges = edges
+
     def __init__(self, brain: Brain, *, export_dir: Path, id: str | None = None) -> None:
         super().__init__(id=id)
         self.brain = brain
@@ -197,6 +205,7 @@ class TraversalPanel(Vertical):
         self._fill += 1
         self._add_rows(self._fill, shown, 0)
         self._describe(0 if self.edges else None)
+        self.post_message(self.SliceShown(view, self.edges))
 
     def _add_rows(self, fill: int, shown: list[Edge], start: int) -> None:
         """Add the next `FILL_CHUNK` rows, and the rest after the next refresh."""
