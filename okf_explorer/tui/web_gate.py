@@ -88,7 +88,7 @@ class Gate:
             async with self._failures:
                 await asyncio.sleep(LOGIN_FAILURE_DELAY)
             return sign_in_page(status=403, wrong=True)
-        response = web.HTTPSeeOther("/")
+        response = web.Response(status=303, headers={"Location": "/"})
         response.set_cookie(
             SESSION_COOKIE, self._new_session(), path="/", httponly=True, samesite="Strict"
         )
