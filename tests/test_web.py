@@ -148,3 +148,24 @@ def test_each_session_is_a_process_ended_with_its_tab_and_by_sigint(cache: Path)
         asyncio.run(sessions())
         assert server.stderr_lines == [server.stderr_lines[0]]  # the banner, nothing else
         assert json.dumps(server.stderr_lines).count("http://127.0.0.1:") == 1
+
+
+def test_a_malformed_browser_message_ends_only_its_session(cache: Path) -> None:
+    with serve_web(env=web_env(cache)) as server:
+
+        async def session() -> None:
+            async with aiohttp.ClientSession() as http:
+                websocket = await http.ws_connect(server.url + "ws")
+                await first_screen(websocket)
+                pids = server.sessions()
+                await websocket.send_str('["resize", {"wide": 3}]')
+                async with asyncio.timeout(10):
+                    async for _ in websocket:
+                        pass
+                assert await asyncio.to_thread(gone, pids)
+                async with http.get(server.url) as reply:  # the server carries on
+                    assert reply.status == 200
+
+        asyncio.run(session())
+        assert server.stop() == 0
+        assert server.stderr_lines[1:] == ["a browser session ended: KeyError"]

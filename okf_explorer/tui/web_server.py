@@ -141,8 +141,8 @@ class ExplorerWebServer(Server):
             )
             await service.start(_cells(request, "width", 80), _cells(request, "height", 24))
             await self._process_messages(websocket, service)
-        except (ConnectionError, ValueError, TypeError, AssertionError, AttributeError) as error:
-            log.warning("a browser session ended on bad input: %s", type(error).__name__)
+        except Exception as error:  # a malformed message from the browser ends its session only
+            log.warning("a browser session ended: %s", type(error).__name__)
         finally:
             self._sessions.discard(task)
             if service is not None:
