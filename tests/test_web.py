@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import socket
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -59,6 +60,16 @@ def test_non_loopback_bind_without_token_is_refused(run, sample_brain: Path) -> 
         "okf-explorer web: refusing to listen on 0.0.0.0 without a token: "
         "pass --token-file (or use 127.0.0.1)\n"
     )
+
+
+def test_a_busy_port_is_one_line(run, sample_brain: Path) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        status, _, err = run("web", str(sample_brain), "--port", str(port))
+    assert status == 1
+    assert err == f"okf-explorer web: cannot listen on 127.0.0.1:{port}: Address already in use\n"
 
 
 def test_session_command_keeps_the_source_and_never_the_web_token(tmp_path: Path) -> None:
