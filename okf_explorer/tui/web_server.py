@@ -104,6 +104,7 @@ class ExplorerWebServer(Server):
         super().__init__("exec " + shlex.join(session_argv), title="okf-explorer")
         self.gate = gate
         self._sessions: set[asyncio.Task[Any]] = set()
+        self._endings: set[asyncio.Task[None]] = set()  # sessions quitting (or being killed)
 
     def initialize_logging(self) -> None:
         """Ours is set up by `run_web` (one line a record, warnings and up)."""
@@ -144,9 +145,12 @@ class ExplorerWebServer(Server):
         except Exception as error:  # a malformed message from the browser ends its session only
             log.warning("a browser session ended: %s", type(error).__name__)
         finally:
-            self._sessions.discard(task)
             if service is not None:
-                await asyncio.shield(_end_session(service))
+                ending = asyncio.create_task(_end_session(service))
+                self._endings.add(ending)
+                ending.add_done_callback(self._endings.discard)
+                await asyncio.shield(ending)  # a second cancel must not leave it running
+            self._sessions.discard(task)
             with contextlib.suppress(Exception):
                 await websocket.close()
         return websocket
@@ -170,6 +174,7 @@ class ExplorerWebServer(Server):
             for task in sessions:
                 task.cancel()
             await asyncio.gather(*sessions, return_exceptions=True)
+            await asyncio.gather(*self._endings, return_exceptions=True)
             await runner.cleanup()
 
 
