@@ -180,3 +180,33 @@ def test_a_malformed_browser_message_ends_only_its_session(cache: Path) -> None:
         asyncio.run(session())
         assert server.stop() == 0
         assert server.stderr_lines[1:] == ["a browser session ended: KeyError"]
+
+
+async def test_sessions_beyond_the_cap_are_told_to_come_back(
+    monkeypatch: pytest.MonkeyPatch, sample_brain: Path
+) -> None:
+    from aiohttp.test_utils import TestClient, TestServer
+
+    from okf_explorer.tui import web_server
+    from okf_explorer.tui.web_gate import Gate
+
+    monkeypatch.setattr(web_server, "MAX_SESSIONS", 1)
+    argv = [sys.executable, "-m", "okf_explorer", "browse", "--", str(sample_brain)]
+    server = web_server.ExplorerWebServer(argv, Gate(None, loopback=True))
+    async with TestClient(TestServer(await server._make_app())) as http:
+        async with http.ws_connect("/ws") as first:
+            await first_screen(first)
+            async with http.get("/ws") as refused:
+                assert refused.status == 503
+                assert await refused.text() == "too many sessions (at most 1)\n"
+        await ended(server)  # the first has ended (its process too): room again
+        async with http.ws_connect("/ws") as second:
+            assert BRAIN_TEXT in await first_screen(second)
+        await ended(server)
+
+
+async def ended(server: object) -> None:
+    """Wait until `server` runs no session (each process ended and reaped)."""
+    async with asyncio.timeout(20):
+        while server._sessions or server._endings:  # type: ignore[attr-defined]
+            await asyncio.sleep(0.05)

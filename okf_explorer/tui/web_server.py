@@ -124,7 +124,7 @@ class ExplorerWebServer(Server):
 
     async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
         """One browser session: start an explorer process, relay until either side ends."""
-        if len(self._sessions) >= MAX_SESSIONS:
+        if len(self._sessions) + len(self._endings) >= MAX_SESSIONS:
             return web.Response(status=503, text=f"too many sessions (at most {MAX_SESSIONS})\n")
         task = asyncio.current_task()
         assert task is not None
@@ -145,12 +145,14 @@ class ExplorerWebServer(Server):
         except Exception as error:  # a malformed message from the browser ends its session only
             log.warning("a browser session ended: %s", type(error).__name__)
         finally:
+            self._sessions.discard(task)
             if service is not None:
+                # A task of its own: aiohttp cancels this handler when the browser goes away,
+                # and the process must still be ended (and counted until it is).
                 ending = asyncio.create_task(_end_session(service))
                 self._endings.add(ending)
                 ending.add_done_callback(self._endings.discard)
-                await asyncio.shield(ending)  # a second cancel must not leave it running
-            self._sessions.discard(task)
+                await asyncio.shield(ending)
             with contextlib.suppress(Exception):
                 await websocket.close()
         return websocket
