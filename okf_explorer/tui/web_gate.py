@@ -145,7 +145,9 @@ input, button {{ font: inherit; padding: .4em .8em; margin-top: .6em; }}
 (() => {{
   const prefix = "#token=";
   if (!location.hash.startsWith(prefix)) return;
-  const token = decodeURIComponent(location.hash.slice(prefix.length));
+  const given = location.hash.slice(prefix.length);
+  let token = given;
+  try {{ token = decodeURIComponent(given); }} catch (error) {{}}
   history.replaceState(null, "", location.pathname);
   document.getElementById("token").value = token;
   document.getElementById("gate").submit();
