@@ -38,6 +38,7 @@ EXPORT_FORMATS = ("json", "jsonl", "dot", "graphml", "mermaid")
 DIRECTION_CHOICES = ("out", "in", "both")
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8792
+DEFAULT_WEB_PORT = 8793
 SLUG_HELP = "a page slug, or a name resolved like a wiki link (case, file name, alias, title)"
 
 EXIT_FAILURE = 1
@@ -218,6 +219,19 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default=DEFAULT_HOST, help=f"default {DEFAULT_HOST}")
     serve.add_argument("--port", type=_port, default=DEFAULT_PORT, help=f"default {DEFAULT_PORT}")
     serve.add_argument("--stdio", action="store_true", help="speak MCP on stdin/stdout")
+
+    web = command("web", "serve the explorer to web browsers (one explorer per tab)")
+    web.add_argument("src", nargs="?", metavar="SRC", help="folder or MCP URL")
+    web.add_argument("--host", default=DEFAULT_HOST, help=f"default {DEFAULT_HOST}")
+    web.add_argument(
+        "--port", type=_port, default=DEFAULT_WEB_PORT, help=f"default {DEFAULT_WEB_PORT}"
+    )
+    web.add_argument("--start", metavar="SLUG", help="page each explorer opens first")
+    web.epilog = (
+        "--token-file F: the token browsers must give (required to listen beyond loopback); "
+        "open http://HOST:PORT/#token=TOKEN to give it once in the address. "
+        "An MCP source authenticates with $GBRAIN_TOKEN."
+    )
     return parser
 
 
@@ -237,7 +251,7 @@ def _shared_options(*, suppress: bool) -> argparse.ArgumentParser:
         metavar="F",
         type=Path,
         default=default(None),
-        help="file holding the bearer token (for serve: the token clients must send)",
+        help="file holding the bearer token (for serve and web: the token clients must send)",
     )
     group.add_argument(
         "--timeout",

@@ -64,6 +64,8 @@ def run_command(args: argparse.Namespace) -> int:
     _check_arguments(args)
     if command == "serve":
         return _serve(args)
+    if command == "web":
+        return _web(args)
     if command == "validate":
         from okf_explorer.cli_validate import check_folder_source
 
@@ -203,6 +205,34 @@ def _serve(args: argparse.Namespace) -> int:
         return run_server(brain, host=args.host, port=args.port, stdio=args.stdio, token=token)
     finally:
         brain.close()
+
+
+def _web(args: argparse.Namespace) -> int:
+    """`web`: `--token-file` is the token browsers must give, as for `serve`; each
+    browser session runs `browse` on the same source in a process of its own."""
+    from okf_explorer.sources.factory import read_token
+    from okf_explorer.tui.web_server import run_web
+
+    token = read_token(args.token_file).value if args.token_file is not None else None
+    brain = open_brain(args, token_file=None)
+    try:
+        return run_web(brain, web_session_argv(args), host=args.host, port=args.port, token=token)
+    finally:
+        brain.close()
+
+
+def web_session_argv(args: argparse.Namespace) -> list[str]:
+    """The `browse` command a `web` session runs: same source and source options, never
+    the web token (an MCP source authenticates with `$GBRAIN_TOKEN`, which it inherits)."""
+    argv = [sys.executable, "-m", "okf_explorer", "browse"]
+    if getattr(args, "start", None):
+        argv.append(f"--start={args.start}")
+    if args.timeout is not None:
+        argv.append(f"--timeout={args.timeout}")
+    if args.scan:
+        argv.append("--scan")
+    spec = getattr(args, "src", None) or args.source
+    return [*argv, "--", spec] if spec else argv
 
 
 def _stats(brain: Brain, args: argparse.Namespace) -> int:

@@ -8,6 +8,7 @@ on the screen, whose one `Worker.StateChanged` handler reports their failures.
 from __future__ import annotations
 
 import asyncio
+import io
 from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
@@ -107,6 +108,8 @@ class TraversalPanel(Vertical):
         self.export_wanted: View | None = None
         """The slice `e` asked for while it was being walked: saved once it is shown."""
         self.last_export: Path | None = None
+        self.last_download: str | None = None
+        """Under `okf-explorer web`: the name of the last export offered as a download."""
         self._fill = 0  # generation of the current fill: a new slice stops an old one
 
     def compose(self) -> ComposeResult:
@@ -165,10 +168,21 @@ class TraversalPanel(Vertical):
     async def _write(self, view: View, edges: list[Edge]) -> None:
         from okf_explorer.tui.slice_export import export_slice  # not needed for the first paint
 
+        if self.app.is_web:  # the browser downloads it: nothing lands on the server
+            self._offer_download(view, edges)
+            return
         root = self.brain.local_root
         path = await asyncio.to_thread(export_slice, edges, view, self.export_dir, root)
         self.last_export = path
         self.notify(f"saved {path}", title="export", markup=False)
+
+    def _offer_download(self, view: View, edges: list[Edge]) -> None:
+        from okf_explorer.tui.slice_export import slice_file
+
+        name, text = slice_file(edges, view)
+        self.app.deliver_text(io.StringIO(text), save_filename=name, mime_type="application/json")
+        self.last_download = name
+        self.notify(f"download {name}", title="export", markup=False)
 
     def show_pending(self, view: View, reason: str) -> None:
         """The settings changed; the slice is on its way (or cannot come yet)."""
