@@ -35,7 +35,7 @@ from okf_explorer.core.text_safety import printable
 
 PROG = "okf-explorer"
 EXPORT_FORMATS = ("json", "jsonl", "dot", "graphml", "mermaid")
-DIRECTION_CHOICES = ("out", "in", "both")
+DIRECTION_CHOICES = ("out", "in", "both", "neighbourhood")
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8792
 SLUG_HELP = "a page slug, or a name resolved like a wiki link (case, file name, alias, title)"

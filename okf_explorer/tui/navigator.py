@@ -25,7 +25,12 @@ from okf_explorer.tui.widgets.link_tree import LinkTree
 from okf_explorer.tui.widgets.page_pane import Move, PagePane
 from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
 
-NEXT_DIRECTION: dict[Direction, Direction] = {"out": "in", "in": "both", "both": "out"}
+NEXT_DIRECTION: dict[Direction, Direction] = {
+    "out": "in",
+    "in": "both",
+    "both": "neighbourhood",
+    "neighbourhood": "out",
+}
 """`d` cycles the traversal direction in this order."""
 
 
@@ -37,6 +42,8 @@ class Navigator:
     ) -> None:
         self.history = History()
         self._screen, self._loader, self._changed = screen, loader, changed
+        self._before_backlinks: View | None = None
+        """The settings `b` left, restored by `b` again."""
 
     @property
     def current(self) -> View | None:
@@ -68,7 +75,16 @@ class Navigator:
         return current.with_direction(NEXT_DIRECTION[current.direction]) if current else None
 
     def backlinks(self) -> View | None:
-        return self.current.with_direction("in") if self.current else None
+        """`b`: the page's direct backlinks with their sentences; `b` again restores
+        the depth and direction it left (on the page shown now)."""
+        current = self.current
+        if current is None:
+            return None
+        if current.backlinks:
+            previous = self._before_backlinks or View(current.slug)
+            return replace(previous, slug=current.slug, backlinks=False)
+        self._before_backlinks = current
+        return View(current.slug, 1, "in", current.rel, backlinks=True)
 
     def next_relation(self, relations: list[str]) -> View | None:
         """Every relation → each relation of the graph in turn → every one; None when

@@ -1,0 +1,78 @@
+"""The sentence around a link: what a backlink shows of the page that links.
+
+The links of a page are found by the core grammar's spans (`link_spans`), so a
+link inside code or escaped is never quoted. The context of one link is the
+sentence holding it, within its line (list markers, quote marks and heading
+hashes cut), at most `CONTEXT_CHARS` characters around the link.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from okf_explorer.core.link_grammar import LinkKind
+from okf_explorer.core.link_spans import link_spans
+
+CONTEXT_CHARS = 240
+"""Characters of context kept around a link (the link itself always whole)."""
+
+_LINE_LEAD = re.compile(r"[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+|>[ \t]*|#{1,6}[ \t]+)*")
+_SENTENCE_END = re.compile(r"[.!?][)\"'’”]*(?=\s)")
+_SPACE = re.compile(r"\s+")
+
+LeadsHere = Callable[[str, LinkKind], bool]
+"""`leads_here(target, kind)`: whether a link written so leads to the page wanted."""
+
+
+@dataclass(frozen=True, slots=True)
+class LinkContext:
+    """One link and the sentence around it: `text[start:end]` is the link as written."""
+
+    text: str
+    start: int
+    end: int
+
+    @property
+    def link(self) -> str:
+        return self.text[self.start : self.end]
+
+
+def link_contexts(text: str, leads_here: LeadsHere) -> list[LinkContext]:
+    """The context of every link of `text` that `leads_here`, in order."""
+    found = []
+    for span in link_spans(text):
+        if span.target is not None and leads_here(span.target, span.kind):
+            found.append(sentence_around(text, span.start, span.end))
+    return found
+
+
+def sentence_around(text: str, start: int, end: int) -> LinkContext:
+    """The sentence of `text` holding `text[start:end]`, on one line, whitespace collapsed."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    lead = _LINE_LEAD.match(text, line_start, start)
+    begin = lead.end() if lead is not None else line_start
+    for match in _SENTENCE_END.finditer(text, begin, start):
+        begin = match.end()
+    stop = _SENTENCE_END.search(text, end, line_end)
+    finish = stop.end() if stop is not None else line_end
+    before = _SPACE.sub(" ", text[begin:start]).lstrip()
+    after = _SPACE.sub(" ", text[end:finish]).rstrip()
+    link = text[start:end].replace("\n", " ")
+    room = max(0, CONTEXT_CHARS - len(link))
+    after_room = max(room // 2, room - len(before))
+    before_room = room - min(len(after), after_room)
+    before, after = _cut(before, before_room, keep_end=True), _cut(after, after_room, False)
+    return LinkContext(before + link + after, len(before), len(before) + len(link))
+
+
+def _cut(part: str, room: int, keep_end: bool) -> str:
+    """`part` cut to `room` characters on its far side from the link (`…` marks the cut)."""
+    if len(part) <= room:
+        return part
+    if room <= 1:
+        return ""
+    return "…" + part[len(part) - room + 1 :] if keep_end else part[: room - 1] + "…"

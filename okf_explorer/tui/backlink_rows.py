@@ -1,0 +1,146 @@
+"""`b`: a page's direct backlinks, each with the sentence around its link.
+
+Which pages link here comes from the depth-1 `in` slice; what each one says
+around its link comes from the server (gbrain keeps a `context` per link) or,
+when it has none, from the linking page's text through the core grammar's spans
+(`core.link_context`). Reading those pages is blocking: `read_backlinks` runs in
+a worker, a screenful at a time, so a hub with 10,000 backlinks shows its first
+rows at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rich.text import Text
+
+from okf_explorer.core.brain import Brain
+from okf_explorer.core.errors import OkfError
+from okf_explorer.core.graph import LINKS, Edge
+from okf_explorer.core.link_context import LinkContext, link_contexts
+from okf_explorer.core.link_grammar import LinkKind
+from okf_explorer.core.link_spans import link_spans
+from okf_explorer.core.text_safety import printable
+from okf_explorer.tui.slice_rows import ELLIPSIS, Titles, page_cell, shorten_right
+
+CONTEXTS_PER_PAGE = 3
+"""Sentences shown per linking page; more are counted on a last line."""
+LINK_STYLE = "bold underline"
+"""How the link is marked in its sentence."""
+
+
+@dataclass(frozen=True, slots=True)
+class Backlink:
+    """A page linking to the root: the sentence around each of its links (`contexts`),
+    or why there is none (`note`: a frontmatter relation, an unreadable page)."""
+
+    page: str
+    contexts: tuple[LinkContext, ...] = ()
+    note: str | None = None
+
+
+def linking_pages(edges: Sequence[Edge]) -> list[str]:
+    """The pages of a depth-1 `in` slice, each once, in slice order."""
+    return list(dict.fromkeys(edge.to for edge in edges))
+
+
+def read_backlinks(
+    brain: Brain, root: str, pages: Sequence[str], edges: Sequence[Edge]
+) -> list[Backlink]:
+    """Each of `pages` with the sentences around its links to `root`. Blocking."""
+    by_page: dict[str, list[Edge]] = {}
+    for edge in edges:
+        by_page.setdefault(edge.to, []).append(edge)
+    return [_backlink(brain, root, page, by_page.get(page, [])) for page in pages]
+
+
+def _backlink(brain: Brain, root: str, page: str, edges: Sequence[Edge]) -> Backlink:
+    told = [edge.context for edge in edges if edge.context]
+    if told:  # the server keeps the sentence of each link (gbrain's `context`)
+        return Backlink(page, tuple(_server_context(text) for text in dict.fromkeys(told)))
+    try:
+        content = brain.page(page).content
+    except OkfError as error:
+        return Backlink(page, note=f"cannot read it: {error}")
+    found = link_contexts(content, _leads_to(brain, page, root))
+    if found:
+        return Backlink(page, tuple(found))
+    typed = sorted({edge.rel for edge in edges if edge.rel != LINKS})
+    if typed:
+        return Backlink(page, note="frontmatter: " + ", ".join(typed))
+    return Backlink(page, note="no sentence found (a reference-style link?)")
+
+
+def _leads_to(brain: Brain, page: str, root: str):  # type: ignore[no-untyped-def]
+    """`leads_here(target, kind)` for the links of `page`: the index's resolved
+    targets when it has them, else the resolver."""
+    index = brain.index
+    resolved = index.forward.get(page, ()) if index is not None else ()
+    targets = {link.target for link in resolved if link.to == root}
+    if targets:
+        return lambda target, kind: target in targets
+
+    def resolves(target: str, kind: LinkKind) -> bool:
+        try:
+            return brain.resolve_link(page, target, kind).node == root
+        except OkfError:
+            return False
+
+    return resolves
+
+
+def _server_context(text: str) -> LinkContext:
+    """A server's context line, its first link marked (none marked if it has none)."""
+    line = " ".join(text.split())
+    spans = link_spans(line)
+    if not spans:
+        return LinkContext(line, 0, 0)
+    return LinkContext(line, spans[0].start, spans[0].end)
+
+
+def context_cell(context: LinkContext, width: int) -> Text:
+    """The sentence on one line of `width`, cut around the link so the link shows."""
+    text, start, end = printable(context.text), context.start, context.end
+    if len(printable(context.text)) != len(context.text):  # controls shown as escapes
+        return Text(shorten_right(text, width))
+    if len(text) > width:
+        keep_before = max(0, (width - (end - start)) // 2)
+        left = max(0, min(start - keep_before, len(text) - width))
+        cut_left, cut_right = left > 0, left + width < len(text)
+        shown = text[left : left + width]
+        start, end = start - left, end - left
+        if cut_left:
+            shown, start = ELLIPSIS + shown[1:], max(start, 1)
+        if cut_right:
+            shown = shown[:-1] + ELLIPSIS
+            end = min(end, len(shown) - 1)
+        text = shown
+    cell = Text(text)
+    if end > start:
+        cell.stylize(LINK_STYLE, max(0, start), max(0, end))
+    return cell
+
+
+def backlink_rows(
+    backlink: Backlink, *, page_width: int, context_width: int, title: Titles
+) -> list[tuple[Text, Text]]:
+    """The rows of one linking page: its name on the first, a sentence on each."""
+    name = page_cell(backlink.page, title(backlink.page), page_width)
+    lines: list[Text] = [context_cell(c, context_width) for c in backlink.contexts]
+    lines = lines[:CONTEXTS_PER_PAGE]
+    if len(backlink.contexts) > CONTEXTS_PER_PAGE:
+        more = len(backlink.contexts) - CONTEXTS_PER_PAGE
+        lines.append(Text(f"+{more} more links", style="dim italic"))
+    if backlink.note is not None:
+        lines.append(Text(printable(backlink.note), style="dim italic"))
+    if not lines:
+        lines.append(Text(""))
+    return [(name if row == 0 else Text(""), line) for row, line in enumerate(lines)]
+
+
+def full_sentence(backlink: Backlink, row: int) -> str:
+    """What the info line says of row `row` of `backlink`: the whole sentence."""
+    if row < min(len(backlink.contexts), CONTEXTS_PER_PAGE):
+        return printable(backlink.contexts[row].text)
+    return printable(backlink.note or "")
