@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from okf_explorer.core.link_grammar import LinkKind
-from okf_explorer.core.link_spans import link_spans
+from okf_explorer.core.link_spans import WikiSpan, link_spans
 
 CONTEXT_CHARS = 240
 """Characters of context kept around a link (the link itself always whole)."""
@@ -28,7 +28,7 @@ LeadsHere = Callable[[str, LinkKind], bool]
 
 @dataclass(frozen=True, slots=True)
 class LinkContext:
-    """One link and the sentence around it: `text[start:end]` is the link as written."""
+    """One link and the sentence around it: `text[start:end]` is the link."""
 
     text: str
     start: int
@@ -40,16 +40,29 @@ class LinkContext:
 
 
 def link_contexts(text: str, leads_here: LeadsHere) -> list[LinkContext]:
-    """The context of every link of `text` that `leads_here`, in order."""
+    """The context of every link of `text` that `leads_here`, in order; each link
+    reads as its text (`[[a|the A]]` → `the A`), as the page renders it."""
     found = []
     for span in link_spans(text):
         if span.target is not None and leads_here(span.target, span.kind):
-            found.append(sentence_around(text, span.start, span.end))
+            found.append(sentence_around(text, span.start, span.end, link_text(span)))
     return found
 
 
-def sentence_around(text: str, start: int, end: int) -> LinkContext:
-    """The sentence of `text` holding `text[start:end]`, on one line, whitespace collapsed."""
+def link_text(span: WikiSpan) -> str:
+    """What a link reads as: its alias (`[[a|the A]]`), its text (`[the A](a.md)`),
+    else its target as written."""
+    if span.kind == "markdown":
+        return span.inner
+    for bar in ("\\|", "|"):  # `\|`: the pipe escaped inside a table
+        if bar in span.inner:
+            return span.inner.split(bar, 1)[1]
+    return span.inner
+
+
+def sentence_around(text: str, start: int, end: int, shown: str | None = None) -> LinkContext:
+    """The sentence of `text` holding `text[start:end]`, on one line, whitespace
+    collapsed; the link reads as `shown` when given."""
     line_start = text.rfind("\n", 0, start) + 1
     line_end = text.find("\n", end)
     line_end = len(text) if line_end < 0 else line_end
@@ -61,7 +74,7 @@ def sentence_around(text: str, start: int, end: int) -> LinkContext:
     finish = stop.end() if stop is not None else line_end
     before = _SPACE.sub(" ", text[begin:start]).lstrip()
     after = _SPACE.sub(" ", text[end:finish]).rstrip()
-    link = text[start:end].replace("\n", " ")
+    link = _SPACE.sub(" ", text[start:end] if shown is None else shown)
     room = max(0, CONTEXT_CHARS - len(link))
     after_room = max(room // 2, room - len(before))
     before_room = room - min(len(after), after_room)

@@ -18,7 +18,7 @@ from rich.text import Text
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import OkfError
 from okf_explorer.core.graph import LINKS, Edge
-from okf_explorer.core.link_context import LinkContext, link_contexts
+from okf_explorer.core.link_context import LeadsHere, LinkContext, link_contexts
 from okf_explorer.core.link_grammar import LinkKind
 from okf_explorer.core.link_spans import link_spans
 from okf_explorer.core.text_safety import printable
@@ -72,22 +72,23 @@ def _backlink(brain: Brain, root: str, page: str, edges: Sequence[Edge]) -> Back
     return Backlink(page, note="no sentence found (a reference-style link?)")
 
 
-def _leads_to(brain: Brain, page: str, root: str):  # type: ignore[no-untyped-def]
-    """`leads_here(target, kind)` for the links of `page`: the index's resolved
-    targets when it has them, else the resolver."""
+def _leads_to(brain: Brain, page: str, root: str) -> LeadsHere:
+    """`leads_here(target, kind)` for the links of `page`: a target the index resolved
+    to `root`, else whatever the resolver says (the index keeps one target per page
+    reached, so `[[x]]` and `[x](x.md)` on one page need the resolver for the second)."""
     index = brain.index
     resolved = index.forward.get(page, ()) if index is not None else ()
     targets = {link.target for link in resolved if link.to == root}
-    if targets:
-        return lambda target, kind: target in targets
 
-    def resolves(target: str, kind: LinkKind) -> bool:
+    def leads_here(target: str, kind: LinkKind) -> bool:
+        if target in targets:
+            return True
         try:
             return brain.resolve_link(page, target, kind).node == root
         except OkfError:
             return False
 
-    return resolves
+    return leads_here
 
 
 def _server_context(text: str) -> LinkContext:

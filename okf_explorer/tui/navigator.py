@@ -172,6 +172,10 @@ class Navigator:
     def follow(self, target: str | None, url: str | None, kind: LinkKind) -> None:
         """Follow a body link: an external URL opens outside, a page opens here."""
         if target is None:
+            # Not a page: handed to the system's browser, which may not be there (ssh).
+            self._screen.notify(
+                f"{url} is not a page here: asked your browser to open it", markup=False, timeout=4
+            )
             self._screen.app.open_url(url or "")
         elif (found := self.resolve(target, kind)) is not None:
             self.choose(*found)

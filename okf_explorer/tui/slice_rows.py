@@ -78,9 +78,13 @@ def page_cell(slug: str, title: str | None, width: int) -> Text:
         return Text(shorten_left(name, width))
     if len(name) + TITLE_GAP + len(extra) <= width:
         return Text.assemble(name, " " * TITLE_GAP, (extra, "dim"))
-    slug_room = min(len(name), max(width - TITLE_GAP - len(extra), (width * 3) // 5))
-    title_room = width - slug_room - TITLE_GAP
-    short = shorten_left(name, slug_room)
+    if len(name) <= (width * 2) // 3:  # the whole slug, the title in what is left
+        short = name
+    else:  # the file name whole before any title
+        whole_name = len(name.rsplit("/", 1)[-1]) + 2
+        room = max(whole_name, width - TITLE_GAP - len(extra), (width * 3) // 5)
+        short = shorten_left(name, room)
+    title_room = width - len(short) - TITLE_GAP
     if title_room < MIN_TITLE:
         return Text(shorten_left(name, width))
     return Text.assemble(short, " " * TITLE_GAP, (shorten_right(extra, title_room), "dim"))
@@ -96,12 +100,12 @@ def column_widths(from_width: int, to_width: int, table_width: int) -> tuple[int
     """Widths of `from` and `to` that fit the table when both cannot be shown whole.
 
     `to` (the page each row leads to, with its title) takes most of the room;
-    `from`, shown once per group, gives way to two fifths of it (at least 8).
+    `from`, shown once per group, gives way to a third of it (at least 8).
     """
     room = table_width - FIXED_COLUMNS
     if table_width <= 0 or from_width + to_width <= room:
         return from_width, to_width
-    fitted = min(from_width, max(8, (room * 2) // 5))
+    fitted = min(from_width, max(8, room // 3))
     if to_width < room - fitted:  # `to` needs less than its share: `from` takes the rest
         fitted = min(from_width, room - to_width)
     fitted = max(4, fitted)

@@ -73,7 +73,9 @@ async def test_every_label_shows_a_hostile_name_escaped(tmp_path: Path) -> None:
         assert cell.startswith("…") and printable(SLUG).endswith(cell.split("  ")[0][1:])
         assert "\x1b" not in cell and "\x9b" not in cell
         status = str(screen.query_one("#status-source", Label).content)
-        assert status == printable(str(bundle)) and "\\x1b[2J" in status
+        assert status == printable(bundle.name) and "\\x1b[2J" in status
+        tooltip = str(screen.query_one("#status-source", Label).tooltip)
+        assert tooltip == printable(str(bundle.resolve())) and "\x1b" not in tooltip
         drawn = screen_text(pilot)
         assert printable(SLUG) in drawn and not RAW.search(drawn)
 

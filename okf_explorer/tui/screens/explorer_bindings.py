@@ -27,7 +27,9 @@ def next_pane(focused: Widget | None, step: int) -> str:
 
 
 EXPLORER_BINDINGS: list[BindingType] = [
-    Binding("enter", "open_selected", "Open", id="open"),
+    # `enter` stays out of the footer: shown only while a row is highlighted, it pushed
+    # the keys after it (`l Links`) off a narrow footer each time a page was opened.
+    Binding("enter", "open_selected", "Open", show=False, id="open"),
     Binding("backspace", "back", "Back", id="back"),
     Binding("alt+left", "back", "Back", show=False, id="back-alt"),
     Binding("alt+right", "forward", "Forward", id="forward"),
@@ -80,6 +82,14 @@ class KeyRules:
             "cancel_index": lambda: loader.running,  # shown only while a build runs
             "open_selected": lambda: nav.selected() is not None,
         }
+
+    @staticmethod
+    def action_of(key: str) -> str | None:
+        """The action `key` is bound to, if any."""
+        for binding in EXPLORER_BINDINGS:
+            if isinstance(binding, Binding) and key in binding.key.split(","):
+                return binding.action
+        return None
 
     def applies(self, action: str) -> bool:
         """False greys the key out; a key without a rule always applies."""

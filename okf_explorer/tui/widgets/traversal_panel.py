@@ -25,6 +25,7 @@ from okf_explorer.core.errors import OkfError, PageNotFound, PageUnreadable
 from okf_explorer.core.graph import Edge
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui import backlink_rows as back
+from okf_explorer.tui.export_dialog import ExportPathDialog, inside, suggested_folder
 from okf_explorer.tui.history import View
 from okf_explorer.tui.legend import BACKLINKS_LEGEND, SLICE_LEGEND
 from okf_explorer.tui.slice import format_path, path_to, summarise
@@ -172,8 +173,25 @@ class TraversalPanel(Vertical):
             self.export_wanted = view
 
     def _save(self, view: View, edges: list[Edge]) -> None:
+        root = self.brain.local_root
+        if root is not None and inside(self.export_dir, root):
+            self._ask_where(view, edges, root)
+            return
         write = partial(self._write, view, list(edges))
         self.screen.run_worker(write, group="export", exclusive=True, exit_on_error=False)
+
+    def _ask_where(self, view: View, edges: list[Edge], root: Path) -> None:
+        """The export folder is inside the brain: ask for another (kept for later `e`)."""
+
+        def chosen(folder: Path | None) -> None:
+            if folder is None:
+                self.notify("not saved", title="export")
+            else:
+                self.export_dir = folder
+                self._save(view, edges)
+
+        dialog = ExportPathDialog(self.export_dir, root, suggested_folder(root))
+        self.app.push_screen(dialog, chosen)
 
     async def _write(self, view: View, edges: list[Edge]) -> None:
         from okf_explorer.tui.slice_export import export_slice  # not needed for the first paint
