@@ -9,7 +9,7 @@ hashes cut), at most `CONTEXT_CHARS` characters around the link.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from okf_explorer.core.link_grammar import LinkKind
@@ -43,9 +43,10 @@ def link_contexts(text: str, leads_here: LeadsHere) -> list[LinkContext]:
     """The context of every link of `text` that `leads_here`, in order; each link
     reads as its text (`[[a|the A]]` → `the A`), as the page renders it."""
     found = []
-    for span in link_spans(text):
+    spans = link_spans(text)
+    for span in spans:
         if span.target is not None and leads_here(span.target, span.kind):
-            found.append(sentence_around(text, span.start, span.end, link_text(span)))
+            found.append(sentence_around(text, span.start, span.end, link_text(span), spans))
     return found
 
 
@@ -60,9 +61,16 @@ def link_text(span: WikiSpan) -> str:
     return span.inner
 
 
-def sentence_around(text: str, start: int, end: int, shown: str | None = None) -> LinkContext:
+def sentence_around(
+    text: str,
+    start: int,
+    end: int,
+    shown: str | None = None,
+    spans: Sequence[WikiSpan] = (),
+) -> LinkContext:
     """The sentence of `text` holding `text[start:end]`, on one line, whitespace
-    collapsed; the link reads as `shown` when given."""
+    collapsed; the link reads as `shown` when given, the other links among `spans`
+    as their text."""
     line_start = text.rfind("\n", 0, start) + 1
     line_end = text.find("\n", end)
     line_end = len(text) if line_end < 0 else line_end
@@ -72,14 +80,25 @@ def sentence_around(text: str, start: int, end: int, shown: str | None = None) -
         begin = match.end()
     stop = _SENTENCE_END.search(text, end, line_end)
     finish = stop.end() if stop is not None else line_end
-    before = _SPACE.sub(" ", text[begin:start]).lstrip()
-    after = _SPACE.sub(" ", text[end:finish]).rstrip()
+    before = _SPACE.sub(" ", _rendered(text, begin, start, spans)).lstrip()
+    after = _SPACE.sub(" ", _rendered(text, end, finish, spans)).rstrip()
     link = _SPACE.sub(" ", text[start:end] if shown is None else shown)
     room = max(0, CONTEXT_CHARS - len(link))
     after_room = max(room // 2, room - len(before))
     before_room = room - min(len(after), after_room)
     before, after = _cut(before, before_room, keep_end=True), _cut(after, after_room, False)
     return LinkContext(before + link + after, len(before), len(before) + len(link))
+
+
+def _rendered(text: str, low: int, high: int, spans: Sequence[WikiSpan]) -> str:
+    """`text[low:high]` with each link wholly inside it read as its text."""
+    pieces, at = [], low
+    for span in spans:
+        if span.start >= low and span.end <= high:
+            pieces += [text[at : span.start], link_text(span)]
+            at = span.end
+    pieces.append(text[at:high])
+    return "".join(pieces)
 
 
 def _cut(part: str, room: int, keep_end: bool) -> str:
