@@ -10,7 +10,7 @@ rows at once.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -45,14 +45,40 @@ def linking_pages(edges: Sequence[Edge]) -> list[str]:
     return list(dict.fromkeys(edge.to for edge in edges))
 
 
-def read_backlinks(
-    brain: Brain, root: str, pages: Sequence[str], edges: Sequence[Edge]
-) -> list[Backlink]:
-    """Each of `pages` with the sentences around its links to `root`. Blocking."""
+@dataclass(frozen=True, slots=True)
+class BacklinkStart:
+    """What `b` shows first: the depth-1 `in` slice, its linking pages, and the first
+    of them read (`first`), so the first paint costs one trip to a thread."""
+
+    edges: list[Edge]
+    pages: list[str]
+    by_page: dict[str, list[Edge]]
+    first: list[Backlink]
+
+
+def start_backlinks(
+    brain: Brain, root: str, rels: Sequence[str] | None, size: int
+) -> BacklinkStart:
+    """Walk `root`'s direct backlinks and read the first `size` linking pages. Blocking."""
+    edges = brain.traverse(root, 1, "in", rels)
+    pages = linking_pages(edges)
+    by_page = edges_by_page(edges)
+    return BacklinkStart(edges, pages, by_page, read_backlinks(brain, root, pages[:size], by_page))
+
+
+def edges_by_page(edges: Sequence[Edge]) -> dict[str, list[Edge]]:
+    """The edges of a depth-1 `in` slice, by linking page."""
     by_page: dict[str, list[Edge]] = {}
     for edge in edges:
         by_page.setdefault(edge.to, []).append(edge)
-    return [_backlink(brain, root, page, by_page.get(page, [])) for page in pages]
+    return by_page
+
+
+def read_backlinks(
+    brain: Brain, root: str, pages: Sequence[str], by_page: Mapping[str, Sequence[Edge]]
+) -> list[Backlink]:
+    """Each of `pages` with the sentences around its links to `root`. Blocking."""
+    return [_backlink(brain, root, page, by_page.get(page, ())) for page in pages]
 
 
 def _backlink(brain: Brain, root: str, page: str, edges: Sequence[Edge]) -> Backlink:
@@ -73,18 +99,13 @@ def _backlink(brain: Brain, root: str, page: str, edges: Sequence[Edge]) -> Back
 
 
 def _leads_to(brain: Brain, page: str, root: str) -> LeadsHere:
-    """`leads_here(target, kind)` for the links of `page`: a target the index resolved
-    to `root`, else whatever the resolver says (the index keeps one target per page
-    reached, so `[[x]]` and `[x](x.md)` on one page need the resolver for the second)."""
-    index = brain.index
-    resolved = index.forward.get(page, ()) if index is not None else ()
-    targets = {link.target for link in resolved if link.to == root}
+    """`leads_here(target, kind)` for the links of `page`, by the core resolver. Not
+    through the index's resolved links: on a warm start those are built on first use
+    (~0.3 s for 10k pages), and they keep one target per page reached."""
 
     def leads_here(target: str, kind: LinkKind) -> bool:
-        if target in targets:
-            return True
         try:
-            return brain.resolve_link(page, target, kind).node == root
+            return brain.resolve_link(page, target, kind, definitions=False).node == root
         except OkfError:
             return False
 

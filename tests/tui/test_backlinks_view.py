@@ -84,9 +84,10 @@ def test_a_server_context_is_used_as_told(tmp_path: Path) -> None:
     brain = Brain(BundleSource(write_pages(tmp_path / "b", PAGES)), cache_dir=False)
     told = Edge("tables/orders", "notes/a", 1, "in")
     told.context = "As told by the server: [[tables/orders]] rocks."
-    (found,) = read_backlinks(brain, "tables/orders", ["notes/a"], [told])
+    (found,) = read_backlinks(brain, "tables/orders", ["notes/a"], {"notes/a": [told]})
     assert [c.text for c in found.contexts] == [told.context]
     assert found.contexts[0].link == "[[tables/orders]]"
     brain.ensure_index()
-    (read,) = read_backlinks(brain, "tables/orders", ["notes/a"], [told.__class__(*told)])
+    plain = {"notes/a": [Edge(*told)]}  # no context told: the page is read
+    (read,) = read_backlinks(brain, "tables/orders", ["notes/a"], plain)
     assert read.contexts[0].text == "The orders table is big."

@@ -52,9 +52,12 @@ FILL_CHUNK = 100
 (~0.3 ms a row on a loaded machine), so 1,000 rows at once would stall the loop."""
 
 
-FIRST_SCREEN = 25
-"""Backlinks read before the first rows show (`b`): about a screenful, so the first
-paint waits for a few page reads only; the rest follow `FILL_CHUNK` at a time."""
+FIRST_SCREEN = 12
+"""Linking pages read before the first rows show (`b`), at least: a screenful (the
+table's height) if more, so the first paint waits for a few page reads only; the
+rest follow `FILL_CHUNK` at a time."""
+BACKLINK_CHUNK = 100
+"""Linking pages read per frame after the first screenful (each may give a few rows)."""
 PAGE_SHARE = 0.35
 """The share of the backlinks table the linking page's name takes at most."""
 
@@ -117,6 +120,8 @@ class TraversalPanel(Vertical):
         """Per row of backlinks: (which backlink, which of its lines)."""
         self._complete = False
         self._laid_out_for = 0
+        self._widths = (0, 0)
+        """The backlinks table's two column widths, as laid out."""
 
     def compose(self) -> ComposeResult:
         table: DataTable[str | int] = DataTable(
@@ -142,10 +147,18 @@ class TraversalPanel(Vertical):
         self.screen.run_worker(walk, group="slice", exclusive=True, exit_on_error=False)
 
     async def _walk(self, view: View) -> None:
+        start: back.BacklinkStart | None = None
         try:
-            edges = await asyncio.to_thread(
-                self.brain.traverse, view.slug, view.depth, view.direction, view.rels
-            )
+            if view.backlinks:
+                size = max(FIRST_SCREEN, self.table.size.height)
+                start = await asyncio.to_thread(
+                    back.start_backlinks, self.brain, view.slug, view.rels, size
+                )
+                edges = start.edges
+            else:
+                edges = await asyncio.to_thread(
+                    self.brain.traverse, view.slug, view.depth, view.direction, view.rels
+                )
         except OkfError as error:
             self.show_failure(view, str(error))
             if self.export_wanted == view:
@@ -153,15 +166,16 @@ class TraversalPanel(Vertical):
             if isinstance(error, (PageNotFound, PageUnreadable)):
                 return
             raise
-        if view.backlinks:
+        if start is not None:
             self.show_backlinks(view, edges)
+            self._more_backlinks(start.first)
         else:
             self.show_edges(view, edges)
         if self.export_wanted == view:
             self.export_wanted = None
             self._save(view, self.edges)
-        if view.backlinks:
-            await self._read_backlinks(self._fill, view, edges)
+        if start is not None:
+            await self._read_backlinks(self._fill, view, start)
 
     def export(self, view: View) -> None:
         """`e`: save the slice for `view` now if it is shown, else as soon as it is."""
@@ -297,32 +311,37 @@ class TraversalPanel(Vertical):
         table = self.table
         table.clear(columns=True)
         self._laid_out_for = table.size.width
-        page_width_, context_width = self._backlink_widths()
-        table.add_column("linked from", width=page_width_)
-        table.add_column("context", width=context_width)
+        self._widths = self._backlink_widths()
+        table.add_column("linked from", width=self._widths[0])
+        table.add_column("context", width=self._widths[1])
         self.row_slugs, self._backlink_rows = [], []
-        self._add_backlinks(self._backlinks, (page_width_, context_width))
+        self._add_backlinks(self._backlinks, self._widths)
         self._describe(0 if self._backlink_rows else None)
 
-    async def _read_backlinks(self, fill: int, view: View, edges: Sequence[Edge]) -> None:
-        """Read the linking pages a chunk at a time (the first, a screenful) in a
-        thread, adding their rows as they come, until `ROW_LIMIT` rows."""
-        pages = back.linking_pages(edges)
-        start, size = 0, FIRST_SCREEN
-        while start < len(pages) and len(self.row_slugs) < ROW_LIMIT:
-            part = pages[start : start + size]
-            read = await asyncio.to_thread(back.read_backlinks, self.brain, view.slug, part, edges)
+    async def _read_backlinks(self, fill: int, view: View, start: back.BacklinkStart) -> None:
+        """Read the rest of the linking pages `BACKLINK_CHUNK` at a time in a thread,
+        adding their rows as they come, until `ROW_LIMIT` rows."""
+        at = len(start.first)
+        while at < len(start.pages) and len(self.row_slugs) < ROW_LIMIT:
+            await self._next_frame()
+            part = start.pages[at : at + BACKLINK_CHUNK]
+            read = await asyncio.to_thread(
+                back.read_backlinks, self.brain, view.slug, part, start.by_page
+            )
             if fill != self._fill:
                 return
-            self._backlinks.extend(read)
-            self._add_backlinks(read, self._backlink_widths())
-            if start == 0:
-                self._describe(0 if self._backlink_rows else None)
-            start, size = start + size, FILL_CHUNK
-            await self._next_frame()
+            self._more_backlinks(read)
+            at += BACKLINK_CHUNK
         if fill == self._fill:
             self._complete = True
             self._describe(self.table.cursor_row if self._backlink_rows else None)
+
+    def _more_backlinks(self, read: Sequence[back.Backlink]) -> None:
+        first = not self._backlinks
+        self._backlinks.extend(read)
+        self._add_backlinks(read, self._widths)
+        if first:
+            self._describe(0 if self._backlink_rows else None)
 
     async def _next_frame(self) -> None:
         drawn = asyncio.Event()
