@@ -161,6 +161,13 @@ def backlink_rows(
     return [(name if row == 0 else Text(""), line) for row, line in enumerate(lines)]
 
 
+def backlinks_info(edges: Sequence[Edge], capped: bool, limit: int) -> str:
+    """`N pages link here`, and whether the rows stop at `limit`."""
+    pages = len(linking_pages(edges))
+    line = f"{pages} {'page links' if pages == 1 else 'pages link'} here"
+    return f"{line} · first {limit} rows shown" if capped else line
+
+
 def full_sentence(backlink: Backlink, row: int) -> str:
     """What the info line says of row `row` of `backlink`: the whole sentence."""
     if row < min(len(backlink.contexts), CONTEXTS_PER_PAGE):

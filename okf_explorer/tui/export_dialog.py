@@ -8,6 +8,7 @@ verified, as every export), `escape` saves nothing.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
 
@@ -16,6 +17,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
+from textual.widget import Widget
 from textual.widgets import Input, Static
 
 from okf_explorer.core.text_safety import printable
@@ -74,3 +76,18 @@ class ExportPathDialog(ModalScreen[Path | None]):
     def _submitted(self, event: Input.Submitted) -> None:
         typed = event.value.strip()
         self.dismiss(Path(typed).expanduser() if typed else None)
+
+
+def ask_export_folder(
+    widget: Widget, refused: Path, root: Path, save_in: Callable[[Path], None]
+) -> None:
+    """Ask for a folder outside `root` (`refused` lies in it); `save_in` it, or say the
+    slice was not saved (`escape`)."""
+
+    def chosen(folder: Path | None) -> None:
+        if folder is None:
+            widget.notify("not saved", title="export")
+        else:
+            save_in(folder)
+
+    widget.app.push_screen(ExportPathDialog(refused, root, suggested_folder(root)), chosen)

@@ -11,6 +11,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from okf_explorer.core.graph import Edge
+from okf_explorer.core.text_safety import printable
+from okf_explorer.tui.history import View
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,3 +74,10 @@ def format_path(path: Sequence[str], direction: str) -> str:
     `neighbourhood` ones with `—` (linked either way)."""
     arrow = {"in": " ← ", "neighbourhood": " — "}.get(direction, " → ")
     return arrow.join(path)
+
+
+def path_line(view: View, edges: Sequence[Edge], row: int) -> str:
+    """The walk from `view`'s root to edge `row`'s page, as the info line shows it."""
+    undirected = view.direction == "neighbourhood"
+    path = [printable(node) for node in path_to(view.slug, edges, row, undirected=undirected)]
+    return format_path(path, view.direction if undirected else edges[row].direction)

@@ -12,7 +12,6 @@ from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
 
-from rich.markup import escape
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -25,10 +24,10 @@ from okf_explorer.core.errors import OkfError, PageNotFound, PageUnreadable
 from okf_explorer.core.graph import Edge
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui import backlink_rows as back
-from okf_explorer.tui.export_dialog import ExportPathDialog, inside, suggested_folder
+from okf_explorer.tui.export_dialog import ask_export_folder, inside
 from okf_explorer.tui.history import View
 from okf_explorer.tui.legend import BACKLINKS_LEGEND, SLICE_LEGEND
-from okf_explorer.tui.slice import format_path, path_to, summarise
+from okf_explorer.tui.slice import path_line, summarise
 from okf_explorer.tui.slice_rows import (
     DIR_WIDTH,
     FIXED_COLUMNS,
@@ -70,11 +69,6 @@ def slice_title(view: View) -> str:
     else:
         title = f"{printable(view.slug)} · depth {view.depth} · {view.direction}"
     return title if view.rel is None else f"{title} · rel {printable(view.rel)}"
-
-
-def cell(name: str) -> str:
-    """A page name as a table cell: controls escaped, and `[` not read as markup."""
-    return escape(printable(name))
 
 
 class TraversalPanel(Vertical):
@@ -189,23 +183,14 @@ class TraversalPanel(Vertical):
     def _save(self, view: View, edges: list[Edge]) -> None:
         root = self.brain.local_root
         if root is not None and inside(self.export_dir, root):
-            self._ask_where(view, edges, root)
+            ask_export_folder(self, self.export_dir, root, partial(self._save_in, view, edges))
             return
         write = partial(self._write, view, list(edges))
         self.screen.run_worker(write, group="export", exclusive=True, exit_on_error=False)
 
-    def _ask_where(self, view: View, edges: list[Edge], root: Path) -> None:
-        """The export folder is inside the brain: ask for another (kept for later `e`)."""
-
-        def chosen(folder: Path | None) -> None:
-            if folder is None:
-                self.notify("not saved", title="export")
-            else:
-                self.export_dir = folder
-                self._save(view, edges)
-
-        dialog = ExportPathDialog(self.export_dir, root, suggested_folder(root))
-        self.app.push_screen(dialog, chosen)
+    def _save_in(self, view: View, edges: list[Edge], folder: Path) -> None:
+        self.export_dir = folder  # kept: a later `e` saves there without asking
+        self._save(view, edges)
 
     async def _write(self, view: View, edges: list[Edge]) -> None:
         from okf_explorer.tui.slice_export import export_slice  # not needed for the first paint
@@ -389,10 +374,7 @@ class TraversalPanel(Vertical):
         if view is None:
             return
         if view.backlinks:
-            pages = len(back.linking_pages(self.edges))
-            line = f"{pages} {'page links' if pages == 1 else 'pages link'} here"
-            if len(self.row_slugs) >= ROW_LIMIT:
-                line += f" · first {ROW_LIMIT} rows shown"
+            line = back.backlinks_info(self.edges, len(self.row_slugs) >= ROW_LIMIT, ROW_LIMIT)
             if row is not None and row < len(self._backlink_rows):
                 number, at = self._backlink_rows[row]
                 line += "\n" + back.full_sentence(self._backlinks[number], at)
@@ -401,12 +383,7 @@ class TraversalPanel(Vertical):
             if len(self.edges) > ROW_LIMIT:
                 line += f" · first {ROW_LIMIT} shown, by hop"
             if row is not None and row < len(self._row_edges):
-                at = self._row_edges[row]
-                undirected = view.direction == "neighbourhood"
-                path = path_to(view.slug, self.edges, at, undirected=undirected)
-                shown = [printable(node) for node in path]
-                way = view.direction if undirected else self.edges[at].direction
-                line += "\n" + format_path(shown, way)
+                line += "\n" + path_line(view, self.edges, self._row_edges[row])
         self.query_one("#traversal-info", Static).update(Text(line), layout=False)
 
     @property
