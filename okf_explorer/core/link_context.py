@@ -50,6 +50,21 @@ def link_contexts(text: str, leads_here: LeadsHere) -> list[LinkContext]:
     return found
 
 
+def told_context(text: str, root: str) -> LinkContext:
+    """A context line someone else cut (gbrain's per-link `context`), its links read as
+    their text; the link to `root` marked (else its first link, else none)."""
+    line = _SPACE.sub(" ", text).strip()
+    spans = link_spans(line)
+    if not spans:
+        return LinkContext(line, 0, 0)
+    named = (s for s in spans if s.target and s.target.removesuffix(".md").endswith(root))
+    chosen = next(named, spans[0])
+    before = rendered(line, 0, chosen.start, spans)
+    shown = link_text(chosen)
+    after = rendered(line, chosen.end, len(line), spans)
+    return LinkContext(before + shown + after, len(before), len(before) + len(shown))
+
+
 def link_text(span: WikiSpan) -> str:
     """What a link reads as: its alias (`[[a|the A]]`), its text (`[the A](a.md)`),
     else its target as written."""
@@ -80,8 +95,8 @@ def sentence_around(
         begin = match.end()
     stop = _SENTENCE_END.search(text, end, line_end)
     finish = stop.end() if stop is not None else line_end
-    before = _SPACE.sub(" ", _rendered(text, begin, start, spans)).lstrip()
-    after = _SPACE.sub(" ", _rendered(text, end, finish, spans)).rstrip()
+    before = _SPACE.sub(" ", rendered(text, begin, start, spans)).lstrip()
+    after = _SPACE.sub(" ", rendered(text, end, finish, spans)).rstrip()
     link = _SPACE.sub(" ", text[start:end] if shown is None else shown)
     room = max(0, CONTEXT_CHARS - len(link))
     after_room = max(room // 2, room - len(before))
@@ -90,8 +105,8 @@ def sentence_around(
     return LinkContext(before + link + after, len(before), len(before) + len(link))
 
 
-def _rendered(text: str, low: int, high: int, spans: Sequence[WikiSpan]) -> str:
-    """`text[low:high]` with each link wholly inside it read as its text."""
+def rendered(text: str, low: int, high: int, spans: Sequence[WikiSpan]) -> str:
+    """`text[low:high]` with each of `spans` wholly inside it read as its text."""
     pieces, at = [], low
     for span in spans:
         if span.start >= low and span.end <= high:

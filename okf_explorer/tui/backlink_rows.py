@@ -18,9 +18,8 @@ from rich.text import Text
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import OkfError
 from okf_explorer.core.graph import LINKS, Edge
-from okf_explorer.core.link_context import LeadsHere, LinkContext, link_contexts
+from okf_explorer.core.link_context import LeadsHere, LinkContext, link_contexts, told_context
 from okf_explorer.core.link_grammar import LinkKind
-from okf_explorer.core.link_spans import link_spans
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.slice_rows import ELLIPSIS, Titles, page_cell, shorten_right
 
@@ -84,7 +83,7 @@ def read_backlinks(
 def _backlink(brain: Brain, root: str, page: str, edges: Sequence[Edge]) -> Backlink:
     told = [edge.context for edge in edges if edge.context]
     if told:  # the server keeps the sentence of each link (gbrain's `context`)
-        return Backlink(page, tuple(_server_context(text) for text in dict.fromkeys(told)))
+        return Backlink(page, tuple(told_context(text, root) for text in dict.fromkeys(told)))
     try:
         content = brain.page(page).content
     except OkfError as error:
@@ -110,15 +109,6 @@ def _leads_to(brain: Brain, page: str, root: str) -> LeadsHere:
             return False
 
     return leads_here
-
-
-def _server_context(text: str) -> LinkContext:
-    """A server's context line, its first link marked (none marked if it has none)."""
-    line = " ".join(text.split())
-    spans = link_spans(line)
-    if not spans:
-        return LinkContext(line, 0, 0)
-    return LinkContext(line, spans[0].start, spans[0].end)
 
 
 def context_cell(context: LinkContext, width: int) -> Text:

@@ -12,7 +12,7 @@ from okf_explorer.core.brain import Brain
 from okf_explorer.core.graph import Edge
 from okf_explorer.sources.bundle import BundleSource
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.backlink_rows import LINK_STYLE, read_backlinks
+from okf_explorer.tui.backlink_rows import LINK_STYLE, read_backlinks, start_backlinks
 from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
 from tests.bundles import write_pages
 
@@ -85,9 +85,31 @@ def test_a_server_context_is_used_as_told(tmp_path: Path) -> None:
     told = Edge("tables/orders", "notes/a", 1, "in")
     told.context = "As told by the server: [[tables/orders]] rocks."
     (found,) = read_backlinks(brain, "tables/orders", ["notes/a"], {"notes/a": [told]})
-    assert [c.text for c in found.contexts] == [told.context]
-    assert found.contexts[0].link == "[[tables/orders]]"
+    assert [c.text for c in found.contexts] == ["As told by the server: tables/orders rocks."]
+    assert found.contexts[0].link == "tables/orders"
     brain.ensure_index()
     plain = {"notes/a": [Edge(*told)]}  # no context told: the page is read
     (read,) = read_backlinks(brain, "tables/orders", ["notes/a"], plain)
     assert read.contexts[0].text == "The orders table is big."
+
+
+def test_over_mcp_the_server_s_context_is_shown(tmp_path: Path) -> None:
+    """Against our own `serve` on loopback: gbrain's `get_backlinks` rows carry a
+    `context`, which `b` shows as the server told it, without reading the page."""
+    from okf_explorer.sources.mcp import McpSource
+    from tests.mcp_server_fixture import serve_bundle
+
+    root = write_pages(tmp_path / "b", PAGES)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("OKF_EXPLORER_CACHE", str(tmp_path / "server-cache"))
+        with serve_bundle(root) as handle:
+            source = McpSource(handle.url, token=None, token_source="no token")
+            brain = Brain(source, cache_dir=False)
+            try:
+                assert brain.answered_by == "server"
+                start = start_backlinks(brain, ROOT, None, 10)
+                told = {page.page: page.contexts[0].text for page in start.first}
+            finally:
+                brain.close()
+    assert set(told) == {"notes/a", "notes/b"}
+    assert "The orders table is big." in told["notes/a"]  # the server's cut, links as text
