@@ -21,13 +21,16 @@ KEY_NAMES = {
 
 HINT = (
     "space expands a link-tree node · escape closes\n"
-    "e saves into $OKF_EXPORT_DIR if set, else the working folder"
+    "e saves into $OKF_EXPORT_DIR if set, else the working folder\n"
+    "(inside the brain: it asks for another folder)"
 )
 
 
 LONGER = {
     "page_links": "Links in page (follow one)",
     "cycle_relation": "Relation filter (cycles)",
+    "cycle_direction": "Direction: out, in, both, neighbourhood",
+    "backlinks": "Backlinks with their sentences (b again: back)",
 }
 """Help texts longer than the footer has room for, by action."""
 
