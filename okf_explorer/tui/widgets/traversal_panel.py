@@ -289,7 +289,9 @@ class TraversalPanel(Vertical):
         room = max(20, self.table.size.width - 2 * 2 - 2)
         pages = back.linking_pages(self.edges[:ROW_LIMIT])
         wanted = max([11, *(page_width(page, self._title_of(page)) for page in pages)])
-        page = min(wanted, max(12, int(room * PAGE_SHARE)))
+        # The file names whole (`…/name`) where half the room allows, else the share.
+        names = max([0, *(len(page.rsplit("/", 1)[-1]) + 2 for page in pages)])
+        page = min(wanted, max(12, int(room * PAGE_SHARE), min(names, room // 2)))
         return page, max(8, room - page)
 
     def _lay_out_backlinks(self) -> None:
@@ -304,19 +306,18 @@ class TraversalPanel(Vertical):
         self._describe(0 if self._backlink_rows else None)
 
     async def _read_backlinks(self, fill: int, view: View, start: back.BacklinkStart) -> None:
-        """Read the rest of the linking pages `BACKLINK_CHUNK` at a time in a thread,
-        adding their rows as they come, until `ROW_LIMIT` rows."""
-        at = len(start.first)
-        while at < len(start.pages) and len(self.row_slugs) < ROW_LIMIT:
+        """Read the rest of the linking pages (as many as rows remain) in one trip to a
+        thread, then add their rows `BACKLINK_CHUNK` pages a frame: reading while the
+        loop adds rows would make the two fight over the GIL on every frame."""
+        rest = start.pages[len(start.first) : len(start.first) + ROW_LIMIT - len(self.row_slugs)]
+        read = await asyncio.to_thread(
+            back.read_backlinks, self.brain, view.slug, rest, start.by_page
+        )
+        for at in range(0, len(read), BACKLINK_CHUNK):
             await self._next_frame()
-            part = start.pages[at : at + BACKLINK_CHUNK]
-            read = await asyncio.to_thread(
-                back.read_backlinks, self.brain, view.slug, part, start.by_page
-            )
-            if fill != self._fill:
-                return
-            self._more_backlinks(read)
-            at += BACKLINK_CHUNK
+            if fill != self._fill or len(self.row_slugs) >= ROW_LIMIT:
+                break
+            self._more_backlinks(read[at : at + BACKLINK_CHUNK])
         if fill == self._fill:
             self._complete = True
             self._describe(self.table.cursor_row if self._backlink_rows else None)
