@@ -35,7 +35,7 @@ from okf_explorer.core.text_safety import printable
 
 PROG = "okf-explorer"
 EXPORT_FORMATS = ("json", "jsonl", "dot", "graphml", "mermaid")
-DIRECTION_CHOICES = ("out", "in", "both")
+DIRECTION_CHOICES = ("out", "in", "both", "neighbourhood")
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8792
 DEFAULT_WEB_PORT = 8793

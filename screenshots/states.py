@@ -96,7 +96,15 @@ STATES: tuple[State, ...] = (
         (Press(("b",)), Focus("#link-tree"), Press(("down", "space"))),
         start="tables/orders",
     ),
+    State(
+        "backlinks-context",
+        (Press(("b",)), Focus("#traversal-table"), Press(("down",))),
+        start="tables/orders",
+        size=(150, 45),
+    ),
+    State("backlinks-context-80x24", (Press(("b",)),), start="tables/orders", size=(80, 24)),
     State("help", (Press(("question_mark",)),)),
+    State("legend", (Press(("question_mark",)),), size=(150, 45)),
     State("find-page", (Press(("slash",)), Press(tuple("orders")), Until(_palette_filled))),
     State("source-error", (Until(_error_shown),), down=True),
     State("stats", (Press(("s",)), Until(_stats_shown))),
@@ -108,7 +116,9 @@ STATES: tuple[State, ...] = (
     ),
     State("graph-panel", (Press(("plus", "g")), Until(_graph_drawn)), start="glossary/channel"),
 )
-SCREENSHOTS = tuple(state for state in STATES if state.name != "stats")
+SCREENSHOTS = tuple(
+    state for state in STATES if state.name not in ("stats", "backlinks-context-80x24", "legend")
+)
 """The states shown in the README (`screenshots/*.svg`)."""
 
 

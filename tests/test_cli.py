@@ -133,6 +133,16 @@ def test_links_both_directions(run, bundle: Path) -> None:
     assert out == "b\nc\nmissing\nd\nnotes/e\n"
 
 
+def test_links_neighbourhood_follows_links_either_way(run, bundle: Path) -> None:
+    out = run("links", "c", "--direction", "neighbourhood", "--depth", "2", "--source", str(bundle))
+    both = run("links", "c", "--direction", "both", "--depth", "2", "--source", str(bundle))
+    assert out[0] == 0 and set(out[1].split()) > set(both[1].split())  # a's other links too
+    records = json.loads(
+        run("export", "c", "--direction", "neighbourhood", "--source", str(bundle))[1]
+    )
+    assert {record["direction"] for record in records} == {"in"}
+
+
 def test_links_depth_two(run, bundle: Path) -> None:
     assert run("links", "a", "--depth", "2", "--source", str(bundle))[1] == "b\nc\nmissing\nd\na\n"
 

@@ -169,7 +169,7 @@ def test_unknown_direction_is_refused() -> None:
         walk({"a": ("b",)}, "a", direction="sideways")
 
 
-@pytest.mark.parametrize("direction", ["out", "in", "both"])
+@pytest.mark.parametrize("direction", ["out", "in", "both", "neighbourhood"])
 def test_an_error_for_the_root_propagates(direction: str) -> None:
     def down(slug: str) -> Sequence[str]:
         raise SourceUnavailable("server is unreachable")
@@ -238,3 +238,31 @@ def test_several_failing_pages_in_one_hop_are_each_asked_once_and_skipped() -> N
     edges = traverse_with("r", 3, "out", links_out, lambda s: ())
     assert tuples(edges)[6:] == [("ok1", "d1", 2, "out"), ("ok2", "d2", 2, "out")]
     assert asked == ["r", "x1", "ok1", "x2", "x3", "ok2", "x4", "d1", "d2"]
+
+
+def test_neighbourhood_follows_links_either_way_hop_by_hop_with_one_visited_set() -> None:
+    # a → b ← c → d: from b, a and c are one hop away (b's own link out, c's link in),
+    # d two hops (c links to it); `both` would never reach d from b.
+    out = {"a": ("b",), "b": (), "c": ("b", "d")}
+    edges = walk(out, "b", depth=3, direction="neighbourhood")
+    assert tuples(edges) == [
+        ("b", "a", 1, "in"),
+        ("b", "c", 1, "in"),
+        ("a", "b", 2, "out"),
+        ("c", "b", 2, "out"),
+        ("c", "d", 2, "out"),
+        ("d", "c", 3, "in"),
+    ]
+    assert "d" not in {edge.to for edge in walk(out, "b", depth=3, direction="both")}
+
+
+def test_neighbourhood_expands_a_page_reached_both_ways_once() -> None:
+    out = {"r": ("x",), "x": ("r", "y")}
+    edges = walk(out, "r", depth=2, direction="neighbourhood")
+    assert tuples(edges) == [
+        ("r", "x", 1, "out"),
+        ("r", "x", 1, "in"),
+        ("x", "r", 2, "out"),
+        ("x", "y", 2, "out"),
+        ("x", "r", 2, "in"),
+    ]

@@ -13,8 +13,11 @@ from typing import Literal, NamedTuple
 from okf_explorer.core.errors import OkfError
 from okf_explorer.core.fast_gc import gc_paused
 
-Direction = Literal["out", "in", "both"]
+Direction = Literal["out", "in", "both", "neighbourhood"]
 DIRECTIONS: tuple[Direction, ...] = ("out", "in", "both")
+"""SPEC §4's directions (what gbrain-shaped tools accept)."""
+WALK_DIRECTIONS: tuple[Direction, ...] = (*DIRECTIONS, "neighbourhood")
+"""Every direction a walk takes: `neighbourhood` ignores which way a link points."""
 DEPTH_CAP = 10
 
 LINKS = "links"
@@ -97,9 +100,10 @@ def clamp_depth(value: object) -> int:
 
 
 def check_direction(direction: object) -> Direction:
-    """`direction` itself when it is one of `out`, `in`, `both`; else `ValueError`."""
-    if direction not in DIRECTIONS:
-        raise ValueError(f"direction must be one of out, in, both, not {direction!r}")
+    """`direction` itself when it is one of `WALK_DIRECTIONS`; else `ValueError`."""
+    if direction not in WALK_DIRECTIONS:
+        choices = ", ".join(WALK_DIRECTIONS)
+        raise ValueError(f"direction must be one of {choices}, not {direction!r}")
     return direction  # type: ignore[return-value]
 
 
@@ -125,6 +129,11 @@ def traverse_with(
     empty. An `OkfError` from the neighbour function propagates for the root (a
     down server must not look like an empty graph) and is skipped for deeper
     nodes, which then count as leaves.
+
+    `neighbourhood` is one pass with one visited set that follows links either
+    way, hop by hop: each frontier node yields its `out` edges, then its `in`
+    edges (each labelled so, SPEC §5), and the next frontier is every new page
+    either reached.
     """
     hops = clamp_depth(depth)
     direction = check_direction(direction)
@@ -133,6 +142,10 @@ def traverse_with(
     # is a tracked object, and the cyclic collector re-walking half a million of
     # them slows a deep walk down (see fast_gc): pause it meanwhile.
     with gc_paused():
+        if direction == "neighbourhood":
+            sides = ((out_neighbours, out_relations), (in_neighbours, in_relations))
+            _undirected_pass(root, hops, sides, edges)
+            return edges
         if direction in ("out", "both"):
             _bfs_pass(root, hops, "out", out_neighbours, edges, out_relations)
         if direction in ("in", "both"):
@@ -174,6 +187,38 @@ def _bfs_pass(
             _name_relations(edges, start, frontier, found, relations)
         fresh = filterfalse(visited.__contains__, chain.from_iterable(found))
         frontier = list(dict.fromkeys(fresh))
+        if not frontier:
+            return
+        visited.update(frontier)
+
+
+def _undirected_pass(
+    root: str,
+    hops: int,
+    sides: tuple[tuple[Neighbours, Relations | None], tuple[Neighbours, Relations | None]],
+    edges: list[Edge],
+) -> None:
+    """The `neighbourhood` walk: per hop, each frontier node's out then in edges."""
+    make = tuple.__new__
+    labels: tuple[Literal["out", "in"], Literal["out", "in"]] = ("out", "in")
+    visited = {root}
+    frontier: list[str] = [root]
+    for hop in range(1, hops + 1):
+        found = [
+            [neighbours(root)] if hop == 1 else _neighbours_of(frontier, neighbours)
+            for neighbours, _ in sides
+        ]
+        for position, node in enumerate(frontier):
+            for (_, relations), label, side in zip(sides, labels, found, strict=True):
+                reached = side[position]
+                start = len(edges)
+                edges.extend(make(Edge, (node, to, hop, label)) for to in reached)
+                if relations is not None:
+                    _name_relations(edges, start, [node], [reached], relations)
+        reached_now = chain.from_iterable(
+            chain(outs, ins) for outs, ins in zip(found[0], found[1], strict=True)
+        )
+        frontier = list(dict.fromkeys(filterfalse(visited.__contains__, reached_now)))
         if not frontier:
             return
         visited.update(frontier)

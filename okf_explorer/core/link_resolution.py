@@ -209,6 +209,11 @@ class SlugResolver:
             found = self._lazy[name] = getattr(self, "_build" + name)()
         return found
 
+    def warm(self) -> None:
+        """Build every lookup table now (else each is built by the first name needing it)."""
+        for name in ("_slugified", "_folders", "_basenames", "_aliases", "_titles"):
+            self._lookup(name)
+
     def _build_slugified(self) -> dict[str, tuple[str, ...]]:
         return _table((slugify(slug), slug) for slug in self._ordered)
 

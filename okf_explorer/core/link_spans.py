@@ -18,6 +18,7 @@ from okf_explorer.core.link_grammar import (
     _LINK,
     _PLACEHOLDER,
     LinkKind,
+    _markdown_target,
     _normalise_label,
     _wiki_target,
 )
@@ -73,26 +74,39 @@ def wiki_link_spans(text: str) -> list[WikiSpan]:
     """Every wiki-link and embed of `text` outside code, in order."""
     if "[[" not in text:
         return []
+    return _spans(text, markdown=False)
+
+
+def link_spans(text: str) -> list[WikiSpan]:
+    """Every wiki-link, embed and inline Markdown link (`[text](dest)`) of `text`
+    outside code, in order; for a Markdown link `inner` is its text. Reference-style
+    links (`[text][ref]`) are not included."""
+    if "[" not in text:
+        return []
+    return _spans(text, markdown=True)
+
+
+def _spans(text: str, *, markdown: bool) -> list[WikiSpan]:
+    opening = "[" if markdown else "[["
     spans: list[WikiSpan] = []
     for begin, finish in prose_ranges(text):
         segment = text[begin:finish]
-        if "[[" not in segment:
+        if opening not in segment:
             continue
         masked = _mask(segment)
         for match in _LINK.finditer(masked):
-            if match.group("wiki") is None:
-                continue
             start, end = match.span()
-            embed = start > 0 and masked[start - 1] == "!"
-            inner = segment[match.start("wiki") : match.end("wiki")]
-            target = _wiki_target(match.group("wiki").replace(_ESCAPED, ""), True)
-            spans.append(
-                WikiSpan(
-                    begin + start - embed,
-                    begin + end,
-                    inner,
-                    target,
-                    "embed" if embed else "wiki",
-                )
-            )
+            if match.group("wiki") is not None:
+                embed = start > 0 and masked[start - 1] == "!"
+                inner = segment[match.start("wiki") : match.end("wiki")]
+                target = _wiki_target(match.group("wiki").replace(_ESCAPED, ""), True)
+                kind: LinkKind = "embed" if embed else "wiki"
+            elif markdown and match.group("dest") is not None:
+                embed = False
+                inner = segment[match.start("text") : match.end("text")]
+                target = _markdown_target(match.group("dest").replace(_ESCAPED, ""), True)
+                kind = "markdown"
+            else:
+                continue
+            spans.append(WikiSpan(begin + start - embed, begin + end, inner, target, kind))
     return spans

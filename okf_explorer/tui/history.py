@@ -14,18 +14,21 @@ from okf_explorer.core.graph import Direction, clamp_depth
 @dataclass(frozen=True, slots=True)
 class View:
     """What the main screen shows: a root page and how far/which way to walk;
-    `rel`, when set, keeps the walk to edges of that relation."""
+    `rel`, when set, keeps the walk to edges of that relation. `backlinks` (key `b`)
+    shows the depth-1 `in` slice as backlinks with the sentence around each link;
+    a depth or direction change leaves it."""
 
     slug: str
     depth: int = 1
     direction: Direction = "out"
     rel: str | None = None
+    backlinks: bool = False
 
     def with_depth(self, depth: int) -> View:
-        return replace(self, depth=clamp_depth(depth))
+        return replace(self, depth=clamp_depth(depth), backlinks=False)
 
     def with_direction(self, direction: Direction) -> View:
-        return replace(self, direction=direction)
+        return replace(self, direction=direction, backlinks=False)
 
     def with_rel(self, rel: str | None) -> View:
         return replace(self, rel=rel)

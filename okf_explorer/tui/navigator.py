@@ -25,7 +25,12 @@ from okf_explorer.tui.widgets.link_tree import LinkTree
 from okf_explorer.tui.widgets.page_pane import Move, PagePane
 from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
 
-NEXT_DIRECTION: dict[Direction, Direction] = {"out": "in", "in": "both", "both": "out"}
+NEXT_DIRECTION: dict[Direction, Direction] = {
+    "out": "in",
+    "in": "both",
+    "both": "neighbourhood",
+    "neighbourhood": "out",
+}
 """`d` cycles the traversal direction in this order."""
 
 
@@ -37,6 +42,8 @@ class Navigator:
     ) -> None:
         self.history = History()
         self._screen, self._loader, self._changed = screen, loader, changed
+        self._before_backlinks: View | None = None
+        """The settings `b` left, restored by `b` again."""
 
     @property
     def current(self) -> View | None:
@@ -68,7 +75,16 @@ class Navigator:
         return current.with_direction(NEXT_DIRECTION[current.direction]) if current else None
 
     def backlinks(self) -> View | None:
-        return self.current.with_direction("in") if self.current else None
+        """`b`: the page's direct backlinks with their sentences; `b` again restores
+        the depth and direction it left (on the page shown now)."""
+        current = self.current
+        if current is None:
+            return None
+        if current.backlinks:
+            previous = self._before_backlinks or View(current.slug)
+            return replace(previous, slug=current.slug, backlinks=False)
+        self._before_backlinks = current
+        return View(current.slug, 1, "in", current.rel, backlinks=True)
 
     def next_relation(self, relations: list[str]) -> View | None:
         """Every relation → each relation of the graph in turn → every one; None when
@@ -156,6 +172,10 @@ class Navigator:
     def follow(self, target: str | None, url: str | None, kind: LinkKind) -> None:
         """Follow a body link: an external URL opens outside, a page opens here."""
         if target is None:
+            # Not a page: handed to the system's browser, which may not be there (ssh).
+            self._screen.notify(
+                f"{url} is not a page here: asked your browser to open it", markup=False, timeout=4
+            )
             self._screen.app.open_url(url or "")
         elif (found := self.resolve(target, kind)) is not None:
             self.choose(*found)

@@ -11,6 +11,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from okf_explorer.core.graph import Edge
+from okf_explorer.core.text_safety import printable
+from okf_explorer.tui.history import View
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,16 +45,18 @@ def summarise(
     return SliceSummary(pages=len(nodes) - missing, edges=len(edges), missing=missing)
 
 
-def path_to(root: str, edges: Sequence[Edge], row: int) -> list[str]:
+def path_to(root: str, edges: Sequence[Edge], row: int, undirected: bool = False) -> list[str]:
     """The walk from `root` to the `to` page of edge number `row`.
 
     Each page's parent is the `frm` of the first edge of the same direction
-    that reached it, so the path has one page per hop.
+    that reached it (of any direction for an `undirected` walk), so the path
+    has one page per hop.
     """
     target = edges[row]
     parent: dict[str, str] = {}
     for edge in edges:
-        if edge.direction == target.direction and edge.to not in parent and edge.to != root:
+        same_way = undirected or edge.direction == target.direction
+        if same_way and edge.to not in parent and edge.to != root:
             parent[edge.to] = edge.frm
     path = [target.to]
     node = target.to
@@ -66,6 +70,14 @@ def path_to(root: str, edges: Sequence[Edge], row: int) -> list[str]:
 
 
 def format_path(path: Sequence[str], direction: str) -> str:
-    """`index → tables → tables/orders`; `in` walks read with `←` (who links to whom)."""
-    arrow = " ← " if direction == "in" else " → "
+    """`index → tables → tables/orders`; `in` walks read with `←` (who links to whom),
+    `neighbourhood` ones with `—` (linked either way)."""
+    arrow = {"in": " ← ", "neighbourhood": " — "}.get(direction, " → ")
     return arrow.join(path)
+
+
+def path_line(view: View, edges: Sequence[Edge], row: int) -> str:
+    """The walk from `view`'s root to edge `row`'s page, as the info line shows it."""
+    undirected = view.direction == "neighbourhood"
+    path = [printable(node) for node in path_to(view.slug, edges, row, undirected=undirected)]
+    return format_path(path, view.direction if undirected else edges[row].direction)

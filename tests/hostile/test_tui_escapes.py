@@ -69,9 +69,13 @@ async def test_every_label_shows_a_hostile_name_escaped(tmp_path: Path) -> None:
         await until(pilot, lambda: len(outgoing) == 1)
         label = outgoing[0].label.plain
         assert label == f"{printable(SLUG)} →1  {printable(TITLE)}"
-        assert panel.table.get_row_at(0)[3] == printable(SLUG)
+        cell = str(panel.table.get_row_at(0)[3])  # slug cut from the left, then the title
+        assert printable(SLUG).endswith(cell.split("  ")[0].lstrip("…"))
+        assert "\x1b" not in cell and "\x9b" not in cell
         status = str(screen.query_one("#status-source", Label).content)
-        assert status == printable(str(bundle)) and "\\x1b[2J" in status
+        assert status == printable(bundle.name) and "\\x1b[2J" in status
+        tooltip = str(screen.query_one("#status-source", Label).tooltip)
+        assert tooltip == printable(str(bundle.resolve())) and "\x1b" not in tooltip
         drawn = screen_text(pilot)
         assert printable(SLUG) in drawn and not RAW.search(drawn)
 

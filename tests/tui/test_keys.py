@@ -78,22 +78,26 @@ async def test_d_cycles_direction_and_b_jumps_to_backlinks(small_bundle: Path) -
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         seen = []
-        for _ in range(3):
+        for _ in range(4):
             await pilot.press("d")
             seen.append(title(app))
         assert seen == [
             "alpha · depth 1 · in",
             "alpha · depth 1 · both",
+            "alpha · depth 1 · neighbourhood",
             "alpha · depth 1 · out",
         ]
-        await pilot.press("b")
+        await pilot.press("plus", "b")
         await settle(pilot)
-        assert title(app) == "alpha · depth 1 · in"
+        assert title(app) == "alpha · backlinks"
         panel = app.screen.query_one(TraversalPanel)
         assert (
             [edge.to for edge in panel.edges] == app.brain.backlinks("alpha") == ["beta", "index"]
         )
         assert {edge.direction for edge in panel.edges} == {"in"}
+        await pilot.press("b")  # again: back to where `b` was pressed
+        await settle(pilot)
+        assert title(app) == "alpha · depth 2 · out"
 
 
 async def test_enter_on_a_traversal_row_opens_its_page(small_bundle: Path) -> None:
@@ -119,7 +123,7 @@ async def test_enter_opens_the_chosen_row_even_if_the_slice_changes_before_it_is
         screen = explorer(app)
         table = screen.query_one("#traversal-table", DataTable)
         row_key = table.coordinate_to_cell_key(Coordinate(1, 0)).row_key
-        chosen = table.get_row(row_key)[3]
+        chosen = str(table.get_row(row_key)[3])
         panel = screen.query_one(TraversalPanel)
         current = screen.history.current
         panel.show_pending(current.with_direction("in"), "walking…")  # `d` got there first

@@ -39,8 +39,21 @@ def test_open_keeps_the_traversal_settings() -> None:
 def test_direction_cycles_and_backlinks_point_in() -> None:
     nav = navigator(View("a"))
     assert nav.next_direction() == View("a", direction="in")
-    assert navigator(View("a", direction="both")).next_direction() == View("a")
-    assert navigator(View("a", direction="both")).backlinks() == View("a", direction="in")
+    both = View("a", direction="both")
+    assert navigator(both).next_direction() == View("a", direction="neighbourhood")
+    assert navigator(View("a", direction="neighbourhood")).next_direction() == View("a")
+    assert navigator(both).backlinks() == View("a", direction="in", backlinks=True)
+
+
+def test_b_again_restores_the_settings_it_left_on_the_page_shown_now() -> None:
+    nav = navigator(View("a", 3, "both"))
+    nav.history.current = nav.backlinks()
+    assert nav.history.current == View("a", 1, "in", backlinks=True)
+    nav.history.current = nav.open("b")  # backlinks follow the pages opened
+    assert nav.history.current == View("b", 1, "in", backlinks=True)
+    assert nav.backlinks() == View("b", 3, "both")
+    assert nav.deeper() == View("b", 2, "in")  # a depth key leaves backlinks
+    assert nav.shallower() is None
 
 
 def test_relation_cycle_needs_two_relations_or_a_filter_to_clear() -> None:

@@ -113,15 +113,21 @@ async def test_slice_size_counts_dangling_targets_as_missing(small_bundle: Path)
     assert str(summarise("a", [], lambda slug: True)) == "1 page · 0 edges"
 
 
-async def test_export_into_the_bundle_is_refused_under_an_export_title(small_bundle: Path) -> None:
+async def test_export_into_the_bundle_asks_elsewhere_and_escape_saves_nothing(
+    small_bundle: Path,
+) -> None:
+    """The refusal to write into the brain is now a question (issue 11): where else?"""
+    from okf_explorer.tui.export_dialog import ExportPathDialog
+
     app = make_app(brain_for(BundleSource(small_bundle)), start="alpha", export_dir=small_bundle)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await pilot.press("e")
+        await settle(pilot, lambda: isinstance(app.screen, ExportPathDialog))
+        await pilot.press("escape")
         await settle(pilot)
         [note] = list(app._notifications)
-        assert note.title == "export" and note.severity == "error"
-        assert note.message.endswith("(set OKF_EXPORT_DIR to export elsewhere)")
+        assert note.title == "export" and note.message == "not saved"
     assert not list(small_bundle.glob("okf-*"))
 
 

@@ -27,25 +27,30 @@ def next_pane(focused: Widget | None, step: int) -> str:
 
 
 EXPLORER_BINDINGS: list[BindingType] = [
-    Binding("enter", "open_selected", "Open", id="open"),
-    Binding("backspace", "back", "Back", id="back"),
-    Binding("alt+left", "back", "Back", show=False, id="back-alt"),
-    Binding("alt+right", "forward", "Forward", id="forward"),
-    Binding("plus", "deeper", "Depth+", key_display="+", id="deeper"),
-    Binding("minus", "shallower", "Depth-", key_display="-", id="shallower"),
+    # Footer order: keys that apply on every page first, keys that come and go (`⌫ Back`
+    # after the first page, `- Depth-` past depth 1, `m` on a long page) after them. A
+    # key that stops applying is hidden, so one that came first pushed the rest along
+    # and, at 80 columns, `l Links` off the footer right after a page was opened.
+    # `enter` is not shown at all: it applied only while a row was highlighted.
+    Binding("enter", "open_selected", "Open", show=False, id="open"),
     Binding("d", "cycle_direction", "Direction", id="direction"),
     Binding("b", "backlinks", "Backlinks", id="backlinks"),
-    Binding("t", "cycle_relation", "Relation", show=False, id="relation"),
-    Binding("e", "export", "Export", id="export"),
     Binding("l", "page_links", "Links", id="page-links"),
-    Binding("m", "more_of_page", "More of page", id="more-of-page"),
-    Binding("p", "toggle_properties", "All properties", show=False, id="properties"),
+    Binding("plus", "deeper", "Depth+", key_display="+", id="deeper"),
     Binding("slash", "find", "Find", key_display="/", id="find"),
     Binding("ctrl+p", "find", "Find", show=False, id="find-alt"),
     Binding("ctrl+f", "search_text", "Search text", id="search-text"),
     Binding("g", "toggle_graph", "Graph", id="graph"),
+    Binding("e", "export", "Export", id="export"),
     Binding("s", "stats", "Stats", id="stats"),
     Binding("r", "reload", "Reload", id="reload"),
+    Binding("minus", "shallower", "Depth-", key_display="-", id="shallower"),
+    Binding("backspace", "back", "Back", id="back"),
+    Binding("alt+left", "back", "Back", show=False, id="back-alt"),
+    Binding("alt+right", "forward", "Forward", id="forward"),
+    Binding("t", "cycle_relation", "Relation", show=False, id="relation"),
+    Binding("m", "more_of_page", "More of page", id="more-of-page"),
+    Binding("p", "toggle_properties", "All properties", show=False, id="properties"),
     Binding("ctrl+x", "cancel_index", "Cancel indexing", id="cancel-index"),
     Binding("tab", "next_pane", "Next pane", show=False, id="next-pane"),
     Binding("shift+tab", "next_pane(-1)", "Previous pane", show=False, id="previous-pane"),
@@ -82,6 +87,14 @@ class KeyRules:
             "cancel_index": lambda: loader.running,  # shown only while a build runs
             "open_selected": lambda: nav.selected() is not None,
         }
+
+    @staticmethod
+    def action_of(key: str) -> str | None:
+        """The action `key` is bound to, if any."""
+        for binding in EXPLORER_BINDINGS:
+            if isinstance(binding, Binding) and key in binding.key.split(","):
+                return binding.action
+        return None
 
     def applies(self, action: str) -> bool:
         """False greys the key out; a key without a rule always applies."""

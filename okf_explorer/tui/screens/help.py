@@ -7,9 +7,11 @@ from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
+from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
+
+from okf_explorer.tui.legend import HELP_LEGEND
 
 KEY_NAMES = {
     "plus": "+", "minus": "-", "slash": "/", "question_mark": "?", "backspace": "backspace",
@@ -19,13 +21,16 @@ KEY_NAMES = {
 
 HINT = (
     "space expands a link-tree node · escape closes\n"
-    "e saves into $OKF_EXPORT_DIR if set, else the working folder"
+    "e saves into $OKF_EXPORT_DIR if set, else the working folder\n"
+    "(inside the brain: it asks for another folder)"
 )
 
 
 LONGER = {
     "page_links": "Links in page (follow one)",
     "cycle_relation": "Relation filter (cycles)",
+    "cycle_direction": "Direction: out, in, both, neighbourhood",
+    "backlinks": "Backlinks with their sentences (b again: back)",
 }
 """Help texts longer than the footer has room for, by action."""
 
@@ -60,10 +65,19 @@ class HelpDialog(ModalScreen[None]):
         self.rows = key_rows(bindings)
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="help-box"):
+        with VerticalScroll(id="help-box"):  # scrolls (down, pgdn) where it does not fit
             yield Static("Keys", id="help-title")
             table: DataTable[str] = DataTable(id="help-keys", cursor_type="none", show_cursor=False)
+            table.can_focus = False  # the box takes the keys, so `down` scrolls it
             table.add_columns("key", "action")
             table.add_rows(self.rows)
             yield table
+            yield Static("What the marks mean", id="help-legend-title")
+            legend: DataTable[str] = DataTable(
+                id="help-legend", cursor_type="none", show_cursor=False, show_header=False
+            )
+            legend.can_focus = False
+            legend.add_columns("mark", "meaning")
+            legend.add_rows(HELP_LEGEND)
+            yield legend
             yield Static(HINT, id="help-hint", markup=False)

@@ -12,7 +12,7 @@ from functools import partial
 from pathlib import Path
 from typing import ClassVar
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.command import Provider
@@ -24,12 +24,14 @@ from textual.worker import Worker, WorkerState
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import Cancelled
+from okf_explorer.core.index_model import LinkIndex
 from okf_explorer.core.text_index import SearchHit
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.commands import PageFinder
 from okf_explorer.tui.failures import notice, reason
 from okf_explorer.tui.history import View
 from okf_explorer.tui.index_loader import IndexLoader
+from okf_explorer.tui.legend import WHY_NOT
 from okf_explorer.tui.navigator import Navigator
 from okf_explorer.tui.screens.explorer_bindings import EXPLORER_BINDINGS, KeyRules, next_pane
 from okf_explorer.tui.text_finder import PrefixedTextFinder, TextJump
@@ -64,6 +66,8 @@ class MainScreen(Screen[None]):
         self.history = self.nav.history
         self.keys = KeyRules(self.nav, self.loader, partial(self.query_one, PagePane))
         self.text_jump = TextJump()
+        self._reloaded_from: LinkIndex | None = None
+        """The index `r` refreshes (to say when nothing changed)."""
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False, icon="◆")
@@ -79,7 +83,8 @@ class MainScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.title = "okf-explorer"
-        self.query_one(StatusBar).set_source(self.source_label)
+        folder = self.brain.local_root if self.source_label == self.brain.label else None
+        self.query_one(StatusBar).set_source(self.source_label, folder)
         self.query_one(StatusBar).set_indexing(0, 0)
         self.query_one("#link-tree").border_title = "links"
         self.query_one("#page-pane").border_title = "page"
@@ -102,6 +107,10 @@ class MainScreen(Screen[None]):
     @on(IndexLoader.IndexBuilt)
     def _index_built(self, message: IndexLoader.IndexBuilt) -> None:
         self.nav.index_built(message.first)
+        before, self._reloaded_from = self._reloaded_from, None
+        after = self.brain.index
+        if before is not None and after is not None and before.pages == after.pages:
+            self.notify("nothing changed since the last index", title="r", timeout=2)
 
     @on(IndexLoader.IndexFailed)
     @on(IndexLoader.StartFailed)
@@ -181,6 +190,12 @@ class MainScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Grey out what does not apply now (SPEC §8 keys only; see `KeyRules`)."""
         return self.keys.applies(action)
+
+    def on_key(self, event: events.Key) -> None:
+        """A key that does nothing here says why (`-` at depth 1, `m` on a short page)."""
+        action = self.keys.action_of(event.key)
+        if action in WHY_NOT and not self.keys.applies(action):
+            self.notify(WHY_NOT[action], title=event.key, timeout=2)
 
     def sync_bindings(self) -> None:
         """Refresh the footer, only when what applies has changed."""
@@ -269,7 +284,9 @@ class MainScreen(Screen[None]):
         self.app.push_screen(StatsDialog(self.brain), lambda slug: slug and self.open_page(slug))
 
     def action_reload(self) -> None:
-        """Refresh the index; a page that failed to load is loaded again too."""
+        """Refresh the index; a page that failed to load is loaded again too. When
+        nothing changed, a notification says so once the refresh is done."""
+        self._reloaded_from = self.brain.index if self.loader.ready else None
         if self.query_one(PagePane).error is not None:
             self.nav.go(self.nav.current, "reload")
         self.loader.build(refresh=self.loader.ready)
@@ -282,7 +299,9 @@ class MainScreen(Screen[None]):
             self.sync_bindings()
 
     def action_next_pane(self, step: int = 1) -> None:
-        self.query_one(next_pane(self.focused, step)).focus()
+        # `set_focus` moves the focus now; `focus()` would wait for the next idle, so
+        # two quick presses would both start from the same pane and move one.
+        self.set_focus(self.query_one(next_pane(self.focused, step)))
 
     def action_help(self) -> None:
         from okf_explorer.tui.screens.help import HelpDialog  # not needed for the first paint

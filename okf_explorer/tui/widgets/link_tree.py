@@ -21,6 +21,7 @@ from okf_explorer.core.graph import LINKS
 from okf_explorer.core.index import ResolvedLink
 from okf_explorer.core.mentions import Mention, unlinked_mentions
 from okf_explorer.core.text_safety import printable
+from okf_explorer.tui.legend import LINKS_LEGEND
 
 Side = Literal["out", "in"]
 WRITTEN = {"wiki": "[[{}]]", "embed": "![[{}]]", "markdown": "({})"}
@@ -169,7 +170,7 @@ class LinkTree(Tree[LinkNode]):
         """Replace the tree with `slug`'s one-hop links."""
         self.slug = slug
         self.link_info = ""
-        self.border_subtitle = ""
+        self.border_subtitle = LINKS_LEGEND
         self.clear()
         out_root = self.root.add(f"Outgoing ({len(outgoing)})", LinkNode(slug, "out", loaded=True))
         self._add_links(out_root, slug, "out", outgoing)
@@ -271,7 +272,8 @@ class LinkTree(Tree[LinkNode]):
     @on(Tree.NodeHighlighted)
     def _highlighted(self, event: Tree.NodeHighlighted[LinkNode]) -> None:
         self.link_info = printable(self.link_summary(event.node))
-        self.border_subtitle = Text(self.link_info)  # Text: `[[` is not markup
+        # Text: `[[` is not markup; on a heading the legend says what `→n`/`←n` mean.
+        self.border_subtitle = Text(self.link_info) if self.link_info else LINKS_LEGEND
 
     def link_summary(self, node: TreeNode[LinkNode]) -> str:
         """How `node`'s page is linked to its parent: `from → [[target]] · rule R`, with

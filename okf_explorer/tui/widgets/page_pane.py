@@ -35,6 +35,7 @@ from okf_explorer.core.pages import Page
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.body_links import kind_of_href, target_of_href
 from okf_explorer.tui.history import View
+from okf_explorer.tui.legend import RESERVED_LEGEND
 from okf_explorer.tui.widgets.fast_body import RENDER_CHARS, LightBody, PreparedBody, prepare_body
 from okf_explorer.tui.widgets.page_header import header_folds, is_deprecated, page_header
 
@@ -176,6 +177,7 @@ class PagePane(VerticalScroll, can_focus=True):
         header = self.query_one("#page-header", Static)
         self._show_header(page)
         header.set_class(is_deprecated(page.frontmatter), "deprecated")
+        self.border_subtitle = RESERVED_LEGEND if page.reserved else ""
         if not page.readable:
             self._fail(page.error or "this page cannot be read")
         body = await asyncio.to_thread(prepare_body, page.content, 0, RENDER_CHARS)
@@ -269,6 +271,7 @@ class PagePane(VerticalScroll, can_focus=True):
         header = self.query_one("#page-header", Static)
         header.update(Text.assemble((printable(slug), "bold")))
         header.remove_class("deprecated")
+        self.border_subtitle = ""
         self._fail(reason)
 
     def _fail(self, reason: str) -> None:

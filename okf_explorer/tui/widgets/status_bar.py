@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal
@@ -56,8 +58,15 @@ class StatusBar(Horizontal):
     def index_state(self) -> str:
         return str(self.query_one("#status-index", Label).content)
 
-    def set_source(self, label: str) -> None:
-        self.query_one("#status-source", Label).update(Text(printable(label)))
+    def set_source(self, label: str, folder: Path | None = None) -> None:
+        """The source's label; for a `folder`, its name (`..` says nothing), the full
+        path on hover."""
+        source = self.query_one("#status-source", Label)
+        if folder is not None:
+            source.update(Text(printable(folder.name or str(folder))))
+            source.tooltip = Text(printable(str(folder)))
+        else:
+            source.update(Text(printable(label)))
 
     def set_page_count(self, count: int) -> None:
         self.query_one("#status-pages", Label).update(

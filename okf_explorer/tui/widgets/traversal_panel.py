@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
 
-from rich.markup import escape
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -25,8 +24,23 @@ from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import OkfError, PageNotFound, PageUnreadable
 from okf_explorer.core.graph import Edge
 from okf_explorer.core.text_safety import printable
+from okf_explorer.tui import backlink_rows as back
+from okf_explorer.tui.export_dialog import ask_export_folder, inside
 from okf_explorer.tui.history import View
-from okf_explorer.tui.slice import format_path, path_to, summarise
+from okf_explorer.tui.legend import BACKLINKS_LEGEND, SLICE_LEGEND
+from okf_explorer.tui.slice import path_line, summarise
+from okf_explorer.tui.slice_rows import (
+    DIR_WIDTH,
+    FIXED_COLUMNS,
+    HOP_WIDTH,
+    column_widths,
+    display_order,
+    group_starts,
+    page_width,
+    slice_row,
+)
+
+__all__ = ["FIXED_COLUMNS", "ROW_LIMIT", "TraversalPanel", "column_widths"]
 
 ROW_LIMIT = 1000
 """Rows shown at most: a depth-10 slice of a big brain has tens of thousands of
@@ -38,33 +52,24 @@ FILL_CHUNK = 100
 (~0.3 ms a row on a loaded machine), so 1,000 rows at once would stall the loop."""
 
 
-FIXED_COLUMNS = 3 + 4 + 4 * 2 + 2
-"""`hop` and `dir`, one cell of padding on each side of all four columns, a scrollbar."""
-
-
-def column_widths(from_width: int, to_width: int, table_width: int) -> tuple[int, int]:
-    """Widths of `from` and `to` that fit the table when both cannot be shown whole.
-
-    `to` is the page each row leads to, so it keeps its width first; `from` gives
-    way down to half the room (a long root slug is in the title anyway).
-    """
-    room = table_width - FIXED_COLUMNS
-    if table_width <= 0 or from_width + to_width <= room:
-        return from_width, to_width
-    fitted = max(4, min(from_width, room - to_width), min(from_width, room // 2))
-    return fitted, max(2, min(to_width, room - fitted))
+FIRST_SCREEN = 12
+"""Linking pages read before the first rows show (`b`), at least: a screenful (the
+table's height) if more, so the first paint waits for a few page reads only; the
+rest follow `FILL_CHUNK` at a time."""
+BACKLINK_CHUNK = 100
+"""Linking pages read per frame after the first screenful (each may give a few rows)."""
+PAGE_SHARE = 0.35
+"""The share of the backlinks table the linking page's name takes at most."""
 
 
 def slice_title(view: View) -> str:
     """`ROOT · depth N · DIRECTION` (SPEC §8), the root's controls shown as escapes, then
-    `· rel R` while a relation filter is on."""
-    title = f"{printable(view.slug)} · depth {view.depth} · {view.direction}"
+    `· rel R` while a relation filter is on; `ROOT · backlinks` for `b`."""
+    if view.backlinks:
+        title = f"{printable(view.slug)} · backlinks"
+    else:
+        title = f"{printable(view.slug)} · depth {view.depth} · {view.direction}"
     return title if view.rel is None else f"{title} · rel {printable(view.rel)}"
-
-
-def cell(name: str) -> str:
-    """A page name as a table cell: controls escaped, and `[` not read as markup."""
-    return escape(printable(name))
 
 
 class TraversalPanel(Vertical):
@@ -111,6 +116,17 @@ class TraversalPanel(Vertical):
         self.last_download: str | None = None
         """Under `okf-explorer web`: the name of the last export offered as a download."""
         self._fill = 0  # generation of the current fill: a new slice stops an old one
+        self.row_slugs: list[str] = []
+        """The page each table row opens, in table order."""
+        self._row_edges: list[int] = []
+        """Per row of a slice: its position in `edges` (rows are shown by hop)."""
+        self._backlinks: list[back.Backlink] = []
+        self._backlink_rows: list[tuple[int, int]] = []
+        """Per row of backlinks: (which backlink, which of its lines)."""
+        self._complete = False
+        self._laid_out_for = 0
+        self._widths = (0, 0)
+        """The backlinks table's two column widths, as laid out."""
 
     def compose(self) -> ComposeResult:
         table: DataTable[str | int] = DataTable(
@@ -136,10 +152,18 @@ class TraversalPanel(Vertical):
         self.screen.run_worker(walk, group="slice", exclusive=True, exit_on_error=False)
 
     async def _walk(self, view: View) -> None:
+        start: back.BacklinkStart | None = None
         try:
-            edges = await asyncio.to_thread(
-                self.brain.traverse, view.slug, view.depth, view.direction, view.rels
-            )
+            if view.backlinks:
+                size = max(FIRST_SCREEN, self.table.size.height)
+                start = await asyncio.to_thread(
+                    back.start_backlinks, self.brain, view.slug, view.rels, size
+                )
+                edges = start.edges
+            else:
+                edges = await asyncio.to_thread(
+                    self.brain.traverse, view.slug, view.depth, view.direction, view.rels
+                )
         except OkfError as error:
             self.show_failure(view, str(error))
             if self.export_wanted == view:
@@ -147,10 +171,16 @@ class TraversalPanel(Vertical):
             if isinstance(error, (PageNotFound, PageUnreadable)):
                 return
             raise
-        self.show_edges(view, edges)
+        if start is not None:
+            self.show_backlinks(view, edges)
+            self._more_backlinks(start.first)
+        else:
+            self.show_edges(view, edges)
         if self.export_wanted == view:
             self.export_wanted = None
             self._save(view, self.edges)
+        if start is not None:
+            await self._read_backlinks(self._fill, view, start)
 
     def export(self, view: View) -> None:
         """`e`: save the slice for `view` now if it is shown, else as soon as it is."""
@@ -162,8 +192,16 @@ class TraversalPanel(Vertical):
             self.export_wanted = view
 
     def _save(self, view: View, edges: list[Edge]) -> None:
+        root = self.brain.local_root
+        if root is not None and inside(self.export_dir, root):
+            ask_export_folder(self, self.export_dir, root, partial(self._save_in, view, edges))
+            return
         write = partial(self._write, view, list(edges))
         self.screen.run_worker(write, group="export", exclusive=True, exit_on_error=False)
+
+    def _save_in(self, view: View, edges: list[Edge], folder: Path) -> None:
+        self.export_dir = folder  # kept: a later `e` saves there without asking
+        self._save(view, edges)
 
     async def _write(self, view: View, edges: list[Edge]) -> None:
         from okf_explorer.tui.slice_export import export_slice  # not needed for the first paint
@@ -195,69 +233,189 @@ class TraversalPanel(Vertical):
         self.view, self.edges, self.loaded, self.failed = view, [], False, True
         self.border_title = Text(slice_title(view))
         self._fill += 1
+        self.row_slugs, self._row_edges, self._backlinks = [], [], []
         self.table.clear()
         info = Text(f"✗ {printable(reason)} · r retries")
         self.query_one("#traversal-info", Static).update(info, layout=False)
 
+    def _title_of(self, slug: str) -> str | None:
+        index = self.brain.index
+        info = index.pages.get(slug) if index is not None else None
+        return info.title if info is not None else None
+
+    # ------------------------------------------------------------------ a slice
+
     def show_edges(self, view: View, edges: Sequence[Edge]) -> None:
-        """Fill the table with a fresh slice (at most `ROW_LIMIT` rows)."""
+        """Fill the table with a fresh slice (at most `ROW_LIMIT` rows, by hop)."""
         self.view, self.edges, self.loaded, self.failed = view, list(edges), True, False
         self.border_title = Text(slice_title(view))
-        shown = self.edges[:ROW_LIMIT]
+        self.border_subtitle = SLICE_LEGEND
+        self._row_edges = display_order(self.edges, view.direction, ROW_LIMIT)
+        self._backlinks, self._backlink_rows = [], []
+        self._lay_out_slice()
+
+    def _lay_out_slice(self) -> None:
+        """(Re)build the columns for the table's width, then add the rows."""
+        edges, rows = self.edges, self._row_edges
         table = self.table
         table.clear(columns=True)
+        self._laid_out_for = table.size.width
         # Explicit widths: auto-sized columns settle on idle and could lag a refill.
-        table.add_column("hop", width=3)
-        table.add_column("dir", width=4)
+        table.add_column("hop", width=HOP_WIDTH)
+        table.add_column("dir", width=DIR_WIDTH)
+        titles = self._title_of
         from_width, to_width = column_widths(
-            max([4, *(len(printable(edge.frm)) for edge in shown)]),
-            max([2, *(len(printable(edge.to)) for edge in shown)]),
+            max([4, *(len(printable(edges[at].frm)) for at in rows)]),
+            max([2, *(page_width(edges[at].to, titles(edges[at].to)) for at in rows)]),
             table.size.width,
         )
         table.add_column("from", width=from_width)
         table.add_column("to", width=to_width)
+        self.row_slugs = [edges[at].to for at in rows]
+        starts = group_starts(edges, rows)
+        cells = partial(slice_row, from_width=from_width, to_width=to_width, title=titles)
+        made = [cells(edges[at], shows_from=start) for at, start in zip(rows, starts, strict=True)]
         self._fill += 1
-        self._add_rows(self._fill, shown, 0)
+        self._complete = False
+        self._add_rows(self._fill, made, 0)
         self._describe(0 if self.edges else None)
         self.post_message(self.SliceShown(view, self.edges))
 
-    def _add_rows(self, fill: int, shown: list[Edge], start: int) -> None:
+    def _add_rows(self, fill: int, rows: Sequence[Sequence[object]], start: int) -> None:
         """Add the next `FILL_CHUNK` rows, and the rest after the next refresh."""
         if fill != self._fill:
             return
         end = start + FILL_CHUNK
         table = self.table
-        for index, edge in enumerate(shown[start:end], start):
+        for index, cells in enumerate(rows[start:end], start):
             # The key carries the row's page, so `enter` still opens the row the user
             # chose when the slice is replaced before the selection is handled.
-            cells = (edge.hop, edge.direction, cell(edge.frm), cell(edge.to))
-            table.add_row(*cells, key=f"{index}\t{edge.to}")
-        if end < len(shown):
-            self.call_after_refresh(self._add_rows, fill, shown, end)
+            table.add_row(*cells, key=f"{index}\t{self.row_slugs[index]}")
+        if end < len(rows):
+            self.call_after_refresh(self._add_rows, fill, rows, end)
+        else:
+            self._complete = True
+
+    # ------------------------------------------------------------------ backlinks (`b`)
+
+    def show_backlinks(self, view: View, edges: Sequence[Edge]) -> None:
+        """Show the depth-1 `in` slice as backlinks: columns now, sentences as read."""
+        self.view, self.edges, self.loaded, self.failed = view, list(edges), True, False
+        self.border_title = Text(slice_title(view))
+        self.border_subtitle = BACKLINKS_LEGEND
+        self._row_edges, self._backlinks, self._backlink_rows = [], [], []
+        self._fill += 1
+        self._complete = False
+        self._lay_out_backlinks()
+
+    def _backlink_widths(self) -> tuple[int, int]:
+        room = max(20, self.table.size.width - 2 * 2 - 2)
+        pages = back.linking_pages(self.edges[:ROW_LIMIT])
+        wanted = max([11, *(page_width(page, self._title_of(page)) for page in pages)])
+        # The file names whole (`…/name`) where half the room allows, else the share.
+        names = max([0, *(len(page.rsplit("/", 1)[-1]) + 2 for page in pages)])
+        page = min(wanted, max(12, int(room * PAGE_SHARE), min(names, room // 2)))
+        return page, max(8, room - page)
+
+    def _lay_out_backlinks(self) -> None:
+        table = self.table
+        table.clear(columns=True)
+        self._laid_out_for = table.size.width
+        self._widths = self._backlink_widths()
+        table.add_column("linked from", width=self._widths[0])
+        table.add_column("context", width=self._widths[1])
+        self.row_slugs, self._backlink_rows = [], []
+        self._add_backlinks(self._backlinks, self._widths)
+        self._describe(0 if self._backlink_rows else None)
+
+    async def _read_backlinks(self, fill: int, view: View, start: back.BacklinkStart) -> None:
+        """Read the rest of the linking pages (as many as rows remain) in one trip to a
+        thread, then add their rows `BACKLINK_CHUNK` pages a frame: reading while the
+        loop adds rows would make the two fight over the GIL on every frame."""
+        rest = start.pages[len(start.first) : len(start.first) + ROW_LIMIT - len(self.row_slugs)]
+        read = await asyncio.to_thread(
+            back.read_backlinks, self.brain, view.slug, rest, start.by_page
+        )
+        for at in range(0, len(read), BACKLINK_CHUNK):
+            await self._next_frame()
+            if fill != self._fill or len(self.row_slugs) >= ROW_LIMIT:
+                break
+            self._more_backlinks(read[at : at + BACKLINK_CHUNK])
+        if fill == self._fill:
+            self._complete = True
+            self._describe(self.table.cursor_row if self._backlink_rows else None)
+
+    def _more_backlinks(self, read: Sequence[back.Backlink]) -> None:
+        first = not self._backlinks
+        self._backlinks.extend(read)
+        self._add_backlinks(read, self._widths)
+        if first:
+            self._describe(0 if self._backlink_rows else None)
+
+    async def _next_frame(self) -> None:
+        drawn = asyncio.Event()
+        self.call_after_refresh(drawn.set)
+        await drawn.wait()
+
+    def _add_backlinks(self, read: Sequence[back.Backlink], widths: tuple[int, int]) -> None:
+        table, first = self.table, len(self._backlinks) - len(read)
+        for number, backlink in enumerate(read, first):
+            rows = back.backlink_rows(
+                backlink, page_width=widths[0], context_width=widths[1], title=self._title_of
+            )
+            for line, cells in enumerate(rows):
+                if len(self.row_slugs) >= ROW_LIMIT:
+                    return
+                key = f"{len(self.row_slugs)}\t{backlink.page}"
+                self.row_slugs.append(backlink.page)
+                self._backlink_rows.append((number, line))
+                table.add_row(*cells, key=key)
+
+    # ------------------------------------------------------------------ both
+
+    def on_resize(self) -> None:
+        """A new width: lay the columns out again (cells are cut to fit them)."""
+        width = self.table.size.width
+        if not self.loaded or width == self._laid_out_for or width <= 0:
+            return
+        row = self.table.cursor_row
+        if self.view is not None and self.view.backlinks:
+            self._lay_out_backlinks()
+        else:
+            self._lay_out_slice()
+        if row < len(self.row_slugs):
+            self.table.move_cursor(row=row, animate=False)
 
     @property
     def filled(self) -> bool:
         """Whether every row of the slice (up to `ROW_LIMIT`) is in the table."""
-        return self.loaded and self.table.row_count == min(len(self.edges), ROW_LIMIT)
+        return self.loaded and self._complete
 
     def _describe(self, row: int | None) -> None:
-        """Slice size on the first line; the selected row's path from the root on the second."""
-        if self.view is None:
+        """Slice size on the first line; on the second, the selected row's path from
+        the root (a slice) or its whole sentence (backlinks)."""
+        view = self.view
+        if view is None:
             return
-        line = str(summarise(self.view.slug, self.edges, self.exists))
-        if len(self.edges) > ROW_LIMIT:
-            line += f" · first {ROW_LIMIT} shown"
-        if row is not None and row < len(self.edges):
-            path = [printable(node) for node in path_to(self.view.slug, self.edges, row)]
-            line += "\n" + format_path(path, self.edges[row].direction)
+        if view.backlinks:
+            line = back.backlinks_info(self.edges, len(self.row_slugs) >= ROW_LIMIT, ROW_LIMIT)
+            if row is not None and row < len(self._backlink_rows):
+                number, at = self._backlink_rows[row]
+                line += "\n" + back.full_sentence(self._backlinks[number], at)
+        else:
+            line = str(summarise(view.slug, self.edges, self.exists))
+            if len(self.edges) > ROW_LIMIT:
+                line += f" · first {ROW_LIMIT} shown, by hop"
+            if row is not None and row < len(self._row_edges):
+                line += "\n" + path_line(view, self.edges, self._row_edges[row])
         self.query_one("#traversal-info", Static).update(Text(line), layout=False)
 
     @property
     def selected_slug(self) -> str | None:
         row = self.table.cursor_row
-        if not self.loaded or not self.edges or row >= min(len(self.edges), ROW_LIMIT):
+        if not self.loaded or row >= len(self.row_slugs) or row < 0:
             return None
-        return self.edges[row].to
+        return self.row_slugs[row]
 
     @on(DataTable.RowHighlighted)
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:

@@ -1,0 +1,125 @@
+"""The sentence around a link: what a backlink shows of the page that links.
+
+The links of a page are found by the core grammar's spans (`link_spans`), so a
+link inside code or escaped is never quoted. The context of one link is the
+sentence holding it, within its line (list markers, quote marks and heading
+hashes cut), at most `CONTEXT_CHARS` characters around the link.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from okf_explorer.core.link_grammar import LinkKind
+from okf_explorer.core.link_spans import WikiSpan, link_spans
+
+CONTEXT_CHARS = 240
+"""Characters of context kept around a link (the link itself always whole)."""
+
+_LINE_LEAD = re.compile(r"[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+|>[ \t]*|#{1,6}[ \t]+)*")
+_SENTENCE_END = re.compile(r"[.!?][)\"'’”]*(?=\s)")
+_SPACE = re.compile(r"\s+")
+
+LeadsHere = Callable[[str, LinkKind], bool]
+"""`leads_here(target, kind)`: whether a link written so leads to the page wanted."""
+
+
+@dataclass(frozen=True, slots=True)
+class LinkContext:
+    """One link and the sentence around it: `text[start:end]` is the link."""
+
+    text: str
+    start: int
+    end: int
+
+    @property
+    def link(self) -> str:
+        return self.text[self.start : self.end]
+
+
+def link_contexts(text: str, leads_here: LeadsHere) -> list[LinkContext]:
+    """The context of every link of `text` that `leads_here`, in order; each link
+    reads as its text (`[[a|the A]]` → `the A`), as the page renders it."""
+    found = []
+    spans = link_spans(text)
+    for span in spans:
+        if span.target is not None and leads_here(span.target, span.kind):
+            found.append(sentence_around(text, span.start, span.end, link_text(span), spans))
+    return found
+
+
+def told_context(text: str, root: str) -> LinkContext:
+    """A context line someone else cut (gbrain's per-link `context`), its links read as
+    their text; the link to `root` marked (else its first link, else none)."""
+    line = _SPACE.sub(" ", text).strip()
+    spans = link_spans(line)
+    if not spans:
+        return LinkContext(line, 0, 0)
+    named = (s for s in spans if s.target and s.target.removesuffix(".md").endswith(root))
+    chosen = next(named, spans[0])
+    before = rendered(line, 0, chosen.start, spans)
+    shown = link_text(chosen)
+    after = rendered(line, chosen.end, len(line), spans)
+    return LinkContext(before + shown + after, len(before), len(before) + len(shown))
+
+
+def link_text(span: WikiSpan) -> str:
+    """What a link reads as: its alias (`[[a|the A]]`), its text (`[the A](a.md)`),
+    else its target as written."""
+    if span.kind == "markdown":
+        return span.inner
+    for bar in ("\\|", "|"):  # `\|`: the pipe escaped inside a table
+        if bar in span.inner:
+            return span.inner.split(bar, 1)[1]
+    return span.inner
+
+
+def sentence_around(
+    text: str,
+    start: int,
+    end: int,
+    shown: str | None = None,
+    spans: Sequence[WikiSpan] = (),
+) -> LinkContext:
+    """The sentence of `text` holding `text[start:end]`, on one line, whitespace
+    collapsed; the link reads as `shown` when given, the other links among `spans`
+    as their text."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    lead = _LINE_LEAD.match(text, line_start, start)
+    begin = lead.end() if lead is not None else line_start
+    for match in _SENTENCE_END.finditer(text, begin, start):
+        begin = match.end()
+    stop = _SENTENCE_END.search(text, end, line_end)
+    finish = stop.end() if stop is not None else line_end
+    before = _SPACE.sub(" ", rendered(text, begin, start, spans)).lstrip()
+    after = _SPACE.sub(" ", rendered(text, end, finish, spans)).rstrip()
+    link = _SPACE.sub(" ", text[start:end] if shown is None else shown)
+    room = max(0, CONTEXT_CHARS - len(link))
+    after_room = max(room // 2, room - len(before))
+    before_room = room - min(len(after), after_room)
+    before, after = _cut(before, before_room, keep_end=True), _cut(after, after_room, False)
+    return LinkContext(before + link + after, len(before), len(before) + len(link))
+
+
+def rendered(text: str, low: int, high: int, spans: Sequence[WikiSpan]) -> str:
+    """`text[low:high]` with each of `spans` wholly inside it read as its text."""
+    pieces, at = [], low
+    for span in spans:
+        if span.start >= low and span.end <= high:
+            pieces += [text[at : span.start], link_text(span)]
+            at = span.end
+    pieces.append(text[at:high])
+    return "".join(pieces)
+
+
+def _cut(part: str, room: int, keep_end: bool) -> str:
+    """`part` cut to `room` characters on its far side from the link (`…` marks the cut)."""
+    if len(part) <= room:
+        return part
+    if room <= 1:
+        return ""
+    return "…" + part[len(part) - room + 1 :] if keep_end else part[: room - 1] + "…"

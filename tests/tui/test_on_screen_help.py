@@ -1,0 +1,123 @@
+"""Issue 11 points 6 and 8: what the marks mean (pane subtitles, the `?` legend), keys
+that do nothing say why, and the small things (two quick tabs, the footer keeping
+`l` after a page opens, the status line naming the folder). At 80×24 and 150×45."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.widgets import DataTable, Label
+
+from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.tui.app import make_app
+from okf_explorer.tui.legend import LINKS_LEGEND, RESERVED_LEGEND, SLICE_LEGEND
+from okf_explorer.tui.screens.help import HelpDialog
+from okf_explorer.tui.screens.links_dialog import LinksDialog
+from okf_explorer.tui.widgets.link_tree import LinkTree
+from okf_explorer.tui.widgets.page_pane import PagePane
+from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
+from tests.bundles import write_pages
+
+from .conftest import brain_for, press_at_once, settle
+
+SIZES = [(80, 24), (150, 45)]
+IDS = ["80x24", "150x45"]
+PAGES = {
+    "index": "---\ntitle: Home\n---\nSee [[alpha]] and [the web](https://example.com/x).\n",
+    "alpha": "---\ntitle: Alpha\n---\nBack to [[index]], on to [[beta]].\n",
+    "beta": "Beta links [[alpha]].\n",
+}
+
+
+def notes(app) -> list[str]:  # type: ignore[no-untyped-def]
+    return [notification.message for notification in app._notifications]
+
+
+def footer_line(app) -> str:  # type: ignore[no-untyped-def]
+    return app.screen._compositor.render_strips()[-1].text
+
+
+async def started(pilot, app) -> TraversalPanel:  # type: ignore[no-untyped-def]
+    panel = app.screen.query_one(TraversalPanel)
+    await settle(pilot, lambda: app.screen.loader.ready and panel.filled)
+    await settle(pilot)
+    return panel
+
+
+@pytest.mark.parametrize("size", SIZES, ids=IDS)
+async def test_each_pane_says_what_its_marks_mean(tmp_path: Path, size: tuple[int, int]) -> None:
+    app = make_app(brain_for(BundleSource(write_pages(tmp_path / "b", PAGES))))
+    async with app.run_test(size=size) as pilot:
+        panel = await started(pilot, app)
+        assert panel.border_subtitle == SLICE_LEGEND
+        assert app.screen.query_one(LinkTree).border_subtitle == LINKS_LEGEND
+        assert app.screen.query_one(PagePane).border_subtitle == RESERVED_LEGEND  # `index`
+        await pilot.press("question_mark")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpDialog)
+        legend = app.screen.query_one("#help-legend", DataTable)
+        marks = [str(legend.get_row_at(row)[0]) for row in range(legend.row_count)]
+        assert {"→10 ←8", "(reserved)", "in", "neighbourhood", "backlinks"} <= set(marks)
+        box = app.screen.query_one("#help-box")
+        if size == (80, 24):  # it does not fit: down scrolls it
+            await pilot.press("down", "down", "down")
+            assert box.scroll_y > 0
+
+
+@pytest.mark.parametrize("size", SIZES, ids=IDS)
+async def test_keys_that_do_nothing_say_why(tmp_path: Path, size: tuple[int, int]) -> None:
+    app = make_app(brain_for(BundleSource(write_pages(tmp_path / "b", PAGES))))
+    async with app.run_test(size=size) as pilot:
+        await started(pilot, app)
+        await pilot.press("minus", "m")
+        assert "already at depth 1" in notes(app) and "the whole page is shown" in notes(app)
+        await pilot.press("r")
+        await settle(pilot, lambda: "nothing changed since the last index" in notes(app))
+        await pilot.press("l")
+        await settle(pilot, lambda: isinstance(app.screen, LinksDialog))
+        await pilot.press(*"web", "enter")
+        await settle(pilot)
+        assert any("https://example.com/x is not a page" in note for note in notes(app))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=IDS)
+async def test_two_quick_tabs_move_two_panes(tmp_path: Path, size: tuple[int, int]) -> None:
+    app = make_app(brain_for(BundleSource(write_pages(tmp_path / "b", PAGES))))
+    async with app.run_test(size=size) as pilot:
+        await started(pilot, app)
+        app.screen.query_one(PagePane).focus()
+        await pilot.pause()
+        await press_at_once(pilot, "tab", "\t", 2)
+        assert app.screen.focused is not None and app.screen.focused.id == "traversal-table"
+
+
+@pytest.mark.parametrize("size", SIZES, ids=IDS)
+async def test_the_footer_keeps_l_after_a_page_opens_from_the_link_tree(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    app = make_app(brain_for(BundleSource(write_pages(tmp_path / "b", PAGES))))
+    async with app.run_test(size=size) as pilot:
+        await started(pilot, app)
+        assert "l Links" in footer_line(app)
+        await pilot.press("plus")  # `- Depth-` applies now
+        app.screen.query_one(LinkTree).focus()
+        await pilot.press("down", "enter")  # alpha: now `Back` applies too
+        await settle(pilot, lambda: app.screen.query_one(PagePane).slug == "alpha")
+        await started(pilot, app)
+        await pilot.press("down")  # a page node under the cursor: `enter` applies
+        await settle(pilot)
+        assert "Back" in footer_line(app) and "l Links" in footer_line(app)
+
+
+async def test_the_status_line_names_the_folder_not_the_path_typed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bundle = write_pages(tmp_path / "my-brain", {**PAGES, "sub/page": "x"})
+    monkeypatch.chdir(bundle / "sub")
+    app = make_app(brain_for(BundleSource("..")))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await started(pilot, app)
+        source = app.screen.query_one("#status-source", Label)
+        assert str(source.content) == "my-brain"
+        assert str(source.tooltip) == str(bundle.resolve())

@@ -1,0 +1,114 @@
+"""Readable slices, as pure functions: slugs cut from the left, titles beside them,
+`from` once per group, `both` rows by hop, column widths, the sentence of a backlink."""
+
+from __future__ import annotations
+
+from okf_explorer.core.graph import Edge
+from okf_explorer.core.link_context import link_contexts
+from okf_explorer.tui.backlink_rows import Backlink, backlink_rows, context_cell
+from okf_explorer.tui.slice_rows import (
+    FIXED_COLUMNS,
+    column_widths,
+    display_order,
+    group_starts,
+    page_cell,
+    shorten_left,
+    slice_row,
+)
+
+
+def test_slugs_are_cut_from_the_left_so_the_file_name_stays() -> None:
+    slug = "01_literature/Engineering/AI"
+    assert shorten_left(slug, 40) == slug
+    assert shorten_left(slug, 16) == "…/Engineering/AI"
+    assert shorten_left(slug, 10) == "…/AI"
+    assert shorten_left("a/very-long-file-name", 8) == "…le-name"
+    assert shorten_left(slug, 1) == "…" and shorten_left(slug, 0) == ""
+
+
+def test_a_title_shows_beside_its_slug_when_it_says_more() -> None:
+    assert page_cell("tables/orders", "Orders", 40).plain == "tables/orders"  # says nothing new
+    cell = page_cell("tables/orders", "analytics.orders", 40)
+    assert cell.plain == "tables/orders  analytics.orders"
+    assert cell.spans and cell.spans[0].style == "dim"
+    narrow = page_cell("01_literature/Engineering/AI", "Artificial intelligence notes", 30)
+    assert narrow.plain.startswith("…/Engineering/AI  Artif") and len(narrow.plain) <= 30
+    assert page_cell("x/long-name-here", "A long title", 12).plain == "…g-name-here"  # no room
+
+
+def test_from_is_written_once_per_group() -> None:
+    edges = [Edge("r", "a", 1, "out"), Edge("r", "b", 1, "out"), Edge("a", "c", 2, "out")]
+    starts = group_starts(edges, [0, 1, 2])
+    assert starts == [True, False, True]
+    rows = [
+        slice_row(e, shows_from=s, from_width=10, to_width=10, title=lambda _: None)
+        for e, s in zip(edges, starts, strict=True)
+    ]
+    assert [str(row[2]) for row in rows] == ["r", "", "a"]
+    assert [str(row[3]) for row in rows] == ["a", "b", "c"]
+
+
+def test_both_rows_come_by_hop_so_direct_backlinks_are_never_behind_the_cap() -> None:
+    out = [Edge("r", f"o{i}", 1, "out") for i in range(3)]
+    deep = [Edge("o0", f"d{i}", 2, "out") for i in range(50)]
+    back = [Edge("r", f"i{i}", 1, "in") for i in range(4)]
+    edges = [*out, *deep, *back, Edge("i0", "x", 2, "in")]
+    shown = [edges[at] for at in display_order(edges, "both", 8)]
+    assert [(e.hop, e.direction) for e in shown] == [(1, "out")] * 3 + [(1, "in")] * 4 + [
+        (2, "out")
+    ]
+    assert display_order(edges, "out", 3) == [0, 1, 2]
+
+
+def test_columns_share_the_width() -> None:
+    for frm, to, width in [(40, 60, 62), (30, 80, 134), (60, 60, 46), (5, 90, 70)]:
+        from_width, to_width = column_widths(frm, to, width)
+        room = width - FIXED_COLUMNS
+        assert from_width + to_width <= room
+        assert to_width >= (room * 3) // 5  # the page each row leads to takes most
+    assert column_widths(10, 20, 134) == (10, 20)
+
+
+def test_the_sentence_around_a_link_reads_as_the_page_renders_it() -> None:
+    text = (
+        "# Orders\n"
+        "Intro. The table is fed by [[pipelines/daily|the nightly build]] at six. Next one.\n"
+        "- see [[x]] here\n"
+        "`[[pipelines/daily]]` is code\n"
+        "| a | [[pipelines/daily\\|daily]] |\n"
+        "> quoted [Daily](pipelines/daily.md) too\n"
+    )
+    wanted = {"pipelines/daily", "pipelines/daily.md"}
+    found = link_contexts(text, lambda target, kind: target in wanted)
+    assert [c.text for c in found] == [
+        "The table is fed by the nightly build at six.",
+        "| a | daily |",
+        "quoted Daily too",
+    ]
+    assert [c.link for c in found] == ["the nightly build", "daily", "Daily"]
+
+
+def test_a_context_cell_keeps_the_link_in_view_and_marks_it() -> None:
+    (context,) = link_contexts(
+        "x " * 60 + "see [[t|the target]] and " + "y " * 60, lambda t, k: t == "t"
+    )
+    cell = context_cell(context, 30)
+    assert len(cell.plain) == 30 and "the target" in cell.plain
+    assert cell.plain.startswith("…") and cell.plain.endswith("…")
+    (span,) = cell.spans
+    assert cell.plain[span.start : span.end] == "the target"
+
+
+def test_backlink_rows_group_sentences_under_their_page() -> None:
+    found = link_contexts("a [[r]] b. c [[r]] d.", lambda t, k: t == "r")
+    rows = backlink_rows(
+        Backlink("p/q", tuple(found)), page_width=10, context_width=20, title=lambda _: None
+    )
+    assert [(str(page), str(line)) for page, line in rows] == [("p/q", "a r b."), ("", "c r d.")]
+    noted = backlink_rows(
+        Backlink("p", note="frontmatter: derived_from"),
+        page_width=5,
+        context_width=30,
+        title=lambda _: None,
+    )
+    assert [str(line) for _, line in noted] == ["frontmatter: derived_from"]
