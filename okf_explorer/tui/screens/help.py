@@ -7,7 +7,7 @@ from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
+from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
@@ -60,9 +60,10 @@ class HelpDialog(ModalScreen[None]):
         self.rows = key_rows(bindings)
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="help-box"):
+        with VerticalScroll(id="help-box"):  # scrolls (up/down, pgup/pgdn) on a short screen
             yield Static("Keys", id="help-title")
             table: DataTable[str] = DataTable(id="help-keys", cursor_type="none", show_cursor=False)
+            table.can_focus = False  # the box takes the keys, so the whole help scrolls
             table.add_columns("key", "action")
             table.add_rows(self.rows)
             yield table

@@ -12,14 +12,15 @@ from functools import partial
 from pathlib import Path
 from typing import ClassVar
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.command import Provider
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Tree
+from textual.widget import Widget
+from textual.widgets import DataTable, Header, Tree
 from textual.worker import Worker, WorkerState
 
 from okf_explorer.core.brain import Brain
@@ -31,8 +32,10 @@ from okf_explorer.tui.history import View
 from okf_explorer.tui.index_loader import IndexLoader
 from okf_explorer.tui.navigator import Navigator
 from okf_explorer.tui.screens.explorer_bindings import EXPLORER_BINDINGS, KeyRules, next_pane
+from okf_explorer.tui.widgets.footer import PinnedFooter
 from okf_explorer.tui.widgets.link_tree import LinkTree
 from okf_explorer.tui.widgets.page_pane import FATAL_AT_START, PagePane
+from okf_explorer.tui.widgets.page_tree import PageTree
 from okf_explorer.tui.widgets.status_bar import StatusBar
 from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
 
@@ -43,6 +46,12 @@ class MainScreen(Screen[None]):
     CSS_PATH = "main.tcss"
     COMMANDS: ClassVar[set[type[Provider]]] = {PageFinder}
     BINDINGS: ClassVar[list[BindingType]] = EXPLORER_BINDINGS
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (100, "-wide")]
+    """Narrower than 100 columns the panes stack (main.tcss)."""
+    VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-short"), (30, "-tall")]
+    """Fewer than 30 rows: no title bar."""
+    ALLOW_IN_MAXIMIZED_VIEW = "PinnedFooter, StatusBar"
+    AUTO_FOCUS = "#page-pane"
 
     class SourceFailed(Message):
         """The brain could not be opened (nothing was shown); the app says why."""
@@ -60,16 +69,18 @@ class MainScreen(Screen[None]):
         self.nav = Navigator(self, self.loader, changed=self.sync_bindings)
         self.history = self.nav.history
         self.keys = KeyRules(self.nav, self.loader, partial(self.query_one, PagePane))
+        self._start_slug: str | None = None
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False, icon="◆")
         with Horizontal(id="panes"):
+            yield PageTree(id="page-tree")
             yield PagePane(self.brain, id="page-pane")
             with Vertical(id="graph-column"):
                 yield LinkTree(self.brain, id="link-tree")
                 yield TraversalPanel(self.brain, export_dir=self.export_dir, id="traversal")
         yield StatusBar(id="status")
-        yield Footer()
+        yield PinnedFooter()
         yield self.loader
 
     def on_mount(self) -> None:
@@ -97,6 +108,8 @@ class MainScreen(Screen[None]):
     @on(IndexLoader.IndexBuilt)
     def _index_built(self, message: IndexLoader.IndexBuilt) -> None:
         self.nav.index_built(message.first)
+        if self.has_class("tree-open"):
+            self.query_one(PageTree).show(self.loader.pages, None)  # titles are known now
 
     @on(IndexLoader.IndexFailed)
     @on(IndexLoader.StartFailed)
@@ -107,9 +120,17 @@ class MainScreen(Screen[None]):
     def _start_resolved(self, message: IndexLoader.StartResolved) -> None:
         self.nav.start_resolved(message.slug)
 
+    @on(IndexLoader.StartChosen)
+    def _start_chosen(self, message: IndexLoader.StartChosen) -> None:
+        self._start_slug = message.choice.slug
+        self.query_one(StatusBar).set_start(message.choice.rule)
+
     @on(PagePane.Opened)
     def _opened(self, message: PagePane.Opened) -> None:
         self.nav.opened(message.view, message.move)
+        if self._start_slug is not None and message.view.slug != self._start_slug:
+            self._start_slug = None  # the user moved on: the status line forgets the rule
+            self.query_one(StatusBar).set_start(None)
         self.sub_title = printable(message.view.slug)
         self.sync_bindings()
 
@@ -121,8 +142,13 @@ class MainScreen(Screen[None]):
 
     @on(LinkTree.PageChosen)
     @on(TraversalPanel.PageChosen)
-    def _page_chosen(self, message: LinkTree.PageChosen | TraversalPanel.PageChosen) -> None:
+    @on(PageTree.PageChosen)
+    def _page_chosen(
+        self, message: LinkTree.PageChosen | TraversalPanel.PageChosen | PageTree.PageChosen
+    ) -> None:
         self.nav.choose(message.slug, message.exists)
+        if isinstance(message, PageTree.PageChosen) and self.has_class("-narrow"):
+            self.action_toggle_tree()  # a narrow screen gives the page its room back
 
     @on(PagePane.LinkFollowed)
     def _link_followed(self, message: PagePane.LinkFollowed) -> None:
@@ -241,6 +267,38 @@ class MainScreen(Screen[None]):
 
     def action_next_pane(self, step: int = 1) -> None:
         self.query_one(next_pane(self.focused, step)).focus()
+
+    def action_toggle_tree(self) -> None:
+        """Show the page tree (on the current page) and focus it, or hide it."""
+        tree = self.query_one(PageTree)
+        if self.has_class("tree-open"):
+            self.remove_class("tree-open")
+            if tree.has_focus:
+                self.query_one(PagePane).focus()
+        else:
+            self.add_class("tree-open")
+            current = self.nav.current
+            tree.show(self.loader.pages, current.slug if current else None)
+            tree.focus()
+
+    def action_zoom(self) -> None:
+        """The focused pane fills the screen, or the panes come back (also `escape`)."""
+        if self.maximized is not None:
+            self.minimize()
+        elif (pane := self._pane_of(self.focused)) is not None:
+            self.maximized = pane
+
+    def _pane_of(self, widget: Widget | None) -> Widget | None:
+        """The pane holding `widget` (the traversal panel for its table)."""
+        for node in (widget, *(widget.ancestors if widget is not None else ())):
+            if isinstance(node, PagePane | LinkTree | TraversalPanel | PageTree):
+                return node
+        return None
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """`tab` while a pane is zoomed zooms the pane it moves to."""
+        if self.maximized is not None and (pane := self._pane_of(event.widget)) is not None:
+            self.maximized = pane
 
     def action_help(self) -> None:
         from okf_explorer.tui.screens.help import HelpDialog  # not needed for the first paint
