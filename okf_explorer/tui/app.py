@@ -13,12 +13,12 @@ from typing import Any, ClassVar
 from textual import on
 from textual.app import App
 from textual.binding import Binding, BindingType
-from textual.command import Provider
+from textual.command import CommandPalette, Provider
 from textual.notifications import SeverityLevel
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.text_safety import printable
-from okf_explorer.tui.commands import PageFinder
+from okf_explorer.tui.commands import FIND_PROMPT, PageFinder
 from okf_explorer.tui.screens.main import MainScreen
 from okf_explorer.tui.settings import NO_TERMINAL, NoTerminal, default_export_dir, has_terminal
 
@@ -99,6 +99,11 @@ class ExplorerApp(App[None]):
             timeout=timeout,
             markup=markup,
         )
+
+    def action_command_palette(self) -> None:
+        """The palette is the page finder: it says so."""
+        if self.use_command_palette and not CommandPalette.is_open(self):
+            self.push_screen(CommandPalette(placeholder=FIND_PROMPT, id="--command-palette"))
 
     def get_system_commands(self, screen):  # type: ignore[no-untyped-def]
         """No system commands: the palette is the page finder (SPEC §8 `/`)."""

@@ -27,6 +27,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import Cancelled
+from okf_explorer.core.find_rank import Findable
 from okf_explorer.core.fast_gc import freeze_survivors
 from okf_explorer.core.link_grammar import LinkKind
 from okf_explorer.core.start_page import StartChoice, choose_start
@@ -115,6 +116,7 @@ class IndexLoader(Widget):
         """The build is still to start once a page is on screen."""
         self._pending_start: str | None = None
         self._choose_when_indexed = False
+        self._findables: tuple[object, list[Findable]] = (None, [])
         """The start page was a stand-in: the index's backlink counts choose again."""
 
     # ------------------------------------------------------------------ start-up
@@ -280,6 +282,22 @@ class IndexLoader(Widget):
             if candidate in known:
                 return candidate, True
         return None
+
+    def findables(self) -> list[Findable]:
+        """Every page with its title, aliases and backlink count for the finder, once
+        per index (the listing's slugs before there is one). Blocking: run in a thread."""
+        index = self.brain.index
+        if index is None:
+            return [Findable(slug, title) for slug, title in self.pages]
+        known, findables = self._findables
+        if known is not index:
+            reverse = index.reverse
+            findables = [
+                Findable(slug, info.title, info.aliases, len(set(reverse.get(slug, ()))))
+                for slug, info in index.pages.items()
+            ]
+            self._findables = (index, findables)
+        return findables
 
     def exact_hit(self, name: str) -> str | None:
         """What `name` resolves to once the index is built (never builds it)."""

@@ -25,6 +25,7 @@ from textual.worker import Worker, WorkerState
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import Cancelled
+from okf_explorer.core.find_rank import Findable
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.commands import PageFinder
 from okf_explorer.tui.failures import notice, reason
@@ -185,6 +186,9 @@ class MainScreen(Screen[None]):
 
     def exact_hit(self, name: str) -> str | None:
         return self.loader.exact_hit(name)
+
+    def findables(self) -> list[Findable]:
+        return self.loader.findables()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Grey out what does not apply now (SPEC §8 keys only; see `KeyRules`)."""
