@@ -35,7 +35,7 @@ def test_tiers_exact_prefix_substring_fuzzy() -> None:
 
 
 def test_titles_and_aliases_match_exactly_ignoring_case_and_separators() -> None:
-    assert [(hit.slug, hit.field) for hit in rank_pages("m. chen", PAGES)][0] == (
+    assert next((hit.slug, hit.field) for hit in rank_pages("m. chen", PAGES)) == (
         "people/maya-chen",
         "alias",
     )

@@ -27,8 +27,8 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import Cancelled
-from okf_explorer.core.find_rank import Findable
 from okf_explorer.core.fast_gc import freeze_survivors
+from okf_explorer.core.find_rank import Findable
 from okf_explorer.core.link_grammar import LinkKind
 from okf_explorer.core.start_page import StartChoice, choose_start
 from okf_explorer.tui.commands import not_found_sentence
