@@ -7,8 +7,8 @@ to a network may use concurrency inside `scan`.
 Optional capabilities are declared here too, each a runtime-checkable protocol
 a caller tests with `isinstance` (never `getattr(source, ...)`): `RowScanner`
 (plain scan rows), `TagListing` (a server-side tag filter), `LocalFolder` (the
-pages are files under a folder). `server_graph()` is a method of every source
-(None when it has no stored graph).
+pages are files under a folder), `PageFiles` (the file of one page).
+`server_graph()` is a method of every source (None when it has no stored graph).
 """
 
 from __future__ import annotations
@@ -186,6 +186,15 @@ class LocalFolder(Protocol):
     @property
     def local_root(self) -> Path:
         """The real (symlink-resolved) absolute folder."""
+        ...
+
+
+@runtime_checkable
+class PageFiles(Protocol):
+    """A source whose pages are files a person may edit (the TUI's `E` opens one)."""
+
+    def page_file(self, slug: str) -> Path:
+        """The file of `slug`; `PageNotFound` for a slug no listing could produce."""
         ...
 
 

@@ -42,9 +42,11 @@ class ExplorerApp(App[None]):
         start: str | None = None,
         export_dir: Path | None = None,
         source_label: str | None = None,
+        watch_files: bool = True,
     ) -> None:
         super().__init__()
         self.brain = brain
+        self.watch_files = watch_files
         self.start = start
         self.export_dir = export_dir if export_dir is not None else default_export_dir()
         self.source_label = source_label if source_label is not None else brain.label
@@ -54,7 +56,11 @@ class ExplorerApp(App[None]):
 
     def _explorer(self) -> MainScreen:
         return MainScreen(
-            self.brain, start=self.start, export_dir=self.export_dir, source_label=self.source_label
+            self.brain,
+            start=self.start,
+            export_dir=self.export_dir,
+            source_label=self.source_label,
+            watch_files=self.watch_files,
         )
 
     @on(MainScreen.SourceFailed)
@@ -116,16 +122,24 @@ def make_app(
     start: str | None = None,
     export_dir: Path | None = None,
     source_label: str | None = None,
+    watch_files: bool = True,
 ) -> ExplorerApp:
-    """The app over `brain`, opening `start` (default `index`, else the first page).
+    """The app over `brain`, opening `start` (default: `core.start_page` chooses).
 
     Exports (`e`) go to `export_dir` (default: `$OKF_EXPORT_DIR`, else the working
     directory).
     `source_label` overrides what the status line calls the source (the
     screenshot script uses it to keep machine paths out of the pictures).
+    `watch_files` reloads pages saved in a folder source (live reload).
     """
     _start_resource_tracker()
-    return ExplorerApp(brain, start=start, export_dir=export_dir, source_label=source_label)
+    return ExplorerApp(
+        brain,
+        start=start,
+        export_dir=export_dir,
+        source_label=source_label,
+        watch_files=watch_files,
+    )
 
 
 def _start_resource_tracker() -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from textual import events, on
-from textual.app import ComposeResult
+from textual.app import ComposeResult, SuspendNotSupported
 from textual.binding import BindingType
 from textual.command import Provider
 from textual.containers import Horizontal, Vertical
@@ -31,6 +31,7 @@ from okf_explorer.tui.commands import PageFinder
 from okf_explorer.tui.failures import notice, reason
 from okf_explorer.tui.history import View
 from okf_explorer.tui.index_loader import IndexLoader
+from okf_explorer.tui.live_reload import FolderWatcher, edit_plan, run_editor
 from okf_explorer.tui.navigator import Navigator
 from okf_explorer.tui.screens.explorer_bindings import EXPLORER_BINDINGS, KeyRules, next_pane
 from okf_explorer.tui.widgets.footer import PinnedFooter
@@ -62,15 +63,23 @@ class MainScreen(Screen[None]):
             self.reason = reason
 
     def __init__(
-        self, brain: Brain, *, start: str | None, export_dir: Path, source_label: str
+        self,
+        brain: Brain,
+        *,
+        start: str | None,
+        export_dir: Path,
+        source_label: str,
+        watch_files: bool = True,
     ) -> None:
         super().__init__()
         self.brain, self.export_dir, self.source_label = brain, export_dir, source_label
+        self.watch_files = watch_files
         self.loader = IndexLoader(brain, start=start, show=self._show_start)
         self.nav = Navigator(self, self.loader, changed=self.sync_bindings)
         self.history = self.nav.history
         self.keys = KeyRules(self.nav, self.loader, partial(self.query_one, PagePane))
         self._start_slug: str | None = None
+        self.watcher = FolderWatcher()
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False, icon="◆")
@@ -83,6 +92,7 @@ class MainScreen(Screen[None]):
         yield StatusBar(id="status")
         yield PinnedFooter()
         yield self.loader
+        yield self.watcher
 
     def on_mount(self) -> None:
         self.title = "okf-explorer"
@@ -109,6 +119,8 @@ class MainScreen(Screen[None]):
     @on(IndexLoader.IndexBuilt)
     def _index_built(self, message: IndexLoader.IndexBuilt) -> None:
         self.nav.index_built(message.first)
+        if message.first and self.watch_files and (root := self.brain.local_root) is not None:
+            self.watcher.start(root)  # live reload (MCP sources have no folder to watch)
         if self.has_class("tree-open"):
             self.query_one(PageTree).show(self.loader.pages, None)  # titles are known now
 
@@ -284,6 +296,32 @@ class MainScreen(Screen[None]):
             current = self.nav.current
             tree.show(self.loader.pages, current.slug if current else None)
             tree.focus()
+
+    @on(FolderWatcher.FilesChanged)
+    def _files_changed(self) -> None:
+        """A page was saved elsewhere: refresh the index (only changed files are read);
+        the page on screen reloads where it was scrolled to."""
+        self.loader.build(refresh=self.loader.ready)
+
+    @on(FolderWatcher.WatchFailed)
+    def _watch_failed(self, message: FolderWatcher.WatchFailed) -> None:
+        text = f"live reload is off ({message.reason}); r reloads"
+        self.notify(text, title="watch", severity="warning", markup=False)
+
+    def action_edit(self) -> None:
+        """`E`: the page's file in `$EDITOR` (the app steps aside); re-indexed on return."""
+        current = self.nav.current
+        plan = edit_plan(self.brain, current.slug if current else None)
+        if isinstance(plan, str):
+            self.notify(plan, title="edit", severity="warning", markup=False)
+            return
+        try:
+            with self.app.suspend():
+                run_editor(*plan)
+        except SuspendNotSupported:
+            self.notify("this terminal cannot hand over to an editor", title="edit")
+            return
+        self.action_reload()
 
     def action_zoom(self) -> None:
         """The focused pane fills the screen, or the panes come back (also `escape`)."""

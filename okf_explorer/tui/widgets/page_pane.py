@@ -153,8 +153,11 @@ class PagePane(VerticalScroll, can_focus=True):
             self.show_failure(view.slug, f"Could not load {view.slug}: {error} · r retries")
             self.notify(str(error), title="source", severity="error", markup=False)
         else:
+            kept = self.scroll_y if move == "reload" and self.slug == view.slug else None
             self._opened(view, move)
             await self.show_page(page)
+            if kept:  # a reload (`r`, a file saved) keeps the place the reader was at
+                self.call_after_refresh(self.scroll_to, y=kept, animate=False)
             self.post_message(self.BodyShown())
         finally:
             spinner.stop()

@@ -100,6 +100,7 @@ class TraversalPanel(Vertical):
         """The slice `e` asked for while it was being walked: saved once it is shown."""
         self.last_export: Path | None = None
         self._fill = 0  # generation of the current fill: a new slice stops an old one
+        self.filled_once = False
 
     def compose(self) -> ComposeResult:
         table: DataTable[str | int] = DataTable(
@@ -178,7 +179,13 @@ class TraversalPanel(Vertical):
         self.query_one("#traversal-info", Static).update(info, layout=False)
 
     def show_edges(self, view: View, edges: Sequence[Edge]) -> None:
-        """Fill the table with a fresh slice (at most `ROW_LIMIT` rows)."""
+        """Fill the table with a fresh slice (at most `ROW_LIMIT` rows); the same slice
+        again (a reload that changed nothing here) keeps the table and its cursor."""
+        if view == self.view and list(edges) == self.edges and self.filled_once:
+            self.loaded, self.failed = True, False
+            self._describe(self.table.cursor_row if self.edges else None)
+            return
+        self.filled_once = True
         self.view, self.edges, self.loaded, self.failed = view, list(edges), True, False
         self.border_title = Text(slice_title(view))
         shown = self.edges[:ROW_LIMIT]
