@@ -105,18 +105,22 @@ class PageTree(Tree[TreeEntry]):
             node = found
             if depth < len(parts) - 1:
                 self._open(node)
-        self.move_cursor(node)
+        self.call_after_refresh(self.move_cursor, node)  # its line is known once laid out
 
     def _open(self, node: TreeNode[TreeEntry]) -> None:
+        self._fill_folder(node)
+        if not node.is_expanded:
+            node.expand()
+
+    def _fill_folder(self, node: TreeNode[TreeEntry]) -> None:
         entry = node.data
         if entry is not None and entry.folder is not None and not node.children:
             self._fill(node, entry.folder, entry.path)
-        node.expand()
 
     @on(Tree.NodeExpanded)
     def _expanded(self, event: Tree.NodeExpanded[TreeEntry]) -> None:
         event.stop()
-        self._open(event.node)
+        self._fill_folder(event.node)
 
     @on(Tree.NodeSelected)
     def _selected(self, event: Tree.NodeSelected[TreeEntry]) -> None:
