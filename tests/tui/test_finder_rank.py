@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from textual.command import CommandList, CommandPalette, CommandInput
+from textual.command import CommandInput, CommandList, CommandPalette
 
 from okf_explorer.sources.bundle import BundleSource
 from okf_explorer.tui.app import make_app
