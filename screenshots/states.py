@@ -91,8 +91,10 @@ STATES: tuple[State, ...] = (
     State("find-page", (Press(("slash",)), Press(tuple("orders")), Until(_palette_filled))),
     State("source-error", (Until(_error_shown),), down=True),
     State("stats", (Press(("s",)), Until(_stats_shown))),
+    State("narrow-80x24", start="tables/orders", size=(80, 24)),
+    State("page-tree", (Press(("f",)),), start="tables/orders"),
 )
-SCREENSHOTS = tuple(state for state in STATES if state.name != "stats")
+SCREENSHOTS = tuple(state for state in STATES if state.name not in ("stats", "page-tree"))
 """The states shown in the README (`screenshots/*.svg`)."""
 
 
