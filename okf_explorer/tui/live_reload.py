@@ -18,6 +18,7 @@ import threading
 from pathlib import Path
 
 from textual import work
+from textual.app import App, SuspendNotSupported
 from textual.message import Message
 from textual.widget import Widget
 
@@ -104,6 +105,22 @@ class FolderWatcher(Widget):
 
     def on_unmount(self) -> None:
         self.stop()
+
+
+def edit_page(app: App[None], brain: Brain, slug: str | None) -> bool:
+    """`E`: run the editor on page `slug`'s file while the app steps aside; False (and
+    a notification saying why) when it cannot."""
+    plan = edit_plan(brain, slug)
+    if isinstance(plan, str):
+        app.notify(plan, title="edit", severity="warning", markup=False)
+        return False
+    try:
+        with app.suspend():
+            run_editor(*plan)
+    except SuspendNotSupported:
+        app.notify("this terminal cannot hand over to an editor", title="edit", markup=False)
+        return False
+    return True
 
 
 def edit_plan(brain: Brain, slug: str | None) -> tuple[list[str], Path] | str:

@@ -13,13 +13,12 @@ from pathlib import Path
 from typing import ClassVar
 
 from textual import events, on
-from textual.app import ComposeResult, SuspendNotSupported
+from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.command import Provider
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
-from textual.widget import Widget
 from textual.widgets import DataTable, Header, Tree
 from textual.worker import Worker, WorkerState
 
@@ -31,9 +30,10 @@ from okf_explorer.tui.commands import PageFinder
 from okf_explorer.tui.failures import notice, reason
 from okf_explorer.tui.history import View
 from okf_explorer.tui.index_loader import IndexLoader
-from okf_explorer.tui.live_reload import FolderWatcher, edit_plan, run_editor
+from okf_explorer.tui.live_reload import FolderWatcher, edit_page
 from okf_explorer.tui.navigator import Navigator
 from okf_explorer.tui.screens.explorer_bindings import EXPLORER_BINDINGS, KeyRules, next_pane
+from okf_explorer.tui.screens.pane_layout import PaneLayout
 from okf_explorer.tui.widgets.footer import PinnedFooter
 from okf_explorer.tui.widgets.link_tree import LinkTree
 from okf_explorer.tui.widgets.page_pane import FATAL_AT_START, PagePane
@@ -80,6 +80,7 @@ class MainScreen(Screen[None]):
         self.keys = KeyRules(self.nav, self.loader, partial(self.query_one, PagePane))
         self._start_slug: str | None = None
         self.watcher = FolderWatcher()
+        self.layout_keys = PaneLayout(self, lambda: self.loader.pages, self._current_slug)
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False, icon="◆")
@@ -121,8 +122,7 @@ class MainScreen(Screen[None]):
         self.nav.index_built(message.first)
         if message.first and self.watch_files and (root := self.brain.local_root) is not None:
             self.watcher.start(root)  # live reload (MCP sources have no folder to watch)
-        if self.has_class("tree-open"):
-            self.query_one(PageTree).show(self.loader.pages, None)  # titles are known now
+        self.layout_keys.pages_changed()
 
     @on(IndexLoader.IndexFailed)
     @on(IndexLoader.StartFailed)
@@ -160,8 +160,8 @@ class MainScreen(Screen[None]):
         self, message: LinkTree.PageChosen | TraversalPanel.PageChosen | PageTree.PageChosen
     ) -> None:
         self.nav.choose(message.slug, message.exists)
-        if isinstance(message, PageTree.PageChosen) and self.has_class("-narrow"):
-            self.action_toggle_tree()  # a narrow screen gives the page its room back
+        if isinstance(message, PageTree.PageChosen):
+            self.layout_keys.page_chosen_in_tree()
 
     @on(PagePane.LinkFollowed)
     def _link_followed(self, message: PagePane.LinkFollowed) -> None:
@@ -187,6 +187,9 @@ class MainScreen(Screen[None]):
 
     async def _show_start(self, view: View, missing_ok: bool) -> bool:
         return await self.query_one(PagePane).open(view, "visit", missing_ok)
+
+    def _current_slug(self) -> str | None:
+        return current.slug if (current := self.nav.current) is not None else None
 
     def open_page(self, slug: str) -> None:
         """Open `slug` keeping the current depth and direction (also used by the finder)."""
@@ -285,17 +288,13 @@ class MainScreen(Screen[None]):
         self.query_one(next_pane(self.focused, step)).focus()
 
     def action_toggle_tree(self) -> None:
-        """Show the page tree (on the current page) and focus it, or hide it."""
-        tree = self.query_one(PageTree)
-        if self.has_class("tree-open"):
-            self.remove_class("tree-open")
-            if tree.has_focus:
-                self.query_one(PagePane).focus()
-        else:
-            self.add_class("tree-open")
-            current = self.nav.current
-            tree.show(self.loader.pages, current.slug if current else None)
-            tree.focus()
+        self.layout_keys.toggle_tree()
+
+    def action_zoom(self) -> None:
+        self.layout_keys.zoom()
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        self.layout_keys.focus_moved(event.widget)
 
     @on(FolderWatcher.FilesChanged)
     def _files_changed(self) -> None:
@@ -310,37 +309,8 @@ class MainScreen(Screen[None]):
 
     def action_edit(self) -> None:
         """`E`: the page's file in `$EDITOR` (the app steps aside); re-indexed on return."""
-        current = self.nav.current
-        plan = edit_plan(self.brain, current.slug if current else None)
-        if isinstance(plan, str):
-            self.notify(plan, title="edit", severity="warning", markup=False)
-            return
-        try:
-            with self.app.suspend():
-                run_editor(*plan)
-        except SuspendNotSupported:
-            self.notify("this terminal cannot hand over to an editor", title="edit")
-            return
-        self.action_reload()
-
-    def action_zoom(self) -> None:
-        """The focused pane fills the screen, or the panes come back (also `escape`)."""
-        if self.maximized is not None:
-            self.minimize()
-        elif (pane := self._pane_of(self.focused)) is not None:
-            self.maximized = pane
-
-    def _pane_of(self, widget: Widget | None) -> Widget | None:
-        """The pane holding `widget` (the traversal panel for its table)."""
-        for node in (widget, *(widget.ancestors if widget is not None else ())):
-            if isinstance(node, PagePane | LinkTree | TraversalPanel | PageTree):
-                return node
-        return None
-
-    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
-        """`tab` while a pane is zoomed zooms the pane it moves to."""
-        if self.maximized is not None and (pane := self._pane_of(event.widget)) is not None:
-            self.maximized = pane
+        if edit_page(self.app, self.brain, self._current_slug()):
+            self.action_reload()
 
     def action_help(self) -> None:
         from okf_explorer.tui.screens.help import HelpDialog  # not needed for the first paint
