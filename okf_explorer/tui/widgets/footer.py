@@ -14,6 +14,8 @@ from textual.widgets._footer import FooterKey
 
 PINNED = ("help", "app.quit")
 """The actions whose keys always show, at the right end."""
+COMPACT_BELOW = 100
+"""Columns under which the footer drops the padding around each key."""
 
 
 class PinnedFooter(Footer):
@@ -21,12 +23,16 @@ class PinnedFooter(Footer):
 
     DEFAULT_CSS = """
     PinnedFooter > #footer-pinned {
-        dock: right; width: auto; height: 1; background: $footer-background;
+        dock: right; width: auto; height: 1; padding-left: 1; background: $footer-background;
     }
     """
 
     def __init__(self) -> None:
         super().__init__(show_command_palette=False)
+
+    def on_resize(self) -> None:
+        """Under `COMPACT_BELOW` columns the keys lose their padding, so more of them fit."""
+        self.compact = self.size.width < COMPACT_BELOW
 
     def compose(self) -> ComposeResult:
         pinned: list[FooterKey] = []
