@@ -117,6 +117,8 @@ class IndexLoader(Widget):
         self._pending_start: str | None = None
         self._choose_when_indexed = False
         self._findables: tuple[object, list[Findable]] = (None, [])
+        self._refresh_again = False
+        """Pages changed while a build ran: refresh once it ends."""
         """The start page was a stand-in: the index's backlink counts choose again."""
 
     # ------------------------------------------------------------------ start-up
@@ -199,6 +201,14 @@ class IndexLoader(Widget):
         self.post_message(self.IndexStarted())
         self._build(refresh)
 
+    def refresh_soon(self) -> None:
+        """Pages changed on disk: refresh now, or once the running build ends (a stream
+        of saves then costs one refresh after another, never a refresh restarted forever)."""
+        if self.running:
+            self._refresh_again = True
+        else:
+            self.build(refresh=self.ready)
+
     def cancel(self) -> bool:
         """Stop the running build (it checks `is_cancelled`); False if none was running.
 
@@ -206,7 +216,7 @@ class IndexLoader(Widget):
         """
         if not self.running:
             return False
-        self.running = False
+        self.running = self._refresh_again = False
         self.workers.cancel_group(self, "index")
         return True
 
@@ -251,10 +261,13 @@ class IndexLoader(Widget):
                 self._choose_start_again()
                 self._choose_when_indexed = False
             self.post_message(self.IndexBuilt(self.brain.answered_by, len(self.pages), first))
+            if self._refresh_again:
+                self._refresh_again = False
+                self.build(refresh=True)
         elif event.state == WorkerState.ERROR and not isinstance(worker.error, Cancelled):
             assert worker.error is not None
             if worker.group == "index":
-                self.running = False
+                self.running = self._refresh_again = False
                 self.post_message(self.IndexFailed(worker.error))
             else:
                 self.post_message(self.StartFailed(worker.error))

@@ -18,7 +18,7 @@ from okf_explorer.tui.widgets.link_tree import LinkTree
 from okf_explorer.tui.widgets.page_pane import PagePane
 from okf_explorer.tui.widgets.status_bar import StatusBar
 
-from .conftest import FlakySource, brain_for, settle, write_bundle
+from .conftest import FlakySource, GatedSource, brain_for, settle, write_bundle
 
 LONG = "---\ntitle: Long\n---\n" + "".join(f"Line {n} of the page.\n\n" for n in range(80))
 FILES = {"index.md": "# Home\n\n[[long]]\n", "long.md": LONG, "other.md": "# Other\n"}
@@ -143,3 +143,30 @@ async def test_e_opens_the_page_in_the_editor_and_reindexes_it(
         await settle(pilot, lambda: pane.page is not None and "Edited" in pane.page.content)
         await settle(pilot)
         assert "other" in app.screen.brain.forward_links("index")[-1].to
+
+
+class CountedGate(GatedSource):
+    """A gated bundle that records the slugs of each scan."""
+
+    def scan(self, stubs, progress=None, cancel=None):  # type: ignore[no-untyped-def]
+        self.scans.append([stub.slug for stub in stubs])
+        return super().scan(stubs, progress, cancel)
+
+
+async def test_changes_during_a_build_refresh_once_after_it(tmp_path: Path) -> None:
+    bundle = write_bundle(tmp_path / "b", FILES)
+    source = CountedGate(bundle)
+    app = make_app(brain_for(source), watch_files=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        loader = app.screen.loader
+        await settle(pilot, lambda: source.scan_started.is_set() and loader.running)
+        (bundle / "new.md").write_text("# New\n")
+        loader.refresh_soon()  # two batches of changes while the first build runs
+        loader.refresh_soon()
+        assert len(source.scans) == 1  # the running build was not restarted
+        source.gate.set()
+        await settle(pilot, lambda: len(source.scans) == 2 and not loader.running)
+        await settle(pilot)
+        assert source.scans[1] == ["new"]  # then one refresh, of the new file only
+        assert len(source.scans) == 2
+        assert "new" in [slug for slug, _ in loader.pages]

@@ -300,7 +300,7 @@ class MainScreen(Screen[None]):
     def _files_changed(self) -> None:
         """A page was saved elsewhere: refresh the index (only changed files are read);
         the page on screen reloads where it was scrolled to."""
-        self.loader.build(refresh=self.loader.ready)
+        self.loader.refresh_soon()
 
     @on(FolderWatcher.WatchFailed)
     def _watch_failed(self, message: FolderWatcher.WatchFailed) -> None:
