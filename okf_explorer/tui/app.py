@@ -42,7 +42,7 @@ class ExplorerApp(App[None]):
         start: str | None = None,
         export_dir: Path | None = None,
         source_label: str | None = None,
-        watch_files: bool = True,
+        watch_files: bool = False,
     ) -> None:
         super().__init__()
         self.brain = brain
@@ -122,7 +122,7 @@ def make_app(
     start: str | None = None,
     export_dir: Path | None = None,
     source_label: str | None = None,
-    watch_files: bool = True,
+    watch_files: bool = False,
 ) -> ExplorerApp:
     """The app over `brain`, opening `start` (default: `core.start_page` chooses).
 
@@ -130,7 +130,8 @@ def make_app(
     directory).
     `source_label` overrides what the status line calls the source (the
     screenshot script uses it to keep machine paths out of the pictures).
-    `watch_files` reloads pages saved in a folder source (live reload).
+    `watch_files` reloads pages saved in a folder source (live reload; the CLI turns
+    it on, tests and scripts that wait for idle workers leave it off).
     """
     _start_resource_tracker()
     return ExplorerApp(

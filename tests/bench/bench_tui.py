@@ -187,7 +187,7 @@ async def time_depth(pilot: Pilot[None], screen, depth: int) -> list[float]:  # 
 
 async def live_reload(bundle: Path, start: str) -> list[float]:
     """Seconds from writing the open page's file until the page and its slice show it."""
-    app = make_app(Brain(BundleSource(bundle), cache_dir=False), start=start)
+    app = make_app(Brain(BundleSource(bundle), cache_dir=False), start=start, watch_files=True)
     samples = []
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen

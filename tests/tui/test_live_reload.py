@@ -40,7 +40,7 @@ async def test_a_saved_page_reloads_where_it_was_scrolled(
     tmp_path: Path, size: tuple[int, int]
 ) -> None:
     bundle = write_bundle(tmp_path / "b", FILES)
-    app = make_app(brain_for(BundleSource(bundle)), start="long")
+    app = make_app(brain_for(BundleSource(bundle)), start="long", watch_files=True)
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
         await watching(pilot, app)
@@ -58,7 +58,7 @@ async def test_a_saved_page_reloads_where_it_was_scrolled(
 
 async def test_a_new_file_counts_and_an_unchanged_pane_keeps_its_cursor(tmp_path: Path) -> None:
     bundle = write_bundle(tmp_path / "b", FILES)
-    app = make_app(brain_for(BundleSource(bundle)), start="index")
+    app = make_app(brain_for(BundleSource(bundle)), start="index", watch_files=True)
     async with app.run_test(size=(150, 45)) as pilot:
         await settle(pilot)
         await watching(pilot, app)
@@ -79,11 +79,11 @@ async def test_other_sources_are_not_watched_and_the_watch_stops_on_exit(
     tmp_path: Path,
 ) -> None:
     bundle = write_bundle(tmp_path / "b", FILES)
-    wrapped = make_app(brain_for(FlakySource(bundle)))
+    wrapped = make_app(brain_for(FlakySource(bundle)), watch_files=True)
     async with wrapped.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         assert wrapped.screen.query_one(FolderWatcher).root is None  # not a folder source
-    app = make_app(brain_for(BundleSource(bundle)))
+    app = make_app(brain_for(BundleSource(bundle)), watch_files=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         watcher = await watching(pilot, app)

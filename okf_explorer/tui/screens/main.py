@@ -69,7 +69,7 @@ class MainScreen(Screen[None]):
         start: str | None,
         export_dir: Path,
         source_label: str,
-        watch_files: bool = True,
+        watch_files: bool = False,
     ) -> None:
         super().__init__()
         self.brain, self.export_dir, self.source_label = brain, export_dir, source_label
