@@ -184,7 +184,7 @@ def _browse(brain: Brain, args: argparse.Namespace) -> int:
     """Run the TUI; without a terminal, say so in one line and exit 1 (it would hang)."""
     from okf_explorer.tui.app import NoTerminal, make_app
 
-    app = make_app(brain, start=getattr(args, "start", None) or None)
+    app = make_app(brain, start=getattr(args, "start", None) or None, watch_files=True)
     try:
         app.run()
     except NoTerminal as error:

@@ -115,9 +115,13 @@ STATES: tuple[State, ...] = (
         start="glossary/channel",
     ),
     State("graph-panel", (Press(("plus", "g")), Until(_graph_drawn)), start="glossary/channel"),
+    State("narrow-80x24", start="tables/orders", size=(80, 24)),
+    State("page-tree", (Press(("f",)),), start="tables/orders"),
 )
 SCREENSHOTS = tuple(
-    state for state in STATES if state.name not in ("stats", "backlinks-context-80x24", "legend")
+    state
+    for state in STATES
+    if state.name not in ("stats", "backlinks-context-80x24", "legend", "page-tree")
 )
 """The states shown in the README (`screenshots/*.svg`)."""
 
@@ -140,7 +144,9 @@ def state_app(state: State, sample: Path = SAMPLE) -> ExplorerApp:
     """A fresh app on the sample brain (no disk cache) ready to `play` `state`."""
     source = DownSource(sample) if state.down else BundleSource(sample)
     label = None if state.down else "sample brain"
-    return make_app(Brain(source, cache_dir=False), start=state.start, source_label=label)
+    brain = Brain(source, cache_dir=False)
+    # No live reload: the pictures are of a folder nobody edits, and idle means idle.
+    return make_app(brain, start=state.start, source_label=label, watch_files=False)
 
 
 async def play(pilot: Pilot[None], state: State, settle: Settle) -> None:

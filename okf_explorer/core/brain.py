@@ -55,7 +55,7 @@ from okf_explorer.core.links import (
 )
 from okf_explorer.core.listing import ServerListing
 from okf_explorer.core.pages import Page, PageInfo
-from okf_explorer.core.port import LocalFolder, PageSource, ServerGraph
+from okf_explorer.core.port import LocalFolder, PageFiles, PageSource, ServerGraph
 from okf_explorer.core.server_walk import ServerWalk
 from okf_explorer.core.suggest import suggest
 from okf_explorer.core.text_search import TextSearch
@@ -95,6 +95,10 @@ class Brain(IndexedBrain):
     def local_root(self) -> Path | None:
         """The folder the pages are files of (a `LocalFolder` source), else None."""
         return self.source.local_root if isinstance(self.source, LocalFolder) else None
+
+    def page_file(self, slug: str) -> Path | None:
+        """The file of page `slug` when the pages are files (`PageFiles`), else None."""
+        return self.source.page_file(slug) if isinstance(self.source, PageFiles) else None
 
     # -- which graph answers ---------------------------------------------------------
 

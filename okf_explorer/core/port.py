@@ -8,8 +8,9 @@ Optional capabilities are declared here too, each a runtime-checkable protocol
 a caller tests with `isinstance` (never `getattr(source, ...)`): `RowScanner`
 (plain scan rows), `TagListing` (a server-side tag filter), `LocalFolder` (the
 pages are files under a folder), `BodyReader` (bodies in bulk, for the text
-index), `ServerSearch` (the server's own full-text search). `server_graph()` is
-a method of every source (None when it has no stored graph).
+index), `ServerSearch` (the server's own full-text search), `PageFiles` (the
+file of one page). `server_graph()` is a method of every source (None when it
+has no stored graph).
 """
 
 from __future__ import annotations
@@ -210,6 +211,15 @@ class ServerSearch(Protocol):
     ) -> list[dict[str, Any]] | None:
         """The server's rows (gbrain's reply shape: `slug`, `title`, `type`,
         `chunk_text`, `score`, ...), or None when the server has no search tool."""
+        ...
+
+
+@runtime_checkable
+class PageFiles(Protocol):
+    """A source whose pages are files a person may edit (the TUI's `E` opens one)."""
+
+    def page_file(self, slug: str) -> Path:
+        """The file of `slug`; `PageNotFound` for a slug no listing could produce."""
         ...
 
 

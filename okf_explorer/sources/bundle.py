@@ -42,6 +42,7 @@ from okf_explorer.sources.pagefile import (
     MARKDOWN_SUFFIX,
     file_fingerprint,
     inside,
+    page_path,
     read_body,
     read_page,
 )
@@ -79,6 +80,10 @@ class BundleSource:
         """One page read fresh from disk; hostile or unknown slugs raise `PageNotFound`."""
         self._check_root()
         return read_page(self._root, slug)
+
+    def page_file(self, slug: str) -> Path:
+        """The file of `slug` (`PageFiles`); `PageNotFound` for a hostile slug."""
+        return Path(page_path(self._root, slug))
 
     def scan(
         self,

@@ -13,12 +13,12 @@ from typing import Any, ClassVar
 from textual import on
 from textual.app import App
 from textual.binding import Binding, BindingType
-from textual.command import Provider
+from textual.command import CommandPalette, Provider
 from textual.notifications import SeverityLevel
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.text_safety import printable
-from okf_explorer.tui.commands import PageFinder
+from okf_explorer.tui.commands import FIND_PROMPT, PageFinder
 from okf_explorer.tui.screens.main import MainScreen
 from okf_explorer.tui.settings import (
     NO_TERMINAL,
@@ -48,9 +48,11 @@ class ExplorerApp(App[None]):
         start: str | None = None,
         export_dir: Path | None = None,
         source_label: str | None = None,
+        watch_files: bool = False,
     ) -> None:
         super().__init__()
         self.brain = brain
+        self.watch_files = watch_files
         self.start = start
         self.export_dir = export_dir if export_dir is not None else default_export_dir()
         self.source_label = source_label if source_label is not None else brain.label
@@ -60,7 +62,11 @@ class ExplorerApp(App[None]):
 
     def _explorer(self) -> MainScreen:
         return MainScreen(
-            self.brain, start=self.start, export_dir=self.export_dir, source_label=self.source_label
+            self.brain,
+            start=self.start,
+            export_dir=self.export_dir,
+            source_label=self.source_label,
+            watch_files=self.watch_files,
         )
 
     @on(MainScreen.SourceFailed)
@@ -107,6 +113,11 @@ class ExplorerApp(App[None]):
             markup=markup,
         )
 
+    def action_command_palette(self) -> None:
+        """The palette is the page finder: it says so."""
+        if self.use_command_palette and not CommandPalette.is_open(self):
+            self.push_screen(CommandPalette(placeholder=FIND_PROMPT, id="--command-palette"))
+
     def get_system_commands(self, screen):  # type: ignore[no-untyped-def]
         """No system commands: the palette is the page finder (SPEC §8 `/`)."""
         return iter(())
@@ -118,16 +129,25 @@ def make_app(
     start: str | None = None,
     export_dir: Path | None = None,
     source_label: str | None = None,
+    watch_files: bool = False,
 ) -> ExplorerApp:
-    """The app over `brain`, opening `start` (default `index`, else the first page).
+    """The app over `brain`, opening `start` (default: `core.start_page` chooses).
 
     Exports (`e`) go to `export_dir` (default: `$OKF_EXPORT_DIR`, else the working
     directory).
     `source_label` overrides what the status line calls the source (the
     screenshot script uses it to keep machine paths out of the pictures).
+    `watch_files` reloads pages saved in a folder source (live reload; the CLI turns
+    it on, tests and scripts that wait for idle workers leave it off).
     """
     _start_resource_tracker()
-    return ExplorerApp(brain, start=start, export_dir=export_dir, source_label=source_label)
+    return ExplorerApp(
+        brain,
+        start=start,
+        export_dir=export_dir,
+        source_label=source_label,
+        watch_files=watch_files,
+    )
 
 
 def _start_resource_tracker() -> None:

@@ -1,21 +1,29 @@
-"""The page finder: the command palette's one provider, fuzzy over slugs and titles.
+"""The page finder: the command palette's one provider, over slugs, file names,
+titles and aliases.
 
-Slugs and titles are matched and shown as `printable` renders them (control
-characters as escapes: what the user sees is what they type); the page opened is
-the exact slug. Plain-text prompts and help are markup-escaped (a `[` in a name
-is text).
+The ranking is `core.find_rank.rank_pages` (exact, then prefix, then substring, then
+fuzzy; more backlinks first within a tier). Each hit shows the file name and title,
+and the folder. Names are shown as `printable` renders them (control characters as
+escapes); the page opened is the exact slug. Help lines are markup-escaped (a `[` in
+a name is text).
 """
 
 from __future__ import annotations
 
+import asyncio
 from functools import partial
 from typing import Protocol, runtime_checkable
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.content import Content
 from textual.markup import escape
 
 from okf_explorer.core.errors import PageNotFound
+from okf_explorer.core.find_rank import TIER_NAMES, Findable, FindHit, rank_pages
 from okf_explorer.core.text_safety import printable
+
+FIND_PROMPT = "Find a page…"
+"""The finder's prompt (`/`, `ctrl+p`)."""
 
 
 @runtime_checkable
@@ -30,6 +38,10 @@ class PageCatalogue(Protocol):
         """The page `name` resolves to (the core resolver, SPEC §3), or None."""
         ...
 
+    def findables(self) -> list[Findable]:
+        """Every page with its names and backlink count (blocking: run in a thread)."""
+        ...
+
     def open_page(self, slug: str) -> None: ...
 
 
@@ -39,7 +51,9 @@ many that opening the palette on 100k pages stalls."""
 
 
 EXACT_SCORE = float("inf")
-"""The resolved page's score: above any fuzzy score (Textual's are unbounded)."""
+"""The score of a page the resolver finds but no name matches (a path, say): first."""
+HIT_LIMIT = 200
+"""Pages listed at most for one query (the best ones)."""
 
 
 class PageFinder(Provider):
@@ -60,38 +74,43 @@ class PageFinder(Provider):
             yield DiscoveryHit(escape(shown), partial(self._open, slug), help=_help(shown, title))
 
     async def search(self, query: str) -> Hits:
-        """The page the query resolves to first (as `get NAME` would open it), then
-        fuzzy matches over slugs and titles (names shown with controls escaped)."""
-        matcher = self.matcher(query)
+        """Ranked pages (`rank_pages`); the page the query resolves to (as `get NAME`
+        would open it) comes first when no name of it matched (a path, say)."""
         screen = self.screen
-        exact = screen.exact_hit(query) if isinstance(screen, PageCatalogue) else None
-        pages = self._pages()
-        if exact is not None:
-            shown = printable(exact)
-            title = printable(next((title for slug, title in pages if slug == exact), exact))
-            help_text = f"{escape(title)} · what the name resolves to" if title != shown else None
-            yield Hit(
-                EXACT_SCORE,
-                matcher.highlight(shown),
-                partial(self._open, exact),
-                text=shown,
-                help=help_text,
-            )
-        for exact_slug, exact_title in pages:
-            if exact_slug == exact:
-                continue
-            slug, title = printable(exact_slug), printable(exact_title)
-            slug_score = matcher.match(slug)
-            title_score = matcher.match(title) if title != slug else 0.0
-            if slug_score <= 0 and title_score <= 0:
-                continue
-            if title_score > slug_score:
-                display = matcher.highlight(title)
-                text, help_text, score = title, escape(slug), title_score
-            else:
-                display = matcher.highlight(slug)
-                text, help_text, score = slug, _help(slug, title), slug_score
-            yield Hit(score, display, partial(self._open, exact_slug), text=text, help=help_text)
+        if not isinstance(screen, PageCatalogue):
+            return
+        pages = await asyncio.to_thread(screen.findables)
+        hits = await asyncio.to_thread(rank_pages, query, pages, HIT_LIMIT)
+        exact = screen.exact_hit(query)
+        if exact is not None and all(hit.slug != exact for hit in hits):
+            page = next((page for page in pages if page.slug == exact), Findable(exact))
+            yield self._hit(FindHit(page, -1, "resolves"), query, EXACT_SCORE)
+        for position, hit in enumerate(hits):
+            yield self._hit(hit, query, float(len(hits) - position))
+
+    def _hit(self, hit: FindHit, query: str, score: float) -> Hit:
+        """`orders  analytics.orders` over `tables/ · file name exact · 34 backlinks`."""
+        page = hit.page
+        folder, _, name = page.slug.rpartition("/")
+        shown_name, title = printable(name), printable(page.title)
+        display = _highlighted(shown_name, query)
+        if title and title not in (shown_name, printable(page.slug)):
+            display += Content.styled(f"  {title}", "dim")
+        how = "what the name resolves to" if hit.tier < 0 else f"{hit.field} {TIER_NAMES[hit.tier]}"
+        parts = [f"{printable(folder)}/" if folder else "(root)", how]
+        if page.backlinks:
+            parts.append(f"{page.backlinks} backlink{'s' if page.backlinks != 1 else ''}")
+        help_text = escape(" · ".join(parts))
+        opening = partial(self._open, page.slug)
+        return Hit(score, display, opening, text=printable(page.slug), help=help_text)
+
+
+def _highlighted(name: str, query: str) -> Content:
+    """`name` with the query, where it appears (ignoring case), in bold."""
+    content = Content(name)
+    wanted = query.strip().casefold()
+    at = name.casefold().find(wanted) if wanted else -1
+    return content.stylize("bold underline", at, at + len(wanted)) if at >= 0 else content
 
 
 def _help(shown_slug: str, title: str) -> str | None:

@@ -7,9 +7,11 @@ that the screen wires to its widgets. It never touches another widget.
 
 Start-up: the start page (`--start NAME`, else `index`) is read at once by the
 screen's `show` while the listing runs alongside; the index build starts only once
-a page is on screen, so nothing competes with the first paint. A start name that
-is not a slug opens the default page now and is resolved once the index is ready
-(SPEC §3 rules, through `Brain.resolve_slug`).
+a page is on screen, so nothing competes with the first paint. Without `index`, the
+listing chooses the start page (`core.start_page`: a home page, a nested index, else
+the page with most backlinks once the index is built); `StartChosen` says which rule
+chose it. A start name that is not a slug opens the default page now and is resolved
+once the index is ready (SPEC §3 rules, through `Brain.resolve_slug`).
 """
 
 from __future__ import annotations
@@ -26,7 +28,9 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import Cancelled
 from okf_explorer.core.fast_gc import freeze_survivors
+from okf_explorer.core.find_rank import Findable
 from okf_explorer.core.link_grammar import LinkKind
+from okf_explorer.core.start_page import StartChoice, choose_start
 from okf_explorer.tui.commands import not_found_sentence
 from okf_explorer.tui.history import View
 
@@ -84,6 +88,13 @@ class IndexLoader(Widget):
             super().__init__()
             self.slug = slug
 
+    class StartChosen(Message):
+        """No `--start`: the start page `choice.slug` was chosen by `choice.rule`."""
+
+        def __init__(self, choice: StartChoice) -> None:
+            super().__init__()
+            self.choice = choice
+
     class StartFailed(Message):
         """Start-up raised `error` (the source went away before or while listing)."""
 
@@ -104,6 +115,11 @@ class IndexLoader(Widget):
         self._build_wanted = True
         """The build is still to start once a page is on screen."""
         self._pending_start: str | None = None
+        self._choose_when_indexed = False
+        self._findables: tuple[object, list[Findable]] = (None, [])
+        self._refresh_again = False
+        """Pages changed while a build ran: refresh once it ends."""
+        """The start page was a stand-in: the index's backlink counts choose again."""
 
     # ------------------------------------------------------------------ start-up
 
@@ -128,13 +144,17 @@ class IndexLoader(Widget):
             self.pages = pages
         self.post_message(self.Listed(len(pages)))
         if found:
+            if self.start is None and (choice := choose_start([wanted])) is not None:
+                self.post_message(self.StartChosen(choice))
             return
         if self.start is not None:
             self._pending_start = self.start
-        slugs = [slug for slug, _ in pages]
-        fallback = "index" if "index" in slugs else (slugs[0] if slugs else None)
-        if fallback is not None:
-            await self._show(View(fallback), False)
+        choice = choose_start(slug for slug, _ in pages)
+        if choice is not None:
+            await self._show(View(choice.slug), False)
+            if self.start is None:
+                self.post_message(self.StartChosen(choice))
+                self._choose_when_indexed = not choice.final
         self._build_after_paint()
 
     def _build_after_paint(self) -> None:
@@ -153,6 +173,21 @@ class IndexLoader(Widget):
         close = await asyncio.to_thread(self.brain.suggest, name)
         self.notify(not_found_sentence(name, close), severity="warning", markup=False)
 
+    @work(group="resolve-start", exclusive=True, exit_on_error=False)
+    async def _choose_start_again(self) -> None:
+        """The index is ready: the page with most backlinks may replace the stand-in."""
+        index = self.brain.index
+        if index is None:
+            return
+
+        def backlinks(slug: str) -> int:
+            return len(set(index.reverse.get(slug, ())))
+
+        choice = await asyncio.to_thread(choose_start, index.pages, backlinks)
+        if choice is not None and choice.final:
+            self.post_message(self.StartResolved(choice.slug))
+            self.post_message(self.StartChosen(choice))
+
     def stop(self) -> None:
         """Cancel start-up and any build (the source failed before anything was shown)."""
         self.running = False
@@ -166,6 +201,14 @@ class IndexLoader(Widget):
         self.post_message(self.IndexStarted())
         self._build(refresh)
 
+    def refresh_soon(self) -> None:
+        """Pages changed on disk: refresh now, or once the running build ends (a stream
+        of saves then costs one refresh after another, never a refresh restarted forever)."""
+        if self.running:
+            self._refresh_again = True
+        else:
+            self.build(refresh=self.ready)
+
     def cancel(self) -> bool:
         """Stop the running build (it checks `is_cancelled`); False if none was running.
 
@@ -173,7 +216,7 @@ class IndexLoader(Widget):
         """
         if not self.running:
             return False
-        self.running = False
+        self.running = self._refresh_again = False
         self.workers.cancel_group(self, "index")
         return True
 
@@ -215,11 +258,17 @@ class IndexLoader(Widget):
             if first and self._pending_start is not None:
                 self._resolve_start(self._pending_start)
                 self._pending_start = None
+            if first and self._choose_when_indexed:
+                self._choose_start_again()
+                self._choose_when_indexed = False
             self.post_message(self.IndexBuilt(self.brain.answered_by, len(self.pages), first))
+            if self._refresh_again:
+                self._refresh_again = False
+                self.build(refresh=True)
         elif event.state == WorkerState.ERROR and not isinstance(worker.error, Cancelled):
             assert worker.error is not None
             if worker.group == "index":
-                self.running = False
+                self.running = self._refresh_again = False
                 self.post_message(self.IndexFailed(worker.error))
             else:
                 self.post_message(self.StartFailed(worker.error))
@@ -247,6 +296,22 @@ class IndexLoader(Widget):
             if candidate in known:
                 return candidate, True
         return None
+
+    def findables(self) -> list[Findable]:
+        """Every page with its title, aliases and backlink count for the finder, once
+        per index (the listing's slugs before there is one). Blocking: run in a thread."""
+        index = self.brain.index
+        if index is None:
+            return [Findable(slug, title) for slug, title in self.pages]
+        known, findables = self._findables
+        if known is not index:
+            reverse = index.reverse
+            findables = [
+                Findable(slug, info.title, info.aliases, len(set(reverse.get(slug, ()))))
+                for slug, info in index.pages.items()
+            ]
+            self._findables = (index, findables)
+        return findables
 
     def exact_hit(self, name: str) -> str | None:
         """What `name` resolves to once the index is built (never builds it)."""

@@ -87,13 +87,18 @@ async def settle(pilot: Pilot[None], until: Callable[[], bool] | None = None) ->
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
         await asyncio.sleep(0.005)
-        busy = any(worker.is_running for worker in app.workers)
+        busy = busy_workers(app)
         if (until is None and not busy) or (until is not None and until()):
             await pilot.pause()
             await refreshed(app)
-            if until is not None or not any(worker.is_running for worker in app.workers):
+            if until is not None or not busy_workers(app):
                 return
     raise AssertionError("the app did not settle")
+
+
+def busy_workers(app: App[None]) -> bool:
+    """Whether a worker is running, other than the folder watcher (it never ends)."""
+    return any(worker.is_running and worker.group != "watch" for worker in app.workers)
 
 
 async def refreshed(app: App[None]) -> None:

@@ -19,11 +19,12 @@ from textual.command import Provider
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Tree
+from textual.widgets import DataTable, Header, Tree
 from textual.worker import Worker, WorkerState
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import Cancelled
+from okf_explorer.core.find_rank import Findable
 from okf_explorer.core.index_model import LinkIndex
 from okf_explorer.core.text_index import SearchHit
 from okf_explorer.core.text_safety import printable
@@ -32,12 +33,16 @@ from okf_explorer.tui.failures import notice, reason
 from okf_explorer.tui.history import View
 from okf_explorer.tui.index_loader import IndexLoader
 from okf_explorer.tui.legend import WHY_NOT
+from okf_explorer.tui.live_reload import FolderWatcher, edit_page
 from okf_explorer.tui.navigator import Navigator
 from okf_explorer.tui.screens.explorer_bindings import EXPLORER_BINDINGS, KeyRules, next_pane
+from okf_explorer.tui.screens.pane_layout import PaneLayout
 from okf_explorer.tui.text_finder import PrefixedTextFinder, TextJump
+from okf_explorer.tui.widgets.footer import PinnedFooter
 from okf_explorer.tui.widgets.graph_panel import GraphPanel
 from okf_explorer.tui.widgets.link_tree import LinkTree
 from okf_explorer.tui.widgets.page_pane import FATAL_AT_START, PagePane
+from okf_explorer.tui.widgets.page_tree import PageTree
 from okf_explorer.tui.widgets.status_bar import StatusBar
 from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
 
@@ -48,6 +53,12 @@ class MainScreen(Screen[None]):
     CSS_PATH = "main.tcss"
     COMMANDS: ClassVar[set[type[Provider]]] = {PageFinder, PrefixedTextFinder}
     BINDINGS: ClassVar[list[BindingType]] = EXPLORER_BINDINGS
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (100, "-wide")]
+    """Narrower than 100 columns the panes stack (main.tcss)."""
+    VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-short"), (30, "-tall")]
+    """Fewer than 30 rows: no title bar."""
+    ALLOW_IN_MAXIMIZED_VIEW = "PinnedFooter, StatusBar"
+    AUTO_FOCUS = "#page-pane"
 
     class SourceFailed(Message):
         """The brain could not be opened (nothing was shown); the app says why."""
@@ -57,10 +68,17 @@ class MainScreen(Screen[None]):
             self.reason = reason
 
     def __init__(
-        self, brain: Brain, *, start: str | None, export_dir: Path, source_label: str
+        self,
+        brain: Brain,
+        *,
+        start: str | None,
+        export_dir: Path,
+        source_label: str,
+        watch_files: bool = False,
     ) -> None:
         super().__init__()
         self.brain, self.export_dir, self.source_label = brain, export_dir, source_label
+        self.watch_files = watch_files
         self.loader = IndexLoader(brain, start=start, show=self._show_start)
         self.nav = Navigator(self, self.loader, changed=self.sync_bindings)
         self.history = self.nav.history
@@ -68,18 +86,23 @@ class MainScreen(Screen[None]):
         self.text_jump = TextJump()
         self._reloaded_from: LinkIndex | None = None
         """The index `r` refreshes (to say when nothing changed)."""
+        self._start_slug: str | None = None
+        self.watcher = FolderWatcher()
+        self.layout_keys = PaneLayout(self, lambda: self.loader.pages, self._current_slug)
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False, icon="◆")
         with Horizontal(id="panes"):
+            yield PageTree(id="page-tree")
             yield PagePane(self.brain, id="page-pane")
             with Vertical(id="graph-column"):
                 yield LinkTree(self.brain, id="link-tree")
                 yield TraversalPanel(self.brain, export_dir=self.export_dir, id="traversal")
                 yield GraphPanel(id="graph")
         yield StatusBar(id="status")
-        yield Footer()
+        yield PinnedFooter()
         yield self.loader
+        yield self.watcher
 
     def on_mount(self) -> None:
         self.title = "okf-explorer"
@@ -111,6 +134,9 @@ class MainScreen(Screen[None]):
         after = self.brain.index
         if before is not None and after is not None and before.pages == after.pages:
             self.notify("nothing changed since the last index", title="r", timeout=2)
+        if message.first and self.watch_files and (root := self.brain.local_root) is not None:
+            self.watcher.start(root)  # live reload (MCP sources have no folder to watch)
+        self.layout_keys.pages_changed()
 
     @on(IndexLoader.IndexFailed)
     @on(IndexLoader.StartFailed)
@@ -121,9 +147,17 @@ class MainScreen(Screen[None]):
     def _start_resolved(self, message: IndexLoader.StartResolved) -> None:
         self.nav.start_resolved(message.slug)
 
+    @on(IndexLoader.StartChosen)
+    def _start_chosen(self, message: IndexLoader.StartChosen) -> None:
+        self._start_slug = message.choice.slug
+        self.query_one(StatusBar).set_start(message.choice.rule)
+
     @on(PagePane.Opened)
     def _opened(self, message: PagePane.Opened) -> None:
         self.nav.opened(message.view, message.move)
+        if self._start_slug is not None and message.view.slug != self._start_slug:
+            self._start_slug = None  # the user moved on: the status line forgets the rule
+            self.query_one(StatusBar).set_start(None)
         self.sub_title = printable(message.view.slug)
         self.sync_bindings()
 
@@ -146,10 +180,17 @@ class MainScreen(Screen[None]):
     @on(LinkTree.PageChosen)
     @on(TraversalPanel.PageChosen)
     @on(GraphPanel.PageChosen)
+    @on(PageTree.PageChosen)
     def _page_chosen(
-        self, message: LinkTree.PageChosen | TraversalPanel.PageChosen | GraphPanel.PageChosen
+        self,
+        message: LinkTree.PageChosen
+        | TraversalPanel.PageChosen
+        | GraphPanel.PageChosen
+        | PageTree.PageChosen,
     ) -> None:
         self.nav.choose(message.slug, message.exists)
+        if isinstance(message, PageTree.PageChosen):
+            self.layout_keys.page_chosen_in_tree()
 
     @on(PagePane.LinkFollowed)
     def _link_followed(self, message: PagePane.LinkFollowed) -> None:
@@ -176,6 +217,9 @@ class MainScreen(Screen[None]):
     async def _show_start(self, view: View, missing_ok: bool) -> bool:
         return await self.query_one(PagePane).open(view, "visit", missing_ok)
 
+    def _current_slug(self) -> str | None:
+        return current.slug if (current := self.nav.current) is not None else None
+
     def open_page(self, slug: str) -> None:
         """Open `slug` keeping the current depth and direction (also used by the finder)."""
         self.nav.go(self.nav.open(slug), "visit")
@@ -186,6 +230,9 @@ class MainScreen(Screen[None]):
 
     def exact_hit(self, name: str) -> str | None:
         return self.loader.exact_hit(name)
+
+    def findables(self) -> list[Findable]:
+        return self.loader.findables()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Grey out what does not apply now (SPEC §8 keys only; see `KeyRules`)."""
@@ -302,6 +349,31 @@ class MainScreen(Screen[None]):
         # `set_focus` moves the focus now; `focus()` would wait for the next idle, so
         # two quick presses would both start from the same pane and move one.
         self.set_focus(self.query_one(next_pane(self.focused, step)))
+
+    def action_toggle_tree(self) -> None:
+        self.layout_keys.toggle_tree()
+
+    def action_zoom(self) -> None:
+        self.layout_keys.zoom()
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        self.layout_keys.focus_moved(event.widget)
+
+    @on(FolderWatcher.FilesChanged)
+    def _files_changed(self) -> None:
+        """A page was saved elsewhere: refresh the index (only changed files are read);
+        the page on screen reloads where it was scrolled to."""
+        self.loader.refresh_soon()
+
+    @on(FolderWatcher.WatchFailed)
+    def _watch_failed(self, message: FolderWatcher.WatchFailed) -> None:
+        text = f"live reload is off ({message.reason}); r reloads"
+        self.notify(text, title="watch", severity="warning", markup=False)
+
+    def action_edit(self) -> None:
+        """`E`: the page's file in `$EDITOR` (the app steps aside); re-indexed on return."""
+        if edit_page(self.app, self.brain, self._current_slug()):
+            self.action_reload()
 
     def action_help(self) -> None:
         from okf_explorer.tui.screens.help import HelpDialog  # not needed for the first paint

@@ -123,6 +123,8 @@ class LinkTree(Tree[LinkNode]):
         self.slug: str | None = None
         self.link_info = ""
         """How the highlighted page is linked (also the border's subtitle)."""
+        self._shown: tuple[str, list[TreeLink], list[TreeLink]] | None = None
+        """What `show_links` last showed."""
 
     def load(self, slug: str) -> None:
         """Fetch `slug`'s one-hop links and show them (a newer load replaces an older one)."""
@@ -167,7 +169,12 @@ class LinkTree(Tree[LinkNode]):
     def show_links(
         self, slug: str, outgoing: Sequence[TreeLink], incoming: Sequence[TreeLink]
     ) -> None:
-        """Replace the tree with `slug`'s one-hop links."""
+        """Replace the tree with `slug`'s one-hop links; the same links again (a reload
+        that changed nothing here) keep the tree, its open nodes and its cursor."""
+        shown = (slug, list(outgoing), list(incoming))
+        if shown == self._shown:
+            return
+        self._shown = shown
         self.slug = slug
         self.link_info = ""
         self.border_subtitle = LINKS_LEGEND
@@ -203,7 +210,7 @@ class LinkTree(Tree[LinkNode]):
 
     def show_pending(self, slug: str, reason: str) -> None:
         """No links yet (index still building, or the source failed): say why."""
-        self.slug = slug
+        self.slug, self._shown = slug, None
         self.clear()
         self.link_info = ""
         self.border_subtitle = ""

@@ -47,18 +47,21 @@ def is_deprecated(frontmatter: dict[str, Any]) -> bool:
     return okf_meta.status_of(frontmatter) == "deprecated"
 
 
-def page_header(page: Page, now: datetime | None = None, *, unfold: bool = False) -> Text:
+def page_header(
+    page: Page, now: datetime | None = None, *, unfold: bool = False, compact: bool = False
+) -> Text:
     """Title and slug, the badges line, then each frontmatter key (see the module doc).
 
     Control characters in any name or value show as escapes (`printable`); only the
-    description keeps its line breaks. `unfold` shows long values in full.
+    description keeps its line breaks. `unfold` shows long values in full; `compact`
+    (a short pane) stops after the badges line with a count of what is folded.
     """
-    return _build(_Header(unfold), page, now)
+    return _build(_Header(unfold, compact), page, now)
 
 
-def header_folds(page: Page) -> bool:
-    """Whether the header of `page` folds any value (so unfolding it shows more)."""
-    header = _Header(unfold=False)
+def header_folds(page: Page, *, compact: bool = False) -> bool:
+    """Whether the header of `page` folds anything (so unfolding it shows more)."""
+    header = _Header(unfold=False, compact=compact)
     _build(header, page, None)
     return header.folded
 
@@ -66,8 +69,9 @@ def header_folds(page: Page) -> bool:
 class _Header:
     """One header being built; `folded` records whether a value was cut short."""
 
-    def __init__(self, unfold: bool) -> None:
+    def __init__(self, unfold: bool, compact: bool = False) -> None:
         self.unfold = unfold
+        self.compact = compact and not unfold
         self.folded = False
 
 
@@ -85,6 +89,9 @@ def _build(header: _Header, page: Page, now: datetime | None) -> Text:
         for number, badge in enumerate(badges):
             text.append(" · " if number else "", style="dim")
             text.append_text(badge)
+    if header.compact:
+        _folded_count(header, text, page)
+        return text
     events = okf_meta.verifications(fm)
     if events:
         _key(text, "verified")
@@ -110,6 +117,16 @@ def _build(header: _Header, page: Page, now: datetime | None) -> Text:
         _key(text, name)
         _value(header, text, lines, indent=len(lines) > 1 or isinstance(value, dict))
     return text
+
+
+def _folded_count(header: _Header, text: Text, page: Page) -> None:
+    """`… 7 more properties · p shows them`: the compact header's last line."""
+    hidden = [name for name in page.frontmatter if name not in _IN_BADGES_OR_ABOVE]
+    count = len(hidden) + (1 if page.description else 0)
+    if count:
+        header.folded = True
+        noun = "property" if count == 1 else "properties"
+        text.append(f"\n… {count} more {noun} · p shows them", style="dim")
 
 
 def _badges(page: Page, now: datetime | None) -> list[Text]:

@@ -46,6 +46,9 @@ Move = Literal["visit", "moved", "reload"]
 moved it; `reload` shows the current entry again."""
 SPINNER_DELAY = 0.15
 """Seconds a page load may take before the pane shows a loading spinner."""
+COMPACT_BELOW = 20
+"""A pane fewer rows high than this folds the header to its title and badges lines."""
+"""Seconds a page load may take before the pane shows a loading spinner."""
 
 
 class PagePane(VerticalScroll, can_focus=True):
@@ -110,6 +113,8 @@ class PagePane(VerticalScroll, can_focus=True):
         """`p` unfolds long frontmatter values in the header (every page, until pressed again)."""
         self.header_folded = False
         """Whether the folded header cuts a value short (`p` applies)."""
+        self._header_compact = False
+        """Whether the header on screen is the compact one (a short pane)."""
         self.more_wanted = 0
         """`m` presses not yet drawn (each draws the next part of a long page)."""
 
@@ -149,8 +154,11 @@ class PagePane(VerticalScroll, can_focus=True):
             self.show_failure(view.slug, f"Could not load {view.slug}: {error} · r retries")
             self.notify(str(error), title="source", severity="error", markup=False)
         else:
+            kept = self.scroll_y if move == "reload" and self.slug == view.slug else None
             self._opened(view, move)
             await self.show_page(page)
+            if kept:  # a reload (`r`, a file saved) keeps the place the reader was at
+                self.call_after_refresh(self.scroll_to, y=kept, animate=False)
             self.post_message(self.BodyShown())
         finally:
             spinner.stop()
@@ -211,9 +219,20 @@ class PagePane(VerticalScroll, can_focus=True):
             self._show_header(self.page)
 
     def _show_header(self, page: Page) -> None:
-        header = page_header(page, unfold=self.properties_open)
+        compact = self._header_compact = self._compact
+        header = page_header(page, unfold=self.properties_open, compact=compact)
         self.query_one("#page-header", Static).update(header)
-        self.header_folded = header_folds(page)
+        self.header_folded = header_folds(page, compact=compact)
+
+    @property
+    def _compact(self) -> bool:
+        return 0 < self.size.height < COMPACT_BELOW
+
+    def on_resize(self) -> None:
+        """A pane that became short (or tall again) folds (or unfolds) the header."""
+        if self.page is not None and self._compact != self._header_compact:
+            self._show_header(self.page)
+            self.post_message(self.BodyShown())  # whether `p` applies may have changed
 
     def want_more(self) -> None:
         """`m`: draw the next part; presses made while a part is drawn are counted, not dropped.

@@ -27,6 +27,8 @@ class StatusBar(Horizontal):
     StatusBar > Label { padding: 0 1 0 0; }
     StatusBar > #status-source { color: $text-accent; }
     StatusBar > #status-pages { color: $text-muted; }
+    StatusBar > #status-start { color: $text-muted; display: none; }
+    StatusBar > #status-start.shown { display: block; }
     StatusBar > #status-index { width: 1fr; }
     StatusBar > #status-index.failed { color: $error; }
     StatusBar > ProgressBar { width: 30; display: none; }
@@ -36,6 +38,7 @@ class StatusBar(Horizontal):
     def compose(self) -> ComposeResult:
         yield Label(id="status-source")
         yield Label(id="status-pages")
+        yield Label(id="status-start")
         yield Label("starting…", id="status-index")
         yield ProgressBar(id="status-progress", show_eta=False, show_percentage=False)
 
@@ -72,6 +75,12 @@ class StatusBar(Horizontal):
         self.query_one("#status-pages", Label).update(
             f"· {count} {'page' if count == 1 else 'pages'} ·"
         )
+
+    def set_start(self, rule: str | None) -> None:
+        """Which rule chose the start page (`core.start_page`); None once the user moved."""
+        label = self.query_one("#status-start", Label)
+        label.update(Text(f"start: {printable(rule)} ·" if rule else ""))
+        label.set_class(bool(rule), "shown")
 
     def set_indexing(self, done: int, total: int) -> None:
         if not self.has_class("indexing"):

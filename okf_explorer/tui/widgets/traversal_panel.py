@@ -127,6 +127,7 @@ class TraversalPanel(Vertical):
         self._laid_out_for = 0
         self._widths = (0, 0)
         """The backlinks table's two column widths, as laid out."""
+        self.filled_once = False
 
     def compose(self) -> ComposeResult:
         table: DataTable[str | int] = DataTable(
@@ -246,7 +247,13 @@ class TraversalPanel(Vertical):
     # ------------------------------------------------------------------ a slice
 
     def show_edges(self, view: View, edges: Sequence[Edge]) -> None:
-        """Fill the table with a fresh slice (at most `ROW_LIMIT` rows, by hop)."""
+        """Fill the table with a fresh slice (at most `ROW_LIMIT` rows, by hop); the same
+        slice again (a reload that changed nothing here) keeps the table and its cursor."""
+        if view == self.view and list(edges) == self.edges and self.filled_once:
+            self.loaded, self.failed = True, False
+            self._describe(self.table.cursor_row if self.edges else None)
+            return
+        self.filled_once = True
         self.view, self.edges, self.loaded, self.failed = view, list(edges), True, False
         self.border_title = Text(slice_title(view))
         self.border_subtitle = SLICE_LEGEND
@@ -279,7 +286,7 @@ class TraversalPanel(Vertical):
         self._complete = False
         self._add_rows(self._fill, made, 0)
         self._describe(0 if self.edges else None)
-        self.post_message(self.SliceShown(view, self.edges))
+        self.post_message(self.SliceShown(self.view, self.edges))
 
     def _add_rows(self, fill: int, rows: Sequence[Sequence[object]], start: int) -> None:
         """Add the next `FILL_CHUNK` rows, and the rest after the next refresh."""

@@ -1,0 +1,81 @@
+"""Where the explorer's panes go: the page tree beside them (`f`), one pane zoomed (`z`).
+
+Narrower than 100 columns the panes stack and the page gets the whole width
+(`main.tcss`, through the screen's breakpoint classes); the tree then closes once
+a page is chosen in it, to give the page its room back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from textual.screen import Screen
+from textual.widget import Widget
+
+from okf_explorer.tui.widgets.link_tree import LinkTree
+from okf_explorer.tui.widgets.page_pane import PagePane
+from okf_explorer.tui.widgets.page_tree import PageTree
+from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
+
+TREE_OPEN = "tree-open"
+"""The screen's class while the page tree shows."""
+
+
+class PaneLayout:
+    """Shows and hides the page tree, and zooms the pane that has the focus."""
+
+    def __init__(
+        self,
+        screen: Screen[None],
+        pages: Callable[[], list[tuple[str, str]]],
+        current: Callable[[], str | None],
+    ) -> None:
+        self._screen, self._pages, self._current = screen, pages, current
+
+    @property
+    def tree_open(self) -> bool:
+        return self._screen.has_class(TREE_OPEN)
+
+    def toggle_tree(self) -> None:
+        """Show the page tree (on the current page) and focus it, or hide it."""
+        screen = self._screen
+        tree = screen.query_one(PageTree)
+        if self.tree_open:
+            screen.remove_class(TREE_OPEN)
+            if tree.has_focus:
+                screen.query_one(PagePane).focus()
+        else:
+            screen.add_class(TREE_OPEN)
+            tree.show(self._pages(), self._current())
+            tree.focus()
+
+    def page_chosen_in_tree(self) -> None:
+        """A narrow screen gives the page its room back."""
+        if self.tree_open and self._screen.has_class("-narrow"):
+            self.toggle_tree()
+
+    def pages_changed(self) -> None:
+        """A new index: an open tree lists its pages (titles are known now)."""
+        if self.tree_open:
+            self._screen.query_one(PageTree).show(self._pages(), None)
+
+    def zoom(self) -> None:
+        """The focused pane fills the screen, or the panes come back (also `escape`)."""
+        screen = self._screen
+        if screen.maximized is not None:
+            screen.minimize()
+        elif (pane := pane_of(screen.focused)) is not None:
+            screen.maximized = pane
+
+    def focus_moved(self, widget: Widget) -> None:
+        """`tab` while a pane is zoomed zooms the pane it moves to."""
+        if self._screen.maximized is not None and (pane := pane_of(widget)) is not None:
+            self._screen.maximized = pane
+
+
+def pane_of(widget: Widget | None) -> Widget | None:
+    """The pane holding `widget` (the traversal panel for its table)."""
+    for node in (widget, *(widget.ancestors if widget is not None else ())):
+        if isinstance(node, PagePane | LinkTree | TraversalPanel | PageTree):
+            return node
+    return None

@@ -1,0 +1,45 @@
+"""The footer, with `?` and `q` pinned to its right end so they show at every width.
+
+Textual's footer cuts the keys that do not fit; the keys pinned here are docked
+right instead, and the others are cut before them. The command palette's own key
+is not shown: `/` (Find) is in the footer already.
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import HorizontalGroup
+from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
+
+PINNED = ("help", "app.quit")
+"""The actions whose keys always show, at the right end."""
+COMPACT_BELOW = 100
+"""Columns under which the footer drops the padding around each key."""
+
+
+class PinnedFooter(Footer):
+    """A `Footer` whose `PINNED` keys stay visible however narrow the terminal."""
+
+    DEFAULT_CSS = """
+    PinnedFooter > #footer-pinned {
+        dock: right; width: auto; height: 1; padding-left: 1; background: $footer-background;
+    }
+    """
+
+    def __init__(self) -> None:
+        super().__init__(show_command_palette=False)
+
+    def on_resize(self) -> None:
+        """Under `COMPACT_BELOW` columns the keys lose their padding, so more of them fit."""
+        self.compact = self.size.width < COMPACT_BELOW
+
+    def compose(self) -> ComposeResult:
+        pinned: list[FooterKey] = []
+        for item in super().compose():
+            if isinstance(item, FooterKey) and item.action in PINNED:
+                pinned.append(item)
+            else:
+                yield item
+        if pinned:
+            yield HorizontalGroup(*pinned, id="footer-pinned")

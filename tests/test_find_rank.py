@@ -1,0 +1,50 @@
+"""The finder's ranking (`core.find_rank`): the obvious answer first."""
+
+from __future__ import annotations
+
+from okf_explorer.core.find_rank import EXACT, FUZZY, PREFIX, SUBSTRING, Findable, rank_pages
+
+PAGES = [
+    Findable("decisions/adr-001-one-orders-table", "ADR-001: One orders table", backlinks=4),
+    Findable("glossary/orders", "Order", backlinks=3),
+    Findable("tables/orders", "analytics.orders", backlinks=34),
+    Findable("tables/orders_legacy", "analytics.orders_legacy", backlinks=9),
+    Findable("tables/order_items", "analytics.order_items", backlinks=14),
+    Findable("people/maya-chen", "Maya Chen", ("Maya", "M. Chen")),
+    Findable("glossary/gross margin", "Gross margin"),
+]
+
+
+def slugs(query: str) -> list[str]:
+    return [hit.slug for hit in rank_pages(query, PAGES)]
+
+
+def test_an_exact_file_name_comes_first_the_most_linked_of_two_first() -> None:
+    found = slugs("orders")
+    assert found[:2] == ["tables/orders", "glossary/orders"]
+    assert found.index("tables/orders_legacy") < found.index("decisions/adr-001-one-orders-table")
+
+
+def test_tiers_exact_prefix_substring_fuzzy() -> None:
+    tiers = {hit.slug: hit.tier for hit in rank_pages("orders", PAGES)}
+    assert tiers["tables/orders"] == EXACT
+    assert tiers["tables/orders_legacy"] == PREFIX
+    assert tiers["decisions/adr-001-one-orders-table"] == PREFIX  # a word of the name
+    assert tiers["tables/order_items"] == FUZZY
+    assert rank_pages("rders", PAGES)[0].tier == SUBSTRING
+
+
+def test_titles_and_aliases_match_exactly_ignoring_case_and_separators() -> None:
+    assert next((hit.slug, hit.field) for hit in rank_pages("m. chen", PAGES)) == (
+        "people/maya-chen",
+        "alias",
+    )
+    assert rank_pages("MAYA chen", PAGES)[0].tier == EXACT
+    assert rank_pages("gross-margin", PAGES)[0].slug == "glossary/gross margin"
+    assert rank_pages("tables/orders", PAGES)[0].field == "slug"
+
+
+def test_nothing_for_a_blank_query_or_no_match_and_a_limit() -> None:
+    assert rank_pages("  ", PAGES) == []
+    assert rank_pages("zzz", PAGES) == []
+    assert len(rank_pages("a", PAGES, limit=2)) == 2

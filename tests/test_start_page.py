@@ -1,0 +1,52 @@
+"""The start page a person would choose (`core.start_page`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from okf_explorer.core.start_page import FIRST_PAGE, choose_start
+
+
+@pytest.mark.parametrize(
+    ("slugs", "slug", "rule"),
+    [
+        (["a", "index", "Home", "README"], "index", "root index"),
+        (["a", "Index", "Home"], "Index", "root Index"),
+        (["a", "index", "Index"], "index", "root index"),
+        (["docs/index", "Home", "README", "z"], "Home", "root Home"),
+        (["docs/404", "readme", "_index"], "readme", "root readme"),
+        (["_index", "b"], "_index", "root _index"),
+        (["docs/404", "docs/index", "a/index", "a/b/README"], "docs/index", "docs/index"),
+        (["a/b/index", "z/README", "m/c/Home"], "z/README", "nested README"),
+        (["x/Home", "y/index"], "y/index", "nested index"),
+        (["b", "a"], "a", FIRST_PAGE),
+    ],
+)
+def test_home_pages_by_rule(slugs: list[str], slug: str, rule: str) -> None:
+    choice = choose_start(slugs)
+    assert choice is not None
+    assert (choice.slug, choice.rule) == (slug, rule)
+
+
+def test_most_backlinks_when_no_home_page() -> None:
+    counts = {"notes/fleeting": 0, "hub": 7, "other": 7, "lonely": 1}
+    choice = choose_start(counts, counts.__getitem__)
+    assert choice is not None
+    assert (choice.slug, choice.rule, choice.final) == ("hub", "most backlinks (7)", True)
+
+
+def test_a_home_page_beats_backlinks() -> None:
+    choice = choose_start(["index", "hub"], {"index": 0, "hub": 9}.__getitem__)
+    assert choice is not None and choice.slug == "index"
+
+
+def test_the_first_page_stands_in_until_backlinks_are_known() -> None:
+    no_links = choose_start(["b", "a"], lambda slug: 0)
+    unknown = choose_start(["b", "a"])
+    assert no_links is not None and unknown is not None
+    assert (unknown.slug, unknown.final) == ("a", False)
+    assert no_links.slug == "a"
+
+
+def test_an_empty_brain_has_no_start() -> None:
+    assert choose_start([]) is None

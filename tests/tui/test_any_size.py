@@ -1,0 +1,110 @@
+"""Any terminal size (80×24 and 150×45): stacked panes, `z` zooms a pane, the header
+folds in a short pane, help scrolls, `?` and `q` stay in the footer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.widgets._footer import FooterKey
+
+from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.tui.app import make_app
+from okf_explorer.tui.screens.help import HelpDialog
+from okf_explorer.tui.widgets.link_tree import LinkTree
+from okf_explorer.tui.widgets.page_pane import PagePane
+from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
+
+from .conftest import brain_for, settle
+
+
+def app_for(sample_brain: Path, start: str = "tables/orders"):  # type: ignore[no-untyped-def]
+    return make_app(brain_for(BundleSource(sample_brain)), start=start, watch_files=False)
+
+
+def visible_footer_keys(app) -> set[str]:  # type: ignore[no-untyped-def]
+    """Footer keys drawn inside the screen."""
+    width = app.screen.size.width
+    return {
+        key.key
+        for key in app.screen.query(FooterKey)
+        if key.region.width and key.region.right <= width and key.region.x >= 0
+    }
+
+
+async def test_80x24_stacks_the_panes_and_the_page_gets_the_width(sample_brain: Path) -> None:
+    app = app_for(sample_brain)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        page = app.screen.query_one(PagePane)
+        links = app.screen.query_one(LinkTree)
+        assert app.screen.has_class("-narrow")
+        assert page.region.width == 80  # was ~28 columns beside the graph column
+        assert links.region.y >= page.region.bottom  # the links and slice sit below
+        header_lines = str(page.query_one("#page-header").render()).count("\n") + 1
+        assert header_lines <= 3  # title, badges, "… N more properties · p shows them"
+        assert page.header_folded
+        await pilot.press("p")
+        await settle(pilot)
+        assert str(page.query_one("#page-header").render()).count("\n") + 1 > 3
+
+
+async def test_150x45_keeps_the_panes_side_by_side(sample_brain: Path) -> None:
+    app = app_for(sample_brain)
+    async with app.run_test(size=(150, 45)) as pilot:
+        await settle(pilot)
+        page = app.screen.query_one(PagePane)
+        links = app.screen.query_one(LinkTree)
+        assert app.screen.has_class("-wide") and not app.screen.has_class("-narrow")
+        assert links.region.x >= page.region.right
+        assert "owner" in str(page.query_one("#page-header").render())  # not folded
+
+
+@pytest.mark.parametrize("size", [(80, 24), (150, 45)])
+async def test_z_zooms_the_focused_pane_and_tab_zooms_the_next(
+    sample_brain: Path, size: tuple[int, int]
+) -> None:
+    app = app_for(sample_brain)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        page = screen.query_one(PagePane)
+        await pilot.press("z")
+        await settle(pilot)
+        assert screen.maximized is page
+        assert page.region.width == size[0]
+        await pilot.press("tab")  # on to the link tree, still zoomed
+        await settle(pilot)
+        assert screen.maximized is screen.query_one(LinkTree)
+        await pilot.press("tab")  # the traversal table: its whole panel is zoomed
+        await settle(pilot)
+        assert screen.maximized is screen.query_one(TraversalPanel)
+        await pilot.press("z")
+        await settle(pilot)
+        assert screen.maximized is None
+
+
+@pytest.mark.parametrize("size", [(80, 24), (150, 45), (50, 20)])
+async def test_help_and_quit_stay_in_the_footer(sample_brain: Path, size: tuple[int, int]) -> None:
+    app = app_for(sample_brain)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        shown = visible_footer_keys(app)
+        assert {"question_mark", "q"} <= shown
+        assert "ctrl+p" not in shown  # no "palette": `/ Find` is the finder
+
+
+async def test_help_scrolls_down_to_the_last_key_at_80x24(sample_brain: Path) -> None:
+    app = app_for(sample_brain)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpDialog)
+        box = app.screen.query_one("#help-box")
+        assert box.max_scroll_y > 0  # the keys do not fit: the box scrolls
+        await pilot.press("end")
+        await settle(pilot)
+        assert box.scroll_y == box.max_scroll_y
+        hint = app.screen.query_one("#help-hint")
+        assert hint.region.bottom <= box.region.bottom  # the last lines are on screen

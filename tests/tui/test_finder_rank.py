@@ -1,0 +1,53 @@
+"""The finder (`/`) ranks the obvious answer first, shows title and folder, and says
+"Find a page"."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.command import CommandInput, CommandList, CommandPalette
+
+from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.tui.app import make_app
+from okf_explorer.tui.commands import FIND_PROMPT
+from okf_explorer.tui.widgets.page_pane import PagePane
+
+from .conftest import brain_for, settle
+
+
+def options(app) -> list[str]:  # type: ignore[no-untyped-def]
+    commands = app.screen.query_one(CommandList)
+    return [str(commands.get_option_at_index(i).prompt) for i in range(commands.option_count)]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (150, 45)])
+async def test_orders_puts_tables_orders_first(sample_brain: Path, size: tuple[int, int]) -> None:
+    app = make_app(brain_for(BundleSource(sample_brain)), watch_files=False)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await pilot.press("slash")
+        await pilot.pause()
+        assert CommandPalette.is_open(app)
+        assert app.screen.query_one(CommandInput).placeholder == FIND_PROMPT == "Find a page…"
+        await pilot.press(*"orders")
+        await settle(pilot, lambda: len(options(app)) >= 5)
+        first, second = options(app)[:2]
+        assert first.startswith("orders  analytics.orders")
+        assert "tables/ · file name exact" in first
+        assert "glossary/" in second
+        assert "adr-001-one-orders-table" not in "".join(options(app)[:5])
+        await pilot.press("enter")
+        await settle(pilot, lambda: app.screen.query_one(PagePane).slug == "tables/orders")
+
+
+async def test_a_path_the_resolver_knows_comes_first(sample_brain: Path) -> None:
+    app = make_app(brain_for(BundleSource(sample_brain)), watch_files=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash")
+        await pilot.press(*"/tables/stores.md")
+        await settle(pilot, lambda: len(options(app)) >= 1)
+        assert "what the name resolves to" in options(app)[0]
+        await pilot.press("enter")
+        await settle(pilot, lambda: app.screen.query_one(PagePane).slug == "tables/stores")

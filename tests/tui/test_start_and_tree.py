@@ -1,0 +1,119 @@
+"""The first page chosen as a person would (the status line names the rule), and the
+page tree (`f`) as a second way in; at 80×24 and 150×45."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.tui.app import make_app
+from okf_explorer.tui.screens.main import MainScreen
+from okf_explorer.tui.widgets.page_pane import PagePane
+from okf_explorer.tui.widgets.page_tree import PageTree, folder_tree
+from okf_explorer.tui.widgets.status_bar import StatusBar
+
+from .conftest import brain_for, settle, write_bundle
+
+SIZES = [(80, 24), (150, 45)]
+FOAM_LIKE = {
+    "docs/404.md": "# Page not found!\n",
+    "docs/index.md": "# Foam docs\n\nSee [[features]].\n",
+    "docs/features.md": "# Features\n",
+    "README.md": "# Foam\n\nRead [[docs/index]].\n",
+}
+NO_HOME = {
+    "fleeting/a note.md": "# A note\n",
+    "topics/hub.md": "# Hub\n",
+    "topics/x.md": "[[hub]]\n",
+    "topics/y.md": "[[hub]] and [[x]]\n",
+}
+
+
+def start_rule(app) -> str:  # type: ignore[no-untyped-def]
+    return str(app.screen.query_one("#status-start").content)
+
+
+def shown_slug(app) -> str | None:  # type: ignore[no-untyped-def]
+    page = app.screen.query_one(PagePane).page
+    return page.slug if page is not None else None
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_a_root_readme_beats_docs_404(tmp_path: Path, size: tuple[int, int]) -> None:
+    bundle = write_bundle(tmp_path / "foam", FOAM_LIKE)
+    app = make_app(brain_for(BundleSource(bundle)), watch_files=False)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        assert shown_slug(app) == "README"
+        assert start_rule(app) == "start: root README ·"
+
+
+async def test_docs_index_when_the_root_has_no_home_page(tmp_path: Path) -> None:
+    files = {key: value for key, value in FOAM_LIKE.items() if key != "README.md"}
+    app = make_app(brain_for(BundleSource(write_bundle(tmp_path / "b", files))), watch_files=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert shown_slug(app) == "docs/index"
+        assert start_rule(app) == "start: docs/index ·"
+        await pilot.press("tab")  # the user moves on: the rule is no longer news
+        app.screen.open_page("docs/features")
+        await settle(pilot, lambda: shown_slug(app) == "docs/features")
+        assert not app.screen.query_one("#status-start").has_class("shown")
+
+
+async def test_most_backlinks_once_the_index_knows_them(tmp_path: Path) -> None:
+    app = make_app(
+        brain_for(BundleSource(write_bundle(tmp_path / "b", NO_HOME))), watch_files=False
+    )
+    async with app.run_test(size=(150, 45)) as pilot:
+        await settle(pilot, lambda: shown_slug(app) == "topics/hub")
+        await settle(pilot)
+        assert start_rule(app) == "start: most backlinks (2) ·"
+        assert app.screen.history.current.slug == "topics/hub"
+
+
+async def test_start_flag_names_no_rule(tmp_path: Path) -> None:
+    bundle = write_bundle(tmp_path / "foam", FOAM_LIKE)
+    app = make_app(brain_for(BundleSource(bundle)), start="docs/404", watch_files=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert shown_slug(app) == "docs/404"
+        assert not app.screen.query_one(StatusBar).query_one("#status-start").has_class("shown")
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_f_shows_the_page_tree_and_enter_opens_a_page(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    bundle = write_bundle(tmp_path / "foam", FOAM_LIKE)
+    app = make_app(brain_for(BundleSource(bundle)), watch_files=False)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, MainScreen)
+        tree = screen.query_one(PageTree)
+        assert not tree.display
+        await pilot.press("f")
+        await settle(pilot)
+        assert tree.display and tree.has_focus
+        assert tree.selected_slug == "README"  # the cursor starts on the current page
+        assert [str(node.label) for node in tree.root.children] == ["docs/ 3", "README  Foam"]
+        await pilot.press("up", "space", "down", "down")  # open docs/, go to its second page
+        await settle(pilot)
+        assert tree.selected_slug == "docs/features"
+        await pilot.press("enter")
+        await settle(pilot, lambda: shown_slug(app) == "docs/features")
+        assert tree.display == (size[0] >= 100)  # a narrow screen gives the page its room back
+        if tree.display:
+            await pilot.press("f")
+            await settle(pilot)
+            assert not tree.display
+
+
+def test_folder_tree_nests_folders_and_counts_pages() -> None:
+    top = folder_tree([("a/b/c", "C"), ("a/d", "D"), ("e", "E")])
+    assert list(top.folders) == ["a"] and top.pages == [("e", "E")]
+    assert top.folders["a"].count() == 2
+    assert top.folders["a"].folders["b"].pages == [("a/b/c", "C")]
