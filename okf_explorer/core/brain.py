@@ -181,6 +181,8 @@ class Brain(IndexedBrain):
         """
         if not name.strip():
             return None
+        if not _path_like(name) and self._is_server_page(name):
+            return Resolution(name, "exact")  # one `get_page`, no listing of the brain
         exact = not _path_like(name) and self._server_listing() is None
         if exact and name in self.ensure_index().pages:  # no resolver tables needed
             return Resolution(name, "exact")
@@ -310,6 +312,18 @@ class Brain(IndexedBrain):
             reason = info.error or "it could not be read"
             raise PageUnreadable(slug, reason, info.error_kind or "unreadable")
         return index
+
+    def _is_server_page(self, name: str) -> bool:
+        """Before any index, with a server graph: whether `name` is itself a slug of the
+        server, asked with one `get_page` (remembered as a root seen, so the walk that
+        follows asks nothing again). False without a server graph or once indexed."""
+        if self._index is not None or self._server_graph() is None:
+            return False
+        try:
+            self._server_root(name)
+        except PageNotFound:
+            return False
+        return True
 
     def _server_root(self, slug: str) -> None:
         """Fetch an unseen root once: a server answers `[]` for slugs it does not have."""
