@@ -94,6 +94,10 @@ class MainScreen(Screen[None]):
     def _listed(self, message: IndexLoader.Listed) -> None:
         self.nav.listed(message.count)
 
+    @on(IndexLoader.IndexStarted)
+    def _index_started(self) -> None:
+        self.nav.index_started()
+
     @on(IndexLoader.IndexBuilt)
     def _index_built(self, message: IndexLoader.IndexBuilt) -> None:
         self.nav.index_built(message.first)
