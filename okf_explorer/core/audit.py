@@ -62,11 +62,11 @@ Side = Literal["files", "server", "both"]
 Naming = Literal["gbrain", "as-is"]
 
 CAUSES: dict[str, str] = {
-    "page_skipped": "rename or move the file if it is a page ({detail})",
+    "page_skipped": "{detail}: rename or move the file if it is a page",
     "page_only_on_server": "the page is in no file: it was written with put_page or imported"
     " from elsewhere; export it to the folder, or delete it on the server",
-    "target_missing": "the target is not on the server ({detail}): rename its file, or link"
-    " to a page the server holds",
+    "target_missing": "the target is not on the server ({detail}): rename its file, or"
+    " link to a page the server holds",
     "other_source": "the page is on gbrain source {detail}: audit that source's folder too,"
     " or qualify the link as [[{detail}:{target}]]",
     "frontmatter_only": "re-run `gbrain extract links --source db --include-frontmatter`,"

@@ -97,16 +97,16 @@ def import_skip_reason(path: str) -> str | None:
     segments = path.split("/")
     for segment in segments[:-1]:
         if segment.startswith(".") or segment in PRUNED_FOLDER_NAMES or segment.endswith(".raw"):
-            return f"it skips the folder {segment}/"
+            return f"gbrain's import skips the folder {segment}/"
     name = segments[-1]
     if name.startswith("."):
-        return "it skips hidden files"
+        return "gbrain's import skips hidden files"
     if re.search(r"[\x00-\x1f]", path) or re.search(r"[\[\]]", path):
-        return "it skips file names with brackets or control characters"
+        return "gbrain's import skips names with brackets or control characters"
     if name in SKIPPED_FILE_NAMES:
-        return f"it skips {name} files (SYNC_SKIP_FILES: {', '.join(SKIPPED_FILE_NAMES)})"
+        return f"gbrain's import skips {name} files"
     if not gbrain_slug(path):
-        return "the file name gives an empty slug"
+        return "the file name gives gbrain an empty slug"
     return None
 
 
