@@ -248,9 +248,7 @@ def compare(
         files,
         server,
         server_text,
-        global_basename
-        if global_basename is not None
-        else any(s.link_type == "wikilink_basename" for s in server.links),
+        global_basename if global_basename is not None else _bare_names_linked(files, server),
         frontmatter_extracted
         if frontmatter_extracted is not None
         else any(s.link_source == "frontmatter" for s in server.links),
@@ -265,7 +263,7 @@ def compare(
                 stated[link.page, link.target].append(link)
     stored: dict[tuple[str, str], list[StoredLink]] = defaultdict(list)
     for row in server.links:
-        if row.page not in absent:
+        if row.page not in absent and row.page != row.target:  # no self-loops on either side
             stored[row.page, row.target].append(row)
     for pair, links in stated.items():
         if pair not in stored:
@@ -277,6 +275,22 @@ def compare(
             found.append(_server_only(rows, evidence))
     order = list(CAUSES)
     return sorted(found, key=lambda d: (order.index(d.cause), d.page, d.target or ""))
+
+
+def _bare_names_linked(files: FilesSide, server: ServerSide) -> bool:
+    """True when the server holds a `wikilink_basename` edge for a bare `[[name]]` (so
+    `global_basename` is on; dir-qualified `[[dir/x]]` get that type without it)."""
+    bare: dict[str, set[str]] = defaultdict(set)
+    for link in files.links:
+        if link.kind != "markdown" and "/" not in link.written:
+            bare[link.page].add(link.written)
+    names = basename_index(server.pages)
+    return any(
+        row.target in basename_matches(names, written)
+        for row in server.links
+        if row.link_type == "wikilink_basename"
+        for written in bare.get(row.page, ())
+    )
 
 
 def _page_differences(files: FilesSide, server: ServerSide) -> list[Difference]:
@@ -313,6 +327,8 @@ def _files_only(links: list[FileLink], evidence: _Evidence) -> Difference:
     reading = evidence.reading(link)
     if reading.unread:
         return said("unread_form", f"gbrain does not read {reading.unread}")
+    if link.rule == "refdef" and target not in reading.direct:
+        return said("unread_form", "gbrain does not resolve [[name]] through a `[name]: path`")
     if target in reading.direct:
         if _escaped_pipe(evidence.text(page), link.written):
             return said("escaped_pipe")
