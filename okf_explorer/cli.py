@@ -188,6 +188,19 @@ def build_parser() -> argparse.ArgumentParser:
         "arguments (a missing folder or an MCP server: validate needs a folder)."
     )
 
+    audit = command("audit", "compare a folder's graph with a server's, every difference explained")
+    audit.add_argument("folder", metavar="FOLDER", help="the folder the server was loaded from")
+    audit.add_argument(
+        "--against", required=True, metavar="URL", help="the http(s)://.../mcp server"
+    )
+    audit.add_argument("--json", action="store_true", help="one JSON record per difference")
+    audit.epilog = (
+        "Text: the edge and page counts of each side, then the differences grouped by cause, "
+        "each cause with its count, its fix and its first examples. --json: a list of "
+        "{page, target, written, cause, side, fix}. Exit 0 the graphs agree, 1 they differ, "
+        "2 bad arguments."
+    )
+
     serve = command("serve", "serve the brain over MCP (streamable HTTP or stdio)")
     serve.add_argument("src", nargs="?", metavar="SRC", help="folder or MCP URL")
     serve.add_argument("--host", default=DEFAULT_HOST, help=f"default {DEFAULT_HOST}")

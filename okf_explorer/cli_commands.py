@@ -64,6 +64,10 @@ def run_command(args: argparse.Namespace) -> int:
     _check_arguments(args)
     if command == "serve":
         return _serve(args)
+    if command == "audit":
+        from okf_explorer.cli_audit import run_audit_command
+
+        return run_audit_command(args)
     if command == "validate":
         from okf_explorer.cli_validate import check_folder_source
 

@@ -1,0 +1,420 @@
+"""The audit: the graph the files state against the graph a server stores, every
+difference with a cause decided from evidence (`okf-explorer audit`, issue 12).
+
+`compare(files, server, server_text=...) -> list[Difference]` is pure: the
+gathering (reading the folder, calling the server) lives in `sources.audit_gather`.
+Both sides name pages as the server does (`choose_naming`, `server_names`): gbrain
+lowercases and hyphenates paths (`core.audit_gbrain.gbrain_slug`); our own `serve`
+keeps them as they are.
+
+Edges are compared per (page, target) pair, page names on both sides in the
+server's naming; a pair on both sides whose relations differ is one difference
+(side `both`). Causes, in the order they are tried (`CAUSES` holds each one's fix):
+
+- `page_skipped` (files): gbrain's import skips the file
+  (`audit_gbrain.import_skip_reason`), or two files map to one slug;
+- `page_only_on_server` (server): a server page no file names;
+- `target_missing` (files): the link's target page is not on the server;
+- `other_source` (either): the target lives on another gbrain source (`source_id`);
+- `frontmatter_only` (files): the link is stated only in frontmatter, and the server
+  holds no frontmatter edge (so it ran `extract` without `--include-frontmatter`);
+- `unread_form` (either): gbrain does not read the link's form, or reads it as
+  another page;
+- `title_or_alias` (files): our resolver matched a title or an alias; gbrain never does;
+- `basename_only` (files): a file-name-only `[[name]]`, linked by gbrain only with
+  `link_resolution.global_basename`;
+- `ambiguous_basename` (either): several pages share that file name (gbrain then
+  links every one, typed `wikilink_basename`);
+- `escaped_pipe` (files): gbrain would read the link, written `[[x\\|alias]]` (a table);
+- `relation_differs` (both): the pair is on both sides with other relations (gbrain
+  infers verbs from nearby words);
+- `manual_link` (server): added by hand (a `link_source` no extractor writes);
+- `prose_path` (server): gbrain read a slug-shaped `dir/name` in plain text as a link;
+- `content_differs` (either): the server's copy of the page differs from the file;
+- `unexplained` (either): none of the above (0 on our fixtures).
+
+Links from a page the server lacks are not listed one by one: the page's own
+difference stands for them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+from urllib.parse import unquote
+
+from okf_explorer.core.audit_gbrain import (
+    Reading,
+    basename_index,
+    basename_matches,
+    gbrain_slug,
+    import_skip_reason,
+    prose_paths,
+    read_markdown_link,
+    read_wiki_link,
+)
+from okf_explorer.core.typed_links import LINKS
+
+Side = Literal["files", "server", "both"]
+Naming = Literal["gbrain", "as-is"]
+
+CAUSES: dict[str, str] = {
+    "page_skipped": "{detail}: rename or move the file if it is a page",
+    "page_only_on_server": "the page is in no file: it was written with put_page or imported"
+    " from elsewhere; export it to the folder, or delete it on the server",
+    "target_missing": "the target is not on the server ({detail}): rename its file, or"
+    " link to a page the server holds",
+    "other_source": "the page is on gbrain source {detail}: audit that source's folder too,"
+    " or qualify the link as [[{detail}:{target}]]",
+    "frontmatter_only": "re-run `gbrain extract links --source db --include-frontmatter`,"
+    " or state the link in the page's body too",
+    "unread_form": "write the link as [[{target}]] ({detail})",
+    "title_or_alias": "gbrain resolves no titles or aliases: write [[{target}|{written}]]",
+    "basename_only": "write the link as [[{target}]], or run `gbrain config set"
+    " link_resolution.global_basename true` then `gbrain extract links --source db`",
+    "ambiguous_basename": "write the link as [[{target}]]: {detail}",
+    "escaped_pipe": "upgrade gbrain (escaped table pipes were dropped before gbrain#4062),"
+    " or write the link without an alias",
+    "relation_differs": "nothing to fix if the relation is right ({detail}); state it in"
+    " frontmatter to make it explicit",
+    "manual_link": "the edge was added on the server ({detail}): write it into the file, or"
+    " remove it with remove_link",
+    "prose_path": "gbrain reads the text `{target}` in the page as a link: write it as"
+    " [[{target}]] if meant, or reword it",
+    "content_differs": "the server's copy of the page differs from the file (put_page, or not"
+    " re-imported): run `gbrain import` then `gbrain extract links --source db`",
+    "unexplained": "no evidence explains it: please report it with the page and target",
+}
+"""Every cause, in report order, with its fix (a template over the difference's fields)."""
+
+SERVER_LINKS = frozenset({"mentions", "wikilink_basename", ""})
+"""Server link types that state no relation (a plain body link)."""
+EXTRACTED_SOURCES = frozenset({"markdown", "frontmatter", "mentions", "wikilink-resolved"})
+"""`link_source` values gbrain's extractors write; any other was added by hand."""
+
+
+@dataclass(frozen=True, slots=True)
+class FileLink:
+    """One resolved edge the files state, pages named as the server names them.
+    `written` is the target as written; `rule`, `ambiguous` and `candidates` come
+    from our resolver (SPEC §3); `rel` is `links` for a body link."""
+
+    page: str
+    target: str
+    written: str
+    kind: str
+    rule: str
+    rel: str = LINKS
+    ambiguous: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class FilePage:
+    """One file: `path` relative to the folder, `text` its body without frontmatter,
+    `skipped` why the server's import leaves it out (None: it should be there)."""
+
+    path: str
+    text: str = ""
+    skipped: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StoredLink:
+    """One edge the server stores (a `get_links` row)."""
+
+    page: str
+    target: str
+    link_type: str = "mentions"
+    link_source: str | None = "markdown"
+    target_source: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FilesSide:
+    pages: Mapping[str, FilePage]
+    links: list[FileLink]
+
+
+@dataclass(frozen=True, slots=True)
+class ServerSide:
+    pages: Mapping[str, str | None]
+    """slug → source_id"""
+    links: list[StoredLink]
+
+
+@dataclass(frozen=True, slots=True)
+class Difference:
+    """One difference. `side` is where the edge or page is: `files` (the server lacks
+    it), `server` (the files lack it) or `both` (relations differ). `target` is None
+    for a page-level difference."""
+
+    page: str
+    target: str | None
+    written: str | None
+    cause: str
+    side: Side
+    fix: str
+
+    def to_json(self) -> dict[str, str | None]:
+        return {
+            "page": self.page,
+            "target": self.target,
+            "written": self.written,
+            "cause": self.cause,
+            "side": self.side,
+            "fix": self.fix,
+        }
+
+
+def choose_naming(file_slugs: Iterable[str], server_slugs: Iterable[str]) -> Naming:
+    """How the server names the folder's pages, from the listing: `gbrain` when its
+    naming and import rules predict which files are on the server better than the
+    slugs as they are (a tie keeps them as they are)."""
+    slugs = list(file_slugs)
+    on_server = set(server_slugs)
+    as_is = sum(slug in on_server for slug in slugs)
+    gbrain = sum(
+        (gbrain_slug(slug) in on_server) == (import_skip_reason(slug + ".md") is None)
+        for slug in slugs
+    )
+    return "gbrain" if gbrain > as_is else "as-is"
+
+
+def server_names(file_slugs: Iterable[str], naming: Naming) -> dict[str, str]:
+    """Our slug → the server's name of that page."""
+    if naming == "as-is":
+        return {slug: slug for slug in file_slugs}
+    return {slug: gbrain_slug(slug) or slug for slug in file_slugs}
+
+
+def skip_reason(path: str, naming: Naming) -> str | None:
+    """Why the server's import leaves out the file at `path` (gbrain naming only)."""
+    return import_skip_reason(path) if naming == "gbrain" else None
+
+
+@dataclass
+class _Evidence:
+    files: FilesSide
+    server: ServerSide
+    server_text: Callable[[str], str | None]
+    global_basename: bool
+    frontmatter_extracted: bool
+    names: dict[str, list[str]] = field(default_factory=dict)
+    readings: dict[tuple[str, str, str], Reading] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.names = basename_index(self.server.pages)
+
+    def reading(self, link: FileLink) -> Reading:
+        key = (link.page, link.written, link.kind)
+        if key not in self.readings:
+            if link.kind == "markdown":
+                text = self.text(link.page)
+                self.readings[key] = read_markdown_link(
+                    link.written, link.page, reference_style=not _inline(text, link.written)
+                )
+            else:
+                self.readings[key] = read_wiki_link(link.written, link.page, self.server.pages)
+        return self.readings[key]
+
+    def text(self, page: str) -> str:
+        found = self.files.pages.get(page)
+        return found.text if found else ""
+
+    def differs(self, page: str) -> bool:
+        stored = self.server_text(page)
+        return stored is not None and _words(stored) != _words(self.text(page))
+
+
+def compare(
+    files: FilesSide,
+    server: ServerSide,
+    *,
+    server_text: Callable[[str], str | None] = lambda slug: None,
+    global_basename: bool | None = None,
+    frontmatter_extracted: bool | None = None,
+) -> list[Difference]:
+    """Every difference between the two sides, each with its cause (module docstring).
+
+    `server_text(slug)` gives the server's body of a page (compiled truth and
+    timeline) or None; it is asked only for pages whose differences need it.
+    `global_basename` / `frontmatter_extracted` say how the server extracted links;
+    None decides from the stored edges (`wikilink_basename` / `frontmatter` rows).
+    """
+    evidence = _Evidence(
+        files,
+        server,
+        server_text,
+        global_basename if global_basename is not None else _bare_names_linked(files, server),
+        frontmatter_extracted
+        if frontmatter_extracted is not None
+        else any(s.link_source == "frontmatter" for s in server.links),
+    )
+    found = _page_differences(files, server)
+    absent = {d.page for d in found}
+    stated: dict[tuple[str, str], list[FileLink]] = defaultdict(list)
+    for link in files.links:
+        if link.page not in absent and link.page != link.target:
+            stored_page = files.pages.get(link.page)
+            if stored_page is None or stored_page.skipped is None:
+                stated[link.page, link.target].append(link)
+    stored: dict[tuple[str, str], list[StoredLink]] = defaultdict(list)
+    for row in server.links:
+        if row.page not in absent and row.page != row.target:  # no self-loops on either side
+            stored[row.page, row.target].append(row)
+    for pair, links in stated.items():
+        if pair not in stored:
+            found.append(_files_only(links, evidence))
+        else:
+            found.extend(_relations(links, stored[pair], evidence))
+    for pair, rows in stored.items():
+        if pair not in stated:
+            found.append(_server_only(rows, evidence))
+    order = list(CAUSES)
+    return sorted(found, key=lambda d: (order.index(d.cause), d.page, d.target or ""))
+
+
+def _bare_names_linked(files: FilesSide, server: ServerSide) -> bool:
+    """True when the server holds a `wikilink_basename` edge for a bare `[[name]]` (so
+    `global_basename` is on; dir-qualified `[[dir/x]]` get that type without it)."""
+    bare: dict[str, set[str]] = defaultdict(set)
+    for link in files.links:
+        if link.kind != "markdown" and "/" not in link.written:
+            bare[link.page].add(link.written)
+    names = basename_index(server.pages)
+    return any(
+        row.target in basename_matches(names, written)
+        for row in server.links
+        if row.link_type == "wikilink_basename"
+        for written in bare.get(row.page, ())
+    )
+
+
+def _page_differences(files: FilesSide, server: ServerSide) -> list[Difference]:
+    found = []
+    for slug, page in files.pages.items():
+        if slug in server.pages and page.skipped is None:
+            continue
+        if page.skipped is not None:
+            found.append(_difference(slug, None, page.path, "page_skipped", "files", page.skipped))
+        else:
+            found.append(_difference(slug, None, page.path, "unexplained", "files"))
+    for slug in server.pages:
+        if slug not in files.pages:
+            found.append(_difference(slug, None, None, "page_only_on_server", "server"))
+    return found
+
+
+def _files_only(links: list[FileLink], evidence: _Evidence) -> Difference:
+    link = next((x for x in links if x.rel == LINKS), links[0])
+    page, target = link.page, link.target
+
+    def said(cause: str, detail: str = "") -> Difference:
+        return _difference(page, target, link.written, cause, "files", detail)
+
+    if target not in evidence.server.pages:
+        skipped = evidence.files.pages.get(target)
+        reason = skipped.skipped if skipped and skipped.skipped else "no such page"
+        return said("target_missing", reason)
+    source = evidence.server.pages[target]
+    if source != evidence.server.pages.get(page):
+        return said("other_source", str(source))
+    if link.rel != LINKS:
+        return said("unexplained" if evidence.frontmatter_extracted else "frontmatter_only")
+    reading = evidence.reading(link)
+    if reading.unread:
+        return said("unread_form", f"gbrain does not read {reading.unread}")
+    if link.rule == "refdef" and target not in reading.direct:
+        return said("unread_form", "gbrain does not resolve [[name]] through a `[name]: path`")
+    if target in reading.direct:
+        if _escaped_pipe(evidence.text(page), link.written):
+            return said("escaped_pipe")
+        return said("content_differs" if evidence.differs(page) else "unexplained")
+    if link.rule in ("title", "alias"):
+        return said("title_or_alias")
+    if reading.basename is not None:
+        matches = basename_matches(evidence.names, reading.basename)
+        if target in matches and not evidence.global_basename:
+            if len(matches) > 1 or link.ambiguous:
+                return said("ambiguous_basename", _shared(matches))
+            return said("basename_only")
+    if reading.direct:
+        read_as = ", ".join(reading.direct)
+        return said("unread_form", f"gbrain reads it as {read_as}, which it does not hold")
+    return said("content_differs" if evidence.differs(page) else "unexplained")
+
+
+def _server_only(rows: list[StoredLink], evidence: _Evidence) -> Difference:
+    row = rows[0]
+    page, target = row.page, row.target
+    page_links = [link for link in evidence.files.links if link.page == page]
+
+    def said(cause: str, detail: str = "", written: str | None = None) -> Difference:
+        return _difference(page, target, written, cause, "server", detail)
+
+    if row.target_source is not None and row.target_source != evidence.server.pages.get(page):
+        return said("other_source", row.target_source)
+    manual = [r for r in rows if r.link_source not in EXTRACTED_SOURCES]
+    if manual:
+        return said("manual_link", f"link_source {manual[0].link_source}")
+    for link in page_links:
+        if link.rel != LINKS:
+            continue
+        reading = evidence.reading(link)
+        if target in reading.direct:
+            detail = f"the files resolve it to {link.target}; gbrain reads {target}"
+            return said("unread_form", detail, link.written)
+        if reading.basename is not None and evidence.global_basename:
+            matches = basename_matches(evidence.names, reading.basename)
+            if target in matches:
+                return said("ambiguous_basename", _shared(matches), link.written)
+    if target in prose_paths(evidence.text(page)):
+        return said("prose_path", "", target)
+    return said("content_differs" if evidence.differs(page) else "unexplained")
+
+
+def _relations(
+    links: list[FileLink], rows: list[StoredLink], evidence: _Evidence
+) -> list[Difference]:
+    stated = {link.rel for link in links}
+    stored = {LINKS if r.link_type in SERVER_LINKS else r.link_type for r in rows}
+    if stated == stored:
+        return []
+    link = links[0]
+    only_stated = stated - stored
+    if only_stated and not (stored - stated) and not evidence.frontmatter_extracted:
+        typed = next(x for x in links if x.rel in only_stated)
+        return [_difference(link.page, link.target, typed.written, "frontmatter_only", "files")]
+    detail = f"files: {', '.join(sorted(stated))}; server: {', '.join(sorted(stored))}"
+    return [_difference(link.page, link.target, link.written, "relation_differs", "both", detail)]
+
+
+def _difference(
+    page: str, target: str | None, written: str | None, cause: str, side: Side, detail: str = ""
+) -> Difference:
+    fix = CAUSES[cause].format(detail=detail, target=target, written=written)
+    return Difference(page, target, written, cause, side, fix)
+
+
+def _shared(matches: list[str]) -> str:
+    return f"{len(matches)} pages share that file name ({', '.join(matches[:3])})"
+
+
+def _inline(text: str, destination: str) -> bool:
+    """True when `destination` appears as an inline `](…)` link target in `text`."""
+    for match in re.finditer(r"\]\(\s*<?([^)>]*?)>?\s*(?:\"[^\"]*\")?\)", text):
+        written = unquote(match.group(1).split("#", 1)[0]).strip()
+        if written == destination:
+            return True
+    return False
+
+
+def _escaped_pipe(text: str, written: str) -> bool:
+    return re.search(r"\[\[\s*" + re.escape(written) + r"(?:#[^|\]]*)?\s*\\\|", text) is not None
+
+
+def _words(text: str) -> list[str]:
+    return text.split()

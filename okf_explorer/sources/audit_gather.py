@@ -1,0 +1,187 @@
+"""Gather both sides of an audit (`core.audit`): the folder's graph through our one
+resolver, the server's through `list_pages` (paged) and `get_links` for every page,
+`concurrency` calls in flight on the client's keep-alive pool.
+
+The server's page bodies are fetched only for the pages whose differences need
+them (`AuditRun.server_text`, one `get_page` each, remembered).
+"""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from okf_explorer.core.audit import (
+    Difference,
+    FileLink,
+    FilePage,
+    FilesSide,
+    Naming,
+    ServerSide,
+    StoredLink,
+    choose_naming,
+    compare,
+    server_names,
+    skip_reason,
+)
+from okf_explorer.core.errors import OkfError, PageNotFound, ProtocolError
+from okf_explorer.core.index import build_index
+from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.sources.mcp import McpSource
+
+LIST_LIMIT = 100
+"""`list_pages` rows asked per call (gbrain clamps remote callers to 100)."""
+MAX_LISTED = 1_000_000
+"""Past this many listed pages the audit stops (a server that never stops listing)."""
+
+
+@dataclass
+class AuditRun:
+    """What an audit gathered and found. `files_edges` / `server_edges` count distinct
+    (page, target) pairs on each side (pages named as the server names them)."""
+
+    naming: Naming
+    files: FilesSide
+    server: ServerSide
+    differences: list[Difference] = field(default_factory=list)
+
+    @property
+    def files_edges(self) -> int:
+        return len({(x.page, x.target) for x in self.files.links if x.page != x.target})
+
+    @property
+    def server_edges(self) -> int:
+        return len({(x.page, x.target) for x in self.server.links})
+
+
+def run_audit(folder: Path, server: McpSource, *, concurrency: int = 8) -> AuditRun:
+    """Read `folder` and `server`, and compare them (`core.audit.compare`)."""
+    pages = list_server_pages(server)
+    stored = server_links(server, list(pages), concurrency)
+    files_source = BundleSource(folder)
+    try:
+        index = build_index(files_source, cache=False)
+        texts = {
+            slug: _body(files_source, slug) for slug, info in index.pages.items() if info.readable
+        }
+    finally:
+        files_source.close()
+    naming = choose_naming(index.pages, pages)
+    names = server_names(index.pages, naming)
+    files = _files_side(index, names, texts, naming)
+    side = ServerSide(pages=pages, links=stored)
+    fetched = _ServerTexts(server)
+    run = AuditRun(naming, files, side)
+    run.differences = compare(files, side, server_text=fetched)
+    return run
+
+
+def list_server_pages(server: McpSource) -> dict[str, str | None]:
+    """Every page the server lists, slug → `source_id` (None when it says none)."""
+    pages: dict[str, str | None] = {}
+    offset = 0
+    while offset < MAX_LISTED:
+        rows = server.call_tool(
+            "list_pages", {"limit": LIST_LIMIT, "offset": offset, "sort": "slug"}
+        )
+        if not isinstance(rows, list):
+            raise ProtocolError(f"{server.label} answered list_pages with no list")
+        fresh = 0
+        for row in rows:
+            if isinstance(row, dict) and isinstance(row.get("slug"), str):
+                fresh += row["slug"] not in pages
+                pages[row["slug"]] = _text(row.get("source_id"))
+        if not rows or not fresh:
+            return pages
+        offset += len(rows)
+    raise ProtocolError(f"{server.label} listed more than {MAX_LISTED} pages")
+
+
+def server_links(server: McpSource, slugs: list[str], concurrency: int) -> list[StoredLink]:
+    """`get_links` of every page in `slugs`, in slug order."""
+
+    def links_of(slug: str) -> list[StoredLink]:
+        rows = server.call_tool("get_links", {"slug": slug})
+        if not isinstance(rows, list):
+            raise ProtocolError(f"{server.label} answered get_links with no list")
+        return [_stored(slug, row) for row in rows if isinstance(row, dict)]
+
+    with ThreadPoolExecutor(max_workers=max(1, concurrency)) as pool:
+        return [link for links in pool.map(links_of, slugs) for link in links if link.target]
+
+
+def _stored(slug: str, row: dict[str, Any]) -> StoredLink:
+    return StoredLink(
+        page=_text(row.get("from_slug")) or slug,
+        target=_text(row.get("to_slug")) or "",
+        link_type=_text(row.get("link_type")) or "mentions",
+        link_source=_text(row.get("link_source")),
+        target_source=_text(row.get("to_source_id")),
+    )
+
+
+def _files_side(
+    index: Any, names: dict[str, str], texts: dict[str, str], naming: Naming
+) -> FilesSide:
+    pages: dict[str, FilePage] = {}
+    for slug, info in index.pages.items():
+        if not info.readable:
+            continue
+        name = names[slug]
+        path = slug + ".md"
+        skipped = skip_reason(path, naming)
+        if skipped is None and name in pages:  # the first file keeps the slug
+            reason = f"two files map to the slug {name} (also {pages[name].path})"
+            pages[slug] = FilePage(path=path, text=texts.get(slug, ""), skipped=reason)
+            continue
+        pages[name] = FilePage(path=path, text=texts.get(slug, ""), skipped=skipped)
+    links: list[FileLink] = []
+    for slug, resolved in index.forward.items():
+        for link in resolved:
+            if not link.exists or slug not in names or link.to not in names:
+                continue
+            frm, to = (link.to, slug) if link.incoming else (slug, link.to)
+            links.append(
+                FileLink(
+                    page=names[frm],
+                    target=names[to],
+                    written=link.target,
+                    kind=link.kind,
+                    rule=link.rule,
+                    rel=link.rel,
+                    ambiguous=link.ambiguous,
+                )
+            )
+    return FilesSide(pages=pages, links=links)
+
+
+def _body(source: BundleSource, slug: str) -> str:
+    try:
+        return source.get_page(slug).content
+    except OkfError:
+        return ""
+
+
+class _ServerTexts:
+    """`server_text` for `compare`: one `get_page` per page asked, remembered."""
+
+    def __init__(self, server: McpSource) -> None:
+        self._server = server
+        self._seen: dict[str, str | None] = {}
+        self._lock = threading.Lock()
+
+    def __call__(self, slug: str) -> str | None:
+        with self._lock:
+            if slug not in self._seen:
+                try:
+                    self._seen[slug] = self._server.get_page(slug).content
+                except PageNotFound:
+                    self._seen[slug] = None
+            return self._seen[slug]
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) else None
