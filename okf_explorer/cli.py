@@ -136,6 +136,11 @@ def build_parser() -> argparse.ArgumentParser:
     browse = command("browse", "open the terminal explorer")
     browse.add_argument("src", nargs="?", metavar="SRC", help="folder or MCP URL")
     browse.add_argument("--start", metavar="SLUG", help="page to open first")
+    browse.add_argument(
+        "--against",
+        metavar="URL",
+        help="a server loaded from this folder: each page shows where it disagrees",
+    )
 
     get = command("get", "print a page body (or the whole page as JSON)")
     get.add_argument("slug", metavar="SLUG", help=SLUG_HELP)

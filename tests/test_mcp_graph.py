@@ -76,7 +76,7 @@ def described(links: list[ServerLink]) -> list[tuple[str, str, str | None]]:
 def test_node_form_gives_the_start_nodes_outgoing_links() -> None:
     assert described(link_rows(NODE_FORM, "zettelkasten", "out")) == [
         ("devbox/devbox.json", "links", None),
-        ("notes/daily-note", "wikilink_basename", None),
+        ("notes/daily-note", "links", None),  # resolved by file name: no relation
     ]
     assert link_rows(NODE_FORM, "zettelkasten", "in") == []  # the node form is out only
 
@@ -84,7 +84,7 @@ def test_node_form_gives_the_start_nodes_outgoing_links() -> None:
 def test_edge_form_gives_relation_and_context() -> None:
     assert described(link_rows(EDGE_FORM_OUT, "zettelkasten", "out")) == [
         ("devbox/devbox.json", "links", CONTEXT),
-        ("notes/daily-note", "wikilink_basename", CONTEXT),
+        ("notes/daily-note", "links", CONTEXT),
     ]
 
 

@@ -54,8 +54,9 @@ from okf_explorer.core.links import (
     looks_like_path,
 )
 from okf_explorer.core.listing import ServerListing
+from okf_explorer.core.page_audit import PageView, compare_page
 from okf_explorer.core.pages import Page, PageInfo
-from okf_explorer.core.port import LocalFolder, PageSource, ServerGraph
+from okf_explorer.core.port import LocalFolder, PageSource, ServerGraph, ServerLink
 from okf_explorer.core.server_walk import ServerWalk
 from okf_explorer.core.suggest import suggest
 
@@ -260,6 +261,42 @@ class Brain(IndexedBrain):
             self._server_root(slug)
             return sorted(walk.links_in.pairs(slug), key=lambda pair: pair[0])
         return self._index_root(slug, need_readable=False).in_edges(slug)
+
+    def known_degree(self, slug: str, side: Literal["out", "in"]) -> int | None:
+        """How many pages `slug` links to (`out`) or is linked from (`in`) in the graph
+        that answers (`answered_by`), when known without asking anything: over the
+        index always once it is built; over a server graph once that page was asked."""
+        walk = self._server_walk()
+        if walk is not None:
+            return (walk.links_out if side == "out" else walk.links_in).known_count(slug)
+        index = self._index
+        if index is None:
+            return None
+        return len(index.out_slugs(slug)) if side == "out" else len(index.in_slugs(slug))
+
+    def server_link(self, frm: str, to: str, rel: str) -> ServerLink | None:
+        """What the server said of the edge `frm` → `to` of relation `rel` (its
+        `link_source` and `context`), when a server graph answered for either end."""
+        walk = self._server_walk()
+        if walk is None:
+            return None
+        return walk.links_out.detail(frm, to, rel) or walk.links_in.detail(to, frm, rel)
+
+    def page_view(self, slug: str, text: str | None = None) -> PageView | None:
+        """The audit's view of `slug` (`core.page_audit`): the links its text states
+        against the ones the server stores, or None when no server graph answers.
+        Builds the index if needed; `text` is the page's body (fetched when None)."""
+        walk = self._server_walk()
+        if walk is None:
+            return None
+        self._server_root(slug)
+        stored = walk.links_out.links(slug)
+        index = self.ensure_index()
+        info = index.pages.get(slug)
+        stated = index.forward.get(slug, ()) if info is not None and info.readable else ()
+        if text is None:
+            text = self.source.get_page(slug).content
+        return compare_page(slug, text, stated, stored, index.pages)
 
     def traverse(
         self,

@@ -16,8 +16,8 @@
   leave (or reach) the page, one hop away, whatever else the reply holds.
 
 Each answer is a `ServerLink` carrying the row's `link_type` as its relation
-(gbrain's generic `mentions`, or none, is `links`; any other type passes
-through), and its `link_source` and `context` when the row has them. Like
+(gbrain's generic `mentions` and its `wikilink_basename`, or none, are `links`;
+any other type passes through), and its `link_source` and `context` when the row has them. Like
 gbrain's own graph, answers hold existing targets only and one row per (from, to,
 relation); we keep the server's row order and drop repeats.
 """
@@ -37,10 +37,15 @@ LINK_TOOL: dict[Side, str] = {"out": "get_links", "in": "get_backlinks"}
 TRAVERSE = "traverse_graph"
 
 
+PLAIN_TYPES = frozenset({"mentions", "wikilink_basename"})
+"""gbrain's link types that state no relation: its generic `mentions`, and
+`wikilink_basename` (a body `[[name]]` it resolved by file name)."""
+
+
 def relation_of_type(link_type: object) -> str:
-    """Our relation for a server's `link_type`: gbrain's generic `mentions` (or no
-    type) is a plain link, `links`; any other type passes through."""
-    if not isinstance(link_type, str) or not link_type.strip() or link_type == "mentions":
+    """Our relation for a server's `link_type`: a type in `PLAIN_TYPES` (or no type) is a
+    plain link, `links`; any other type passes through."""
+    if not isinstance(link_type, str) or not link_type.strip() or link_type in PLAIN_TYPES:
         return "links"
     return link_type
 

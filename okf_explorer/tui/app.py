@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from multiprocessing import resource_tracker
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on
 from textual.app import App
@@ -20,7 +20,11 @@ from okf_explorer.core.brain import Brain
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.commands import PageFinder
 from okf_explorer.tui.screens.main import MainScreen
+from okf_explorer.tui.server_view import ServerComparison
 from okf_explorer.tui.settings import NO_TERMINAL, NoTerminal, default_export_dir, has_terminal
+
+if TYPE_CHECKING:
+    from okf_explorer.sources.mcp import McpSource
 
 __all__ = ["ExplorerApp", "NoTerminal", "make_app"]
 
@@ -42,9 +46,11 @@ class ExplorerApp(App[None]):
         start: str | None = None,
         export_dir: Path | None = None,
         source_label: str | None = None,
+        against: McpSource | None = None,
     ) -> None:
         super().__init__()
         self.brain = brain
+        self.comparison = ServerComparison(brain, against)
         self.start = start
         self.export_dir = export_dir if export_dir is not None else default_export_dir()
         self.source_label = source_label if source_label is not None else brain.label
@@ -54,7 +60,11 @@ class ExplorerApp(App[None]):
 
     def _explorer(self) -> MainScreen:
         return MainScreen(
-            self.brain, start=self.start, export_dir=self.export_dir, source_label=self.source_label
+            self.brain,
+            start=self.start,
+            export_dir=self.export_dir,
+            source_label=self.source_label,
+            comparison=self.comparison,
         )
 
     @on(MainScreen.SourceFailed)
@@ -111,6 +121,7 @@ def make_app(
     start: str | None = None,
     export_dir: Path | None = None,
     source_label: str | None = None,
+    against: McpSource | None = None,
 ) -> ExplorerApp:
     """The app over `brain`, opening `start` (default `index`, else the first page).
 
@@ -118,9 +129,13 @@ def make_app(
     directory).
     `source_label` overrides what the status line calls the source (the
     screenshot script uses it to keep machine paths out of the pictures).
+    `against` is the server a folder brain is compared with (`browse FOLDER --against
+    URL`): each page's header and link tree show where the server disagrees.
     """
     _start_resource_tracker()
-    return ExplorerApp(brain, start=start, export_dir=export_dir, source_label=source_label)
+    return ExplorerApp(
+        brain, start=start, export_dir=export_dir, source_label=source_label, against=against
+    )
 
 
 def _start_resource_tracker() -> None:

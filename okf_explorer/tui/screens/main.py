@@ -31,6 +31,7 @@ from okf_explorer.tui.history import View
 from okf_explorer.tui.index_loader import IndexLoader
 from okf_explorer.tui.navigator import Navigator
 from okf_explorer.tui.screens.explorer_bindings import EXPLORER_BINDINGS, KeyRules, next_pane
+from okf_explorer.tui.server_view import ServerComparison, badge
 from okf_explorer.tui.widgets.link_tree import LinkTree
 from okf_explorer.tui.widgets.page_pane import FATAL_AT_START, PagePane
 from okf_explorer.tui.widgets.status_bar import StatusBar
@@ -52,10 +53,17 @@ class MainScreen(Screen[None]):
             self.reason = reason
 
     def __init__(
-        self, brain: Brain, *, start: str | None, export_dir: Path, source_label: str
+        self,
+        brain: Brain,
+        *,
+        start: str | None,
+        export_dir: Path,
+        source_label: str,
+        comparison: ServerComparison | None = None,
     ) -> None:
         super().__init__()
         self.brain, self.export_dir, self.source_label = brain, export_dir, source_label
+        self.comparison = comparison
         self.loader = IndexLoader(brain, start=start, show=self._show_start)
         self.nav = Navigator(self, self.loader, changed=self.sync_bindings)
         self.history = self.nav.history
@@ -76,7 +84,9 @@ class MainScreen(Screen[None]):
         self.title = "okf-explorer"
         self.query_one(StatusBar).set_source(self.source_label)
         self.query_one(StatusBar).set_indexing(0, 0)
-        self.query_one("#link-tree").border_title = "links"
+        tree = self.query_one(LinkTree)
+        tree.border_title = "links"
+        tree.comparison = self.comparison
         self.query_one("#page-pane").border_title = "page"
         self.loader.begin()
 
@@ -122,6 +132,11 @@ class MainScreen(Screen[None]):
     @on(DataTable.RowHighlighted)
     def _applicable_changed(self) -> None:
         self.sync_bindings()  # `m`/`l` follow the body; `enter` applies on a page row/node
+
+    @on(LinkTree.ViewShown)
+    def _view_shown(self, message: LinkTree.ViewShown) -> None:
+        """The server's view of a page is in the tree: its header says `server −N/+M`."""
+        self.query_one(PagePane).show_badge(message.slug, badge(message.view))
 
     @on(LinkTree.PageChosen)
     @on(TraversalPanel.PageChosen)

@@ -15,11 +15,14 @@ from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
+from okf_explorer.core.audit import Difference
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import OkfError, PageNotFound, PageUnreadable
 from okf_explorer.core.graph import LINKS
 from okf_explorer.core.index import ResolvedLink
+from okf_explorer.core.page_audit import PageView
 from okf_explorer.core.text_safety import printable
+from okf_explorer.tui.server_view import ServerComparison, explanation, mark
 
 Side = Literal["out", "in"]
 WRITTEN = {"wiki": "[[{}]]", "embed": "![[{}]]", "markdown": "({})"}
@@ -40,6 +43,8 @@ class LinkNode:
     rel: str = LINKS
     group: bool = False
     """A heading that groups a side's links of relation `rel`, not a page."""
+    difference: Difference | None = None
+    """How the server disagrees with the text on this link (`server_view`), if it does."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +74,16 @@ def outgoing_links(brain: Brain, slug: str) -> list[TreeLink]:
 def incoming_links(brain: Brain, slug: str) -> list[TreeLink]:
     """The edges into `slug`, slug order, once per (page, relation). Blocking: run in a worker."""
     return [TreeLink(node, rel) for node, rel in dict.fromkeys(brain.in_edges(slug))]
+
+
+CONTEXT_CHARS = 80
+"""The most characters of a server's link `context` the subtitle shows."""
+
+
+def shorten(context: str) -> str:
+    """A server's link context on one line, at most `CONTEXT_CHARS` characters."""
+    flat = " ".join(context.split())
+    return flat if len(flat) <= CONTEXT_CHARS else flat[: CONTEXT_CHARS - 1] + "…"
 
 
 AMBIGUOUS_MARK = "≟"
@@ -103,6 +118,13 @@ class LinkTree(Tree[LinkNode]):
     LinkTree { padding: 0 1; }
     """
 
+    class ViewShown(Message):
+        """The server's view of `slug` (`server_view`) is marked in the tree."""
+
+        def __init__(self, slug: str, view: PageView) -> None:
+            super().__init__()
+            self.slug, self.view = slug, view
+
     class PageChosen(Message):
         """The user chose a page in the tree (`enter` or a click)."""
 
@@ -119,6 +141,9 @@ class LinkTree(Tree[LinkNode]):
         self.slug: str | None = None
         self.link_info = ""
         """How the highlighted page is linked (also the border's subtitle)."""
+        self.comparison: ServerComparison | None = None
+        """Marks links where the text and the server disagree, when set."""
+        self.view: PageView | None = None
 
     def load(self, slug: str) -> None:
         """Fetch `slug`'s one-hop links and show them (a newer load replaces an older one)."""
@@ -138,12 +163,44 @@ class LinkTree(Tree[LinkNode]):
                 return
             raise
         self.show_links(slug, outgoing, incoming)
+        if self.comparison is not None:
+            view = await self.comparison.view(slug)
+            if view is not None and self.slug == slug:
+                self.show_view(view)
+
+    def show_view(self, view: PageView) -> None:
+        """Mark the outgoing links the server lacks or types otherwise, and add the ones
+        only the server holds (`server_view`)."""
+        self.view = view
+        out_root = self.root.children[0] if self.root.children else None
+        if out_root is None or out_root.data is None or out_root.data.side != "out":
+            return
+        listed: set[str] = set()
+        pages = [n for n in out_root.children if n.data is not None and not n.data.group]
+        for group in (n for n in out_root.children if n.data is not None and n.data.group):
+            pages.extend(n for n in group.children if n.data is not None)
+        for node in pages:
+            assert node.data is not None
+            listed.add(node.data.slug)
+            difference = view.about(node.data.slug)
+            if difference is not None:
+                node.data.difference = difference
+                node.set_label(mark(Text.assemble(node.label), difference))
+        index = self.brain.index
+        for side, where in ((view.lacks, "text only"), (view.adds, "server only")):
+            for target, difference in side.items():
+                if target not in listed:  # a link of the other graph than the one answering
+                    exists = index is None or index.exists(target)
+                    data = LinkNode(target, "out", exists, difference=difference, loaded=True)
+                    label = Text.assemble(printable(target), (f"  {where}", "dim"))
+                    out_root.add_leaf(mark(label, difference), data)
+        self.post_message(self.ViewShown(view.slug, view))
 
     def show_links(
         self, slug: str, outgoing: Sequence[TreeLink], incoming: Sequence[TreeLink]
     ) -> None:
         """Replace the tree with `slug`'s one-hop links."""
-        self.slug = slug
+        self.slug, self.view = slug, None
         self.link_info = ""
         self.border_subtitle = ""
         self.clear()
@@ -191,19 +248,15 @@ class LinkTree(Tree[LinkNode]):
         info = self.brain.index.pages.get(slug) if self.brain.index is not None else None
         readable = exists and (info is None or info.readable)
         data = LinkNode(slug, side, exists=exists, readable=readable, link=item.link, rel=item.rel)
-        count = self._count(slug, side) if exists else 0
+        count = self.brain.known_degree(slug, side) if exists else 0
         label = self._label(data, count)
         if item.rel != LINKS and not grouped:
             label.append(f"  {printable(item.rel)}", style="magenta")
-        parent.add(label, data, allow_expand=readable and count > 0)
+        parent.add(label, data, allow_expand=readable and count != 0)
 
-    def _count(self, slug: str, side: Side) -> int:
-        index = self.brain.index
-        if index is None:
-            return 0
-        return len(index.out_slugs(slug)) if side == "out" else len(index.in_slugs(slug))
-
-    def _label(self, data: LinkNode, count: int) -> Text:
+    def _label(self, data: LinkNode, count: int | None) -> Text:
+        """The node's line; `count` None: not known without asking the graph (a server's
+        answer for that page comes when it is expanded), so no count is shown."""
         """The node's line; names show control characters as escapes (`printable`)."""
         slug = printable(data.slug)
         if not data.exists:
@@ -213,7 +266,7 @@ class LinkTree(Tree[LinkNode]):
         index = self.brain.index
         info = index.pages.get(data.slug) if index is not None else None
         arrow = "→" if data.side == "out" else "←"
-        label = Text.assemble(slug, (f" {arrow}{count}", "cyan"))
+        label = Text.assemble(slug, (f" {arrow}{count}", "cyan") if count is not None else "")
         if data.link is not None and data.link.ambiguous:
             label = Text.assemble((f"{AMBIGUOUS_MARK} ", "bold yellow"), label)
         if info is not None and info.title and info.title != data.slug:
@@ -260,6 +313,18 @@ class LinkTree(Tree[LinkNode]):
         frm, to = (
             (parent.data.slug, data.slug) if data.side == "out" else (data.slug, parent.data.slug)
         )
+        parts = [self._stated(data, frm, to)]
+        stored = self.brain.server_link(frm, to, data.rel)
+        if stored is not None and stored.link_source:
+            parts.append(f"server: {stored.link_source}")
+        if data.difference is not None:
+            parts.append(explanation(data.difference))
+        if stored is not None and stored.context:
+            parts.append(f"“{shorten(stored.context)}”")
+        return " · ".join(parts)
+
+    def _stated(self, data: LinkNode, frm: str, to: str) -> str:
+        """`from → [[target]] · rule R` of the link behind a node (see `link_summary`)."""
         typed = [] if data.rel == LINKS else [f"rel {data.rel}"]
         link = data.link if data.side == "out" else None
         index = self.brain.index
