@@ -50,6 +50,13 @@ class ServerComparison:
         self._run: RunViews | None = None
         self._lock = threading.Lock()
 
+    def describe(self, answered_by: str) -> str:
+        """What answers the panes, for the status line: `index` or `server`, and what the
+        pages' text is compared with (the server's links, or the `--against` server)."""
+        if self.against is not None:
+            return f"{answered_by} · compared with {self.against.label}"
+        return f"{answered_by} · text compared" if answered_by == "server" else answered_by
+
     async def view(self, slug: str, text: str | None = None) -> PageView | None:
         """`slug`'s view, or None when there is nothing to compare with (or no index yet
         for a server brain: its text side is the index)."""

@@ -70,6 +70,8 @@ async def test_browse_folder_against_gbrain(gbrain_peer) -> None:
         async with app.run_test(size=SIZE) as pilot:
             tree = await open_view(pilot, app)
             assert "server −2/+0" in header(app)
+            state = app.screen.query_one(StatusBar).index_state
+            assert state == f"indexed · answered by index · compared with {peer.url}"
             assert outgoing(app) == [
                 "− devbox/introduction/The reason for being →1  The reason for being",
                 "devbox/devbox.json →1  devbox.json",
@@ -102,7 +104,8 @@ async def test_a_gbrain_brain_answers_every_pane_from_one_graph(gbrain_peer) -> 
         await settle(pilot, until=lambda: app.screen.loader.ready)
         await open_view(pilot, app)
         screen = app.screen
-        assert screen.query_one(StatusBar).index_state == "indexed · answered by server"
+        state = screen.query_one(StatusBar).index_state
+        assert state == "indexed · answered by server · text compared"
         tree = screen.query_one(LinkTree)
         out_root, in_root = tree.root.children
         assert str(out_root.label) == "Outgoing (3)"

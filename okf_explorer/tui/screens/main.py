@@ -96,7 +96,10 @@ class MainScreen(Screen[None]):
     @on(IndexLoader.IndexBuilt)
     @on(IndexLoader.IndexFailed)
     def _index_changed(self, message: Message) -> None:
-        self.query_one(StatusBar).follow(message)
+        status = self.query_one(StatusBar)
+        status.follow(message)
+        if isinstance(message, IndexLoader.IndexBuilt) and self.comparison is not None:
+            status.set_indexed(self.comparison.describe(message.answered_by))
         if not isinstance(message, IndexLoader.IndexProgressed):
             self.sync_bindings()  # a build started or ended: `r`, `s`, `e`, `ctrl+x` follow
 
