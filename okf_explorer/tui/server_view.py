@@ -28,6 +28,7 @@ from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import OkfError
 from okf_explorer.core.page_audit import PageView, RunViews
 from okf_explorer.core.text_safety import printable
+from okf_explorer.core.typed_links import LINKS
 
 if TYPE_CHECKING:
     from okf_explorer.sources.mcp import McpSource
@@ -119,3 +120,25 @@ def badge(view: PageView) -> Text:
     if view.differs:
         text.append(f" ≠{len(view.differs)}", style="bold yellow")
     return text
+
+
+def server_note(brain: Brain, page: str, slug: str, view: PageView | None) -> Text | None:
+    """What the server says of the link from `page` to `slug`, for the links dialog:
+    that it lacks it (the cause), or where it found it (`link_source`) and its context."""
+    difference = view.about(slug) if view is not None else None
+    if difference is not None:
+        glyph, style = MARKS[difference.side]
+        return Text.assemble((f"{glyph} ", style), (printable(difference.cause), style))
+    stored = brain.server_link(page, slug, LINKS)
+    if stored is None:
+        return None
+    said = f"server: {stored.link_source or 'stored'}"
+    if stored.context:
+        said += f" · “{shorten(stored.context)}”"
+    return Text(printable(said), style="dim italic")
+
+
+def shorten(context: str, limit: int = 80) -> str:
+    """A server's link context on one line, at most `limit` characters."""
+    flat = " ".join(context.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"

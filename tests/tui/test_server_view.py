@@ -22,6 +22,7 @@ from okf_explorer.sources.bundle import BundleSource
 from okf_explorer.sources.factory import open_source
 from okf_explorer.sources.mcp import McpSource
 from okf_explorer.tui.app import make_app
+from okf_explorer.tui.screens.links_dialog import LinksDialog
 from okf_explorer.tui.widgets.link_tree import LinkTree
 from okf_explorer.tui.widgets.status_bar import StatusBar
 from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
@@ -128,6 +129,16 @@ async def test_a_gbrain_brain_answers_every_pane_from_one_graph(gbrain_peer) -> 
         assert str(in_root.label) == f"Incoming ({len(incoming)})" and len(incoming) == 4
         said = await highlight(pilot, tree, "devbox/devbox.json")
         assert "server: markdown" in said and "“# Zettelkasten" in said
+        await pilot.press("l")  # the links dialog says what the server says of each link
+        await settle(pilot, until=lambda: isinstance(app.screen, LinksDialog))
+        rows = {link.slug: str(link.row()) for link in app.screen.links}
+        assert rows["devbox/devbox.json"] == (
+            "config  devbox/devbox.json.md → devbox/devbox.json  server: markdown · "
+            "“# Zettelkasten A method for notes. Read [the reason](devbox/introduction/The%20…”"
+        )
+        assert rows["devbox/release-notes-v1.2"].endswith(
+            "→ devbox/release-notes-v1.2  − unread_form"
+        )
 
 
 async def test_browse_folder_against_our_own_serve(tmp_path: Path) -> None:

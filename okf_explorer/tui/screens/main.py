@@ -8,6 +8,7 @@ own content. Workers run on this screen: its `Worker.StateChanged` reports failu
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import ClassVar
@@ -31,7 +32,7 @@ from okf_explorer.tui.history import View
 from okf_explorer.tui.index_loader import IndexLoader
 from okf_explorer.tui.navigator import Navigator
 from okf_explorer.tui.screens.explorer_bindings import EXPLORER_BINDINGS, KeyRules, next_pane
-from okf_explorer.tui.server_view import ServerComparison, badge
+from okf_explorer.tui.server_view import ServerComparison, badge, server_note
 from okf_explorer.tui.widgets.link_tree import LinkTree
 from okf_explorer.tui.widgets.page_pane import FATAL_AT_START, PagePane
 from okf_explorer.tui.widgets.status_bar import StatusBar
@@ -229,7 +230,19 @@ class MainScreen(Screen[None]):
 
         pane = self.query_one(PagePane)
         if pane.links and pane.slug is not None:
-            dialog = LinksDialog(pane.slug, body_links(pane.links, self.nav.resolve))
+            links = body_links(pane.links, self.nav.resolve)
+            tree = self.query_one(LinkTree)
+            view = tree.view if tree.view is not None and tree.view.slug == pane.slug else None
+            # once the tree loaded this page the brain knows which graph answers (no call)
+            loaded = tree.slug == pane.slug and self.loader.ready
+            if view is not None or (loaded and self.brain.answered_by == "server"):
+                links = [
+                    replace(link, server=server_note(self.brain, pane.slug, link.slug, view))
+                    if link.slug is not None and link.exists
+                    else link
+                    for link in links
+                ]
+            dialog = LinksDialog(pane.slug, links)
             self.app.push_screen(dialog, lambda chosen: chosen and pane.follow(chosen.href))
 
     def action_more_of_page(self) -> None:

@@ -22,7 +22,7 @@ from okf_explorer.core.graph import LINKS
 from okf_explorer.core.index import ResolvedLink
 from okf_explorer.core.page_audit import PageView
 from okf_explorer.core.text_safety import printable
-from okf_explorer.tui.server_view import ServerComparison, explanation, mark
+from okf_explorer.tui.server_view import ServerComparison, explanation, mark, shorten
 
 Side = Literal["out", "in"]
 WRITTEN = {"wiki": "[[{}]]", "embed": "![[{}]]", "markdown": "({})"}
@@ -74,16 +74,6 @@ def outgoing_links(brain: Brain, slug: str) -> list[TreeLink]:
 def incoming_links(brain: Brain, slug: str) -> list[TreeLink]:
     """The edges into `slug`, slug order, once per (page, relation). Blocking: run in a worker."""
     return [TreeLink(node, rel) for node, rel in dict.fromkeys(brain.in_edges(slug))]
-
-
-CONTEXT_CHARS = 80
-"""The most characters of a server's link `context` the subtitle shows."""
-
-
-def shorten(context: str) -> str:
-    """A server's link context on one line, at most `CONTEXT_CHARS` characters."""
-    flat = " ".join(context.split())
-    return flat if len(flat) <= CONTEXT_CHARS else flat[: CONTEXT_CHARS - 1] + "…"
 
 
 AMBIGUOUS_MARK = "≟"
