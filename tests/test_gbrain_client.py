@@ -62,7 +62,7 @@ def test_scan_resolves_path_links_the_way_gbrain_names_pages(gbrain_peer) -> Non
     finally:
         brain.close()
     assert links == {
-        "devbox/introduction/The reason for being.md": (
+        "./devbox/introduction/The reason for being.md": (
             "devbox/introduction/the-reason-for-being",
             True,
         ),

@@ -134,7 +134,7 @@ async def test_a_gbrain_brain_answers_every_pane_from_one_graph(gbrain_peer) -> 
         rows = {link.slug: str(link.row()) for link in app.screen.links}
         assert rows["devbox/devbox.json"] == (
             "config  devbox/devbox.json.md → devbox/devbox.json  server: markdown · "
-            "“# Zettelkasten A method for notes. Read [the reason](devbox/introduction/The%20…”"
+            "“# Zettelkasten A method for notes. Read [the reason](./devbox/introduction/The%…”"
         )
         assert rows["devbox/release-notes-v1.2"].endswith(
             "→ devbox/release-notes-v1.2  − unread_form"
@@ -170,3 +170,27 @@ def test_against_needs_a_folder_and_a_server_url(run, tmp_path: Path) -> None:
     assert status == 2 and "is not an http(s)://.../mcp URL" in err
     status, _, err = run("browse", "http://127.0.0.1:9/mcp", "--against", "http://127.0.0.1:9/mcp")
     assert status == 2 and "--against needs a folder" in err
+
+
+@pytest.mark.gbrain
+async def test_scan_over_gbrain_shows_no_existing_page_as_missing(gbrain_peer) -> None:
+    """`--scan`: the link tree answers from the page text, path links resolved the way
+    gbrain names pages, so no existing page is shown as missing."""
+    peer = gbrain_peer(CORPUS)
+    brain = Brain(open_source(peer.url, token_file=peer.token_file), scan=True, cache_dir=False)
+    app = make_app(brain, start="zettelkasten")
+    async with app.run_test(size=SIZE) as pilot:
+        tree = app.screen.query_one(LinkTree)
+        await settle(pilot, until=lambda: app.screen.loader.ready and tree.slug == "zettelkasten")
+        await settle(pilot, until=lambda: str(tree.root.children[0].label).startswith("Out"))
+        status = app.screen.query_one(StatusBar).index_state
+        assert status == "indexed · answered by index"
+        labels = outgoing(app)
+        assert [label.split()[0] for label in labels] == [
+            "devbox/introduction/the-reason-for-being",
+            "devbox/devbox.json",
+            "devbox/release-notes-v1.2",
+            "notes/daily-note",
+            "people/alice",
+        ]
+        assert not any("missing" in label for label in labels)
