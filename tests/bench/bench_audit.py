@@ -25,7 +25,7 @@ from tests.mcp_server_fixture import serve_bundle
 
 
 def timed_audit(label: str, folder: Path, url: str, token_file: Path | None) -> None:
-    source = open_source(url, token_file=token_file)
+    source = open_source(url, token_file=token_file, timeout=60)
     try:
         started = time.perf_counter()
         run = run_audit(folder, source)  # type: ignore[arg-type]
