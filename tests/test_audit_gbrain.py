@@ -118,3 +118,17 @@ def test_bad_arguments_exit_2(run, tmp_path):
 def test_unreachable_server_exit_1(run, tmp_path):
     status, _, err = run("audit", str(tmp_path), "--against", "http://127.0.0.1:9/mcp")
     assert status == 1 and "unreachable" in err and len(err.splitlines()) == 1
+
+
+@pytest.mark.gbrain
+def test_links_in_frontmatter_agree_when_gbrain_extracts_them(gbrain_peer, run):
+    """With `extract links --include-frontmatter` (EXTRACT_FLAGS), alice's `related:`
+    link is on the server, typed `related_to` as in the files: no `frontmatter_only`."""
+    url, token_file, _ = gbrain_peer(CORPUS, extract_flags="--include-frontmatter")
+    status, out, _ = run(
+        "audit", str(CORPUS), "--against", url, "--token-file", str(token_file), "--json"
+    )
+    causes = {(r["cause"], r["target"]) for r in json.loads(out)}
+    assert status == 1
+    assert not {c for c in causes if c[0] in ("frontmatter_only", "unexplained")}
+    assert ("title_or_alias", "projects/gamma") in causes
