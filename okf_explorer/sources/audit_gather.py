@@ -9,6 +9,7 @@ them (`AuditRun.server_text`, one `get_page` each, remembered).
 from __future__ import annotations
 
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,6 +51,8 @@ class AuditRun:
     files: FilesSide
     server: ServerSide
     differences: list[Difference] = field(default_factory=list)
+    seconds: dict[str, float] = field(default_factory=dict)
+    """Wall time of each phase: `server` (listing, get_links), `files`, `compare`."""
 
     @property
     def files_edges(self) -> int:
@@ -62,8 +65,10 @@ class AuditRun:
 
 def run_audit(folder: Path, server: McpSource, *, concurrency: int = 4) -> AuditRun:
     """Read `folder` and `server`, and compare them (`core.audit.compare`)."""
+    started = time.perf_counter()
     pages = list_server_pages(server)
     stored = server_links(server, list(pages), concurrency)
+    listed = time.perf_counter()
     files_source = BundleSource(folder)
     try:
         index = build_index(files_source, cache=False)
@@ -73,12 +78,13 @@ def run_audit(folder: Path, server: McpSource, *, concurrency: int = 4) -> Audit
     finally:
         files_source.close()
     naming = choose_naming(index.pages, pages)
-    names = server_names(index.pages, naming)
-    files = _files_side(index, names, texts, naming)
+    files = _files_side(index, server_names(index.pages, naming), texts, naming)
     side = ServerSide(pages=pages, links=stored)
-    fetched = _ServerTexts(server)
     run = AuditRun(naming, files, side)
-    run.differences = compare(files, side, server_text=fetched)
+    read = time.perf_counter()
+    run.differences = compare(files, side, server_text=_ServerTexts(server))
+    done = time.perf_counter()
+    run.seconds = {"server": listed - started, "files": read - listed, "compare": done - read}
     return run
 
 
