@@ -66,6 +66,10 @@ class AuditRun:
 def run_audit(folder: Path, server: McpSource, *, concurrency: int = 4) -> AuditRun:
     """Read `folder` and `server`, and compare them (`core.audit.compare`)."""
     started = time.perf_counter()
+    if "get_links" not in server.tools():
+        raise ProtocolError(
+            f"{server.label} offers no get_links tool: the audit needs the server's stored links"
+        )
     pages = list_server_pages(server)
     stored = server_links(server, list(pages), concurrency)
     listed = time.perf_counter()
