@@ -132,3 +132,12 @@ def test_links_in_frontmatter_agree_when_gbrain_extracts_them(gbrain_peer, run):
     assert status == 1
     assert not {c for c in causes if c[0] in ("frontmatter_only", "unexplained")}
     assert ("title_or_alias", "projects/gamma") in causes
+
+
+def test_a_server_without_get_links_is_refused_in_one_line(run, tmp_path):
+    from tests.hostile.mcp_fault_server import fault_server
+
+    with fault_server(lambda handler, request: handler.send_tool_payload(request, [])) as server:
+        status, out, err = run("audit", str(tmp_path), "--against", server.url)
+    assert (status, out) == (1, "")
+    assert "offers no get_links tool" in err and len(err.splitlines()) == 1
