@@ -17,17 +17,14 @@ from typing import Any
 
 from okf_explorer.core.audit import (
     Difference,
-    FileLink,
-    FilePage,
     FilesSide,
     Naming,
     ServerSide,
     StoredLink,
     choose_naming,
     compare,
-    server_names,
-    skip_reason,
 )
+from okf_explorer.core.audit_files import files_side
 from okf_explorer.core.errors import OkfError, PageNotFound, ProtocolError
 from okf_explorer.core.index import build_index
 from okf_explorer.sources.bundle import BundleSource
@@ -82,7 +79,7 @@ def run_audit(folder: Path, server: McpSource, *, concurrency: int = 4) -> Audit
     finally:
         files_source.close()
     naming = choose_naming(index.pages, pages)
-    files = _files_side(index, server_names(index.pages, naming), texts, naming)
+    files = files_side(index, texts, naming)
     side = ServerSide(pages=pages, links=stored)
     run = AuditRun(naming, files, side)
     read = time.perf_counter()
@@ -139,41 +136,6 @@ def _stored(slug: str, row: dict[str, Any]) -> StoredLink:
         link_source=_text(row.get("link_source")),
         target_source=_text(row.get("to_source_id")),
     )
-
-
-def _files_side(
-    index: Any, names: dict[str, str], texts: dict[str, str], naming: Naming
-) -> FilesSide:
-    pages: dict[str, FilePage] = {}
-    for slug, info in index.pages.items():
-        if not info.readable:
-            continue
-        name = names[slug]
-        path = slug + ".md"
-        skipped = skip_reason(path, naming)
-        if skipped is None and name in pages:  # the first file keeps the slug
-            reason = f"two files map to the slug {name} (also {pages[name].path})"
-            pages[slug] = FilePage(path=path, text=texts.get(slug, ""), skipped=reason)
-            continue
-        pages[name] = FilePage(path=path, text=texts.get(slug, ""), skipped=skipped)
-    links: list[FileLink] = []
-    for slug, resolved in index.forward.items():
-        for link in resolved:
-            if not link.exists or slug not in names or link.to not in names:
-                continue
-            frm, to = (link.to, slug) if link.incoming else (slug, link.to)
-            links.append(
-                FileLink(
-                    page=names[frm],
-                    target=names[to],
-                    written=link.target,
-                    kind=link.kind,
-                    rule=link.rule,
-                    rel=link.rel,
-                    ambiguous=link.ambiguous,
-                )
-            )
-    return FilesSide(pages=pages, links=links)
 
 
 def _body(source: BundleSource, slug: str) -> str:
