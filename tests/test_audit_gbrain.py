@@ -141,3 +141,21 @@ def test_a_server_without_get_links_is_refused_in_one_line(run, tmp_path):
         status, out, err = run("audit", str(tmp_path), "--against", server.url)
     assert (status, out) == (1, "")
     assert "offers no get_links tool" in err and len(err.splitlines()) == 1
+
+
+def test_call_tools_sends_single_calls_to_a_server_that_refuses_batches():
+    from okf_explorer.sources.mcp import McpSource
+    from tests.hostile.mcp_fault_server import fault_server
+
+    def echo(handler, request):
+        handler.send_tool_payload(request, [{"to_slug": request["params"]["arguments"]["slug"]}])
+
+    with fault_server(echo) as server:
+        source = McpSource(server.url, token=None, token_source="no token")
+        try:
+            answers = source.call_tools("get_links", [{"slug": "a"}, {"slug": "b"}])
+            again = source.call_tools("get_links", [{"slug": "c"}, {"slug": "d"}])
+        finally:
+            source.close()
+    assert answers == [[{"to_slug": "a"}], [{"to_slug": "b"}]]
+    assert again == [[{"to_slug": "c"}], [{"to_slug": "d"}]]
