@@ -118,3 +118,44 @@ def test_bad_arguments_exit_2(run, tmp_path):
 def test_unreachable_server_exit_1(run, tmp_path):
     status, _, err = run("audit", str(tmp_path), "--against", "http://127.0.0.1:9/mcp")
     assert status == 1 and "unreachable" in err and len(err.splitlines()) == 1
+
+
+@pytest.mark.gbrain
+def test_links_in_frontmatter_agree_when_gbrain_extracts_them(gbrain_peer, run):
+    """With `extract links --include-frontmatter` (EXTRACT_FLAGS), alice's `related:`
+    link is on the server, typed `related_to` as in the files: no `frontmatter_only`."""
+    url, token_file, _ = gbrain_peer(CORPUS, extract_flags="--include-frontmatter")
+    status, out, _ = run(
+        "audit", str(CORPUS), "--against", url, "--token-file", str(token_file), "--json"
+    )
+    causes = {(r["cause"], r["target"]) for r in json.loads(out)}
+    assert status == 1
+    assert not {c for c in causes if c[0] in ("frontmatter_only", "unexplained")}
+    assert ("title_or_alias", "projects/gamma") in causes
+
+
+def test_a_server_without_get_links_is_refused_in_one_line(run, tmp_path):
+    from tests.hostile.mcp_fault_server import fault_server
+
+    with fault_server(lambda handler, request: handler.send_tool_payload(request, [])) as server:
+        status, out, err = run("audit", str(tmp_path), "--against", server.url)
+    assert (status, out) == (1, "")
+    assert "offers no get_links tool" in err and len(err.splitlines()) == 1
+
+
+def test_call_tools_sends_single_calls_to_a_server_that_refuses_batches():
+    from okf_explorer.sources.mcp import McpSource
+    from tests.hostile.mcp_fault_server import fault_server
+
+    def echo(handler, request):
+        handler.send_tool_payload(request, [{"to_slug": request["params"]["arguments"]["slug"]}])
+
+    with fault_server(echo) as server:
+        source = McpSource(server.url, token=None, token_source="no token")
+        try:
+            answers = source.call_tools("get_links", [{"slug": "a"}, {"slug": "b"}])
+            again = source.call_tools("get_links", [{"slug": "c"}, {"slug": "d"}])
+        finally:
+            source.close()
+    assert answers == [[{"to_slug": "a"}], [{"to_slug": "b"}]]
+    assert again == [[{"to_slug": "c"}], [{"to_slug": "d"}]]

@@ -204,9 +204,12 @@ class _Evidence:
     frontmatter_extracted: bool
     names: dict[str, list[str]] = field(default_factory=dict)
     readings: dict[tuple[str, str, str], Reading] = field(default_factory=dict)
+    by_page: dict[str, list[FileLink]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.names = basename_index(self.server.pages)
+        for link in self.files.links:
+            self.by_page.setdefault(link.page, []).append(link)
 
     def reading(self, link: FileLink) -> Reading:
         key = (link.page, link.written, link.kind)
@@ -350,7 +353,7 @@ def _files_only(links: list[FileLink], evidence: _Evidence) -> Difference:
 def _server_only(rows: list[StoredLink], evidence: _Evidence) -> Difference:
     row = rows[0]
     page, target = row.page, row.target
-    page_links = [link for link in evidence.files.links if link.page == page]
+    page_links = evidence.by_page.get(page, [])
 
     def said(cause: str, detail: str = "", written: str | None = None) -> Difference:
         return _difference(page, target, written, cause, "server", detail)

@@ -144,6 +144,8 @@ def read_markdown_link(destination: str, page: str, *, reference_style: bool) ->
         folder = page.rsplit("/", 1)[0] + "/" if "/" in page else ""
         target = gbrain_slug(folder + same_dir.group(1))
         return Reading(direct=(target,) if target and target != page else ())
+    if destination != destination.lower() or any(c.isspace() for c in destination):
+        return Reading(unread="a path with capitals or spaces (it does not slugify link paths)")
     return Reading(unread="a path that does not start with a lowercase folder name")
 
 

@@ -9,6 +9,7 @@ them (`AuditRun.server_text`, one `get_page` each, remembered).
 from __future__ import annotations
 
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,17 +17,14 @@ from typing import Any
 
 from okf_explorer.core.audit import (
     Difference,
-    FileLink,
-    FilePage,
     FilesSide,
     Naming,
     ServerSide,
     StoredLink,
     choose_naming,
     compare,
-    server_names,
-    skip_reason,
 )
+from okf_explorer.core.audit_files import files_side
 from okf_explorer.core.errors import OkfError, PageNotFound, ProtocolError
 from okf_explorer.core.index import build_index
 from okf_explorer.sources.bundle import BundleSource
@@ -34,6 +32,9 @@ from okf_explorer.sources.mcp import McpSource
 
 LIST_LIMIT = 100
 """`list_pages` rows asked per call (gbrain clamps remote callers to 100)."""
+BATCH = 20
+"""`get_links` calls per JSON-RPC batch (one POST): fewer round trips, and a batch the
+server answers in well under the request timeout."""
 MAX_LISTED = 1_000_000
 """Past this many listed pages the audit stops (a server that never stops listing)."""
 
@@ -47,6 +48,8 @@ class AuditRun:
     files: FilesSide
     server: ServerSide
     differences: list[Difference] = field(default_factory=list)
+    seconds: dict[str, float] = field(default_factory=dict)
+    """Wall time of each phase: `server` (listing, get_links), `files`, `compare`."""
 
     @property
     def files_edges(self) -> int:
@@ -57,10 +60,16 @@ class AuditRun:
         return len({(x.page, x.target) for x in self.server.links})
 
 
-def run_audit(folder: Path, server: McpSource, *, concurrency: int = 8) -> AuditRun:
+def run_audit(folder: Path, server: McpSource, *, concurrency: int = 4) -> AuditRun:
     """Read `folder` and `server`, and compare them (`core.audit.compare`)."""
+    started = time.perf_counter()
+    if "get_links" not in server.tools():
+        raise ProtocolError(
+            f"{server.label} offers no get_links tool: the audit needs the server's stored links"
+        )
     pages = list_server_pages(server)
     stored = server_links(server, list(pages), concurrency)
+    listed = time.perf_counter()
     files_source = BundleSource(folder)
     try:
         index = build_index(files_source, cache=False)
@@ -70,12 +79,13 @@ def run_audit(folder: Path, server: McpSource, *, concurrency: int = 8) -> Audit
     finally:
         files_source.close()
     naming = choose_naming(index.pages, pages)
-    names = server_names(index.pages, naming)
-    files = _files_side(index, names, texts, naming)
+    files = files_side(index, texts, naming)
     side = ServerSide(pages=pages, links=stored)
-    fetched = _ServerTexts(server)
     run = AuditRun(naming, files, side)
-    run.differences = compare(files, side, server_text=fetched)
+    read = time.perf_counter()
+    run.differences = compare(files, side, server_text=_ServerTexts(server))
+    done = time.perf_counter()
+    run.seconds = {"server": listed - started, "files": read - listed, "compare": done - read}
     return run
 
 
@@ -101,16 +111,21 @@ def list_server_pages(server: McpSource) -> dict[str, str | None]:
 
 
 def server_links(server: McpSource, slugs: list[str], concurrency: int) -> list[StoredLink]:
-    """`get_links` of every page in `slugs`, in slug order."""
+    """`get_links` of every page in `slugs`, in slug order: `BATCH` calls per POST,
+    `concurrency` POSTs in flight."""
 
-    def links_of(slug: str) -> list[StoredLink]:
-        rows = server.call_tool("get_links", {"slug": slug})
-        if not isinstance(rows, list):
-            raise ProtocolError(f"{server.label} answered get_links with no list")
-        return [_stored(slug, row) for row in rows if isinstance(row, dict)]
+    def links_of(chunk: list[str]) -> list[StoredLink]:
+        found: list[StoredLink] = []
+        answers = server.call_tools("get_links", [{"slug": slug} for slug in chunk])
+        for slug, rows in zip(chunk, answers, strict=True):
+            if not isinstance(rows, list):
+                raise ProtocolError(f"{server.label} answered get_links with no list")
+            found += [_stored(slug, row) for row in rows if isinstance(row, dict)]
+        return found
 
+    chunks = [slugs[i : i + BATCH] for i in range(0, len(slugs), BATCH)]
     with ThreadPoolExecutor(max_workers=max(1, concurrency)) as pool:
-        return [link for links in pool.map(links_of, slugs) for link in links if link.target]
+        return [link for links in pool.map(links_of, chunks) for link in links if link.target]
 
 
 def _stored(slug: str, row: dict[str, Any]) -> StoredLink:
@@ -121,41 +136,6 @@ def _stored(slug: str, row: dict[str, Any]) -> StoredLink:
         link_source=_text(row.get("link_source")),
         target_source=_text(row.get("to_source_id")),
     )
-
-
-def _files_side(
-    index: Any, names: dict[str, str], texts: dict[str, str], naming: Naming
-) -> FilesSide:
-    pages: dict[str, FilePage] = {}
-    for slug, info in index.pages.items():
-        if not info.readable:
-            continue
-        name = names[slug]
-        path = slug + ".md"
-        skipped = skip_reason(path, naming)
-        if skipped is None and name in pages:  # the first file keeps the slug
-            reason = f"two files map to the slug {name} (also {pages[name].path})"
-            pages[slug] = FilePage(path=path, text=texts.get(slug, ""), skipped=reason)
-            continue
-        pages[name] = FilePage(path=path, text=texts.get(slug, ""), skipped=skipped)
-    links: list[FileLink] = []
-    for slug, resolved in index.forward.items():
-        for link in resolved:
-            if not link.exists or slug not in names or link.to not in names:
-                continue
-            frm, to = (link.to, slug) if link.incoming else (slug, link.to)
-            links.append(
-                FileLink(
-                    page=names[frm],
-                    target=names[to],
-                    written=link.target,
-                    kind=link.kind,
-                    rule=link.rule,
-                    rel=link.rel,
-                    ambiguous=link.ambiguous,
-                )
-            )
-    return FilesSide(pages=pages, links=links)
 
 
 def _body(source: BundleSource, slug: str) -> str:

@@ -134,6 +134,29 @@ class McpSource:
         result = self._rpc.request("tools/call", {"name": name, "arguments": arguments})
         return self._decoder.payload(name, arguments, result)
 
+    def call_tools(self, name: str, arguments: Sequence[dict[str, Any]]) -> list[Any]:
+        """The decoded payloads of several calls of tool `name`, in order: one JSON-RPC
+        batch when the server takes batches (gbrain and our `serve` do), else one call
+        each. An item the batch could not answer is asked again alone; errors raise."""
+        if len(arguments) > 1 and self._batching is not False:
+            calls = [("tools/call", {"name": name, "arguments": args}) for args in arguments]
+            try:
+                results = self._rpc.request_batch(calls)
+            except ProtocolError as error:
+                if self._batching:
+                    raise
+                log.debug("%s; sending one request a call", error)
+                self._batching = False
+            else:
+                self._batching = True
+                return [
+                    self.call_tool(name, args)
+                    if isinstance(result, ProtocolError)
+                    else self._decoder.payload(name, args, result)
+                    for args, result in zip(arguments, results, strict=True)
+                ]
+        return [self.call_tool(name, args) for args in arguments]
+
     def tools(self) -> frozenset[str]:
         """Names the server lists in `tools/list` (fetched once, following `nextCursor`)."""
         with self._tools_lock:

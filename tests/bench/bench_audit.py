@@ -25,16 +25,17 @@ from tests.mcp_server_fixture import serve_bundle
 
 
 def timed_audit(label: str, folder: Path, url: str, token_file: Path | None) -> None:
-    source = open_source(url, token_file=token_file)
+    source = open_source(url, token_file=token_file, timeout=60)
     try:
         started = time.perf_counter()
-        run = run_audit(folder, source)  # type: ignore[arg-type]
+        run = run_audit(folder, source)  # type: ignore[arg-type]  (an MCP URL)
         took = time.perf_counter() - started
     finally:
         source.close()
     causes = Counter(d.cause for d in run.differences)
+    phases = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in run.seconds.items())
     print(
-        f"{label}: audit {took:.1f} s; files {run.files_edges} edges, server "
+        f"{label}: audit {took:.1f} s ({phases}); files {run.files_edges} edges, server "
         f"{run.server_edges} edges; {dict(sorted(causes.items()))}"
     )
 
