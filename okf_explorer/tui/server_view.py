@@ -49,6 +49,7 @@ class ServerComparison:
         self.brain = brain
         self.against = against
         self._run: RunViews | None = None
+        self._failed = False
         self._lock = threading.Lock()
 
     def describe(self, answered_by: str) -> str:
@@ -62,7 +63,14 @@ class ServerComparison:
         """`slug`'s view, or None when there is nothing to compare with (or no index yet
         for a server brain: its text side is the index)."""
         if self.against is not None:
-            return (await asyncio.to_thread(self._runs)).view(slug)
+            if self._failed:
+                return None  # said once already (a notification): the tree goes on unmarked
+            try:
+                runs = await asyncio.to_thread(self._runs)
+            except OkfError:
+                self._failed = True
+                raise
+            return runs.view(slug)
         if self.brain.index is None:
             return None
         return await asyncio.to_thread(self.brain.page_view, slug, text)
@@ -92,6 +100,11 @@ class ServerComparison:
             return self.brain.page(slug).frontmatter.get("visibility") == "private"
         except OkfError:
             return False
+
+    def forget(self) -> None:
+        """`r`: the next view runs the audit again (files or server may have changed)."""
+        with self._lock:
+            self._run, self._failed = None, False
 
     def close(self) -> None:
         if self.against is not None:

@@ -265,6 +265,8 @@ class MainScreen(Screen[None]):
         """Refresh the index; a page that failed to load is loaded again too."""
         if self.query_one(PagePane).error is not None:
             self.nav.go(self.nav.current, "reload")
+        if self.comparison is not None:
+            self.comparison.forget()
         self.loader.build(refresh=self.loader.ready)
 
     def action_cancel_index(self) -> None:
