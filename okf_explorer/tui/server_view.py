@@ -102,9 +102,9 @@ class ServerComparison:
             return False
 
     def forget(self) -> None:
-        """`r`: the next view runs the audit again (files or server may have changed)."""
-        with self._lock:
-            self._run, self._failed = None, False
+        """`r`: the next view runs the audit again (files or server may have changed).
+        Never waits for a running audit (the event loop calls it)."""
+        self._run, self._failed = None, False
 
     def close(self) -> None:
         if self.against is not None:
