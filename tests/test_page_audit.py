@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from okf_explorer.core.audit import Difference
 from okf_explorer.core.index_model import ResolvedLink
-from okf_explorer.core.page_audit import PRIVATE, RunViews, compare_page, view_of
+from okf_explorer.core.page_audit import PRIVATE, PageAuditor, RunViews, compare_page, view_of
 from okf_explorer.core.port import ServerLink
 
 NAMES = {
@@ -80,3 +80,17 @@ def test_one_server_page_compared_with_its_text() -> None:
 def test_a_stored_row_without_link_source_is_not_called_manual() -> None:
     view = compare_page("a", "no links", [], ["b"], ["a", "b"])
     assert [d.cause for d in view.adds.values()] == ["unexplained"]
+
+
+def test_the_auditor_gives_what_comparing_over_every_page_gives() -> None:
+    """`PageAuditor` hands `compare` only the pages that can matter: the same view,
+    ambiguous file names included (a page sharing the linked name elsewhere)."""
+    pages = [f"notes/p{i:03d}" for i in range(300)] + ["archive/p005", "Other/P 007"]
+    stated = [link(f"p{i:03d}", f"notes/p{i:03d}", "basename") for i in range(1, 12)]
+    stored = [ServerLink(f"notes/p{i:03d}", "links", "markdown") for i in range(8, 20)]
+    auditor = PageAuditor(pages)
+    assert "archive/p005" in auditor.relevant("notes/p000", stated, stored)
+    fast = auditor.compare("notes/p000", "text", stated, stored)
+    full = compare_page("notes/p000", "text", stated, stored, pages)
+    assert fast == full and fast.summary == "server −7/+8"
+    assert fast.lacks["notes/p005"].cause == "ambiguous_basename"

@@ -54,7 +54,7 @@ from okf_explorer.core.links import (
     looks_like_path,
 )
 from okf_explorer.core.listing import ServerListing
-from okf_explorer.core.page_audit import PageView, compare_page
+from okf_explorer.core.page_audit import PageAuditor, PageView
 from okf_explorer.core.pages import Page, PageInfo
 from okf_explorer.core.port import LocalFolder, PageSource, ServerGraph, ServerLink
 from okf_explorer.core.server_walk import ServerWalk
@@ -84,6 +84,7 @@ class Brain(IndexedBrain):
         self._walk: ServerWalk | None = None
         self._roots_seen: set[str] = set()
         self._listing: ServerListing | None = None
+        self._auditor: tuple[LinkIndex, PageAuditor] | None = None
 
     @property
     def label(self) -> str:
@@ -296,7 +297,11 @@ class Brain(IndexedBrain):
         stated = index.forward.get(slug, ()) if info is not None and info.readable else ()
         if text is None:
             text = self.source.get_page(slug).content
-        return compare_page(slug, text, stated, stored, index.pages)
+        with self._lock:
+            if self._auditor is None or self._auditor[0] is not index:
+                self._auditor = (index, PageAuditor(index.pages))
+            auditor = self._auditor[1]
+        return auditor.compare(slug, text, stated, stored)
 
     def traverse(
         self,

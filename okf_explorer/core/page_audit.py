@@ -19,6 +19,7 @@ other relations is listed apart (`differs`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -31,6 +32,7 @@ from okf_explorer.core.audit import (
     StoredLink,
     compare,
 )
+from okf_explorer.core.audit_gbrain import gbrain_slug, normalize_basename
 from okf_explorer.core.index_model import ResolvedLink
 from okf_explorer.core.port import ServerLink, relation_of
 
@@ -135,6 +137,62 @@ class RunViews:
         return self.names.get(slug, slug)
 
 
+_ASCII_DROPPED = re.compile(r"[^a-z0-9\-\s]")
+_WHITESPACE = re.compile(r"\s+")
+
+
+def _tail_keys(name: str) -> tuple[str, ...]:
+    """The keys gbrain's file-name index files `name`'s last segment under (as
+    `audit_gbrain.basename_index`: raw, lowercase, normalised), the ASCII case fast."""
+    tail = name.strip().rsplit("/", 1)[-1]
+    if tail.isascii():
+        normal = _WHITESPACE.sub("-", _ASCII_DROPPED.sub("", tail.lower()).strip())
+    else:
+        normal = normalize_basename(tail)
+    return tuple(key for key in dict.fromkeys((tail, tail.lower(), normal)) if key)
+
+
+class PageAuditor:
+    """`compare_page` for the pages of one index, with the file-name table built once.
+
+    The audit's `compare` looks pages up by file name over every page it is given,
+    twice per call; a page view hands it only the pages that can matter (the page,
+    the targets on both sides, and the pages sharing a file name with a link as
+    written), so a view costs what its links cost, not what the brain costs.
+    """
+
+    def __init__(self, pages: Iterable[str]) -> None:
+        self.pages = frozenset(pages)
+        self._tails: dict[str, list[str]] | None = None
+
+    def _by_tail(self) -> dict[str, list[str]]:
+        if self._tails is None:
+            tails: dict[str, list[str]] = {}
+            for page in sorted(self.pages):
+                for key in _tail_keys(page):
+                    tails.setdefault(key, []).append(page)
+            self._tails = tails
+        return self._tails
+
+    def relevant(
+        self, slug: str, stated: Sequence[ResolvedLink], stored: Sequence[str]
+    ) -> list[str]:
+        """The pages `compare` needs for one page's view (see the class docstring)."""
+        tails = self._by_tail()
+        found = dict.fromkeys([slug, *(link.to for link in stated), *map(str, stored)])
+        for link in stated:
+            for written in (link.target, gbrain_slug(link.target)):
+                name = written[:-3] if written.lower().endswith(".md") else written
+                for key in _tail_keys(name):
+                    found.update(dict.fromkeys(tails.get(key, ())))
+        return [page for page in found if page in self.pages or page == slug]
+
+    def compare(
+        self, slug: str, text: str, stated: Sequence[ResolvedLink], stored: Sequence[str]
+    ) -> PageView:
+        return compare_page(slug, text, stated, stored, self.relevant(slug, stated, stored))
+
+
 def compare_page(
     slug: str,
     text: str,
@@ -144,7 +202,8 @@ def compare_page(
 ) -> PageView:
     """Page `slug` of a server brain: the links its text states (`stated`, the index's
     resolved links) against what the server's graph answers for it (`stored`, plain
-    slugs or `ServerLink`s), every page of the server in `pages`."""
+    slugs or `ServerLink`s), the server's pages in `pages` (all of them, or those
+    `PageAuditor.relevant` picks)."""
     known = dict.fromkeys(pages)
     known[slug] = None
     # every page on both sides, so only this page's edges can differ (no page-level ones)
