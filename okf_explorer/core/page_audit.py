@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from okf_explorer.core.audit import (
     Difference,
@@ -50,6 +50,8 @@ class PageView:
     """Edges on both sides with other relations (side `both`)."""
     page: Difference | None = None
     """A page-level difference (the server lacks the page, or holds only it)."""
+    into: Mapping[str, Difference] = field(default_factory=dict)
+    """Differences on edges into the page, by the linking page (a whole audit only)."""
 
     @property
     def summary(self) -> str:
@@ -104,6 +106,7 @@ class RunViews:
     """The folder's slug → the server's name of that page."""
     private: frozenset[str] = frozenset()
     _by_page: dict[str, list[Difference]] = field(default_factory=dict, init=False)
+    _by_target: dict[str, list[Difference]] = field(default_factory=dict, init=False)
     _to_brain: dict[str, str] = field(default_factory=dict, init=False)
 
     def __post_init__(self) -> None:
@@ -118,12 +121,18 @@ class RunViews:
                     difference.page, None, difference.written, PRIVATE, "files", PRIVATE_FIX
                 )
             self._by_page.setdefault(difference.page, []).append(difference)
+            if difference.target is not None:
+                self._by_target.setdefault(difference.target, []).append(difference)
         for slug, name in self.names.items():
             self._to_brain.setdefault(name, slug)
 
     def view(self, slug: str) -> PageView:
         name = self.names.get(slug, slug)
-        return view_of(slug, self._by_page.get(name, ()), self._to_brain)
+        view = view_of(slug, self._by_page.get(name, ()), self._to_brain)
+        into: dict[str, Difference] = {}
+        for difference in self._by_target.get(name, ()):
+            into.setdefault(self._to_brain.get(difference.page, difference.page), difference)
+        return replace(view, into=into)
 
     def missing_pages(self) -> list[str]:
         """The folder's pages the server lacks (page-level differences of side files)."""

@@ -83,6 +83,14 @@ async def test_browse_folder_against_gbrain(gbrain_peer) -> None:
             said = await highlight(pilot, tree, "Release Notes")
             assert said.startswith("Zettelkasten → (devbox/Release Notes v1.2.md) · rule path")
             assert "the server lacks this link: unread_form · write the link as" in said
+            app.screen.open_page("devbox/introduction/The reason for being")
+            await settle(pilot, until=lambda: tree.slug.startswith("devbox/introduction"))
+            await open_view(pilot, app)
+            assert "server −0/+0" in header(app)  # its own link is stored
+            assert [str(node.label) for node in tree.root.children[1].children] == [
+                "− Zettelkasten ←5",  # links into it the server lacks
+                "− devbox/devbox.json ←2  devbox.json",
+            ]
             app.screen.open_page("notes/Daily Note")  # links to the private page
             await settle(pilot, until=lambda: tree.slug == "notes/Daily Note")
             tree = await open_view(pilot, app)

@@ -4,7 +4,7 @@ grouped by relation when a side holds more than one (SPEC §5 `rel`)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Literal
@@ -162,29 +162,38 @@ class LinkTree(Tree[LinkNode]):
         """Mark the outgoing links the server lacks or types otherwise, and add the ones
         only the server holds (`server_view`)."""
         self.view = view
-        out_root = self.root.children[0] if self.root.children else None
-        if out_root is None or out_root.data is None or out_root.data.side != "out":
+        if len(self.root.children) != 2:
             return
-        listed: set[str] = set()
-        pages = [n for n in out_root.children if n.data is not None and not n.data.group]
-        for group in (n for n in out_root.children if n.data is not None and n.data.group):
+        out_root, in_root = self.root.children
+        out_diffs = {**view.differs, **view.adds, **view.lacks}
+        self._mark_side(out_root, "out", out_diffs)
+        self._mark_side(in_root, "in", view.into)
+        self.post_message(self.ViewShown(view.slug, view))
+
+    def _mark_side(
+        self, side_root: TreeNode[LinkNode], side: Side, found: Mapping[str, Difference]
+    ) -> None:
+        """Mark the side's page nodes with their difference; a difference on a page the
+        side does not list (an edge only the other graph holds) is added, marked."""
+        pages = [n for n in side_root.children if n.data is not None and not n.data.group]
+        for group in (n for n in side_root.children if n.data is not None and n.data.group):
             pages.extend(n for n in group.children if n.data is not None)
+        listed: set[str] = set()
         for node in pages:
             assert node.data is not None
             listed.add(node.data.slug)
-            difference = view.about(node.data.slug)
+            difference = found.get(node.data.slug)
             if difference is not None:
                 node.data.difference = difference
                 node.set_label(mark(Text.assemble(node.label), difference))
         index = self.brain.index
-        for side, where in ((view.lacks, "text only"), (view.adds, "server only")):
-            for target, difference in side.items():
-                if target not in listed:  # a link of the other graph than the one answering
-                    exists = index is None or index.exists(target)
-                    data = LinkNode(target, "out", exists, difference=difference, loaded=True)
-                    label = Text.assemble(printable(target), (f"  {where}", "dim"))
-                    out_root.add_leaf(mark(label, difference), data)
-        self.post_message(self.ViewShown(view.slug, view))
+        for slug, difference in found.items():
+            if slug not in listed and difference.side != "both":
+                where = "server only" if difference.side == "server" else "text only"
+                exists = index is None or index.exists(slug)
+                data = LinkNode(slug, side, exists, difference=difference, loaded=True)
+                label = Text.assemble(printable(slug), (f"  {where}", "dim"))
+                side_root.add_leaf(mark(label, difference), data)
 
     def show_links(
         self, slug: str, outgoing: Sequence[TreeLink], incoming: Sequence[TreeLink]
