@@ -319,7 +319,7 @@ def test_browse_hands_the_start_name_to_the_tui_unresolved(
         def run(self) -> None:
             calls.append(("run", None))
 
-    def fake_make_app(brain, *, start=None, export_dir=None):
+    def fake_make_app(brain, *, start=None, export_dir=None, against=None):
         calls.append(("make_app", (brain.source.label, start)))
         return FakeApp()
 
