@@ -215,10 +215,13 @@ class _Evidence:
         key = (link.page, link.written, link.kind)
         if key not in self.readings:
             if link.kind == "markdown":
-                text = self.text(link.page)
-                self.readings[key] = read_markdown_link(
-                    link.written, link.page, reference_style=not _inline(text, link.written)
-                )
+                form = _inline_form(self.text(link.page), link.written)
+                if form == "angle":
+                    self.readings[key] = Reading(unread="a `<…>` destination")
+                else:
+                    self.readings[key] = read_markdown_link(
+                        link.written, link.page, reference_style=form is None
+                    )
             else:
                 self.readings[key] = read_wiki_link(link.written, link.page, self.server.pages)
         return self.readings[key]
@@ -406,13 +409,17 @@ def _shared(matches: list[str]) -> str:
     return f"{len(matches)} pages share that file name ({', '.join(matches[:3])})"
 
 
-def _inline(text: str, destination: str) -> bool:
-    """True when `destination` appears as an inline `](…)` link target in `text`."""
-    for match in re.finditer(r"\]\(\s*<?([^)>]*?)>?\s*(?:\"[^\"]*\")?\)", text):
-        written = unquote(match.group(1).split("#", 1)[0]).strip()
+def _inline_form(text: str, destination: str) -> str | None:
+    """How `destination` is written as an inline `](…)` link target in `text`: `plain`,
+    `angle` (only as `](<…>)`), or None (not inline: a reference-style link)."""
+    found = None
+    for match in re.finditer(r"\]\(\s*(<?)([^)>]*?)>?\s*(?:\"[^\"]*\")?\)", text):
+        written = unquote(match.group(2).split("#", 1)[0]).strip()
         if written == destination:
-            return True
-    return False
+            if not match.group(1):
+                return "plain"
+            found = "angle"
+    return found
 
 
 def _escaped_pipe(text: str, written: str) -> bool:
