@@ -117,8 +117,12 @@ def server_links(server: McpSource, slugs: list[str], concurrency: int) -> list[
     """Every edge the server stores into (or out of) the pages `slugs`: `get_backlinks`
     of each page when the server has that tool, else `get_links` (the same rows; on
     gbrain 0.46.28 a remote `get_links` costs about 3 s on a 2,000-page brain, a
-    `get_backlinks` about 30 ms). `BATCH` calls per POST, `concurrency` POSTs in flight."""
+    `get_backlinks` about 30 ms), skipping the pages gbrain's `find_orphans` names (one
+    cheap call). `BATCH` calls per POST, `concurrency` POSTs in flight."""
     tool = "get_backlinks" if "get_backlinks" in server.tools() else "get_links"
+    if tool == "get_backlinks":
+        orphans = _orphans(server)
+        slugs = [slug for slug in slugs if slug not in orphans]
 
     def links_of(chunk: list[str]) -> list[StoredLink]:
         found: list[StoredLink] = []
@@ -131,6 +135,20 @@ def server_links(server: McpSource, slugs: list[str], concurrency: int) -> list[
     chunks = [slugs[i : i + BATCH] for i in range(0, len(slugs), BATCH)]
     with ThreadPoolExecutor(max_workers=max(1, concurrency)) as pool:
         return [link for links in pool.map(links_of, chunks) for link in links]
+
+
+def _orphans(server: McpSource) -> set[str]:
+    """Pages no page links to, from gbrain's `find_orphans` (pseudo pages included), so
+    their `get_backlinks` (always empty) is not asked; empty when there is no such tool."""
+    if "find_orphans" not in server.tools():
+        return set()
+    answer = server.call_tool("find_orphans", {"include_pseudo": True})
+    rows = answer.get("orphans") if isinstance(answer, dict) else None
+    if not isinstance(rows, list):
+        return set()
+    return {
+        row["slug"] for row in rows if isinstance(row, dict) and isinstance(row.get("slug"), str)
+    }
 
 
 def _stored(row: object) -> StoredLink | None:
