@@ -74,3 +74,22 @@ def test_naming_is_decided_from_the_listing():
     files = ["index", "Notes/My Note", "people/alice"]
     assert choose_naming(files, ["notes/my-note", "people/alice"]) == "gbrain"
     assert choose_naming(files, files) == "as-is"
+
+
+def test_markdown_link_forms_gbrain_does_not_read():
+    text = "[a](<../projects/x.md>) and [b][r] and [c](../projects/y.md)\n\n[r]: ../projects/z.md\n"
+    links = [
+        FileLink("people/a", f"projects/{name}", f"../projects/{name}.md", "markdown", "path")
+        for name in "xyz"
+    ]
+    files = FilesSide(
+        _pages("people/a", "projects/x", "projects/y", "projects/z", text=text), links
+    )
+    server = ServerSide(
+        dict.fromkeys(["people/a", "projects/x", "projects/y", "projects/z"], "default"),
+        [StoredLink("people/a", "projects/y")],
+    )
+    found = {d.target: d.fix for d in compare(files, server)}
+    assert set(found) == {"projects/x", "projects/z"}
+    assert "`<…>` destination" in found["projects/x"]
+    assert "reference-style" in found["projects/z"]

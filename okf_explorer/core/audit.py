@@ -41,25 +41,48 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Literal
 from urllib.parse import unquote
 
 from okf_explorer.core.audit_gbrain import (
     Reading,
     basename_index,
     basename_matches,
-    gbrain_slug,
-    import_skip_reason,
     prose_paths,
     read_markdown_link,
     read_wiki_link,
 )
+from okf_explorer.core.audit_model import (
+    Difference,
+    FileLink,
+    FilePage,
+    FilesSide,
+    Naming,
+    ServerSide,
+    Side,
+    StoredLink,
+    choose_naming,
+    server_names,
+    skip_reason,
+)
 from okf_explorer.core.typed_links import LINKS
 
-Side = Literal["files", "server", "both"]
-Naming = Literal["gbrain", "as-is"]
+__all__ = [
+    "CAUSES",
+    "Difference",
+    "FileLink",
+    "FilePage",
+    "FilesSide",
+    "Naming",
+    "ServerSide",
+    "Side",
+    "StoredLink",
+    "choose_naming",
+    "compare",
+    "server_names",
+    "skip_reason",
+]
 
 CAUSES: dict[str, str] = {
     "page_skipped": "{detail}: rename or move the file if it is a page",
@@ -96,105 +119,6 @@ EXTRACTED_SOURCES = frozenset({"markdown", "frontmatter", "mentions", "wikilink-
 """`link_source` values gbrain's extractors write; any other was added by hand."""
 
 
-@dataclass(frozen=True, slots=True)
-class FileLink:
-    """One resolved edge the files state, pages named as the server names them.
-    `written` is the target as written; `rule`, `ambiguous` and `candidates` come
-    from our resolver (SPEC §3); `rel` is `links` for a body link."""
-
-    page: str
-    target: str
-    written: str
-    kind: str
-    rule: str
-    rel: str = LINKS
-    ambiguous: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class FilePage:
-    """One file: `path` relative to the folder, `text` its body without frontmatter,
-    `skipped` why the server's import leaves it out (None: it should be there)."""
-
-    path: str
-    text: str = ""
-    skipped: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class StoredLink:
-    """One edge the server stores (a `get_links` row)."""
-
-    page: str
-    target: str
-    link_type: str = "mentions"
-    link_source: str | None = "markdown"
-    target_source: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class FilesSide:
-    pages: Mapping[str, FilePage]
-    links: list[FileLink]
-
-
-@dataclass(frozen=True, slots=True)
-class ServerSide:
-    pages: Mapping[str, str | None]
-    """slug → source_id"""
-    links: list[StoredLink]
-
-
-@dataclass(frozen=True, slots=True)
-class Difference:
-    """One difference. `side` is where the edge or page is: `files` (the server lacks
-    it), `server` (the files lack it) or `both` (relations differ). `target` is None
-    for a page-level difference."""
-
-    page: str
-    target: str | None
-    written: str | None
-    cause: str
-    side: Side
-    fix: str
-
-    def to_json(self) -> dict[str, str | None]:
-        return {
-            "page": self.page,
-            "target": self.target,
-            "written": self.written,
-            "cause": self.cause,
-            "side": self.side,
-            "fix": self.fix,
-        }
-
-
-def choose_naming(file_slugs: Iterable[str], server_slugs: Iterable[str]) -> Naming:
-    """How the server names the folder's pages, from the listing: `gbrain` when its
-    naming and import rules predict which files are on the server better than the
-    slugs as they are (a tie keeps them as they are)."""
-    slugs = list(file_slugs)
-    on_server = set(server_slugs)
-    as_is = sum(slug in on_server for slug in slugs)
-    gbrain = sum(
-        (gbrain_slug(slug) in on_server) == (import_skip_reason(slug + ".md") is None)
-        for slug in slugs
-    )
-    return "gbrain" if gbrain > as_is else "as-is"
-
-
-def server_names(file_slugs: Iterable[str], naming: Naming) -> dict[str, str]:
-    """Our slug → the server's name of that page."""
-    if naming == "as-is":
-        return {slug: slug for slug in file_slugs}
-    return {slug: gbrain_slug(slug) or slug for slug in file_slugs}
-
-
-def skip_reason(path: str, naming: Naming) -> str | None:
-    """Why the server's import leaves out the file at `path` (gbrain naming only)."""
-    return import_skip_reason(path) if naming == "gbrain" else None
-
-
 @dataclass
 class _Evidence:
     files: FilesSide
@@ -215,10 +139,13 @@ class _Evidence:
         key = (link.page, link.written, link.kind)
         if key not in self.readings:
             if link.kind == "markdown":
-                text = self.text(link.page)
-                self.readings[key] = read_markdown_link(
-                    link.written, link.page, reference_style=not _inline(text, link.written)
-                )
+                form = _inline_form(self.text(link.page), link.written)
+                if form == "angle":
+                    self.readings[key] = Reading(unread="a `<…>` destination")
+                else:
+                    self.readings[key] = read_markdown_link(
+                        link.written, link.page, reference_style=form is None
+                    )
             else:
                 self.readings[key] = read_wiki_link(link.written, link.page, self.server.pages)
         return self.readings[key]
@@ -406,13 +333,17 @@ def _shared(matches: list[str]) -> str:
     return f"{len(matches)} pages share that file name ({', '.join(matches[:3])})"
 
 
-def _inline(text: str, destination: str) -> bool:
-    """True when `destination` appears as an inline `](…)` link target in `text`."""
-    for match in re.finditer(r"\]\(\s*<?([^)>]*?)>?\s*(?:\"[^\"]*\")?\)", text):
-        written = unquote(match.group(1).split("#", 1)[0]).strip()
+def _inline_form(text: str, destination: str) -> str | None:
+    """How `destination` is written as an inline `](…)` link target in `text`: `plain`,
+    `angle` (only as `](<…>)`), or None (not inline: a reference-style link)."""
+    found = None
+    for match in re.finditer(r"\]\(\s*(<?)([^)>]*?)>?\s*(?:\"[^\"]*\")?\)", text):
+        written = unquote(match.group(2).split("#", 1)[0]).strip()
         if written == destination:
-            return True
-    return False
+            if not match.group(1):
+                return "plain"
+            found = "angle"
+    return found
 
 
 def _escaped_pipe(text: str, written: str) -> bool:

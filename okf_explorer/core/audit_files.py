@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from okf_explorer.core.audit import (
+from okf_explorer.core.audit_model import (
     FileLink,
     FilePage,
     FilesSide,
