@@ -102,6 +102,12 @@ class LinkTree(Tree[LinkNode]):
     A link that several pages matched at its rule is marked `AMBIGUOUS_MARK` in
     the tree, and the subtitle of the highlighted one lists the candidates
     (`ambiguous: a/x, b/x`), the chosen page first.
+
+    With a `comparison` (a server to compare the text with: `server_view`), each
+    link the server lacks is marked `−`, one only the server holds `+` (added as a
+    node when the answering graph lacks it), one it types otherwise `≠`; the
+    subtitle of the highlighted one says the cause and the fix, and what the server
+    said of the link (`link_source`, `context`) when its graph answered.
     """
 
     DEFAULT_CSS = """
