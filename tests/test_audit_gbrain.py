@@ -91,6 +91,8 @@ def test_text_report_groups_by_cause(gbrain_corpus_server, run):
         assert cause in counts
     assert "title_or_alias (2): gbrain resolves no titles or aliases" not in out  # fixes differ
     assert "people/alice -> projects/gamma  (written: The Gamma Plan)  [files]" in out
+    assert "  page index (index.md)  [files]" in out
+    assert "fix: gbrain's import skips index.md files (1 link from it): rename or move" in out
     assert (
         "fix: gbrain resolves no titles or aliases: write [[projects/gamma|The Gamma Plan]]" in out
     )
