@@ -164,3 +164,21 @@ def test_call_tools_sends_single_calls_to_a_server_that_refuses_batches():
             source.close()
     assert answers == [[{"to_slug": "a"}], [{"to_slug": "b"}]]
     assert again == [[{"to_slug": "c"}], [{"to_slug": "d"}]]
+
+
+@pytest.mark.gbrain
+def test_file_name_links_with_global_basename_on(gbrain_peer, run):
+    """With `link_resolution.global_basename` on, gbrain links `[[beta-notes]]` (no more
+    `basename_only`) and `[[status]]` to both pages of that name: the one the files
+    chose agrees, the other is an `ambiguous_basename` edge on the server's side."""
+    setting = (("link_resolution.global_basename", "true"),)
+    url, token_file, _ = gbrain_peer(CORPUS, config=setting)
+    status, out, _ = run(
+        "audit", str(CORPUS), "--against", url, "--token-file", str(token_file), "--json"
+    )
+    found = {(r["cause"], r["side"], r["target"]) for r in json.loads(out)}
+    assert status == 1
+    assert not {f for f in found if f[0] in ("basename_only", "unexplained")}
+    assert {f for f in found if f[0] == "ambiguous_basename"} == {
+        ("ambiguous_basename", "server", "notes/status")
+    }
