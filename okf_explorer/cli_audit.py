@@ -1,12 +1,16 @@
 """`okf-explorer audit FOLDER --against URL [--json]`: the folder's graph against the
 server's, every difference with a cause (`core.audit`).
 
-Text output: one line per side (`files: N pages, E edges` / `server: …`), then, per
-cause in `core.audit.CAUSES` order, `CAUSE (N): FIX` followed by the first
-`EXAMPLES` differences as `  PAGE -> TARGET  (written: W)`, and a last line
-`N differences` or `the graphs agree`. `--json` prints a list of records
-`{page, target, written, cause, side, fix}`. Exit 0 when the graphs agree, 1 when
-they differ, 2 on bad arguments (FOLDER not a folder, URL not a server URL).
+Text output: `files: N pages, E edges` and `server: N pages, E edges` (edges are
+distinct (page, target) pairs, pages named as the server names them), then, per cause in
+`core.audit.CAUSES` order, a heading `CAUSE (N)` — followed by `: FIX` when every
+difference of that cause has the same fix — and the first `EXAMPLES` differences, one a
+line: `  PAGE -> TARGET  (written: W)  [SIDE]` (or `  page PAGE (FILE)  [SIDE]`), each
+followed by `    fix: FIX` when the fixes differ; `  … and N more` when there are more;
+then a last line `N differences` or `the graphs agree`. `--json` prints a list of
+records `{page, target, written, cause, side, fix}`. Exit 0 when the graphs agree, 1 when
+they differ (or the server fails: one line on stderr), 2 on bad arguments (FOLDER not a
+folder, URL not an http(s) MCP URL).
 """
 
 from __future__ import annotations

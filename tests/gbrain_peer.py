@@ -2,8 +2,9 @@
 loopback port, loaded with a corpus folder of our own.
 
     def test_x(gbrain_peer):                       # session-scoped factory
-        url, token_file, pid = gbrain_peer(CORPUS)  # started once per (corpus, flags, scopes)
+        url, token_file, pid = gbrain_peer(CORPUS)  # started once per (corpus, options)
         gbrain_peer(CORPUS, extract_flags="--include-frontmatter")  # a second brain
+        gbrain_peer(CORPUS, config=(("link_resolution.global_basename", "true"),))
 
 Mark such tests `@pytest.mark.gbrain`. The peer folder (`start.sh` + gbrain's source
 snapshot) is found through `$OKF_GBRAIN_PEER`, else as `shared/peers/gbrain` beside
@@ -28,7 +29,7 @@ import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import pytest
 
@@ -72,9 +73,12 @@ def start_gbrain(
     extract_flags: str | None = None,
     token_scopes: str | None = None,
     timeout: float = START_TIMEOUT,
+    port: int | None = None,
+    fresh: bool = True,
 ) -> GbrainPeer:
-    """Run `start.sh CORPUS PORT` on a free port; raise `GbrainStartFailed` with the
-    script's stderr tail when it cannot."""
+    """Run `start.sh CORPUS PORT` (on a free port unless `port` is given; a fresh import
+    unless `fresh` is False, which reuses the brain of that corpus and port); raise
+    `GbrainStartFailed` with the script's stderr tail when it cannot."""
     peer_dir = find_peer_dir()
     if peer_dir is None:
         where = os.environ.get(PEER_ENV) or f"shared/peers/gbrain above {REPO_ROOT}"
@@ -84,14 +88,15 @@ def start_gbrain(
         )
     if not (peer_dir / "gbrain-src.tar.gz").is_file():
         raise GbrainStartFailed(f"gbrain peer snapshot missing: no gbrain-src.tar.gz in {peer_dir}")
-    env = dict(os.environ, FRESH="1")
+    env = dict(os.environ, FRESH="1" if fresh else "0")
     for name in ("GBRAIN_MCP_URL", "GBRAIN_TOKEN", "OKF_SOURCE"):
         env.pop(name, None)
     if extract_flags is not None:
         env["EXTRACT_FLAGS"] = extract_flags
     if token_scopes is not None:
         env["TOKEN_SCOPES"] = token_scopes
-    argv = ["bash", str(peer_dir / "start.sh"), str(Path(corpus).resolve()), str(free_port())]
+    port = port or free_port()
+    argv = ["bash", str(peer_dir / "start.sh"), str(Path(corpus).resolve()), str(port)]
     try:
         done = subprocess.run(
             argv, env=env, capture_output=True, text=True, timeout=timeout, check=False
@@ -116,6 +121,39 @@ def start_gbrain(
     return GbrainPeer(
         values["GBRAIN_MCP_URL"], Path(values["GBRAIN_TOKEN_FILE"]), int(values["GBRAIN_PID"])
     )
+
+
+def reconfigure_gbrain(
+    peer: GbrainPeer, corpus: Path, settings: tuple[tuple[str, str], ...], **options: Any
+) -> GbrainPeer:
+    """Set gbrain config keys on a peer's brain (`gbrain config set KEY VALUE`), extract
+    links again, and serve it again on the same port (`options` as for `start_gbrain`).
+    The server is stopped meanwhile: PGLite has one writer."""
+    brain = peer.token_file.parent
+    work = brain.parent.parent
+    ready = sorted(work.glob("src-*/gbrain/.ready"), key=lambda path: path.stat().st_mtime)
+    if not ready:
+        raise GbrainStartFailed(f"no unpacked gbrain under {work}")
+    stop_gbrain(peer, remove_brain=False)
+    env = dict(os.environ, GBRAIN_HOME=str(brain / "home"))
+    env["PATH"] = f"{work / 'tools' / 'node_modules' / '.bin'}{os.pathsep}{env['PATH']}"
+    flags = options.get("extract_flags") or ""
+    steps = [["config", "set", key, value] for key, value in settings]
+    steps.append(["extract", "links", "--source", "db", *flags.split()])
+    for step in steps:
+        done = subprocess.run(
+            ["bun", "src/cli.ts", *step],
+            cwd=ready[-1].parent,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=START_TIMEOUT,
+            check=False,
+        )
+        if done.returncode != 0:
+            raise GbrainStartFailed(f"gbrain {' '.join(step)} failed:\n{_tail(done.stderr)}")
+    port = int(peer.url.rsplit(":", 1)[1].split("/", 1)[0])
+    return start_gbrain(corpus, port=port, fresh=False, **options)
 
 
 def stop_gbrain(peer: GbrainPeer, *, remove_brain: bool = True) -> None:
@@ -144,17 +182,23 @@ def _tail(stderr: str | bytes | None) -> str:
 def gbrain_peer() -> Iterator:
     """`gbrain_peer(corpus, extract_flags=None, token_scopes=None) -> GbrainPeer`:
     one real gbrain per distinct argument set, all stopped when the session ends."""
-    running: dict[tuple[str, str | None, str | None], GbrainPeer] = {}
+    running: dict[tuple[Any, ...], GbrainPeer] = {}
 
     def start(
-        corpus: Path, *, extract_flags: str | None = None, token_scopes: str | None = None
+        corpus: Path,
+        *,
+        extract_flags: str | None = None,
+        token_scopes: str | None = None,
+        config: tuple[tuple[str, str], ...] = (),
     ) -> GbrainPeer:
-        key = (str(Path(corpus).resolve()), extract_flags, token_scopes)
+        key = (str(Path(corpus).resolve()), extract_flags, token_scopes, config)
         if key not in running:
+            options = {"extract_flags": extract_flags, "token_scopes": token_scopes}
             try:
-                running[key] = start_gbrain(
-                    corpus, extract_flags=extract_flags, token_scopes=token_scopes
-                )
+                peer = start_gbrain(corpus, **options)
+                if config:
+                    peer = reconfigure_gbrain(peer, corpus, config, **options)
+                running[key] = peer
             except GbrainStartFailed as error:
                 pytest.fail(str(error), pytrace=False)
         return running[key]

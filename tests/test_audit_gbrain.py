@@ -15,6 +15,7 @@ from okf_explorer.sources.factory import open_source
 from tests.mcp_server_fixture import serve_bundle
 
 CORPUS = Path(__file__).resolve().parent / "gbrain_corpus"
+SAMPLE_BRAIN = Path(__file__).resolve().parent.parent / "okf_explorer" / "sample_brain"
 
 EXPECTED = {
     "page_skipped": {("index", None), ("readme", None), ("guide/readme", None)},
@@ -91,6 +92,8 @@ def test_text_report_groups_by_cause(gbrain_corpus_server, run):
         assert cause in counts
     assert "title_or_alias (2): gbrain resolves no titles or aliases" not in out  # fixes differ
     assert "people/alice -> projects/gamma  (written: The Gamma Plan)  [files]" in out
+    assert "  page index (index.md)  [files]" in out
+    assert "fix: gbrain's import skips index.md files (1 link from it): rename or move" in out
     assert (
         "fix: gbrain resolves no titles or aliases: write [[projects/gamma|The Gamma Plan]]" in out
     )
@@ -98,11 +101,13 @@ def test_text_report_groups_by_cause(gbrain_corpus_server, run):
     assert token_file.read_text().strip() not in out
 
 
-def test_our_own_serve_agrees_with_the_files(run):
-    with serve_bundle(CORPUS) as server:
-        status, out, err = run("audit", str(CORPUS), "--against", server.url)
+@pytest.mark.parametrize("folder", [CORPUS, SAMPLE_BRAIN], ids=["corpus", "sample-brain"])
+def test_our_own_serve_agrees_with_the_files(run, folder):
+    with serve_bundle(folder) as server:
+        status, out, err = run("audit", str(folder), "--against", server.url)
     assert (status, err) == (0, "")
-    assert out.splitlines()[:2] == ["files: 16 pages, 16 edges", "server: 16 pages, 16 edges"]
+    files, served = out.splitlines()[:2]
+    assert files.removeprefix("files: ") == served.removeprefix("server: ")
     assert out.rstrip().endswith("the graphs agree")
 
 
@@ -159,3 +164,21 @@ def test_call_tools_sends_single_calls_to_a_server_that_refuses_batches():
             source.close()
     assert answers == [[{"to_slug": "a"}], [{"to_slug": "b"}]]
     assert again == [[{"to_slug": "c"}], [{"to_slug": "d"}]]
+
+
+@pytest.mark.gbrain
+def test_file_name_links_with_global_basename_on(gbrain_peer, run):
+    """With `link_resolution.global_basename` on, gbrain links `[[beta-notes]]` (no more
+    `basename_only`) and `[[status]]` to both pages of that name: the one the files
+    chose agrees, the other is an `ambiguous_basename` edge on the server's side."""
+    setting = (("link_resolution.global_basename", "true"),)
+    url, token_file, _ = gbrain_peer(CORPUS, config=setting)
+    status, out, _ = run(
+        "audit", str(CORPUS), "--against", url, "--token-file", str(token_file), "--json"
+    )
+    found = {(r["cause"], r["side"], r["target"]) for r in json.loads(out)}
+    assert status == 1
+    assert not {f for f in found if f[0] in ("basename_only", "unexplained")}
+    assert {f for f in found if f[0] == "ambiguous_basename"} == {
+        ("ambiguous_basename", "server", "notes/status")
+    }

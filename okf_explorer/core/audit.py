@@ -40,7 +40,7 @@ difference stands for them.
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import unquote
@@ -225,11 +225,15 @@ def _bare_names_linked(files: FilesSide, server: ServerSide) -> bool:
 
 def _page_differences(files: FilesSide, server: ServerSide) -> list[Difference]:
     found = []
+    links_from = Counter(link.page for link in files.links if link.page != link.target)
     for slug, page in files.pages.items():
         if slug in server.pages and page.skipped is None:
             continue
         if page.skipped is not None:
-            found.append(_difference(slug, None, page.path, "page_skipped", "files", page.skipped))
+            count = links_from[slug]
+            plural = "" if count == 1 else "s"
+            detail = page.skipped + (f" ({count} link{plural} from it)" if count else "")
+            found.append(_difference(slug, None, page.path, "page_skipped", "files", detail))
         else:
             found.append(_difference(slug, None, page.path, "unexplained", "files"))
     for slug in server.pages:

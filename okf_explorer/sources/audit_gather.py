@@ -44,7 +44,8 @@ MAX_LISTED = 1_000_000
 @dataclass
 class AuditRun:
     """What an audit gathered and found. `files_edges` / `server_edges` count distinct
-    (page, target) pairs on each side (pages named as the server names them)."""
+    (page, target) pairs on each side, self-links left out (pages named as the server
+    names them; the files' count includes links from pages the server skips)."""
 
     naming: Naming
     files: FilesSide
@@ -59,7 +60,7 @@ class AuditRun:
 
     @property
     def server_edges(self) -> int:
-        return len({(x.page, x.target) for x in self.server.links})
+        return len({(x.page, x.target) for x in self.server.links if x.page != x.target})
 
 
 def run_audit(folder: Path, server: McpSource, *, concurrency: int = 4) -> AuditRun:
