@@ -137,6 +137,11 @@ def build_parser() -> argparse.ArgumentParser:
     browse = command("browse", "open the terminal explorer")
     browse.add_argument("src", nargs="?", metavar="SRC", help="folder or MCP URL")
     browse.add_argument("--start", metavar="SLUG", help="page to open first")
+    browse.add_argument(
+        "--against",
+        metavar="URL",
+        help="a server loaded from this folder: each page shows where it disagrees",
+    )
 
     get = command("get", "print a page body (or the whole page as JSON)")
     get.add_argument("slug", metavar="SLUG", help=SLUG_HELP)
@@ -212,6 +217,19 @@ def build_parser() -> argparse.ArgumentParser:
     mentions.epilog = (
         "Text: one 'SLUG<TAB>SENTENCE' line a page, slug order, the mention between « and ». "
         "--json: [{slug, title, sentence, start, end}]."
+    )
+
+    audit = command("audit", "compare a folder's graph with a server's, every difference explained")
+    audit.add_argument("folder", metavar="FOLDER", help="the folder the server was loaded from")
+    audit.add_argument(
+        "--against", required=True, metavar="URL", help="the http(s)://.../mcp server"
+    )
+    audit.add_argument("--json", action="store_true", help="one JSON record per difference")
+    audit.epilog = (
+        "Text: the edge and page counts of each side, then the differences grouped by cause, "
+        "each cause with its count, its fix and its first examples. --json: a list of "
+        "{page, target, written, cause, side, fix}. Exit 0 the graphs agree, 1 they differ, "
+        "2 bad arguments."
     )
 
     serve = command("serve", "serve the brain over MCP (streamable HTTP or stdio)")

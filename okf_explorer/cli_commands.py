@@ -54,6 +54,7 @@ from okf_explorer.core.text_safety import json_text, printable
 if TYPE_CHECKING:
     from okf_explorer.core.brain import Brain
     from okf_explorer.core.pages import Page, PageInfo
+    from okf_explorer.sources.mcp import McpSource
 
 LIST_JSON_KEYS = ("slug", "title", "type", "tags", "updated_at", "reserved", "readable", "error")
 
@@ -66,6 +67,10 @@ def run_command(args: argparse.Namespace) -> int:
         return _serve(args)
     if command == "web":
         return _web(args)
+    if command == "audit":
+        from okf_explorer.cli_audit import run_audit_command
+
+        return run_audit_command(args)
     if command == "validate":
         from okf_explorer.cli_validate import check_folder_source
 
@@ -184,13 +189,45 @@ def _browse(brain: Brain, args: argparse.Namespace) -> int:
     """Run the TUI; without a terminal, say so in one line and exit 1 (it would hang)."""
     from okf_explorer.tui.app import NoTerminal, make_app
 
-    app = make_app(brain, start=getattr(args, "start", None) or None, watch_files=True)
+    against = _against_server(brain, args)
     try:
-        app.run()
-    except NoTerminal as error:
-        note(str(error))
-        return 1
-    return int(getattr(app, "return_code", 0) or 0)
+        app = make_app(
+            brain,
+            start=getattr(args, "start", None) or None,
+            watch_files=True,
+            against=against,
+        )
+        try:
+            app.run()
+        except NoTerminal as error:
+            note(str(error))
+            return 1
+        return int(getattr(app, "return_code", 0) or 0)
+    finally:
+        if against is not None:
+            against.close()
+
+
+def _against_server(brain: Brain, args: argparse.Namespace) -> McpSource | None:
+    """The server `browse FOLDER --against URL` compares the folder with (the token from
+    `--token-file`, else `$GBRAIN_TOKEN`), or None; exit 2 unless the brain is a folder
+    and URL a server."""
+    url = getattr(args, "against", None)
+    if url is None:
+        return None
+    from okf_explorer.sources.factory import is_url, open_source
+    from okf_explorer.sources.mcp import McpSource
+
+    parser = args.command_parser
+    if brain.local_root is None:
+        raise UsageError(parser, "--against needs a folder to browse (SRC is not a folder)")
+    if not is_url(url):
+        raise UsageError(parser, f"--against {url!r} is not an http(s)://.../mcp URL")
+    server = open_source(url, token_file=args.token_file, timeout=args.timeout)
+    if not isinstance(server, McpSource):
+        server.close()
+        raise UsageError(parser, f"--against {url!r} is not an MCP server URL")
+    return server
 
 
 def _serve(args: argparse.Namespace) -> int:

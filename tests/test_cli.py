@@ -329,7 +329,7 @@ def test_browse_hands_the_start_name_to_the_tui_unresolved(
         def run(self) -> None:
             calls.append(("run", None))
 
-    def fake_make_app(brain, *, start=None, export_dir=None, watch_files=False):
+    def fake_make_app(brain, *, start=None, export_dir=None, watch_files=False, against=None):
         assert watch_files  # the CLI's explorer reloads pages saved in the folder
         calls.append(("make_app", (brain.source.label, start)))
         return FakeApp()

@@ -240,7 +240,8 @@ def test_module_resolve(target: str, from_slug: str, expected: str | None) -> No
         ("  Hello,   World!  ", "hello-world"),
         ("a -- b", "a-b"),
         ("snake_case keep", "snake_case-keep"),
-        ("v1.2 release", "v12-release"),
+        ("v1.2 release", "v1.2-release"),
+        ("devbox.json", "devbox.json"),
         ("already-a-slug/x_y", "already-a-slug/x_y"),
         ("a//b", "a/b"),
         ("Tab\tand\nnewline", "tab-and-newline"),
@@ -315,3 +316,50 @@ def test_expensive_tables_are_built_only_when_a_rule_needs_them() -> None:
     assert resolver.resolve("bee", "x") == Resolution("b", "title")
     assert resolver.resolve("alpha", "x") == Resolution("notes/Alpha", "basename")
     assert set(resolver._lazy) == {"_slugified", "_basenames", "_aliases", "_titles"}
+
+
+SERVER_SLUGS = [
+    "zettelkasten",
+    "devbox/introduction/the-reason-for-being",
+    "devbox/devbox.json",
+    "devbox/release-notes-v1.2",
+    "guides/index",
+]
+
+
+@pytest.mark.parametrize(
+    ("target", "from_slug", "expected"),
+    [
+        (
+            "./devbox/introduction/The reason for being.md",
+            "zettelkasten",
+            Resolution("devbox/introduction/the-reason-for-being", "slugified"),
+        ),
+        (
+            "introduction/The reason for being.md",
+            "devbox/devbox.json",
+            Resolution("devbox/introduction/the-reason-for-being", "slugified"),
+        ),
+        ("devbox/Devbox.JSON.md", "zettelkasten", Resolution("devbox/devbox.json", "path")),
+        (
+            "/devbox/Release Notes v1.2.md",
+            "zettelkasten",
+            Resolution("devbox/release-notes-v1.2", "slugified"),
+        ),
+        ("/Guides/", "zettelkasten", Resolution("guides/index", "folder-index")),
+        ("../../Zettelkasten.md", "devbox/introduction/x", Resolution("zettelkasten", "path")),
+    ],
+)
+def test_path_links_find_pages_the_way_a_server_names_them(
+    target: str, from_slug: str, expected: Resolution
+) -> None:
+    """gbrain lowercases and hyphenates file names (keeping dots): a Markdown path link
+    written against the files finds the server's page instead of dangling."""
+    assert SlugResolver(SERVER_SLUGS).resolve(target, from_slug, "markdown") == expected
+
+
+def test_a_path_that_slugifies_to_no_page_still_dangles() -> None:
+    found = SlugResolver(SERVER_SLUGS).resolve(
+        "./devbox/Nothing Here.md", "zettelkasten", "markdown"
+    )
+    assert found == Resolution("devbox/Nothing Here", "dangling")

@@ -54,8 +54,9 @@ from okf_explorer.core.links import (
     looks_like_path,
 )
 from okf_explorer.core.listing import ServerListing
+from okf_explorer.core.page_audit import PageAuditor, PageView
 from okf_explorer.core.pages import Page, PageInfo
-from okf_explorer.core.port import LocalFolder, PageFiles, PageSource, ServerGraph
+from okf_explorer.core.port import LocalFolder, PageFiles, PageSource, ServerGraph, ServerLink
 from okf_explorer.core.server_walk import ServerWalk
 from okf_explorer.core.suggest import suggest
 from okf_explorer.core.text_search import TextSearch
@@ -85,6 +86,7 @@ class Brain(IndexedBrain):
         self._roots_seen: set[str] = set()
         self._listing: ServerListing | None = None
         self._text: TextSearch | None = None
+        self._auditor: tuple[LinkIndex, PageAuditor] | None = None
 
     @property
     def label(self) -> str:
@@ -194,6 +196,8 @@ class Brain(IndexedBrain):
         """
         if not name.strip():
             return None
+        if not _path_like(name) and self._is_server_page(name):
+            return Resolution(name, "exact")  # one `get_page`, no listing of the brain
         exact = not _path_like(name) and self._server_listing() is None
         if exact and name in self.ensure_index().pages:  # no resolver tables needed
             return Resolution(name, "exact")
@@ -281,6 +285,46 @@ class Brain(IndexedBrain):
             return sorted(walk.links_in.pairs(slug), key=lambda pair: pair[0])
         return self._index_root(slug, need_readable=False).in_edges(slug)
 
+    def known_degree(self, slug: str, side: Literal["out", "in"]) -> int | None:
+        """How many pages `slug` links to (`out`) or is linked from (`in`) in the graph
+        that answers (`answered_by`), when known without asking anything: over the
+        index always once it is built; over a server graph once that page was asked."""
+        walk = self._server_walk()
+        if walk is not None:
+            return (walk.links_out if side == "out" else walk.links_in).known_count(slug)
+        index = self._index
+        if index is None:
+            return None
+        return len(index.out_slugs(slug)) if side == "out" else len(index.in_slugs(slug))
+
+    def server_link(self, frm: str, to: str, rel: str) -> ServerLink | None:
+        """What the server said of the edge `frm` → `to` of relation `rel` (its
+        `link_source` and `context`), when a server graph answered for either end."""
+        walk = self._server_walk()
+        if walk is None:
+            return None
+        return walk.links_out.detail(frm, to, rel) or walk.links_in.detail(to, frm, rel)
+
+    def page_view(self, slug: str, text: str | None = None) -> PageView | None:
+        """The audit's view of `slug` (`core.page_audit`): the links its text states
+        against the ones the server stores, or None when no server graph answers.
+        Builds the index if needed; `text` is the page's body (fetched when None)."""
+        walk = self._server_walk()
+        if walk is None:
+            return None
+        self._server_root(slug)
+        stored = walk.links_out.links(slug)
+        index = self.ensure_index()
+        info = index.pages.get(slug)
+        stated = index.forward.get(slug, ()) if info is not None and info.readable else ()
+        if text is None:
+            text = self.source.get_page(slug).content
+        with self._lock:
+            if self._auditor is None or self._auditor[0] is not index:
+                self._auditor = (index, PageAuditor(index.pages))
+            auditor = self._auditor[1]
+        return auditor.compare(slug, text, stated, stored)
+
     def traverse(
         self,
         slug: str,
@@ -332,6 +376,18 @@ class Brain(IndexedBrain):
             reason = info.error or "it could not be read"
             raise PageUnreadable(slug, reason, info.error_kind or "unreadable")
         return index
+
+    def _is_server_page(self, name: str) -> bool:
+        """Before any index, with a server graph: whether `name` is itself a slug of the
+        server, asked with one `get_page` (remembered as a root seen, so the walk that
+        follows asks nothing again). False without a server graph or once indexed."""
+        if self._index is not None or self._server_graph() is None:
+            return False
+        try:
+            self._server_root(name)
+        except PageNotFound:
+            return False
+        return True
 
     def _server_root(self, slug: str) -> None:
         """Fetch an unseen root once: a server answers `[]` for slugs it does not have."""

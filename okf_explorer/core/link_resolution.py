@@ -8,6 +8,9 @@ TUI's body links. The rules, in order:
 1. path targets (a Markdown link, or a wiki target starting with `/`, `./`,
    `../` or ending in `/`): `/` is the bundle root, anything else the linking
    page's folder; a folder resolves to its `index` page (rule `folder-index`).
+   A path that matches no slug as written or by case matches the page whose
+   slug is its gbrain name (rule `slugified`: a server lowercases and
+   hyphenates the file names, `The%20Reason.md` is the page `the-reason`).
    A path without `/`, `./` or `../` in front that misses relative to the page
    is tried from the root with the wiki rules (as Obsidian writes such links).
 2. `refdef`: a wiki target whose text equals the label of a reference
@@ -64,7 +67,7 @@ ROOT = ""
 _MEMO_LIMIT = 1 << 20
 """At most this many wiki targets are remembered per resolver (bounded memory)."""
 _WHITESPACE = re.compile(r"\s+")
-_DROPPED = re.compile(r"[^\w\-]")
+_DROPPED = re.compile(r"[^\w.\-]")
 _HYPHENS = re.compile(r"-{2,}")
 
 
@@ -110,9 +113,10 @@ def slugify(text: str) -> str:
     """gbrain's slug form of a name: lowercase, accents stripped, whitespace → `-`,
     hyphens collapsed, other punctuation dropped; applied per `/` segment.
 
-    Kept: letters and digits of any script, `-` and `_` (gbrain keeps both);
-    dropped: every other character, dots included (`v1.2` → `v12`). Segments
-    that end up empty are dropped, so `a//b` and `a/!!/b` give `a/b`.
+    Kept: letters and digits of any script, `-`, `_` and `.` (gbrain keeps all
+    three: `devbox.json` stays `devbox.json`, `v1.2` stays `v1.2`); dropped: every
+    other character. Segments that end up empty are dropped, so `a//b` and
+    `a/!!/b` give `a/b`.
     `notes/My Draft Note` → `notes/my-draft-note`; `Café Über` → `cafe-uber`.
     """
     if text.isascii() and _is_plain_slug(text):
@@ -344,6 +348,8 @@ class SlugResolver:
                 return Resolution(joined, "path")
             if (found := self._casefold.get(fold(joined))) is not None:
                 return _choose(found, folder, "path")
+            if (found := self._slugified_path(joined)) is not None:
+                return _choose(found, folder, "slugified")
             named = None if path != target else self._lookup("_folders").get(fold(joined))
             if named is None:  # `x.md` names a file, never a folder
                 return Resolution(joined, "dangling")
@@ -353,7 +359,15 @@ class SlugResolver:
             return Resolution(index, "folder-index")
         if (found := self._casefold.get(fold(index))) is not None:
             return _choose(found, folder, "folder-index")
+        if (found := self._slugified_path(index)) is not None:
+            return _choose(found, folder, "folder-index")
         return Resolution(index, "dangling")
+
+    def _slugified_path(self, joined: str) -> str | tuple[str, ...] | None:
+        """The pages whose slug is `joined` in gbrain's naming (`A/The Reason.md` is the
+        server's `a/the-reason`): how a path link finds a page a server renamed."""
+        slugified = slugify(joined)
+        return self._lookup("_slugified").get(slugified) if slugified else None
 
 
 def _normalise(base: list[str], parts: list[str]) -> tuple[list[str], int]:

@@ -31,6 +31,23 @@ class _TypedMemo:
             self._known[node] = found
         return found
 
+    def links(self, node: str) -> list[str]:
+        """The server's answers for `node`, one per (slug, relation): `ServerLink`s
+        when the server said more than the slug."""
+        return [
+            self._links.get((node, slug, rel)) or ServerLink(slug, rel)
+            for slug, rel in self.pairs(node)
+        ]
+
+    def detail(self, node: str, other: str, rel: str) -> ServerLink | None:
+        """The server's answer for the edge between `node` and `other`, if asked."""
+        return self._links.get((node, other, rel))
+
+    def known_count(self, node: str) -> int | None:
+        """How many pages are at the other end, if `node` was asked already (else None)."""
+        found = self._known.get(node)
+        return None if found is None else len(dict.fromkeys(slug for slug, _ in found))
+
     def keep_details(self, edge: Edge) -> None:
         """Copy the server's `link_source` and `context` of `edge`'s link onto it."""
         link = self._links.get((edge.frm, edge.to, edge.rel))

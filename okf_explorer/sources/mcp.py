@@ -27,9 +27,10 @@ scans run in `mcp_scan`. Choices where the SPEC is silent (GBRAIN_PROTOCOL.md sa
   remaining text both hold links is fetched again with `content` in the same
   worker (`mcp_payloads.split_is_exact`), so forward-link order stays exact.
   `get_page` / `get_pages` (display) always ask for `content`.
-- `server_graph()` is offered when `tools/list` has both `get_links` and
-  `get_backlinks`; it holds existing pages only (servers drop dangling targets) and
-  one row per (from, to).
+- `server_graph()` is offered when `tools/list` has a way to ask each side:
+  `get_links` / `get_backlinks`, or `traverse_graph` at depth 1 on gbrain's reduced
+  `starter` surface (see `mcp_graph`); it holds existing pages only (servers drop
+  dangling targets) and one row per (from, to).
 """
 
 from __future__ import annotations
@@ -49,14 +50,13 @@ from okf_explorer.core.port import (
     ProgressCallback,
     ScannedPage,
     ServerGraph,
-    ServerLink,
 )
+from okf_explorer.sources.mcp_graph import McpServerGraph, graph_for, relation_of_type
 from okf_explorer.sources.mcp_payloads import (
     ToolDecoder,
     page_of,
     split_is_exact,
     stub_of,
-    text_or_none,
 )
 from okf_explorer.sources.mcp_scan import PageOutcome, scan_concurrently
 from okf_explorer.sources.mcp_transport import JsonRpcTransport
@@ -64,6 +64,8 @@ from okf_explorer.sources.url_redaction import redact_url, url_secrets
 
 if TYPE_CHECKING:
     import httpx
+
+__all__ = ["McpServerGraph", "McpSource", "relation_of_type"]
 
 log = logging.getLogger(__name__)
 
@@ -75,8 +77,6 @@ PAGE_SIZE = 100
 MAX_LISTED_PAGES = 1_000_000
 """The most pages a listing may hold (10,000 `list_pages` calls of 100); a server that
 lists more is taken to be paging forever, and the listing fails with one clear line."""
-
-GRAPH_TOOLS = ("get_links", "get_backlinks")
 
 
 class McpSource:
@@ -133,6 +133,29 @@ class McpSource:
         """The decoded JSON payload of one `tools/call`, or the typed error it reports."""
         result = self._rpc.request("tools/call", {"name": name, "arguments": arguments})
         return self._decoder.payload(name, arguments, result)
+
+    def call_tools(self, name: str, arguments: Sequence[dict[str, Any]]) -> list[Any]:
+        """The decoded payloads of several calls of tool `name`, in order: one JSON-RPC
+        batch when the server takes batches (gbrain and our `serve` do), else one call
+        each. An item the batch could not answer is asked again alone; errors raise."""
+        if len(arguments) > 1 and self._batching is not False:
+            calls = [("tools/call", {"name": name, "arguments": args}) for args in arguments]
+            try:
+                results = self._rpc.request_batch(calls)
+            except ProtocolError as error:
+                if self._batching:
+                    raise
+                log.debug("%s; sending one request a call", error)
+                self._batching = False
+            else:
+                self._batching = True
+                return [
+                    self.call_tool(name, args)
+                    if isinstance(result, ProtocolError)
+                    else self._decoder.payload(name, args, result)
+                    for args, result in zip(arguments, results, strict=True)
+                ]
+        return [self.call_tool(name, args) for args in arguments]
 
     def tools(self) -> frozenset[str]:
         """Names the server lists in `tools/list` (fetched once, following `nextCursor`)."""
@@ -300,10 +323,9 @@ class McpSource:
         return [row for row in rows if isinstance(row, dict) and isinstance(row.get("slug"), str)]
 
     def server_graph(self) -> ServerGraph | None:
-        """`get_links`/`get_backlinks` when the server lists both, else None."""
-        if all(name in self.tools() for name in GRAPH_TOOLS):
-            return McpServerGraph(self)
-        return None
+        """The server's stored graph from the graph tools it lists (`mcp_graph`), or None
+        when it lists no way to ask one side."""
+        return graph_for(self.call_tool, self._label, self.tools())
 
     def close(self) -> None:
         self._rpc.close()
@@ -311,50 +333,6 @@ class McpSource:
 
 BODY_BATCH = 50
 """Pages per batch request when the text index reads bodies."""
-
-
-class McpServerGraph:
-    """The server's stored link graph. Like gbrain's, it holds existing targets only and
-    one row per (from, to); we keep the server's row order and drop repeats.
-
-    Each answer is a `ServerLink` carrying the row's `link_type` as its relation
-    (gbrain's generic `mentions`, or none, is `links`; any other type passes
-    through), and its `link_source` and `context`.
-    """
-
-    def __init__(self, source: McpSource) -> None:
-        self._source = source
-
-    def links_out(self, slug: str) -> list[str]:
-        return self._column("get_links", slug, "to_slug")
-
-    def links_in(self, slug: str) -> list[str]:
-        return self._column("get_backlinks", slug, "from_slug")
-
-    def _column(self, tool: str, slug: str, key: str) -> list[str]:
-        rows = self._source.call_tool(tool, {"slug": slug})
-        if not isinstance(rows, list):
-            raise ProtocolError(f"{self._source.label} answered {tool} with something unexpected")
-        links: dict[tuple[str, str], ServerLink] = {}
-        for row in rows:
-            value = row.get(key) if isinstance(row, dict) else None
-            if isinstance(value, str) and value:
-                link = ServerLink(
-                    value,
-                    relation_of_type(row.get("link_type")),
-                    text_or_none(row.get("link_source")),
-                    text_or_none(row.get("context")),
-                )
-                links.setdefault((value, link.rel), link)
-        return list(links.values())
-
-
-def relation_of_type(link_type: object) -> str:
-    """Our relation for a server's `link_type`: gbrain's generic `mentions` (or no
-    type) is a plain link, `links`; any other type passes through."""
-    if not isinstance(link_type, str) or not link_type.strip() or link_type == "mentions":
-        return "links"
-    return link_type
 
 
 def _get_page_params(slug: str, content: bool = True) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from multiprocessing import resource_tracker
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on
 from textual.app import App
@@ -20,6 +20,7 @@ from okf_explorer.core.brain import Brain
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.commands import FIND_PROMPT, PageFinder
 from okf_explorer.tui.screens.main import MainScreen
+from okf_explorer.tui.server_view import ServerComparison
 from okf_explorer.tui.settings import (
     NO_TERMINAL,
     NoTerminal,
@@ -27,6 +28,9 @@ from okf_explorer.tui.settings import (
     has_terminal,
     web_driver_chosen,
 )
+
+if TYPE_CHECKING:
+    from okf_explorer.sources.mcp import McpSource
 
 __all__ = ["ExplorerApp", "NoTerminal", "make_app"]
 
@@ -49,10 +53,12 @@ class ExplorerApp(App[None]):
         export_dir: Path | None = None,
         source_label: str | None = None,
         watch_files: bool = False,
+        against: McpSource | None = None,
     ) -> None:
         super().__init__()
         self.brain = brain
         self.watch_files = watch_files
+        self.comparison = ServerComparison(brain, against)
         self.start = start
         self.export_dir = export_dir if export_dir is not None else default_export_dir()
         self.source_label = source_label if source_label is not None else brain.label
@@ -67,6 +73,7 @@ class ExplorerApp(App[None]):
             export_dir=self.export_dir,
             source_label=self.source_label,
             watch_files=self.watch_files,
+            comparison=self.comparison,
         )
 
     @on(MainScreen.SourceFailed)
@@ -130,6 +137,7 @@ def make_app(
     export_dir: Path | None = None,
     source_label: str | None = None,
     watch_files: bool = False,
+    against: McpSource | None = None,
 ) -> ExplorerApp:
     """The app over `brain`, opening `start` (default: `core.start_page` chooses).
 
@@ -138,7 +146,9 @@ def make_app(
     `source_label` overrides what the status line calls the source (the
     screenshot script uses it to keep machine paths out of the pictures).
     `watch_files` reloads pages saved in a folder source (live reload; the CLI turns
-    it on, tests and scripts that wait for idle workers leave it off).
+    it on, tests and scripts that wait for idle workers leave it off). `against` is the
+    server a folder brain is compared with (`browse FOLDER --against URL`): each page's
+    header and link tree show where the server disagrees.
     """
     _start_resource_tracker()
     return ExplorerApp(
@@ -147,6 +157,7 @@ def make_app(
         export_dir=export_dir,
         source_label=source_label,
         watch_files=watch_files,
+        against=against,
     )
 
 

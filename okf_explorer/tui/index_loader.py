@@ -114,12 +114,20 @@ class IndexLoader(Widget):
         """A build is running (`ctrl+x` cancels it)."""
         self._build_wanted = True
         """The build is still to start once a page is on screen."""
+        self._build_scheduled = False
+        """The build is queued to start after the next paint."""
         self._pending_start: str | None = None
         self._choose_when_indexed = False
         self._findables: tuple[object, list[Findable]] = (None, [])
         self._refresh_again = False
         """Pages changed while a build ran: refresh once it ends."""
         """The start page was a stand-in: the index's backlink counts choose again."""
+
+    @property
+    def coming(self) -> bool:
+        """An index is on its way: a build runs, or start-up will start one (so the panes
+        say `waiting for the index…`, never `no index`)."""
+        return self.running or self._build_scheduled or (self._build_wanted and not self.ready)
 
     # ------------------------------------------------------------------ start-up
 
@@ -161,6 +169,7 @@ class IndexLoader(Widget):
         """Build the index once the first page is on screen, so it does not slow that paint."""
         if self._build_wanted:
             self._build_wanted = False
+            self._build_scheduled = True
             self.call_after_refresh(self.build)
 
     @work(group="resolve-start", exclusive=True, exit_on_error=False)
@@ -190,14 +199,14 @@ class IndexLoader(Widget):
 
     def stop(self) -> None:
         """Cancel start-up and any build (the source failed before anything was shown)."""
-        self.running = False
+        self.running = self._build_wanted = self._build_scheduled = False
         self.workers.cancel_node(self)
 
     # ------------------------------------------------------------------ the index
 
     def build(self, refresh: bool = False) -> None:
         """Start (or restart) the index build."""
-        self.running = True
+        self.running, self._build_scheduled = True, False
         self.post_message(self.IndexStarted())
         self._build(refresh)
 

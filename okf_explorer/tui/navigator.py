@@ -115,6 +115,11 @@ class Navigator:
         if not count and self.current is None:
             self._screen.query_one(PagePane).show_failure("(empty)", "this brain has no pages")
 
+    def index_started(self) -> None:
+        """A build started with no index yet: panes that said `no index` now wait."""
+        if not self._loader.ready and (current := self.current) is not None:
+            self.show_graph(current)
+
     def index_built(self, first: bool) -> None:
         """A first index shows the graph; a refreshed one reloads the page too."""
         if (current := self.current) is not None:
@@ -137,7 +142,7 @@ class Navigator:
         """Walk `view` in the traversal panel (and list its links), or say why not yet."""
         panel, tree = self._screen.query_one(TraversalPanel), self._screen.query_one(LinkTree)
         if not self._loader.ready:
-            why = "waiting for the index…" if self._loader.running else "no index · r builds it"
+            why = "waiting for the index…" if self._loader.coming else "no index · r builds it"
             panel.show_pending(view, why)
             if links:
                 tree.show_pending(view.slug, why)

@@ -35,9 +35,12 @@ class BodyLink:
     target: str | None
     slug: str | None = None
     exists: bool = True
+    server: Text | None = None
+    """What the server says of this link (`server_view.server_note`), if anything."""
 
     def row(self) -> Text:
-        """`label  target → slug`, control characters shown as escapes (`printable`)."""
+        """`label  target → slug`, control characters shown as escapes (`printable`),
+        then what the server says of the link."""
         text = Text(printable(self.label or self.href), style="bold")
         target = printable(self.target or "")
         if self.target is None:
@@ -47,6 +50,9 @@ class BodyLink:
             text.append("✗ missing", style="red")
         else:
             text.append(f"  {target} → {printable(self.slug or self.target)}", style="dim")
+        if self.server is not None:
+            text.append("  ")
+            text.append(self.server)
         return text
 
     def matches(self, query: str) -> bool:

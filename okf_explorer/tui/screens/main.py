@@ -8,6 +8,7 @@ own content. Workers run on this screen: its `Worker.StateChanged` reports failu
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import ClassVar
@@ -37,6 +38,7 @@ from okf_explorer.tui.live_reload import FolderWatcher, edit_page
 from okf_explorer.tui.navigator import Navigator
 from okf_explorer.tui.screens.explorer_bindings import EXPLORER_BINDINGS, KeyRules, next_pane
 from okf_explorer.tui.screens.pane_layout import PaneLayout
+from okf_explorer.tui.server_view import ServerComparison, badge, server_note
 from okf_explorer.tui.text_finder import PrefixedTextFinder, TextJump
 from okf_explorer.tui.widgets.footer import PinnedFooter
 from okf_explorer.tui.widgets.graph_panel import GraphPanel
@@ -75,10 +77,12 @@ class MainScreen(Screen[None]):
         export_dir: Path,
         source_label: str,
         watch_files: bool = False,
+        comparison: ServerComparison | None = None,
     ) -> None:
         super().__init__()
         self.brain, self.export_dir, self.source_label = brain, export_dir, source_label
         self.watch_files = watch_files
+        self.comparison = comparison
         self.loader = IndexLoader(brain, start=start, show=self._show_start)
         self.nav = Navigator(self, self.loader, changed=self.sync_bindings)
         self.history = self.nav.history
@@ -109,7 +113,9 @@ class MainScreen(Screen[None]):
         folder = self.brain.local_root if self.source_label == self.brain.label else None
         self.query_one(StatusBar).set_source(self.source_label, folder)
         self.query_one(StatusBar).set_indexing(0, 0)
-        self.query_one("#link-tree").border_title = "links"
+        tree = self.query_one(LinkTree)
+        tree.border_title = "links"
+        tree.comparison = self.comparison
         self.query_one("#page-pane").border_title = "page"
         self.loader.begin()
 
@@ -119,13 +125,20 @@ class MainScreen(Screen[None]):
     @on(IndexLoader.IndexBuilt)
     @on(IndexLoader.IndexFailed)
     def _index_changed(self, message: Message) -> None:
-        self.query_one(StatusBar).follow(message)
+        status = self.query_one(StatusBar)
+        status.follow(message)
+        if isinstance(message, IndexLoader.IndexBuilt) and self.comparison is not None:
+            status.set_indexed(self.comparison.describe(message.answered_by))
         if not isinstance(message, IndexLoader.IndexProgressed):
             self.sync_bindings()  # a build started or ended: `r`, `s`, `e`, `ctrl+x` follow
 
     @on(IndexLoader.Listed)
     def _listed(self, message: IndexLoader.Listed) -> None:
         self.nav.listed(message.count)
+
+    @on(IndexLoader.IndexStarted)
+    def _index_started(self) -> None:
+        self.nav.index_started()
 
     @on(IndexLoader.IndexBuilt)
     def _index_built(self, message: IndexLoader.IndexBuilt) -> None:
@@ -176,6 +189,11 @@ class MainScreen(Screen[None]):
     def _slice_shown(self, message: TraversalPanel.SliceShown) -> None:
         exists = self.query_one(TraversalPanel).exists
         self.query_one(GraphPanel).follow(message.view, message.edges, exists)
+
+    @on(LinkTree.ViewShown)
+    def _view_shown(self, message: LinkTree.ViewShown) -> None:
+        """The server's view of a page is in the tree: its header says `server −N/+M`."""
+        self.query_one(PagePane).show_badge(message.slug, badge(message.view))
 
     @on(LinkTree.PageChosen)
     @on(TraversalPanel.PageChosen)
@@ -287,7 +305,19 @@ class MainScreen(Screen[None]):
 
         pane = self.query_one(PagePane)
         if pane.links and pane.slug is not None:
-            dialog = LinksDialog(pane.slug, body_links(pane.links, self.nav.resolve))
+            links = body_links(pane.links, self.nav.resolve)
+            tree = self.query_one(LinkTree)
+            view = tree.view if tree.view is not None and tree.view.slug == pane.slug else None
+            # once the tree loaded this page the brain knows which graph answers (no call)
+            loaded = tree.slug == pane.slug and self.loader.ready
+            if view is not None or (loaded and self.brain.answered_by == "server"):
+                links = [
+                    replace(link, server=server_note(self.brain, pane.slug, link.slug, view))
+                    if link.slug is not None and link.exists
+                    else link
+                    for link in links
+                ]
+            dialog = LinksDialog(pane.slug, links)
             self.app.push_screen(dialog, lambda chosen: chosen and pane.follow(chosen.href))
 
     def action_more_of_page(self) -> None:
@@ -336,6 +366,8 @@ class MainScreen(Screen[None]):
         self._reloaded_from = self.brain.index if self.loader.ready else None
         if self.query_one(PagePane).error is not None:
             self.nav.go(self.nav.current, "reload")
+        if self.comparison is not None:
+            self.comparison.forget()
         self.loader.build(refresh=self.loader.ready)
 
     def action_cancel_index(self) -> None:

@@ -4,7 +4,7 @@ grouped by relation when a side holds more than one (SPEC §5 `rel`)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Literal
@@ -15,13 +15,16 @@ from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
+from okf_explorer.core.audit import Difference
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import OkfError, PageNotFound, PageUnreadable
 from okf_explorer.core.graph import LINKS
 from okf_explorer.core.index import ResolvedLink
 from okf_explorer.core.mentions import Mention, unlinked_mentions
+from okf_explorer.core.page_audit import PageView
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.legend import LINKS_LEGEND
+from okf_explorer.tui.server_view import ServerComparison, explanation, mark, shorten
 
 Side = Literal["out", "in"]
 WRITTEN = {"wiki": "[[{}]]", "embed": "![[{}]]", "markdown": "({})"}
@@ -44,6 +47,8 @@ class LinkNode:
     """A heading that groups a side's links of relation `rel`, not a page."""
     mention: str | None = None
     """For a page under Mentions: the sentence naming the page (the subtitle shows it)."""
+    difference: Difference | None = None
+    """How the server disagrees with the text on this link (`server_view`), if it does."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,11 +106,24 @@ class LinkTree(Tree[LinkNode]):
     A link that several pages matched at its rule is marked `AMBIGUOUS_MARK` in
     the tree, and the subtitle of the highlighted one lists the candidates
     (`ambiguous: a/x, b/x`), the chosen page first.
+
+    With a `comparison` (a server to compare the text with: `server_view`), each
+    link the server lacks is marked `−`, one only the server holds `+` (added as a
+    node when the answering graph lacks it), one it types otherwise `≠`; the
+    subtitle of the highlighted one says the cause and the fix, and what the server
+    said of the link (`link_source`, `context`) when its graph answered.
     """
 
     DEFAULT_CSS = """
     LinkTree { padding: 0 1; }
     """
+
+    class ViewShown(Message):
+        """The server's view of `slug` (`server_view`) is marked in the tree."""
+
+        def __init__(self, slug: str, view: PageView) -> None:
+            super().__init__()
+            self.slug, self.view = slug, view
 
     class PageChosen(Message):
         """The user chose a page in the tree (`enter` or a click)."""
@@ -125,6 +143,12 @@ class LinkTree(Tree[LinkNode]):
         """How the highlighted page is linked (also the border's subtitle)."""
         self._shown: tuple[str, list[TreeLink], list[TreeLink]] | None = None
         """What `show_links` last showed."""
+        self._mentions: tuple[str, list[Mention]] | None = None
+        """The mentions shown under the current tree, if any (`show_mentions`)."""
+        self._mentions_root: TreeNode[LinkNode] = self.root
+        self.comparison: ServerComparison | None = None
+        """Marks links where the text and the server disagree, when set."""
+        self.view: PageView | None = None
 
     def load(self, slug: str) -> None:
         """Fetch `slug`'s one-hop links and show them (a newer load replaces an older one)."""
@@ -144,6 +168,10 @@ class LinkTree(Tree[LinkNode]):
                 return
             raise
         self.show_links(slug, outgoing, incoming)
+        if self.comparison is not None:
+            view = await self.comparison.view(slug)
+            if view is not None and self.slug == slug:
+                self.show_view(view)
         if self.brain.index is not None:  # never force an index build for mentions
             try:
                 mentions = await asyncio.to_thread(unlinked_mentions, self.brain, slug)
@@ -156,7 +184,13 @@ class LinkTree(Tree[LinkNode]):
         """A third section, Mentions (n): pages naming `slug`'s page without linking it
         (`core.mentions`); shown when there is at least one."""
         shown = mentions[:NODE_LIMIT]
+        if self._mentions is not None:  # the tree was kept (`show_links`): replace them
+            if self._mentions == (slug, list(mentions)):
+                return
+            self._mentions_root.remove()
+        self._mentions = (slug, list(mentions))
         root = self.root.add(f"Mentions ({len(mentions)})", LinkNode(slug, "in", loaded=True))
+        self._mentions_root = root
         for mention in shown:
             data = LinkNode(mention.slug, "in", loaded=True, mention=mention.marked())
             label = Text.assemble(
@@ -165,6 +199,45 @@ class LinkTree(Tree[LinkNode]):
             root.add_leaf(label, data)
         _note_rest(root, len(mentions))
         root.expand()
+
+    def show_view(self, view: PageView) -> None:
+        """Mark the outgoing links the server lacks or types otherwise, and add the ones
+        only the server holds (`server_view`)."""
+        if self.view is not None:  # the tree was kept (`show_links`): already marked
+            return
+        self.view = view
+        if len(self.root.children) < 2:
+            return
+        out_root, in_root = self.root.children[:2]  # Mentions, if shown, comes third
+        out_diffs = {**view.differs, **view.adds, **view.lacks}
+        self._mark_side(out_root, "out", out_diffs)
+        self._mark_side(in_root, "in", view.into)
+        self.post_message(self.ViewShown(view.slug, view))
+
+    def _mark_side(
+        self, side_root: TreeNode[LinkNode], side: Side, found: Mapping[str, Difference]
+    ) -> None:
+        """Mark the side's page nodes with their difference; a difference on a page the
+        side does not list (an edge only the other graph holds) is added, marked."""
+        pages = [n for n in side_root.children if n.data is not None and not n.data.group]
+        for group in (n for n in side_root.children if n.data is not None and n.data.group):
+            pages.extend(n for n in group.children if n.data is not None)
+        listed: set[str] = set()
+        for node in pages:
+            assert node.data is not None
+            listed.add(node.data.slug)
+            difference = found.get(node.data.slug)
+            if difference is not None:
+                node.data.difference = difference
+                node.set_label(mark(Text.assemble(node.label), difference))
+        index = self.brain.index
+        for slug, difference in found.items():
+            if slug not in listed and difference.side != "both":
+                where = "server only" if difference.side == "server" else "text only"
+                exists = index is None or index.exists(slug)
+                data = LinkNode(slug, side, exists, difference=difference, loaded=True)
+                label = Text.assemble(printable(slug), (f"  {where}", "dim"))
+                side_root.add_leaf(mark(label, difference), data)
 
     def show_links(
         self, slug: str, outgoing: Sequence[TreeLink], incoming: Sequence[TreeLink]
@@ -175,7 +248,8 @@ class LinkTree(Tree[LinkNode]):
         if shown == self._shown:
             return
         self._shown = shown
-        self.slug = slug
+        self._mentions = None
+        self.slug, self.view = slug, None
         self.link_info = ""
         self.border_subtitle = LINKS_LEGEND
         self.clear()
@@ -223,19 +297,15 @@ class LinkTree(Tree[LinkNode]):
         info = self.brain.index.pages.get(slug) if self.brain.index is not None else None
         readable = exists and (info is None or info.readable)
         data = LinkNode(slug, side, exists=exists, readable=readable, link=item.link, rel=item.rel)
-        count = self._count(slug, side) if exists else 0
+        count = self.brain.known_degree(slug, side) if exists else 0
         label = self._label(data, count)
         if item.rel != LINKS and not grouped:
             label.append(f"  {printable(item.rel)}", style="magenta")
-        parent.add(label, data, allow_expand=readable and count > 0)
+        parent.add(label, data, allow_expand=readable and count != 0)
 
-    def _count(self, slug: str, side: Side) -> int:
-        index = self.brain.index
-        if index is None:
-            return 0
-        return len(index.out_slugs(slug)) if side == "out" else len(index.in_slugs(slug))
-
-    def _label(self, data: LinkNode, count: int) -> Text:
+    def _label(self, data: LinkNode, count: int | None) -> Text:
+        """The node's line; `count` None: not known without asking the graph (a server's
+        answer for that page comes when it is expanded), so no count is shown."""
         """The node's line; names show control characters as escapes (`printable`)."""
         slug = printable(data.slug)
         if not data.exists:
@@ -245,7 +315,7 @@ class LinkTree(Tree[LinkNode]):
         index = self.brain.index
         info = index.pages.get(data.slug) if index is not None else None
         arrow = "→" if data.side == "out" else "←"
-        label = Text.assemble(slug, (f" {arrow}{count}", "cyan"))
+        label = Text.assemble(slug, (f" {arrow}{count}", "cyan") if count is not None else "")
         if data.link is not None and data.link.ambiguous:
             label = Text.assemble((f"{AMBIGUOUS_MARK} ", "bold yellow"), label)
         if info is not None and info.title and info.title != data.slug:
@@ -295,6 +365,18 @@ class LinkTree(Tree[LinkNode]):
         frm, to = (
             (parent.data.slug, data.slug) if data.side == "out" else (data.slug, parent.data.slug)
         )
+        parts = [self._stated(data, frm, to)]
+        stored = self.brain.server_link(frm, to, data.rel)
+        if stored is not None and stored.link_source:
+            parts.append(f"server: {stored.link_source}")
+        if data.difference is not None:
+            parts.append(explanation(data.difference))
+        if stored is not None and stored.context:
+            parts.append(f"“{shorten(stored.context)}”")
+        return " · ".join(parts)
+
+    def _stated(self, data: LinkNode, frm: str, to: str) -> str:
+        """`from → [[target]] · rule R` of the link behind a node (see `link_summary`)."""
         typed = [] if data.rel == LINKS else [f"rel {data.rel}"]
         link = data.link if data.side == "out" else None
         index = self.brain.index

@@ -117,6 +117,8 @@ class PagePane(VerticalScroll, can_focus=True):
         """Whether the header on screen is the compact one (a short pane)."""
         self.more_wanted = 0
         """`m` presses not yet drawn (each draws the next part of a long page)."""
+        self.badge: tuple[str, Text] | None = None
+        """(slug, line) shown under that page's header: how the server sees it."""
 
     def compose(self) -> ComposeResult:
         yield Static(id="page-header")
@@ -218,9 +220,17 @@ class PagePane(VerticalScroll, can_focus=True):
         if self.page is not None:
             self._show_header(self.page)
 
+    def show_badge(self, slug: str, line: Text) -> None:
+        """Show `line` under `slug`'s header (now, if it is on screen; else when it is)."""
+        self.badge = (slug, line)
+        if self.page is not None and self.page.slug == slug:
+            self._show_header(self.page)
+
     def _show_header(self, page: Page) -> None:
         compact = self._header_compact = self._compact
         header = page_header(page, unfold=self.properties_open, compact=compact)
+        if self.badge is not None and self.badge[0] == page.slug:
+            header = Text.assemble(header, "\n", self.badge[1])
         self.query_one("#page-header", Static).update(header)
         self.header_folded = header_folds(page, compact=compact)
 

@@ -1,0 +1,208 @@
+"""The real gbrain as a test peer: `start.sh` from the shared peer folder, on a free
+loopback port, loaded with a corpus folder of our own.
+
+    def test_x(gbrain_peer):                       # session-scoped factory
+        url, token_file, pid = gbrain_peer(CORPUS)  # started once per (corpus, options)
+        gbrain_peer(CORPUS, extract_flags="--include-frontmatter")  # a second brain
+        gbrain_peer(CORPUS, config=(("link_resolution.global_basename", "true"),))
+
+Mark such tests `@pytest.mark.gbrain`. The peer folder (`start.sh` + gbrain's source
+snapshot) is found through `$OKF_GBRAIN_PEER`, else as `shared/peers/gbrain` beside
+any folder above this repository (`/work/shared/peers/gbrain` for `/work/main`).
+When it is missing, or gbrain cannot start, the test **fails** with a message that
+says so and the tail of the script's stderr: a missing peer must not pass as a skip.
+
+Every start imports afresh (`FRESH=1`, a new port each session) into a brain under
+the peer's cache folder; Bun and gbrain's `node_modules` stay cached there between
+runs (`$PEER_WORK`, default `~/.cache/okf-explorer-peers/gbrain`). The brain's folder
+is removed when the session ends. `$EXTRACT_FLAGS` and `$TOKEN_SCOPES` from the
+environment are passed through unless a test gives its own.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import pytest
+
+from tests.mcp_server_fixture import free_port
+
+PEER_ENV = "OKF_GBRAIN_PEER"
+START_TIMEOUT = 180.0  # the issue's budget for the whole start, first run included
+STOP_TIMEOUT = 10.0
+STDERR_TAIL_LINES = 25
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+class GbrainPeer(NamedTuple):
+    """A running gbrain: its `/mcp` URL, the file holding its bearer token, its pid."""
+
+    url: str
+    token_file: Path
+    pid: int
+
+
+class GbrainStartFailed(RuntimeError):
+    """The peer folder is missing, or `start.sh` did not bring gbrain up."""
+
+
+def find_peer_dir() -> Path | None:
+    """The folder holding gbrain's `start.sh`, or None when there is none."""
+    named = os.environ.get(PEER_ENV, "").strip()
+    if named:
+        path = Path(named).expanduser()
+        return path if (path / "start.sh").is_file() else None
+    for folder in REPO_ROOT.parents:
+        candidate = folder / "shared" / "peers" / "gbrain"
+        if (candidate / "start.sh").is_file():
+            return candidate
+    return None
+
+
+def start_gbrain(
+    corpus: Path,
+    *,
+    extract_flags: str | None = None,
+    token_scopes: str | None = None,
+    timeout: float = START_TIMEOUT,
+    port: int | None = None,
+    fresh: bool = True,
+) -> GbrainPeer:
+    """Run `start.sh CORPUS PORT` (on a free port unless `port` is given; a fresh import
+    unless `fresh` is False, which reuses the brain of that corpus and port); raise
+    `GbrainStartFailed` with the script's stderr tail when it cannot."""
+    peer_dir = find_peer_dir()
+    if peer_dir is None:
+        where = os.environ.get(PEER_ENV) or f"shared/peers/gbrain above {REPO_ROOT}"
+        raise GbrainStartFailed(
+            f"gbrain peer snapshot missing: no start.sh in {where} "
+            f"(set ${PEER_ENV} to the folder holding start.sh and gbrain-src.tar.gz)"
+        )
+    if not (peer_dir / "gbrain-src.tar.gz").is_file():
+        raise GbrainStartFailed(f"gbrain peer snapshot missing: no gbrain-src.tar.gz in {peer_dir}")
+    env = dict(os.environ, FRESH="1" if fresh else "0")
+    for name in ("GBRAIN_MCP_URL", "GBRAIN_TOKEN", "OKF_SOURCE"):
+        env.pop(name, None)
+    if extract_flags is not None:
+        env["EXTRACT_FLAGS"] = extract_flags
+    if token_scopes is not None:
+        env["TOKEN_SCOPES"] = token_scopes
+    port = port or free_port()
+    argv = ["bash", str(peer_dir / "start.sh"), str(Path(corpus).resolve()), str(port)]
+    try:
+        done = subprocess.run(
+            argv, env=env, capture_output=True, text=True, timeout=timeout, check=False
+        )
+    except subprocess.TimeoutExpired as error:
+        tail = _tail(error.stderr)
+        raise GbrainStartFailed(
+            f"gbrain did not start within {timeout:.0f} s (start.sh {corpus}); stderr:\n{tail}"
+        ) from None
+    except OSError as error:
+        raise GbrainStartFailed(f"cannot run start.sh: {error}") from None
+    values = dict(
+        line.split("=", 1) for line in done.stdout.splitlines() if line.startswith("GBRAIN_")
+    )
+    if done.returncode != 0 or not {"GBRAIN_MCP_URL", "GBRAIN_TOKEN_FILE", "GBRAIN_PID"} <= set(
+        values
+    ):
+        raise GbrainStartFailed(
+            f"gbrain could not start (start.sh exit {done.returncode}, corpus {corpus}); "
+            f"stderr:\n{_tail(done.stderr)}"
+        )
+    return GbrainPeer(
+        values["GBRAIN_MCP_URL"], Path(values["GBRAIN_TOKEN_FILE"]), int(values["GBRAIN_PID"])
+    )
+
+
+def reconfigure_gbrain(
+    peer: GbrainPeer, corpus: Path, settings: tuple[tuple[str, str], ...], **options: Any
+) -> GbrainPeer:
+    """Set gbrain config keys on a peer's brain (`gbrain config set KEY VALUE`), extract
+    links again, and serve it again on the same port (`options` as for `start_gbrain`).
+    The server is stopped meanwhile: PGLite has one writer."""
+    brain = peer.token_file.parent
+    work = brain.parent.parent
+    ready = sorted(work.glob("src-*/gbrain/.ready"), key=lambda path: path.stat().st_mtime)
+    if not ready:
+        raise GbrainStartFailed(f"no unpacked gbrain under {work}")
+    stop_gbrain(peer, remove_brain=False)
+    env = dict(os.environ, GBRAIN_HOME=str(brain / "home"))
+    env["PATH"] = f"{work / 'tools' / 'node_modules' / '.bin'}{os.pathsep}{env['PATH']}"
+    flags = options.get("extract_flags") or ""
+    steps = [["config", "set", key, value] for key, value in settings]
+    steps.append(["extract", "links", "--source", "db", *flags.split()])
+    for step in steps:
+        done = subprocess.run(
+            ["bun", "src/cli.ts", *step],
+            cwd=ready[-1].parent,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=START_TIMEOUT,
+            check=False,
+        )
+        if done.returncode != 0:
+            raise GbrainStartFailed(f"gbrain {' '.join(step)} failed:\n{_tail(done.stderr)}")
+    port = int(peer.url.rsplit(":", 1)[1].split("/", 1)[0])
+    return start_gbrain(corpus, port=port, fresh=False, **options)
+
+
+def stop_gbrain(peer: GbrainPeer, *, remove_brain: bool = True) -> None:
+    """SIGTERM the server (SIGKILL after a grace period); drop its brain folder."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.kill(peer.pid, signal.SIGTERM)
+        deadline = time.monotonic() + STOP_TIMEOUT
+        while time.monotonic() < deadline:
+            os.kill(peer.pid, 0)
+            time.sleep(0.1)
+        os.kill(peer.pid, signal.SIGKILL)
+    if remove_brain:
+        brain = peer.token_file.parent  # start.sh keeps one folder per (corpus, port)
+        if brain.parent.name == "brains":
+            shutil.rmtree(brain, ignore_errors=True)
+
+
+def _tail(stderr: str | bytes | None) -> str:
+    if isinstance(stderr, bytes):
+        stderr = stderr.decode("utf-8", "replace")
+    lines = (stderr or "").strip().splitlines()
+    return "\n".join(lines[-STDERR_TAIL_LINES:]) or "(nothing on stderr)"
+
+
+@pytest.fixture(scope="session")
+def gbrain_peer() -> Iterator:
+    """`gbrain_peer(corpus, extract_flags=None, token_scopes=None) -> GbrainPeer`:
+    one real gbrain per distinct argument set, all stopped when the session ends."""
+    running: dict[tuple[Any, ...], GbrainPeer] = {}
+
+    def start(
+        corpus: Path,
+        *,
+        extract_flags: str | None = None,
+        token_scopes: str | None = None,
+        config: tuple[tuple[str, str], ...] = (),
+    ) -> GbrainPeer:
+        key = (str(Path(corpus).resolve()), extract_flags, token_scopes, config)
+        if key not in running:
+            options = {"extract_flags": extract_flags, "token_scopes": token_scopes}
+            try:
+                peer = start_gbrain(corpus, **options)
+                if config:
+                    peer = reconfigure_gbrain(peer, corpus, config, **options)
+                running[key] = peer
+            except GbrainStartFailed as error:
+                pytest.fail(str(error), pytrace=False)
+        return running[key]
+
+    yield start
+    for peer in running.values():
+        stop_gbrain(peer)

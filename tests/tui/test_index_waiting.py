@@ -1,0 +1,37 @@
+"""While the first index builds, the panes say they wait for it, never `no index · r
+builds it` (which is for a build cancelled or failed)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from okf_explorer.tui.app import make_app
+from okf_explorer.tui.widgets.link_tree import LinkTree
+from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
+
+from .conftest import SIZE, GatedSource, brain_for, settle
+
+
+def tree_text(app) -> str:  # type: ignore[no-untyped-def]
+    return " ".join(str(node.label) for node in app.screen.query_one(LinkTree).root.children)
+
+
+async def test_links_pane_waits_while_the_index_builds(small_bundle: Path) -> None:
+    source = GatedSource(small_bundle)
+    app = make_app(brain_for(source), start="alpha")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await settle(pilot, until=lambda: source.scan_started.is_set() and screen.loader.running)
+        await settle(pilot, until=lambda: screen.query_one(LinkTree).slug == "alpha")
+        assert tree_text(app) == "waiting for the index…"
+        assert "no index" not in str(screen.query_one(TraversalPanel).border_subtitle or "")
+        await pilot.press("ctrl+x")
+        await settle(pilot)
+        assert tree_text(app) == "no index · r builds it"  # now it is true
+        await pilot.press("r")
+        await settle(pilot, until=lambda: screen.loader.running)
+        await settle(pilot, until=lambda: tree_text(app) == "waiting for the index…")
+        source.gate.set()
+        await settle(pilot, until=lambda: screen.loader.ready)
+        await settle(pilot)
+        assert tree_text(app).startswith("Outgoing (2)")
