@@ -41,7 +41,7 @@ def main() -> int:
             open_explorer(page, server.url)
             for key in "+db":
                 page.keyboard.press(key)
-            wait_for_screen(page, "index · depth 2 · in")
+            wait_for_screen(page, "index · backlinks")
             page.wait_for_timeout(300)  # let the last rows and the scrollbar settle
             page.screenshot(path=str(target))
             browser.close()

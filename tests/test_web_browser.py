@@ -78,9 +78,11 @@ def test_explorer_in_the_browser_answers_its_keys(
     wait_for_screen(page, "index · depth 2 · in")
     page.keyboard.press("d")
     wait_for_screen(page, "index · depth 2 · both")
-    page.keyboard.press("b")
-    screen = wait_for_screen(page, "index · depth 2 · in")
+    page.keyboard.press("b")  # the page's direct backlinks, with their sentences
+    screen = wait_for_screen(page, "index · backlinks")
     assert "Harbor & Bean Data Brain" in screen
+    page.keyboard.press("b")  # again: back to the slice `b` was pressed on
+    wait_for_screen(page, "index · depth 2 · both")
     shot = tmp_path / "web.png"
     page.screenshot(path=str(shot))
     assert shot.read_bytes().startswith(b"\x89PNG")
