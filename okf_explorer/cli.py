@@ -145,12 +145,14 @@ def build_parser() -> argparse.ArgumentParser:
     listing.add_argument("--type", metavar="T", help="only pages of this type")
     listing.add_argument("--tag", metavar="T", help="only pages with this tag")
     listing.add_argument("-n", type=_count, metavar="N", help="at most N pages")
+    _okf_filter_options(listing, "only pages")
     listing.add_argument("--json", action="store_true", help="a JSON array of page objects")
 
     links = command("links", "the pages a page links to (or that link to it)")
     links.add_argument("slug", metavar="SLUG", help=SLUG_HELP)
     links.add_argument("--backlinks", action="store_true", help="same as --direction in")
     _walk_options(links, default_direction=None)
+    _okf_filter_options(links, "only edges between pages")
     links.add_argument("--json", action="store_true", help="OKF edge records as a JSON array")
     links.add_argument(
         "--explain",
@@ -161,6 +163,7 @@ def build_parser() -> argparse.ArgumentParser:
     export = command("export", "write the traversal from a page as OKF edges")
     export.add_argument("slug", metavar="SLUG", help=SLUG_HELP)
     _walk_options(export, default_direction="out")
+    _okf_filter_options(export, "only edges between pages")
     export.add_argument("-o", "--output", metavar="FILE", help="write here (default: stdout)")
     export.add_argument(
         "--format",
@@ -247,6 +250,23 @@ def _walk_options(parser: argparse.ArgumentParser, *, default_direction: str | N
         metavar="R",
         help="follow only edges of relation R (repeatable): links (body links), "
         "derived_from, related_to, ...",
+    )
+
+
+def _okf_filter_options(parser: argparse.ArgumentParser, kept: str) -> None:
+    """`--status S` (repeatable, or a comma list) and `--min-trust T` (`core.okf_filter`)."""
+    parser.add_argument(
+        "--status",
+        action="append",
+        metavar="S",
+        help=f"{kept} of OKF status S (draft, stable, deprecated; absent means stable); "
+        "repeatable or a comma list",
+    )
+    parser.add_argument(
+        "--min-trust",
+        metavar="T",
+        help=f"{kept} of at least trust tier T: unverified < machine-confirmed < "
+        "human-reviewed",
     )
 
 

@@ -9,6 +9,10 @@ Output rules (SPEC §6, and choices where it is silent):
   cannot be read is an error (exit 1), except with `--json`, whose record says
   `readable: false` and why when the source hands such a page back;
 - `list` prints `slug<TAB>type` (`-` for no type) in slug order;
+- `--status S` / `--min-trust T` (`list`, `links`, `export`) keep pages of those OKF
+  v0.2 statuses and of at least that trust tier; a walk keeps the edges it would
+  have if it never entered a page that fails, the root always kept (exact rules in
+  `core.okf_filter`); `-n` counts the pages that pass;
 - `links` prints the unique `to` nodes of the traversal in edge order (dangling
   targets as their node ids); `--json` prints the same bytes as
   `export --format json`;
@@ -100,6 +104,13 @@ def _check_arguments(args: argparse.Namespace) -> None:
         args.direction = "out"
     if hasattr(args, "depth"):
         args.depth = _clamped_depth(args.depth)
+    if hasattr(args, "min_trust"):
+        from okf_explorer.core.okf_filter import FilterError, OkfFilter, parse_statuses, parse_trust
+
+        try:
+            args.okf_filter = OkfFilter(parse_statuses(args.status), parse_trust(args.min_trust))
+        except FilterError as error:
+            raise UsageError(parser, str(error)) from None
 
 
 def _clamped_depth(depth: int) -> int:
@@ -126,6 +137,11 @@ def _get(brain: Brain, args: argparse.Namespace) -> int:
 
 def _list(brain: Brain, args: argparse.Namespace) -> int:
     pages = brain.pages(type=args.type, tag=args.tag)
+    if args.okf_filter.active:
+        from okf_explorer.core.okf_filter import filter_pages
+
+        known = brain.ensure_index().pages  # a server's listing carries no frontmatter
+        pages = filter_pages([known.get(info.slug, info) for info in pages], args.okf_filter)
     if args.n is not None:
         pages = pages[: args.n]
     if args.json:
@@ -166,8 +182,10 @@ def _export(brain: Brain, args: argparse.Namespace) -> int:
 
 
 def _walk(brain: Brain, slug: str, args: argparse.Namespace) -> list[Edge]:
-    """The walk `links` and `export` print, kept to the `--rel` relations if given; a
-    note on stderr when a relation asked for is not in the graph (a likely typo)."""
+    """The walk `links` and `export` print, kept to the `--rel` relations if given (a
+    note on stderr when a relation asked for is not in the graph: a likely typo),
+    and to `--status` / `--min-trust` (`core.okf_filter`: edges between pages that
+    pass, reached from the root through them; the root always passes)."""
     rels = args.rel
     edges = brain.traverse(slug, args.depth, args.direction, rels)
     if rels and not edges and brain.answered_by == "index":
@@ -175,6 +193,11 @@ def _walk(brain: Brain, slug: str, args: argparse.Namespace) -> list[Edge]:
         missing = [rel for rel in dict.fromkeys(rels) if rel not in known]
         if missing:
             note(f"no edge has relation {', '.join(missing)} (relations here: {', '.join(known)})")
+    if args.okf_filter.active:
+        from okf_explorer.core.okf_filter import filter_walk
+
+        pages = brain.ensure_index().pages
+        edges = filter_walk(edges, slug, args.depth, args.okf_filter, pages)
     return edges
 
 

@@ -26,7 +26,7 @@ TrustTier = Literal["unverified", "machine-confirmed", "human-reviewed"]
 ResourceKind = Literal["url", "path", "scope"]
 
 STATUSES: tuple[Status, ...] = ("draft", "stable", "deprecated")
-STATUS_GLYPHS: dict[str, str] = {"draft": "✎", "stable": "●", "deprecated": "✗"}
+STATUS_GLYPHS: dict[str, str] = {"draft": "✎", "stable": "●", "deprecated": "⊘"}
 TRUST_GLYPHS: dict[TrustTier, str] = {
     "unverified": "○",
     "machine-confirmed": "◐",
@@ -35,6 +35,11 @@ TRUST_GLYPHS: dict[TrustTier, str] = {
 STALE_GLYPH = "⚠"
 FRESH_GLYPH = "✓"
 HUMAN_PREFIX = "human:"
+TRUST_ORDER: tuple[TrustTier, ...] = ("unverified", "machine-confirmed", "human-reviewed")
+"""The §5.3 tiers, lowest first (`--min-trust` compares positions)."""
+OKF_KEYS = frozenset({"status", "verified", "stale_after", "generated", "sources"})
+"""A page with any of these is an OKF v0.2 concept: its trust tier is shown even when
+unverified (a page with none of them is a plain note: no trust glyph)."""
 INLINE_WIDTH = 72
 """A list or mapping of scalars whose one-line form is at most this long stays on one line."""
 
@@ -75,6 +80,22 @@ def status_of(frontmatter: dict[str, Any]) -> str:
         return "stable"
     text = str(raw).strip().lower()
     return text or "stable"
+
+
+def is_okf_concept(frontmatter: dict[str, Any]) -> bool:
+    """Whether the page states any OKF v0.2 trust or lifecycle key (`OKF_KEYS`)."""
+    return bool(frontmatter) and not OKF_KEYS.isdisjoint(frontmatter)
+
+
+def summary(frontmatter: dict[str, Any]) -> tuple[str | None, str | None, str | None]:
+    """`(status, trust tier, stale_after)` as a `PageInfo` keeps them: the stated status
+    (None when absent), the tier (None for a page that is not an OKF concept) and the
+    `stale_after` instant as ISO text (None when absent or not a time with an offset)."""
+    if not is_okf_concept(frontmatter):
+        return None, None, None
+    status = status_of(frontmatter) if frontmatter.get("status") is not None else None
+    deadline = stale_after(frontmatter)
+    return status, trust_tier(frontmatter), iso(deadline) if deadline is not None else None
 
 
 def verifications(frontmatter: dict[str, Any]) -> list[Verification]:

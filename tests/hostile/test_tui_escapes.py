@@ -69,7 +69,7 @@ async def test_every_label_shows_a_hostile_name_escaped(tmp_path: Path) -> None:
         await until(pilot, lambda: len(outgoing) == 1)
         label = outgoing[0].label.plain
         assert label == f"{printable(SLUG)} →1  {printable(TITLE)}"
-        assert panel.table.get_row_at(0)[3] == printable(SLUG)
+        assert str(panel.table.get_row_at(0)[3]) == printable(SLUG)
         status = str(screen.query_one("#status-source", Label).content)
         assert status == printable(str(bundle)) and "\\x1b[2J" in status
         drawn = screen_text(pilot)

@@ -20,6 +20,7 @@ from okf_explorer.core.errors import OkfError, PageNotFound, PageUnreadable
 from okf_explorer.core.graph import LINKS
 from okf_explorer.core.index import ResolvedLink
 from okf_explorer.core.text_safety import printable
+from okf_explorer.tui.okf_glyphs import row_badge
 
 Side = Literal["out", "in"]
 WRITTEN = {"wiki": "[[{}]]", "embed": "![[{}]]", "markdown": "({})"}
@@ -213,7 +214,7 @@ class LinkTree(Tree[LinkNode]):
         index = self.brain.index
         info = index.pages.get(data.slug) if index is not None else None
         arrow = "→" if data.side == "out" else "←"
-        label = Text.assemble(slug, (f" {arrow}{count}", "cyan"))
+        label = Text.assemble(row_badge(info), slug, (f" {arrow}{count}", "cyan"))
         if data.link is not None and data.link.ambiguous:
             label = Text.assemble((f"{AMBIGUOUS_MARK} ", "bold yellow"), label)
         if info is not None and info.title and info.title != data.slug:

@@ -16,6 +16,7 @@ from rich.text import Text
 from okf_explorer.core import okf_meta
 from okf_explorer.core.pages import Page
 from okf_explorer.core.text_safety import printable
+from okf_explorer.tui import okf_glyphs
 
 FOLD_LINES = 6
 """A value of more lines shows its first `FOLD_LINES - 1` and `… (K more lines)`."""
@@ -39,8 +40,6 @@ SHOWN_FIRST = (
 )
 """Known keys shown in this order, after the badges, tags, description and sources."""
 _IN_BADGES_OR_ABOVE = ("title", "type", "status", "verified", "stale_after", "tags", "description")
-_OKF_KEYS = ("status", "verified", "stale_after", "generated", "sources")
-"""A page with any of these is an OKF v0.2 concept: its trust tier is shown even when unverified."""
 
 
 def is_deprecated(frontmatter: dict[str, Any]) -> bool:
@@ -120,13 +119,12 @@ def _badges(page: Page, now: datetime | None) -> list[Text]:
         badges.append(Text.assemble(("type ", "dim"), printable(page.type)))
     if "status" in fm:
         status = okf_meta.status_of(fm)
-        glyph = okf_meta.STATUS_GLYPHS.get(status, "?")
-        style = {"deprecated": "bold red", "draft": "yellow"}.get(status, "green")
-        badges.append(Text(f"{glyph} {printable(status)}", style=style))
-    if any(name in fm for name in _OKF_KEYS):
+        badges.append(okf_glyphs.status_glyph(status) + Text(" ") + Text(printable(status)))
+        badges[-1].stylize(okf_glyphs.STATUS_STYLES.get(status, "magenta"))
+    if okf_meta.is_okf_concept(fm):
         tier = okf_meta.trust_tier(fm)
-        style = {"human-reviewed": "green", "machine-confirmed": "cyan"}.get(tier, "dim")
-        badges.append(Text(f"{okf_meta.TRUST_GLYPHS[tier]} {tier}", style=style))
+        badges.append(okf_glyphs.trust_glyph(tier) + Text(f" {tier}"))
+        badges[-1].stylize(okf_glyphs.TRUST_STYLES[tier])
     if "stale_after" in fm:
         badges.append(_staleness(fm, now))
     if page.tags:
@@ -141,7 +139,7 @@ def _staleness(fm: dict[str, Any], now: datetime | None) -> Text:
         return Text(f"stale_after {raw} (ignored: not a time with an offset)", style="dim")
     when = okf_meta.iso(deadline)
     if okf_meta.is_stale(fm, now):
-        return Text(f"{okf_meta.STALE_GLYPH} stale since {when}", style="bold yellow")
+        return Text(f"{okf_meta.STALE_GLYPH} stale since {when}", style=okf_glyphs.STALE_STYLE)
     return Text(f"{okf_meta.FRESH_GLYPH} fresh until {when}", style="dim")
 
 

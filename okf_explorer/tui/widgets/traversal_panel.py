@@ -25,6 +25,7 @@ from okf_explorer.core.errors import OkfError, PageNotFound, PageUnreadable
 from okf_explorer.core.graph import Edge
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.history import View
+from okf_explorer.tui.okf_glyphs import row_badge
 from okf_explorer.tui.slice import format_path, path_to, summarise
 
 ROW_LIMIT = 1000
@@ -102,7 +103,7 @@ class TraversalPanel(Vertical):
         self._fill = 0  # generation of the current fill: a new slice stops an old one
 
     def compose(self) -> ComposeResult:
-        table: DataTable[str | int] = DataTable(
+        table: DataTable[str | int | Text] = DataTable(
             id="traversal-table", cursor_type="row", zebra_stripes=True
         )
         table.add_columns("hop", "dir", "from", "to")
@@ -110,7 +111,7 @@ class TraversalPanel(Vertical):
         yield Static(id="traversal-info")
 
     @property
-    def table(self) -> DataTable[str | int]:
+    def table(self) -> DataTable[str | int | Text]:
         return self.query_one("#traversal-table", DataTable)
 
     def exists(self, slug: str) -> bool:
@@ -189,7 +190,7 @@ class TraversalPanel(Vertical):
         table.add_column("dir", width=4)
         from_width, to_width = column_widths(
             max([4, *(len(printable(edge.frm)) for edge in shown)]),
-            max([2, *(len(printable(edge.to)) for edge in shown)]),
+            max([2, *(self.to_cell(edge.to).cell_len for edge in shown)]),
             table.size.width,
         )
         table.add_column("from", width=from_width)
@@ -207,10 +208,16 @@ class TraversalPanel(Vertical):
         for index, edge in enumerate(shown[start:end], start):
             # The key carries the row's page, so `enter` still opens the row the user
             # chose when the slice is replaced before the selection is handled.
-            cells = (edge.hop, edge.direction, cell(edge.frm), cell(edge.to))
+            cells = (edge.hop, edge.direction, cell(edge.frm), self.to_cell(edge.to))
             table.add_row(*cells, key=f"{index}\t{edge.to}")
         if end < len(shown):
             self.call_after_refresh(self._add_rows, fill, shown, end)
+
+    def to_cell(self, slug: str) -> Text:
+        """The `to` cell: the page's OKF glyphs (`okf_glyphs.row_badge`), then its name."""
+        index = self.brain.index
+        info = index.pages.get(slug) if index is not None else None
+        return row_badge(info) + Text(printable(slug))
 
     @property
     def filled(self) -> bool:
