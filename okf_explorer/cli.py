@@ -265,8 +265,7 @@ def _okf_filter_options(parser: argparse.ArgumentParser, kept: str) -> None:
     parser.add_argument(
         "--min-trust",
         metavar="T",
-        help=f"{kept} of at least trust tier T: unverified < machine-confirmed < "
-        "human-reviewed",
+        help=f"{kept} of at least trust tier T: unverified < machine-confirmed < human-reviewed",
     )
 
 

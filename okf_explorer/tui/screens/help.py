@@ -11,6 +11,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
+from okf_explorer.tui.okf_glyphs import LEGEND as OKF_LEGEND
+
 KEY_NAMES = {
     "plus": "+", "minus": "-", "slash": "/", "question_mark": "?", "backspace": "backspace",
     "alt+left": "alt+←", "alt+right": "alt+→", "shift+tab": "shift+tab", "ctrl+x": "ctrl+x",
@@ -67,3 +69,4 @@ class HelpDialog(ModalScreen[None]):
             table.add_rows(self.rows)
             yield table
             yield Static(HINT, id="help-hint", markup=False)
+            yield Static(OKF_LEGEND, id="help-legend", markup=False)

@@ -210,6 +210,10 @@ class MainScreen(Screen[None]):
             dialog = LinksDialog(pane.slug, body_links(pane.links, self.nav.resolve))
             self.app.push_screen(dialog, lambda chosen: chosen and pane.follow(chosen.href))
 
+    def action_follow_header_link(self, href: str) -> None:
+        """A click on a source or contract link in the page header: as a body link."""
+        self.query_one(PagePane).follow(href)
+
     def action_more_of_page(self) -> None:
         self.query_one(PagePane).want_more()
 

@@ -36,7 +36,12 @@ from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.body_links import kind_of_href, target_of_href
 from okf_explorer.tui.history import View
 from okf_explorer.tui.widgets.fast_body import RENDER_CHARS, LightBody, PreparedBody, prepare_body
-from okf_explorer.tui.widgets.page_header import header_folds, is_deprecated, page_header
+from okf_explorer.tui.widgets.page_header import (
+    header_folds,
+    header_links,
+    is_deprecated,
+    page_header,
+)
 
 FATAL_AT_START = (SourceUnavailable, AuthError)
 """Errors that, before any page was shown, mean the brain cannot be opened at all."""
@@ -172,7 +177,7 @@ class PagePane(VerticalScroll, can_focus=True):
         self.slug, self.page, self.error = page.slug, page, None
         self.shown = None  # until the body is on screen (`truncated` reads it)
         self.remove_class("failed")
-        self.links, self.end = [], 0
+        self.links, self.end = header_links(page), 0  # sources first, then the body's
         header = self.query_one("#page-header", Static)
         self._show_header(page)
         header.set_class(is_deprecated(page.frontmatter), "deprecated")
