@@ -40,6 +40,7 @@ EXPLORER_BINDINGS: list[BindingType] = [
     Binding("l", "page_links", "Links", id="page-links"),
     Binding("m", "more_of_page", "More of page", id="more-of-page"),
     Binding("p", "toggle_properties", "All properties", show=False, id="properties"),
+    Binding("f", "okf_filter", "Filter", show=False, id="okf-filter"),
     Binding("slash", "find", "Find", key_display="/", id="find"),
     Binding("ctrl+p", "find", "Find", show=False, id="find-alt"),
     Binding("s", "stats", "Stats", id="stats"),

@@ -28,6 +28,7 @@ HINT = (
 LONGER = {
     "page_links": "Links in page (follow one)",
     "cycle_relation": "Relation filter (cycles)",
+    "okf_filter": "Filter by OKF status and trust",
 }
 """Help texts longer than the footer has room for, by action."""
 

@@ -19,6 +19,7 @@ from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import OkfError, PageNotFound, PageUnreadable
 from okf_explorer.core.graph import LINKS
 from okf_explorer.core.index import ResolvedLink
+from okf_explorer.core.okf_filter import NO_FILTER
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.okf_glyphs import row_badge
 
@@ -120,6 +121,8 @@ class LinkTree(Tree[LinkNode]):
         self.slug: str | None = None
         self.link_info = ""
         """How the highlighted page is linked (also the border's subtitle)."""
+        self.okf_filter = NO_FILTER
+        """`f`: only pages that pass (see `core.okf_filter`); counts are of those."""
 
     def load(self, slug: str) -> None:
         """Fetch `slug`'s one-hop links and show them (a newer load replaces an older one)."""
@@ -148,6 +151,7 @@ class LinkTree(Tree[LinkNode]):
         self.link_info = ""
         self.border_subtitle = ""
         self.clear()
+        outgoing, incoming = self.kept(outgoing), self.kept(incoming)
         out_root = self.root.add(f"Outgoing ({len(outgoing)})", LinkNode(slug, "out", loaded=True))
         self._add_links(out_root, slug, "out", outgoing)
         in_root = self.root.add(f"Incoming ({len(incoming)})", LinkNode(slug, "in", loaded=True))
@@ -155,6 +159,13 @@ class LinkTree(Tree[LinkNode]):
         out_root.expand()
         in_root.expand()
         self.move_cursor(out_root)
+
+    def kept(self, items: Sequence[TreeLink]) -> Sequence[TreeLink]:
+        """`items` whose page passes `okf_filter` (all without a filter)."""
+        index = self.brain.index
+        if not self.okf_filter.active or index is None:
+            return items
+        return [item for item in items if self.okf_filter.passes(index.pages.get(item.slug))]
 
     def _add_links(
         self, parent: TreeNode[LinkNode], slug: str, side: Side, items: Sequence[TreeLink]
@@ -243,7 +254,7 @@ class LinkTree(Tree[LinkNode]):
             node.remove_children()
             raise
         node.remove_children()
-        self._add_links(node, data.slug, data.side, children)
+        self._add_links(node, data.slug, data.side, self.kept(children))
 
     @on(Tree.NodeHighlighted)
     def _highlighted(self, event: Tree.NodeHighlighted[LinkNode]) -> None:

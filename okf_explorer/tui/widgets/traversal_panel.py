@@ -23,6 +23,7 @@ from textual.widgets import DataTable, Static
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import OkfError, PageNotFound, PageUnreadable
 from okf_explorer.core.graph import Edge
+from okf_explorer.core.okf_filter import NO_FILTER, OkfFilter, filter_walk
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.history import View
 from okf_explorer.tui.okf_glyphs import row_badge
@@ -101,6 +102,8 @@ class TraversalPanel(Vertical):
         """The slice `e` asked for while it was being walked: saved once it is shown."""
         self.last_export: Path | None = None
         self._fill = 0  # generation of the current fill: a new slice stops an old one
+        self.okf_filter = NO_FILTER
+        """`f`: only edges between pages that pass (see `core.okf_filter`)."""
 
     def compose(self) -> ComposeResult:
         table: DataTable[str | int | Text] = DataTable(
@@ -127,9 +130,7 @@ class TraversalPanel(Vertical):
 
     async def _walk(self, view: View) -> None:
         try:
-            edges = await asyncio.to_thread(
-                self.brain.traverse, view.slug, view.depth, view.direction, view.rels
-            )
+            edges = await asyncio.to_thread(self.walked, view, self.okf_filter)
         except OkfError as error:
             self.show_failure(view, str(error))
             if self.export_wanted == view:
@@ -141,6 +142,14 @@ class TraversalPanel(Vertical):
         if self.export_wanted == view:
             self.export_wanted = None
             self._save(view, self.edges)
+
+    def walked(self, view: View, keep: OkfFilter) -> list[Edge]:
+        """The slice of `view`, kept to `keep` (`core.okf_filter`). Blocking: run in a thread."""
+        edges = self.brain.traverse(view.slug, view.depth, view.direction, view.rels)
+        index = self.brain.index
+        if keep.active and index is not None:
+            edges = filter_walk(edges, view.slug, view.depth, keep, index.pages)
+        return edges
 
     def export(self, view: View) -> None:
         """`e`: save the slice for `view` now if it is shown, else as soon as it is."""
@@ -229,6 +238,8 @@ class TraversalPanel(Vertical):
         if self.view is None:
             return
         line = str(summarise(self.view.slug, self.edges, self.exists))
+        if self.okf_filter.active:
+            line += f" · filter {self.okf_filter.describe()}"
         if len(self.edges) > ROW_LIMIT:
             line += f" · first {ROW_LIMIT} shown"
         if row is not None and row < len(self.edges):
