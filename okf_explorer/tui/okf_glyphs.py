@@ -22,16 +22,16 @@ STALE_STYLE = "bold yellow"
 UNKNOWN_STATUS_GLYPH = "?"
 
 LEGEND = (
-    f"OKF glyphs (page header, link tree, traversal rows): status "
-    f"{okf_meta.STATUS_GLYPHS['draft']} draft · {okf_meta.STATUS_GLYPHS['stable']} stable "
-    f"(the default: not marked in rows) · {okf_meta.STATUS_GLYPHS['deprecated']} deprecated · "
-    f"{UNKNOWN_STATUS_GLYPH} other; trust "
-    f"{okf_meta.TRUST_GLYPHS['unverified']} unverified · "
+    "OKF glyphs (page header, link tree, traversal rows):\n"
+    f"status {okf_meta.STATUS_GLYPHS['draft']} draft · {okf_meta.STATUS_GLYPHS['stable']} "
+    f"stable (the default: not marked in rows) · {okf_meta.STATUS_GLYPHS['deprecated']} "
+    f"deprecated · {UNKNOWN_STATUS_GLYPH} another status\n"
+    f"trust {okf_meta.TRUST_GLYPHS['unverified']} unverified · "
     f"{okf_meta.TRUST_GLYPHS['machine-confirmed']} machine-confirmed · "
-    f"{okf_meta.TRUST_GLYPHS['human-reviewed']} human-reviewed; "
+    f"{okf_meta.TRUST_GLYPHS['human-reviewed']} human-reviewed · "
     f"{okf_meta.STALE_GLYPH} stale (past stale_after)"
 )
-"""One paragraph for the `?` help (and the README)."""
+"""Three lines for the `?` help (and the README)."""
 
 
 def status_glyph(status: str) -> Text:

@@ -40,7 +40,7 @@ async def test_a_source_that_is_a_concept_opens_its_page_on_click(tmp_path: Path
     app = okf_app(tmp_path, "metrics/churn")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        header = str(app.screen.query_one("#page-header").content)
+        header = str(app.screen.query_one("#page-header").content).replace("\xa0", " ")
         assert "Billing table — → tables/billing.md  [billing]" in header
         assert "Churn policy — https://wiki.example.org/finance/churn-policy" in header
         assert "all queries in project finance-prod" in header  # a scope: shown, not a link
@@ -74,7 +74,7 @@ async def test_an_attested_computation_shows_its_contract_and_failing_verdict(
     app = okf_app(tmp_path, "computations/churn-rate")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        header = str(app.screen.query_one("#page-header").content)
+        header = str(app.screen.query_one("#page-header").content).replace("\xa0", " ")
         assert "attested computation runtime bigquery" in header
         assert "parameters month: date (required), region: string" in header
         assert "computation references/churn_rate.sql" in header  # a .sql file: no link
@@ -95,7 +95,7 @@ async def test_an_incomplete_contract_is_shown_not_dropped(tmp_path: Path) -> No
     app = make_app(brain_for(BundleSource(root)), start="computations/broken")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        header = str(app.screen.query_one("#page-header").content)
+        header = str(app.screen.query_one("#page-header").content).replace("\xa0", " ")
         assert "attested computation runtime ?" in header
         assert "✓ attested (verdict: passed)" in header
         assert "✗ contract incomplete: no runtime (REQUIRED for an Attested Computation)" in header

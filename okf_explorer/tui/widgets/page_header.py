@@ -122,11 +122,11 @@ def _badges(page: Page, now: datetime | None) -> list[Text]:
         badges.append(Text.assemble(("type ", "dim"), printable(page.type)))
     if "status" in fm:
         status = okf_meta.status_of(fm)
-        badges.append(okf_glyphs.status_glyph(status) + Text(" ") + Text(printable(status)))
+        badges.append(okf_glyphs.status_glyph(status) + Text("\u00a0" + printable(status)))
         badges[-1].stylize(okf_glyphs.STATUS_STYLES.get(status, "magenta"))
     if okf_meta.is_okf_concept(fm):
         tier = okf_meta.trust_tier(fm)
-        badges.append(okf_glyphs.trust_glyph(tier) + Text(f" {tier}"))
+        badges.append(okf_glyphs.trust_glyph(tier) + Text(f"\u00a0{tier}"))  # kept on one line
         badges[-1].stylize(okf_glyphs.TRUST_STYLES[tier])
     if "stale_after" in fm:
         badges.append(_staleness(fm, now))
