@@ -24,7 +24,6 @@ from textual.worker import Worker, WorkerState
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import Cancelled
-from okf_explorer.core.okf_filter import OkfFilter
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.commands import PageFinder
 from okf_explorer.tui.failures import notice, reason
@@ -211,25 +210,11 @@ class MainScreen(Screen[None]):
             dialog = LinksDialog(pane.slug, body_links(pane.links, self.nav.resolve))
             self.app.push_screen(dialog, lambda chosen: chosen and pane.follow(chosen.href))
 
-    def action_follow_header_link(self, href: str) -> None:
-        """A click on a source or contract link in the page header: as a body link."""
-        self.query_one(PagePane).follow(href)
-
     def action_okf_filter(self) -> None:
         """Keep the link tree and the traversal panel to OKF statuses and a trust tier."""
         from okf_explorer.tui.screens.filter_dialog import FilterDialog
 
-        self.app.push_screen(
-            FilterDialog(self.query_one(TraversalPanel).okf_filter, self.apply_okf_filter)
-        )
-
-    def apply_okf_filter(self, keep: OkfFilter) -> None:
-        """Show the current view's graph again, kept to `keep` (`core.okf_filter`); the
-        traversal panel's summary line names the filter while one is on."""
-        self.query_one(TraversalPanel).okf_filter = keep
-        self.query_one(LinkTree).okf_filter = keep
-        if (current := self.nav.current) is not None:
-            self.nav.show_graph(current)
+        self.app.push_screen(FilterDialog(self.nav.okf_filter, self.nav.filter_graph))
 
     def action_more_of_page(self) -> None:
         self.query_one(PagePane).want_more()

@@ -13,6 +13,8 @@ from typing import Any
 
 from rich.style import Style
 from rich.text import Text
+from textual.message import Message
+from textual.widgets import Static
 
 from okf_explorer.core import okf_attest, okf_meta
 from okf_explorer.core.pages import Page
@@ -37,8 +39,21 @@ SHOWN_FIRST = (
 )
 """Known keys shown in this order, after the badges, tags, description and sources."""
 _IN_BADGES_OR_ABOVE = ("title", "type", "status", "verified", "stale_after", "tags", "description")
-FOLLOW_ACTION = "screen.follow_header_link"
-"""The action a click on a source or contract link runs, with the link's href."""
+FOLLOW_ACTION = "follow_link"
+"""The `PageHeader` action a click on a source or contract link runs, with its href."""
+
+
+class PageHeader(Static):
+    """The header's widget: a click on a link it shows posts `LinkClicked` (the page pane
+    follows it exactly as a body link)."""
+
+    class LinkClicked(Message):
+        def __init__(self, href: str) -> None:
+            super().__init__()
+            self.href = href
+
+    def action_follow_link(self, href: str) -> None:
+        self.post_message(self.LinkClicked(href))
 
 
 def is_deprecated(frontmatter: dict[str, Any]) -> bool:

@@ -37,6 +37,7 @@ from okf_explorer.tui.body_links import kind_of_href, target_of_href
 from okf_explorer.tui.history import View
 from okf_explorer.tui.widgets.fast_body import RENDER_CHARS, LightBody, PreparedBody, prepare_body
 from okf_explorer.tui.widgets.page_header import (
+    PageHeader,
     header_folds,
     header_links,
     is_deprecated,
@@ -118,7 +119,7 @@ class PagePane(VerticalScroll, can_focus=True):
         """`m` presses not yet drawn (each draws the next part of a long page)."""
 
     def compose(self) -> ComposeResult:
-        yield Static(id="page-header")
+        yield PageHeader(id="page-header")
         yield Static(id="page-error")
         yield Static(id="page-more", classes="page-more")  # seen at once
         yield Markdown(id="page-body", open_links=False)
@@ -283,7 +284,10 @@ class PagePane(VerticalScroll, can_focus=True):
 
     @on(Markdown.LinkClicked)
     @on(LightBody.LinkClicked)
-    def _link_clicked(self, event: Markdown.LinkClicked | LightBody.LinkClicked) -> None:
+    @on(PageHeader.LinkClicked)
+    def _link_clicked(
+        self, event: Markdown.LinkClicked | LightBody.LinkClicked | PageHeader.LinkClicked
+    ) -> None:
         event.stop()
         self.follow(event.href)
 
