@@ -68,6 +68,8 @@ def test_row_badges() -> None:
     now = datetime(2026, 11, 30, tzinfo=UTC)
     assert row_badge(info({"type": "note"}), now).plain == ""  # a plain note
     assert row_badge(None, now).plain == ""
+    assert row_badge(info({"status": "done", "sources": ["a podcast"]}), now).plain == ""  # vault
+    assert row_badge(info({"sources": [{"resource": "x.md"}]}), now).plain == "○ "
     assert row_badge(info({"status": "stable"}), now).plain == "○ "
     human = {"verified": {"by": "human:a", "at": "2026-01-01T00:00:00Z"}}
     assert row_badge(info({**human, "status": "draft"}), now).plain == "✎◉ "

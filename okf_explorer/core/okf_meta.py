@@ -37,9 +37,11 @@ FRESH_GLYPH = "✓"
 HUMAN_PREFIX = "human:"
 TRUST_ORDER: tuple[TrustTier, ...] = ("unverified", "machine-confirmed", "human-reviewed")
 """The §5.3 tiers, lowest first (`--min-trust` compares positions)."""
-OKF_KEYS = frozenset({"status", "verified", "stale_after", "generated", "sources"})
-"""A page with any of these is an OKF v0.2 concept: its trust tier is shown even when
-unverified (a page with none of them is a plain note: no trust glyph)."""
+OKF_KEYS = frozenset({"verified", "stale_after", "generated"})
+"""A page with any of these, a `status` OKF defines or OKF-shaped `sources` (a mapping
+with a `resource`) is an OKF v0.2 concept: its trust tier is shown even when
+unverified. Other pages are plain notes (an Obsidian `status: done`, gbrain's
+`sources: [name]`): no trust glyph."""
 INLINE_WIDTH = 72
 """A list or mapping of scalars whose one-line form is at most this long stays on one line."""
 
@@ -83,8 +85,16 @@ def status_of(frontmatter: dict[str, Any]) -> str:
 
 
 def is_okf_concept(frontmatter: dict[str, Any]) -> bool:
-    """Whether the page states any OKF v0.2 trust or lifecycle key (`OKF_KEYS`)."""
-    return bool(frontmatter) and not OKF_KEYS.isdisjoint(frontmatter)
+    """Whether the page states OKF v0.2 trust, lifecycle or provenance (see `OKF_KEYS`)."""
+    if not frontmatter:
+        return False
+    if not OKF_KEYS.isdisjoint(frontmatter):
+        return True
+    if "status" in frontmatter and status_of(frontmatter) in STATUSES:
+        return True
+    sources = frontmatter.get("sources")
+    entries = sources if isinstance(sources, list) else [sources]
+    return any(isinstance(entry, dict) and "resource" in entry for entry in entries)
 
 
 def summary(frontmatter: dict[str, Any]) -> tuple[str | None, str | None, str | None]:

@@ -1,7 +1,7 @@
 """The OKF v0.2 glyphs of the TUI, styled: one set for the page header, the link
 tree rows and the traversal rows (glyphs from `core.okf_meta`; legend in `?` help).
 
-A row marks an OKF concept (a page stating any of `okf_meta.OKF_KEYS`) with up to
+A row marks an OKF concept (`okf_meta.is_okf_concept`) with up to
 three glyphs: its status when not the default `stable` (`✎` draft, `⊘` deprecated,
 `?` a status OKF does not define), its trust tier (`○` `◐` `◉`), and `⚠` when stale.
 A plain note (no OKF key) gets none.
