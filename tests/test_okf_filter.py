@@ -174,3 +174,19 @@ def test_a_status_okf_does_not_define_passes_no_status_filter() -> None:
     assert not OkfFilter(frozenset({"stable"})).passes(odd)
     assert OkfFilter(min_trust="unverified").passes(odd)
     assert not OkfFilter(min_trust="machine-confirmed").passes(None)  # a dangling target
+
+
+def test_filters_over_an_mcp_server_match_the_folder(run, okf: Path) -> None:
+    """A server's listing carries no frontmatter: a filter reads it from the scanned pages."""
+    from tests.mcp_server_fixture import serve_bundle
+
+    argvs = [
+        ("list", "--status", "stable,draft"),
+        ("list", "--min-trust", "human-reviewed"),
+        ("links", "index", "--depth", "3", "--status", "stable"),
+        ("export", "metrics/churn", "--min-trust", "human-reviewed", "--direction", "both"),
+    ]
+    folder = {argv: run(*argv, "--source", str(okf)) for argv in argvs}
+    with serve_bundle(okf) as server:
+        for argv, expected in folder.items():
+            assert run(*argv, "--source", server.url) == expected, argv
