@@ -109,7 +109,8 @@ class PagePane(VerticalScroll, can_focus=True):
         self.end = 0
         """Characters of the body on screen (less than its length when truncated)."""
         self.links: list[tuple[str, str]] = []
-        """(label, href) of the links on screen, in order of appearance."""
+        """(label, href) of the links on screen, in order of appearance: the header's
+        (`header_links`: sources, contract resources), then the body's."""
         self._growing = False
         self.properties_open = False
         """`p` unfolds long frontmatter values in the header (every page, until pressed again)."""
