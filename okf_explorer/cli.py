@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from okf_explorer import __version__
+from okf_explorer.cli_okf_filter import add_okf_filter_options
 from okf_explorer.cli_usage import UsageError
 from okf_explorer.core.errors import OkfError, PageNotFound, SourceUnavailable
 from okf_explorer.core.text_safety import printable
@@ -38,6 +39,7 @@ EXPORT_FORMATS = ("json", "jsonl", "dot", "graphml", "mermaid")
 DIRECTION_CHOICES = ("out", "in", "both")
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8792
+DEFAULT_WEB_PORT = 8793
 SLUG_HELP = "a page slug, or a name resolved like a wiki link (case, file name, alias, title)"
 
 EXIT_FAILURE = 1
@@ -145,14 +147,14 @@ def build_parser() -> argparse.ArgumentParser:
     listing.add_argument("--type", metavar="T", help="only pages of this type")
     listing.add_argument("--tag", metavar="T", help="only pages with this tag")
     listing.add_argument("-n", type=_count, metavar="N", help="at most N pages")
-    _okf_filter_options(listing, "only pages")
+    add_okf_filter_options(listing, "only pages")
     listing.add_argument("--json", action="store_true", help="a JSON array of page objects")
 
     links = command("links", "the pages a page links to (or that link to it)")
     links.add_argument("slug", metavar="SLUG", help=SLUG_HELP)
     links.add_argument("--backlinks", action="store_true", help="same as --direction in")
     _walk_options(links, default_direction=None)
-    _okf_filter_options(links, "only edges between pages")
+    add_okf_filter_options(links, "only edges between pages")
     links.add_argument("--json", action="store_true", help="OKF edge records as a JSON array")
     links.add_argument(
         "--explain",
@@ -163,7 +165,7 @@ def build_parser() -> argparse.ArgumentParser:
     export = command("export", "write the traversal from a page as OKF edges")
     export.add_argument("slug", metavar="SLUG", help=SLUG_HELP)
     _walk_options(export, default_direction="out")
-    _okf_filter_options(export, "only edges between pages")
+    add_okf_filter_options(export, "only edges between pages")
     export.add_argument("-o", "--output", metavar="FILE", help="write here (default: stdout)")
     export.add_argument(
         "--format",
@@ -191,11 +193,49 @@ def build_parser() -> argparse.ArgumentParser:
         "arguments (a missing folder or an MCP server: validate needs a folder)."
     )
 
+    search = command("search", "full-text search of the pages, best first, with snippets")
+    search.add_argument(
+        "query",
+        nargs="+",
+        metavar="QUERY",
+        help='words, "a phrase", prefix*, OR, NOT, type:T, tag:T, path:PREFIX',
+    )
+    search.add_argument(
+        "--limit", type=_count, default=20, metavar="N", help="at most N hits (default 20)"
+    )
+    search.add_argument("--json", action="store_true", help="a JSON array of hits")
+    search.epilog = (
+        "Text: one 'SLUG<TAB>SNIPPET' line a hit, best first; each hit in the snippet is "
+        "between « and ». --json: [{slug, title, type, score, snippet}]. Bad query syntax "
+        "exits 2."
+    )
+
+    mentions = command("mentions", "pages that name a page without linking to it")
+    mentions.add_argument("slug", metavar="SLUG", help=SLUG_HELP)
+    mentions.add_argument("--json", action="store_true", help="a JSON array of mentions")
+    mentions.epilog = (
+        "Text: one 'SLUG<TAB>SENTENCE' line a page, slug order, the mention between « and ». "
+        "--json: [{slug, title, sentence, start, end}]."
+    )
+
     serve = command("serve", "serve the brain over MCP (streamable HTTP or stdio)")
     serve.add_argument("src", nargs="?", metavar="SRC", help="folder or MCP URL")
     serve.add_argument("--host", default=DEFAULT_HOST, help=f"default {DEFAULT_HOST}")
     serve.add_argument("--port", type=_port, default=DEFAULT_PORT, help=f"default {DEFAULT_PORT}")
     serve.add_argument("--stdio", action="store_true", help="speak MCP on stdin/stdout")
+
+    web = command("web", "serve the explorer to web browsers (one explorer per tab)")
+    web.add_argument("src", nargs="?", metavar="SRC", help="folder or MCP URL")
+    web.add_argument("--host", default=DEFAULT_HOST, help=f"default {DEFAULT_HOST}")
+    web.add_argument(
+        "--port", type=_port, default=DEFAULT_WEB_PORT, help=f"default {DEFAULT_WEB_PORT}"
+    )
+    web.add_argument("--start", metavar="SLUG", help="page each explorer opens first")
+    web.epilog = (
+        "--token-file F: the token browsers must give (required to listen beyond loopback); "
+        "open http://HOST:PORT/#token=TOKEN to give it once in the address. "
+        "An MCP source authenticates with $GBRAIN_TOKEN."
+    )
     return parser
 
 
@@ -215,7 +255,7 @@ def _shared_options(*, suppress: bool) -> argparse.ArgumentParser:
         metavar="F",
         type=Path,
         default=default(None),
-        help="file holding the bearer token (for serve: the token clients must send)",
+        help="file holding the bearer token (for serve and web: the token clients must send)",
     )
     group.add_argument(
         "--timeout",
@@ -250,22 +290,6 @@ def _walk_options(parser: argparse.ArgumentParser, *, default_direction: str | N
         metavar="R",
         help="follow only edges of relation R (repeatable): links (body links), "
         "derived_from, related_to, ...",
-    )
-
-
-def _okf_filter_options(parser: argparse.ArgumentParser, kept: str) -> None:
-    """`--status S` (repeatable, or a comma list) and `--min-trust T` (`core.okf_filter`)."""
-    parser.add_argument(
-        "--status",
-        action="append",
-        metavar="S",
-        help=f"{kept} of OKF status S (draft, stable, deprecated; absent means stable); "
-        "repeatable or a comma list",
-    )
-    parser.add_argument(
-        "--min-trust",
-        metavar="T",
-        help=f"{kept} of at least trust tier T: unverified < machine-confirmed < human-reviewed",
     )
 
 

@@ -50,6 +50,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from okf_explorer.cli_okf_filter import filtered_pages, filtered_walk, okf_filter_of
 from okf_explorer.cli_usage import UsageError
 from okf_explorer.core.errors import PageNotFound, PageUnreadable
 from okf_explorer.core.graph import DEPTH_CAP, Direction, Edge, clamp_depth
@@ -68,6 +69,8 @@ def run_command(args: argparse.Namespace) -> int:
     _check_arguments(args)
     if command == "serve":
         return _serve(args)
+    if command == "web":
+        return _web(args)
     if command == "validate":
         from okf_explorer.cli_validate import check_folder_source
 
@@ -105,12 +108,7 @@ def _check_arguments(args: argparse.Namespace) -> None:
     if hasattr(args, "depth"):
         args.depth = _clamped_depth(args.depth)
     if hasattr(args, "min_trust"):
-        from okf_explorer.core.okf_filter import FilterError, OkfFilter, parse_statuses, parse_trust
-
-        try:
-            args.okf_filter = OkfFilter(parse_statuses(args.status), parse_trust(args.min_trust))
-        except FilterError as error:
-            raise UsageError(parser, str(error)) from None
+        args.okf_filter = okf_filter_of(args)
 
 
 def _clamped_depth(depth: int) -> int:
@@ -137,11 +135,7 @@ def _get(brain: Brain, args: argparse.Namespace) -> int:
 
 def _list(brain: Brain, args: argparse.Namespace) -> int:
     pages = brain.pages(type=args.type, tag=args.tag)
-    if args.okf_filter.active:
-        from okf_explorer.core.okf_filter import filter_pages
-
-        known = brain.ensure_index().pages  # a server's listing carries no frontmatter
-        pages = filter_pages([known.get(info.slug, info) for info in pages], args.okf_filter)
+    pages = filtered_pages(brain, pages, args.okf_filter)
     if args.n is not None:
         pages = pages[: args.n]
     if args.json:
@@ -193,12 +187,7 @@ def _walk(brain: Brain, slug: str, args: argparse.Namespace) -> list[Edge]:
         missing = [rel for rel in dict.fromkeys(rels) if rel not in known]
         if missing:
             note(f"no edge has relation {', '.join(missing)} (relations here: {', '.join(known)})")
-    if args.okf_filter.active:
-        from okf_explorer.core.okf_filter import filter_walk
-
-        pages = brain.ensure_index().pages
-        edges = filter_walk(edges, slug, args.depth, args.okf_filter, pages)
-    return edges
+    return filtered_walk(brain, edges, slug, args.depth, args.okf_filter)
 
 
 def _browse(brain: Brain, args: argparse.Namespace) -> int:
@@ -228,6 +217,34 @@ def _serve(args: argparse.Namespace) -> int:
         brain.close()
 
 
+def _web(args: argparse.Namespace) -> int:
+    """`web`: `--token-file` is the token browsers must give, as for `serve`; each
+    browser session runs `browse` on the same source in a process of its own."""
+    from okf_explorer.sources.factory import read_token
+    from okf_explorer.tui.web_server import run_web
+
+    token = read_token(args.token_file).value if args.token_file is not None else None
+    brain = open_brain(args, token_file=None)
+    try:
+        return run_web(brain, web_session_argv(args), host=args.host, port=args.port, token=token)
+    finally:
+        brain.close()
+
+
+def web_session_argv(args: argparse.Namespace) -> list[str]:
+    """The `browse` command a `web` session runs: same source and source options, never
+    the web token (an MCP source authenticates with `$GBRAIN_TOKEN`, which it inherits)."""
+    argv = [sys.executable, "-m", "okf_explorer", "browse"]
+    if getattr(args, "start", None):
+        argv.append(f"--start={args.start}")
+    if args.timeout is not None:
+        argv.append(f"--timeout={args.timeout}")
+    if args.scan:
+        argv.append("--scan")
+    spec = getattr(args, "src", None) or args.source
+    return [*argv, "--", spec] if spec else argv
+
+
 def _stats(brain: Brain, args: argparse.Namespace) -> int:
     from okf_explorer.cli_stats import run_stats
 
@@ -240,6 +257,18 @@ def _validate(brain: Brain, args: argparse.Namespace) -> int:
     return run_validate(brain, args)
 
 
+def _search(brain: Brain, args: argparse.Namespace) -> int:
+    from okf_explorer.cli_search import run_search
+
+    return run_search(brain, args)
+
+
+def _mentions(brain: Brain, args: argparse.Namespace) -> int:
+    from okf_explorer.cli_search import run_mentions
+
+    return run_mentions(brain, args, resolve_name(brain, args.slug))
+
+
 CommandHandler = Callable[["Brain", argparse.Namespace], int]
 
 _HANDLERS: dict[str, CommandHandler] = {
@@ -250,6 +279,8 @@ _HANDLERS: dict[str, CommandHandler] = {
     "export": _export,
     "stats": _stats,
     "validate": _validate,
+    "search": _search,
+    "mentions": _mentions,
 }
 """The commands that run over an open brain (`serve` opens its own)."""
 

@@ -75,6 +75,15 @@ def _stats_shown(app: App[None]) -> bool:
     return getattr(app.screen, "stats", None) is not None
 
 
+def _graph_drawn(app: App[None]) -> bool:
+    return getattr(app.screen.query_one("#graph"), "drawing", None) is not None
+
+
+def _mentions_shown(app: App[None]) -> bool:
+    tree = app.screen.query_one("#link-tree")
+    return any(str(node.label).startswith("Mentions") for node in tree.root.children)  # type: ignore[attr-defined]
+
+
 STATES: tuple[State, ...] = (
     State("start"),
     State(
@@ -91,6 +100,13 @@ STATES: tuple[State, ...] = (
     State("find-page", (Press(("slash",)), Press(tuple("orders")), Until(_palette_filled))),
     State("source-error", (Until(_error_shown),), down=True),
     State("stats", (Press(("s",)), Until(_stats_shown))),
+    State("search-text", (Press(("ctrl+f",)), Press(tuple("refund")), Until(_palette_filled))),
+    State(
+        "mentions",
+        (Until(_mentions_shown), Focus("#link-tree"), Press(("down",) * 12)),
+        start="glossary/channel",
+    ),
+    State("graph-panel", (Press(("plus", "g")), Until(_graph_drawn)), start="glossary/channel"),
 )
 SCREENSHOTS = tuple(state for state in STATES if state.name != "stats")
 """The states shown in the README (`screenshots/*.svg`)."""

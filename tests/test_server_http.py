@@ -127,6 +127,7 @@ def test_initialize_list_and_call(client: httpx.Client) -> None:
         "get_backlinks",
         "traverse_graph",
         "memory_navigate",
+        "search",
     }
     assert tools["get_page"]["inputSchema"]["required"] == ["slug"]
     assert "nextCursor" not in listed["result"]

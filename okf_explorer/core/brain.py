@@ -58,6 +58,7 @@ from okf_explorer.core.pages import Page, PageInfo
 from okf_explorer.core.port import LocalFolder, PageSource, ServerGraph
 from okf_explorer.core.server_walk import ServerWalk
 from okf_explorer.core.suggest import suggest
+from okf_explorer.core.text_search import TextSearch
 
 
 class Brain(IndexedBrain):
@@ -83,6 +84,7 @@ class Brain(IndexedBrain):
         self._walk: ServerWalk | None = None
         self._roots_seen: set[str] = set()
         self._listing: ServerListing | None = None
+        self._text: TextSearch | None = None
 
     @property
     def label(self) -> str:
@@ -129,6 +131,13 @@ class Brain(IndexedBrain):
         self._walk = None
         self._roots_seen = set()
         self._listing = None
+
+    def text_search(self) -> TextSearch:
+        """Full-text search and its index (`core.text_search`), made on first use."""
+        with self._server_lock:
+            if self._text is None:
+                self._text = TextSearch(self, self.text_index_path(), use_server=not self._scan)
+            return self._text
 
     # -- pages -----------------------------------------------------------------------
 
@@ -323,6 +332,8 @@ class Brain(IndexedBrain):
             self._walk = None
             self._derived = None
             self._listing = None
+        if self._text is not None:
+            self._text.close()
         self.source.close()
 
 

@@ -121,6 +121,14 @@ class IndexedBrain:
             return derived
         return _Derived(index)
 
+    def text_index_path(self) -> Path | None:
+        """Where the full-text index is kept: beside the link index's cache file, or
+        None (in memory) when the disk cache is off."""
+        store = IndexCache.from_environment() if self._cache is None else (self._cache or None)
+        if store is None:
+            return None
+        return store.path_for(self.source.cache_key).with_suffix(".fts")
+
     @property
     def index(self) -> LinkIndex | None:
         """The index if built, else None (never builds)."""

@@ -7,8 +7,9 @@ to a network may use concurrency inside `scan`.
 Optional capabilities are declared here too, each a runtime-checkable protocol
 a caller tests with `isinstance` (never `getattr(source, ...)`): `RowScanner`
 (plain scan rows), `TagListing` (a server-side tag filter), `LocalFolder` (the
-pages are files under a folder). `server_graph()` is a method of every source
-(None when it has no stored graph).
+pages are files under a folder), `BodyReader` (bodies in bulk, for the text
+index), `ServerSearch` (the server's own full-text search). `server_graph()` is
+a method of every source (None when it has no stored graph).
 """
 
 from __future__ import annotations
@@ -186,6 +187,29 @@ class LocalFolder(Protocol):
     @property
     def local_root(self) -> Path:
         """The real (symlink-resolved) absolute folder."""
+        ...
+
+
+@runtime_checkable
+class BodyReader(Protocol):
+    """A source that reads many page bodies (text without frontmatter) cheaply: what
+    the full-text index is filled from. Others are read with `get_page`."""
+
+    def read_bodies(self, slugs: Sequence[str]) -> Iterator[tuple[str, str]]:
+        """`(slug, body)` of each readable page of `slugs`, in any order; unreadable or
+        missing pages are skipped. Only a failure of the whole source raises."""
+        ...
+
+
+@runtime_checkable
+class ServerSearch(Protocol):
+    """A source whose server searches its own pages' text (gbrain's `search` tool)."""
+
+    def search_pages(
+        self, query: str, limit: int, types: Sequence[str] | None = None
+    ) -> list[dict[str, Any]] | None:
+        """The server's rows (gbrain's reply shape: `slug`, `title`, `type`,
+        `chunk_text`, `score`, ...), or None when the server has no search tool."""
         ...
 
 

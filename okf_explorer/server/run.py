@@ -39,6 +39,19 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def serving_refusal(host: str | None, token: str | None) -> str | None:
+    """Why serving on `host` (None: no network, stdio) with `token` is refused, or None.
+
+    A non-loopback bind needs a token; a token holding whitespace cannot be sent
+    (not in an `Authorization: Bearer` header, and `web`'s page strips it too).
+    """
+    if token is not None and any(char.isspace() for char in token):
+        return "the token holds whitespace, which no client can send as a Bearer token"
+    if host is not None and not is_loopback(host) and token is None:
+        return f"refusing to listen on {host} without a token: pass --token-file (or use 127.0.0.1)"
+    return None
+
+
 def run_server(
     brain: Any,
     *,
@@ -55,13 +68,11 @@ def run_server(
     (or, with `stdio`, the client closed stdin).
     """
     token = token or None
-    if token is not None and any(char.isspace() for char in token):
-        say("the token holds whitespace, which no client can send as a Bearer token")
+    refusal = serving_refusal(None if stdio else host, token)
+    if refusal is not None:
+        say(refusal)
         return EXIT_USAGE
-    if not stdio and not is_loopback(host) and token is None:
-        say(f"refusing to listen on {host} without a token: pass --token-file (or use 127.0.0.1)")
-        return EXIT_USAGE
-    _quiet_logs()
+    quiet_logs()
     try:
         with _interrupts_as_keyboard_interrupt():
             return _run(brain, host, port, stdio, token)
@@ -74,7 +85,7 @@ def _run(brain: Any, host: str, port: int, stdio: bool, token: str | None) -> in
     from okf_explorer.server.mcp_app import FreshBrain
 
     try:
-        listener = None if stdio else _bind(host, port)
+        listener = None if stdio else bind_listener(host, port)
     except OSError as error:
         say(f"cannot listen on {host}:{port}: {error.strerror or error}")
         return EXIT_FAILED
@@ -88,16 +99,16 @@ def _run(brain: Any, host: str, port: int, stdio: bool, token: str | None) -> in
         say(f"stdio · {pages} pages · read-only")
         return _serve_stdio(fresh)
     assert listener is not None
-    where = f"http://{_url_host(host)}:{listener.getsockname()[1]}/mcp"
+    where = f"http://{url_host(host)}:{listener.getsockname()[1]}/mcp"
     say(f"{where} · {pages} pages · read-only" + (" · token required" if token else ""))
     return _serve_http(fresh, listener, token)
 
 
-def _url_host(host: str) -> str:
+def url_host(host: str) -> str:
     return f"[{host}]" if ":" in host and not host.startswith("[") else host
 
 
-def _bind(host: str, port: int) -> socket.socket:
+def bind_listener(host: str, port: int) -> socket.socket:
     """Bind before indexing, so a busy port fails fast with one clear line."""
     bare = host.strip("[]")
     family = socket.AF_INET6 if ":" in bare else socket.AF_INET
@@ -203,7 +214,7 @@ class OneLineFormatter(logging.Formatter):
         return line
 
 
-def _quiet_logs() -> None:
+def quiet_logs() -> None:
     """The SDK logs every request at INFO and unknown tools at WARNING: keep stderr clean.
 
     Warnings and errors go to stderr one line each (unless the embedding program

@@ -82,6 +82,30 @@ TOOL_SPECS: dict[str, dict[str, Any]] = {
             ("slug",),
         ),
     },
+    "search": {
+        "description": (
+            "Full-text search of page text, best first (keyword index; no LLM call). "
+            'Words, "phrases", prefix*, OR, NOT; filters type:T tag:T path:P.'
+        ),
+        "inputSchema": _schema(
+            {
+                "query": {"type": "string", "description": "Search text"},
+                "limit": {"type": "number", "description": "Max results (default 20, max 100)"},
+                "offset": {"type": "number", "description": "Skip first N results"},
+                "mode": {"type": "string", "description": "Accepted and ignored"},
+                "types": {
+                    "type": "array",
+                    "items": {"type": "string"},
+                    "description": "Only pages whose type is in this list",
+                },
+                "snippet_chars": {
+                    "type": "number",
+                    "description": "Cap each chunk_text at N characters (0: no cap)",
+                },
+            },
+            ("query",),
+        ),
+    },
     "memory_navigate": {
         "description": (
             "One-call navigation for agents: op get | list | links | backlinks | traverse "

@@ -17,7 +17,7 @@ from typing import Any, Protocol
 from okf_explorer.core.errors import OkfError, PageNotFound, PageUnreadable
 from okf_explorer.core.graph import DIRECTIONS, clamp_depth
 from okf_explorer.core.port import relation_of
-from okf_explorer.server import walk
+from okf_explorer.server import search_tool, walk
 from okf_explorer.server.fast_json import pretty_json
 from okf_explorer.server.limits import TRAVERSE_ROW_CAP, Truncated, capped
 from okf_explorer.server.params import (
@@ -264,6 +264,7 @@ TOOLS: dict[str, Tool] = {
     "get_backlinks": get_backlinks,
     "traverse_graph": traverse_graph,
     "memory_navigate": memory_navigate,
+    "search": search_tool.search,
 }
 
 

@@ -42,6 +42,7 @@ from okf_explorer.sources.pagefile import (
     MARKDOWN_SUFFIX,
     file_fingerprint,
     inside,
+    read_body,
     read_page,
 )
 from okf_explorer.sources.parallel import scan_rows
@@ -100,6 +101,15 @@ class BundleSource:
         self._check_root()
         items = [(stub.slug, stub.fingerprint) for stub in stubs]
         yield from scan_rows(self._root, items, progress, cancel)
+
+    def read_bodies(self, slugs: Sequence[str]) -> Iterator[tuple[str, str]]:
+        """Bodies of these pages, frontmatter cut off unparsed (`BodyReader`)."""
+        self._check_root()
+        real_dirs: dict[str, bool] = {}
+        for slug in slugs:
+            body = read_body(self._root, slug, real_dirs)
+            if body is not None:
+                yield slug, body
 
     def server_graph(self) -> ServerGraph | None:
         return None

@@ -81,6 +81,18 @@ def split_frontmatter(text: str) -> tuple[dict[str, Any], str, str | None]:
     return data, body, None
 
 
+def body_of(text: str) -> str:
+    """The body of a page's text: what `split_frontmatter` returns as body, without
+    parsing the YAML (the full-text index reads many bodies)."""
+    if not (text.startswith("---\n") or text.startswith("---\r\n")):
+        return text
+    closing = _CLOSING_FENCE.search(text, text.index("\n") + 1)
+    if closing is None:
+        return text
+    end = closing.end()
+    return text[end + 1 :] if text.startswith("\n", end) else text[end:]
+
+
 def _yaml_reason(error: yaml.YAMLError) -> str:
     """One line out of PyYAML's multi-line messages, with the line number."""
     problem = getattr(error, "problem", None) or str(error).splitlines()[0]

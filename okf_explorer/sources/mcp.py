@@ -273,6 +273,32 @@ class McpSource:
         fetch = functools.partial(self.get_pages, content=False)
         return scan_concurrently(fetch, stubs, self._concurrency, progress, cancel)
 
+    def read_bodies(self, slugs: Sequence[str]) -> Iterator[tuple[str, str]]:
+        """Bodies of these pages, `BODY_BATCH` a request (`BodyReader`); pages the server
+        does not give are skipped."""
+        slugs = list(slugs)
+        for start in range(0, len(slugs), BODY_BATCH):
+            chunk = slugs[start : start + BODY_BATCH]
+            for slug, outcome in zip(chunk, self.get_pages(chunk), strict=True):
+                if isinstance(outcome, Page) and outcome.readable:
+                    yield slug, outcome.content
+
+    def search_pages(
+        self, query: str, limit: int, types: Sequence[str] | None = None
+    ) -> list[dict[str, Any]] | None:
+        """The server's `search` rows (`ServerSearch`), or None when it lists no `search`
+        tool. Only `search` is ever called: `query`, `think` and `synthesize` may spend
+        the user's money on a language model."""
+        if "search" not in self.tools():
+            return None
+        arguments: dict[str, Any] = {"query": query, "limit": limit}
+        if types:
+            arguments["types"] = list(types)
+        rows = self.call_tool("search", arguments)
+        if not isinstance(rows, list):
+            raise ProtocolError(f"{self._label} answered search unexpectedly")
+        return [row for row in rows if isinstance(row, dict) and isinstance(row.get("slug"), str)]
+
     def server_graph(self) -> ServerGraph | None:
         """`get_links`/`get_backlinks` when the server lists both, else None."""
         if all(name in self.tools() for name in GRAPH_TOOLS):
@@ -281,6 +307,10 @@ class McpSource:
 
     def close(self) -> None:
         self._rpc.close()
+
+
+BODY_BATCH = 50
+"""Pages per batch request when the text index reads bodies."""
 
 
 class McpServerGraph:

@@ -14,7 +14,13 @@ from okf_explorer.core.link_grammar import RawTuple, extract_link_tuples
 from okf_explorer.core.pages import ErrorKind, Page
 from okf_explorer.core.port import PageRow
 from okf_explorer.core.typed_links import frontmatter_links
-from okf_explorer.sources.frontmatter import Undecodable, decode, page_from_text, unreadable_page
+from okf_explorer.sources.frontmatter import (
+    Undecodable,
+    body_of,
+    decode,
+    page_from_text,
+    unreadable_page,
+)
 
 MARKDOWN_SUFFIX = ".md"
 
@@ -89,6 +95,21 @@ def read_page(
     except Undecodable as error:
         raise PageUnreadable(slug, str(error), "undecodable") from None
     return page_from_text(slug, text, info.st_mtime_ns, fingerprint)
+
+
+def read_body(root: str, slug: str, real_dirs: dict[str, bool] | None = None) -> str | None:
+    """The body of one page (frontmatter cut off, YAML not parsed), or None when it
+    cannot be read; the same file checks as `read_page`."""
+    try:
+        path = page_path(root, slug, real_dirs)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+        with open(fd, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return None
+            data = handle.read()
+        return body_of(decode(data))
+    except (PageNotFound, OSError, Undecodable):
+        return None
 
 
 def scan_page(

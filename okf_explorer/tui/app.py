@@ -20,7 +20,13 @@ from okf_explorer.core.brain import Brain
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.commands import PageFinder
 from okf_explorer.tui.screens.main import MainScreen
-from okf_explorer.tui.settings import NO_TERMINAL, NoTerminal, default_export_dir, has_terminal
+from okf_explorer.tui.settings import (
+    NO_TERMINAL,
+    NoTerminal,
+    default_export_dir,
+    has_terminal,
+    web_driver_chosen,
+)
 
 __all__ = ["ExplorerApp", "NoTerminal", "make_app"]
 
@@ -75,9 +81,10 @@ class ExplorerApp(App[None]):
         """Run in the terminal; refuse (`NoTerminal`) when there is none.
 
         Without a terminal (stdout redirected, no stdin) the driver would write
-        escape codes into a file or pipe and wait forever for keys.
+        escape codes into a file or pipe and wait forever for keys. Under `web` the
+        pipes lead to a browser.
         """
-        if not kwargs.get("headless") and not has_terminal():
+        if not kwargs.get("headless") and not web_driver_chosen() and not has_terminal():
             raise NoTerminal(NO_TERMINAL)
         return super().run(*args, **kwargs)
 

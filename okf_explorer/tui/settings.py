@@ -20,6 +20,12 @@ def default_export_dir() -> Path:
     return Path(configured).expanduser() if configured else Path.cwd()
 
 
+def web_driver_chosen() -> bool:
+    """Whether Textual will run on its web driver (`okf-explorer web` starts each session
+    with `TEXTUAL_DRIVER` naming it): the terminal is then a browser, over pipes."""
+    return "web_driver" in os.environ.get("TEXTUAL_DRIVER", "")
+
+
 def has_terminal() -> bool:
     """Whether both stdin and stdout are terminals (a closed or missing stream is not)."""
     try:

@@ -20,6 +20,12 @@ def export_slice(
     (the bundle folder) keeps the explorer from writing into the brain itself.
     Raises `ExportFailed`.
     """
-    text = render(list(edges), "json", root=view.slug, depth=view.depth, direction=view.direction)
-    name = default_export_name(view.slug, view.depth, view.direction, "json")
+    name, text = slice_file(edges, view)
     return write_export(directory / name, text, forbidden_root=forbidden_root)
+
+
+def slice_file(edges: Sequence[Edge], view: View) -> tuple[str, str]:
+    """The export of the slice as (file name, JSON text): what `export_slice` writes,
+    and what the browser downloads under `okf-explorer web`."""
+    text = render(list(edges), "json", root=view.slug, depth=view.depth, direction=view.direction)
+    return default_export_name(view.slug, view.depth, view.direction, "json"), text

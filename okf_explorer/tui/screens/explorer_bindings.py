@@ -43,6 +43,8 @@ EXPLORER_BINDINGS: list[BindingType] = [
     Binding("f", "okf_filter", "Filter", show=False, id="okf-filter"),
     Binding("slash", "find", "Find", key_display="/", id="find"),
     Binding("ctrl+p", "find", "Find", show=False, id="find-alt"),
+    Binding("ctrl+f", "search_text", "Search text", id="search-text"),
+    Binding("g", "toggle_graph", "Graph", id="graph"),
     Binding("s", "stats", "Stats", id="stats"),
     Binding("r", "reload", "Reload", id="reload"),
     Binding("ctrl+x", "cancel_index", "Cancel indexing", id="cancel-index"),

@@ -24,6 +24,7 @@ from textual.worker import Worker, WorkerState
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import Cancelled
+from okf_explorer.core.text_index import SearchHit
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.commands import PageFinder
 from okf_explorer.tui.failures import notice, reason
@@ -31,6 +32,8 @@ from okf_explorer.tui.history import View
 from okf_explorer.tui.index_loader import IndexLoader
 from okf_explorer.tui.navigator import Navigator
 from okf_explorer.tui.screens.explorer_bindings import EXPLORER_BINDINGS, KeyRules, next_pane
+from okf_explorer.tui.text_finder import PrefixedTextFinder, TextJump
+from okf_explorer.tui.widgets.graph_panel import GraphPanel
 from okf_explorer.tui.widgets.link_tree import LinkTree
 from okf_explorer.tui.widgets.page_pane import FATAL_AT_START, PagePane
 from okf_explorer.tui.widgets.status_bar import StatusBar
@@ -41,7 +44,7 @@ class MainScreen(Screen[None]):
     """The three panes, the status line and every key of SPEC §8."""
 
     CSS_PATH = "main.tcss"
-    COMMANDS: ClassVar[set[type[Provider]]] = {PageFinder}
+    COMMANDS: ClassVar[set[type[Provider]]] = {PageFinder, PrefixedTextFinder}
     BINDINGS: ClassVar[list[BindingType]] = EXPLORER_BINDINGS
 
     class SourceFailed(Message):
@@ -60,6 +63,7 @@ class MainScreen(Screen[None]):
         self.nav = Navigator(self, self.loader, changed=self.sync_bindings)
         self.history = self.nav.history
         self.keys = KeyRules(self.nav, self.loader, partial(self.query_one, PagePane))
+        self.text_jump = TextJump()
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False, icon="◆")
@@ -68,6 +72,7 @@ class MainScreen(Screen[None]):
             with Vertical(id="graph-column"):
                 yield LinkTree(self.brain, id="link-tree")
                 yield TraversalPanel(self.brain, export_dir=self.export_dir, id="traversal")
+                yield GraphPanel(id="graph")
         yield StatusBar(id="status")
         yield Footer()
         yield self.loader
@@ -119,9 +124,22 @@ class MainScreen(Screen[None]):
     def _applicable_changed(self) -> None:
         self.sync_bindings()  # `m`/`l` follow the body; `enter` applies on a page row/node
 
+    @on(PagePane.BodyShown)
+    def _body_shown(self) -> None:
+        pane = self.query_one(PagePane)
+        self.call_after_refresh(lambda: self.text_jump.body_shown(pane.slug, pane))
+
+    @on(TraversalPanel.SliceShown)
+    def _slice_shown(self, message: TraversalPanel.SliceShown) -> None:
+        exists = self.query_one(TraversalPanel).exists
+        self.query_one(GraphPanel).follow(message.view, message.edges, exists)
+
     @on(LinkTree.PageChosen)
     @on(TraversalPanel.PageChosen)
-    def _page_chosen(self, message: LinkTree.PageChosen | TraversalPanel.PageChosen) -> None:
+    @on(GraphPanel.PageChosen)
+    def _page_chosen(
+        self, message: LinkTree.PageChosen | TraversalPanel.PageChosen | GraphPanel.PageChosen
+    ) -> None:
         self.nav.choose(message.slug, message.exists)
 
     @on(PagePane.LinkFollowed)
@@ -225,6 +243,30 @@ class MainScreen(Screen[None]):
 
     def action_find(self) -> None:
         self.app.action_command_palette()
+
+    def action_search_text(self) -> None:
+        """The finder in text mode: full-text search with snippets (`tui.text_finder`)."""
+        from textual.command import CommandPalette
+
+        from okf_explorer.tui.text_finder import PLACEHOLDER, TextFinder
+
+        if not CommandPalette.is_open(self.app):
+            self.app.push_screen(CommandPalette(providers=[TextFinder], placeholder=PLACEHOLDER))
+
+    def search_text(self, query: str, limit: int) -> list[SearchHit]:
+        """Blocking (the text finder calls it in a thread): `TextSearchHost`."""
+        return self.brain.text_search().search(query, limit)
+
+    def open_hit(self, slug: str, words: list[str]) -> None:
+        """Open a search hit's page, scrolled to the hit once it is drawn."""
+        self.text_jump.want(slug, words)
+        self.open_page(slug)
+
+    def action_toggle_graph(self) -> None:
+        """Show or hide the local graph of the slice (`widgets.graph_panel`)."""
+        panel = self.query_one(GraphPanel)
+        if panel.toggle():
+            panel.query_one("#graph-lines").focus()
 
     def action_stats(self) -> None:
         """Counts, hubs, orphans, dead ends and dangling targets; `enter` opens a page."""

@@ -19,6 +19,7 @@ from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import OkfError, PageNotFound, PageUnreadable
 from okf_explorer.core.graph import LINKS
 from okf_explorer.core.index import ResolvedLink
+from okf_explorer.core.mentions import Mention, unlinked_mentions
 from okf_explorer.core.okf_filter import NO_FILTER
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.okf_glyphs import row_badge
@@ -42,6 +43,8 @@ class LinkNode:
     rel: str = LINKS
     group: bool = False
     """A heading that groups a side's links of relation `rel`, not a page."""
+    mention: str | None = None
+    """For a page under Mentions: the sentence naming the page (the subtitle shows it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +145,27 @@ class LinkTree(Tree[LinkNode]):
                 return
             raise
         self.show_links(slug, outgoing, incoming)
+        if self.brain.index is not None:  # never force an index build for mentions
+            try:
+                mentions = await asyncio.to_thread(unlinked_mentions, self.brain, slug)
+            except (PageNotFound, PageUnreadable):
+                return  # the index moved on meanwhile; the next load shows them
+            if self.slug == slug and mentions:
+                self.show_mentions(slug, mentions)
+
+    def show_mentions(self, slug: str, mentions: Sequence[Mention]) -> None:
+        """A third section, Mentions (n): pages naming `slug`'s page without linking it
+        (`core.mentions`); shown when there is at least one."""
+        shown = mentions[:NODE_LIMIT]
+        root = self.root.add(f"Mentions ({len(mentions)})", LinkNode(slug, "in", loaded=True))
+        for mention in shown:
+            data = LinkNode(mention.slug, "in", loaded=True, mention=mention.marked())
+            label = Text.assemble(
+                printable(mention.slug), "  ", (printable(mention.sentence), "dim")
+            )
+            root.add_leaf(label, data)
+        _note_rest(root, len(mentions))
+        root.expand()
 
     def show_links(
         self, slug: str, outgoing: Sequence[TreeLink], incoming: Sequence[TreeLink]
@@ -265,6 +289,8 @@ class LinkTree(Tree[LinkNode]):
         """How `node`'s page is linked to its parent: `from → [[target]] · rule R`, with
         `rel R` for a typed edge."""
         data, parent = node.data, node.parent
+        if data is not None and data.mention is not None:
+            return f"{data.slug}: {data.mention} · not linked"
         if data is None or data.group or parent is None or parent.data is None:
             return ""
         if parent is self.root:

@@ -8,6 +8,7 @@ on the screen, whose one `Worker.StateChanged` handler reports their failures.
 from __future__ import annotations
 
 import asyncio
+import io
 from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
@@ -89,6 +90,14 @@ class TraversalPanel(Vertical):
             self.slug = slug
             self.exists = exists
 
+    class SliceShown(Message):
+        """A new slice is on screen (what the graph panel draws)."""
+
+        def __init__(self, view: View, edges: list[Edge]) -> None:
+            super().__init__()
+            self.view = view
+            self.edges = edges
+
     def __init__(self, brain: Brain, *, export_dir: Path, id: str | None = None) -> None:
         super().__init__(id=id)
         self.brain = brain
@@ -101,6 +110,8 @@ class TraversalPanel(Vertical):
         self.export_wanted: View | None = None
         """The slice `e` asked for while it was being walked: saved once it is shown."""
         self.last_export: Path | None = None
+        self.last_download: str | None = None
+        """Under `okf-explorer web`: the name of the last export offered as a download."""
         self._fill = 0  # generation of the current fill: a new slice stops an old one
         self.okf_filter = NO_FILTER
         """`f`: only edges between pages that pass (see `core.okf_filter`)."""
@@ -167,10 +178,21 @@ class TraversalPanel(Vertical):
     async def _write(self, view: View, edges: list[Edge]) -> None:
         from okf_explorer.tui.slice_export import export_slice  # not needed for the first paint
 
+        if self.app.is_web:  # the browser downloads it: nothing lands on the server
+            self._offer_download(view, edges)
+            return
         root = self.brain.local_root
         path = await asyncio.to_thread(export_slice, edges, view, self.export_dir, root)
         self.last_export = path
         self.notify(f"saved {path}", title="export", markup=False)
+
+    def _offer_download(self, view: View, edges: list[Edge]) -> None:
+        from okf_explorer.tui.slice_export import slice_file
+
+        name, text = slice_file(edges, view)
+        self.app.deliver_text(io.StringIO(text), save_filename=name, mime_type="application/json")
+        self.last_download = name
+        self.notify(f"download {name}", title="export", markup=False)
 
     def show_pending(self, view: View, reason: str) -> None:
         """The settings changed; the slice is on its way (or cannot come yet)."""
@@ -207,6 +229,7 @@ class TraversalPanel(Vertical):
         self._fill += 1
         self._add_rows(self._fill, shown, 0)
         self._describe(0 if self.edges else None)
+        self.post_message(self.SliceShown(view, self.edges))
 
     def _add_rows(self, fill: int, shown: list[Edge], start: int) -> None:
         """Add the next `FILL_CHUNK` rows, and the rest after the next refresh."""

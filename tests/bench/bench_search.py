@@ -1,0 +1,139 @@
+"""Benchmark: full-text search, unlinked mentions and the graph drawing on a generated
+10k-page bundle (`gen_bundle`).
+
+Run: `.venv/bin/python tests/bench/bench_search.py [pages] [seed]`. Not collected by
+pytest. Measures, against the targets of issue 14:
+
+- the cold link index (no cache) and the text index filled after it (bodies read
+  and inserted): the text index may add at most 30 % (best of three each);
+- search latency over a mix of queries (words, phrases, prefixes, filters): p95 at
+  most 50 ms (warm index, 200 runs);
+- unlinked mentions of typical pages (median out-degree): at most 200 ms each
+  (the text index already built, as the TUI and a second CLI call see it); and,
+  for information, of a page whose name most pages use (the worst case);
+- drawing a 40-page slice (`tui.graph_drawing.draw_slice`): at most 100 ms.
+
+Exits 1 when a target is missed.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from gen_bundle import generate
+
+from okf_explorer.core.brain import Brain
+from okf_explorer.core.index import build_index
+from okf_explorer.core.mentions import unlinked_mentions
+from okf_explorer.core.search_query import parse_query
+from okf_explorer.core.text_index import TextIndex
+from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.tui.graph_drawing import draw_slice
+
+QUERIES = [
+    "graph",
+    "brain cache",
+    '"order query"',
+    "ord*",
+    "hea*",
+    "type:note token",
+    "path:projects/ edge",
+    "tag:alpha scan",
+    "vault OR folder",
+    "depth NOT hop",
+    "zebracorn",
+]
+
+
+def best(runs: int, work) -> float:  # type: ignore[no-untyped-def]
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        work()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def main() -> int:
+    pages = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
+    seed = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+    failed = []
+    with tempfile.TemporaryDirectory() as work:
+        root = Path(work) / "bundle"
+        generate(root, pages, seed)
+        # a page named by a word most generated pages use: the mentions worst case
+        (root / "reference" / "brain-word.md").write_text("---\ntitle: Brain\n---\nB.\n")
+        source = BundleSource(root)
+        cold = best(3, lambda: build_index(source, cache=False))
+        index = build_index(source, cache=False)
+
+        def fill() -> None:
+            texts = TextIndex(None, "bench")
+            texts.sync(index.pages, source.read_bodies)
+            texts.close()
+
+        text = best(3, fill)
+        share = text / cold
+        print(f"pages {len(index.pages)}")
+        print(f"cold link index  {cold * 1000:8.1f} ms")
+        print(f"text index fill  {text * 1000:8.1f} ms  (+{share:.0%}, target <= 30%)")
+        failed += ["text index share"] if share > 0.30 else []
+
+        brain = Brain(source, cache_dir=Path(work) / "cache")
+        searcher = brain.text_search()
+        searcher.search("warm")
+        latencies = []
+        for _ in range(200 // len(QUERIES) + 1):
+            for query in QUERIES:
+                parsed = parse_query(query)
+                start = time.perf_counter()
+                searcher.search(parsed, 20)
+                latencies.append(time.perf_counter() - start)
+        p50 = statistics.median(latencies)
+        p95 = statistics.quantiles(latencies, n=20)[-1]
+        print(f"search           p50 {p50 * 1000:6.1f} ms  p95 {p95 * 1000:6.1f} ms (<= 50 ms)")
+        failed += ["search p95"] if p95 > 0.050 else []
+
+        degrees = sorted(index.pages, key=lambda s: len(index.forward.get(s, ())))
+        typical = degrees[len(degrees) // 2 : len(degrees) // 2 + 10]
+        mention_times = []
+        for slug in typical:
+            start = time.perf_counter()
+            unlinked_mentions(brain, slug)
+            mention_times.append(time.perf_counter() - start)
+        worst = max(mention_times)
+        print(
+            f"mentions         median {statistics.median(mention_times) * 1000:6.1f} ms"
+            f"  max {worst * 1000:6.1f} ms over {len(typical)} pages (<= 200 ms)"
+        )
+        failed += ["mentions"] if worst > 0.200 else []
+        start = time.perf_counter()
+        found = unlinked_mentions(brain, "reference/brain-word")
+        print(
+            f"mentions (worst) {(time.perf_counter() - start) * 1000:6.1f} ms for 'Brain', named "
+            f"on most pages: {len(found)} found (at most MAX_CANDIDATES pages are checked)"
+        )
+
+        edges = brain.traverse("hub", 2, "both")
+        exists = index.pages.__contains__
+        draw = best(5, lambda: draw_slice("hub", edges, exists))
+        drawing = draw_slice("hub", edges, exists)
+        drawn = sum(1 for line in drawing.lines if line.slug)
+        print(
+            f"graph drawing    {draw * 1000:8.1f} ms  ({drawn} pages drawn of a "
+            f"{len(edges)}-edge slice, <= 100 ms)"
+        )
+        failed += ["graph drawing"] if draw > 0.100 else []
+        brain.close()
+    if failed:
+        print("MISSED: " + ", ".join(failed))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,79 @@
+"""Unlinked mentions: precision on a labelled fixture, the rules one by one, the CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from okf_explorer.core.brain import Brain
+from okf_explorer.core.mentions import masked_prose, mention_names, unlinked_mentions
+from okf_explorer.core.pages import PageInfo
+from okf_explorer.sources.bundle import BundleSource
+from tests.bundles import write_bundle
+from tests.mention_fixture import COMMON_TITLED, TARGETS, write_mention_bundle
+
+
+def test_precision_on_the_labelled_fixture(tmp_path: Path) -> None:
+    labels = write_mention_bundle(tmp_path)
+    assert sum(labels.values()) >= 40 and sum(not v for v in labels.values()) >= 40
+    brain = Brain(BundleSource(tmp_path), cache_dir=False)
+    reported = {
+        (m.slug, target)
+        for target in [*TARGETS, *COMMON_TITLED]
+        for m in unlinked_mentions(brain, target)
+    }
+    reported = {pair for pair in reported if pair in labels}
+    true_positives = sum(labels[pair] for pair in reported)
+    precision = true_positives / len(reported)
+    recall = true_positives / sum(labels.values())
+    assert precision >= 0.9, precision
+    assert recall >= 0.8, recall
+
+
+def test_names_skip_common_words_and_short_names() -> None:
+    home = PageInfo(slug="home", title="Home")
+    assert mention_names(home) == []
+    page = PageInfo(slug="metrics/churn-rate", title="Churn Rate", aliases=("CR", "Attrition"))
+    assert mention_names(page) == ["Churn Rate", "churn-rate", "Attrition"]
+
+
+def test_code_and_links_are_masked() -> None:
+    body = "a `Kafka` b [[kafka]] [Kafka](k.md) https://x.io/Kafka Kafka\n```\nKafka\n```\n"
+    masked = masked_prose(body)
+    assert len(masked) == len(body)
+    assert masked.count("Kafka") == 1
+
+
+def test_sentence_and_position(tmp_path: Path) -> None:
+    write_bundle(
+        tmp_path,
+        {
+            "kafka.md": "# Kafka\n",
+            "a.md": "First sentence here. Then we moved to kafka for good! Last one.\n",
+            "b.md": "Linked: [[kafka]]. Also Kafka.\n",
+        },
+    )
+    brain = Brain(BundleSource(tmp_path), cache_dir=False)
+    [mention] = unlinked_mentions(brain, "kafka")
+    assert mention.slug == "a"
+    assert mention.sentence == "Then we moved to kafka for good!"
+    assert mention.sentence[mention.start : mention.end] == "kafka"
+
+
+def test_cli_mentions(tmp_path: Path, run) -> None:
+    write_bundle(tmp_path, {"kafka.md": "# Kafka\n", "a.md": "We use Kafka.\n"})
+    status, out, err = run("mentions", "kafka", "--source", str(tmp_path))
+    assert (status, out, err) == (0, "a\tWe use «Kafka».\n", "")
+    status, out, _ = run("mentions", "Kafka", "--json", "--source", str(tmp_path))
+    assert json.loads(out) == [
+        {"slug": "a", "title": "a", "sentence": "We use Kafka.", "start": 7, "end": 12}
+    ]
+
+
+@pytest.mark.parametrize("args", [("mentions", "nosuch")])
+def test_cli_mentions_unknown_page(tmp_path: Path, run, args) -> None:
+    write_bundle(tmp_path, {"kafka.md": "# Kafka\n"})
+    status, out, err = run(*args, "--source", str(tmp_path))
+    assert status == 1 and out == "" and "no page" in err and err.count("\n") == 1

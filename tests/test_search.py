@@ -1,0 +1,127 @@
+"""Full-text search: the query grammar, the FTS5 index and its incremental sync, the CLI."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from okf_explorer.core.brain import Brain
+from okf_explorer.core.search_query import SearchSyntaxError, parse_query
+from okf_explorer.sources.bundle import BundleSource
+from tests.bundles import write_bundle
+
+PAGES = {
+    "tables/orders.md": (
+        "---\ntype: table\ntags: [sales, core]\n---\n# Orders\nOne row per order.\n"
+    ),
+    "tables/refunds.md": "---\ntype: table\n---\n# Refunds\nA refund reverses an order.\n",
+    "people/ana.md": "---\ntype: person\n---\n# Ana\nAna owns the orders pipeline and ordering.\n",
+    "notes/café.md": "# Café\nThe café sells coffee. Gross margin is thin.\n",
+}
+
+
+@pytest.fixture
+def bundle(tmp_path: Path) -> Path:
+    return write_bundle(tmp_path / "b", PAGES)
+
+
+def slugs(brain: Brain, query: str) -> list[str]:
+    return [hit.slug for hit in brain.text_search().search(query)]
+
+
+def test_query_grammar() -> None:
+    q = parse_query('type:table tag:"core" path:/tables/ orders "one row" ord* tables/orders')
+    assert (q.type, q.tag, q.path) == ("table", "core", "tables/")
+    assert q.text == 'orders "one row" ord* "tables/orders"'
+    with pytest.raises(SearchSyntaxError):
+        parse_query("type:table")
+
+
+def test_words_phrases_prefixes_filters(bundle: Path) -> None:
+    brain = Brain(BundleSource(bundle), cache_dir=False)
+    assert set(slugs(brain, "order")) == {"tables/orders", "tables/refunds"}
+    assert slugs(brain, '"orders pipeline"') == ["people/ana"]
+    assert set(slugs(brain, "order*")) == {"tables/orders", "tables/refunds", "people/ana"}
+    assert slugs(brain, "type:table row") == ["tables/orders"]
+    assert slugs(brain, "tag:sales order") == ["tables/orders"]
+    assert slugs(brain, "path:people order*") == ["people/ana"]
+    assert slugs(brain, "cafe") == ["notes/café"]  # diacritics folded
+    assert slugs(brain, "order NOT refund") == ["tables/orders"]
+
+
+def test_title_ranks_first_and_hits_are_marked(bundle: Path) -> None:
+    brain = Brain(BundleSource(bundle), cache_dir=False)
+    [first, *_] = brain.text_search().search("refunds")
+    assert first.slug == "tables/refunds"
+    assert "«Refunds»" in first.marked()
+    assert first.hit_words() == ["Refunds"]
+
+
+def test_bad_syntax_raises(bundle: Path) -> None:
+    brain = Brain(BundleSource(bundle), cache_dir=False)
+    with pytest.raises(SearchSyntaxError, match="bad search syntax"):
+        brain.text_search().search('"unclosed')
+
+
+class BodyCountingSource(BundleSource):
+    """A bundle recording the slugs each `read_bodies` call was asked for."""
+
+    def __init__(self, root: Path) -> None:
+        super().__init__(root)
+        self.reads: list[list[str]] = []
+
+    def read_bodies(self, slugs):
+        self.reads.append(list(slugs))
+        return super().read_bodies(slugs)
+
+
+def test_index_beside_the_cache_is_synced_incrementally(bundle: Path, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    brain = Brain(BodyCountingSource(bundle), cache_dir=cache)
+    assert slugs(brain, "coffee") == ["notes/café"]
+    fts = brain.text_index_path()
+    assert fts is not None and fts.parent == cache and fts.exists()
+    assert oct(os.stat(fts).st_mode & 0o777) == "0o600"
+    assert len(brain.text_search().text_index()) == 4
+    brain.close()
+    # a new process: nothing changed, nothing read again
+    source = BodyCountingSource(bundle)
+    brain = Brain(source, cache_dir=cache)
+    assert slugs(brain, "coffee") == ["notes/café"]
+    assert source.reads == []
+    # one page changed, one removed: only the changed one is read
+    (bundle / "notes" / "café.md").write_text("# Café\nNow it sells tea.\n", encoding="utf-8")
+    (bundle / "tables" / "refunds.md").unlink()
+    brain.refresh()
+    assert slugs(brain, "tea") == ["notes/café"]
+    assert source.reads == [["notes/café"]]
+    assert slugs(brain, "coffee") == [] and slugs(brain, "refund") == []
+
+
+def test_corrupt_index_file_is_rebuilt(bundle: Path, tmp_path: Path) -> None:
+    brain = Brain(BundleSource(bundle), cache_dir=tmp_path / "cache")
+    path = brain.text_index_path()
+    assert path is not None
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"not a database at all" * 100)
+    assert slugs(brain, "coffee") == ["notes/café"]
+
+
+def test_cli_search(bundle: Path, run) -> None:
+    status, out, err = run("search", "row", "--source", str(bundle))
+    assert (status, err) == (0, "")
+    assert out == "tables/orders\t# Orders One «row» per order.\n"
+    status, out, _ = run("search", "order*", "--limit", "1", "--json", "--source", str(bundle))
+    [record] = json.loads(out)
+    assert set(record) == {"slug", "title", "type", "score", "snippet"}
+    assert "«" in record["snippet"]
+
+
+@pytest.mark.parametrize("query", ['"unclosed', "AND", "(order", "type:table"])
+def test_cli_search_bad_syntax_exits_2(bundle: Path, run, query: str) -> None:
+    status, out, err = run("search", query, "--source", str(bundle))
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and "Traceback" not in err

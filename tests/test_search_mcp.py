@@ -1,0 +1,88 @@
+"""Search over MCP: our `serve` offers gbrain's `search` tool (argument names, reply
+shape), and a brain over an MCP source uses the server's search unless `--scan`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from okf_explorer.core.brain import Brain
+from okf_explorer.sources.mcp import McpSource
+from tests.bundles import write_bundle
+from tests.mcp_server_fixture import ServerHandle, serve_bundle
+
+PAGES = {
+    "people/alice.md": "---\ntype: person\n---\n# Alice\nAlice founded Acme and runs the kiln.\n",
+    "companies/acme.md": "---\ntype: company\n---\n# Acme\nA pottery company with one kiln.\n",
+    "notes/misc.md": "# Misc\nNothing about pottery here, only tea.\n",
+}
+GBRAIN_ROW_KEYS = {
+    "slug", "page_id", "title", "type", "chunk_text", "chunk_source", "chunk_id",
+    "chunk_index", "score", "stale", "source_id", "id",
+}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerHandle]:
+    root = write_bundle(tmp_path_factory.mktemp("search-bundle"), PAGES)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("OKF_EXPLORER_CACHE", str(tmp_path_factory.mktemp("server-cache")))
+        with serve_bundle(root) as handle:
+            yield handle
+
+
+def mcp(url: str) -> McpSource:
+    return McpSource(url, token=None, token_source="no token")
+
+
+def test_serve_search_speaks_gbrains_shape(server: ServerHandle) -> None:
+    source = mcp(server.url)
+    try:
+        rows = source.call_tool("search", {"query": "kiln", "limit": 5})
+        assert [row["slug"] for row in rows] == ["companies/acme", "people/alice"] or [
+            row["slug"] for row in rows
+        ] == ["people/alice", "companies/acme"]
+        assert all(set(row) == GBRAIN_ROW_KEYS for row in rows)
+        assert all("kiln" in row["chunk_text"] for row in rows)
+        assert rows[0]["score"] >= rows[1]["score"]
+        typed = source.call_tool("search", {"query": "kiln", "types": ["person"]})
+        assert [row["slug"] for row in typed] == ["people/alice"]
+        # not our syntax: searched as plain words, never an error
+        loose = source.call_tool("search", {"query": 'pottery "AND ('})
+        assert {row["slug"] for row in loose} == {"companies/acme", "notes/misc"}
+        capped = source.call_tool("search", {"query": "tea", "snippet_chars": 5})
+        assert capped[0]["chunk_text"].endswith("… [truncated]")
+    finally:
+        source.close()
+
+
+def test_a_brain_over_mcp_uses_the_servers_search(server: ServerHandle) -> None:
+    remote = Brain(mcp(server.url), cache_dir=False)
+    try:
+        searcher = remote.text_search()
+        assert searcher.answered_by == "server"
+        hits = searcher.search("pottery path:companies")
+        assert [hit.slug for hit in hits] == ["companies/acme"]
+        assert hits[0].hit_words() == ["pottery"]
+        assert remote.index is None  # the server answered: no local scan was needed
+    finally:
+        remote.close()
+
+
+def test_scan_uses_the_local_index(server: ServerHandle) -> None:
+    remote = Brain(mcp(server.url), scan=True, cache_dir=False)
+    try:
+        searcher = remote.text_search()
+        assert searcher.answered_by == "index"
+        assert [hit.slug for hit in searcher.search("tea")] == ["notes/misc"]
+        assert remote.index is not None
+    finally:
+        remote.close()
+
+
+def test_cli_search_over_mcp(server: ServerHandle, run, tmp_path: Path) -> None:
+    status, out, err = run("search", "kiln", "type:company", "--source", server.url)
+    assert (status, err) == (0, "")
+    assert out.startswith("companies/acme\t") and "«kiln»" in out

@@ -1,0 +1,44 @@
+"""The link tree's Mentions section: pages naming the page without linking it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.tui.app import make_app
+from okf_explorer.tui.widgets.link_tree import LinkTree
+from okf_explorer.tui.widgets.page_pane import PagePane
+from tests.bundles import write_bundle
+
+from .conftest import SIZE, brain_for, settle
+
+PAGES = {
+    "kafka.md": "---\ntitle: Kafka\n---\nA log.\n",
+    "ops.md": "# Ops\n\nWe page the team when Kafka lags.\n",
+    "linked.md": "# Linked\n\nSee [[kafka]]; Kafka again.\n",
+    "code.md": "# Code\n\nRun `kafka` here.\n",
+}
+
+
+def mention_section(tree: LinkTree):  # type: ignore[no-untyped-def]
+    return next((n for n in tree.root.children if str(n.label).startswith("Mentions")), None)
+
+
+async def test_mentions_section_lists_unlinked_mentions_and_opens_them(tmp_path: Path) -> None:
+    app = make_app(brain_for(BundleSource(write_bundle(tmp_path / "b", PAGES))), start="kafka")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        tree = app.screen.query_one(LinkTree)
+        await settle(pilot, until=lambda: mention_section(tree) is not None)
+        section = mention_section(tree)
+        assert str(section.label) == "Mentions (1)"
+        [node] = section.children
+        assert node.data.slug == "ops"
+        assert "We page the team when Kafka lags." in str(node.label)
+        tree.focus()
+        tree.move_cursor(node)
+        await pilot.pause()
+        assert "«Kafka»" in tree.link_info
+        await pilot.press("enter")
+        pane = app.screen.query_one(PagePane)
+        await settle(pilot, until=lambda: pane.slug == "ops")

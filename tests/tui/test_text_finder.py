@@ -1,0 +1,73 @@
+"""The finder's text mode (`ctrl+f`, or `#` in the page finder): hits with snippets,
+`enter` opens the page scrolled to the hit."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.command import CommandList, CommandPalette
+
+from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.tui.app import make_app
+from okf_explorer.tui.widgets.page_pane import PagePane
+from tests.bundles import write_bundle
+
+from .conftest import SIZE, brain_for, settle
+
+FILLER = "\n\n".join(f"Paragraph {i} says nothing in particular." for i in range(80))
+PAGES = {
+    "index.md": "# Home\n\nSee [[long]].\n",
+    "long.md": f"# Long\n\n{FILLER}\n\nAt the very end the zebracorn appears.\n",
+    "other.md": "# Other\n\nNo striped animals here.\n",
+}
+
+
+def hits(app) -> list[str]:  # type: ignore[no-untyped-def]
+    lists = app.screen.query(CommandList)
+    if not lists:
+        return []
+    options = lists.first()
+    return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+
+
+async def test_ctrl_f_finds_text_and_opens_the_page_at_the_hit(tmp_path: Path) -> None:
+    app = make_app(brain_for(BundleSource(write_bundle(tmp_path / "b", PAGES))), start="index")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+f")
+        await pilot.pause()
+        assert CommandPalette.is_open(app)
+        await pilot.press(*"zebracorn")
+        await settle(pilot, until=lambda: len(hits(app)) > 0)
+        assert "long" in hits(app)[0]
+        await pilot.press("enter")
+        pane = app.screen.query_one(PagePane)
+        await settle(pilot, until=lambda: pane.shown is not None and pane.slug == "long")
+        await settle(pilot, until=lambda: pane.scroll_y > 0)
+        assert pane.scroll_y > 0  # scrolled down to the hit, not left at the top
+        top, height = pane.scroll_y, pane.scrollable_content_region.height
+        assert top + height >= pane.max_scroll_y  # the end of the page is in view
+
+
+async def test_hash_in_the_page_finder_searches_text(tmp_path: Path) -> None:
+    app = make_app(brain_for(BundleSource(write_bundle(tmp_path / "b", PAGES))), start="index")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("slash")
+        await pilot.pause()
+        await pilot.press(*"#striped")
+        await settle(pilot, until=lambda: any("other" in hit for hit in hits(app)))
+        await pilot.press("enter")
+        pane = app.screen.query_one(PagePane)
+        await settle(pilot, until=lambda: pane.slug == "other")
+
+
+async def test_bad_syntax_is_one_line_not_a_crash(tmp_path: Path) -> None:
+    app = make_app(brain_for(BundleSource(write_bundle(tmp_path / "b", PAGES))), start="index")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+f")
+        await pilot.pause()
+        await pilot.press(*'"zebra')
+        await settle(pilot, until=lambda: len(hits(app)) > 0)
+        assert "bad search syntax" in hits(app)[0]
