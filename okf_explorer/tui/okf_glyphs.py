@@ -22,16 +22,15 @@ STALE_STYLE = "bold yellow"
 UNKNOWN_STATUS_GLYPH = "?"
 
 LEGEND = (
-    "OKF glyphs (page header, link tree, traversal rows):\n"
+    f"OKF glyphs (header, link tree, traversal rows) · {okf_meta.STALE_GLYPH} stale\n"
     f"status {okf_meta.STATUS_GLYPHS['draft']} draft · {okf_meta.STATUS_GLYPHS['stable']} "
-    f"stable (the default: not marked in rows) · {okf_meta.STATUS_GLYPHS['deprecated']} "
-    f"deprecated · {UNKNOWN_STATUS_GLYPH} another status\n"
+    f"stable (not in rows) · {okf_meta.STATUS_GLYPHS['deprecated']} deprecated · "
+    f"{UNKNOWN_STATUS_GLYPH} other\n"
     f"trust {okf_meta.TRUST_GLYPHS['unverified']} unverified · "
     f"{okf_meta.TRUST_GLYPHS['machine-confirmed']} machine-confirmed · "
-    f"{okf_meta.TRUST_GLYPHS['human-reviewed']} human-reviewed · "
-    f"{okf_meta.STALE_GLYPH} stale (past stale_after)"
+    f"{okf_meta.TRUST_GLYPHS['human-reviewed']} human-reviewed"
 )
-"""Three lines for the `?` help (and the README)."""
+"""Three lines of at most 66 columns (the `?` help box), also for the README."""
 
 
 def status_glyph(status: str) -> Text:
