@@ -16,7 +16,7 @@ from okf_explorer.core.okf_filter import (
     parse_statuses,
     parse_trust,
 )
-from okf_explorer.core.pages import PageInfo
+from okf_explorer.core.pages import Page, PageInfo
 from tests.okf_bundle import write_okf_bundle
 
 
@@ -170,6 +170,9 @@ def test_parsing() -> None:
 
 
 def test_a_status_okf_does_not_define_passes_no_status_filter() -> None:
+    vault = Page("p", "P", "", frontmatter={"status": "Done"}).info()  # not an OKF concept
+    assert (vault.okf_status, vault.okf_trust) == ("done", None)
+    assert not OkfFilter(frozenset({"stable"})).passes(vault)
     odd = info("p", "accepted")
     assert not OkfFilter(frozenset({"stable"})).passes(odd)
     assert OkfFilter(min_trust="unverified").passes(odd)

@@ -99,11 +99,14 @@ def is_okf_concept(frontmatter: dict[str, Any]) -> bool:
 
 def summary(frontmatter: dict[str, Any]) -> tuple[str | None, str | None, str | None]:
     """`(status, trust tier, stale_after)` as a `PageInfo` keeps them: the stated status
-    (None when absent), the tier (None for a page that is not an OKF concept) and the
-    `stale_after` instant as ISO text (None when absent or not a time with an offset)."""
-    if not is_okf_concept(frontmatter):
+    (lower-cased; None when absent, which means `stable`), the tier (None for a page
+    that is not an OKF concept: `is_okf_concept`) and the `stale_after` instant as ISO
+    text (None when absent or not a time with an offset)."""
+    if not frontmatter:
         return None, None, None
     status = status_of(frontmatter) if frontmatter.get("status") is not None else None
+    if not is_okf_concept(frontmatter):
+        return status, None, None
     deadline = stale_after(frontmatter)
     return status, trust_tier(frontmatter), iso(deadline) if deadline is not None else None
 
