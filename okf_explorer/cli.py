@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from okf_explorer import __version__
+from okf_explorer.cli_okf_filter import add_okf_filter_options
 from okf_explorer.cli_usage import UsageError
 from okf_explorer.core.errors import OkfError, PageNotFound, SourceUnavailable
 from okf_explorer.core.text_safety import printable
@@ -151,12 +152,14 @@ def build_parser() -> argparse.ArgumentParser:
     listing.add_argument("--type", metavar="T", help="only pages of this type")
     listing.add_argument("--tag", metavar="T", help="only pages with this tag")
     listing.add_argument("-n", type=_count, metavar="N", help="at most N pages")
+    add_okf_filter_options(listing, "only pages")
     listing.add_argument("--json", action="store_true", help="a JSON array of page objects")
 
     links = command("links", "the pages a page links to (or that link to it)")
     links.add_argument("slug", metavar="SLUG", help=SLUG_HELP)
     links.add_argument("--backlinks", action="store_true", help="same as --direction in")
     _walk_options(links, default_direction=None)
+    add_okf_filter_options(links, "only edges between pages")
     links.add_argument("--json", action="store_true", help="OKF edge records as a JSON array")
     links.add_argument(
         "--explain",
@@ -167,6 +170,7 @@ def build_parser() -> argparse.ArgumentParser:
     export = command("export", "write the traversal from a page as OKF edges")
     export.add_argument("slug", metavar="SLUG", help=SLUG_HELP)
     _walk_options(export, default_direction="out")
+    add_okf_filter_options(export, "only edges between pages")
     export.add_argument("-o", "--output", metavar="FILE", help="write here (default: stdout)")
     export.add_argument(
         "--format",

@@ -9,6 +9,10 @@ Output rules (SPEC §6, and choices where it is silent):
   cannot be read is an error (exit 1), except with `--json`, whose record says
   `readable: false` and why when the source hands such a page back;
 - `list` prints `slug<TAB>type` (`-` for no type) in slug order;
+- `--status S` / `--min-trust T` (`list`, `links`, `export`) keep pages of those OKF
+  v0.2 statuses and of at least that trust tier; a walk keeps the edges it would
+  have if it never entered a page that fails, the root always kept (exact rules in
+  `core.okf_filter`); `-n` counts the pages that pass;
 - `links` prints the unique `to` nodes of the traversal in edge order (dangling
   targets as their node ids); `--json` prints the same bytes as
   `export --format json`;
@@ -46,6 +50,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from okf_explorer.cli_okf_filter import filtered_pages, filtered_walk, okf_filter_of
 from okf_explorer.cli_usage import UsageError
 from okf_explorer.core.errors import PageNotFound, PageUnreadable
 from okf_explorer.core.graph import DEPTH_CAP, Direction, Edge, clamp_depth
@@ -107,6 +112,8 @@ def _check_arguments(args: argparse.Namespace) -> None:
         args.direction = "out"
     if hasattr(args, "depth"):
         args.depth = _clamped_depth(args.depth)
+    if hasattr(args, "min_trust"):
+        args.okf_filter = okf_filter_of(args)
 
 
 def _clamped_depth(depth: int) -> int:
@@ -133,6 +140,7 @@ def _get(brain: Brain, args: argparse.Namespace) -> int:
 
 def _list(brain: Brain, args: argparse.Namespace) -> int:
     pages = brain.pages(type=args.type, tag=args.tag)
+    pages = filtered_pages(brain, pages, args.okf_filter)
     if args.n is not None:
         pages = pages[: args.n]
     if args.json:
@@ -173,8 +181,10 @@ def _export(brain: Brain, args: argparse.Namespace) -> int:
 
 
 def _walk(brain: Brain, slug: str, args: argparse.Namespace) -> list[Edge]:
-    """The walk `links` and `export` print, kept to the `--rel` relations if given; a
-    note on stderr when a relation asked for is not in the graph (a likely typo)."""
+    """The walk `links` and `export` print, kept to the `--rel` relations if given (a
+    note on stderr when a relation asked for is not in the graph: a likely typo),
+    and to `--status` / `--min-trust` (`core.okf_filter`: edges between pages that
+    pass, reached from the root through them; the root always passes)."""
     rels = args.rel
     edges = brain.traverse(slug, args.depth, args.direction, rels)
     if rels and not edges and brain.answered_by == "index":
@@ -182,7 +192,7 @@ def _walk(brain: Brain, slug: str, args: argparse.Namespace) -> list[Edge]:
         missing = [rel for rel in dict.fromkeys(rels) if rel not in known]
         if missing:
             note(f"no edge has relation {', '.join(missing)} (relations here: {', '.join(known)})")
-    return edges
+    return filtered_walk(brain, edges, slug, args.depth, args.okf_filter)
 
 
 def _browse(brain: Brain, args: argparse.Namespace) -> int:

@@ -129,14 +129,14 @@ def test_stats_of_the_sample_brain(run, sample_brain: Path) -> None:
     status, out, err = run("stats", "--source", str(sample_brain))
     assert (status, err) == (0, "")
     sections = out.split("\n\n")
-    assert sections[0].startswith("pages: 57\n")
+    assert sections[0].startswith("pages: 59\n")
     assert "\ndangling targets: 4\n" in sections[0]
-    assert sections[1].splitlines()[:2] == ["hubs by links in (10):", "  34 tables/orders"]
+    assert sections[1].splitlines()[:2] == ["hubs by links in (10):", "  35 tables/orders"]
     assert sections[3] == "orphans (1):\n  glossary/legacy-pos"
     assert sections[4] == "dead ends (1):\n  glossary/sku"
     assert sections[5].startswith("dangling targets (4):\n")
     found = json.loads(run("stats", "--json", "--source", str(sample_brain))[1])
-    assert found["hubs"]["in"][0] == {"slug": "tables/orders", "degree": 34}
+    assert found["hubs"]["in"][0] == {"slug": "tables/orders", "degree": 35}
     assert len(found["hubs"]["in"]) == len(found["hubs"]["out"]) == 10
     assert found["orphans"] == ["glossary/legacy-pos"]
     assert found["dead_ends"] == ["glossary/sku"]

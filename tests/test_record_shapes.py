@@ -26,7 +26,7 @@ from okf_explorer.core.pages import PageInfo, fingerprint_of_row, slug_of_row
 from okf_explorer.core.port import ScannedPage
 from okf_explorer.sources.bundle import BundleSource
 
-RECORDED_FOR_FORMAT = 7
+RECORDED_FOR_FORMAT = 8
 """The `FORMAT_VERSION` the layout below belongs to."""
 
 STORED_FIELDS: dict[str, tuple[str, ...]] = {
@@ -45,6 +45,9 @@ STORED_FIELDS: dict[str, tuple[str, ...]] = {
         "error_kind",
         "aliases",
         "title_stated",
+        "okf_status",
+        "okf_trust",
+        "okf_stale_after",
     ),
     "RawLink": ("target", "kind", "count", "refdef", "rel", "incoming"),
     "ResolvedLink": (

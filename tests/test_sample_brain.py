@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from dataclasses import dataclass
-from datetime import date
+from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -36,6 +36,7 @@ FOLDERS = (
     "glossary",
     "decisions",
     "runbooks",
+    "computations",
 )
 FOLDER_TYPE = {
     "tables": "table",
@@ -47,6 +48,7 @@ FOLDER_TYPE = {
     "glossary": "term",
     "decisions": "decision",
     "runbooks": "runbook",
+    "computations": "Attested Computation",
 }
 REQUIRED_SLUGS = (
     "index",
@@ -74,6 +76,8 @@ HUB = "tables/orders"
 ORPHAN = "glossary/legacy-pos"
 DEAD_END = "glossary/sku"
 DEPRECATED = "tables/orders_legacy"
+STALE = "runbooks/orders-daily-late"
+ATTESTED = "computations/weekly-revenue"
 TWO_CYCLE = ("metrics/revenue", "metrics/average_order_value")
 THREE_CYCLE = ("runbooks/orders-daily-late", "dashboards/executive_weekly", "metrics/revenue")
 DANGLING = {
@@ -112,17 +116,25 @@ class SampleLink:
 _FRONTMATTER = re.compile(r"\A---\n(?P<yaml>.*?)\n---\n(?P<body>.*)\Z", re.DOTALL)
 
 
+def is_index(slug: str) -> bool:
+    return slug.rsplit("/", 1)[-1] == "index"
+
+
 @cache
 def sample_pages() -> dict[str, SamplePage]:
-    """Every page of the sample, keyed by slug (read once per test run)."""
+    """Every page of the sample, keyed by slug (read once per test run). Only the
+    `index.md` pages go without frontmatter (OKF v0.2 §8; the root's holds `okf_version`)."""
     pages: dict[str, SamplePage] = {}
     for path in sorted(SAMPLE.rglob("*.md")):
         text = path.read_bytes().decode("utf-8")
+        slug = path.relative_to(SAMPLE).as_posix().removesuffix(".md")
         match = _FRONTMATTER.match(text)
-        assert match, f"{path.name}: no frontmatter block"
+        if match is None:
+            assert is_index(slug), f"{path.name}: no frontmatter block"
+            pages[slug] = SamplePage(slug, {}, text)
+            continue
         meta = yaml.safe_load(match["yaml"])
         assert isinstance(meta, dict), f"{path.name}: frontmatter is not a mapping"
-        slug = path.relative_to(SAMPLE).as_posix().removesuffix(".md")
         pages[slug] = SamplePage(slug, meta, match["body"])
     return pages
 
@@ -133,7 +145,7 @@ def sample_links() -> tuple[SampleLink, ...]:
     pages = sample_pages()
     resolver = SlugResolver(
         pages,
-        {slug: page.meta["title"] for slug, page in pages.items()},
+        {slug: page.meta["title"] for slug, page in pages.items() if "title" in page.meta},
         {slug: frontmatter_aliases(page.meta.get("aliases")) for slug, page in pages.items()},
     )
     return tuple(
@@ -182,9 +194,18 @@ def test_sample_holds_only_plain_markdown_files() -> None:
     assert folders == set(FOLDERS)
 
 
-def test_every_page_has_valid_frontmatter_with_the_okf_fields() -> None:
-    allowed_types = {*FOLDER_TYPE.values(), "index", "log"}
+def test_index_pages_carry_no_frontmatter_but_the_root_okf_version() -> None:
+    """OKF v0.2 §8: `okf-explorer validate` reports 0 errors on the sample."""
     for slug, page in sample_pages().items():
+        if is_index(slug):
+            assert page.meta == ({"okf_version": "0.2"} if slug == "index" else {}), slug
+
+
+def test_every_page_has_valid_frontmatter_with_the_okf_fields() -> None:
+    allowed_types = {*FOLDER_TYPE.values(), "log"}
+    for slug, page in sample_pages().items():
+        if is_index(slug):
+            continue
         meta = page.meta
         assert meta.get("type") in allowed_types, slug
         assert isinstance(meta.get("title"), str) and meta["title"].strip(), slug
@@ -199,7 +220,9 @@ def test_every_page_has_valid_frontmatter_with_the_okf_fields() -> None:
 def test_page_types_match_their_folder() -> None:
     for slug, page in sample_pages().items():
         name = slug.rsplit("/", 1)[-1]
-        if name in ("index", "log"):
+        if name == "index":
+            assert "type" not in page.meta, slug
+        elif name == "log":
             assert page.meta["type"] == name, slug
         else:
             assert page.meta["type"] == FOLDER_TYPE[slug.split("/", 1)[0]], slug
@@ -215,23 +238,67 @@ def test_required_slugs_exist_and_page_count_is_in_range() -> None:
 
 def test_concept_pages_have_substantial_bodies() -> None:
     for slug, page in sample_pages().items():
-        if page.meta["type"] in ("index", "log"):
+        if slug.rsplit("/", 1)[-1] in ("index", "log"):
             continue
         words = len(page.body.split())
         assert 80 <= words <= 300, f"{slug}: {words} words"
 
 
 def test_one_deprecated_page_and_a_few_verified_ones() -> None:
+    """OKF v0.2 trust and lifecycle (§5), so the first screens show them."""
     pages = sample_pages()
     deprecated = [s for s, p in pages.items() if p.meta.get("status") == "deprecated"]
     assert deprecated == [DEPRECATED]
-    verified = [p for p in pages.values() if "verified" in p.meta]
-    assert len(verified) >= 3
-    for page in verified:
-        assert isinstance(page.meta["verified"], date), page.slug
-        sources = page.meta.get("sources")
-        assert isinstance(sources, list) and sources, page.slug
-        assert all(isinstance(source, str) for source in sources), page.slug
+    assert {p.meta.get("status") for p in pages.values()} == {None, "draft", "stable", "deprecated"}
+    verified = {s: p.meta["verified"] for s, p in pages.items() if "verified" in p.meta}
+    assert len(verified) >= 5
+    actors = set()
+    for slug, value in verified.items():
+        events = value if isinstance(value, list) else [value]
+        for event in events:
+            assert set(event) == {"by", "at"} and isinstance(event["at"], datetime), slug
+            assert event["at"].tzinfo is not None, slug
+            actors.add(event["by"].split(":", 1)[0])
+    assert {"human", "process"} <= actors  # human-reviewed and machine-confirmed pages
+
+
+def test_sources_are_okf_entries_with_concepts_urls_and_a_cited_footnote() -> None:
+    pages = sample_pages()
+    kinds = set()
+    for slug, page in pages.items():
+        for source in page.meta.get("sources", []):
+            assert isinstance(source, dict) and source.get("resource"), slug
+            resource = source["resource"]
+            kinds.add(
+                "url" if "://" in resource else "concept" if resource.endswith(".md") else "scope"
+            )
+            if resource.endswith(".md"):
+                assert link_exists(slug, resource), f"{slug}: {resource}"
+    assert kinds == {"url", "concept", "scope"}
+    cited = [
+        (slug, source["id"])
+        for slug, page in pages.items()
+        for source in page.meta.get("sources", [])
+        if "id" in source and f"[^{source['id']}]" in page.body
+    ]
+    assert ("metrics/revenue", "finance-handbook") in cited and len(cited) >= 3
+
+
+def link_exists(frm: str, path: str) -> bool:
+    resolver = SlugResolver(sample_pages(), {}, {})
+    return resolver.resolve(path, frm, "markdown").exists
+
+
+def test_one_attested_computation_and_one_stale_page() -> None:
+    pages = sample_pages()
+    computation = pages[ATTESTED].meta
+    assert computation["type"] == "Attested Computation" and computation["runtime"] == "bigquery"
+    assert {"parameters", "executor", "attester"} <= set(computation)
+    now = datetime(2026, 11, 30, tzinfo=UTC)
+    stale = [
+        s for s, p in pages.items() if "stale_after" in p.meta and p.meta["stale_after"] <= now
+    ]
+    assert stale == [STALE]
 
 
 # --- the graph features others rely on -------------------------------------------

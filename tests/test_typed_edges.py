@@ -6,6 +6,8 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import re
+import shutil
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
@@ -213,24 +215,37 @@ def test_every_export_format_carries_the_relation(typed: Path) -> None:
 ORDERS = "tables/orders"
 SAMPLE_EXPORTS_FROM_MAIN = {
     # sha256 of `okf-explorer export SLUG --depth D --direction both --format F` on the
-    # sample brain, made from main (65a6268) before typed edges existed. If a merge
+    # sample brain with its `sources` taken out (`plain_sample`: body links only, as a
+    # plain bundle), made with main's code (9e92eb7) and equal on this branch. If a merge
     # changes the sample brain or the export escaping on purpose, re-record them with
     # that command on main and on this branch: both must agree.
-    ("index", 10, "json"): "8d35f5de42634c4e0b9dd6fea7ccfa5594fdac938dc944b9f2d5a5443e147c74",
-    ("index", 10, "jsonl"): "212f1300634ac7361a923f9b555c0285b21bfa036949315a9e13b18ace6cedf0",
-    ("index", 10, "dot"): "02744570b8c74c62b218b4dc3c64cca41f09e493c14aa5794b7ea1ddb17c88e8",
-    ("index", 10, "graphml"): "dfab23562dd255d0e1a6290b29085b3fe7b4f734c8efbae8fc64b8cace75dba7",
-    ("index", 10, "mermaid"): "c667366b54ccba89d5f208ad6868850ee612ffa72793275d23234de4b13280e6",
-    (ORDERS, 2, "json"): "f020bf5f0c5a1eb345e372b085de4cd5d0e9860a0ffa6980cd083a64f1e860c6",
-    (ORDERS, 2, "dot"): "ff4ff482f820ad7cf6f1e9827a88e57d2d91aebabcdecbe711b892600fb3071a",
-    (ORDERS, 2, "mermaid"): "58928e949950e14421c862cadc718436a28fde8739ec19db97a78deacc2243ad",
+    ("index", 10, "json"): "20a1773a39ecab26e32128d40fbdeceafa27b08db6b6bd5f5ce806bc066db702",
+    ("index", 10, "jsonl"): "77ae220761939c5c03eb37f27027f2658f2b08be4c110aca8db91ed1c5564546",
+    ("index", 10, "dot"): "447a821fb13ce6b73acffc704483be2ab2ab7eb8c55dbafed5aba41cbc3d3112",
+    ("index", 10, "graphml"): "5bea3168a02469bc76e7c9fa4a4398ff32dee9e946ffe45e6855caf1f27c4c3e",
+    ("index", 10, "mermaid"): "d7457fe078fa030ed7ab010157a0630f71c660b53f081ff13c99077a4a33e9ef",
+    (ORDERS, 2, "json"): "a039a322114d7217d6f2d64f5f46db0e60d9005681b9c00a0b62cbfb0dd717ff",
+    (ORDERS, 2, "dot"): "b1c05333bda1e956d5c750e9e4008c8fc3dca2a9fee143399092ca99549e4f9c",
+    (ORDERS, 2, "mermaid"): "847f3d52d4c796653b97eee5b88743bc4ad2c74c1b9757da8bcf59f1547c4a9e",
 }
 
 
+def plain_sample(root: Path) -> Path:
+    """A copy of the sample brain without its OKF `sources` (so without typed edges)."""
+    shutil.copytree(SAMPLE_BRAIN, root)
+    for path in root.rglob("*.md"):
+        text = path.read_text(encoding="utf-8")
+        path.write_text(re.sub(r"^sources:\n(?:[ \t].*\n)*", "", text, flags=re.M), "utf-8")
+    return root
+
+
 @pytest.mark.parametrize(("slug", "depth", "fmt"), sorted(SAMPLE_EXPORTS_FROM_MAIN))
-def test_a_plain_bundle_exports_the_same_bytes_as_before(slug: str, depth: int, fmt: str) -> None:
+def test_a_plain_bundle_exports_the_same_bytes_as_before(
+    slug: str, depth: int, fmt: str, tmp_path: Path
+) -> None:
+    plain = plain_sample(tmp_path / "plain")
     status, out, err = run_cli(
-        "export", slug, "--source", str(SAMPLE_BRAIN), "--depth", str(depth),
+        "export", slug, "--source", str(plain), "--depth", str(depth),
         "--direction", "both", "--format", fmt,
     )  # fmt: skip
     assert status == 0, err
@@ -238,10 +253,13 @@ def test_a_plain_bundle_exports_the_same_bytes_as_before(slug: str, depth: int, 
     assert digest == SAMPLE_EXPORTS_FROM_MAIN[(slug, depth, fmt)]
 
 
-def test_the_sample_brain_states_only_body_links() -> None:
-    """Its `sources` are descriptions ("dbt model …"), which name no page in
-    gbrain's source/ or media/ folders: no typed edge, so its exports stay as they were."""
-    assert brain_of(SAMPLE_BRAIN).relations() == ["links"]
+def test_the_sample_brain_states_derived_from_edges_through_its_okf_sources() -> None:
+    """Its `sources` are OKF v0.2 entries; those whose `resource` is a concept are
+    `derived_from` edges (OKF §5.1), the others (URLs, scopes) are not edges."""
+    brain = brain_of(SAMPLE_BRAIN)
+    assert brain.relations() == ["links", "derived_from"]
+    derived = [e.to for e in brain.traverse("tables/orders", 1, "out", ["derived_from"])]
+    assert derived == ["pipelines/orders_daily"]
 
 
 # -- the command line --------------------------------------------------------------------

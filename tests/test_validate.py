@@ -165,13 +165,17 @@ def test_a_hostile_slug_is_escaped(tmp_path: Path, run) -> None:
     assert json.loads(out)["errors"][0]["slug"] == "evil\x1b[31mred"
 
 
-def test_the_sample_brain_only_fails_on_index_frontmatter(sample_brain: Path, run) -> None:
-    """What the sample brain gives today: its index.md pages carry frontmatter (OKF §8)."""
+def test_the_sample_brain_is_conformant(sample_brain: Path, run) -> None:
+    """The sample brain is OKF v0.2 (its index.md pages carry no frontmatter but the
+    root's `okf_version`): 0 errors; its warnings are its deliberate dangling links,
+    its own fields (`owner`, ...), its one ambiguous link and its one stale page."""
     status, out, _ = run("validate", str(sample_brain), "--json")
     document = json.loads(out)
-    codes = {error["code"] for error in document["errors"]}
-    assert codes <= {"index-frontmatter"}
-    assert status == (1 if codes else 0)
+    assert (status, document["errors"], document["conformant"]) == (0, [], True)
+    codes = {warning["code"] for warning in document["warnings"]}
+    assert codes == {"broken-link", "unknown-field", "ambiguous-link", "stale"}
+    stale = [w["slug"] for w in document["warnings"] if w["code"] == "stale"]
+    assert stale == ["runbooks/orders-daily-late"]
 
 
 def test_an_mcp_source_is_refused_in_one_line(tmp_path: Path, run) -> None:

@@ -84,7 +84,7 @@ def test_session_command_keeps_the_source_and_never_the_web_token(tmp_path: Path
 
 
 async def test_without_the_token_nothing_of_the_brain_is_served(gated: WebServer) -> None:
-    assert gated.stderr_lines[0].endswith("/ · 57 pages · token required")
+    assert gated.stderr_lines[0].endswith("/ · 59 pages · token required")  # the sample brain
     base = gated.url.rstrip("/")
     jar = aiohttp.CookieJar(unsafe=True)
     async with aiohttp.ClientSession(cookie_jar=jar) as http:

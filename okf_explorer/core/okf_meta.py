@@ -26,7 +26,7 @@ TrustTier = Literal["unverified", "machine-confirmed", "human-reviewed"]
 ResourceKind = Literal["url", "path", "scope"]
 
 STATUSES: tuple[Status, ...] = ("draft", "stable", "deprecated")
-STATUS_GLYPHS: dict[str, str] = {"draft": "✎", "stable": "●", "deprecated": "✗"}
+STATUS_GLYPHS: dict[str, str] = {"draft": "✎", "stable": "●", "deprecated": "⊘"}
 TRUST_GLYPHS: dict[TrustTier, str] = {
     "unverified": "○",
     "machine-confirmed": "◐",
@@ -35,6 +35,13 @@ TRUST_GLYPHS: dict[TrustTier, str] = {
 STALE_GLYPH = "⚠"
 FRESH_GLYPH = "✓"
 HUMAN_PREFIX = "human:"
+TRUST_ORDER: tuple[TrustTier, ...] = ("unverified", "machine-confirmed", "human-reviewed")
+"""The §5.3 tiers, lowest first (`--min-trust` compares positions)."""
+OKF_KEYS = frozenset({"verified", "stale_after", "generated"})
+"""A page with any of these, a `status` OKF defines or OKF-shaped `sources` (a mapping
+with a `resource`) is an OKF v0.2 concept: its trust tier is shown even when
+unverified. Other pages are plain notes (an Obsidian `status: done`, gbrain's
+`sources: [name]`): no trust glyph."""
 INLINE_WIDTH = 72
 """A list or mapping of scalars whose one-line form is at most this long stays on one line."""
 
@@ -75,6 +82,33 @@ def status_of(frontmatter: dict[str, Any]) -> str:
         return "stable"
     text = str(raw).strip().lower()
     return text or "stable"
+
+
+def is_okf_concept(frontmatter: dict[str, Any]) -> bool:
+    """Whether the page states OKF v0.2 trust, lifecycle or provenance (see `OKF_KEYS`)."""
+    if not frontmatter:
+        return False
+    if not OKF_KEYS.isdisjoint(frontmatter):
+        return True
+    if "status" in frontmatter and status_of(frontmatter) in STATUSES:
+        return True
+    sources = frontmatter.get("sources")
+    entries = sources if isinstance(sources, list) else [sources]
+    return any(isinstance(entry, dict) and "resource" in entry for entry in entries)
+
+
+def summary(frontmatter: dict[str, Any]) -> tuple[str | None, str | None, str | None]:
+    """`(status, trust tier, stale_after)` as a `PageInfo` keeps them: the stated status
+    (lower-cased; None when absent, which means `stable`), the tier (None for a page
+    that is not an OKF concept: `is_okf_concept`) and the `stale_after` instant as ISO
+    text (None when absent or not a time with an offset)."""
+    if not frontmatter:
+        return None, None, None
+    status = status_of(frontmatter) if frontmatter.get("status") is not None else None
+    if not is_okf_concept(frontmatter):
+        return status, None, None
+    deadline = stale_after(frontmatter)
+    return status, trust_tier(frontmatter), iso(deadline) if deadline is not None else None
 
 
 def verifications(frontmatter: dict[str, Any]) -> list[Verification]:

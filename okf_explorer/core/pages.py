@@ -11,6 +11,8 @@ from dataclasses import dataclass, field, fields
 from operator import itemgetter
 from typing import Any, Literal
 
+from okf_explorer.core.okf_meta import summary as okf_summary
+
 RESERVED_NAMES = frozenset({"index", "log"})
 """OKF reserved file names (without `.md`): pages too, marked as reserved."""
 
@@ -54,7 +56,10 @@ class PageInfo:
     "no tags". `title_stated` is True when the page states its title
     (frontmatter `title`, or a server's listing), False when `title` only comes
     from the first heading or the file name: only a stated title resolves links
-    (SPEC §3). `aliases` are the frontmatter `aliases`.
+    (SPEC §3). `aliases` are the frontmatter `aliases`. `okf_status`, `okf_trust` and
+    `okf_stale_after` are the page's OKF v0.2 lifecycle and trust summary
+    (`core.okf_meta.summary`): None for a page that states no OKF trust key, so
+    listings, filters and rows need no body.
 
     `to_row` / `from_row` give the fields as one plain tuple, in field order:
     the shape scan workers and the disk cache use (`row_of` builds one without a
@@ -75,6 +80,9 @@ class PageInfo:
     error_kind: ErrorKind | None = None
     aliases: tuple[str, ...] = ()
     title_stated: bool = False
+    okf_status: str | None = None
+    okf_trust: str | None = None
+    okf_stale_after: str | None = None
 
     def to_row(self) -> tuple[Any, ...]:
         """Every field as a plain tuple, in field order (see `from_row`)."""
@@ -93,6 +101,9 @@ class PageInfo:
             self.error_kind,
             self.aliases,
             self.title_stated,
+            self.okf_status,
+            self.okf_trust,
+            self.okf_stale_after,
         )
 
     @classmethod
@@ -118,6 +129,9 @@ class PageInfo:
         error_kind: ErrorKind | None = None,
         aliases: tuple[str, ...] = (),
         title_stated: bool = False,
+        okf_status: str | None = None,
+        okf_trust: str | None = None,
+        okf_stale_after: str | None = None,
     ) -> tuple[Any, ...]:
         """`PageInfo(...).to_row()` without building the `PageInfo` (a scan's per-page path)."""
         return (
@@ -135,6 +149,9 @@ class PageInfo:
             error_kind,
             aliases,
             title_stated,
+            okf_status,
+            okf_trust,
+            okf_stale_after,
         )
 
 
@@ -182,6 +199,7 @@ class Page:
 
     def info(self) -> PageInfo:
         """The body-less summary of this page."""
+        status, trust, stale_after = okf_summary(self.frontmatter)
         return PageInfo(
             slug=self.slug,
             title=self.title,
@@ -196,6 +214,9 @@ class Page:
             error_kind=self.error_kind,
             aliases=frontmatter_aliases(self.frontmatter.get("aliases")),
             title_stated=self.title_stated,
+            okf_status=status,
+            okf_trust=trust,
+            okf_stale_after=stale_after,
         )
 
     def to_json(self) -> dict[str, Any]:

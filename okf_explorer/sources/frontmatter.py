@@ -28,6 +28,7 @@ from typing import Any
 
 import yaml
 
+from okf_explorer.core.okf_meta import summary as okf_summary
 from okf_explorer.core.pages import ErrorKind, Page, PageInfo, frontmatter_aliases, is_reserved
 from okf_explorer.sources.bounded_yaml import FrontmatterRefused, load_bounded
 
@@ -182,6 +183,7 @@ def info_fields(
         frontmatter, body, error = split_frontmatter(text)
     aliases: tuple[str, ...] = ()
     stated = None
+    status, trust, stale_after = okf_summary(frontmatter)
     if frontmatter:
         stated = as_text(frontmatter.get("title"))
         title = stated or first_heading(body)
@@ -204,6 +206,9 @@ def info_fields(
         error_kind="malformed" if error is not None else None,
         aliases=aliases,
         title_stated=bool(stated),
+        okf_status=status,
+        okf_trust=trust,
+        okf_stale_after=stale_after,
     )
     return row, body, frontmatter
 

@@ -19,6 +19,7 @@ from textual.screen import Screen
 
 from okf_explorer.core.graph import DEPTH_CAP, Direction
 from okf_explorer.core.link_grammar import LinkKind
+from okf_explorer.core.okf_filter import OkfFilter
 from okf_explorer.tui.history import History, View
 from okf_explorer.tui.index_loader import IndexLoader
 from okf_explorer.tui.widgets.link_tree import LinkTree
@@ -150,6 +151,18 @@ class Navigator:
             panel.walk(view)
             if links:
                 tree.load(view.slug)
+
+    @property
+    def okf_filter(self) -> OkfFilter:
+        return self._screen.query_one(TraversalPanel).okf_filter
+
+    def filter_graph(self, keep: OkfFilter) -> None:
+        """`F`: keep the link tree and the slice to pages that pass `keep` (`core.okf_filter`);
+        the traversal panel's summary line names the filter while one is on."""
+        self._screen.query_one(TraversalPanel).okf_filter = keep
+        self._screen.query_one(LinkTree).okf_filter = keep
+        if (current := self.current) is not None:
+            self.show_graph(current)
 
     def choose(self, slug: str, exists: bool | None = None) -> None:
         """Open a chosen page, or say it does not exist (`exists` None: ask the slice)."""

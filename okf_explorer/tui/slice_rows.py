@@ -144,9 +144,17 @@ def group_starts(edges: Sequence[Edge], rows: Sequence[int]) -> list[bool]:
 
 
 def slice_row(
-    edge: Edge, *, shows_from: bool, from_width: int, to_width: int, title: Titles
+    edge: Edge,
+    *,
+    shows_from: bool,
+    from_width: int,
+    to_width: int,
+    title: Titles,
+    badge: Callable[[str], Text] | None = None,
 ) -> tuple[str | int | Text, ...]:
-    """The cells of one traversal row: hop, dir, from (blank inside its group), to."""
+    """The cells of one traversal row: hop, dir, from (blank inside its group), to
+    (after the page's `badge`, its OKF glyphs, when given)."""
     frm = Text(shorten_left(printable(edge.frm), from_width)) if shows_from else Text("")
-    to = page_cell(edge.to, title(edge.to), to_width)
+    marks = badge(edge.to) if badge is not None else Text("")
+    to = marks + page_cell(edge.to, title(edge.to), max(2, to_width - marks.cell_len))
     return edge.hop, edge.direction, frm, to

@@ -123,7 +123,7 @@ async def test_enter_opens_the_chosen_row_even_if_the_slice_changes_before_it_is
         screen = explorer(app)
         table = screen.query_one("#traversal-table", DataTable)
         row_key = table.coordinate_to_cell_key(Coordinate(1, 0)).row_key
-        chosen = str(table.get_row(row_key)[3])
+        chosen = str(row_key.value).split("\t", 1)[1]  # the `to` cell also holds glyphs
         panel = screen.query_one(TraversalPanel)
         current = screen.history.current
         panel.show_pending(current.with_direction("in"), "walking…")  # `d` got there first
@@ -139,7 +139,7 @@ async def test_enter_on_tree_opens_page_and_missing_target_notifies(small_bundle
         tree = app.screen.query_one(LinkTree)
         tree.focus()
         labels = [str(node.label) for node in tree.root.children[0].children]
-        assert labels[0].startswith("beta →1")
+        assert labels[0].startswith("⊘○ beta →1")  # deprecated, unverified (okf_glyphs)
         assert labels[1] == "✗ missing ghost"
         await pilot.press("down", "down", "enter")  # Outgoing → beta → ghost
         await settle(pilot)
@@ -242,7 +242,7 @@ async def test_question_mark_lists_every_key(small_bundle: Path) -> None:
         assert isinstance(app.screen, HelpDialog)
         keys = {key for row, _ in app.screen.rows for key in row.split(", ")}
         expected = (
-            "enter backspace alt+← alt+→ + - d b t e l m p / ctrl+p ctrl+f g f z E s r ctrl+x "
+            "enter backspace alt+← alt+→ + - d b t e l m p / ctrl+p ctrl+f g f F z E s r ctrl+x "
             "tab shift+tab ? q"
         )
         assert keys == set(expected.split())

@@ -52,7 +52,7 @@ async def test_header_shows_every_key_readably_in_a_fixed_order(tmp_path: Path) 
     app = make_app(brain_for(BundleSource(root)), start="churn")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        header = str(app.screen.query_one("#page-header").content)
+        header = str(app.screen.query_one("#page-header").content).replace("\xa0", " ")
         assert "datetime" not in header and "{'" not in header and "['" not in header
         assert "✎ draft" in header and "◉ human-reviewed" in header
         assert "⚠ stale since 2020-06-01T00:00:00+02:00" in header
@@ -93,13 +93,13 @@ async def test_machine_verified_page_with_a_date_only_stale_after(tmp_path: Path
     app = make_app(brain_for(BundleSource(root)), start="base")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        header = str(app.screen.query_one("#page-header").content)
+        header = str(app.screen.query_one("#page-header").content).replace("\xa0", " ")
         assert "◐ machine-confirmed" in header
         assert "stale_after 2020-01-01 (ignored: not a time with an offset)" in header
         assert "stale since" not in header and "● stable" not in header  # no status key
         app.screen.open_page("old")  # type: ignore[attr-defined]
         await settle(pilot)
-        header = str(app.screen.query_one("#page-header").content)
+        header = str(app.screen.query_one("#page-header").content).replace("\xa0", " ")
         assert "○ unverified" in header and "verified 2026-10-28" in header
 
 
@@ -108,7 +108,7 @@ async def test_plain_vault_note_shows_no_trust_badge(tmp_path: Path) -> None:
     app = make_app(brain_for(BundleSource(root)), start="note")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        header = str(app.screen.query_one("#page-header").content)
+        header = str(app.screen.query_one("#page-header").content).replace("\xa0", " ")
         assert "unverified" not in header and "aliases n" in header
 
 
@@ -119,7 +119,7 @@ async def test_p_unfolds_long_values_and_folds_them_again(tmp_path: Path) -> Non
         await settle(pilot)
 
         def header() -> str:
-            return str(app.screen.query_one("#page-header").content)
+            return str(app.screen.query_one("#page-header").content).replace("\xa0", " ")
 
         assert "fourteen" not in header() and "more lines · p shows all)" in header()
         assert app.screen.check_action("toggle_properties", ())

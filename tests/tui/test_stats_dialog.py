@@ -35,11 +35,11 @@ async def test_s_shows_the_stats_and_enter_opens_an_orphan(sample_brain: Path) -
         dialog = await open_stats(pilot)
         counts = str(dialog.query_one("#stats-counts", Static).content)
         assert counts.splitlines() == [
-            "pages 57 · readable 57 · unreadable 0 · reserved 11",
-            "links 388 · dangling targets 4 · ambiguous links 1",
+            "pages 59 · readable 59 · unreadable 0 · reserved 12",
+            "links 400 · dangling targets 4 · ambiguous links 1",
         ]
         shown = lines(dialog)
-        assert shown[:2] == ["hubs by links in (10)", "  34  tables/orders"]
+        assert shown[:2] == ["hubs by links in (10)", "  35  tables/orders"]
         orphans = shown.index("orphans (1)")
         assert shown[orphans + 1 : orphans + 5] == [
             "  glossary/legacy-pos",

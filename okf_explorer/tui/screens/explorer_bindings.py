@@ -42,6 +42,7 @@ EXPLORER_BINDINGS: list[BindingType] = [
     Binding("ctrl+f", "search_text", "Search text", id="search-text"),
     Binding("g", "toggle_graph", "Graph", id="graph"),
     Binding("f", "toggle_tree", "Pages", id="page-tree"),
+    Binding("F", "okf_filter", "Filter", show=False, id="okf-filter"),
     Binding("e", "export", "Export", id="export"),
     Binding("s", "stats", "Stats", id="stats"),
     Binding("r", "reload", "Reload", id="reload"),

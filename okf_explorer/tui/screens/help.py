@@ -12,6 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
 from okf_explorer.tui.legend import HELP_LEGEND
+from okf_explorer.tui.okf_glyphs import LEGEND as OKF_LEGEND
 
 KEY_NAMES = {
     "plus": "+", "minus": "-", "slash": "/", "question_mark": "?", "backspace": "backspace",
@@ -31,6 +32,7 @@ LONGER = {
     "cycle_relation": "Relation filter (cycles)",
     "cycle_direction": "Direction: out, in, both, neighbourhood",
     "backlinks": "Backlinks with their sentences (b again: back)",
+    "okf_filter": "Filter by OKF status and trust",
 }
 """Help texts longer than the footer has room for, by action."""
 
@@ -80,4 +82,5 @@ class HelpDialog(ModalScreen[None]):
             legend.add_columns("mark", "meaning")
             legend.add_rows(HELP_LEGEND)
             yield legend
+            yield Static(OKF_LEGEND, id="help-okf-legend", markup=False)
             yield Static(HINT, id="help-hint", markup=False)

@@ -320,6 +320,12 @@ class MainScreen(Screen[None]):
             dialog = LinksDialog(pane.slug, links)
             self.app.push_screen(dialog, lambda chosen: chosen and pane.follow(chosen.href))
 
+    def action_okf_filter(self) -> None:
+        """Keep the link tree and the traversal panel to OKF statuses and a trust tier."""
+        from okf_explorer.tui.screens.filter_dialog import FilterDialog
+
+        self.app.push_screen(FilterDialog(self.nav.okf_filter, self.nav.filter_graph))
+
     def action_more_of_page(self) -> None:
         self.query_one(PagePane).want_more()
 

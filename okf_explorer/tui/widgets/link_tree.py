@@ -21,9 +21,11 @@ from okf_explorer.core.errors import OkfError, PageNotFound, PageUnreadable
 from okf_explorer.core.graph import LINKS
 from okf_explorer.core.index import ResolvedLink
 from okf_explorer.core.mentions import Mention, unlinked_mentions
+from okf_explorer.core.okf_filter import NO_FILTER
 from okf_explorer.core.page_audit import PageView
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.legend import LINKS_LEGEND
+from okf_explorer.tui.okf_glyphs import row_badge
 from okf_explorer.tui.server_view import ServerComparison, explanation, mark, shorten
 
 Side = Literal["out", "in"]
@@ -149,6 +151,8 @@ class LinkTree(Tree[LinkNode]):
         self.comparison: ServerComparison | None = None
         """Marks links where the text and the server disagree, when set."""
         self.view: PageView | None = None
+        self.okf_filter = NO_FILTER
+        """`F`: only pages that pass (see `core.okf_filter`); counts are of those."""
 
     def load(self, slug: str) -> None:
         """Fetch `slug`'s one-hop links and show them (a newer load replaces an older one)."""
@@ -253,6 +257,7 @@ class LinkTree(Tree[LinkNode]):
         self.link_info = ""
         self.border_subtitle = LINKS_LEGEND
         self.clear()
+        outgoing, incoming = self.kept(outgoing), self.kept(incoming)
         out_root = self.root.add(f"Outgoing ({len(outgoing)})", LinkNode(slug, "out", loaded=True))
         self._add_links(out_root, slug, "out", outgoing)
         in_root = self.root.add(f"Incoming ({len(incoming)})", LinkNode(slug, "in", loaded=True))
@@ -260,6 +265,13 @@ class LinkTree(Tree[LinkNode]):
         out_root.expand()
         in_root.expand()
         self.move_cursor(out_root)
+
+    def kept(self, items: Sequence[TreeLink]) -> Sequence[TreeLink]:
+        """`items` whose page passes `okf_filter` (all without a filter)."""
+        index = self.brain.index
+        if not self.okf_filter.active or index is None:
+            return items
+        return [item for item in items if self.okf_filter.passes(index.pages.get(item.slug))]
 
     def _add_links(
         self, parent: TreeNode[LinkNode], slug: str, side: Side, items: Sequence[TreeLink]
@@ -315,7 +327,9 @@ class LinkTree(Tree[LinkNode]):
         index = self.brain.index
         info = index.pages.get(data.slug) if index is not None else None
         arrow = "→" if data.side == "out" else "←"
-        label = Text.assemble(slug, (f" {arrow}{count}", "cyan") if count is not None else "")
+        label = Text.assemble(
+            row_badge(info), slug, (f" {arrow}{count}", "cyan") if count is not None else ""
+        )
         if data.link is not None and data.link.ambiguous:
             label = Text.assemble((f"{AMBIGUOUS_MARK} ", "bold yellow"), label)
         if info is not None and info.title and info.title != data.slug:
@@ -344,7 +358,7 @@ class LinkTree(Tree[LinkNode]):
             node.remove_children()
             raise
         node.remove_children()
-        self._add_links(node, data.slug, data.side, children)
+        self._add_links(node, data.slug, data.side, self.kept(children))
 
     @on(Tree.NodeHighlighted)
     def _highlighted(self, event: Tree.NodeHighlighted[LinkNode]) -> None:

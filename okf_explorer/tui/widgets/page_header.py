@@ -11,11 +11,16 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from rich.style import Style
 from rich.text import Text
+from textual.message import Message
+from textual.widgets import Static
 
-from okf_explorer.core import okf_meta
+from okf_explorer.core import okf_attest, okf_meta
 from okf_explorer.core.pages import Page
 from okf_explorer.core.text_safety import printable
+from okf_explorer.core.typed_links import concept_path
+from okf_explorer.tui import okf_glyphs
 
 FOLD_LINES = 6
 """A value of more lines shows its first `FOLD_LINES - 1` and `… (K more lines)`."""
@@ -30,17 +35,25 @@ SHOWN_FIRST = (
     "generated",
     "usage_window",
     "resource",
-    "runtime",
-    "parameters",
-    "computation",
-    "executor",
-    "attester",
     "okf_version",
 )
 """Known keys shown in this order, after the badges, tags, description and sources."""
 _IN_BADGES_OR_ABOVE = ("title", "type", "status", "verified", "stale_after", "tags", "description")
-_OKF_KEYS = ("status", "verified", "stale_after", "generated", "sources")
-"""A page with any of these is an OKF v0.2 concept: its trust tier is shown even when unverified."""
+FOLLOW_ACTION = "follow_link"
+"""The `PageHeader` action a click on a source or contract link runs, with its href."""
+
+
+class PageHeader(Static):
+    """The header's widget: a click on a link it shows posts `LinkClicked` (the page pane
+    follows it exactly as a body link)."""
+
+    class LinkClicked(Message):
+        def __init__(self, href: str) -> None:
+            super().__init__()
+            self.href = href
+
+    def action_follow_link(self, href: str) -> None:
+        self.post_message(self.LinkClicked(href))
 
 
 def is_deprecated(frontmatter: dict[str, Any]) -> bool:
@@ -105,11 +118,15 @@ def _build(header: _Header, page: Page, now: datetime | None) -> Text:
         text.append(printable(page.description, multiline=True), style="italic")
     if "sources" in fm:
         _sources(header, text, fm)
+    contract = okf_attest.contract_of(fm, page.type)
+    if contract is not None:
+        _contract(header, text, contract)
+    shown = {"sources", *(okf_attest.CONTRACT_KEYS if contract is not None else ())}
     later = [name for name in SHOWN_FIRST if name in fm]
     later += [
         str(name)
         for name in fm
-        if name not in SHOWN_FIRST and name not in _IN_BADGES_OR_ABOVE and name != "sources"
+        if name not in SHOWN_FIRST and name not in _IN_BADGES_OR_ABOVE and name not in shown
     ]
     for name in later:
         value = fm.get(name)
@@ -137,13 +154,12 @@ def _badges(page: Page, now: datetime | None) -> list[Text]:
         badges.append(Text.assemble(("type ", "dim"), printable(page.type)))
     if "status" in fm:
         status = okf_meta.status_of(fm)
-        glyph = okf_meta.STATUS_GLYPHS.get(status, "?")
-        style = {"deprecated": "bold red", "draft": "yellow"}.get(status, "green")
-        badges.append(Text(f"{glyph} {printable(status)}", style=style))
-    if any(name in fm for name in _OKF_KEYS):
+        badges.append(okf_glyphs.status_glyph(status) + Text("\u00a0" + printable(status)))
+        badges[-1].stylize(okf_glyphs.STATUS_STYLES.get(status, "magenta"))
+    if okf_meta.is_okf_concept(fm):
         tier = okf_meta.trust_tier(fm)
-        style = {"human-reviewed": "green", "machine-confirmed": "cyan"}.get(tier, "dim")
-        badges.append(Text(f"{okf_meta.TRUST_GLYPHS[tier]} {tier}", style=style))
+        badges.append(okf_glyphs.trust_glyph(tier) + Text(f"\u00a0{tier}"))  # kept on one line
+        badges[-1].stylize(okf_glyphs.TRUST_STYLES[tier])
     if "stale_after" in fm:
         badges.append(_staleness(fm, now))
     if page.tags:
@@ -158,7 +174,7 @@ def _staleness(fm: dict[str, Any], now: datetime | None) -> Text:
         return Text(f"stale_after {raw} (ignored: not a time with an offset)", style="dim")
     when = okf_meta.iso(deadline)
     if okf_meta.is_stale(fm, now):
-        return Text(f"{okf_meta.STALE_GLYPH} stale since {when}", style="bold yellow")
+        return Text(f"{okf_meta.STALE_GLYPH} stale since {when}", style=okf_glyphs.STALE_STYLE)
     return Text(f"{okf_meta.FRESH_GLYPH} fresh until {when}", style="dim")
 
 
@@ -176,7 +192,9 @@ def _sources(header: _Header, text: Text, fm: dict[str, Any]) -> None:
             text.append(printable(source.title), style="bold")
             text.append(" — ", style="dim")
         style = {"url": "underline", "path": "cyan", "scope": "italic"}[source.kind]
-        text.append(("→ " if source.kind == "path" else "") + printable(source.resource), style)
+        href = source_href(source.resource)
+        shown = ("→ " if source.kind == "path" else "") + printable(source.resource)
+        text.append(shown, _linked(style, href) if href is not None else style)
         if source.id:
             text.append(f"  [{printable(source.id)}]", style="dim")
         if source.extra:
@@ -186,6 +204,74 @@ def _sources(header: _Header, text: Text, fm: dict[str, Any]) -> None:
     if hidden > 0:
         header.folded = True
         text.append(f"\n  … ({hidden} more sources · p shows all)", style="dim")
+
+
+def source_href(resource: str) -> str | None:
+    """What a click on a resource follows: a URL as is, a concept path (`core.typed_links`
+    `concept_path`) as a Markdown link target; None for a scope or a non-Markdown file."""
+    if okf_meta.resource_kind(resource) == "url":
+        return resource.strip()
+    return concept_path(resource)
+
+
+def header_links(page: Page) -> list[tuple[str, str]]:
+    """(label, href) of every link the header shows (sources, the contract's resources),
+    for the `l` dialog: a header link is followed exactly as a body link."""
+    fm = page.frontmatter
+    found = []
+    for source in okf_meta.sources_of(fm):
+        if (href := source_href(source.resource)) is not None:
+            found.append((f"source: {source.title or source.id or source.resource}", href))
+    contract = okf_attest.contract_of(fm, page.type)
+    if contract is not None:
+        for name in ("computation", "executor", "attester"):
+            resource = getattr(contract, name)
+            if resource is not None and (href := concept_path(resource)) is not None:
+                found.append((f"{name}: {resource}", href))
+    return found
+
+
+def _linked(style: str, href: str) -> Style:
+    """`style` that runs `FOLLOW_ACTION` with `href` when clicked."""
+    return Style.parse(style or "none") + Style(meta={"@click": f"{FOLLOW_ACTION}({href!r})"})
+
+
+def _contract(header: _Header, text: Text, contract: okf_attest.Contract) -> None:
+    """`attested computation runtime R`, then parameters, computation, executor and
+    attester (concept paths clickable), then the recorded verdict and any problem."""
+    _key(text, "attested computation")
+    text.append(f"runtime {printable(contract.runtime or '?')}", style="bold")
+    if contract.parameters:
+        text.append("\n  parameters ", style="dim")
+        for number, parameter in enumerate(contract.parameters):
+            text.append(", " if number else "", style="dim")
+            text.append(printable(parameter.name), style="bold")
+            text.append(f": {printable(parameter.type)}")
+            if parameter.required:
+                text.append(" (required)", style="dim")
+    for name in ("computation", "executor", "attester"):
+        resource = getattr(contract, name)
+        if resource is None:
+            continue
+        text.append(f"\n  {name} ", style="dim")
+        href = concept_path(resource)
+        shown = ("→ " if href is not None else "") + printable(resource)
+        text.append(shown, _linked("cyan", href) if href is not None else "")
+        if name == "executor" and contract.receipt:
+            text.append(f" · receipt {printable(', '.join(contract.receipt))}", style="dim")
+    if contract.verdict == "fail":
+        text.append(f"\n  ✗ attestation failed ({printable(contract.verdict_text)})", "bold red")
+    elif contract.verdict == "pass":
+        text.append(f"\n  ✓ attested ({printable(contract.verdict_text)})", style="green")
+    elif contract.verdict == "unknown":
+        text.append(f"\n  ? attestation {printable(contract.verdict_text)}", style="yellow")
+    else:
+        text.append("\n  attested by the consumer on each run (none recorded)", style="dim")
+    if contract.verdict_details:
+        lines = okf_meta.value_lines(dict(contract.verdict_details))
+        _value(header, text, lines, indent=True, depth=4, style="dim")
+    for problem in contract.problems:
+        text.append(f"\n  ✗ contract incomplete: {printable(problem)}", style="bold red")
 
 
 def _key(text: Text, name: str) -> None:

@@ -37,7 +37,13 @@ from okf_explorer.tui.body_links import kind_of_href, target_of_href
 from okf_explorer.tui.history import View
 from okf_explorer.tui.legend import RESERVED_LEGEND
 from okf_explorer.tui.widgets.fast_body import RENDER_CHARS, LightBody, PreparedBody, prepare_body
-from okf_explorer.tui.widgets.page_header import header_folds, is_deprecated, page_header
+from okf_explorer.tui.widgets.page_header import (
+    PageHeader,
+    header_folds,
+    header_links,
+    is_deprecated,
+    page_header,
+)
 
 FATAL_AT_START = (SourceUnavailable, AuthError)
 """Errors that, before any page was shown, mean the brain cannot be opened at all."""
@@ -107,7 +113,8 @@ class PagePane(VerticalScroll, can_focus=True):
         self.end = 0
         """Characters of the body on screen (less than its length when truncated)."""
         self.links: list[tuple[str, str]] = []
-        """(label, href) of the links on screen, in order of appearance."""
+        """(label, href) of the links on screen, in order of appearance: the header's
+        (`header_links`: sources, contract resources), then the body's."""
         self._growing = False
         self.properties_open = False
         """`p` unfolds long frontmatter values in the header (every page, until pressed again)."""
@@ -121,7 +128,7 @@ class PagePane(VerticalScroll, can_focus=True):
         """(slug, line) shown under that page's header: how the server sees it."""
 
     def compose(self) -> ComposeResult:
-        yield Static(id="page-header")
+        yield PageHeader(id="page-header")
         yield Static(id="page-error")
         yield Static(id="page-more", classes="page-more")  # seen at once
         yield Markdown(id="page-body", open_links=False)
@@ -183,7 +190,7 @@ class PagePane(VerticalScroll, can_focus=True):
         self.slug, self.page, self.error = page.slug, page, None
         self.shown = None  # until the body is on screen (`truncated` reads it)
         self.remove_class("failed")
-        self.links, self.end = [], 0
+        self.links, self.end = header_links(page), 0  # sources first, then the body's
         header = self.query_one("#page-header", Static)
         self._show_header(page)
         header.set_class(is_deprecated(page.frontmatter), "deprecated")
@@ -310,7 +317,10 @@ class PagePane(VerticalScroll, can_focus=True):
 
     @on(Markdown.LinkClicked)
     @on(LightBody.LinkClicked)
-    def _link_clicked(self, event: Markdown.LinkClicked | LightBody.LinkClicked) -> None:
+    @on(PageHeader.LinkClicked)
+    def _link_clicked(
+        self, event: Markdown.LinkClicked | LightBody.LinkClicked | PageHeader.LinkClicked
+    ) -> None:
         event.stop()
         self.follow(event.href)
 

@@ -23,11 +23,13 @@ from textual.widgets import DataTable, Static
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import OkfError, PageNotFound, PageUnreadable
 from okf_explorer.core.graph import Edge
+from okf_explorer.core.okf_filter import NO_FILTER, OkfFilter, filter_walk
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui import backlink_rows as back
 from okf_explorer.tui.export_dialog import ask_export_folder, inside
 from okf_explorer.tui.history import View
 from okf_explorer.tui.legend import BACKLINKS_LEGEND, SLICE_LEGEND
+from okf_explorer.tui.okf_glyphs import row_badge
 from okf_explorer.tui.slice import path_line, summarise
 from okf_explorer.tui.slice_rows import (
     DIR_WIDTH,
@@ -128,9 +130,11 @@ class TraversalPanel(Vertical):
         self._widths = (0, 0)
         """The backlinks table's two column widths, as laid out."""
         self.filled_once = False
+        self.okf_filter = NO_FILTER
+        """`F`: only edges between pages that pass (see `core.okf_filter`)."""
 
     def compose(self) -> ComposeResult:
-        table: DataTable[str | int] = DataTable(
+        table: DataTable[str | int | Text] = DataTable(
             id="traversal-table", cursor_type="row", zebra_stripes=True
         )
         table.add_columns("hop", "dir", "from", "to")
@@ -138,7 +142,7 @@ class TraversalPanel(Vertical):
         yield Static(id="traversal-info")
 
     @property
-    def table(self) -> DataTable[str | int]:
+    def table(self) -> DataTable[str | int | Text]:
         return self.query_one("#traversal-table", DataTable)
 
     def exists(self, slug: str) -> bool:
@@ -162,9 +166,7 @@ class TraversalPanel(Vertical):
                 )
                 edges = start.edges
             else:
-                edges = await asyncio.to_thread(
-                    self.brain.traverse, view.slug, view.depth, view.direction, view.rels
-                )
+                edges = await asyncio.to_thread(self.walked, view, self.okf_filter)
         except OkfError as error:
             self.show_failure(view, str(error))
             if self.export_wanted == view:
@@ -182,6 +184,14 @@ class TraversalPanel(Vertical):
             self._save(view, self.edges)
         if start is not None:
             await self._read_backlinks(self._fill, view, start)
+
+    def walked(self, view: View, keep: OkfFilter) -> list[Edge]:
+        """The slice of `view`, kept to `keep` (`core.okf_filter`). Blocking: run in a thread."""
+        edges = self.brain.traverse(view.slug, view.depth, view.direction, view.rels)
+        index = self.brain.index
+        if keep.active and index is not None:
+            edges = filter_walk(edges, view.slug, view.depth, keep, index.pages)
+        return edges
 
     def export(self, view: View) -> None:
         """`e`: save the slice for `view` now if it is shown, else as soon as it is."""
@@ -273,14 +283,25 @@ class TraversalPanel(Vertical):
         titles = self._title_of
         from_width, to_width = column_widths(
             max([4, *(len(printable(edges[at].frm)) for at in rows)]),
-            max([2, *(page_width(edges[at].to, titles(edges[at].to)) for at in rows)]),
+            max(
+                [
+                    2,
+                    *(
+                        self.badge(edges[at].to).cell_len
+                        + page_width(edges[at].to, titles(edges[at].to))
+                        for at in rows
+                    ),
+                ]
+            ),
             table.size.width,
         )
         table.add_column("from", width=from_width)
         table.add_column("to", width=to_width)
         self.row_slugs = [edges[at].to for at in rows]
         starts = group_starts(edges, rows)
-        cells = partial(slice_row, from_width=from_width, to_width=to_width, title=titles)
+        cells = partial(
+            slice_row, from_width=from_width, to_width=to_width, title=titles, badge=self.badge
+        )
         made = [cells(edges[at], shows_from=start) for at, start in zip(rows, starts, strict=True)]
         self._fill += 1
         self._complete = False
@@ -393,6 +414,12 @@ class TraversalPanel(Vertical):
         if row < len(self.row_slugs):
             self.table.move_cursor(row=row, animate=False)
 
+    def badge(self, slug: str) -> Text:
+        """The page's OKF glyphs (`okf_glyphs.row_badge`), shown before its name."""
+        index = self.brain.index
+        info = index.pages.get(slug) if index is not None else None
+        return row_badge(info)
+
     @property
     def filled(self) -> bool:
         """Whether every row of the slice (up to `ROW_LIMIT`) is in the table."""
@@ -411,6 +438,8 @@ class TraversalPanel(Vertical):
                 line += "\n" + back.full_sentence(self._backlinks[number], at)
         else:
             line = str(summarise(view.slug, self.edges, self.exists))
+            if self.okf_filter.active:
+                line += f" · filter {self.okf_filter.describe()}"
             if len(self.edges) > ROW_LIMIT:
                 line += f" · first {ROW_LIMIT} shown, by hop"
             if row is not None and row < len(self._row_edges):
