@@ -247,7 +247,9 @@ class LinkTree(Tree[LinkNode]):
         self, slug: str, outgoing: Sequence[TreeLink], incoming: Sequence[TreeLink]
     ) -> None:
         """Replace the tree with `slug`'s one-hop links; the same links again (a reload
-        that changed nothing here) keep the tree, its open nodes and its cursor."""
+        that changed nothing here, under the same `F` filter) keep the tree, its open
+        nodes and its cursor."""
+        outgoing, incoming = self.kept(outgoing), self.kept(incoming)
         shown = (slug, list(outgoing), list(incoming))
         if shown == self._shown:
             return
@@ -257,7 +259,6 @@ class LinkTree(Tree[LinkNode]):
         self.link_info = ""
         self.border_subtitle = LINKS_LEGEND
         self.clear()
-        outgoing, incoming = self.kept(outgoing), self.kept(incoming)
         out_root = self.root.add(f"Outgoing ({len(outgoing)})", LinkNode(slug, "out", loaded=True))
         self._add_links(out_root, slug, "out", outgoing)
         in_root = self.root.add(f"Incoming ({len(incoming)})", LinkNode(slug, "in", loaded=True))
