@@ -39,6 +39,7 @@ EXPLORER_BINDINGS: list[BindingType] = [
     Binding("e", "export", "Export", id="export"),
     Binding("l", "page_links", "Links", id="page-links"),
     Binding("m", "more_of_page", "More of page", id="more-of-page"),
+    Binding("o", "outline", "Outline", id="outline"),
     Binding("p", "toggle_properties", "All properties", show=False, id="properties"),
     Binding("slash", "find", "Find", key_display="/", id="find"),
     Binding("ctrl+p", "find", "Find", show=False, id="find-alt"),
@@ -76,6 +77,7 @@ class KeyRules:
             "page_links": lambda: bool(page().links),
             "more_of_page": lambda: page().truncated,
             "toggle_properties": lambda: page().header_folded,
+            "outline": lambda: bool(page().headings),
             "stats": lambda: loader.ready,  # computed from the index, never forcing a build
             "cancel_index": lambda: loader.running,  # shown only while a build runs
             "open_selected": lambda: nav.selected() is not None,

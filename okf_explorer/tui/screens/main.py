@@ -126,6 +126,10 @@ class MainScreen(Screen[None]):
 
     @on(PagePane.LinkFollowed)
     def _link_followed(self, message: PagePane.LinkFollowed) -> None:
+        if message.anchor and message.target is not None:
+            found = self.nav.resolve(message.target, message.kind)
+            if found is not None:  # `[[Page#Heading]]`: opened scrolled there
+                self.query_one(PagePane).expect_anchor(found[0], message.anchor)
         self.nav.follow(message.target, message.url, message.kind)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
@@ -209,6 +213,15 @@ class MainScreen(Screen[None]):
         if pane.links and pane.slug is not None:
             dialog = LinksDialog(pane.slug, body_links(pane.links, self.nav.resolve))
             self.app.push_screen(dialog, lambda chosen: chosen and pane.follow(chosen.href))
+
+    def action_outline(self) -> None:
+        """The page's headings; `enter` scrolls to one."""
+        from okf_explorer.tui.screens.outline_dialog import OutlineDialog
+
+        pane = self.query_one(PagePane)
+        if pane.headings and pane.slug is not None:
+            dialog = OutlineDialog(pane.slug, pane.headings)
+            self.app.push_screen(dialog, lambda at: at is None or pane.scroll_to_heading(at))
 
     def action_more_of_page(self) -> None:
         self.query_one(PagePane).want_more()

@@ -5,7 +5,9 @@ Short bodies go to Textual's `Markdown` widget; long ones (see `fast_body`) to a
 milliseconds and does not make every later relayout slow. The body is prepared
 (linkified, parsed) in a thread; only the mount happens on the event loop. A huge
 body shows its first `RENDER_CHARS` with a line saying how much of it is shown;
-`more` (key `m`, or a click on that line) appends the next part.
+`more` (key `m`, or a click on that line) appends the next part. Both renderers
+read vault Markdown (`vault_markdown`); `scroll_to_anchor` scrolls to a heading or
+block id (`[[Page#Heading]]`, `[[Page#^block]]`, the `o` outline).
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ from textual.containers import VerticalScroll
 from textual.content import Content, Span
 from textual.message import Message
 from textual.style import Style
-from textual.widgets import Markdown, Static
+from textual.widget import Widget
+from textual.widgets import Static
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import (
@@ -31,12 +34,21 @@ from okf_explorer.core.errors import (
     SourceUnavailable,
 )
 from okf_explorer.core.link_grammar import LinkKind
+from okf_explorer.core.okf_meta import sources_of
 from okf_explorer.core.pages import Page
 from okf_explorer.core.text_safety import printable
-from okf_explorer.tui.body_links import kind_of_href, target_of_href
+from okf_explorer.tui.anchors import embedded_text, heading_key, is_block_anchor
+from okf_explorer.tui.body_links import FILE_SCHEME, anchor_of_href, kind_of_href, target_of_href
 from okf_explorer.tui.history import View
-from okf_explorer.tui.widgets.fast_body import RENDER_CHARS, LightBody, PreparedBody, prepare_body
+from okf_explorer.tui.widgets.fast_body import (
+    RENDER_CHARS,
+    Heading,
+    LightBody,
+    PreparedBody,
+    prepare_body,
+)
 from okf_explorer.tui.widgets.page_header import header_folds, is_deprecated, page_header
+from okf_explorer.tui.widgets.vault_body import EmbedBlock, VaultMarkdown
 
 FATAL_AT_START = (SourceUnavailable, AuthError)
 """Errors that, before any page was shown, mean the brain cannot be opened at all."""
@@ -68,15 +80,21 @@ class PagePane(VerticalScroll, can_focus=True):
 
     class LinkFollowed(Message):
         """A body link was clicked: `target` is the raw link target (written as a
-        `kind` link), `url` an external URL."""
+        `kind` link), `url` an external URL, `anchor` the heading or `^block` it
+        points into."""
 
         def __init__(
-            self, target: str | None, url: str | None = None, kind: LinkKind = "wiki"
+            self,
+            target: str | None,
+            url: str | None = None,
+            kind: LinkKind = "wiki",
+            anchor: str | None = None,
         ) -> None:
             super().__init__()
             self.target = target
             self.url = url
             self.kind: LinkKind = kind
+            self.anchor = anchor
 
     class Opened(Message):
         """The source answered for `view` (its page, or why not): it is the current page
@@ -111,12 +129,18 @@ class PagePane(VerticalScroll, can_focus=True):
         """Whether the folded header cuts a value short (`p` applies)."""
         self.more_wanted = 0
         """`m` presses not yet drawn (each draws the next part of a long page)."""
+        self.headings: list[Heading] = []
+        """(level, text) of the headings on screen, in order (the `o` outline)."""
+        self._heading_at: list[tuple[int, int]] = []
+        self._block_at: dict[str, tuple[int, int]] = {}
+        self._pieces = 0
+        self._pending_anchor: tuple[str, str] | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(id="page-header")
         yield Static(id="page-error")
         yield Static(id="page-more", classes="page-more")  # seen at once
-        yield Markdown(id="page-body", open_links=False)
+        yield VaultMarkdown(id="page-body")
         yield LightBody(id="page-light")
         yield Static(id="page-more-end", classes="page-more")  # seen where the text stops
 
@@ -173,18 +197,19 @@ class PagePane(VerticalScroll, can_focus=True):
         self.shown = None  # until the body is on screen (`truncated` reads it)
         self.remove_class("failed")
         self.links, self.end = [], 0
+        self.headings, self._heading_at, self._block_at, self._pieces = [], [], {}, 0
         header = self.query_one("#page-header", Static)
         self._show_header(page)
         header.set_class(is_deprecated(page.frontmatter), "deprecated")
         if not page.readable:
             self._fail(page.error or "this page cannot be read")
-        body = await asyncio.to_thread(prepare_body, page.content, 0, RENDER_CHARS)
+        body = await asyncio.to_thread(self._prepare, page, 0)
         if self.page is not page:
             return  # another page came in while this one was being prepared
-        markdown = self.query_one("#page-body", Markdown)
+        markdown = self.query_one("#page-body", VaultMarkdown)
         light = self.query_one("#page-light", LightBody)
-        self.set_class(body.light is not None, "light")
-        if body.light is not None:
+        self.set_class(body.light, "light")
+        if body.light:
             await light.show(body.chunks)
             if markdown.source:
                 await markdown.update("")
@@ -194,6 +219,54 @@ class PagePane(VerticalScroll, can_focus=True):
         self._shown_part(body)
         self.scroll_home(animate=False)
         self.shown = page
+        pending, self._pending_anchor = self._pending_anchor, None
+        if pending is not None and pending[0] == page.slug:
+            self.call_after_refresh(self.scroll_to_anchor, pending[1])
+
+    def _prepare(self, page: Page, start: int) -> PreparedBody:
+        width = self.scrollable_content_region.width or 80
+        sources = sources_of(page.frontmatter)
+        return prepare_body(page.content, start, RENDER_CHARS, sources, width)
+
+    def expect_anchor(self, slug: str, anchor: str) -> None:
+        """Scroll to `anchor` once `slug` is the next page shown (a followed link)."""
+        self._pending_anchor = (slug, anchor)
+
+    def scroll_to_anchor(self, anchor: str) -> bool:
+        """Scroll the body to the heading (by its text, as Obsidian matches it) or the
+        `^block` `anchor` names; False (nothing moves) when the page has none."""
+        if is_block_anchor(anchor):
+            if self.light:
+                return self._scroll_light(self._block_at.get(anchor[1:]))
+            block = self.query_one("#page-body", VaultMarkdown).block_for(anchor)
+            return self._scroll_widget(block)
+        key = heading_key(anchor)
+        for index, (_, text) in enumerate(self.headings):
+            if heading_key(text) == key:
+                return self.scroll_to_heading(index)
+        return False
+
+    def scroll_to_heading(self, index: int) -> bool:
+        """Scroll to the `index`-th heading of the body (the `o` outline's order)."""
+        if self.light:
+            at = self._heading_at[index] if 0 <= index < len(self._heading_at) else None
+            return self._scroll_light(at)
+        headers = list(self.query_one("#page-body", VaultMarkdown).headers())
+        return self._scroll_widget(headers[index] if 0 <= index < len(headers) else None)
+
+    def _scroll_widget(self, widget: Widget | None) -> bool:
+        if widget is None:
+            return False
+        self.scroll_to_widget(widget, animate=False, top=True)
+        return True
+
+    def _scroll_light(self, at: tuple[int, int] | None) -> bool:
+        piece = self.query_one("#page-light", LightBody).piece(at[0]) if at else None
+        if at is None or piece is None:
+            return False
+        body_top = self.query_one("#page-light").virtual_region.y
+        self.scroll_to(y=body_top + piece.virtual_region.y + at[1], animate=False)
+        return True
 
     @property
     def truncated(self) -> bool:
@@ -237,13 +310,13 @@ class PagePane(VerticalScroll, can_focus=True):
             return False
         self._growing = True
         try:
-            body = await asyncio.to_thread(prepare_body, page.content, self.end, RENDER_CHARS)
+            body = await asyncio.to_thread(self._prepare, page, self.end)
             if self.page is not page:
                 return False
-            if body.light is not None:
+            if body.light:
                 await self.query_one("#page-light", LightBody).append(body.chunks)
             else:  # fast paths off: the Markdown widget shows every part
-                await self.query_one("#page-body", Markdown).append(body.markdown)
+                await self.query_one("#page-body", VaultMarkdown).append(body.markdown)
             self._shown_part(body)
         finally:
             self._growing = False
@@ -252,6 +325,12 @@ class PagePane(VerticalScroll, can_focus=True):
     def _shown_part(self, body: PreparedBody) -> None:
         self.end = body.end
         self.links.extend(body.links)
+        self.headings.extend(body.headings)
+        offset = self._pieces
+        self._heading_at.extend((piece + offset, row) for piece, row in body.heading_at)
+        for name, piece, row in body.block_at:
+            self._block_at.setdefault(name, (piece + offset, row))
+        self._pieces += len(body.chunks)
         self.set_class(body.truncated, "truncated")
         if body.truncated:
             for line in self.query(".page-more").results(Static):
@@ -276,16 +355,41 @@ class PagePane(VerticalScroll, can_focus=True):
         self.query_one("#page-error", Static).update(Text(f"✗ {printable(reason)}"))
         self.add_class("failed")
 
-    @on(Markdown.LinkClicked)
+    @on(VaultMarkdown.LinkClicked)
     @on(LightBody.LinkClicked)
-    def _link_clicked(self, event: Markdown.LinkClicked | LightBody.LinkClicked) -> None:
+    def _link_clicked(self, event: VaultMarkdown.LinkClicked | LightBody.LinkClicked) -> None:
         event.stop()
         self.follow(event.href)
 
     def follow(self, href: str) -> None:
-        """Post `LinkFollowed` for `href` as a click on it does (the `l` dialog too)."""
-        target = target_of_href(href)
-        self.post_message(self.LinkFollowed(target, None if target else href, kind_of_href(href)))
+        """Post `LinkFollowed` for `href` as a click on it does (the `l` dialog too);
+        `[[#Heading]]` scrolls this page; an attachment is only named."""
+        target, anchor = target_of_href(href), anchor_of_href(href)
+        if href.startswith(FILE_SCHEME):
+            self.notify(f"attachment: {printable(href[len(FILE_SCHEME):])}", markup=False)
+        elif target is None and anchor is not None and not href.startswith(("http", "mailto")):
+            if not self.scroll_to_anchor(anchor):
+                self.notify(f"no heading {printable(anchor)} here", markup=False)
+        else:
+            url = None if target else href
+            self.post_message(self.LinkFollowed(target, url, kind_of_href(href), anchor))
+
+    @on(EmbedBlock.Wanted)
+    def _embed_wanted(self, event: EmbedBlock.Wanted) -> None:
+        event.stop()
+        block, page = event.block, self.page
+        if block.target is None or page is None:
+            block.fill(None, "✗ nothing to embed")
+            return
+
+        async def fill() -> None:
+            text, note = await asyncio.to_thread(
+                embedded_text, self.brain, page.slug, block.target or "", block.anchor
+            )
+            if self.page is page and block.is_attached:
+                block.fill(text, note)
+
+        self.run_worker(fill, group="embeds", exit_on_error=False)
 
 
 def more_line(shown: int, total: int) -> Content:
