@@ -94,7 +94,7 @@ sources:
 Churn fell in spring[^billing-export], and leavers named price first[^survey].
 An unknown citation[^nowhere] stays as written.
 """,
-    "tables/billing.md": "---\ntitle: Billing\ntype: table\n---\n# Billing\n\nOne row an invoice.\n",
+    "tables/billing.md": "---\ntitle: Billing\n---\n# Billing\n\nOne row an invoice.\n",
 }
 
 

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 
 from markdown_it.token import Token
 from textual.containers import ScrollableContainer, Vertical
+from textual.content import Content
 from textual.message import Message
 from textual.widgets import Static
 
@@ -70,14 +71,14 @@ Heading = tuple[int, str]
 class PreparedBody:
     """A body (or the part `start:end` of it) ready to show.
 
-    `chunks` (the pieces `LightBody` mounts) are set when the part is drawn by
-    `LightBody`, with where its headings and block ids are (`heading_at`,
-    `block_at`: piece, row); `links` are the part's hrefs in order of appearance,
-    `headings` its headings.
+    `light` (all of it as one `Content`) and `chunks` (the pieces `LightBody`
+    mounts) are set when the part is drawn by `LightBody`, with where its headings
+    and block ids are (`heading_at`, `block_at`: piece, row); `links` are the part's
+    hrefs in order of appearance, `headings` its headings.
     """
 
     markdown: str
-    light: bool
+    light: Content | None
     blocks: int
     end: int = 0
     total: int = 0
@@ -116,11 +117,11 @@ def prepare_body(
     links = _hrefs(tokens)
     if not (long and fast_paths.enabled()):
         headings = tuple(_headings(tokens))
-        return PreparedBody(markdown, False, blocks, end, len(text), links, (), headings)
+        return PreparedBody(markdown, None, blocks, end, len(text), links, (), headings)
     rendered = render_tokens(tokens, width)
     return PreparedBody(
         markdown,
-        True,
+        Content("\n").join(piece.content for piece in rendered.pieces),
         blocks,
         end,
         len(text),

@@ -208,8 +208,8 @@ class PagePane(VerticalScroll, can_focus=True):
             return  # another page came in while this one was being prepared
         markdown = self.query_one("#page-body", VaultMarkdown)
         light = self.query_one("#page-light", LightBody)
-        self.set_class(body.light, "light")
-        if body.light:
+        self.set_class(body.light is not None, "light")
+        if body.light is not None:
             await light.show(body.chunks)
             if markdown.source:
                 await markdown.update("")
@@ -313,7 +313,7 @@ class PagePane(VerticalScroll, can_focus=True):
             body = await asyncio.to_thread(self._prepare, page, self.end)
             if self.page is not page:
                 return False
-            if body.light:
+            if body.light is not None:
                 await self.query_one("#page-light", LightBody).append(body.chunks)
             else:  # fast paths off: the Markdown widget shows every part
                 await self.query_one("#page-body", VaultMarkdown).append(body.markdown)
