@@ -112,7 +112,7 @@ class CalloutQuote(MarkdownBlockQuote):
             return
         self.toggle_class("-folded")
         for title in self.query_children(".callout-title").results(VaultParagraph):
-            title.update(callout_title(self.kind, title.title_text, self.fold, self.folded))
+            title.set_content(callout_title(self.kind, title.title_text, self.fold, self.folded))
 
     def on_click(self, event: events.Click) -> None:
         if self.fold:
