@@ -100,3 +100,23 @@ An unknown citation[^nowhere] stays as written.
 
 def write_vault(root: Path) -> Path:
     return write_bundle(root, VAULT)
+
+
+def handbook() -> str:
+    """A long page (drawn by the light renderer): many items, a table and a code line
+    far wider than the pane, headings, a callout, a footnote and a block id."""
+    items = "".join(f"- step {n} of the checklist [[Reading Notes]]\n" for n in range(140))
+    wide_row = " | ".join(f"column {n} holds a long description" for n in range(6))
+    return (
+        "# Handbook\n\n> [!tip] Start here\n> Read the checklist first.[^why]\n\n"
+        f"## Checklist\n\n{items}\n"
+        "## Wide things\n\n"
+        f"| {wide_row} |\n|{'---|' * 6}\n| {' | '.join(str(n) for n in range(6))} |\n\n"
+        "```python\nvalue = compute('" + "x" * 150 + "')  # end\nprint(value)\n```\n\n"
+        "A line to find. ^anchor-line\n\n"
+        "## Last\n\n" + "".join(f"Closing note {n}.\n\n" for n in range(40))
+        + "[^why]: Because order matters.\n"
+    )
+
+
+VAULT["Handbook.md"] = handbook()
