@@ -30,6 +30,7 @@ shows the headings, links, code lines and table cells the `Markdown` widget show
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -59,9 +60,13 @@ LIGHT_CHARS = 50_000
 """Bodies longer than this always use `LightBody`: the `Markdown` widget's cost grows
 with text length too (one giant paragraph or code block)."""
 
-MOUNT_BATCH = 24
-"""Widgets `LightBody` mounts before letting the event loop run (a 200 KB part can
-be a few hundred pieces: mounted at once they would stall the screen)."""
+MOUNT_BATCH = 4
+"""Pieces `LightBody` mounts per frame. Laying a piece out measures its wrapped text
+(~5 ms for 40 lines): a 200 KB part is ~130 pieces, which mounted at once stalled
+the event loop for half a second; mounted a few per frame, no frame waits long."""
+
+FRAME_WAIT = 0.25
+"""Seconds `LightBody` waits for a frame between batches (a hidden pane draws none)."""
 
 Heading = tuple[int, str]
 """(level, text) of a heading, in the order of the body."""
@@ -244,9 +249,15 @@ class LightBody(Vertical):
         """Add `pieces` after what is shown, `MOUNT_BATCH` at a time."""
         for start in range(0, len(pieces), MOUNT_BATCH):
             if start:
-                await asyncio.sleep(0)  # let a frame (and keys) through
+                await self._next_frame()  # lay out what is mounted; let keys through
             batch = pieces[start : start + MOUNT_BATCH]
             await self.mount_all([_widget(piece) for piece in batch])
+
+    async def _next_frame(self) -> None:
+        drawn = asyncio.Event()
+        self.call_after_refresh(drawn.set)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(drawn.wait(), FRAME_WAIT)
 
     def piece(self, index: int) -> Static | ScrollableContainer | None:
         """The widget showing piece `index` (counted over every part shown)."""

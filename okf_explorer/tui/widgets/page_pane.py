@@ -41,6 +41,7 @@ from okf_explorer.tui.anchors import embedded_text, heading_key, is_block_anchor
 from okf_explorer.tui.body_links import FILE_SCHEME, anchor_of_href, kind_of_href, target_of_href
 from okf_explorer.tui.history import View
 from okf_explorer.tui.widgets.fast_body import (
+    LIGHT_CHARS,
     RENDER_CHARS,
     Heading,
     LightBody,
@@ -57,6 +58,9 @@ Move = Literal["visit", "moved", "reload"]
 moved it; `reload` shows the current entry again."""
 SPINNER_DELAY = 0.15
 """Seconds a page load may take before the pane shows a loading spinner."""
+FIRST_SCREEN_CHARS = 24_000
+"""A long page's first screen is drawn from this much of it; the rest of its first
+part (`RENDER_CHARS`) follows in the background, so a 2 MB page shows at once."""
 
 
 class PagePane(VerticalScroll, can_focus=True):
@@ -203,7 +207,8 @@ class PagePane(VerticalScroll, can_focus=True):
         header.set_class(is_deprecated(page.frontmatter), "deprecated")
         if not page.readable:
             self._fail(page.error or "this page cannot be read")
-        body = await asyncio.to_thread(self._prepare, page, 0)
+        first = RENDER_CHARS if len(page.content) <= LIGHT_CHARS else FIRST_SCREEN_CHARS
+        body = await asyncio.to_thread(self._prepare, page, 0, min(first, RENDER_CHARS))
         if self.page is not page:
             return  # another page came in while this one was being prepared
         markdown = self.query_one("#page-body", VaultMarkdown)
@@ -216,17 +221,20 @@ class PagePane(VerticalScroll, can_focus=True):
         else:
             await light.show(None)
             await markdown.update(body.markdown)
-        self._shown_part(body)
+        filled = body.end >= min(RENDER_CHARS, body.total)
+        self._shown_part(body, final=filled)
         self.scroll_home(animate=False)
         self.shown = page
+        if not filled:  # the rest of the first part, off the first screen's path
+            self.run_worker(self.show_more(RENDER_CHARS - body.end), group="fill")
         pending, self._pending_anchor = self._pending_anchor, None
         if pending is not None and pending[0] == page.slug:
             self.call_after_refresh(self.scroll_to_anchor, pending[1])
 
-    def _prepare(self, page: Page, start: int) -> PreparedBody:
+    def _prepare(self, page: Page, start: int, limit: int) -> PreparedBody:
         width = self.scrollable_content_region.width or 80
         sources = sources_of(page.frontmatter)
-        return prepare_body(page.content, start, RENDER_CHARS, sources, width)
+        return prepare_body(page.content, start, limit, sources, width)
 
     def expect_anchor(self, slug: str, anchor: str) -> None:
         """Scroll to `anchor` once `slug` is the next page shown (a followed link)."""
@@ -303,14 +311,17 @@ class PagePane(VerticalScroll, can_focus=True):
         finally:
             self.more_wanted = 0
 
-    async def show_more(self) -> bool:
-        """Append the next `RENDER_CHARS` of a truncated body; False if there is none."""
+    async def show_more(self, limit: int | None = None) -> bool:
+        """Append the next `limit` (default `RENDER_CHARS`) characters of a truncated
+        body, after any part still being drawn; False if there is none."""
         page = self.page
-        if not self.truncated or self._growing or page is None:
+        while self._growing and self.page is page:
+            await asyncio.sleep(0.01)
+        if not self.truncated or page is None or self.page is not page:
             return False
         self._growing = True
         try:
-            body = await asyncio.to_thread(self._prepare, page, self.end)
+            body = await asyncio.to_thread(self._prepare, page, self.end, limit or RENDER_CHARS)
             if self.page is not page:
                 return False
             if body.light is not None:
@@ -322,7 +333,9 @@ class PagePane(VerticalScroll, can_focus=True):
             self._growing = False
         return True
 
-    def _shown_part(self, body: PreparedBody) -> None:
+    def _shown_part(self, body: PreparedBody, final: bool = True) -> None:
+        """Take note of a part on screen; `final`: the last one before the pane says
+        how much is shown (a first screen still being completed is not)."""
         self.end = body.end
         self.links.extend(body.links)
         self.headings.extend(body.headings)
@@ -331,8 +344,8 @@ class PagePane(VerticalScroll, can_focus=True):
         for name, piece, row in body.block_at:
             self._block_at.setdefault(name, (piece + offset, row))
         self._pieces += len(body.chunks)
-        self.set_class(body.truncated, "truncated")
-        if body.truncated:
+        self.set_class(body.truncated and final, "truncated")
+        if body.truncated and final:
             for line in self.query(".page-more").results(Static):
                 line.update(more_line(body.end, body.total))
 
