@@ -10,6 +10,7 @@ from textual.widgets import Static
 
 from okf_explorer.sources.bundle import BundleSource
 from okf_explorer.tui.app import make_app
+from okf_explorer.tui.widgets import page_pane
 from okf_explorer.tui.widgets.fast_body import LightBody, prepare_body
 from okf_explorer.tui.widgets.page_pane import PagePane
 
@@ -56,3 +57,30 @@ async def test_a_long_page_scrolls_wide_blocks_sideways_and_to_anchors(tmp_path:
         await settle(pilot)
         assert pane.scroll_y > top
         assert not pane.scroll_to_anchor("^missing")
+
+
+async def test_a_huge_page_draws_a_first_screen_then_the_rest_of_its_part(
+    tmp_path: Path, monkeypatch
+) -> None:
+    parts: list[tuple[int, bool]] = []
+    shown_part = PagePane._shown_part
+
+    def logged(self: PagePane, body, final: bool = True) -> None:  # type: ignore[no-untyped-def]
+        parts.append((body.end, final))
+        shown_part(self, body, final)
+
+    monkeypatch.setattr(PagePane, "_shown_part", logged)
+    text = "".join(f"## Part {n}\n\nParagraph {n} of a very long page.\n\n" for n in range(9000))
+    root = write_vault(tmp_path / "v")
+    (root / "Huge.md").write_text(text, encoding="utf-8")
+    app = make_app(brain_for(BundleSource(root)), start="Huge")
+    async with app.run_test(size=SIZE) as pilot:
+        pane = app.screen.query_one(PagePane)
+        await settle(pilot, until=lambda: len(parts) >= 2)
+        await settle(pilot)
+        (first, first_final), (second, second_final) = parts
+        assert first <= page_pane.FIRST_SCREEN_CHARS and not first_final  # no "more" line yet
+        assert page_pane.RENDER_CHARS // 2 < second <= page_pane.RENDER_CHARS and second_final
+        assert pane.end == second and pane.has_class("truncated")
+        assert len(pane.headings) == text[:second].count("## Part")
+        assert pane.scroll_to_anchor("Part 3000")

@@ -60,7 +60,7 @@ LIGHT_CHARS = 50_000
 """Bodies longer than this always use `LightBody`: the `Markdown` widget's cost grows
 with text length too (one giant paragraph or code block)."""
 
-MOUNT_BATCH = 4
+MOUNT_BATCH = 8
 """Pieces `LightBody` mounts per frame. Laying a piece out measures its wrapped text
 (~5 ms for 40 lines): a 200 KB part is ~130 pieces, which mounted at once stalled
 the event loop for half a second; mounted a few per frame, no frame waits long."""

@@ -19,8 +19,9 @@ from textual.style import Style
 
 from okf_explorer.tui.vault_inline import callout_title, inline_content
 
-CHUNK_LINES = 40
-"""Lines per prose chunk of a long body: about one screenful."""
+CHUNK_LINES = 80
+"""Lines per prose chunk of a long body: about two screenfuls (fewer widgets to lay
+out on every frame; each costs its wrapped height once)."""
 CODE_INDENT = "  "
 
 
