@@ -239,14 +239,25 @@ class LightBody(Vertical):
             super().__init__()
             self.href = href
 
-    async def show(self, pieces: Sequence[Piece] | None) -> None:
-        """Replace the body with `pieces` (None: empty)."""
-        await self.remove_children()
-        if pieces:
-            await self.append(pieces)
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._heading_at: list[tuple[int, int]] = []
+        self._block_at: dict[str, tuple[int, int]] = {}
 
-    async def append(self, pieces: Sequence[Piece]) -> None:
-        """Add `pieces` after what is shown, `MOUNT_BATCH` at a time."""
+    async def show(self, body: PreparedBody | None) -> None:
+        """Replace what is shown with `body`'s pieces (None: empty)."""
+        await self.remove_children()
+        self._heading_at, self._block_at = [], {}
+        if body is not None:
+            await self.append(body)
+
+    async def append(self, body: PreparedBody) -> None:
+        """Add `body`'s pieces after what is shown, `MOUNT_BATCH` a frame."""
+        offset = len(self.children)
+        self._heading_at.extend((piece + offset, row) for piece, row in body.heading_at)
+        for name, piece, row in body.block_at:
+            self._block_at.setdefault(name, (piece + offset, row))
+        pieces = body.chunks
         for start in range(0, len(pieces), MOUNT_BATCH):
             if start:
                 await self._next_frame()  # lay out what is mounted; let keys through
@@ -259,10 +270,19 @@ class LightBody(Vertical):
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(drawn.wait(), FRAME_WAIT)
 
-    def piece(self, index: int) -> Static | ScrollableContainer | None:
-        """The widget showing piece `index` (counted over every part shown)."""
-        children = self.children
-        return children[index] if 0 <= index < len(children) else None  # type: ignore[return-value]
+    def heading_y(self, index: int) -> int | None:
+        """Where (lines from the body's top) the `index`-th heading shown is."""
+        at = self._heading_at[index] if 0 <= index < len(self._heading_at) else None
+        return self._y(at)
+
+    def block_y(self, block_id: str) -> int | None:
+        """Where (lines from the body's top) the block `^block_id` is."""
+        return self._y(self._block_at.get(block_id))
+
+    def _y(self, at: tuple[int, int] | None) -> int | None:
+        if at is None or not 0 <= at[0] < len(self.children):
+            return None
+        return self.children[at[0]].virtual_region.y + at[1]
 
 
 def _widget(piece: Piece) -> Static | ScrollableContainer:

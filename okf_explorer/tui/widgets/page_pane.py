@@ -135,9 +135,6 @@ class PagePane(VerticalScroll, can_focus=True):
         """`m` presses not yet drawn (each draws the next part of a long page)."""
         self.headings: list[Heading] = []
         """(level, text) of the headings on screen, in order (the `o` outline)."""
-        self._heading_at: list[tuple[int, int]] = []
-        self._block_at: dict[str, tuple[int, int]] = {}
-        self._pieces = 0
         self._pending_anchor: tuple[str, str] | None = None
 
     def compose(self) -> ComposeResult:
@@ -201,7 +198,7 @@ class PagePane(VerticalScroll, can_focus=True):
         self.shown = None  # until the body is on screen (`truncated` reads it)
         self.remove_class("failed")
         self.links, self.end = [], 0
-        self.headings, self._heading_at, self._block_at, self._pieces = [], [], {}, 0
+        self.headings = []
         header = self.query_one("#page-header", Static)
         self._show_header(page)
         header.set_class(is_deprecated(page.frontmatter), "deprecated")
@@ -215,7 +212,7 @@ class PagePane(VerticalScroll, can_focus=True):
         light = self.query_one("#page-light", LightBody)
         self.set_class(body.light is not None, "light")
         if body.light is not None:
-            await light.show(body.chunks)
+            await light.show(body)
             if markdown.source:
                 await markdown.update("")
         else:
@@ -243,9 +240,10 @@ class PagePane(VerticalScroll, can_focus=True):
     def scroll_to_anchor(self, anchor: str) -> bool:
         """Scroll the body to the heading (by its text, as Obsidian matches it) or the
         `^block` `anchor` names; False (nothing moves) when the page has none."""
+        light = self.query_one("#page-light", LightBody)
         if is_block_anchor(anchor):
             if self.light:
-                return self._scroll_light(self._block_at.get(anchor[1:]))
+                return self._scroll_light(light.block_y(anchor[1:]))
             block = self.query_one("#page-body", VaultMarkdown).block_for(anchor)
             return self._scroll_widget(block)
         key = heading_key(anchor)
@@ -257,8 +255,7 @@ class PagePane(VerticalScroll, can_focus=True):
     def scroll_to_heading(self, index: int) -> bool:
         """Scroll to the `index`-th heading of the body (the `o` outline's order)."""
         if self.light:
-            at = self._heading_at[index] if 0 <= index < len(self._heading_at) else None
-            return self._scroll_light(at)
+            return self._scroll_light(self.query_one("#page-light", LightBody).heading_y(index))
         headers = list(self.query_one("#page-body", VaultMarkdown).headers())
         return self._scroll_widget(headers[index] if 0 <= index < len(headers) else None)
 
@@ -268,12 +265,10 @@ class PagePane(VerticalScroll, can_focus=True):
         self.scroll_to_widget(widget, animate=False, top=True)
         return True
 
-    def _scroll_light(self, at: tuple[int, int] | None) -> bool:
-        piece = self.query_one("#page-light", LightBody).piece(at[0]) if at else None
-        if at is None or piece is None:
+    def _scroll_light(self, y: int | None) -> bool:
+        if y is None:
             return False
-        body_top = self.query_one("#page-light").virtual_region.y
-        self.scroll_to(y=body_top + piece.virtual_region.y + at[1], animate=False)
+        self.scroll_to(y=self.query_one("#page-light").virtual_region.y + y, animate=False)
         return True
 
     @property
@@ -325,7 +320,7 @@ class PagePane(VerticalScroll, can_focus=True):
             if self.page is not page:
                 return False
             if body.light is not None:
-                await self.query_one("#page-light", LightBody).append(body.chunks)
+                await self.query_one("#page-light", LightBody).append(body)
             else:  # fast paths off: the Markdown widget shows every part
                 await self.query_one("#page-body", VaultMarkdown).append(body.markdown)
             self._shown_part(body)
@@ -339,11 +334,6 @@ class PagePane(VerticalScroll, can_focus=True):
         self.end = body.end
         self.links.extend(body.links)
         self.headings.extend(body.headings)
-        offset = self._pieces
-        self._heading_at.extend((piece + offset, row) for piece, row in body.heading_at)
-        for name, piece, row in body.block_at:
-            self._block_at.setdefault(name, (piece + offset, row))
-        self._pieces += len(body.chunks)
         self.set_class(body.truncated and final, "truncated")
         if body.truncated and final:
             for line in self.query(".page-more").results(Static):
