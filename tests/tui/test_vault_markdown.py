@@ -14,6 +14,7 @@ from okf_explorer.sources.bundle import BundleSource
 from okf_explorer.tui.app import ExplorerApp, make_app
 from okf_explorer.tui.screens.outline_dialog import OutlineDialog
 from okf_explorer.tui.vault_inline import MARK_STYLE, TAG_STYLE
+from okf_explorer.tui.widgets.link_tree import LinkTree
 from okf_explorer.tui.widgets.page_pane import PagePane
 from okf_explorer.tui.widgets.vault_body import CalloutQuote, EmbedBlock, VaultMarkdown
 
@@ -164,3 +165,22 @@ async def test_same_page_heading_link_scrolls_and_o_lists_the_headings(tmp_path:
         pane.follow("okf:#Sources")
         await settle(pilot)
         assert is_shown(pane, "Sources")
+
+
+async def test_a_link_tree_choice_opens_the_page_where_the_body_links_into(
+    tmp_path: Path,
+) -> None:
+    app = vault_app(write_vault(tmp_path / "vault"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        pane = app.screen.query_one(PagePane)
+        tree = app.screen.query_one(LinkTree)
+        tree.focus()
+        await pilot.press("down")  # Outgoing → Mother of All Demos
+        await settle(pilot)
+        assert tree.selected_slug == DEMO
+        await pilot.press("enter")
+        await settle(pilot, until=lambda: pane.shown is not None and pane.shown.slug == DEMO)
+        await settle(pilot)
+        # the body first points into `#The demo` (its embed): the page opens there
+        assert pane.scroll_y > 0 and is_shown(pane, "The demo")

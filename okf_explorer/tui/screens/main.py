@@ -25,6 +25,7 @@ from textual.worker import Worker, WorkerState
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import Cancelled
 from okf_explorer.core.text_safety import printable
+from okf_explorer.tui.body_links import anchor_of_href, kind_of_href, target_of_href
 from okf_explorer.tui.commands import PageFinder
 from okf_explorer.tui.failures import notice, reason
 from okf_explorer.tui.history import View
@@ -122,7 +123,19 @@ class MainScreen(Screen[None]):
     @on(LinkTree.PageChosen)
     @on(TraversalPanel.PageChosen)
     def _page_chosen(self, message: LinkTree.PageChosen | TraversalPanel.PageChosen) -> None:
+        if isinstance(message, LinkTree.PageChosen) and (anchor := self._anchor_to(message.slug)):
+            self.query_one(PagePane).expect_anchor(message.slug, anchor)
         self.nav.choose(message.slug, message.exists)
+
+    def _anchor_to(self, slug: str) -> str | None:
+        """The heading or block the current page's body first links into on `slug`
+        (`[[Page#Heading]]`): a link-tree choice opens the page there too."""
+        for _, href in self.query_one(PagePane).links:
+            anchor, target = anchor_of_href(href), target_of_href(href)
+            found = self.nav.resolve(target, kind_of_href(href)) if anchor and target else None
+            if found is not None and found[0] == slug:
+                return anchor
+        return None
 
     @on(PagePane.LinkFollowed)
     def _link_followed(self, message: PagePane.LinkFollowed) -> None:
