@@ -42,6 +42,15 @@ EMBED_OPEN_LINES = 40
 """Lines of an embedded page shown once its embed is unfolded (the rest: follow it)."""
 
 
+def _preset_classes(block: MarkdownBlock, *names: str) -> None:
+    """Classes for a block not mounted yet: `add_class` would restyle the whole app
+    for each (it cost ~14 ms a callout, more than drawing the page)."""
+    if block.is_mounted:
+        block.add_class(*names)
+    else:
+        block._classes.update(names)
+
+
 class _VaultInline:
     """Inline text through `vault_inline`; a callout's title line gets its glyph.
 
@@ -56,7 +65,7 @@ class _VaultInline:
         content = inline_content(token, WIDGET_STYLES)
         kind = self._token.meta.get("callout_title")
         if kind:
-            self.add_class("callout-title")  # type: ignore[attr-defined]
+            _preset_classes(self, "callout-title")  # type: ignore[arg-type]
             self.title_text = content
             fold = str(self._token.meta.get("callout_fold", ""))
             return callout_title(kind, content, fold, folded=fold == "-")
@@ -98,9 +107,9 @@ class CalloutQuote(MarkdownBlockQuote):
         self.kind = str(token.meta.get("callout", ""))
         self.fold = str(token.meta.get("fold", ""))
         if self.kind:
-            self.add_class("callout", f"callout-{callout_tone(self.kind)}")
+            _preset_classes(self, "callout", f"callout-{callout_tone(self.kind)}")
         if self.fold == "-":
-            self.add_class("-folded")
+            _preset_classes(self, "-folded")
 
     @property
     def folded(self) -> bool:
