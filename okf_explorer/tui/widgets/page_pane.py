@@ -13,6 +13,8 @@ block id (`[[Page#Heading]]`, `[[Page#^block]]`, the `o` outline).
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
+from functools import partial
 from typing import Literal
 
 from rich.text import Text
@@ -22,6 +24,7 @@ from textual.containers import VerticalScroll
 from textual.content import Content, Span
 from textual.message import Message
 from textual.style import Style
+from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Static
 
@@ -58,6 +61,8 @@ Move = Literal["visit", "moved", "reload"]
 moved it; `reload` shows the current entry again."""
 SPINNER_DELAY = 0.15
 """Seconds a page load may take before the pane shows a loading spinner."""
+SCROLL_SETTLE = 0.5
+"""Seconds over which a scroll to a heading or block is made again (`_settle_scroll`)."""
 FIRST_SCREEN_CHARS = 24_000
 """A long page's first screen is drawn from this much of it; the rest of its first
 part (`RENDER_CHARS`) follows in the background, so a 2 MB page shows at once."""
@@ -136,6 +141,7 @@ class PagePane(VerticalScroll, can_focus=True):
         self.headings: list[Heading] = []
         """(level, text) of the headings on screen, in order (the `o` outline)."""
         self._pending_anchor: tuple[str, str] | None = None
+        self._settling: Timer | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(id="page-header")
@@ -243,7 +249,7 @@ class PagePane(VerticalScroll, can_focus=True):
         light = self.query_one("#page-light", LightBody)
         if is_block_anchor(anchor):
             if self.light:
-                return self._scroll_light(light.block_y(anchor[1:]))
+                return self._scroll_light(partial(light.block_y, anchor[1:]))
             block = self.query_one("#page-body", VaultMarkdown).block_for(anchor)
             return self._scroll_widget(block)
         key = heading_key(anchor)
@@ -255,21 +261,39 @@ class PagePane(VerticalScroll, can_focus=True):
     def scroll_to_heading(self, index: int) -> bool:
         """Scroll to the `index`-th heading of the body (the `o` outline's order)."""
         if self.light:
-            return self._scroll_light(self.query_one("#page-light", LightBody).heading_y(index))
+            return self._scroll_light(partial(self.query_one(LightBody).heading_y, index))
         headers = list(self.query_one("#page-body", VaultMarkdown).headers())
         return self._scroll_widget(headers[index] if 0 <= index < len(headers) else None)
 
     def _scroll_widget(self, widget: Widget | None) -> bool:
+        """Scroll `widget` to the top (again over the next frames: see `_settle_scroll`)."""
         if widget is None:
             return False
-        self.scroll_to_widget(widget, animate=False, top=True)
+        self._settle_scroll(lambda: self.scroll_to_widget(widget, animate=False, top=True))
         return True
 
-    def _scroll_light(self, y: int | None) -> bool:
-        if y is None:
+    def _scroll_light(self, locate: Callable[[], int | None]) -> bool:
+        """Scroll to the line `locate` finds in the light body."""
+
+        def scroll() -> None:
+            y = locate()
+            if y is not None:
+                self.scroll_to(y=self.query_one(LightBody).virtual_region.y + y, animate=False)
+
+        if locate() is None:
             return False
-        self.scroll_to(y=self.query_one("#page-light").virtual_region.y + y, animate=False)
+        self._settle_scroll(scroll)
         return True
+
+    def _settle_scroll(self, scroll: Callable[[], object]) -> None:
+        """Run `scroll` now, after the next refresh, and every 50 ms for `SCROLL_SETTLE`
+        seconds: blocks mounted just before (tables, embeds) take a few frames to reach
+        their height, and a scroll made earlier stops short of its target."""
+        if self._settling is not None:
+            self._settling.stop()
+        scroll()
+        self.call_after_refresh(scroll)
+        self._settling = self.set_interval(0.05, scroll, repeat=int(SCROLL_SETTLE / 0.05))
 
     @property
     def truncated(self) -> bool:
