@@ -14,7 +14,7 @@ from textual.pilot import Pilot
 
 from okf_explorer.sources.bundle import BundleSource
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.widgets.page_pane import PagePane
+from okf_explorer.tui.widgets.page_pane import SCROLL_SETTLE, PagePane
 from okf_explorer.tui.widgets.vault_body import CalloutQuote, EmbedBlock
 
 from .conftest import brain_for, settle
@@ -32,7 +32,6 @@ async def _open_tip(pilot: Pilot[None]) -> None:
     await _embeds_filled(pilot)
     tip = pilot.app.screen.query_one(PagePane).query(CalloutQuote)[1]
     tip.toggle_fold()
-    pilot.app.screen.query_one(PagePane).scroll_to_anchor("Links")
 
 
 async def _outline(pilot: Pilot[None]) -> None:
@@ -41,6 +40,7 @@ async def _outline(pilot: Pilot[None]) -> None:
 
 async def _wide(pilot: Pilot[None]) -> None:
     pilot.app.screen.query_one(PagePane).scroll_to_anchor("Wide things")
+    await pilot.pause(SCROLL_SETTLE + 0.1)  # the scroll is made again while blocks settle
 
 
 async def _nothing(pilot: Pilot[None]) -> None:
@@ -49,7 +49,7 @@ async def _nothing(pilot: Pilot[None]) -> None:
 
 SHOTS: list[tuple[str, str, Steps]] = [
     ("reading-notes", "Reading Notes", _nothing),
-    ("tip-unfolded-links", "Reading Notes", _open_tip),
+    ("tip-unfolded", "Reading Notes", _open_tip),
     ("okf-footnotes", "metrics/churn", _nothing),
     ("outline", "Mother of All Demos", _outline),
     ("long-page-wide-blocks", "Handbook", _wide),
