@@ -158,7 +158,8 @@ class EmbedBlock(MarkdownBlock):
 
     def on_mount(self) -> None:
         self.show()
-        self.post_message(self.Wanted(self))
+        # asked for once the page is drawn: reading it must not delay the first screen
+        self.call_after_refresh(self.post_message, self.Wanted(self))
 
     def fill(self, text: str | None, note: str = "") -> None:
         """The embedded text (or None, and `note` says why there is none)."""
