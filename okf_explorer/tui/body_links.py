@@ -2,10 +2,14 @@
 
 Wiki-links are not Markdown, so before rendering we rewrite them into ordinary
 links with an `okf:` href that carries the raw target exactly as the core's
-parser reports it (`[[t#h|alias]]` → `[alias](<okf:t>)`); the page pane then
-resolves that target through the index. Code fences and inline code spans are
-left untouched, as are escaped brackets. Plain Markdown links keep their href;
-the page pane treats any scheme-less href as a path target.
+parser reports it, and the heading or block it points into as the fragment
+(`[[t#h|alias]]` → `[alias](<okf:t#h>)`, `[[#h]]` → `[h](<okf:#h>)`); the page
+pane then resolves that target through the index. An embed becomes an image of
+the same href (`![[t]]` → `![t](<okf:t>)`: the renderers show a page embed as a
+preview), an embedded attachment an image of an `attachment:` name (`![[a.png|100]]` →
+`![a.png](<attachment:a.png>)`: a placeholder with its name). Code fences and inline
+code spans are left untouched, as are escaped brackets. Plain Markdown links keep
+their href; the page pane treats any scheme-less href as a path target.
 """
 
 from __future__ import annotations
@@ -14,13 +18,15 @@ import re
 from urllib.parse import unquote
 
 from okf_explorer.core.link_grammar import LinkKind
-from okf_explorer.core.link_masking import prose_ranges
 from okf_explorer.core.link_spans import WikiSpan, wiki_link_spans
 
 LINK_SCHEME = "okf:"
+FILE_SCHEME = "attachment:"
+"""markdown-it refuses `file:` links: an attachment's placeholder uses this scheme."""
 
 _MD_SPECIAL = re.compile(r"([\\\[\]*_`<>])")
-_BLOCK_ID = re.compile(r"[ \t]+\^[A-Za-z0-9-]+[ \t]*$", re.MULTILINE)
+_SIZE = re.compile(r"^\d+(x\d+)?$")
+"""`![[a.png|100]]`, `![[a.png|100x80]]`: a display size, not a caption."""
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 
 
@@ -28,8 +34,8 @@ def linkify_body(text: str) -> str:
     """The body with every wiki-link outside code turned into an `okf:` link.
 
     The links are the ones the core grammar finds (`core.link_spans`), so a link
-    is clickable exactly when the index counts it. Obsidian block ids (` ^grain`
-    at a line's end, outside code) are link anchors, not prose: dropped.
+    is clickable exactly when the index counts it. Obsidian block ids (` ^grain`)
+    are left to the parser (`vault_markdown`), which hides them and keeps the anchor.
     """
     out: list[str] = []
     position = 0
@@ -38,29 +44,34 @@ def linkify_body(text: str) -> str:
         out.append(_rewrite(span))
         position = span.end
     out.append(text[position:])
-    return _drop_block_ids("".join(out))
-
-
-def _drop_block_ids(text: str) -> str:
-    if "^" not in text:
-        return text
-    pieces: list[str] = []
-    position = 0
-    for start, end in prose_ranges(text):
-        pieces.append(text[position:start])
-        pieces.append(_BLOCK_ID.sub("", text[start:end]))
-        position = end
-    pieces.append(text[position:])
-    return "".join(pieces)
+    return "".join(out)
 
 
 def _rewrite(span: WikiSpan) -> str:
-    _, alias = split_wiki(span.inner)
+    name, alias = split_wiki(span.inner)
+    anchor = wiki_anchor(span.inner)
+    fragment = f"#{_href_text(anchor)}" if anchor else ""
     if span.target is None:
+        if span.kind == "embed" and name:  # an attachment: a placeholder with its name
+            caption = f" {alias}" if alias and not _SIZE.match(alias) else ""
+            return f"![{_escape(name + caption)}](<{FILE_SCHEME}{_href_text(name)}>)"
+        if not name and anchor:  # `[[#heading]]`: a heading of this page
+            return f"[{_escape(alias or anchor)}](<{LINK_SCHEME}{fragment}>)"
         return _escape(alias or span.inner)
     label = _escape(alias or span.inner.replace("\\|", "|"))
-    prefix = "↳ " if span.kind == "embed" else ""
-    return f"{prefix}[{label}](<{LINK_SCHEME}{span.target}>)"
+    bang = "!" if span.kind == "embed" else ""
+    return f"{bang}[{label}](<{LINK_SCHEME}{span.target}{fragment}>)"
+
+
+def wiki_anchor(inner: str) -> str:
+    """`target#heading|alias` → `heading`; `t#^block` → `^block`; none → ``."""
+    body = inner.replace("\\|", "|").partition("|")[0]
+    return body.partition("#")[2].strip()
+
+
+def _href_text(text: str) -> str:
+    """Text that can sit inside `<…>` as a link destination."""
+    return text.replace("<", "%3C").replace(">", "%3E").replace("\n", " ")
 
 
 def split_wiki(inner: str) -> tuple[str, str | None]:
@@ -83,10 +94,17 @@ def target_of_href(href: str) -> str | None:
     """
     if href.startswith(LINK_SCHEME):
         # markdown-it percent-encodes hrefs (`[[Average Order Value]]` → `okf:Average%20...`)
-        return unquote(href[len(LINK_SCHEME) :]).strip()
+        return unquote(href[len(LINK_SCHEME) :].partition("#")[0]).strip() or None
     if _SCHEME.match(href):
         return None
     return unquote(href.split("#", 1)[0]).strip() or None  # `a%20b.md` is the file `a b.md`
+
+
+def anchor_of_href(href: str) -> str | None:
+    """The heading or `^block` a link points into (`okf:t#Usage` → `Usage`), or None."""
+    if _SCHEME.match(href) and not href.startswith(LINK_SCHEME):
+        return None
+    return unquote(href.partition("#")[2]).strip() or None
 
 
 def kind_of_href(href: str) -> LinkKind:

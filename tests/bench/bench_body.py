@@ -12,6 +12,16 @@ off (`OKF_EXPLORER_PLAIN=1`, where the `Markdown` widget draws every body), alte
 Pages: `index` (a 200-item list of links, like the bench bundle's index pages),
 `handbook` (60 sections of prose, lists, a table and a code block: ~60 KB), and `huge`
 (a 1 MB page: its first `RENDER_CHARS` are shown). Best of `--rounds`, wall clock.
+
+Opening a page (`--open`, or `--open-only` to skip the comparison above, whose plain
+`huge` run takes a minute): from `show_page` until the first screen is painted (the
+first refresh after the body is mounted), with the worst lateness of a 10 ms timer
+meanwhile (the longest event-loop stall). `typical`: a 3 KB vault page using every
+construct (callouts, footnotes, embeds, tags, highlights, a table, code), against the
+same text in Textual's stock `Markdown` widget (gfm-like parser) as the baseline;
+`2mb`: a 2 MB vault page (light renderer: a first screen of `FIRST_SCREEN_CHARS`,
+then the rest of its first `RENDER_CHARS`), against drawing that first part at once.
+Targets: typical ≤ 50 ms, 2 MB ≤ 1 s, no stall over 100 ms.
 Not collected by pytest.
 """
 
@@ -20,13 +30,23 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import sys
 import time
+from pathlib import Path
 
 from textual.app import App, ComposeResult
+from textual.widgets import Markdown
 
 from okf_explorer.core import fast_paths
+from okf_explorer.core.brain import Brain
 from okf_explorer.core.pages import Page
+from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.sources.factory import SAMPLE_BRAIN
+from okf_explorer.tui.widgets import page_pane
 from okf_explorer.tui.widgets.page_pane import PagePane
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from tests.tui.vault_fixture import VAULT
 
 
 def index_page() -> str:
@@ -55,9 +75,28 @@ def huge_page() -> str:
     return body * (1_000_000 // len(body) + 1)
 
 
+def typical_page() -> str:
+    """The vault fixture's `Reading Notes` body (frontmatter dropped): ~1.5 KB."""
+    return VAULT["Reading Notes.md"].split("---\n", 2)[2] * 2
+
+
+def vault_section(n: int) -> str:
+    return (
+        f"> [!tip]- Section {n} tip\n> Folded ==highlight== and #tag{n}.[^n{n}]\n\n"
+        + handbook_section(n)
+        + f"A claim to cite. ^claim-{n}\n\n[^n{n}]: Note {n}.\n\n"
+    )
+
+
+def two_mb_page() -> str:
+    one = "# Vault handbook\n\n" + "".join(vault_section(n) for n in range(60))
+    return one * (2_000_000 // len(one) + 1)
+
+
 class BodyApp(App[None]):
     def compose(self) -> ComposeResult:
-        yield PagePane(id="pane")
+        yield PagePane(Brain(BundleSource(SAMPLE_BRAIN), cache_dir=False), id="pane")
+        yield Markdown(id="stock", open_links=False)
 
 
 async def measure(content: str, plain: bool) -> tuple[float, float]:
@@ -77,6 +116,65 @@ async def measure(content: str, plain: bool) -> tuple[float, float]:
         await pilot.pause()
         relayout = time.perf_counter() - start
     return show, relayout
+
+
+async def first_screen(content: str, stock: bool = False) -> tuple[float, float, float]:
+    """(seconds to the first screen, longest loop stall until the pane is idle again,
+    CPU seconds to the first screen) showing `content` in the page pane, or (`stock`)
+    in Textual's stock `Markdown` widget. CPU time (all threads) is the steadier
+    figure on a shared machine."""
+    app = BodyApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        pane, markdown = app.query_one(PagePane), app.query_one("#stock", Markdown)
+        (markdown if not stock else pane).display = False
+        await pilot.pause()
+        lateness: list[float] = []
+        expected = time.perf_counter() + 0.01
+
+        def tick() -> None:
+            nonlocal expected
+            now = time.perf_counter()
+            lateness.append(max(0.0, now - expected))
+            expected = now + 0.01
+
+        timer = app.set_interval(0.01, tick)
+        start, cpu = time.perf_counter(), time.process_time()
+        if stock:
+            await markdown.update(content)
+        else:
+            await pane.show_page(Page(slug="page", title="Page", content=content))
+        painted = asyncio.Event()
+        app.screen.call_after_refresh(painted.set)
+        await painted.wait()
+        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
+        while any(worker.is_running for worker in app.workers):  # the rest of the part
+            await asyncio.sleep(0.01)
+        timer.stop()
+        tick()
+        await pilot.pause()
+    return seconds, max(lateness, default=0.0), cpu
+
+
+async def open_bench(rounds: int) -> None:
+    os.environ[fast_paths.PLAIN_ENV] = "0"
+    cases = [
+        ("typical", typical_page(), ("stock Markdown", typical_page(), True)),
+        ("2mb", two_mb_page(), ("its whole first part at once", two_mb_page(), False)),
+    ]
+    for name, content, (base_name, base_content, stock) in cases:
+        runs = [await first_screen(content) for _ in range(rounds)]
+        first_screen_chars = page_pane.FIRST_SCREEN_CHARS
+        page_pane.FIRST_SCREEN_CHARS = page_pane.RENDER_CHARS  # as before first screens
+        base = [await first_screen(base_content, stock) for _ in range(rounds)]
+        page_pane.FIRST_SCREEN_CHARS = first_screen_chars
+        shown, stall, cpu = (min(r[n] for r in runs) for n in range(3))
+        base_shown, _, base_cpu = (min(r[n] for r in base) for n in range(3))
+        print(
+            f"open {name:8} {len(content) / 1000:6.0f} KB  first screen {shown * 1000:6.1f} ms "
+            f"(CPU {cpu * 1000:6.1f} ms), least worst stall {stall * 1000:5.1f} ms · "
+            f"{base_name} {base_shown * 1000:6.1f} ms (CPU {base_cpu * 1000:6.1f} ms) · "
+            f"ratio {shown / base_shown:4.2f} (CPU {cpu / base_cpu:4.2f}) · best of {rounds}"
+        )
 
 
 async def main(rounds: int) -> None:
@@ -100,4 +198,10 @@ async def main(rounds: int) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
-    asyncio.run(main(parser.parse_args().rounds))
+    parser.add_argument("--open", action="store_true", help="also time opening pages")
+    parser.add_argument("--open-only", action="store_true", help="only time opening pages")
+    arguments = parser.parse_args()
+    if not arguments.open_only:
+        asyncio.run(main(arguments.rounds))
+    if arguments.open or arguments.open_only:
+        asyncio.run(open_bench(arguments.rounds))

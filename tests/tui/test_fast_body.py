@@ -3,8 +3,8 @@
 The property: for generated bodies (headings, paragraphs and list items with wiki and
 Markdown links, fenced code, tables, quotes), the light renderer's text has every
 heading of the `Markdown` widget as a line, in order; every code line; every table
-row (its cells joined by ` │ `); and the same link actions (`link(href)`) in the same
-order. Styling and layout (highlighting, column alignment) are what it gives up.
+row (its cells, aligned, joined by ` │ `); and the same link actions (`link(href)`)
+in the same order. Both read the body with the same parser (`vault_markdown`).
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ import asyncio
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from markdown_it import MarkdownIt
 from textual.app import App, ComposeResult
 from textual.content import Content
 from textual.widgets import Markdown
@@ -24,9 +23,12 @@ from okf_explorer.core.fast_paths import PLAIN_ENV
 from okf_explorer.core.pages import Page
 from okf_explorer.sources.bundle import BundleSource
 from okf_explorer.sources.factory import SAMPLE_BRAIN
+from okf_explorer.tui.vault_markdown import parse
 from okf_explorer.tui.widgets import page_pane
-from okf_explorer.tui.widgets.fast_body import LIGHT_CHARS, LightBody, prepare_body, render_tokens
+from okf_explorer.tui.widgets.fast_body import LIGHT_CHARS, LightBody, prepare_body
+from okf_explorer.tui.widgets.fast_render import render_tokens
 from okf_explorer.tui.widgets.page_pane import PagePane
+from okf_explorer.tui.widgets.vault_body import VaultMarkdown
 
 WORD = st.text(alphabet="abcdefghij", min_size=1, max_size=7)
 WORDS = st.lists(WORD, min_size=1, max_size=5).map(" ".join)
@@ -72,7 +74,7 @@ BODY = st.tuples(EVERY_KIND.flatmap(st.permutations), st.lists(BLOCK, max_size=4
 
 class MarkdownApp(App[None]):
     def compose(self) -> ComposeResult:
-        yield Markdown(open_links=False)
+        yield VaultMarkdown()
 
 
 def click_actions(content: Content) -> list[str]:
@@ -87,7 +89,7 @@ async def widget_view(bodies: list[str]) -> list[tuple[list[str], list[str], lis
     views = []
     app = MarkdownApp()
     async with app.run_test() as pilot:
-        markdown = app.query_one(Markdown)
+        markdown = app.query_one(VaultMarkdown)
         for body in bodies:
             await markdown.update(body)
             await pilot.pause()
@@ -96,7 +98,7 @@ async def widget_view(bodies: list[str]) -> list[tuple[list[str], list[str], lis
             rows = []
             for table in markdown.query(MarkdownTable):
                 for cells in [table._headers, *table._rows]:
-                    rows.append(" │ ".join(cell.plain for cell in cells))
+                    rows.append(" │ ".join(cell.plain.strip() for cell in cells))
             links = [
                 a for block in markdown.query(MarkdownBlock) for a in click_actions(block._content)
             ]
@@ -117,8 +119,12 @@ def test_light_body_shows_what_the_markdown_widget_shows(bodies: list[str]) -> N
     for markdown, (headings, code, rows, links) in zip(
         markdowns, asyncio.run(widget_view(markdowns)), strict=True
     ):
-        light = render_tokens(MarkdownIt("gfm-like").parse(markdown))
-        lines = [line.rstrip() for line in light.plain.split("\n")]
+        pieces = render_tokens(parse(markdown)).pieces
+        light = Content("\n").join(piece.content for piece in pieces)
+        lines = [
+            " │ ".join(cell.strip() for cell in line.split("│"))
+            for line in light.plain.split("\n")
+        ]
         assert in_order([h.strip() for h in headings], lines), (markdown, headings)
         assert all(line.rstrip() in {li.strip() for li in lines} for line in code), markdown
         assert in_order(rows, lines), (markdown, rows)

@@ -52,6 +52,7 @@ EXPLORER_BINDINGS: list[BindingType] = [
     Binding("alt+right", "forward", "Forward", id="forward"),
     Binding("t", "cycle_relation", "Relation", show=False, id="relation"),
     Binding("m", "more_of_page", "More of page", id="more-of-page"),
+    Binding("o", "outline", "Outline", id="outline"),
     Binding("p", "toggle_properties", "All properties", show=False, id="properties"),
     Binding("z", "zoom", "Zoom pane", show=False, id="zoom"),
     Binding("E", "edit", "Edit in $EDITOR", show=False, id="edit"),
@@ -87,6 +88,7 @@ class KeyRules:
             "page_links": lambda: bool(page().links),
             "more_of_page": lambda: page().truncated,
             "toggle_properties": lambda: page().header_folded,
+            "outline": lambda: bool(page().headings),
             "stats": lambda: loader.ready,  # computed from the index, never forcing a build
             "cancel_index": lambda: loader.running,  # shown only while a build runs
             "open_selected": lambda: nav.selected() is not None,

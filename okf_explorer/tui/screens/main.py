@@ -29,6 +29,7 @@ from okf_explorer.core.find_rank import Findable
 from okf_explorer.core.index_model import LinkIndex
 from okf_explorer.core.text_index import SearchHit
 from okf_explorer.core.text_safety import printable
+from okf_explorer.tui.body_links import anchor_of_href, kind_of_href, target_of_href
 from okf_explorer.tui.commands import PageFinder
 from okf_explorer.tui.failures import notice, reason
 from okf_explorer.tui.history import View
@@ -206,12 +207,28 @@ class MainScreen(Screen[None]):
         | GraphPanel.PageChosen
         | PageTree.PageChosen,
     ) -> None:
+        if isinstance(message, LinkTree.PageChosen) and (anchor := self._anchor_to(message.slug)):
+            self.query_one(PagePane).expect_anchor(message.slug, anchor)
         self.nav.choose(message.slug, message.exists)
         if isinstance(message, PageTree.PageChosen):
             self.layout_keys.page_chosen_in_tree()
 
+    def _anchor_to(self, slug: str) -> str | None:
+        """The heading or block the current page's body first links into on `slug`
+        (`[[Page#Heading]]`): a link-tree choice opens the page there too."""
+        for _, href in self.query_one(PagePane).links:
+            anchor, target = anchor_of_href(href), target_of_href(href)
+            found = self.nav.resolve(target, kind_of_href(href)) if anchor and target else None
+            if found is not None and found[0] == slug:
+                return anchor
+        return None
+
     @on(PagePane.LinkFollowed)
     def _link_followed(self, message: PagePane.LinkFollowed) -> None:
+        if message.anchor and message.target is not None:
+            found = self.nav.resolve(message.target, message.kind)
+            if found is not None:  # `[[Page#Heading]]`: opened scrolled there
+                self.query_one(PagePane).expect_anchor(found[0], message.anchor)
         self.nav.follow(message.target, message.url, message.kind)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
@@ -325,6 +342,15 @@ class MainScreen(Screen[None]):
         from okf_explorer.tui.screens.filter_dialog import FilterDialog
 
         self.app.push_screen(FilterDialog(self.nav.okf_filter, self.nav.filter_graph))
+
+    def action_outline(self) -> None:
+        """The page's headings; `enter` scrolls to one."""
+        from okf_explorer.tui.screens.outline_dialog import OutlineDialog
+
+        pane = self.query_one(PagePane)
+        if pane.headings and pane.slug is not None:
+            dialog = OutlineDialog(pane.slug, pane.headings)
+            self.app.push_screen(dialog, lambda at: at is None or pane.scroll_to_heading(at))
 
     def action_more_of_page(self) -> None:
         self.query_one(PagePane).want_more()

@@ -5,10 +5,12 @@ widgets), so a long page costs hundreds of milliseconds to mount and every later
 screen relayout (a status tick, the link tree filling in) pays for it again. Above
 `LIGHT_BLOCKS` blocks the page pane renders the body to one `Content`, shown in a
 few screenful-sized `Static` chunks (`LightBody`): headings, lists, quotes, code,
-tables and rules keep their shape, inline emphasis and code keep their style, and
-links stay clickable (same `link(href)` action as the `Markdown` widget, reported
-as `LinkClicked`). What it gives up: syntax highlighting in code blocks and column
-alignment in tables.
+tables and rules keep their shape, code is highlighted and table columns aligned
+(a block wider than the pane scrolls sideways: `fast_render`), inline emphasis and
+code keep their style, vault Markdown reads as in the `Markdown` widget (same parser
+and inline converter), and links stay clickable (same `link(href)` action as the
+`Markdown` widget, reported as `LinkClicked`). What it gives up: folding callouts
+(they show open) and embed previews (an embed is a link line).
 
 `prepare_body` is pure (no widget), so the page pane runs it in a thread. A huge
 body (a 10 MB page) is rendered `RENDER_CHARS` at a time, cut at a paragraph break:
@@ -27,20 +29,23 @@ shows the headings, links, code lines and table cells the `Markdown` widget show
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from markdown_it import MarkdownIt
 from markdown_it.token import Token
-from textual.containers import Vertical
-from textual.content import Content, Span
+from textual.containers import ScrollableContainer, Vertical
+from textual.content import Content
 from textual.message import Message
-from textual.style import Style
 from textual.widgets import Static
 
 from okf_explorer.core import fast_paths
-from okf_explorer.tui.body_links import linkify_body
+from okf_explorer.core.okf_meta import Source
+from okf_explorer.tui.body_links import LINK_SCHEME, linkify_body
+from okf_explorer.tui.vault_markdown import is_page_embed, parse
+from okf_explorer.tui.widgets.fast_render import Piece, render_tokens
 
 LIGHT_BLOCKS = 120
 """Blocks (paragraphs, list items, headings, code blocks, table rows...) above which
@@ -55,15 +60,26 @@ LIGHT_CHARS = 50_000
 """Bodies longer than this always use `LightBody`: the `Markdown` widget's cost grows
 with text length too (one giant paragraph or code block)."""
 
-INLINE_STYLES = {"em": "italic", "strong": "bold", "s": "strike"}
+MOUNT_BATCH = 8
+"""Pieces `LightBody` mounts per frame. Laying a piece out measures its wrapped text
+(~5 ms for 40 lines): a 200 KB part is ~130 pieces, which mounted at once stalled
+the event loop for half a second; mounted a few per frame, no frame waits long."""
+
+FRAME_WAIT = 0.25
+"""Seconds `LightBody` waits for a frame between batches (a hidden pane draws none)."""
+
+Heading = tuple[int, str]
+"""(level, text) of a heading, in the order of the body."""
 
 
 @dataclass(frozen=True, slots=True)
 class PreparedBody:
     """A body (or the part `start:end` of it) ready to show.
 
-    `light` (with its screenful `chunks`) is set when the part is drawn by
-    `LightBody`; `links` are the part's hrefs in order of appearance.
+    `light` (all of it as one `Content`) and `chunks` (the pieces `LightBody`
+    mounts) are set when the part is drawn by `LightBody`, with where its headings
+    and block ids are (`heading_at`, `block_at`: piece, row); `links` are the part's
+    hrefs in order of appearance, `headings` its headings.
     """
 
     markdown: str
@@ -72,30 +88,81 @@ class PreparedBody:
     end: int = 0
     total: int = 0
     links: tuple[tuple[str, str], ...] = ()
-    chunks: tuple[Content, ...] = ()
+    chunks: tuple[Piece, ...] = ()
+    headings: tuple[Heading, ...] = ()
+    heading_at: tuple[tuple[int, int], ...] = ()
+    block_at: tuple[tuple[str, int, int], ...] = ()
 
     @property
     def truncated(self) -> bool:
         return self.end < self.total
 
 
-def prepare_body(text: str, start: int = 0, limit: int = RENDER_CHARS) -> PreparedBody:
+def prepare_body(
+    text: str,
+    start: int = 0,
+    limit: int = RENDER_CHARS,
+    sources: Sequence[Source] = (),
+    width: int = 80,
+) -> PreparedBody:
     """Linkify and parse `text[start:]` up to about `limit` characters (cut at a break).
 
-    The part is rendered as one `Content` when it has more than `LIGHT_BLOCKS`
-    blocks, when the whole body is longer than `LIGHT_CHARS`, or when it is not the
-    first part (it is appended to a light body); never under `OKF_EXPLORER_PLAIN=1`
-    (then the `Markdown` widget shows every part).
+    `[^id]` references to the page's OKF `sources` (by `id`) get a footnote with the
+    source's title and resource. The part is rendered to pieces (for a pane `width`
+    columns wide) when it has more than `LIGHT_BLOCKS` blocks, when the whole body
+    is longer than `LIGHT_CHARS`, or when it is not the first part (it is appended
+    to a light body); never under `OKF_EXPLORER_PLAIN=1` (then the `Markdown`
+    widget shows every part).
     """
     end = cut_point(text, start, limit)
-    markdown = linkify_body(text[start:end])
-    tokens = MarkdownIt("gfm-like").parse(markdown)
+    markdown = linkify_body(text[start:end]) + source_notes(text[start:end], sources)
+    tokens = parse(markdown)
     blocks = sum(1 for token in tokens if token.nesting == 1 or token.type in _LEAVES)
     long = blocks > LIGHT_BLOCKS or len(text) > LIGHT_CHARS or start > 0
-    light_needed = long and fast_paths.enabled()
-    light = render_tokens(tokens) if light_needed else None
-    chunks = tuple(split_chunks(light)) if light is not None else ()
-    return PreparedBody(markdown, light, blocks, end, len(text), _hrefs(tokens), chunks)
+    links = _hrefs(tokens)
+    if not (long and fast_paths.enabled()):
+        headings = tuple(_headings(tokens))
+        return PreparedBody(markdown, None, blocks, end, len(text), links, (), headings)
+    rendered = render_tokens(tokens, width)
+    return PreparedBody(
+        markdown,
+        Content("\n").join(piece.content for piece in rendered.pieces),
+        blocks,
+        end,
+        len(text),
+        links,
+        tuple(rendered.pieces),
+        tuple((level, title) for level, title, _, _ in rendered.headings),
+        tuple((piece, row) for _, _, piece, row in rendered.headings),
+        tuple((name, piece, row) for name, (piece, row) in rendered.blocks.items()),
+    )
+
+
+def source_notes(text: str, sources: Sequence[Source]) -> str:
+    """Footnote definitions for the `[^id]` references of `text` that name a source
+    (`sources[].id`) and are not defined in it: `title — resource` (a concept path
+    is a link to the page; a URL stays a URL)."""
+    if "[^" not in text:
+        return ""
+    notes: list[str] = []
+    for source in sources:
+        if not source.id or f"[^{source.id}]" not in text:
+            continue
+        if re.search(rf"^\[\^{re.escape(source.id)}\]:", text, re.MULTILINE):
+            continue
+        parts = [f"**{_escape(source.title)}**"] if source.title else []
+        if source.kind == "url":
+            parts.append(f"<{source.resource}>")
+        elif source.kind == "path":
+            parts.append(f"[{_escape(source.resource)}](<{LINK_SCHEME}{source.resource}>)")
+        elif source.resource:
+            parts.append(_escape(source.resource))
+        notes.append(f"[^{source.id}]: " + " — ".join(parts or [_escape(source.id)]))
+    return "\n\n" + "\n\n".join(notes) + "\n" if notes else ""
+
+
+def _escape(text: str) -> str:
+    return re.sub(r"([\\\[\]*_`<>|])", r"\\\1", text.replace("\n", " "))
 
 
 def cut_point(text: str, start: int, limit: int) -> int:
@@ -111,9 +178,11 @@ def cut_point(text: str, start: int, limit: int) -> int:
 
 
 def _hrefs(tokens: Sequence[Token]) -> tuple[tuple[str, str], ...]:
-    """(label, href) of every link in order of appearance."""
+    """(label, href) of every link (and page embed) in order of appearance."""
     found: list[tuple[str, str]] = []
     for token in tokens:
+        if token.type == "vault_embed":
+            found.append((f"↳ {token.meta.get('label', '')}", str(token.meta.get("href", ""))))
         label: list[str] | None = None
         href = ""
         for child in token.children or ():
@@ -124,19 +193,25 @@ def _hrefs(tokens: Sequence[Token]) -> tuple[tuple[str, str], ...]:
                 label = None
             elif label is not None and child.type in ("text", "code_inline"):
                 label.append(child.content)
+            elif is_page_embed(child):
+                found.append((f"↳ {child.content}", str(child.attrs.get("src", ""))))
     return tuple(found)
 
 
-def split_chunks(content: Content) -> list[Content]:
-    """`content` cut into `CHUNK_LINES`-line pieces (what `LightBody` mounts)."""
-    lines = content.split("\n")
-    return [
-        Content("\n").join(lines[start : start + CHUNK_LINES])
-        for start in range(0, len(lines), CHUNK_LINES)
-    ]
+def _headings(tokens: Sequence[Token]) -> list[Heading]:
+    found: list[Heading] = []
+    for index, token in enumerate(tokens):
+        if token.type == "heading_open" and index + 1 < len(tokens):
+            words = [
+                child.content
+                for child in tokens[index + 1].children or ()
+                if child.type in ("text", "code_inline", "vault_tag")
+            ]
+            found.append((int(token.tag[1:]), re.sub(r"\s+", " ", "".join(words)).strip()))
+    return found
 
 
-_LEAVES = ("fence", "code_block", "hr", "html_block")
+_LEAVES = ("fence", "code_block", "hr", "html_block", "vault_embed")
 
 
 class LightBody(Vertical):
@@ -145,11 +220,18 @@ class LightBody(Vertical):
     Chunks, not one widget: Textual renders a widget whole once any of it is
     visible, and only visible widgets are rendered, so a 400-line body costs the
     first frame ~`CHUNK_LINES` lines of rendering, and the rest as it scrolls in.
+    A code block or table wider than the pane is a chunk of its own that scrolls
+    sideways (`shift` + wheel, or the arrow keys once clicked).
     """
 
     DEFAULT_CSS = """
     LightBody { height: auto; padding: 1 0; }
     LightBody > _Chunk { height: auto; }
+    LightBody > _Wide {
+        height: auto; overflow-x: auto; overflow-y: hidden; margin: 0 0 1 0;
+        scrollbar-size-horizontal: 1;
+    }
+    LightBody > _Wide > _Chunk { width: auto; height: auto; text-wrap: nowrap; }
     """
 
     class LinkClicked(Message):
@@ -157,20 +239,54 @@ class LightBody(Vertical):
             super().__init__()
             self.href = href
 
-    async def show(self, content: Content | Sequence[Content] | None) -> None:
-        """Replace the body with `content` (or its prepared chunks; None: empty)."""
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._heading_at: list[tuple[int, int]] = []
+        self._block_at: dict[str, tuple[int, int]] = {}
+
+    async def show(self, body: PreparedBody | None) -> None:
+        """Replace what is shown with `body`'s pieces (None: empty)."""
         await self.remove_children()
-        if content is not None:
-            await self.append(content)
+        self._heading_at, self._block_at = [], {}
+        if body is not None:
+            await self.append(body)
 
-    async def append(self, content: Content | Sequence[Content]) -> None:
-        """Add `content` (or its prepared chunks) after what is shown."""
-        chunks = split_chunks(content) if isinstance(content, Content) else content
-        await self.mount_all([_Chunk(chunk) for chunk in chunks])
+    async def append(self, body: PreparedBody) -> None:
+        """Add `body`'s pieces after what is shown, `MOUNT_BATCH` a frame."""
+        offset = len(self.children)
+        self._heading_at.extend((piece + offset, row) for piece, row in body.heading_at)
+        for name, piece, row in body.block_at:
+            self._block_at.setdefault(name, (piece + offset, row))
+        pieces = body.chunks
+        for start in range(0, len(pieces), MOUNT_BATCH):
+            if start:
+                await self._next_frame()  # lay out what is mounted; let keys through
+            batch = pieces[start : start + MOUNT_BATCH]
+            await self.mount_all([_widget(piece) for piece in batch])
+
+    async def _next_frame(self) -> None:
+        drawn = asyncio.Event()
+        self.call_after_refresh(drawn.set)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(drawn.wait(), FRAME_WAIT)
+
+    def heading_y(self, index: int) -> int | None:
+        """Where (lines from the body's top) the `index`-th heading shown is."""
+        at = self._heading_at[index] if 0 <= index < len(self._heading_at) else None
+        return self._y(at)
+
+    def block_y(self, block_id: str) -> int | None:
+        """Where (lines from the body's top) the block `^block_id` is."""
+        return self._y(self._block_at.get(block_id))
+
+    def _y(self, at: tuple[int, int] | None) -> int | None:
+        if at is None or not 0 <= at[0] < len(self.children):
+            return None
+        return self.children[at[0]].virtual_region.y + at[1]
 
 
-CHUNK_LINES = 40
-"""Lines per chunk of a long body: about one screenful."""
+def _widget(piece: Piece) -> Static | ScrollableContainer:
+    return _Wide(_Chunk(piece.content)) if piece.wide else _Chunk(piece.content)
 
 
 class _Chunk(Static):
@@ -180,123 +296,5 @@ class _Chunk(Static):
         self.post_message(LightBody.LinkClicked(href))
 
 
-def render_tokens(tokens: list[Token]) -> Content:
-    """markdown-it block tokens → one `Content`, a line per paragraph/item/row."""
-    return _Renderer().run(tokens)
-
-
-class _Renderer:
-    """Walks the token stream keeping list nesting, quote depth and the pending item marker."""
-
-    def __init__(self) -> None:
-        self.lines: list[Content] = []
-        self.lists: list[list[int]] = []  # per open list: [next number] or [-1] for bullets
-        self.quote = 0
-        self.marker: str | None = None
-        self.heading: int | None = None
-        self.row: list[Content] | None = None
-
-    def run(self, tokens: list[Token]) -> Content:
-        for token in tokens:
-            self._token(token)
-        while self.lines and not self.lines[-1].plain:
-            self.lines.pop()
-        return Content("\n").join(self.lines)
-
-    def _prefix(self) -> str:
-        indent = "  " * max(0, len(self.lists) - 1)
-        if self.marker is not None:
-            marker, self.marker = self.marker, None
-            return "▌ " * self.quote + indent + marker
-        width = 2 if not self.lists else (3 if self.lists[-1][0] < 0 else 4)
-        return "▌ " * self.quote + indent + (" " * width if self.lists else "")
-
-    def _token(self, token: Token) -> None:
-        kind = token.type
-        if kind in ("bullet_list_open", "ordered_list_open"):
-            start = int(token.attrs.get("start", 1) or 1) if kind == "ordered_list_open" else -1
-            self.lists.append([start])
-        elif kind in ("bullet_list_close", "ordered_list_close"):
-            self.lists.pop()
-        elif kind == "list_item_open":
-            number = self.lists[-1][0]
-            self.marker = "• " if number < 0 else f"{number}. ".ljust(4)
-            if number >= 0:
-                self.lists[-1][0] += 1
-        elif kind == "blockquote_open":
-            self.quote += 1
-        elif kind == "blockquote_close":
-            self.quote -= 1
-        elif kind == "heading_open":
-            self.heading = int(token.tag[1:])
-        elif kind == "heading_close":
-            self.heading = None
-        elif kind == "tr_open":
-            self.row = []
-        elif kind == "tr_close":
-            self._line(Content(" │ ").join(self.row or []))
-            self.row = None
-        elif kind == "inline":
-            self._inline(token)
-        elif kind in ("fence", "code_block"):
-            for line in token.content.rstrip("\n").split("\n"):
-                self._line(Content.styled(line, "dim"))
-        elif kind == "hr":
-            self._line(Content.styled("─" * 40, "dim"))
-        elif kind == "html_block":
-            self._line(Content(token.content.rstrip("\n")))
-        if token.level == 0 and token.nesting <= 0 and kind != "inline":
-            self.lines.append(Content(""))  # a blank line after each top-level block
-
-    def _inline(self, token: Token) -> None:
-        content = inline_content(token)
-        if self.row is not None:
-            self.row.append(content)
-            return
-        if self.heading is not None:
-            content = content.stylize("bold underline" if self.heading <= 2 else "bold")
-        self._line(content)
-
-    def _line(self, content: Content) -> None:
-        self.lines.append(Content(self._prefix()) + content)
-
-
-def inline_content(token: Token) -> Content:
-    """An inline token → `Content`, as Textual's `Markdown` does (links get `@click`)."""
-    parts: list[str] = []
-    spans: list[Span] = []
-    opened: list[tuple[str | Style, int]] = []
-    position = 0
-
-    def add(text: str) -> None:
-        nonlocal position
-        parts.append(text)
-        position += len(text)
-
-    for child in token.children or ():
-        kind = child.type
-        if kind == "text":
-            add(re.sub(r"\s+", " ", child.content))
-        elif kind == "softbreak":
-            add(" ")
-        elif kind == "hardbreak":
-            add("\n")
-        elif kind == "code_inline":
-            spans.append(Span(position, position + len(child.content), "reverse"))
-            add(child.content)
-        elif kind in ("link_open", "image"):
-            href = str(child.attrs.get("href" if kind == "link_open" else "src", ""))
-            opened.append((Style.from_meta({"@click": f"link({href!r})"}), position))
-            if kind == "image":
-                add(f"🖼 {child.content}")
-                style, start = opened.pop()
-                spans.append(Span(start, position, style))
-        elif kind.endswith("_open"):
-            opened.append((INLINE_STYLES.get(kind[: -len("_open")], ""), position))
-        elif kind.endswith("_close") and opened:
-            style, start = opened.pop()
-            if style:
-                spans.append(Span(start, position, style))
-        elif kind == "html_inline":
-            add(child.content)
-    return Content("".join(parts), spans)
+class _Wide(ScrollableContainer, can_focus=False):
+    """A code block or table wider than the pane: scrolls sideways, never cut."""

@@ -5,12 +5,16 @@ Short bodies go to Textual's `Markdown` widget; long ones (see `fast_body`) to a
 milliseconds and does not make every later relayout slow. The body is prepared
 (linkified, parsed) in a thread; only the mount happens on the event loop. A huge
 body shows its first `RENDER_CHARS` with a line saying how much of it is shown;
-`more` (key `m`, or a click on that line) appends the next part.
+`more` (key `m`, or a click on that line) appends the next part. Both renderers
+read vault Markdown (`vault_markdown`); `scroll_to_anchor` scrolls to a heading or
+block id (`[[Page#Heading]]`, `[[Page#^block]]`, the `o` outline).
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
+from functools import partial
 from typing import Literal
 
 from rich.text import Text
@@ -20,7 +24,9 @@ from textual.containers import VerticalScroll
 from textual.content import Content, Span
 from textual.message import Message
 from textual.style import Style
-from textual.widgets import Markdown, Static
+from textual.timer import Timer
+from textual.widget import Widget
+from textual.widgets import Static
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import (
@@ -31,12 +37,21 @@ from okf_explorer.core.errors import (
     SourceUnavailable,
 )
 from okf_explorer.core.link_grammar import LinkKind
+from okf_explorer.core.okf_meta import sources_of
 from okf_explorer.core.pages import Page
 from okf_explorer.core.text_safety import printable
-from okf_explorer.tui.body_links import kind_of_href, target_of_href
+from okf_explorer.tui.anchors import embedded_text, heading_key, is_block_anchor
+from okf_explorer.tui.body_links import FILE_SCHEME, anchor_of_href, kind_of_href, target_of_href
 from okf_explorer.tui.history import View
 from okf_explorer.tui.legend import RESERVED_LEGEND
-from okf_explorer.tui.widgets.fast_body import RENDER_CHARS, LightBody, PreparedBody, prepare_body
+from okf_explorer.tui.widgets.fast_body import (
+    LIGHT_CHARS,
+    RENDER_CHARS,
+    Heading,
+    LightBody,
+    PreparedBody,
+    prepare_body,
+)
 from okf_explorer.tui.widgets.page_header import (
     PageHeader,
     header_folds,
@@ -44,6 +59,7 @@ from okf_explorer.tui.widgets.page_header import (
     is_deprecated,
     page_header,
 )
+from okf_explorer.tui.widgets.vault_body import EmbedBlock, VaultMarkdown
 
 FATAL_AT_START = (SourceUnavailable, AuthError)
 """Errors that, before any page was shown, mean the brain cannot be opened at all."""
@@ -54,7 +70,11 @@ SPINNER_DELAY = 0.15
 """Seconds a page load may take before the pane shows a loading spinner."""
 COMPACT_BELOW = 20
 """A pane fewer rows high than this folds the header to its title and badges lines."""
-"""Seconds a page load may take before the pane shows a loading spinner."""
+SCROLL_SETTLE = 0.5
+"""Seconds over which a scroll to a heading or block is made again (`_settle_scroll`)."""
+FIRST_SCREEN_CHARS = 24_000
+"""A long page's first screen is drawn from this much of it; the rest of its first
+part (`RENDER_CHARS`) follows in the background, so a 2 MB page shows at once."""
 
 
 class PagePane(VerticalScroll, can_focus=True):
@@ -78,15 +98,21 @@ class PagePane(VerticalScroll, can_focus=True):
 
     class LinkFollowed(Message):
         """A body link was clicked: `target` is the raw link target (written as a
-        `kind` link), `url` an external URL."""
+        `kind` link), `url` an external URL, `anchor` the heading or `^block` it
+        points into."""
 
         def __init__(
-            self, target: str | None, url: str | None = None, kind: LinkKind = "wiki"
+            self,
+            target: str | None,
+            url: str | None = None,
+            kind: LinkKind = "wiki",
+            anchor: str | None = None,
         ) -> None:
             super().__init__()
             self.target = target
             self.url = url
             self.kind: LinkKind = kind
+            self.anchor = anchor
 
     class Opened(Message):
         """The source answered for `view` (its page, or why not): it is the current page
@@ -126,12 +152,16 @@ class PagePane(VerticalScroll, can_focus=True):
         """`m` presses not yet drawn (each draws the next part of a long page)."""
         self.badge: tuple[str, Text] | None = None
         """(slug, line) shown under that page's header: how the server sees it."""
+        self.headings: list[Heading] = []
+        """(level, text) of the headings on screen, in order (the `o` outline)."""
+        self._pending_anchor: tuple[str, str] | None = None
+        self._settling: Timer | None = None
 
     def compose(self) -> ComposeResult:
         yield PageHeader(id="page-header")
         yield Static(id="page-error")
         yield Static(id="page-more", classes="page-more")  # seen at once
-        yield Markdown(id="page-body", open_links=False)
+        yield VaultMarkdown(id="page-body")
         yield LightBody(id="page-light")
         yield Static(id="page-more-end", classes="page-more")  # seen where the text stops
 
@@ -191,28 +221,97 @@ class PagePane(VerticalScroll, can_focus=True):
         self.shown = None  # until the body is on screen (`truncated` reads it)
         self.remove_class("failed")
         self.links, self.end = header_links(page), 0  # sources first, then the body's
+        self.headings = []
         header = self.query_one("#page-header", Static)
         self._show_header(page)
         header.set_class(is_deprecated(page.frontmatter), "deprecated")
         self.border_subtitle = RESERVED_LEGEND if page.reserved else ""
         if not page.readable:
             self._fail(page.error or "this page cannot be read")
-        body = await asyncio.to_thread(prepare_body, page.content, 0, RENDER_CHARS)
+        first = RENDER_CHARS if len(page.content) <= LIGHT_CHARS else FIRST_SCREEN_CHARS
+        body = await asyncio.to_thread(self._prepare, page, 0, min(first, RENDER_CHARS))
         if self.page is not page:
             return  # another page came in while this one was being prepared
-        markdown = self.query_one("#page-body", Markdown)
+        markdown = self.query_one("#page-body", VaultMarkdown)
         light = self.query_one("#page-light", LightBody)
         self.set_class(body.light is not None, "light")
         if body.light is not None:
-            await light.show(body.chunks)
+            await light.show(body)
             if markdown.source:
                 await markdown.update("")
         else:
             await light.show(None)
             await markdown.update(body.markdown)
-        self._shown_part(body)
+        filled = body.end >= min(RENDER_CHARS, body.total)
+        self._shown_part(body, final=filled)
         self.scroll_home(animate=False)
         self.shown = page
+        if not filled:  # the rest of the first part, off the first screen's path
+            self.run_worker(self.show_more(RENDER_CHARS - body.end), group="fill")
+        pending, self._pending_anchor = self._pending_anchor, None
+        if pending is not None and pending[0] == page.slug:
+            self.call_after_refresh(self.scroll_to_anchor, pending[1])
+
+    def _prepare(self, page: Page, start: int, limit: int) -> PreparedBody:
+        width = self.scrollable_content_region.width or 80
+        sources = sources_of(page.frontmatter)
+        return prepare_body(page.content, start, limit, sources, width)
+
+    def expect_anchor(self, slug: str, anchor: str) -> None:
+        """Scroll to `anchor` once `slug` is the next page shown (a followed link)."""
+        self._pending_anchor = (slug, anchor)
+
+    def scroll_to_anchor(self, anchor: str) -> bool:
+        """Scroll the body to the heading (by its text, as Obsidian matches it) or the
+        `^block` `anchor` names; False (nothing moves) when the page has none."""
+        light = self.query_one("#page-light", LightBody)
+        if is_block_anchor(anchor):
+            if self.light:
+                return self._scroll_light(partial(light.block_y, anchor[1:]))
+            block = self.query_one("#page-body", VaultMarkdown).block_for(anchor)
+            return self._scroll_widget(block)
+        key = heading_key(anchor)
+        for index, (_, text) in enumerate(self.headings):
+            if heading_key(text) == key:
+                return self.scroll_to_heading(index)
+        return False
+
+    def scroll_to_heading(self, index: int) -> bool:
+        """Scroll to the `index`-th heading of the body (the `o` outline's order)."""
+        if self.light:
+            return self._scroll_light(partial(self.query_one(LightBody).heading_y, index))
+        headers = list(self.query_one("#page-body", VaultMarkdown).headers())
+        return self._scroll_widget(headers[index] if 0 <= index < len(headers) else None)
+
+    def _scroll_widget(self, widget: Widget | None) -> bool:
+        """Scroll `widget` to the top (again over the next frames: see `_settle_scroll`)."""
+        if widget is None:
+            return False
+        self._settle_scroll(lambda: self.scroll_to_widget(widget, animate=False, top=True))
+        return True
+
+    def _scroll_light(self, locate: Callable[[], int | None]) -> bool:
+        """Scroll to the line `locate` finds in the light body."""
+
+        def scroll() -> None:
+            y = locate()
+            if y is not None:
+                self.scroll_to(y=self.query_one(LightBody).virtual_region.y + y, animate=False)
+
+        if locate() is None:
+            return False
+        self._settle_scroll(scroll)
+        return True
+
+    def _settle_scroll(self, scroll: Callable[[], object]) -> None:
+        """Run `scroll` now, after the next refresh, and every 50 ms for `SCROLL_SETTLE`
+        seconds: blocks mounted just before (tables, embeds) take a few frames to reach
+        their height, and a scroll made earlier stops short of its target."""
+        if self._settling is not None:
+            self._settling.stop()
+        scroll()
+        self.call_after_refresh(scroll)
+        self._settling = self.set_interval(0.05, scroll, repeat=int(SCROLL_SETTLE / 0.05))
 
     @property
     def truncated(self) -> bool:
@@ -268,30 +367,36 @@ class PagePane(VerticalScroll, can_focus=True):
         finally:
             self.more_wanted = 0
 
-    async def show_more(self) -> bool:
-        """Append the next `RENDER_CHARS` of a truncated body; False if there is none."""
+    async def show_more(self, limit: int | None = None) -> bool:
+        """Append the next `limit` (default `RENDER_CHARS`) characters of a truncated
+        body, after any part still being drawn; False if there is none."""
         page = self.page
-        if not self.truncated or self._growing or page is None:
+        while self._growing and self.page is page:
+            await asyncio.sleep(0.01)
+        if not self.truncated or page is None or self.page is not page:
             return False
         self._growing = True
         try:
-            body = await asyncio.to_thread(prepare_body, page.content, self.end, RENDER_CHARS)
+            body = await asyncio.to_thread(self._prepare, page, self.end, limit or RENDER_CHARS)
             if self.page is not page:
                 return False
             if body.light is not None:
-                await self.query_one("#page-light", LightBody).append(body.chunks)
+                await self.query_one("#page-light", LightBody).append(body)
             else:  # fast paths off: the Markdown widget shows every part
-                await self.query_one("#page-body", Markdown).append(body.markdown)
+                await self.query_one("#page-body", VaultMarkdown).append(body.markdown)
             self._shown_part(body)
         finally:
             self._growing = False
         return True
 
-    def _shown_part(self, body: PreparedBody) -> None:
+    def _shown_part(self, body: PreparedBody, final: bool = True) -> None:
+        """Take note of a part on screen; `final`: the last one before the pane says
+        how much is shown (a first screen still being completed is not)."""
         self.end = body.end
         self.links.extend(body.links)
-        self.set_class(body.truncated, "truncated")
-        if body.truncated:
+        self.headings.extend(body.headings)
+        self.set_class(body.truncated and final, "truncated")
+        if body.truncated and final:
             for line in self.query(".page-more").results(Static):
                 line.update(more_line(body.end, body.total))
 
@@ -315,19 +420,44 @@ class PagePane(VerticalScroll, can_focus=True):
         self.query_one("#page-error", Static).update(Text(f"✗ {printable(reason)}"))
         self.add_class("failed")
 
-    @on(Markdown.LinkClicked)
+    @on(VaultMarkdown.LinkClicked)
     @on(LightBody.LinkClicked)
     @on(PageHeader.LinkClicked)
     def _link_clicked(
-        self, event: Markdown.LinkClicked | LightBody.LinkClicked | PageHeader.LinkClicked
+        self, event: VaultMarkdown.LinkClicked | LightBody.LinkClicked | PageHeader.LinkClicked
     ) -> None:
         event.stop()
         self.follow(event.href)
 
     def follow(self, href: str) -> None:
-        """Post `LinkFollowed` for `href` as a click on it does (the `l` dialog too)."""
-        target = target_of_href(href)
-        self.post_message(self.LinkFollowed(target, None if target else href, kind_of_href(href)))
+        """Post `LinkFollowed` for `href` as a click on it does (the `l` dialog too);
+        `[[#Heading]]` scrolls this page; an attachment is only named."""
+        target, anchor = target_of_href(href), anchor_of_href(href)
+        if href.startswith(FILE_SCHEME):
+            self.notify(f"attachment: {printable(href[len(FILE_SCHEME):])}", markup=False)
+        elif target is None and anchor is not None and not href.startswith(("http", "mailto")):
+            if not self.scroll_to_anchor(anchor):
+                self.notify(f"no heading {printable(anchor)} here", markup=False)
+        else:
+            url = None if target else href
+            self.post_message(self.LinkFollowed(target, url, kind_of_href(href), anchor))
+
+    @on(EmbedBlock.Wanted)
+    def _embed_wanted(self, event: EmbedBlock.Wanted) -> None:
+        event.stop()
+        block, page = event.block, self.page
+        if block.target is None or page is None:
+            block.fill(None, "✗ nothing to embed")
+            return
+
+        async def fill() -> None:
+            text, note = await asyncio.to_thread(
+                embedded_text, self.brain, page.slug, block.target or "", block.anchor
+            )
+            if self.page is page and block.is_attached:
+                block.fill(text, note)
+
+        self.run_worker(fill, group="embeds", exit_on_error=False)
 
 
 def more_line(shown: int, total: int) -> Content:

@@ -1,0 +1,86 @@
+"""Long pages (the light renderer) keep code highlighting and table alignment; a code
+block or table wider than the pane scrolls sideways instead of being cut; headings
+and block ids are anchors there too."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import Static
+
+from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.tui.app import make_app
+from okf_explorer.tui.widgets import page_pane
+from okf_explorer.tui.widgets.fast_body import LightBody, prepare_body
+from okf_explorer.tui.widgets.page_pane import PagePane
+
+from .conftest import brain_for, settle
+from .vault_fixture import handbook, write_vault
+
+SIZE = (120, 40)
+
+
+def test_light_render_aligns_tables_and_highlights_code() -> None:
+    body = prepare_body(handbook(), width=60)
+    assert body.light is not None
+    wide = [piece for piece in body.chunks if piece.wide]
+    assert len(wide) == 2  # the table and the code block: wider than 60 columns
+    table, code = (piece.content for piece in wide)
+    rows = table.plain.split("\n")
+    assert rows[0].startswith("column 0 holds a long description │ column 1")
+    assert set(rows[1]) == {"─", "┼"}
+    assert [row.index("│") for row in rows if "│" in row] == [rows[0].index("│")] * 2  # aligned
+    assert "x" * 150 in code.plain  # not cut
+    assert len({span.style for span in code.spans}) >= 3  # highlighted: several styles
+    text = body.light.plain
+    assert "★ Start here" in text and "Read the checklist first.[1]" in text
+    assert "1.  Because order matters." in text and "^anchor-line" not in text
+    assert [title for _, title in body.headings] == ["Handbook", "Checklist", "Wide things", "Last"]
+
+
+async def test_a_long_page_scrolls_wide_blocks_sideways_and_to_anchors(tmp_path: Path) -> None:
+    app = make_app(brain_for(BundleSource(write_vault(tmp_path / "v"))), start="Handbook")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        pane = app.screen.query_one(PagePane)
+        assert pane.light and pane.headings[-1] == (2, "Last")
+        light = pane.query_one(LightBody)
+        boxes = [child for child in light.children if not isinstance(child, Static)]
+        assert len(boxes) == 2
+        for box in boxes:
+            assert box.max_scroll_x > 0 and box.size.width <= pane.size.width  # scrolls, not cut
+        assert pane.scroll_to_anchor("Wide things")
+        await settle(pilot)
+        top = pane.scroll_y
+        assert top > 100 and boxes[0].region.y - pane.region.y < 10  # the table is in view
+        assert pane.scroll_to_anchor("^anchor-line")
+        await settle(pilot)
+        assert pane.scroll_y > top
+        assert not pane.scroll_to_anchor("^missing")
+
+
+async def test_a_huge_page_draws_a_first_screen_then_the_rest_of_its_part(
+    tmp_path: Path, monkeypatch
+) -> None:
+    parts: list[tuple[int, bool]] = []
+    shown_part = PagePane._shown_part
+
+    def logged(self: PagePane, body, final: bool = True) -> None:  # type: ignore[no-untyped-def]
+        parts.append((body.end, final))
+        shown_part(self, body, final)
+
+    monkeypatch.setattr(PagePane, "_shown_part", logged)
+    text = "".join(f"## Part {n}\n\nParagraph {n} of a very long page.\n\n" for n in range(9000))
+    root = write_vault(tmp_path / "v")
+    (root / "Huge.md").write_text(text, encoding="utf-8")
+    app = make_app(brain_for(BundleSource(root)), start="Huge")
+    async with app.run_test(size=SIZE) as pilot:
+        pane = app.screen.query_one(PagePane)
+        await settle(pilot, until=lambda: len(parts) >= 2)
+        await settle(pilot)
+        (first, first_final), (second, second_final) = parts
+        assert first <= page_pane.FIRST_SCREEN_CHARS and not first_final  # no "more" line yet
+        assert page_pane.RENDER_CHARS // 2 < second <= page_pane.RENDER_CHARS and second_final
+        assert pane.end == second and pane.has_class("truncated")
+        assert len(pane.headings) == text[:second].count("## Part")
+        assert pane.scroll_to_anchor("Part 3000")

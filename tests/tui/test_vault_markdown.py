@@ -1,0 +1,186 @@
+"""Vault Markdown in the page pane, as Obsidian shows it, on a vault of our own
+(`vault_fixture`): callouts, footnotes (OKF sources too), embeds, block ids, tags,
+highlights, tasks; headings as anchors (`[[Page#Heading]]`, `[[Page#^block]]`,
+`[[#Heading]]`) and the `o` outline."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import OptionList
+from textual.widgets._markdown import MarkdownBlock
+
+from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.tui.app import ExplorerApp, make_app
+from okf_explorer.tui.screens.outline_dialog import OutlineDialog
+from okf_explorer.tui.vault_inline import MARK_STYLE, TAG_STYLE
+from okf_explorer.tui.widgets.link_tree import LinkTree
+from okf_explorer.tui.widgets.page_pane import PagePane
+from okf_explorer.tui.widgets.vault_body import CalloutQuote, EmbedBlock, VaultMarkdown
+
+from .conftest import brain_for, settle
+from .vault_fixture import write_vault
+
+SIZE = (120, 50)
+NOTES = "Reading Notes"
+DEMO = "Mother of All Demos"
+
+
+def vault_app(root: Path, start: str = NOTES) -> ExplorerApp:
+    return make_app(brain_for(BundleSource(root)), start=start, source_label="test vault")
+
+
+def body_text(pane: PagePane) -> str:
+    blocks = pane.query_one(VaultMarkdown).query(MarkdownBlock)
+    return "\n".join(block._content.plain for block in blocks if block._content.plain)
+
+
+def styled(pane: PagePane, style: str) -> list[str]:
+    """The texts drawn in `style` anywhere in the body."""
+    found = []
+    for block in pane.query_one(VaultMarkdown).query(MarkdownBlock):
+        content = block._content
+        found += [content.plain[s.start : s.end] for s in content.spans if s.style == style]
+    return found
+
+
+def is_shown(pane: PagePane, text: str) -> bool:
+    """Whether a heading or paragraph reading `text` is inside the pane's viewport."""
+    for block in pane.query_one(VaultMarkdown).query(MarkdownBlock):
+        if block._content.plain.startswith(text):
+            top = block.region.y
+            return pane.region.y <= top < pane.region.bottom
+    return False
+
+
+async def test_vault_constructs_read_as_obsidian_shows_them(tmp_path: Path) -> None:
+    app = vault_app(write_vault(tmp_path / "vault"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        pane = app.screen.query_one(PagePane)
+        text = body_text(pane)
+        assert "▾ ✎ Why this matters" not in text and "✎ Why this matters" in text
+        assert "[!note]" not in text and "[!tip]" not in text
+        assert "🖼 Engelbart.jpg" in text and "100" not in text  # a placeholder, not `100`
+        assert "^claim" not in text and "^todo" not in text  # block ids are hidden
+        assert "☑ watch the recording" in text and "☐ read the paper" in text
+        assert "The mouse was new then.[1]" in text
+        assert "The team called it a bug at first." in text  # the notes section
+        assert styled(pane, MARK_STYLE) == ["the 1968 demo"]
+        assert styled(pane, TAG_STYLE) == ["#history", "#computing/hci"]  # not `#1968`
+        callouts = list(pane.query(CalloutQuote).filter(".callout"))
+        assert [(c.kind, c.fold, c.folded) for c in callouts] == [
+            ("note", "", False),
+            ("tip", "-", True),
+            ("warning", "+", False),
+        ]
+        assert len(pane.query(CalloutQuote)) == 4  # the plain quote stays a quote
+        tip = callouts[1]
+        body = tip.children[-1]
+        assert not body.display and "Hidden until opened" in body._content.plain
+        await pilot.click(tip)
+        await settle(pilot)
+        assert not tip.folded and body.display
+        assert tip.children[0]._content.plain.startswith("▾ ★ A folded tip")
+
+
+async def test_an_embed_previews_its_section_and_unfolds_on_a_click(tmp_path: Path) -> None:
+    app = vault_app(write_vault(tmp_path / "vault"))
+    async with app.run_test(size=SIZE) as pilot:
+        pane = app.screen.query_one(PagePane)
+        await settle(pilot, until=lambda: bool(pane.query(EmbedBlock)))
+        embed = pane.query_one(EmbedBlock)
+        await settle(pilot, until=lambda: embed.text is not None)
+        shown = embed.render().plain  # type: ignore[union-attr]
+        assert shown.startswith("↳ Mother of All Demos#The demo\nThe demo\nNinety minutes")
+        assert "^mouse" not in shown and "▸ click to unfold" in shown
+        assert "Legacy" not in (embed.text or "")  # only the section, up to the next heading
+        await pilot.click(embed, offset=(2, 2))
+        await settle(pilot)
+        assert embed.open and "Paragraph 1 about" in embed.render().plain  # type: ignore[union-attr]
+        await pilot.click(embed, offset=(4, 0))  # the name line follows the link
+        await settle(pilot)
+        assert app.screen.history.current.slug == DEMO
+
+
+async def test_okf_footnotes_are_numbered_and_name_their_sources(tmp_path: Path) -> None:
+    app = vault_app(write_vault(tmp_path / "vault"), start="metrics/churn")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        pane = app.screen.query_one(PagePane)
+        text = body_text(pane)
+        assert "Churn fell in spring[1], and leavers named price first[2]." in text
+        assert "An unknown citation[^nowhere] stays as written." in text
+        assert "Billing export, monthly — /tables/billing" in text
+        assert "Exit survey 2026 — https://example.com/survey" in text
+        assert ("/tables/billing", "okf:/tables/billing") in pane.links
+        pane.follow("okf:/tables/billing")  # a concept resource is a live link
+        await settle(pilot)
+        assert app.screen.history.current.slug == "tables/billing"
+
+
+async def test_heading_and_block_links_open_the_page_scrolled_there(tmp_path: Path) -> None:
+    app = vault_app(write_vault(tmp_path / "vault"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        pane = app.screen.query_one(PagePane)
+        assert ("Mother of All Demos#Legacy", "okf:Mother%20of%20All%20Demos#Legacy") in pane.links
+        pane.follow("okf:Mother%20of%20All%20Demos#Legacy")  # as a click or `l` + enter
+        await settle(pilot, until=lambda: pane.shown is not None and pane.shown.slug == DEMO)
+        await settle(pilot, until=lambda: is_shown(pane, "Legacy"))
+        assert pane.scroll_y > 10
+        await pilot.press("backspace")
+        await settle(pilot, until=lambda: pane.shown is not None and pane.shown.slug == NOTES)
+        pane.follow("okf:Mother%20of%20All%20Demos#%5Emouse")
+        await settle(pilot, until=lambda: pane.shown is not None and pane.shown.slug == DEMO)
+        await settle(pilot, until=lambda: is_shown(pane, "Ninety minutes"))
+        assert pane.scroll_y > 0
+        assert pane.scroll_to_anchor("legacy") and not pane.scroll_to_anchor("Nowhere")
+
+
+async def test_same_page_heading_link_scrolls_and_o_lists_the_headings(tmp_path: Path) -> None:
+    app = vault_app(write_vault(tmp_path / "vault"), start=DEMO)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await settle(pilot)
+        pane = app.screen.query_one(PagePane)
+        assert pane.headings == [(1, DEMO), (2, "The demo"), (2, "Legacy")]
+        await pilot.press("o")
+        await settle(pilot)
+        assert isinstance(app.screen, OutlineDialog)
+        options = app.screen.query_one(OptionList)
+        assert [str(options.get_option_at_index(n).prompt) for n in range(3)] == [
+            DEMO,
+            "  The demo",
+            "  Legacy",
+        ]
+        await pilot.press("down", "down", "enter")
+        await settle(pilot)
+        assert not isinstance(app.screen, OutlineDialog)
+        await settle(pilot, until=lambda: is_shown(pane, "Legacy"))
+        assert pane.scroll_y > 10
+        await pilot.press("o", "o")  # the key toggles the outline
+        assert not isinstance(app.screen, OutlineDialog)
+        pane.scroll_home(animate=False)
+        app.screen.open_page(NOTES)
+        await settle(pilot, until=lambda: pane.shown is not None and pane.shown.slug == NOTES)
+        pane.follow("okf:#Sources")
+        await settle(pilot)
+        await settle(pilot, until=lambda: is_shown(pane, "Sources"))
+
+
+async def test_a_link_tree_choice_opens_the_page_where_the_body_links_into(
+    tmp_path: Path,
+) -> None:
+    app = vault_app(write_vault(tmp_path / "vault"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        pane = app.screen.query_one(PagePane)
+        tree = app.screen.query_one(LinkTree)
+        tree.focus()
+        await pilot.press("down")  # Outgoing → Mother of All Demos
+        await settle(pilot)
+        assert tree.selected_slug == DEMO
+        await pilot.press("enter")
+        await settle(pilot, until=lambda: pane.shown is not None and pane.shown.slug == DEMO)
+        # the body first points into `#The demo` (its embed): the page opens there
+        await settle(pilot, until=lambda: is_shown(pane, "The demo") and pane.scroll_y > 0)

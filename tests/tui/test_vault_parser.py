@@ -1,0 +1,61 @@
+"""The vault parser (`vault_markdown`) on any text: it never fails, and it only ever
+hands the renderers block tokens they know (Textual's `Markdown` pops its block
+stack on every `*_close` token, so an unknown pair would unbalance it)."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from okf_explorer.tui.body_links import linkify_body
+from okf_explorer.tui.vault_inline import inline_content
+from okf_explorer.tui.vault_markdown import parse
+from okf_explorer.tui.widgets.fast_render import render_tokens
+
+KNOWN_PAIRS = {
+    "heading", "paragraph", "blockquote", "bullet_list", "ordered_list", "list_item",
+    "table", "thead", "tbody", "tr", "th", "td",
+}  # fmt: skip
+KNOWN_LEAVES = {"inline", "fence", "code_block", "hr", "html_block", "vault_embed"}
+
+PIECES = st.sampled_from(
+    [
+        "> ", "> [!tip]- ", "> [!note]", "[!x]", "==", "=", "#", "#tag", " ^id", "^b-1",
+        "[^1]", "[^1]: note", "[^src]", "![[p]]", "![[a.png|100]]", "[[p#h]]", "[[#h]]",
+        "- [ ] ", "- [x] ", "1. ", "| a | b |", "|---|---|", "```", "~~~", "`", "*", "_",
+        "\n", "\n\n", "  ", "text", "# ", "## H", "---", "\\", "<b>", "[", "]", "(", ")",
+    ]
+)  # fmt: skip
+TEXT = st.lists(PIECES, max_size=40).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(TEXT)
+def test_any_text_parses_to_tokens_the_renderers_know(text: str) -> None:
+    tokens = parse(linkify_body(text))
+    depth = 0
+    for token in tokens:
+        if token.nesting == 1:
+            assert token.type.removesuffix("_open") in KNOWN_PAIRS, token.type
+            depth += 1
+        elif token.nesting == -1:
+            assert token.type.removesuffix("_close") in KNOWN_PAIRS, token.type
+            depth -= 1
+        else:
+            assert token.type in KNOWN_LEAVES, token.type
+        assert depth >= 0
+        if token.type == "inline":
+            inline_content(token)
+    assert depth == 0
+    render_tokens(tokens, 40)
+
+
+def test_block_ids_callouts_and_footnotes_by_example() -> None:
+    text = "Para one ^first\n\n- item ^second\n\n> [!faq]+ Why?\n> Because.[^1]\n\n[^1]: So."
+    tokens = parse(text)
+    ids = [token.meta.get("block_id") for token in tokens if token.meta.get("block_id")]
+    assert ids == ["first", "second"]
+    quote = next(token for token in tokens if token.type == "blockquote_open")
+    assert quote.meta == {"callout": "faq", "fold": "+"}
+    assert [t.type for t in tokens[-8:-6]] == ["hr", "ordered_list_open"]  # the notes
+    assert not any("^first" in t.content or "^second" in t.content for t in tokens)
