@@ -39,7 +39,7 @@ EXPLORER_BINDINGS: list[BindingType] = [
     Binding("plus", "deeper", "Depth+", key_display="+", id="deeper"),
     Binding("slash", "find", "Find", key_display="/", id="find"),
     Binding("ctrl+p", "find", "Find", show=False, id="find-alt"),
-    Binding("ctrl+f", "search_text", "Search text", id="search-text"),
+    Binding("ctrl+f", "search_text", "Search", id="search-text"),
     Binding("g", "toggle_graph", "Graph", id="graph"),
     Binding("f", "toggle_tree", "Pages", id="page-tree"),
     Binding("F", "okf_filter", "Filter", show=False, id="okf-filter"),
