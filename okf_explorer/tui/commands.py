@@ -21,6 +21,7 @@ from textual.markup import escape
 from okf_explorer.core.errors import PageNotFound
 from okf_explorer.core.find_rank import TIER_NAMES, Findable, FindHit, rank_pages
 from okf_explorer.core.text_safety import printable
+from okf_explorer.tui.text_finder import TEXT_PREFIX
 
 FIND_PROMPT = "Find a page…"
 """The finder's prompt (`/`, `ctrl+p`)."""
@@ -77,8 +78,8 @@ class PageFinder(Provider):
         """Ranked pages (`rank_pages`); the page the query resolves to (as `get NAME`
         would open it) comes first when no name of it matched (a path, say)."""
         screen = self.screen
-        if not isinstance(screen, PageCatalogue):
-            return
+        if not isinstance(screen, PageCatalogue) or query.startswith(TEXT_PREFIX):
+            return  # `#words` searches the text (`text_finder`), not the names
         pages = await asyncio.to_thread(screen.findables)
         hits = await asyncio.to_thread(rank_pages, query, pages, HIT_LIMIT)
         exact = screen.exact_hit(query)
