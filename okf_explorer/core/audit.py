@@ -13,6 +13,8 @@ server's naming; a pair on both sides whose relations differ is one difference
 
 - `page_skipped` (files): gbrain's import skips the file
   (`audit_gbrain.import_skip_reason`), or two files map to one slug;
+- `private_page` (files): the file says `visibility: private`, and gbrain hides such
+  pages (and every link to them) from remote callers;
 - `page_only_on_server` (server): a server page no file names;
 - `target_missing` (files): the link's target page is not on the server;
 - `other_source` (either): the target lives on another gbrain source (`source_id`);
@@ -86,6 +88,9 @@ __all__ = [
 
 CAUSES: dict[str, str] = {
     "page_skipped": "{detail}: rename or move the file if it is a page",
+    "private_page": "gbrain hides `visibility: private` pages from remote callers, and"
+    " every link to or from them: nothing to fix (the operator can show them with"
+    " `search.remote_private_pages`)",
     "page_only_on_server": "the page is in no file: it was written with put_page or imported"
     " from elsewhere; export it to the folder, or delete it on the server",
     "target_missing": "the target is not on the server ({detail}): rename its file, or"
@@ -234,6 +239,8 @@ def _page_differences(files: FilesSide, server: ServerSide) -> list[Difference]:
             plural = "" if count == 1 else "s"
             detail = page.skipped + (f" ({count} link{plural} from it)" if count else "")
             found.append(_difference(slug, None, page.path, "page_skipped", "files", detail))
+        elif page.private:
+            found.append(_difference(slug, None, page.path, "private_page", "files"))
         else:
             found.append(_difference(slug, None, page.path, "unexplained", "files"))
     for slug in server.pages:
@@ -251,6 +258,8 @@ def _files_only(links: list[FileLink], evidence: _Evidence) -> Difference:
 
     if target not in evidence.server.pages:
         skipped = evidence.files.pages.get(target)
+        if skipped is not None and skipped.private and skipped.skipped is None:
+            return said("private_page")
         reason = skipped.skipped if skipped and skipped.skipped else "no such page"
         return said("target_missing", reason)
     source = evidence.server.pages[target]

@@ -16,13 +16,19 @@ from okf_explorer.core.audit_model import (
 from okf_explorer.core.index_model import LinkIndex
 
 
-def files_side(index: LinkIndex, texts: Mapping[str, str], naming: Naming) -> FilesSide:
+def files_side(
+    index: LinkIndex,
+    texts: Mapping[str, str],
+    naming: Naming,
+    private: frozenset[str] = frozenset(),
+) -> FilesSide:
     """The files' side of an audit from the folder's link index: readable pages keyed by
     the server's name (`naming`), `texts` their bodies (slug → body without
     frontmatter), and every resolved, existing edge, typed ones included (an incoming
     relation runs from its target to the page stating it). Dangling links are left
     out: a server never stores them. When two files map to one server slug, the first
-    keeps it and the other is a page `skipped` under its own slug."""
+    keeps it and the other is a page `skipped` under its own slug. `private` holds the
+    slugs of pages marked `visibility: private`."""
     names = server_names(index.pages, naming)
     pages: dict[str, FilePage] = {}
     for slug, info in index.pages.items():
@@ -35,7 +41,9 @@ def files_side(index: LinkIndex, texts: Mapping[str, str], naming: Naming) -> Fi
             reason = f"two files map to the slug {name} (also {pages[name].path})"
             pages[slug] = FilePage(path=path, text=texts.get(slug, ""), skipped=reason)
             continue
-        pages[name] = FilePage(path=path, text=texts.get(slug, ""), skipped=skipped)
+        pages[name] = FilePage(
+            path=path, text=texts.get(slug, ""), skipped=skipped, private=slug in private
+        )
     links: list[FileLink] = []
     for slug, resolved in index.forward.items():
         for link in resolved:

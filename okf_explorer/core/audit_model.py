@@ -32,11 +32,13 @@ class FileLink:
 @dataclass(frozen=True, slots=True)
 class FilePage:
     """One file: `path` relative to the folder, `text` its body without frontmatter,
-    `skipped` why the server's import leaves it out (None: it should be there)."""
+    `skipped` why the server's import leaves it out (None: it should be there),
+    `private` whether it says `visibility: private` (gbrain hides it from remote callers)."""
 
     path: str
     text: str = ""
     skipped: str | None = None
+    private: bool = False
 
 
 @dataclass(frozen=True, slots=True)

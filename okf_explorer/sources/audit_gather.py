@@ -29,6 +29,7 @@ from okf_explorer.core.audit import (
 from okf_explorer.core.audit_files import files_side
 from okf_explorer.core.errors import OkfError, PageNotFound, ProtocolError
 from okf_explorer.core.index import build_index
+from okf_explorer.core.pages import Page
 from okf_explorer.sources.bundle import BundleSource
 from okf_explorer.sources.mcp import McpSource
 
@@ -77,13 +78,18 @@ def run_audit(folder: Path, server: McpSource, *, concurrency: int = 4) -> Audit
     files_source = BundleSource(folder)
     try:
         index = build_index(files_source, cache=False)
-        texts = {
-            slug: _body(files_source, slug) for slug, info in index.pages.items() if info.readable
-        }
+        readable = [slug for slug, info in index.pages.items() if info.readable]
+        read = {slug: _page(files_source, slug) for slug in readable}
     finally:
         files_source.close()
+    texts = {slug: page.content if page else "" for slug, page in read.items()}
+    private = frozenset(
+        slug
+        for slug, page in read.items()
+        if page is not None and page.frontmatter.get("visibility") == "private"
+    )
     naming = choose_naming(index.pages, pages)
-    files = files_side(index, texts, naming)
+    files = files_side(index, texts, naming, private)
     side = ServerSide(pages=pages, links=stored)
     run = AuditRun(naming, files, side)
     read = time.perf_counter()
@@ -167,11 +173,11 @@ def _stored(row: object) -> StoredLink | None:
     )
 
 
-def _body(source: BundleSource, slug: str) -> str:
+def _page(source: BundleSource, slug: str) -> Page | None:
     try:
-        return source.get_page(slug).content
+        return source.get_page(slug)
     except OkfError:
-        return ""
+        return None
 
 
 class _ServerTexts:
