@@ -383,7 +383,9 @@ class MainScreen(Screen[None]):
     def action_toggle_graph(self) -> None:
         """Show or hide the local graph of the slice (`widgets.graph_panel`)."""
         panel = self.query_one(GraphPanel)
-        if panel.toggle():
+        shown = panel.toggle()
+        self.set_class(shown, "-graph-shown")  # narrow: the graph takes the links' place
+        if shown:
             panel.query_one("#graph-lines").focus()
 
     def action_stats(self) -> None:
