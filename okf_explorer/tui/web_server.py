@@ -200,8 +200,18 @@ def _cells(request: web.Request, name: str, default: int) -> int:
     return min(max(value, 1), MAX_TERMINAL_CELLS)
 
 
+class _ReapedTwice(logging.Filter):
+    """Drop asyncio's "Unknown child process pid N" warning: a session's process is
+    awaited both by textual-serve and by `_end_session`, and whichever reaps it second
+    finds it gone. The process did end; nothing is lost."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith("Unknown child process pid")
+
+
 def _one_line_logs() -> None:
     """aiohttp and textual-serve log warnings and errors one line each, on stderr."""
+    logging.getLogger("asyncio").addFilter(_ReapedTwice())
     root = logging.getLogger()
     if not root.handlers:
         handler = logging.StreamHandler(sys.stderr)
