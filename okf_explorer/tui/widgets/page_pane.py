@@ -19,9 +19,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
-from textual.content import Content, Span
 from textual.message import Message
-from textual.style import Style
 from textual.widgets import Static
 
 from okf_explorer.core.brain import Brain
@@ -48,6 +46,7 @@ from okf_explorer.tui.widgets.fast_body import (
     Heading,
     LightBody,
     PreparedBody,
+    more_line,
     prepare_body,
 )
 from okf_explorer.tui.widgets.page_header import (
@@ -348,7 +347,7 @@ class PagePane(VerticalScroll, can_focus=True):
         self.set_class(body.truncated and final, "truncated")
         if body.truncated and final:
             for line in self.query(".page-more").results(Static):
-                line.update(more_line(body.end, body.total))
+                line.update(more_line(body.end, body.total, RENDER_CHARS))
 
     @property
     def light(self) -> bool:
@@ -409,20 +408,3 @@ class PagePane(VerticalScroll, can_focus=True):
 
         self.run_worker(fill, group="embeds", exit_on_error=False)
 
-
-def more_line(shown: int, total: int) -> Content:
-    """`⚠ showing the first 195 KB of 9.6 MB · m shows the next 200 KB` (clickable).
-
-    Sizes count characters of the page source (about bytes for most pages).
-    """
-    step = min(RENDER_CHARS, total - shown)
-    head = f"⚠ showing the first {_size(shown)} of {_size(total)} · "
-    action = f"m shows the next {_size(step)}"
-    click = Style.from_meta({"@click": "screen.more_of_page"})
-    return Content(head + action, [Span(len(head), len(head) + len(action), click)])
-
-
-def _size(chars: int) -> str:
-    if chars >= 1_000_000:
-        return f"{chars / 1_000_000:.1f} MB"
-    return f"{max(1, round(chars / 1000))} KB"
