@@ -20,7 +20,6 @@ import argparse
 import contextlib
 import errno
 import io
-import math
 import os
 import sys
 import traceback
@@ -29,6 +28,13 @@ from pathlib import Path
 from typing import NoReturn
 
 from okf_explorer import __version__
+from okf_explorer.cli_arguments import (
+    non_negative,
+    port_number,
+    positive_seconds,
+    relation_name,
+    whole_number,
+)
 from okf_explorer.cli_okf_filter import add_okf_filter_options
 from okf_explorer.cli_usage import UsageError
 from okf_explorer.core.errors import OkfError, PageNotFound, SourceUnavailable
@@ -151,7 +157,7 @@ def build_parser() -> argparse.ArgumentParser:
     listing = command("list", "one line a page: slug, then type")
     listing.add_argument("--type", metavar="T", help="only pages of this type")
     listing.add_argument("--tag", metavar="T", help="only pages with this tag")
-    listing.add_argument("-n", type=_count, metavar="N", help="at most N pages")
+    listing.add_argument("-n", type=non_negative, metavar="N", help="at most N pages")
     add_okf_filter_options(listing, "only pages")
     listing.add_argument("--json", action="store_true", help="a JSON array of page objects")
 
@@ -206,7 +212,7 @@ def build_parser() -> argparse.ArgumentParser:
         help='words, "a phrase", prefix*, OR, NOT, type:T, tag:T, path:PREFIX',
     )
     search.add_argument(
-        "--limit", type=_count, default=20, metavar="N", help="at most N hits (default 20)"
+        "--limit", type=non_negative, default=20, metavar="N", help="at most N hits (default 20)"
     )
     search.add_argument("--json", action="store_true", help="a JSON array of hits")
     search.epilog = (
@@ -239,14 +245,16 @@ def build_parser() -> argparse.ArgumentParser:
     serve = command("serve", "serve the brain over MCP (streamable HTTP or stdio)")
     serve.add_argument("src", nargs="?", metavar="SRC", help="folder or MCP URL")
     serve.add_argument("--host", default=DEFAULT_HOST, help=f"default {DEFAULT_HOST}")
-    serve.add_argument("--port", type=_port, default=DEFAULT_PORT, help=f"default {DEFAULT_PORT}")
+    serve.add_argument(
+        "--port", type=port_number, default=DEFAULT_PORT, help=f"default {DEFAULT_PORT}"
+    )
     serve.add_argument("--stdio", action="store_true", help="speak MCP on stdin/stdout")
 
     web = command("web", "serve the explorer to web browsers (one explorer per tab)")
     web.add_argument("src", nargs="?", metavar="SRC", help="folder or MCP URL")
     web.add_argument("--host", default=DEFAULT_HOST, help=f"default {DEFAULT_HOST}")
     web.add_argument(
-        "--port", type=_port, default=DEFAULT_WEB_PORT, help=f"default {DEFAULT_WEB_PORT}"
+        "--port", type=port_number, default=DEFAULT_WEB_PORT, help=f"default {DEFAULT_WEB_PORT}"
     )
     web.add_argument("--start", metavar="SLUG", help="page each explorer opens first")
     web.epilog = (
@@ -278,7 +286,7 @@ def _shared_options(*, suppress: bool) -> argparse.ArgumentParser:
     group.add_argument(
         "--timeout",
         metavar="S",
-        type=_seconds,
+        type=positive_seconds,
         default=default(None),
         help="deadline in seconds for each MCP request (default 10)",
     )
@@ -299,62 +307,16 @@ def _walk_options(parser: argparse.ArgumentParser, *, default_direction: str | N
         "--direction", choices=DIRECTION_CHOICES, default=default_direction, help="default out"
     )
     parser.add_argument(
-        "--depth", type=_whole_number, default=1, metavar="N", help="hops, 1-10 (default 1)"
+        "--depth", type=whole_number, default=1, metavar="N", help="hops, 1-10 (default 1)"
     )
     parser.add_argument(
         "--rel",
         action="append",
-        type=_relation,
+        type=relation_name,
         metavar="R",
         help="follow only edges of relation R (repeatable): links (body links), "
         "derived_from, related_to, ...",
     )
-
-
-def _relation(text: str) -> str:
-    name = text.strip()
-    if not name:
-        raise argparse.ArgumentTypeError("a relation name must not be empty")
-    return name
-
-
-def _whole_number(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"depth must be a whole number from 1 to 10, not {text!r}"
-        ) from None
-
-
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be a whole number 0 or more, not {text!r}")
-    return value
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"must be a number of seconds above 0, not {text!r}")
-    return value
-
-
-def _port(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"must be a port number from 0 to 65535, not {text!r}")
-    return value
 
 
 # --- reporting ---------------------------------------------------------------

@@ -35,7 +35,6 @@ from okf_explorer.core.brain_index import IndexedBrain
 from okf_explorer.core.errors import (
     OkfError,
     PageNotFound,
-    PageUnreadable,
 )
 from okf_explorer.core.graph import (
     Direction,
@@ -361,21 +360,6 @@ class Brain(IndexedBrain):
         out_rels = index.out_rels.get if index.out_rels else None
         in_rels = index.in_rels.get if index.in_rels else None
         return traverse_with(slug, depth, direction, links_out, links_in, out_rels, in_rels)
-
-    def _index_root(self, slug: str, *, need_readable: bool) -> LinkIndex:
-        """The index, once `slug` is known to be a page of it (see the module doc)."""
-        index = self.ensure_index()
-        info = index.pages.get(slug)
-        if info is None:
-            self.source.get_page(slug)  # raises PageNotFound, SourceUnavailable, ...
-            index = self.refresh()
-            info = index.pages.get(slug)
-            if info is None:
-                raise PageNotFound(slug)
-        if need_readable and not info.readable:
-            reason = info.error or "it could not be read"
-            raise PageUnreadable(slug, reason, info.error_kind or "unreadable")
-        return index
 
     def _is_server_page(self, name: str) -> bool:
         """Before any index, with a server graph: whether `name` is itself a slug of the

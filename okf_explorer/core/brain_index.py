@@ -1,5 +1,5 @@
-"""The index half of `Brain`: building and refreshing the link index, and what is
-derived from it.
+"""The index half of `Brain`: building and refreshing the link index, what is
+derived from it, and `_index_root` (the index, once a walk's root is known to be in it).
 
 Index builds run under a lock; everything derived from one index (adjacency,
 resolver, relations, networkx graph) is kept beside it and rebuilt lazily after
@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Literal
 
 from okf_explorer.core import analysis
 from okf_explorer.core.cache import IndexCache
+from okf_explorer.core.errors import PageNotFound, PageUnreadable
 from okf_explorer.core.graph import Direction
 from okf_explorer.core.index import LinkIndex, build_index
 from okf_explorer.core.links import SlugResolver
@@ -102,6 +103,21 @@ class IndexedBrain:
             )
             self._install(index)
             return index
+
+    def _index_root(self, slug: str, *, need_readable: bool) -> LinkIndex:
+        """The index, once `slug` is known to be a page of it (see `core.brain`'s doc)."""
+        index = self.ensure_index()
+        info = index.pages.get(slug)
+        if info is None:
+            self.source.get_page(slug)  # raises PageNotFound, SourceUnavailable, ...
+            index = self.refresh()
+            info = index.pages.get(slug)
+            if info is None:
+                raise PageNotFound(slug)
+        if need_readable and not info.readable:
+            reason = info.error or "it could not be read"
+            raise PageUnreadable(slug, reason, info.error_kind or "unreadable")
+        return index
 
     def _install(self, index: LinkIndex) -> None:
         derived = _Derived(index)

@@ -36,13 +36,14 @@ Choices where the SPEC is silent:
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from okf_explorer.core.link_grammar import LinkKind
+from okf_explorer.core.slug_forms import fold, fold_name, folder_of, slugify, strip_md, tie_key
+from okf_explorer.core.slug_forms import looks_like_path as looks_like_path
+from okf_explorer.core.slug_forms import slugify_segment as slugify_segment
 
 if TYPE_CHECKING:
     from okf_explorer.core.pages import PageInfo
@@ -66,9 +67,6 @@ ROOT = ""
 
 _MEMO_LIMIT = 1 << 20
 """At most this many wiki targets are remembered per resolver (bounded memory)."""
-_WHITESPACE = re.compile(r"\s+")
-_DROPPED = re.compile(r"[^\w.\-]")
-_HYPHENS = re.compile(r"-{2,}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,50 +94,6 @@ class Resolution:
     @property
     def slug(self) -> str | None:
         return self.node if self.exists else None
-
-
-def slugify_segment(segment: str) -> str:
-    """One path segment in gbrain's slug form (see `slugify`)."""
-    if segment.isascii():  # NFKD leaves ASCII as it is, with no combining marks
-        plain = segment.lower()
-    else:
-        decomposed = unicodedata.normalize("NFKD", segment)
-        plain = "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
-    hyphenated = _DROPPED.sub("", _WHITESPACE.sub("-", plain))
-    return _HYPHENS.sub("-", hyphenated).strip("-")
-
-
-def slugify(text: str) -> str:
-    """gbrain's slug form of a name: lowercase, accents stripped, whitespace → `-`,
-    hyphens collapsed, other punctuation dropped; applied per `/` segment.
-
-    Kept: letters and digits of any script, `-`, `_` and `.` (gbrain keeps all
-    three: `devbox.json` stays `devbox.json`, `v1.2` stays `v1.2`); dropped: every
-    other character. Segments that end up empty are dropped, so `a//b` and
-    `a/!!/b` give `a/b`.
-    `notes/My Draft Note` → `notes/my-draft-note`; `Café Über` → `cafe-uber`.
-    """
-    if text.isascii() and _is_plain_slug(text):
-        return text
-    segments = (slugify_segment(s) for s in text.split("/"))
-    return "/".join(s for s in segments if s)
-
-
-_PLAIN_SLUG = re.compile(r"[a-z0-9_]+(?:-[a-z0-9_]+)*(?:/[a-z0-9_]+(?:-[a-z0-9_]+)*)*")
-
-
-def _is_plain_slug(text: str) -> bool:
-    return _PLAIN_SLUG.fullmatch(text) is not None
-
-
-def tie_key(slug: str) -> tuple[int, str]:
-    """The order of candidates before the folder preference: fewest folders, then code points."""
-    return (slug.count("/"), slug)
-
-
-def folder_of(slug: str) -> str:
-    """The folder of a page (`""` at the root)."""
-    return slug.rpartition("/")[0]
 
 
 def _table(pairs: Iterable[tuple[str, str]]) -> dict[str, str | tuple[str, ...]]:
@@ -387,21 +341,6 @@ def _normalise(base: list[str], parts: list[str]) -> tuple[list[str], int]:
     return result, climbed
 
 
-def strip_md(target: str) -> str:
-    """The target without a trailing `.md` (any case)."""
-    return target[:-3] if target.lower().endswith(".md") else target
-
-
-def fold_name(text: str) -> str:
-    """The key of a title or alias: whitespace collapsed, case-folded."""
-    return fold(" ".join(text.split()))
-
-
-def fold(text: str) -> str:
-    """Case-insensitive key; NFC first, so a macOS (NFD) file name matches a typed link."""
-    return text.casefold() if text.isascii() else unicodedata.normalize("NFC", text).casefold()
-
-
 def _is_anchored(target: str) -> bool:
     """A path that says where it starts: the root (`/`) or this folder (`./`, `../`)."""
     return target.startswith(("/", "./", "../")) or target in (".", "..")
@@ -409,10 +348,3 @@ def _is_anchored(target: str) -> bool:
 
 def _is_explicit_path(target: str) -> bool:
     return target.startswith(("/", "./", "../")) or target.endswith("/")
-
-
-def looks_like_path(target: str) -> bool:
-    """True for targets the SPEC calls paths: ending in `.md` or `/`, or
-    starting with `/`, `./`, `../`."""
-    t = target.strip()
-    return t.lower().endswith((".md", "/")) or t.startswith(("/", "./", "../"))

@@ -22,10 +22,12 @@ from okf_explorer.core.graph import LINKS, Edge
 from okf_explorer.core.link_context import LeadsHere, LinkContext, link_contexts, told_context
 from okf_explorer.core.link_grammar import LinkKind
 from okf_explorer.core.text_safety import printable
-from okf_explorer.tui.slice_rows import ELLIPSIS, Titles, page_cell, shorten_right
+from okf_explorer.tui.slice_rows import ELLIPSIS, Titles, page_cell, page_width, shorten_right
 
 CONTEXTS_PER_PAGE = 3
 """Sentences shown per linking page; more are counted on a last line."""
+PAGE_SHARE = 0.35
+"""The share of the backlinks table the linking page's name takes at most."""
 LINK_STYLE = "bold underline"
 """How the link is marked in its sentence."""
 
@@ -169,3 +171,14 @@ def full_sentence(backlink: Backlink, row: int) -> str:
     if row < min(len(backlink.contexts), CONTEXTS_PER_PAGE):
         return printable(backlink.contexts[row].text)
     return printable(backlink.note or "")
+
+
+def backlink_widths(edges: Sequence[Edge], table_width: int, title: Titles) -> tuple[int, int]:
+    """The backlinks table's (linked from, context) column widths for `table_width`."""
+    room = max(20, table_width - 2 * 2 - 2)
+    pages = linking_pages(edges)
+    wanted = max([11, *(page_width(page, title(page)) for page in pages)])
+    # The file names whole (`…/name`) where half the room allows, else the share.
+    names = max([0, *(len(page.rsplit("/", 1)[-1]) + 2 for page in pages)])
+    page = min(wanted, max(12, int(room * PAGE_SHARE), min(names, room // 2)))
+    return page, max(8, room - page)

@@ -15,6 +15,7 @@ their href; the page pane treats any scheme-less href as a path target.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from urllib.parse import unquote
 
 from okf_explorer.core.link_grammar import LinkKind
@@ -111,3 +112,18 @@ def kind_of_href(href: str) -> LinkKind:
     """How the link behind `href` was written: an `okf:` href is a wiki-link (or an
     embed: the same rules), anything else a Markdown link."""
     return "wiki" if href.startswith(LINK_SCHEME) else "markdown"
+
+
+def anchor_into(
+    links: list[tuple[str, str]],
+    resolve: Callable[[str, LinkKind], tuple[str, bool] | None],
+    slug: str,
+) -> str | None:
+    """The heading or block a page's body first links into on `slug` (`[[Page#Heading]]`),
+    `resolve` giving a link target's (slug, exists)."""
+    for _, href in links:
+        anchor, target = anchor_of_href(href), target_of_href(href)
+        found = resolve(target, kind_of_href(href)) if anchor and target else None
+        if found is not None and found[0] == slug:
+            return anchor
+    return None

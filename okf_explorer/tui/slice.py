@@ -81,3 +81,13 @@ def path_line(view: View, edges: Sequence[Edge], row: int) -> str:
     undirected = view.direction == "neighbourhood"
     path = [printable(node) for node in path_to(view.slug, edges, row, undirected=undirected)]
     return format_path(path, view.direction if undirected else edges[row].direction)
+
+
+def slice_title(view: View) -> str:
+    """`ROOT · depth N · DIRECTION` (SPEC §8), the root's controls shown as escapes, then
+    `· rel R` while a relation filter is on; `ROOT · backlinks` for `b`."""
+    if view.backlinks:
+        title = f"{printable(view.slug)} · backlinks"
+    else:
+        title = f"{printable(view.slug)} · depth {view.depth} · {view.direction}"
+    return title if view.rel is None else f"{title} · rel {printable(view.rel)}"

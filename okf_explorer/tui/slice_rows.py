@@ -112,6 +112,29 @@ def column_widths(from_width: int, to_width: int, table_width: int) -> tuple[int
     return fitted, max(2, room - fitted)
 
 
+def slice_widths(
+    edges: Sequence[Edge],
+    rows: Sequence[int],
+    table_width: int,
+    title: Titles,
+    badge: Callable[[str], Text],
+) -> tuple[int, int]:
+    """The (from, to) column widths of a slice's `rows` (positions in `edges`)."""
+    return column_widths(
+        max([4, *(len(printable(edges[at].frm)) for at in rows)]),
+        max(
+            [
+                2,
+                *(
+                    badge(edges[at].to).cell_len + page_width(edges[at].to, title(edges[at].to))
+                    for at in rows
+                ),
+            ]
+        ),
+        table_width,
+    )
+
+
 def display_order(edges: Sequence[Edge], direction: str, limit: int) -> list[int]:
     """Positions in `edges` of the rows to show, at most `limit`, in the order shown.
 

@@ -8,7 +8,6 @@ own content. Workers run on this screen: its `Worker.StateChanged` reports failu
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import ClassVar
@@ -29,7 +28,7 @@ from okf_explorer.core.find_rank import Findable
 from okf_explorer.core.index_model import LinkIndex
 from okf_explorer.core.text_index import SearchHit
 from okf_explorer.core.text_safety import printable
-from okf_explorer.tui.body_links import anchor_of_href, kind_of_href, target_of_href
+from okf_explorer.tui.body_links import anchor_into
 from okf_explorer.tui.commands import PageFinder
 from okf_explorer.tui.failures import notice, reason
 from okf_explorer.tui.history import View
@@ -38,8 +37,9 @@ from okf_explorer.tui.legend import WHY_NOT
 from okf_explorer.tui.live_reload import FolderWatcher, edit_page
 from okf_explorer.tui.navigator import Navigator
 from okf_explorer.tui.screens.explorer_bindings import EXPLORER_BINDINGS, KeyRules, next_pane
+from okf_explorer.tui.screens.explorer_dialogs import ExplorerDialogs
 from okf_explorer.tui.screens.pane_layout import PaneLayout
-from okf_explorer.tui.server_view import ServerComparison, badge, server_note
+from okf_explorer.tui.server_view import ServerComparison, badge
 from okf_explorer.tui.text_finder import PrefixedTextFinder, TextJump
 from okf_explorer.tui.widgets.footer import PinnedFooter
 from okf_explorer.tui.widgets.graph_panel import GraphPanel
@@ -94,6 +94,7 @@ class MainScreen(Screen[None]):
         self._start_slug: str | None = None
         self.watcher = FolderWatcher()
         self.layout_keys = PaneLayout(self, lambda: self.loader.pages, self._current_slug)
+        self.dialogs = ExplorerDialogs(self, brain, self.nav, self.loader)
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False, icon="◆")
@@ -214,14 +215,8 @@ class MainScreen(Screen[None]):
             self.layout_keys.page_chosen_in_tree()
 
     def _anchor_to(self, slug: str) -> str | None:
-        """The heading or block the current page's body first links into on `slug`
-        (`[[Page#Heading]]`): a link-tree choice opens the page there too."""
-        for _, href in self.query_one(PagePane).links:
-            anchor, target = anchor_of_href(href), target_of_href(href)
-            found = self.nav.resolve(target, kind_of_href(href)) if anchor and target else None
-            if found is not None and found[0] == slug:
-                return anchor
-        return None
+        """Where the current page's body links into `slug`: a link-tree choice opens it there."""
+        return anchor_into(self.query_one(PagePane).links, self.nav.resolve, slug)
 
     @on(PagePane.LinkFollowed)
     def _link_followed(self, message: PagePane.LinkFollowed) -> None:
@@ -317,40 +312,13 @@ class MainScreen(Screen[None]):
             self.query_one(TraversalPanel).export(current)
 
     def action_page_links(self) -> None:
-        """List the body's links (in order of appearance) in a dialog; `enter` follows one."""
-        from okf_explorer.tui.screens.links_dialog import LinksDialog, body_links
-
-        pane = self.query_one(PagePane)
-        if pane.links and pane.slug is not None:
-            links = body_links(pane.links, self.nav.resolve)
-            tree = self.query_one(LinkTree)
-            view = tree.view if tree.view is not None and tree.view.slug == pane.slug else None
-            # once the tree loaded this page the brain knows which graph answers (no call)
-            loaded = tree.slug == pane.slug and self.loader.ready
-            if view is not None or (loaded and self.brain.answered_by == "server"):
-                links = [
-                    replace(link, server=server_note(self.brain, pane.slug, link.slug, view))
-                    if link.slug is not None and link.exists
-                    else link
-                    for link in links
-                ]
-            dialog = LinksDialog(pane.slug, links)
-            self.app.push_screen(dialog, lambda chosen: chosen and pane.follow(chosen.href))
+        self.dialogs.page_links()
 
     def action_okf_filter(self) -> None:
-        """Keep the link tree and the traversal panel to OKF statuses and a trust tier."""
-        from okf_explorer.tui.screens.filter_dialog import FilterDialog
-
-        self.app.push_screen(FilterDialog(self.nav.okf_filter, self.nav.filter_graph))
+        self.dialogs.okf_filter()
 
     def action_outline(self) -> None:
-        """The page's headings; `enter` scrolls to one."""
-        from okf_explorer.tui.screens.outline_dialog import OutlineDialog
-
-        pane = self.query_one(PagePane)
-        if pane.headings and pane.slug is not None:
-            dialog = OutlineDialog(pane.slug, pane.headings)
-            self.app.push_screen(dialog, lambda at: at is None or pane.scroll_to_heading(at))
+        self.dialogs.outline()
 
     def action_more_of_page(self) -> None:
         self.query_one(PagePane).want_more()
@@ -363,13 +331,7 @@ class MainScreen(Screen[None]):
         self.app.action_command_palette()
 
     def action_search_text(self) -> None:
-        """The finder in text mode: full-text search with snippets (`tui.text_finder`)."""
-        from textual.command import CommandPalette
-
-        from okf_explorer.tui.text_finder import PLACEHOLDER, TextFinder
-
-        if not CommandPalette.is_open(self.app):
-            self.app.push_screen(CommandPalette(providers=[TextFinder], placeholder=PLACEHOLDER))
+        self.dialogs.search_text()
 
     def search_text(self, query: str, limit: int) -> list[SearchHit]:
         """Blocking (the text finder calls it in a thread): `TextSearchHost`."""
@@ -389,10 +351,7 @@ class MainScreen(Screen[None]):
             panel.query_one("#graph-lines").focus()
 
     def action_stats(self) -> None:
-        """Counts, hubs, orphans, dead ends and dangling targets; `enter` opens a page."""
-        from okf_explorer.tui.screens.stats_dialog import StatsDialog
-
-        self.app.push_screen(StatsDialog(self.brain), lambda slug: slug and self.open_page(slug))
+        self.dialogs.stats(self.open_page)
 
     def action_reload(self) -> None:
         """Refresh the index; a page that failed to load is loaded again too. When
@@ -442,6 +401,4 @@ class MainScreen(Screen[None]):
             self.action_reload()
 
     def action_help(self) -> None:
-        from okf_explorer.tui.screens.help import HelpDialog  # not needed for the first paint
-
-        self.app.push_screen(HelpDialog(self.BINDINGS))
+        self.dialogs.help(self.BINDINGS)

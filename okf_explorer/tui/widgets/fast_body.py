@@ -37,8 +37,9 @@ from dataclasses import dataclass
 
 from markdown_it.token import Token
 from textual.containers import ScrollableContainer, Vertical
-from textual.content import Content
+from textual.content import Content, Span
 from textual.message import Message
+from textual.style import Style
 from textual.widgets import Static
 
 from okf_explorer.core import fast_paths
@@ -298,3 +299,22 @@ class _Chunk(Static):
 
 class _Wide(ScrollableContainer, can_focus=False):
     """A code block or table wider than the pane: scrolls sideways, never cut."""
+
+
+def more_line(shown: int, total: int, part: int = RENDER_CHARS) -> Content:
+    """`⚠ showing the first 195 KB of 9.6 MB · m shows the next 200 KB` (clickable).
+
+    Sizes count characters of the page source (about bytes for most pages); `part`
+    is how much the next `m` draws at most.
+    """
+    step = min(part, total - shown)
+    head = f"⚠ showing the first {_size(shown)} of {_size(total)} · "
+    action = f"m shows the next {_size(step)}"
+    click = Style.from_meta({"@click": "screen.more_of_page"})
+    return Content(head + action, [Span(len(head), len(head) + len(action), click)])
+
+
+def _size(chars: int) -> str:
+    if chars >= 1_000_000:
+        return f"{chars / 1_000_000:.1f} MB"
+    return f"{max(1, round(chars / 1000))} KB"

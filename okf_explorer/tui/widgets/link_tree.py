@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from functools import partial
-from typing import Literal
 
 from rich.text import Text
 from textual import on
@@ -19,68 +17,21 @@ from okf_explorer.core.audit import Difference
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import OkfError, PageNotFound, PageUnreadable
 from okf_explorer.core.graph import LINKS
-from okf_explorer.core.index import ResolvedLink
 from okf_explorer.core.mentions import Mention, unlinked_mentions
 from okf_explorer.core.okf_filter import NO_FILTER
 from okf_explorer.core.page_audit import PageView
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.legend import LINKS_LEGEND
+from okf_explorer.tui.link_nodes import (
+    WRITTEN,
+    LinkNode,
+    Side,
+    TreeLink,
+    incoming_links,
+    outgoing_links,
+)
 from okf_explorer.tui.okf_glyphs import row_badge
 from okf_explorer.tui.server_view import ServerComparison, explanation, mark, shorten
-
-Side = Literal["out", "in"]
-WRITTEN = {"wiki": "[[{}]]", "embed": "![[{}]]", "markdown": "({})"}
-"""How a link of each kind was written, for the subtitle."""
-
-
-@dataclass(slots=True)
-class LinkNode:
-    """What a tree node stands for. `loaded` turns True once its children are fetched."""
-
-    slug: str
-    side: Side
-    exists: bool = True
-    readable: bool = True
-    loaded: bool = False
-    link: ResolvedLink | None = None
-    """The resolved link this node stands for, when the brain handed it over (outgoing)."""
-    rel: str = LINKS
-    group: bool = False
-    """A heading that groups a side's links of relation `rel`, not a page."""
-    mention: str | None = None
-    """For a page under Mentions: the sentence naming the page (the subtitle shows it)."""
-    difference: Difference | None = None
-    """How the server disagrees with the text on this link (`server_view`), if it does."""
-
-
-@dataclass(frozen=True, slots=True)
-class TreeLink:
-    """One edge the tree shows: the page at the other end, the edge's relation, whether
-    the page exists, and the link the page states for it (outgoing), if any."""
-
-    slug: str
-    rel: str = LINKS
-    exists: bool = True
-    link: ResolvedLink | None = None
-
-
-def outgoing_links(brain: Brain, slug: str) -> list[TreeLink]:
-    """The edges leaving `slug` (its own links, and relations other pages state from its
-    side), each with the link behind it when `slug` states it. Blocking: run in a worker."""
-    stated = {(link.to, link.rel): link for link in brain.forward_links(slug) if not link.incoming}
-    index = brain.index
-    found = []
-    for node, rel in brain.out_edges(slug):
-        link = stated.get((node, rel))
-        exists = link.exists if link is not None else index is None or index.exists(node)
-        found.append(TreeLink(node, rel, exists, link))
-    return found
-
-
-def incoming_links(brain: Brain, slug: str) -> list[TreeLink]:
-    """The edges into `slug`, slug order, once per (page, relation). Blocking: run in a worker."""
-    return [TreeLink(node, rel) for node, rel in dict.fromkeys(brain.in_edges(slug))]
-
 
 AMBIGUOUS_MARK = "≟"
 """Marks a link that several pages matched at its rule (see the subtitle for them)."""

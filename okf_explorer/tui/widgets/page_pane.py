@@ -6,26 +6,20 @@ milliseconds and does not make every later relayout slow. The body is prepared
 (linkified, parsed) in a thread; only the mount happens on the event loop. A huge
 body shows its first `RENDER_CHARS` with a line saying how much of it is shown;
 `more` (key `m`, or a click on that line) appends the next part. Both renderers
-read vault Markdown (`vault_markdown`); `scroll_to_anchor` scrolls to a heading or
+read vault Markdown (`vault_markdown`); `scroll_to_anchor` (`anchor_scroll`) scrolls to a heading or
 block id (`[[Page#Heading]]`, `[[Page#^block]]`, the `o` outline).
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
-from functools import partial
 from typing import Literal
 
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
-from textual.content import Content, Span
 from textual.message import Message
-from textual.style import Style
-from textual.timer import Timer
-from textual.widget import Widget
 from textual.widgets import Static
 
 from okf_explorer.core.brain import Brain
@@ -40,16 +34,19 @@ from okf_explorer.core.link_grammar import LinkKind
 from okf_explorer.core.okf_meta import sources_of
 from okf_explorer.core.pages import Page
 from okf_explorer.core.text_safety import printable
-from okf_explorer.tui.anchors import embedded_text, heading_key, is_block_anchor
+from okf_explorer.tui.anchors import embedded_text
 from okf_explorer.tui.body_links import FILE_SCHEME, anchor_of_href, kind_of_href, target_of_href
 from okf_explorer.tui.history import View
 from okf_explorer.tui.legend import RESERVED_LEGEND
+from okf_explorer.tui.widgets.anchor_scroll import SCROLL_SETTLE as SCROLL_SETTLE
+from okf_explorer.tui.widgets.anchor_scroll import AnchorScroller
 from okf_explorer.tui.widgets.fast_body import (
     LIGHT_CHARS,
     RENDER_CHARS,
     Heading,
     LightBody,
     PreparedBody,
+    more_line,
     prepare_body,
 )
 from okf_explorer.tui.widgets.page_header import (
@@ -70,8 +67,6 @@ SPINNER_DELAY = 0.15
 """Seconds a page load may take before the pane shows a loading spinner."""
 COMPACT_BELOW = 20
 """A pane fewer rows high than this folds the header to its title and badges lines."""
-SCROLL_SETTLE = 0.5
-"""Seconds over which a scroll to a heading or block is made again (`_settle_scroll`)."""
 FIRST_SCREEN_CHARS = 24_000
 """A long page's first screen is drawn from this much of it; the rest of its first
 part (`RENDER_CHARS`) follows in the background, so a 2 MB page shows at once."""
@@ -154,8 +149,7 @@ class PagePane(VerticalScroll, can_focus=True):
         """(slug, line) shown under that page's header: how the server sees it."""
         self.headings: list[Heading] = []
         """(level, text) of the headings on screen, in order (the `o` outline)."""
-        self._pending_anchor: tuple[str, str] | None = None
-        self._settling: Timer | None = None
+        self.anchor_scroll = AnchorScroller(self)
 
     def compose(self) -> ComposeResult:
         yield PageHeader(id="page-header")
@@ -248,9 +242,8 @@ class PagePane(VerticalScroll, can_focus=True):
         self.shown = page
         if not filled:  # the rest of the first part, off the first screen's path
             self.run_worker(self.show_more(RENDER_CHARS - body.end), group="fill")
-        pending, self._pending_anchor = self._pending_anchor, None
-        if pending is not None and pending[0] == page.slug:
-            self.call_after_refresh(self.scroll_to_anchor, pending[1])
+        if (anchor := self.anchor_scroll.take_pending(page.slug)) is not None:
+            self.call_after_refresh(self.scroll_to_anchor, anchor)
 
     def _prepare(self, page: Page, start: int, limit: int) -> PreparedBody:
         width = self.scrollable_content_region.width or 80
@@ -259,59 +252,15 @@ class PagePane(VerticalScroll, can_focus=True):
 
     def expect_anchor(self, slug: str, anchor: str) -> None:
         """Scroll to `anchor` once `slug` is the next page shown (a followed link)."""
-        self._pending_anchor = (slug, anchor)
+        self.anchor_scroll.pending = (slug, anchor)
 
     def scroll_to_anchor(self, anchor: str) -> bool:
-        """Scroll the body to the heading (by its text, as Obsidian matches it) or the
-        `^block` `anchor` names; False (nothing moves) when the page has none."""
-        light = self.query_one("#page-light", LightBody)
-        if is_block_anchor(anchor):
-            if self.light:
-                return self._scroll_light(partial(light.block_y, anchor[1:]))
-            block = self.query_one("#page-body", VaultMarkdown).block_for(anchor)
-            return self._scroll_widget(block)
-        key = heading_key(anchor)
-        for index, (_, text) in enumerate(self.headings):
-            if heading_key(text) == key:
-                return self.scroll_to_heading(index)
-        return False
+        """Scroll to a heading or `^block` (`AnchorScroller.to_anchor`); False if none."""
+        return self.anchor_scroll.to_anchor(anchor, self.headings)
 
     def scroll_to_heading(self, index: int) -> bool:
         """Scroll to the `index`-th heading of the body (the `o` outline's order)."""
-        if self.light:
-            return self._scroll_light(partial(self.query_one(LightBody).heading_y, index))
-        headers = list(self.query_one("#page-body", VaultMarkdown).headers())
-        return self._scroll_widget(headers[index] if 0 <= index < len(headers) else None)
-
-    def _scroll_widget(self, widget: Widget | None) -> bool:
-        """Scroll `widget` to the top (again over the next frames: see `_settle_scroll`)."""
-        if widget is None:
-            return False
-        self._settle_scroll(lambda: self.scroll_to_widget(widget, animate=False, top=True))
-        return True
-
-    def _scroll_light(self, locate: Callable[[], int | None]) -> bool:
-        """Scroll to the line `locate` finds in the light body."""
-
-        def scroll() -> None:
-            y = locate()
-            if y is not None:
-                self.scroll_to(y=self.query_one(LightBody).virtual_region.y + y, animate=False)
-
-        if locate() is None:
-            return False
-        self._settle_scroll(scroll)
-        return True
-
-    def _settle_scroll(self, scroll: Callable[[], object]) -> None:
-        """Run `scroll` now, after the next refresh, and every 50 ms for `SCROLL_SETTLE`
-        seconds: blocks mounted just before (tables, embeds) take a few frames to reach
-        their height, and a scroll made earlier stops short of its target."""
-        if self._settling is not None:
-            self._settling.stop()
-        scroll()
-        self.call_after_refresh(scroll)
-        self._settling = self.set_interval(0.05, scroll, repeat=int(SCROLL_SETTLE / 0.05))
+        return self.anchor_scroll.to_heading(index)
 
     @property
     def truncated(self) -> bool:
@@ -398,7 +347,7 @@ class PagePane(VerticalScroll, can_focus=True):
         self.set_class(body.truncated and final, "truncated")
         if body.truncated and final:
             for line in self.query(".page-more").results(Static):
-                line.update(more_line(body.end, body.total))
+                line.update(more_line(body.end, body.total, RENDER_CHARS))
 
     @property
     def light(self) -> bool:
@@ -459,20 +408,3 @@ class PagePane(VerticalScroll, can_focus=True):
 
         self.run_worker(fill, group="embeds", exit_on_error=False)
 
-
-def more_line(shown: int, total: int) -> Content:
-    """`⚠ showing the first 195 KB of 9.6 MB · m shows the next 200 KB` (clickable).
-
-    Sizes count characters of the page source (about bytes for most pages).
-    """
-    step = min(RENDER_CHARS, total - shown)
-    head = f"⚠ showing the first {_size(shown)} of {_size(total)} · "
-    action = f"m shows the next {_size(step)}"
-    click = Style.from_meta({"@click": "screen.more_of_page"})
-    return Content(head + action, [Span(len(head), len(head) + len(action), click)])
-
-
-def _size(chars: int) -> str:
-    if chars >= 1_000_000:
-        return f"{chars / 1_000_000:.1f} MB"
-    return f"{max(1, round(chars / 1000))} KB"

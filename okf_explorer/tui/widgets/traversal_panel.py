@@ -8,7 +8,6 @@ on the screen, whose one `Worker.StateChanged` handler reports their failures.
 from __future__ import annotations
 
 import asyncio
-import io
 from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
@@ -26,11 +25,10 @@ from okf_explorer.core.graph import Edge
 from okf_explorer.core.okf_filter import NO_FILTER, OkfFilter, filter_walk
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui import backlink_rows as back
-from okf_explorer.tui.export_dialog import ask_export_folder, inside
 from okf_explorer.tui.history import View
 from okf_explorer.tui.legend import BACKLINKS_LEGEND, SLICE_LEGEND
 from okf_explorer.tui.okf_glyphs import row_badge
-from okf_explorer.tui.slice import path_line, summarise
+from okf_explorer.tui.slice import path_line, slice_title, summarise
 from okf_explorer.tui.slice_rows import (
     DIR_WIDTH,
     FIXED_COLUMNS,
@@ -38,9 +36,10 @@ from okf_explorer.tui.slice_rows import (
     column_widths,
     display_order,
     group_starts,
-    page_width,
     slice_row,
+    slice_widths,
 )
+from okf_explorer.tui.widgets.slice_saver import SliceSaver
 
 __all__ = ["FIXED_COLUMNS", "ROW_LIMIT", "TraversalPanel", "column_widths"]
 
@@ -60,18 +59,6 @@ table's height) if more, so the first paint waits for a few page reads only; the
 rest follow `FILL_CHUNK` at a time."""
 BACKLINK_CHUNK = 100
 """Linking pages read per frame after the first screenful (each may give a few rows)."""
-PAGE_SHARE = 0.35
-"""The share of the backlinks table the linking page's name takes at most."""
-
-
-def slice_title(view: View) -> str:
-    """`ROOT · depth N · DIRECTION` (SPEC §8), the root's controls shown as escapes, then
-    `· rel R` while a relation filter is on; `ROOT · backlinks` for `b`."""
-    if view.backlinks:
-        title = f"{printable(view.slug)} · backlinks"
-    else:
-        title = f"{printable(view.slug)} · depth {view.depth} · {view.direction}"
-    return title if view.rel is None else f"{title} · rel {printable(view.rel)}"
 
 
 class TraversalPanel(Vertical):
@@ -106,7 +93,6 @@ class TraversalPanel(Vertical):
     def __init__(self, brain: Brain, *, export_dir: Path, id: str | None = None) -> None:
         super().__init__(id=id)
         self.brain = brain
-        self.export_dir = export_dir
         self.view: View | None = None
         self.edges: list[Edge] = []
         self.loaded = False
@@ -114,9 +100,7 @@ class TraversalPanel(Vertical):
         """Whether the panel shows why its slice could not be walked."""
         self.export_wanted: View | None = None
         """The slice `e` asked for while it was being walked: saved once it is shown."""
-        self.last_export: Path | None = None
-        self.last_download: str | None = None
-        """Under `okf-explorer web`: the name of the last export offered as a download."""
+        self.saver = SliceSaver(self, brain, export_dir)
         self._fill = 0  # generation of the current fill: a new slice stops an old one
         self.row_slugs: list[str] = []
         """The page each table row opens, in table order."""
@@ -132,6 +116,11 @@ class TraversalPanel(Vertical):
         self.filled_once = False
         self.okf_filter = NO_FILTER
         """`F`: only edges between pages that pass (see `core.okf_filter`)."""
+
+    @property
+    def last_export(self) -> Path | None:
+        """Where the last `e` saved a slice (`SliceSaver`)."""
+        return self.saver.last_export
 
     def compose(self) -> ComposeResult:
         table: DataTable[str | int | Text] = DataTable(
@@ -181,7 +170,7 @@ class TraversalPanel(Vertical):
             self.show_edges(view, edges)
         if self.export_wanted == view:
             self.export_wanted = None
-            self._save(view, self.edges)
+            self.saver.save(view, self.edges)
         if start is not None:
             await self._read_backlinks(self._fill, view, start)
 
@@ -196,42 +185,11 @@ class TraversalPanel(Vertical):
     def export(self, view: View) -> None:
         """`e`: save the slice for `view` now if it is shown, else as soon as it is."""
         if self.loaded and self.view == view:
-            self._save(view, self.edges)
+            self.saver.save(view, self.edges)
         elif self.failed and self.view == view:
             self.notify("this slice could not be walked; r retries", title="export")
         else:
             self.export_wanted = view
-
-    def _save(self, view: View, edges: list[Edge]) -> None:
-        root = self.brain.local_root
-        if root is not None and inside(self.export_dir, root):
-            ask_export_folder(self, self.export_dir, root, partial(self._save_in, view, edges))
-            return
-        write = partial(self._write, view, list(edges))
-        self.screen.run_worker(write, group="export", exclusive=True, exit_on_error=False)
-
-    def _save_in(self, view: View, edges: list[Edge], folder: Path) -> None:
-        self.export_dir = folder  # kept: a later `e` saves there without asking
-        self._save(view, edges)
-
-    async def _write(self, view: View, edges: list[Edge]) -> None:
-        from okf_explorer.tui.slice_export import export_slice  # not needed for the first paint
-
-        if self.app.is_web:  # the browser downloads it: nothing lands on the server
-            self._offer_download(view, edges)
-            return
-        root = self.brain.local_root
-        path = await asyncio.to_thread(export_slice, edges, view, self.export_dir, root)
-        self.last_export = path
-        self.notify(f"saved {path}", title="export", markup=False)
-
-    def _offer_download(self, view: View, edges: list[Edge]) -> None:
-        from okf_explorer.tui.slice_export import slice_file
-
-        name, text = slice_file(edges, view)
-        self.app.deliver_text(io.StringIO(text), save_filename=name, mime_type="application/json")
-        self.last_download = name
-        self.notify(f"download {name}", title="export", markup=False)
 
     def show_pending(self, view: View, reason: str) -> None:
         """The settings changed; the slice is on its way (or cannot come yet)."""
@@ -281,20 +239,7 @@ class TraversalPanel(Vertical):
         table.add_column("hop", width=HOP_WIDTH)
         table.add_column("dir", width=DIR_WIDTH)
         titles = self._title_of
-        from_width, to_width = column_widths(
-            max([4, *(len(printable(edges[at].frm)) for at in rows)]),
-            max(
-                [
-                    2,
-                    *(
-                        self.badge(edges[at].to).cell_len
-                        + page_width(edges[at].to, titles(edges[at].to))
-                        for at in rows
-                    ),
-                ]
-            ),
-            table.size.width,
-        )
+        from_width, to_width = slice_widths(edges, rows, table.size.width, titles, self.badge)
         table.add_column("from", width=from_width)
         table.add_column("to", width=to_width)
         self.row_slugs = [edges[at].to for at in rows]
@@ -336,20 +281,12 @@ class TraversalPanel(Vertical):
         self._complete = False
         self._lay_out_backlinks()
 
-    def _backlink_widths(self) -> tuple[int, int]:
-        room = max(20, self.table.size.width - 2 * 2 - 2)
-        pages = back.linking_pages(self.edges[:ROW_LIMIT])
-        wanted = max([11, *(page_width(page, self._title_of(page)) for page in pages)])
-        # The file names whole (`…/name`) where half the room allows, else the share.
-        names = max([0, *(len(page.rsplit("/", 1)[-1]) + 2 for page in pages)])
-        page = min(wanted, max(12, int(room * PAGE_SHARE), min(names, room // 2)))
-        return page, max(8, room - page)
-
     def _lay_out_backlinks(self) -> None:
         table = self.table
         table.clear(columns=True)
         self._laid_out_for = table.size.width
-        self._widths = self._backlink_widths()
+        edges = self.edges[:ROW_LIMIT]
+        self._widths = back.backlink_widths(edges, table.size.width, self._title_of)
         table.add_column("linked from", width=self._widths[0])
         table.add_column("context", width=self._widths[1])
         self.row_slugs, self._backlink_rows = [], []
