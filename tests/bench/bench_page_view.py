@@ -12,7 +12,8 @@ with `compare` given every page, which the auditor must equal.
 from __future__ import annotations
 
 import sys
-import time
+
+from timing import best
 
 from okf_explorer.core.index_model import ResolvedLink
 from okf_explorer.core.page_audit import PageAuditor, compare_page
@@ -34,14 +35,6 @@ def brain(pages: int, links: int) -> tuple[list[str], list[ResolvedLink], list[s
     stored += [ServerLink(f"notes/p{i:06d}", "links", "manual") for i in range(links, links + 5)]
     return slugs, stated, stored
 
-
-def best(runs: int, work) -> float:  # type: ignore[no-untyped-def]
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        work()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def main() -> None:

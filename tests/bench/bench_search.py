@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 
 from gen_bundle import generate
+from timing import best
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.index import build_index
@@ -48,14 +49,6 @@ QUERIES = [
     "zebracorn",
 ]
 
-
-def best(runs: int, work) -> float:  # type: ignore[no-untyped-def]
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        work()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def main() -> int:
