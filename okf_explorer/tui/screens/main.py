@@ -337,12 +337,7 @@ class MainScreen(Screen[None]):
         self.open_page(slug)
 
     def action_toggle_graph(self) -> None:
-        """Show or hide the local graph of the slice (`widgets.graph_panel`)."""
-        panel = self.query_one(GraphPanel)
-        shown = panel.toggle()
-        self.set_class(shown, "-graph-shown")  # narrow: the graph takes the links' place
-        if shown:
-            panel.query_one("#graph-lines").focus()
+        self.layout_keys.toggle_graph()
 
     def action_stats(self) -> None:
         self.dialogs.stats(self.open_page)
