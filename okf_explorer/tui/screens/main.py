@@ -25,7 +25,6 @@ from textual.worker import Worker, WorkerState
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import Cancelled
 from okf_explorer.core.find_rank import Findable
-from okf_explorer.core.index_model import LinkIndex
 from okf_explorer.core.text_index import SearchHit
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.body_links import anchor_into
@@ -34,10 +33,11 @@ from okf_explorer.tui.failures import notice, reason
 from okf_explorer.tui.history import View
 from okf_explorer.tui.index_loader import IndexLoader
 from okf_explorer.tui.legend import WHY_NOT
-from okf_explorer.tui.live_reload import FolderWatcher, edit_page
+from okf_explorer.tui.live_reload import FolderWatcher
 from okf_explorer.tui.navigator import Navigator
 from okf_explorer.tui.screens.explorer_bindings import EXPLORER_BINDINGS, KeyRules, next_pane
 from okf_explorer.tui.screens.explorer_dialogs import ExplorerDialogs
+from okf_explorer.tui.screens.index_control import IndexControl
 from okf_explorer.tui.screens.pane_layout import PaneLayout
 from okf_explorer.tui.server_view import ServerComparison, badge
 from okf_explorer.tui.text_finder import PrefixedTextFinder, TextJump
@@ -89,10 +89,17 @@ class MainScreen(Screen[None]):
         self.history = self.nav.history
         self.keys = KeyRules(self.nav, self.loader, partial(self.query_one, PagePane))
         self.text_jump = TextJump()
-        self._reloaded_from: LinkIndex | None = None
-        """The index `r` refreshes (to say when nothing changed)."""
-        self._start_slug: str | None = None
         self.watcher = FolderWatcher()
+        self.index_control = IndexControl(
+            self,
+            brain,
+            self.loader,
+            self.nav,
+            self.watcher,
+            watch_files=watch_files,
+            comparison=comparison,
+            changed=self.sync_bindings,
+        )
         self.layout_keys = PaneLayout(self, lambda: self.loader.pages, self._current_slug)
         self.dialogs = ExplorerDialogs(self, brain, self.nav, self.loader)
 
@@ -127,12 +134,7 @@ class MainScreen(Screen[None]):
     @on(IndexLoader.IndexBuilt)
     @on(IndexLoader.IndexFailed)
     def _index_changed(self, message: Message) -> None:
-        status = self.query_one(StatusBar)
-        status.follow(message)
-        if isinstance(message, IndexLoader.IndexBuilt) and self.comparison is not None:
-            status.set_indexed(self.comparison.describe(message.answered_by))
-        if not isinstance(message, IndexLoader.IndexProgressed):
-            self.sync_bindings()  # a build started or ended: `r`, `s`, `e`, `ctrl+x` follow
+        self.index_control.index_changed(message)
 
     @on(IndexLoader.Listed)
     def _listed(self, message: IndexLoader.Listed) -> None:
@@ -145,12 +147,7 @@ class MainScreen(Screen[None]):
     @on(IndexLoader.IndexBuilt)
     def _index_built(self, message: IndexLoader.IndexBuilt) -> None:
         self.nav.index_built(message.first)
-        before, self._reloaded_from = self._reloaded_from, None
-        after = self.brain.index
-        if before is not None and after is not None and before.pages == after.pages:
-            self.notify("nothing changed since the last index", title="r", timeout=2)
-        if message.first and self.watch_files and (root := self.brain.local_root) is not None:
-            self.watcher.start(root)  # live reload (MCP sources have no folder to watch)
+        self.index_control.index_built(message)
         self.layout_keys.pages_changed()
 
     @on(IndexLoader.IndexFailed)
@@ -164,15 +161,12 @@ class MainScreen(Screen[None]):
 
     @on(IndexLoader.StartChosen)
     def _start_chosen(self, message: IndexLoader.StartChosen) -> None:
-        self._start_slug = message.choice.slug
-        self.query_one(StatusBar).set_start(message.choice.rule)
+        self.index_control.start_chosen(message)
 
     @on(PagePane.Opened)
     def _opened(self, message: PagePane.Opened) -> None:
         self.nav.opened(message.view, message.move)
-        if self._start_slug is not None and message.view.slug != self._start_slug:
-            self._start_slug = None  # the user moved on: the status line forgets the rule
-            self.query_one(StatusBar).set_start(None)
+        self.index_control.opened(message.view)
         self.sub_title = printable(message.view.slug)
         self.sync_bindings()
 
@@ -343,32 +337,16 @@ class MainScreen(Screen[None]):
         self.open_page(slug)
 
     def action_toggle_graph(self) -> None:
-        """Show or hide the local graph of the slice (`widgets.graph_panel`)."""
-        panel = self.query_one(GraphPanel)
-        shown = panel.toggle()
-        self.set_class(shown, "-graph-shown")  # narrow: the graph takes the links' place
-        if shown:
-            panel.query_one("#graph-lines").focus()
+        self.layout_keys.toggle_graph()
 
     def action_stats(self) -> None:
         self.dialogs.stats(self.open_page)
 
     def action_reload(self) -> None:
-        """Refresh the index; a page that failed to load is loaded again too. When
-        nothing changed, a notification says so once the refresh is done."""
-        self._reloaded_from = self.brain.index if self.loader.ready else None
-        if self.query_one(PagePane).error is not None:
-            self.nav.go(self.nav.current, "reload")
-        if self.comparison is not None:
-            self.comparison.forget()
-        self.loader.build(refresh=self.loader.ready)
+        self.index_control.reload()
 
     def action_cancel_index(self) -> None:
-        if self.loader.cancel():
-            self.query_one(StatusBar).set_cancelled(previous=self.loader.ready)
-            if not self.loader.ready and (current := self.nav.current) is not None:
-                self.nav.show_graph(current)  # the panes stop promising an index
-            self.sync_bindings()
+        self.index_control.cancel()
 
     def action_next_pane(self, step: int = 1) -> None:
         # `set_focus` moves the focus now; `focus()` would wait for the next idle, so
@@ -392,13 +370,10 @@ class MainScreen(Screen[None]):
 
     @on(FolderWatcher.WatchFailed)
     def _watch_failed(self, message: FolderWatcher.WatchFailed) -> None:
-        text = f"live reload is off ({message.reason}); r reloads"
-        self.notify(text, title="watch", severity="warning", markup=False)
+        self.index_control.watch_failed(message)
 
     def action_edit(self) -> None:
-        """`E`: the page's file in `$EDITOR` (the app steps aside); re-indexed on return."""
-        if edit_page(self.app, self.brain, self._current_slug()):
-            self.action_reload()
+        self.index_control.edit(self._current_slug())
 
     def action_help(self) -> None:
         self.dialogs.help(self.BINDINGS)

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from textual.screen import Screen
 from textual.widget import Widget
 
+from okf_explorer.tui.widgets.graph_panel import GraphPanel
 from okf_explorer.tui.widgets.link_tree import LinkTree
 from okf_explorer.tui.widgets.page_pane import PagePane
 from okf_explorer.tui.widgets.page_tree import PageTree
@@ -58,6 +59,14 @@ class PaneLayout:
         """A new index: an open tree lists its pages (titles are known now)."""
         if self.tree_open:
             self._screen.query_one(PageTree).show(self._pages(), None)
+
+    def toggle_graph(self) -> None:
+        """Show or hide the local graph of the slice (`widgets.graph_panel`)."""
+        panel = self._screen.query_one(GraphPanel)
+        shown = panel.toggle()
+        self._screen.set_class(shown, "-graph-shown")  # narrow: the graph takes the links' place
+        if shown:
+            panel.query_one("#graph-lines").focus()
 
     def zoom(self) -> None:
         """The focused pane fills the screen, or the panes come back (also `escape`)."""
