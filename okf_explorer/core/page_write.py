@@ -1,0 +1,68 @@
+"""The write port: saving a page back into a brain (a trail or a slice, issue 13).
+
+Reads are fail-open, writes are fail-closed. A `PageWriter` writes one page and
+says exactly what happened, as a `SaveResult`:
+
+- `written`: the page was written **and read back identical** (verified);
+- `unchanged`: the page already held these exact bytes (the same idempotency
+  key and content), so nothing was written; it was read back and is identical;
+- `refused`: the brain said no (auth, scope, policy); never retried;
+- `conflict`: the page changed under us, and the one re-read and re-submit with
+  the expected version failed again;
+- `unavailable`: the brain could not be reached; nothing is known to be written;
+- `failed`: anything else (a write that did not read back identical, a bad reply).
+
+The idempotency key is derived from the content (roots, depth, direction,
+edges) by the caller and reused on every retry of one save, so saving the same
+slice twice yields one page with identical bytes, not two.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Protocol, runtime_checkable
+
+
+class SaveOutcome(StrEnum):
+    """What a save did; only `written` and `unchanged` mean the page is there."""
+
+    WRITTEN = "written"
+    UNCHANGED = "unchanged"
+    REFUSED = "refused"
+    CONFLICT = "conflict"
+    UNAVAILABLE = "unavailable"
+    FAILED = "failed"
+
+    @property
+    def saved(self) -> bool:
+        """True when the page now holds the bytes that were asked for (verified)."""
+        return self in (SaveOutcome.WRITTEN, SaveOutcome.UNCHANGED)
+
+
+@dataclass(frozen=True)
+class SaveResult:
+    """The outcome of one save, with a one-line reason a person can read.
+
+    `where` names the page written (a file path or `URL#slug`, never a token);
+    `attempts` counts the write requests made (0 for `unchanged` and dry runs).
+    """
+
+    outcome: SaveOutcome
+    slug: str
+    where: str
+    detail: str = ""
+    attempts: int = 0
+
+
+@runtime_checkable
+class PageWriter(Protocol):
+    """A brain that can take a page: a folder bundle, or a server's `put_page`."""
+
+    def write_page(self, slug: str, text: str, *, idempotency_key: str) -> SaveResult:
+        """Write `text` as page `slug`, verify it by reading it back, say what happened.
+
+        Never raises for a failure of the brain (that is an outcome); raises only
+        for a programming error such as an invalid slug (`ValueError`).
+        """
+        ...
