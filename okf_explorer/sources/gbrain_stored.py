@@ -113,9 +113,11 @@ def difference(expected: ExpectedPage, stored: dict[str, Any]) -> str | None:
     if not isinstance(tags, list) or {str(t) for t in tags} != expected.tags:
         found.append("tags")
     theirs = stored.get("frontmatter")
-    theirs = {k: v for k, v in theirs.items() if k not in GATE_KEYS} if isinstance(
-        theirs, dict
-    ) else None
+    theirs = (
+        {k: v for k, v in theirs.items() if k not in GATE_KEYS}
+        if isinstance(theirs, dict)
+        else None
+    )
     if theirs != expected.frontmatter:
         keys = sorted(set(theirs or {}) ^ set(expected.frontmatter)) or sorted(
             k for k, v in expected.frontmatter.items() if (theirs or {}).get(k) != v

@@ -187,9 +187,7 @@ class GbrainWriter:
             raise OkfError(f"{self._label} answered put_page with something unexpected")
         return payload
 
-    def result(
-        self, outcome: SaveOutcome, slug: str, detail: str, attempts: int
-    ) -> SaveResult:
+    def result(self, outcome: SaveOutcome, slug: str, detail: str, attempts: int) -> SaveResult:
         return SaveResult(outcome, slug, f"{self._label}#{slug}", detail, attempts)
 
 
@@ -259,7 +257,7 @@ class _Save:
                 f"{reason}; whether the page was written is unknown (re-read failed: {error})",
             )
         if self.holds_ours(page):
-            return self.final(SaveOutcome.WRITTEN, "the write's reply was lost; read back identical")
+            return self.final(SaveOutcome.WRITTEN, "the reply was lost; read back identical")
         return self.final(SaveOutcome.UNAVAILABLE, f"{reason}; re-read: the page was not written")
 
     def verify(self, reply: dict[str, Any]) -> SaveResult:
