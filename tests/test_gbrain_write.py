@@ -124,6 +124,15 @@ def test_the_same_save_twice_is_unchanged_and_one_page(peer, write_through):
     assert proxy.count("put_page") == 1  # the second save wrote nothing
 
 
+def test_the_same_key_with_other_content_is_written_again(peer, write_through):
+    writer, proxy = write_through()
+    writer.write_page("trails/rekeyed", page("k-same"), idempotency_key="k-same")
+    edited = page("k-same", "\nOne more line.\n")
+    result = writer.write_page("trails/rekeyed", edited, idempotency_key="k-same")
+    assert result.outcome is SaveOutcome.WRITTEN and proxy.count("put_page") == 2
+    assert "One more line." in read_page(peer, "trails/rekeyed").content
+
+
 def test_a_key_the_text_lacks_is_added_to_its_frontmatter(peer, write_through):
     writer, _ = write_through()
     text = page("k-added").replace('idempotency_key: "k-added"\n', "")
@@ -273,3 +282,24 @@ def test_making_a_writer_sends_nothing(peer, counting_proxy):
     writer = GbrainWriter.connect(proxy.url, token=token_of(write_token_file(peer)))
     writer.close()
     assert proxy.requests == []
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "# Plain\n\nNo timeline here.\n",
+        "# Sentinel\n\ntext\n\n<!-- timeline -->\n\n## Timeline\n\n- 2024-01-05: joined\n",
+        "# Rule\n\ntext\n\n---\n\n## Timeline\n- 2024-01-05: joined\n",
+        "# Moved\n\n\n## Timeline\n- 2024-01-05: joined\n- 2025: left\n\n## After\n\nmore\n",
+        "# Unicode ✓\n\n  indented line\ttab\n\n```python\nx = 1\n```\n",
+    ],
+    ids=["plain", "sentinel", "rule", "moved-section", "unicode"],
+)
+def test_bodies_gbrain_splits_still_read_back_identical(peer, write_through, body):
+    writer, _ = write_through()
+    slug = f"trails/body-{abs(hash(body)) % 10**8}"
+    text = f"---\ntitle: Shapes\nday: 2026-11-30\nnested: {{a: [1, 2.5, true, null]}}\n---\n{body}"
+    result = writer.write_page(slug, text, idempotency_key=slug)
+    assert result.outcome is SaveOutcome.WRITTEN, result.detail
+    again = writer.write_page(slug, text, idempotency_key=slug)
+    assert again.outcome is SaveOutcome.UNCHANGED, again.detail

@@ -150,13 +150,15 @@ def body_matches(body: str, compiled_truth: str, timeline: str) -> bool:
         window = lines[start : start + size]
         if not _same_block(window, block):
             continue
-        before = lines[:start]
-        while before and not before[-1].strip():
-            before.pop()
-        if before and _SENTINEL.match(before[-1].strip()):
-            before.pop()
-        rest = "\n".join(before + lines[start + size :]).strip()
-        if rest == compiled_truth:
+        before, probe = lines[:start], start
+        while probe and not lines[probe - 1].strip():
+            probe -= 1
+        if probe and _SENTINEL.match(lines[probe - 1].strip()):
+            before = lines[: probe - 1]  # the sentinel and the blank lines after it
+        stops = [start + size]  # blank lines after the block may have been trimmed from it
+        while stops[-1] < len(lines) and not lines[stops[-1]].strip():
+            stops.append(stops[-1] + 1)
+        if any("\n".join(before + lines[stop:]).strip() == compiled_truth for stop in stops):
             return True
     return False
 
