@@ -303,3 +303,17 @@ def test_bodies_gbrain_splits_still_read_back_identical(peer, write_through, bod
     assert result.outcome is SaveOutcome.WRITTEN, result.detail
     again = writer.write_page(slug, text, idempotency_key=slug)
     assert again.outcome is SaveOutcome.UNCHANGED, again.detail
+
+
+def test_a_write_that_cannot_be_read_back_is_not_written(peer, write_through):
+    writer, proxy = write_through()
+
+    def no_read_back(call: ProxiedCall):
+        if call.tool == "get_page" and proxy.count("get_page") > 2:
+            return 503, b""
+        return None
+
+    proxy.reply = no_read_back
+    result = writer.write_page("trails/unverified", page("k-unv"), idempotency_key="k-unv")
+    assert result.outcome is SaveOutcome.UNAVAILABLE
+    assert "sent but is not verified" in result.detail and result.attempts == 1

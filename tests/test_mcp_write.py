@@ -132,7 +132,7 @@ def test_an_unreachable_server_is_unavailable_and_nothing_written():
     finally:
         writer.close()
     assert result.outcome is SaveOutcome.UNAVAILABLE and result.attempts == 0
-    assert "nothing was written" in result.detail and "secret-token-1" not in result.detail
+    assert "the write was not sent" in result.detail and "secret-token-1" not in result.detail
 
 
 def test_our_own_read_only_serve_refuses_the_write(tmp_path: Path):
@@ -148,3 +148,15 @@ def test_our_own_read_only_serve_refuses_the_write(tmp_path: Path):
     assert result.outcome is SaveOutcome.REFUSED and result.attempts == 1
     assert "unknown_operation" in result.detail
     assert sorted(p.name for p in bundle.iterdir()) == ["page.md"]
+
+
+def test_the_counting_proxy_counts_what_a_server_would_have_got(counting_proxy):
+    proxy = counting_proxy(None)  # no upstream: every request is answered 502
+    writer = GbrainWriter.connect(proxy.url, token="secret-token-2")
+    try:
+        result = writer.write_page("trails/a", TEXT, idempotency_key="k1")
+    finally:
+        writer.close()
+    assert result.outcome is SaveOutcome.UNAVAILABLE and result.attempts == 0
+    assert proxy.count(method="initialize") == len(proxy.requests) >= 1
+    assert proxy.count("put_page") == 0

@@ -258,7 +258,9 @@ class _Save:
             )
         if self.holds_ours(page):
             return self.final(SaveOutcome.WRITTEN, "the reply was lost; read back identical")
-        return self.final(SaveOutcome.UNAVAILABLE, f"{reason}; re-read: the page was not written")
+        return self.final(
+            SaveOutcome.UNAVAILABLE, f"{reason}; re-read: the page does not hold it, not written"
+        )
 
     def verify(self, reply: dict[str, Any]) -> SaveResult:
         status, error = reply.get("status"), reply.get("error")
@@ -286,8 +288,10 @@ class _Save:
         except AuthError as error:
             raise self.final(SaveOutcome.REFUSED, str(error)) from None
         except SourceUnavailable as error:
-            written = "; nothing was written" if not self.attempts else ""
-            raise self.final(SaveOutcome.UNAVAILABLE, f"{error} ({why}){written}") from None
+            state = "was sent but is not verified" if self.attempts else "was not sent"
+            raise self.final(
+                SaveOutcome.UNAVAILABLE, f"{error} ({why}); the write {state}"
+            ) from None
         except OkfError as error:
             raise self.final(SaveOutcome.FAILED, f"{error} ({why})") from None
 
