@@ -317,3 +317,12 @@ def test_a_write_that_cannot_be_read_back_is_not_written(peer, write_through):
     result = writer.write_page("trails/unverified", page("k-unv"), idempotency_key="k-unv")
     assert result.outcome is SaveOutcome.UNAVAILABLE
     assert "sent but is not verified" in result.detail and result.attempts == 1
+
+
+def test_a_reply_cut_off_is_read_to_find_out_and_not_resent(peer, write_through):
+    writer, proxy = write_through()
+    proxy.reply = lambda call: (200, b"") if call.tool == "put_page" else None
+    result = writer.write_page("trails/cut-off", page("k-cut"), idempotency_key="k-cut")
+    assert result.outcome is SaveOutcome.FAILED
+    assert "cut off" in result.detail and "not written" in result.detail
+    assert result.attempts == proxy.count("put_page") == 1

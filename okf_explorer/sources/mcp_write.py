@@ -47,9 +47,16 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import dataclass
 from typing import Any
 
-from okf_explorer.core.errors import AuthError, OkfError, PageNotFound, SourceUnavailable
+from okf_explorer.core.errors import (
+    AuthError,
+    OkfError,
+    PageNotFound,
+    ProtocolError,
+    SourceUnavailable,
+)
 from okf_explorer.core.page_write import SaveOutcome, SaveResult
 from okf_explorer.sources.gbrain_stored import (
     IDEMPOTENCY_KEY,
@@ -95,7 +102,12 @@ class _Transient(Exception):
 
 
 class _Unknown(Exception):
-    """A write whose fate is unknown: sent, but no answer came (timeout, dropped)."""
+    """A write whose fate is unknown: sent, but no usable answer came (a timeout, a
+    dropped connection, a reply cut off). `outcome` is the result if it did not land."""
+
+    def __init__(self, message: str, outcome: SaveOutcome = SaveOutcome.UNAVAILABLE) -> None:
+        super().__init__(message)
+        self.outcome = outcome
 
 
 class _Outcome(Exception):
@@ -120,7 +132,7 @@ class GbrainWriter:
         self._rpc = source.transport if isinstance(source, McpSource) else source
         self._label = self._rpc.label
         self._decoder = ToolDecoder(self._label, self._rpc.token_source, self._rpc.scrub)
-        self._backoff = retry_backoff_s
+        self.retry_backoff_s = retry_backoff_s
 
     @classmethod
     def connect(
@@ -143,6 +155,10 @@ class GbrainWriter:
 
     def close(self) -> None:
         self._rpc.close()
+
+    def scrub(self, text: str) -> str:
+        """Server text made safe to show: secrets masked, one short line."""
+        return self._rpc.scrub(text)
 
     # -- PageWriter -----------------------------------------------------------------------
 
@@ -177,6 +193,8 @@ class GbrainWriter:
             raise _Transient(str(error)) from None
         except SourceUnavailable as error:
             raise _Unknown(str(error)) from None
+        except ProtocolError as error:  # e.g. a reply cut off: the server may have acted
+            raise _Unknown(str(error), SaveOutcome.FAILED) from None
         code, message = _tool_error(result)
         if code in REFUSAL_CODES:
             raise AuthError(f"{self._label} refused put_page: {code}: {self._rpc.scrub(message)}")
@@ -191,20 +209,16 @@ class GbrainWriter:
         return SaveResult(outcome, slug, f"{self._label}#{slug}", detail, attempts)
 
 
+@dataclass
 class _Save:
-    """One save: its expected page, the version it expects, the writes it made."""
+    """One save: the text it sends, the stored form it expects, the writes it made."""
 
-    def __init__(
-        self, writer: GbrainWriter, slug: str, text: str, expected: ExpectedPage, key: str
-    ) -> None:
-        self.writer, self.slug, self.text, self.expected, self.key = (
-            writer,
-            slug,
-            text,
-            expected,
-            key,
-        )
-        self.attempts = 0
+    writer: GbrainWriter
+    slug: str
+    text: str
+    expected: ExpectedPage
+    key: str
+    attempts: int = 0
 
     def run(self) -> SaveResult:
         before = self.read("before writing")
@@ -232,7 +246,7 @@ class _Save:
     def put_once(self) -> dict[str, Any] | None:
         """One `put_page`: its reply, or None to try again after a transient failure."""
         if self.attempts:
-            time.sleep(self.writer._backoff * 2 ** (self.attempts - 1))
+            time.sleep(self.writer.retry_backoff_s * 2 ** (self.attempts - 1))
         self.attempts += 1
         try:
             return self.writer.put(self.slug, self.text)
@@ -243,11 +257,13 @@ class _Save:
                 raise self.after_unknown(f"{error}; gave up after {self.attempts} writes") from None
             return None
         except _Unknown as error:
-            raise self.after_unknown(str(error)) from None
+            raise self.after_unknown(str(error), error.outcome) from None
         except OkfError as error:
             raise self.final(SaveOutcome.FAILED, str(error)) from None
 
-    def after_unknown(self, reason: str) -> _Outcome:
+    def after_unknown(
+        self, reason: str, not_found: SaveOutcome = SaveOutcome.UNAVAILABLE
+    ) -> _Outcome:
         """The write may or may not have landed: read once to find out."""
         try:
             page = self.writer.read(self.slug)
@@ -258,14 +274,12 @@ class _Save:
             )
         if self.holds_ours(page):
             return self.final(SaveOutcome.WRITTEN, "the reply was lost; read back identical")
-        return self.final(
-            SaveOutcome.UNAVAILABLE, f"{reason}; re-read: the page does not hold it, not written"
-        )
+        return self.final(not_found, f"{reason}; re-read: the page does not hold it, not written")
 
     def verify(self, reply: dict[str, Any]) -> SaveResult:
         status, error = reply.get("status"), reply.get("error")
         if status == "error" or error:
-            detail = self.writer._rpc.scrub(str(error or status))
+            detail = self.writer.scrub(str(error or status))
             return self.done(SaveOutcome.FAILED, f"gbrain did not store the page: {detail}")
         if reply.get("slug") != self.slug:
             return self.done(
