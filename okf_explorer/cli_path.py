@@ -94,6 +94,9 @@ def run_path(brain: Brain, args: argparse.Namespace) -> int:
         avoid=avoid_of(args.avoid, lambda name: resolve_name(brain, name)),
         max_hops=_clamped("max-hops", args.max_hops, MAX_HOPS_CAP),
     )
+    if query.rels is not None and (missing := sorted(query.rels - set(brain.relations()))):
+        known = ", ".join(brain.relations())
+        note(f"no edge has relation {', '.join(missing)} (relations here: {known})")
     paths = explained_paths(brain, query)
     if args.json:
         emit(json_text([path_record(path, details) for path, details in paths], indent=2) + "\n")
