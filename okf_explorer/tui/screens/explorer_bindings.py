@@ -55,6 +55,8 @@ EXPLORER_BINDINGS: list[BindingType] = [
     Binding("o", "outline", "Outline", id="outline"),
     Binding("p", "toggle_properties", "All properties", show=False, id="properties"),
     Binding("z", "zoom", "Zoom pane", show=False, id="zoom"),
+    Binding("M", "mark_path_from", "Mark path start", show=False, id="mark-path-from"),
+    Binding("P", "paths", "Paths", show=False, id="paths"),
     Binding("E", "edit", "Edit in $EDITOR", show=False, id="edit"),
     Binding("ctrl+x", "cancel_index", "Cancel indexing", id="cancel-index"),
     Binding("tab", "next_pane", "Next pane", show=False, id="next-pane"),
