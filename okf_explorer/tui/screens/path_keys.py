@@ -37,13 +37,7 @@ class PathKeys:
         if slug is None:
             return
         self.path_from = slug
-        self._screen.query_one(StatusBar).set_path_from(slug)
-        self._screen.notify(
-            f"from: {printable(slug)} · open another page and press P",
-            title="paths",
-            markup=False,
-            timeout=3,
-        )
+        self._screen.query_one(StatusBar).set_path_from(slug)  # the status line says so
 
     def toggle(self) -> None:
         """`P`: the paths from the marked page to this one, or the slice back."""

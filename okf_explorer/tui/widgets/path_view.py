@@ -29,7 +29,7 @@ from okf_explorer.core.paths import PATH_DIRECTIONS, FoundPath, PathQuery
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.slice_rows import page_cell, shorten_right
 
-PATHS_LEGEND = "enter opens · a avoid hubs · d direction · escape returns"
+PATHS_LEGEND = "a avoid hubs · d direction · esc returns"
 """The view's subtitle."""
 PATH_WIDTH, HOP_WIDTH, DIR_WIDTH = 4, 3, 3
 
