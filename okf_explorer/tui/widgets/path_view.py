@@ -80,6 +80,7 @@ class PathView(Vertical):
         self.loaded = False
         self.rows: list[tuple[int, int]] = []
         """Per table row: (which path, which hop)."""
+        self._laid_out_for = 0
 
     def compose(self) -> ComposeResult:
         table: DataTable[str | Text] = DataTable(
@@ -117,8 +118,24 @@ class PathView(Vertical):
         """Fill the table: one row per hop, the path's number on its first hop."""
         self.path_query, self.paths, self.loaded = query, found, True
         self.border_title = Text(paths_title(query, len(found)))
+        self._lay_out()
+        self._describe(0 if self.rows else None)
+
+    def on_resize(self) -> None:
+        """A new width (the view was just shown, or the terminal changed): the columns
+        are laid out again for it, the cursor kept."""
+        width = self.table.size.width
+        if self.loaded and width > 0 and width != self._laid_out_for:
+            row = self.table.cursor_row
+            self._lay_out()
+            if 0 <= row < len(self.rows):
+                self.table.move_cursor(row=row, animate=False)
+
+    def _lay_out(self) -> None:
+        found = self.paths
         table = self.table
         table.clear(columns=True)
+        self._laid_out_for = table.size.width
         room = max(20, table.size.width - PATH_WIDTH - HOP_WIDTH - DIR_WIDTH - 2 * 5)
         side = room // 2
         table.add_column("path", width=PATH_WIDTH)
@@ -140,7 +157,6 @@ class PathView(Vertical):
                 )
                 table.add_row(*cells, key=f"{len(self.rows)}\t{step.to}")
                 self.rows.append((number, hop))
-        self._describe(0 if self.rows else None)
 
     def _title_of(self, slug: str) -> str | None:
         index = self.brain.index
