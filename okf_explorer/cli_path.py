@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING
 
 from okf_explorer.cli_arguments import relation_name, whole_number
 from okf_explorer.cli_common import emit, note, resolve_name
-from okf_explorer.core.path_hops import HopDetail, explained_paths, path_record
 from okf_explorer.core.paths import (
     DEFAULT_K,
     DEFAULT_MAX_HOPS,
@@ -40,6 +39,7 @@ from okf_explorer.core.text_safety import json_text, printable
 
 if TYPE_CHECKING:
     from okf_explorer.core.brain import Brain
+    from okf_explorer.core.path_hops import HopDetail
 
 PATH_HELP = (
     "the k shortest simple paths between two pages, each hop with its relation, "
@@ -84,6 +84,8 @@ def add_path_parser(parser: argparse.ArgumentParser, slug_help: str) -> None:
 
 
 def run_path(brain: Brain, args: argparse.Namespace) -> int:
+    from okf_explorer.core.path_hops import explained_paths, path_record
+
     frm, to = resolve_name(brain, args.frm), resolve_name(brain, args.to)
     query = PathQuery(
         frm,

@@ -4,7 +4,8 @@ Body links: a → hub, b, c, x; b → m → d; c → e → d; x → y → z → 
 f01…f12 → hub (so `hub` has 13 pages linking in: the one hub by degree);
 w → index → a (an `index` page is a hub too); q → log → a (`log` is reserved).
 b states `sources: [/e.md]` in its frontmatter: an edge b → e of relation
-`derived_from`. From a to d: a→hub→d (2 hops, via hub), a→b→m→d and
+`derived_from`; r1 links to r2, which is `derived_from` r1.
+From a to d: a→hub→d (2 hops, via hub), a→b→m→d and
 a→c→e→d (3), a→x→y→z→d (4).
 """
 
@@ -29,6 +30,8 @@ PAGES: dict[str, str] = {
     "index": "Home: [[a]].\n",
     "q": "Q reads the [[log]].\n",
     "log": "Logged [[a]].\n",
+    "r1": "R1 cites [[r2]].\n",
+    "r2": "---\nsources:\n  - id: r1\n    resource: /r1.md\n---\nR2.\n",
     **{f"f{n:02}": f"F{n} uses [[hub]].\n" for n in range(1, 13)},
 }
 

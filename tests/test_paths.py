@@ -85,6 +85,16 @@ def test_rel_keeps_paths_to_those_relations(brain: Brain) -> None:
     assert pages_of(brain, PathQuery("b", "e", rels=frozenset({"derived_from"}))) == [["b", "e"]]
 
 
+def test_any_with_rel_names_the_way_the_kept_link_runs(brain: Brain) -> None:
+    query = PathQuery("r1", "r2", direction="any", rels=frozenset({"derived_from"}))
+    (path,) = brain.path_graphs().find(query)
+    assert [(e.frm, e.to, e.rel, e.direction) for e in path.edges()] == [
+        ("r1", "r2", "derived_from", "in")  # r2 states it; r1's body link is not kept
+    ]
+    (plain,) = brain.path_graphs().find(PathQuery("r1", "r2", direction="any"))
+    assert [(e.rel, e.direction) for e in plain.edges()] == [("links", "out")]
+
+
 def test_each_hop_has_its_rule_and_sentence(brain: Brain) -> None:
     paths = explained_paths(brain, PathQuery("a", "d", k=4, avoid=Avoid(hubs=True)))
     by_pages = {tuple(path.pages): details for path, details in paths}

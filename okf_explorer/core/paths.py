@@ -229,15 +229,15 @@ class PathGraphs:
         return found
 
     def _steps(self, nodes: list[str], query: PathQuery) -> tuple[Step, ...]:
-        base = self.base()
+        """Each hop's relation (the first the query allows) and which way its link runs."""
+        walked = self.for_query("out", query.rels)  # the links as the query keeps them
         steps = []
         for frm, to in pairwise(nodes):
-            if query.direction == "out" or (query.direction == "any" and base.has_edge(frm, to)):
-                rels, direction = base[frm][to]["rels"], "out"
+            if query.direction == "out" or (query.direction == "any" and walked.has_edge(frm, to)):
+                rels, direction = walked[frm][to]["rels"], "out"
             else:
-                rels, direction = base[to][frm]["rels"], "in"
-            rel = next((r for r in rels if query.rels is None or r in query.rels), LINKS)
-            steps.append(Step(frm, to, rel, direction))  # type: ignore[arg-type]
+                rels, direction = walked[to][frm]["rels"], "in"
+            steps.append(Step(frm, to, rels[0] if rels else LINKS, direction))  # type: ignore[arg-type]
         return tuple(steps)
 
 
