@@ -5,7 +5,7 @@ f01…f12 → hub (so `hub` has 13 pages linking in: the one hub by degree);
 w → index → a (an `index` page is a hub too); q → log → a (`log` is reserved).
 b states `sources: [/e.md]` in its frontmatter: an edge b → e of relation
 `derived_from`; r1 links to r2, which is `derived_from` r1.
-From a to d: a→hub→d (2 hops, via hub), a→b→m→d and
+From a to d: a→hub→d (2 hops, via hub), a→b→m→d, a→b→e→d and
 a→c→e→d (3), a→x→y→z→d (4).
 """
 
