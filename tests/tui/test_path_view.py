@@ -69,6 +69,8 @@ async def test_mark_open_another_page_show_paths_open_a_hop_and_return(
         await settle(pilot, lambda: view.loaded)
         assert str(view.border_title) == "paths a → d · 3 found · avoid hubs"
         assert all("hub" not in row for row in hop_rows(view))
+        await pilot.press("tab", "tab", "tab")  # tab goes round the panes, the paths' included
+        assert view.table.has_focus
         await pilot.press("escape")
         await settle(pilot)
         assert panel.display and not view.display and panel.table.has_focus
