@@ -314,6 +314,12 @@ def _mentions(brain: Brain, args: argparse.Namespace) -> int:
     return run_mentions(brain, args, resolve_name(brain, args.slug))
 
 
+def _path(brain: Brain, args: argparse.Namespace) -> int:
+    from okf_explorer.cli_path import run_path
+
+    return run_path(brain, args)
+
+
 CommandHandler = Callable[["Brain", argparse.Namespace], int]
 
 _HANDLERS: dict[str, CommandHandler] = {
@@ -326,5 +332,6 @@ _HANDLERS: dict[str, CommandHandler] = {
     "validate": _validate,
     "search": _search,
     "mentions": _mentions,
+    "path": _path,
 }
 """The commands that run over an open brain (`serve` opens its own)."""

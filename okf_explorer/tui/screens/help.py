@@ -33,6 +33,8 @@ LONGER = {
     "cycle_direction": "Direction: out, in, both, neighbourhood",
     "backlinks": "Backlinks with their sentences (b again: back)",
     "okf_filter": "Filter by OKF status and trust",
+    "mark_path_from": "Mark this page: paths start here",
+    "paths": "Paths from the marked page to this one (P again: back)",
 }
 """Help texts longer than the footer has room for, by action."""
 
