@@ -314,6 +314,12 @@ def _mentions(brain: Brain, args: argparse.Namespace) -> int:
     return run_mentions(brain, args, resolve_name(brain, args.slug))
 
 
+def _walk_command(brain: Brain, args: argparse.Namespace) -> int:
+    from okf_explorer.cli_walk import run_walk
+
+    return run_walk(brain, args)
+
+
 CommandHandler = Callable[["Brain", argparse.Namespace], int]
 
 _HANDLERS: dict[str, CommandHandler] = {
@@ -326,5 +332,6 @@ _HANDLERS: dict[str, CommandHandler] = {
     "validate": _validate,
     "search": _search,
     "mentions": _mentions,
+    "walk": _walk_command,
 }
 """The commands that run over an open brain (`serve` opens its own)."""
