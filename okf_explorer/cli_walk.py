@@ -27,7 +27,14 @@ from typing import TYPE_CHECKING
 from okf_explorer.cli_arguments import whole_number
 from okf_explorer.cli_common import emit
 from okf_explorer.core.text_safety import json_text, printable
-from okf_explorer.core.walk import WALK_DIRECTIONS, WalkRow, resolve_roots, walk
+from okf_explorer.core.walk import (
+    WALK_DIRECTIONS,
+    WalkRow,
+    path_text,
+    resolve_roots,
+    walk,
+    weight_text,
+)
 
 if TYPE_CHECKING:
     from okf_explorer.core.brain import Brain
@@ -85,21 +92,6 @@ def run_walk(brain: Brain, args: argparse.Namespace) -> int:
     return 0
 
 
-def format_weight(weight: float) -> str:
-    """Three decimals; tiny products in scientific notation (so they never read 0.000)."""
-    return f"{weight:.3f}" if weight >= 0.001 or weight == 0 else f"{weight:.1e}"
-
-
-def path_text(row: WalkRow) -> str:
-    """`a →(0.250) b ←(related_to 1.000) c`: the path with each hop's way and weight."""
-    parts = [row.root]
-    for hop in row.hops:
-        arrow = "→" if hop.direction == "out" else "←"
-        rel = "" if hop.rel == "links" else f"{hop.rel} "
-        parts.append(f"{arrow}({rel}{format_weight(hop.weight)}) {hop.to}")
-    return " ".join(parts)
-
-
 def row_line(row: WalkRow) -> str:
-    fields = (format_weight(row.weight), str(row.hop_count), row.slug, f"via {path_text(row)}")
+    fields = (weight_text(row.weight), str(row.hop_count), row.slug, f"via {path_text(row)}")
     return "\t".join(printable(field) for field in fields) + "\n"

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from okf_explorer.core.errors import PageNotFound
 from okf_explorer.core.export import edge_records
-from okf_explorer.core.graph import Edge, clamp_depth
+from okf_explorer.core.graph import LINKS, Edge, clamp_depth
 from okf_explorer.core.link_weight import LinkWeights, WeightedStep
 
 if TYPE_CHECKING:
@@ -99,6 +99,22 @@ class WalkRow:
             "edges": edge_records(self.edges()),
             "weights": [hop.weight for hop in self.hops],
         }
+
+
+def weight_text(weight: float) -> str:
+    """Three decimals; tiny products in scientific notation (so they never read 0.000)."""
+    return f"{weight:.3f}" if weight >= 0.001 or weight == 0 else f"{weight:.1e}"
+
+
+def path_text(row: WalkRow) -> str:
+    """`a →(0.250) b ←(related_to 1.000) c`: the path, root first, each hop with its
+    way (`→` along the link, `←` against it), its relation if stated, and its weight."""
+    parts = [row.root]
+    for hop in row.hops:
+        arrow = "→" if hop.direction == "out" else "←"
+        rel = "" if hop.rel == LINKS else f"{hop.rel} "
+        parts.append(f"{arrow}({rel}{weight_text(hop.weight)}) {hop.to}")
+    return " ".join(parts)
 
 
 def best_paths(

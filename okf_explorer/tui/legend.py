@@ -25,6 +25,9 @@ HELP_LEGEND: tuple[tuple[str, str], ...] = (
     ("in", "`to` links to `from` (walked against the link)"),
     ("neighbourhood", "d: pages linked either way, hop by hop"),
     ("backlinks", "b: who links here, and the sentence; b returns"),
+    ("weight", "walk (w): product of the path's link weights; a link weighs its share"),
+    ("", "of its page's link mentions, a stated relation 1"),
+    ("[ ] + - d a", "in a walk: weight ∓0.1, depth, direction, add roots (slug, tag:T, type:T)"),
 )
 """(mark, meaning) rows of the `?` help."""
 

@@ -33,6 +33,7 @@ LONGER = {
     "cycle_direction": "Direction: out, in, both, neighbourhood",
     "backlinks": "Backlinks with their sentences (b again: back)",
     "okf_filter": "Filter by OKF status and trust",
+    "walk": "Walk: best paths by link weight (w: back)",
 }
 """Help texts longer than the footer has room for, by action."""
 

@@ -39,6 +39,7 @@ from okf_explorer.tui.screens.explorer_bindings import EXPLORER_BINDINGS, KeyRul
 from okf_explorer.tui.screens.explorer_dialogs import ExplorerDialogs
 from okf_explorer.tui.screens.index_control import IndexControl
 from okf_explorer.tui.screens.pane_layout import PaneLayout
+from okf_explorer.tui.screens.walk_keys import WalkKeys
 from okf_explorer.tui.server_view import ServerComparison, badge
 from okf_explorer.tui.text_finder import PrefixedTextFinder, TextJump
 from okf_explorer.tui.widgets.footer import PinnedFooter
@@ -48,6 +49,7 @@ from okf_explorer.tui.widgets.page_pane import FATAL_AT_START, PagePane
 from okf_explorer.tui.widgets.page_tree import PageTree
 from okf_explorer.tui.widgets.status_bar import StatusBar
 from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
+from okf_explorer.tui.widgets.walk_view import WalkView
 
 
 class MainScreen(Screen[None]):
@@ -102,6 +104,7 @@ class MainScreen(Screen[None]):
         )
         self.layout_keys = PaneLayout(self, lambda: self.loader.pages, self._current_slug)
         self.dialogs = ExplorerDialogs(self, brain, self.nav, self.loader)
+        self.walk_keys = WalkKeys(self, lambda: self.nav.current)
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False, icon="◆")
@@ -111,6 +114,7 @@ class MainScreen(Screen[None]):
             with Vertical(id="graph-column"):
                 yield LinkTree(self.brain, id="link-tree")
                 yield TraversalPanel(self.brain, export_dir=self.export_dir, id="traversal")
+                yield WalkView(self.brain, id="walk")
                 yield GraphPanel(id="graph")
         yield StatusBar(id="status")
         yield PinnedFooter()
@@ -336,6 +340,9 @@ class MainScreen(Screen[None]):
         self.text_jump.want(slug, words)
         self.open_page(slug)
 
+    def action_walk(self, key: str = "toggle") -> None:
+        self.walk_keys.press(key)
+
     def action_toggle_graph(self) -> None:
         self.layout_keys.toggle_graph()
 
@@ -361,6 +368,7 @@ class MainScreen(Screen[None]):
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         self.layout_keys.focus_moved(event.widget)
+        self.walk_keys.focus_moved(event.widget)
 
     @on(FolderWatcher.FilesChanged)
     def _files_changed(self) -> None:
