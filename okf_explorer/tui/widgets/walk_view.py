@@ -37,6 +37,10 @@ from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
 
 WALK_ROW_LIMIT = 1000
 """Rows shown at most (the best first): like the traversal panel's `ROW_LIMIT`."""
+COLUMNS = ("weight", "hops", "page", "path")
+WEIGHT_WIDTH, HOPS_WIDTH = 7, 4
+FILL_CHUNK = 100
+"""Rows added per frame (as in the traversal panel): 1,000 at once would stall the loop."""
 WEIGHT_STEP = 0.1
 """What `[` / `]` take from / add to the minimum weight."""
 WALK_LEGEND = "[ ] weight · + - depth · d direction · a add roots · esc leaves"
@@ -105,16 +109,14 @@ class WalkView(Vertical):
         """What was last asked for (shown, or being walked); the keys change this."""
         self.rows: list[WalkRow] = []
         self.loaded = False
-        self._generation = 0
+        self._generation = 0  # of the walk asked for: a newer one wins
+        self._fill = 0  # of the table's fill: a new walk stops an older fill
 
     def compose(self) -> ComposeResult:
         table: DataTable[str | Text] = DataTable(
             id="walk-table", cursor_type="row", zebra_stripes=True
         )
-        table.add_column("weight", width=7)
-        table.add_column("hops", width=4)
-        table.add_column("page")
-        table.add_column("path")
+        table.add_columns(*COLUMNS)
         yield table
         yield Static(id="walk-info")
 
@@ -167,17 +169,40 @@ class WalkView(Vertical):
         """Fill the table with the best `WALK_ROW_LIMIT` rows of a walk."""
         self.settings, self.asked, self.rows, self.loaded = settings, settings, rows, True
         self.border_title = Text(settings.title())
+        self._lay_out(rows[:WALK_ROW_LIMIT])
+        self._fill += 1
+        self._add_rows(self._fill, rows[:WALK_ROW_LIMIT], 0)
+        self._describe(0 if rows else None)
+
+    def _lay_out(self, rows: list[WalkRow]) -> None:
+        """Fresh columns: `page` as wide as its longest slug, up to 2/5 of the room;
+        `path` takes the rest (cells longer than their column are cut)."""
         table = self.table
-        table.clear()
-        for number, row in enumerate(rows[:WALK_ROW_LIMIT]):
+        table.clear(columns=True)
+        room = max(20, (table.size.width or 60) - WEIGHT_WIDTH - HOPS_WIDTH - 2 * len(COLUMNS))
+        longest = max([4, *(len(printable(row.slug)) for row in rows)])
+        page = min(longest, max(12, room * 2 // 5))
+        table.add_column(COLUMNS[0], width=WEIGHT_WIDTH)
+        table.add_column(COLUMNS[1], width=HOPS_WIDTH)
+        table.add_column(COLUMNS[2], width=page)
+        table.add_column(COLUMNS[3], width=max(8, room - page - 1))
+
+    def _add_rows(self, fill: int, rows: list[WalkRow], start: int) -> None:
+        """Add the next `FILL_CHUNK` rows, and the rest after the next refresh (as the
+        traversal panel does: the table measures new rows on its next idle)."""
+        if fill != self._fill:
+            return
+        end = start + FILL_CHUNK
+        for number, row in enumerate(rows[start:end], start):
             cells = (
                 weight_text(row.weight),
                 str(row.hop_count),
                 printable(row.slug),
                 printable(path_text(row)),
             )
-            table.add_row(*cells, key=f"{number}\t{row.slug}")
-        self._describe(0 if rows else None)
+            self.table.add_row(*cells, key=f"{number}\t{row.slug}")
+        if end < len(rows):
+            self.call_after_refresh(self._add_rows, fill, rows, end)
 
     def _describe(self, at: int | None) -> None:
         settings = self.settings
@@ -187,7 +212,7 @@ class WalkView(Vertical):
         roots = len(settings.roots)
         line = (
             f"{count} page{'' if count == 1 else 's'} from {roots} root{'' if roots == 1 else 's'}"
-            f" · weight = product of link weights (1: a stated relation or a page's only link)"
+            " · best path each, heaviest first"
         )
         if count > WALK_ROW_LIMIT:
             line += f" · best {WALK_ROW_LIMIT} shown"
