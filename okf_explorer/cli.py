@@ -38,6 +38,8 @@ from okf_explorer.cli_arguments import (
 from okf_explorer.cli_okf_filter import add_okf_filter_options
 from okf_explorer.cli_path import PATH_HELP, add_path_parser
 from okf_explorer.cli_usage import UsageError
+from okf_explorer.cli_walk import HELP as WALK_HELP
+from okf_explorer.cli_walk import add_walk_arguments
 from okf_explorer.core.errors import OkfError, PageNotFound, SourceUnavailable
 from okf_explorer.core.text_safety import printable
 
@@ -184,6 +186,8 @@ def build_parser() -> argparse.ArgumentParser:
         choices=EXPORT_FORMATS,
         help="default: from the -o file's suffix (.jsonl, .dot, .gv, .graphml, .mmd), else json",
     )
+
+    add_walk_arguments(command("walk", WALK_HELP))
 
     stats = command("stats", "counts, hubs, orphans, dead ends and dangling targets")
     stats.add_argument("--json", action="store_true", help="one JSON object")

@@ -320,6 +320,12 @@ def _path(brain: Brain, args: argparse.Namespace) -> int:
     return run_path(brain, args)
 
 
+def _walk_command(brain: Brain, args: argparse.Namespace) -> int:
+    from okf_explorer.cli_walk import run_walk
+
+    return run_walk(brain, args)
+
+
 CommandHandler = Callable[["Brain", argparse.Namespace], int]
 
 _HANDLERS: dict[str, CommandHandler] = {
@@ -333,5 +339,6 @@ _HANDLERS: dict[str, CommandHandler] = {
     "search": _search,
     "mentions": _mentions,
     "path": _path,
+    "walk": _walk_command,
 }
 """The commands that run over an open brain (`serve` opens its own)."""

@@ -92,6 +92,12 @@ def _mentions_shown(app: App[None]) -> bool:
     return any(str(node.label).startswith("Mentions") for node in tree.root.children)  # type: ignore[attr-defined]
 
 
+def _walk_at_depth_3(app: App[None]) -> bool:
+    view = app.screen.query_one("#walk")
+    settings = getattr(view, "settings", None)
+    return bool(getattr(view, "loaded", False)) and settings is not None and settings.depth == 3
+
+
 STATES: tuple[State, ...] = (
     State("start"),
     State(
@@ -136,6 +142,11 @@ STATES: tuple[State, ...] = (
             Press(("down", "down")),
         ),
         start="teams/roastery-ops",
+    ),
+    State(
+        "walk",
+        (Press(("w", "plus", "plus")), Until(_walk_at_depth_3), Press(("down", "down"))),
+        start="tables/orders",
     ),
 )
 SCREENSHOTS = tuple(

@@ -17,6 +17,7 @@ from okf_explorer.core.cache import IndexCache
 from okf_explorer.core.errors import PageNotFound, PageUnreadable
 from okf_explorer.core.graph import Direction
 from okf_explorer.core.index import LinkIndex, build_index
+from okf_explorer.core.link_weight import LinkWeights
 from okf_explorer.core.links import SlugResolver
 from okf_explorer.core.paths import PathGraphs
 from okf_explorer.core.port import CancelCheck, PageSource, ProgressCallback
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
 class _Derived:
     """What is computed from one index, dropped together when the index changes."""
 
-    __slots__ = ("graph", "index", "out_adj", "path_graphs", "relations", "resolver")
+    __slots__ = ("graph", "index", "out_adj", "path_graphs", "relations", "resolver", "weights")
 
     def __init__(self, index: LinkIndex) -> None:
         self.index = index
@@ -41,6 +42,7 @@ class _Derived:
         self.graph: nx.MultiDiGraph | None = None
         self.relations: list[str] | None = None
         self.path_graphs: PathGraphs | None = None
+        self.weights: LinkWeights | None = None
 
 
 def _cache_for(cache_dir: Path | str | Literal[False] | None) -> IndexCache | Literal[False] | None:
@@ -184,6 +186,13 @@ class IndexedBrain:
         if graph is None:
             graph = derived.graph = analysis.build_graph(index)
         return graph
+
+    def link_weights(self) -> LinkWeights:
+        """The weights of the index's links (`core.link_weight`), kept until `refresh`."""
+        derived = self._derived_for(self.ensure_index())
+        if derived.weights is None:
+            derived.weights = LinkWeights(derived.index)
+        return derived.weights
 
     def orphans(self, include_reserved: bool = False) -> list[str]:
         """Pages no other page links to; reserved `index`/`log` pages only on request."""

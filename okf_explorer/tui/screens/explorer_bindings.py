@@ -56,6 +56,7 @@ EXPLORER_BINDINGS: list[BindingType] = [
     Binding("ctrl+p", "find", "Find", show=False, id="find-alt"),
     Binding("ctrl+f", "search_text", "Search", id="search-text"),
     Binding("g", "toggle_graph", "Graph", id="graph"),
+    Binding("w", "walk", "Walk", show=False, id="walk"),
     Binding("f", "toggle_tree", "Pages", id="page-tree"),
     Binding("F", "okf_filter", "Filter", show=False, id="okf-filter"),
     Binding("e", "export", "Export", id="export"),

@@ -35,6 +35,7 @@ LONGER = {
     "okf_filter": "Filter by OKF status and trust",
     "mark_path_from": "Mark this page: paths start here",
     "paths": "Paths from the marked page to this one (P again: back)",
+    "walk": "Walk: best paths by link weight (w: back)",
 }
 """Help texts longer than the footer has room for, by action."""
 

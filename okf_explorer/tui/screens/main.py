@@ -40,6 +40,7 @@ from okf_explorer.tui.screens.explorer_dialogs import ExplorerDialogs
 from okf_explorer.tui.screens.index_control import IndexControl
 from okf_explorer.tui.screens.pane_layout import PaneLayout
 from okf_explorer.tui.screens.path_keys import PathKeys
+from okf_explorer.tui.screens.walk_keys import WalkKeys
 from okf_explorer.tui.server_view import ServerComparison, badge
 from okf_explorer.tui.text_finder import PrefixedTextFinder, TextJump
 from okf_explorer.tui.widgets.footer import PinnedFooter
@@ -50,6 +51,7 @@ from okf_explorer.tui.widgets.page_tree import PageTree
 from okf_explorer.tui.widgets.path_view import PathView
 from okf_explorer.tui.widgets.status_bar import StatusBar
 from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
+from okf_explorer.tui.widgets.walk_view import WalkView
 
 
 class MainScreen(Screen[None]):
@@ -105,6 +107,7 @@ class MainScreen(Screen[None]):
         self.layout_keys = PaneLayout(self, lambda: self.loader.pages, self._current_slug)
         self.dialogs = ExplorerDialogs(self, brain, self.nav, self.loader)
         self.path_keys = PathKeys(self, self._current_slug)
+        self.walk_keys = WalkKeys(self, lambda: self.nav.current)
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False, icon="◆")
@@ -115,6 +118,7 @@ class MainScreen(Screen[None]):
                 yield LinkTree(self.brain, id="link-tree")
                 yield TraversalPanel(self.brain, export_dir=self.export_dir, id="traversal")
                 yield PathView(self.brain, id="paths")
+                yield WalkView(self.brain, id="walk")
                 yield GraphPanel(id="graph")
         yield StatusBar(id="status")
         yield PinnedFooter()
@@ -346,7 +350,14 @@ class MainScreen(Screen[None]):
         self.path_keys.mark_from()
 
     def action_paths(self) -> None:
+        if self.walk_keys.active:  # one view in the traversal panel's place at a time
+            self.walk_keys.leave()
         self.path_keys.toggle()
+
+    def action_walk(self, key: str = "toggle") -> None:
+        if key == "toggle" and self.path_keys.shown:
+            self.path_keys.close()
+        self.walk_keys.press(key)
 
     def action_toggle_graph(self) -> None:
         self.layout_keys.toggle_graph()
@@ -373,6 +384,7 @@ class MainScreen(Screen[None]):
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         self.layout_keys.focus_moved(event.widget)
+        self.walk_keys.focus_moved(event.widget)
 
     @on(FolderWatcher.FilesChanged)
     def _files_changed(self) -> None:

@@ -1,0 +1,131 @@
+"""The traversal panel's walk mode (`w`): best paths by link weight from several roots,
+the threshold and depth keys, roots added by `a`, `enter` opening a row, `escape`
+leaving. Pressing real keys on a real bundle (`test_cli_walk.FILES`, weights by hand)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.tui.app import make_app
+from okf_explorer.tui.screens.walk_roots_dialog import WalkRootsDialog, root_specs
+from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
+from okf_explorer.tui.widgets.walk_view import WalkView
+from tests.bundles import write_bundle
+from tests.test_cli_walk import FILES
+
+from .conftest import brain_for, settle
+
+
+def table_rows(view: WalkView) -> list[tuple[str, ...]]:
+    table = view.table
+    return [tuple(str(cell) for cell in table.get_row_at(i)) for i in range(table.row_count)]
+
+
+def make(tmp_path: Path, start: str = "hub"):  # type: ignore[no-untyped-def]
+    return make_app(brain_for(BundleSource(write_bundle(tmp_path / "b", FILES))), start=start)
+
+
+async def test_w_walks_from_the_page_and_keys_change_depth_weight_and_roots(
+    tmp_path: Path,
+) -> None:
+    app = make(tmp_path)
+    async with app.run_test(size=(150, 45)) as pilot:
+        screen = app.screen
+        panel, view = screen.query_one(TraversalPanel), screen.query_one(WalkView)
+        await settle(pilot, lambda: screen.loader.ready and panel.filled)
+        assert not view.display
+        await pilot.press("w")
+        await settle(pilot, lambda: view.loaded)
+        assert view.display and not panel.display and view.table.has_focus
+        assert str(view.border_title) == "walk · hub · depth 1 · out · weight ≥ 0.00"
+        assert table_rows(view) == [
+            ("1.000", "0", "hub", "hub"),
+            ("0.750", "1", "a", "hub →(0.750) a"),
+            ("0.250", "1", "b", "hub →(0.250) b"),
+        ]
+        await pilot.press("plus", "plus")
+        await settle(pilot, lambda: view.loaded and view.settings.depth == 3)
+        assert [row[2] for row in table_rows(view)] == ["hub", "a", "d", "c", "e", "b"]
+        assert table_rows(view)[2][3] == "hub →(0.750) a →(derived_from 1.000) d"
+        for _ in range(6):
+            await pilot.press("right_square_bracket")
+        await settle(pilot, lambda: view.loaded and view.settings.min_weight == 0.6)
+        assert str(view.border_title) == "walk · hub · depth 3 · out · weight ≥ 0.60"
+        assert [row[2] for row in table_rows(view)] == ["hub", "a", "d"]
+        await pilot.press("left_square_bracket")
+        await settle(pilot, lambda: view.loaded and view.settings.min_weight == 0.5)
+        assert [row[2] for row in table_rows(view)] == ["hub", "a", "d", "c", "e"]
+
+        await pilot.press("a")
+        await settle(pilot, lambda: isinstance(app.screen, WalkRootsDialog))
+        await pilot.press(*"tag:t", "enter")
+        await settle(pilot, lambda: view.loaded and len(view.settings.roots) == 2)
+        assert str(view.border_title) == "walk · 2 roots · depth 3 · out · weight ≥ 0.50"
+        rows = {row[2]: row for row in table_rows(view)}
+        assert rows["d"][:2] == ("1.000", "0")  # a root keeps weight 1 though a reaches it
+        assert rows["e"][3] == "d →(0.500) e"
+
+        assert [row[2] for row in table_rows(view)][:2] == ["d", "hub"]
+        await pilot.press("enter")
+        await settle(
+            pilot, lambda: screen.nav.current is not None and screen.nav.current.slug == "d"
+        )
+        assert view.display  # the mode stays while pages open
+        view.table.focus()
+        await pilot.press("escape")
+        await settle(pilot)
+        assert panel.display and not view.display and panel.table.has_focus
+
+
+async def test_a_root_that_matches_nothing_keeps_the_walk(tmp_path: Path) -> None:
+    app = make(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        view = screen.query_one(WalkView)
+        await settle(pilot, lambda: screen.loader.ready)
+        await pilot.press("w")
+        await settle(pilot, lambda: view.loaded)
+        before = table_rows(view)
+        await pilot.press("a", *"type:nothing", "enter")
+        await settle(pilot, lambda: view.loaded and not isinstance(app.screen, WalkRootsDialog))
+        assert table_rows(view) == before and view.settings.roots == ("hub",)
+        assert any("no page has type 'nothing'" in n.message for n in app._notifications)
+        await pilot.press("d")
+        await settle(pilot, lambda: view.loaded and view.settings.direction == "in")
+        assert [row[2] for row in table_rows(view)] == ["hub", "d"]
+        await pilot.press("w")
+        await settle(pilot)
+        assert not view.display
+
+
+def test_root_specs_split_on_commas() -> None:
+    assert root_specs(" a , tag:x,,type:y ") == ["a", "tag:x", "type:y"]
+    assert root_specs(" , ") == []
+
+
+async def test_walk_and_paths_never_show_together(tmp_path: Path) -> None:
+    """`P` during a walk leaves the walk; `w` with paths shown hides the paths."""
+    from okf_explorer.tui.widgets.path_view import PathView
+
+    app = make(tmp_path)
+    async with app.run_test(size=(150, 45)) as pilot:
+        screen = app.screen
+        panel, walk, paths = (
+            screen.query_one(TraversalPanel),
+            screen.query_one(WalkView),
+            screen.query_one(PathView),
+        )
+        await settle(pilot, lambda: screen.loader.ready and panel.filled)
+        await pilot.press("M", "w")
+        await settle(pilot, lambda: walk.loaded)
+        screen.open_page("d")
+        await settle(
+            pilot, lambda: screen.nav.current is not None and screen.nav.current.slug == "d"
+        )
+        await pilot.press("P")
+        await settle(pilot, lambda: bool(paths.display))
+        assert not walk.display and not panel.display
+        await pilot.press("w")
+        await settle(pilot, lambda: bool(walk.display))
+        assert not paths.display and not panel.display
