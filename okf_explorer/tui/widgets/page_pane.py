@@ -246,9 +246,10 @@ class PagePane(VerticalScroll, can_focus=True):
             self.call_after_refresh(self.scroll_to_anchor, anchor)
 
     def _prepare(self, page: Page, start: int, limit: int) -> PreparedBody:
-        width = self.scrollable_content_region.width or 80
+        # A light body always overflows: wrap it for the width beside the scrollbar.
+        width = self.content_region.width - self.styles.scrollbar_size_vertical
         sources = sources_of(page.frontmatter)
-        return prepare_body(page.content, start, limit, sources, width)
+        return prepare_body(page.content, start, limit, sources, width if width > 0 else 80)
 
     def expect_anchor(self, slug: str, anchor: str) -> None:
         """Scroll to `anchor` once `slug` is the next page shown (a followed link)."""
