@@ -53,6 +53,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from okf_explorer.core import fast_paths
+from okf_explorer.core.fast_gc import gc_paused
 from okf_explorer.core.okf_meta import Source
 from okf_explorer.tui.body_links import LINK_SCHEME, linkify_body
 from okf_explorer.tui.vault_markdown import is_page_embed, parse
@@ -127,9 +128,20 @@ def prepare_body(
     source's title and resource. The part is rendered to pieces (for a pane `width`
     columns wide, prose wrapped to it) when it has more than `LIGHT_BLOCKS` blocks,
     when the whole body is longer than `LIGHT_CHARS`, or when it is not the first
-    part (it is appended to a light body); never under `OKF_EXPLORER_PLAIN=1` (then the `Markdown`
-    widget shows every part).
+    part (it is appended to a light body); never under `OKF_EXPLORER_PLAIN=1` (then
+    the `Markdown` widget shows every part).
+
+    The cyclic collector is paused meanwhile (`gc_paused`): parsing a 200 KB part
+    makes ~10^6 short-lived tokens, enough to start full collections that walk every
+    object alive while holding the interpreter lock (100-240 ms event-loop stalls).
     """
+    with gc_paused():
+        return _prepare_body(text, start, limit, sources, width)
+
+
+def _prepare_body(
+    text: str, start: int, limit: int, sources: Sequence[Source], width: int
+) -> PreparedBody:
     end = cut_point(text, start, limit)
     markdown = linkify_body(text[start:end]) + source_notes(text[start:end], sources)
     tokens = parse(markdown)
