@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 from textual.app import App, ComposeResult
 from textual.containers import VerticalScroll
+from textual.geometry import Offset
+from textual.selection import Selection
 from textual.strip import Strip
 from textual.widgets import OptionList, Static
 
@@ -84,6 +86,13 @@ async def test_lines_draw_what_a_static_draws(body: str) -> None:
                 drawn, expected = light.render_line(y), static.render_line(y)
                 assert drawn.text.rstrip() == expected.text.rstrip(), y
                 assert clicks(drawn) == clicks(expected), y
+        selected: list[tuple[str | None, list[list[str]]]] = []
+        for widget in (statics[0], lines[0]):  # a mouse selection reads and shows the same
+            app.screen.selections = {widget: Selection(Offset(3, 2), Offset(8, 5))}
+            await pilot.pause()
+            styles = [[str(seg.style) for seg in widget.render_line(y)] for y in range(7)]
+            selected.append((app.screen.get_selected_text(), styles))
+        assert selected[0] == selected[1] and selected[0][0]
 
 
 @pytest.fixture
