@@ -122,6 +122,11 @@ async def measure(content: str, plain: bool) -> tuple[float, float]:
     return show, relayout
 
 
+def filling(pane: PagePane) -> bool:
+    """Whether the rest of a long page's first part is still to come."""
+    return pane.shown is not None and pane.truncated and not pane.has_class("truncated")
+
+
 async def first_screen(content: str, stock: bool = False) -> tuple[float, float, float]:
     """(seconds to the first screen, longest loop stall until the pane is idle again,
     CPU seconds to the first screen) showing `content` in the page pane, or (`stock`)
@@ -152,8 +157,8 @@ async def first_screen(content: str, stock: bool = False) -> tuple[float, float,
         app.screen.call_after_refresh(painted.set)
         await painted.wait()
         seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
-        while any(worker.is_running for worker in app.workers):  # the rest of the part
-            await asyncio.sleep(0.01)
+        while filling(pane) or any(worker.is_running for worker in app.workers):
+            await asyncio.sleep(0.01)  # the rest of the part
         timer.stop()
         tick()
         await pilot.pause()
