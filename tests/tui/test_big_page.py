@@ -19,7 +19,8 @@ from okf_explorer.tui.app import make_app
 from okf_explorer.tui.screens.links_dialog import LinksDialog
 from okf_explorer.tui.screens.outline_dialog import OutlineDialog
 from okf_explorer.tui.widgets import page_pane
-from okf_explorer.tui.widgets.fast_body import LightBody, _Lines, prepare_body
+from okf_explorer.tui.widgets.fast_body import prepare_body
+from okf_explorer.tui.widgets.light_body import LightBody, _Lines
 from okf_explorer.tui.widgets.page_pane import PagePane
 
 from .conftest import SMALL_BUNDLE, brain_for, settle, write_bundle

@@ -1,4 +1,4 @@
-"""The light renderer's walk: vault Markdown tokens → pieces of `Content`, wrapped.
+"""The light renderer's walk: vault Markdown tokens → pieces of `Content`, wrapped (`PreparedBody`).
 
 Prose goes into pieces of at most `CHUNK_LINES` lines (one line-API widget each); a
 code block or table wider than the pane (`width`) is a piece of its own, shown in a
@@ -227,3 +227,35 @@ def _pad(cell: Content, align: str, width: int) -> Content:
     if "center" in align:
         return Content(" " * (gap // 2)) + cell + Content(" " * (gap - gap // 2))
     return cell + Content(" " * gap)
+
+
+Heading = tuple[int, str]
+"""(level, text) of a heading, in the order of the body."""
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedBody:
+    """A body (or the part `start:end` of it) ready to show.
+
+    `light` (all of it as one `Content`) and `chunks` (the pieces `LightBody`
+    mounts, with `wrapped`: each prose piece wrapped, None for a wide box) are set
+    when the part is drawn by `LightBody`, with where its headings and block ids
+    are (`heading_at`, `block_at`: piece, line of the piece); `links` are the
+    part's hrefs in order of appearance, `headings` its headings.
+    """
+
+    markdown: str
+    light: Content | None
+    blocks: int
+    end: int = 0
+    total: int = 0
+    links: tuple[tuple[str, str], ...] = ()
+    chunks: tuple[Piece, ...] = ()
+    headings: tuple[Heading, ...] = ()
+    heading_at: tuple[tuple[int, int], ...] = ()
+    block_at: tuple[tuple[str, int, int], ...] = ()
+    wrapped: tuple[Wrapped | None, ...] = ()
+
+    @property
+    def truncated(self) -> bool:
+        return self.end < self.total
