@@ -99,7 +99,7 @@ class LightBody(Vertical):
         width has held for `REWRAP_DELAY` (a layout passes through passing widths)."""
         width = self._width
         if width and any(lines.wrapped.width != width for lines in self.query_children(_Lines)):
-            self.run_worker(self._rewrap, group="rewrap", exclusive=True)
+            self.run_worker(self._rewrap, group="rewrap", exclusive=True, exit_on_error=False)
 
     @property
     def _width(self) -> int:
