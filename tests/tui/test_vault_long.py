@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual.widgets import Static
+from textual.containers import ScrollableContainer
 
 from okf_explorer.sources.bundle import BundleSource
 from okf_explorer.tui.app import make_app
@@ -45,7 +45,7 @@ async def test_a_long_page_scrolls_wide_blocks_sideways_and_to_anchors(tmp_path:
         pane = app.screen.query_one(PagePane)
         assert pane.light and pane.headings[-1] == (2, "Last")
         light = pane.query_one(LightBody)
-        boxes = [child for child in light.children if not isinstance(child, Static)]
+        boxes = [child for child in light.children if isinstance(child, ScrollableContainer)]
         assert len(boxes) == 2
         for box in boxes:
             assert box.max_scroll_x > 0 and box.size.width <= pane.size.width  # scrolls, not cut

@@ -3,14 +3,24 @@
 Textual's `Markdown` widget mounts a widget per block (a 200-item list is ~600
 widgets), so a long page costs hundreds of milliseconds to mount and every later
 screen relayout (a status tick, the link tree filling in) pays for it again. Above
-`LIGHT_BLOCKS` blocks the page pane renders the body to one `Content`, shown in a
-few screenful-sized `Static` chunks (`LightBody`): headings, lists, quotes, code,
-tables and rules keep their shape, code is highlighted and table columns aligned
-(a block wider than the pane scrolls sideways: `fast_render`), inline emphasis and
-code keep their style, vault Markdown reads as in the `Markdown` widget (same parser
-and inline converter), and links stay clickable (same `link(href)` action as the
-`Markdown` widget, reported as `LinkClicked`). What it gives up: folding callouts
-(they show open) and embed previews (an embed is a link line).
+`LIGHT_BLOCKS` blocks the page pane renders the body to one `Content` (`LightBody`):
+headings, lists, quotes, code, tables and rules keep their shape, code is highlighted
+and table columns aligned (a block wider than the pane scrolls sideways:
+`fast_render`), inline emphasis and code keep their style, vault Markdown reads as in
+the `Markdown` widget (same parser and inline converter), and links stay clickable
+(same `link(href)` action as the `Markdown` widget, reported as `LinkClicked`). What
+it gives up: folding callouts (they show open) and embed previews (an embed is a
+link line).
+
+The prose is wrapped in the same thread (`wrap_piece`, Textual's own wrapper) and
+shown by line-API widgets (`light_body`: a fixed height, `render_line` draws one
+visible line), so neither mounting nor laying out a long body measures wrapped
+text on the event loop, and a frame draws only the lines on screen. A width change
+re-wraps in a thread; until then the old lines are shown, cut to the new width.
+Textual's own line-API widgets did not fit: `Log` has no styles or links, `RichLog`
+renders (wraps) what is written on the loop, a read-only `TextArea` has no link
+actions and one language, and each is a scroll view of its own where the body
+scrolls with the header above it in the page pane.
 
 `prepare_body` is pure (no widget), so the page pane runs it in a thread. A huge
 body (a 10 MB page) is rendered `RENDER_CHARS` at a time, cut at a paragraph break:
@@ -24,29 +34,30 @@ takes 0.17-0.23 s instead of 2.0-2.5 s (saves 91-92 %), a 50 KB handbook 0.24-0.
 instead of 5.1-5.7 s (92-95 %), the first 200 KB of a 1 MB page 0.6-1.0 s instead of
 45-51 s (98-99 %); a later relayout with the index or handbook shown costs 25-30 ms
 instead of 93-196 ms (71-86 %). A property test checks that it
-shows the headings, links, code lines and table cells the `Markdown` widget shows.
+shows the headings, links, code lines and table cells the `Markdown` widget shows;
+another that a `_Lines` draws (text, links, selection) what a `Static` draws.
+With the line-API pieces, the worst event-loop stall while a 2 MB page opens and
+fills in fell from 382-999 ms to 39-343 ms in one run (`--open-only`, load ~8).
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from markdown_it.token import Token
-from textual.containers import ScrollableContainer, Vertical
 from textual.content import Content, Span
-from textual.message import Message
 from textual.style import Style
-from textual.widgets import Static
 
 from okf_explorer.core import fast_paths
+from okf_explorer.core.fast_gc import gc_paused
 from okf_explorer.core.okf_meta import Source
 from okf_explorer.tui.body_links import LINK_SCHEME, linkify_body
 from okf_explorer.tui.vault_markdown import is_page_embed, parse
-from okf_explorer.tui.widgets.fast_render import Piece, render_tokens
+from okf_explorer.tui.widgets.fast_render import Heading as Heading
+from okf_explorer.tui.widgets.fast_render import PreparedBody as PreparedBody
+from okf_explorer.tui.widgets.fast_render import render_tokens, wrap_piece
+from okf_explorer.tui.widgets.light_body import LightBody as LightBody
 
 LIGHT_BLOCKS = 120
 """Blocks (paragraphs, list items, headings, code blocks, table rows...) above which
@@ -61,43 +72,6 @@ LIGHT_CHARS = 50_000
 """Bodies longer than this always use `LightBody`: the `Markdown` widget's cost grows
 with text length too (one giant paragraph or code block)."""
 
-MOUNT_BATCH = 8
-"""Pieces `LightBody` mounts per frame. Laying a piece out measures its wrapped text
-(~5 ms for 40 lines): a 200 KB part is ~130 pieces, which mounted at once stalled
-the event loop for half a second; mounted a few per frame, no frame waits long."""
-
-FRAME_WAIT = 0.25
-"""Seconds `LightBody` waits for a frame between batches (a hidden pane draws none)."""
-
-Heading = tuple[int, str]
-"""(level, text) of a heading, in the order of the body."""
-
-
-@dataclass(frozen=True, slots=True)
-class PreparedBody:
-    """A body (or the part `start:end` of it) ready to show.
-
-    `light` (all of it as one `Content`) and `chunks` (the pieces `LightBody`
-    mounts) are set when the part is drawn by `LightBody`, with where its headings
-    and block ids are (`heading_at`, `block_at`: piece, row); `links` are the part's
-    hrefs in order of appearance, `headings` its headings.
-    """
-
-    markdown: str
-    light: Content | None
-    blocks: int
-    end: int = 0
-    total: int = 0
-    links: tuple[tuple[str, str], ...] = ()
-    chunks: tuple[Piece, ...] = ()
-    headings: tuple[Heading, ...] = ()
-    heading_at: tuple[tuple[int, int], ...] = ()
-    block_at: tuple[tuple[str, int, int], ...] = ()
-
-    @property
-    def truncated(self) -> bool:
-        return self.end < self.total
-
 
 def prepare_body(
     text: str,
@@ -110,11 +84,22 @@ def prepare_body(
 
     `[^id]` references to the page's OKF `sources` (by `id`) get a footnote with the
     source's title and resource. The part is rendered to pieces (for a pane `width`
-    columns wide) when it has more than `LIGHT_BLOCKS` blocks, when the whole body
-    is longer than `LIGHT_CHARS`, or when it is not the first part (it is appended
-    to a light body); never under `OKF_EXPLORER_PLAIN=1` (then the `Markdown`
-    widget shows every part).
+    columns wide, prose wrapped to it) when it has more than `LIGHT_BLOCKS` blocks,
+    when the whole body is longer than `LIGHT_CHARS`, or when it is not the first
+    part (it is appended to a light body); never under `OKF_EXPLORER_PLAIN=1` (then
+    the `Markdown` widget shows every part).
+
+    The cyclic collector is paused meanwhile (`gc_paused`): parsing a 200 KB part
+    makes ~10^6 short-lived tokens, enough to start full collections that walk every
+    object alive while holding the interpreter lock (100-240 ms event-loop stalls).
     """
+    with gc_paused():
+        return _prepare_body(text, start, limit, sources, width)
+
+
+def _prepare_body(
+    text: str, start: int, limit: int, sources: Sequence[Source], width: int
+) -> PreparedBody:
     end = cut_point(text, start, limit)
     markdown = linkify_body(text[start:end]) + source_notes(text[start:end], sources)
     tokens = parse(markdown)
@@ -125,6 +110,7 @@ def prepare_body(
         headings = tuple(_headings(tokens))
         return PreparedBody(markdown, None, blocks, end, len(text), links, (), headings)
     rendered = render_tokens(tokens, width)
+    pieces = rendered.pieces
     return PreparedBody(
         markdown,
         Content("\n").join(piece.content for piece in rendered.pieces),
@@ -136,6 +122,7 @@ def prepare_body(
         tuple((level, title) for level, title, _, _ in rendered.headings),
         tuple((piece, row) for _, _, piece, row in rendered.headings),
         tuple((name, piece, row) for name, (piece, row) in rendered.blocks.items()),
+        tuple(None if piece.wide else wrap_piece(piece.content, width) for piece in pieces),
     )
 
 
@@ -213,92 +200,6 @@ def _headings(tokens: Sequence[Token]) -> list[Heading]:
 
 
 _LEAVES = ("fence", "code_block", "hr", "html_block", "vault_embed")
-
-
-class LightBody(Vertical):
-    """A long body as a few `Static` chunks; a click on a link posts `LinkClicked`.
-
-    Chunks, not one widget: Textual renders a widget whole once any of it is
-    visible, and only visible widgets are rendered, so a 400-line body costs the
-    first frame ~`CHUNK_LINES` lines of rendering, and the rest as it scrolls in.
-    A code block or table wider than the pane is a chunk of its own that scrolls
-    sideways (`shift` + wheel, or the arrow keys once clicked).
-    """
-
-    DEFAULT_CSS = """
-    LightBody { height: auto; padding: 1 0; }
-    LightBody > _Chunk { height: auto; }
-    LightBody > _Wide {
-        height: auto; overflow-x: auto; overflow-y: hidden; margin: 0 0 1 0;
-        scrollbar-size-horizontal: 1;
-    }
-    LightBody > _Wide > _Chunk { width: auto; height: auto; text-wrap: nowrap; }
-    """
-
-    class LinkClicked(Message):
-        def __init__(self, href: str) -> None:
-            super().__init__()
-            self.href = href
-
-    def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self._heading_at: list[tuple[int, int]] = []
-        self._block_at: dict[str, tuple[int, int]] = {}
-
-    async def show(self, body: PreparedBody | None) -> None:
-        """Replace what is shown with `body`'s pieces (None: empty)."""
-        await self.remove_children()
-        self._heading_at, self._block_at = [], {}
-        if body is not None:
-            await self.append(body)
-
-    async def append(self, body: PreparedBody) -> None:
-        """Add `body`'s pieces after what is shown, `MOUNT_BATCH` a frame."""
-        offset = len(self.children)
-        self._heading_at.extend((piece + offset, row) for piece, row in body.heading_at)
-        for name, piece, row in body.block_at:
-            self._block_at.setdefault(name, (piece + offset, row))
-        pieces = body.chunks
-        for start in range(0, len(pieces), MOUNT_BATCH):
-            if start:
-                await self._next_frame()  # lay out what is mounted; let keys through
-            batch = pieces[start : start + MOUNT_BATCH]
-            await self.mount_all([_widget(piece) for piece in batch])
-
-    async def _next_frame(self) -> None:
-        drawn = asyncio.Event()
-        self.call_after_refresh(drawn.set)
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(drawn.wait(), FRAME_WAIT)
-
-    def heading_y(self, index: int) -> int | None:
-        """Where (lines from the body's top) the `index`-th heading shown is."""
-        at = self._heading_at[index] if 0 <= index < len(self._heading_at) else None
-        return self._y(at)
-
-    def block_y(self, block_id: str) -> int | None:
-        """Where (lines from the body's top) the block `^block_id` is."""
-        return self._y(self._block_at.get(block_id))
-
-    def _y(self, at: tuple[int, int] | None) -> int | None:
-        if at is None or not 0 <= at[0] < len(self.children):
-            return None
-        return self.children[at[0]].virtual_region.y + at[1]
-
-
-def _widget(piece: Piece) -> Static | ScrollableContainer:
-    return _Wide(_Chunk(piece.content)) if piece.wide else _Chunk(piece.content)
-
-
-class _Chunk(Static):
-    """Part of a long body; its links run `link(href)` here (the action's namespace)."""
-
-    def action_link(self, href: str) -> None:
-        self.post_message(LightBody.LinkClicked(href))
-
-
-class _Wide(ScrollableContainer, can_focus=False):
-    """A code block or table wider than the pane: scrolls sideways, never cut."""
 
 
 def more_line(shown: int, total: int, part: int = RENDER_CHARS) -> Content:

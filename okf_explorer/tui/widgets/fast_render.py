@@ -1,11 +1,12 @@
-"""The light renderer's walk: vault Markdown tokens → screenful chunks of `Content`.
+"""The light renderer's walk: vault Markdown tokens → pieces of `Content`, wrapped (`PreparedBody`).
 
-Prose goes into chunks of about `CHUNK_LINES` lines (one `Static` each); a code
-block or table wider than the pane (`width`) is a piece of its own, shown in a
+Prose goes into pieces of at most `CHUNK_LINES` lines (one line-API widget each); a
+code block or table wider than the pane (`width`) is a piece of its own, shown in a
 box that scrolls sideways instead of cutting or wrapping it. Code is highlighted
 as the `Markdown` widget highlights it; table columns are aligned (and follow the
-table's `:---:` alignment). Where each heading and block id landed (piece, row)
-is kept, so the page pane can scroll to one.
+table's `:---:` alignment). Where each heading and block id landed (piece, line of
+the piece) is kept, so the page pane can scroll to one. `wrap_piece` wraps a prose
+piece as a `Static` would (Textual's own wrapper), off the event loop.
 """
 
 from __future__ import annotations
@@ -13,15 +14,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from markdown_it.token import Token
-from textual.content import Content
+from textual.content import Content, _FormattedLine
 from textual.highlight import highlight
 from textual.style import Style
 
 from okf_explorer.tui.vault_inline import callout_title, inline_content
 
-CHUNK_LINES = 80
-"""Lines per prose chunk of a long body: about two screenfuls (fewer widgets to lay
-out on every frame; each costs its wrapped height once)."""
+CHUNK_LINES = 1_000
+"""Lines per prose piece of a long body: a piece is drawn a visible line at a time,
+so its size costs nothing on screen; pieces bound how much one re-wrap holds."""
 CODE_INDENT = "  "
 
 
@@ -39,7 +40,8 @@ class Rendered:
 
     pieces: list[Piece] = field(default_factory=list)
     headings: list[tuple[int, str, int, int]] = field(default_factory=list)
-    """(level, text, piece, row) of each heading, in order."""
+    """(level, text, piece, line) of each heading, in order (`line`: of the piece's
+    text split at newlines, before wrapping)."""
     blocks: dict[str, tuple[int, int]] = field(default_factory=dict)
 
 
@@ -90,9 +92,7 @@ class _Renderer:
             self._flush()
         line = Content(self._prefix()) + content
         self.lines.append(line)
-        self.rows += sum(
-            max(1, -(-part.cell_length // self.width)) for part in line.split("\n")
-        )
+        self.rows += line.plain.count("\n") + 1
 
     def _block(self, lines: list[Content]) -> None:
         """A code block or table: in the prose when it fits, else a sideways box."""
@@ -176,6 +176,24 @@ class _Renderer:
         self._line(content)
 
 
+@dataclass(frozen=True, slots=True)
+class Wrapped:
+    """A prose piece wrapped `width` columns wide: its screen `lines` (each knows its
+    place in the piece: `x`, `y`), and `starts[n]`, the screen line the piece's
+    `n`th line begins on."""
+
+    width: int
+    lines: tuple[_FormattedLine, ...]
+    starts: tuple[int, ...]
+
+
+def wrap_piece(content: Content, width: int) -> Wrapped:
+    """`content` wrapped as a `Static` `width` columns wide wraps it (pure: run it in a thread)."""
+    lines = tuple(content._wrap_and_format(max(1, width)))
+    starts = [index for index, line in enumerate(lines) if line.x == 0]
+    return Wrapped(width, lines, tuple(starts))
+
+
 def _code_lines(token: Token) -> list[Content]:
     code = token.content.rstrip("\n")
     highlighted = highlight(code, language=token.info.strip().split(" ")[0] or None)
@@ -209,3 +227,35 @@ def _pad(cell: Content, align: str, width: int) -> Content:
     if "center" in align:
         return Content(" " * (gap // 2)) + cell + Content(" " * (gap - gap // 2))
     return cell + Content(" " * gap)
+
+
+Heading = tuple[int, str]
+"""(level, text) of a heading, in the order of the body."""
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedBody:
+    """A body (or the part `start:end` of it) ready to show.
+
+    `light` (all of it as one `Content`) and `chunks` (the pieces `LightBody`
+    mounts, with `wrapped`: each prose piece wrapped, None for a wide box) are set
+    when the part is drawn by `LightBody`, with where its headings and block ids
+    are (`heading_at`, `block_at`: piece, line of the piece); `links` are the
+    part's hrefs in order of appearance, `headings` its headings.
+    """
+
+    markdown: str
+    light: Content | None
+    blocks: int
+    end: int = 0
+    total: int = 0
+    links: tuple[tuple[str, str], ...] = ()
+    chunks: tuple[Piece, ...] = ()
+    headings: tuple[Heading, ...] = ()
+    heading_at: tuple[tuple[int, int], ...] = ()
+    block_at: tuple[tuple[str, int, int], ...] = ()
+    wrapped: tuple[Wrapped | None, ...] = ()
+
+    @property
+    def truncated(self) -> bool:
+        return self.end < self.total

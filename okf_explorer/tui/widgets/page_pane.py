@@ -70,6 +70,10 @@ COMPACT_BELOW = 20
 FIRST_SCREEN_CHARS = 24_000
 """A long page's first screen is drawn from this much of it; the rest of its first
 part (`RENDER_CHARS`) follows in the background, so a 2 MB page shows at once."""
+FILL_DELAY = 0.2
+"""Seconds the rest of a long page's first part waits before it is prepared: its
+thread competes for the interpreter lock, so it lets the first screen's layouts
+(the body, then the scrollbar it brings) finish first."""
 
 
 class PagePane(VerticalScroll, can_focus=True):
@@ -240,15 +244,20 @@ class PagePane(VerticalScroll, can_focus=True):
         self._shown_part(body, final=filled)
         self.scroll_home(animate=False)
         self.shown = page
-        if not filled:  # the rest of the first part, off the first screen's path
-            self.run_worker(self.show_more(RENDER_CHARS - body.end), group="fill")
+        if not filled:  # the rest of the first part, once the first screen is laid out
+            self.set_timer(FILL_DELAY, lambda: self._fill(page, RENDER_CHARS - body.end))
         if (anchor := self.anchor_scroll.take_pending(page.slug)) is not None:
             self.call_after_refresh(self.scroll_to_anchor, anchor)
 
+    def _fill(self, page: Page, limit: int) -> None:
+        if self.page is page:
+            self.run_worker(self.show_more(limit), group="fill")
+
     def _prepare(self, page: Page, start: int, limit: int) -> PreparedBody:
-        width = self.scrollable_content_region.width or 80
+        # A light body always overflows: wrap it for the width beside the scrollbar.
+        width = self.content_region.width - self.styles.scrollbar_size_vertical
         sources = sources_of(page.frontmatter)
-        return prepare_body(page.content, start, limit, sources, width)
+        return prepare_body(page.content, start, limit, sources, width if width > 0 else 80)
 
     def expect_anchor(self, slug: str, anchor: str) -> None:
         """Scroll to `anchor` once `slug` is the next page shown (a followed link)."""
