@@ -69,6 +69,10 @@ _MEMO_LIMIT = 1 << 20
 """At most this many wiki targets are remembered per resolver (bounded memory)."""
 
 
+class NamesNeeded(LookupError):
+    """A `slugs_only` resolver met a name only titles or aliases can settle."""
+
+
 @dataclass(frozen=True, slots=True)
 class Resolution:
     """How a raw target resolved.
@@ -138,15 +142,26 @@ class SlugResolver:
         slugs: Iterable[str],
         titles: Mapping[str, str] | None = None,
         aliases: Mapping[str, Sequence[str]] | None = None,
+        *,
+        names_known: bool = True,
     ) -> None:
         ordered = sorted(set(slugs), key=tie_key)
         self._ordered = ordered
         self._slugs = frozenset(ordered)
         self._given_titles = titles or {}
         self._given_aliases = aliases or {}
+        self._names_known = names_known
         self._casefold = _table((fold(slug), slug) for slug in ordered)
         self._lazy: dict[str, Any] = {}
         self._wiki_memo: dict[str, tuple[ResolveRule, str | tuple[str, ...]]] = {}
+
+    @classmethod
+    def slugs_only(cls, slugs: Iterable[str]) -> SlugResolver:
+        """A resolver that knows the slugs but not yet the titles and aliases (a build
+        resolves while pages are still being read): it answers every name the rules
+        before `alias` settle, and raises `NamesNeeded` for any other, so whatever it
+        answers is what the full resolver answers (`core.link_pass`)."""
+        return cls(slugs, names_known=False)
 
     @classmethod
     def for_pages(cls, pages: Iterable[PageInfo]) -> SlugResolver:
@@ -277,6 +292,8 @@ class SlugResolver:
                 return "suffix", found
         elif (found := self._lookup("_basenames").get(folded)) is not None:
             return "basename", found
+        if not self._names_known:
+            raise NamesNeeded(target)
         for rule, table in (("alias", "_aliases"), ("title", "_titles")):
             names = self._lookup(table)
             found = names.get(fold_name(target))
