@@ -20,6 +20,7 @@ from okf_explorer.core import link_pass
 from okf_explorer.core.index import LinkIndex, build_index
 from okf_explorer.core.link_pass import LinkPass, PageLinks
 from okf_explorer.core.link_resolution import NamesNeeded, SlugResolver
+from okf_explorer.core.pages import PageInfo
 from okf_explorer.core.port import LinkResolvingScanner, RowScanner
 from okf_explorer.sources import parallel
 from okf_explorer.sources.bundle import BundleSource
@@ -150,6 +151,14 @@ def test_a_slugs_only_resolver_answers_as_the_full_one_or_asks_for_names() -> No
     for name in ["Title", "Home", "nothing at all"]:
         with pytest.raises(NamesNeeded):
             partial.resolve(name, "b/y")
+    pages = [
+        PageInfo("notes/x", "Title", title_stated=True),
+        PageInfo("index", "index", aliases=("Home",)),
+    ]
+    pages += [PageInfo(slug, slug) for slug in slugs[:2]]
+    completed = partial.with_names(pages)
+    for name in ["guide", "Title", "Home", "nothing at all", "x"]:
+        assert completed.resolve(name, "b/y") == full.resolve(name, "b/y")
     assert partial.resolve("../../up", "a/b", "markdown") == full.resolve(
         "../../up", "a/b", "markdown"
     )

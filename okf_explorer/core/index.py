@@ -86,7 +86,7 @@ def _build(
             to_scan.append(stub)
         else:
             reused[stub.slug] = entry
-    scanned, early = _scan(source, to_scan, stubs, progress, cancel)
+    scanned, early, link_pass = _scan(source, to_scan, stubs, progress, cancel)
     index = _assemble(stubs, reused, scanned)
     unchanged = index.signature == known.signature
     if unchanged and not to_scan and known.reverse is not None:
@@ -98,7 +98,7 @@ def _build(
         )
         index.out_rels, index.in_rels = known.out_rels, known.in_rels
     else:
-        _resolve_all(index, reused if unchanged else {}, early)
+        _resolve_all(index, reused if unchanged else {}, early, link_pass)
     if store is not None and (to_scan or not unchanged):
         store.save(source.cache_key, index.signature, cache_payload(index))
     return index
@@ -134,6 +134,8 @@ def corpus_signature(pages: dict[str, PageInfo]) -> str:
 
 
 Scanned = dict[str, tuple[PageInfo, tuple[RawTuple, ...]]]
+Early = dict[str, tuple[tuple[RawTuple, ...], EarlyLinks]]
+"""slug → its raw links and what the scan workers' `LinkPass` made of exactly them."""
 
 
 def _scan(
@@ -142,15 +144,18 @@ def _scan(
     everything: list[PageStub],
     progress: ProgressCallback | None,
     cancel: CancelCheck | None,
-) -> tuple[Scanned, dict[str, tuple[tuple[RawTuple, ...], EarlyLinks]]]:
-    """Scan results by slug, and the links the scan workers resolved (`LinkPass`
-    over the slugs of `everything`, the whole listing) when the source can. A
+) -> tuple[Scanned, Early, LinkPass | None]:
+    """Scan results by slug, and the links the scan workers resolved (by the
+    `LinkPass` over the slugs of `everything`, the whole listing, returned too)
+    when the source can. A
     `RowScanner` source hands `PageRow`s (a `PageInfo` row and `RawLink` rows),
     which skips building `RawLink`s."""
     scanned: Scanned = {}
-    early: dict[str, tuple[tuple[RawTuple, ...], EarlyLinks]] = {}
+    early: Early = {}
+    link_pass = None
     if isinstance(source, LinkResolvingScanner) and stubs:
         link_pass = LinkPass([stub.slug for stub in everything])
+        link_pass.prepare()  # before the workers start: a forked worker inherits it
         for (info_row, links), began in source.scan_resolving(stubs, link_pass, progress, cancel):
             info = PageInfo.from_row(info_row)
             scanned[info.slug] = (info, links)
@@ -163,7 +168,7 @@ def _scan(
     else:
         for page in source.scan(stubs, progress, cancel):
             scanned[page.info.slug] = (page.info, tuple([link.to_row() for link in page.links]))
-    return scanned, early
+    return scanned, early, link_pass
 
 
 def _assemble(
@@ -210,11 +215,11 @@ def _unreadable_info(
 def _resolve_all(
     index: LinkIndex,
     keep: dict[str, Reusable],
-    early: dict[str, tuple[tuple[RawTuple, ...], EarlyLinks]] | None = None,
+    early: Early | None = None,
+    link_pass: LinkPass | None = None,
 ) -> None:
     """Fill `forward`, the walk tables and `ambiguous`, reusing resolutions in `keep`
-    and finishing those the scan workers began (`early`: slug → its raw links and
-    what `LinkPass` made of exactly them).
+    and finishing those the scan workers began (`early`, by `link_pass`).
 
     `forward` holds what each page states; the walk tables turn an incoming
     relation stated on P about Q into an edge Q → P, so they are built in a
@@ -237,7 +242,7 @@ def _resolve_all(
                 links = from_rows(began[1][1])
             else:
                 if resolving is None:
-                    resolving = PageLinks(index.resolver(), index.pages)
+                    resolving = (link_pass or LinkPass(())).full(index.pages)
                 if began is not None and began[0] is raw:
                     links = from_rows(resolving.finish(slug, raw, began[1][1]))
                 else:

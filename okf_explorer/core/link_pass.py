@@ -11,13 +11,16 @@ is left open (None) for the index to finish once every page's names are known.
 
 from __future__ import annotations
 
-from collections.abc import Container, Sequence
-from typing import Any
+from collections.abc import Container, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from okf_explorer.core.index_model import RESOLVED_COUNT_AT
 from okf_explorer.core.link_grammar import RawTuple
 from okf_explorer.core.link_resolution import NamesNeeded, Resolution, SlugResolver
 from okf_explorer.core.typed_links import LINKS, resolve_named
+
+if TYPE_CHECKING:
+    from okf_explorer.core.pages import PageInfo
 
 Resolved = tuple[str, str, tuple[str, ...]]
 """How one raw link resolved: `(node, rule, candidates)`."""
@@ -122,8 +125,9 @@ def merged_rows(raw: Sequence[RawTuple], resolved: Sequence[Resolved]) -> list[l
 class LinkPass:
     """Resolves links in scan workers, as pages are read (see the module docstring).
 
-    Pickles as its slug list alone (sent once per worker); each process builds
-    its own `slugs_only` resolver on first use.
+    `prepare` builds its resolver's slug tables in this process: workers started
+    by `fork` inherit them, and `full` completes them for the main process. It
+    pickles as its slug list alone (a worker started otherwise builds its own).
     """
 
     def __init__(self, slugs: Sequence[str]) -> None:
@@ -136,12 +140,24 @@ class LinkPass:
     def __setstate__(self, slugs: list[str]) -> None:
         self._slugs, self._links = slugs, None
 
-    def __call__(self, slug: str, raw: Sequence[RawTuple]) -> EarlyLinks:
+    def prepare(self) -> PageLinks:
         links = self._links
         if links is None:
             slugs = frozenset(self._slugs)
-            links = self._links = PageLinks(SlugResolver.slugs_only(slugs), slugs)
-        found = links.all(slug, raw)
+            resolver = SlugResolver.slugs_only(slugs)
+            resolver.warm(names=False)
+            links = self._links = PageLinks(resolver, slugs)
+        return links
+
+    def full(self, pages: Mapping[str, PageInfo]) -> PageLinks:
+        """The main process's `PageLinks` over `pages` (the same slugs), with titles and
+        aliases, reusing the slug tables and answers made here."""
+        if self._links is None:
+            return PageLinks(SlugResolver.for_pages(pages.values()), pages)
+        return PageLinks(self._links.resolver.with_names(pages.values()), pages)
+
+    def __call__(self, slug: str, raw: Sequence[RawTuple]) -> EarlyLinks:
+        found = self.prepare().all(slug, raw)
         if None in found:
             return False, found
         return True, [tuple(row) for row in merged_rows(raw, found)]  # type: ignore[arg-type]

@@ -36,6 +36,7 @@ Choices where the SPEC is silent:
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
@@ -67,6 +68,10 @@ ROOT = ""
 
 _MEMO_LIMIT = 1 << 20
 """At most this many wiki targets are remembered per resolver (bounded memory)."""
+
+
+_NAME_TABLES = ("_aliases", "_titles")
+"""The lookup tables made from titles and aliases (the others come from slugs alone)."""
 
 
 class NamesNeeded(LookupError):
@@ -182,10 +187,24 @@ class SlugResolver:
             found = self._lazy[name] = getattr(self, "_build" + name)()
         return found
 
-    def warm(self) -> None:
-        """Build every lookup table now (else each is built by the first name needing it)."""
-        for name in ("_slugified", "_folders", "_basenames", "_aliases", "_titles"):
+    def warm(self, *, names: bool = True) -> None:
+        """Build every lookup table now (else each is built by the first name needing it);
+        `names=False`: only those made from slugs (no titles, no aliases)."""
+        tables = ("_slugified", "_folders", "_basenames") + (_NAME_TABLES if names else ())
+        for name in tables:
             self._lookup(name)
+
+    def with_names(self, pages: Iterable[PageInfo]) -> SlugResolver:
+        """The full resolver of `pages` (the same slugs as this one), sharing this one's
+        slug tables and remembered answers (a `slugs_only` resolver, completed)."""
+        infos = list(pages)
+        full = copy.copy(self)
+        full._given_titles = {info.slug: info.title for info in infos if info.title_stated}
+        full._given_aliases = {info.slug: info.aliases for info in infos if info.aliases}
+        full._names_known = True
+        full._lazy = {k: v for k, v in self._lazy.items() if k not in _NAME_TABLES}
+        full._wiki_memo = dict(self._wiki_memo)
+        return full
 
     def _build_slugified(self) -> dict[str, tuple[str, ...]]:
         return _table((slugify(slug), slug) for slug in self._ordered)
