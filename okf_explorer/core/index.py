@@ -15,8 +15,14 @@ from typing import Literal
 import okf_explorer
 from okf_explorer.core.cache import FORMAT_VERSION, IndexCache
 from okf_explorer.core.fast_gc import gc_paused
-from okf_explorer.core.index_model import LinkIndex, ResolvedLink, Reusable
-from okf_explorer.core.index_store import Known, cache_payload, lasting_failure
+from okf_explorer.core.index_model import (
+    RESOLVED_LINK_FIELDS,
+    LinkIndex,
+    ResolvedLink,
+    ResolvedRow,
+    Reusable,
+)
+from okf_explorer.core.index_store import Known, LazyMapping, cache_payload, lasting_failure
 from okf_explorer.core.link_grammar import RawTuple
 from okf_explorer.core.link_pass import EarlyLinks, LinkPass, PageLinks
 from okf_explorer.core.pages import ErrorKind, PageInfo, is_reserved
@@ -89,6 +95,7 @@ def _build(
     scanned, early, link_pass = _scan(source, to_scan, stubs, progress, cancel)
     index = _assemble(stubs, reused, scanned)
     unchanged = index.signature == known.signature
+    rows = None
     if unchanged and not to_scan and known.reverse is not None:
         index.forward = {slug: reused[slug].links for slug in index.pages}
         index.targets, index.reverse, index.ambiguous = (
@@ -98,9 +105,9 @@ def _build(
         )
         index.out_rels, index.in_rels = known.out_rels, known.in_rels
     else:
-        _resolve_all(index, reused if unchanged else {}, early, link_pass)
+        rows = _resolve_all(index, reused if unchanged else {}, early, link_pass)
     if store is not None and (to_scan or not unchanged):
-        store.save(source.cache_key, index.signature, cache_payload(index))
+        store.save(source.cache_key, index.signature, cache_payload(index, rows))
     return index
 
 
@@ -217,47 +224,67 @@ def _resolve_all(
     keep: dict[str, Reusable],
     early: Early | None = None,
     link_pass: LinkPass | None = None,
-) -> None:
+) -> dict[str, tuple[ResolvedRow, ...]]:
     """Fill `forward`, the walk tables and `ambiguous`, reusing resolutions in `keep`
-    and finishing those the scan workers began (`early`, by `link_pass`).
+    and finishing those the scan workers began (`early`, by `link_pass`); returns
+    every page's `ResolvedLink` rows (what the cache stores).
 
     `forward` holds what each page states; the walk tables turn an incoming
     relation stated on P about Q into an edge Q → P, so they are built in a
-    second pass, once every page's links are resolved.
+    second pass, once every page's links are resolved. All is done on rows: a
+    graph with `links` alone gets `forward` as a `LazyMapping`, its `ResolvedLink`s
+    made on first use (walks, backlinks and the cache need none of them).
     """
     resolving: PageLinks | None = None
     early = early or {}
-    from_rows = ResolvedLink.from_rows
-    forward: dict[str, tuple[ResolvedLink, ...]] = {}
+    rows_of: dict[str, tuple[ResolvedRow, ...]] = {}
+    kept: dict[str, tuple[ResolvedLink, ...]] = {}
     injected: dict[str, list[tuple[str, str]]] = {}  # Q → [(P, rel)]: edges Q → P
     typed = False
     ambiguous = 0
     for slug, raw in index.raw_links.items():
         entry = keep.get(slug)
+        rows: tuple[ResolvedRow, ...] = ()
         if entry is not None:
-            links = entry.links
+            kept[slug] = entry.links
+            rows = ResolvedLink.to_rows(entry.links)
         elif raw:
             began = early.get(slug)
             if began is not None and began[0] is raw and began[1][0]:
-                links = from_rows(began[1][1])
+                rows = tuple(began[1][1])
             else:
                 if resolving is None:
                     resolving = (link_pass or LinkPass(())).full(index.pages)
                 if began is not None and began[0] is raw:
-                    links = from_rows(resolving.finish(slug, raw, began[1][1]))
+                    found = resolving.finish(slug, raw, began[1][1])
                 else:
-                    links = from_rows(resolving.rows(slug, raw))
-        else:
-            links = ()
-        forward[slug] = links
-        for link in links:
-            ambiguous += link.ambiguous
-            if link.rel != LINKS:
+                    found = resolving.rows(slug, raw)
+                rows = tuple(map(tuple, found))  # type: ignore[arg-type]
+        rows_of[slug] = rows
+        for row in rows:
+            ambiguous += row[_MANY]
+            if row[_REL] != LINKS:
                 typed = True
-                if link.incoming:
-                    injected.setdefault(link.to, []).append((slug, link.rel))
-    index.forward, index.ambiguous = forward, ambiguous
+                if row[_INCOMING]:
+                    injected.setdefault(row[_TO], []).append((slug, row[_REL]))
+    index.ambiguous = ambiguous
+    from_rows = ResolvedLink.from_rows
+
+    def forward() -> dict[str, tuple[ResolvedLink, ...]]:
+        return {
+            slug: kept[slug] if slug in kept else from_rows(rows) for slug, rows in rows_of.items()
+        }
+
     if typed:
+        index.forward = forward()
         typed_tables(index, injected)
     else:
-        plain_tables(index)
+        index.forward = LazyMapping(forward)
+        plain_tables(index, {slug: tuple([r[_TO] for r in rows]) for slug, rows in rows_of.items()})
+    return rows_of
+
+
+_TO, _MANY, _REL, _INCOMING = (
+    RESOLVED_LINK_FIELDS.index(name) for name in ("to", "ambiguous", "rel", "incoming")
+)
+"""Where these `ResolvedLink` fields sit in a row."""
