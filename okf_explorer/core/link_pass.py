@@ -6,7 +6,8 @@ resolves itself. `LinkPass` runs the same code in the scan workers while they
 read pages, against the listing's slugs alone (`SlugResolver.slugs_only`):
 every rule before `alias` depends on slugs alone, so each link it answers is
 answered as the full resolver would; a link only titles or aliases can settle
-is left open (None) for the index to finish once every page's names are known.
+is left open (its wiki target kept) for the index to finish, by the name rules
+alone, once every page's names are known.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ Resolved = tuple[str, str, tuple[str, ...]]
 """How one raw link resolved: `(node, rule, candidates)`."""
 EarlyLinks = tuple[bool, Any]
 """What `LinkPass` makes of a page: `(True, ResolvedLink rows)` when every link was
-settled, else `(False, [Resolved | None per raw link])`."""
+settled, else `(False, [Resolved, or the wiki target left to the name rules, per raw
+link])`."""
 
 
 class PageLinks:
@@ -75,26 +77,29 @@ class PageLinks:
                 resolution = resolver.resolve(target, slug, kind)
         return resolution.node, resolution.rule, resolution.candidates
 
-    def all(self, slug: str, raw: Sequence[RawTuple]) -> list[Resolved | None]:
-        """Each raw link resolved; None where `NamesNeeded` (a `slugs_only` resolver)."""
+    def all(self, slug: str, raw: Sequence[RawTuple]) -> list[Resolved | str]:
+        """Each raw link resolved; where a `slugs_only` resolver needs names, the wiki
+        target it could not settle instead (`NamesNeeded`)."""
         folder = slug.rpartition("/")[0]
-        found: list[Resolved | None] = []
+        found: list[Resolved | str] = []
         for link in raw:
             try:
                 found.append(self.one(slug, folder, link))
-            except NamesNeeded:
-                found.append(None)
+            except NamesNeeded as needed:
+                found.append(needed.args[0])
         return found
 
     def rows(self, slug: str, raw: Sequence[RawTuple]) -> list[list[Any]]:
         """The page's `ResolvedLink` rows (see `merged_rows`)."""
         return merged_rows(raw, self.all(slug, raw))  # type: ignore[arg-type]
 
-    def finish(self, slug: str, raw: Sequence[RawTuple], early: list[Resolved | None]) -> list:
-        """`rows`, reusing what `LinkPass` settled (`early`, aligned with `raw`)."""
+    def finish(self, slug: str, raw: Sequence[RawTuple], early: list[Resolved | str]) -> list:
+        """`rows`, reusing what `LinkPass` settled (`early`, aligned with `raw`); only
+        the name rules are tried for the targets it left."""
         folder = slug.rpartition("/")[0]
+        self.resolver.names_settle([known for known in early if isinstance(known, str)])
         found = [
-            known if known is not None else self.one(slug, folder, link)
+            known if not isinstance(known, str) else self.one(slug, folder, link)
             for link, known in zip(raw, early, strict=True)
         ]
         return merged_rows(raw, found)
@@ -158,6 +163,6 @@ class LinkPass:
 
     def __call__(self, slug: str, raw: Sequence[RawTuple]) -> EarlyLinks:
         found = self.prepare().all(slug, raw)
-        if None in found:
+        if any(isinstance(known, str) for known in found):
             return False, found
         return True, [tuple(row) for row in merged_rows(raw, found)]  # type: ignore[arg-type]

@@ -189,8 +189,10 @@ class SlugResolver:
 
     def warm(self, *, names: bool = True) -> None:
         """Build every lookup table now (else each is built by the first name needing it);
-        `names=False`: only those made from slugs (no titles, no aliases)."""
-        tables = ("_slugified", "_folders", "_basenames") + (_NAME_TABLES if names else ())
+        `names=False`: only the slug tables nearly every corpus needs (no folders, no
+        titles, no aliases)."""
+        tables = ("_slugified", "_basenames", "_folders") if names else ("_slugified", "_basenames")
+        tables += _NAME_TABLES if names else ()
         for name in tables:
             self._lookup(name)
 
@@ -313,6 +315,10 @@ class SlugResolver:
             return "basename", found
         if not self._names_known:
             raise NamesNeeded(target)
+        return self._name_matches(target, name)
+
+    def _name_matches(self, target: str, name: str) -> tuple[ResolveRule, str | tuple[str, ...]]:
+        """The wiki rules after every slug rule missed: aliases, titles, else dangling."""
         for rule, table in (("alias", "_aliases"), ("title", "_titles")):
             names = self._lookup(table)
             found = names.get(fold_name(target))
@@ -321,6 +327,15 @@ class SlugResolver:
             if found is not None:
                 return rule, found  # type: ignore[return-value]
         return "dangling", name
+
+    def names_settle(self, targets: Iterable[str]) -> None:
+        """Remember, for wiki targets a `slugs_only` resolver over the same slugs found
+        no slug rule for (its `NamesNeeded`), what the name rules say: their slug
+        rules are not tried again."""
+        memo = self._wiki_memo
+        for target in targets:
+            if target not in memo and len(memo) < _MEMO_LIMIT:
+                memo[target] = self._name_matches(target, strip_md(target))
 
     # --- path rules ---------------------------------------------------------
 
