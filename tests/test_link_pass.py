@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pickle
 import tempfile
+import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -204,3 +205,30 @@ def test_random_corpora_resolve_alike_in_workers_and_main(files: dict[str, str])
         assert_same(
             build_index(BundleSource(root), cache=False), build_index(RowsOnly(root), cache=False)
         )
+
+
+def test_workers_started_by_forkserver_resolve_alike(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The TUI builds from a thread: its workers get the `LinkPass` pickled (its slugs)."""
+    root = write_corpus(tmp_path, VARIED)
+    baseline = build_index(RowsOnly(root), cache=False)
+    monkeypatch.setattr(parallel, "PARALLEL_THRESHOLD", 2)
+    monkeypatch.setattr(parallel, "CHUNK_SIZE", 4)
+    methods: list[str] = []
+    make_context = parallel._context
+
+    def spying() -> Any:
+        context = make_context()
+        methods.append(context.get_start_method())
+        return context
+
+    monkeypatch.setattr(parallel, "_context", spying)
+    built: list[LinkIndex] = []
+    worker = threading.Thread(
+        target=lambda: built.append(build_index(BundleSource(root), cache=False))
+    )
+    worker.start()
+    worker.join(timeout=120)
+    assert methods == ["forkserver"]
+    assert_same(built[0], baseline)
