@@ -141,6 +141,8 @@ def corpus_signature(pages: dict[str, PageInfo]) -> str:
 
 
 Scanned = dict[str, tuple[PageInfo, tuple[RawTuple, ...]]]
+_WARM_FROM = 1000
+"""Scans of this many pages build the resolver's slug tables before reading (`LinkPass`)."""
 Early = dict[str, tuple[tuple[RawTuple, ...], EarlyLinks]]
 """slug → its raw links and what the scan workers' `LinkPass` made of exactly them."""
 
@@ -162,7 +164,9 @@ def _scan(
     link_pass = None
     if isinstance(source, LinkResolvingScanner) and stubs:
         link_pass = LinkPass([stub.slug for stub in everything])
-        link_pass.prepare()  # before the workers start: a forked worker inherits it
+        # before the workers start, so a forked worker inherits the tables; a small
+        # refresh builds only the tables its few pages need
+        link_pass.prepare(warm=len(stubs) >= _WARM_FROM)
         for (info_row, links), began in source.scan_resolving(stubs, link_pass, progress, cancel):
             info = PageInfo.from_row(info_row)
             scanned[info.slug] = (info, links)

@@ -145,13 +145,16 @@ class LinkPass:
     def __setstate__(self, slugs: list[str]) -> None:
         self._slugs, self._links = slugs, None
 
-    def prepare(self) -> PageLinks:
+    def prepare(self, *, warm: bool = False) -> PageLinks:
+        """The resolving state of this process, made on first use; `warm` also builds
+        the slug tables now (worth it before many pages: each forked worker then
+        inherits them instead of building its own)."""
         links = self._links
         if links is None:
             slugs = frozenset(self._slugs)
-            resolver = SlugResolver.slugs_only(slugs)
-            resolver.warm(names=False)
-            links = self._links = PageLinks(resolver, slugs)
+            links = self._links = PageLinks(SlugResolver.slugs_only(slugs), slugs)
+        if warm:
+            links.resolver.warm(names=False)
         return links
 
     def full(self, pages: Mapping[str, PageInfo]) -> PageLinks:
