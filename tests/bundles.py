@@ -3,7 +3,7 @@
 - `write_file` / `write_bundle` / `write_pages` write Markdown files into a tmp folder.
 - `WrappedSource` shows a real `BundleSource` through the plain `PageSource` protocol
   only (no `RowScanner`), records each scan's slugs, and goes down on demand.
-- `CountingSource` is a `BundleSource` (row fast path kept) recording each scan's slugs.
+- `CountingSource` is a `BundleSource` (row fast paths kept) recording each scan's slugs.
 - `scan_sequentially` is the plain `scan` for in-memory fake sources.
 """
 
@@ -116,6 +116,16 @@ class CountingSource(BundleSource):
     ) -> Iterator[tuple[Any, ...]]:
         self.scans.append([stub.slug for stub in stubs])
         return super().scan_rows(stubs, progress, cancel)
+
+    def scan_resolving(
+        self,
+        stubs: Sequence[PageStub],
+        resolve: Callable[..., Any],
+        progress: ProgressCallback | None = None,
+        cancel: CancelCheck | None = None,
+    ) -> Iterator[tuple[Any, Any]]:
+        self.scans.append([stub.slug for stub in stubs])
+        return super().scan_resolving(stubs, resolve, progress, cancel)
 
 
 def scan_sequentially(

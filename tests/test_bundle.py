@@ -372,7 +372,7 @@ def test_parallel_scan_equals_sequential_scan(tmp_path: Path, monkeypatch) -> No
     assert [d for d, _ in calls] == sorted(d for d, _ in calls)
 
 
-def _die_in_worker(root: str, chunk: object) -> list:
+def _die_in_worker(root: str, chunk: object, *_resolve: object) -> list:
     os._exit(3)  # a worker killed mid-scan (the OOM killer, say)
 
 

@@ -15,19 +15,26 @@ from typing import Literal
 import okf_explorer
 from okf_explorer.core.cache import FORMAT_VERSION, IndexCache
 from okf_explorer.core.fast_gc import gc_paused
-from okf_explorer.core.index_model import RESOLVED_COUNT_AT, LinkIndex, ResolvedLink, Reusable
-from okf_explorer.core.index_store import Known, cache_payload, lasting_failure
+from okf_explorer.core.index_model import (
+    RESOLVED_LINK_FIELDS,
+    LinkIndex,
+    ResolvedLink,
+    ResolvedRow,
+    Reusable,
+)
+from okf_explorer.core.index_store import Known, LazyMapping, cache_payload, lasting_failure
 from okf_explorer.core.link_grammar import RawTuple
-from okf_explorer.core.links import Resolution, SlugResolver
+from okf_explorer.core.link_pass import EarlyLinks, LinkPass, PageLinks
 from okf_explorer.core.pages import ErrorKind, PageInfo, is_reserved
 from okf_explorer.core.port import (
     CancelCheck,
+    LinkResolvingScanner,
     PageSource,
     PageStub,
     ProgressCallback,
     RowScanner,
 )
-from okf_explorer.core.typed_links import LINKS, resolve_named
+from okf_explorer.core.typed_links import LINKS
 from okf_explorer.core.walk_tables import plain_tables, typed_tables
 
 __all__ = ["LinkIndex", "ResolvedLink", "build_index", "corpus_signature"]
@@ -75,7 +82,7 @@ def _build(
         if (whole := known.unchanged(stubs)) is not None:
             # Nothing changed since the cache was written: no resolution, no rebuilding;
             # the (empty) scan still runs, so a source sees the same calls as ever.
-            _scan(source, [], progress, cancel)
+            _scan(source, [], [], progress, cancel)
             return whole
     reused: dict[str, Reusable] = {}
     to_scan: list[PageStub] = []
@@ -85,8 +92,10 @@ def _build(
             to_scan.append(stub)
         else:
             reused[stub.slug] = entry
-    index = _assemble(stubs, reused, _scan(source, to_scan, progress, cancel))
+    scanned, early, link_pass = _scan(source, to_scan, stubs, progress, cancel)
+    index = _assemble(stubs, reused, scanned)
     unchanged = index.signature == known.signature
+    rows = None
     if unchanged and not to_scan and known.reverse is not None:
         index.forward = {slug: reused[slug].links for slug in index.pages}
         index.targets, index.reverse, index.ambiguous = (
@@ -96,9 +105,9 @@ def _build(
         )
         index.out_rels, index.in_rels = known.out_rels, known.in_rels
     else:
-        _resolve_all(index, reused if unchanged else {})
+        rows = _resolve_all(index, reused if unchanged else {}, early, link_pass)
     if store is not None and (to_scan or not unchanged):
-        store.save(source.cache_key, index.signature, cache_payload(index))
+        store.save(source.cache_key, index.signature, cache_payload(index, rows))
     return index
 
 
@@ -131,30 +140,52 @@ def corpus_signature(pages: dict[str, PageInfo]) -> str:
     return digest.hexdigest()
 
 
+Scanned = dict[str, tuple[PageInfo, tuple[RawTuple, ...]]]
+_WARM_FROM = 1000
+"""Scans of this many pages build the resolver's slug tables before reading (`LinkPass`)."""
+Early = dict[str, tuple[tuple[RawTuple, ...], EarlyLinks]]
+"""slug → its raw links and what the scan workers' `LinkPass` made of exactly them."""
+
+
 def _scan(
     source: PageSource,
     stubs: list[PageStub],
+    everything: list[PageStub],
     progress: ProgressCallback | None,
     cancel: CancelCheck | None,
-) -> dict[str, tuple[PageInfo, tuple[RawTuple, ...]]]:
-    """Scan results by slug. A `RowScanner` source hands `PageRow`s (a `PageInfo` row
-    and `RawLink` rows), which skips building `RawLink`s."""
-    if isinstance(source, RowScanner):
-        scanned = {}
+) -> tuple[Scanned, Early, LinkPass | None]:
+    """Scan results by slug, and the links the scan workers resolved (by the
+    `LinkPass` over the slugs of `everything`, the whole listing, returned too)
+    when the source can. A
+    `RowScanner` source hands `PageRow`s (a `PageInfo` row and `RawLink` rows),
+    which skips building `RawLink`s."""
+    scanned: Scanned = {}
+    early: Early = {}
+    link_pass = None
+    if isinstance(source, LinkResolvingScanner) and stubs:
+        link_pass = LinkPass([stub.slug for stub in everything])
+        # before the workers start, so a forked worker inherits the tables; a small
+        # refresh builds only the tables its few pages need
+        link_pass.prepare(warm=len(stubs) >= _WARM_FROM)
+        for (info_row, links), began in source.scan_resolving(stubs, link_pass, progress, cancel):
+            info = PageInfo.from_row(info_row)
+            scanned[info.slug] = (info, links)
+            if began is not None:
+                early[info.slug] = (links, began)
+    elif isinstance(source, RowScanner):
         for info_row, links in source.scan_rows(stubs, progress, cancel):
             info = PageInfo.from_row(info_row)
             scanned[info.slug] = (info, links)
-        return scanned
-    return {
-        page.info.slug: (page.info, tuple([link.to_row() for link in page.links]))
-        for page in source.scan(stubs, progress, cancel)
-    }
+    else:
+        for page in source.scan(stubs, progress, cancel):
+            scanned[page.info.slug] = (page.info, tuple([link.to_row() for link in page.links]))
+    return scanned, early, link_pass
 
 
 def _assemble(
     stubs: list[PageStub],
     reused: dict[str, Reusable],
-    scanned: dict[str, tuple[PageInfo, tuple[RawTuple, ...]]],
+    scanned: Scanned,
 ) -> LinkIndex:
     """Pages and raw links in the listing's (slug) order; fingerprints from the listing."""
     pages: dict[str, PageInfo] = {}
@@ -192,99 +223,72 @@ def _unreadable_info(
     )
 
 
-def _resolve_all(index: LinkIndex, keep: dict[str, Reusable]) -> None:
-    """Fill `forward`, the walk tables and `ambiguous`, reusing resolutions in `keep`.
+def _resolve_all(
+    index: LinkIndex,
+    keep: dict[str, Reusable],
+    early: Early | None = None,
+    link_pass: LinkPass | None = None,
+) -> dict[str, tuple[ResolvedRow, ...]]:
+    """Fill `forward`, the walk tables and `ambiguous`, reusing resolutions in `keep`
+    and finishing those the scan workers began (`early`, by `link_pass`); returns
+    every page's `ResolvedLink` rows (what the cache stores).
 
     `forward` holds what each page states; the walk tables turn an incoming
     relation stated on P about Q into an edge Q → P, so they are built in a
-    second pass, once every page's links are resolved.
+    second pass, once every page's links are resolved. All is done on rows: a
+    graph with `links` alone gets `forward` as a `LazyMapping`, its `ResolvedLink`s
+    made on first use (walks, backlinks and the cache need none of them).
     """
-    resolver: SlugResolver | None = None
-    memo: dict[tuple[str, str, str], Resolution] = {}
-    wiki_memo: dict[str, Resolution] = {}
-    forward: dict[str, tuple[ResolvedLink, ...]] = {}
+    resolving: PageLinks | None = None
+    early = early or {}
+    rows_of: dict[str, tuple[ResolvedRow, ...]] = {}
+    kept: dict[str, tuple[ResolvedLink, ...]] = {}
     injected: dict[str, list[tuple[str, str]]] = {}  # Q → [(P, rel)]: edges Q → P
     typed = False
     ambiguous = 0
     for slug, raw in index.raw_links.items():
         entry = keep.get(slug)
+        rows: tuple[ResolvedRow, ...] = ()
         if entry is not None:
-            links = entry.links
+            kept[slug] = entry.links
+            rows = ResolvedLink.to_rows(entry.links)
         elif raw:
-            if resolver is None:
-                resolver = index.resolver()
-            links = _resolve_page(resolver, index.pages, slug, raw, memo, wiki_memo)
-        else:
-            links = ()
-        forward[slug] = links
-        for link in links:
-            ambiguous += link.ambiguous
-            if link.rel != LINKS:
+            began = early.get(slug)
+            if began is not None and began[0] is raw and began[1][0]:
+                rows = tuple(began[1][1])
+            else:
+                if resolving is None:
+                    resolving = (link_pass or LinkPass(())).full(index.pages)
+                if began is not None and began[0] is raw:
+                    found = resolving.finish(slug, raw, began[1][1])
+                else:
+                    found = resolving.rows(slug, raw)
+                rows = tuple(map(tuple, found))  # type: ignore[arg-type]
+        rows_of[slug] = rows
+        for row in rows:
+            ambiguous += row[_MANY]
+            if row[_REL] != LINKS:
                 typed = True
-                if link.incoming:
-                    injected.setdefault(link.to, []).append((slug, link.rel))
-    index.forward, index.ambiguous = forward, ambiguous
+                if row[_INCOMING]:
+                    injected.setdefault(row[_TO], []).append((slug, row[_REL]))
+    index.ambiguous = ambiguous
+    from_rows = ResolvedLink.from_rows
+
+    def forward() -> dict[str, tuple[ResolvedLink, ...]]:
+        return {
+            slug: kept[slug] if slug in kept else from_rows(rows) for slug, rows in rows_of.items()
+        }
+
     if typed:
+        index.forward = forward()
         typed_tables(index, injected)
     else:
-        plain_tables(index)
+        index.forward = LazyMapping(forward)
+        plain_tables(index, {slug: tuple([r[_TO] for r in rows]) for slug, rows in rows_of.items()})
+    return rows_of
 
 
-def _resolve_page(
-    resolver: SlugResolver,
-    slugs: dict[str, PageInfo],
-    slug: str,
-    raw: tuple[RawTuple, ...],
-    memo: dict[tuple[str, str, str], Resolution],
-    wiki_memo: dict[str, Resolution],
-) -> tuple[ResolvedLink, ...]:
-    """One page's links resolved and de-duplicated by target node (first wins, counts
-    summed); typed links by `(node, rel, incoming)`, and dropped when a name matches
-    no page.
-
-    The hot loop of a cold build (100k pages: ~400k links). A wiki target that
-    is exactly a slug (and names no reference definition) resolves by the
-    `exact` rule without asking the resolver. Otherwise resolution depends only
-    on the target, its kind and the linking page's folder (relative paths,
-    ties), so results are memoised on that (the folder only for relative
-    paths; an ambiguous match is re-chosen per page); a target with a
-    reference definition is resolved on its own.
-    """
-    folder = slug.rpartition("/")[0]
-    merged: dict[object, list] = {}
-    for target, kind, count, refdef, rel, incoming in raw:  # `RawLink.to_row()` rows
-        typed = rel != LINKS
-        if typed and kind != "markdown":
-            resolution = resolve_named(resolver, slugs, target, slug, rel, incoming)
-            node, rule, candidates = resolution.node, resolution.rule, resolution.candidates
-        elif (
-            refdef is None and kind != "markdown" and target in slugs and not target.endswith(".md")
-        ):
-            node, rule, candidates = target, "exact", ()  # what the wiki rules say, sooner
-        else:
-            if refdef is not None:
-                resolution = resolver.resolve(target, slug, kind, refdef)
-            elif kind == "markdown" or target.startswith(".") or target.endswith("/"):
-                key = (target, kind, folder)  # a relative path
-                resolution = memo.get(key)
-                if resolution is None:
-                    resolution = memo[key] = resolver.resolve(target, slug, kind)
-            else:  # wiki and embed targets resolve alike, wherever they are written
-                resolution = wiki_memo.get(target)
-                if resolution is None:
-                    resolution = wiki_memo[target] = resolver.resolve(target, slug, kind)
-                elif resolution.candidates:  # the tie-break is per folder
-                    resolution = resolver.resolve(target, slug, kind)
-            node, rule, candidates = resolution.node, resolution.rule, resolution.candidates
-        merge_key: object = node
-        if typed:
-            if rule == "dangling" and (kind != "markdown" or incoming):
-                continue  # a name matching no page is no edge (gbrain drops it too)
-            merge_key = (node, rel, incoming)
-        first = merged.get(merge_key)
-        if first is None:  # a `ResolvedLink.to_row()` row
-            many = bool(candidates)
-            merged[merge_key] = [target, node, kind, rule, count, many, candidates, rel, incoming]
-        else:
-            first[RESOLVED_COUNT_AT] += count
-    return ResolvedLink.from_rows(merged.values())
+_TO, _MANY, _REL, _INCOMING = (
+    RESOLVED_LINK_FIELDS.index(name) for name in ("to", "ambiguous", "rel", "incoming")
+)
+"""Where these `ResolvedLink` fields sit in a row."""

@@ -303,7 +303,7 @@ def _nothing(_: int) -> Reusable:  # pragma: no cover - never reached
     raise IndexError("nothing to reuse")
 
 
-def cache_payload(index: LinkIndex) -> tuple:
+def cache_payload(index: LinkIndex, rows: Mapping[str, Sequence[Any]] | None = None) -> tuple:
     """The index as plain values for `IndexCache` (layout bound to `cache.FORMAT_VERSION`).
 
     `(complete, infos, targets, reverse, ambiguous, links blob, out_rels, in_rels)`: whether
@@ -312,7 +312,8 @@ def cache_payload(index: LinkIndex) -> tuple:
     ambiguity count; then a marshal blob of the raw links and the resolved
     links (`RawLink.to_row()` and `ResolvedLink.to_row()` rows), per page; then the
     relation tables (empty for a plain bundle). marshal keeps shared strings shared
-    within each part.
+    within each part. `rows`: every page's `ResolvedLink.to_row()` rows, when the
+    build has them (else they are made from `index.forward`).
     """
     infos, raws, forward, targets = [], [], [], []
     complete = True
@@ -322,7 +323,7 @@ def cache_payload(index: LinkIndex) -> tuple:
         complete = complete and (i.readable or lasting_failure(i))
         raws.append(index.raw_links[slug])
         targets.append(index.targets[slug])
-        forward.append(to_rows(index.forward[slug]))
+        forward.append(rows[slug] if rows is not None else to_rows(index.forward[slug]))
     blob = marshal.dumps((raws, forward))
     rels = dict(index.out_rels), dict(index.in_rels)
     return complete, infos, targets, dict(index.reverse), index.ambiguous, blob, *rels

@@ -36,6 +36,7 @@ Choices where the SPEC is silent:
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
@@ -67,6 +68,14 @@ ROOT = ""
 
 _MEMO_LIMIT = 1 << 20
 """At most this many wiki targets are remembered per resolver (bounded memory)."""
+
+
+_NAME_TABLES = ("_aliases", "_titles")
+"""The lookup tables made from titles and aliases (the others come from slugs alone)."""
+
+
+class NamesNeeded(LookupError):
+    """A `slugs_only` resolver met a name only titles or aliases can settle."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,15 +147,26 @@ class SlugResolver:
         slugs: Iterable[str],
         titles: Mapping[str, str] | None = None,
         aliases: Mapping[str, Sequence[str]] | None = None,
+        *,
+        names_known: bool = True,
     ) -> None:
         ordered = sorted(set(slugs), key=tie_key)
         self._ordered = ordered
         self._slugs = frozenset(ordered)
         self._given_titles = titles or {}
         self._given_aliases = aliases or {}
+        self._names_known = names_known
         self._casefold = _table((fold(slug), slug) for slug in ordered)
         self._lazy: dict[str, Any] = {}
         self._wiki_memo: dict[str, tuple[ResolveRule, str | tuple[str, ...]]] = {}
+
+    @classmethod
+    def slugs_only(cls, slugs: Iterable[str]) -> SlugResolver:
+        """A resolver that knows the slugs but not yet the titles and aliases (a build
+        resolves while pages are still being read): it answers every name the rules
+        before `alias` settle, and raises `NamesNeeded` for any other, so whatever it
+        answers is what the full resolver answers (`core.link_pass`)."""
+        return cls(slugs, names_known=False)
 
     @classmethod
     def for_pages(cls, pages: Iterable[PageInfo]) -> SlugResolver:
@@ -167,10 +187,26 @@ class SlugResolver:
             found = self._lazy[name] = getattr(self, "_build" + name)()
         return found
 
-    def warm(self) -> None:
-        """Build every lookup table now (else each is built by the first name needing it)."""
-        for name in ("_slugified", "_folders", "_basenames", "_aliases", "_titles"):
+    def warm(self, *, names: bool = True) -> None:
+        """Build every lookup table now (else each is built by the first name needing it);
+        `names=False`: only the slug tables nearly every corpus needs (no folders, no
+        titles, no aliases)."""
+        tables = ("_slugified", "_basenames", "_folders") if names else ("_slugified", "_basenames")
+        tables += _NAME_TABLES if names else ()
+        for name in tables:
             self._lookup(name)
+
+    def with_names(self, pages: Iterable[PageInfo]) -> SlugResolver:
+        """The full resolver of `pages` (the same slugs as this one), sharing this one's
+        slug tables and remembered answers (a `slugs_only` resolver, completed)."""
+        infos = list(pages)
+        full = copy.copy(self)
+        full._given_titles = {info.slug: info.title for info in infos if info.title_stated}
+        full._given_aliases = {info.slug: info.aliases for info in infos if info.aliases}
+        full._names_known = True
+        full._lazy = {k: v for k, v in self._lazy.items() if k not in _NAME_TABLES}
+        full._wiki_memo = dict(self._wiki_memo)
+        return full
 
     def _build_slugified(self) -> dict[str, tuple[str, ...]]:
         return _table((slugify(slug), slug) for slug in self._ordered)
@@ -277,6 +313,12 @@ class SlugResolver:
                 return "suffix", found
         elif (found := self._lookup("_basenames").get(folded)) is not None:
             return "basename", found
+        if not self._names_known:
+            raise NamesNeeded(target)
+        return self._name_matches(target, name)
+
+    def _name_matches(self, target: str, name: str) -> tuple[ResolveRule, str | tuple[str, ...]]:
+        """The wiki rules after every slug rule missed: aliases, titles, else dangling."""
         for rule, table in (("alias", "_aliases"), ("title", "_titles")):
             names = self._lookup(table)
             found = names.get(fold_name(target))
@@ -285,6 +327,15 @@ class SlugResolver:
             if found is not None:
                 return rule, found  # type: ignore[return-value]
         return "dangling", name
+
+    def names_settle(self, targets: Iterable[str]) -> None:
+        """Remember, for wiki targets a `slugs_only` resolver over the same slugs found
+        no slug rule for (its `NamesNeeded`), what the name rules say: their slug
+        rules are not tried again."""
+        memo = self._wiki_memo
+        for target in targets:
+            if target not in memo and len(memo) < _MEMO_LIMIT:
+                memo[target] = self._name_matches(target, strip_md(target))
 
     # --- path rules ---------------------------------------------------------
 

@@ -172,6 +172,22 @@ class RowScanner(Protocol):
 
 
 @runtime_checkable
+class LinkResolvingScanner(Protocol):
+    """A source whose scan workers also resolve each page's links as they read it
+    (`build_index` passes a `core.link_pass.LinkPass`, a picklable callable, and
+    prefers this to `scan_rows`): each readable page with links comes with what
+    `resolve(slug, links)` returned for it, any other with None."""
+
+    def scan_resolving(
+        self,
+        stubs: Sequence[PageStub],
+        resolve: Callable[[str, tuple[RawTuple, ...]], Any],
+        progress: ProgressCallback | None = None,
+        cancel: CancelCheck | None = None,
+    ) -> Iterator[tuple[PageRow, Any]]: ...
+
+
+@runtime_checkable
 class TagListing(Protocol):
     """A source that filters its own listing by tag (gbrain's `list_pages` `tag`): for
     listings whose rows carry no tags (`PageInfo.tags_known` False)."""

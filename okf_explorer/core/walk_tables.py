@@ -11,12 +11,15 @@ if TYPE_CHECKING:
     from okf_explorer.core.index_model import LinkIndex
 
 
-def plain_tables(index: LinkIndex) -> None:
-    """The walk tables of a corpus whose links are all `links` (the hot path)."""
-    targets: dict[str, tuple[str, ...]] = {}
+def plain_tables(index: LinkIndex, targets: dict[str, tuple[str, ...]] | None = None) -> None:
+    """The walk tables of a corpus whose links are all `links` (the hot path);
+    `targets` (slug → its links' nodes, in page order) when already known."""
+    if targets is None:
+        targets = {
+            slug: tuple([link.to for link in links]) for slug, links in index.forward.items()
+        }
     reverse: dict[str, list[str]] = {}
-    for slug, links in index.forward.items():
-        targets[slug] = tos = tuple([link.to for link in links])
+    for slug, tos in targets.items():
         for node in tos:
             froms = reverse.get(node)
             if froms is None:

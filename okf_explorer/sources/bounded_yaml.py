@@ -21,6 +21,8 @@ from typing import Any
 
 import yaml
 
+from okf_explorer.sources.fast_yaml import load_flat
+
 MAX_FRONTMATTER_BYTES = 256 * 1024
 """Largest frontmatter block (UTF-8 bytes between the fences) that is parsed.
 Real frontmatter is a few hundred bytes; a larger block is ignored, with the
@@ -49,6 +51,9 @@ def load_bounded(block: str) -> Any:
     document is None.
     """
     check_size(block)
+    flat = load_flat(block)  # the commonest shape, without the library (a fast path)
+    if flat is not None:
+        return flat
     loader = _Loader(block)  # a safe loader (C when available)
     try:
         node = loader.get_single_node()

@@ -24,11 +24,13 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from operator import attrgetter
 from pathlib import Path
+from typing import Any
 
 from okf_explorer.core.errors import SourceUnavailable
+from okf_explorer.core.link_grammar import RawTuple
 from okf_explorer.core.pages import Page
 from okf_explorer.core.port import (
     CancelCheck,
@@ -46,7 +48,7 @@ from okf_explorer.sources.pagefile import (
     read_body,
     read_page,
 )
-from okf_explorer.sources.parallel import scan_rows
+from okf_explorer.sources.parallel import scan_resolving, scan_rows
 
 
 class BundleSource:
@@ -106,6 +108,19 @@ class BundleSource:
         self._check_root()
         items = [(stub.slug, stub.fingerprint) for stub in stubs]
         yield from scan_rows(self._root, items, progress, cancel)
+
+    def scan_resolving(
+        self,
+        stubs: Sequence[PageStub],
+        resolve: Callable[[str, tuple[RawTuple, ...]], Any],
+        progress: ProgressCallback | None = None,
+        cancel: CancelCheck | None = None,
+    ) -> Iterator[tuple[PageRow, Any]]:
+        """`scan_rows`, each page's links also resolved by `resolve` in the worker that
+        read it (`LinkResolvingScanner`)."""
+        self._check_root()
+        items = [(stub.slug, stub.fingerprint) for stub in stubs]
+        yield from scan_resolving(self._root, items, resolve, progress, cancel)
 
     def read_bodies(self, slugs: Sequence[str]) -> Iterator[tuple[str, str]]:
         """Bodies of these pages, frontmatter cut off unparsed (`BodyReader`)."""

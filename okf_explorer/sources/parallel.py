@@ -21,12 +21,13 @@ import os
 import re
 import stat
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from typing import Any
 
 from okf_explorer.core.errors import Cancelled
-from okf_explorer.core.link_grammar import extract_link_tuples
+from okf_explorer.core.link_grammar import RawTuple, extract_link_tuples
 from okf_explorer.core.port import CancelCheck, PageRow, ProgressCallback
 from okf_explorer.core.typed_links import frontmatter_links
 from okf_explorer.sources.frontmatter import Undecodable, as_text, decode, info_fields
@@ -42,6 +43,12 @@ CHUNK_SIZE = 500
 WORKERS = 2
 
 
+Resolve = Callable[[str, tuple[RawTuple, ...]], Any]
+"""What resolves a page's links as it is read (`core.link_pass.LinkPass`, picklable)."""
+ResolvedRow = tuple[PageRow, Any]
+"""A page's row and what `Resolve` made of its links (None: unreadable or no links)."""
+
+
 def scan_rows(
     root: str,
     items: Sequence[tuple[str, str]],
@@ -49,18 +56,57 @@ def scan_rows(
     cancel: CancelCheck | None = None,
 ) -> Iterator[PageRow]:
     """Rows of the `(slug, fingerprint)` items, in any order; raises `Cancelled`."""
+    for row, _ in scan_resolving(root, items, None, progress, cancel):
+        yield row
+
+
+def scan_resolving(
+    root: str,
+    items: Sequence[tuple[str, str]],
+    resolve: Resolve | None,
+    progress: ProgressCallback | None = None,
+    cancel: CancelCheck | None = None,
+) -> Iterator[ResolvedRow]:
+    """`scan_rows`, each row with what `resolve` made of its links, resolved in the
+    worker that read the page (sent to each worker once)."""
     chunks = [items[i : i + CHUNK_SIZE] for i in range(0, len(items), CHUNK_SIZE)]
     workers = min(WORKERS, os.cpu_count() or 1)
     if len(items) < PARALLEL_THRESHOLD or workers < 2:
-        yield from _scan_here(root, chunks, len(items), progress, cancel)
+        yield from _scan_here(root, chunks, len(items), resolve, progress, cancel)
     else:
-        yield from _scan_pool(root, chunks, len(items), workers, progress, cancel)
+        yield from _scan_pool(root, chunks, len(items), workers, resolve, progress, cancel)
 
 
-def scan_chunk(root: str, chunk: Sequence[tuple[str, str]]) -> list[PageRow]:
-    """One unit of work (runs in a worker process)."""
+def scan_chunk(
+    root: str, chunk: Sequence[tuple[str, str]], resolve: Resolve | None = None
+) -> list[ResolvedRow]:
+    """One unit of work in a worker process."""
+    return _chunk_rows(root, chunk, resolve)
+
+
+def _chunk_rows(
+    root: str, chunk: Sequence[tuple[str, str]], resolve: Resolve | None
+) -> list[ResolvedRow]:
     real_dirs: dict[str, bool] = {}
-    return [page_row(root, slug, fingerprint, real_dirs) for slug, fingerprint in chunk]
+    rows = []
+    for slug, fingerprint in chunk:
+        row = page_row(root, slug, fingerprint, real_dirs)
+        links = row[1]
+        rows.append((row, resolve(slug, links) if resolve is not None and links else None))
+    return rows
+
+
+_WORKER_RESOLVE: Resolve | None = None
+"""The `Resolve` of this worker process's scan (set once, by the pool's initializer)."""
+
+
+def _start_worker(resolve: Resolve | None) -> None:
+    global _WORKER_RESOLVE
+    _WORKER_RESOLVE = resolve
+
+
+def _worker_chunk(root: str, chunk: Sequence[tuple[str, str]]) -> list[ResolvedRow]:
+    return scan_chunk(root, chunk, _WORKER_RESOLVE)
 
 
 def page_row(root: str, slug: str, fingerprint: str, real_dirs: dict[str, bool]) -> PageRow:
@@ -131,16 +177,15 @@ def _scan_here(
     root: str,
     chunks: list[Sequence[tuple[str, str]]],
     total: int,
+    resolve: Resolve | None,
     progress: ProgressCallback | None,
     cancel: CancelCheck | None,
-) -> Iterator[PageRow]:
+) -> Iterator[ResolvedRow]:
     done = 0
-    real_dirs: dict[str, bool] = {}
     for chunk in chunks:
         if cancel is not None and cancel():
             raise Cancelled("scan")
-        for slug, fingerprint in chunk:
-            yield page_row(root, slug, fingerprint, real_dirs)
+        yield from _chunk_rows(root, chunk, resolve)
         done += len(chunk)
         if progress is not None:
             progress(done, total)
@@ -151,27 +196,33 @@ def _scan_pool(
     chunks: list[Sequence[tuple[str, str]]],
     total: int,
     workers: int,
+    resolve: Resolve | None,
     progress: ProgressCallback | None,
     cancel: CancelCheck | None,
-) -> Iterator[PageRow]:
+) -> Iterator[ResolvedRow]:
     """Keeps at most two chunks per worker in flight, so cancelling is quick.
 
     If worker processes cannot be started or die (no semaphores in a sandbox,
     the OOM killer), the chunks not yet done are scanned in-process instead.
     """
     pending = list(reversed(chunks))
-    running: dict[Future[list[PageRow]], Sequence[tuple[str, str]]] = {}
+    running: dict[Future[list[ResolvedRow]], Sequence[tuple[str, str]]] = {}
     done = 0
     try:
-        pool = ProcessPoolExecutor(max_workers=workers, mp_context=_context())
+        pool = ProcessPoolExecutor(
+            max_workers=workers,
+            mp_context=_context(),
+            initializer=_start_worker,
+            initargs=(resolve,),
+        )
     except (OSError, ValueError, ImportError):
-        yield from _scan_here(root, chunks, total, progress, cancel)
+        yield from _scan_here(root, chunks, total, resolve, progress, cancel)
         return
     try:
         while pending or running:
             while pending and len(running) < 2 * workers:
                 chunk = pending.pop()
-                running[pool.submit(scan_chunk, root, chunk)] = chunk
+                running[pool.submit(_worker_chunk, root, chunk)] = chunk
             finished, _ = wait(running, timeout=0.2, return_when=FIRST_COMPLETED)
             if cancel is not None and cancel():
                 raise Cancelled("scan")
@@ -184,7 +235,7 @@ def _scan_pool(
                     progress(done, total)
     except (BrokenProcessPool, OSError):
         rest = [*running.values(), *reversed(pending)]
-        yield from _scan_here(root, rest, total, _offset(progress, done), cancel)
+        yield from _scan_here(root, rest, total, resolve, _offset(progress, done), cancel)
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
 
