@@ -41,13 +41,40 @@ class LinkContext:
 
 def link_contexts(text: str, leads_here: LeadsHere) -> list[LinkContext]:
     """The context of every link of `text` that `leads_here`, in order; each link
-    reads as its text (`[[a|the A]]` → `the A`), as the page renders it."""
+    reads as its text (`[[a|the A]]` → `the A`), as the page renders it.
+
+    Reference-style links count (`[text][ref]` leads where `[ref]: dest` does); a
+    wiki-link whose name is a defined label (Foam's `[[lint]]` with `[lint]:
+    cli/lint.md`) leads where the definition does when that leads here, else by
+    its name (the resolver tries the definition first, SPEC §3 rule 2)."""
     found = []
     spans = link_spans(text)
     for span in spans:
-        if span.target is not None and leads_here(span.target, span.kind):
+        if _leads(span, leads_here):
             found.append(sentence_around(text, span.start, span.end, link_text(span), spans))
     return found
+
+
+def first_link_context(text: str, target: str) -> str:
+    """The sentence around the first link of `text` whose target is written `target`
+    (as the parser reports it: `RawLink.target`), the link as written and the
+    whitespace collapsed; else around the first mention of `target` as plain text;
+    else empty. What a gbrain server keeps as a link's `context`."""
+    for span in link_spans(text):
+        if span.target == target:
+            return sentence_around(text, span.start, span.end).text
+    position = text.find(target) if target.strip() else -1
+    if position < 0:
+        return ""
+    return sentence_around(text, position, position + len(target)).text
+
+
+def _leads(span: WikiSpan, leads_here: LeadsHere) -> bool:
+    if span.target is None:
+        return False
+    if span.refdef is not None and leads_here(span.refdef, "markdown"):
+        return True
+    return leads_here(span.target, span.kind)
 
 
 def told_context(text: str, root: str) -> LinkContext:

@@ -102,7 +102,7 @@ def _backlink(brain: Brain, root: str, page: str, edges: Sequence[Edge]) -> Back
     typed = sorted({edge.rel for edge in edges if edge.rel != LINKS})
     if typed:
         return Backlink(page, note="frontmatter: " + ", ".join(typed))
-    return Backlink(page, note="no sentence found (a reference-style link?)")
+    return Backlink(page, note="no sentence found")
 
 
 def _leads_to(brain: Brain, page: str, root: str) -> LeadsHere:

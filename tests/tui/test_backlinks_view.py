@@ -113,3 +113,21 @@ def test_over_mcp_the_server_s_context_is_shown(tmp_path: Path) -> None:
                 brain.close()
     assert set(told) == {"notes/a", "notes/b"}
     assert "The orders table is big." in told["notes/a"]  # the server's cut, links as text
+
+
+def test_reference_style_and_defined_wiki_links_have_their_sentence(tmp_path: Path) -> None:
+    """`[text][ref]` with `[ref]: ../tables/orders.md`, and Foam's `[[name]]` whose
+    name is a defined label, each get their sentence (they used to get a note)."""
+    pages = {
+        **PAGES,
+        "notes/c": "Intro.\n\nWe load [the orders][o] daily. Then [[the-table]] again.\n\n"
+        "[o]: ../tables/orders.md\n[the-table]: ../tables/orders.md\n",
+    }
+    brain = Brain(BundleSource(write_pages(tmp_path / "b", pages)), cache_dir=False)
+    brain.ensure_index()
+    (found,) = read_backlinks(brain, ROOT, ["notes/c"], {})
+    assert found.note is None
+    assert [(c.text, c.link) for c in found.contexts] == [
+        ("We load the orders daily.", "the orders"),
+        ("Then the-table again.", "the-table"),
+    ]

@@ -1,0 +1,56 @@
+"""The sentence around a link (`core.link_context`): reference-style links and Foam's
+defined wiki-links have their sentence too."""
+
+from __future__ import annotations
+
+from okf_explorer.core.link_context import first_link_context, link_contexts
+from okf_explorer.core.link_spans import link_spans
+
+FOAM_PAGE = """# Commands
+
+Run [[lint]] before you commit. Read [the guide][g] first, or [Guide] later.
+See [unknown][nope] too.
+
+[lint]: cli/lint.md "Lint"
+[g]: docs/guide.md
+[guide]: <docs/guide.md>
+"""
+
+
+def test_reference_style_links_have_their_sentence() -> None:
+    found = link_contexts(FOAM_PAGE, lambda target, kind: target == "docs/guide.md")
+    assert [(c.text, c.link) for c in found] == [
+        ("Read the guide first, or Guide later.", "the guide"),
+        ("Read the guide first, or Guide later.", "Guide"),
+    ]
+
+
+def test_a_wiki_link_named_by_a_definition_leads_where_the_definition_does() -> None:
+    found = link_contexts(FOAM_PAGE, lambda target, kind: target == "cli/lint.md")
+    assert [(c.text, c.link) for c in found] == [("Run lint before you commit.", "lint")]
+    by_name = link_contexts(FOAM_PAGE, lambda target, kind: (target, kind) == ("lint", "wiki"))
+    assert [c.link for c in by_name] == ["lint"]
+
+
+def test_reference_spans_read_as_written() -> None:
+    spans = link_spans(FOAM_PAGE)
+    assert [(FOAM_PAGE[s.start : s.end], s.target, s.refdef) for s in spans] == [
+        ("[[lint]]", "lint", "cli/lint.md"),
+        ("[the guide][g]", "docs/guide.md", None),
+        ("[Guide]", "docs/guide.md", None),
+    ]
+
+
+def test_a_definition_inside_code_defines_nothing() -> None:
+    text = "See [x].\n\n```\n[x]: a.md\n```\n"
+    assert link_spans(text) == []
+
+
+def test_first_link_context_keeps_the_link_as_written() -> None:
+    assert (
+        first_link_context(FOAM_PAGE, "docs/guide.md")
+        == "Read [the guide][g] first, or [Guide] later."
+    )
+    assert first_link_context("`[[a]]` x. Then [[a|A]] here.", "a") == "Then [[a|A]] here."
+    assert first_link_context("No link to a page.", "page") == "No link to a page."
+    assert first_link_context("Nothing.", "absent") == ""
