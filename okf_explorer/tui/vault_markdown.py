@@ -12,7 +12,9 @@ and task lists, and small plugins of our own where none exists:
 - page embeds alone on a line (`![[page#section]]`, which `body_links` writes as an
   image with an `okf:` source) become one `vault_embed` block token;
 - footnotes are lowered to what every renderer knows: a rule, then an ordered list
-  of the notes (`meta["footnotes"]` on the list); a reference stays `footnote_ref`.
+  of the notes (`meta["footnotes"]` on the list); a reference stays `footnote_ref`;
+- raw HTML (`html_block`, `html_inline`) becomes the standard tokens of what it
+  shows: images, links, emphasis, paragraphs; comments hidden (`vault_html`).
 
 The renderers (Textual's `Markdown` widget through `VaultMarkdown`, and the light
 renderer for long pages) only ever see standard tokens plus the few named above.
@@ -31,6 +33,7 @@ from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.tasklists import tasklists_plugin
 
 from okf_explorer.tui.body_links import LINK_SCHEME
+from okf_explorer.tui.vault_html import html_to_tokens
 
 CALLOUT = re.compile(r"^\[!([A-Za-z][\w-]*)\]([+-]?)[ \t]*(.*)$")
 BLOCK_ID_TAIL = re.compile(r"(?:^|[ \t]+)\^([A-Za-z0-9-]+)[ \t]*$")
@@ -48,6 +51,7 @@ def vault_parser() -> MarkdownIt:
     md.inline.ruler.before("emphasis", "vault_tag", _tag)
     md.core.ruler.after("block", "callouts", _callouts)
     md.core.ruler.after("callouts", "block_ids", _block_ids)
+    md.core.ruler.push("vault_html", html_to_tokens)
     md.core.ruler.push("vault_embeds", _embeds)
     md.core.ruler.push("footnote_lists", _footnote_lists)
     return md

@@ -24,6 +24,9 @@ PIECES = st.sampled_from(
         "[^1]", "[^1]: note", "[^src]", "![[p]]", "![[a.png|100]]", "[[p#h]]", "[[#h]]",
         "- [ ] ", "- [x] ", "1. ", "| a | b |", "|---|---|", "```", "~~~", "`", "*", "_",
         "\n", "\n\n", "  ", "text", "# ", "## H", "---", "\\", "<b>", "[", "]", "(", ")",
+        "</b>", "<i>", "</i>", "<a href='x.md'>", "</a>", "<img src=a.png alt=A>", "<br>",
+        "<!-- c -->", "<div>", "</div>", "<h2>", "</h2>", "<table><tr><td>", "</td><td>",
+        "<code>", "</code>", "<script>", "<li>", "<hr>", "<p align=center>",
     ]
 )  # fmt: skip
 TEXT = st.lists(PIECES, max_size=40).map("".join)
