@@ -121,6 +121,8 @@ class _Reader(HTMLParser):
             self.row_has_cell = True
         elif self.block:
             self._block_start(tag)
+        elif tag in _BLOCKS or tag in _HEADINGS or tag == "hr":
+            self._space()  # `a<p/>b` inside a line (a table cell): `a b`
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.handle_starttag(tag, attrs)
@@ -152,6 +154,13 @@ class _Reader(HTMLParser):
             if tag == "table":
                 self.table = max(0, self.table - 1)
             self.pieces.append(("break", ""))
+        elif tag in _BLOCKS or tag in _HEADINGS:
+            self._space()
+
+    def _space(self) -> None:
+        last = self.pieces[-1] if self.pieces else None
+        if not (isinstance(last, Token) and last.type == "text" and last.content[-1:].isspace()):
+            self._text(" ")
 
     def handle_data(self, data: str) -> None:
         if not self.hidden:

@@ -1,5 +1,6 @@
 """An embed's preview is its section rendered as Markdown (`embed_preview`), not its raw
-text: folded, its first lines; unfolded, the rendered section (a quote keeps its bar, a callout its title)."""
+text: folded, its first lines; unfolded, the rendered section (a quote keeps its bar,
+a callout its title)."""
 
 from __future__ import annotations
 

@@ -112,3 +112,9 @@ async def test_the_page_pane_shows_html_as_text_with_live_links(tmp_path: Path) 
         assert "<" not in text and "generated" not in text
         links = [link for block in blocks for link in links_of(block._content)]
         assert "link('people/ada.md')" in links
+
+
+def test_a_block_tag_inside_a_line_reads_as_a_space() -> None:
+    text = "| a | b |\n|---|---|\n| `file:` | Find it.<p/>Example: `x`. |\n"
+    (row,) = [line for line in lines_of(text) if "Find" in line]
+    assert "Find it. Example: x." in row
