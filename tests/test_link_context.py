@@ -3,7 +3,7 @@ defined wiki-links have their sentence too."""
 
 from __future__ import annotations
 
-from okf_explorer.core.link_context import first_link_context, link_contexts
+from okf_explorer.core.link_context import first_link_context, link_contexts, plain_markup
 from okf_explorer.core.link_spans import link_spans
 
 FOAM_PAGE = """# Commands
@@ -54,3 +54,21 @@ def test_first_link_context_keeps_the_link_as_written() -> None:
     assert first_link_context("`[[a]]` x. Then [[a|A]] here.", "a") == "Then [[a|A]] here."
     assert first_link_context("No link to a page.", "page") == "No link to a page."
     assert first_link_context("Nothing.", "absent") == ""
+
+
+def test_a_sentence_reads_without_its_emphasis_marks() -> None:
+    """Seen on a real vault: `b` showed `**templates** - Use…` and `` `[!note]` ``."""
+    text = "- **[[templates]]** - Use `make` and *then* ==run== it.\nOr **[[templates|T]]**.\n"
+    found = link_contexts(text, lambda target, kind: target == "templates")
+    assert [(c.text, c.link) for c in found] == [
+        ("templates - Use make and then run it.", "templates"),
+        ("Or T.", "T"),
+    ]
+    assert first_link_context(text, "templates") == (
+        "**[[templates]]** - Use `make` and *then* ==run== it."
+    )  # the server keeps what is written, as gbrain does
+
+
+def test_plain_markup_keeps_what_is_not_a_mark() -> None:
+    assert plain_markup("a == b, 2*3*4, snake_case_name") == "a == b, 2*3*4, snake_case_name"
+    assert plain_markup("~~old~~ __new__ _it_") == "old new it"

@@ -21,6 +21,11 @@ CONTEXT_CHARS = 240
 _LINE_LEAD = re.compile(r"[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+|>[ \t]*|#{1,6}[ \t]+)*")
 _SENTENCE_END = re.compile(r"[.!?][)\"'’”]*(?=\s)")
 _SPACE = re.compile(r"\s+")
+_MARKS = re.compile(r"\*\*|~~|`+|(?<![\w\\])__|__(?!\w)")
+"""Strong, strike and code marks, which a rendered sentence does not show (alone too:
+the link may stand between the two marks)."""
+_PAIRED = re.compile(r"(?<![\w*=\\])([*_]|==)(?=[^\s*_=])(.+?)(?<=[^\s\\])\1(?![\w*=])")
+"""`*word*`, `_word_`, `==word==`: the text between the marks."""
 
 LeadsHere = Callable[[str, LinkKind], bool]
 """`leads_here(target, kind)`: whether a link written so leads to the page wanted."""
@@ -41,7 +46,8 @@ class LinkContext:
 
 def link_contexts(text: str, leads_here: LeadsHere) -> list[LinkContext]:
     """The context of every link of `text` that `leads_here`, in order; each link
-    reads as its text (`[[a|the A]]` → `the A`), as the page renders it.
+    reads as its text (`[[a|the A]]` → `the A`) and emphasis marks are dropped
+    (`plain_markup`), as the page renders it.
 
     Reference-style links count (`[text][ref]` leads where `[ref]: dest` does); a
     wiki-link whose name is a defined label (Foam's `[[lint]]` with `[lint]:
@@ -86,9 +92,9 @@ def told_context(text: str, root: str) -> LinkContext:
         return LinkContext(line, 0, 0)
     named = (s for s in spans if s.target and s.target.removesuffix(".md").endswith(root))
     chosen = next(named, spans[0])
-    before = rendered(line, 0, chosen.start, spans)
-    shown = link_text(chosen)
-    after = rendered(line, chosen.end, len(line), spans)
+    before = plain_markup(rendered(line, 0, chosen.start, spans))
+    shown = plain_markup(link_text(chosen))
+    after = plain_markup(rendered(line, chosen.end, len(line), spans))
     return LinkContext(before + shown + after, len(before), len(before) + len(shown))
 
 
@@ -124,12 +130,23 @@ def sentence_around(
     finish = stop.end() if stop is not None else line_end
     before = _SPACE.sub(" ", rendered(text, begin, start, spans)).lstrip()
     after = _SPACE.sub(" ", rendered(text, end, finish, spans)).rstrip()
+    if shown is not None:  # read as the page renders it
+        before, after, shown = plain_markup(before), plain_markup(after), plain_markup(shown)
     link = _SPACE.sub(" ", text[start:end] if shown is None else shown)
     room = max(0, CONTEXT_CHARS - len(link))
     after_room = max(room // 2, room - len(before))
     before_room = room - min(len(after), after_room)
     before, after = _cut(before, before_room, keep_end=True), _cut(after, after_room, False)
     return LinkContext(before + link + after, len(before), len(before) + len(link))
+
+
+def plain_markup(text: str) -> str:
+    """`text` without its inline Markdown marks (`**b**`, `_i_`, `` `c` ``, `~~s~~`,
+    `==h==`): each piece of a sentence is cleaned on its own, so the marks around a
+    link (`**[[x]]**`) go too."""
+    if not any(mark in text for mark in "*_~=`"):
+        return text
+    return _PAIRED.sub(r"\2", _MARKS.sub("", text))
 
 
 def rendered(text: str, low: int, high: int, spans: Sequence[WikiSpan]) -> str:
