@@ -72,3 +72,10 @@ def test_a_sentence_reads_without_its_emphasis_marks() -> None:
 def test_plain_markup_keeps_what_is_not_a_mark() -> None:
     assert plain_markup("a == b, 2*3*4, snake_case_name") == "a == b, 2*3*4, snake_case_name"
     assert plain_markup("~~old~~ __new__ _it_") == "old new it"
+
+
+def test_a_table_row_reads_as_its_cells() -> None:
+    """Seen on the sample brain: `| Revenue | Revenue | analytics.orders |` in `b`."""
+    text = "| name | table |\n|---|---|\n| Revenue, this week | [[orders\\|the orders]] |\n"
+    (found,) = link_contexts(text, lambda target, kind: target == "orders")
+    assert (found.text, found.link) == ("Revenue, this week │ the orders", "the orders")

@@ -21,6 +21,7 @@ CONTEXT_CHARS = 240
 _LINE_LEAD = re.compile(r"[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+|>[ \t]*|#{1,6}[ \t]+)*")
 _SENTENCE_END = re.compile(r"[.!?][)\"'’”]*(?=\s)")
 _SPACE = re.compile(r"\s+")
+_CELL_BAR = re.compile(r"[ \t]*(?<!\\)\|[ \t]*")
 _MARKS = re.compile(r"\*\*|~~|`+|(?<![\w\\])__|__(?!\w)")
 """Strong, strike and code marks, which a rendered sentence does not show (alone too:
 the link may stand between the two marks)."""
@@ -132,12 +133,20 @@ def sentence_around(
     after = _SPACE.sub(" ", rendered(text, end, finish, spans)).rstrip()
     if shown is not None:  # read as the page renders it
         before, after, shown = plain_markup(before), plain_markup(after), plain_markup(shown)
+        if text.startswith("|", begin) or text[line_start:begin].lstrip().startswith("|"):
+            before, after = _cells(before, leading=True), _cells(after, leading=False)
     link = _SPACE.sub(" ", text[start:end] if shown is None else shown)
     room = max(0, CONTEXT_CHARS - len(link))
     after_room = max(room // 2, room - len(before))
     before_room = room - min(len(after), after_room)
     before, after = _cut(before, before_room, keep_end=True), _cut(after, after_room, False)
     return LinkContext(before + link + after, len(before), len(before) + len(link))
+
+
+def _cells(part: str, *, leading: bool) -> str:
+    """A piece of a table row as the table shows it: `| a | b |` → `a │ b`."""
+    part = part.lstrip("| ") if leading else part.rstrip("| ")
+    return _CELL_BAR.sub(" │ ", part)
 
 
 def plain_markup(text: str) -> str:

@@ -88,7 +88,7 @@ def test_the_sentence_around_a_link_reads_as_the_page_renders_it() -> None:
     found = link_contexts(text, lambda target, kind: target in wanted)
     assert [c.text for c in found] == [
         "The table is fed by the nightly build at six.",
-        "| a | daily |",
+        "a │ daily",
         "quoted Daily too",
     ]
     assert [c.link for c in found] == ["the nightly build", "daily", "Daily"]
