@@ -9,7 +9,8 @@ each of them with the stdlib `html.parser` and writes standard tokens instead:
   its file name, as `![[x.png]]` reads; a remote image keeps its URL);
 - `<a href>` → `link_open` … `link_close` (a live link, as `[text](href)` is);
 - `<b>`/`<strong>`, `<i>`/`<em>`, `<s>`/`<del>` → their emphasis; `<code>`, `<kbd>` → code;
-- `<br>` → a line break; `<h1>`…`<h6>` → headings; `<hr>` → a rule;
+- `<br>` → a line break; `<h1>`…`<h6>` → a bold paragraph (not a heading of the
+  outline: Obsidian keeps HTML headings out of it, and pages use them for that); `<hr>` → a rule;
 - block tags (`<p>`, `<div>`, `<li>`, `<tr>` …) end a paragraph; table cells in a row
   read `a · b`; `<li>` starts with `• `;
 - comments, `<script>`, `<style>` and every other tag are dropped, their text kept.
@@ -269,11 +270,12 @@ def _block(children: list[Token], tag: str, level: int, lines: list[int] | None)
             after_space = child.type != "image" and child.type != "code_inline"
     _trim(children, 0, str.lstrip)
     _trim(children, -1, str.rstrip)
-    name = "heading" if tag != "p" else "paragraph"
-    opening = Token(f"{name}_open", tag, 1, level=level, map=lines, markup="#" * _depth(tag))
+    if tag != "p":  # a heading in HTML: bold, but no heading of the outline (as in Obsidian)
+        children = [Token("strong_open", "b", 1), *children, Token("strong_close", "b", -1)]
+    opening = Token("paragraph_open", "p", 1, level=level, map=lines)
     inline = Token("inline", "", 0, level=level + 1, map=lines, children=children)
     inline.content = "".join(child.content for child in children if child.type == "text")
-    closing = Token(f"{name}_close", tag, -1, level=level, markup=opening.markup)
+    closing = Token("paragraph_close", "p", -1, level=level)
     return [opening, inline, closing]
 
 
@@ -281,7 +283,3 @@ def _trim(children: list[Token], at: int, strip: Callable[[str], str]) -> None:
     """Strip the outer whitespace of the first (`at` 0) or last (-1) child, a text."""
     if children[at].type == "text":
         children[at].content = strip(children[at].content)
-
-
-def _depth(tag: str) -> int:
-    return int(tag[1]) if tag in _HEADINGS else 0
