@@ -83,3 +83,25 @@ async def test_the_page_pane_previews_an_embed_rendered(tmp_path: Path) -> None:
         opened = embed.render().plain  # type: ignore[union-attr]
         assert embed.open and "key │ value" in opened and "Short wins." in opened
         assert "Not embedded" not in opened and "##" not in opened
+
+
+async def test_an_embed_that_waited_for_the_index_fills_once_it_is_built(tmp_path: Path) -> None:
+    """Seen on the Obsidian help vault: the start page's `![[Internal links#^b15695]]`
+    said `waiting for the index…` for good (before the index only an exact slug is found)."""
+    from okf_explorer.tui.anchors import WAITING_FOR_INDEX
+    from okf_explorer.tui.index_loader import IndexLoader
+
+    from .conftest import brain_for
+
+    pages = {**PAGES, "docs/guide": PAGES["guide"]}
+    del pages["guide"]  # `![[guide#Setup]]` now needs the index: the file name resolves it
+    app = make_app(brain_for(BundleSource(write_pages(tmp_path / "b", pages))), start="home")
+    async with app.run_test(size=(100, 40)) as pilot:
+        pane = app.screen.query_one(PagePane)
+        await settle(pilot, until=lambda: app.screen.loader.ready and bool(pane.query(EmbedBlock)))
+        embed = pane.query_one(EmbedBlock)
+        embed.fill(None, WAITING_FOR_INDEX)  # as when it asked before the build ended
+        app.screen.loader.post_message(IndexLoader.IndexBuilt("index", len(pages), first=True))
+        await settle(pilot, until=lambda: pane.query_one(EmbedBlock).text is not None)
+        assert embed.is_attached  # the same block, filled now (the page was not drawn again)
+        assert "Run the nightly build" in embed.render().plain  # type: ignore[union-attr]
