@@ -13,7 +13,8 @@ each of them with the stdlib `html.parser` and writes standard tokens instead:
   outline: Obsidian keeps HTML headings out of it, and pages use them for that); `<hr>` → a rule;
 - block tags (`<p>`, `<div>`, `<li>`, `<tr>` …) end a paragraph; table cells in a row
   read `a · b`; `<li>` starts with `• `;
-- comments, `<script>`, `<style>` and every other tag are dropped, their text kept.
+- comments, `<script>`, `<style>` and HTML's other tags are dropped, their text kept;
+  a `<word>` that is no HTML element (`<project-id>` in prose) stays as written.
 """
 
 from __future__ import annotations
@@ -47,6 +48,17 @@ _BLOCKS = frozenset(
 )
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _CELLS = frozenset({"td", "th"})
+_OTHER_HTML = frozenset(
+    {"a", "img", "br", "hr", "span", "sub", "sup", "small", "big", "u", "ins", "abbr", "cite"}
+    | {"q", "font", "mark", "label", "time", "var", "dfn", "bdi", "bdo", "wbr", "source"}
+    | {"track", "svg", "path", "g", "circle", "rect", "line", "polyline", "polygon", "text"}
+    | {"input", "button", "select", "option", "textarea", "col", "colgroup", "object"}
+    | {"embed", "param", "map", "area", "canvas", "meter", "progress", "output", "data"}
+    | {"ruby", "rt", "rp", "link", "meta", "base", "title", "body", "use", "defs"}
+)
+_KNOWN = _OTHER_HTML | _HIDDEN | _BLOCKS | _HEADINGS | _CELLS | _CODE | frozenset(_EMPHASIS)
+"""HTML's own elements; any other `<word>` (`<name>`, `<project-id>`: a placeholder in
+prose) is shown as written, so no text is lost."""
 _CELL_GAP = " · "
 _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:|//")
 _SPACE = re.compile(r"\s+")
@@ -102,7 +114,9 @@ class _Reader(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         found = {name: value or "" for name, value in attrs}
-        if tag in _HIDDEN:
+        if tag not in _KNOWN:
+            self._text(self.get_starttag_text() or f"<{tag}>")
+        elif tag in _HIDDEN:
             self.hidden += 1
         elif tag == "img":
             self.pieces.append(image_token(found.get("src", ""), found.get("alt", "")))
@@ -127,7 +141,7 @@ class _Reader(HTMLParser):
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.handle_starttag(tag, attrs)
-        if tag not in ("img", "br", "hr"):
+        if tag in _KNOWN and tag not in ("img", "br", "hr"):
             self.handle_endtag(tag)
 
     def _block_start(self, tag: str) -> None:
@@ -143,7 +157,9 @@ class _Reader(HTMLParser):
             self._text("• ")
 
     def handle_endtag(self, tag: str) -> None:
-        if tag in _HIDDEN:
+        if tag not in _KNOWN:
+            self._text(f"</{tag}>")
+        elif tag in _HIDDEN:
             self.hidden = max(0, self.hidden - 1)
         elif tag == "a" or tag in _EMPHASIS:
             self._close(tag)

@@ -118,3 +118,11 @@ def test_a_block_tag_inside_a_line_reads_as_a_space() -> None:
     text = "| a | b |\n|---|---|\n| `file:` | Find it.<p/>Example: `x`. |\n"
     (row,) = [line for line in lines_of(text) if "Find" in line]
     assert "Find it. Example: x." in row
+
+
+def test_a_placeholder_that_is_no_html_element_stays_as_written() -> None:
+    text = "Set <project-id> and <name/> here, not <span>this</span> tag.\n\n<dataset>\n"
+    assert [line for line in lines_of(text) if line] == [
+        "Set <project-id> and <name/> here, not this tag.",
+        "<dataset>",
+    ]
