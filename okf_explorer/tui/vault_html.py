@@ -24,6 +24,7 @@ from collections.abc import Callable
 from html.parser import HTMLParser
 from urllib.parse import unquote
 
+from markdown_it.common.normalize_url import normalizeLink, validateLink
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
@@ -91,8 +92,9 @@ def image_token(src: str, alt: str) -> Token:
     name = unquote(src.split("?", 1)[0].split("#", 1)[0].rstrip("/").rsplit("/", 1)[-1])
     label = _SPACE.sub(" ", alt).strip() or name or "image"
     local = src and not _URL.match(src)
+    shown = src if validateLink(src) else ""  # no `javascript:` behind a click
     image = Token("image", "img", 0, content=label)
-    image.attrs = {"src": f"{FILE_SCHEME}{src}" if local else src, "alt": ""}
+    image.attrs = {"src": f"{FILE_SCHEME}{src}" if local else normalizeLink(shown), "alt": ""}
     image.children = [Token("text", "", 0, content=label)]
     return image
 
@@ -120,9 +122,9 @@ class _Reader(HTMLParser):
             self.hidden += 1
         elif tag == "img":
             self.pieces.append(image_token(found.get("src", ""), found.get("alt", "")))
-        elif tag == "a" and "href" in found:
-            link = Token("link_open", "a", 1)
-            link.attrs = {"href": found["href"]}
+        elif tag == "a" and "href" in found and validateLink(found["href"]):
+            link = Token("link_open", "a", 1)  # as markdown-it makes `[text](href)`
+            link.attrs = {"href": normalizeLink(found["href"])}
             self._open("a", link)
         elif tag in _EMPHASIS:
             self._open(tag, Token(f"{_EMPHASIS[tag]}_open", tag, 1))

@@ -126,3 +126,12 @@ def test_a_placeholder_that_is_no_html_element_stays_as_written() -> None:
         "Set <project-id> and <name/> here, not this tag.",
         "<dataset>",
     ]
+
+
+def test_a_script_link_is_no_link() -> None:
+    (inline,) = [
+        t
+        for t in parse('<a href="javascript:alert(1)">x</a> <a href="a b.md">y</a>')
+        if t.type == "inline"
+    ]
+    assert links_of(inline_content(inline)) == ["link('a%20b.md')"]  # as `[y](<a b.md>)` is
