@@ -62,12 +62,13 @@ def link_contexts(text: str, leads_here: LeadsHere) -> list[LinkContext]:
     return found
 
 
-def first_link_context(text: str, target: str) -> str:
+def first_link_context(text: str, target: str, spans: Sequence[WikiSpan] | None = None) -> str:
     """The sentence around the first link of `text` whose target is written `target`
     (as the parser reports it: `RawLink.target`), the link as written and the
     whitespace collapsed; else around the first mention of `target` as plain text;
-    else empty. What a gbrain server keeps as a link's `context`."""
-    for span in link_spans(text):
+    else empty. What a gbrain server keeps as a link's `context`. `spans` are
+    `link_spans(text)` when the caller has them (one page, many targets)."""
+    for span in link_spans(text) if spans is None else spans:
         if span.target == target:
             return sentence_around(text, span.start, span.end).text
     position = text.find(target) if target.strip() else -1

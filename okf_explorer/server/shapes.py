@@ -25,6 +25,7 @@ from okf_explorer.core.errors import OkfError
 from okf_explorer.core.graph import LINKS
 from okf_explorer.core.index import ResolvedLink
 from okf_explorer.core.link_context import first_link_context
+from okf_explorer.core.link_spans import WikiSpan, link_spans
 from okf_explorer.core.pages import Page, PageInfo, _jsonable
 from okf_explorer.core.port import ServerLink, relation_of
 from okf_explorer.server.params import SOURCE_ID
@@ -254,7 +255,7 @@ class LinkReader:
         self._brain = brain
         self._forward: dict[str, list[ResolvedLink]] = {}
         self._edges: dict[tuple[str, str], list[ServerLink]] = {}
-        self._bodies: dict[str, str] = {}
+        self._bodies: dict[str, tuple[str, list[WikiSpan]]] = {}
         self._cache = CONTEXTS.get()
 
     def out(self, slug: str) -> list[ResolvedLink]:
@@ -309,7 +310,11 @@ class LinkReader:
             if cached is not None:
                 return cached
         target = next((link.target for link in self.out(frm) if link.to == to), None)
-        context = "" if target is None else first_link_context(self._body(frm), target)
+        if target is None:
+            context = ""
+        else:
+            body, spans = self._spans(frm)
+            context = first_link_context(body, target, spans)
         if self._cache is not None and fingerprint:
             self._cache.put(frm, to, fingerprint, context)
         return context
@@ -333,12 +338,14 @@ class LinkReader:
         info = index.pages.get(slug) if index is not None else None
         return info.fingerprint if info is not None else ""
 
-    def _body(self, slug: str) -> str:
+    def _spans(self, slug: str) -> tuple[str, list[WikiSpan]]:
+        """The page's body and its links' spans, found once per call."""
         if slug not in self._bodies:
             try:
-                self._bodies[slug] = self._brain.page(slug).content
+                body = self._brain.page(slug).content
             except OkfError:
-                self._bodies[slug] = ""
+                body = ""
+            self._bodies[slug] = (body, link_spans(body))
         return self._bodies[slug]
 
     def forward_rows(self, slug: str) -> list[dict[str, Any]]:
