@@ -3,7 +3,12 @@ defined wiki-links have their sentence too."""
 
 from __future__ import annotations
 
-from okf_explorer.core.link_context import first_link_context, link_contexts, plain_markup
+from okf_explorer.core.link_context import (
+    CONTEXT_CHARS,
+    first_link_context,
+    link_contexts,
+    plain_markup,
+)
 from okf_explorer.core.link_spans import link_spans
 
 FOAM_PAGE = """# Commands
@@ -79,3 +84,14 @@ def test_a_table_row_reads_as_its_cells() -> None:
     text = "| name | table |\n|---|---|\n| Revenue, this week | [[orders\\|the orders]] |\n"
     (found,) = link_contexts(text, lambda target, kind: target == "orders")
     assert (found.text, found.link) == ("Revenue, this week │ the orders", "the orders")
+
+
+def test_a_link_in_a_huge_line_keeps_a_cut_sentence() -> None:
+    """Only `4 × CONTEXT_CHARS` characters each side are read (a 10 MB line stays cheap);
+    the sentence is still cut around the link, marked `…` on both sides."""
+    text = "word " * 20_000 + "[[x|the link]]" + " tail" * 20_000
+    (found,) = link_contexts(text, lambda target, kind: target == "x")
+    assert found.link == "the link" and len(found.text) == CONTEXT_CHARS
+    assert found.text.startswith("…word") and found.text.endswith("tail…")
+    server = first_link_context(text, "x")
+    assert "[[x|the link]]" in server and server.startswith("…") and server.endswith("…")

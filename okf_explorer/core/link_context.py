@@ -3,7 +3,10 @@
 The links of a page are found by the core grammar's spans (`link_spans`), so a
 link inside code or escaped is never quoted. The context of one link is the
 sentence holding it, within its line (list markers, quote marks and heading
-hashes cut), at most `CONTEXT_CHARS` characters around the link.
+hashes cut), at most `CONTEXT_CHARS` characters around the link. `b` reads it as
+the page renders it (links as their text, no emphasis marks, a table row as its
+cells); the server keeps it as written, as gbrain's `context` (`first_link_context`);
+unlinked mentions use the same sentence (`core.mentions`).
 """
 
 from __future__ import annotations
@@ -18,9 +21,12 @@ from okf_explorer.core.link_spans import WikiSpan, link_spans
 CONTEXT_CHARS = 240
 """Characters of context kept around a link (the link itself always whole)."""
 
+_WINDOW = 4 * CONTEXT_CHARS
+"""Characters of the page read on each side of a link at most (a 10 MB line stays cheap)."""
 _LINE_LEAD = re.compile(r"[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+|>[ \t]*|#{1,6}[ \t]+)*")
 _SENTENCE_END = re.compile(r"[.!?][)\"'’”]*(?=\s)")
 _SPACE = re.compile(r"\s+")
+_TABLE_ROW = re.compile(r"[ \t]*\|")
 _CELL_BAR = re.compile(r"[ \t]*(?<!\\)\|[ \t]*")
 _MARKS = re.compile(r"\*\*|~~|`+|(?<![\w\\])__|__(?!\w)")
 """Strong, strike and code marks, which a rendered sentence does not show (alone too:
@@ -130,11 +136,14 @@ def sentence_around(
         begin = match.end()
     stop = _SENTENCE_END.search(text, end, line_end)
     finish = stop.end() if stop is not None else line_end
+    far_before, far_after = start - begin > _WINDOW, finish - end > _WINDOW
+    begin, finish = max(begin, start - _WINDOW), min(finish, end + _WINDOW)
     before = _SPACE.sub(" ", rendered(text, begin, start, spans)).lstrip()
     after = _SPACE.sub(" ", rendered(text, end, finish, spans)).rstrip()
+    before, after = "…" * far_before + before, after + "…" * far_after
     if shown is not None:  # read as the page renders it
         before, after, shown = plain_markup(before), plain_markup(after), plain_markup(shown)
-        if text.startswith("|", begin) or text[line_start:begin].lstrip().startswith("|"):
+        if _TABLE_ROW.match(text, line_start) is not None:
             before, after = _cells(before, leading=True), _cells(after, leading=False)
     link = _SPACE.sub(" ", text[start:end] if shown is None else shown)
     room = max(0, CONTEXT_CHARS - len(link))
