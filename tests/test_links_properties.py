@@ -199,3 +199,16 @@ def test_reference_definitions_travel_with_the_wiki_target_they_name() -> None:
         RawLink("LINT", "wiki", 1, "cli/lint.md"),
     ]
     assert extract_links("[[lint]] only\n")[0].refdef is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(any_text)
+def test_link_spans_find_the_parsers_targets_reference_links_included(text: str) -> None:
+    """Every page target the parser finds (reference-style links and Foam's defined
+    `[[x]]` included) is a span's target or the definition a wiki span carries, so
+    a backlink's sentence is found for it."""
+    from okf_explorer.core.link_spans import link_spans
+
+    spans = link_spans(text)
+    found = {span.target for span in spans} | {span.refdef for span in spans}
+    assert {link.target for link in extract_links(text)} <= found

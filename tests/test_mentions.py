@@ -77,3 +77,19 @@ def test_cli_mentions_unknown_page(tmp_path: Path, run, args) -> None:
     write_bundle(tmp_path, {"kafka.md": "# Kafka\n"})
     status, out, err = run(*args, "--source", str(tmp_path))
     assert status == 1 and out == "" and "no page" in err and err.count("\n") == 1
+
+
+def test_a_mention_sentence_reads_as_the_page_renders_it(tmp_path: Path) -> None:
+    """Seen on a real OKF bundle: the mentions tree showed `* [Posts Answers ↔ …](po…`."""
+    write_bundle(
+        tmp_path,
+        {
+            "kafka.md": "# Kafka\n",
+            "a.md": "Intro.\n\n* **Kafka** feeds [the lake](lake.md) and [[lake|Lake]] nightly.\n",
+            "lake.md": "# Lake\n",
+        },
+    )
+    brain = Brain(BundleSource(tmp_path), cache_dir=False)
+    [mention] = unlinked_mentions(brain, "kafka")
+    assert mention.sentence == "Kafka feeds the lake and Lake nightly."
+    assert mention.sentence[mention.start : mention.end] == "Kafka"

@@ -455,6 +455,30 @@ def test_get_backlinks_rows(brain: Brain) -> None:
     assert rows[1]["context"] == "Bob works with [Alice](alice.md)."
 
 
+def test_link_context_is_the_sentence_of_the_first_real_link(tmp_path: Path) -> None:
+    """The server's `context` is the core's sentence (`core.link_context`): a link
+    written inside code is no mention, a reference-style link has its own sentence
+    (not the definition line), and the text stops at the sentence."""
+    pages = {
+        "alice": "Alice.\n",
+        "code": "Write `[[alice]]` so. Later, Carol met [[alice]] today. Then lunch.\n",
+        "refs": "Intro.\n\nDan knows [the founder][a] well. Bye.\n\n[a]: alice.md\n",
+        "foam": "Run [[lint]] first.\n\n[lint]: alice.md\n",
+    }
+    brain = Brain(BundleSource(write_pages(tmp_path / "b", pages)), cache_dir=False)
+    try:
+        rows = {
+            row["from_slug"]: row["context"] for row in ok(brain, "get_backlinks", slug="alice")
+        }
+    finally:
+        brain.close()
+    assert rows == {
+        "code": "Later, Carol met [[alice]] today.",
+        "refs": "Dan knows [the founder][a] well.",
+        "foam": "Run [[lint]] first.",
+    }
+
+
 def test_link_tools_need_a_string_slug(brain: Brain) -> None:
     for name in ("get_links", "get_backlinks", "traverse_graph"):
         assert err(brain, name)["message"] == "Missing required parameter: slug"

@@ -24,7 +24,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from okf_explorer.core.errors import PageNotFound
+from okf_explorer.core.link_context import CONTEXT_CHARS, sentence_around
 from okf_explorer.core.link_masking import code_span_ranges, prose_ranges
+from okf_explorer.core.link_spans import link_spans
 from okf_explorer.core.pages import PageInfo, is_reserved
 
 if TYPE_CHECKING:
@@ -33,7 +35,7 @@ if TYPE_CHECKING:
 MIN_NAME = 3
 MAX_CANDIDATES = 500
 """Bodies checked per page at most (pages with the most common names stop there)."""
-SENTENCE_CHARS = 240
+SENTENCE_CHARS = CONTEXT_CHARS
 """The longest sentence shown; longer ones are cut around the mention."""
 
 _COMMON = """
@@ -68,7 +70,6 @@ _LINKISH = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 _SEPARATOR = re.compile(r"[\s_-]+")
-_SENTENCE_END = re.compile(r"[.!?](?=\s)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,29 +156,11 @@ def find_mention(body: str, pattern: re.Pattern[str]) -> tuple[str, int, int] | 
 
 
 def sentence_of(body: str, start: int, end: int) -> tuple[str, int, int]:
-    """The sentence of `body` holding `[start, end)`, flattened to one line."""
-    line_start = body.rfind("\n", 0, start) + 1
-    line_end = body.find("\n", end)
-    line_end = len(body) if line_end < 0 else line_end
-    begin = line_start
-    for stop in _SENTENCE_END.finditer(body, line_start, start):
-        begin = stop.end()
-    stop = _SENTENCE_END.search(body, end, line_end)
-    finish = stop.end() if stop else line_end
-    while begin < start and body[begin].isspace():
-        begin += 1
-    if finish - begin > SENTENCE_CHARS:
-        begin = max(begin, start - SENTENCE_CHARS // 2)
-        finish = min(finish, begin + SENTENCE_CHARS)
-    text = body[begin:finish]
-    cut_start, cut_end = start - begin, end - begin
-    head, word, tail = text[:cut_start], text[cut_start:cut_end], text[cut_end:]
-    head, word, tail = " ".join(head.split()), " ".join(word.split()), " ".join(tail.split())
-    if head and text[:cut_start][-1:].isspace():
-        head += " "
-    if tail and text[cut_end:][:1].isspace():
-        tail = " " + tail
-    return head + word + tail, len(head), len(head) + len(word)
+    """The sentence of `body` holding `[start, end)`, on one line, read as the page
+    renders it (links as their text, emphasis marks and list markers dropped), as a
+    backlink's sentence is (`core.link_context`)."""
+    found = sentence_around(body, start, end, body[start:end], link_spans(body))
+    return found.text, found.start, found.end
 
 
 def unlinked_mentions(brain: Brain, slug: str) -> list[Mention]:

@@ -2,10 +2,11 @@
 
 Pages: the body is split into `compiled_truth` and the `## Timeline` section;
 `type`, `title` and `tags` come out of the frontmatter. Links: one row per
-(from, to, relation) with ~240 characters of flattened text around the first
-mention. A body link is reported as gbrain reports a plain link, `link_type`
+(from, to, relation). A body link is reported as gbrain reports a plain link, `link_type`
 `mentions` with `link_source` `markdown`; a typed edge (SPEC §5 `rel`) as its
 relation, with `link_source` `frontmatter`, as gbrain reports its frontmatter edges.
+A link's `context` is the sentence around its first mention, at most 240 characters,
+the link as written (`core.link_context`, the sentence `b` shows in the explorer).
 """
 
 from __future__ import annotations
@@ -23,18 +24,17 @@ import yaml
 from okf_explorer.core.errors import OkfError
 from okf_explorer.core.graph import LINKS
 from okf_explorer.core.index import ResolvedLink
+from okf_explorer.core.link_context import first_link_context
+from okf_explorer.core.link_spans import WikiSpan, link_spans
 from okf_explorer.core.pages import Page, PageInfo, _jsonable
 from okf_explorer.core.port import ServerLink, relation_of
 from okf_explorer.server.params import SOURCE_ID
 
-CONTEXT_CHARS = 240
-CONTEXT_BEFORE = 80
 LIFTED_KEYS = frozenset({"type", "title", "tags"})
 
 _TIMELINE = re.compile(r"^##[ \t]+timeline[ \t]*#*[ \t]*$", re.IGNORECASE | re.MULTILINE)
 _HEADING = re.compile(r"^#{1,2}[ \t]+\S", re.MULTILINE)
 _FENCE = re.compile(r"^[ \t]{0,3}(```|~~~)", re.MULTILINE)
-_SPACE = re.compile(r"\s+")
 
 
 class BrainLike(Protocol):
@@ -187,28 +187,6 @@ def list_row(info: PageInfo) -> dict[str, Any]:
     }
 
 
-def link_context(body: str, target: str) -> str:
-    """~240 characters of whitespace-flattened text around the first mention of `target`."""
-    flat = _SPACE.sub(" ", body).strip()
-    needle = _SPACE.sub(" ", target).strip()
-    if not needle:
-        return ""
-    position = -1
-    for probe in (f"[[{needle}", f"]({needle}", f"](<{needle}", needle):
-        position = flat.find(probe)
-        if position >= 0:
-            break
-    if position < 0:
-        position = flat.lower().find(needle.lower())
-    if position < 0:
-        return ""
-    start = max(0, position - CONTEXT_BEFORE)
-    if start > 0:  # begin at a word, not inside one
-        space = flat.find(" ", start - 1, position)
-        start = space + 1 if space >= 0 else start
-    return flat[start : start + CONTEXT_CHARS].strip()
-
-
 GENERIC_LINK_TYPE = "mentions"
 """gbrain's `link_type` for a plain link (our relation `links`)."""
 
@@ -277,7 +255,7 @@ class LinkReader:
         self._brain = brain
         self._forward: dict[str, list[ResolvedLink]] = {}
         self._edges: dict[tuple[str, str], list[ServerLink]] = {}
-        self._bodies: dict[str, str] = {}
+        self._bodies: dict[str, tuple[str, list[WikiSpan]]] = {}
         self._cache = CONTEXTS.get()
 
     def out(self, slug: str) -> list[ResolvedLink]:
@@ -332,7 +310,11 @@ class LinkReader:
             if cached is not None:
                 return cached
         target = next((link.target for link in self.out(frm) if link.to == to), None)
-        context = "" if target is None else link_context(self._body(frm), target)
+        if target is None:
+            context = ""
+        else:
+            body, spans = self._spans(frm)
+            context = first_link_context(body, target, spans)
         if self._cache is not None and fingerprint:
             self._cache.put(frm, to, fingerprint, context)
         return context
@@ -356,12 +338,14 @@ class LinkReader:
         info = index.pages.get(slug) if index is not None else None
         return info.fingerprint if info is not None else ""
 
-    def _body(self, slug: str) -> str:
+    def _spans(self, slug: str) -> tuple[str, list[WikiSpan]]:
+        """The page's body and its links' spans, found once per call."""
         if slug not in self._bodies:
             try:
-                self._bodies[slug] = self._brain.page(slug).content
+                body = self._brain.page(slug).content
             except OkfError:
-                self._bodies[slug] = ""
+                body = ""
+            self._bodies[slug] = (body, link_spans(body))
         return self._bodies[slug]
 
     def forward_rows(self, slug: str) -> list[dict[str, Any]]:

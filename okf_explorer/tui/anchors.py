@@ -72,6 +72,10 @@ def _block(markdown: str, block_id: str) -> str | None:
     return text
 
 
+WAITING_FOR_INDEX = "waiting for the index…"
+"""What an embed says while its page can only be found once the index is built."""
+
+
 def embedded_text(
     brain: Brain, from_slug: str | None, target: str, anchor: str | None
 ) -> tuple[str | None, str]:
@@ -87,7 +91,7 @@ def embedded_text(
     try:
         page = brain.page(slug)
     except PageNotFound:
-        return None, f"✗ no page {target}" if brain.index is not None else "waiting for the index…"
+        return None, f"✗ no page {target}" if brain.index is not None else WAITING_FOR_INDEX
     except OkfError as error:
         return None, f"✗ {error}"
     section = section_of(page.content, anchor)

@@ -102,7 +102,7 @@ def _backlink(brain: Brain, root: str, page: str, edges: Sequence[Edge]) -> Back
     typed = sorted({edge.rel for edge in edges if edge.rel != LINKS})
     if typed:
         return Backlink(page, note="frontmatter: " + ", ".join(typed))
-    return Backlink(page, note="no sentence found (a reference-style link?)")
+    return Backlink(page, note="no sentence found")
 
 
 def _leads_to(brain: Brain, page: str, root: str) -> LeadsHere:
@@ -147,16 +147,19 @@ def backlink_rows(
 ) -> list[tuple[Text, Text]]:
     """The rows of one linking page: its name on the first, a sentence on each."""
     name = page_cell(backlink.page, title(backlink.page), page_width)
-    lines: list[Text] = [context_cell(c, context_width) for c in backlink.contexts]
-    lines = lines[:CONTEXTS_PER_PAGE]
+    lines = _sentence_lines(backlink, context_width)
+    return [(name if row == 0 else Text(""), line) for row, line in enumerate(lines)]
+
+
+def _sentence_lines(backlink: Backlink, width: int) -> list[Text]:
+    """A line per sentence (at most `CONTEXTS_PER_PAGE`, then a count), then the note."""
+    lines: list[Text] = [context_cell(c, width) for c in backlink.contexts[:CONTEXTS_PER_PAGE]]
     if len(backlink.contexts) > CONTEXTS_PER_PAGE:
         more = len(backlink.contexts) - CONTEXTS_PER_PAGE
         lines.append(Text(f"+{more} more links", style="dim italic"))
     if backlink.note is not None:
         lines.append(Text(printable(backlink.note), style="dim italic"))
-    if not lines:
-        lines.append(Text(""))
-    return [(name if row == 0 else Text(""), line) for row, line in enumerate(lines)]
+    return lines or [Text("")]
 
 
 def backlinks_info(edges: Sequence[Edge], capped: bool, limit: int) -> str:
@@ -167,7 +170,7 @@ def backlinks_info(edges: Sequence[Edge], capped: bool, limit: int) -> str:
 
 
 def full_sentence(backlink: Backlink, row: int) -> str:
-    """What the info line says of row `row` of `backlink`: the whole sentence."""
+    """What the info line says of sentence line `row` of `backlink`: the whole sentence."""
     if row < min(len(backlink.contexts), CONTEXTS_PER_PAGE):
         return printable(backlink.contexts[row].text)
     return printable(backlink.note or "")
@@ -175,10 +178,56 @@ def full_sentence(backlink: Backlink, row: int) -> str:
 
 def backlink_widths(edges: Sequence[Edge], table_width: int, title: Titles) -> tuple[int, int]:
     """The backlinks table's (linked from, context) column widths for `table_width`."""
-    room = max(20, table_width - 2 * 2 - 2)
+    room = _room(table_width)
     pages = linking_pages(edges)
     wanted = max([11, *(page_width(page, title(page)) for page in pages)])
     # The file names whole (`…/name`) where half the room allows, else the share.
     names = max([0, *(len(page.rsplit("/", 1)[-1]) + 2 for page in pages)])
     page = min(wanted, max(12, int(room * PAGE_SHARE), min(names, room // 2)))
     return page, max(8, room - page)
+
+
+def _room(table_width: int) -> int:
+    return max(20, table_width - 2 * 2 - 2)
+
+
+@dataclass(frozen=True, slots=True)
+class BacklinkLayout:
+    """How the backlinks table is laid out for its width: two columns (linked from,
+    context) when the sentences get at least `MIN_CONTEXT` characters, else one
+    (`stacked`): each linking page on a row of its own, its sentences indented
+    under it, so a narrow panel (an 80-column terminal) still reads them."""
+
+    columns: tuple[tuple[str, int], ...]
+    stacked: bool
+
+    def rows(self, backlink: Backlink, title: Titles) -> list[tuple[Text, ...]]:
+        """The table rows of one linking page."""
+        if not self.stacked:
+            (_, page), (_, context) = self.columns
+            return list(
+                backlink_rows(backlink, page_width=page, context_width=context, title=title)
+            )
+        width = self.columns[0][1]
+        name = page_cell(backlink.page, title(backlink.page), width)
+        name.stylize("bold")
+        lines = _sentence_lines(backlink, width - len(STACKED_INDENT))
+        return [(name,), *((Text(STACKED_INDENT) + line,) for line in lines)]
+
+    def sentence(self, backlink: Backlink, row: int) -> str:
+        """The whole sentence of row `row` of `backlink`'s rows (its page's row: the first)."""
+        return full_sentence(backlink, max(0, row - 1) if self.stacked else row)
+
+
+MIN_CONTEXT = 40
+"""Below this many characters for the sentences, the backlinks table stacks its rows."""
+STACKED_INDENT = "  "
+"""What a sentence is indented by under its page, in the stacked layout."""
+
+
+def backlink_layout(edges: Sequence[Edge], table_width: int, title: Titles) -> BacklinkLayout:
+    """The backlinks table's layout for `table_width` (see `BacklinkLayout`)."""
+    page, context = backlink_widths(edges, table_width, title)
+    if context >= MIN_CONTEXT:
+        return BacklinkLayout((("linked from", page), ("context", context)), stacked=False)
+    return BacklinkLayout((("linked from · context", _room(table_width) + 2),), stacked=True)

@@ -12,7 +12,11 @@ and task lists, and small plugins of our own where none exists:
 - page embeds alone on a line (`![[page#section]]`, which `body_links` writes as an
   image with an `okf:` source) become one `vault_embed` block token;
 - footnotes are lowered to what every renderer knows: a rule, then an ordered list
-  of the notes (`meta["footnotes"]` on the list); a reference stays `footnote_ref`.
+  of the notes (`meta["footnotes"]` on the list); a reference stays `footnote_ref`;
+- raw HTML (`html_block`, `html_inline`) becomes the standard tokens of what it
+  shows: images, links, emphasis, paragraphs; comments hidden (`vault_html`);
+- Obsidian comments (`%%inline%%`, and `%%` … `%%` blocks, blank lines and all)
+  are hidden, as Obsidian's reading view hides them.
 
 The renderers (Textual's `Markdown` widget through `VaultMarkdown`, and the light
 renderer for long pages) only ever see standard tokens plus the few named above.
@@ -24,6 +28,7 @@ import re
 from functools import cache
 
 from markdown_it import MarkdownIt
+from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
@@ -31,12 +36,15 @@ from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.tasklists import tasklists_plugin
 
 from okf_explorer.tui.body_links import LINK_SCHEME
+from okf_explorer.tui.vault_html import html_to_tokens
 
 CALLOUT = re.compile(r"^\[!([A-Za-z][\w-]*)\]([+-]?)[ \t]*(.*)$")
 BLOCK_ID_TAIL = re.compile(r"(?:^|[ \t]+)\^([A-Za-z0-9-]+)[ \t]*$")
 TAG = re.compile(r"#([\w/-]*[^\W\d][\w/-]*)")
 """An Obsidian tag: letters, digits, `_`, `-`, `/`, at least one non-digit."""
 _TAG_BEFORE = " \t\n([{"
+COMMENT = "%%"
+"""Opens and closes an Obsidian comment."""
 _LEAF_BLOCKS = ("fence", "code_block", "hr", "html_block", "vault_embed")
 
 
@@ -46,8 +54,11 @@ def vault_parser() -> MarkdownIt:
     md = MarkdownIt("gfm-like").use(footnote_plugin).use(tasklists_plugin)
     md.inline.ruler.before("emphasis", "mark", _mark)
     md.inline.ruler.before("emphasis", "vault_tag", _tag)
+    md.inline.ruler.before("emphasis", "vault_comment", _inline_comment)
+    md.block.ruler.before("paragraph", "vault_comment", _block_comment)
     md.core.ruler.after("block", "callouts", _callouts)
     md.core.ruler.after("callouts", "block_ids", _block_ids)
+    md.core.ruler.push("vault_html", html_to_tokens)
     md.core.ruler.push("vault_embeds", _embeds)
     md.core.ruler.push("footnote_lists", _footnote_lists)
     return md
@@ -95,6 +106,41 @@ def _tag(state: StateInline, silent: bool) -> bool:
         state.push("vault_tag", "", 0).content = match.group(0)
     state.pos = match.end()
     return True
+
+
+def _inline_comment(state: StateInline, silent: bool) -> bool:
+    """`%%text%%` inside a line: nothing is shown."""
+    start = state.pos
+    if not state.src.startswith(COMMENT, start):
+        return False
+    end = state.src.find(COMMENT, start + 2, state.posMax)
+    if end == -1:
+        return False
+    state.pos = end + 2
+    return True
+
+
+# ----------------------------------------------------------------------- block rules
+
+
+def _block_comment(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    """A block opening with `%%` and closed by `%%` ending a later (or the same) line:
+    its lines are skipped, blank lines inside included. An unclosed `%%` is text."""
+    begin = state.bMarks[start_line] + state.tShift[start_line]
+    if state.is_code_block(start_line) or not state.src.startswith(COMMENT, begin):
+        return False
+    line, search = start_line, begin + 2
+    while line < end_line:
+        close = state.src.find(COMMENT, search, state.eMarks[line])
+        if close != -1:
+            if state.src[close + 2 : state.eMarks[line]].strip():
+                return False  # text after the close: the paragraph's inline rule hides it
+            if not silent:
+                state.line = line + 1
+            return True
+        line += 1
+        search = state.bMarks[line] if line < end_line else search
+    return False
 
 
 # ---------------------------------------------------------------------- core rules

@@ -29,11 +29,9 @@ PAGES = {
 }
 
 
-def rows(panel: TraversalPanel) -> list[tuple[str, str]]:
+def rows(panel: TraversalPanel) -> list[tuple[str, ...]]:
     table = panel.table
-    return [
-        (str(table.get_row_at(i)[0]), str(table.get_row_at(i)[1])) for i in range(table.row_count)
-    ]
+    return [tuple(str(cell) for cell in table.get_row_at(i)) for i in range(table.row_count)]
 
 
 @pytest.mark.parametrize("size", SIZES, ids=["80x24", "150x45"])
@@ -50,18 +48,31 @@ async def test_b_shows_backlinks_with_their_sentence_and_b_again_restores(
         await settle(pilot, lambda: panel.filled and panel.view.backlinks)
         assert str(panel.border_title) == f"{ROOT} · backlinks"
         shown = rows(panel)
-        assert [page.split("  ")[0] for page, _ in shown] == ["notes/a", "notes/b", ""]
-        assert len(shown) == 3
-        assert "orders table is big." in shown[0][1]
-        assert "see Orders here" in shown[1][1] and "read tables/orders again." in shown[2][1]
-        sentence = panel.table.get_row_at(0)[1]
+        if size[0] >= 150:  # two columns: linked from, the sentence
+            assert [page.split("  ")[0] for page, _ in shown] == ["notes/a", "notes/b", ""]
+            sentences = [line for _, line in shown]
+        else:  # 80 columns: each page on its own row, its sentences whole under it
+            assert [line for (line,) in shown if not line.startswith(" ")] == [
+                "notes/a  Alpha note",
+                "notes/b",
+            ]
+            sentences = [line.strip() for (line,) in shown if line.startswith("  ")]
+            assert sentences[0] == "The orders table is big."
+        assert len(sentences) == 3
+        assert "orders table is big." in sentences[0]
+        assert "see Orders here" in sentences[1] and "read tables/orders again." in sentences[2]
+        first = 0 if size[0] >= 150 else 1
+        sentence = panel.table.get_row_at(first)[-1]
         (mark,) = [span for span in sentence.spans if span.style == LINK_STYLE]
         assert sentence.plain[mark.start : mark.end] == "orders table"
         info = str(panel.query_one("#traversal-info").content)
         assert "2 pages link here" in info and "The orders table is big." in info
         panel.table.focus()
-        await pilot.press("down", "down")
+        await pilot.press(*["down"] * (2 * first + 2))
         assert panel.selected_slug == "notes/b"  # a sentence row opens its page
+        assert "Later we read tables/orders again." in str(
+            panel.query_one("#traversal-info").content
+        )
         await pilot.press("b")
         await settle(pilot, lambda: panel.filled and not panel.view.backlinks)
         assert str(panel.border_title) == f"{ROOT} · depth 2 · in"
@@ -113,3 +124,21 @@ def test_over_mcp_the_server_s_context_is_shown(tmp_path: Path) -> None:
                 brain.close()
     assert set(told) == {"notes/a", "notes/b"}
     assert "The orders table is big." in told["notes/a"]  # the server's cut, links as text
+
+
+def test_reference_style_and_defined_wiki_links_have_their_sentence(tmp_path: Path) -> None:
+    """`[text][ref]` with `[ref]: ../tables/orders.md`, and Foam's `[[name]]` whose
+    name is a defined label, each get their sentence (they used to get a note)."""
+    pages = {
+        **PAGES,
+        "notes/c": "Intro.\n\nWe load [the orders][o] daily. Then [[the-table]] again.\n\n"
+        "[o]: ../tables/orders.md\n[the-table]: ../tables/orders.md\n",
+    }
+    brain = Brain(BundleSource(write_pages(tmp_path / "b", pages)), cache_dir=False)
+    brain.ensure_index()
+    (found,) = read_backlinks(brain, ROOT, ["notes/c"], {})
+    assert found.note is None
+    assert [(c.text, c.link) for c in found.contexts] == [
+        ("We load the orders daily.", "the orders"),
+        ("Then the-table again.", "the-table"),
+    ]

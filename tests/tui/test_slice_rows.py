@@ -5,7 +5,13 @@ from __future__ import annotations
 
 from okf_explorer.core.graph import Edge
 from okf_explorer.core.link_context import link_contexts
-from okf_explorer.tui.backlink_rows import Backlink, backlink_rows, context_cell
+from okf_explorer.tui.backlink_rows import (
+    MIN_CONTEXT,
+    Backlink,
+    backlink_layout,
+    backlink_rows,
+    context_cell,
+)
 from okf_explorer.tui.slice_rows import (
     FIXED_COLUMNS,
     column_widths,
@@ -82,7 +88,7 @@ def test_the_sentence_around_a_link_reads_as_the_page_renders_it() -> None:
     found = link_contexts(text, lambda target, kind: target in wanted)
     assert [c.text for c in found] == [
         "The table is fed by the nightly build at six.",
-        "| a | daily |",
+        "a │ daily",
         "quoted Daily too",
     ]
     assert [c.link for c in found] == ["the nightly build", "daily", "Daily"]
@@ -112,3 +118,24 @@ def test_backlink_rows_group_sentences_under_their_page() -> None:
         title=lambda _: None,
     )
     assert [str(line) for _, line in noted] == ["frontmatter: derived_from"]
+
+
+def test_a_narrow_backlinks_table_stacks_each_sentence_under_its_page() -> None:
+    """At 80 columns the panel is ~46 wide: two columns left the sentence ~20
+    characters (`…/index  Comp…`); stacked, the sentence gets the whole width (here
+    two columns would leave it 33)."""
+    sentence = "The orders table is fed by the nightly build."
+    (context,) = link_contexts(
+        sentence.replace("the nightly", "[[r|the nightly]]"), lambda t, k: True
+    )
+    backlink = Backlink("notes/deep/folder/alpha", (context,))
+    edges = [Edge("r", "notes/deep/folder/alpha", 1, "in")]
+    narrow = backlink_layout(edges, 56, lambda _: "Alpha note")
+    assert narrow.stacked and [width for _, width in narrow.columns] == [52]
+    rows = [str(cell) for (cell,) in narrow.rows(backlink, lambda _: "Alpha note")]
+    assert rows == ["notes/deep/folder/alpha  Alpha note", "  " + sentence]
+    assert narrow.sentence(backlink, 0) == narrow.sentence(backlink, 1) == sentence
+    wide = backlink_layout(edges, 110, lambda _: "Alpha note")
+    assert not wide.stacked and wide.columns[1][1] >= MIN_CONTEXT
+    (row,) = wide.rows(backlink, lambda _: "Alpha note")
+    assert str(row[1]) == sentence and wide.sentence(backlink, 0) == sentence

@@ -24,6 +24,9 @@ PIECES = st.sampled_from(
         "[^1]", "[^1]: note", "[^src]", "![[p]]", "![[a.png|100]]", "[[p#h]]", "[[#h]]",
         "- [ ] ", "- [x] ", "1. ", "| a | b |", "|---|---|", "```", "~~~", "`", "*", "_",
         "\n", "\n\n", "  ", "text", "# ", "## H", "---", "\\", "<b>", "[", "]", "(", ")",
+        "</b>", "<i>", "</i>", "<a href='x.md'>", "</a>", "<img src=a.png alt=A>", "<br>",
+        "<!-- c -->", "<div>", "</div>", "<h2>", "</h2>", "<table><tr><td>", "</td><td>",
+        "<code>", "</code>", "<script>", "<li>", "<hr>", "<p align=center>", "%%", "%% c %%",
     ]
 )  # fmt: skip
 TEXT = st.lists(PIECES, max_size=40).map("".join)
@@ -59,3 +62,13 @@ def test_block_ids_callouts_and_footnotes_by_example() -> None:
     assert quote.meta == {"callout": "faq", "fold": "+"}
     assert [t.type for t in tokens[-8:-6]] == ["hr", "ordered_list_open"]  # the notes
     assert not any("^first" in t.content or "^second" in t.content for t in tokens)
+
+
+def test_obsidian_comments_are_hidden() -> None:
+    """Seen on the Obsidian help vault: `%% These headings use HTML … %%` showed as text."""
+    text = (
+        "Shown %%not this%% too.\n\n%% a note to self %%\n\n%%\nblock\n\nstill hidden\n%%\n\n"
+        "After.\n\n%% unclosed is text\n"
+    )
+    shown = "\n".join(p.content.plain for p in render_tokens(parse(text), 80).pieces)
+    assert shown.split("\n\n") == ["Shown too.", "After.", "%% unclosed is text"]

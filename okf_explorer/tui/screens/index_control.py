@@ -54,6 +54,7 @@ class IndexControl:
         after = self._brain.index
         if before is not None and after is not None and before.pages == after.pages:
             self._screen.notify("nothing changed since the last index", title="r", timeout=2)
+        self._screen.query_one(PagePane).embeds_again()  # embeds that waited for the index
         if message.first and self._watch_files and (root := self._brain.local_root) is not None:
             self._watcher.start(root)  # live reload (MCP sources have no folder to watch)
 

@@ -34,7 +34,7 @@ from okf_explorer.core.link_grammar import LinkKind
 from okf_explorer.core.okf_meta import sources_of
 from okf_explorer.core.pages import Page
 from okf_explorer.core.text_safety import printable
-from okf_explorer.tui.anchors import embedded_text
+from okf_explorer.tui.anchors import WAITING_FOR_INDEX, embedded_text
 from okf_explorer.tui.body_links import FILE_SCHEME, anchor_of_href, kind_of_href, target_of_href
 from okf_explorer.tui.history import View
 from okf_explorer.tui.legend import RESERVED_LEGEND
@@ -403,7 +403,16 @@ class PagePane(VerticalScroll, can_focus=True):
     @on(EmbedBlock.Wanted)
     def _embed_wanted(self, event: EmbedBlock.Wanted) -> None:
         event.stop()
-        block, page = event.block, self.page
+        self._fill_embed(event.block)
+
+    def embeds_again(self) -> None:
+        """The index is built: embeds that waited for it look their page up again."""
+        for block in self.query(EmbedBlock):
+            if block.text is None and block.note == WAITING_FOR_INDEX:
+                self._fill_embed(block)
+
+    def _fill_embed(self, block: EmbedBlock) -> None:
+        page = self.page
         if block.target is None or page is None:
             block.fill(None, "✗ nothing to embed")
             return

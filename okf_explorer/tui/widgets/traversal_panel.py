@@ -111,8 +111,8 @@ class TraversalPanel(Vertical):
         """Per row of backlinks: (which backlink, which of its lines)."""
         self._complete = False
         self._laid_out_for = 0
-        self._widths = (0, 0)
-        """The backlinks table's two column widths, as laid out."""
+        self._layout = back.backlink_layout([], 0, lambda _: None)
+        """The backlinks table's layout (columns, stacked or not), as laid out."""
         self.filled_once = False
         self.okf_filter = NO_FILTER
         """`F`: only edges between pages that pass (see `core.okf_filter`)."""
@@ -286,11 +286,11 @@ class TraversalPanel(Vertical):
         table.clear(columns=True)
         self._laid_out_for = table.size.width
         edges = self.edges[:ROW_LIMIT]
-        self._widths = back.backlink_widths(edges, table.size.width, self._title_of)
-        table.add_column("linked from", width=self._widths[0])
-        table.add_column("context", width=self._widths[1])
+        self._layout = back.backlink_layout(edges, table.size.width, self._title_of)
+        for label, width in self._layout.columns:
+            table.add_column(label, width=width)
         self.row_slugs, self._backlink_rows = [], []
-        self._add_backlinks(self._backlinks, self._widths)
+        self._add_backlinks(self._backlinks, self._layout)
         self._describe(0 if self._backlink_rows else None)
 
     async def _read_backlinks(self, fill: int, view: View, start: back.BacklinkStart) -> None:
@@ -313,7 +313,7 @@ class TraversalPanel(Vertical):
     def _more_backlinks(self, read: Sequence[back.Backlink]) -> None:
         first = not self._backlinks
         self._backlinks.extend(read)
-        self._add_backlinks(read, self._widths)
+        self._add_backlinks(read, self._layout)
         if first:
             self._describe(0 if self._backlink_rows else None)
 
@@ -322,12 +322,10 @@ class TraversalPanel(Vertical):
         self.call_after_refresh(drawn.set)
         await drawn.wait()
 
-    def _add_backlinks(self, read: Sequence[back.Backlink], widths: tuple[int, int]) -> None:
+    def _add_backlinks(self, read: Sequence[back.Backlink], layout: back.BacklinkLayout) -> None:
         table, first = self.table, len(self._backlinks) - len(read)
         for number, backlink in enumerate(read, first):
-            rows = back.backlink_rows(
-                backlink, page_width=widths[0], context_width=widths[1], title=self._title_of
-            )
+            rows = layout.rows(backlink, self._title_of)
             for line, cells in enumerate(rows):
                 if len(self.row_slugs) >= ROW_LIMIT:
                     return
@@ -372,7 +370,7 @@ class TraversalPanel(Vertical):
             line = back.backlinks_info(self.edges, len(self.row_slugs) >= ROW_LIMIT, ROW_LIMIT)
             if row is not None and row < len(self._backlink_rows):
                 number, at = self._backlink_rows[row]
-                line += "\n" + back.full_sentence(self._backlinks[number], at)
+                line += "\n" + self._layout.sentence(self._backlinks[number], at)
         else:
             line = str(summarise(view.slug, self.edges, self.exists))
             if self.okf_filter.active:

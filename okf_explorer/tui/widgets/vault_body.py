@@ -33,8 +33,9 @@ from textual.widgets._markdown import (
 
 from okf_explorer.tui.anchors import heading_key, is_block_anchor
 from okf_explorer.tui.body_links import anchor_of_href, target_of_href
+from okf_explorer.tui.embed_preview import embed_lines
 from okf_explorer.tui.vault_inline import WIDGET_STYLES, callout_title, callout_tone, inline_content
-from okf_explorer.tui.vault_markdown import BLOCK_ID_TAIL, vault_parser
+from okf_explorer.tui.vault_markdown import vault_parser
 
 EMBED_PREVIEW_LINES = 3
 """Lines of an embedded page shown while its embed is collapsed."""
@@ -168,13 +169,9 @@ class EmbedBlock(MarkdownBlock):
 
     def show(self) -> None:
         head = Content.assemble(("↳ ", "bold"), (self.label, "bold underline"))
-        lines = [
-            BLOCK_ID_TAIL.sub("", line.lstrip("#").strip() if line.startswith("#") else line)
-            for line in (self.text or "").strip().splitlines()
-            if line.strip()
-        ]
+        lines = embed_lines(self.text or "", blank_lines=self.open)
         limit = EMBED_OPEN_LINES if self.open else EMBED_PREVIEW_LINES
-        body = Content("\n").join(Content(line) for line in lines[:limit])
+        body = Content("\n").join(lines[:limit])
         if self.text is None:
             hint = self.note
         elif len(lines) > limit:

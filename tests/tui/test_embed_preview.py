@@ -1,0 +1,107 @@
+"""An embed's preview is its section rendered as Markdown (`embed_preview`), not its raw
+text: folded, its first lines; unfolded, the rendered section (a quote keeps its bar,
+a callout its title)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.content import Content
+
+from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.tui.app import make_app
+from okf_explorer.tui.embed_preview import embed_lines
+from okf_explorer.tui.widgets.page_pane import PagePane
+from okf_explorer.tui.widgets.vault_body import EmbedBlock
+from tests.bundles import write_pages
+
+from .conftest import settle
+
+SECTION = """## Setup
+
+Run the **nightly** build with [[tools/runner|the runner]] and `make all`. ^setup
+
+- first *step*
+- second step
+
+| key | value |
+|---|---|
+| a | 1 |
+
+> [!tip] Keep it short
+> Short wins.
+"""
+PAGES = {
+    "guide": "# Guide\n\nIntro.\n\n" + SECTION + "\n## Later\n\nNot embedded.\n",
+    "tools/runner": "# Runner\n",
+    "home": "# Home\n\n![[guide#Setup]]\n\nAfter the embed.\n",
+}
+
+
+def styled(line: Content, style: str) -> list[str]:
+    return [line.plain[s.start : s.end] for s in line.spans if s.style == style]
+
+
+def test_embed_lines_are_the_section_rendered() -> None:
+    lines = embed_lines(SECTION)
+    plain = [line.plain for line in lines]
+    assert plain[:4] == [
+        "Setup",
+        "Run the nightly build with the runner and make all.",
+        "• first step",
+        "• second step",
+    ]
+    assert plain[4:6] == ["key │ value", "────┼──────"]
+    assert plain[6:] == ["a   │ 1    ", "▌ ★ Keep it short", "▌ Short wins."]
+    assert not any("**" in p or "[[" in p or "^setup" in p or p.startswith("#") for p in plain)
+    assert styled(lines[1], "bold") == ["nightly"] and styled(lines[1], "reverse") == ["make all"]
+    clicks = [s.style.meta.get("@click") for s in lines[1].spans if not isinstance(s.style, str)]
+    assert "link('okf:tools/runner')" in clicks
+    spaced = [line.plain for line in embed_lines(SECTION, blank_lines=True)]
+    assert spaced[:3] == ["Setup", "", "Run the nightly build with the runner and make all."]
+
+
+async def test_the_page_pane_previews_an_embed_rendered(tmp_path: Path) -> None:
+    from .conftest import brain_for
+
+    app = make_app(brain_for(BundleSource(write_pages(tmp_path / "b", PAGES))), start="home")
+    async with app.run_test(size=(100, 40)) as pilot:
+        pane = app.screen.query_one(PagePane)
+        await settle(pilot, until=lambda: bool(pane.query(EmbedBlock)))
+        embed = pane.query_one(EmbedBlock)
+        await settle(pilot, until=lambda: embed.text is not None)
+        shown = embed.render().plain  # type: ignore[union-attr]
+        assert shown.split("\n")[:4] == [
+            "↳ guide#Setup",
+            "Setup",
+            "Run the nightly build with the runner and make all.",
+            "• first step",
+        ]
+        assert "**" not in shown and "▸ click to unfold" in shown
+        await pilot.click(embed, offset=(2, 2))
+        await settle(pilot)
+        opened = embed.render().plain  # type: ignore[union-attr]
+        assert embed.open and "key │ value" in opened and "Short wins." in opened
+        assert "Not embedded" not in opened and "##" not in opened
+
+
+async def test_an_embed_that_waited_for_the_index_fills_once_it_is_built(tmp_path: Path) -> None:
+    """Seen on the Obsidian help vault: the start page's `![[Internal links#^b15695]]`
+    said `waiting for the index…` for good (before the index only an exact slug is found)."""
+    from okf_explorer.tui.anchors import WAITING_FOR_INDEX
+    from okf_explorer.tui.index_loader import IndexLoader
+
+    from .conftest import brain_for
+
+    pages = {**PAGES, "docs/guide": PAGES["guide"]}
+    del pages["guide"]  # `![[guide#Setup]]` now needs the index: the file name resolves it
+    app = make_app(brain_for(BundleSource(write_pages(tmp_path / "b", pages))), start="home")
+    async with app.run_test(size=(100, 40)) as pilot:
+        pane = app.screen.query_one(PagePane)
+        await settle(pilot, until=lambda: app.screen.loader.ready and bool(pane.query(EmbedBlock)))
+        embed = pane.query_one(EmbedBlock)
+        embed.fill(None, WAITING_FOR_INDEX)  # as when it asked before the build ended
+        app.screen.loader.post_message(IndexLoader.IndexBuilt("index", len(pages), first=True))
+        await settle(pilot, until=lambda: pane.query_one(EmbedBlock).text is not None)
+        assert embed.is_attached  # the same block, filled now (the page was not drawn again)
+        assert "Run the nightly build" in embed.render().plain  # type: ignore[union-attr]

@@ -1,0 +1,137 @@
+"""Raw HTML in a body reads as what it shows (`vault_html`), in both renderers: an
+`<img>` is an image placeholder named by its alt (else its file), `<a href>` a live
+link, other tags are dropped for their text, comments hidden. The page is our own,
+shaped like a project README (a centred logo, badges, a contributors table)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.content import Content
+from textual.widgets._markdown import MarkdownBlock
+
+from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.tui.app import make_app
+from okf_explorer.tui.body_links import FILE_SCHEME
+from okf_explorer.tui.vault_inline import inline_content
+from okf_explorer.tui.vault_markdown import parse
+from okf_explorer.tui.widgets.fast_render import render_tokens
+from okf_explorer.tui.widgets.page_pane import PagePane
+from okf_explorer.tui.widgets.vault_body import VaultMarkdown
+from tests.bundles import write_pages
+
+from .conftest import brain_for, settle
+
+README = """<p align="center">
+  <img src="assets/logo.png" width="100"/>
+  <img src="https://example.org/badge.svg" alt="Build passing">
+</p>
+
+<!-- generated: do not edit -->
+
+# Widget
+
+<h2 align="center">A <b>tiny</b> tool &amp; more</h2>
+
+Made by <a href="people/ada.md">Ada</a>, see <a href="https://example.org">the site</a>.<br>
+Press <kbd>Ctrl</kbd>+<kbd>K</kbd>. <span style="color:red">Careful</span> <!-- hidden -->
+
+<table>
+  <tr>
+    <td><a href="https://example.org/ann"><img src="ann.png" alt="Ann"/><br/><sub>Ann</sub></a></td>
+    <td><img src="bob.png" alt="Bob"/><br /><sub>Bob</sub></td>
+  </tr>
+</table>
+<script>alert("no")</script>
+"""
+
+
+def lines_of(markdown: str) -> list[str]:
+    pieces = render_tokens(parse(markdown), 100).pieces
+    return [line for piece in pieces for line in piece.content.plain.split("\n")]
+
+
+def links_of(content: Content) -> list[str]:
+    return [
+        str(span.style.meta["@click"])
+        for span in content.spans
+        if not isinstance(span.style, str) and "@click" in span.style.meta
+    ]
+
+
+def test_html_reads_as_what_it_shows() -> None:
+    lines = [line for line in lines_of(README) if line.strip()]
+    assert lines[:3] == ["🖼 logo.png 🖼 Build passing", "Widget", "A tiny tool & more"]
+    assert lines[3:5] == ["Made by Ada, see the site.", "Press Ctrl+K. Careful"]
+    assert lines[5:] == ["🖼 Ann Ann · 🖼 Bob Bob"]
+    text = "\n".join(lines)
+    assert "<" not in text and "generated" not in text and "hidden" not in text
+    assert "alert" not in text
+
+
+def test_html_images_links_and_emphasis_are_tokens_the_renderers_know() -> None:
+    tokens = parse(README)
+    inlines = [token for token in tokens if token.type == "inline"]
+    images = [c for t in inlines for c in t.children or () if c.type == "image"]
+    assert [(i.content, i.attrs["src"]) for i in images] == [
+        ("logo.png", f"{FILE_SCHEME}assets/logo.png"),
+        ("Build passing", "https://example.org/badge.svg"),
+        ("Ann", f"{FILE_SCHEME}ann.png"),
+        ("Bob", f"{FILE_SCHEME}bob.png"),
+    ]
+    headings = [t for t in tokens if t.type == "heading_open"]
+    assert [t.tag for t in headings] == ["h1"]  # `# Widget`; `<h2>` is bold text, not outline
+    made_by = inline_content(next(t for t in inlines if "Ada" in inline_content(t).plain))
+    assert links_of(made_by) == ["link('people/ada.md')", "link('https://example.org')"]
+    code = [made_by.plain[s.start : s.end] for s in made_by.spans if s.style == "reverse"]
+    assert code == ["Ctrl", "K"]  # `<kbd>` reads as code
+    (title,) = [t for t in inlines if "tiny" in inline_content(t).plain]
+    bold = inline_content(title)
+    assert [bold.plain[s.start : s.end] for s in bold.spans] == ["tiny", "A tiny tool & more"]
+    assert not any(t.type in ("html_block", "html_inline") for t in tokens)
+    assert not any(c.type == "html_inline" for t in inlines for c in t.children or ())
+
+
+def test_unbalanced_inline_tags_stay_balanced() -> None:
+    (inline,) = [t for t in parse("a <b>bold <i>both</b> tail</i> </a> end") if t.type == "inline"]
+    kinds = [c.type for c in inline.children or ()]
+    assert kinds.count("strong_open") == kinds.count("strong_close") == 1
+    assert kinds.count("em_open") == kinds.count("em_close") == 1
+    assert inline_content(inline).plain == "a bold both tail  end"
+
+
+async def test_the_page_pane_shows_html_as_text_with_live_links(tmp_path: Path) -> None:
+    root = write_pages(tmp_path / "b", {"readme": README, "people/ada": "# Ada\n"})
+    app = make_app(brain_for(BundleSource(root)), start="readme")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        pane = app.screen.query_one(PagePane)
+        blocks = list(pane.query_one(VaultMarkdown).query(MarkdownBlock))
+        text = "\n".join(block._content.plain for block in blocks if block._content.plain)
+        assert "🖼 logo.png 🖼 Build passing" in text and "Made by Ada, see the site." in text
+        assert "<" not in text and "generated" not in text
+        links = [link for block in blocks for link in links_of(block._content)]
+        assert "link('people/ada.md')" in links
+
+
+def test_a_block_tag_inside_a_line_reads_as_a_space() -> None:
+    text = "| a | b |\n|---|---|\n| `file:` | Find it.<p/>Example: `x`. |\n"
+    (row,) = [line for line in lines_of(text) if "Find" in line]
+    assert "Find it. Example: x." in row
+
+
+def test_a_placeholder_that_is_no_html_element_stays_as_written() -> None:
+    text = "Set <project-id> and <name/> here, not <span>this</span> tag.\n\n<dataset>\n"
+    assert [line for line in lines_of(text) if line] == [
+        "Set <project-id> and <name/> here, not this tag.",
+        "<dataset>",
+    ]
+
+
+def test_a_script_link_is_no_link() -> None:
+    (inline,) = [
+        t
+        for t in parse('<a href="javascript:alert(1)">x</a> <a href="a b.md">y</a>')
+        if t.type == "inline"
+    ]
+    assert links_of(inline_content(inline)) == ["link('a%20b.md')"]  # as `[y](<a b.md>)` is
