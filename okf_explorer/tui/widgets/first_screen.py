@@ -67,6 +67,13 @@ class FirstScreen:
             for callback in then:
                 self.markdown.call_after_refresh(callback)
 
+    def when_whole(self, callback: Callable[[], object]) -> None:
+        """Run `callback` after the refresh that follows mounting the whole body."""
+        if self.pending:
+            self.then.append(callback)
+        else:
+            self.markdown.call_after_refresh(callback)
+
     def drop(self) -> None:
         """Forget blocks not mounted yet (another body replaces this one)."""
         self._rest, self.then = None, []

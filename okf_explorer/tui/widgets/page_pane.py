@@ -13,7 +13,6 @@ block id (`[[Page#Heading]]`, `[[Page#^block]]`, the `o` outline).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from functools import partial
 from typing import Literal
 
@@ -198,7 +197,7 @@ class PagePane(VerticalScroll, can_focus=True):
             self._opened(view, move)
             await self.show_page(page)
             if kept:  # a reload (`r`, a file saved) keeps the place the reader was at
-                self.when_whole(partial(self.scroll_to, y=kept, animate=False))
+                self.first_screen.when_whole(partial(self.scroll_to, y=kept, animate=False))
             if self.first_screen.pending:  # a text search hit is found once all is there
                 self.first_screen.then.append(partial(self.post_message, self.BodyShown()))
             else:
@@ -254,20 +253,13 @@ class PagePane(VerticalScroll, can_focus=True):
         if not filled:  # the rest of the first part, off the first screen's path
             self.run_worker(self.show_more(RENDER_CHARS - body.end), group="fill")
         if (anchor := self.anchor_scroll.take_pending(page.slug)) is not None:
-            self.when_whole(partial(self.scroll_to_anchor, anchor))
+            self.first_screen.when_whole(partial(self.scroll_to_anchor, anchor))
         if self.first_screen.pending:  # the blocks below the first screen, once it is painted
             self.call_after_refresh(self.run_worker, self._rest_of_body(page), group="fill")
 
     async def _rest_of_body(self, page: Page) -> None:
         if self.page is page:
             await self.first_screen.rest()
-
-    def when_whole(self, callback: Callable[[], object]) -> None:
-        """Run `callback` after the refresh that follows mounting the whole body."""
-        if self.first_screen.pending:
-            self.first_screen.then.append(callback)
-        else:
-            self.call_after_refresh(callback)
 
     def _prepare_first(self, page: Page, limit: int) -> tuple[PreparedBody, list[Token]]:
         """The first part of `page`, and its tokens when the `Markdown` widget shows it."""
