@@ -13,8 +13,10 @@ block id (`[[Page#Heading]]`, `[[Page#^block]]`, the `o` outline).
 from __future__ import annotations
 
 import asyncio
+from functools import partial
 from typing import Literal
 
+from markdown_it.token import Token
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -38,6 +40,7 @@ from okf_explorer.tui.anchors import WAITING_FOR_INDEX, embedded_text
 from okf_explorer.tui.body_links import FILE_SCHEME, anchor_of_href, kind_of_href, target_of_href
 from okf_explorer.tui.history import View
 from okf_explorer.tui.legend import RESERVED_LEGEND
+from okf_explorer.tui.vault_markdown import parse
 from okf_explorer.tui.widgets.anchor_scroll import SCROLL_SETTLE as SCROLL_SETTLE
 from okf_explorer.tui.widgets.anchor_scroll import AnchorScroller
 from okf_explorer.tui.widgets.fast_body import (
@@ -49,6 +52,7 @@ from okf_explorer.tui.widgets.fast_body import (
     more_line,
     prepare_body,
 )
+from okf_explorer.tui.widgets.first_screen import FirstScreen
 from okf_explorer.tui.widgets.page_header import (
     PageHeader,
     header_folds,
@@ -154,12 +158,14 @@ class PagePane(VerticalScroll, can_focus=True):
         self.headings: list[Heading] = []
         """(level, text) of the headings on screen, in order (the `o` outline)."""
         self.anchor_scroll = AnchorScroller(self)
+        self.first_screen: FirstScreen  # set in `compose`
 
     def compose(self) -> ComposeResult:
         yield PageHeader(id="page-header")
         yield Static(id="page-error")
         yield Static(id="page-more", classes="page-more")  # seen at once
-        yield VaultMarkdown(id="page-body")
+        yield (markdown := VaultMarkdown(id="page-body"))
+        self.first_screen = FirstScreen(markdown)
         yield LightBody(id="page-light")
         yield Static(id="page-more-end", classes="page-more")  # seen where the text stops
 
@@ -195,8 +201,11 @@ class PagePane(VerticalScroll, can_focus=True):
             self._opened(view, move)
             await self.show_page(page)
             if kept:  # a reload (`r`, a file saved) keeps the place the reader was at
-                self.call_after_refresh(self.scroll_to, y=kept, animate=False)
-            self.post_message(self.BodyShown())
+                self.first_screen.when_whole(partial(self.scroll_to, y=kept, animate=False))
+            if self.first_screen.pending:  # a text search hit is found once all is there
+                self.first_screen.then.append(partial(self.post_message, self.BodyShown()))
+            else:
+                self.post_message(self.BodyShown())
         finally:
             spinner.stop()
             if self._spinner_for is token:
@@ -227,19 +236,20 @@ class PagePane(VerticalScroll, can_focus=True):
         if not page.readable:
             self._fail(page.error or "this page cannot be read")
         first = RENDER_CHARS if len(page.content) <= LIGHT_CHARS else FIRST_SCREEN_CHARS
-        body = await asyncio.to_thread(self._prepare, page, 0, min(first, RENDER_CHARS))
+        body, tokens = await asyncio.to_thread(self._prepare_first, page, min(first, RENDER_CHARS))
         if self.page is not page:
             return  # another page came in while this one was being prepared
         markdown = self.query_one("#page-body", VaultMarkdown)
         light = self.query_one("#page-light", LightBody)
         self.set_class(body.light is not None, "light")
+        self.first_screen.drop()
         if body.light is not None:
             await light.show(body)
             if markdown.source:
                 await markdown.update("")
         else:
             await light.show(None)
-            await markdown.update(body.markdown)
+            await self.first_screen.show(body.markdown, tokens, self.size.height)
         filled = body.end >= min(RENDER_CHARS, body.total)
         self._shown_part(body, final=filled)
         self.scroll_home(animate=False)
@@ -247,7 +257,18 @@ class PagePane(VerticalScroll, can_focus=True):
         if not filled:  # the rest of the first part, once the first screen is laid out
             self.set_timer(FILL_DELAY, lambda: self._fill(page, RENDER_CHARS - body.end))
         if (anchor := self.anchor_scroll.take_pending(page.slug)) is not None:
-            self.call_after_refresh(self.scroll_to_anchor, anchor)
+            self.first_screen.when_whole(partial(self.scroll_to_anchor, anchor))
+        if self.first_screen.pending:  # the blocks below the first screen, once it is painted
+            self.call_after_refresh(self.run_worker, self._rest_of_body(page), group="fill")
+
+    async def _rest_of_body(self, page: Page) -> None:
+        if self.page is page:
+            await self.first_screen.rest()
+
+    def _prepare_first(self, page: Page, limit: int) -> tuple[PreparedBody, list[Token]]:
+        """The first part of `page`, and its tokens when the `Markdown` widget shows it."""
+        body = self._prepare(page, 0, limit)
+        return body, parse(body.markdown) if body.light is None else []
 
     def _fill(self, page: Page, limit: int) -> None:
         if self.page is page:
@@ -341,6 +362,7 @@ class PagePane(VerticalScroll, can_focus=True):
             if body.light is not None:
                 await self.query_one("#page-light", LightBody).append(body)
             else:  # fast paths off: the Markdown widget shows every part
+                await self.first_screen.rest()
                 await self.query_one("#page-body", VaultMarkdown).append(body.markdown)
             self._shown_part(body)
         finally:
