@@ -10,7 +10,7 @@ from textual.content import Content
 
 from okf_explorer.sources.bundle import BundleSource
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.embed_preview import embed_lines
+from okf_explorer.tui.widgets.embed_preview import embed_lines
 from okf_explorer.tui.widgets.page_pane import PagePane
 from okf_explorer.tui.widgets.vault_body import EmbedBlock
 from tests.bundles import write_pages

@@ -33,9 +33,9 @@ from textual.widgets._markdown import (
 
 from okf_explorer.tui.anchors import heading_key, is_block_anchor
 from okf_explorer.tui.body_links import anchor_of_href, target_of_href
-from okf_explorer.tui.embed_preview import embed_lines
 from okf_explorer.tui.vault_inline import WIDGET_STYLES, callout_title, callout_tone, inline_content
 from okf_explorer.tui.vault_markdown import vault_parser
+from okf_explorer.tui.widgets.embed_preview import embed_lines
 
 EMBED_PREVIEW_LINES = 3
 """Lines of an embedded page shown while its embed is collapsed."""
