@@ -36,13 +36,13 @@ from okf_explorer.core.link_grammar import LinkKind
 from okf_explorer.core.okf_meta import sources_of
 from okf_explorer.core.pages import Page
 from okf_explorer.core.text_safety import printable
-from okf_explorer.tui.anchors import WAITING_FOR_INDEX, embedded_text
 from okf_explorer.tui.body_links import FILE_SCHEME, anchor_of_href, kind_of_href, target_of_href
 from okf_explorer.tui.history import View
 from okf_explorer.tui.legend import RESERVED_LEGEND
 from okf_explorer.tui.vault_markdown import parse
 from okf_explorer.tui.widgets.anchor_scroll import SCROLL_SETTLE as SCROLL_SETTLE
 from okf_explorer.tui.widgets.anchor_scroll import AnchorScroller
+from okf_explorer.tui.widgets.embed_fill import EmbedFiller
 from okf_explorer.tui.widgets.fast_body import (
     LIGHT_CHARS,
     RENDER_CHARS,
@@ -158,6 +158,7 @@ class PagePane(VerticalScroll, can_focus=True):
         self.headings: list[Heading] = []
         """(level, text) of the headings on screen, in order (the `o` outline)."""
         self.anchor_scroll = AnchorScroller(self)
+        self.embeds = EmbedFiller(self, brain, lambda: self.page)
         self.first_screen: FirstScreen  # set in `compose`
 
     def compose(self) -> ComposeResult:
@@ -425,26 +426,8 @@ class PagePane(VerticalScroll, can_focus=True):
     @on(EmbedBlock.Wanted)
     def _embed_wanted(self, event: EmbedBlock.Wanted) -> None:
         event.stop()
-        self._fill_embed(event.block)
+        self.embeds.fill(event.block)
 
     def embeds_again(self) -> None:
         """The index is built: embeds that waited for it look their page up again."""
-        for block in self.query(EmbedBlock):
-            if block.text is None and block.note == WAITING_FOR_INDEX:
-                self._fill_embed(block)
-
-    def _fill_embed(self, block: EmbedBlock) -> None:
-        page = self.page
-        if block.target is None or page is None:
-            block.fill(None, "✗ nothing to embed")
-            return
-
-        async def fill() -> None:
-            text, note = await asyncio.to_thread(
-                embedded_text, self.brain, page.slug, block.target or "", block.anchor
-            )
-            if self.page is page and block.is_attached:
-                block.fill(text, note)
-
-        self.run_worker(fill, group="embeds", exit_on_error=False)
-
+        self.embeds.again()
