@@ -314,6 +314,12 @@ def _mentions(brain: Brain, args: argparse.Namespace) -> int:
     return run_mentions(brain, args, resolve_name(brain, args.slug))
 
 
+def _save(brain: Brain, args: argparse.Namespace) -> int:
+    from okf_explorer.cli_save import run_save
+
+    return run_save(brain, args)
+
+
 CommandHandler = Callable[["Brain", argparse.Namespace], int]
 
 _HANDLERS: dict[str, CommandHandler] = {
@@ -326,5 +332,6 @@ _HANDLERS: dict[str, CommandHandler] = {
     "validate": _validate,
     "search": _search,
     "mentions": _mentions,
+    "save": _save,
 }
 """The commands that run over an open brain (`serve` opens its own)."""
