@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from okf_explorer import __version__
 from okf_explorer.cli_common import emit, resolve_name
 from okf_explorer.cli_usage import UsageError
-from okf_explorer.core.graph import LINKS, Edge
+from okf_explorer.core.graph import Edge
 from okf_explorer.core.page_write import SaveResult
 from okf_explorer.core.saved_page import (
     SavedGraph,
@@ -35,7 +35,7 @@ from okf_explorer.core.saved_page import (
     trail_graph,
 )
 from okf_explorer.core.text_safety import json_text, printable
-from okf_explorer.core.trail import TrailStep, generator, iso_now, trail_edges
+from okf_explorer.core.trail import TrailMove, generator, iso_now, resolve_steps, trail_edges
 
 if TYPE_CHECKING:
     from okf_explorer.core.brain import Brain
@@ -119,16 +119,7 @@ def _slice(brain: Brain, roots: Sequence[str], args: argparse.Namespace) -> Save
 
 def _trail(brain: Brain, pages: Sequence[str]) -> SavedGraph:
     """The pages as a trail: each step the link between neighbours, else a `jump`."""
-    steps = [TrailStep(None, pages[0], "start", how="start")]
-    for frm, to in itertools.pairwise(pages):
-        steps.append(trail_step(brain, frm, to))
-    return trail_graph(pages, trail_edges(steps))
-
-
-def trail_step(brain: Brain, frm: str, to: str) -> TrailStep:
-    """The move `frm` → `to` as the link between them (`out` first), else a `jump`."""
-    if (link := brain.link_between(frm, to)) is not None:
-        return TrailStep(frm, to, link.rel or LINKS, "out", "link")
-    if (link := brain.link_between(to, frm)) is not None:
-        return TrailStep(frm, to, link.rel or LINKS, "in", "link")
-    return TrailStep(frm, to, "jump", "out", "jump")
+    moves = [TrailMove(None, pages[0], "start")]
+    moves += [TrailMove(frm, to) for frm, to in itertools.pairwise(pages)]
+    brain.ensure_index()
+    return trail_graph(pages, trail_edges(resolve_steps(moves, brain.link_between)))

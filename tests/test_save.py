@@ -7,6 +7,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -21,7 +22,7 @@ from okf_explorer.core.saved_page import (
     slice_graph,
     trail_graph,
 )
-from okf_explorer.core.trail import Trail, TrailStep, trail_document
+from okf_explorer.core.trail import Trail, TrailMove, trail_document, trail_edges
 from okf_explorer.core.validate import validate_brain
 from okf_explorer.sources.bundle import BundleSource
 from okf_explorer.sources.folder_write import FolderWriter
@@ -118,18 +119,35 @@ def test_bad_new_slugs_are_refused() -> None:
 
 def test_a_trail_export_carries_its_provenance_beside_the_records() -> None:
     trail = Trail()
-    trail.record(TrailStep(None, "a", "start", how="start"))
-    trail.record(TrailStep("a", "b", "links"))
-    trail.record(TrailStep("b", "b", "links"))  # not a move
-    trail.record(TrailStep("b", "a", "back", how="back"))
-    document = trail_document(trail.edges(), by="okf-explorer/1", at=AT)
+    trail.record(TrailMove(None, "a", "start"))
+    trail.record(TrailMove("a", "b"))
+    trail.record(TrailMove("b", "b"))  # not a move
+    trail.record(TrailMove("b", "a", "back"))
+    trail.record(TrailMove("a", "c"))
+    trail.record(TrailMove("c", "d", "finder"))
+    links = {("a", "b"): "links", ("a", "c"): None, ("d", "c"): None}
+
+    def link_between(frm: str, to: str) -> object:
+        return None if (frm, to) not in links else SimpleNamespace(rel=links[frm, to] or "links")
+
+    steps = trail.steps(link_between)  # type: ignore[arg-type]
+    assert [(s.how, s.rel) for s in steps] == [
+        ("start", "start"),
+        ("link", "links"),
+        ("back", "back"),
+        ("link", "links"),
+        ("finder", "finder"),
+    ]
+    assert [s.how for s in trail.steps(None)][1] == "jump"  # no index: nothing is known
+    edges = trail_edges(steps)[:2]
+    document = trail_document(edges, by="okf-explorer/1", at=AT)
     assert document["generated"] == {"by": "okf-explorer/1", "at": AT}
     assert [(r["from"], r["to"], r["rel"], r["hop"]) for r in document["edges"]] == [
         ("a", "b", "links", 1),
         ("b", "a", "back", 2),
     ]
-    assert trail.pages == ["a", "b", "a"]
-    assert trail_graph(trail.pages, trail.edges()).pages == ("a", "b")
+    assert trail.pages == ["a", "b", "a", "c", "d"]
+    assert trail_graph(trail.pages, edges).pages == ("a", "b", "c", "d")
 
 
 # --- the folder writer ---------------------------------------------------------------
