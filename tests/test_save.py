@@ -387,3 +387,21 @@ def test_a_multi_root_slice_and_a_trail(tmp_path: Path, run) -> None:
         "- step 2: [Home](/index.md) → [Orders](/tables/orders.md) · links\n" in out
     )  # followed `in`
     assert "- step 3: [Home](/index.md) → [a b](/my%20notes/a%20b.md) · jump\n" in out
+
+
+def test_over_a_server_dry_run_reads_only_and_a_save_says_it_cannot(
+    tmp_path: Path, run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = bundle(tmp_path)
+    before = tree(root)
+    monkeypatch.setitem(sys.modules, "okf_explorer.sources.mcp_write", None)
+    with serve_bundle(root) as server:
+        argv = ("save", "--source", server.url, "tables/orders", "--as", "t/o")
+        status, out, err = run(*argv, "--dry-run")
+        assert (status, err) == (0, "")
+        assert out.startswith("---\ntype: Slice\n") and "[Customers \\[main\\]]" in out
+        status, out, err = run(*argv)
+        assert (status, out) == (1, "")
+        assert err.startswith("okf-explorer: this source cannot take pages: ")
+        assert err.count("\n") == 1
+    assert tree(root) == before
