@@ -108,8 +108,8 @@ class Navigator:
     def go(self, view: View | None, move: Move, how: How | None = None) -> None:
         """Load `view`'s page; the history takes `move` once the source has answered;
         the trail records `how` (default: a visit, or the back/forward just asked)."""
-        if how is not None:
-            self._how = how
+        if how is not None or move == "visit":
+            self._how = how or "visit"
         if view is not None:
             opening = partial(self._screen.query_one(PagePane).open, view, move)
             self._screen.run_worker(opening, group="page", exclusive=True, exit_on_error=False)
