@@ -33,7 +33,7 @@ from okf_explorer.core.text_safety import json_text, printable
 
 Kind = Literal["Trail", "Slice"]
 _PATH_SAFE = "/-_.~!$&'*+,;=:@"
-_KEY_LINE = re.compile(r'^\s+idempotency_key:\s*"?(sha256:[0-9a-f]{64})"?\s*$', re.MULTILINE)
+_KEY_LINE = re.compile(r'^[ \t]*idempotency_key:\s*"?(sha256:[0-9a-f]{64})"?\s*$', re.MULTILINE)
 
 
 @dataclass(frozen=True, slots=True)
