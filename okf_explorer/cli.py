@@ -36,6 +36,7 @@ from okf_explorer.cli_arguments import (
     whole_number,
 )
 from okf_explorer.cli_okf_filter import add_okf_filter_options
+from okf_explorer.cli_path import PATH_HELP, add_path_parser
 from okf_explorer.cli_usage import UsageError
 from okf_explorer.core.errors import OkfError, PageNotFound, SourceUnavailable
 from okf_explorer.core.text_safety import printable
@@ -228,6 +229,8 @@ def build_parser() -> argparse.ArgumentParser:
         "Text: one 'SLUG<TAB>SENTENCE' line a page, slug order, the mention between « and ». "
         "--json: [{slug, title, sentence, start, end}]."
     )
+
+    add_path_parser(command("path", PATH_HELP), SLUG_HELP)
 
     audit = command("audit", "compare a folder's graph with a server's, every difference explained")
     audit.add_argument("folder", metavar="FOLDER", help="the folder the server was loaded from")

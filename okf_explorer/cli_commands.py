@@ -314,6 +314,12 @@ def _mentions(brain: Brain, args: argparse.Namespace) -> int:
     return run_mentions(brain, args, resolve_name(brain, args.slug))
 
 
+def _path(brain: Brain, args: argparse.Namespace) -> int:
+    from okf_explorer.cli_path import run_path
+
+    return run_path(brain, args)
+
+
 def _save(brain: Brain, args: argparse.Namespace) -> int:
     from okf_explorer.cli_save import run_save
 
@@ -332,6 +338,7 @@ _HANDLERS: dict[str, CommandHandler] = {
     "validate": _validate,
     "search": _search,
     "mentions": _mentions,
+    "path": _path,
     "save": _save,
 }
 """The commands that run over an open brain (`serve` opens its own)."""

@@ -79,6 +79,14 @@ def _graph_drawn(app: App[None]) -> bool:
     return getattr(app.screen.query_one("#graph"), "drawing", None) is not None
 
 
+def _page_found(app: App[None]) -> bool:
+    return app.screen.query_one(CommandList).option_count >= 1
+
+
+def _paths_found(app: App[None]) -> bool:
+    return bool(getattr(app.screen.query_one("#paths"), "loaded", False))
+
+
 def _mentions_shown(app: App[None]) -> bool:
     tree = app.screen.query_one("#link-tree")
     return any(str(node.label).startswith("Mentions") for node in tree.root.children)  # type: ignore[attr-defined]
@@ -117,6 +125,18 @@ STATES: tuple[State, ...] = (
     State("graph-panel", (Press(("plus", "g")), Until(_graph_drawn)), start="glossary/channel"),
     State("narrow-80x24", start="tables/orders", size=(80, 24)),
     State("page-tree", (Press(("f",)),), start="tables/orders"),
+    State(
+        "paths",
+        (
+            Press(("M", "slash")),
+            Press(tuple("weekly-revenue")),
+            Until(_page_found),
+            Press(("enter", "P")),
+            Until(_paths_found),
+            Press(("down", "down")),
+        ),
+        start="teams/roastery-ops",
+    ),
 )
 SCREENSHOTS = tuple(
     state

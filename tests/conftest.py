@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.counting_proxy import counting_proxy  # noqa: F401 - a fixture, for every test
 from tests.gbrain_peer import gbrain_peer  # noqa: F401 - the session fixture, for every test
 
 SAMPLE_BRAIN = Path(__file__).resolve().parent.parent / "okf_explorer" / "sample_brain"

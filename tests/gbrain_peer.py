@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -39,6 +40,7 @@ PEER_ENV = "OKF_GBRAIN_PEER"
 START_TIMEOUT = 180.0  # the issue's budget for the whole start, first run included
 STOP_TIMEOUT = 10.0
 STDERR_TAIL_LINES = 25
+WRITE_TOKEN_NAME = "write-token"
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -124,11 +126,17 @@ def start_gbrain(
 
 
 def reconfigure_gbrain(
-    peer: GbrainPeer, corpus: Path, settings: tuple[tuple[str, str], ...], **options: Any
+    peer: GbrainPeer,
+    corpus: Path,
+    settings: tuple[tuple[str, str], ...],
+    *,
+    write_token: bool = False,
+    **options: Any,
 ) -> GbrainPeer:
-    """Set gbrain config keys on a peer's brain (`gbrain config set KEY VALUE`), extract
-    links again, and serve it again on the same port (`options` as for `start_gbrain`).
-    The server is stopped meanwhile: PGLite has one writer."""
+    """Set gbrain config keys on a peer's brain (`gbrain config set KEY VALUE`) and extract
+    links again, and/or mint a second token with read and write scope (`write_token`,
+    kept in `write_token_file(peer)`); then serve it again on the same port (`options`
+    as for `start_gbrain`). The server is stopped meanwhile: PGLite has one writer."""
     brain = peer.token_file.parent
     work = brain.parent.parent
     ready = sorted(work.glob("src-*/gbrain/.ready"), key=lambda path: path.stat().st_mtime)
@@ -139,7 +147,12 @@ def reconfigure_gbrain(
     env["PATH"] = f"{work / 'tools' / 'node_modules' / '.bin'}{os.pathsep}{env['PATH']}"
     flags = options.get("extract_flags") or ""
     steps = [["config", "set", key, value] for key, value in settings]
-    steps.append(["extract", "links", "--source", "db", *flags.split()])
+    if settings:
+        steps.append(["extract", "links", "--source", "db", *flags.split()])
+    if write_token:
+        steps.append(
+            ["auth", "create", f"okf-explorer-writer-{time.time_ns()}", "--scopes", "read,write"]
+        )
     for step in steps:
         done = subprocess.run(
             ["bun", "src/cli.ts", *step],
@@ -152,8 +165,20 @@ def reconfigure_gbrain(
         )
         if done.returncode != 0:
             raise GbrainStartFailed(f"gbrain {' '.join(step)} failed:\n{_tail(done.stderr)}")
+        if step[0] == "auth":
+            token = re.search(r"gbrain_[0-9a-f]{64}", done.stdout)
+            if token is None:
+                raise GbrainStartFailed("gbrain auth create printed no token")
+            path = brain / WRITE_TOKEN_NAME
+            path.touch(mode=0o600)
+            path.write_text(token.group(0) + "\n")
     port = int(peer.url.rsplit(":", 1)[1].split("/", 1)[0])
     return start_gbrain(corpus, port=port, fresh=False, **options)
+
+
+def write_token_file(peer: GbrainPeer) -> Path:
+    """The file holding the peer's read+write token (`gbrain_peer(..., write_token=True)`)."""
+    return peer.token_file.with_name(WRITE_TOKEN_NAME)
 
 
 def stop_gbrain(peer: GbrainPeer, *, remove_brain: bool = True) -> None:
@@ -180,8 +205,11 @@ def _tail(stderr: str | bytes | None) -> str:
 
 @pytest.fixture(scope="session")
 def gbrain_peer() -> Iterator:
-    """`gbrain_peer(corpus, extract_flags=None, token_scopes=None) -> GbrainPeer`:
-    one real gbrain per distinct argument set, all stopped when the session ends."""
+    """`gbrain_peer(corpus, extract_flags=None, token_scopes=None, config=(),
+    write_token=False) -> GbrainPeer`: one real gbrain per distinct argument set, all
+    stopped when the session ends. `write_token=True` also mints a read+write token
+    (`write_token_file(peer)`) beside the read one, in the same brain: a write test
+    can try a read token and a write token against one server."""
     running: dict[tuple[Any, ...], GbrainPeer] = {}
 
     def start(
@@ -190,14 +218,17 @@ def gbrain_peer() -> Iterator:
         extract_flags: str | None = None,
         token_scopes: str | None = None,
         config: tuple[tuple[str, str], ...] = (),
+        write_token: bool = False,
     ) -> GbrainPeer:
-        key = (str(Path(corpus).resolve()), extract_flags, token_scopes, config)
+        key = (str(Path(corpus).resolve()), extract_flags, token_scopes, config, write_token)
         if key not in running:
             options = {"extract_flags": extract_flags, "token_scopes": token_scopes}
             try:
                 peer = start_gbrain(corpus, **options)
-                if config:
-                    peer = reconfigure_gbrain(peer, corpus, config, **options)
+                if config or write_token:
+                    peer = reconfigure_gbrain(
+                        peer, corpus, config, write_token=write_token, **options
+                    )
                 running[key] = peer
             except GbrainStartFailed as error:
                 pytest.fail(str(error), pytrace=False)

@@ -18,6 +18,7 @@ from okf_explorer.core.errors import PageNotFound, PageUnreadable
 from okf_explorer.core.graph import Direction
 from okf_explorer.core.index import LinkIndex, build_index
 from okf_explorer.core.links import SlugResolver
+from okf_explorer.core.paths import PathGraphs
 from okf_explorer.core.port import CancelCheck, PageSource, ProgressCallback
 from okf_explorer.core.stats import BrainStats, brain_stats
 
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 class _Derived:
     """What is computed from one index, dropped together when the index changes."""
 
-    __slots__ = ("graph", "index", "out_adj", "relations", "resolver")
+    __slots__ = ("graph", "index", "out_adj", "path_graphs", "relations", "resolver")
 
     def __init__(self, index: LinkIndex) -> None:
         self.index = index
@@ -39,6 +40,7 @@ class _Derived:
         self.resolver: SlugResolver | None = None
         self.graph: nx.MultiDiGraph | None = None
         self.relations: list[str] | None = None
+        self.path_graphs: PathGraphs | None = None
 
 
 def _cache_for(cache_dir: Path | str | Literal[False] | None) -> IndexCache | Literal[False] | None:
@@ -163,6 +165,13 @@ class IndexedBrain:
     def shortest_path(self, frm: str, to: str, direction: Direction = "out") -> list[str] | None:
         """Fewest-hop path `[frm, …, to]` over the index, or None (see `analysis`)."""
         return analysis.shortest_path(self.ensure_index(), frm, to, direction)
+
+    def path_graphs(self) -> PathGraphs:
+        """The index's graphs for `path` queries (`core.paths`), kept until `refresh`."""
+        derived = self._derived_for(self.ensure_index())
+        if derived.path_graphs is None:
+            derived.path_graphs = PathGraphs(derived.index)
+        return derived.path_graphs
 
     def graph(self) -> nx.MultiDiGraph:
         """The networkx graph of the index, built on first use and kept until `refresh`.

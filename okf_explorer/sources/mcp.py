@@ -127,6 +127,11 @@ class McpSource:
     def cache_key(self) -> str:
         return self._label
 
+    @property
+    def transport(self) -> JsonRpcTransport:
+        """The JSON-RPC endpoint under this source (its session and token), for a writer."""
+        return self._rpc
+
     # -- tools ----------------------------------------------------------------------------
 
     def call_tool(self, name: str, arguments: dict[str, Any]) -> Any:

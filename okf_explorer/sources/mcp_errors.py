@@ -13,6 +13,10 @@ from okf_explorer.core.errors import AuthError, SourceUnavailable
 from okf_explorer.sources.fast_httpx import httpx
 
 
+class ServerFailed(SourceUnavailable):
+    """The server answered with HTTP 5xx: it is there, but failed this request (transient)."""
+
+
 def scrub_secrets(text: str, secrets: Iterable[str]) -> str:
     """`text` with any secret replaced by `***`, cut to one short line."""
     for secret in secrets:

@@ -37,6 +37,7 @@ from typing import Any
 from okf_explorer.core.errors import OkfError, ProtocolError, SourceUnavailable
 from okf_explorer.sources.fast_httpx import httpx
 from okf_explorer.sources.mcp_errors import (
+    ServerFailed,
     auth_error,
     scrub_secrets,
     timed_out_error,
@@ -123,14 +124,25 @@ class JsonRpcTransport:
         self._session_id: str | None = None
         self.server_info: dict[str, Any] = {}
 
+    @property
+    def token_source(self) -> str:
+        """Where the token came from (`--token-file F`, `$GBRAIN_TOKEN`), for messages."""
+        return self._token_source
+
     def __repr__(self) -> str:
         return f"JsonRpcTransport({self.label!r}, token_source={self._token_source!r})"
 
     # -- public -------------------------------------------------------------------------
 
-    def request(self, method: str, params: dict[str, Any] | None = None) -> Any:
-        """The `result` of one JSON-RPC request (initialising the session first if needed)."""
-        outcome = self._exchange_in_session([(method, params)], batch=False)[0]
+    def request(
+        self, method: str, params: dict[str, Any] | None = None, *, attempts: int = ATTEMPTS
+    ) -> Any:
+        """The `result` of one JSON-RPC request (initialising the session first if needed).
+
+        `attempts=1` sends it once, never again (a write decides for itself what a
+        transient failure means); the handshake before it is retried as usual.
+        """
+        outcome = self._exchange_in_session([(method, params)], batch=False, attempts=attempts)[0]
         if isinstance(outcome, OkfError):
             raise outcome
         return outcome
@@ -144,15 +156,17 @@ class JsonRpcTransport:
         """
         return self._exchange_in_session(list(calls), batch=True)
 
-    def _exchange_in_session(self, calls: list[Call], *, batch: bool) -> list[Any]:
+    def _exchange_in_session(
+        self, calls: list[Call], *, batch: bool, attempts: int = ATTEMPTS
+    ) -> list[Any]:
         self.ensure_initialized()
         try:
-            return self._exchange_with_retries(calls, batch)
+            return self._exchange_with_retries(calls, batch, attempts)
         except _SessionExpired:
             log.debug("%s: session expired, initialising again", self.label)
             self._reinitialize()
             try:
-                return self._exchange_with_retries(calls, batch)
+                return self._exchange_with_retries(calls, batch, attempts)
             except _SessionExpired:
                 raise ProtocolError(
                     f"{self.label} keeps rejecting our session (HTTP 404 after a new handshake)"
@@ -216,19 +230,21 @@ class JsonRpcTransport:
 
     # -- one request ----------------------------------------------------------------------
 
-    def _exchange_with_retries(self, calls: list[Call], batch: bool) -> list[Any]:
-        """`_exchange`, retried; all attempts share one deadline, `timeout` from now."""
+    def _exchange_with_retries(
+        self, calls: list[Call], batch: bool, attempts: int = ATTEMPTS
+    ) -> list[Any]:
+        """`_exchange`, tried up to `attempts` times; all share one deadline, `timeout` from now."""
         deadline = time.monotonic() + self._timeout
-        for attempt in range(1, ATTEMPTS + 1):
+        for attempt in range(1, attempts + 1):
             try:
                 return self._exchange(calls, batch, deadline)
             except _Retryable as failure:
                 delay = BACKOFF_S * 2 ** (attempt - 1)
-                if attempt == ATTEMPTS or time.monotonic() + delay >= deadline:
+                if attempt == attempts or time.monotonic() + delay >= deadline:
                     raise failure.final from None
                 log.debug(
                     "%s (attempt %d of %d, retrying in %.1f s)",
-                    failure.final, attempt, ATTEMPTS, delay,
+                    failure.final, attempt, attempts, delay,
                 )  # fmt: skip
                 time.sleep(delay)
         raise AssertionError("unreachable code")  # pragma: no cover
@@ -290,7 +306,7 @@ class JsonRpcTransport:
             raise _SessionExpired()
         if status >= 500:
             reason = f"HTTP {status} {response.reason_phrase}".strip()
-            raise _Retryable(SourceUnavailable(f"{self.label} unreachable (server error {reason})"))
+            raise _Retryable(ServerFailed(f"{self.label} unreachable (server error {reason})"))
         detail = self._error_detail(response, deadline)
         raise ProtocolError(f"{self.label} refused {method} (HTTP {status}{detail})")
 

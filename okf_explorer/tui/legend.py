@@ -25,6 +25,8 @@ HELP_LEGEND: tuple[tuple[str, str], ...] = (
     ("in", "`to` links to `from` (walked against the link)"),
     ("neighbourhood", "d: pages linked either way, hop by hop"),
     ("backlinks", "b: who links here, and the sentence; b returns"),
+    ("paths", "M marks a page, P: paths from it to this one; a avoids hubs"),
+    ("1*", "a path through a hub (index pages, the most linked-to)"),
 )
 """(mark, meaning) rows of the `?` help."""
 

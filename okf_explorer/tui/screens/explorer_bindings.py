@@ -19,11 +19,26 @@ PANES = ("#page-pane", "#link-tree", "#traversal-table")
 """`tab` / `shift+tab` move the focus through these, in this order."""
 
 
+PATHS_TABLE = "#path-table"
+"""Takes the traversal table's turn while the path view shows in its place (`P`)."""
+
+
 def next_pane(focused: Widget | None, step: int) -> str:
     """The selector of the pane `step` panes after the `focused` one (or the first)."""
     ids = [pane.lstrip("#") for pane in PANES]
-    position = ids.index(focused.id) if focused is not None and focused.id in ids else -step
-    return PANES[(position + step) % len(PANES)]
+    here = focused.id if focused is not None else None
+    if here == PATHS_TABLE.lstrip("#"):
+        here = "traversal-table"
+    position = ids.index(here) if here in ids else -step
+    chosen = PANES[(position + step) % len(PANES)]
+    if chosen == "#traversal-table" and focused is not None and _paths_shown(focused):
+        return PATHS_TABLE
+    return chosen
+
+
+def _paths_shown(widget: Widget) -> bool:
+    views = widget.screen.query("#paths")
+    return bool(views) and bool(views.first().display)
 
 
 EXPLORER_BINDINGS: list[BindingType] = [
@@ -55,6 +70,8 @@ EXPLORER_BINDINGS: list[BindingType] = [
     Binding("o", "outline", "Outline", id="outline"),
     Binding("p", "toggle_properties", "All properties", show=False, id="properties"),
     Binding("z", "zoom", "Zoom pane", show=False, id="zoom"),
+    Binding("M", "mark_path_from", "Mark path start", show=False, id="mark-path-from"),
+    Binding("P", "paths", "Paths", show=False, id="paths"),
     Binding("E", "edit", "Edit in $EDITOR", show=False, id="edit"),
     Binding("T", "trail", "Trail", show=False, id="trail"),
     Binding("S", "save_page", "Save slice as a page", show=False, id="save-page"),

@@ -33,6 +33,8 @@ LONGER = {
     "cycle_direction": "Direction: out, in, both, neighbourhood",
     "backlinks": "Backlinks with their sentences (b again: back)",
     "okf_filter": "Filter by OKF status and trust",
+    "mark_path_from": "Mark this page: paths start here",
+    "paths": "Paths from the marked page to this one (P again: back)",
     "trail": "Trail of pages visited (open, export x, save S)",
     "save_page": "Save the slice as a page of the brain (preview first)",
 }

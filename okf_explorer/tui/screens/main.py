@@ -39,6 +39,7 @@ from okf_explorer.tui.screens.explorer_bindings import EXPLORER_BINDINGS, KeyRul
 from okf_explorer.tui.screens.explorer_dialogs import ExplorerDialogs
 from okf_explorer.tui.screens.index_control import IndexControl
 from okf_explorer.tui.screens.pane_layout import PaneLayout
+from okf_explorer.tui.screens.path_keys import PathKeys
 from okf_explorer.tui.screens.trail_control import TrailControl
 from okf_explorer.tui.server_view import ServerComparison, badge
 from okf_explorer.tui.text_finder import PrefixedTextFinder, TextJump
@@ -47,6 +48,7 @@ from okf_explorer.tui.widgets.graph_panel import GraphPanel
 from okf_explorer.tui.widgets.link_tree import LinkTree
 from okf_explorer.tui.widgets.page_pane import FATAL_AT_START, PagePane
 from okf_explorer.tui.widgets.page_tree import PageTree
+from okf_explorer.tui.widgets.path_view import PathView
 from okf_explorer.tui.widgets.status_bar import StatusBar
 from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
 
@@ -103,6 +105,7 @@ class MainScreen(Screen[None]):
         )
         self.layout_keys = PaneLayout(self, lambda: self.loader.pages, self._current_slug)
         self.dialogs = ExplorerDialogs(self, brain, self.nav, self.loader)
+        self.path_keys = PathKeys(self, self._current_slug)
         self.trails = TrailControl(self, brain, self.nav, self.loader, export_dir)
 
     def compose(self) -> ComposeResult:
@@ -113,6 +116,7 @@ class MainScreen(Screen[None]):
             with Vertical(id="graph-column"):
                 yield LinkTree(self.brain, id="link-tree")
                 yield TraversalPanel(self.brain, export_dir=self.export_dir, id="traversal")
+                yield PathView(self.brain, id="paths")
                 yield GraphPanel(id="graph")
         yield StatusBar(id="status")
         yield PinnedFooter()
@@ -197,12 +201,14 @@ class MainScreen(Screen[None]):
     @on(TraversalPanel.PageChosen)
     @on(GraphPanel.PageChosen)
     @on(PageTree.PageChosen)
+    @on(PathView.PageChosen)
     def _page_chosen(
         self,
         message: LinkTree.PageChosen
         | TraversalPanel.PageChosen
         | GraphPanel.PageChosen
-        | PageTree.PageChosen,
+        | PageTree.PageChosen
+        | PathView.PageChosen,
     ) -> None:
         if isinstance(message, LinkTree.PageChosen) and (anchor := self._anchor_to(message.slug)):
             self.query_one(PagePane).expect_anchor(message.slug, anchor)
@@ -337,6 +343,12 @@ class MainScreen(Screen[None]):
         """Open a search hit's page, scrolled to the hit once it is drawn."""
         self.text_jump.want(slug, words)
         self.open_page(slug)
+
+    def action_mark_path_from(self) -> None:
+        self.path_keys.mark_from()
+
+    def action_paths(self) -> None:
+        self.path_keys.toggle()
 
     def action_toggle_graph(self) -> None:
         self.layout_keys.toggle_graph()

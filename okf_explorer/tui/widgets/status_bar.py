@@ -29,6 +29,8 @@ class StatusBar(Horizontal):
     StatusBar > #status-pages { color: $text-muted; }
     StatusBar > #status-start { color: $text-muted; display: none; }
     StatusBar > #status-start.shown { display: block; }
+    StatusBar > #status-from { color: $text-accent; display: none; }
+    StatusBar > #status-from.shown { display: block; }
     StatusBar > #status-index { width: 1fr; }
     StatusBar > #status-index.failed { color: $error; }
     StatusBar > ProgressBar { width: 30; display: none; }
@@ -39,6 +41,7 @@ class StatusBar(Horizontal):
         yield Label(id="status-source")
         yield Label(id="status-pages")
         yield Label(id="status-start")
+        yield Label(id="status-from")
         yield Label("starting…", id="status-index")
         yield ProgressBar(id="status-progress", show_eta=False, show_percentage=False)
 
@@ -81,6 +84,12 @@ class StatusBar(Horizontal):
         label = self.query_one("#status-start", Label)
         label.update(Text(f"start: {printable(rule)} ·" if rule else ""))
         label.set_class(bool(rule), "shown")
+
+    def set_path_from(self, slug: str | None) -> None:
+        """The page `M` marked as where paths start (`P`), or None."""
+        label = self.query_one("#status-from", Label)
+        label.update(Text(f"from: {printable(slug)} ·" if slug else ""))
+        label.set_class(bool(slug), "shown")
 
     def set_indexing(self, done: int, total: int) -> None:
         if not self.has_class("indexing"):
