@@ -24,12 +24,14 @@ from typing import TYPE_CHECKING
 from okf_explorer import __version__
 from okf_explorer.cli_common import emit, resolve_name
 from okf_explorer.cli_usage import UsageError
+from okf_explorer.core.errors import OkfError
 from okf_explorer.core.graph import Edge
 from okf_explorer.core.page_write import SaveResult
 from okf_explorer.core.saved_page import (
     SavedGraph,
     check_new_slug,
     compose_page,
+    earlier_at,
     idempotency_key,
     slice_graph,
     trail_graph,
@@ -53,14 +55,15 @@ def run_save(brain: Brain, args: argparse.Namespace) -> int:
     graph = _trail(brain, names) if args.trail else _slice(brain, names, args)
     index = brain.ensure_index()
     titles = {slug: info.title for slug, info in index.pages.items()}
+    key = idempotency_key(graph)
+    at = None if args.dry_run else _earlier_at(brain, new_slug, key)
     text = compose_page(
         graph,
         by=generator(__version__),
-        at=iso_now(),
+        at=at or iso_now(),
         titles=titles,
         exists=index.pages.__contains__,
     )
-    key = idempotency_key(graph)
     if args.dry_run:
         if args.json:
             record = {
@@ -80,6 +83,15 @@ def run_save(brain: Brain, args: argparse.Namespace) -> int:
 
     result = writer_for(brain.source).write_page(new_slug, text, idempotency_key=key)
     return _report(result, key, as_json=args.json)
+
+
+def _earlier_at(brain: Brain, slug: str, key: str) -> str | None:
+    """The `generated.at` of this very slice saved before at `slug` (one read), else None."""
+    try:
+        page = brain.source.get_page(slug)
+    except OkfError:
+        return None
+    return earlier_at(page.frontmatter, key)
 
 
 def _report(result: SaveResult, key: str, *, as_json: bool) -> int:

@@ -17,6 +17,7 @@ from okf_explorer.core.page_write import PageWriter, SaveOutcome
 from okf_explorer.core.saved_page import (
     check_new_slug,
     compose_page,
+    earlier_at,
     idempotency_key,
     saved_key,
     slice_graph,
@@ -405,3 +406,13 @@ def test_over_a_server_dry_run_reads_only_and_a_save_says_it_cannot(
         assert err.startswith("okf-explorer: this source cannot take pages: ")
         assert err.count("\n") == 1
     assert tree(root) == before
+
+
+def test_earlier_at_reuses_the_time_of_the_same_slice_only() -> None:
+    key = "sha256:" + "a" * 64
+    nested = {"generated": {"at": AT, "idempotency_key": key}}
+    assert earlier_at(nested, key) == AT
+    assert earlier_at({"idempotency_key": key, "generated": {"at": AT}}, key) == AT
+    assert earlier_at(nested, "sha256:" + "b" * 64) is None
+    assert earlier_at({"generated": "x"}, key) is None
+    assert saved_key(f'---\nidempotency_key: "{key}"\n---\n') == key

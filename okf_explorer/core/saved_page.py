@@ -216,3 +216,18 @@ def check_new_slug(slug: str) -> str:
     if segments[-1].lower() in RESERVED_NAMES:
         raise ValueError(f"bad page name {printable(slug)!r}: index and log are reserved by OKF")
     return name
+
+
+def earlier_at(frontmatter: Mapping[str, object], key: str) -> str | None:
+    """The `generated.at` of a page saved earlier with idempotency key `key`, else None.
+
+    Composing again with that `at` gives the earlier bytes: a writer that compares
+    content (a server's `put_page`) then finds the page unchanged. The key is read
+    from `generated` or the top level (where a server writer may put it).
+    """
+    generated = frontmatter.get("generated")
+    if not isinstance(generated, Mapping):
+        return None
+    stated = frontmatter.get("idempotency_key", generated.get("idempotency_key"))
+    at = generated.get("at")
+    return at if stated == key and isinstance(at, str) else None

@@ -16,6 +16,7 @@ import asyncio
 import io
 import json
 import re
+from collections.abc import Callable
 from datetime import date
 from functools import partial
 from pathlib import Path
@@ -25,10 +26,12 @@ from textual.screen import Screen
 from okf_explorer import __version__
 from okf_explorer.core.atomic import atomic_write
 from okf_explorer.core.brain import Brain
+from okf_explorer.core.errors import OkfError
 from okf_explorer.core.page_write import SaveResult
 from okf_explorer.core.saved_page import (
     SavedGraph,
     compose_page,
+    earlier_at,
     idempotency_key,
     slice_graph,
     trail_graph,
@@ -150,27 +153,37 @@ class TrailControl:
         index = self.brain.index
         titles = None if index is None else {s: info.title for s, info in index.pages.items()}
         exists = None if index is None else index.pages.__contains__
-        text = compose_page(
-            graph, by=generator(__version__), at=iso_now(), titles=titles, exists=exists
+        compose = partial(
+            compose_page, graph, by=generator(__version__), titles=titles, exists=exists
         )
         key = idempotency_key(graph)
+        text = compose(at=iso_now())
         dialog = SavePreview(what, text, default, self.brain.label)
-        self.screen.app.push_screen(dialog, partial(self._confirmed, text, key))
+        self.screen.app.push_screen(dialog, partial(self._confirmed, compose, text, key))
 
-    def _confirmed(self, text: str, key: str, slug: str | None) -> None:
+    def _confirmed(
+        self, compose: Callable[..., str], text: str, key: str, slug: str | None
+    ) -> None:
         if slug is None:
             self.screen.notify("not saved", title="save", timeout=2)
             return
-        save = partial(self._save, slug, text, key)
+        save = partial(self._save, slug, compose, text, key)
         self.screen.run_worker(save, group="save", exit_on_error=False)
 
-    async def _save(self, slug: str, text: str, key: str) -> None:
-        """Write through the brain's writer in a thread; say the outcome, never raise."""
+    async def _save(self, slug: str, compose: Callable[..., str], text: str, key: str) -> None:
+        """Write through the brain's writer in a thread; say the outcome, never raise.
+        This very slice saved there before keeps its `generated.at`, so its bytes."""
 
         def write() -> SaveResult:
             from okf_explorer.sources.writers import writer_for
 
-            return writer_for(self.brain.source).write_page(slug, text, idempotency_key=key)
+            writer = writer_for(self.brain.source)
+            try:
+                earlier = earlier_at(self.brain.source.get_page(slug).frontmatter, key)
+            except OkfError:
+                earlier = None
+            page = compose(at=earlier) if earlier else text
+            return writer.write_page(slug, page, idempotency_key=key)
 
         try:
             result = await asyncio.to_thread(write)
