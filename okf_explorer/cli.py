@@ -249,6 +249,20 @@ def build_parser() -> argparse.ArgumentParser:
         "2 bad arguments."
     )
 
+    save = command("save", "save a slice (or, with --trail, a trail) as a page of the brain")
+    save.add_argument("slug", nargs="+", metavar="SLUG", help="the slice's roots, or the trail")
+    save.add_argument("--as", dest="new_slug", required=True, metavar="NEW_SLUG", help="new page")
+    _walk_options(save, default_direction="out")
+    save.add_argument("--trail", action="store_true", help="the SLUGs in order are a trail")
+    save.add_argument("--dry-run", action="store_true", help="print the page, write nothing")
+    save.add_argument("--json", action="store_true", help="one JSON object")
+    save.epilog = (
+        "Text: 'OUTCOME<TAB>SLUG<TAB>WHERE' (written or unchanged, exit 0); any other outcome "
+        "(refused, conflict, unavailable, failed) exits 1 with one stderr line. --json: "
+        "{outcome, slug, where, detail, attempts, idempotency_key}. A page already at NEW_SLUG "
+        "is kept when it holds this very slice (unchanged), else refused: choose another --as."
+    )
+
     serve = command("serve", "serve the brain over MCP (streamable HTTP or stdio)")
     serve.add_argument("src", nargs="?", metavar="SRC", help="folder or MCP URL")
     serve.add_argument("--host", default=DEFAULT_HOST, help=f"default {DEFAULT_HOST}")

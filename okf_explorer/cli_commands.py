@@ -326,6 +326,12 @@ def _walk_command(brain: Brain, args: argparse.Namespace) -> int:
     return run_walk(brain, args)
 
 
+def _save(brain: Brain, args: argparse.Namespace) -> int:
+    from okf_explorer.cli_save import run_save
+
+    return run_save(brain, args)
+
+
 CommandHandler = Callable[["Brain", argparse.Namespace], int]
 
 _HANDLERS: dict[str, CommandHandler] = {
@@ -340,5 +346,6 @@ _HANDLERS: dict[str, CommandHandler] = {
     "mentions": _mentions,
     "path": _path,
     "walk": _walk_command,
+    "save": _save,
 }
 """The commands that run over an open brain (`serve` opens its own)."""

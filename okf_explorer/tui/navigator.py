@@ -20,6 +20,7 @@ from textual.screen import Screen
 from okf_explorer.core.graph import DEPTH_CAP, Direction
 from okf_explorer.core.link_grammar import LinkKind
 from okf_explorer.core.okf_filter import OkfFilter
+from okf_explorer.core.trail import How, Trail, TrailMove
 from okf_explorer.tui.history import History, View
 from okf_explorer.tui.index_loader import IndexLoader
 from okf_explorer.tui.widgets.link_tree import LinkTree
@@ -45,6 +46,9 @@ class Navigator:
         self._screen, self._loader, self._changed = screen, loader, changed
         self._before_backlinks: View | None = None
         """The settings `b` left, restored by `b` again."""
+        self.trail = Trail()
+        """Every page opened, with how (`T`; `core.trail`)."""
+        self._how: How = "visit"
 
     @property
     def current(self) -> View | None:
@@ -56,9 +60,11 @@ class Navigator:
         return View(slug) if current is None else replace(current, slug=slug)
 
     def back(self) -> View | None:
+        self._how = "back"
         return self.history.back()
 
     def forward(self) -> View | None:
+        self._how = "forward"
         return self.history.forward()
 
     def deeper(self) -> View | None:
@@ -99,8 +105,11 @@ class Navigator:
 
     # ------------------------------------------------------------------ showing
 
-    def go(self, view: View | None, move: Move) -> None:
-        """Load `view`'s page; the history takes `move` once the source has answered."""
+    def go(self, view: View | None, move: Move, how: How | None = None) -> None:
+        """Load `view`'s page; the history takes `move` once the source has answered;
+        the trail records `how` (default: a visit, or the back/forward just asked)."""
+        if how is not None or move == "visit":
+            self._how = how or "visit"
         if view is not None:
             opening = partial(self._screen.query_one(PagePane).open, view, move)
             self._screen.run_worker(opening, group="page", exclusive=True, exit_on_error=False)
@@ -109,6 +118,11 @@ class Navigator:
         """The source answered for `view`: a visit joins the history; the graph follows."""
         if move == "visit":
             self.history.visit(view)
+        if move != "reload":
+            moves = self.trail.moves
+            frm = moves[-1].to if moves else None
+            self.trail.record(TrailMove(frm, view.slug, self._how if frm else "start"))
+        self._how = "visit"
         self.show_graph(view)
 
     def listed(self, count: int) -> None:

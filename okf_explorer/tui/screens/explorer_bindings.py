@@ -74,6 +74,8 @@ EXPLORER_BINDINGS: list[BindingType] = [
     Binding("M", "mark_path_from", "Mark path start", show=False, id="mark-path-from"),
     Binding("P", "paths", "Paths", show=False, id="paths"),
     Binding("E", "edit", "Edit in $EDITOR", show=False, id="edit"),
+    Binding("T", "trail", "Trail", show=False, id="trail"),
+    Binding("S", "save_page", "Save slice as a page", show=False, id="save-page"),
     Binding("ctrl+x", "cancel_index", "Cancel indexing", id="cancel-index"),
     Binding("tab", "next_pane", "Next pane", show=False, id="next-pane"),
     Binding("shift+tab", "next_pane(-1)", "Previous pane", show=False, id="previous-pane"),
@@ -110,6 +112,8 @@ class KeyRules:
             "stats": lambda: loader.ready,  # computed from the index, never forcing a build
             "cancel_index": lambda: loader.running,  # shown only while a build runs
             "open_selected": lambda: nav.selected() is not None,
+            "trail": lambda: bool(nav.trail.moves),
+            "save_page": lambda: nav.current is not None and loader.ready,
         }
 
     @staticmethod

@@ -36,6 +36,8 @@ LONGER = {
     "mark_path_from": "Mark this page: paths start here",
     "paths": "Paths from the marked page to this one (P again: back)",
     "walk": "Walk: best paths by link weight (w: back)",
+    "trail": "Trail of pages visited (open, export x, save S)",
+    "save_page": "Save the slice as a page of the brain (preview first)",
 }
 """Help texts longer than the footer has room for, by action."""
 

@@ -40,6 +40,7 @@ from okf_explorer.tui.screens.explorer_dialogs import ExplorerDialogs
 from okf_explorer.tui.screens.index_control import IndexControl
 from okf_explorer.tui.screens.pane_layout import PaneLayout
 from okf_explorer.tui.screens.path_keys import PathKeys
+from okf_explorer.tui.screens.trail_control import TrailControl
 from okf_explorer.tui.screens.walk_keys import WalkKeys
 from okf_explorer.tui.server_view import ServerComparison, badge
 from okf_explorer.tui.text_finder import PrefixedTextFinder, TextJump
@@ -108,6 +109,7 @@ class MainScreen(Screen[None]):
         self.dialogs = ExplorerDialogs(self, brain, self.nav, self.loader)
         self.path_keys = PathKeys(self, self._current_slug)
         self.walk_keys = WalkKeys(self, lambda: self.nav.current)
+        self.trails = TrailControl(self, brain, self.nav, self.loader, export_dir)
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False, icon="◆")
@@ -256,7 +258,7 @@ class MainScreen(Screen[None]):
 
     def open_page(self, slug: str) -> None:
         """Open `slug` keeping the current depth and direction (also used by the finder)."""
-        self.nav.go(self.nav.open(slug), "visit")
+        self.nav.go(self.nav.open(slug), "visit", how="finder")
 
     def catalogue(self) -> list[tuple[str, str]]:
         """The pages the finder offers (`PageCatalogue`)."""
@@ -398,6 +400,12 @@ class MainScreen(Screen[None]):
 
     def action_edit(self) -> None:
         self.index_control.edit(self._current_slug())
+
+    def action_trail(self) -> None:
+        self.trails.show()
+
+    def action_save_page(self) -> None:
+        self.trails.save_slice()
 
     def action_help(self) -> None:
         self.dialogs.help(self.BINDINGS)

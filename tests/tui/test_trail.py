@@ -1,0 +1,112 @@
+"""`T` (the trail) and `S` (save as a page), pressed for real on a small bundle."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from textual.widgets import Input, OptionList, TextArea
+
+from okf_explorer.core.saved_page import saved_key
+from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.tui.app import make_app
+from okf_explorer.tui.screens.main import MainScreen
+from okf_explorer.tui.screens.save_dialog import SavePreview
+from okf_explorer.tui.screens.trail_dialog import TrailDialog
+
+from .conftest import SIZE, brain_for, settle
+
+
+def notes(app) -> list[str]:  # type: ignore[no-untyped-def]
+    return [notification.message for notification in app._notifications]
+
+
+async def test_trail_lists_visits_exports_and_saves_as_a_page(
+    small_bundle: Path, tmp_path: Path
+) -> None:
+    exports = tmp_path / "exports"
+    exports.mkdir()
+    app = make_app(brain_for(BundleSource(small_bundle)), start="index", export_dir=exports)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, MainScreen)
+        screen.nav.choose("alpha", True)  # a link of index
+        await settle(pilot)
+        screen.open_page("notes/gamma")  # the finder
+        await settle(pilot)
+        await pilot.press("backspace")
+        await settle(pilot)
+        await pilot.press("T")
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, TrailDialog)
+        lines = [str(o.prompt) for o in dialog.query_one(OptionList).options]
+        assert lines == [
+            "  1  index · start",
+            "  2  → alpha · links (link)",
+            "  3  → notes/gamma · finder",
+            "  4  ← alpha · back",
+        ]
+        await pilot.press("x")
+        await settle(pilot)
+        exported = json.loads((exports / "okf-trail-index-4.json").read_text())
+        assert exported["generated"]["by"].startswith("okf-explorer/")
+        assert exported["generated"]["at"][-6] in "+-"  # an ISO 8601 offset
+        assert [(r["from"], r["to"], r["rel"], r["hop"]) for r in exported["edges"]] == [
+            ("index", "alpha", "links", 1),
+            ("alpha", "notes/gamma", "finder", 2),
+            ("notes/gamma", "alpha", "back", 3),
+        ]
+        await pilot.press("T")
+        await settle(pilot)
+        await pilot.press("S")
+        await settle(pilot)
+        preview = app.screen
+        assert isinstance(preview, SavePreview)
+        text = preview.query_one(TextArea).text
+        assert text.startswith("---\ntype: Trail\n")
+        assert preview.query_one(Input).value.startswith("trails/index-")
+        preview.query_one(Input).value = "trails/mine"
+        await pilot.press("enter")
+        await settle(pilot, lambda: (small_bundle / "trails/mine.md").exists())
+        await settle(pilot)
+        saved = (small_bundle / "trails/mine.md").read_text()
+        assert saved == text and saved_key(saved) is not None
+        assert "written: trails/mine" in notes(app)[-1]
+        await settle(pilot, lambda: "trails/mine" in dict(screen.loader.pages))
+        assert screen.trails.last_save is not None
+
+
+async def test_s_saves_the_slice_and_a_failure_leaves_browsing_alone(small_bundle: Path) -> None:
+    app = make_app(brain_for(BundleSource(small_bundle)), start="index")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("S")
+        await settle(pilot)
+        preview = app.screen
+        assert isinstance(preview, SavePreview)
+        assert preview.query_one(Input).value == "slices/index-d1-out"
+        assert "- [Alpha page](/alpha.md)\n" in preview.query_one(TextArea).text
+        preview.query_one(Input).value = "../out"
+        await pilot.press("enter")
+        assert isinstance(app.screen, SavePreview)  # a bad name is said, not saved
+        preview.query_one(Input).value = "alpha"  # another page already there
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, MainScreen)
+        assert notes(app)[-1].startswith("refused: alpha · page exists; choose another --as")
+        assert "Alpha links" in (small_bundle / "alpha.md").read_text()
+        await pilot.press("S")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot, lambda: (small_bundle / "slices/index-d1-out.md").exists())
+        await settle(pilot)
+        await pilot.press("S", "enter")
+        await settle(pilot)
+        assert notes(app)[-1].startswith("unchanged: slices/index-d1-out")
+        screen = app.screen
+        assert isinstance(screen, MainScreen)
+        screen.nav.choose("beta", True)
+        await settle(pilot)
+        assert screen.nav.current is not None and screen.nav.current.slug == "beta"
