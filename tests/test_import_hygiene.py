@@ -131,3 +131,10 @@ def side_doors(path: Path) -> list[str]:
 
 def test_no_getattr_side_door_on_a_source() -> None:
     assert [door for path in sorted(PACKAGE.rglob("*.py")) for door in side_doors(path)] == []
+
+
+def test_the_command_line_starts_without_exporters_graph_libraries_or_the_ui() -> None:
+    """`okf-explorer links …` must start fast (issue 8: warm `links hub --backlinks` ≤ 0.25 s):
+    the export checker (~80 ms), networkx and Textual load only for the commands that use them."""
+    heavy = ("okf_explorer.core.export", "okf_explorer.core.export_check", "networkx", "textual")
+    assert loaded_by_importing(["okf_explorer.cli"], heavy) == {}
