@@ -110,3 +110,33 @@ async def test_s_saves_the_slice_and_a_failure_leaves_browsing_alone(small_bundl
         screen.nav.choose("beta", True)
         await settle(pilot)
         assert screen.nav.current is not None and screen.nav.current.slug == "beta"
+
+
+async def test_the_save_preview_over_a_server_sends_no_request(
+    small_bundle: Path, counting_proxy
+) -> None:
+    """Issue 13: the preview (the TUI's dry run) makes no request to the server at all;
+    counted by a proxy between the explorer and our own `serve` on loopback."""
+    from okf_explorer.sources.factory import open_source
+    from tests.mcp_server_fixture import serve_bundle
+
+    with serve_bundle(small_bundle) as server:
+        proxy = counting_proxy(server.url)
+        app = make_app(brain_for(open_source(proxy.url)), start="index")
+        async with app.run_test(size=SIZE) as pilot:
+            screen = app.screen
+            await settle(pilot, lambda: screen.loader.ready)
+            await settle(pilot)
+            before = len(proxy.requests)
+            assert before > 0  # the explorer did read through the proxy
+            await pilot.press("S")
+            await settle(pilot, lambda: isinstance(app.screen, SavePreview))
+            preview = app.screen
+            assert "- [Alpha page](/alpha.md)" in preview.query_one(TextArea).text
+            await pilot.pause(0.3)
+            assert len(proxy.requests) == before
+            assert proxy.count("put_page") == 0
+            await pilot.press("escape")
+            await settle(pilot)
+            assert isinstance(app.screen, MainScreen)
+            assert len(proxy.requests) == before
