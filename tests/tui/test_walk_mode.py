@@ -129,3 +129,19 @@ async def test_walk_and_paths_never_show_together(tmp_path: Path) -> None:
         await pilot.press("w")
         await settle(pilot, lambda: bool(walk.display))
         assert not paths.display and not panel.display
+
+
+async def test_z_zooms_the_walk_view(tmp_path: Path) -> None:
+    app = make(tmp_path)
+    async with app.run_test(size=(150, 45)) as pilot:
+        screen = app.screen
+        panel, view = screen.query_one(TraversalPanel), screen.query_one(WalkView)
+        await settle(pilot, lambda: screen.loader.ready and panel.filled)
+        await pilot.press("w")
+        await settle(pilot, lambda: view.loaded)
+        await pilot.press("z")
+        await settle(pilot)
+        assert screen.maximized is view
+        await pilot.press("z")
+        await settle(pilot)
+        assert screen.maximized is None

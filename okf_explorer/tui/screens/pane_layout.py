@@ -16,7 +16,9 @@ from okf_explorer.tui.widgets.graph_panel import GraphPanel
 from okf_explorer.tui.widgets.link_tree import LinkTree
 from okf_explorer.tui.widgets.page_pane import PagePane
 from okf_explorer.tui.widgets.page_tree import PageTree
+from okf_explorer.tui.widgets.path_view import PathView
 from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
+from okf_explorer.tui.widgets.walk_view import WalkView
 
 TREE_OPEN = "tree-open"
 """The screen's class while the page tree shows."""
@@ -83,8 +85,9 @@ class PaneLayout:
 
 
 def pane_of(widget: Widget | None) -> Widget | None:
-    """The pane holding `widget` (the traversal panel for its table)."""
+    """The pane holding `widget` (the traversal panel for its table; the path or walk
+    view when one is shown in the traversal panel's place)."""
     for node in (widget, *(widget.ancestors if widget is not None else ())):
-        if isinstance(node, PagePane | LinkTree | TraversalPanel | PageTree):
+        if isinstance(node, PagePane | LinkTree | TraversalPanel | PageTree | PathView | WalkView):
             return node
     return None
