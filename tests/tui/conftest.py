@@ -97,8 +97,13 @@ async def settle(pilot: Pilot[None], until: Callable[[], bool] | None = None) ->
 
 
 def busy_workers(app: App[None]) -> bool:
-    """Whether a worker is running, other than the folder watcher (it never ends)."""
-    return any(worker.is_running and worker.group != "watch" for worker in app.workers)
+    """Whether a worker is running, other than the folder watcher (it never ends), or a
+    long page's first part is still to be filled in (it starts on a timer, `FILL_DELAY`)."""
+    from okf_explorer.tui.widgets.page_pane import PagePane
+
+    if any(worker.is_running and worker.group != "watch" for worker in app.workers):
+        return True
+    return any(pane.filling for screen in app.screen_stack for pane in screen.query(PagePane))
 
 
 async def refreshed(app: App[None]) -> None:

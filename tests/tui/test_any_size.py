@@ -105,7 +105,7 @@ async def test_help_scrolls_down_to_the_last_key_at_80x24(sample_brain: Path) ->
         assert box.max_scroll_y > 0  # the keys do not fit: the box scrolls
         await pilot.press("end")
         await pilot.wait_for_scheduled_animations()
-        await settle(pilot)
+        await settle(pilot, lambda: box.scroll_y == box.max_scroll_y)  # the animation ended
         assert box.scroll_y == box.max_scroll_y
         hint = app.screen.query_one("#help-hint")
         assert hint.region.bottom <= box.region.bottom  # the last lines are on screen

@@ -21,6 +21,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
+from textual.css.query import NoMatches
 from textual.message import Message
 from textual.widgets import Static
 
@@ -272,8 +273,13 @@ class PagePane(VerticalScroll, can_focus=True):
         return body, parse(body.markdown) if body.light is None else []
 
     def _fill(self, page: Page, limit: int) -> None:
-        if self.page is page:
+        if self.page is page and self.is_attached:
             self.run_worker(self.show_more(limit), group="fill")
+
+    @property
+    def filling(self) -> bool:
+        """Whether the rest of a long page's first part is still to come (`FILL_DELAY`)."""
+        return self.shown is not None and self.truncated and not self.has_class("truncated")
 
     def _prepare(self, page: Page, start: int, limit: int) -> PreparedBody:
         # A light body always overflows: wrap it for the width beside the scrollbar.
@@ -358,13 +364,16 @@ class PagePane(VerticalScroll, can_focus=True):
         self._growing = True
         try:
             body = await asyncio.to_thread(self._prepare, page, self.end, limit or RENDER_CHARS)
-            if self.page is not page:
+            if self.page is not page or not self.is_attached:  # another page, or closing
                 return False
-            if body.light is not None:
-                await self.query_one("#page-light", LightBody).append(body)
-            else:  # fast paths off: the Markdown widget shows every part
-                await self.first_screen.rest()
-                await self.query_one("#page-body", VaultMarkdown).append(body.markdown)
+            try:
+                if body.light is not None:
+                    await self.query_one("#page-light", LightBody).append(body)
+                else:  # fast paths off: the Markdown widget shows every part
+                    await self.first_screen.rest()
+                    await self.query_one("#page-body", VaultMarkdown).append(body.markdown)
+            except NoMatches:  # the pane was taken down meanwhile: the app is closing
+                return False
             self._shown_part(body)
         finally:
             self._growing = False
@@ -415,7 +424,7 @@ class PagePane(VerticalScroll, can_focus=True):
         `[[#Heading]]` scrolls this page; an attachment is only named."""
         target, anchor = target_of_href(href), anchor_of_href(href)
         if href.startswith(FILE_SCHEME):
-            self.notify(f"attachment: {printable(href[len(FILE_SCHEME):])}", markup=False)
+            self.notify(f"attachment: {printable(href[len(FILE_SCHEME) :])}", markup=False)
         elif target is None and anchor is not None and not href.startswith(("http", "mailto")):
             if not self.scroll_to_anchor(anchor):
                 self.notify(f"no heading {printable(anchor)} here", markup=False)
