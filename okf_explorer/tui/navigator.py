@@ -21,6 +21,7 @@ from okf_explorer.core.graph import DEPTH_CAP, Direction
 from okf_explorer.core.link_grammar import LinkKind
 from okf_explorer.core.okf_filter import OkfFilter
 from okf_explorer.core.trail import How, Trail, TrailMove
+from okf_explorer.tui.body_links import anchor_into
 from okf_explorer.tui.history import History, View
 from okf_explorer.tui.index_loader import IndexLoader
 from okf_explorer.tui.widgets.link_tree import LinkTree
@@ -201,8 +202,19 @@ class Navigator:
         current = self.current
         return self._loader.resolve_link(current.slug if current else None, target, kind)
 
-    def follow(self, target: str | None, url: str | None, kind: LinkKind) -> None:
-        """Follow a body link: an external URL opens outside, a page opens here."""
+    def choose_linked(self, slug: str, exists: bool) -> None:
+        """A page chosen in the link tree: opened where the current page's body links
+        into it (`[[Page#Heading]]`), else at the top."""
+        pane = self._screen.query_one(PagePane)
+        if anchor := anchor_into(pane.links, self.resolve, slug):
+            pane.expect_anchor(slug, anchor)
+        self.choose(slug, exists)
+
+    def follow(
+        self, target: str | None, url: str | None, kind: LinkKind, anchor: str | None = None
+    ) -> None:
+        """Follow a body link: an external URL opens outside, a page opens here (scrolled
+        to `anchor`, a heading or `^block`, when the link names one)."""
         if target is None:
             # Not a page: handed to the system's browser, which may not be there (ssh).
             self._screen.notify(
@@ -210,6 +222,8 @@ class Navigator:
             )
             self._screen.app.open_url(url or "")
         elif (found := self.resolve(target, kind)) is not None:
+            if anchor:
+                self._screen.query_one(PagePane).expect_anchor(found[0], anchor)
             self.choose(*found)
         elif not self._loader.ready:
             self._warn(f"still indexing: cannot resolve {target} yet")

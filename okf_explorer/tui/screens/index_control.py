@@ -9,18 +9,43 @@ from textual.message import Message
 from textual.screen import Screen
 
 from okf_explorer.core.brain import Brain
+from okf_explorer.core.errors import Cancelled
 from okf_explorer.core.index_model import LinkIndex
+from okf_explorer.tui.failures import notice, reason
 from okf_explorer.tui.history import View
 from okf_explorer.tui.index_loader import IndexLoader
 from okf_explorer.tui.live_reload import FolderWatcher, edit_page
 from okf_explorer.tui.navigator import Navigator
 from okf_explorer.tui.server_view import ServerComparison
-from okf_explorer.tui.widgets.page_pane import PagePane
+from okf_explorer.tui.widgets.page_pane import FATAL_AT_START, PagePane
 from okf_explorer.tui.widgets.status_bar import StatusBar
 
 
+class SourceFailed(Message):
+    """The brain could not be opened (nothing was shown); the app says why."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__()
+        self.reason = reason
+
+
+LOADER_MESSAGES = (
+    IndexLoader.Listed,
+    IndexLoader.IndexStarted,
+    IndexLoader.IndexProgressed,
+    IndexLoader.IndexBuilt,
+    IndexLoader.IndexFailed,
+    IndexLoader.StartFailed,
+    IndexLoader.StartResolved,
+    IndexLoader.StartChosen,
+)
+"""What the `IndexLoader` tells the screen; `IndexControl.loader_said` takes each."""
+
+
 class IndexControl:
-    """Builds, refreshes and cancels the index for the screen, and says how it went."""
+    """Builds, refreshes and cancels the index for the screen, says how it went, and
+    turns the workers' failures into notifications (or, before anything was shown,
+    into `SourceFailed`)."""
 
     def __init__(
         self,
@@ -33,13 +58,46 @@ class IndexControl:
         watch_files: bool,
         comparison: ServerComparison | None,
         changed: Callable[[], None],
+        pages_changed: Callable[[], None],
     ) -> None:
         self._screen, self._brain, self._loader, self._nav = screen, brain, loader, nav
         self._watcher, self._watch_files, self._comparison = watcher, watch_files, comparison
-        self._changed = changed
+        self._changed, self._pages_changed = changed, pages_changed
         self._reloaded_from: LinkIndex | None = None
         """The index `r` refreshes (to say when nothing changed)."""
         self._start_slug: str | None = None
+
+    def loader_said(self, message: Message) -> None:
+        """One of `LOADER_MESSAGES`: the status line, the navigator and the panes follow."""
+        if not isinstance(message, LOADER_MESSAGES[-3:]):  # the index itself changed
+            self.index_changed(message)
+        if isinstance(message, IndexLoader.Listed):
+            self._nav.listed(message.count)
+        elif isinstance(message, IndexLoader.IndexStarted):
+            self._nav.index_started()
+        elif isinstance(message, IndexLoader.IndexBuilt):
+            self._nav.index_built(message.first)
+            self.index_built(message)
+            self._pages_changed()
+        elif isinstance(message, IndexLoader.IndexFailed | IndexLoader.StartFailed):
+            self.report(message.error)
+        elif isinstance(message, IndexLoader.StartResolved):
+            self._nav.start_resolved(message.slug)
+        elif isinstance(message, IndexLoader.StartChosen):
+            self.start_chosen(message)
+
+    def report(self, error: BaseException | None, group: str = "") -> None:
+        """A worker failed: before any page was shown, a source that cannot be opened
+        ends the explorer (`SourceFailed`); otherwise a notification says what happened."""
+        screen = self._screen
+        pane = screen.query_one(PagePane)
+        if isinstance(error, FATAL_AT_START) and group != "export" and not pane.opened_once:
+            screen.workers.cancel_node(screen)
+            self._loader.stop()
+            screen.post_message(SourceFailed(reason(error)))
+        elif not isinstance(error, Cancelled):
+            title, text = notice(error, group)
+            screen.notify(text, title=title, severity="error", markup=False)
 
     def index_changed(self, message: Message) -> None:
         status = self._screen.query_one(StatusBar)

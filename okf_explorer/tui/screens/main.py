@@ -23,13 +23,10 @@ from textual.widgets import DataTable, Header, Tree
 from textual.worker import Worker, WorkerState
 
 from okf_explorer.core.brain import Brain
-from okf_explorer.core.errors import Cancelled
 from okf_explorer.core.find_rank import Findable
 from okf_explorer.core.text_index import SearchHit
 from okf_explorer.core.text_safety import printable
-from okf_explorer.tui.body_links import anchor_into
 from okf_explorer.tui.commands import PageFinder
-from okf_explorer.tui.failures import notice, reason
 from okf_explorer.tui.history import View
 from okf_explorer.tui.index_loader import IndexLoader
 from okf_explorer.tui.legend import WHY_NOT
@@ -37,7 +34,7 @@ from okf_explorer.tui.live_reload import FolderWatcher
 from okf_explorer.tui.navigator import Navigator
 from okf_explorer.tui.screens.explorer_bindings import EXPLORER_BINDINGS, KeyRules, next_pane
 from okf_explorer.tui.screens.explorer_dialogs import ExplorerDialogs
-from okf_explorer.tui.screens.index_control import IndexControl
+from okf_explorer.tui.screens.index_control import IndexControl, SourceFailed
 from okf_explorer.tui.screens.pane_layout import PaneLayout
 from okf_explorer.tui.screens.path_keys import PathKeys
 from okf_explorer.tui.screens.trail_control import TrailControl
@@ -47,7 +44,7 @@ from okf_explorer.tui.text_finder import PrefixedTextFinder, TextJump
 from okf_explorer.tui.widgets.footer import PinnedFooter
 from okf_explorer.tui.widgets.graph_panel import GraphPanel
 from okf_explorer.tui.widgets.link_tree import LinkTree
-from okf_explorer.tui.widgets.page_pane import FATAL_AT_START, PagePane
+from okf_explorer.tui.widgets.page_pane import PagePane
 from okf_explorer.tui.widgets.page_tree import PageTree
 from okf_explorer.tui.widgets.path_view import PathView
 from okf_explorer.tui.widgets.status_bar import StatusBar
@@ -68,12 +65,8 @@ class MainScreen(Screen[None]):
     ALLOW_IN_MAXIMIZED_VIEW = "PinnedFooter, StatusBar"
     AUTO_FOCUS = "#page-pane"
 
-    class SourceFailed(Message):
-        """The brain could not be opened (nothing was shown); the app says why."""
-
-        def __init__(self, reason: str) -> None:
-            super().__init__()
-            self.reason = reason
+    SourceFailed = SourceFailed
+    """The brain could not be opened (`IndexControl.report`); the app says why."""
 
     def __init__(
         self,
@@ -95,6 +88,7 @@ class MainScreen(Screen[None]):
         self.keys = KeyRules(self.nav, self.loader, partial(self.query_one, PagePane))
         self.text_jump = TextJump()
         self.watcher = FolderWatcher()
+        self.layout_keys = PaneLayout(self, lambda: self.loader.pages, self._current_slug)
         self.index_control = IndexControl(
             self,
             brain,
@@ -104,8 +98,8 @@ class MainScreen(Screen[None]):
             watch_files=watch_files,
             comparison=comparison,
             changed=self.sync_bindings,
+            pages_changed=self.layout_keys.pages_changed,
         )
-        self.layout_keys = PaneLayout(self, lambda: self.loader.pages, self._current_slug)
         self.dialogs = ExplorerDialogs(self, brain, self.nav, self.loader)
         self.path_keys = PathKeys(self, self._current_slug)
         self.walk_keys = WalkKeys(self, lambda: self.nav.current)
@@ -143,35 +137,11 @@ class MainScreen(Screen[None]):
     @on(IndexLoader.IndexProgressed)
     @on(IndexLoader.IndexBuilt)
     @on(IndexLoader.IndexFailed)
-    def _index_changed(self, message: Message) -> None:
-        self.index_control.index_changed(message)
-
-    @on(IndexLoader.Listed)
-    def _listed(self, message: IndexLoader.Listed) -> None:
-        self.nav.listed(message.count)
-
-    @on(IndexLoader.IndexStarted)
-    def _index_started(self) -> None:
-        self.nav.index_started()
-
-    @on(IndexLoader.IndexBuilt)
-    def _index_built(self, message: IndexLoader.IndexBuilt) -> None:
-        self.nav.index_built(message.first)
-        self.index_control.index_built(message)
-        self.layout_keys.pages_changed()
-
-    @on(IndexLoader.IndexFailed)
     @on(IndexLoader.StartFailed)
-    def _loader_failed(self, message: IndexLoader.IndexFailed | IndexLoader.StartFailed) -> None:
-        self._report(message.error)
-
     @on(IndexLoader.StartResolved)
-    def _start_resolved(self, message: IndexLoader.StartResolved) -> None:
-        self.nav.start_resolved(message.slug)
-
     @on(IndexLoader.StartChosen)
-    def _start_chosen(self, message: IndexLoader.StartChosen) -> None:
-        self.index_control.start_chosen(message)
+    def _loader_said(self, message: Message) -> None:
+        self.index_control.loader_said(message)
 
     @on(PagePane.Opened)
     def _opened(self, message: PagePane.Opened) -> None:
@@ -214,23 +184,16 @@ class MainScreen(Screen[None]):
         | PageTree.PageChosen
         | PathView.PageChosen,
     ) -> None:
-        if isinstance(message, LinkTree.PageChosen) and (anchor := self._anchor_to(message.slug)):
-            self.query_one(PagePane).expect_anchor(message.slug, anchor)
-        self.nav.choose(message.slug, message.exists)
+        if isinstance(message, LinkTree.PageChosen):
+            self.nav.choose_linked(message.slug, message.exists)
+        else:
+            self.nav.choose(message.slug, message.exists)
         if isinstance(message, PageTree.PageChosen):
             self.layout_keys.page_chosen_in_tree()
 
-    def _anchor_to(self, slug: str) -> str | None:
-        """Where the current page's body links into `slug`: a link-tree choice opens it there."""
-        return anchor_into(self.query_one(PagePane).links, self.nav.resolve, slug)
-
     @on(PagePane.LinkFollowed)
     def _link_followed(self, message: PagePane.LinkFollowed) -> None:
-        if message.anchor and message.target is not None:
-            found = self.nav.resolve(message.target, message.kind)
-            if found is not None:  # `[[Page#Heading]]`: opened scrolled there
-                self.query_one(PagePane).expect_anchor(found[0], message.anchor)
-        self.nav.follow(message.target, message.url, message.kind)
+        self.nav.follow(message.target, message.url, message.kind, message.anchor)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """The one place the panes' worker failures become notifications; a finished
@@ -238,17 +201,7 @@ class MainScreen(Screen[None]):
         if event.state in (WorkerState.SUCCESS, WorkerState.ERROR):
             self.sync_bindings()
         if event.state == WorkerState.ERROR:
-            self._report(event.worker.error, event.worker.group)
-
-    def _report(self, error: BaseException | None, group: str = "") -> None:
-        pane = self.query_one(PagePane)
-        if isinstance(error, FATAL_AT_START) and group != "export" and not pane.opened_once:
-            self.workers.cancel_node(self)
-            self.loader.stop()
-            self.post_message(self.SourceFailed(reason(error)))
-        elif not isinstance(error, Cancelled):
-            title, text = notice(error, group)
-            self.notify(text, title=title, severity="error", markup=False)
+            self.index_control.report(event.worker.error, event.worker.group)
 
     async def _show_start(self, view: View, missing_ok: bool) -> bool:
         return await self.query_one(PagePane).open(view, "visit", missing_ok)
