@@ -16,11 +16,9 @@ from typing import ClassVar
 
 from rich.text import Text
 from textual import on
-from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
 from textual.message import Message
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import OkfError
@@ -28,6 +26,7 @@ from okf_explorer.core.path_hops import HopDetail, explained_paths
 from okf_explorer.core.paths import PATH_DIRECTIONS, FoundPath, PathQuery
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.slice_rows import page_cell, shorten_right
+from okf_explorer.tui.widgets.table_view import TableView
 
 PATHS_LEGEND = "a avoid hubs · d direction · esc returns"
 """The view's subtitle."""
@@ -47,15 +46,10 @@ def paths_title(query: PathQuery, found: int | None) -> str:
     return title
 
 
-class PathView(Vertical):
+class PathView(TableView):
     """A table of hops (path, hop, dir, from, to) with the selected hop's sentence."""
 
-    DEFAULT_CSS = """
-    PathView { display: none; height: 1fr; border: round $primary; border-title-color: $text; }
-    PathView:focus-within { border: round $accent; }
-    PathView > DataTable { height: 1fr; }
-    PathView > #path-info { height: 2; color: $text-muted; padding: 0 1; }
-    """
+    PREFIX = "path"
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("a", "toggle_avoid", "Avoid hubs", id="path-avoid-hubs"),
@@ -82,24 +76,13 @@ class PathView(Vertical):
         """Per table row: (which path, which hop)."""
         self._laid_out_for = 0
 
-    def compose(self) -> ComposeResult:
-        table: DataTable[str | Text] = DataTable(
-            id="path-table", cursor_type="row", zebra_stripes=True
-        )
-        yield table
-        yield Static(id="path-info")
-
-    @property
-    def table(self) -> DataTable[str | Text]:
-        return self.query_one("#path-table", DataTable)
-
     def find(self, query: PathQuery) -> None:
         """Find the paths of `query` in a thread and show them."""
         self.path_query, self.loaded, self.paths, self.rows = query, False, [], []
         self.border_title = Text(paths_title(query, None))
         self.border_subtitle = PATHS_LEGEND
         self.table.clear(columns=True)
-        self._info(Text("finding paths…"))
+        self.show_info(Text("finding paths…"))
         work = partial(self._find, query)
         self.screen.run_worker(work, group="paths", exclusive=True, exit_on_error=False)
 
@@ -109,7 +92,7 @@ class PathView(Vertical):
         except OkfError as error:  # no path, or a page gone meanwhile
             if query == self.path_query:
                 self.border_title = Text(paths_title(query, 0))
-                self._info(Text(f"✗ {printable(str(error))}"))
+                self.show_info(Text(f"✗ {printable(str(error))}"))
             return
         if query == self.path_query:
             self.show_paths(query, found)
@@ -167,7 +150,7 @@ class PathView(Vertical):
         """The selected hop: its path, relation and rule on the first line, its sentence
         on the second."""
         if row is None or row >= len(self.rows):
-            self._info(Text("no paths"))
+            self.show_info(Text("no paths"))
             return
         number, hop = self.rows[row]
         path, details = self.paths[number]
@@ -181,10 +164,7 @@ class PathView(Vertical):
             f"frontmatter: {step.rel}" if step.rel != "links" else "no sentence found"
         )
         width = max(10, self.table.size.width or 80)
-        self._info(Text(printable(line) + "\n" + shorten_right(printable(said), width)))
-
-    def _info(self, text: Text) -> None:
-        self.query_one("#path-info", Static).update(text, layout=False)
+        self.show_info(Text(printable(line) + "\n" + shorten_right(printable(said), width)))
 
     @property
     def selected_slug(self) -> str | None:

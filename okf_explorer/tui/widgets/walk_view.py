@@ -15,10 +15,8 @@ from typing import ClassVar
 
 from rich.text import Text
 from textual import on
-from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import OkfError
@@ -33,6 +31,7 @@ from okf_explorer.core.walk import (
     walk,
     weight_text,
 )
+from okf_explorer.tui.widgets.table_view import TableView
 from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
 
 WALK_ROW_LIMIT = 1000
@@ -77,15 +76,11 @@ class WalkSettings:
         )
 
 
-class WalkView(Vertical):
+class WalkView(TableView):
     """A table of (weight, hops, page, path) with a summary line under it."""
 
-    DEFAULT_CSS = """
-    WalkView { display: none; height: 1fr; border: round $primary; border-title-color: $text; }
-    WalkView:focus-within { border: round $accent; }
-    WalkView > DataTable { height: 1fr; }
-    WalkView > #walk-info { height: 2; color: $text-muted; padding: 0 1; }
-    """
+    PREFIX = "walk"
+    COLUMNS = COLUMNS
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left_square_bracket", "screen.walk('lower')", "Weight-", key_display="["),
@@ -112,18 +107,6 @@ class WalkView(Vertical):
         self._generation = 0  # of the walk asked for: a newer one wins
         self._fill = 0  # of the table's fill: a new walk stops an older fill
 
-    def compose(self) -> ComposeResult:
-        table: DataTable[str | Text] = DataTable(
-            id="walk-table", cursor_type="row", zebra_stripes=True
-        )
-        table.add_columns(*COLUMNS)
-        yield table
-        yield Static(id="walk-info")
-
-    @property
-    def table(self) -> DataTable[str | Text]:
-        return self.query_one("#walk-table", DataTable)
-
     def walk(self, settings: WalkSettings) -> None:
         """Walk `settings` in a thread (resolving its `more` roots first) and show it."""
         self._generation += 1
@@ -131,7 +114,7 @@ class WalkView(Vertical):
         self.asked, self.loaded = settings, False
         self.border_title = Text(settings.title())
         self.border_subtitle = WALK_LEGEND
-        self._info("walking…")
+        self.show_info("walking…")
 
         async def run() -> None:
             try:
@@ -163,7 +146,7 @@ class WalkView(Vertical):
             self.show(self.settings, self.rows)
         else:
             self.loaded = True
-            self._info(f"✗ {reason}")
+            self.show_info(f"✗ {reason}")
 
     def show(self, settings: WalkSettings, rows: list[WalkRow]) -> None:
         """Fill the table with the best `WALK_ROW_LIMIT` rows of a walk."""
@@ -218,10 +201,7 @@ class WalkView(Vertical):
             line += f" · best {WALK_ROW_LIMIT} shown"
         if at is not None and at < min(count, WALK_ROW_LIMIT):
             line += "\n" + printable(path_text(self.rows[at]))
-        self._info(line)
-
-    def _info(self, text: str) -> None:
-        self.query_one("#walk-info", Static).update(Text(text), layout=False)
+        self.show_info(line)
 
     @property
     def selected_slug(self) -> str | None:
