@@ -145,3 +145,20 @@ async def test_z_zooms_the_walk_view(tmp_path: Path) -> None:
         await pilot.press("z")
         await settle(pilot)
         assert screen.maximized is None
+
+
+async def test_at_80_columns_the_walk_view_takes_the_traversal_panels_width(
+    tmp_path: Path,
+) -> None:
+    """Stacked panes: the view in the traversal panel's place gets its 3 of 5 columns."""
+    from okf_explorer.tui.widgets.link_tree import LinkTree
+
+    app = make(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        panel, view = screen.query_one(TraversalPanel), screen.query_one(WalkView)
+        await settle(pilot, lambda: screen.loader.ready and panel.filled)
+        width = panel.size.width
+        await pilot.press("w")
+        await settle(pilot, lambda: view.loaded)
+        assert view.size.width == width > screen.query_one(LinkTree).size.width
