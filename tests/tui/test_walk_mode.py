@@ -162,3 +162,19 @@ async def test_at_80_columns_the_walk_view_takes_the_traversal_panels_width(
         await pilot.press("w")
         await settle(pilot, lambda: view.loaded)
         assert view.size.width == width > screen.query_one(LinkTree).size.width
+
+
+async def test_a_long_page_name_is_cut_from_the_left_so_its_file_name_stays(
+    tmp_path: Path,
+) -> None:
+    deep = "a-rather-long-folder/and-another-long-folder/the-target-page"
+    files = {"hub.md": f"[[{deep}]]\n", f"{deep}.md": "# Target\n"}
+    app = make_app(brain_for(BundleSource(write_bundle(tmp_path / "b", files))), start="hub")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        panel, view = screen.query_one(TraversalPanel), screen.query_one(WalkView)
+        await settle(pilot, lambda: screen.loader.ready and panel.filled)
+        await pilot.press("w")
+        await settle(pilot, lambda: view.loaded)
+        cell = table_rows(view)[1][2]
+        assert cell.startswith("…") and cell.endswith("target-page")  # not `a-rather-lon`

@@ -31,6 +31,7 @@ from okf_explorer.core.walk import (
     walk,
     weight_text,
 )
+from okf_explorer.tui.slice_rows import shorten_left
 from okf_explorer.tui.widgets.table_view import TableView
 from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
 
@@ -106,6 +107,7 @@ class WalkView(TableView):
         self.loaded = False
         self._generation = 0  # of the walk asked for: a newer one wins
         self._fill = 0  # of the table's fill: a new walk stops an older fill
+        self._page_width = 12  # of the `page` column, set with the columns
 
     def walk(self, settings: WalkSettings) -> None:
         """Walk `settings` in a thread (resolving its `more` roots first) and show it."""
@@ -168,6 +170,7 @@ class WalkView(TableView):
         table.add_column(COLUMNS[0], width=WEIGHT_WIDTH)
         table.add_column(COLUMNS[1], width=HOPS_WIDTH)
         table.add_column(COLUMNS[2], width=page)
+        self._page_width = page
         table.add_column(COLUMNS[3], width=max(8, room - page - 1))
 
     def _add_rows(self, fill: int, rows: list[WalkRow], start: int) -> None:
@@ -180,7 +183,7 @@ class WalkView(TableView):
             cells = (
                 weight_text(row.weight),
                 str(row.hop_count),
-                printable(row.slug),
+                shorten_left(printable(row.slug), self._page_width),  # the file name stays
                 printable(path_text(row)),
             )
             self.table.add_row(*cells, key=f"{number}\t{row.slug}")
