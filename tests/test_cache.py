@@ -131,3 +131,17 @@ def test_directory_from_environment(monkeypatch, tmp_path: Path) -> None:
     assert IndexCache.from_environment() is None
     monkeypatch.delenv("OKF_EXPLORER_CACHE")
     assert IndexCache().directory == Path(platformdirs.user_cache_dir("okf-explorer"))
+
+
+def test_the_cache_is_written_without_fsync_and_exports_still_sync(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The CRC rejects a torn cache file, so saving it skips fsync; an export does not."""
+    from okf_explorer.core import atomic
+
+    synced: list[int] = []
+    monkeypatch.setattr(atomic.os, "fsync", lambda fd: synced.append(fd))
+    assert IndexCache(tmp_path / "cache").save("key", "sig", {"a": 1})
+    assert synced == [] and IndexCache(tmp_path / "cache").load("key") is not None
+    atomic.atomic_write(tmp_path / "export.json", b"[]")
+    assert len(synced) == 2  # the file, then its folder

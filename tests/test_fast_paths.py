@@ -125,6 +125,24 @@ def test_freeze_survivors_freezes_only_with_fast_paths_on() -> None:
 
 
 @pytest.mark.parametrize("plain", [False, True])
+def test_an_index_build_freezes_what_it_built_only_with_fast_paths_on(
+    plain: bool, tmp_path: Path
+) -> None:
+    """After a build no collection walks the index again: it is frozen (fast paths)."""
+    (tmp_path / "a.md").write_text("[[b]]", encoding="utf-8")
+    (tmp_path / "b.md").write_text("b", encoding="utf-8")
+    gc.unfreeze()
+    try:
+        set_plain(plain)
+        index = build_index(BundleSource(str(tmp_path)), cache=False)
+        frozen = gc.get_freeze_count()
+        assert (frozen == 0) if plain else (frozen > 0)
+        assert index.pages and gc.isenabled()
+    finally:
+        gc.unfreeze()
+
+
+@pytest.mark.parametrize("plain", [False, True])
 def test_fast_httpx_is_httpx_with_its_cli_stubbed_only_when_fast(plain: bool) -> None:
     code = (
         "import json, sys\n"

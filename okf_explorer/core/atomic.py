@@ -3,7 +3,9 @@
 A reader sees the old file or the new one, never half of either: the data goes
 to a temporary file in the same folder, is flushed and fsynced, then renamed
 over the target, and the folder is fsynced so the rename itself survives a
-crash.
+crash. A writer whose reader checks what it reads (the index cache: a length
+and a checksum) may skip both fsyncs (`durable=False`): a crash can then leave
+the old file or a file the reader rejects, never one it trusts wrongly.
 
 Temporary files are named `.NAME.okfPID.RANDOM.tmp` (PID: the writer's process
 id), so `core.stale_temps` can tell a leftover of a killed writer from a write
@@ -29,6 +31,7 @@ def atomic_write(
     *,
     mode: int | None = None,
     verify: Callable[[Path], None] | None = None,
+    durable: bool = True,
 ) -> None:
     """Replace `target` with `data` atomically; `OSError` propagates.
 
@@ -37,7 +40,8 @@ def atomic_write(
     `open()` would give it), not `mkstemp`'s private `0o600`. No temporary
     file is left behind on failure. `verify`, when given, is called with the
     written temporary file before it replaces `target`; whatever it raises
-    leaves `target` untouched.
+    leaves `target` untouched. `durable=False` skips the fsyncs (see the module
+    docstring): for data whose reader validates it.
     """
     if mode is None:
         try:
@@ -50,7 +54,8 @@ def atomic_write(
             handle.write(data)
             handle.flush()
             os.fchmod(handle.fileno(), mode)
-            os.fsync(handle.fileno())
+            if durable:
+                os.fsync(handle.fileno())
         if verify is not None:
             verify(Path(temp))
         os.replace(temp, target)
@@ -58,7 +63,8 @@ def atomic_write(
         with contextlib.suppress(OSError):
             os.remove(temp)
         raise
-    _fsync_folder(target.parent)
+    if durable:
+        _fsync_folder(target.parent)
 
 
 def _temp_prefix(target: Path) -> str:

@@ -61,7 +61,8 @@ def build_index(
     nothing is saved).
     """
     store = IndexCache.from_environment() if cache is None else (cache or None)
-    with gc_paused():  # the build makes ~10 objects per link, none cyclic (see fast_gc)
+    # the build makes ~10 objects per link, none cyclic, and the index lives on (fast_gc)
+    with gc_paused(freeze=True):
         return _build(source, previous, store, progress, cancel)
 
 
