@@ -33,6 +33,7 @@ from okf_explorer.core.port import (
     PageStub,
     ProgressCallback,
     RowScanner,
+    UnstampedListing,
 )
 from okf_explorer.core.typed_links import LINKS
 from okf_explorer.core.walk_tables import plain_tables, typed_tables
@@ -73,11 +74,15 @@ def _build(
     progress: ProgressCallback | None,
     cancel: CancelCheck | None,
 ) -> LinkIndex:
-    stubs = source.enumerate()
     if previous is not None:
+        stubs = source.enumerate()
         known = Known.from_index(previous)
     else:
         cached = store.load(source.cache_key) if store is not None else None
+        if cached is None and isinstance(source, UnstampedListing):
+            stubs = source.enumerate_unstamped()  # nothing to compare: the scan stamps
+        else:
+            stubs = source.enumerate()
         rebuild = (lambda: _rebuild(source, store)) if cached else None
         known = Known.from_cache(cached.signature, cached.data, rebuild) if cached else Known()
         if (whole := known.unchanged(stubs)) is not None:
@@ -203,8 +208,8 @@ def _assemble(
         elif not info.readable:
             kind = info.error_kind or "unreadable"
             info, links = _unreadable_info(stub, info.error or "unreadable", kind, info), ()
-        elif info.fingerprint != stub.fingerprint:
-            info = replace(info, fingerprint=stub.fingerprint)
+        elif stub.fingerprint and info.fingerprint != stub.fingerprint:
+            info = replace(info, fingerprint=stub.fingerprint)  # the listing's (see read_page)
         pages[slug], raw[slug] = info, links
     return LinkIndex(pages=pages, raw_links=raw, signature=corpus_signature(pages))
 
@@ -219,8 +224,8 @@ def _unreadable_info(
         reserved=is_reserved(stub.slug),
         readable=False,
         error=reason,
-        fingerprint=stub.fingerprint,
         error_kind=kind,
+        fingerprint=stub.fingerprint or (scanned.fingerprint if scanned else ""),
     )
 
 

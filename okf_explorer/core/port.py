@@ -37,7 +37,9 @@ class PageStub:
     """A cheap listing entry: enough to decide whether a cached scan is still valid.
 
     `info` is filled when the listing already knows title/type (a server's
-    `list_pages`); a folder listing leaves it None and the scan fills it.
+    `list_pages`); a folder listing leaves it None and the scan fills it. An empty
+    `fingerprint` is not known yet (`UnstampedListing`): the scan records the one of
+    the file it reads.
     """
 
     slug: str
@@ -185,6 +187,18 @@ class LinkResolvingScanner(Protocol):
         progress: ProgressCallback | None = None,
         cancel: CancelCheck | None = None,
     ) -> Iterator[tuple[PageRow, Any]]: ...
+
+
+@runtime_checkable
+class UnstampedListing(Protocol):
+    """A source that can list its pages without their fingerprints, more cheaply than
+    `enumerate` (a folder: no `stat` per file). For a build with nothing to compare
+    fingerprints against (no previous index, no cache): its scan stamps each page
+    with the fingerprint of the file as it reads it."""
+
+    def enumerate_unstamped(self) -> list[PageStub]:
+        """`enumerate`, every stub's `fingerprint` empty."""
+        ...
 
 
 @runtime_checkable

@@ -6,6 +6,7 @@ parallel scan can run them in worker processes and send back `PageRow`s.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 
@@ -115,14 +116,18 @@ def read_body(root: str, slug: str, real_dirs: dict[str, bool] | None = None) ->
 def scan_page(
     root: str, slug: str, fingerprint: str, real_dirs: dict[str, bool] | None = None
 ) -> Page:
-    """`read_page` that never raises for one page: failures become unreadable pages."""
+    """`read_page` that never raises for one page: failures become unreadable pages.
+    An empty `fingerprint` (an unstamped listing) is the file's own, as it is read."""
     kind: ErrorKind
     try:
-        return read_page(root, slug, fingerprint, real_dirs)
+        return read_page(root, slug, fingerprint or None, real_dirs)
     except PageUnreadable as error:
         reason, kind = error.reason, error.kind
     except PageNotFound:
         reason, kind = "the file no longer exists", "missing"
+    if not fingerprint:  # stamp an unreadable page too, so a cached failure is kept
+        with contextlib.suppress(PageNotFound, OSError):
+            fingerprint = file_fingerprint(os.stat(page_path(root, slug, real_dirs)))
     mtime = fingerprint.split(":", 1)[0]
     mtime_ns = int(mtime) if mtime.isdigit() else 0
     return unreadable_page(slug, reason, mtime_ns, fingerprint, kind)

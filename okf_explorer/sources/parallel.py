@@ -114,7 +114,8 @@ def page_row(root: str, slug: str, fingerprint: str, real_dirs: dict[str, bool])
     already known to lie inside the root is opened with `O_NOFOLLOW` (no `lstat`),
     read with `os.read`, and turned into a row without a `Page` or a `RawLink`.
     Anything else (a symlink, a slug a listing could not produce, any error) takes
-    the general path, `pagefile.scan_page`, which gives the same row."""
+    the general path, `pagefile.scan_page`, which gives the same row. An empty
+    `fingerprint` (an unstamped listing) becomes the file's own, taken before reading."""
     if _NOFOLLOW and _PLAIN_SLUG(slug) and _folder_inside(root, slug.rpartition("/")[0], real_dirs):
         try:
             fd = os.open(f"{root}/{slug}.md", _FAST_FLAGS)
@@ -133,7 +134,9 @@ def page_row(root: str, slug: str, fingerprint: str, real_dirs: dict[str, bool])
                 except Undecodable:
                     pass  # the general path words the reason
                 else:
-                    info, body, frontmatter = info_fields(slug, text, data[0], fingerprint)
+                    info, body, frontmatter = info_fields(
+                        slug, text, data[0], fingerprint or data[2]
+                    )
                     links = extract_link_tuples(body)
                     if frontmatter:
                         page_type = as_text(frontmatter.get("type"))
@@ -162,15 +165,18 @@ def _folder_inside(root: str, folder: str, memo: dict[str, bool]) -> bool:
     return found
 
 
-def _read_regular(fd: int) -> tuple[int, bytes] | None:
-    """`(mtime_ns, bytes)` of an open regular file, or None for anything else."""
+def _read_regular(fd: int) -> tuple[int, bytes, str] | None:
+    """`(mtime_ns, bytes, fingerprint)` of an open regular file (its fingerprint as
+    `stat`ed before reading), or None for anything else."""
     info = os.fstat(fd)
     if not stat.S_ISREG(info.st_mode):
         return None
     chunks = [os.read(fd, info.st_size + 1)]
     while chunks[-1]:
         chunks.append(os.read(fd, 1 << 16))
-    return info.st_mtime_ns, b"".join(chunks)
+    # pagefile.file_fingerprint, inlined in this hot loop
+    fingerprint = f"{info.st_mtime_ns}:{info.st_size}:{info.st_ctime_ns}"
+    return info.st_mtime_ns, b"".join(chunks), fingerprint
 
 
 def _scan_here(
