@@ -16,6 +16,7 @@ from textual.widgets import DataTable
 from okf_explorer.core.graph import Edge
 from okf_explorer.tui.backlink_rows import Backlink, BacklinkLayout, backlink_layout
 from okf_explorer.tui.slice_rows import Titles
+from okf_explorer.tui.widgets.table_view import row_key
 
 
 class BacklinkTable:
@@ -82,7 +83,7 @@ class BacklinkTable:
             for line, cells in enumerate(self.layout.rows(backlink, self.title_of)):
                 if len(row_slugs) >= limit:
                     return
-                key = f"{len(row_slugs)}\t{backlink.page}"
+                key = row_key(len(row_slugs), backlink.page)
                 row_slugs.append(backlink.page)
                 self.rows.append((number, line))
                 table.add_row(*cells, key=key)

@@ -1,14 +1,23 @@
-"""A table of rows with an info line under it, shown in the traversal panel's place
-(the path view `P`, the walk view `w`): one frame, one look, one way to its table."""
+"""A table of rows with an info line under it: the traversal panel, and the views
+shown in its place (the path view `P`, the walk view `w`): one frame, one look, one
+way to its table, one way a row says which page it opens."""
 
 from __future__ import annotations
 
 from typing import ClassVar
 
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import DataTable, Static
+
+
+def row_key(row: int, slug: str) -> str:
+    """The key of table row number `row`, which opens `slug`. The key carries the page,
+    so `enter` still opens the row the user chose when the table is refilled before
+    the selection is handled."""
+    return f"{row}\t{slug}"
 
 
 class TableView(Vertical):
@@ -43,3 +52,22 @@ class TableView(Vertical):
         as it is, never read as markup."""
         line = Text(text) if isinstance(text, str) else text
         self.query_one(f"#{self.PREFIX}-info", Static).update(line, layout=False)
+
+    def _describe(self, row: int | None) -> None:
+        """Say on the info line what table row `row` holds (None: no row); called as the
+        cursor moves."""
+
+    def choose(self, slug: str) -> None:
+        """The user chose the row that opens `slug` (`enter` or a click): the view posts
+        its `PageChosen`."""
+
+    @on(DataTable.RowHighlighted)
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self._describe(event.cursor_row)
+
+    @on(DataTable.RowSelected)
+    def _selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        key = event.row_key.value
+        if key:
+            self.choose(key.split("\t", 1)[1])

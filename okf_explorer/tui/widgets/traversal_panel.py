@@ -13,9 +13,7 @@ from functools import partial
 from pathlib import Path
 
 from rich.text import Text
-from textual import on
 from textual.message import Message
-from textual.widgets import DataTable
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import OkfError, PageNotFound, PageUnreadable
@@ -39,7 +37,7 @@ from okf_explorer.tui.slice_rows import (
 )
 from okf_explorer.tui.widgets.backlink_table import BacklinkTable
 from okf_explorer.tui.widgets.slice_saver import SliceSaver
-from okf_explorer.tui.widgets.table_view import TableView
+from okf_explorer.tui.widgets.table_view import TableView, row_key
 
 __all__ = ["FIXED_COLUMNS", "ROW_LIMIT", "TraversalPanel", "column_widths"]
 
@@ -241,9 +239,7 @@ class TraversalPanel(TableView):
         end = start + FILL_CHUNK
         table = self.table
         for index, cells in enumerate(rows[start:end], start):
-            # The key carries the row's page, so `enter` still opens the row the user
-            # chose when the slice is replaced before the selection is handled.
-            table.add_row(*cells, key=f"{index}\t{self.row_slugs[index]}")
+            table.add_row(*cells, key=row_key(index, self.row_slugs[index]))
         if end < len(rows):
             self.call_after_refresh(self._add_rows, fill, rows, end)
         else:
@@ -350,14 +346,5 @@ class TraversalPanel(TableView):
             return None
         return self.row_slugs[row]
 
-    @on(DataTable.RowHighlighted)
-    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
-        self._describe(event.cursor_row)
-
-    @on(DataTable.RowSelected)
-    def _selected(self, event: DataTable.RowSelected) -> None:
-        event.stop()
-        key = event.row_key.value
-        if key:
-            slug = key.split("\t", 1)[1]
-            self.post_message(self.PageChosen(slug, self.exists(slug)))
+    def choose(self, slug: str) -> None:
+        self.post_message(self.PageChosen(slug, self.exists(slug)))

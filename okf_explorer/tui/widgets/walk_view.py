@@ -14,9 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 from rich.text import Text
-from textual import on
 from textual.binding import Binding, BindingType
-from textual.widgets import DataTable
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import OkfError
@@ -32,7 +30,7 @@ from okf_explorer.core.walk import (
     weight_text,
 )
 from okf_explorer.tui.slice_rows import shorten_left
-from okf_explorer.tui.widgets.table_view import TableView
+from okf_explorer.tui.widgets.table_view import TableView, row_key
 from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
 
 WALK_ROW_LIMIT = 1000
@@ -186,7 +184,7 @@ class WalkView(TableView):
                 shorten_left(printable(row.slug), self._page_width),  # the file name stays
                 printable(path_text(row)),
             )
-            self.table.add_row(*cells, key=f"{number}\t{row.slug}")
+            self.table.add_row(*cells, key=row_key(number, row.slug))
         if end < len(rows):
             self.call_after_refresh(self._add_rows, fill, rows, end)
 
@@ -213,13 +211,5 @@ class WalkView(TableView):
             return None
         return self.rows[row].slug
 
-    @on(DataTable.RowHighlighted, "#walk-table")
-    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
-        self._describe(event.cursor_row)
-
-    @on(DataTable.RowSelected, "#walk-table")
-    def _selected(self, event: DataTable.RowSelected) -> None:
-        event.stop()
-        key = event.row_key.value
-        if key:
-            self.post_message(self.PageChosen(key.split("\t", 1)[1]))
+    def choose(self, slug: str) -> None:
+        self.post_message(self.PageChosen(slug))
