@@ -37,19 +37,14 @@ from okf_explorer.tui.slice_rows import (
 )
 from okf_explorer.tui.widgets.backlink_table import BacklinkTable
 from okf_explorer.tui.widgets.slice_saver import SliceSaver
-from okf_explorer.tui.widgets.table_view import TableView, row_key
+from okf_explorer.tui.widgets.table_view import FILL_CHUNK, TableView
 
-__all__ = ["FIXED_COLUMNS", "ROW_LIMIT", "TraversalPanel", "column_widths"]
+__all__ = ["FILL_CHUNK", "FIXED_COLUMNS", "ROW_LIMIT", "TraversalPanel", "column_widths"]
 
 ROW_LIMIT = 1000
 """Rows shown at most: a depth-10 slice of a big brain has tens of thousands of
 edges, and a table that long is slow to fill and useless to scroll. The export
 (`e`) always writes the whole slice."""
-
-FILL_CHUNK = 100
-"""Rows added per frame: the table measures new rows in one go on its next idle
-(~0.3 ms a row on a loaded machine), so 1,000 rows at once would stall the loop."""
-
 
 FIRST_SCREEN = 12
 """Linking pages read before the first rows show (`b`), at least: a screenful (the
@@ -94,14 +89,12 @@ class TraversalPanel(TableView):
         self.export_wanted: View | None = None
         """The slice `e` asked for while it was being walked: saved once it is shown."""
         self.saver = SliceSaver(self, brain, export_dir)
-        self._fill = 0  # generation of the current fill: a new slice stops an old one
         self.row_slugs: list[str] = []
         """The page each table row opens, in table order."""
         self._row_edges: list[int] = []
         """Per row of a slice: its position in `edges` (rows are shown by hop)."""
         self.backlink_table = BacklinkTable(self._title_of)
         """`b`: the backlinks read, and which of their lines each row shows."""
-        self._complete = False
         self._laid_out_for = 0
         self.filled_once = False
         self.okf_filter = NO_FILTER
@@ -179,7 +172,7 @@ class TraversalPanel(TableView):
         """The slice for `view` could not be walked: empty the table so the title fits it."""
         self.view, self.edges, self.loaded, self.failed = view, [], False, True
         self.border_title = Text(slice_title(view))
-        self._fill += 1
+        self.stop_fill()
         self.row_slugs, self._row_edges = [], []
         self.backlink_table.clear()
         self.table.clear()
@@ -226,24 +219,9 @@ class TraversalPanel(TableView):
             slice_row, from_width=from_width, to_width=to_width, title=titles, badge=self.badge
         )
         made = [cells(edges[at], shows_from=start) for at, start in zip(rows, starts, strict=True)]
-        self._fill += 1
-        self._complete = False
-        self._add_rows(self._fill, made, 0)
+        self.fill(made, lambda number, row: (self.row_slugs[number], row))
         self._describe(0 if self.edges else None)
         self.post_message(self.SliceShown(self.view, self.edges))
-
-    def _add_rows(self, fill: int, rows: Sequence[Sequence[object]], start: int) -> None:
-        """Add the next `FILL_CHUNK` rows, and the rest after the next refresh."""
-        if fill != self._fill:
-            return
-        end = start + FILL_CHUNK
-        table = self.table
-        for index, cells in enumerate(rows[start:end], start):
-            table.add_row(*cells, key=row_key(index, self.row_slugs[index]))
-        if end < len(rows):
-            self.call_after_refresh(self._add_rows, fill, rows, end)
-        else:
-            self._complete = True
 
     # ------------------------------------------------------------------ backlinks (`b`)
 
@@ -254,8 +232,7 @@ class TraversalPanel(TableView):
         self.border_subtitle = BACKLINKS_LEGEND
         self._row_edges = []
         self.backlink_table.clear()
-        self._fill += 1
-        self._complete = False
+        self.stop_fill()
         self._lay_out_backlinks()
 
     def _lay_out_backlinks(self) -> None:
