@@ -30,7 +30,11 @@ def row_key(row: int, slug: str) -> str:
 
 
 class TableView(Vertical):
-    """`#PREFIX-table` (rows, the cursor a whole row) over `#PREFIX-info` (two lines)."""
+    """`#PREFIX-table` (rows, the cursor a whole row) over `#PREFIX-info` (two lines).
+
+    A view fills the table (`fill`, keys from `row_key`), says what the highlighted
+    row holds (`_describe`) and posts its own `PageChosen` when a row is chosen
+    (`choose`)."""
 
     DEFAULT_CSS = """
     TableView { display: none; height: 1fr; border: round $primary; border-title-color: $text; }
