@@ -1,58 +1,35 @@
-"""The `okf-explorer` command line (SPEC §6): argument parsing and error reporting.
+"""The `okf-explorer` command line (SPEC §6): `main` parses, runs, and reports.
 
-The commands themselves live in `cli_commands`; all logic lives in `core/` and
-`sources/`. Every failure becomes one line on stderr, `okf-explorer: <sentence>`,
-and an exit status: 1 for a failure (unreachable source, unknown page, auth,
-export), 2 for bad arguments, 130 for Ctrl-C, 141 when the reader of our output
-went away (`| head`). Tracebacks only with `--debug`, and never a token. What we
-print about pages (names in errors, listings) shows control characters as
-escapes (`core.text_safety.printable`): a page name cannot drive the terminal.
-
-The shared options (`--source`, `--token-file`, `--timeout`, `--scan`, `--debug`)
-are accepted before or after the subcommand: the subcommands get a copy whose
-defaults are `SUPPRESS`, so an option given after the subcommand overrides the
-same option given before it, and one not given does not clobber it.
+The grammar lives in `cli_parser`, the commands in `cli_commands`, the error
+reporting in `cli_reporting`; all logic lives in `core/` and `sources/`. Every
+failure becomes one line on stderr, `okf-explorer: <sentence>`, and an exit
+status: 1 for a failure (unreachable source, unknown page, auth, export), 2 for
+bad arguments, 130 for Ctrl-C, 141 when the reader of our output went away
+(`| head`). Tracebacks only with `--debug`, and never a token. What we print
+about pages (names in errors, listings) shows control characters as escapes
+(`core.text_safety.printable`): a page name cannot drive the terminal.
 """
 
 from __future__ import annotations
 
-import argparse
-import contextlib
-import errno
-import io
-import os
 import sys
-import traceback
-from collections.abc import Iterable, Sequence
-from pathlib import Path
-from typing import NoReturn
+from collections.abc import Sequence
 
-from okf_explorer import __version__
-from okf_explorer.cli_arguments import (
-    non_negative,
-    port_number,
-    positive_seconds,
-    relation_name,
-    whole_number,
+from okf_explorer.cli_parser import EXIT_USAGE, EXPORT_FORMATS, build_parser
+from okf_explorer.cli_reporting import (
+    harden_stdout,
+    report,
+    report_traceback,
+    silence_stdout,
+    user_message,
 )
-from okf_explorer.cli_okf_filter import add_okf_filter_options
-from okf_explorer.cli_path import PATH_HELP, add_path_parser
 from okf_explorer.cli_usage import UsageError
-from okf_explorer.cli_walk import HELP as WALK_HELP
-from okf_explorer.cli_walk import add_walk_arguments
-from okf_explorer.core.errors import OkfError, PageNotFound, SourceUnavailable
+from okf_explorer.core.errors import OkfError
 from okf_explorer.core.text_safety import printable
 
-PROG = "okf-explorer"
-EXPORT_FORMATS = ("json", "jsonl", "dot", "graphml", "mermaid")
-DIRECTION_CHOICES = ("out", "in", "both", "neighbourhood")
-DEFAULT_HOST = "127.0.0.1"
-DEFAULT_PORT = 8792
-DEFAULT_WEB_PORT = 8793
-SLUG_HELP = "a page slug, or a name resolved like a wiki link (case, file name, alias, title)"
+__all__ = ["EXPORT_FORMATS", "build_parser", "main"]
 
 EXIT_FAILURE = 1
-EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 EXIT_BROKEN_PIPE = 141
 
@@ -66,7 +43,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return stop.code if isinstance(stop.code, int) else EXIT_USAGE
     debug = bool(getattr(args, "debug", False))
     try:
-        _harden_stdout()
+        harden_stdout()
         from okf_explorer.cli_commands import run_command
 
         status = run_command(args)
@@ -75,7 +52,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
     except BrokenPipeError:
-        _silence_stdout()
+        silence_stdout()
         return EXIT_BROKEN_PIPE
     except UsageError as error:  # the same shape as argparse's own usage errors
         prog = error.parser.prog
@@ -83,324 +60,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except OkfError as error:
         if debug:
-            _report_traceback(args)
-        _report(user_message(error), args)
+            report_traceback(args)
+        report(user_message(error), args)
         return EXIT_FAILURE
     except OSError as error:  # writing our output failed (a full disk, a closed stdout)
         if debug:
-            _report_traceback(args)
-        _report(f"cannot write output: {(error.strerror or str(error)).lower()}", args)
+            report_traceback(args)
+        report(f"cannot write output: {(error.strerror or str(error)).lower()}", args)
         return EXIT_FAILURE
     except Exception as error:
         if debug:
-            _report_traceback(args)
+            report_traceback(args)
             return EXIT_FAILURE
         detail = " ".join(str(error).split())
-        _report(
+        report(
             f"internal error: {type(error).__name__}: {detail} (run with --debug for details)",
             args,
         )
         return EXIT_FAILURE
-
-
-class OneLineParser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line on stderr (SPEC §6), pointing at --help."""
-
-    def error(self, message: str) -> NoReturn:
-        shown = printable(message)  # `unrecognized arguments` repeats them raw
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {shown} (see '{self.prog} --help')\n")
-
-
-def user_message(error: OkfError) -> str:
-    """The one-line sentence for `error`, with the words the SPEC promises scripts."""
-    message = " ".join(str(error).splitlines()).strip() or type(error).__name__
-    if isinstance(error, SourceUnavailable) and "unreachable" not in message.lower():
-        message = f"unreachable: {message}"
-    if isinstance(error, PageNotFound) and "no page" not in message.lower():
-        message = f"no page {error.slug!r}: {message}"
-    return message
-
-
-# --- the parser --------------------------------------------------------------
-
-
-def build_parser() -> argparse.ArgumentParser:
-    """The whole grammar of SPEC §6; `main` parses with it."""
-    parser = OneLineParser(
-        prog=PROG,
-        description="Explore a knowledge brain: an OKF bundle or vault folder, or a gbrain "
-        "server over MCP. Without a command, opens the terminal explorer.",
-        epilog="SRC is a folder or an http(s)://.../mcp URL. Without one: $OKF_SOURCE, then "
-        "$GBRAIN_MCP_URL, then the bundled sample brain. Token: --token-file, then "
-        "$GBRAIN_TOKEN.",
-        parents=[_shared_options(suppress=False)],
-    )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    shared = _shared_options(suppress=True)
-
-    def command(name: str, help_text: str) -> argparse.ArgumentParser:
-        sub = commands.add_parser(name, help=help_text, description=help_text, parents=[shared])
-        sub.set_defaults(command_parser=sub)
-        return sub
-
-    browse = command("browse", "open the terminal explorer")
-    browse.add_argument("src", nargs="?", metavar="SRC", help="folder or MCP URL")
-    browse.add_argument("--start", metavar="SLUG", help="page to open first")
-    browse.add_argument(
-        "--against",
-        metavar="URL",
-        help="a server loaded from this folder: each page shows where it disagrees",
-    )
-
-    get = command("get", "print a page body (or the whole page as JSON)")
-    get.add_argument("slug", metavar="SLUG", help=SLUG_HELP)
-    get.add_argument("--json", action="store_true", help="the whole page as JSON")
-
-    listing = command("list", "one line a page: slug, then type")
-    listing.add_argument("--type", metavar="T", help="only pages of this type")
-    listing.add_argument("--tag", metavar="T", help="only pages with this tag")
-    listing.add_argument("-n", type=non_negative, metavar="N", help="at most N pages")
-    add_okf_filter_options(listing, "only pages")
-    listing.add_argument("--json", action="store_true", help="a JSON array of page objects")
-
-    links = command("links", "the pages a page links to (or that link to it)")
-    links.add_argument("slug", metavar="SLUG", help=SLUG_HELP)
-    links.add_argument("--backlinks", action="store_true", help="same as --direction in")
-    _walk_options(links, default_direction=None)
-    add_okf_filter_options(links, "only edges between pages")
-    links.add_argument("--json", action="store_true", help="OKF edge records as a JSON array")
-    links.add_argument(
-        "--explain",
-        action="store_true",
-        help="per link: page, target as written, page it leads to, rule, candidates",
-    )
-
-    export = command("export", "write the traversal from a page as OKF edges")
-    export.add_argument("slug", metavar="SLUG", help=SLUG_HELP)
-    _walk_options(export, default_direction="out")
-    add_okf_filter_options(export, "only edges between pages")
-    export.add_argument("-o", "--output", metavar="FILE", help="write here (default: stdout)")
-    export.add_argument(
-        "--format",
-        choices=EXPORT_FORMATS,
-        help="default: from the -o file's suffix (.jsonl, .dot, .gv, .graphml, .mmd), else json",
-    )
-
-    add_walk_arguments(command("walk", WALK_HELP))
-
-    stats = command("stats", "counts, hubs, orphans, dead ends and dangling targets")
-    stats.add_argument("--json", action="store_true", help="one JSON object")
-    stats.epilog = (
-        "Text: 'label: N' counts, then the sections hubs by links in / out (top 10, "
-        "'DEGREE SLUG'), orphans, dead ends and dangling targets (each followed by the "
-        "pages linking to it). --json: {counts, hubs: {in, out}, orphans, dead_ends, dangling}."
-    )
-
-    validate = command("validate", "check a bundle folder's OKF v0.2 conformance (§11)")
-    validate.add_argument("src", nargs="?", metavar="SRC", help="bundle folder")
-    validate.add_argument("--strict", action="store_true", help="warnings fail too (exit 1)")
-    validate.add_argument("--json", action="store_true", help="one JSON object")
-    validate.epilog = (
-        "Text: one 'SLUG<TAB>error|warning<TAB>CODE<TAB>MESSAGE' line per finding (errors "
-        "first), then 'N files: E errors, W warnings: conformant|not conformant', then a note "
-        "that warnings never make a bundle non-conformant. --json: {conformant, strict, files, "
-        "counts: {errors, warnings}, errors, warnings, note}. Exit 0 conformant, 1 not, 2 bad "
-        "arguments (a missing folder or an MCP server: validate needs a folder)."
-    )
-
-    search = command("search", "full-text search of the pages, best first, with snippets")
-    search.add_argument(
-        "query",
-        nargs="+",
-        metavar="QUERY",
-        help='words, "a phrase", prefix*, OR, NOT, type:T, tag:T, path:PREFIX',
-    )
-    search.add_argument(
-        "--limit", type=non_negative, default=20, metavar="N", help="at most N hits (default 20)"
-    )
-    search.add_argument("--json", action="store_true", help="a JSON array of hits")
-    search.epilog = (
-        "Text: one 'SLUG<TAB>SNIPPET' line a hit, best first; each hit in the snippet is "
-        "between « and ». --json: [{slug, title, type, score, snippet}]. Bad query syntax "
-        "exits 2."
-    )
-
-    mentions = command("mentions", "pages that name a page without linking to it")
-    mentions.add_argument("slug", metavar="SLUG", help=SLUG_HELP)
-    mentions.add_argument("--json", action="store_true", help="a JSON array of mentions")
-    mentions.epilog = (
-        "Text: one 'SLUG<TAB>SENTENCE' line a page, slug order, the mention between « and ». "
-        "--json: [{slug, title, sentence, start, end}]."
-    )
-
-    add_path_parser(command("path", PATH_HELP), SLUG_HELP)
-
-    audit = command("audit", "compare a folder's graph with a server's, every difference explained")
-    audit.add_argument("folder", metavar="FOLDER", help="the folder the server was loaded from")
-    audit.add_argument(
-        "--against", required=True, metavar="URL", help="the http(s)://.../mcp server"
-    )
-    audit.add_argument("--json", action="store_true", help="one JSON record per difference")
-    audit.epilog = (
-        "Text: the edge and page counts of each side, then the differences grouped by cause, "
-        "each cause with its count, its fix and its first examples. --json: a list of "
-        "{page, target, written, cause, side, fix}. Exit 0 the graphs agree, 1 they differ, "
-        "2 bad arguments."
-    )
-
-    save = command("save", "save a slice (or, with --trail, a trail) as a page of the brain")
-    save.add_argument("slug", nargs="+", metavar="SLUG", help="the slice's roots, or the trail")
-    save.add_argument("--as", dest="new_slug", required=True, metavar="NEW_SLUG", help="new page")
-    _walk_options(save, default_direction="out")
-    save.add_argument("--trail", action="store_true", help="the SLUGs in order are a trail")
-    save.add_argument("--dry-run", action="store_true", help="print the page, write nothing")
-    save.add_argument("--json", action="store_true", help="one JSON object")
-    save.epilog = (
-        "Text: 'OUTCOME<TAB>SLUG<TAB>WHERE' (written or unchanged, exit 0); any other outcome "
-        "(refused, conflict, unavailable, failed) exits 1 with one stderr line. --json: "
-        "{outcome, slug, where, detail, attempts, idempotency_key}. A page already at NEW_SLUG "
-        "is kept when it holds this very slice (unchanged), else refused: choose another --as."
-    )
-
-    serve = command("serve", "serve the brain over MCP (streamable HTTP or stdio)")
-    serve.add_argument("src", nargs="?", metavar="SRC", help="folder or MCP URL")
-    serve.add_argument("--host", default=DEFAULT_HOST, help=f"default {DEFAULT_HOST}")
-    serve.add_argument(
-        "--port", type=port_number, default=DEFAULT_PORT, help=f"default {DEFAULT_PORT}"
-    )
-    serve.add_argument("--stdio", action="store_true", help="speak MCP on stdin/stdout")
-
-    web = command("web", "serve the explorer to web browsers (one explorer per tab)")
-    web.add_argument("src", nargs="?", metavar="SRC", help="folder or MCP URL")
-    web.add_argument("--host", default=DEFAULT_HOST, help=f"default {DEFAULT_HOST}")
-    web.add_argument(
-        "--port", type=port_number, default=DEFAULT_WEB_PORT, help=f"default {DEFAULT_WEB_PORT}"
-    )
-    web.add_argument("--start", metavar="SLUG", help="page each explorer opens first")
-    web.epilog = (
-        "--token-file F: the token browsers must give (required to listen beyond loopback); "
-        "open http://HOST:PORT/#token=TOKEN to give it once in the address. "
-        "An MCP source authenticates with $GBRAIN_TOKEN."
-    )
-    return parser
-
-
-def _shared_options(*, suppress: bool) -> argparse.ArgumentParser:
-    """The options every command takes; `suppress` for the copies on subcommands."""
-
-    def default(value: object) -> object:
-        return argparse.SUPPRESS if suppress else value
-
-    shared = argparse.ArgumentParser(add_help=False)
-    group = shared.add_argument_group("source options")
-    group.add_argument(
-        "--source", metavar="SRC", default=default(None), help="folder or http(s)://.../mcp URL"
-    )
-    group.add_argument(
-        "--token-file",
-        metavar="F",
-        type=Path,
-        default=default(None),
-        help="file holding the bearer token (for serve and web: the token clients must send)",
-    )
-    group.add_argument(
-        "--timeout",
-        metavar="S",
-        type=positive_seconds,
-        default=default(None),
-        help="deadline in seconds for each MCP request (default 10)",
-    )
-    group.add_argument(
-        "--scan",
-        action="store_true",
-        default=default(False),
-        help="scan page bodies even when the server has a stored graph",
-    )
-    group.add_argument(
-        "--debug", action="store_true", default=default(False), help="show tracebacks"
-    )
-    return shared
-
-
-def _walk_options(parser: argparse.ArgumentParser, *, default_direction: str | None) -> None:
-    parser.add_argument(
-        "--direction", choices=DIRECTION_CHOICES, default=default_direction, help="default out"
-    )
-    parser.add_argument(
-        "--depth", type=whole_number, default=1, metavar="N", help="hops, 1-10 (default 1)"
-    )
-    parser.add_argument(
-        "--rel",
-        action="append",
-        type=relation_name,
-        metavar="R",
-        help="follow only edges of relation R (repeatable): links (body links), "
-        "derived_from, related_to, ...",
-    )
-
-
-# --- reporting ---------------------------------------------------------------
-
-
-def _report(message: str, args: argparse.Namespace) -> None:
-    """One line on stderr, with every secret we know of masked and controls escaped."""
-    line = f"{PROG}: {printable(scrub(message, known_secrets(args)))}\n"
-    with contextlib.suppress(BrokenPipeError, ValueError):
-        sys.stderr.write(line)
-        sys.stderr.flush()
-
-
-def _report_traceback(args: argparse.Namespace) -> None:
-    """`--debug`: the traceback, still without secrets, controls escaped line by line."""
-    text = scrub(traceback.format_exc(), known_secrets(args))
-    with contextlib.suppress(BrokenPipeError, ValueError):
-        sys.stderr.write("".join(printable(line) + "\n" for line in text.splitlines()))
-
-
-def known_secrets(args: argparse.Namespace) -> list[str]:
-    """Every secret this run may hold: the token file, `$GBRAIN_TOKEN`, URL credentials."""
-    from okf_explorer.sources.url_redaction import url_secrets
-
-    found = [os.environ.get("GBRAIN_TOKEN", "").strip()]
-    token_file = getattr(args, "token_file", None)
-    if token_file is not None:
-        with contextlib.suppress(OSError, UnicodeDecodeError):
-            found.append(Path(token_file).expanduser().read_text(encoding="utf-8").strip())
-    for spec in (getattr(args, "src", None), getattr(args, "source", None)):
-        if spec:
-            found += url_secrets(spec)
-    for variable in ("OKF_SOURCE", "GBRAIN_MCP_URL"):
-        found += url_secrets(os.environ.get(variable, ""))
-    return [secret for secret in found if len(secret) >= 3]
-
-
-def scrub(text: str, secrets: Iterable[str]) -> str:
-    """`text` with each secret replaced by `***` (longest first, so parts don't leak)."""
-    for secret in sorted(set(secrets), key=len, reverse=True):
-        text = text.replace(secret, "***")
-    return text
-
-
-def _harden_stdout() -> None:
-    """Escape what the output encoding cannot hold rather than crash mid-listing: on
-    a non-UTF-8 terminal, and for a lone surrogate a server's JSON may carry.
-
-    A closed stdout (`>&-`) leaves `sys.stdout` None: say so instead of crashing.
-    """
-    stream = sys.stdout
-    if stream is None:
-        raise OSError(errno.EBADF, "standard output is closed")
-    if isinstance(stream, io.TextIOWrapper):
-        with contextlib.suppress(AttributeError, ValueError):
-            stream.reconfigure(errors="backslashreplace")
-
-
-def _silence_stdout() -> None:
-    """After a broken pipe, point stdout at /dev/null so the exit flush cannot complain."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
-    except (OSError, ValueError, io.UnsupportedOperation):
-        pass

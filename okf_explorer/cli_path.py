@@ -55,7 +55,7 @@ PATH_EPILOG = (
 
 
 def add_path_parser(parser: argparse.ArgumentParser, slug_help: str) -> None:
-    """The arguments of `path` (on the subparser `cli.build_parser` made)."""
+    """The arguments of `path` (on the subparser `cli_parser.build_parser` made)."""
     parser.add_argument("frm", metavar="A", help=slug_help)
     parser.add_argument("to", metavar="B", help=slug_help)
     parser.add_argument(

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from okf_explorer.core import okf_meta
 from okf_explorer.core.errors import OkfError
+from okf_explorer.core.headings import headings
 
 if TYPE_CHECKING:
     from okf_explorer.core.brain import Brain
@@ -79,7 +80,6 @@ CONSUMER_NOTE = (
 """The closing line of every report."""
 
 _LOG_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
-_HEADING_OR_FENCE = re.compile(r"^(?:(?P<fence>```|~~~)|##[ \t]+(?P<heading>[^\r\n]*))", re.M)
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,20 +164,9 @@ def _log_findings(page: Page) -> list[Finding]:
     why = "is not a YYYY-MM-DD date (OKF §9)"
     return [
         Finding(page.slug, "error", "log-heading", f"'## {heading}' {why}")
-        for heading in _level_two_headings(page.content)
+        for heading in headings(page.content, 2)
         if not _is_log_date(heading)
     ]
-
-
-def _level_two_headings(body: str) -> Iterable[str]:
-    """The text of each `## ` heading outside fenced code."""
-    in_fence: str | None = None
-    for match in _HEADING_OR_FENCE.finditer(body):
-        fence = match.group("fence")
-        if fence is not None:
-            in_fence = fence if in_fence is None else (None if fence == in_fence else in_fence)
-        elif in_fence is None:
-            yield match.group("heading").strip()
 
 
 def _is_log_date(text: str) -> bool:

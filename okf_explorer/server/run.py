@@ -221,6 +221,12 @@ def quiet_logs() -> None:
     configured logging itself)."""
     for name in ("mcp", "mcp.server.lowlevel.server", "mcp.server.streamable_http"):
         logging.getLogger(name).setLevel(logging.ERROR)
+    log_warnings_one_line()
+
+
+def log_warnings_one_line() -> None:
+    """Warnings and errors to stderr, one line each (`OneLineFormatter`), unless the
+    embedding program gave the root logger a handler of its own."""
     root = logging.getLogger()
     if not root.handlers:
         handler = logging.StreamHandler(sys.stderr)

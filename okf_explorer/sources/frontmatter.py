@@ -28,12 +28,12 @@ from typing import Any
 
 import yaml
 
+from okf_explorer.core.headings import headings
 from okf_explorer.core.okf_meta import summary as okf_summary
 from okf_explorer.core.pages import ErrorKind, Page, PageInfo, frontmatter_aliases, is_reserved
 from okf_explorer.sources.bounded_yaml import FrontmatterRefused, load_bounded
 
 _CLOSING_FENCE = re.compile(r"^(?:---|\.\.\.)[ \t]*\r?$", re.MULTILINE)
-_HEADING_OR_FENCE = re.compile(r"^(?:(?P<fence>```|~~~)|#[ \t]+(?P<title>[^\r\n]*))", re.MULTILINE)
 
 
 UNDECODABLE = "not valid UTF-8"
@@ -102,20 +102,11 @@ def _yaml_reason(error: yaml.YAMLError) -> str:
 
 
 def first_heading(body: str) -> str | None:
-    """The text of the first `# ` heading outside fenced code, or None."""
-    in_fence: str | None = None
-    for match in _HEADING_OR_FENCE.finditer(body):
-        fence = match.group("fence")
-        if fence is not None:
-            if in_fence is None:
-                in_fence = fence
-            elif fence == in_fence:
-                in_fence = None
-            continue
-        if in_fence is None:
-            title = match.group("title").strip().rstrip("#").strip()
-            if title:
-                return title
+    """The text of the first `# ` heading outside fenced code (closing `#`s dropped), or None."""
+    for heading in headings(body, 1):
+        title = heading.rstrip("#").strip()
+        if title:
+            return title
     return None
 
 

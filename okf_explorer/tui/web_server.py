@@ -29,9 +29,9 @@ from okf_explorer.server.run import (
     EXIT_FAILED,
     EXIT_OK,
     EXIT_USAGE,
-    OneLineFormatter,
     bind_listener,
     is_loopback,
+    log_warnings_one_line,
     serving_refusal,
     url_host,
 )
@@ -212,9 +212,4 @@ class _ReapedTwice(logging.Filter):
 def _one_line_logs() -> None:
     """aiohttp and textual-serve log warnings and errors one line each, on stderr."""
     logging.getLogger("asyncio").addFilter(_ReapedTwice())
-    root = logging.getLogger()
-    if not root.handlers:
-        handler = logging.StreamHandler(sys.stderr)
-        handler.setFormatter(OneLineFormatter())
-        root.addHandler(handler)
-        root.setLevel(logging.WARNING)
+    log_warnings_one_line()

@@ -214,7 +214,7 @@ async def backlinks_on_hub(bundle: Path) -> tuple[list[float], list[float], list
             timer = screen.set_interval(0.01, tick)
             started = time.perf_counter()
             screen.action_backlinks()
-            await wait_until(lambda: panel.view.backlinks and bool(panel._backlinks))
+            await wait_until(lambda: panel.view.backlinks and bool(panel.backlink_table.backlinks))
             painted = asyncio.Event()
             screen.call_after_refresh(painted.set)
             await painted.wait()

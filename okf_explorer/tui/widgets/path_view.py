@@ -15,10 +15,8 @@ from functools import partial
 from typing import ClassVar
 
 from rich.text import Text
-from textual import on
 from textual.binding import Binding, BindingType
 from textual.message import Message
-from textual.widgets import DataTable
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import OkfError
@@ -26,7 +24,7 @@ from okf_explorer.core.path_hops import HopDetail, explained_paths
 from okf_explorer.core.paths import PATH_DIRECTIONS, FoundPath, PathQuery
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.slice_rows import page_cell, shorten_right
-from okf_explorer.tui.widgets.table_view import TableView
+from okf_explorer.tui.widgets.table_view import TableView, row_key
 
 PATHS_LEGEND = "a avoid hubs · d direction · esc returns"
 """The view's subtitle."""
@@ -138,7 +136,7 @@ class PathView(TableView):
                     page_cell(step.frm, self._title_of(step.frm), side),
                     page_cell(step.to, self._title_of(step.to), room - side),
                 )
-                table.add_row(*cells, key=f"{len(self.rows)}\t{step.to}")
+                table.add_row(*cells, key=row_key(len(self.rows), step.to))
                 self.rows.append((number, hop))
 
     def _title_of(self, slug: str) -> str | None:
@@ -185,13 +183,5 @@ class PathView(TableView):
             direction = PATH_DIRECTIONS[(at + 1) % len(PATH_DIRECTIONS)]
             self.find(replace(self.path_query, direction=direction))
 
-    @on(DataTable.RowHighlighted)
-    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
-        self._describe(event.cursor_row)
-
-    @on(DataTable.RowSelected)
-    def _selected(self, event: DataTable.RowSelected) -> None:
-        event.stop()
-        key = event.row_key.value
-        if key:
-            self.post_message(self.PageChosen(key.split("\t", 1)[1]))
+    def choose(self, slug: str) -> None:
+        self.post_message(self.PageChosen(slug))

@@ -13,11 +13,7 @@ from functools import partial
 from pathlib import Path
 
 from rich.text import Text
-from textual import on
-from textual.app import ComposeResult
-from textual.containers import Vertical
 from textual.message import Message
-from textual.widgets import DataTable, Static
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import OkfError, PageNotFound, PageUnreadable
@@ -39,19 +35,16 @@ from okf_explorer.tui.slice_rows import (
     slice_row,
     slice_widths,
 )
+from okf_explorer.tui.widgets.backlink_table import BacklinkTable
 from okf_explorer.tui.widgets.slice_saver import SliceSaver
+from okf_explorer.tui.widgets.table_view import FILL_CHUNK, TableView
 
-__all__ = ["FIXED_COLUMNS", "ROW_LIMIT", "TraversalPanel", "column_widths"]
+__all__ = ["FILL_CHUNK", "FIXED_COLUMNS", "ROW_LIMIT", "TraversalPanel", "column_widths"]
 
 ROW_LIMIT = 1000
 """Rows shown at most: a depth-10 slice of a big brain has tens of thousands of
 edges, and a table that long is slow to fill and useless to scroll. The export
 (`e`) always writes the whole slice."""
-
-FILL_CHUNK = 100
-"""Rows added per frame: the table measures new rows in one go on its next idle
-(~0.3 ms a row on a loaded machine), so 1,000 rows at once would stall the loop."""
-
 
 FIRST_SCREEN = 12
 """Linking pages read before the first rows show (`b`), at least: a screenful (the
@@ -61,17 +54,12 @@ BACKLINK_CHUNK = 100
 """Linking pages read per frame after the first screenful (each may give a few rows)."""
 
 
-class TraversalPanel(Vertical):
+class TraversalPanel(TableView):
     """A table of (hop, direction, from, to) with a summary line under it."""
 
-    DEFAULT_CSS = """
-    TraversalPanel { border: round $primary; border-title-color: $text; }
-    TraversalPanel:focus-within { border: round $accent; }
-    TraversalPanel > DataTable { height: 1fr; }
-    TraversalPanel > #traversal-info {
-        height: 2; color: $text-muted; padding: 0 1;
-    }
-    """
+    DEFAULT_CSS = "TraversalPanel { display: block; }"
+    PREFIX = "traversal"
+    COLUMNS = ("hop", "dir", "from", "to")
 
     class PageChosen(Message):
         """The user chose the `to` page of a row (`enter` or a click); `exists`: it is
@@ -101,18 +89,13 @@ class TraversalPanel(Vertical):
         self.export_wanted: View | None = None
         """The slice `e` asked for while it was being walked: saved once it is shown."""
         self.saver = SliceSaver(self, brain, export_dir)
-        self._fill = 0  # generation of the current fill: a new slice stops an old one
         self.row_slugs: list[str] = []
         """The page each table row opens, in table order."""
         self._row_edges: list[int] = []
         """Per row of a slice: its position in `edges` (rows are shown by hop)."""
-        self._backlinks: list[back.Backlink] = []
-        self._backlink_rows: list[tuple[int, int]] = []
-        """Per row of backlinks: (which backlink, which of its lines)."""
-        self._complete = False
+        self.backlink_table = BacklinkTable(self._title_of)
+        """`b`: the backlinks read, and which of their lines each row shows."""
         self._laid_out_for = 0
-        self._layout = back.backlink_layout([], 0, lambda _: None)
-        """The backlinks table's layout (columns, stacked or not), as laid out."""
         self.filled_once = False
         self.okf_filter = NO_FILTER
         """`F`: only edges between pages that pass (see `core.okf_filter`)."""
@@ -121,18 +104,6 @@ class TraversalPanel(Vertical):
     def last_export(self) -> Path | None:
         """Where the last `e` saved a slice (`SliceSaver`)."""
         return self.saver.last_export
-
-    def compose(self) -> ComposeResult:
-        table: DataTable[str | int | Text] = DataTable(
-            id="traversal-table", cursor_type="row", zebra_stripes=True
-        )
-        table.add_columns("hop", "dir", "from", "to")
-        yield table
-        yield Static(id="traversal-info")
-
-    @property
-    def table(self) -> DataTable[str | int | Text]:
-        return self.query_one("#traversal-table", DataTable)
 
     def exists(self, slug: str) -> bool:
         """Whether `slug` is a page (dangling targets are not; all are before the index)."""
@@ -195,17 +166,17 @@ class TraversalPanel(Vertical):
         """The settings changed; the slice is on its way (or cannot come yet)."""
         self.view, self.loaded, self.failed = view, False, False
         self.border_title = Text(slice_title(view))
-        self.query_one("#traversal-info", Static).update(Text(printable(reason)), layout=False)
+        self.show_info(printable(reason))
 
     def show_failure(self, view: View, reason: str) -> None:
         """The slice for `view` could not be walked: empty the table so the title fits it."""
         self.view, self.edges, self.loaded, self.failed = view, [], False, True
         self.border_title = Text(slice_title(view))
-        self._fill += 1
-        self.row_slugs, self._row_edges, self._backlinks = [], [], []
+        self.stop_fill()
+        self.row_slugs, self._row_edges = [], []
+        self.backlink_table.clear()
         self.table.clear()
-        info = Text(f"✗ {printable(reason)} · r retries")
-        self.query_one("#traversal-info", Static).update(info, layout=False)
+        self.show_info(f"✗ {printable(reason)} · r retries")
 
     def _title_of(self, slug: str) -> str | None:
         index = self.brain.index
@@ -226,7 +197,7 @@ class TraversalPanel(Vertical):
         self.border_title = Text(slice_title(view))
         self.border_subtitle = SLICE_LEGEND
         self._row_edges = display_order(self.edges, view.direction, ROW_LIMIT)
-        self._backlinks, self._backlink_rows = [], []
+        self.backlink_table.clear()
         self._lay_out_slice()
 
     def _lay_out_slice(self) -> None:
@@ -248,26 +219,9 @@ class TraversalPanel(Vertical):
             slice_row, from_width=from_width, to_width=to_width, title=titles, badge=self.badge
         )
         made = [cells(edges[at], shows_from=start) for at, start in zip(rows, starts, strict=True)]
-        self._fill += 1
-        self._complete = False
-        self._add_rows(self._fill, made, 0)
+        self.fill(made, lambda number, row: (self.row_slugs[number], row))
         self._describe(0 if self.edges else None)
         self.post_message(self.SliceShown(self.view, self.edges))
-
-    def _add_rows(self, fill: int, rows: Sequence[Sequence[object]], start: int) -> None:
-        """Add the next `FILL_CHUNK` rows, and the rest after the next refresh."""
-        if fill != self._fill:
-            return
-        end = start + FILL_CHUNK
-        table = self.table
-        for index, cells in enumerate(rows[start:end], start):
-            # The key carries the row's page, so `enter` still opens the row the user
-            # chose when the slice is replaced before the selection is handled.
-            table.add_row(*cells, key=f"{index}\t{self.row_slugs[index]}")
-        if end < len(rows):
-            self.call_after_refresh(self._add_rows, fill, rows, end)
-        else:
-            self._complete = True
 
     # ------------------------------------------------------------------ backlinks (`b`)
 
@@ -276,22 +230,18 @@ class TraversalPanel(Vertical):
         self.view, self.edges, self.loaded, self.failed = view, list(edges), True, False
         self.border_title = Text(slice_title(view))
         self.border_subtitle = BACKLINKS_LEGEND
-        self._row_edges, self._backlinks, self._backlink_rows = [], [], []
-        self._fill += 1
-        self._complete = False
+        self._row_edges = []
+        self.backlink_table.clear()
+        self.stop_fill()
         self._lay_out_backlinks()
 
     def _lay_out_backlinks(self) -> None:
         table = self.table
         table.clear(columns=True)
         self._laid_out_for = table.size.width
-        edges = self.edges[:ROW_LIMIT]
-        self._layout = back.backlink_layout(edges, table.size.width, self._title_of)
-        for label, width in self._layout.columns:
-            table.add_column(label, width=width)
-        self.row_slugs, self._backlink_rows = [], []
-        self._add_backlinks(self._backlinks, self._layout)
-        self._describe(0 if self._backlink_rows else None)
+        self.row_slugs = []
+        self.backlink_table.lay_out(table, self.edges, self.row_slugs, ROW_LIMIT)
+        self._describe(0 if self.row_slugs else None)
 
     async def _read_backlinks(self, fill: int, view: View, start: back.BacklinkStart) -> None:
         """Read the rest of the linking pages (as many as rows remain) in one trip to a
@@ -308,31 +258,16 @@ class TraversalPanel(Vertical):
             self._more_backlinks(read[at : at + BACKLINK_CHUNK])
         if fill == self._fill:
             self._complete = True
-            self._describe(self.table.cursor_row if self._backlink_rows else None)
+            self._describe(self.table.cursor_row if self.row_slugs else None)
 
     def _more_backlinks(self, read: Sequence[back.Backlink]) -> None:
-        first = not self._backlinks
-        self._backlinks.extend(read)
-        self._add_backlinks(read, self._layout)
-        if first:
-            self._describe(0 if self._backlink_rows else None)
+        if self.backlink_table.extend(self.table, read, self.row_slugs, ROW_LIMIT):
+            self._describe(0 if self.row_slugs else None)
 
     async def _next_frame(self) -> None:
         drawn = asyncio.Event()
         self.call_after_refresh(drawn.set)
         await drawn.wait()
-
-    def _add_backlinks(self, read: Sequence[back.Backlink], layout: back.BacklinkLayout) -> None:
-        table, first = self.table, len(self._backlinks) - len(read)
-        for number, backlink in enumerate(read, first):
-            rows = layout.rows(backlink, self._title_of)
-            for line, cells in enumerate(rows):
-                if len(self.row_slugs) >= ROW_LIMIT:
-                    return
-                key = f"{len(self.row_slugs)}\t{backlink.page}"
-                self.row_slugs.append(backlink.page)
-                self._backlink_rows.append((number, line))
-                table.add_row(*cells, key=key)
 
     # ------------------------------------------------------------------ both
 
@@ -368,9 +303,9 @@ class TraversalPanel(Vertical):
             return
         if view.backlinks:
             line = back.backlinks_info(self.edges, len(self.row_slugs) >= ROW_LIMIT, ROW_LIMIT)
-            if row is not None and row < len(self._backlink_rows):
-                number, at = self._backlink_rows[row]
-                line += "\n" + self._layout.sentence(self._backlinks[number], at)
+            sentence = self.backlink_table.sentence(row) if row is not None else None
+            if sentence is not None:
+                line += "\n" + sentence
         else:
             line = str(summarise(view.slug, self.edges, self.exists))
             if self.okf_filter.active:
@@ -379,7 +314,7 @@ class TraversalPanel(Vertical):
                 line += f" · first {ROW_LIMIT} shown, by hop"
             if row is not None and row < len(self._row_edges):
                 line += "\n" + path_line(view, self.edges, self._row_edges[row])
-        self.query_one("#traversal-info", Static).update(Text(line), layout=False)
+        self.show_info(line)
 
     @property
     def selected_slug(self) -> str | None:
@@ -388,14 +323,5 @@ class TraversalPanel(Vertical):
             return None
         return self.row_slugs[row]
 
-    @on(DataTable.RowHighlighted)
-    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
-        self._describe(event.cursor_row)
-
-    @on(DataTable.RowSelected)
-    def _selected(self, event: DataTable.RowSelected) -> None:
-        event.stop()
-        key = event.row_key.value
-        if key:
-            slug = key.split("\t", 1)[1]
-            self.post_message(self.PageChosen(slug, self.exists(slug)))
+    def choose(self, slug: str) -> None:
+        self.post_message(self.PageChosen(slug, self.exists(slug)))

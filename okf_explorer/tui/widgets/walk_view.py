@@ -14,9 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 from rich.text import Text
-from textual import on
 from textual.binding import Binding, BindingType
-from textual.widgets import DataTable
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import OkfError
@@ -39,8 +37,6 @@ WALK_ROW_LIMIT = 1000
 """Rows shown at most (the best first): like the traversal panel's `ROW_LIMIT`."""
 COLUMNS = ("weight", "hops", "page", "path")
 WEIGHT_WIDTH, HOPS_WIDTH = 7, 4
-FILL_CHUNK = 100
-"""Rows added per frame (as in the traversal panel): 1,000 at once would stall the loop."""
 WEIGHT_STEP = 0.1
 """What `[` / `]` take from / add to the minimum weight."""
 WALK_LEGEND = "[ ] weight · + - depth · d direction · a add roots · esc leaves"
@@ -106,7 +102,6 @@ class WalkView(TableView):
         self.rows: list[WalkRow] = []
         self.loaded = False
         self._generation = 0  # of the walk asked for: a newer one wins
-        self._fill = 0  # of the table's fill: a new walk stops an older fill
         self._page_width = 12  # of the `page` column, set with the columns
 
     def walk(self, settings: WalkSettings) -> None:
@@ -155,8 +150,7 @@ class WalkView(TableView):
         self.settings, self.asked, self.rows, self.loaded = settings, settings, rows, True
         self.border_title = Text(settings.title())
         self._lay_out(rows[:WALK_ROW_LIMIT])
-        self._fill += 1
-        self._add_rows(self._fill, rows[:WALK_ROW_LIMIT], 0)
+        self.fill(rows[:WALK_ROW_LIMIT], self._row)
         self._describe(0 if rows else None)
 
     def _lay_out(self, rows: list[WalkRow]) -> None:
@@ -173,22 +167,14 @@ class WalkView(TableView):
         self._page_width = page
         table.add_column(COLUMNS[3], width=max(8, room - page - 1))
 
-    def _add_rows(self, fill: int, rows: list[WalkRow], start: int) -> None:
-        """Add the next `FILL_CHUNK` rows, and the rest after the next refresh (as the
-        traversal panel does: the table measures new rows on its next idle)."""
-        if fill != self._fill:
-            return
-        end = start + FILL_CHUNK
-        for number, row in enumerate(rows[start:end], start):
-            cells = (
-                weight_text(row.weight),
-                str(row.hop_count),
-                shorten_left(printable(row.slug), self._page_width),  # the file name stays
-                printable(path_text(row)),
-            )
-            self.table.add_row(*cells, key=f"{number}\t{row.slug}")
-        if end < len(rows):
-            self.call_after_refresh(self._add_rows, fill, rows, end)
+    def _row(self, number: int, row: WalkRow) -> tuple[str, tuple[str, ...]]:
+        """A walk row's page and cells (made as the table is filled)."""
+        return row.slug, (
+            weight_text(row.weight),
+            str(row.hop_count),
+            shorten_left(printable(row.slug), self._page_width),  # the file name stays
+            printable(path_text(row)),
+        )
 
     def _describe(self, at: int | None) -> None:
         settings = self.settings
@@ -213,13 +199,5 @@ class WalkView(TableView):
             return None
         return self.rows[row].slug
 
-    @on(DataTable.RowHighlighted, "#walk-table")
-    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
-        self._describe(event.cursor_row)
-
-    @on(DataTable.RowSelected, "#walk-table")
-    def _selected(self, event: DataTable.RowSelected) -> None:
-        event.stop()
-        key = event.row_key.value
-        if key:
-            self.post_message(self.PageChosen(key.split("\t", 1)[1]))
+    def choose(self, slug: str) -> None:
+        self.post_message(self.PageChosen(slug))
