@@ -174,6 +174,20 @@ def test_ascii_slugify_matches_the_unicode_path(text: str) -> None:
 
 
 @settings(max_examples=300, deadline=None)
+@given(
+    st.one_of(
+        st.text(alphabet=st.characters(max_codepoint=127), max_size=30),
+        st.text(alphabet="aZ09_-/ .!", max_size=20),
+    )
+)
+def test_slugify_shortcuts_answer_as_its_segments(text: str) -> None:
+    """`slugify`'s shortcuts for names already in slug form (lower or any case) give what
+    slugifying each segment gives."""
+    segments = (link_resolution.slugify_segment(s) for s in text.split("/"))
+    assert link_resolution.slugify(text) == "/".join(s for s in segments if s)
+
+
+@settings(max_examples=300, deadline=None)
 @given(any_text)
 def test_wiki_link_spans_find_exactly_the_parsers_wiki_links(text: str) -> None:
     """The TUI's clickable wiki-links are the parser's: same targets, from spans of the

@@ -16,7 +16,7 @@ from collections.abc import Container, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from okf_explorer.core.index_model import RESOLVED_COUNT_AT
-from okf_explorer.core.link_grammar import RawTuple
+from okf_explorer.core.link_grammar import LinkKind, RawTuple
 from okf_explorer.core.link_resolution import NamesNeeded, Resolution, SlugResolver
 from okf_explorer.core.typed_links import LINKS, resolve_named
 
@@ -47,7 +47,7 @@ class PageLinks:
         self.resolver = resolver
         self.slugs = slugs
         self._memo: dict[tuple[str, str, str], Resolution] = {}
-        self._wiki_memo: dict[str, Resolution] = {}
+        self._wiki_memo: dict[str, Resolved] = {}
 
     def one(self, slug: str, folder: str, link: RawTuple) -> Resolved:
         """One raw link of page `slug` (in `folder`); may raise `NamesNeeded`."""
@@ -60,21 +60,35 @@ class PageLinks:
             and kind != "markdown"
             and target in self.slugs
             and not target.endswith(".md")
-        ):
-            return target, "exact", ()  # what the wiki rules say, sooner
+        ):  # what the wiki rules say, sooner (remembered for `all`)
+            known = self._wiki_memo[target] = (target, "exact", ())
+            return known
         elif refdef is not None:
             resolution = resolver.resolve(target, slug, kind, refdef)
         elif kind == "markdown" or target.startswith(".") or target.endswith("/"):
+            if kind == "markdown" and (node := path_slug(target, folder, self.slugs)) is not None:
+                return node, "path", ()  # what the path rules say, sooner
             key = (target, kind, folder)  # a relative path
             resolution = self._memo.get(key)  # type: ignore[assignment]
             if resolution is None:
                 resolution = self._memo[key] = resolver.resolve(target, slug, kind)
         else:  # wiki and embed targets resolve alike, wherever they are written
-            resolution = self._wiki_memo.get(target)  # type: ignore[assignment]
-            if resolution is None:
-                resolution = self._wiki_memo[target] = resolver.resolve(target, slug, kind)
-            elif resolution.candidates:  # the tie-break is per folder
-                resolution = resolver.resolve(target, slug, kind)
+            known = self._wiki_memo.get(target)
+            if known is None:
+                known = self._wiki_memo[target] = self._wiki(target, slug, kind)
+            elif known[2]:  # the tie-break is per folder
+                known = self._wiki(target, slug, kind)
+            return known
+        return resolution.node, resolution.rule, resolution.candidates
+
+    def _wiki(self, target: str, slug: str, kind: LinkKind) -> Resolved:
+        """A wiki or embed target (not a path); its rule matches straight from the
+        resolver when one page matched (no tie-break, no `Resolution` to build)."""
+        if target[:1] != "/" and target == target.strip() and target:
+            rule, found = self.resolver.wiki_matches(target)
+            if isinstance(found, str):  # one page, or the node of a dangling name
+                return found, rule, ()
+        resolution = self.resolver.resolve(target, slug, kind)
         return resolution.node, resolution.rule, resolution.candidates
 
     def all(self, slug: str, raw: Sequence[RawTuple]) -> list[Resolved | str]:
@@ -82,14 +96,20 @@ class PageLinks:
         target it could not settle instead (`NamesNeeded`)."""
         folder = slug.rpartition("/")[0]
         found: list[Resolved | str] = []
+        memo = self._wiki_memo  # a body wiki or embed target answered before (`one`)
         for link in raw:
+            if link[4] == LINKS and link[3] is None and link[1] != "markdown":
+                known = memo.get(link[0])
+                if known is not None and not known[2]:
+                    found.append(known)
+                    continue
             try:
                 found.append(self.one(slug, folder, link))
             except NamesNeeded as needed:
                 found.append(needed.args[0])
         return found
 
-    def rows(self, slug: str, raw: Sequence[RawTuple]) -> list[list[Any]]:
+    def rows(self, slug: str, raw: Sequence[RawTuple]) -> list[tuple[Any, ...]]:
         """The page's `ResolvedLink` rows (see `merged_rows`)."""
         return merged_rows(raw, self.all(slug, raw))  # type: ignore[arg-type]
 
@@ -105,11 +125,36 @@ class PageLinks:
         return merged_rows(raw, found)
 
 
-def merged_rows(raw: Sequence[RawTuple], resolved: Sequence[Resolved]) -> list[list[Any]]:
+def path_slug(target: str, folder: str, slugs: Container[str]) -> str | None:
+    """The slug a Markdown link `target` written in `folder` names by the `path` rule
+    as written (SPEC §3 rule 1: `/` is the root, else the folder; `./`, `../` leading),
+    when that is plain to see: a lower-case `.md` target with no `.`-led, empty or
+    blank-led segment that names a slug exactly. None: ask the resolver
+    (`SlugResolver.resolve`, which answers the same whenever this answers)."""
+    if not target.endswith(".md") or target[:1].isspace():
+        return None
+    path = target[:-3]
+    if path[:1] == "/":
+        path = path[1:]
+    else:
+        while path[:3] == "../":
+            if not folder:
+                return None  # climbs above the root
+            folder, path = folder.rpartition("/")[0], path[3:]
+        if path[:2] == "./":
+            path = path[2:]
+        if folder:
+            path = f"{folder}/{path}"
+    if not path or path[0] in "./" or path[-1] == "/" or "/." in path or "//" in path:
+        return None
+    return path if path in slugs else None
+
+
+def merged_rows(raw: Sequence[RawTuple], resolved: Sequence[Resolved]) -> list[tuple[Any, ...]]:
     """`ResolvedLink.to_row()` rows of a page's links, de-duplicated by target node
     (first wins, counts summed); typed links by `(node, rel, incoming)`, and dropped
     when a name matches no page."""
-    merged: dict[object, list[Any]] = {}
+    merged: dict[object, tuple[Any, ...]] = {}
     for (target, kind, count, _refdef, rel, incoming), (node, rule, candidates) in zip(
         raw, resolved, strict=True
     ):
@@ -121,9 +166,10 @@ def merged_rows(raw: Sequence[RawTuple], resolved: Sequence[Resolved]) -> list[l
         first = merged.get(merge_key)
         if first is None:  # a `ResolvedLink.to_row()` row
             many = bool(candidates)
-            merged[merge_key] = [target, node, kind, rule, count, many, candidates, rel, incoming]
-        else:
-            first[RESOLVED_COUNT_AT] += count
+            merged[merge_key] = (target, node, kind, rule, count, many, candidates, rel, incoming)
+        else:  # rare: a new tuple with the counts summed
+            at = RESOLVED_COUNT_AT
+            merged[merge_key] = (*first[:at], first[at] + count, *first[at + 1 :])
     return list(merged.values())
 
 
@@ -166,6 +212,7 @@ class LinkPass:
 
     def __call__(self, slug: str, raw: Sequence[RawTuple]) -> EarlyLinks:
         found = self.prepare().all(slug, raw)
-        if any(isinstance(known, str) for known in found):
-            return False, found
-        return True, [tuple(row) for row in merged_rows(raw, found)]  # type: ignore[arg-type]
+        for known in found:
+            if known.__class__ is str:
+                return False, found
+        return True, merged_rows(raw, found)  # type: ignore[arg-type]

@@ -288,15 +288,20 @@ class SlugResolver:
     def _resolve_wiki(self, target: str, folder: str) -> Resolution:
         """Wiki rules; the matches are memoised per target (they do not depend on
         the linking page), the tie-break per call (it does)."""
+        rule, candidates = self.wiki_matches(target)
+        if rule == "dangling":
+            return Resolution(candidates, "dangling")  # type: ignore[arg-type]
+        return _choose(candidates, folder, rule)
+
+    def wiki_matches(self, target: str) -> tuple[ResolveRule, str | tuple[str, ...]]:
+        """The rule and the page(s) of a stripped wiki target that is no path, before
+        the tie-break (one slug, or several in `tie_key` order; a dangling name's node)."""
         known = self._wiki_memo.get(target)
         if known is None:
             known = self._wiki_matches(target)
             if len(self._wiki_memo) < _MEMO_LIMIT:
                 self._wiki_memo[target] = known
-        rule, candidates = known
-        if rule == "dangling":
-            return Resolution(candidates, "dangling")  # type: ignore[arg-type]
-        return _choose(candidates, folder, rule)
+        return known
 
     def _wiki_matches(self, target: str) -> tuple[ResolveRule, str | tuple[str, ...]]:
         name = strip_md(target)

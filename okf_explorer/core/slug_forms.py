@@ -33,8 +33,8 @@ def slugify(text: str) -> str:
     `a/!!/b` give `a/b`.
     `notes/My Draft Note` → `notes/my-draft-note`; `Café Über` → `cafe-uber`.
     """
-    if text.isascii() and _is_plain_slug(text):
-        return text
+    if text.isascii() and _is_plain_slug(lower := text.lower()):
+        return lower  # every step below leaves a plain slug as it is
     segments = (slugify_segment(s) for s in text.split("/"))
     return "/".join(s for s in segments if s)
 

@@ -135,9 +135,19 @@ def as_tags(value: Any) -> tuple[str, ...]:
 def mtime_iso(mtime_ns: int) -> str:
     """A file mtime as ISO-8601 UTC with a `Z`, to the microsecond (truncated, not
     rounded, so a stamp never claims a later time than the file's)."""
+    global _LAST_SECOND
     seconds, nanos = divmod(mtime_ns, 1_000_000_000)
-    stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds))
+    known = _LAST_SECOND  # one tuple, replaced whole: safe across threads
+    if known[0] == seconds:  # files written in the same second (a checkout, a sync)
+        stamp = known[1]
+    else:
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds))
+        _LAST_SECOND = (seconds, stamp)
     return f"{stamp}.{nanos // 1000:06d}Z"
+
+
+_LAST_SECOND: tuple[int | None, str] = (None, "")
+"""The last whole second `mtime_iso` formatted, with its text."""
 
 
 def page_from_text(slug: str, text: str, mtime_ns: int, fingerprint: str) -> Page:
