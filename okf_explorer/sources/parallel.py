@@ -188,14 +188,14 @@ def _read_regular(fd: int) -> tuple[int, bytes, str] | None:
     if not stat.S_ISREG(info.st_mode):
         return None
     size = info.st_size
+    # pagefile.file_fingerprint, inlined in this hot loop
+    fingerprint = f"{info.st_mtime_ns}:{size}:{info.st_ctime_ns}"
     first = os.read(fd, size + 1)
     if len(first) == size:  # the whole file, as big as it was: no read to see the end
-        return info.st_mtime_ns, first
+        return info.st_mtime_ns, first, fingerprint
     chunks = [first]
     while chunks[-1]:
         chunks.append(os.read(fd, 1 << 16))
-    # pagefile.file_fingerprint, inlined in this hot loop
-    fingerprint = f"{info.st_mtime_ns}:{info.st_size}:{info.st_ctime_ns}"
     return info.st_mtime_ns, b"".join(chunks), fingerprint
 
 
