@@ -61,9 +61,9 @@ async def test_vault_constructs_read_as_obsidian_shows_them(tmp_path: Path) -> N
         text = body_text(pane)
         assert "▾ ✎ Why this matters" not in text and "✎ Why this matters" in text
         assert "[!note]" not in text and "[!tip]" not in text
-        assert "🖼 Engelbart.jpg" in text and "100" not in text  # a placeholder, not `100`
+        assert "▭ Engelbart.jpg" in text and "100" not in text  # a placeholder, not `100`
         assert "^claim" not in text and "^todo" not in text  # block ids are hidden
-        assert "☑ watch the recording" in text and "☐ read the paper" in text
+        assert "☒ watch the recording" in text and "☐ read the paper" in text
         assert "The mouse was new then.[1]" in text
         assert "The team called it a bug at first." in text  # the notes section
         assert styled(pane, MARK_STYLE) == ["the 1968 demo"]
