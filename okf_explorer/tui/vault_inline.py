@@ -23,6 +23,7 @@ from textual.content import Content, Span
 from textual.style import Style
 
 from okf_explorer.tui.body_links import FILE_SCHEME, LINK_SCHEME
+from okf_explorer.tui.vault_markdown import alt_text
 
 LIGHT_STYLES: Mapping[str, str] = {
     "em": "italic",
@@ -146,7 +147,7 @@ def inline_content(token: Token, styles: Mapping[str, str] = LIGHT_STYLES) -> Co
 
 def _image(token: Token) -> tuple[str, str | Style | None]:
     src = str(token.attrs.get("src", ""))
-    label = token.content or src
+    label = alt_text(token) or src
     if src.startswith(FILE_SCHEME):
         return f"{IMAGE_GLYPH} {label}", "italic"
     click = Style.from_meta({"@click": f"link({src!r})"})

@@ -72,7 +72,7 @@ async def test_the_page_pane_previews_an_embed_rendered(tmp_path: Path) -> None:
         await settle(pilot, until=lambda: embed.text is not None)
         shown = embed.render().plain  # type: ignore[union-attr]
         assert shown.split("\n")[:4] == [
-            "↳ guide#Setup",
+            "↳ guide > Setup",
             "Setup",
             "Run the nightly build with the runner and make all.",
             "• first step",

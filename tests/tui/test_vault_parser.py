@@ -72,3 +72,12 @@ def test_obsidian_comments_are_hidden() -> None:
     )
     shown = "\n".join(p.content.plain for p in render_tokens(parse(text), 80).pieces)
     assert shown.split("\n\n") == ["Shown too.", "After.", "%% unclosed is text"]
+
+
+def test_link_and_embed_labels_read_as_written_not_as_source() -> None:
+    """`[[t#h]]` reads `t > h` (Obsidian); an embed's name keeps its `_` (no `\\_`)."""
+    tokens = parse(linkify_body("See [[templates#Metadata]], ![[my_notes#Part_1]].\n\n![[a_b]]\n"))
+    inline = next(token for token in tokens if token.type == "inline")
+    assert inline_content(inline).plain == "See templates > Metadata, ↳ my_notes > Part_1."
+    embed = next(token for token in tokens if token.type == "vault_embed")
+    assert embed.meta["label"] == "a_b"
