@@ -6,11 +6,14 @@ box that scrolls sideways instead of cutting or wrapping it. Code is highlighted
 as the `Markdown` widget highlights it; table columns are aligned (and follow the
 table's `:---:` alignment). Where each heading and block id landed (piece, line of
 the piece) is kept, so the page pane can scroll to one. `wrap_piece` wraps a prose
-piece as a `Static` would (Textual's own wrapper), off the event loop.
+piece as a `Static` would (Textual's own wrapper), off the event loop, except that a
+line of a quote or a list item keeps its shape when it wraps: each continuation line
+repeats the quote bars and hangs under the item's text, not under its marker.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from markdown_it.token import Token
@@ -24,6 +27,9 @@ CHUNK_LINES = 1_000
 """Lines per prose piece of a long body: a piece is drawn a visible line at a time,
 so its size costs nothing on screen; pieces bound how much one re-wrap holds."""
 CODE_INDENT = "  "
+QUOTE_BAR = "▌ "
+_HANG = re.compile(rf"((?:{QUOTE_BAR})*)( *)(• |\d+\. +)?")
+"""What `_Renderer._prefix` puts before a line: quote bars, the list indent, a marker."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,9 +113,9 @@ class _Renderer:
         indent = "  " * max(0, len(self.lists) - 1)
         if self.marker is not None:
             marker, self.marker = self.marker, None
-            return "▌ " * self.quote + indent + marker
+            return QUOTE_BAR * self.quote + indent + marker
         width = 2 if not self.lists else (3 if self.lists[-1][0] < 0 else 4)
-        return "▌ " * self.quote + indent + (" " * width if self.lists else "")
+        return QUOTE_BAR * self.quote + indent + (" " * width if self.lists else "")
 
     # -- tokens
 
@@ -188,10 +194,34 @@ class Wrapped:
 
 
 def wrap_piece(content: Content, width: int) -> Wrapped:
-    """`content` wrapped as a `Static` `width` columns wide wraps it (pure: run it in a thread)."""
-    lines = tuple(content._wrap_and_format(max(1, width)))
-    starts = [index for index, line in enumerate(lines) if line.x == 0]
-    return Wrapped(width, lines, tuple(starts))
+    """`content` wrapped as a `Static` `width` columns wide wraps it, a quote's or list
+    item's lines hanging under their text (pure: run it in a thread)."""
+    width = max(1, width)
+    lines: list[_FormattedLine] = []
+    starts: list[int] = []
+    for y, line in enumerate(content.split("\n", allow_blank=True)):
+        starts.append(len(lines))
+        lines += _wrap_line(line, width, y)
+    return Wrapped(width, tuple(lines), tuple(starts))
+
+
+def _wrap_line(line: Content, width: int, y: int) -> list[_FormattedLine]:
+    """One line of a piece wrapped: continuation lines start with the line's prefix
+    (quote bars, indent), its list marker blanked. `x` is where each screen line's text
+    starts in the line, less the prefix it repeats (so a selection maps as before)."""
+    bars, indent, marker = _HANG.match(line.plain).groups()  # type: ignore[union-attr]
+    hang = bars + indent + " " * len(marker or "")
+    if not hang or 2 * len(hang) > width:
+        wrapped = line._wrap_and_format(width)
+        for formatted in wrapped:
+            formatted.y = y
+        return wrapped
+    heads = [line[: len(hang)], Content(hang)]
+    parts = line[len(hang) :]._wrap_and_format(width - len(hang))
+    return [
+        _FormattedLine(Style.parse, heads[n > 0] + part.content, width, part.x, y)
+        for n, part in enumerate(parts)
+    ]
 
 
 def _code_lines(token: Token) -> list[Content]:

@@ -1,0 +1,68 @@
+"""A long page's quotes and list items keep their shape when they wrap (seen in tmux
+on the Obsidian help vault and the Foam docs: a callout's second line lost its bar,
+a list item's second line started under the bullet)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.app import App
+
+from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.tui.app import make_app
+from okf_explorer.tui.vault_markdown import parse
+from okf_explorer.tui.widgets.fast_render import render_tokens, wrap_piece
+from okf_explorer.tui.widgets.page_pane import PagePane
+
+from .conftest import SMALL_BUNDLE, brain_for, settle, write_bundle
+
+WORDS = "every word of this sentence wraps around the edge of a narrow pane " * 2
+SHAPES = f"""> [!tip]- A tip
+> {WORDS}
+
+- {WORDS}
+  1. {WORDS}
+
+{WORDS}
+"""
+
+
+def wrapped_lines(markdown: str, width: int) -> list[str]:
+    pieces = render_tokens(parse(markdown), width).pieces
+    return [line.plain for piece in pieces for line in wrap_piece(piece.content, width).lines]
+
+
+def test_wrapped_quote_and_list_lines_hang_under_their_text() -> None:
+    lines = wrapped_lines(SHAPES, 40)
+    quote = lines[1 : lines.index("")]
+    assert len(quote) > 2 and all(line.startswith("▌ ") for line in quote)
+    item = lines.index(next(line for line in lines if line.startswith("• ")))
+    assert lines[item + 1].startswith("  ") and lines[item + 1][2] != " "
+    nested = lines.index(next(line for line in lines if line.startswith("  1.  ")))
+    assert lines[nested + 1].startswith("      ") and lines[nested + 1][6] != " "
+    prose = lines[lines.index(next(line for line in lines if line.startswith("every"))) + 1]
+    assert not prose.startswith(" ")  # a plain paragraph wraps to the margin
+    assert all(len(line) <= 40 for line in lines)
+
+
+def test_the_text_of_a_wrapped_line_is_kept_whole() -> None:
+    """Wrapping only adds the repeated prefix: the words read the same, in order."""
+    pieces = render_tokens(parse(SHAPES), 30).pieces
+    unwrapped = " ".join(piece.content.plain for piece in pieces).split()
+    wrapped = " ".join(wrapped_lines(SHAPES, 30)).split()
+    assert [word for word in wrapped if word != "▌"] == [w for w in unwrapped if w != "▌"]
+
+
+async def test_a_long_pages_callout_keeps_its_bar_on_every_line(tmp_path: Path) -> None:
+    filler = "".join(f"Paragraph {n} is filler text for a long page.\n\n" for n in range(1500))
+    pages = dict(SMALL_BUNDLE, **{"long.md": "# Long\n\n" + SHAPES + "\n" + filler})
+    app: App[None] = make_app(
+        brain_for(BundleSource(write_bundle(tmp_path / "b", pages))), start="long"
+    )
+    async with app.run_test(size=(80, 24)) as pilot:
+        pane = app.screen.query_one(PagePane)
+        await settle(pilot, until=lambda: pane.shown is not None and pane.light)
+        await settle(pilot)
+        screen = [strip.text for strip in app.screen._compositor.render_strips()]
+        quote = [line for line in screen if "narrow" in line or "every word" in line]
+        assert quote and all("▌ " in line for line in quote[:2])
