@@ -66,3 +66,14 @@ async def test_a_long_pages_callout_keeps_its_bar_on_every_line(tmp_path: Path) 
         screen = [strip.text for strip in app.screen._compositor.render_strips()]
         quote = [line for line in screen if "narrow" in line or "every word" in line]
         assert quote and all("▌ " in line for line in quote[:2])
+
+
+def test_a_wide_code_block_is_parted_from_the_prose_before_it() -> None:
+    """A blank line before a box that scrolls sideways, as after it (seen on the
+    Obsidian help vault's Callouts page: the code sat right under the paragraph)."""
+    wide = "x" * 80
+    markdown = f"Before the code.\n\n```\n{wide}\n```\n\nAfter the code.\n"
+    pieces = render_tokens(parse(markdown), 40).pieces
+    assert [piece.wide for piece in pieces] == [False, True, False]
+    assert pieces[0].content.plain == "Before the code.\n"
+    assert pieces[2].content.plain == "\nAfter the code."

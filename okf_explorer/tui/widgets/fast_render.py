@@ -80,9 +80,15 @@ class _Renderer:
 
     # -- pieces
 
-    def _flush(self) -> None:
+    def _flush(self, keep_gap: bool = False) -> None:
+        """End the prose piece; its trailing blank lines go unless `keep_gap` (a wide
+        box follows: the blank line parts it from the prose, as between any blocks)."""
+        gap = False
         while self.lines and not self.lines[-1].plain:
             self.lines.pop()
+            gap = True
+        if self.lines and keep_gap and gap:
+            self.lines.append(Content(""))
         if self.lines:
             self.out.pieces.append(Piece(Content("\n").join(self.lines)))
         self.lines, self.rows = [], 0
@@ -106,7 +112,7 @@ class _Renderer:
             for line in lines:
                 self._line(line)
             return
-        self._flush()
+        self._flush(keep_gap=True)
         self.out.pieces.append(Piece(Content("\n").join(lines), wide=True))
 
     def _prefix(self) -> str:
