@@ -7,13 +7,12 @@ as the `Markdown` widget highlights it; table columns are aligned (and follow th
 table's `:---:` alignment). Where each heading and block id landed (piece, line of
 the piece) is kept, so the page pane can scroll to one. `wrap_piece` wraps a prose
 piece as a `Static` would (Textual's own wrapper), off the event loop, except that a
-line of a quote or a list item keeps its shape when it wraps: each continuation line
-repeats the quote bars and hangs under the item's text, not under its marker.
+line of a quote or a list item keeps its shape when it wraps (`hanging`): each
+continuation line repeats the quote bars and hangs under the item's text.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from markdown_it.token import Token
@@ -21,15 +20,13 @@ from textual.content import Content, _FormattedLine
 from textual.highlight import highlight
 from textual.style import Style
 
+from okf_explorer.tui.hanging import QUOTE_BAR, wrap_hanging
 from okf_explorer.tui.vault_inline import callout_title, inline_content
 
 CHUNK_LINES = 1_000
 """Lines per prose piece of a long body: a piece is drawn a visible line at a time,
 so its size costs nothing on screen; pieces bound how much one re-wrap holds."""
 CODE_INDENT = "  "
-QUOTE_BAR = "▌ "
-_HANG = re.compile(rf"((?:{QUOTE_BAR})*)( *)(• |\d+\. +)?")
-"""What `_Renderer._prefix` puts before a line: quote bars, the list indent, a marker."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,27 +204,8 @@ def wrap_piece(content: Content, width: int) -> Wrapped:
     starts: list[int] = []
     for y, line in enumerate(content.split("\n", allow_blank=True)):
         starts.append(len(lines))
-        lines += _wrap_line(line, width, y)
+        lines += wrap_hanging(line, width, y)
     return Wrapped(width, tuple(lines), tuple(starts))
-
-
-def _wrap_line(line: Content, width: int, y: int) -> list[_FormattedLine]:
-    """One line of a piece wrapped: continuation lines start with the line's prefix
-    (quote bars, indent), its list marker blanked. `x` is where each screen line's text
-    starts in the line, less the prefix it repeats (so a selection maps as before)."""
-    bars, indent, marker = _HANG.match(line.plain).groups()  # type: ignore[union-attr]
-    hang = bars + indent + " " * len(marker or "")
-    if not hang or 2 * len(hang) > width:
-        wrapped = line._wrap_and_format(width)
-        for formatted in wrapped:
-            formatted.y = y
-        return wrapped
-    heads = [line[: len(hang)], Content(hang)]
-    parts = line[len(hang) :]._wrap_and_format(width - len(hang))
-    return [
-        _FormattedLine(Style.parse, heads[n > 0] + part.content, width, part.x, y)
-        for n, part in enumerate(parts)
-    ]
 
 
 def _code_lines(token: Token) -> list[Content]:

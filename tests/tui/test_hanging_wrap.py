@@ -1,6 +1,8 @@
-"""A long page's quotes and list items keep their shape when they wrap (seen in tmux
-on the Obsidian help vault and the Foam docs: a callout's second line lost its bar,
-a list item's second line started under the bullet)."""
+"""Wrapped lines keep their shape (`tui.hanging`): a long page's quotes and list items
+(seen in tmux on the Obsidian help vault and the Foam docs: a callout's second line lost
+its bar, a list item's second line started under the bullet) and the page header's
+sources (seen on the OKF reference bundles at 80×24: a source's resource wrapped to the
+margin)."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from textual.app import App
 
 from okf_explorer.sources.bundle import BundleSource
 from okf_explorer.tui.app import make_app
+from okf_explorer.tui.hanging import HangingContent
 from okf_explorer.tui.vault_markdown import parse
 from okf_explorer.tui.widgets.fast_render import render_tokens, wrap_piece
 from okf_explorer.tui.widgets.page_pane import PagePane
@@ -77,3 +80,42 @@ def test_a_wide_code_block_is_parted_from_the_prose_before_it() -> None:
     assert [piece.wide for piece in pieces] == [False, True, False]
     assert pieces[0].content.plain == "Before the code.\n"
     assert pieces[2].content.plain == "\nAfter the code."
+
+
+SOURCED = """---
+type: Metric
+sources:
+  - id: margin-standard
+    title: Cost Allocation and Margin Standard for the fiscal year
+    resource: /policies/margin-standard.md
+---
+# Gross margin
+"""
+
+
+def test_hanging_content_wraps_under_the_bullets_text() -> None:
+    text = "sources\n  • Cost Allocation Standard — → policies/margin-standard.md  [m]"
+    lines = [line.content.plain for line in HangingContent(text)._wrap_and_format(36)]
+    assert lines == [
+        "sources",
+        "  • Cost Allocation Standard — →",
+        "    policies/margin-standard.md  [m]",
+    ]
+    assert HangingContent(text).get_height({}, 36) == 3
+
+
+async def test_the_page_headers_sources_wrap_under_their_bullet(tmp_path: Path) -> None:
+    pages = {"index.md": "[[metric]]\n", "metric.md": SOURCED, "policies/margin-standard.md": ""}
+    app: App[None] = make_app(
+        brain_for(BundleSource(write_bundle(tmp_path / "b", pages))), start="metric"
+    )
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("p", "z")  # every property, the page pane alone
+        await settle(pilot)
+        header = app.screen.query_one("#page-header")
+        rows = [header.render_line(y).text.rstrip() for y in range(header.size.height)]
+        resource = next(n for n, row in enumerate(rows) if "margin-standard.md" in row)
+        assert rows[resource - 1].lstrip(" █").startswith("• Cost Allocation")
+        assert rows[resource].lstrip(" █").startswith("/policies/margin-standard.md")
+        assert rows[resource].startswith(rows[resource - 1][: rows[resource - 1].index("•")] + "  ")
