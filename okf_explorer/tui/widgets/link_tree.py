@@ -71,8 +71,9 @@ class LinkTree(Tree[LinkNode]):
     """
 
     DEFAULT_CSS = """
-    LinkTree { padding: 0 1; }
+    LinkTree { padding: 0 1; overflow-x: hidden; }
     """
+    """Rows are cut to the pane (`render_label`): no sideways scrolling."""
 
     class ViewShown(Message):
         """The server's view of `slug` (`server_view`) is marked in the tree."""
