@@ -39,7 +39,9 @@ from okf_explorer.tui.body_links import LINK_SCHEME
 from okf_explorer.tui.vault_html import html_to_tokens
 
 CALLOUT = re.compile(r"^\[!([A-Za-z][\w-]*)\]([+-]?)[ \t]*(.*)$")
-BLOCK_ID_TAIL = re.compile(r"(?:^|[ \t]+)\^([A-Za-z0-9-]+)[ \t]*$")
+BLOCK_ID_TAIL = re.compile(r"(?:^|\s+)\^([A-Za-z0-9-]+)[ \t]*$")
+"""A block id ending a block: after a space, or alone on the block's last line (a `^id`
+line right under a callout or list item continues it, and names it, as in Obsidian)."""
 TAG = re.compile(r"#([\w/-]*[^\W\d][\w/-]*)")
 """An Obsidian tag: letters, digits, `_`, `-`, `/`, at least one non-digit."""
 _TAG_BEFORE = " \t\n([{"
