@@ -2,7 +2,8 @@
 
 Body links: a → hub, b, c, x; b → m → d; c → e → d; x → y → z → d; hub → d;
 f01…f12 → hub (so `hub` has 13 pages linking in: the one hub by degree);
-w → index → a (an `index` page is a hub too); q → log → a (`log` is reserved).
+w → index → a (an `index` page is a hub too); q → log → a (`log` is reserved: the
+root index states `okf_version`, so this is an OKF bundle).
 b states `sources: [/e.md]` in its frontmatter: an edge b → e of relation
 `derived_from`; r1 links to r2, which is `derived_from` r1.
 From a to d: a→hub→d (2 hops, via hub), a→b→m→d, a→b→e→d and
@@ -27,7 +28,7 @@ PAGES: dict[str, str] = {
     "hub": "The hub reaches [[d]].\n",
     "d": "D links nowhere.\n",
     "w": "W opens [[index]].\n",
-    "index": "Home: [[a]].\n",
+    "index": '---\nokf_version: "0.2"\n---\nHome: [[a]].\n',
     "q": "Q reads the [[log]].\n",
     "log": "Logged [[a]].\n",
     "r1": "R1 cites [[r2]].\n",

@@ -36,9 +36,9 @@ def test_is_a_page_source(tmp_path: Path) -> None:
 def test_slug_is_posix_path_without_md_and_reserved_files_are_marked(tmp_path: Path) -> None:
     write(tmp_path, "index.md", "# Home")
     write(tmp_path, "log.md", "# Log")
-    write(tmp_path, "tables/orders.md", "# Orders")
+    write(tmp_path, "tables/orders.md", "---\ntype: Table\n---\n# Orders")
     write(tmp_path, "tables/index.md", "# Tables")
-    write(tmp_path, "tables/logbook.md", "x")
+    write(tmp_path, "tables/logbook.md", "---\ntype: Log book\n---\nx")
     write(tmp_path, "image.png", b"\x89PNG")
     write(tmp_path, "notes.txt", "not a page")
     assert slugs(BundleSource(tmp_path)) == [

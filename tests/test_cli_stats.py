@@ -14,13 +14,15 @@ from tests.bundles import write_pages
 from tests.mcp_server_fixture import serve_bundle
 
 # Links by hand: index → a, b; a → b, c, nowhere, a (itself); b → c, a, nowhere;
-# lonely → c; sub/log → ghost; c links nowhere; broken is not UTF-8.
+# lonely → c; sub/log → ghost; c links nowhere; broken is not UTF-8. An OKF bundle (most
+# pages state a type), so index and sub/log are reserved.
+TYPED = "---\ntype: Note\n---\n"
 PAGES = {
     "index": "# Home\n[[a]] and [[b]]\n",
-    "a": "A: [[b]], [[c]], [[nowhere]] and [[a]] again, [[b]] twice.\n",
-    "b": "B: [[c]], [[a]], [[nowhere]].\n",
-    "c": "C links nowhere.\n",
-    "lonely": "Nobody links here; [[c]].\n",
+    "a": TYPED + "A: [[b]], [[c]], [[nowhere]] and [[a]] again, [[b]] twice.\n",
+    "b": TYPED + "B: [[c]], [[a]], [[nowhere]].\n",
+    "c": TYPED + "C links nowhere.\n",
+    "lonely": TYPED + "Nobody links here; [[c]].\n",
     "sub/log": "- went to [[ghost]]\n",
 }
 

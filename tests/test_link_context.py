@@ -8,6 +8,7 @@ from okf_explorer.core.link_context import (
     first_link_context,
     link_contexts,
     plain_markup,
+    wiki_text,
 )
 from okf_explorer.core.link_spans import link_spans
 
@@ -95,3 +96,18 @@ def test_a_link_in_a_huge_line_keeps_a_cut_sentence() -> None:
     assert found.text.startswith("…word") and found.text.endswith("tail…")
     server = first_link_context(text, "x")
     assert "[[x|the link]]" in server and server.startswith("…") and server.endswith("…")
+
+
+def test_a_heading_link_reads_as_obsidian_shows_it() -> None:
+    """Seen on the Foam docs: `[[templates#Metadata]]` (with Foam's reference definition
+    for it) read `templates#Metadata`, the raw target; Obsidian shows `templates > Metadata`."""
+    page = (
+        "See [[templates#Metadata]] for more.\n\n"
+        '[templates#Metadata]: templates.md#Metadata "Note Templates"\n'
+    )
+    found = link_contexts(page, lambda target, kind: target == "templates")
+    assert [(c.text, c.link) for c in found] == [
+        ("See templates > Metadata for more.", "templates > Metadata")
+    ]
+    assert wiki_text("a#^block") == "a > ^block" and wiki_text("#Usage") == "Usage"
+    assert wiki_text("a#b|the B") == "the B" and wiki_text("a\\|b") == "b"

@@ -32,6 +32,7 @@ from okf_explorer.core.port import (
     PageSource,
     PageStub,
     ProgressCallback,
+    ReservedFiles,
     RowScanner,
     UnstampedListing,
 )
@@ -89,7 +90,7 @@ def _build(
             # Nothing changed since the cache was written: no resolution, no rebuilding;
             # the (empty) scan still runs, so a source sees the same calls as ever.
             _scan(source, [], [], progress, cancel)
-            return whole
+            return _mark_reserved(whole, source)
     reused: dict[str, Reusable] = {}
     to_scan: list[PageStub] = []
     for stub in stubs:
@@ -99,7 +100,7 @@ def _build(
         else:
             reused[stub.slug] = entry
     scanned, early, link_pass = _scan(source, to_scan, stubs, progress, cancel)
-    index = _assemble(stubs, reused, scanned)
+    index = _mark_reserved(_assemble(stubs, reused, scanned), source)
     unchanged = index.signature == known.signature
     rows = None
     if unchanged and not to_scan and known.reverse is not None:
@@ -212,6 +213,32 @@ def _assemble(
             info = replace(info, fingerprint=stub.fingerprint)  # the listing's (see read_page)
         pages[slug], raw[slug] = info, links
     return LinkIndex(pages=pages, raw_links=raw, signature=corpus_signature(pages))
+
+
+_RESERVED_TAILS = ("index", "log")
+
+
+def _mark_reserved(index: LinkIndex, source: PageSource) -> LinkIndex:
+    """`index` / `log` pages marked reserved only in an OKF bundle: a plain vault's are
+    ordinary pages. A folder says which it is (`ReservedFiles`, `sources.bundle_kind`);
+    for any other source (a server) the same rule is applied to the whole listing: an
+    OKF bundle when at least half of its other pages state a `type`. Also fixes pages
+    reused from a cache written before the folder changed kind."""
+    pages = index.pages
+    named = [slug for slug in pages if slug.endswith(_RESERVED_TAILS) and is_reserved(slug)]
+    if not named:
+        return index
+    if isinstance(source, ReservedFiles):
+        okf = source.okf_reserved()
+    else:
+        typed = sum(1 for info in pages.values() if info.type)
+        typed -= sum(1 for slug in named if pages[slug].type)
+        okf = 2 * typed >= len(pages) - len(named) > 0
+    for slug in named:
+        info = pages[slug]
+        if info.reserved != okf:
+            pages[slug] = replace(info, reserved=okf)
+    return index
 
 
 def _unreadable_info(

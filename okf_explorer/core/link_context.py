@@ -107,14 +107,20 @@ def told_context(text: str, root: str) -> LinkContext:
 
 
 def link_text(span: WikiSpan) -> str:
-    """What a link reads as: its alias (`[[a|the A]]`), its text (`[the A](a.md)`),
-    else its target as written."""
-    if span.kind == "markdown":
-        return span.inner
+    """What a link reads as: its text (`[the A](a.md)`), else `wiki_text`."""
+    return span.inner if span.kind == "markdown" else wiki_text(span.inner)
+
+
+def wiki_text(inner: str) -> str:
+    """What a wiki-link reads as, as Obsidian shows it: its alias (`[[a|the A]]`), else
+    its target with the heading or block it points into after `>`
+    (`[[templates#Metadata]]` → `templates > Metadata`, `[[#Usage]]` → `Usage`)."""
     for bar in ("\\|", "|"):  # `\|`: the pipe escaped inside a table
-        if bar in span.inner:
-            return span.inner.split(bar, 1)[1]
-    return span.inner
+        if bar in inner:
+            return inner.split(bar, 1)[1]
+    if "#" not in inner:
+        return inner
+    return " > ".join(part.strip() for part in inner.split("#") if part.strip())
 
 
 def sentence_around(

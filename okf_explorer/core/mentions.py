@@ -27,7 +27,7 @@ from okf_explorer.core.errors import PageNotFound
 from okf_explorer.core.link_context import CONTEXT_CHARS, sentence_around
 from okf_explorer.core.link_masking import code_span_ranges, prose_ranges
 from okf_explorer.core.link_spans import link_spans
-from okf_explorer.core.pages import PageInfo, is_reserved
+from okf_explorer.core.pages import PageInfo
 
 if TYPE_CHECKING:
     from okf_explorer.core.brain import Brain
@@ -169,7 +169,7 @@ def unlinked_mentions(brain: Brain, slug: str) -> list[Mention]:
     info = index.pages.get(slug)
     if info is None:
         raise PageNotFound(slug)
-    if is_reserved(slug):
+    if info.reserved:
         return []
     names = mention_names(info)
     pattern = name_pattern(names)

@@ -9,7 +9,8 @@ a caller tests with `isinstance` (never `getattr(source, ...)`): `RowScanner`
 (plain scan rows), `TagListing` (a server-side tag filter), `LocalFolder` (the
 pages are files under a folder), `BodyReader` (bodies in bulk, for the text
 index), `ServerSearch` (the server's own full-text search), `PageFiles` (the
-file of one page). `server_graph()` is a method of every source (None when it
+file of one page), `ReservedFiles` (whether `index`/`log` pages are OKF reserved
+files). `server_graph()` is a method of every source (None when it
 has no stored graph).
 """
 
@@ -250,6 +251,19 @@ class PageFiles(Protocol):
 
     def page_file(self, slug: str) -> Path:
         """The file of `slug`; `PageNotFound` for a slug no listing could produce."""
+        ...
+
+
+@runtime_checkable
+class ReservedFiles(Protocol):
+    """A source that knows whether its `index` / `log` pages are OKF reserved files.
+
+    They are in an OKF bundle; in a plain vault (Foam, Obsidian) they are ordinary
+    pages. A source without this capability (a server) has them reserved by name.
+    """
+
+    def okf_reserved(self) -> bool:
+        """True when pages named `index` / `log` are OKF reserved files."""
         ...
 
 

@@ -141,10 +141,12 @@ def _page_findings(brain: Brain, info: PageInfo, now: datetime) -> list[Finding]
         return [Finding(slug, "error", "unreadable", page.error or "cannot be read")]
     if page.error_kind == "malformed" or (info.error_kind == "malformed" and not page.frontmatter):
         return [Finding(slug, "error", "malformed-frontmatter", page.error or info.error or "")]
+    # validate checks the folder as an OKF bundle: the reserved names apply even
+    # where the explorer reads `index`/`log` as a vault's ordinary pages
     name = slug.rsplit("/", 1)[-1]
-    if info.reserved and name == "index":
+    if name == "index":
         return _index_findings(page)
-    if info.reserved and name == "log":
+    if name == "log":
         return _log_findings(page)
     return _concept_findings(page, now)
 

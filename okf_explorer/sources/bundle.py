@@ -14,7 +14,9 @@ SPEC §2 on disk:
 - a missing root (or one that is not a folder) raises `SourceUnavailable`, whose
   sentence contains "unreachable" (the CLI maps it to exit 1); an empty folder
   is a bundle with no pages;
-- a sub-folder that cannot be listed (permissions) is skipped silently.
+- a sub-folder that cannot be listed (permissions) is skipped silently;
+- `index` / `log` pages are OKF reserved files only when the folder reads as an
+  OKF bundle (`bundle_kind`); in a plain vault they are ordinary pages.
 
 `enumerate` only lists and stats; `scan` reads and parses, in two worker
 processes when the batch is large enough to pay for them.
@@ -25,13 +27,14 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
 from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
 from okf_explorer.core.errors import SourceUnavailable
 from okf_explorer.core.link_grammar import RawTuple
-from okf_explorer.core.pages import Page
+from okf_explorer.core.pages import PAGE_INFO_FIELDS, Page
 from okf_explorer.core.port import (
     CancelCheck,
     PageRow,
@@ -40,6 +43,7 @@ from okf_explorer.core.port import (
     ScannedPage,
     ServerGraph,
 )
+from okf_explorer.sources.bundle_kind import is_okf_bundle
 from okf_explorer.sources.pagefile import (
     MARKDOWN_SUFFIX,
     file_fingerprint,
@@ -57,6 +61,7 @@ class BundleSource:
     def __init__(self, root: Path | str) -> None:
         self._given = str(root)
         self._root = os.path.realpath(os.path.expanduser(self._given))
+        self._okf: bool | None = None  # is_okf_bundle, asked again at every listing
 
     @property
     def label(self) -> str:
@@ -74,6 +79,7 @@ class BundleSource:
     def enumerate(self) -> list[PageStub]:
         """Every page file, by an `os.scandir` walk (no file is read), in slug order."""
         self._check_root()
+        self._okf = None
         stubs = walk_bundle(self._root)
         stubs.sort(key=_SLUG)
         return stubs
@@ -90,7 +96,18 @@ class BundleSource:
     def get_page(self, slug: str) -> Page:
         """One page read fresh from disk; hostile or unknown slugs raise `PageNotFound`."""
         self._check_root()
-        return read_page(self._root, slug)
+        page = read_page(self._root, slug)
+        if page.reserved and not self.okf_reserved():
+            page = replace(page, reserved=False)
+        return page
+
+    def okf_reserved(self) -> bool:
+        """Whether `index` / `log` pages are OKF reserved files (`ReservedFiles`): only
+        when the folder reads as an OKF bundle (`bundle_kind.is_okf_bundle`)."""
+        okf = self._okf
+        if okf is None:
+            okf = self._okf = is_okf_bundle(self._root)
+        return okf
 
     def page_file(self, slug: str) -> Path:
         """The file of `slug` (`PageFiles`); `PageNotFound` for a hostile slug."""
@@ -116,7 +133,11 @@ class BundleSource:
         skipping a million small objects per 100k pages."""
         self._check_root()
         items = [(stub.slug, stub.fingerprint) for stub in stubs]
-        yield from scan_rows(self._root, items, progress, cancel)
+        if self.okf_reserved():
+            yield from scan_rows(self._root, items, progress, cancel)
+            return
+        for info, links in scan_rows(self._root, items, progress, cancel):
+            yield _unreserved(info), links
 
     def scan_resolving(
         self,
@@ -129,7 +150,11 @@ class BundleSource:
         read it (`LinkResolvingScanner`)."""
         self._check_root()
         items = [(stub.slug, stub.fingerprint) for stub in stubs]
-        yield from scan_resolving(self._root, items, resolve, progress, cancel)
+        if self.okf_reserved():
+            yield from scan_resolving(self._root, items, resolve, progress, cancel)
+            return
+        for (info, links), began in scan_resolving(self._root, items, resolve, progress, cancel):
+            yield (_unreserved(info), links), began
 
     def read_bodies(self, slugs: Sequence[str]) -> Iterator[tuple[str, str]]:
         """Bodies of these pages, frontmatter cut off unparsed (`BodyReader`)."""
@@ -166,6 +191,14 @@ class BundleSource:
 
 
 _SLUG = attrgetter("slug")
+_RESERVED_AT = PAGE_INFO_FIELDS.index("reserved")
+
+
+def _unreserved(row: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A `PageInfo` row with `reserved` off (a vault's `index` / `log` are ordinary pages)."""
+    if not row[_RESERVED_AT]:
+        return row
+    return (*row[:_RESERVED_AT], False, *row[_RESERVED_AT + 1 :])
 
 
 def _usable_name(name: str) -> bool:

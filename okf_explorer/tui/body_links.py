@@ -3,7 +3,8 @@
 Wiki-links are not Markdown, so before rendering we rewrite them into ordinary
 links with an `okf:` href that carries the raw target exactly as the core's
 parser reports it, and the heading or block it points into as the fragment
-(`[[t#h|alias]]` → `[alias](<okf:t#h>)`, `[[#h]]` → `[h](<okf:#h>)`); the page
+(`[[t#h|alias]]` → `[alias](<okf:t#h>)`, `[[t#h]]` → `[t > h](<okf:t#h>)` as Obsidian
+reads it, `[[#h]]` → `[h](<okf:#h>)`); the page
 pane then resolves that target through the index. An embed becomes an image of
 the same href (`![[t]]` → `![t](<okf:t>)`: the renderers show a page embed as a
 preview), an embedded attachment an image of an `attachment:` name (`![[a.png|100]]` →
@@ -18,6 +19,7 @@ import re
 from collections.abc import Callable
 from urllib.parse import unquote
 
+from okf_explorer.core.link_context import wiki_text
 from okf_explorer.core.link_grammar import LinkKind
 from okf_explorer.core.link_spans import WikiSpan, wiki_link_spans
 
@@ -59,7 +61,7 @@ def _rewrite(span: WikiSpan) -> str:
         if not name and anchor:  # `[[#heading]]`: a heading of this page
             return f"[{_escape(alias or anchor)}](<{LINK_SCHEME}{fragment}>)"
         return _escape(alias or span.inner)
-    label = _escape(alias or span.inner.replace("\\|", "|"))
+    label = _escape(alias or wiki_text(span.inner))
     bang = "!" if span.kind == "embed" else ""
     return f"{bang}[{label}](<{LINK_SCHEME}{span.target}{fragment}>)"
 

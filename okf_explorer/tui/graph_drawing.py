@@ -32,8 +32,11 @@ import networkx as nx
 
 from okf_explorer.core.graph import Edge
 from okf_explorer.core.text_safety import printable
+from okf_explorer.tui.slice_rows import shorten_left
 
 NODE_CAP = 40
+MIN_NAME = 8
+"""A line with less room than this for its page name is left for the list to cut."""
 MISSING_MARK = "✗ "
 BACK_MARK = " ╾ "
 _FROM_TO = itemgetter(0, 1)  # an `Edge` is a (frm, to, hop, direction) tuple
@@ -109,6 +112,25 @@ def line_label(text: str) -> str | None:
             break
     label = rest.split(BACK_MARK, 1)[0].strip()
     return None if label in ("", "...") else label
+
+
+def fit_line(text: str, width: int) -> str:
+    """A drawn line cut to `width` cells so its page's file name stays: the sources after
+    `╾` go first (`…` marks them), then the name is cut from the left (`…/Create a vault`),
+    as in the link tree and the traversal rows."""
+    label = line_label(text)
+    if len(text) <= width or label is None:
+        return text
+    start = text.index(label, len(text) - len(text.lstrip("╙╟├└│╎─╼ ")))
+    prefix, after = text[:start], text[start + len(label) :]
+    room = width - len(prefix) - (1 if after else 0)
+    if room < MIN_NAME:
+        return text
+    mark = MISSING_MARK if label.startswith(MISSING_MARK) else ""
+    name = label[len(mark) :]
+    if len(label) > room:
+        name = shorten_left(name, room - len(mark))
+    return prefix + mark + name + ("…" if after else "")
 
 
 def back_sources(text: str) -> list[str]:

@@ -10,6 +10,7 @@ in one place: `slice_row`.
 from __future__ import annotations
 
 import heapq
+import re
 from collections.abc import Callable, Iterator, Sequence
 from itertools import islice
 from operator import itemgetter
@@ -49,6 +50,38 @@ def shorten_left(name: str, width: int) -> str:
     if len(kept) + 2 <= width:
         return f"{ELLIPSIS}/{kept}"
     return ELLIPSIS + name[len(name) - width + 1 :]
+
+
+_COUNT = re.compile(r" [→←]\d+")
+"""A link tree row's count after the slug (`→12`)."""
+MIN_SLUG = 8
+"""A tree row narrower than this for its slug is cut at its end instead."""
+
+
+def fit_label(label: Text, slug: str, width: int) -> Text:
+    """A link tree row `label` (marks, `slug`, its count, a title) cut to `width` cells
+    so its file name stays, as the traversal rows are: the title goes first, then the
+    slug is cut from the left (`…/Create a vault →3`)."""
+    if label.cell_len <= width:
+        return label
+    plain = label.plain
+    start = plain.find(slug)
+    if start < 0:
+        return label[: max(0, width - 1)] + Text(ELLIPSIS)
+    end = start + len(slug)
+    count = _COUNT.match(plain, end)
+    after = count.end() if count else end
+    head, tail = label[:start], label[end:after]
+    room = width - head.cell_len - tail.cell_len
+    if room < MIN_SLUG:
+        return label[: max(0, width - 1)] + Text(ELLIPSIS)
+    fitted = head + Text(shorten_left(slug, room), style=label[start:end].style) + tail
+    rest = label[after:]
+    if fitted.cell_len + len(rest) > width and fitted.cell_len + TITLE_GAP + MIN_TITLE < width:
+        rest = rest[: width - fitted.cell_len - 1] + Text(ELLIPSIS, style="dim")
+    elif fitted.cell_len + len(rest) > width:
+        rest = Text()
+    return fitted + rest
 
 
 def shorten_right(text: str, width: int) -> str:

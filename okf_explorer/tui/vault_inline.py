@@ -3,7 +3,14 @@
 Emphasis, code, links (`@click` → `link(href)`, as Textual's `Markdown` does),
 highlights (`==x==`), `#tags`, footnote references (`[1]`), task boxes, images
 (a page embed inside a line reads `↳ name` and follows the page; an attachment
-reads `🖼 name`), and the title line of a callout (its type's glyph, then the title).
+reads `▭ name`), and the title line of a callout (its type's glyph, then the title).
+
+Every glyph drawn here has one width everywhere: one cell for Rich (which lays the
+rows out) and for the terminal. Pictographs outside the Basic Multilingual Plane (the
+old placeholder, U+1F5BC FRAME WITH PICTURE) are drawn one cell wide by some terminals
+and two by others, and a character whose width changed between Unicode versions (the
+U+2630 trigram) is counted two cells by Rich and one by tmux: either shifts the rest
+of the row (`tests/tui/test_glyph_widths.py`).
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ from textual.content import Content, Span
 from textual.style import Style
 
 from okf_explorer.tui.body_links import FILE_SCHEME, LINK_SCHEME
+from okf_explorer.tui.vault_markdown import alt_text
 
 LIGHT_STYLES: Mapping[str, str] = {
     "em": "italic",
@@ -31,15 +39,21 @@ WIDGET_STYLES: Mapping[str, str] = {
     "code_inline": ".code_inline",
 }
 """Inline styles as `Markdown` blocks name them (component classes, theme-aware)."""
+IMAGE_GLYPH = "▭"
+"""An image or attachment placeholder (a frame), before its name."""
+EMBED_GLYPH = "↳"
+"""A page embedded inside a line, before the page's name."""
+TASK_GLYPHS = ("☐", "☒")
+"""A task list's box: open, done."""
 MARK_STYLE = "#1e1e1e on #e5c07b"
 TAG_STYLE = "bold #56b6c2"
 FOOTNOTE_STYLE = "bold #c678dd"
 
 CALLOUT_KINDS: Mapping[str, tuple[str, str]] = {
     "note": ("✎", "note"),
-    "abstract": ("☰", "note"),
-    "summary": ("☰", "note"),
-    "tldr": ("☰", "note"),
+    "abstract": ("≡", "note"),
+    "summary": ("≡", "note"),
+    "tldr": ("≡", "note"),
     "info": ("ℹ", "note"),
     "todo": ("☐", "note"),
     "tip": ("★", "good"),
@@ -57,8 +71,8 @@ CALLOUT_KINDS: Mapping[str, tuple[str, str]] = {
     "failure": ("✗", "bad"),
     "fail": ("✗", "bad"),
     "missing": ("✗", "bad"),
-    "danger": ("⚡", "bad"),
-    "error": ("⚡", "bad"),
+    "danger": ("ϟ", "bad"),
+    "error": ("ϟ", "bad"),
     "bug": ("✱", "bad"),
     "example": ("▸", "note"),
     "quote": ("❝", "note"),
@@ -133,17 +147,17 @@ def inline_content(token: Token, styles: Mapping[str, str] = LIGHT_STYLES) -> Co
 
 def _image(token: Token) -> tuple[str, str | Style | None]:
     src = str(token.attrs.get("src", ""))
-    label = token.content or src
+    label = alt_text(token) or src
     if src.startswith(FILE_SCHEME):
-        return f"🖼 {label}", "italic"
+        return f"{IMAGE_GLYPH} {label}", "italic"
     click = Style.from_meta({"@click": f"link({src!r})"})
     if src.startswith(LINK_SCHEME):
-        return f"↳ {label}", click
-    return f"🖼 {label}", click
+        return f"{EMBED_GLYPH} {label}", click
+    return f"{IMAGE_GLYPH} {label}", click
 
 
 def _html_inline(html: str) -> str:
-    """A task list's checkbox → `☐ ` / `☑ `; other inline HTML as written."""
+    """A task list's checkbox → `☐` / `☒` (`TASK_GLYPHS`); other inline HTML as written."""
     if "task-list-item-checkbox" in html:
-        return "☑" if 'checked="checked"' in html else "☐"
+        return TASK_GLYPHS[1] if 'checked="checked"' in html else TASK_GLYPHS[0]
     return html

@@ -39,12 +39,15 @@ from okf_explorer.tui.body_links import LINK_SCHEME
 from okf_explorer.tui.vault_html import html_to_tokens
 
 CALLOUT = re.compile(r"^\[!([A-Za-z][\w-]*)\]([+-]?)[ \t]*(.*)$")
-BLOCK_ID_TAIL = re.compile(r"(?:^|[ \t]+)\^([A-Za-z0-9-]+)[ \t]*$")
+BLOCK_ID_TAIL = re.compile(r"(?:^|\s+)\^([A-Za-z0-9-]+)[ \t]*$")
+"""A block id ending a block: after a space, or alone on the block's last line (a `^id`
+line right under a callout or list item continues it, and names it, as in Obsidian)."""
 TAG = re.compile(r"#([\w/-]*[^\W\d][\w/-]*)")
 """An Obsidian tag: letters, digits, `_`, `-`, `/`, at least one non-digit."""
 _TAG_BEFORE = " \t\n([{"
 COMMENT = "%%"
 """Opens and closes an Obsidian comment."""
+_ALT_TYPES = frozenset({"text", "code_inline", "softbreak"})
 _LEAF_BLOCKS = ("fence", "code_block", "hr", "html_block", "vault_embed")
 
 
@@ -66,6 +69,14 @@ def vault_parser() -> MarkdownIt:
 
 def parse(markdown: str) -> list[Token]:
     return vault_parser().parse(markdown)
+
+
+def alt_text(image: Token) -> str:
+    """An image's alt text as it reads (`![a\\_b](x)` → `a_b`: its parsed children's
+    text; the token's `content` keeps the source, backslash escapes and all)."""
+    if image.children is None:
+        return image.content
+    return "".join(child.content for child in image.children if child.type in _ALT_TYPES)
 
 
 # --------------------------------------------------------------------- inline rules
@@ -229,7 +240,7 @@ def _embeds(state: StateCore) -> None:
             continue
         block = Token("vault_embed", "", 0, map=token.map, level=token.level)
         href = str(embed.attrs.get("src", ""))
-        block.meta = {"href": href, "label": embed.content, **token.meta}
+        block.meta = {"href": href, "label": alt_text(embed), **token.meta}
         out.append(block)
         index += 3
     state.tokens = out

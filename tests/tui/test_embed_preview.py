@@ -72,7 +72,7 @@ async def test_the_page_pane_previews_an_embed_rendered(tmp_path: Path) -> None:
         await settle(pilot, until=lambda: embed.text is not None)
         shown = embed.render().plain  # type: ignore[union-attr]
         assert shown.split("\n")[:4] == [
-            "↳ guide#Setup",
+            "↳ guide > Setup",
             "Setup",
             "Run the nightly build with the runner and make all.",
             "• first step",
@@ -105,3 +105,23 @@ async def test_an_embed_that_waited_for_the_index_fills_once_it_is_built(tmp_pat
         await settle(pilot, until=lambda: pane.query_one(EmbedBlock).text is not None)
         assert embed.is_attached  # the same block, filled now (the page was not drawn again)
         assert "Run the nightly build" in embed.render().plain  # type: ignore[union-attr]
+
+
+async def test_a_wrapped_quote_in_an_embed_keeps_its_bar(tmp_path: Path) -> None:
+    """Seen on the Obsidian help vault: an embedded callout's second line lost its bar."""
+    from .conftest import brain_for
+
+    long = "Autocomplete switches to a simpler result algorithm when the vault is huge."
+    pages = {
+        "switcher": f"# Switcher\n\n> [!info]\n> {long}\n",
+        "home": "# Home\n\n![[switcher]]\n",
+    }
+    app = make_app(brain_for(BundleSource(write_pages(tmp_path / "b", pages))), start="home")
+    async with app.run_test(size=(60, 30)) as pilot:
+        pane = app.screen.query_one(PagePane)
+        await settle(pilot, until=lambda: bool(pane.query(EmbedBlock)))
+        embed = pane.query_one(EmbedBlock)
+        await settle(pilot, until=lambda: embed.text is not None)
+        rows = [embed.render_line(y).text.rstrip() for y in range(embed.size.height)]
+        quote = [row for row in rows if "simpler" in row or "vault is huge" in row]
+        assert len(quote) == 2 and all(row.lstrip().startswith("▌ ") for row in quote), rows

@@ -15,6 +15,7 @@ from okf_explorer.tui.graph_drawing import (
     NODE_CAP,
     back_sources,
     draw_slice,
+    fit_line,
     line_label,
 )
 from okf_explorer.tui.widgets.graph_panel import GraphPanel
@@ -108,3 +109,32 @@ async def test_g_draws_the_slice_follows_depth_and_opens_pages(tmp_path: Path) -
         await settle(pilot, until=lambda: pane.slug == "c")
         await pilot.press("g")
         assert not panel.display
+
+
+def test_fit_line_keeps_the_file_name() -> None:
+    line = "    ├─╼ Getting started/Create a vault ╾ hub, a"
+    assert fit_line(line, 60) == line
+    assert fit_line(line, 39) == "    ├─╼ Getting started/Create a vault…"
+    assert fit_line(line, 30) == "    ├─╼ …/Create a vault…"
+    assert fit_line("    └─╼ ✗ Getting started/Ghost page", 26) == "    └─╼ ✗ …/Ghost page"
+    assert fit_line("╙── index", 5) == "╙── index"  # no room for a name: the list cuts it
+
+
+async def test_graph_lines_keep_file_names_at_80_columns(tmp_path: Path) -> None:
+    folder = "Getting started with the garden"
+    pages = {
+        "home.md": f"# Home\n\n[[{folder}/Create a vault]] [[{folder}/Link notes]]\n",
+        f"{folder}/Create a vault.md": "# Create\n",
+        f"{folder}/Link notes.md": "# Link\n",
+    }
+    app = make_app(brain_for(BundleSource(write_bundle(tmp_path / "b", pages))), start="home")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, until=lambda: app.screen.query_one(TraversalPanel).filled)
+        await pilot.press("g")
+        panel = app.screen.query_one(GraphPanel)
+        await settle(pilot, until=lambda: panel.drawing is not None)
+        await settle(pilot)
+        options = panel.query_one(OptionList)
+        shown = [str(options.get_option_at_index(n).prompt) for n in range(options.option_count)]
+        assert any(line.endswith("…/Create a vault") for line in shown), shown
+        assert any(line.endswith("…/Link notes") for line in shown), shown

@@ -24,7 +24,7 @@ from .conftest import brain_for, press_at_once, settle
 SIZES = [(80, 24), (150, 45)]
 IDS = ["80x24", "150x45"]
 PAGES = {
-    "index": "---\ntitle: Home\n---\nSee [[alpha]] and [the web](https://example.com/x).\n",
+    "index": "---\nokf_version: '0.2'\ntitle: Home\n---\nSee [[alpha]] and [the web](https://example.com/x).\n",
     "alpha": "---\ntitle: Alpha\n---\nBack to [[index]], on to [[beta]].\n",
     "beta": "Beta links [[alpha]].\n",
 }
@@ -63,6 +63,17 @@ async def test_each_pane_says_what_its_marks_mean(tmp_path: Path, size: tuple[in
         if size == (80, 24):  # it does not fit: down scrolls it
             await pilot.press("down", "down", "down")
             assert box.scroll_y > 0
+
+
+async def test_a_vaults_index_page_is_not_reserved(tmp_path: Path) -> None:
+    """A Foam/Obsidian `index.md` is a page its author wrote, not an OKF listing."""
+    vault = {"index": "# What is a garden?\n\nStart at [[alpha]].\n", "alpha": "# Alpha\n"}
+    app = make_app(brain_for(BundleSource(write_pages(tmp_path / "v", vault))))
+    async with app.run_test(size=SIZES[1]) as pilot:
+        await started(pilot, app)
+        header = str(app.screen.query_one("#page-header").content)
+        assert "What is a garden?" in header and "(reserved)" not in header
+        assert app.screen.query_one(PagePane).border_subtitle == ""
 
 
 @pytest.mark.parametrize("size", SIZES, ids=IDS)

@@ -21,7 +21,7 @@ def test_wiki_links_become_okf_links_outside_code() -> None:
     )
     out = linkify_body(body)
     assert "[the X project](<okf:project_x>)" in out
-    assert "[ref\\_y#section](<okf:ref_y#section>)" in out  # the heading rides along
+    assert "[ref\\_y \\> section](<okf:ref_y#section>)" in out  # the heading rides along
     assert "![embed\\_z](<okf:embed_z>)" in out  # an embed: an image of the page
     assert "`[[in_span]]`" in out and "\n[[in_fence]]\n" in out
     assert "okf:escaped" not in out and "okf:pic.png" not in out

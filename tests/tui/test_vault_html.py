@@ -61,9 +61,9 @@ def links_of(content: Content) -> list[str]:
 
 def test_html_reads_as_what_it_shows() -> None:
     lines = [line for line in lines_of(README) if line.strip()]
-    assert lines[:3] == ["🖼 logo.png 🖼 Build passing", "Widget", "A tiny tool & more"]
+    assert lines[:3] == ["▭ logo.png ▭ Build passing", "Widget", "A tiny tool & more"]
     assert lines[3:5] == ["Made by Ada, see the site.", "Press Ctrl+K. Careful"]
-    assert lines[5:] == ["🖼 Ann Ann · 🖼 Bob Bob"]
+    assert lines[5:] == ["▭ Ann Ann · ▭ Bob Bob"]
     text = "\n".join(lines)
     assert "<" not in text and "generated" not in text and "hidden" not in text
     assert "alert" not in text
@@ -108,7 +108,7 @@ async def test_the_page_pane_shows_html_as_text_with_live_links(tmp_path: Path) 
         pane = app.screen.query_one(PagePane)
         blocks = list(pane.query_one(VaultMarkdown).query(MarkdownBlock))
         text = "\n".join(block._content.plain for block in blocks if block._content.plain)
-        assert "🖼 logo.png 🖼 Build passing" in text and "Made by Ada, see the site." in text
+        assert "▭ logo.png ▭ Build passing" in text and "Made by Ada, see the site." in text
         assert "<" not in text and "generated" not in text
         links = [link for block in blocks for link in links_of(block._content)]
         assert "link('people/ada.md')" in links

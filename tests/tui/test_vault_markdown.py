@@ -61,9 +61,9 @@ async def test_vault_constructs_read_as_obsidian_shows_them(tmp_path: Path) -> N
         text = body_text(pane)
         assert "▾ ✎ Why this matters" not in text and "✎ Why this matters" in text
         assert "[!note]" not in text and "[!tip]" not in text
-        assert "🖼 Engelbart.jpg" in text and "100" not in text  # a placeholder, not `100`
+        assert "▭ Engelbart.jpg" in text and "100" not in text  # a placeholder, not `100`
         assert "^claim" not in text and "^todo" not in text  # block ids are hidden
-        assert "☑ watch the recording" in text and "☐ read the paper" in text
+        assert "☒ watch the recording" in text and "☐ read the paper" in text
         assert "The mouse was new then.[1]" in text
         assert "The team called it a bug at first." in text  # the notes section
         assert styled(pane, MARK_STYLE) == ["the 1968 demo"]
@@ -92,7 +92,7 @@ async def test_an_embed_previews_its_section_and_unfolds_on_a_click(tmp_path: Pa
         embed = pane.query_one(EmbedBlock)
         await settle(pilot, until=lambda: embed.text is not None)
         shown = embed.render().plain  # type: ignore[union-attr]
-        assert shown.startswith("↳ Mother of All Demos#The demo\nThe demo\nNinety minutes")
+        assert shown.startswith("↳ Mother of All Demos > The demo\nThe demo\nNinety minutes")
         assert "^mouse" not in shown and "▸ click to unfold" in shown
         assert "Legacy" not in (embed.text or "")  # only the section, up to the next heading
         await pilot.click(embed, offset=(2, 2))
@@ -124,7 +124,8 @@ async def test_heading_and_block_links_open_the_page_scrolled_there(tmp_path: Pa
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         pane = app.screen.query_one(PagePane)
-        assert ("Mother of All Demos#Legacy", "okf:Mother%20of%20All%20Demos#Legacy") in pane.links
+        legacy = ("Mother of All Demos > Legacy", "okf:Mother%20of%20All%20Demos#Legacy")
+        assert legacy in pane.links
         pane.follow("okf:Mother%20of%20All%20Demos#Legacy")  # as a click or `l` + enter
         await settle(pilot, until=lambda: pane.shown is not None and pane.shown.slug == DEMO)
         await settle(pilot, until=lambda: is_shown(pane, "Legacy"))

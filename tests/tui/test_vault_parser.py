@@ -72,3 +72,25 @@ def test_obsidian_comments_are_hidden() -> None:
     )
     shown = "\n".join(p.content.plain for p in render_tokens(parse(text), 80).pieces)
     assert shown.split("\n\n") == ["Shown too.", "After.", "%% unclosed is text"]
+
+
+def test_link_and_embed_labels_read_as_written_not_as_source() -> None:
+    """`[[t#h]]` reads `t > h` (Obsidian); an embed's name keeps its `_` (no `\\_`)."""
+    tokens = parse(linkify_body("See [[templates#Metadata]], ![[my_notes#Part_1]].\n\n![[a_b]]\n"))
+    inline = next(token for token in tokens if token.type == "inline")
+    assert inline_content(inline).plain == "See templates > Metadata, ↳ my_notes > Part_1."
+    embed = next(token for token in tokens if token.type == "vault_embed")
+    assert embed.meta["label"] == "a_b"
+
+
+def test_a_block_id_line_right_under_a_callout_is_hidden_and_names_it() -> None:
+    """Seen on the Obsidian help vault: `^callout-…` on the line under a callout (no blank
+    line: it continues the callout's paragraph) was shown as text."""
+    tokens = parse("> [!tip] Tip\n> Use aliases in your vault.\n^callout-aliases\n\nNext.\n")
+    texts = [token.content for token in tokens if token.type == "inline"]
+    assert texts == ["Tip", "Use aliases in your vault.", "Next."]
+    named = [token for token in tokens if token.meta.get("block_id") == "callout-aliases"]
+    assert len(named) == 1
+    assert [t.content for t in parse("Cost is 2\n^ 3 apples\n") if t.type == "inline"] == [
+        "Cost is 2\n^ 3 apples"
+    ]  # a caret that starts no id stays text

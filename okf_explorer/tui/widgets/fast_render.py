@@ -6,7 +6,9 @@ box that scrolls sideways instead of cutting or wrapping it. Code is highlighted
 as the `Markdown` widget highlights it; table columns are aligned (and follow the
 table's `:---:` alignment). Where each heading and block id landed (piece, line of
 the piece) is kept, so the page pane can scroll to one. `wrap_piece` wraps a prose
-piece as a `Static` would (Textual's own wrapper), off the event loop.
+piece as a `Static` would (Textual's own wrapper), off the event loop, except that a
+line of a quote or a list item keeps its shape when it wraps (`hanging`): each
+continuation line repeats the quote bars and hangs under the item's text.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from textual.content import Content, _FormattedLine
 from textual.highlight import highlight
 from textual.style import Style
 
+from okf_explorer.tui.hanging import QUOTE_BAR, wrap_hanging
 from okf_explorer.tui.vault_inline import callout_title, inline_content
 
 CHUNK_LINES = 1_000
@@ -74,9 +77,15 @@ class _Renderer:
 
     # -- pieces
 
-    def _flush(self) -> None:
+    def _flush(self, keep_gap: bool = False) -> None:
+        """End the prose piece; its trailing blank lines go unless `keep_gap` (a wide
+        box follows: the blank line parts it from the prose, as between any blocks)."""
+        gap = False
         while self.lines and not self.lines[-1].plain:
             self.lines.pop()
+            gap = True
+        if self.lines and keep_gap and gap:
+            self.lines.append(Content(""))
         if self.lines:
             self.out.pieces.append(Piece(Content("\n").join(self.lines)))
         self.lines, self.rows = [], 0
@@ -100,16 +109,16 @@ class _Renderer:
             for line in lines:
                 self._line(line)
             return
-        self._flush()
+        self._flush(keep_gap=True)
         self.out.pieces.append(Piece(Content("\n").join(lines), wide=True))
 
     def _prefix(self) -> str:
         indent = "  " * max(0, len(self.lists) - 1)
         if self.marker is not None:
             marker, self.marker = self.marker, None
-            return "▌ " * self.quote + indent + marker
+            return QUOTE_BAR * self.quote + indent + marker
         width = 2 if not self.lists else (3 if self.lists[-1][0] < 0 else 4)
-        return "▌ " * self.quote + indent + (" " * width if self.lists else "")
+        return QUOTE_BAR * self.quote + indent + (" " * width if self.lists else "")
 
     # -- tokens
 
@@ -188,10 +197,15 @@ class Wrapped:
 
 
 def wrap_piece(content: Content, width: int) -> Wrapped:
-    """`content` wrapped as a `Static` `width` columns wide wraps it (pure: run it in a thread)."""
-    lines = tuple(content._wrap_and_format(max(1, width)))
-    starts = [index for index, line in enumerate(lines) if line.x == 0]
-    return Wrapped(width, lines, tuple(starts))
+    """`content` wrapped as a `Static` `width` columns wide wraps it, a quote's or list
+    item's lines hanging under their text (pure: run it in a thread)."""
+    width = max(1, width)
+    lines: list[_FormattedLine] = []
+    starts: list[int] = []
+    for y, line in enumerate(content.split("\n", allow_blank=True)):
+        starts.append(len(lines))
+        lines += wrap_hanging(line, width, y)
+    return Wrapped(width, tuple(lines), tuple(starts))
 
 
 def _code_lines(token: Token) -> list[Content]:

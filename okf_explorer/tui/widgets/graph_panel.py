@@ -21,7 +21,7 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from okf_explorer.core.graph import Edge
-from okf_explorer.tui.graph_drawing import SliceDrawing, draw_slice
+from okf_explorer.tui.graph_drawing import SliceDrawing, draw_slice, fit_line
 from okf_explorer.tui.history import View
 from okf_explorer.tui.widgets.traversal_panel import slice_title
 
@@ -90,11 +90,24 @@ class GraphPanel(Vertical):
         if drawing.more_edges:
             more.append(f"+{drawing.more_edges} more edges")
         self.border_subtitle = Text(" · ".join(more))
+        self._show_lines()
+
+    def _show_lines(self) -> None:
+        """The drawing's lines, each cut to the list's width so page names keep their
+        file name (`fit_line`); drawn again when the panel is resized."""
+        if self.drawing is None:
+            return
         options = self.query_one(OptionList)
+        highlighted = options.highlighted
+        width = options.scrollable_content_region.width
         options.clear_options()
-        options.add_options([_option(i, line) for i, line in enumerate(drawing.lines)])
-        if drawing.lines:
-            options.highlighted = 0
+        lines = self.drawing.lines
+        options.add_options([_option(i, line, width) for i, line in enumerate(lines)])
+        if lines:
+            options.highlighted = highlighted if highlighted is not None else 0
+
+    def on_resize(self) -> None:
+        self._show_lines()
 
     @on(OptionList.OptionSelected)
     def _selected(self, event: OptionList.OptionSelected) -> None:
@@ -106,12 +119,13 @@ class GraphPanel(Vertical):
             self.post_message(self.PageChosen(line.slug, line.exists))
 
 
-def _option(i: int, line) -> Option:  # type: ignore[no-untyped-def]
-    text = Text(line.text, no_wrap=True, overflow="ellipsis")
+def _option(i: int, line, width: int) -> Option:  # type: ignore[no-untyped-def]
+    shown = fit_line(line.text, width) if width > 0 else line.text
+    text = Text(shown, no_wrap=True, overflow="ellipsis")
     if line.slug is None:
         text.stylize("dim")
     elif line.root:
-        text.stylize("bold reverse", len(line.text) - len(line.text.lstrip("╙─ ")))
+        text.stylize("bold reverse", len(shown) - len(shown.lstrip("╙─ ")))
     elif not line.exists:
         text.stylize("red")
     return Option(text, id=str(i), disabled=line.slug is None)

@@ -7,10 +7,12 @@ import asyncio
 from collections.abc import Mapping, Sequence
 from functools import partial
 
+from rich.style import Style
 from rich.text import Text
 from textual import on
 from textual.message import Message
 from textual.widgets import Tree
+from textual.widgets._tree import TOGGLE_STYLE
 from textual.widgets.tree import TreeNode
 
 from okf_explorer.core.audit import Difference
@@ -32,6 +34,7 @@ from okf_explorer.tui.link_nodes import (
 )
 from okf_explorer.tui.okf_glyphs import row_badge
 from okf_explorer.tui.server_view import ServerComparison, explanation, mark, shorten
+from okf_explorer.tui.slice_rows import fit_label
 
 AMBIGUOUS_MARK = "≟"
 """Marks a link that several pages matched at its rule (see the subtitle for them)."""
@@ -68,8 +71,9 @@ class LinkTree(Tree[LinkNode]):
     """
 
     DEFAULT_CSS = """
-    LinkTree { padding: 0 1; }
+    LinkTree { padding: 0 1; overflow-x: hidden; }
     """
+    """Rows are cut to the pane (`render_label`): no sideways scrolling."""
 
     class ViewShown(Message):
         """The server's view of `slug` (`server_view`) is marked in the tree."""
@@ -287,6 +291,21 @@ class LinkTree(Tree[LinkNode]):
         if info is not None and info.title and info.title != data.slug:
             label.append(f"  {printable(info.title)}", style="dim")
         return label
+
+    def render_label(self, node: TreeNode[LinkNode], base_style: Style, style: Style) -> Text:
+        """Textual's row, but a page's label is cut to the pane so its file name stays
+        (`fit_label`), as the traversal rows are; Textual cuts a row at its end."""
+        label, data = node._label, node.data
+        depth, parent = 0, node.parent
+        while parent is not None and parent is not self.root:
+            depth, parent = depth + 1, parent.parent
+        icon = (self.ICON_NODE_EXPANDED if node.is_expanded else self.ICON_NODE) * node.allow_expand
+        width = self.scrollable_content_region.width - depth * self.guide_depth - len(icon)
+        if data is not None and not data.group and width > 0:
+            label = fit_label(label, printable(data.slug), width)
+        label = label.copy()
+        label.stylize(style)
+        return Text.assemble((icon, base_style + TOGGLE_STYLE), label)
 
     @on(Tree.NodeExpanded)
     def _expanded(self, event: Tree.NodeExpanded[LinkNode]) -> None:

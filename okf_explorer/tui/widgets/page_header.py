@@ -13,7 +13,9 @@ from typing import Any
 
 from rich.style import Style
 from rich.text import Text
+from textual.content import Content
 from textual.message import Message
+from textual.visual import VisualType
 from textual.widgets import Static
 
 from okf_explorer.core import okf_attest, okf_meta
@@ -21,6 +23,7 @@ from okf_explorer.core.pages import Page
 from okf_explorer.core.text_safety import printable
 from okf_explorer.core.typed_links import concept_path
 from okf_explorer.tui import okf_glyphs
+from okf_explorer.tui.hanging import HangingContent
 
 FOLD_LINES = 6
 """A value of more lines shows its first `FOLD_LINES - 1` and `… (K more lines)`."""
@@ -54,6 +57,13 @@ class PageHeader(Static):
 
     def action_follow_link(self, href: str) -> None:
         self.post_message(self.LinkClicked(href))
+
+    def update(self, content: VisualType = "", *, layout: bool = True) -> None:
+        """Show `content`; a header (`Text`) wraps with hanging indents, so a source's
+        resource or a nested value that wraps stays under its own line (`hanging`)."""
+        if isinstance(content, Text):
+            content = HangingContent.of(Content.from_rich_text(content, self.app.console))
+        super().update(content, layout=layout)
 
 
 def is_deprecated(frontmatter: dict[str, Any]) -> bool:

@@ -33,6 +33,7 @@ from textual.widgets._markdown import (
 
 from okf_explorer.tui.anchors import heading_key, is_block_anchor
 from okf_explorer.tui.body_links import anchor_of_href, target_of_href
+from okf_explorer.tui.hanging import HangingContent
 from okf_explorer.tui.vault_inline import WIDGET_STYLES, callout_title, callout_tone, inline_content
 from okf_explorer.tui.vault_markdown import vault_parser
 from okf_explorer.tui.widgets.embed_preview import embed_lines
@@ -181,7 +182,7 @@ class EmbedBlock(MarkdownBlock):
         parts = [head, body] if lines else [head]
         if hint:
             parts.append(Content.styled(hint, "italic"))
-        self.update(Content("\n").join(parts))
+        self.update(HangingContent.of(Content("\n").join(parts)))  # a quote keeps its bar
 
     def on_click(self, event: events.Click) -> None:
         event.stop()

@@ -1,0 +1,121 @@
+"""Wrapped lines keep their shape (`tui.hanging`): a long page's quotes and list items
+(seen in tmux on the Obsidian help vault and the Foam docs: a callout's second line lost
+its bar, a list item's second line started under the bullet) and the page header's
+sources (seen on the OKF reference bundles at 80×24: a source's resource wrapped to the
+margin)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.app import App
+
+from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.tui.app import make_app
+from okf_explorer.tui.hanging import HangingContent
+from okf_explorer.tui.vault_markdown import parse
+from okf_explorer.tui.widgets.fast_render import render_tokens, wrap_piece
+from okf_explorer.tui.widgets.page_pane import PagePane
+
+from .conftest import SMALL_BUNDLE, brain_for, settle, write_bundle
+
+WORDS = "every word of this sentence wraps around the edge of a narrow pane " * 2
+SHAPES = f"""> [!tip]- A tip
+> {WORDS}
+
+- {WORDS}
+  1. {WORDS}
+
+{WORDS}
+"""
+
+
+def wrapped_lines(markdown: str, width: int) -> list[str]:
+    pieces = render_tokens(parse(markdown), width).pieces
+    return [line.plain for piece in pieces for line in wrap_piece(piece.content, width).lines]
+
+
+def test_wrapped_quote_and_list_lines_hang_under_their_text() -> None:
+    lines = wrapped_lines(SHAPES, 40)
+    quote = lines[1 : lines.index("")]
+    assert len(quote) > 2 and all(line.startswith("▌ ") for line in quote)
+    item = lines.index(next(line for line in lines if line.startswith("• ")))
+    assert lines[item + 1].startswith("  ") and lines[item + 1][2] != " "
+    nested = lines.index(next(line for line in lines if line.startswith("  1.  ")))
+    assert lines[nested + 1].startswith("      ") and lines[nested + 1][6] != " "
+    prose = lines[lines.index(next(line for line in lines if line.startswith("every"))) + 1]
+    assert not prose.startswith(" ")  # a plain paragraph wraps to the margin
+    assert all(len(line) <= 40 for line in lines)
+
+
+def test_the_text_of_a_wrapped_line_is_kept_whole() -> None:
+    """Wrapping only adds the repeated prefix: the words read the same, in order."""
+    pieces = render_tokens(parse(SHAPES), 30).pieces
+    unwrapped = " ".join(piece.content.plain for piece in pieces).split()
+    wrapped = " ".join(wrapped_lines(SHAPES, 30)).split()
+    assert [word for word in wrapped if word != "▌"] == [w for w in unwrapped if w != "▌"]
+
+
+async def test_a_long_pages_callout_keeps_its_bar_on_every_line(tmp_path: Path) -> None:
+    filler = "".join(f"Paragraph {n} is filler text for a long page.\n\n" for n in range(1500))
+    pages = dict(SMALL_BUNDLE, **{"long.md": "# Long\n\n" + SHAPES + "\n" + filler})
+    app: App[None] = make_app(
+        brain_for(BundleSource(write_bundle(tmp_path / "b", pages))), start="long"
+    )
+    async with app.run_test(size=(80, 24)) as pilot:
+        pane = app.screen.query_one(PagePane)
+        await settle(pilot, until=lambda: pane.shown is not None and pane.light)
+        await settle(pilot)
+        screen = [strip.text for strip in app.screen._compositor.render_strips()]
+        quote = [line for line in screen if "narrow" in line or "every word" in line]
+        assert quote and all("▌ " in line for line in quote[:2])
+
+
+def test_a_wide_code_block_is_parted_from_the_prose_before_it() -> None:
+    """A blank line before a box that scrolls sideways, as after it (seen on the
+    Obsidian help vault's Callouts page: the code sat right under the paragraph)."""
+    wide = "x" * 80
+    markdown = f"Before the code.\n\n```\n{wide}\n```\n\nAfter the code.\n"
+    pieces = render_tokens(parse(markdown), 40).pieces
+    assert [piece.wide for piece in pieces] == [False, True, False]
+    assert pieces[0].content.plain == "Before the code.\n"
+    assert pieces[2].content.plain == "\nAfter the code."
+
+
+SOURCED = """---
+type: Metric
+sources:
+  - id: margin-standard
+    title: Cost Allocation and Margin Standard for the fiscal year
+    resource: /policies/margin-standard.md
+---
+# Gross margin
+"""
+
+
+def test_hanging_content_wraps_under_the_bullets_text() -> None:
+    text = "sources\n  • Cost Allocation Standard — → policies/margin-standard.md  [m]"
+    lines = [line.content.plain for line in HangingContent(text)._wrap_and_format(36)]
+    assert lines == [
+        "sources",
+        "  • Cost Allocation Standard — →",
+        "    policies/margin-standard.md  [m]",
+    ]
+    assert HangingContent(text).get_height({}, 36) == 3
+
+
+async def test_the_page_headers_sources_wrap_under_their_bullet(tmp_path: Path) -> None:
+    pages = {"index.md": "[[metric]]\n", "metric.md": SOURCED, "policies/margin-standard.md": ""}
+    app: App[None] = make_app(
+        brain_for(BundleSource(write_bundle(tmp_path / "b", pages))), start="metric"
+    )
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("p", "z")  # every property, the page pane alone
+        await settle(pilot)
+        header = app.screen.query_one("#page-header")
+        rows = [header.render_line(y).text.rstrip() for y in range(header.size.height)]
+        resource = next(n for n, row in enumerate(rows) if "margin-standard.md" in row)
+        assert rows[resource - 1].lstrip(" █").startswith("• Cost Allocation")
+        assert rows[resource].lstrip(" █").startswith("/policies/margin-standard.md")
+        assert rows[resource].startswith(rows[resource - 1][: rows[resource - 1].index("•")] + "  ")

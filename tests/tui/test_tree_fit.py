@@ -1,0 +1,57 @@
+"""The link tree cuts a long page name from the left, so its file name stays (seen in
+tmux at 80×24 on the Obsidian help vault: every row read `Getting started/Crea`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.text import Text
+
+from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.tui.app import make_app
+from okf_explorer.tui.slice_rows import fit_label
+from okf_explorer.tui.widgets.link_tree import LinkTree
+from tests.bundles import write_pages
+
+from .conftest import brain_for, settle
+
+FOLDER = "Getting started with the garden"
+PAGES = {
+    "Home": "# Home\n\n"
+    + "".join(f"- [[{name}]]\n" for name in ("Create a vault", "Link notes", "Sync notes")),
+    **{f"{FOLDER}/{name}": f"# {name}\n\nBack [[Home]].\n" for name in ("Create a vault",)},
+    f"{FOLDER}/Link notes": "# Link notes\n",
+    f"{FOLDER}/Sync notes": "# Sync notes\n",
+}
+
+
+def drawn_rows(tree: LinkTree) -> list[str]:
+    return [tree.render_line(y).text.rstrip() for y in range(tree.size.height)]
+
+
+async def test_tree_rows_keep_the_file_name_at_80_columns(tmp_path: Path) -> None:
+    root = write_pages(tmp_path / "v", PAGES)
+    app = make_app(brain_for(BundleSource(root)), start="Home")
+    async with app.run_test(size=(80, 24)) as pilot:
+        tree = app.screen.query_one(LinkTree)
+        await settle(pilot, until=lambda: len(tree.root.children[0].children) == 3)
+        await settle(pilot)
+        rows = drawn_rows(tree)
+        for name in ("Create a vault", "Link notes", "Sync notes"):
+            assert any(f"…/{name} →" in row for row in rows), (name, rows)
+        assert all(len(row) <= tree.size.width for row in rows)
+    app = make_app(brain_for(BundleSource(root)), start="Home")
+    async with app.run_test(size=(150, 45)) as pilot:  # wide enough: the whole name
+        tree = app.screen.query_one(LinkTree)
+        await settle(pilot, until=lambda: len(tree.root.children[0].children) == 3)
+        await settle(pilot)
+        assert any(f"{FOLDER}/Link notes →" in row for row in drawn_rows(tree))
+
+
+def test_fit_label_drops_the_title_then_cuts_the_slug_from_the_left() -> None:
+    slug = "Getting started/Create a vault"
+    label = Text.assemble("◉ ", slug, (" →3", "cyan"), ("  Create a vault", "dim"))
+    assert fit_label(label, slug, 60).plain == label.plain
+    assert fit_label(label, slug, 40).plain == f"◉ {slug} →3"
+    assert fit_label(label, slug, 24).plain == "◉ …/Create a vault →3"
+    assert fit_label(label, slug, 10).plain == "◉ Getting…"  # no room: cut at the end
