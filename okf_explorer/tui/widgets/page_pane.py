@@ -151,6 +151,7 @@ class PagePane(VerticalScroll, can_focus=True):
         self.header_folded = False
         """Whether the folded header cuts a value short (`p` applies)."""
         self._header_compact = False
+        self._header_rows = 1
         """Whether the header on screen is the compact one (a short pane)."""
         self.more_wanted = 0
         """`m` presses not yet drawn (each draws the next part of a long page)."""
@@ -251,7 +252,8 @@ class PagePane(VerticalScroll, can_focus=True):
                 await markdown.update("")
         else:
             await light.show(None)
-            await self.first_screen.show(body.markdown, tokens, self.size.height)
+            rows, width = self._body_view(markdown)
+            await self.first_screen.show(body.markdown, tokens, rows, width)
         filled = body.end >= min(RENDER_CHARS, body.total)
         self._shown_part(body, final=filled)
         self.scroll_home(animate=False)
@@ -262,6 +264,12 @@ class PagePane(VerticalScroll, can_focus=True):
             self.first_screen.when_whole(partial(self.scroll_to_anchor, anchor))
         if self.first_screen.pending:  # the blocks below the first screen, once it is painted
             self.call_after_refresh(self.run_worker, self._rest_of_body(page), group="fill")
+
+    def _body_view(self, markdown: VaultMarkdown) -> tuple[int, int]:
+        """(rows, columns) of the body visible under the header, at most (a pane not
+        laid out yet: a tall screen's)."""
+        rows = self.size.height - self._header_rows - 1 if self.size.height else 60
+        return rows, self.content_region.width - markdown.styles.gutter.width
 
     async def _rest_of_body(self, page: Page) -> None:
         if self.page is page:
@@ -324,6 +332,7 @@ class PagePane(VerticalScroll, can_focus=True):
         if self.badge is not None and self.badge[0] == page.slug:
             header = Text.assemble(header, "\n", self.badge[1])
         self.query_one("#page-header", Static).update(header)
+        self._header_rows = header.plain.count("\n") + 1  # at least: lines may wrap
         self.header_folded = header_folds(page, compact=compact)
 
     @property

@@ -1,0 +1,116 @@
+"""The body's blocks draw exactly what Textual's own block widgets draw.
+
+`VaultMarkdown` trims what mounting a block costs (no component classes per block,
+see `vault_body.NO_COMPONENTS`): the same bodies, drawn by it and by the library
+path (Textual's block classes, each with its own component classes, and Textual's
+list and table widgets, reading the same vault Markdown), must give the same screen,
+character for character and style for style, at a wide and a narrow width.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import pytest
+from textual.app import App, ComposeResult
+from textual.containers import VerticalScroll
+from textual.widgets import Markdown
+from textual.widgets._markdown import (
+    MarkdownBlock,
+    MarkdownH1,
+    MarkdownH2,
+    MarkdownH3,
+    MarkdownH4,
+    MarkdownParagraph,
+    MarkdownTD,
+    MarkdownTH,
+)
+
+from okf_explorer.tui.vault_markdown import parse
+from okf_explorer.tui.widgets.vault_body import (
+    CalloutQuote,
+    EmbedBlock,
+    VaultMarkdown,
+    _VaultInline,
+)
+
+from .conftest import settle
+from .vault_fixture import VAULT
+
+LIBRARY_COMPONENTS = {"COMPONENT_CLASSES": MarkdownBlock.COMPONENT_CLASSES}
+
+
+def _library(name: str, *bases: type) -> type[MarkdownBlock]:
+    return type(name, bases, {**LIBRARY_COMPONENTS, "_inherit_component_classes": True})
+
+
+class LibraryMarkdown(Markdown):
+    """The library path: Textual's block classes with their component classes, our
+    inline converter and callouts on top (what `VaultMarkdown` was before)."""
+
+    BLOCKS: ClassVar[dict[str, type[MarkdownBlock]]] = {
+        **Markdown.BLOCKS,
+        "h1": _library("LibH1", _VaultInline, MarkdownH1),
+        "h2": _library("LibH2", _VaultInline, MarkdownH2),
+        "h3": _library("LibH3", _VaultInline, MarkdownH3),
+        "h4": _library("LibH4", _VaultInline, MarkdownH4),
+        "paragraph_open": _library("LibParagraph", _VaultInline, MarkdownParagraph),
+        "blockquote_open": _library("LibQuote", CalloutQuote),
+        "th_open": _library("LibTH", _VaultInline, MarkdownTH),
+        "td_open": _library("LibTD", _VaultInline, MarkdownTD),
+    }
+
+    def unhandled_token(self, token):  # type: ignore[no-untyped-def]
+        if token.type == "vault_embed":
+            return _library("LibEmbed", EmbedBlock)(self, token)
+        return None
+
+
+STYLES = (
+    "# Styles\n\nPlain *em* **strong** ~~gone~~ `code` and ***both*** with "
+    "[a link](x.md) and `code with **no** bold`.\n\n"
+    "### Small heading `with code`\n\n#### Smaller *still*\n\n"
+)
+LISTS = (
+    "- one *item* with `code`\n- two, long enough to wrap at a narrow width: "
+    + "words " * 14
+    + "\n  - nested **bold**\n    - deeper\n- [x] done task\n- [ ] open task\n\n"
+    "3. third\n4. fourth with [[a link]]\n\n"
+    "- item\n\n  a second paragraph in it\n\n"
+    "1. a\n2. b\n3. c\n4. d\n5. e\n6. f\n7. g\n8. h\n9. i\n10. j\n\n"
+)
+TABLE = "| a | *b* |\n|---|:-:|\n| `x` | **y** |\n| 1 | 2 |\n\n---\n\nAfter the rule.\n"
+BODIES = {
+    "styles": STYLES,
+    "lists": LISTS,
+    "table": TABLE,
+    "notes": VAULT["Reading Notes.md"].split("---\n", 2)[2],
+}
+
+
+class BodyApp(App[None]):
+    def __init__(self, markdown: Markdown) -> None:
+        super().__init__()
+        self.markdown = markdown
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield self.markdown
+
+
+async def drawn(markdown: Markdown, body: str, size: tuple[int, int]) -> str:
+    """The screen (as SVG) of `markdown` showing `body` at `size`."""
+    app = BodyApp(markdown)
+    async with app.run_test(size=size) as pilot:
+        blocks = list(markdown._parse_markdown(parse(body)))
+        await markdown.mount_all(blocks)
+        await settle(pilot)
+        return app.export_screenshot()
+
+
+@pytest.mark.parametrize("size", [(100, 60), (44, 80)], ids=["wide", "narrow"])
+@pytest.mark.parametrize("name", list(BODIES))
+async def test_blocks_draw_as_the_library_draws_them(name: str, size: tuple[int, int]) -> None:
+    ours = await drawn(VaultMarkdown(), BODIES[name], size)
+    library = await drawn(LibraryMarkdown(parser_factory=None), BODIES[name], size)
+    assert ours == library
