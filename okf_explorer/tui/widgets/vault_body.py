@@ -36,6 +36,7 @@ from okf_explorer.tui.body_links import anchor_of_href, target_of_href
 from okf_explorer.tui.vault_inline import WIDGET_STYLES, callout_title, callout_tone, inline_content
 from okf_explorer.tui.vault_markdown import vault_parser
 from okf_explorer.tui.widgets.embed_preview import embed_lines
+from okf_explorer.tui.widgets.list_block import VaultBulletList, VaultOrderedList
 
 EMBED_PREVIEW_LINES = 3
 """Lines of an embedded page shown while its embed is collapsed."""
@@ -239,6 +240,8 @@ class VaultMarkdown(Markdown):
         "h6": _heading(MarkdownH6),
         "paragraph_open": VaultParagraph,
         "blockquote_open": CalloutQuote,
+        "bullet_list_open": VaultBulletList,
+        "ordered_list_open": VaultOrderedList,
         "th_open": VaultTH,
         "td_open": VaultTD,
     }
@@ -261,6 +264,8 @@ class VaultMarkdown(Markdown):
             wanted = anchor[1:]
             for block in self.query(MarkdownBlock):
                 if block._token.meta.get("block_id") == wanted:
+                    return block
+                if wanted in getattr(block, "block_ids", ()):  # in a list drawn as one
                     return block
             return None
         key = heading_key(anchor)
