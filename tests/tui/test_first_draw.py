@@ -24,7 +24,6 @@ from textual.widgets._markdown import (
     MarkdownH2,
     MarkdownH3,
     MarkdownH4,
-    MarkdownParagraph,
     MarkdownTD,
     MarkdownTH,
 )
@@ -34,6 +33,7 @@ from okf_explorer.tui.widgets.vault_body import (
     CalloutQuote,
     EmbedBlock,
     VaultMarkdown,
+    VaultParagraph,
     _VaultInline,
 )
 
@@ -47,6 +47,13 @@ def _library(name: str, *bases: type) -> type[MarkdownBlock]:
     return type(name, bases, {**LIBRARY_COMPONENTS, "_inherit_component_classes": True})
 
 
+class LibraryQuote(CalloutQuote):
+    """A callout whose paragraphs are widgets of their own, as Textual's quote has them."""
+
+    def compose(self) -> ComposeResult:
+        yield from MarkdownBlock.compose(self)
+
+
 class LibraryMarkdown(Markdown):
     """The library path: Textual's block classes with their component classes, our
     inline converter and callouts on top (what `VaultMarkdown` was before)."""
@@ -57,8 +64,8 @@ class LibraryMarkdown(Markdown):
         "h2": _library("LibH2", _VaultInline, MarkdownH2),
         "h3": _library("LibH3", _VaultInline, MarkdownH3),
         "h4": _library("LibH4", _VaultInline, MarkdownH4),
-        "paragraph_open": _library("LibParagraph", _VaultInline, MarkdownParagraph),
-        "blockquote_open": _library("LibQuote", CalloutQuote),
+        "paragraph_open": _library("LibParagraph", VaultParagraph),
+        "blockquote_open": _library("LibQuote", LibraryQuote),
         "th_open": _library("LibTH", _VaultInline, MarkdownTH),
         "td_open": _library("LibTD", _VaultInline, MarkdownTD),
     }
@@ -82,10 +89,19 @@ LISTS = (
     "- item\n\n  a second paragraph in it\n\n"
     "1. a\n2. b\n3. c\n4. d\n5. e\n6. f\n7. g\n8. h\n9. i\n10. j\n\n"
 )
+QUOTES = (
+    "> [!note] Title with *em*\n> Body with [a link](x.md) and "
+    + "long words " * 12
+    + "\n>\n> A second paragraph.\n\n"
+    "> [!tip]- Folded\n> Hidden **body**.\n\n> [!bug]+ Open\n> Shown.\n\n"
+    "> plain quote\n> on two lines\n\n> outer\n>\n> > nested quote\n\n"
+    "> - a list\n> - in a quote\n\n> [!warning]\n\n"
+)
 TABLE = "| a | *b* |\n|---|:-:|\n| `x` | **y** |\n| 1 | 2 |\n\n---\n\nAfter the rule.\n"
 BODIES = {
     "styles": STYLES,
     "lists": LISTS,
+    "quotes": QUOTES,
     "table": TABLE,
     "notes": VAULT["Reading Notes.md"].split("---\n", 2)[2],
 }
@@ -101,13 +117,18 @@ class BodyApp(App[None]):
             yield self.markdown
 
 
-async def drawn(markdown: Markdown, body: str, size: tuple[int, int]) -> str:
-    """The screen (as SVG) of `markdown` showing `body` at `size`."""
+async def drawn(markdown: Markdown, body: str, size: tuple[int, int], fold: bool = False) -> str:
+    """The screen (as SVG) of `markdown` showing `body` at `size` (`fold`: after each
+    foldable callout was folded or unfolded)."""
     app = BodyApp(markdown)
     async with app.run_test(size=size) as pilot:
         blocks = list(markdown._parse_markdown(parse(body)))
         await markdown.mount_all(blocks)
         await settle(pilot)
+        if fold:
+            for quote in markdown.query(CalloutQuote):
+                quote.toggle_fold()
+            await settle(pilot)
         return re.sub(r"terminal-\d+", "terminal", app.export_screenshot())
 
 
@@ -117,3 +138,10 @@ async def test_blocks_draw_as_the_library_draws_them(name: str, size: tuple[int,
     ours = await drawn(VaultMarkdown(), BODIES[name], size)
     library = await drawn(LibraryMarkdown(parser_factory=None), BODIES[name], size)
     assert ours == library
+
+
+async def test_callouts_fold_and_unfold_as_the_library_draws_them() -> None:
+    for body in (QUOTES, BODIES["notes"]):
+        ours = await drawn(VaultMarkdown(), body, (80, 50), fold=True)
+        library = await drawn(LibraryMarkdown(parser_factory=None), body, (80, 50), fold=True)
+        assert ours == library

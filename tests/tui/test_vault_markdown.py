@@ -75,13 +75,15 @@ async def test_vault_constructs_read_as_obsidian_shows_them(tmp_path: Path) -> N
             ("warning", "+", False),
         ]
         assert len(pane.query(CalloutQuote)) == 4  # the plain quote stays a quote
-        tip = callouts[1]
-        body = tip.children[-1]
-        assert not body.display and "Hidden until opened" in body._content.plain
+        tip = callouts[1]  # a quote of paragraphs draws them itself (`CalloutQuote`)
+        drawn = tip.render().plain  # type: ignore[union-attr]
+        assert drawn.startswith("▸ ★ A folded tip") and "Hidden until opened" not in drawn
+        assert "Hidden until opened" in tip._content.plain
         await pilot.click(tip)
         await settle(pilot)
-        assert not tip.folded and body.display
-        assert tip.children[0]._content.plain.startswith("▾ ★ A folded tip")
+        drawn = tip.render().plain  # type: ignore[union-attr]
+        assert not tip.folded and "Hidden until opened" in drawn
+        assert drawn.startswith("▾ ★ A folded tip")
 
 
 async def test_an_embed_previews_its_section_and_unfolds_on_a_click(tmp_path: Path) -> None:
