@@ -14,12 +14,15 @@ from typing import ClassVar
 from markdown_it.token import Token
 from textual import events
 from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.message import Message
-from textual.widgets import Markdown
+from textual.widget import Widget
+from textual.widgets import Label, Markdown
 from textual.widgets._markdown import (
     MarkdownBlock,
     MarkdownBlockQuote,
+    MarkdownBullet,
     MarkdownH1,
     MarkdownH2,
     MarkdownH3,
@@ -28,6 +31,8 @@ from textual.widgets._markdown import (
     MarkdownH6,
     MarkdownHeader,
     MarkdownParagraph,
+    MarkdownTableCellContents,
+    MarkdownTableContent,
     MarkdownTD,
     MarkdownTH,
 )
@@ -280,6 +285,18 @@ class VaultMarkdown(Markdown):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, parser_factory=vault_parser, open_links=False)
 
+    def on_mount(self) -> None:
+        """Add the CSS of every widget class a body mounts now, in one go. Textual adds
+        a class's CSS when its first widget mounts and parses the stylesheet again
+        each time: five times while the first page's first screen was drawn."""
+        stylesheet = self.app.stylesheet
+        for widget_class in BODY_WIDGETS:
+            # the class's CSS, read as `Widget._post_register` reads it
+            for source, css, tie_breaker, scope in object.__new__(widget_class)._get_default_css():
+                stylesheet.add_source(
+                    css, read_from=source, is_default_css=True, tie_breaker=tie_breaker, scope=scope
+                )
+
     def unhandled_token(self, token: Token) -> MarkdownBlock | None:
         if token.type == "vault_embed":
             return EmbedBlock(self, token)
@@ -304,3 +321,16 @@ class VaultMarkdown(Markdown):
             if heading_key(header._content.plain) == key:
                 return header
         return None
+
+
+BODY_WIDGETS: tuple[type[Widget], ...] = (
+    *VaultMarkdown.BLOCKS.values(),
+    EmbedBlock,
+    MarkdownTableContent,
+    MarkdownTableCellContents,
+    MarkdownBullet,
+    Horizontal,
+    Vertical,
+    Label,
+)
+"""The widget classes a body may mount (their CSS is added when the body is)."""
