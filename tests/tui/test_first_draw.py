@@ -6,7 +6,8 @@ path (Textual's block classes, each with its own component classes, and Textual'
 list and table widgets, reading the same vault Markdown), must give the same screen,
 character for character and style for style, at a wide and a narrow width. (The
 SVG's id, a hash of the segments with their mouse-selection offsets, is left out: a
-list drawn as one widget numbers the offsets of its lines as one text.)
+list drawn as one widget numbers the offsets of its lines as one text; and so are
+its style class numbers, given in the order styles first occur, blank cells too.)
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from textual.widgets._markdown import (
 )
 
 from okf_explorer.tui.vault_markdown import parse
+from okf_explorer.tui.widgets.table_block import VaultTable
 from okf_explorer.tui.widgets.vault_body import (
     CalloutQuote,
     EmbedBlock,
@@ -97,7 +99,14 @@ QUOTES = (
     "> plain quote\n> on two lines\n\n> outer\n>\n> > nested quote\n\n"
     "> - a list\n> - in a quote\n\n> [!warning]\n\n"
 )
-TABLE = "| a | *b* |\n|---|:-:|\n| `x` | **y** |\n| 1 | 2 |\n\n---\n\nAfter the rule.\n"
+TABLE = (
+    "| a | *b* |\n|---|:-:|\n| `x` | **y** |\n| 1 | 2 |\n\n---\n\nAfter the rule.\n\n"
+    "| name | what it says | link |\n|---|---|---|\n"
+    "| first | " + "a cell long enough to wrap over several lines " * 3 + "| [[Page|the page]] |\n"
+    "| second | Averyveryveryverylongwordthatcannotwrapanywhereatall | [x](x.md) |\n"
+    "| third | short |\n\n"
+    "| only |\n|---|\n| one column |\n"
+)
 BODIES = {
     "styles": STYLES,
     "lists": LISTS,
@@ -129,7 +138,17 @@ async def drawn(markdown: Markdown, body: str, size: tuple[int, int], fold: bool
             for quote in markdown.query(CalloutQuote):
                 quote.toggle_fold()
             await settle(pilot)
-        return re.sub(r"terminal-\d+", "terminal", app.export_screenshot())
+        return drawing(app.export_screenshot())
+
+
+def drawing(svg: str) -> str:
+    """`svg` with each text's style class replaced by the style itself: the classes are
+    numbered in the order styles first occur, blank cells included, which only
+    says how the cells were cut into segments."""
+    svg = re.sub(r"terminal-\d+", "terminal", svg)
+    styles = dict(re.findall(r"\.(terminal-r\d+) \{([^}]*)\}", svg))
+    svg = re.sub(r"\.terminal-r\d+ \{[^}]*\}", "", svg)
+    return re.sub(r'class="(terminal-r\d+)"', lambda m: f'style="{styles[m[1]]}"', svg)
 
 
 @pytest.mark.parametrize("size", [(100, 60), (44, 80)], ids=["wide", "narrow"])
@@ -145,3 +164,31 @@ async def test_callouts_fold_and_unfold_as_the_library_draws_them() -> None:
         ours = await drawn(VaultMarkdown(), body, (80, 50), fold=True)
         library = await drawn(LibraryMarkdown(parser_factory=None), body, (80, 50), fold=True)
         assert ours == library
+
+
+class LinkApp(BodyApp):
+    def __init__(self, markdown: Markdown) -> None:
+        super().__init__(markdown)
+        self.clicked: list[str] = []
+
+    def on_markdown_link_clicked(self, event: Markdown.LinkClicked) -> None:
+        self.clicked.append(event.href)
+
+
+async def test_a_table_cell_shows_its_text_as_a_tooltip_and_its_links_follow() -> None:
+    markdown = VaultMarkdown()
+    app = LinkApp(markdown)
+    async with app.run_test(size=(60, 20)) as pilot:
+        body = "| name | see |\n|---|---|\n| first | [the page](page.md) |\n"
+        await markdown.mount_all(list(markdown._parse_markdown(parse(body))))
+        await settle(pilot)
+        (table,) = markdown.query(VaultTable)
+        assert not table.children, "one widget draws the table"
+        layout = table._render().layout(table.content_size.width)  # type: ignore[attr-defined]
+        left, _ = layout.columns[1]
+        top, _ = layout.rows[1]
+        await pilot.hover(table, offset=(left + 2, top + 1))
+        assert table.tooltip == "the page"
+        await pilot.click(table, offset=(left + 2, top + 1))
+        await settle(pilot)
+        assert app.clicked == ["page.md"]

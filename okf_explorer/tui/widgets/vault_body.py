@@ -43,6 +43,7 @@ from okf_explorer.tui.vault_inline import WIDGET_STYLES, callout_title, callout_
 from okf_explorer.tui.vault_markdown import vault_parser
 from okf_explorer.tui.widgets.embed_preview import embed_lines
 from okf_explorer.tui.widgets.list_block import VaultBulletList, VaultOrderedList, block_ids
+from okf_explorer.tui.widgets.table_block import VaultTable
 
 EMBED_PREVIEW_LINES = 3
 """Lines of an embedded page shown while its embed is collapsed."""
@@ -278,6 +279,7 @@ class VaultMarkdown(Markdown):
         "blockquote_open": CalloutQuote,
         "bullet_list_open": VaultBulletList,
         "ordered_list_open": VaultOrderedList,
+        "table_open": VaultTable,
         "th_open": VaultTH,
         "td_open": VaultTD,
     }
