@@ -29,8 +29,9 @@ from textual.widgets._markdown import (
     MarkdownTH,
 )
 
+from okf_explorer.core.fast_paths import PLAIN_ENV
 from okf_explorer.tui.vault_markdown import parse
-from okf_explorer.tui.widgets.table_block import VaultTable
+from okf_explorer.tui.widgets.fast_table import VaultTable
 from okf_explorer.tui.widgets.vault_body import (
     CalloutQuote,
     EmbedBlock,
@@ -175,7 +176,10 @@ class LinkApp(BodyApp):
         self.clicked.append(event.href)
 
 
-async def test_a_table_cell_shows_its_text_as_a_tooltip_and_its_links_follow() -> None:
+async def test_a_table_cell_shows_its_text_as_a_tooltip_and_its_links_follow(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv(PLAIN_ENV, "0")  # the fast path itself, whatever the suite runs with
     markdown = VaultMarkdown()
     app = LinkApp(markdown)
     async with app.run_test(size=(60, 20)) as pilot:

@@ -37,13 +37,14 @@ from textual.widgets._markdown import (
     MarkdownTH,
 )
 
+from okf_explorer.core import fast_paths
 from okf_explorer.tui.anchors import heading_key, is_block_anchor
 from okf_explorer.tui.body_links import anchor_of_href, target_of_href
 from okf_explorer.tui.vault_inline import WIDGET_STYLES, callout_title, callout_tone, inline_content
 from okf_explorer.tui.vault_markdown import vault_parser
 from okf_explorer.tui.widgets.embed_preview import embed_lines
-from okf_explorer.tui.widgets.list_block import VaultBulletList, VaultOrderedList, block_ids
-from okf_explorer.tui.widgets.table_block import VaultTable
+from okf_explorer.tui.widgets.fast_list import VaultBulletList, VaultOrderedList, block_ids
+from okf_explorer.tui.widgets.fast_table import VaultTable
 
 EMBED_PREVIEW_LINES = 3
 """Lines of an embedded page shown while its embed is collapsed."""
@@ -120,7 +121,9 @@ class CalloutQuote(MarkdownBlockQuote):
 
     A quote of paragraphs only (most quotes and callouts) draws them itself, one
     under the other as Textual's paragraph widgets would, instead of mounting them:
-    a widget a paragraph was half the cost of a callout on a page's first screen."""
+    a widget a paragraph was half the cost of a callout on a page's first screen
+    (a fast path: off under `OKF_EXPLORER_PLAIN=1`; tested against the library's
+    widgets in `tests/tui/test_first_draw.py`)."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = set()
     _inherit_component_classes = False
@@ -148,7 +151,8 @@ class CalloutQuote(MarkdownBlockQuote):
             _preset_classes(self, "-folded")
 
     def compose(self) -> ComposeResult:
-        if not self._blocks or not all(isinstance(b, MarkdownParagraph) for b in self._blocks):
+        simple = self._blocks and all(isinstance(b, MarkdownParagraph) for b in self._blocks)
+        if not (simple and fast_paths.enabled()):
             yield from super().compose()
             return
         self.paragraphs = list(self._blocks)

@@ -8,7 +8,8 @@ then grown or shrunk in proportion to fill the width, never under its longest wo
 each row as tall as its tallest wrapped cell, the keylines drawn with Textual's own
 `Canvas`, headers in the header colour at the bottom of their row, cells cut with an
 ellipsis as the library's cells are. Links in cells stay clickable and a cell's text
-is its tooltip. Equivalence with the library path is tested (`tests/tui/test_first_draw.py`).
+is its tooltip. Off under `OKF_EXPLORER_PLAIN=1`. Equivalence with the library path
+is tested (`tests/tui/test_first_draw.py`); the gain is in `docs/performance.md`.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import ClassVar
 
 from textual import events
 from textual._resolve import resolve
-from textual.app import ComposeResult
+from textual.app import ComposeResult, RenderResult
 from textual.canvas import Canvas, Rectangle
 from textual.color import Color
 from textual.content import Content
@@ -29,6 +30,8 @@ from textual.strip import Strip
 from textual.style import Style
 from textual.visual import RenderOptions, Visual
 from textual.widgets._markdown import MarkdownTable
+
+from okf_explorer.core import fast_paths
 
 HEADER = "vault-table--header"
 KEYLINE = "vault-table--keyline"
@@ -183,12 +186,25 @@ class VaultTable(MarkdownTable):
             self._cells = [*self._headers, *(cell for row in self._rows for cell in row)]
         return self._cells
 
+    _fast: bool | None = None
+
+    @property
+    def fast(self) -> bool:
+        """Whether this table draws itself (fast paths on when it was first asked)."""
+        if self._fast is None:
+            self._fast = fast_paths.enabled()
+        return self._fast
+
     def compose(self) -> ComposeResult:
+        if not self.fast:
+            return super().compose()
         self.cells  # noqa: B018 -- read before the blocks are let go
         self._blocks.clear()
         return iter(())
 
-    def render(self) -> GridTable:
+    def render(self) -> RenderResult:
+        if not self.fast:
+            return super().render()
         keyline = self.background_colors[0] + self.get_component_styles(KEYLINE).color
         return GridTable(self.cells, len(self._headers), keyline)
 

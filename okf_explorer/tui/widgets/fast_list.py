@@ -6,8 +6,10 @@ first screen. A list whose items hold only paragraphs and such lists (most lists
 tasks, links, nested points) is drawn here by one widget instead: `HangingList` puts
 each item's bullet in a column as wide as the bullet and wraps the item's text in
 the width left, as the `Horizontal` does. Any other list (code, quotes, tables in an
-item) keeps Textual's widgets. Equivalence with the library path is tested
-(`tests/tui/test_first_draw.py`: the same screen, style for style).
+item) keeps Textual's widgets, and so does every list under `OKF_EXPLORER_PLAIN=1`.
+Equivalence with the library path is tested (`tests/tui/test_first_draw.py`: the
+same screen, style for style). Measured with the table and quote fast paths
+(`tests/bench/bench_body.py --open-only`): see `docs/performance.md`.
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ from textual.widgets._markdown import (
     MarkdownOrderedListItem,
     MarkdownParagraph,
 )
+
+from okf_explorer.core import fast_paths
 
 BULLET = "vault-list--bullet"
 """The component class the bullets are drawn in (as Textual styles `MarkdownBullet`)."""
@@ -190,7 +194,7 @@ class _OneWidget:
     """Block ids (`^id`) of the items' paragraphs, which `VaultMarkdown.block_for` finds here."""
 
     def compose(self) -> ComposeResult:
-        rows = list_rows(self)  # type: ignore[arg-type]
+        rows = list_rows(self) if fast_paths.enabled() else None  # type: ignore[arg-type]
         if rows is None:
             yield from super().compose()  # type: ignore[misc]
             return
