@@ -18,6 +18,8 @@ from typing import ClassVar
 import pytest
 from textual.app import App, ComposeResult
 from textual.containers import VerticalScroll
+from textual.geometry import Offset
+from textual.selection import Selection
 from textual.widgets import Markdown
 from textual.widgets._markdown import (
     MarkdownBlock,
@@ -31,6 +33,7 @@ from textual.widgets._markdown import (
 
 from okf_explorer.core.fast_paths import PLAIN_ENV
 from okf_explorer.tui.vault_markdown import parse
+from okf_explorer.tui.widgets.fast_list import VaultBulletList
 from okf_explorer.tui.widgets.fast_table import VaultTable
 from okf_explorer.tui.widgets.vault_body import (
     CalloutQuote,
@@ -196,3 +199,20 @@ async def test_a_table_cell_shows_its_text_as_a_tooltip_and_its_links_follow(
         await pilot.click(table, offset=(left + 2, top + 1))
         await settle(pilot)
         assert app.clicked == ["page.md"]
+
+
+async def test_text_selected_in_a_list_is_the_list_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(PLAIN_ENV, "0")
+    markdown = VaultMarkdown()
+    app = BodyApp(markdown)
+    async with app.run_test(size=(60, 20)) as pilot:
+        body = "- one *item*\n- two\n  - nested\n"
+        await markdown.mount_all(list(markdown._parse_markdown(parse(body))))
+        await settle(pilot)
+        (bullets,) = markdown.query(VaultBulletList)
+        assert not bullets.children, "one widget draws the list"
+        selection = Selection(Offset(2, 0), Offset(6, 2))
+        assert bullets.get_selection(selection) == ("one item\n• two\n  ▪ ne", "\n")
+        app.screen.selections = {bullets: selection}
+        await settle(pilot)
+        assert "item" in app.export_screenshot()  # drawn with the selection on it
