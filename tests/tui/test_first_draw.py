@@ -50,7 +50,9 @@ LIBRARY_COMPONENTS = {"COMPONENT_CLASSES": MarkdownBlock.COMPONENT_CLASSES}
 
 
 def _library(name: str, *bases: type) -> type[MarkdownBlock]:
-    return type(name, bases, {**LIBRARY_COMPONENTS, "_inherit_component_classes": True})
+    library = type(name, bases, dict(LIBRARY_COMPONENTS))
+    library._inherit_component_classes = True  # as Textual's `Widget` subclasses all are
+    return library
 
 
 class LibraryQuote(CalloutQuote):

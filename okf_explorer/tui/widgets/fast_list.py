@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from contextlib import suppress
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 from rich.cells import cell_len
 from rich.segment import Segment
@@ -27,6 +27,7 @@ from textual.selection import Selection
 from textual.strip import Strip
 from textual.style import Style
 from textual.visual import RenderOptions, Visual
+from textual.widget import Widget
 from textual.widgets._markdown import (
     MarkdownBlock,
     MarkdownBulletList,
@@ -45,6 +46,16 @@ BULLET_CSS = f"""
     & > .{BULLET} {{ color: $text-primary; }}
     &:light > .{BULLET} {{ color: $text-secondary; }}
 """
+
+
+W = TypeVar("W", bound=type[Widget])
+
+
+def own_components_only(widget_class: W) -> W:
+    """`widget_class` with only the component classes it names itself, none of its
+    bases' (Textual's `Widget` drops the `inherit_component_classes` class keyword)."""
+    widget_class._inherit_component_classes = False
+    return widget_class
 
 
 @dataclass(frozen=True)
@@ -210,13 +221,13 @@ class _OneWidget:
         return super().get_selection(selection)  # type: ignore[misc]
 
 
+@own_components_only
 class VaultBulletList(_OneWidget, MarkdownBulletList):
     COMPONENT_CLASSES: ClassVar[set[str]] = {BULLET}
-    _inherit_component_classes = False
     DEFAULT_CSS = f"VaultBulletList {{ {BULLET_CSS} }}"
 
 
+@own_components_only
 class VaultOrderedList(_OneWidget, MarkdownOrderedList):
     COMPONENT_CLASSES: ClassVar[set[str]] = {BULLET}
-    _inherit_component_classes = False
     DEFAULT_CSS = f"VaultOrderedList {{ {BULLET_CSS} }}"

@@ -32,6 +32,7 @@ from textual.visual import RenderOptions, Visual
 from textual.widgets._markdown import MarkdownTable
 
 from okf_explorer.core import fast_paths
+from okf_explorer.tui.widgets.fast_list import own_components_only
 
 HEADER = "vault-table--header"
 KEYLINE = "vault-table--keyline"
@@ -164,11 +165,11 @@ def _cell_lines(
     ]
 
 
+@own_components_only
 class VaultTable(MarkdownTable):
     """A table drawn by one widget (`GridTable`), as `MarkdownTable` draws it."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {HEADER, KEYLINE}
-    _inherit_component_classes = False
     DEFAULT_CSS = f"""
     VaultTable {{
         & > .{HEADER} {{ color: $primary; }}

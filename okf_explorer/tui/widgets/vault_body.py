@@ -43,7 +43,12 @@ from okf_explorer.tui.body_links import anchor_of_href, target_of_href
 from okf_explorer.tui.vault_inline import WIDGET_STYLES, callout_title, callout_tone, inline_content
 from okf_explorer.tui.vault_markdown import vault_parser
 from okf_explorer.tui.widgets.embed_preview import embed_lines
-from okf_explorer.tui.widgets.fast_list import VaultBulletList, VaultOrderedList, block_ids
+from okf_explorer.tui.widgets.fast_list import (
+    VaultBulletList,
+    VaultOrderedList,
+    block_ids,
+    own_components_only,
+)
 from okf_explorer.tui.widgets.fast_table import VaultTable
 
 EMBED_PREVIEW_LINES = 3
@@ -52,8 +57,8 @@ EMBED_OPEN_LINES = 40
 """Lines of an embedded page shown once its embed is unfolded (the rest: follow it)."""
 
 
-NO_COMPONENTS: dict[str, object] = {"COMPONENT_CLASSES": set(), "_inherit_component_classes": False}
-"""Class attributes of a block that styles no part of its text itself: Textual gives
+NO_COMPONENTS = own_components_only
+"""How a block that styles no part of its text itself is declared: Textual gives
 each component class of each widget mounted a styles object of its own (a CSS match
 per class per block, ~30 % of mounting a block), while our blocks' inline styles
 (`.em`, `.strong`, `.s`, `.code_inline`) are the same everywhere in a body: they are
@@ -63,7 +68,7 @@ widget's ancestors), styled once a body."""
 
 def _quiet(base: type[MarkdownBlock]) -> type[MarkdownBlock]:
     """`base` without component classes of its own (`NO_COMPONENTS`)."""
-    return type(f"Vault{base.__name__}", (base,), dict(NO_COMPONENTS))
+    return NO_COMPONENTS(type(f"Vault{base.__name__}", (base,), {}))
 
 
 def _preset_classes(block: MarkdownBlock, *names: str) -> None:
@@ -96,25 +101,26 @@ class _VaultInline:
         return content
 
 
+@NO_COMPONENTS
 class VaultParagraph(_VaultInline, MarkdownParagraph):
-    COMPONENT_CLASSES: ClassVar[set[str]] = set()
-    _inherit_component_classes = False
+    pass
 
 
+@NO_COMPONENTS
 class VaultTH(_VaultInline, MarkdownTH):
-    COMPONENT_CLASSES: ClassVar[set[str]] = set()
-    _inherit_component_classes = False
+    pass
 
 
+@NO_COMPONENTS
 class VaultTD(_VaultInline, MarkdownTD):
-    COMPONENT_CLASSES: ClassVar[set[str]] = set()
-    _inherit_component_classes = False
+    pass
 
 
 def _heading(base: type[MarkdownHeader]) -> type[MarkdownHeader]:
-    return type(f"Vault{base.__name__}", (_VaultInline, base), dict(NO_COMPONENTS))
+    return NO_COMPONENTS(type(f"Vault{base.__name__}", (_VaultInline, base), {}))
 
 
+@NO_COMPONENTS
 class CalloutQuote(MarkdownBlockQuote):
     """A quote; a callout (`> [!tip]- Title`) is drawn in its type's tone, and a
     foldable one (`-` folded, `+` open) folds and unfolds on a click.
@@ -125,8 +131,6 @@ class CalloutQuote(MarkdownBlockQuote):
     (a fast path: off under `OKF_EXPLORER_PLAIN=1`; tested against the library's
     widgets in `tests/tui/test_first_draw.py`)."""
 
-    COMPONENT_CLASSES: ClassVar[set[str]] = set()
-    _inherit_component_classes = False
     DEFAULT_CSS = """
     CalloutQuote.callout { border-left: outer #61afef; padding: 0 1; }
     CalloutQuote.callout-good { border-left: outer #98c379; }
@@ -191,12 +195,11 @@ class CalloutQuote(MarkdownBlockQuote):
             self.toggle_fold()
 
 
+@NO_COMPONENTS
 class EmbedBlock(MarkdownBlock):
     """`![[page#section]]` alone on a line: the page's name, then a few lines of it
     (filled in by the page pane: `Wanted`); a click unfolds more, or folds it again."""
 
-    COMPONENT_CLASSES: ClassVar[set[str]] = set()
-    _inherit_component_classes = False
     DEFAULT_CSS = """
     EmbedBlock {
         border-left: outer $secondary; padding: 0 1; margin: 0 0 1 0; color: $text-muted;
