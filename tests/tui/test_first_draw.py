@@ -218,3 +218,18 @@ async def test_text_selected_in_a_list_is_the_list_text(monkeypatch: pytest.Monk
         app.screen.selections = {bullets: selection}
         await settle(pilot)
         assert "item" in app.export_screenshot()  # drawn with the selection on it
+
+
+async def test_a_block_id_inside_a_list_or_quote_drawn_as_one_is_found(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv(PLAIN_ENV, "0")
+    markdown = VaultMarkdown()
+    app = BodyApp(markdown)
+    async with app.run_test(size=(60, 20)) as pilot:
+        body = "- a\n- b ^in-list\n\n> [!note] Title\n> text ^in-quote\n"
+        await markdown.mount_all(list(markdown._parse_markdown(parse(body))))
+        await settle(pilot)
+        assert isinstance(markdown.block_for("^in-list"), VaultBulletList)
+        assert isinstance(markdown.block_for("^in-quote"), CalloutQuote)
+        assert markdown.block_for("^nowhere") is None

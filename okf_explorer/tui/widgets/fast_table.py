@@ -62,7 +62,10 @@ class GridTable(Visual):
 
     @property
     def plain(self) -> str:
-        return "\n".join(cell.plain for cell in self.cells)
+        """The cells' text, a line a row (what a text search finds in it)."""
+        count = self.column_count
+        rows = (self.cells[n : n + count] for n in range(0, len(self.cells), count))
+        return "\n".join(" ".join(cell.plain for cell in row) for row in rows)
 
     def layout(self, width: int) -> Layout:
         if self._layout is not None and self._layout[0] == width:
@@ -214,4 +217,6 @@ class VaultTable(MarkdownTable):
         cell = None
         if isinstance(table, GridTable):
             cell = table.cell_at(self.content_size.width, event.x, event.y)
-        self.tooltip = cell.plain if cell is not None and cell.plain else None
+        tooltip = cell.plain if cell is not None and cell.plain else None
+        if tooltip != self.tooltip:  # as the library's cells, each with its own tooltip
+            self.tooltip = tooltip
