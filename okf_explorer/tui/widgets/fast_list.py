@@ -127,7 +127,7 @@ class HangingList(Visual):
                 segments, length = line.to_strip(style)
                 # a segment per bullet column, as Textual's bullet widgets draw them
                 symbol = row.symbol if number == 0 else " " * cell_len(row.symbol)
-                head = [Segment(" " * width, bullet) for width in row.lead]
+                head = [Segment(" " * column, bullet) for column in row.lead]
                 head.append(Segment(symbol, bullet))
                 strips.append(Strip([*head, *segments], row.indent + length))
         return strips[:height] if height is not None else strips

@@ -330,7 +330,7 @@ class PagePane(VerticalScroll, can_focus=True):
 
     async def show_more(self, limit: int | None = None) -> bool:
         """Append the next part of a truncated body (`PartGrower.show_more`)."""
-        return await self.parts.show_more(limit)
+        return await self.parts.show_more(limit or RENDER_CHARS)
 
     def _shown_part(self, body: PreparedBody, final: bool = True) -> None:
         """Take note of a part on screen; `final`: the last one before the pane says

@@ -8,21 +8,41 @@ thread and appends it (to the light body, or under `OKF_EXPLORER_PLAIN=1` to the
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from textual.css.query import NoMatches
+from textual.dom import DOMNode
+from textual.screen import Screen
 
-from okf_explorer.tui.widgets.fast_body import LightBody
+from okf_explorer.core.pages import Page
+from okf_explorer.tui.widgets.fast_body import LightBody, PreparedBody
+from okf_explorer.tui.widgets.first_screen import FirstScreen
 from okf_explorer.tui.widgets.vault_body import VaultMarkdown
 
-if TYPE_CHECKING:
-    from okf_explorer.tui.widgets.page_pane import PagePane
+
+class GrowingPane(Protocol):
+    """What `PartGrower` needs of the page pane."""
+
+    page: Page | None
+    end: int
+    first_screen: FirstScreen
+
+    @property
+    def truncated(self) -> bool: ...
+    @property
+    def is_attached(self) -> bool: ...
+    @property
+    def screen(self) -> Screen[object]: ...
+    def query_one(self, selector: str, expect_type: type[DOMNode]) -> DOMNode: ...
+    def _prepare(self, page: Page, start: int, limit: int) -> PreparedBody: ...
+    def _shown_part(self, body: PreparedBody, final: bool = True) -> None: ...
+    async def show_more(self, limit: int | None = None) -> bool: ...
 
 
 class PartGrower:
     """Draws the next parts of the page `pane` shows, one at a time."""
 
-    def __init__(self, pane: PagePane) -> None:
+    def __init__(self, pane: GrowingPane) -> None:
         self.pane = pane
         self.wanted = 0
         """`m` presses not yet drawn (each draws the next part of a long page)."""
@@ -40,14 +60,14 @@ class PartGrower:
 
     async def _grow(self) -> None:
         try:
-            while self.wanted > 0 and await self.show_more():
+            while self.wanted > 0 and await self.pane.show_more():
                 self.wanted -= 1
         finally:
             self.wanted = 0
 
-    async def show_more(self, limit: int | None = None) -> bool:
-        """Append the next `limit` (default: the page pane's `RENDER_CHARS`) characters
-        of a truncated body, after any part still being drawn; False if there is none."""
+    async def show_more(self, limit: int) -> bool:
+        """Append the next `limit` characters of a truncated body, after any part still
+        being drawn; False if there is none."""
         pane = self.pane
         page = pane.page
         while self._growing and pane.page is page:
@@ -56,9 +76,6 @@ class PartGrower:
             return False
         self._growing = True
         try:
-            from okf_explorer.tui.widgets import page_pane  # its size, which tests set
-
-            limit = limit or page_pane.RENDER_CHARS
             body = await asyncio.to_thread(pane._prepare, page, pane.end, limit)
             if pane.page is not page or not pane.is_attached:  # another page, or closing
                 return False
