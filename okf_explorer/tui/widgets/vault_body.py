@@ -60,7 +60,8 @@ EMBED_OPEN_LINES = 40
 NO_COMPONENTS = own_components_only
 """How a block that styles no part of its text itself is declared: Textual gives
 each component class of each widget mounted a styles object of its own (a CSS match
-per class per block, ~30 % of mounting a block), while our blocks' inline styles
+per class per block: 102 of the 144 style matches of a typical first screen), while
+our blocks' inline styles
 (`.em`, `.strong`, `.s`, `.code_inline`) are the same everywhere in a body: they are
 found on the `VaultMarkdown` the blocks are in (Textual looks a `.name` style up the
 widget's ancestors), styled once a body."""
@@ -322,7 +323,7 @@ class VaultMarkdown(Markdown):
             for block in self.query(MarkdownBlock):
                 if block._token.meta.get("block_id") == wanted:
                     return block
-                if wanted in getattr(block, "block_ids", ()):  # in a list drawn as one
+                if wanted in getattr(block, "block_ids", ()):  # in a list or quote drawn as one
                     return block
             return None
         key = heading_key(anchor)
