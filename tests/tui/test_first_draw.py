@@ -1,7 +1,10 @@
 """The body's blocks draw exactly what Textual's own block widgets draw.
 
 `VaultMarkdown` trims what mounting a block costs (no component classes per block,
-see `vault_body.NO_COMPONENTS`): the same bodies, drawn by it and by the library
+see `vault_body.NO_COMPONENTS`; lists, tables and quotes of paragraphs drawn by one
+widget each: `fast_list`, `fast_table`, `CalloutQuote`): the same bodies, written
+here or generated (lists nested, ordered and of tasks, tables, callouts, with
+emphasis, code, links and words too long for a column), drawn by it and by the library
 path (Textual's block classes, each with its own component classes, and Textual's
 list and table widgets, reading the same vault Markdown), must give the same screen,
 character for character and style for style, at a wide and a narrow width. (The
@@ -12,10 +15,13 @@ its style class numbers, given in the order styles first occur, blank cells too.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import ClassVar
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from textual.app import App, ComposeResult
 from textual.containers import VerticalScroll
 from textual.geometry import Offset
@@ -45,6 +51,13 @@ from okf_explorer.tui.widgets.vault_body import (
 
 from .conftest import settle
 from .vault_fixture import VAULT
+
+
+@pytest.fixture(autouse=True)
+def fast_paths_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fast paths themselves, whatever the suite runs with (`OKF_EXPLORER_PLAIN`)."""
+    monkeypatch.setenv(PLAIN_ENV, "0")
+
 
 LIBRARY_COMPONENTS = {"COMPONENT_CLASSES": MarkdownBlock.COMPONENT_CLASSES}
 
@@ -181,10 +194,7 @@ class LinkApp(BodyApp):
         self.clicked.append(event.href)
 
 
-async def test_a_table_cell_shows_its_text_as_a_tooltip_and_its_links_follow(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setenv(PLAIN_ENV, "0")  # the fast path itself, whatever the suite runs with
+async def test_a_table_cell_shows_its_text_as_a_tooltip_and_its_links_follow() -> None:
     markdown = VaultMarkdown()
     app = LinkApp(markdown)
     async with app.run_test(size=(60, 20)) as pilot:
@@ -203,8 +213,7 @@ async def test_a_table_cell_shows_its_text_as_a_tooltip_and_its_links_follow(
         assert app.clicked == ["page.md"]
 
 
-async def test_text_selected_in_a_list_is_the_list_text(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(PLAIN_ENV, "0")
+async def test_text_selected_in_a_list_is_the_list_text() -> None:
     markdown = VaultMarkdown()
     app = BodyApp(markdown)
     async with app.run_test(size=(60, 20)) as pilot:
@@ -220,10 +229,7 @@ async def test_text_selected_in_a_list_is_the_list_text(monkeypatch: pytest.Monk
         assert "item" in app.export_screenshot()  # drawn with the selection on it
 
 
-async def test_a_block_id_inside_a_list_or_quote_drawn_as_one_is_found(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setenv(PLAIN_ENV, "0")
+async def test_a_block_id_inside_a_list_or_quote_drawn_as_one_is_found() -> None:
     markdown = VaultMarkdown()
     app = BodyApp(markdown)
     async with app.run_test(size=(60, 20)) as pilot:
@@ -233,3 +239,68 @@ async def test_a_block_id_inside_a_list_or_quote_drawn_as_one_is_found(
         assert isinstance(markdown.block_for("^in-list"), VaultBulletList)
         assert isinstance(markdown.block_for("^in-quote"), CalloutQuote)
         assert markdown.block_for("^nowhere") is None
+
+
+WORD = st.text(alphabet="abcdefghij", min_size=1, max_size=9)
+WORDS = st.lists(WORD, min_size=1, max_size=12).map(" ".join)
+SPAN = st.one_of(
+    WORDS,
+    WORD.map(lambda w: f"*{w}*"),
+    WORD.map(lambda w: f"**{w}**"),
+    WORD.map(lambda w: f"`{w}`"),
+    st.tuples(WORDS, WORD).map(lambda pair: f"[{pair[0]}]({pair[1]}.md)"),
+    WORD.map(lambda w: w * 6),  # a word longer than a narrow column
+)
+TEXT = st.lists(SPAN, min_size=1, max_size=4).map(" ".join)
+TASK = st.sampled_from(["", "", "[ ] ", "[x] "])
+ITEMS = st.lists(st.tuples(TASK, TEXT).map("".join), min_size=1, max_size=4)
+
+
+@st.composite
+def lists(draw: st.DrawFn) -> str:
+    ordered = draw(st.booleans())
+    start = draw(st.integers(1, 12))
+    lines = [
+        f"{n}. {item}" if ordered else f"- {item}" for n, item in enumerate(draw(ITEMS), start)
+    ]
+    if draw(st.booleans()):  # a list nested under the first item
+        indent = " " * (len(str(start)) + 2 if ordered else 2)
+        lines[1:1] = [f"{indent}- {item}" for item in draw(ITEMS)]
+    return "\n".join(lines)
+
+
+@st.composite
+def tables(draw: st.DrawFn) -> str:
+    columns = draw(st.integers(1, 4))
+    row = st.lists(TEXT, min_size=columns, max_size=columns)
+    rows = draw(st.lists(row, min_size=2, max_size=4))
+    marks = draw(st.lists(st.sampled_from(["---", ":--", ":-:", "--:"]), min_size=columns))
+    lines = ["| " + " | ".join(cells) + " |" for cells in rows]
+    lines.insert(1, "|" + "|".join(marks[:columns]) + "|")
+    return "\n".join(lines)
+
+
+@st.composite
+def quotes(draw: st.DrawFn) -> str:
+    head = draw(st.sampled_from(["", "[!note] ", "[!tip]- ", "[!warning]+ "]))
+    paragraphs = draw(st.lists(TEXT, min_size=1, max_size=2))
+    return "\n>\n".join(f"> {head if n == 0 else ''}{text}" for n, text in enumerate(paragraphs))
+
+
+BLOCKS = st.lists(st.one_of(lists(), tables(), quotes(), TEXT), min_size=1, max_size=3)
+
+
+@settings(
+    max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(BLOCKS.map("\n\n".join), st.integers(30, 110))
+def test_generated_lists_tables_and_quotes_draw_as_the_library_draws_them(
+    body: str, width: int
+) -> None:
+    async def both() -> tuple[str, str]:
+        ours = await drawn(VaultMarkdown(), body, (width, 70))
+        library = await drawn(LibraryMarkdown(parser_factory=None), body, (width, 70))
+        return ours, library
+
+    ours, library = asyncio.run(both())
+    assert ours == library, body
