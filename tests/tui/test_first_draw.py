@@ -163,8 +163,10 @@ async def drawn(markdown: Markdown, body: str, size: tuple[int, int], fold: bool
 def drawing(svg: str) -> str:
     """`svg` with each text's style class replaced by the style itself: the classes are
     numbered in the order styles first occur, blank cells included, which only
-    says how the cells were cut into segments."""
+    says how the cells were cut into segments; and without the backgrounds of empty
+    segments (a table column too narrow for any text)."""
     svg = re.sub(r"terminal-\d+", "terminal", svg)
+    svg = re.sub(r'<rect [^>]* width="0" [^>]*/>', "", svg)  # draws nothing (a 0-wide cell)
     styles = dict(re.findall(r"\.(terminal-r\d+) \{([^}]*)\}", svg))
     svg = re.sub(r"\.terminal-r\d+ \{[^}]*\}", "", svg)
     return re.sub(r'class="(terminal-r\d+)"', lambda m: f'style="{styles[m[1]]}"', svg)
