@@ -109,3 +109,32 @@ async def test_another_page_opened_before_the_rest_drops_it(tmp_path: Path) -> N
         await settle(pilot)
         body = pane.query_one("#page-body", VaultMarkdown)
         assert [block[1] for block in blocks(body)] == ["Short", "One line."]
+
+
+async def test_the_first_paint_mounts_no_block_below_the_pane(tmp_path: Path) -> None:
+    """Each block's rows are estimated by its kind (a table's frame, a heading's margin,
+    a folded callout's one line, wrapped text) under the header: the blocks mounted
+    before the first paint fill the pane and all but the last start on it."""
+    app = PaneApp(write_bundle(tmp_path / "b", {"index.md": "# Home\n"}))
+    async with app.run_test(size=(120, 40)) as pilot:
+        pane, stock = app.query_one(PagePane), app.query_one("#stock", VaultMarkdown)
+        stock.display = False
+        await pilot.pause()
+        body = pane.query_one("#page-body", VaultMarkdown)
+        at_first_paint: list[list[Widget]] = []
+        rest = pane.first_screen.rest
+
+        async def spied_rest() -> None:
+            at_first_paint.append(list(body.children))
+            await rest()
+
+        pane.first_screen.rest = spied_rest  # type: ignore[method-assign]
+        await pane.show_page(Page(slug="notes", title="Notes", content=NOTES * 2))
+        await settle(pilot, until=lambda: bool(at_first_paint))
+        first = at_first_paint[0]
+        bottom = pane.region.bottom
+        assert first[-1].region.bottom >= bottom - 1, "the first screen is full"
+        assert all(block.region.y < bottom for block in first[:-1]), [
+            (type(block).__name__, block.region.y) for block in first
+        ]
+        await settle(pilot)

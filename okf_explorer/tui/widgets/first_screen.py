@@ -2,10 +2,11 @@
 
 Textual's `Markdown.update` parses the body again (in a thread: one more hop to wait
 for on a busy machine), builds a widget for every block and mounts them all before
-anything is painted; the cost grows with the number of widgets (~1.5 ms each here).
+anything is painted; the cost grows with the number of widgets (~1 ms each here).
 `FirstScreen.show` builds the blocks from tokens the page pane already parsed off the
-event loop, mounts only the top-level blocks that cover the pane (`covering`), and
-`rest` mounts the others once that screen is painted. What the user sees is the same
+event loop, mounts only the top-level blocks that cover the pane (`covering`, which
+estimates each block's rows from its type, text and the pane's width), and `rest`
+mounts the others once that screen is painted. What the user sees is the same
 widgets: only when they are mounted changes.
 """
 
@@ -14,12 +15,26 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 
 from markdown_it.token import Token
-from textual.widgets._markdown import MarkdownBlock
+from rich.cells import cell_len
+from textual.content import Content
+from textual.widgets._markdown import (
+    MarkdownBlock,
+    MarkdownBlockQuote,
+    MarkdownFence,
+    MarkdownH1,
+    MarkdownH2,
+    MarkdownHeader,
+    MarkdownHorizontalRule,
+    MarkdownList,
+    MarkdownListItem,
+    MarkdownParagraph,
+    MarkdownTable,
+)
 
-from okf_explorer.tui.widgets.vault_body import VaultMarkdown
+from okf_explorer.tui.widgets.vault_body import CalloutQuote, EmbedBlock, VaultMarkdown
 
-SPARE_ROWS = 4
-"""Rows mounted beyond the pane's height before the first paint (estimates are rough)."""
+SPARE_ROWS = 1
+"""Rows mounted beyond the body's visible rows before the first paint."""
 
 
 class FirstScreen:
@@ -36,16 +51,16 @@ class FirstScreen:
         """Whether blocks of the body shown are still to be mounted (`rest`)."""
         return self._rest is not None
 
-    async def show(self, source: str, tokens: Sequence[Token], rows: int) -> None:
+    async def show(self, source: str, tokens: Sequence[Token], rows: int, width: int) -> None:
         """Replace the body with `source` (parsed: `tokens`), mounting the blocks that
-        cover `rows` rows now; the others wait for `rest`."""
+        cover `rows` rows of a body `width` columns wide now; the others wait for `rest`."""
         markdown = self.markdown
         markdown._markdown = source  # what `Markdown.update` records, for `append`
         markdown._table_of_contents = None
         lines = source.splitlines()
         markdown._last_parsed_line = len(lines) - (1 if lines and lines[-1] else 0)
         blocks = markdown._parse_markdown(tokens)
-        first = covering(blocks, rows + SPARE_ROWS)
+        first = covering(blocks, rows + SPARE_ROWS, width)
         self._rest = blocks
         async with markdown.lock:
             with markdown.app.batch_update():
@@ -79,20 +94,62 @@ class FirstScreen:
         self._rest, self.then = None, []
 
 
-def covering(blocks: Iterator[MarkdownBlock], rows: int) -> list[MarkdownBlock]:
-    """The next blocks of `blocks` until they cover at least `rows` rows.
+def covering(blocks: Iterator[MarkdownBlock], rows: int, width: int) -> list[MarkdownBlock]:
+    """The next blocks of `blocks` until they cover at least `rows` rows `width` wide.
 
-    A block's rows are guessed from its source lines (`source_range`) and the margin
-    under it: wrapped lines,
-    embeds and tables take more rows than that, never fewer except a folded callout;
-    so the guess errs on mounting a block or two more than the screen needs.
+    Each block's rows are a lower bound (`block_rows`), so the blocks taken fill the
+    rows: the screen is never left part empty, and at most the last block taken
+    starts below it.
     """
     taken: list[MarkdownBlock] = []
     covered = 0
     for block in blocks:
+        covered += block_rows(block, width, first=not taken)
         taken.append(block)
-        start, end = block.source_range
-        covered += max(1, end - start) + 1  # and the blank row after it
         if covered >= rows:
             break
     return taken
+
+
+def block_rows(block: MarkdownBlock, width: int, first: bool = False) -> int:
+    """At least the rows a top-level `block` of a body `width` wide takes, with the
+    margin under it (one row for every block of ours) and what its margin above adds
+    (margins between blocks collapse to the larger one)."""
+    above = top_margin(block)
+    return (above if first else max(0, above - 1)) + inner_rows(block, width) + 1
+
+
+def top_margin(block: MarkdownBlock) -> int:
+    """The margin above a top-level block, as Textual's `Markdown` CSS sets it."""
+    if isinstance(block, MarkdownH1 | MarkdownH2):
+        return 2
+    if isinstance(block, MarkdownHeader | MarkdownBlockQuote | MarkdownFence):
+        return 1
+    return 0
+
+
+def inner_rows(block: MarkdownBlock, width: int) -> int:
+    """At least the rows `block` draws (margins aside): its text wrapped to `width`."""
+    if isinstance(block, MarkdownParagraph | MarkdownHeader):
+        return text_rows(block._content, width)
+    if isinstance(block, CalloutQuote) and block.folded:
+        return 1
+    if isinstance(block, MarkdownBlockQuote | MarkdownList | MarkdownListItem):
+        return sum(inner_rows(child, width) for child in block._blocks)
+    if isinstance(block, MarkdownTable):
+        _, table_rows = block._get_headers_and_rows()
+        return 2 * (len(table_rows) + 1) + 1  # rows, the lines between them, the frame
+    if isinstance(block, MarkdownFence):
+        return block.code.count("\n") + 3  # its padding above and below
+    if isinstance(block, MarkdownHorizontalRule):
+        return 2
+    if isinstance(block, EmbedBlock):
+        return 2  # the name and a line of note until the page pane fills it in
+    start, end = block.source_range
+    return max(1, end - start)
+
+
+def text_rows(content: Content, width: int) -> int:
+    """At least the rows `content` wraps to in `width` columns."""
+    width = max(1, width)
+    return sum(max(1, -(-cell_len(line) // width)) for line in content.plain.split("\n"))

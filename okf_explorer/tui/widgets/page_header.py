@@ -16,6 +16,7 @@ from rich.text import Text
 from textual.content import Content
 from textual.message import Message
 from textual.visual import VisualType
+from textual.widget import Widget
 from textual.widgets import Static
 
 from okf_explorer.core import okf_attest, okf_meta
@@ -25,6 +26,8 @@ from okf_explorer.core.typed_links import concept_path
 from okf_explorer.tui import okf_glyphs
 from okf_explorer.tui.hanging import HangingContent
 
+COMPACT_BELOW = 20
+"""A pane fewer rows high than this folds the header to its title and badges lines."""
 FOLD_LINES = 6
 """A value of more lines shows its first `FOLD_LINES - 1` and `… (K more lines)`."""
 SHOWN_FIRST = (
@@ -309,3 +312,54 @@ def _value(
     if len(shown) < len(lines):
         header.folded = True
         text.append(f"\n{pad}… ({len(lines) - len(shown)} more lines · p shows all)", style="dim")
+
+
+class HeaderShown:
+    """What the page pane's header shows of the page (`show`): every key, or (`p`)
+    long values unfolded, a badge line under it, only the title and badges in a
+    pane under `COMPACT_BELOW` rows."""
+
+    def __init__(self, pane: Widget) -> None:
+        self.pane = pane
+        self.page: Page | None = None
+        self.properties_open = False
+        """`p` unfolds long frontmatter values in the header (every page, until pressed again)."""
+        self.folded = False
+        """Whether the folded header cuts a value short (`p` applies)."""
+        self.compact = False
+        """Whether the header on screen is the compact one (a short pane)."""
+        self.rows = 1
+        """Lines of the header on screen (at least: long ones wrap)."""
+        self.badge: tuple[str, Text] | None = None
+        """(slug, line) shown under that page's header: how the server sees it."""
+
+    def show(self, page: Page) -> None:
+        self.page = page
+        compact = self.compact = self._fits_compact
+        header = page_header(page, unfold=self.properties_open, compact=compact)
+        if self.badge is not None and self.badge[0] == page.slug:
+            header = Text.assemble(header, "\n", self.badge[1])
+        self.pane.query_one("#page-header", Static).update(header)
+        self.rows = header.plain.count("\n") + 1
+        self.folded = header_folds(page, compact=compact)
+
+    def toggle_properties(self) -> None:
+        self.properties_open = not self.properties_open
+        if self.page is not None:
+            self.show(self.page)
+
+    def show_badge(self, slug: str, line: Text) -> None:
+        self.badge = (slug, line)
+        if self.page is not None and self.page.slug == slug:
+            self.show(self.page)
+
+    def refit(self) -> bool:
+        """Show the header again if the pane became short or tall again (True if so)."""
+        if self.page is None or self._fits_compact == self.compact:
+            return False
+        self.show(self.page)
+        return True
+
+    @property
+    def _fits_compact(self) -> bool:
+        return 0 < self.pane.size.height < COMPACT_BELOW

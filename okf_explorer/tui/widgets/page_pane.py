@@ -21,7 +21,6 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
-from textual.css.query import NoMatches
 from textual.message import Message
 from textual.widgets import Static
 
@@ -55,12 +54,12 @@ from okf_explorer.tui.widgets.fast_body import (
 )
 from okf_explorer.tui.widgets.first_screen import FirstScreen
 from okf_explorer.tui.widgets.page_header import (
+    HeaderShown,
     PageHeader,
-    header_folds,
     header_links,
     is_deprecated,
-    page_header,
 )
+from okf_explorer.tui.widgets.page_parts import PartGrower
 from okf_explorer.tui.widgets.vault_body import EmbedBlock, VaultMarkdown
 
 FATAL_AT_START = (SourceUnavailable, AuthError)
@@ -70,8 +69,6 @@ Move = Literal["visit", "moved", "reload"]
 moved it; `reload` shows the current entry again."""
 SPINNER_DELAY = 0.15
 """Seconds a page load may take before the pane shows a loading spinner."""
-COMPACT_BELOW = 20
-"""A pane fewer rows high than this folds the header to its title and badges lines."""
 FIRST_SCREEN_CHARS = 24_000
 """A long page's first screen is drawn from this much of it; the rest of its first
 part (`RENDER_CHARS`) follows in the background, so a 2 MB page shows at once."""
@@ -145,20 +142,11 @@ class PagePane(VerticalScroll, can_focus=True):
         self.links: list[tuple[str, str]] = []
         """(label, href) of the links on screen, in order of appearance: the header's
         (`header_links`: sources, contract resources), then the body's."""
-        self._growing = False
-        self.properties_open = False
-        """`p` unfolds long frontmatter values in the header (every page, until pressed again)."""
-        self.header_folded = False
-        """Whether the folded header cuts a value short (`p` applies)."""
-        self._header_compact = False
-        """Whether the header on screen is the compact one (a short pane)."""
-        self.more_wanted = 0
-        """`m` presses not yet drawn (each draws the next part of a long page)."""
-        self.badge: tuple[str, Text] | None = None
-        """(slug, line) shown under that page's header: how the server sees it."""
+        self.header = HeaderShown(self)
         self.headings: list[Heading] = []
         """(level, text) of the headings on screen, in order (the `o` outline)."""
         self.anchor_scroll = AnchorScroller(self)
+        self.parts = PartGrower(self)
         self.embeds = EmbedFiller(self, brain, lambda: self.page)
         self.first_screen: FirstScreen  # set in `compose`
 
@@ -232,7 +220,7 @@ class PagePane(VerticalScroll, can_focus=True):
         self.links, self.end = header_links(page), 0  # sources first, then the body's
         self.headings = []
         header = self.query_one("#page-header", Static)
-        self._show_header(page)
+        self.header.show(page)
         header.set_class(is_deprecated(page.frontmatter), "deprecated")
         self.border_subtitle = RESERVED_LEGEND if page.reserved else ""
         if not page.readable:
@@ -251,7 +239,8 @@ class PagePane(VerticalScroll, can_focus=True):
                 await markdown.update("")
         else:
             await light.show(None)
-            await self.first_screen.show(body.markdown, tokens, self.size.height)
+            rows, width = self._body_view(markdown)
+            await self.first_screen.show(body.markdown, tokens, rows, width)
         filled = body.end >= min(RENDER_CHARS, body.total)
         self._shown_part(body, final=filled)
         self.scroll_home(animate=False)
@@ -262,6 +251,12 @@ class PagePane(VerticalScroll, can_focus=True):
             self.first_screen.when_whole(partial(self.scroll_to_anchor, anchor))
         if self.first_screen.pending:  # the blocks below the first screen, once it is painted
             self.call_after_refresh(self.run_worker, self._rest_of_body(page), group="fill")
+
+    def _body_view(self, markdown: VaultMarkdown) -> tuple[int, int]:
+        """(rows, columns) of the body visible under the header, at most (a pane not
+        laid out yet: a tall screen's)."""
+        rows = self.size.height - self.header.rows - 1 if self.size.height else 60
+        return rows, self.content_region.width - markdown.styles.gutter.width
 
     async def _rest_of_body(self, page: Page) -> None:
         if self.page is page:
@@ -308,76 +303,34 @@ class PagePane(VerticalScroll, can_focus=True):
 
     def toggle_properties(self) -> None:
         """`p`: show long frontmatter values in full, or folded again."""
-        self.properties_open = not self.properties_open
-        if self.page is not None:
-            self._show_header(self.page)
+        self.header.toggle_properties()
 
     def show_badge(self, slug: str, line: Text) -> None:
         """Show `line` under `slug`'s header (now, if it is on screen; else when it is)."""
-        self.badge = (slug, line)
-        if self.page is not None and self.page.slug == slug:
-            self._show_header(self.page)
-
-    def _show_header(self, page: Page) -> None:
-        compact = self._header_compact = self._compact
-        header = page_header(page, unfold=self.properties_open, compact=compact)
-        if self.badge is not None and self.badge[0] == page.slug:
-            header = Text.assemble(header, "\n", self.badge[1])
-        self.query_one("#page-header", Static).update(header)
-        self.header_folded = header_folds(page, compact=compact)
+        self.header.show_badge(slug, line)
 
     @property
-    def _compact(self) -> bool:
-        return 0 < self.size.height < COMPACT_BELOW
+    def header_folded(self) -> bool:
+        """Whether the folded header cuts a value short (`p` applies)."""
+        return self.header.folded
 
     def on_resize(self) -> None:
         """A pane that became short (or tall again) folds (or unfolds) the header."""
-        if self.page is not None and self._compact != self._header_compact:
-            self._show_header(self.page)
+        if self.header.refit():
             self.post_message(self.BodyShown())  # whether `p` applies may have changed
 
     def want_more(self) -> None:
-        """`m`: draw the next part; presses made while a part is drawn are counted, not dropped.
+        """`m`: draw the next part of a long page (`PartGrower.want`)."""
+        self.parts.want()
 
-        The worker runs on the screen, whose one handler reports failures and
-        refreshes the footer (`m` greys out on the last part) when it ends.
-        """
-        self.more_wanted += 1
-        if self.more_wanted == 1:
-            self.screen.run_worker(self._grow, group="grow", exit_on_error=False)
-
-    async def _grow(self) -> None:
-        try:
-            while self.more_wanted > 0 and await self.show_more():
-                self.more_wanted -= 1
-        finally:
-            self.more_wanted = 0
+    @property
+    def more_wanted(self) -> int:
+        """`m` presses not yet drawn."""
+        return self.parts.wanted
 
     async def show_more(self, limit: int | None = None) -> bool:
-        """Append the next `limit` (default `RENDER_CHARS`) characters of a truncated
-        body, after any part still being drawn; False if there is none."""
-        page = self.page
-        while self._growing and self.page is page:
-            await asyncio.sleep(0.01)
-        if not self.truncated or page is None or self.page is not page:
-            return False
-        self._growing = True
-        try:
-            body = await asyncio.to_thread(self._prepare, page, self.end, limit or RENDER_CHARS)
-            if self.page is not page or not self.is_attached:  # another page, or closing
-                return False
-            try:
-                if body.light is not None:
-                    await self.query_one("#page-light", LightBody).append(body)
-                else:  # fast paths off: the Markdown widget shows every part
-                    await self.first_screen.rest()
-                    await self.query_one("#page-body", VaultMarkdown).append(body.markdown)
-            except NoMatches:  # the pane was taken down meanwhile: the app is closing
-                return False
-            self._shown_part(body)
-        finally:
-            self._growing = False
-        return True
+        """Append the next part of a truncated body (`PartGrower.show_more`)."""
+        return await self.parts.show_more(limit or RENDER_CHARS)
 
     def _shown_part(self, body: PreparedBody, final: bool = True) -> None:
         """Take note of a part on screen; `final`: the last one before the pane says

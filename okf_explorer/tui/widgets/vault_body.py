@@ -13,12 +13,16 @@ from typing import ClassVar
 
 from markdown_it.token import Token
 from textual import events
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.message import Message
-from textual.widgets import Markdown
+from textual.widget import Widget
+from textual.widgets import Label, Markdown
 from textual.widgets._markdown import (
     MarkdownBlock,
     MarkdownBlockQuote,
+    MarkdownBullet,
     MarkdownH1,
     MarkdownH2,
     MarkdownH3,
@@ -27,21 +31,46 @@ from textual.widgets._markdown import (
     MarkdownH6,
     MarkdownHeader,
     MarkdownParagraph,
+    MarkdownTableCellContents,
+    MarkdownTableContent,
     MarkdownTD,
     MarkdownTH,
 )
 
+from okf_explorer.core import fast_paths
 from okf_explorer.tui.anchors import heading_key, is_block_anchor
 from okf_explorer.tui.body_links import anchor_of_href, target_of_href
 from okf_explorer.tui.hanging import HangingContent
 from okf_explorer.tui.vault_inline import WIDGET_STYLES, callout_title, callout_tone, inline_content
 from okf_explorer.tui.vault_markdown import vault_parser
 from okf_explorer.tui.widgets.embed_preview import embed_lines
+from okf_explorer.tui.widgets.fast_list import (
+    VaultBulletList,
+    VaultOrderedList,
+    block_ids,
+    own_components_only,
+)
+from okf_explorer.tui.widgets.fast_table import VaultTable
 
 EMBED_PREVIEW_LINES = 3
 """Lines of an embedded page shown while its embed is collapsed."""
 EMBED_OPEN_LINES = 40
 """Lines of an embedded page shown once its embed is unfolded (the rest: follow it)."""
+
+
+NO_COMPONENTS = own_components_only
+"""How a block that styles no part of its text itself is declared: Textual gives
+each component class of each widget mounted a styles object of its own (a CSS match
+per class per block: 102 of the 144 style matches of a typical first screen), while
+our blocks' inline styles
+(`.em`, `.strong`, `.s`, `.code_inline`) are the same everywhere in a body: they are
+found on the `VaultMarkdown` the blocks are in (Textual looks a `.name` style up the
+widget's ancestors), styled once a body."""
+
+
+def _quiet(base: type[MarkdownBlock]) -> type[MarkdownBlock]:
+    """`base` without component classes of its own (`NO_COMPONENTS`)."""
+    return NO_COMPONENTS(type(f"Vault{base.__name__}", (base,), {}))
 
 
 def _preset_classes(block: MarkdownBlock, *names: str) -> None:
@@ -74,25 +103,35 @@ class _VaultInline:
         return content
 
 
+@NO_COMPONENTS
 class VaultParagraph(_VaultInline, MarkdownParagraph):
     pass
 
 
+@NO_COMPONENTS
 class VaultTH(_VaultInline, MarkdownTH):
     pass
 
 
+@NO_COMPONENTS
 class VaultTD(_VaultInline, MarkdownTD):
     pass
 
 
 def _heading(base: type[MarkdownHeader]) -> type[MarkdownHeader]:
-    return type(f"Vault{base.__name__}", (_VaultInline, base), {})
+    return NO_COMPONENTS(type(f"Vault{base.__name__}", (_VaultInline, base), {}))
 
 
+@NO_COMPONENTS
 class CalloutQuote(MarkdownBlockQuote):
     """A quote; a callout (`> [!tip]- Title`) is drawn in its type's tone, and a
-    foldable one (`-` folded, `+` open) folds and unfolds on a click."""
+    foldable one (`-` folded, `+` open) folds and unfolds on a click.
+
+    A quote of paragraphs only (most quotes and callouts) draws them itself, one
+    under the other as Textual's paragraph widgets would, instead of mounting them:
+    a widget a paragraph was half the cost of a callout on a page's first screen
+    (a fast path: off under `OKF_EXPLORER_PLAIN=1`; tested against the library's
+    widgets in `tests/tui/test_first_draw.py`)."""
 
     DEFAULT_CSS = """
     CalloutQuote.callout { border-left: outer #61afef; padding: 0 1; }
@@ -108,10 +147,30 @@ class CalloutQuote(MarkdownBlockQuote):
         super().__init__(markdown, token, *args, **kwargs)  # type: ignore[arg-type]
         self.kind = str(token.meta.get("callout", ""))
         self.fold = str(token.meta.get("fold", ""))
+        self.paragraphs: list[MarkdownParagraph] = []
+        """The paragraphs this quote draws itself (none: its blocks are mounted)."""
+        self.block_ids: frozenset[str] = frozenset()
+        """Block ids (`^id`) of `paragraphs`, which `VaultMarkdown.block_for` finds here."""
         if self.kind:
             _preset_classes(self, "callout", f"callout-{callout_tone(self.kind)}")
         if self.fold == "-":
             _preset_classes(self, "-folded")
+
+    def compose(self) -> ComposeResult:
+        simple = self._blocks and all(isinstance(b, MarkdownParagraph) for b in self._blocks)
+        if not (simple and fast_paths.enabled()):
+            yield from super().compose()
+            return
+        self.paragraphs = list(self._blocks)
+        self.block_ids = frozenset(block_ids(self))
+        self._blocks.clear()
+        self._draw()
+
+    def _draw(self) -> None:
+        """Draw `paragraphs` (a folded callout: its title only)."""
+        self._content = Content("\n").join(p._content for p in self.paragraphs)
+        shown = self.paragraphs[:1] if self.folded else self.paragraphs
+        self.update(Content("\n").join(p._content for p in shown))
 
     @property
     def folded(self) -> bool:
@@ -122,8 +181,15 @@ class CalloutQuote(MarkdownBlockQuote):
         if not self.fold:
             return
         self.toggle_class("-folded")
-        for title in self.query_children(".callout-title").results(VaultParagraph):
-            title.set_content(callout_title(self.kind, title.title_text, self.fold, self.folded))
+        titles = [p for p in self.paragraphs if p.has_class("callout-title")]
+        for title in [*titles, *self.query_children(".callout-title").results(VaultParagraph)]:
+            content = callout_title(self.kind, title.title_text, self.fold, self.folded)
+            if title.is_mounted:
+                title.set_content(content)
+            else:
+                title._content = content
+        if self.paragraphs:
+            self._draw()
 
     def on_click(self, event: events.Click) -> None:
         if self.fold:
@@ -131,6 +197,7 @@ class CalloutQuote(MarkdownBlockQuote):
             self.toggle_fold()
 
 
+@NO_COMPONENTS
 class EmbedBlock(MarkdownBlock):
     """`![[page#section]]` alone on a line: the page's name, then a few lines of it
     (filled in by the page pane: `Wanted`); a click unfolds more, or folds it again."""
@@ -194,10 +261,23 @@ class EmbedBlock(MarkdownBlock):
 
 
 class VaultMarkdown(Markdown):
-    """`Markdown` with the vault parser and block classes."""
+    """`Markdown` with the vault parser and block classes; the blocks' inline styles
+    are its component classes (`NO_COMPONENTS`), as Textual's `Markdown` CSS styles them."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"em", "strong", "s", "code_inline"}
+    DEFAULT_CSS = """
+    VaultMarkdown {
+        &:ansi > .code_inline { background: ansi_default !important; }
+        &:dark > .code_inline { background: $warning 10%; color: $text-warning 95%; }
+        &:light > .code_inline { background: $error 5%; color: $text-error 95%; }
+        & > .em { text-style: italic; }
+        & > .strong { text-style: bold; }
+        & > .s { text-style: strike; }
+    }
+    """
 
     BLOCKS: ClassVar[dict[str, type[MarkdownBlock]]] = {
-        **Markdown.BLOCKS,
+        **{name: _quiet(block) for name, block in Markdown.BLOCKS.items()},
         "h1": _heading(MarkdownH1),
         "h2": _heading(MarkdownH2),
         "h3": _heading(MarkdownH3),
@@ -206,12 +286,27 @@ class VaultMarkdown(Markdown):
         "h6": _heading(MarkdownH6),
         "paragraph_open": VaultParagraph,
         "blockquote_open": CalloutQuote,
+        "bullet_list_open": VaultBulletList,
+        "ordered_list_open": VaultOrderedList,
+        "table_open": VaultTable,
         "th_open": VaultTH,
         "td_open": VaultTD,
     }
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, parser_factory=vault_parser, open_links=False)
+
+    def on_mount(self) -> None:
+        """Add the CSS of every widget class a body mounts now, in one go. Textual adds
+        a class's CSS when its first widget mounts and parses the stylesheet again
+        each time: five times while the first page's first screen was drawn."""
+        stylesheet = self.app.stylesheet
+        for widget_class in BODY_WIDGETS:
+            # the class's CSS, read as `Widget._post_register` reads it
+            for source, css, tie_breaker, scope in object.__new__(widget_class)._get_default_css():
+                stylesheet.add_source(
+                    css, read_from=source, is_default_css=True, tie_breaker=tie_breaker, scope=scope
+                )
 
     def unhandled_token(self, token: Token) -> MarkdownBlock | None:
         if token.type == "vault_embed":
@@ -229,9 +324,24 @@ class VaultMarkdown(Markdown):
             for block in self.query(MarkdownBlock):
                 if block._token.meta.get("block_id") == wanted:
                     return block
+                if wanted in getattr(block, "block_ids", ()):  # in a list or quote drawn as one
+                    return block
             return None
         key = heading_key(anchor)
         for header in self.query(MarkdownHeader):
             if heading_key(header._content.plain) == key:
                 return header
         return None
+
+
+BODY_WIDGETS: tuple[type[Widget], ...] = (
+    *VaultMarkdown.BLOCKS.values(),
+    EmbedBlock,
+    MarkdownTableContent,
+    MarkdownTableCellContents,
+    MarkdownBullet,
+    Horizontal,
+    Vertical,
+    Label,
+)
+"""The widget classes a body may mount (their CSS is added when the body is)."""
