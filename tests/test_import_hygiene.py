@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -138,3 +139,32 @@ def test_the_command_line_starts_without_exporters_graph_libraries_or_the_ui() -
     the export checker (~80 ms), networkx and Textual load only for the commands that use them."""
     heavy = ("okf_explorer.core.export", "okf_explorer.core.export_check", "networkx", "textual")
     assert loaded_by_importing(["okf_explorer.cli"], heavy) == {}
+
+
+def test_a_warm_links_run_loads_neither_yaml_nor_the_scan_workers(tmp_path: Path) -> None:
+    """Answering from a warm index cache only lists the folder: PyYAML (the page parser)
+    and multiprocessing (the scan workers) load on the first page actually read."""
+    bundle = tmp_path / "brain"
+    bundle.mkdir()
+    (bundle / "a.md").write_text("---\ntype: note\ntags: [x]\n---\n# A\n\nSee [[b]].\n")
+    (bundle / "b.md").write_text("# B\n\nBack to [[a]].\n")
+    code = (
+        "import json, sys\n"
+        "from okf_explorer.cli import main\n"
+        f"status = main(['--source', {str(bundle)!r}, 'links', 'a', '--backlinks'])\n"
+        "heavy = ('yaml', 'multiprocessing', 'concurrent.futures.process',\n"
+        "         'okf_explorer.sources.pagefile', 'okf_explorer.sources.parallel')\n"
+        "print(json.dumps([status, sorted(n for n in heavy if n in sys.modules)]))\n"
+    )
+    env = {**os.environ, "OKF_EXPLORER_CACHE": str(tmp_path / "cache")}
+
+    def run() -> list:
+        result = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120
+        )
+        assert result.returncode == 0, result.stderr
+        return json.loads(result.stdout.splitlines()[-1])
+
+    cold = run()  # reads both pages and writes the cache
+    assert cold[0] == 0 and "yaml" in cold[1]
+    assert run() == [0, []]

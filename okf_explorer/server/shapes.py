@@ -144,7 +144,7 @@ def _file_bytes(brain: BrainLike, slug: str) -> bytes | None:
     root = brain.local_root
     if root is None:
         return None
-    from okf_explorer.sources.pagefile import page_path  # only folder sources have files
+    from okf_explorer.sources.page_paths import page_path  # only folder sources have files
 
     try:
         with open(page_path(str(root), slug), "rb") as handle:

@@ -44,15 +44,10 @@ from okf_explorer.core.port import (
     ServerGraph,
 )
 from okf_explorer.sources.bundle_kind import is_okf_bundle
-from okf_explorer.sources.pagefile import (
-    MARKDOWN_SUFFIX,
-    file_fingerprint,
-    inside,
-    page_path,
-    read_body,
-    read_page,
-)
-from okf_explorer.sources.parallel import scan_resolving, scan_rows
+from okf_explorer.sources.page_paths import MARKDOWN_SUFFIX, file_fingerprint, inside, page_path
+
+# `pagefile` (PyYAML) and `parallel` (multiprocessing) are imported by the methods that
+# read pages: a warm start that only lists the folder loads neither (~20 ms).
 
 
 class BundleSource:
@@ -96,6 +91,8 @@ class BundleSource:
     def get_page(self, slug: str) -> Page:
         """One page read fresh from disk; hostile or unknown slugs raise `PageNotFound`."""
         self._check_root()
+        from okf_explorer.sources.pagefile import read_page
+
         page = read_page(self._root, slug)
         if page.reserved and not self.okf_reserved():
             page = replace(page, reserved=False)
@@ -133,6 +130,10 @@ class BundleSource:
         skipping a million small objects per 100k pages."""
         self._check_root()
         items = [(stub.slug, stub.fingerprint) for stub in stubs]
+        if not items:
+            return
+        from okf_explorer.sources.parallel import scan_rows
+
         if self.okf_reserved():
             yield from scan_rows(self._root, items, progress, cancel)
             return
@@ -150,6 +151,10 @@ class BundleSource:
         read it (`LinkResolvingScanner`)."""
         self._check_root()
         items = [(stub.slug, stub.fingerprint) for stub in stubs]
+        if not items:
+            return
+        from okf_explorer.sources.parallel import scan_resolving
+
         if self.okf_reserved():
             yield from scan_resolving(self._root, items, resolve, progress, cancel)
             return
@@ -159,6 +164,8 @@ class BundleSource:
     def read_bodies(self, slugs: Sequence[str]) -> Iterator[tuple[str, str]]:
         """Bodies of these pages, frontmatter cut off unparsed (`BodyReader`)."""
         self._check_root()
+        from okf_explorer.sources.pagefile import read_body
+
         real_dirs: dict[str, bool] = {}
         for slug in slugs:
             body = read_body(self._root, slug, real_dirs)

@@ -28,7 +28,7 @@ from __future__ import annotations
 import os
 import re
 
-from okf_explorer.sources.pagefile import MARKDOWN_SUFFIX
+from okf_explorer.sources.page_paths import MARKDOWN_SUFFIX
 
 SAMPLE_FILES = 64
 """At most this many concept files are looked at."""

@@ -33,7 +33,7 @@ from okf_explorer.core.link_grammar import RawTuple, extract_link_tuples
 from okf_explorer.core.port import CancelCheck, PageRow, ProgressCallback
 from okf_explorer.core.typed_links import frontmatter_links
 from okf_explorer.sources.frontmatter import Undecodable, as_text, decode, info_fields
-from okf_explorer.sources.pagefile import inside
+from okf_explorer.sources.page_paths import inside
 from okf_explorer.sources.pagefile import page_row as general_page_row
 
 PARALLEL_THRESHOLD = 2000
