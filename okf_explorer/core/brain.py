@@ -29,7 +29,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from okf_explorer.core.brain_index import IndexedBrain
 from okf_explorer.core.errors import (
@@ -53,12 +53,14 @@ from okf_explorer.core.links import (
     looks_like_path,
 )
 from okf_explorer.core.listing import ServerListing
-from okf_explorer.core.page_audit import PageAuditor, PageView
 from okf_explorer.core.pages import Page, PageInfo
 from okf_explorer.core.port import LocalFolder, PageFiles, PageSource, ServerGraph, ServerLink
 from okf_explorer.core.server_walk import ServerWalk
 from okf_explorer.core.suggest import suggest
-from okf_explorer.core.text_search import TextSearch
+
+if TYPE_CHECKING:  # imported where used: a `links` run needs neither (~10 ms at start)
+    from okf_explorer.core.page_audit import PageAuditor, PageView
+    from okf_explorer.core.text_search import TextSearch
 
 
 class Brain(IndexedBrain):
@@ -141,6 +143,8 @@ class Brain(IndexedBrain):
         """Full-text search and its index (`core.text_search`), made on first use."""
         with self._server_lock:
             if self._text is None:
+                from okf_explorer.core.text_search import TextSearch
+
                 self._text = TextSearch(self, self.text_index_path(), use_server=not self._scan)
             return self._text
 
@@ -320,6 +324,8 @@ class Brain(IndexedBrain):
             text = self.source.get_page(slug).content
         with self._lock:
             if self._auditor is None or self._auditor[0] is not index:
+                from okf_explorer.core.page_audit import PageAuditor
+
                 self._auditor = (index, PageAuditor(index.pages))
             auditor = self._auditor[1]
         return auditor.compare(slug, text, stated, stored)
