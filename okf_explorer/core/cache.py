@@ -37,6 +37,7 @@ import stat
 import struct
 import time
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -44,6 +45,7 @@ from typing import Any
 import platformdirs
 
 import okf_explorer
+from okf_explorer.core import cache_writer
 from okf_explorer.core.atomic import atomic_write
 
 ENV_VAR = "OKF_EXPLORER_CACHE"
@@ -98,6 +100,7 @@ class IndexCache:
 
     def load(self, key: str) -> CachedCorpus | None:
         """The stored corpus of `key`, or None when absent or not trustworthy."""
+        cache_writer.wait_for(str(self.path_for(key)))
         try:
             with open(self.path_for(key), "rb") as handle:
                 _make_private(handle.fileno(), FILE_MODE)
@@ -108,6 +111,7 @@ class IndexCache:
 
     def save(self, key: str, signature: str, data: Any) -> bool:
         """Store atomically; False (and nothing raised) when it cannot be written."""
+        cache_writer.wait_for(str(self.path_for(key)))
         try:
             blob = encode_cache(key, signature, data)
         except ValueError:  # not marshallable: a caller bug, but never fatal
@@ -120,6 +124,16 @@ class IndexCache:
         except OSError:
             return False
         return True
+
+    def save_soon(
+        self, key: str, signature: str, make_data: Callable[[], Any], *, large: bool = True
+    ) -> None:
+        """`save(key, signature, make_data())` in a forked child where that is safe and
+        the cache `large` (`core.cache_writer`), else now; a later `load` of `key` (or
+        `save`, `clear`) in this process waits for it, and so does the process's exit."""
+        cache_writer.write_soon(
+            str(self.path_for(key)), lambda: self.save(key, signature, make_data()), large=large
+        )
 
     def _make_folder(self) -> None:
         """Create the folder `FOLDER_MODE` (whatever the umask); tighten the default
@@ -141,6 +155,7 @@ class IndexCache:
 
     def clear(self, key: str) -> None:
         """Forget one source's cache (missing file is fine)."""
+        cache_writer.wait_for(str(self.path_for(key)))
         _remove_quietly(str(self.path_for(key)))
 
 

@@ -9,6 +9,7 @@ cache, it rescans only pages whose fingerprint changed. The records it builds
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Literal
 
@@ -65,7 +66,10 @@ def build_index(
     store = IndexCache.from_environment() if cache is None else (cache or None)
     # the build makes ~10 objects per link, none cyclic, and the index lives on (fast_gc)
     with gc_paused(freeze=True):
-        return _build(source, previous, store, progress, cancel)
+        index, save = _build(source, previous, store, progress, cancel)
+    if save is not None:  # after the freeze, so a forked writer shares the frozen pages
+        save()
+    return index
 
 
 def _build(
@@ -74,7 +78,8 @@ def _build(
     store: IndexCache | None,
     progress: ProgressCallback | None,
     cancel: CancelCheck | None,
-) -> LinkIndex:
+) -> tuple[LinkIndex, Callable[[], None] | None]:
+    """The index, and what saves it to the disk cache (None: nothing to save)."""
     if previous is not None:
         stubs = source.enumerate()
         known = Known.from_index(previous)
@@ -90,7 +95,7 @@ def _build(
             # Nothing changed since the cache was written: no resolution, no rebuilding;
             # the (empty) scan still runs, so a source sees the same calls as ever.
             _scan(source, [], [], progress, cancel)
-            return _mark_reserved(whole, source)
+            return _mark_reserved(whole, source), None
     reused: dict[str, Reusable] = {}
     to_scan: list[PageStub] = []
     for stub in stubs:
@@ -113,9 +118,15 @@ def _build(
         index.out_rels, index.in_rels = known.out_rels, known.in_rels
     else:
         rows = _resolve_all(index, reused if unchanged else {}, early, link_pass)
-    if store is not None and (to_scan or not unchanged):
-        store.save(source.cache_key, index.signature, cache_payload(index, rows))
-    return index
+    if store is None or not (to_scan or not unchanged):
+        return index, None
+    key, signature = source.cache_key, index.signature
+
+    def save() -> None:  # the payload is made by whoever writes (`IndexCache.save_soon`)
+        large = len(index.pages) >= BACKGROUND_WRITE_FROM
+        store.save_soon(key, signature, lambda: cache_payload(index, rows), large=large)
+
+    return index, save
 
 
 def _rebuild(source: PageSource, store: IndexCache | None) -> LinkIndex:
@@ -148,6 +159,9 @@ def corpus_signature(pages: dict[str, PageInfo]) -> str:
 
 
 Scanned = dict[str, tuple[PageInfo, tuple[RawTuple, ...]]]
+BACKGROUND_WRITE_FROM = 2000
+"""A cache of this many pages may be written by a forked child (`core.cache_writer`):
+~70 ms of a 10k-page cold build's serial tail; a small one is written in place."""
 _WARM_FROM = 1000
 """Scans of this many pages build the resolver's slug tables before reading (`LinkPass`)."""
 Early = dict[str, tuple[tuple[RawTuple, ...], EarlyLinks]]
