@@ -160,3 +160,21 @@ def test_a_writer_that_fails_leaves_no_cache_and_the_next_build_rebuilds(tmp_pat
         tmp_path,
     )
     assert found == [False, True, True]
+
+
+def test_a_fork_that_fails_writes_in_place(tmp_path: Path) -> None:
+    bundle = make_bundle(tmp_path / "brain")
+    found = run(
+        f"""
+        def no_fork():
+            raise BlockingIOError(11, "Resource temporarily unavailable")
+        os.fork = no_fork
+        cache = IndexCache({str(tmp_path / "cache")!r})
+        source = BundleSource({str(bundle)!r})
+        build_index(source, cache=cache)
+        written = cache.path_for(source.cache_key).exists()
+        print(json.dumps({{"pending": len(cache_writer._pending), "written": written}}))
+        """,
+        tmp_path,
+    )
+    assert found == {"pending": 0, "written": True}

@@ -52,7 +52,10 @@ def write_soon(target: str, write: Callable[[], bool], *, large: bool = True) ->
     if not _exit_hook:
         atexit.register(wait_all)
         _exit_hook = True
-    pid = os.fork()
+    try:
+        pid = os.fork()
+    except OSError:  # no process to spare (a process limit, no memory): write here
+        return write()
     if pid == 0:  # the child: write, then leave without running anything of the parent's
         status = 1
         try:
