@@ -324,13 +324,13 @@ class SlugResolver:
 
     def _name_matches(self, target: str, name: str) -> tuple[ResolveRule, str | tuple[str, ...]]:
         """The wiki rules after every slug rule missed: aliases, titles, else dangling."""
+        keys = (fold_name(target), fold_name(name)) if name != target else (fold_name(target),)
         for rule, table in (("alias", "_aliases"), ("title", "_titles")):
             names = self._lookup(table)
-            found = names.get(fold_name(target))
-            if found is None and name != target:
-                found = names.get(fold_name(name))
-            if found is not None:
-                return rule, found  # type: ignore[return-value]
+            for key in keys:
+                found = names.get(key)
+                if found is not None:
+                    return rule, found  # type: ignore[return-value]
         return "dangling", name
 
     def names_settle(self, targets: Iterable[str]) -> None:
