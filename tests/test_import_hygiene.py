@@ -23,6 +23,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from okf_explorer.core import fast_paths
+
 PACKAGE = Path(__file__).resolve().parent.parent / "okf_explorer"
 UI_FREE_PACKAGES = ("core", "sources", "server")
 UI_PACKAGES = ("textual", "rich")
@@ -76,8 +78,14 @@ def test_every_package_module_is_found() -> None:
 
 
 def test_core_sources_and_server_do_not_import_textual_or_rich() -> None:
+    """Under `OKF_EXPLORER_PLAIN=1` plain `import httpx` loads httpx's own command line,
+    which imports rich when it is installed (what `sources/fast_httpx.py` avoids): httpx
+    is then imported first, and nothing of ours may add to what it loaded."""
     modules = [name for package in UI_FREE_PACKAGES for name in module_names(package)]
-    assert loaded_by_importing(modules, UI_PACKAGES) == {}
+    if fast_paths.enabled():
+        assert loaded_by_importing(modules, UI_PACKAGES) == {}
+        return
+    assert set(loaded_by_importing(["httpx", *modules], UI_PACKAGES)) <= {"httpx"}
 
 
 def test_core_imports_no_adapter_yaml_or_httpx() -> None:
