@@ -54,6 +54,19 @@ def run(code: str, tmp_path: Path, **env: str) -> dict:
     return json.loads(result.stdout.splitlines()[-1])
 
 
+def build_and_report(tmp_path: Path, bundle: Path) -> str:
+    """Code that builds `bundle` with a cache and prints whether a writer is pending and
+    whether the cache file is there when the build returns (indented as the tests' code,
+    which `run` dedents)."""
+    return f"""
+        cache = IndexCache({str(tmp_path / "cache")!r})
+        source = BundleSource({str(bundle)!r})
+        build_index(source, cache=cache)
+        written = cache.path_for(source.cache_key).exists()
+        print(json.dumps({{"pending": len(cache_writer._pending), "written": written}}))
+        """
+
+
 def test_a_single_threaded_build_returns_before_its_child_writes_and_a_load_waits(
     tmp_path: Path,
 ) -> None:
@@ -108,12 +121,8 @@ def test_no_child_with_another_thread_without_fast_paths_or_for_a_small_cache(
             threading.Thread(target=stop.wait, daemon=True).start()
         if why == "small":
             index_module.BACKGROUND_WRITE_FROM = 4  # the bundle has 3 pages
-        cache = IndexCache({str(tmp_path / "cache")!r})
-        source = BundleSource({str(bundle)!r})
-        build_index(source, cache=cache)
-        written = cache.path_for(source.cache_key).exists()
-        print(json.dumps({{"pending": len(cache_writer._pending), "written": written}}))
-        """,
+        """
+        + build_and_report(tmp_path, bundle),
         tmp_path,
         **({"OKF_EXPLORER_PLAIN": "1"} if why == "plain" else {}),
     )
@@ -168,16 +177,12 @@ def test_a_writer_that_fails_leaves_no_cache_and_the_next_build_rebuilds(tmp_pat
 def test_a_fork_that_fails_writes_in_place(tmp_path: Path) -> None:
     bundle = make_bundle(tmp_path / "brain")
     found = run(
-        f"""
+        """
         def no_fork():
             raise BlockingIOError(11, "Resource temporarily unavailable")
         os.fork = no_fork
-        cache = IndexCache({str(tmp_path / "cache")!r})
-        source = BundleSource({str(bundle)!r})
-        build_index(source, cache=cache)
-        written = cache.path_for(source.cache_key).exists()
-        print(json.dumps({{"pending": len(cache_writer._pending), "written": written}}))
-        """,
+        """
+        + build_and_report(tmp_path, bundle),
         tmp_path,
     )
     assert found == {"pending": 0, "written": True}

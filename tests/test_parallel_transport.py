@@ -70,15 +70,19 @@ def test_the_plain_switch_sends_rows_as_they_are(
     assert isinstance(sent, list) and sent == parallel.scan_chunk(root, items, None)
 
 
+def read_regular(path: Path) -> tuple[int, bytes, str] | None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        return parallel._read_regular(fd)
+    finally:
+        os.close(fd)
+
+
 @pytest.mark.parametrize("size", [0, 1, 4095, 65536, 65537, 300_000])
 def test_a_file_is_read_whole(tmp_path: Path, size: int) -> None:
     data = bytes(range(256)) * (size // 256) + b"x" * (size % 256)
     (tmp_path / "f.md").write_bytes(data)
-    fd = os.open(tmp_path / "f.md", os.O_RDONLY)
-    try:
-        found = parallel._read_regular(fd)
-    finally:
-        os.close(fd)
+    found = read_regular(tmp_path / "f.md")
     assert found is not None and found[1] == data
 
 
@@ -100,9 +104,5 @@ def test_a_file_that_changed_size_since_its_stat_is_read_whole(
             return getattr(self._real, name)
 
     monkeypatch.setattr(parallel.os, "fstat", Stat)
-    fd = os.open(tmp_path / "f.md", os.O_RDONLY)
-    try:
-        found = parallel._read_regular(fd)
-    finally:
-        os.close(fd)
+    found = read_regular(tmp_path / "f.md")
     assert found is not None and found[1] == data
