@@ -100,9 +100,10 @@ class IndexCache:
 
     def load(self, key: str) -> CachedCorpus | None:
         """The stored corpus of `key`, or None when absent or not trustworthy."""
-        cache_writer.wait_for(str(self.path_for(key)))
+        path = self.path_for(key)
+        cache_writer.wait_for(str(path))
         try:
-            with open(self.path_for(key), "rb") as handle:
+            with open(path, "rb") as handle:
                 _make_private(handle.fileno(), FILE_MODE)
                 data = handle.read()
         except OSError:
@@ -111,12 +112,12 @@ class IndexCache:
 
     def save(self, key: str, signature: str, data: Any) -> bool:
         """Store atomically; False (and nothing raised) when it cannot be written."""
-        cache_writer.wait_for(str(self.path_for(key)))
+        target = self.path_for(key)
+        cache_writer.wait_for(str(target))
         try:
             blob = encode_cache(key, signature, data)
         except ValueError:  # not marshallable: a caller bug, but never fatal
             return False
-        target = self.path_for(key)
         try:
             self._make_folder()
             _remove_stale_temps(target)
@@ -155,8 +156,9 @@ class IndexCache:
 
     def clear(self, key: str) -> None:
         """Forget one source's cache (missing file is fine)."""
-        cache_writer.wait_for(str(self.path_for(key)))
-        _remove_quietly(str(self.path_for(key)))
+        path = str(self.path_for(key))
+        cache_writer.wait_for(path)
+        _remove_quietly(path)
 
 
 def default_directory() -> Path:

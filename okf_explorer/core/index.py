@@ -9,7 +9,6 @@ cache, it rescans only pages whose fingerprint changed. The records it builds
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
 from dataclasses import replace
 from typing import Literal
 
@@ -66,9 +65,14 @@ def build_index(
     store = IndexCache.from_environment() if cache is None else (cache or None)
     # the build makes ~10 objects per link, none cyclic, and the index lives on (fast_gc)
     with gc_paused(freeze=True):
-        index, save = _build(source, previous, store, progress, cancel)
-    if save is not None:  # after the freeze, so a forked writer shares the frozen pages
-        save()
+        index, changed, rows = _build(source, previous, store, progress, cancel)
+    if store is not None and changed:  # after the freeze: a forked writer shares its pages
+        store.save_soon(
+            source.cache_key,
+            index.signature,
+            lambda: cache_payload(index, rows),  # made by whoever writes
+            large=len(index.pages) >= BACKGROUND_WRITE_FROM,
+        )
     return index
 
 
@@ -78,8 +82,9 @@ def _build(
     store: IndexCache | None,
     progress: ProgressCallback | None,
     cancel: CancelCheck | None,
-) -> tuple[LinkIndex, Callable[[], None] | None]:
-    """The index, and what saves it to the disk cache (None: nothing to save)."""
+) -> tuple[LinkIndex, bool, dict[str, tuple[ResolvedRow, ...]] | None]:
+    """The index, whether the disk cache needs it saved, and its resolved rows when
+    this build made them (`cache_payload`)."""
     if previous is not None:
         stubs = source.enumerate()
         known = Known.from_index(previous)
@@ -95,7 +100,7 @@ def _build(
             # Nothing changed since the cache was written: no resolution, no rebuilding;
             # the (empty) scan still runs, so a source sees the same calls as ever.
             _scan(source, [], [], progress, cancel)
-            return _mark_reserved(whole, source), None
+            return _mark_reserved(whole, source), False, None
     reused: dict[str, Reusable] = {}
     to_scan: list[PageStub] = []
     for stub in stubs:
@@ -118,15 +123,7 @@ def _build(
         index.out_rels, index.in_rels = known.out_rels, known.in_rels
     else:
         rows = _resolve_all(index, reused if unchanged else {}, early, link_pass)
-    if store is None or not (to_scan or not unchanged):
-        return index, None
-    key, signature = source.cache_key, index.signature
-
-    def save() -> None:  # the payload is made by whoever writes (`IndexCache.save_soon`)
-        large = len(index.pages) >= BACKGROUND_WRITE_FROM
-        store.save_soon(key, signature, lambda: cache_payload(index, rows), large=large)
-
-    return index, save
+    return index, bool(to_scan) or not unchanged, rows
 
 
 def _rebuild(source: PageSource, store: IndexCache | None) -> LinkIndex:
