@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.validate import validate_brain
 from okf_explorer.sources.bundle import BundleSource
@@ -101,6 +103,18 @@ def test_a_cached_index_follows_the_folder_changing_kind(tmp_path: Path) -> None
         "user/index",
         "user/log",
     ]
+
+
+@pytest.mark.parametrize("listing", ["enumerate", "enumerate_unstamped"])
+def test_every_listing_asks_the_folder_its_kind_again(tmp_path: Path, listing: str) -> None:
+    foam_workspace(tmp_path)
+    source = BundleSource(tmp_path)
+    getattr(source, listing)()
+    assert not source.okf_reserved()
+    write(tmp_path, "index.md", '---\nokf_version: "0.2"\n---\n# Home\n')
+    assert not source.okf_reserved()  # remembered until the folder is listed again
+    getattr(source, listing)()
+    assert source.okf_reserved()
 
 
 def test_validate_checks_reserved_files_as_okf_does_even_in_a_vault(tmp_path: Path) -> None:

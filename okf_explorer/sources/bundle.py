@@ -56,7 +56,7 @@ class BundleSource:
     def __init__(self, root: Path | str) -> None:
         self._given = str(root)
         self._root = os.path.realpath(os.path.expanduser(self._given))
-        self._okf: bool | None = None  # is_okf_bundle, asked again at every listing
+        self._okf: bool | None = None  # is_okf_bundle, asked again after every listing
 
     @property
     def label(self) -> str:
@@ -73,18 +73,18 @@ class BundleSource:
 
     def enumerate(self) -> list[PageStub]:
         """Every page file, by an `os.scandir` walk (no file is read), in slug order."""
-        self._check_root()
-        self._okf = None
-        stubs = walk_bundle(self._root)
-        stubs.sort(key=_SLUG)
-        return stubs
+        return self._listing(stamp=True)
 
     def enumerate_unstamped(self) -> list[PageStub]:
         """`enumerate` without a `stat` per file (`UnstampedListing`): each stub's
         fingerprint is empty, and the scan takes the file's own as it reads it (at
         10k pages the walk costs 7 ms instead of 45)."""
+        return self._listing(stamp=False)
+
+    def _listing(self, *, stamp: bool) -> list[PageStub]:
         self._check_root()
-        stubs = walk_bundle(self._root, stamp=False)
+        self._okf = None  # a new listing asks `is_okf_bundle` again
+        stubs = walk_bundle(self._root, stamp=stamp)
         stubs.sort(key=_SLUG)
         return stubs
 
