@@ -25,21 +25,21 @@ from collections.abc import Callable
 
 from okf_explorer.core import fast_paths
 
-__all__ = ["forks", "wait_all", "wait_for", "write_soon"]
+__all__ = ["wait_all", "wait_for", "write_soon"]
 
 _pending: dict[str, int] = {}
 """target path → pid of the child writing it."""
 _exit_hook = False
 
 
-def forks() -> bool:
+def _may_fork() -> bool:
     """Whether `write_soon` may write in a child now (see the module docstring)."""
     return hasattr(os, "fork") and fast_paths.enabled() and threading.active_count() == 1
 
 
 def write_soon(target: str, write: Callable[[], bool], *, large: bool = True) -> bool | None:
     """Run `write` (which writes `target`, True on success) in a forked child, or now:
-    now when `forks()` says no or the write is not `large` (a small cache is written
+    now when forking is unsafe here or the write is not `large` (a small cache is written
     faster than a process forks).
 
     Returns what `write` returned when it ran here, None when a child runs it.
@@ -47,7 +47,7 @@ def write_soon(target: str, write: Callable[[], bool], *, large: bool = True) ->
     global _exit_hook
     wait_for(target)  # an older write of the same file must not land after this one
     _reap_finished()
-    if not (large and forks()):
+    if not (large and _may_fork()):
         return write()
     if not _exit_hook:
         atexit.register(wait_all)
