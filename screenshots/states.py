@@ -19,7 +19,7 @@ from textual.widgets import Input
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import SourceUnavailable
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import ExplorerApp, make_app
 
 SAMPLE = Path(__file__).resolve().parent.parent / "okf_explorer" / "sample_brain"

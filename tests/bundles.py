@@ -30,7 +30,7 @@ from okf_explorer.core.port import (
     ScannedPage,
     scan_one,
 )
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.sources.folder.bundle import BundleSource
 
 
 def write_file(root: Path, rel: str, content: str | bytes) -> Path:

@@ -1,19 +1,19 @@
-"""`core.audit.compare` on hand-built sides: the causes the real gbrain in our tests
+"""`core.audit.compare.compare` on hand-built sides: the causes the real gbrain in our tests
 cannot produce (escaped pipes are read by gbrain 0.46.28; start.sh loads one source;
 `global_basename` is off there), and gbrain's page naming."""
 
 from __future__ import annotations
 
-from okf_explorer.core.audit import (
+from okf_explorer.core.audit.compare import compare
+from okf_explorer.core.audit.gbrain_model import gbrain_slug, import_skip_reason
+from okf_explorer.core.audit.model import (
     FileLink,
     FilePage,
     FilesSide,
     ServerSide,
     StoredLink,
     choose_naming,
-    compare,
 )
-from okf_explorer.core.audit_gbrain import gbrain_slug, import_skip_reason
 
 
 def _pages(*slugs: str, text: str = "") -> dict[str, FilePage]:

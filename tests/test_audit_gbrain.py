@@ -150,7 +150,7 @@ def test_a_server_without_get_links_is_refused_in_one_line(run, tmp_path):
 
 
 def test_call_tools_sends_single_calls_to_a_server_that_refuses_batches():
-    from okf_explorer.sources.mcp import McpSource
+    from okf_explorer.sources.gbrain.source import McpSource
     from tests.hostile.mcp_fault_server import fault_server
 
     def echo(handler, request):

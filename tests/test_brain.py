@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from okf_explorer.core import analysis, brain_index
+from okf_explorer.core import brain_index
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import PageNotFound, PageUnreadable, SourceUnavailable
-from okf_explorer.core.index import LinkIndex, ResolvedLink
+from okf_explorer.core.graph import analysis
+from okf_explorer.core.index.model import LinkIndex, ResolvedLink
 from okf_explorer.core.pages import Page, PageInfo
 from okf_explorer.core.port import (
     CancelCheck,
@@ -19,7 +20,7 @@ from okf_explorer.core.port import (
     ProgressCallback,
     ScannedPage,
 )
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.sources.folder.bundle import BundleSource
 from tests.bundles import scan_sequentially, write_bundle
 
 FILES = {

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from okf_explorer.core.brain import Brain
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.sources.folder.bundle import BundleSource
 
 
 def test_label_and_listing_come_from_the_source_without_an_index(tmp_path: Path) -> None:

@@ -11,8 +11,8 @@ import pytest
 from okf_explorer.core.errors import Cancelled, PageNotFound, PageUnreadable, SourceUnavailable
 from okf_explorer.core.links import RawLink
 from okf_explorer.core.port import PageSource, PageStub, ScannedPage
-from okf_explorer.sources import parallel
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.sources.folder import scan as parallel
+from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.sources.frontmatter import split_frontmatter
 from tests.bundles import write_file as write
 
@@ -443,7 +443,7 @@ def test_split_frontmatter_reads_block_lists_dates_and_yaml_booleans() -> None:
 
 def test_fast_scan_rows_equal_the_general_path(tmp_path: Path) -> None:
     """`parallel.page_row` (O_NOFOLLOW open, no `Page`) gives exactly `pagefile.page_row`."""
-    from okf_explorer.sources import pagefile
+    from okf_explorer.sources.folder import pagefile
 
     outside = tmp_path / "outside"
     write(outside, "secret.md", "[[secret]]")
@@ -484,7 +484,7 @@ def test_fast_scan_rows_equal_the_general_path(tmp_path: Path) -> None:
 def test_a_read_error_on_the_fast_path_falls_back_to_the_general_path(
     tmp_path: Path, monkeypatch
 ) -> None:
-    from okf_explorer.sources import pagefile
+    from okf_explorer.sources.folder import pagefile
 
     write(tmp_path, "p.md", "# P\n[[q]]")
     real = os.path.realpath(tmp_path)

@@ -1,5 +1,5 @@
 """`index.md` / `log.md` are OKF reserved files in an OKF bundle, ordinary pages in a
-vault (`sources.bundle_kind`): seen on the Foam docs, whose `index.md` "What is Foam?"
+vault (`sources.folder.kind`): seen on the Foam docs, whose `index.md` "What is Foam?"
 read as "(reserved)"."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from okf_explorer.core.brain import Brain
-from okf_explorer.core.validate import validate_brain
-from okf_explorer.sources.bundle import BundleSource
-from okf_explorer.sources.bundle_kind import SAMPLE_FILES, is_okf_bundle
+from okf_explorer.core.okf.validate import validate_brain
+from okf_explorer.sources.folder.bundle import BundleSource
+from okf_explorer.sources.folder.kind import SAMPLE_FILES, is_okf_bundle
 from tests.bundles import WrappedSource
 from tests.bundles import write_file as write
 

@@ -1,4 +1,4 @@
-"""The index cache written by a forked child (`core/cache_writer.py`).
+"""The index cache written by a forked child (`core/index/cache_writer.py`).
 
 Forking depends on the process (single-threaded, POSIX, fast paths on), so each case
 runs in a fresh interpreter, as the command line does; the threshold is lowered there
@@ -34,11 +34,11 @@ def run(code: str, tmp_path: Path, **env: str) -> dict:
     prelude = textwrap.dedent(
         """
         import json, os, sys, threading, time
-        import okf_explorer.core.index as index_module
-        from okf_explorer.core import cache_writer
-        from okf_explorer.core.cache import IndexCache
-        from okf_explorer.core.index import build_index
-        from okf_explorer.sources.bundle import BundleSource
+        import okf_explorer.core.index.build as index_module
+        from okf_explorer.core.index import cache_writer
+        from okf_explorer.core.index.cache import IndexCache
+        from okf_explorer.core.index.build import build_index
+        from okf_explorer.sources.folder.bundle import BundleSource
         index_module.BACKGROUND_WRITE_FROM = 1
         """
     )
@@ -102,8 +102,8 @@ def test_the_process_waits_for_its_writer_at_exit(tmp_path: Path) -> None:
         tmp_path,
     )
     assert found == {"pending": 1}
-    from okf_explorer.core.cache import IndexCache
-    from okf_explorer.sources.bundle import BundleSource
+    from okf_explorer.core.index.cache import IndexCache
+    from okf_explorer.sources.folder.bundle import BundleSource
 
     assert IndexCache(cache_dir).load(BundleSource(bundle).cache_key) is not None
 

@@ -12,7 +12,7 @@ from cli_bundle import edge as rec
 
 from okf_explorer import server as server_package
 from okf_explorer.cli import EXPORT_FORMATS
-from okf_explorer.core import export as exporter
+from okf_explorer.core.export import formats as exporter
 from okf_explorer.tui import app as tui_app
 
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from cli_bundle import LATIN1, make_bundle
 
-from okf_explorer import cli_commands
 from okf_explorer.cli import main
+from okf_explorer.cli.commands import pages as cli_commands
 from okf_explorer.tui import app as tui_app
 
 SECRET = "gbrain_TOPSECRET_0123456789abcdef"

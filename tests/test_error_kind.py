@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from okf_explorer.core import cache as cache_module
-from okf_explorer.core.cache import IndexCache
-from okf_explorer.core.index import build_index
+from okf_explorer.core.index import cache as cache_module
+from okf_explorer.core.index.build import build_index
+from okf_explorer.core.index.cache import IndexCache
 from okf_explorer.core.pages import PAGE_INFO_ROW_LENGTH, Page, PageInfo
 from okf_explorer.core.port import PageStub, ScannedPage
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.sources.folder.bundle import BundleSource
 from tests.bundles import CountingSource, open_refusing, write_bundle
 
 

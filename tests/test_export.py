@@ -11,16 +11,16 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
-from okf_explorer.core import export as export_module
 from okf_explorer.core.errors import ExportFailed
-from okf_explorer.core.export import (
+from okf_explorer.core.export import formats as export_module
+from okf_explorer.core.export.formats import (
     FORMATS,
     default_export_name,
     edge_records,
     render,
     write_export,
 )
-from okf_explorer.core.graph import Edge
+from okf_explorer.core.graph.traverse import Edge
 
 EDGES = [
     Edge("tables/orders", "customers", 1, "out"),

@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 
 from okf_explorer.core.errors import AuthError, SourceUnavailable
-from okf_explorer.sources import mcp as mcp_module
 from okf_explorer.sources.factory import (
     SAMPLE_BRAIN,
     Token,
@@ -15,7 +14,8 @@ from okf_explorer.sources.factory import (
     read_token,
     resolve_spec,
 )
-from okf_explorer.sources.url_redaction import redact_url, url_secrets
+from okf_explorer.sources.gbrain import source as mcp_module
+from okf_explorer.sources.gbrain.url_redaction import redact_url, url_secrets
 from tests.bundles import write_bundle
 
 SECRET = "gbrain_s3cr3t-t0ken-XYZ"

@@ -24,9 +24,9 @@ from hypothesis import strategies as st
 
 from okf_explorer.core import fast_paths
 from okf_explorer.core.fast_gc import freeze_survivors, gc_paused
-from okf_explorer.core.graph import Neighbours, traverse_with
-from okf_explorer.core.index import build_index
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.core.graph.traverse import Neighbours, traverse_with
+from okf_explorer.core.index.build import build_index
+from okf_explorer.sources.folder.bundle import BundleSource
 
 NODES = [f"p{i}" for i in range(8)]
 graphs = st.dictionaries(
@@ -146,7 +146,7 @@ def test_an_index_build_freezes_what_it_built_only_with_fast_paths_on(
 def test_fast_httpx_is_httpx_with_its_cli_stubbed_only_when_fast(plain: bool) -> None:
     code = (
         "import json, sys\n"
-        "from okf_explorer.sources.fast_httpx import httpx\n"
+        "from okf_explorer.sources.gbrain.fast_httpx import httpx\n"
         "import httpx as library\n"
         "print(json.dumps([httpx is library, sys.modules.get('httpx._main') is None,"
         " 'rich' in sys.modules, httpx.Client is library.Client]))\n"

@@ -1,8 +1,8 @@
-"""The finder's ranking (`core.find_rank`): the obvious answer first."""
+"""The finder's ranking (`core.search.find_rank`): the obvious answer first."""
 
 from __future__ import annotations
 
-from okf_explorer.core.find_rank import EXACT, FUZZY, PREFIX, SUBSTRING, Findable, rank_pages
+from okf_explorer.core.search.find_rank import EXACT, FUZZY, PREFIX, SUBSTRING, Findable, rank_pages
 
 PAGES = [
     Findable("decisions/adr-001-one-orders-table", "ADR-001: One orders table", backlinks=4),

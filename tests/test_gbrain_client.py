@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 
 from okf_explorer.core.brain import Brain
-from okf_explorer.sources import mcp_transport
 from okf_explorer.sources.factory import open_source
-from okf_explorer.sources.mcp import McpSource
+from okf_explorer.sources.gbrain import transport as mcp_transport
+from okf_explorer.sources.gbrain.source import McpSource
 from tests.gbrain_peer import GbrainPeer, GbrainStartFailed, start_gbrain, stop_gbrain
 from tests.mcp_server_fixture import serve_bundle
 

@@ -2,7 +2,7 @@
 beside the read one), through a counting proxy on loopback (tests/counting_proxy.py)
 that counts what reaches the server and misbehaves on cue.
 
-The discipline under test (okf_explorer/sources/mcp_write.py): `written` only when
+The discipline under test (okf_explorer/sources/gbrain/write.py): `written` only when
 read back identical; the same save twice is `unchanged` with no write and one page;
 a refusal is never retried; a change under us is re-read and re-submitted once, then
 `conflict`; transient failures resend the same bytes, at most `WRITE_ATTEMPTS` times;
@@ -21,7 +21,7 @@ import pytest
 from okf_explorer.core.errors import PageNotFound
 from okf_explorer.core.page_write import SaveOutcome
 from okf_explorer.sources.factory import open_source
-from okf_explorer.sources.mcp_write import WRITE_ATTEMPTS, GbrainWriter
+from okf_explorer.sources.gbrain.write import WRITE_ATTEMPTS, GbrainWriter
 from tests.counting_proxy import CountingProxy, ProxiedCall, tool_reply
 from tests.gbrain_peer import GbrainPeer, write_token_file
 

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 import pytest
 
 from okf_explorer.core.errors import PageUnreadable, SourceUnavailable
-from okf_explorer.core.graph import DEPTH_CAP, Edge, clamp_depth, traverse_with
+from okf_explorer.core.graph.traverse import DEPTH_CAP, Edge, clamp_depth, traverse_with
 
 Adjacency = Mapping[str, Sequence[str]]
 

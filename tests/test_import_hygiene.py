@@ -29,7 +29,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "okf_explorer"
 UI_FREE_PACKAGES = ("core", "sources", "server")
 UI_PACKAGES = ("textual", "rich")
 UPPER_LAYERS = ("okf_explorer.sources", "okf_explorer.server", "okf_explorer.tui")
-ENTRY_POINTS = ("okf_explorer.cli", "okf_explorer.cli_commands")
+ENTRY_POINTS = ("okf_explorer.cli",)
 CORE_FORBIDDEN = (*UPPER_LAYERS, *ENTRY_POINTS, "yaml", "httpx", *UI_PACKAGES)
 
 
@@ -73,13 +73,13 @@ def loaded_by_importing(modules: list[str], prefixes: tuple[str, ...]) -> dict[s
 def test_every_package_module_is_found() -> None:
     core = module_names("core")
     assert {"okf_explorer.core", "okf_explorer.core.port", "okf_explorer.core.brain"} <= set(core)
-    assert "okf_explorer.sources.bundle" in module_names("sources")
+    assert "okf_explorer.sources.folder.bundle" in module_names("sources")
     assert "okf_explorer.server.tools" in module_names("server")
 
 
 def test_core_sources_and_server_do_not_import_textual_or_rich() -> None:
     """Under `OKF_EXPLORER_PLAIN=1` plain `import httpx` loads httpx's own command line,
-    which imports rich when it is installed (what `sources/fast_httpx.py` avoids): httpx
+    which imports rich when it is installed (what `sources/gbrain/fast_httpx.py` avoids): httpx
     is then imported first, and nothing of ours may add to what it loaded."""
     modules = [name for package in UI_FREE_PACKAGES for name in module_names(package)]
     if fast_paths.enabled():
@@ -145,7 +145,12 @@ def test_no_getattr_side_door_on_a_source() -> None:
 def test_the_command_line_starts_without_exporters_graph_libraries_or_the_ui() -> None:
     """`okf-explorer links …` must start fast (issue 8: warm `links hub --backlinks` ≤ 0.25 s):
     the export checker (~80 ms), networkx and Textual load only for the commands that use them."""
-    heavy = ("okf_explorer.core.export", "okf_explorer.core.export_check", "networkx", "textual")
+    heavy = (
+        "okf_explorer.core.export.formats",
+        "okf_explorer.core.export.check",
+        "networkx",
+        "textual",
+    )
     assert loaded_by_importing(["okf_explorer.cli"], heavy) == {}
 
 
@@ -162,8 +167,8 @@ def test_a_warm_links_run_loads_neither_yaml_nor_the_scan_workers(tmp_path: Path
         "from okf_explorer.cli import main\n"
         f"status = main(['--source', {str(bundle)!r}, 'links', 'a', '--backlinks'])\n"
         "heavy = ('yaml', 'multiprocessing', 'concurrent.futures.process',\n"
-        "         'okf_explorer.sources.pagefile', 'okf_explorer.sources.parallel',\n"
-        "         'okf_explorer.core.text_search', 'okf_explorer.core.page_audit')\n"
+        "         'okf_explorer.sources.folder.pagefile', 'okf_explorer.sources.folder.scan',\n"
+        "         'okf_explorer.core.search.text_search', 'okf_explorer.core.audit.page')\n"
         "print(json.dumps([status, sorted(n for n in heavy if n in sys.modules)]))\n"
     )
     env = {**os.environ, "OKF_EXPLORER_CACHE": str(tmp_path / "cache")}

@@ -8,16 +8,17 @@ from pathlib import Path
 
 import pytest
 
-from okf_explorer.core.cache import IndexCache
 from okf_explorer.core.errors import Cancelled, PageNotFound
-from okf_explorer.core.index import LinkIndex, ResolvedLink, build_index
+from okf_explorer.core.index.build import build_index
+from okf_explorer.core.index.cache import IndexCache
+from okf_explorer.core.index.model import LinkIndex, ResolvedLink
 from okf_explorer.core.pages import Page, PageInfo
 from okf_explorer.core.port import (
     PageSource,
     PageStub,
     RowScanner,
 )
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.sources.folder.bundle import BundleSource
 from tests.bundles import CountingSource, WrappedSource, open_refusing, scan_sequentially
 from tests.bundles import write_file as write
 

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from okf_explorer.core.cache import IndexCache
-from okf_explorer.core.index import build_index
-from okf_explorer.sources import parallel
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.core.index.build import build_index
+from okf_explorer.core.index.cache import IndexCache
+from okf_explorer.sources.folder import scan as parallel
+from okf_explorer.sources.folder.bundle import BundleSource
 from tests.bundles import CountingSource
 from tests.bundles import write_file as write
 

@@ -1,4 +1,4 @@
-"""Link weights (`core.link_weight`) on a real bundle stating a relation of every kind:
+"""Link weights (`core.index.weights`) on a real bundle stating a relation of every kind:
 a stated relation weighs 1 whichever side states it; a page's body-link weights are
 shares of its link mentions, so they add up to 1."""
 
@@ -8,9 +8,9 @@ import math
 from pathlib import Path
 
 from okf_explorer.core.brain import Brain
-from okf_explorer.core.index_model import ResolvedLink
-from okf_explorer.core.link_weight import body_shares
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.core.index.model import ResolvedLink
+from okf_explorer.core.index.weights import body_shares
+from okf_explorer.sources.folder.bundle import BundleSource
 from tests.typed_bundle import make_typed_bundle
 
 

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from okf_explorer.core import link_grammar
-from okf_explorer.core.link_grammar import extract_link_tuples, reference_link_tuples
+from okf_explorer.core.links import grammar as link_grammar
+from okf_explorer.core.links.grammar import extract_link_tuples, reference_link_tuples
 
 TOKENS = [
     "[", "]", "[[", "]]", "![[", "(", ")", "](", "![", "!", "|", "\\|", "#", "\\", "\\[",

@@ -13,8 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from okf_explorer.core import link_grammar, link_resolution
 from okf_explorer.core.links import RawLink, SlugResolver, extract_links, parse_links
+from okf_explorer.core.links import grammar as link_grammar
+from okf_explorer.core.links import resolution as link_resolution
 
 TOKENS = [
     "[", "]", "[[", "]]", "![[", "(", ")", "](", "![", "!", "|", "\\|", "#", "#^", "\\",
@@ -192,7 +193,7 @@ def test_slugify_shortcuts_answer_as_its_segments(text: str) -> None:
 def test_wiki_link_spans_find_exactly_the_parsers_wiki_links(text: str) -> None:
     """The TUI's clickable wiki-links are the parser's: same targets, from spans of the
     text itself (so a link inside code or behind an escape is never made clickable)."""
-    from okf_explorer.core.link_spans import wiki_link_spans
+    from okf_explorer.core.links.spans import wiki_link_spans
 
     spans = wiki_link_spans(text)
     for span in spans:
@@ -221,7 +222,7 @@ def test_link_spans_find_the_parsers_targets_reference_links_included(text: str)
     """Every page target the parser finds (reference-style links and Foam's defined
     `[[x]]` included) is a span's target or the definition a wiki span carries, so
     a backlink's sentence is found for it."""
-    from okf_explorer.core.link_spans import link_spans
+    from okf_explorer.core.links.spans import link_spans
 
     spans = link_spans(text)
     found = {span.target for span in spans} | {span.refdef for span in spans}

@@ -17,11 +17,11 @@ import pytest
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import AuthError, PageNotFound, PageUnreadable, SourceUnavailable
-from okf_explorer.core.graph import Edge
+from okf_explorer.core.graph.traverse import Edge
 from okf_explorer.core.pages import Page
-from okf_explorer.sources.bundle import BundleSource
 from okf_explorer.sources.factory import SAMPLE_BRAIN
-from okf_explorer.sources.mcp import McpSource
+from okf_explorer.sources.folder.bundle import BundleSource
+from okf_explorer.sources.gbrain.source import McpSource
 from tests.bundles import write_pages
 from tests.mcp_server_fixture import ServerHandle, serve_bundle
 

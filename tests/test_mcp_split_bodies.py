@@ -13,9 +13,9 @@ import pytest
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.links import extract_links
 from okf_explorer.server.shapes import split_timeline
-from okf_explorer.sources.bundle import BundleSource
-from okf_explorer.sources.mcp import McpSource
-from okf_explorer.sources.mcp_payloads import split_is_exact
+from okf_explorer.sources.folder.bundle import BundleSource
+from okf_explorer.sources.gbrain.payloads import split_is_exact
+from okf_explorer.sources.gbrain.source import McpSource
 from tests.bundles import write_pages
 from tests.mcp_server_fixture import serve_bundle
 

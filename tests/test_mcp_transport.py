@@ -25,8 +25,8 @@ from okf_explorer.core.errors import (
     ProtocolError,
     SourceUnavailable,
 )
-from okf_explorer.sources import mcp_transport
-from okf_explorer.sources.mcp import McpSource
+from okf_explorer.sources.gbrain import transport as mcp_transport
+from okf_explorer.sources.gbrain.source import McpSource
 
 URL = "http://127.0.0.1:9/mcp"
 SECRET = "gbrain_" + "5e" * 32
@@ -636,7 +636,7 @@ def test_a_reply_slower_than_the_timeout_never_hangs(
 
 
 def test_short_url_secret_does_not_mangle_words() -> None:
-    from okf_explorer.sources.mcp_errors import _scrub_secret
+    from okf_explorer.sources.gbrain.errors import _scrub_secret
 
     assert _scrub_secret("connection refused", "u") == "connection refused"
     assert _scrub_secret("user u failed", "u") == "user *** failed"

@@ -9,14 +9,14 @@ from pathlib import Path
 import pytest
 
 from okf_explorer.core.page_write import PageWriter, SaveOutcome
-from okf_explorer.sources.gbrain_stored import (
+from okf_explorer.sources.gbrain.stored import (
     body_matches,
     difference,
     expected_page,
     stored_value,
     with_idempotency_key,
 )
-from okf_explorer.sources.mcp_write import GbrainWriter, check_slug
+from okf_explorer.sources.gbrain.write import GbrainWriter, check_slug
 from tests.mcp_server_fixture import free_port, serve_bundle
 
 TEXT = """---

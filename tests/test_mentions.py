@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from okf_explorer.core.brain import Brain
-from okf_explorer.core.mentions import masked_prose, mention_names, unlinked_mentions
 from okf_explorer.core.pages import PageInfo
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.core.search.mentions import masked_prose, mention_names, unlinked_mentions
+from okf_explorer.sources.folder.bundle import BundleSource
 from tests.bundles import write_bundle
 from tests.mention_fixture import COMMON_TITLED, TARGETS, write_mention_bundle
 

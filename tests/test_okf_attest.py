@@ -1,5 +1,5 @@
-"""An attested computation's contract (`core.okf_attest`) and the row glyphs
-(`tui.okf_glyphs.row_badge`) as pure functions."""
+"""An attested computation's contract (`core.okf.attest`) and the row glyphs
+(`tui.widgets.okf_glyphs.row_badge`) as pure functions."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from okf_explorer.core.okf_attest import Parameter, contract_of
+from okf_explorer.core.okf.attest import Parameter, contract_of
 from okf_explorer.core.pages import Page
-from okf_explorer.tui.okf_glyphs import row_badge
+from okf_explorer.tui.widgets.okf_glyphs import row_badge
 
 
 def test_no_contract_on_an_ordinary_page() -> None:

@@ -1,4 +1,4 @@
-"""`--status` / `--min-trust` on `list`, `links`, `export` (`core.okf_filter`), on our
+"""`--status` / `--min-trust` on `list`, `links`, `export` (`core.okf.filter`), on our
 own OKF v0.2 bundle (`okf_bundle`) and on hand-made walks."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from okf_explorer.core.graph import Edge
-from okf_explorer.core.okf_filter import (
+from okf_explorer.core.graph.traverse import Edge
+from okf_explorer.core.okf.filter import (
     FilterError,
     OkfFilter,
     filter_walk,

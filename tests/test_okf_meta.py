@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 import yaml
 
-from okf_explorer.core import okf_meta
-from okf_explorer.core.okf_meta import Source, Verification
+from okf_explorer.core.okf import meta as okf_meta
+from okf_explorer.core.okf.meta import Source, Verification
 from tests.bundles import write_bundle
 
 FRONTMATTER = """

@@ -1,12 +1,12 @@
-"""The audit's per-page view (`core.page_audit`), pure: a whole audit's differences
+"""The audit's per-page view (`core.audit.page`), pure: a whole audit's differences
 split by page and named back in the folder's slugs, private pages the server hid
 never shown as missing, and one page of a server brain compared on its own."""
 
 from __future__ import annotations
 
-from okf_explorer.core.audit import Difference
-from okf_explorer.core.index_model import ResolvedLink
-from okf_explorer.core.page_audit import PRIVATE, PageAuditor, RunViews, compare_page, view_of
+from okf_explorer.core.audit.model import Difference
+from okf_explorer.core.audit.page import PRIVATE, PageAuditor, RunViews, compare_page, view_of
+from okf_explorer.core.index.model import ResolvedLink
 from okf_explorer.core.port import ServerLink
 
 NAMES = {

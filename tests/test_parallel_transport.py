@@ -1,4 +1,4 @@
-"""How scan workers read files and send rows back (`sources.parallel`): one read for a
+"""How scan workers read files and send rows back (`sources.folder.scan`): one read for a
 file as big as its `fstat` says, every byte of one that grew or shrank meanwhile; a
 chunk's rows as one `marshal` string that reads back as the rows themselves, pickled as
 they are when marshal cannot write them or under `OKF_EXPLORER_PLAIN=1`."""
@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from okf_explorer.core import fast_paths
-from okf_explorer.core.link_pass import LinkPass
-from okf_explorer.sources import parallel
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.core.index.page_pass import LinkPass
+from okf_explorer.sources.folder import scan as parallel
+from okf_explorer.sources.folder.bundle import BundleSource
 from tests.bundles import write_file
 
 PAGES = {

@@ -1,5 +1,5 @@
-"""Issue 13 §1: the k shortest simple paths between two pages (`core.paths`), with each
-hop's relation, rule and sentence (`core.path_hops`), over a small real bundle."""
+"""Issue 13 §1: the k shortest simple paths between two pages (`core.graph.paths`), with each
+hop's relation, rule and sentence (`core.graph.path_hops`), over a small real bundle."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import pytest
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import PageNotFound
-from okf_explorer.core.path_hops import explained_paths, path_details
-from okf_explorer.core.paths import Avoid, NoPath, PathQuery, avoid_of
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.core.graph.path_hops import explained_paths, path_details
+from okf_explorer.core.graph.paths import Avoid, NoPath, PathQuery, avoid_of
+from okf_explorer.sources.folder.bundle import BundleSource
 from tests.path_bundle import make_path_bundle
 
 

@@ -14,8 +14,8 @@ from okf_explorer.core.port import (
     RowScanner,
     TagListing,
 )
-from okf_explorer.sources.bundle import BundleSource
-from okf_explorer.sources.mcp import McpSource
+from okf_explorer.sources.folder.bundle import BundleSource
+from okf_explorer.sources.gbrain.source import McpSource
 from tests.bundles import scan_sequentially
 
 

@@ -2,7 +2,7 @@
 and the disk cache's format version moves whenever a stored record's fields do.
 
 `STORED_FIELDS` is what the cache stores, recorded with the `FORMAT_VERSION` it was
-written under. Changing a record's fields without bumping `core/cache.py`
+written under. Changing a record's fields without bumping `core/index/cache.py`
 `FORMAT_VERSION` fails here (an old cache would be read with the new layout);
 after bumping, record the new fields with the new version.
 """
@@ -17,14 +17,14 @@ from pathlib import Path
 import pytest
 from typed_bundle import make_typed_bundle
 
-from okf_explorer.core.cache import FORMAT_VERSION
-from okf_explorer.core.index import build_index
-from okf_explorer.core.index_model import ResolvedLink
-from okf_explorer.core.index_store import cache_payload
-from okf_explorer.core.link_grammar import RawLink, extract_link_tuples, extract_links
+from okf_explorer.core.index.build import build_index
+from okf_explorer.core.index.cache import FORMAT_VERSION
+from okf_explorer.core.index.model import ResolvedLink
+from okf_explorer.core.index.reuse import cache_payload
+from okf_explorer.core.links.grammar import RawLink, extract_link_tuples, extract_links
 from okf_explorer.core.pages import PageInfo, fingerprint_of_row, slug_of_row
 from okf_explorer.core.port import ScannedPage
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.sources.folder.bundle import BundleSource
 
 RECORDED_FOR_FORMAT = 8
 """The `FORMAT_VERSION` the layout below belongs to."""
@@ -117,7 +117,7 @@ def test_stored_fields_change_only_with_a_cache_format_bump(payload: tuple) -> N
         is_now = {name: now[name] for name in sorted(changed)}
         assert not changed, (
             f"the disk cache stores {sorted(changed)}, whose fields changed from {was} "
-            f"to {is_now}: bump FORMAT_VERSION in okf_explorer/core/cache.py (say why in "
+            f"to {is_now}: bump FORMAT_VERSION in okf_explorer/core/index/cache.py (say why in "
             "its docstring), then record the new fields and version in this test"
         )
     else:

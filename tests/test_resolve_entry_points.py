@@ -23,8 +23,8 @@ from hypothesis import strategies as st
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.server.tools import call_tool
-from okf_explorer.sources.bundle import BundleSource
-from okf_explorer.tui.body_links import kind_of_href, linkify_body, target_of_href
+from okf_explorer.sources.folder.bundle import BundleSource
+from okf_explorer.tui.markdown.links import kind_of_href, linkify_body, target_of_href
 from tests.bundles import write_bundle
 
 WORDS = ["x", "X", "a b", "lint", "Lint", "notes", "my note", "my-note", "café"]

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from okf_explorer.core.brain import Brain
-from okf_explorer.core.index import ResolvedLink
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.core.index.model import ResolvedLink
+from okf_explorer.sources.folder.bundle import BundleSource
 from tests.bundles import write_bundle as write
 
 

@@ -502,7 +502,7 @@ def test_heading_and_block_anchors_exist_in_their_targets() -> None:
 def test_the_engine_loads_the_sample_cleanly_and_sees_the_same_features() -> None:
     """The bundle source and `Brain` agree with the file-level checks above."""
     from okf_explorer.core.brain import Brain
-    from okf_explorer.sources.bundle import BundleSource
+    from okf_explorer.sources.folder.bundle import BundleSource
 
     brain = Brain(BundleSource(SAMPLE), cache_dir=False)
     try:

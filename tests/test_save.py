@@ -12,9 +12,7 @@ from types import SimpleNamespace
 import pytest
 
 from okf_explorer.core.brain import Brain
-from okf_explorer.core.graph import Edge
-from okf_explorer.core.page_write import PageWriter, SaveOutcome
-from okf_explorer.core.saved_page import (
+from okf_explorer.core.export.saved_page import (
     check_new_slug,
     compose_page,
     earlier_at,
@@ -23,10 +21,12 @@ from okf_explorer.core.saved_page import (
     slice_graph,
     trail_graph,
 )
-from okf_explorer.core.trail import Trail, TrailMove, trail_document, trail_edges
-from okf_explorer.core.validate import validate_brain
-from okf_explorer.sources.bundle import BundleSource
-from okf_explorer.sources.folder_write import FolderWriter
+from okf_explorer.core.graph.trail import Trail, TrailMove, trail_document, trail_edges
+from okf_explorer.core.graph.traverse import Edge
+from okf_explorer.core.okf.validate import validate_brain
+from okf_explorer.core.page_write import PageWriter, SaveOutcome
+from okf_explorer.sources.folder.bundle import BundleSource
+from okf_explorer.sources.folder.write import FolderWriter
 from okf_explorer.sources.writers import CannotSave, writer_for
 from tests.bundles import write_bundle
 from tests.mcp_server_fixture import serve_bundle
@@ -233,7 +233,7 @@ def test_a_write_the_system_refuses_is_refused_and_leaves_nothing(
 def test_a_write_that_does_not_read_back_is_failed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from okf_explorer.sources import folder_write
+    from okf_explorer.sources.folder import write as folder_write
 
     root = bundle(tmp_path)
 
@@ -277,7 +277,7 @@ def test_writer_for_a_folder_and_for_a_server_without_a_writer(
         assert isinstance(writer_for(folder), FolderWriter)
     finally:
         folder.close()
-    monkeypatch.setitem(sys.modules, "okf_explorer.sources.mcp_write", None)
+    monkeypatch.setitem(sys.modules, "okf_explorer.sources.gbrain.write", None)
     with serve_bundle(root) as server:
         source = open_source(server.url)
         try:
@@ -395,7 +395,7 @@ def test_over_a_server_dry_run_reads_only_and_a_save_says_it_cannot(
 ) -> None:
     root = bundle(tmp_path)
     before = tree(root)
-    monkeypatch.setitem(sys.modules, "okf_explorer.sources.mcp_write", None)
+    monkeypatch.setitem(sys.modules, "okf_explorer.sources.gbrain.write", None)
     with serve_bundle(root) as server:
         argv = ("save", "--source", server.url, "tables/orders", "--as", "t/o")
         status, out, err = run(*argv, "--dry-run")

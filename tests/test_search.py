@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from okf_explorer.core.brain import Brain
-from okf_explorer.core.search_query import SearchSyntaxError, parse_query
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.core.search.query import SearchSyntaxError, parse_query
+from okf_explorer.sources.folder.bundle import BundleSource
 from tests.bundles import write_bundle
 
 PAGES = {

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from okf_explorer.core.brain import Brain
-from okf_explorer.sources.mcp import McpSource
+from okf_explorer.sources.gbrain.source import McpSource
 from tests.bundles import write_bundle
 from tests.mcp_server_fixture import ServerHandle, serve_bundle
 

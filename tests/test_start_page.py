@@ -1,10 +1,10 @@
-"""The start page a person would choose (`core.start_page`)."""
+"""The start page a person would choose (`core.graph.start_page`)."""
 
 from __future__ import annotations
 
 import pytest
 
-from okf_explorer.core.start_page import FIRST_PAGE, choose_start
+from okf_explorer.core.graph.start_page import FIRST_PAGE, choose_start
 
 
 @pytest.mark.parametrize(

@@ -1,9 +1,9 @@
-"""The one suggester (`core.suggest`): close pages for a name that resolves to none."""
+"""The one suggester (`core.links.suggest`): close pages for a name that resolves to none."""
 
 from __future__ import annotations
 
+from okf_explorer.core.links.suggest import suggest
 from okf_explorer.core.pages import PageInfo
-from okf_explorer.core.suggest import suggest
 
 PAGES = [
     PageInfo("docs/user/features/graph-view", "Graph View", title_stated=True),

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from okf_explorer.core.graph import Edge, clamp_depth, traverse_with
+from okf_explorer.core.graph.traverse import Edge, clamp_depth, traverse_with
 
 NODES = [f"p{i}" for i in range(8)] + ["ghost"]
 

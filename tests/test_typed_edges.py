@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from okf_explorer.core.brain import Brain
-from okf_explorer.core.export import render
-from okf_explorer.core.typed_links import concept_path, frontmatter_links
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.core.export.formats import render
+from okf_explorer.core.links.typed import concept_path, frontmatter_links
+from okf_explorer.sources.folder.bundle import BundleSource
 from tests.conftest import SAMPLE_BRAIN
 from tests.typed_bundle import make_typed_bundle
 

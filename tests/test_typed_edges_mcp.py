@@ -12,8 +12,8 @@ import pytest
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.port import ServerLink
-from okf_explorer.sources.bundle import BundleSource
-from okf_explorer.sources.mcp import McpServerGraph, McpSource, relation_of_type
+from okf_explorer.sources.folder.bundle import BundleSource
+from okf_explorer.sources.gbrain.source import McpServerGraph, McpSource, relation_of_type
 from tests.mcp_server_fixture import ServerHandle, serve_bundle
 from tests.typed_bundle import make_typed_bundle
 

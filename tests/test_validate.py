@@ -9,8 +9,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from okf_explorer.core.brain import Brain
-from okf_explorer.core.validate import CONSUMER_NOTE, validate_brain
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.core.okf.validate import CONSUMER_NOTE, validate_brain
+from okf_explorer.sources.folder.bundle import BundleSource
 from tests.bundles import write_bundle, write_pages
 from tests.mcp_server_fixture import serve_bundle
 

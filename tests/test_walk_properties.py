@@ -1,5 +1,5 @@
-"""Property tests of the weighted best-path walk (`core.walk.best_paths`) on small random
-weighted graphs, against a brute-force enumerator of every path within `max_hops`.
+"""Property tests of the weighted best-path walk (`core.graph.best_paths.best_paths`)
+on small random weighted graphs, against a brute-force enumerator of every path within `max_hops`.
 
 Weights are dyadic fractions with small numerators, so every product of up to ten of
 them is exact in floating point: ties are real ties, and the comparison is exact.
@@ -10,8 +10,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from okf_explorer.core.link_weight import WeightedStep
-from okf_explorer.core.walk import best_paths
+from okf_explorer.core.graph.best_paths import best_paths
+from okf_explorer.core.index.weights import WeightedStep
 
 NODES = [f"p{i}" for i in range(6)]
 WEIGHTS = [1.0, 0.75, 0.5, 0.375, 0.25, 0.125]

@@ -15,7 +15,7 @@ import aiohttp
 import pytest
 from yarl import URL
 
-from okf_explorer.cli_commands import web_session_argv
+from okf_explorer.cli.commands.pages import web_session_argv
 from tests.web_fixture import WebServer, gone, serve_web, wait_for, web_env
 
 TOKEN = "web-secret-4242"
@@ -187,8 +187,8 @@ async def test_sessions_beyond_the_cap_are_told_to_come_back(
 ) -> None:
     from aiohttp.test_utils import TestClient, TestServer
 
-    from okf_explorer.tui import web_server
-    from okf_explorer.tui.web_gate import Gate
+    from okf_explorer.tui.web import server as web_server
+    from okf_explorer.tui.web.gate import Gate
 
     monkeypatch.setattr(web_server, "MAX_SESSIONS", 1)
     argv = [sys.executable, "-m", "okf_explorer", "browse", "--", str(sample_brain)]

@@ -36,14 +36,16 @@ from okf_explorer.core.errors import (
     OkfError,
     PageNotFound,
 )
-from okf_explorer.core.graph import (
+from okf_explorer.core.graph.listing import ServerListing
+from okf_explorer.core.graph.server_walk import ServerWalk
+from okf_explorer.core.graph.traverse import (
     Direction,
     Edge,
     check_direction,
     relation_filter,
     traverse_with,
 )
-from okf_explorer.core.index import LinkIndex, ResolvedLink
+from okf_explorer.core.index.model import LinkIndex, ResolvedLink
 from okf_explorer.core.links import (
     ROOT,
     LinkKind,
@@ -52,15 +54,13 @@ from okf_explorer.core.links import (
     SlugResolver,
     looks_like_path,
 )
-from okf_explorer.core.listing import ServerListing
+from okf_explorer.core.links.suggest import suggest
 from okf_explorer.core.pages import Page, PageInfo
 from okf_explorer.core.port import LocalFolder, PageFiles, PageSource, ServerGraph, ServerLink
-from okf_explorer.core.server_walk import ServerWalk
-from okf_explorer.core.suggest import suggest
 
 if TYPE_CHECKING:  # imported where used: a `links` run needs neither (~10 ms at start)
-    from okf_explorer.core.page_audit import PageAuditor, PageView
-    from okf_explorer.core.text_search import TextSearch
+    from okf_explorer.core.audit.page import PageAuditor, PageView
+    from okf_explorer.core.search.text_search import TextSearch
 
 
 class Brain(IndexedBrain):
@@ -140,10 +140,10 @@ class Brain(IndexedBrain):
         self._listing = None
 
     def text_search(self) -> TextSearch:
-        """Full-text search and its index (`core.text_search`), made on first use."""
+        """Full-text search and its index (`core.search.text_search`), made on first use."""
         with self._server_lock:
             if self._text is None:
-                from okf_explorer.core.text_search import TextSearch
+                from okf_explorer.core.search.text_search import TextSearch
 
                 self._text = TextSearch(self, self.text_index_path(), use_server=not self._scan)
             return self._text
@@ -309,7 +309,7 @@ class Brain(IndexedBrain):
         return walk.links_out.detail(frm, to, rel) or walk.links_in.detail(to, frm, rel)
 
     def page_view(self, slug: str, text: str | None = None) -> PageView | None:
-        """The audit's view of `slug` (`core.page_audit`): the links its text states
+        """The audit's view of `slug` (`core.audit.page`): the links its text states
         against the ones the server stores, or None when no server graph answers.
         Builds the index if needed; `text` is the page's body (fetched when None)."""
         walk = self._server_walk()
@@ -324,7 +324,7 @@ class Brain(IndexedBrain):
             text = self.source.get_page(slug).content
         with self._lock:
             if self._auditor is None or self._auditor[0] is not index:
-                from okf_explorer.core.page_audit import PageAuditor
+                from okf_explorer.core.audit.page import PageAuditor
 
                 self._auditor = (index, PageAuditor(index.pages))
             auditor = self._auditor[1]

@@ -12,16 +12,17 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from okf_explorer.core import analysis
-from okf_explorer.core.cache import IndexCache
 from okf_explorer.core.errors import PageNotFound, PageUnreadable
-from okf_explorer.core.graph import Direction
-from okf_explorer.core.index import LinkIndex, build_index
-from okf_explorer.core.link_weight import LinkWeights
+from okf_explorer.core.graph import analysis
+from okf_explorer.core.graph.paths import PathGraphs
+from okf_explorer.core.graph.stats import BrainStats, brain_stats
+from okf_explorer.core.graph.traverse import Direction
+from okf_explorer.core.index.build import build_index
+from okf_explorer.core.index.cache import IndexCache
+from okf_explorer.core.index.model import LinkIndex
+from okf_explorer.core.index.weights import LinkWeights
 from okf_explorer.core.links import SlugResolver
-from okf_explorer.core.paths import PathGraphs
 from okf_explorer.core.port import CancelCheck, PageSource, ProgressCallback
-from okf_explorer.core.stats import BrainStats, brain_stats
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -169,7 +170,7 @@ class IndexedBrain:
         return analysis.shortest_path(self.ensure_index(), frm, to, direction)
 
     def path_graphs(self) -> PathGraphs:
-        """The index's graphs for `path` queries (`core.paths`), kept until `refresh`."""
+        """The index's graphs for `path` queries (`core.graph.paths`), kept until `refresh`."""
         derived = self._derived_for(self.ensure_index())
         if derived.path_graphs is None:
             derived.path_graphs = PathGraphs(derived.index)
@@ -188,7 +189,7 @@ class IndexedBrain:
         return graph
 
     def link_weights(self) -> LinkWeights:
-        """The weights of the index's links (`core.link_weight`), kept until `refresh`."""
+        """The weights of the index's links (`core.index.weights`), kept until `refresh`."""
         derived = self._derived_for(self.ensure_index())
         if derived.weights is None:
             derived.weights = LinkWeights(derived.index)
@@ -211,5 +212,6 @@ class IndexedBrain:
         return analysis.hubs(self.ensure_index(), n, by)
 
     def stats(self) -> BrainStats:
-        """Counts, hubs, orphans, dead ends and dangling targets of the index (`core.stats`)."""
+        """Counts, hubs, orphans, dead ends and dangling targets of the index
+        (`core.graph.stats`)."""
         return brain_stats(self.ensure_index())

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, fields
 from operator import itemgetter
 from typing import Any, Literal
 
-from okf_explorer.core.okf_meta import summary as okf_summary
+from okf_explorer.core.okf.meta import summary as okf_summary
 
 RESERVED_NAMES = frozenset({"index", "log"})
 """OKF reserved file names (without `.md`): pages too, marked as reserved."""
@@ -58,7 +58,7 @@ class PageInfo:
     from the first heading or the file name: only a stated title resolves links
     (SPEC §3). `aliases` are the frontmatter `aliases`. `okf_status`, `okf_trust` and
     `okf_stale_after` are the page's OKF v0.2 lifecycle and trust summary
-    (`core.okf_meta.summary`): None for a page that states no OKF trust key, so
+    (`core.okf.meta.summary`): None for a page that states no OKF trust key, so
     listings, filters and rows need no body.
 
     `to_row` / `from_row` give the fields as one plain tuple, in field order:

@@ -21,10 +21,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from okf_explorer.core.link_grammar import RawTuple
 from okf_explorer.core.links import RawLink, extract_links
+from okf_explorer.core.links.grammar import RawTuple
+from okf_explorer.core.links.typed import frontmatter_links
 from okf_explorer.core.pages import Page, PageInfo
-from okf_explorer.core.typed_links import frontmatter_links
 
 ProgressCallback = Callable[[int, int], None]
 """Called as `progress(done, total)` while a scan runs."""
@@ -177,7 +177,7 @@ class RowScanner(Protocol):
 @runtime_checkable
 class LinkResolvingScanner(Protocol):
     """A source whose scan workers also resolve each page's links as they read it
-    (`build_index` passes a `core.link_pass.LinkPass`, a picklable callable, and
+    (`build_index` passes a `core.index.page_pass.LinkPass`, a picklable callable, and
     prefers this to `scan_rows`): each readable page with links comes with what
     `resolve(slug, links)` returned for it, any other with None."""
 

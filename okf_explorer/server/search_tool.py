@@ -7,7 +7,7 @@ Differences, by design: our index has one chunk per page (`chunk_index` 0,
 `chunk_source` `compiled_truth`), whose `chunk_text` is the text around the
 hits (about `CHUNK_WORDS` words) rather than a stored chunk; `page_id` and
 `chunk_id` are the page's place in slug order (1-based), stable while the
-set of pages is. The query is our search syntax (`core.search_query`); a
+set of pages is. The query is our search syntax (`core.search.query`); a
 query that is not valid syntax is searched as its plain words, as gbrain does
 with any text. `limit` defaults to 20 and is clamped to `SEARCH_CAP`.
 """
@@ -18,8 +18,8 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from okf_explorer.core.search_query import SearchSyntaxError, parse_query, words_query
-from okf_explorer.core.text_index import HIT_CLOSE, HIT_OPEN
+from okf_explorer.core.search.query import SearchSyntaxError, parse_query, words_query
+from okf_explorer.core.search.text_index import HIT_CLOSE, HIT_OPEN
 from okf_explorer.server.params import (
     SOURCE_ID,
     invalid,

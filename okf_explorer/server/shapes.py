@@ -6,7 +6,7 @@ Pages: the body is split into `compiled_truth` and the `## Timeline` section;
 `mentions` with `link_source` `markdown`; a typed edge (SPEC §5 `rel`) as its
 relation, with `link_source` `frontmatter`, as gbrain reports its frontmatter edges.
 A link's `context` is the sentence around its first mention, at most 240 characters,
-the link as written (`core.link_context`, the sentence `b` shows in the explorer).
+the link as written (`core.links.context`, the sentence `b` shows in the explorer).
 """
 
 from __future__ import annotations
@@ -22,10 +22,10 @@ from typing import Any, Protocol
 import yaml
 
 from okf_explorer.core.errors import OkfError
-from okf_explorer.core.graph import LINKS
-from okf_explorer.core.index import ResolvedLink
-from okf_explorer.core.link_context import first_link_context
-from okf_explorer.core.link_spans import WikiSpan, link_spans
+from okf_explorer.core.graph.traverse import LINKS
+from okf_explorer.core.index.model import ResolvedLink
+from okf_explorer.core.links.context import first_link_context
+from okf_explorer.core.links.spans import WikiSpan, link_spans
 from okf_explorer.core.pages import Page, PageInfo, _jsonable
 from okf_explorer.core.port import ServerLink, relation_of
 from okf_explorer.server.params import SOURCE_ID
@@ -144,7 +144,7 @@ def _file_bytes(brain: BrainLike, slug: str) -> bytes | None:
     root = brain.local_root
     if root is None:
         return None
-    from okf_explorer.sources.page_paths import page_path  # only folder sources have files
+    from okf_explorer.sources.folder.page_paths import page_path  # only folder sources have files
 
     try:
         with open(page_path(str(root), slug), "rb") as handle:

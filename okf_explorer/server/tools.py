@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from okf_explorer.core.errors import OkfError, PageNotFound, PageUnreadable
-from okf_explorer.core.graph import DIRECTIONS, clamp_depth
+from okf_explorer.core.graph.traverse import DIRECTIONS, clamp_depth
 from okf_explorer.core.port import relation_of
 from okf_explorer.server import search_tool, walk
 from okf_explorer.server.fast_json import pretty_json
@@ -244,7 +244,7 @@ def _navigate(brain: BrainTools, args: Mapping[str, Any]) -> Any:
 
 def _navigate_traverse(brain: BrainTools, args: Mapping[str, Any]) -> Any:
     """SPEC §5 edge records of a SPEC §4 walk (depth default 1, direction default out)."""
-    from okf_explorer.core.export import edge_records
+    from okf_explorer.core.export.formats import edge_records
 
     slug = required_str(args, "slug")
     direction = args.get("direction") or "out"

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from okf_explorer.core.graph import DEPTH_CAP
+from okf_explorer.core.graph.traverse import DEPTH_CAP
 from okf_explorer.core.port import relation_of
 from okf_explorer.server.shapes import gbrain_link_type
 

@@ -1,4 +1,4 @@
-"""Gather both sides of an audit (`core.audit`): the folder's graph through our one
+"""Gather both sides of an audit (`core.audit.compare`): the folder's graph through our one
 resolver, the server's through `list_pages` (paged) and `get_backlinks` (or
 `get_links`) of every page, in JSON-RPC batches, `concurrency` POSTs in flight on the
 client's keep-alive pool. (`traverse_graph` cannot answer many pages at once safely:
@@ -17,21 +17,21 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from okf_explorer.core.audit import (
+from okf_explorer.core.audit.compare import compare
+from okf_explorer.core.audit.files import files_side
+from okf_explorer.core.audit.model import (
     Difference,
     FilesSide,
     Naming,
     ServerSide,
     StoredLink,
     choose_naming,
-    compare,
 )
-from okf_explorer.core.audit_files import files_side
 from okf_explorer.core.errors import OkfError, PageNotFound, ProtocolError
-from okf_explorer.core.index import build_index
+from okf_explorer.core.index.build import build_index
 from okf_explorer.core.pages import Page
-from okf_explorer.sources.bundle import BundleSource
-from okf_explorer.sources.mcp import McpSource
+from okf_explorer.sources.folder.bundle import BundleSource
+from okf_explorer.sources.gbrain.source import McpSource
 
 LIST_LIMIT = 100
 """`list_pages` rows asked per call (gbrain clamps remote callers to 100)."""
@@ -65,7 +65,7 @@ class AuditRun:
 
 
 def run_audit(folder: Path, server: McpSource, *, concurrency: int = 4) -> AuditRun:
-    """Read `folder` and `server`, and compare them (`core.audit.compare`)."""
+    """Read `folder` and `server`, and compare them (`core.audit.compare.compare`)."""
     started = time.perf_counter()
     if not {"get_links", "get_backlinks"} & server.tools():
         raise ProtocolError(

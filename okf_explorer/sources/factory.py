@@ -29,7 +29,7 @@ from urllib.parse import urlsplit
 import okf_explorer
 from okf_explorer.core.errors import AuthError, SourceUnavailable
 from okf_explorer.core.port import PageSource
-from okf_explorer.sources.url_redaction import redact_url
+from okf_explorer.sources.gbrain.url_redaction import redact_url
 
 SAMPLE_BRAIN = Path(okf_explorer.__file__).resolve().parent / "sample_brain"
 """The demo bundle shipped inside the package: the last default."""
@@ -142,7 +142,7 @@ def _from(resolved: SourceSpec) -> str:
 
 
 def _open_folder(resolved: SourceSpec) -> PageSource:
-    from okf_explorer.sources.bundle import BundleSource
+    from okf_explorer.sources.folder.bundle import BundleSource
 
     path = Path(resolved.location).expanduser()
     if not path.exists():
@@ -175,7 +175,7 @@ def _open_url(
     if not parts.hostname:
         raise SourceUnavailable(f"unreachable: no host in URL {label}{_from(resolved)}")
     token = read_token(token_file)
-    from okf_explorer.sources.mcp import McpSource
+    from okf_explorer.sources.gbrain.source import McpSource
 
     options: dict[str, float | int] = {}
     if timeout is not None:

@@ -1,7 +1,7 @@
 """Which `PageWriter` (`core.page_write`) can save pages into a source.
 
 A folder bundle gets a `FolderWriter`; a gbrain server over MCP gets the
-`GbrainWriter` of `sources.mcp_write` (its `put_page` tool), imported lazily so
+`GbrainWriter` of `sources.gbrain.write` (its `put_page` tool), imported lazily so
 reading a brain never loads the write side. Any other source cannot take pages:
 `CannotSave`, one sentence.
 """
@@ -22,14 +22,14 @@ class CannotSave(OkfError):
 def writer_for(source: PageSource) -> PageWriter:
     """The writer for `source`; constructing it makes no request to any server."""
     if isinstance(source, LocalFolder):
-        from okf_explorer.sources.folder_write import FolderWriter
+        from okf_explorer.sources.folder.write import FolderWriter
 
         return FolderWriter(source.local_root)
-    from okf_explorer.sources.mcp import McpSource
+    from okf_explorer.sources.gbrain.source import McpSource
 
     if isinstance(source, McpSource):
         try:
-            module = importlib.import_module("okf_explorer.sources.mcp_write")
+            module = importlib.import_module("okf_explorer.sources.gbrain.write")
             writer_class = module.GbrainWriter
         except (ImportError, AttributeError):
             raise CannotSave(

@@ -20,7 +20,6 @@ from okf_explorer.core.brain import Brain
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.commands import FIND_PROMPT, PageFinder
 from okf_explorer.tui.screens.main import MainScreen
-from okf_explorer.tui.server_view import ServerComparison
 from okf_explorer.tui.settings import (
     NO_TERMINAL,
     NoTerminal,
@@ -28,9 +27,10 @@ from okf_explorer.tui.settings import (
     has_terminal,
     web_driver_chosen,
 )
+from okf_explorer.tui.state.server_view import ServerComparison
 
 if TYPE_CHECKING:
-    from okf_explorer.sources.mcp import McpSource
+    from okf_explorer.sources.gbrain.source import McpSource
 
 __all__ = ["ExplorerApp", "NoTerminal", "make_app"]
 
@@ -139,7 +139,7 @@ def make_app(
     watch_files: bool = False,
     against: McpSource | None = None,
 ) -> ExplorerApp:
-    """The app over `brain`, opening `start` (default: `core.start_page` chooses).
+    """The app over `brain`, opening `start` (default: `core.graph.start_page` chooses).
 
     Exports (`e`) go to `export_dir` (default: `$OKF_EXPORT_DIR`, else the working
     directory).

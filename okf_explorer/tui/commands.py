@@ -1,7 +1,7 @@
 """The page finder: the command palette's one provider, over slugs, file names,
 titles and aliases.
 
-The ranking is `core.find_rank.rank_pages` (exact, then prefix, then substring, then
+The ranking is `core.search.find_rank.rank_pages` (exact, then prefix, then substring, then
 fuzzy; more backlinks first within a tier). Each hit shows the file name and title,
 and the folder. Names are shown as `printable` renders them (control characters as
 escapes); the page opened is the exact slug. Help lines are markup-escaped (a `[` in
@@ -19,7 +19,7 @@ from textual.content import Content
 from textual.markup import escape
 
 from okf_explorer.core.errors import PageNotFound
-from okf_explorer.core.find_rank import TIER_NAMES, Findable, FindHit, rank_pages
+from okf_explorer.core.search.find_rank import TIER_NAMES, Findable, FindHit, rank_pages
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.text_finder import TEXT_PREFIX
 

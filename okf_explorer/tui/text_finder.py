@@ -24,8 +24,8 @@ from textual.content import Content
 from textual.widget import Widget
 
 from okf_explorer.core.errors import OkfError
-from okf_explorer.core.search_query import SearchSyntaxError
-from okf_explorer.core.text_index import HIT_CLOSE, HIT_OPEN, SearchHit
+from okf_explorer.core.search.query import SearchSyntaxError
+from okf_explorer.core.search.text_index import HIT_CLOSE, HIT_OPEN, SearchHit
 from okf_explorer.core.text_safety import printable
 
 TEXT_PREFIX = "#"

@@ -44,10 +44,10 @@ from textual.widgets import Markdown
 from okf_explorer.core import fast_paths
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.pages import Page
-from okf_explorer.sources.bundle import BundleSource
 from okf_explorer.sources.factory import SAMPLE_BRAIN
-from okf_explorer.tui.widgets import page_pane
-from okf_explorer.tui.widgets.page_pane import PagePane
+from okf_explorer.sources.folder.bundle import BundleSource
+from okf_explorer.tui.widgets.page import pane as page_pane
+from okf_explorer.tui.widgets.page.pane import PagePane
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from tests.tui.vault_fixture import VAULT

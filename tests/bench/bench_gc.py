@@ -32,11 +32,11 @@ from bench_traverse import power_law_adjacency
 from gen_bundle import GENERATOR_VERSION, generate
 
 from okf_explorer.core import fast_paths
-from okf_explorer.core.cache import IndexCache
 from okf_explorer.core.fast_gc import freeze_survivors
-from okf_explorer.core.graph import traverse_with
-from okf_explorer.core.index import build_index
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.core.graph.traverse import traverse_with
+from okf_explorer.core.index.build import build_index
+from okf_explorer.core.index.cache import IndexCache
+from okf_explorer.sources.folder.bundle import BundleSource
 
 
 def plain(on: bool) -> None:

@@ -3,7 +3,7 @@
 Run: `.venv/bin/python tests/bench/bench_httpx_import.py [--runs 15]`
 
 Alternating fast and plain (`OKF_EXPLORER_PLAIN=1`) runs of two fresh processes:
-`import`: `import okf_explorer.sources.mcp` (what any MCP source loads), and `cli`:
+`import`: `import okf_explorer.sources.gbrain.source` (what any MCP source loads), and `cli`:
 `okf-explorer --source http://127.0.0.1:9/mcp list` (refused at once: start-up,
 imports and one failed connection, the fixed cost of every MCP command). Prints the
 best and the median wall time of each. Not collected by pytest.
@@ -21,7 +21,7 @@ from pathlib import Path
 
 CLI = str(Path(sys.executable).with_name("okf-explorer"))
 COMMANDS = {
-    "import": [sys.executable, "-c", "import okf_explorer.sources.mcp"],
+    "import": [sys.executable, "-c", "import okf_explorer.sources.gbrain.source"],
     "cli": [CLI, "--source", "http://127.0.0.1:9/mcp", "list"],
 }
 

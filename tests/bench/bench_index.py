@@ -29,7 +29,7 @@ which flatters the naive baseline. The naive baseline can be skipped above
 plus its scan workers, so CPU can exceed wall time): on a shared, loaded
 machine the CPU figures are the steadier ones.
 "Cold index" ends when `build_index` returns the index; where the cache
-is written by a forked child (`core/cache_writer.py`: a single-threaded POSIX
+is written by a forked child (`core/index/cache_writer.py`: a single-threaded POSIX
 process, as the command line is) that write goes on beside the caller, so the
 table also shows "cache written", the time until that child is done, and the
 CPU in brackets includes the writer's.
@@ -71,10 +71,10 @@ def cpu_seconds() -> float:
 
 def child_build(root: str, cache_dir: str) -> dict:
     """One index build against the cache folder (empty → cold, filled → warm)."""
-    from okf_explorer.core import cache_writer
-    from okf_explorer.core.cache import IndexCache
-    from okf_explorer.core.index import build_index
-    from okf_explorer.sources.bundle import BundleSource
+    from okf_explorer.core.index import cache_writer
+    from okf_explorer.core.index.build import build_index
+    from okf_explorer.core.index.cache import IndexCache
+    from okf_explorer.sources.folder.bundle import BundleSource
 
     source = BundleSource(root)
     cpu, start = cpu_seconds(), time.perf_counter()
@@ -116,10 +116,10 @@ def mid_degree_root(index: object) -> str:
 def child_bfs(root: str, cache_dir: str) -> dict:
     """BFS depth 10 per root (`hub`, a mid-degree page) and direction over an index loaded
     from the warm cache; best of three."""
-    from okf_explorer.core.cache import IndexCache
-    from okf_explorer.core.graph import traverse_with
-    from okf_explorer.core.index import build_index
-    from okf_explorer.sources.bundle import BundleSource
+    from okf_explorer.core.graph.traverse import traverse_with
+    from okf_explorer.core.index.build import build_index
+    from okf_explorer.core.index.cache import IndexCache
+    from okf_explorer.sources.folder.bundle import BundleSource
 
     index = build_index(BundleSource(root), cache=IndexCache(cache_dir))
     result: dict = {"roots": ["hub", mid_degree_root(index)]}

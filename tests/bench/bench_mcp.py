@@ -42,7 +42,7 @@ sys.path.insert(0, str(ROOT))
 from okf_explorer.core.brain import Brain  # noqa: E402
 from okf_explorer.core.links import SlugResolver, extract_links  # noqa: E402
 from okf_explorer.sources.frontmatter import split_frontmatter  # noqa: E402
-from okf_explorer.sources.mcp import McpSource  # noqa: E402
+from okf_explorer.sources.gbrain.source import McpSource  # noqa: E402
 from tests.bench.gen_bundle import generate  # noqa: E402
 from tests.mcp_server_fixture import serve_bundle  # noqa: E402
 

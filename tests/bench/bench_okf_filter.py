@@ -1,4 +1,4 @@
-"""Benchmark: `--status` / `--min-trust` over a deep walk (`core.okf_filter.filter_walk`).
+"""Benchmark: `--status` / `--min-trust` over a deep walk (`core.okf.filter.filter_walk`).
 
 Run: `.venv/bin/python tests/bench/bench_okf_filter.py [pages] [seed]`. Not collected by
 pytest. Walks depth 10 `both` over the power-law index of `bench_traverse` (100k pages by
@@ -17,8 +17,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_traverse import power_law_adjacency
 
-from okf_explorer.core.graph import traverse_with
-from okf_explorer.core.okf_filter import OkfFilter, filter_walk
+from okf_explorer.core.graph.traverse import traverse_with
+from okf_explorer.core.okf.filter import OkfFilter, filter_walk
 from okf_explorer.core.pages import PageInfo
 
 

@@ -1,4 +1,4 @@
-"""Benchmark: the audit's per-page view of a server brain (`core.page_audit`), what the
+"""Benchmark: the audit's per-page view of a server brain (`core.audit.page`), what the
 explorer computes for each page it opens over a server with a stored graph.
 
 Run: `.venv/bin/python tests/bench/bench_page_view.py [pages] [links]`. Not collected
@@ -15,8 +15,8 @@ import sys
 
 from timing import best
 
-from okf_explorer.core.index_model import ResolvedLink
-from okf_explorer.core.page_audit import PageAuditor, compare_page
+from okf_explorer.core.audit.page import PageAuditor, compare_page
+from okf_explorer.core.index.model import ResolvedLink
 from okf_explorer.core.port import ServerLink
 
 

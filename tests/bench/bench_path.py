@@ -31,9 +31,9 @@ from gen_bundle import generate
 from timing import best
 
 from okf_explorer.core.brain import Brain
-from okf_explorer.core.path_hops import explained_paths
-from okf_explorer.core.paths import Avoid, PathQuery
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.core.graph.path_hops import explained_paths
+from okf_explorer.core.graph.paths import Avoid, PathQuery
+from okf_explorer.sources.folder.bundle import BundleSource
 
 TARGET_MS = 100.0
 PAIRS = 30

@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from okf_explorer.core.brain import Brain
 from okf_explorer.server import fast_json, tools
 from okf_explorer.server.shapes import ContextCache
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.sources.folder.bundle import BundleSource
 from tests.bench.gen_bundle import generate
 from tests.mcp_server_fixture import serve_bundle
 

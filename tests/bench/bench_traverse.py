@@ -11,7 +11,7 @@ import random
 import sys
 import time
 
-from okf_explorer.core.graph import traverse_with
+from okf_explorer.core.graph.traverse import traverse_with
 
 
 def power_law_adjacency(pages: int, seed: int) -> tuple[dict[str, tuple[str, ...]], ...]:

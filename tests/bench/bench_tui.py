@@ -55,10 +55,10 @@ from gen_bundle import generate  # noqa: E402
 from textual.pilot import Pilot  # noqa: E402
 
 from okf_explorer.core.brain import Brain  # noqa: E402
-from okf_explorer.sources.bundle import BundleSource  # noqa: E402
+from okf_explorer.sources.folder.bundle import BundleSource  # noqa: E402
 from okf_explorer.tui.app import make_app  # noqa: E402
-from okf_explorer.tui.widgets.page_pane import PagePane  # noqa: E402
-from okf_explorer.tui.widgets.traversal_panel import TraversalPanel  # noqa: E402
+from okf_explorer.tui.widgets.graph.traversal_panel import TraversalPanel  # noqa: E402
+from okf_explorer.tui.widgets.page.pane import PagePane  # noqa: E402
 
 SAMPLE = REPO / "okf_explorer" / "sample_brain"
 SIZE = (120, 40)
@@ -68,9 +68,9 @@ TYPICAL = "page-000003"
 FIRST_PAINT_CHILD = """
 import asyncio, sys, time
 from okf_explorer.core.brain import Brain
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.widgets.page_pane import PagePane
+from okf_explorer.tui.widgets.page.pane import PagePane
 
 async def main():
     app = make_app(Brain(BundleSource(sys.argv[1])))

@@ -7,7 +7,7 @@ built once (disk cache in the workdir), then, in this one process:
 
 - `first walk`: the first weighted walk over a fresh `Brain` loaded from the warm disk
   cache (pays for the link objects the warm load leaves lazy, and for the weights);
-- `walk out` / `walk both`: `core.walk.walk` from the 10 roots, depth 3, min weight 0
+- `walk out` / `walk both`: `core.graph.best_paths.walk` from the 10 roots, depth 3, min weight 0
   (every link followed: the most work), best of 5, weights already worked out;
 - `walk out ≥0.1`: the same with `--min-weight 0.1`;
 - baseline: the plain SPEC §4 BFS (`Brain.traverse`) depth 3 `out` from each of the 10
@@ -30,8 +30,8 @@ from gen_bundle import GENERATOR_VERSION, generate
 from timing import best
 
 from okf_explorer.core.brain import Brain
-from okf_explorer.core.walk import walk
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.core.graph.best_paths import walk
+from okf_explorer.sources.folder.bundle import BundleSource
 
 
 def bundle_for(workdir: Path, n: int, seed: int) -> Path:

@@ -13,10 +13,10 @@ import sys
 from pathlib import Path
 
 from okf_explorer.core.brain import Brain
-from okf_explorer.core.cache import IndexCache, encode_cache
-from okf_explorer.core.index import build_index
+from okf_explorer.core.index.build import build_index
+from okf_explorer.core.index.cache import IndexCache, encode_cache
 from okf_explorer.server.tools import call_tool
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.sources.folder.bundle import BundleSource
 from tests.bundles import write_pages
 from tests.mcp_server_fixture import stdio_session
 

@@ -124,7 +124,7 @@ def test_a_server_that_pages_forever_meets_the_listing_ceiling() -> None:
     with fault_server(endless_listing) as server:
         run = run_cli(
             ["list", "--source", server.url],
-            overrides={"okf_explorer.sources.mcp:MAX_LISTED_PAGES": ceiling},
+            overrides={"okf_explorer.sources.gbrain.source:MAX_LISTED_PAGES": ceiling},
         )
     assert run.status == 1
     assert run.stderr.splitlines() == [
@@ -135,7 +135,7 @@ def test_a_server_that_pages_forever_meets_the_listing_ceiling() -> None:
 
 
 def test_the_listing_ceiling_is_a_million_pages() -> None:
-    from okf_explorer.sources import mcp
+    from okf_explorer.sources.gbrain import source as mcp
 
     assert mcp.MAX_LISTED_PAGES == 1_000_000
 
@@ -193,7 +193,7 @@ def test_a_small_cap_keeps_memory_near_the_baseline() -> None:
     with fault_server(endless_json_reply) as server:
         run = run_cli(
             ["list", "--source", server.url],
-            overrides={"okf_explorer.sources.mcp_http:MAX_REPLY_BYTES": 1 << 20},
+            overrides={"okf_explorer.sources.gbrain.http:MAX_REPLY_BYTES": 1 << 20},
         )
     assert run.status == 1
     assert "sent a reply larger than 1 MiB" in run.stderr

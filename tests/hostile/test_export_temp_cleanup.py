@@ -10,7 +10,7 @@ import textwrap
 import time
 from pathlib import Path
 
-from okf_explorer.core.export import write_export
+from okf_explorer.core.export.formats import write_export
 
 MINUTES = 60.0
 HOURS = 3600.0
@@ -36,7 +36,7 @@ def test_an_export_killed_before_its_rename_is_cleaned_up_by_the_next(tmp_path: 
         """
         import os, signal, sys
         from pathlib import Path
-        from okf_explorer.core.export import write_export
+        from okf_explorer.core.export.formats import write_export
         os.replace = lambda *args: os.kill(os.getpid(), signal.SIGKILL)  # die mid-export
         write_export(Path(sys.argv[1]), "[]\\n")
         """

@@ -13,9 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from okf_explorer.core.errors import ExportFailed
-from okf_explorer.core.export import FORMATS, render, write_export
-from okf_explorer.core.export_check import MalformedExport, check_export
-from okf_explorer.core.graph import Edge
+from okf_explorer.core.export.check import MalformedExport, check_export
+from okf_explorer.core.export.formats import FORMATS, render, write_export
+from okf_explorer.core.graph.traverse import Edge
 from okf_explorer.core.text_safety import reversible
 
 HOSTILE = "bad\x00nul\x1b[2J\x07\x08\x0b\x0c\r\n\t\x7f\x85\x9b\u202e\u2028\ud800\ufffe\\x\"<&>'"

@@ -16,12 +16,12 @@ from textual.widgets import Label, OptionList, Static
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.text_safety import printable
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.screens.links_dialog import LinksDialog
-from okf_explorer.tui.widgets.link_tree import LinkTree
-from okf_explorer.tui.widgets.page_pane import PagePane
-from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
+from okf_explorer.tui.dialogs.links import LinksDialog
+from okf_explorer.tui.widgets.graph.link_tree import LinkTree
+from okf_explorer.tui.widgets.graph.traversal_panel import TraversalPanel
+from okf_explorer.tui.widgets.page.pane import PagePane
 from tests.bundles import write_pages
 
 SIZE = (140, 40)

@@ -22,7 +22,7 @@ from okf_explorer.sources.bounded_yaml import (
     MAX_FRONTMATTER_DEPTH,
     _collection_bound,
 )
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.sources.frontmatter import split_frontmatter
 from tests.bundles import write_pages
 from tests.mcp_server_fixture import stdio_session
@@ -213,7 +213,7 @@ def test_cli_list_links_export_get_stay_bounded(hostile_bundle: Path, tmp_path: 
 
 
 def test_cli_list_through_the_parallel_scan_workers(tmp_path: Path) -> None:
-    from okf_explorer.sources.parallel import PARALLEL_THRESHOLD
+    from okf_explorer.sources.folder.scan import PARALLEL_THRESHOLD
 
     bundle = write_bundle(tmp_path / "big", filler=PARALLEL_THRESHOLD)
     out, _ = run_measured(tmp_path / "cache", "list", "--json", "--source", str(bundle))

@@ -99,7 +99,7 @@ async def settle(pilot: Pilot[None], until: Callable[[], bool] | None = None) ->
 def busy_workers(app: App[None]) -> bool:
     """Whether a worker is running, other than the folder watcher (it never ends), or a
     long page's first part is still to be filled in (it starts on a timer, `FILL_DELAY`)."""
-    from okf_explorer.tui.widgets.page_pane import PagePane
+    from okf_explorer.tui.widgets.page.pane import PagePane
 
     if any(worker.is_running and worker.group != "watch" for worker in app.workers):
         return True

@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 from textual.widgets._footer import FooterKey
 
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.screens.help import HelpDialog
-from okf_explorer.tui.widgets.link_tree import LinkTree
-from okf_explorer.tui.widgets.page_pane import PagePane
-from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
+from okf_explorer.tui.dialogs.help import HelpDialog
+from okf_explorer.tui.widgets.graph.link_tree import LinkTree
+from okf_explorer.tui.widgets.graph.traversal_panel import TraversalPanel
+from okf_explorer.tui.widgets.page.pane import PagePane
 
 from .conftest import brain_for, settle
 

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from okf_explorer.core.brain import Brain
-from okf_explorer.core.graph import Edge
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.core.graph.traverse import Edge
+from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.backlink_rows import LINK_STYLE, read_backlinks, start_backlinks
-from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
+from okf_explorer.tui.state.backlink_rows import LINK_STYLE, read_backlinks, start_backlinks
+from okf_explorer.tui.widgets.graph.traversal_panel import TraversalPanel
 from tests.bundles import write_pages
 
 from .conftest import brain_for, settle
@@ -107,7 +107,7 @@ def test_a_server_context_is_used_as_told(tmp_path: Path) -> None:
 def test_over_mcp_the_server_s_context_is_shown(tmp_path: Path) -> None:
     """Against our own `serve` on loopback: gbrain's `get_backlinks` rows carry a
     `context`, which `b` shows as the server told it, without reading the page."""
-    from okf_explorer.sources.mcp import McpSource
+    from okf_explorer.sources.gbrain.source import McpSource
     from tests.mcp_server_fixture import serve_bundle
 
     root = write_pages(tmp_path / "b", PAGES)

@@ -14,14 +14,14 @@ from textual.selection import Selection
 from textual.strip import Strip
 from textual.widgets import OptionList, Static
 
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.screens.links_dialog import LinksDialog
-from okf_explorer.tui.screens.outline_dialog import OutlineDialog
-from okf_explorer.tui.widgets import page_pane
-from okf_explorer.tui.widgets.fast_body import prepare_body
-from okf_explorer.tui.widgets.light_body import LightBody, _Lines
-from okf_explorer.tui.widgets.page_pane import PagePane
+from okf_explorer.tui.dialogs.links import LinksDialog
+from okf_explorer.tui.dialogs.outline import OutlineDialog
+from okf_explorer.tui.markdown.fast_body import prepare_body
+from okf_explorer.tui.markdown.light_body import LightBody, _Lines
+from okf_explorer.tui.widgets.page import pane as page_pane
+from okf_explorer.tui.widgets.page.pane import PagePane
 
 from .conftest import SMALL_BUNDLE, brain_for, settle, write_bundle
 from .vault_fixture import handbook

@@ -7,13 +7,13 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input, OptionList, Static
 
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.screens.links_dialog import LinksDialog
-from okf_explorer.tui.widgets import page_pane
-from okf_explorer.tui.widgets.fast_body import LightBody, prepare_body
-from okf_explorer.tui.widgets.page_pane import PagePane
-from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
+from okf_explorer.tui.dialogs.links import LinksDialog
+from okf_explorer.tui.markdown.fast_body import LightBody, prepare_body
+from okf_explorer.tui.widgets.graph.traversal_panel import TraversalPanel
+from okf_explorer.tui.widgets.page import pane as page_pane
+from okf_explorer.tui.widgets.page.pane import PagePane
 
 from .conftest import SIZE, SMALL_BUNDLE, brain_for, press_at_once, settle, write_bundle
 

@@ -8,11 +8,11 @@ from pathlib import Path
 
 from textual.content import Content
 
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.widgets.embed_preview import embed_lines
-from okf_explorer.tui.widgets.page_pane import PagePane
-from okf_explorer.tui.widgets.vault_body import EmbedBlock
+from okf_explorer.tui.markdown.embed_preview import embed_lines
+from okf_explorer.tui.markdown.vault_body import EmbedBlock
+from okf_explorer.tui.widgets.page.pane import PagePane
 from tests.bundles import write_pages
 
 from .conftest import settle
@@ -88,8 +88,8 @@ async def test_the_page_pane_previews_an_embed_rendered(tmp_path: Path) -> None:
 async def test_an_embed_that_waited_for_the_index_fills_once_it_is_built(tmp_path: Path) -> None:
     """Seen on the Obsidian help vault: the start page's `![[Internal links#^b15695]]`
     said `waiting for the index…` for good (before the index only an exact slug is found)."""
-    from okf_explorer.tui.anchors import WAITING_FOR_INDEX
-    from okf_explorer.tui.index_loader import IndexLoader
+    from okf_explorer.tui.markdown.anchors import WAITING_FOR_INDEX
+    from okf_explorer.tui.state.index_loader import IndexLoader
 
     from .conftest import brain_for
 

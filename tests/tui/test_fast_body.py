@@ -21,14 +21,14 @@ from textual.widgets._markdown import MarkdownBlock, MarkdownFence, MarkdownHead
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.fast_paths import PLAIN_ENV
 from okf_explorer.core.pages import Page
-from okf_explorer.sources.bundle import BundleSource
 from okf_explorer.sources.factory import SAMPLE_BRAIN
-from okf_explorer.tui.vault_markdown import parse
-from okf_explorer.tui.widgets import page_pane
-from okf_explorer.tui.widgets.fast_body import LIGHT_CHARS, LightBody, prepare_body
-from okf_explorer.tui.widgets.fast_render import render_tokens
-from okf_explorer.tui.widgets.page_pane import PagePane
-from okf_explorer.tui.widgets.vault_body import VaultMarkdown
+from okf_explorer.sources.folder.bundle import BundleSource
+from okf_explorer.tui.markdown.fast_body import LIGHT_CHARS, LightBody, prepare_body
+from okf_explorer.tui.markdown.fast_render import render_tokens
+from okf_explorer.tui.markdown.parser import parse
+from okf_explorer.tui.markdown.vault_body import VaultMarkdown
+from okf_explorer.tui.widgets.page import pane as page_pane
+from okf_explorer.tui.widgets.page.pane import PagePane
 
 WORD = st.text(alphabet="abcdefghij", min_size=1, max_size=7)
 WORDS = st.lists(WORD, min_size=1, max_size=5).map(" ".join)

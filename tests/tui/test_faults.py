@@ -8,10 +8,10 @@ from okf_explorer.core.brain import Brain
 from okf_explorer.tui.app import make_app
 from okf_explorer.tui.screens.main import MainScreen
 from okf_explorer.tui.screens.source_error import SourceErrorScreen
-from okf_explorer.tui.widgets.link_tree import LinkTree
-from okf_explorer.tui.widgets.page_pane import PagePane
+from okf_explorer.tui.widgets.graph.link_tree import LinkTree
+from okf_explorer.tui.widgets.graph.traversal_panel import TraversalPanel
+from okf_explorer.tui.widgets.page.pane import PagePane
 from okf_explorer.tui.widgets.status_bar import StatusBar
-from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
 
 from .conftest import SIZE, FlakySource, GatedSource, brain_for, settle, write_bundle
 

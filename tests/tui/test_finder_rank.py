@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from textual.command import CommandInput, CommandList, CommandPalette
 
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
 from okf_explorer.tui.commands import FIND_PROMPT
-from okf_explorer.tui.widgets.page_pane import PagePane
+from okf_explorer.tui.widgets.page.pane import PagePane
 
 from .conftest import brain_for, settle
 

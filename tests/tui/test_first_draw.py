@@ -38,10 +38,10 @@ from textual.widgets._markdown import (
 )
 
 from okf_explorer.core.fast_paths import PLAIN_ENV
-from okf_explorer.tui.vault_markdown import parse
-from okf_explorer.tui.widgets.fast_list import VaultBulletList
-from okf_explorer.tui.widgets.fast_table import VaultTable
-from okf_explorer.tui.widgets.vault_body import (
+from okf_explorer.tui.markdown.fast_list import VaultBulletList
+from okf_explorer.tui.markdown.fast_table import VaultTable
+from okf_explorer.tui.markdown.parser import parse
+from okf_explorer.tui.markdown.vault_body import (
     CalloutQuote,
     EmbedBlock,
     VaultMarkdown,

@@ -13,9 +13,9 @@ from textual.widgets._markdown import MarkdownBlock
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.pages import Page
-from okf_explorer.sources.bundle import BundleSource
-from okf_explorer.tui.widgets.page_pane import PagePane
-from okf_explorer.tui.widgets.vault_body import EmbedBlock, VaultMarkdown
+from okf_explorer.sources.folder.bundle import BundleSource
+from okf_explorer.tui.markdown.vault_body import EmbedBlock, VaultMarkdown
+from okf_explorer.tui.widgets.page.pane import PagePane
 from tests.bundles import write_bundle
 
 from .conftest import settle

@@ -17,16 +17,16 @@ from rich.cells import cell_len
 from textual.content import Content
 
 import okf_explorer
-from okf_explorer.core import okf_meta
-from okf_explorer.tui.body_links import linkify_body
-from okf_explorer.tui.vault_inline import (
+from okf_explorer.core.okf import meta as okf_meta
+from okf_explorer.tui.markdown.inline import (
     CALLOUT_KINDS,
     EMBED_GLYPH,
     IMAGE_GLYPH,
     TASK_GLYPHS,
     inline_content,
 )
-from okf_explorer.tui.vault_markdown import parse
+from okf_explorer.tui.markdown.links import linkify_body
+from okf_explorer.tui.markdown.parser import parse
 
 PACKAGE = Path(okf_explorer.__file__).parent
 
@@ -59,7 +59,7 @@ def test_the_placeholder_and_marker_glyphs_have_one_width() -> None:
 
 
 def test_no_string_the_tui_draws_holds_a_glyph_of_two_widths() -> None:
-    modules = [*sorted((PACKAGE / "tui").rglob("*.py")), PACKAGE / "core" / "okf_meta.py"]
+    modules = [*sorted((PACKAGE / "tui").rglob("*.py")), PACKAGE / "core" / "okf" / "meta.py"]
     problems = {
         f"{char} U+{ord(char):04X} in {path.name}": why
         for path in modules

@@ -7,10 +7,10 @@ from pathlib import Path
 
 from textual.widgets import OptionList
 
-from okf_explorer.core.graph import Edge
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.core.graph.traverse import Edge
+from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.graph_drawing import (
+from okf_explorer.tui.widgets.graph.drawing import (
     MISSING_MARK,
     NODE_CAP,
     back_sources,
@@ -18,9 +18,9 @@ from okf_explorer.tui.graph_drawing import (
     fit_line,
     line_label,
 )
-from okf_explorer.tui.widgets.graph_panel import GraphPanel
-from okf_explorer.tui.widgets.page_pane import PagePane
-from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
+from okf_explorer.tui.widgets.graph.graph_panel import GraphPanel
+from okf_explorer.tui.widgets.graph.traversal_panel import TraversalPanel
+from okf_explorer.tui.widgets.page.pane import PagePane
 from tests.bundles import write_bundle
 
 from .conftest import SIZE, brain_for, settle

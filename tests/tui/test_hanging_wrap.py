@@ -1,4 +1,4 @@
-"""Wrapped lines keep their shape (`tui.hanging`): a long page's quotes and list items
+"""Wrapped lines keep their shape (`tui.markdown.hanging`): a long page's quotes and list items
 (seen in tmux on the Obsidian help vault and the Foam docs: a callout's second line lost
 its bar, a list item's second line started under the bullet) and the page header's
 sources (seen on the OKF reference bundles at 80×24: a source's resource wrapped to the
@@ -10,12 +10,12 @@ from pathlib import Path
 
 from textual.app import App
 
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.hanging import HangingContent
-from okf_explorer.tui.vault_markdown import parse
-from okf_explorer.tui.widgets.fast_render import render_tokens, wrap_piece
-from okf_explorer.tui.widgets.page_pane import PagePane
+from okf_explorer.tui.markdown.fast_render import render_tokens, wrap_piece
+from okf_explorer.tui.markdown.hanging import HangingContent
+from okf_explorer.tui.markdown.parser import parse
+from okf_explorer.tui.widgets.page.pane import PagePane
 
 from .conftest import SMALL_BUNDLE, brain_for, settle, write_bundle
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.widgets.link_tree import LinkTree
-from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
+from okf_explorer.tui.widgets.graph.link_tree import LinkTree
+from okf_explorer.tui.widgets.graph.traversal_panel import TraversalPanel
 
 from .conftest import SIZE, GatedSource, brain_for, settle
 

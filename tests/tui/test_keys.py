@@ -8,14 +8,14 @@ from pathlib import Path
 from textual.coordinate import Coordinate
 from textual.widgets import DataTable
 
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.screens.help import HelpDialog
+from okf_explorer.tui.dialogs.help import HelpDialog
 from okf_explorer.tui.screens.main import MainScreen
-from okf_explorer.tui.widgets.link_tree import LinkTree
-from okf_explorer.tui.widgets.page_pane import PagePane
+from okf_explorer.tui.widgets.graph.link_tree import LinkTree
+from okf_explorer.tui.widgets.graph.traversal_panel import TraversalPanel
+from okf_explorer.tui.widgets.page.pane import PagePane
 from okf_explorer.tui.widgets.status_bar import StatusBar
-from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
 
 from .conftest import SIZE, brain_for, press_at_once, settle, write_bundle
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.widgets.link_tree import AMBIGUOUS_MARK, LinkTree
-from okf_explorer.tui.widgets.page_pane import PagePane
+from okf_explorer.tui.widgets.graph.link_tree import AMBIGUOUS_MARK, LinkTree
+from okf_explorer.tui.widgets.page.pane import PagePane
 
 from .conftest import SIZE, brain_for, settle, write_bundle
 

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.live_reload import FolderWatcher, wanted_change
-from okf_explorer.tui.widgets.link_tree import LinkTree
-from okf_explorer.tui.widgets.page_pane import PagePane
+from okf_explorer.tui.state.live_reload import FolderWatcher, wanted_change
+from okf_explorer.tui.widgets.graph.link_tree import LinkTree
+from okf_explorer.tui.widgets.page.pane import PagePane
 from okf_explorer.tui.widgets.status_bar import StatusBar
 
 from .conftest import FlakySource, GatedSource, brain_for, settle, write_bundle

@@ -6,16 +6,16 @@ from pathlib import Path
 
 from textual.widgets import Markdown
 
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.widgets.fast_body import (
+from okf_explorer.tui.markdown.fast_body import (
     LIGHT_BLOCKS,
     LightBody,
     prepare_body,
 )
-from okf_explorer.tui.widgets.link_tree import LinkTree
-from okf_explorer.tui.widgets.page_pane import PagePane
-from okf_explorer.tui.widgets.traversal_panel import FILL_CHUNK, TraversalPanel
+from okf_explorer.tui.widgets.graph.link_tree import LinkTree
+from okf_explorer.tui.widgets.graph.traversal_panel import FILL_CHUNK, TraversalPanel
+from okf_explorer.tui.widgets.page.pane import PagePane
 
 from .conftest import SIZE, brain_for, settle, write_bundle
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.widgets.link_tree import LinkTree
-from okf_explorer.tui.widgets.page_pane import PagePane
+from okf_explorer.tui.widgets.graph.link_tree import LinkTree
+from okf_explorer.tui.widgets.page.pane import PagePane
 from tests.bundles import write_bundle
 
 from .conftest import SIZE, brain_for, settle

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from okf_explorer.core.graph import DEPTH_CAP
-from okf_explorer.tui.history import View
-from okf_explorer.tui.navigator import Navigator
+from okf_explorer.core.graph.traverse import DEPTH_CAP
+from okf_explorer.tui.state.history import View
+from okf_explorer.tui.state.navigator import Navigator
 
 
 def navigator(view: View | None = None) -> Navigator:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
 
 from .conftest import SIZE, brain_for, settle, write_bundle

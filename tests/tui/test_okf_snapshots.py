@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
 from tests.okf_bundle import write_okf_bundle
 

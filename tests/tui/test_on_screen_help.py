@@ -9,14 +9,14 @@ from pathlib import Path
 import pytest
 from textual.widgets import DataTable, Label
 
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.legend import LINKS_LEGEND, RESERVED_LEGEND, SLICE_LEGEND
-from okf_explorer.tui.screens.help import HelpDialog
-from okf_explorer.tui.screens.links_dialog import LinksDialog
-from okf_explorer.tui.widgets.link_tree import LinkTree
-from okf_explorer.tui.widgets.page_pane import PagePane
-from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
+from okf_explorer.tui.dialogs.help import HelpDialog
+from okf_explorer.tui.dialogs.links import LinksDialog
+from okf_explorer.tui.widgets.graph.link_tree import LinkTree
+from okf_explorer.tui.widgets.graph.traversal_panel import TraversalPanel
+from okf_explorer.tui.widgets.legend import LINKS_LEGEND, RESERVED_LEGEND, SLICE_LEGEND
+from okf_explorer.tui.widgets.page.pane import PagePane
 from tests.bundles import write_pages
 
 from .conftest import brain_for, press_at_once, settle

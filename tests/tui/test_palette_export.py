@@ -9,11 +9,11 @@ import pytest
 from textual.command import CommandList, CommandPalette
 from textual.widgets import Input
 
-from okf_explorer.core.export import edge_records
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.core.export.formats import edge_records
+from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.export_dialog import ExportPathDialog, inside, suggested_folder
-from okf_explorer.tui.widgets.page_pane import PagePane
+from okf_explorer.tui.dialogs.export import ExportPathDialog, inside, suggested_folder
+from okf_explorer.tui.widgets.page.pane import PagePane
 
 from .conftest import SIZE, brain_for, settle
 

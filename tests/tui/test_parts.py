@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from textual.binding import Binding
 
-from okf_explorer.core.graph import Edge
+from okf_explorer.core.graph.traverse import Edge
 from okf_explorer.core.links import parse_links
-from okf_explorer.tui.body_links import linkify_body, target_of_href
-from okf_explorer.tui.history import History, View
-from okf_explorer.tui.screens.help import key_rows
-from okf_explorer.tui.slice import format_path, path_to, summarise
+from okf_explorer.tui.dialogs.help import key_rows
+from okf_explorer.tui.markdown.links import linkify_body, target_of_href
+from okf_explorer.tui.state.history import History, View
+from okf_explorer.tui.state.slice import format_path, path_to, summarise
 
 
 def test_wiki_links_become_okf_links_outside_code() -> None:
@@ -86,7 +86,7 @@ def test_help_rows_join_keys_of_one_action() -> None:
 
 
 def test_traversal_columns_fit_the_table_and_keep_to_readable() -> None:
-    from okf_explorer.tui.widgets.traversal_panel import FIXED_COLUMNS, column_widths
+    from okf_explorer.tui.widgets.graph.traversal_panel import FIXED_COLUMNS, column_widths
 
     assert column_widths(10, 10, 70) == (10, 10)  # room for both: untouched
     assert column_widths(30, 30, 0) == (30, 30)  # not laid out yet: untouched

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.widgets.page_pane import PagePane
-from okf_explorer.tui.widgets.path_view import PathView
+from okf_explorer.tui.widgets.graph.path_view import PathView
+from okf_explorer.tui.widgets.graph.traversal_panel import TraversalPanel
+from okf_explorer.tui.widgets.page.pane import PagePane
 from okf_explorer.tui.widgets.status_bar import StatusBar
-from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
 from tests.path_bundle import make_path_bundle
 
 from .conftest import brain_for, settle

@@ -10,13 +10,13 @@ from textual.widgets import Static
 
 from okf_explorer.cli import main
 from okf_explorer.core.errors import SourceUnavailable
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.index_loader import IndexLoader
-from okf_explorer.tui.slice import summarise
-from okf_explorer.tui.widgets.page_pane import PagePane
+from okf_explorer.tui.state.index_loader import IndexLoader
+from okf_explorer.tui.state.slice import summarise
+from okf_explorer.tui.widgets.graph.traversal_panel import TraversalPanel
+from okf_explorer.tui.widgets.page.pane import PagePane
 from okf_explorer.tui.widgets.status_bar import StatusBar
-from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
 
 from .conftest import SIZE, GatedSource, brain_for, settle
 
@@ -117,7 +117,7 @@ async def test_export_into_the_bundle_asks_elsewhere_and_escape_saves_nothing(
     small_bundle: Path,
 ) -> None:
     """The refusal to write into the brain is now a question (issue 11): where else?"""
-    from okf_explorer.tui.export_dialog import ExportPathDialog
+    from okf_explorer.tui.dialogs.export import ExportPathDialog
 
     app = make_app(brain_for(BundleSource(small_bundle)), start="alpha", export_dir=small_bundle)
     async with app.run_test(size=SIZE) as pilot:

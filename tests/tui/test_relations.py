@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.widgets.link_tree import LinkTree
-from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
+from okf_explorer.tui.widgets.graph.link_tree import LinkTree
+from okf_explorer.tui.widgets.graph.traversal_panel import TraversalPanel
 from tests.typed_bundle import make_typed_bundle
 
 from .conftest import SIZE, brain_for, settle

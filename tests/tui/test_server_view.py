@@ -18,14 +18,14 @@ import pytest
 from textual.widgets import Static
 
 from okf_explorer.core.brain import Brain
-from okf_explorer.sources.bundle import BundleSource
 from okf_explorer.sources.factory import open_source
-from okf_explorer.sources.mcp import McpSource
+from okf_explorer.sources.folder.bundle import BundleSource
+from okf_explorer.sources.gbrain.source import McpSource
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.screens.links_dialog import LinksDialog
-from okf_explorer.tui.widgets.link_tree import LinkTree
+from okf_explorer.tui.dialogs.links import LinksDialog
+from okf_explorer.tui.widgets.graph.link_tree import LinkTree
+from okf_explorer.tui.widgets.graph.traversal_panel import TraversalPanel
 from okf_explorer.tui.widgets.status_bar import StatusBar
-from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
 from tests.mcp_server_fixture import serve_bundle
 
 from .conftest import SIZE, settle

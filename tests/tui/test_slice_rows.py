@@ -3,16 +3,16 @@
 
 from __future__ import annotations
 
-from okf_explorer.core.graph import Edge
-from okf_explorer.core.link_context import link_contexts
-from okf_explorer.tui.backlink_rows import (
+from okf_explorer.core.graph.traverse import Edge
+from okf_explorer.core.links.context import link_contexts
+from okf_explorer.tui.state.backlink_rows import (
     MIN_CONTEXT,
     Backlink,
     backlink_layout,
     backlink_rows,
     context_cell,
 )
-from okf_explorer.tui.slice_rows import (
+from okf_explorer.tui.state.slice_rows import (
     FIXED_COLUMNS,
     column_widths,
     display_order,

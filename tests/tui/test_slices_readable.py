@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from textual.widgets import DataTable
 
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.widgets import traversal_panel
-from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
+from okf_explorer.tui.widgets.graph import traversal_panel
+from okf_explorer.tui.widgets.graph.traversal_panel import TraversalPanel
 from tests.bundles import write_pages
 
 from .conftest import brain_for, settle

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
 from okf_explorer.tui.screens.main import MainScreen
-from okf_explorer.tui.widgets.page_pane import PagePane
+from okf_explorer.tui.widgets.page.pane import PagePane
 from okf_explorer.tui.widgets.page_tree import PageTree, folder_tree
 from okf_explorer.tui.widgets.status_bar import StatusBar
 

@@ -7,11 +7,11 @@ from pathlib import Path
 from textual.widgets import OptionList, Static
 
 from okf_explorer.core.errors import SourceUnavailable
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
+from okf_explorer.tui.dialogs.stats import StatsDialog
 from okf_explorer.tui.screens.main import MainScreen
-from okf_explorer.tui.screens.stats_dialog import StatsDialog
-from okf_explorer.tui.widgets.page_pane import PagePane
+from okf_explorer.tui.widgets.page.pane import PagePane
 
 from .conftest import SIZE, GatedSource, brain_for, settle
 

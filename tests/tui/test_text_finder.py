@@ -7,9 +7,9 @@ from pathlib import Path
 
 from textual.command import CommandList, CommandPalette
 
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.widgets.page_pane import PagePane
+from okf_explorer.tui.widgets.page.pane import PagePane
 from tests.bundles import write_bundle
 
 from .conftest import SIZE, brain_for, settle

@@ -7,12 +7,12 @@ from pathlib import Path
 
 from textual.widgets import Input, OptionList, TextArea
 
-from okf_explorer.core.saved_page import saved_key
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.core.export.saved_page import saved_key
+from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
+from okf_explorer.tui.dialogs.save import SavePreview
+from okf_explorer.tui.dialogs.trail import TrailDialog
 from okf_explorer.tui.screens.main import MainScreen
-from okf_explorer.tui.screens.save_dialog import SavePreview
-from okf_explorer.tui.screens.trail_dialog import TrailDialog
 
 from .conftest import SIZE, brain_for, settle
 

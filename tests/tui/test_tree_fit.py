@@ -7,10 +7,10 @@ from pathlib import Path
 
 from rich.text import Text
 
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.slice_rows import fit_label
-from okf_explorer.tui.widgets.link_tree import LinkTree
+from okf_explorer.tui.state.slice_rows import fit_label
+from okf_explorer.tui.widgets.graph.link_tree import LinkTree
 from tests.bundles import write_pages
 
 from .conftest import brain_for, settle

@@ -10,14 +10,14 @@ from pathlib import Path
 from textual.content import Content
 from textual.widgets._markdown import MarkdownBlock
 
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.body_links import FILE_SCHEME
-from okf_explorer.tui.vault_inline import inline_content
-from okf_explorer.tui.vault_markdown import parse
-from okf_explorer.tui.widgets.fast_render import render_tokens
-from okf_explorer.tui.widgets.page_pane import PagePane
-from okf_explorer.tui.widgets.vault_body import VaultMarkdown
+from okf_explorer.tui.markdown.fast_render import render_tokens
+from okf_explorer.tui.markdown.inline import inline_content
+from okf_explorer.tui.markdown.links import FILE_SCHEME
+from okf_explorer.tui.markdown.parser import parse
+from okf_explorer.tui.markdown.vault_body import VaultMarkdown
+from okf_explorer.tui.widgets.page.pane import PagePane
 from tests.bundles import write_pages
 
 from .conftest import brain_for, settle

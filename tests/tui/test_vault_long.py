@@ -8,11 +8,11 @@ from pathlib import Path
 
 from textual.containers import ScrollableContainer
 
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.widgets import page_pane
-from okf_explorer.tui.widgets.fast_body import LightBody, prepare_body
-from okf_explorer.tui.widgets.page_pane import PagePane
+from okf_explorer.tui.markdown.fast_body import LightBody, prepare_body
+from okf_explorer.tui.widgets.page import pane as page_pane
+from okf_explorer.tui.widgets.page.pane import PagePane
 
 from .conftest import brain_for, settle
 from .vault_fixture import handbook, write_vault

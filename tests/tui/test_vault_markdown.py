@@ -10,13 +10,13 @@ from pathlib import Path
 from textual.widgets import OptionList
 from textual.widgets._markdown import MarkdownBlock
 
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import ExplorerApp, make_app
-from okf_explorer.tui.screens.outline_dialog import OutlineDialog
-from okf_explorer.tui.vault_inline import MARK_STYLE, TAG_STYLE
-from okf_explorer.tui.widgets.link_tree import LinkTree
-from okf_explorer.tui.widgets.page_pane import PagePane
-from okf_explorer.tui.widgets.vault_body import CalloutQuote, EmbedBlock, VaultMarkdown
+from okf_explorer.tui.dialogs.outline import OutlineDialog
+from okf_explorer.tui.markdown.inline import MARK_STYLE, TAG_STYLE
+from okf_explorer.tui.markdown.vault_body import CalloutQuote, EmbedBlock, VaultMarkdown
+from okf_explorer.tui.widgets.graph.link_tree import LinkTree
+from okf_explorer.tui.widgets.page.pane import PagePane
 
 from .conftest import brain_for, settle
 from .vault_fixture import write_vault

@@ -7,10 +7,10 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from okf_explorer.tui.body_links import linkify_body
-from okf_explorer.tui.vault_inline import inline_content
-from okf_explorer.tui.vault_markdown import parse
-from okf_explorer.tui.widgets.fast_render import render_tokens
+from okf_explorer.tui.markdown.fast_render import render_tokens
+from okf_explorer.tui.markdown.inline import inline_content
+from okf_explorer.tui.markdown.links import linkify_body
+from okf_explorer.tui.markdown.parser import parse
 
 KNOWN_PAIRS = {
     "heading", "paragraph", "blockquote", "bullet_list", "ordered_list", "list_item",

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.widgets.page_pane import SCROLL_SETTLE, PagePane
-from okf_explorer.tui.widgets.vault_body import CalloutQuote, EmbedBlock
+from okf_explorer.tui.markdown.vault_body import CalloutQuote, EmbedBlock
+from okf_explorer.tui.widgets.page.pane import SCROLL_SETTLE, PagePane
 
 from .conftest import brain_for, settle
 from .vault_fixture import write_vault

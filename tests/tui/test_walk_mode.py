@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from okf_explorer.sources.bundle import BundleSource
+from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.screens.walk_roots_dialog import WalkRootsDialog, root_specs
-from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
-from okf_explorer.tui.widgets.walk_view import WalkView
+from okf_explorer.tui.dialogs.walk_roots import WalkRootsDialog, root_specs
+from okf_explorer.tui.widgets.graph.traversal_panel import TraversalPanel
+from okf_explorer.tui.widgets.graph.walk_view import WalkView
 from tests.bundles import write_bundle
 from tests.test_cli_walk import FILES
 
@@ -106,7 +106,7 @@ def test_root_specs_split_on_commas() -> None:
 
 async def test_walk_and_paths_never_show_together(tmp_path: Path) -> None:
     """`P` during a walk leaves the walk; `w` with paths shown hides the paths."""
-    from okf_explorer.tui.widgets.path_view import PathView
+    from okf_explorer.tui.widgets.graph.path_view import PathView
 
     app = make(tmp_path)
     async with app.run_test(size=(150, 45)) as pilot:
@@ -151,7 +151,7 @@ async def test_at_80_columns_the_walk_view_takes_the_traversal_panels_width(
     tmp_path: Path,
 ) -> None:
     """Stacked panes: the view in the traversal panel's place gets its 3 of 5 columns."""
-    from okf_explorer.tui.widgets.link_tree import LinkTree
+    from okf_explorer.tui.widgets.graph.link_tree import LinkTree
 
     app = make(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:

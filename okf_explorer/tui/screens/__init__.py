@@ -1,1 +1,1 @@
-"""The app's screens: the explorer, the source-error screen and the help dialog."""
+"""The app's screens: the explorer and the source-error screen."""

@@ -11,9 +11,9 @@ from collections.abc import Callable
 from textual.binding import Binding, BindingType
 from textual.widget import Widget
 
-from okf_explorer.tui.index_loader import IndexLoader
-from okf_explorer.tui.navigator import Navigator
-from okf_explorer.tui.widgets.page_pane import PagePane
+from okf_explorer.tui.state.index_loader import IndexLoader
+from okf_explorer.tui.state.navigator import Navigator
+from okf_explorer.tui.widgets.page.pane import PagePane
 
 PANES = ("#page-pane", "#link-tree", "#traversal-table")
 """`tab` / `shift+tab` move the focus through these, in this order."""

@@ -13,11 +13,11 @@ from textual.binding import BindingType
 from textual.screen import Screen
 
 from okf_explorer.core.brain import Brain
-from okf_explorer.tui.index_loader import IndexLoader
-from okf_explorer.tui.navigator import Navigator
-from okf_explorer.tui.server_view import server_note
-from okf_explorer.tui.widgets.link_tree import LinkTree
-from okf_explorer.tui.widgets.page_pane import PagePane
+from okf_explorer.tui.state.index_loader import IndexLoader
+from okf_explorer.tui.state.navigator import Navigator
+from okf_explorer.tui.state.server_view import server_note
+from okf_explorer.tui.widgets.graph.link_tree import LinkTree
+from okf_explorer.tui.widgets.page.pane import PagePane
 
 
 class ExplorerDialogs:
@@ -30,7 +30,7 @@ class ExplorerDialogs:
 
     def page_links(self) -> None:
         """List the body's links (in order of appearance) in a dialog; `enter` follows one."""
-        from okf_explorer.tui.screens.links_dialog import LinksDialog, body_links
+        from okf_explorer.tui.dialogs.links import LinksDialog, body_links
 
         pane = self.screen.query_one(PagePane)
         if pane.links and pane.slug is not None:
@@ -51,13 +51,13 @@ class ExplorerDialogs:
 
     def okf_filter(self) -> None:
         """Keep the link tree and the traversal panel to OKF statuses and a trust tier."""
-        from okf_explorer.tui.screens.filter_dialog import FilterDialog
+        from okf_explorer.tui.dialogs.filter import FilterDialog
 
         self.screen.app.push_screen(FilterDialog(self.nav.okf_filter, self.nav.filter_graph))
 
     def outline(self) -> None:
         """The page's headings; `enter` scrolls to one."""
-        from okf_explorer.tui.screens.outline_dialog import OutlineDialog
+        from okf_explorer.tui.dialogs.outline import OutlineDialog
 
         pane = self.screen.query_one(PagePane)
         if pane.headings and pane.slug is not None:
@@ -76,11 +76,11 @@ class ExplorerDialogs:
 
     def stats(self, open_page: Callable[[str], None]) -> None:
         """Counts, hubs, orphans, dead ends and dangling targets; `enter` opens a page."""
-        from okf_explorer.tui.screens.stats_dialog import StatsDialog
+        from okf_explorer.tui.dialogs.stats import StatsDialog
 
         self.screen.app.push_screen(StatsDialog(self.brain), lambda slug: slug and open_page(slug))
 
     def help(self, bindings: list[BindingType]) -> None:
-        from okf_explorer.tui.screens.help import HelpDialog
+        from okf_explorer.tui.dialogs.help import HelpDialog
 
         self.screen.app.push_screen(HelpDialog(bindings))

@@ -10,14 +10,14 @@ from textual.screen import Screen
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import Cancelled
-from okf_explorer.core.index_model import LinkIndex
+from okf_explorer.core.index.model import LinkIndex
 from okf_explorer.tui.failures import notice, reason
-from okf_explorer.tui.history import View
-from okf_explorer.tui.index_loader import IndexLoader
-from okf_explorer.tui.live_reload import FolderWatcher, edit_page
-from okf_explorer.tui.navigator import Navigator
-from okf_explorer.tui.server_view import ServerComparison
-from okf_explorer.tui.widgets.page_pane import FATAL_AT_START, PagePane
+from okf_explorer.tui.state.history import View
+from okf_explorer.tui.state.index_loader import IndexLoader
+from okf_explorer.tui.state.live_reload import FolderWatcher, edit_page
+from okf_explorer.tui.state.navigator import Navigator
+from okf_explorer.tui.state.server_view import ServerComparison
+from okf_explorer.tui.widgets.page.pane import FATAL_AT_START, PagePane
 from okf_explorer.tui.widgets.status_bar import StatusBar
 
 

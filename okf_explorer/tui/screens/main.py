@@ -23,15 +23,10 @@ from textual.widgets import DataTable, Header, Tree
 from textual.worker import Worker, WorkerState
 
 from okf_explorer.core.brain import Brain
-from okf_explorer.core.find_rank import Findable
-from okf_explorer.core.text_index import SearchHit
+from okf_explorer.core.search.find_rank import Findable
+from okf_explorer.core.search.text_index import SearchHit
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.commands import PageFinder
-from okf_explorer.tui.history import View
-from okf_explorer.tui.index_loader import IndexLoader
-from okf_explorer.tui.legend import WHY_NOT
-from okf_explorer.tui.live_reload import FolderWatcher
-from okf_explorer.tui.navigator import Navigator
 from okf_explorer.tui.screens.explorer_bindings import EXPLORER_BINDINGS, KeyRules, next_pane
 from okf_explorer.tui.screens.explorer_dialogs import ExplorerDialogs
 from okf_explorer.tui.screens.index_control import IndexControl, SourceFailed
@@ -39,17 +34,22 @@ from okf_explorer.tui.screens.pane_layout import PaneLayout
 from okf_explorer.tui.screens.path_keys import PathKeys
 from okf_explorer.tui.screens.trail_control import TrailControl
 from okf_explorer.tui.screens.walk_keys import WalkKeys
-from okf_explorer.tui.server_view import ServerComparison, badge
+from okf_explorer.tui.state.history import View
+from okf_explorer.tui.state.index_loader import IndexLoader
+from okf_explorer.tui.state.live_reload import FolderWatcher
+from okf_explorer.tui.state.navigator import Navigator
+from okf_explorer.tui.state.server_view import ServerComparison, badge
 from okf_explorer.tui.text_finder import PrefixedTextFinder, TextJump
 from okf_explorer.tui.widgets.footer import PinnedFooter
-from okf_explorer.tui.widgets.graph_panel import GraphPanel
-from okf_explorer.tui.widgets.link_tree import LinkTree
-from okf_explorer.tui.widgets.page_pane import PagePane
+from okf_explorer.tui.widgets.graph.graph_panel import GraphPanel
+from okf_explorer.tui.widgets.graph.link_tree import LinkTree
+from okf_explorer.tui.widgets.graph.path_view import PathView
+from okf_explorer.tui.widgets.graph.traversal_panel import TraversalPanel
+from okf_explorer.tui.widgets.graph.walk_view import WalkView
+from okf_explorer.tui.widgets.legend import WHY_NOT
+from okf_explorer.tui.widgets.page.pane import PagePane
 from okf_explorer.tui.widgets.page_tree import PageTree
-from okf_explorer.tui.widgets.path_view import PathView
 from okf_explorer.tui.widgets.status_bar import StatusBar
-from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
-from okf_explorer.tui.widgets.walk_view import WalkView
 
 
 class MainScreen(Screen[None]):

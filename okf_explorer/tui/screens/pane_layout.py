@@ -12,13 +12,13 @@ from collections.abc import Callable
 from textual.screen import Screen
 from textual.widget import Widget
 
-from okf_explorer.tui.widgets.graph_panel import GraphPanel
-from okf_explorer.tui.widgets.link_tree import LinkTree
-from okf_explorer.tui.widgets.page_pane import PagePane
+from okf_explorer.tui.widgets.graph.graph_panel import GraphPanel
+from okf_explorer.tui.widgets.graph.link_tree import LinkTree
+from okf_explorer.tui.widgets.graph.path_view import PathView
+from okf_explorer.tui.widgets.graph.traversal_panel import TraversalPanel
+from okf_explorer.tui.widgets.graph.walk_view import WalkView
+from okf_explorer.tui.widgets.page.pane import PagePane
 from okf_explorer.tui.widgets.page_tree import PageTree
-from okf_explorer.tui.widgets.path_view import PathView
-from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
-from okf_explorer.tui.widgets.walk_view import WalkView
 
 TREE_OPEN = "tree-open"
 """The screen's class while the page tree shows."""
@@ -63,7 +63,7 @@ class PaneLayout:
             self._screen.query_one(PageTree).show(self._pages(), None)
 
     def toggle_graph(self) -> None:
-        """Show or hide the local graph of the slice (`widgets.graph_panel`)."""
+        """Show or hide the local graph of the slice (`tui.widgets.graph.graph_panel`)."""
         panel = self._screen.query_one(GraphPanel)
         shown = panel.toggle()
         self._screen.set_class(shown, "-graph-shown")  # narrow: the graph takes the links' place

@@ -1,6 +1,6 @@
 """`M` and `P`: mark the page paths start from, then show the paths to the current page.
 
-The paths show in the traversal panel's place (`widgets.path_view`); `P` again or
+The paths show in the traversal panel's place (`tui.widgets.graph.path_view`); `P` again or
 `escape` brings the slice back. `MainScreen` owns one `PathKeys` and its two
 `action_*` methods call it.
 """
@@ -11,11 +11,11 @@ from collections.abc import Callable
 
 from textual.screen import Screen
 
-from okf_explorer.core.paths import Avoid, PathQuery
+from okf_explorer.core.graph.paths import Avoid, PathQuery
 from okf_explorer.core.text_safety import printable
-from okf_explorer.tui.widgets.path_view import PathView
+from okf_explorer.tui.widgets.graph.path_view import PathView
+from okf_explorer.tui.widgets.graph.traversal_panel import TraversalPanel
 from okf_explorer.tui.widgets.status_bar import StatusBar
-from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
 
 
 class PathKeys:

@@ -1,7 +1,7 @@
 """The trail (`T`) and saving a trail or a slice as a page (`S`), for `MainScreen`.
 
 `T` lists the pages visited (`TrailDialog`): `enter` opens one, `x` exports the
-trail as JSON (`core.trail`: `{"generated", "edges"}`) like `e` exports a slice
+trail as JSON (`core.graph.trail`: `{"generated", "edges"}`) like `e` exports a slice
 (atomically, never into the bundle; downloaded by the browser under `web`),
 `S` previews it as a page. `S` on the explorer previews the slice on screen.
 The preview (`SavePreview`) shows the exact page text; confirming saves it in a
@@ -27,8 +27,7 @@ from okf_explorer import __version__
 from okf_explorer.core.atomic import atomic_write
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import OkfError
-from okf_explorer.core.page_write import SaveResult
-from okf_explorer.core.saved_page import (
+from okf_explorer.core.export.saved_page import (
     SavedGraph,
     compose_page,
     earlier_at,
@@ -36,13 +35,14 @@ from okf_explorer.core.saved_page import (
     slice_graph,
     trail_graph,
 )
+from okf_explorer.core.graph.trail import TrailStep, generator, iso_now, trail_edges, trail_json
+from okf_explorer.core.page_write import SaveResult
 from okf_explorer.core.text_safety import printable
-from okf_explorer.core.trail import TrailStep, generator, iso_now, trail_edges, trail_json
-from okf_explorer.tui.export_dialog import ask_export_folder, inside
-from okf_explorer.tui.index_loader import IndexLoader
-from okf_explorer.tui.navigator import Navigator
-from okf_explorer.tui.screens.trail_dialog import TrailChoice, TrailDialog
-from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
+from okf_explorer.tui.dialogs.export import ask_export_folder, inside
+from okf_explorer.tui.dialogs.trail import TrailChoice, TrailDialog
+from okf_explorer.tui.state.index_loader import IndexLoader
+from okf_explorer.tui.state.navigator import Navigator
+from okf_explorer.tui.widgets.graph.traversal_panel import TraversalPanel
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
@@ -148,7 +148,7 @@ class TrailControl:
         self._preview("slice", graph, default)
 
     def _preview(self, what: str, graph: SavedGraph, default: str) -> None:
-        from okf_explorer.tui.screens.save_dialog import SavePreview
+        from okf_explorer.tui.dialogs.save import SavePreview
 
         index = self.brain.index
         titles = None if index is None else {s: info.title for s, info in index.pages.items()}

@@ -3,7 +3,7 @@ view `[` / `]` lower / raise the minimum weight, `+` / `-` change the depth, `d`
 direction, `a` adds roots, `escape` (or `w`) leaves.
 
 `MainScreen.action_walk(key)` hands every key here. While the mode is on, the walk
-view (`widgets.walk_view`) takes the traversal panel's place and the focus; the
+view (`tui.widgets.graph.walk_view`) takes the traversal panel's place and the focus; the
 panel keeps its slice, shown again on leaving.
 """
 
@@ -14,9 +14,9 @@ from collections.abc import Callable
 from textual.screen import Screen
 from textual.widget import Widget
 
-from okf_explorer.tui.history import View
-from okf_explorer.tui.widgets.traversal_panel import TraversalPanel
-from okf_explorer.tui.widgets.walk_view import WalkSettings, WalkView
+from okf_explorer.tui.state.history import View
+from okf_explorer.tui.widgets.graph.traversal_panel import TraversalPanel
+from okf_explorer.tui.widgets.graph.walk_view import WalkSettings, WalkView
 
 WEIGHT_KEYS = {"raise": 1, "lower": -1}
 DEPTH_KEYS = {"deeper": 1, "shallower": -1}
@@ -92,7 +92,7 @@ class WalkKeys:
     def _ask_roots(self, settings: WalkSettings) -> None:
         from dataclasses import replace
 
-        from okf_explorer.tui.screens.walk_roots_dialog import WalkRootsDialog
+        from okf_explorer.tui.dialogs.walk_roots import WalkRootsDialog
 
         def chosen(specs: list[str] | None) -> None:
             if specs:

@@ -12,7 +12,7 @@ from textual.widgets import Label, ProgressBar
 
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.failures import reason
-from okf_explorer.tui.index_loader import IndexLoader
+from okf_explorer.tui.state.index_loader import IndexLoader
 
 
 class StatusBar(Horizontal):
@@ -80,7 +80,7 @@ class StatusBar(Horizontal):
         )
 
     def set_start(self, rule: str | None) -> None:
-        """Which rule chose the start page (`core.start_page`); None once the user moved."""
+        """Which rule chose the start page (`core.graph.start_page`); None once the user moved."""
         label = self.query_one("#status-start", Label)
         label.update(Text(f"start: {printable(rule)} ·" if rule else ""))
         label.set_class(bool(rule), "shown")

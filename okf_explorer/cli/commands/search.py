@@ -1,0 +1,83 @@
+"""`okf-explorer search QUERY` and `okf-explorer mentions SLUG`.
+
+`search` prints one hit a line, best first: `SLUG<TAB>SNIPPET`, where the
+snippet is one line of the page's text around the hits, each hit between
+`«` and `»` (`HIT_OPEN_MARK` / `HIT_CLOSE_MARK`). `--json` prints a JSON array
+of `{"slug", "title", "type", "score", "snippet"}` (score: higher is better;
+the snippet marked the same way). Query syntax: words (all must appear),
+`"a phrase"`, `prefix*`, `OR`, `NOT`, parentheses, and the filters `type:T`,
+`tag:T`, `path:PREFIX` (see `core.search.query`). Bad syntax exits 2.
+
+`mentions` prints one page a line, in slug order: `SLUG<TAB>SENTENCE`, the
+mention in the sentence between `«` and `»`. `--json`: an array of
+`{"slug", "title", "sentence", "start", "end"}` (the mention is
+`sentence[start:end]`, unmarked).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import TYPE_CHECKING
+
+from okf_explorer.cli.usage import UsageError
+from okf_explorer.core.search.query import SearchSyntaxError
+from okf_explorer.core.text_safety import printable
+
+if TYPE_CHECKING:
+    from okf_explorer.core.brain import Brain
+
+HIT_OPEN_MARK, HIT_CLOSE_MARK = "«", "»"
+
+
+def emit(text: str) -> None:
+    sys.stdout.write(text)  # one write: a broken pipe stops it cleanly
+
+
+def run_search(brain: Brain, args: argparse.Namespace) -> int:
+    try:
+        hits = brain.text_search().search(" ".join(args.query), args.limit)
+    except SearchSyntaxError as error:
+        raise UsageError(args.command_parser, str(error)) from None
+    if args.json:
+        records = [
+            {
+                "slug": hit.slug,
+                "title": hit.title,
+                "type": hit.type,
+                "score": round(hit.score, 6),
+                "snippet": hit.marked(HIT_OPEN_MARK, HIT_CLOSE_MARK),
+            }
+            for hit in hits
+        ]
+        emit(json.dumps(records, ensure_ascii=False, indent=2) + "\n")
+        return 0
+    lines = [
+        f"{printable(hit.slug)}\t{printable(hit.marked(HIT_OPEN_MARK, HIT_CLOSE_MARK))}\n"
+        for hit in hits
+    ]
+    emit("".join(lines))
+    return 0
+
+
+def run_mentions(brain: Brain, args: argparse.Namespace, slug: str) -> int:
+    """Mentions of the page `slug` (the name given, already resolved)."""
+    from okf_explorer.core.search.mentions import unlinked_mentions
+
+    mentions = unlinked_mentions(brain, slug)
+    if args.json:
+        records = [
+            {
+                "slug": m.slug,
+                "title": m.title,
+                "sentence": m.sentence,
+                "start": m.start,
+                "end": m.end,
+            }
+            for m in mentions
+        ]
+        emit(json.dumps(records, ensure_ascii=False, indent=2) + "\n")
+        return 0
+    emit("".join(f"{printable(m.slug)}\t{printable(m.marked())}\n" for m in mentions))
+    return 0

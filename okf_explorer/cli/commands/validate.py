@@ -1,0 +1,103 @@
+"""`okf-explorer validate [SRC] [--strict] [--json]`: OKF v0.2 §11 conformance of a folder.
+
+The rules and finding codes are in `core.okf.validate`. Exit status: 0 conformant,
+1 not conformant (an error; with `--strict`, a warning too), 2 bad arguments,
+including a source that is not an existing folder (so 1 always means "not
+conformant"): an MCP server is refused in one line on stderr, since validate needs a
+bundle folder (conformance is about the files).
+
+The text output, exactly: one line per finding, errors first, then warnings,
+each in slug order (SLUG is the file path inside the bundle without `.md`)
+
+    SLUG<TAB>error|warning<TAB>CODE<TAB>MESSAGE
+
+then a summary line
+
+    N files: E errors, W warnings: conformant
+    N files: E errors, W warnings: not conformant
+    N files: E errors, W warnings: not conformant (--strict: warnings fail)
+
+then the closing line `core.okf.validate.CONSUMER_NOTE` (warnings never make a bundle
+non-conformant; consumers must not reject a bundle for missing optional fields,
+unknown types or broken links). Slugs and messages show control characters as
+escapes (`printable`). `--json` prints one object:
+
+    {"conformant": bool, "strict": bool, "files": N,
+     "counts": {"errors": E, "warnings": W},
+     "errors": [{"slug", "code", "message"}, ...],
+     "warnings": [{"slug", "code", "message"}, ...],
+     "note": CONSUMER_NOTE}
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from okf_explorer.cli.usage import UsageError
+from okf_explorer.core.okf.validate import CONSUMER_NOTE, ValidationReport, validate_brain
+from okf_explorer.core.text_safety import json_text, printable
+
+if TYPE_CHECKING:
+    from okf_explorer.core.brain import Brain
+
+EXIT_CONFORMANT = 0
+EXIT_NOT_CONFORMANT = 1
+NEEDS_FOLDER = "validate needs a bundle folder, not an MCP server (conformance is about the files)"
+
+
+def check_folder_source(args: argparse.Namespace) -> None:
+    """`UsageError` (exit 2) unless the source the arguments name is a folder."""
+    from okf_explorer.sources.factory import resolve_spec
+
+    spec = getattr(args, "src", None) or args.source
+    resolved = resolve_spec(spec)
+    if resolved.kind != "folder":
+        raise UsageError(args.command_parser, NEEDS_FOLDER)
+    if not Path(resolved.location).expanduser().is_dir():
+        raise UsageError(args.command_parser, f"{resolved.location} is not a folder")
+
+
+def run_validate(brain: Brain, args: argparse.Namespace) -> int:
+    """Print the report as text, or as JSON with `--json`; the exit status."""
+    report = validate_brain(brain)
+    strict = bool(args.strict)
+    text = validate_json(report, strict) if args.json else validate_text(report, strict)
+    sys.stdout.write(text)  # one write, so a broken pipe stops it cleanly
+    return EXIT_CONFORMANT if report.conformant(strict=strict) else EXIT_NOT_CONFORMANT
+
+
+def validate_text(report: ValidationReport, strict: bool) -> str:
+    """The text output described in the module docstring (every line ends in a newline)."""
+    lines = [
+        "\t".join((printable(f.slug), f.severity, f.code, printable(f.message)))
+        for f in report.findings
+    ]
+    lines += [summary_line(report, strict), CONSUMER_NOTE]
+    return "".join(line + "\n" for line in lines)
+
+
+def summary_line(report: ValidationReport, strict: bool) -> str:
+    """`N files: E errors, W warnings: conformant` (or why not)."""
+    counts = f"{report.files} files: {len(report.errors)} errors, {len(report.warnings)} warnings"
+    if report.conformant(strict=strict):
+        return f"{counts}: conformant"
+    if not report.errors:
+        return f"{counts}: not conformant (--strict: warnings fail)"
+    return f"{counts}: not conformant"
+
+
+def validate_json(report: ValidationReport, strict: bool) -> str:
+    """The `--json` output: one object, then a newline."""
+    document: dict[str, Any] = {
+        "conformant": report.conformant(strict=strict),
+        "strict": strict,
+        "files": report.files,
+        "counts": {"errors": len(report.errors), "warnings": len(report.warnings)},
+        "errors": [f.to_json() for f in report.errors],
+        "warnings": [f.to_json() for f in report.warnings],
+        "note": CONSUMER_NOTE,
+    }
+    return json_text(document, indent=2) + "\n"

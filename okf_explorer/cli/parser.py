@@ -1,0 +1,262 @@
+"""The grammar of the `okf-explorer` command line (SPEC §6): `build_parser`.
+
+The shared options (`--source`, `--token-file`, `--timeout`, `--scan`, `--debug`)
+are accepted before or after the subcommand: the subcommands get a copy whose
+defaults are `SUPPRESS`, so an option given after the subcommand overrides the
+same option given before it, and one not given does not clobber it.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import NoReturn
+
+from okf_explorer import __version__
+from okf_explorer.cli.arguments import (
+    non_negative,
+    port_number,
+    positive_seconds,
+    relation_name,
+    whole_number,
+)
+from okf_explorer.cli.commands.path import PATH_HELP, add_path_parser
+from okf_explorer.cli.commands.walk import HELP as WALK_HELP
+from okf_explorer.cli.commands.walk import add_walk_arguments
+from okf_explorer.cli.okf_filter import add_okf_filter_options
+from okf_explorer.core.text_safety import printable
+
+PROG = "okf-explorer"
+EXPORT_FORMATS = ("json", "jsonl", "dot", "graphml", "mermaid")
+DIRECTION_CHOICES = ("out", "in", "both", "neighbourhood")
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8792
+DEFAULT_WEB_PORT = 8793
+SLUG_HELP = "a page slug, or a name resolved like a wiki link (case, file name, alias, title)"
+
+EXIT_USAGE = 2
+"""Bad arguments: argparse's own status, and ours for what a command cannot use."""
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line on stderr (SPEC §6), pointing at --help."""
+
+    def error(self, message: str) -> NoReturn:
+        shown = printable(message)  # `unrecognized arguments` repeats them raw
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {shown} (see '{self.prog} --help')\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The whole grammar of SPEC §6; `main` parses with it."""
+    parser = OneLineParser(
+        prog=PROG,
+        description="Explore a knowledge brain: an OKF bundle or vault folder, or a gbrain "
+        "server over MCP. Without a command, opens the terminal explorer.",
+        epilog="SRC is a folder or an http(s)://.../mcp URL. Without one: $OKF_SOURCE, then "
+        "$GBRAIN_MCP_URL, then the bundled sample brain. Token: --token-file, then "
+        "$GBRAIN_TOKEN.",
+        parents=[_shared_options(suppress=False)],
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    shared = _shared_options(suppress=True)
+
+    def command(name: str, help_text: str) -> argparse.ArgumentParser:
+        sub = commands.add_parser(name, help=help_text, description=help_text, parents=[shared])
+        sub.set_defaults(command_parser=sub)
+        return sub
+
+    browse = command("browse", "open the terminal explorer")
+    browse.add_argument("src", nargs="?", metavar="SRC", help="folder or MCP URL")
+    browse.add_argument("--start", metavar="SLUG", help="page to open first")
+    browse.add_argument(
+        "--against",
+        metavar="URL",
+        help="a server loaded from this folder: each page shows where it disagrees",
+    )
+
+    get = command("get", "print a page body (or the whole page as JSON)")
+    get.add_argument("slug", metavar="SLUG", help=SLUG_HELP)
+    get.add_argument("--json", action="store_true", help="the whole page as JSON")
+
+    listing = command("list", "one line a page: slug, then type")
+    listing.add_argument("--type", metavar="T", help="only pages of this type")
+    listing.add_argument("--tag", metavar="T", help="only pages with this tag")
+    listing.add_argument("-n", type=non_negative, metavar="N", help="at most N pages")
+    add_okf_filter_options(listing, "only pages")
+    listing.add_argument("--json", action="store_true", help="a JSON array of page objects")
+
+    links = command("links", "the pages a page links to (or that link to it)")
+    links.add_argument("slug", metavar="SLUG", help=SLUG_HELP)
+    links.add_argument("--backlinks", action="store_true", help="same as --direction in")
+    _walk_options(links, default_direction=None)
+    add_okf_filter_options(links, "only edges between pages")
+    links.add_argument("--json", action="store_true", help="OKF edge records as a JSON array")
+    links.add_argument(
+        "--explain",
+        action="store_true",
+        help="per link: page, target as written, page it leads to, rule, candidates",
+    )
+
+    export = command("export", "write the traversal from a page as OKF edges")
+    export.add_argument("slug", metavar="SLUG", help=SLUG_HELP)
+    _walk_options(export, default_direction="out")
+    add_okf_filter_options(export, "only edges between pages")
+    export.add_argument("-o", "--output", metavar="FILE", help="write here (default: stdout)")
+    export.add_argument(
+        "--format",
+        choices=EXPORT_FORMATS,
+        help="default: from the -o file's suffix (.jsonl, .dot, .gv, .graphml, .mmd), else json",
+    )
+
+    add_walk_arguments(command("walk", WALK_HELP))
+
+    stats = command("stats", "counts, hubs, orphans, dead ends and dangling targets")
+    stats.add_argument("--json", action="store_true", help="one JSON object")
+    stats.epilog = (
+        "Text: 'label: N' counts, then the sections hubs by links in / out (top 10, "
+        "'DEGREE SLUG'), orphans, dead ends and dangling targets (each followed by the "
+        "pages linking to it). --json: {counts, hubs: {in, out}, orphans, dead_ends, dangling}."
+    )
+
+    validate = command("validate", "check a bundle folder's OKF v0.2 conformance (§11)")
+    validate.add_argument("src", nargs="?", metavar="SRC", help="bundle folder")
+    validate.add_argument("--strict", action="store_true", help="warnings fail too (exit 1)")
+    validate.add_argument("--json", action="store_true", help="one JSON object")
+    validate.epilog = (
+        "Text: one 'SLUG<TAB>error|warning<TAB>CODE<TAB>MESSAGE' line per finding (errors "
+        "first), then 'N files: E errors, W warnings: conformant|not conformant', then a note "
+        "that warnings never make a bundle non-conformant. --json: {conformant, strict, files, "
+        "counts: {errors, warnings}, errors, warnings, note}. Exit 0 conformant, 1 not, 2 bad "
+        "arguments (a missing folder or an MCP server: validate needs a folder)."
+    )
+
+    search = command("search", "full-text search of the pages, best first, with snippets")
+    search.add_argument(
+        "query",
+        nargs="+",
+        metavar="QUERY",
+        help='words, "a phrase", prefix*, OR, NOT, type:T, tag:T, path:PREFIX',
+    )
+    search.add_argument(
+        "--limit", type=non_negative, default=20, metavar="N", help="at most N hits (default 20)"
+    )
+    search.add_argument("--json", action="store_true", help="a JSON array of hits")
+    search.epilog = (
+        "Text: one 'SLUG<TAB>SNIPPET' line a hit, best first; each hit in the snippet is "
+        "between « and ». --json: [{slug, title, type, score, snippet}]. Bad query syntax "
+        "exits 2."
+    )
+
+    mentions = command("mentions", "pages that name a page without linking to it")
+    mentions.add_argument("slug", metavar="SLUG", help=SLUG_HELP)
+    mentions.add_argument("--json", action="store_true", help="a JSON array of mentions")
+    mentions.epilog = (
+        "Text: one 'SLUG<TAB>SENTENCE' line a page, slug order, the mention between « and ». "
+        "--json: [{slug, title, sentence, start, end}]."
+    )
+
+    add_path_parser(command("path", PATH_HELP), SLUG_HELP)
+
+    audit = command("audit", "compare a folder's graph with a server's, every difference explained")
+    audit.add_argument("folder", metavar="FOLDER", help="the folder the server was loaded from")
+    audit.add_argument(
+        "--against", required=True, metavar="URL", help="the http(s)://.../mcp server"
+    )
+    audit.add_argument("--json", action="store_true", help="one JSON record per difference")
+    audit.epilog = (
+        "Text: the edge and page counts of each side, then the differences grouped by cause, "
+        "each cause with its count, its fix and its first examples. --json: a list of "
+        "{page, target, written, cause, side, fix}. Exit 0 the graphs agree, 1 they differ, "
+        "2 bad arguments."
+    )
+
+    save = command("save", "save a slice (or, with --trail, a trail) as a page of the brain")
+    save.add_argument("slug", nargs="+", metavar="SLUG", help="the slice's roots, or the trail")
+    save.add_argument("--as", dest="new_slug", required=True, metavar="NEW_SLUG", help="new page")
+    _walk_options(save, default_direction="out")
+    save.add_argument("--trail", action="store_true", help="the SLUGs in order are a trail")
+    save.add_argument("--dry-run", action="store_true", help="print the page, write nothing")
+    save.add_argument("--json", action="store_true", help="one JSON object")
+    save.epilog = (
+        "Text: 'OUTCOME<TAB>SLUG<TAB>WHERE' (written or unchanged, exit 0); any other outcome "
+        "(refused, conflict, unavailable, failed) exits 1 with one stderr line. --json: "
+        "{outcome, slug, where, detail, attempts, idempotency_key}. A page already at NEW_SLUG "
+        "is kept when it holds this very slice (unchanged), else refused: choose another --as."
+    )
+
+    serve = command("serve", "serve the brain over MCP (streamable HTTP or stdio)")
+    serve.add_argument("src", nargs="?", metavar="SRC", help="folder or MCP URL")
+    serve.add_argument("--host", default=DEFAULT_HOST, help=f"default {DEFAULT_HOST}")
+    serve.add_argument(
+        "--port", type=port_number, default=DEFAULT_PORT, help=f"default {DEFAULT_PORT}"
+    )
+    serve.add_argument("--stdio", action="store_true", help="speak MCP on stdin/stdout")
+
+    web = command("web", "serve the explorer to web browsers (one explorer per tab)")
+    web.add_argument("src", nargs="?", metavar="SRC", help="folder or MCP URL")
+    web.add_argument("--host", default=DEFAULT_HOST, help=f"default {DEFAULT_HOST}")
+    web.add_argument(
+        "--port", type=port_number, default=DEFAULT_WEB_PORT, help=f"default {DEFAULT_WEB_PORT}"
+    )
+    web.add_argument("--start", metavar="SLUG", help="page each explorer opens first")
+    web.epilog = (
+        "--token-file F: the token browsers must give (required to listen beyond loopback); "
+        "open http://HOST:PORT/#token=TOKEN to give it once in the address. "
+        "An MCP source authenticates with $GBRAIN_TOKEN."
+    )
+    return parser
+
+
+def _shared_options(*, suppress: bool) -> argparse.ArgumentParser:
+    """The options every command takes; `suppress` for the copies on subcommands."""
+
+    def default(value: object) -> object:
+        return argparse.SUPPRESS if suppress else value
+
+    shared = argparse.ArgumentParser(add_help=False)
+    group = shared.add_argument_group("source options")
+    group.add_argument(
+        "--source", metavar="SRC", default=default(None), help="folder or http(s)://.../mcp URL"
+    )
+    group.add_argument(
+        "--token-file",
+        metavar="F",
+        type=Path,
+        default=default(None),
+        help="file holding the bearer token (for serve and web: the token clients must send)",
+    )
+    group.add_argument(
+        "--timeout",
+        metavar="S",
+        type=positive_seconds,
+        default=default(None),
+        help="deadline in seconds for each MCP request (default 10)",
+    )
+    group.add_argument(
+        "--scan",
+        action="store_true",
+        default=default(False),
+        help="scan page bodies even when the server has a stored graph",
+    )
+    group.add_argument(
+        "--debug", action="store_true", default=default(False), help="show tracebacks"
+    )
+    return shared
+
+
+def _walk_options(parser: argparse.ArgumentParser, *, default_direction: str | None) -> None:
+    parser.add_argument(
+        "--direction", choices=DIRECTION_CHOICES, default=default_direction, help="default out"
+    )
+    parser.add_argument(
+        "--depth", type=whole_number, default=1, metavar="N", help="hops, 1-10 (default 1)"
+    )
+    parser.add_argument(
+        "--rel",
+        action="append",
+        type=relation_name,
+        metavar="R",
+        help="follow only edges of relation R (repeatable): links (body links), "
+        "derived_from, related_to, ...",
+    )

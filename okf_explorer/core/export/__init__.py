@@ -1,0 +1,1 @@
+"""Exporting slices and pages: the formats, the checker that reads them back."""

@@ -1,0 +1,1 @@
+"""Walking the link graph: traversals, listings, stats, paths, best paths, trails."""

@@ -1,0 +1,194 @@
+"""Whole-graph questions over a `LinkIndex` (SPEC §4): the networkx store,
+shortest paths, orphans, dead ends, dangling targets and hubs.
+
+The analyses read the index's plain dicts directly rather than the networkx
+graph: they answer the same questions over the same data, in milliseconds for
+100k pages, without paying for building a `MultiDiGraph` first.
+
+What counts as a link here: a link between two *different, existing* pages.
+A self-link neither rescues a page from being an orphan nor stops it being a
+dead end, and a link to a missing page leads nowhere (those are reported by
+`dangling`). OKF reserved pages (`index`, `log`) are left out of `orphans` and
+`dead_ends` by default: nothing is expected to link to a folder's `index`, and
+a `log` rarely links anywhere, so flagging them would bury the real findings.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from okf_explorer.core.errors import PageNotFound
+from okf_explorer.core.graph.traverse import LINKS, Direction, check_direction
+from okf_explorer.core.index.model import LinkIndex
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+HUB_MEASURES = ("in", "out", "total")
+
+
+def build_graph(index: LinkIndex) -> nx.MultiDiGraph:
+    """The index as a networkx `MultiDiGraph`.
+
+    Nodes: every page in slug order with `title`, `type`, `tags` (tuple),
+    `exists` True, `readable`, `reserved`; then every dangling target (sorted)
+    with `exists` False, `readable` False and its id as `title`. Edges: one per
+    resolved forward link, in page then link order, keyed by the link kind (a
+    typed edge by its relation), with `kind` (wiki | embed | markdown), `count`,
+    `rule`, `target` (as written) and `rel` (SPEC §5: `links` for a body link).
+    An incoming relation (gbrain's `key_people`) points from the page it names
+    to the page stating it; one stated from both ends is one edge.
+    """
+    import networkx as nx  # lazy: networkx costs ~0.5 s of every CLI start
+
+    graph = nx.MultiDiGraph()
+    for slug, info in index.pages.items():
+        graph.add_node(
+            slug,
+            title=info.title,
+            type=info.type,
+            tags=tuple(info.tags),
+            exists=True,
+            readable=info.readable,
+            reserved=info.reserved,
+        )
+    for node in index.dangling_ids():
+        graph.add_node(
+            node, title=node, type=None, tags=(), exists=False, readable=False, reserved=False
+        )
+    for slug, links in index.forward.items():
+        for link in links:
+            frm, to = (link.to, slug) if link.incoming else (slug, link.to)
+            graph.add_edge(
+                frm,
+                to,
+                key=link.kind if link.rel == LINKS else link.rel,
+                kind=link.kind,
+                count=link.count,
+                rule=link.rule,
+                target=link.target,
+                rel=link.rel,
+            )
+    return graph
+
+
+def _out_pages(index: LinkIndex, slug: str) -> list[str]:
+    """Distinct existing pages `slug` links to, itself excluded."""
+    pages = index.pages
+    return [link.to for link in index.forward.get(slug, ()) if link.to != slug and link.to in pages]
+
+
+def _in_pages(index: LinkIndex, slug: str) -> list[str]:
+    """Distinct pages linking to `slug`, itself excluded, slug order."""
+    return [frm for frm in index.reverse.get(slug, ()) if frm != slug]
+
+
+def orphans(index: LinkIndex, include_reserved: bool = False) -> list[str]:
+    """Existing pages no other page links to, slug order (reserved pages only on request)."""
+    return [
+        slug
+        for slug, info in index.pages.items()
+        if (include_reserved or not info.reserved) and not _in_pages(index, slug)
+    ]
+
+
+def dead_ends(index: LinkIndex, include_reserved: bool = False) -> list[str]:
+    """Readable pages with no link to another existing page, slug order.
+
+    Unreadable pages are left out: their links are unknown, not absent.
+    """
+    return [
+        slug
+        for slug, info in index.pages.items()
+        if info.readable and (include_reserved or not info.reserved) and not _out_pages(index, slug)
+    ]
+
+
+def dangling(index: LinkIndex) -> dict[str, list[str]]:
+    """Dangling node id → pages linking to it (slug order); ids sorted."""
+    return {node: list(index.reverse.get(node, ())) for node in index.dangling_ids()}
+
+
+def hubs(index: LinkIndex, n: int = 10, by: str = "in") -> list[tuple[str, int]]:
+    """The `n` best-connected pages as `(slug, degree)`, most first, ties in slug order.
+
+    `by`: `in` (distinct pages linking here), `out` (distinct pages linked to) or
+    `total` (their sum). Pages with degree 0 are not hubs and never listed.
+    """
+    if by not in HUB_MEASURES:
+        raise ValueError(f"hubs are measured by in, out or total, not {by!r}")
+    if isinstance(n, bool) or not isinstance(n, int) or n <= 0:
+        return []
+    ranked: list[tuple[str, int]] = []
+    for slug in index.pages:
+        degree = 0
+        if by in ("in", "total"):
+            degree += len(_in_pages(index, slug))
+        if by in ("out", "total"):
+            degree += len(_out_pages(index, slug))
+        if degree:
+            ranked.append((slug, degree))
+    ranked.sort(key=lambda item: (-item[1], item[0]))
+    return ranked[:n]
+
+
+def shortest_path(
+    index: LinkIndex, frm: str, to: str, direction: Direction = "out"
+) -> list[str] | None:
+    """The fewest-hop path `[frm, …, to]`, or None when there is none.
+
+    `out` follows links, `in` follows them backwards (who links to whom,
+    towards `frm`), `both` ignores their direction. Dangling targets may end a
+    path (`to` may be one) but are never passed through, as in `traverse`.
+    Among equally short paths the first found wins: neighbours are tried in link
+    order (out) and slug order (in), so the answer is reproducible. Raises
+    `PageNotFound` when `frm` is not a page or `to` is neither a page nor a
+    dangling target.
+    """
+    direction = check_direction(direction)
+    if frm not in index.pages:
+        raise PageNotFound(frm)
+    if to not in index.pages and to not in index.reverse:
+        raise PageNotFound(to)
+    if frm == to:
+        return [frm]
+    step = _stepper(index, direction)
+    parent: dict[str, str] = {frm: frm}
+    queue = deque([frm])
+    while queue:
+        node = queue.popleft()
+        for other in step(node):
+            if other in parent:
+                continue
+            parent[other] = node
+            if other == to:
+                return _unwind(parent, to)
+            if other in index.pages:
+                queue.append(other)
+    return None
+
+
+def _stepper(index: LinkIndex, direction: Direction) -> Callable[[str], list[str]]:
+    forward, reverse = index.forward, index.reverse
+
+    def out(node: str) -> list[str]:
+        return [link.to for link in forward.get(node, ())]
+
+    def back(node: str) -> list[str]:
+        return list(reverse.get(node, ()))
+
+    if direction == "out":
+        return out
+    if direction == "in":
+        return back
+    return lambda node: out(node) + back(node)
+
+
+def _unwind(parent: dict[str, str], end: str) -> list[str]:
+    path = [end]
+    while parent[path[-1]] != path[-1]:
+        path.append(parent[path[-1]])
+    path.reverse()
+    return path

@@ -1,0 +1,237 @@
+"""Weighted walks from several roots, keeping the best single path per page.
+
+The seed's GraphStore semantics over a brain (issue 13 §2):
+
+- the walk starts from **several roots at once**; each root is reached with
+  weight 1.0 in 0 hops, and stays so even when another root links to it;
+- it follows only edges whose weight (`core.index.weights`) is **at least
+  `min_weight`**;
+- for each page reached it keeps **only the best path**: the highest product
+  of edge weights among every path of at most `max_hops` edges (1-10, clamped
+  like every walk) from any root. Ties are broken deterministically: fewer
+  hops first, then the path (its list of slugs, root first) in code-point
+  order; between two parallel edges of equal weight, the first one in edge
+  order (`LinkIndex.out_edges` / `in_edges`) is kept;
+- directions: `out` follows links, `in` walks against them (the pages linking
+  to a page), `both` follows either at every step (one walk over both).
+
+The walk is a hop-bounded Bellman-Ford: round `h` extends the paths that
+improved in round `h - 1` by one edge, so after round `h` every page holds its
+best path of at most `h` edges (a best path's prefix is itself a best path of
+its length, tie-breaks included, because weights are at most 1). A path's
+weight is the left-to-right product of its edge weights, as floats.
+
+Dangling targets are not pages and are never reached; unreadable pages are
+reached (their own links are unknown, so they lead nowhere).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+from okf_explorer.core.errors import PageNotFound
+from okf_explorer.core.graph.traverse import LINKS, Edge, clamp_depth
+from okf_explorer.core.index.weights import LinkWeights, WeightedStep
+
+if TYPE_CHECKING:
+    from okf_explorer.core.brain import Brain
+
+WalkDirection = Literal["out", "in", "both"]
+WALK_DIRECTIONS: tuple[WalkDirection, ...] = ("out", "in", "both")
+TAG_PREFIX, TYPE_PREFIX = "tag:", "type:"
+"""A root `tag:T` stands for every page with tag T; `type:T` every page of type T."""
+
+Steps = Callable[[str], Iterable[WeightedStep]]
+"""`steps(node)` → the edges a walk may take from `node` (`WeightedStep`s)."""
+
+
+@dataclass(frozen=True, slots=True)
+class WalkHop:
+    """One edge of a best path: `frm` → `to` walked `direction`, with its weight.
+
+    As in SPEC §5, for an `in` hop `frm` is the page walked from and `to` the
+    page that links to it.
+    """
+
+    frm: str
+    to: str
+    rel: str
+    direction: Literal["out", "in"]
+    weight: float
+
+
+@dataclass(frozen=True, slots=True)
+class WalkRow:
+    """A page reached by a walk, with its best path (root first, the page last)."""
+
+    slug: str
+    weight: float
+    path: tuple[str, ...]
+    hops: tuple[WalkHop, ...]
+
+    @property
+    def root(self) -> str:
+        return self.path[0]
+
+    @property
+    def hop_count(self) -> int:
+        return len(self.hops)
+
+    def edges(self) -> list[Edge]:
+        """The path's edges, numbered by hop (1 = the edge leaving the root)."""
+        return [
+            Edge.typed(hop.frm, hop.to, number, hop.direction, hop.rel)
+            for number, hop in enumerate(self.hops, 1)
+        ]
+
+    def to_json(self) -> dict[str, Any]:
+        """`{slug, weight, hops, root, path, edges, weights}`: `edges` are SPEC §5
+        records, `weights[i]` the weight of `edges[i]`."""
+        from okf_explorer.core.export.formats import edge_records  # lazy: its checker costs ~80 ms
+
+        return {
+            "slug": self.slug,
+            "weight": self.weight,
+            "hops": self.hop_count,
+            "root": self.root,
+            "path": list(self.path),
+            "edges": edge_records(self.edges()),
+            "weights": [hop.weight for hop in self.hops],
+        }
+
+
+def weight_text(weight: float) -> str:
+    """Three decimals; tiny products in scientific notation (so they never read 0.000)."""
+    return f"{weight:.3f}" if weight >= 0.001 or weight == 0 else f"{weight:.1e}"
+
+
+def path_text(row: WalkRow) -> str:
+    """`a →(0.250) b ←(related_to 1.000) c`: the path, root first, each hop with its
+    way (`→` along the link, `←` against it), its relation if stated, and its weight."""
+    parts = [row.root]
+    for hop in row.hops:
+        arrow = "→" if hop.direction == "out" else "←"
+        rel = "" if hop.rel == LINKS else f"{hop.rel} "
+        parts.append(f"{arrow}({rel}{weight_text(hop.weight)}) {hop.to}")
+    return " ".join(parts)
+
+
+def best_paths(
+    roots: Iterable[str], steps: Steps, max_hops: object = 1, min_weight: float = 0.0
+) -> list[WalkRow]:
+    """The best path to every node reachable from `roots` (see the module doc), sorted
+    by weight (highest first), then hops, then slug. Roots are rows too (weight 1.0,
+    no hops). Pure: `steps` is the graph."""
+    hops_cap = clamp_depth(max_hops)
+    root_set = set(roots)
+    best: dict[str, tuple[float, tuple[str, ...], tuple[WalkHop, ...]]] = {
+        root: (1.0, (root,), ()) for root in sorted(root_set)
+    }
+    frontier = list(best.items())
+    for _ in range(hops_cap):
+        improved: dict[str, tuple[float, tuple[str, ...], tuple[WalkHop, ...]]] = {}
+        for node, (weight, path, hops) in frontier:
+            for step in steps(node):
+                to = step.to
+                if step.weight < min_weight or to in root_set:
+                    continue
+                candidate = weight * step.weight
+                current = improved.get(to) or best.get(to)
+                if current is not None:
+                    held, held_path, _ = current
+                    if candidate < held:
+                        continue
+                    if candidate == held:
+                        length = len(path) + 1
+                        if length > len(held_path):
+                            continue
+                        if length == len(held_path) and (*path, to) >= held_path:
+                            continue
+                hop = WalkHop(node, to, step.rel, step.direction, step.weight)  # type: ignore[arg-type]
+                improved[to] = (candidate, (*path, to), (*hops, hop))
+        if not improved:
+            break
+        best.update(improved)
+        frontier = sorted(improved.items())
+    rows = [WalkRow(node, weight, path, hops) for node, (weight, path, hops) in best.items()]
+    rows.sort(key=lambda row: (-row.weight, len(row.hops), row.slug))
+    return rows
+
+
+def index_steps(weights: LinkWeights, direction: WalkDirection) -> Steps:
+    """The edges of `direction` over an index's weighted links."""
+    if direction == "out":
+        return weights.out_steps
+    if direction == "in":
+        return weights.in_steps
+
+    def either(node: str) -> Sequence[WeightedStep]:
+        return weights.out_steps(node) + weights.in_steps(node)
+
+    return either
+
+
+def walk(
+    brain: Brain,
+    roots: Sequence[str],
+    depth: object = 1,
+    min_weight: float = 0.0,
+    direction: WalkDirection = "out",
+) -> list[WalkRow]:
+    """`best_paths` from `roots` (slugs, see `resolve_roots`) over the brain's index
+    (built if needed: the weights need mention counts, which only the index keeps).
+    Raises `ValueError` for a direction not in `WALK_DIRECTIONS` or a weight outside
+    0..1, `PageNotFound` for a root that is not a page."""
+    if direction not in WALK_DIRECTIONS:
+        raise ValueError(f"direction must be one of {', '.join(WALK_DIRECTIONS)}")
+    check_min_weight(min_weight)
+    weights = brain.link_weights()
+    for root in roots:
+        if root not in weights.index.pages:
+            raise PageNotFound(root)
+    return best_paths(roots, index_steps(weights, direction), depth, min_weight)
+
+
+def check_min_weight(value: float) -> float:
+    """`value` when it lies in 0..1, else `ValueError` with the sentence to show."""
+    if not 0.0 <= value <= 1.0:  # NaN fails too
+        raise ValueError(f"the minimum weight must be a number from 0 to 1, not {value!r}")
+    return value
+
+
+def resolve_roots(brain: Brain, specs: Iterable[str]) -> list[str]:
+    """Root specs → slugs, first appearance first, without repeats: `tag:T` every page
+    with tag T, `type:T` every page of type T (slug order), anything else a name
+    resolved like a wiki link on a root page (SPEC §3). `PageNotFound` for a name
+    that matches nothing, or a tag or type no page has."""
+    found: dict[str, None] = {}
+    for spec in specs:
+        for slug in _root_slugs(brain, spec.strip()):
+            found[slug] = None
+    return list(found)
+
+
+def _root_slugs(brain: Brain, spec: str) -> list[str]:
+    for prefix, field in ((TAG_PREFIX, "tag"), (TYPE_PREFIX, "type")):
+        if spec.startswith(prefix):
+            value = spec[len(prefix) :].strip()
+            index = brain.ensure_index()  # a server listing may not know tags
+            pages = [
+                info.slug
+                for info in index.pages.values()
+                if (value in info.tags if field == "tag" else info.type == value)
+            ]
+            if not pages:
+                raise PageNotFound(spec, f"no page has {field} {value!r}")
+            return pages
+    slug = brain.resolve_slug(spec)
+    if slug is None:
+        raise PageNotFound(spec, _suggestion(brain, spec))
+    return [slug]
+
+
+def _suggestion(brain: Brain, name: str) -> str:
+    close = brain.suggest(name)
+    return f"did you mean {' or '.join(close)}?" if close else ""

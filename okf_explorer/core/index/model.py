@@ -1,0 +1,180 @@
+"""The link index's records: `ResolvedLink`, `LinkIndex` and what a build may reuse.
+
+Building (`core.index.build`) and caching (`core.index.reuse`) both import this module
+and it imports neither. Each stored record owns its row: `ResolvedLink.to_row()` /
+`from_row()` (as `RawLink` and `PageInfo` do), and only they know the positions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from operator import attrgetter
+from typing import Any, NamedTuple
+
+from okf_explorer.core.links import LinkKind, ResolveRule, SlugResolver
+from okf_explorer.core.links.grammar import RawTuple
+from okf_explorer.core.links.typed import LINKS
+from okf_explorer.core.pages import PageInfo
+
+ResolvedRow = tuple[str, str, LinkKind, ResolveRule, int, bool, tuple[str, ...], str, bool]
+"""A `ResolvedLink` as plain values (`ResolvedLink.to_row`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ResolvedLink:
+    """One forward link of a page after resolution.
+
+    `to` is the target slug, or the dangling node id when `rule == "dangling"`.
+    `rule` records why the two pages are linked (shown by the UI); when several
+    pages matched at that rule, `ambiguous` is True and `candidates` lists them
+    all, `to` first (SPEC §3). `rel` is the relation (`links` for a body link);
+    `incoming` marks a relation stated from the target's side, so the edge runs
+    `to` → this page (see `RawLink`).
+
+    `to_row` / `from_row` give every field as one plain tuple, in field order:
+    the shape the index builds and the disk cache stores.
+    """
+
+    target: str
+    to: str
+    kind: LinkKind
+    rule: ResolveRule
+    count: int = 1
+    ambiguous: bool = False
+    candidates: tuple[str, ...] = ()
+    rel: str = LINKS
+    incoming: bool = False
+
+    @property
+    def exists(self) -> bool:
+        return self.rule != "dangling"
+
+    def to_row(self) -> ResolvedRow:
+        """Every field as a plain tuple, in field order (see `from_row`)."""
+        return _row_of(self)
+
+    @classmethod
+    def from_row(cls, row: Sequence[Any]) -> ResolvedLink:
+        """The inverse of `to_row`; a row of another length raises `ValueError`."""
+        if len(row) != RESOLVED_LINK_ROW_LENGTH:
+            _wrong_length(row)
+        return cls(*row)
+
+    @staticmethod
+    def to_rows(links: Iterable[ResolvedLink]) -> tuple[ResolvedRow, ...]:
+        """`to_row` of each link (one call for a page's links)."""
+        return tuple(map(_row_of, links))
+
+    @classmethod
+    def from_rows(cls, rows: Iterable[Sequence[Any]]) -> tuple[ResolvedLink, ...]:
+        """`from_row` of each row (one call for a page's links)."""
+        size = RESOLVED_LINK_ROW_LENGTH
+        return tuple([cls(*row) for row in rows if len(row) == size or _wrong_length(row)])
+
+
+RESOLVED_LINK_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(ResolvedLink))
+"""The field names of `ResolvedLink`, in row order."""
+RESOLVED_LINK_ROW_LENGTH = len(RESOLVED_LINK_FIELDS)
+RESOLVED_COUNT_AT = RESOLVED_LINK_FIELDS.index("count")
+"""Where `count` sits in a row (the build sums it over targets that meet at one node)."""
+_row_of = attrgetter(*RESOLVED_LINK_FIELDS)
+
+
+def _wrong_length(row: Sequence[Any]) -> bool:
+    raise ValueError(f"a ResolvedLink row has {RESOLVED_LINK_ROW_LENGTH} fields, not {len(row)}")
+
+
+@dataclass(slots=True)
+class LinkIndex:
+    """The parsed corpus.
+
+    - `pages`: slug → PageInfo, in slug order (every page, readable or not).
+    - `forward`: slug → resolved links in order of first appearance,
+      de-duplicated after resolution (unreadable pages map to `()`).
+    - `reverse`: node (slug or dangling id) → slugs of pages linking to it,
+      in slug order, once per relation (once for a plain bundle).
+    - `ambiguous`: how many forward links (after de-duplication) resolved by an
+      ambiguous basename.
+    - `raw_links`: slug → the page's raw links as parsed, `RawLink.to_row()`
+      tuples (cheap to hold and to cache), kept so a refresh can re-resolve
+      without re-reading files when pages come or go.
+    - `targets`: slug → the nodes each of the page's edges leads to (what walks
+      follow): its own outgoing links, then the pages that state an incoming
+      relation to it; a node repeats when reached by several relations.
+    - `out_rels` / `in_rels`: the relation of each entry of `targets[slug]` /
+      `reverse[node]`, aligned; only for entries that hold a relation other
+      than `links` (a plain bundle has none: absent means all `links`).
+    - `signature`: identifies the slug/title set the links were resolved
+      against; equal signatures mean stored resolutions are still valid.
+
+    The helpers below are what the graph engine walks: `out_slugs`, `in_slugs`,
+    `exists`, `dangling_ids`. An index is never mutated after `build_index`
+    returns it; a refresh builds a new one. On a warm start with nothing
+    changed, `forward` and `raw_links` are read-only mappings built on first
+    use (`index_store.LazyMapping`): walks need only `targets` and `reverse`.
+    """
+
+    pages: dict[str, PageInfo] = field(default_factory=dict)
+    forward: Mapping[str, tuple[ResolvedLink, ...]] = field(default_factory=dict)
+    reverse: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    ambiguous: int = 0
+    raw_links: Mapping[str, tuple[RawTuple, ...]] = field(default_factory=dict)
+    targets: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    signature: str = ""
+    out_rels: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    in_rels: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def out_edges(self, slug: str) -> list[tuple[str, str]]:
+        """`(node, rel)` of each edge leaving `slug` (what an `out` walk follows)."""
+        nodes = self.out_slugs(slug)
+        rels = self.out_rels.get(slug)
+        return list(zip(nodes, rels or (LINKS,) * len(nodes), strict=True))
+
+    def in_edges(self, node: str) -> list[tuple[str, str]]:
+        """`(slug, rel)` of each edge into `node` (what an `in` walk follows), slug order."""
+        froms = self.in_slugs(node)
+        rels = self.in_rels.get(node)
+        return list(zip(froms, rels or (LINKS,) * len(froms), strict=True))
+
+    def relations(self) -> list[str]:
+        """Every relation of the graph, `links` first if present, then by name."""
+        found = {rel for rels in self.out_rels.values() for rel in rels}
+        if any(nodes and slug not in self.out_rels for slug, nodes in self.targets.items()):
+            found.add(LINKS)
+        return sorted(found, key=lambda rel: (rel != LINKS, rel))
+
+    def out_slugs(self, slug: str) -> tuple[str, ...]:
+        """Targets of `slug`'s forward links (slugs or dangling ids), first appearance first."""
+        found = self.targets.get(slug)
+        if found is None:
+            found = tuple(link.to for link in self.forward.get(slug, ()))
+        return found
+
+    def in_slugs(self, node: str) -> tuple[str, ...]:
+        """Pages linking to `node` (a slug or a dangling id), slug order, once per relation."""
+        return self.reverse.get(node, ())
+
+    def exists(self, node: str) -> bool:
+        """True for a page of the corpus, False for a dangling id or anything unknown."""
+        return node in self.pages
+
+    def dangling_ids(self) -> list[str]:
+        """Every dangling node id (a link target matching no page), sorted."""
+        return sorted(node for node in self.reverse if node not in self.pages)
+
+    def titles(self) -> dict[str, str]:
+        """slug → title of every page (for display)."""
+        return {slug: info.title for slug, info in self.pages.items()}
+
+    def resolver(self) -> SlugResolver:
+        """The one resolver of this corpus (slugs, stated titles, aliases)."""
+        return SlugResolver.for_pages(self.pages.values())
+
+
+class Reusable(NamedTuple):
+    """What a build can reuse of one unchanged page (kept in memory, never stored)."""
+
+    info: PageInfo
+    raw_links: tuple[RawTuple, ...]
+    links: tuple[ResolvedLink, ...]

@@ -1,0 +1,329 @@
+"""What one index build hands the next: reusable pages from the previous
+in-memory index or from the disk cache, and the cache payload itself.
+
+The payload is plain values (marshal-able), columns aligned by page; its
+layout is bound to `cache.FORMAT_VERSION`. It is split in two so a warm start
+with nothing changed loads only what a walk needs: the listing (slugs and
+fingerprints), the page summaries, the walk tables (`targets`,
+`reverse`) and, as a nested marshal blob parsed only when first asked for, the
+raw and resolved links.
+"""
+
+from __future__ import annotations
+
+import logging
+import marshal
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from okf_explorer.core.index.model import LinkIndex, ResolvedLink, Reusable
+from okf_explorer.core.links.grammar import RawTuple
+from okf_explorer.core.pages import (
+    LASTING_ERROR_KINDS,
+    PageInfo,
+    fingerprint_of_row,
+    slug_of_row,
+)
+
+log = logging.getLogger(__name__)
+
+if TYPE_CHECKING:
+    from okf_explorer.core.port import PageStub
+
+
+def lasting_failure(info: PageInfo) -> bool:
+    """Unreadable because of its bytes (kept until the file changes), not because of
+    an I/O error, a permission or a server hiccup (retried at every refresh)."""
+    return info.error_kind in LASTING_ERROR_KINDS
+
+
+class LazyMapping(Mapping[str, Any]):
+    """A read-only mapping built on first use (the links of a warm-loaded index).
+
+    A warm start that only walks the graph never pays for building 400k link
+    objects; the first lookup builds the whole dict at once.
+    """
+
+    __slots__ = ("_data", "_make")
+
+    def __init__(self, make: Callable[[], dict[str, Any]]) -> None:
+        self._make = make
+        self._data: dict[str, Any] | None = None
+
+    def _dict(self) -> dict[str, Any]:
+        data = self._data
+        if data is None:  # two threads may both build it: same result, no harm
+            data = self._data = self._make()
+        return data
+
+    def __getitem__(self, key: str) -> Any:
+        return self._dict()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._dict())
+
+    def __len__(self) -> int:
+        return len(self._dict())
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._dict()
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self._dict().get(key, default)
+
+    def items(self):  # type: ignore[override]
+        return self._dict().items()
+
+    def values(self):  # type: ignore[override]
+        return self._dict().values()
+
+    def keys(self):  # type: ignore[override]
+        return self._dict().keys()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LazyMapping):
+            other = other._dict()
+        return self._dict() == other
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"LazyMapping({self._dict()!r})"
+
+
+class _Links:
+    """The nested links blob of a cache payload, parsed once, on first use.
+
+    A blob that does not decode (the file's checksum held, its inside did not)
+    is dropped at the first try: every later use fails at once with `ValueError`.
+    """
+
+    def __init__(self, blob: bytes, slugs: list[str]) -> None:
+        self._blob: bytes | None = blob
+        self._slugs = slugs
+        self._lock = threading.Lock()
+        self._broken = False
+        self.raws: list = []
+        self.rows: list = []
+
+    def load(self) -> _Links:
+        if self._blob is not None or self._broken:
+            with self._lock:
+                if self._blob is not None:
+                    blob, self._blob = self._blob, None
+                    try:
+                        raws, rows = marshal.loads(blob)
+                        if not (len(raws) == len(rows) == len(self._slugs)):
+                            raise ValueError("cache columns differ in length")
+                    except (ValueError, EOFError, TypeError):
+                        self._broken = True
+                    else:
+                        self.raws, self.rows = raws, rows
+                if self._broken:
+                    raise ValueError("the cached links do not decode")
+        return self
+
+    def make(self, i: int) -> tuple[tuple[RawTuple, ...], tuple[ResolvedLink, ...]]:
+        self.load()
+        return self.raws[i], ResolvedLink.from_rows(self.rows[i])
+
+    def forward(self) -> dict[str, tuple[ResolvedLink, ...]]:
+        self.load()
+        from_rows = ResolvedLink.from_rows
+        return {slug: from_rows(rows) for slug, rows in zip(self._slugs, self.rows, strict=True)}
+
+    def raw_links(self) -> dict[str, tuple[RawTuple, ...]]:
+        return dict(zip(self._slugs, self.load().raws, strict=True))
+
+
+class _Rebuild:
+    """The index rebuilt without the disk cache, once, for the lazy parts of a
+    cached index that turn out not to decode (see `Known.from_cache`)."""
+
+    def __init__(self, rebuild: Callable[[], LinkIndex]) -> None:
+        self._rebuild = rebuild
+        self._lock = threading.Lock()
+        self._index: LinkIndex | None = None
+
+    def index(self) -> LinkIndex:
+        with self._lock:
+            if self._index is None:
+                self._index = self._rebuild()
+            return self._index
+
+    def guard(
+        self, make: Callable[[], dict[str, Any]], part: str, slugs: list[str]
+    ) -> Callable[[], dict[str, Any]]:
+        """`make`, or on any decoding failure the same part (`forward`, `raw_links`)
+        of the rebuilt index, for the same slugs."""
+
+        def guarded() -> dict[str, Any]:
+            try:
+                return make()
+            except _DECODING_FAILURES:
+                log.warning("the index cache does not decode; rebuilding it")
+                fresh = getattr(self.index(), part)
+                return {slug: fresh.get(slug, ()) for slug in slugs}
+
+        return guarded
+
+
+_DECODING_FAILURES = (TypeError, ValueError, IndexError, KeyError, EOFError)
+"""What decoding a cache payload of the wrong shape or bytes can raise."""
+
+
+class Known:
+    """What an earlier build left: reusable pages, and its walk tables when all is unchanged.
+
+    Built from the previous in-memory index or from a disk-cache payload
+    (`cache_payload` layout); a payload of the wrong shape yields nothing reusable.
+    """
+
+    def __init__(self) -> None:
+        self.signature: str | None = None
+        self.reverse: dict[str, tuple[str, ...]] | None = None
+        self.targets: dict[str, tuple[str, ...]] = {}
+        self.out_rels: dict[str, tuple[str, ...]] = {}
+        self.in_rels: dict[str, tuple[str, ...]] = {}
+        self.ambiguous = 0
+        self._rows: dict[str, tuple[str, int]] = {}  # slug → (fingerprint, row number)
+        self._make: Callable[[int], Reusable] = _nothing
+        self._whole: Callable[[], LinkIndex] | None = None
+        self._listing: tuple[list[str], list[str]] | None = None  # slugs, fingerprints
+        self._rebuild: _Rebuild | None = None
+
+    def entry(self, slug: str, fingerprint: str) -> Reusable | None:
+        """The reusable page when its fingerprint is unchanged (a malformed cache row: None)."""
+        found = self._rows.get(slug)
+        if found is None or found[0] != fingerprint:
+            return None
+        try:
+            return self._make(found[1])
+        except _DECODING_FAILURES:
+            return None
+
+    def unchanged(self, stubs: Sequence[PageStub]) -> LinkIndex | None:
+        """The whole stored index when the listing is exactly the stored one and no page
+        needs a retry: a warm start then costs the listing and one cache load."""
+        if self._whole is None or self._listing is None:
+            return None
+        slugs, fingerprints = self._listing
+        if [stub.slug for stub in stubs] != slugs:  # list == list: a C loop, identity first
+            return None
+        if [stub.fingerprint for stub in stubs] != fingerprints:
+            return None
+        try:
+            return self._whole()
+        except (TypeError, ValueError, IndexError, KeyError):
+            return None
+
+    @classmethod
+    def from_index(cls, index: LinkIndex) -> Known:
+        known = cls()
+        known.signature = index.signature or None
+        known.reverse, known.targets, known.ambiguous = (
+            index.reverse,
+            index.targets,
+            index.ambiguous,
+        )
+        known.out_rels, known.in_rels = index.out_rels, index.in_rels
+        entries: list[Reusable] = []
+        for slug, info in index.pages.items():
+            raw, links = index.raw_links.get(slug), index.forward.get(slug)
+            if raw is not None and links is not None:
+                known._rows[slug] = (info.fingerprint, len(entries))
+                entries.append(Reusable(info, raw, links))
+        known._make = entries.__getitem__
+        return known
+
+    @classmethod
+    def from_cache(
+        cls, signature: str, data: object, rebuild: Callable[[], LinkIndex] | None = None
+    ) -> Known:
+        """What a cache payload offers. The links of a whole index are decoded only when
+        first used; if they then fail to decode, `rebuild` (a build that skips and
+        replaces the cache) answers instead, once, for every lazy part."""
+        try:
+            known = cls._decode(signature, data)
+        except (TypeError, ValueError, IndexError, KeyError):
+            return cls()
+        known._rebuild = _Rebuild(rebuild) if rebuild is not None else None
+        return known
+
+    @classmethod
+    def _decode(cls, signature: str, data: object) -> Known:
+        complete, infos, targets, reverse, ambiguous, blob, out_rels, in_rels = data  # type: ignore[misc]
+        if len(infos) != len(targets) or not isinstance(blob, bytes):
+            raise ValueError("cache columns differ in length")
+        slugs = list(map(slug_of_row, infos))
+        fingerprints = list(map(fingerprint_of_row, infos))
+        links = _Links(blob, slugs)
+
+        def make(i: int) -> Reusable:
+            return Reusable(PageInfo.from_row(infos[i]), *links.make(i))
+
+        known = cls()
+        known.signature, known.ambiguous, known._make = signature, int(ambiguous), make
+        known.reverse = dict(reverse)
+        known.out_rels, known.in_rels = dict(out_rels), dict(in_rels)
+        known.targets = dict(zip(slugs, targets, strict=True))
+        pairs = zip(slugs, fingerprints, strict=True)
+        known._rows = {slug: (fingerprint, i) for i, (slug, fingerprint) in enumerate(pairs)}
+        if complete is True:
+            known._listing = slugs, fingerprints
+            known._whole = lambda: _whole_index(signature, known, slugs, infos, links)
+        return known
+
+
+def _whole_index(
+    signature: str, known: Known, slugs: list[str], infos: list, links: _Links
+) -> LinkIndex:
+    assert known.reverse is not None
+    forward: Callable[[], dict[str, Any]] = links.forward
+    raw_links: Callable[[], dict[str, Any]] = links.raw_links
+    if known._rebuild is not None:
+        forward = known._rebuild.guard(forward, "forward", slugs)
+        raw_links = known._rebuild.guard(raw_links, "raw_links", slugs)
+    return LinkIndex(
+        pages=dict(zip(slugs, map(PageInfo.from_row, infos), strict=True)),
+        forward=LazyMapping(forward),  # type: ignore[arg-type]
+        reverse=known.reverse,
+        ambiguous=known.ambiguous,
+        raw_links=LazyMapping(raw_links),  # type: ignore[arg-type]
+        targets=known.targets,
+        signature=signature,
+        out_rels=known.out_rels,
+        in_rels=known.in_rels,
+    )
+
+
+def _nothing(_: int) -> Reusable:  # pragma: no cover - never reached
+    """The maker of an empty `Known`: it has no rows, so `entry` never calls it."""
+    raise IndexError("nothing to reuse")
+
+
+def cache_payload(index: LinkIndex, rows: Mapping[str, Sequence[Any]] | None = None) -> tuple:
+    """The index as plain values for `IndexCache` (layout bound to `cache.FORMAT_VERSION`).
+
+    `(complete, infos, targets, reverse, ambiguous, links blob, out_rels, in_rels)`: whether
+    every page may be reused as is (none waits for a retry); columns aligned
+    by page (`PageInfo.to_row()` values, forward targets); the reverse index and the
+    ambiguity count; then a marshal blob of the raw links and the resolved
+    links (`RawLink.to_row()` and `ResolvedLink.to_row()` rows), per page; then the
+    relation tables (empty for a plain bundle). marshal keeps shared strings shared
+    within each part. `rows`: every page's `ResolvedLink.to_row()` rows, when the
+    build has them (else they are made from `index.forward`).
+    """
+    infos, raws, forward, targets = [], [], [], []
+    complete = True
+    to_rows = ResolvedLink.to_rows
+    for slug, i in index.pages.items():
+        infos.append(i.to_row())
+        complete = complete and (i.readable or lasting_failure(i))
+        raws.append(index.raw_links[slug])
+        targets.append(index.targets[slug])
+        forward.append(rows[slug] if rows is not None else to_rows(index.forward[slug]))
+    blob = marshal.dumps((raws, forward))
+    rels = dict(index.out_rels), dict(index.in_rels)
+    return complete, infos, targets, dict(index.reverse), index.ambiguous, blob, *rels

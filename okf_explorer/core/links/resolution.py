@@ -1,0 +1,413 @@
+"""Resolving names to slugs (SPEC §3, the resolution half): the one resolver.
+
+Every path that turns a name into a page asks a `SlugResolver` built over the
+corpus: link targets in the index, names typed by a person (resolved as a wiki
+target on a root page, `from_slug=ROOT`), the server's fuzzy `get_page`, the
+TUI's body links. The rules, in order:
+
+1. path targets (a Markdown link, or a wiki target starting with `/`, `./`,
+   `../` or ending in `/`): `/` is the bundle root, anything else the linking
+   page's folder; a folder resolves to its `index` page (rule `folder-index`).
+   A path that matches no slug as written or by case matches the page whose
+   slug is its gbrain name (rule `slugified`: a server lowercases and
+   hyphenates the file names, `The%20Reason.md` is the page `the-reason`).
+   A path without `/`, `./` or `../` in front that misses relative to the page
+   is tried from the root with the wiki rules (as Obsidian writes such links).
+2. `refdef`: a wiki target whose text equals the label of a reference
+   definition on the same page (`[lint]: cli/lint.md`, as Foam writes them)
+   resolves through that definition's path (the caller passes it).
+3. wiki rules: `exact` slug; `case` (case-insensitive, NFC); `slugified`
+   (gbrain's page names); `suffix` (a target containing `/` matches slugs
+   ending in `/target`, case-insensitively); `basename` (the file name equals
+   the target, case-insensitively); `alias` (frontmatter `aliases`); `title`
+   (frontmatter `title`, case-insensitive, whitespace collapsed). A page's
+   first heading never resolves links.
+4. ties at one rule: the candidate in the linking page's folder, else the one
+   with the fewest folders, else the first in code-point order. The
+   resolution then carries every candidate, the winner first.
+
+Choices where the SPEC is silent:
+- `.md` is stripped from wiki targets; titles and aliases are tried as written
+  first, then without `.md`.
+- A path that climbs above the bundle root is dangling; its node keeps the
+  unresolvable `..` segments (`../outside`). A dangling folder's node is
+  `<folder>/index`; a dangling wiki target's node is the target without `.md`.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+from okf_explorer.core.links.grammar import LinkKind
+from okf_explorer.core.links.slug_forms import (
+    fold,
+    fold_name,
+    folder_of,
+    slugify,
+    strip_md,
+    tie_key,
+)
+from okf_explorer.core.links.slug_forms import looks_like_path as looks_like_path
+from okf_explorer.core.links.slug_forms import slugify_segment as slugify_segment
+
+if TYPE_CHECKING:
+    from okf_explorer.core.pages import PageInfo
+
+ResolveRule = Literal[
+    "path",
+    "folder-index",
+    "refdef",
+    "exact",
+    "case",
+    "slugified",
+    "suffix",
+    "basename",
+    "alias",
+    "title",
+    "dangling",
+]
+
+ROOT = ""
+"""The `from_slug` of a name typed by a person: a page at the bundle root."""
+
+_MEMO_LIMIT = 1 << 20
+"""At most this many wiki targets are remembered per resolver (bounded memory)."""
+
+
+_NAME_TABLES = ("_aliases", "_titles")
+"""The lookup tables made from titles and aliases (the others come from slugs alone)."""
+
+
+class NamesNeeded(LookupError):
+    """A `slugs_only` resolver met a name only titles or aliases can settle."""
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """How a raw target resolved.
+
+    `node` is the slug when resolved; for a dangling target it is the id of the
+    missing node (the wiki target as written, or the normalised path without
+    `.md`), so the graph can keep it. `candidates` is empty unless several pages
+    matched at the winning rule: then it lists them all, the chosen one first.
+    """
+
+    node: str
+    rule: ResolveRule
+    candidates: tuple[str, ...] = ()
+
+    @property
+    def ambiguous(self) -> bool:
+        return len(self.candidates) > 1
+
+    @property
+    def exists(self) -> bool:
+        return self.rule != "dangling"
+
+    @property
+    def slug(self) -> str | None:
+        return self.node if self.exists else None
+
+
+def _table(pairs: Iterable[tuple[str, str]]) -> dict[str, str | tuple[str, ...]]:
+    """key → its slug, or a tuple of slugs in `tie_key` order when several share the
+    key (pairs must come in that order). Most keys are unique: a bare string each."""
+    table: dict[str, str | tuple[str, ...]] = {}
+    for key, slug in pairs:
+        found = table.setdefault(key, slug)
+        if found is not slug:
+            if isinstance(found, str):
+                if found != slug:
+                    table[key] = (found, slug)
+            elif slug not in found:
+                table[key] = (*found, slug)
+    return table
+
+
+def _choose(candidates: str | Sequence[str], folder: str, rule: ResolveRule) -> Resolution:
+    """The winner of a tie (SPEC §3 rule 4), carrying every candidate, winner first."""
+    if isinstance(candidates, str):
+        return Resolution(candidates, rule)
+    if len(candidates) == 1:
+        return Resolution(candidates[0], rule)
+    winner = next((c for c in candidates if folder_of(c) == folder), candidates[0])
+    rest = tuple(c for c in candidates if c != winner)
+    return Resolution(winner, rule, (winner, *rest))
+
+
+class SlugResolver:
+    """Resolves raw targets against one corpus (SPEC §3 rules, in order).
+
+    Build once per corpus (`for_pages`, or slugs with their stated titles and
+    aliases), then call `resolve` for each name. Only the slug set and the
+    case-folded table are built up front; the other tables are built on the
+    first miss that needs them, so a corpus whose links all match exactly or
+    by case never slugifies a path. Safe to call from several threads: the
+    only state a call changes is a memo of wiki results and the lazy tables.
+    """
+
+    def __init__(
+        self,
+        slugs: Iterable[str],
+        titles: Mapping[str, str] | None = None,
+        aliases: Mapping[str, Sequence[str]] | None = None,
+        *,
+        names_known: bool = True,
+    ) -> None:
+        ordered = sorted(set(slugs), key=tie_key)
+        self._ordered = ordered
+        self._slugs = frozenset(ordered)
+        self._given_titles = titles or {}
+        self._given_aliases = aliases or {}
+        self._names_known = names_known
+        self._casefold = _table((fold(slug), slug) for slug in ordered)
+        self._lazy: dict[str, Any] = {}
+        self._wiki_memo: dict[str, tuple[ResolveRule, str | tuple[str, ...]]] = {}
+
+    @classmethod
+    def slugs_only(cls, slugs: Iterable[str]) -> SlugResolver:
+        """A resolver that knows the slugs but not yet the titles and aliases (a build
+        resolves while pages are still being read): it answers every name the rules
+        before `alias` settle, and raises `NamesNeeded` for any other, so whatever it
+        answers is what the full resolver answers (`core.index.page_pass`)."""
+        return cls(slugs, names_known=False)
+
+    @classmethod
+    def for_pages(cls, pages: Iterable[PageInfo]) -> SlugResolver:
+        """The resolver of a corpus: its slugs, frontmatter titles and aliases."""
+        infos = list(pages)
+        titles = {info.slug: info.title for info in infos if info.title_stated}
+        aliases = {info.slug: info.aliases for info in infos if info.aliases}
+        return cls((info.slug for info in infos), titles, aliases)
+
+    @property
+    def slugs(self) -> frozenset[str]:
+        return self._slugs
+
+    def _lookup(self, name: str) -> Any:
+        """A lookup table by name, built once (a race builds it twice, harmlessly)."""
+        found = self._lazy.get(name)
+        if found is None:
+            found = self._lazy[name] = getattr(self, "_build" + name)()
+        return found
+
+    def warm(self, *, names: bool = True) -> None:
+        """Build every lookup table now (else each is built by the first name needing it);
+        `names=False`: only the slug tables nearly every corpus needs (no folders, no
+        titles, no aliases)."""
+        tables = ("_slugified", "_basenames", "_folders") if names else ("_slugified", "_basenames")
+        tables += _NAME_TABLES if names else ()
+        for name in tables:
+            self._lookup(name)
+
+    def with_names(self, pages: Iterable[PageInfo]) -> SlugResolver:
+        """The full resolver of `pages` (the same slugs as this one), sharing this one's
+        slug tables and remembered answers (a `slugs_only` resolver, completed)."""
+        infos = list(pages)
+        full = copy.copy(self)
+        full._given_titles = {info.slug: info.title for info in infos if info.title_stated}
+        full._given_aliases = {info.slug: info.aliases for info in infos if info.aliases}
+        full._names_known = True
+        full._lazy = {k: v for k, v in self._lazy.items() if k not in _NAME_TABLES}
+        full._wiki_memo = dict(self._wiki_memo)
+        return full
+
+    def _build_slugified(self) -> dict[str, tuple[str, ...]]:
+        return _table((slugify(slug), slug) for slug in self._ordered)
+
+    def _build_folders(self) -> dict[str, str]:
+        """Casefolded folder → folder as written (the first in code-point order)."""
+        table: dict[str, str] = {}
+        for slug in sorted(self._ordered):
+            parts = slug.split("/")
+            for i in range(1, len(parts)):
+                folder = "/".join(parts[:i])
+                table.setdefault(fold(folder), folder)
+        return table
+
+    def _suffix_matches(self, folded: str) -> tuple[str, ...]:
+        """Slugs ending in `/folded` (case-folded): among those of the same file name."""
+        found = self._lookup("_basenames").get(folded.rpartition("/")[2], ())
+        candidates = (found,) if isinstance(found, str) else found
+        tail = "/" + folded
+        return tuple(c for c in candidates if fold(c).endswith(tail))
+
+    def _build_basenames(self) -> dict[str, tuple[str, ...]]:
+        return _table((fold(slug.rpartition("/")[2]), slug) for slug in self._ordered)
+
+    def _build_aliases(self) -> dict[str, tuple[str, ...]]:
+        given = self._given_aliases
+        pairs = [
+            (fold_name(alias), slug)
+            for slug in self._ordered
+            for alias in given.get(slug, ())
+            if alias.strip()
+        ]
+        return _table(pairs)
+
+    def _build_titles(self) -> dict[str, tuple[str, ...]]:
+        given = self._given_titles
+        return _table(
+            (fold_name(title), slug)
+            for slug in self._ordered
+            if (title := given.get(slug)) and title.strip()
+        )
+
+    def resolve(
+        self,
+        target: str,
+        from_slug: str = ROOT,
+        kind: LinkKind = "wiki",
+        refdef: str | None = None,
+    ) -> Resolution:
+        """Resolve one target written on page `from_slug` (SPEC §3).
+
+        `markdown` targets (and wiki targets that are clearly paths: leading
+        `/`, `./`, `../` or a trailing `/`) use the path rules; others (`wiki`,
+        `embed`) the wiki rules. `refdef` is the destination of a reference
+        definition on the page whose label equals the wiki target, if any.
+        A name typed by a person is resolved with `from_slug=ROOT`.
+        """
+        written = target.strip()
+        if not written:
+            return Resolution("", "dangling")
+        folder = folder_of(from_slug)
+        if kind == "markdown" or _is_explicit_path(written):
+            resolution = self._resolve_path(written, from_slug)
+            if resolution.exists or _is_anchored(written):
+                return resolution
+            if written.endswith("/"):
+                fallback = self._resolve_path("/" + written, from_slug)
+            else:
+                fallback = self._resolve_wiki(written, folder)
+            return fallback if fallback.exists else resolution
+        if refdef is not None and kind != "markdown":
+            defined = self.resolve(refdef, from_slug, "markdown")
+            if defined.exists:
+                return Resolution(defined.node, "refdef", defined.candidates)
+        return self._resolve_wiki(written, folder)
+
+    # --- wiki rules ---------------------------------------------------------
+
+    def _resolve_wiki(self, target: str, folder: str) -> Resolution:
+        """Wiki rules; the matches are memoised per target (they do not depend on
+        the linking page), the tie-break per call (it does)."""
+        rule, candidates = self.wiki_matches(target)
+        if rule == "dangling":
+            return Resolution(candidates, "dangling")  # type: ignore[arg-type]
+        return _choose(candidates, folder, rule)
+
+    def wiki_matches(self, target: str) -> tuple[ResolveRule, str | tuple[str, ...]]:
+        """The rule and the page(s) of a stripped wiki target that is no path, before
+        the tie-break (one slug, or several in `tie_key` order; a dangling name's node)."""
+        known = self._wiki_memo.get(target)
+        if known is None:
+            known = self._wiki_matches(target)
+            if len(self._wiki_memo) < _MEMO_LIMIT:
+                self._wiki_memo[target] = known
+        return known
+
+    def _wiki_matches(self, target: str) -> tuple[ResolveRule, str | tuple[str, ...]]:
+        name = strip_md(target)
+        if name in self._slugs:
+            return "exact", name
+        folded = fold(name)
+        if (found := self._casefold.get(folded)) is not None:
+            return "case", found
+        slugified = slugify(name)
+        if slugified and (found := self._lookup("_slugified").get(slugified)) is not None:
+            return "slugified", found
+        if "/" in folded:
+            if found := self._suffix_matches(folded):
+                return "suffix", found
+        elif (found := self._lookup("_basenames").get(folded)) is not None:
+            return "basename", found
+        if not self._names_known:
+            raise NamesNeeded(target)
+        return self._name_matches(target, name)
+
+    def _name_matches(self, target: str, name: str) -> tuple[ResolveRule, str | tuple[str, ...]]:
+        """The wiki rules after every slug rule missed: aliases, titles, else dangling."""
+        keys = (fold_name(target), fold_name(name)) if name != target else (fold_name(target),)
+        for rule, table in (("alias", "_aliases"), ("title", "_titles")):
+            names = self._lookup(table)
+            for key in keys:
+                found = names.get(key)
+                if found is not None:
+                    return rule, found  # type: ignore[return-value]
+        return "dangling", name
+
+    def names_settle(self, targets: Iterable[str]) -> None:
+        """Remember, for wiki targets a `slugs_only` resolver over the same slugs found
+        no slug rule for (its `NamesNeeded`), what the name rules say: their slug
+        rules are not tried again."""
+        memo = self._wiki_memo
+        for target in targets:
+            if target not in memo and len(memo) < _MEMO_LIMIT:
+                memo[target] = self._name_matches(target, strip_md(target))
+
+    # --- path rules ---------------------------------------------------------
+
+    def _resolve_path(self, target: str, from_slug: str) -> Resolution:
+        is_folder = target.endswith("/") or target.rsplit("/", 1)[-1] in (".", "..")
+        base = [] if target.startswith("/") else from_slug.split("/")[:-1]
+        path = target if is_folder else strip_md(target)
+        parts, climbed = _normalise(base, path.split("/"))
+        joined = "/".join(parts)
+        if climbed:
+            return Resolution("/".join([".."] * climbed + parts), "dangling")
+        folder = folder_of(from_slug)
+        if not is_folder and joined:
+            if joined in self._slugs:
+                return Resolution(joined, "path")
+            if (found := self._casefold.get(fold(joined))) is not None:
+                return _choose(found, folder, "path")
+            if (found := self._slugified_path(joined)) is not None:
+                return _choose(found, folder, "slugified")
+            named = None if path != target else self._lookup("_folders").get(fold(joined))
+            if named is None:  # `x.md` names a file, never a folder
+                return Resolution(joined, "dangling")
+            joined = named
+        index = f"{joined}/index" if joined else "index"
+        if index in self._slugs:
+            return Resolution(index, "folder-index")
+        if (found := self._casefold.get(fold(index))) is not None:
+            return _choose(found, folder, "folder-index")
+        if (found := self._slugified_path(index)) is not None:
+            return _choose(found, folder, "folder-index")
+        return Resolution(index, "dangling")
+
+    def _slugified_path(self, joined: str) -> str | tuple[str, ...] | None:
+        """The pages whose slug is `joined` in gbrain's naming (`A/The Reason.md` is the
+        server's `a/the-reason`): how a path link finds a page a server renamed."""
+        slugified = slugify(joined)
+        return self._lookup("_slugified").get(slugified) if slugified else None
+
+
+def _normalise(base: list[str], parts: list[str]) -> tuple[list[str], int]:
+    """Join and normalise `.`/`..`; also how many `..` climbed above the root."""
+    result = list(base)
+    climbed = 0
+    for part in parts:
+        if part in ("", "."):
+            continue
+        if part == "..":
+            if result:
+                result.pop()
+            else:
+                climbed += 1
+        else:
+            result.append(part)
+    return result, climbed
+
+
+def _is_anchored(target: str) -> bool:
+    """A path that says where it starts: the root (`/`) or this folder (`./`, `../`)."""
+    return target.startswith(("/", "./", "../")) or target in (".", "..")
+
+
+def _is_explicit_path(target: str) -> bool:
+    return target.startswith(("/", "./", "../")) or target.endswith("/")

@@ -1,0 +1,208 @@
+"""Typed edges a page states in its frontmatter (SPEC §5 `rel`).
+
+Links in a page's body have the relation `links`. Frontmatter states others:
+
+- **OKF v0.2 path-valued fields** (OKF §6.2) that point at a concept:
+  `sources[].resource` → `derived_from` (OKF §5.1); `resource`, `computation`,
+  `executor.resource` and `attester.resource` → their field name. A value with
+  a URL scheme (`https:`), a scope descriptor (`all queries in project X`:
+  whitespace, no `.md`) or a non-Markdown file (`references/attesters/x.py`)
+  is not a concept and yields no edge. Values resolve by the path rules
+  (kind `markdown`); one that misses stays a dangling edge, as a body link would.
+- **gbrain's frontmatter link fields** (its `FRONTMATTER_LINK_MAP`, reimplemented
+  from its documented behaviour): `related` / `see_also` → `related_to`,
+  `source` → `source`, `sources` → `discussed_in` (incoming), and by page type
+  `company`/`companies` → `works_at`, `founded` → `founded` (person);
+  `key_people` → `works_at`, `partner` → `yc_partner`, `investors` →
+  `invested_in` (company, incoming); `investors` → `invested_in`, `lead` →
+  `led_round` (deal, incoming); `attendees` → `attended` (meeting, incoming).
+  A value is a string or a list; list entries are strings or mappings whose
+  `name`, `slug` or `title` names the page; a `[[target|alias]]` value is
+  unwrapped to `target`. A name resolves as gbrain resolves it (`resolve_named`):
+  a slug as is; else, for a field with folder hints (`company` → `companies/`,
+  `sources` → `source/` or `media/`), `<folder>/<slugified name>`, else the
+  wiki rules' answer if it lies in one of those folders; for a field without
+  hints, the wiki rules (our stand-in for gbrain's fuzzy title match). As in
+  gbrain, a name that matches no page yields no edge (free text is common in
+  these fields: the sample brain's `sources` are descriptions).
+  "Incoming" means the edge runs from the named page to this one
+  (`key_people: [Pedro]` on a company: Pedro `works_at` the company).
+
+`sources` is claimed by both: an entry that is a mapping with a `resource`
+key is OKF provenance (`derived_from`, outgoing); any other entry (a string,
+a mapping with `name`/`slug`/`title`) is gbrain's `discussed_in`. The shape of
+each entry decides, so one list may hold both.
+
+Not reproduced: gbrain's fuzzy (trigram) title match and its search fallback;
+the wiki rules (exact, case, slugified, title, file name) stand in for them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from okf_explorer.core.links.grammar import BODY_REL, LinkKind, RawLink, RawTuple
+from okf_explorer.core.links.resolution import Resolution, SlugResolver, looks_like_path, slugify
+
+MAX_TYPED_LINKS = 1000
+"""At most this many frontmatter values are read as links per page (bounded work)."""
+
+LINKS = BODY_REL
+"""The relation of a link in a page's body."""
+
+
+@dataclass(frozen=True, slots=True)
+class FieldRelation:
+    """One row of gbrain's field map: these fields state `rel` (on pages of `page_type`)."""
+
+    fields: tuple[str, ...]
+    rel: str
+    incoming: bool = False
+    page_type: str | None = None
+    folders: tuple[str, ...] = ()
+
+
+_ORGS = ("companies", "funds", "people")
+GBRAIN_FIELDS: tuple[FieldRelation, ...] = (
+    FieldRelation(("company", "companies"), "works_at", False, "person", ("companies",)),
+    FieldRelation(("founded",), "founded", False, "person", ("companies",)),
+    FieldRelation(("key_people",), "works_at", True, "company", ("people",)),
+    FieldRelation(("partner",), "yc_partner", True, "company", ("people",)),
+    FieldRelation(("investors",), "invested_in", True, "company", _ORGS),
+    FieldRelation(("investors",), "invested_in", True, "deal", _ORGS),
+    FieldRelation(("lead",), "led_round", True, "deal", _ORGS),
+    FieldRelation(("attendees",), "attended", True, "meeting", ("people",)),
+    FieldRelation(("sources",), "discussed_in", True, None, ("source", "media")),
+    FieldRelation(("source",), "source", False),
+    FieldRelation(("related", "see_also"), "related_to", False),
+)
+"""gbrain's `FRONTMATTER_LINK_MAP`, in its order (page-type rows apply to that type only);
+`folders` are its folder hints: where a name is looked for."""
+
+FOLDER_HINTS: dict[tuple[str, bool], tuple[str, ...]] = {
+    (row.rel, row.incoming): row.folders for row in GBRAIN_FIELDS
+}
+"""`(rel, incoming)` → the folders a named page must lie in (each pair has one row's)."""
+
+OKF_TOP_FIELDS: tuple[str, ...] = ("resource", "computation")
+OKF_NESTED_FIELDS: tuple[str, ...] = ("executor", "attester")
+DERIVED_FROM = "derived_from"
+
+_LINK_FIELDS = frozenset(
+    {*OKF_TOP_FIELDS, *OKF_NESTED_FIELDS, *(f for row in GBRAIN_FIELDS for f in row.fields)}
+)
+"""Every field that may state a relation."""
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
+_WIKI_VALUE = re.compile(r"\s*\[\[(.+?)\]\]\s*", re.DOTALL)
+
+
+def frontmatter_links(frontmatter: Mapping[str, Any], page_type: str | None) -> list[RawTuple]:
+    """Every typed link `frontmatter` states, as `RawLink.to_row()` tuples, first
+    appearance first, de-duplicated by `(target, rel, incoming)` (repeats add to the
+    count); at most `MAX_TYPED_LINKS` values are read."""
+    if not frontmatter or _LINK_FIELDS.isdisjoint(frontmatter):
+        return []  # the common page: one set test
+    found: dict[tuple[str, str, bool], RawLink] = {}
+    for n, (target, kind, rel, incoming) in enumerate(_stated(frontmatter, page_type)):
+        if n >= MAX_TYPED_LINKS:
+            break
+        key = (target, rel, incoming)
+        first = found.get(key)
+        if first is None:
+            found[key] = RawLink(target, kind, 1, None, rel, incoming)
+        else:
+            found[key] = replace(first, count=first.count + 1)
+    return [link.to_row() for link in found.values()]
+
+
+def _stated(
+    frontmatter: Mapping[str, Any], page_type: str | None
+) -> Iterator[tuple[str, LinkKind, str, bool]]:
+    for field in OKF_TOP_FIELDS:
+        if (path := concept_path(frontmatter.get(field))) is not None:
+            yield path, "markdown", field, False
+    for field in OKF_NESTED_FIELDS:
+        nested = frontmatter.get(field)
+        path = concept_path(nested.get("resource")) if isinstance(nested, Mapping) else None
+        if path is not None:
+            yield path, "markdown", f"{field}.resource", False
+    for row in GBRAIN_FIELDS:
+        if row.page_type is not None and row.page_type != page_type:
+            continue
+        for field in row.fields:
+            for entry in _entries(frontmatter.get(field)):
+                if field == "sources" and isinstance(entry, Mapping) and "resource" in entry:
+                    if (path := concept_path(entry.get("resource"))) is not None:
+                        yield path, "markdown", DERIVED_FROM, False
+                elif (name := _named(entry)) is not None:
+                    kind: LinkKind = "markdown" if looks_like_path(name) else "wiki"
+                    yield name, kind, row.rel, row.incoming
+
+
+def _entries(value: Any) -> list[Any]:
+    if value is None:
+        return []
+    return list(value) if isinstance(value, (list, tuple)) else [value]
+
+
+def _named(entry: Any) -> str | None:
+    """The page a gbrain field entry names: a string, or a mapping's `name`/`slug`/`title`;
+    a wholly wrapped `[[target#heading|alias]]` gives `target`."""
+    if isinstance(entry, Mapping):
+        entry = next((entry[k] for k in ("name", "slug", "title") if k in entry), None)
+    if not isinstance(entry, str):
+        return None
+    wrapped = _WIKI_VALUE.fullmatch(entry)
+    if wrapped is not None:
+        entry = re.split(r"[|#^]", wrapped.group(1), maxsplit=1)[0]
+    name = entry.strip()
+    return name or None
+
+
+def concept_path(value: Any) -> str | None:
+    """An OKF path-valued field's value when it names a concept in the bundle, else None.
+
+    A concept is a `.md` file, a folder (`tables/`), or a concept ID without an
+    extension (`tables/orders`); URLs, scope descriptors (whitespace without
+    `.md`) and other files (`x.py`, `x.sql`) are not.
+    """
+    if not isinstance(value, str):
+        return None
+    text = value.strip()
+    if not text or _SCHEME.match(text) or text.startswith("//"):
+        return None
+    if text.lower().endswith((".md", "/")):
+        return text
+    if any(c.isspace() for c in text):
+        return None
+    last = text.rstrip("/").rsplit("/", 1)[-1]
+    if "." in last.strip("."):
+        return None
+    return text
+
+
+def resolve_named(
+    resolver: SlugResolver,
+    slugs: Mapping[str, object],
+    name: str,
+    from_slug: str,
+    rel: str,
+    incoming: bool,
+) -> Resolution:
+    """Resolve a name from a gbrain link field the way gbrain does (see the module doc):
+    a slug as is, else the field's folder hints, else the wiki rules (restricted to
+    the hinted folders when there are any). Dangling when nothing fits."""
+    if name in slugs:
+        return Resolution(name, "exact")
+    folders = FOLDER_HINTS.get((rel, incoming), ())
+    plain = slugify(name)
+    for folder in folders:
+        if plain and (candidate := f"{folder}/{plain}") in slugs:
+            return Resolution(candidate, "slugified")
+    found = resolver.resolve(name, from_slug, "wiki")
+    if found.exists and folders and not found.node.startswith(tuple(f + "/" for f in folders)):
+        return Resolution(name, "dangling")
+    return found

@@ -1,0 +1,1 @@
+"""OKF metadata: a page's meta and attestations, the filters, bundle validation."""

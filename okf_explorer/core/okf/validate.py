@@ -1,0 +1,221 @@
+"""OKF v0.2 §11 conformance of a bundle: errors (non-conformance) apart from warnings.
+
+Errors, each making the bundle non-conformant (§11):
+
+- `unreadable`: a file that cannot be read or is not UTF-8 (the index's `error`).
+- `malformed-frontmatter`: frontmatter that is not parseable YAML or not a mapping.
+- `missing-type`: a concept (any non-reserved page) whose frontmatter has no
+  non-empty `type` (a page without a frontmatter block has none), or whose `type`
+  is a list or a mapping rather than a short string.
+- `index-frontmatter`: an `index.md` with frontmatter keys (§8): none are allowed,
+  except `okf_version` in the bundle-root `index.md`.
+- `log-heading`: a `log.md` level-2 heading (`## …`, outside code fences) that is
+  not a real date written `YYYY-MM-DD` (§9).
+
+Warnings, which never make a bundle non-conformant (consumers MUST NOT reject a
+bundle for missing optional fields, unknown types, unknown keys or broken links):
+
+- `broken-link`: a link (body or frontmatter) whose target matches no page.
+- `ambiguous-link`: a link several pages match (the index picked the first).
+- `unknown-field`: a concept's frontmatter key that OKF v0.2 does not define.
+- `stale`: `stale_after` is in the past (§5.5). As the reference implementation
+  does, only an ISO 8601 datetime with an explicit offset counts: a date-only or
+  offset-less value is ignored. (A private check: `core.okf.meta` may own this later.)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from typing import TYPE_CHECKING, Any, Literal
+
+from okf_explorer.core.errors import OkfError
+from okf_explorer.core.headings import headings
+from okf_explorer.core.okf import meta as okf_meta
+
+if TYPE_CHECKING:
+    from okf_explorer.core.brain import Brain
+    from okf_explorer.core.index.model import ResolvedLink
+    from okf_explorer.core.pages import Page, PageInfo
+
+Severity = Literal["error", "warning"]
+
+KNOWN_FIELDS = frozenset(
+    {
+        # §4.1 required and recommended
+        "type",
+        "title",
+        "description",
+        "resource",
+        "tags",
+        # §5 provenance, trust, lifecycle
+        "sources",
+        "usage_window",
+        "generated",
+        "verified",
+        "status",
+        "stale_after",
+        # §10 attested computations
+        "runtime",
+        "parameters",
+        "computation",
+        "executor",
+        "attester",
+        # §13.1 the v0.1 field `generated.at` supersedes (consumers MAY still read it)
+        "timestamp",
+    }
+)
+"""The frontmatter keys OKF v0.2 defines for a concept."""
+
+ROOT_INDEX_KEYS = frozenset({"okf_version"})
+"""The only frontmatter key an `index.md` may carry, and only at the bundle root (§8, §12)."""
+
+CONSUMER_NOTE = (
+    "OKF v0.2 §11: warnings (broken links, unknown fields, stale pages, ambiguous links) "
+    "never make a bundle non-conformant; consumers must not reject a bundle for missing "
+    "optional fields, unknown types or broken links"
+)
+"""The closing line of every report."""
+
+_LOG_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One problem of one page (`slug` is the file path without `.md`)."""
+
+    slug: str
+    severity: Severity
+    code: str
+    message: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"slug": self.slug, "code": self.code, "message": self.message}
+
+
+@dataclass(frozen=True, slots=True)
+class ValidationReport:
+    """Every finding over `files` Markdown files, errors first, each in slug order."""
+
+    files: int
+    findings: tuple[Finding, ...]
+
+    @property
+    def errors(self) -> tuple[Finding, ...]:
+        return tuple(f for f in self.findings if f.severity == "error")
+
+    @property
+    def warnings(self) -> tuple[Finding, ...]:
+        return tuple(f for f in self.findings if f.severity == "warning")
+
+    def conformant(self, *, strict: bool = False) -> bool:
+        """No errors (and, with `strict`, no warnings either)."""
+        return not self.errors and not (strict and self.warnings)
+
+
+def validate_brain(brain: Brain, now: datetime | None = None) -> ValidationReport:
+    """Check every page of `brain` (a folder brain: its index, then each page's frontmatter)."""
+    index = brain.ensure_index()
+    moment = now or datetime.now(UTC)
+    findings: list[Finding] = []
+    for slug in sorted(index.pages):
+        info = index.pages[slug]
+        findings += _page_findings(brain, info, moment)
+        findings += _link_findings(slug, index.forward.get(slug, ()))
+    order = {"error": 0, "warning": 1}
+    unique = sorted(set(findings), key=lambda f: (order[f.severity], f.slug, f.code, f.message))
+    return ValidationReport(files=len(index.pages), findings=tuple(unique))
+
+
+def _page_findings(brain: Brain, info: PageInfo, now: datetime) -> list[Finding]:
+    slug = info.slug
+    if not info.readable:
+        return [Finding(slug, "error", "unreadable", info.error or "cannot be read")]
+    try:
+        page = brain.page(slug)
+    except OkfError as error:  # it went away or became unreadable since the scan
+        return [Finding(slug, "error", "unreadable", " ".join(str(error).split()))]
+    if not page.readable:
+        return [Finding(slug, "error", "unreadable", page.error or "cannot be read")]
+    if page.error_kind == "malformed" or (info.error_kind == "malformed" and not page.frontmatter):
+        return [Finding(slug, "error", "malformed-frontmatter", page.error or info.error or "")]
+    # validate checks the folder as an OKF bundle: the reserved names apply even
+    # where the explorer reads `index`/`log` as a vault's ordinary pages
+    name = slug.rsplit("/", 1)[-1]
+    if name == "index":
+        return _index_findings(page)
+    if name == "log":
+        return _log_findings(page)
+    return _concept_findings(page, now)
+
+
+def _index_findings(page: Page) -> list[Finding]:
+    allowed = ROOT_INDEX_KEYS if "/" not in page.slug else frozenset()
+    extra = sorted(str(key) for key in page.frontmatter if key not in allowed)
+    if not extra:
+        return []
+    where = "only okf_version, at the bundle root" if allowed else "none in a subfolder"
+    keys = ", ".join(extra)
+    message = f"index.md carries frontmatter keys {keys} ({where}; OKF §8)"
+    return [Finding(page.slug, "error", "index-frontmatter", message)]
+
+
+def _log_findings(page: Page) -> list[Finding]:
+    why = "is not a YYYY-MM-DD date (OKF §9)"
+    return [
+        Finding(page.slug, "error", "log-heading", f"'## {heading}' {why}")
+        for heading in headings(page.content, 2)
+        if not _is_log_date(heading)
+    ]
+
+
+def _is_log_date(text: str) -> bool:
+    if _LOG_DATE.fullmatch(text) is None:
+        return False
+    try:
+        date.fromisoformat(text)
+    except ValueError:  # 2026-13-40
+        return False
+    return True
+
+
+def _concept_findings(page: Page, now: datetime) -> list[Finding]:
+    findings: list[Finding] = []
+    problem = _type_problem(page.frontmatter.get("type"))
+    if problem is not None:
+        findings.append(Finding(page.slug, "error", "missing-type", problem))
+    for key in sorted(str(key) for key in page.frontmatter if key not in KNOWN_FIELDS):
+        message = f"frontmatter key '{key}' is not an OKF v0.2 field"
+        findings.append(Finding(page.slug, "warning", "unknown-field", message))
+    stale_after = okf_meta.stale_after(page.frontmatter)
+    if stale_after is not None and now >= stale_after:
+        message = f"stale since {stale_after.isoformat()} (stale_after)"
+        findings.append(Finding(page.slug, "warning", "stale", message))
+    return findings
+
+
+def _type_problem(value: Any) -> str | None:
+    """Why `type` is not a non-empty short string, or None when it is."""
+    if value is None:
+        return "no 'type' in the frontmatter (a page without frontmatter has none)"
+    if isinstance(value, (dict, list)):
+        kind = "a list" if isinstance(value, list) else "a mapping"
+        return f"'type' is {kind}, not a short string"
+    if not str(value).strip():
+        return "'type' is empty"
+    return None
+
+
+def _link_findings(slug: str, links: Iterable[ResolvedLink]) -> list[Finding]:
+    findings: list[Finding] = []
+    for link in links:
+        if not link.exists:
+            message = f"link '{link.target}' matches no page"
+            findings.append(Finding(slug, "warning", "broken-link", message))
+        elif link.ambiguous:
+            count, others = len(link.candidates), ", ".join(link.candidates)
+            message = f"link '{link.target}' matches {count} pages ({others}); opens {link.to}"
+            findings.append(Finding(slug, "warning", "ambiguous-link", message))
+    return findings

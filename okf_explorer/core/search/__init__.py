@@ -1,0 +1,1 @@
+"""Finding pages: the full-text index and search, the query, ranking, mentions."""

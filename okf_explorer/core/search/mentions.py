@@ -1,0 +1,191 @@
+"""Unlinked mentions: pages whose text names a page without linking to it.
+
+A page's names are its title, its file name (as written, and with `-`/`_` read
+as spaces) and its frontmatter aliases. A mention is a whole-word,
+case-insensitive occurrence of a name in another page's body, outside code
+(fenced blocks, inline spans), outside links (wiki-links, Markdown links and
+their text, reference links, URLs) and not part of a path or file name
+(`tables/orders`, `orders.md`). A page that already links to the page is no
+candidate at all.
+
+Precision comes first (a wrong suggestion costs the user more than a missed
+one), so some names are never searched: names shorter than `MIN_NAME` letters,
+bare numbers, and one-word names that are common English words (`Home`,
+`Notes`, `Index`, ...: `COMMON_WORDS`); reserved `index`/`log` pages have no
+mentions. Candidates come from the text index (a phrase query per name), then
+each body is checked with the rules above; at most `MAX_CANDIDATES` bodies are
+checked.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from okf_explorer.core.errors import PageNotFound
+from okf_explorer.core.links.context import CONTEXT_CHARS, sentence_around
+from okf_explorer.core.links.masking import code_span_ranges, prose_ranges
+from okf_explorer.core.links.spans import link_spans
+from okf_explorer.core.pages import PageInfo
+
+if TYPE_CHECKING:
+    from okf_explorer.core.brain import Brain
+
+MIN_NAME = 3
+MAX_CANDIDATES = 500
+"""Bodies checked per page at most (pages with the most common names stop there)."""
+SENTENCE_CHARS = CONTEXT_CHARS
+"""The longest sentence shown; longer ones are cut around the mention."""
+
+_COMMON = """
+    about account action actions agenda all also and any archive area areas article
+    articles attachments backlog blog book books budget calendar can change changelog
+    changes chat check class code config contact contacts content context daily dashboard
+    data date day default design diary doc docs document documents done draft drafts
+    event events example examples faq feature features file files for from general goal
+    goals guide guides help her his history home howto idea ideas inbox index info
+    inputs intro introduction issue issues item items journal keys later learning
+    links list lists log main map meeting meetings memo misc month monthly more name
+    names new news next note notes now old one open other our output overview page
+    pages people person place plan plans post posts project projects question questions
+    quote quotes read reading readme recent reference references report reports
+    research resource resources review reviews roadmap rule rules scratch search
+    settings setup should some spec start status stuff summary table tags task tasks
+    team teams template templates test tests that the their them then there these
+    they thing things this thought thoughts time today todo todos tools topic topics
+    untitled update updates use user users week weekly welcome what when where which
+    who why will with work year yearly you your
+"""
+COMMON_WORDS = frozenset(_COMMON.split())
+"""One-word names never searched: they are mostly meant as plain words."""
+
+_LINKISH = re.compile(
+    r"!?\[\[[^\]\n]*\]\]"  # wiki-links and embeds
+    r"|!?\[[^\]\n]*\]\([^)\n]*\)"  # Markdown links and images, text included
+    r"|\[[^\]\n]*\]\[[^\]\n]*\]"  # reference links
+    r"|^[ \t]*\[[^\]\n]+\]:.*$"  # reference definitions
+    r"|<[a-z][a-z0-9+.-]*:[^>\s]*>"  # autolinks
+    r"|\b[a-z][a-z0-9+.-]*://\S+",  # bare URLs
+    re.IGNORECASE | re.MULTILINE,
+)
+_SEPARATOR = re.compile(r"[\s_-]+")
+
+
+@dataclass(frozen=True, slots=True)
+class Mention:
+    """Page `slug` mentions the page in `sentence` (one line); `start`/`end` place the
+    mention in the sentence."""
+
+    slug: str
+    title: str
+    sentence: str
+    start: int
+    end: int
+
+    def marked(self, open_mark: str = "«", close_mark: str = "»") -> str:
+        s = self.sentence
+        return s[: self.start] + open_mark + s[self.start : self.end] + close_mark + s[self.end :]
+
+
+def mention_names(info: PageInfo) -> list[str]:
+    """The names a mention of `info` may use, searchable ones only (see the module doc)."""
+    stem = info.slug.rsplit("/", 1)[-1]
+    found: dict[str, str] = {}
+    for name in (info.title, stem, _SEPARATOR.sub(" ", stem), *info.aliases):
+        name = " ".join(name.split())
+        key = name.casefold()
+        if key and key not in found and _searchable(name):
+            found[key] = name
+    return list(found.values())
+
+
+def _searchable(name: str) -> bool:
+    words = _SEPARATOR.split(name.casefold())
+    letters = sum(ch.isalpha() for ch in name)
+    if letters < MIN_NAME:
+        return False
+    return not (len(words) == 1 and words[0] in COMMON_WORDS)
+
+
+def name_pattern(names: list[str]) -> re.Pattern[str] | None:
+    """Any of `names` as whole words, any case, words joined by spaces, `-` or `_`,
+    not inside a path or a file name."""
+    if not names:
+        return None
+    parts = sorted(
+        {r"[\s_-]+".join(map(re.escape, _SEPARATOR.split(n.strip()))) for n in names},
+        key=len,
+        reverse=True,
+    )
+    return re.compile(
+        r"(?<![\w/\\#@.-])(?:" + "|".join(parts) + r")(?![\w/\\-])(?!\.\w)", re.IGNORECASE
+    )
+
+
+def masked_prose(body: str) -> str:
+    """`body` with code and links blanked out (same length, newlines kept)."""
+    chars = list(body)
+
+    def blank(start: int, end: int) -> None:
+        for i in range(start, end):
+            if chars[i] != "\n":
+                chars[i] = " "
+
+    pos = 0
+    for start, end in prose_ranges(body):
+        blank(pos, start)
+        for s, e in code_span_ranges(body[start:end]):
+            blank(start + s, start + e)
+        pos = end
+    blank(pos, len(body))
+    text = "".join(chars)
+    for match in _LINKISH.finditer(text):
+        blank(*match.span())
+    return "".join(chars)
+
+
+def find_mention(body: str, pattern: re.Pattern[str]) -> tuple[str, int, int] | None:
+    """The first mention in `body`: its sentence and the mention's place in it."""
+    if not pattern.search(body):
+        return None
+    found = pattern.search(masked_prose(body))
+    if found is None:
+        return None
+    return sentence_of(body, found.start(), found.end())
+
+
+def sentence_of(body: str, start: int, end: int) -> tuple[str, int, int]:
+    """The sentence of `body` holding `[start, end)`, on one line, read as the page
+    renders it (links as their text, emphasis marks and list markers dropped), as a
+    backlink's sentence is (`core.links.context`)."""
+    found = sentence_around(body, start, end, body[start:end], link_spans(body))
+    return found.text, found.start, found.end
+
+
+def unlinked_mentions(brain: Brain, slug: str) -> list[Mention]:
+    """Pages that mention `slug`'s page without linking to it, in slug order."""
+    index = brain.ensure_index()
+    info = index.pages.get(slug)
+    if info is None:
+        raise PageNotFound(slug)
+    if info.reserved:
+        return []
+    names = mention_names(info)
+    pattern = name_pattern(names)
+    if pattern is None:
+        return []
+    texts = brain.text_search().text_index()
+    candidates: set[str] = set()
+    for name in names:
+        candidates.update(texts.pages_with_phrase(_SEPARATOR.sub(" ", name)))
+    candidates.discard(slug)
+    candidates.difference_update(index.reverse.get(slug, ()))
+    mentions: list[Mention] = []
+    for other in sorted(candidates)[:MAX_CANDIDATES]:
+        body = texts.body(other)
+        found = find_mention(body, pattern) if body else None
+        if found is not None:
+            title = index.pages[other].title if other in index.pages else other
+            mentions.append(Mention(other, title, *found))
+    return mentions

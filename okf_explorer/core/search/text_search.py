@@ -1,0 +1,197 @@
+"""`TextSearch`: full-text search over a brain, by its own text index or its server.
+
+The local `TextIndex` is kept in step with the brain's link index: before
+each question, if the link index is not the one last synced, the text index
+is synced with it (only changed bodies are read). Over MCP, a server that
+lists a `search` tool answers searches itself (unless `--scan` asked for our
+own index); its rows carry a chunk of text, around which we cut a snippet.
+
+Over an MCP source without a `search` tool (or with `--scan`) the local index
+needs every body: the link scan does not keep them, so they are fetched once
+more (`BodyReader`: batched `get_page` calls) the first time, then only the
+pages whose `updated_at` moved.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+from okf_explorer.core.errors import PageNotFound, PageUnreadable
+from okf_explorer.core.index.model import LinkIndex
+from okf_explorer.core.port import BodyReader, PageSource, ServerSearch
+from okf_explorer.core.search.query import SearchQuery, parse_query
+from okf_explorer.core.search.text_index import (
+    HIT_CLOSE,
+    HIT_OPEN,
+    SNIPPET_TOKENS,
+    SearchHit,
+    TextIndex,
+)
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from okf_explorer.core.brain_index import IndexedBrain
+
+DEFAULT_LIMIT = 20
+MAX_LIMIT = 1000
+"""The most hits one search returns."""
+SERVER_SNIPPET_CHARS = 160
+"""Characters of a server row's text kept around its first hit."""
+_WORD = re.compile(r"[\w\u0080-\U0010ffff]+")
+_OPERATORS = frozenset({"AND", "OR", "NOT", "NEAR"})
+
+
+class TextSearch:
+    """Searches and the text index of one brain (`IndexedBrain.text_search()`)."""
+
+    def __init__(self, brain: IndexedBrain, path: Path | None, *, use_server: bool) -> None:
+        self._brain = brain
+        self._path = path
+        self._use_server = use_server
+        self._lock = threading.Lock()
+        self._index: TextIndex | None = None
+        self._synced: LinkIndex | None = None
+
+    @property
+    def answered_by(self) -> str:
+        """`server` when the source's own search answers, else `index`."""
+        return "server" if self._server() is not None else "index"
+
+    def search(
+        self,
+        query: str | SearchQuery,
+        limit: int = DEFAULT_LIMIT,
+        *,
+        offset: int = 0,
+        tokens: int = SNIPPET_TOKENS,
+    ) -> list[SearchHit]:
+        """Ranked hits (snippets of about `tokens` words); raises `SearchSyntaxError`."""
+        parsed = parse_query(query) if isinstance(query, str) else query
+        limit = max(1, min(int(limit), MAX_LIMIT))
+        server = self._server()
+        if server is not None:
+            hits = self._server_search(server, parsed, limit + max(0, offset))
+            if hits is not None:
+                return hits[max(0, offset) :]
+        return self.text_index().search(parsed, limit, offset, tokens)
+
+    def text_index(self) -> TextIndex:
+        """The local text index, synced with the brain's current link index."""
+        link_index = self._brain.ensure_index()
+        with self._lock:
+            if self._index is None:
+                self._index = TextIndex(self._path, self._brain.source.cache_key)
+            if self._synced is not link_index:
+                self._index.sync(link_index.pages, self._reader())
+                self._synced = link_index
+            return self._index
+
+    def close(self) -> None:
+        with self._lock:
+            if self._index is not None:
+                self._index.close()
+                self._index = None
+                self._synced = None
+
+    def _reader(self):
+        source = self._brain.source
+        if isinstance(source, BodyReader):
+            return source.read_bodies
+        return lambda slugs: _bodies_one_by_one(source, slugs)
+
+    def _server(self) -> ServerSearch | None:
+        source = self._brain.source
+        if self._use_server and isinstance(source, ServerSearch):
+            return source
+        return None
+
+    def _server_search(
+        self, server: ServerSearch, query: SearchQuery, limit: int
+    ) -> list[SearchHit] | None:
+        """The server's answer in our shape; filters it cannot apply are applied here."""
+        types = [query.type] if query.type else (list(query.types) or None)
+        asked = limit if not (query.tag or query.path) else min(MAX_LIMIT, limit * 5)
+        rows = server.search_pages(_plain_words(query.text), asked, types)
+        if rows is None:
+            return None
+        tagged = None
+        if query.tag:
+            tagged = {info.slug for info in self._brain.pages(tag=query.tag)}  # type: ignore[attr-defined]
+        words = _query_words(query.text)
+        hits: list[SearchHit] = []
+        seen: set[str] = set()
+        for row in rows:
+            slug = row["slug"]
+            if slug in seen or (query.path and not slug.startswith(query.path)):
+                continue
+            if tagged is not None and slug not in tagged:
+                continue
+            seen.add(slug)
+            hits.append(_server_hit(row, words))
+            if len(hits) >= limit:
+                break
+        return hits
+
+
+def _bodies_one_by_one(source: PageSource, slugs: Iterable[str]) -> Iterator[tuple[str, str]]:
+    for slug in slugs:
+        try:
+            page = source.get_page(slug)
+        except (PageNotFound, PageUnreadable):
+            continue
+        if page.readable:
+            yield slug, page.content
+
+
+def _query_words(text: str) -> list[str]:
+    return [w for w in _WORD.findall(text) if w not in _OPERATORS]
+
+
+def _plain_words(text: str) -> str:
+    """The query as words a server's search takes (no FTS5 operators or quotes)."""
+    return " ".join(_query_words(text))
+
+
+def _server_hit(row: dict[str, Any], words: Sequence[str]) -> SearchHit:
+    text = row.get("chunk_text") if isinstance(row.get("chunk_text"), str) else ""
+    score = row.get("score")
+    kind = row.get("type")
+    title = row.get("title")
+    return SearchHit(
+        slug=row["slug"],
+        title=title if isinstance(title, str) else row["slug"],
+        type=kind if isinstance(kind, str) else None,
+        score=float(score) if isinstance(score, int | float) else 0.0,
+        snippet=snippet_around(text or "", words),
+    )
+
+
+def snippet_around(text: str, words: Sequence[str], width: int = SERVER_SNIPPET_CHARS) -> str:
+    """One line of `text` around the first of `words` (whole words, any case), each
+    occurrence between `HIT_OPEN` and `HIT_CLOSE`; the start of the text when none is found."""
+    flat = " ".join(text.replace(HIT_OPEN, " ").replace(HIT_CLOSE, " ").split())
+    pattern = _words_pattern(words)
+    found = pattern.search(flat) if pattern else None
+    start = max(0, found.start() - width // 3) if found else 0
+    if start:
+        space = flat.find(" ", start)
+        start = space + 1 if 0 <= space < (found.start() if found else start) else start
+    end = min(len(flat), start + width)
+    if end < len(flat):
+        space = flat.rfind(" ", start, end)
+        end = space if space > start else end
+    window = flat[start:end]
+    if pattern:
+        window = pattern.sub(lambda m: HIT_OPEN + m.group(0) + HIT_CLOSE, window)
+    return ("…" if start else "") + window + ("…" if end < len(flat) else "")
+
+
+def _words_pattern(words: Sequence[str]) -> re.Pattern[str] | None:
+    if not words:
+        return None
+    alternatives = "|".join(re.escape(w) for w in sorted(set(words), key=len, reverse=True))
+    return re.compile(rf"(?<![\w])(?:{alternatives})\w*", re.IGNORECASE)

@@ -1,0 +1,1 @@
+"""A folder on disk as a page source: listing, reading, scanning, writing."""

@@ -1,0 +1,1 @@
+"""A gbrain-compatible MCP server as a page source: transport, replies, writes."""

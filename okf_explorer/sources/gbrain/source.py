@@ -1,0 +1,348 @@
+"""`McpSource`: a gbrain-compatible MCP server (gbrain itself, or our own `serve`) as a
+`PageSource`.
+
+The wire is `mcp_transport.JsonRpcTransport`; replies are decoded by `mcp_payloads`;
+scans run in `mcp_scan`. Choices where the SPEC is silent (GBRAIN_PROTOCOL.md says why):
+
+- `enumerate` pages through `list_pages` with `sort: "slug"`, `limit: 100` and an
+  `offset` that advances by the rows received. It stops at an empty page, or at a
+  page shorter than the longest one seen so far, so a server with a cap below 100
+  is paged correctly too (one extra cheap call on small brains). A server that
+  ignores `offset` (the same slugs come back) is a `ProtocolError`, not a loop,
+  and so is one that never stops listing new slugs: past `MAX_LISTED_PAGES`
+  (1,000,000) the listing is refused, not truncated, so no command works on a
+  silently partial brain.
+  The result is re-sorted by code point. `slugs_with_tag` pages the same way with
+  the server's `tag` filter (gbrain's rows carry no tags to filter locally).
+- Stub fingerprints are `updated_at` (see `mcp_payloads.stub_of`); the shared index
+  builder keys its cache by `cache_key` (the URL without credentials) and rescans
+  only pages whose fingerprint changed.
+- `scan` sends `get_page` calls as JSON-RPC batches when the server accepts them
+  (gbrain and our `serve` do; a server that refuses one gets single calls from then
+  on), `concurrency` POSTs in flight. A page-level error (`page_not_found`) makes an
+  unreadable entry; anything else raises (the engine decides).
+- A scan needs links, not the display text: it asks `get_page` without
+  `include_content` (gbrain then skips re-serialising the frontmatter as YAML, and
+  sends less) and joins `compiled_truth` + `timeline`. A page whose timeline and
+  remaining text both hold links is fetched again with `content` in the same
+  worker (`mcp_payloads.split_is_exact`), so forward-link order stays exact.
+  `get_page` / `get_pages` (display) always ask for `content`.
+- `server_graph()` is offered when `tools/list` has a way to ask each side:
+  `get_links` / `get_backlinks`, or `traverse_graph` at depth 1 on gbrain's reduced
+  `starter` surface (see `mcp_graph`); it holds existing pages only (servers drop
+  dangling targets) and one row per (from, to).
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+from okf_explorer.core.errors import OkfError, PageNotFound, PageUnreadable, ProtocolError
+from okf_explorer.core.pages import Page
+from okf_explorer.core.port import (
+    CancelCheck,
+    PageStub,
+    ProgressCallback,
+    ScannedPage,
+    ServerGraph,
+)
+from okf_explorer.sources.gbrain.graph import McpServerGraph, graph_for, relation_of_type
+from okf_explorer.sources.gbrain.payloads import (
+    ToolDecoder,
+    page_of,
+    split_is_exact,
+    stub_of,
+)
+from okf_explorer.sources.gbrain.scan import PageOutcome, scan_concurrently
+from okf_explorer.sources.gbrain.transport import JsonRpcTransport
+from okf_explorer.sources.gbrain.url_redaction import redact_url, url_secrets
+
+if TYPE_CHECKING:
+    import httpx
+
+__all__ = ["McpServerGraph", "McpSource", "relation_of_type"]
+
+log = logging.getLogger(__name__)
+
+PagePayload = dict[str, Any] | PageNotFound | PageUnreadable
+
+PAGE_SIZE = 100
+"""gbrain silently clamps remote `list_pages` limits to 100."""
+
+MAX_LISTED_PAGES = 1_000_000
+"""The most pages a listing may hold (10,000 `list_pages` calls of 100); a server that
+lists more is taken to be paging forever, and the listing fails with one clear line."""
+
+
+class McpSource:
+    """Pages of a gbrain-compatible MCP server at `url` (an `http(s)://…/mcp` endpoint).
+
+    `token_source` says where the token came from (`--token-file F`, `$GBRAIN_TOKEN`)
+    so an `AuthError` can name it; the token itself never appears in any message,
+    log line or repr. `http_transport` lets tests inject faults (`httpx.MockTransport`).
+    Thread-safe: one keep-alive connection pool shared by every caller.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        token: str | None,
+        token_source: str,
+        timeout: float = 10.0,
+        concurrency: int = 8,
+        http_transport: httpx.BaseTransport | None = None,
+    ) -> None:
+        self._label = redact_url(url)
+        self._token_source = token_source
+        self._concurrency = max(1, int(concurrency))
+        self._rpc = JsonRpcTransport(
+            url,
+            label=self._label,
+            token=token,
+            token_source=token_source,
+            timeout=timeout,
+            pool_size=self._concurrency + 2,
+            secrets=url_secrets(url),
+            transport=http_transport,
+        )
+        self._decoder = ToolDecoder(self._label, token_source, self._rpc.scrub)
+        self._tools: frozenset[str] | None = None
+        self._tools_lock = threading.Lock()
+        self._batching: bool | None = None  # None until the server has been tried
+
+    def __repr__(self) -> str:
+        return f"McpSource({self._label!r}, token_source={self._token_source!r})"
+
+    @property
+    def label(self) -> str:
+        return self._label
+
+    @property
+    def cache_key(self) -> str:
+        return self._label
+
+    @property
+    def transport(self) -> JsonRpcTransport:
+        """The JSON-RPC endpoint under this source (its session and token), for a writer."""
+        return self._rpc
+
+    # -- tools ----------------------------------------------------------------------------
+
+    def call_tool(self, name: str, arguments: dict[str, Any]) -> Any:
+        """The decoded JSON payload of one `tools/call`, or the typed error it reports."""
+        result = self._rpc.request("tools/call", {"name": name, "arguments": arguments})
+        return self._decoder.payload(name, arguments, result)
+
+    def call_tools(self, name: str, arguments: Sequence[dict[str, Any]]) -> list[Any]:
+        """The decoded payloads of several calls of tool `name`, in order: one JSON-RPC
+        batch when the server takes batches (gbrain and our `serve` do), else one call
+        each. An item the batch could not answer is asked again alone; errors raise."""
+        if len(arguments) > 1 and self._batching is not False:
+            calls = [("tools/call", {"name": name, "arguments": args}) for args in arguments]
+            try:
+                results = self._rpc.request_batch(calls)
+            except ProtocolError as error:
+                if self._batching:
+                    raise
+                log.debug("%s; sending one request a call", error)
+                self._batching = False
+            else:
+                self._batching = True
+                return [
+                    self.call_tool(name, args)
+                    if isinstance(result, ProtocolError)
+                    else self._decoder.payload(name, args, result)
+                    for args, result in zip(arguments, results, strict=True)
+                ]
+        return [self.call_tool(name, args) for args in arguments]
+
+    def tools(self) -> frozenset[str]:
+        """Names the server lists in `tools/list` (fetched once, following `nextCursor`)."""
+        with self._tools_lock:
+            if self._tools is None:
+                names: set[str] = set()
+                params: dict[str, Any] = {}
+                for _ in range(100):
+                    result = self._rpc.request("tools/list", params or None)
+                    tools = result.get("tools") if isinstance(result, dict) else None
+                    if not isinstance(tools, list):
+                        raise ProtocolError(f"{self._label} answered tools/list unexpectedly")
+                    names.update(t["name"] for t in tools if isinstance(t, dict) and "name" in t)
+                    cursor = result.get("nextCursor")
+                    if not cursor:
+                        break
+                    params = {"cursor": cursor}
+                self._tools = frozenset(names)
+            return self._tools
+
+    # -- PageSource -----------------------------------------------------------------------
+
+    def enumerate(self) -> list[PageStub]:
+        """Every page, code-point slug order (see the module docstring for the paging)."""
+        stubs = self._listed({})
+        return [stubs[slug] for slug in sorted(stubs)]
+
+    def slugs_with_tag(self, tag: str) -> list[str]:
+        """Slugs of the pages tagged `tag`, by the server's own `list_pages` filter
+        (paged like `enumerate`), code-point order: gbrain's listing rows carry no
+        tags, so filtering them locally would find nothing."""
+        return sorted(self._listed({"tag": tag}))
+
+    def _listed(self, filters: dict[str, Any]) -> dict[str, PageStub]:
+        """slug → stub of every `list_pages` row matching `filters`, all pages of it.
+
+        Raises `ProtocolError` for a server that pages forever: a page that adds no new
+        slug (offset ignored), or more than `MAX_LISTED_PAGES` slugs in all.
+        """
+        stubs: dict[str, PageStub] = {}
+        unversioned = f"unversioned:{time.time_ns()}"
+        offset = longest = 0
+        while True:
+            arguments = {**filters, "sort": "slug", "limit": PAGE_SIZE, "offset": offset}
+            rows = self.call_tool("list_pages", arguments)
+            if not isinstance(rows, list):
+                raise ProtocolError(f"{self._label} answered list_pages with something unexpected")
+            fresh = 0
+            for row in rows:
+                stub = stub_of(row, unversioned)
+                if stub is not None and stub.slug not in stubs:
+                    stubs[stub.slug] = stub
+                    fresh += 1
+            if rows and fresh == 0:
+                raise ProtocolError(f"{self._label} repeats list_pages rows (offset ignored?)")
+            if len(stubs) > MAX_LISTED_PAGES:
+                raise ProtocolError(
+                    f"{self._label} lists more than {MAX_LISTED_PAGES:,} pages, the most"
+                    " okf-explorer reads (a server that pages forever?)"
+                )
+            if not rows or len(rows) < longest:
+                return stubs
+            longest = max(longest, len(rows))
+            offset += len(rows)
+
+    def get_page(self, slug: str) -> Page:
+        result = self._rpc.request("tools/call", _get_page_params(slug))
+        return self._decoder.page(slug, result)
+
+    def get_pages(self, slugs: Sequence[str], *, content: bool = True) -> list[PageOutcome]:
+        """Several pages, in order: each a `Page` or its page-level error (not raised).
+
+        One POST (a JSON-RPC batch) when the server accepts batches, else one request
+        a page. Source-level failures raise. `content=False` is for scans: bodies
+        joined from the split shape, exact in links and their order (see the module
+        docstring); pages where the split could reorder links are fetched again whole.
+        """
+        payloads = self._page_payloads(slugs, content)
+        outcomes: list[PageOutcome] = []
+        again: list[int] = []
+        for slug, payload in zip(slugs, payloads, strict=True):
+            if isinstance(payload, dict):
+                if not content and not split_is_exact(payload):
+                    again.append(len(outcomes))
+                payload = page_of(payload, slug)
+            outcomes.append(payload)
+        if again:
+            whole = self.get_pages([slugs[i] for i in again], content=True)
+            for position, outcome in zip(again, whole, strict=True):
+                outcomes[position] = outcome
+        return outcomes
+
+    def _page_payloads(self, slugs: Sequence[str], content: bool) -> list[PagePayload]:
+        if len(slugs) > 1 and self._batching is not False:
+            calls = [("tools/call", _get_page_params(slug, content)) for slug in slugs]
+            try:
+                results = self._rpc.request_batch(calls)
+                payloads = [
+                    self._payload(slug, r, content) for slug, r in zip(slugs, results, strict=True)
+                ]
+            except ProtocolError as error:
+                if self._batching:
+                    raise
+                log.debug("%s; sending one request a page", error)
+                self._batching = False
+            else:
+                self._batching = True
+                return payloads
+        return [self._payload(slug, None, content) for slug in slugs]
+
+    def _payload(self, slug: str, result: Any, content: bool) -> PagePayload:
+        """One `get_page` object from a batch `result` (fetched alone when None), or its
+        page-level error.
+
+        A batch item the server answered with a JSON-RPC error (our `serve` refuses the
+        items past its per-POST reply cap) is asked again alone; only that answer counts.
+        """
+        if isinstance(result, ProtocolError):
+            result = None
+        elif isinstance(result, OkfError):
+            raise result
+        try:
+            if result is None:
+                result = self._rpc.request("tools/call", _get_page_params(slug, content))
+            return self._decoder.page_payload(slug, result)
+        except (PageNotFound, PageUnreadable) as error:
+            return error
+
+    def scan(
+        self,
+        stubs: Sequence[PageStub],
+        progress: ProgressCallback | None = None,
+        cancel: CancelCheck | None = None,
+    ) -> Iterator[ScannedPage]:
+        """Fetch and parse pages concurrently (see `mcp_scan`); yields in any order."""
+        if stubs:
+            self._rpc.ensure_initialized()
+        fetch = functools.partial(self.get_pages, content=False)
+        return scan_concurrently(fetch, stubs, self._concurrency, progress, cancel)
+
+    def read_bodies(self, slugs: Sequence[str]) -> Iterator[tuple[str, str]]:
+        """Bodies of these pages, `BODY_BATCH` a request (`BodyReader`); pages the server
+        does not give are skipped."""
+        slugs = list(slugs)
+        for start in range(0, len(slugs), BODY_BATCH):
+            chunk = slugs[start : start + BODY_BATCH]
+            for slug, outcome in zip(chunk, self.get_pages(chunk), strict=True):
+                if isinstance(outcome, Page) and outcome.readable:
+                    yield slug, outcome.content
+
+    def search_pages(
+        self, query: str, limit: int, types: Sequence[str] | None = None
+    ) -> list[dict[str, Any]] | None:
+        """The server's `search` rows (`ServerSearch`), or None when it lists no `search`
+        tool. Only `search` is ever called: `query`, `think` and `synthesize` may spend
+        the user's money on a language model."""
+        if "search" not in self.tools():
+            return None
+        arguments: dict[str, Any] = {"query": query, "limit": limit}
+        if types:
+            arguments["types"] = list(types)
+        rows = self.call_tool("search", arguments)
+        if not isinstance(rows, list):
+            raise ProtocolError(f"{self._label} answered search unexpectedly")
+        return [row for row in rows if isinstance(row, dict) and isinstance(row.get("slug"), str)]
+
+    def server_graph(self) -> ServerGraph | None:
+        """The server's stored graph from the graph tools it lists (`mcp_graph`), or None
+        when it lists no way to ask one side."""
+        return graph_for(self.call_tool, self._label, self.tools())
+
+    def close(self) -> None:
+        self._rpc.close()
+
+
+BODY_BATCH = 50
+"""Pages per batch request when the text index reads bodies."""
+
+
+def _get_page_params(slug: str, content: bool = True) -> dict[str, Any]:
+    """`get_page` arguments; without content as gbrain's default (the flag left out)."""
+    arguments: dict[str, Any] = (
+        {"slug": slug, "include_content": True} if content else {"slug": slug}
+    )
+    return {"name": "get_page", "arguments": arguments}

@@ -1,0 +1,1 @@
+"""The explorer's modal dialogs."""

@@ -1,0 +1,145 @@
+"""`l`: the links of the page body, to follow one by keyboard.
+
+Lists every link on screen in order of appearance as `label  target → slug`
+(dangling targets marked `✗ missing`, external URLs as they are); typing filters
+the list (by label, target or slug), `up`/`down` move, `enter` follows the
+highlighted link exactly as a click would, `escape` closes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from okf_explorer.core.links.grammar import LinkKind
+from okf_explorer.core.text_safety import printable
+from okf_explorer.tui.markdown.links import kind_of_href, target_of_href
+
+
+@dataclass(frozen=True, slots=True)
+class BodyLink:
+    """One body link: what it reads, its href, and where it leads (None: external URL)."""
+
+    label: str
+    href: str
+    target: str | None
+    slug: str | None = None
+    exists: bool = True
+    server: Text | None = None
+    """What the server says of this link (`server_view.server_note`), if anything."""
+
+    def row(self) -> Text:
+        """`label  target → slug`, control characters shown as escapes (`printable`),
+        then what the server says of the link."""
+        text = Text(printable(self.label or self.href), style="bold")
+        target = printable(self.target or "")
+        if self.target is None:
+            text.append(f"  {printable(self.href)}", style="dim")
+        elif not self.exists:
+            text.append(f"  {target} → ", style="dim")
+            text.append("✗ missing", style="red")
+        else:
+            text.append(f"  {target} → {printable(self.slug or self.target)}", style="dim")
+        if self.server is not None:
+            text.append("  ")
+            text.append(self.server)
+        return text
+
+    def matches(self, query: str) -> bool:
+        haystack = f"{self.label} {self.href} {self.slug or ''}".lower()
+        return all(word in haystack for word in query.lower().split())
+
+
+Resolve = Callable[[str, LinkKind], "tuple[str, bool] | None"]
+"""(slug or dangling node, exists) a link target of the page leads to, if known."""
+
+
+def body_links(hrefs: Sequence[tuple[str, str]], resolve: Resolve) -> list[BodyLink]:
+    """The (label, href) pairs of a body as rows, each link once (where it first appears)."""
+    links = []
+    for label, href in dict.fromkeys(hrefs):
+        target = target_of_href(href)
+        found = resolve(target, kind_of_href(href)) if target is not None else None
+        slug, exists = found if found is not None else (None, target is None)
+        links.append(BodyLink(label, href, target, slug, exists))
+    return links
+
+
+class LinksDialog(ModalScreen[BodyLink | None]):
+    """Dismisses with the chosen link, or None (`escape`)."""
+
+    DEFAULT_CSS = """
+    LinksDialog { align: center middle; background: $background 60%; }
+    #links-box {
+        width: 90; height: auto; max-height: 80%;
+        border: thick $accent; background: $surface; padding: 0 1;
+    }
+    #links-title { text-style: bold; padding: 0 0 1 0; }
+    #links-list { height: auto; max-height: 24; }
+    #links-hint { color: $text-muted; padding: 1 0 0 0; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "dismiss", "Close", id="close-links"),
+        Binding("down", "move(1)", "Next", show=False),
+        Binding("up", "move(-1)", "Previous", show=False),
+    ]
+
+    def __init__(self, slug: str, links: Sequence[BodyLink]) -> None:
+        super().__init__()
+        self.slug = slug
+        self.links = list(links)
+        self.shown: list[BodyLink] = list(links)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="links-box"):
+            count = len(self.links)
+            title = f"Links in {printable(self.slug)} ({count})"
+            yield Static(title, id="links-title", markup=False)
+            yield Input(placeholder="type to filter", id="links-filter")
+            yield OptionList(*self._options(), id="links-list")
+            yield Static("enter follows · escape closes", id="links-hint")
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+        if self.shown:
+            self.query_one(OptionList).highlighted = 0
+
+    def _options(self) -> list[Option]:
+        return [Option(link.row()) for link in self.shown]
+
+    @on(Input.Changed)
+    def _filter(self, event: Input.Changed) -> None:
+        self.shown = [link for link in self.links if link.matches(event.value)]
+        options = self.query_one(OptionList)
+        options.clear_options()
+        options.add_options(self._options())
+        options.highlighted = 0 if self.shown else None
+
+    def action_move(self, step: int) -> None:
+        options = self.query_one(OptionList)
+        if self.shown:
+            current = options.highlighted or 0
+            options.highlighted = max(0, min(len(self.shown) - 1, current + step))
+
+    @on(Input.Submitted)
+    def _submitted(self) -> None:
+        highlighted = self.query_one(OptionList).highlighted
+        if highlighted is not None and highlighted < len(self.shown):
+            self.dismiss(self.shown[highlighted])
+
+    @on(OptionList.OptionSelected)
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        if event.option_index < len(self.shown):
+            self.dismiss(self.shown[event.option_index])

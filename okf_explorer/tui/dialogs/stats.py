@@ -1,0 +1,149 @@
+"""`s`: the brain's stats (what `okf-explorer stats` prints) in a help-style dialog.
+
+The counts on two lines, then one list: hubs by links in and out (top 10, with
+their degree), orphans, dead ends, and dangling targets each followed by the pages
+linking to them. `enter` on a page opens it; headings and missing targets are not
+selectable. `escape` (or `s`, `q`) closes. The numbers are computed in a worker
+from the index the explorer already built (the key is greyed until it is ready),
+so the dialog opens at once and says `computing…` meanwhile. Each section lists at
+most `SECTION_ROWS` rows, then says how many more there are (the CLI lists all).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from itertools import islice
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+from textual.worker import Worker, WorkerState
+
+from okf_explorer.core.brain import Brain
+from okf_explorer.core.errors import OkfError
+from okf_explorer.core.graph.stats import BrainStats
+from okf_explorer.core.text_safety import printable
+
+SECTION_ROWS = 100
+"""Rows a section lists in the dialog before `… N more` (a big brain has thousands)."""
+
+HINT = "enter opens a page · escape closes · okf-explorer stats prints the same"
+
+Row = tuple[Text, str | None]
+"""What one list line shows, and the page `enter` opens there (None: not selectable)."""
+
+
+def counts_text(stats: BrainStats) -> str:
+    """The counts as two lines: the pages, then the links."""
+    counts = [f"{label} {value}" for label, value in stats.counts()]
+    return " · ".join(counts[:4]) + "\n" + " · ".join(counts[4:])
+
+
+def stats_rows(stats: BrainStats, limit: int = SECTION_ROWS) -> list[Row]:
+    """Every line of the list, section by section, in the CLI's order; each heading
+    says how many entries its section has (a dangling target's linkers are its lines).
+    Only the lines shown are built: a big brain has tens of thousands of orphans."""
+    sections: list[tuple[str, int, int, Iterator[Line]]] = []
+    rankings = (("hubs by links in", stats.hubs_in), ("hubs by links out", stats.hubs_out))
+    for heading, hubs in rankings:
+        width = max((len(str(degree)) for _, degree in hubs), default=0)
+        lines = ((f"  {degree:>{width}}  ", slug, slug) for slug, degree in hubs)
+        sections.append((heading, len(hubs), len(hubs), lines))
+    for heading, slugs in (("orphans", stats.orphans), ("dead ends", stats.dead_ends)):
+        sections.append((heading, len(slugs), len(slugs), (("  ", slug, slug) for slug in slugs)))
+    dangling_lines = sum(1 + len(froms) for _, froms in stats.dangling)
+    sections.append(
+        ("dangling targets", len(stats.dangling), dangling_lines, _dangling_lines(stats))
+    )
+    shown: list[Row] = []
+    for heading, count, total, lines in sections:
+        shown.append((Text(f"{heading} ({count})", style="bold"), None))
+        shown += [_row(*line) for line in islice(lines, limit)]
+        if total > limit:
+            shown.append((Text(f"  … {total - limit} more lines", style="dim italic"), None))
+    return shown
+
+
+Line = tuple[str, str, str | None]
+"""(dim prefix, text, the page `enter` opens there or None)."""
+
+
+def _dangling_lines(stats: BrainStats) -> Iterator[Line]:
+    for target, froms in stats.dangling:
+        yield "  ✗ ", target, None
+        for slug in froms:
+            yield "      ← ", slug, slug
+
+
+def _row(prefix: str, label: str, slug: str | None) -> Row:
+    if slug is None:  # a missing target
+        text = Text(prefix, style="red")
+        text.append(printable(label), style="dim")
+    else:
+        text = Text(prefix, style="dim")
+        text.append(printable(label))
+    return text, slug
+
+
+class StatsDialog(ModalScreen[str | None]):
+    """Dismisses with the slug chosen (`enter`), or None (`escape`)."""
+
+    CSS_PATH = "stats.tcss"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,s,q", "dismiss", "Close", id="close-stats"),
+    ]
+
+    def __init__(self, brain: Brain) -> None:
+        super().__init__()
+        self.brain = brain
+        self.stats: BrainStats | None = None
+        self.slugs: list[str | None] = []
+        """The page each list line opens, by option index."""
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="stats-box"):
+            yield Static("Stats", id="stats-title")
+            yield Static("computing…", id="stats-counts", markup=False)
+            yield OptionList(id="stats-list")
+            yield Static(HINT, id="stats-hint", markup=False)
+
+    def on_mount(self) -> None:
+        self._compute()
+
+    @work(group="stats", exclusive=True, exit_on_error=False)
+    async def _compute(self) -> None:
+        self.show(await asyncio.to_thread(self.brain.stats))
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A failure is said in the dialog, where the numbers would have been."""
+        if event.state == WorkerState.ERROR:
+            error = event.worker.error
+            reason = str(error) if isinstance(error, OkfError) else f"unexpected error: {error!r}"
+            self.query_one("#stats-counts", Static).update(f"could not compute the stats: {reason}")
+
+    def show(self, stats: BrainStats) -> None:
+        """Fill the dialog with `stats`; the first page listed is highlighted."""
+        self.stats = stats
+        rows = stats_rows(stats)
+        self.slugs = [slug for _, slug in rows]
+        self.query_one("#stats-counts", Static).update(counts_text(stats))
+        options = self.query_one(OptionList)
+        options.clear_options()
+        options.add_options([Option(text, disabled=slug is None) for text, slug in rows])
+        first = next((i for i, slug in enumerate(self.slugs) if slug is not None), None)
+        options.highlighted = first
+        options.focus()
+
+    @on(OptionList.OptionSelected)
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        if event.option_index < len(self.slugs) and (slug := self.slugs[event.option_index]):
+            self.dismiss(slug)

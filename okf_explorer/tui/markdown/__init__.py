@@ -1,0 +1,1 @@
+"""The vault Markdown engine: parsing, inline rendering, the fast page bodies."""

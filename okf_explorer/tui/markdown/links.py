@@ -1,0 +1,131 @@
+"""Make the links of a page body clickable in Textual's `Markdown` widget.
+
+Wiki-links are not Markdown, so before rendering we rewrite them into ordinary
+links with an `okf:` href that carries the raw target exactly as the core's
+parser reports it, and the heading or block it points into as the fragment
+(`[[t#h|alias]]` → `[alias](<okf:t#h>)`, `[[t#h]]` → `[t > h](<okf:t#h>)` as Obsidian
+reads it, `[[#h]]` → `[h](<okf:#h>)`); the page
+pane then resolves that target through the index. An embed becomes an image of
+the same href (`![[t]]` → `![t](<okf:t>)`: the renderers show a page embed as a
+preview), an embedded attachment an image of an `attachment:` name (`![[a.png|100]]` →
+`![a.png](<attachment:a.png>)`: a placeholder with its name). Code fences and inline
+code spans are left untouched, as are escaped brackets. Plain Markdown links keep
+their href; the page pane treats any scheme-less href as a path target.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from urllib.parse import unquote
+
+from okf_explorer.core.links.context import wiki_text
+from okf_explorer.core.links.grammar import LinkKind
+from okf_explorer.core.links.spans import WikiSpan, wiki_link_spans
+
+LINK_SCHEME = "okf:"
+FILE_SCHEME = "attachment:"
+"""markdown-it refuses `file:` links: an attachment's placeholder uses this scheme."""
+
+_MD_SPECIAL = re.compile(r"([\\\[\]*_`<>])")
+_SIZE = re.compile(r"^\d+(x\d+)?$")
+"""`![[a.png|100]]`, `![[a.png|100x80]]`: a display size, not a caption."""
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
+
+
+def linkify_body(text: str) -> str:
+    """The body with every wiki-link outside code turned into an `okf:` link.
+
+    The links are the ones the core grammar finds (`core.links.spans`), so a link
+    is clickable exactly when the index counts it. Obsidian block ids (` ^grain`)
+    are left to the parser (`vault_markdown`), which hides them and keeps the anchor.
+    """
+    out: list[str] = []
+    position = 0
+    for span in wiki_link_spans(text):
+        out.append(text[position : span.start])
+        out.append(_rewrite(span))
+        position = span.end
+    out.append(text[position:])
+    return "".join(out)
+
+
+def _rewrite(span: WikiSpan) -> str:
+    name, alias = split_wiki(span.inner)
+    anchor = wiki_anchor(span.inner)
+    fragment = f"#{_href_text(anchor)}" if anchor else ""
+    if span.target is None:
+        if span.kind == "embed" and name:  # an attachment: a placeholder with its name
+            caption = f" {alias}" if alias and not _SIZE.match(alias) else ""
+            return f"![{_escape(name + caption)}](<{FILE_SCHEME}{_href_text(name)}>)"
+        if not name and anchor:  # `[[#heading]]`: a heading of this page
+            return f"[{_escape(alias or anchor)}](<{LINK_SCHEME}{fragment}>)"
+        return _escape(alias or span.inner)
+    label = _escape(alias or wiki_text(span.inner))
+    bang = "!" if span.kind == "embed" else ""
+    return f"{bang}[{label}](<{LINK_SCHEME}{span.target}{fragment}>)"
+
+
+def wiki_anchor(inner: str) -> str:
+    """`target#heading|alias` → `heading`; `t#^block` → `^block`; none → ``."""
+    body = inner.replace("\\|", "|").partition("|")[0]
+    return body.partition("#")[2].strip()
+
+
+def _href_text(text: str) -> str:
+    """Text that can sit inside `<…>` as a link destination."""
+    return text.replace("<", "%3C").replace(">", "%3E").replace("\n", " ")
+
+
+def split_wiki(inner: str) -> tuple[str, str | None]:
+    """`target#heading|alias` → (`target`, `alias`); `\\|` is a table-escaped pipe."""
+    inner = inner.replace("\\|", "|")
+    body, _, alias = inner.partition("|")
+    target = body.split("#", 1)[0].strip()
+    return target, (alias.strip() or None)
+
+
+def _escape(text: str) -> str:
+    return _MD_SPECIAL.sub(r"\\\1", text)
+
+
+def target_of_href(href: str) -> str | None:
+    """The raw link target a clicked href stands for, or None for an external URL.
+
+    `okf:t` → `t`; a scheme-less href (`order_items.md#grain`, `/tables/`) → the
+    path without its anchor, as the core's parser reports it.
+    """
+    if href.startswith(LINK_SCHEME):
+        # markdown-it percent-encodes hrefs (`[[Average Order Value]]` → `okf:Average%20...`)
+        return unquote(href[len(LINK_SCHEME) :].partition("#")[0]).strip() or None
+    if _SCHEME.match(href):
+        return None
+    return unquote(href.split("#", 1)[0]).strip() or None  # `a%20b.md` is the file `a b.md`
+
+
+def anchor_of_href(href: str) -> str | None:
+    """The heading or `^block` a link points into (`okf:t#Usage` → `Usage`), or None."""
+    if _SCHEME.match(href) and not href.startswith(LINK_SCHEME):
+        return None
+    return unquote(href.partition("#")[2]).strip() or None
+
+
+def kind_of_href(href: str) -> LinkKind:
+    """How the link behind `href` was written: an `okf:` href is a wiki-link (or an
+    embed: the same rules), anything else a Markdown link."""
+    return "wiki" if href.startswith(LINK_SCHEME) else "markdown"
+
+
+def anchor_into(
+    links: list[tuple[str, str]],
+    resolve: Callable[[str, LinkKind], tuple[str, bool] | None],
+    slug: str,
+) -> str | None:
+    """The heading or block a page's body first links into on `slug` (`[[Page#Heading]]`),
+    `resolve` giving a link target's (slug, exists)."""
+    for _, href in links:
+        anchor, target = anchor_of_href(href), target_of_href(href)
+        found = resolve(target, kind_of_href(href)) if anchor and target else None
+        if found is not None and found[0] == slug:
+            return anchor
+    return None

@@ -1,0 +1,1 @@
+"""The explorer's state: navigation, history, index loading, slices."""

@@ -1,0 +1,31 @@
+"""Export of the slice on screen (`e`): OKF edge JSON, written atomically."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from okf_explorer.core.export.formats import default_export_name, render, write_export
+from okf_explorer.core.graph.traverse import Edge
+from okf_explorer.tui.state.history import View
+
+
+def export_slice(
+    edges: Sequence[Edge], view: View, directory: Path, forbidden_root: Path | None = None
+) -> Path:
+    """Write the slice as JSON into `directory` under the default export name.
+
+    The name depends only on root, depth and direction, so exporting the same
+    slice twice rewrites the same file with the same bytes. `forbidden_root`
+    (the bundle folder) keeps the explorer from writing into the brain itself.
+    Raises `ExportFailed`.
+    """
+    name, text = slice_file(edges, view)
+    return write_export(directory / name, text, forbidden_root=forbidden_root)
+
+
+def slice_file(edges: Sequence[Edge], view: View) -> tuple[str, str]:
+    """The export of the slice as (file name, JSON text): what `export_slice` writes,
+    and what the browser downloads under `okf-explorer web`."""
+    text = render(list(edges), "json", root=view.slug, depth=view.depth, direction=view.direction)
+    return default_export_name(view.slug, view.depth, view.direction, "json"), text

@@ -1,0 +1,1 @@
+"""`okf-explorer web`: the explorer in a browser, behind its gate."""

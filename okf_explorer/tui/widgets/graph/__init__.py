@@ -1,0 +1,1 @@
+"""The graph panes: link tree, traversal, paths, walks, backlinks, tables."""

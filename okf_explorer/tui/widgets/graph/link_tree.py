@@ -1,0 +1,400 @@
+"""The link tree: a page's outgoing and incoming links, expandable one hop at a time,
+grouped by relation when a side holds more than one (SPEC §5 `rel`)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping, Sequence
+from functools import partial
+
+from rich.style import Style
+from rich.text import Text
+from textual import on
+from textual.message import Message
+from textual.widgets import Tree
+from textual.widgets._tree import TOGGLE_STYLE
+from textual.widgets.tree import TreeNode
+
+from okf_explorer.core.audit.model import Difference
+from okf_explorer.core.audit.page import PageView
+from okf_explorer.core.brain import Brain
+from okf_explorer.core.errors import OkfError, PageNotFound, PageUnreadable
+from okf_explorer.core.graph.traverse import LINKS
+from okf_explorer.core.okf.filter import NO_FILTER
+from okf_explorer.core.search.mentions import Mention, unlinked_mentions
+from okf_explorer.core.text_safety import printable
+from okf_explorer.tui.state.link_nodes import (
+    WRITTEN,
+    LinkNode,
+    Side,
+    TreeLink,
+    incoming_links,
+    outgoing_links,
+)
+from okf_explorer.tui.state.server_view import ServerComparison, explanation, mark, shorten
+from okf_explorer.tui.state.slice_rows import fit_label
+from okf_explorer.tui.widgets.legend import LINKS_LEGEND
+from okf_explorer.tui.widgets.okf_glyphs import row_badge
+
+AMBIGUOUS_MARK = "≟"
+"""Marks a link that several pages matched at its rule (see the subtitle for them)."""
+
+NODE_LIMIT = 500
+"""Pages listed at most per side of the tree: a hub page with tens of thousands of
+links would otherwise add as many nodes on the event loop. The traversal panel and
+the export (`e`) still hold them all."""
+
+
+def _note_rest(parent: TreeNode[LinkNode], count: int) -> None:
+    if count > NODE_LIMIT:
+        rest = count - NODE_LIMIT
+        parent.add_leaf(Text(f"… {rest} more (see the traversal panel)", style="dim italic"))
+
+
+class LinkTree(Tree[LinkNode]):
+    """Outgoing (n) / Incoming (n) for the current page.
+
+    A node's children are fetched from the brain when it is first expanded, in a
+    worker, so a server source is asked only for what the user looks at.
+    `enter` on a page node posts `PageChosen`; `space` expands it. The border's
+    subtitle tells how the highlighted page is linked: the raw target as written,
+    and the resolution rule that matched it (SPEC §3), e.g. `[[Orders]] · rule title`.
+    A link that several pages matched at its rule is marked `AMBIGUOUS_MARK` in
+    the tree, and the subtitle of the highlighted one lists the candidates
+    (`ambiguous: a/x, b/x`), the chosen page first.
+
+    With a `comparison` (a server to compare the text with: `server_view`), each
+    link the server lacks is marked `−`, one only the server holds `+` (added as a
+    node when the answering graph lacks it), one it types otherwise `≠`; the
+    subtitle of the highlighted one says the cause and the fix, and what the server
+    said of the link (`link_source`, `context`) when its graph answered.
+    """
+
+    DEFAULT_CSS = """
+    LinkTree { padding: 0 1; overflow-x: hidden; }
+    """
+    """Rows are cut to the pane (`render_label`): no sideways scrolling."""
+
+    class ViewShown(Message):
+        """The server's view of `slug` (`server_view`) is marked in the tree."""
+
+        def __init__(self, slug: str, view: PageView) -> None:
+            super().__init__()
+            self.slug, self.view = slug, view
+
+    class PageChosen(Message):
+        """The user chose a page in the tree (`enter` or a click)."""
+
+        def __init__(self, slug: str, exists: bool = True) -> None:
+            super().__init__()
+            self.slug = slug
+            self.exists = exists
+
+    def __init__(self, brain: Brain, *, id: str | None = None) -> None:
+        super().__init__("links", id=id)
+        self.brain = brain
+        self.show_root = False
+        self.auto_expand = False
+        self.slug: str | None = None
+        self.link_info = ""
+        """How the highlighted page is linked (also the border's subtitle)."""
+        self._shown: tuple[str, list[TreeLink], list[TreeLink]] | None = None
+        """What `show_links` last showed."""
+        self._mentions: tuple[str, list[Mention]] | None = None
+        """The mentions shown under the current tree, if any (`show_mentions`)."""
+        self._mentions_root: TreeNode[LinkNode] = self.root
+        self.comparison: ServerComparison | None = None
+        """Marks links where the text and the server disagree, when set."""
+        self.view: PageView | None = None
+        self.okf_filter = NO_FILTER
+        """`F`: only pages that pass (see `core.okf.filter`); counts are of those."""
+
+    def load(self, slug: str) -> None:
+        """Fetch `slug`'s one-hop links and show them (a newer load replaces an older one)."""
+        load = partial(self._load, slug)
+        self.screen.run_worker(load, group="links", exclusive=True, exit_on_error=False)
+
+    async def _load(self, slug: str) -> None:
+        try:
+            try:
+                outgoing = await asyncio.to_thread(outgoing_links, self.brain, slug)
+            except PageUnreadable:
+                outgoing = []  # its links are unknown; who links to it still is
+            incoming = await asyncio.to_thread(incoming_links, self.brain, slug)
+        except OkfError as error:
+            self.show_pending(slug, str(error))
+            if isinstance(error, (PageNotFound, PageUnreadable)):
+                return
+            raise
+        self.show_links(slug, outgoing, incoming)
+        if self.comparison is not None:
+            view = await self.comparison.view(slug)
+            if view is not None and self.slug == slug:
+                self.show_view(view)
+        if self.brain.index is not None:  # never force an index build for mentions
+            try:
+                mentions = await asyncio.to_thread(unlinked_mentions, self.brain, slug)
+            except (PageNotFound, PageUnreadable):
+                return  # the index moved on meanwhile; the next load shows them
+            if self.slug == slug and mentions:
+                self.show_mentions(slug, mentions)
+
+    def show_mentions(self, slug: str, mentions: Sequence[Mention]) -> None:
+        """A third section, Mentions (n): pages naming `slug`'s page without linking it
+        (`core.search.mentions`); shown when there is at least one."""
+        shown = mentions[:NODE_LIMIT]
+        if self._mentions is not None:  # the tree was kept (`show_links`): replace them
+            if self._mentions == (slug, list(mentions)):
+                return
+            self._mentions_root.remove()
+        self._mentions = (slug, list(mentions))
+        root = self.root.add(f"Mentions ({len(mentions)})", LinkNode(slug, "in", loaded=True))
+        self._mentions_root = root
+        for mention in shown:
+            data = LinkNode(mention.slug, "in", loaded=True, mention=mention.marked())
+            label = Text.assemble(
+                printable(mention.slug), "  ", (printable(mention.sentence), "dim")
+            )
+            root.add_leaf(label, data)
+        _note_rest(root, len(mentions))
+        root.expand()
+
+    def show_view(self, view: PageView) -> None:
+        """Mark the outgoing links the server lacks or types otherwise, and add the ones
+        only the server holds (`server_view`)."""
+        if self.view is not None:  # the tree was kept (`show_links`): already marked
+            return
+        self.view = view
+        if len(self.root.children) < 2:
+            return
+        out_root, in_root = self.root.children[:2]  # Mentions, if shown, comes third
+        out_diffs = {**view.differs, **view.adds, **view.lacks}
+        self._mark_side(out_root, "out", out_diffs)
+        self._mark_side(in_root, "in", view.into)
+        self.post_message(self.ViewShown(view.slug, view))
+
+    def _mark_side(
+        self, side_root: TreeNode[LinkNode], side: Side, found: Mapping[str, Difference]
+    ) -> None:
+        """Mark the side's page nodes with their difference; a difference on a page the
+        side does not list (an edge only the other graph holds) is added, marked."""
+        pages = [n for n in side_root.children if n.data is not None and not n.data.group]
+        for group in (n for n in side_root.children if n.data is not None and n.data.group):
+            pages.extend(n for n in group.children if n.data is not None)
+        listed: set[str] = set()
+        for node in pages:
+            assert node.data is not None
+            listed.add(node.data.slug)
+            difference = found.get(node.data.slug)
+            if difference is not None:
+                node.data.difference = difference
+                node.set_label(mark(Text.assemble(node.label), difference))
+        index = self.brain.index
+        for slug, difference in found.items():
+            if slug not in listed and difference.side != "both":
+                where = "server only" if difference.side == "server" else "text only"
+                exists = index is None or index.exists(slug)
+                data = LinkNode(slug, side, exists, difference=difference, loaded=True)
+                label = Text.assemble(printable(slug), (f"  {where}", "dim"))
+                side_root.add_leaf(mark(label, difference), data)
+
+    def show_links(
+        self, slug: str, outgoing: Sequence[TreeLink], incoming: Sequence[TreeLink]
+    ) -> None:
+        """Replace the tree with `slug`'s one-hop links; the same links again (a reload
+        that changed nothing here, under the same `F` filter) keep the tree, its open
+        nodes and its cursor."""
+        outgoing, incoming = self.kept(outgoing), self.kept(incoming)
+        shown = (slug, list(outgoing), list(incoming))
+        if shown == self._shown:
+            return
+        self._shown = shown
+        self._mentions = None
+        self.slug, self.view = slug, None
+        self.link_info = ""
+        self.border_subtitle = LINKS_LEGEND
+        self.clear()
+        out_root = self.root.add(f"Outgoing ({len(outgoing)})", LinkNode(slug, "out", loaded=True))
+        self._add_links(out_root, slug, "out", outgoing)
+        in_root = self.root.add(f"Incoming ({len(incoming)})", LinkNode(slug, "in", loaded=True))
+        self._add_links(in_root, slug, "in", incoming)
+        out_root.expand()
+        in_root.expand()
+        self.move_cursor(out_root)
+
+    def kept(self, items: Sequence[TreeLink]) -> Sequence[TreeLink]:
+        """`items` whose page passes `okf_filter` (all without a filter)."""
+        index = self.brain.index
+        if not self.okf_filter.active or index is None:
+            return items
+        return [item for item in items if self.okf_filter.passes(index.pages.get(item.slug))]
+
+    def _add_links(
+        self, parent: TreeNode[LinkNode], slug: str, side: Side, items: Sequence[TreeLink]
+    ) -> None:
+        """`items` under `parent` (at most `NODE_LIMIT`), under a heading per relation
+        when they hold more than one."""
+        shown = items[:NODE_LIMIT]
+        rels = list(dict.fromkeys(item.rel for item in items))
+        if len(rels) < 2:
+            for item in shown:
+                self._add_page(parent, item, side, grouped=False)
+        else:
+            for rel in rels:
+                total = sum(1 for item in items if item.rel == rel)
+                heading = Text.assemble((printable(rel), "bold magenta"), f" ({total})")
+                group = parent.add(heading, LinkNode(slug, side, loaded=True, rel=rel, group=True))
+                for item in shown:
+                    if item.rel == rel:
+                        self._add_page(group, item, side, grouped=True)
+                group.expand()
+        _note_rest(parent, len(items))
+
+    def show_pending(self, slug: str, reason: str) -> None:
+        """No links yet (index still building, or the source failed): say why."""
+        self.slug, self._shown = slug, None
+        self.clear()
+        self.link_info = ""
+        self.border_subtitle = ""
+        self.root.add_leaf(Text(printable(reason), style="dim italic"))
+
+    def _add_page(
+        self, parent: TreeNode[LinkNode], item: TreeLink, side: Side, *, grouped: bool
+    ) -> None:
+        slug, exists = item.slug, item.exists
+        info = self.brain.index.pages.get(slug) if self.brain.index is not None else None
+        readable = exists and (info is None or info.readable)
+        data = LinkNode(slug, side, exists=exists, readable=readable, link=item.link, rel=item.rel)
+        count = self.brain.known_degree(slug, side) if exists else 0
+        label = self._label(data, count)
+        if item.rel != LINKS and not grouped:
+            label.append(f"  {printable(item.rel)}", style="magenta")
+        parent.add(label, data, allow_expand=readable and count != 0)
+
+    def _label(self, data: LinkNode, count: int | None) -> Text:
+        """The node's line; `count` None: not known without asking the graph (a server's
+        answer for that page comes when it is expanded), so no count is shown."""
+        """The node's line; names show control characters as escapes (`printable`)."""
+        slug = printable(data.slug)
+        if not data.exists:
+            return Text.assemble(("✗ missing ", "bold red"), (slug, "red"))
+        if not data.readable:
+            return Text.assemble(("⚠ unreadable ", "bold yellow"), slug)
+        index = self.brain.index
+        info = index.pages.get(data.slug) if index is not None else None
+        arrow = "→" if data.side == "out" else "←"
+        label = Text.assemble(
+            row_badge(info), slug, (f" {arrow}{count}", "cyan") if count is not None else ""
+        )
+        if data.link is not None and data.link.ambiguous:
+            label = Text.assemble((f"{AMBIGUOUS_MARK} ", "bold yellow"), label)
+        if info is not None and info.title and info.title != data.slug:
+            label.append(f"  {printable(info.title)}", style="dim")
+        return label
+
+    def render_label(self, node: TreeNode[LinkNode], base_style: Style, style: Style) -> Text:
+        """Textual's row, but a page's label is cut to the pane so its file name stays
+        (`fit_label`), as the traversal rows are; Textual cuts a row at its end."""
+        label, data = node._label, node.data
+        depth, parent = 0, node.parent
+        while parent is not None and parent is not self.root:
+            depth, parent = depth + 1, parent.parent
+        icon = (self.ICON_NODE_EXPANDED if node.is_expanded else self.ICON_NODE) * node.allow_expand
+        width = self.scrollable_content_region.width - depth * self.guide_depth - len(icon)
+        if data is not None and not data.group and width > 0:
+            label = fit_label(label, printable(data.slug), width)
+        label = label.copy()
+        label.stylize(style)
+        return Text.assemble((icon, base_style + TOGGLE_STYLE), label)
+
+    @on(Tree.NodeExpanded)
+    def _expanded(self, event: Tree.NodeExpanded[LinkNode]) -> None:
+        data = event.node.data
+        if data is not None and not data.loaded:
+            data.loaded = True
+            event.node.add_leaf(Text("loading…", style="dim italic"))
+            # Run on the screen, so its one StateChanged handler reports failures.
+            load = partial(self._load_children, event.node)
+            self.screen.run_worker(load, group="link-tree", exit_on_error=False)
+
+    async def _load_children(self, node: TreeNode[LinkNode]) -> None:
+        """One more hop under `node`, fetched off the event loop."""
+        data = node.data
+        assert data is not None
+        fetch = outgoing_links if data.side == "out" else incoming_links
+        try:
+            children = await asyncio.to_thread(fetch, self.brain, data.slug)
+        except BaseException:
+            data.loaded = False
+            node.remove_children()
+            raise
+        node.remove_children()
+        self._add_links(node, data.slug, data.side, self.kept(children))
+
+    @on(Tree.NodeHighlighted)
+    def _highlighted(self, event: Tree.NodeHighlighted[LinkNode]) -> None:
+        self.link_info = printable(self.link_summary(event.node))
+        # Text: `[[` is not markup; on a heading the legend says what `→n`/`←n` mean.
+        self.border_subtitle = Text(self.link_info) if self.link_info else LINKS_LEGEND
+
+    def link_summary(self, node: TreeNode[LinkNode]) -> str:
+        """How `node`'s page is linked to its parent: `from → [[target]] · rule R`, with
+        `rel R` for a typed edge."""
+        data, parent = node.data, node.parent
+        if data is not None and data.mention is not None:
+            return f"{data.slug}: {data.mention} · not linked"
+        if data is None or data.group or parent is None or parent.data is None:
+            return ""
+        if parent is self.root:
+            return ""
+        frm, to = (
+            (parent.data.slug, data.slug) if data.side == "out" else (data.slug, parent.data.slug)
+        )
+        parts = [self._stated(data, frm, to)]
+        stored = self.brain.server_link(frm, to, data.rel)
+        if stored is not None and stored.link_source:
+            parts.append(f"server: {stored.link_source}")
+        if data.difference is not None:
+            parts.append(explanation(data.difference))
+        if stored is not None and stored.context:
+            parts.append(f"“{shorten(stored.context)}”")
+        return " · ".join(parts)
+
+    def _stated(self, data: LinkNode, frm: str, to: str) -> str:
+        """`from → [[target]] · rule R` of the link behind a node (see `link_summary`)."""
+        typed = [] if data.rel == LINKS else [f"rel {data.rel}"]
+        link = data.link if data.side == "out" else None
+        index = self.brain.index
+        if link is None and index is not None:
+            link = next(
+                (
+                    item
+                    for item in index.forward.get(frm, ())
+                    if item.to == to and item.rel == data.rel and not item.incoming
+                ),
+                None,
+            )
+        if link is None:
+            return " · ".join([f"{frm} → {to}", *typed])
+        written = WRITTEN[link.kind].format(link.target)
+        parts = [f"{frm} → {written}", *typed, f"rule {link.rule}"]
+        if link.ambiguous:
+            parts.append("ambiguous: " + ", ".join(link.candidates))
+        if link.count > 1:
+            parts.append(f"×{link.count}")
+        return " · ".join(parts)
+
+    @on(Tree.NodeSelected)
+    def _selected(self, event: Tree.NodeSelected[LinkNode]) -> None:
+        event.stop()
+        data = event.node.data
+        if data is not None and not data.group and event.node.parent is not self.root:
+            self.post_message(self.PageChosen(data.slug, data.exists))
+
+    @property
+    def selected_slug(self) -> str | None:
+        """The page under the cursor, or None on a root or message line."""
+        node = self.cursor_node
+        if node is None or node.data is None or node.data.group or node.parent is self.root:
+            return None
+        return node.data.slug

@@ -1,0 +1,203 @@
+"""The walk view: the traversal panel's walk mode (`w`), best paths from several roots.
+
+One row per page reached (`core.graph.best_paths`): weight, hops, page, and the path from its
+root with each hop's weight. It shows in the traversal panel's place while the
+mode is on (`screens.walk_keys` switches it); its keys act through the screen's
+`walk` action, which hands them to `WalkKeys`. The walk runs in a thread; a newer
+walk replaces an older one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field, replace
+from typing import ClassVar
+
+from rich.text import Text
+from textual.binding import Binding, BindingType
+
+from okf_explorer.core.brain import Brain
+from okf_explorer.core.errors import OkfError
+from okf_explorer.core.graph.best_paths import (
+    WALK_DIRECTIONS,
+    WalkDirection,
+    WalkRow,
+    path_text,
+    resolve_roots,
+    walk,
+    weight_text,
+)
+from okf_explorer.core.graph.traverse import clamp_depth
+from okf_explorer.core.text_safety import printable
+from okf_explorer.tui.state.slice_rows import shorten_left
+from okf_explorer.tui.widgets.graph.table_view import TableView
+from okf_explorer.tui.widgets.graph.traversal_panel import TraversalPanel
+
+WALK_ROW_LIMIT = 1000
+"""Rows shown at most (the best first): like the traversal panel's `ROW_LIMIT`."""
+COLUMNS = ("weight", "hops", "page", "path")
+WEIGHT_WIDTH, HOPS_WIDTH = 7, 4
+WEIGHT_STEP = 0.1
+"""What `[` / `]` take from / add to the minimum weight."""
+WALK_LEGEND = "[ ] weight · + - depth · d direction · a add roots · esc leaves"
+
+
+@dataclass(frozen=True, slots=True)
+class WalkSettings:
+    """What a walk is asked: its roots (slugs), depth, minimum weight and direction."""
+
+    roots: tuple[str, ...]
+    depth: int = 1
+    min_weight: float = 0.0
+    direction: WalkDirection = "out"
+    more: tuple[str, ...] = field(default=(), compare=False)
+    """Root specs still to resolve (`slug`, `tag:T`, `type:T`) before walking."""
+
+    def with_weight_step(self, steps: int) -> WalkSettings:
+        weight = round(min(1.0, max(0.0, self.min_weight + steps * WEIGHT_STEP)), 2)
+        return replace(self, min_weight=weight)
+
+    def with_depth(self, depth: int) -> WalkSettings:
+        return replace(self, depth=clamp_depth(depth))
+
+    def next_direction(self) -> WalkSettings:
+        at = WALK_DIRECTIONS.index(self.direction)
+        return replace(self, direction=WALK_DIRECTIONS[(at + 1) % len(WALK_DIRECTIONS)])
+
+    def title(self) -> str:
+        """`walk · 3 roots · depth 3 · out · weight ≥ 0.30` (one root by its slug)."""
+        roots = self.roots[0] if len(self.roots) == 1 else f"{len(self.roots)} roots"
+        return (
+            f"walk · {printable(roots)} · depth {self.depth} · {self.direction}"
+            f" · weight ≥ {self.min_weight:.2f}"
+        )
+
+
+class WalkView(TableView):
+    """A table of (weight, hops, page, path) with a summary line under it."""
+
+    PREFIX = "walk"
+    COLUMNS = COLUMNS
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left_square_bracket", "screen.walk('lower')", "Weight-", key_display="["),
+        Binding("right_square_bracket", "screen.walk('raise')", "Weight+", key_display="]"),
+        Binding("plus", "screen.walk('deeper')", "Depth+", key_display="+"),
+        Binding("minus", "screen.walk('shallower')", "Depth-", key_display="-"),
+        Binding("d", "screen.walk('direction')", "Direction"),
+        Binding("a", "screen.walk('add')", "Add roots"),
+        Binding("escape", "screen.walk('leave')", "Leave walk"),
+    ]
+
+    class PageChosen(TraversalPanel.PageChosen):
+        """The user chose a row's page (`enter`); handled as the traversal panel's."""
+
+    def __init__(self, brain: Brain, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.brain = brain
+        self.settings: WalkSettings | None = None
+        """What the table shows."""
+        self.asked: WalkSettings | None = None
+        """What was last asked for (shown, or being walked); the keys change this."""
+        self.rows: list[WalkRow] = []
+        self.loaded = False
+        self._generation = 0  # of the walk asked for: a newer one wins
+        self._page_width = 12  # of the `page` column, set with the columns
+
+    def walk(self, settings: WalkSettings) -> None:
+        """Walk `settings` in a thread (resolving its `more` roots first) and show it."""
+        self._generation += 1
+        generation = self._generation
+        self.asked, self.loaded = settings, False
+        self.border_title = Text(settings.title())
+        self.border_subtitle = WALK_LEGEND
+        self.show_info("walking…")
+
+        async def run() -> None:
+            try:
+                done = await asyncio.to_thread(self._walked, settings)
+            except OkfError as error:
+                if generation == self._generation:
+                    self._failed(str(error))
+                return
+            if generation == self._generation:
+                self.show(*done)
+
+        self.screen.run_worker(run, group="walk", exclusive=True, exit_on_error=False)
+
+    def _walked(self, settings: WalkSettings) -> tuple[WalkSettings, list[WalkRow]]:
+        """Blocking: resolve the new roots, then walk (the index is built if needed)."""
+        if settings.more:
+            added = resolve_roots(self.brain, settings.more)
+            roots = tuple(dict.fromkeys((*settings.roots, *added)))
+            settings = replace(settings, roots=roots, more=())
+        rows = walk(
+            self.brain, settings.roots, settings.depth, settings.min_weight, settings.direction
+        )
+        return settings, rows
+
+    def _failed(self, reason: str) -> None:
+        """A root matched nothing, or the source failed: say so, keep what was shown."""
+        self.notify(reason, title="walk", severity="warning", markup=False)
+        if self.settings is not None:
+            self.show(self.settings, self.rows)
+        else:
+            self.loaded = True
+            self.show_info(f"✗ {reason}")
+
+    def show(self, settings: WalkSettings, rows: list[WalkRow]) -> None:
+        """Fill the table with the best `WALK_ROW_LIMIT` rows of a walk."""
+        self.settings, self.asked, self.rows, self.loaded = settings, settings, rows, True
+        self.border_title = Text(settings.title())
+        self._lay_out(rows[:WALK_ROW_LIMIT])
+        self.fill(rows[:WALK_ROW_LIMIT], self._row)
+        self._describe(0 if rows else None)
+
+    def _lay_out(self, rows: list[WalkRow]) -> None:
+        """Fresh columns: `page` as wide as its longest slug, up to 2/5 of the room;
+        `path` takes the rest (cells longer than their column are cut)."""
+        table = self.table
+        table.clear(columns=True)
+        room = max(20, (table.size.width or 60) - WEIGHT_WIDTH - HOPS_WIDTH - 2 * len(COLUMNS))
+        longest = max([4, *(len(printable(row.slug)) for row in rows)])
+        page = min(longest, max(12, room * 2 // 5))
+        table.add_column(COLUMNS[0], width=WEIGHT_WIDTH)
+        table.add_column(COLUMNS[1], width=HOPS_WIDTH)
+        table.add_column(COLUMNS[2], width=page)
+        self._page_width = page
+        table.add_column(COLUMNS[3], width=max(8, room - page - 1))
+
+    def _row(self, number: int, row: WalkRow) -> tuple[str, tuple[str, ...]]:
+        """A walk row's page and cells (made as the table is filled)."""
+        return row.slug, (
+            weight_text(row.weight),
+            str(row.hop_count),
+            shorten_left(printable(row.slug), self._page_width),  # the file name stays
+            printable(path_text(row)),
+        )
+
+    def _describe(self, at: int | None) -> None:
+        settings = self.settings
+        if settings is None:
+            return
+        count = len(self.rows)
+        roots = len(settings.roots)
+        line = (
+            f"{count} page{'' if count == 1 else 's'} from {roots} root{'' if roots == 1 else 's'}"
+            " · best path each, heaviest first"
+        )
+        if count > WALK_ROW_LIMIT:
+            line += f" · best {WALK_ROW_LIMIT} shown"
+        if at is not None and at < min(count, WALK_ROW_LIMIT):
+            line += "\n" + printable(path_text(self.rows[at]))
+        self.show_info(line)
+
+    @property
+    def selected_slug(self) -> str | None:
+        row = self.table.cursor_row
+        if not self.loaded or not 0 <= row < min(len(self.rows), WALK_ROW_LIMIT):
+            return None
+        return self.rows[row].slug
+
+    def choose(self, slug: str) -> None:
+        self.post_message(self.PageChosen(slug))

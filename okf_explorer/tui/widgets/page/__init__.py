@@ -1,0 +1,1 @@
+"""The page pane and its parts: header, anchors, embeds."""

@@ -1,0 +1,366 @@
+"""The page header: title and slug, a line of type, OKF badges and tags, then every other key.
+
+Known OKF keys come first in a fixed order (`SHOWN_FIRST`), the rest after in the
+order the page wrote them. Status, trust tier and staleness each show as one glyph
+and a word (see `okf_meta`); a value longer than `FOLD_LINES` lines shows its first
+lines and `… (K more lines)`. Every name and value passes through `printable`.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from rich.style import Style
+from rich.text import Text
+from textual.content import Content
+from textual.message import Message
+from textual.visual import VisualType
+from textual.widget import Widget
+from textual.widgets import Static
+
+from okf_explorer.core.links.typed import concept_path
+from okf_explorer.core.okf import attest as okf_attest
+from okf_explorer.core.okf import meta as okf_meta
+from okf_explorer.core.pages import Page
+from okf_explorer.core.text_safety import printable
+from okf_explorer.tui.markdown.hanging import HangingContent
+from okf_explorer.tui.widgets import okf_glyphs
+
+COMPACT_BELOW = 20
+"""A pane fewer rows high than this folds the header to its title and badges lines."""
+FOLD_LINES = 6
+"""A value of more lines shows its first `FOLD_LINES - 1` and `… (K more lines)`."""
+SHOWN_FIRST = (
+    "owner",
+    "authors",
+    "author",
+    "date",
+    "created",
+    "updated",
+    "aliases",
+    "generated",
+    "usage_window",
+    "resource",
+    "okf_version",
+)
+"""Known keys shown in this order, after the badges, tags, description and sources."""
+_IN_BADGES_OR_ABOVE = ("title", "type", "status", "verified", "stale_after", "tags", "description")
+FOLLOW_ACTION = "follow_link"
+"""The `PageHeader` action a click on a source or contract link runs, with its href."""
+
+
+class PageHeader(Static):
+    """The header's widget: a click on a link it shows posts `LinkClicked` (the page pane
+    follows it exactly as a body link)."""
+
+    class LinkClicked(Message):
+        def __init__(self, href: str) -> None:
+            super().__init__()
+            self.href = href
+
+    def action_follow_link(self, href: str) -> None:
+        self.post_message(self.LinkClicked(href))
+
+    def update(self, content: VisualType = "", *, layout: bool = True) -> None:
+        """Show `content`; a header (`Text`) wraps with hanging indents, so a source's
+        resource or a nested value that wraps stays under its own line (`hanging`)."""
+        if isinstance(content, Text):
+            content = HangingContent.of(Content.from_rich_text(content, self.app.console))
+        super().update(content, layout=layout)
+
+
+def is_deprecated(frontmatter: dict[str, Any]) -> bool:
+    return okf_meta.status_of(frontmatter) == "deprecated"
+
+
+def page_header(
+    page: Page, now: datetime | None = None, *, unfold: bool = False, compact: bool = False
+) -> Text:
+    """Title and slug, the badges line, then each frontmatter key (see the module doc).
+
+    Control characters in any name or value show as escapes (`printable`); only the
+    description keeps its line breaks. `unfold` shows long values in full; `compact`
+    (a short pane) stops after the badges line with a count of what is folded.
+    """
+    return _build(_Header(unfold, compact), page, now)
+
+
+def header_folds(page: Page, *, compact: bool = False) -> bool:
+    """Whether the header of `page` folds anything (so unfolding it shows more)."""
+    header = _Header(unfold=False, compact=compact)
+    _build(header, page, None)
+    return header.folded
+
+
+class _Header:
+    """One header being built; `folded` records whether a value was cut short."""
+
+    def __init__(self, unfold: bool, compact: bool = False) -> None:
+        self.unfold = unfold
+        self.compact = compact and not unfold
+        self.folded = False
+
+
+def _build(header: _Header, page: Page, now: datetime | None) -> Text:
+    fm = page.frontmatter
+    text = Text.assemble((printable(page.title), "bold"), "  ", (printable(page.slug), "dim"))
+    if is_deprecated(fm):
+        text.append("  ")
+        text.append(" DEPRECATED ", style="bold reverse red")
+    if page.reserved:
+        text.append("  (reserved)", style="dim italic")
+    badges = _badges(page, now)
+    if badges:
+        text.append("\n")
+        for number, badge in enumerate(badges):
+            text.append(" · " if number else "", style="dim")
+            text.append_text(badge)
+    if header.compact:
+        _folded_count(header, text, page)
+        return text
+    events = okf_meta.verifications(fm)
+    if events:
+        _key(text, "verified")
+        lines = [f"{event.by or '?'} at {event.at or '?'}" for event in events]
+        _value(header, text, lines, indent=len(events) > 1)
+    elif "verified" in fm:  # not OKF v0.2 events (a bare date, say): shown as written
+        _key(text, "verified")
+        _value(header, text, okf_meta.value_lines(fm.get("verified")), indent=False)
+    if page.description:
+        text.append("\n")
+        text.append(printable(page.description, multiline=True), style="italic")
+    if "sources" in fm:
+        _sources(header, text, fm)
+    contract = okf_attest.contract_of(fm, page.type)
+    if contract is not None:
+        _contract(header, text, contract)
+    shown = {"sources", *(okf_attest.CONTRACT_KEYS if contract is not None else ())}
+    later = [name for name in SHOWN_FIRST if name in fm]
+    later += [
+        str(name)
+        for name in fm
+        if name not in SHOWN_FIRST and name not in _IN_BADGES_OR_ABOVE and name not in shown
+    ]
+    for name in later:
+        value = fm.get(name)
+        lines = okf_meta.value_lines(value)
+        _key(text, name)
+        _value(header, text, lines, indent=len(lines) > 1 or isinstance(value, dict))
+    return text
+
+
+def _folded_count(header: _Header, text: Text, page: Page) -> None:
+    """`… 7 more properties · p shows them`: the compact header's last line."""
+    hidden = [name for name in page.frontmatter if name not in _IN_BADGES_OR_ABOVE]
+    count = len(hidden) + (1 if page.description else 0)
+    if count:
+        header.folded = True
+        noun = "property" if count == 1 else "properties"
+        text.append(f"\n… {count} more {noun} · p shows them", style="dim")
+
+
+def _badges(page: Page, now: datetime | None) -> list[Text]:
+    """`type metric`, `● stable`, `◉ human-reviewed`, `⚠ stale since …`, `tags a, b`."""
+    fm = page.frontmatter
+    badges: list[Text] = []
+    if page.type:
+        badges.append(Text.assemble(("type ", "dim"), printable(page.type)))
+    if "status" in fm:
+        status = okf_meta.status_of(fm)
+        badges.append(okf_glyphs.status_glyph(status) + Text("\u00a0" + printable(status)))
+        badges[-1].stylize(okf_glyphs.STATUS_STYLES.get(status, "magenta"))
+    if okf_meta.is_okf_concept(fm):
+        tier = okf_meta.trust_tier(fm)
+        badges.append(okf_glyphs.trust_glyph(tier) + Text(f"\u00a0{tier}"))  # kept on one line
+        badges[-1].stylize(okf_glyphs.TRUST_STYLES[tier])
+    if "stale_after" in fm:
+        badges.append(_staleness(fm, now))
+    if page.tags:
+        badges.append(Text.assemble(("tags ", "dim"), printable(", ".join(page.tags))))
+    return badges
+
+
+def _staleness(fm: dict[str, Any], now: datetime | None) -> Text:
+    deadline = okf_meta.stale_after(fm)
+    if deadline is None:
+        raw = printable(okf_meta.scalar_text(fm.get("stale_after")))
+        return Text(f"stale_after {raw} (ignored: not a time with an offset)", style="dim")
+    when = okf_meta.iso(deadline)
+    if okf_meta.is_stale(fm, now):
+        return Text(f"{okf_meta.STALE_GLYPH} stale since {when}", style=okf_glyphs.STALE_STYLE)
+    return Text(f"{okf_meta.FRESH_GLYPH} fresh until {when}", style="dim")
+
+
+def _sources(header: _Header, text: Text, fm: dict[str, Any]) -> None:
+    """`sources` then one `• title — resource [id]` line per entry, its other keys below."""
+    _key(text, "sources")
+    entries = okf_meta.sources_of(fm)
+    if not entries:
+        text.append(printable(okf_meta.scalar_text(fm.get("sources"))))
+        return
+    limit = len(entries) if header.unfold else FOLD_LINES * 2
+    for source in entries[:limit]:
+        text.append("\n  • ")
+        if source.title:
+            text.append(printable(source.title), style="bold")
+            text.append(" — ", style="dim")
+        style = {"url": "underline", "path": "cyan", "scope": "italic"}[source.kind]
+        href = source_href(source.resource)
+        shown = ("→ " if source.kind == "path" else "") + printable(source.resource)
+        text.append(shown, _linked(style, href) if href is not None else style)
+        if source.id:
+            text.append(f"  [{printable(source.id)}]", style="dim")
+        if source.extra:
+            lines = okf_meta.value_lines(dict(source.extra))
+            _value(header, text, lines, indent=True, depth=4, style="dim")
+    hidden = len(entries) - limit
+    if hidden > 0:
+        header.folded = True
+        text.append(f"\n  … ({hidden} more sources · p shows all)", style="dim")
+
+
+def source_href(resource: str) -> str | None:
+    """What a click on a resource follows: a URL as is, a concept path (`core.links.typed`
+    `concept_path`) as a Markdown link target; None for a scope or a non-Markdown file."""
+    if okf_meta.resource_kind(resource) == "url":
+        return resource.strip()
+    return concept_path(resource)
+
+
+def header_links(page: Page) -> list[tuple[str, str]]:
+    """(label, href) of every link the header shows (sources, the contract's resources),
+    for the `l` dialog: a header link is followed exactly as a body link."""
+    fm = page.frontmatter
+    found = []
+    for source in okf_meta.sources_of(fm):
+        if (href := source_href(source.resource)) is not None:
+            found.append((f"source: {source.title or source.id or source.resource}", href))
+    contract = okf_attest.contract_of(fm, page.type)
+    if contract is not None:
+        for name in ("computation", "executor", "attester"):
+            resource = getattr(contract, name)
+            if resource is not None and (href := concept_path(resource)) is not None:
+                found.append((f"{name}: {resource}", href))
+    return found
+
+
+def _linked(style: str, href: str) -> Style:
+    """`style` that runs `FOLLOW_ACTION` with `href` when clicked."""
+    return Style.parse(style or "none") + Style(meta={"@click": f"{FOLLOW_ACTION}({href!r})"})
+
+
+def _contract(header: _Header, text: Text, contract: okf_attest.Contract) -> None:
+    """`attested computation runtime R`, then parameters, computation, executor and
+    attester (concept paths clickable), then the recorded verdict and any problem."""
+    _key(text, "attested computation")
+    text.append(f"runtime {printable(contract.runtime or '?')}", style="bold")
+    if contract.parameters:
+        text.append("\n  parameters ", style="dim")
+        for number, parameter in enumerate(contract.parameters):
+            text.append(", " if number else "", style="dim")
+            text.append(printable(parameter.name), style="bold")
+            text.append(f": {printable(parameter.type)}")
+            if parameter.required:
+                text.append(" (required)", style="dim")
+    for name in ("computation", "executor", "attester"):
+        resource = getattr(contract, name)
+        if resource is None:
+            continue
+        text.append(f"\n  {name} ", style="dim")
+        href = concept_path(resource)
+        shown = ("→ " if href is not None else "") + printable(resource)
+        text.append(shown, _linked("cyan", href) if href is not None else "")
+        if name == "executor" and contract.receipt:
+            text.append(f" · receipt {printable(', '.join(contract.receipt))}", style="dim")
+    if contract.verdict == "fail":
+        text.append(f"\n  ✗ attestation failed ({printable(contract.verdict_text)})", "bold red")
+    elif contract.verdict == "pass":
+        text.append(f"\n  ✓ attested ({printable(contract.verdict_text)})", style="green")
+    elif contract.verdict == "unknown":
+        text.append(f"\n  ? attestation {printable(contract.verdict_text)}", style="yellow")
+    else:
+        text.append("\n  attested by the consumer on each run (none recorded)", style="dim")
+    if contract.verdict_details:
+        lines = okf_meta.value_lines(dict(contract.verdict_details))
+        _value(header, text, lines, indent=True, depth=4, style="dim")
+    for problem in contract.problems:
+        text.append(f"\n  ✗ contract incomplete: {printable(problem)}", style="bold red")
+
+
+def _key(text: Text, name: str) -> None:
+    text.append("\n")
+    text.append(f"{printable(name)} ", style="dim")
+
+
+def _value(
+    header: _Header,
+    text: Text,
+    lines: list[str],
+    *,
+    indent: bool,
+    depth: int = 2,
+    style: str = "",
+) -> None:
+    """`lines` after the key (on its line when one and not `indent`, else below it), folded."""
+    shown = lines if header.unfold or len(lines) <= FOLD_LINES else lines[: FOLD_LINES - 1]
+    if not indent and len(shown) == 1:
+        text.append(printable(shown[0]), style=style)
+        return
+    pad = " " * depth
+    for line in shown:
+        text.append(f"\n{pad}{printable(line)}", style=style)
+    if len(shown) < len(lines):
+        header.folded = True
+        text.append(f"\n{pad}… ({len(lines) - len(shown)} more lines · p shows all)", style="dim")
+
+
+class HeaderShown:
+    """What the page pane's header shows of the page (`show`): every key, or (`p`)
+    long values unfolded, a badge line under it, only the title and badges in a
+    pane under `COMPACT_BELOW` rows."""
+
+    def __init__(self, pane: Widget) -> None:
+        self.pane = pane
+        self.page: Page | None = None
+        self.properties_open = False
+        """`p` unfolds long frontmatter values in the header (every page, until pressed again)."""
+        self.folded = False
+        """Whether the folded header cuts a value short (`p` applies)."""
+        self.compact = False
+        """Whether the header on screen is the compact one (a short pane)."""
+        self.rows = 1
+        """Lines of the header on screen (at least: long ones wrap)."""
+        self.badge: tuple[str, Text] | None = None
+        """(slug, line) shown under that page's header: how the server sees it."""
+
+    def show(self, page: Page) -> None:
+        self.page = page
+        compact = self.compact = self._fits_compact
+        header = page_header(page, unfold=self.properties_open, compact=compact)
+        if self.badge is not None and self.badge[0] == page.slug:
+            header = Text.assemble(header, "\n", self.badge[1])
+        self.pane.query_one("#page-header", Static).update(header)
+        self.rows = header.plain.count("\n") + 1
+        self.folded = header_folds(page, compact=compact)
+
+    def toggle_properties(self) -> None:
+        self.properties_open = not self.properties_open
+        if self.page is not None:
+            self.show(self.page)
+
+    def show_badge(self, slug: str, line: Text) -> None:
+        self.badge = (slug, line)
+        if self.page is not None and self.page.slug == slug:
+            self.show(self.page)
+
+    def refit(self) -> bool:
+        """Show the header again if the pane became short or tall again (True if so)."""
+        if self.page is None or self._fits_compact == self.compact:
+            return False
+        self.show(self.page)
+        return True
+
+    @property
+    def _fits_compact(self) -> bool:
+        return 0 < self.pane.size.height < COMPACT_BELOW

@@ -1,0 +1,400 @@
+"""The page pane: a header of frontmatter fields over the rendered Markdown body.
+
+Short bodies go to Textual's `Markdown` widget; long ones (see `fast_body`) to a
+`LightBody` of a few screenful-sized chunks, so a 200-item index page mounts in a few
+milliseconds and does not make every later relayout slow. The body is prepared
+(linkified, parsed) in a thread; only the mount happens on the event loop. A huge
+body shows its first `RENDER_CHARS` with a line saying how much of it is shown;
+`more` (key `m`, or a click on that line) appends the next part. Both renderers
+read vault Markdown (`vault_markdown`); `scroll_to_anchor` (`anchor_scroll`) scrolls to a heading or
+block id (`[[Page#Heading]]`, `[[Page#^block]]`, the `o` outline).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from functools import partial
+from typing import Literal
+
+from markdown_it.token import Token
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.message import Message
+from textual.widgets import Static
+
+from okf_explorer.core.brain import Brain
+from okf_explorer.core.errors import (
+    AuthError,
+    OkfError,
+    PageNotFound,
+    PageUnreadable,
+    SourceUnavailable,
+)
+from okf_explorer.core.links.grammar import LinkKind
+from okf_explorer.core.okf.meta import sources_of
+from okf_explorer.core.pages import Page
+from okf_explorer.core.text_safety import printable
+from okf_explorer.tui.markdown.fast_body import (
+    LIGHT_CHARS,
+    RENDER_CHARS,
+    Heading,
+    LightBody,
+    PreparedBody,
+    more_line,
+    prepare_body,
+)
+from okf_explorer.tui.markdown.first_screen import FirstScreen
+from okf_explorer.tui.markdown.links import (
+    FILE_SCHEME,
+    anchor_of_href,
+    kind_of_href,
+    target_of_href,
+)
+from okf_explorer.tui.markdown.parser import parse
+from okf_explorer.tui.markdown.vault_body import EmbedBlock, VaultMarkdown
+from okf_explorer.tui.state.history import View
+from okf_explorer.tui.widgets.legend import RESERVED_LEGEND
+from okf_explorer.tui.widgets.page.anchor_scroll import SCROLL_SETTLE as SCROLL_SETTLE
+from okf_explorer.tui.widgets.page.anchor_scroll import AnchorScroller
+from okf_explorer.tui.widgets.page.embed_fill import EmbedFiller
+from okf_explorer.tui.widgets.page.header import (
+    HeaderShown,
+    PageHeader,
+    header_links,
+    is_deprecated,
+)
+from okf_explorer.tui.widgets.page.parts import PartGrower
+
+FATAL_AT_START = (SourceUnavailable, AuthError)
+"""Errors that, before any page was shown, mean the brain cannot be opened at all."""
+Move = Literal["visit", "moved", "reload"]
+"""`visit` adds a history entry once the page loads; `moved`: back/forward already
+moved it; `reload` shows the current entry again."""
+SPINNER_DELAY = 0.15
+"""Seconds a page load may take before the pane shows a loading spinner."""
+FIRST_SCREEN_CHARS = 24_000
+"""A long page's first screen is drawn from this much of it; the rest of its first
+part (`RENDER_CHARS`) follows in the background, so a 2 MB page shows at once."""
+FILL_DELAY = 0.2
+"""Seconds the rest of a long page's first part waits before it is prepared: its
+thread competes for the interpreter lock, so it lets the first screen's layouts
+(the body, then the scrollbar it brings) finish first."""
+
+
+class PagePane(VerticalScroll, can_focus=True):
+    """Loads and shows one page. Clicking a link posts `LinkFollowed`; the screen resolves it."""
+
+    DEFAULT_CSS = """
+    PagePane { padding: 0 1; }
+    PagePane > #page-header { margin: 1 0 0 0; padding: 0 1; border-left: thick $accent; }
+    PagePane > #page-header.deprecated { border-left: thick $error; }
+    PagePane > #page-error { color: $error; margin: 1 0; display: none; }
+    PagePane.failed > #page-error { display: block; }
+    PagePane.failed > #page-body { display: none; }
+    PagePane > #page-light { display: none; }
+    PagePane.light > #page-light { display: block; }
+    PagePane.light > #page-body { display: none; }
+    PagePane.failed > #page-light { display: none; }
+    PagePane > .page-more { display: none; color: $text-warning; margin: 1 0 0 0; }
+    PagePane.truncated > .page-more { display: block; }
+    PagePane.failed > .page-more { display: none; }
+    """
+
+    class LinkFollowed(Message):
+        """A body link was clicked: `target` is the raw link target (written as a
+        `kind` link), `url` an external URL, `anchor` the heading or `^block` it
+        points into."""
+
+        def __init__(
+            self,
+            target: str | None,
+            url: str | None = None,
+            kind: LinkKind = "wiki",
+            anchor: str | None = None,
+        ) -> None:
+            super().__init__()
+            self.target = target
+            self.url = url
+            self.kind: LinkKind = kind
+            self.anchor = anchor
+
+    class Opened(Message):
+        """The source answered for `view` (its page, or why not): it is the current page
+        now. Posted before the body is drawn."""
+
+        def __init__(self, view: View, move: Move) -> None:
+            super().__init__()
+            self.view, self.move = view, move
+
+    class BodyShown(Message):
+        """The body is on screen (what `m` and `l` apply to has changed)."""
+
+    def __init__(self, brain: Brain, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.brain = brain
+        self.opened_once = False
+        """Whether any page (or its failure) was ever shown."""
+        self._spinner_for: object | None = None
+        self.slug: str | None = None
+        self.page: Page | None = None
+        self.error: str | None = None
+        self.shown: Page | None = None
+        """The page whose body is on screen (`page` is set first, while it renders)."""
+        self.end = 0
+        """Characters of the body on screen (less than its length when truncated)."""
+        self.links: list[tuple[str, str]] = []
+        """(label, href) of the links on screen, in order of appearance: the header's
+        (`header_links`: sources, contract resources), then the body's."""
+        self.header = HeaderShown(self)
+        self.headings: list[Heading] = []
+        """(level, text) of the headings on screen, in order (the `o` outline)."""
+        self.anchor_scroll = AnchorScroller(self)
+        self.parts = PartGrower(self)
+        self.embeds = EmbedFiller(self, brain, lambda: self.page)
+        self.first_screen: FirstScreen  # set in `compose`
+
+    def compose(self) -> ComposeResult:
+        yield PageHeader(id="page-header")
+        yield Static(id="page-error")
+        yield Static(id="page-more", classes="page-more")  # seen at once
+        yield (markdown := VaultMarkdown(id="page-body"))
+        self.first_screen = FirstScreen(markdown)
+        yield LightBody(id="page-light")
+        yield Static(id="page-more-end", classes="page-more")  # seen where the text stops
+
+    async def open(self, view: View, move: Move, missing_ok: bool = False) -> bool:
+        """Read `view`'s page from the brain and show it, or say why it cannot be shown.
+
+        False (and nothing changed) when `missing_ok` and the page does not exist.
+        A page that fails to load is opened anyway, its failure shown. Raises
+        `FATAL_AT_START` errors while nothing was ever shown: the brain cannot be opened.
+        """
+        # The spinner only for a slow source: on a local page it would just flicker,
+        # and mounting then pruning it costs a frame.
+        token = object()
+        self._spinner_for = token if move != "reload" else None
+        spinner = self.set_timer(SPINNER_DELAY, lambda: self._spin(token))
+        try:
+            page = await asyncio.to_thread(self.brain.page, view.slug)
+        except (PageNotFound, PageUnreadable) as error:
+            if missing_ok and isinstance(error, PageNotFound):
+                return False
+            self._opened(view, move)
+            self.show_failure(view.slug, str(error))
+        except OkfError as error:
+            if not self.opened_once and isinstance(error, FATAL_AT_START):
+                raise
+            # The page is the current entry (back returns to where the user was); the
+            # pane says why it is empty, and `r` loads it again.
+            self._opened(view, move)
+            self.show_failure(view.slug, f"Could not load {view.slug}: {error} · r retries")
+            self.notify(str(error), title="source", severity="error", markup=False)
+        else:
+            kept = self.scroll_y if move == "reload" and self.slug == view.slug else None
+            self._opened(view, move)
+            await self.show_page(page)
+            if kept:  # a reload (`r`, a file saved) keeps the place the reader was at
+                self.first_screen.when_whole(partial(self.scroll_to, y=kept, animate=False))
+            if self.first_screen.pending:  # a text search hit is found once all is there
+                self.first_screen.then.append(partial(self.post_message, self.BodyShown()))
+            else:
+                self.post_message(self.BodyShown())
+        finally:
+            spinner.stop()
+            if self._spinner_for is token:
+                self._spinner_for = None
+            self.loading = False
+        return True
+
+    def _opened(self, view: View, move: Move) -> None:
+        self.opened_once = True
+        self.post_message(self.Opened(view, move))
+
+    def _spin(self, token: object) -> None:
+        """The page load `token` is still running (a stopped timer may still fire)."""
+        if self._spinner_for is token:
+            self.loading = True
+
+    async def show_page(self, page: Page) -> None:
+        """Render `page`; frontmatter fields go in the header, the body below it."""
+        self.slug, self.page, self.error = page.slug, page, None
+        self.shown = None  # until the body is on screen (`truncated` reads it)
+        self.remove_class("failed")
+        self.links, self.end = header_links(page), 0  # sources first, then the body's
+        self.headings = []
+        header = self.query_one("#page-header", Static)
+        self.header.show(page)
+        header.set_class(is_deprecated(page.frontmatter), "deprecated")
+        self.border_subtitle = RESERVED_LEGEND if page.reserved else ""
+        if not page.readable:
+            self._fail(page.error or "this page cannot be read")
+        first = RENDER_CHARS if len(page.content) <= LIGHT_CHARS else FIRST_SCREEN_CHARS
+        body, tokens = await asyncio.to_thread(self._prepare_first, page, min(first, RENDER_CHARS))
+        if self.page is not page:
+            return  # another page came in while this one was being prepared
+        markdown = self.query_one("#page-body", VaultMarkdown)
+        light = self.query_one("#page-light", LightBody)
+        self.set_class(body.light is not None, "light")
+        self.first_screen.drop()
+        if body.light is not None:
+            await light.show(body)
+            if markdown.source:
+                await markdown.update("")
+        else:
+            await light.show(None)
+            rows, width = self._body_view(markdown)
+            await self.first_screen.show(body.markdown, tokens, rows, width)
+        filled = body.end >= min(RENDER_CHARS, body.total)
+        self._shown_part(body, final=filled)
+        self.scroll_home(animate=False)
+        self.shown = page
+        if not filled:  # the rest of the first part, once the first screen is laid out
+            self.set_timer(FILL_DELAY, lambda: self._fill(page, RENDER_CHARS - body.end))
+        if (anchor := self.anchor_scroll.take_pending(page.slug)) is not None:
+            self.first_screen.when_whole(partial(self.scroll_to_anchor, anchor))
+        if self.first_screen.pending:  # the blocks below the first screen, once it is painted
+            self.call_after_refresh(self.run_worker, self._rest_of_body(page), group="fill")
+
+    def _body_view(self, markdown: VaultMarkdown) -> tuple[int, int]:
+        """(rows, columns) of the body visible under the header, at most (a pane not
+        laid out yet: a tall screen's)."""
+        rows = self.size.height - self.header.rows - 1 if self.size.height else 60
+        return rows, self.content_region.width - markdown.styles.gutter.width
+
+    async def _rest_of_body(self, page: Page) -> None:
+        if self.page is page:
+            await self.first_screen.rest()
+
+    def _prepare_first(self, page: Page, limit: int) -> tuple[PreparedBody, list[Token]]:
+        """The first part of `page`, and its tokens when the `Markdown` widget shows it."""
+        body = self._prepare(page, 0, limit)
+        return body, parse(body.markdown) if body.light is None else []
+
+    def _fill(self, page: Page, limit: int) -> None:
+        if self.page is page and self.is_attached:
+            self.run_worker(self.show_more(limit), group="fill")
+
+    @property
+    def filling(self) -> bool:
+        """Whether the rest of a long page's first part is still to come (`FILL_DELAY`)."""
+        return self.shown is not None and self.truncated and not self.has_class("truncated")
+
+    def _prepare(self, page: Page, start: int, limit: int) -> PreparedBody:
+        # A light body always overflows: wrap it for the width beside the scrollbar.
+        width = self.content_region.width - self.styles.scrollbar_size_vertical
+        sources = sources_of(page.frontmatter)
+        return prepare_body(page.content, start, limit, sources, width if width > 0 else 80)
+
+    def expect_anchor(self, slug: str, anchor: str) -> None:
+        """Scroll to `anchor` once `slug` is the next page shown (a followed link)."""
+        self.anchor_scroll.pending = (slug, anchor)
+
+    def scroll_to_anchor(self, anchor: str) -> bool:
+        """Scroll to a heading or `^block` (`AnchorScroller.to_anchor`); False if none."""
+        return self.anchor_scroll.to_anchor(anchor, self.headings)
+
+    def scroll_to_heading(self, index: int) -> bool:
+        """Scroll to the `index`-th heading of the body (the `o` outline's order)."""
+        return self.anchor_scroll.to_heading(index)
+
+    @property
+    def truncated(self) -> bool:
+        """Whether part of the page's body is not on screen yet."""
+        return (
+            self.shown is not None and self.page is not None and self.end < len(self.page.content)
+        )
+
+    def toggle_properties(self) -> None:
+        """`p`: show long frontmatter values in full, or folded again."""
+        self.header.toggle_properties()
+
+    def show_badge(self, slug: str, line: Text) -> None:
+        """Show `line` under `slug`'s header (now, if it is on screen; else when it is)."""
+        self.header.show_badge(slug, line)
+
+    @property
+    def header_folded(self) -> bool:
+        """Whether the folded header cuts a value short (`p` applies)."""
+        return self.header.folded
+
+    def on_resize(self) -> None:
+        """A pane that became short (or tall again) folds (or unfolds) the header."""
+        if self.header.refit():
+            self.post_message(self.BodyShown())  # whether `p` applies may have changed
+
+    def want_more(self) -> None:
+        """`m`: draw the next part of a long page (`PartGrower.want`)."""
+        self.parts.want()
+
+    @property
+    def more_wanted(self) -> int:
+        """`m` presses not yet drawn."""
+        return self.parts.wanted
+
+    async def show_more(self, limit: int | None = None) -> bool:
+        """Append the next part of a truncated body (`PartGrower.show_more`)."""
+        return await self.parts.show_more(limit or RENDER_CHARS)
+
+    def _shown_part(self, body: PreparedBody, final: bool = True) -> None:
+        """Take note of a part on screen; `final`: the last one before the pane says
+        how much is shown (a first screen still being completed is not)."""
+        self.end = body.end
+        self.links.extend(body.links)
+        self.headings.extend(body.headings)
+        self.set_class(body.truncated and final, "truncated")
+        if body.truncated and final:
+            for line in self.query(".page-more").results(Static):
+                line.update(more_line(body.end, body.total, RENDER_CHARS))
+
+    @property
+    def light(self) -> bool:
+        """Whether the body is drawn by the light renderer (a long page)."""
+        return self.has_class("light")
+
+    def show_failure(self, slug: str, reason: str) -> None:
+        """The page could not be loaded: say why where its body would be."""
+        self.slug, self.page, self.shown = slug, None, None
+        self.links, self.end = [], 0  # no body: nothing to list (`l`) or grow (`m`)
+        header = self.query_one("#page-header", Static)
+        header.update(Text.assemble((printable(slug), "bold")))
+        header.remove_class("deprecated")
+        self.border_subtitle = ""
+        self._fail(reason)
+
+    def _fail(self, reason: str) -> None:
+        self.error = reason
+        self.query_one("#page-error", Static).update(Text(f"✗ {printable(reason)}"))
+        self.add_class("failed")
+
+    @on(VaultMarkdown.LinkClicked)
+    @on(LightBody.LinkClicked)
+    @on(PageHeader.LinkClicked)
+    def _link_clicked(
+        self, event: VaultMarkdown.LinkClicked | LightBody.LinkClicked | PageHeader.LinkClicked
+    ) -> None:
+        event.stop()
+        self.follow(event.href)
+
+    def follow(self, href: str) -> None:
+        """Post `LinkFollowed` for `href` as a click on it does (the `l` dialog too);
+        `[[#Heading]]` scrolls this page; an attachment is only named."""
+        target, anchor = target_of_href(href), anchor_of_href(href)
+        if href.startswith(FILE_SCHEME):
+            self.notify(f"attachment: {printable(href[len(FILE_SCHEME) :])}", markup=False)
+        elif target is None and anchor is not None and not href.startswith(("http", "mailto")):
+            if not self.scroll_to_anchor(anchor):
+                self.notify(f"no heading {printable(anchor)} here", markup=False)
+        else:
+            url = None if target else href
+            self.post_message(self.LinkFollowed(target, url, kind_of_href(href), anchor))
+
+    @on(EmbedBlock.Wanted)
+    def _embed_wanted(self, event: EmbedBlock.Wanted) -> None:
+        event.stop()
+        self.embeds.fill(event.block)
+
+    def embeds_again(self) -> None:
+        """The index is built: embeds that waited for it look their page up again."""
+        self.embeds.again()
