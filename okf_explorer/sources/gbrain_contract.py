@@ -97,13 +97,20 @@ def request_id(idempotency_key: str, slug: str, expected_revision: str | None) -
 
 @dataclass(frozen=True)
 class Receipt:
-    """One write request's receipt (see the module docstring)."""
+    """One write request's receipt (see the module docstring).
+
+    `blocked` is why accepted work is not progressing (`blocked_reason`, or a v0.57
+    diagnostic's reason); `inspect_owner` is set when the diagnostic's next action
+    is to inspect the server's writer, not to keep polling.
+    """
 
     request_id: str
     state: str
     retry_after_s: float | None = None
     revision: str | None = None
     error: str | None = None
+    blocked: str | None = None
+    inspect_owner: bool = False
 
     @property
     def pending(self) -> bool:
@@ -125,15 +132,21 @@ def receipt_of(value: Any) -> Receipt | None:
     if not isinstance(state, str) or not isinstance(rid, str):
         return None
     retry = value.get("retry_after_ms")
-    revision = value.get("revision")
-    error = value.get("write_error")
+    diagnostic = value.get("diagnostic") if isinstance(value.get("diagnostic"), dict) else {}
+    blocked = value.get("blocked_reason") or diagnostic.get("reason")
     return Receipt(
         request_id=rid,
         state=state,
         retry_after_s=retry / 1000 if isinstance(retry, int | float) and retry >= 0 else None,
-        revision=revision if isinstance(revision, str) else None,
-        error=error if isinstance(error, str) else None,
+        revision=_text(value.get("revision")),
+        error=_text(value.get("write_error")),
+        blocked=_text(blocked),
+        inspect_owner=diagnostic.get("next_action") == "inspect_owner",
     )
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None
 
 
 def tool_error(result: Any) -> dict[str, Any] | None:

@@ -45,7 +45,8 @@ The discipline (issues 13 §3 and 22):
   ours with other content is re-submitted against the new revision (a new
   request, so a new id); a second conflict is `conflict`. A pending receipt is
   polled (`get_write_request`, else the same `put_page` replayed with the same id)
-  within `pending_wait_s`; still pending then is `unavailable` with the detail
+  within `pending_wait_s` (at once when a v0.57 receipt says to inspect the
+  server's writer instead); still pending then is `unavailable` with the detail
   `... pending, request <id>`, so running the same save again (same key, same
   page, so the same id) settles it. Never re-submitted with a new id.
 - **written** only after a `get_page` read-back holds exactly our page.
@@ -470,17 +471,8 @@ class _Save:
         deadline = time.monotonic() + self.writer.pending_wait_s
         while receipt.pending or receipt.state == _UNSEEN:
             remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                where = self.writer.label
-                what = (
-                    f"{where} could not be asked whether it took the write"
-                    if receipt.state == _UNSEEN
-                    else f"{where} accepted the write but has not committed it ({receipt.state})"
-                )
-                raise self.final(
-                    SaveOutcome.UNAVAILABLE,
-                    f"{what}; the same save run again settles it: pending, request {rid}",
-                )
+            if remaining <= 0 or receipt.inspect_owner:
+                raise self.final(SaveOutcome.UNAVAILABLE, self.still_pending(rid, receipt))
             wait = receipt.retry_after_s if receipt.retry_after_s is not None else POLL_DEFAULT_S
             time.sleep(min(max(wait, POLL_MIN_S), remaining))
             polled = self.poll(rid, arguments)
@@ -498,6 +490,18 @@ class _Save:
             SaveOutcome.FAILED,
             f"{self.writer.label} ended request {rid} {receipt.state}{why}; not written",
         )
+
+    def still_pending(self, rid: str, receipt: Receipt) -> str:
+        """Why the write is not known to be committed, ending `pending, request <id>`."""
+        where = self.writer.label
+        if receipt.state == _UNSEEN:
+            what = f"{where} could not be asked whether it took the write"
+        else:
+            blocked = f", {receipt.blocked}" if receipt.blocked else ""
+            what = f"{where} accepted the write but has not committed it ({receipt.state}{blocked})"
+        if receipt.inspect_owner:
+            what += "; gbrain advises inspecting its writer (gbrain sources writer status)"
+        return f"{what}; the same save run again settles it: pending, request {rid}"
 
     def poll(self, rid: str, arguments: dict[str, Any]) -> Receipt | None:
         """The request's receipt now: `get_write_request`, or where the server has none
