@@ -52,10 +52,12 @@ The discipline (issues 13 §3 and 22):
 - **written** only after a `get_page` read-back holds exactly our page.
 - **refused** (auth, scope, policy, no `put_page`) is never retried.
 - A timeout or dropped connection after `put_page` was sent leaves the state
-  unknown: the revisioned writer reads the request's receipt; the old one reads
-  the page once: if it holds our page that is a verified `written`, else
-  `unavailable` (saying whether the page was seen unchanged). Not resent: a slow
-  server stays slow.
+  unknown. The revisioned writer asks for the request's receipt (no such request:
+  `unavailable`, not written; where `get_write_request` is not listed it replays
+  the same request, which gbrain answers with its receipt and never applies
+  twice). The old one reads the page once: if it holds our page that is a
+  verified `written`, else `unavailable` (saying whether the page was seen
+  unchanged); not resent: a slow server stays slow.
 - HTTP 5xx and gbrain's `rate_limited` / `unavailable` / `writer_busy` are
   retried with the same arguments (the same bytes, the same request id), at most
   `WRITE_ATTEMPTS` writes in all.
