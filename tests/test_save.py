@@ -359,6 +359,28 @@ def test_racing_saves_to_one_new_name_have_exactly_one_winner(tmp_path: Path) ->
     race(FolderWriter(root), root)
 
 
+def test_racing_saves_of_the_same_slice_are_one_written_and_the_rest_unchanged(
+    tmp_path: Path,
+) -> None:
+    root = bundle(tmp_path)
+    writer, text = FolderWriter(root), compose()
+    key = saved_key(text) or ""
+    start = threading.Barrier(RACERS)
+    outcomes: list[SaveOutcome] = []
+
+    def save() -> None:
+        start.wait()
+        outcomes.append(writer.write_page("race/same", text, idempotency_key=key).outcome)
+
+    threads = [threading.Thread(target=save) for _ in range(RACERS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert Counter(outcomes) == {SaveOutcome.WRITTEN: 1, SaveOutcome.UNCHANGED: RACERS - 1}
+    assert (root / "race/same.md").read_bytes() == text.encode()
+
+
 def test_without_hard_links_racing_saves_still_have_one_winner(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
