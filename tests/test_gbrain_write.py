@@ -226,9 +226,17 @@ def test_a_timeout_before_the_server_acted_is_unavailable_not_a_write(peer, writ
         read_page(peer, "trails/stalled")
 
 
-def interleave(proxy: CountingProxy, direct: GbrainWriter, slug: str, after_reads: set[int]):
+def interleave(
+    proxy: CountingProxy,
+    direct: GbrainWriter,
+    slug: str,
+    after_reads: set[int],
+    key: str | None = None,
+):
     """After the Nth `get_page` of the writer under test (N in `after_reads`), another
-    writer changes the page: a concurrent edit between our read and our write."""
+    writer changes the page: a concurrent edit between our read and our write. With
+    `key` the edit is a save of the same slice (ours, other content); without, a page
+    of someone else (key `other-N`)."""
     seen = iter(range(1, 100))
     lock = threading.Lock()
 
@@ -238,38 +246,54 @@ def interleave(proxy: CountingProxy, direct: GbrainWriter, slug: str, after_read
         with lock:
             number = next(seen)
         if number in after_reads:
-            key = f"other-{number}"
-            done = direct.write_page(slug, page(key, f"\nEdit {number}.\n"), idempotency_key=key)
-            assert done.outcome is SaveOutcome.WRITTEN
+            edit_key = key or f"other-{number}"
+            text = page(edit_key, f"\nEdit {number}.\n")
+            done = direct.write_page(slug, text, idempotency_key=edit_key)
+            assert done.outcome is SaveOutcome.WRITTEN, done.detail
 
     proxy.after = edit
 
 
-def test_a_change_under_us_is_re_read_and_re_submitted_once(peer, write_through, direct):
+def test_a_change_of_our_page_under_us_is_re_read_and_re_submitted_once(
+    peer, write_through, direct
+):
     writer, proxy = write_through()
-    interleave(proxy, direct, "trails/raced", after_reads={1})
+    interleave(proxy, direct, "trails/raced", after_reads={1}, key="k-raced")
     result = writer.write_page("trails/raced", page("k-raced"), idempotency_key="k-raced")
     assert result.outcome is SaveOutcome.WRITTEN, result.detail
     assert result.attempts == 1
-    assert read_page(peer, "trails/raced").frontmatter["idempotency_key"] == "k-raced"
+    stored = read_page(peer, "trails/raced")
+    assert stored.frontmatter["idempotency_key"] == "k-raced" and "Edit 1." not in stored.content
 
 
 def test_a_second_change_under_us_is_a_conflict(peer, write_through, direct):
     writer, proxy = write_through()
-    interleave(proxy, direct, "trails/contested", after_reads={1, 2})
+    interleave(proxy, direct, "trails/contested", after_reads={1, 2}, key="k-mine")
     result = writer.write_page("trails/contested", page("k-mine"), idempotency_key="k-mine")
     assert result.outcome is SaveOutcome.CONFLICT and result.attempts == 0
     assert proxy.count("put_page") == 0
-    assert read_page(peer, "trails/contested").frontmatter["idempotency_key"] == "other-2"
+    assert "Edit 2." in read_page(peer, "trails/contested").content
+
+
+def test_a_page_of_someone_else_appearing_under_us_is_refused(peer, write_through, direct):
+    """Issue 22 §1: the page created between our first read and our write is not ours:
+    refused, nothing sent, the other page stays."""
+    writer, proxy = write_through()
+    interleave(proxy, direct, "trails/taken-meanwhile", after_reads={1})
+    result = writer.write_page("trails/taken-meanwhile", page("k-late"), idempotency_key="k-late")
+    assert (result.outcome, result.attempts) == (SaveOutcome.REFUSED, 0)
+    assert result.detail.startswith("page exists; choose another --as")
+    assert proxy.count("put_page") == 0
+    assert read_page(peer, "trails/taken-meanwhile").frontmatter["idempotency_key"] == "other-1"
 
 
 def test_a_write_overtaken_before_the_read_back_is_not_written(peer, write_through, direct):
     writer, proxy = write_through()
 
     def overtake(call: ProxiedCall) -> None:
-        if call.tool == "put_page":
-            text = page("k-late", "\nLater edit.\n")
-            direct.write_page("trails/overtaken", text, idempotency_key="k-late")
+        if call.tool == "put_page":  # a twin save of the slice, with later content
+            text = page("k-early", "\nLater edit.\n")
+            direct.write_page("trails/overtaken", text, idempotency_key="k-early")
 
     proxy.after = overtake
     result = writer.write_page("trails/overtaken", page("k-early"), idempotency_key="k-early")

@@ -3,9 +3,12 @@ writer's outcomes, `writer_for`, and `okf-explorer save` end to end on real fold
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import sys
+import threading
+from collections import Counter
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -240,7 +243,7 @@ def test_a_write_that_does_not_read_back_is_failed(
     def corrupting(target: Path, data: bytes, **kwargs: object) -> None:
         target.write_bytes(data[:-1])
 
-    monkeypatch.setattr(folder_write, "atomic_write", corrupting)
+    monkeypatch.setattr(folder_write, "atomic_create", corrupting)
     result = FolderWriter(root).write_page("x", compose(), idempotency_key="k")
     assert (result.outcome, result.detail) == (
         SaveOutcome.FAILED,
@@ -261,6 +264,134 @@ def test_the_saved_page_passes_validate_strict(tmp_path: Path, run) -> None:
     assert [f for f in report.findings if f.slug == "trails/o"] == []
     assert page.type == "Slice"
     assert page.frontmatter["generated"]["by"].startswith("okf-explorer/")
+
+
+def test_atomic_create_never_replaces_anything_and_leaves_no_temporary_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from okf_explorer.core.atomic import atomic_create, current_umask
+
+    folder = tmp_path / "f"
+    folder.mkdir()
+    (folder / "taken.md").write_bytes(b"theirs")
+    (tmp_path / "outside.md").write_bytes(b"outside")
+    (folder / "link.md").symlink_to(tmp_path / "outside.md")
+    (folder / "dir.md").mkdir()
+    for name in ("taken.md", "link.md", "dir.md"):
+        with pytest.raises(FileExistsError):
+            atomic_create(folder / name, b"ours")
+    assert (folder / "taken.md").read_bytes() == b"theirs"
+    assert (tmp_path / "outside.md").read_bytes() == b"outside"
+    atomic_create(folder / "new.md", b"ours")
+    assert (folder / "new.md").read_bytes() == b"ours"
+    assert (folder / "new.md").stat().st_mode & 0o777 == 0o666 & ~current_umask()
+    assert sorted(p.name for p in folder.iterdir()) == ["dir.md", "link.md", "new.md", "taken.md"]
+
+    def refuse(path: Path) -> None:
+        raise ValueError("differs")
+
+    def no_links(*args: object, **kwargs: object) -> None:
+        raise OSError(errno.EOPNOTSUPP, "Operation not supported")
+
+    with pytest.raises(ValueError):
+        atomic_create(folder / "unverified.md", b"ours", verify=refuse)
+    monkeypatch.setattr(os, "link", no_links)
+    with pytest.raises(FileExistsError):
+        atomic_create(folder / "taken.md", b"ours")
+    with pytest.raises(ValueError):  # the fallback removes the file it created
+        atomic_create(folder / "unverified.md", b"ours", verify=refuse)
+    atomic_create(folder / "plain.md", b"ours")
+    assert (folder / "plain.md").read_bytes() == b"ours"
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "dir.md",
+        "link.md",
+        "new.md",
+        "plain.md",
+        "taken.md",
+    ]
+
+
+RACERS = 8
+ROUNDS = 40
+
+
+def race(writer: FolderWriter, root: Path) -> None:
+    """`RACERS` threads save `RACERS` different slices to one new name, `ROUNDS` times:
+    each round exactly one is `written`, every other `refused`, the file is the winner's."""
+    texts = []
+    for number in range(RACERS):
+        graph = slice_graph([f"root-{number}"], EDGES, 1, "out")
+        texts.append(compose_page(graph, by="okf-explorer/test", at=AT))
+    keys = [saved_key(text) or "" for text in texts]
+    assert len(set(keys)) == RACERS
+    for round_number in range(ROUNDS):
+        slug = f"race/r{round_number}"
+        start = threading.Barrier(RACERS)
+        results: list[object] = [None] * RACERS
+
+        def save(
+            number: int,
+            slug: str = slug,
+            start: threading.Barrier = start,
+            results: list[object] = results,
+        ) -> None:
+            start.wait()
+            results[number] = writer.write_page(slug, texts[number], idempotency_key=keys[number])
+
+        threads = [threading.Thread(target=save, args=(n,)) for n in range(RACERS)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        outcomes = Counter(result.outcome for result in results)  # type: ignore[union-attr]
+        assert outcomes == {SaveOutcome.WRITTEN: 1, SaveOutcome.REFUSED: RACERS - 1}, outcomes
+        (winner,) = [n for n, r in enumerate(results) if r.outcome is SaveOutcome.WRITTEN]  # type: ignore[union-attr]
+        assert (root / f"{slug}.md").read_bytes() == texts[winner].encode()
+        refusals = {r.detail for r in results if r.outcome is SaveOutcome.REFUSED}  # type: ignore[union-attr]
+        assert refusals == {f"page exists; choose another --as ({root / slug}.md)"}
+    assert sorted(p.name for p in (root / "race").iterdir()) == [
+        f"r{n}.md" for n in sorted(range(ROUNDS), key=str)
+    ]  # no temporary file left behind
+
+
+def test_racing_saves_to_one_new_name_have_exactly_one_winner(tmp_path: Path) -> None:
+    root = bundle(tmp_path)
+    race(FolderWriter(root), root)
+
+
+def test_racing_saves_of_the_same_slice_are_one_written_and_the_rest_unchanged(
+    tmp_path: Path,
+) -> None:
+    root = bundle(tmp_path)
+    writer, text = FolderWriter(root), compose()
+    key = saved_key(text) or ""
+    start = threading.Barrier(RACERS)
+    outcomes: list[SaveOutcome] = []
+
+    def save() -> None:
+        start.wait()
+        outcomes.append(writer.write_page("race/same", text, idempotency_key=key).outcome)
+
+    threads = [threading.Thread(target=save) for _ in range(RACERS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert Counter(outcomes) == {SaveOutcome.WRITTEN: 1, SaveOutcome.UNCHANGED: RACERS - 1}
+    assert (root / "race/same.md").read_bytes() == text.encode()
+
+
+def test_without_hard_links_racing_saves_still_have_one_winner(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file system that cannot hard-link (FAT, some FUSE mounts): `O_EXCL` decides."""
+
+    def no_links(*args: object, **kwargs: object) -> None:
+        raise OSError(errno.EPERM, "Operation not permitted")
+
+    monkeypatch.setattr(os, "link", no_links)
+    root = bundle(tmp_path)
+    race(FolderWriter(root), root)
 
 
 # --- writer_for ------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Atomic file replacement, shared by exports and the index cache.
+"""Atomic file writes: replacement (exports, the index cache) and creation (saved pages).
 
 A reader sees the old file or the new one, never half of either: the data goes
 to a temporary file in the same folder, is flushed and fsynced, then renamed
@@ -6,6 +6,10 @@ over the target, and the folder is fsynced so the rename itself survives a
 crash. A writer whose reader checks what it reads (the index cache: a length
 and a checksum) may skip both fsyncs (`durable=False`): a crash can then leave
 the old file or a file the reader rejects, never one it trusts wrongly.
+
+`atomic_create` never replaces anything: the temporary file is hard-linked to
+the target instead (`link(2)` fails with `EEXIST` where rename would replace),
+so of several writers racing for one new name exactly one wins.
 
 Temporary files are named `.NAME.okfPID.RANDOM.tmp` (PID: the writer's process
 id), so `core.stale_temps` can tell a leftover of a killed writer from a write
@@ -15,6 +19,7 @@ in progress.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import stat
 import tempfile
@@ -65,6 +70,68 @@ def atomic_write(
         raise
     if durable:
         _fsync_folder(target.parent)
+
+
+_NO_HARD_LINKS = frozenset(
+    {errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.ENOSYS, errno.EXDEV}
+)
+"""What `link(2)` answers on a file system that cannot hard-link this file (FAT,
+some FUSE and network mounts): create the target exclusively instead."""
+
+
+def atomic_create(
+    target: Path, data: bytes, *, verify: Callable[[Path], None] | None = None
+) -> None:
+    """Create `target` holding `data`, never replacing anything.
+
+    Raises `FileExistsError` when anything is at `target`, including a file that
+    appeared while we wrote (then nothing of ours is left behind); other
+    `OSError`s propagate. The data goes to a temporary file (flushed, fsynced,
+    then `verify`-ed: whatever it raises leaves `target` absent), which is
+    hard-linked to `target` and removed. Where the file system has no hard
+    links, `target` is opened `O_CREAT | O_EXCL` and written in place: still
+    exactly one creator wins, but a reader may see the file partly written for a
+    moment; a write or `verify` that fails there removes the file it created.
+    The new file gets `0o666` less the umask, as `open()` would give it.
+    """
+    mode = 0o666 & ~current_umask()
+    fd, temp = tempfile.mkstemp(dir=target.parent, prefix=_temp_prefix(target), suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fchmod(handle.fileno(), mode)
+            os.fsync(handle.fileno())
+        if verify is not None:
+            verify(Path(temp))
+        try:
+            os.link(temp, target)
+        except OSError as error:
+            if error.errno not in _NO_HARD_LINKS:
+                raise
+            _create_exclusively(target, data, mode, verify)
+    finally:
+        with contextlib.suppress(OSError):
+            os.remove(temp)
+    _fsync_folder(target.parent)
+
+
+def _create_exclusively(
+    target: Path, data: bytes, mode: int, verify: Callable[[Path], None] | None
+) -> None:
+    """`atomic_create` without hard links: `O_EXCL` picks the one creator."""
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, mode)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if verify is not None:
+            verify(target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.remove(target)
+        raise
 
 
 def _temp_prefix(target: Path) -> str:

@@ -6,10 +6,14 @@ says exactly what happened, as a `SaveResult`:
 - `written`: the page was written **and read back identical** (verified);
 - `unchanged`: the page already held these exact bytes (the same idempotency
   key and content), so nothing was written; it was read back and is identical;
-- `refused`: the brain said no (auth, scope, policy); never retried;
+- `refused`: the brain said no (auth, scope, policy), or the name holds a page
+  this save did not write (`PAGE_EXISTS`): a save never replaces what it did not
+  write; never retried;
 - `conflict`: the page changed under us, and the one re-read and re-submit with
   the expected version failed again;
-- `unavailable`: the brain could not be reached; nothing is known to be written;
+- `unavailable`: the brain could not be reached, or accepted the write without
+  committing it yet (the detail names the pending request); nothing is known to
+  be written;
 - `failed`: anything else (a write that did not read back identical, a bad reply).
 
 The idempotency key is derived from the content (roots, depth, direction,
@@ -22,6 +26,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol, runtime_checkable
+
+PAGE_EXISTS = "page exists; choose another --as"
+"""The refusal every writer gives for a name that holds a page this save did not write."""
 
 
 class SaveOutcome(StrEnum):

@@ -1,9 +1,11 @@
-"""Which `PageWriter` (`core.page_write`) can save pages into a source.
+"""Which `PageWriter` (`core.page_write`) can save pages into a source, and under
+which names.
 
 A folder bundle gets a `FolderWriter`; a gbrain server over MCP gets the
 `GbrainWriter` of `sources.gbrain.write` (its `put_page` tool), imported lazily so
 reading a brain never loads the write side. Any other source cannot take pages:
-`CannotSave`, one sentence.
+`CannotSave`, one sentence. `check_target` says whether a name can be saved as,
+by the rules of the source's writer, before anything is sent or written.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import importlib
 
 from okf_explorer.core.errors import OkfError
+from okf_explorer.core.export.saved_page import check_new_slug
 from okf_explorer.core.page_write import PageWriter
 from okf_explorer.core.port import LocalFolder, PageSource
 
@@ -38,3 +41,20 @@ def writer_for(source: PageSource) -> PageWriter:
         writer: PageWriter = writer_class(source)
         return writer
     raise CannotSave(f"this source cannot take pages: {source.label}")
+
+
+def check_target(source: PageSource, slug: str) -> str:
+    """The page name `slug` is saved as in `source`, or `ValueError` (one sentence)
+    for a name its writer would refuse or store renamed: a relative path of plain
+    segments for any source (`check_new_slug`), and for gbrain also its own slug
+    rules (lowercase, no encoded separators; `gbrain_stored.check_slug`). Sends nothing."""
+    name = check_new_slug(slug)
+    if isinstance(source, LocalFolder):
+        return name
+    from okf_explorer.sources.gbrain.source import McpSource
+
+    if isinstance(source, McpSource):
+        from okf_explorer.sources.gbrain.stored import check_slug
+
+        check_slug(name)
+    return name

@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from textual.widgets import Input, OptionList, TextArea
+from textual.widgets import Input, OptionList, Static, TextArea
 
 from okf_explorer.core.export.saved_page import saved_key
+from okf_explorer.core.page_write import SaveOutcome
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
 from okf_explorer.tui.dialogs.save import SavePreview
@@ -140,3 +141,43 @@ async def test_the_save_preview_over_a_server_sends_no_request(
             await settle(pilot)
             assert isinstance(app.screen, MainScreen)
             assert len(proxy.requests) == before
+
+
+async def test_s_over_a_server_says_refused_for_a_page_it_did_not_write(
+    small_bundle: Path, counting_proxy
+) -> None:
+    """Issue 22: the TUI's save through the gbrain writer (our own `serve` on loopback):
+    a name gbrain cannot take is said in the dialog, an existing page is `refused` in
+    the notification, and neither sends a write."""
+    from okf_explorer.sources.factory import open_source
+    from tests.mcp_server_fixture import serve_bundle
+
+    with serve_bundle(small_bundle) as server:
+        proxy = counting_proxy(server.url)
+        app = make_app(brain_for(open_source(proxy.url)), start="index")
+        async with app.run_test(size=SIZE) as pilot:
+            screen = app.screen
+            assert isinstance(screen, MainScreen)
+            await settle(pilot, lambda: screen.loader.ready)
+            await settle(pilot)
+            await pilot.press("S")
+            await settle(pilot, lambda: isinstance(app.screen, SavePreview))
+            preview = app.screen
+            preview.query_one(Input).value = "Slices/Upper"
+            await pilot.press("enter")
+            await settle(pilot)
+            assert isinstance(app.screen, SavePreview)
+            said = str(preview.query_one("#save-error", Static).content)
+            assert "gbrain lowercases page names: save as 'slices/upper'" in said
+            preview.query_one(Input).value = "alpha"
+            await pilot.press("enter")
+            await settle(pilot, lambda: screen.trails.last_save is not None)
+            await settle(pilot)
+            assert screen.trails.last_save is not None
+            assert screen.trails.last_save.outcome is SaveOutcome.REFUSED
+            assert notes(app)[-1] == (
+                f"refused: alpha · page exists; choose another --as ({proxy.url}#alpha)"
+            )
+            assert isinstance(app.screen, MainScreen)
+            assert proxy.count("put_page") == 0
+    assert "Alpha links" in (small_bundle / "alpha.md").read_text()

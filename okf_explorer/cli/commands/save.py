@@ -27,7 +27,6 @@ from okf_explorer.cli.usage import UsageError
 from okf_explorer.core.errors import OkfError
 from okf_explorer.core.export.saved_page import (
     SavedGraph,
-    check_new_slug,
     compose_page,
     earlier_at,
     idempotency_key,
@@ -47,8 +46,10 @@ EXIT_FAILURE = 1
 
 def run_save(brain: Brain, args: argparse.Namespace) -> int:
     """Compose the page, then write it (unless `--dry-run`) and say what happened."""
+    from okf_explorer.sources.writers import check_target
+
     try:
-        new_slug = check_new_slug(args.new_slug)
+        new_slug = check_target(brain.source, args.new_slug)
     except ValueError as error:
         raise UsageError(args.command_parser, f"--as: {error}") from None
     names = [resolve_name(brain, name) for name in args.slug]

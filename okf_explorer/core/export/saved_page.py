@@ -196,13 +196,16 @@ def _inline(text: str) -> str:
 
 
 RESERVED_NAMES = frozenset({"index", "log"})
+MAX_NAME_BYTES = 252
+"""The longest path segment a page name may have (UTF-8): `NAME.md` fits 255 bytes."""
 
 
 def check_new_slug(slug: str) -> str:
     """`slug` as a page to create (a trailing `.md` cut), or `ValueError` saying why not.
 
     A relative POSIX path of non-empty, non-hidden segments, no `.`/`..`, no
-    backslash or control character, not an OKF reserved file (`index`, `log`).
+    backslash or control character, each segment at most `MAX_NAME_BYTES` bytes,
+    not an OKF reserved file (`index`, `log`).
     """
     name = slug.strip()
     name = name[:-3] if name.endswith(".md") else name
@@ -213,6 +216,10 @@ def check_new_slug(slug: str) -> str:
         raise ValueError(f"bad page name {printable(slug)!r}: no hidden or ./.. segments")
     if "\\" in name or printable(name) != name:
         raise ValueError(f"bad page name {printable(slug)!r}: no backslash or control character")
+    if any(len(part.encode("utf-8")) > MAX_NAME_BYTES for part in segments):
+        raise ValueError(
+            f"bad page name: a part of it is longer than {MAX_NAME_BYTES} bytes (a file name)"
+        )
     if segments[-1].lower() in RESERVED_NAMES:
         raise ValueError(f"bad page name {printable(slug)!r}: index and log are reserved by OKF")
     return name

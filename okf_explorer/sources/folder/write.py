@@ -1,18 +1,23 @@
 """`FolderWriter`: the write port (`core.page_write`) over a bundle folder.
 
-One page is one file, `ROOT/SLUG.md`, written atomically (`core.atomic`): the
-data is read back from the temporary file before it replaces the target, and
-the target is read back again afterwards; only identical bytes are `written`.
+One page is one file, `ROOT/SLUG.md`, created atomically and never over anything
+(`core.atomic.atomic_create`): the data is read back from the temporary file
+before it is hard-linked to the target, and the target is read back again
+afterwards; only identical bytes are `written`.
 
-What is already at `SLUG.md` decides the outcome before anything is written:
+What is at `SLUG.md` decides the outcome, before anything is written and again
+when the name turns out to be taken at the moment of creation:
 
-- nothing: the file (and its folders) are created → `written`;
+- nothing: the file (and its folders) are created → `written`. Creation is
+  no-overwrite (`link(2)`, or `O_EXCL` on a file system without hard links), so
+  of two saves racing for one new name exactly one is `written`;
 - a page we saved with the same idempotency key → `unchanged`, no write at all:
   its bytes are kept as they are (so saving one slice twice gives one file with
   the same bytes, its `generated.at` that of the first save);
 - anything else (another page, a page we saved of other content, a folder,
-  a symbolic link out of the bundle) → `refused`: "page exists; choose another
-  --as". There is no overwrite option: a saved page is replaced by deleting it.
+  a symbolic link out of the bundle, the page another save created a moment
+  before ours) → `refused`: "page exists; choose another --as". There is no
+  overwrite option: a saved page is replaced by deleting it.
 
 An operating-system refusal (permission denied, a read-only file system) is
 `refused` too (never retried); any other `OSError` is `failed`. The reason is
@@ -26,12 +31,11 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from okf_explorer.core.atomic import atomic_write
+from okf_explorer.core.atomic import atomic_create
 from okf_explorer.core.export.saved_page import check_new_slug, saved_key
-from okf_explorer.core.page_write import SaveOutcome, SaveResult
+from okf_explorer.core.page_write import PAGE_EXISTS, SaveOutcome, SaveResult
 
 _REFUSING_ERRNOS = frozenset({errno.EACCES, errno.EPERM, errno.EROFS})
-EXISTS_DETAIL = "page exists; choose another --as"
 
 
 class _Unverified(Exception):
@@ -49,7 +53,7 @@ class FolderWriter:
         return self.root / (check_new_slug(slug) + ".md")
 
     def write_page(self, slug: str, text: str, *, idempotency_key: str) -> SaveResult:
-        """Write `text` as `SLUG.md` unless it is there already; see the module doc."""
+        """Create `text` as `SLUG.md` unless something is there; see the module doc."""
         slug = check_new_slug(slug)
         target = self.target(slug)
         where = str(target)
@@ -59,18 +63,10 @@ class FolderWriter:
 
         real = Path(os.path.realpath(target))
         if real != target and self.root not in real.parents:
-            return result(SaveOutcome.REFUSED, f"{EXISTS_DETAIL} ({where} leads out of the bundle)")
-        try:
-            existing = target.read_bytes() if os.path.lexists(target) else None
-        except IsADirectoryError:
-            return result(SaveOutcome.REFUSED, f"{EXISTS_DETAIL} ({where} is a folder)")
-        except OSError as error:
-            return self._os_failure(result, "cannot read", error)
-        if existing is not None:
-            found = saved_key(existing.decode("utf-8", errors="replace"))
-            if found == idempotency_key:
-                return result(SaveOutcome.UNCHANGED, "the same slice is already saved there")
-            return result(SaveOutcome.REFUSED, f"{EXISTS_DETAIL} ({where})")
+            return result(SaveOutcome.REFUSED, f"{PAGE_EXISTS} ({where} leads out of the bundle)")
+        taken = self._existing(target, idempotency_key, result)
+        if taken is not None:
+            return taken
         data = text.encode("utf-8")
 
         def verify(written: Path) -> None:
@@ -79,8 +75,15 @@ class FolderWriter:
 
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write(target, data, verify=verify)
+        except OSError as error:
+            return self._os_failure(result, "cannot write", error)
+        try:
+            atomic_create(target, data, verify=verify)
             read_back = target.read_bytes()
+        except FileExistsError:  # another save created the name since we looked
+            return self._existing(target, idempotency_key, result) or result(
+                SaveOutcome.REFUSED, f"{PAGE_EXISTS} ({where})"
+            )
         except _Unverified:
             return result(SaveOutcome.FAILED, "the file differs when read back", attempts=1)
         except OSError as error:
@@ -89,9 +92,25 @@ class FolderWriter:
             return result(SaveOutcome.FAILED, "the file differs when read back", attempts=1)
         return result(SaveOutcome.WRITTEN, "written and read back identical", attempts=1)
 
+    def _existing(
+        self, target: Path, key: str, result: Callable[..., SaveResult]
+    ) -> SaveResult | None:
+        """The outcome when something is at `target` (None: nothing is)."""
+        try:
+            existing = target.read_bytes() if os.path.lexists(target) else None
+        except IsADirectoryError:
+            return result(SaveOutcome.REFUSED, f"{PAGE_EXISTS} ({target} is a folder)")
+        except OSError as error:
+            return self._os_failure(result, "cannot read", error)
+        if existing is None:
+            return None
+        if saved_key(existing.decode("utf-8", errors="replace")) == key:
+            return result(SaveOutcome.UNCHANGED, "the same slice is already saved there")
+        return result(SaveOutcome.REFUSED, f"{PAGE_EXISTS} ({target})")
+
     @staticmethod
     def _os_failure(
-        result: Callable[[SaveOutcome, str, int], SaveResult],
+        result: Callable[..., SaveResult],
         doing: str,
         error: OSError,
         attempts: int = 0,

@@ -23,6 +23,12 @@ bytes. So "read back identical" is checked field by field, on the stored form:
 
 Where PyYAML (YAML 1.1) and js-yaml (1.2) read a value differently (`yes`, `0755`)
 the check says "differs": it can only fail a good write, never pass a bad one.
+
+The slug is stored as sent only when gbrain's `validateSlug` keeps it: it lowercases
+every slug and refuses `..` segments, a leading `/`, control and bidi-override
+characters, a backslash and an encoded `.`, `/` or `\\` (`%2e`, `%2f`, `%5c`);
+v0.51+ page writes also cap a slug at 255 characters. `check_slug` refuses all of
+these before anything is sent.
 """
 
 from __future__ import annotations
@@ -42,7 +48,12 @@ parameter for one, so the page itself carries it)."""
 GATE_KEYS = frozenset({"quarantine", "content_flag", "embed_skip"})
 """Frontmatter keys owned by gbrain's content gate, not by the writer."""
 
+MAX_SLUG_LENGTH = 255
+"""gbrain's page-slug cap (`validatePageSlug`, v0.51+ page writes)."""
+
 _LIFTED_KEYS = frozenset({"type", "title", "tags", "slug"})
+_ENCODED_SEPARATORS = ("%2e", "%2f", "%5c")
+_BIDI_OVERRIDES = re.compile("[\u202a-\u202e\u2066-\u2069]")
 _SENTINEL = re.compile(r"^(?:<!--\s*timeline\s*-->|---\s+timeline\s+---|---)$", re.IGNORECASE)
 
 
@@ -55,6 +66,26 @@ class ExpectedPage:
     title: str | None
     tags: frozenset[str]
     body: str
+
+
+def check_slug(slug: str) -> None:
+    """Raise `ValueError` (one sentence) for a slug gbrain would refuse or store renamed."""
+    segments = slug.split("/")
+    if not slug or slug.startswith("/") or ".." in segments or "" in segments:
+        raise ValueError(f"bad page name {slug!r} for gbrain: use a relative path like trails/x")
+    if any(ord(ch) < 0x20 or 0x7F <= ord(ch) <= 0x9F for ch in slug) or _BIDI_OVERRIDES.search(
+        slug
+    ):
+        raise ValueError(f"bad page name {slug!r} for gbrain: no control or bidi characters")
+    if "\\" in slug or any(part in slug.lower() for part in _ENCODED_SEPARATORS):
+        raise ValueError(
+            f"bad page name {slug!r} for gbrain: no backslash or encoded '.', '/' or '\\'"
+            " (%2e, %2f, %5c)"
+        )
+    if len(slug) > MAX_SLUG_LENGTH:
+        raise ValueError(f"bad page name for gbrain: longer than {MAX_SLUG_LENGTH} characters")
+    if slug != slug.lower():
+        raise ValueError(f"gbrain lowercases page names: save as {slug.lower()!r}")
 
 
 def with_idempotency_key(text: str, key: str) -> str:

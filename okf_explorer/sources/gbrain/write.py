@@ -1,51 +1,71 @@
 """`GbrainWriter`: saving a page into a gbrain server through its `put_page` tool.
 
-What gbrain's `put_page` is (its source, `src/core/ops/pages.ts` and
-`src/core/import-file.ts`, and our probes against the real server):
+gbrain has had two write contracts (`gbrain_contract` has the findings, by version);
+the writer asks `tools/list` once and follows the one the server speaks.
 
-- params `{slug, content, allow_empty?}` (+ provenance fields a remote caller cannot
-  set). `content` is the whole Markdown with YAML frontmatter. It needs `write`
-  scope; a read token gets `insufficient_scope` (`isError`, HTTP 200).
-- It is an **upsert by slug with no version check**: no expected version, no
-  `if_match`, no idempotency parameter. The slug is lowercased (`validateSlug`).
-- It **is idempotent by content**: gbrain hashes the parsed page (title, type, body,
-  frontmatter, sorted tags); when the stored hash is equal it answers
-  `status: "skipped"` and writes nothing (`updated_at` stays). Otherwise
-  `"created_or_updated"`, after snapshotting the old row into its page versions.
-- Reply `{slug, status, chunks, error?, ...}`. `status: "error"` (bad YAML) and
-  `"skipped"` with `error` (over 5 MB) are *not* `isError`. `slug` can name
-  another page when the frontmatter `id:` matches one (cross-slug dedup).
-  An empty body over a non-empty page is refused (`internal_error`).
-- Refusals: `insufficient_scope`, `permission_denied` (a client's slug fence),
-  `scope_denied`, HTTP 401 `invalid_token`; `unknown_operation` when the server has
-  no `put_page` (our own read-only `serve`).
+**0.46.28** (the pinned peer; its source, `src/core/ops/pages.ts` and
+`src/core/import-file.ts`, and our probes): `put_page {slug, content, allow_empty?}`
+(+ provenance fields a remote caller cannot set), `content` the whole Markdown
+with YAML frontmatter, `write` scope (a read token gets `insufficient_scope`,
+`isError`, HTTP 200). An **upsert by slug with no precondition** and no request
+id; the slug is lowercased. Idempotent by content: when the stored hash equals
+the new one it answers `status: "skipped"` and writes nothing, otherwise
+`"created_or_updated"` after snapshotting the old row into the page's versions.
+Reply `{slug, status, chunks, error?}`; `status: "error"` (bad YAML) and
+`"skipped"` with `error` (over 5 MB) are *not* `isError`; `slug` can name another
+page when the frontmatter `id:` matches one. Refusals: `insufficient_scope`,
+`permission_denied`, `scope_denied`, HTTP 401 `invalid_token`; `unknown_operation`
+where there is no `put_page` (our own read-only `serve`).
 
-The discipline (issue 13 §3), and how it is met without server support:
+**v0.51+**: `put_page` takes `expected_revision` (omitted: create-only) and a
+`request_id` a retry reuses; conflicts are `revision_conflict` /
+`revision_required`; an accepted write can stay pending (`write_pending` with its
+receipt; v0.57 receipts say how long to wait), read by `get_write_request`.
 
-- **Idempotency key**: kept in the page's frontmatter (`idempotency_key:`), added
-  if the text lacks it; every resubmit of one save sends the same bytes.
-- **unchanged**: the page is read first; when it already holds this key and, field
-  by field, this content (`gbrain_stored`), nothing is written.
-- **Versions, emulated**: the page's `(content_hash, updated_at)` is read before,
-  then read again right before each `put_page`. A change between them is a
-  conflict: that re-read becomes the expected version and the page is
-  re-submitted once; a second change is `conflict`. NOT atomic: a write landing
-  between our last check and our `put_page` is overwritten (gbrain keeps it as a
-  page version), and then our read-back is identical, so the save is `written`.
-  A write landing after our `put_page` makes the read-back differ: `failed`.
+The discipline (issues 13 §3 and 22):
+
+- **Never over a page it did not write.** The page is read first. One that holds
+  this save's idempotency key (`idempotency_key:` in its frontmatter, added to the
+  text if missing; or `generated.idempotency_key`) and, field by field, this
+  content (`gbrain_stored`) is `unchanged`: nothing is written. Any other page
+  there (a human page, another slice) is `refused` ("page exists; choose another
+  --as") with nothing sent; only no page (create) or a page of this save with
+  other content (update) is written.
+- **Old contract, versions emulated**: the page's `(content_hash, updated_at)` is
+  read before, then read again right before each `put_page`. A page of someone
+  else appearing is `refused`; a change of ours is re-read and re-submitted once,
+  a second change is `conflict`. NOT atomic: a write landing between our last
+  read and our `put_page` is overwritten (gbrain keeps it as a page version); only
+  the revisioned contract closes that window.
+- **Revisioned contract**: a create omits `expected_revision` (create-only), an
+  update names the revision it read; `request_id` is derived from the
+  idempotency key, the page and that revision (`gbrain_contract.request_id`) and
+  reused on every retry of the write. A revision conflict is one re-read: the page
+  now holding these bytes is `unchanged`, a page of someone else is `refused`,
+  ours with other content is re-submitted against the new revision (a new
+  request, so a new id); a second conflict is `conflict`. A pending receipt is
+  polled (`get_write_request`, else the same `put_page` replayed with the same id)
+  within `pending_wait_s` (at once when a v0.57 receipt says to inspect the
+  server's writer instead); still pending then is `unavailable` with the detail
+  `... pending, request <id>`, so running the same save again (same key, same
+  page, so the same id) settles it. Never re-submitted with a new id.
 - **written** only after a `get_page` read-back holds exactly our page.
 - **refused** (auth, scope, policy, no `put_page`) is never retried.
 - A timeout or dropped connection after `put_page` was sent leaves the state
-  unknown: the page is read once; if it holds our page that is a verified
-  `written`, else `unavailable` (saying whether the page was seen unchanged).
-  Not retried: a slow server stays slow.
-- HTTP 5xx and gbrain's `rate_limited` / `unavailable` are retried, the same
-  bytes, at most `WRITE_ATTEMPTS` writes in all, each after a fresh version check.
+  unknown. The revisioned writer asks for the request's receipt (no such request:
+  `unavailable`, not written; where `get_write_request` is not listed it replays
+  the same request, which gbrain answers with its receipt and never applies
+  twice). The old one reads the page once: if it holds our page that is a
+  verified `written`, else `unavailable` (saying whether the page was seen
+  unchanged); not resent: a slow server stays slow.
+- HTTP 5xx and gbrain's `rate_limited` / `unavailable` / `writer_busy` are
+  retried with the same arguments (the same bytes, the same request id), at most
+  `WRITE_ATTEMPTS` writes in all.
 """
 
 from __future__ import annotations
 
-import json
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -57,13 +77,14 @@ from okf_explorer.core.errors import (
     ProtocolError,
     SourceUnavailable,
 )
-from okf_explorer.core.page_write import SaveOutcome, SaveResult
+from okf_explorer.core.page_write import PAGE_EXISTS, SaveOutcome, SaveResult
 from okf_explorer.sources.gbrain.errors import ServerFailed
 from okf_explorer.sources.gbrain.payloads import ToolDecoder
 from okf_explorer.sources.gbrain.source import McpSource
 from okf_explorer.sources.gbrain.stored import (
     IDEMPOTENCY_KEY,
     ExpectedPage,
+    check_slug,
     content_flag,
     difference,
     expected_page,
@@ -71,12 +92,35 @@ from okf_explorer.sources.gbrain.stored import (
 )
 from okf_explorer.sources.gbrain.transport import JsonRpcTransport
 from okf_explorer.sources.gbrain.url_redaction import redact_url, url_secrets
+from okf_explorer.sources.gbrain_contract import (
+    CONFLICT_CODES,
+    Receipt,
+    WriteContract,
+    contract_of,
+    receipt_of,
+    request_id,
+    tool_error,
+)
+
+__all__ = ["PENDING_WAIT_S", "WRITE_ATTEMPTS", "GbrainWriter", "check_slug"]
 
 WRITE_ATTEMPTS = 3
-"""The most `put_page` requests one save sends (1 + 2 retries of transient failures)."""
+"""The most `put_page` requests one write sends (1 + 2 retries of transient failures)."""
 
 RETRY_BACKOFF_S = 0.2
 """Delay before the first retry of a write, doubled for each later one (0.2 s, 0.4 s)."""
+
+PENDING_WAIT_S = 15.0
+"""How long one save polls a write the server accepted but has not committed (on top
+of the server's own wait before it answers `write_pending`, 5 s by default)."""
+
+POLL_DEFAULT_S = 1.0
+"""Poll delay when a pending receipt names none (v0.57 advises 1 s for a recent write)."""
+
+POLL_MIN_S = 0.05
+
+_UNSEEN = "unseen"
+"""A receipt state of our own: the server could not be asked (unreachable meanwhile)."""
 
 REFUSAL_CODES = frozenset(
     {
@@ -91,10 +135,8 @@ REFUSAL_CODES = frozenset(
 )
 """gbrain error codes that mean no: fail closed, never retried."""
 
-TRANSIENT_CODES = frozenset({"rate_limited", "unavailable"})
-"""gbrain error codes worth another attempt with the same bytes."""
-
-_UNSAFE_SLUG_TEXT = ("\\", "%2e", "%2f", "%5c")
+TRANSIENT_CODES = frozenset({"rate_limited", "unavailable", "writer_busy"})
+"""gbrain error codes worth another attempt with the same arguments."""
 
 
 class _Transient(Exception):
@@ -110,6 +152,15 @@ class _Unknown(Exception):
         self.outcome = outcome
 
 
+class _Rejected(Exception):
+    """`put_page` answered an error code that is neither a refusal nor transient."""
+
+    def __init__(self, message: str, code: str, receipt: Receipt | None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.receipt = receipt
+
+
 class _Outcome(Exception):
     """A final result, raised from deep inside the save."""
 
@@ -122,21 +173,35 @@ class GbrainWriter:
     """A `PageWriter` for a gbrain(-compatible) MCP server (see the module docstring).
 
     Built on the source's own transport (its session, token and timeout; the token
-    is never in a message or a repr). Construction sends nothing. Thread-safe as the
-    transport is, but one save should not race another on the same slug.
+    is never in a message or a repr). Construction sends nothing; the first save
+    asks `tools/list` once for the write contract. Thread-safe as the transport is,
+    but one save should not race another on the same slug.
     """
 
     def __init__(
-        self, source: McpSource | JsonRpcTransport, *, retry_backoff_s: float = RETRY_BACKOFF_S
+        self,
+        source: McpSource | JsonRpcTransport,
+        *,
+        retry_backoff_s: float = RETRY_BACKOFF_S,
+        pending_wait_s: float = PENDING_WAIT_S,
     ) -> None:
         self._rpc = source.transport if isinstance(source, McpSource) else source
-        self._label = self._rpc.label
-        self._decoder = ToolDecoder(self._label, self._rpc.token_source, self._rpc.scrub)
+        self.label = self._rpc.label
+        self._decoder = ToolDecoder(self.label, self._rpc.token_source, self._rpc.scrub)
         self.retry_backoff_s = retry_backoff_s
+        self.pending_wait_s = pending_wait_s
+        self._contract: WriteContract | None = None
+        self._contract_lock = threading.Lock()
 
     @classmethod
     def connect(
-        cls, url: str, *, token: str | None, token_source: str = "a token", timeout: float = 10.0
+        cls,
+        url: str,
+        *,
+        token: str | None,
+        token_source: str = "a token",
+        timeout: float = 10.0,
+        pending_wait_s: float = PENDING_WAIT_S,
     ) -> GbrainWriter:
         """A writer for the MCP endpoint `url` (tests, scripts); sends nothing yet."""
         transport = JsonRpcTransport(
@@ -148,10 +213,10 @@ class GbrainWriter:
             pool_size=2,
             secrets=url_secrets(url),
         )
-        return cls(transport)
+        return cls(transport, pending_wait_s=pending_wait_s)
 
     def __repr__(self) -> str:
-        return f"GbrainWriter({self._label!r})"
+        return f"GbrainWriter({self.label!r})"
 
     def close(self) -> None:
         self._rpc.close()
@@ -172,7 +237,29 @@ class GbrainWriter:
         except _Outcome as final:
             return final.result
 
-    # -- the two tools --------------------------------------------------------------------
+    # -- the server -----------------------------------------------------------------------
+
+    def contract(self) -> WriteContract:
+        """This server's `put_page` contract, from `tools/list` (asked once per writer)."""
+        with self._contract_lock:
+            if self._contract is None:
+                self._contract = contract_of(self._listed_tools())
+            return self._contract
+
+    def _listed_tools(self) -> list[Any]:
+        tools: list[Any] = []
+        params: dict[str, Any] = {}
+        for _ in range(100):
+            result = self._rpc.request("tools/list", params or None)
+            listed = result.get("tools") if isinstance(result, dict) else None
+            if not isinstance(listed, list):
+                raise ProtocolError(f"{self.label} answered tools/list unexpectedly")
+            tools.extend(listed)
+            cursor = result.get("nextCursor")
+            if not cursor:
+                break
+            params = {"cursor": cursor}
+        return tools
 
     def read(self, slug: str) -> dict[str, Any] | None:
         """gbrain's `get_page` object for `slug`, or None when there is no such page."""
@@ -183,10 +270,10 @@ class GbrainWriter:
             return None
         return payload
 
-    def put(self, slug: str, text: str) -> dict[str, Any]:
+    def put(self, arguments: dict[str, Any]) -> dict[str, Any]:
         """One `put_page`, sent once; raises `_Transient`, `_Unknown`, `AuthError`
-        (a refusal), or `OkfError` (anything else)."""
-        params = {"name": "put_page", "arguments": {"slug": slug, "content": text}}
+        (a refusal), `_Rejected` (another error code), or `OkfError` (a bad reply)."""
+        params = {"name": "put_page", "arguments": arguments}
         try:
             result = self._rpc.request("tools/call", params, attempts=1)
         except ServerFailed as error:
@@ -195,23 +282,53 @@ class GbrainWriter:
             raise _Unknown(str(error)) from None
         except ProtocolError as error:  # e.g. a reply cut off: the server may have acted
             raise _Unknown(str(error), SaveOutcome.FAILED) from None
-        code, message = _tool_error(result)
-        if code in REFUSAL_CODES:
-            raise AuthError(f"{self._label} refused put_page: {code}: {self._rpc.scrub(message)}")
-        if code in TRANSIENT_CODES:
-            raise _Transient(f"{self._label} failed put_page: {code}: {self._rpc.scrub(message)}")
-        payload = self._decoder.payload("put_page", {"slug": slug}, result)
+        error = tool_error(result)
+        if error is not None:
+            code = str(error["error"])
+            message = f"{code}: {self.scrub(str(error.get('message') or ''))}"
+            if code in REFUSAL_CODES:
+                raise AuthError(f"{self.label} refused put_page: {message}")
+            if code in TRANSIENT_CODES:
+                raise _Transient(f"{self.label} failed put_page: {message}")
+            raise _Rejected(f"{self.label} failed put_page: {message}", code, receipt_of(error))
+        payload = self._decoder.payload("put_page", {"slug": arguments.get("slug")}, result)
         if not isinstance(payload, dict):
-            raise OkfError(f"{self._label} answered put_page with something unexpected")
+            raise OkfError(f"{self.label} answered put_page with something unexpected")
         return payload
 
+    def receipt(self, rid: str) -> Receipt | None:
+        """`get_write_request`: the request's receipt, or None when the server has no
+        request `rid` from this token (`not_found`: it was never accepted)."""
+        arguments = {"request_id": rid}
+        result = self._rpc.request(
+            "tools/call", {"name": "get_write_request", "arguments": arguments}
+        )
+        error = tool_error(result)
+        if error is not None:
+            code = str(error["error"])
+            if code == "not_found":
+                return None
+            message = f"{code}: {self.scrub(str(error.get('message') or ''))}"
+            if code in REFUSAL_CODES:
+                raise AuthError(f"{self.label} refused get_write_request: {message}")
+            raise ProtocolError(f"{self.label} failed get_write_request: {message}")
+        found = receipt_of(self._decoder.payload("get_write_request", arguments, result))
+        if found is None or found.request_id != rid:
+            raise ProtocolError(f"{self.label} answered get_write_request without its receipt")
+        return found
+
     def result(self, outcome: SaveOutcome, slug: str, detail: str, attempts: int) -> SaveResult:
-        return SaveResult(outcome, slug, f"{self._label}#{slug}", detail, attempts)
+        return SaveResult(outcome, slug, f"{self.label}#{slug}", detail, attempts)
 
 
 @dataclass
 class _Save:
-    """One save: the text it sends, the stored form it expects, the writes it made."""
+    """One save: the text it sends, the stored form it expects, the writes it made.
+
+    `attempts` counts the `put_page` requests sent (replays asked to poll included);
+    `earlier` is set when the server already holds a request of this save from an
+    earlier run with other bytes; `replay_polls` when receipts cannot be read.
+    """
 
     writer: GbrainWriter
     slug: str
@@ -219,17 +336,28 @@ class _Save:
     expected: ExpectedPage
     key: str
     attempts: int = 0
+    earlier: bool = False
+    replay_polls: bool = False
 
     def run(self) -> SaveResult:
         before = self.read("before writing")
         if self.holds_ours(before):
             return self.done(SaveOutcome.UNCHANGED, "the page already holds these bytes")
+        self.refuse_unless_ours(before)
+        if self.contract().revisions:
+            return self.revisioned(before)
+        return self.emulated(before)
+
+    # -- the old contract: versions emulated by reading ------------------------------------
+
+    def emulated(self, before: dict[str, Any] | None) -> SaveResult:
         expected_version, conflicts = _version(before), 0
         while True:
             now = self.read("right before writing")
             if self.holds_ours(now):  # an earlier attempt landed, or a twin save did
                 outcome = SaveOutcome.WRITTEN if self.attempts else SaveOutcome.UNCHANGED
                 return self.done(outcome, "the page holds these bytes (read back)")
+            self.refuse_unless_ours(now)
             if _version(now) != expected_version:
                 if conflicts:
                     return self.done(
@@ -238,28 +366,14 @@ class _Save:
                     )
                 conflicts, expected_version = 1, _version(now)
                 continue  # re-read before the one re-submit
-            reply = self.put_once()
-            if reply is None:
-                continue  # a transient failure: check the version again, then resend
-            return self.verify(reply)
-
-    def put_once(self) -> dict[str, Any] | None:
-        """One `put_page`: its reply, or None to try again after a transient failure."""
-        if self.attempts:
-            time.sleep(self.writer.retry_backoff_s * 2 ** (self.attempts - 1))
-        self.attempts += 1
-        try:
-            return self.writer.put(self.slug, self.text)
-        except AuthError as error:
-            raise self.final(SaveOutcome.REFUSED, str(error)) from None
-        except _Transient as error:
-            if self.attempts >= WRITE_ATTEMPTS:
-                raise self.after_unknown(f"{error}; gave up after {self.attempts} writes") from None
-            return None
-        except _Unknown as error:
-            raise self.after_unknown(str(error), error.outcome) from None
-        except OkfError as error:
-            raise self.final(SaveOutcome.FAILED, str(error)) from None
+            try:
+                reply = self.send({"slug": self.slug, "content": self.text})
+            except _Unknown as error:
+                raise self.after_unknown(str(error), error.outcome) from None
+            except _Rejected as error:
+                raise self.final(SaveOutcome.FAILED, str(error)) from None
+            if reply is not None:
+                return self.verify(reply)
 
     def after_unknown(
         self, reason: str, not_found: SaveOutcome = SaveOutcome.UNAVAILABLE
@@ -285,16 +399,204 @@ class _Save:
             return self.done(
                 SaveOutcome.FAILED, "gbrain stored the content under another page (its id: matched)"
             )
-        back = self.read("to verify the write")
         outcome = SaveOutcome.UNCHANGED if status == "skipped" else SaveOutcome.WRITTEN
+        return self.read_back(outcome, f"gbrain: {status}")
+
+    # -- the revisioned contract (gbrain v0.51+) ---------------------------------------
+
+    def revisioned(self, before: dict[str, Any] | None) -> SaveResult:
+        page, conflicts = before, 0
+        while True:
+            revision = None if page is None else page.get("revision")
+            if page is not None and not isinstance(revision, str):
+                return self.done(
+                    SaveOutcome.FAILED,
+                    f"{self.writer.label} takes expected_revision but gave the page no"
+                    " revision; not written",
+                )
+            rid = request_id(self.key, self.slug, revision)
+            arguments = {"slug": self.slug, "content": self.text, "request_id": rid}
+            if revision is not None:
+                arguments["expected_revision"] = revision
+            receipt = self.submit(arguments)
+            if receipt.committed:
+                return self.verify_committed(rid)
+            conflicts += 1
+            if conflicts > 1:
+                return self.done(
+                    SaveOutcome.CONFLICT,
+                    f"the page changed again after the re-read; not written (request {rid})",
+                )
+            page = self.read("after a revision conflict")
+            if self.holds_ours(page):
+                return self.done(
+                    SaveOutcome.UNCHANGED,
+                    "the page holds these bytes (another save of this slice wrote them)",
+                )
+            self.refuse_unless_ours(page)
+
+    def submit(self, arguments: dict[str, Any]) -> Receipt:
+        """Send one write (retrying transient failures with the same arguments) and
+        follow it to a committed or a conflict receipt; anything else is final."""
+        rid = arguments["request_id"]
+        while True:
+            try:
+                reply = self.send(arguments)
+            except _Unknown as error:
+                return self.settle(rid, arguments, str(error))
+            except _Rejected as error:
+                if error.code in CONFLICT_CODES:
+                    return Receipt(rid, "conflict", error=error.code)
+                if error.code == "write_pending":
+                    return self.until_final(rid, arguments, error.receipt or Receipt(rid, "queued"))
+                if error.code == "idempotency_conflict":  # an earlier run, other bytes
+                    self.earlier = True
+                    return self.settle(rid, arguments, str(error))
+                raise self.final(SaveOutcome.FAILED, str(error)) from None
+            if reply is not None:
+                receipt = receipt_of(reply) or Receipt(rid, "committed")
+                return self.until_final(rid, arguments, receipt)
+
+    def settle(self, rid: str, arguments: dict[str, Any], reason: str) -> Receipt:
+        """The write's fate is unknown: ask for its receipt (never send a new id)."""
+        receipt = self.poll(rid, arguments)
+        if receipt is None:
+            raise self.final(
+                SaveOutcome.UNAVAILABLE,
+                f"{reason}; {self.writer.label} holds no request {rid}: not written",
+            )
+        return self.until_final(rid, arguments, receipt)
+
+    def until_final(self, rid: str, arguments: dict[str, Any], receipt: Receipt) -> Receipt:
+        """Poll a pending request within `pending_wait_s`; a committed or a conflict
+        receipt is returned, a failed one is final, one still pending is `unavailable`."""
+        deadline = time.monotonic() + self.writer.pending_wait_s
+        while receipt.pending or receipt.state == _UNSEEN:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or receipt.inspect_owner:
+                raise self.final(SaveOutcome.UNAVAILABLE, self.still_pending(rid, receipt))
+            wait = receipt.retry_after_s if receipt.retry_after_s is not None else POLL_DEFAULT_S
+            time.sleep(min(max(wait, POLL_MIN_S), remaining))
+            polled = self.poll(rid, arguments)
+            if polled is None:
+                raise self.final(
+                    SaveOutcome.FAILED,
+                    f"{self.writer.label} no longer knows request {rid} it had accepted;"
+                    " not written",
+                )
+            receipt = polled
+        if receipt.committed or receipt.state == "conflict":
+            return receipt
+        why = f": {receipt.error}" if receipt.error else ""
+        raise self.final(
+            SaveOutcome.FAILED,
+            f"{self.writer.label} ended request {rid} {receipt.state}{why}; not written",
+        )
+
+    def still_pending(self, rid: str, receipt: Receipt) -> str:
+        """Why the write is not known to be committed, ending `pending, request <id>`."""
+        where = self.writer.label
+        if receipt.state == _UNSEEN:
+            what = f"{where} could not be asked whether it took the write"
+        else:
+            blocked = f", {receipt.blocked}" if receipt.blocked else ""
+            what = f"{where} accepted the write but has not committed it ({receipt.state}{blocked})"
+        if receipt.inspect_owner:
+            what += "; gbrain advises inspecting its writer (gbrain sources writer status)"
+        return f"{what}; the same save run again settles it: pending, request {rid}"
+
+    def poll(self, rid: str, arguments: dict[str, Any]) -> Receipt | None:
+        """The request's receipt now: `get_write_request`, or where the server has none
+        (or does not let this token read receipts) the same `put_page` replayed with the
+        same id. None: the server holds no such request."""
+        if self.writer.contract().receipts and not self.replay_polls:
+            try:
+                return self.writer.receipt(rid)
+            except AuthError:
+                self.replay_polls = True  # no receipt grant: a replay is the way to ask
+            except SourceUnavailable:
+                return Receipt(rid, _UNSEEN)
+            except OkfError as error:
+                raise self.final(SaveOutcome.FAILED, f"{error} (request {rid})") from None
+        if self.earlier:  # replaying other bytes under this id only repeats the conflict
+            return self.page_settles(rid)
+        self.attempts += 1
+        try:
+            reply = self.writer.put(arguments)
+        except AuthError as error:
+            raise self.final(SaveOutcome.REFUSED, str(error)) from None
+        except (_Transient, _Unknown):
+            return Receipt(rid, _UNSEEN)
+        except _Rejected as error:
+            if error.code in CONFLICT_CODES:
+                return Receipt(rid, "conflict", error=error.code)
+            if error.code == "write_pending":
+                return error.receipt or Receipt(rid, "queued")
+            raise self.final(SaveOutcome.FAILED, str(error)) from None
+        except OkfError as error:
+            raise self.final(SaveOutcome.FAILED, str(error)) from None
+        return receipt_of(reply) or Receipt(rid, "committed")
+
+    def page_settles(self, rid: str) -> Receipt:
+        """Without receipts, an earlier run's request shows only on the page."""
+        page = self.read("to find an earlier request")
+        return (
+            Receipt(rid, "committed")
+            if page is not None and self.ours(page)
+            else Receipt(rid, "queued")
+        )
+
+    def verify_committed(self, rid: str) -> SaveResult:
+        if self.earlier:
+            page = self.read("to verify the write")
+            if page is not None and self.ours(page) and not self.holds_ours(page):
+                return self.done(
+                    SaveOutcome.UNCHANGED,
+                    f"an earlier run of this save wrote this slice there (request {rid})",
+                )
+        return self.read_back(SaveOutcome.WRITTEN, f"gbrain: committed, request {rid}")
+
+    # -- shared -------------------------------------------------------------------------
+
+    def send(self, arguments: dict[str, Any]) -> dict[str, Any] | None:
+        """One `put_page`: its reply, or None to send it again (the same arguments)
+        after a transient failure; `_Unknown` once `WRITE_ATTEMPTS` failed."""
+        if self.attempts:
+            time.sleep(self.writer.retry_backoff_s * 2 ** (self.attempts - 1))
+        self.attempts += 1
+        try:
+            return self.writer.put(arguments)
+        except AuthError as error:
+            raise self.final(SaveOutcome.REFUSED, str(error)) from None
+        except _Transient as error:
+            if self.attempts >= WRITE_ATTEMPTS:
+                raise _Unknown(f"{error}; gave up after {self.attempts} writes") from None
+            return None
+        except OkfError as error:
+            raise self.final(SaveOutcome.FAILED, str(error)) from None
+
+    def read_back(self, outcome: SaveOutcome, note: str) -> SaveResult:
+        back = self.read("to verify the write")
         if back is None:
-            return self.done(SaveOutcome.FAILED, "put_page succeeded but the page cannot be read")
+            return self.done(SaveOutcome.FAILED, "the write succeeded but the page cannot be read")
         differs = difference(self.expected, back)
         if differs:
             return self.done(SaveOutcome.FAILED, f"the page read back differs: {differs}")
         flag = content_flag(back)
-        note = f"; gbrain flagged it {flag}" if flag else ""
-        return self.done(outcome, f"read back identical (gbrain: {status}){note}")
+        flagged = f"; gbrain flagged it {flag}" if flag else ""
+        return self.done(outcome, f"read back identical ({note}){flagged}")
+
+    def contract(self) -> WriteContract:
+        try:
+            return self.writer.contract()
+        except AuthError as error:
+            raise self.final(SaveOutcome.REFUSED, str(error)) from None
+        except SourceUnavailable as error:
+            raise self.final(
+                SaveOutcome.UNAVAILABLE, f"{error} (listing its tools); the write was not sent"
+            ) from None
+        except OkfError as error:
+            raise self.final(SaveOutcome.FAILED, f"{error} (listing its tools)") from None
 
     def read(self, why: str) -> dict[str, Any] | None:
         try:
@@ -309,12 +611,28 @@ class _Save:
         except OkfError as error:
             raise self.final(SaveOutcome.FAILED, f"{error} ({why})") from None
 
+    def ours(self, page: dict[str, Any]) -> bool:
+        """The page was saved by this save: it carries this idempotency key."""
+        frontmatter = page.get("frontmatter")
+        if not isinstance(frontmatter, dict):
+            return False
+        generated = frontmatter.get("generated")
+        nested = generated.get(IDEMPOTENCY_KEY) if isinstance(generated, dict) else None
+        return self.key in (frontmatter.get(IDEMPOTENCY_KEY), nested)
+
     def holds_ours(self, page: dict[str, Any] | None) -> bool:
+        """The page holds exactly what this save sends (its key, field by field)."""
         if page is None:
             return False
         frontmatter = page.get("frontmatter")
         key = frontmatter.get(IDEMPOTENCY_KEY) if isinstance(frontmatter, dict) else None
         return key == self.key and difference(self.expected, page) is None
+
+    def refuse_unless_ours(self, page: dict[str, Any] | None) -> None:
+        """A page this save did not write is never written over: `refused`."""
+        if page is not None and not self.ours(page):
+            where = f"{self.writer.label}#{self.slug}"
+            raise self.final(SaveOutcome.REFUSED, f"{PAGE_EXISTS} ({where})")
 
     def done(self, outcome: SaveOutcome, detail: str) -> SaveResult:
         return self.writer.result(outcome, self.slug, detail, self.attempts)
@@ -323,35 +641,6 @@ class _Save:
         return _Outcome(self.done(outcome, detail))
 
 
-def check_slug(slug: str) -> None:
-    """Raise `ValueError` for a slug gbrain would refuse or rename (it lowercases)."""
-    segments = slug.split("/")
-    if not slug or slug.startswith("/") or ".." in segments or "" in segments:
-        raise ValueError(f"invalid page slug {slug!r}")
-    if any(ord(ch) < 0x20 or 0x7F <= ord(ch) <= 0x9F for ch in slug):
-        raise ValueError(f"invalid page slug {slug!r}: control characters")
-    if any(part in slug.lower() for part in _UNSAFE_SLUG_TEXT):
-        raise ValueError(f"invalid page slug {slug!r}: backslash or an encoded separator")
-    if slug != slug.lower():
-        raise ValueError(f"gbrain lowercases slugs: save as {slug.lower()!r}")
-
-
 def _version(page: dict[str, Any] | None) -> tuple[Any, Any] | None:
     """The emulated version of a page: its content hash and update time (None: absent)."""
     return None if page is None else (page.get("content_hash"), page.get("updated_at"))
-
-
-def _tool_error(result: Any) -> tuple[str | None, str]:
-    """The `error` code and message of a `tools/call` result, or `(None, "")`."""
-    content = result.get("content") if isinstance(result, dict) else None
-    first = content[0] if isinstance(content, list) and content else None
-    text = first.get("text") if isinstance(first, dict) else None
-    if not isinstance(text, str):
-        return None, ""
-    try:
-        payload = json.loads(text)
-    except ValueError:
-        return None, ""
-    if isinstance(payload, dict) and isinstance(payload.get("error"), str):
-        return payload["error"], str(payload.get("message") or "")
-    return None, ""

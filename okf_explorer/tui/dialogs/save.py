@@ -2,11 +2,14 @@
 
 Shows the page text exactly as it would be written and the page name, which
 can be edited; `enter` in the name (or `ctrl+s`) saves, `escape` saves nothing.
+A name the brain's writer cannot take (`sources.writers.check_target`: for gbrain
+also an upper-case or percent-encoded name) is said in the dialog, not saved.
 Nothing is sent to the brain while the preview is open.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from textual import on
@@ -40,9 +43,17 @@ class SavePreview(ModalScreen[str | None]):
         Binding("ctrl+s", "save", "Save", id="confirm-save"),
     ]
 
-    def __init__(self, what: str, text: str, slug: str, where: str) -> None:
+    def __init__(
+        self,
+        what: str,
+        text: str,
+        slug: str,
+        where: str,
+        check: Callable[[str], str] = check_new_slug,
+    ) -> None:
         super().__init__()
         self.what, self.text, self.slug, self.where = what, text, slug, where
+        self.check = check
 
     def compose(self) -> ComposeResult:
         with Vertical(id="save-box"):
@@ -61,6 +72,6 @@ class SavePreview(ModalScreen[str | None]):
     def action_save(self) -> None:
         typed = self.query_one(Input).value
         try:
-            self.dismiss(check_new_slug(typed))
+            self.dismiss(self.check(typed))
         except ValueError as error:
             self.query_one("#save-error", Static).update(str(error))

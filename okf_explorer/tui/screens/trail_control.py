@@ -4,10 +4,12 @@
 trail as JSON (`core.graph.trail`: `{"generated", "edges"}`) like `e` exports a slice
 (atomically, never into the bundle; downloaded by the browser under `web`),
 `S` previews it as a page. `S` on the explorer previews the slice on screen.
-The preview (`SavePreview`) shows the exact page text; confirming saves it in a
-worker through the brain's `PageWriter` (`sources.writers`), and a notification
-says the outcome. A save that fails is a notification, never a broken screen;
-a saved page is picked up by refreshing the index.
+The preview (`SavePreview`) shows the exact page text and checks the name by the
+writer's rules; confirming saves it in a worker through the brain's `PageWriter`
+(`sources.writers`), and a notification says the outcome (`refused: NAME · page
+exists; ...` for a page the save did not write, `unavailable: ... pending, request
+ID` for a gbrain write not committed yet). A save that fails is a notification,
+never a broken screen; a saved page is picked up by refreshing the index.
 """
 
 from __future__ import annotations
@@ -148,6 +150,7 @@ class TrailControl:
         self._preview("slice", graph, default)
 
     def _preview(self, what: str, graph: SavedGraph, default: str) -> None:
+        from okf_explorer.sources.writers import check_target
         from okf_explorer.tui.dialogs.save import SavePreview
 
         index = self.brain.index
@@ -158,7 +161,8 @@ class TrailControl:
         )
         key = idempotency_key(graph)
         text = compose(at=iso_now())
-        dialog = SavePreview(what, text, default, self.brain.label)
+        check = partial(check_target, self.brain.source)
+        dialog = SavePreview(what, text, default, self.brain.label, check)
         self.screen.app.push_screen(dialog, partial(self._confirmed, compose, text, key))
 
     def _confirmed(
