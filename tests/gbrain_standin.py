@@ -2,7 +2,7 @@
 
 The pinned gbrain (0.46.28) predates revisions and write receipts, so the writer's
 revisioned path is tested against this small, real MCP server over HTTP. It keeps
-gbrain's documented rules (`okf_explorer/sources/gbrain_contract.py` cites them) and
+gbrain's documented rules (`okf_explorer/sources/gbrain/contract.py` cites them) and
 nothing more:
 
 - `get_page` answers the stored form (frontmatter without type/title/tags, the body

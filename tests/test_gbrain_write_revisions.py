@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from okf_explorer.core.page_write import SaveOutcome
+from okf_explorer.sources.gbrain.contract import request_id
 from okf_explorer.sources.gbrain.write import GbrainWriter
-from okf_explorer.sources.gbrain_contract import request_id
 from tests.gbrain_standin import GbrainStandIn, standin
 
 SLUG = "slices/x"

@@ -10,6 +10,10 @@ hits (about `CHUNK_WORDS` words) rather than a stored chunk; `page_id` and
 set of pages is. The query is our search syntax (`core.search.query`); a
 query that is not valid syntax is searched as its plain words, as gbrain does
 with any text. `limit` defaults to 20 and is clamped to `SEARCH_CAP`.
+
+A query past the caps of `core.search.query` is an `invalid_params` error,
+refused before any work; one that runs past the search deadline is an
+`internal_error` saying so (as gbrain answers a database timeout).
 """
 
 from __future__ import annotations
@@ -18,7 +22,12 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from okf_explorer.core.search.query import SearchSyntaxError, parse_query, words_query
+from okf_explorer.core.search.query import (
+    QueryTooLong,
+    SearchSyntaxError,
+    parse_query,
+    words_query,
+)
 from okf_explorer.core.search.text_index import HIT_CLOSE, HIT_OPEN
 from okf_explorer.server.params import (
     SOURCE_ID,
@@ -44,6 +53,8 @@ def search(brain: Any, args: Mapping[str, Any]) -> Any:
     optional_str(args, "mode")  # accepted, and ignored: a remote caller's mode is (gbrain)
     try:
         query = parse_query(text)
+    except QueryTooLong as error:
+        raise invalid(str(error)) from None
     except SearchSyntaxError:
         query = None
     searcher = brain.text_search()
@@ -58,6 +69,8 @@ def search(brain: Any, args: Mapping[str, Any]) -> Any:
     if hits is None:
         try:
             query = words_query(text)
+        except QueryTooLong as error:
+            raise invalid(str(error)) from None
         except SearchSyntaxError:
             return []
         hits = searcher.search(_with_types(query, types), limit, offset=offset, tokens=CHUNK_WORDS)

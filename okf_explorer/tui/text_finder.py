@@ -10,7 +10,8 @@ them (the simplest method that survives any renderer: search the rendered
 text, not the Markdown source).
 
 Searches run in a thread (the first one may sync the text index); a query
-that is not valid syntax shows one line saying so instead of hits.
+that is not valid syntax shows one line saying so instead of hits, and one
+past the caps or the deadline of a search also a notification.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from textual.content import Content
 from textual.widget import Widget
 
 from okf_explorer.core.errors import OkfError
-from okf_explorer.core.search.query import SearchSyntaxError
+from okf_explorer.core.search.query import QueryTooLong, SearchSyntaxError, SearchTimedOut
 from okf_explorer.core.search.text_index import HIT_CLOSE, HIT_OPEN, SearchHit
 from okf_explorer.core.text_safety import printable
 
@@ -62,6 +63,14 @@ class TextFinder(Provider):
     """Every query is a text search (the palette `ctrl+f` opens)."""
 
     prefix = ""
+    _told: str | None = None
+
+    def _tell(self, message: str) -> None:
+        """A notification for a search refused or stopped by a limit, once per message
+        while the palette is open (it searches again at every key)."""
+        if message != self._told:
+            self._told = message
+            self.app.notify(message, title="Search", severity="warning")
 
     def _host(self) -> TextSearchHost | None:
         screen = self.screen
@@ -76,6 +85,10 @@ class TextFinder(Provider):
             return
         try:
             hits = await asyncio.to_thread(host.search_text, text, HIT_LIMIT)
+        except (QueryTooLong, SearchTimedOut) as error:
+            self._tell(str(error))
+            yield Hit(0.0, Content(str(error)), lambda: None, text=str(error))
+            return
         except SearchSyntaxError as error:
             yield Hit(0.0, Content(str(error)), lambda: None, text=str(error))
             return

@@ -71,3 +71,25 @@ async def test_bad_syntax_is_one_line_not_a_crash(tmp_path: Path) -> None:
         await pilot.press(*'"zebra')
         await settle(pilot, until=lambda: len(hits(app)) > 0)
         assert "bad search syntax" in hits(app)[0]
+
+
+async def test_a_query_past_the_caps_notifies_and_finds_nothing(tmp_path: Path) -> None:
+    """Issue 22 item 5: a pasted query of thousands of words is refused at once (a
+    notification, and one line in the palette), not searched for seconds."""
+    from textual.command import CommandInput
+
+    from okf_explorer.core.search.query import MAX_QUERY_BYTES
+
+    app = make_app(brain_for(BundleSource(write_bundle(tmp_path / "b", PAGES))), start="index")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+f")
+        await pilot.pause()
+        app.screen.query_one(CommandInput).value = " ".join(["zebracorn"] * 4000)
+        await settle(pilot, until=lambda: len(hits(app)) > 0)
+        assert "too long" in hits(app)[0]
+        messages = [n.message for n in app._notifications]
+        assert len(messages) == 1 and f"at most {MAX_QUERY_BYTES}" in messages[0]
+        await pilot.press("space")  # the same refusal again: no second notification
+        await settle(pilot)
+        assert len(app._notifications) == 1

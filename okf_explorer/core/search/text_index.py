@@ -15,8 +15,19 @@ benchmark bundle it took 1.43 s to fill (unicode61: 0.21 s) and 29 MB on disk
 index time, where the budget is +30 %. Word matching is also what the
 mention finder needs (`core.search.mentions`).
 
-The file is a private cache like the link index's: mode 0600; a file that is
-corrupt, of another layout or of another source is deleted and rebuilt.
+The file is a private cache like the link index's: mode 0600. A file of
+another version or layout (its tables differ from ours in any way), of another
+source, or corrupt (when opened, or found so later) is replaced by an empty
+index of ours in one `os.replace` (its `-wal`/`-shm` removed first, so a stale
+log is never replayed into it) and filled again. When the file cannot be kept
+(a file where its folder should be, a folder in its place, a read-only folder,
+a full disk) the index lives in memory instead and `fallback` says why: a
+search never fails for want of a cache.
+
+Every search has a deadline (`SEARCH_DEADLINE`): SQLite's progress handler
+stops it between steps of its work (`SearchTimedOut`). One step (one page's
+ranking or snippet) is not interruptible, which is why the query's size is
+capped (`core.search.query`) and so is the snippet's work (`core.search.snippet`).
 """
 
 from __future__ import annotations
@@ -25,20 +36,49 @@ import contextlib
 import os
 import sqlite3
 import threading
-from collections.abc import Callable, Iterable, Mapping
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
+from typing import TypeVar
 
+from okf_explorer.core.atomic import atomic_write
 from okf_explorer.core.pages import PageInfo
-from okf_explorer.core.search.query import SearchQuery, SearchSyntaxError
+from okf_explorer.core.search.query import (
+    SearchQuery,
+    SearchSyntaxError,
+    SearchTimedOut,
+    query_terms,
+)
+from okf_explorer.core.search.snippet import (
+    ELLIPSIS,
+    HEAD_CHARS,
+    HIT_CLOSE,
+    HIT_OPEN,
+    fts5_may_read_whole,
+    window_snippet,
+)
+
+__all__ = [
+    "HIT_CLOSE",
+    "HIT_OPEN",
+    "SEARCH_DEADLINE",
+    "SNIPPET_TOKENS",
+    "TEXT_INDEX_VERSION",
+    "SearchHit",
+    "TextIndex",
+]
 
 TEXT_INDEX_VERSION = "1"
 """Bump when the tables below change: an older file is rebuilt."""
 TOKENIZER = "unicode61 remove_diacritics 2"
-HIT_OPEN, HIT_CLOSE = "\x02", "\x03"
-"""What marks a hit inside `SearchHit.snippet` (never part of indexed text)."""
 SNIPPET_TOKENS = 16
 """Words in a search snippet (FTS5 caps it at 64)."""
+SEARCH_DEADLINE = 5.0
+"""Seconds one search may run before it is stopped (read when a search starts)."""
+_PROGRESS_STEPS = 1000
+"""SQLite virtual-machine steps between two looks at the deadline."""
 _TAG_SEP = "\x1f"
 
 _SCHEMA = (
@@ -49,8 +89,25 @@ _SCHEMA = (
     " prefix='2 3')",
 )
 
+_DAMAGED = frozenset({sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB})
+"""SQLite errors saying the file is not (or no longer) a database: rebuild it."""
+_CANNOT_KEEP = frozenset(
+    {
+        sqlite3.SQLITE_PERM,
+        sqlite3.SQLITE_BUSY,
+        sqlite3.SQLITE_LOCKED,
+        sqlite3.SQLITE_READONLY,
+        sqlite3.SQLITE_IOERR,
+        sqlite3.SQLITE_FULL,
+        sqlite3.SQLITE_CANTOPEN,
+    }
+)
+"""SQLite errors saying the file cannot be written (or read) now: go on in memory."""
+
 BodyReader = Callable[[list[str]], Iterable[tuple[str, str]]]
 """Reads the bodies of some slugs: `(slug, body)` pairs, any order; unreadable ones skipped."""
+
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,92 +136,219 @@ class SearchHit:
         return words
 
 
+class _Foreign(Exception):
+    """The file is an SQLite database, but not an index of ours for this source."""
+
+
 class TextIndex:
-    """An FTS5 index of page bodies (`path=None`: in memory). Thread-safe."""
+    """An FTS5 index of page bodies (`path=None`: in memory). Thread-safe.
+
+    `path` becomes None, and `fallback` says why, when the file cannot be kept.
+    """
 
     def __init__(self, path: Path | None, source_key: str) -> None:
         self.path = path
+        self.fallback: str | None = None
         self._key = source_key
         self._lock = threading.Lock()
+        self._synced: tuple[Mapping[str, PageInfo], BodyReader] | None = None
         self._db = self._open()
+
+    # -- the file --------------------------------------------------------------------
 
     def _open(self) -> sqlite3.Connection:
         if self.path is None:
-            return self._prepare(sqlite3.connect(":memory:", check_same_thread=False))
+            return self._in_memory()
         try:
-            return self._prepare(self._connect(self.path))
-        except sqlite3.DatabaseError:  # corrupt, or not ours: start again
-            with contextlib.suppress(OSError):
-                os.remove(self.path)
-            return self._prepare(self._connect(self.path))
+            return self._open_file(self.path)
+        except (OSError, sqlite3.Error) as error:
+            return self._give_up_file(self.path, error)
 
-    @staticmethod
-    def _connect(path: Path) -> sqlite3.Connection:
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
-        os.close(fd)
-        return sqlite3.connect(path, check_same_thread=False, timeout=10)
-
-    def _prepare(self, db: sqlite3.Connection) -> sqlite3.Connection:
-        db.execute(
-            "PRAGMA journal_mode=WAL" if self.path is not None else "PRAGMA journal_mode=OFF"
-        )
-        db.execute("PRAGMA synchronous=NORMAL")
-        for statement in _SCHEMA:
-            db.execute(statement)
-        stored = dict(db.execute("SELECT key, value FROM meta"))
-        wanted = {"version": TEXT_INDEX_VERSION, "source": self._key}
-        if stored != wanted:
-            with db:
-                db.execute("DELETE FROM docs")
-                db.execute("DELETE FROM fts")
-                db.execute("DELETE FROM meta")
-                db.executemany("INSERT INTO meta VALUES (?, ?)", wanted.items())
+    def _in_memory(self) -> sqlite3.Connection:
+        db = sqlite3.connect(":memory:", check_same_thread=False)
+        db.execute("PRAGMA journal_mode=OFF")
+        _create(db, self._key)
         return db
+
+    def _open_file(self, path: Path) -> sqlite3.Connection:
+        """Our index at `path`: opened as it is when it is ours, else replaced by an
+        empty one first. Raises OSError or `sqlite3.Error` when it cannot be kept."""
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        if path.is_symlink() or (path.exists() and not path.is_file()):
+            raise OSError(f"{path.name} is not a regular file")
+        if not path.exists():
+            self._replace_with_empty(path)
+        try:
+            return self._connect(path)
+        except (_Foreign, sqlite3.DatabaseError) as error:
+            if isinstance(error, sqlite3.Error) and _code(error) not in _DAMAGED:
+                raise
+        self._replace_with_empty(path)
+        try:
+            return self._connect(path)
+        except _Foreign:  # another process put its own file back meanwhile: let it be
+            raise OSError(f"{path.name} is not an index of this version") from None
+
+    def _connect(self, path: Path) -> sqlite3.Connection:
+        db = sqlite3.connect(path, check_same_thread=False, timeout=10)
+        try:
+            if _layout(db) != _our_layout() or _meta(db) != _wanted_meta(self._key):
+                raise _Foreign
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+        except BaseException:
+            db.close()
+            raise
+        return db
+
+    def _replace_with_empty(self, path: Path) -> None:
+        """Put an empty index of ours at `path` in one rename; its old log goes first (a
+        log left beside a new file would be replayed into it)."""
+        fresh = sqlite3.connect(":memory:")
+        try:
+            _create(fresh, self._key)
+            data = fresh.serialize()
+        finally:
+            fresh.close()
+        for suffix in ("-wal", "-shm"):
+            with contextlib.suppress(FileNotFoundError):
+                os.remove(f"{path}{suffix}")
+        atomic_write(path, data, mode=0o600, durable=False)
+
+    def _give_up_file(self, path: Path, error: BaseException) -> sqlite3.Connection:
+        """Keep the index in memory from now on; `fallback` says why."""
+        self.fallback = f"cannot keep the search index in {path.parent} ({_reason(error)})"
+        self.path = None
+        return self._in_memory()
+
+    def _recover(self, error: sqlite3.Error) -> None:
+        """After `error` from the file: a damaged file is replaced by an empty one, a file
+        that cannot be written is left for memory. Re-raises any other error."""
+        code, path = _code(error), self.path
+        if path is None or (code not in _DAMAGED and code not in _CANNOT_KEEP):
+            raise error
+        with contextlib.suppress(sqlite3.Error):
+            self._db.close()
+        cause: BaseException = error
+        if code in _DAMAGED:
+            try:
+                self._replace_with_empty(path)
+                self._db = self._connect(path)
+                return
+            except (OSError, sqlite3.Error, _Foreign) as failure:
+                cause = failure
+        self._db = self._give_up_file(path, cause)
+
+    def _with_recovery(self, work: Callable[[], _T]) -> _T:
+        """`work()`; when the file fails it (damaged, or cannot be written), recover, fill
+        the index again as the last sync did, and run `work()` once more."""
+        try:
+            return work()
+        except sqlite3.Error as error:
+            self._recover(error)
+        if self._synced is not None:
+            self._sync(*self._synced)
+        return work()
+
+    # -- filling ---------------------------------------------------------------------
 
     def sync(self, pages: Mapping[str, PageInfo], read_bodies: BodyReader) -> int:
         """Bring the index up to `pages` (readable pages only); returns how many bodies
         were read. Raises what `read_bodies` raises (nothing is then committed)."""
         with self._lock:
-            db = self._db
-            stored = dict(db.execute("SELECT slug, fingerprint FROM docs"))
-            wanted = {slug: info for slug, info in pages.items() if info.readable}
-            gone = [s for s, fp in stored.items() if s not in wanted or wanted[s].fingerprint != fp]
-            fresh = [s for s, info in wanted.items() if stored.get(s) != info.fingerprint]
-            if not gone and not fresh:
-                return 0
-            with db:
-                for slug in gone:
-                    row = db.execute("SELECT id FROM docs WHERE slug = ?", (slug,)).fetchone()
-                    db.execute("DELETE FROM fts WHERE rowid = ?", row)
-                    db.execute("DELETE FROM docs WHERE id = ?", row)
-                read = 0
-                for slug, body in read_bodies(fresh):
-                    info = wanted.get(slug)
-                    if info is None:
-                        continue
-                    tags = _TAG_SEP + _TAG_SEP.join(t.lower() for t in info.tags) + _TAG_SEP
-                    cursor = db.execute(
-                        "INSERT OR REPLACE INTO docs (slug, fingerprint, title, type, tags)"
-                        " VALUES (?, ?, ?, ?, ?)",
-                        (slug, info.fingerprint, info.title, info.type, tags),
-                    )
-                    db.execute(
-                        "INSERT INTO fts (rowid, title, body) VALUES (?, ?, ?)",
-                        (cursor.lastrowid, _clean(info.title), _clean(body)),
-                    )
-                    read += 1
+            try:
+                read = self._sync(pages, read_bodies)
+            except sqlite3.Error as error:
+                self._recover(error)
+                read = self._sync(pages, read_bodies)
+            self._synced = (pages, read_bodies)
             return read
 
+    def _sync(self, pages: Mapping[str, PageInfo], read_bodies: BodyReader) -> int:
+        db = self._db
+        stored = dict(db.execute("SELECT slug, fingerprint FROM docs"))
+        wanted = {slug: info for slug, info in pages.items() if info.readable}
+        gone = [s for s, fp in stored.items() if s not in wanted or wanted[s].fingerprint != fp]
+        fresh = [s for s, info in wanted.items() if stored.get(s) != info.fingerprint]
+        if not gone and not fresh:
+            return 0
+        with db:
+            for slug in gone:
+                row = db.execute("SELECT id FROM docs WHERE slug = ?", (slug,)).fetchone()
+                db.execute("DELETE FROM fts WHERE rowid = ?", row)
+                db.execute("DELETE FROM docs WHERE id = ?", row)
+            read = 0
+            for slug, body in read_bodies(fresh):
+                info = wanted.get(slug)
+                if info is None:
+                    continue
+                tags = _TAG_SEP + _TAG_SEP.join(t.lower() for t in info.tags) + _TAG_SEP
+                cursor = db.execute(
+                    "INSERT OR REPLACE INTO docs (slug, fingerprint, title, type, tags)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    (slug, info.fingerprint, info.title, info.type, tags),
+                )
+                db.execute(
+                    "INSERT INTO fts (rowid, title, body) VALUES (?, ?, ?)",
+                    (cursor.lastrowid, _clean(info.title), _clean(body)),
+                )
+                read += 1
+        return read
+
+    # -- searching -------------------------------------------------------------------
+
     def search(
-        self, query: SearchQuery, limit: int = 20, offset: int = 0, tokens: int = SNIPPET_TOKENS
+        self,
+        query: SearchQuery,
+        limit: int = 20,
+        offset: int = 0,
+        tokens: int = SNIPPET_TOKENS,
+        *,
+        deadline: float | None = None,
     ) -> list[SearchHit]:
         """Ranked hits of `query`, snippets of about `tokens` words (at most 64).
-        Raises `SearchSyntaxError` for bad FTS5 syntax."""
+
+        Raises `SearchSyntaxError` for bad FTS5 syntax, `SearchTimedOut` past
+        `deadline` seconds (default `SEARCH_DEADLINE`, read now).
+        """
+        seconds = SEARCH_DEADLINE if deadline is None else deadline
+        stop_at = time.monotonic() + seconds
         tokens = max(1, min(int(tokens), 64))
+        phrases = query_terms(query.text)
+        with self._lock:
+
+            def work() -> list[SearchHit]:
+                hits = []
+                with self._deadline(stop_at):
+                    for rowid, slug, title, kind, score in self._ranked(query, limit, offset):
+                        if time.monotonic() > stop_at:
+                            raise SearchTimedOut(seconds)
+                        snippet = self._snippet(rowid, title, query, phrases, tokens, stop_at)
+                        hits.append(SearchHit(slug, title, kind, float(score), snippet))
+                return hits
+
+            try:
+                return self._with_recovery(work)
+            except sqlite3.OperationalError as error:
+                if _code(error) == sqlite3.SQLITE_INTERRUPT:
+                    raise SearchTimedOut(seconds) from None
+                raise SearchSyntaxError(f"bad search syntax: {_fts_message(error)}") from None
+
+    @contextlib.contextmanager
+    def _deadline(self, stop_at: float) -> Iterator[None]:
+        self._db.set_progress_handler(lambda: time.monotonic() > stop_at, _PROGRESS_STEPS)
+        try:
+            yield
+        finally:
+            self._db.set_progress_handler(None, 0)
+
+    def _ranked(
+        self, query: SearchQuery, limit: int, offset: int
+    ) -> list[tuple[int, str, str, str | None, float]]:
+        """`(rowid, slug, title, type, score)` of the hits, best first (no snippets: those
+        are made for the rows returned only)."""
         sql = [
-            "SELECT d.slug, d.title, d.type, -bm25(fts, 5.0, 1.0) AS score,",
-            f" snippet(fts, -1, '{HIT_OPEN}', '{HIT_CLOSE}', '…', {tokens})",
+            "SELECT d.id, d.slug, d.title, d.type, -bm25(fts, 5.0, 1.0) AS score",
             " FROM fts JOIN docs d ON d.id = fts.rowid WHERE fts MATCH ?",
         ]
         params: list[object] = [query.text]
@@ -182,15 +366,40 @@ class TextIndex:
             params += [len(query.path), query.path]
         sql.append(" ORDER BY score DESC, d.slug LIMIT ? OFFSET ?")
         params += [max(0, limit), max(0, offset)]
-        with self._lock:
-            try:
-                rows = self._db.execute("".join(sql), params).fetchall()
-            except sqlite3.OperationalError as error:
-                raise SearchSyntaxError(f"bad search syntax: {_fts_message(error)}") from None
-        return [
-            SearchHit(slug, title, kind, float(score), " ".join(snippet.split()))
-            for slug, title, kind, score, snippet in rows
-        ]
+        return self._db.execute("".join(sql), params).fetchall()
+
+    def _snippet(
+        self, rowid: int, title: str, query: SearchQuery, phrases: int, tokens: int, stop_at: float
+    ) -> str:
+        """The one-line snippet of hit `rowid`: FTS5's over the whole page when its work is
+        bounded (`core.search.snippet`), else of a window of the page."""
+        db = self._db
+        if fts5_may_read_whole(phrases, self._tokens(rowid)):
+            row = db.execute(
+                f"SELECT snippet(fts, -1, '{HIT_OPEN}', '{HIT_CLOSE}', '{ELLIPSIS}', {tokens})"
+                " FROM fts WHERE fts MATCH ? AND rowid = ?",
+                (query.text, rowid),
+            ).fetchone()
+            return " ".join((row[0] if row else "").split())
+        (head,) = db.execute(
+            "SELECT substr(body, 1, ?) FROM fts WHERE rowid = ?", (HEAD_CHARS, rowid)
+        ).fetchone()
+        snippet = window_snippet(
+            title,
+            head or "",
+            lambda: db.execute("SELECT body FROM fts WHERE rowid = ?", (rowid,)).fetchone()[0],
+            query.text,
+            phrases=phrases,
+            tokens=tokens,
+            tokenizer=TOKENIZER,
+            stop_at=stop_at,
+        )
+        return " ".join(snippet.split())
+
+    def _tokens(self, rowid: int) -> int:
+        """The tokens of page `rowid` (title and body), from FTS5's own count."""
+        row = self._db.execute("SELECT sz FROM fts_docsize WHERE id = ?", (rowid,)).fetchone()
+        return sum(_varints(row[0])) if row and isinstance(row[0], bytes) else 1 << 30
 
     def pages_with_phrase(self, phrase: str) -> list[str]:
         """Slugs of the pages whose body holds `phrase` as whole words (any case)."""
@@ -200,10 +409,12 @@ class TextIndex:
         match = '{body}: "' + " ".join(words) + '"'
         with self._lock:
             try:
-                rows = self._db.execute(
-                    "SELECT d.slug FROM fts JOIN docs d ON d.id = fts.rowid WHERE fts MATCH ?",
-                    (match,),
-                ).fetchall()
+                rows = self._with_recovery(
+                    lambda: self._db.execute(
+                        "SELECT d.slug FROM fts JOIN docs d ON d.id = fts.rowid WHERE fts MATCH ?",
+                        (match,),
+                    ).fetchall()
+                )
             except sqlite3.OperationalError:
                 return []
         return [slug for (slug,) in rows]
@@ -211,18 +422,79 @@ class TextIndex:
     def body(self, slug: str) -> str | None:
         """The indexed body of `slug` (as read at the last sync), or None."""
         with self._lock:
-            row = self._db.execute(
-                "SELECT f.body FROM docs d JOIN fts f ON f.rowid = d.id WHERE d.slug = ?", (slug,)
-            ).fetchone()
+            row = self._with_recovery(
+                lambda: self._db.execute(
+                    "SELECT f.body FROM docs d JOIN fts f ON f.rowid = d.id WHERE d.slug = ?",
+                    (slug,),
+                ).fetchone()
+            )
         return row[0] if row else None
 
     def __len__(self) -> int:
         with self._lock:
-            return self._db.execute("SELECT count(*) FROM docs").fetchone()[0]
+            return self._with_recovery(
+                lambda: self._db.execute("SELECT count(*) FROM docs").fetchone()[0]
+            )
 
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+
+def _create(db: sqlite3.Connection, source_key: str) -> None:
+    """Our tables and meta rows in an empty database."""
+    with db:
+        for statement in _SCHEMA:
+            db.execute(statement)
+        db.executemany("INSERT INTO meta VALUES (?, ?)", _wanted_meta(source_key).items())
+
+
+def _wanted_meta(source_key: str) -> dict[str, str]:
+    return {"version": TEXT_INDEX_VERSION, "source": source_key}
+
+
+def _meta(db: sqlite3.Connection) -> dict[str, str]:
+    return dict(db.execute("SELECT key, value FROM meta"))
+
+
+def _layout(db: sqlite3.Connection) -> dict[str, str]:
+    """Every table and index of a database, by name, as its schema states them."""
+    rows = db.execute("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")
+    return {f"{kind} {name}": sql or "" for kind, name, sql in rows}
+
+
+@cache
+def _our_layout() -> dict[str, str]:
+    """What `_layout` says of an index of ours (FTS5's own tables included)."""
+    db = sqlite3.connect(":memory:")
+    try:
+        _create(db, "")
+        return _layout(db)
+    finally:
+        db.close()
+
+
+def _code(error: sqlite3.Error) -> int | None:
+    """SQLite's primary result code of `error` (None when it has none)."""
+    code = getattr(error, "sqlite_errorcode", None)
+    return code & 0xFF if isinstance(code, int) else None
+
+
+def _reason(error: BaseException) -> str:
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror.lower()
+    return " ".join(str(error).split()) or type(error).__name__
+
+
+def _varints(blob: bytes) -> list[int]:
+    """The values of SQLite varints (FTS5's `docsize` record: tokens per column)."""
+    values, value = [], 0
+    for byte in blob:
+        value = (value << 7) | (byte & 0x7F)
+        if not byte & 0x80:
+            values.append(value)
+            value = 0
+    return values
 
 
 def _clean(text: str) -> str:

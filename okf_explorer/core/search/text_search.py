@@ -14,6 +14,7 @@ pages whose `updated_at` moved.
 
 from __future__ import annotations
 
+import logging
 import re
 import threading
 from collections.abc import Iterable, Iterator, Sequence
@@ -23,24 +24,20 @@ from okf_explorer.core.errors import PageNotFound, PageUnreadable
 from okf_explorer.core.index.model import LinkIndex
 from okf_explorer.core.port import BodyReader, PageSource, ServerSearch
 from okf_explorer.core.search.query import SearchQuery, parse_query
-from okf_explorer.core.search.text_index import (
-    HIT_CLOSE,
-    HIT_OPEN,
-    SNIPPET_TOKENS,
-    SearchHit,
-    TextIndex,
-)
+from okf_explorer.core.search.snippet import snippet_around
+from okf_explorer.core.search.text_index import SNIPPET_TOKENS, SearchHit, TextIndex
+from okf_explorer.core.text_safety import printable
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     from okf_explorer.core.brain_index import IndexedBrain
 
+log = logging.getLogger(__name__)
+
 DEFAULT_LIMIT = 20
 MAX_LIMIT = 1000
 """The most hits one search returns."""
-SERVER_SNIPPET_CHARS = 160
-"""Characters of a server row's text kept around its first hit."""
 _WORD = re.compile(r"[\w\u0080-\U0010ffff]+")
 _OPERATORS = frozenset({"AND", "OR", "NOT", "NEAR"})
 
@@ -55,6 +52,7 @@ class TextSearch:
         self._lock = threading.Lock()
         self._index: TextIndex | None = None
         self._synced: LinkIndex | None = None
+        self._fallback_said = False
 
     @property
     def answered_by(self) -> str:
@@ -77,7 +75,12 @@ class TextSearch:
             hits = self._server_search(server, parsed, limit + max(0, offset))
             if hits is not None:
                 return hits[max(0, offset) :]
-        return self.text_index().search(parsed, limit, offset, tokens)
+        index = self.text_index()
+        try:
+            return index.search(parsed, limit, offset, tokens)
+        finally:  # a file that failed during the search leaves the index in memory
+            with self._lock:
+                self._say_fallback(index)
 
     def text_index(self) -> TextIndex:
         """The local text index, synced with the brain's current link index."""
@@ -88,7 +91,15 @@ class TextSearch:
             if self._synced is not link_index:
                 self._index.sync(link_index.pages, self._reader())
                 self._synced = link_index
+            self._say_fallback(self._index)
             return self._index
+
+    def _say_fallback(self, index: TextIndex) -> None:
+        """Say once (a warning: one line on stderr) that the index lives in memory
+        (called under `_lock`)."""
+        if index.fallback and not self._fallback_said:
+            self._fallback_said = True
+            log.warning("okf-explorer: %s; searching in memory", printable(index.fallback))
 
     def close(self) -> None:
         with self._lock:
@@ -168,30 +179,3 @@ def _server_hit(row: dict[str, Any], words: Sequence[str]) -> SearchHit:
         score=float(score) if isinstance(score, int | float) else 0.0,
         snippet=snippet_around(text or "", words),
     )
-
-
-def snippet_around(text: str, words: Sequence[str], width: int = SERVER_SNIPPET_CHARS) -> str:
-    """One line of `text` around the first of `words` (whole words, any case), each
-    occurrence between `HIT_OPEN` and `HIT_CLOSE`; the start of the text when none is found."""
-    flat = " ".join(text.replace(HIT_OPEN, " ").replace(HIT_CLOSE, " ").split())
-    pattern = _words_pattern(words)
-    found = pattern.search(flat) if pattern else None
-    start = max(0, found.start() - width // 3) if found else 0
-    if start:
-        space = flat.find(" ", start)
-        start = space + 1 if 0 <= space < (found.start() if found else start) else start
-    end = min(len(flat), start + width)
-    if end < len(flat):
-        space = flat.rfind(" ", start, end)
-        end = space if space > start else end
-    window = flat[start:end]
-    if pattern:
-        window = pattern.sub(lambda m: HIT_OPEN + m.group(0) + HIT_CLOSE, window)
-    return ("…" if start else "") + window + ("…" if end < len(flat) else "")
-
-
-def _words_pattern(words: Sequence[str]) -> re.Pattern[str] | None:
-    if not words:
-        return None
-    alternatives = "|".join(re.escape(w) for w in sorted(set(words), key=len, reverse=True))
-    return re.compile(rf"(?<![\w])(?:{alternatives})\w*", re.IGNORECASE)

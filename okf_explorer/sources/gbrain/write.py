@@ -1,6 +1,6 @@
 """`GbrainWriter`: saving a page into a gbrain server through its `put_page` tool.
 
-gbrain has had two write contracts (`gbrain_contract` has the findings, by version);
+gbrain has had two write contracts (`contract` has the findings, by version);
 the writer asks `tools/list` once and follows the one the server speaks.
 
 **0.46.28** (the pinned peer; its source, `src/core/ops/pages.ts` and
@@ -39,7 +39,7 @@ The discipline (issues 13 §3 and 22):
   the revisioned contract closes that window.
 - **Revisioned contract**: a create omits `expected_revision` (create-only), an
   update names the revision it read; `request_id` is derived from the
-  idempotency key, the page and that revision (`gbrain_contract.request_id`) and
+  idempotency key, the page and that revision (`contract.request_id`) and
   reused on every retry of the write. A revision conflict is one re-read: the page
   now holding these bytes is `unchanged`, a page of someone else is `refused`,
   ours with other content is re-submitted against the new revision (a new
@@ -78,6 +78,15 @@ from okf_explorer.core.errors import (
     SourceUnavailable,
 )
 from okf_explorer.core.page_write import PAGE_EXISTS, SaveOutcome, SaveResult
+from okf_explorer.sources.gbrain.contract import (
+    CONFLICT_CODES,
+    Receipt,
+    WriteContract,
+    contract_of,
+    receipt_of,
+    request_id,
+    tool_error,
+)
 from okf_explorer.sources.gbrain.errors import ServerFailed
 from okf_explorer.sources.gbrain.payloads import ToolDecoder
 from okf_explorer.sources.gbrain.source import McpSource
@@ -92,15 +101,6 @@ from okf_explorer.sources.gbrain.stored import (
 )
 from okf_explorer.sources.gbrain.transport import JsonRpcTransport
 from okf_explorer.sources.gbrain.url_redaction import redact_url, url_secrets
-from okf_explorer.sources.gbrain_contract import (
-    CONFLICT_CODES,
-    Receipt,
-    WriteContract,
-    contract_of,
-    receipt_of,
-    request_id,
-    tool_error,
-)
 
 __all__ = ["PENDING_WAIT_S", "WRITE_ATTEMPTS", "GbrainWriter", "check_slug"]
 
