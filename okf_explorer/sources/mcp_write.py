@@ -45,7 +45,6 @@ The discipline (issue 13 §3), and how it is met without server support:
 
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -68,6 +67,7 @@ from okf_explorer.sources.gbrain_stored import (
 )
 from okf_explorer.sources.mcp import McpSource
 from okf_explorer.sources.mcp_errors import ServerFailed
+from okf_explorer.sources.mcp_json import decode
 from okf_explorer.sources.mcp_payloads import ToolDecoder
 from okf_explorer.sources.mcp_transport import JsonRpcTransport
 from okf_explorer.sources.url_redaction import redact_url, url_secrets
@@ -349,8 +349,8 @@ def _tool_error(result: Any) -> tuple[str | None, str]:
     if not isinstance(text, str):
         return None, ""
     try:
-        payload = json.loads(text)
-    except ValueError:
+        payload = decode(text, "the server")
+    except (ValueError, ProtocolError):
         return None, ""
     if isinstance(payload, dict) and isinstance(payload.get("error"), str):
         return payload["error"], str(payload.get("message") or "")
