@@ -65,7 +65,7 @@ from okf_explorer.cli_okf_filter import filtered_pages, filtered_walk, okf_filte
 from okf_explorer.cli_usage import UsageError
 from okf_explorer.core.errors import PageUnreadable
 from okf_explorer.core.graph import DEPTH_CAP, Edge, clamp_depth
-from okf_explorer.core.text_safety import json_text, printable
+from okf_explorer.core.text_safety import json_text, printable, printable_body
 
 if TYPE_CHECKING:
     from okf_explorer.core.brain import Brain
@@ -141,9 +141,19 @@ def _get(brain: Brain, args: argparse.Namespace) -> int:
         raise PageUnreadable(page.slug, page.error or "unknown reason", kind)
     if args.json:
         emit(json_text(page.to_json(), indent=2) + "\n")
-    else:
-        emit(page.content.rstrip("\n") + "\n")
+        return 0
+    body = page.content.rstrip("\n") + "\n"
+    # On a terminal the body's controls would drive it (retitle, clear, reorder);
+    # piped or redirected, the bytes stay exact.
+    emit(printable_body(body) if _stdout_is_terminal() else body)
     return 0
+
+
+def _stdout_is_terminal() -> bool:
+    try:
+        return sys.stdout.isatty()
+    except (ValueError, OSError):  # closed: the write that follows reports it
+        return False
 
 
 def _list(brain: Brain, args: argparse.Namespace) -> int:
