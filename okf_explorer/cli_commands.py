@@ -52,6 +52,7 @@ from typing import TYPE_CHECKING
 
 from okf_explorer.cli_common import (
     emit,
+    emit_pieces,
     explain_lines,
     export_format,
     fetch_page,
@@ -176,7 +177,7 @@ def _links(brain: Brain, args: argparse.Namespace) -> int:
     if getattr(args, "explain", False):
         emit("".join(explain_lines(brain, edges)))
     elif args.json:
-        emit(render_edges(brain, edges, "json", slug, args.depth, args.direction))
+        emit_pieces(render_edges(brain, edges, "json", slug, args.depth, args.direction))
     else:
         emit("".join(f"{printable(node)}\n" for node in unique_targets(edges)))
     return 0
@@ -188,11 +189,11 @@ def _export(brain: Brain, args: argparse.Namespace) -> int:
     slug = resolve_name(brain, args.slug)
     edges = _walk(brain, slug, args)
     fmt = export_format(args.format, args.output)
-    text = render_edges(brain, edges, fmt, slug, args.depth, args.direction)
+    pieces = render_edges(brain, edges, fmt, slug, args.depth, args.direction)
     if args.output is None or args.output == "-":
-        emit(text)
+        emit_pieces(pieces)
         return 0
-    written = write_export(Path(args.output), text, forbidden_root=brain.local_root, fmt=fmt)
+    written = write_export(Path(args.output), pieces, forbidden_root=brain.local_root, fmt=fmt)
     count = len(edges)
     note(f"exported {count} edge{'' if count == 1 else 's'} to {written}")
     return 0

@@ -1,11 +1,12 @@
-"""Export of the slice on screen (`e`): OKF edge JSON, written atomically."""
+"""Export of the slice on screen (`e`): OKF edge JSON, written atomically, a record
+at a time (`core.export`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
 
-from okf_explorer.core.export import default_export_name, render, write_export
+from okf_explorer.core.export import default_export_name, render, render_pieces, write_export
 from okf_explorer.core.graph import Edge
 from okf_explorer.tui.history import View
 
@@ -20,8 +21,11 @@ def export_slice(
     (the bundle folder) keeps the explorer from writing into the brain itself.
     Raises `ExportFailed`.
     """
-    name, text = slice_file(edges, view)
-    return write_export(directory / name, text, forbidden_root=forbidden_root)
+    name = default_export_name(view.slug, view.depth, view.direction, "json")
+    pieces = render_pieces(
+        edges, "json", root=view.slug, depth=view.depth, direction=view.direction
+    )
+    return write_export(directory / name, pieces, forbidden_root=forbidden_root)
 
 
 def slice_file(edges: Sequence[Edge], view: View) -> tuple[str, str]:
