@@ -238,3 +238,19 @@ def test_a_cut_utf8_character_is_read_whole_and_a_bad_byte_is_placed() -> None:
     where = bad.index(b"\xff")
     with pytest.raises(MalformedExport, match=f"not UTF-8 at byte {where}"):
         check_export_stream("json", [bytes([byte]) for byte in bad])
+
+
+@pytest.mark.parametrize("spool", [8 * 1024 * 1024, 64])
+def test_the_browser_download_is_the_bytes_e_writes(
+    brains: dict[str, Brain], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, spool: int
+) -> None:
+    from okf_explorer.tui import slice_export
+    from okf_explorer.tui.history import View
+
+    monkeypatch.setattr(slice_export, "SPOOL_BYTES", spool)  # 64: spilled to a file
+    view = View("tables/orders", 2, "both")
+    edges = brains["sample"].traverse(view.slug, view.depth, view.direction)
+    written = slice_export.export_slice(edges, view, tmp_path)
+    name, data = slice_export.slice_file(edges, view)
+    with data:
+        assert (name, data.read()) == (written.name, written.read_bytes())
