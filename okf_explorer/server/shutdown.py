@@ -37,7 +37,7 @@ class Shutdown:
 
     def __init__(self) -> None:
         self._requested = threading.Event()
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # a second signal may arrive inside `request`
         self._idle = threading.Condition(self._lock)
         self._busy_calls = 0
         self._loop: asyncio.AbstractEventLoop | None = None
