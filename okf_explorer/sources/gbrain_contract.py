@@ -51,6 +51,9 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
+from okf_explorer.core.errors import ProtocolError
+from okf_explorer.sources.mcp_json import decode
+
 PENDING_STATES = frozenset({"queued", "running", "recovering"})
 """Receipt states of a write accepted but not yet final."""
 
@@ -160,8 +163,8 @@ def tool_error(result: Any) -> dict[str, Any] | None:
     if not isinstance(text, str):
         return None
     try:
-        payload = json.loads(text)
-    except ValueError:
+        payload = decode(text, "the server")
+    except (ValueError, ProtocolError):
         return None
     if isinstance(payload, dict) and isinstance(payload.get("error"), str):
         return payload

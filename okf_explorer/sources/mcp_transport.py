@@ -27,7 +27,6 @@ What this module guarantees:
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import threading
 import time
@@ -44,6 +43,7 @@ from okf_explorer.sources.mcp_errors import (
     unreachable_error,
 )
 from okf_explorer.sources.mcp_http import DeadlineBackend, capped_chunks, deadline_transport
+from okf_explorer.sources.mcp_json import decode
 from okf_explorer.sources.mcp_sse import is_refusal, is_reply, refusal_text, sse_lines, sse_messages
 
 log = logging.getLogger(__name__)
@@ -324,7 +324,7 @@ class JsonRpcTransport:
                 head += chunk
                 if len(head) >= 4096:
                     break
-            data = json.loads(head[:4096])
+            data = decode(head[:4096], self.label)
         except (ValueError, httpx.HTTPError, OkfError):
             return ""
         error = data.get("error") if isinstance(data, dict) else None
@@ -369,7 +369,7 @@ class JsonRpcTransport:
         if not raw.strip():
             return []
         try:
-            data = json.loads(raw)
+            data = decode(raw, self.label)
         except ValueError:
             raise ProtocolError(f"{self.label} answered with invalid JSON") from None
         return data if isinstance(data, list) else [data]
