@@ -181,6 +181,34 @@ def write_token_file(peer: GbrainPeer) -> Path:
     return peer.token_file.with_name(WRITE_TOKEN_NAME)
 
 
+def raw_tool_text(peer: GbrainPeer, token_file: Path, name: str, arguments: dict[str, Any]) -> str:
+    """The exact `content[0].text` a tool answers, straight from the server (no decoding:
+    byte-for-byte compares; a `put_page` of a person's own, bypassing our writer)."""
+    from okf_explorer.sources.gbrain.transport import JsonRpcTransport
+
+    transport = JsonRpcTransport(
+        peer.url,
+        label=peer.url,
+        token=token_file.read_text().strip(),
+        token_source="test",
+        timeout=30.0,
+        pool_size=1,
+    )
+    try:
+        result = transport.request("tools/call", {"name": name, "arguments": arguments})
+    finally:
+        transport.close()
+    return str(result["content"][0]["text"])
+
+
+def page_state(peer: GbrainPeer, token_file: Path, slug: str) -> tuple[str, str]:
+    """The page as the server holds it: its full `get_page` reply (content, `content_hash`,
+    `updated_at`, tags) and its versions (`get_versions`: an upsert snapshots the old row)."""
+    page = raw_tool_text(peer, token_file, "get_page", {"slug": slug, "include_content": True})
+    versions = raw_tool_text(peer, token_file, "get_versions", {"slug": slug})
+    return page, versions
+
+
 def stop_gbrain(peer: GbrainPeer, *, remove_brain: bool = True) -> None:
     """SIGTERM the server (SIGKILL after a grace period); drop its brain folder."""
     with contextlib.suppress(ProcessLookupError, PermissionError):

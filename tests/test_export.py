@@ -6,6 +6,7 @@ import json
 import os
 import re
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 
 import networkx as nx
@@ -183,8 +184,12 @@ def test_write_export_in_an_unwritable_folder(tmp_path: Path) -> None:
 def test_write_export_that_does_not_verify_is_removed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real_read = Path.read_bytes
-    monkeypatch.setattr(Path, "read_bytes", lambda self: real_read(self)[:-1])
+    real_read = export_module.read_back
+
+    def one_byte_short(path: Path) -> Iterator[bytes]:
+        yield b"".join(real_read(path))[:-1]
+
+    monkeypatch.setattr(export_module, "read_back", one_byte_short)
     with pytest.raises(ExportFailed, match="verify"):
         write_export(tmp_path / "x.json", "[]\n")
     assert list(tmp_path.iterdir()) == []

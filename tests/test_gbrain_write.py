@@ -3,15 +3,16 @@ beside the read one), through a counting proxy on loopback (tests/counting_proxy
 that counts what reaches the server and misbehaves on cue.
 
 The discipline under test (okf_explorer/sources/gbrain/write.py): `written` only when
-read back identical; the same save twice is `unchanged` with no write and one page;
-a refusal is never retried; a change under us is re-read and re-submitted once, then
-`conflict`; transient failures resend the same bytes, at most `WRITE_ATTEMPTS` times;
-a lost reply is found out by reading, never assumed.
+read back identical; a page carrying this save's key is `unchanged` with no write,
+whatever its bytes (the same save twice, another run of the slice, a person's edit),
+and one page; a refusal is never retried; transient failures resend the same bytes,
+at most `WRITE_ATTEMPTS` times, each resend after a re-read (an earlier attempt that
+landed is `written`, a page of this slice that appeared `unchanged`, a page of
+someone else `refused`); a lost reply is found out by reading, never assumed.
 """
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -23,7 +24,7 @@ from okf_explorer.core.page_write import SaveOutcome
 from okf_explorer.sources.factory import open_source
 from okf_explorer.sources.gbrain.write import WRITE_ATTEMPTS, GbrainWriter
 from tests.counting_proxy import CountingProxy, ProxiedCall, tool_reply
-from tests.gbrain_peer import GbrainPeer, write_token_file
+from tests.gbrain_peer import GbrainPeer, page_state, raw_tool_text, write_token_file
 
 CORPUS = Path(__file__).resolve().parent / "gbrain_client_corpus"
 
@@ -45,6 +46,10 @@ tags: [trail]
 1. [Alice](/people/alice)
 2. [Bob](/people/bob), followed `related`
 """
+
+
+IDENTICAL = "the same slice is already saved there (identical)"
+DIFFERS = "the same slice is already saved there (content differs from this save: left as it is)"
 
 
 def page(key: str, extra: str = "") -> str:
@@ -87,6 +92,15 @@ def direct(peer: GbrainPeer):
     writer.close()
 
 
+def by_hand(peer: GbrainPeer, slug: str, text: str) -> None:
+    """A `put_page` of a person's own, straight to the server (no writer, no checks)."""
+    raw_tool_text(peer, write_token_file(peer), "put_page", {"slug": slug, "content": text})
+
+
+def state(peer: GbrainPeer, slug: str) -> tuple[str, str]:
+    return page_state(peer, write_token_file(peer), slug)
+
+
 def read_page(peer: GbrainPeer, slug: str):
     source = open_source(peer.url, token_file=peer.token_file)
     try:
@@ -101,8 +115,8 @@ def test_a_save_is_written_and_read_back_identical(peer, write_through):
     assert result.outcome is SaveOutcome.WRITTEN, result.detail
     assert result.attempts == 1 and proxy.count("put_page") == 1
     assert result.where.endswith("#trails/written")
-    # get_page: before, right before writing, the read-back
-    assert proxy.tools() == ["get_page", "get_page", "put_page", "get_page"]
+    # get_page: before writing (right before: the contract was asked first), the read-back
+    assert proxy.tools() == ["get_page", "put_page", "get_page"]
     stored = read_page(peer, "trails/written")
     assert stored.type == "Trail" and "[Bob](/people/bob)" in stored.content
     assert stored.frontmatter["idempotency_key"] == "k-written"
@@ -121,16 +135,35 @@ def test_the_same_save_twice_is_unchanged_and_one_page(peer, write_through):
         source.close()
     assert first.outcome is SaveOutcome.WRITTEN
     assert second.outcome is SaveOutcome.UNCHANGED and second.attempts == 0
+    assert second.detail == IDENTICAL
     assert proxy.count("put_page") == 1  # the second save wrote nothing
 
 
-def test_the_same_key_with_other_content_is_written_again(peer, write_through):
+def test_another_save_of_the_slice_with_other_bytes_leaves_the_page_unchanged(peer, write_through):
+    """The same slice composed at another time (another `generated.at`, another run):
+    the page already carrying its key is kept as it is, never written over."""
     writer, proxy = write_through()
     writer.write_page("trails/rekeyed", page("k-same"), idempotency_key="k-same")
-    edited = page("k-same", "\nOne more line.\n")
-    result = writer.write_page("trails/rekeyed", edited, idempotency_key="k-same")
-    assert result.outcome is SaveOutcome.WRITTEN and proxy.count("put_page") == 2
-    assert "One more line." in read_page(peer, "trails/rekeyed").content
+    before = state(peer, "trails/rekeyed")
+    later = page("k-same", "\nOne more line.\n")
+    result = writer.write_page("trails/rekeyed", later, idempotency_key="k-same")
+    assert (result.outcome, result.attempts) == (SaveOutcome.UNCHANGED, 0), result.detail
+    assert result.detail == DIFFERS
+    assert proxy.count("put_page") == 1
+    assert state(peer, "trails/rekeyed") == before
+
+
+def test_a_saved_slice_a_person_edited_keeps_the_edit(peer, write_through):
+    writer, proxy = write_through()
+    text = page("k-edited")
+    assert writer.write_page("trails/edited", text, idempotency_key="k-edited").attempts == 1
+    by_hand(peer, "trails/edited", text + "\nA note by hand.\n")  # the key kept
+    before = state(peer, "trails/edited")
+    again = writer.write_page("trails/edited", text, idempotency_key="k-edited")
+    assert (again.outcome, again.attempts, again.detail) == (SaveOutcome.UNCHANGED, 0, DIFFERS)
+    assert proxy.count("put_page") == 1
+    assert state(peer, "trails/edited") == before
+    assert "A note by hand." in read_page(peer, "trails/edited").content
 
 
 def test_a_key_the_text_lacks_is_added_to_its_frontmatter(peer, write_through):
@@ -226,74 +259,73 @@ def test_a_timeout_before_the_server_acted_is_unavailable_not_a_write(peer, writ
         read_page(peer, "trails/stalled")
 
 
-def interleave(
-    proxy: CountingProxy,
-    direct: GbrainWriter,
-    slug: str,
-    after_reads: set[int],
-    key: str | None = None,
-):
-    """After the Nth `get_page` of the writer under test (N in `after_reads`), another
-    writer changes the page: a concurrent edit between our read and our write. With
-    `key` the edit is a save of the same slice (ours, other content); without, a page
-    of someone else (key `other-N`)."""
-    seen = iter(range(1, 100))
-    lock = threading.Lock()
+def fail_first_put(proxy: CountingProxy, meanwhile: Callable[[ProxiedCall], None]) -> None:
+    """The first `put_page` is answered HTTP 503 by the proxy, a transient failure the
+    writer resends after; `meanwhile(call)` runs first: what the server saw in between."""
+    fired: list[bool] = []
 
-    def edit(call: ProxiedCall) -> None:
-        if call.tool != "get_page":
-            return
-        with lock:
-            number = next(seen)
-        if number in after_reads:
-            edit_key = key or f"other-{number}"
-            text = page(edit_key, f"\nEdit {number}.\n")
-            done = direct.write_page(slug, text, idempotency_key=edit_key)
-            assert done.outcome is SaveOutcome.WRITTEN, done.detail
+    def fail(call: ProxiedCall):
+        if call.tool != "put_page" or fired:
+            return None
+        fired.append(True)
+        meanwhile(call)
+        return 503, b'{"error": "busy"}'
 
-    proxy.after = edit
+    proxy.reply = fail
 
 
-def test_a_change_of_our_page_under_us_is_re_read_and_re_submitted_once(
-    peer, write_through, direct
-):
+def test_an_earlier_attempt_that_landed_is_found_before_a_resend(peer, write_through):
+    """The server took the write but its reply was a 503: the re-read before the
+    resend finds the page holding our bytes, `written`, and sends nothing again."""
     writer, proxy = write_through()
-    interleave(proxy, direct, "trails/raced", after_reads={1}, key="k-raced")
-    result = writer.write_page("trails/raced", page("k-raced"), idempotency_key="k-raced")
-    assert result.outcome is SaveOutcome.WRITTEN, result.detail
-    assert result.attempts == 1
-    stored = read_page(peer, "trails/raced")
-    assert stored.frontmatter["idempotency_key"] == "k-raced" and "Edit 1." not in stored.content
+    fail_first_put(proxy, lambda call: by_hand(peer, "trails/landed", call.arguments["content"]))
+    result = writer.write_page("trails/landed", page("k-landed"), idempotency_key="k-landed")
+    assert (result.outcome, result.attempts) == (SaveOutcome.WRITTEN, 1), result.detail
+    assert "an earlier attempt landed" in result.detail
+    assert proxy.count("put_page") == 1
+    assert read_page(peer, "trails/landed").frontmatter["idempotency_key"] == "k-landed"
 
 
-def test_a_second_change_under_us_is_a_conflict(peer, write_through, direct):
+def test_a_save_of_the_slice_landing_before_a_resend_is_left_unchanged(peer, write_through, direct):
+    """Two first saves of one slice: the other lands while ours waits to resend; ours
+    finds its key there and leaves that page as it is, never overwriting it."""
     writer, proxy = write_through()
-    interleave(proxy, direct, "trails/contested", after_reads={1, 2}, key="k-mine")
-    result = writer.write_page("trails/contested", page("k-mine"), idempotency_key="k-mine")
-    assert result.outcome is SaveOutcome.CONFLICT and result.attempts == 0
-    assert proxy.count("put_page") == 0
-    assert "Edit 2." in read_page(peer, "trails/contested").content
+    twin = page("k-twin", "\nThe other run.\n")
+
+    def other_run(call: ProxiedCall) -> None:
+        done = direct.write_page("trails/twin", twin, idempotency_key="k-twin")
+        assert done.outcome is SaveOutcome.WRITTEN, done.detail
+
+    fail_first_put(proxy, other_run)
+    result = writer.write_page("trails/twin", page("k-twin"), idempotency_key="k-twin")
+    assert (result.outcome, result.attempts, result.detail) == (SaveOutcome.UNCHANGED, 1, DIFFERS)
+    assert proxy.count("put_page") == 1
+    assert "The other run." in read_page(peer, "trails/twin").content
 
 
-def test_a_page_of_someone_else_appearing_under_us_is_refused(peer, write_through, direct):
-    """Issue 22 §1: the page created between our first read and our write is not ours:
-    refused, nothing sent, the other page stays."""
+def test_a_page_of_someone_else_appearing_before_a_resend_is_refused(peer, write_through, direct):
+    """Issue 22 §1: the page created while the write waited to be resent is not ours:
+    refused, nothing resent, the other page stays."""
     writer, proxy = write_through()
-    interleave(proxy, direct, "trails/taken-meanwhile", after_reads={1})
-    result = writer.write_page("trails/taken-meanwhile", page("k-late"), idempotency_key="k-late")
-    assert (result.outcome, result.attempts) == (SaveOutcome.REFUSED, 0)
+
+    def someone_else(call: ProxiedCall) -> None:
+        done = direct.write_page("trails/taken", page("other"), idempotency_key="other")
+        assert done.outcome is SaveOutcome.WRITTEN, done.detail
+
+    fail_first_put(proxy, someone_else)
+    result = writer.write_page("trails/taken", page("k-late"), idempotency_key="k-late")
+    assert (result.outcome, result.attempts) == (SaveOutcome.REFUSED, 1)
     assert result.detail.startswith("page exists; choose another --as")
-    assert proxy.count("put_page") == 0
-    assert read_page(peer, "trails/taken-meanwhile").frontmatter["idempotency_key"] == "other-1"
+    assert proxy.count("put_page") == 1
+    assert read_page(peer, "trails/taken").frontmatter["idempotency_key"] == "other"
 
 
-def test_a_write_overtaken_before_the_read_back_is_not_written(peer, write_through, direct):
+def test_a_write_overtaken_before_the_read_back_is_not_written(peer, write_through):
     writer, proxy = write_through()
 
     def overtake(call: ProxiedCall) -> None:
-        if call.tool == "put_page":  # a twin save of the slice, with later content
-            text = page("k-early", "\nLater edit.\n")
-            direct.write_page("trails/overtaken", text, idempotency_key="k-early")
+        if call.tool == "put_page":  # a person's edit of the page just saved
+            by_hand(peer, "trails/overtaken", page("k-early", "\nLater edit.\n"))
 
     proxy.after = overtake
     result = writer.write_page("trails/overtaken", page("k-early"), idempotency_key="k-early")
@@ -333,7 +365,7 @@ def test_a_write_that_cannot_be_read_back_is_not_written(peer, write_through):
     writer, proxy = write_through()
 
     def no_read_back(call: ProxiedCall):
-        if call.tool == "get_page" and proxy.count("get_page") > 2:
+        if call.tool == "get_page" and proxy.count("get_page") > 1:  # the read-back
             return 503, b""
         return None
 

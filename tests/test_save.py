@@ -171,6 +171,9 @@ def test_written_then_unchanged_keeps_one_file_with_the_first_bytes(tmp_path: Pa
     later = compose(at="2027-01-01T00:00:00+00:00")
     second = writer.write_page("trails/orders", later, idempotency_key=key)
     assert (second.outcome, second.attempts) == (SaveOutcome.UNCHANGED, 0)
+    assert second.detail == (
+        "the same slice is already saved there (content differs from this save: left as it is)"
+    )
     assert (root / "trails/orders.md").read_bytes() == saved
     assert sorted(p.name for p in (root / "trails").iterdir()) == ["orders.md"]
 
@@ -433,7 +436,7 @@ def test_save_prints_its_outcome_and_exits_0_then_unchanged(tmp_path: Path, run)
         "outcome": "unchanged",
         "slug": "trails/o",
         "where": str(where),
-        "detail": "the same slice is already saved there",
+        "detail": "the same slice is already saved there (identical)",
         "attempts": 0,
         "idempotency_key": saved_key(saved.decode()),
     }

@@ -11,41 +11,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from okf_explorer.sources.gbrain.transport import JsonRpcTransport
 from tests.conftest import SAMPLE_BRAIN
-from tests.gbrain_peer import GbrainPeer, write_token_file
+from tests.gbrain_peer import GbrainPeer, page_state, raw_tool_text, write_token_file
 
 pytestmark = pytest.mark.gbrain
 
 CLIENT_CORPUS = Path(__file__).resolve().parent / "gbrain_client_corpus"
-
-
-def raw_tool_text(peer: GbrainPeer, token_file: Path, name: str, arguments: dict[str, Any]) -> str:
-    """The exact `content[0].text` a tool answers (no decoding: byte-for-byte compare)."""
-    transport = JsonRpcTransport(
-        peer.url,
-        label=peer.url,
-        token=token_file.read_text().strip(),
-        token_source="test",
-        timeout=30.0,
-        pool_size=1,
-    )
-    try:
-        result = transport.request("tools/call", {"name": name, "arguments": arguments})
-    finally:
-        transport.close()
-    return str(result["content"][0]["text"])
-
-
-def page_state(peer: GbrainPeer, token_file: Path, slug: str) -> tuple[str, str]:
-    """The page as the server holds it: its full `get_page` reply and its versions."""
-    page = raw_tool_text(peer, token_file, "get_page", {"slug": slug, "include_content": True})
-    versions = raw_tool_text(peer, token_file, "get_versions", {"slug": slug})
-    return page, versions
 
 
 def refused_one_line(err: str, url: str, slug: str) -> bool:
@@ -110,3 +84,35 @@ def test_another_slice_under_the_same_name_is_refused(client_writer, counting_pr
     status, out, _ = run(*argv, "zettelkasten", "--as", "slices/refusal-x")
     assert (status, out.split("\t")[0]) == (0, "unchanged")  # the first slice is still ours
     assert page_state(peer, token, "slices/refusal-x") == first
+
+
+def test_a_saved_slice_a_person_edited_is_unchanged_and_keeps_the_edit(
+    client_writer, counting_proxy, run
+):
+    """The slice's page carries this save's key but a person's edit: the same save
+    again is `unchanged` (exit 0, the detail says the content differs), nothing sent,
+    the edit kept byte for byte."""
+    peer = client_writer
+    token = write_token_file(peer)
+    proxy = counting_proxy(peer.url)
+    argv = ("save", "--source", proxy.url, "--token-file", str(token), "--json")
+    status, out, _ = run(*argv, "zettelkasten", "--as", "slices/edited-x")
+    assert (status, json.loads(out)["outcome"]) == (0, "written"), out
+    key = json.loads(out)["idempotency_key"]
+    saved = json.loads(raw_tool_text(peer, token, "get_page", {"slug": "slices/edited-x"}))
+    assert saved["frontmatter"]["idempotency_key"] == key
+    edited = (  # the person keeps the key; the edit goes straight to the server
+        f'---\ntype: Slice\ntitle: {json.dumps(saved["title"])}\nidempotency_key: "{key}"\n---\n'
+        f"{saved['compiled_truth']}\n\nA note by hand.\n"
+    )
+    raw_tool_text(peer, token, "put_page", {"slug": "slices/edited-x", "content": edited})
+    before = page_state(peer, token, "slices/edited-x")
+    assert "A note by hand." in before[0]
+    status, out, err = run(*argv, "zettelkasten", "--as", "slices/edited-x")
+    record = json.loads(out)
+    assert (status, record["outcome"], record["attempts"], err) == (0, "unchanged", 0, ""), out
+    assert record["detail"] == (
+        "the same slice is already saved there (content differs from this save: left as it is)"
+    )
+    assert proxy.count("put_page") == 1  # the first save only
+    assert page_state(peer, token, "slices/edited-x") == before

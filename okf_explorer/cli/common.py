@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -105,11 +105,12 @@ def page_record(info: PageInfo) -> dict[str, Any]:
 
 def render_edges(
     brain: Brain, edges: list[Edge], fmt: str, root: str, depth: int, direction: Direction
-) -> str:
-    from okf_explorer.core.export.formats import render
+) -> Iterator[str]:
+    """The slice in `fmt`, a record at a time (`core.export.formats.render_pieces`)."""
+    from okf_explorer.core.export.formats import render_pieces
 
-    text = render(edges, fmt, root=root, depth=depth, direction=direction, titles=titles_of(brain))
-    return text if text.endswith("\n") else text + "\n"
+    titles = titles_of(brain)
+    return render_pieces(edges, fmt, root=root, depth=depth, direction=direction, titles=titles)
 
 
 def titles_of(brain: Brain) -> dict[str, str] | None:
@@ -123,6 +124,15 @@ def titles_of(brain: Brain) -> dict[str, str] | None:
 def emit(text: str) -> None:
     """Write command output to stdout (as one write, so a broken pipe stops it cleanly)."""
     sys.stdout.write(text)
+
+
+def emit_pieces(pieces: Iterable[str]) -> None:
+    """Write output rendered in pieces to stdout a block at a time (an export of a
+    million edges is never held whole)."""
+    from okf_explorer.core.export.formats import text_blocks
+
+    for block in text_blocks(pieces):
+        sys.stdout.write(block)
 
 
 def note(message: str) -> None:

@@ -23,7 +23,7 @@ import errno
 import os
 import stat
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 TEMP_TAG = "okf"
@@ -32,13 +32,14 @@ TEMP_TAG = "okf"
 
 def atomic_write(
     target: Path,
-    data: bytes,
+    data: bytes | Iterable[bytes],
     *,
     mode: int | None = None,
     verify: Callable[[Path], None] | None = None,
     durable: bool = True,
 ) -> None:
-    """Replace `target` with `data` atomically; `OSError` propagates.
+    """Replace `target` with `data` (bytes, or blocks of them written as they come)
+    atomically; `OSError` propagates, and so does whatever the blocks raise.
 
     `mode` is the new file's permission bits; by default the existing file's
     mode is kept, and a new file gets `0o666` less the process umask (as
@@ -56,7 +57,11 @@ def atomic_write(
     fd, temp = tempfile.mkstemp(dir=target.parent, prefix=_temp_prefix(target), suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+            if isinstance(data, bytes | bytearray):
+                handle.write(data)
+            else:
+                for block in data:
+                    handle.write(block)
             handle.flush()
             os.fchmod(handle.fileno(), mode)
             if durable:

@@ -4,13 +4,15 @@ Reads are fail-open, writes are fail-closed. A `PageWriter` writes one page and
 says exactly what happened, as a `SaveResult`:
 
 - `written`: the page was written **and read back identical** (verified);
-- `unchanged`: the page already held these exact bytes (the same idempotency
-  key and content), so nothing was written; it was read back and is identical;
+- `unchanged`: the name already holds a page carrying this save's idempotency
+  key (this slice, saved before), so nothing was written, whatever its bytes: a
+  page a person edited since, or another run of the slice wrote, is left as it
+  is (`same_slice` says whether its content is this save's);
 - `refused`: the brain said no (auth, scope, policy), or the name holds a page
   this save did not write (`PAGE_EXISTS`): a save never replaces what it did not
   write; never retried;
-- `conflict`: the page changed under us, and the one re-read and re-submit with
-  the expected version failed again;
+- `conflict`: the brain refused to create the page because one was there, yet a
+  re-read finds none (it came and went under us); nothing was written;
 - `unavailable`: the brain could not be reached, or accepted the write without
   committing it yet (the detail names the pending request); nothing is known to
   be written;
@@ -18,7 +20,8 @@ says exactly what happened, as a `SaveResult`:
 
 The idempotency key is derived from the content (roots, depth, direction,
 edges) by the caller and reused on every retry of one save, so saving the same
-slice twice yields one page with identical bytes, not two.
+slice twice yields one page, not two. Every writer only ever creates a page:
+what is already at the name is `unchanged` (this key) or `refused` (anything else).
 """
 
 from __future__ import annotations
@@ -29,6 +32,16 @@ from typing import Protocol, runtime_checkable
 
 PAGE_EXISTS = "page exists; choose another --as"
 """The refusal every writer gives for a name that holds a page this save did not write."""
+
+SAME_SLICE = "the same slice is already saved there"
+"""The `unchanged` every writer gives for a name holding a page with this save's key."""
+
+
+def same_slice(identical: bool) -> str:
+    """The `unchanged` detail: the slice is there, and whether its content is this
+    save's (else a person's edit or another run's bytes, kept as they are)."""
+    state = "identical" if identical else "content differs from this save: left as it is"
+    return f"{SAME_SLICE} ({state})"
 
 
 class SaveOutcome(StrEnum):

@@ -17,8 +17,10 @@ The convention, the same everywhere (it reads like a Python string literal):
 - everything else, including a backslash, is left as it is.
 
 `printable` is for display only: names stay exact in `--json` output and in
-exports. `reversible` also doubles backslashes, so distinct names never look
-the same; the export formats use it where a name must stay unique (node ids).
+exports. `printable_body` shows a whole page body on a terminal the same way, its
+layout kept (newlines, tabs, CRLF line ends). `reversible` also doubles
+backslashes, so distinct names never look the same; the export formats use it
+where a name must stay unique (node ids).
 `json_text` is `json.dumps` whose output holds none of these characters raw (they
 are `\\uNNNN` escapes, so the parsed values are exact).
 """
@@ -41,6 +43,7 @@ UNSAFE_CHARACTERS = "\x00-\x1f" + _BEYOND_C0
 
 _UNSAFE = re.compile(f"[{UNSAFE_CHARACTERS}]")
 _JSON_RAW = re.compile(f"[{_BEYOND_C0}]")  # json.dumps escapes C0 itself
+_UNSAFE_IN_BODY = re.compile(f"[\x00-\x08\x0b\x0c\x0e-\x1f{_BEYOND_C0}]|\r(?!\n)")
 _UNSAFE_OR_BACKSLASH = re.compile(f"[{UNSAFE_CHARACTERS}\\\\]")
 _SHORT = {"\t": "\\t", "\n": "\\n", "\r": "\\r", "\\": "\\\\"}
 
@@ -67,6 +70,14 @@ def printable(text: str, *, multiline: bool = False) -> str:
     return _UNSAFE.sub(_escape, text)
 
 
+def printable_body(text: str) -> str:
+    """A page body for a terminal: `printable`, but newlines, tabs and the CR of a CRLF
+    line end are kept, so the text reads as it was written and drives nothing."""
+    if _UNSAFE_IN_BODY.search(text) is None:
+        return text
+    return _UNSAFE_IN_BODY.sub(_escape, text)
+
+
 def reversible(text: str) -> str:
     """`printable`, with each backslash doubled: two distinct texts never give the same."""
     if (text.isprintable() and "\\" not in text) or _UNSAFE_OR_BACKSLASH.search(text) is None:
@@ -76,6 +87,18 @@ def reversible(text: str) -> str:
 
 def _json_escape(match: re.Match[str]) -> str:
     return f"\\u{ord(match.group()):04x}"
+
+
+_STRING_ENCODER = json.JSONEncoder(ensure_ascii=False)
+
+
+def json_string(text: str) -> str:
+    """`json_text(text)` for one string, without `json.dumps`' set-up per call (the
+    exports write millions of them)."""
+    encoded = _STRING_ENCODER.encode(text)
+    if _JSON_RAW.search(encoded) is None:
+        return encoded
+    return _JSON_RAW.sub(_json_escape, encoded)
 
 
 def json_text(value: Any, *, indent: int | None = None) -> str:

@@ -71,7 +71,13 @@ def call_result(fresh: FreshBrain, call: Call) -> dict[str, Any]:
     """One call's `result`, as the SDK handler makes it (an unexpected failure included)."""
     name, arguments = call
     try:
-        reply = call_tool(fresh.current(), name, arguments, contexts=fresh.contexts)
+        reply = call_tool(
+            fresh.current(),
+            name,
+            arguments,
+            contexts=fresh.contexts,
+            cancel=fresh.shutdown.requested,
+        )
     except Exception as error:  # the SDK handler's catch-all, reproduced
         return {"content": [{"text": str(error), "type": "text"}], "isError": True}
     return result_object(reply)

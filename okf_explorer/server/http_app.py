@@ -49,6 +49,7 @@ from okf_explorer.server.intake import Refused, parse_messages, read_body
 from okf_explorer.server.limits import MAX_REPLY_BYTES
 from okf_explorer.server.mcp_app import FreshBrain, build_mcp_server
 from okf_explorer.server.replies import ReplyBudget, error_block, sse_block
+from okf_explorer.server.shutdown import ServerStopping
 
 log = logging.getLogger(__name__)
 
@@ -168,7 +169,13 @@ class McpEndpoint:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         request = Request(scope, receive)
         try:
-            response = await self._respond(request, scope)
+            response = await self._fresh.shutdown.unless_stopping(
+                lambda: self._respond(request, scope)
+            )
+        except ServerStopping:
+            headers = {"Connection": "close"}
+            message = "Service Unavailable: the server is shutting down"
+            response = rpc_error(503, -32000, message, headers)
         except Refused as refused:
             _log_refusal(scope, refused.status, refused.message)
             headers = {"Connection": "close"} if refused.close else None
@@ -222,9 +229,17 @@ class McpEndpoint:
         )
 
     async def _answer(self, calls: list[tuple[Any, Call]], budget: ReplyBudget) -> list[bytes]:
-        """Plain tool calls in one worker thread (`TOOL_THREADS` requests at once at most)."""
+        """Plain tool calls in one worker thread (`TOOL_THREADS` requests at once at most).
+
+        Only a stop cancels this wait (nothing else cancels a request): the POST is
+        answered 503 at once, and the thread, left behind, stops at its next check."""
+        shutdown = self._fresh.shutdown
+
+        def work() -> list[bytes]:
+            return shutdown.running(lambda: answer_calls(self._fresh, calls, budget), len(calls))
+
         return await anyio.to_thread.run_sync(
-            answer_calls, self._fresh, calls, budget, limiter=self._fresh.limiter()
+            work, limiter=self._fresh.limiter(), abandon_on_cancel=True
         )
 
     async def _call_sdk(self, scope: Scope, message: dict[str, Any]) -> tuple[int, bytes]:
@@ -287,6 +302,7 @@ def build_http_app(fresh: FreshBrain, *, token: str | None = None) -> Starlette:
 
     @contextlib.asynccontextmanager
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
+        fresh.shutdown.bind()
         async with manager.run():
             yield
 

@@ -52,6 +52,11 @@ KEEP_ALIVE_TIMEOUT = 5
 MAX_HEADER_BYTES = 16 * 1024
 """Largest request head (request line and headers): past it, 400 from the HTTP layer."""
 
+SHUTDOWN_BUDGET = 3.0
+"""Seconds from SIGINT/SIGTERM to the process's exit: calls in flight are cancelled and
+answered at once (HTTP 503, or an `isError` reply over stdio), replies already under
+way get this long to finish; then the process ends, whatever is still running."""
+
 TOOL_THREADS = 4
 """Worker threads doing tool work at once (the plain calls of one POST share one);
 more requests wait. Tool work holds the GIL, so more threads would add memory

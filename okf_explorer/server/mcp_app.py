@@ -23,6 +23,7 @@ from okf_explorer.core.errors import OkfError
 from okf_explorer.server.limits import TOOL_THREADS
 from okf_explorer.server.schemas import TOOL_SPECS
 from okf_explorer.server.shapes import ContextCache
+from okf_explorer.server.shutdown import Shutdown
 from okf_explorer.server.tools import BrainTools, ToolReply, call_tool
 
 SERVER_NAME = "okf-explorer"
@@ -45,6 +46,7 @@ class FreshBrain:
         self._last = time.monotonic()
         self._cost = 0.0
         self.contexts = ContextCache()
+        self.shutdown = Shutdown()
         self._limiter: anyio.CapacityLimiter | None = None
 
     def limiter(self) -> anyio.CapacityLimiter:
@@ -115,12 +117,23 @@ def build_mcp_server(fresh: FreshBrain) -> Server[Any]:
         name, arguments = params.name, params.arguments or {}
 
         def run() -> types.CallToolResult:
+            shutdown = fresh.shutdown
             try:
-                reply = call_tool(fresh.current(), name, arguments, contexts=fresh.contexts)
+                reply = shutdown.running(
+                    lambda: call_tool(
+                        fresh.current(),
+                        name,
+                        arguments,
+                        contexts=fresh.contexts,
+                        cancel=shutdown.requested,
+                    )
+                )
             except Exception as error:  # v2 would answer a JSON-RPC error; gbrain says isError
                 return error_result(str(error))
             return to_result(reply)
 
+        # Not abandoned on cancellation: a client's `notifications/cancelled` must not
+        # leave a thread working beyond `TOOL_THREADS`; a stop reaches the walk itself.
         return await anyio.to_thread.run_sync(run, limiter=fresh.limiter())
 
     return Server(SERVER_NAME, version=__version__, on_list_tools=list_tools, on_call_tool=call)

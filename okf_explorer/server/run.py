@@ -2,6 +2,10 @@
 
 Everything the user sees goes to stderr as one line (stdout belongs to the
 MCP stream in `--stdio` mode). The token is never printed.
+
+A signal while calls run (`shutdown.Shutdown`): the calls are cancelled and answered
+at once (HTTP 503; over stdio an `isError` reply), one line says so, and the process
+exits within `SHUTDOWN_BUDGET`; a watchdog ends it then if tool work has not stopped.
 """
 
 from __future__ import annotations
@@ -13,11 +17,15 @@ import os
 import signal
 import socket
 import sys
+import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
 from okf_explorer.core.errors import OkfError
 from okf_explorer.core.text_safety import printable
+from okf_explorer.server.limits import SHUTDOWN_BUDGET
+from okf_explorer.server.shutdown import Shutdown
 
 PROG = "okf-explorer serve"
 DEFAULT_HOST = "127.0.0.1"
@@ -133,6 +141,13 @@ def _serve_http(fresh: Any, listener: socket.socket, token: str | None) -> int:
     from okf_explorer.server.limits import KEEP_ALIVE_TIMEOUT, MAX_HEADER_BYTES
     from okf_explorer.server.slow_clients import HeadDeadlineProtocol
 
+    class StoppingServer(uvicorn.Server):
+        """uvicorn's server, whose signal handler also stops the calls in flight."""
+
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            _stop(fresh.shutdown, sig, wait_for=fresh.shutdown.done)
+            super().handle_exit(sig, frame)
+
     app = build_http_app(fresh, token=token)
     config = uvicorn.Config(
         app,
@@ -142,9 +157,9 @@ def _serve_http(fresh: Any, listener: socket.socket, token: str | None) -> int:
         log_level="warning",
         access_log=False,
         lifespan="on",
-        timeout_graceful_shutdown=3,
+        timeout_graceful_shutdown=SHUTDOWN_BUDGET,
     )
-    server = uvicorn.Server(config)
+    server = StoppingServer(config)
     # uvicorn handles SIGINT/SIGTERM itself and re-raises the signal after a
     # graceful shutdown; with no-op handlers underneath that ends in exit 0.
     previous = {sig: signal.signal(sig, _ignore) for sig in (signal.SIGINT, signal.SIGTERM)}
@@ -156,6 +171,12 @@ def _serve_http(fresh: Any, listener: socket.socket, token: str | None) -> int:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
         listener.close()
+    shutdown = fresh.shutdown
+    if shutdown.requested():
+        if not shutdown.wait_idle(shutdown.deadline - time.monotonic()):
+            _exit_now(shutdown)  # tool work that does not stop must not hold the process
+        _last_word(shutdown)
+        shutdown.done.set()
     return EXIT_OK
 
 
@@ -164,24 +185,53 @@ def _serve_stdio(fresh: Any) -> int:
     from okf_explorer.server.stdio import serve_stdio
 
     # stdin is read by a worker thread that no cancellation can interrupt, so a
-    # signal ends the process directly, after flushing what was already answered.
-    previous = {sig: signal.signal(sig, _exit_now) for sig in (signal.SIGINT, signal.SIGTERM)}
+    # signal ends the process directly, once the calls in flight are answered.
+    shutdown = fresh.shutdown
+
+    def stop(signum: int, frame: object) -> None:
+        _stop(shutdown, signum, wait_for=shutdown.settled)
+
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         import anyio
 
         with contextlib.suppress(KeyboardInterrupt):
-            anyio.run(serve_stdio, build_mcp_server(fresh))
+            anyio.run(serve_stdio, build_mcp_server(fresh), shutdown)
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
     return EXIT_OK
 
 
+def _stop(shutdown: Shutdown, signum: int, *, wait_for: threading.Event) -> None:
+    """Request the stop (from a signal handler) and start the watchdog that ends the
+    process once `wait_for` is set or `SHUTDOWN_BUDGET` has passed, whichever is first
+    (a second signal changes nothing)."""
+    if shutdown.requested():
+        return
+    shutdown.request(signal.Signals(signum).name)
+
+    def watchdog() -> None:
+        if wait_for.wait(SHUTDOWN_BUDGET) and wait_for is shutdown.done:
+            return  # the main thread stopped in time and returns normally
+        _exit_now(shutdown)
+
+    threading.Thread(target=watchdog, name="okf-serve-watchdog", daemon=True).start()
+
+
 def _ignore(signum: int, frame: object) -> None:
     """A no-op signal handler."""
 
 
-def _exit_now(signum: int, frame: object) -> None:
+def _last_word(shutdown: Shutdown) -> None:
+    line = shutdown.last_word()
+    if line is not None:
+        say(line)
+
+
+def _exit_now(shutdown: Shutdown) -> None:
+    """End the process now, after the one line and whatever was already answered."""
+    _last_word(shutdown)
     with contextlib.suppress(OSError, ValueError):
         sys.stdout.flush()
         sys.stderr.flush()

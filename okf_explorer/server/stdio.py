@@ -10,6 +10,10 @@ about correctness, not speed (so this is not a `fast_*` path):
 * It refuses a tool call before `initialize` (-32602). Like the HTTP side
   (stateless, as gbrain), the connection here starts ready; `initialize` is
   still answered.
+
+When the server is asked to stop (`Shutdown`), the calls in flight end with a
+`shutting_down` reply; once those are written (or `SHUTDOWN_BUDGET` has passed),
+`Shutdown.settled` tells the process it may exit.
 """
 
 from __future__ import annotations
@@ -26,6 +30,9 @@ from mcp.server.connection import Connection
 from mcp.server.runner import serve_connection
 from mcp.server.stdio import stdio_server
 from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
+
+from okf_explorer.server.limits import SHUTDOWN_BUDGET
+from okf_explorer.server.shutdown import Shutdown
 
 DRAIN_TIMEOUT = 30.0
 
@@ -63,8 +70,8 @@ class _Pending:
         if not self._open:
             self._idle.set()
 
-    async def drained(self) -> None:
-        with anyio.move_on_after(DRAIN_TIMEOUT):
+    async def drained(self, timeout: float = DRAIN_TIMEOUT) -> None:
+        with anyio.move_on_after(timeout):
             await self._idle.wait()
 
 
@@ -103,15 +110,26 @@ class _Stdout:
             self._pending.answered(text)
 
 
-async def serve_stdio(server: Server[Any]) -> None:
-    """Run `server` on this process's stdin/stdout until stdin ends and all is answered."""
+async def _settle_on_stop(shutdown: Shutdown, pending: _Pending) -> None:
+    await shutdown.wait()
+    await pending.drained(SHUTDOWN_BUDGET)
+    shutdown.settled.set()
+
+
+async def serve_stdio(server: Server[Any], shutdown: Shutdown | None = None) -> None:
+    """Run `server` on this process's stdin/stdout until stdin ends and all is answered
+    (or, with `shutdown`, until a stop is requested and the calls in flight answered)."""
     pending = _Pending()
     stdin, stdout = _Stdin(pending), _Stdout(pending)
     try:
         async with (
             stdio_server(stdin=stdin, stdout=stdout) as (reader, writer),  # type: ignore[arg-type]
             server.lifespan(server) as state,
+            anyio.create_task_group() as watchers,
         ):
+            if shutdown is not None:
+                shutdown.bind()
+                watchers.start_soon(_settle_on_stop, shutdown, pending)
             dispatcher: JSONRPCDispatcher[Any] = JSONRPCDispatcher(
                 reader, writer, inline_methods=frozenset({"initialize"})
             )
@@ -125,6 +143,7 @@ async def serve_stdio(server: Server[Any]) -> None:
                 lifespan_state=state,
                 init_options=options,
             )
+            watchers.cancel_scope.cancel()
     finally:
         # Detach, or collecting the wrappers would close the process's own stdin/stdout.
         stdout.wrapper.flush()

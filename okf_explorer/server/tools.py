@@ -11,12 +11,13 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from okf_explorer.core.errors import OkfError, PageNotFound, PageUnreadable
+from okf_explorer.core.errors import Cancelled, OkfError, PageNotFound, PageUnreadable
 from okf_explorer.core.graph.traverse import DIRECTIONS, clamp_depth
-from okf_explorer.core.port import relation_of
+from okf_explorer.core.port import CancelCheck, relation_of
 from okf_explorer.server import search_tool, walk
 from okf_explorer.server.fast_json import pretty_json
 from okf_explorer.server.limits import TRAVERSE_ROW_CAP, Truncated, capped
@@ -50,6 +51,18 @@ LIST_CAP = 100
 SORTS = ("updated_desc", "updated_asc", "created_desc", "slug")
 GBRAIN_DIRECTIONS = ("in", "out", "both")
 FUZZY_CANDIDATES = 10
+
+CANCEL: ContextVar[CancelCheck | None] = ContextVar("okf_tool_cancel", default=None)
+"""The running call's `cancel` (see `call_tool`), for the tools whose work can be long."""
+SHUTTING_DOWN = ToolError("shutting_down", "the server is shutting down")
+
+
+def _cancel_check() -> CancelCheck:
+    return CANCEL.get() or _never
+
+
+def _never() -> bool:
+    return False
 
 
 @dataclass(frozen=True)
@@ -183,13 +196,14 @@ def traverse_graph(brain: BrainTools, args: Mapping[str, Any]) -> Any:
         return []
     reader = LinkReader(brain)
     probe = TRAVERSE_ROW_CAP + 1
+    cancel = _cancel_check()
     if direction is None and link_type is None:
-        rows = walk.node_rows(slug, depth, reader.out_slugs, _describer(brain), probe)
+        rows = walk.node_rows(slug, depth, reader.out_slugs, _describer(brain), probe, cancel)
         return capped(rows, "traverse_graph")
     out, into = reader.out_slugs, reader.in_slugs
     if link_type is not None:  # gbrain's filter: the walk follows links of that type only
         out, into = _of_type(out, link_type), _of_type(into, link_type)
-    rows = walk.edge_rows(slug, depth, direction or "out", out, into, reader.context, probe)
+    rows = walk.edge_rows(slug, depth, direction or "out", out, into, reader.context, probe, cancel)
     return capped(rows, "traverse_graph")
 
 
@@ -274,16 +288,24 @@ def call_tool(
     arguments: Mapping[str, Any] | None,
     *,
     contexts: ContextCache | None = None,
+    cancel: CancelCheck | None = None,
 ) -> ToolReply:
     """Run one tool; every failure becomes an `isError` reply, never an exception.
 
     `contexts` lets link contexts outlive the call (the server keeps one cache).
+    `cancel` answers True once the server is stopping: a call not yet begun is not
+    run, and a long walk stops at its next check; both answer `shutting_down`.
     """
-    token = CONTEXTS.set(contexts)
+    if cancel is not None and cancel():
+        return ToolReply(SHUTTING_DOWN.payload(), True)
+    token = CONTEXTS.set(contexts), CANCEL.set(cancel)
     try:
         return _dispatch(brain, name, arguments)
+    except Cancelled:
+        return ToolReply(SHUTTING_DOWN.payload(), True)
     finally:
-        CONTEXTS.reset(token)
+        CONTEXTS.reset(token[0])
+        CANCEL.reset(token[1])
 
 
 def _dispatch(brain: BrainTools, name: str, arguments: Mapping[str, Any] | None) -> ToolReply:
@@ -302,6 +324,8 @@ def _dispatch(brain: BrainTools, name: str, arguments: Mapping[str, Any] | None)
         # without naming it twice.
         unreadable = ToolError("page_unreadable", str(error), {"reason": error.reason})
         return ToolReply(unreadable.payload(), True, warnings)
+    except Cancelled:
+        raise
     except OkfError as error:
         return ToolReply(ToolError("internal_error", str(error)).payload(), True, warnings)
     except Exception as error:  # a bug must not kill the server; log it, answer an error

@@ -15,6 +15,10 @@ walk that does not return to the root (a superset, cheap to compute). Rows
 are ordered by depth, then slug(s), as gbrain's SQL does. With a `limit`, only
 the first rows in that order are built (gbrain's `LIMIT` under its `ORDER BY`),
 so a capped reply costs the rows it returns, not the whole walk.
+
+A walk over a big, dense brain can take many seconds: given `cancel`, it asks it
+every few hundred steps (and at every node of a level) and raises `Cancelled`
+when it answers True (`serve` stopping).
 """
 
 from __future__ import annotations
@@ -22,12 +26,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from okf_explorer.core.errors import Cancelled
 from okf_explorer.core.graph.traverse import DEPTH_CAP
-from okf_explorer.core.port import relation_of
+from okf_explorer.core.port import CancelCheck, relation_of
 from okf_explorer.server.shapes import gbrain_link_type
 
 Neighbours = Callable[[str], Sequence[str]]
 STEP_BUDGET = 200_000
+CHECK_EVERY = 256
 DEFAULT_DEPTH = 5
 
 
@@ -42,18 +48,31 @@ class _OverBudget(Exception):
     pass
 
 
+def _never() -> bool:
+    return False
+
+
+def _stop_if(cancel: CancelCheck) -> None:
+    if cancel():
+        raise Cancelled("the walk")
+
+
 def reachable_pairs(
-    root: str, depth: int, neighbours: Neighbours, budget: int = STEP_BUDGET
+    root: str,
+    depth: int,
+    neighbours: Neighbours,
+    budget: int = STEP_BUDGET,
+    cancel: CancelCheck = _never,
 ) -> list[tuple[str, int]]:
     """(node, d) for every node reachable from `root` by a simple path of length d ≤ depth."""
     try:
-        return _simple_path_pairs(root, depth, neighbours, budget)
+        return _simple_path_pairs(root, depth, neighbours, budget, cancel)
     except _OverBudget:
-        return _walk_pairs(root, depth, neighbours)
+        return _walk_pairs(root, depth, neighbours, cancel)
 
 
 def _simple_path_pairs(
-    root: str, depth: int, neighbours: Neighbours, budget: int
+    root: str, depth: int, neighbours: Neighbours, budget: int, cancel: CancelCheck
 ) -> list[tuple[str, int]]:
     found: dict[tuple[str, int], None] = {(root, 0): None}
     path: list[str] = [root]
@@ -73,6 +92,8 @@ def _simple_path_pairs(
         steps += 1
         if steps > budget:
             raise _OverBudget
+        if not steps % CHECK_EVERY:
+            _stop_if(cancel)
         found[(node, len(path))] = None
         path.append(node)
         on_path.add(node)
@@ -80,11 +101,18 @@ def _simple_path_pairs(
     return list(found)
 
 
-def _walk_pairs(root: str, depth: int, neighbours: Neighbours) -> list[tuple[str, int]]:
+def _walk_pairs(
+    root: str, depth: int, neighbours: Neighbours, cancel: CancelCheck
+) -> list[tuple[str, int]]:
     found: list[tuple[str, int]] = [(root, 0)]
     level = [root]
     for hop in range(1, depth + 1):
-        following = list(dict.fromkeys(n for x in level for n in neighbours(x) if n != root))
+        reached: dict[str, None] = {}
+        for node in level:
+            _stop_if(cancel)
+            reached.update(dict.fromkeys(neighbours(node)))
+        reached.pop(root, None)
+        following = list(reached)
         found.extend((node, hop) for node in following)
         level = following
         if not level:
@@ -98,12 +126,15 @@ def node_rows(
     out: Neighbours,
     describe: Callable[[str], tuple[str, str | None]],
     limit: int | None = None,
+    cancel: CancelCheck = _never,
 ) -> list[dict[str, Any]]:
     """Node form: `{slug, title, type, depth, links: [{to_slug, link_type}]}`;
     the first `limit` rows when given."""
-    pairs = sorted(reachable_pairs(root, depth, out), key=lambda pair: (pair[1], pair[0]))
+    pairs = reachable_pairs(root, depth, out, cancel=cancel)
+    pairs.sort(key=lambda pair: (pair[1], pair[0]))
     rows = []
     for slug, hop in pairs[:limit]:
+        _stop_if(cancel)
         title, kind = describe(slug)
         links = [
             {"to_slug": str(to), "link_type": gbrain_link_type(relation_of(to))} for to in out(slug)
@@ -120,6 +151,7 @@ def edge_rows(
     into: Neighbours,
     context: Callable[[str, str, str], str],
     limit: int | None = None,
+    cancel: CancelCheck = _never,
 ) -> list[dict[str, Any]]:
     """Edge form: `{from_slug, to_slug, link_type, context, depth}`, links as stored.
 
@@ -143,22 +175,28 @@ def edge_rows(
     def step(node: str) -> list[str]:
         return list(dict.fromkeys(n for n, _, _ in oriented(node)))
 
-    pairs = sorted(reachable_pairs(root, depth - 1, step), key=lambda pair: pair[1])
+    pairs = sorted(reachable_pairs(root, depth - 1, step, cancel=cancel), key=lambda pair: pair[1])
     keys: dict[tuple[str, str, int], str] = {}
     for index, (node, hop) in enumerate(pairs):
         level_starts = index == 0 or pairs[index - 1][1] != hop
         if limit is not None and level_starts and len(keys) >= limit:
             break
+        _stop_if(cancel)
         for neighbour, frm, to in oriented(node):
             keys.setdefault((str(frm), str(to), hop + 1), relation_of(neighbour))
     ordered = sorted(keys, key=lambda key: (key[2], key[0], key[1]))[:limit]
-    return [
-        {
-            "from_slug": frm,
-            "to_slug": to,
-            "link_type": gbrain_link_type(keys[(frm, to, hop)]),
-            "context": context(frm, to, keys[(frm, to, hop)]),
-            "depth": hop,
-        }
-        for frm, to, hop in ordered
-    ]
+    rows = []
+    for count, (frm, to, hop) in enumerate(ordered):
+        if not count % CHECK_EVERY:
+            _stop_if(cancel)
+        rel = keys[(frm, to, hop)]
+        rows.append(
+            {
+                "from_slug": frm,
+                "to_slug": to,
+                "link_type": gbrain_link_type(rel),
+                "context": context(frm, to, rel),
+                "depth": hop,
+            }
+        )
+    return rows

@@ -179,14 +179,18 @@ class CliRun:
 
 
 def run_cli(
-    args: list[str], *, overrides: dict[str, Any] | None = None, kill_after_s: float = 30.0
+    args: list[str],
+    *,
+    overrides: dict[str, Any] | None = None,
+    kill_after_s: float = 30.0,
+    env: dict[str, str] | None = None,
 ) -> CliRun:
     """`okf-explorer ARGS` in a fresh interpreter. `overrides` maps `module:NAME` to a
-    value set before the CLI starts. Raises `subprocess.TimeoutExpired` past
-    `kill_after_s` (a hang)."""
+    value set before the CLI starts; `env` adds to the environment. Raises
+    `subprocess.TimeoutExpired` past `kill_after_s` (a hang)."""
     with tempfile.TemporaryDirectory() as work:
         rss_file = Path(work) / "rss"
-        env = dict(os.environ, OKF_TEST_RSS_FILE=str(rss_file))
+        env = dict(os.environ, **(env or {}), OKF_TEST_RSS_FILE=str(rss_file))
         env["OKF_TEST_OVERRIDES"] = json.dumps(overrides or {})
         started = time.monotonic()
         done = subprocess.run(

@@ -52,6 +52,7 @@ from typing import TYPE_CHECKING
 
 from okf_explorer.cli.common import (
     emit,
+    emit_pieces,
     explain_lines,
     export_format,
     fetch_page,
@@ -65,7 +66,7 @@ from okf_explorer.cli.okf_filter import filtered_pages, filtered_walk, okf_filte
 from okf_explorer.cli.usage import UsageError
 from okf_explorer.core.errors import PageUnreadable
 from okf_explorer.core.graph.traverse import DEPTH_CAP, Edge, clamp_depth
-from okf_explorer.core.text_safety import json_text, printable
+from okf_explorer.core.text_safety import json_text, printable, printable_body
 
 if TYPE_CHECKING:
     from okf_explorer.core.brain import Brain
@@ -141,9 +142,19 @@ def _get(brain: Brain, args: argparse.Namespace) -> int:
         raise PageUnreadable(page.slug, page.error or "unknown reason", kind)
     if args.json:
         emit(json_text(page.to_json(), indent=2) + "\n")
-    else:
-        emit(page.content.rstrip("\n") + "\n")
+        return 0
+    body = page.content.rstrip("\n") + "\n"
+    # On a terminal the body's controls would drive it (retitle, clear, reorder);
+    # piped or redirected, the bytes stay exact.
+    emit(printable_body(body) if _stdout_is_terminal() else body)
     return 0
+
+
+def _stdout_is_terminal() -> bool:
+    try:
+        return sys.stdout.isatty()
+    except (ValueError, OSError):  # closed: the write that follows reports it
+        return False
 
 
 def _list(brain: Brain, args: argparse.Namespace) -> int:
@@ -166,7 +177,7 @@ def _links(brain: Brain, args: argparse.Namespace) -> int:
     if getattr(args, "explain", False):
         emit("".join(explain_lines(brain, edges)))
     elif args.json:
-        emit(render_edges(brain, edges, "json", slug, args.depth, args.direction))
+        emit_pieces(render_edges(brain, edges, "json", slug, args.depth, args.direction))
     else:
         emit("".join(f"{printable(node)}\n" for node in unique_targets(edges)))
     return 0
@@ -178,11 +189,11 @@ def _export(brain: Brain, args: argparse.Namespace) -> int:
     slug = resolve_name(brain, args.slug)
     edges = _walk(brain, slug, args)
     fmt = export_format(args.format, args.output)
-    text = render_edges(brain, edges, fmt, slug, args.depth, args.direction)
+    pieces = render_edges(brain, edges, fmt, slug, args.depth, args.direction)
     if args.output is None or args.output == "-":
-        emit(text)
+        emit_pieces(pieces)
         return 0
-    written = write_export(Path(args.output), text, forbidden_root=brain.local_root, fmt=fmt)
+    written = write_export(Path(args.output), pieces, forbidden_root=brain.local_root, fmt=fmt)
     count = len(edges)
     note(f"exported {count} edge{'' if count == 1 else 's'} to {written}")
     return 0

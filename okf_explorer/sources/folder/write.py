@@ -12,8 +12,10 @@ when the name turns out to be taken at the moment of creation:
   no-overwrite (`link(2)`, or `O_EXCL` on a file system without hard links), so
   of two saves racing for one new name exactly one is `written`;
 - a page we saved with the same idempotency key → `unchanged`, no write at all:
-  its bytes are kept as they are (so saving one slice twice gives one file with
-  the same bytes, its `generated.at` that of the first save);
+  its bytes are kept as they are, a person's edit included (so saving one slice
+  twice gives one file, its `generated.at` that of the first save); the detail
+  says whether they are this save's bytes (`core.page_write.same_slice`), as the
+  gbrain writer's does;
 - anything else (another page, a page we saved of other content, a folder,
   a symbolic link out of the bundle, the page another save created a moment
   before ours) → `refused`: "page exists; choose another --as". There is no
@@ -33,7 +35,7 @@ from pathlib import Path
 
 from okf_explorer.core.atomic import atomic_create
 from okf_explorer.core.export.saved_page import check_new_slug, saved_key
-from okf_explorer.core.page_write import PAGE_EXISTS, SaveOutcome, SaveResult
+from okf_explorer.core.page_write import PAGE_EXISTS, SaveOutcome, SaveResult, same_slice
 
 _REFUSING_ERRNOS = frozenset({errno.EACCES, errno.EPERM, errno.EROFS})
 
@@ -64,10 +66,10 @@ class FolderWriter:
         real = Path(os.path.realpath(target))
         if real != target and self.root not in real.parents:
             return result(SaveOutcome.REFUSED, f"{PAGE_EXISTS} ({where} leads out of the bundle)")
-        taken = self._existing(target, idempotency_key, result)
+        data = text.encode("utf-8")
+        taken = self._existing(target, idempotency_key, data, result)
         if taken is not None:
             return taken
-        data = text.encode("utf-8")
 
         def verify(written: Path) -> None:
             if written.read_bytes() != data:
@@ -81,7 +83,7 @@ class FolderWriter:
             atomic_create(target, data, verify=verify)
             read_back = target.read_bytes()
         except FileExistsError:  # another save created the name since we looked
-            return self._existing(target, idempotency_key, result) or result(
+            return self._existing(target, idempotency_key, data, result) or result(
                 SaveOutcome.REFUSED, f"{PAGE_EXISTS} ({where})"
             )
         except _Unverified:
@@ -93,7 +95,7 @@ class FolderWriter:
         return result(SaveOutcome.WRITTEN, "written and read back identical", attempts=1)
 
     def _existing(
-        self, target: Path, key: str, result: Callable[..., SaveResult]
+        self, target: Path, key: str, data: bytes, result: Callable[..., SaveResult]
     ) -> SaveResult | None:
         """The outcome when something is at `target` (None: nothing is)."""
         try:
@@ -105,7 +107,7 @@ class FolderWriter:
         if existing is None:
             return None
         if saved_key(existing.decode("utf-8", errors="replace")) == key:
-            return result(SaveOutcome.UNCHANGED, "the same slice is already saved there")
+            return result(SaveOutcome.UNCHANGED, same_slice(existing == data))
         return result(SaveOutcome.REFUSED, f"{PAGE_EXISTS} ({target})")
 
     @staticmethod

@@ -5,7 +5,8 @@ docs/TOOL_CATALOG.md, docs/guides/concurrent-writes.md, docs/guides/error-codes.
 src/core/persistence/{params,preconditions,service}.ts, src/core/ops/persistence.ts):
 
 - **0.46.28** (the pinned peer): `put_page {slug, content, allow_empty?}` is an
-  upsert with no precondition and no request id (`mcp_write` emulates versions).
+  upsert with no precondition and no request id (`mcp_write` sends it only where
+  it found no page, and reads again before a resend).
 - **v0.51.0.0** (2026-09-16, "concurrent edits now have durable outcomes"):
   `get_page` answers the page's `revision` (an opaque UUID, read in the same
   snapshot as its content and tags). `put_page` takes `expected_revision` ("revision
@@ -38,8 +39,9 @@ src/core/persistence/{params,preconditions,service}.ts, src/core/ops/persistence
   needs neither.
 
 The contract is read from `tools/list`: `put_page` whose input schema has both
-`expected_revision` and `request_id` is the revisioned one. Everything here is
-pure: `mcp_write` does the I/O.
+`expected_revision` and `request_id` is the revisioned one. A save only ever
+creates a page, so it never sends `expected_revision`: the create-only write is
+what it needs from that contract. Everything here is pure: `mcp_write` does the I/O.
 """
 
 from __future__ import annotations
@@ -48,6 +50,9 @@ import json
 import uuid
 from dataclasses import dataclass
 from typing import Any
+
+from okf_explorer.core.errors import ProtocolError
+from okf_explorer.sources.gbrain.bounded_json import decode
 
 PENDING_STATES = frozenset({"queued", "running", "recovering"})
 """Receipt states of a write accepted but not yet final."""
@@ -82,16 +87,17 @@ def contract_of(tools: list[Any]) -> WriteContract:
     return WriteContract(revisions, revisions and "get_write_request" in by_name)
 
 
-def request_id(idempotency_key: str, slug: str, expected_revision: str | None) -> str:
-    """The request id of one write of a save: a UUID derived from its idempotency key,
-    its page and the revision it replaces (None: a create).
+def request_id(idempotency_key: str, slug: str) -> str:
+    """The request id of a save's create: a UUID derived from its idempotency key and
+    its page.
 
-    Every retry of that write, and a later run of the same save while the page is
-    still where it was, sends the same id, so the server replays the first request
-    instead of taking a second one; a write against another revision (after a
-    conflict) is another request and gets another id, as gbrain asks.
+    Every retry of the write, and a later run of the same save (a write still
+    pending, a lost reply), sends the same id, so the server replays the first
+    request instead of taking a second one. The `None` is where earlier releases
+    named the revision an update replaced (a create named none): kept, so the ids
+    of creates stay what they were and a pending request of theirs is found.
     """
-    name = json.dumps(["okf-explorer/save", idempotency_key, slug, expected_revision])
+    name = json.dumps(["okf-explorer/save", idempotency_key, slug, None])
     return str(uuid.uuid5(_REQUEST_NAMESPACE, name))
 
 
@@ -157,8 +163,8 @@ def tool_error(result: Any) -> dict[str, Any] | None:
     if not isinstance(text, str):
         return None
     try:
-        payload = json.loads(text)
-    except ValueError:
+        payload = decode(text, "the server")
+    except (ValueError, ProtocolError):
         return None
     if isinstance(payload, dict) and isinstance(payload.get("error"), str):
         return payload

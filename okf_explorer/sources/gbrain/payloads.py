@@ -20,7 +20,6 @@ Pure functions: no I/O, so the fault-injection tests and the source share them.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -37,6 +36,7 @@ from okf_explorer.core.links import extract_links
 from okf_explorer.core.pages import Page, PageInfo, is_reserved
 from okf_explorer.core.port import PageStub
 from okf_explorer.sources.frontmatter import split_frontmatter
+from okf_explorer.sources.gbrain.bounded_json import decode
 
 _LEADING_BLANK_LINES = re.compile(r"\A(?:[ \t]*\r?\n)+")
 _AUTH_CODES = frozenset({"insufficient_scope", "invalid_token", "unauthorized", "forbidden"})
@@ -65,7 +65,7 @@ class ToolDecoder:
                 return _unwrap_structured(result["structuredContent"])
             raise ProtocolError(f"{self.label} answered {name} without any content")
         try:
-            payload = json.loads(text)
+            payload = decode(text, self.label)
         except ValueError:
             if is_error:
                 raise ProtocolError(f"{self.label} failed {name}: {self.scrub(text)}") from None

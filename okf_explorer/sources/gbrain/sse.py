@@ -7,13 +7,13 @@ own), so the transport and the tests share them.
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from collections.abc import Callable, Collection, Iterable, Iterator
 from typing import Any
 
 from okf_explorer.core.errors import OkfError, ProtocolError
+from okf_explorer.sources.gbrain.bounded_json import decode
 
 
 def is_reply(message: Any, ids: Collection[int]) -> bool:
@@ -47,7 +47,8 @@ def sse_messages(
     Stops at the overall `deadline` (raising `timed_out()`), so a server that
     trickles keep-alive comments forever cannot hang us. A final event without its
     blank line is still tried (a complete message is accepted; a cut one is not).
-    An event whose data is not JSON is a protocol error.
+    An event whose data is not JSON, or nests too deep (`bounded_json`), is a protocol
+    error.
     """
     data: list[str] = []
     for line in lines:
@@ -65,7 +66,7 @@ def sse_messages(
             data.append(value[1:] if value.startswith(" ") else value)
     if data:
         try:
-            yield json.loads("\n".join(data))
+            yield decode("\n".join(data), label)
         except ValueError:
             return
 
@@ -104,6 +105,6 @@ def sse_lines(chunks: Iterable[bytes]) -> Iterator[str]:
 
 def _decode_event(data: list[str], label: str) -> Any:
     try:
-        return json.loads("\n".join(data))
+        return decode("\n".join(data), label)
     except ValueError:
         raise ProtocolError(f"{label} sent an event that is not valid JSON") from None

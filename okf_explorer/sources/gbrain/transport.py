@@ -27,7 +27,6 @@ What this module guarantees:
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import threading
 import time
@@ -35,6 +34,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from okf_explorer.core.errors import OkfError, ProtocolError, SourceUnavailable
+from okf_explorer.sources.gbrain.bounded_json import decode
 from okf_explorer.sources.gbrain.errors import (
     ServerFailed,
     auth_error,
@@ -330,7 +330,7 @@ class JsonRpcTransport:
                 head += chunk
                 if len(head) >= 4096:
                     break
-            data = json.loads(head[:4096])
+            data = decode(head[:4096], self.label)
         except (ValueError, httpx.HTTPError, OkfError):
             return ""
         error = data.get("error") if isinstance(data, dict) else None
@@ -375,7 +375,7 @@ class JsonRpcTransport:
         if not raw.strip():
             return []
         try:
-            data = json.loads(raw)
+            data = decode(raw, self.label)
         except ValueError:
             raise ProtocolError(f"{self.label} answered with invalid JSON") from None
         return data if isinstance(data, list) else [data]

@@ -22,42 +22,43 @@ where there is no `put_page` (our own read-only `serve`).
 `revision_required`; an accepted write can stay pending (`write_pending` with its
 receipt; v0.57 receipts say how long to wait), read by `get_write_request`.
 
-The discipline (issues 13 §3 and 22):
+The discipline (issues 13 §3 and 22), one rule with the folder writer's:
 
-- **Never over a page it did not write.** The page is read first. One that holds
-  this save's idempotency key (`idempotency_key:` in its frontmatter, added to the
-  text if missing; or `generated.idempotency_key`) and, field by field, this
-  content (`gbrain_stored`) is `unchanged`: nothing is written. Any other page
-  there (a human page, another slice) is `refused` ("page exists; choose another
-  --as") with nothing sent; only no page (create) or a page of this save with
-  other content (update) is written.
-- **Old contract, versions emulated**: the page's `(content_hash, updated_at)` is
-  read before, then read again right before each `put_page`. A page of someone
-  else appearing is `refused`; a change of ours is re-read and re-submitted once,
-  a second change is `conflict`. NOT atomic: a write landing between our last
-  read and our `put_page` is overwritten (gbrain keeps it as a page version); only
-  the revisioned contract closes that window.
-- **Revisioned contract**: a create omits `expected_revision` (create-only), an
-  update names the revision it read; `request_id` is derived from the
-  idempotency key, the page and that revision (`contract.request_id`) and
-  reused on every retry of the write. A revision conflict is one re-read: the page
-  now holding these bytes is `unchanged`, a page of someone else is `refused`,
-  ours with other content is re-submitted against the new revision (a new
-  request, so a new id); a second conflict is `conflict`. A pending receipt is
-  polled (`get_write_request`, else the same `put_page` replayed with the same id)
-  within `pending_wait_s` (at once when a v0.57 receipt says to inspect the
-  server's writer instead); still pending then is `unavailable` with the detail
-  `... pending, request <id>`, so running the same save again (same key, same
-  page, so the same id) settles it. Never re-submitted with a new id.
+- **Only ever a new page.** The page is read right before the write (the contract
+  is asked first). A page there that carries this save's idempotency key
+  (`idempotency_key:` in its frontmatter, added to the text if missing; or
+  `generated.idempotency_key`) is this slice, saved before: `unchanged`, nothing
+  sent, whatever its bytes; the detail says whether they are this save's
+  (`same_slice`), so a person's edit of a saved slice, or another run's page, is
+  left as it is. Any other page (a human page, another slice) is `refused` ("page
+  exists; choose another --as") with nothing sent. Only no page is written.
+- **Old contract**: `put_page` is an upsert, so the create is not atomic: a page
+  landing between our read and our `put_page` is overwritten (gbrain keeps it as a
+  version); only the revisioned contract closes that window. What still guards:
+  before a resend after a transient failure the page is read again, since our
+  attempt may have landed (our bytes: `written`) or a page appeared (this key:
+  `unchanged`, another: `refused`).
+- **Revisioned contract**: the create names no `expected_revision` (create-only);
+  its `request_id` is derived from the idempotency key and the page
+  (`contract.request_id`) and reused on every retry. A conflict
+  (`revision_required` / `revision_conflict`) means a page appeared: one re-read,
+  and this key is `unchanged`, another page `refused`, no page (it came and went)
+  `conflict`. A pending receipt is polled (`get_write_request`, else the same
+  `put_page` replayed with the same id) within `pending_wait_s` (at once when a
+  v0.57 receipt says to inspect the server's writer instead); still pending then is
+  `unavailable` with the detail `... pending, request <id>`, so running the same
+  save again (same key, same page, so the same id) settles it. Never re-submitted
+  with a new id. A rerun with other bytes (another `generated.at`) under that id is
+  gbrain's `idempotency_conflict`: settled by the earlier request's receipt.
 - **written** only after a `get_page` read-back holds exactly our page.
 - **refused** (auth, scope, policy, no `put_page`) is never retried.
 - A timeout or dropped connection after `put_page` was sent leaves the state
   unknown. The revisioned writer asks for the request's receipt (no such request:
   `unavailable`, not written; where `get_write_request` is not listed it replays
   the same request, which gbrain answers with its receipt and never applies
-  twice). The old one reads the page once: if it holds our page that is a
-  verified `written`, else `unavailable` (saying whether the page was seen
-  unchanged); not resent: a slow server stays slow.
+  twice). The old one reads the page once: our bytes there are a verified
+  `written`, another page as above, no page not written (`unavailable`; `failed`
+  for a reply cut off); not resent: a slow server stays slow.
 - HTTP 5xx and gbrain's `rate_limited` / `unavailable` / `writer_busy` are
   retried with the same arguments (the same bytes, the same request id), at most
   `WRITE_ATTEMPTS` writes in all.
@@ -77,7 +78,13 @@ from okf_explorer.core.errors import (
     ProtocolError,
     SourceUnavailable,
 )
-from okf_explorer.core.page_write import PAGE_EXISTS, SaveOutcome, SaveResult
+from okf_explorer.core.page_write import (
+    PAGE_EXISTS,
+    SAME_SLICE,
+    SaveOutcome,
+    SaveResult,
+    same_slice,
+)
 from okf_explorer.sources.gbrain.contract import (
     CONFLICT_CODES,
     Receipt,
@@ -340,40 +347,41 @@ class _Save:
     replay_polls: bool = False
 
     def run(self) -> SaveResult:
+        revisions = self.contract().revisions  # asked first: the read is right before the write
         before = self.read("before writing")
-        if self.holds_ours(before):
-            return self.done(SaveOutcome.UNCHANGED, "the page already holds these bytes")
-        self.refuse_unless_ours(before)
-        if self.contract().revisions:
-            return self.revisioned(before)
-        return self.emulated(before)
+        if before is not None:
+            return self.existing(before)
+        return self.create_revisioned() if revisions else self.create_upsert()
 
-    # -- the old contract: versions emulated by reading ------------------------------------
+    def existing(self, page: dict[str, Any], *, landed: str | None = None) -> SaveResult:
+        """A page is at the name: it is never written over. Another page is `refused`;
+        one with this save's key is `unchanged`, or, when a write of ours may have
+        made it (`landed` says how), a verified `written` if it holds our bytes."""
+        if not self.ours(page):
+            where = f"{self.writer.label}#{self.slug}"
+            return self.done(SaveOutcome.REFUSED, f"{PAGE_EXISTS} ({where})")
+        identical = self.holds_ours(page)
+        if identical and landed:
+            return self.done(SaveOutcome.WRITTEN, landed)
+        return self.done(SaveOutcome.UNCHANGED, same_slice(identical))
 
-    def emulated(self, before: dict[str, Any] | None) -> SaveResult:
-        expected_version, conflicts = _version(before), 0
+    # -- the old contract (0.46.28): an upsert, sent only where no page was ---------------
+
+    def create_upsert(self) -> SaveResult:
+        arguments = {"slug": self.slug, "content": self.text}
         while True:
-            now = self.read("right before writing")
-            if self.holds_ours(now):  # an earlier attempt landed, or a twin save did
-                outcome = SaveOutcome.WRITTEN if self.attempts else SaveOutcome.UNCHANGED
-                return self.done(outcome, "the page holds these bytes (read back)")
-            self.refuse_unless_ours(now)
-            if _version(now) != expected_version:
-                if conflicts:
-                    return self.done(
-                        SaveOutcome.CONFLICT,
-                        "the page changed again while we re-submitted; not written",
-                    )
-                conflicts, expected_version = 1, _version(now)
-                continue  # re-read before the one re-submit
             try:
-                reply = self.send({"slug": self.slug, "content": self.text})
+                reply = self.send(arguments)
             except _Unknown as error:
                 raise self.after_unknown(str(error), error.outcome) from None
             except _Rejected as error:
                 raise self.final(SaveOutcome.FAILED, str(error)) from None
             if reply is not None:
                 return self.verify(reply)
+            self.back_off()
+            page = self.read("before resending")  # ours may have landed, or a page appeared
+            if page is not None:
+                return self.existing(page, landed="an earlier attempt landed; read back identical")
 
     def after_unknown(
         self, reason: str, not_found: SaveOutcome = SaveOutcome.UNAVAILABLE
@@ -386,9 +394,9 @@ class _Save:
                 SaveOutcome.UNAVAILABLE,
                 f"{reason}; whether the page was written is unknown (re-read failed: {error})",
             )
-        if self.holds_ours(page):
-            return self.final(SaveOutcome.WRITTEN, "the reply was lost; read back identical")
-        return self.final(not_found, f"{reason}; re-read: the page does not hold it, not written")
+        if page is None:
+            return self.final(not_found, f"{reason}; re-read: no page there, not written")
+        return _Outcome(self.existing(page, landed="the reply was lost; read back identical"))
 
     def verify(self, reply: dict[str, Any]) -> SaveResult:
         status, error = reply.get("status"), reply.get("error")
@@ -402,38 +410,22 @@ class _Save:
         outcome = SaveOutcome.UNCHANGED if status == "skipped" else SaveOutcome.WRITTEN
         return self.read_back(outcome, f"gbrain: {status}")
 
-    # -- the revisioned contract (gbrain v0.51+) ---------------------------------------
+    # -- the revisioned contract (gbrain v0.51+): create-only ----------------------------
 
-    def revisioned(self, before: dict[str, Any] | None) -> SaveResult:
-        page, conflicts = before, 0
-        while True:
-            revision = None if page is None else page.get("revision")
-            if page is not None and not isinstance(revision, str):
-                return self.done(
-                    SaveOutcome.FAILED,
-                    f"{self.writer.label} takes expected_revision but gave the page no"
-                    " revision; not written",
-                )
-            rid = request_id(self.key, self.slug, revision)
-            arguments = {"slug": self.slug, "content": self.text, "request_id": rid}
-            if revision is not None:
-                arguments["expected_revision"] = revision
-            receipt = self.submit(arguments)
-            if receipt.committed:
-                return self.verify_committed(rid)
-            conflicts += 1
-            if conflicts > 1:
-                return self.done(
-                    SaveOutcome.CONFLICT,
-                    f"the page changed again after the re-read; not written (request {rid})",
-                )
-            page = self.read("after a revision conflict")
-            if self.holds_ours(page):
-                return self.done(
-                    SaveOutcome.UNCHANGED,
-                    "the page holds these bytes (another save of this slice wrote them)",
-                )
-            self.refuse_unless_ours(page)
+    def create_revisioned(self) -> SaveResult:
+        rid = request_id(self.key, self.slug)
+        receipt = self.submit({"slug": self.slug, "content": self.text, "request_id": rid})
+        if receipt.committed:
+            return self.verify_committed(rid)
+        page = self.read("after gbrain refused the create")  # a page appeared
+        if page is None:
+            why = receipt.error or receipt.state
+            return self.done(
+                SaveOutcome.CONFLICT,
+                f"gbrain refused to create the page ({why}) but a re-read finds none;"
+                f" not written (request {rid})",
+            )
+        return self.existing(page)
 
     def submit(self, arguments: dict[str, Any]) -> Receipt:
         """Send one write (retrying transient failures with the same arguments) and
@@ -456,6 +448,7 @@ class _Save:
             if reply is not None:
                 receipt = receipt_of(reply) or Receipt(rid, "committed")
                 return self.until_final(rid, arguments, receipt)
+            self.back_off()
 
     def settle(self, rid: str, arguments: dict[str, Any], reason: str) -> Receipt:
         """The write's fate is unknown: ask for its receipt (never send a new id)."""
@@ -547,22 +540,21 @@ class _Save:
         )
 
     def verify_committed(self, rid: str) -> SaveResult:
-        if self.earlier:
+        if self.earlier:  # the request that committed carried an earlier run's bytes
             page = self.read("to verify the write")
             if page is not None and self.ours(page) and not self.holds_ours(page):
                 return self.done(
                     SaveOutcome.UNCHANGED,
-                    f"an earlier run of this save wrote this slice there (request {rid})",
+                    f"{SAME_SLICE} (an earlier run of this save wrote it, request {rid})",
                 )
         return self.read_back(SaveOutcome.WRITTEN, f"gbrain: committed, request {rid}")
 
     # -- shared -------------------------------------------------------------------------
 
     def send(self, arguments: dict[str, Any]) -> dict[str, Any] | None:
-        """One `put_page`: its reply, or None to send it again (the same arguments)
-        after a transient failure; `_Unknown` once `WRITE_ATTEMPTS` failed."""
-        if self.attempts:
-            time.sleep(self.writer.retry_backoff_s * 2 ** (self.attempts - 1))
+        """One `put_page`: its reply, or None to send it again (the same arguments,
+        after `back_off`) after a transient failure; `_Unknown` once `WRITE_ATTEMPTS`
+        failed."""
         self.attempts += 1
         try:
             return self.writer.put(arguments)
@@ -574,6 +566,10 @@ class _Save:
             return None
         except OkfError as error:
             raise self.final(SaveOutcome.FAILED, str(error)) from None
+
+    def back_off(self) -> None:
+        """The pause before a resend: `retry_backoff_s`, doubled for each write sent."""
+        time.sleep(self.writer.retry_backoff_s * 2 ** (self.attempts - 1))
 
     def read_back(self, outcome: SaveOutcome, note: str) -> SaveResult:
         back = self.read("to verify the write")
@@ -628,19 +624,8 @@ class _Save:
         key = frontmatter.get(IDEMPOTENCY_KEY) if isinstance(frontmatter, dict) else None
         return key == self.key and difference(self.expected, page) is None
 
-    def refuse_unless_ours(self, page: dict[str, Any] | None) -> None:
-        """A page this save did not write is never written over: `refused`."""
-        if page is not None and not self.ours(page):
-            where = f"{self.writer.label}#{self.slug}"
-            raise self.final(SaveOutcome.REFUSED, f"{PAGE_EXISTS} ({where})")
-
     def done(self, outcome: SaveOutcome, detail: str) -> SaveResult:
         return self.writer.result(outcome, self.slug, detail, self.attempts)
 
     def final(self, outcome: SaveOutcome, detail: str) -> _Outcome:
         return _Outcome(self.done(outcome, detail))
-
-
-def _version(page: dict[str, Any] | None) -> tuple[Any, Any] | None:
-    """The emulated version of a page: its content hash and update time (None: absent)."""
-    return None if page is None else (page.get("content_hash"), page.get("updated_at"))

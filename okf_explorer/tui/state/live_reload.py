@@ -109,22 +109,31 @@ class FolderWatcher(Widget):
 
 def edit_page(app: App[None], brain: Brain, slug: str | None) -> bool:
     """`E`: run the editor on page `slug`'s file while the app steps aside; False (and
-    a notification saying why) when it cannot."""
+    a notification saying why) when it cannot. An editor variable that names no
+    runnable program, or is not a command at all, is one of those reasons: it must
+    never take the explorer down."""
     plan = edit_plan(brain, slug)
     if isinstance(plan, str):
         app.notify(plan, title="edit", severity="warning", markup=False)
         return False
+    variable, command, path = plan
     try:
         with app.suspend():
-            run_editor(*plan)
+            run_editor(command, path)
     except SuspendNotSupported:
         app.notify("this terminal cannot hand over to an editor", title="edit", markup=False)
+        return False
+    except OSError as error:
+        why = error.strerror or type(error).__name__
+        text = f"${variable} cannot be run: {printable(command[0])} ({why})"
+        app.notify(text, title="edit", severity="warning", markup=False)
         return False
     return True
 
 
-def edit_plan(brain: Brain, slug: str | None) -> tuple[list[str], Path] | str:
-    """The editor command and the file to open for page `slug`, or why `E` cannot."""
+def edit_plan(brain: Brain, slug: str | None) -> tuple[str, list[str], Path] | str:
+    """The editor variable used, its command and the file to open for page `slug`,
+    or why `E` cannot."""
     if slug is None:
         return "no page to edit yet"
     try:
@@ -135,21 +144,27 @@ def edit_plan(brain: Brain, slug: str | None) -> tuple[list[str], Path] | str:
         return "E edits pages of a folder; this source is not one"
     if not path.is_file():
         return f"{printable(slug)} has no file to edit"
-    command = editor_command()
-    if command is None:
+    editor = editor_variable()
+    if editor is None:
         return "set $EDITOR (or $VISUAL) to edit pages with E"
-    return command, path
+    variable, value = editor
+    try:
+        command = shlex.split(value)
+    except ValueError as error:  # unbalanced quotes, a trailing backslash
+        return f"${variable} cannot be read as a command: {printable(str(error))}"
+    return variable, command, path
 
 
-def editor_command() -> list[str] | None:
-    """`$VISUAL`, else `$EDITOR`, split as a shell would; None when neither is set."""
+def editor_variable() -> tuple[str, str] | None:
+    """`$VISUAL`, else `$EDITOR`, as (name, value); None when neither is set."""
     for name in ("VISUAL", "EDITOR"):
         value = os.environ.get(name, "").strip()
         if value:
-            return shlex.split(value)
+            return name, value
     return None
 
 
 def run_editor(command: list[str], path: Path) -> int:
-    """Run the editor on `path` in the foreground and wait for it; its exit status."""
+    """Run the editor on `path` in the foreground and wait for it; its exit status.
+    Raises `OSError` when the program cannot be started."""
     return subprocess.run([*command, str(path)], check=False).returncode

@@ -18,7 +18,7 @@ import hmac
 import secrets
 from collections.abc import Awaitable, Callable
 from html import escape
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 from aiohttp import web
 
@@ -29,7 +29,8 @@ LOGIN_PATH = "/login"
 LOGIN_FAILURE_DELAY = 1.0
 """Seconds a wrong token waits for its answer (attempts queue, so guessing is slow)."""
 MAX_LOGIN_BYTES = 8192
-"""The largest sign-in form accepted."""
+"""The largest sign-in form accepted: a larger `Content-Length` is refused unread, and a
+body streamed without one (chunked) is read only until it passes the cap."""
 MAX_REMEMBERED_SIGN_INS = 1000
 """Session cookies remembered; the oldest is forgotten past this (its browser signs in again)."""
 
@@ -80,11 +81,11 @@ class Gate:
         """`POST /login` with the form field `token`: a session cookie, or the page again."""
         if self.token is None:
             raise web.HTTPSeeOther("/")
-        if (request.content_length or 0) > MAX_LOGIN_BYTES:
+        body = await _bounded_body(request, MAX_LOGIN_BYTES)
+        if body is None:
             return web.Response(status=413, text="sign-in form too large\n")
-        form = await request.post()
-        given = form.get("token")
-        if not isinstance(given, str) or not _same(given.strip(), self.token):
+        given = _form_field(request, body, "token")
+        if given is None or not _same(given.strip(), self.token):
             async with self._failures:
                 await asyncio.sleep(LOGIN_FAILURE_DELAY)
             return sign_in_page(status=403, wrong=True)
@@ -100,6 +101,30 @@ class Gate:
         while len(self._signed_in) > MAX_REMEMBERED_SIGN_INS:
             del self._signed_in[next(iter(self._signed_in))]
         return session
+
+
+async def _bounded_body(request: web.Request, limit: int) -> bytes | None:
+    """The request body, or None as soon as it is known to pass `limit` bytes (the rest
+    is never read; aiohttp closes the connection)."""
+    if (request.content_length or 0) > limit:
+        return None
+    body = bytearray()
+    while chunk := await request.content.readany():
+        body += chunk
+        if len(body) > limit:
+            return None
+    return bytes(body)
+
+
+def _form_field(request: web.Request, body: bytes, name: str) -> str | None:
+    """Field `name` of a URL-encoded form (what the sign-in page posts), or None."""
+    if request.content_type != "application/x-www-form-urlencoded":
+        return None
+    try:
+        values = parse_qs(body.decode("utf-8"), keep_blank_values=True).get(name)
+    except (UnicodeDecodeError, ValueError):
+        return None
+    return values[0] if values else None
 
 
 def _same(given: str, token: str) -> bool:

@@ -46,7 +46,9 @@ SESSION_STOP_GRACE = 5.0
 HEARTBEAT = 15.0
 """Seconds between websocket pings: a browser gone without a word ends its session."""
 MAX_TERMINAL_CELLS = 1000
-"""The widest and tallest terminal a browser may ask for, in cells."""
+"""The widest and tallest terminal a browser may ask for, in cells: at the start (the
+`/ws` query) and in every `resize` message (a 20000×20000 screen grew a session to
+4.5 GB)."""
 
 log = logging.getLogger("okf_explorer.web")
 
@@ -133,7 +135,7 @@ class ExplorerWebServer(Server):
         service: AppService | None = None
         try:
             await websocket.prepare(request)
-            service = AppService(
+            service = SizedAppService(
                 self.command,
                 write_bytes=websocket.send_bytes,
                 write_str=websocket.send_str,
@@ -192,12 +194,27 @@ async def _end_session(service: AppService) -> None:
     await process.wait()
 
 
+class SizedAppService(AppService):
+    """textual-serve's session, told only terminal sizes within `MAX_TERMINAL_CELLS`."""
+
+    async def set_terminal_size(self, width: int, height: int) -> None:
+        """Every `resize` message from the browser: whole numbers, clamped. Anything
+        else is a malformed message, which ends the session."""
+        if not all(type(value) is int for value in (width, height)):
+            raise ValueError("a resize needs whole numbers of cells")
+        await super().set_terminal_size(clamp_cells(width), clamp_cells(height))
+
+
+def clamp_cells(value: int) -> int:
+    return min(max(value, 1), MAX_TERMINAL_CELLS)
+
+
 def _cells(request: web.Request, name: str, default: int) -> int:
     try:
         value = int(request.query.get(name, default))
     except ValueError:
         return default
-    return min(max(value, 1), MAX_TERMINAL_CELLS)
+    return clamp_cells(value)
 
 
 class _ReapedTwice(logging.Filter):

@@ -8,7 +8,6 @@ handler reports failures), and under `okf-explorer web` offers the file instead.
 from __future__ import annotations
 
 import asyncio
-import io
 from functools import partial
 from pathlib import Path
 
@@ -49,18 +48,18 @@ class SliceSaver:
         )
 
         if self.owner.app.is_web:  # the browser downloads it: nothing lands on the server
-            self._offer_download(view, edges)
+            await self._offer_download(view, edges)
             return
         root = self.brain.local_root
         path = await asyncio.to_thread(export_slice, edges, view, self.export_dir, root)
         self.last_export = path
         self.owner.notify(f"saved {path}", title="export", markup=False)
 
-    def _offer_download(self, view: View, edges: list[Edge]) -> None:
+    async def _offer_download(self, view: View, edges: list[Edge]) -> None:
         from okf_explorer.tui.state.slice_export import slice_file
 
-        name, text = slice_file(edges, view)
+        name, data = await asyncio.to_thread(slice_file, edges, view)
         app = self.owner.app
-        app.deliver_text(io.StringIO(text), save_filename=name, mime_type="application/json")
+        app.deliver_binary(data, save_filename=name, mime_type="application/json")
         self.last_download = name
         self.owner.notify(f"download {name}", title="export", markup=False)
