@@ -17,24 +17,11 @@ brain no request beyond the reads the slice needs.
 from __future__ import annotations
 
 import argparse
-import itertools
-from collections.abc import Sequence
+import sys
 from typing import TYPE_CHECKING
 
-from okf_explorer import __version__
 from okf_explorer.cli.common import emit, resolve_name
 from okf_explorer.cli.usage import UsageError
-from okf_explorer.core.errors import OkfError
-from okf_explorer.core.export.saved_page import (
-    SavedGraph,
-    compose_page,
-    earlier_at,
-    idempotency_key,
-    slice_graph,
-    trail_graph,
-)
-from okf_explorer.core.graph.trail import TrailMove, generator, iso_now, resolve_steps, trail_edges
-from okf_explorer.core.graph.traverse import Edge
 from okf_explorer.core.page_write import SaveResult
 from okf_explorer.core.text_safety import json_text, printable
 
@@ -45,7 +32,9 @@ EXIT_FAILURE = 1
 
 
 def run_save(brain: Brain, args: argparse.Namespace) -> int:
-    """Compose the page, then write it (unless `--dry-run`) and say what happened."""
+    """Check the name, draft the page (`core.save`), then print it (`--dry-run`)
+    or save it and say what happened."""
+    from okf_explorer.core import save
     from okf_explorer.sources.writers import check_target
 
     try:
@@ -53,18 +42,11 @@ def run_save(brain: Brain, args: argparse.Namespace) -> int:
     except ValueError as error:
         raise UsageError(args.command_parser, f"--as: {error}") from None
     names = [resolve_name(brain, name) for name in args.slug]
-    graph = _trail(brain, names) if args.trail else _slice(brain, names, args)
-    index = brain.ensure_index()
-    titles = {slug: info.title for slug, info in index.pages.items()}
-    key = idempotency_key(graph)
-    at = None if args.dry_run else _earlier_at(brain, new_slug, key)
-    text = compose_page(
-        graph,
-        by=generator(__version__),
-        at=at or iso_now(),
-        titles=titles,
-        exists=index.pages.__contains__,
-    )
+    if args.trail:
+        graph = save.trail_of(brain, names)
+    else:
+        graph = save.slice_of(brain, names, args.depth, args.direction, args.rel)
+    draft = save.draft_page(brain, graph)
     if args.dry_run:
         if args.json:
             record = {
@@ -73,26 +55,17 @@ def run_save(brain: Brain, args: argparse.Namespace) -> int:
                 "where": None,
                 "detail": "",
                 "attempts": 0,
-                "idempotency_key": key,
-                "text": text,
+                "idempotency_key": draft.key,
+                "text": draft.text,
             }
             emit(json_text(record) + "\n")
         else:
-            emit(text)
+            emit(draft.text)
         return 0
     from okf_explorer.sources.writers import writer_for
 
-    result = writer_for(brain.source).write_page(new_slug, text, idempotency_key=key)
-    return _report(result, key, as_json=args.json)
-
-
-def _earlier_at(brain: Brain, slug: str, key: str) -> str | None:
-    """The `generated.at` of this very slice saved before at `slug` (one read), else None."""
-    try:
-        page = brain.source.get_page(slug)
-    except OkfError:
-        return None
-    return earlier_at(page.frontmatter, key)
+    result = save.save_draft(brain, draft, new_slug, writer_for(brain.source))
+    return _report(result, draft.key, as_json=args.json)
 
 
 def _report(result: SaveResult, key: str, *, as_json: bool) -> int:
@@ -110,29 +83,6 @@ def _report(result: SaveResult, key: str, *, as_json: bool) -> int:
         emit(f"{result.outcome}\t{printable(result.slug)}\t{printable(result.where)}\n")
     if result.outcome.saved:
         return 0
-    import sys
-
     sys.stdout.flush()
     sys.stderr.write(f"okf-explorer: {result.outcome}: {printable(result.detail)}\n")
     return EXIT_FAILURE
-
-
-def _slice(brain: Brain, roots: Sequence[str], args: argparse.Namespace) -> SavedGraph:
-    """Every root's walk, in root order, each distinct edge once."""
-    seen: set[tuple[str, str, str, str]] = set()
-    edges: list[Edge] = []
-    for root in roots:
-        for edge in brain.traverse(root, args.depth, args.direction, args.rel):
-            identity = (edge.frm, edge.to, edge.direction, edge.rel)
-            if identity not in seen:
-                seen.add(identity)
-                edges.append(edge)
-    return slice_graph(roots, edges, args.depth, args.direction, args.rel)
-
-
-def _trail(brain: Brain, pages: Sequence[str]) -> SavedGraph:
-    """The pages as a trail: each step the link between neighbours, else a `jump`."""
-    moves = [TrailMove(None, pages[0], "start")]
-    moves += [TrailMove(frm, to) for frm, to in itertools.pairwise(pages)]
-    brain.ensure_index()
-    return trail_graph(pages, trail_edges(resolve_steps(moves, brain.link_between)))
