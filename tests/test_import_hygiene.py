@@ -6,6 +6,8 @@
   `TYPE_CHECKING` (the port lives in the core; adapters implement it).
 - No `getattr(source, "…")` / `hasattr(source, "…")` side doors: a source's
   optional capability is a protocol declared in `core/port.py`.
+- The explorer (`tui/`, `web` included) never imports the server: what `serve` and
+  `web` share (the binding rule, the listener) is `okf_explorer/net.py`.
 
 Every module of the three packages is found on disk (a new module is checked
 without editing this file) and imported in a fresh interpreter, so imports made
@@ -27,6 +29,7 @@ from okf_explorer.core import fast_paths
 
 PACKAGE = Path(__file__).resolve().parent.parent / "okf_explorer"
 UI_FREE_PACKAGES = ("core", "sources", "server")
+UI_FREE_MODULES = ("okf_explorer.net",)
 UI_PACKAGES = ("textual", "rich")
 UPPER_LAYERS = ("okf_explorer.sources", "okf_explorer.server", "okf_explorer.tui")
 ENTRY_POINTS = ("okf_explorer.cli",)
@@ -82,6 +85,7 @@ def test_core_sources_and_server_do_not_import_textual_or_rich() -> None:
     which imports rich when it is installed (what `sources/gbrain/fast_httpx.py` avoids): httpx
     is then imported first, and nothing of ours may add to what it loaded."""
     modules = [name for package in UI_FREE_PACKAGES for name in module_names(package)]
+    modules += UI_FREE_MODULES
     if fast_paths.enabled():
         assert loaded_by_importing(modules, UI_PACKAGES) == {}
         return
@@ -117,6 +121,16 @@ def test_core_files_name_no_forbidden_import_even_lazily() -> None:
         for path in sorted((PACKAGE / "core").rglob("*.py"))
         for line, name in imported_names(path)
         if forbidden(name, CORE_FORBIDDEN)
+    ]
+    assert bad == []
+
+
+def test_the_explorer_names_no_server_import_even_lazily() -> None:
+    bad = [
+        f"{path.relative_to(PACKAGE)}:{line}: {name}"
+        for path in sorted((PACKAGE / "tui").rglob("*.py"))
+        for line, name in imported_names(path)
+        if forbidden(name, ("okf_explorer.server",))
     ]
     assert bad == []
 

@@ -25,13 +25,11 @@ from okf_explorer.cli.commands.walk import HELP as WALK_HELP
 from okf_explorer.cli.commands.walk import add_walk_arguments
 from okf_explorer.cli.okf_filter import add_okf_filter_options
 from okf_explorer.core.text_safety import printable
+from okf_explorer.net import DEFAULT_HOST, SERVE_PORT, WEB_PORT
 
 PROG = "okf-explorer"
 EXPORT_FORMATS = ("json", "jsonl", "dot", "graphml", "mermaid")
 DIRECTION_CHOICES = ("out", "in", "both", "neighbourhood")
-DEFAULT_HOST = "127.0.0.1"
-DEFAULT_PORT = 8792
-DEFAULT_WEB_PORT = 8793
 SLUG_HELP = "a page slug, or a name resolved like a wiki link (case, file name, alias, title)"
 
 EXIT_USAGE = 2
@@ -188,17 +186,13 @@ def build_parser() -> argparse.ArgumentParser:
     serve = command("serve", "serve the brain over MCP (streamable HTTP or stdio)")
     serve.add_argument("src", nargs="?", metavar="SRC", help="folder or MCP URL")
     serve.add_argument("--host", default=DEFAULT_HOST, help=f"default {DEFAULT_HOST}")
-    serve.add_argument(
-        "--port", type=port_number, default=DEFAULT_PORT, help=f"default {DEFAULT_PORT}"
-    )
+    serve.add_argument("--port", type=port_number, default=SERVE_PORT, help=f"default {SERVE_PORT}")
     serve.add_argument("--stdio", action="store_true", help="speak MCP on stdin/stdout")
 
     web = command("web", "serve the explorer to web browsers (one explorer per tab)")
     web.add_argument("src", nargs="?", metavar="SRC", help="folder or MCP URL")
     web.add_argument("--host", default=DEFAULT_HOST, help=f"default {DEFAULT_HOST}")
-    web.add_argument(
-        "--port", type=port_number, default=DEFAULT_WEB_PORT, help=f"default {DEFAULT_WEB_PORT}"
-    )
+    web.add_argument("--port", type=port_number, default=WEB_PORT, help=f"default {WEB_PORT}")
     web.add_argument("--start", metavar="SLUG", help="page each explorer opens first")
     web.epilog = (
         "--token-file F: the token browsers must give (required to listen beyond loopback); "

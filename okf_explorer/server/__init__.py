@@ -6,6 +6,6 @@ cheap: the MCP SDK (mcp 2.x, which uses httpx2, not httpx), Starlette and uvicor
 load only when a server starts.
 """
 
-from okf_explorer.server.run import DEFAULT_HOST, DEFAULT_PORT, run_server
+from okf_explorer.server.run import run_server
 
-__all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "run_server"]
+__all__ = ["run_server"]

@@ -11,7 +11,6 @@ exits within `SHUTDOWN_BUDGET`; a watchdog ends it then if tool work has not sto
 from __future__ import annotations
 
 import contextlib
-import ipaddress
 import logging
 import os
 import signal
@@ -24,13 +23,21 @@ from typing import Any
 
 from okf_explorer.core.errors import OkfError
 from okf_explorer.core.text_safety import printable
+from okf_explorer.net import (
+    DEFAULT_HOST,
+    EXIT_FAILED,
+    EXIT_OK,
+    EXIT_USAGE,
+    SERVE_PORT,
+    base_url,
+    bind_listener,
+    log_warnings_one_line,
+    serving_refusal,
+)
 from okf_explorer.server.limits import SHUTDOWN_BUDGET
 from okf_explorer.server.shutdown import Shutdown
 
 PROG = "okf-explorer serve"
-DEFAULT_HOST = "127.0.0.1"
-DEFAULT_PORT = 8792
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 
 def say(message: str) -> None:
@@ -38,33 +45,11 @@ def say(message: str) -> None:
     print(f"{PROG}: {printable(message)}", file=sys.stderr, flush=True)
 
 
-def is_loopback(host: str) -> bool:
-    if host.lower() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
-
-
-def serving_refusal(host: str | None, token: str | None) -> str | None:
-    """Why serving on `host` (None: no network, stdio) with `token` is refused, or None.
-
-    A non-loopback bind needs a token; a token holding whitespace cannot be sent
-    (not in an `Authorization: Bearer` header, and `web`'s page strips it too).
-    """
-    if token is not None and any(char.isspace() for char in token):
-        return "the token holds whitespace, which no client can send as a Bearer token"
-    if host is not None and not is_loopback(host) and token is None:
-        return f"refusing to listen on {host} without a token: pass --token-file (or use 127.0.0.1)"
-    return None
-
-
 def run_server(
     brain: Any,
     *,
     host: str = DEFAULT_HOST,
-    port: int = DEFAULT_PORT,
+    port: int = SERVE_PORT,
     stdio: bool = False,
     token: str | None = None,
 ) -> int:
@@ -107,31 +92,9 @@ def _run(brain: Any, host: str, port: int, stdio: bool, token: str | None) -> in
         say(f"stdio · {pages} pages · read-only")
         return _serve_stdio(fresh)
     assert listener is not None
-    where = f"http://{url_host(host)}:{listener.getsockname()[1]}/mcp"
+    where = f"{base_url(host, listener)}/mcp"
     say(f"{where} · {pages} pages · read-only" + (" · token required" if token else ""))
     return _serve_http(fresh, listener, token)
-
-
-def url_host(host: str) -> str:
-    return f"[{host}]" if ":" in host and not host.startswith("[") else host
-
-
-def bind_listener(host: str, port: int) -> socket.socket:
-    """Bind before indexing, so a busy port fails fast with one clear line."""
-    bare = host.strip("[]")
-    family = socket.AF_INET6 if ":" in bare else socket.AF_INET
-    # proto IPPROTO_TCP matters: asyncio sets TCP_NODELAY only on sockets that say
-    # so, and without it every reply waits ~40 ms for a delayed ACK.
-    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((bare, port))
-        sock.listen(128)
-    except OSError:
-        sock.close()
-        raise
-    sock.set_inheritable(True)
-    return sock
 
 
 def _serve_http(fresh: Any, listener: socket.socket, token: str | None) -> int:
@@ -252,18 +215,6 @@ def _interrupts_as_keyboard_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
-class OneLineFormatter(logging.Formatter):
-    """A log record as one line: its message, then the exception's type and text (no
-    traceback), so no request, however malformed, can flood the log."""
-
-    def format(self, record: logging.LogRecord) -> str:
-        line = " ".join(record.getMessage().split())
-        if record.exc_info and record.exc_info[1] is not None:
-            error = record.exc_info[1]
-            line += f" ({type(error).__name__}: {' '.join(str(error).split())[:200]})"
-        return line
-
-
 def quiet_logs() -> None:
     """The SDK logs every request at INFO and unknown tools at WARNING: keep stderr clean.
 
@@ -272,14 +223,3 @@ def quiet_logs() -> None:
     for name in ("mcp", "mcp.server.lowlevel.server", "mcp.server.streamable_http"):
         logging.getLogger(name).setLevel(logging.ERROR)
     log_warnings_one_line()
-
-
-def log_warnings_one_line() -> None:
-    """Warnings and errors to stderr, one line each (`OneLineFormatter`), unless the
-    embedding program gave the root logger a handler of its own."""
-    root = logging.getLogger()
-    if not root.handlers:
-        handler = logging.StreamHandler(sys.stderr)
-        handler.setFormatter(OneLineFormatter())
-        root.addHandler(handler)
-        root.setLevel(logging.WARNING)

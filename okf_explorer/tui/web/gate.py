@@ -22,7 +22,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from aiohttp import web
 
-from okf_explorer.server.run import is_loopback
+from okf_explorer.net import is_loopback
 
 SESSION_COOKIE = "okf_explorer_session"
 LOGIN_PATH = "/login"

@@ -3,7 +3,7 @@
 Each browser session (one websocket) runs its own `okf-explorer browse` process on
 the same source, on Textual's web driver; closing the tab ends it. SIGINT/SIGTERM
 stop the server: every session is asked to quit, killed after `SESSION_STOP_GRACE`
-seconds if it has not, and the server exits 0. Who may connect is `web_gate`'s
+seconds if it has not, and the server exits 0. Who may connect is `gate`'s
 business. One line on stderr says where the explorer is; the token is never printed.
 """
 
@@ -25,20 +25,21 @@ from textual_serve.server import Server
 
 from okf_explorer.core.errors import OkfError
 from okf_explorer.core.text_safety import printable
-from okf_explorer.server.run import (
+from okf_explorer.net import (
+    DEFAULT_HOST,
     EXIT_FAILED,
     EXIT_OK,
     EXIT_USAGE,
+    WEB_PORT,
+    base_url,
     bind_listener,
     is_loopback,
     log_warnings_one_line,
     serving_refusal,
-    url_host,
 )
 from okf_explorer.tui.web.gate import Gate
 
 PROG = "okf-explorer web"
-DEFAULT_WEB_PORT = 8793
 MAX_SESSIONS = 16
 """Explorer processes running at once; one more browser tab is told to come back later."""
 SESSION_STOP_GRACE = 5.0
@@ -61,15 +62,16 @@ def run_web(
     brain: Any,
     session_argv: Sequence[str],
     *,
-    host: str = "127.0.0.1",
-    port: int = DEFAULT_WEB_PORT,
+    host: str = DEFAULT_HOST,
+    port: int = WEB_PORT,
     token: str | None = None,
 ) -> int:
     """Serve the explorer over `brain`'s source until interrupted; returns the exit code.
 
     `session_argv` is the command each browser session runs (`okf-explorer browse …`).
-    Exit 2: a non-loopback bind without a token (the rule of `serve`). Exit 1: the
-    port cannot be bound or the source cannot be indexed. Exit 0: stopped by a signal.
+    Exit 2: a non-loopback bind without a token (`net.serving_refusal`, as for `serve`).
+    Exit 1: the port cannot be bound or the source cannot be indexed. Exit 0: stopped by
+    a signal.
     """
     token = token or None
     refusal = serving_refusal(host, token)
@@ -88,7 +90,7 @@ def run_web(
         say(str(error))
         return EXIT_FAILED
     _one_line_logs()
-    where = f"http://{url_host(host)}:{listener.getsockname()[1]}/"
+    where = f"{base_url(host, listener)}/"
     banner = f"{where} · {pages} pages" + (" · token required" if token else "")
     server = ExplorerWebServer(session_argv, Gate(token, loopback=is_loopback(host)))
     try:
