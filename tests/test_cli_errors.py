@@ -14,7 +14,7 @@ import pytest
 from cli_bundle import LATIN1, make_bundle
 
 from okf_explorer.cli import main
-from okf_explorer.cli.commands import pages as cli_commands
+from okf_explorer.cli.commands import pages
 from okf_explorer.tui import app as tui_app
 
 SECRET = "gbrain_TOPSECRET_0123456789abcdef"
@@ -101,7 +101,7 @@ def test_unexpected_exception_is_one_line(
     def broken(brain, args):
         raise RuntimeError("boom\nsecond line")
 
-    monkeypatch.setitem(cli_commands._HANDLERS, "list", broken)
+    monkeypatch.setattr(pages, "run_list", broken)
     status, _, err = run("list", "--source", str(bundle))
     assert status == 1
     assert one_error_line(err) == (
@@ -116,7 +116,7 @@ def test_ctrl_c_exits_130_quietly(run, bundle: Path, monkeypatch: pytest.MonkeyP
     def interrupted(brain, args):
         raise KeyboardInterrupt
 
-    monkeypatch.setitem(cli_commands._HANDLERS, "get", interrupted)
+    monkeypatch.setattr(pages, "run_get", interrupted)
     assert run("get", "a", "--source", str(bundle)) == (130, "", "")
 
 

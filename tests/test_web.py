@@ -15,7 +15,7 @@ import aiohttp
 import pytest
 from yarl import URL
 
-from okf_explorer.cli.commands.pages import web_session_argv
+from okf_explorer.cli.commands.serve import web_session_argv
 from tests.web_fixture import WebServer, gone, serve_web, wait_for, web_env
 
 TOKEN = "web-secret-4242"

@@ -1,7 +1,8 @@
 """The `okf-explorer` command line (SPEC §6): `main` parses, runs, and reports.
 
-The grammar lives in `cli_parser`, the commands in `cli_commands`, the error
-reporting in `cli_reporting`; all logic lives in `core/` and `sources/`. Every
+The grammar lives in `cli.parser`, the commands in `cli.commands` (one module per
+command family), the error reporting in `cli.reporting`; all logic lives in `core/`
+and `sources/`. Every
 failure becomes one line on stderr, `okf-explorer: <sentence>`, and an exit
 status: 1 for a failure (unreachable source, unknown page, auth, export), 2 for
 bad arguments, 130 for Ctrl-C, 141 when the reader of our output went away
@@ -17,15 +18,15 @@ from collections.abc import Sequence
 
 from okf_explorer.cli.parser import EXIT_USAGE, EXPORT_FORMATS, build_parser
 from okf_explorer.cli.reporting import (
+    UsageError,
     harden_stdout,
     report,
     report_traceback,
+    report_usage,
     silence_stdout,
     user_message,
 )
-from okf_explorer.cli.usage import UsageError
 from okf_explorer.core.errors import OkfError
-from okf_explorer.core.text_safety import printable
 
 __all__ = ["EXPORT_FORMATS", "build_parser", "main"]
 
@@ -44,7 +45,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     debug = bool(getattr(args, "debug", False))
     try:
         harden_stdout()
-        from okf_explorer.cli.commands.pages import run_command
+        from okf_explorer.cli.commands import run_command
 
         status = run_command(args)
         sys.stdout.flush()
@@ -55,8 +56,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         silence_stdout()
         return EXIT_BROKEN_PIPE
     except UsageError as error:  # the same shape as argparse's own usage errors
-        prog = error.parser.prog
-        sys.stderr.write(f"{prog}: error: {printable(str(error))} (see '{prog} --help')\n")
+        report_usage(error)
         return EXIT_USAGE
     except OkfError as error:
         if debug:

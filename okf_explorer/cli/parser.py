@@ -1,4 +1,7 @@
-"""The grammar of the `okf-explorer` command line (SPEC §6): `build_parser`.
+"""The grammar of the `okf-explorer` command line (SPEC §6): `build_parser`, every
+command's words and options, and the types that turn a word into a value (each raises
+`argparse.ArgumentTypeError` with the one line the user sees). What each command does
+and prints is in its family's module under `cli/commands/`.
 
 The shared options (`--source`, `--token-file`, `--timeout`, `--scan`, `--debug`)
 are accepted before or after the subcommand: the subcommands get a copy whose
@@ -9,21 +12,19 @@ same option given before it, and one not given does not clobber it.
 from __future__ import annotations
 
 import argparse
+import math
 from pathlib import Path
 from typing import NoReturn
 
 from okf_explorer import __version__
-from okf_explorer.cli.arguments import (
-    non_negative,
-    port_number,
-    positive_seconds,
-    relation_name,
-    whole_number,
+from okf_explorer.core.graph.best_paths import WALK_DIRECTIONS
+from okf_explorer.core.graph.paths import (
+    DEFAULT_K,
+    DEFAULT_MAX_HOPS,
+    K_CAP,
+    MAX_HOPS_CAP,
+    PATH_DIRECTIONS,
 )
-from okf_explorer.cli.commands.path import PATH_HELP, add_path_parser
-from okf_explorer.cli.commands.walk import HELP as WALK_HELP
-from okf_explorer.cli.commands.walk import add_walk_arguments
-from okf_explorer.cli.okf_filter import add_okf_filter_options
 from okf_explorer.core.text_safety import printable
 from okf_explorer.net import DEFAULT_HOST, SERVE_PORT, WEB_PORT
 
@@ -31,6 +32,11 @@ PROG = "okf-explorer"
 EXPORT_FORMATS = ("json", "jsonl", "dot", "graphml", "mermaid")
 DIRECTION_CHOICES = ("out", "in", "both", "neighbourhood")
 SLUG_HELP = "a page slug, or a name resolved like a wiki link (case, file name, alias, title)"
+PATH_HELP = (
+    "the k shortest simple paths between two pages, each hop with its relation, "
+    "resolution rule and sentence"
+)
+WALK_HELP = "best paths from several roots along weighted links, one row per page reached"
 
 EXIT_USAGE = 2
 """Bad arguments: argparse's own status, and ours for what a command cannot use."""
@@ -81,14 +87,14 @@ def build_parser() -> argparse.ArgumentParser:
     listing.add_argument("--type", metavar="T", help="only pages of this type")
     listing.add_argument("--tag", metavar="T", help="only pages with this tag")
     listing.add_argument("-n", type=non_negative, metavar="N", help="at most N pages")
-    add_okf_filter_options(listing, "only pages")
+    _okf_filter_options(listing, "only pages")
     listing.add_argument("--json", action="store_true", help="a JSON array of page objects")
 
     links = command("links", "the pages a page links to (or that link to it)")
     links.add_argument("slug", metavar="SLUG", help=SLUG_HELP)
     links.add_argument("--backlinks", action="store_true", help="same as --direction in")
     _walk_options(links, default_direction=None)
-    add_okf_filter_options(links, "only edges between pages")
+    _okf_filter_options(links, "only edges between pages")
     links.add_argument("--json", action="store_true", help="OKF edge records as a JSON array")
     links.add_argument(
         "--explain",
@@ -99,7 +105,7 @@ def build_parser() -> argparse.ArgumentParser:
     export = command("export", "write the traversal from a page as OKF edges")
     export.add_argument("slug", metavar="SLUG", help=SLUG_HELP)
     _walk_options(export, default_direction="out")
-    add_okf_filter_options(export, "only edges between pages")
+    _okf_filter_options(export, "only edges between pages")
     export.add_argument("-o", "--output", metavar="FILE", help="write here (default: stdout)")
     export.add_argument(
         "--format",
@@ -107,7 +113,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="default: from the -o file's suffix (.jsonl, .dot, .gv, .graphml, .mmd), else json",
     )
 
-    add_walk_arguments(command("walk", WALK_HELP))
+    _walk_arguments(command("walk", WALK_HELP))
 
     stats = command("stats", "counts, hubs, orphans, dead ends and dangling targets")
     stats.add_argument("--json", action="store_true", help="one JSON object")
@@ -154,7 +160,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--json: [{slug, title, sentence, start, end}]."
     )
 
-    add_path_parser(command("path", PATH_HELP), SLUG_HELP)
+    _path_arguments(command("path", PATH_HELP))
 
     audit = command("audit", "compare a folder's graph with a server's, every difference explained")
     audit.add_argument("folder", metavar="FOLDER", help="the folder the server was loaded from")
@@ -254,3 +260,148 @@ def _walk_options(parser: argparse.ArgumentParser, *, default_direction: str | N
         help="follow only edges of relation R (repeatable): links (body links), "
         "derived_from, related_to, ...",
     )
+
+
+def _okf_filter_options(parser: argparse.ArgumentParser, kept: str) -> None:
+    """`--status S` (repeatable, or a comma list) and `--min-trust T` (`core.okf.filter`)."""
+    parser.add_argument(
+        "--status",
+        action="append",
+        metavar="S",
+        help=f"{kept} of OKF status S (draft, stable, deprecated; absent means stable); "
+        "repeatable or a comma list",
+    )
+    parser.add_argument(
+        "--min-trust",
+        metavar="T",
+        help=f"{kept} of at least trust tier T: unverified < machine-confirmed < human-reviewed",
+    )
+
+
+def _path_arguments(parser: argparse.ArgumentParser) -> None:
+    """`path A B` (output in `cli.commands.graph`)."""
+    parser.add_argument("frm", metavar="A", help=SLUG_HELP)
+    parser.add_argument("to", metavar="B", help=SLUG_HELP)
+    parser.add_argument(
+        "--k", type=whole_number, default=DEFAULT_K, metavar="N",
+        help=f"how many paths, 1-{K_CAP} (default {DEFAULT_K})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--direction", choices=PATH_DIRECTIONS, default="out",
+        help="out: follow links (default); in: follow backlinks; any: either way",
+    )  # fmt: skip
+    parser.add_argument(
+        "--avoid", action="append", default=[], metavar="hubs|reserved|SLUG",
+        help="never pass through hubs, OKF reserved pages (index, log) or this page "
+        "(repeatable; A and B are kept)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--rel", action="append", type=relation_name, metavar="R",
+        help="follow only edges of relation R (repeatable)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--max-hops", type=whole_number, default=DEFAULT_MAX_HOPS, metavar="N",
+        help=f"list no path longer than N hops, 1-{MAX_HOPS_CAP} (default {DEFAULT_MAX_HOPS})",
+    )  # fmt: skip
+    parser.add_argument("--json", action="store_true", help="a JSON list of paths")
+    parser.epilog = (
+        "Text: 'path N · H hops[ · via hub SLUG…]', then one line a hop: "
+        "'FROM ─rel→ TO  (RULE)  \"sentence\"' ('←rel─': walked against the link). "
+        "--json: [{path, via_hub, edges: [OKF edge records, hop = position], hops: "
+        "[{written_on, written, rule, ambiguous, context}]}]. Hubs: the top 1 % of pages "
+        "by pages linking in (at least 10), and every index page. No path: exit 1."
+    )
+
+
+def _walk_arguments(parser: argparse.ArgumentParser) -> None:
+    """`walk --root …` (output in `cli.commands.graph`)."""
+    parser.add_argument(
+        "--root",
+        action="append",
+        required=True,
+        metavar="ROOT",
+        help="a page (slug or name), tag:T (every page with tag T) or type:T; repeatable",
+    )
+    parser.add_argument(
+        "--depth", type=whole_number, default=3, metavar="N", help="hops, 1-10 (default 3)"
+    )
+    parser.add_argument(
+        "--min-weight",
+        type=minimum_weight,
+        default=0.0,
+        metavar="W",
+        help="follow only links weighing at least W, 0-1 (default 0: every link)",
+    )
+    parser.add_argument("--direction", choices=WALK_DIRECTIONS, default="out", help="default out")
+    parser.add_argument("--json", action="store_true", help="a JSON array, one object per row")
+    parser.epilog = (
+        "A link's weight: 1 for a stated relation (frontmatter, sources); for a body link, "
+        "its share of the linking page's link mentions. A path weighs the product of its "
+        "links. Text: 'WEIGHT<TAB>HOPS<TAB>SLUG<TAB>via PATH' by weight; --json: "
+        "[{slug, weight, hops, root, path, edges, weights}]."
+    )
+
+
+# --- argument types: a word → a value, or the one line the user sees ----------------
+
+
+def relation_name(text: str) -> str:
+    """`--rel R`: a relation name, not empty."""
+    name = text.strip()
+    if not name:
+        raise argparse.ArgumentTypeError("a relation name must not be empty")
+    return name
+
+
+def whole_number(text: str) -> int:
+    """`--depth N`: any whole number (the command clamps it to 1-10)."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"depth must be a whole number from 1 to 10, not {text!r}"
+        ) from None
+
+
+def non_negative(text: str) -> int:
+    """A count: a whole number 0 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be a whole number 0 or more, not {text!r}")
+    return value
+
+
+def positive_seconds(text: str) -> float:
+    """A duration: a finite number of seconds above 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds above 0, not {text!r}")
+    return value
+
+
+def port_number(text: str) -> int:
+    """A TCP port, 0 to 65535."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"must be a port number from 0 to 65535, not {text!r}")
+    return value
+
+
+def minimum_weight(text: str) -> float:
+    """`--min-weight W`: a number from 0 to 1."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"must be a number from 0 to 1, not {text!r}")
+    return value

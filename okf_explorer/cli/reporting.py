@@ -3,7 +3,8 @@
 Every failure is one line on stderr, `okf-explorer: <sentence>`, with every secret
 this run may hold masked (`known_secrets`) and control characters shown as escapes
 (`core.text_safety.printable`), so neither a token nor a page name reaches the
-terminal raw. `--debug` adds the traceback, scrubbed the same way.
+terminal raw. `--debug` adds the traceback, scrubbed the same way. Arguments a
+command cannot use raise `UsageError`, reported as argparse reports its own (exit 2).
 """
 
 from __future__ import annotations
@@ -21,6 +22,20 @@ from pathlib import Path
 from okf_explorer.cli.parser import PROG
 from okf_explorer.core.errors import OkfError, PageNotFound, SourceUnavailable
 from okf_explorer.core.text_safety import printable
+
+
+class UsageError(Exception):
+    """Arguments argparse accepted but the command cannot use (exit 2, with usage)."""
+
+    def __init__(self, parser: argparse.ArgumentParser, message: str) -> None:
+        super().__init__(message)
+        self.parser = parser
+
+
+def report_usage(error: UsageError) -> None:
+    """`PROG COMMAND: error: MESSAGE (see 'PROG COMMAND --help')`: argparse's own shape."""
+    prog = error.parser.prog
+    sys.stderr.write(f"{prog}: error: {printable(str(error))} (see '{prog} --help')\n")
 
 
 def user_message(error: OkfError) -> str:

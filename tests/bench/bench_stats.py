@@ -13,7 +13,7 @@ import time
 
 from bench_traverse import power_law_adjacency
 
-from okf_explorer.cli.commands.stats import stats_text
+from okf_explorer.cli.commands.graph import stats_text
 from okf_explorer.core.graph.stats import brain_stats
 from okf_explorer.core.index.model import LinkIndex, ResolvedLink
 from okf_explorer.core.pages import PageInfo

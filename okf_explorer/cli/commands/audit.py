@@ -21,7 +21,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from okf_explorer.cli.usage import UsageError
+from okf_explorer.cli.reporting import UsageError
 from okf_explorer.core.audit.compare import CAUSES
 from okf_explorer.core.audit.model import Difference
 from okf_explorer.core.text_safety import json_text, printable

@@ -1,6 +1,6 @@
-"""The bodies of the `okf-explorer` commands: open a brain, ask it, print the answer.
+"""`okf-explorer get | list | links | export`: pages and the links between them.
 
-Output rules (SPEC §6, and choices where it is silent):
+Output rules (SPEC §6, and choices where it is silent; every family follows the first):
 - names and types in human-readable lines (`list`, `links`, notes, errors) show
   control, bidi and separator characters as escapes (`\\x1b`, `\\n`, `\\u202e`: see
   `core.text_safety`), so a page name cannot drive the terminal or split a line;
@@ -46,96 +46,51 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from okf_explorer.cli.common import (
     emit,
     emit_pieces,
-    explain_lines,
-    export_format,
     fetch_page,
     note,
-    page_record,
-    render_edges,
+    note_unknown_relations,
     resolve_name,
-    unique_targets,
 )
-from okf_explorer.cli.okf_filter import filtered_pages, filtered_walk, okf_filter_of
-from okf_explorer.cli.usage import UsageError
+from okf_explorer.cli.reporting import UsageError
 from okf_explorer.core.errors import PageUnreadable
-from okf_explorer.core.graph.traverse import DEPTH_CAP, Edge, clamp_depth
+from okf_explorer.core.graph.traverse import Direction, Edge
+from okf_explorer.core.okf.filter import (
+    FilterError,
+    OkfFilter,
+    filter_pages,
+    filter_walk,
+    parse_statuses,
+    parse_trust,
+)
 from okf_explorer.core.text_safety import json_text, printable, printable_body
 
 if TYPE_CHECKING:
     from okf_explorer.core.brain import Brain
-    from okf_explorer.sources.gbrain.source import McpSource
+    from okf_explorer.core.pages import PageInfo
+
+LIST_JSON_KEYS = ("slug", "title", "type", "tags", "updated_at", "reserved", "readable", "error")
+SUFFIX_FORMATS = {
+    ".json": "json",
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+    ".dot": "dot",
+    ".gv": "dot",
+    ".graphml": "graphml",
+    ".mmd": "mermaid",
+    ".mermaid": "mermaid",
+}
+WRITTEN = {"wiki": "[[{}]]", "embed": "![[{}]]", "markdown": "({})"}
+"""How a link of each kind is written (the WRITTEN field of `links --explain`)."""
 
 
-def run_command(args: argparse.Namespace) -> int:
-    """Validate what argparse could not, open the brain, run the command."""
-    command = args.command or "browse"
-    _check_arguments(args)
-    if command == "serve":
-        return _serve(args)
-    if command == "web":
-        return _web(args)
-    if command == "audit":
-        from okf_explorer.cli.commands.audit import run_audit_command
-
-        return run_audit_command(args)
-    if command == "validate":
-        from okf_explorer.cli.commands.validate import check_folder_source
-
-        check_folder_source(args)
-    handler = _HANDLERS[command]
-    brain = open_brain(args, token_file=args.token_file)
-    try:
-        return handler(brain, args)
-    finally:
-        brain.close()
-
-
-def open_brain(args: argparse.Namespace, *, token_file: Path | None) -> Brain:
-    """The `Brain` over the source the arguments name (positional SRC wins)."""
-    from okf_explorer.core.brain import Brain
-    from okf_explorer.sources.factory import open_source
-
-    spec = getattr(args, "src", None) or args.source
-    source = open_source(spec, token_file=token_file, timeout=args.timeout)
-    try:
-        return Brain(source, scan=args.scan)
-    except BaseException:
-        source.close()
-        raise
-
-
-def _check_arguments(args: argparse.Namespace) -> None:
-    parser = getattr(args, "command_parser", None)
-    if getattr(args, "backlinks", False):
-        if args.direction is not None:
-            raise UsageError(parser, "--backlinks and --direction are mutually exclusive")
-        args.direction = "in"
-    if getattr(args, "direction", "out") is None:
-        args.direction = "out"
-    if hasattr(args, "depth"):
-        args.depth = _clamped_depth(args.depth)
-    if hasattr(args, "min_trust"):
-        args.okf_filter = okf_filter_of(args)
-
-
-def _clamped_depth(depth: int) -> int:
-    clamped = clamp_depth(depth)
-    if clamped != depth:
-        note(f"depth {depth} clamped to {clamped} (depth is 1 to {DEPTH_CAP})")
-    return clamped
-
-
-# --- commands ----------------------------------------------------------------
-
-
-def _get(brain: Brain, args: argparse.Namespace) -> int:
+def run_get(brain: Brain, args: argparse.Namespace) -> int:
     page = fetch_page(brain, args.slug)
     if not page.readable and not args.json:  # a source may hand back a marked page
         kind = page.error_kind or "unreadable"
@@ -157,7 +112,7 @@ def _stdout_is_terminal() -> bool:
         return False
 
 
-def _list(brain: Brain, args: argparse.Namespace) -> int:
+def run_list(brain: Brain, args: argparse.Namespace) -> int:
     pages = brain.pages(type=args.type, tag=args.tag)
     pages = filtered_pages(brain, pages, args.okf_filter)
     if args.n is not None:
@@ -169,7 +124,15 @@ def _list(brain: Brain, args: argparse.Namespace) -> int:
     return 0
 
 
-def _links(brain: Brain, args: argparse.Namespace) -> int:
+def page_record(info: PageInfo) -> dict[str, Any]:
+    """One page as `list --json` prints it; `tags` is null while unknown (a gbrain
+    listing carries no tags: they come with a scan, `--scan`)."""
+    record = {key: getattr(info, key) for key in LIST_JSON_KEYS}
+    record["tags"] = list(info.tags) if info.tags_known else None
+    return record
+
+
+def run_links(brain: Brain, args: argparse.Namespace) -> int:
     if getattr(args, "explain", False) and args.json:
         raise UsageError(args.command_parser, "--explain and --json are mutually exclusive")
     slug = resolve_name(brain, args.slug)
@@ -183,7 +146,7 @@ def _links(brain: Brain, args: argparse.Namespace) -> int:
     return 0
 
 
-def _export(brain: Brain, args: argparse.Namespace) -> int:
+def run_export(brain: Brain, args: argparse.Namespace) -> int:
     from okf_explorer.core.export.formats import write_export
 
     slug = resolve_name(brain, args.slug)
@@ -207,156 +170,79 @@ def _walk(brain: Brain, slug: str, args: argparse.Namespace) -> list[Edge]:
     rels = args.rel
     edges = brain.traverse(slug, args.depth, args.direction, rels)
     if rels and not edges and brain.answered_by == "index":
-        known = brain.relations()
-        missing = [rel for rel in dict.fromkeys(rels) if rel not in known]
-        if missing:
-            note(f"no edge has relation {', '.join(missing)} (relations here: {', '.join(known)})")
+        note_unknown_relations(brain, rels)
     return filtered_walk(brain, edges, slug, args.depth, args.okf_filter)
 
 
-def _browse(brain: Brain, args: argparse.Namespace) -> int:
-    """Run the TUI; without a terminal, say so in one line and exit 1 (it would hang)."""
-    from okf_explorer.tui.app import NoTerminal, make_app
+def export_format(given: str | None, output: str | None) -> str:
+    """`--format` if given, else what the `-o` file's suffix says, else JSON (SPEC §5)."""
+    if given is not None:
+        return given
+    if output and output != "-":
+        return SUFFIX_FORMATS.get(Path(output).suffix.lower(), "json")
+    return "json"
 
-    against = _against_server(brain, args)
+
+def render_edges(
+    brain: Brain, edges: list[Edge], fmt: str, root: str, depth: int, direction: Direction
+) -> Iterator[str]:
+    """The slice in `fmt`, a record at a time (`core.export.formats.render_pieces`),
+    nodes labelled with their titles when the index already knows them."""
+    from okf_explorer.core.export.formats import render_pieces
+
+    index = brain.index
+    titles = None if index is None else {slug: info.title for slug, info in index.pages.items()}
+    return render_pieces(edges, fmt, root=root, depth=depth, direction=direction, titles=titles)
+
+
+def explain_lines(brain: Brain, edges: Iterable[Edge]) -> list[str]:
+    """The `links --explain` lines of `edges` (format in the module docstring)."""
+    lines: dict[tuple[str, str], str] = {}
+    for edge in edges:
+        frm, to = (edge.frm, edge.to) if edge.direction == "out" else (edge.to, edge.frm)
+        if (frm, to) in lines:
+            continue
+        link = brain.link_between(frm, to)
+        if link is None:
+            lines[frm, to] = f"{printable(frm)}\t-\t{printable(to)}\t-\n"
+            continue
+        fields = [frm, WRITTEN[link.kind].format(link.target), link.to, link.rule]
+        if link.ambiguous:
+            fields.extend(link.candidates)
+        lines[frm, to] = "\t".join(map(printable, fields)) + "\n"
+    return list(lines.values())
+
+
+def unique_targets(edges: Iterable[Edge]) -> list[str]:
+    """The distinct `to` nodes of `edges`, in edge order."""
+    return list(dict.fromkeys(edge.to for edge in edges))
+
+
+# --- `--status S` / `--min-trust T` (semantics in `core.okf.filter`) -----------------
+# A filter needs each page's frontmatter: over a server (whose listing carries none)
+# the pages are read once, through the index.
+
+
+def okf_filter_of(args: argparse.Namespace) -> OkfFilter:
+    """The filter the options ask for; an unknown status or tier is a usage error (exit 2)."""
     try:
-        app = make_app(
-            brain,
-            start=getattr(args, "start", None) or None,
-            watch_files=True,
-            against=against,
-        )
-        try:
-            app.run()
-        except NoTerminal as error:
-            note(str(error))
-            return 1
-        return int(getattr(app, "return_code", 0) or 0)
-    finally:
-        if against is not None:
-            against.close()
+        return OkfFilter(parse_statuses(args.status), parse_trust(args.min_trust))
+    except FilterError as error:
+        raise UsageError(getattr(args, "command_parser", None), str(error)) from None
 
 
-def _against_server(brain: Brain, args: argparse.Namespace) -> McpSource | None:
-    """The server `browse FOLDER --against URL` compares the folder with (the token from
-    `--token-file`, else `$GBRAIN_TOKEN`), or None; exit 2 unless the brain is a folder
-    and URL a server."""
-    url = getattr(args, "against", None)
-    if url is None:
-        return None
-    from okf_explorer.sources.factory import is_url, open_source
-    from okf_explorer.sources.gbrain.source import McpSource
-
-    parser = args.command_parser
-    if brain.local_root is None:
-        raise UsageError(parser, "--against needs a folder to browse (SRC is not a folder)")
-    if not is_url(url):
-        raise UsageError(parser, f"--against {url!r} is not an http(s)://.../mcp URL")
-    server = open_source(url, token_file=args.token_file, timeout=args.timeout)
-    if not isinstance(server, McpSource):
-        server.close()
-        raise UsageError(parser, f"--against {url!r} is not an MCP server URL")
-    return server
+def filtered_pages(brain: Brain, pages: Sequence[PageInfo], keep: OkfFilter) -> list[PageInfo]:
+    """`pages` that pass `keep`, each judged by its indexed frontmatter."""
+    if not keep.active:
+        return list(pages)
+    known = brain.ensure_index().pages
+    return filter_pages([known.get(info.slug, info) for info in pages], keep)
 
 
-def _serve(args: argparse.Namespace) -> int:
-    """`serve`: here `--token-file` is the token clients must send; an MCP source
-    being re-served authenticates with `$GBRAIN_TOKEN`."""
-    from okf_explorer.server import run_server
-    from okf_explorer.sources.factory import read_token
-
-    token = read_token(args.token_file).value if args.token_file is not None else None
-    brain = open_brain(args, token_file=None)
-    try:
-        return run_server(brain, host=args.host, port=args.port, stdio=args.stdio, token=token)
-    finally:
-        brain.close()
-
-
-def _web(args: argparse.Namespace) -> int:
-    """`web`: `--token-file` is the token browsers must give, as for `serve`; each
-    browser session runs `browse` on the same source in a process of its own."""
-    from okf_explorer.sources.factory import read_token
-    from okf_explorer.tui.web.server import run_web
-
-    token = read_token(args.token_file).value if args.token_file is not None else None
-    brain = open_brain(args, token_file=None)
-    try:
-        return run_web(brain, web_session_argv(args), host=args.host, port=args.port, token=token)
-    finally:
-        brain.close()
-
-
-def web_session_argv(args: argparse.Namespace) -> list[str]:
-    """The `browse` command a `web` session runs: same source and source options, never
-    the web token (an MCP source authenticates with `$GBRAIN_TOKEN`, which it inherits)."""
-    argv = [sys.executable, "-m", "okf_explorer", "browse"]
-    if getattr(args, "start", None):
-        argv.append(f"--start={args.start}")
-    if args.timeout is not None:
-        argv.append(f"--timeout={args.timeout}")
-    if args.scan:
-        argv.append("--scan")
-    spec = getattr(args, "src", None) or args.source
-    return [*argv, "--", spec] if spec else argv
-
-
-def _stats(brain: Brain, args: argparse.Namespace) -> int:
-    from okf_explorer.cli.commands.stats import run_stats
-
-    return run_stats(brain, args)
-
-
-def _validate(brain: Brain, args: argparse.Namespace) -> int:
-    from okf_explorer.cli.commands.validate import run_validate
-
-    return run_validate(brain, args)
-
-
-def _search(brain: Brain, args: argparse.Namespace) -> int:
-    from okf_explorer.cli.commands.search import run_search
-
-    return run_search(brain, args)
-
-
-def _mentions(brain: Brain, args: argparse.Namespace) -> int:
-    from okf_explorer.cli.commands.search import run_mentions
-
-    return run_mentions(brain, args, resolve_name(brain, args.slug))
-
-
-def _path(brain: Brain, args: argparse.Namespace) -> int:
-    from okf_explorer.cli.commands.path import run_path
-
-    return run_path(brain, args)
-
-
-def _walk_command(brain: Brain, args: argparse.Namespace) -> int:
-    from okf_explorer.cli.commands.walk import run_walk
-
-    return run_walk(brain, args)
-
-
-def _save(brain: Brain, args: argparse.Namespace) -> int:
-    from okf_explorer.cli.commands.save import run_save
-
-    return run_save(brain, args)
-
-
-CommandHandler = Callable[["Brain", argparse.Namespace], int]
-
-_HANDLERS: dict[str, CommandHandler] = {
-    "browse": _browse,
-    "get": _get,
-    "list": _list,
-    "links": _links,
-    "export": _export,
-    "stats": _stats,
-    "validate": _validate,
-    "search": _search,
-    "mentions": _mentions,
-    "path": _path,
-    "walk": _walk_command,
-    "save": _save,
-}
-"""The commands that run over an open brain (`serve` opens its own)."""
+def filtered_walk(
+    brain: Brain, edges: list[Edge], root: str, depth: int, keep: OkfFilter
+) -> list[Edge]:
+    """The walk's edges between pages that pass, reached from `root` through them."""
+    if not keep.active:
+        return edges
+    return filter_walk(edges, root, depth, keep, brain.ensure_index().pages)

@@ -21,7 +21,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from okf_explorer.cli.common import emit, resolve_name
-from okf_explorer.cli.usage import UsageError
+from okf_explorer.cli.reporting import UsageError
 from okf_explorer.core.page_write import SaveResult
 from okf_explorer.core.text_safety import json_text, printable
 

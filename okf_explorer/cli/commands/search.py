@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import TYPE_CHECKING
 
-from okf_explorer.cli.usage import UsageError
+from okf_explorer.cli.common import emit, resolve_name
+from okf_explorer.cli.reporting import UsageError
 from okf_explorer.core.search.query import SearchSyntaxError
 from okf_explorer.core.text_safety import printable
 
@@ -29,10 +29,6 @@ if TYPE_CHECKING:
     from okf_explorer.core.brain import Brain
 
 HIT_OPEN_MARK, HIT_CLOSE_MARK = "«", "»"
-
-
-def emit(text: str) -> None:
-    sys.stdout.write(text)  # one write: a broken pipe stops it cleanly
 
 
 def run_search(brain: Brain, args: argparse.Namespace) -> int:
@@ -61,11 +57,11 @@ def run_search(brain: Brain, args: argparse.Namespace) -> int:
     return 0
 
 
-def run_mentions(brain: Brain, args: argparse.Namespace, slug: str) -> int:
-    """Mentions of the page `slug` (the name given, already resolved)."""
+def run_mentions(brain: Brain, args: argparse.Namespace) -> int:
+    """Mentions of the page the name given resolves to."""
     from okf_explorer.core.search.mentions import unlinked_mentions
 
-    mentions = unlinked_mentions(brain, slug)
+    mentions = unlinked_mentions(brain, resolve_name(brain, args.slug))
     if args.json:
         records = [
             {

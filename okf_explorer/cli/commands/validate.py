@@ -32,16 +32,13 @@ escapes (`printable`). `--json` prints one object:
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from okf_explorer.cli.usage import UsageError
+from okf_explorer.cli.common import emit, open_brain
+from okf_explorer.cli.reporting import UsageError
 from okf_explorer.core.okf.validate import CONSUMER_NOTE, ValidationReport, validate_brain
 from okf_explorer.core.text_safety import json_text, printable
-
-if TYPE_CHECKING:
-    from okf_explorer.core.brain import Brain
 
 EXIT_CONFORMANT = 0
 EXIT_NOT_CONFORMANT = 1
@@ -60,12 +57,17 @@ def check_folder_source(args: argparse.Namespace) -> None:
         raise UsageError(args.command_parser, f"{resolved.location} is not a folder")
 
 
-def run_validate(brain: Brain, args: argparse.Namespace) -> int:
-    """Print the report as text, or as JSON with `--json`; the exit status."""
-    report = validate_brain(brain)
+def run_validate(args: argparse.Namespace) -> int:
+    """Check the source is a folder (else exit 2), validate it, print the report as
+    text or as JSON with `--json`; the exit status."""
+    check_folder_source(args)
+    brain = open_brain(args, token_file=args.token_file)
+    try:
+        report = validate_brain(brain)
+    finally:
+        brain.close()
     strict = bool(args.strict)
-    text = validate_json(report, strict) if args.json else validate_text(report, strict)
-    sys.stdout.write(text)  # one write, so a broken pipe stops it cleanly
+    emit(validate_json(report, strict) if args.json else validate_text(report, strict))
     return EXIT_CONFORMANT if report.conformant(strict=strict) else EXIT_NOT_CONFORMANT
 
 
