@@ -15,9 +15,8 @@ import pytest
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.server import walk
-from okf_explorer.server.schemas import TOOL_SPECS
 from okf_explorer.server.shapes import ContextCache
-from okf_explorer.server.tools import TOOLS, ToolReply, call_tool
+from okf_explorer.server.tools import TOOL_SPECS, TOOLS, ToolReply, call_tool
 from okf_explorer.sources.folder.bundle import BundleSource
 from tests.bundles import write_pages
 

@@ -21,10 +21,19 @@ the SDK (mcp 2.x, stateless streamable HTTP), one request at a time.
 Every request is bounded (`limits`): the body's size and time, the batch's length,
 the bytes of the replies. A request refused for any of these, or malformed
 JSON-RPC, gets a JSON-RPC error and one line in the log, never a traceback.
+
+Slow clients (slowloris): uvicorn closes a keep-alive connection that stays silent
+after a reply, but any byte cancels that timer, and a fresh connection has none: a
+client sending a header line now and then, or nothing at all, kept a connection
+forever. `HeadDeadlineProtocol`, the HTTP/1.1 protocol `serve` runs, makes every
+connection deliver a complete request head within `HEADER_TIMEOUT` seconds of
+connecting or of its previous reply; the body has its own deadline
+(`exchange.read_body`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hmac
 import json
@@ -42,13 +51,20 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import Message, Receive, Scope, Send
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from okf_explorer import __version__
+from okf_explorer.server.exchange import (
+    Refused,
+    ReplyBudget,
+    error_block,
+    parse_messages,
+    read_body,
+    sse_block,
+)
 from okf_explorer.server.fast_calls import Call, answer_calls, plain_tool_call
-from okf_explorer.server.intake import Refused, parse_messages, read_body
-from okf_explorer.server.limits import MAX_REPLY_BYTES
+from okf_explorer.server.limits import HEADER_TIMEOUT, MAX_REPLY_BYTES
 from okf_explorer.server.mcp_app import FreshBrain, build_mcp_server
-from okf_explorer.server.replies import ReplyBudget, error_block, sse_block
 from okf_explorer.server.shutdown import ServerStopping
 
 log = logging.getLogger(__name__)
@@ -312,3 +328,39 @@ def build_http_app(fresh: FreshBrain, *, token: str | None = None) -> Starlette:
         Route("/mcp", endpoint),  # every method reaches the endpoint, which answers 405
     ]
     return Starlette(routes=routes, lifespan=lifespan)
+
+
+class HeadDeadlineProtocol(H11Protocol):
+    """`H11Protocol` that closes a connection with no request in hand at its deadline."""
+
+    _head_timer: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)  # type: ignore[arg-type]
+        self._arm()
+
+    def on_response_complete(self) -> None:
+        self._arm()  # before the base class starts any pipelined request
+        super().on_response_complete()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+    def _arm(self) -> None:
+        self._disarm()
+        self._head_timer = self.loop.call_later(HEADER_TIMEOUT, self._head_overdue)
+
+    def _disarm(self) -> None:
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None
+
+    def _head_overdue(self) -> None:
+        self._head_timer = None
+        if self.transport.is_closing():
+            return
+        if self.cycle is not None and not self.cycle.response_complete:
+            return  # a request is being answered; its body has its own deadline
+        log.debug("closed a connection: no complete request head in %g s", HEADER_TIMEOUT)
+        self.transport.close()

@@ -21,10 +21,9 @@ from mcp.server import Server, ServerRequestContext
 from okf_explorer import __version__
 from okf_explorer.core.errors import OkfError
 from okf_explorer.server.limits import TOOL_THREADS
-from okf_explorer.server.schemas import TOOL_SPECS
 from okf_explorer.server.shapes import ContextCache
 from okf_explorer.server.shutdown import Shutdown
-from okf_explorer.server.tools import BrainTools, ToolReply, call_tool
+from okf_explorer.server.tools import TOOL_SPECS, BrainTools, ToolReply, call_tool
 
 SERVER_NAME = "okf-explorer"
 REFRESH_INTERVAL = 2.0

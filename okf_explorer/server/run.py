@@ -100,9 +100,8 @@ def _run(brain: Any, host: str, port: int, stdio: bool, token: str | None) -> in
 def _serve_http(fresh: Any, listener: socket.socket, token: str | None) -> int:
     import uvicorn
 
-    from okf_explorer.server.http_app import build_http_app
+    from okf_explorer.server.http_app import HeadDeadlineProtocol, build_http_app
     from okf_explorer.server.limits import KEEP_ALIVE_TIMEOUT, MAX_HEADER_BYTES
-    from okf_explorer.server.slow_clients import HeadDeadlineProtocol
 
     class StoppingServer(uvicorn.Server):
         """uvicorn's server, whose signal handler also stops the calls in flight."""

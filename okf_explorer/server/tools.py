@@ -1,9 +1,15 @@
 """The read-only tools: plain functions over a `Brain`, with gbrain's names,
-arguments, reply shapes and errors (GBRAIN_PROTOCOL §4-§5, SPEC §7).
+arguments, reply shapes and errors (GBRAIN_PROTOCOL §4-§5, SPEC §7), and what
+`tools/list` says of them (`TOOL_SPECS`).
 
 `call_tool(brain, name, arguments)` is the one entry the transports use: it
 never raises, and returns a `ToolReply` whose `text` is what goes into
 `content[0].text` (pretty JSON on success, compact JSON on errors).
+
+The schemas describe what gbrain accepts; the tools validate arguments themselves
+(with gbrain's messages, `params`), so the SDK's own schema validation stays off and
+unknown keys are accepted (`additionalProperties` is left open; each is answered with
+an `unknown_param` warning).
 """
 
 from __future__ import annotations
@@ -12,17 +18,26 @@ import json
 import logging
 from collections.abc import Callable, Mapping
 from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from okf_explorer.core.errors import Cancelled, OkfError, PageNotFound, PageUnreadable
 from okf_explorer.core.graph.traverse import DIRECTIONS, clamp_depth
 from okf_explorer.core.port import CancelCheck, relation_of
-from okf_explorer.server import search_tool, walk
+from okf_explorer.core.search.query import (
+    QueryTooLong,
+    SearchSyntaxError,
+    parse_query,
+    words_query,
+)
+from okf_explorer.core.search.text_index import HIT_CLOSE, HIT_OPEN
+from okf_explorer.server import walk
 from okf_explorer.server.fast_json import pretty_json
 from okf_explorer.server.limits import TRAVERSE_ROW_CAP, Truncated, capped
 from okf_explorer.server.params import (
+    SOURCE_ID,
     ToolError,
+    invalid,
     is_hostile_slug,
     optional_bool,
     optional_enum,
@@ -33,7 +48,6 @@ from okf_explorer.server.params import (
     required_str,
     timestamp_or_none,
 )
-from okf_explorer.server.schemas import TOOL_SPECS
 from okf_explorer.server.shapes import (
     CONTEXTS,
     BrainLike,
@@ -55,6 +69,138 @@ FUZZY_CANDIDATES = 10
 CANCEL: ContextVar[CancelCheck | None] = ContextVar("okf_tool_cancel", default=None)
 """The running call's `cancel` (see `call_tool`), for the tools whose work can be long."""
 SHUTTING_DOWN = ToolError("shutting_down", "the server is shutting down")
+SEARCH_DEFAULT = 20
+SEARCH_CAP = 100
+CHUNK_WORDS = 48
+TRUNCATED = "… [truncated]"
+
+
+# --- what `tools/list` says ------------------------------------------------------------
+
+_SLUG = {"type": "string", "description": "Page slug, e.g. people/alice"}
+_DEPTH = {"type": "number", "description": "Max hops (default 5, clamped to 1..10)"}
+
+
+def _schema(properties: dict[str, Any], required: tuple[str, ...] = ()) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": "object", "properties": properties}
+    if required:
+        schema["required"] = list(required)
+    return schema
+
+
+TOOL_SPECS: dict[str, dict[str, Any]] = {
+    "get_page": {
+        "description": "Read a page by slug (supports fuzzy slug matching).",
+        "inputSchema": _schema(
+            {
+                "slug": _SLUG,
+                "fuzzy": {"type": "boolean", "description": "Resolve a partial or titled name"},
+                "include_content": {
+                    "type": "boolean",
+                    "description": "Add `content`: frontmatter plus body as Markdown",
+                },
+            },
+            ("slug",),
+        ),
+    },
+    "list_pages": {
+        "description": "List pages with optional filters (at most 100 per call; page with offset).",
+        "inputSchema": _schema(
+            {
+                "type": {"type": "string", "description": "Exact page type"},
+                "tag": {"type": "string", "description": "Exact tag"},
+                "limit": {"type": "number", "description": "Max results (default 50, max 100)"},
+                "offset": {"type": "number", "description": "Skip this many rows"},
+                "sort": {
+                    "type": "string",
+                    "enum": ["updated_desc", "updated_asc", "created_desc", "slug"],
+                    "description": "Order (default updated_desc)",
+                },
+                "updated_after": {
+                    "type": "string",
+                    "description": "Only pages updated strictly after this date or timestamp",
+                },
+            }
+        ),
+    },
+    "get_links": {
+        "description": "Outgoing links of a page (existing targets only).",
+        "inputSchema": _schema({"slug": _SLUG}, ("slug",)),
+    },
+    "get_backlinks": {
+        "description": "Pages linking to a page.",
+        "inputSchema": _schema({"slug": _SLUG}, ("slug",)),
+    },
+    "traverse_graph": {
+        "description": (
+            "Walk the link graph from a page. Without direction/link_type: nodes with their "
+            "links; with them: edges with depth."
+        ),
+        "inputSchema": _schema(
+            {
+                "slug": _SLUG,
+                "depth": _DEPTH,
+                "link_type": {"type": "string", "description": "Only edges of this type (links)"},
+                "direction": {
+                    "type": "string",
+                    "enum": ["in", "out", "both"],
+                    "description": "Edge form: follow links out, in, or both",
+                },
+            },
+            ("slug",),
+        ),
+    },
+    "search": {
+        "description": (
+            "Full-text search of page text, best first (keyword index; no LLM call). "
+            'Words, "phrases", prefix*, OR, NOT; filters type:T tag:T path:P.'
+        ),
+        "inputSchema": _schema(
+            {
+                "query": {"type": "string", "description": "Search text"},
+                "limit": {"type": "number", "description": "Max results (default 20, max 100)"},
+                "offset": {"type": "number", "description": "Skip first N results"},
+                "mode": {"type": "string", "description": "Accepted and ignored"},
+                "types": {
+                    "type": "array",
+                    "items": {"type": "string"},
+                    "description": "Only pages whose type is in this list",
+                },
+                "snippet_chars": {
+                    "type": "number",
+                    "description": "Cap each chunk_text at N characters (0: no cap)",
+                },
+            },
+            ("query",),
+        ),
+    },
+    "memory_navigate": {
+        "description": (
+            "One-call navigation for agents: op get | list | links | backlinks | traverse "
+            "(traverse returns OKF edge records). Never fails: returns [] instead."
+        ),
+        "inputSchema": _schema(
+            {
+                "op": {"type": "string", "enum": ["get", "list", "links", "backlinks", "traverse"]},
+                "slug": _SLUG,
+                "type": {"type": "string", "description": "list: exact page type"},
+                "tag": {"type": "string", "description": "list: exact tag"},
+                "limit": {"type": "number", "description": "list: max results (max 100)"},
+                "offset": {"type": "number", "description": "list: skip this many rows"},
+                "depth": {"type": "number", "description": "traverse: hops 1..10 (default 1)"},
+                "direction": {
+                    "type": "string",
+                    "enum": ["out", "in", "both"],
+                    "description": "traverse: default out",
+                },
+            },
+            ("op",),
+        ),
+    },
+}
+
+
+# --- the tools -------------------------------------------------------------------------
 
 
 def _cancel_check() -> CancelCheck:
@@ -270,6 +416,91 @@ def _navigate_traverse(brain: BrainTools, args: Mapping[str, Any]) -> Any:
     return capped(edge_records(brain.traverse(slug, depth, direction)), "memory_navigate")
 
 
+def search(brain: Any, args: Mapping[str, Any]) -> Any:
+    """gbrain's `search` tool over our own text index (GBRAIN_PROTOCOL: gbrain's
+    `src/core/ops/search.ts`): `{query, limit?, offset?, types?, snippet_chars?}`
+    → a list of `{slug, page_id, title, type, chunk_text, chunk_source, chunk_id,
+    chunk_index, score, stale, source_id, id}`, best first.
+
+    Differences, by design: our index has one chunk per page (`chunk_index` 0,
+    `chunk_source` `compiled_truth`), whose `chunk_text` is the text around the
+    hits (about `CHUNK_WORDS` words) rather than a stored chunk; `page_id` and
+    `chunk_id` are the page's place in slug order (1-based), stable while the
+    set of pages is. The query is our search syntax (`core.search.query`); a
+    query that is not valid syntax is searched as its plain words, as gbrain does
+    with any text. `limit` defaults to 20 and is clamped to `SEARCH_CAP`.
+
+    A query past the caps of `core.search.query` is an `invalid_params` error,
+    refused before any work; one that runs past the search deadline is an
+    `internal_error` saying so (as gbrain answers a database timeout).
+    """
+    text = required_str(args, "query")
+    limit = optional_int(args, "limit")
+    limit = SEARCH_DEFAULT if not limit or limit <= 0 else min(limit, SEARCH_CAP)
+    offset = max(0, optional_int(args, "offset") or 0)
+    types = _search_types(args)
+    cap = optional_int(args, "snippet_chars")
+    optional_str(args, "mode")  # accepted, and ignored: a remote caller's mode is (gbrain)
+    try:
+        query = parse_query(text)
+    except QueryTooLong as error:
+        raise invalid(str(error)) from None
+    except SearchSyntaxError:
+        query = None
+    searcher = brain.text_search()
+    hits = None
+    if query is not None:
+        try:
+            hits = searcher.search(
+                _with_types(query, types), limit, offset=offset, tokens=CHUNK_WORDS
+            )
+        except SearchSyntaxError:
+            hits = None
+    if hits is None:
+        try:
+            query = words_query(text)
+        except QueryTooLong as error:
+            raise invalid(str(error)) from None
+        except SearchSyntaxError:
+            return []
+        hits = searcher.search(_with_types(query, types), limit, offset=offset, tokens=CHUNK_WORDS)
+    order = {slug: i for i, slug in enumerate(brain.ensure_index().pages, 1)}
+    return [_search_row(hit, order.get(hit.slug, 0), cap) for hit in hits]
+
+
+def _search_types(args: Mapping[str, Any]) -> tuple[str, ...]:
+    value = args.get("types")
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(t, str) for t in value):
+        raise invalid('Parameter "types" must be an array of strings')
+    return tuple(value)
+
+
+def _with_types(query: Any, types: tuple[str, ...]) -> Any:
+    return replace(query, types=types) if types else query
+
+
+def _search_row(hit: Any, page_id: int, cap: int | None) -> dict[str, Any]:
+    text = hit.snippet.replace(HIT_OPEN, "").replace(HIT_CLOSE, "")
+    if cap is not None and cap > 0 and len(text) > cap:
+        text = text[:cap] + TRUNCATED
+    return {
+        "slug": hit.slug,
+        "page_id": page_id,
+        "title": hit.title,
+        "type": hit.type,
+        "chunk_text": text,
+        "chunk_source": "compiled_truth",
+        "chunk_id": page_id,
+        "chunk_index": 0,
+        "score": hit.score,
+        "stale": False,
+        "source_id": SOURCE_ID,
+        "id": hit.slug,
+    }
+
+
 Tool = Callable[[BrainTools, Mapping[str, Any]], Any]
 TOOLS: dict[str, Tool] = {
     "get_page": get_page,
@@ -278,7 +509,7 @@ TOOLS: dict[str, Tool] = {
     "get_backlinks": get_backlinks,
     "traverse_graph": traverse_graph,
     "memory_navigate": memory_navigate,
-    "search": search_tool.search,
+    "search": search,
 }
 
 
