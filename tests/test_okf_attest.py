@@ -9,7 +9,7 @@ import pytest
 
 from okf_explorer.core.okf.attest import Parameter, contract_of
 from okf_explorer.core.pages import Page
-from okf_explorer.tui.widgets.okf_glyphs import row_badge
+from okf_explorer.tui.okf_glyphs import row_badge
 
 
 def test_no_contract_on_an_ordinary_page() -> None:

@@ -6,6 +6,7 @@ brain cannot be opened, the screen that says why).
 
 from __future__ import annotations
 
+from functools import partial
 from multiprocessing import resource_tracker
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -45,36 +46,14 @@ class ExplorerApp(App[None]):
         Binding("ctrl+c", "quit", "Quit", show=False, priority=True, id="interrupt")
     ]
 
-    def __init__(
-        self,
-        brain: Brain,
-        *,
-        start: str | None = None,
-        export_dir: Path | None = None,
-        source_label: str | None = None,
-        watch_files: bool = False,
-        against: McpSource | None = None,
-    ) -> None:
+    def __init__(self, brain: Brain, explorer: partial[MainScreen], label: str) -> None:
         super().__init__()
-        self.brain = brain
-        self.watch_files = watch_files
-        self.comparison = ServerComparison(brain, against)
-        self.start = start
-        self.export_dir = export_dir if export_dir is not None else default_export_dir()
-        self.source_label = source_label if source_label is not None else brain.label
+        self.brain, self.source_label = brain, label
+        self._explorer = explorer
+        """A fresh explorer screen each call (the first, and each retry after a failure)."""
 
     def on_mount(self) -> None:
         self.push_screen(self._explorer())
-
-    def _explorer(self) -> MainScreen:
-        return MainScreen(
-            self.brain,
-            start=self.start,
-            export_dir=self.export_dir,
-            source_label=self.source_label,
-            watch_files=self.watch_files,
-            comparison=self.comparison,
-        )
 
     @on(MainScreen.SourceFailed)
     def _source_failed(self, message: MainScreen.SourceFailed) -> None:
@@ -91,12 +70,9 @@ class ExplorerApp(App[None]):
         self.push_screen(SourceErrorScreen(self.source_label, message.reason), retry)
 
     def run(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
-        """Run in the terminal; refuse (`NoTerminal`) when there is none.
-
-        Without a terminal (stdout redirected, no stdin) the driver would write
-        escape codes into a file or pipe and wait forever for keys. Under `web` the
-        pipes lead to a browser.
-        """
+        """Run in the terminal; refuse (`NoTerminal`) when there is none: the driver would
+        write escape codes into a file or pipe and wait forever for keys. Under `web`
+        the pipes lead to a browser."""
         if not kwargs.get("headless") and not web_driver_chosen() and not has_terminal():
             raise NoTerminal(NO_TERMINAL)
         return super().run(*args, **kwargs)
@@ -112,13 +88,8 @@ class ExplorerApp(App[None]):
     ) -> None:
         """Every notification (screens' too) shows control characters as escapes:
         they name pages and paths, which may hold anything."""
-        super().notify(
-            printable(message),
-            title=printable(title),
-            severity=severity,
-            timeout=timeout,
-            markup=markup,
-        )
+        message, title = printable(message), printable(title)
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
     def action_command_palette(self) -> None:
         """The palette is the page finder: it says so."""
@@ -142,31 +113,25 @@ def make_app(
     """The app over `brain`, opening `start` (default: `core.graph.start_page` chooses).
 
     Exports (`e`) go to `export_dir` (default: `$OKF_EXPORT_DIR`, else the working
-    directory).
-    `source_label` overrides what the status line calls the source (the
+    directory). `source_label` overrides what the status line calls the source (the
     screenshot script uses it to keep machine paths out of the pictures).
     `watch_files` reloads pages saved in a folder source (live reload; the CLI turns
     it on, tests and scripts that wait for idle workers leave it off). `against` is the
     server a folder brain is compared with (`browse FOLDER --against URL`): each page's
     header and link tree show where the server disagrees.
     """
-    _start_resource_tracker()
-    return ExplorerApp(
+    # A running app replaces `sys.stderr` with a capture whose `fileno()` is -1; a process
+    # pool started later (the scan of a big bundle) could then not launch multiprocessing's
+    # resource tracker ("bad value(s) in fds_to_keep"). Start it now (~5 ms, once).
+    resource_tracker.ensure_running()
+    label = source_label if source_label is not None else brain.label
+    explorer = partial(
+        MainScreen,
         brain,
         start=start,
-        export_dir=export_dir,
-        source_label=source_label,
+        export_dir=export_dir if export_dir is not None else default_export_dir(),
+        source_label=label,
         watch_files=watch_files,
-        against=against,
+        comparison=ServerComparison(brain, against),
     )
-
-
-def _start_resource_tracker() -> None:
-    """Start multiprocessing's resource tracker while `sys.stderr` is still the real one.
-
-    A running Textual app replaces `sys.stderr` with a capture whose `fileno()`
-    is -1; a process pool started later (the bundle scan of a big brain) would
-    then fail to launch the tracker with "bad value(s) in fds_to_keep". The
-    tracker is one small process per interpreter, started in ~5 ms.
-    """
-    resource_tracker.ensure_running()
+    return ExplorerApp(brain, explorer, label)

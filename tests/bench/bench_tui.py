@@ -175,11 +175,11 @@ async def time_depth(pilot: Pilot[None], screen, depth: int) -> list[float]:  # 
     panel = screen.query_one(TraversalPanel)
     samples = []
     for _ in range(5):
-        screen.nav.change(screen.history.current.with_depth(max(1, depth - 1)))
+        screen.change(screen.history.current.with_depth(max(1, depth - 1)))
         await settle(pilot, screen)
         started = time.perf_counter()
         if depth == 1:  # there is no depth 0: time `-` from 2 instead
-            screen.nav.change(screen.history.current.with_depth(2))
+            screen.change(screen.history.current.with_depth(2))
             await settle(pilot, screen)
             started = time.perf_counter()
             screen.action_shallower()

@@ -101,7 +101,8 @@ async def test_an_embed_that_waited_for_the_index_fills_once_it_is_built(tmp_pat
         await settle(pilot, until=lambda: app.screen.loader.ready and bool(pane.query(EmbedBlock)))
         embed = pane.query_one(EmbedBlock)
         embed.fill(None, WAITING_FOR_INDEX)  # as when it asked before the build ended
-        app.screen.loader.post_message(IndexLoader.IndexBuilt("index", len(pages), first=True))
+        built = IndexLoader.IndexBuilt("index", len(pages), first=True, unchanged=False)
+        app.screen.loader.post_message(built)
         await settle(pilot, until=lambda: pane.query_one(EmbedBlock).text is not None)
         assert embed.is_attached  # the same block, filled now (the page was not drawn again)
         assert "Run the nightly build" in embed.render().plain  # type: ignore[union-attr]

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any, cast
-
 from okf_explorer.core.graph.traverse import DEPTH_CAP
 from okf_explorer.tui.state.history import View
 from okf_explorer.tui.state.navigator import Navigator
 
 
 def navigator(view: View | None = None) -> Navigator:
-    """A navigator at `view`; the transitions touch neither the screen nor the loader."""
-    nav = Navigator(cast(Any, None), cast(Any, None), changed=lambda: None)
+    """A navigator at `view` (plain state: no screen, no loader)."""
+    nav = Navigator()
     nav.history.current = view
     return nav
 
@@ -62,3 +60,34 @@ def test_relation_cycle_needs_two_relations_or_a_filter_to_clear() -> None:
     assert navigator(View("a")).next_relation(["x", "y"]) == View("a", rel="x")
     assert navigator(View("a", rel="y")).next_relation(["x", "y"]) == View("a")
     assert navigator(View("a", rel="gone")).next_relation(["x", "y"]) == View("a", rel="x")
+
+
+def test_a_resolved_start_name_is_gone_to_unless_the_user_moved_on() -> None:
+    assert navigator().start_resolved("b") == View("b")
+    assert navigator(View("a", 2)).start_resolved("b") == View("b", 2)  # the stand-in page
+    assert navigator(View("b")).start_resolved("b") is None  # there already
+    nav = navigator()
+    nav.opened(View("a"), "visit")
+    nav.opened(View("c"), "visit")
+    assert nav.start_resolved("b") is None  # the user has moved on
+
+
+def test_the_trail_records_how_each_page_was_reached() -> None:
+    nav = navigator()
+    for slug, move, how in [("a", "visit", None), ("b", "visit", "finder"), ("c", "visit", None)]:
+        nav.going(move, how)
+        nav.opened(View(slug), move)
+    back = nav.back()
+    assert back == View("b")
+    nav.going("moved")  # the back key's page loads: `going` keeps how it was asked
+    nav.opened(back, "moved")
+    nav.going("reload")
+    nav.opened(back, "reload")  # a reload is no move
+    moves = [(move.frm, move.to, move.how) for move in nav.trail.moves]
+    assert moves == [
+        (None, "a", "start"),
+        ("a", "b", "finder"),
+        ("b", "c", "visit"),
+        ("c", "b", "back"),
+    ]
+    assert nav.history.behind == [View("a")] and nav.history.ahead == [View("c")]

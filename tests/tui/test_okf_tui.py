@@ -10,9 +10,9 @@ from textual.widgets import DataTable, RadioSet, SelectionList
 
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
+from okf_explorer.tui.okf_glyphs import LEGEND
 from okf_explorer.tui.widgets.graph.link_tree import LinkTree
 from okf_explorer.tui.widgets.graph.traversal_panel import TraversalPanel
-from okf_explorer.tui.widgets.okf_glyphs import LEGEND
 from okf_explorer.tui.widgets.page.pane import PagePane
 from tests.okf_bundle import write_okf_bundle
 

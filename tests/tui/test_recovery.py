@@ -105,6 +105,39 @@ async def test_a_failed_walk_empties_the_panel_so_its_title_fits(small_bundle: P
         assert info(app) == "✗ the brain is unreachable (test) · r retries"
 
 
+async def test_each_panes_failed_worker_is_said_once_by_the_screen(
+    small_bundle: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The panes run their own workers; every one that fails is told by the screen's one
+    handler: a source error in its words, anything else as a bug. Browsing goes on."""
+    from okf_explorer.tui.widgets.graph import graph_panel
+
+    def broken_drawing(*_: object) -> None:
+        raise RuntimeError("the drawing broke (test)")
+
+    monkeypatch.setattr(graph_panel, "draw_slice", broken_drawing)
+    app = make_app(brain_for(BundleSource(small_bundle)), start="alpha")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+
+        def down(*_: object) -> None:
+            raise SourceUnavailable("the brain is unreachable (test)")
+
+        traverse, app.brain.traverse = app.brain.traverse, down  # type: ignore[method-assign]
+        await pilot.press("plus")  # the traversal panel's walk
+        await settle(pilot)
+        app.brain.traverse = traverse  # type: ignore[method-assign]
+        await pilot.press("minus", "g")  # the graph panel's drawing
+        await settle(pilot)
+        said = [(note.title, note.message) for note in app._notifications]
+        assert said.count(("source", "the brain is unreachable (test)")) == 1
+        expected = "unexpected error: RuntimeError('the drawing broke (test)')"
+        assert said.count(("bug", expected)) == 1
+        app.screen.open_page("beta")
+        await settle(pilot)
+        assert app.screen.history.current.slug == "beta"
+
+
 async def test_slice_size_counts_dangling_targets_as_missing(small_bundle: Path) -> None:
     app = make_app(brain_for(BundleSource(small_bundle)), start="alpha")
     async with app.run_test(size=SIZE) as pilot:

@@ -11,7 +11,7 @@ from okf_explorer.core.export.saved_page import saved_key
 from okf_explorer.core.page_write import SaveOutcome
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.dialogs.save import SavePreview
+from okf_explorer.tui.dialogs.save import SaveDialog
 from okf_explorer.tui.dialogs.trail import TrailDialog
 from okf_explorer.tui.screens.main import MainScreen
 
@@ -32,7 +32,7 @@ async def test_trail_lists_visits_exports_and_saves_as_a_page(
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, MainScreen)
-        screen.nav.choose("alpha", True)  # a link of index
+        screen.choose("alpha", True)  # a link of index
         await settle(pilot)
         screen.open_page("notes/gamma")  # the finder
         await settle(pilot)
@@ -64,7 +64,7 @@ async def test_trail_lists_visits_exports_and_saves_as_a_page(
         await pilot.press("S")
         await settle(pilot)
         preview = app.screen
-        assert isinstance(preview, SavePreview)
+        assert isinstance(preview, SaveDialog)
         text = preview.query_one(TextArea).text
         assert text.startswith("---\ntype: Trail\n")
         assert preview.query_one(Input).value.startswith("trails/index-")
@@ -76,7 +76,7 @@ async def test_trail_lists_visits_exports_and_saves_as_a_page(
         assert saved == text and saved_key(saved) is not None
         assert "written: trails/mine" in notes(app)[-1]
         await settle(pilot, lambda: "trails/mine" in dict(screen.loader.pages))
-        assert screen.trails.last_save is not None
+        assert screen.saver.last_save is not None
 
 
 async def test_s_saves_the_slice_and_a_failure_leaves_browsing_alone(small_bundle: Path) -> None:
@@ -86,12 +86,12 @@ async def test_s_saves_the_slice_and_a_failure_leaves_browsing_alone(small_bundl
         await pilot.press("S")
         await settle(pilot)
         preview = app.screen
-        assert isinstance(preview, SavePreview)
+        assert isinstance(preview, SaveDialog)
         assert preview.query_one(Input).value == "slices/index-d1-out"
         assert "- [Alpha page](/alpha.md)\n" in preview.query_one(TextArea).text
         preview.query_one(Input).value = "../out"
         await pilot.press("enter")
-        assert isinstance(app.screen, SavePreview)  # a bad name is said, not saved
+        assert isinstance(app.screen, SaveDialog)  # a bad name is said, not saved
         preview.query_one(Input).value = "alpha"  # another page already there
         await pilot.press("enter")
         await settle(pilot)
@@ -108,7 +108,7 @@ async def test_s_saves_the_slice_and_a_failure_leaves_browsing_alone(small_bundl
         assert notes(app)[-1].startswith("unchanged: slices/index-d1-out")
         screen = app.screen
         assert isinstance(screen, MainScreen)
-        screen.nav.choose("beta", True)
+        screen.choose("beta", True)
         await settle(pilot)
         assert screen.nav.current is not None and screen.nav.current.slug == "beta"
 
@@ -131,7 +131,7 @@ async def test_the_save_preview_over_a_server_sends_no_request(
             before = len(proxy.requests)
             assert before > 0  # the explorer did read through the proxy
             await pilot.press("S")
-            await settle(pilot, lambda: isinstance(app.screen, SavePreview))
+            await settle(pilot, lambda: isinstance(app.screen, SaveDialog))
             preview = app.screen
             assert "- [Alpha page](/alpha.md)" in preview.query_one(TextArea).text
             await pilot.pause(0.3)
@@ -161,20 +161,20 @@ async def test_s_over_a_server_says_refused_for_a_page_it_did_not_write(
             await settle(pilot, lambda: screen.loader.ready)
             await settle(pilot)
             await pilot.press("S")
-            await settle(pilot, lambda: isinstance(app.screen, SavePreview))
+            await settle(pilot, lambda: isinstance(app.screen, SaveDialog))
             preview = app.screen
             preview.query_one(Input).value = "Slices/Upper"
             await pilot.press("enter")
             await settle(pilot)
-            assert isinstance(app.screen, SavePreview)
+            assert isinstance(app.screen, SaveDialog)
             said = str(preview.query_one("#save-error", Static).content)
             assert "gbrain lowercases page names: save as 'slices/upper'" in said
             preview.query_one(Input).value = "alpha"
             await pilot.press("enter")
-            await settle(pilot, lambda: screen.trails.last_save is not None)
+            await settle(pilot, lambda: screen.saver.last_save is not None)
             await settle(pilot)
-            assert screen.trails.last_save is not None
-            assert screen.trails.last_save.outcome is SaveOutcome.REFUSED
+            assert screen.saver.last_save is not None
+            assert screen.saver.last_save.outcome is SaveOutcome.REFUSED
             assert notes(app)[-1] == (
                 f"refused: alpha · page exists; choose another --as ({proxy.url}#alpha)"
             )

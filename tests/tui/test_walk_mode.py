@@ -131,6 +131,27 @@ async def test_walk_and_paths_never_show_together(tmp_path: Path) -> None:
         assert not paths.display and not panel.display
 
 
+async def test_tab_goes_round_the_panes_with_the_walk_in_the_slices_place(
+    tmp_path: Path,
+) -> None:
+    from okf_explorer.tui.widgets.graph.link_tree import LinkTree
+    from okf_explorer.tui.widgets.page.pane import PagePane
+
+    app = make(tmp_path)
+    async with app.run_test(size=(150, 45)) as pilot:
+        screen = app.screen
+        panel, view = screen.query_one(TraversalPanel), screen.query_one(WalkView)
+        await settle(pilot, lambda: screen.loader.ready and panel.filled)
+        await pilot.press("w")
+        await settle(pilot, lambda: view.loaded)
+        page, tree = screen.query_one(PagePane), screen.query_one(LinkTree)
+        seen = []
+        for key in ("tab", "tab", "tab", "shift+tab", "shift+tab", "shift+tab"):
+            await pilot.press(key)
+            seen.append(screen.focused)
+        assert seen == [page, tree, view.table, tree, page, view.table]
+
+
 async def test_z_zooms_the_walk_view(tmp_path: Path) -> None:
     app = make(tmp_path)
     async with app.run_test(size=(150, 45)) as pilot:

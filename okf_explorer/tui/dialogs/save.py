@@ -23,11 +23,11 @@ from okf_explorer.core.export.saved_page import check_new_slug
 from okf_explorer.core.text_safety import printable
 
 
-class SavePreview(ModalScreen[str | None]):
+class SaveDialog(ModalScreen[str | None]):
     """Dismisses with the page name to save as (checked), or None."""
 
     DEFAULT_CSS = """
-    SavePreview { align: center middle; background: $background 60%; }
+    SaveDialog { align: center middle; background: $background 60%; }
     #save-box {
         width: 90; max-width: 100%; height: 90%;
         border: thick $accent; background: $surface; padding: 0 1;

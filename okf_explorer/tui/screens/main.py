@@ -1,63 +1,85 @@
-"""The explorer: page, link tree and traversal panes over one `Brain`.
+"""The explorer: a page, its links and the slice around it, over one `Brain`.
 
-The screen owns the keys (SPEC §8: `explorer_bindings`) and wires messages to their
-owners; it owns no life-cycle. `IndexLoader` starts the explorer and keeps the index,
-`Navigator` keeps the history and shows views in the panes, the panes load their
-own content. Workers run on this screen: its `Worker.StateChanged` reports failures.
+This screen composes the panes, binds every key of SPEC §8 and wires messages:
+messages go up (a pane says what happened: `PagePane.Opened`, `LinkTree.PageChosen`,
+`IndexLoader.IndexBuilt`, …) and state comes down (the screen tells each pane what
+to show). The state itself lives in `tui.state`: `Navigator` (the history, the
+trail, where each key leads), `IndexLoader` (start-up and the index), `FolderWatcher`
+(live reload) and `Saver` (trail exports, pages saved). Each pane loads its own
+content in its own workers, the path and walk views keep their own keys; every
+worker that ends reaches `_worker_ended`, the one place failures become notifications.
+
+Read top to bottom: composing; what the index loader says; what the panes say;
+which keys apply; the actions, by family (pages and history, the slice, dialogs,
+paths and walks, layout, the index, the trail and saving); the finders' hooks.
 """
 
 from __future__ import annotations
 
+import asyncio
+import io
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import ClassVar
 
-from textual import events, on
+from textual import events, on, work
 from textual.app import ComposeResult
-from textual.binding import BindingType
-from textual.command import Provider
+from textual.binding import Binding, BindingType
+from textual.command import CommandPalette, Provider
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import DataTable, Header, Tree
-from textual.worker import Worker, WorkerState
+from textual.worker import WorkerState
 
 from okf_explorer.core.brain import Brain
+from okf_explorer.core.errors import Cancelled
+from okf_explorer.core.graph.trail import How, TrailStep
+from okf_explorer.core.links.grammar import LinkKind
+from okf_explorer.core.okf.filter import OkfFilter
 from okf_explorer.core.search.find_rank import Findable
 from okf_explorer.core.search.text_index import SearchHit
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.commands import PageFinder
-from okf_explorer.tui.screens.explorer_bindings import EXPLORER_BINDINGS, KeyRules, next_pane
-from okf_explorer.tui.screens.explorer_dialogs import ExplorerDialogs
-from okf_explorer.tui.screens.index_control import IndexControl, SourceFailed
-from okf_explorer.tui.screens.pane_layout import PaneLayout
-from okf_explorer.tui.screens.path_keys import PathKeys
-from okf_explorer.tui.screens.trail_control import TrailControl
-from okf_explorer.tui.screens.walk_keys import WalkKeys
-from okf_explorer.tui.state.history import View
+from okf_explorer.tui.dialogs.export import ask_export_folder, inside
+from okf_explorer.tui.failures import ReportsWorkers, notice, reason
+from okf_explorer.tui.markdown.links import anchor_into
+from okf_explorer.tui.state.history import History, Move, View
 from okf_explorer.tui.state.index_loader import IndexLoader
-from okf_explorer.tui.state.live_reload import FolderWatcher
+from okf_explorer.tui.state.live_reload import FolderWatcher, edit_page
 from okf_explorer.tui.state.navigator import Navigator
-from okf_explorer.tui.state.server_view import ServerComparison, badge
+from okf_explorer.tui.state.saving import SavePlan, Saver, save_notice
+from okf_explorer.tui.state.server_view import ServerComparison, badge, server_note
 from okf_explorer.tui.text_finder import PrefixedTextFinder, TextJump
 from okf_explorer.tui.widgets.footer import PinnedFooter
 from okf_explorer.tui.widgets.graph.graph_panel import GraphPanel
 from okf_explorer.tui.widgets.graph.link_tree import LinkTree
 from okf_explorer.tui.widgets.graph.path_view import PathView
+from okf_explorer.tui.widgets.graph.table_view import TableView
 from okf_explorer.tui.widgets.graph.traversal_panel import TraversalPanel
 from okf_explorer.tui.widgets.graph.walk_view import WalkView
-from okf_explorer.tui.widgets.legend import WHY_NOT
-from okf_explorer.tui.widgets.page.pane import PagePane
+from okf_explorer.tui.widgets.page.pane import FATAL_AT_START, PagePane
 from okf_explorer.tui.widgets.page_tree import PageTree
 from okf_explorer.tui.widgets.status_bar import StatusBar
 
+TREE_OPEN = "tree-open"
+"""The screen's class while the page tree shows (`f`)."""
 
-class MainScreen(Screen[None]):
+WHY_NOT: dict[str, str] = {
+    "shallower": "already at depth 1",
+    "deeper": "already at the deepest (10)",
+    "more_of_page": "the whole page is shown",
+}
+"""What a key says when pressed where it does nothing (by action)."""
+
+
+class MainScreen(ReportsWorkers, Screen[None]):
     """The three panes, the status line and every key of SPEC §8."""
 
     CSS_PATH = "main.tcss"
     COMMANDS: ClassVar[set[type[Provider]]] = {PageFinder, PrefixedTextFinder}
-    BINDINGS: ClassVar[list[BindingType]] = EXPLORER_BINDINGS
     HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (100, "-wide")]
     """Narrower than 100 columns the panes stack (main.tcss)."""
     VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-short"), (30, "-tall")]
@@ -65,8 +87,54 @@ class MainScreen(Screen[None]):
     ALLOW_IN_MAXIMIZED_VIEW = "PinnedFooter, StatusBar"
     AUTO_FOCUS = "#page-pane"
 
-    SourceFailed = SourceFailed
-    """The brain could not be opened (`IndexControl.report`); the app says why."""
+    BINDINGS: ClassVar[list[BindingType]] = [
+        # Footer order: keys that apply on every page first, keys that come and go (`⌫ Back`
+        # after the first page, `- Depth-` past depth 1, `m` on a long page) after them. A
+        # key that stops applying is hidden, so one that came first pushed the rest along
+        # and, at 80 columns, `l Links` off the footer right after a page was opened.
+        # `enter` is not shown at all: it applied only while a row was highlighted.
+        Binding("enter", "open_selected", "Open", show=False, id="open"),
+        Binding("d", "cycle_direction", "Direction", id="direction"),
+        Binding("b", "backlinks", "Backlinks", id="backlinks"),
+        Binding("l", "page_links", "Links", id="page-links"),
+        Binding("plus", "deeper", "Depth+", key_display="+", id="deeper"),
+        Binding("slash", "find", "Find", key_display="/", id="find"),
+        Binding("ctrl+p", "find", "Find", show=False, id="find-alt"),
+        Binding("ctrl+f", "search_text", "Search", id="search-text"),
+        Binding("g", "toggle_graph", "Graph", id="graph"),
+        Binding("w", "walk", "Walk", show=False, id="walk"),
+        Binding("f", "toggle_tree", "Pages", id="page-tree"),
+        Binding("F", "okf_filter", "Filter", show=False, id="okf-filter"),
+        Binding("e", "export", "Export", id="export"),
+        Binding("s", "stats", "Stats", id="stats"),
+        Binding("r", "reload", "Reload", id="reload"),
+        Binding("minus", "shallower", "Depth-", key_display="-", id="shallower"),
+        Binding("backspace", "back", "Back", id="back"),
+        Binding("alt+left", "back", "Back", show=False, id="back-alt"),
+        Binding("alt+right", "forward", "Forward", id="forward"),
+        Binding("t", "cycle_relation", "Relation", show=False, id="relation"),
+        Binding("m", "more_of_page", "More of page", id="more-of-page"),
+        Binding("o", "outline", "Outline", id="outline"),
+        Binding("p", "toggle_properties", "All properties", show=False, id="properties"),
+        Binding("z", "zoom", "Zoom pane", show=False, id="zoom"),
+        Binding("M", "mark_path_from", "Mark path start", show=False, id="mark-path-from"),
+        Binding("P", "paths", "Paths", show=False, id="paths"),
+        Binding("E", "edit", "Edit in $EDITOR", show=False, id="edit"),
+        Binding("T", "trail", "Trail", show=False, id="trail"),
+        Binding("S", "save_page", "Save slice as a page", show=False, id="save-page"),
+        Binding("ctrl+x", "cancel_index", "Cancel indexing", id="cancel-index"),
+        Binding("tab", "next_pane", "Next pane", show=False, id="next-pane"),
+        Binding("shift+tab", "next_pane(-1)", "Previous pane", show=False, id="previous-pane"),
+        Binding("question_mark", "help", "Help", key_display="?", id="help"),
+        Binding("q", "app.quit", "Quit", id="quit"),
+    ]
+
+    class SourceFailed(Message):
+        """The brain could not be opened (nothing was shown); the app says why."""
+
+        def __init__(self, reason: str) -> None:
+            super().__init__()
+            self.reason = reason
 
     def __init__(
         self,
@@ -82,28 +150,17 @@ class MainScreen(Screen[None]):
         self.brain, self.export_dir, self.source_label = brain, export_dir, source_label
         self.watch_files = watch_files
         self.comparison = comparison
+        self.nav = Navigator()
         self.loader = IndexLoader(brain, start=start, show=self._show_start)
-        self.nav = Navigator(self, self.loader, changed=self.sync_bindings)
-        self.history = self.nav.history
-        self.keys = KeyRules(self.nav, self.loader, partial(self.query_one, PagePane))
-        self.text_jump = TextJump()
         self.watcher = FolderWatcher()
-        self.layout_keys = PaneLayout(self, lambda: self.loader.pages, self._current_slug)
-        self.index_control = IndexControl(
-            self,
-            brain,
-            self.loader,
-            self.nav,
-            self.watcher,
-            watch_files=watch_files,
-            comparison=comparison,
-            changed=self.sync_bindings,
-            pages_changed=self.layout_keys.pages_changed,
-        )
-        self.dialogs = ExplorerDialogs(self, brain, self.nav, self.loader)
-        self.path_keys = PathKeys(self, self._current_slug)
-        self.walk_keys = WalkKeys(self, lambda: self.nav.current)
-        self.trails = TrailControl(self, brain, self.nav, self.loader, export_dir)
+        self.saver = Saver(brain, export_dir)
+        self.text_jump = TextJump()
+        self._footer_state: tuple[bool, ...] = ()
+        """What applied when the footer was last refreshed (`sync_bindings`)."""
+
+    @property
+    def history(self) -> History:
+        return self.nav.history
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False, icon="◆")
@@ -129,24 +186,91 @@ class MainScreen(Screen[None]):
         tree = self.query_one(LinkTree)
         tree.border_title = "links"
         tree.comparison = self.comparison
-        self.query_one("#page-pane").border_title = "page"
+        self.query_one(PagePane).border_title = "page"
         self.loader.begin()
 
+    async def _show_start(self, view: View, missing_ok: bool) -> bool:
+        """How the loader shows the start page (`IndexLoader.ShowPage`)."""
+        return await self.query_one(PagePane).open(view, "visit", missing_ok)
+
+    # ------------------------------------------------------------------ the index loader
+
     @on(IndexLoader.Listed)
+    def _listed(self, message: IndexLoader.Listed) -> None:
+        self.query_one(StatusBar).set_page_count(message.count)
+        self.sync_bindings()
+        if not message.count and self.nav.current is None:  # an empty brain says so
+            self.query_one(PagePane).show_failure("(empty)", "this brain has no pages")
+
     @on(IndexLoader.IndexStarted)
+    def _index_started(self) -> None:
+        self.query_one(StatusBar).set_indexing(0, 0)
+        self.sync_bindings()  # `r`, `s`, `e`, `ctrl+x` follow
+        if not self.loader.ready and (current := self.nav.current) is not None:
+            self.show_graph(current)  # panes that said `no index` now wait for it
+
     @on(IndexLoader.IndexProgressed)
+    def _index_progressed(self, message: IndexLoader.IndexProgressed) -> None:
+        self.query_one(StatusBar).set_indexing(message.done, message.total)
+
     @on(IndexLoader.IndexBuilt)
+    def _index_built(self, message: IndexLoader.IndexBuilt) -> None:
+        """A first index shows the graph; a refreshed one reloads the page too (where it
+        was scrolled to); embeds that waited for it look again; live reload starts."""
+        status = self.query_one(StatusBar)
+        status.set_page_count(message.count)
+        status.set_indexed(message.answered_by)
+        if self.comparison is not None:
+            status.set_indexed(self.comparison.describe(message.answered_by))
+        self.sync_bindings()
+        if (current := self.nav.current) is not None:
+            self.show_graph(current) if message.first else self.go(current, "reload")
+        if message.unchanged:
+            self.notify("nothing changed since the last index", title="r", timeout=2)
+        self.query_one(PagePane).embeds_again()
+        if message.first and self.watch_files and (root := self.brain.local_root) is not None:
+            self.watcher.start(root)  # live reload (MCP sources have no folder to watch)
+        if self.has_class(TREE_OPEN):  # titles are known now
+            self.query_one(PageTree).show(self.loader.pages, None)
+
     @on(IndexLoader.IndexFailed)
+    def _index_failed(self, message: IndexLoader.IndexFailed) -> None:
+        self.query_one(StatusBar).set_failed(reason(message.error))
+        self.sync_bindings()
+        self._report(message.error)
+
     @on(IndexLoader.StartFailed)
+    def _start_failed(self, message: IndexLoader.StartFailed) -> None:
+        self._report(message.error)
+
     @on(IndexLoader.StartResolved)
+    def _start_resolved(self, message: IndexLoader.StartResolved) -> None:
+        if (view := self.nav.start_resolved(message.slug)) is not None:
+            self.go(view, "visit")
+
     @on(IndexLoader.StartChosen)
-    def _loader_said(self, message: Message) -> None:
-        self.index_control.loader_said(message)
+    def _start_chosen(self, message: IndexLoader.StartChosen) -> None:
+        self.query_one(StatusBar).set_start(message.choice.rule, message.choice.slug)
+
+    @on(FolderWatcher.FilesChanged)
+    def _files_changed(self) -> None:
+        """A page was saved elsewhere: refresh the index (only changed files are read);
+        the page on screen reloads where it was scrolled to."""
+        self.loader.refresh_soon()
+
+    @on(FolderWatcher.WatchFailed)
+    def _watch_failed(self, message: FolderWatcher.WatchFailed) -> None:
+        text = f"live reload is off ({message.reason}); r reloads"
+        self.notify(text, title="watch", severity="warning", markup=False)
+
+    # ------------------------------------------------------------------ what the panes say
 
     @on(PagePane.Opened)
     def _opened(self, message: PagePane.Opened) -> None:
+        """The source answered: the page is the current one; the graph follows it."""
         self.nav.opened(message.view, message.move)
-        self.index_control.opened(message.view)
+        self.show_graph(message.view)
+        self.query_one(StatusBar).page_opened(message.view.slug)
         self.sub_title = printable(message.view.slug)
         self.sync_bindings()
 
@@ -161,6 +285,51 @@ class MainScreen(Screen[None]):
         pane = self.query_one(PagePane)
         self.call_after_refresh(lambda: self.text_jump.body_shown(pane.slug, pane))
 
+    @on(PagePane.LinkFollowed)
+    def _link_followed(self, message: PagePane.LinkFollowed) -> None:
+        """A body link: an external URL opens outside, a page opens here (scrolled to
+        the heading or `^block` the link names)."""
+        if message.target is None:
+            # Not a page: handed to the system's browser, which may not be there (ssh).
+            text = f"{message.url} is not a page here: asked your browser to open it"
+            self.notify(text, markup=False, timeout=4)
+            self.app.open_url(message.url or "")
+        elif (found := self.resolve(message.target, message.kind)) is not None:
+            if message.anchor:
+                self.query_one(PagePane).expect_anchor(found[0], message.anchor)
+            self.choose(*found)
+        elif not self.loader.ready:
+            self._warn(f"still indexing: cannot resolve {message.target} yet")
+        else:
+            self._warn(f"no such page: {message.target}")
+
+    @on(LinkTree.PageChosen)
+    def _linked_page_chosen(self, message: LinkTree.PageChosen) -> None:
+        """Opened where the current page's body links into it (`[[Page#Heading]]`)."""
+        pane = self.query_one(PagePane)
+        if anchor := anchor_into(pane.links, self.resolve, message.slug):
+            pane.expect_anchor(message.slug, anchor)
+        self.choose(message.slug, message.exists)
+
+    @on(TraversalPanel.PageChosen)
+    @on(PathView.PageChosen)
+    @on(WalkView.PageChosen)
+    @on(GraphPanel.PageChosen)
+    def _page_chosen(
+        self,
+        message: TraversalPanel.PageChosen
+        | PathView.PageChosen
+        | WalkView.PageChosen
+        | GraphPanel.PageChosen,
+    ) -> None:
+        self.choose(message.slug, message.exists)
+
+    @on(PageTree.PageChosen)
+    def _tree_page_chosen(self, message: PageTree.PageChosen) -> None:
+        self.choose(message.slug, message.exists)
+        if self.has_class(TREE_OPEN) and self.has_class("-narrow"):
+            self.action_toggle_tree()  # a narrow screen gives the page its room back
+
     @on(TraversalPanel.SliceShown)
     def _slice_shown(self, message: TraversalPanel.SliceShown) -> None:
         exists = self.query_one(TraversalPanel).exists
@@ -171,47 +340,483 @@ class MainScreen(Screen[None]):
         """The server's view of a page is in the tree: its header says `server −N/+M`."""
         self.query_one(PagePane).show_badge(message.slug, badge(message.view))
 
-    @on(LinkTree.PageChosen)
-    @on(TraversalPanel.PageChosen)
-    @on(GraphPanel.PageChosen)
-    @on(PageTree.PageChosen)
-    @on(PathView.PageChosen)
-    def _page_chosen(
-        self,
-        message: LinkTree.PageChosen
-        | TraversalPanel.PageChosen
-        | GraphPanel.PageChosen
-        | PageTree.PageChosen
-        | PathView.PageChosen,
-    ) -> None:
-        if isinstance(message, LinkTree.PageChosen):
-            self.nav.choose_linked(message.slug, message.exists)
+    @on(PathView.Closed)
+    def _paths_closed(self) -> None:
+        self._show_slice(focus=True)
+
+    @on(WalkView.Left)
+    def _walk_left(self) -> None:
+        self._show_slice(focus=True)
+
+    @on(ReportsWorkers.WorkerEnded)
+    def _worker_ended(self, message: ReportsWorkers.WorkerEnded) -> None:
+        """The one place the workers' failures become notifications; a finished worker
+        may change what applies, so the footer follows."""
+        self.sync_bindings()
+        worker = message.worker
+        if worker.state == WorkerState.ERROR:
+            self._report(worker.error, worker.group)
+
+    def _report(self, error: BaseException | None, group: str = "") -> None:
+        """Before any page was shown, a source that cannot be opened ends the explorer
+        (`SourceFailed`); otherwise a notification says what happened."""
+        pane = self.query_one(PagePane)
+        if isinstance(error, FATAL_AT_START) and group != "export" and not pane.opened_once:
+            self.workers.cancel_node(pane)
+            self.loader.stop()
+            self.post_message(self.SourceFailed(reason(error)))
+        elif not isinstance(error, Cancelled):
+            title, text = notice(error, group)
+            self.notify(text, title=title, severity="error", markup=False)
+
+    def _warn(self, text: str) -> None:
+        self.notify(text, severity="warning", markup=False)
+
+    # ------------------------------------------------------------------ which keys apply
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Hide what does not apply now (SPEC §8 keys only): a key without a rule applies."""
+        nav, loader = self.nav, self.loader
+        match action:
+            case "back":
+                return nav.history.can_go_back
+            case "forward":
+                return nav.history.can_go_forward
+            case "deeper":
+                return nav.deeper() is not None
+            case "shallower":
+                return nav.shallower() is not None
+            case "cycle_direction" | "backlinks":
+                return nav.current is not None
+            case "cycle_relation":
+                return nav.next_relation(loader.relations()) is not None
+            case "export" | "save_page":
+                # `export` stays lit while a new slice is walked (a press then waits for
+                # it), so the footer does not blink on every depth or direction key.
+                return nav.current is not None and loader.ready
+            case "page_links":
+                return bool(self.query_one(PagePane).links)
+            case "more_of_page":
+                return self.query_one(PagePane).truncated
+            case "toggle_properties":
+                return self.query_one(PagePane).header_folded
+            case "outline":
+                return bool(self.query_one(PagePane).headings)
+            case "stats":
+                return loader.ready  # computed from the index, never forcing a build
+            case "cancel_index":
+                return loader.running  # shown only while a build runs
+            case "open_selected":
+                return self.selected() is not None
+            case "trail":
+                return bool(nav.trail.moves)
+        return True
+
+    def sync_bindings(self) -> None:
+        """Refresh the footer, only when what applies has changed: Textual's footer
+        re-mounts every key on each refresh (~50 ms on a loaded machine), and refreshing
+        after every page load or slice made the loop stall and the footer flicker."""
+        keys = [binding for binding in self.BINDINGS if isinstance(binding, Binding)]
+        state = tuple(bool(self.check_action(binding.action, ())) for binding in keys)
+        if state != self._footer_state:
+            self._footer_state = state
+            self.refresh_bindings()
+
+    def on_key(self, event: events.Key) -> None:
+        """A key that does nothing here says why (`-` at depth 1, `m` on a short page)."""
+        for binding in self.BINDINGS:
+            if isinstance(binding, Binding) and event.key in binding.key.split(","):
+                if binding.action in WHY_NOT and not self.check_action(binding.action, ()):
+                    self.notify(WHY_NOT[binding.action], title=event.key, timeout=2)
+                return
+
+    # ------------------------------------------------------------------ pages and history
+
+    def go(self, view: View | None, move: Move, how: How | None = None) -> None:
+        """Load `view`'s page; the history takes `move` once the source has answered;
+        the trail records `how` (default: a visit, or the back/forward just asked)."""
+        self.nav.going(move, how)
+        if view is not None:
+            self.query_one(PagePane).load(view, move)
+
+    def choose(self, slug: str, exists: bool | None = None) -> None:
+        """Open a chosen page, or say it does not exist (`exists` None: ask the slice)."""
+        if exists is None:
+            exists = self.query_one(TraversalPanel).exists(slug)
+        if exists:
+            self.go(self.nav.open(slug), "visit")
         else:
-            self.nav.choose(message.slug, message.exists)
-        if isinstance(message, PageTree.PageChosen):
-            self.layout_keys.page_chosen_in_tree()
+            self._warn(f"no such page: {slug}")
 
-    @on(PagePane.LinkFollowed)
-    def _link_followed(self, message: PagePane.LinkFollowed) -> None:
-        self.nav.follow(message.target, message.url, message.kind, message.anchor)
+    def open_page(self, slug: str) -> None:
+        """Open `slug` keeping the current depth and direction (also used by the finder)."""
+        self.go(self.nav.open(slug), "visit", how="finder")
 
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        """The one place the panes' worker failures become notifications; a finished
-        worker may change what applies, so the footer follows."""
-        if event.state in (WorkerState.SUCCESS, WorkerState.ERROR):
-            self.sync_bindings()
-        if event.state == WorkerState.ERROR:
-            self.index_control.report(event.worker.error, event.worker.group)
+    def resolve(self, target: str, kind: LinkKind = "wiki") -> tuple[str, bool] | None:
+        """(slug or dangling node, exists) a body link of the current page leads to."""
+        return self.loader.resolve_link(self._current_slug(), target, kind)
 
-    async def _show_start(self, view: View, missing_ok: bool) -> bool:
-        return await self.query_one(PagePane).open(view, "visit", missing_ok)
+    def selected(self) -> str | None:
+        """The page under the cursor of the focused link tree or traversal table."""
+        focused = self.focused
+        if isinstance(focused, LinkTree):
+            return focused.selected_slug
+        if focused is not None and focused.id == "traversal-table":
+            return self.query_one(TraversalPanel).selected_slug
+        return None
 
     def _current_slug(self) -> str | None:
         return current.slug if (current := self.nav.current) is not None else None
 
-    def open_page(self, slug: str) -> None:
-        """Open `slug` keeping the current depth and direction (also used by the finder)."""
-        self.nav.go(self.nav.open(slug), "visit", how="finder")
+    def action_open_selected(self) -> None:
+        if (slug := self.selected()) is not None:
+            self.choose(slug)
+
+    def action_back(self) -> None:
+        self.go(self.nav.back(), "moved")
+
+    def action_forward(self) -> None:
+        self.go(self.nav.forward(), "moved")
+
+    def action_more_of_page(self) -> None:
+        self.query_one(PagePane).want_more()
+
+    def action_toggle_properties(self) -> None:
+        """Long frontmatter values in full, or folded again."""
+        self.query_one(PagePane).toggle_properties()
+
+    # ------------------------------------------------------------------ the slice
+
+    def show_graph(self, view: View, links: bool = True) -> None:
+        """Walk `view` in the traversal panel (and list its links), or say why not yet."""
+        panel, tree = self.query_one(TraversalPanel), self.query_one(LinkTree)
+        if not self.loader.ready:
+            why = "waiting for the index…" if self.loader.coming else "no index · r builds it"
+            panel.show_pending(view, why)
+            if links:
+                tree.show_pending(view.slug, why)
+        else:
+            panel.walk(view)
+            if links:
+                tree.load(view.slug)
+
+    def change(self, view: View | None) -> None:
+        """Same page, new traversal settings: no reload, no new history entry."""
+        if view is not None:
+            self.nav.change(view)
+            self.show_graph(view, links=False)
+            self.sync_bindings()
+
+    def action_deeper(self) -> None:
+        self.change(self.nav.deeper())
+
+    def action_shallower(self) -> None:
+        self.change(self.nav.shallower())
+
+    def action_cycle_direction(self) -> None:
+        self.change(self.nav.next_direction())
+
+    def action_backlinks(self) -> None:
+        self.change(self.nav.backlinks())
+
+    def action_cycle_relation(self) -> None:
+        if (view := self.nav.next_relation(self.loader.relations())) is not None:
+            self.change(view)
+            text = f"relation: {view.rel or 'all'}"
+            self.notify(text, title="traversal", markup=False, timeout=2)
+
+    def action_export(self) -> None:
+        if (current := self.nav.current) is not None:
+            self.query_one(TraversalPanel).export(current)
+
+    def _filter_graph(self, keep: OkfFilter) -> None:
+        """`F`: keep the link tree and the slice to pages that pass `keep` (`core.okf.filter`);
+        the traversal panel's summary line names the filter while one is on."""
+        self.query_one(TraversalPanel).okf_filter = keep
+        self.query_one(LinkTree).okf_filter = keep
+        if (current := self.nav.current) is not None:
+            self.show_graph(current)
+
+    # ------------------------------------------------------------------ dialogs
+    # Each dialog module is imported when its key is first pressed (not for the first paint).
+
+    def action_page_links(self) -> None:
+        """The body's links (in order of appearance); `enter` follows one. Where the
+        server's graph answers, each says what the server holds of it."""
+        from okf_explorer.tui.dialogs.links import LinksDialog, body_links
+
+        pane = self.query_one(PagePane)
+        if not pane.links or pane.slug is None:
+            return
+        links = body_links(pane.links, self.resolve)
+        tree = self.query_one(LinkTree)
+        view = tree.view if tree.view is not None and tree.view.slug == pane.slug else None
+        # once the tree loaded this page the brain knows which graph answers (no call)
+        loaded = tree.slug == pane.slug and self.loader.ready
+        if view is not None or (loaded and self.brain.answered_by == "server"):
+            links = [
+                replace(link, server=server_note(self.brain, pane.slug, link.slug, view))
+                if link.slug is not None and link.exists
+                else link
+                for link in links
+            ]
+        dialog = LinksDialog(pane.slug, links)
+        self.app.push_screen(dialog, lambda chosen: chosen and pane.follow(chosen.href))
+
+    def action_okf_filter(self) -> None:
+        """Keep the link tree and the traversal panel to OKF statuses and a trust tier."""
+        from okf_explorer.tui.dialogs.filter import FilterDialog
+
+        keep = self.query_one(TraversalPanel).okf_filter
+        self.app.push_screen(FilterDialog(keep, self._filter_graph))
+
+    def action_outline(self) -> None:
+        """The page's headings; `enter` scrolls to one."""
+        from okf_explorer.tui.dialogs.outline import OutlineDialog
+
+        pane = self.query_one(PagePane)
+        if pane.headings and pane.slug is not None:
+            dialog = OutlineDialog(pane.slug, pane.headings)
+            self.app.push_screen(dialog, lambda at: at is None or pane.scroll_to_heading(at))
+
+    def action_find(self) -> None:
+        self.app.action_command_palette()
+
+    def action_search_text(self) -> None:
+        """The finder in text mode: full-text search with snippets (`tui.text_finder`)."""
+        from okf_explorer.tui.text_finder import PLACEHOLDER, TextFinder
+
+        if not CommandPalette.is_open(self.app):
+            self.app.push_screen(CommandPalette(providers=[TextFinder], placeholder=PLACEHOLDER))
+
+    def action_stats(self) -> None:
+        """Counts, hubs, orphans, dead ends and dangling targets; `enter` opens a page."""
+        from okf_explorer.tui.dialogs.stats import StatsDialog
+
+        self.app.push_screen(StatsDialog(self.brain), lambda slug: slug and self.open_page(slug))
+
+    def action_help(self) -> None:
+        from okf_explorer.tui.dialogs.help import HelpDialog
+
+        self.app.push_screen(HelpDialog(self.BINDINGS))
+
+    # ------------------------------------------------------------------ paths and walks
+    # The path view (`P`) and the walk view (`w`) show in the traversal panel's place, one
+    # at a time; the panel keeps its slice and comes back when they close.
+
+    def action_mark_path_from(self) -> None:
+        """`M`: the current page is where the next paths start (the status line says so)."""
+        if (slug := self._current_slug()) is not None:
+            self.query_one(PathView).path_from = slug
+            self.query_one(StatusBar).set_path_from(slug)
+
+    def action_paths(self) -> None:
+        """`P`: the paths from the marked page to this one, or the slice back."""
+        paths, walk = self.query_one(PathView), self.query_one(WalkView)
+        if walk.display:
+            self._show_slice(focus=walk.has_focus_within)
+        if paths.display:
+            self._show_slice(focus=True)
+            return
+        to = self._current_slug()
+        if paths.path_from is None or to is None:
+            self.notify("press M on the page paths start from", title="paths", timeout=3)
+        elif to == paths.path_from:
+            text = f"from: {printable(to)} · open another page, then P"
+            self.notify(text, title="paths", markup=False, timeout=3)
+        else:
+            self._show_in_slice_place(paths)
+            paths.find_to(to)
+
+    def action_walk(self) -> None:
+        """`w`: walk from the current page (best paths by link weight), or leave the walk."""
+        paths, walk = self.query_one(PathView), self.query_one(WalkView)
+        if paths.display:
+            self._show_slice(focus=True)
+        if walk.display:
+            self._show_slice(focus=walk.has_focus_within)
+        elif (current := self.nav.current) is None:
+            self.notify("open a page first", title="walk", timeout=2)
+        else:
+            self._show_in_slice_place(walk)
+            walk.start(current)
+
+    def _show_in_slice_place(self, view: TableView) -> None:
+        """`view` (the path or walk view) in the traversal panel's place, with the focus."""
+        self.query_one(TraversalPanel).display = False
+        view.display = True
+        view.table.focus()
+
+    def _show_slice(self, focus: bool) -> None:
+        """The traversal panel back in its place (with its slice), and the focus if asked."""
+        self.query_one(PathView).display = self.query_one(WalkView).display = False
+        panel = self.query_one(TraversalPanel)
+        panel.display = True
+        if focus:
+            panel.table.focus()
+
+    # ------------------------------------------------------------------ layout
+
+    def action_toggle_tree(self) -> None:
+        """`f`: show the page tree (on the current page) and focus it, or hide it."""
+        tree = self.query_one(PageTree)
+        if self.has_class(TREE_OPEN):
+            self.remove_class(TREE_OPEN)
+            if tree.has_focus:
+                self.query_one(PagePane).focus()
+        else:
+            self.add_class(TREE_OPEN)
+            tree.show(self.loader.pages, self._current_slug())
+            tree.focus()
+
+    def action_toggle_graph(self) -> None:
+        """`g`: show or hide the local graph of the slice (`widgets.graph.graph_panel`)."""
+        panel = self.query_one(GraphPanel)
+        shown = panel.toggle()
+        self.set_class(shown, "-graph-shown")  # narrow: the graph takes the links' place
+        if shown:
+            panel.query_one("#graph-lines").focus()
+
+    def action_zoom(self) -> None:
+        """`z`: the focused pane fills the screen, or the panes come back (also `escape`)."""
+        if self.maximized is not None:
+            self.minimize()
+        elif (pane := pane_of(self.focused)) is not None:
+            self.maximized = pane
+
+    def action_next_pane(self, step: int = 1) -> None:
+        """`tab` / `shift+tab`: the page, the link tree, and the table in the slice's
+        place (the traversal panel's, or the path or walk view's shown there)."""
+        views = (self.query_one(PathView), self.query_one(WalkView))
+        table = next((view.table for view in views if view.display), None)
+        panes = [
+            self.query_one(PagePane),
+            self.query_one(LinkTree),
+            table or self.query_one(TraversalPanel).table,
+        ]
+        here = next((at for at, pane in enumerate(panes) if pane is self.focused), -step)
+        # `set_focus` moves the focus now; `focus()` would wait for the next idle, so
+        # two quick presses would both start from the same pane and move one.
+        self.set_focus(panes[(here + step) % len(panes)])
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """`tab` while a pane is zoomed zooms the pane it moves to."""
+        if self.maximized is not None and (pane := pane_of(event.widget)) is not None:
+            self.maximized = pane
+
+    # ------------------------------------------------------------------ the index
+
+    def action_reload(self) -> None:
+        """`r`: refresh the index; a page that failed to load is loaded again too. When
+        nothing changed, a notification says so once the refresh is done."""
+        if self.query_one(PagePane).error is not None:
+            self.go(self.nav.current, "reload")
+        if self.comparison is not None:
+            self.comparison.forget()
+        self.loader.reload()
+
+    def action_cancel_index(self) -> None:
+        if self.loader.cancel():
+            self.query_one(StatusBar).set_cancelled(previous=self.loader.ready)
+            if not self.loader.ready and (current := self.nav.current) is not None:
+                self.show_graph(current)  # the panes stop promising an index
+            self.sync_bindings()
+
+    def action_edit(self) -> None:
+        """`E`: the page's file in `$EDITOR` (the app steps aside); re-indexed on return."""
+        if edit_page(self.app, self.brain, self._current_slug()):
+            self.action_reload()
+
+    # ------------------------------------------------------------------ the trail and saving
+    # `T` lists the pages visited: `enter` opens one, `x` exports the trail as JSON (never
+    # into the bundle; downloaded under `web`), `S` saves it as a page. `S` here saves
+    # the slice on screen. A save is previewed first (`SaveDialog`), written in a worker
+    # (`tui.state.saving`), and its outcome said in a notification, never a broken screen.
+
+    def _trail_steps(self) -> list[TrailStep]:
+        """The trail's steps, each visit resolved as a link once the index is there."""
+        return self.nav.trail.steps(self.brain.link_between if self.loader.ready else None)
+
+    def action_trail(self) -> None:
+        from okf_explorer.tui.dialogs.trail import TrailChoice, TrailDialog
+
+        def chosen(choice: TrailChoice | None) -> None:
+            if choice is None:
+                return
+            what, slug = choice
+            if what == "open":
+                self.go(self.nav.open(slug), "visit", how="jump")
+            elif what == "export":
+                self._export_trail(self.saver.export_dir)
+            else:
+                self._preview(self.saver.trail_plan(self._trail_steps()))
+
+        self.app.push_screen(TrailDialog(self._trail_steps()), chosen)
+
+    def _export_trail(self, folder: Path) -> None:
+        """Write the trail's JSON into `folder` (another is asked for inside the bundle)."""
+        name, text = self.saver.trail_export(self._trail_steps())
+        if self.app.is_web:  # the browser downloads it: nothing lands on the server
+            self.app.deliver_text(
+                io.StringIO(text), save_filename=name, mime_type="application/json"
+            )
+            return
+        root = self.brain.local_root
+        if root is not None and inside(folder, root):
+            ask_export_folder(self, folder, root, self._export_trail_in)
+        else:
+            self._write_trail(folder / name, text)
+
+    def _export_trail_in(self, folder: Path) -> None:
+        self.saver.export_dir = folder  # kept: a later `x` exports there without asking
+        self._export_trail(folder)
+
+    @work(group="export", exit_on_error=False)
+    async def _write_trail(self, path: Path, text: str) -> None:
+        try:
+            await asyncio.to_thread(self.saver.write_trail, path, text)
+        except OSError as error:
+            why = (error.strerror or str(error)).lower()
+            self.notify(f"cannot write {path}: {why}", title="trail", severity="error")
+            return
+        self.notify(f"saved {path}", title="trail export", markup=False)
+
+    def action_save_page(self) -> None:
+        """`S`: preview the slice on screen as a page."""
+        panel, view = self.query_one(TraversalPanel), self.nav.current
+        if view is None or panel.view != view or not panel.loaded:
+            self.notify("the slice is not shown yet", title="save", timeout=3)
+            return
+        self._preview(self.saver.slice_plan(view, panel.edges))
+
+    def _preview(self, plan: SavePlan) -> None:
+        """The page exactly as it would be written, and its name, to confirm or change."""
+        from okf_explorer.tui.dialogs.save import SaveDialog
+
+        dialog = SaveDialog(plan.what, plan.text, plan.default, self.brain.label, self.saver.check)
+        self.app.push_screen(dialog, partial(self._confirmed, plan))
+
+    def _confirmed(self, plan: SavePlan, slug: str | None) -> None:
+        if slug is None:
+            self.notify("not saved", title="save", timeout=2)
+        else:
+            self._save(plan, slug)
+
+    @work(group="save", exit_on_error=False)
+    async def _save(self, plan: SavePlan, slug: str) -> None:
+        """Write through the brain's writer in a thread; say the outcome, never raise."""
+        try:
+            result = await asyncio.to_thread(self.saver.save, plan, slug)
+        except Exception as error:  # a writer is new code on a live screen: tell, go on
+            detail = " ".join(str(error).split()) or type(error).__name__
+            self.notify(detail, title="not saved", severity="error", markup=False)
+            return
+        title, text, severity = save_notice(result)
+        self.notify(text, title=title, severity=severity, markup=False)
+        if result.outcome.saved:
+            self.loader.refresh_soon()  # the saved page joins the index
+
+    # ------------------------------------------------------------------ the finders' hooks
 
     def catalogue(self) -> list[tuple[str, str]]:
         """The pages the finder offers (`PageCatalogue`)."""
@@ -223,75 +828,6 @@ class MainScreen(Screen[None]):
     def findables(self) -> list[Findable]:
         return self.loader.findables()
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Grey out what does not apply now (SPEC §8 keys only; see `KeyRules`)."""
-        return self.keys.applies(action)
-
-    def on_key(self, event: events.Key) -> None:
-        """A key that does nothing here says why (`-` at depth 1, `m` on a short page)."""
-        action = self.keys.action_of(event.key)
-        if action in WHY_NOT and not self.keys.applies(action):
-            self.notify(WHY_NOT[action], title=event.key, timeout=2)
-
-    def sync_bindings(self) -> None:
-        """Refresh the footer, only when what applies has changed."""
-        if self.keys.changed():
-            self.refresh_bindings()
-
-    def action_open_selected(self) -> None:
-        if (slug := self.nav.selected()) is not None:
-            self.nav.choose(slug)
-
-    def action_back(self) -> None:
-        self.nav.go(self.nav.back(), "moved")
-
-    def action_forward(self) -> None:
-        self.nav.go(self.nav.forward(), "moved")
-
-    def action_deeper(self) -> None:
-        self.nav.change(self.nav.deeper())
-
-    def action_shallower(self) -> None:
-        self.nav.change(self.nav.shallower())
-
-    def action_cycle_direction(self) -> None:
-        self.nav.change(self.nav.next_direction())
-
-    def action_backlinks(self) -> None:
-        self.nav.change(self.nav.backlinks())
-
-    def action_cycle_relation(self) -> None:
-        if (view := self.nav.next_relation(self.loader.relations())) is not None:
-            self.nav.change(view)
-            text = f"relation: {view.rel or 'all'}"
-            self.notify(text, title="traversal", markup=False, timeout=2)
-
-    def action_export(self) -> None:
-        if (current := self.nav.current) is not None:
-            self.query_one(TraversalPanel).export(current)
-
-    def action_page_links(self) -> None:
-        self.dialogs.page_links()
-
-    def action_okf_filter(self) -> None:
-        self.dialogs.okf_filter()
-
-    def action_outline(self) -> None:
-        self.dialogs.outline()
-
-    def action_more_of_page(self) -> None:
-        self.query_one(PagePane).want_more()
-
-    def action_toggle_properties(self) -> None:
-        """Long frontmatter values in full, or folded again."""
-        self.query_one(PagePane).toggle_properties()
-
-    def action_find(self) -> None:
-        self.app.action_command_palette()
-
-    def action_search_text(self) -> None:
-        self.dialogs.search_text()
-
     def search_text(self, query: str, limit: int) -> list[SearchHit]:
         """Blocking (the text finder calls it in a thread): `TextSearchHost`."""
         return self.brain.text_search().search(query, limit)
@@ -301,64 +837,11 @@ class MainScreen(Screen[None]):
         self.text_jump.want(slug, words)
         self.open_page(slug)
 
-    def action_mark_path_from(self) -> None:
-        self.path_keys.mark_from()
 
-    def action_paths(self) -> None:
-        if self.walk_keys.active:  # one view in the traversal panel's place at a time
-            self.walk_keys.leave()
-        self.path_keys.toggle()
-
-    def action_walk(self, key: str = "toggle") -> None:
-        if key == "toggle" and self.path_keys.shown:
-            self.path_keys.close()
-        self.walk_keys.press(key)
-
-    def action_toggle_graph(self) -> None:
-        self.layout_keys.toggle_graph()
-
-    def action_stats(self) -> None:
-        self.dialogs.stats(self.open_page)
-
-    def action_reload(self) -> None:
-        self.index_control.reload()
-
-    def action_cancel_index(self) -> None:
-        self.index_control.cancel()
-
-    def action_next_pane(self, step: int = 1) -> None:
-        # `set_focus` moves the focus now; `focus()` would wait for the next idle, so
-        # two quick presses would both start from the same pane and move one.
-        self.set_focus(self.query_one(next_pane(self.focused, step)))
-
-    def action_toggle_tree(self) -> None:
-        self.layout_keys.toggle_tree()
-
-    def action_zoom(self) -> None:
-        self.layout_keys.zoom()
-
-    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
-        self.layout_keys.focus_moved(event.widget)
-        self.walk_keys.focus_moved(event.widget)
-
-    @on(FolderWatcher.FilesChanged)
-    def _files_changed(self) -> None:
-        """A page was saved elsewhere: refresh the index (only changed files are read);
-        the page on screen reloads where it was scrolled to."""
-        self.loader.refresh_soon()
-
-    @on(FolderWatcher.WatchFailed)
-    def _watch_failed(self, message: FolderWatcher.WatchFailed) -> None:
-        self.index_control.watch_failed(message)
-
-    def action_edit(self) -> None:
-        self.index_control.edit(self._current_slug())
-
-    def action_trail(self) -> None:
-        self.trails.show()
-
-    def action_save_page(self) -> None:
-        self.trails.save_slice()
-
-    def action_help(self) -> None:
-        self.dialogs.help(self.BINDINGS)
+def pane_of(widget: Widget | None) -> Widget | None:
+    """The pane holding `widget` (the traversal panel for its table; the path or walk
+    view when one is shown in the traversal panel's place)."""
+    for node in (widget, *(widget.ancestors if widget is not None else ())):
+        if isinstance(node, PagePane | LinkTree | TraversalPanel | PageTree | PathView | WalkView):
+            return node
+    return None

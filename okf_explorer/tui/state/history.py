@@ -7,8 +7,13 @@ restores the depth and direction the user was looking at, not just the page.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import Literal
 
 from okf_explorer.core.graph.traverse import Direction, clamp_depth
+
+Move = Literal["visit", "moved", "reload"]
+"""How a page is opened: `visit` adds a history entry once the page loads; `moved`:
+back/forward already moved it; `reload` shows the current entry again."""
 
 
 @dataclass(frozen=True, slots=True)

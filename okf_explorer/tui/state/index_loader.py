@@ -29,6 +29,7 @@ from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import Cancelled
 from okf_explorer.core.fast_gc import freeze_survivors
 from okf_explorer.core.graph.start_page import StartChoice, choose_start
+from okf_explorer.core.index.model import LinkIndex
 from okf_explorer.core.links.grammar import LinkKind
 from okf_explorer.core.search.find_rank import Findable
 from okf_explorer.tui.commands import not_found_sentence
@@ -68,11 +69,13 @@ class IndexLoader(Widget):
             self.done, self.total = done, total
 
     class IndexBuilt(Message):
-        """The index is ready; `first` unless it replaced an earlier one (`r`)."""
+        """The index is ready; `first` unless it replaced an earlier one; `unchanged`
+        when a reload (`reload`, key `r`) found every page as it was."""
 
-        def __init__(self, answered_by: str, count: int, first: bool) -> None:
+        def __init__(self, answered_by: str, count: int, first: bool, unchanged: bool) -> None:
             super().__init__()
             self.answered_by, self.count, self.first = answered_by, count, first
+            self.unchanged = unchanged
 
     class IndexFailed(Message):
         """The build raised `error`; the previous index, if any, stays."""
@@ -118,10 +121,12 @@ class IndexLoader(Widget):
         """The build is queued to start after the next paint."""
         self._pending_start: str | None = None
         self._choose_when_indexed = False
+        """The start page was a stand-in: the index's backlink counts choose again."""
         self._findables: tuple[object, list[Findable]] = (None, [])
         self._refresh_again = False
         """Pages changed while a build ran: refresh once it ends."""
-        """The start page was a stand-in: the index's backlink counts choose again."""
+        self._reloaded_from: LinkIndex | None = None
+        """The index `reload` refreshes (to say when nothing changed)."""
 
     @property
     def coming(self) -> bool:
@@ -210,6 +215,12 @@ class IndexLoader(Widget):
         self.post_message(self.IndexStarted())
         self._build(refresh)
 
+    def reload(self) -> None:
+        """`r`: refresh the index (build it if there is none); `IndexBuilt.unchanged`
+        then says whether any page changed."""
+        self._reloaded_from = self.brain.index if self.ready else None
+        self.build(refresh=self.ready)
+
     def refresh_soon(self) -> None:
         """Pages changed on disk: refresh now, or once the running build ends (a stream
         of saves then costs one refresh after another, never a refresh restarted forever)."""
@@ -270,7 +281,11 @@ class IndexLoader(Widget):
             if first and self._choose_when_indexed:
                 self._choose_start_again()
                 self._choose_when_indexed = False
-            self.post_message(self.IndexBuilt(self.brain.answered_by, len(self.pages), first))
+            before, self._reloaded_from = self._reloaded_from, None
+            after = self.brain.index
+            unchanged = before is not None and after is not None and before.pages == after.pages
+            built = self.IndexBuilt(self.brain.answered_by, len(self.pages), first, unchanged)
+            self.post_message(built)
             if self._refresh_again:
                 self._refresh_again = False
                 self.build(refresh=True)

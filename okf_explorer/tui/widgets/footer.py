@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.containers import HorizontalGroup
+from textual.widget import Widget
 from textual.widgets import Footer
-from textual.widgets._footer import FooterKey
 
 PINNED = ("help", "app.quit")
 """The actions whose keys always show, at the right end."""
@@ -35,9 +35,9 @@ class PinnedFooter(Footer):
         self.compact = self.size.width < COMPACT_BELOW
 
     def compose(self) -> ComposeResult:
-        pinned: list[FooterKey] = []
+        pinned: list[Widget] = []
         for item in super().compose():
-            if isinstance(item, FooterKey) and item.action in PINNED:
+            if getattr(item, "action", None) in PINNED:  # a key (Textual's `FooterKey`)
                 pinned.append(item)
             else:
                 yield item

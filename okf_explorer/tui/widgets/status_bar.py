@@ -7,12 +7,9 @@ from pathlib import Path
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal
-from textual.message import Message
 from textual.widgets import Label, ProgressBar
 
 from okf_explorer.core.text_safety import printable
-from okf_explorer.tui.failures import reason
-from okf_explorer.tui.state.index_loader import IndexLoader
 
 
 class StatusBar(Horizontal):
@@ -37,6 +34,9 @@ class StatusBar(Horizontal):
     StatusBar.indexing > ProgressBar { display: block; }
     """
 
+    _start_slug: str | None = None
+    """The start page while the status line names the rule that chose it."""
+
     def compose(self) -> ComposeResult:
         yield Label(id="status-source")
         yield Label(id="status-pages")
@@ -44,21 +44,6 @@ class StatusBar(Horizontal):
         yield Label(id="status-from")
         yield Label("starting…", id="status-index")
         yield ProgressBar(id="status-progress", show_eta=False, show_percentage=False)
-
-    def follow(self, message: Message) -> None:
-        """Show what `IndexLoader` says: pages listed, a build started, progressed,
-        built or failed."""
-        if isinstance(message, IndexLoader.IndexProgressed):
-            self.set_indexing(message.done, message.total)
-        elif isinstance(message, IndexLoader.IndexStarted):
-            self.set_indexing(0, 0)
-        elif isinstance(message, IndexLoader.Listed):
-            self.set_page_count(message.count)
-        elif isinstance(message, IndexLoader.IndexBuilt):
-            self.set_page_count(message.count)
-            self.set_indexed(message.answered_by)
-        elif isinstance(message, IndexLoader.IndexFailed):
-            self.set_failed(reason(message.error))
 
     @property
     def index_state(self) -> str:
@@ -79,11 +64,18 @@ class StatusBar(Horizontal):
             f"· {count} {'page' if count == 1 else 'pages'} ·"
         )
 
-    def set_start(self, rule: str | None) -> None:
-        """Which rule chose the start page (`core.graph.start_page`); None once the user moved."""
+    def set_start(self, rule: str | None, slug: str | None = None) -> None:
+        """Which rule chose the start page `slug` (`core.graph.start_page`); said until
+        another page is opened (`page_opened`)."""
+        self._start_slug = slug if rule else None
         label = self.query_one("#status-start", Label)
         label.update(Text(f"start: {printable(rule)} ·" if rule else ""))
         label.set_class(bool(rule), "shown")
+
+    def page_opened(self, slug: str) -> None:
+        """The user moved on from the start page: the rule that chose it is forgotten."""
+        if self._start_slug is not None and slug != self._start_slug:
+            self.set_start(None)
 
     def set_path_from(self, slug: str | None) -> None:
         """The page `M` marked as where paths start (`P`), or None."""

@@ -1,7 +1,7 @@
 """The local graph panel (`g`): the current slice drawn as text (`tui.widgets.graph.drawing`).
 
 Hidden until `g`; while shown it follows the traversal panel (every new slice,
-so depth and direction changes too) and draws in a worker. One line per page:
+so depth and direction changes too) and draws in its own worker. One line per page:
 the root in reverse video, missing (dangling) pages in red with `✗`; `enter`
 on a page's line opens it.
 """
@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from functools import partial
 
 from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message
@@ -21,12 +20,13 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from okf_explorer.core.graph.traverse import Edge
+from okf_explorer.tui.failures import ReportsWorkers
 from okf_explorer.tui.state.history import View
+from okf_explorer.tui.state.slice import slice_title
 from okf_explorer.tui.widgets.graph.drawing import SliceDrawing, draw_slice, fit_line
-from okf_explorer.tui.widgets.graph.traversal_panel import slice_title
 
 
-class GraphPanel(Vertical):
+class GraphPanel(ReportsWorkers, Vertical):
     """The drawing of the slice, one selectable line per page."""
 
     DEFAULT_CSS = """
@@ -75,9 +75,9 @@ class GraphPanel(Vertical):
 
     def _draw(self) -> None:
         assert self.view is not None
-        draw = partial(self._drawn, self.view, self._edges, self._exists)
-        self.screen.run_worker(draw, group="graph", exclusive=True, exit_on_error=False)
+        self._drawn(self.view, self._edges, self._exists)
 
+    @work(group="graph", exclusive=True, exit_on_error=False)
     async def _drawn(self, view: View, edges: list[Edge], exists) -> None:  # type: ignore[no-untyped-def]
         drawing = await asyncio.to_thread(draw_slice, view.slug, edges, exists)
         if view != self.view:

@@ -5,14 +5,12 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping, Sequence
-from functools import partial
 
 from rich.style import Style
 from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.message import Message
 from textual.widgets import Tree
-from textual.widgets._tree import TOGGLE_STYLE
 from textual.widgets.tree import TreeNode
 
 from okf_explorer.core.audit.model import Difference
@@ -23,6 +21,9 @@ from okf_explorer.core.graph.traverse import LINKS
 from okf_explorer.core.okf.filter import NO_FILTER
 from okf_explorer.core.search.mentions import Mention, unlinked_mentions
 from okf_explorer.core.text_safety import printable
+from okf_explorer.tui.failures import ReportsWorkers
+from okf_explorer.tui.legend import LINKS_LEGEND
+from okf_explorer.tui.okf_glyphs import row_badge
 from okf_explorer.tui.state.link_nodes import (
     WRITTEN,
     LinkNode,
@@ -33,11 +34,12 @@ from okf_explorer.tui.state.link_nodes import (
 )
 from okf_explorer.tui.state.server_view import ServerComparison, explanation, mark, shorten
 from okf_explorer.tui.state.slice_rows import fit_label
-from okf_explorer.tui.widgets.legend import LINKS_LEGEND
-from okf_explorer.tui.widgets.okf_glyphs import row_badge
 
 AMBIGUOUS_MARK = "≟"
 """Marks a link that several pages matched at its rule (see the subtitle for them)."""
+
+TOGGLE_STYLE = Style.from_meta({"toggle": True})
+"""What makes a click on a row's icon open or close it (as Textual's own `Tree` marks it)."""
 
 NODE_LIMIT = 500
 """Pages listed at most per side of the tree: a hub page with tens of thousands of
@@ -51,7 +53,7 @@ def _note_rest(parent: TreeNode[LinkNode], count: int) -> None:
         parent.add_leaf(Text(f"… {rest} more (see the traversal panel)", style="dim italic"))
 
 
-class LinkTree(Tree[LinkNode]):
+class LinkTree(ReportsWorkers, Tree[LinkNode]):
     """Outgoing (n) / Incoming (n) for the current page.
 
     A node's children are fetched from the brain when it is first expanded, in a
@@ -111,9 +113,9 @@ class LinkTree(Tree[LinkNode]):
 
     def load(self, slug: str) -> None:
         """Fetch `slug`'s one-hop links and show them (a newer load replaces an older one)."""
-        load = partial(self._load, slug)
-        self.screen.run_worker(load, group="links", exclusive=True, exit_on_error=False)
+        self._load(slug)
 
+    @work(group="links", exclusive=True, exit_on_error=False)
     async def _load(self, slug: str) -> None:
         try:
             try:
@@ -295,7 +297,8 @@ class LinkTree(Tree[LinkNode]):
     def render_label(self, node: TreeNode[LinkNode], base_style: Style, style: Style) -> Text:
         """Textual's row, but a page's label is cut to the pane so its file name stays
         (`fit_label`), as the traversal rows are; Textual cuts a row at its end."""
-        label, data = node._label, node.data
+        label, data = node.label, node.data
+        label = Text(label) if isinstance(label, str) else label
         depth, parent = 0, node.parent
         while parent is not None and parent is not self.root:
             depth, parent = depth + 1, parent.parent
@@ -313,10 +316,9 @@ class LinkTree(Tree[LinkNode]):
         if data is not None and not data.loaded:
             data.loaded = True
             event.node.add_leaf(Text("loading…", style="dim italic"))
-            # Run on the screen, so its one StateChanged handler reports failures.
-            load = partial(self._load_children, event.node)
-            self.screen.run_worker(load, group="link-tree", exit_on_error=False)
+            self._load_children(event.node)
 
+    @work(group="link-tree", exit_on_error=False)
     async def _load_children(self, node: TreeNode[LinkNode]) -> None:
         """One more hop under `node`, fetched off the event loop."""
         data = node.data

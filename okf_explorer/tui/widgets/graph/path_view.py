@@ -1,28 +1,30 @@
 """The path view: the k shortest paths between two pages, in the traversal panel's place.
 
-`P` (with a page marked by `M`) shows it; one row per hop, grouped by path
-(`core.graph.paths`); `enter` opens the hop's page; `a` toggles avoid-hubs, `d` cycles
-the direction (out → in → any); `escape` or `P` returns to the slice. The paths
-and their sentences are found in a thread (`core.graph.path_hops.explained_paths`
-reads pages); a newer question replaces an older one.
+`P` shows the paths from the page `M` marked (`path_from`) to the page on screen;
+one row per hop, grouped by path (`core.graph.paths`); `enter` opens the hop's page;
+`a` toggles avoid-hubs, `d` cycles the direction (out → in → any); `escape` (or
+`P`) returns to the slice. The paths and their sentences are found in the view's
+own worker (`core.graph.path_hops.explained_paths` reads pages); a newer question
+replaces an older one.
 """
 
 from __future__ import annotations
 
 import asyncio
 from dataclasses import replace
-from functools import partial
 from typing import ClassVar
 
 from rich.text import Text
+from textual import work
 from textual.binding import Binding, BindingType
 from textual.message import Message
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import OkfError
 from okf_explorer.core.graph.path_hops import HopDetail, explained_paths
-from okf_explorer.core.graph.paths import PATH_DIRECTIONS, FoundPath, PathQuery
+from okf_explorer.core.graph.paths import PATH_DIRECTIONS, Avoid, FoundPath, PathQuery
 from okf_explorer.core.text_safety import printable
+from okf_explorer.tui.failures import ReportsWorkers
 from okf_explorer.tui.state.slice_rows import page_cell, shorten_right
 from okf_explorer.tui.widgets.graph.table_view import TableView, row_key
 
@@ -44,7 +46,7 @@ def paths_title(query: PathQuery, found: int | None) -> str:
     return title
 
 
-class PathView(TableView):
+class PathView(ReportsWorkers, TableView):
     """A table of hops (path, hop, dir, from, to) with the selected hop's sentence."""
 
     PREFIX = "path"
@@ -52,8 +54,11 @@ class PathView(TableView):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("a", "toggle_avoid", "Avoid hubs", id="path-avoid-hubs"),
         Binding("d", "cycle_direction", "Path direction", id="path-direction"),
-        Binding("escape", "screen.paths", "Back to slice", id="path-close"),
+        Binding("escape", "close", "Back to slice", id="path-close"),
     ]
+
+    class Closed(Message):
+        """`escape`: the slice should come back in the view's place."""
 
     class PageChosen(Message):
         """The user chose the page a hop leads to (`enter` or a click)."""
@@ -66,13 +71,22 @@ class PathView(TableView):
     def __init__(self, brain: Brain, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.brain = brain
+        self.path_from: str | None = None
+        """The page `M` marked: where the next paths start."""
         self.path_query: PathQuery | None = None
-        """The question shown (`query` is the widget's DOM query)."""
+        """The question shown (`query` is the widget's DOM query); its avoid-hubs
+        setting is kept for the next `P`."""
         self.paths: Explained = []
         self.loaded = False
         self.rows: list[tuple[int, int]] = []
         """Per table row: (which path, which hop)."""
         self._laid_out_for = 0
+
+    def find_to(self, to: str) -> None:
+        """The paths from the marked page to `to`, avoiding hubs if the last view did."""
+        if self.path_from is not None:
+            hubs = self.path_query is not None and self.path_query.avoid.hubs
+            self.find(PathQuery(self.path_from, to, avoid=Avoid(hubs=hubs)))
 
     def find(self, query: PathQuery) -> None:
         """Find the paths of `query` in a thread and show them."""
@@ -81,9 +95,9 @@ class PathView(TableView):
         self.border_subtitle = PATHS_LEGEND
         self.table.clear(columns=True)
         self.show_info(Text("finding paths…"))
-        work = partial(self._find, query)
-        self.screen.run_worker(work, group="paths", exclusive=True, exit_on_error=False)
+        self._find(query)
 
+    @work(group="paths", exclusive=True, exit_on_error=False)
     async def _find(self, query: PathQuery) -> None:
         try:
             found = await asyncio.to_thread(explained_paths, self.brain, query)
@@ -182,6 +196,9 @@ class PathView(TableView):
             at = PATH_DIRECTIONS.index(self.path_query.direction)
             direction = PATH_DIRECTIONS[(at + 1) % len(PATH_DIRECTIONS)]
             self.find(replace(self.path_query, direction=direction))
+
+    def action_close(self) -> None:
+        self.post_message(self.Closed())
 
     def choose(self, slug: str) -> None:
         self.post_message(self.PageChosen(slug))

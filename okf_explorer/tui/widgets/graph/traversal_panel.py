@@ -1,8 +1,9 @@
 """The traversal panel: the edges of the current slice, and where a row sits in it.
 
 The panel walks its own slices (`walk`) and saves them (`export`): `e` pressed
-while a slice is walked saves that slice as soon as it is shown. Its workers run
-on the screen, whose one `Worker.StateChanged` handler reports their failures.
+while a slice is walked saves that slice as soon as it is shown, into the export
+folder (asked for when that lies inside the brain), or under `okf-explorer web` as
+a browser download. Both run in the panel's own workers (`ReportsWorkers`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from functools import partial
 from pathlib import Path
 
 from rich.text import Text
+from textual import work
 from textual.message import Message
 
 from okf_explorer.core.brain import Brain
@@ -20,6 +22,10 @@ from okf_explorer.core.errors import OkfError, PageNotFound, PageUnreadable
 from okf_explorer.core.graph.traverse import Edge
 from okf_explorer.core.okf.filter import NO_FILTER, OkfFilter, filter_walk
 from okf_explorer.core.text_safety import printable
+from okf_explorer.tui.dialogs.export import ask_export_folder, inside
+from okf_explorer.tui.failures import ReportsWorkers
+from okf_explorer.tui.legend import BACKLINKS_LEGEND, SLICE_LEGEND
+from okf_explorer.tui.okf_glyphs import row_badge
 from okf_explorer.tui.state import backlink_rows as back
 from okf_explorer.tui.state.history import View
 from okf_explorer.tui.state.slice import path_line, slice_title, summarise
@@ -34,10 +40,7 @@ from okf_explorer.tui.state.slice_rows import (
     slice_widths,
 )
 from okf_explorer.tui.widgets.graph.backlink_table import BacklinkTable
-from okf_explorer.tui.widgets.graph.slice_saver import SliceSaver
 from okf_explorer.tui.widgets.graph.table_view import FILL_CHUNK, TableView
-from okf_explorer.tui.widgets.legend import BACKLINKS_LEGEND, SLICE_LEGEND
-from okf_explorer.tui.widgets.okf_glyphs import row_badge
 
 __all__ = ["FILL_CHUNK", "FIXED_COLUMNS", "ROW_LIMIT", "TraversalPanel", "column_widths"]
 
@@ -54,7 +57,7 @@ BACKLINK_CHUNK = 100
 """Linking pages read per frame after the first screenful (each may give a few rows)."""
 
 
-class TraversalPanel(TableView):
+class TraversalPanel(ReportsWorkers, TableView):
     """A table of (hop, direction, from, to) with a summary line under it."""
 
     DEFAULT_CSS = "TraversalPanel { display: block; }"
@@ -88,7 +91,11 @@ class TraversalPanel(TableView):
         """Whether the panel shows why its slice could not be walked."""
         self.export_wanted: View | None = None
         """The slice `e` asked for while it was being walked: saved once it is shown."""
-        self.saver = SliceSaver(self, brain, export_dir)
+        self.export_dir = export_dir
+        """Where `e` saves (kept once the user picks another folder)."""
+        self.last_export: Path | None = None
+        self.last_download: str | None = None
+        """Under `okf-explorer web`: the name of the last export offered as a download."""
         self.row_slugs: list[str] = []
         """The page each table row opens, in table order."""
         self._row_edges: list[int] = []
@@ -100,11 +107,6 @@ class TraversalPanel(TableView):
         self.okf_filter = NO_FILTER
         """`F`: only edges between pages that pass (see `core.okf.filter`)."""
 
-    @property
-    def last_export(self) -> Path | None:
-        """Where the last `e` saved a slice (`SliceSaver`)."""
-        return self.saver.last_export
-
     def exists(self, slug: str) -> bool:
         """Whether `slug` is a page (dangling targets are not; all are before the index)."""
         index = self.brain.index
@@ -113,9 +115,9 @@ class TraversalPanel(TableView):
     def walk(self, view: View) -> None:
         """Walk the slice for `view` and show it (a newer walk replaces an older one)."""
         self.show_pending(view, "walking…")
-        walk = partial(self._walk, view)
-        self.screen.run_worker(walk, group="slice", exclusive=True, exit_on_error=False)
+        self._walk(view)
 
+    @work(group="slice", exclusive=True, exit_on_error=False)
     async def _walk(self, view: View) -> None:
         start: back.BacklinkStart | None = None
         try:
@@ -141,7 +143,7 @@ class TraversalPanel(TableView):
             self.show_edges(view, edges)
         if self.export_wanted == view:
             self.export_wanted = None
-            self.saver.save(view, self.edges)
+            self.save(view, self.edges)
         if start is not None:
             await self._read_backlinks(self._fill, view, start)
 
@@ -156,11 +158,42 @@ class TraversalPanel(TableView):
     def export(self, view: View) -> None:
         """`e`: save the slice for `view` now if it is shown, else as soon as it is."""
         if self.loaded and self.view == view:
-            self.saver.save(view, self.edges)
+            self.save(view, self.edges)
         elif self.failed and self.view == view:
             self.notify("this slice could not be walked; r retries", title="export")
         else:
             self.export_wanted = view
+
+    def save(self, view: View, edges: list[Edge]) -> None:
+        """Save the slice into the export folder, asking for another one when that lies
+        inside the brain (the export may not change it)."""
+        root = self.brain.local_root
+        if root is not None and inside(self.export_dir, root):
+            ask_export_folder(self, self.export_dir, root, partial(self._save_in, view, edges))
+            return
+        self._write_export(view, list(edges))
+
+    def _save_in(self, view: View, edges: list[Edge], folder: Path) -> None:
+        self.export_dir = folder  # kept: a later `e` saves there without asking
+        self.save(view, edges)
+
+    @work(group="export", exclusive=True, exit_on_error=False)
+    async def _write_export(self, view: View, edges: list[Edge]) -> None:
+        from okf_explorer.tui.state.slice_export import (  # not needed for the first paint
+            export_slice,
+            slice_file,
+        )
+
+        if self.app.is_web:  # the browser downloads it: nothing lands on the server
+            name, data = await asyncio.to_thread(slice_file, edges, view)
+            self.app.deliver_binary(data, save_filename=name, mime_type="application/json")
+            self.last_download = name
+            self.notify(f"download {name}", title="export", markup=False)
+            return
+        root = self.brain.local_root
+        path = await asyncio.to_thread(export_slice, edges, view, self.export_dir, root)
+        self.last_export = path
+        self.notify(f"saved {path}", title="export", markup=False)
 
     def show_pending(self, view: View, reason: str) -> None:
         """The settings changed; the slice is on its way (or cannot come yet)."""

@@ -1,10 +1,11 @@
 """The walk view: the traversal panel's walk mode (`w`), best paths from several roots.
 
-One row per page reached (`core.graph.best_paths`): weight, hops, page, and the path from its
-root with each hop's weight. It shows in the traversal panel's place while the
-mode is on (`screens.walk_keys` switches it); its keys act through the screen's
-`walk` action, which hands them to `WalkKeys`. The walk runs in a thread; a newer
-walk replaces an older one.
+One row per page reached (`core.graph.best_paths`): weight, hops, page, and the path
+from its root with each hop's weight. It shows in the traversal panel's place while
+the mode is on (the screen's `w` starts it from the page on screen, `start`); its
+own keys change the walk: `[` / `]` lower / raise the minimum weight, `+` / `-` the
+depth, `d` the direction, `a` adds roots, `escape` leaves (`Left`). The walk runs
+in the view's own worker; a newer walk replaces an older one.
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 from rich.text import Text
+from textual import work
 from textual.binding import Binding, BindingType
+from textual.message import Message
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import OkfError
@@ -29,9 +32,11 @@ from okf_explorer.core.graph.best_paths import (
 )
 from okf_explorer.core.graph.traverse import clamp_depth
 from okf_explorer.core.text_safety import printable
+from okf_explorer.tui.dialogs.walk_roots import WalkRootsDialog
+from okf_explorer.tui.failures import ReportsWorkers
+from okf_explorer.tui.state.history import View
 from okf_explorer.tui.state.slice_rows import shorten_left
 from okf_explorer.tui.widgets.graph.table_view import TableView
-from okf_explorer.tui.widgets.graph.traversal_panel import TraversalPanel
 
 WALK_ROW_LIMIT = 1000
 """Rows shown at most (the best first): like the traversal panel's `ROW_LIMIT`."""
@@ -73,24 +78,32 @@ class WalkSettings:
         )
 
 
-class WalkView(TableView):
+class WalkView(ReportsWorkers, TableView):
     """A table of (weight, hops, page, path) with a summary line under it."""
 
     PREFIX = "walk"
     COLUMNS = COLUMNS
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left_square_bracket", "screen.walk('lower')", "Weight-", key_display="["),
-        Binding("right_square_bracket", "screen.walk('raise')", "Weight+", key_display="]"),
-        Binding("plus", "screen.walk('deeper')", "Depth+", key_display="+"),
-        Binding("minus", "screen.walk('shallower')", "Depth-", key_display="-"),
-        Binding("d", "screen.walk('direction')", "Direction"),
-        Binding("a", "screen.walk('add')", "Add roots"),
-        Binding("escape", "screen.walk('leave')", "Leave walk"),
+        Binding("left_square_bracket", "weight(-1)", "Weight-", key_display="[", id="walk-lower"),
+        Binding("right_square_bracket", "weight(1)", "Weight+", key_display="]", id="walk-raise"),
+        Binding("plus", "depth(1)", "Depth+", key_display="+", id="walk-deeper"),
+        Binding("minus", "depth(-1)", "Depth-", key_display="-", id="walk-shallower"),
+        Binding("d", "next_direction", "Direction", id="walk-direction"),
+        Binding("a", "add_roots", "Add roots", id="walk-add-roots"),
+        Binding("escape", "leave", "Leave walk", id="walk-leave"),
     ]
 
-    class PageChosen(TraversalPanel.PageChosen):
-        """The user chose a row's page (`enter`); handled as the traversal panel's."""
+    class PageChosen(Message):
+        """The user chose a row's page (`enter` or a click)."""
+
+        def __init__(self, slug: str, exists: bool = True) -> None:
+            super().__init__()
+            self.slug = slug
+            self.exists = exists
+
+    class Left(Message):
+        """`escape`: the walk mode ends; the slice should come back in the view's place."""
 
     def __init__(self, brain: Brain, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -104,26 +117,63 @@ class WalkView(TableView):
         self._generation = 0  # of the walk asked for: a newer one wins
         self._page_width = 12  # of the `page` column, set with the columns
 
+    def start(self, view: View) -> None:
+        """Walk from `view`'s page, at its depth, every link followed."""
+        direction = view.direction if view.direction in ("out", "in", "both") else "both"
+        self.walk(WalkSettings((view.slug,), view.depth, 0.0, direction))  # type: ignore[arg-type]
+
     def walk(self, settings: WalkSettings) -> None:
         """Walk `settings` in a thread (resolving its `more` roots first) and show it."""
         self._generation += 1
-        generation = self._generation
         self.asked, self.loaded = settings, False
         self.border_title = Text(settings.title())
         self.border_subtitle = WALK_LEGEND
         self.show_info("walking…")
+        self._run(settings, self._generation)
 
-        async def run() -> None:
-            try:
-                done = await asyncio.to_thread(self._walked, settings)
-            except OkfError as error:
-                if generation == self._generation:
-                    self._failed(str(error))
-                return
+    @work(group="walk", exclusive=True, exit_on_error=False)
+    async def _run(self, settings: WalkSettings, generation: int) -> None:
+        try:
+            done = await asyncio.to_thread(self._walked, settings)
+        except OkfError as error:
             if generation == self._generation:
-                self.show(*done)
+                self._failed(str(error))
+            return
+        if generation == self._generation:
+            self.show(*done)
 
-        self.screen.run_worker(run, group="walk", exclusive=True, exit_on_error=False)
+    # ------------------------------------------------------------------ the mode's keys
+
+    def action_weight(self, steps: int) -> None:
+        if self.asked is not None:
+            self._walk_again(self.asked.with_weight_step(steps))
+
+    def action_depth(self, steps: int) -> None:
+        if self.asked is not None:
+            self._walk_again(self.asked.with_depth(self.asked.depth + steps))
+
+    def action_next_direction(self) -> None:
+        if self.asked is not None:
+            self._walk_again(self.asked.next_direction())
+
+    def action_add_roots(self) -> None:
+        """Ask for more roots (`slug`, `tag:T`, `type:T`), then walk from all of them."""
+        asked = self.asked
+        if asked is None:
+            return
+
+        def chosen(specs: list[str] | None) -> None:
+            if specs:
+                self.walk(replace(asked, more=tuple(specs)))
+
+        self.app.push_screen(WalkRootsDialog(), chosen)
+
+    def action_leave(self) -> None:
+        self.post_message(self.Left())
+
+    def _walk_again(self, settings: WalkSettings) -> None:
+        if settings != self.asked:
+            self.walk(settings)
 
     def _walked(self, settings: WalkSettings) -> tuple[WalkSettings, list[WalkRow]]:
         """Blocking: resolve the new roots, then walk (the index is built if needed)."""

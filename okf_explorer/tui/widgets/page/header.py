@@ -24,8 +24,8 @@ from okf_explorer.core.okf import attest as okf_attest
 from okf_explorer.core.okf import meta as okf_meta
 from okf_explorer.core.pages import Page
 from okf_explorer.core.text_safety import printable
+from okf_explorer.tui import okf_glyphs
 from okf_explorer.tui.markdown.hanging import HangingContent
-from okf_explorer.tui.widgets import okf_glyphs
 
 COMPACT_BELOW = 20
 """A pane fewer rows high than this folds the header to its title and badges lines."""

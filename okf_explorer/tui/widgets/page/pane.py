@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import asyncio
 from functools import partial
-from typing import Literal
 
 from markdown_it.token import Token
 from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.message import Message
@@ -36,6 +35,8 @@ from okf_explorer.core.links.grammar import LinkKind
 from okf_explorer.core.okf.meta import sources_of
 from okf_explorer.core.pages import Page
 from okf_explorer.core.text_safety import printable
+from okf_explorer.tui.failures import ReportsWorkers
+from okf_explorer.tui.legend import RESERVED_LEGEND
 from okf_explorer.tui.markdown.fast_body import (
     LIGHT_CHARS,
     RENDER_CHARS,
@@ -54,8 +55,7 @@ from okf_explorer.tui.markdown.links import (
 )
 from okf_explorer.tui.markdown.parser import parse
 from okf_explorer.tui.markdown.vault_body import EmbedBlock, VaultMarkdown
-from okf_explorer.tui.state.history import View
-from okf_explorer.tui.widgets.legend import RESERVED_LEGEND
+from okf_explorer.tui.state.history import Move, View
 from okf_explorer.tui.widgets.page.anchor_scroll import SCROLL_SETTLE as SCROLL_SETTLE
 from okf_explorer.tui.widgets.page.anchor_scroll import AnchorScroller
 from okf_explorer.tui.widgets.page.embed_fill import EmbedFiller
@@ -69,9 +69,6 @@ from okf_explorer.tui.widgets.page.parts import PartGrower
 
 FATAL_AT_START = (SourceUnavailable, AuthError)
 """Errors that, before any page was shown, mean the brain cannot be opened at all."""
-Move = Literal["visit", "moved", "reload"]
-"""`visit` adds a history entry once the page loads; `moved`: back/forward already
-moved it; `reload` shows the current entry again."""
 SPINNER_DELAY = 0.15
 """Seconds a page load may take before the pane shows a loading spinner."""
 FIRST_SCREEN_CHARS = 24_000
@@ -83,7 +80,7 @@ thread competes for the interpreter lock, so it lets the first screen's layouts
 (the body, then the scrollbar it brings) finish first."""
 
 
-class PagePane(VerticalScroll, can_focus=True):
+class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
     """Loads and shows one page. Clicking a link posts `LinkFollowed`; the screen resolves it."""
 
     DEFAULT_CSS = """
@@ -163,6 +160,11 @@ class PagePane(VerticalScroll, can_focus=True):
         self.first_screen = FirstScreen(markdown)
         yield LightBody(id="page-light")
         yield Static(id="page-more-end", classes="page-more")  # seen where the text stops
+
+    @work(group="page", exclusive=True, exit_on_error=False)
+    async def load(self, view: View, move: Move) -> None:
+        """Open `view`'s page in a worker; a newer load replaces an older one."""
+        await self.open(view, move)
 
     async def open(self, view: View, move: Move, missing_ok: bool = False) -> bool:
         """Read `view`'s page from the brain and show it, or say why it cannot be shown.

@@ -8,11 +8,11 @@ thread and appends it (to the light body, or under `OKF_EXPLORER_PLAIN=1` to the
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from typing import Protocol
 
 from textual.css.query import NoMatches
 from textual.dom import DOMNode
-from textual.screen import Screen
 
 from okf_explorer.core.pages import Page
 from okf_explorer.tui.markdown.fast_body import LightBody, PreparedBody
@@ -31,8 +31,9 @@ class GrowingPane(Protocol):
     def truncated(self) -> bool: ...
     @property
     def is_attached(self) -> bool: ...
-    @property
-    def screen(self) -> Screen[object]: ...
+    def run_worker(
+        self, work: Callable[[], Awaitable[None]], *, group: str, exit_on_error: bool
+    ) -> object: ...
     def query_one(self, selector: str, expect_type: type[DOMNode]) -> DOMNode: ...
     def _prepare(self, page: Page, start: int, limit: int) -> PreparedBody: ...
     def _shown_part(self, body: PreparedBody, final: bool = True) -> None: ...
@@ -51,12 +52,12 @@ class PartGrower:
     def want(self) -> None:
         """`m`: draw the next part, after those asked for before.
 
-        The worker runs on the screen, whose one handler reports failures and
-        refreshes the footer (`m` greys out on the last part) when it ends.
+        The worker runs on the pane, which tells the screen when it ends: the screen
+        reports a failure and refreshes the footer (`m` greys out on the last part).
         """
         self.wanted += 1
         if self.wanted == 1:
-            self.pane.screen.run_worker(self._grow, group="grow", exit_on_error=False)
+            self.pane.run_worker(self._grow, group="grow", exit_on_error=False)
 
     async def _grow(self) -> None:
         try:

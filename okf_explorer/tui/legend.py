@@ -32,10 +32,3 @@ HELP_LEGEND: tuple[tuple[str, str], ...] = (
     ("[ ] + - d a", "in a walk: weight ∓0.1, depth, direction, add roots (slug, tag:T, type:T)"),
 )
 """(mark, meaning) rows of the `?` help."""
-
-WHY_NOT: dict[str, str] = {
-    "shallower": "already at depth 1",
-    "deeper": "already at the deepest (10)",
-    "more_of_page": "the whole page is shown",
-}
-"""What a key says when pressed where it does nothing (by action)."""
