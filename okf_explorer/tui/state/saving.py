@@ -3,10 +3,11 @@ a page of the brain.
 
 The trail exports as `core.graph.trail` JSON (`{"generated", "edges"}`), written
 atomically and read back before it counts, like `e` exports a slice. A page to
-save is planned first (`SavePlan`): its exact text, the name offered, the name
-check of the brain's writer (`sources.writers.check_target`); the screen previews
-it, and only a confirmed name is written, through the brain's `PageWriter`. This
-very slice saved there before keeps its `generated.at`, so its bytes. Everything
+save is planned first (`SavePlan`: a `core.save` draft and the name offered), its name
+checked by the brain's writer (`sources.writers.check_target`); the screen previews
+it, and only a confirmed name is written, by `core.save.save_draft` (the CLI's
+`save` calls the same). This very slice saved there before keeps its
+`generated.at`, so its bytes. Everything
 here that touches disk or the source blocks: the screen runs it in a worker.
 """
 
@@ -14,10 +15,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
-from functools import partial
 from pathlib import Path
 
 from textual.notifications import SeverityLevel
@@ -25,18 +25,11 @@ from textual.notifications import SeverityLevel
 from okf_explorer import __version__
 from okf_explorer.core.atomic import atomic_write
 from okf_explorer.core.brain import Brain
-from okf_explorer.core.errors import OkfError
-from okf_explorer.core.export.saved_page import (
-    SavedGraph,
-    compose_page,
-    earlier_at,
-    idempotency_key,
-    slice_graph,
-    trail_graph,
-)
+from okf_explorer.core.export.saved_page import SavedGraph, slice_graph, trail_graph
 from okf_explorer.core.graph.trail import TrailStep, generator, iso_now, trail_edges, trail_json
 from okf_explorer.core.graph.traverse import Edge
 from okf_explorer.core.page_write import SaveResult
+from okf_explorer.core.save import PageDraft, draft_page, save_draft
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.state.history import View
 
@@ -50,15 +43,20 @@ def name_part(slug: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class SavePlan:
-    """A page about to be saved: what it holds (`slice` or `trail`), its text as the
-    preview shows it, the name offered, its idempotency key, and how to compose it
-    again at another `generated.at`."""
+    """A page about to be saved: what it holds (`slice` or `trail`), its draft (the
+    text the preview shows, its idempotency key), and the name offered."""
 
     what: str
-    text: str
+    draft: PageDraft
     default: str
-    key: str
-    compose: Callable[..., str]
+
+    @property
+    def text(self) -> str:
+        return self.draft.text
+
+    @property
+    def key(self) -> str:
+        return self.draft.key
 
 
 class Saver:
@@ -106,13 +104,7 @@ class Saver:
 
     def _plan(self, what: str, graph: SavedGraph, default: str) -> SavePlan:
         """The page as it would be written now (no request: titles come from the index)."""
-        index = self.brain.index
-        titles = None if index is None else {s: info.title for s, info in index.pages.items()}
-        exists = None if index is None else index.pages.__contains__
-        compose = partial(
-            compose_page, graph, by=generator(__version__), titles=titles, exists=exists
-        )
-        return SavePlan(what, compose(at=iso_now()), default, idempotency_key(graph), compose)
+        return SavePlan(what, draft_page(self.brain, graph), default)
 
     def check(self, slug: str) -> str:
         """The name the brain's writer would save as, or `ValueError` saying why not."""
@@ -121,16 +113,11 @@ class Saver:
         return check_target(self.brain.source, slug)
 
     def save(self, plan: SavePlan, slug: str) -> SaveResult:
-        """Write `plan` as page `slug` through the brain's writer. Blocking."""
+        """Write `plan` as page `slug` through the brain's writer (`core.save`, as the
+        CLI's `save` does). Blocking."""
         from okf_explorer.sources.writers import writer_for
 
-        writer = writer_for(self.brain.source)
-        try:
-            earlier = earlier_at(self.brain.source.get_page(slug).frontmatter, plan.key)
-        except OkfError:
-            earlier = None
-        page = plan.compose(at=earlier) if earlier else plan.text
-        result = writer.write_page(slug, page, idempotency_key=plan.key)
+        result = save_draft(self.brain, plan.draft, slug, writer_for(self.brain.source))
         self.last_save = result
         return result
 
