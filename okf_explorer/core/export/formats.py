@@ -28,12 +28,11 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from okf_explorer.core.atomic import atomic_write
+from okf_explorer.core.atomic import atomic_write, remove_stale_temps
 from okf_explorer.core.errors import ExportFailed
 from okf_explorer.core.export.check import MalformedExport, check_export_stream
 from okf_explorer.core.export.graphml import graphml_pieces
 from okf_explorer.core.graph.traverse import LINKS, Edge, clamp_depth
-from okf_explorer.core.stale_temps import remove_stale_temps
 from okf_explorer.core.text_safety import json_string, json_text, printable, reversible
 
 FORMATS: tuple[str, ...] = ("json", "jsonl", "dot", "graphml", "mermaid")
@@ -263,7 +262,7 @@ def write_export(
     raises `ExportFailed` (one sentence) and leaves no partial or temporary file
     behind. A path inside `forbidden_root` (the bundle being explored) is refused.
     Temporary files that killed exports left in the folder are removed
-    (`core.stale_temps`).
+    (`core.atomic`).
     """
     shown = Path(path).expanduser().absolute()
     target = Path(os.path.realpath(shown))
