@@ -1,4 +1,4 @@
-"""An attested computation's contract (`core.okf.attest`) and the row glyphs
+"""An attested computation's contract (`core.okf.meta`) and the row glyphs
 (`tui.widgets.okf_glyphs.row_badge`) as pure functions."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from okf_explorer.core.okf.attest import Parameter, contract_of
+from okf_explorer.core.okf.meta import Parameter, contract_of
 from okf_explorer.core.pages import Page
 from okf_explorer.tui.widgets.okf_glyphs import row_badge
 
