@@ -4,7 +4,7 @@ A hop `frm → to` is a link written on one of its two pages: on `frm` when it
 runs that way (an `out` hop), on `to` for an `in` hop; a relation stated from
 the other side (gbrain's incoming fields) is written on the page it points to.
 The index keeps the rule of every link (`ResolvedLink`); the sentence is cut
-from the writing page's body by the core grammar's spans (`core.links.context`),
+from the writing page's body by the core grammar's spans (`core.links.spans`),
 matching the link's target as written, else (another spelling of the same
 link) by the one resolver. Reading a page is blocking: call this in a worker.
 """
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from okf_explorer.core.errors import OkfError
 from okf_explorer.core.graph.paths import NoPath, no_path_message
 from okf_explorer.core.graph.traverse import LINKS
-from okf_explorer.core.links.context import link_contexts
+from okf_explorer.core.links.spans import link_contexts
 
 if TYPE_CHECKING:
     from okf_explorer.core.brain import Brain

@@ -24,9 +24,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from okf_explorer.core.errors import PageNotFound
-from okf_explorer.core.links.context import CONTEXT_CHARS, sentence_around
-from okf_explorer.core.links.masking import code_span_ranges, prose_ranges
-from okf_explorer.core.links.spans import link_spans
+from okf_explorer.core.links.grammar import code_span_ranges, prose_ranges
+from okf_explorer.core.links.spans import CONTEXT_CHARS, link_spans, sentence_around
 from okf_explorer.core.pages import PageInfo
 
 if TYPE_CHECKING:
@@ -158,7 +157,7 @@ def find_mention(body: str, pattern: re.Pattern[str]) -> tuple[str, int, int] | 
 def sentence_of(body: str, start: int, end: int) -> tuple[str, int, int]:
     """The sentence of `body` holding `[start, end)`, on one line, read as the page
     renders it (links as their text, emphasis marks and list markers dropped), as a
-    backlink's sentence is (`core.links.context`)."""
+    backlink's sentence is (`core.links.spans`)."""
     found = sentence_around(body, start, end, body[start:end], link_spans(body))
     return found.text, found.start, found.end
 
