@@ -53,8 +53,8 @@ from okf_explorer.core.links import (
     Resolution,
     SlugResolver,
     looks_like_path,
+    suggest,
 )
-from okf_explorer.core.links.suggest import suggest
 from okf_explorer.core.pages import Page, PageInfo
 from okf_explorer.core.port import LocalFolder, PageFiles, PageSource, ServerGraph, ServerLink
 
