@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Literal
 
 from okf_explorer.core.errors import PageNotFound, PageUnreadable
 from okf_explorer.core.graph import analysis
+from okf_explorer.core.graph.analysis import BrainStats, brain_stats
 from okf_explorer.core.graph.paths import PathGraphs
-from okf_explorer.core.graph.stats import BrainStats, brain_stats
 from okf_explorer.core.graph.traverse import Direction
 from okf_explorer.core.index.build import build_index
 from okf_explorer.core.index.cache import IndexCache
@@ -213,5 +213,5 @@ class IndexedBrain:
 
     def stats(self) -> BrainStats:
         """Counts, hubs, orphans, dead ends and dangling targets of the index
-        (`core.graph.stats`)."""
+        (`core.graph.analysis`)."""
         return brain_stats(self.ensure_index())

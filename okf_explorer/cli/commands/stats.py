@@ -1,9 +1,9 @@
 """`okf-explorer stats [--json]`: counts, hubs, orphans, dead ends and dangling targets.
 
-Computed from the link index (`core.graph.stats`): for a folder, its scan; for an MCP
+Computed from the link index (`core.graph.analysis`): for a folder, its scan; for an MCP
 source, a scan of the server's page bodies whether or not the server has a
 stored graph (the analyses need dangling targets and link kinds, which a server
-graph does not keep). The counts and lists are defined in `core.graph.stats`.
+graph does not keep). The counts and lists are defined in `core.graph.analysis`.
 
 The text output, exactly: a header of counts, one `label: N` a line
 
@@ -44,7 +44,7 @@ from okf_explorer.core.text_safety import json_text, printable
 
 if TYPE_CHECKING:
     from okf_explorer.core.brain import Brain
-    from okf_explorer.core.graph.stats import BrainStats
+    from okf_explorer.core.graph.analysis import BrainStats
 
 
 def run_stats(brain: Brain, args: argparse.Namespace) -> int:
