@@ -10,8 +10,8 @@ import pytest
 
 from okf_explorer.core.errors import Cancelled, PageNotFound
 from okf_explorer.core.index.build import build_index
-from okf_explorer.core.index.cache import IndexCache
 from okf_explorer.core.index.model import LinkIndex, ResolvedLink
+from okf_explorer.core.index.store import IndexCache
 from okf_explorer.core.pages import Page, PageInfo
 from okf_explorer.core.port import (
     PageSource,

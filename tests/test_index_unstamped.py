@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from okf_explorer.core.index.build import build_index
-from okf_explorer.core.index.cache import IndexCache
+from okf_explorer.core.index.store import IndexCache
 from okf_explorer.sources.folder import scan as parallel
 from okf_explorer.sources.folder.bundle import BundleSource
 from tests.bundles import CountingSource

@@ -1,4 +1,4 @@
-"""Links resolved in the scan workers (`core.index.page_pass.LinkPass`) give the index the
+"""Links resolved in the scan workers (`core.index.build.LinkPass`) give the index the
 main process alone gives: every edge, rule, candidate list, typed relation, count,
 the walk tables and the ambiguity count, serially, in the worker pool, and for
 random corpora (ambiguous names, reference definitions, titles, aliases, typed
@@ -17,10 +17,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from okf_explorer.core.index import page_pass as link_pass
-from okf_explorer.core.index.build import build_index
+from okf_explorer.core.index import build as link_pass
+from okf_explorer.core.index.build import LinkPass, PageLinks, build_index
 from okf_explorer.core.index.model import LinkIndex
-from okf_explorer.core.index.page_pass import LinkPass, PageLinks
 from okf_explorer.core.links.resolution import NamesNeeded, SlugResolver
 from okf_explorer.core.pages import PageInfo
 from okf_explorer.core.port import LinkResolvingScanner, RowScanner

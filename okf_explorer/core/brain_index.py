@@ -18,8 +18,8 @@ from okf_explorer.core.graph.analysis import BrainStats, brain_stats
 from okf_explorer.core.graph.paths import PathGraphs
 from okf_explorer.core.graph.traverse import Direction
 from okf_explorer.core.index.build import build_index
-from okf_explorer.core.index.cache import IndexCache
 from okf_explorer.core.index.model import LinkIndex
+from okf_explorer.core.index.store import IndexCache
 from okf_explorer.core.index.weights import LinkWeights
 from okf_explorer.core.links import SlugResolver
 from okf_explorer.core.port import CancelCheck, PageSource, ProgressCallback

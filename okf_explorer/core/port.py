@@ -177,7 +177,7 @@ class RowScanner(Protocol):
 @runtime_checkable
 class LinkResolvingScanner(Protocol):
     """A source whose scan workers also resolve each page's links as they read it
-    (`build_index` passes a `core.index.page_pass.LinkPass`, a picklable callable, and
+    (`build_index` passes a `core.index.build.LinkPass`, a picklable callable, and
     prefers this to `scan_rows`): each readable page with links comes with what
     `resolve(slug, links)` returned for it, any other with None."""
 

@@ -254,7 +254,7 @@ class SlugResolver:
         """A resolver that knows the slugs but not yet the titles and aliases (a build
         resolves while pages are still being read): it answers every name the rules
         before `alias` settle, and raises `NamesNeeded` for any other, so whatever it
-        answers is what the full resolver answers (`core.index.page_pass`)."""
+        answers is what the full resolver answers (`core.index.build`)."""
         return cls(slugs, names_known=False)
 
     @classmethod
