@@ -49,7 +49,6 @@ import stat
 from array import array
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 from okf_explorer.core.atomic import atomic_write, remove_stale_temps
 from okf_explorer.core.errors import ExportFailed
@@ -65,22 +64,6 @@ EXTENSIONS: dict[str, str] = {
     "graphml": "graphml",
     "mermaid": "mmd",
 }
-
-
-def edge_records(edges: Iterable[Edge]) -> list[dict[str, Any]]:
-    """SPEC §5 records, in traversal order, with exactly these keys in this order."""
-    return [
-        {
-            "type": "edge",
-            "hemisphere": "knowledge",
-            "from": edge.frm,
-            "to": edge.to,
-            "rel": edge.rel,
-            "direction": edge.direction,
-            "hop": edge.hop,
-        }
-        for edge in edges
-    ]
 
 
 def render(

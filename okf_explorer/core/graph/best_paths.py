@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from okf_explorer.core.errors import PageNotFound
-from okf_explorer.core.graph.traverse import LINKS, Edge, clamp_depth
+from okf_explorer.core.graph.traverse import LINKS, Edge, clamp_depth, edge_records
 from okf_explorer.core.index.weights import LinkWeights, WeightedStep
 
 if TYPE_CHECKING:
@@ -89,8 +89,6 @@ class WalkRow:
     def to_json(self) -> dict[str, Any]:
         """`{slug, weight, hops, root, path, edges, weights}`: `edges` are SPEC §5
         records, `weights[i]` the weight of `edges[i]`."""
-        from okf_explorer.core.export.formats import edge_records  # lazy: its checker costs ~80 ms
-
         return {
             "slug": self.slug,
             "weight": self.weight,

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from okf_explorer.core.errors import OkfError
 from okf_explorer.core.graph.paths import NoPath, no_path_message
-from okf_explorer.core.graph.traverse import LINKS
+from okf_explorer.core.graph.traverse import LINKS, edge_records
 from okf_explorer.core.links.spans import link_contexts
 
 if TYPE_CHECKING:
@@ -123,8 +123,6 @@ def path_record(path: FoundPath, details: tuple[HopDetail, ...]) -> dict[str, ob
     """One path as `path --json` prints it: `{path, via_hub, edges, hops}`, where
     `edges` are SPEC §5 records (`hop` = position along the path) and `hops[i]`
     explains `edges[i]`."""
-    from okf_explorer.core.export.formats import edge_records
-
     return {
         "path": path.number,
         "via_hub": list(path.via_hub),
