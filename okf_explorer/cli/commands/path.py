@@ -39,7 +39,7 @@ from okf_explorer.core.text_safety import json_text, printable
 
 if TYPE_CHECKING:
     from okf_explorer.core.brain import Brain
-    from okf_explorer.core.graph.path_hops import HopDetail
+    from okf_explorer.core.graph.paths import HopDetail
 
 PATH_HELP = (
     "the k shortest simple paths between two pages, each hop with its relation, "
@@ -84,7 +84,7 @@ def add_path_parser(parser: argparse.ArgumentParser, slug_help: str) -> None:
 
 
 def run_path(brain: Brain, args: argparse.Namespace) -> int:
-    from okf_explorer.core.graph.path_hops import explained_paths, path_record
+    from okf_explorer.core.graph.paths import path_record
 
     frm, to = resolve_name(brain, args.frm), resolve_name(brain, args.to)
     query = PathQuery(
@@ -99,7 +99,7 @@ def run_path(brain: Brain, args: argparse.Namespace) -> int:
     if query.rels is not None and (missing := sorted(query.rels - set(brain.relations()))):
         known = ", ".join(brain.relations())
         note(f"no edge has relation {', '.join(missing)} (relations here: {known})")
-    paths = explained_paths(brain, query)
+    paths = brain.explained_paths(query)
     if args.json:
         emit(json_text([path_record(path, details) for path, details in paths], indent=2) + "\n")
     else:

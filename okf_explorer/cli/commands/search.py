@@ -63,9 +63,8 @@ def run_search(brain: Brain, args: argparse.Namespace) -> int:
 
 def run_mentions(brain: Brain, args: argparse.Namespace, slug: str) -> int:
     """Mentions of the page `slug` (the name given, already resolved)."""
-    from okf_explorer.core.search.mentions import unlinked_mentions
 
-    mentions = unlinked_mentions(brain, slug)
+    mentions = brain.unlinked_mentions(slug)
     if args.json:
         records = [
             {

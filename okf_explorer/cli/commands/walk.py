@@ -30,8 +30,6 @@ from okf_explorer.core.graph.best_paths import (
     WALK_DIRECTIONS,
     WalkRow,
     path_text,
-    resolve_roots,
-    walk,
     weight_text,
 )
 from okf_explorer.core.text_safety import json_text, printable
@@ -83,8 +81,8 @@ def add_walk_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_walk(brain: Brain, args: argparse.Namespace) -> int:
-    roots = resolve_roots(brain, args.root)
-    rows = walk(brain, roots, args.depth, args.min_weight, args.direction)
+    roots = brain.resolve_roots(args.root)
+    rows = brain.walk(roots, args.depth, args.min_weight, args.direction)
     if args.json:
         emit(json_text([row.to_json() for row in rows], indent=2) + "\n")
     else:

@@ -3,7 +3,7 @@
 `P` (with a page marked by `M`) shows it; one row per hop, grouped by path
 (`core.graph.paths`); `enter` opens the hop's page; `a` toggles avoid-hubs, `d` cycles
 the direction (out → in → any); `escape` or `P` returns to the slice. The paths
-and their sentences are found in a thread (`core.graph.path_hops.explained_paths`
+and their sentences are found in a thread (`Brain.explained_paths`
 reads pages); a newer question replaces an older one.
 """
 
@@ -20,8 +20,7 @@ from textual.message import Message
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import OkfError
-from okf_explorer.core.graph.path_hops import HopDetail, explained_paths
-from okf_explorer.core.graph.paths import PATH_DIRECTIONS, FoundPath, PathQuery
+from okf_explorer.core.graph.paths import PATH_DIRECTIONS, FoundPath, HopDetail, PathQuery
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.state.slice_rows import page_cell, shorten_right
 from okf_explorer.tui.widgets.graph.table_view import TableView, row_key
@@ -86,7 +85,7 @@ class PathView(TableView):
 
     async def _find(self, query: PathQuery) -> None:
         try:
-            found = await asyncio.to_thread(explained_paths, self.brain, query)
+            found = await asyncio.to_thread(self.brain.explained_paths, query)
         except OkfError as error:  # no path, or a page gone meanwhile
             if query == self.path_query:
                 self.border_title = Text(paths_title(query, 0))
