@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from okf_explorer.core.page_write import PageWriter, SaveOutcome
+from okf_explorer.core.port import PageWriter, SaveOutcome
 from okf_explorer.sources.gbrain.stored import (
     body_matches,
     difference,

@@ -27,7 +27,7 @@ from okf_explorer.core.export.saved_page import (
 from okf_explorer.core.graph.trail import Trail, TrailMove, trail_document, trail_edges
 from okf_explorer.core.graph.traverse import Edge
 from okf_explorer.core.okf.validate import validate_brain
-from okf_explorer.core.page_write import PageWriter, SaveOutcome
+from okf_explorer.core.port import PageWriter, SaveOutcome
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.sources.folder.write import FolderWriter
 from okf_explorer.sources.writers import CannotSave, writer_for

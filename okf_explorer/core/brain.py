@@ -65,8 +65,7 @@ from okf_explorer.core.links import (
 from okf_explorer.core.pages import Page, PageInfo
 from okf_explorer.core.port import (
     CancelCheck,
-    LocalFolder,
-    PageFiles,
+    Folder,
     PageSource,
     ProgressCallback,
     ServerLink,
@@ -118,12 +117,12 @@ class Brain:
 
     @property
     def local_root(self) -> Path | None:
-        """The folder the pages are files of (a `LocalFolder` source), else None."""
-        return self.source.local_root if isinstance(self.source, LocalFolder) else None
+        """The folder the pages are files of (a `Folder` source), else None."""
+        return self.source.local_root if isinstance(self.source, Folder) else None
 
     def page_file(self, slug: str) -> Path | None:
-        """The file of page `slug` when the pages are files (`PageFiles`), else None."""
-        return self.source.page_file(slug) if isinstance(self.source, PageFiles) else None
+        """The file of page `slug` when the pages are files (a `Folder`), else None."""
+        return self.source.page_file(slug) if isinstance(self.source, Folder) else None
 
     def list_pages(self) -> list[tuple[str, str]]:
         """(slug, title) of every page, straight from the source's listing: never

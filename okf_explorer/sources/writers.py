@@ -1,4 +1,4 @@
-"""Which `PageWriter` (`core.page_write`) can save pages into a source, and under
+"""Which `PageWriter` (`core.port`) can save pages into a source, and under
 which names.
 
 A folder bundle gets a `FolderWriter`; a gbrain server over MCP gets the
@@ -14,8 +14,7 @@ import importlib
 
 from okf_explorer.core.errors import OkfError
 from okf_explorer.core.export.saved_page import check_new_slug
-from okf_explorer.core.page_write import PageWriter
-from okf_explorer.core.port import LocalFolder, PageSource
+from okf_explorer.core.port import Folder, PageSource, PageWriter
 
 
 class CannotSave(OkfError):
@@ -24,7 +23,7 @@ class CannotSave(OkfError):
 
 def writer_for(source: PageSource) -> PageWriter:
     """The writer for `source`; constructing it makes no request to any server."""
-    if isinstance(source, LocalFolder):
+    if isinstance(source, Folder):
         from okf_explorer.sources.folder.write import FolderWriter
 
         return FolderWriter(source.local_root)
@@ -49,7 +48,7 @@ def check_target(source: PageSource, slug: str) -> str:
     segments for any source (`check_new_slug`), and for gbrain also its own slug
     rules (lowercase, no encoded separators; `gbrain_stored.check_slug`). Sends nothing."""
     name = check_new_slug(slug)
-    if isinstance(source, LocalFolder):
+    if isinstance(source, Folder):
         return name
     from okf_explorer.sources.gbrain.source import McpSource
 

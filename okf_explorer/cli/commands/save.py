@@ -35,7 +35,7 @@ from okf_explorer.core.export.saved_page import (
 )
 from okf_explorer.core.graph.trail import TrailMove, generator, iso_now, resolve_steps, trail_edges
 from okf_explorer.core.graph.traverse import Edge
-from okf_explorer.core.page_write import SaveResult
+from okf_explorer.core.port import SaveResult
 from okf_explorer.core.text_safety import json_text, printable
 
 if TYPE_CHECKING:

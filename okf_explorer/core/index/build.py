@@ -51,13 +51,10 @@ from okf_explorer.core.links.typed import LINKS, resolve_named
 from okf_explorer.core.pages import ErrorKind, PageInfo, is_reserved
 from okf_explorer.core.port import (
     CancelCheck,
-    LinkResolvingScanner,
+    Folder,
     PageSource,
     PageStub,
     ProgressCallback,
-    ReservedFiles,
-    RowScanner,
-    UnstampedListing,
 )
 
 __all__ = ["LinkIndex", "ResolvedLink", "build_index", "corpus_signature"]
@@ -118,7 +115,7 @@ def _build(
         known = Known.from_index(previous)
     else:
         cached = store.load(source.cache_key) if store is not None else None
-        if cached is None and isinstance(source, UnstampedListing):
+        if cached is None and isinstance(source, Folder):
             stubs = source.enumerate_unstamped()  # nothing to compare: the scan stamps
         else:
             stubs = source.enumerate()
@@ -202,13 +199,12 @@ def _scan(
 ) -> tuple[Scanned, Early, LinkPass | None]:
     """Scan results by slug, and the links the scan workers resolved (by the
     `LinkPass` over the slugs of `everything`, the whole listing, returned too)
-    when the source can. A
-    `RowScanner` source hands `PageRow`s (a `PageInfo` row and `RawLink` rows),
-    which skips building `RawLink`s."""
+    when the source can: a `Folder` hands `PageRow`s (a `PageInfo` row and `RawLink`
+    rows, which skips building `RawLink`s), resolved as its workers read them."""
     scanned: Scanned = {}
     early: Early = {}
     link_pass = None
-    if isinstance(source, LinkResolvingScanner) and stubs:
+    if isinstance(source, Folder) and stubs:
         link_pass = LinkPass([stub.slug for stub in everything])
         # before the workers start, so a forked worker inherits the tables; a small
         # refresh builds only the tables its few pages need
@@ -218,10 +214,6 @@ def _scan(
             scanned[info.slug] = (info, links)
             if began is not None:
                 early[info.slug] = (links, began)
-    elif isinstance(source, RowScanner):
-        for info_row, links in source.scan_rows(stubs, progress, cancel):
-            info = PageInfo.from_row(info_row)
-            scanned[info.slug] = (info, links)
     else:
         for page in source.scan(stubs, progress, cancel):
             scanned[page.info.slug] = (page.info, tuple([link.to_row() for link in page.links]))
@@ -259,7 +251,7 @@ _RESERVED_TAILS = ("index", "log")
 
 def _mark_reserved(index: LinkIndex, source: PageSource) -> LinkIndex:
     """`index` / `log` pages marked reserved only in an OKF bundle: a plain vault's are
-    ordinary pages. A folder says which it is (`ReservedFiles`, `sources.folder.kind`);
+    ordinary pages. A `Folder` says which it is (`okf_reserved`);
     for any other source (a server) the same rule is applied to the whole listing: an
     OKF bundle when at least half of its other pages state a `type`. Also fixes pages
     reused from a cache written before the folder changed kind."""
@@ -267,7 +259,7 @@ def _mark_reserved(index: LinkIndex, source: PageSource) -> LinkIndex:
     named = [slug for slug in pages if slug.endswith(_RESERVED_TAILS) and is_reserved(slug)]
     if not named:
         return index
-    if isinstance(source, ReservedFiles):
+    if isinstance(source, Folder):
         okf = source.okf_reserved()
     else:
         typed = sum(1 for info in pages.values() if info.type)

@@ -73,7 +73,7 @@ class BundleSource:
 
     @property
     def local_root(self) -> Path:
-        """The real (symlink-resolved) absolute root folder (`LocalFolder`)."""
+        """The real (symlink-resolved) absolute root folder (`Folder`)."""
         return Path(self._root)
 
     def enumerate(self) -> list[PageStub]:
@@ -81,7 +81,7 @@ class BundleSource:
         return self._listing(stamp=True)
 
     def enumerate_unstamped(self) -> list[PageStub]:
-        """`enumerate` without a `stat` per file (`UnstampedListing`): each stub's
+        """`enumerate` without a `stat` per file (`Folder`): each stub's
         fingerprint is empty, and the scan takes the file's own as it reads it (at
         10k pages the walk costs 7 ms instead of 45)."""
         return self._listing(stamp=False)
@@ -104,7 +104,7 @@ class BundleSource:
         return page
 
     def okf_reserved(self) -> bool:
-        """Whether `index` / `log` pages are OKF reserved files (`ReservedFiles`): only
+        """Whether `index` / `log` pages are OKF reserved files (`Folder`): only
         when the folder reads as an OKF bundle (`bundle_kind.is_okf_bundle`)."""
         okf = self._okf
         if okf is None:
@@ -112,7 +112,7 @@ class BundleSource:
         return okf
 
     def page_file(self, slug: str) -> Path:
-        """The file of `slug` (`PageFiles`); `PageNotFound` for a hostile slug."""
+        """The file of `slug` (`Folder`); `PageNotFound` for a hostile slug."""
         return Path(page_path(self._root, slug))
 
     def scan(
@@ -153,7 +153,7 @@ class BundleSource:
         cancel: CancelCheck | None = None,
     ) -> Iterator[tuple[PageRow, Any]]:
         """`scan_rows`, each page's links also resolved by `resolve` in the worker that
-        read it (`LinkResolvingScanner`)."""
+        read it (`Folder`)."""
         self._check_root()
         items = [(stub.slug, stub.fingerprint) for stub in stubs]
         if not items:

@@ -78,7 +78,7 @@ from okf_explorer.core.errors import (
     ProtocolError,
     SourceUnavailable,
 )
-from okf_explorer.core.page_write import (
+from okf_explorer.core.port import (
     PAGE_EXISTS,
     SAME_SLICE,
     SaveOutcome,

@@ -38,7 +38,7 @@ from okf_explorer.core.export.saved_page import (
     trail_graph,
 )
 from okf_explorer.core.graph.trail import TrailStep, generator, iso_now, trail_edges, trail_json
-from okf_explorer.core.page_write import SaveResult
+from okf_explorer.core.port import SaveResult
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.dialogs.export import ask_export_folder, inside
 from okf_explorer.tui.dialogs.trail import TrailChoice, TrailDialog
