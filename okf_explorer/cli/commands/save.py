@@ -46,7 +46,7 @@ EXIT_FAILURE = 1
 
 def run_save(brain: Brain, args: argparse.Namespace) -> int:
     """Compose the page, then write it (unless `--dry-run`) and say what happened."""
-    from okf_explorer.sources.writers import check_target
+    from okf_explorer.sources.factory import check_target
 
     try:
         new_slug = check_target(brain.source, args.new_slug)
@@ -80,7 +80,7 @@ def run_save(brain: Brain, args: argparse.Namespace) -> int:
         else:
             emit(text)
         return 0
-    from okf_explorer.sources.writers import writer_for
+    from okf_explorer.sources.factory import writer_for
 
     result = writer_for(brain.source).write_page(new_slug, text, idempotency_key=key)
     return _report(result, key, as_json=args.json)

@@ -6,7 +6,7 @@ trail as JSON (`core.graph.trail`: `{"generated", "edges"}`) like `e` exports a 
 `S` previews it as a page. `S` on the explorer previews the slice on screen.
 The preview (`SavePreview`) shows the exact page text and checks the name by the
 writer's rules; confirming saves it in a worker through the brain's `PageWriter`
-(`sources.writers`), and a notification says the outcome (`refused: NAME · page
+(`sources.factory`), and a notification says the outcome (`refused: NAME · page
 exists; ...` for a page the save did not write, `unavailable: ... pending, request
 ID` for a gbrain write not committed yet). A save that fails is a notification,
 never a broken screen; a saved page is picked up by refreshing the index.
@@ -150,7 +150,7 @@ class TrailControl:
         self._preview("slice", graph, default)
 
     def _preview(self, what: str, graph: SavedGraph, default: str) -> None:
-        from okf_explorer.sources.writers import check_target
+        from okf_explorer.sources.factory import check_target
         from okf_explorer.tui.dialogs.save import SavePreview
 
         index = self.brain.index
@@ -179,7 +179,7 @@ class TrailControl:
         This very slice saved there before keeps its `generated.at`, so its bytes."""
 
         def write() -> SaveResult:
-            from okf_explorer.sources.writers import writer_for
+            from okf_explorer.sources.factory import writer_for
 
             writer = writer_for(self.brain.source)
             try:
