@@ -231,7 +231,7 @@ def check_target(source: PageSource, slug: str) -> str:
     from okf_explorer.sources.gbrain.source import McpSource
 
     if isinstance(source, McpSource):
-        from okf_explorer.sources.gbrain.stored import check_slug
+        from okf_explorer.sources.gbrain.contract import check_slug
 
         check_slug(name)
     return name

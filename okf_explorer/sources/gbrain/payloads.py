@@ -37,7 +37,7 @@ from okf_explorer.core.okf.meta import summary as okf_summary
 from okf_explorer.core.pages import Page, PageInfo, is_reserved
 from okf_explorer.core.port import PageStub
 from okf_explorer.sources.frontmatter import split_frontmatter
-from okf_explorer.sources.gbrain.bounded_json import decode
+from okf_explorer.sources.gbrain.http import decode
 
 _LEADING_BLANK_LINES = re.compile(r"\A(?:[ \t]*\r?\n)+")
 _AUTH_CODES = frozenset({"insufficient_scope", "invalid_token", "unauthorized", "forbidden"})
