@@ -10,8 +10,7 @@ import pytest
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.okf.validate import validate_brain
-from okf_explorer.sources.folder.bundle import BundleSource
-from okf_explorer.sources.folder.kind import SAMPLE_FILES, is_okf_bundle
+from okf_explorer.sources.folder.bundle import SAMPLE_FILES, BundleSource, is_okf_bundle
 from tests.bundles import WrappedSource
 from tests.bundles import write_file as write
 
