@@ -1,6 +1,6 @@
 """`index.md` / `log.md` are OKF reserved files in an OKF bundle, ordinary pages in a
-vault (`sources.folder.kind`): seen on the Foam docs, whose `index.md` "What is Foam?"
-read as "(reserved)"."""
+vault (`sources.folder.bundle.is_okf_bundle`): seen on the Foam docs, whose `index.md`
+"What is Foam?" read as "(reserved)"."""
 
 from __future__ import annotations
 

@@ -222,7 +222,8 @@ def check_target(source: PageSource, slug: str) -> str:
     """The page name `slug` is saved as in `source`, or `ValueError` (one sentence)
     for a name its writer would refuse or store renamed: a relative path of plain
     segments for any source (`check_new_slug`), and for gbrain also its own slug
-    rules (lowercase, no encoded separators; `sources.gbrain.stored.check_slug`). Sends nothing."""
+    rules (lowercase, no encoded separators; `sources.gbrain.contract.check_slug`).
+    Sends nothing."""
     from okf_explorer.core.export.saved_page import check_new_slug
 
     name = check_new_slug(slug)
