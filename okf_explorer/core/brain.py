@@ -106,8 +106,6 @@ class Brain:
         self._text: TextSearch | None = None
         self._auditor: tuple[LinkIndex, PageAuditor] | None = None
 
-    source: PageSource
-
     # -- the source ------------------------------------------------------------------
 
     @property

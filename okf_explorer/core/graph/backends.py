@@ -5,7 +5,9 @@ A `Brain` asks every link question about one page (backlinks, edges, walks, what
 known of a degree, what the server said of a link) of one `Graph`, chosen once: the
 server's stored graph (`ServerBacked`, gbrain's `get_links` / `get_backlinks`) when the
 source has one and `--scan` was not asked for, else the index (`IndexBacked`). The
-choice is made again only when the index is rebuilt (a new `IndexBacked`, and a fresh
+choice is made on first use, not when the brain is made (asking a server which graph
+tools it lists is a round trip, which opening a brain must not wait for), and made
+again only when the index is rebuilt (a new `IndexBacked`, and a fresh
 `ServerBacked` that has forgotten its answers). Making sure the page asked about exists
 is the brain's part (an unknown root raises `PageNotFound` for both), so a `Graph`
 answers for a page already known to be one.
