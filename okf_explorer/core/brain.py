@@ -38,7 +38,6 @@ from okf_explorer.core.errors import OkfError, PageNotFound, PageUnreadable
 from okf_explorer.core.graph import analysis
 from okf_explorer.core.graph.analysis import BrainStats, brain_stats
 from okf_explorer.core.graph.backends import Graph, IndexBacked, ServerBacked, ServerListing
-from okf_explorer.core.graph.best_paths import WalkDirection, WalkRow, root_pages, walk
 from okf_explorer.core.graph.paths import (
     FoundPath,
     HopDetail,
@@ -75,6 +74,7 @@ if TYPE_CHECKING:  # imported where used: a `links` run needs none of them (~10 
     import networkx as nx
 
     from okf_explorer.core.audit.page import PageAuditor, PageView
+    from okf_explorer.core.graph.best_paths import WalkDirection, WalkRow
     from okf_explorer.core.search.mentions import Mention
     from okf_explorer.core.search.text_search import TextSearch
 
@@ -359,6 +359,8 @@ class Brain:
         `best_paths.root_pages`), anything else a name resolved like a wiki link on a
         root page (SPEC §3). `PageNotFound` for a name that matches nothing (with the
         closest names), or a tag or type no page has."""
+        from okf_explorer.core.graph.best_paths import root_pages
+
         found: dict[str, None] = {}
         for spec in specs:
             spec = spec.strip()
@@ -506,6 +508,8 @@ class Brain:
         `resolve_roots`) over the index's link weights (`core.graph.best_paths.walk`:
         `ValueError` for a bad direction or weight, `PageNotFound` for a root that is
         not a page)."""
+        from okf_explorer.core.graph.best_paths import walk
+
         return walk(self.link_weights(), roots, depth, min_weight, direction)
 
     def orphans(self, include_reserved: bool = False) -> list[str]:

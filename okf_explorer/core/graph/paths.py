@@ -42,7 +42,6 @@ from typing import TYPE_CHECKING, Literal
 
 from okf_explorer.core.errors import OkfError, PageNotFound
 from okf_explorer.core.graph.traverse import LINKS, Edge, edge_records
-from okf_explorer.core.links.spans import link_contexts
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -383,6 +382,8 @@ def _sentence(
     text = bodies[on]
     if text is None:
         return None
+    from okf_explorer.core.links.spans import link_contexts  # lazy: ~5 ms of every start
+
     found = link_contexts(text, lambda target, kind: target == link.target)
     if not found:
 
