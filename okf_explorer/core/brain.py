@@ -134,9 +134,10 @@ class Brain:
 
     def close(self) -> None:
         """Close the source; the Brain must not be used afterwards."""
-        with self._lock:
-            self._served = None
-            if self._indexed_graph is not None:  # what was derived from it goes
+        with self._lock:  # what was derived and asked goes; the index stays readable
+            if self._served is not None:
+                self._served = self._served.fresh()
+            if self._indexed_graph is not None:
                 self._indexed_graph = IndexBacked(self._indexed_graph.index)
         if self._text is not None:
             self._text.close()
