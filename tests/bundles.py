@@ -2,7 +2,7 @@
 
 - `write_file` / `write_bundle` / `write_pages` write Markdown files into a tmp folder.
 - `WrappedSource` shows a real `BundleSource` through the plain `PageSource` protocol
-  only (no `RowScanner`), records each scan's slugs, and goes down on demand.
+  only (no `Folder`), records each scan's slugs, and goes down on demand.
 - `CountingSource` is a `BundleSource` (row fast paths kept) recording each scan's slugs.
 - `scan_sequentially` is the plain `scan` for in-memory fake sources.
 """
@@ -101,8 +101,8 @@ class WrappedSource:
 
 
 class CountingSource(BundleSource):
-    """A bundle that records which slugs each scan was asked for (`scan` goes
-    through `scan_rows` too, and `build_index` prefers `scan_rows`)."""
+    """A bundle that records which slugs each scan was asked for (`build_index` asks a
+    `Folder` for `scan_resolving`; `scan` goes through `scan_rows`)."""
 
     def __init__(self, root: Path) -> None:
         super().__init__(root)

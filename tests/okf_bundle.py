@@ -17,8 +17,26 @@ Trust and status per page (what filters and glyphs are tested against):
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+from okf_explorer.core.okf.meta import summary
+from okf_explorer.core.pages import Page, PageInfo
 from tests.bundles import write_bundle
+
+
+def frontmatter_info(frontmatter: dict[str, Any]) -> PageInfo:
+    """The info of a page stating `frontmatter`, its OKF trust read as a source reads it."""
+    status, trust, stale_after = summary(frontmatter)
+    page = Page(
+        "p",
+        "P",
+        "",
+        frontmatter=frontmatter,
+        okf_status=status,
+        okf_trust=trust,
+        okf_stale_after=stale_after,
+    )
+    return page.info()
 
 CHURN = """---
 type: Metric

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from okf_explorer.core import brain_index
+from okf_explorer.core import brain as brain_module
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import PageNotFound, PageUnreadable, SourceUnavailable
 from okf_explorer.core.graph import analysis
@@ -250,13 +250,13 @@ def test_index_is_built_once_under_concurrent_callers(
     brain: Brain, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     builds: list[int] = []
-    real_build = brain_index.build_index
+    real_build = brain_module.build_index
 
     def counting_build(*args, **kwargs):
         builds.append(1)
         return real_build(*args, **kwargs)
 
-    monkeypatch.setattr(brain_index, "build_index", counting_build)
+    monkeypatch.setattr(brain_module, "build_index", counting_build)
     results: list[object] = []
     threads = [
         threading.Thread(target=lambda: results.append(brain.ensure_index())) for _ in range(6)

@@ -455,6 +455,8 @@ def test_fast_scan_rows_equal_the_general_path(tmp_path: Path) -> None:
         "fm-bad.md": "---\ntitle: [unclosed\n---\n# After\n[[a]]",
         "fm-list.md": "---\n- a\n---\nbody [[a]]",
         "fm-open.md": "---\ntitle: never closed\n[[a]]",
+        "okf.md": "---\nstatus: draft\nverified: {by: 'human:a', at: 2026-01-01T00:00:00Z}\n"
+        "stale_after: 2026-02-01T00:00:00Z\n---\n[[a]]",
         "crlf.md": "\ufeff---\r\ntitle: Crlf\r\n---\r\n[[a]]\r\n",
         "empty.md": "",
         "index.md": "# Index\n[[plain]]",

@@ -1,6 +1,6 @@
 """`index.md` / `log.md` are OKF reserved files in an OKF bundle, ordinary pages in a
-vault (`sources.folder.kind`): seen on the Foam docs, whose `index.md` "What is Foam?"
-read as "(reserved)"."""
+vault (`sources.folder.bundle.is_okf_bundle`): seen on the Foam docs, whose `index.md`
+"What is Foam?" read as "(reserved)"."""
 
 from __future__ import annotations
 
@@ -10,8 +10,7 @@ import pytest
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.okf.validate import validate_brain
-from okf_explorer.sources.folder.bundle import BundleSource
-from okf_explorer.sources.folder.kind import SAMPLE_FILES, is_okf_bundle
+from okf_explorer.sources.folder.bundle import SAMPLE_FILES, BundleSource, is_okf_bundle
 from tests.bundles import WrappedSource
 from tests.bundles import write_file as write
 

@@ -10,8 +10,8 @@ import platformdirs
 import pytest
 
 import okf_explorer
-from okf_explorer.core.index import cache as cache_module
-from okf_explorer.core.index.cache import IndexCache, decode_cache, encode_cache
+from okf_explorer.core.index import store as cache_module
+from okf_explorer.core.index.store import IndexCache, decode_cache, encode_cache
 
 DATA = ([("a", "A", None, ("t",), "2024", False, True, None, "1:2", None)], {"x": ("a",)}, 3)
 

@@ -36,7 +36,7 @@ def run(code: str, tmp_path: Path, **env: str) -> dict:
         import json, os, sys, threading, time
         import okf_explorer.core.index.build as index_module
         from okf_explorer.core.index import cache_writer
-        from okf_explorer.core.index.cache import IndexCache
+        from okf_explorer.core.index.store import IndexCache
         from okf_explorer.core.index.build import build_index
         from okf_explorer.sources.folder.bundle import BundleSource
         index_module.BACKGROUND_WRITE_FROM = 1
@@ -102,7 +102,7 @@ def test_the_process_waits_for_its_writer_at_exit(tmp_path: Path) -> None:
         tmp_path,
     )
     assert found == {"pending": 1}
-    from okf_explorer.core.index.cache import IndexCache
+    from okf_explorer.core.index.store import IndexCache
     from okf_explorer.sources.folder.bundle import BundleSource
 
     assert IndexCache(cache_dir).load(BundleSource(bundle).cache_key) is not None

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from okf_explorer.cli.commands.graph import stats_text
-from okf_explorer.core.graph.stats import BrainStats
+from okf_explorer.core.graph.analysis import BrainStats
 from tests.bundles import write_pages
 from tests.mcp_server_fixture import serve_bundle
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from okf_explorer.core.index import cache as cache_module
+from okf_explorer.core.index import store as cache_module
 from okf_explorer.core.index.build import build_index
-from okf_explorer.core.index.cache import IndexCache
+from okf_explorer.core.index.store import IndexCache
 from okf_explorer.core.pages import PAGE_INFO_ROW_LENGTH, Page, PageInfo
 from okf_explorer.core.port import PageStub, ScannedPage
 from okf_explorer.sources.folder.bundle import BundleSource

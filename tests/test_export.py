@@ -17,11 +17,10 @@ from okf_explorer.core.export import formats as export_module
 from okf_explorer.core.export.formats import (
     FORMATS,
     default_export_name,
-    edge_records,
     render,
     write_export,
 )
-from okf_explorer.core.graph.traverse import Edge
+from okf_explorer.core.graph.traverse import Edge, edge_records
 
 EDGES = [
     Edge("tables/orders", "customers", 1, "out"),

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from okf_explorer.core.errors import PageNotFound
-from okf_explorer.core.page_write import SaveOutcome
+from okf_explorer.core.port import SaveOutcome
 from okf_explorer.sources.factory import open_source
 from okf_explorer.sources.gbrain.write import WRITE_ATTEMPTS, GbrainWriter
 from tests.counting_proxy import CountingProxy, ProxiedCall, tool_reply

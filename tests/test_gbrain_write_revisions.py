@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from okf_explorer.core.page_write import SaveOutcome
+from okf_explorer.core.port import SaveOutcome
 from okf_explorer.sources.gbrain.contract import request_id
 from okf_explorer.sources.gbrain.write import GbrainWriter
 from tests.gbrain_standin import GbrainStandIn, standin

@@ -10,13 +10,13 @@ import pytest
 
 from okf_explorer.core.errors import Cancelled, PageNotFound
 from okf_explorer.core.index.build import build_index
-from okf_explorer.core.index.cache import IndexCache
 from okf_explorer.core.index.model import LinkIndex, ResolvedLink
+from okf_explorer.core.index.store import IndexCache
 from okf_explorer.core.pages import Page, PageInfo
 from okf_explorer.core.port import (
+    Folder,
     PageSource,
     PageStub,
-    RowScanner,
 )
 from okf_explorer.sources.folder.bundle import BundleSource
 from tests.bundles import CountingSource, WrappedSource, open_refusing, scan_sequentially
@@ -90,8 +90,8 @@ def test_reverse_index_dangling_and_ambiguity(bundle: Path) -> None:
 
 def test_plain_scan_protocol_gives_the_same_index(bundle: Path) -> None:
     plain = WrappedSource(bundle)
-    assert isinstance(plain, PageSource) and not isinstance(plain, RowScanner)
-    assert isinstance(CountingSource(bundle), RowScanner)
+    assert isinstance(plain, PageSource) and not isinstance(plain, Folder)
+    assert isinstance(CountingSource(bundle), Folder)
     index = build_index(plain, cache=False)
     assert len(plain.scans[0]) == 7
     assert_same_index(index, build_index(BundleSource(bundle), cache=False))

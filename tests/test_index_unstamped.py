@@ -1,4 +1,4 @@
-"""A cold build lists a folder without a `stat` per page (`UnstampedListing`); its scan
+"""A cold build lists a folder without a `stat` per page (`Folder.enumerate_unstamped`); its scan
 stamps each page with the fingerprint of the file it read, so the index, and the cache
 a warm start compares against, are the same as through the stamped listing."""
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from okf_explorer.core.index.build import build_index
-from okf_explorer.core.index.cache import IndexCache
+from okf_explorer.core.index.store import IndexCache
 from okf_explorer.sources.folder import scan as parallel
 from okf_explorer.sources.folder.bundle import BundleSource
 from tests.bundles import CountingSource
@@ -52,9 +52,7 @@ def test_only_a_build_with_nothing_to_compare_skips_the_stats(
 ) -> None:
     root = brain(tmp_path / "brain", 20)
     listings: list[str] = []
-    monkeypatch.setattr(
-        BundleSource, "enumerate", lambda self: listings.append("stamped") or []
-    )
+    monkeypatch.setattr(BundleSource, "enumerate", lambda self: listings.append("stamped") or [])
     source = CountingSource(root)
     cache = IndexCache(tmp_path / "cache")
     unstamped = BundleSource.enumerate_unstamped

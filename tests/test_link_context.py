@@ -1,16 +1,16 @@
-"""The sentence around a link (`core.links.context`): reference-style links and Foam's
+"""The sentence around a link (`core.links.spans`): reference-style links and Foam's
 defined wiki-links have their sentence too."""
 
 from __future__ import annotations
 
-from okf_explorer.core.links.context import (
+from okf_explorer.core.links.spans import (
     CONTEXT_CHARS,
     first_link_context,
     link_contexts,
+    link_spans,
     plain_markup,
     wiki_text,
 )
-from okf_explorer.core.links.spans import link_spans
 
 FOAM_PAGE = """# Commands
 

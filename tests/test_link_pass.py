@@ -1,4 +1,4 @@
-"""Links resolved in the scan workers (`core.index.page_pass.LinkPass`) give the index the
+"""Links resolved in the scan workers (`core.index.build.LinkPass`) give the index the
 main process alone gives: every edge, rule, candidate list, typed relation, count,
 the walk tables and the ambiguity count, serially, in the worker pool, and for
 random corpora (ambiguous names, reference definitions, titles, aliases, typed
@@ -17,13 +17,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from okf_explorer.core.index import page_pass as link_pass
-from okf_explorer.core.index.build import build_index
+from okf_explorer.core.index import build as link_pass
+from okf_explorer.core.index.build import LinkPass, PageLinks, build_index
 from okf_explorer.core.index.model import LinkIndex
-from okf_explorer.core.index.page_pass import LinkPass, PageLinks
 from okf_explorer.core.links.resolution import NamesNeeded, SlugResolver
 from okf_explorer.core.pages import PageInfo
-from okf_explorer.core.port import LinkResolvingScanner, RowScanner
+from okf_explorer.core.port import Folder
 from okf_explorer.sources.folder import scan as parallel
 from okf_explorer.sources.folder.bundle import BundleSource
 from tests.bundles import write_file
@@ -49,8 +48,9 @@ def write_corpus(root: Path, files: dict[str, str]) -> Path:
     return root
 
 
-class RowsOnly:
-    """A bundle seen without `scan_resolving`: the main process resolves every link."""
+class ScanOnly:
+    """A bundle seen as a plain `PageSource` (no `Folder`, so no `scan_resolving`): the
+    main process resolves every link."""
 
     def __init__(self, root: Path) -> None:
         self.inner = BundleSource(root)
@@ -65,9 +65,6 @@ class RowsOnly:
 
     def scan(self, stubs: Sequence, progress: Any = None, cancel: Any = None) -> Iterator:
         return self.inner.scan(stubs, progress, cancel)
-
-    def scan_rows(self, stubs: Sequence, progress: Any = None, cancel: Any = None) -> Iterator:
-        return self.inner.scan_rows(stubs, progress, cancel)
 
     def server_graph(self) -> None:
         return None
@@ -87,9 +84,8 @@ def assert_same(left: LinkIndex, right: LinkIndex) -> None:
 
 def test_the_main_process_baseline_really_skips_the_workers(tmp_path: Path) -> None:
     root = write_corpus(tmp_path, VARIED)
-    assert isinstance(BundleSource(root), LinkResolvingScanner)
-    assert not isinstance(RowsOnly(root), LinkResolvingScanner)
-    assert isinstance(RowsOnly(root), RowScanner)
+    assert isinstance(BundleSource(root), Folder)
+    assert not isinstance(ScanOnly(root), Folder)
 
 
 @pytest.mark.parametrize("pool", [False, True])
@@ -105,7 +101,7 @@ def test_worker_resolution_equals_main_process_resolution(
         return real_finish(self, slug, raw, early)
 
     monkeypatch.setattr(link_pass.PageLinks, "finish", spy)
-    baseline = build_index(RowsOnly(root), cache=False)
+    baseline = build_index(ScanOnly(root), cache=False)
     assert not finished
     if pool:
         monkeypatch.setattr(parallel, "PARALLEL_THRESHOLD", 2)
@@ -125,7 +121,7 @@ def test_a_refresh_that_adds_a_titled_page_re_resolves_alike(tmp_path: Path) -> 
     first = build_index(BundleSource(root), cache=False)
     write_file(root, "c/new.md", "---\ntitle: Nowhere\n---\n[[ghost]] [[x]]\n")
     again = build_index(BundleSource(root), previous=first, cache=False)
-    assert_same(again, build_index(RowsOnly(root), cache=False))
+    assert_same(again, build_index(ScanOnly(root), cache=False))
     assert again.forward["b/x"][-1].to == "c/new"  # `[[nowhere]]` now names its title
 
 
@@ -204,7 +200,7 @@ def test_random_corpora_resolve_alike_in_workers_and_main(files: dict[str, str])
     with tempfile.TemporaryDirectory() as folder:
         root = write_corpus(Path(folder), files)
         assert_same(
-            build_index(BundleSource(root), cache=False), build_index(RowsOnly(root), cache=False)
+            build_index(BundleSource(root), cache=False), build_index(ScanOnly(root), cache=False)
         )
 
 
@@ -213,7 +209,7 @@ def test_workers_started_by_forkserver_resolve_alike(
 ) -> None:
     """The TUI builds from a thread: its workers get the `LinkPass` pickled (its slugs)."""
     root = write_corpus(tmp_path, VARIED)
-    baseline = build_index(RowsOnly(root), cache=False)
+    baseline = build_index(ScanOnly(root), cache=False)
     monkeypatch.setattr(parallel, "PARALLEL_THRESHOLD", 2)
     monkeypatch.setattr(parallel, "CHUNK_SIZE", 4)
     methods: list[str] = []

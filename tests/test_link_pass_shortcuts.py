@@ -10,7 +10,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from okf_explorer.core.index.page_pass import PageLinks, path_slug
+from okf_explorer.core.index.build import PageLinks, path_slug
 from okf_explorer.core.links.resolution import NamesNeeded, SlugResolver
 
 SEGMENTS = ["a", "A", "b", "x", "X", "index", "my note", "My-Note", ".hidden", "é", "e\u0301", " x"]

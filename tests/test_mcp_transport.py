@@ -636,7 +636,7 @@ def test_a_reply_slower_than_the_timeout_never_hangs(
 
 
 def test_short_url_secret_does_not_mangle_words() -> None:
-    from okf_explorer.sources.gbrain.errors import _scrub_secret
+    from okf_explorer.sources.gbrain.transport import _scrub_secret
 
     assert _scrub_secret("connection refused", "u") == "connection refused"
     assert _scrub_secret("user u failed", "u") == "user *** failed"

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from okf_explorer.core.page_write import PageWriter, SaveOutcome
-from okf_explorer.sources.gbrain.stored import (
+from okf_explorer.core.port import PageWriter, SaveOutcome
+from okf_explorer.sources.gbrain.contract import (
     body_matches,
     difference,
     expected_page,

@@ -9,7 +9,7 @@ import pytest
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.pages import PageInfo
-from okf_explorer.core.search.mentions import masked_prose, mention_names, unlinked_mentions
+from okf_explorer.core.search.mentions import masked_prose, mention_names
 from okf_explorer.sources.folder.bundle import BundleSource
 from tests.bundles import write_bundle
 from tests.mention_fixture import COMMON_TITLED, TARGETS, write_mention_bundle
@@ -22,7 +22,7 @@ def test_precision_on_the_labelled_fixture(tmp_path: Path) -> None:
     reported = {
         (m.slug, target)
         for target in [*TARGETS, *COMMON_TITLED]
-        for m in unlinked_mentions(brain, target)
+        for m in brain.unlinked_mentions(target)
     }
     reported = {pair for pair in reported if pair in labels}
     true_positives = sum(labels[pair] for pair in reported)
@@ -56,7 +56,7 @@ def test_sentence_and_position(tmp_path: Path) -> None:
         },
     )
     brain = Brain(BundleSource(tmp_path), cache_dir=False)
-    [mention] = unlinked_mentions(brain, "kafka")
+    [mention] = brain.unlinked_mentions("kafka")
     assert mention.slug == "a"
     assert mention.sentence == "Then we moved to kafka for good!"
     assert mention.sentence[mention.start : mention.end] == "kafka"
@@ -90,6 +90,6 @@ def test_a_mention_sentence_reads_as_the_page_renders_it(tmp_path: Path) -> None
         },
     )
     brain = Brain(BundleSource(tmp_path), cache_dir=False)
-    [mention] = unlinked_mentions(brain, "kafka")
+    [mention] = brain.unlinked_mentions("kafka")
     assert mention.sentence == "Kafka feeds the lake and Lake nightly."
     assert mention.sentence[mention.start : mention.end] == "Kafka"

@@ -1,4 +1,4 @@
-"""An attested computation's contract (`core.okf.attest`) and the row glyphs
+"""An attested computation's contract (`core.okf.meta`) and the row glyphs
 (`tui.widgets.okf_glyphs.row_badge`) as pure functions."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from okf_explorer.core.okf.attest import Parameter, contract_of
-from okf_explorer.core.pages import Page
+from okf_explorer.core.okf.meta import Parameter, contract_of
 from okf_explorer.tui.okf_glyphs import row_badge
+from tests.okf_bundle import frontmatter_info
 
 
 def test_no_contract_on_an_ordinary_page() -> None:
@@ -61,7 +61,7 @@ def test_an_incomplete_contract_is_failing() -> None:
 
 
 def info(frontmatter: dict[str, object]):  # type: ignore[no-untyped-def]
-    return Page("p", "P", "", frontmatter=frontmatter).info()
+    return frontmatter_info(frontmatter)
 
 
 def test_row_badges() -> None:

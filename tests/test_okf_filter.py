@@ -16,8 +16,8 @@ from okf_explorer.core.okf.filter import (
     parse_statuses,
     parse_trust,
 )
-from okf_explorer.core.pages import Page, PageInfo
-from tests.okf_bundle import write_okf_bundle
+from okf_explorer.core.pages import PageInfo
+from tests.okf_bundle import frontmatter_info, write_okf_bundle
 
 
 @pytest.fixture
@@ -170,7 +170,7 @@ def test_parsing() -> None:
 
 
 def test_a_status_okf_does_not_define_passes_no_status_filter() -> None:
-    vault = Page("p", "P", "", frontmatter={"status": "Done"}).info()  # not an OKF concept
+    vault = frontmatter_info({"status": "Done"})  # not an OKF concept
     assert (vault.okf_status, vault.okf_trust) == ("done", None)
     assert not OkfFilter(frozenset({"stable"})).passes(vault)
     odd = info("p", "accepted")

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from okf_explorer.core import fast_paths
-from okf_explorer.core.index.page_pass import LinkPass
+from okf_explorer.core.index.build import LinkPass
 from okf_explorer.sources.folder import scan as parallel
 from okf_explorer.sources.folder.bundle import BundleSource
 from tests.bundles import write_file

@@ -1,5 +1,5 @@
 """Issue 13 §1: the k shortest simple paths between two pages (`core.graph.paths`), with each
-hop's relation, rule and sentence (`core.graph.path_hops`), over a small real bundle."""
+hop's relation, rule and sentence (`core.graph.paths`), over a small real bundle."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ import pytest
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import PageNotFound
-from okf_explorer.core.graph.path_hops import explained_paths, path_details
 from okf_explorer.core.graph.paths import Avoid, NoPath, PathQuery, avoid_of
 from okf_explorer.sources.folder.bundle import BundleSource
 from tests.path_bundle import make_path_bundle
@@ -96,7 +95,7 @@ def test_any_with_rel_names_the_way_the_kept_link_runs(brain: Brain) -> None:
 
 
 def test_each_hop_has_its_rule_and_sentence(brain: Brain) -> None:
-    paths = explained_paths(brain, PathQuery("a", "d", k=4, avoid=Avoid(hubs=True)))
+    paths = brain.explained_paths(PathQuery("a", "d", k=4, avoid=Avoid(hubs=True)))
     by_pages = {tuple(path.pages): details for path, details in paths}
     first, second, third = by_pages["a", "c", "e", "d"]
     assert (first.written_on, first.written, first.rule) == ("a", "(c.md)", "path")
@@ -108,24 +107,23 @@ def test_each_hop_has_its_rule_and_sentence(brain: Brain) -> None:
 
 
 def test_a_frontmatter_relation_has_a_rule_and_no_sentence(brain: Brain) -> None:
-    (path,) = brain.path_graphs().find(PathQuery("b", "e"))
-    (detail,) = path_details(brain, [path])[0]
+    ((_, (detail,)),) = brain.explained_paths(PathQuery("b", "e"))
     assert (detail.written_on, detail.rule, detail.context) == ("b", "path", None)
 
 
 def test_an_in_hop_is_explained_from_the_page_that_links(brain: Brain) -> None:
-    ((_, details),) = explained_paths(brain, PathQuery("d", "a", k=1, direction="in"))
+    ((_, details),) = brain.explained_paths(PathQuery("d", "a", k=1, direction="in"))
     assert [d.written_on for d in details] == ["hub", "a"]
     assert details[1].context == "First see hub."
 
 
 def test_no_path_and_unknown_pages(brain: Brain) -> None:
     with pytest.raises(NoPath, match=r"^no path from d to a \(within direction out · ≤ 10 hops\)$"):
-        explained_paths(brain, PathQuery("d", "a"))
+        brain.explained_paths(PathQuery("d", "a"))
     with pytest.raises(NoPath, match="avoid hubs"):
-        explained_paths(brain, PathQuery("w", "a", avoid=Avoid(hubs=True)))
+        brain.explained_paths(PathQuery("w", "a", avoid=Avoid(hubs=True)))
     with pytest.raises(NoPath, match="itself"):
-        explained_paths(brain, PathQuery("a", "a"))
+        brain.explained_paths(PathQuery("a", "a"))
     with pytest.raises(PageNotFound):
         brain.path_graphs().find(PathQuery("a", "nope"))
 

@@ -8,10 +8,9 @@ from pathlib import Path
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.pages import Page, PageInfo
 from okf_explorer.core.port import (
-    LocalFolder,
+    Folder,
     PageSource,
     PageStub,
-    RowScanner,
     TagListing,
 )
 from okf_explorer.sources.folder.bundle import BundleSource
@@ -69,12 +68,12 @@ class TaggedSource(ListedSource):
         return [slug for slug in sorted(self.tags) if tag in self.tags[slug]]
 
 
-def test_bundle_declares_row_scans_and_a_local_folder(tmp_path: Path) -> None:
+def test_bundle_declares_the_folder_capability(tmp_path: Path) -> None:
     (tmp_path / "real").mkdir()
     (tmp_path / "alias").symlink_to(tmp_path / "real", target_is_directory=True)
     source = BundleSource(tmp_path / "alias")
-    assert isinstance(source, PageSource) and isinstance(source, RowScanner)
-    assert isinstance(source, LocalFolder) and not isinstance(source, TagListing)
+    assert isinstance(source, PageSource) and isinstance(source, Folder)
+    assert not isinstance(source, TagListing)
     assert source.local_root == (tmp_path / "real").resolve()
 
 
@@ -82,7 +81,7 @@ def test_mcp_source_declares_the_tag_filter_only() -> None:
     source = McpSource("http://127.0.0.1:9/mcp", token=None, token_source="none")
     try:
         assert isinstance(source, PageSource) and isinstance(source, TagListing)
-        assert not isinstance(source, LocalFolder) and not isinstance(source, RowScanner)
+        assert not isinstance(source, Folder)
     finally:
         source.close()
 

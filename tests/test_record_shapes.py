@@ -18,9 +18,8 @@ import pytest
 from typed_bundle import make_typed_bundle
 
 from okf_explorer.core.index.build import build_index
-from okf_explorer.core.index.cache import FORMAT_VERSION
 from okf_explorer.core.index.model import ResolvedLink
-from okf_explorer.core.index.reuse import cache_payload
+from okf_explorer.core.index.store import FORMAT_VERSION, cache_payload
 from okf_explorer.core.links.grammar import RawLink, extract_link_tuples, extract_links
 from okf_explorer.core.pages import PageInfo, fingerprint_of_row, slug_of_row
 from okf_explorer.core.port import ScannedPage

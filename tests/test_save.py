@@ -27,10 +27,10 @@ from okf_explorer.core.export.saved_page import (
 from okf_explorer.core.graph.trail import Trail, TrailMove, trail_document, trail_edges
 from okf_explorer.core.graph.traverse import Edge
 from okf_explorer.core.okf.validate import validate_brain
-from okf_explorer.core.page_write import PageWriter, SaveOutcome
+from okf_explorer.core.port import PageWriter, SaveOutcome
+from okf_explorer.sources.factory import CannotSave, writer_for
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.sources.folder.write import FolderWriter
-from okf_explorer.sources.writers import CannotSave, writer_for
 from tests.bundles import write_bundle
 from tests.mcp_server_fixture import serve_bundle
 
@@ -466,12 +466,12 @@ def test_save_a_bad_name_or_an_unknown_page(tmp_path: Path, run) -> None:
 def test_dry_run_prints_the_page_and_writes_nothing(
     tmp_path: Path, run, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from okf_explorer.sources import writers
+    from okf_explorer.sources import factory
 
     def no_writer(source: object) -> None:
         raise AssertionError("a dry run constructed a writer")
 
-    monkeypatch.setattr(writers, "writer_for", no_writer)
+    monkeypatch.setattr(factory, "writer_for", no_writer)
     root = bundle(tmp_path)
     before = tree(root)
     status, out, err = run(

@@ -455,7 +455,7 @@ def test_get_backlinks_rows(brain: Brain) -> None:
 
 
 def test_link_context_is_the_sentence_of_the_first_real_link(tmp_path: Path) -> None:
-    """The server's `context` is the core's sentence (`core.links.context`): a link
+    """The server's `context` is the core's sentence (`core.links.spans`): a link
     written inside code is no mention, a reference-style link has its own sentence
     (not the definition line), and the text stops at the sentence."""
     pages = {

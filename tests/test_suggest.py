@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from okf_explorer.core.links.suggest import suggest
+from okf_explorer.core.links.resolution import suggest
 from okf_explorer.core.pages import PageInfo
 
 PAGES = [

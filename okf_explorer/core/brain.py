@@ -1,51 +1,57 @@
-"""`Brain`: the one engine facade the CLI, the TUI and the server use.
+"""`Brain`: the one engine facade the CLI, the TUI and the server use, the top of the core.
 
-It owns a `PageSource`, the link index built from it, and the choice between
-the local index and a server's stored graph (the "fast path"). Every method is
-synchronous and safe to call from a worker thread: index builds run under a
-lock, and everything derived from an index (adjacency, resolver, networkx
-graph) is rebuilt lazily after a refresh (that index half is `core.brain_index`).
+It owns a `PageSource`, the link index built from it, and the `Graph` that answers link
+questions (`core.graph.backends`): the server's stored graph when the source has one
+and `scan` is False (the "fast path"), else the index. Every method is synchronous and
+safe to call from a worker thread: index builds run under a lock, and everything
+derived from an index (adjacency, resolver, relations, networkx graph, path graphs,
+weights) is kept beside it and rebuilt lazily after a refresh.
 
 Choices where the SPEC is silent:
 
 - `traverse` and `backlinks` use the server's graph when the source has one and
-  `scan` is False; `forward_links`, `shortest_path` and the analyses always use
-  the index (they need link kinds, rules and dangling targets, which a server
-  graph does not keep).
+  `scan` is False; `forward_links`, `shortest_path`, paths, walks and the analyses
+  always use the index (they need link kinds, rules, mention counts and dangling
+  targets, which a server graph does not keep).
 - An unknown root raises `PageNotFound`, never an empty answer: over the index
   the source is asked for the page (so a down source raises
   `SourceUnavailable`); if the source does have it, the index is stale and is
-  refreshed once. Over a server graph the root is fetched once per Brain, since
+  refreshed once. Over a server graph the root is fetched once per index, since
   gbrain answers `[]` for unknown slugs.
 - `traverse` and `forward_links` of an unreadable page raise `PageUnreadable`
   (its links are unknown); `backlinks` of it answer normally (other pages' links
   are known).
 - If the server fails mid-walk with `SourceUnavailable` or `AuthError`, the walk
   raises that error rather than return a silently truncated slice.
+- With a server graph and no index yet, the server's listing answers `pages` and
+  names typed by a person, so listing never forces a full body scan.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from okf_explorer.core.brain_index import IndexedBrain
-from okf_explorer.core.errors import (
-    OkfError,
-    PageNotFound,
+from okf_explorer.core.errors import OkfError, PageNotFound, PageUnreadable
+from okf_explorer.core.graph import analysis
+from okf_explorer.core.graph.analysis import BrainStats, brain_stats
+from okf_explorer.core.graph.backends import Graph, IndexBacked, ServerBacked, ServerListing
+from okf_explorer.core.graph.paths import (
+    FoundPath,
+    HopDetail,
+    NoPath,
+    PathGraphs,
+    PathQuery,
+    no_path_message,
+    path_details,
 )
-from okf_explorer.core.graph.listing import ServerListing
-from okf_explorer.core.graph.server_walk import ServerWalk
-from okf_explorer.core.graph.traverse import (
-    Direction,
-    Edge,
-    check_direction,
-    relation_filter,
-    traverse_with,
-)
+from okf_explorer.core.graph.traverse import Direction, Edge, check_direction
+from okf_explorer.core.index.build import build_index
 from okf_explorer.core.index.model import LinkIndex, ResolvedLink
+from okf_explorer.core.index.store import IndexCache
+from okf_explorer.core.index.weights import LinkWeights
 from okf_explorer.core.links import (
     ROOT,
     LinkKind,
@@ -53,17 +59,27 @@ from okf_explorer.core.links import (
     Resolution,
     SlugResolver,
     looks_like_path,
+    suggest,
 )
-from okf_explorer.core.links.suggest import suggest
 from okf_explorer.core.pages import Page, PageInfo
-from okf_explorer.core.port import LocalFolder, PageFiles, PageSource, ServerGraph, ServerLink
+from okf_explorer.core.port import (
+    CancelCheck,
+    Folder,
+    PageSource,
+    ProgressCallback,
+    ServerLink,
+)
 
-if TYPE_CHECKING:  # imported where used: a `links` run needs neither (~10 ms at start)
+if TYPE_CHECKING:  # imported where used: a `links` run needs none of them (~10 ms at start)
+    import networkx as nx
+
     from okf_explorer.core.audit.page import PageAuditor, PageView
+    from okf_explorer.core.graph.best_paths import WalkDirection, WalkRow
+    from okf_explorer.core.search.mentions import Mention
     from okf_explorer.core.search.text_search import TextSearch
 
 
-class Brain(IndexedBrain):
+class Brain:
     """A source plus its graph.
 
     `scan=True` forces body scanning even when the source offers a stored graph
@@ -78,16 +94,19 @@ class Brain(IndexedBrain):
         scan: bool = False,
         cache_dir: Path | Literal[False] | None = None,
     ) -> None:
-        super().__init__(source, cache_dir=cache_dir)
+        self.source = source
         self._scan = scan
+        self._cache = _cache_for(cache_dir)
+        self._lock = threading.Lock()  # short critical sections only
+        self._build_lock = threading.RLock()  # held for a whole index build
         self._server_lock = threading.Lock()  # asking the source for its graph, once
-        self._server: ServerGraph | None = None
+        self._indexed_graph: IndexBacked | None = None
+        self._served: ServerBacked | None = None
         self._server_known = False
-        self._walk: ServerWalk | None = None
-        self._roots_seen: set[str] = set()
-        self._listing: ServerListing | None = None
         self._text: TextSearch | None = None
         self._auditor: tuple[LinkIndex, PageAuditor] | None = None
+
+    # -- the source ------------------------------------------------------------------
 
     @property
     def label(self) -> str:
@@ -96,85 +115,12 @@ class Brain(IndexedBrain):
 
     @property
     def local_root(self) -> Path | None:
-        """The folder the pages are files of (a `LocalFolder` source), else None."""
-        return self.source.local_root if isinstance(self.source, LocalFolder) else None
+        """The folder the pages are files of (a `Folder` source), else None."""
+        return self.source.local_root if isinstance(self.source, Folder) else None
 
     def page_file(self, slug: str) -> Path | None:
-        """The file of page `slug` when the pages are files (`PageFiles`), else None."""
-        return self.source.page_file(slug) if isinstance(self.source, PageFiles) else None
-
-    # -- which graph answers ---------------------------------------------------------
-
-    @property
-    def answered_by(self) -> str:
-        """Which graph answers link queries: `"index"` (body scan) or `"server"`."""
-        try:
-            return "server" if self._server_graph() is not None else "index"
-        except OkfError:
-            return "index"
-
-    def _server_graph(self) -> ServerGraph | None:
-        """The source's stored graph unless `scan` was asked for; asked once per Brain."""
-        if self._scan:
-            return None
-        if not self._server_known:
-            with self._server_lock:
-                if not self._server_known:
-                    self._server = self.source.server_graph()
-                    self._server_known = True
-        return self._server
-
-    def _server_walk(self) -> ServerWalk | None:
-        graph = self._server_graph()
-        if graph is None:
-            return None
-        with self._lock:
-            if self._walk is None:
-                self._walk = ServerWalk(graph)
-            return self._walk
-
-    def _forget_index_answers(self) -> None:
-        """A new index: forget the server walk, the roots seen and the listing."""
-        self._walk = None
-        self._roots_seen = set()
-        self._listing = None
-
-    def text_search(self) -> TextSearch:
-        """Full-text search and its index (`core.search.text_search`), made on first use."""
-        with self._server_lock:
-            if self._text is None:
-                from okf_explorer.core.search.text_search import TextSearch
-
-                self._text = TextSearch(self, self.text_index_path(), use_server=not self._scan)
-            return self._text
-
-    # -- pages -----------------------------------------------------------------------
-
-    def pages(self, type: str | None = None, tag: str | None = None) -> list[PageInfo]:
-        """Every page (filtered), slug order.
-
-        With a server graph and no index yet, the server's listing answers when it
-        carries titles and types, so listing never forces a full body scan (see
-        `listing` for tags, which gbrain's listing lacks).
-        """
-        listing = self._server_listing()
-        infos = listing.pages(type, tag) if listing is not None else None
-        if infos is not None:
-            return infos
-        return [
-            info
-            for info in self.ensure_index().pages.values()
-            if (type is None or info.type == type) and (tag is None or tag in info.tags)
-        ]
-
-    def _server_listing(self) -> ServerListing | None:
-        """The server's listing (kept until `refresh`) while there is no index yet."""
-        if self._index is not None or self._server_graph() is None:
-            return None
-        with self._lock:
-            if self._listing is None:
-                self._listing = ServerListing(self.source)
-            return self._listing
+        """The file of page `slug` when the pages are files (a `Folder`), else None."""
+        return self.source.page_file(slug) if isinstance(self.source, Folder) else None
 
     def list_pages(self) -> list[tuple[str, str]]:
         """(slug, title) of every page, straight from the source's listing: never
@@ -185,6 +131,184 @@ class Brain(IndexedBrain):
     def page(self, slug: str) -> Page:
         """One page fresh from the source. Raises PageNotFound etc."""
         return self.source.get_page(slug)
+
+    def close(self) -> None:
+        """Close the source; the Brain must not be used afterwards."""
+        with self._lock:  # what was derived and asked goes; the index stays readable
+            if self._served is not None:
+                self._served = self._served.fresh()
+            if self._indexed_graph is not None:
+                self._indexed_graph = IndexBacked(self._indexed_graph.index)
+        if self._text is not None:
+            self._text.close()
+        self.source.close()
+
+    # -- the index -------------------------------------------------------------------
+
+    def ensure_index(
+        self, progress: ProgressCallback | None = None, cancel: CancelCheck | None = None
+    ) -> LinkIndex:
+        """The index, built (from cache where valid) on first use."""
+        return self._indexed(progress, cancel).index
+
+    def refresh(
+        self, progress: ProgressCallback | None = None, cancel: CancelCheck | None = None
+    ) -> LinkIndex:
+        """Re-list the source and rescan only changed pages.
+
+        Also forgets what was derived from the old index, and the server graph's
+        answers and listing. On failure (`SourceUnavailable`, `Cancelled`) the
+        previous index stays in place. Readers are not blocked meanwhile: they keep
+        using the previous index.
+        """
+        return self._refresh(progress, cancel).index
+
+    @property
+    def index(self) -> LinkIndex | None:
+        """The index if built, else None (never builds)."""
+        graph = self._indexed_graph
+        return graph.index if graph is not None else None
+
+    def text_index_path(self) -> Path | None:
+        """Where the full-text index is kept: beside the link index's cache file, or
+        None (in memory) when the disk cache is off."""
+        store = IndexCache.from_environment() if self._cache is None else (self._cache or None)
+        if store is None:
+            return None
+        return store.path_for(self.source.cache_key).with_suffix(".fts")
+
+    def warm_resolver(self) -> None:
+        """Build the resolver and its tables now (~0.2 s for 10k pages), e.g. in the
+        thread that built the index, so the first links looked up later (a backlink's
+        sentences, a followed link) do not pay for it."""
+        self._resolver()[0].warm()
+
+    def _indexed(
+        self, progress: ProgressCallback | None = None, cancel: CancelCheck | None = None
+    ) -> IndexBacked:
+        """The index's graph, the index built on first use."""
+        graph = self._indexed_graph
+        if graph is not None:
+            return graph
+        with self._build_lock:
+            graph = self._indexed_graph
+            if graph is None:
+                index = build_index(
+                    self.source, cache=self._cache, progress=progress, cancel=cancel
+                )
+                graph = self._install(index)
+            return graph
+
+    def _refresh(
+        self, progress: ProgressCallback | None = None, cancel: CancelCheck | None = None
+    ) -> IndexBacked:
+        with self._build_lock:
+            graph = self._indexed_graph
+            index = build_index(
+                self.source,
+                previous=graph.index if graph is not None else None,
+                cache=self._cache,
+                progress=progress,
+                cancel=cancel,
+            )
+            return self._install(index)
+
+    def _install(self, index: LinkIndex) -> IndexBacked:
+        """A new index: its graph, and a server graph that has forgotten its answers."""
+        graph = IndexBacked(index)
+        with self._lock:
+            self._indexed_graph = graph
+            if self._served is not None:
+                self._served = self._served.fresh()
+        return graph
+
+    def _indexed_root(self, slug: str, *, need_readable: bool) -> IndexBacked:
+        """The index's graph, once `slug` is known to be a page of it (module doc)."""
+        graph = self._indexed()
+        info = graph.index.pages.get(slug)
+        if info is None:
+            self.source.get_page(slug)  # raises PageNotFound, SourceUnavailable, ...
+            graph = self._refresh()
+            info = graph.index.pages.get(slug)
+            if info is None:
+                raise PageNotFound(slug)
+        if need_readable and not info.readable:
+            reason = info.error or "it could not be read"
+            raise PageUnreadable(slug, reason, info.error_kind or "unreadable")
+        return graph
+
+    # -- which graph answers ---------------------------------------------------------
+
+    @property
+    def answered_by(self) -> str:
+        """Which graph answers link queries: `"index"` (body scan) or `"server"`."""
+        try:
+            return "server" if self._server() is not None else "index"
+        except OkfError:
+            return "index"
+
+    def _server(self) -> ServerBacked | None:
+        """The source's stored graph unless `scan` was asked for: asked once per Brain
+        (a failure to ask is not remembered), made fresh by every new index."""
+        if self._scan:
+            return None
+        if not self._server_known:
+            with self._server_lock:
+                if not self._server_known:
+                    stored = self.source.server_graph()
+                    if stored is not None:
+                        self._served = ServerBacked(stored, self.source)
+                    self._server_known = True
+        return self._served
+
+    def _answering(self, slug: str, *, need_readable: bool) -> Graph:
+        """The graph that answers for `slug`, once `slug` is known to be a page of it."""
+        served = self._server()
+        if served is not None:
+            served.check_root(slug)
+            return served
+        return self._indexed_root(slug, need_readable=need_readable)
+
+    def _listing(self) -> ServerListing | None:
+        """The server's listing while there is no index yet (with a server graph)."""
+        if self._indexed_graph is not None:
+            return None
+        served = self._server()
+        return served.listing if served is not None else None
+
+    def _is_server_page(self, name: str) -> bool:
+        """Before any index, with a server graph: whether `name` is itself a slug of the
+        server, asked with one `get_page` (remembered as a root seen, so the walk that
+        follows asks nothing again). False without a server graph or once indexed."""
+        if self._indexed_graph is not None:
+            return False
+        served = self._server()
+        if served is None:
+            return False
+        try:
+            served.check_root(name)
+        except PageNotFound:
+            return False
+        return True
+
+    # -- pages and names -------------------------------------------------------------
+
+    def pages(self, type: str | None = None, tag: str | None = None) -> list[PageInfo]:
+        """Every page (filtered), slug order.
+
+        With a server graph and no index yet, the server's listing answers when it
+        carries titles and types, so listing never forces a full body scan (see
+        `core.graph.backends` for tags, which gbrain's listing lacks).
+        """
+        listing = self._listing()
+        infos = listing.pages(type, tag) if listing is not None else None
+        if infos is not None:
+            return infos
+        return [
+            info
+            for info in self.ensure_index().pages.values()
+            if (type is None or info.type == type) and (tag is None or tag in info.tags)
+        ]
 
     def resolve_slug(self, name: str) -> str | None:
         """A name typed by a person → slug, or None (see `resolve_name`)."""
@@ -201,7 +325,7 @@ class Brain(IndexedBrain):
             return None
         if not _path_like(name) and self._is_server_page(name):
             return Resolution(name, "exact")  # one `get_page`, no listing of the brain
-        exact = not _path_like(name) and self._server_listing() is None
+        exact = not _path_like(name) and self._listing() is None
         if exact and name in self.ensure_index().pages:  # no resolver tables needed
             return Resolution(name, "exact")
         resolver, _ = self._resolver()
@@ -225,34 +349,46 @@ class Brain(IndexedBrain):
         resolver, _ = self._resolver()
         return resolver.resolve(target, from_slug, kind, refdef)
 
-    def warm_resolver(self) -> None:
-        """Build the resolver and its tables now (~0.2 s for 10k pages), e.g. in the
-        thread that built the index, so the first links looked up later (a backlink's
-        sentences, a followed link) do not pay for it."""
-        self._resolver()[0].warm()
-
     def suggest(self, name: str, limit: int = 3) -> list[str]:
         """Slugs of pages with names close to `name` (slugs, file names, titles,
         aliases), best first: what to offer when `name` resolves to nothing."""
         return suggest(name, self.pages(), limit)
 
+    def resolve_roots(self, specs: Iterable[str]) -> list[str]:
+        """Root specs of a walk → slugs, first appearance first, without repeats:
+        `tag:T` every page with tag T, `type:T` every page of type T (slug order,
+        `best_paths.root_pages`), anything else a name resolved like a wiki link on a
+        root page (SPEC §3). `PageNotFound` for a name that matches nothing (with the
+        closest names), or a tag or type no page has."""
+        from okf_explorer.core.graph.best_paths import root_pages
+
+        found: dict[str, None] = {}
+        for spec in specs:
+            spec = spec.strip()
+            slugs = root_pages(spec, lambda: self.ensure_index().pages)
+            if slugs is None:
+                slug = self.resolve_slug(spec)
+                if slug is None:
+                    close = self.suggest(spec)
+                    raise PageNotFound(spec, f"did you mean {' or '.join(close)}?" if close else "")
+                slugs = [slug]
+            found.update(dict.fromkeys(slugs))
+        return list(found)
+
     def _resolver(self) -> tuple[SlugResolver, Mapping[str, object]]:
         """One resolver per corpus: the index's, or the server listing's before any scan."""
-        listing = self._server_listing()
+        listing = self._listing()
         found = listing.resolver() if listing is not None else None
         if found is not None:
             return found
-        index = self.ensure_index()
-        derived = self._derived_for(index)
-        if derived.resolver is None:
-            derived.resolver = index.resolver()
-        return derived.resolver, index.pages
+        graph = self._indexed()
+        return graph.resolver(), graph.index.pages
 
     # -- links -----------------------------------------------------------------------
 
     def forward_links(self, slug: str) -> list[ResolvedLink]:
         """The page's resolved links, first appearance first (dangling ones included)."""
-        index = self._index_root(slug, need_readable=True)
+        index = self._indexed_root(slug, need_readable=True).index
         return list(index.forward.get(slug, ()))
 
     def link_between(self, frm: str, to: str) -> ResolvedLink | None:
@@ -262,73 +398,17 @@ class Brain(IndexedBrain):
 
     def backlinks(self, slug: str) -> list[str]:
         """Pages linking to `slug`: one hop, de-duplicated, slug order (SPEC §4)."""
-        walk = self._server_walk()
-        if walk is not None:
-            self._server_root(slug)
-            return sorted(walk.links_in(slug))
-        index = self._index_root(slug, need_readable=False)
-        froms = index.reverse.get(slug, ())
-        return list(dict.fromkeys(froms)) if slug in index.in_rels else list(froms)
+        return self._answering(slug, need_readable=False).backlinks(slug)
 
     def out_edges(self, slug: str) -> list[tuple[str, str]]:
         """`(node, rel)` of each edge leaving `slug`, one hop: its own links, the
         relations other pages state towards it from its side (gbrain's incoming
         fields), dangling targets included over the index."""
-        walk = self._server_walk()
-        if walk is not None:
-            self._server_root(slug)
-            return list(walk.links_out.pairs(slug))
-        return self._index_root(slug, need_readable=True).out_edges(slug)
+        return self._answering(slug, need_readable=True).out_edges(slug)
 
     def in_edges(self, slug: str) -> list[tuple[str, str]]:
         """`(page, rel)` of each edge into `slug`, one hop, slug order, once per relation."""
-        walk = self._server_walk()
-        if walk is not None:
-            self._server_root(slug)
-            return sorted(walk.links_in.pairs(slug), key=lambda pair: pair[0])
-        return self._index_root(slug, need_readable=False).in_edges(slug)
-
-    def known_degree(self, slug: str, side: Literal["out", "in"]) -> int | None:
-        """How many pages `slug` links to (`out`) or is linked from (`in`) in the graph
-        that answers (`answered_by`), when known without asking anything: over the
-        index always once it is built; over a server graph once that page was asked."""
-        walk = self._server_walk()
-        if walk is not None:
-            return (walk.links_out if side == "out" else walk.links_in).known_count(slug)
-        index = self._index
-        if index is None:
-            return None
-        return len(index.out_slugs(slug)) if side == "out" else len(index.in_slugs(slug))
-
-    def server_link(self, frm: str, to: str, rel: str) -> ServerLink | None:
-        """What the server said of the edge `frm` → `to` of relation `rel` (its
-        `link_source` and `context`), when a server graph answered for either end."""
-        walk = self._server_walk()
-        if walk is None:
-            return None
-        return walk.links_out.detail(frm, to, rel) or walk.links_in.detail(to, frm, rel)
-
-    def page_view(self, slug: str, text: str | None = None) -> PageView | None:
-        """The audit's view of `slug` (`core.audit.page`): the links its text states
-        against the ones the server stores, or None when no server graph answers.
-        Builds the index if needed; `text` is the page's body (fetched when None)."""
-        walk = self._server_walk()
-        if walk is None:
-            return None
-        self._server_root(slug)
-        stored = walk.links_out.links(slug)
-        index = self.ensure_index()
-        info = index.pages.get(slug)
-        stated = index.forward.get(slug, ()) if info is not None and info.readable else ()
-        if text is None:
-            text = self.source.get_page(slug).content
-        with self._lock:
-            if self._auditor is None or self._auditor[0] is not index:
-                from okf_explorer.core.audit.page import PageAuditor
-
-                self._auditor = (index, PageAuditor(index.pages))
-            auditor = self._auditor[1]
-        return auditor.compare(slug, text, stated, stored)
+        return self._answering(slug, need_readable=False).in_edges(slug)
 
     def traverse(
         self,
@@ -344,56 +424,146 @@ class Brain(IndexedBrain):
         """
         direction = check_direction(direction)
         wanted = frozenset(rels) if rels is not None else None
-        walk = self._server_walk()
-        if walk is not None:
-            self._server_root(slug)
-            return walk.walk(slug, depth, direction, wanted)
-        index = self._index_root(slug, need_readable=True)
-        out_adj = self._derived_for(index).out_adj
-        if wanted is not None:
-            out_n, out_r = relation_filter(out_adj, index.out_rels, wanted)
-            in_n, in_r = relation_filter(index.reverse, index.in_rels, wanted)
-            return traverse_with(slug, depth, direction, out_n, in_n, out_r, in_r)
-        reverse = index.reverse
-        empty: tuple[str, ...] = ()
+        return self._answering(slug, need_readable=True).traverse(slug, depth, direction, wanted)
 
-        def links_out(node: str) -> Sequence[str]:
-            return out_adj.get(node, empty)
+    def known_degree(self, slug: str, side: Literal["out", "in"]) -> int | None:
+        """How many pages `slug` links to (`out`) or is linked from (`in`) in the graph
+        that answers (`answered_by`), when known without asking anything: over the
+        index always once it is built; over a server graph once that page was asked."""
+        graph: Graph | None = self._server() or self._indexed_graph
+        return graph.known_degree(slug, side) if graph is not None else None
 
-        def links_in(node: str) -> Sequence[str]:
-            return reverse.get(node, empty)
+    def server_link(self, frm: str, to: str, rel: str) -> ServerLink | None:
+        """What the server said of the edge `frm` → `to` of relation `rel` (its
+        `link_source` and `context`), when a server graph answered for either end."""
+        served = self._server()
+        return served.server_link(frm, to, rel) if served is not None else None
 
-        out_rels = index.out_rels.get if index.out_rels else None
-        in_rels = index.in_rels.get if index.in_rels else None
-        return traverse_with(slug, depth, direction, links_out, links_in, out_rels, in_rels)
-
-    def _is_server_page(self, name: str) -> bool:
-        """Before any index, with a server graph: whether `name` is itself a slug of the
-        server, asked with one `get_page` (remembered as a root seen, so the walk that
-        follows asks nothing again). False without a server graph or once indexed."""
-        if self._index is not None or self._server_graph() is None:
-            return False
-        try:
-            self._server_root(name)
-        except PageNotFound:
-            return False
-        return True
-
-    def _server_root(self, slug: str) -> None:
-        """Fetch an unseen root once: a server answers `[]` for slugs it does not have."""
-        if slug not in self._roots_seen:
-            self.source.get_page(slug)
-            self._roots_seen.add(slug)
-
-    def close(self) -> None:
-        """Close the source; the Brain must not be used afterwards."""
+    def page_view(self, slug: str, text: str | None = None) -> PageView | None:
+        """The audit's view of `slug` (`core.audit.page`): the links its text states
+        against the ones the server stores, or None when no server graph answers.
+        Builds the index if needed; `text` is the page's body (fetched when None)."""
+        served = self._server()
+        if served is None:
+            return None
+        served.check_root(slug)
+        stored = served.stored_links(slug)
+        index = self.ensure_index()
+        info = index.pages.get(slug)
+        stated = index.forward.get(slug, ()) if info is not None and info.readable else ()
+        if text is None:
+            text = self.source.get_page(slug).content
         with self._lock:
-            self._walk = None
-            self._derived = None
-            self._listing = None
-        if self._text is not None:
-            self._text.close()
-        self.source.close()
+            if self._auditor is None or self._auditor[0] is not index:
+                from okf_explorer.core.audit.page import PageAuditor
+
+                self._auditor = (index, PageAuditor(index.pages))
+            auditor = self._auditor[1]
+        return auditor.compare(slug, text, stated, stored)
+
+    # -- the whole graph (always the index) ------------------------------------------
+
+    def relations(self) -> list[str]:
+        """Every relation of the index's graph, `links` first (see `LinkIndex.relations`);
+        computed once per index."""
+        return self._indexed().relations()
+
+    def shortest_path(self, frm: str, to: str, direction: Direction = "out") -> list[str] | None:
+        """Fewest-hop path `[frm, …, to]` over the index, or None (see `analysis`)."""
+        return analysis.shortest_path(self.ensure_index(), frm, to, direction)
+
+    def path_graphs(self) -> PathGraphs:
+        """The index's graphs for `path` queries (`core.graph.paths`), kept until `refresh`."""
+        return self._indexed().path_graphs()
+
+    def explained_paths(self, query: PathQuery) -> list[tuple[FoundPath, tuple[HopDetail, ...]]]:
+        """The paths of `query` (`core.graph.paths`), shortest first, each with what its
+        hops are (`path_details`); `NoPath` when there is none. Blocking (builds the
+        index and its path graph on first use, reads the pages the links are on)."""
+        found = self.path_graphs().find(query)
+        if not found:
+            raise NoPath(no_path_message(query))
+        resolver, _ = self._resolver()
+        details = path_details(found, self.ensure_index().forward, self.page, resolver)
+        return list(zip(found, details, strict=True))
+
+    def graph(self) -> nx.MultiDiGraph:
+        """The networkx graph of the index, built on first use and kept until `refresh`.
+
+        Treat it as read-only: it is shared by every caller.
+        """
+        return self._indexed().networkx()
+
+    def link_weights(self) -> LinkWeights:
+        """The weights of the index's links (`core.index.weights`), kept until `refresh`."""
+        return self._indexed().weights()
+
+    def walk(
+        self,
+        roots: Sequence[str],
+        depth: object = 1,
+        min_weight: float = 0.0,
+        direction: WalkDirection = "out",
+    ) -> list[WalkRow]:
+        """The best path to every page reachable from `roots` (slugs, see
+        `resolve_roots`) over the index's link weights (`core.graph.best_paths.walk`:
+        `ValueError` for a bad direction or weight, `PageNotFound` for a root that is
+        not a page)."""
+        from okf_explorer.core.graph.best_paths import walk
+
+        return walk(self.link_weights(), roots, depth, min_weight, direction)
+
+    def orphans(self, include_reserved: bool = False) -> list[str]:
+        """Pages no other page links to; reserved `index`/`log` pages only on request."""
+        return analysis.orphans(self.ensure_index(), include_reserved)
+
+    def dead_ends(self, include_reserved: bool = False) -> list[str]:
+        """Readable pages linking to no other existing page."""
+        return analysis.dead_ends(self.ensure_index(), include_reserved)
+
+    def dangling(self) -> dict[str, list[str]]:
+        """Dangling node id → pages linking to it."""
+        return analysis.dangling(self.ensure_index())
+
+    def hubs(self, n: int = 10, by: str = "in") -> list[tuple[str, int]]:
+        """The `n` most linked pages by `in`, `out` or `total` degree."""
+        return analysis.hubs(self.ensure_index(), n, by)
+
+    def stats(self) -> BrainStats:
+        """Counts, hubs, orphans, dead ends and dangling targets of the index
+        (`core.graph.analysis.brain_stats`)."""
+        return brain_stats(self.ensure_index())
+
+    # -- text ------------------------------------------------------------------------
+
+    def text_search(self) -> TextSearch:
+        """Full-text search and its index (`core.search.text_search`), made on first use."""
+        with self._server_lock:
+            if self._text is None:
+                from okf_explorer.core.search.text_search import TextSearch
+
+                self._text = TextSearch(
+                    self.source,
+                    self.ensure_index,
+                    lambda tag: self.pages(tag=tag),
+                    self.text_index_path(),
+                    use_server=not self._scan,
+                )
+            return self._text
+
+    def unlinked_mentions(self, slug: str) -> list[Mention]:
+        """Pages that mention `slug`'s page without linking to it, slug order
+        (`core.search.mentions`; builds the index, and the text index when needed)."""
+        from okf_explorer.core.search.mentions import unlinked_mentions
+
+        return unlinked_mentions(self.ensure_index(), self.text_search().text_index, slug)
+
+
+def _cache_for(cache_dir: Path | str | Literal[False] | None) -> IndexCache | Literal[False] | None:
+    """`None` → the default cache (env / platformdirs); `False` → none; a path → that folder."""
+    if cache_dir is None or cache_dir is False:
+        return cache_dir
+    return IndexCache(Path(cache_dir))
 
 
 def _path_like(name: str) -> bool:

@@ -11,8 +11,6 @@ from dataclasses import dataclass, field, fields
 from operator import itemgetter
 from typing import Any, Literal
 
-from okf_explorer.core.okf.meta import summary as okf_summary
-
 RESERVED_NAMES = frozenset({"index", "log"})
 """OKF reserved file names (without `.md`): pages too, marked as reserved."""
 
@@ -58,8 +56,8 @@ class PageInfo:
     from the first heading or the file name: only a stated title resolves links
     (SPEC §3). `aliases` are the frontmatter `aliases`. `okf_status`, `okf_trust` and
     `okf_stale_after` are the page's OKF v0.2 lifecycle and trust summary
-    (`core.okf.meta.summary`): None for a page that states no OKF trust key, so
-    listings, filters and rows need no body.
+    (`core.okf.meta.summary`, read by the source): None for a page that states no
+    OKF trust key, so listings, filters and rows need no body.
 
     `to_row` / `from_row` give the fields as one plain tuple, in field order:
     the shape scan workers and the disk cache use (`row_of` builds one without a
@@ -175,7 +173,9 @@ class Page:
     mapping (empty when absent or malformed; then `error` says why and
     `error_kind` is `malformed`). `title_stated` is True when `title` was stated
     (frontmatter, a server), not taken from the first heading or the file name
-    (see `PageInfo`).
+    (see `PageInfo`). `okf_status`, `okf_trust` and `okf_stale_after` are what the
+    source read of the frontmatter's OKF trust (`core.okf.meta.summary`, see
+    `PageInfo`): the page model knows no OKF rules.
     """
 
     slug: str
@@ -191,6 +191,9 @@ class Page:
     fingerprint: str = ""
     error_kind: ErrorKind | None = None
     title_stated: bool = False
+    okf_status: str | None = None
+    okf_trust: str | None = None
+    okf_stale_after: str | None = None
 
     @property
     def description(self) -> str | None:
@@ -199,7 +202,6 @@ class Page:
 
     def info(self) -> PageInfo:
         """The body-less summary of this page."""
-        status, trust, stale_after = okf_summary(self.frontmatter)
         return PageInfo(
             slug=self.slug,
             title=self.title,
@@ -214,9 +216,9 @@ class Page:
             error_kind=self.error_kind,
             aliases=frontmatter_aliases(self.frontmatter.get("aliases")),
             title_stated=self.title_stated,
-            okf_status=status,
-            okf_trust=trust,
-            okf_stale_after=stale_after,
+            okf_status=self.okf_status,
+            okf_trust=self.okf_trust,
+            okf_stale_after=self.okf_stale_after,
         )
 
     def to_json(self) -> dict[str, Any]:

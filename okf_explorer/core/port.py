@@ -1,23 +1,49 @@
-"""The `PageSource` protocol: the one seam between the engine and where pages live.
+"""The port: what the engine needs of where pages live, declared in the core and
+implemented by the adapters in `sources/`.
 
-Sources are synchronous and thread-safe: the CLI calls them directly, the TUI
-from thread workers, the server from its worker threads. A source that talks
-to a network may use concurrency inside `scan`.
+`PageSource` is the one seam every source implements. Sources are synchronous and
+thread-safe: the CLI calls them directly, the TUI from thread workers, the server
+from its worker threads. A source that talks to a network may use concurrency
+inside `scan`. `server_graph()` is a method of every source (None when it has no
+stored graph: `ServerGraph`).
 
-Optional capabilities are declared here too, each a runtime-checkable protocol
-a caller tests with `isinstance` (never `getattr(source, ...)`): `RowScanner`
-(plain scan rows), `TagListing` (a server-side tag filter), `LocalFolder` (the
-pages are files under a folder), `BodyReader` (bodies in bulk, for the text
-index), `ServerSearch` (the server's own full-text search), `PageFiles` (the
-file of one page), `ReservedFiles` (whether `index`/`log` pages are OKF reserved
-files). `server_graph()` is a method of every source (None when it
-has no stored graph).
+Optional capabilities are runtime-checkable protocols a caller tests with
+`isinstance` (never `getattr(source, ...)`), one per thing a caller really needs:
+`Folder` (the pages are files below a local folder: everything only a folder
+offers), `TagListing` (a server-side tag filter), `BodyReader` (bodies in bulk, for
+the text index), `ServerSearch` (the server's own full-text search).
+
+The write port is here too, beside the read one, since the same adapters implement
+it: `PageWriter` saves a page back into a brain (a trail or a slice, issue 13) and
+says exactly what happened. Reads are fail-open, writes are fail-closed. A
+`SaveResult` is one of:
+
+- `written`: the page was written **and read back identical** (verified);
+- `unchanged`: the name already holds a page carrying this save's idempotency
+  key (this slice, saved before), so nothing was written, whatever its bytes: a
+  page a person edited since, or another run of the slice wrote, is left as it
+  is (`same_slice` says whether its content is this save's);
+- `refused`: the brain said no (auth, scope, policy), or the name holds a page
+  this save did not write (`PAGE_EXISTS`): a save never replaces what it did not
+  write; never retried;
+- `conflict`: the brain refused to create the page because one was there, yet a
+  re-read finds none (it came and went under us); nothing was written;
+- `unavailable`: the brain could not be reached, or accepted the write without
+  committing it yet (the detail names the pending request); nothing is known to
+  be written;
+- `failed`: anything else (a write that did not read back identical, a bad reply).
+
+The idempotency key is derived from the content (roots, depth, direction,
+edges) by the caller and reused on every retry of one save, so saving the same
+slice twice yields one page, not two. Every writer only ever creates a page:
+what is already at the name is `unchanged` (this key) or `refused` (anything else).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
@@ -39,7 +65,7 @@ class PageStub:
 
     `info` is filled when the listing already knows title/type (a server's
     `list_pages`); a folder listing leaves it None and the scan fills it. An empty
-    `fingerprint` is not known yet (`UnstampedListing`): the scan records the one of
+    `fingerprint` is not known yet (`Folder.enumerate_unstamped`): the scan records the one of
     the file it reads.
     """
 
@@ -58,7 +84,7 @@ class ScannedPage:
     """What the index keeps of one page: its summary and its raw link targets.
 
     `to_row` / `from_row` give it as a `PageRow`: what scan workers send back
-    (`RowScanner`)."""
+    (`Folder.scan_resolving`)."""
 
     info: PageInfo
     links: tuple[RawLink, ...]
@@ -161,25 +187,41 @@ class PageSource(Protocol):
 
 
 @runtime_checkable
-class RowScanner(Protocol):
-    """A source that can scan into plain rows, skipping a million small objects per 100k
-    pages: each row is a `PageRow` (`ScannedPage.to_row()`, built without the
-    `ScannedPage`). `build_index` prefers it to `scan`."""
+class Folder(Protocol):
+    """A source whose pages are `.md` files below one local folder (a bundle or vault):
+    everything only a folder offers, as one capability.
 
-    def scan_rows(
-        self,
-        stubs: Sequence[PageStub],
-        progress: ProgressCallback | None = None,
-        cancel: CancelCheck | None = None,
-    ) -> Iterator[PageRow]: ...
+    - `local_root`: the real folder (exports never write into it; the TUI watches it);
+    - `page_file`: the file of a page, which a person may edit (the TUI's `E`);
+    - `okf_reserved`: whether its `index` / `log` pages are OKF reserved files (they are
+      in an OKF bundle; in a plain vault, Foam or Obsidian, they are ordinary pages; a
+      source that is no folder has them reserved by name);
+    - `enumerate_unstamped`: a listing without fingerprints, cheaper than `enumerate`
+      (no `stat` per file), for a build with nothing to compare fingerprints against
+      (no previous index, no cache): its scan stamps each page as it reads it;
+    - `scan_resolving`: a scan in plain rows (a `PageRow` per page, skipping a million
+      small objects per 100k pages) whose workers also resolve each page's links as
+      they read it: `build_index` passes a `core.index.build.LinkPass` (a picklable
+      callable), and each readable page with links comes with what
+      `resolve(slug, links)` returned for it, any other with None.
+    """
 
+    @property
+    def local_root(self) -> Path:
+        """The real (symlink-resolved) absolute folder."""
+        ...
 
-@runtime_checkable
-class LinkResolvingScanner(Protocol):
-    """A source whose scan workers also resolve each page's links as they read it
-    (`build_index` passes a `core.index.page_pass.LinkPass`, a picklable callable, and
-    prefers this to `scan_rows`): each readable page with links comes with what
-    `resolve(slug, links)` returned for it, any other with None."""
+    def page_file(self, slug: str) -> Path:
+        """The file of `slug`; `PageNotFound` for a slug no listing could produce."""
+        ...
+
+    def okf_reserved(self) -> bool:
+        """True when pages named `index` / `log` are OKF reserved files."""
+        ...
+
+    def enumerate_unstamped(self) -> list[PageStub]:
+        """`enumerate`, every stub's `fingerprint` empty."""
+        ...
 
     def scan_resolving(
         self,
@@ -191,34 +233,12 @@ class LinkResolvingScanner(Protocol):
 
 
 @runtime_checkable
-class UnstampedListing(Protocol):
-    """A source that can list its pages without their fingerprints, more cheaply than
-    `enumerate` (a folder: no `stat` per file). For a build with nothing to compare
-    fingerprints against (no previous index, no cache): its scan stamps each page
-    with the fingerprint of the file as it reads it."""
-
-    def enumerate_unstamped(self) -> list[PageStub]:
-        """`enumerate`, every stub's `fingerprint` empty."""
-        ...
-
-
-@runtime_checkable
 class TagListing(Protocol):
     """A source that filters its own listing by tag (gbrain's `list_pages` `tag`): for
     listings whose rows carry no tags (`PageInfo.tags_known` False)."""
 
     def slugs_with_tag(self, tag: str) -> list[str]:
         """Slugs of the pages tagged `tag`, code-point order."""
-        ...
-
-
-@runtime_checkable
-class LocalFolder(Protocol):
-    """A source whose pages are `.md` files below one local folder."""
-
-    @property
-    def local_root(self) -> Path:
-        """The real (symlink-resolved) absolute folder."""
         ...
 
 
@@ -245,28 +265,6 @@ class ServerSearch(Protocol):
         ...
 
 
-@runtime_checkable
-class PageFiles(Protocol):
-    """A source whose pages are files a person may edit (the TUI's `E` opens one)."""
-
-    def page_file(self, slug: str) -> Path:
-        """The file of `slug`; `PageNotFound` for a slug no listing could produce."""
-        ...
-
-
-@runtime_checkable
-class ReservedFiles(Protocol):
-    """A source that knows whether its `index` / `log` pages are OKF reserved files.
-
-    They are in an OKF bundle; in a plain vault (Foam, Obsidian) they are ordinary
-    pages. A source without this capability (a server) has them reserved by name.
-    """
-
-    def okf_reserved(self) -> bool:
-        """True when pages named `index` / `log` are OKF reserved files."""
-        ...
-
-
 def scan_one(page: Page) -> ScannedPage:
     """The scan result of one page already read: parse its links if readable."""
     if not page.readable:
@@ -274,3 +272,63 @@ def scan_one(page: Page) -> ScannedPage:
     typed = frontmatter_links(page.frontmatter, page.type)
     links = (*extract_links(page.content), *map(RawLink.from_row, typed))
     return ScannedPage(info=page.info(), links=links)
+
+
+# -- the write port --------------------------------------------------------------
+
+PAGE_EXISTS = "page exists; choose another --as"
+"""The refusal every writer gives for a name that holds a page this save did not write."""
+
+SAME_SLICE = "the same slice is already saved there"
+"""The `unchanged` every writer gives for a name holding a page with this save's key."""
+
+
+def same_slice(identical: bool) -> str:
+    """The `unchanged` detail: the slice is there, and whether its content is this
+    save's (else a person's edit or another run's bytes, kept as they are)."""
+    state = "identical" if identical else "content differs from this save: left as it is"
+    return f"{SAME_SLICE} ({state})"
+
+
+class SaveOutcome(StrEnum):
+    """What a save did; only `written` and `unchanged` mean the page is there."""
+
+    WRITTEN = "written"
+    UNCHANGED = "unchanged"
+    REFUSED = "refused"
+    CONFLICT = "conflict"
+    UNAVAILABLE = "unavailable"
+    FAILED = "failed"
+
+    @property
+    def saved(self) -> bool:
+        """True when the page now holds the bytes that were asked for (verified)."""
+        return self in (SaveOutcome.WRITTEN, SaveOutcome.UNCHANGED)
+
+
+@dataclass(frozen=True)
+class SaveResult:
+    """The outcome of one save, with a one-line reason a person can read.
+
+    `where` names the page written (a file path or `URL#slug`, never a token);
+    `attempts` counts the write requests made (0 for `unchanged` and dry runs).
+    """
+
+    outcome: SaveOutcome
+    slug: str
+    where: str
+    detail: str = ""
+    attempts: int = 0
+
+
+@runtime_checkable
+class PageWriter(Protocol):
+    """A brain that can take a page: a folder bundle, or a server's `put_page`."""
+
+    def write_page(self, slug: str, text: str, *, idempotency_key: str) -> SaveResult:
+        """Write `text` as page `slug`, verify it by reading it back, say what happened.
+
+        Never raises for a failure of the brain (that is an outcome); raises only
+        for a programming error such as an invalid slug (`ValueError`).
+        """
+        ...

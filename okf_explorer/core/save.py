@@ -45,7 +45,7 @@ from okf_explorer.core.graph.traverse import Direction, Edge
 
 if TYPE_CHECKING:
     from okf_explorer.core.brain import Brain
-    from okf_explorer.core.page_write import PageWriter, SaveResult
+    from okf_explorer.core.port import PageWriter, SaveResult
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ Pages: the body is split into `compiled_truth` and the `## Timeline` section;
 `mentions` with `link_source` `markdown`; a typed edge (SPEC §5 `rel`) as its
 relation, with `link_source` `frontmatter`, as gbrain reports its frontmatter edges.
 A link's `context` is the sentence around its first mention, at most 240 characters,
-the link as written (`core.links.context`, the sentence `b` shows in the explorer).
+the link as written (`core.links.spans`, the sentence `b` shows in the explorer).
 """
 
 from __future__ import annotations
@@ -24,8 +24,7 @@ import yaml
 from okf_explorer.core.errors import OkfError
 from okf_explorer.core.graph.traverse import LINKS
 from okf_explorer.core.index.model import ResolvedLink
-from okf_explorer.core.links.context import first_link_context
-from okf_explorer.core.links.spans import WikiSpan, link_spans
+from okf_explorer.core.links.spans import WikiSpan, first_link_context, link_spans
 from okf_explorer.core.pages import Page, PageInfo, _jsonable
 from okf_explorer.core.port import ServerLink, relation_of
 from okf_explorer.server.params import SOURCE_ID

@@ -404,7 +404,7 @@ def _navigate(brain: BrainTools, args: Mapping[str, Any]) -> Any:
 
 def _navigate_traverse(brain: BrainTools, args: Mapping[str, Any]) -> Any:
     """SPEC §5 edge records of a SPEC §4 walk (depth default 1, direction default out)."""
-    from okf_explorer.core.export.formats import edge_records
+    from okf_explorer.core.graph.traverse import edge_records
 
     slug = required_str(args, "slug")
     direction = args.get("direction") or "out"

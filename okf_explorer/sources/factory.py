@@ -1,4 +1,5 @@
-"""Turning what the user typed (or the environment) into a `PageSource`.
+"""Turning what the user typed (or the environment) into a `PageSource`, and the
+`PageWriter` that saves pages into one.
 
 The CLI, the TUI launcher and the tests all open sources here, so the default
 chain (SPEC §6: `SRC`, then `$OKF_SOURCE`, then `$GBRAIN_MCP_URL`, then the bundled
@@ -15,10 +16,17 @@ Choices where the SPEC is silent:
 - an unreadable or empty token file is an `AuthError` naming the file, raised
   before any connection is tried, so a typo never silently falls back to
   `$GBRAIN_TOKEN`.
+
+Saving (`writer_for`): a folder bundle gets a `FolderWriter`; a gbrain server over MCP
+gets the `GbrainWriter` of `sources.gbrain.write` (its `put_page` tool), imported
+lazily so reading a brain never loads the write side. Any other source cannot take
+pages: `CannotSave`, one sentence. `check_target` says whether a name can be saved
+as, by the rules of the source's writer, before anything is sent or written.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 from dataclasses import dataclass
@@ -27,8 +35,8 @@ from typing import Literal
 from urllib.parse import urlsplit
 
 import okf_explorer
-from okf_explorer.core.errors import AuthError, SourceUnavailable
-from okf_explorer.core.port import PageSource
+from okf_explorer.core.errors import AuthError, OkfError, SourceUnavailable
+from okf_explorer.core.port import Folder, PageSource, PageWriter
 from okf_explorer.sources.gbrain.url_redaction import redact_url
 
 SAMPLE_BRAIN = Path(okf_explorer.__file__).resolve().parent / "sample_brain"
@@ -183,3 +191,48 @@ def _open_url(
     if concurrency is not None:
         options["concurrency"] = concurrency
     return McpSource(resolved.location, token=token.value, token_source=token.source, **options)
+
+
+class CannotSave(OkfError):
+    """This source cannot take pages."""
+
+
+def writer_for(source: PageSource) -> PageWriter:
+    """The writer for `source`; constructing it makes no request to any server."""
+    if isinstance(source, Folder):
+        from okf_explorer.sources.folder.write import FolderWriter
+
+        return FolderWriter(source.local_root)
+    from okf_explorer.sources.gbrain.source import McpSource
+
+    if isinstance(source, McpSource):
+        try:
+            module = importlib.import_module("okf_explorer.sources.gbrain.write")
+            writer_class = module.GbrainWriter
+        except (ImportError, AttributeError):
+            raise CannotSave(
+                f"this source cannot take pages: {source.label} (no put_page writer here)"
+            ) from None
+        writer: PageWriter = writer_class(source)
+        return writer
+    raise CannotSave(f"this source cannot take pages: {source.label}")
+
+
+def check_target(source: PageSource, slug: str) -> str:
+    """The page name `slug` is saved as in `source`, or `ValueError` (one sentence)
+    for a name its writer would refuse or store renamed: a relative path of plain
+    segments for any source (`check_new_slug`), and for gbrain also its own slug
+    rules (lowercase, no encoded separators; `sources.gbrain.contract.check_slug`).
+    Sends nothing."""
+    from okf_explorer.core.export.saved_page import check_new_slug
+
+    name = check_new_slug(slug)
+    if isinstance(source, Folder):
+        return name
+    from okf_explorer.sources.gbrain.source import McpSource
+
+    if isinstance(source, McpSource):
+        from okf_explorer.sources.gbrain.contract import check_slug
+
+        check_slug(name)
+    return name

@@ -155,6 +155,7 @@ def page_from_text(slug: str, text: str, mtime_ns: int, fingerprint: str) -> Pag
     frontmatter, body, error = split_frontmatter(text)
     stated = as_text(frontmatter.get("title"))
     title = stated or first_heading(body) or slug.rsplit("/", 1)[-1]
+    status, trust, stale_after = okf_summary(frontmatter)
     return Page(
         slug=slug,
         title=title,
@@ -168,6 +169,9 @@ def page_from_text(slug: str, text: str, mtime_ns: int, fingerprint: str) -> Pag
         error=error,
         fingerprint=fingerprint,
         error_kind="malformed" if error is not None else None,
+        okf_status=status,
+        okf_trust=trust,
+        okf_stale_after=stale_after,
     )
 
 

@@ -35,7 +35,7 @@ from okf_explorer.core import fast_paths
 from okf_explorer.core.fast_gc import freeze_survivors
 from okf_explorer.core.graph.traverse import traverse_with
 from okf_explorer.core.index.build import build_index
-from okf_explorer.core.index.cache import IndexCache
+from okf_explorer.core.index.store import IndexCache
 from okf_explorer.sources.folder.bundle import BundleSource
 
 

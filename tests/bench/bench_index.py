@@ -73,7 +73,7 @@ def child_build(root: str, cache_dir: str) -> dict:
     """One index build against the cache folder (empty → cold, filled → warm)."""
     from okf_explorer.core.index import cache_writer
     from okf_explorer.core.index.build import build_index
-    from okf_explorer.core.index.cache import IndexCache
+    from okf_explorer.core.index.store import IndexCache
     from okf_explorer.sources.folder.bundle import BundleSource
 
     source = BundleSource(root)
@@ -118,7 +118,7 @@ def child_bfs(root: str, cache_dir: str) -> dict:
     from the warm cache; best of three."""
     from okf_explorer.core.graph.traverse import traverse_with
     from okf_explorer.core.index.build import build_index
-    from okf_explorer.core.index.cache import IndexCache
+    from okf_explorer.core.index.store import IndexCache
     from okf_explorer.sources.folder.bundle import BundleSource
 
     index = build_index(BundleSource(root), cache=IndexCache(cache_dir))

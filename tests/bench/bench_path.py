@@ -31,7 +31,6 @@ from gen_bundle import generate
 from timing import best
 
 from okf_explorer.core.brain import Brain
-from okf_explorer.core.graph.path_hops import explained_paths
 from okf_explorer.core.graph.paths import Avoid, PathQuery
 from okf_explorer.sources.folder.bundle import BundleSource
 
@@ -67,7 +66,7 @@ def warm_start(root: Path, cache: Path, pair: tuple[str, str]) -> str:
     started = time.perf_counter()
     brain.ensure_index()
     loaded = time.perf_counter()
-    explained_paths(brain, PathQuery(*pair))
+    brain.explained_paths(PathQuery(*pair))
     done = time.perf_counter()
     brain.close()
     return (
@@ -99,7 +98,7 @@ def main() -> int:
         )
         pairs = pairs_of(brain, seed)
         started = time.perf_counter()
-        explained_paths(brain, PathQuery(*pairs[0]))  # first answer: links decoded, resolver
+        brain.explained_paths(PathQuery(*pairs[0]))  # first answer: links decoded, resolver
         first = (time.perf_counter() - started) * 1000
         print(f"first whole answer (warms the rest): {first:.0f} ms")
         base_bfs = timed("baseline: one BFS (Brain.shortest_path)", pairs, brain.shortest_path)
@@ -107,7 +106,7 @@ def main() -> int:
         found = timed("paths k=3 (find)", pairs, lambda a, b: graphs.find(PathQuery(a, b)))
         whole = timed(
             "paths k=3 with rules and sentences", pairs,
-            lambda a, b: explained_paths(brain, PathQuery(a, b)),
+            lambda a, b: brain.explained_paths(PathQuery(a, b)),
         )  # fmt: skip
         avoid = Avoid(hubs=True)
         timed(

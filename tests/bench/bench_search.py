@@ -29,7 +29,6 @@ from timing import best
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.index.build import build_index
-from okf_explorer.core.search.mentions import unlinked_mentions
 from okf_explorer.core.search.query import parse_query
 from okf_explorer.core.search.text_index import TextIndex
 from okf_explorer.sources.folder.bundle import BundleSource
@@ -96,7 +95,7 @@ def main() -> int:
         mention_times = []
         for slug in typical:
             start = time.perf_counter()
-            unlinked_mentions(brain, slug)
+            brain.unlinked_mentions(slug)
             mention_times.append(time.perf_counter() - start)
         worst = max(mention_times)
         print(
@@ -105,7 +104,7 @@ def main() -> int:
         )
         failed += ["mentions"] if worst > 0.200 else []
         start = time.perf_counter()
-        found = unlinked_mentions(brain, "reference/brain-word")
+        found = brain.unlinked_mentions("reference/brain-word")
         print(
             f"mentions (worst) {(time.perf_counter() - start) * 1000:6.1f} ms for 'Brain', named "
             f"on most pages: {len(found)} found (at most MAX_CANDIDATES pages are checked)"

@@ -1,4 +1,4 @@
-"""Benchmark: `core.graph.stats.brain_stats` (what `okf-explorer stats` and the TUI's `s`
+"""Benchmark: `core.graph.analysis.brain_stats` (what `okf-explorer stats` and the TUI's `s`
 dialog compute) over a synthetic 100k-page index with power-law degrees.
 
 Run: `.venv/bin/python tests/bench/bench_stats.py [pages] [seed]`. Not collected by
@@ -14,7 +14,7 @@ import time
 from bench_traverse import power_law_adjacency
 
 from okf_explorer.cli.commands.graph import stats_text
-from okf_explorer.core.graph.stats import brain_stats
+from okf_explorer.core.graph.analysis import brain_stats
 from okf_explorer.core.index.model import LinkIndex, ResolvedLink
 from okf_explorer.core.pages import PageInfo
 from okf_explorer.tui.dialogs.stats import stats_rows

@@ -7,7 +7,7 @@ built once (disk cache in the workdir), then, in this one process:
 
 - `first walk`: the first weighted walk over a fresh `Brain` loaded from the warm disk
   cache (pays for the link objects the warm load leaves lazy, and for the weights);
-- `walk out` / `walk both`: `core.graph.best_paths.walk` from the 10 roots, depth 3, min weight 0
+- `walk out` / `walk both`: `Brain.walk` from the 10 roots, depth 3, min weight 0
   (every link followed: the most work), best of 5, weights already worked out;
 - `walk out ≥0.1`: the same with `--min-weight 0.1`;
 - baseline: the plain SPEC §4 BFS (`Brain.traverse`) depth 3 `out` from each of the 10
@@ -30,7 +30,6 @@ from gen_bundle import GENERATOR_VERSION, generate
 from timing import best
 
 from okf_explorer.core.brain import Brain
-from okf_explorer.core.graph.best_paths import walk
 from okf_explorer.sources.folder.bundle import BundleSource
 
 
@@ -61,7 +60,7 @@ def main() -> None:
     slugs = list(index.pages)
     roots = slugs[:: max(1, len(slugs) // 10)][:10]
     started = time.perf_counter()
-    rows = walk(brain, roots, 3)
+    rows = brain.walk(roots, 3)
     print(f"first walk (warm-loaded index, weights not yet worked out): "
           f"{(time.perf_counter() - started) * 1000:.0f} ms, {len(rows)} pages")  # fmt: skip
 
@@ -73,8 +72,8 @@ def main() -> None:
         ("walk both", "both", 0.0),
         ("walk out ≥0.1", "out", 0.1),
     ]:
-        took = best(5, lambda d=direction, m=minimum: walk(brain, roots, 3, m, d))  # type: ignore[misc]
-        count = len(walk(brain, roots, 3, minimum, direction))  # type: ignore[arg-type]
+        took = best(5, lambda d=direction, m=minimum: brain.walk(roots, 3, m, d))  # type: ignore[misc]
+        count = len(brain.walk(roots, 3, minimum, direction))  # type: ignore[arg-type]
         print(
             f"{label:14} depth 3 x10 roots: {took * 1000:6.1f} ms, {count} pages, "
             f"{took / baseline:.1f}x the baseline"

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.index.build import build_index
-from okf_explorer.core.index.cache import IndexCache, encode_cache
+from okf_explorer.core.index.store import IndexCache, encode_cache
 from okf_explorer.server.tools import call_tool
 from okf_explorer.sources.folder.bundle import BundleSource
 from tests.bundles import write_pages

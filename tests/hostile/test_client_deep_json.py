@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from mcp_fault_server import FaultHandler, fault_server, run_cli
 
-from okf_explorer.sources.gbrain.bounded_json import MAX_REPLY_DEPTH
+from okf_explorer.sources.gbrain.http import MAX_REPLY_DEPTH
 
 DEEP = 100_000
 WALL_S = 20.0  # a hang check: each run takes about a second
@@ -100,7 +100,7 @@ def test_a_page_nested_past_the_cap_is_refused_before_it_is_shown() -> None:
 
 
 def test_nesting_at_the_cap_is_read() -> None:
-    from okf_explorer.sources.gbrain.bounded_json import decode
+    from okf_explorer.sources.gbrain.http import decode
 
     at_cap = nested(MAX_REPLY_DEPTH)
     assert decode(at_cap, "server") == json.loads(at_cap)

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from okf_explorer.sources.gbrain.http import DeadlineBackend, _PoolTransport, deadline_transport
-from okf_explorer.sources.gbrain.sse import sse_lines
+from okf_explorer.sources.gbrain.transport import sse_lines
 
 
 def reference_lines(data: bytes) -> list[str]:

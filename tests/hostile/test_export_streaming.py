@@ -23,8 +23,8 @@ from hypothesis import strategies as st
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.export.check import MalformedExport, check_export, check_export_stream
-from okf_explorer.core.export.formats import FORMATS, edge_records, render, write_export
-from okf_explorer.core.graph.traverse import Edge, clamp_depth
+from okf_explorer.core.export.formats import FORMATS, render, write_export
+from okf_explorer.core.graph.traverse import Edge, clamp_depth, edge_records
 from okf_explorer.core.text_safety import json_text, printable, reversible
 from okf_explorer.sources.folder.bundle import BundleSource
 from tests.bundles import write_bundle

@@ -9,7 +9,7 @@ import pytest
 from textual.command import CommandList, CommandPalette
 from textual.widgets import Input
 
-from okf_explorer.core.export.formats import edge_records
+from okf_explorer.core.graph.traverse import edge_records
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
 from okf_explorer.tui.dialogs.export import ExportPathDialog, inside, suggested_folder

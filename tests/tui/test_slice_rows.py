@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from okf_explorer.core.graph.traverse import Edge
-from okf_explorer.core.links.context import link_contexts
+from okf_explorer.core.links.spans import link_contexts
 from okf_explorer.tui.state.backlink_rows import (
     MIN_CONTEXT,
     Backlink,

@@ -89,14 +89,14 @@ import argparse
 from typing import TYPE_CHECKING
 
 from okf_explorer.cli.common import emit, note, note_unknown_relations, resolve_name
-from okf_explorer.core.graph.best_paths import WalkRow, path_text, resolve_roots, walk, weight_text
+from okf_explorer.core.graph.best_paths import WalkRow, path_text, weight_text
 from okf_explorer.core.graph.paths import K_CAP, MAX_HOPS_CAP, FoundPath, PathQuery, avoid_of
 from okf_explorer.core.text_safety import json_text, printable
 
 if TYPE_CHECKING:
     from okf_explorer.core.brain import Brain
-    from okf_explorer.core.graph.path_hops import HopDetail
-    from okf_explorer.core.graph.stats import BrainStats
+    from okf_explorer.core.graph.analysis import BrainStats
+    from okf_explorer.core.graph.paths import HopDetail
 
 
 # --- stats -------------------------------------------------------------------------
@@ -136,7 +136,7 @@ def stats_text(stats: BrainStats) -> str:
 
 
 def run_path(brain: Brain, args: argparse.Namespace) -> int:
-    from okf_explorer.core.graph.path_hops import explained_paths, path_record
+    from okf_explorer.core.graph.paths import path_record
 
     frm, to = resolve_name(brain, args.frm), resolve_name(brain, args.to)
     query = PathQuery(
@@ -150,7 +150,7 @@ def run_path(brain: Brain, args: argparse.Namespace) -> int:
     )
     if query.rels is not None:
         note_unknown_relations(brain, sorted(query.rels))
-    paths = explained_paths(brain, query)
+    paths = brain.explained_paths(query)
     if args.json:
         emit(json_text([path_record(path, details) for path, details in paths], indent=2) + "\n")
     else:
@@ -189,8 +189,8 @@ def path_block(path: FoundPath, details: tuple[HopDetail, ...]) -> str:
 
 
 def run_walk(brain: Brain, args: argparse.Namespace) -> int:
-    roots = resolve_roots(brain, args.root)
-    rows = walk(brain, roots, args.depth, args.min_weight, args.direction)
+    roots = brain.resolve_roots(args.root)
+    rows = brain.walk(roots, args.depth, args.min_weight, args.direction)
     if args.json:
         emit(json_text([row.to_json() for row in rows], indent=2) + "\n")
     else:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from okf_explorer.cli.common import emit, resolve_name
 from okf_explorer.cli.reporting import UsageError
-from okf_explorer.core.page_write import SaveResult
+from okf_explorer.core.port import SaveResult
 from okf_explorer.core.text_safety import json_text, printable
 
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ def run_save(brain: Brain, args: argparse.Namespace) -> int:
     """Check the name, draft the page (`core.save`), then print it (`--dry-run`)
     or save it and say what happened."""
     from okf_explorer.core import save
-    from okf_explorer.sources.writers import check_target
+    from okf_explorer.sources.factory import check_target
 
     try:
         new_slug = check_target(brain.source, args.new_slug)
@@ -62,7 +62,7 @@ def run_save(brain: Brain, args: argparse.Namespace) -> int:
         else:
             emit(draft.text)
         return 0
-    from okf_explorer.sources.writers import writer_for
+    from okf_explorer.sources.factory import writer_for
 
     result = save.save_draft(brain, draft, new_slug, writer_for(brain.source))
     return _report(result, draft.key, as_json=args.json)

@@ -59,9 +59,8 @@ def run_search(brain: Brain, args: argparse.Namespace) -> int:
 
 def run_mentions(brain: Brain, args: argparse.Namespace) -> int:
     """Mentions of the page the name given resolves to."""
-    from okf_explorer.core.search.mentions import unlinked_mentions
 
-    mentions = unlinked_mentions(brain, resolve_name(brain, args.slug))
+    mentions = brain.unlinked_mentions(resolve_name(brain, args.slug))
     if args.json:
         records = [
             {

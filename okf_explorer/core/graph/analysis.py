@@ -1,5 +1,5 @@
 """Whole-graph questions over a `LinkIndex` (SPEC §4): the networkx store,
-shortest paths, orphans, dead ends, dangling targets and hubs.
+shortest paths, orphans, dead ends, dangling targets, hubs, and the stats of them all.
 
 The analyses read the index's plain dicts directly rather than the networkx
 graph: they answer the same questions over the same data, in milliseconds for
@@ -11,13 +11,23 @@ dead end, and a link to a missing page leads nowhere (those are reported by
 `dangling`). OKF reserved pages (`index`, `log`) are left out of `orphans` and
 `dead_ends` by default: nothing is expected to link to a folder's `index`, and
 a `log` rarely links anywhere, so flagging them would bury the real findings.
+
+`brain_stats` sums it all up (`okf-explorer stats`, the TUI's `s` dialog) as a
+`BrainStats`: the lists above (the same rules) and these counts:
+
+- `pages`: every page listed, readable or not; `reserved`: OKF `index`/`log` pages;
+- `links`: resolved forward links, one per page and target (a target written
+  twice is one link), self-links and links to missing pages included;
+- `dangling_targets`: distinct link targets matching no page;
+- `ambiguous_links`: the index's count of links resolved by an ambiguous basename.
 """
 
 from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from okf_explorer.core.errors import PageNotFound
 from okf_explorer.core.graph.traverse import LINKS, Direction, check_direction
@@ -192,3 +202,79 @@ def _unwind(parent: dict[str, str], end: str) -> list[str]:
         path.append(parent[path[-1]])
     path.reverse()
     return path
+
+
+TOP_HUBS = 10
+"""How many hubs each ranking lists."""
+
+COUNT_LABELS = (
+    ("pages", "pages"),
+    ("readable", "readable"),
+    ("unreadable", "unreadable"),
+    ("reserved", "reserved"),
+    ("links", "links"),
+    ("dangling_targets", "dangling targets"),
+    ("ambiguous_links", "ambiguous links"),
+)
+"""(field, label) of each count, in the order every view shows them."""
+
+
+@dataclass(frozen=True, slots=True)
+class BrainStats:
+    """Counts and lists of one index; lists in a fixed order (see the fields)."""
+
+    pages: int
+    readable: int
+    unreadable: int
+    reserved: int
+    links: int
+    dangling_targets: int
+    ambiguous_links: int
+    hubs_in: tuple[tuple[str, int], ...]
+    """(slug, distinct other pages linking to it), most first, ties in slug order."""
+    hubs_out: tuple[tuple[str, int], ...]
+    """(slug, distinct other existing pages it links to), most first, ties in slug order."""
+    orphans: tuple[str, ...]
+    """Pages no other page links to, slug order."""
+    dead_ends: tuple[str, ...]
+    """Readable pages linking to no other existing page, slug order."""
+    dangling: tuple[tuple[str, tuple[str, ...]], ...]
+    """(missing target, pages linking to it in slug order), targets sorted."""
+
+    def counts(self) -> list[tuple[str, int]]:
+        """(label, value) of every count, in `COUNT_LABELS` order."""
+        return [(label, getattr(self, name)) for name, label in COUNT_LABELS]
+
+    def to_json(self) -> dict[str, Any]:
+        """The `stats --json` object (keys documented in `cli_stats`)."""
+        return {
+            "counts": {name: getattr(self, name) for name, _ in COUNT_LABELS},
+            "hubs": {
+                "in": [{"slug": slug, "degree": degree} for slug, degree in self.hubs_in],
+                "out": [{"slug": slug, "degree": degree} for slug, degree in self.hubs_out],
+            },
+            "orphans": list(self.orphans),
+            "dead_ends": list(self.dead_ends),
+            "dangling": {target: list(froms) for target, froms in self.dangling},
+        }
+
+
+def brain_stats(index: LinkIndex, top: int = TOP_HUBS) -> BrainStats:
+    """Everything `BrainStats` holds, computed from `index` (milliseconds for 100k pages)."""
+    infos = index.pages.values()
+    readable = sum(1 for info in infos if info.readable)
+    missing = dangling(index)
+    return BrainStats(
+        pages=len(index.pages),
+        readable=readable,
+        unreadable=len(index.pages) - readable,
+        reserved=sum(1 for info in infos if info.reserved),
+        links=sum(len(index.out_slugs(slug)) for slug in index.pages),
+        dangling_targets=len(missing),
+        ambiguous_links=index.ambiguous,
+        hubs_in=tuple(hubs(index, top, "in")),
+        hubs_out=tuple(hubs(index, top, "out")),
+        orphans=tuple(orphans(index)),
+        dead_ends=tuple(dead_ends(index)),
+        dangling=tuple((target, tuple(froms)) for target, froms in missing.items()),
+    )

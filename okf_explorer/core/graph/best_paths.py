@@ -27,16 +27,16 @@ reached (their own links are unknown, so they lead nowhere).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from okf_explorer.core.errors import PageNotFound
-from okf_explorer.core.graph.traverse import LINKS, Edge, clamp_depth
+from okf_explorer.core.graph.traverse import LINKS, Edge, clamp_depth, edge_records
 from okf_explorer.core.index.weights import LinkWeights, WeightedStep
 
 if TYPE_CHECKING:
-    from okf_explorer.core.brain import Brain
+    from okf_explorer.core.pages import PageInfo
 
 WalkDirection = Literal["out", "in", "both"]
 WALK_DIRECTIONS: tuple[WalkDirection, ...] = ("out", "in", "both")
@@ -89,8 +89,6 @@ class WalkRow:
     def to_json(self) -> dict[str, Any]:
         """`{slug, weight, hops, root, path, edges, weights}`: `edges` are SPEC §5
         records, `weights[i]` the weight of `edges[i]`."""
-        from okf_explorer.core.export.formats import edge_records  # lazy: its checker costs ~80 ms
-
         return {
             "slug": self.slug,
             "weight": self.weight,
@@ -174,20 +172,19 @@ def index_steps(weights: LinkWeights, direction: WalkDirection) -> Steps:
 
 
 def walk(
-    brain: Brain,
+    weights: LinkWeights,
     roots: Sequence[str],
     depth: object = 1,
     min_weight: float = 0.0,
     direction: WalkDirection = "out",
 ) -> list[WalkRow]:
-    """`best_paths` from `roots` (slugs, see `resolve_roots`) over the brain's index
-    (built if needed: the weights need mention counts, which only the index keeps).
-    Raises `ValueError` for a direction not in `WALK_DIRECTIONS` or a weight outside
-    0..1, `PageNotFound` for a root that is not a page."""
+    """`best_paths` from `roots` (slugs, see `root_pages`) over an index's link weights
+    (`Brain.walk` gives its own: the weights need mention counts, which only the index
+    keeps). Raises `ValueError` for a direction not in `WALK_DIRECTIONS` or a weight
+    outside 0..1, `PageNotFound` for a root that is not a page."""
     if direction not in WALK_DIRECTIONS:
         raise ValueError(f"direction must be one of {', '.join(WALK_DIRECTIONS)}")
     check_min_weight(min_weight)
-    weights = brain.link_weights()
     for root in roots:
         if root not in weights.index.pages:
             raise PageNotFound(root)
@@ -201,37 +198,21 @@ def check_min_weight(value: float) -> float:
     return value
 
 
-def resolve_roots(brain: Brain, specs: Iterable[str]) -> list[str]:
-    """Root specs → slugs, first appearance first, without repeats: `tag:T` every page
-    with tag T, `type:T` every page of type T (slug order), anything else a name
-    resolved like a wiki link on a root page (SPEC §3). `PageNotFound` for a name
-    that matches nothing, or a tag or type no page has."""
-    found: dict[str, None] = {}
-    for spec in specs:
-        for slug in _root_slugs(brain, spec.strip()):
-            found[slug] = None
-    return list(found)
-
-
-def _root_slugs(brain: Brain, spec: str) -> list[str]:
+def root_pages(spec: str, pages: Callable[[], Mapping[str, PageInfo]]) -> list[str] | None:
+    """The slugs a root spec `tag:T` (every page with tag T) or `type:T` (every page of
+    type T) stands for, slug order; `PageNotFound` when no page has it. None for any
+    other spec: a name, resolved like a wiki link on a root page (`Brain.resolve_roots`).
+    `pages()` is asked only for a `tag:` or `type:` spec (an index's pages: a server
+    listing may not know tags)."""
     for prefix, field in ((TAG_PREFIX, "tag"), (TYPE_PREFIX, "type")):
         if spec.startswith(prefix):
             value = spec[len(prefix) :].strip()
-            index = brain.ensure_index()  # a server listing may not know tags
-            pages = [
+            found = [
                 info.slug
-                for info in index.pages.values()
+                for info in pages().values()
                 if (value in info.tags if field == "tag" else info.type == value)
             ]
-            if not pages:
+            if not found:
                 raise PageNotFound(spec, f"no page has {field} {value!r}")
-            return pages
-    slug = brain.resolve_slug(spec)
-    if slug is None:
-        raise PageNotFound(spec, _suggestion(brain, spec))
-    return [slug]
-
-
-def _suggestion(brain: Brain, name: str) -> str:
-    close = brain.suggest(name)
-    return f"did you mean {' or '.join(close)}?" if close else ""
+            return found
+    return None

@@ -3,10 +3,9 @@
 `PathGraphs` holds the networkx graphs of one index, built once and kept beside
 it (`Brain.path_graphs`): the plain link graph (one `DiGraph` edge per pair of
 pages, with every relation that joins them), the variants a query asks for (a
-relation filter, the undirected graph of `any`), and the hubs. `find_paths`
-asks networkx's `shortest_simple_paths` (Yen's algorithm) for the paths; the
-details of each hop (rule, the sentence around the link) come from
-`core.graph.path_hops`.
+relation filter, the undirected graph of `any`), and the hubs. `PathGraphs.find`
+asks networkx's `shortest_simple_paths` (Yen's algorithm) for the paths; `path_details` says
+what each hop is (below), and `Brain.explained_paths` asks for both.
 
 Choices where the issue is silent:
 
@@ -22,23 +21,35 @@ Choices where the issue is silent:
   `via_hub` with the hubs it passes through (A and B are not counted).
 - `max_hops` bounds what is listed: paths come shortest first, so the listing
   stops at the first path longer than it (this also bounds Yen's work).
+
+What each hop of a path says: the link's resolution rule and the sentence around
+it. A hop `frm → to` is a link written on one of its two pages: on `frm` when it
+runs that way (an `out` hop), on `to` for an `in` hop; a relation stated from
+the other side (gbrain's incoming fields) is written on the page it points to.
+The index keeps the rule of every link (`ResolvedLink`); the sentence is cut
+from the writing page's body by the core grammar's spans (`core.links.spans`),
+matching the link's target as written, else (another spelling of the same
+link) by the one resolver. Reading a page is blocking: call this in a worker.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import islice, pairwise
 from typing import TYPE_CHECKING, Literal
 
 from okf_explorer.core.errors import OkfError, PageNotFound
-from okf_explorer.core.graph.traverse import LINKS, Edge
+from okf_explorer.core.graph.traverse import LINKS, Edge, edge_records
 
 if TYPE_CHECKING:
     import networkx as nx
 
-    from okf_explorer.core.index.model import LinkIndex
+    from okf_explorer.core.index.model import LinkIndex, ResolvedLink
+    from okf_explorer.core.links.grammar import LinkKind
+    from okf_explorer.core.links.resolution import SlugResolver
+    from okf_explorer.core.pages import Page
 
 PathDirection = Literal["out", "in", "any"]
 PATH_DIRECTIONS: tuple[PathDirection, ...] = ("out", "in", "any")
@@ -280,14 +291,116 @@ def no_path_message(query: PathQuery) -> str:
     return f"no path from {query.frm} to {query.to} (within {query.describe()})"
 
 
-__all__ = [
-    "AVOID_WORDS",
-    "Avoid",
-    "FoundPath",
-    "NoPath",
-    "PathGraphs",
-    "PathQuery",
-    "Step",
-    "avoid_of",
-    "no_path_message",
-]
+WRITTEN = {"wiki": "[[{}]]", "embed": "![[{}]]", "markdown": "({})"}
+"""How a link of each kind is written (as `links --explain` shows it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class HopDetail:
+    """Why a hop exists: the page the link is written on, the target as written,
+    the SPEC §3 rule that resolved it (None when no page states it: a server's
+    stored link), whether several pages matched, and the sentence around it
+    (None for a frontmatter relation, or when none is found)."""
+
+    written_on: str
+    written: str | None = None
+    rule: str | None = None
+    ambiguous: bool = False
+    context: str | None = None
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "written_on": self.written_on,
+            "written": self.written,
+            "rule": self.rule,
+            "ambiguous": self.ambiguous,
+            "context": self.context,
+        }
+
+
+def path_details(
+    paths: list[FoundPath],
+    forward: Mapping[str, Sequence[ResolvedLink]],
+    page: Callable[[str], Page],
+    resolver: SlugResolver,
+) -> list[tuple[HopDetail, ...]]:
+    """The details of every hop of `paths` (each page read at most once): the links come
+    from the index's `forward`, the sentences from the pages `page(slug)` reads, a link
+    written another way is recognised by `resolver`. Blocking (reads pages)."""
+    bodies: dict[str, str | None] = {}
+    return [
+        tuple(_detail(step, forward, page, resolver, bodies) for step in path.steps)
+        for path in paths
+    ]
+
+
+def _detail(
+    step: Step,
+    forward: Mapping[str, Sequence[ResolvedLink]],
+    page: Callable[[str], Page],
+    resolver: SlugResolver,
+    bodies: dict[str, str | None],
+) -> HopDetail:
+    linker, linked = (step.frm, step.to) if step.direction == "out" else (step.to, step.frm)
+    link = _stated(forward, linker, linked, step.rel)
+    if link is None:
+        return HopDetail(written_on=linker)
+    on = linked if link.incoming else linker
+    written = WRITTEN.get(link.kind, "{}").format(link.target)
+    detail = HopDetail(on, written, link.rule, link.ambiguous)
+    if link.rel != LINKS:
+        return detail
+    sentence = _sentence(on, link, page, resolver, bodies)
+    return HopDetail(on, written, link.rule, link.ambiguous, sentence)
+
+
+def _stated(
+    forward: Mapping[str, Sequence[ResolvedLink]], linker: str, linked: str, rel: str
+) -> ResolvedLink | None:
+    """The resolved link behind the edge `linker` → `linked` of relation `rel`."""
+    for link in forward.get(linker, ()):
+        if link.to == linked and link.rel == rel and not link.incoming:
+            return link
+    for link in forward.get(linked, ()):
+        if link.to == linker and link.rel == rel and link.incoming:
+            return link
+    return None
+
+
+def _sentence(
+    on: str,
+    link: ResolvedLink,
+    page: Callable[[str], Page],
+    resolver: SlugResolver,
+    bodies: dict[str, str | None],
+) -> str | None:
+    if on not in bodies:
+        try:
+            bodies[on] = page(on).content
+        except OkfError:
+            bodies[on] = None
+    text = bodies[on]
+    if text is None:
+        return None
+    from okf_explorer.core.links.spans import link_contexts  # lazy: ~5 ms of every start
+
+    found = link_contexts(text, lambda target, kind: target == link.target)
+    if not found:
+
+        def leads_here(target: str, kind: LinkKind) -> bool:
+            return resolver.resolve(target, on, kind).node == link.to
+
+        found = link_contexts(text, leads_here)
+    return found[0].text if found else None
+
+
+def path_record(path: FoundPath, details: tuple[HopDetail, ...]) -> dict[str, object]:
+    """One path as `path --json` prints it: `{path, via_hub, edges, hops}`, where
+    `edges` are SPEC §5 records (`hop` = position along the path) and `hops[i]`
+    explains `edges[i]`."""
+    return {
+        "path": path.number,
+        "via_hub": list(path.via_hub),
+        "edges": edge_records(path.edges()),
+        "hops": [detail.to_json() for detail in details],
+    }

@@ -22,8 +22,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal
 
-from okf_explorer.core.export.formats import edge_records
-from okf_explorer.core.graph.traverse import LINKS, Edge
+from okf_explorer.core.graph.traverse import LINKS, Edge, edge_records
 from okf_explorer.core.text_safety import json_text
 
 if TYPE_CHECKING:

@@ -1,14 +1,16 @@
 """The graph engine (SPEC §4): depth clamping, breadth-first traversal and edges.
 
 `traverse_with` is the pure BFS over two neighbour functions, so the same walk
-runs over the local index or a server's stored graph.
+runs over the local index or a server's stored graph. `Edge` is the one record of an
+edge every walk, path and trail gives; `edge_records` is its SPEC §5 shape, what every
+export and every `--json` answer holds.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import chain, filterfalse, repeat
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from okf_explorer.core.errors import OkfError
 from okf_explorer.core.fast_gc import gc_paused
@@ -67,6 +69,22 @@ class Edge(_EdgeFields):
     def __repr__(self) -> str:
         base = super().__repr__()
         return base if self.rel == LINKS else f"{base[:-1]}, rel={self.rel!r})"
+
+
+def edge_records(edges: Iterable[Edge]) -> list[dict[str, Any]]:
+    """SPEC §5 records, in traversal order, with exactly these keys in this order."""
+    return [
+        {
+            "type": "edge",
+            "hemisphere": "knowledge",
+            "from": edge.frm,
+            "to": edge.to,
+            "rel": edge.rel,
+            "direction": edge.direction,
+            "hop": edge.hop,
+        }
+        for edge in edges
+    ]
 
 
 def relation_filter(

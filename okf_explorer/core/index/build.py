@@ -2,44 +2,69 @@
 reverse index, built by one scan of a source and cached on disk.
 
 `build_index` is incremental: given the previous index (in memory) or the disk
-cache, it rescans only pages whose fingerprint changed. The records it builds
-(`LinkIndex`, `ResolvedLink`) live in `index_model`; they are re-exported here.
+cache (`core.index.store`), it rescans only pages whose fingerprint changed. The
+records it builds (`LinkIndex`, `ResolvedLink`) live in `core.index.model`; they are
+re-exported here.
+
+Resolving one page's links (SPEC §3) is the hot loop of a cold build, done on plain
+rows: `PageLinks` resolves a page's raw links (`RawLink.to_row()` rows) and merges
+them into `ResolvedLink.to_row()` rows for whatever the build resolves itself.
+`LinkPass` runs the same code in a folder's scan workers while they read pages,
+against the listing's slugs alone (`SlugResolver.slugs_only`): every rule before
+`alias` depends on slugs alone, so each link it answers is answered as the full
+resolver would; a link only titles or aliases can settle is left open (its wiki
+target kept) for the build to finish, by the name rules alone, once every page's
+names are known.
+
+Last come the walk tables (`targets`, `reverse`, `out_rels`, `in_rels`), built from
+every page's resolved links once they are all known (see `LinkIndex`).
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Container, Mapping, Sequence
 from dataclasses import replace
-from typing import Literal
+from typing import Any, Literal
 
 import okf_explorer
 from okf_explorer.core.fast_gc import gc_paused
-from okf_explorer.core.index.cache import FORMAT_VERSION, IndexCache
 from okf_explorer.core.index.model import (
+    RESOLVED_COUNT_AT,
     RESOLVED_LINK_FIELDS,
     LinkIndex,
     ResolvedLink,
     ResolvedRow,
     Reusable,
 )
-from okf_explorer.core.index.page_pass import EarlyLinks, LinkPass, PageLinks
-from okf_explorer.core.index.reuse import Known, LazyMapping, cache_payload, lasting_failure
-from okf_explorer.core.index.walk_tables import plain_tables, typed_tables
-from okf_explorer.core.links.grammar import RawTuple
-from okf_explorer.core.links.typed import LINKS
+from okf_explorer.core.index.store import (
+    FORMAT_VERSION,
+    IndexCache,
+    Known,
+    LazyMapping,
+    cache_payload,
+    lasting_failure,
+)
+from okf_explorer.core.links.grammar import LinkKind, RawTuple
+from okf_explorer.core.links.resolution import NamesNeeded, Resolution, SlugResolver
+from okf_explorer.core.links.typed import LINKS, resolve_named
 from okf_explorer.core.pages import ErrorKind, PageInfo, is_reserved
 from okf_explorer.core.port import (
     CancelCheck,
-    LinkResolvingScanner,
+    Folder,
     PageSource,
     PageStub,
     ProgressCallback,
-    ReservedFiles,
-    RowScanner,
-    UnstampedListing,
 )
 
 __all__ = ["LinkIndex", "ResolvedLink", "build_index", "corpus_signature"]
+
+Resolved = tuple[str, str, tuple[str, ...]]
+"""How one raw link resolved: `(node, rule, candidates)`."""
+EarlyLinks = tuple[bool, Any]
+"""What `LinkPass` makes of a page: `(True, ResolvedLink rows)` when every link was
+settled, else `(False, [Resolved, or the wiki target left to the name rules, per raw
+link])`."""
 
 
 def build_index(
@@ -90,7 +115,7 @@ def _build(
         known = Known.from_index(previous)
     else:
         cached = store.load(source.cache_key) if store is not None else None
-        if cached is None and isinstance(source, UnstampedListing):
+        if cached is None and isinstance(source, Folder):
             stubs = source.enumerate_unstamped()  # nothing to compare: the scan stamps
         else:
             stubs = source.enumerate()
@@ -174,13 +199,12 @@ def _scan(
 ) -> tuple[Scanned, Early, LinkPass | None]:
     """Scan results by slug, and the links the scan workers resolved (by the
     `LinkPass` over the slugs of `everything`, the whole listing, returned too)
-    when the source can. A
-    `RowScanner` source hands `PageRow`s (a `PageInfo` row and `RawLink` rows),
-    which skips building `RawLink`s."""
+    when the source can: a `Folder` hands `PageRow`s (a `PageInfo` row and `RawLink`
+    rows, which skips building `RawLink`s), resolved as its workers read them."""
     scanned: Scanned = {}
     early: Early = {}
     link_pass = None
-    if isinstance(source, LinkResolvingScanner) and stubs:
+    if isinstance(source, Folder) and stubs:
         link_pass = LinkPass([stub.slug for stub in everything])
         # before the workers start, so a forked worker inherits the tables; a small
         # refresh builds only the tables its few pages need
@@ -190,10 +214,6 @@ def _scan(
             scanned[info.slug] = (info, links)
             if began is not None:
                 early[info.slug] = (links, began)
-    elif isinstance(source, RowScanner):
-        for info_row, links in source.scan_rows(stubs, progress, cancel):
-            info = PageInfo.from_row(info_row)
-            scanned[info.slug] = (info, links)
     else:
         for page in source.scan(stubs, progress, cancel):
             scanned[page.info.slug] = (page.info, tuple([link.to_row() for link in page.links]))
@@ -231,7 +251,7 @@ _RESERVED_TAILS = ("index", "log")
 
 def _mark_reserved(index: LinkIndex, source: PageSource) -> LinkIndex:
     """`index` / `log` pages marked reserved only in an OKF bundle: a plain vault's are
-    ordinary pages. A folder says which it is (`ReservedFiles`, `sources.folder.kind`);
+    ordinary pages. A `Folder` says which it is (`okf_reserved`);
     for any other source (a server) the same rule is applied to the whole listing: an
     OKF bundle when at least half of its other pages state a `type`. Also fixes pages
     reused from a cache written before the folder changed kind."""
@@ -239,7 +259,7 @@ def _mark_reserved(index: LinkIndex, source: PageSource) -> LinkIndex:
     named = [slug for slug in pages if slug.endswith(_RESERVED_TAILS) and is_reserved(slug)]
     if not named:
         return index
-    if isinstance(source, ReservedFiles):
+    if isinstance(source, Folder):
         okf = source.okf_reserved()
     else:
         typed = sum(1 for info in pages.values() if info.type)
@@ -336,3 +356,233 @@ _TO, _MANY, _REL, _INCOMING = (
     RESOLVED_LINK_FIELDS.index(name) for name in ("to", "ambiguous", "rel", "incoming")
 )
 """Where these `ResolvedLink` fields sit in a row."""
+
+
+class PageLinks:
+    """Resolves pages' links against one resolver, remembering answers across pages.
+
+    `slugs` is the set of page slugs (membership only). A wiki target that is
+    exactly a slug (and names no reference definition) resolves by the `exact`
+    rule without asking the resolver. Otherwise resolution depends only on the
+    target, its kind and the linking page's folder (relative paths, ties), so
+    answers are memoised on that (the folder only for relative paths; an
+    ambiguous match is re-chosen per page); a target with a reference definition
+    is resolved on its own.
+    """
+
+    def __init__(self, resolver: SlugResolver, slugs: Container[str]) -> None:
+        self.resolver = resolver
+        self.slugs = slugs
+        self._memo: dict[tuple[str, str, str], Resolution] = {}
+        self._wiki_memo: dict[str, Resolved] = {}
+
+    def one(self, slug: str, folder: str, link: RawTuple) -> Resolved:
+        """One raw link of page `slug` (in `folder`); may raise `NamesNeeded`."""
+        target, kind, _count, refdef, rel, incoming = link
+        resolver = self.resolver
+        if rel != LINKS and kind != "markdown":
+            resolution = resolve_named(resolver, self.slugs, target, slug, rel, incoming)
+        elif (
+            refdef is None
+            and kind != "markdown"
+            and target in self.slugs
+            and not target.endswith(".md")
+        ):  # what the wiki rules say, sooner (remembered for `all`)
+            known = self._wiki_memo[target] = (target, "exact", ())
+            return known
+        elif refdef is not None:
+            resolution = resolver.resolve(target, slug, kind, refdef)
+        elif kind == "markdown" or target.startswith(".") or target.endswith("/"):
+            if kind == "markdown" and (node := path_slug(target, folder, self.slugs)) is not None:
+                return node, "path", ()  # what the path rules say, sooner
+            key = (target, kind, folder)  # a relative path
+            resolution = self._memo.get(key)  # type: ignore[assignment]
+            if resolution is None:
+                resolution = self._memo[key] = resolver.resolve(target, slug, kind)
+        else:  # wiki and embed targets resolve alike, wherever they are written
+            known = self._wiki_memo.get(target)
+            if known is None:
+                known = self._wiki_memo[target] = self._wiki(target, slug, kind)
+            elif known[2]:  # the tie-break is per folder
+                known = self._wiki(target, slug, kind)
+            return known
+        return resolution.node, resolution.rule, resolution.candidates
+
+    def _wiki(self, target: str, slug: str, kind: LinkKind) -> Resolved:
+        """A wiki or embed target (not a path); its rule matches straight from the
+        resolver when one page matched (no tie-break, no `Resolution` to build)."""
+        if target[:1] != "/" and target == target.strip() and target:
+            rule, found = self.resolver.wiki_matches(target)
+            if isinstance(found, str):  # one page, or the node of a dangling name
+                return found, rule, ()
+        resolution = self.resolver.resolve(target, slug, kind)
+        return resolution.node, resolution.rule, resolution.candidates
+
+    def all(self, slug: str, raw: Sequence[RawTuple]) -> list[Resolved | str]:
+        """Each raw link resolved; where a `slugs_only` resolver needs names, the wiki
+        target it could not settle instead (`NamesNeeded`)."""
+        folder = slug.rpartition("/")[0]
+        found: list[Resolved | str] = []
+        memo = self._wiki_memo  # a body wiki or embed target answered before (`one`)
+        for link in raw:
+            if link[4] == LINKS and link[3] is None and link[1] != "markdown":
+                known = memo.get(link[0])
+                if known is not None and not known[2]:
+                    found.append(known)
+                    continue
+            try:
+                found.append(self.one(slug, folder, link))
+            except NamesNeeded as needed:
+                found.append(needed.args[0])
+        return found
+
+    def rows(self, slug: str, raw: Sequence[RawTuple]) -> list[tuple[Any, ...]]:
+        """The page's `ResolvedLink` rows (see `merged_rows`)."""
+        return merged_rows(raw, self.all(slug, raw))  # type: ignore[arg-type]
+
+    def finish(self, slug: str, raw: Sequence[RawTuple], early: list[Resolved | str]) -> list:
+        """`rows`, reusing what `LinkPass` settled (`early`, aligned with `raw`); only
+        the name rules are tried for the targets it left."""
+        folder = slug.rpartition("/")[0]
+        self.resolver.names_settle([known for known in early if isinstance(known, str)])
+        found = [
+            known if not isinstance(known, str) else self.one(slug, folder, link)
+            for link, known in zip(raw, early, strict=True)
+        ]
+        return merged_rows(raw, found)
+
+
+def path_slug(target: str, folder: str, slugs: Container[str]) -> str | None:
+    """The slug a Markdown link `target` written in `folder` names by the `path` rule
+    as written (SPEC §3 rule 1: `/` is the root, else the folder; `./`, `../` leading),
+    when that is plain to see: a lower-case `.md` target with no `.`-led, empty or
+    blank-led segment that names a slug exactly. None: ask the resolver
+    (`SlugResolver.resolve`, which answers the same whenever this answers)."""
+    if not target.endswith(".md") or target[:1].isspace():
+        return None
+    path = target[:-3]
+    if path[:1] == "/":
+        path = path[1:]
+    else:
+        while path[:3] == "../":
+            if not folder:
+                return None  # climbs above the root
+            folder, path = folder.rpartition("/")[0], path[3:]
+        if path[:2] == "./":
+            path = path[2:]
+        if folder:
+            path = f"{folder}/{path}"
+    if not path or path[0] in "./" or path[-1] == "/" or "/." in path or "//" in path:
+        return None
+    return path if path in slugs else None
+
+
+def merged_rows(raw: Sequence[RawTuple], resolved: Sequence[Resolved]) -> list[tuple[Any, ...]]:
+    """`ResolvedLink.to_row()` rows of a page's links, de-duplicated by target node
+    (first wins, counts summed); typed links by `(node, rel, incoming)`, and dropped
+    when a name matches no page."""
+    merged: dict[object, tuple[Any, ...]] = {}
+    for (target, kind, count, _refdef, rel, incoming), (node, rule, candidates) in zip(
+        raw, resolved, strict=True
+    ):
+        merge_key: object = node
+        if rel != LINKS:
+            if rule == "dangling" and (kind != "markdown" or incoming):
+                continue  # a name matching no page is no edge (gbrain drops it too)
+            merge_key = (node, rel, incoming)
+        first = merged.get(merge_key)
+        if first is None:  # a `ResolvedLink.to_row()` row
+            many = bool(candidates)
+            merged[merge_key] = (target, node, kind, rule, count, many, candidates, rel, incoming)
+        else:  # rare: a new tuple with the counts summed
+            at = RESOLVED_COUNT_AT
+            merged[merge_key] = (*first[:at], first[at] + count, *first[at + 1 :])
+    return list(merged.values())
+
+
+class LinkPass:
+    """Resolves links in scan workers, as pages are read (see the module docstring).
+
+    `prepare` builds its resolver's slug tables in this process: workers started
+    by `fork` inherit them, and `full` completes them for the main process. It
+    pickles as its slug list alone (a worker started otherwise builds its own).
+    """
+
+    def __init__(self, slugs: Sequence[str]) -> None:
+        self._slugs = list(slugs)
+        self._links: PageLinks | None = None
+
+    def __getstate__(self) -> list[str]:
+        return self._slugs
+
+    def __setstate__(self, slugs: list[str]) -> None:
+        self._slugs, self._links = slugs, None
+
+    def prepare(self, *, warm: bool = False) -> PageLinks:
+        """The resolving state of this process, made on first use; `warm` also builds
+        the slug tables now (worth it before many pages: each forked worker then
+        inherits them instead of building its own)."""
+        links = self._links
+        if links is None:
+            slugs = frozenset(self._slugs)
+            links = self._links = PageLinks(SlugResolver.slugs_only(slugs), slugs)
+        if warm:
+            links.resolver.warm(names=False)
+        return links
+
+    def full(self, pages: Mapping[str, PageInfo]) -> PageLinks:
+        """The main process's `PageLinks` over `pages` (the same slugs), with titles and
+        aliases, reusing the slug tables and answers made here."""
+        if self._links is None:
+            return PageLinks(SlugResolver.for_pages(pages.values()), pages)
+        return PageLinks(self._links.resolver.with_names(pages.values()), pages)
+
+    def __call__(self, slug: str, raw: Sequence[RawTuple]) -> EarlyLinks:
+        found = self.prepare().all(slug, raw)
+        for known in found:
+            if known.__class__ is str:
+                return False, found
+        return True, merged_rows(raw, found)  # type: ignore[arg-type]
+
+
+def plain_tables(index: LinkIndex, targets: dict[str, tuple[str, ...]] | None = None) -> None:
+    """The walk tables of a corpus whose links are all `links` (the hot path);
+    `targets` (slug → its links' nodes, in page order) when already known."""
+    if targets is None:
+        targets = {
+            slug: tuple([link.to for link in links]) for slug, links in index.forward.items()
+        }
+    reverse: dict[str, list[str]] = {}
+    for slug, tos in targets.items():
+        for node in tos:
+            froms = reverse.get(node)
+            if froms is None:
+                reverse[node] = [slug]
+            else:
+                froms.append(slug)
+    index.targets, index.out_rels, index.in_rels = targets, {}, {}
+    index.reverse = {node: tuple(froms) for node, froms in reverse.items()}
+
+
+def typed_tables(index: LinkIndex, injected: dict[str, list[tuple[str, str]]]) -> None:
+    """The walk tables with relations: pages in slug order, so `reverse` stays in slug order."""
+    targets: dict[str, tuple[str, ...]] = {}
+    out_rels: dict[str, tuple[str, ...]] = {}
+    reverse: dict[str, list[tuple[str, str]]] = {}
+    for slug, links in index.forward.items():
+        stated = [(link.to, link.rel) for link in links if not link.incoming]
+        # the same edge may be stated from both ends (`company` on a person and
+        # `key_people` on the company): it is one edge
+        edges = list(dict.fromkeys([*stated, *injected.get(slug, ())]))
+        targets[slug] = tuple([node for node, _ in edges])
+        if any(rel != LINKS for _, rel in edges):
+            out_rels[slug] = tuple([rel for _, rel in edges])
+        for node, rel in edges:
+            reverse.setdefault(node, []).append((slug, rel))
+    index.targets, index.out_rels = targets, out_rels
+    index.reverse = {node: tuple([frm for frm, _ in pairs]) for node, pairs in reverse.items()}
+    index.in_rels = {
+        node: tuple([rel for _, rel in pairs])
+        for node, pairs in reverse.items()
+        if any(rel != LINKS for _, rel in pairs)
+    }

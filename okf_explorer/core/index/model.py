@@ -1,6 +1,6 @@
 """The link index's records: `ResolvedLink`, `LinkIndex` and what a build may reuse.
 
-Building (`core.index.build`) and caching (`core.index.reuse`) both import this module
+Building (`core.index.build`) and caching (`core.index.store`) both import this module
 and it imports neither. Each stored record owns its row: `ResolvedLink.to_row()` /
 `from_row()` (as `RawLink` and `PageInfo` do), and only they know the positions.
 """
@@ -112,7 +112,7 @@ class LinkIndex:
     `exists`, `dangling_ids`. An index is never mutated after `build_index`
     returns it; a refresh builds a new one. On a warm start with nothing
     changed, `forward` and `raw_links` are read-only mappings built on first
-    use (`index_store.LazyMapping`): walks need only `targets` and `reverse`.
+    use (`core.index.store.LazyMapping`): walks need only `targets` and `reverse`.
     """
 
     pages: dict[str, PageInfo] = field(default_factory=dict)

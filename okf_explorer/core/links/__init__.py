@@ -1,9 +1,14 @@
-"""The OKF link grammar (SPEC §3): parsing link targets out of Markdown, and
-resolving them to slugs.
+"""The OKF link grammar (SPEC §3): finding links in Markdown, and resolving them to slugs.
 
-Parsing and resolution are separate: `extract_links` / `parse_links` only read
-text (`link_grammar`); `SlugResolver` knows the corpus (`link_resolution`), and
-is the one resolver every caller uses. This module is the public face of both.
+- `grammar`: the link scan (code masked out first): `extract_links` / `parse_links`
+  only read text;
+- `spans`: where each link of a text is, and the sentence around it (the TUI's
+  clickable links, backlink and path sentences, the server's `context`);
+- `resolution`: `SlugResolver`, the one resolver every caller uses, the forms of a
+  name it compares, and `suggest` for a name that resolves to nothing;
+- `typed`: frontmatter relations as typed edges, resolved by the same resolver.
+
+This module is the face of the grammar and the resolver.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from okf_explorer.core.links.resolution import (
     SlugResolver,
     looks_like_path,
     slugify,
+    suggest,
 )
 
 __all__ = [
@@ -39,6 +45,7 @@ __all__ = [
     "parse_links",
     "resolve",
     "slugify",
+    "suggest",
 ]
 
 

@@ -32,29 +32,111 @@ Choices where the SPEC is silent:
 - A path that climbs above the bundle root is dangling; its node keeps the
   unresolvable `..` segments (`../outside`). A dangling folder's node is
   `<folder>/index`; a dangling wiki target's node is the target without `.md`.
+The forms of a name the rules compare come first: gbrain's slug form (`slugify`),
+case-folded keys (`fold`, `fold_name`), what a target looks like (`looks_like_path`,
+`strip_md`) and the order of tied candidates (`tie_key`).
+
+Last, the one suggester for a name that resolves to nothing (`suggest`: the CLI's
+`no page` error, the TUI's `--start` notice, the server's fuzzy `get_page`). A page
+is scored by its best name among its slug, file name, stated or displayed title and
+aliases (case-folded, `.md` stripped):
+
+- a name that starts one of the page's words (`graph` → `graph-view`,
+  `Graph View`) scores 0.95, one contained anywhere in a name (`people/alic`)
+  0.9;
+- otherwise `difflib`'s similarity ratio, kept when at least `CUTOFF` (typos).
+
+Only the best of those three kinds of match is offered (`graph` suggests
+`graph-view`, not also `paragraphs`); best score first, then fewest folders,
+then code-point order.
 """
 
 from __future__ import annotations
 
 import copy
+import difflib
+import re
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from okf_explorer.core.links.grammar import LinkKind
-from okf_explorer.core.links.slug_forms import (
-    fold,
-    fold_name,
-    folder_of,
-    slugify,
-    strip_md,
-    tie_key,
-)
-from okf_explorer.core.links.slug_forms import looks_like_path as looks_like_path
-from okf_explorer.core.links.slug_forms import slugify_segment as slugify_segment
 
 if TYPE_CHECKING:
     from okf_explorer.core.pages import PageInfo
+
+
+_WHITESPACE = re.compile(r"\s+")
+_DROPPED = re.compile(r"[^\w.\-]")
+_HYPHENS = re.compile(r"-{2,}")
+
+
+def slugify_segment(segment: str) -> str:
+    """One path segment in gbrain's slug form (see `slugify`)."""
+    if segment.isascii():  # NFKD leaves ASCII as it is, with no combining marks
+        plain = segment.lower()
+    else:
+        decomposed = unicodedata.normalize("NFKD", segment)
+        plain = "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
+    hyphenated = _DROPPED.sub("", _WHITESPACE.sub("-", plain))
+    return _HYPHENS.sub("-", hyphenated).strip("-")
+
+
+def slugify(text: str) -> str:
+    """gbrain's slug form of a name: lowercase, accents stripped, whitespace → `-`,
+    hyphens collapsed, other punctuation dropped; applied per `/` segment.
+
+    Kept: letters and digits of any script, `-`, `_` and `.` (gbrain keeps all
+    three: `devbox.json` stays `devbox.json`, `v1.2` stays `v1.2`); dropped: every
+    other character. Segments that end up empty are dropped, so `a//b` and
+    `a/!!/b` give `a/b`.
+    `notes/My Draft Note` → `notes/my-draft-note`; `Café Über` → `cafe-uber`.
+    """
+    if text.isascii() and _is_plain_slug(lower := text.lower()):
+        return lower  # every step below leaves a plain slug as it is
+    segments = (slugify_segment(s) for s in text.split("/"))
+    return "/".join(s for s in segments if s)
+
+
+_PLAIN_SLUG = re.compile(r"[a-z0-9_]+(?:-[a-z0-9_]+)*(?:/[a-z0-9_]+(?:-[a-z0-9_]+)*)*")
+
+
+def _is_plain_slug(text: str) -> bool:
+    return _PLAIN_SLUG.fullmatch(text) is not None
+
+
+def tie_key(slug: str) -> tuple[int, str]:
+    """The order of candidates before the folder preference: fewest folders, then code points."""
+    return (slug.count("/"), slug)
+
+
+def folder_of(slug: str) -> str:
+    """The folder of a page (`""` at the root)."""
+    return slug.rpartition("/")[0]
+
+
+def strip_md(target: str) -> str:
+    """The target without a trailing `.md` (any case)."""
+    return target[:-3] if target.lower().endswith(".md") else target
+
+
+def fold_name(text: str) -> str:
+    """The key of a title or alias: whitespace collapsed, case-folded."""
+    return fold(" ".join(text.split()))
+
+
+def fold(text: str) -> str:
+    """Case-insensitive key; NFC first, so a macOS (NFD) file name matches a typed link."""
+    return text.casefold() if text.isascii() else unicodedata.normalize("NFC", text).casefold()
+
+
+def looks_like_path(target: str) -> bool:
+    """True for targets the SPEC calls paths: ending in `.md` or `/`, or
+    starting with `/`, `./`, `../`."""
+    t = target.strip()
+    return t.lower().endswith((".md", "/")) or t.startswith(("/", "./", "../"))
+
 
 ResolveRule = Literal[
     "path",
@@ -172,7 +254,7 @@ class SlugResolver:
         """A resolver that knows the slugs but not yet the titles and aliases (a build
         resolves while pages are still being read): it answers every name the rules
         before `alias` settle, and raises `NamesNeeded` for any other, so whatever it
-        answers is what the full resolver answers (`core.index.page_pass`)."""
+        answers is what the full resolver answers (`core.index.build`)."""
         return cls(slugs, names_known=False)
 
     @classmethod
@@ -411,3 +493,52 @@ def _is_anchored(target: str) -> bool:
 
 def _is_explicit_path(target: str) -> bool:
     return target.startswith(("/", "./", "../")) or target.endswith("/")
+
+
+CUTOFF = 0.75
+"""The least `difflib` ratio that counts as a typo of a name."""
+_WORD = re.compile(r"[^\W_]+")
+_WORD_START = 0.95
+_SUBSTRING = 0.9
+
+
+def _names(info: PageInfo) -> set[str]:
+    names = {fold(info.slug), fold(info.slug.rpartition("/")[2])}
+    if info.title:
+        names.add(fold_name(info.title))
+    names.update(fold_name(alias) for alias in info.aliases)
+    return names
+
+
+def _score(needle: str, names: Iterable[str]) -> float:
+    best = 0.0
+    matcher = difflib.SequenceMatcher(b=needle, autojunk=False)
+    for name in names:
+        if not name:
+            continue
+        if any(word.startswith(needle) for word in _WORD.findall(name)) and needle[0].isalnum():
+            return _WORD_START
+        if needle in name:
+            best = max(best, _SUBSTRING)
+            continue
+        matcher.set_seq1(name)
+        if matcher.real_quick_ratio() >= CUTOFF and matcher.quick_ratio() >= CUTOFF:
+            best = max(best, matcher.ratio())
+    return best if best >= CUTOFF else 0.0
+
+
+def suggest(name: str, pages: Iterable[PageInfo], limit: int = 3) -> list[str]:
+    """Up to `limit` slugs of pages whose names are close to `name`, best first."""
+    needle = fold_name(strip_md(name.strip()))
+    if not needle or limit <= 0:
+        return []
+    scored = []
+    for info in pages:
+        score = _score(needle, _names(info))
+        if score > 0:
+            scored.append((-score, tie_key(info.slug), info.slug))
+    scored.sort()
+    if scored and -scored[0][0] >= _SUBSTRING:  # word or substring matches: only that kind
+        best = -scored[0][0]
+        scored = [entry for entry in scored if -entry[0] == best]
+    return [slug for _, _, slug in scored[:limit]]

@@ -1,4 +1,4 @@
-"""Where the wiki-links of a text are: the grammar's answer with positions.
+"""Where the links of a text are, with positions, and the sentence around each.
 
 The TUI rewrites wiki-links into clickable links; it must find exactly the
 links the parser finds (not inside code, not escaped), so it asks here instead
@@ -9,23 +9,34 @@ original text. Reference definition lines are masked too, as the parser drops th
 what they define is kept, so a reference-style link (`[text][ref]`, `[ref][]`, `[ref]`)
 is a span with the definition's target, and a wiki-link whose name is a defined label
 (Foam's `[[lint]]` with `[lint]: cli/lint.md`) carries that definition (`refdef`).
+
+The sentence around a link is what a backlink shows of the page that links: the
+sentence holding the link, found by these spans (so a link inside code or escaped is
+never quoted), within its line (list markers, quote marks and heading hashes cut), at
+most `CONTEXT_CHARS` characters around the link. `b` reads it as the page renders it
+(links as their text, no emphasis marks, a table row as its cells); the server keeps
+it as written, as gbrain's `context` (`first_link_context`); unlinked mentions use the
+same sentence (`core.search.mentions`).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from okf_explorer.core.links.grammar import (
     _DEFINITION,
     _LINK,
     _PLACEHOLDER,
+    CODE_MARK,
     LinkKind,
     _markdown_target,
     _normalise_label,
     _wiki_target,
+    code_span_ranges,
+    prose_ranges,
 )
-from okf_explorer.core.links.masking import CODE_MARK, code_span_ranges, prose_ranges
 
 _ESCAPE = re.compile(r"\\([\\\[\]!()#<>])")
 _ESCAPED = "\x03"
@@ -154,3 +165,179 @@ def _reference(match: re.Match[str], definitions: Definitions) -> tuple[bool, st
     key = _normalise_label(text)
     end = match.start("label") - 1 if label is not None and ref else match.end()
     return key in definitions, definitions.get(key), end, end
+
+
+CONTEXT_CHARS = 240
+"""Characters of context kept around a link (the link itself always whole)."""
+
+_WINDOW = 4 * CONTEXT_CHARS
+"""Characters of the page read on each side of a link at most (a 10 MB line stays cheap)."""
+_LINE_LEAD = re.compile(r"[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+|>[ \t]*|#{1,6}[ \t]+)*")
+_SENTENCE_END = re.compile(r"[.!?][)\"'’”]*(?=\s)")
+_SPACE = re.compile(r"\s+")
+_TABLE_ROW = re.compile(r"[ \t]*\|")
+_CELL_BAR = re.compile(r"[ \t]*(?<!\\)\|[ \t]*")
+_MARKS = re.compile(r"\*\*|~~|`+|(?<![\w\\])__|__(?!\w)")
+"""Strong, strike and code marks, which a rendered sentence does not show (alone too:
+the link may stand between the two marks)."""
+_PAIRED = re.compile(r"(?<![\w*=\\])([*_]|==)(?=[^\s*_=])(.+?)(?<=[^\s\\])\1(?![\w*=])")
+"""`*word*`, `_word_`, `==word==`: the text between the marks."""
+
+LeadsHere = Callable[[str, LinkKind], bool]
+"""`leads_here(target, kind)`: whether a link written so leads to the page wanted."""
+
+
+@dataclass(frozen=True, slots=True)
+class LinkContext:
+    """One link and the sentence around it: `text[start:end]` is the link."""
+
+    text: str
+    start: int
+    end: int
+
+    @property
+    def link(self) -> str:
+        return self.text[self.start : self.end]
+
+
+def link_contexts(text: str, leads_here: LeadsHere) -> list[LinkContext]:
+    """The context of every link of `text` that `leads_here`, in order; each link
+    reads as its text (`[[a|the A]]` → `the A`) and emphasis marks are dropped
+    (`plain_markup`), as the page renders it.
+
+    Reference-style links count (`[text][ref]` leads where `[ref]: dest` does); a
+    wiki-link whose name is a defined label (Foam's `[[lint]]` with `[lint]:
+    cli/lint.md`) leads where the definition does when that leads here, else by
+    its name (the resolver tries the definition first, SPEC §3 rule 2)."""
+    found = []
+    spans = link_spans(text)
+    for span in spans:
+        if _leads(span, leads_here):
+            found.append(sentence_around(text, span.start, span.end, link_text(span), spans))
+    return found
+
+
+def first_link_context(text: str, target: str, spans: Sequence[WikiSpan] | None = None) -> str:
+    """The sentence around the first link of `text` whose target is written `target`
+    (as the parser reports it: `RawLink.target`), the link as written and the
+    whitespace collapsed; else around the first mention of `target` as plain text;
+    else empty. What a gbrain server keeps as a link's `context`. `spans` are
+    `link_spans(text)` when the caller has them (one page, many targets)."""
+    for span in link_spans(text) if spans is None else spans:
+        if span.target == target:
+            return sentence_around(text, span.start, span.end).text
+    position = text.find(target) if target.strip() else -1
+    if position < 0:
+        return ""
+    return sentence_around(text, position, position + len(target)).text
+
+
+def _leads(span: WikiSpan, leads_here: LeadsHere) -> bool:
+    if span.target is None:
+        return False
+    if span.refdef is not None and leads_here(span.refdef, "markdown"):
+        return True
+    return leads_here(span.target, span.kind)
+
+
+def told_context(text: str, root: str) -> LinkContext:
+    """A context line someone else cut (gbrain's per-link `context`), its links read as
+    their text; the link to `root` marked (else its first link, else none)."""
+    line = _SPACE.sub(" ", text).strip()
+    spans = link_spans(line)
+    if not spans:
+        return LinkContext(line, 0, 0)
+    named = (s for s in spans if s.target and s.target.removesuffix(".md").endswith(root))
+    chosen = next(named, spans[0])
+    before = plain_markup(rendered(line, 0, chosen.start, spans))
+    shown = plain_markup(link_text(chosen))
+    after = plain_markup(rendered(line, chosen.end, len(line), spans))
+    return LinkContext(before + shown + after, len(before), len(before) + len(shown))
+
+
+def link_text(span: WikiSpan) -> str:
+    """What a link reads as: its text (`[the A](a.md)`), else `wiki_text`."""
+    return span.inner if span.kind == "markdown" else wiki_text(span.inner)
+
+
+def wiki_text(inner: str) -> str:
+    """What a wiki-link reads as, as Obsidian shows it: its alias (`[[a|the A]]`), else
+    its target with the heading or block it points into after `>`
+    (`[[templates#Metadata]]` → `templates > Metadata`, `[[#Usage]]` → `Usage`)."""
+    for bar in ("\\|", "|"):  # `\|`: the pipe escaped inside a table
+        if bar in inner:
+            return inner.split(bar, 1)[1]
+    if "#" not in inner:
+        return inner
+    return " > ".join(part.strip() for part in inner.split("#") if part.strip())
+
+
+def sentence_around(
+    text: str,
+    start: int,
+    end: int,
+    shown: str | None = None,
+    spans: Sequence[WikiSpan] = (),
+) -> LinkContext:
+    """The sentence of `text` holding `text[start:end]`, on one line, whitespace
+    collapsed; the link reads as `shown` when given, the other links among `spans`
+    as their text."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    lead = _LINE_LEAD.match(text, line_start, start)
+    begin = lead.end() if lead is not None else line_start
+    for match in _SENTENCE_END.finditer(text, begin, start):
+        begin = match.end()
+    stop = _SENTENCE_END.search(text, end, line_end)
+    finish = stop.end() if stop is not None else line_end
+    far_before, far_after = start - begin > _WINDOW, finish - end > _WINDOW
+    begin, finish = max(begin, start - _WINDOW), min(finish, end + _WINDOW)
+    before = _SPACE.sub(" ", rendered(text, begin, start, spans)).lstrip()
+    after = _SPACE.sub(" ", rendered(text, end, finish, spans)).rstrip()
+    before, after = "…" * far_before + before, after + "…" * far_after
+    if shown is not None:  # read as the page renders it
+        before, after, shown = plain_markup(before), plain_markup(after), plain_markup(shown)
+        if _TABLE_ROW.match(text, line_start) is not None:
+            before, after = _cells(before, leading=True), _cells(after, leading=False)
+    link = _SPACE.sub(" ", text[start:end] if shown is None else shown)
+    room = max(0, CONTEXT_CHARS - len(link))
+    after_room = max(room // 2, room - len(before))
+    before_room = room - min(len(after), after_room)
+    before, after = _cut(before, before_room, keep_end=True), _cut(after, after_room, False)
+    return LinkContext(before + link + after, len(before), len(before) + len(link))
+
+
+def _cells(part: str, *, leading: bool) -> str:
+    """A piece of a table row as the table shows it: `| a | b |` → `a │ b`."""
+    part = part.lstrip("| ") if leading else part.rstrip("| ")
+    return _CELL_BAR.sub(" │ ", part)
+
+
+def plain_markup(text: str) -> str:
+    """`text` without its inline Markdown marks (`**b**`, `_i_`, `` `c` ``, `~~s~~`,
+    `==h==`): each piece of a sentence is cleaned on its own, so the marks around a
+    link (`**[[x]]**`) go too."""
+    if not any(mark in text for mark in "*_~=`"):
+        return text
+    return _PAIRED.sub(r"\2", _MARKS.sub("", text))
+
+
+def rendered(text: str, low: int, high: int, spans: Sequence[WikiSpan]) -> str:
+    """`text[low:high]` with each of `spans` wholly inside it read as its text."""
+    pieces, at = [], low
+    for span in spans:
+        if span.start >= low and span.end <= high:
+            pieces += [text[at : span.start], link_text(span)]
+            at = span.end
+    pieces.append(text[at:high])
+    return "".join(pieces)
+
+
+def _cut(part: str, room: int, keep_end: bool) -> str:
+    """`part` cut to `room` characters on its far side from the link (`…` marks the cut)."""
+    if len(part) <= room:
+        return part
+    if room <= 1:
+        return ""
+    return "…" + part[len(part) - room + 1 :] if keep_end else part[: room - 1] + "…"

@@ -20,17 +20,18 @@ checked.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from okf_explorer.core.errors import PageNotFound
-from okf_explorer.core.links.context import CONTEXT_CHARS, sentence_around
-from okf_explorer.core.links.masking import code_span_ranges, prose_ranges
-from okf_explorer.core.links.spans import link_spans
+from okf_explorer.core.links.grammar import code_span_ranges, prose_ranges
+from okf_explorer.core.links.spans import CONTEXT_CHARS, link_spans, sentence_around
 from okf_explorer.core.pages import PageInfo
 
 if TYPE_CHECKING:
-    from okf_explorer.core.brain import Brain
+    from okf_explorer.core.index.model import LinkIndex
+    from okf_explorer.core.search.text_index import TextIndex
 
 MIN_NAME = 3
 MAX_CANDIDATES = 500
@@ -158,14 +159,17 @@ def find_mention(body: str, pattern: re.Pattern[str]) -> tuple[str, int, int] | 
 def sentence_of(body: str, start: int, end: int) -> tuple[str, int, int]:
     """The sentence of `body` holding `[start, end)`, on one line, read as the page
     renders it (links as their text, emphasis marks and list markers dropped), as a
-    backlink's sentence is (`core.links.context`)."""
+    backlink's sentence is (`core.links.spans`)."""
     found = sentence_around(body, start, end, body[start:end], link_spans(body))
     return found.text, found.start, found.end
 
 
-def unlinked_mentions(brain: Brain, slug: str) -> list[Mention]:
-    """Pages that mention `slug`'s page without linking to it, in slug order."""
-    index = brain.ensure_index()
+def unlinked_mentions(
+    index: LinkIndex, text_index: Callable[[], TextIndex], slug: str
+) -> list[Mention]:
+    """Pages that mention `slug`'s page without linking to it, in slug order
+    (`Brain.unlinked_mentions`). `text_index()` is asked only when the page has a name
+    to search for (it may sync the full-text index first)."""
     info = index.pages.get(slug)
     if info is None:
         raise PageNotFound(slug)
@@ -175,7 +179,7 @@ def unlinked_mentions(brain: Brain, slug: str) -> list[Mention]:
     pattern = name_pattern(names)
     if pattern is None:
         return []
-    texts = brain.text_search().text_index()
+    texts = text_index()
     candidates: set[str] = set()
     for name in names:
         candidates.update(texts.pages_with_phrase(_SEPARATOR.sub(" ", name)))

@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 import re
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from okf_explorer.core.errors import PageNotFound, PageUnreadable
@@ -31,7 +31,7 @@ from okf_explorer.core.text_safety import printable
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from okf_explorer.core.brain_index import IndexedBrain
+    from okf_explorer.core.pages import PageInfo
 
 log = logging.getLogger(__name__)
 
@@ -43,10 +43,25 @@ _OPERATORS = frozenset({"AND", "OR", "NOT", "NEAR"})
 
 
 class TextSearch:
-    """Searches and the text index of one brain (`IndexedBrain.text_search()`)."""
+    """Searches and the text index of one brain (`Brain.text_search()`).
 
-    def __init__(self, brain: IndexedBrain, path: Path | None, *, use_server: bool) -> None:
-        self._brain = brain
+    `link_index()` is the brain's current link index (built if needed), `tagged(tag)`
+    its pages with a tag (what a server's answer is filtered by), `path` where the text
+    index is kept (None: in memory).
+    """
+
+    def __init__(
+        self,
+        source: PageSource,
+        link_index: Callable[[], LinkIndex],
+        tagged: Callable[[str], Iterable[PageInfo]],
+        path: Path | None,
+        *,
+        use_server: bool,
+    ) -> None:
+        self._source = source
+        self._link_index = link_index
+        self._tagged = tagged
         self._path = path
         self._use_server = use_server
         self._lock = threading.Lock()
@@ -84,10 +99,10 @@ class TextSearch:
 
     def text_index(self) -> TextIndex:
         """The local text index, synced with the brain's current link index."""
-        link_index = self._brain.ensure_index()
+        link_index = self._link_index()
         with self._lock:
             if self._index is None:
-                self._index = TextIndex(self._path, self._brain.source.cache_key)
+                self._index = TextIndex(self._path, self._source.cache_key)
             if self._synced is not link_index:
                 self._index.sync(link_index.pages, self._reader())
                 self._synced = link_index
@@ -109,13 +124,13 @@ class TextSearch:
                 self._synced = None
 
     def _reader(self):
-        source = self._brain.source
+        source = self._source
         if isinstance(source, BodyReader):
             return source.read_bodies
         return lambda slugs: _bodies_one_by_one(source, slugs)
 
     def _server(self) -> ServerSearch | None:
-        source = self._brain.source
+        source = self._source
         if self._use_server and isinstance(source, ServerSearch):
             return source
         return None
@@ -131,7 +146,7 @@ class TextSearch:
             return None
         tagged = None
         if query.tag:
-            tagged = {info.slug for info in self._brain.pages(tag=query.tag)}  # type: ignore[attr-defined]
+            tagged = {info.slug for info in self._tagged(query.tag)}
         words = _query_words(query.text)
         hits: list[SearchHit] = []
         seen: set[str] = set()

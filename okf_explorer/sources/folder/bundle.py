@@ -16,15 +16,40 @@ SPEC §2 on disk:
   is a bundle with no pages;
 - a sub-folder that cannot be listed (permissions) is skipped silently;
 - `index` / `log` pages are OKF reserved files only when the folder reads as an
-  OKF bundle (`bundle_kind`); in a plain vault they are ordinary pages.
+  OKF bundle (`is_okf_bundle`, below); in a plain vault they are ordinary pages.
 
 `enumerate` only lists and stats; `scan` reads and parses, in two worker
 processes when the batch is large enough to pay for them.
+
+Is a folder an OKF bundle, or a plain vault (`is_okf_bundle`)? It decides what
+`index.md` and `log.md` are. OKF reserves `index.md` (a directory listing) and
+`log.md` (an update history) at every level of a bundle (OKF §3.1). A Foam workspace
+or an Obsidian vault has no such rule: there `index.md` is an ordinary page its author
+wrote ("What is Foam?"), and showing it as "(reserved)", leaving it out of orphans and
+mentions, misreads it.
+
+A folder is read as an **OKF bundle** when either
+
+1. its root `index.md` declares `okf_version` in its frontmatter (OKF §12, the only
+   frontmatter an OKF index may carry), or
+2. at least half of its concept files (any `.md` but `index.md` / `log.md`) state a
+   non-empty `type` in their frontmatter: OKF requires `type` on every concept (§4.1,
+   §11), while vaults seldom set it. The files looked at are the first
+   `SAMPLE_FILES` met walking the folder breadth-first (the root's files, then its
+   sub-folders', each folder in name order, hidden names skipped), each read only
+   to `HEAD_BYTES`: a sample, so the answer costs a few milliseconds however large
+   the folder is and is ready before the index (the first page drawn already knows).
+
+Otherwise it is a vault, and its `index`/`log` pages are ordinary pages. A folder
+with no concept files at all is a vault unless it declares `okf_version`.
+`okf-explorer validate` is unaffected: it checks a folder as an OKF bundle, so it
+always applies the reserved-file rules (§8, §9).
 """
 
 from __future__ import annotations
 
 import os
+import re
 import stat
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
@@ -43,7 +68,6 @@ from okf_explorer.core.port import (
     ScannedPage,
     ServerGraph,
 )
-from okf_explorer.sources.folder.kind import is_okf_bundle
 from okf_explorer.sources.folder.page_paths import (
     MARKDOWN_SUFFIX,
     file_fingerprint,
@@ -73,7 +97,7 @@ class BundleSource:
 
     @property
     def local_root(self) -> Path:
-        """The real (symlink-resolved) absolute root folder (`LocalFolder`)."""
+        """The real (symlink-resolved) absolute root folder (`Folder`)."""
         return Path(self._root)
 
     def enumerate(self) -> list[PageStub]:
@@ -81,7 +105,7 @@ class BundleSource:
         return self._listing(stamp=True)
 
     def enumerate_unstamped(self) -> list[PageStub]:
-        """`enumerate` without a `stat` per file (`UnstampedListing`): each stub's
+        """`enumerate` without a `stat` per file (`Folder`): each stub's
         fingerprint is empty, and the scan takes the file's own as it reads it (at
         10k pages the walk costs 7 ms instead of 45)."""
         return self._listing(stamp=False)
@@ -104,15 +128,15 @@ class BundleSource:
         return page
 
     def okf_reserved(self) -> bool:
-        """Whether `index` / `log` pages are OKF reserved files (`ReservedFiles`): only
-        when the folder reads as an OKF bundle (`bundle_kind.is_okf_bundle`)."""
+        """Whether `index` / `log` pages are OKF reserved files (`Folder`): only
+        when the folder reads as an OKF bundle (`is_okf_bundle`)."""
         okf = self._okf
         if okf is None:
             okf = self._okf = is_okf_bundle(self._root)
         return okf
 
     def page_file(self, slug: str) -> Path:
-        """The file of `slug` (`PageFiles`); `PageNotFound` for a hostile slug."""
+        """The file of `slug` (`Folder`); `PageNotFound` for a hostile slug."""
         return Path(page_path(self._root, slug))
 
     def scan(
@@ -153,7 +177,7 @@ class BundleSource:
         cancel: CancelCheck | None = None,
     ) -> Iterator[tuple[PageRow, Any]]:
         """`scan_rows`, each page's links also resolved by `resolve` in the worker that
-        read it (`LinkResolvingScanner`)."""
+        read it (`Folder`)."""
         self._check_root()
         items = [(stub.slug, stub.fingerprint) for stub in stubs]
         if not items:
@@ -314,3 +338,77 @@ def _walk_one(
                 stubs.append(PageStub(prefix + name[:-3], fingerprint))
         except OSError:
             continue
+
+
+SAMPLE_FILES = 64
+"""At most this many concept files are looked at."""
+HEAD_BYTES = 8192
+"""Only this much of each file is read (a frontmatter longer than that counts as no `type`)."""
+
+_RESERVED_FILES = frozenset({"index.md", "log.md"})
+_FRONTMATTER = re.compile(r"\A\ufeff?---[ \t]*\r?\n(.*?)^(?:---|\.\.\.)[ \t]*\r?$", re.S | re.M)
+_TYPE = re.compile(r"^type[ \t]*:[ \t]*(?P<value>[^#\r\n]*)", re.M)
+_VERSION = re.compile(r"^okf_version[ \t]*:", re.M)
+_EMPTY_VALUES = frozenset({"", "''", '""', "~", "null", "Null", "NULL", "[]", "{}"})
+
+
+def is_okf_bundle(root: str) -> bool:
+    """True when the real folder `root` reads as an OKF bundle (see the module doc)."""
+    index = _frontmatter_of(os.path.join(root, "index.md"))
+    if index is not None and _VERSION.search(index):
+        return True
+    typed = sampled = 0
+    for path in _concept_files(root):
+        sampled += 1
+        block = _frontmatter_of(path)
+        typed += block is not None and _states_type(block)
+    return sampled > 0 and 2 * typed >= sampled
+
+
+def _states_type(block: str) -> bool:
+    match = _TYPE.search(block)
+    return match is not None and match.group("value").strip() not in _EMPTY_VALUES
+
+
+def _frontmatter_of(path: str) -> str | None:
+    """The frontmatter block of a file's head, or None (no block, unreadable)."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(HEAD_BYTES)
+    except OSError:
+        return None
+    match = _FRONTMATTER.match(head.decode("utf-8", "replace"))
+    return match.group(1) if match else None
+
+
+def _concept_files(root: str) -> list[str]:
+    """Up to `SAMPLE_FILES` concept files, breadth-first, each folder in name order."""
+    found: list[str] = []
+    folders = [root]
+    while folders and len(found) < SAMPLE_FILES:
+        deeper: list[str] = []
+        for folder in folders:
+            try:
+                with os.scandir(folder) as listing:
+                    entries = sorted(listing, key=lambda entry: entry.name)
+            except OSError:
+                continue
+            for entry in entries:
+                name = entry.name
+                if name.startswith("."):
+                    continue
+                try:
+                    if entry.is_dir(follow_symlinks=False):
+                        deeper.append(entry.path)
+                    elif (
+                        name.endswith(MARKDOWN_SUFFIX)
+                        and name not in _RESERVED_FILES
+                        and entry.is_file()
+                    ):
+                        found.append(entry.path)
+                except OSError:
+                    continue
+                if len(found) >= SAMPLE_FILES:
+                    return found
+        folders = deeper
+    return found

@@ -46,7 +46,7 @@ WORKERS = 2
 
 
 Resolve = Callable[[str, tuple[RawTuple, ...]], Any]
-"""What resolves a page's links as it is read (`core.index.page_pass.LinkPass`, picklable)."""
+"""What resolves a page's links as it is read (`core.index.build.LinkPass`, picklable)."""
 ResolvedRow = tuple[PageRow, Any]
 """A page's row and what `Resolve` made of its links (None: unreadable or no links)."""
 

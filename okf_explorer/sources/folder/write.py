@@ -1,4 +1,4 @@
-"""`FolderWriter`: the write port (`core.page_write`) over a bundle folder.
+"""`FolderWriter`: the write port (`core.port`) over a bundle folder.
 
 One page is one file, `ROOT/SLUG.md`, created atomically and never over anything
 (`core.atomic.atomic_create`): the data is read back from the temporary file
@@ -14,7 +14,7 @@ when the name turns out to be taken at the moment of creation:
 - a page we saved with the same idempotency key → `unchanged`, no write at all:
   its bytes are kept as they are, a person's edit included (so saving one slice
   twice gives one file, its `generated.at` that of the first save); the detail
-  says whether they are this save's bytes (`core.page_write.same_slice`), as the
+  says whether they are this save's bytes (`core.port.same_slice`), as the
   gbrain writer's does;
 - anything else (another page, a page we saved of other content, a folder,
   a symbolic link out of the bundle, the page another save created a moment
@@ -35,7 +35,7 @@ from pathlib import Path
 
 from okf_explorer.core.atomic import atomic_create
 from okf_explorer.core.export.saved_page import check_new_slug, saved_key
-from okf_explorer.core.page_write import PAGE_EXISTS, SaveOutcome, SaveResult, same_slice
+from okf_explorer.core.port import PAGE_EXISTS, SaveOutcome, SaveResult, same_slice
 
 _REFUSING_ERRNOS = frozenset({errno.EACCES, errno.EPERM, errno.EROFS})
 

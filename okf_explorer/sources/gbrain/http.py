@@ -1,4 +1,4 @@
-"""The HTTP layer under the MCP client: a real deadline per request and a cap per reply.
+"""What bounds a server's reply: a real deadline per request, a cap per reply, bounded JSON.
 
 httpx timeouts bound each socket operation, not a request: a server that answers
 `200` and then sends one byte a second never trips a 3 s read timeout. Two guards
@@ -15,12 +15,21 @@ make `--timeout S` a deadline from the first byte sent to the last byte read:
 `MAX_REPLY_BYTES` caps one reply (64 MiB, counted after decompression): a larger
 declared `Content-Length` is refused before reading, and a body is cut off as soon
 as it passes the cap, so memory stays bounded whatever a server sends. SSE replies
-are split into lines as they stream (`mcp_sse.sse_lines`), never read whole.
+are split into lines as they stream (`transport.sse_lines`), never read whole.
+
+Every JSON text a server sends (the JSON-RPC message, a tool's payload text, an error
+body) goes through `decode`, with bounded nesting. `json.loads` recurses once per level:
+a reply nested 100,000 deep raises `RecursionError` from inside the decoder, and one
+nested 600 deep decodes but breaks whatever walks it next (printing it as indented JSON,
+rendering a page header); `decode` refuses both with a `ProtocolError` naming the
+server. gbrain's replies nest under ten levels, plus a page's frontmatter (which bundles
+cap at 64 levels, `bounded_yaml`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -199,3 +208,40 @@ def capped_chunks(
 def _too_large(label: str, limit: int) -> ProtocolError:
     size = f"{limit >> 20} MiB" if limit % (1 << 20) == 0 else f"{limit:,} bytes"
     return ProtocolError(f"{label} sent a reply larger than {size}, the most okf-explorer reads")
+
+
+MAX_REPLY_DEPTH = 128
+"""Deepest nesting of arrays and objects accepted in one JSON text from a server."""
+
+
+def decode(text: str | bytes | bytearray, label: str) -> Any:
+    """`json.loads(text)`, nested at most `MAX_REPLY_DEPTH` deep.
+
+    Raises `ProtocolError` ("`label` sent JSON nested deeper than …") past it, and
+    `ValueError` for text that is not JSON (each caller says what it was reading)."""
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        raise too_deep(label) from None
+    if not nested_within(value, MAX_REPLY_DEPTH):
+        raise too_deep(label)
+    return value
+
+
+def too_deep(label: str) -> ProtocolError:
+    return ProtocolError(f"{label} sent JSON nested deeper than {MAX_REPLY_DEPTH} levels")
+
+
+def nested_within(value: Any, limit: int) -> bool:
+    """True when no array or object in `value` sits more than `limit` levels deep
+    (`[]` is one level). Iterative, so any depth can be measured."""
+    if not isinstance(value, dict | list):
+        return True
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > limit:
+            return False
+        children = node.values() if isinstance(node, dict) else node
+        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+    return True

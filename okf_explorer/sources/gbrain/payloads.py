@@ -33,10 +33,11 @@ from okf_explorer.core.errors import (
     ProtocolError,
 )
 from okf_explorer.core.links import extract_links
+from okf_explorer.core.okf.meta import summary as okf_summary
 from okf_explorer.core.pages import Page, PageInfo, is_reserved
 from okf_explorer.core.port import PageStub
 from okf_explorer.sources.frontmatter import split_frontmatter
-from okf_explorer.sources.gbrain.bounded_json import decode
+from okf_explorer.sources.gbrain.http import decode
 
 _LEADING_BLANK_LINES = re.compile(r"\A(?:[ \t]*\r?\n)+")
 _AUTH_CODES = frozenset({"insufficient_scope", "invalid_token", "unauthorized", "forbidden"})
@@ -130,6 +131,8 @@ def page_of(payload: dict[str, Any], requested: str) -> Page:
         body = "\n\n".join(p for p in parts if isinstance(p, str) and p)
     tags = payload.get("tags")
     updated_at = text_or_none(payload.get("updated_at"))
+    frontmatter = dict(frontmatter) if isinstance(frontmatter, dict) else {}
+    status, trust, stale_after = okf_summary(frontmatter)
     return Page(
         slug=slug,
         title=text_or_none(payload.get("title")) or slug.rsplit("/", 1)[-1],
@@ -137,10 +140,13 @@ def page_of(payload: dict[str, Any], requested: str) -> Page:
         content=body,
         type=text_or_none(payload.get("type")),
         tags=tuple(str(t) for t in tags) if isinstance(tags, list) else (),
-        frontmatter=dict(frontmatter) if isinstance(frontmatter, dict) else {},
+        frontmatter=frontmatter,
         updated_at=updated_at,
         reserved=is_reserved(slug),
         fingerprint=updated_at or text_or_none(payload.get("content_hash")) or "",
+        okf_status=status,
+        okf_trust=trust,
+        okf_stale_after=stale_after,
     )
 
 

@@ -1,8 +1,9 @@
 """`McpSource`: a gbrain-compatible MCP server (gbrain itself, or our own `serve`) as a
 `PageSource`.
 
-The wire is `mcp_transport.JsonRpcTransport`; replies are decoded by `mcp_payloads`;
-scans run in `mcp_scan`. Choices where the SPEC is silent (GBRAIN_PROTOCOL.md says why):
+The wire is `transport.JsonRpcTransport`; replies are decoded by `payloads`; scans run
+`get_page` batches on a bounded thread pool (below). Choices where the SPEC is silent
+(GBRAIN_PROTOCOL.md says why):
 
 - `enumerate` pages through `list_pages` with `sort: "slug"`, `limit: 100` and an
   `offset` that advances by the rows received. It stops at an empty page, or at a
@@ -14,7 +15,7 @@ scans run in `mcp_scan`. Choices where the SPEC is silent (GBRAIN_PROTOCOL.md sa
   silently partial brain.
   The result is re-sorted by code point. `slugs_with_tag` pages the same way with
   the server's `tag` filter (gbrain's rows carry no tags to filter locally).
-- Stub fingerprints are `updated_at` (see `mcp_payloads.stub_of`); the shared index
+- Stub fingerprints are `updated_at` (see `payloads.stub_of`); the shared index
   builder keys its cache by `cache_key` (the URL without credentials) and rescans
   only pages whose fingerprint changed.
 - `scan` sends `get_page` calls as JSON-RPC batches when the server accepts them
@@ -25,12 +26,21 @@ scans run in `mcp_scan`. Choices where the SPEC is silent (GBRAIN_PROTOCOL.md sa
   `include_content` (gbrain then skips re-serialising the frontmatter as YAML, and
   sends less) and joins `compiled_truth` + `timeline`. A page whose timeline and
   remaining text both hold links is fetched again with `content` in the same
-  worker (`mcp_payloads.split_is_exact`), so forward-link order stays exact.
+  worker (`payloads.split_is_exact`), so forward-link order stays exact.
   `get_page` / `get_pages` (display) always ask for `content`.
 - `server_graph()` is offered when `tools/list` has a way to ask each side:
   `get_links` / `get_backlinks`, or `traverse_graph` at depth 1 on gbrain's reduced
-  `starter` surface (see `mcp_graph`); it holds existing pages only (servers drop
+  `starter` surface (see `sources.gbrain.graph`); it holds existing pages only (servers drop
   dangling targets) and one row per (from, to).
+
+Scanning many pages (`scan_concurrently`): a cold scan is bounded by the server's
+throughput (GBRAIN_PROTOCOL.md §8): what helps is fewer round trips (JSON-RPC batches of
+up to `BATCH_PAGES` calls per POST, when the server accepts them) and a few requests in
+flight, not many threads. The pool holds `concurrency` workers; each takes one chunk of
+stubs at a time. Chunks are small enough that every worker gets one on a small scan.
+
+Cancellation is polled every 50 ms; once the scan stops (cancelled, failed, or the
+caller stopped iterating) workers that have not started return at once.
 """
 
 from __future__ import annotations
@@ -39,17 +49,26 @@ import functools
 import logging
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from okf_explorer.core.errors import OkfError, PageNotFound, PageUnreadable, ProtocolError
-from okf_explorer.core.pages import Page
+from okf_explorer.core.errors import (
+    Cancelled,
+    OkfError,
+    PageNotFound,
+    PageUnreadable,
+    ProtocolError,
+)
+from okf_explorer.core.pages import Page, PageInfo, is_reserved
 from okf_explorer.core.port import (
     CancelCheck,
     PageStub,
     ProgressCallback,
     ScannedPage,
     ServerGraph,
+    scan_one,
 )
 from okf_explorer.sources.gbrain.graph import McpServerGraph, graph_for, relation_of_type
 from okf_explorer.sources.gbrain.payloads import (
@@ -58,7 +77,6 @@ from okf_explorer.sources.gbrain.payloads import (
     split_is_exact,
     stub_of,
 )
-from okf_explorer.sources.gbrain.scan import PageOutcome, scan_concurrently
 from okf_explorer.sources.gbrain.transport import JsonRpcTransport
 from okf_explorer.sources.gbrain.url_redaction import redact_url, url_secrets
 
@@ -295,7 +313,7 @@ class McpSource:
         progress: ProgressCallback | None = None,
         cancel: CancelCheck | None = None,
     ) -> Iterator[ScannedPage]:
-        """Fetch and parse pages concurrently (see `mcp_scan`); yields in any order."""
+        """Fetch and parse pages concurrently (see `scan_concurrently`); yields in any order."""
         if stubs:
             self._rpc.ensure_initialized()
         fetch = functools.partial(self.get_pages, content=False)
@@ -328,7 +346,7 @@ class McpSource:
         return [row for row in rows if isinstance(row, dict) and isinstance(row.get("slug"), str)]
 
     def server_graph(self) -> ServerGraph | None:
-        """The server's stored graph from the graph tools it lists (`mcp_graph`), or None
+        """The server's stored graph from the graph tools it lists (`sources.gbrain.graph`), or None
         when it lists no way to ask one side."""
         return graph_for(self.call_tool, self._label, self.tools())
 
@@ -346,3 +364,87 @@ def _get_page_params(slug: str, content: bool = True) -> dict[str, Any]:
         {"slug": slug, "include_content": True} if content else {"slug": slug}
     )
     return {"name": "get_page", "arguments": arguments}
+
+
+BATCH_PAGES = 20
+POLL_S = 0.05
+
+PageOutcome = Page | PageNotFound | PageUnreadable
+FetchPages = Callable[[Sequence[str]], list[PageOutcome]]
+"""Fetches pages by slug: a `Page`, or the page-level error, per slug, in order;
+source-level failures raise."""
+
+
+def scan_concurrently(
+    fetch: FetchPages,
+    stubs: Sequence[PageStub],
+    concurrency: int,
+    progress: ProgressCallback | None = None,
+    cancel: CancelCheck | None = None,
+) -> Iterator[ScannedPage]:
+    """`PageSource.scan` over `fetch`: yields as chunks complete (any order)."""
+    todo = list(stubs)
+    total = len(todo)
+    if total == 0:
+        return
+    size = max(1, min(BATCH_PAGES, -(-total // concurrency)))
+    chunks = iter([todo[i : i + size] for i in range(0, total, size)])
+    stopped = threading.Event()
+    pending: set[Future[list[ScannedPage]]] = set()
+    done = 0
+    executor = ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="okf-mcp-scan")
+    try:
+        while True:
+            if cancel is not None and cancel():
+                raise Cancelled("scan")
+            while len(pending) < concurrency:
+                chunk = next(chunks, None)
+                if chunk is None:
+                    break
+                pending.add(executor.submit(_scan_chunk, fetch, chunk, stopped))
+            if not pending:
+                return
+            finished, pending = wait(pending, timeout=POLL_S, return_when=FIRST_COMPLETED)
+            for future in finished:
+                for scanned in future.result():
+                    if cancel is not None and cancel():
+                        raise Cancelled("scan")
+                    done += 1
+                    yield scanned
+                    if progress is not None:
+                        progress(done, total)
+    finally:
+        stopped.set()
+        for future in pending:
+            future.cancel()
+        executor.shutdown(wait=False, cancel_futures=True)
+
+
+def _scan_chunk(
+    fetch: FetchPages, chunk: list[PageStub], stopped: threading.Event
+) -> list[ScannedPage]:
+    if stopped.is_set():
+        raise Cancelled("scan")
+    outcomes = fetch([stub.slug for stub in chunk])
+    return [_scanned(stub, outcome) for stub, outcome in zip(chunk, outcomes, strict=True)]
+
+
+def _scanned(stub: PageStub, outcome: PageOutcome) -> ScannedPage:
+    """The index entry of one page; its fingerprint is the listing's, so the cache
+    compares like with like on the next run."""
+    if isinstance(outcome, Page):
+        scanned = scan_one(outcome)
+        if scanned.info.fingerprint == stub.fingerprint:
+            return scanned
+        return ScannedPage(replace(scanned.info, fingerprint=stub.fingerprint), scanned.links)
+    info = PageInfo(
+        slug=stub.slug,
+        title=stub.info.title if stub.info else stub.slug.rsplit("/", 1)[-1],
+        type=stub.info.type if stub.info else None,
+        reserved=is_reserved(stub.slug),
+        readable=False,
+        error=str(outcome),
+        fingerprint=stub.fingerprint,
+        error_kind=outcome.kind if isinstance(outcome, PageUnreadable) else "missing",
+    )
+    return ScannedPage(info, ())

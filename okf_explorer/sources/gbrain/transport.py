@@ -2,7 +2,7 @@
 
 Design choice: a synchronous `httpx.Client` (one keep-alive connection pool, which
 httpx makes safe to share between threads) driven by a bounded thread pool in
-`mcp_scan`. The `PageSource` protocol is synchronous and already called from
+`McpSource.scan`. The `PageSource` protocol is synchronous and already called from
 worker threads, so a private event loop behind a sync facade would only add a
 second concurrency model; on loopback the server, not the client, is the bottleneck,
 and what cuts its work is fewer round trips (`request_batch`), not more threads.
@@ -14,42 +14,43 @@ What this module guarantees:
 - replies are read as SSE (several events, notifications and foreign ids skipped)
   or plain JSON (an object or a batch array);
 - no hang: a request (all its attempts) ends `timeout` seconds after it is sent,
-  whatever the server does (`mcp_http`), with `unreachable (timed out after S s)`;
-- bounded memory: a reply over `mcp_http.MAX_REPLY_BYTES` is refused, read no
+  whatever the server does (`sources.gbrain.http`), with `unreachable (timed out after S s)`;
+- bounded memory: a reply over `http.MAX_REPLY_BYTES` is refused, read no
   further than that; SSE is parsed line by line as it streams;
 - idempotent reads are retried a bounded number of times with exponential backoff,
   on connection failures, dropped or cut-off replies and 5xx, never on 4xx or
   tool errors; timeouts are not retried (a slow server stays slow);
 - every failure is a typed `OkfError` whose message shows the URL without
   credentials and never the token.
+
+Replies are read here too: Server-Sent Events framing (`sse_lines`, `sse_messages`) and
+picking our JSON-RPC replies (`is_reply`, `is_refusal`). A streamable-HTTP reply may
+hold several events: notifications, replies to other requests, keep-alive comments, and
+ours. These helpers are pure (no I/O of their own), so the transport and the tests share
+them.
+
+Its failures are one-line typed errors (`auth_error`, `unreachable_error`, ...): each
+message names the endpoint by its label (the URL without credentials); server text
+repeated in one is scrubbed of every secret, so no token shows.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import re
 import threading
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from typing import Any
 
-from okf_explorer.core.errors import OkfError, ProtocolError, SourceUnavailable
-from okf_explorer.sources.gbrain.bounded_json import decode
-from okf_explorer.sources.gbrain.errors import (
-    ServerFailed,
-    auth_error,
-    scrub_secrets,
-    timed_out_error,
-    unreachable_error,
-)
+from okf_explorer.core.errors import AuthError, OkfError, ProtocolError, SourceUnavailable
 from okf_explorer.sources.gbrain.fast_httpx import httpx
-from okf_explorer.sources.gbrain.http import DeadlineBackend, capped_chunks, deadline_transport
-from okf_explorer.sources.gbrain.sse import (
-    is_refusal,
-    is_reply,
-    refusal_text,
-    sse_lines,
-    sse_messages,
+from okf_explorer.sources.gbrain.http import (
+    DeadlineBackend,
+    capped_chunks,
+    deadline_transport,
+    decode,
 )
 
 log = logging.getLogger(__name__)
@@ -392,7 +393,7 @@ class JsonRpcTransport:
             )
         return ProtocolError(f"{self.label} failed {method}: {self.scrub(str(error))}")
 
-    # -- errors (`mcp_errors`) -------------------------------------------------------------
+    # -- errors (`timed_out_error`, ...) ----------------------------------------------------------
 
     def scrub(self, text: str) -> str:
         """`text` with any secret replaced by `***`, cut to one short line."""
@@ -403,3 +404,156 @@ class JsonRpcTransport:
 
     def _unreachable(self, error: Exception, dropped: bool = False) -> SourceUnavailable:
         return unreachable_error(self.label, error, self._secrets, dropped)
+
+
+def is_reply(message: Any, ids: Collection[int]) -> bool:
+    """True for a JSON-RPC response to one of our requests (not a notification, not
+    another id)."""
+    return (
+        isinstance(message, dict)
+        and message.get("id") in ids
+        and ("result" in message or "error" in message)
+    )
+
+
+def is_refusal(message: Any) -> bool:
+    """True for an error that answers no request in particular (`"id": null`): the
+    server rejected the whole POST (bad JSON, a batch it does not accept, ...)."""
+    return isinstance(message, dict) and message.get("id") is None and "error" in message
+
+
+def refusal_text(message: dict[str, Any]) -> str:
+    error = message.get("error")
+    if isinstance(error, dict):
+        return str(error.get("message") or error.get("code") or "unknown error")
+    return str(error)
+
+
+def sse_messages(
+    lines: Iterator[str], deadline: float, timed_out: Callable[[], OkfError], label: str
+) -> Iterator[Any]:
+    """JSON-RPC messages from an SSE stream, one per event (`data:` lines joined).
+
+    Stops at the overall `deadline` (raising `timed_out()`), so a server that
+    trickles keep-alive comments forever cannot hang us. A final event without its
+    blank line is still tried (a complete message is accepted; a cut one is not).
+    An event whose data is not JSON, or nests too deep (`bounded_json`), is a protocol
+    error.
+    """
+    data: list[str] = []
+    for line in lines:
+        if time.monotonic() > deadline:
+            raise timed_out()
+        if line == "":
+            if data:
+                yield _decode_event(data, label)
+                data = []
+            continue
+        if line.startswith(":"):
+            continue
+        field, _, value = line.partition(":")
+        if field == "data":
+            data.append(value[1:] if value.startswith(" ") else value)
+    if data:
+        try:
+            yield decode("\n".join(data), label)
+        except ValueError:
+            return
+
+
+_LINE_END = re.compile(rb"\r\n|\r|\n")
+
+
+def sse_lines(chunks: Iterable[bytes]) -> Iterator[str]:
+    """The lines of an SSE stream (CRLF, LF or CR ends), as the bytes arrive.
+
+    Unlike reading the body whole, memory holds one line at most (and the caller
+    caps the bytes read); a line split over chunks is joined once, not re-copied per
+    chunk. Lines are split as bytes, so a UTF-8 character cut between chunks is whole.
+    """
+    partial: list[bytes] = []
+    after_cr = False
+    for chunk in chunks:
+        if after_cr and chunk.startswith(b"\n"):
+            chunk = chunk[1:]  # the LF of a CRLF split between chunks
+            after_cr = False
+        if not chunk:
+            continue
+        after_cr = chunk.endswith(b"\r")
+        pieces = _LINE_END.split(chunk)
+        if len(pieces) == 1:
+            partial.append(chunk)
+            continue
+        partial.append(pieces[0])
+        yield b"".join(partial).decode("utf-8", "replace")
+        for piece in pieces[1:-1]:
+            yield piece.decode("utf-8", "replace")
+        partial = [pieces[-1]] if pieces[-1] else []
+    if partial:
+        yield b"".join(partial).decode("utf-8", "replace")
+
+
+def _decode_event(data: list[str], label: str) -> Any:
+    try:
+        return decode("\n".join(data), label)
+    except ValueError:
+        raise ProtocolError(f"{label} sent an event that is not valid JSON") from None
+
+
+class ServerFailed(SourceUnavailable):
+    """The server answered with HTTP 5xx: it is there, but failed this request (transient)."""
+
+
+def scrub_secrets(text: str, secrets: Iterable[str]) -> str:
+    """`text` with any secret replaced by `***`, cut to one short line."""
+    for secret in secrets:
+        text = _scrub_secret(text, secret)
+    line = " ".join(text.split())
+    return line if len(line) <= 200 else line[:197] + "..."
+
+
+def timed_out_error(label: str, timeout: float) -> SourceUnavailable:
+    """A request that got no full answer within `timeout` seconds."""
+    return SourceUnavailable(f"{label} unreachable (timed out after {timeout:g} s)")
+
+
+def unreachable_error(
+    label: str, error: Exception, secrets: Iterable[str], dropped: bool = False
+) -> SourceUnavailable:
+    """A connection failure (refused, unknown host, dropped) as one scrubbed line."""
+    if dropped:
+        reason = "the connection was dropped"
+    elif isinstance(error, httpx.ConnectError):
+        reason = _connect_reason(str(error))
+    else:
+        reason = type(error).__name__
+    return SourceUnavailable(f"{label} unreachable ({scrub_secrets(reason, secrets)})")
+
+
+def auth_error(label: str, status: int, has_token: bool, token_source: str) -> AuthError:
+    """HTTP 401 / 403: the token was rejected or is missing (says where it came from)."""
+    word = "rejected" if status == 401 else "is not allowed to read with"
+    if has_token:
+        message = f"{label} {word} the token from {token_source} (HTTP {status})"
+    else:
+        message = (
+            f"{label} requires a token (HTTP {status}); pass --token-file or set $GBRAIN_TOKEN"
+        )
+    return AuthError(message)
+
+
+def _scrub_secret(text: str, secret: str) -> str:
+    """Mask `secret` in `text`. A short secret (a URL user name like `u`) is masked
+    only where it stands as a whole word, so it cannot mangle ordinary words."""
+    if len(secret) >= 8:
+        return text.replace(secret, "***")
+    return re.sub(rf"(?<![A-Za-z0-9]){re.escape(secret)}(?![A-Za-z0-9])", "***", text)
+
+
+def _connect_reason(text: str) -> str:
+    lowered = text.lower()
+    if "refused" in lowered:
+        return "connection refused"
+    if "name or service" in lowered or "nodename" in lowered or "getaddrinfo" in lowered:
+        return "unknown host"
+    return text or "cannot connect"

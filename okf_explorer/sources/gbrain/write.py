@@ -78,7 +78,7 @@ from okf_explorer.core.errors import (
     ProtocolError,
     SourceUnavailable,
 )
-from okf_explorer.core.page_write import (
+from okf_explorer.core.port import (
     PAGE_EXISTS,
     SAME_SLICE,
     SaveOutcome,
@@ -87,26 +87,23 @@ from okf_explorer.core.page_write import (
 )
 from okf_explorer.sources.gbrain.contract import (
     CONFLICT_CODES,
+    IDEMPOTENCY_KEY,
+    ExpectedPage,
     Receipt,
     WriteContract,
+    check_slug,
+    content_flag,
     contract_of,
+    difference,
+    expected_page,
     receipt_of,
     request_id,
     tool_error,
-)
-from okf_explorer.sources.gbrain.errors import ServerFailed
-from okf_explorer.sources.gbrain.payloads import ToolDecoder
-from okf_explorer.sources.gbrain.source import McpSource
-from okf_explorer.sources.gbrain.stored import (
-    IDEMPOTENCY_KEY,
-    ExpectedPage,
-    check_slug,
-    content_flag,
-    difference,
-    expected_page,
     with_idempotency_key,
 )
-from okf_explorer.sources.gbrain.transport import JsonRpcTransport
+from okf_explorer.sources.gbrain.payloads import ToolDecoder
+from okf_explorer.sources.gbrain.source import McpSource
+from okf_explorer.sources.gbrain.transport import JsonRpcTransport, ServerFailed
 from okf_explorer.sources.gbrain.url_redaction import redact_url, url_secrets
 
 __all__ = ["PENDING_WAIT_S", "WRITE_ATTEMPTS", "GbrainWriter", "check_slug"]

@@ -2,7 +2,7 @@
 
 Shows the page text exactly as it would be written and the page name, which
 can be edited; `enter` in the name (or `ctrl+s`) saves, `escape` saves nothing.
-A name the brain's writer cannot take (`sources.writers.check_target`: for gbrain
+A name the brain's writer cannot take (`sources.factory.check_target`: for gbrain
 also an upper-case or percent-encoded name) is said in the dialog, not saved.
 Nothing is sent to the brain while the preview is open.
 """

@@ -28,7 +28,7 @@ from textual.worker import Worker, WorkerState
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import OkfError
-from okf_explorer.core.graph.stats import BrainStats
+from okf_explorer.core.graph.analysis import BrainStats
 from okf_explorer.core.text_safety import printable
 
 SECTION_ROWS = 100

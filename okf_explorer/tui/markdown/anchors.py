@@ -12,7 +12,7 @@ import re
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import OkfError, PageNotFound
-from okf_explorer.core.links.masking import prose_ranges
+from okf_explorer.core.links.grammar import prose_ranges
 
 _NOT_KEY = re.compile(r"[^\w]+")
 _HEADING = re.compile(r"^(#{1,6})[ \t]+(.*?)[ \t#]*$", re.MULTILINE)

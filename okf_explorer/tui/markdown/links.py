@@ -19,9 +19,8 @@ import re
 from collections.abc import Callable
 from urllib.parse import unquote
 
-from okf_explorer.core.links.context import wiki_text
 from okf_explorer.core.links.grammar import LinkKind
-from okf_explorer.core.links.spans import WikiSpan, wiki_link_spans
+from okf_explorer.core.links.spans import WikiSpan, wiki_link_spans, wiki_text
 
 LINK_SCHEME = "okf:"
 FILE_SCHEME = "attachment:"

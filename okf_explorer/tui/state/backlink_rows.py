@@ -3,7 +3,7 @@
 Which pages link here comes from the depth-1 `in` slice; what each one says
 around its link comes from the server (gbrain keeps a `context` per link) or,
 when it has none, from the linking page's text through the core grammar's spans
-(`core.links.context`). Reading those pages is blocking: `read_backlinks` runs in
+(`core.links.spans`). Reading those pages is blocking: `read_backlinks` runs in
 a worker, a screenful at a time, so a hub with 10,000 backlinks shows its first
 rows at once.
 """
@@ -19,8 +19,8 @@ from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import OkfError
 from okf_explorer.core.fast_gc import gc_paused
 from okf_explorer.core.graph.traverse import LINKS, Edge
-from okf_explorer.core.links.context import LeadsHere, LinkContext, link_contexts, told_context
 from okf_explorer.core.links.grammar import LinkKind
+from okf_explorer.core.links.spans import LeadsHere, LinkContext, link_contexts, told_context
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.state.slice_rows import ELLIPSIS, Titles, page_cell, page_width, shorten_right
 

@@ -28,7 +28,7 @@ from okf_explorer.core.brain import Brain
 from okf_explorer.core.export.saved_page import SavedGraph, slice_graph, trail_graph
 from okf_explorer.core.graph.trail import TrailStep, generator, iso_now, trail_edges, trail_json
 from okf_explorer.core.graph.traverse import Edge
-from okf_explorer.core.page_write import SaveResult
+from okf_explorer.core.port import SaveResult
 from okf_explorer.core.save import PageDraft, draft_page, save_draft
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.state.history import View
@@ -108,14 +108,14 @@ class Saver:
 
     def check(self, slug: str) -> str:
         """The name the brain's writer would save as, or `ValueError` saying why not."""
-        from okf_explorer.sources.writers import check_target
+        from okf_explorer.sources.factory import check_target
 
         return check_target(self.brain.source, slug)
 
     def save(self, plan: SavePlan, slug: str) -> SaveResult:
         """Write `plan` as page `slug` through the brain's writer (`core.save`, as the
         CLI's `save` does). Blocking."""
-        from okf_explorer.sources.writers import writer_for
+        from okf_explorer.sources.factory import writer_for
 
         result = save_draft(self.brain, plan.draft, slug, writer_for(self.brain.source))
         self.last_save = result

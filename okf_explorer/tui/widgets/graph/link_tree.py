@@ -19,7 +19,7 @@ from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import OkfError, PageNotFound, PageUnreadable
 from okf_explorer.core.graph.traverse import LINKS
 from okf_explorer.core.okf.filter import NO_FILTER
-from okf_explorer.core.search.mentions import Mention, unlinked_mentions
+from okf_explorer.core.search.mentions import Mention
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.failures import ReportsWorkers
 from okf_explorer.tui.legend import LINKS_LEGEND
@@ -135,7 +135,7 @@ class LinkTree(ReportsWorkers, Tree[LinkNode]):
                 self.show_view(view)
         if self.brain.index is not None:  # never force an index build for mentions
             try:
-                mentions = await asyncio.to_thread(unlinked_mentions, self.brain, slug)
+                mentions = await asyncio.to_thread(self.brain.unlinked_mentions, slug)
             except (PageNotFound, PageUnreadable):
                 return  # the index moved on meanwhile; the next load shows them
             if self.slug == slug and mentions:

@@ -21,8 +21,13 @@ from textual.message import Message
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import OkfError
-from okf_explorer.core.graph.path_hops import HopDetail, explained_paths
-from okf_explorer.core.graph.paths import PATH_DIRECTIONS, Avoid, FoundPath, PathQuery
+from okf_explorer.core.graph.paths import (
+    PATH_DIRECTIONS,
+    Avoid,
+    FoundPath,
+    HopDetail,
+    PathQuery,
+)
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.failures import ReportsWorkers
 from okf_explorer.tui.state.slice_rows import page_cell, shorten_right
@@ -100,7 +105,7 @@ class PathView(ReportsWorkers, TableView):
     @work(group="paths", exclusive=True, exit_on_error=False)
     async def _find(self, query: PathQuery) -> None:
         try:
-            found = await asyncio.to_thread(explained_paths, self.brain, query)
+            found = await asyncio.to_thread(self.brain.explained_paths, query)
         except OkfError as error:  # no path, or a page gone meanwhile
             if query == self.path_query:
                 self.border_title = Text(paths_title(query, 0))

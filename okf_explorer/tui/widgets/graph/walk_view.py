@@ -26,8 +26,6 @@ from okf_explorer.core.graph.best_paths import (
     WalkDirection,
     WalkRow,
     path_text,
-    resolve_roots,
-    walk,
     weight_text,
 )
 from okf_explorer.core.graph.traverse import clamp_depth
@@ -178,11 +176,11 @@ class WalkView(ReportsWorkers, TableView):
     def _walked(self, settings: WalkSettings) -> tuple[WalkSettings, list[WalkRow]]:
         """Blocking: resolve the new roots, then walk (the index is built if needed)."""
         if settings.more:
-            added = resolve_roots(self.brain, settings.more)
+            added = self.brain.resolve_roots(settings.more)
             roots = tuple(dict.fromkeys((*settings.roots, *added)))
             settings = replace(settings, roots=roots, more=())
-        rows = walk(
-            self.brain, settings.roots, settings.depth, settings.min_weight, settings.direction
+        rows = self.brain.walk(
+            settings.roots, settings.depth, settings.min_weight, settings.direction
         )
         return settings, rows
 

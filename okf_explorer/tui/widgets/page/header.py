@@ -20,7 +20,6 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from okf_explorer.core.links.typed import concept_path
-from okf_explorer.core.okf import attest as okf_attest
 from okf_explorer.core.okf import meta as okf_meta
 from okf_explorer.core.pages import Page
 from okf_explorer.core.text_safety import printable
@@ -132,10 +131,10 @@ def _build(header: _Header, page: Page, now: datetime | None) -> Text:
         text.append(printable(page.description, multiline=True), style="italic")
     if "sources" in fm:
         _sources(header, text, fm)
-    contract = okf_attest.contract_of(fm, page.type)
+    contract = okf_meta.contract_of(fm, page.type)
     if contract is not None:
         _contract(header, text, contract)
-    shown = {"sources", *(okf_attest.CONTRACT_KEYS if contract is not None else ())}
+    shown = {"sources", *(okf_meta.CONTRACT_KEYS if contract is not None else ())}
     later = [name for name in SHOWN_FIRST if name in fm]
     later += [
         str(name)
@@ -236,7 +235,7 @@ def header_links(page: Page) -> list[tuple[str, str]]:
     for source in okf_meta.sources_of(fm):
         if (href := source_href(source.resource)) is not None:
             found.append((f"source: {source.title or source.id or source.resource}", href))
-    contract = okf_attest.contract_of(fm, page.type)
+    contract = okf_meta.contract_of(fm, page.type)
     if contract is not None:
         for name in ("computation", "executor", "attester"):
             resource = getattr(contract, name)
@@ -250,7 +249,7 @@ def _linked(style: str, href: str) -> Style:
     return Style.parse(style or "none") + Style(meta={"@click": f"{FOLLOW_ACTION}({href!r})"})
 
 
-def _contract(header: _Header, text: Text, contract: okf_attest.Contract) -> None:
+def _contract(header: _Header, text: Text, contract: okf_meta.Contract) -> None:
     """`attested computation runtime R`, then parameters, computation, executor and
     attester (concept paths clickable), then the recorded verdict and any problem."""
     _key(text, "attested computation")
