@@ -36,8 +36,11 @@ import gc
 import os
 import sys
 import time
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, ExitStack, contextmanager
 from pathlib import Path
 
+from okf_explorer.tui.markdown.fast_body import prepare_body
 from textual.app import App, ComposeResult
 from textual.widgets import Markdown
 
@@ -209,6 +212,128 @@ async def open_bench(rounds: int) -> None:
         )
 
 
+# ----------------------------------------------------------------- each fast path, A/B
+
+
+class _Off:
+    """Stands in for `core.fast_paths` in one module: that module's fast path is off."""
+
+    @staticmethod
+    def enabled() -> bool:
+        return False
+
+
+@contextmanager
+def _patched(target: object, name: str, value: object) -> Iterator[None]:
+    old = getattr(target, name)
+    setattr(target, name, value)
+    try:
+        yield
+    finally:
+        setattr(target, name, old)
+
+
+def _switches() -> dict[str, Callable[[], AbstractContextManager[None]]]:
+    """Each hand-written speed-up of the short-page body, as a way to turn it alone off."""
+    from okf_explorer.tui.markdown import fast_list, fast_table, first_screen, vault_body
+
+    def own_components_off() -> AbstractContextManager[None]:
+        return _inherit_components()
+
+    return {
+        "fast_list": lambda: _patched(fast_list, "fast_paths", _Off),
+        "fast_table": lambda: _patched(fast_table, "fast_paths", _Off),
+        "callout drawing": lambda: _patched(vault_body, "fast_paths", _Off),
+        "first-screen mounting": lambda: _patched(first_screen, "SPARE_ROWS", 10**6),
+        "own component classes": own_components_off,
+        "CSS added at mount": lambda: _patched(
+            vault_body.VaultMarkdown, "on_mount", lambda self: None
+        ),
+    }
+
+
+@contextmanager
+def _inherit_components() -> Iterator[None]:
+    """The body's block classes with their bases' component classes again."""
+    from textual.dom import DOMNode
+
+    from okf_explorer.tui.markdown import vault_body
+
+    classes = [c for c in vault_body.BODY_WIDGETS if "_inherit_component_classes" in c.__dict__]
+    for widget_class in classes:
+        widget_class._inherit_component_classes = True
+    DOMNode._get_component_classes.__func__.cache_clear()
+    try:
+        yield
+    finally:
+        for widget_class in classes:
+            widget_class._inherit_component_classes = False
+        DOMNode._get_component_classes.__func__.cache_clear()
+
+
+def list_page() -> str:
+    """A short index page: 50 linked items (100 blocks, under `LIGHT_BLOCKS`)."""
+    items = "".join(f"- [[notes/p{n:03d}|Page {n}]] — item *{n}*\n" for n in range(50))
+    return f"# Index\n\nThe pages of this folder.\n\n{items}"
+
+
+def table_page() -> str:
+    """A short page that is mostly a table: 18 rows of 4 columns (under `LIGHT_BLOCKS`)."""
+    rows = "".join(f"| r{n} | [[t{n}]] | {n * 7} | note {n} |\n" for n in range(18))
+    return f"# Columns\n\n| name | link | size | note |\n|---|---|---:|---|\n{rows}"
+
+
+def callout_page() -> str:
+    """A short page of ten callouts of two paragraphs each."""
+    one = "> [!note] Note {n}\n> A first paragraph with [[p{n}]].\n>\n> A second one.\n\n"
+    return "# Callouts\n\n" + "".join(one.format(n=n) for n in range(10))
+
+
+def prose_page() -> str:
+    """A short page of 20 sections of prose (101 blocks): more than one screen."""
+    section = "## Part {n}\n\n" + "A paragraph of plain prose that wraps. " * 6 + "\n\n"
+    one = section + "Another paragraph, [[p{n}]].\n\n"
+    return "# Prose\n\n" + "".join(one.format(n=n) for n in range(33))
+
+
+async def each_bench(rounds: int) -> None:
+    """First screen of short pages with each speed-up off alone, all on, all off."""
+    os.environ[fast_paths.PLAIN_ENV] = "0"
+    print(f"code from {Path(page_pane.__file__).parents[3]}")
+    print(f"idle loop's worst lateness (noise floor) {await idle_lateness() * 1000:5.1f} ms")
+    switches = _switches()
+    variants: dict[str, list[str]] = {"all on": []}
+    variants.update({f"{name} off": [name] for name in switches})
+    variants["list+table+callout off"] = ["fast_list", "fast_table", "callout drawing"]
+    variants["all off"] = list(switches)
+    pages = {
+        "typical": typical_page(),
+        "list": list_page(),
+        "table": table_page(),
+        "callout": callout_page(),
+        "prose": prose_page(),
+    }
+    for page, content in pages.items():
+        assert not prepare_body(content).light, f"{page} must be a short page"
+        got: dict[str, list[tuple[float, float, float]]] = {name: [] for name in variants}
+        for _ in range(rounds):
+            for name, off in variants.items():
+                with ExitStack() as stack:
+                    for switch in off:
+                        stack.enter_context(switches[switch]())
+                    got[name].append(await first_screen(content))
+        base_wall = min(r[0] for r in got["all on"])
+        base_cpu = min(r[2] for r in got["all on"])
+        print(f"-- {page} page ({len(content) / 1000:.1f} KB), best of {rounds}")
+        for name, runs in got.items():
+            wall, cpu = min(r[0] for r in runs), min(r[2] for r in runs)
+            print(
+                f"   {name:28} first screen {wall * 1000:6.1f} ms (CPU {cpu * 1000:6.1f} ms)"
+                f"  vs all on: ×{wall / base_wall:4.2f} (CPU ×{cpu / base_cpu:4.2f}),"
+                f" {(cpu - base_cpu) * 1000:+6.1f} ms CPU"
+            )
+
+
 async def main(rounds: int) -> None:
     pages = {"index": index_page(), "handbook": handbook_page(), "huge": huge_page()}
     for name, content in pages.items():
@@ -232,7 +357,11 @@ if __name__ == "__main__":
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--open", action="store_true", help="also time opening pages")
     parser.add_argument("--open-only", action="store_true", help="only time opening pages")
+    parser.add_argument("--each", action="store_true", help="only A/B each short-page speed-up")
     arguments = parser.parse_args()
+    if arguments.each:
+        asyncio.run(each_bench(arguments.rounds))
+        sys.exit()
     if not arguments.open_only:
         asyncio.run(main(arguments.rounds))
     if arguments.open or arguments.open_only:
