@@ -2,15 +2,17 @@
 
 Textual's footer cuts the keys that do not fit; the keys pinned here are docked
 right instead, and the others are cut before them. The command palette's own key
-is not shown: `/` (Find) is in the footer already.
+is not shown: `/` (Find) is in the footer already. The footer's key widgets are
+Textual's `FooterKey`, which `textual.widgets` does not export: a pinned one is told
+by its public `action`.
 """
 
 from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.containers import HorizontalGroup
+from textual.widget import Widget
 from textual.widgets import Footer
-from textual.widgets._footer import FooterKey
 
 PINNED = ("help", "app.quit")
 """The actions whose keys always show, at the right end."""
@@ -35,9 +37,9 @@ class PinnedFooter(Footer):
         self.compact = self.size.width < COMPACT_BELOW
 
     def compose(self) -> ComposeResult:
-        pinned: list[FooterKey] = []
+        pinned: list[Widget] = []
         for item in super().compose():
-            if isinstance(item, FooterKey) and item.action in PINNED:
+            if getattr(item, "action", None) in PINNED:
                 pinned.append(item)
             else:
                 yield item

@@ -12,7 +12,6 @@ from rich.text import Text
 from textual import on
 from textual.message import Message
 from textual.widgets import Tree
-from textual.widgets._tree import TOGGLE_STYLE
 from textual.widgets.tree import TreeNode
 
 from okf_explorer.core.audit.model import Difference
@@ -36,6 +35,9 @@ from okf_explorer.tui.state.slice_rows import fit_label
 from okf_explorer.tui.widgets.legend import LINKS_LEGEND
 from okf_explorer.tui.widgets.okf_glyphs import row_badge
 
+TOGGLE = Style.from_meta({"toggle": True})
+"""What a `Tree` row's expand icon carries: a click on it toggles the node (Textual's
+`Tree` draws its icons so, and reads the click's `toggle` meta)."""
 AMBIGUOUS_MARK = "≟"
 """Marks a link that several pages matched at its rule (see the subtitle for them)."""
 
@@ -295,7 +297,7 @@ class LinkTree(Tree[LinkNode]):
     def render_label(self, node: TreeNode[LinkNode], base_style: Style, style: Style) -> Text:
         """Textual's row, but a page's label is cut to the pane so its file name stays
         (`fit_label`), as the traversal rows are; Textual cuts a row at its end."""
-        label, data = node._label, node.data
+        label, data = node.label, node.data
         depth, parent = 0, node.parent
         while parent is not None and parent is not self.root:
             depth, parent = depth + 1, parent.parent
@@ -305,7 +307,7 @@ class LinkTree(Tree[LinkNode]):
             label = fit_label(label, printable(data.slug), width)
         label = label.copy()
         label.stylize(style)
-        return Text.assemble((icon, base_style + TOGGLE_STYLE), label)
+        return Text.assemble((icon, base_style + TOGGLE), label)
 
     @on(Tree.NodeExpanded)
     def _expanded(self, event: Tree.NodeExpanded[LinkNode]) -> None:
