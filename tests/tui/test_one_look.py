@@ -46,6 +46,7 @@ STYLES = (
     "[a link](x.md) and `code with **no** bold`.\n\n"
     "## Second\n\n### Small heading `with code`\n\n#### Smaller *still*\n\n"
     "##### Five\n\n###### Six\n\n"
+    "### A third-level heading too long for one row of the narrow pane: cut, not wrapped\n\n"
     "# A first heading long enough to wrap over two lines at a narrow width\n\n"
     "---\n\nAfter the rule, a hard  \nbreak.\n"
 )
@@ -336,13 +337,27 @@ def quotes(draw: st.DrawFn) -> str:
 HEADINGS = st.tuples(st.integers(1, 6), TEXT).map(lambda pair: "#" * pair[0] + " " + pair[1])
 FENCE = "```"
 FENCES = st.lists(WORDS, min_size=1, max_size=3).map(lambda rows: "\n".join([FENCE, *rows, FENCE]))
+SHAPES = st.sampled_from(
+    [
+        "---",
+        "> outer\n>\n> > nested",
+        "- item\n\n  ```\n  code\n  ```",
+        "- a\n  > quoted in a list",
+        "> - a list\n> - in a quote",
+        "1. a\n   ## a heading in a list",
+        "- \n- after an empty item",
+        "a note[^1]\n\n[^1]: the *note*",
+        "<b>html</b> <img src=x.png alt=X> <a href='y.md'>y</a>",
+        "> [!tip]- folded\n> - with a list",
+    ]
+)
 BLOCKS = st.lists(
-    st.one_of(lists(), tables(), quotes(), TEXT, HEADINGS, FENCES), min_size=1, max_size=4
+    st.one_of(lists(), tables(), quotes(), TEXT, HEADINGS, FENCES, SHAPES), min_size=1, max_size=4
 )
 
 
 @settings(
-    max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(BLOCKS.map("\n\n".join), st.integers(30, 110))
 def test_generated_bodies_draw_as_the_markdown_widget_draws_them(body: str, width: int) -> None:
