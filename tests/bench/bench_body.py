@@ -1,9 +1,10 @@
-"""What `fast_body` saves: showing a long page with `LightBody` instead of Textual's `Markdown`.
+"""What the Markdown engine saves: a page body drawn by `VaultBody` instead of Textual's `Markdown`.
 
 Run: `.venv/bin/python tests/bench/bench_body.py [--rounds 3]`
 
-A headless app (120×40) holding only a `PagePane`. Per long page, fast paths on and
-off (`OKF_EXPLORER_PLAIN=1`, where the `Markdown` widget draws every body), alternating:
+A headless app (120×40) holding only a `PagePane`. Per long page, fast paths on (the
+engine draws the body) and off (`OKF_EXPLORER_PLAIN=1`, where the `Markdown` widget
+draws every body), alternating:
 
 - `show`: `show_page` (prepare in a thread, mount) until the next idle frame;
 - `relayout`: one forced layout refresh of the screen with that page shown, until idle
@@ -19,8 +20,12 @@ first refresh after the body is mounted), with the worst lateness of a 10 ms tim
 meanwhile (the longest event-loop stall). `typical`: a 3 KB vault page using every
 construct (callouts, footnotes, embeds, tags, highlights, a table, code), against the
 same text in Textual's stock `Markdown` widget (gfm-like parser) as the baseline;
-`2mb`: a 2 MB vault page (light renderer: a first screen of `FIRST_SCREEN_CHARS`,
-then the rest of its first `RENDER_CHARS`), against drawing that first part at once.
+`2mb`: a 2 MB vault page (a first screen of `FIRST_SCREEN_CHARS`, then the rest of its
+first `RENDER_CHARS`), against drawing that first part at once.
+
+Short pages (`--each`): the first screen of a typical page, a 50-item list, an 18-row
+table, ten callouts and 20 sections of prose, fast paths on and off, alternating
+(`--each` at commit 77527a1 measured each of the speed-ups the engine replaced, alone).
 Targets: typical ≤ 50 ms, 2 MB ≤ 1 s, no stall over 100 ms. The stalls are read
 against the idle loop's worst lateness in the same run (the machine's noise floor,
 printed first). To compare with another checkout (before/after in one run), run this
@@ -36,11 +41,8 @@ import gc
 import os
 import sys
 import time
-from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, ExitStack, contextmanager
 from pathlib import Path
 
-from okf_explorer.tui.markdown.fast_body import prepare_body
 from textual.app import App, ComposeResult
 from textual.widgets import Markdown
 
@@ -117,7 +119,8 @@ async def measure(content: str, plain: bool) -> tuple[float, float]:
         await pane.show_page(Page(slug="page", title="Page", content=content))
         await pilot.pause()
         show = time.perf_counter() - start
-        assert pane.light is not plain
+        drawn = pane.drawn if hasattr(pane, "drawn") else pane.light  # (before the engine)
+        assert drawn is not plain
         start = time.perf_counter()
         app.screen.refresh(layout=True)
         await pilot.pause()
@@ -212,63 +215,7 @@ async def open_bench(rounds: int) -> None:
         )
 
 
-# ----------------------------------------------------------------- each fast path, A/B
-
-
-class _Off:
-    """Stands in for `core.fast_paths` in one module: that module's fast path is off."""
-
-    @staticmethod
-    def enabled() -> bool:
-        return False
-
-
-@contextmanager
-def _patched(target: object, name: str, value: object) -> Iterator[None]:
-    old = getattr(target, name)
-    setattr(target, name, value)
-    try:
-        yield
-    finally:
-        setattr(target, name, old)
-
-
-def _switches() -> dict[str, Callable[[], AbstractContextManager[None]]]:
-    """Each hand-written speed-up of the short-page body, as a way to turn it alone off."""
-    from okf_explorer.tui.markdown import fast_list, fast_table, first_screen, vault_body
-
-    def own_components_off() -> AbstractContextManager[None]:
-        return _inherit_components()
-
-    return {
-        "fast_list": lambda: _patched(fast_list, "fast_paths", _Off),
-        "fast_table": lambda: _patched(fast_table, "fast_paths", _Off),
-        "callout drawing": lambda: _patched(vault_body, "fast_paths", _Off),
-        "first-screen mounting": lambda: _patched(first_screen, "SPARE_ROWS", 10**6),
-        "own component classes": own_components_off,
-        "CSS added at mount": lambda: _patched(
-            vault_body.VaultMarkdown, "on_mount", lambda self: None
-        ),
-    }
-
-
-@contextmanager
-def _inherit_components() -> Iterator[None]:
-    """The body's block classes with their bases' component classes again."""
-    from textual.dom import DOMNode
-
-    from okf_explorer.tui.markdown import vault_body
-
-    classes = [c for c in vault_body.BODY_WIDGETS if "_inherit_component_classes" in c.__dict__]
-    for widget_class in classes:
-        widget_class._inherit_component_classes = True
-    DOMNode._get_component_classes.__func__.cache_clear()
-    try:
-        yield
-    finally:
-        for widget_class in classes:
-            widget_class._inherit_component_classes = False
-        DOMNode._get_component_classes.__func__.cache_clear()
+# ------------------------------------------------------------------ short pages, A/B
 
 
 def list_page() -> str:
@@ -297,15 +244,9 @@ def prose_page() -> str:
 
 
 async def each_bench(rounds: int) -> None:
-    """First screen of short pages with each speed-up off alone, all on, all off."""
-    os.environ[fast_paths.PLAIN_ENV] = "0"
+    """First screen of short pages, fast paths on and off, alternating."""
     print(f"code from {Path(page_pane.__file__).parents[3]}")
     print(f"idle loop's worst lateness (noise floor) {await idle_lateness() * 1000:5.1f} ms")
-    switches = _switches()
-    variants: dict[str, list[str]] = {"all on": []}
-    variants.update({f"{name} off": [name] for name in switches})
-    variants["list+table+callout off"] = ["fast_list", "fast_table", "callout drawing"]
-    variants["all off"] = list(switches)
     pages = {
         "typical": typical_page(),
         "list": list_page(),
@@ -314,24 +255,20 @@ async def each_bench(rounds: int) -> None:
         "prose": prose_page(),
     }
     for page, content in pages.items():
-        assert not prepare_body(content).light, f"{page} must be a short page"
-        got: dict[str, list[tuple[float, float, float]]] = {name: [] for name in variants}
+        got: dict[bool, list[tuple[float, float, float]]] = {False: [], True: []}
         for _ in range(rounds):
-            for name, off in variants.items():
-                with ExitStack() as stack:
-                    for switch in off:
-                        stack.enter_context(switches[switch]())
-                    got[name].append(await first_screen(content))
-        base_wall = min(r[0] for r in got["all on"])
-        base_cpu = min(r[2] for r in got["all on"])
-        print(f"-- {page} page ({len(content) / 1000:.1f} KB), best of {rounds}")
-        for name, runs in got.items():
-            wall, cpu = min(r[0] for r in runs), min(r[2] for r in runs)
-            print(
-                f"   {name:28} first screen {wall * 1000:6.1f} ms (CPU {cpu * 1000:6.1f} ms)"
-                f"  vs all on: ×{wall / base_wall:4.2f} (CPU ×{cpu / base_cpu:4.2f}),"
-                f" {(cpu - base_cpu) * 1000:+6.1f} ms CPU"
-            )
+            for plain in (False, True):
+                os.environ[fast_paths.PLAIN_ENV] = "1" if plain else "0"
+                got[plain].append(await first_screen(content))
+        best = {plain: (min(r[0] for r in rs), min(r[2] for r in rs)) for plain, rs in got.items()}
+        (fast_wall, fast_cpu), (plain_wall, plain_cpu) = best[False], best[True]
+        print(
+            f"{page:8} {len(content) / 1000:4.1f} KB  first screen fast {fast_wall * 1000:6.1f} ms "
+            f"(CPU {fast_cpu * 1000:6.1f} ms)  plain {plain_wall * 1000:6.1f} ms "
+            f"(CPU {plain_cpu * 1000:6.1f} ms)  ×{plain_cpu / fast_cpu:4.2f} CPU, "
+            f"{(plain_cpu - fast_cpu) * 1000:+6.1f} ms · best of {rounds}"
+        )
+    os.environ.pop(fast_paths.PLAIN_ENV, None)
 
 
 async def main(rounds: int) -> None:
@@ -357,7 +294,7 @@ if __name__ == "__main__":
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--open", action="store_true", help="also time opening pages")
     parser.add_argument("--open-only", action="store_true", help="only time opening pages")
-    parser.add_argument("--each", action="store_true", help="only A/B each short-page speed-up")
+    parser.add_argument("--each", action="store_true", help="only time short pages' first screen")
     arguments = parser.parse_args()
     if arguments.each:
         asyncio.run(each_bench(arguments.rounds))
