@@ -5,7 +5,8 @@
 - `fast_gc.freeze_survivors`: freezes only when fast paths are on;
 - `fast_httpx`: the same httpx, with its CLI stubbed only when fast paths are on.
 
-(`fast_body` is tested in tests/tui/test_fast_body.py, `fast_yaml` in tests/test_fast_yaml.py.)
+(the Markdown engine's drawing is tested in tests/tui/test_one_look.py, `fast_yaml` in
+tests/test_fast_yaml.py.)
 """
 
 from __future__ import annotations

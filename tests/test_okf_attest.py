@@ -1,5 +1,5 @@
 """An attested computation's contract (`core.okf.meta`) and the row glyphs
-(`tui.widgets.okf_glyphs.row_badge`) as pure functions."""
+(`tui.okf_glyphs.row_badge`) as pure functions."""
 
 from __future__ import annotations
 

@@ -1,9 +1,10 @@
-"""What `fast_body` saves: showing a long page with `LightBody` instead of Textual's `Markdown`.
+"""What the Markdown engine saves: a page body drawn by `VaultBody` instead of Textual's `Markdown`.
 
 Run: `.venv/bin/python tests/bench/bench_body.py [--rounds 3]`
 
-A headless app (120×40) holding only a `PagePane`. Per long page, fast paths on and
-off (`OKF_EXPLORER_PLAIN=1`, where the `Markdown` widget draws every body), alternating:
+A headless app (120×40) holding only a `PagePane`. Per long page, fast paths on (the
+engine draws the body) and off (`OKF_EXPLORER_PLAIN=1`, where the `Markdown` widget
+draws every body), alternating:
 
 - `show`: `show_page` (prepare in a thread, mount) until the next idle frame;
 - `relayout`: one forced layout refresh of the screen with that page shown, until idle
@@ -19,8 +20,12 @@ first refresh after the body is mounted), with the worst lateness of a 10 ms tim
 meanwhile (the longest event-loop stall). `typical`: a 3 KB vault page using every
 construct (callouts, footnotes, embeds, tags, highlights, a table, code), against the
 same text in Textual's stock `Markdown` widget (gfm-like parser) as the baseline;
-`2mb`: a 2 MB vault page (light renderer: a first screen of `FIRST_SCREEN_CHARS`,
-then the rest of its first `RENDER_CHARS`), against drawing that first part at once.
+`2mb`: a 2 MB vault page (a first screen of `FIRST_SCREEN_CHARS`, then the rest of its
+first `RENDER_CHARS`), against drawing that first part at once.
+
+Short pages (`--each`): the first screen of a typical page, a 50-item list, an 18-row
+table, ten callouts and 20 sections of prose, fast paths on and off, alternating
+(`--each` at commit 77527a1 measured each of the speed-ups the engine replaced, alone).
 Targets: typical ≤ 50 ms, 2 MB ≤ 1 s, no stall over 100 ms. The stalls are read
 against the idle loop's worst lateness in the same run (the machine's noise floor,
 printed first). To compare with another checkout (before/after in one run), run this
@@ -114,7 +119,8 @@ async def measure(content: str, plain: bool) -> tuple[float, float]:
         await pane.show_page(Page(slug="page", title="Page", content=content))
         await pilot.pause()
         show = time.perf_counter() - start
-        assert pane.light is not plain
+        drawn = pane.drawn if hasattr(pane, "drawn") else pane.light  # (before the engine)
+        assert drawn is not plain
         start = time.perf_counter()
         app.screen.refresh(layout=True)
         await pilot.pause()
@@ -209,6 +215,62 @@ async def open_bench(rounds: int) -> None:
         )
 
 
+# ------------------------------------------------------------------ short pages, A/B
+
+
+def list_page() -> str:
+    """A short index page: 50 linked items (100 blocks, under `LIGHT_BLOCKS`)."""
+    items = "".join(f"- [[notes/p{n:03d}|Page {n}]] — item *{n}*\n" for n in range(50))
+    return f"# Index\n\nThe pages of this folder.\n\n{items}"
+
+
+def table_page() -> str:
+    """A short page that is mostly a table: 18 rows of 4 columns (under `LIGHT_BLOCKS`)."""
+    rows = "".join(f"| r{n} | [[t{n}]] | {n * 7} | note {n} |\n" for n in range(18))
+    return f"# Columns\n\n| name | link | size | note |\n|---|---|---:|---|\n{rows}"
+
+
+def callout_page() -> str:
+    """A short page of ten callouts of two paragraphs each."""
+    one = "> [!note] Note {n}\n> A first paragraph with [[p{n}]].\n>\n> A second one.\n\n"
+    return "# Callouts\n\n" + "".join(one.format(n=n) for n in range(10))
+
+
+def prose_page() -> str:
+    """A short page of 20 sections of prose (101 blocks): more than one screen."""
+    section = "## Part {n}\n\n" + "A paragraph of plain prose that wraps. " * 6 + "\n\n"
+    one = section + "Another paragraph, [[p{n}]].\n\n"
+    return "# Prose\n\n" + "".join(one.format(n=n) for n in range(33))
+
+
+async def each_bench(rounds: int) -> None:
+    """First screen of short pages, fast paths on and off, alternating."""
+    print(f"code from {Path(page_pane.__file__).parents[3]}")
+    print(f"idle loop's worst lateness (noise floor) {await idle_lateness() * 1000:5.1f} ms")
+    pages = {
+        "typical": typical_page(),
+        "list": list_page(),
+        "table": table_page(),
+        "callout": callout_page(),
+        "prose": prose_page(),
+    }
+    for page, content in pages.items():
+        got: dict[bool, list[tuple[float, float, float]]] = {False: [], True: []}
+        for _ in range(rounds):
+            for plain in (False, True):
+                os.environ[fast_paths.PLAIN_ENV] = "1" if plain else "0"
+                got[plain].append(await first_screen(content))
+        best = {plain: (min(r[0] for r in rs), min(r[2] for r in rs)) for plain, rs in got.items()}
+        (fast_wall, fast_cpu), (plain_wall, plain_cpu) = best[False], best[True]
+        print(
+            f"{page:8} {len(content) / 1000:4.1f} KB  first screen fast {fast_wall * 1000:6.1f} ms "
+            f"(CPU {fast_cpu * 1000:6.1f} ms)  plain {plain_wall * 1000:6.1f} ms "
+            f"(CPU {plain_cpu * 1000:6.1f} ms)  ×{plain_cpu / fast_cpu:4.2f} CPU, "
+            f"{(plain_cpu - fast_cpu) * 1000:+6.1f} ms · best of {rounds}"
+        )
+    os.environ.pop(fast_paths.PLAIN_ENV, None)
+
+
 async def main(rounds: int) -> None:
     pages = {"index": index_page(), "handbook": handbook_page(), "huge": huge_page()}
     for name, content in pages.items():
@@ -232,7 +294,11 @@ if __name__ == "__main__":
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--open", action="store_true", help="also time opening pages")
     parser.add_argument("--open-only", action="store_true", help="only time opening pages")
+    parser.add_argument("--each", action="store_true", help="only time short pages' first screen")
     arguments = parser.parse_args()
+    if arguments.each:
+        asyncio.run(each_bench(arguments.rounds))
+        sys.exit()
     if not arguments.open_only:
         asyncio.run(main(arguments.rounds))
     if arguments.open or arguments.open_only:

@@ -1,6 +1,6 @@
-"""A long page drawn a visible line at a time (`LightBody`'s `_Lines`): it shows what a
-`Static` shows, its links stay live at the end of the page, anchors land in the
-middle, the outline scrolls there, and a resize re-wraps it."""
+"""A long page drawn a visible row at a time (`VaultBody`'s pieces): a selection reads
+its text as written, its links stay live at the end of the page, anchors land in
+the middle, the outline scrolls there, and a resize redraws it."""
 
 from __future__ import annotations
 
@@ -9,22 +9,17 @@ from pathlib import Path
 import pytest
 from textual.app import App, ComposeResult
 from textual.containers import VerticalScroll
-from textual.geometry import Offset
-from textual.selection import Selection
-from textual.strip import Strip
-from textual.widgets import OptionList, Static
+from textual.widgets import OptionList
 
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
 from okf_explorer.tui.dialogs.links import LinksDialog
 from okf_explorer.tui.dialogs.outline import OutlineDialog
-from okf_explorer.tui.markdown.fast_body import prepare_body
-from okf_explorer.tui.markdown.light_body import LightBody, _Lines
+from okf_explorer.tui.markdown import VaultBody, prepare_body
 from okf_explorer.tui.widgets.page import pane as page_pane
 from okf_explorer.tui.widgets.page.pane import PagePane
 
 from .conftest import SMALL_BUNDLE, brain_for, settle, write_bundle
-from .vault_fixture import handbook
 
 SIZE = (120, 40)
 PARAGRAPHS = 700
@@ -46,54 +41,37 @@ def screen_lines(app: App[None]) -> list[str]:
     return [strip.text for strip in app.screen._compositor.render_strips()]
 
 
-def clicks(strip: Strip) -> list[str]:
-    return [
-        style.meta["@click"]
-        for _, style, _ in strip
-        if style is not None and style._meta and "@click" in style.meta
-    ]
-
-
-class SideBySide(App[None]):
-    """The same prose piece as a `Static` and as a `_Lines`, the same width."""
-
-    def __init__(self, body: str, width: int) -> None:
-        super().__init__()
-        prepared = prepare_body(body, width=width)
-        self.pieces = [
-            (piece.content, wrapped)
-            for piece, wrapped in zip(prepared.chunks, prepared.wrapped, strict=True)
-            if wrapped is not None
-        ]
-
+class BodyApp(App[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll():
-            for content, wrapped in self.pieces:
-                yield Static(content, classes="static")
-                yield _Lines(content, wrapped)
+            yield VaultBody()
 
 
-@pytest.mark.parametrize("body", [handbook(), long_page()[:20_000] + "\n"], ids=["vault", "long"])
-async def test_lines_draw_what_a_static_draws(body: str) -> None:
-    width = 70
-    app = SideBySide(body, width)
-    async with app.run_test(size=(width, 40)) as pilot:
+async def test_a_selection_reads_the_text_as_written_and_shows_on_the_rows() -> None:
+    text = "A paragraph " + "that wraps over several rows of a narrow pane " * 3 + "ends."
+    app = BodyApp()
+    async with app.run_test(size=(40, 20)) as pilot:
+        body = app.query_one(VaultBody)
         await pilot.pause()
-        statics, lines = list(app.query(".static").results(Static)), list(app.query(_Lines))
-        assert lines and len(statics) == len(lines)
-        for static, light in zip(statics, lines, strict=True):
-            assert static.size == light.size  # same wrapped height: nothing measured
-            for y in range(light.size.height):
-                drawn, expected = light.render_line(y), static.render_line(y)
-                assert drawn.text.rstrip() == expected.text.rstrip(), y
-                assert clicks(drawn) == clicks(expected), y
-        selected: list[tuple[str | None, list[list[str]]]] = []
-        for widget in (statics[0], lines[0]):  # a mouse selection reads and shows the same
-            app.screen.selections = {widget: Selection(Offset(3, 2), Offset(8, 5))}
-            await pilot.pause()
-            styles = [[str(seg.style) for seg in widget.render_line(y)] for y in range(7)]
-            selected.append((app.screen.get_selected_text(), styles))
-        assert selected[0] == selected[1] and selected[0][0]
+        markdown = f"# Title\n\n{text}\n"
+        await body.show(prepare_body(markdown, width=body.content_region.width).pieces)
+        await pilot.pause()
+        ((piece, drawing),) = body.drawings()
+        line = drawing.lines.index(text)
+        rows = [row for row in drawing.rows if row.line == line]
+        assert len(rows) >= 4  # wrapped
+        assert piece.size.height == len(drawing.rows)  # as high as its rows: nothing measured
+        first = drawing.rows.index(rows[0])
+        await pilot.mouse_down(piece, offset=(0, first))
+        await pilot.hover(piece, offset=(6, first + 2))
+        await pilot.mouse_up(piece, offset=(6, first + 2))
+        await pilot.pause()
+        # the cell under the pointer is in (as in any widget); no break where rows wrap
+        assert app.screen.get_selected_text() == text[: rows[2].x + 7]
+        shown = piece.render_line(first + 1)  # a row inside the selection: drawn selected
+        assert {str(segment.style.bgcolor) for segment in shown if segment.text.strip()} != {
+            str(segment.style.bgcolor) for segment in piece.render_line(0) if segment.text.strip()
+        }
 
 
 @pytest.fixture
@@ -111,7 +89,7 @@ async def test_the_end_of_a_long_page_is_drawn_and_its_link_opens(long_app: App[
         pane = app.screen.query_one(PagePane)
         await settle(pilot, until=lambda: pane.shown is not None and not pane.truncated)
         await settle(pilot)
-        assert pane.light and len(pane.headings) == PARAGRAPHS // 50 + 1
+        assert pane.drawn and len(pane.headings) == PARAGRAPHS // 50 + 1
         pane.scroll_end(animate=False)
 
         def the_end_is_on_screen() -> bool:
@@ -119,10 +97,8 @@ async def test_the_end_of_a_long_page_is_drawn_and_its_link_opens(long_app: App[
 
         await settle(pilot, the_end_is_on_screen)
         assert the_end_is_on_screen()
-        last = list(pane.query_one(LightBody).query_children(_Lines))[-1]
-        row = next(
-            n for n, line in enumerate(last.wrapped.lines) if "The very end" in line.content.plain
-        )
+        last, drawing = pane.query_one(VaultBody).drawings()[-1]
+        row = next(n for n, line in enumerate(drawing.rows) if "The very end" in line.content.plain)
         await pilot.click(last, offset=(len("The very end links "), row))
         await settle(pilot)
         assert app.screen.history.current.slug == "beta"
@@ -154,21 +130,25 @@ async def test_anchors_and_the_outline_land_in_the_middle_and_after_a_resize(
         await settle(pilot)
 
         def at_top(text: str) -> bool:
-            """Whether `text` is the pane's top line of text (under the body's padding)."""
+            """Whether `text` is the pane's top line of text."""
             box = pane.content_region
-            return screen_lines(app)[box.y + 1][box.x : box.right].strip() == text
+            return screen_lines(app)[box.y][box.x : box.right].strip() == text
 
         assert pane.scroll_to_anchor("Part 7")
         await settle(pilot, until=lambda: at_top("Part 7"))
         middle = pane.scroll_y
         assert 0 < middle < pane.max_scroll_y
         await pilot.resize_terminal(80, 40)  # narrower: paragraphs wrap to two lines
-        light = pane.query_one(LightBody)
-        pieces = list(light.query_children(_Lines))
-        await settle(pilot, until=lambda: all(p.wrapped.width == light.size.width for p in pieces))
+        body = pane.query_one(VaultBody)
+
+        def redrawn() -> bool:
+            width = body.content_region.width
+            return all(piece.width == width for piece in body.pieces if piece.drawing)
+
+        await settle(pilot, until=redrawn)
         await settle(pilot)
-        widths = [line.content.cell_length for p in pieces for line in p.wrapped.lines]
-        assert max(widths) <= light.size.width  # wrapped, never cut
+        widths = [row.content.cell_length for _, d in body.drawings() for row in d.rows]
+        assert max(widths) <= body.content_region.width  # wrapped, never cut
         assert pane.max_scroll_y > middle  # longer now
         await pilot.press("o")
         await settle(pilot)

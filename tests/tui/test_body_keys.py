@@ -10,7 +10,7 @@ from textual.widgets import Input, OptionList, Static
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
 from okf_explorer.tui.dialogs.links import LinksDialog
-from okf_explorer.tui.markdown.fast_body import LightBody, prepare_body
+from okf_explorer.tui.markdown import VaultBody, prepare_body
 from okf_explorer.tui.widgets.graph.traversal_panel import TraversalPanel
 from okf_explorer.tui.widgets.page import pane as page_pane
 from okf_explorer.tui.widgets.page.pane import PagePane
@@ -54,24 +54,24 @@ async def test_a_huge_page_shows_its_first_part_and_keys_keep_working(
         assert str(screen.query_one(TraversalPanel).border_title) == "huge · depth 2 · out"
         await settle(pilot, until=lambda: pane.shown is not None and pane.shown.slug == "huge")
         await settle(pilot)
-        assert pane.light and pane.truncated and small_parts // 2 < pane.end <= small_parts
+        assert pane.drawn and pane.truncated and small_parts // 2 < pane.end <= small_parts
         more = str(pane.query_one("#page-more", Static).content)
         assert (
             more
             == f"⚠ showing the first 20 KB of {round(total / 1000)} KB · m shows the next 20 KB"
         )
-        chunks = len(pane.query_one(LightBody).children)
+        chunks = len(pane.query_one(VaultBody).children)
         assert screen.check_action("more_of_page", ())
         await pilot.press("m")
         await settle(pilot)
         assert small_parts < pane.end <= 2 * small_parts < total
-        assert len(pane.query_one(LightBody).children) > chunks
+        assert len(pane.query_one(VaultBody).children) > chunks
         assert "showing the first 40 KB" in str(pane.query_one("#page-more", Static).content)
         await pilot.press("minus")  # keys still work after it grew
         assert str(screen.query_one(TraversalPanel).border_title) == "huge · depth 1 · out"
         await pilot.press("backspace")
         await settle(pilot)
-        assert pane.shown.slug == "index" and not pane.truncated and not pane.light
+        assert pane.shown.slug == "index" and not pane.truncated and pane.drawn
 
 
 async def test_m_presses_made_while_a_part_is_drawn_are_not_dropped(
@@ -98,8 +98,8 @@ def test_each_part_of_a_huge_body_ends_at_a_paragraph_break() -> None:
     first = prepare_body(text, 0, 50_000)
     second = prepare_body(text, first.end, 50_000)
     assert text[first.end - 2 : first.end] == "\n\n" and first.truncated
-    assert first.light is not None and second.light is not None
-    assert second.light.plain.startswith("Paragraph ")
+    assert first.pieces and second.pieces and second.pieces[0].drawing is not None
+    assert second.pieces[0].drawing.rows[0].content.plain.startswith("Paragraph ")
     assert len(first.links) + len(second.links) == text[: second.end].count("[[alpha]]")
 
 

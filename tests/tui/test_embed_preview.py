@@ -1,6 +1,6 @@
-"""An embed's preview is its section rendered as Markdown (`embed_preview`), not its raw
-text: folded, its first lines; unfolded, the rendered section (a quote keeps its bar,
-a callout its title)."""
+"""An embed's preview is its section drawn as a body is drawn (`EmbedView`), not its raw
+text: folded, its first lines of text; unfolded, the drawn section (a quote keeps its
+bar, a callout its title)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from textual.content import Content
 
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.markdown.embed_preview import embed_lines
-from okf_explorer.tui.markdown.vault_body import EmbedBlock
+from okf_explorer.tui.markdown import EmbedBlock
+from okf_explorer.tui.markdown.draw import Embed
 from okf_explorer.tui.widgets.page.pane import PagePane
 from tests.bundles import write_pages
 
@@ -42,23 +42,31 @@ def styled(line: Content, style: str) -> list[str]:
     return [line.plain[s.start : s.end] for s in line.spans if s.style == style]
 
 
-def test_embed_lines_are_the_section_rendered() -> None:
-    lines = embed_lines(SECTION)
-    plain = [line.plain for line in lines]
-    assert plain[:4] == [
+def preview(text: str, open: bool = False, width: int = 60) -> list[Content]:
+    """The rows an embed of `text` shows under its name, `width` wide."""
+    block = EmbedBlock(Embed(href="okf:guide#Setup", label="guide > Setup"), (0, 1))
+    block.text, block.open = text, open
+    return [row.content for row in block.preview_rows(width)[1:]]
+
+
+def test_an_embed_shows_its_section_drawn() -> None:
+    lines = preview(SECTION)
+    plain = [line.plain.rstrip() for line in lines]
+    assert plain == [
         "Setup",
         "Run the nightly build with the runner and make all.",
         "• first step",
-        "• second step",
-    ]
-    assert plain[4:6] == ["key │ value", "────┼──────"]
-    assert plain[6:] == ["a   │ 1    ", "▌ ★ Keep it short", "▌ Short wins."]
-    assert not any("**" in p or "[[" in p or "^setup" in p or p.startswith("#") for p in plain)
-    assert styled(lines[1], "bold") == ["nightly"] and styled(lines[1], "reverse") == ["make all"]
+        "▸ click to unfold",
+    ]  # its first lines of text
+    assert styled(lines[1], ".strong") == ["nightly"]
+    assert styled(lines[1], ".code_inline") == ["make all"]
     clicks = [s.style.meta.get("@click") for s in lines[1].spans if not isinstance(s.style, str)]
     assert "link('okf:tools/runner')" in clicks
-    spaced = [line.plain for line in embed_lines(SECTION, blank_lines=True)]
-    assert spaced[:3] == ["Setup", "", "Run the nightly build with the runner and make all."]
+    opened = [line.plain.rstrip() for line in preview(SECTION, open=True)]
+    assert opened[:4] == ["Setup", "", "Run the nightly build with the runner and make all.", ""]
+    assert any(line.startswith("│ key ") for line in opened)  # the table, in its grid
+    assert "▌ ★ Keep it short" in opened and "▌ Short wins." in opened
+    assert not any("**" in p or "[[" in p or "^setup" in p or p.startswith("#") for p in opened)
 
 
 async def test_the_page_pane_previews_an_embed_rendered(tmp_path: Path) -> None:
@@ -71,24 +79,23 @@ async def test_the_page_pane_previews_an_embed_rendered(tmp_path: Path) -> None:
         embed = pane.query_one(EmbedBlock)
         await settle(pilot, until=lambda: embed.text is not None)
         shown = embed.render().plain  # type: ignore[union-attr]
-        assert shown.split("\n")[:4] == [
-            "↳ guide > Setup",
-            "Setup",
-            "Run the nightly build with the runner and make all.",
-            "• first step",
-        ]
+        rows = shown.split("\n")
+        assert rows[:2] == ["↳ guide > Setup", "Setup"]
+        assert " ".join(rows[2:]).startswith(
+            "Run the nightly build with the runner and make all. • first step"
+        )  # rows wrapped to the pane
         assert "**" not in shown and "▸ click to unfold" in shown
         await pilot.click(embed, offset=(2, 2))
         await settle(pilot)
         opened = embed.render().plain  # type: ignore[union-attr]
-        assert embed.open and "key │ value" in opened and "Short wins." in opened
+        assert embed.open and "│ key " in opened and "Short wins." in opened
         assert "Not embedded" not in opened and "##" not in opened
 
 
 async def test_an_embed_that_waited_for_the_index_fills_once_it_is_built(tmp_path: Path) -> None:
     """Seen on the Obsidian help vault: the start page's `![[Internal links#^b15695]]`
     said `waiting for the index…` for good (before the index only an exact slug is found)."""
-    from okf_explorer.tui.markdown.anchors import WAITING_FOR_INDEX
+    from okf_explorer.tui.markdown import WAITING_FOR_INDEX
     from okf_explorer.tui.state.index_loader import IndexLoader
 
     from .conftest import brain_for

@@ -1,4 +1,4 @@
-"""Wrapped lines keep their shape (`tui.markdown.hanging`): a long page's quotes and list items
+"""Wrapped lines keep their shape: a page's quotes and list items
 (seen in tmux on the Obsidian help vault and the Foam docs: a callout's second line lost
 its bar, a list item's second line started under the bullet) and the page header's
 sources (seen on the OKF reference bundles at 80×24: a source's resource wrapped to the
@@ -12,9 +12,10 @@ from textual.app import App
 
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.markdown.fast_render import render_tokens, wrap_piece
-from okf_explorer.tui.markdown.hanging import HangingContent
+from okf_explorer.tui.markdown import VaultBody, prepare_body
+from okf_explorer.tui.markdown.draw import blocks_of, draw
 from okf_explorer.tui.markdown.parser import parse
+from okf_explorer.tui.widgets.page.header import HangingContent
 from okf_explorer.tui.widgets.page.pane import PagePane
 
 from .conftest import SMALL_BUNDLE, brain_for, settle, write_bundle
@@ -31,17 +32,18 @@ SHAPES = f"""> [!tip]- A tip
 
 
 def wrapped_lines(markdown: str, width: int) -> list[str]:
-    pieces = render_tokens(parse(markdown), width).pieces
-    return [line.plain for piece in pieces for line in wrap_piece(piece.content, width).lines]
+    """The rows of `markdown` drawn `width` wide, its callouts open."""
+    drawing = draw(blocks_of(parse(markdown)), width, folded=())
+    return [row.content.plain.rstrip() for row in drawing.rows]
 
 
 def test_wrapped_quote_and_list_lines_hang_under_their_text() -> None:
-    lines = wrapped_lines(SHAPES, 40)
-    quote = lines[1 : lines.index("")]
+    lines = wrapped_lines(SHAPES, 40)[1:]  # under the quote's margin
+    quote = lines[: lines.index("")]
     assert len(quote) > 2 and all(line.startswith("▌ ") for line in quote)
     item = lines.index(next(line for line in lines if line.startswith("• ")))
     assert lines[item + 1].startswith("  ") and lines[item + 1][2] != " "
-    nested = lines.index(next(line for line in lines if line.startswith("  1.  ")))
+    nested = lines.index(next(line for line in lines if line.startswith("   1. ")))
     assert lines[nested + 1].startswith("      ") and lines[nested + 1][6] != " "
     prose = lines[lines.index(next(line for line in lines if line.startswith("every"))) + 1]
     assert not prose.startswith(" ")  # a plain paragraph wraps to the margin
@@ -49,11 +51,10 @@ def test_wrapped_quote_and_list_lines_hang_under_their_text() -> None:
 
 
 def test_the_text_of_a_wrapped_line_is_kept_whole() -> None:
-    """Wrapping only adds the repeated prefix: the words read the same, in order."""
-    pieces = render_tokens(parse(SHAPES), 30).pieces
-    unwrapped = " ".join(piece.content.plain for piece in pieces).split()
-    wrapped = " ".join(wrapped_lines(SHAPES, 30)).split()
-    assert [word for word in wrapped if word != "▌"] == [w for w in unwrapped if w != "▌"]
+    """Wrapping only adds the bars and bullets: the words read the same, in order."""
+    marks = {"▌", "•", "1.", "▾", "★"}
+    words = " ".join(wrapped_lines(SHAPES, 30)).split()
+    assert [word for word in words if word not in marks] == ["A", "tip", *WORDS.split() * 4]
 
 
 async def test_a_long_pages_callout_keeps_its_bar_on_every_line(tmp_path: Path) -> None:
@@ -64,7 +65,8 @@ async def test_a_long_pages_callout_keeps_its_bar_on_every_line(tmp_path: Path) 
     )
     async with app.run_test(size=(80, 24)) as pilot:
         pane = app.screen.query_one(PagePane)
-        await settle(pilot, until=lambda: pane.shown is not None and pane.light)
+        await settle(pilot, until=lambda: pane.shown is not None and pane.drawn)
+        pane.query_one(VaultBody).callouts()[0].toggle()  # it starts folded
         await settle(pilot)
         screen = [strip.text for strip in app.screen._compositor.render_strips()]
         quote = [line for line in screen if "narrow" in line or "every word" in line]
@@ -76,10 +78,9 @@ def test_a_wide_code_block_is_parted_from_the_prose_before_it() -> None:
     Obsidian help vault's Callouts page: the code sat right under the paragraph)."""
     wide = "x" * 80
     markdown = f"Before the code.\n\n```\n{wide}\n```\n\nAfter the code.\n"
-    pieces = render_tokens(parse(markdown), 40).pieces
+    pieces = prepare_body(markdown, width=40).pieces or ()
     assert [piece.wide for piece in pieces] == [False, True, False]
-    assert pieces[0].content.plain == "Before the code.\n"
-    assert pieces[2].content.plain == "\nAfter the code."
+    assert [piece.margin for piece in pieces] == [(0, 1), (1, 1), (0, 1)]  # a row between
 
 
 SOURCED = """---
@@ -95,7 +96,7 @@ sources:
 
 def test_hanging_content_wraps_under_the_bullets_text() -> None:
     text = "sources\n  • Cost Allocation Standard — → policies/margin-standard.md  [m]"
-    lines = [line.content.plain for line in HangingContent(text)._wrap_and_format(36)]
+    lines = [row.content.plain for row in HangingContent(text).rows(36)]
     assert lines == [
         "sources",
         "  • Cost Allocation Standard — →",

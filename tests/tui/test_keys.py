@@ -265,19 +265,19 @@ async def test_r_reloads_changed_pages(small_bundle: Path) -> None:
 
 
 async def test_body_links_open_pages_and_dangling_ones_notify(small_bundle: Path) -> None:
-    from textual.widgets import Markdown
+    from okf_explorer.tui.markdown import VaultBody
 
     app = make_app(brain_for(BundleSource(small_bundle)), start="index")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        markdown = app.screen.query_one(PagePane).query_one(Markdown)
-        block = markdown.children[-1]
+        body = app.screen.query_one(PagePane).query_one(VaultBody)
+        block = body.children[-1]
         await block.action_link("beta.md")  # a plain Markdown link
         await settle(pilot)
         assert explorer(app).history.current.slug == "beta"
         explorer(app).open_page("alpha")
         await settle(pilot)
-        block = app.screen.query_one(PagePane).query_one(Markdown).children[-1]
+        block = app.screen.query_one(PagePane).query_one(VaultBody).children[-1]
         await block.action_link("okf:ghost")
         await settle(pilot)
         assert "no such page: ghost" in notes(app)

@@ -1,4 +1,5 @@
-"""Long pages skip the Markdown widget and keep live links; the link tree says how pages link."""
+"""Pages are drawn by the engine, not as a widget per block, and keep live links; the link
+tree says how pages link."""
 
 from __future__ import annotations
 
@@ -8,18 +9,14 @@ from textual.widgets import Markdown
 
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.markdown.fast_body import (
-    LIGHT_BLOCKS,
-    LightBody,
-    prepare_body,
-)
+from okf_explorer.tui.markdown import PreparedBody, VaultBody, prepare_body
 from okf_explorer.tui.widgets.graph.link_tree import LinkTree
 from okf_explorer.tui.widgets.graph.traversal_panel import FILL_CHUNK, TraversalPanel
 from okf_explorer.tui.widgets.page.pane import PagePane
 
 from .conftest import SIZE, brain_for, settle, write_bundle
 
-ITEMS = LIGHT_BLOCKS + 30
+ITEMS = 150
 
 
 def long_index(count: int = ITEMS) -> str:
@@ -27,39 +24,47 @@ def long_index(count: int = ITEMS) -> str:
     return f"# Index\n\n{items}\n1. first\n2. second\n\n```\n[[not-a-link]]\n```\n"
 
 
-def test_long_body_is_one_content_with_click_actions_short_body_is_not() -> None:
+def drawn(body: PreparedBody) -> list[str]:
+    """The rows `body` is drawn as (its pieces of rows, in order), without their edges."""
+    assert body.pieces is not None
+    rows = [row for piece in body.pieces if piece.drawing for row in piece.drawing.rows]
+    return [row.content.plain.strip() for row in rows]
+
+
+def test_a_body_is_drawn_as_rows_with_click_actions() -> None:
     long = prepare_body(long_index())
-    assert long.light is not None and long.blocks > LIGHT_BLOCKS
-    lines = long.light.plain.split("\n")
+    assert long.pieces is not None and len(long.pieces) == 1  # one piece of rows
+    lines = drawn(long)
     assert lines[0] == "Index" and lines[2] == "• p000 item 0"
-    assert "1.  first" in lines and "  [[not-a-link]]" in lines  # code: indented
-    actions = [
-        span.style.meta["@click"] for span in long.light.spans if hasattr(span.style, "meta")
-    ]
+    assert "1. first" in lines and "[[not-a-link]]" in lines  # code: in its box
+    (drawing,) = [piece.drawing for piece in long.pieces if piece.drawing]
+    spans = [span for row in drawing.rows for span in row.content.spans]
+    metas = [span.style.meta for span in spans if not isinstance(span.style, str)]
+    actions = [meta["@click"] for meta in metas if "@click" in meta]
     assert actions[:2] == ["link('okf:p000')", "link('okf:p001')"] and len(actions) == ITEMS
     short = prepare_body("# Home\n\nSee [[alpha]].\n")
-    assert short.light is None and "(<okf:alpha>)" in short.markdown
+    assert drawn(short) == ["Home", "", "See alpha."] and "(<okf:alpha>)" in short.markdown
 
 
-async def test_long_page_skips_the_markdown_widget_and_its_links_open_pages(tmp_path: Path) -> None:
+async def test_a_page_skips_the_markdown_widget_and_its_links_open_pages(tmp_path: Path) -> None:
     pages = {"index.md": long_index(), "p001.md": "# One\n\nBack to [[index]].\n"}
     bundle = write_bundle(tmp_path / "brain", pages)
     app = make_app(brain_for(BundleSource(bundle)), start="index")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         pane = app.screen.query_one(PagePane)
-        assert pane.light and pane.shown is not None and pane.shown.slug == "index"
+        assert pane.drawn and pane.shown is not None and pane.shown.slug == "index"
         assert not pane.query_one(Markdown).children  # no widget per block
-        pieces = prepare_body(long_index()).chunks
-        assert len(pane.query_one(LightBody).children) == len(pieces) == 1  # one line-API piece
+        body = pane.query_one(VaultBody)
+        assert len(body.children) == 1  # one piece of rows
         panel = app.screen.query_one(TraversalPanel)
         await settle(pilot, until=lambda: panel.filled)
         assert panel.table.row_count == ITEMS > FILL_CHUNK  # filled over several frames
-        light = pane.query_one(LightBody)
-        await pilot.click(light, offset=(3, 4))  # padding, "Index", blank, p000, p001
+        (piece,) = body.children
+        await pilot.click(piece, offset=(3, 3))  # "Index", blank, p000, p001
         await settle(pilot)
         assert app.screen.history.current.slug == "p001"
-        assert not pane.light and pane.query_one(Markdown).children
+        assert pane.drawn and not pane.query_one(Markdown).children
 
 
 async def test_highlighting_a_tree_node_shows_the_link_and_its_rule(small_bundle: Path) -> None:

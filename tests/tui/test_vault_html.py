@@ -1,4 +1,4 @@
-"""Raw HTML in a body reads as what it shows (`vault_html`), in both renderers: an
+"""Raw HTML in a body reads as what it shows (`html`), drawn as any text is: an
 `<img>` is an image placeholder named by its alt (else its file), `<a href>` a live
 link, other tags are dropped for their text, comments hidden. The page is our own,
 shaped like a project README (a centred logo, badges, a contributors table)."""
@@ -8,15 +8,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from textual.content import Content
-from textual.widgets._markdown import MarkdownBlock
 
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.markdown.fast_render import render_tokens
+from okf_explorer.tui.markdown import FILE_SCHEME, VaultBody
+from okf_explorer.tui.markdown.draw import blocks_of, draw
 from okf_explorer.tui.markdown.inline import inline_content
-from okf_explorer.tui.markdown.links import FILE_SCHEME
 from okf_explorer.tui.markdown.parser import parse
-from okf_explorer.tui.markdown.vault_body import VaultMarkdown
 from okf_explorer.tui.widgets.page.pane import PagePane
 from tests.bundles import write_pages
 
@@ -47,8 +45,8 @@ Press <kbd>Ctrl</kbd>+<kbd>K</kbd>. <span style="color:red">Careful</span> <!-- 
 
 
 def lines_of(markdown: str) -> list[str]:
-    pieces = render_tokens(parse(markdown), 100).pieces
-    return [line for piece in pieces for line in piece.content.plain.split("\n")]
+    """The rows the engine draws for `markdown`, 100 cells wide, without their edges."""
+    return [row.content.plain.strip() for row in draw(blocks_of(parse(markdown)), 100).rows]
 
 
 def links_of(content: Content) -> list[str]:
@@ -83,7 +81,7 @@ def test_html_images_links_and_emphasis_are_tokens_the_renderers_know() -> None:
     assert [t.tag for t in headings] == ["h1"]  # `# Widget`; `<h2>` is bold text, not outline
     made_by = inline_content(next(t for t in inlines if "Ada" in inline_content(t).plain))
     assert links_of(made_by) == ["link('people/ada.md')", "link('https://example.org')"]
-    code = [made_by.plain[s.start : s.end] for s in made_by.spans if s.style == "reverse"]
+    code = [made_by.plain[s.start : s.end] for s in made_by.spans if s.style == ".code_inline"]
     assert code == ["Ctrl", "K"]  # `<kbd>` reads as code
     (title,) = [t for t in inlines if "tiny" in inline_content(t).plain]
     bold = inline_content(title)
@@ -106,11 +104,11 @@ async def test_the_page_pane_shows_html_as_text_with_live_links(tmp_path: Path) 
     async with app.run_test(size=(100, 40)) as pilot:
         await settle(pilot)
         pane = app.screen.query_one(PagePane)
-        blocks = list(pane.query_one(VaultMarkdown).query(MarkdownBlock))
-        text = "\n".join(block._content.plain for block in blocks if block._content.plain)
+        rows = [row for _, drawing in pane.query_one(VaultBody).drawings() for row in drawing.rows]
+        text = "\n".join(row.content.plain for row in rows)
         assert "▭ logo.png ▭ Build passing" in text and "Made by Ada, see the site." in text
         assert "<" not in text and "generated" not in text
-        links = [link for block in blocks for link in links_of(block._content)]
+        links = [link for row in rows for link in links_of(row.content)]
         assert "link('people/ada.md')" in links
 
 

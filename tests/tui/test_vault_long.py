@@ -1,6 +1,7 @@
-"""Long pages (the light renderer) keep code highlighting and table alignment; a code
-block or table wider than the pane scrolls sideways instead of being cut; headings
-and block ids are anchors there too."""
+"""Long pages are drawn as short ones are: code highlighted, a table's columns fitted to
+the pane as Textual's table fits them; a code block wider than the pane scrolls
+sideways instead of being cut (as Textual's fence does); headings and block ids are
+anchors there too."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from textual.containers import ScrollableContainer
 
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.markdown.fast_body import LightBody, prepare_body
+from okf_explorer.tui.markdown import VaultBody, prepare_body
 from okf_explorer.tui.widgets.page import pane as page_pane
 from okf_explorer.tui.widgets.page.pane import PagePane
 
@@ -20,21 +21,22 @@ from .vault_fixture import handbook, write_vault
 SIZE = (120, 40)
 
 
-def test_light_render_aligns_tables_and_highlights_code() -> None:
+def test_a_long_page_fits_tables_and_highlights_code() -> None:
     body = prepare_body(handbook(), width=60)
-    assert body.light is not None
-    wide = [piece for piece in body.chunks if piece.wide]
-    assert len(wide) == 2  # the table and the code block: wider than 60 columns
-    table, code = (piece.content for piece in wide)
-    rows = table.plain.split("\n")
-    assert rows[0].startswith("column 0 holds a long description │ column 1")
-    assert set(rows[1]) == {"─", "┼"}
-    assert [row.index("│") for row in rows if "│" in row] == [rows[0].index("│")] * 2  # aligned
-    assert "x" * 150 in code.plain  # not cut
-    assert len({span.style for span in code.spans}) >= 3  # highlighted: several styles
-    text = body.light.plain
+    assert body.pieces is not None
+    (wide,) = [piece for piece in body.pieces if piece.wide]  # the code: wider than 60
+    (fence,) = wide.blocks
+    code = [line.plain for line in fence.lines]  # type: ignore[union-attr]
+    assert "x" * 150 in code[0]  # not cut
+    styles = {span.style for line in fence.lines for span in line.spans}  # type: ignore[union-attr]
+    assert len(styles) >= 3  # highlighted: several styles
+    rows = [row.content.plain for p in body.pieces if p.drawing for row in p.drawing.rows]
+    frame = [row for row in rows if row.startswith(("┌", "│", "├", "└"))]
+    assert frame and all(len(row) == 60 for row in frame)  # the table fits the body
+    assert frame[0].count("┬") == 5 and "descr…" in "".join(frame)  # six columns, cut
+    text = "\n".join(rows)
     assert "★ Start here" in text and "Read the checklist first.[1]" in text
-    assert "1.  Because order matters." in text and "^anchor-line" not in text
+    assert "1. Because order matters." in text and "^anchor-line" not in text
     assert [title for _, title in body.headings] == ["Handbook", "Checklist", "Wide things", "Last"]
 
 
@@ -43,17 +45,15 @@ async def test_a_long_page_scrolls_wide_blocks_sideways_and_to_anchors(tmp_path:
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         pane = app.screen.query_one(PagePane)
-        assert pane.light and pane.headings[-1] == (2, "Last")
-        light = pane.query_one(LightBody)
-        boxes = [child for child in light.children if isinstance(child, ScrollableContainer)]
-        assert len(boxes) == 2
-        for box in boxes:
-            assert box.max_scroll_x > 0 and box.size.width <= pane.size.width  # scrolls, not cut
+        assert pane.drawn and pane.headings[-1] == (2, "Last")
+        body = pane.query_one(VaultBody)
+        (box,) = [child for child in body.children if isinstance(child, ScrollableContainer)]
+        assert box.max_scroll_x > 0 and box.size.width <= pane.size.width  # scrolls, not cut
         assert pane.scroll_to_anchor("Wide things")
         # The pane re-aims the scroll for SCROLL_SETTLE while blocks reach their height.
-        await settle(pilot, lambda: boxes[0].region.y - pane.region.y < 10)
+        await settle(pilot, lambda: box.region.y - pane.region.y < 20)
         top = pane.scroll_y
-        assert top > 100 and boxes[0].region.y - pane.region.y < 10  # the table is in view
+        assert top > 100 and box.region.y - pane.region.y < 20  # the table and code in view
         assert pane.scroll_to_anchor("^anchor-line")
         await settle(pilot)
         assert pane.scroll_y > top

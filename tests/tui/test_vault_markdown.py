@@ -8,13 +8,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from textual.widgets import OptionList
-from textual.widgets._markdown import MarkdownBlock
 
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import ExplorerApp, make_app
 from okf_explorer.tui.dialogs.outline import OutlineDialog
+from okf_explorer.tui.markdown import EmbedBlock, VaultBody
+from okf_explorer.tui.markdown.draw import Row
 from okf_explorer.tui.markdown.inline import MARK_STYLE, TAG_STYLE
-from okf_explorer.tui.markdown.vault_body import CalloutQuote, EmbedBlock, VaultMarkdown
 from okf_explorer.tui.widgets.graph.link_tree import LinkTree
 from okf_explorer.tui.widgets.page.pane import PagePane
 
@@ -30,34 +30,35 @@ def vault_app(root: Path, start: str = NOTES) -> ExplorerApp:
     return make_app(brain_for(BundleSource(root)), start=start, source_label="test vault")
 
 
+def rows(pane: PagePane) -> list[Row]:
+    """Every row the body draws, in order."""
+    drawings = pane.query_one(VaultBody).drawings()
+    return [row for _, drawing in drawings for row in drawing.rows]
+
+
 def body_text(pane: PagePane) -> str:
-    blocks = pane.query_one(VaultMarkdown).query(MarkdownBlock)
-    return "\n".join(block._content.plain for block in blocks if block._content.plain)
+    """The body's text, a line per line of text (not per wrapped row), and its rows."""
+    drawings = pane.query_one(VaultBody).drawings()
+    lines = "\n".join(line for _, drawing in drawings for line in drawing.lines)
+    return lines + "\n" + "\n".join(row.content.plain.strip() for row in rows(pane))
 
 
 def styled(pane: PagePane, style: str) -> list[str]:
     """The texts drawn in `style` anywhere in the body."""
     found = []
-    for block in pane.query_one(VaultMarkdown).query(MarkdownBlock):
-        content = block._content
+    for row in rows(pane):
+        content = row.content
         found += [content.plain[s.start : s.end] for s in content.spans if s.style == style]
     return found
 
 
-def drawn(quote: CalloutQuote) -> str:
-    """The text a quote shows: its own (a quote of paragraphs draws them itself), or
-    its blocks' that are displayed (`OKF_EXPLORER_PLAIN=1`: a widget each)."""
-    if quote.paragraphs:
-        return quote.render().plain  # type: ignore[union-attr]
-    return "\n".join(block._content.plain for block in quote.children if block.display)  # type: ignore[attr-defined]
-
-
 def is_shown(pane: PagePane, text: str) -> bool:
-    """Whether a heading or paragraph reading `text` is inside the pane's viewport."""
-    for block in pane.query_one(VaultMarkdown).query(MarkdownBlock):
-        if block._content.plain.startswith(text):
-            top = block.region.y
-            return pane.region.y <= top < pane.region.bottom
+    """Whether a row of the body starting with `text` is inside the pane's viewport."""
+    for widget, drawing in pane.query_one(VaultBody).drawings():
+        for y, row in enumerate(drawing.rows):
+            if row.content.plain.strip().startswith(text):
+                top = widget.region.y + y
+                return pane.region.y <= top < pane.region.bottom
     return False
 
 
@@ -76,20 +77,21 @@ async def test_vault_constructs_read_as_obsidian_shows_them(tmp_path: Path) -> N
         assert "The team called it a bug at first." in text  # the notes section
         assert styled(pane, MARK_STYLE) == ["the 1968 demo"]
         assert styled(pane, TAG_STYLE) == ["#history", "#computing/hci"]  # not `#1968`
-        callouts = list(pane.query(CalloutQuote).filter(".callout"))
+        callouts = pane.query_one(VaultBody).callouts()
         assert [(c.kind, c.fold, c.folded) for c in callouts] == [
             ("note", "", False),
             ("tip", "-", True),
             ("warning", "+", False),
         ]
-        assert len(pane.query(CalloutQuote)) == 4  # the plain quote stays a quote
+        assert "▌ A plain quote stays a quote." in text  # the plain quote stays a quote
         tip = callouts[1]
-        assert drawn(tip).startswith("▸ ★ A folded tip")
-        assert "Hidden until opened" not in drawn(tip)
-        await pilot.click(tip)
+        assert tip.text.startswith("▸ ★ A folded tip")
+        assert "Hidden until opened" not in tip.text
+        first, _ = tip.lines.drawing.spans[tip.index]
+        await pilot.click(tip.lines, offset=(4, first))
         await settle(pilot)
-        assert not tip.folded and "Hidden until opened" in drawn(tip)
-        assert drawn(tip).startswith("▾ ★ A folded tip")
+        assert not tip.folded and "Hidden until opened" in tip.text
+        assert tip.text.startswith("▾ ★ A folded tip")
 
 
 async def test_an_embed_previews_its_section_and_unfolds_on_a_click(tmp_path: Path) -> None:

@@ -1,13 +1,14 @@
-"""The vault parser (`vault_markdown`) on any text: it never fails, and it only ever
-hands the renderers block tokens they know (Textual's `Markdown` pops its block
-stack on every `*_close` token, so an unknown pair would unbalance it)."""
+"""The vault parser (`parser`) on any text: it never fails, and it only ever hands the
+engine and Textual's `Markdown` block tokens they know (Textual's `Markdown` pops its
+block stack on every `*_close` token, so an unknown pair would unbalance it); the
+engine draws whatever it hands it."""
 
 from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from okf_explorer.tui.markdown.fast_render import render_tokens
+from okf_explorer.tui.markdown.draw import blocks_of, draw
 from okf_explorer.tui.markdown.inline import inline_content
 from okf_explorer.tui.markdown.links import linkify_body
 from okf_explorer.tui.markdown.parser import parse
@@ -50,7 +51,7 @@ def test_any_text_parses_to_tokens_the_renderers_know(text: str) -> None:
         if token.type == "inline":
             inline_content(token)
     assert depth == 0
-    render_tokens(tokens, 40)
+    draw(blocks_of(tokens), 40)
 
 
 def test_block_ids_callouts_and_footnotes_by_example() -> None:
@@ -70,8 +71,9 @@ def test_obsidian_comments_are_hidden() -> None:
         "Shown %%not this%% too.\n\n%% a note to self %%\n\n%%\nblock\n\nstill hidden\n%%\n\n"
         "After.\n\n%% unclosed is text\n"
     )
-    shown = "\n".join(p.content.plain for p in render_tokens(parse(text), 80).pieces)
-    assert shown.split("\n\n") == ["Shown too.", "After.", "%% unclosed is text"]
+    rows = draw(blocks_of(parse(text)), 80).rows
+    shown = "\n".join(row.content.plain.rstrip() for row in rows)
+    assert shown.strip().split("\n\n") == ["Shown too.", "After.", "%% unclosed is text"]
 
 
 def test_link_and_embed_labels_read_as_written_not_as_source() -> None:

@@ -14,7 +14,7 @@ from textual.pilot import Pilot
 
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.markdown.vault_body import CalloutQuote, EmbedBlock
+from okf_explorer.tui.markdown import EmbedBlock, VaultBody
 from okf_explorer.tui.widgets.page.pane import SCROLL_SETTLE, PagePane
 
 from .conftest import brain_for, settle
@@ -30,8 +30,8 @@ async def _embeds_filled(pilot: Pilot[None]) -> None:
 
 async def _open_tip(pilot: Pilot[None]) -> None:
     await _embeds_filled(pilot)
-    tip = pilot.app.screen.query_one(PagePane).query(CalloutQuote)[1]
-    tip.toggle_fold()
+    tip = pilot.app.screen.query_one(PagePane).query_one(VaultBody).callouts()[1]
+    tip.toggle()
 
 
 async def _outline(pilot: Pilot[None]) -> None:

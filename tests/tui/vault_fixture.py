@@ -103,7 +103,7 @@ def write_vault(root: Path) -> Path:
 
 
 def handbook() -> str:
-    """A long page (drawn by the light renderer): many items, a table and a code line
+    """A long page (over 50 KB drawn a part at a time): many items, a table and a code line
     far wider than the pane, headings, a callout, a footnote and a block id."""
     items = "".join(f"- step {n} of the checklist [[Reading Notes]]\n" for n in range(140))
     wide_row = " | ".join(f"column {n} holds a long description" for n in range(6))

@@ -1,1 +1,63 @@
-"""The vault Markdown engine: parsing, inline rendering, the fast page bodies."""
+"""The vault Markdown engine: what a page body reads as, and the widgets that show it.
+
+The rest of the TUI imports it from here (see README.md in this folder): `prepare_body`
+(in a thread) makes a body ready, `VaultBody` shows it as the engine draws it, or
+`VaultMarkdown` (Textual's `Markdown` widget) under `OKF_EXPLORER_PLAIN=1`; the link
+helpers read the hrefs a click or the `l` dialog gives.
+"""
+
+from okf_explorer.tui.markdown.body import EmbedBlock, EmbedView, VaultBody, row_strip
+from okf_explorer.tui.markdown.draw import Row, wrapped
+from okf_explorer.tui.markdown.links import (
+    FILE_SCHEME,
+    LINK_SCHEME,
+    WAITING_FOR_INDEX,
+    anchor_into,
+    anchor_of_href,
+    embedded_text,
+    heading_key,
+    is_block_anchor,
+    kind_of_href,
+    linkify_body,
+    section_of,
+    target_of_href,
+)
+from okf_explorer.tui.markdown.plain import CalloutQuote, MarkdownEmbed, VaultMarkdown
+from okf_explorer.tui.markdown.prepare import (
+    LONG_CHARS,
+    RENDER_CHARS,
+    Heading,
+    PreparedBody,
+    more_line,
+    prepare_body,
+)
+
+__all__ = [
+    "FILE_SCHEME",
+    "LINK_SCHEME",
+    "LONG_CHARS",
+    "RENDER_CHARS",
+    "WAITING_FOR_INDEX",
+    "CalloutQuote",
+    "EmbedBlock",
+    "EmbedView",
+    "Heading",
+    "MarkdownEmbed",
+    "PreparedBody",
+    "Row",
+    "VaultBody",
+    "VaultMarkdown",
+    "anchor_into",
+    "anchor_of_href",
+    "embedded_text",
+    "heading_key",
+    "is_block_anchor",
+    "kind_of_href",
+    "linkify_body",
+    "more_line",
+    "prepare_body",
+    "row_strip",
+    "section_of",
+    "target_of_href",
+    "wrapped",
+]

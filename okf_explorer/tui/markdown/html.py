@@ -1,4 +1,4 @@
-"""Raw HTML in a page body, read as the text it shows (a core rule of `vault_markdown`).
+"""Raw HTML in a page body, read as the text it shows (a core rule of the vault parser).
 
 READMEs and vaults hold HTML (`<p align="center"><img …></p>`, `<a href>`, a table of
 contributors, `<!-- comments -->`). markdown-it keeps it as `html_block` and

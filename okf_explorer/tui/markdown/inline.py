@@ -1,4 +1,5 @@
-"""Inline vault Markdown → `Content`: the one converter both body renderers use.
+"""Inline vault Markdown → `Content`: the one converter the engine's drawing and the
+plain `Markdown` widget's blocks both use.
 
 Emphasis, code, links (`@click` → `link(href)`, as Textual's `Markdown` does),
 highlights (`==x==`), `#tags`, footnote references (`[1]`), task boxes, images
@@ -25,20 +26,13 @@ from textual.style import Style
 from okf_explorer.tui.markdown.links import FILE_SCHEME, LINK_SCHEME
 from okf_explorer.tui.markdown.parser import alt_text
 
-LIGHT_STYLES: Mapping[str, str] = {
-    "em": "italic",
-    "strong": "bold",
-    "s": "strike",
-    "code_inline": "reverse",
-}
-"""Inline styles in a plain `Static` (the light renderer)."""
 WIDGET_STYLES: Mapping[str, str] = {
     "em": ".em",
     "strong": ".strong",
     "s": ".s",
     "code_inline": ".code_inline",
 }
-"""Inline styles as `Markdown` blocks name them (component classes, theme-aware)."""
+"""Inline styles as Textual's `Markdown` blocks name them (component classes, themed)."""
 IMAGE_GLYPH = "▭"
 """An image or attachment placeholder (a frame), before its name."""
 EMBED_GLYPH = "↳"
@@ -79,12 +73,14 @@ CALLOUT_KINDS: Mapping[str, tuple[str, str]] = {
     "cite": ("❝", "note"),
 }
 """Callout type → (glyph, tone); an unknown type reads as a note."""
-TONE_STYLES: Mapping[str, str] = {
-    "note": "bold #61afef",
-    "good": "bold #98c379",
-    "warn": "bold #e5c07b",
-    "bad": "bold #e06c75",
+TONE_COLORS: Mapping[str, str] = {
+    "note": "#61afef",
+    "good": "#98c379",
+    "warn": "#e5c07b",
+    "bad": "#e06c75",
 }
+"""A callout's colour by its tone: its title, and its bar."""
+TONE_STYLES: Mapping[str, str] = {tone: f"bold {color}" for tone, color in TONE_COLORS.items()}
 
 
 def callout_tone(kind: str) -> str:
@@ -99,7 +95,7 @@ def callout_title(kind: str, title: Content, fold: str = "", folded: bool = Fals
     return (head + title).stylize(TONE_STYLES[callout_tone(kind)])
 
 
-def inline_content(token: Token, styles: Mapping[str, str] = LIGHT_STYLES) -> Content:
+def inline_content(token: Token, styles: Mapping[str, str] = WIDGET_STYLES) -> Content:
     """An inline token → `Content`; `styles` names the look of em, strong, s and code."""
     parts: list[str] = []
     spans: list[Span] = []

@@ -1,4 +1,4 @@
-"""Vault Markdown as Obsidian shows it: one markdown-it parser for both body renderers.
+"""Vault Markdown as Obsidian shows it: the one markdown-it parser every body is read with.
 
 `vault_parser()` is markdown-it's `gfm-like` preset plus mdit-py-plugins' footnotes
 and task lists, and small plugins of our own where none exists:
@@ -18,8 +18,8 @@ and task lists, and small plugins of our own where none exists:
 - Obsidian comments (`%%inline%%`, and `%%` … `%%` blocks, blank lines and all)
   are hidden, as Obsidian's reading view hides them.
 
-The renderers (Textual's `Markdown` widget through `VaultMarkdown`, and the light
-renderer for long pages) only ever see standard tokens plus the few named above.
+The engine's drawing (`draw`) and Textual's `Markdown` widget (`VaultMarkdown`, the plain
+path) only ever see standard tokens plus the few named above.
 """
 
 from __future__ import annotations

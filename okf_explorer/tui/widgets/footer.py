@@ -2,7 +2,9 @@
 
 Textual's footer cuts the keys that do not fit; the keys pinned here are docked
 right instead, and the others are cut before them. The command palette's own key
-is not shown: `/` (Find) is in the footer already.
+is not shown: `/` (Find) is in the footer already. The footer's key widgets are
+Textual's `FooterKey`, which `textual.widgets` does not export: a pinned one is told
+by its public `action`.
 """
 
 from __future__ import annotations

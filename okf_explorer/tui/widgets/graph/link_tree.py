@@ -35,11 +35,11 @@ from okf_explorer.tui.state.link_nodes import (
 from okf_explorer.tui.state.server_view import ServerComparison, explanation, mark, shorten
 from okf_explorer.tui.state.slice_rows import fit_label
 
+TOGGLE = Style.from_meta({"toggle": True})
+"""What a `Tree` row's expand icon carries: a click on it toggles the node (Textual's
+`Tree` draws its icons so, and reads the click's `toggle` meta)."""
 AMBIGUOUS_MARK = "≟"
 """Marks a link that several pages matched at its rule (see the subtitle for them)."""
-
-TOGGLE_STYLE = Style.from_meta({"toggle": True})
-"""What makes a click on a row's icon open or close it (as Textual's own `Tree` marks it)."""
 
 NODE_LIMIT = 500
 """Pages listed at most per side of the tree: a hub page with tens of thousands of
@@ -308,7 +308,7 @@ class LinkTree(ReportsWorkers, Tree[LinkNode]):
             label = fit_label(label, printable(data.slug), width)
         label = label.copy()
         label.stylize(style)
-        return Text.assemble((icon, base_style + TOGGLE_STYLE), label)
+        return Text.assemble((icon, base_style + TOGGLE), label)
 
     @on(Tree.NodeExpanded)
     def _expanded(self, event: Tree.NodeExpanded[LinkNode]) -> None:

@@ -1,8 +1,8 @@
 """Scrolling the page pane to a heading or `^block` (`[[Page#Heading]]`, the `o` outline).
 
-`AnchorScroller` finds the anchor in whichever renderer shows the body (the `Markdown`
-widget or the light body of a long page) and scrolls there again over the next frames,
-while blocks mounted just before reach their height.
+`AnchorScroller` finds the anchor in whichever widget shows the body (the engine's
+`VaultBody`, or Textual's `Markdown` widget under `OKF_EXPLORER_PLAIN=1`) and scrolls
+there again over the next frames, while widgets mounted just before reach their height.
 """
 
 from __future__ import annotations
@@ -14,16 +14,20 @@ from textual.containers import VerticalScroll
 from textual.timer import Timer
 from textual.widget import Widget
 
-from okf_explorer.tui.markdown.anchors import heading_key, is_block_anchor
-from okf_explorer.tui.markdown.fast_body import Heading, LightBody
-from okf_explorer.tui.markdown.vault_body import VaultMarkdown
+from okf_explorer.tui.markdown import (
+    Heading,
+    VaultBody,
+    VaultMarkdown,
+    heading_key,
+    is_block_anchor,
+)
 
 SCROLL_SETTLE = 0.5
 """Seconds over which a scroll to a heading or block is made again (`_settle_scroll`)."""
 
 
 class AnchorScroller:
-    """Scrolls `pane` (holding a `#page-body` and a `#page-light`) to anchors and headings."""
+    """Scrolls `pane` (holding a `#page-body` and a `#page-markdown`) to anchors and headings."""
 
     def __init__(self, pane: VerticalScroll) -> None:
         self.pane = pane
@@ -37,17 +41,17 @@ class AnchorScroller:
         return pending[1] if pending is not None and pending[0] == slug else None
 
     @property
-    def _light(self) -> bool:
-        return self.pane.has_class("light")
+    def _drawn(self) -> bool:
+        return not self.pane.has_class("plain")
 
     def to_anchor(self, anchor: str, headings: list[Heading]) -> bool:
         """Scroll the body to the heading (by its text, as Obsidian matches it) or the
         `^block` `anchor` names; False (nothing moves) when the page has none."""
-        light = self.pane.query_one("#page-light", LightBody)
+        body = self.pane.query_one("#page-body", VaultBody)
         if is_block_anchor(anchor):
-            if self._light:
-                return self._scroll_light(partial(light.block_y, anchor[1:]))
-            block = self.pane.query_one("#page-body", VaultMarkdown).block_for(anchor)
+            if self._drawn:
+                return self._scroll_drawn(partial(body.block_y, anchor[1:]))
+            block = self.pane.query_one("#page-markdown", VaultMarkdown).block_for(anchor)
             return self._scroll_widget(block)
         key = heading_key(anchor)
         for index, (_, text) in enumerate(headings):
@@ -57,9 +61,10 @@ class AnchorScroller:
 
     def to_heading(self, index: int) -> bool:
         """Scroll to the `index`-th heading of the body (the `o` outline's order)."""
-        if self._light:
-            return self._scroll_light(partial(self.pane.query_one(LightBody).heading_y, index))
-        headers = list(self.pane.query_one("#page-body", VaultMarkdown).headers())
+        if self._drawn:
+            body = self.pane.query_one("#page-body", VaultBody)
+            return self._scroll_drawn(partial(body.heading_y, index))
+        headers = list(self.pane.query_one("#page-markdown", VaultMarkdown).headers())
         return self._scroll_widget(headers[index] if 0 <= index < len(headers) else None)
 
     def _scroll_widget(self, widget: Widget | None) -> bool:
@@ -69,13 +74,13 @@ class AnchorScroller:
         self._settle_scroll(lambda: self.pane.scroll_to_widget(widget, animate=False, top=True))
         return True
 
-    def _scroll_light(self, locate: Callable[[], int | None]) -> bool:
-        """Scroll to the line `locate` finds in the light body."""
+    def _scroll_drawn(self, locate: Callable[[], int | None]) -> bool:
+        """Scroll to the row `locate` finds in the drawn body."""
 
         def scroll() -> None:
             y = locate()
             if y is not None:
-                body_y = self.pane.query_one(LightBody).virtual_region.y
+                body_y = self.pane.query_one("#page-body", VaultBody).virtual_region.y
                 self.pane.scroll_to(y=body_y + y, animate=False)
 
         if locate() is None:

@@ -1,13 +1,14 @@
 """The page pane: a header of frontmatter fields over the rendered Markdown body.
 
-Short bodies go to Textual's `Markdown` widget; long ones (see `fast_body`) to a
-`LightBody` of a few screenful-sized chunks, so a 200-item index page mounts in a few
-milliseconds and does not make every later relayout slow. The body is prepared
-(linkified, parsed) in a thread; only the mount happens on the event loop. A huge
-body shows its first `RENDER_CHARS` with a line saying how much of it is shown;
-`more` (key `m`, or a click on that line) appends the next part. Both renderers
-read vault Markdown (`vault_markdown`); `scroll_to_anchor` (`anchor_scroll`) scrolls to a heading or
-block id (`[[Page#Heading]]`, `[[Page#^block]]`, the `o` outline).
+The body is prepared (linkified, parsed, drawn) in a thread by the vault Markdown
+engine (`tui.markdown`), and only mounted on the event loop: a `VaultBody` of a few
+pieces of drawn rows, so a 200-item index page mounts in a few milliseconds and does
+not make every later relayout slow (under `OKF_EXPLORER_PLAIN=1`, Textual's
+`Markdown` widget shows it instead: `VaultMarkdown`). A huge body shows its first
+`RENDER_CHARS` with a line saying how much of it is shown; `more` (key `m`, or a
+click on that line) appends the next part. `scroll_to_anchor` (`anchor_scroll`)
+scrolls to a heading or block id (`[[Page#Heading]]`, `[[Page#^block]]`, the `o`
+outline).
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ from __future__ import annotations
 import asyncio
 from functools import partial
 
-from markdown_it.token import Token
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -37,24 +37,21 @@ from okf_explorer.core.pages import Page
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.failures import ReportsWorkers
 from okf_explorer.tui.legend import RESERVED_LEGEND
-from okf_explorer.tui.markdown.fast_body import (
-    LIGHT_CHARS,
-    RENDER_CHARS,
-    Heading,
-    LightBody,
-    PreparedBody,
-    more_line,
-    prepare_body,
-)
-from okf_explorer.tui.markdown.first_screen import FirstScreen
-from okf_explorer.tui.markdown.links import (
+from okf_explorer.tui.markdown import (
     FILE_SCHEME,
+    LONG_CHARS,
+    RENDER_CHARS,
+    EmbedView,
+    Heading,
+    PreparedBody,
+    VaultBody,
+    VaultMarkdown,
     anchor_of_href,
     kind_of_href,
+    more_line,
+    prepare_body,
     target_of_href,
 )
-from okf_explorer.tui.markdown.parser import parse
-from okf_explorer.tui.markdown.vault_body import EmbedBlock, VaultMarkdown
 from okf_explorer.tui.state.history import Move, View
 from okf_explorer.tui.widgets.page.anchor_scroll import SCROLL_SETTLE as SCROLL_SETTLE
 from okf_explorer.tui.widgets.page.anchor_scroll import AnchorScroller
@@ -74,6 +71,8 @@ SPINNER_DELAY = 0.15
 FIRST_SCREEN_CHARS = 24_000
 """A long page's first screen is drawn from this much of it; the rest of its first
 part (`RENDER_CHARS`) follows in the background, so a 2 MB page shows at once."""
+BODY_PADDING = 4
+"""Columns of the body's padding (two each side, as Textual's `Markdown` has)."""
 FILL_DELAY = 0.2
 """Seconds the rest of a long page's first part waits before it is prepared: its
 thread competes for the interpreter lock, so it lets the first screen's layouts
@@ -90,10 +89,10 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
     PagePane > #page-error { color: $error; margin: 1 0; display: none; }
     PagePane.failed > #page-error { display: block; }
     PagePane.failed > #page-body { display: none; }
-    PagePane > #page-light { display: none; }
-    PagePane.light > #page-light { display: block; }
-    PagePane.light > #page-body { display: none; }
-    PagePane.failed > #page-light { display: none; }
+    PagePane > #page-markdown { display: none; }
+    PagePane.plain > #page-markdown { display: block; }
+    PagePane.plain > #page-body { display: none; }
+    PagePane.failed > #page-markdown { display: none; }
     PagePane > .page-more { display: none; color: $text-warning; margin: 1 0 0 0; }
     PagePane.truncated > .page-more { display: block; }
     PagePane.failed > .page-more { display: none; }
@@ -150,15 +149,13 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
         self.anchor_scroll = AnchorScroller(self)
         self.parts = PartGrower(self)
         self.embeds = EmbedFiller(self, brain, lambda: self.page)
-        self.first_screen: FirstScreen  # set in `compose`
 
     def compose(self) -> ComposeResult:
         yield PageHeader(id="page-header")
         yield Static(id="page-error")
         yield Static(id="page-more", classes="page-more")  # seen at once
-        yield (markdown := VaultMarkdown(id="page-body"))
-        self.first_screen = FirstScreen(markdown)
-        yield LightBody(id="page-light")
+        yield VaultBody(id="page-body")
+        yield VaultMarkdown(id="page-markdown")
         yield Static(id="page-more-end", classes="page-more")  # seen where the text stops
 
     @work(group="page", exclusive=True, exit_on_error=False)
@@ -198,11 +195,8 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
             self._opened(view, move)
             await self.show_page(page)
             if kept:  # a reload (`r`, a file saved) keeps the place the reader was at
-                self.first_screen.when_whole(partial(self.scroll_to, y=kept, animate=False))
-            if self.first_screen.pending:  # a text search hit is found once all is there
-                self.first_screen.then.append(partial(self.post_message, self.BodyShown()))
-            else:
-                self.post_message(self.BodyShown())
+                self.call_after_refresh(partial(self.scroll_to, y=kept, animate=False))
+            self.post_message(self.BodyShown())
         finally:
             spinner.stop()
             if self._spinner_for is token:
@@ -232,22 +226,22 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
         self.border_subtitle = RESERVED_LEGEND if page.reserved else ""
         if not page.readable:
             self._fail(page.error or "this page cannot be read")
-        first = RENDER_CHARS if len(page.content) <= LIGHT_CHARS else FIRST_SCREEN_CHARS
-        body, tokens = await asyncio.to_thread(self._prepare_first, page, min(first, RENDER_CHARS))
+        first = RENDER_CHARS if len(page.content) <= LONG_CHARS else FIRST_SCREEN_CHARS
+        room = self.size.height - self.header.rows - 1 if self.size.height else None
+        limit = min(first, RENDER_CHARS)
+        body = await asyncio.to_thread(self._prepare, page, 0, limit, room)
         if self.page is not page:
             return  # another page came in while this one was being prepared
-        markdown = self.query_one("#page-body", VaultMarkdown)
-        light = self.query_one("#page-light", LightBody)
-        self.set_class(body.light is not None, "light")
-        self.first_screen.drop()
-        if body.light is not None:
-            await light.show(body)
+        drawn = self.query_one("#page-body", VaultBody)
+        markdown = self.query_one("#page-markdown", VaultMarkdown)
+        self.set_class(not body.drawn, "plain")
+        if body.pieces is not None:
+            await drawn.show(body.pieces)
             if markdown.source:
                 await markdown.update("")
         else:
-            await light.show(None)
-            rows, width = self._body_view(markdown)
-            await self.first_screen.show(body.markdown, tokens, rows, width)
+            await drawn.show(None)
+            await markdown.update(body.markdown)
         filled = body.end >= min(RENDER_CHARS, body.total)
         self._shown_part(body, final=filled)
         self.scroll_home(animate=False)
@@ -255,24 +249,7 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
         if not filled:  # the rest of the first part, once the first screen is laid out
             self.set_timer(FILL_DELAY, lambda: self._fill(page, RENDER_CHARS - body.end))
         if (anchor := self.anchor_scroll.take_pending(page.slug)) is not None:
-            self.first_screen.when_whole(partial(self.scroll_to_anchor, anchor))
-        if self.first_screen.pending:  # the blocks below the first screen, once it is painted
-            self.call_after_refresh(self.run_worker, self._rest_of_body(page), group="fill")
-
-    def _body_view(self, markdown: VaultMarkdown) -> tuple[int, int]:
-        """(rows, columns) of the body visible under the header, at most (a pane not
-        laid out yet: a tall screen's)."""
-        rows = self.size.height - self.header.rows - 1 if self.size.height else 60
-        return rows, self.content_region.width - markdown.styles.gutter.width
-
-    async def _rest_of_body(self, page: Page) -> None:
-        if self.page is page:
-            await self.first_screen.rest()
-
-    def _prepare_first(self, page: Page, limit: int) -> tuple[PreparedBody, list[Token]]:
-        """The first part of `page`, and its tokens when the `Markdown` widget shows it."""
-        body = self._prepare(page, 0, limit)
-        return body, parse(body.markdown) if body.light is None else []
+            self.call_after_refresh(partial(self.scroll_to_anchor, anchor))
 
     def _fill(self, page: Page, limit: int) -> None:
         if self.page is page and self.is_attached:
@@ -283,11 +260,18 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
         """Whether the rest of a long page's first part is still to come (`FILL_DELAY`)."""
         return self.shown is not None and self.truncated and not self.has_class("truncated")
 
-    def _prepare(self, page: Page, start: int, limit: int) -> PreparedBody:
-        # A light body always overflows: wrap it for the width beside the scrollbar.
-        width = self.content_region.width - self.styles.scrollbar_size_vertical
+    def _prepare(
+        self, page: Page, start: int, limit: int, room: int | None = None
+    ) -> PreparedBody:
+        """Part of `page` drawn as wide as the body is: the pane's width less the body's
+        padding, and less the scrollbar's when the body is taller than `room` rows
+        (None: a later part, or a pane not laid out, is taken to overflow)."""
+        width = self.content_region.width - BODY_PADDING
         sources = sources_of(page.frontmatter)
-        return prepare_body(page.content, start, limit, sources, width if width > 0 else 80)
+        scrollbar = self.styles.scrollbar_size_vertical
+        return prepare_body(
+            page.content, start, limit, sources, width if width > 0 else 80, scrollbar, room
+        )
 
     def expect_anchor(self, slug: str, anchor: str) -> None:
         """Scroll to `anchor` once `slug` is the next page shown (a followed link)."""
@@ -351,9 +335,10 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
                 line.update(more_line(body.end, body.total, RENDER_CHARS))
 
     @property
-    def light(self) -> bool:
-        """Whether the body is drawn by the light renderer (a long page)."""
-        return self.has_class("light")
+    def drawn(self) -> bool:
+        """Whether the body is drawn by the engine (`VaultBody`; fast paths on), not by
+        Textual's `Markdown` widget."""
+        return not self.has_class("plain")
 
     def show_failure(self, slug: str, reason: str) -> None:
         """The page could not be loaded: say why where its body would be."""
@@ -371,10 +356,10 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
         self.add_class("failed")
 
     @on(VaultMarkdown.LinkClicked)
-    @on(LightBody.LinkClicked)
+    @on(VaultBody.LinkClicked)
     @on(PageHeader.LinkClicked)
     def _link_clicked(
-        self, event: VaultMarkdown.LinkClicked | LightBody.LinkClicked | PageHeader.LinkClicked
+        self, event: VaultMarkdown.LinkClicked | VaultBody.LinkClicked | PageHeader.LinkClicked
     ) -> None:
         event.stop()
         self.follow(event.href)
@@ -392,8 +377,8 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
             url = None if target else href
             self.post_message(self.LinkFollowed(target, url, kind_of_href(href), anchor))
 
-    @on(EmbedBlock.Wanted)
-    def _embed_wanted(self, event: EmbedBlock.Wanted) -> None:
+    @on(EmbedView.Wanted)
+    def _embed_wanted(self, event: EmbedView.Wanted) -> None:
         event.stop()
         self.embeds.fill(event.block)
 

@@ -1,8 +1,8 @@
 """The next parts of a long page (`m`): `PartGrower` appends them to the page pane's body.
 
 A huge body shows its first `RENDER_CHARS`; each `m` prepares the next part in a
-thread and appends it (to the light body, or under `OKF_EXPLORER_PLAIN=1` to the
-`Markdown` widget). Presses made while a part is drawn are counted, not dropped.
+thread and appends it (to the engine's `VaultBody`, or under `OKF_EXPLORER_PLAIN=1`
+to the `Markdown` widget). Presses made while a part is drawn are counted, not dropped.
 """
 
 from __future__ import annotations
@@ -15,9 +15,7 @@ from textual.css.query import NoMatches
 from textual.dom import DOMNode
 
 from okf_explorer.core.pages import Page
-from okf_explorer.tui.markdown.fast_body import LightBody, PreparedBody
-from okf_explorer.tui.markdown.first_screen import FirstScreen
-from okf_explorer.tui.markdown.vault_body import VaultMarkdown
+from okf_explorer.tui.markdown import PreparedBody, VaultBody, VaultMarkdown
 
 
 class GrowingPane(Protocol):
@@ -25,7 +23,6 @@ class GrowingPane(Protocol):
 
     page: Page | None
     end: int
-    first_screen: FirstScreen
 
     @property
     def truncated(self) -> bool: ...
@@ -35,7 +32,9 @@ class GrowingPane(Protocol):
         self, work: Callable[[], Awaitable[None]], *, group: str, exit_on_error: bool
     ) -> object: ...
     def query_one(self, selector: str, expect_type: type[DOMNode]) -> DOMNode: ...
-    def _prepare(self, page: Page, start: int, limit: int) -> PreparedBody: ...
+    def _prepare(
+        self, page: Page, start: int, limit: int, room: int | None = None
+    ) -> PreparedBody: ...
     def _shown_part(self, body: PreparedBody, final: bool = True) -> None: ...
     async def show_more(self, limit: int | None = None) -> bool: ...
 
@@ -81,11 +80,10 @@ class PartGrower:
             if pane.page is not page or not pane.is_attached:  # another page, or closing
                 return False
             try:
-                if body.light is not None:
-                    await pane.query_one("#page-light", LightBody).append(body)
+                if body.pieces is not None:
+                    await pane.query_one("#page-body", VaultBody).append(body.pieces)
                 else:  # fast paths off: the Markdown widget shows every part
-                    await pane.first_screen.rest()
-                    await pane.query_one("#page-body", VaultMarkdown).append(body.markdown)
+                    await pane.query_one("#page-markdown", VaultMarkdown).append(body.markdown)
             except NoMatches:  # the pane was taken down meanwhile: the app is closing
                 return False
             pane._shown_part(body)

@@ -1,0 +1,649 @@
+"""`VaultBody`: a page body as the engine draws it, a visible row at a time.
+
+A body is a few pieces (`Piece`, made by `prepare` off the event loop): runs of
+blocks already drawn as rows (`_Lines`: a fixed height, `render_line` draws the one
+row asked for, so neither mounting nor laying out a long body measures text on the
+loop and a frame draws only the rows on screen), a fence too wide for the pane in a
+box that scrolls sideways (`_Wide`, as Textual's fence scrolls), and page embeds
+(`EmbedBlock`, filled in by the page pane). A width change redraws the rows in a
+thread (after `REWRAP_DELAY`); until then the old rows are shown, cut to the new
+width. A click on a foldable callout folds or unfolds it; a click on a link posts
+`LinkClicked`.
+
+Rows are drawn with public Textual API only: `Visual.to_strips` with a one-row
+`Visual` (`RowVisual`) that gives each cell of text its offset in the body's text
+(a mouse selection reads the text, not the bars and bullets around it), so Textual
+applies the link style and the selection as it does for any widget.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from rich.segment import Segment
+from rich.style import Style as RichStyle
+from textual import events
+from textual.color import Color
+from textual.containers import ScrollableContainer, Vertical
+from textual.content import Content
+from textual.css.styles import RulesMap
+from textual.message import Message
+from textual.selection import Selection
+from textual.strip import Strip
+from textual.style import Style
+from textual.visual import RenderOptions, Visual
+from textual.widget import Widget
+from textual.widgets import Static
+
+from okf_explorer.tui.markdown.draw import (
+    BAR_PREFIX,
+    STYLE_NAMES,
+    STYLES_CSS,
+    Block,
+    Drawing,
+    Embed,
+    Fence,
+    Quote,
+    Row,
+    blocks_of,
+    draw,
+    fence_rows,
+    wrapped,
+)
+from okf_explorer.tui.markdown.links import anchor_of_href, linkify_body, target_of_href
+from okf_explorer.tui.markdown.parser import parse
+
+MOUNT_BATCH = 8
+"""Pieces `VaultBody` mounts per frame."""
+FRAME_WAIT = 0.25
+"""Seconds `VaultBody` waits for a frame between batches (a hidden pane draws none)."""
+REWRAP_DELAY = 0.05
+"""Seconds a new width must hold before `VaultBody` redraws its rows for it."""
+EMBED_PREVIEW_LINES = 3
+"""Rows of text of an embedded page shown while its embed is folded."""
+EMBED_OPEN_LINES = 40
+"""Rows of an embedded page shown once its embed is unfolded (the rest: follow it)."""
+EMBED_CHARS = 20_000
+"""Characters of an embedded section drawn at most (a whole big page embedded shows
+its start; the link leads to the rest)."""
+
+
+# ------------------------------------------------------------------- drawing rows
+
+StyleGetter = Callable[[str | Style], Style]
+
+
+def style_getter(widget: Widget, get_style: StyleGetter) -> StyleGetter:
+    """`get_style` (a widget's: `.name` is a component class up its ancestors) that
+    also reads the boxes a cell is in (`@md-quote-box md-fence-box`): their
+    backgrounds blended as Textual blends nested widgets' (on `widget`, which has the
+    body's component classes), and a quote's bar (`@bar …`), an `outer` border drawn
+    in its colour blended over the boxes outside the quote."""
+
+    def get(style: str | Style) -> Style:
+        if not isinstance(style, str) or not style.startswith("@"):
+            return get_style(style)
+        names = style[1:].split()
+        if style.startswith(BAR_PREFIX):
+            behind = _owner(widget).get_visual_style(*names[1:]).background
+            bar = get_style(".md-quote-bar").foreground
+            return Style(foreground=bar if bar is None else behind + bar)
+        return Style(background=_owner(widget).get_visual_style(*names).background)
+
+    return get
+
+
+def _owner(widget: Widget) -> Widget:
+    """The body widget whose component classes name the styles `widget`'s rows use."""
+    for node in widget.ancestors_with_self:
+        if isinstance(node, Widget) and STYLE_NAMES <= node.COMPONENT_CLASSES:
+            return node
+    return widget
+
+
+LinkStyle = Callable[[Style], RichStyle]
+
+
+def link_styler(widget: Widget) -> LinkStyle:
+    """The style a link gets on a cell's background, as `Widget.link_style` computes
+    it for a widget on that background (a link in a quote is coloured for the quote)."""
+    styles = widget.styles
+    cache: dict[object, RichStyle] = {}
+
+    def link_style(cell: Style) -> RichStyle:
+        background = cell.background or Color(0, 0, 0, 0)
+        if (found := cache.get(background)) is not None:
+            return found
+        link_background = background + styles.link_background
+        if styles.auto_link_color:
+            color = link_background.get_contrast_text(styles.link_color.a)
+        else:
+            color = styles.link_color
+        found = cache[background] = styles.link_style + RichStyle.from_color(
+            (link_background + color).rich_color,
+            link_background.rich_color if styles.link_background.a else None,
+        )
+        return found
+
+    return link_style
+
+
+def row_strip(
+    row: Row, style: Style, options: RenderOptions, link_style: LinkStyle | None = None
+) -> Strip:
+    """`row` as a strip: its `lead` cells as drawn, each cell after them with its offset
+    in the body's text (`row.line`, from `row.x`), the selection shown on it, and its
+    padding (`row.fills`) in the background only."""
+    content, lead = row.content, row.lead
+    selection, selected = options.selection, options.selection_style
+    links = link_style if link_style is not None else _no_link_style
+    if row.line >= 0 and selection is not None and selected is not None:
+        span = selection.get_span(row.line)
+        if span is not None:
+            end = len(content) if span[1] == -1 else lead + span[1] - row.x
+            start = max(lead, lead + span[0] - row.x)
+            if start < min(end, len(content)):
+                content = content.stylize(selected, start, min(end, len(content)))
+    cuts = sorted({cut for fill in row.fills for cut in fill} - {0, len(content)})
+    fills = set(row.fills)
+    segments: list[Segment] = []
+    at, x = 0, row.x
+    for piece in content.divide(cuts) if cuts else [content]:
+        padding = (at, at + len(piece)) in fills
+        base = style.background_style if padding else style
+        line = -1 if padding else row.line
+        for text, text_style in piece.render(base, end="", parse_style=options.get_style):
+            if not text:
+                continue
+            segments += _offset(text, base + text_style, at, lead, x, line, links)
+            x += max(0, at + len(text) - max(at, lead))
+            at += len(text)
+    return Strip(segments, content.cell_length)
+
+
+def _offset(
+    text: str, style: Style, at: int, lead: int, x: int, line: int, links: LinkStyle
+) -> list[Segment]:
+    """`text` (at `at` in its row) as segments: the cells before `lead` plain, the
+    others with their offset from `x` in text line `line`; a link in its link style."""
+    if line < 0 or at + len(text) <= lead:
+        segments = [Segment(text, style.rich_style)]
+    elif at < lead:
+        head, tail = text[: lead - at], text[lead - at :]
+        segments = [
+            Segment(head, style.rich_style),
+            Segment(tail, style.rich_style_with_offset(x, line)),
+        ]
+    else:
+        segments = [Segment(text, style.rich_style_with_offset(x, line))]
+    if style.meta and "@click" in style.meta:
+        link = links(style)
+        segments = [Segment(part, (rich or RichStyle()) + link) for part, rich, _ in segments]
+    return segments
+
+
+def _no_link_style(style: Style) -> RichStyle:
+    return RichStyle()
+
+
+class RowVisual(Visual):
+    """One drawn row, as `Visual.to_strips` renders a visual for a widget."""
+
+    def __init__(self, row: Row, widget: Widget) -> None:
+        self.row = row
+        self.widget = widget
+
+    def render_strips(
+        self, width: int, height: int | None, style: Style, options: RenderOptions
+    ) -> list[Strip]:
+        options = _with_getter(options, style_getter(self.widget, options.get_style))
+        return [row_strip(self.row, style, options, link_styler(self.widget)).crop(0, width)]
+
+    def get_optimal_width(self, rules: RulesMap, container_width: int) -> int:
+        return self.row.content.cell_length
+
+    def get_height(self, rules: RulesMap, width: int) -> int:
+        return 1
+
+
+def _with_getter(options: RenderOptions, get_style: StyleGetter) -> RenderOptions:
+    return RenderOptions(
+        get_style, options.rules, options.selection, options.selection_style, options.post_style
+    )
+
+
+class RowsVisual(Visual):
+    """Rows drawn for whatever width the widget has (`draw_rows`), cached per width."""
+
+    def __init__(self, draw_rows: Callable[[int], list[Row]], widget: Widget) -> None:
+        self.draw_rows = draw_rows
+        self.widget = widget
+        self._drawn: tuple[int, list[Row]] | None = None
+
+    def rows(self, width: int) -> list[Row]:
+        if self._drawn is None or self._drawn[0] != width:
+            self._drawn = (width, self.draw_rows(width))
+        return self._drawn[1]
+
+    @property
+    def plain(self) -> str:
+        """The rows' text (at the width drawn last)."""
+        rows = self._drawn[1] if self._drawn is not None else self.draw_rows(80)
+        return "\n".join(row.content.plain.rstrip() for row in rows)
+
+    def render_strips(
+        self, width: int, height: int | None, style: Style, options: RenderOptions
+    ) -> list[Strip]:
+        options = _with_getter(options, style_getter(self.widget, options.get_style))
+        rows = self.rows(width)[:height] if height is not None else self.rows(width)
+        links = link_styler(self.widget)
+        return [row_strip(row, style, options, links).crop(0, width) for row in rows]
+
+    def get_optimal_width(self, rules: RulesMap, container_width: int) -> int:
+        return container_width
+
+    def get_height(self, rules: RulesMap, width: int) -> int:
+        return len(self.rows(width))
+
+
+# -------------------------------------------------------------------------- pieces
+
+
+@dataclass(eq=False, slots=True)
+class Piece:
+    """A part of a body one widget shows: a run of blocks drawn as rows (`drawing`, at
+    `width`), or one embed, or one fence wider than the pane (`wide`); `margin` is the
+    rows above and below it (collapsed with its neighbours', as between blocks)."""
+
+    blocks: list[Block]
+    margin: tuple[int, int]
+    width: int = 0
+    drawing: Drawing | None = None
+    wide: bool = False
+    folded: set[int] = field(default_factory=set)
+
+    @property
+    def embed(self) -> Embed | None:
+        block = self.blocks[0] if self.blocks else None
+        return block if isinstance(block, Embed) else None
+
+
+class _Lines(Widget):
+    """Rows of a body drawn off the loop: as high as its rows, drawn a row at a time;
+    its links run `link(href)` here (the action's namespace)."""
+
+    DEFAULT_CSS = "_Lines { width: 1fr; height: auto; }"
+
+    def __init__(self, piece: Piece) -> None:
+        super().__init__()
+        self.auto_links = False  # links are styled for the background they are on
+        self.piece = piece
+        self._fit()
+
+    @property
+    def drawing(self) -> Drawing:
+        return self.piece.drawing or Drawing()
+
+    def redrawn(self, drawing: Drawing, width: int) -> None:
+        """Show `drawing` (the piece drawn `width` wide)."""
+        self.piece.drawing, self.piece.width = drawing, width
+        self._fit()
+        self.refresh(layout=True)
+
+    def _fit(self) -> None:
+        self.styles.height = len(self.drawing.rows)
+
+    def render_line(self, y: int) -> Strip:
+        rows = self.drawing.rows
+        width = self.content_region.width
+        if not 0 <= y < len(rows):
+            return Strip.blank(width, self.visual_style.rich_style)
+        strips = Visual.to_strips(self, RowVisual(rows[y], self), width, 1, self.visual_style)
+        return strips[0] if strips else Strip.blank(width, self.visual_style.rich_style)
+
+    def render(self) -> Content:
+        """What the rows show (the text finder searches it; drawing is `render_line`'s)."""
+        return self.drawing.text()
+
+    def get_selection(self, selection: Selection) -> tuple[str, str] | None:
+        return selection.extract("\n".join(self.drawing.lines)), "\n"
+
+    def on_click(self, event: events.Click) -> None:
+        """A click on a foldable callout folds or unfolds it (as `CalloutQuote`)."""
+        for first, end, index in self.drawing.folds:
+            if first <= event.y < end:
+                event.stop()
+                self.toggle(index)
+                return
+
+    def toggle(self, index: int) -> None:
+        """Fold or unfold the callout that is block `index` of the piece."""
+        piece = self.piece
+        piece.folded ^= {index}
+        self.redrawn(draw(piece.blocks, piece.width, piece.folded, outer=False), piece.width)
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        """Over a table cell, its text is the tooltip (as Textual's table cells have)."""
+        rows = self.drawing.rows
+        row = rows[event.y] if 0 <= event.y < len(rows) else None
+        tip = None
+        if row is not None:
+            tip = next((text for start, end, text in row.tips if start <= event.x < end), None)
+        if (tip or None) != self.tooltip:
+            self.tooltip = tip or None
+
+    async def action_link(self, href: str) -> None:
+        self.post_message(VaultBody.LinkClicked(href))
+
+
+@dataclass(frozen=True)
+class Callout:
+    """A callout of a `VaultBody` (the `index`-th block of a piece `_Lines` shows)."""
+
+    lines: _Lines
+    index: int
+
+    @property
+    def quote(self) -> Quote:
+        block = self.lines.piece.blocks[self.index]
+        assert isinstance(block, Quote)
+        return block
+
+    @property
+    def kind(self) -> str:
+        return self.quote.kind
+
+    @property
+    def fold(self) -> str:
+        return self.quote.fold
+
+    @property
+    def folded(self) -> bool:
+        return self.index in self.lines.piece.folded
+
+    @property
+    def text(self) -> str:
+        """What the callout shows (its title only, folded)."""
+        drawing = self.lines.drawing
+        first, end = drawing.spans[self.index]
+        rows = drawing.rows[first:end]
+        return "\n".join(row.content.plain[2:].rstrip() for row in rows)  # after its bar
+
+    def toggle(self) -> None:
+        """Fold or unfold it (a foldable one)."""
+        if self.fold:
+            self.lines.toggle(self.index)
+
+
+class _Wide(ScrollableContainer, can_focus=False):
+    """A fence wider than the pane: it scrolls sideways, never cut (as `MarkdownFence`)."""
+
+
+class _FenceRows(_Lines):
+    """A wide fence's rows, as wide as its code."""
+
+    def _fit(self) -> None:
+        super()._fit()
+        fence = self.piece.blocks[0]
+        if isinstance(fence, Fence):
+            self.styles.width = fence.natural_width
+
+
+# -------------------------------------------------------------------------- embeds
+
+
+class EmbedView:
+    """`![[page#section]]` alone on a line: the page's name, then a few rows of it
+    drawn as a body (filled in by the page pane: `Wanted`); a click unfolds more, or
+    folds it again; a click on the name follows the link.
+
+    A mixin for the body's `EmbedBlock` and the plain `Markdown` widget's block."""
+
+    href: str
+    label: str
+    text: str | None
+    note: str
+    open: bool
+    _section: list[Block] | None
+
+    class Wanted(Message):
+        """An embed is on screen and waits for its page (`target`, section `anchor`)."""
+
+        def __init__(self, block: EmbedView) -> None:
+            super().__init__()
+            self.block = block
+
+    def setup(self, href: str, label: str) -> None:
+        self.auto_links = False  # links are styled for the background they are on
+        self.href = href
+        self.label = label or href
+        self.text = None
+        self.note = "loading…"
+        self.open = False
+        self._section = None
+
+    @property
+    def target(self) -> str | None:
+        return target_of_href(self.href)
+
+    @property
+    def anchor(self) -> str | None:
+        return anchor_of_href(self.href)
+
+    def fill(self, text: str | None, note: str = "") -> None:
+        """The embedded text (or None, and `note` says why there is none)."""
+        self.text, self.note, self._section = text, note, None
+        self.show()
+
+    def show(self) -> None:
+        self.update(RowsVisual(self.preview_rows, self))  # type: ignore[attr-defined,arg-type]
+
+    def preview_rows(self, width: int) -> list[Row]:
+        """The name, the embedded text's first lines (folded: its lines of text only),
+        and what a click does, `width` wide."""
+        head = Content.assemble(("↳ ", "bold"), (self.label, "bold underline"))
+        rows = [Row(part, 0, x) for part, x in wrapped(head, width)]
+        lines = self._body_lines(width)
+        limit = EMBED_OPEN_LINES if self.open else EMBED_PREVIEW_LINES
+        if self.text is None:
+            hint = self.note
+        elif len(lines) > limit:
+            hint = "▸ click to unfold" if not self.open else "… follow the link for the rest"
+        else:
+            hint = "▾ click to fold" if self.open else ""
+        rows += [row for line in lines[:limit] for row in line]
+        if hint:
+            rows += [Row(part) for part, _ in wrapped(Content.styled(hint, "italic"), width)]
+        return rows
+
+    def _body_lines(self, width: int) -> list[list[Row]]:
+        """The embedded text's rows, by the line of text each shows (a blank row: a
+        line of its own; folded, none)."""
+        if not self.text:
+            return []
+        if self._section is None:
+            cut = self.text[:EMBED_CHARS]
+            if len(self.text) > EMBED_CHARS:  # at a line break, so no block is cut in half
+                cut = cut[: max(cut.rfind("\n"), 0) or len(cut)]
+            self._section = blocks_of(parse(linkify_body(cut)))
+        lines: list[list[Row]] = []
+        for row in draw(self._section, width, outer=False).rows:
+            if not self.open and not row.content.plain.strip():
+                continue
+            if lines and row.line >= 0 and lines[-1][-1].line == row.line:
+                lines[-1].append(row)
+            else:
+                lines.append([row])
+        return lines
+
+    def on_mount(self) -> None:
+        self.show()
+        # asked for once the page is drawn: reading it must not delay the first screen
+        self.call_after_refresh(self.post_message, self.Wanted(self))  # type: ignore[attr-defined]
+
+    def on_click(self, event: events.Click) -> None:
+        event.stop()
+        if event.y == 0:  # the name line follows the link
+            self.follow_embed()
+            return
+        self.open = not self.open
+        self.show()
+
+    def follow_embed(self) -> None:
+        raise NotImplementedError
+
+
+EMBED_CSS = """
+{name} {{
+    border-left: outer $secondary; padding: 0 1; margin: 0 0 1 0; color: $text-muted;
+    width: 1fr; height: auto;
+}}
+"""
+"""An embed's box (`{name}`: the widget class)."""
+
+
+class EmbedBlock(EmbedView, Static):
+    """An embed in a `VaultBody`."""
+
+    DEFAULT_CSS = EMBED_CSS.format(name="EmbedBlock")
+
+    def __init__(self, embed: Embed, margin: tuple[int, int]) -> None:
+        super().__init__()
+        self.setup(embed.href, embed.label)
+        self.styles.margin = (margin[0], 0, margin[1], 0)
+
+    def follow_embed(self) -> None:
+        self.post_message(VaultBody.LinkClicked(self.href))
+
+
+# ---------------------------------------------------------------------------- body
+
+
+class VaultBody(Vertical):
+    """A page body drawn by the engine: pieces of rows, wide fences, embeds."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = set(STYLE_NAMES)
+    DEFAULT_CSS = f"""
+    VaultBody {{
+        height: auto; padding: 0 2 0 2; color: $foreground;
+        {STYLES_CSS}
+    }}
+    VaultBody > _Wide {{
+        height: auto; overflow-x: scroll; overflow-y: hidden;
+        scrollbar-size-horizontal: 0; scrollbar-size-vertical: 0; background: black 10%;
+    }}
+    VaultBody:light > _Wide {{ background: white 30%; }}
+    VaultBody > _Wide > _FenceRows {{ height: auto; }}
+    """
+
+    class LinkClicked(Message):
+        def __init__(self, href: str) -> None:
+            super().__init__()
+            self.href = href
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.pieces: list[Piece] = []
+
+    async def show(self, pieces: Sequence[Piece] | None) -> None:
+        """Replace what is shown with `pieces` (None: empty)."""
+        await self.remove_children()
+        self.pieces = []
+        if pieces:
+            await self.append(pieces)
+
+    async def append(self, pieces: Sequence[Piece]) -> None:
+        """Add `pieces` after what is shown, `MOUNT_BATCH` a frame."""
+        for start in range(0, len(pieces), MOUNT_BATCH):
+            if start:
+                await self._next_frame()  # lay out what is mounted; let keys through
+            batch = pieces[start : start + MOUNT_BATCH]
+            self.pieces += batch
+            await self.mount_all([_widget(piece) for piece in batch])
+        self._check_width()
+
+    async def _next_frame(self) -> None:
+        drawn = asyncio.Event()
+        self.call_after_refresh(drawn.set)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(drawn.wait(), FRAME_WAIT)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._check_width()
+
+    def _check_width(self) -> None:
+        """Redraw (in a thread) the pieces drawn for another width, once the width has
+        held for `REWRAP_DELAY` (a layout passes through passing widths)."""
+        width = self.content_region.width
+        if width and any(lines.piece.width != width for lines in self._prose()):
+            self.run_worker(self._rewrap, group="rewrap", exclusive=True, exit_on_error=False)
+
+    def _prose(self) -> list[_Lines]:
+        return [child for child in self.children if type(child) is _Lines]
+
+    async def _rewrap(self) -> None:
+        await asyncio.sleep(REWRAP_DELAY)
+        width = self.content_region.width
+        stale = [lines for lines in self._prose() if lines.piece.width != width]
+        if not width or not stale:
+            return
+        drawings = await asyncio.to_thread(
+            lambda: [draw(p.piece.blocks, width, p.piece.folded, outer=False) for p in stale]
+        )
+        if self.content_region.width != width:
+            return  # resized again meanwhile: that resize's worker redraws
+        for lines, drawing in zip(stale, drawings, strict=True):
+            lines.redrawn(drawing, width)
+
+    def drawings(self) -> list[tuple[Widget, Drawing]]:
+        """Each piece of drawn rows shown, with its widget (where on screen it is)."""
+        return [(lines, lines.drawing) for lines in self._prose()]
+
+    def callouts(self) -> list[Callout]:
+        """The callouts at the top of the body (a quote with a `[!type]`), in order."""
+        found = []
+        for lines in self._prose():
+            for index, block in enumerate(lines.piece.blocks):
+                if isinstance(block, Quote) and block.kind:
+                    found.append(Callout(lines, index))
+        return found
+
+    def heading_y(self, index: int) -> int | None:
+        """Where (rows from the body's top) the `index`-th heading shown is."""
+        for lines in self._prose():
+            rows = lines.drawing.headings
+            if index < len(rows):
+                return self._y(lines, rows[index])
+            index -= len(rows)
+        return None
+
+    def block_y(self, block_id: str) -> int | None:
+        """Where (rows from the body's top) the block `^block_id` is."""
+        for lines in self._prose():
+            row = lines.drawing.anchors.get(block_id)
+            if row is not None:
+                return self._y(lines, row)
+        return None
+
+    def _y(self, lines: _Lines, row: int) -> int:
+        return lines.virtual_region.y + row
+
+
+def _widget(piece: Piece) -> Widget:
+    embed = piece.embed
+    if embed is not None:
+        return EmbedBlock(embed, piece.margin)
+    if piece.wide:
+        fence = piece.blocks[0]
+        rows = fence_rows(fence, fence.natural_width) if isinstance(fence, Fence) else []
+        inner = _FenceRows(Piece(piece.blocks, (0, 0), piece.width, Drawing(rows=rows)))
+        box = _Wide(inner)
+        box.styles.margin = (piece.margin[0], 0, piece.margin[1], 0)
+        return box
+    lines = _Lines(piece)
+    lines.styles.margin = (piece.margin[0], 0, piece.margin[1], 0)
+    return lines

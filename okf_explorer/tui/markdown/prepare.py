@@ -1,0 +1,234 @@
+"""A page body made ready to show, off the event loop: a part of it linkified, parsed
+and drawn (`prepare_body`, pure: the page pane runs it in a thread).
+
+A huge body (a 10 MB page) is prepared `RENDER_CHARS` at a time, cut at a paragraph
+break: the first part at once, each next part on request (`m`), so nothing of the
+size of the page ever runs on the loop. A cut inside a fenced code block shows the
+rest of that block as prose. With fast paths on (the default) the part is drawn by
+the engine (`draw`) into the pieces `VaultBody` mounts; under `OKF_EXPLORER_PLAIN=1`
+Textual's `Markdown` widget shows the linkified text instead (`VaultMarkdown`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from markdown_it.token import Token
+from textual.content import Content, Span
+from textual.style import Style
+
+from okf_explorer.core import fast_paths
+from okf_explorer.core.fast_gc import gc_paused
+from okf_explorer.core.okf.meta import Source
+from okf_explorer.tui.markdown.body import Piece
+from okf_explorer.tui.markdown.draw import (
+    Block,
+    Embed,
+    Fence,
+    blocks_of,
+    draw,
+    margins,
+    starts_folded,
+)
+from okf_explorer.tui.markdown.links import LINK_SCHEME, linkify_body
+from okf_explorer.tui.markdown.parser import is_page_embed, parse
+
+RENDER_CHARS = 200_000
+"""Characters of a body prepared at a time: above this the page pane shows the first
+part and offers the next (`m`)."""
+LONG_CHARS = 50_000
+"""A body longer than this shows a first screen first (`FIRST_SCREEN_CHARS` in the
+page pane), then the rest of its first part."""
+PIECE_BLOCKS = 200
+"""Top-level blocks a body piece holds at most (a piece is redrawn whole on a resize)."""
+
+Heading = tuple[int, str]
+"""(level, text) of a heading, in the order of the body."""
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedBody:
+    """A body (or the part of it up to `end`, of `total` characters) ready to show.
+
+    `pieces` is what `VaultBody` mounts, drawn `width` wide (None under
+    `OKF_EXPLORER_PLAIN=1`: `markdown` goes to Textual's `Markdown` widget); `links`
+    are the part's (label, href) in order of appearance, `headings` its headings.
+    """
+
+    markdown: str
+    end: int
+    total: int
+    links: tuple[tuple[str, str], ...] = ()
+    headings: tuple[Heading, ...] = ()
+    pieces: tuple[Piece, ...] | None = None
+
+    @property
+    def truncated(self) -> bool:
+        return self.end < self.total
+
+    @property
+    def drawn(self) -> bool:
+        """Whether the engine drew it (fast paths on)."""
+        return self.pieces is not None
+
+
+def prepare_body(
+    text: str,
+    start: int = 0,
+    limit: int = RENDER_CHARS,
+    sources: Sequence[Source] = (),
+    width: int = 80,
+    narrower: int = 0,
+    room: int | None = None,
+) -> PreparedBody:
+    """Linkify, parse and draw `text[start:]` up to about `limit` characters (cut at a
+    break), `width` cells wide, or `narrower` cells less when its rows pass `room`
+    (the pane's scrollbar then takes them: `None`, always).
+
+    `[^id]` references to the page's OKF `sources` (by `id`) get a footnote with the
+    source's title and resource.
+
+    The cyclic collector is paused meanwhile (`gc_paused`): parsing a 200 KB part
+    makes ~10^6 short-lived tokens, enough to start full collections that walk every
+    object alive while holding the interpreter lock (100-240 ms event-loop stalls).
+    """
+    with gc_paused():
+        end = cut_point(text, start, limit)
+        markdown = linkify_body(text[start:end]) + source_notes(text[start:end], sources)
+        tokens = parse(markdown)
+        links, headings = _hrefs(tokens), tuple(_headings(tokens))
+        if not fast_paths.enabled():
+            return PreparedBody(markdown, end, len(text), links, headings)
+        blocks = blocks_of(tokens)
+        pieces = body_pieces(blocks, width if room is not None else width - narrower)
+        if room is not None and narrower and _rows(pieces) > room:
+            pieces = body_pieces(blocks, width - narrower)
+        return PreparedBody(markdown, end, len(text), links, headings, tuple(pieces))
+
+
+def body_pieces(blocks: Sequence[Block], width: int) -> list[Piece]:
+    """Top-level `blocks` as the pieces of a body `width` wide: runs of blocks drawn as
+    rows, each embed, each fence wider than the body (it scrolls sideways)."""
+    width = max(1, width)
+    pieces: list[Piece] = []
+    run: list[Block] = []
+
+    def flush() -> None:
+        if not run:
+            return
+        folded = starts_folded(run)
+        drawing = draw(run, width, folded, outer=False)
+        margin = (margins(run[0])[0], margins(run[-1])[1])
+        pieces.append(Piece(list(run), margin, width, drawing, folded=folded))
+        run.clear()
+
+    for block in blocks:
+        if isinstance(block, Embed) or (isinstance(block, Fence) and block.natural_width > width):
+            flush()
+            wide = isinstance(block, Fence)
+            pieces.append(Piece([block], margins(block), width, wide=wide))
+        else:
+            run.append(block)
+            if len(run) >= PIECE_BLOCKS:
+                flush()
+    flush()
+    return pieces
+
+
+def _rows(pieces: Sequence[Piece]) -> int:
+    """At least the rows `pieces` take (an embed: one)."""
+    return sum(len(p.drawing.rows) if p.drawing else 1 for p in pieces)
+
+
+def source_notes(text: str, sources: Sequence[Source]) -> str:
+    """Footnote definitions for the `[^id]` references of `text` that name a source
+    (`sources[].id`) and are not defined in it: `title — resource` (a concept path
+    is a link to the page; a URL stays a URL)."""
+    if "[^" not in text:
+        return ""
+    notes: list[str] = []
+    for source in sources:
+        if not source.id or f"[^{source.id}]" not in text:
+            continue
+        if re.search(rf"^\[\^{re.escape(source.id)}\]:", text, re.MULTILINE):
+            continue
+        parts = [f"**{_escape(source.title)}**"] if source.title else []
+        if source.kind == "url":
+            parts.append(f"<{source.resource}>")
+        elif source.kind == "path":
+            parts.append(f"[{_escape(source.resource)}](<{LINK_SCHEME}{source.resource}>)")
+        elif source.resource:
+            parts.append(_escape(source.resource))
+        notes.append(f"[^{source.id}]: " + " — ".join(parts or [_escape(source.id)]))
+    return "\n\n" + "\n\n".join(notes) + "\n" if notes else ""
+
+
+def _escape(text: str) -> str:
+    return re.sub(r"([\\\[\]*_`<>|])", r"\\\1", text.replace("\n", " "))
+
+
+def cut_point(text: str, start: int, limit: int) -> int:
+    """Where a part that starts at `start` ends: a paragraph break, else a line break."""
+    wanted = start + limit
+    if wanted >= len(text):
+        return len(text)
+    for mark in ("\n\n", "\n"):
+        position = text.rfind(mark, start, wanted)
+        if position > start + limit // 2:
+            return position + len(mark)
+    return wanted
+
+
+def _hrefs(tokens: Sequence[Token]) -> tuple[tuple[str, str], ...]:
+    """(label, href) of every link (and page embed) in order of appearance."""
+    found: list[tuple[str, str]] = []
+    for token in tokens:
+        if token.type == "vault_embed":
+            found.append((f"↳ {token.meta.get('label', '')}", str(token.meta.get("href", ""))))
+        label: list[str] | None = None
+        href = ""
+        for child in token.children or ():
+            if child.type == "link_open":
+                label, href = [], str(child.attrs.get("href", ""))
+            elif child.type == "link_close" and label is not None:
+                found.append(("".join(label).strip(), href))
+                label = None
+            elif label is not None and child.type in ("text", "code_inline"):
+                label.append(child.content)
+            elif is_page_embed(child):
+                found.append((f"↳ {child.content}", str(child.attrs.get("src", ""))))
+    return tuple(found)
+
+
+def _headings(tokens: Sequence[Token]) -> list[Heading]:
+    found: list[Heading] = []
+    for index, token in enumerate(tokens):
+        if token.type == "heading_open" and index + 1 < len(tokens):
+            words = [
+                child.content
+                for child in tokens[index + 1].children or ()
+                if child.type in ("text", "code_inline", "vault_tag")
+            ]
+            found.append((int(token.tag[1:]), re.sub(r"\s+", " ", "".join(words)).strip()))
+    return found
+
+
+def more_line(shown: int, total: int, part: int = RENDER_CHARS) -> Content:
+    """`⚠ showing the first 195 KB of 9.6 MB · m shows the next 200 KB` (clickable).
+
+    Sizes count characters of the page source (about bytes for most pages); `part`
+    is how much the next `m` draws at most.
+    """
+    step = min(part, total - shown)
+    head = f"⚠ showing the first {_size(shown)} of {_size(total)} · "
+    action = f"m shows the next {_size(step)}"
+    click = Style.from_meta({"@click": "screen.more_of_page"})
+    return Content(head + action, [Span(len(head), len(head) + len(action), click)])
+
+
+def _size(chars: int) -> str:
+    if chars >= 1_000_000:
+        return f"{chars / 1_000_000:.1f} MB"
+    return f"{max(1, round(chars / 1000))} KB"
