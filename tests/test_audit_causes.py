@@ -93,3 +93,37 @@ def test_markdown_link_forms_gbrain_does_not_read():
     assert set(found) == {"projects/x", "projects/z"}
     assert "`<…>` destination" in found["projects/x"]
     assert "reference-style" in found["projects/z"]
+
+
+def _order_sides(first: str, second: str) -> tuple[FilesSide, ServerSide]:
+    """The issue's example: `zz/p` = `See [[FIRST]] and also [[SECOND]].`, `yy/q` = `See
+    [[Target]].`, as the folder index states them (one edge per pair, first form kept),
+    and what gbrain stores with `global_basename` off (only the `[[Zz/Target]]` edge)."""
+    p_text = f"See [[{first}]] and also [[{second}]].\n"
+    pages = {
+        "zz/p": FilePage("zz/p.md", p_text),
+        "yy/q": FilePage("yy/q.md", "See [[Target]].\n"),
+        "zz/target": FilePage("zz/target.md", "# Target\n"),
+    }
+    rule = "suffix" if "/" in first else "basename"
+    files = FilesSide(
+        pages,
+        [
+            FileLink("zz/p", "zz/target", first, "wiki", rule),
+            FileLink("yy/q", "zz/target", "Target", "wiki", "basename"),
+        ],
+    )
+    stored = [StoredLink("zz/p", "zz/target", "wikilink_basename", "wikilink-resolved")]
+    return files, ServerSide(dict.fromkeys(pages, "default"), stored)
+
+
+def test_global_basename_is_not_inferred_from_one_row_whatever_the_link_order():
+    """A `[[Zz/Target]]` edge is `wikilink_basename` with the setting off; the bare
+    `[[Target]]` of yy/q, missing on the server, says the setting is off: the same
+    cause in either order of zz/p's two links."""
+    for first, second in (("Zz/Target", "Target"), ("Target", "Zz/Target")):
+        files, server = _order_sides(first, second)
+        texts = {slug: page.text for slug, page in files.pages.items()}
+        [found] = compare(files, server, server_text=texts.get)
+        assert (found.page, found.target, found.cause) == ("yy/q", "zz/target", "basename_only")
+        assert "global_basename true" in found.fix

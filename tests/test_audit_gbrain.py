@@ -23,17 +23,22 @@ EXPECTED = {
     "page_only_on_server": {("notes/server-only", None)},
     "target_missing": {("people/alice", "guide/readme")},
     "frontmatter_only": {("people/alice", "projects/zeta")},
+    "okf_field": {("notes/provenance", "projects/apollo")},
+    "field_unresolved": {("people/iota", "projects/delta")},
+    "code_masked": {("notes/fences", "projects/zeta")},
+    "code_read": {("notes/tilde", "projects/theta")},
     "unread_form": {
         ("people/alice", "projects/eta"),  # /-absolute
         ("people/alice", "projects/theta"),  # reference-style
         ("people/alice", "people/iota"),  # ./ relative
     },
     "title_or_alias": {("people/alice", "projects/gamma"), ("people/alice", "projects/delta")},
-    "basename_only": {("people/alice", "notes/beta-notes")},
+    "basename_only": {("people/alice", "notes/beta-notes"), ("notes/standup", "notes/beta-notes")},
     "ambiguous_basename": {("people/alice", "archive/status")},
     "relation_differs": {("people/alice", "companies/acme"), ("people/alice", "projects/apollo")},
     "manual_link": {("projects/gamma", "projects/delta")},
     "prose_path": {("projects/eta", "projects/theta")},
+    "stale_links": {("notes/standup", "projects/epsilon")},
     "content_differs": {("projects/apollo", "projects/zeta")},
 }
 """What gbrain 0.46.28 and the audit make of the corpus after `_touch_server` (below).
@@ -42,14 +47,22 @@ pipes (people/alice -> projects/epsilon agrees), and start.sh loads one source; 
 pure tests in test_audit_causes.py cover them."""
 
 
-def _touch_server(url: str, token_file: Path) -> None:
-    """What only a writer can do: a manual edge, and a page created by put_page (gbrain
-    extracts no links from a remote put_page)."""
+STANDUP_LINE = "\nAlso [[projects/epsilon]].\n"
+"""Added to notes/standup in the file and, by put_page, on the server (not linked)."""
+
+
+def _touch_server(url: str, token_file: Path, folder: Path) -> None:
+    """What only a writer can do: a manual edge, a page created by put_page, and a page
+    saved by put_page with the file's new text (gbrain 0.46.28 extracts no links from
+    a remote put_page)."""
     source = open_source(url, token_file=token_file)
     try:
         source.call_tool("add_link", {"from": "projects/gamma", "to": "projects/delta"})
         created = "---\ntitle: Server only\n---\n# Server only\n\nWritten on the server.\n"
         source.call_tool("put_page", {"slug": "notes/server-only", "content": created})
+        standup = folder / "notes" / "standup.md"
+        standup.write_text(standup.read_text() + STANDUP_LINE)
+        source.call_tool("put_page", {"slug": "notes/standup", "content": standup.read_text()})
     finally:
         source.close()
 
@@ -61,7 +74,7 @@ def gbrain_corpus_server(gbrain_peer, tmp_path_factory):
     folder = tmp_path_factory.mktemp("audit") / "corpus"
     shutil.copytree(CORPUS, folder)
     url, token_file, _ = gbrain_peer(folder, token_scopes="read write")
-    _touch_server(url, token_file)
+    _touch_server(url, token_file, folder)
     apollo = folder / "projects" / "apollo.md"
     apollo.write_text(apollo.read_text() + "\nNext to [[projects/zeta]].\n")
     return folder, url, token_file

@@ -4,6 +4,7 @@ the CLI audit and the TUI's per-page view build it the same way."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from okf_explorer.core.audit_model import (
     FileLink,
@@ -21,6 +22,7 @@ def files_side(
     texts: Mapping[str, str],
     naming: Naming,
     private: frozenset[str] = frozenset(),
+    frontmatter: Mapping[str, tuple[Mapping[str, Any], str | None]] | None = None,
 ) -> FilesSide:
     """The files' side of an audit from the folder's link index: readable pages keyed by
     the server's name (`naming`), `texts` their bodies (slug → body without
@@ -28,8 +30,10 @@ def files_side(
     relation runs from its target to the page stating it). Dangling links are left
     out: a server never stores them. When two files map to one server slug, the first
     keeps it and the other is a page `skipped` under its own slug. `private` holds the
-    slugs of pages marked `visibility: private`."""
+    slugs of pages marked `visibility: private`; `frontmatter` each page's frontmatter
+    and type (slug → (frontmatter, type)), for what gbrain reads there."""
     names = server_names(index.pages, naming)
+    stated = frontmatter or {}
     pages: dict[str, FilePage] = {}
     for slug, info in index.pages.items():
         if not info.readable:
@@ -41,8 +45,14 @@ def files_side(
             reason = f"two files map to the slug {name} (also {pages[name].path})"
             pages[slug] = FilePage(path=path, text=texts.get(slug, ""), skipped=reason)
             continue
+        fields, page_type = stated.get(slug, ({}, None))
         pages[name] = FilePage(
-            path=path, text=texts.get(slug, ""), skipped=skipped, private=slug in private
+            path=path,
+            text=texts.get(slug, ""),
+            skipped=skipped,
+            private=slug in private,
+            frontmatter=fields,
+            page_type=page_type,
         )
     links: list[FileLink] = []
     for slug, resolved in index.forward.items():
