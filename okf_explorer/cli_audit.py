@@ -68,7 +68,7 @@ def report_text(run: AuditRun) -> str:
         f"files: {len(run.files.pages)} pages, {run.files_edges} edges",
         f"server: {len(run.server.pages)} pages, {run.server_edges} edges",
     ]
-    if run.naming == "gbrain":
+    if run.gbrain:
         lines.append("gbrain settings, from its edges: " + _settings(run))
     if run.renamed:
         shown = ", ".join(f"{old} → {new}" for old, new in sorted(run.renamed.items())[:EXAMPLES])

@@ -22,6 +22,8 @@ each one's fix):
 - `page_skipped` (files): gbrain's import skips the file, or two files map to one slug;
 - `private_page` (files): `visibility: private` pages are hidden from remote callers;
 - `page_only_on_server` (server): a server page no file names;
+- `page_renamed` (files): the server renamed the page (it answers the old slug with
+  the new page: a slug alias);
 - `target_missing` (files): the link's target page is not on the server;
 - `other_source` (either): the target lives on another gbrain source (`source_id`);
 - `frontmatter_only` (files): gbrain reads the field only with `--include-frontmatter`,
@@ -120,6 +122,8 @@ CAUSES: dict[str, str] = {
     " `search.remote_private_pages`)",
     "page_only_on_server": "the page is in no file: it was written with put_page or imported"
     " from elsewhere; export it to the folder, or delete it on the server",
+    "page_renamed": "the server renamed the page to {detail} (a slug alias: links to the old"
+    " name still reach it): rename the file to match",
     "target_missing": "the target is not on the server ({detail}): rename its file, or"
     " link to a page the server holds",
     "other_source": "the page is on gbrain source {detail}: audit that source's folder too,"
@@ -314,7 +318,7 @@ def run_compare(
             links=[replace(x, target=renamed.get(x.target, x.target)) for x in files.links],
         )
     audit = Audit(files, server, server_text, prefetch)
-    found = _page_differences(files, server)
+    found = _page_differences(files, server, renamed or {})
     absent = {d.page for d in found}
     stated: dict[tuple[str, str], list[FileLink]] = defaultdict(list)
     for link in files.links:
@@ -399,13 +403,18 @@ def _only_with(
     }
 
 
-def _page_differences(files: FilesSide, server: ServerSide) -> list[Difference]:
+def _page_differences(
+    files: FilesSide, server: ServerSide, renamed: Mapping[str, str]
+) -> list[Difference]:
     found = []
     links_from = Counter(link.page for link in files.links if link.page != link.target)
+    new_names = {renamed[slug] for slug in files.pages if slug in renamed}
     for slug, page in files.pages.items():
         if slug in server.pages and page.skipped is None:
             continue
-        if page.skipped is not None:
+        if slug in renamed and page.skipped is None:
+            found.append(_difference(slug, None, page.path, "page_renamed", "files", renamed[slug]))
+        elif page.skipped is not None:
             count = links_from[slug]
             plural = "" if count == 1 else "s"
             detail = page.skipped + (f" ({count} link{plural} from it)" if count else "")
@@ -415,7 +424,7 @@ def _page_differences(files: FilesSide, server: ServerSide) -> list[Difference]:
         else:
             found.append(_difference(slug, None, page.path, "unexplained", "files"))
     for slug in server.pages:
-        if slug not in files.pages:
+        if slug not in files.pages and slug not in new_names:
             found.append(_difference(slug, None, None, "page_only_on_server", "server"))
     return found
 

@@ -46,6 +46,8 @@ server answers in well under the request timeout."""
 MAX_LISTED = 1_000_000
 """Past this many listed pages the audit stops (a server that never stops listing)."""
 PAGE_BATCH = BATCH
+MAX_RENAMES_ASKED = 10_000
+"""Past this many names the server lacks, the audit does not ask which were renamed."""
 """`get_page` calls per JSON-RPC batch when reading the server's copies of pages."""
 
 
@@ -67,6 +69,8 @@ class AuditRun:
     """setting → (edges that say it is on, edges that say it is off)"""
     renamed: dict[str, str] = field(default_factory=dict)
     """Link targets the server renamed (a slug alias) → their new slug."""
+    gbrain: bool = False
+    """Whether the server is gbrain (its name, or gbrain's page naming)."""
 
     @property
     def files_edges(self) -> int:
@@ -111,11 +115,12 @@ def run_audit(folder: Path, server: McpSource, *, concurrency: int = 4) -> Audit
     run = AuditRun(naming, files, side)
     read_at = time.perf_counter()
     served = ServedPages(server)
-    run.renamed = served.renamed({link.target for link in files.links} - set(pages))
+    run.renamed = served.renamed(({x.target for x in files.links} | set(files.pages)) - set(pages))
     run.differences, audit = run_compare(
         files, side, server_text=served, prefetch=served.prefetch, renamed=run.renamed
     )
     run.settings, run.evidence = audit.settings, audit.evidence
+    run.gbrain = naming == "gbrain" or server.transport.server_info.get("name") == "gbrain"
     done = time.perf_counter()
     run.seconds = {"server": listed - started, "files": read_at - listed, "compare": done - read_at}
     return run
@@ -248,7 +253,7 @@ class ServedPages:
     def renamed(self, slugs: Iterable[str]) -> dict[str, str]:
         """Of `slugs` (pages the server does not list), those it answers with another
         page (it followed a slug alias): slug → the page's slug now."""
-        wanted = sorted(slugs)
+        wanted = sorted(slugs)[:MAX_RENAMES_ASKED]
         self.prefetch(wanted)
         return {
             slug: page.slug
