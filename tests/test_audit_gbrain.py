@@ -38,7 +38,7 @@ EXPECTED = {
     "relation_differs": {("people/alice", "companies/acme"), ("people/alice", "projects/apollo")},
     "manual_link": {("projects/gamma", "projects/delta")},
     "prose_path": {("projects/eta", "projects/theta")},
-    "stale_links": {("notes/standup", "projects/epsilon")},
+    "stale_links": {("notes/standup", "projects/epsilon"), ("companies/acme", "people/alice")},
     "content_differs": {("projects/apollo", "projects/zeta")},
 }
 """What gbrain 0.46.28 and the audit make of the corpus after `_touch_server` (below).
@@ -52,9 +52,9 @@ STANDUP_LINE = "\nAlso [[projects/epsilon]].\n"
 
 
 def _touch_server(url: str, token_file: Path, folder: Path) -> None:
-    """What only a writer can do: a manual edge, a page created by put_page, and a page
-    saved by put_page with the file's new text (gbrain 0.46.28 extracts no links from
-    a remote put_page)."""
+    """What only a writer can do: a manual edge, a page created by put_page, and two
+    pages saved by put_page with the file's new text, one link added, one dropped
+    (gbrain 0.46.28 extracts no links from a remote put_page)."""
     source = open_source(url, token_file=token_file)
     try:
         source.call_tool("add_link", {"from": "projects/gamma", "to": "projects/delta"})
@@ -63,6 +63,9 @@ def _touch_server(url: str, token_file: Path, folder: Path) -> None:
         standup = folder / "notes" / "standup.md"
         standup.write_text(standup.read_text() + STANDUP_LINE)
         source.call_tool("put_page", {"slug": "notes/standup", "content": standup.read_text()})
+        acme = folder / "companies" / "acme.md"  # its link to alice dropped on both sides
+        acme.write_text(acme.read_text().replace("; see [[people/alice]]", ""))
+        source.call_tool("put_page", {"slug": "companies/acme", "content": acme.read_text()})
     finally:
         source.close()
 

@@ -124,8 +124,8 @@ CAUSES: dict[str, str] = {
     " from elsewhere; export it to the folder, or delete it on the server",
     "page_renamed": "the server renamed the page to {detail} (a slug alias: links to the old"
     " name still reach it): rename the file to match",
-    "target_missing": "the target is not on the server ({detail}): rename its file, or"
-    " link to a page the server holds",
+    "target_missing": "the target is not on the server ({detail}): rename its file and link"
+    " to the page's new name, or link to a page the server holds",
     "other_source": "the page is on gbrain source {detail}: audit that source's folder too,"
     " or qualify the link as [[{detail}:{target}]]",
     "frontmatter_only": "re-run `gbrain extract links --source db --include-frontmatter`,"
