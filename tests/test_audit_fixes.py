@@ -119,6 +119,11 @@ def _apply(record: dict, fixed: Path, checks: Checks, server: McpSource) -> None
         assert "remove it with remove_link" in fix
         server.call_tool("remove_link", {"from": page, "to": target})
         checks.gone_now.add((page, target))
+    elif cause == "invalid_frontmatter":
+        assert "fix the frontmatter, then run `gbrain import`" in fix
+        path = fixed / record["written"]
+        path.write_text(path.read_text().replace("- @broken", '- "@broken"'))  # quoted
+        checks.pages.add(page)
     elif cause == "page_skipped":
         assert "rename or move the file" in fix
         new = _renamed(record["written"])
@@ -177,7 +182,8 @@ def test_every_suggested_fix_works(gbrain_peer, run, tmp_path):
     finally:
         server.close()
     assert checks.covered >= {
-        "page_skipped", "private_page", "page_only_on_server", "target_missing",
+        "page_skipped", "invalid_frontmatter", "private_page", "page_only_on_server",
+        "target_missing",
         "frontmatter_only", "okf_field", "field_unresolved", "code_masked", "code_read",
         "unread_form", "title_or_alias", "basename_only", "ambiguous_basename",
         "manual_link", "prose_path", "stale_links", "content_differs",

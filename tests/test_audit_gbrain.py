@@ -19,6 +19,7 @@ SAMPLE_BRAIN = Path(__file__).resolve().parent.parent / "okf_explorer" / "sample
 
 EXPECTED = {
     "page_skipped": {("index", None), ("readme", None), ("guide/readme", None)},
+    "invalid_frontmatter": {("notes/broken", None)},
     "private_page": {("notes/private-plan", None), ("notes/beta-notes", "notes/private-plan")},
     "page_only_on_server": {("notes/server-only", None)},
     "target_missing": {("people/alice", "guide/readme")},

@@ -20,6 +20,8 @@ differ is one difference (side `both`). The causes, in report order (`CAUSES` ho
 each one's fix):
 
 - `page_skipped` (files): gbrain's import skips the file, or two files map to one slug;
+- `invalid_frontmatter` (files): the file's frontmatter is not valid YAML, and
+  gbrain's import skips such files;
 - `private_page` (files): `visibility: private` pages are hidden from remote callers;
 - `page_only_on_server` (server): a server page no file names;
 - `page_renamed` (files): the server renamed the page (it answers the old slug with
@@ -117,6 +119,8 @@ __all__ = [
 
 CAUSES: dict[str, str] = {
     "page_skipped": "{detail}: rename or move the file if it is a page",
+    "invalid_frontmatter": "gbrain's import skips a file whose frontmatter is not valid YAML"
+    " ({detail}): fix the frontmatter, then run `gbrain import`",
     "private_page": "gbrain hides `visibility: private` pages from remote callers, and"
     " every link to or from them: nothing to fix (the operator can show them with"
     " `search.remote_private_pages`)",
@@ -132,9 +136,7 @@ CAUSES: dict[str, str] = {
     " or state the link in the page's body too ([[{target}]])",
     "okf_field": "{detail}: state the link in the page's body too ([[{target}]])",
     "field_unresolved": "{detail}: write the value as {fixed}",
-    "code_masked": "gbrain pairs the ``` on line {line} with the next ``` (line {end};"
-    " it pairs any two, in inline code or after an info string too) and reads no link"
-    " between: move the link above line {line}",
+    "code_masked": "{detail}: move the link above line {line}",
     "code_read": "gbrain reads links in code it does not strip ({detail}): put the code"
     " in a ``` fence (gbrain skips only ``` pairs and `inline code`)",
     "unread_form": "write the link as [[{target}]] ({detail})",
@@ -151,8 +153,7 @@ CAUSES: dict[str, str] = {
     "prose_path": "gbrain reads the text `{target}` in the page as a link: write it as"
     " [[{target}]] if meant, or reword it",
     "stale_links": "{detail}",
-    "content_differs": "the server's copy of the page differs from the file (put_page, or not"
-    " re-imported): run `gbrain import` then `gbrain extract links --source db`",
+    "content_differs": "{detail}",
     "unexplained": "no evidence explains it: please report it with the page and target",
 }
 """Every cause, in report order, with its fix (a template over the difference's fields)."""
@@ -179,6 +180,10 @@ STALE_MISSING = (
 STALE_KEPT = (
     "gbrain's copy of the page no longer states this edge, and `gbrain extract links`"
     " only adds edges: remove it with remove_link"
+)
+COPY_DIFFERS = (
+    "the server's copy of the page differs from the file (put_page, or not re-imported):"
+    " run `gbrain import` then `gbrain extract links --source db`"
 )
 MAX_EVIDENCE_PAGES = 200
 """Pages whose server copy is read to settle mixed evidence about a setting."""
@@ -414,6 +419,11 @@ def _page_differences(
             continue
         if slug in renamed and page.skipped is None:
             found.append(_difference(slug, None, page.path, "page_renamed", "files", renamed[slug]))
+        elif page.skipped is None and page.frontmatter_error is not None:
+            detail = page.frontmatter_error.removeprefix("frontmatter ignored: ")
+            found.append(
+                _difference(slug, None, page.path, "invalid_frontmatter", "files", detail)
+            )
         elif page.skipped is not None:
             count = links_from[slug]
             plural = "" if count == 1 else "s"
@@ -441,7 +451,11 @@ def _files_only(links: list[FileLink], audit: Audit) -> Difference:
         skipped = audit.files.pages.get(target)
         if skipped is not None and skipped.private and skipped.skipped is None:
             return said("private_page")
-        reason = skipped.skipped if skipped and skipped.skipped else "no such page"
+        reason = "no such page"
+        if skipped is not None and skipped.skipped:
+            reason = skipped.skipped
+        elif skipped is not None and skipped.frontmatter_error:
+            reason = "gbrain's import skipped it: its frontmatter is not valid YAML"
         return said("target_missing", reason)
     source = audit.server.pages[target]
     if source != audit.server.pages.get(page):
@@ -452,8 +466,13 @@ def _files_only(links: list[FileLink], audit: Audit) -> Difference:
             return said("escaped_pipe")
         return said("stale_links", STALE_MISSING)
     from_file = audit.made(audit.file_candidates(page), pair)
-    if served is not None and from_file and audit.differs(page):
-        return said("content_differs")
+    if served is not None and audit.differs(page):
+        copy = audit.served(page)
+        states = copy is not None and any(
+            s.target == x.written for s in link_spans(copy.text) for x in links
+        )
+        if from_file or (link.rel == LINKS and not states):
+            return said("content_differs", _copy_differs(page, audit))
     if link.rel != LINKS:
         return _field_cause(link, audit, said)
     return _form_cause(link, audit, said)
@@ -524,8 +543,19 @@ def _form_cause(link: FileLink, audit: Audit, said: Callable[..., Difference]) -
         hidden = [next((p for p in pairs if p[0] <= s.start < p[1]), None) for s in spans]
         if all(hidden):
             start, end = hidden[0]  # type: ignore[misc]
-            last = str(_line(text, max(start, end - 1)))
-            return said("code_masked", line=str(_line(text, start)), end=last)
+            line = _line(text, start)
+            if text.endswith("```", start + 3, end):
+                detail = (
+                    f"gbrain pairs the ``` on line {line} with the next ``` (line"
+                    f" {_line(text, end - 1)}; it pairs any two, in inline code or after an"
+                    " info string too) and reads no link between"
+                )
+            else:
+                detail = (
+                    f"gbrain pairs the ``` on line {line} with no other (it pairs any two,"
+                    " in inline code or after an info string too) and reads no link after it"
+                )
+            return said("code_masked", detail, line=str(line))
     else:  # not found as written (the text changed): judge the form alone
         text = f"[link]({link.written})" if link.kind == "markdown" else f"[[{link.written}]]"
         spans = link_spans(text)
@@ -569,15 +599,15 @@ def _server_only(rows: list[StoredLink], audit: Audit) -> Difference:
         from_served = [c for c in served if c.pair == pair]
         if not from_served:
             if audit.differs(page):
-                return said("content_differs")
+                return said("content_differs", _copy_differs(page, audit))
             copy = audit.served(page)
             if row.link_source == "frontmatter" and (copy is None or not copy.whole):
                 return said("unexplained")
             return said("stale_links", STALE_KEPT)
         if not from_file:
-            return said("content_differs" if audit.differs(page) else "unexplained")
+            return _differs_or_unexplained(page, audit, said)
     if not from_file:
-        return said("content_differs" if audit.differs(page) else "unexplained")
+        return _differs_or_unexplained(page, audit, said)
     candidate = min(from_file, key=lambda c: ("link", "prose", "field").index(c.origin))
     if candidate.origin == "prose":
         return said("prose_path", "", target)
@@ -643,6 +673,24 @@ def _difference(
 ) -> Difference:
     fix = CAUSES[cause].format(detail=detail, target=target, written=written, **extra)
     return Difference(page, target, written, cause, side, fix)
+
+
+def _copy_differs(page: str, audit: Audit) -> str:
+    """Why the server's copy of `page` differs: the other file of its slug, or not
+    re-imported."""
+    found = audit.files.pages.get(page)
+    if found is not None and found.twin is not None:
+        return (
+            f"the server's copy of the page is not this file's: {found.path} and"
+            f" {found.twin} map to one slug: rename one of them"
+        )
+    return COPY_DIFFERS
+
+
+def _differs_or_unexplained(page: str, audit: Audit, said: Callable[..., Difference]) -> Difference:
+    if audit.differs(page):
+        return said("content_differs", _copy_differs(page, audit))
+    return said("unexplained")
 
 
 def _shared(matches: list[str]) -> str:

@@ -4,6 +4,7 @@ the CLI audit and the TUI's per-page view build it the same way."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from okf_explorer.core.audit_model import (
@@ -23,6 +24,7 @@ def files_side(
     naming: Naming,
     private: frozenset[str] = frozenset(),
     frontmatter: Mapping[str, tuple[Mapping[str, Any], str | None]] | None = None,
+    errors: Mapping[str, str] | None = None,
 ) -> FilesSide:
     """The files' side of an audit from the folder's link index: readable pages keyed by
     the server's name (`naming`), `texts` their bodies (slug → body without
@@ -31,7 +33,8 @@ def files_side(
     out: a server never stores them. When two files map to one server slug, the first
     keeps it and the other is a page `skipped` under its own slug. `private` holds the
     slugs of pages marked `visibility: private`; `frontmatter` each page's frontmatter
-    and type (slug → (frontmatter, type)), for what gbrain reads there."""
+    and type (slug → (frontmatter, type)), for what gbrain reads there; `errors` why a
+    page's frontmatter is not valid YAML (slug → reason)."""
     names = server_names(index.pages, naming)
     stated = frontmatter or {}
     pages: dict[str, FilePage] = {}
@@ -42,8 +45,12 @@ def files_side(
         path = slug + ".md"
         skipped = skip_reason(path, naming)
         if skipped is None and name in pages:  # the first file keeps the slug
-            reason = f"two files map to the slug {name} (also {pages[name].path})"
-            pages[slug] = FilePage(path=path, text=texts.get(slug, ""), skipped=reason)
+            kept = pages[name]
+            reason = f"two files map to the slug {name} (also {kept.path})"
+            pages[name] = replace(kept, twin=path)
+            pages[slug] = FilePage(
+                path=path, text=texts.get(slug, ""), skipped=reason, twin=kept.path
+            )
             continue
         fields, page_type = stated.get(slug, ({}, None))
         pages[name] = FilePage(
@@ -53,6 +60,7 @@ def files_side(
             private=slug in private,
             frontmatter=fields,
             page_type=page_type,
+            frontmatter_error=(errors or {}).get(slug),
         )
     links: list[FileLink] = []
     for slug, resolved in index.forward.items():

@@ -42,6 +42,11 @@ class FilePage:
     private: bool = False
     frontmatter: Mapping[str, Any] = field(default_factory=dict)
     page_type: str | None = None
+    twin: str | None = None
+    """The other file that maps to the same server slug (the one `skipped` here, or the
+    one that kept it)."""
+    frontmatter_error: str | None = None
+    """Why the frontmatter is not valid YAML (gbrain's import skips such a file)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -109,8 +109,13 @@ def run_audit(folder: Path, server: McpSource, *, concurrency: int = 4) -> Audit
     stated = {
         slug: (page.frontmatter, page.type) for slug, page in read.items() if page is not None
     }
+    errors = {
+        slug: page.error
+        for slug, page in read.items()
+        if page is not None and page.error_kind == "malformed" and page.error
+    }
     naming = choose_naming(index.pages, pages)
-    files = files_side(index, texts, naming, private, stated)
+    files = files_side(index, texts, naming, private, stated, errors)
     side = ServerSide(pages=pages, links=stored, titles=listing.titles, types=listing.types)
     run = AuditRun(naming, files, side)
     read_at = time.perf_counter()
