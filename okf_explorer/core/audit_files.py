@@ -37,6 +37,9 @@ def files_side(
     page's frontmatter is not valid YAML (slug → reason)."""
     names = server_names(index.pages, naming)
     stated = frontmatter or {}
+    twins: set[str] = set()
+    """Files skipped for another of the same slug: their links stay theirs (the page's
+    own difference stands for them); links to them reach the slug's page."""
     pages: dict[str, FilePage] = {}
     for slug, info in index.pages.items():
         if not info.readable:
@@ -51,6 +54,7 @@ def files_side(
             pages[slug] = FilePage(
                 path=path, text=texts.get(slug, ""), skipped=reason, twin=kept.path
             )
+            twins.add(slug)
             continue
         fields, page_type = stated.get(slug, ({}, None))
         pages[name] = FilePage(
@@ -70,7 +74,7 @@ def files_side(
             frm, to = (link.to, slug) if link.incoming else (slug, link.to)
             links.append(
                 FileLink(
-                    page=names[frm],
+                    page=frm if frm in twins else names[frm],
                     target=names[to],
                     written=link.target,
                     kind=link.kind,
