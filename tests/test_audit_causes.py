@@ -127,3 +127,58 @@ def test_global_basename_is_not_inferred_from_one_row_whatever_the_link_order():
         [found] = compare(files, server, server_text=texts.get)
         assert (found.page, found.target, found.cause) == ("yy/q", "zz/target", "basename_only")
         assert "global_basename true" in found.fix
+
+
+def test_a_name_gbrain_finds_by_file_name_is_basename_only_not_title_or_alias():
+    """`[[Tomas Okafor]]` matched our title rule, but gbrain's file-name index keys
+    `people/tomas-okafor` under `tomas-okafor` too: it links it once global_basename
+    is on."""
+    text = "Ask [[Tomas Okafor]].\n"
+    pages = {
+        "notes/meeting": FilePage("notes/meeting.md", text),
+        "people/tomas-okafor": FilePage("people/tomas-okafor.md", "# Tomas\n"),
+        "people/dee": FilePage("people/dee.md", "# Dee\n"),
+    }
+    links = [FileLink("notes/meeting", "people/tomas-okafor", "Tomas Okafor", "wiki", "title")]
+    server = ServerSide(dict.fromkeys(pages, "default"), [])
+    [found] = compare(FilesSide(pages, links), server, server_text=lambda slug: pages[slug].text)
+    assert found.cause == "basename_only"
+    alias = [FileLink("notes/meeting", "people/dee", "Tomas Okafor", "wiki", "alias")]
+    pages["notes/meeting"] = FilePage("notes/meeting.md", text)
+    [found] = compare(FilesSide(pages, alias), server, server_text=lambda slug: pages[slug].text)
+    assert found.cause == "title_or_alias"  # the file name is another page's: gbrain never
+
+
+def test_okf_sources_are_never_read_so_include_frontmatter_is_not_advised():
+    """The server holds frontmatter edges (it was extracted with --include-frontmatter);
+    an OKF `sources[].resource` edge it lacks is `okf_field`, whose fix does not ask to
+    extract with that flag again."""
+    fields = {"sources": [{"id": "s", "resource": "../tables/orders.md", "title": "Orders"}]}
+    pages = {
+        "metrics/revenue": FilePage("metrics/revenue.md", "Revenue.\n", frontmatter=fields),
+        "tables/orders": FilePage("tables/orders.md", "# Orders\n"),
+        "people/ana": FilePage("people/ana.md", "Ana.\n", frontmatter={"related": "tables/orders"}),
+    }
+    links = [
+        FileLink("metrics/revenue", "tables/orders", "../tables/orders.md", "markdown", "path",
+                 "derived_from"),
+        FileLink("people/ana", "tables/orders", "tables/orders", "markdown", "exact", "related_to"),
+    ]  # fmt: skip
+    rows = [StoredLink("people/ana", "tables/orders", "related_to", "frontmatter")]
+    server = ServerSide(dict.fromkeys(pages, "default"), rows)
+    [found] = compare(FilesSide(pages, links), server, server_text=lambda slug: pages[slug].text)
+    assert (found.page, found.cause) == ("metrics/revenue", "okf_field")
+    assert "never its `resource`" in found.fix and "--include-frontmatter" not in found.fix
+
+
+def test_a_stray_triple_backtick_in_inline_code_hides_the_link():
+    """The issue's page: `` ``` `` in inline code pairs with a later fence opener, and
+    gbrain reads no link between (our Markdown reads it)."""
+    text = "Write a fence as `` ``` `` in text. See [[zz/target]].\n\n```\ncode\n```\n"
+    pages = {"zz/p": FilePage("zz/p.md", text, first_line=4), "zz/target": FilePage("zz/target.md")}
+    links = [FileLink("zz/p", "zz/target", "zz/target", "wiki", "exact")]
+    server = ServerSide(dict.fromkeys(pages, "default"), [])
+    [found] = compare(FilesSide(pages, links), server, server_text=lambda slug: pages[slug].text)
+    assert found.cause == "code_masked"
+    assert "the ``` on line 4 with the next ``` (line 6" in found.fix
+    assert found.fix.endswith("move the link above line 4")

@@ -89,12 +89,11 @@ def _apply(record: dict, fixed: Path, checks: Checks, server: McpSource) -> None
         path.write_text(path.read_text().replace(f"{field}: {value}\n", f"{field}: {slug}\n"))
         checks.edges.add((page, target, "frontmatter"))
     elif cause == "code_masked":
-        line = int(_found(r"move the link above line (\d+)", fix))
+        line = int(_found(r"move the link above line (\d+)", fix))  # of the file
         path = _file(fixed, page)
-        head, body = path.read_text().split("---\n", 2)[1:]
-        lines = body.split("\n")
+        lines = path.read_text().split("\n")
         lines.insert(line - 1, f"[[{record['written']}]]")
-        path.write_text("---\n" + head + "---\n" + "\n".join(lines))
+        path.write_text("\n".join(lines))
         checks.edges.add((page, target, "markdown"))
     elif cause == "code_read":
         assert "put the code in a ``` fence" in fix

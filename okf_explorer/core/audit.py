@@ -543,12 +543,14 @@ def _form_cause(link: FileLink, audit: Audit, said: Callable[..., Difference]) -
         hidden = [next((p for p in pairs if p[0] <= s.start < p[1]), None) for s in spans]
         if all(hidden):
             start, end = hidden[0]  # type: ignore[misc]
-            line = _line(text, start)
+            stated_at = audit.files.pages.get(page)
+            first = (stated_at.first_line if stated_at else 1) - 1
+            line = first + _line(text, start)
             if text.endswith("```", start + 3, end):
                 detail = (
                     f"gbrain pairs the ``` on line {line} with the next ``` (line"
-                    f" {_line(text, end - 1)}; it pairs any two, in inline code or after an"
-                    " info string too) and reads no link between"
+                    f" {first + _line(text, end - 1)}; it pairs any two, in inline code or"
+                    " after an info string too) and reads no link between"
                 )
             else:
                 detail = (

@@ -25,6 +25,7 @@ def files_side(
     private: frozenset[str] = frozenset(),
     frontmatter: Mapping[str, tuple[Mapping[str, Any], str | None]] | None = None,
     errors: Mapping[str, str] | None = None,
+    first_lines: Mapping[str, int] | None = None,
 ) -> FilesSide:
     """The files' side of an audit from the folder's link index: readable pages keyed by
     the server's name (`naming`), `texts` their bodies (slug → body without
@@ -34,7 +35,8 @@ def files_side(
     keeps it and the other is a page `skipped` under its own slug. `private` holds the
     slugs of pages marked `visibility: private`; `frontmatter` each page's frontmatter
     and type (slug → (frontmatter, type)), for what gbrain reads there; `errors` why a
-    page's frontmatter is not valid YAML (slug → reason)."""
+    page's frontmatter is not valid YAML (slug → reason); `first_lines` the file line of
+    each body's first line (line numbers in fixes are the file's)."""
     names = server_names(index.pages, naming)
     stated = frontmatter or {}
     twins: set[str] = set()
@@ -65,6 +67,7 @@ def files_side(
             frontmatter=fields,
             page_type=page_type,
             frontmatter_error=(errors or {}).get(slug),
+            first_line=(first_lines or {}).get(slug, 1),
         )
     links: list[FileLink] = []
     for slug, resolved in index.forward.items():

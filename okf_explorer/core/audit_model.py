@@ -47,6 +47,8 @@ class FilePage:
     one that kept it)."""
     frontmatter_error: str | None = None
     """Why the frontmatter is not valid YAML (gbrain's import skips such a file)."""
+    first_line: int = 1
+    """The file's line number of the body's first line (after the frontmatter)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -114,8 +114,9 @@ def run_audit(folder: Path, server: McpSource, *, concurrency: int = 4) -> Audit
         for slug, page in read.items()
         if page is not None and page.error_kind == "malformed" and page.error
     }
+    first_lines = {slug: _first_line(folder / (slug + ".md"), text) for slug, text in texts.items()}
     naming = choose_naming(index.pages, pages)
-    files = files_side(index, texts, naming, private, stated, errors)
+    files = files_side(index, texts, naming, private, stated, errors, first_lines)
     side = ServerSide(pages=pages, links=stored, titles=listing.titles, types=listing.types)
     run = AuditRun(naming, files, side)
     read_at = time.perf_counter()
@@ -219,6 +220,15 @@ def _stored(row: object) -> StoredLink | None:
         link_source=_text(row.get("link_source")),
         target_source=_text(row.get("to_source_id")),
     )
+
+
+def _first_line(path: Path, body: str) -> int:
+    """The line of the file at `path` where `body` (its text after the frontmatter) starts."""
+    try:
+        raw = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeError):
+        return 1
+    return raw.count("\n", 0, len(raw) - len(body)) + 1 if raw.endswith(body) else 1
 
 
 def _page(source: BundleSource, slug: str) -> Page | None:

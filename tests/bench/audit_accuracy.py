@@ -47,7 +47,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from okf_explorer.core.audit_gbrain import gbrain_slug
 from okf_explorer.sources.audit_gather import list_server_pages, server_links
 from okf_explorer.sources.factory import open_source
-from okf_explorer.sources.frontmatter import split_frontmatter
 from okf_explorer.sources.mcp import McpSource
 from tests.gbrain_peer import (
     GbrainPeer,
@@ -149,7 +148,8 @@ def audit(corpus: Path, peer: GbrainPeer, tree: Path | None) -> list[dict]:
 
 def masked_everywhere(written: str, text: str, stripped: str) -> bool:
     """Whether every occurrence of the link as written is blanked by gbrain's stripping."""
-    spots = [m.start() for m in re.finditer(r"(?:\[\[|\]\(<?)" + re.escape(written), text)]
+    pattern = r"(?:\[\[|\]\(<?)" + re.escape(written) + r"(?=[\]|#)>\\])"
+    spots = [m.start() for m in re.finditer(pattern, text)]
     return bool(spots) and all(stripped[at] == " " for at in spots)
 
 
@@ -187,7 +187,9 @@ def invalid_files(peer: GbrainPeer) -> set[str]:
 def apply_fixes(records: list[dict], fixed: Path) -> dict[int, tuple[str, str, str | None]]:
     """Apply each fix of an edge the files state (as its text says) to `fixed`; the
     check of each: record index → (page, target, link_source or None for any)."""
-    paths = {gbrain_slug(str(p.relative_to(fixed))): p for p in fixed.rglob("*.md")}
+    paths: dict[str, Path] = {}  # the first file of a slug keeps it, as in the audit
+    for path in sorted(fixed.rglob("*.md"), key=lambda p: p.relative_to(fixed).as_posix()):
+        paths.setdefault(gbrain_slug(path.relative_to(fixed).as_posix()), path)
     checks: dict[int, tuple[str, str, str | None]] = {}
     for n, record in enumerate(records):
         cause, fix, page, target = record["cause"], record["fix"], record["page"], record["target"]
@@ -215,11 +217,9 @@ def apply_fixes(records: list[dict], fixed: Path) -> dict[int, tuple[str, str, s
             checks[n] = (page, target, "frontmatter")
         elif cause == "code_masked":
             line = int(re.search(r"move the link above line (\d+)", fix)[1])  # type: ignore[index]
-            _, body, _ = split_frontmatter(text)
-            head = text[: len(text) - len(body)]
-            lines = body.split("\n")
+            lines = text.split("\n")
             lines.insert(line - 1, f"[[{record['written']}]]")
-            path.write_text(head + "\n".join(lines), errors="surrogateescape")
+            path.write_text("\n".join(lines), errors="surrogateescape")
             checks[n] = (page, target, None)
     return checks
 
