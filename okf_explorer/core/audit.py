@@ -102,6 +102,7 @@ from okf_explorer.core.typed_links import DERIVED_FROM, LINKS, OKF_NESTED_FIELDS
 
 __all__ = [
     "CAUSES",
+    "Audit",
     "Difference",
     "FileLink",
     "FilePage",
@@ -113,6 +114,7 @@ __all__ = [
     "StoredLink",
     "choose_naming",
     "compare",
+    "run_compare",
     "server_names",
     "skip_reason",
 ]
