@@ -41,6 +41,8 @@ START_TIMEOUT = 180.0  # the issue's budget for the whole start, first run inclu
 STOP_TIMEOUT = 10.0
 STDERR_TAIL_LINES = 25
 WRITE_TOKEN_NAME = "write-token"
+SERVED_AGAIN: list[GbrainPeer] = []
+"""Peers `gbrain_commands` served again: the session fixture stops them too."""
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -137,14 +139,6 @@ def reconfigure_gbrain(
     links again, and/or mint a second token with read and write scope (`write_token`,
     kept in `write_token_file(peer)`); then serve it again on the same port (`options`
     as for `start_gbrain`). The server is stopped meanwhile: PGLite has one writer."""
-    brain = peer.token_file.parent
-    work = brain.parent.parent
-    ready = sorted(work.glob("src-*/gbrain/.ready"), key=lambda path: path.stat().st_mtime)
-    if not ready:
-        raise GbrainStartFailed(f"no unpacked gbrain under {work}")
-    stop_gbrain(peer, remove_brain=False)
-    env = dict(os.environ, GBRAIN_HOME=str(brain / "home"))
-    env["PATH"] = f"{work / 'tools' / 'node_modules' / '.bin'}{os.pathsep}{env['PATH']}"
     flags = options.get("extract_flags") or ""
     steps = [["config", "set", key, value] for key, value in settings]
     if settings:
@@ -153,11 +147,45 @@ def reconfigure_gbrain(
         steps.append(
             ["auth", "create", f"okf-explorer-writer-{time.time_ns()}", "--scopes", "read,write"]
         )
+    peer, outputs = gbrain_commands(peer, corpus, steps, **options)
+    for step, out in zip(steps, outputs, strict=True):
+        if step[0] == "auth":
+            token = re.search(r"gbrain_[0-9a-f]{64}", out)
+            if token is None:
+                raise GbrainStartFailed("gbrain auth create printed no token")
+            path = peer.token_file.with_name(WRITE_TOKEN_NAME)
+            path.touch(mode=0o600)
+            path.write_text(token.group(0) + "\n")
+    return peer
+
+
+def gbrain_commands(
+    peer: GbrainPeer,
+    corpus: Path,
+    steps: list[list[str]],
+    *,
+    env: dict[str, str] | None = None,
+    **options: Any,
+) -> tuple[GbrainPeer, list[str]]:
+    """Run gbrain CLI commands (`bun src/cli.ts STEP…`) on a peer's brain, with the server
+    stopped meanwhile (PGLite has one writer) and served again on the same port after;
+    `env` adds environment variables (e.g. `GBRAIN_LINK_RESOLUTION_GLOBAL_BASENAME=1`).
+    Returns the peer as served again and each step's stdout."""
+    brain = peer.token_file.parent
+    work = brain.parent.parent
+    ready = sorted(work.glob("src-*/gbrain/.ready"), key=lambda path: path.stat().st_mtime)
+    if not ready:
+        raise GbrainStartFailed(f"no unpacked gbrain under {work}")
+    stop_gbrain(peer, remove_brain=False)
+    environment = dict(os.environ, GBRAIN_HOME=str(brain / "home"), **(env or {}))
+    tools = work / "tools" / "node_modules" / ".bin"
+    environment["PATH"] = f"{tools}{os.pathsep}{environment['PATH']}"
+    outputs = []
     for step in steps:
         done = subprocess.run(
             ["bun", "src/cli.ts", *step],
             cwd=ready[-1].parent,
-            env=env,
+            env=environment,
             capture_output=True,
             text=True,
             timeout=START_TIMEOUT,
@@ -165,15 +193,11 @@ def reconfigure_gbrain(
         )
         if done.returncode != 0:
             raise GbrainStartFailed(f"gbrain {' '.join(step)} failed:\n{_tail(done.stderr)}")
-        if step[0] == "auth":
-            token = re.search(r"gbrain_[0-9a-f]{64}", done.stdout)
-            if token is None:
-                raise GbrainStartFailed("gbrain auth create printed no token")
-            path = brain / WRITE_TOKEN_NAME
-            path.touch(mode=0o600)
-            path.write_text(token.group(0) + "\n")
+        outputs.append(done.stdout)
     port = int(peer.url.rsplit(":", 1)[1].split("/", 1)[0])
-    return start_gbrain(corpus, port=port, fresh=False, **options)
+    again = start_gbrain(corpus, port=port, fresh=False, **options)
+    SERVED_AGAIN.append(again)
+    return again, outputs
 
 
 def write_token_file(peer: GbrainPeer) -> Path:
@@ -263,5 +287,5 @@ def gbrain_peer() -> Iterator:
         return running[key]
 
     yield start
-    for peer in running.values():
+    for peer in [*SERVED_AGAIN, *running.values()]:
         stop_gbrain(peer)

@@ -93,3 +93,92 @@ def test_markdown_link_forms_gbrain_does_not_read():
     assert set(found) == {"projects/x", "projects/z"}
     assert "`<…>` destination" in found["projects/x"]
     assert "reference-style" in found["projects/z"]
+
+
+def _order_sides(first: str, second: str) -> tuple[FilesSide, ServerSide]:
+    """The issue's example: `zz/p` = `See [[FIRST]] and also [[SECOND]].`, `yy/q` = `See
+    [[Target]].`, as the folder index states them (one edge per pair, first form kept),
+    and what gbrain stores with `global_basename` off (only the `[[Zz/Target]]` edge)."""
+    p_text = f"See [[{first}]] and also [[{second}]].\n"
+    pages = {
+        "zz/p": FilePage("zz/p.md", p_text),
+        "yy/q": FilePage("yy/q.md", "See [[Target]].\n"),
+        "zz/target": FilePage("zz/target.md", "# Target\n"),
+    }
+    rule = "suffix" if "/" in first else "basename"
+    files = FilesSide(
+        pages,
+        [
+            FileLink("zz/p", "zz/target", first, "wiki", rule),
+            FileLink("yy/q", "zz/target", "Target", "wiki", "basename"),
+        ],
+    )
+    stored = [StoredLink("zz/p", "zz/target", "wikilink_basename", "wikilink-resolved")]
+    return files, ServerSide(dict.fromkeys(pages, "default"), stored)
+
+
+def test_global_basename_is_not_inferred_from_one_row_whatever_the_link_order():
+    """A `[[Zz/Target]]` edge is `wikilink_basename` with the setting off; the bare
+    `[[Target]]` of yy/q, missing on the server, says the setting is off: the same
+    cause in either order of zz/p's two links."""
+    for first, second in (("Zz/Target", "Target"), ("Target", "Zz/Target")):
+        files, server = _order_sides(first, second)
+        texts = {slug: page.text for slug, page in files.pages.items()}
+        [found] = compare(files, server, server_text=texts.get)
+        assert (found.page, found.target, found.cause) == ("yy/q", "zz/target", "basename_only")
+        assert "global_basename true" in found.fix
+
+
+def test_a_name_gbrain_finds_by_file_name_is_basename_only_not_title_or_alias():
+    """`[[Tomas Okafor]]` matched our title rule, but gbrain's file-name index keys
+    `people/tomas-okafor` under `tomas-okafor` too: it links it once global_basename
+    is on."""
+    text = "Ask [[Tomas Okafor]].\n"
+    pages = {
+        "notes/meeting": FilePage("notes/meeting.md", text),
+        "people/tomas-okafor": FilePage("people/tomas-okafor.md", "# Tomas\n"),
+        "people/dee": FilePage("people/dee.md", "# Dee\n"),
+    }
+    links = [FileLink("notes/meeting", "people/tomas-okafor", "Tomas Okafor", "wiki", "title")]
+    server = ServerSide(dict.fromkeys(pages, "default"), [])
+    [found] = compare(FilesSide(pages, links), server, server_text=lambda slug: pages[slug].text)
+    assert found.cause == "basename_only"
+    alias = [FileLink("notes/meeting", "people/dee", "Tomas Okafor", "wiki", "alias")]
+    pages["notes/meeting"] = FilePage("notes/meeting.md", text)
+    [found] = compare(FilesSide(pages, alias), server, server_text=lambda slug: pages[slug].text)
+    assert found.cause == "title_or_alias"  # the file name is another page's: gbrain never
+
+
+def test_okf_sources_are_never_read_so_include_frontmatter_is_not_advised():
+    """The server holds frontmatter edges (it was extracted with --include-frontmatter);
+    an OKF `sources[].resource` edge it lacks is `okf_field`, whose fix does not ask to
+    extract with that flag again."""
+    fields = {"sources": [{"id": "s", "resource": "../tables/orders.md", "title": "Orders"}]}
+    pages = {
+        "metrics/revenue": FilePage("metrics/revenue.md", "Revenue.\n", frontmatter=fields),
+        "tables/orders": FilePage("tables/orders.md", "# Orders\n"),
+        "people/ana": FilePage("people/ana.md", "Ana.\n", frontmatter={"related": "tables/orders"}),
+    }
+    links = [
+        FileLink("metrics/revenue", "tables/orders", "../tables/orders.md", "markdown", "path",
+                 "derived_from"),
+        FileLink("people/ana", "tables/orders", "tables/orders", "markdown", "exact", "related_to"),
+    ]  # fmt: skip
+    rows = [StoredLink("people/ana", "tables/orders", "related_to", "frontmatter")]
+    server = ServerSide(dict.fromkeys(pages, "default"), rows)
+    [found] = compare(FilesSide(pages, links), server, server_text=lambda slug: pages[slug].text)
+    assert (found.page, found.cause) == ("metrics/revenue", "okf_field")
+    assert "never its `resource`" in found.fix and "--include-frontmatter" not in found.fix
+
+
+def test_a_stray_triple_backtick_in_inline_code_hides_the_link():
+    """The issue's page: `` ``` `` in inline code pairs with a later fence opener, and
+    gbrain reads no link between (our Markdown reads it)."""
+    text = "Write a fence as `` ``` `` in text. See [[zz/target]].\n\n```\ncode\n```\n"
+    pages = {"zz/p": FilePage("zz/p.md", text, first_line=4), "zz/target": FilePage("zz/target.md")}
+    links = [FileLink("zz/p", "zz/target", "zz/target", "wiki", "exact")]
+    server = ServerSide(dict.fromkeys(pages, "default"), [])
+    [found] = compare(FilesSide(pages, links), server, server_text=lambda slug: pages[slug].text)
+    assert found.cause == "code_masked"
+    assert "the ``` on line 4 with the next ``` (line 6" in found.fix
+    assert found.fix.endswith("move the link above line 4")

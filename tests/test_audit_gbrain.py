@@ -19,21 +19,27 @@ SAMPLE_BRAIN = Path(__file__).resolve().parent.parent / "okf_explorer" / "sample
 
 EXPECTED = {
     "page_skipped": {("index", None), ("readme", None), ("guide/readme", None)},
+    "invalid_frontmatter": {("notes/broken", None)},
     "private_page": {("notes/private-plan", None), ("notes/beta-notes", "notes/private-plan")},
     "page_only_on_server": {("notes/server-only", None)},
     "target_missing": {("people/alice", "guide/readme")},
     "frontmatter_only": {("people/alice", "projects/zeta")},
+    "okf_field": {("notes/provenance", "projects/apollo")},
+    "field_unresolved": {("people/iota", "projects/delta")},
+    "code_masked": {("notes/fences", "projects/zeta")},
+    "code_read": {("notes/tilde", "projects/theta")},
     "unread_form": {
         ("people/alice", "projects/eta"),  # /-absolute
         ("people/alice", "projects/theta"),  # reference-style
         ("people/alice", "people/iota"),  # ./ relative
     },
     "title_or_alias": {("people/alice", "projects/gamma"), ("people/alice", "projects/delta")},
-    "basename_only": {("people/alice", "notes/beta-notes")},
+    "basename_only": {("people/alice", "notes/beta-notes"), ("notes/standup", "notes/beta-notes")},
     "ambiguous_basename": {("people/alice", "archive/status")},
     "relation_differs": {("people/alice", "companies/acme"), ("people/alice", "projects/apollo")},
     "manual_link": {("projects/gamma", "projects/delta")},
     "prose_path": {("projects/eta", "projects/theta")},
+    "stale_links": {("notes/standup", "projects/epsilon"), ("companies/acme", "people/alice")},
     "content_differs": {("projects/apollo", "projects/zeta")},
 }
 """What gbrain 0.46.28 and the audit make of the corpus after `_touch_server` (below).
@@ -42,14 +48,25 @@ pipes (people/alice -> projects/epsilon agrees), and start.sh loads one source; 
 pure tests in test_audit_causes.py cover them."""
 
 
-def _touch_server(url: str, token_file: Path) -> None:
-    """What only a writer can do: a manual edge, and a page created by put_page (gbrain
-    extracts no links from a remote put_page)."""
+STANDUP_LINE = "\nAlso [[projects/epsilon]].\n"
+"""Added to notes/standup in the file and, by put_page, on the server (not linked)."""
+
+
+def _touch_server(url: str, token_file: Path, folder: Path) -> None:
+    """What only a writer can do: a manual edge, a page created by put_page, and two
+    pages saved by put_page with the file's new text, one link added, one dropped
+    (gbrain 0.46.28 extracts no links from a remote put_page)."""
     source = open_source(url, token_file=token_file)
     try:
         source.call_tool("add_link", {"from": "projects/gamma", "to": "projects/delta"})
         created = "---\ntitle: Server only\n---\n# Server only\n\nWritten on the server.\n"
         source.call_tool("put_page", {"slug": "notes/server-only", "content": created})
+        standup = folder / "notes" / "standup.md"
+        standup.write_text(standup.read_text() + STANDUP_LINE)
+        source.call_tool("put_page", {"slug": "notes/standup", "content": standup.read_text()})
+        acme = folder / "companies" / "acme.md"  # its link to alice dropped on both sides
+        acme.write_text(acme.read_text().replace("; see [[people/alice]]", ""))
+        source.call_tool("put_page", {"slug": "companies/acme", "content": acme.read_text()})
     finally:
         source.close()
 
@@ -61,7 +78,7 @@ def gbrain_corpus_server(gbrain_peer, tmp_path_factory):
     folder = tmp_path_factory.mktemp("audit") / "corpus"
     shutil.copytree(CORPUS, folder)
     url, token_file, _ = gbrain_peer(folder, token_scopes="read write")
-    _touch_server(url, token_file)
+    _touch_server(url, token_file, folder)
     apollo = folder / "projects" / "apollo.md"
     apollo.write_text(apollo.read_text() + "\nNext to [[projects/zeta]].\n")
     return folder, url, token_file
@@ -183,3 +200,81 @@ def test_file_name_links_with_global_basename_on(gbrain_peer, run):
     assert {f for f in found if f[0] == "ambiguous_basename"} == {
         ("ambiguous_basename", "server", "notes/status")
     }
+
+
+def _aliasing_server(handler, request):
+    """A stand-in for a gbrain that follows slug aliases (v0.48.1 on): `people/bob` was
+    renamed `people/robert`; asked for the old slug, get_page answers the new page, and
+    alice's edge (kept when the page was renamed) points at the new name."""
+    name = request["params"]["name"]
+    arguments = request["params"]["arguments"]
+    pages = {
+        "people/alice": ("Alice", "Alice works with [[people/bob]]."),
+        "people/robert": ("Robert", "Robert, once Bob."),
+    }
+    if name == "list_pages":
+        rows = [
+            {"slug": slug, "source_id": "default", "type": "person", "title": title}
+            for slug, (title, _) in pages.items()
+        ]
+        handler.send_tool_payload(request, rows if not arguments.get("offset") else [])
+    elif name == "get_backlinks":
+        rows = []
+        if arguments["slug"] == "people/robert":
+            rows = [{"from_slug": "people/alice", "to_slug": "people/robert",
+                     "link_type": "mentions", "link_source": "markdown"}]  # fmt: skip
+        handler.send_tool_payload(request, rows)
+    elif name == "get_page":
+        slug = {"people/bob": "people/robert"}.get(arguments["slug"], arguments["slug"])
+        if slug not in pages:
+            error = {"error": "page_not_found", "message": f"Page not found: {slug}"}
+            content = [{"type": "text", "text": json.dumps(error)}]
+            handler.send_result(request, {"content": content, "isError": True})
+            return
+        title, body = pages[slug]
+        handler.send_tool_payload(request, {"slug": slug, "title": title, "type": "person",
+                                            "compiled_truth": body, "timeline": "",
+                                            "frontmatter": {}})  # fmt: skip
+    else:
+        handler.send_tool_payload(request, [])
+
+
+def test_a_target_the_server_renamed_is_compared_under_its_new_name(run, tmp_path, monkeypatch):
+    """Where the server has slug aliases, a link to the old name agrees with the edge to
+    the new one, and the old file is `page_renamed`, not missing pages on both sides."""
+    from tests.hostile import mcp_fault_server
+    from tests.hostile.mcp_fault_server import fault_server
+
+    tools = [{"name": n, "inputSchema": {}} for n in ("list_pages", "get_page", "get_backlinks")]
+    monkeypatch.setattr(mcp_fault_server, "TOOLS", tools)
+    (tmp_path / "people").mkdir()
+    (tmp_path / "people" / "alice.md").write_text("Alice works with [[people/bob]].\n")
+    (tmp_path / "people" / "bob.md").write_text("Robert, once Bob.\n")
+    with fault_server(_aliasing_server) as server:
+        status, out, err = run("audit", str(tmp_path), "--against", server.url, "--json")
+    assert (status, err) == (1, "")
+    [found] = json.loads(out)
+    assert (found["page"], found["cause"]) == ("people/bob", "page_renamed")
+    assert "people/robert" in found["fix"]
+
+
+@pytest.mark.gbrain
+@pytest.mark.parametrize(
+    "links", ["[[Zz/Target]] and also [[Target]]", "[[Target]] and also [[Zz/Target]]"]
+)
+def test_the_order_of_links_does_not_change_the_cause(gbrain_peer, run, tmp_path, links):
+    """The issue's example on the real gbrain (global_basename off): `yy/q -> zz/target`
+    is `basename_only` whichever of zz/p's two links comes first, and its fix names
+    both ways."""
+    for folder, text in (("zz/target", "# Target\n"), ("zz/p", f"See {links}.\n"),
+                         ("yy/q", "See [[Target]].\n")):  # fmt: skip
+        path = tmp_path / (folder + ".md")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    url, token_file, _ = gbrain_peer(tmp_path)
+    status, out, _ = run("audit", str(tmp_path), "--against", url, "--token-file", str(token_file))
+    assert status == 1
+    assert "gbrain settings, from its edges: global_basename off" in out
+    assert "basename_only (1): write the link as [[zz/target]], or run `gbrain config set" in out
+    assert "  yy/q -> zz/target  (written: Target)  [files]" in out
+    assert out.rstrip().endswith("1 differences")

@@ -78,8 +78,9 @@ def test_one_server_page_compared_with_its_text() -> None:
 
 
 def test_a_stored_row_without_link_source_is_not_called_manual() -> None:
+    """The page's copy states no such link: an edge gbrain's extractor kept (it only adds)."""
     view = compare_page("a", "no links", [], ["b"], ["a", "b"])
-    assert [d.cause for d in view.adds.values()] == ["unexplained"]
+    assert [d.cause for d in view.adds.values()] == ["stale_links"]
 
 
 def test_the_auditor_gives_what_comparing_over_every_page_gives() -> None:

@@ -312,3 +312,44 @@ def test_the_networkx_graph_carries_relations(typed: Path) -> None:
     body = graph.edges["people/bob", "people/carol", "wiki"]
     assert (body["rel"], body["kind"]) == ("links", "wiki")
     assert graph.number_of_edges("people/bob", "people/carol") == 2  # links + related_to
+
+
+# -- external references in link fields (issue 22 item 4) ---------------------------------
+
+EXTERNAL = """---
+title: Guide
+source: https://docs.example.com/guide/
+related: [mailto:team@example.com, someone@example.com, "[[other]]", ftp://files.example.com/a]
+see_also: //cdn.example.com/x
+---
+# Guide
+
+A reference page.
+"""
+
+
+def test_a_url_or_mail_address_in_a_link_field_is_no_page_edge() -> None:
+    frontmatter = {
+        "source": "https://docs.example.com/guide/",
+        "related": ["mailto:team@example.com", "someone@example.com", "[[other]]"],
+        "see_also": "//cdn.example.com/x",
+        "sources": [{"name": "https://example.com/talk"}, "Podcast 12"],
+    }
+    assert frontmatter_links(frontmatter, None) == [
+        ("Podcast 12", "wiki", 1, None, "discussed_in", True),
+        ("other", "wiki", 1, None, "related_to", False),
+    ]
+
+
+def test_links_and_stats_count_no_url_as_a_dangling_page(tmp_path: Path) -> None:
+    root = tmp_path / "brain"
+    (root / "references").mkdir(parents=True)
+    (root / "references" / "guide.md").write_text(EXTERNAL)
+    (root / "other.md").write_text("# Other\n")
+    status, out, _ = run_cli("links", "references/guide", "--source", str(root))
+    assert (status, out) == (0, "other\n")
+    status, out, _ = run_cli("stats", "--source", str(root), "--json")
+    stats = json.loads(out)
+    assert status == 0 and stats["dangling"] == {}
+    status, out, _ = run_cli("stats", "--source", str(root))
+    assert "dangling targets: 0" in out and "https:" not in out

@@ -5,29 +5,34 @@ client's keep-alive pool. (`traverse_graph` cannot answer many pages at once saf
 gbrain walks every path, with a per-path visited set, so deep walks explode on dense
 graphs; and its rows lack `link_source` and source ids.)
 
-The server's page bodies are fetched only for the pages whose differences need
-them (`AuditRun.server_text`, one `get_page` each, remembered).
+The server's copies of pages (`ServedPages`) are read only for the pages whose
+differences need them, in `get_page` batches, and remembered. A link target the
+server does not list is asked for too: a server that follows gbrain's slug aliases
+(a renamed page keeps its inbound links) answers it with the page's new slug, and
+the audit compares that link under the new name.
 """
 
 from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from okf_explorer.core.audit.compare import compare
+from okf_explorer.core.audit.compare import run_compare
 from okf_explorer.core.audit.files import files_side
 from okf_explorer.core.audit.model import (
     Difference,
     FilesSide,
     Naming,
+    ServedPage,
     ServerSide,
     StoredLink,
     choose_naming,
 )
-from okf_explorer.core.errors import OkfError, PageNotFound, ProtocolError
+from okf_explorer.core.errors import OkfError, ProtocolError
 from okf_explorer.core.index.build import build_index
 from okf_explorer.core.pages import Page
 from okf_explorer.sources.folder.bundle import BundleSource
@@ -40,6 +45,10 @@ BATCH = 20
 server answers in well under the request timeout."""
 MAX_LISTED = 1_000_000
 """Past this many listed pages the audit stops (a server that never stops listing)."""
+PAGE_BATCH = BATCH
+"""`get_page` calls per JSON-RPC batch when reading the server's copies of pages."""
+MAX_RENAMES_ASKED = 10_000
+"""Past this many names the server lacks, the audit does not ask which were renamed."""
 
 
 @dataclass
@@ -54,6 +63,14 @@ class AuditRun:
     differences: list[Difference] = field(default_factory=list)
     seconds: dict[str, float] = field(default_factory=dict)
     """Wall time of each phase: `server` (listing, links), `files`, `compare`."""
+    settings: dict[str, bool | None] = field(default_factory=dict)
+    """How the server extracted links, as the evidence says (None: unknown)."""
+    evidence: dict[str, tuple[int, int]] = field(default_factory=dict)
+    """setting → (edges that say it is on, edges that say it is off)"""
+    renamed: dict[str, str] = field(default_factory=dict)
+    """Link targets the server renamed (a slug alias) → their new slug."""
+    gbrain: bool = False
+    """Whether the server is gbrain (its name, or gbrain's page naming)."""
 
     @property
     def files_edges(self) -> int:
@@ -72,7 +89,8 @@ def run_audit(folder: Path, server: McpSource, *, concurrency: int = 4) -> Audit
             f"{server.label} offers no get_links tool (nor get_backlinks): the audit needs"
             " the server's stored links"
         )
-    pages = list_server_pages(server)
+    listing = list_server_pages(server)
+    pages = listing.pages
     stored = server_links(server, list(pages), concurrency)
     listed = time.perf_counter()
     files_source = BundleSource(folder)
@@ -88,20 +106,46 @@ def run_audit(folder: Path, server: McpSource, *, concurrency: int = 4) -> Audit
         for slug, page in read.items()
         if page is not None and page.frontmatter.get("visibility") == "private"
     )
+    stated = {
+        slug: (page.frontmatter, page.type) for slug, page in read.items() if page is not None
+    }
+    errors = {
+        slug: page.error
+        for slug, page in read.items()
+        if page is not None and page.error_kind == "malformed" and page.error
+    }
+    first_lines = {slug: _first_line(folder / (slug + ".md"), text) for slug, text in texts.items()}
     naming = choose_naming(index.pages, pages)
-    files = files_side(index, texts, naming, private)
-    side = ServerSide(pages=pages, links=stored)
+    files = files_side(index, texts, naming, private, stated, errors, first_lines)
+    side = ServerSide(pages=pages, links=stored, titles=listing.titles, types=listing.types)
     run = AuditRun(naming, files, side)
-    read = time.perf_counter()
-    run.differences = compare(files, side, server_text=_ServerTexts(server))
+    read_at = time.perf_counter()
+    served = ServedPages(server)
+    run.renamed = served.renamed(({x.target for x in files.links} | set(files.pages)) - set(pages))
+    run.differences, audit = run_compare(
+        files, side, server_text=served, prefetch=served.prefetch, renamed=run.renamed
+    )
+    run.settings, run.evidence = audit.settings, audit.evidence
+    run.gbrain = naming == "gbrain" or server.transport.server_info.get("name") == "gbrain"
     done = time.perf_counter()
-    run.seconds = {"server": listed - started, "files": read - listed, "compare": done - read}
+    run.seconds = {"server": listed - started, "files": read_at - listed, "compare": done - read_at}
     return run
 
 
-def list_server_pages(server: McpSource) -> dict[str, str | None]:
-    """Every page the server lists, slug → `source_id` (None when it says none)."""
-    pages: dict[str, str | None] = {}
+@dataclass
+class Listing:
+    """What `list_pages` says of every page: slug → `source_id` (None when it says
+    none), title and type."""
+
+    pages: dict[str, str | None] = field(default_factory=dict)
+    titles: dict[str, str] = field(default_factory=dict)
+    types: dict[str, str] = field(default_factory=dict)
+
+
+def list_server_pages(server: McpSource) -> Listing:
+    """Every page the server lists (`Listing`)."""
+    listing = Listing()
+    pages = listing.pages
     offset = 0
     while offset < MAX_LISTED:
         rows = server.call_tool(
@@ -112,10 +156,15 @@ def list_server_pages(server: McpSource) -> dict[str, str | None]:
         fresh = 0
         for row in rows:
             if isinstance(row, dict) and isinstance(row.get("slug"), str):
-                fresh += row["slug"] not in pages
-                pages[row["slug"]] = _text(row.get("source_id"))
+                slug = row["slug"]
+                fresh += slug not in pages
+                pages[slug] = _text(row.get("source_id"))
+                if (title := _text(row.get("title"))) is not None:
+                    listing.titles[slug] = title
+                if (kind := _text(row.get("type"))) is not None:
+                    listing.types[slug] = kind
         if not rows or not fresh:
-            return pages
+            return listing
         offset += len(rows)
     raise ProtocolError(f"{server.label} listed more than {MAX_LISTED} pages")
 
@@ -173,6 +222,15 @@ def _stored(row: object) -> StoredLink | None:
     )
 
 
+def _first_line(path: Path, body: str) -> int:
+    """The line of the file at `path` where `body` (its text after the frontmatter) starts."""
+    try:
+        raw = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeError):
+        return 1
+    return raw.count("\n", 0, len(raw) - len(body)) + 1 if raw.endswith(body) else 1
+
+
 def _page(source: BundleSource, slug: str) -> Page | None:
     try:
         return source.get_page(slug)
@@ -180,22 +238,43 @@ def _page(source: BundleSource, slug: str) -> Page | None:
         return None
 
 
-class _ServerTexts:
-    """`server_text` for `compare`: one `get_page` per page asked, remembered."""
+class ServedPages:
+    """`server_text` for `compare`: the server's copy of each page asked, read in
+    `get_page` batches (`prefetch`) and remembered; None for a page it lacks."""
 
     def __init__(self, server: McpSource) -> None:
         self._server = server
-        self._seen: dict[str, str | None] = {}
+        self._seen: dict[str, ServedPage | None] = {}
         self._lock = threading.Lock()
 
-    def __call__(self, slug: str) -> str | None:
+    def __call__(self, slug: str) -> ServedPage | None:
+        self.prefetch([slug])
+        return self._seen.get(slug)
+
+    def prefetch(self, slugs: Iterable[str]) -> None:
+        """Read the pages of `slugs` not read yet, `PAGE_BATCH` a request."""
         with self._lock:
-            if slug not in self._seen:
-                try:
-                    self._seen[slug] = self._server.get_page(slug).content
-                except PageNotFound:
-                    self._seen[slug] = None
-            return self._seen[slug]
+            wanted = [slug for slug in dict.fromkeys(slugs) if slug not in self._seen]
+            for at in range(0, len(wanted), PAGE_BATCH):
+                chunk = wanted[at : at + PAGE_BATCH]
+                answers = self._server.get_pages(chunk, content=False)
+                for slug, page in zip(chunk, answers, strict=True):
+                    self._seen[slug] = (
+                        ServedPage(page.slug, page.content, page.frontmatter, page.type)
+                        if isinstance(page, Page)
+                        else None
+                    )
+
+    def renamed(self, slugs: Iterable[str]) -> dict[str, str]:
+        """Of `slugs` (pages the server does not list), those it answers with another
+        page (it followed a slug alias): slug → the page's slug now."""
+        wanted = sorted(slugs)[:MAX_RENAMES_ASKED]
+        self.prefetch(wanted)
+        return {
+            slug: page.slug
+            for slug in wanted
+            if (page := self._seen.get(slug)) is not None and page.slug != slug
+        }
 
 
 def _text(value: object) -> str | None:

@@ -173,3 +173,32 @@ async def test_help_lists_the_glyphs_and_the_filter_key(tmp_path: Path) -> None:
         rows = app.screen.query_one("#help-keys", DataTable)
         cells = [rows.get_row_at(row) for row in range(rows.row_count)]
         assert ["F", "Filter by OKF status and trust"] in [list(cell) for cell in cells]
+
+
+async def test_a_url_in_a_link_field_shows_as_an_external_reference(tmp_path: Path) -> None:
+    """`source: https://…` (and a mail address) in a typed-link field is no page edge:
+    the header shows it as an external reference (↗), a click opens it outside, and the
+    `l` dialog lists it."""
+    root = tmp_path / "refs"
+    (root / "references").mkdir(parents=True)
+    (root / "references" / "guide.md").write_text(
+        "---\ntitle: Guide\nsource: https://docs.example.com/guide/\n"
+        "related: [someone@example.com, '[[other]]']\n---\n# Guide\n\nA reference page.\n"
+    )
+    (root / "other.md").write_text("# Other\n")
+    app = make_app(brain_for(BundleSource(root)), start="references/guide")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        header = str(app.screen.query_one("#page-header").content).replace("\xa0", " ")
+        assert "source ↗ https://docs.example.com/guide/" in header
+        assert "related ↗ someone@example.com, [[other]]" in header
+        opened: list[str] = []
+        app.open_url = lambda url, **_: opened.append(url)  # type: ignore[method-assign]
+        await pilot.click(offset=click_target(app, "docs.example.com"))
+        await settle(pilot)
+        assert opened == ["https://docs.example.com/guide/"]
+        await pilot.press("l")
+        await settle(pilot)
+        labels = [link.label for link in app.screen.links]
+        assert "source: https://docs.example.com/guide/" in labels
+        assert "related: someone@example.com" in labels

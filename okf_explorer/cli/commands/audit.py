@@ -2,7 +2,10 @@
 server's, every difference with a cause (`core.audit.compare`).
 
 Text output: `files: N pages, E edges` and `server: N pages, E edges` (edges are
-distinct (page, target) pairs, pages named as the server names them), then, per cause in
+distinct (page, target) pairs, pages named as the server names them); against gbrain a
+line `gbrain settings, from its edges: global_basename on|off|unknown (…),
+include-frontmatter …` (what `core.audit.compare` decided, and why when unknown), and the link
+targets the server renamed (slug aliases), if any; then, per cause in
 `core.audit.compare.CAUSES` order, a heading `CAUSE (N)` — followed by `: FIX` when every
 difference of that cause has the same fix — and the first `EXAMPLES` differences, one a
 line: `  PAGE -> TARGET  (written: W)  [SIDE]` (or `  page PAGE (FILE)  [SIDE]`), each
@@ -66,6 +69,11 @@ def report_text(run: AuditRun) -> str:
         f"files: {len(run.files.pages)} pages, {run.files_edges} edges",
         f"server: {len(run.server.pages)} pages, {run.server_edges} edges",
     ]
+    if run.gbrain:
+        lines.append("gbrain settings, from its edges: " + _settings(run))
+    if run.renamed:
+        shown = ", ".join(f"{old} → {new}" for old, new in sorted(run.renamed.items())[:EXAMPLES])
+        lines.append(f"renamed on the server (slug aliases), compared under the new name: {shown}")
     grouped: dict[str, list[Difference]] = defaultdict(list)
     for difference in run.differences:
         grouped[difference.cause].append(difference)
@@ -81,6 +89,21 @@ def report_text(run: AuditRun) -> str:
     total = len(run.differences)
     lines += ["", f"{total} differences" if total else "the graphs agree"]
     return "".join(printable(line) + "\n" for line in lines)
+
+
+def _settings(run: AuditRun) -> str:
+    """`global_basename off, include-frontmatter unknown (edges disagree: 2 on, 1 off)`."""
+    said = []
+    shown = (("global_basename", "global_basename"), ("include_frontmatter", "include-frontmatter"))
+    for setting, name in shown:
+        state = run.settings.get(setting)
+        on, off = run.evidence.get(setting, (0, 0))
+        if state is None:
+            why = f"edges disagree: {on} on, {off} off" if on and off else "no edge tells"
+            said.append(f"{name} unknown ({why})")
+        else:
+            said.append(f"{name} {'on' if state else 'off'}")
+    return ", ".join(said)
 
 
 def _example(difference: Difference) -> str:

@@ -4,8 +4,8 @@ Also how the server names the folder's pages (`choose_naming`, `server_names`)."
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from typing import Literal
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
 from okf_explorer.core.audit.gbrain_model import gbrain_slug, import_skip_reason
 from okf_explorer.core.links.typed import LINKS
@@ -33,12 +33,36 @@ class FileLink:
 class FilePage:
     """One file: `path` relative to the folder, `text` its body without frontmatter,
     `skipped` why the server's import leaves it out (None: it should be there),
-    `private` whether it says `visibility: private` (gbrain hides it from remote callers)."""
+    `private` whether it says `visibility: private` (gbrain hides it from remote callers),
+    `frontmatter` and `page_type` as the file states them."""
 
     path: str
     text: str = ""
     skipped: str | None = None
     private: bool = False
+    frontmatter: Mapping[str, Any] = field(default_factory=dict)
+    page_type: str | None = None
+    twin: str | None = None
+    """The other file that maps to the same server slug (the one `skipped` here, or the
+    one that kept it)."""
+    frontmatter_error: str | None = None
+    """Why the frontmatter is not valid YAML (gbrain's import skips such a file)."""
+    first_line: int = 1
+    """The file's line number of the body's first line (after the frontmatter)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ServedPage:
+    """A page as the server holds it (`get_page`): `slug` as it answered (another one
+    when it followed a slug alias), `text` the body its extractor reads (compiled
+    truth, a newline, timeline), its stored `frontmatter` and `page_type`."""
+
+    slug: str
+    text: str
+    frontmatter: Mapping[str, Any] = field(default_factory=dict)
+    page_type: str | None = None
+    whole: bool = True
+    """False when only the body is known (its frontmatter edges cannot be judged)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +87,10 @@ class ServerSide:
     pages: Mapping[str, str | None]
     """slug → source_id"""
     links: list[StoredLink]
+    titles: Mapping[str, str] = field(default_factory=dict)
+    """slug → title (from the listing: gbrain matches frontmatter names to titles)"""
+    types: Mapping[str, str] = field(default_factory=dict)
+    """slug → page type (from the listing: some frontmatter fields apply by type)"""
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,6 +28,11 @@ Links in a page's body have the relation `links`. Frontmatter states others:
   "Incoming" means the edge runs from the named page to this one
   (`key_people: [Pedro]` on a company: Pedro `works_at` the company).
 
+A value that names no page is no edge: a URL or any value with a scheme
+(`https://…`, `mailto:…`), a protocol-relative `//host/…`, a mail address
+(`is_external`). `external_references` lists them (the page header shows them as
+external references).
+
 `sources` is claimed by both: an entry that is a mapping with a `resource`
 key is OKF provenance (`derived_from`, outgoing); any other entry (a string,
 a mapping with `name`/`slug`/`title`) is gbrain's `discussed_in`. The shape of
@@ -96,6 +101,8 @@ _LINK_FIELDS = frozenset(
 )
 """Every field that may state a relation."""
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
+_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:[^\s]")
+_MAIL = re.compile(r"[^\s@/:\[\]]+@[^\s@/:\[\]]+\.[^\s@/:\[\]]+")
 _WIKI_VALUE = re.compile(r"\s*\[\[(.+?)\]\]\s*", re.DOTALL)
 
 
@@ -137,9 +144,49 @@ def _stated(
                 if field == "sources" and isinstance(entry, Mapping) and "resource" in entry:
                     if (path := concept_path(entry.get("resource"))) is not None:
                         yield path, "markdown", DERIVED_FROM, False
-                elif (name := _named(entry)) is not None:
+                elif (name := _named(entry)) is not None and not _external_entry(entry):
                     kind: LinkKind = "markdown" if looks_like_path(name) else "wiki"
                     yield name, kind, row.rel, row.incoming
+
+
+def is_external(value: str) -> bool:
+    """Whether a link field's value names something outside the brain: a URL or any
+    value with a scheme (`https://x`, `mailto:a@b.c`), `//host/x`, or a mail address."""
+    text = value.strip()
+    return bool(
+        _URL.match(text) or text.startswith("//") or _MAIL.fullmatch(text)
+    ) and not _WIKI_VALUE.fullmatch(text)
+
+
+def external_href(value: str) -> str:
+    """What opening an external reference opens: the URL, `mailto:` a mail address,
+    `https:` before a protocol-relative `//host/x`."""
+    text = value.strip()
+    if text.startswith("//"):
+        return "https:" + text
+    if _MAIL.fullmatch(text) and not _URL.match(text):
+        return "mailto:" + text
+    return text
+
+
+def external_references(frontmatter: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(field, value) of every external reference in a gbrain link field, in field
+    order: values that are no page edge (`is_external`)."""
+    found: list[tuple[str, str]] = []
+    for row in GBRAIN_FIELDS:
+        for field in row.fields:
+            for entry in _entries(frontmatter.get(field)):
+                name = _named(entry)
+                if name is not None and _external_entry(entry) and (field, name) not in found:
+                    found.append((field, name))
+    return found
+
+
+def _external_entry(entry: Any) -> bool:
+    """Whether a field entry (a string, or a mapping's name) is an external reference."""
+    if isinstance(entry, Mapping):
+        entry = next((entry[k] for k in ("name", "slug", "title") if k in entry), None)
+    return isinstance(entry, str) and is_external(entry)
 
 
 def _entries(value: Any) -> list[Any]:

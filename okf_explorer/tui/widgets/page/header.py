@@ -3,7 +3,9 @@
 Known OKF keys come first in a fixed order (`SHOWN_FIRST`), the rest after in the
 order the page wrote them. Status, trust tier and staleness each show as one glyph
 and a word (see `okf_meta`); a value longer than `FOLD_LINES` lines shows its first
-lines and `… (K more lines)`. Every name and value passes through `printable`.
+lines and `… (K more lines)`. A URL or mail address in a typed-link field
+(`source: https://…`) is no page edge: it shows as an external reference, `↗ value`,
+which a click opens outside. Every name and value passes through `printable`.
 """
 
 from __future__ import annotations
@@ -23,7 +25,12 @@ from textual.visual import RenderOptions, VisualType
 from textual.widget import Widget
 from textual.widgets import Static
 
-from okf_explorer.core.links.typed import concept_path
+from okf_explorer.core.links.typed import (
+    concept_path,
+    external_href,
+    external_references,
+    is_external,
+)
 from okf_explorer.core.okf import meta as okf_meta
 from okf_explorer.core.pages import Page
 from okf_explorer.core.text_safety import printable
@@ -207,12 +214,32 @@ def _build(header: _Header, page: Page, now: datetime | None) -> Text:
         for name in fm
         if name not in SHOWN_FIRST and name not in _IN_BADGES_OR_ABOVE and name not in shown
     ]
+    external = {field for field, _ in external_references(fm)}
     for name in later:
         value = fm.get(name)
+        if name in external and _external_line(text, name, value):
+            continue
         lines = okf_meta.value_lines(value)
         _key(text, name)
         _value(header, text, lines, indent=len(lines) > 1 or isinstance(value, dict))
     return text
+
+
+def _external_line(text: Text, name: str, value: Any) -> bool:
+    """`source ↗ https://…, other`: a link field of plain strings, its external references
+    marked and clickable; False (nothing shown) for another shape."""
+    entries = value if isinstance(value, list) else [value]
+    if not all(isinstance(entry, str) for entry in entries) or len(entries) > FOLD_LINES * 2:
+        return False
+    _key(text, name)
+    for number, entry in enumerate(entries):
+        text.append(", " if number else "")
+        if is_external(entry):
+            shown = printable(entry.strip())
+            text.append("↗ " + shown, _linked("underline", external_href(entry)))
+        else:
+            text.append(printable(entry))
+    return True
 
 
 def _folded_count(header: _Header, text: Text, page: Page) -> None:
@@ -307,6 +334,8 @@ def header_links(page: Page) -> list[tuple[str, str]]:
             resource = getattr(contract, name)
             if resource is not None and (href := concept_path(resource)) is not None:
                 found.append((f"{name}: {resource}", href))
+    for field, value in external_references(fm):
+        found.append((f"{field}: {value}", external_href(value)))
     return found
 
 
