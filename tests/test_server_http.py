@@ -274,6 +274,7 @@ def test_400_on_bad_json_and_bad_protocol_version(client: httpx.Client) -> None:
         ("Bearer wrong", "Invalid token"),
         ("Basic " + TOKEN, "Invalid token"),
     ],
+    ids=["missing", "wrong-token", "basic-scheme"],  # stable: TOKEN is random per run
 )
 def test_401_without_the_right_token(
     server: ServerHandle, authorization: str | None, description: str
