@@ -19,7 +19,6 @@ from okf_explorer.core.errors import Cancelled, OkfError, PageNotFound, PageUnre
 from okf_explorer.core.graph.traverse import DIRECTIONS, clamp_depth
 from okf_explorer.core.port import CancelCheck, relation_of
 from okf_explorer.server import search_tool, walk
-from okf_explorer.server.fast_json import pretty_json
 from okf_explorer.server.limits import TRAVERSE_ROW_CAP, Truncated, capped
 from okf_explorer.server.params import (
     ToolError,
@@ -78,7 +77,7 @@ class ToolReply:
     def text(self) -> str:
         if self.is_error:
             return json.dumps(self.value, ensure_ascii=False, separators=(",", ":"))
-        return pretty_json(self.value)
+        return json.dumps(self.value, ensure_ascii=False, indent=2)
 
 
 class BrainTools(BrainLike, Protocol):
