@@ -16,8 +16,6 @@ shared machine the medians swing with the load); the last column says which rows
 - `gc_paused build` / `gc_paused walk`: a cold `build_index`, and a depth-10 `both` walk
   over a 100k-page power-law graph, with the cyclic collector paused or running (CPU);
 - `freeze_survivors`: one full `gc.collect()` with the built index alive, frozen or not;
-- `cache_writer`: a cold `okf-explorer links hub` in a fresh process (the cache written
-  by a forked child or in place): wall time to the answer, and to the process's exit;
 - `fast_httpx`: `import okf_explorer.sources.gbrain.source` in a fresh process;
 - `fast_json`: the pretty JSON of a 2,000-page bundle's `get_backlinks hub` reply, and
   the whole `call_tool` that makes it;
@@ -211,49 +209,13 @@ def bench_json(root: Path, rounds: int) -> None:
 
 # ------------------------------------------------------------------ processes
 
-SWITCH_OFF = """
-import importlib, sys, types
-off = sys.argv.pop(1)
-if off != "-":
-    module = importlib.import_module(off)
-    module.fast_paths = types.SimpleNamespace(enabled=lambda: False)
-"""
 
-
-def child_ms(code: str, off: str | None, env: dict[str, str]) -> dict[str, float]:
-    """Run `code` in a fresh interpreter with one fast path off (or none); the child
-    prints a JSON object of timings."""
-    argv = [sys.executable, "-c", SWITCH_OFF + code, off or "-"]
-    done = subprocess.run(argv, env=env, capture_output=True, text=True, check=True)
+def child_ms(code: str, env: dict[str, str]) -> dict[str, float]:
+    """Run `code` in a fresh interpreter; it prints a JSON object of timings."""
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
     return json.loads(done.stdout.strip().splitlines()[-1])
-
-
-def bench_cache_writer(root: Path, rounds: int, work: Path) -> None:
-    code = """
-import json, os, shutil, sys, time
-start = time.perf_counter()
-from okf_explorer.core.index import cache_writer
-from okf_explorer.cli import main
-import io, contextlib
-shutil.rmtree(os.environ["OKF_EXPLORER_CACHE"], ignore_errors=True)
-out = io.StringIO()
-with contextlib.redirect_stdout(out):
-    main(["--source", sys.argv[1], "links", "hub"])
-answered = time.perf_counter() - start
-cache_writer.wait_all()
-done = time.perf_counter() - start
-print(json.dumps({"answered": answered, "exit": done}))
-"""
-    env = dict(os.environ, OKF_EXPLORER_CACHE=str(work / "cli-cache"))
-    times: dict[tuple[bool, str], list[float]] = {}
-    for _ in range(rounds):
-        for off in (False, True):
-            module = "okf_explorer.core.index.cache_writer" if off else None
-            timings = child_ms(code.replace("sys.argv[1]", repr(str(root))), module, env)
-            for key, value in timings.items():
-                times.setdefault((off, key), []).append(value)
-    for key, what in (("answered", "the answer"), ("exit", "the process's exit")):
-        record("cache_writer", f"cold `links hub`: {what}", times[(False, key)], times[(True, key)])
 
 
 def bench_httpx(rounds: int) -> None:
@@ -269,7 +231,7 @@ print(json.dumps({"import": time.perf_counter() - start}))
     for _ in range(rounds * 3):
         for plain in (False, True):
             env = dict(os.environ, OKF_EXPLORER_PLAIN="1" if plain else "0")
-            times[plain].append(child_ms(code, None, env)["import"])
+            times[plain].append(child_ms(code, env)["import"])
     record("fast_httpx", "import the MCP source (fresh process)", times[False], times[True])
 
 
@@ -306,7 +268,7 @@ def bench_calls(root: Path, slugs: list[str], rounds: int) -> None:
             record("fast_calls", label, times[False], times[True])
 
 
-BENCHES = ("yaml", "build", "cache", "httpx", "json", "calls")
+BENCHES = ("yaml", "build", "httpx", "json", "calls")
 
 
 def bundle(workdir: Path, pages: int) -> tuple[Path, list[str]]:
@@ -332,7 +294,6 @@ def main() -> None:
         runs = {
             "yaml": lambda: bench_yaml(big, args.rounds),
             "build": lambda: bench_build(big, args.rounds),
-            "cache": lambda: bench_cache_writer(big, args.rounds, Path(tmp)),
             "httpx": lambda: bench_httpx(args.rounds),
             "json": lambda: bench_json(small, args.rounds),
             "calls": lambda: bench_calls(small, small_slugs, args.rounds),
