@@ -6,11 +6,13 @@ loopback port, loaded with a corpus folder of our own.
         gbrain_peer(CORPUS, extract_flags="--include-frontmatter")  # a second brain
         gbrain_peer(CORPUS, config=(("link_resolution.global_basename", "true"),))
 
-Mark such tests `@pytest.mark.gbrain`. The peer folder (`start.sh` + gbrain's source
-snapshot) is found through `$OKF_GBRAIN_PEER`, else as `shared/peers/gbrain` beside
-any folder above this repository (`/work/shared/peers/gbrain` for `/work/main`).
-When it is missing, or gbrain cannot start, the test **fails** with a message that
-says so and the tail of the script's stderr: a missing peer must not pass as a skip.
+Such tests are the `gbrain` tier (tests/conftest.py marks every test that uses this
+fixture), left out of the default run. The peer folder (`start.sh` + gbrain's source
+snapshot) is found only through `$OKF_GBRAIN_PEER` (`.ci/run` sets it to
+`../shared/peers/gbrain` beside the repository; docs/development.md says how to make
+one from a gbrain checkout). When it is unset or missing, or gbrain cannot start, the
+test **fails** with a message that says so and the tail of the script's stderr: a
+missing peer must not pass as a skip.
 
 Every start imports afresh (`FRESH=1`, a new port each session) into a brain under
 the peer's cache folder; Bun and gbrain's `node_modules` stay cached there between
@@ -41,7 +43,6 @@ START_TIMEOUT = 180.0  # the issue's budget for the whole start, first run inclu
 STOP_TIMEOUT = 10.0
 STDERR_TAIL_LINES = 25
 WRITE_TOKEN_NAME = "write-token"
-REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
 class GbrainPeer(NamedTuple):
@@ -57,16 +58,12 @@ class GbrainStartFailed(RuntimeError):
 
 
 def find_peer_dir() -> Path | None:
-    """The folder holding gbrain's `start.sh`, or None when there is none."""
+    """The folder `$OKF_GBRAIN_PEER` names, if it holds gbrain's `start.sh`."""
     named = os.environ.get(PEER_ENV, "").strip()
-    if named:
-        path = Path(named).expanduser()
-        return path if (path / "start.sh").is_file() else None
-    for folder in REPO_ROOT.parents:
-        candidate = folder / "shared" / "peers" / "gbrain"
-        if (candidate / "start.sh").is_file():
-            return candidate
-    return None
+    if not named:
+        return None
+    path = Path(named).expanduser()
+    return path if (path / "start.sh").is_file() else None
 
 
 def start_gbrain(
@@ -83,10 +80,11 @@ def start_gbrain(
     `GbrainStartFailed` with the script's stderr tail when it cannot."""
     peer_dir = find_peer_dir()
     if peer_dir is None:
-        where = os.environ.get(PEER_ENV) or f"shared/peers/gbrain above {REPO_ROOT}"
+        named = os.environ.get(PEER_ENV, "").strip()
+        where = f"no start.sh in {named}" if named else f"${PEER_ENV} is not set"
         raise GbrainStartFailed(
-            f"gbrain peer snapshot missing: no start.sh in {where} "
-            f"(set ${PEER_ENV} to the folder holding start.sh and gbrain-src.tar.gz)"
+            f"gbrain peer snapshot missing: {where} (set ${PEER_ENV} to the folder holding "
+            "start.sh and gbrain-src.tar.gz; see docs/development.md)"
         )
     if not (peer_dir / "gbrain-src.tar.gz").is_file():
         raise GbrainStartFailed(f"gbrain peer snapshot missing: no gbrain-src.tar.gz in {peer_dir}")

@@ -29,3 +29,11 @@ def test_missing_snapshot_fails_with_a_clear_message(monkeypatch, tmp_path):
     assert find_peer_dir() is None
     with pytest.raises(GbrainStartFailed, match="snapshot missing"):
         start_gbrain(tmp_path)
+
+
+def test_an_unset_peer_variable_fails_and_names_it(monkeypatch, tmp_path):
+    """Nothing outside the repository is found by guessing: only `$OKF_GBRAIN_PEER`."""
+    monkeypatch.delenv("OKF_GBRAIN_PEER", raising=False)
+    assert find_peer_dir() is None
+    with pytest.raises(GbrainStartFailed, match=r"\$OKF_GBRAIN_PEER is not set"):
+        start_gbrain(tmp_path)

@@ -16,6 +16,8 @@ from okf_explorer.sources.folder import scan as parallel
 from okf_explorer.sources.folder.bundle import BundleSource
 from tests.bundles import write_file
 
+pytestmark = pytest.mark.plain
+
 PAGES = {
     "index.md": "---\ntitle: Home\naliases: [Start]\ntags: [a]\n---\n[[x]] [[Guide]] [b](b/x.md)",
     "b/x.md": "---\ntitle: Guide\nrelated: [Home, Nobody]\nupdated: 2024-01-02\n---\n[[x]] ![[x]]",

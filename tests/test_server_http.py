@@ -24,6 +24,8 @@ from tests.mcp_server_fixture import (
     subprocess_env,
 )
 
+pytestmark = pytest.mark.plain
+
 ACCEPT = "application/json, text/event-stream"
 HEADERS = {"Accept": ACCEPT, "Content-Type": "application/json"}
 PAGE_COUNT = 130

@@ -21,6 +21,8 @@ from okf_explorer.server.tools import TOOLS, ToolReply, call_tool
 from okf_explorer.sources.folder.bundle import BundleSource
 from tests.bundles import write_pages
 
+pytestmark = pytest.mark.plain
+
 ALICE = """---
 type: person
 title: Alice Example

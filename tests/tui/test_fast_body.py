@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from textual.app import App, ComposeResult
@@ -29,6 +30,8 @@ from okf_explorer.tui.markdown.parser import parse
 from okf_explorer.tui.markdown.vault_body import VaultMarkdown
 from okf_explorer.tui.widgets.page import pane as page_pane
 from okf_explorer.tui.widgets.page.pane import PagePane
+
+pytestmark = pytest.mark.plain
 
 WORD = st.text(alphabet="abcdefghij", min_size=1, max_size=7)
 WORDS = st.lists(WORD, min_size=1, max_size=5).map(" ".join)
@@ -133,6 +136,7 @@ def test_light_body_shows_what_the_markdown_widget_shows(bodies: list[str]) -> N
 
 def test_plain_switch_sends_long_bodies_to_the_markdown_widget(monkeypatch) -> None:
     long = "# Long\n\n" + "word " * LIGHT_CHARS
+    monkeypatch.setenv(PLAIN_ENV, "0")  # whatever the run's own setting (the plain pass)
     assert prepare_body(long).light is not None
     monkeypatch.setenv(PLAIN_ENV, "1")
     plain = prepare_body(long)
