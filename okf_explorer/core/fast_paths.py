@@ -39,28 +39,23 @@ FAST_PATHS: tuple[FastPath, ...] = (
     FastPath(
         "sources/fast_yaml.py",
         "PyYAML for frontmatter that is a flat mapping of one-line values",
-        "5,000 blocks of the 10k bundle: 30 vs 122 ms (4.1x)",
-    ),
-    FastPath(
-        "sources/folder/scan.py",
-        "pickling each scan worker's rows (one `marshal` string a chunk instead)",
-        "cold build of 10k pages: 711 vs 913 ms wall (200 ms)",
+        "5,000 blocks of the 10k bundle: 26 vs 110 ms (4.2x)",
     ),
     FastPath(
         "core/fast_gc.py",
         "the cyclic collector during builds and walks, and re-walking a loaded index",
-        "depth-10 walk of 100k pages 418 vs 784 ms CPU (1.9x); cold 10k build 37 ms CPU; "
-        "a full collection with the index alive 3 ms at 10k pages, 127 ms at 50k, vs 0",
+        "depth-10 walk of 100k pages 511 vs 919 ms CPU (1.8x); cold 10k build 168 vs 203 ms "
+        "CPU (35 ms); a full collection with the index alive 3.8 ms at 10k pages vs 0",
     ),
     FastPath(
         "sources/gbrain/fast_httpx.py",
         "`import httpx` with its command line (rich, click, pygments)",
-        "importing the MCP source: 90 vs 123 ms (33 ms, every MCP command)",
+        "importing the MCP source: 87 vs 114 ms (27 ms, every MCP command)",
     ),
     FastPath(
         "server/fast_calls.py",
         "the MCP SDK's per-request session for a plain `tools/call`",
-        "one `get_page` a POST 0.8 vs 1.5 ms (1.8x); a batch of 20 3.2 vs 20.6 ms (6.4x)",
+        "one `get_page` a POST 0.82 vs 1.43 ms (1.7x); a batch of 20 3.5 vs 20.4 ms (5.8x)",
     ),
     FastPath(
         "tui/markdown/fast_body.py",
@@ -83,5 +78,6 @@ FAST_PATHS: tuple[FastPath, ...] = (
         "TODO(lead): b-markdown's same-run figure",
     ),
 )
-"""Every fast path that stays, with its measured figure (fast vs library, best of a
-same-run benchmark on the shared 2-core machine)."""
+"""Every fast path that stays, with its measured figure (fast vs library, best of 11 in
+one `bench_fast_paths.py` run on the shared 2-core machine at load 1.6-1.9; the
+tui/markdown rows await b-markdown's same-run figures)."""

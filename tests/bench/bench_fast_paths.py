@@ -11,14 +11,11 @@ a person feels, judged on the bests (what the work costs when nothing else runs:
 shared machine the medians swing with the load); the last column says which rows pass.
 
 - `fast_yaml`: `bounded_yaml.load_bounded` over every frontmatter block of the bundle;
-- `scan marshal`: a cold `build_index` (no cache) of the bundle, worker rows sent back
-  as one `marshal` string or pickled as they are (wall time: the workers run beside);
-- `gc_paused build` / `gc_paused walk`: a cold `build_index`, and a depth-10 `both` walk
-  over a 100k-page power-law graph, with the cyclic collector paused or running (CPU);
+- `gc_paused build` / `gc_paused walk`: a cold `build_index` (no cache) of the bundle, and a
+  depth-10 `both` walk over a 100k-page power-law graph, with the cyclic collector paused
+  or running (CPU);
 - `freeze_survivors`: one full `gc.collect()` with the built index alive, frozen or not;
 - `fast_httpx`: `import okf_explorer.sources.gbrain.source` in a fresh process;
-- `fast_json`: the pretty JSON of a 2,000-page bundle's `get_backlinks hub` reply, and
-  the whole `call_tool` that makes it;
 - `fast_calls`: one `get_page` a POST, and a batch of 20 a POST, against `serve`.
 """
 
@@ -134,7 +131,6 @@ def bench_yaml(root: Path, rounds: int) -> None:
 def bench_build(root: Path, rounds: int) -> None:
     from okf_explorer.core import fast_gc
     from okf_explorer.core.index.build import build_index
-    from okf_explorer.sources.folder import scan
     from okf_explorer.sources.folder.bundle import BundleSource
 
     pages = len(list(root.rglob("*.md")))
@@ -142,7 +138,6 @@ def bench_build(root: Path, rounds: int) -> None:
     def build() -> object:
         return build_index(BundleSource(root), cache=False)
 
-    pair("scan marshal", f"cold build, {pages:,} pages (wall)", scan, lambda: wall(build), rounds)
     pair(
         "gc_paused build", f"cold build, {pages:,} pages (CPU)", fast_gc, lambda: cpu(build), rounds
     )
@@ -177,34 +172,6 @@ def bench_walk(rounds: int) -> None:
 
     what = "depth-10 both walk, 100k pages (CPU)"
     pair("gc_paused walk", what, fast_gc, lambda: cpu(walk), rounds)
-
-
-def bench_json(root: Path, rounds: int) -> None:
-    from okf_explorer.core.brain import Brain
-    from okf_explorer.server import fast_json, tools
-    from okf_explorer.server.shapes import ContextCache
-    from okf_explorer.sources.folder.bundle import BundleSource
-
-    contexts = ContextCache()
-    brain = Brain(BundleSource(root))
-    try:
-        brain.ensure_index()
-        args = {"slug": "hub"}
-        value = tools.call_tool(brain, "get_backlinks", args, contexts=contexts).value
-        size = len(fast_json.pretty_json(value).encode()) / 1e6
-
-        def write() -> float:
-            return wall(lambda: fast_json.pretty_json(value))
-
-        def call() -> float:
-            return wall(
-                lambda: tools.call_tool(brain, "get_backlinks", args, contexts=contexts).text
-            )
-
-        pair("fast_json", f"pretty JSON of a {size:.1f} MB reply", fast_json, write, rounds * 4)
-        pair("fast_json", "whole get_backlinks hub call", fast_json, call, rounds * 4)
-    finally:
-        brain.close()
 
 
 # ------------------------------------------------------------------ processes
@@ -268,7 +235,7 @@ def bench_calls(root: Path, slugs: list[str], rounds: int) -> None:
             record("fast_calls", label, times[False], times[True])
 
 
-BENCHES = ("yaml", "build", "httpx", "json", "calls")
+BENCHES = ("yaml", "build", "httpx", "calls")
 
 
 def bundle(workdir: Path, pages: int) -> tuple[Path, list[str]]:
@@ -295,7 +262,6 @@ def main() -> None:
             "yaml": lambda: bench_yaml(big, args.rounds),
             "build": lambda: bench_build(big, args.rounds),
             "httpx": lambda: bench_httpx(args.rounds),
-            "json": lambda: bench_json(small, args.rounds),
             "calls": lambda: bench_calls(small, small_slugs, args.rounds),
         }
         for name in args.only:

@@ -9,7 +9,7 @@ nothing; under `OKF_EXPLORER_PLAIN=1` it is a plain `import httpx`.
 
 It also keeps rich (and click, pygments) out of the UI-free layers' imports. Measured
 by `tests/bench/bench_fast_paths.py` against a plain `import httpx` in fresh processes:
-importing the MCP source, what every command against an MCP brain pays, about 33 ms
+importing the MCP source, what every command against an MCP brain pays, about 27 ms
 sooner (figure in `core.fast_paths.FAST_PATHS`).
 """
 
