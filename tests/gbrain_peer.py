@@ -91,9 +91,10 @@ def start_gbrain(
     port: int | None = None,
     fresh: bool = True,
 ) -> GbrainPeer:
-    """Run `start.sh CORPUS PORT` (on a free port unless `port` is given; a fresh import
-    unless `fresh` is False, which reuses the brain of that corpus and port); raise
-    `GbrainStartFailed` with the script's stderr tail when it cannot."""
+    """Start gbrain on `corpus`: `start.sh CORPUS PORT` from a peer folder, `start_checkout`
+    from a checkout (on a free port unless `port` is given; a fresh import unless `fresh`
+    is False, which reuses the brain of that corpus and port); raise `GbrainStartFailed`
+    with gbrain's stderr tail when it cannot."""
     peer_dir = find_peer_dir()
     if peer_dir is None:
         named = os.environ.get(PEER_ENV, "").strip()
@@ -103,7 +104,7 @@ def start_gbrain(
             "start.sh and gbrain-src.tar.gz, or to a gbrain checkout; see docs/development.md)"
         )
     port = port or free_port()
-    if is_checkout(peer_dir) and not (peer_dir / "start.sh").is_file():
+    if is_checkout(peer_dir):
         options = {"extract_flags": extract_flags, "token_scopes": token_scopes}
         return start_checkout(peer_dir, corpus, port, fresh=fresh, timeout=timeout, **options)
     if not (peer_dir / "gbrain-src.tar.gz").is_file():
@@ -305,7 +306,7 @@ def gbrain_source(work: Path) -> Path:
     """The gbrain source tree peers run from: the checkout `$OKF_GBRAIN_PEER` names, else
     the snapshot `start.sh` unpacked under `work`."""
     named = find_peer_dir()
-    if named is not None and is_checkout(named) and not (named / "start.sh").is_file():
+    if named is not None and is_checkout(named):
         return named
     ready = sorted(work.glob("src-*/gbrain/.ready"), key=lambda path: path.stat().st_mtime)
     if not ready:

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import sys
 from pathlib import PurePosixPath
+from typing import Any
 
 import pytest
 
 PLAIN_MARK = "plain"
-_asked: set[str] = set()
+_ASKED = pytest.StashKey[set[str]]()
+"""The modules that asked for the switch during this pass (dotted names)."""
 
 
 def is_plain_pass(config: pytest.Config) -> bool:
@@ -29,21 +31,19 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     from okf_explorer.core import fast_paths
 
+    asked: set[str] = set()
     real = fast_paths.enabled
 
     def noting_the_caller() -> bool:
-        _asked.add(sys._getframe(1).f_globals.get("__name__", "?"))
+        asked.add(sys._getframe(1).f_globals.get("__name__", "?"))
         return real()
 
-    fast_paths.enabled = noting_the_caller  # type: ignore[assignment]
-    config.stash[_ASKED] = _asked
-
-
-_ASKED = pytest.StashKey[set[str]]()
+    fast_paths.enabled = noting_the_caller
+    config.stash[_ASKED] = asked
 
 
 @pytest.hookimpl(optionalhook=True)
-def pytest_testnodedown(node, error) -> None:  # type: ignore[no-untyped-def]
+def pytest_testnodedown(node: Any, error: object) -> None:
     """xdist: a worker's modules come back to the controller."""
     asked = node.config.stash.get(_ASKED, None)
     if asked is not None:
