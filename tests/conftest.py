@@ -1,5 +1,10 @@
-"""Shared test set-up: every test runs with its own index cache and no
-source or token taken from the developer's environment."""
+"""Shared test set-up: every test runs with its own index cache and no source or token
+taken from the developer's environment; the tiers (pyproject's markers) are kept here.
+
+Tiers: a plain `pytest` runs the default tier (addopts leave out `slow`, `gbrain` and
+`browser`); `-m slow`, `-m gbrain`, `-m browser` run the others, and `.ci/run` runs them
+all, then the plain pass (tests/plain_pass.py). A test that uses the real gbrain or
+Chromium is in that tier whether or not it says so."""
 
 from __future__ import annotations
 
@@ -10,7 +15,20 @@ import pytest
 from tests.counting_proxy import counting_proxy  # noqa: F401 - a fixture, for every test
 from tests.gbrain_peer import gbrain_peer  # noqa: F401 - the session fixture, for every test
 
+pytest_plugins = ["tests.plain_pass"]
+
+TIER_OF_FIXTURE = {"gbrain_peer": "gbrain", "browser": "browser"}
+"""A test using one of these fixtures needs what is outside the repository: its tier."""
+
 SAMPLE_BRAIN = Path(__file__).resolve().parent.parent / "okf_explorer" / "sample_brain"
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        for fixture, tier in TIER_OF_FIXTURE.items():
+            if fixture in item.fixturenames and item.get_closest_marker(tier) is None:
+                item.add_marker(tier)
 
 
 @pytest.fixture(autouse=True)

@@ -6,11 +6,14 @@ loopback port, loaded with a corpus folder of our own.
         gbrain_peer(CORPUS, extract_flags="--include-frontmatter")  # a second brain
         gbrain_peer(CORPUS, config=(("link_resolution.global_basename", "true"),))
 
-Mark such tests `@pytest.mark.gbrain`. The peer folder (`start.sh` + gbrain's source
-snapshot) is found through `$OKF_GBRAIN_PEER`, else as `shared/peers/gbrain` beside
-any folder above this repository (`/work/shared/peers/gbrain` for `/work/main`).
-When it is missing, or gbrain cannot start, the test **fails** with a message that
-says so and the tail of the script's stderr: a missing peer must not pass as a skip.
+Such tests are the `gbrain` tier (tests/conftest.py marks every test that uses this
+fixture), left out of the default run. gbrain is found only through `$OKF_GBRAIN_PEER`:
+either a peer folder (`start.sh` + gbrain's source snapshot `gbrain-src.tar.gz`, what
+`.ci/run` names: `../shared/peers/gbrain` beside the repository), or a gbrain checkout
+(`src/cli.ts`, its dependencies installed or installable with Bun), which
+`start_checkout` runs the way `start.sh` does. When it is unset or neither, or gbrain
+cannot start, the test **fails** with a message that says so and the tail of gbrain's
+stderr: a missing peer must not pass as a skip.
 
 Every start imports afresh (`FRESH=1`, a new port each session) into a brain under
 the peer's cache folder; Bun and gbrain's `node_modules` stay cached there between
@@ -22,12 +25,14 @@ environment are passed through unless a test gives its own.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import re
 import shutil
 import signal
 import subprocess
 import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -43,7 +48,6 @@ STDERR_TAIL_LINES = 25
 WRITE_TOKEN_NAME = "write-token"
 SERVED_AGAIN: list[GbrainPeer] = []
 """Peers `gbrain_commands` served again: the session fixture stops them too."""
-REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
 class GbrainPeer(NamedTuple):
@@ -59,16 +63,25 @@ class GbrainStartFailed(RuntimeError):
 
 
 def find_peer_dir() -> Path | None:
-    """The folder holding gbrain's `start.sh`, or None when there is none."""
+    """The folder `$OKF_GBRAIN_PEER` names, if it holds gbrain's `start.sh` or is a
+    gbrain checkout."""
     named = os.environ.get(PEER_ENV, "").strip()
-    if named:
-        path = Path(named).expanduser()
-        return path if (path / "start.sh").is_file() else None
-    for folder in REPO_ROOT.parents:
-        candidate = folder / "shared" / "peers" / "gbrain"
-        if (candidate / "start.sh").is_file():
-            return candidate
-    return None
+    if not named:
+        return None
+    path = Path(named).expanduser()
+    return path if (path / "start.sh").is_file() or is_checkout(path) else None
+
+
+def is_checkout(path: Path) -> bool:
+    """Whether `path` is gbrain's source tree (a clone of github.com/garrytan/gbrain)."""
+    return (path / "src" / "cli.ts").is_file() and (path / "package.json").is_file()
+
+
+def peer_work() -> Path:
+    """Where Bun, gbrain's dependencies (for a snapshot) and the brains are kept between
+    runs: `$PEER_WORK`, as `start.sh` reads it."""
+    cache = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(os.environ.get("PEER_WORK") or Path(cache) / "okf-explorer-peers" / "gbrain")
 
 
 def start_gbrain(
@@ -80,16 +93,22 @@ def start_gbrain(
     port: int | None = None,
     fresh: bool = True,
 ) -> GbrainPeer:
-    """Run `start.sh CORPUS PORT` (on a free port unless `port` is given; a fresh import
-    unless `fresh` is False, which reuses the brain of that corpus and port); raise
-    `GbrainStartFailed` with the script's stderr tail when it cannot."""
+    """Start gbrain on `corpus`: `start.sh CORPUS PORT` from a peer folder, `start_checkout`
+    from a checkout (on a free port unless `port` is given; a fresh import unless `fresh`
+    is False, which reuses the brain of that corpus and port); raise `GbrainStartFailed`
+    with gbrain's stderr tail when it cannot."""
     peer_dir = find_peer_dir()
     if peer_dir is None:
-        where = os.environ.get(PEER_ENV) or f"shared/peers/gbrain above {REPO_ROOT}"
+        named = os.environ.get(PEER_ENV, "").strip()
+        where = f"no start.sh or gbrain checkout in {named}" if named else f"${PEER_ENV} is not set"
         raise GbrainStartFailed(
-            f"gbrain peer snapshot missing: no start.sh in {where} "
-            f"(set ${PEER_ENV} to the folder holding start.sh and gbrain-src.tar.gz)"
+            f"gbrain peer snapshot missing: {where} (set ${PEER_ENV} to the folder holding "
+            "start.sh and gbrain-src.tar.gz, or to a gbrain checkout; see docs/development.md)"
         )
+    port = port or free_port()
+    if is_checkout(peer_dir):
+        options = {"extract_flags": extract_flags, "token_scopes": token_scopes}
+        return start_checkout(peer_dir, corpus, port, fresh=fresh, timeout=timeout, **options)
     if not (peer_dir / "gbrain-src.tar.gz").is_file():
         raise GbrainStartFailed(f"gbrain peer snapshot missing: no gbrain-src.tar.gz in {peer_dir}")
     env = dict(os.environ, FRESH="1" if fresh else "0")
@@ -99,7 +118,6 @@ def start_gbrain(
         env["EXTRACT_FLAGS"] = extract_flags
     if token_scopes is not None:
         env["TOKEN_SCOPES"] = token_scopes
-    port = port or free_port()
     argv = ["bash", str(peer_dir / "start.sh"), str(Path(corpus).resolve()), str(port)]
     try:
         done = subprocess.run(
@@ -125,6 +143,117 @@ def start_gbrain(
     return GbrainPeer(
         values["GBRAIN_MCP_URL"], Path(values["GBRAIN_TOKEN_FILE"]), int(values["GBRAIN_PID"])
     )
+
+
+def start_checkout(
+    source: Path,
+    corpus: Path,
+    port: int,
+    *,
+    fresh: bool = True,
+    timeout: float = START_TIMEOUT,
+    extract_flags: str | None = None,
+    token_scopes: str | None = None,
+) -> GbrainPeer:
+    """What `start.sh` does, from a gbrain checkout instead of the snapshot: one embedded
+    (PGLite) brain per corpus and port under `peer_work()`, the corpus imported and its
+    links extracted, a token minted, and `gbrain serve --http` detached on loopback."""
+    corpus = Path(corpus).resolve()
+    work = peer_work()
+    run = work / "brains" / hashlib.sha256(f"{corpus}:{port}".encode()).hexdigest()[:12]
+    if fresh:
+        shutil.rmtree(run, ignore_errors=True)
+    home = run / "home"
+    home.mkdir(parents=True, exist_ok=True)
+    env = gbrain_env(work, home)
+    deadline = time.monotonic() + timeout
+    if shutil.which("bun", path=env["PATH"]) is None:  # as start.sh: Bun from npm
+        npm = ["npm", "install", "--prefix", str(work / "tools"), "--no-audit", "--no-fund"]
+        run_step(source, env, deadline, [*npm, "--silent", "bun"])
+    if not (source / "node_modules").is_dir():
+        run_step(source, env, deadline, ["bun", "install"])
+    if not (home / ".gbrain" / "config.json").is_file():
+        flags = env.get("EXTRACT_FLAGS", "") if extract_flags is None else extract_flags
+        init = ["init", "--pglite", "--non-interactive", "--no-embedding", "--skip-embed-check"]
+        run_gbrain(source, env, deadline, *init)
+        run_gbrain(source, env, deadline, "import", str(corpus), "--no-embed")
+        run_gbrain(source, env, deadline, "extract", "links", "--source", "db", *flags.split())
+    scopes = token_scopes or env.get("TOKEN_SCOPES") or "read"
+    minted = run_gbrain(
+        source, env, deadline, "auth", "create", f"okf-explorer-tests-{time.time_ns()}",
+        "--scopes", scopes,
+    )  # fmt: skip
+    token = re.search(r"gbrain_[0-9a-f]{64}", minted)
+    if token is None:
+        raise GbrainStartFailed("gbrain auth create printed no token")
+    token_file = run / "token"
+    token_file.touch(mode=0o600)
+    token_file.write_text(token.group(0) + "\n")
+    log = run / "server.log"
+    serve = ["bun", "src/cli.ts", "serve", "--http", "--port", str(port), "--bind", "127.0.0.1"]
+    detached = run_step(  # as start.sh: no process of ours stays gbrain's parent
+        source, env, deadline,
+        ["bash", "-c", 'setsid nohup "$@" > "$0" 2>&1 < /dev/null & echo $!', str(log), *serve],
+    )  # fmt: skip
+    peer = GbrainPeer(f"http://127.0.0.1:{port}/mcp", token_file, int(detached.strip()))
+    (run / "server.pid").write_text(f"{peer.pid}\n")
+    while not healthy(port):
+        if time.monotonic() > deadline or not alive(peer.pid):
+            stop_gbrain(peer, remove_brain=False)
+            tail = _tail(log.read_text(errors="replace")) if log.is_file() else ""
+            raise GbrainStartFailed(f"gbrain serve did not come up on port {port}:\n{tail}")
+        time.sleep(0.2)
+    return peer
+
+
+def gbrain_env(work: Path, home: Path) -> dict[str, str]:
+    """The environment gbrain runs in: its home, the Bun `start.sh` installs first on the
+    PATH, no source or token of the caller's."""
+    env = dict(os.environ, GBRAIN_HOME=str(home))
+    for name in ("GBRAIN_MCP_URL", "GBRAIN_TOKEN", "OKF_SOURCE"):
+        env.pop(name, None)
+    env["PATH"] = f"{work / 'tools' / 'node_modules' / '.bin'}{os.pathsep}{env['PATH']}"
+    return env
+
+
+def run_gbrain(source: Path, env: dict[str, str], deadline: float, *args: str) -> str:
+    """`bun src/cli.ts ARGS` in the checkout; its stdout."""
+    return run_step(source, env, deadline, ["bun", "src/cli.ts", *args])
+
+
+def run_step(source: Path, env: dict[str, str], deadline: float, argv: list[str]) -> str:
+    """One start-up step in the checkout, within the start's deadline; its stdout."""
+    what = " ".join(argv[:4])
+    try:
+        done = subprocess.run(
+            argv, cwd=source, env=env, capture_output=True, text=True, check=False,
+            timeout=max(1.0, deadline - time.monotonic()),
+        )  # fmt: skip
+    except subprocess.TimeoutExpired as error:
+        raise GbrainStartFailed(f"{what} timed out:\n{_tail(error.stderr)}") from None
+    except OSError as error:
+        raise GbrainStartFailed(f"cannot run {what}: {error}") from None
+    if done.returncode != 0:
+        raise GbrainStartFailed(f"{what} failed:\n{_tail(done.stderr)}")
+    return done.stdout
+
+
+def healthy(port: int) -> bool:
+    """Whether gbrain answers `/health` on `port`."""
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=2):
+            return True
+    except OSError:
+        return False
+
+
+def alive(pid: int) -> bool:
+    with contextlib.suppress(PermissionError):
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+    return True
 
 
 def reconfigure_gbrain(
@@ -173,18 +302,14 @@ def gbrain_commands(
     Returns the peer as served again and each step's stdout."""
     brain = peer.token_file.parent
     work = brain.parent.parent
-    ready = sorted(work.glob("src-*/gbrain/.ready"), key=lambda path: path.stat().st_mtime)
-    if not ready:
-        raise GbrainStartFailed(f"no unpacked gbrain under {work}")
+    source = gbrain_source(work)
     stop_gbrain(peer, remove_brain=False)
-    environment = dict(os.environ, GBRAIN_HOME=str(brain / "home"), **(env or {}))
-    tools = work / "tools" / "node_modules" / ".bin"
-    environment["PATH"] = f"{tools}{os.pathsep}{environment['PATH']}"
+    environment = gbrain_env(work, brain / "home") | (env or {})
     outputs = []
     for step in steps:
         done = subprocess.run(
             ["bun", "src/cli.ts", *step],
-            cwd=ready[-1].parent,
+            cwd=source,
             env=environment,
             capture_output=True,
             text=True,
@@ -198,6 +323,18 @@ def gbrain_commands(
     again = start_gbrain(corpus, port=port, fresh=False, **options)
     SERVED_AGAIN.append(again)
     return again, outputs
+
+
+def gbrain_source(work: Path) -> Path:
+    """The gbrain source tree peers run from: the checkout `$OKF_GBRAIN_PEER` names, else
+    the snapshot `start.sh` unpacked under `work`."""
+    named = find_peer_dir()
+    if named is not None and is_checkout(named):
+        return named
+    ready = sorted(work.glob("src-*/gbrain/.ready"), key=lambda path: path.stat().st_mtime)
+    if not ready:
+        raise GbrainStartFailed(f"no unpacked gbrain under {work}")
+    return ready[-1].parent
 
 
 def write_token_file(peer: GbrainPeer) -> Path:

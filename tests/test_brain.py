@@ -23,6 +23,8 @@ from okf_explorer.core.port import (
 from okf_explorer.sources.folder.bundle import BundleSource
 from tests.bundles import scan_sequentially, write_bundle
 
+pytestmark = pytest.mark.plain
+
 FILES = {
     "index.md": "# Home\n[[tables/orders]] and [[customers]]\n",
     "log.md": "# Log\nnothing links from here\n",

@@ -16,6 +16,8 @@ from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.sources.frontmatter import split_frontmatter
 from tests.bundles import write_file as write
 
+pytestmark = pytest.mark.plain
+
 
 def slugs(source: BundleSource) -> list[str]:
     return [stub.slug for stub in source.enumerate()]

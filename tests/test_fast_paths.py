@@ -29,6 +29,8 @@ from okf_explorer.core.graph.traverse import Neighbours, traverse_with
 from okf_explorer.core.index.build import build_index
 from okf_explorer.sources.folder.bundle import BundleSource
 
+pytestmark = pytest.mark.plain
+
 NODES = [f"p{i}" for i in range(8)]
 graphs = st.dictionaries(
     keys=st.sampled_from(NODES),

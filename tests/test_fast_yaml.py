@@ -19,6 +19,8 @@ from okf_explorer.core import fast_paths
 from okf_explorer.sources import bounded_yaml
 from okf_explorer.sources.fast_yaml import load_flat
 
+pytestmark = pytest.mark.plain
+
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 KEYS = [

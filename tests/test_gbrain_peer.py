@@ -6,7 +6,14 @@ from __future__ import annotations
 import pytest
 
 from okf_explorer.sources.factory import open_source
-from tests.gbrain_peer import GbrainStartFailed, find_peer_dir, start_gbrain
+from tests.gbrain_peer import (
+    GbrainStartFailed,
+    find_peer_dir,
+    gbrain_source,
+    peer_work,
+    start_gbrain,
+    stop_gbrain,
+)
 
 pytestmark = pytest.mark.gbrain
 
@@ -29,3 +36,29 @@ def test_missing_snapshot_fails_with_a_clear_message(monkeypatch, tmp_path):
     assert find_peer_dir() is None
     with pytest.raises(GbrainStartFailed, match="snapshot missing"):
         start_gbrain(tmp_path)
+
+
+def test_an_unset_peer_variable_fails_and_names_it(monkeypatch, tmp_path):
+    """Nothing outside the repository is found by guessing: only `$OKF_GBRAIN_PEER`."""
+    monkeypatch.delenv("OKF_GBRAIN_PEER", raising=False)
+    assert find_peer_dir() is None
+    with pytest.raises(GbrainStartFailed, match=r"\$OKF_GBRAIN_PEER is not set"):
+        start_gbrain(tmp_path)
+
+
+def test_a_gbrain_checkout_serves_as_the_peer_too(gbrain_peer, sample_brain, monkeypatch):
+    """`$OKF_GBRAIN_PEER` may name a gbrain checkout: here the source tree the peer
+    folder's snapshot unpacked to, with its dependencies installed."""
+    gbrain_peer(sample_brain)  # the snapshot is unpacked by now
+    checkout = gbrain_source(peer_work())
+    monkeypatch.setenv("OKF_GBRAIN_PEER", str(checkout))
+    assert find_peer_dir() == checkout
+    peer = start_gbrain(sample_brain)
+    try:
+        source = open_source(peer.url, token_file=peer.token_file)
+        try:
+            assert source.get_page("tables/orders").slug == "tables/orders"
+        finally:
+            source.close()
+    finally:
+        stop_gbrain(peer)

@@ -9,6 +9,8 @@ import pytest
 from okf_explorer.core.errors import PageUnreadable, SourceUnavailable
 from okf_explorer.core.graph.traverse import DEPTH_CAP, Edge, clamp_depth, traverse_with
 
+pytestmark = pytest.mark.plain
+
 Adjacency = Mapping[str, Sequence[str]]
 
 

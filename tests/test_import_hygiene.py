@@ -25,7 +25,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from okf_explorer.core import fast_paths
+
+pytestmark = pytest.mark.plain
 
 PACKAGE = Path(__file__).resolve().parent.parent / "okf_explorer"
 UI_FREE_PACKAGES = ("core", "sources", "server")

@@ -22,6 +22,8 @@ from okf_explorer.sources.folder.bundle import BundleSource
 from tests.bundles import CountingSource, WrappedSource, open_refusing, scan_sequentially
 from tests.bundles import write_file as write
 
+pytestmark = pytest.mark.plain
+
 
 def touch_later(path: Path, seconds: int = 5) -> None:
     """Move the mtime forward so the fingerprint surely changes."""

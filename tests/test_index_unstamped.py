@@ -15,6 +15,8 @@ from okf_explorer.sources.folder.bundle import BundleSource
 from tests.bundles import CountingSource
 from tests.bundles import write_file as write
 
+pytestmark = pytest.mark.plain
+
 
 class StampedOnly(BundleSource):
     """A folder source whose cold listing stats each page, as every listing did before."""
@@ -31,7 +33,9 @@ def brain(root: Path, pages: int) -> Path:
     return root
 
 
-@pytest.mark.parametrize("pages", [30, parallel.PARALLEL_THRESHOLD + 10])
+@pytest.mark.parametrize(
+    "pages", [30, pytest.param(parallel.PARALLEL_THRESHOLD + 10, marks=pytest.mark.slow)]
+)
 def test_a_cold_build_stamps_every_page_as_the_stamped_listing_does(
     tmp_path: Path, pages: int
 ) -> None:

@@ -27,6 +27,8 @@ from okf_explorer.sources.folder import scan as parallel
 from okf_explorer.sources.folder.bundle import BundleSource
 from tests.bundles import write_file
 
+pytestmark = pytest.mark.plain
+
 VARIED = {
     "index.md": "---\ntitle: Home\naliases: [Start]\n---\nSee [[x]], [[Guide]], [[Start]], "
     "[[lint]], [[ghost]], [[a/deep/x]], [[X]] and [b](b/x.md).\n\n[lint]: tools/cli/lint.md\n",

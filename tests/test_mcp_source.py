@@ -25,6 +25,8 @@ from okf_explorer.sources.gbrain.source import McpSource
 from tests.bundles import write_pages
 from tests.mcp_server_fixture import ServerHandle, serve_bundle
 
+pytestmark = pytest.mark.plain
+
 DIRECTIONS = ("out", "in", "both")
 GEN_BUNDLE = Path(__file__).resolve().parent / "bench" / "gen_bundle.py"
 
@@ -199,6 +201,7 @@ def test_cli_links_over_mcp_equal_the_folder(
     assert (status, json.loads(fast_out)) == (0, expected)
 
 
+@pytest.mark.slow
 def test_token_protected_server_then_stopped_mid_scan(tmp_path: Path, server_env: None) -> None:
     """Right token works, a wrong or missing one is an `AuthError` naming where the token
     came from; then the server goes away mid-scan: `SourceUnavailable`, never a hang."""

@@ -19,6 +19,8 @@ from okf_explorer.sources.gbrain.source import McpSource
 from tests.bundles import write_pages
 from tests.mcp_server_fixture import serve_bundle
 
+pytestmark = pytest.mark.plain
+
 URL = "http://gbrain.test/mcp"
 
 BODIES = {

@@ -28,6 +28,8 @@ from okf_explorer.core.errors import (
 from okf_explorer.sources.gbrain import transport as mcp_transport
 from okf_explorer.sources.gbrain.source import McpSource
 
+pytestmark = pytest.mark.plain
+
 URL = "http://127.0.0.1:9/mcp"
 SECRET = "gbrain_" + "5e" * 32
 

@@ -13,6 +13,8 @@ from okf_explorer.core.graph.paths import Avoid, NoPath, PathQuery, avoid_of
 from okf_explorer.sources.folder.bundle import BundleSource
 from tests.path_bundle import make_path_bundle
 
+pytestmark = pytest.mark.plain
+
 
 @pytest.fixture
 def brain(tmp_path: Path) -> Brain:

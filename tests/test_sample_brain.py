@@ -24,6 +24,8 @@ import okf_explorer
 from okf_explorer.core.links import LinkKind, Resolution, SlugResolver, extract_links
 from okf_explorer.core.pages import frontmatter_aliases
 
+pytestmark = pytest.mark.plain
+
 SAMPLE = Path(okf_explorer.__file__).resolve().parent / "sample_brain"
 
 FOLDERS = (

@@ -1,6 +1,6 @@
 """The server's fast encoders write exactly what the slow, reference ones write:
-`pretty_json` = `json.dumps(indent=2)`, `frontmatter_yaml` = PyYAML's own emitter,
-`result_object` = the SDK's wire serialisation of the `CallToolResult`."""
+`frontmatter_yaml` = PyYAML's own emitter, `result_object` = the SDK's wire serialisation
+of the `CallToolResult`."""
 
 from __future__ import annotations
 
@@ -14,22 +14,12 @@ from hypothesis import strategies as st
 from mcp.types import methods
 
 from okf_explorer.server.fast_calls import call_result, plain_tool_call, result_object
-from okf_explorer.server.fast_json import fast_pretty, pretty_json
 from okf_explorer.server.mcp_app import error_result, to_result
 from okf_explorer.server.shapes import frontmatter_yaml
 from okf_explorer.server.tools import ToolReply
 
-SCALARS = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=40))
-JSON_VALUES = st.recursive(
-    SCALARS,
-    lambda inner: st.one_of(
-        st.lists(inner, max_size=4),
-        st.tuples(inner, inner),
-        st.dictionaries(st.text(max_size=6), inner, max_size=4),
-        st.dictionaries(st.integers(), inner, max_size=2),
-    ),
-    max_leaves=20,
-)
+pytestmark = pytest.mark.plain
+
 YAML_TEXT = st.one_of(
     st.text(max_size=60),
     st.text(st.characters(max_codepoint=0xFFFF, exclude_categories=("Cs",)), max_size=300),
@@ -42,31 +32,6 @@ YAML_VALUES = st.recursive(
     ),
     max_leaves=10,
 )
-
-
-@settings(max_examples=250, deadline=None, derandomize=True)
-@given(JSON_VALUES)
-def test_pretty_json_is_json_dumps_with_indent_2(value: Any) -> None:
-    expected = json.dumps(value, ensure_ascii=False, indent=2)
-    assert fast_pretty(value) == expected
-    assert pretty_json(value) == expected  # whichever writer the switch picks
-
-
-def test_pretty_json_hands_odd_values_to_the_standard_library() -> None:
-    odd = {"n": float("nan"), "k": {1: [True, None]}, "t": ("a", 1.5)}
-    assert fast_pretty(odd) == json.dumps(odd, ensure_ascii=False, indent=2)
-    with pytest.raises(TypeError):
-        fast_pretty({"set": {1}})
-
-
-def test_plain_mode_writes_replies_with_the_standard_library(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setattr(json, "dumps", lambda *_, **__: "library")
-    monkeypatch.setenv("OKF_EXPLORER_PLAIN", "1")
-    assert pretty_json({"a": 1}) == "library"
-    monkeypatch.setenv("OKF_EXPLORER_PLAIN", "0")
-    assert pretty_json({"a": 1}) == '{\n  "a": 1\n}'
 
 
 @settings(max_examples=250, deadline=None, derandomize=True)

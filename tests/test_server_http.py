@@ -24,6 +24,8 @@ from tests.mcp_server_fixture import (
     subprocess_env,
 )
 
+pytestmark = pytest.mark.plain
+
 ACCEPT = "application/json, text/event-stream"
 HEADERS = {"Accept": ACCEPT, "Content-Type": "application/json"}
 PAGE_COUNT = 130
@@ -274,6 +276,7 @@ def test_400_on_bad_json_and_bad_protocol_version(client: httpx.Client) -> None:
         ("Bearer wrong", "Invalid token"),
         ("Basic " + TOKEN, "Invalid token"),
     ],
+    ids=["missing", "wrong-token", "basic-scheme"],  # stable: TOKEN is random per run
 )
 def test_401_without_the_right_token(
     server: ServerHandle, authorization: str | None, description: str

@@ -20,6 +20,8 @@ from okf_explorer.server.tools import TOOL_SPECS, TOOLS, ToolReply, call_tool
 from okf_explorer.sources.folder.bundle import BundleSource
 from tests.bundles import write_pages
 
+pytestmark = pytest.mark.plain
+
 ALICE = """---
 type: person
 title: Alice Example

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from okf_explorer.core.graph.traverse import Edge, clamp_depth, traverse_with
+
+pytestmark = pytest.mark.plain
 
 NODES = [f"p{i}" for i in range(8)] + ["ghost"]
 

@@ -20,6 +20,8 @@ from okf_explorer.sources.folder.bundle import BundleSource
 from tests.conftest import SAMPLE_BRAIN
 from tests.typed_bundle import make_typed_bundle
 
+pytestmark = pytest.mark.plain
+
 
 def run_cli(*argv: str) -> tuple[int, str, str]:
     from okf_explorer.cli import main

@@ -17,6 +17,8 @@ from okf_explorer.sources.gbrain.source import McpServerGraph, McpSource, relati
 from tests.mcp_server_fixture import ServerHandle, serve_bundle
 from tests.typed_bundle import make_typed_bundle
 
+pytestmark = pytest.mark.plain
+
 
 @pytest.fixture(scope="module")
 def typed_root(tmp_path_factory: pytest.TempPathFactory) -> Path:

@@ -7,11 +7,14 @@ them is exact in floating point: ties are real ties, and the comparison is exact
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from okf_explorer.core.graph.best_paths import best_paths
 from okf_explorer.core.index.weights import WeightedStep
+
+pytestmark = pytest.mark.plain
 
 NODES = [f"p{i}" for i in range(6)]
 WEIGHTS = [1.0, 0.75, 0.5, 0.375, 0.25, 0.125]

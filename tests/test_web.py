@@ -132,6 +132,7 @@ def test_loopback_server_answers_only_to_loopback_names(cache: Path) -> None:
         assert rebound.status_code == 403
 
 
+@pytest.mark.slow
 def test_each_session_is_a_process_ended_with_its_tab_and_by_sigint(cache: Path) -> None:
     with serve_web(env=web_env(cache)) as server:
         ws_url = server.url + "ws"
@@ -161,6 +162,7 @@ def test_each_session_is_a_process_ended_with_its_tab_and_by_sigint(cache: Path)
         assert json.dumps(server.stderr_lines).count("http://127.0.0.1:") == 1
 
 
+@pytest.mark.slow
 def test_a_malformed_browser_message_ends_only_its_session(cache: Path) -> None:
     with serve_web(env=web_env(cache)) as server:
 
@@ -182,6 +184,7 @@ def test_a_malformed_browser_message_ends_only_its_session(cache: Path) -> None:
         assert server.stderr_lines[1:] == ["a browser session ended: KeyError"]
 
 
+@pytest.mark.slow
 async def test_sessions_beyond_the_cap_are_told_to_come_back(
     monkeypatch: pytest.MonkeyPatch, sample_brain: Path
 ) -> None:

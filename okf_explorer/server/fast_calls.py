@@ -8,11 +8,10 @@ here instead: the same tool work as the SDK handler (`mcp_app.build_mcp_server`)
 the result written as the SDK writes it (`result_object`), all calls of one
 POST in one worker thread.
 
-Measured gain over the SDK path (tests/bench/bench_server_paths.py, 2,000 pages,
-mcp 2.3.0, both paths alternating in one run on one server; two runs on a loaded
-2-core machine): one `get_page` a POST 1.8-2.5x faster (1.3-1.5 vs 2.3-2.7 ms);
-200 single calls 8 in flight 3.8x; a batch of 20 (as our client scans) 5.6-8.0x;
-a 1 MB `get_backlinks` reply 1.3-1.5x.
+Measured gain over the SDK path (tests/bench/bench_fast_paths.py, 2,000 pages, mcp
+2.3.0, both paths alternating in one run on one server; its figure is in
+`core.fast_paths.FAST_PATHS`): one `get_page` a POST about 1.8x faster, a batch of 20
+(as our client scans) about 6x.
 
 Off under `OKF_EXPLORER_PLAIN=1` (`core.fast_paths`): then every request goes
 through the SDK. tests/test_server_http.py (same request, same reply bytes) and

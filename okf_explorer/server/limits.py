@@ -1,4 +1,4 @@
-"""Every cap and timeout of `serve`, in one place (README "Limits" lists them).
+"""Every cap and timeout of `serve`, in one place (docs/limits.md lists them).
 
 A client can make the server read, compute, hold or send only this much for one
 request; past a cap it gets a clear JSON-RPC error (or, for a traversal, the

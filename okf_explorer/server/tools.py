@@ -32,7 +32,6 @@ from okf_explorer.core.search.query import (
 )
 from okf_explorer.core.search.text_index import HIT_CLOSE, HIT_OPEN
 from okf_explorer.server import walk
-from okf_explorer.server.fast_json import pretty_json
 from okf_explorer.server.limits import TRAVERSE_ROW_CAP, Truncated, capped
 from okf_explorer.server.params import (
     SOURCE_ID,
@@ -224,7 +223,7 @@ class ToolReply:
     def text(self) -> str:
         if self.is_error:
             return json.dumps(self.value, ensure_ascii=False, separators=(",", ":"))
-        return pretty_json(self.value)
+        return json.dumps(self.value, ensure_ascii=False, indent=2)
 
 
 class BrainTools(BrainLike, Protocol):

@@ -12,8 +12,9 @@ implicit resolver and built by its own `SafeConstructor` functions (dates,
 numbers, booleans, null), so an answer is what `yaml.safe_load` gives; a value
 whose tag is anything else, or whose constructor fails, is handed back too.
 
-Measured on the 10k-page benchmark bundle (5,000 frontmatter blocks, best of 5,
-`tests/bench/bench_yaml.py`): see that script's docstring for the figures.
+Measured on the 10k-page benchmark bundle's 5,000 frontmatter blocks against PyYAML
+(`tests/bench/bench_fast_paths.py`; `tests/bench/bench_yaml.py FOLDER` on a folder of
+your own): about 4x (figure in `core.fast_paths.FAST_PATHS`).
 `OKF_EXPLORER_PLAIN=1` turns it off (see `core.fast_paths`).
 """
 

@@ -28,11 +28,7 @@ which flatters the naive baseline. The naive baseline can be skipped above
 `--naive-max` pages. Times are wall-clock with CPU seconds in brackets (process
 plus its scan workers, so CPU can exceed wall time): on a shared, loaded
 machine the CPU figures are the steadier ones.
-"Cold index" ends when `build_index` returns the index; where the cache
-is written by a forked child (`core/index/cache_writer.py`: a single-threaded POSIX
-process, as the command line is) that write goes on beside the caller, so the
-table also shows "cache written", the time until that child is done, and the
-CPU in brackets includes the writer's.
+"Cold index" ends when `build_index` returns the index, its cache written.
 Not collected by pytest; never asserts timings.
 """
 
@@ -71,7 +67,6 @@ def cpu_seconds() -> float:
 
 def child_build(root: str, cache_dir: str) -> dict:
     """One index build against the cache folder (empty → cold, filled → warm)."""
-    from okf_explorer.core.index import cache_writer
     from okf_explorer.core.index.build import build_index
     from okf_explorer.core.index.store import IndexCache
     from okf_explorer.sources.folder.bundle import BundleSource
@@ -79,13 +74,10 @@ def child_build(root: str, cache_dir: str) -> dict:
     source = BundleSource(root)
     cpu, start = cpu_seconds(), time.perf_counter()
     index = build_index(source, cache=IndexCache(cache_dir))
-    elapsed = time.perf_counter() - start
-    cache_writer.wait_all()  # a forked cache writer: its CPU counts, once waited for
-    written, cpu = time.perf_counter() - start, cpu_seconds() - cpu
+    elapsed, cpu = time.perf_counter() - start, cpu_seconds() - cpu
     links = sum(len(links) for links in index.forward.values())
     return {
         "seconds": elapsed,
-        "written": written,
         "cpu": cpu,
         "pages": len(index.pages),
         "links": links,
@@ -264,7 +256,6 @@ def measure(workdir: Path, n: int, seed: int, naive: bool, repeat: int = 1) -> d
         "pages": cold["pages"],
         "links": cold["links"],
         "cold": cold["seconds"],
-        "cold_written": cold.get("written", cold["seconds"]),
         "cold_cpu": cold["cpu"],
         "warm": warm["seconds"],
         "warm_cpu": warm["cpu"],
@@ -293,13 +284,12 @@ def table(rows: list[dict]) -> str:
     """Two tables: the index itself, then the query per root against the naive baseline.
     Wall-clock seconds, CPU seconds in brackets (process plus scan workers)."""
     lines = [
-        "| N pages | links | cold index | cold, cache written | warm index | peak RSS |",
-        "|---:|---:|---:|---:|---:|---:|",
+        "| N pages | links | cold index | warm index | peak RSS |",
+        "|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
         lines.append(
             f"| {r['pages']:,} | {r['links']:,} | {r['cold']:.2f} s [{r['cold_cpu']:.2f}] "
-            f"| {r['cold_written']:.2f} s "
             f"| {r['warm']:.3f} s [{r['warm_cpu']:.3f}] | {r['rss_mb']:.0f} MB |"
         )
     lines += [

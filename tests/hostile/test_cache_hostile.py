@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.index.build import build_index
 from okf_explorer.core.index.store import IndexCache, encode_cache
@@ -19,6 +21,8 @@ from okf_explorer.server.tools import call_tool
 from okf_explorer.sources.folder.bundle import BundleSource
 from tests.bundles import write_pages
 from tests.mcp_server_fixture import stdio_session
+
+pytestmark = pytest.mark.plain
 
 
 def same_size_edit_with_old_mtime(path: Path, text: str) -> None:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from okf_explorer.core.brain import Brain
 from okf_explorer.sources.factory import open_source
 from tests.mcp_server_fixture import serve_bundle
@@ -13,6 +15,7 @@ from tests.mcp_server_fixture import serve_bundle
 PAGE_BYTES = 1_200_000  # 20 of them pass the server's 16 MiB per-POST reply cap
 
 
+@pytest.mark.slow
 def test_pages_refused_in_a_batch_for_size_are_fetched_alone(tmp_path: Path) -> None:
     root = tmp_path / "big"
     root.mkdir()

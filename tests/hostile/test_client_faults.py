@@ -56,6 +56,7 @@ def silent_after_headers(handler: FaultHandler, request: dict[str, Any]) -> None
     handler.trickle(b"", every_s=0.5)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "fault",
     [trickled_json_body, trickled_sse_line, trickled_headers, silent_after_headers],
@@ -76,6 +77,7 @@ def slow_server_errors(handler: FaultHandler, request: dict[str, Any]) -> None:
     handler.send_json({"error": "busy"}, status=503)
 
 
+@pytest.mark.slow
 def test_retries_share_the_request_deadline() -> None:
     """A 503 after 1.5 s is worth a retry, but not past the 2 s deadline: three full
     attempts would take 4.8 s and end with `server error` instead."""
@@ -87,6 +89,7 @@ def test_retries_share_the_request_deadline() -> None:
     ]
 
 
+@pytest.mark.slow
 async def test_the_tui_shows_the_same_timeout_on_its_start_screen() -> None:
     from okf_explorer.core.brain import Brain
     from okf_explorer.sources.factory import open_source
@@ -119,6 +122,7 @@ def listing_that_ignores_offset(handler: FaultHandler, request: dict[str, Any]) 
     handler.send_tool_payload(request, [{"slug": f"page-{n}"} for n in range(100)])
 
 
+@pytest.mark.slow
 def test_a_server_that_pages_forever_meets_the_listing_ceiling() -> None:
     ceiling = 3_000
     with fault_server(endless_listing) as server:

@@ -15,6 +15,8 @@ from hypothesis import strategies as st
 from okf_explorer.sources.gbrain.http import DeadlineBackend, _PoolTransport, deadline_transport
 from okf_explorer.sources.gbrain.transport import sse_lines
 
+pytestmark = pytest.mark.plain
+
 
 def reference_lines(data: bytes) -> list[str]:
     """The SSE rule, on the whole stream at once: CRLF, CR or LF end a line."""

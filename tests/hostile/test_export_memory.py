@@ -24,6 +24,8 @@ from mcp_fault_server import run_cli
 
 from okf_explorer.core.export.formats import FORMATS
 
+pytestmark = pytest.mark.slow
+
 LINKS = 200_000
 MARGIN_MB = 40.0
 """Above the walk's own peak: the node list and a block (before: 80-1,030 MB)."""

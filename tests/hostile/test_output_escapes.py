@@ -121,6 +121,7 @@ def test_errors_and_notes_escape_names(
     assert "exported 6 edges to" in err and "out\\x1b]0;x\\x07.json" in err
 
 
+@pytest.mark.slow
 def test_remote_slugs_from_a_real_server_are_escaped_too(
     hostile_bundle: Path, tmp_path: Path
 ) -> None:

@@ -118,6 +118,7 @@ SLOW_ALLOWED = repeated("a*", MAX_QUERY_TERMS)
 """Within the caps, and about 0.45 s of ranking on those pages."""
 
 
+@pytest.mark.slow
 def test_every_query_has_a_deadline(tmp_path: Path) -> None:
     """An allowed query that takes longer than the deadline stops with `SearchTimedOut`
     (checked between rows of its work), and the index stays usable."""
@@ -456,6 +457,7 @@ def at_once(server: Served, arguments: dict, calls: int = 4) -> list[tuple[bool,
     return replies
 
 
+@pytest.mark.slow
 def test_serve_refuses_repeated_words_without_tying_up_its_workers(served: Served) -> None:
     """Before: 4 such calls took every tool worker for 35 s or more."""
     start = time.monotonic()

@@ -37,6 +37,8 @@ from tests.mcp_server_fixture import (
     subprocess_env,
 )
 
+pytestmark = pytest.mark.slow
+
 PAGES = 5000
 LINKS_PER_PAGE = 150
 BUSY_AFTER = 1.0  # seconds between sending the call and the signal: the walk is under way

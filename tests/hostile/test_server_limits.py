@@ -36,6 +36,8 @@ from okf_explorer.server.limits import (
 from tests.bundles import write_pages
 from tests.mcp_server_fixture import HOST, free_port, subprocess_env
 
+pytestmark = pytest.mark.plain
+
 PAGES = 1000
 HEADER_TIMEOUT = 1.0
 BODY_TIMEOUT = 1.5
@@ -155,6 +157,7 @@ def json_body(response: bytes) -> Any:
 # -- body, batch, reply ---------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_declared_oversized_body_is_refused_before_it_is_read(server: Server) -> None:
     head = (
         f"POST /mcp HTTP/1.1\r\nHost: {HOST}\r\nAccept: application/json, text/event-stream\r\n"
@@ -230,6 +233,7 @@ def test_node_form_is_capped_too(server: Server) -> None:
     assert rows[0]["slug"] == "hub" and rows[0]["depth"] == 0
 
 
+@pytest.mark.slow
 def test_a_batch_of_big_traversals_stays_within_the_reply_cap(server: Server) -> None:
     arguments = {"slug": "hub", "depth": 10, "direction": "both"}
     batch = [call(i, "traverse_graph", arguments) for i in range(20)]
@@ -280,6 +284,7 @@ def test_a_silent_connection_is_closed(server: Server) -> None:
     assert time.monotonic() - started < HEADER_TIMEOUT + SLOW_MARGIN
 
 
+@pytest.mark.slow
 def test_a_body_sent_too_slowly_gets_408(server: Server) -> None:
     head = (
         f"POST /mcp HTTP/1.1\r\nHost: {HOST}\r\nAccept: application/json, text/event-stream\r\n"
@@ -307,6 +312,7 @@ def test_an_oversized_head_is_refused(server: Server) -> None:
     assert status_of(response) == 400
 
 
+@pytest.mark.slow
 def test_keep_alive_requests_still_work(server: Server) -> None:
     with httpx.Client(headers=HEADERS) as http:
         for request_id in range(3):

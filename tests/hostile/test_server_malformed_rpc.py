@@ -15,6 +15,8 @@ import pytest
 from tests.bundles import write_pages
 from tests.mcp_server_fixture import ServerHandle, serve_bundle
 
+pytestmark = pytest.mark.plain
+
 HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
 
 MALFORMED = {

@@ -24,6 +24,8 @@ from okf_explorer.tui.widgets.graph.traversal_panel import TraversalPanel
 from tests.bundles import write_pages
 from tests.tui.conftest import settle
 
+pytestmark = pytest.mark.slow
+
 BROKEN = {
     "missing program": (
         "definitely-missing-editor",

@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from textual.command import CommandList, CommandPalette
 from textual.pilot import Pilot
 from textual.widgets import Label, OptionList, Static
@@ -55,6 +56,7 @@ async def until(pilot: Pilot[None], condition: Callable[[], bool]) -> None:
     await pilot.pause()
 
 
+@pytest.mark.slow
 async def test_every_label_shows_a_hostile_name_escaped(tmp_path: Path) -> None:
     bundle = _bundle(tmp_path)
     assert TITLE == "Title \x1b[2J\x9bcleared\u2066"  # what the frontmatter decodes to

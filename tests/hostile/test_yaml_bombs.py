@@ -27,6 +27,8 @@ from okf_explorer.sources.frontmatter import split_frontmatter
 from tests.bundles import write_pages
 from tests.mcp_server_fixture import stdio_session
 
+pytestmark = pytest.mark.plain
+
 PEAK_RSS_BOUND_MB = 300
 """Generous: a normal run of these commands peaks well under 100 MB."""
 
@@ -111,6 +113,7 @@ VALUES = st.recursive(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(value=st.dictionaries(st.text(max_size=4), VALUES, max_size=4), flow=st.booleans())
 def test_the_cheap_depth_bound_is_an_upper_bound(value: dict, flow: bool) -> None:
@@ -194,6 +197,7 @@ def assert_listed_with_errors(listing_json: str) -> None:
         assert REASONS[slug] in rows[slug]["error"]
 
 
+@pytest.mark.slow
 def test_cli_list_links_export_get_stay_bounded(hostile_bundle: Path, tmp_path: Path) -> None:
     source = ("--source", str(hostile_bundle))
     out, err = run_measured(tmp_path, "list", "--json", *source)
@@ -212,6 +216,7 @@ def test_cli_list_links_export_get_stay_bounded(hostile_bundle: Path, tmp_path: 
     assert {edge["to"] for edge in json.loads(out)} >= set(HOSTILE)
 
 
+@pytest.mark.slow
 def test_cli_list_through_the_parallel_scan_workers(tmp_path: Path) -> None:
     from okf_explorer.sources.folder.scan import PARALLEL_THRESHOLD
 

@@ -149,6 +149,7 @@ async def test_a_gbrain_brain_answers_every_pane_from_one_graph(gbrain_peer) -> 
         )
 
 
+@pytest.mark.slow
 async def test_browse_folder_against_our_own_serve(tmp_path: Path) -> None:
     """Our `serve` names pages as the files do: the same folder agrees; a copy whose
     page lost a link is found to lack it."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from textual.widgets import Input, OptionList, Static, TextArea
 
 from okf_explorer.core.export.saved_page import saved_key
@@ -113,6 +114,7 @@ async def test_s_saves_the_slice_and_a_failure_leaves_browsing_alone(small_bundl
         assert screen.nav.current is not None and screen.nav.current.slug == "beta"
 
 
+@pytest.mark.slow
 async def test_the_save_preview_over_a_server_sends_no_request(
     small_bundle: Path, counting_proxy
 ) -> None:
@@ -143,6 +145,7 @@ async def test_the_save_preview_over_a_server_sends_no_request(
             assert len(proxy.requests) == before
 
 
+@pytest.mark.slow
 async def test_s_over_a_server_says_refused_for_a_page_it_did_not_write(
     small_bundle: Path, counting_proxy
 ) -> None:

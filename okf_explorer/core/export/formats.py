@@ -32,7 +32,7 @@ output), and cost an index per edge (8 bytes) beside the node list:
   ElementTree escapes it, and every character beyond ASCII as a decimal character
   reference (networkx serialises to ASCII).
 
-Not a `fast_*` path: streaming is the memory bound itself (README "Limits"), so
+Not a `fast_*` path: streaming is the memory bound itself (docs/limits.md), so
 `OKF_EXPLORER_PLAIN=1` does not switch it off; the property test is the proof that
 it answers as networkx does. Measured on a 200,000-edge slice, the whole export
 (`okf-explorer export -o`, check included): 14.2 s and 1,145 MB peak before, 2.5 s

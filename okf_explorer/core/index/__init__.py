@@ -5,5 +5,4 @@
   the scan workers where the source can) and the walk tables filled;
 - `store`: the disk cache (`IndexCache`) and what one build hands the next;
 - `weights`: how strongly a page points at another (the weighted walks);
-- `cache_writer`: the forked writer of large caches (a fast path).
 """

@@ -91,13 +91,8 @@ def build_index(
     # the build makes ~10 objects per link, none cyclic, and the index lives on (fast_gc)
     with gc_paused(freeze=True):
         index, changed, rows = _build(source, previous, store, progress, cancel)
-    if store is not None and changed:  # after the freeze: a forked writer shares its pages
-        store.save_soon(
-            source.cache_key,
-            index.signature,
-            lambda: cache_payload(index, rows),  # made by whoever writes
-            large=len(index.pages) >= BACKGROUND_WRITE_FROM,
-        )
+    if store is not None and changed:
+        store.save(source.cache_key, index.signature, cache_payload(index, rows))
     return index
 
 
@@ -181,9 +176,6 @@ def corpus_signature(pages: dict[str, PageInfo]) -> str:
 
 
 Scanned = dict[str, tuple[PageInfo, tuple[RawTuple, ...]]]
-BACKGROUND_WRITE_FROM = 2000
-"""A cache of this many pages may be written by a forked child (`core.index.cache_writer`):
-~70 ms of a 10k-page cold build's serial tail; a small one is written in place."""
 _WARM_FROM = 1000
 """Scans of this many pages build the resolver's slug tables before reading (`LinkPass`)."""
 Early = dict[str, tuple[tuple[RawTuple, ...], EarlyLinks]]

@@ -57,7 +57,6 @@ import platformdirs
 
 import okf_explorer
 from okf_explorer.core.atomic import atomic_write
-from okf_explorer.core.index import cache_writer
 from okf_explorer.core.index.model import LinkIndex, ResolvedLink, Reusable
 from okf_explorer.core.links.grammar import RawTuple
 from okf_explorer.core.pages import (
@@ -120,7 +119,6 @@ class IndexCache:
     def load(self, key: str) -> CachedCorpus | None:
         """The stored corpus of `key`, or None when absent or not trustworthy."""
         path = self.path_for(key)
-        cache_writer.wait_for(str(path))
         try:
             with open(path, "rb") as handle:
                 _make_private(handle.fileno(), FILE_MODE)
@@ -132,7 +130,6 @@ class IndexCache:
     def save(self, key: str, signature: str, data: Any) -> bool:
         """Store atomically; False (and nothing raised) when it cannot be written."""
         target = self.path_for(key)
-        cache_writer.wait_for(str(target))
         try:
             blob = encode_cache(key, signature, data)
         except ValueError:  # not marshallable: a caller bug, but never fatal
@@ -144,16 +141,6 @@ class IndexCache:
         except OSError:
             return False
         return True
-
-    def save_soon(
-        self, key: str, signature: str, make_data: Callable[[], Any], *, large: bool = True
-    ) -> None:
-        """`save(key, signature, make_data())` in a forked child where that is safe and
-        the cache `large` (`core.index.cache_writer`), else now; a later `load` of `key` (or
-        `save`, `clear`) in this process waits for it, and so does the process's exit."""
-        cache_writer.write_soon(
-            str(self.path_for(key)), lambda: self.save(key, signature, make_data()), large=large
-        )
 
     def _make_folder(self) -> None:
         """Create the folder `FOLDER_MODE` (whatever the umask); tighten the default
@@ -175,9 +162,7 @@ class IndexCache:
 
     def clear(self, key: str) -> None:
         """Forget one source's cache (missing file is fine)."""
-        path = str(self.path_for(key))
-        cache_writer.wait_for(path)
-        _remove_quietly(path)
+        _remove_quietly(str(self.path_for(key)))
 
 
 def default_directory() -> Path:

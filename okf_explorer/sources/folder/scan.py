@@ -16,7 +16,6 @@ deadlock), and with plain `fork` otherwise (the cheapest start).
 
 from __future__ import annotations
 
-import marshal
 import multiprocessing
 import os
 import re
@@ -27,7 +26,6 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from okf_explorer.core import fast_paths
 from okf_explorer.core.errors import Cancelled
 from okf_explorer.core.links.grammar import RawTuple, extract_link_tuples
 from okf_explorer.core.links.typed import frontmatter_links
@@ -107,22 +105,9 @@ def _start_worker(resolve: Resolve | None) -> None:
     _WORKER_RESOLVE = resolve
 
 
-def _worker_chunk(root: str, chunk: Sequence[tuple[str, str]]) -> bytes | list[ResolvedRow]:
-    """A chunk's rows as one `marshal` string (see `_rows_back`), else as they are."""
-    rows = scan_chunk(root, chunk, _WORKER_RESOLVE)
-    if fast_paths.enabled():
-        try:
-            return marshal.dumps(rows)
-        except ValueError:  # something marshal cannot write: pickled as it is
-            pass
-    return rows
-
-
-def _rows_back(result: bytes | list[ResolvedRow]) -> list[ResolvedRow]:
-    """The rows a worker sent: plain tuples, lists, strings, numbers and None travel as
-    one `marshal` string, which writes and reads faster than pickling the rows (and the
-    pool then pickles a single `bytes`)."""
-    return marshal.loads(result) if isinstance(result, bytes) else result
+def _worker_chunk(root: str, chunk: Sequence[tuple[str, str]]) -> list[ResolvedRow]:
+    """One chunk's rows, resolved with this worker's `Resolve`."""
+    return scan_chunk(root, chunk, _WORKER_RESOLVE)
 
 
 def page_row(root: str, slug: str, fingerprint: str, real_dirs: dict[str, bool]) -> PageRow:
@@ -253,7 +238,7 @@ def _scan_pool(
             if cancel is not None and cancel():
                 raise Cancelled("scan")
             for future in finished:
-                rows = _rows_back(future.result())
+                rows = future.result()
                 del running[future]
                 done += len(rows)
                 yield from rows

@@ -8,10 +8,9 @@ itself); nothing here uses the httpx CLI. If httpx was already imported, this ch
 nothing; under `OKF_EXPLORER_PLAIN=1` it is a plain `import httpx`.
 
 It also keeps rich (and click, pygments) out of the UI-free layers' imports. Measured
-by `tests/bench/bench_httpx_import.py` against a plain `import httpx`, fresh processes,
-two runs on a shared machine: importing the MCP source takes 133-147 ms instead of
-179-190 ms (best; saves 23-26 %, 26-33 % by median), and a whole CLI command against
-an MCP brain that fails at once saves 9-16 % (~45 ms).
+by `tests/bench/bench_fast_paths.py` against a plain `import httpx` in fresh processes:
+importing the MCP source, what every command against an MCP brain pays, about 27 ms
+sooner (figure in `core.fast_paths.FAST_PATHS`).
 """
 
 from __future__ import annotations
