@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.widgets import DataTable, RadioSet, SelectionList
 
 from okf_explorer.sources.folder.bundle import BundleSource
@@ -17,6 +18,8 @@ from okf_explorer.tui.widgets.page.pane import PagePane
 from tests.okf_bundle import write_okf_bundle
 
 from .conftest import SIZE, brain_for, settle
+
+pytestmark = pytest.mark.plain  # pages shown by Textual's Markdown in the plain pass
 
 CHURN = "metrics/churn"
 

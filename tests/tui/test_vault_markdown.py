@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from textual.widgets import OptionList
 
 from okf_explorer.sources.folder.bundle import BundleSource
@@ -21,8 +20,6 @@ from okf_explorer.tui.widgets.page.pane import PagePane
 
 from .conftest import brain_for, settle
 from .vault_fixture import write_vault
-
-pytestmark = pytest.mark.plain
 
 SIZE = (120, 50)
 NOTES = "Reading Notes"
