@@ -1,8 +1,8 @@
 """The non-UI fast paths answer as the plain paths do, and `OKF_EXPLORER_PLAIN=1` turns them off.
 
-- `fast_gc.gc_paused` (index build, deep walks): the same answers with the collector
+- `fast_paths.gc_paused` (index build, deep walks): the same answers with the collector
   on, the collector off only meanwhile and only when fast paths are on;
-- `fast_gc.freeze_survivors`: freezes only when fast paths are on;
+- `fast_paths.freeze_survivors`: freezes only when fast paths are on;
 - `fast_httpx`: the same httpx, with its CLI stubbed only when fast paths are on.
 
 (the Markdown engine's drawing is tested in tests/tui/test_one_look.py, `fast_yaml` in
@@ -24,7 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from okf_explorer.core import fast_paths
-from okf_explorer.core.fast_gc import freeze_survivors, gc_paused
+from okf_explorer.core.fast_paths import freeze_survivors, gc_paused
 from okf_explorer.core.graph.traverse import Neighbours, traverse_with
 from okf_explorer.core.index.build import build_index
 from okf_explorer.sources.folder.bundle import BundleSource

@@ -10,7 +10,8 @@
 - `links/` (grammar, spans, resolution, typed relations), `index/` (build, model,
   store, weights), `graph/` (the `Graph` protocol and its backends, traverse,
   analysis, paths, best paths, trails), `search/`, `okf/`, `export/`, `audit/`;
-- `fast_paths` / `fast_gc`: the switchable speed-ups (`OKF_EXPLORER_PLAIN=1`).
+- `fast_paths`: the switch for every speed-up (`OKF_EXPLORER_PLAIN=1`), their list, and the
+  collector paused during builds and walks.
 
 Nothing under `core/` may import the sources, the server, the UI, Textual, Rich,
 PyYAML or httpx: the port lives here and the adapters implement it (see

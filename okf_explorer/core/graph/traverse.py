@@ -13,7 +13,7 @@ from itertools import chain, filterfalse, repeat
 from typing import Any, Literal, NamedTuple
 
 from okf_explorer.core.errors import OkfError
-from okf_explorer.core.fast_gc import gc_paused
+from okf_explorer.core.fast_paths import gc_paused
 
 Direction = Literal["out", "in", "both", "neighbourhood"]
 DIRECTIONS: tuple[Direction, ...] = ("out", "in", "both")
@@ -158,7 +158,7 @@ def traverse_with(
     edges: list[Edge] = []
     # Edges hold only str and int, so they can never form a cycle; yet every one
     # is a tracked object, and the cyclic collector re-walking half a million of
-    # them slows a deep walk down (see fast_gc): pause it meanwhile.
+    # them slows a deep walk down (see `fast_paths.gc_paused`): pause it meanwhile.
     with gc_paused():
         if direction == "neighbourhood":
             sides = ((out_neighbours, out_relations), (in_neighbours, in_relations))

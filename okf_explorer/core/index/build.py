@@ -28,7 +28,7 @@ from dataclasses import replace
 from typing import Any, Literal
 
 import okf_explorer
-from okf_explorer.core.fast_gc import gc_paused
+from okf_explorer.core.fast_paths import gc_paused
 from okf_explorer.core.index.model import (
     RESOLVED_COUNT_AT,
     RESOLVED_LINK_FIELDS,
@@ -88,7 +88,7 @@ def build_index(
     nothing is saved).
     """
     store = IndexCache.from_environment() if cache is None else (cache or None)
-    # the build makes ~10 objects per link, none cyclic, and the index lives on (fast_gc)
+    # the build makes ~10 objects per link, none cyclic, and the index lives on (`gc_paused`)
     with gc_paused(freeze=True):
         index, changed, rows = _build(source, previous, store, progress, cancel)
     if store is not None and changed:

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from itertools import compress
 from operator import itemgetter, ne
 
-from okf_explorer.core.fast_gc import gc_paused
+from okf_explorer.core.fast_paths import gc_paused
 from okf_explorer.core.graph.traverse import Edge
 from okf_explorer.core.okf.meta import STATUSES, TRUST_ORDER, TrustTier
 from okf_explorer.core.pages import PageInfo

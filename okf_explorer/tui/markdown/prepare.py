@@ -20,7 +20,7 @@ from textual.content import Content, Span
 from textual.style import Style
 
 from okf_explorer.core import fast_paths
-from okf_explorer.core.fast_gc import gc_paused
+from okf_explorer.core.fast_paths import gc_paused
 from okf_explorer.core.okf.meta import Source
 from okf_explorer.tui.markdown.body import Piece
 from okf_explorer.tui.markdown.draw import (

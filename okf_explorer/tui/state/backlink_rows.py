@@ -17,7 +17,7 @@ from rich.text import Text
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import OkfError
-from okf_explorer.core.fast_gc import gc_paused
+from okf_explorer.core.fast_paths import gc_paused
 from okf_explorer.core.graph.traverse import LINKS, Edge
 from okf_explorer.core.links.grammar import LinkKind
 from okf_explorer.core.links.spans import LeadsHere, LinkContext, link_contexts, told_context
@@ -81,7 +81,7 @@ def read_backlinks(
 ) -> list[Backlink]:
     """Each of `pages` with the sentences around its links to `root`. Blocking.
 
-    With the cyclic collector paused (`fast_gc`): reading a thousand pages allocates
+    With the cyclic collector paused (`gc_paused`): reading a thousand pages allocates
     enough to start full collections over the whole explorer's heap, 50-250 ms each
     with the GIL held, which the event loop would wait for."""
     with gc_paused():
