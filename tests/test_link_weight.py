@@ -8,8 +8,8 @@ import math
 from pathlib import Path
 
 from okf_explorer.core.brain import Brain
+from okf_explorer.core.graph.best_paths import body_shares
 from okf_explorer.core.index.model import ResolvedLink
-from okf_explorer.core.index.weights import body_shares
 from okf_explorer.sources.folder.bundle import BundleSource
 from tests.typed_bundle import make_typed_bundle
 

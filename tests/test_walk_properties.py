@@ -11,8 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from okf_explorer.core.graph.best_paths import best_paths
-from okf_explorer.core.index.weights import WeightedStep
+from okf_explorer.core.graph.best_paths import WeightedStep, best_paths
 
 pytestmark = pytest.mark.plain
 

@@ -8,7 +8,7 @@
 - `pages` (the page model), `errors` (typed one-sentence errors), `text_safety`
   (names shown safely), `atomic` (atomic file writes), `headings`;
 - `links/` (grammar, spans, resolution, typed relations), `index/` (build, model,
-  store, weights), `graph/` (the `Graph` protocol and its backends, traverse,
+  store), `graph/` (the `Graph` protocol and its backends, traverse,
   analysis, paths, best paths, trails), `search/`, `okf/`, `export/`, `audit/`;
 - `fast_paths`: the switch for every speed-up (`OKF_EXPLORER_PLAIN=1`), their list, and the
   collector paused during builds and walks.

@@ -38,6 +38,7 @@ from okf_explorer.core.errors import OkfError, PageNotFound, PageUnreadable
 from okf_explorer.core.graph import analysis
 from okf_explorer.core.graph.analysis import BrainStats, brain_stats
 from okf_explorer.core.graph.backends import Graph, IndexBacked, ServerBacked, ServerListing
+from okf_explorer.core.graph.best_paths import LinkWeights
 from okf_explorer.core.graph.paths import (
     FoundPath,
     HopDetail,
@@ -51,7 +52,6 @@ from okf_explorer.core.graph.traverse import Direction, Edge, check_direction
 from okf_explorer.core.index.build import build_index
 from okf_explorer.core.index.model import LinkIndex, ResolvedLink
 from okf_explorer.core.index.store import IndexCache
-from okf_explorer.core.index.weights import LinkWeights
 from okf_explorer.core.links import (
     ROOT,
     LinkKind,
@@ -495,7 +495,7 @@ class Brain:
         return self._indexed().networkx()
 
     def link_weights(self) -> LinkWeights:
-        """The weights of the index's links (`core.index.weights`), kept until `refresh`."""
+        """The weights of the index's links (`core.graph.best_paths`), kept until `refresh`."""
         return self._indexed().weights()
 
     def walk(

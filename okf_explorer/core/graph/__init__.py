@@ -8,6 +8,6 @@
 - `analysis`: orphans, dead ends, dangling targets, hubs, shortest paths, the
   networkx graph, and `brain_stats`;
 - `paths`: the k shortest paths between two pages (`PathGraphs`) and what each hop is;
-- `best_paths`: weighted walks from several roots, the best path per page;
+- `best_paths`: link weights, and weighted walks from several roots, the best path per page;
 - `trail`: the pages a person visited and its export; `start_page`: the first page.
 """

@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Literal, Protocol
 
 from okf_explorer.core.errors import AuthError, OkfError, SourceUnavailable
 from okf_explorer.core.graph.analysis import build_graph
+from okf_explorer.core.graph.best_paths import LinkWeights
 from okf_explorer.core.graph.paths import PathGraphs
 from okf_explorer.core.graph.traverse import (
     LINKS,
@@ -51,7 +52,6 @@ from okf_explorer.core.graph.traverse import (
     relation_filter,
     traverse_with,
 )
-from okf_explorer.core.index.weights import LinkWeights
 from okf_explorer.core.links import SlugResolver
 from okf_explorer.core.pages import PageInfo
 from okf_explorer.core.port import PageSource, ServerGraph, ServerLink, TagListing, relation_of
@@ -186,7 +186,7 @@ class IndexBacked:
         return self._path_graphs
 
     def weights(self) -> LinkWeights:
-        """The weights of the index's links (`core.index.weights`)."""
+        """The weights of the index's links (`core.graph.best_paths`)."""
         if self._weights is None:
             self._weights = LinkWeights(self.index)
         return self._weights

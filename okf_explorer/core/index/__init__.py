@@ -3,6 +3,5 @@
 - `model`: the records (`LinkIndex`, `ResolvedLink`), each owning its plain row;
 - `build`: `build_index`, one incremental scan of a source, the links resolved (in
   the scan workers where the source can) and the walk tables filled;
-- `store`: the disk cache (`IndexCache`) and what one build hands the next;
-- `weights`: how strongly a page points at another (the weighted walks);
+- `store`: the disk cache (`IndexCache`) and what one build hands the next.
 """
