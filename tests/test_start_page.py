@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from okf_explorer.core.graph.start_page import FIRST_PAGE, choose_start
+from okf_explorer.core.graph.analysis import FIRST_PAGE, choose_start
 
 
 @pytest.mark.parametrize(

@@ -6,8 +6,8 @@
 - `traverse`: `Edge` and its SPEC §5 record (`edge_records`), directions, depth, and
   the breadth-first walk (`traverse_with`) every backend runs;
 - `analysis`: orphans, dead ends, dangling targets, hubs, shortest paths, the
-  networkx graph, and `brain_stats`;
+  networkx graph, `brain_stats`, and `choose_start` (the first page to show);
 - `paths`: the k shortest paths between two pages (`PathGraphs`) and what each hop is;
 - `best_paths`: link weights, and weighted walks from several roots, the best path per page;
-- `trail`: the pages a person visited and its export; `start_page`: the first page.
+- `trail`: the pages a person visited and its export.
 """

@@ -28,7 +28,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import Cancelled
 from okf_explorer.core.fast_paths import freeze_survivors
-from okf_explorer.core.graph.start_page import StartChoice, choose_start
+from okf_explorer.core.graph.analysis import StartChoice, choose_start
 from okf_explorer.core.index.model import LinkIndex
 from okf_explorer.core.links.grammar import LinkKind
 from okf_explorer.core.search.find_rank import Findable
