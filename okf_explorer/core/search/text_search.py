@@ -24,8 +24,7 @@ from okf_explorer.core.errors import PageNotFound, PageUnreadable
 from okf_explorer.core.index.model import LinkIndex
 from okf_explorer.core.port import BodyReader, PageSource, ServerSearch
 from okf_explorer.core.search.query import SearchQuery, parse_query
-from okf_explorer.core.search.snippet import snippet_around
-from okf_explorer.core.search.text_index import SNIPPET_TOKENS, SearchHit, TextIndex
+from okf_explorer.core.search.text_index import SNIPPET_TOKENS, SearchHit, TextIndex, snippet_around
 from okf_explorer.core.text_safety import printable
 
 if TYPE_CHECKING:
