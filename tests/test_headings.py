@@ -1,9 +1,9 @@
-"""`core.headings`: the one reading of a page's headings (the scan's title, validate's
+"""`core.pages.headings`: the one reading of a page's headings (the scan's title, validate's
 log dates) skips fenced code and tells the levels apart."""
 
 from __future__ import annotations
 
-from okf_explorer.core.headings import headings
+from okf_explorer.core.pages import headings
 from okf_explorer.sources.frontmatter import first_heading
 
 BODY = (

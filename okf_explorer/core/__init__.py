@@ -5,8 +5,8 @@
 - `port`: the `PageSource` protocol, its optional capabilities (`Folder`, `TagListing`,
   `BodyReader`, `ServerSearch`) and the write port (`PageWriter`), which the
   adapters in `sources/` implement;
-- `pages` (the page model), `errors` (typed one-sentence errors), `text_safety`
-  (names shown safely), `atomic` (atomic file writes), `headings`;
+- `pages` (the page model and its headings), `errors` (typed one-sentence errors),
+  `text_safety` (names shown safely), `atomic` (atomic file writes);
 - `links/` (grammar, spans, resolution, typed relations), `index/` (build, model,
   store), `graph/` (the `Graph` protocol and its backends, traverse,
   analysis, paths, best paths, trails), `search/`, `okf/`, `export/`, `audit/`;

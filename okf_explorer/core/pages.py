@@ -1,12 +1,20 @@
-"""The page model shared by every source.
+"""The page model shared by every source, and the readings of a page they all share.
 
 A `Page` is a whole page with its body; a `PageInfo` is what a listing or the
-index keeps about a page without its body (cheap to hold for 100k pages).
+index keeps about a page without its body (cheap to hold for 100k pages). Every
+source reads a page's reserved name, its `aliases` and its headings the same way:
+`headings` is the one reading of ATX headings outside fenced code, for the scan (a
+page's title is its first `# ` heading) and for `validate` (a log's `## ` dates). A
+fence opens at a line starting with three backticks or tildes and closes at the next
+line starting with the same three; a heading of level N is a line starting with N `#`
+then a space or tab.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import functools
+import re
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from operator import itemgetter
 from typing import Any, Literal
@@ -39,6 +47,26 @@ def frontmatter_aliases(value: Any) -> tuple[str, ...]:
         return ()
     names = (str(item).strip() for item in items if isinstance(item, (str, int, float)))
     return tuple(dict.fromkeys(name for name in names if name))
+
+
+@functools.cache
+def _heading_or_fence(level: int) -> re.Pattern[str]:
+    marks = "#" * level
+    return re.compile(rf"^(?:(?P<fence>```|~~~)|{marks}[ \t]+(?P<text>[^\r\n]*))", re.M)
+
+
+def headings(body: str, level: int) -> Iterator[str]:
+    """The text of each level-`level` heading of `body` outside fenced code, stripped."""
+    in_fence: str | None = None
+    for match in _heading_or_fence(level).finditer(body):
+        fence = match.group("fence")
+        if fence is not None:
+            if in_fence is None:
+                in_fence = fence
+            elif fence == in_fence:
+                in_fence = None
+        elif in_fence is None:
+            yield match.group("text").strip()
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,9 +28,15 @@ from typing import Any
 
 import yaml
 
-from okf_explorer.core.headings import headings
 from okf_explorer.core.okf.meta import summary as okf_summary
-from okf_explorer.core.pages import ErrorKind, Page, PageInfo, frontmatter_aliases, is_reserved
+from okf_explorer.core.pages import (
+    ErrorKind,
+    Page,
+    PageInfo,
+    frontmatter_aliases,
+    headings,
+    is_reserved,
+)
 from okf_explorer.sources.bounded_yaml import FrontmatterRefused, load_bounded
 
 _CLOSING_FENCE = re.compile(r"^(?:---|\.\.\.)[ \t]*\r?$", re.MULTILINE)

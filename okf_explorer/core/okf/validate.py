@@ -32,8 +32,8 @@ from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING, Any, Literal
 
 from okf_explorer.core.errors import OkfError
-from okf_explorer.core.headings import headings
 from okf_explorer.core.okf import meta as okf_meta
+from okf_explorer.core.pages import headings
 
 if TYPE_CHECKING:
     from okf_explorer.core.brain import Brain
