@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from okf_explorer.core import fast_paths
-from okf_explorer.sources import bounded_yaml
+from okf_explorer.sources import frontmatter
 from okf_explorer.sources.fast_yaml import load_flat
 
 pytestmark = pytest.mark.plain
@@ -245,4 +245,4 @@ def test_the_answers_are_fresh_values() -> None:
 def test_plain_mode_turns_it_off(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(fast_paths.PLAIN_ENV, "1")
     assert load_flat("title: x\n") is None
-    assert bounded_yaml.load_bounded("title: x\n") == {"title": "x"}
+    assert frontmatter.load_bounded("title: x\n") == {"title": "x"}

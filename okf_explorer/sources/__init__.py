@@ -1,6 +1,6 @@
 """Page sources: a folder on disk (`folder/`) or a gbrain-compatible MCP server (`gbrain/`).
 
 `factory` opens one from what the user typed (and names the writer that saves into
-it); `frontmatter` (with `bounded_yaml`) reads a page's YAML frontmatter for both.
+it); `frontmatter` reads a page's YAML frontmatter for both, within fixed bounds.
 Everything above this package is handed a `PageSource` and never asks which kind.
 """

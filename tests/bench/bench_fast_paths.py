@@ -10,7 +10,7 @@ the time saved. A fast path earns its keep (`core/fast_paths.py`) at >= 1.5x or 
 a person feels, judged on the bests (what the work costs when nothing else runs: on a
 shared machine the medians swing with the load); the last column says which rows pass.
 
-- `fast_yaml`: `bounded_yaml.load_bounded` over every frontmatter block of the bundle;
+- `fast_yaml`: `frontmatter.load_bounded` over every frontmatter block of the bundle;
 - `gc_paused build` / `gc_paused walk`: a cold `build_index` (no cache) of the bundle, and a
   depth-10 `both` walk over a 100k-page power-law graph, with the cyclic collector paused
   or running (CPU);
@@ -127,7 +127,7 @@ def bench_yaml(root: Path, rounds: int) -> None:
     from bench_yaml import blocks_of
 
     from okf_explorer.sources import fast_yaml
-    from okf_explorer.sources.bounded_yaml import load_bounded
+    from okf_explorer.sources.frontmatter import load_bounded
 
     blocks = blocks_of(root)
 

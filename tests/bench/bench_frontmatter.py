@@ -32,7 +32,7 @@ from typing import Any
 
 import yaml
 
-from okf_explorer.sources import bounded_yaml
+from okf_explorer.sources import frontmatter
 from okf_explorer.sources.frontmatter import split_frontmatter
 
 SAMPLE = Path(__file__).resolve().parents[2] / "okf_explorer" / "sample_brain"
@@ -84,7 +84,7 @@ def synthetic_blocks(count: int) -> list[str]:
 
 
 def bounded(block: str) -> Any:
-    return bounded_yaml.load_bounded(block)
+    return frontmatter.load_bounded(block)
 
 
 def c_loader(block: str) -> Any:

@@ -4,7 +4,7 @@
 
 Collects every frontmatter block of the given folders (default: the 10k-page
 benchmark bundle from `gen_bundle`, made under the temp folder if missing),
-then loads all of them with `bounded_yaml.load_bounded`, fast path on and off
+then loads all of them with `frontmatter.load_bounded`, fast path on and off
 (`OKF_EXPLORER_PLAIN`), in turns; prints the best time of each, how many
 blocks the fast path answered, and the ratio. Not collected by pytest.
 """
@@ -22,8 +22,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from okf_explorer.core.fast_paths import PLAIN_ENV
-from okf_explorer.sources.bounded_yaml import load_bounded
 from okf_explorer.sources.fast_yaml import load_flat
+from okf_explorer.sources.frontmatter import load_bounded
 
 
 def blocks_of(folder: Path) -> list[str]:

@@ -16,14 +16,14 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from okf_explorer.sources.bounded_yaml import (
+from okf_explorer.sources.folder.bundle import BundleSource
+from okf_explorer.sources.frontmatter import (
     MAX_ALIAS_EXPANSION,
     MAX_FRONTMATTER_BYTES,
     MAX_FRONTMATTER_DEPTH,
     _collection_bound,
+    split_frontmatter,
 )
-from okf_explorer.sources.folder.bundle import BundleSource
-from okf_explorer.sources.frontmatter import split_frontmatter
 from tests.bundles import write_pages
 from tests.mcp_server_fixture import stdio_session
 

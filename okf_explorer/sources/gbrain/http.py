@@ -23,7 +23,7 @@ a reply nested 100,000 deep raises `RecursionError` from inside the decoder, and
 nested 600 deep decodes but breaks whatever walks it next (printing it as indented JSON,
 rendering a page header); `decode` refuses both with a `ProtocolError` naming the
 server. gbrain's replies nest under ten levels, plus a page's frontmatter (which bundles
-cap at 64 levels, `bounded_yaml`).
+cap at 64 levels, `sources.frontmatter`).
 """
 
 from __future__ import annotations
