@@ -349,7 +349,6 @@ def raw_tool_text(peer: GbrainPeer, token_file: Path, name: str, arguments: dict
 
     transport = JsonRpcTransport(
         peer.url,
-        label=peer.url,
         token=token_file.read_text().strip(),
         token_source="test",
         timeout=30.0,

@@ -15,7 +15,7 @@ from okf_explorer.sources.factory import (
     resolve_spec,
 )
 from okf_explorer.sources.gbrain import source as mcp_module
-from okf_explorer.sources.gbrain.url_redaction import redact_url, url_secrets
+from okf_explorer.sources.gbrain.transport import redact_url, url_secrets
 from tests.bundles import write_bundle
 
 SECRET = "gbrain_s3cr3t-t0ken-XYZ"

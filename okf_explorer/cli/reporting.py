@@ -65,8 +65,6 @@ def report_traceback(args: argparse.Namespace) -> None:
 
 def known_secrets(args: argparse.Namespace) -> list[str]:
     """Every secret this run may hold: the token file, `$GBRAIN_TOKEN`, URL credentials."""
-    from okf_explorer.sources.gbrain.url_redaction import url_secrets
-
     found = [os.environ.get("GBRAIN_TOKEN", "").strip()]
     token_file = getattr(args, "token_file", None)
     if token_file is not None:
@@ -74,10 +72,21 @@ def known_secrets(args: argparse.Namespace) -> list[str]:
             found.append(Path(token_file).expanduser().read_text(encoding="utf-8").strip())
     for spec in (getattr(args, "src", None), getattr(args, "source", None)):
         if spec:
-            found += url_secrets(spec)
+            found += _url_secrets(spec)
     for variable in ("OKF_SOURCE", "GBRAIN_MCP_URL"):
-        found += url_secrets(os.environ.get(variable, ""))
+        found += _url_secrets(os.environ.get(variable, ""))
     return [secret for secret in found if len(secret) >= 3]
+
+
+def _url_secrets(spec: str) -> list[str]:
+    """`url_secrets` of `spec`, asked only when it can hold any (user-info needs an `@`,
+    a query a `?`): the MCP transport it lives in costs ~70 ms to import, which a
+    folder command's error need not pay."""
+    if "@" not in spec and "?" not in spec:
+        return []
+    from okf_explorer.sources.gbrain.transport import url_secrets
+
+    return url_secrets(spec)
 
 
 def scrub(text: str, secrets: Iterable[str]) -> str:

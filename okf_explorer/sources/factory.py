@@ -12,7 +12,7 @@ Choices where the SPEC is silent:
 - a spec that names an existing *file* is refused (a bundle is a folder);
 - a URL is shown with its user-info replaced by `***` and the values of
   secret-looking query parameters (`token`, `key`, `secret`, ...) masked
-  (`url_redaction`);
+  (`sources.gbrain.transport.redact_url`, the rule the MCP client follows too);
 - an unreadable or empty token file is an `AuthError` naming the file, raised
   before any connection is tried, so a typo never silently falls back to
   `$GBRAIN_TOKEN`.
@@ -37,7 +37,6 @@ from urllib.parse import urlsplit
 import okf_explorer
 from okf_explorer.core.errors import AuthError, OkfError, SourceUnavailable
 from okf_explorer.core.port import Folder, PageSource, PageWriter
-from okf_explorer.sources.gbrain.url_redaction import redact_url
 
 SAMPLE_BRAIN = Path(okf_explorer.__file__).resolve().parent / "sample_brain"
 """The demo bundle shipped inside the package: the last default."""
@@ -62,7 +61,11 @@ class SourceSpec:
     @property
     def label(self) -> str:
         """What to show: the folder as typed, or the URL without credentials."""
-        return redact_url(self.location) if self.kind == "url" else self.location
+        if self.kind != "url":
+            return self.location
+        from okf_explorer.sources.gbrain.transport import redact_url  # only a URL pays httpx
+
+        return redact_url(self.location)
 
 
 @dataclass(frozen=True, slots=True)

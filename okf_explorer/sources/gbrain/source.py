@@ -78,7 +78,6 @@ from okf_explorer.sources.gbrain.payloads import (
     stub_of,
 )
 from okf_explorer.sources.gbrain.transport import JsonRpcTransport
-from okf_explorer.sources.gbrain.url_redaction import redact_url, url_secrets
 
 if TYPE_CHECKING:
     import httpx
@@ -116,19 +115,17 @@ class McpSource:
         concurrency: int = 8,
         http_transport: httpx.BaseTransport | None = None,
     ) -> None:
-        self._label = redact_url(url)
         self._token_source = token_source
         self._concurrency = max(1, int(concurrency))
         self._rpc = JsonRpcTransport(
             url,
-            label=self._label,
             token=token,
             token_source=token_source,
             timeout=timeout,
             pool_size=self._concurrency + 2,
-            secrets=url_secrets(url),
             transport=http_transport,
         )
+        self._label = self._rpc.label
         self._decoder = ToolDecoder(self._label, token_source, self._rpc.scrub)
         self._tools: frozenset[str] | None = None
         self._tools_lock = threading.Lock()

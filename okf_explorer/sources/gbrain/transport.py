@@ -21,7 +21,9 @@ What this module guarantees:
   on connection failures, dropped or cut-off replies and 5xx, never on 4xx or
   tool errors; timeouts are not retried (a slow server stays slow);
 - every failure is a typed `OkfError` whose message shows the URL without
-  credentials and never the token.
+  credentials (`redact_url`) and never the token, nor a URL's secret parts
+  (`url_secrets`: its password, secret-looking query values). The factory labels
+  sources with `redact_url` too, and the CLI scrubs `url_secrets` from its errors.
 
 Replies are read here too: Server-Sent Events framing (`sse_lines`, `sse_messages`) and
 picking our JSON-RPC replies (`is_reply`, `is_refusal`). A streamable-HTTP reply may
@@ -43,6 +45,7 @@ import threading
 import time
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from okf_explorer.core.errors import AuthError, OkfError, ProtocolError, SourceUnavailable
 from okf_explorer.sources.gbrain.fast_httpx import httpx
@@ -84,8 +87,8 @@ class _SessionExpired(Exception):
 class JsonRpcTransport:
     """One MCP endpoint: handshake, requests, error mapping. Thread-safe.
 
-    `label` is the URL as shown to users (credentials already removed by the
-    caller); `secrets` are strings scrubbed from any server text we repeat.
+    `label` is the URL as shown to users (`redact_url`); the token and the URL's
+    secret parts (`url_secrets`) are scrubbed from any server text we repeat.
     `transport` replaces the deadline-enforcing one we build (tests inject faults).
     """
 
@@ -93,20 +96,18 @@ class JsonRpcTransport:
         self,
         url: str,
         *,
-        label: str,
         token: str | None,
         token_source: str,
         timeout: float,
         pool_size: int,
-        secrets: Iterable[str] = (),
         transport: httpx.BaseTransport | None = None,
     ) -> None:
         self._url = url
-        self.label = label
+        self.label = redact_url(url)
         self._token_source = token_source
         self._has_token = bool(token)
         self._timeout = timeout
-        self._secrets = tuple(s for s in (token, *secrets) if s)
+        self._secrets = tuple(s for s in (token, *url_secrets(url)) if s)
         headers = {
             "Accept": "application/json, text/event-stream",
             "Content-Type": "application/json",
@@ -504,12 +505,52 @@ class ServerFailed(SourceUnavailable):
     """The server answered with HTTP 5xx: it is there, but failed this request (transient)."""
 
 
+# -- credentials off the screen --------------------------------------------------
+
+_SECRET_PARAM = re.compile(r"token|key|secret|pass|auth|sig|credential", re.IGNORECASE)
+
+
+def redact_url(url: str) -> str:
+    """`url` with user-info replaced by `***` and secret query values masked."""
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+        port = parts.port
+    except ValueError:
+        return "<invalid URL>"
+    netloc = parts.netloc
+    if "@" in netloc:
+        shown_host = f"[{host}]" if ":" in host else host
+        netloc = "***@" + shown_host + (f":{port}" if port is not None else "")
+    query = parts.query
+    if query:
+        pairs = parse_qsl(query, keep_blank_values=True)
+        query = urlencode(
+            [(k, "***" if _SECRET_PARAM.search(k) else v) for k, v in pairs], safe="*"
+        )
+    return urlunsplit((parts.scheme, netloc, parts.path, query, ""))
+
+
+def url_secrets(url: str) -> list[str]:
+    """The secret parts of a URL (password, secret query values), to scrub from messages."""
+    try:
+        parts = urlsplit(url)
+        found = [parts.password or "", parts.username or ""] if "@" in parts.netloc else []
+        found += [v for k, v in parse_qsl(parts.query) if _SECRET_PARAM.search(k)]
+    except ValueError:
+        return []
+    return [secret for secret in found if secret]
+
+
 def scrub_secrets(text: str, secrets: Iterable[str]) -> str:
     """`text` with any secret replaced by `***`, cut to one short line."""
     for secret in secrets:
         text = _scrub_secret(text, secret)
     line = " ".join(text.split())
     return line if len(line) <= 200 else line[:197] + "..."
+
+
+# -- failures, one line each -----------------------------------------------------
 
 
 def timed_out_error(label: str, timeout: float) -> SourceUnavailable:

@@ -104,7 +104,6 @@ from okf_explorer.sources.gbrain.contract import (
 from okf_explorer.sources.gbrain.payloads import ToolDecoder
 from okf_explorer.sources.gbrain.source import McpSource
 from okf_explorer.sources.gbrain.transport import JsonRpcTransport, ServerFailed
-from okf_explorer.sources.gbrain.url_redaction import redact_url, url_secrets
 
 __all__ = ["PENDING_WAIT_S", "WRITE_ATTEMPTS", "GbrainWriter", "check_slug"]
 
@@ -209,13 +208,7 @@ class GbrainWriter:
     ) -> GbrainWriter:
         """A writer for the MCP endpoint `url` (tests, scripts); sends nothing yet."""
         transport = JsonRpcTransport(
-            url,
-            label=redact_url(url),
-            token=token,
-            token_source=token_source,
-            timeout=timeout,
-            pool_size=2,
-            secrets=url_secrets(url),
+            url, token=token, token_source=token_source, timeout=timeout, pool_size=2
         )
         return cls(transport, pending_wait_s=pending_wait_s)
 
