@@ -27,8 +27,9 @@ from okf_explorer.core.index.model import ResolvedLink
 from okf_explorer.core.links.spans import WikiSpan, first_link_context, link_spans
 from okf_explorer.core.pages import Page, PageInfo, _jsonable
 from okf_explorer.core.port import ServerLink, relation_of
-from okf_explorer.server.params import SOURCE_ID
 
+SOURCE_ID = "default"
+"""gbrain's source id for a single-source brain; we serve exactly one."""
 LIFTED_KEYS = frozenset({"type", "title", "tags"})
 
 _TIMELINE = re.compile(r"^##[ \t]+timeline[ \t]*#*[ \t]*$", re.IGNORECASE | re.MULTILINE)

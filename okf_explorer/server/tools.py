@@ -7,18 +7,22 @@ never raises, and returns a `ToolReply` whose `text` is what goes into
 `content[0].text` (pretty JSON on success, compact JSON on errors).
 
 The schemas describe what gbrain accepts; the tools validate arguments themselves
-(with gbrain's messages, `params`), so the SDK's own schema validation stays off and
+(`required_str`, `optional_int`, ...), so the SDK's own schema validation stays off and
 unknown keys are accepted (`additionalProperties` is left open; each is answered with
-an `unknown_param` warning).
+an `unknown_param` warning). Tool errors and argument messages have gbrain's exact
+wording (GBRAIN_PROTOCOL §5): clients written against gbrain match on the `error` code
+and sometimes on the message, so the texts are copied from a real gbrain server.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
+from datetime import UTC, date, datetime
 from typing import Any, Protocol
 
 from okf_explorer.core.errors import Cancelled, OkfError, PageNotFound, PageUnreadable
@@ -33,22 +37,9 @@ from okf_explorer.core.search.query import (
 from okf_explorer.core.search.text_index import HIT_CLOSE, HIT_OPEN
 from okf_explorer.server import walk
 from okf_explorer.server.limits import TRAVERSE_ROW_CAP, Truncated, capped
-from okf_explorer.server.params import (
-    SOURCE_ID,
-    ToolError,
-    invalid,
-    is_hostile_slug,
-    optional_bool,
-    optional_enum,
-    optional_int,
-    optional_str,
-    page_not_found,
-    parse_timestamp,
-    required_str,
-    timestamp_or_none,
-)
 from okf_explorer.server.shapes import (
     CONTEXTS,
+    SOURCE_ID,
     BrainLike,
     ContextCache,
     LinkReader,
@@ -67,7 +58,6 @@ FUZZY_CANDIDATES = 10
 
 CANCEL: ContextVar[CancelCheck | None] = ContextVar("okf_tool_cancel", default=None)
 """The running call's `cancel` (see `call_tool`), for the tools whose work can be long."""
-SHUTTING_DOWN = ToolError("shutting_down", "the server is shutting down")
 SEARCH_DEFAULT = 20
 SEARCH_CAP = 100
 CHUNK_WORDS = 48
@@ -197,6 +187,134 @@ TOOL_SPECS: dict[str, dict[str, Any]] = {
         ),
     },
 }
+
+
+# --- arguments and errors, in gbrain's words ------------------------------------------
+
+
+@dataclass(frozen=True)
+class ToolError(Exception):
+    """A tool failure sent back as `isError: true` with `{"error": code, "message": …}`.
+
+    `extra` keys are appended after `message` (e.g. `suggestion`).
+    """
+
+    code: str
+    message: str
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return self.message
+
+    def payload(self) -> dict[str, Any]:
+        return {"error": self.code, "message": self.message, **self.extra}
+
+
+def invalid(message: str) -> ToolError:
+    return ToolError("invalid_params", message)
+
+
+def page_not_found(slug: str) -> ToolError:
+    return ToolError(
+        "page_not_found",
+        f"Page not found: {slug}",
+        {"suggestion": "Page may be soft-deleted; pass include_deleted: true to verify"},
+    )
+
+
+SHUTTING_DOWN = ToolError("shutting_down", "the server is shutting down")
+
+
+def is_hostile_slug(slug: str) -> bool:
+    """Slugs that could name something outside the bundle: never looked up at all."""
+    return not slug or ".." in slug or slug.startswith("/") or "\\" in slug or "\x00" in slug
+
+
+def required_str(args: Mapping[str, Any], name: str) -> str:
+    value = args.get(name)
+    if value is None:
+        raise invalid(f"Missing required parameter: {name}")
+    if not isinstance(value, str):
+        raise invalid(f'Parameter "{name}" must be a string')
+    return value
+
+
+def optional_str(args: Mapping[str, Any], name: str) -> str | None:
+    value = args.get(name)
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise invalid(f'Parameter "{name}" must be a string')
+    return value
+
+
+def optional_bool(args: Mapping[str, Any], name: str) -> bool:
+    value = args.get(name)
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise invalid(f'Parameter "{name}" must be a boolean')
+    return value
+
+
+def optional_int(args: Mapping[str, Any], name: str) -> int | None:
+    """A number argument as an int (fractions truncated); bools and strings are refused."""
+    value = args.get(name)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise invalid(f'Parameter "{name}" must be a number')
+    if isinstance(value, float) and value != value:  # NaN
+        raise invalid(f'Parameter "{name}" must be a number')
+    try:
+        return int(value)
+    except OverflowError:
+        raise invalid(f'Parameter "{name}" must be a number') from None
+
+
+def optional_enum(
+    args: Mapping[str, Any], name: str, choices: Sequence[str], default: str | None
+) -> str | None:
+    value = args.get(name)
+    if value is None:
+        return default
+    if not isinstance(value, str) or value not in choices:
+        raise invalid(f'Parameter "{name}" must be one of: {", ".join(choices)}')
+    return value
+
+
+def parse_timestamp(value: str) -> datetime:
+    """`YYYY-MM-DD` or an ISO 8601 timestamp as an aware datetime (naive → UTC).
+
+    Garbage gives gbrain's reply, an `internal_error` quoting Postgres.
+    """
+    text = value.strip()
+    try:
+        if len(text) == 10:
+            parsed = datetime.combine(date.fromisoformat(text), datetime.min.time())
+        else:
+            parsed = datetime.fromisoformat(text.replace("z", "Z"))
+    except ValueError:
+        raise ToolError(
+            "internal_error",
+            f'invalid input syntax for type timestamp with time zone: "{value}"',
+        ) from None
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+
+
+@functools.lru_cache(maxsize=1 << 18)
+def timestamp_or_none(value: str | None) -> datetime | None:
+    """A page's `updated_at` as a datetime, or None when absent or unparseable.
+
+    Memoised: `list_pages` sorts every page by time on each call, and clients
+    page through a corpus in hundreds of calls.
+    """
+    if not value:
+        return None
+    try:
+        return parse_timestamp(value)
+    except ToolError:
+        return None
 
 
 # --- the tools -------------------------------------------------------------------------
