@@ -15,7 +15,11 @@ from types import SimpleNamespace
 import pytest
 
 from okf_explorer.core.brain import Brain
-from okf_explorer.core.export.saved_page import (
+from okf_explorer.core.graph.trail import Trail, TrailMove, trail_document, trail_edges
+from okf_explorer.core.graph.traverse import Edge
+from okf_explorer.core.okf.validate import validate_brain
+from okf_explorer.core.port import PageWriter, SaveOutcome
+from okf_explorer.core.save import (
     check_new_slug,
     compose_page,
     earlier_at,
@@ -24,10 +28,6 @@ from okf_explorer.core.export.saved_page import (
     slice_graph,
     trail_graph,
 )
-from okf_explorer.core.graph.trail import Trail, TrailMove, trail_document, trail_edges
-from okf_explorer.core.graph.traverse import Edge
-from okf_explorer.core.okf.validate import validate_brain
-from okf_explorer.core.port import PageWriter, SaveOutcome
 from okf_explorer.sources.factory import CannotSave, writer_for
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.sources.folder.write import FolderWriter

@@ -10,9 +10,9 @@ import pytest
 
 from okf_explorer.core import save
 from okf_explorer.core.brain import Brain
-from okf_explorer.core.export.saved_page import compose_page, idempotency_key, saved_key
 from okf_explorer.core.graph.traverse import Edge
 from okf_explorer.core.port import SaveOutcome, same_slice
+from okf_explorer.core.save import compose_page, idempotency_key, saved_key
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.sources.folder.write import FolderWriter
 from tests.bundles import write_bundle

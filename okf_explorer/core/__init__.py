@@ -7,6 +7,8 @@
   adapters in `sources/` implement;
 - `pages` (the page model and its headings), `errors` (typed one-sentence errors),
   `text_safety` (names shown safely), `atomic` (atomic file writes);
+- `save`: a slice or a trail saved as a page of the brain, composed and written (the
+  one entry the CLI's `save` and the explorer's `S` call);
 - `links/` (grammar, spans, resolution, typed relations), `index/` (build, model,
   store), `graph/` (the `Graph` protocol and its backends, traverse,
   analysis, paths, best paths, trails), `search/`, `okf/`, `export/`, `audit/`;

@@ -227,7 +227,7 @@ def check_target(source: PageSource, slug: str) -> str:
     segments for any source (`check_new_slug`), and for gbrain also its own slug
     rules (lowercase, no encoded separators; `sources.gbrain.contract.check_slug`).
     Sends nothing."""
-    from okf_explorer.core.export.saved_page import check_new_slug
+    from okf_explorer.core.save import check_new_slug
 
     name = check_new_slug(slug)
     if isinstance(source, Folder):

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input, OptionList, Static, TextArea
 
-from okf_explorer.core.export.saved_page import saved_key
 from okf_explorer.core.port import SaveOutcome
+from okf_explorer.core.save import saved_key
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
 from okf_explorer.tui.dialogs.save import SaveDialog

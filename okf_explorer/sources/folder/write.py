@@ -34,8 +34,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from okf_explorer.core.atomic import atomic_create
-from okf_explorer.core.export.saved_page import check_new_slug, saved_key
 from okf_explorer.core.port import PAGE_EXISTS, SaveOutcome, SaveResult, same_slice
+from okf_explorer.core.save import check_new_slug, saved_key
 
 _REFUSING_ERRNOS = frozenset({errno.EACCES, errno.EPERM, errno.EROFS})
 

@@ -19,7 +19,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static, TextArea
 
-from okf_explorer.core.export.saved_page import check_new_slug
+from okf_explorer.core.save import check_new_slug
 from okf_explorer.core.text_safety import printable
 
 

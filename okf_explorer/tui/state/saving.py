@@ -25,11 +25,17 @@ from textual.notifications import SeverityLevel
 from okf_explorer import __version__
 from okf_explorer.core.atomic import atomic_write
 from okf_explorer.core.brain import Brain
-from okf_explorer.core.export.saved_page import SavedGraph, slice_graph, trail_graph
 from okf_explorer.core.graph.trail import TrailStep, generator, iso_now, trail_edges, trail_json
 from okf_explorer.core.graph.traverse import Edge
 from okf_explorer.core.port import SaveResult
-from okf_explorer.core.save import PageDraft, draft_page, save_draft
+from okf_explorer.core.save import (
+    PageDraft,
+    SavedGraph,
+    draft_page,
+    save_draft,
+    slice_graph,
+    trail_graph,
+)
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.state.history import View
 
