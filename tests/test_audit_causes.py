@@ -4,16 +4,15 @@ cannot produce (escaped pipes are read by gbrain 0.46.28; start.sh loads one sou
 
 from __future__ import annotations
 
-from okf_explorer.core.audit.compare import compare
-from okf_explorer.core.audit.gbrain_model import gbrain_slug, import_skip_reason
 from okf_explorer.core.audit.model import (
     FileLink,
     FilePage,
     FilesSide,
     ServerSide,
     StoredLink,
-    choose_naming,
 )
+from okf_explorer.sources.audit_gather import choose_naming, compare
+from okf_explorer.sources.gbrain.importer import gbrain_slug, import_skip_reason
 
 
 def _pages(*slugs: str, text: str = "") -> dict[str, FilePage]:

@@ -1,4 +1,4 @@
-"""`core.audit.extract`, the port of gbrain's link extractor the audit reasons with:
+"""`sources.gbrain.importer`, the port of gbrain's link extractor the audit reasons with:
 pure checks of its code stripping and trigram match, and (gbrain tier) the same
 edges as the real extractor (`gbrain extract links --dry-run --json`, each setting)
 on a corpus of every form it treats in its own way (tests/gbrain_extract_corpus)."""
@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from okf_explorer.core.audit.extract import (
+from okf_explorer.sources.factory import open_source
+from okf_explorer.sources.gbrain.importer import (
     GLOBAL_BASENAME,
     INCLUDE_FRONTMATTER,
     GbrainNames,
@@ -22,7 +23,6 @@ from okf_explorer.core.audit.extract import (
     strip_code,
     trigrams,
 )
-from okf_explorer.sources.factory import open_source
 from tests.gbrain_peer import gbrain_commands
 
 CORPUS = Path(__file__).resolve().parent / "gbrain_extract_corpus"

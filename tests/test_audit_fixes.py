@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from okf_explorer.core.audit.gbrain_model import gbrain_slug
 from okf_explorer.sources.audit_gather import list_server_pages, server_links
 from okf_explorer.sources.factory import open_source
+from okf_explorer.sources.gbrain.importer import gbrain_slug
 from okf_explorer.sources.gbrain.source import McpSource
 from tests.gbrain_peer import gbrain_commands
 from tests.test_audit_gbrain import CORPUS, _touch_server

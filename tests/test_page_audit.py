@@ -1,13 +1,22 @@
 """The audit's per-page view (`core.audit.page`), pure: a whole audit's differences
 split by page and named back in the folder's slugs, private pages the server hid
-never shown as missing, and one page of a server brain compared on its own."""
+never shown as missing, and one page of a server brain compared on its own (through
+the model of the importer its source offers, against our own `serve`)."""
 
 from __future__ import annotations
 
-from okf_explorer.core.audit.model import Difference
+from pathlib import Path
+
+from okf_explorer.core.audit.model import Difference, ImportedServer
 from okf_explorer.core.audit.page import PRIVATE, PageAuditor, RunViews, compare_page, view_of
+from okf_explorer.core.brain import Brain
 from okf_explorer.core.index.model import ResolvedLink
 from okf_explorer.core.port import ServerLink
+from okf_explorer.sources.factory import open_source
+from okf_explorer.sources.folder.bundle import BundleSource
+from okf_explorer.sources.gbrain.importer import GBRAIN
+from tests.bundles import write_pages
+from tests.mcp_server_fixture import serve_bundle
 
 NAMES = {
     "Zettelkasten": "zettelkasten",
@@ -71,7 +80,7 @@ def test_one_server_page_compared_with_its_text() -> None:
         ServerLink("people/alice", "links", "markdown"),
         ServerLink("people/carol", "links", "manual"),
     ]
-    view = compare_page("zettelkasten", text, stated, stored, pages)
+    view = compare_page("zettelkasten", text, stated, stored, pages, GBRAIN)
     assert {t: d.cause for t, d in view.lacks.items()} == {"notes/daily-note": "basename_only"}
     assert {t: d.cause for t, d in view.adds.items()} == {"people/carol": "manual_link"}
     assert view.page is None and view.summary == "server −1/+1"
@@ -79,7 +88,7 @@ def test_one_server_page_compared_with_its_text() -> None:
 
 def test_a_stored_row_without_link_source_is_not_called_manual() -> None:
     """The page's copy states no such link: an edge gbrain's extractor kept (it only adds)."""
-    view = compare_page("a", "no links", [], ["b"], ["a", "b"])
+    view = compare_page("a", "no links", [], ["b"], ["a", "b"], GBRAIN)
     assert [d.cause for d in view.adds.values()] == ["stale_links"]
 
 
@@ -89,9 +98,28 @@ def test_the_auditor_gives_what_comparing_over_every_page_gives() -> None:
     pages = [f"notes/p{i:03d}" for i in range(300)] + ["archive/p005", "Other/P 007"]
     stated = [link(f"p{i:03d}", f"notes/p{i:03d}", "basename") for i in range(1, 12)]
     stored = [ServerLink(f"notes/p{i:03d}", "links", "markdown") for i in range(8, 20)]
-    auditor = PageAuditor(pages)
+    auditor = PageAuditor(pages, GBRAIN)
     assert "archive/p005" in auditor.relevant("notes/p000", stated, stored)
     fast = auditor.compare("notes/p000", "text", stated, stored)
-    full = compare_page("notes/p000", "text", stated, stored, pages)
+    full = compare_page("notes/p000", "text", stated, stored, pages, GBRAIN)
     assert fast == full and fast.summary == "server −7/+8"
     assert fast.lacks["notes/p005"].cause == "ambiguous_basename"
+
+
+def test_a_server_brain_views_a_page_through_the_importer_its_source_models(
+    tmp_path: Path,
+) -> None:
+    """`Brain.page_view` asks the source for the model of its server's importer
+    (`ImportedServer`): an MCP source offers gbrain's; a folder has no server to compare."""
+    bundle = write_pages(tmp_path / "brain", {"a": "See [[b]].\n", "b": "# B\n"})
+    with serve_bundle(bundle) as server:
+        source = open_source(server.url)
+        assert isinstance(source, ImportedServer) and source.importer() is GBRAIN
+        brain = Brain(source, cache_dir=False)
+        try:
+            view = brain.page_view("a")
+        finally:
+            brain.close()
+    assert view is not None and view.agrees and view.summary == "server −0/+0"
+    folder = Brain(BundleSource(bundle), cache_dir=False)
+    assert not isinstance(folder.source, ImportedServer) and folder.page_view("a") is None

@@ -441,10 +441,13 @@ class Brain:
 
     def page_view(self, slug: str, text: str | None = None) -> PageView | None:
         """The audit's view of `slug` (`core.audit.page`): the links its text states
-        against the ones the server stores, or None when no server graph answers.
+        against the ones the server stores, or None when no server graph answers (or the
+        source has no model of the importer that loaded its server, `ImportedServer`).
         Builds the index if needed; `text` is the page's body (fetched when None)."""
+        from okf_explorer.core.audit.model import ImportedServer
+
         served = self._server()
-        if served is None:
+        if served is None or not isinstance(self.source, ImportedServer):
             return None
         served.check_root(slug)
         stored = served.stored_links(slug)
@@ -457,7 +460,7 @@ class Brain:
             if self._auditor is None or self._auditor[0] is not index:
                 from okf_explorer.core.audit.page import PageAuditor
 
-                self._auditor = (index, PageAuditor(index.pages))
+                self._auditor = (index, PageAuditor(index.pages, self.source.importer()))
             auditor = self._auditor[1]
         return auditor.compare(slug, text, stated, stored)
 

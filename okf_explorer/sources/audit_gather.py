@@ -1,5 +1,10 @@
-"""Gather both sides of an audit (`core.audit.compare`): the folder's graph through our one
-resolver, the server's through `list_pages` (paged) and `get_backlinks` (or
+"""The audit of a folder against the gbrain-compatible server loaded from it
+(`core.audit.compare`, judged through gbrain's importer, `sources.gbrain.importer.GBRAIN`):
+both sides gathered, then compared. `compare`, `choose_naming` and `server_names` are
+the core's, with that model.
+
+The folder's side (`files_side`) is its link index through our one resolver, pages named
+as the server names them; the server's is `list_pages` (paged) and `get_backlinks` (or
 `get_links`) of every page, in JSON-RPC batches, `concurrency` POSTs in flight on the
 client's keep-alive pool. (`traverse_graph` cannot answer many pages at once safely:
 gbrain walks every path, with a per-path visited set, so deep walks explode on dense
@@ -16,26 +21,30 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
-from okf_explorer.core.audit.compare import run_compare
-from okf_explorer.core.audit.files import files_side
+from okf_explorer.core.audit import compare as audit
+from okf_explorer.core.audit import model as audit_model
 from okf_explorer.core.audit.model import (
     Difference,
+    FileLink,
+    FilePage,
     FilesSide,
     Naming,
     ServedPage,
     ServerSide,
     StoredLink,
-    choose_naming,
 )
 from okf_explorer.core.errors import OkfError, ProtocolError
 from okf_explorer.core.index.build import build_index
+from okf_explorer.core.index.model import LinkIndex
 from okf_explorer.core.pages import Page
 from okf_explorer.sources.folder.bundle import BundleSource
+from okf_explorer.sources.gbrain.importer import GBRAIN
 from okf_explorer.sources.gbrain.source import McpSource
 
 LIST_LIMIT = 100
@@ -81,6 +90,21 @@ class AuditRun:
         return len({(x.page, x.target) for x in self.server.links if x.page != x.target})
 
 
+def compare(files: FilesSide, server: ServerSide, **options: Any) -> list[Difference]:
+    """`core.audit.compare.compare` through gbrain's importer (its `options` too)."""
+    return audit.compare(files, server, GBRAIN, **options)
+
+
+def choose_naming(file_slugs: Iterable[str], server_slugs: Iterable[str]) -> Naming:
+    """`core.audit.model.choose_naming` against gbrain's naming."""
+    return audit_model.choose_naming(file_slugs, server_slugs, GBRAIN)
+
+
+def server_names(file_slugs: Iterable[str], naming: Naming) -> dict[str, str]:
+    """`core.audit.model.server_names` with gbrain's naming."""
+    return audit_model.server_names(file_slugs, naming, GBRAIN)
+
+
 def run_audit(folder: Path, server: McpSource, *, concurrency: int = 4) -> AuditRun:
     """Read `folder` and `server`, and compare them (`core.audit.compare.compare`)."""
     started = time.perf_counter()
@@ -122,14 +146,85 @@ def run_audit(folder: Path, server: McpSource, *, concurrency: int = 4) -> Audit
     read_at = time.perf_counter()
     served = ServedPages(server)
     run.renamed = served.renamed(({x.target for x in files.links} | set(files.pages)) - set(pages))
-    run.differences, audit = run_compare(
-        files, side, server_text=served, prefetch=served.prefetch, renamed=run.renamed
+    run.differences, ran = audit.run_compare(
+        files, side, GBRAIN, server_text=served, prefetch=served.prefetch, renamed=run.renamed
     )
-    run.settings, run.evidence = audit.settings, audit.evidence
+    run.settings, run.evidence = ran.settings, ran.evidence
     run.gbrain = naming == "gbrain" or server.transport.server_info.get("name") == "gbrain"
     done = time.perf_counter()
     run.seconds = {"server": listed - started, "files": read_at - listed, "compare": done - read_at}
     return run
+
+
+def files_side(
+    index: LinkIndex,
+    texts: Mapping[str, str],
+    naming: Naming,
+    private: frozenset[str] = frozenset(),
+    frontmatter: Mapping[str, tuple[Mapping[str, Any], str | None]] | None = None,
+    errors: Mapping[str, str] | None = None,
+    first_lines: Mapping[str, int] | None = None,
+) -> FilesSide:
+    """The files' side of an audit from the folder's link index: readable pages keyed by
+    the server's name (`naming`), `texts` their bodies (slug → body without
+    frontmatter), and every resolved, existing edge, typed ones included (an incoming
+    relation runs from its target to the page stating it). Dangling links are left
+    out: a server never stores them. When two files map to one server slug, the first
+    keeps it and the other is a page `skipped` under its own slug. `private` holds the
+    slugs of pages marked `visibility: private`; `frontmatter` each page's frontmatter
+    and type (slug → (frontmatter, type)), for what gbrain reads there; `errors` why a
+    page's frontmatter is not valid YAML (slug → reason); `first_lines` the file line of
+    each body's first line (line numbers in fixes are the file's)."""
+    names = server_names(index.pages, naming)
+    stated = frontmatter or {}
+    twins: set[str] = set()
+    """Files skipped for another of the same slug: their links stay theirs (the page's
+    own difference stands for them); links to them reach the slug's page."""
+    pages: dict[str, FilePage] = {}
+    for slug, info in index.pages.items():
+        if not info.readable:
+            continue
+        name = names[slug]
+        path = slug + ".md"
+        skipped = audit_model.skip_reason(path, naming, GBRAIN)
+        if skipped is None and name in pages:  # the first file keeps the slug
+            kept = pages[name]
+            reason = f"two files map to the slug {name} (also {kept.path})"
+            pages[name] = replace(kept, twin=path)
+            pages[slug] = FilePage(
+                path=path, text=texts.get(slug, ""), skipped=reason, twin=kept.path
+            )
+            twins.add(slug)
+            continue
+        fields, page_type = stated.get(slug, ({}, None))
+        pages[name] = FilePage(
+            path=path,
+            text=texts.get(slug, ""),
+            skipped=skipped,
+            private=slug in private,
+            frontmatter=fields,
+            page_type=page_type,
+            frontmatter_error=(errors or {}).get(slug),
+            first_line=(first_lines or {}).get(slug, 1),
+        )
+    links: list[FileLink] = []
+    for slug, resolved in index.forward.items():
+        for link in resolved:
+            if not link.exists or slug not in names or link.to not in names:
+                continue
+            frm, to = (link.to, slug) if link.incoming else (slug, link.to)
+            links.append(
+                FileLink(
+                    page=frm if frm in twins else names[frm],
+                    target=names[to],
+                    written=link.target,
+                    kind=link.kind,
+                    rule=link.rule,
+                    rel=link.rel,
+                    ambiguous=link.ambiguous,
+                )
+            )
+    return FilesSide(pages=pages, links=links)
 
 
 @dataclass

@@ -44,9 +44,9 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from okf_explorer.core.audit.gbrain_model import gbrain_slug
 from okf_explorer.sources.audit_gather import list_server_pages, server_links
 from okf_explorer.sources.factory import open_source
+from okf_explorer.sources.gbrain.importer import gbrain_slug
 from okf_explorer.sources.gbrain.source import McpSource
 from tests.gbrain_peer import (
     GbrainPeer,

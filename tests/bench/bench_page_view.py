@@ -18,6 +18,7 @@ from timing import best
 from okf_explorer.core.audit.page import PageAuditor, compare_page
 from okf_explorer.core.index.model import ResolvedLink
 from okf_explorer.core.port import ServerLink
+from okf_explorer.sources.gbrain.importer import GBRAIN
 
 
 def brain(pages: int, links: int) -> tuple[list[str], list[ResolvedLink], list[str]]:
@@ -41,7 +42,7 @@ def main() -> None:
     pages = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
     links = int(sys.argv[2]) if len(sys.argv) > 2 else 40
     slugs, stated, stored = brain(pages, links)
-    auditor = PageAuditor(slugs)
+    auditor = PageAuditor(slugs, GBRAIN)
     table = best(1, lambda: auditor.relevant("notes/p000000", [], []))
     view = auditor.compare("notes/p000000", "text", stated, stored)
     per_view = best(5, lambda: auditor.compare("notes/p000000", "text", stated, stored))
@@ -49,8 +50,9 @@ def main() -> None:
     print(f"file-name table (once per index): {table * 1000:.0f} ms")
     print(f"one page view: {per_view * 1000:.1f} ms")
     if len(slugs) <= 20_000:
-        full = compare_page("notes/p000000", "text", stated, stored, slugs)
-        every = best(1, lambda: compare_page("notes/p000000", "text", stated, stored, slugs))
+        args = ("notes/p000000", "text", stated, stored, slugs, GBRAIN)
+        full = compare_page(*args)
+        every = best(1, lambda: compare_page(*args))
         print(f"compare over every page: {every * 1000:.0f} ms; same view: {full == view}")
 
 

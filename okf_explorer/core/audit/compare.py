@@ -1,16 +1,17 @@
 """The audit: the graph the files state against the graph a server stores, every
 difference with a cause decided from evidence (`okf-explorer audit`, issue 12).
 
-`compare(files, server, server_text=...) -> list[Difference]` is pure: the
-gathering (reading the folder, calling the server) lives in `sources.audit_gather`.
-Both sides name pages as the server does (`choose_naming`, `server_names`): gbrain
-lowercases and hyphenates paths (`core.audit.gbrain_model.gbrain_slug`); our own `serve`
-keeps them as they are.
+`compare(files, server, importer, server_text=...) -> list[Difference]` is pure: the
+gathering (reading the folder, calling the server) lives in `sources.audit_gather`,
+which hands it the model of the server's importer (`core.audit.model.ServerImporter`;
+gbrain's is `sources.gbrain.importer`). Both sides name pages as the server does
+(`choose_naming`, `server_names`): gbrain lowercases and hyphenates paths; our own
+`serve` keeps them as they are.
 
-Causes come from running gbrain's own extraction steps (`core.audit.extract`, a port
-checked against its extractor) on the server's copy of the page and on the file, under
-the settings the server was extracted with. Those settings are decided from evidence
-only they explain (`Audit.settings`): an edge gbrain makes only with
+Causes come from running the importer's own extraction steps (`LinkReader.candidates`,
+for gbrain a port checked against its extractor) on the server's copy of the page and
+on the file, under the settings the server was extracted with. Those settings are
+decided from evidence only they explain (`Audit.settings`): an edge gbrain makes only with
 `link_resolution.global_basename` (or `--include-frontmatter`) that the server holds
 says on; such edges missing say off; none, or both kinds, say unknown, and a fix that
 depends on the setting then names both ways.
@@ -68,32 +69,25 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
 from urllib.parse import unquote
 
-from okf_explorer.core.audit.extract import (
-    FRONTMATTER_FIELDS,
+from okf_explorer.core.audit.model import (
     GLOBAL_BASENAME,
     INCLUDE_FRONTMATTER,
     Candidate,
-    GbrainNames,
-    code_pairs,
-    field_names,
-    made_with,
-    page_candidates,
-    unwrap_wikilink,
-)
-from okf_explorer.core.audit.model import (
     Difference,
     FileLink,
     FilePage,
     FilesSide,
+    LinkReader,
     Naming,
     ServedPage,
+    ServerImporter,
     ServerSide,
     Side,
     StoredLink,
     choose_naming,
+    made_with,
     server_names,
     skip_reason,
 )
@@ -109,6 +103,7 @@ __all__ = [
     "FilesSide",
     "Naming",
     "ServedPage",
+    "ServerImporter",
     "ServerSide",
     "Side",
     "StoredLink",
@@ -196,14 +191,15 @@ ServerText = Callable[[str], "ServedPage | str | None"]
 
 @dataclass
 class Audit:
-    """One comparison: both sides, gbrain's reading of each page (the server's copy and
-    the file, cached), and the settings decided from evidence."""
+    """One comparison: both sides, the importer's reading of each page (the server's copy
+    and the file, cached), and the settings decided from evidence."""
 
     files: FilesSide
     server: ServerSide
+    importer: ServerImporter
     server_text: ServerText
     prefetch: Callable[[Iterable[str]], None]
-    names: GbrainNames = field(init=False)
+    names: LinkReader = field(init=False)
     settings: dict[str, bool | None] = field(default_factory=dict)
     evidence: dict[str, tuple[int, int]] = field(default_factory=dict)
     """setting → (edges that say on, edges that say off)"""
@@ -213,7 +209,7 @@ class Audit:
     _spans: dict[str, list[WikiSpan]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.names = GbrainNames(frozenset(self.server.pages), self.server.titles)
+        self.names = self.importer.reader(frozenset(self.server.pages), self.server.titles)
         for link in self.files.links:
             self.links_of.setdefault(link.page, []).append(link)
 
@@ -228,29 +224,28 @@ class Audit:
         return answer
 
     def file_candidates(self, page: str) -> list[Candidate]:
-        """gbrain's candidates on the file's text (its frontmatter as gbrain stores it)."""
+        """The importer's candidates on the file's text (its frontmatter as it stores it)."""
         if page not in self._file:
             found = self.files.pages.get(page)
             frontmatter = {}
             if found is not None:
                 frontmatter = {k: v for k, v in found.frontmatter.items() if k not in HIDDEN_KEYS}
             page_type = self.server.types.get(page) or (found.page_type if found else None)
-            self._file[page] = page_candidates(
-                page, self.text(page), self.names, frontmatter=frontmatter, page_type=page_type
+            self._file[page] = self.names.candidates(
+                page, self.text(page), frontmatter=frontmatter, page_type=page_type
             )
         return self._file[page]
 
     def served_candidates(self, page: str) -> list[Candidate] | None:
-        """gbrain's candidates on the server's copy of the page (None: no copy)."""
+        """The importer's candidates on the server's copy of the page (None: no copy)."""
         if page not in self._served:
             served = self.served(page)
             self._served[page] = (
                 None
                 if served is None
-                else page_candidates(
+                else self.names.candidates(
                     page,
                     served.text,
-                    self.names,
                     frontmatter=served.frontmatter,
                     page_type=served.page_type or self.server.types.get(page),
                 )
@@ -267,7 +262,7 @@ class Audit:
         return served is not None and served.text.split() != self.text(page).split()
 
     def made(self, candidates: Iterable[Candidate], pair: tuple[str, str]) -> bool | None:
-        """Whether gbrain makes the edge `pair` from `candidates` under the settings:
+        """Whether the importer makes the edge `pair` from `candidates` under the settings:
         True, None (only with a setting that is unknown) or False."""
         best: bool | None = False
         for candidate in candidates:
@@ -283,6 +278,7 @@ class Audit:
 def compare(
     files: FilesSide,
     server: ServerSide,
+    importer: ServerImporter,
     *,
     server_text: ServerText = lambda slug: None,
     prefetch: Callable[[Iterable[str]], None] = lambda slugs: None,
@@ -290,7 +286,8 @@ def compare(
     frontmatter_extracted: bool | None = None,
     renamed: Mapping[str, str] | None = None,
 ) -> list[Difference]:
-    """Every difference between the two sides, each with its cause (module docstring).
+    """Every difference between the two sides, each with its cause (module docstring),
+    judged through the model of the server's `importer`.
 
     `server_text(slug)` gives the server's copy of a page (a `ServedPage`, or only its
     body) or None; `prefetch(slugs)` may read many at once first. `global_basename` /
@@ -300,6 +297,7 @@ def compare(
     return run_compare(
         files,
         server,
+        importer,
         server_text=server_text,
         prefetch=prefetch,
         global_basename=global_basename,
@@ -311,6 +309,7 @@ def compare(
 def run_compare(
     files: FilesSide,
     server: ServerSide,
+    importer: ServerImporter,
     *,
     server_text: ServerText = lambda slug: None,
     prefetch: Callable[[Iterable[str]], None] = lambda slugs: None,
@@ -324,7 +323,7 @@ def run_compare(
             files,
             links=[replace(x, target=renamed.get(x.target, x.target)) for x in files.links],
         )
-    audit = Audit(files, server, server_text, prefetch)
+    audit = Audit(files, server, importer, server_text, prefetch)
     found = _page_differences(files, server, renamed or {})
     absent = {d.page for d in found}
     stated: dict[tuple[str, str], list[FileLink]] = defaultdict(list)
@@ -397,7 +396,7 @@ def _decide(audit: Audit, setting: str) -> bool | None:
 
 
 def _only_with(
-    candidates: list[Candidate], setting: str, names: GbrainNames
+    candidates: list[Candidate], setting: str, names: LinkReader
 ) -> set[tuple[str, str, str]]:
     """The stored edges (page, target, link_source) `candidates` give only with `setting`."""
     held = [c for c in candidates if names.holds(c) and c.page != c.target]
@@ -500,30 +499,18 @@ def _field_cause(link: FileLink, audit: Audit, said: Callable[..., Difference]) 
         return said("frontmatter_only")
     if stated and GLOBAL_BASENAME in stated[0].needs:
         return said("basename_only")
-    value = [c for c in own if c.link_type == link.rel and _value(c) == link.written]
+    value = [c for c in own if c.link_type == link.rel and _value(c, audit) == link.written]
     where = ", ".join(dict.fromkeys(c.target if c.target != link.page else c.page for c in value))
     stated_at = audit.files.pages.get(link.page)
-    name = _field_of(stated_at.frontmatter if stated_at else {}, link.rel, link.written)
+    name = audit.importer.field_stating(
+        stated_at.frontmatter if stated_at else {}, link.rel, link.written
+    )
     detail = f"gbrain resolves `{name}: {link.written}` to " + (where or "no page")
     return said("field_unresolved", detail, fixed=_slug_value(link.target, audit))
 
 
-def _field_of(frontmatter: Mapping[str, Any], rel: str, written: str) -> str:
-    """The gbrain field of `frontmatter` that states `written` with relation `rel`."""
-    for rule in FRONTMATTER_FIELDS:
-        if rule.link_type != rel:
-            continue
-        for name in rule.fields:
-            values = frontmatter.get(name)
-            if values is not None and any(
-                unwrap_wikilink(v).strip() == written for v in field_names(values)
-            ):
-                return name
-    return rel
-
-
-def _value(candidate: Candidate) -> str:
-    return unwrap_wikilink(candidate.written).strip()
+def _value(candidate: Candidate, audit: Audit) -> str:
+    return audit.importer.field_value(candidate.written)
 
 
 def _slug_value(target: str, audit: Audit) -> str:
@@ -541,7 +528,7 @@ def _form_cause(link: FileLink, audit: Audit, said: Callable[..., Difference]) -
     spans = [s for s in audit.spans(page) if s.target == link.written and _same_kind(s, link)]
     candidates = audit.file_candidates(page)
     if spans:
-        pairs = code_pairs(text)
+        pairs = audit.importer.code_spans(text)
         hidden = [next((p for p in pairs if p[0] <= s.start < p[1]), None) for s in spans]
         if all(hidden):
             start, end = hidden[0]  # type: ignore[misc]
@@ -563,7 +550,7 @@ def _form_cause(link: FileLink, audit: Audit, said: Callable[..., Difference]) -
     else:  # not found as written (the text changed): judge the form alone
         text = f"[link]({link.written})" if link.kind == "markdown" else f"[[{link.written}]]"
         spans = link_spans(text)
-        candidates = page_candidates(page, text, audit.names)
+        candidates = audit.names.candidates(page, text)
     read = [c for c in candidates if c.origin == "link" and any(_overlaps(c, s) for s in spans)]
     by_name = [c for c in read if c.target == target and GLOBAL_BASENAME in c.needs]
     if by_name:
@@ -616,7 +603,7 @@ def _server_only(rows: list[StoredLink], audit: Audit) -> Difference:
     if candidate.origin == "prose":
         return said("prose_path", "", target)
     if candidate.origin == "field":
-        value = _value(candidate)
+        value = _value(candidate, audit)
         detail = f"gbrain resolves `{candidate.field}: {value}` to {target}"
         return _difference(
             page, target, value, "field_unresolved", "server", detail,

@@ -10,7 +10,8 @@ Two ways to get one:
 - `compare_page`: a brain over a server (no folder). The page's text is the
   server's own body (scanned into the index); its links, resolved by our resolver
   against the server's slugs, are compared with what the server's graph answers
-  for that page. Page names are the server's on both sides.
+  for that page, through the model of the server's importer (the source's
+  `ImportedServer.importer`). Page names are the server's on both sides.
 
 Only outgoing edges count (the links a page states): `server −N/+M` says the server
 lacks N of them and holds M the text does not state; a pair on both sides with
@@ -19,17 +20,16 @@ other relations is listed apart (`differs`).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from okf_explorer.core.audit.compare import compare
-from okf_explorer.core.audit.gbrain_model import gbrain_slug, normalize_basename
 from okf_explorer.core.audit.model import (
     Difference,
     FileLink,
     FilePage,
     FilesSide,
+    ServerImporter,
     ServerSide,
     StoredLink,
 )
@@ -146,21 +146,6 @@ class RunViews:
         return self.names.get(slug, slug)
 
 
-_ASCII_DROPPED = re.compile(r"[^a-z0-9\-\s]")
-_WHITESPACE = re.compile(r"\s+")
-
-
-def _tail_keys(name: str) -> tuple[str, ...]:
-    """The keys gbrain's file-name index files `name`'s last segment under (as
-    `audit_gbrain.basename_index`: raw, lowercase, normalised), the ASCII case fast."""
-    tail = name.strip().rsplit("/", 1)[-1]
-    if tail.isascii():
-        normal = _WHITESPACE.sub("-", _ASCII_DROPPED.sub("", tail.lower()).strip())
-    else:
-        normal = normalize_basename(tail)
-    return tuple(key for key in dict.fromkeys((tail, tail.lower(), normal)) if key)
-
-
 class PageAuditor:
     """`compare_page` for the pages of one index, with the file-name table built once.
 
@@ -170,15 +155,16 @@ class PageAuditor:
     written), so a view costs what its links cost, not what the brain costs.
     """
 
-    def __init__(self, pages: Iterable[str]) -> None:
+    def __init__(self, pages: Iterable[str], importer: ServerImporter) -> None:
         self.pages = frozenset(pages)
+        self.importer = importer
         self._tails: dict[str, list[str]] | None = None
 
     def _by_tail(self) -> dict[str, list[str]]:
         if self._tails is None:
             tails: dict[str, list[str]] = {}
             for page in sorted(self.pages):
-                for key in _tail_keys(page):
+                for key in self.importer.file_name_keys(page):
                     tails.setdefault(key, []).append(page)
             self._tails = tails
         return self._tails
@@ -190,16 +176,17 @@ class PageAuditor:
         tails = self._by_tail()
         found = dict.fromkeys([slug, *(link.to for link in stated), *map(str, stored)])
         for link in stated:
-            for written in (link.target, gbrain_slug(link.target)):
+            for written in (link.target, self.importer.page_name(link.target)):
                 name = written[:-3] if written.lower().endswith(".md") else written
-                for key in _tail_keys(name):
+                for key in self.importer.file_name_keys(name):
                     found.update(dict.fromkeys(tails.get(key, ())))
         return [page for page in found if page in self.pages or page == slug]
 
     def compare(
         self, slug: str, text: str, stated: Sequence[ResolvedLink], stored: Sequence[str]
     ) -> PageView:
-        return compare_page(slug, text, stated, stored, self.relevant(slug, stated, stored))
+        pages = self.relevant(slug, stated, stored)
+        return compare_page(slug, text, stated, stored, pages, self.importer)
 
 
 def compare_page(
@@ -208,11 +195,12 @@ def compare_page(
     stated: Sequence[ResolvedLink],
     stored: Sequence[str],
     pages: Iterable[str],
+    importer: ServerImporter,
 ) -> PageView:
     """Page `slug` of a server brain: the links its text states (`stated`, the index's
     resolved links) against what the server's graph answers for it (`stored`, plain
     slugs or `ServerLink`s), the server's pages in `pages` (all of them, or those
-    `PageAuditor.relevant` picks)."""
+    `PageAuditor.relevant` picks), through the model of the server's `importer`."""
     known = dict.fromkeys(pages)
     known[slug] = None
     # every page on both sides, so only this page's edges can differ (no page-level ones)
@@ -237,5 +225,6 @@ def compare_page(
         )
         for link in stored
     ]
-    found = compare(files, ServerSide(pages=known, links=rows), server_text=lambda _: text)
+    served = ServerSide(pages=known, links=rows)
+    found = compare(files, served, importer, server_text=lambda _: text)
     return view_of(slug, (d for d in found if d.page == slug), {})

@@ -82,6 +82,8 @@ from okf_explorer.sources.gbrain.transport import JsonRpcTransport
 if TYPE_CHECKING:
     import httpx
 
+    from okf_explorer.core.audit.model import ServerImporter
+
 __all__ = ["McpServerGraph", "McpSource", "relation_of_type"]
 
 log = logging.getLogger(__name__)
@@ -341,6 +343,14 @@ class McpSource:
         if not isinstance(rows, list):
             raise ProtocolError(f"{self._label} answered search unexpectedly")
         return [row for row in rows if isinstance(row, dict) and isinstance(row.get("slug"), str)]
+
+    def importer(self) -> ServerImporter:
+        """The model of the importer that loaded the server (`ImportedServer`), for the
+        audit: gbrain's (our own `serve` names pages as they are, which the audit tells
+        from the listing)."""
+        from okf_explorer.sources.gbrain.importer import GBRAIN
+
+        return GBRAIN
 
     def server_graph(self) -> ServerGraph | None:
         """The server's stored graph from the graph tools it lists (`sources.gbrain.graph`), or None

@@ -77,8 +77,7 @@ class ServerComparison:
 
     def _runs(self) -> RunViews:
         """The whole audit, run once (blocking)."""
-        from okf_explorer.core.audit.model import server_names
-        from okf_explorer.sources.audit_gather import run_audit
+        from okf_explorer.sources.audit_gather import run_audit, server_names
 
         with self._lock:
             if self._run is None:

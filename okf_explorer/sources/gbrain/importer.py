@@ -1,9 +1,25 @@
-"""gbrain's link extraction, as its code does it, so the audit can tell why an edge is
-on one side only by running the same steps on the same text.
+"""gbrain's importer, as its code does it: how `gbrain import` names and skips a folder's
+files, and how `gbrain extract links` reads a page's links, so the audit
+(`core.audit.compare`) can tell why an edge is on one side only by running the same
+steps on the same text. `GBRAIN` is the model the audit takes (`core.audit.model.ServerImporter`).
 
-A port of gbrain 0.46.28 (garrytan/gbrain at 01aab110, MIT) `extractPageLinks` on the
-DB path (`gbrain extract links --source db`), checked against the real extractor by
-tests/test_audit_extract.py:
+A model of gbrain 0.46.28 (garrytan/gbrain at 01aab110, read from its source, MIT):
+
+- **Page names** (`gbrain_slug`, its `slugifyPath`): the path without `.md`/`.mdx`,
+  each segment NFD-folded (accents and Hebrew points dropped), lowercased, every
+  character but letters, marks, digits, `.`, `_`, `-` and whitespace dropped,
+  whitespace runs turned into `-`, hyphen runs collapsed, edge hyphens stripped.
+  Dots are kept (`devbox.json`), unlike our own `slugify`.
+- **Files import skips** (`import_skip_reason`, its `SYNC_SKIP_FILES`, `pruneDir`,
+  `hasMalformedPathSegment`): `schema.md`, `index.md`, `log.md`, `README.md`,
+  `RESOLVER.md`; anything under a folder starting with `.`, named `node_modules`,
+  `vendor`, `dist`, `build`, `venv` or ending in `.raw`; names with brackets or
+  control characters; names that slugify to nothing.
+- **File-name index** (`basename_index`, `basename_matches`, its `buildBasenameIndex`):
+  raw, lowercase and normalised last segment → slugs.
+
+Its link extraction is a port of `extractPageLinks` on the DB path (`gbrain extract
+links --source db`), checked against the real extractor by tests/test_audit_extract.py:
 
 - **Code stripping** (`strip_code`, its `stripCodeBlocks`): a run of three backticks
   pairs with the *next* three backticks anywhere in the text, whatever stands
@@ -32,24 +48,119 @@ can be traced to the written link that explains it.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from okf_explorer.core.audit.gbrain_model import (
-    ENTITY_FOLDERS,
-    basename_index,
-    basename_matches,
-    gbrain_slug,
-    normalize_basename,
-)
+from okf_explorer.core.audit.model import GLOBAL_BASENAME, INCLUDE_FRONTMATTER, Candidate
 
-GLOBAL_BASENAME = "global_basename"
-"""The setting `link_resolution.global_basename` (bare `[[name]]` by file name)."""
-INCLUDE_FRONTMATTER = "include_frontmatter"
-"""`gbrain extract links --include-frontmatter` (frontmatter fields become edges)."""
-Setting = Literal["global_basename", "include_frontmatter"]
-Origin = Literal["link", "prose", "field"]
+SKIPPED_FILE_NAMES = ("schema.md", "index.md", "log.md", "README.md", "RESOLVER.md")
+PRUNED_FOLDER_NAMES = frozenset({"node_modules", "vendor", "dist", "build", "venv", ".raw"})
+ENTITY_FOLDERS = frozenset(
+    [
+        "people",
+        "companies",
+        "meetings",
+        "concepts",
+        "deal",
+        "civic",
+        "project",
+        "projects",
+        "source",
+        "media",
+        "yc",
+        "tech",
+        "finance",
+        "personal",
+        "openclaw",
+        "entities",
+        "reference",
+    ]
+)
+"""gbrain's `DIR_PATTERN`: `[[dir/…]]` in these folders is read as the literal slug only
+(its pass 2b), never slugified or matched by suffix."""
+
+_HYPHENS = re.compile(r"-+")
+_WHITESPACE = re.compile(r"\s+")
+
+
+def slugify_segment(segment: str) -> str:
+    """One path segment as gbrain names it (its `slugifySegment`)."""
+    folded = "".join(
+        c
+        for c in unicodedata.normalize("NFD", segment)
+        if not ("\u0300" <= c <= "\u036f" or "\u0591" <= c <= "\u05c7")
+    )
+    kept = "".join(c for c in unicodedata.normalize("NFC", folded).lower() if _kept(c))
+    return _HYPHENS.sub("-", _WHITESPACE.sub("-", kept)).strip("-")
+
+
+def _kept(char: str) -> bool:
+    if char in "._-" or char.isspace():
+        return True
+    category = unicodedata.category(char)
+    return category in ("Ll", "Lm", "Lo") or category[0] in "MN"
+
+
+def gbrain_slug(path: str) -> str:
+    """The slug gbrain gives the file at `path` (relative; `.md` optional)."""
+    path = re.sub(r"\.mdx?$", "", path, flags=re.IGNORECASE).replace("\\", "/")
+    path = re.sub(r"^\.?/", "", path)
+    return "/".join(s for s in map(slugify_segment, path.split("/")) if s)
+
+
+def import_skip_reason(path: str) -> str | None:
+    """Why `gbrain import` skips the file at `path` (relative, with `.md`), or None."""
+    segments = path.split("/")
+    for segment in segments[:-1]:
+        if segment.startswith(".") or segment in PRUNED_FOLDER_NAMES or segment.endswith(".raw"):
+            return f"gbrain's import skips the folder {segment}/"
+    name = segments[-1]
+    if name.startswith("."):
+        return "gbrain's import skips hidden files"
+    if re.search(r"[\x00-\x1f]", path) or re.search(r"[\[\]]", path):
+        return "gbrain's import skips names with brackets or control characters"
+    if name in SKIPPED_FILE_NAMES:
+        return f"gbrain's import skips {name} files"
+    if not gbrain_slug(path):
+        return "the file name gives gbrain an empty slug"
+    return None
+
+
+def normalize_basename(name: str) -> str:
+    """gbrain's `normalizeBasename` (keys of its file-name index)."""
+    folded = "".join(c for c in unicodedata.normalize("NFD", name) if not "\u0300" <= c <= "\u036f")
+    kept = "".join(
+        c
+        for c in unicodedata.normalize("NFC", folded).lower()
+        if c == "-" or (_kept(c) and c not in "._")
+    )
+    return _WHITESPACE.sub("-", kept.strip())
+
+
+def basename_index(slugs: Iterable[str]) -> dict[str, list[str]]:
+    """gbrain's file-name index: raw, lowercase and normalised last segment → slugs."""
+    index: dict[str, list[str]] = {}
+    for slug in slugs:
+        tail = slug.rsplit("/", 1)[-1]
+        for key in dict.fromkeys((tail, tail.lower(), normalize_basename(tail))):
+            if key:
+                index.setdefault(key, []).append(slug)
+    return index
+
+
+def basename_matches(index: Mapping[str, list[str]], name: str) -> list[str]:
+    """What gbrain's file-name lookup answers for `name` (raw, then lower, then normalised)."""
+    name = name.strip()
+    if not name:
+        return []
+    hit = index.get(name) or index.get(name.lower()) or index.get(normalize_basename(name))
+    return sorted(hit or (), key=lambda s: (len(s), s))
+
+
+# -- link extraction -------------------------------------------------------------
+
 RefKind = Literal["markdown", "same_dir", "qualified", "wiki", "generic"]
 
 _DIRS = "(?:" + "|".join(sorted(ENTITY_FOLDERS, key=lambda d: -len(d))) + ")"
@@ -117,30 +228,6 @@ class Ref:
     end: int
     ups: int = 0
     source_id: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Candidate:
-    """One edge gbrain proposes for a page: `page` → `target` (before the existence
-    check), its `link_source`, the settings it `needs`, and its `origin`: the
-    written `ref` (a link), the prose span `start`/`end`, or the frontmatter
-    `field` and its `written` value."""
-
-    page: str
-    target: str
-    link_source: str
-    origin: Origin
-    written: str
-    needs: frozenset[str] = frozenset()
-    ref: Ref | None = None
-    start: int = -1
-    end: int = -1
-    field: str | None = None
-    link_type: str | None = None
-
-    @property
-    def pair(self) -> tuple[str, str]:
-        return self.page, self.target
 
 
 def strip_code(text: str) -> str:
@@ -324,6 +411,17 @@ class GbrainNames:
         """Its `resolveBasenameMatches(name)`."""
         return basename_matches(self._index, name)
 
+    def candidates(
+        self,
+        page: str,
+        text: str,
+        *,
+        frontmatter: Mapping[str, Any] | None = None,
+        page_type: str | None = None,
+    ) -> list[Candidate]:
+        """`page_candidates` of `page` over these pages."""
+        return page_candidates(page, text, self, frontmatter=frontmatter, page_type=page_type)
+
     def resolve(self, name: str, hints: tuple[str, ...]) -> str | None:
         """Its batch `makeResolver().resolve(name, dirHint)`: a slug-shaped name as is,
         `<hint>/<name>` by the file-name form, then the best title match (pg_trgm,
@@ -387,7 +485,7 @@ def _ref_candidates(page: str, ref: Ref, names: GbrainNames) -> Iterator[Candida
     def made(
         target: str, source: str = "markdown", needs: frozenset[str] = frozenset()
     ) -> Candidate:
-        return Candidate(page, target, source, "link", ref.target, needs, ref, ref.start, ref.end)
+        return Candidate(page, target, source, "link", ref.target, needs, ref.start, ref.end)
 
     if ref.kind == "same_dir":
         folders = page.split("/")[:-1]
@@ -487,10 +585,65 @@ def _field_candidates(
                 )  # fmt: skip
 
 
-def made_with(candidate: Candidate, settings: Mapping[str, bool | None]) -> bool | None:
-    """Whether gbrain makes `candidate` under `settings` (setting → on, off or unknown):
-    True, False, or None when it depends on a setting that is unknown."""
-    states = [settings.get(need) for need in candidate.needs]
-    if any(state is False for state in states):
-        return False
-    return None if any(state is None for state in states) else True
+# -- the model the audit takes ---------------------------------------------------
+
+
+def field_stating(frontmatter: Mapping[str, Any], rel: str, written: str) -> str:
+    """The gbrain field of `frontmatter` that states `written` with relation `rel`
+    (`rel` itself when none does)."""
+    for rule in FRONTMATTER_FIELDS:
+        if rule.link_type != rel:
+            continue
+        for name in rule.fields:
+            values = frontmatter.get(name)
+            if values is not None and any(
+                unwrap_wikilink(v).strip() == written for v in field_names(values)
+            ):
+                return name
+    return rel
+
+
+_ASCII_DROPPED = re.compile(r"[^a-z0-9\-\s]")
+
+
+def file_name_keys(name: str) -> tuple[str, ...]:
+    """The keys gbrain's file-name index files `name`'s last segment under (as
+    `basename_index`: raw, lowercase, normalised), the ASCII case fast."""
+    tail = name.strip().rsplit("/", 1)[-1]
+    if tail.isascii():
+        normal = _WHITESPACE.sub("-", _ASCII_DROPPED.sub("", tail.lower()).strip())
+    else:
+        normal = normalize_basename(tail)
+    return tuple(key for key in dict.fromkeys((tail, tail.lower(), normal)) if key)
+
+
+class GbrainImporter:
+    """gbrain's import and link extraction as the audit's `ServerImporter`."""
+
+    name = "gbrain"
+
+    def page_name(self, path: str) -> str:
+        return gbrain_slug(path)
+
+    def skip_reason(self, path: str) -> str | None:
+        return import_skip_reason(path)
+
+    def file_name_keys(self, name: str) -> tuple[str, ...]:
+        return file_name_keys(name)
+
+    def reader(self, slugs: frozenset[str], titles: Mapping[str, str]) -> GbrainNames:
+        return GbrainNames(slugs, titles)
+
+    def code_spans(self, text: str) -> list[tuple[int, int]]:
+        return code_pairs(text)
+
+    def field_value(self, written: str) -> str:
+        return unwrap_wikilink(written).strip()
+
+    def field_stating(self, frontmatter: Mapping[str, Any], rel: str, written: str) -> str:
+        return field_stating(frontmatter, rel, written)
+
+
+GBRAIN = GbrainImporter()
+"""The model of gbrain's importer (what `sources.audit_gather` and `McpSource.importer`
+hand the audit)."""
