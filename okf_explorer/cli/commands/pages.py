@@ -86,8 +86,6 @@ SUFFIX_FORMATS = {
     ".mmd": "mermaid",
     ".mermaid": "mermaid",
 }
-WRITTEN = {"wiki": "[[{}]]", "embed": "![[{}]]", "markdown": "({})"}
-"""How a link of each kind is written (the WRITTEN field of `links --explain`)."""
 
 
 def run_get(brain: Brain, args: argparse.Namespace) -> int:
@@ -206,7 +204,7 @@ def explain_lines(brain: Brain, edges: Iterable[Edge]) -> list[str]:
         if link is None:
             lines[frm, to] = f"{printable(frm)}\t-\t{printable(to)}\t-\n"
             continue
-        fields = [frm, WRITTEN[link.kind].format(link.target), link.to, link.rule]
+        fields = [frm, link.written, link.to, link.rule]
         if link.ambiguous:
             fields.extend(link.candidates)
         lines[frm, to] = "\t".join(map(printable, fields)) + "\n"

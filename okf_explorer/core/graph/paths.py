@@ -291,10 +291,6 @@ def no_path_message(query: PathQuery) -> str:
     return f"no path from {query.frm} to {query.to} (within {query.describe()})"
 
 
-WRITTEN = {"wiki": "[[{}]]", "embed": "![[{}]]", "markdown": "({})"}
-"""How a link of each kind is written (as `links --explain` shows it)."""
-
-
 @dataclass(frozen=True, slots=True)
 class HopDetail:
     """Why a hop exists: the page the link is written on, the target as written,
@@ -346,7 +342,7 @@ def _detail(
     if link is None:
         return HopDetail(written_on=linker)
     on = linked if link.incoming else linker
-    written = WRITTEN.get(link.kind, "{}").format(link.target)
+    written = link.written
     detail = HopDetail(on, written, link.rule, link.ambiguous)
     if link.rel != LINKS:
         return detail

@@ -20,6 +20,11 @@ from okf_explorer.core.pages import PageInfo
 ResolvedRow = tuple[str, str, LinkKind, ResolveRule, int, bool, tuple[str, ...], str, bool]
 """A `ResolvedLink` as plain values (`ResolvedLink.to_row`)."""
 
+WRITTEN: dict[str, str] = {"wiki": "[[{}]]", "embed": "![[{}]]", "markdown": "({})"}
+"""How a link of each kind is written: `[[t]]` wiki, `![[t]]` embed, `(t)` Markdown
+(`ResolvedLink.written`: the WRITTEN field of `links --explain`, a path hop's detail,
+the explorer's link subtitles)."""
+
 
 @dataclass(frozen=True, slots=True)
 class ResolvedLink:
@@ -49,6 +54,11 @@ class ResolvedLink:
     @property
     def exists(self) -> bool:
         return self.rule != "dangling"
+
+    @property
+    def written(self) -> str:
+        """The target as written, in its kind's syntax (`WRITTEN`)."""
+        return WRITTEN.get(self.kind, "{}").format(self.target)
 
     def to_row(self) -> ResolvedRow:
         """Every field as a plain tuple, in field order (see `from_row`)."""

@@ -15,8 +15,6 @@ from okf_explorer.core.graph.traverse import LINKS
 from okf_explorer.core.index.model import ResolvedLink
 
 Side = Literal["out", "in"]
-WRITTEN = {"wiki": "[[{}]]", "embed": "![[{}]]", "markdown": "({})"}
-"""How a link of each kind was written, for the subtitle."""
 
 
 @dataclass(slots=True)

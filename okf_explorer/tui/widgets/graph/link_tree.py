@@ -25,7 +25,6 @@ from okf_explorer.tui.failures import ReportsWorkers
 from okf_explorer.tui.legend import LINKS_LEGEND
 from okf_explorer.tui.okf_glyphs import row_badge
 from okf_explorer.tui.state.link_nodes import (
-    WRITTEN,
     LinkNode,
     Side,
     TreeLink,
@@ -378,8 +377,7 @@ class LinkTree(ReportsWorkers, Tree[LinkNode]):
             )
         if link is None:
             return " · ".join([f"{frm} → {to}", *typed])
-        written = WRITTEN[link.kind].format(link.target)
-        parts = [f"{frm} → {written}", *typed, f"rule {link.rule}"]
+        parts = [f"{frm} → {link.written}", *typed, f"rule {link.rule}"]
         if link.ambiguous:
             parts.append("ambiguous: " + ", ".join(link.candidates))
         if link.count > 1:
