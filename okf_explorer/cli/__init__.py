@@ -1,13 +1,13 @@
 """The `okf-explorer` command line (SPEC §6): `main` parses, runs, and reports.
 
 The grammar lives in `cli.parser`, the commands in `cli.commands` (one module per
-command family), the error reporting in `cli.reporting`; all logic lives in `core/`
-and `sources/`. Every failure becomes one line on stderr, `okf-explorer: <sentence>`,
-and an exit status: 1 for a failure (unreachable source, unknown page, auth, export),
-2 for bad arguments, 130 for Ctrl-C, 141 when the reader of our output went away
-(`| head`). Tracebacks only with `--debug`, and never a token. What we print about
-pages (names in errors, listings) shows control characters as escapes
-(`core.text_safety.printable`): a page name cannot drive the terminal.
+command family), what it writes and how it reports errors in `cli.reporting`; all
+logic lives in `core/` and `sources/`. Every failure becomes one line on stderr,
+`okf-explorer: <sentence>`, and an exit status: 1 for a failure (unreachable source,
+unknown page, auth, export), 2 for bad arguments, 130 for Ctrl-C, 141 when the reader
+of our output went away (`| head`). Tracebacks only with `--debug`, and never a token.
+What we print about pages (names in errors, listings) shows control characters as
+escapes (`core.text_safety.printable`): a page name cannot drive the terminal.
 """
 
 from __future__ import annotations

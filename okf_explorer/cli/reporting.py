@@ -1,10 +1,13 @@
-"""How the `okf-explorer` command line reports what went wrong (SPEC §6).
+"""What the `okf-explorer` command line writes, and how it reports what went wrong (SPEC §6).
 
-Every failure is one line on stderr, `okf-explorer: <sentence>`, with every secret
-this run may hold masked (`known_secrets`) and control characters shown as escapes
-(`core.text_safety.printable`), so neither a token nor a page name reaches the
-terminal raw. `--debug` adds the traceback, scrubbed the same way. Arguments a
-command cannot use raise `UsageError`, reported as argparse reports its own (exit 2).
+Command output goes to stdout as one write (`emit`; a big export a block at a time,
+`emit_pieces`), so a broken pipe stops it cleanly; a remark that is no error is one
+line on stderr (`note`). Every failure is one line on stderr, `okf-explorer: <sentence>`,
+with every secret this run may hold masked (`known_secrets`) and control characters
+shown as escapes (`core.text_safety.printable`), so neither a token nor a page name
+reaches the terminal raw. `--debug` adds the traceback, scrubbed the same way.
+Arguments a command cannot use raise `UsageError`, reported as argparse reports its own
+(exit 2).
 """
 
 from __future__ import annotations
@@ -46,6 +49,25 @@ def user_message(error: OkfError) -> str:
     if isinstance(error, PageNotFound) and "no page" not in message.lower():
         message = f"no page {error.slug!r}: {message}"
     return message
+
+
+def emit(text: str) -> None:
+    """Write command output to stdout (as one write, so a broken pipe stops it cleanly)."""
+    sys.stdout.write(text)
+
+
+def emit_pieces(pieces: Iterable[str]) -> None:
+    """Write output rendered in pieces to stdout a block at a time (an export of a
+    million edges is never held whole)."""
+    from okf_explorer.core.export.formats import text_blocks
+
+    for block in text_blocks(pieces):
+        sys.stdout.write(block)
+
+
+def note(message: str) -> None:
+    """A one-line remark on stderr that is not an error."""
+    sys.stderr.write(f"okf-explorer: {printable(message)}\n")
 
 
 def report(message: str, args: argparse.Namespace) -> None:

@@ -1,11 +1,13 @@
 """The command line's commands, one module per family: `run_command` checks what argparse
-could not, then hands the arguments to the command's family.
+could not, opens the brain the arguments name, then hands both to the command's family.
 
 - `pages`: get, list, links, export; `graph`: stats, path, walk; `search`: search,
   mentions; `save`; `validate`; `audit`; `serve`: serve, web, browse.
-- Most commands run over the `Brain` this module opens from the arguments (and closes);
-  `serve`, `web`, `validate` and `audit` open what they need themselves (another token,
-  a folder check first, two sources).
+- Most commands run over the `Brain` this module opens from the arguments (`open_brain`,
+  closed after); `serve`, `web`, `validate` and `audit` open what they need themselves
+  (another token, a folder check first, two sources).
+- The families find pages by the names typed here too: `fetch_page`, `resolve_name`
+  (a name that is no page suggests close ones), `note_unknown_relations`.
 - A family is imported when its command runs, so `links` never loads the exporters,
   the TUI or the audit.
 """
@@ -14,15 +16,18 @@ from __future__ import annotations
 
 import argparse
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
-from okf_explorer.cli.common import note, open_brain
-from okf_explorer.cli.reporting import UsageError
+from okf_explorer.cli.reporting import UsageError, note
+from okf_explorer.core.errors import PageNotFound
 from okf_explorer.core.graph.traverse import DEPTH_CAP, clamp_depth
 
 if TYPE_CHECKING:
     from okf_explorer.core.brain import Brain
+    from okf_explorer.core.okf.filter import OkfFilter
+    from okf_explorer.core.pages import Page
 
 OVER_A_BRAIN: dict[str, tuple[str, str]] = {
     "browse": ("serve", "run_browse"),
@@ -82,8 +87,6 @@ def check_arguments(args: argparse.Namespace) -> None:
     if hasattr(args, "depth"):
         args.depth = _clamped_depth(args.depth)
     if hasattr(args, "min_trust"):
-        from okf_explorer.cli.commands.pages import okf_filter_of
-
         args.okf_filter = okf_filter_of(args)
 
 
@@ -92,3 +95,67 @@ def _clamped_depth(depth: int) -> int:
     if clamped != depth:
         note(f"depth {depth} clamped to {clamped} (depth is 1 to {DEPTH_CAP})")
     return clamped
+
+
+def okf_filter_of(args: argparse.Namespace) -> OkfFilter:
+    """The filter `--status` / `--min-trust` ask for (semantics in `core.okf.filter`); an
+    unknown status or tier is a usage error (exit 2)."""
+    from okf_explorer.core.okf.filter import FilterError, OkfFilter, parse_statuses, parse_trust
+
+    try:
+        return OkfFilter(parse_statuses(args.status), parse_trust(args.min_trust))
+    except FilterError as error:
+        raise UsageError(getattr(args, "command_parser", None), str(error)) from None
+
+
+# --- the brain and its pages, by the names typed --------------------------------------
+
+
+def open_brain(args: argparse.Namespace, *, token_file: Path | None) -> Brain:
+    """The `Brain` over the source the arguments name (positional SRC wins)."""
+    from okf_explorer.core.brain import Brain
+    from okf_explorer.sources.factory import open_source
+
+    spec = getattr(args, "src", None) or args.source
+    source = open_source(spec, token_file=token_file, timeout=args.timeout)
+    try:
+        return Brain(source, scan=args.scan)
+    except BaseException:
+        source.close()
+        raise
+
+
+def fetch_page(brain: Brain, name: str) -> Page:
+    """The page `name` names: the exact slug first (no index needed), then resolution."""
+    try:
+        return brain.page(name)
+    except PageNotFound:
+        slug = brain.resolve_slug(name)
+        if slug is None:
+            raise not_found(brain, name) from None
+        if slug == name:
+            raise
+        return brain.page(slug)
+
+
+def resolve_name(brain: Brain, name: str) -> str:
+    """A user-typed page name → its slug, or `PageNotFound`."""
+    slug = brain.resolve_slug(name)
+    if slug is None:
+        raise not_found(brain, name)
+    return slug
+
+
+def not_found(brain: Brain, name: str) -> PageNotFound:
+    """`PageNotFound` for `name`, suggesting up to three close pages (typos happen)."""
+    close = brain.suggest(name)
+    detail = f"did you mean {' or '.join(close)}?" if close else ""
+    return PageNotFound(name, detail)
+
+
+def note_unknown_relations(brain: Brain, rels: Iterable[str]) -> None:
+    """A note naming the relations asked for that no edge has (a likely typo)."""
+    known = brain.relations()
+    missing = [rel for rel in dict.fromkeys(rels) if rel not in known]
+    if missing:
+        note(f"no edge has relation {', '.join(missing)} (relations here: {', '.join(known)})")

@@ -88,7 +88,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from okf_explorer.cli.common import emit, note, note_unknown_relations, resolve_name
+from okf_explorer.cli.commands import note_unknown_relations, resolve_name
+from okf_explorer.cli.reporting import emit, note
 from okf_explorer.core.graph.best_paths import WalkRow, path_text, weight_text
 from okf_explorer.core.graph.paths import K_CAP, MAX_HOPS_CAP, FoundPath, PathQuery, avoid_of
 from okf_explorer.core.text_safety import json_text, printable

@@ -50,24 +50,14 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from okf_explorer.cli.common import (
-    emit,
-    emit_pieces,
-    fetch_page,
-    note,
-    note_unknown_relations,
-    resolve_name,
-)
-from okf_explorer.cli.reporting import UsageError
+from okf_explorer.cli.commands import fetch_page, note_unknown_relations, resolve_name
+from okf_explorer.cli.reporting import UsageError, emit, emit_pieces, note
 from okf_explorer.core.errors import PageUnreadable
 from okf_explorer.core.graph.traverse import Direction, Edge
 from okf_explorer.core.okf.filter import (
-    FilterError,
     OkfFilter,
     filter_pages,
     filter_walk,
-    parse_statuses,
-    parse_trust,
 )
 from okf_explorer.core.text_safety import json_text, printable, printable_body
 
@@ -219,14 +209,6 @@ def unique_targets(edges: Iterable[Edge]) -> list[str]:
 # --- `--status S` / `--min-trust T` (semantics in `core.okf.filter`) -----------------
 # A filter needs each page's frontmatter: over a server (whose listing carries none)
 # the pages are read once, through the index.
-
-
-def okf_filter_of(args: argparse.Namespace) -> OkfFilter:
-    """The filter the options ask for; an unknown status or tier is a usage error (exit 2)."""
-    try:
-        return OkfFilter(parse_statuses(args.status), parse_trust(args.min_trust))
-    except FilterError as error:
-        raise UsageError(getattr(args, "command_parser", None), str(error)) from None
 
 
 def filtered_pages(brain: Brain, pages: Sequence[PageInfo], keep: OkfFilter) -> list[PageInfo]:

@@ -20,8 +20,8 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from okf_explorer.cli.common import emit, resolve_name
-from okf_explorer.cli.reporting import UsageError
+from okf_explorer.cli.commands import resolve_name
+from okf_explorer.cli.reporting import UsageError, emit
 from okf_explorer.core.port import SaveResult
 from okf_explorer.core.text_safety import json_text, printable
 

@@ -16,8 +16,8 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from okf_explorer.cli.common import note, open_brain
-from okf_explorer.cli.reporting import UsageError
+from okf_explorer.cli.commands import open_brain
+from okf_explorer.cli.reporting import UsageError, note
 
 if TYPE_CHECKING:
     from okf_explorer.core.brain import Brain

@@ -35,8 +35,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from okf_explorer.cli.common import emit, open_brain
-from okf_explorer.cli.reporting import UsageError
+from okf_explorer.cli.commands import open_brain
+from okf_explorer.cli.reporting import UsageError, emit
 from okf_explorer.core.okf.validate import CONSUMER_NOTE, ValidationReport, validate_brain
 from okf_explorer.core.text_safety import json_text, printable
 
