@@ -11,7 +11,8 @@ import pytest
 
 from okf_explorer.core.errors import ProtocolError
 from okf_explorer.core.port import ServerLink
-from okf_explorer.sources.gbrain.graph import graph_for, link_rows
+from okf_explorer.sources.gbrain.payloads import link_rows
+from okf_explorer.sources.gbrain.source import graph_for
 
 CONTEXT = "# Zettelkasten A method. See [config](devbox/devbox.json.md)."
 

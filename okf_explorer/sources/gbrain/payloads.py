@@ -16,14 +16,23 @@ Pure functions: no I/O, so the fault-injection tests and the source share them.
   section out moves whatever followed it in front of it; `split_is_exact` says when
   that cannot change the order in which links first appear (SPEC §3 forward-link
   order), so a scan can skip `content` (and the server its YAML dump) for most pages.
+- Graph rows (§4): each `get_links` / `get_backlinks` row (`plain_rows`) and each
+  one-hop `traverse_graph` row of either shape (`link_rows`: the *node* form
+  `{slug, depth, links: [{to_slug, link_type}]}`, the *edge* form `{from_slug, to_slug,
+  link_type, context, depth}`, rows possibly carrying a `direction`: from gbrain 0.48.1
+  a remote caller that names no direction gets edges of both, so only the edges that
+  leave, or reach, the page one hop away count) is a `ServerLink` carrying the row's
+  `link_type` as its relation (gbrain's generic `mentions` and its `wikilink_basename`,
+  or none, are `links`; any other type passes through), and its `link_source` and
+  `context` when the row has them.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from okf_explorer.core.errors import (
     AuthError,
@@ -35,7 +44,7 @@ from okf_explorer.core.errors import (
 from okf_explorer.core.links import extract_links
 from okf_explorer.core.okf.meta import summary as okf_summary
 from okf_explorer.core.pages import Page, PageInfo, is_reserved
-from okf_explorer.core.port import PageStub
+from okf_explorer.core.port import PageStub, ServerLink
 from okf_explorer.sources.frontmatter import split_frontmatter
 from okf_explorer.sources.gbrain.http import decode
 
@@ -231,3 +240,68 @@ def _unwrap_structured(value: Any) -> Any:
     if isinstance(value, dict) and set(value) == {"result"}:
         return value["result"]
     return value
+
+
+# -- graph rows ------------------------------------------------------------------
+
+Side = Literal["out", "in"]
+
+PLAIN_TYPES = frozenset({"mentions", "wikilink_basename"})
+"""gbrain's link types that state no relation: its generic `mentions`, and
+`wikilink_basename` (a body `[[name]]` it resolved by file name)."""
+
+
+def relation_of_type(link_type: object) -> str:
+    """Our relation for a server's `link_type`: a type in `PLAIN_TYPES` (or no type) is a
+    plain link, `links`; any other type passes through."""
+    if not isinstance(link_type, str) or not link_type.strip() or link_type in PLAIN_TYPES:
+        return "links"
+    return link_type
+
+
+def plain_rows(rows: Iterable[Any], side: Side) -> Iterable[ServerLink]:
+    """`get_links` / `get_backlinks` rows: the page at the other end of each."""
+    key = "to_slug" if side == "out" else "from_slug"
+    for row in rows:
+        if isinstance(row, dict) and (link := _link(row, row.get(key))) is not None:
+            yield link
+
+
+def link_rows(rows: Iterable[Any], slug: str, side: Side) -> list[ServerLink]:
+    """The one-hop neighbours of `slug` on `side` in a `traverse_graph` reply of any
+    shape: node rows (the start node's `links`, outgoing only) or edge rows (those
+    leaving `slug` for `out`, reaching it for `in`; a row's own `direction`, when it
+    has one, must agree; rows deeper than one hop are skipped)."""
+    found: list[ServerLink] = []
+    for row in rows:
+        if not isinstance(row, dict):
+            continue
+        if isinstance(row.get("links"), list):  # node form
+            if side == "out" and row.get("slug") == slug and row.get("depth", 0) in (0, None):
+                found.extend(
+                    link
+                    for item in row["links"]
+                    if isinstance(item, dict)
+                    if (link := _link(item, item.get("to_slug"))) is not None
+                )
+            continue
+        if row.get("depth", 1) not in (1, None):
+            continue
+        direction = row.get("direction")
+        if isinstance(direction, str) and direction in ("in", "out") and direction != side:
+            continue
+        near, far = ("from_slug", "to_slug") if side == "out" else ("to_slug", "from_slug")
+        if row.get(near) == slug and (link := _link(row, row.get(far))) is not None:
+            found.append(link)
+    return found
+
+
+def _link(row: dict[str, Any], other: object) -> ServerLink | None:
+    if not isinstance(other, str) or not other:
+        return None
+    return ServerLink(
+        other,
+        relation_of_type(row.get("link_type")),
+        text_or_none(row.get("link_source")),
+        text_or_none(row.get("context")),
+    )

@@ -28,10 +28,17 @@ The wire is `transport.JsonRpcTransport`; replies are decoded by `payloads`; sca
   remaining text both hold links is fetched again with `content` in the same
   worker (`payloads.split_is_exact`), so forward-link order stays exact.
   `get_page` / `get_pages` (display) always ask for `content`.
-- `server_graph()` is offered when `tools/list` has a way to ask each side:
-  `get_links` / `get_backlinks`, or `traverse_graph` at depth 1 on gbrain's reduced
-  `starter` surface (see `sources.gbrain.graph`); it holds existing pages only (servers drop
-  dangling targets) and one row per (from, to).
+- `server_graph()` is offered when `tools/list` has a way to ask each side
+  (`graph_for`, `McpServerGraph`): `get_links` / `get_backlinks` answer one page each
+  (the full tool list: gbrain's default `full` surface, our own `serve`); on gbrain's
+  reduced `starter` surface, which lists `get_backlinks` and `traverse_graph` but no
+  `get_links`, outgoing links come from `traverse_graph` at depth 1 with `direction:
+  "out"` (incoming ones the same way with `"in"` when `get_backlinks` is missing too);
+  we always pass `direction`, and read whatever shape comes back
+  (`payloads.link_rows`). A server with neither way for a side has no usable graph
+  (None: the engine scans bodies instead). Like gbrain's own graph, answers hold
+  existing targets only and one row per (from, to, relation); we keep the server's
+  row order and drop repeats.
 
 Scanning many pages (`scan_concurrently`): a cold scan is bounded by the server's
 throughput (GBRAIN_PROTOCOL.md §8): what helps is fewer round trips (JSON-RPC batches of
@@ -68,12 +75,16 @@ from okf_explorer.core.port import (
     ProgressCallback,
     ScannedPage,
     ServerGraph,
+    ServerLink,
     scan_one,
 )
-from okf_explorer.sources.gbrain.graph import McpServerGraph, graph_for, relation_of_type
 from okf_explorer.sources.gbrain.payloads import (
+    Side,
     ToolDecoder,
+    link_rows,
     page_of,
+    plain_rows,
+    relation_of_type,
     split_is_exact,
     stub_of,
 )
@@ -353,13 +364,71 @@ class McpSource:
         return GBRAIN
 
     def server_graph(self) -> ServerGraph | None:
-        """The server's stored graph from the graph tools it lists (`sources.gbrain.graph`), or None
+        """The server's stored graph from the graph tools it lists (`graph_for`), or None
         when it lists no way to ask one side."""
         return graph_for(self.call_tool, self._label, self.tools())
 
     def close(self) -> None:
         self._rpc.close()
 
+
+# -- the stored graph ------------------------------------------------------------
+
+CallTool = Callable[[str, dict[str, Any]], Any]
+LINK_TOOL: dict[Side, str] = {"out": "get_links", "in": "get_backlinks"}
+TRAVERSE = "traverse_graph"
+
+
+def graph_for(call_tool: CallTool, label: str, tools: frozenset[str]) -> McpServerGraph | None:
+    """The graph the server's `tools` allow, or None when a side has no tool."""
+    ways: dict[Side, str] = {}
+    for side in ("out", "in"):
+        if LINK_TOOL[side] in tools:
+            ways[side] = LINK_TOOL[side]
+        elif TRAVERSE in tools:
+            ways[side] = TRAVERSE
+        else:
+            return None
+    return McpServerGraph(call_tool, label, ways)
+
+
+class McpServerGraph:
+    """The server's stored link graph (see the module docstring)."""
+
+    def __init__(self, call_tool: CallTool, label: str, ways: dict[Side, str]) -> None:
+        self._call = call_tool
+        self._label = label
+        self.ways = dict(ways)
+        """Which tool answers each side (`get_links`, `get_backlinks`, `traverse_graph`)."""
+
+    @property
+    def reduced(self) -> bool:
+        """True when a side is answered by `traverse_graph` (a reduced tool list)."""
+        return TRAVERSE in self.ways.values()
+
+    def links_out(self, slug: str) -> list[str]:
+        return self._answer("out", slug)
+
+    def links_in(self, slug: str) -> list[str]:
+        return self._answer("in", slug)
+
+    def _answer(self, side: Side, slug: str) -> list[str]:
+        tool = self.ways[side]
+        if tool == TRAVERSE:
+            arguments: dict[str, Any] = {"slug": slug, "depth": 1, "direction": side}
+        else:
+            arguments = {"slug": slug}
+        rows = self._call(tool, arguments)
+        if not isinstance(rows, list):
+            raise ProtocolError(f"{self._label} answered {tool} with something unexpected")
+        found = link_rows(rows, slug, side) if tool == TRAVERSE else plain_rows(rows, side)
+        links: dict[tuple[str, str], ServerLink] = {}
+        for link in found:
+            links.setdefault((str(link), link.rel), link)
+        return list(links.values())
+
+
+# -- reading pages, one or many -------------------------------------------------
 
 BODY_BATCH = 50
 """Pages per batch request when the text index reads bodies."""
