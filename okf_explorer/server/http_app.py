@@ -64,8 +64,7 @@ from okf_explorer.server.exchange import (
 )
 from okf_explorer.server.fast_calls import Call, answer_calls, plain_tool_call
 from okf_explorer.server.limits import HEADER_TIMEOUT, MAX_REPLY_BYTES
-from okf_explorer.server.mcp_app import FreshBrain, build_mcp_server
-from okf_explorer.server.shutdown import ServerStopping
+from okf_explorer.server.mcp_app import FreshBrain, ServerStopping, build_mcp_server
 
 log = logging.getLogger(__name__)
 

@@ -3,7 +3,7 @@
 Everything the user sees goes to stderr as one line (stdout belongs to the
 MCP stream in `--stdio` mode). The token is never printed.
 
-A signal while calls run (`shutdown.Shutdown`): the calls are cancelled and answered
+A signal while calls run (`mcp_app.Shutdown`): the calls are cancelled and answered
 at once (HTTP 503; over stdio an `isError` reply), one line says so, and the process
 exits within `SHUTDOWN_BUDGET`; a watchdog ends it then if tool work has not stopped.
 """
@@ -19,7 +19,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from okf_explorer.core.errors import OkfError
 from okf_explorer.core.text_safety import printable
@@ -35,7 +35,9 @@ from okf_explorer.net import (
     serving_refusal,
 )
 from okf_explorer.server.limits import SHUTDOWN_BUDGET
-from okf_explorer.server.shutdown import Shutdown
+
+if TYPE_CHECKING:  # the MCP SDK loads only when a server starts
+    from okf_explorer.server.mcp_app import Shutdown
 
 PROG = "okf-explorer serve"
 

@@ -32,7 +32,7 @@ from mcp.server.stdio import stdio_server
 from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
 
 from okf_explorer.server.limits import SHUTDOWN_BUDGET
-from okf_explorer.server.shutdown import Shutdown
+from okf_explorer.server.mcp_app import Shutdown
 
 DRAIN_TIMEOUT = 30.0
 
