@@ -1,4 +1,4 @@
-"""Link weights (`core.index.weights`) on a real bundle stating a relation of every kind:
+"""Link weights (`core.graph.best_paths`) on a real bundle stating a relation of every kind:
 a stated relation weighs 1 whichever side states it; a page's body-link weights are
 shares of its link mentions, so they add up to 1."""
 

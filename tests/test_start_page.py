@@ -1,4 +1,4 @@
-"""The start page a person would choose (`core.graph.start_page`)."""
+"""The start page a person would choose (`core.graph.analysis.choose_start`)."""
 
 from __future__ import annotations
 

@@ -110,7 +110,7 @@ def make_app(
     watch_files: bool = False,
     against: McpSource | None = None,
 ) -> ExplorerApp:
-    """The app over `brain`, opening `start` (default: `core.graph.start_page` chooses).
+    """The app over `brain`, opening `start` (default: `core.graph.analysis` chooses).
 
     Exports (`e`) go to `export_dir` (default: `$OKF_EXPORT_DIR`, else the working
     directory). `source_label` overrides what the status line calls the source (the

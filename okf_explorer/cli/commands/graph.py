@@ -80,7 +80,7 @@ numbered from the root), `weights[i]` the weight of `edges[i]`.
 
 Roots: slugs or names (resolved like a wiki link), `tag:T`, `type:T`,
 repeatable. A root matching nothing exits 1 (`no page`); a minimum weight
-outside 0..1 exits 2. See `core.graph.best_paths` and `core.index.weights` for the rules.
+outside 0..1 exits 2. See `core.graph.best_paths` for the rules.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ that the screen wires to its widgets. It never touches another widget.
 Start-up: the start page (`--start NAME`, else `index`) is read at once by the
 screen's `show` while the listing runs alongside; the index build starts only once
 a page is on screen, so nothing competes with the first paint. Without `index`, the
-listing chooses the start page (`core.graph.start_page`: a home page, a nested index, else
+listing chooses the start page (`core.graph.analysis`: a home page, a nested index, else
 the page with most backlinks once the index is built); `StartChosen` says which rule
 chose it. A start name that is not a slug opens the default page now and is resolved
 once the index is ready (SPEC §3 rules, through `Brain.resolve_slug`).

@@ -65,7 +65,7 @@ class StatusBar(Horizontal):
         )
 
     def set_start(self, rule: str | None, slug: str | None = None) -> None:
-        """Which rule chose the start page `slug` (`core.graph.start_page`); said until
+        """Which rule chose the start page `slug` (`core.graph.analysis`); said until
         another page is opened (`page_opened`)."""
         self._start_slug = slug if rule else None
         label = self.query_one("#status-start", Label)
