@@ -11,7 +11,8 @@ Optional capabilities are runtime-checkable protocols a caller tests with
 `isinstance` (never `getattr(source, ...)`), one per thing a caller really needs:
 `Folder` (the pages are files below a local folder: everything only a folder
 offers), `TagListing` (a server-side tag filter), `BodyReader` (bodies in bulk, for
-the text index), `ServerSearch` (the server's own full-text search).
+the text index), `ServerSearch` (the server's own full-text search). The audit declares
+the one it needs beside its model of a server's importer (`core.audit.model.ImportedServer`).
 
 The write port is here too, beside the read one, since the same adapters implement
 it: `PageWriter` saves a page back into a brain (a trail or a slice, issue 13) and
