@@ -150,7 +150,7 @@ def run_audit(folder: Path, server: McpSource, *, concurrency: int = 4) -> Audit
         files, side, GBRAIN, server_text=served, prefetch=served.prefetch, renamed=run.renamed
     )
     run.settings, run.evidence = ran.settings, ran.evidence
-    run.gbrain = naming == "gbrain" or server.transport.server_info.get("name") == "gbrain"
+    run.gbrain = naming == GBRAIN.name or server.transport.server_info.get("name") == "gbrain"
     done = time.perf_counter()
     run.seconds = {"server": listed - started, "files": read_at - listed, "compare": done - read_at}
     return run
