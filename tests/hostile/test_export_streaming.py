@@ -245,7 +245,7 @@ def test_the_browser_download_is_the_bytes_e_writes(
     brains: dict[str, Brain], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, spool: int
 ) -> None:
     from okf_explorer.tui.state import slice_export
-    from okf_explorer.tui.state.history import View
+    from okf_explorer.tui.state.navigator import View
 
     monkeypatch.setattr(slice_export, "SPOOL_BYTES", spool)  # 64: spilled to a file
     view = View("tables/orders", 2, "both")

@@ -46,10 +46,9 @@ from okf_explorer.tui.commands import PageFinder
 from okf_explorer.tui.dialogs.export import ask_export_folder, inside
 from okf_explorer.tui.failures import ReportsWorkers, notice, reason
 from okf_explorer.tui.markdown.links import anchor_into
-from okf_explorer.tui.state.history import History, Move, View
 from okf_explorer.tui.state.index_loader import IndexLoader
 from okf_explorer.tui.state.live_reload import FolderWatcher, edit_page
-from okf_explorer.tui.state.navigator import Navigator
+from okf_explorer.tui.state.navigator import History, Move, Navigator, View
 from okf_explorer.tui.state.saving import SavePlan, Saver, save_notice
 from okf_explorer.tui.state.server_view import ServerComparison, badge, server_note
 from okf_explorer.tui.text_finder import PrefixedTextFinder, TextJump

@@ -31,7 +31,7 @@ from okf_explorer.core.graph.traverse import Edge
 from okf_explorer.core.port import SaveResult
 from okf_explorer.core.save import PageDraft, draft_page, save_draft
 from okf_explorer.core.text_safety import printable
-from okf_explorer.tui.state.history import View
+from okf_explorer.tui.state.navigator import View
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from okf_explorer.core.graph.traverse import Edge
 from okf_explorer.core.text_safety import printable
-from okf_explorer.tui.state.history import View
+from okf_explorer.tui.state.navigator import View
 
 
 @dataclass(frozen=True, slots=True)

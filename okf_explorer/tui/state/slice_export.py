@@ -15,7 +15,7 @@ from okf_explorer.core.export.formats import (
     write_export,
 )
 from okf_explorer.core.graph.traverse import Edge
-from okf_explorer.tui.state.history import View
+from okf_explorer.tui.state.navigator import View
 
 
 def export_slice(

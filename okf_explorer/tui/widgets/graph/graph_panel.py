@@ -21,7 +21,7 @@ from textual.widgets.option_list import Option
 
 from okf_explorer.core.graph.traverse import Edge
 from okf_explorer.tui.failures import ReportsWorkers
-from okf_explorer.tui.state.history import View
+from okf_explorer.tui.state.navigator import View
 from okf_explorer.tui.state.slice import slice_title
 from okf_explorer.tui.widgets.graph.drawing import SliceDrawing, draw_slice, fit_line
 

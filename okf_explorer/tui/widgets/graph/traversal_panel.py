@@ -27,7 +27,7 @@ from okf_explorer.tui.failures import ReportsWorkers
 from okf_explorer.tui.legend import BACKLINKS_LEGEND, SLICE_LEGEND
 from okf_explorer.tui.okf_glyphs import row_badge
 from okf_explorer.tui.state import backlink_rows as back
-from okf_explorer.tui.state.history import View
+from okf_explorer.tui.state.navigator import View
 from okf_explorer.tui.state.slice import path_line, slice_title, summarise
 from okf_explorer.tui.state.slice_rows import (
     DIR_WIDTH,

@@ -52,7 +52,7 @@ from okf_explorer.tui.markdown import (
     prepare_body,
     target_of_href,
 )
-from okf_explorer.tui.state.history import Move, View
+from okf_explorer.tui.state.navigator import Move, View
 from okf_explorer.tui.widgets.page.anchor_scroll import SCROLL_SETTLE as SCROLL_SETTLE
 from okf_explorer.tui.widgets.page.anchor_scroll import AnchorScroller
 from okf_explorer.tui.widgets.page.embed_fill import EmbedFiller
