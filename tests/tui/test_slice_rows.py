@@ -12,7 +12,7 @@ from okf_explorer.tui.state.backlink_rows import (
     backlink_rows,
     context_cell,
 )
-from okf_explorer.tui.state.slice_rows import (
+from okf_explorer.tui.state.slice import (
     FIXED_COLUMNS,
     column_widths,
     display_order,

@@ -22,7 +22,7 @@ from okf_explorer.core.graph.traverse import LINKS, Edge
 from okf_explorer.core.links.grammar import LinkKind
 from okf_explorer.core.links.spans import LeadsHere, LinkContext, link_contexts, told_context
 from okf_explorer.core.text_safety import printable
-from okf_explorer.tui.state.slice_rows import ELLIPSIS, Titles, page_cell, page_width, shorten_right
+from okf_explorer.tui.state.slice import ELLIPSIS, Titles, page_cell, page_width, shorten_right
 
 CONTEXTS_PER_PAGE = 3
 """Sentences shown per linking page; more are counted on a last line."""

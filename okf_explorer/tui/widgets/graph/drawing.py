@@ -32,7 +32,7 @@ import networkx as nx
 
 from okf_explorer.core.graph.traverse import Edge
 from okf_explorer.core.text_safety import printable
-from okf_explorer.tui.state.slice_rows import shorten_left
+from okf_explorer.tui.state.slice import shorten_left
 
 NODE_CAP = 40
 MIN_NAME = 8

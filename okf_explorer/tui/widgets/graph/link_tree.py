@@ -33,7 +33,7 @@ from okf_explorer.tui.state.link_nodes import (
     outgoing_links,
 )
 from okf_explorer.tui.state.server_view import ServerComparison, explanation, mark, shorten
-from okf_explorer.tui.state.slice_rows import fit_label
+from okf_explorer.tui.state.slice import fit_label
 
 TOGGLE = Style.from_meta({"toggle": True})
 """What a `Tree` row's expand icon carries: a click on it toggles the node (Textual's

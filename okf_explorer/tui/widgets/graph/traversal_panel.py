@@ -28,16 +28,18 @@ from okf_explorer.tui.legend import BACKLINKS_LEGEND, SLICE_LEGEND
 from okf_explorer.tui.okf_glyphs import row_badge
 from okf_explorer.tui.state import backlink_rows as back
 from okf_explorer.tui.state.navigator import View
-from okf_explorer.tui.state.slice import path_line, slice_title, summarise
-from okf_explorer.tui.state.slice_rows import (
+from okf_explorer.tui.state.slice import (
     DIR_WIDTH,
     FIXED_COLUMNS,
     HOP_WIDTH,
     column_widths,
     display_order,
     group_starts,
+    path_line,
     slice_row,
+    slice_title,
     slice_widths,
+    summarise,
 )
 from okf_explorer.tui.widgets.graph.backlink_table import BacklinkTable
 from okf_explorer.tui.widgets.graph.table_view import FILL_CHUNK, TableView
