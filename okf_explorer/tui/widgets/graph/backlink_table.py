@@ -14,7 +14,7 @@ from rich.text import Text
 from textual.widgets import DataTable
 
 from okf_explorer.core.graph.traverse import Edge
-from okf_explorer.tui.state.backlink_rows import Backlink, BacklinkLayout, backlink_layout
+from okf_explorer.tui.state.page_links import Backlink, BacklinkLayout, backlink_layout
 from okf_explorer.tui.state.slice import Titles
 from okf_explorer.tui.widgets.graph.table_view import row_key
 

@@ -26,7 +26,7 @@ from okf_explorer.tui.dialogs.export import ask_export_folder, inside
 from okf_explorer.tui.failures import ReportsWorkers
 from okf_explorer.tui.legend import BACKLINKS_LEGEND, SLICE_LEGEND
 from okf_explorer.tui.okf_glyphs import row_badge
-from okf_explorer.tui.state import backlink_rows as back
+from okf_explorer.tui.state import page_links as back
 from okf_explorer.tui.state.navigator import View
 from okf_explorer.tui.state.slice import (
     DIR_WIDTH,
