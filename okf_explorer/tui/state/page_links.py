@@ -85,6 +85,7 @@ def incoming_links(brain: Brain, slug: str) -> list[TreeLink]:
     """The edges into `slug`, slug order, once per (page, relation). Blocking: run in a worker."""
     return [TreeLink(node, rel) for node, rel in dict.fromkeys(brain.in_edges(slug))]
 
+
 # ------------------------------------------------------------------ backlinks (`b`)
 
 CONTEXTS_PER_PAGE = 3

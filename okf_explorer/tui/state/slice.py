@@ -106,6 +106,7 @@ def slice_title(view: View) -> str:
         title = f"{printable(view.slug)} · depth {view.depth} · {view.direction}"
     return title if view.rel is None else f"{title} · rel {printable(view.rel)}"
 
+
 # ------------------------------------------------------------------ as table rows
 
 ELLIPSIS = "…"

@@ -28,6 +28,7 @@ from okf_explorer.tui.legend import BACKLINKS_LEGEND, SLICE_LEGEND
 from okf_explorer.tui.okf_glyphs import row_badge
 from okf_explorer.tui.state import page_links as back
 from okf_explorer.tui.state.navigator import View
+from okf_explorer.tui.state.saving import export_slice, slice_file
 from okf_explorer.tui.state.slice import (
     DIR_WIDTH,
     FIXED_COLUMNS,
@@ -181,11 +182,6 @@ class TraversalPanel(ReportsWorkers, TableView):
 
     @work(group="export", exclusive=True, exit_on_error=False)
     async def _write_export(self, view: View, edges: list[Edge]) -> None:
-        from okf_explorer.tui.state.slice_export import (  # not needed for the first paint
-            export_slice,
-            slice_file,
-        )
-
         if self.app.is_web:  # the browser downloads it: nothing lands on the server
             name, data = await asyncio.to_thread(slice_file, edges, view)
             self.app.deliver_binary(data, save_filename=name, mime_type="application/json")
