@@ -22,8 +22,7 @@ from okf_explorer.core.okf.filter import NO_FILTER
 from okf_explorer.core.search.mentions import Mention
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.failures import ReportsWorkers
-from okf_explorer.tui.legend import LINKS_LEGEND
-from okf_explorer.tui.okf_glyphs import row_badge
+from okf_explorer.tui.marks import LINKS_LEGEND, row_badge
 from okf_explorer.tui.state.page_links import (
     WRITTEN,
     LinkNode,

@@ -24,8 +24,7 @@ from okf_explorer.core.okf.filter import NO_FILTER, OkfFilter, filter_walk
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.dialogs.export import ask_export_folder, inside
 from okf_explorer.tui.failures import ReportsWorkers
-from okf_explorer.tui.legend import BACKLINKS_LEGEND, SLICE_LEGEND
-from okf_explorer.tui.okf_glyphs import row_badge
+from okf_explorer.tui.marks import BACKLINKS_LEGEND, SLICE_LEGEND, row_badge
 from okf_explorer.tui.state import page_links as back
 from okf_explorer.tui.state.navigator import View
 from okf_explorer.tui.state.saving import export_slice, slice_file
@@ -316,7 +315,7 @@ class TraversalPanel(ReportsWorkers, TableView):
             self.table.move_cursor(row=row, animate=False)
 
     def badge(self, slug: str) -> Text:
-        """The page's OKF glyphs (`okf_glyphs.row_badge`), shown before its name."""
+        """The page's OKF glyphs (`marks.row_badge`), shown before its name."""
         index = self.brain.index
         info = index.pages.get(slug) if index is not None else None
         return row_badge(info)

@@ -36,7 +36,6 @@ from okf_explorer.core.okf.meta import sources_of
 from okf_explorer.core.pages import Page
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.failures import ReportsWorkers
-from okf_explorer.tui.legend import RESERVED_LEGEND
 from okf_explorer.tui.markdown import (
     FILE_SCHEME,
     LONG_CHARS,
@@ -52,6 +51,7 @@ from okf_explorer.tui.markdown import (
     prepare_body,
     target_of_href,
 )
+from okf_explorer.tui.marks import RESERVED_LEGEND
 from okf_explorer.tui.state.navigator import Move, View
 from okf_explorer.tui.widgets.page.anchor_scroll import SCROLL_SETTLE as SCROLL_SETTLE
 from okf_explorer.tui.widgets.page.anchor_scroll import AnchorScroller
