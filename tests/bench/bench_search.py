@@ -32,7 +32,7 @@ from okf_explorer.core.index.build import build_index
 from okf_explorer.core.search.query import parse_query
 from okf_explorer.core.search.text_index import TextIndex
 from okf_explorer.sources.folder.bundle import BundleSource
-from okf_explorer.tui.widgets.graph.drawing import draw_slice
+from okf_explorer.tui.widgets.graph.graph_panel import draw_slice
 
 QUERIES = [
     "graph",
