@@ -1,5 +1,5 @@
 """An attested computation's contract (`core.okf.meta`) and the row glyphs
-(`tui.okf_glyphs.row_badge`) as pure functions."""
+(`tui.marks.row_badge`) as pure functions."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 import pytest
 
 from okf_explorer.core.okf.meta import Parameter, contract_of
-from okf_explorer.tui.okf_glyphs import row_badge
+from okf_explorer.tui.marks import row_badge
 from tests.okf_bundle import frontmatter_info
 
 

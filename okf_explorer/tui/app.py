@@ -19,7 +19,7 @@ from textual.notifications import SeverityLevel
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.text_safety import printable
-from okf_explorer.tui.commands import FIND_PROMPT, PageFinder
+from okf_explorer.tui.finder import FIND_PROMPT, PageFinder
 from okf_explorer.tui.screens.main import MainScreen
 from okf_explorer.tui.settings import (
     NO_TERMINAL,

@@ -11,7 +11,7 @@ pytest. Measures, against the targets of issue 14:
 - unlinked mentions of typical pages (median out-degree): at most 200 ms each
   (the text index already built, as the TUI and a second CLI call see it); and,
   for information, of a page whose name most pages use (the worst case);
-- drawing a 40-page slice (`tui.widgets.graph.drawing.draw_slice`): at most 100 ms.
+- drawing a 40-page slice (`tui.widgets.graph.graph_panel.draw_slice`): at most 100 ms.
 
 Exits 1 when a target is missed.
 """
@@ -32,7 +32,7 @@ from okf_explorer.core.index.build import build_index
 from okf_explorer.core.search.query import parse_query
 from okf_explorer.core.search.text_index import TextIndex
 from okf_explorer.sources.folder.bundle import BundleSource
-from okf_explorer.tui.widgets.graph.drawing import draw_slice
+from okf_explorer.tui.widgets.graph.graph_panel import draw_slice
 
 QUERIES = [
     "graph",

@@ -35,8 +35,8 @@ import sys
 from pathlib import Path
 from okf_explorer.core.brain import Brain
 from okf_explorer.sources.folder.bundle import BundleSource
-from okf_explorer.tui.state.history import View
-from okf_explorer.tui.state.slice_export import export_slice
+from okf_explorer.tui.state.navigator import View
+from okf_explorer.tui.state.saving import export_slice
 
 brain = Brain(BundleSource(Path(sys.argv[1])))
 edges = brain.traverse("hub", 1, "out")

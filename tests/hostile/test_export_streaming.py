@@ -244,13 +244,13 @@ def test_a_cut_utf8_character_is_read_whole_and_a_bad_byte_is_placed() -> None:
 def test_the_browser_download_is_the_bytes_e_writes(
     brains: dict[str, Brain], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, spool: int
 ) -> None:
-    from okf_explorer.tui.state import slice_export
-    from okf_explorer.tui.state.history import View
+    from okf_explorer.tui.state import saving
+    from okf_explorer.tui.state.navigator import View
 
-    monkeypatch.setattr(slice_export, "SPOOL_BYTES", spool)  # 64: spilled to a file
+    monkeypatch.setattr(saving, "SPOOL_BYTES", spool)  # 64: spilled to a file
     view = View("tables/orders", 2, "both")
     edges = brains["sample"].traverse(view.slug, view.depth, view.direction)
-    written = slice_export.export_slice(edges, view, tmp_path)
-    name, data = slice_export.slice_file(edges, view)
+    written = saving.export_slice(edges, view, tmp_path)
+    name, data = saving.slice_file(edges, view)
     with data:
         assert (name, data.read()) == (written.name, written.read_bytes())

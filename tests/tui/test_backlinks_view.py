@@ -12,7 +12,7 @@ from okf_explorer.core.brain import Brain
 from okf_explorer.core.graph.traverse import Edge
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.state.backlink_rows import LINK_STYLE, read_backlinks, start_backlinks
+from okf_explorer.tui.state.page_links import LINK_STYLE, read_backlinks, start_backlinks
 from okf_explorer.tui.widgets.graph.traversal_panel import TraversalPanel
 from tests.bundles import write_pages
 

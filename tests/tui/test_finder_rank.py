@@ -10,7 +10,7 @@ from textual.command import CommandInput, CommandList, CommandPalette
 
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.commands import FIND_PROMPT
+from okf_explorer.tui.finder import FIND_PROMPT
 from okf_explorer.tui.widgets.page.pane import PagePane
 
 from .conftest import brain_for, settle

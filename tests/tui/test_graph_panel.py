@@ -10,15 +10,15 @@ from textual.widgets import OptionList
 from okf_explorer.core.graph.traverse import Edge
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.widgets.graph.drawing import (
+from okf_explorer.tui.widgets.graph.graph_panel import (
     MISSING_MARK,
     NODE_CAP,
+    GraphPanel,
     back_sources,
     draw_slice,
     fit_line,
     line_label,
 )
-from okf_explorer.tui.widgets.graph.graph_panel import GraphPanel
 from okf_explorer.tui.widgets.graph.traversal_panel import TraversalPanel
 from okf_explorer.tui.widgets.page.pane import PagePane
 from tests.bundles import write_bundle

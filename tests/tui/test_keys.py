@@ -139,7 +139,7 @@ async def test_enter_on_tree_opens_page_and_missing_target_notifies(small_bundle
         tree = app.screen.query_one(LinkTree)
         tree.focus()
         labels = [str(node.label) for node in tree.root.children[0].children]
-        assert labels[0].startswith("⊘○ beta →1")  # deprecated, unverified (okf_glyphs)
+        assert labels[0].startswith("⊘○ beta →1")  # deprecated, unverified (tui.marks)
         assert labels[1] == "✗ missing ghost"
         await pilot.press("down", "down", "enter")  # Outgoing → beta → ghost
         await settle(pilot)

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from okf_explorer.core.graph.traverse import DEPTH_CAP
-from okf_explorer.tui.state.history import View
-from okf_explorer.tui.state.navigator import Navigator
+from okf_explorer.tui.state.navigator import Navigator, View
 
 
 def navigator(view: View | None = None) -> Navigator:

@@ -11,7 +11,7 @@ from textual.widgets import DataTable, RadioSet, SelectionList
 
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.okf_glyphs import LEGEND
+from okf_explorer.tui.marks import OKF_LEGEND
 from okf_explorer.tui.widgets.graph.link_tree import LinkTree
 from okf_explorer.tui.widgets.graph.traversal_panel import TraversalPanel
 from okf_explorer.tui.widgets.page.pane import PagePane
@@ -172,7 +172,7 @@ async def test_help_lists_the_glyphs_and_the_filter_key(tmp_path: Path) -> None:
         await settle(pilot)
         await pilot.press("question_mark")
         await settle(pilot)
-        assert str(app.screen.query_one("#help-okf-legend").content) == LEGEND
+        assert str(app.screen.query_one("#help-okf-legend").content) == OKF_LEGEND
         rows = app.screen.query_one("#help-keys", DataTable)
         cells = [rows.get_row_at(row) for row in range(rows.row_count)]
         assert ["F", "Filter by OKF status and trust"] in [list(cell) for cell in cells]

@@ -13,7 +13,7 @@ from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
 from okf_explorer.tui.dialogs.help import HelpDialog
 from okf_explorer.tui.dialogs.links import LinksDialog
-from okf_explorer.tui.legend import LINKS_LEGEND, RESERVED_LEGEND, SLICE_LEGEND
+from okf_explorer.tui.marks import LINKS_LEGEND, RESERVED_LEGEND, SLICE_LEGEND
 from okf_explorer.tui.widgets.graph.link_tree import LinkTree
 from okf_explorer.tui.widgets.graph.traversal_panel import TraversalPanel
 from okf_explorer.tui.widgets.page.pane import PagePane

@@ -8,7 +8,7 @@ from okf_explorer.core.graph.traverse import Edge
 from okf_explorer.core.links import parse_links
 from okf_explorer.tui.dialogs.help import key_rows
 from okf_explorer.tui.markdown.links import linkify_body, target_of_href
-from okf_explorer.tui.state.history import History, View
+from okf_explorer.tui.state.navigator import History, View
 from okf_explorer.tui.state.slice import format_path, path_to, summarise
 
 

@@ -12,7 +12,7 @@ from okf_explorer.core.graph.trail import Trail, TrailMove
 from okf_explorer.core.port import SaveOutcome
 from okf_explorer.core.save import saved_key
 from okf_explorer.sources.folder.bundle import BundleSource
-from okf_explorer.tui.state.history import View
+from okf_explorer.tui.state.navigator import View
 from okf_explorer.tui.state.saving import Saver, name_part, save_notice
 
 from .conftest import brain_for

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from okf_explorer.core.graph.traverse import Edge
 from okf_explorer.core.links.spans import link_contexts
-from okf_explorer.tui.state.backlink_rows import (
+from okf_explorer.tui.state.page_links import (
     MIN_CONTEXT,
     Backlink,
     backlink_layout,
     backlink_rows,
     context_cell,
 )
-from okf_explorer.tui.state.slice_rows import (
+from okf_explorer.tui.state.slice import (
     FIXED_COLUMNS,
     column_widths,
     display_order,

@@ -9,7 +9,7 @@ from rich.text import Text
 
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.state.slice_rows import fit_label
+from okf_explorer.tui.state.slice import fit_label
 from okf_explorer.tui.widgets.graph.link_tree import LinkTree
 from tests.bundles import write_pages
 

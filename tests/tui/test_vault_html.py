@@ -1,7 +1,8 @@
-"""Raw HTML in a body reads as what it shows (`html`), drawn as any text is: an
-`<img>` is an image placeholder named by its alt (else its file), `<a href>` a live
-link, other tags are dropped for their text, comments hidden. The page is our own,
-shaped like a project README (a centred logo, badges, a contributors table)."""
+"""Raw HTML in a body reads as what it shows (the vault parser's raw-HTML rule), drawn
+as any text is: an `<img>` is an image placeholder named by its alt (else its file),
+`<a href>` a live link, other tags are dropped for their text, comments hidden. The
+page is our own, shaped like a project README (a centred logo, badges, a contributors
+table)."""
 
 from __future__ import annotations
 

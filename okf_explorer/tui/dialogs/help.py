@@ -11,8 +11,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
-from okf_explorer.tui.legend import HELP_LEGEND
-from okf_explorer.tui.okf_glyphs import LEGEND as OKF_LEGEND
+from okf_explorer.tui.marks import HELP_LEGEND, OKF_LEGEND
 
 KEY_NAMES = {
     "plus": "+", "minus": "-", "slash": "/", "question_mark": "?", "backspace": "backspace",

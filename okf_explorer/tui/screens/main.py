@@ -42,17 +42,21 @@ from okf_explorer.core.okf.filter import OkfFilter
 from okf_explorer.core.search.find_rank import Findable
 from okf_explorer.core.search.text_index import SearchHit
 from okf_explorer.core.text_safety import printable
-from okf_explorer.tui.commands import PageFinder
 from okf_explorer.tui.dialogs.export import ask_export_folder, inside
 from okf_explorer.tui.failures import ReportsWorkers, notice, reason
+from okf_explorer.tui.finder import (
+    TEXT_PROMPT,
+    PageFinder,
+    PrefixedTextFinder,
+    TextFinder,
+    TextJump,
+)
 from okf_explorer.tui.markdown.links import anchor_into
-from okf_explorer.tui.state.history import History, Move, View
 from okf_explorer.tui.state.index_loader import IndexLoader
 from okf_explorer.tui.state.live_reload import FolderWatcher, edit_page
-from okf_explorer.tui.state.navigator import Navigator
+from okf_explorer.tui.state.navigator import History, Move, Navigator, View
 from okf_explorer.tui.state.saving import SavePlan, Saver, save_notice
 from okf_explorer.tui.state.server_view import ServerComparison, badge, server_note
-from okf_explorer.tui.text_finder import PrefixedTextFinder, TextJump
 from okf_explorer.tui.widgets.footer import PinnedFooter
 from okf_explorer.tui.widgets.graph.graph_panel import GraphPanel
 from okf_explorer.tui.widgets.graph.link_tree import LinkTree
@@ -583,11 +587,9 @@ class MainScreen(ReportsWorkers, Screen[None]):
         self.app.action_command_palette()
 
     def action_search_text(self) -> None:
-        """The finder in text mode: full-text search with snippets (`tui.text_finder`)."""
-        from okf_explorer.tui.text_finder import PLACEHOLDER, TextFinder
-
+        """The finder in text mode: full-text search with snippets (`tui.finder`)."""
         if not CommandPalette.is_open(self.app):
-            self.app.push_screen(CommandPalette(providers=[TextFinder], placeholder=PLACEHOLDER))
+            self.app.push_screen(CommandPalette(providers=[TextFinder], placeholder=TEXT_PROMPT))
 
     def action_stats(self) -> None:
         """Counts, hubs, orphans, dead ends and dangling targets; `enter` opens a page."""

@@ -32,8 +32,8 @@ from okf_explorer.core.graph.analysis import StartChoice, choose_start
 from okf_explorer.core.index.model import LinkIndex
 from okf_explorer.core.links.grammar import LinkKind
 from okf_explorer.core.search.find_rank import Findable
-from okf_explorer.tui.commands import not_found_sentence
-from okf_explorer.tui.state.history import View
+from okf_explorer.tui.finder import not_found_sentence
+from okf_explorer.tui.state.navigator import View
 
 ShowPage = Callable[[View, bool], Awaitable[bool]]
 """The screen's `show(view, missing_ok)`: load and show a page; False if `missing_ok`

@@ -1,24 +1,28 @@
-"""What `T` and `S` save, without the screen: the trail as JSON, a slice or a trail as
-a page of the brain.
+"""What `e`, `T` and `S` write, without the screen: the slice as an export, the trail as
+JSON, a slice or a trail as a page of the brain.
 
+The slice exports as OKF edge JSON (`core.export.formats`), rendered a record at a
+time and written atomically, or handed to the browser as a download under `web`.
 The trail exports as `core.graph.trail` JSON (`{"generated", "edges"}`), written
-atomically and read back before it counts, like `e` exports a slice. A page to
-save is planned first (`SavePlan`: a `core.save` draft and the name offered), its name
-checked by the brain's writer (`sources.writers.check_target`); the screen previews
-it, and only a confirmed name is written, by `core.save.save_draft` (the CLI's
-`save` calls the same). This very slice saved there before keeps its
-`generated.at`, so its bytes. Everything
-here that touches disk or the source blocks: the screen runs it in a worker.
+atomically and read back before it counts. A page to save is planned first
+(`SavePlan`: a `core.save` draft and the name offered), its name checked by the
+brain's writer (`sources.writers.check_target`); the screen previews it, and only a
+confirmed name is written, by `core.save.save_draft` (the CLI's `save` calls the
+same). This very slice saved there before keeps its `generated.at`, so its bytes.
+Everything here that touches disk or the source blocks: the screen runs it in a
+worker.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
+from typing import IO
 
 from textual.notifications import SeverityLevel
 
@@ -37,7 +41,54 @@ from okf_explorer.core.save import (
     trail_graph,
 )
 from okf_explorer.core.text_safety import printable
-from okf_explorer.tui.state.history import View
+from okf_explorer.tui.state.navigator import View
+
+# ------------------------------------------------------------------ the slice (`e`)
+# The exporters load on the first `e`: they are not needed for the first paint.
+
+
+def export_slice(
+    edges: Sequence[Edge], view: View, directory: Path, forbidden_root: Path | None = None
+) -> Path:
+    """Write the slice as JSON into `directory` under the default export name.
+
+    The name depends only on root, depth and direction, so exporting the same
+    slice twice rewrites the same file with the same bytes. `forbidden_root`
+    (the bundle folder) keeps the explorer from writing into the brain itself.
+    Raises `ExportFailed`.
+    """
+    from okf_explorer.core.export.formats import default_export_name, render_pieces, write_export
+
+    name = default_export_name(view.slug, view.depth, view.direction, "json")
+    pieces = render_pieces(
+        edges, "json", root=view.slug, depth=view.depth, direction=view.direction
+    )
+    return write_export(directory / name, pieces, forbidden_root=forbidden_root)
+
+
+SPOOL_BYTES = 8 * 1024 * 1024
+"""A download held in memory up to this size; a larger one in an unnamed temporary file."""
+
+
+def slice_file(edges: Sequence[Edge], view: View) -> tuple[str, IO[bytes]]:
+    """The export of the slice as (file name, its bytes in a file at offset 0): what
+    the browser downloads under `okf-explorer web` (the same bytes `export_slice`
+    writes). Rendered a record at a time, and spilled to an unnamed temporary file
+    past `SPOOL_BYTES`, so a huge slice is never held whole; closing the file (the
+    download does, when it ends) frees it."""
+    from okf_explorer.core.export.formats import default_export_name, render_pieces, text_blocks
+
+    pieces = render_pieces(
+        edges, "json", root=view.slug, depth=view.depth, direction=view.direction
+    )
+    data: IO[bytes] = tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES)  # noqa: SIM115
+    for block in text_blocks(pieces):
+        data.write(block.encode("utf-8"))
+    data.seek(0)
+    return default_export_name(view.slug, view.depth, view.direction, "json"), data
+
+
+# ------------------------------------------------------------------ the trail and pages
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 

@@ -1,18 +1,32 @@
-"""Facts about a traversal slice that the panel shows without asking the source.
+"""A traversal slice as the explorer shows it: what its edges alone say, and how it
+reads as table rows.
 
 A slice is the edge list of one `traverse` call; the walk itself records how each
 page was first reached, so the path from the root to any page in it can be read
-back from the edges alone (a shortest path, since the walk is breadth-first).
+back from the edges alone (a shortest path, since the walk is breadth-first): the
+panel shows its size, its title and the walk to a row without asking the source.
+
+Its rows: which come first, how wide each column is, and what each cell says (slugs
+cut from the left so the file name stays, titles beside them, `from` shown once per
+group). Pure functions over edges and titles, so the traversal panel, the backlinks
+view, the link tree and the graph drawing fit names the same way, and a later column
+(a glyph, say) is added in one place: `slice_row`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import heapq
+import re
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import islice
+from operator import itemgetter
+
+from rich.text import Text
 
 from okf_explorer.core.graph.traverse import Edge
 from okf_explorer.core.text_safety import printable
-from okf_explorer.tui.state.history import View
+from okf_explorer.tui.state.navigator import View
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,3 +105,201 @@ def slice_title(view: View) -> str:
     else:
         title = f"{printable(view.slug)} · depth {view.depth} · {view.direction}"
     return title if view.rel is None else f"{title} · rel {printable(view.rel)}"
+
+
+# ------------------------------------------------------------------ as table rows
+
+ELLIPSIS = "…"
+HOP_WIDTH = 3
+DIR_WIDTH = 3
+FIXED_COLUMNS = HOP_WIDTH + DIR_WIDTH + 4 * 2 + 2
+"""`hop` and `dir`, one cell of padding on each side of all four columns, a scrollbar."""
+TITLE_GAP = 2
+"""Spaces between a slug and its title in a cell."""
+MIN_TITLE = 5
+"""A title cut shorter than this is left out (the slug is what names the page)."""
+
+Titles = Callable[[str], str | None]
+"""`title(slug)` → the page's title, or None (unknown page, dangling target)."""
+
+
+def shorten_left(name: str, width: int) -> str:
+    """`name` cut from the left to `width` characters, whole path parts first:
+    `01_literature/Engineering/AI` at 16 reads `…/Engineering/AI`."""
+    if len(name) <= width:
+        return name
+    if width <= 1:
+        return ELLIPSIS[:width]
+    parts = name.split("/")
+    kept = parts[-1]
+    for part in reversed(parts[:-1]):
+        if len(part) + 1 + len(kept) + 2 > width:
+            break
+        kept = f"{part}/{kept}"
+    if len(kept) + 2 <= width:
+        return f"{ELLIPSIS}/{kept}"
+    return ELLIPSIS + name[len(name) - width + 1 :]
+
+
+_COUNT = re.compile(r" [→←]\d+")
+"""A link tree row's count after the slug (`→12`)."""
+MIN_SLUG = 8
+"""A tree row narrower than this for its slug is cut at its end instead."""
+
+
+def fit_label(label: Text, slug: str, width: int) -> Text:
+    """A link tree row `label` (marks, `slug`, its count, a title) cut to `width` cells
+    so its file name stays, as the traversal rows are: the title goes first, then the
+    slug is cut from the left (`…/Create a vault →3`)."""
+    if label.cell_len <= width:
+        return label
+    plain = label.plain
+    start = plain.find(slug)
+    if start < 0:
+        return label[: max(0, width - 1)] + Text(ELLIPSIS)
+    end = start + len(slug)
+    count = _COUNT.match(plain, end)
+    after = count.end() if count else end
+    head, tail = label[:start], label[end:after]
+    room = width - head.cell_len - tail.cell_len
+    if room < MIN_SLUG:
+        return label[: max(0, width - 1)] + Text(ELLIPSIS)
+    fitted = head + Text(shorten_left(slug, room), style=label[start:end].style) + tail
+    rest = label[after:]
+    if fitted.cell_len + len(rest) > width and fitted.cell_len + TITLE_GAP + MIN_TITLE < width:
+        rest = rest[: width - fitted.cell_len - 1] + Text(ELLIPSIS, style="dim")
+    elif fitted.cell_len + len(rest) > width:
+        rest = Text()
+    return fitted + rest
+
+
+def shorten_right(text: str, width: int) -> str:
+    """`text` cut at its end to `width` characters (`…` marks the cut)."""
+    if len(text) <= width:
+        return text
+    return text[: max(0, width - 1)] + ELLIPSIS if width > 0 else ""
+
+
+def says_more(slug: str, title: str | None) -> bool:
+    """Whether `title` tells more than the slug's last part (`orders` · `Orders` does not)."""
+    if not title:
+        return False
+    plain = slug.rsplit("/", 1)[-1].removesuffix(".md")
+    return _loose(title) != _loose(plain)
+
+
+def _loose(text: str) -> str:
+    return text.casefold().replace("-", " ").replace("_", " ").strip()
+
+
+def page_cell(slug: str, title: str | None, width: int) -> Text:
+    """A page as a cell of `width`: its slug (cut from the left), then its title, dim."""
+    name = printable(slug)
+    extra = printable(title) if title and says_more(slug, title) else ""
+    if not extra:
+        return Text(shorten_left(name, width))
+    if len(name) + TITLE_GAP + len(extra) <= width:
+        return Text.assemble(name, " " * TITLE_GAP, (extra, "dim"))
+    if len(name) <= (width * 2) // 3:  # the whole slug, the title in what is left
+        short = name
+    else:  # the file name whole before any title
+        whole_name = len(name.rsplit("/", 1)[-1]) + 2
+        room = max(whole_name, width - TITLE_GAP - len(extra), (width * 3) // 5)
+        short = shorten_left(name, room)
+    title_room = width - len(short) - TITLE_GAP
+    if title_room < MIN_TITLE:
+        return Text(shorten_left(name, width))
+    return Text.assemble(short, " " * TITLE_GAP, (shorten_right(extra, title_room), "dim"))
+
+
+def page_width(slug: str, title: str | None) -> int:
+    """The width `page_cell` needs to show `slug` and its title whole."""
+    extra = len(printable(title)) + TITLE_GAP if title and says_more(slug, title) else 0
+    return len(printable(slug)) + extra
+
+
+def column_widths(from_width: int, to_width: int, table_width: int) -> tuple[int, int]:
+    """Widths of `from` and `to` that fit the table when both cannot be shown whole.
+
+    `to` (the page each row leads to, with its title) takes most of the room;
+    `from`, shown once per group, gives way to a third of it (at least 8).
+    """
+    room = table_width - FIXED_COLUMNS
+    if table_width <= 0 or from_width + to_width <= room:
+        return from_width, to_width
+    fitted = min(from_width, max(8, room // 3))
+    if to_width < room - fitted:  # `to` needs less than its share: `from` takes the rest
+        fitted = min(from_width, room - to_width)
+    fitted = max(4, fitted)
+    return fitted, max(2, room - fitted)
+
+
+def slice_widths(
+    edges: Sequence[Edge],
+    rows: Sequence[int],
+    table_width: int,
+    title: Titles,
+    badge: Callable[[str], Text],
+) -> tuple[int, int]:
+    """The (from, to) column widths of a slice's `rows` (positions in `edges`)."""
+    return column_widths(
+        max([4, *(len(printable(edges[at].frm)) for at in rows)]),
+        max(
+            [
+                2,
+                *(
+                    badge(edges[at].to).cell_len + page_width(edges[at].to, title(edges[at].to))
+                    for at in rows
+                ),
+            ]
+        ),
+        table_width,
+    )
+
+
+def display_order(edges: Sequence[Edge], direction: str, limit: int) -> list[int]:
+    """Positions in `edges` of the rows to show, at most `limit`, in the order shown.
+
+    A `both` slice is its out pass then its in pass (SPEC §4); shown so, a hub's
+    direct backlinks would sit behind the row cap. Rows are shown by hop instead
+    (every hop-1 row, out and in, first), each pass keeping its own order; this
+    reads only the rows shown (a merge of two hop-ordered runs).
+    """
+    if direction != "both":
+        return list(range(min(limit, len(edges))))
+    split = next((at for at, edge in enumerate(edges) if edge.direction == "in"), len(edges))
+    runs = (
+        ((edges[at].hop, at) for at in range(0, split)),
+        ((edges[at].hop, at) for at in range(split, len(edges))),
+    )
+    merged: Iterator[tuple[int, int]] = heapq.merge(*runs)
+    return list(map(itemgetter(1), islice(merged, limit)))
+
+
+def group_starts(edges: Sequence[Edge], rows: Sequence[int]) -> list[bool]:
+    """For each shown row: whether it starts a group (its `from` and direction differ
+    from the row above), so `from` is written once per group."""
+    starts: list[bool] = []
+    previous: tuple[str, str] | None = None
+    for at in rows:
+        key = (edges[at].frm, edges[at].direction)
+        starts.append(key != previous)
+        previous = key
+    return starts
+
+
+def slice_row(
+    edge: Edge,
+    *,
+    shows_from: bool,
+    from_width: int,
+    to_width: int,
+    title: Titles,
+    badge: Callable[[str], Text] | None = None,
+) -> tuple[str | int | Text, ...]:
+    """The cells of one traversal row: hop, dir, from (blank inside its group), to
+    (after the page's `badge`, its OKF glyphs, when given)."""
+    frm = Text(shorten_left(printable(edge.frm), from_width)) if shows_from else Text("")
+    marks = badge(edge.to) if badge is not None else Text("")
+    to = marks + page_cell(edge.to, title(edge.to), max(2, to_width - marks.cell_len))
+    return edge.hop, edge.direction, frm, to

@@ -1,1 +1,4 @@
-"""The graph panes: link tree, traversal, paths, walks, backlinks, tables."""
+"""The graph panes, one module per widget: `link_tree` (`LinkTree`), `traversal_panel`
+(`TraversalPanel`, with its backlinks view), `path_view` (`P`), `walk_view` (`w`),
+`graph_panel` (`g`: the slice drawn as text), and `table_view` (`TableView`, the frame
+the traversal panel and the path and walk views share)."""

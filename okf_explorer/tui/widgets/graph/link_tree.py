@@ -22,9 +22,8 @@ from okf_explorer.core.okf.filter import NO_FILTER
 from okf_explorer.core.search.mentions import Mention
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.failures import ReportsWorkers
-from okf_explorer.tui.legend import LINKS_LEGEND
-from okf_explorer.tui.okf_glyphs import row_badge
-from okf_explorer.tui.state.link_nodes import (
+from okf_explorer.tui.marks import LINKS_LEGEND, row_badge
+from okf_explorer.tui.state.page_links import (
     LinkNode,
     Side,
     TreeLink,
@@ -32,7 +31,7 @@ from okf_explorer.tui.state.link_nodes import (
     outgoing_links,
 )
 from okf_explorer.tui.state.server_view import ServerComparison, explanation, mark, shorten
-from okf_explorer.tui.state.slice_rows import fit_label
+from okf_explorer.tui.state.slice import fit_label
 
 TOGGLE = Style.from_meta({"toggle": True})
 """What a `Tree` row's expand icon carries: a click on it toggles the node (Textual's

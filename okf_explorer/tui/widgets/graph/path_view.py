@@ -30,7 +30,7 @@ from okf_explorer.core.graph.paths import (
 )
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.failures import ReportsWorkers
-from okf_explorer.tui.state.slice_rows import page_cell, shorten_right
+from okf_explorer.tui.state.slice import page_cell, shorten_right
 from okf_explorer.tui.widgets.graph.table_view import TableView, row_key
 
 PATHS_LEGEND = "a avoid hubs · d direction · esc returns"

@@ -4,6 +4,11 @@ The panel walks its own slices (`walk`) and saves them (`export`): `e` pressed
 while a slice is walked saves that slice as soon as it is shown, into the export
 folder (asked for when that lies inside the brain), or under `okf-explorer web` as
 a browser download. Both run in the panel's own workers (`ReportsWorkers`).
+
+Its backlinks view (`b`) shows in the same table: `BacklinkTable` keeps the linking
+pages read so far, lays their rows out for the table's width, adds rows as more
+pages are read, and gives a row's whole sentence for the info line; the panel keeps
+the walk, the fill generation, the page each row opens and the row cap.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from pathlib import Path
 from rich.text import Text
 from textual import work
 from textual.message import Message
+from textual.widgets import DataTable
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import OkfError, PageNotFound, PageUnreadable
@@ -24,23 +30,25 @@ from okf_explorer.core.okf.filter import NO_FILTER, OkfFilter, filter_walk
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.dialogs.export import ask_export_folder, inside
 from okf_explorer.tui.failures import ReportsWorkers
-from okf_explorer.tui.legend import BACKLINKS_LEGEND, SLICE_LEGEND
-from okf_explorer.tui.okf_glyphs import row_badge
-from okf_explorer.tui.state import backlink_rows as back
-from okf_explorer.tui.state.history import View
-from okf_explorer.tui.state.slice import path_line, slice_title, summarise
-from okf_explorer.tui.state.slice_rows import (
+from okf_explorer.tui.marks import BACKLINKS_LEGEND, SLICE_LEGEND, row_badge
+from okf_explorer.tui.state import page_links as back
+from okf_explorer.tui.state.navigator import View
+from okf_explorer.tui.state.saving import export_slice, slice_file
+from okf_explorer.tui.state.slice import (
     DIR_WIDTH,
     FIXED_COLUMNS,
     HOP_WIDTH,
+    Titles,
     column_widths,
     display_order,
     group_starts,
+    path_line,
     slice_row,
+    slice_title,
     slice_widths,
+    summarise,
 )
-from okf_explorer.tui.widgets.graph.backlink_table import BacklinkTable
-from okf_explorer.tui.widgets.graph.table_view import FILL_CHUNK, TableView
+from okf_explorer.tui.widgets.graph.table_view import FILL_CHUNK, TableView, row_key
 
 __all__ = ["FILL_CHUNK", "FIXED_COLUMNS", "ROW_LIMIT", "TraversalPanel", "column_widths"]
 
@@ -179,11 +187,6 @@ class TraversalPanel(ReportsWorkers, TableView):
 
     @work(group="export", exclusive=True, exit_on_error=False)
     async def _write_export(self, view: View, edges: list[Edge]) -> None:
-        from okf_explorer.tui.state.slice_export import (  # not needed for the first paint
-            export_slice,
-            slice_file,
-        )
-
         if self.app.is_web:  # the browser downloads it: nothing lands on the server
             name, data = await asyncio.to_thread(slice_file, edges, view)
             self.app.deliver_binary(data, save_filename=name, mime_type="application/json")
@@ -318,7 +321,7 @@ class TraversalPanel(ReportsWorkers, TableView):
             self.table.move_cursor(row=row, animate=False)
 
     def badge(self, slug: str) -> Text:
-        """The page's OKF glyphs (`okf_glyphs.row_badge`), shown before its name."""
+        """The page's OKF glyphs (`marks.row_badge`), shown before its name."""
         index = self.brain.index
         info = index.pages.get(slug) if index is not None else None
         return row_badge(info)
@@ -358,3 +361,73 @@ class TraversalPanel(ReportsWorkers, TableView):
 
     def choose(self, slug: str) -> None:
         self.post_message(self.PageChosen(slug, self.exists(slug)))
+
+
+class BacklinkTable:
+    """The backlinks read for the panel's table, and where each of their lines sits in it."""
+
+    def __init__(self, title_of: Titles) -> None:
+        self.title_of = title_of
+        self.backlinks: list[back.Backlink] = []
+        """The linking pages read so far, in slice order."""
+        self.rows: list[tuple[int, int]] = []
+        """Per table row: (which backlink, which of its lines)."""
+        self.layout: back.BacklinkLayout = back.backlink_layout([], 0, lambda _: None)
+        """The table's columns (stacked or not), as last laid out."""
+
+    def clear(self) -> None:
+        """Forget what was read: a new slice (or a failure) replaces it."""
+        self.backlinks, self.rows = [], []
+
+    def lay_out(
+        self,
+        table: DataTable[str | int | Text],
+        edges: Sequence[Edge],
+        row_slugs: list[str],
+        limit: int,
+    ) -> None:
+        """Columns for the table's (cleared) width from the first `limit` edges, then the
+        rows of every backlink read so far, each row's page appended to `row_slugs`."""
+        self.layout = back.backlink_layout(edges[:limit], table.size.width, self.title_of)
+        for label, width in self.layout.columns:
+            table.add_column(label, width=width)
+        self.rows = []
+        self._add(table, self.backlinks, row_slugs, limit)
+
+    def extend(
+        self,
+        table: DataTable[str | int | Text],
+        read: Sequence[back.Backlink],
+        row_slugs: list[str],
+        limit: int,
+    ) -> bool:
+        """Add the rows of pages just read, while the table has fewer than `limit` rows;
+        whether they are the first pages read."""
+        first = not self.backlinks
+        self.backlinks.extend(read)
+        self._add(table, read, row_slugs, limit)
+        return first
+
+    def sentence(self, row: int) -> str | None:
+        """The whole sentence shown (cut) on table row `row`, if the row is a backlink's."""
+        if row >= len(self.rows):
+            return None
+        number, line = self.rows[row]
+        return self.layout.sentence(self.backlinks[number], line)
+
+    def _add(
+        self,
+        table: DataTable[str | int | Text],
+        read: Sequence[back.Backlink],
+        row_slugs: list[str],
+        limit: int,
+    ) -> None:
+        first = len(self.backlinks) - len(read)
+        for number, backlink in enumerate(read, first):
+            for line, cells in enumerate(self.layout.rows(backlink, self.title_of)):
+                if len(row_slugs) >= limit:
+                    return
+                key = row_key(len(row_slugs), backlink.page)
+                row_slugs.append(backlink.page)
+                self.rows.append((number, line))
+                table.add_row(*cells, key=key)

@@ -32,8 +32,8 @@ from okf_explorer.core.graph.traverse import clamp_depth
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.dialogs.walk_roots import WalkRootsDialog
 from okf_explorer.tui.failures import ReportsWorkers
-from okf_explorer.tui.state.history import View
-from okf_explorer.tui.state.slice_rows import shorten_left
+from okf_explorer.tui.state.navigator import View
+from okf_explorer.tui.state.slice import shorten_left
 from okf_explorer.tui.widgets.graph.table_view import TableView
 
 WALK_ROW_LIMIT = 1000

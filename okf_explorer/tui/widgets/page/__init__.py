@@ -1,1 +1,2 @@
-"""The page pane and its parts: header, anchors, embeds."""
+"""The page pane: `pane` (`PagePane`: loading a page, its body, the next parts of a long
+one, anchors and embeds) and `header` (`PageHeader`: title, badges and frontmatter)."""

@@ -34,7 +34,7 @@ from okf_explorer.core.links.typed import (
 from okf_explorer.core.okf import meta as okf_meta
 from okf_explorer.core.pages import Page
 from okf_explorer.core.text_safety import printable
-from okf_explorer.tui import okf_glyphs
+from okf_explorer.tui import marks
 from okf_explorer.tui.markdown import Row, row_strip, wrapped
 
 COMPACT_BELOW = 20
@@ -260,12 +260,12 @@ def _badges(page: Page, now: datetime | None) -> list[Text]:
         badges.append(Text.assemble(("type ", "dim"), printable(page.type)))
     if "status" in fm:
         status = okf_meta.status_of(fm)
-        badges.append(okf_glyphs.status_glyph(status) + Text("\u00a0" + printable(status)))
-        badges[-1].stylize(okf_glyphs.STATUS_STYLES.get(status, "magenta"))
+        badges.append(marks.status_glyph(status) + Text("\u00a0" + printable(status)))
+        badges[-1].stylize(marks.STATUS_STYLES.get(status, "magenta"))
     if okf_meta.is_okf_concept(fm):
         tier = okf_meta.trust_tier(fm)
-        badges.append(okf_glyphs.trust_glyph(tier) + Text(f"\u00a0{tier}"))  # kept on one line
-        badges[-1].stylize(okf_glyphs.TRUST_STYLES[tier])
+        badges.append(marks.trust_glyph(tier) + Text(f"\u00a0{tier}"))  # kept on one line
+        badges[-1].stylize(marks.TRUST_STYLES[tier])
     if "stale_after" in fm:
         badges.append(_staleness(fm, now))
     if page.tags:
@@ -280,7 +280,7 @@ def _staleness(fm: dict[str, Any], now: datetime | None) -> Text:
         return Text(f"stale_after {raw} (ignored: not a time with an offset)", style="dim")
     when = okf_meta.iso(deadline)
     if okf_meta.is_stale(fm, now):
-        return Text(f"{okf_meta.STALE_GLYPH} stale since {when}", style=okf_glyphs.STALE_STYLE)
+        return Text(f"{okf_meta.STALE_GLYPH} stale since {when}", style=marks.STALE_STYLE)
     return Text(f"{okf_meta.FRESH_GLYPH} fresh until {when}", style="dim")
 
 

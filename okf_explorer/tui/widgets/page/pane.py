@@ -4,23 +4,35 @@ The body is prepared (linkified, parsed, drawn) in a thread by the vault Markdow
 engine (`tui.markdown`), and only mounted on the event loop: a `VaultBody` of a few
 pieces of drawn rows, so a 200-item index page mounts in a few milliseconds and does
 not make every later relayout slow (under `OKF_EXPLORER_PLAIN=1`, Textual's
-`Markdown` widget shows it instead: `VaultMarkdown`). A huge body shows its first
-`RENDER_CHARS` with a line saying how much of it is shown; `more` (key `m`, or a
-click on that line) appends the next part. `scroll_to_anchor` (`anchor_scroll`)
-scrolls to a heading or block id (`[[Page#Heading]]`, `[[Page#^block]]`, the `o`
-outline).
+`Markdown` widget shows it instead: `VaultMarkdown`).
+
+Three helpers below the pane each keep one of its jobs, with the state it needs:
+
+- `PartGrower`: a huge body shows its first `RENDER_CHARS` with a line saying how much
+  of it is shown; `more` (key `m`, or a click on that line) appends the next part,
+  prepared in a thread; presses made while a part is drawn are counted, not dropped.
+- `AnchorScroller`: `scroll_to_anchor` scrolls to a heading or block id
+  (`[[Page#Heading]]`, `[[Page#^block]]`, the `o` outline) in whichever widget shows
+  the body, and scrolls there again over the next frames, while widgets mounted just
+  before reach their height.
+- `EmbedFiller`: each `![[page]]` embed looks its page up in a worker, and embeds that
+  asked before the index was built ask again once it is.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from functools import partial
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
+from textual.css.query import NoMatches
 from textual.message import Message
+from textual.timer import Timer
+from textual.widget import Widget
 from textual.widgets import Static
 
 from okf_explorer.core.brain import Brain
@@ -36,33 +48,33 @@ from okf_explorer.core.okf.meta import sources_of
 from okf_explorer.core.pages import Page
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.failures import ReportsWorkers
-from okf_explorer.tui.legend import RESERVED_LEGEND
 from okf_explorer.tui.markdown import (
     FILE_SCHEME,
     LONG_CHARS,
     RENDER_CHARS,
+    WAITING_FOR_INDEX,
     EmbedView,
     Heading,
     PreparedBody,
     VaultBody,
     VaultMarkdown,
     anchor_of_href,
+    embedded_text,
+    heading_key,
+    is_block_anchor,
     kind_of_href,
     more_line,
     prepare_body,
     target_of_href,
 )
-from okf_explorer.tui.state.history import Move, View
-from okf_explorer.tui.widgets.page.anchor_scroll import SCROLL_SETTLE as SCROLL_SETTLE
-from okf_explorer.tui.widgets.page.anchor_scroll import AnchorScroller
-from okf_explorer.tui.widgets.page.embed_fill import EmbedFiller
+from okf_explorer.tui.marks import RESERVED_LEGEND
+from okf_explorer.tui.state.navigator import Move, View
 from okf_explorer.tui.widgets.page.header import (
     HeaderShown,
     PageHeader,
     header_links,
     is_deprecated,
 )
-from okf_explorer.tui.widgets.page.parts import PartGrower
 
 FATAL_AT_START = (SourceUnavailable, AuthError)
 """Errors that, before any page was shown, mean the brain cannot be opened at all."""
@@ -77,6 +89,8 @@ FILL_DELAY = 0.2
 """Seconds the rest of a long page's first part waits before it is prepared: its
 thread competes for the interpreter lock, so it lets the first screen's layouts
 (the body, then the scrollbar it brings) finish first."""
+SCROLL_SETTLE = 0.5
+"""Seconds over which a scroll to a heading or block is made again (`_settle_scroll`)."""
 
 
 class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
@@ -260,9 +274,7 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
         """Whether the rest of a long page's first part is still to come (`FILL_DELAY`)."""
         return self.shown is not None and self.truncated and not self.has_class("truncated")
 
-    def _prepare(
-        self, page: Page, start: int, limit: int, room: int | None = None
-    ) -> PreparedBody:
+    def _prepare(self, page: Page, start: int, limit: int, room: int | None = None) -> PreparedBody:
         """Part of `page` drawn as wide as the body is: the pane's width less the body's
         padding, and less the scrollbar's when the body is taller than `room` rows
         (None: a later part, or a pane not laid out, is taken to overflow)."""
@@ -385,3 +397,171 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
     def embeds_again(self) -> None:
         """The index is built: embeds that waited for it look their page up again."""
         self.embeds.again()
+
+
+# ------------------------------------------------------------------ the pane's helpers
+
+
+class PartGrower:
+    """Draws the next parts of the page `pane` shows, one at a time."""
+
+    def __init__(self, pane: PagePane) -> None:
+        self.pane = pane
+        self.wanted = 0
+        """`m` presses not yet drawn (each draws the next part of a long page)."""
+        self._growing = False
+
+    def want(self) -> None:
+        """`m`: draw the next part, after those asked for before.
+
+        The worker runs on the pane, which tells the screen when it ends: the screen
+        reports a failure and refreshes the footer (`m` greys out on the last part).
+        """
+        self.wanted += 1
+        if self.wanted == 1:
+            self.pane.run_worker(self._grow, group="grow", exit_on_error=False)
+
+    async def _grow(self) -> None:
+        try:
+            while self.wanted > 0 and await self.pane.show_more():
+                self.wanted -= 1
+        finally:
+            self.wanted = 0
+
+    async def show_more(self, limit: int) -> bool:
+        """Append the next `limit` characters of a truncated body, after any part still
+        being drawn; False if there is none."""
+        pane = self.pane
+        page = pane.page
+        while self._growing and pane.page is page:
+            await asyncio.sleep(0.01)
+        if not pane.truncated or page is None or pane.page is not page:
+            return False
+        self._growing = True
+        try:
+            body = await asyncio.to_thread(pane._prepare, page, pane.end, limit)
+            if pane.page is not page or not pane.is_attached:  # another page, or closing
+                return False
+            try:
+                if body.pieces is not None:
+                    await pane.query_one("#page-body", VaultBody).append(body.pieces)
+                else:  # fast paths off: the Markdown widget shows every part
+                    await pane.query_one("#page-markdown", VaultMarkdown).append(body.markdown)
+            except NoMatches:  # the pane was taken down meanwhile: the app is closing
+                return False
+            pane._shown_part(body)
+        finally:
+            self._growing = False
+        return True
+
+
+class AnchorScroller:
+    """Scrolls `pane` (holding a `#page-body` and a `#page-markdown`) to anchors and headings."""
+
+    def __init__(self, pane: PagePane) -> None:
+        self.pane = pane
+        self.pending: tuple[str, str] | None = None
+        """(slug, anchor) to scroll to once that page is shown (a followed link)."""
+        self._settling: Timer | None = None
+
+    def take_pending(self, slug: str) -> str | None:
+        """The anchor expected on `slug`, if any; forgotten either way."""
+        pending, self.pending = self.pending, None
+        return pending[1] if pending is not None and pending[0] == slug else None
+
+    @property
+    def _drawn(self) -> bool:
+        return not self.pane.has_class("plain")
+
+    def to_anchor(self, anchor: str, headings: list[Heading]) -> bool:
+        """Scroll the body to the heading (by its text, as Obsidian matches it) or the
+        `^block` `anchor` names; False (nothing moves) when the page has none."""
+        body = self.pane.query_one("#page-body", VaultBody)
+        if is_block_anchor(anchor):
+            if self._drawn:
+                return self._scroll_drawn(partial(body.block_y, anchor[1:]))
+            block = self.pane.query_one("#page-markdown", VaultMarkdown).block_for(anchor)
+            return self._scroll_widget(block)
+        key = heading_key(anchor)
+        for index, (_, text) in enumerate(headings):
+            if heading_key(text) == key:
+                return self.to_heading(index)
+        return False
+
+    def to_heading(self, index: int) -> bool:
+        """Scroll to the `index`-th heading of the body (the `o` outline's order)."""
+        if self._drawn:
+            body = self.pane.query_one("#page-body", VaultBody)
+            return self._scroll_drawn(partial(body.heading_y, index))
+        headers = list(self.pane.query_one("#page-markdown", VaultMarkdown).headers())
+        return self._scroll_widget(headers[index] if 0 <= index < len(headers) else None)
+
+    def _scroll_widget(self, widget: Widget | None) -> bool:
+        """Scroll `widget` to the top (again over the next frames: see `_settle_scroll`)."""
+        if widget is None:
+            return False
+        self._settle_scroll(lambda: self.pane.scroll_to_widget(widget, animate=False, top=True))
+        return True
+
+    def _scroll_drawn(self, locate: Callable[[], int | None]) -> bool:
+        """Scroll to the row `locate` finds in the drawn body."""
+
+        def scroll() -> None:
+            y = locate()
+            if y is not None:
+                body_y = self.pane.query_one("#page-body", VaultBody).virtual_region.y
+                self.pane.scroll_to(y=body_y + y, animate=False)
+
+        if locate() is None:
+            return False
+        self._settle_scroll(scroll)
+        return True
+
+    def _settle_scroll(self, scroll: Callable[[], object]) -> None:
+        """Run `scroll` now, after the next refresh, and every 50 ms for `SCROLL_SETTLE`
+        seconds: blocks mounted just before (tables, embeds) take a few frames to reach
+        their height, and a scroll made earlier stops short of its target."""
+        if self._settling is not None:
+            self._settling.stop()
+        scroll()
+        self.pane.call_after_refresh(scroll)
+        self._settling = self.pane.set_interval(0.05, scroll, repeat=int(SCROLL_SETTLE / 0.05))
+
+
+class EmbedFiller:
+    """Fills the embeds of the page `current()` shown by `pane`."""
+
+    def __init__(self, pane: PagePane, brain: Brain, current: Callable[[], Page | None]) -> None:
+        self._pane, self._brain, self._current = pane, brain, current
+        self._asked: list[EmbedView] = []
+        """The embeds filled (or being filled) for the page shown."""
+
+    def again(self) -> None:
+        """The index is built: embeds that waited for it look their page up again."""
+        for block in list(self._asked):
+            attached = isinstance(block, Widget) and block.is_attached
+            if attached and block.text is None and block.note == WAITING_FOR_INDEX:
+                self.fill(block)
+
+    def fill(self, block: EmbedView) -> None:
+        """Look `block`'s page (or section) up off the loop and show it in the block."""
+        page = self._current()
+        self._asked = [asked for asked in self._asked if _attached(asked)]
+        if block not in self._asked:
+            self._asked.append(block)
+        if block.target is None or page is None:
+            block.fill(None, "✗ nothing to embed")
+            return
+
+        async def fill() -> None:
+            text, note = await asyncio.to_thread(
+                embedded_text, self._brain, page.slug, block.target or "", block.anchor
+            )
+            if self._current() is page and _attached(block):
+                block.fill(text, note)
+
+        self._pane.run_worker(fill, group="embeds", exit_on_error=False)
+
+
+def _attached(block: EmbedView) -> bool:
+    return isinstance(block, Widget) and block.is_attached

@@ -1,28 +1,90 @@
-"""`b`: a page's direct backlinks, each with the sentence around its link.
+"""A page's links as the explorer lists them: the edges of the link tree, and `b`'s
+backlinks, each with the sentence around its link.
 
-Which pages link here comes from the depth-1 `in` slice; what each one says
-around its link comes from the server (gbrain keeps a `context` per link) or,
-when it has none, from the linking page's text through the core grammar's spans
-(`core.links.spans`). Reading those pages is blocking: `read_backlinks` runs in
-a worker, a screenful at a time, so a hub with 10,000 backlinks shows its first
-rows at once.
+The link tree: `outgoing_links` and `incoming_links` read the brain (blocking: run
+them in a worker); `tui.widgets.graph.link_tree` turns their `TreeLink`s into
+`LinkNode` tree nodes.
+
+Backlinks (`b`): which pages link here comes from the depth-1 `in` slice; what each
+one says around its link comes from the server (gbrain keeps a `context` per link)
+or, when it has none, from the linking page's text through the core grammar's spans
+(`core.links.spans`). Reading those pages is blocking: `read_backlinks` runs in a
+worker, a screenful at a time, so a hub with 10,000 backlinks shows its first rows
+at once; `BacklinkLayout` lays their rows out for the table's width.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from rich.text import Text
 
+from okf_explorer.core.audit.model import Difference
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import OkfError
 from okf_explorer.core.fast_paths import gc_paused
 from okf_explorer.core.graph.traverse import LINKS, Edge
+from okf_explorer.core.index.model import ResolvedLink
 from okf_explorer.core.links.grammar import LinkKind
 from okf_explorer.core.links.spans import LeadsHere, LinkContext, link_contexts, told_context
 from okf_explorer.core.text_safety import printable
-from okf_explorer.tui.state.slice_rows import ELLIPSIS, Titles, page_cell, page_width, shorten_right
+from okf_explorer.tui.state.slice import ELLIPSIS, Titles, page_cell, page_width, shorten_right
+
+Side = Literal["out", "in"]
+
+
+@dataclass(slots=True)
+class LinkNode:
+    """What a tree node stands for. `loaded` turns True once its children are fetched."""
+
+    slug: str
+    side: Side
+    exists: bool = True
+    readable: bool = True
+    loaded: bool = False
+    link: ResolvedLink | None = None
+    """The resolved link this node stands for, when the brain handed it over (outgoing)."""
+    rel: str = LINKS
+    group: bool = False
+    """A heading that groups a side's links of relation `rel`, not a page."""
+    mention: str | None = None
+    """For a page under Mentions: the sentence naming the page (the subtitle shows it)."""
+    difference: Difference | None = None
+    """How the server disagrees with the text on this link (`server_view`), if it does."""
+
+
+@dataclass(frozen=True, slots=True)
+class TreeLink:
+    """One edge the tree shows: the page at the other end, the edge's relation, whether
+    the page exists, and the link the page states for it (outgoing), if any."""
+
+    slug: str
+    rel: str = LINKS
+    exists: bool = True
+    link: ResolvedLink | None = None
+
+
+def outgoing_links(brain: Brain, slug: str) -> list[TreeLink]:
+    """The edges leaving `slug` (its own links, and relations other pages state from its
+    side), each with the link behind it when `slug` states it. Blocking: run in a worker."""
+    stated = {(link.to, link.rel): link for link in brain.forward_links(slug) if not link.incoming}
+    index = brain.index
+    found = []
+    for node, rel in brain.out_edges(slug):
+        link = stated.get((node, rel))
+        exists = link.exists if link is not None else index is None or index.exists(node)
+        found.append(TreeLink(node, rel, exists, link))
+    return found
+
+
+def incoming_links(brain: Brain, slug: str) -> list[TreeLink]:
+    """The edges into `slug`, slug order, once per (page, relation). Blocking: run in a worker."""
+    return [TreeLink(node, rel) for node, rel in dict.fromkeys(brain.in_edges(slug))]
+
+
+# ------------------------------------------------------------------ backlinks (`b`)
 
 CONTEXTS_PER_PAGE = 3
 """Sentences shown per linking page; more are counted on a last line."""

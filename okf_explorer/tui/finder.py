@@ -1,0 +1,278 @@
+"""The finder: the command palette's providers, over page names and over page text.
+
+Names (`/`, `ctrl+p`): `PageFinder`, the palette's one provider, over slugs, file
+names, titles and aliases. The ranking is `core.search.find_rank.rank_pages` (exact,
+then prefix, then substring, then fuzzy; more backlinks first within a tier). Each hit
+shows the file name and title, and the folder. Names are shown as `printable` renders
+them (control characters as escapes); the page opened is the exact slug. Help lines
+are markup-escaped (a `[` in a name is text).
+
+Text: full-text search of page bodies, with snippets. Two ways in: `ctrl+f` opens the
+palette with `TextFinder` alone (every query searches the text), and in the page
+finder a query starting with `TEXT_PREFIX` is a text search (`PrefixedTextFinder`),
+the rest of the query being the search. Choosing a hit opens the page scrolled to the
+hit: `TextJump` remembers the hit's words, and once that page's body is on screen,
+scrolls to the first widget of the rendered body whose text holds one of them (the
+simplest method that survives any renderer: search the rendered text, not the
+Markdown source). Searches run in a thread (the first one may sync the text index); a
+query that is not valid syntax shows one line saying so instead of hits, and one past
+the caps or the deadline of a search also a notification.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from functools import partial
+from typing import Protocol, runtime_checkable
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.content import Content
+from textual.markup import escape
+from textual.widget import Widget
+
+from okf_explorer.core.errors import OkfError, PageNotFound
+from okf_explorer.core.search.find_rank import TIER_NAMES, Findable, FindHit, rank_pages
+from okf_explorer.core.search.query import QueryTooLong, SearchSyntaxError, SearchTimedOut
+from okf_explorer.core.search.text_index import HIT_CLOSE, HIT_OPEN, SearchHit
+from okf_explorer.core.text_safety import printable
+
+FIND_PROMPT = "Find a page…"
+"""The finder's prompt (`/`, `ctrl+p`)."""
+TEXT_PROMPT = 'Search page text… (words, "phrase", prefix*, type:T, tag:T, path:P)'
+"""The prompt of the text finder alone (`ctrl+f`)."""
+TEXT_PREFIX = "#"
+"""In the page finder, a query starting with this searches page text."""
+TEXT_HIT_LIMIT = 20
+"""Text hits listed at most for one query."""
+
+
+@runtime_checkable
+class PageCatalogue(Protocol):
+    """What a screen offers the finder: the pages it knows and a way to open one."""
+
+    def catalogue(self) -> list[tuple[str, str]]:
+        """(slug, title) for every page, slug order."""
+        ...
+
+    def exact_hit(self, name: str) -> str | None:
+        """The page `name` resolves to (the core resolver, SPEC §3), or None."""
+        ...
+
+    def findables(self) -> list[Findable]:
+        """Every page with its names and backlink count (blocking: run in a thread)."""
+        ...
+
+    def open_page(self, slug: str) -> None: ...
+
+
+DISCOVERY_LIMIT = 200
+"""Pages listed before the user types: enough to browse a small brain, not so
+many that opening the palette on 100k pages stalls."""
+
+
+EXACT_SCORE = float("inf")
+"""The score of a page the resolver finds but no name matches (a path, say): first."""
+PAGE_HIT_LIMIT = 200
+"""Pages listed at most for one query (the best ones)."""
+
+
+class PageFinder(Provider):
+    """Finds pages by slug or title; `discover()` lists pages in slug order."""
+
+    def _pages(self) -> list[tuple[str, str]]:
+        screen = self.screen
+        return screen.catalogue() if isinstance(screen, PageCatalogue) else []
+
+    def _open(self, slug: str) -> None:
+        screen = self.screen
+        if isinstance(screen, PageCatalogue):
+            screen.open_page(slug)
+
+    async def discover(self) -> Hits:
+        for slug, title in self._pages()[:DISCOVERY_LIMIT]:
+            shown = printable(slug)
+            yield DiscoveryHit(escape(shown), partial(self._open, slug), help=_help(shown, title))
+
+    async def search(self, query: str) -> Hits:
+        """Ranked pages (`rank_pages`); the page the query resolves to (as `get NAME`
+        would open it) comes first when no name of it matched (a path, say)."""
+        screen = self.screen
+        if not isinstance(screen, PageCatalogue) or query.startswith(TEXT_PREFIX):
+            return  # `#words` searches the text (`TextFinder`), not the names
+        pages = await asyncio.to_thread(screen.findables)
+        hits = await asyncio.to_thread(rank_pages, query, pages, PAGE_HIT_LIMIT)
+        exact = screen.exact_hit(query)
+        if exact is not None and all(hit.slug != exact for hit in hits):
+            page = next((page for page in pages if page.slug == exact), Findable(exact))
+            yield self._hit(FindHit(page, -1, "resolves"), query, EXACT_SCORE)
+        for position, hit in enumerate(hits):
+            yield self._hit(hit, query, float(len(hits) - position))
+
+    def _hit(self, hit: FindHit, query: str, score: float) -> Hit:
+        """`orders  analytics.orders` over `tables/ · file name exact · 34 backlinks`."""
+        page = hit.page
+        folder, _, name = page.slug.rpartition("/")
+        shown_name, title = printable(name), printable(page.title)
+        display = _highlighted(shown_name, query)
+        if title and title not in (shown_name, printable(page.slug)):
+            display += Content.styled(f"  {title}", "dim")
+        how = "what the name resolves to" if hit.tier < 0 else f"{hit.field} {TIER_NAMES[hit.tier]}"
+        parts = [f"{printable(folder)}/" if folder else "(root)", how]
+        if page.backlinks:
+            parts.append(f"{page.backlinks} backlink{'s' if page.backlinks != 1 else ''}")
+        help_text = escape(" · ".join(parts))
+        opening = partial(self._open, page.slug)
+        return Hit(score, display, opening, text=printable(page.slug), help=help_text)
+
+
+def _highlighted(name: str, query: str) -> Content:
+    """`name` with the query, where it appears (ignoring case), in bold."""
+    content = Content(name)
+    wanted = query.strip().casefold()
+    at = name.casefold().find(wanted) if wanted else -1
+    return content.stylize("bold underline", at, at + len(wanted)) if at >= 0 else content
+
+
+def _help(shown_slug: str, title: str) -> str | None:
+    shown = printable(title)
+    return escape(shown) if shown and shown != shown_slug else None
+
+
+def not_found_sentence(name: str, suggestions: list[str]) -> str:
+    """`no page NAME`, suggesting close pages (`Brain.suggest`, as the CLI does)."""
+    detail = f"did you mean {' or '.join(suggestions)}?" if suggestions else ""
+    return str(PageNotFound(name, detail))
+
+
+# ------------------------------------------------------------------ page text
+
+
+@runtime_checkable
+class TextSearchHost(Protocol):
+    """What a screen offers the text finder: its brain's search and a way to open a hit."""
+
+    def search_text(self, query: str, limit: int) -> list[SearchHit]:
+        """Blocking: called in a thread."""
+        ...
+
+    def open_hit(self, slug: str, words: list[str]) -> None: ...
+
+
+def snippet_content(hit: SearchHit) -> Content:
+    """The snippet with its hits in bold and underlined (names shown `printable`)."""
+    parts: list[tuple[str, str] | str] = []
+    for i, piece in enumerate(hit.snippet.split(HIT_OPEN)):
+        if i == 0:
+            parts.append(printable(piece))
+            continue
+        word, _, rest = piece.partition(HIT_CLOSE)
+        parts.append((printable(word), "bold underline"))
+        parts.append(printable(rest))
+    return Content.assemble(*parts)
+
+
+class TextFinder(Provider):
+    """Every query is a text search (the palette `ctrl+f` opens)."""
+
+    prefix = ""
+    _told: str | None = None
+
+    def _tell(self, message: str) -> None:
+        """A notification for a search refused or stopped by a limit, once per message
+        while the palette is open (it searches again at every key)."""
+        if message != self._told:
+            self._told = message
+            self.app.notify(message, title="Search", severity="warning")
+
+    def _host(self) -> TextSearchHost | None:
+        screen = self.screen
+        return screen if isinstance(screen, TextSearchHost) else None
+
+    async def search(self, query: str) -> Hits:
+        host = self._host()
+        if host is None or not query.startswith(self.prefix):
+            return
+        text = query[len(self.prefix) :].strip()
+        if not text:
+            return
+        try:
+            hits = await asyncio.to_thread(host.search_text, text, TEXT_HIT_LIMIT)
+        except (QueryTooLong, SearchTimedOut) as error:
+            self._tell(str(error))
+            yield Hit(0.0, Content(str(error)), lambda: None, text=str(error))
+            return
+        except SearchSyntaxError as error:
+            yield Hit(0.0, Content(str(error)), lambda: None, text=str(error))
+            return
+        except OkfError as error:
+            yield Hit(0.0, Content(f"search failed: {error}"), lambda: None)
+            return
+        count = len(hits)
+        for rank, hit in enumerate(hits):
+            title = printable(hit.title)
+            slug = printable(hit.slug)
+            shown_title = [("  " + title, "dim")] if title != slug else []
+            label = Content.assemble((slug, "bold"), *shown_title)
+            yield Hit(
+                float(count - rank),  # the index's ranking, best first
+                label,
+                partial(host.open_hit, hit.slug, hit.hit_words()),
+                text=slug,
+                help=snippet_content(hit),
+            )
+
+
+class PrefixedTextFinder(TextFinder):
+    """In the page finder: only queries starting with `TEXT_PREFIX`."""
+
+    prefix = TEXT_PREFIX
+
+
+class TextJump:
+    """Scroll a page to a search hit once its body is on screen."""
+
+    def __init__(self) -> None:
+        self._wanted: tuple[str, list[str]] | None = None
+
+    def want(self, slug: str, words: list[str]) -> None:
+        self._wanted = (slug, words) if words else None
+
+    def body_shown(self, slug: str | None, body: Widget) -> bool:
+        """Scroll `body`'s scrollable ancestor to the hit if `slug` is the wanted page."""
+        if self._wanted is None or slug != self._wanted[0]:
+            return False
+        words = [w.casefold() for w in self._wanted[1]]
+        self._wanted = None
+        target = find_rendered(body, words)
+        if target is None:
+            return False
+        widget, line = target
+        body.scroll_to_widget(widget, animate=False, top=True)
+        if line:
+            body.call_after_refresh(partial(body.scroll_relative, y=line, animate=False))
+        return True
+
+
+def find_rendered(root: Widget, words: list[str]) -> tuple[Widget, int] | None:
+    """The first leaf widget under `root` whose rendered text holds one of `words`
+    (any case), and the line of the text it is on (before wrapping)."""
+    for widget in root.query("*"):
+        if widget.children or not widget.display:
+            continue
+        text = _plain(widget)
+        if not text:
+            continue
+        folded = text.casefold()
+        found = [at for w in words if (at := folded.find(w)) >= 0]
+        if found:
+            return widget, text.count("\n", 0, min(found))
+    return None
+
+
+def _plain(widget: Widget) -> str:
+    try:
+        rendered = widget.render()
+    except Exception:  # a widget that cannot render outside a frame holds no text for us
+        return ""
+    plain = getattr(rendered, "plain", None)
+    return plain if isinstance(plain, str) else ""
