@@ -24,9 +24,10 @@ from __future__ import annotations
 from typing import Any
 
 from okf_explorer.core import fast_paths
+from okf_explorer.server.catalog import call_tool
 from okf_explorer.server.exchange import ReplyBudget, sse_block
 from okf_explorer.server.mcp_app import FreshBrain, reply_meta
-from okf_explorer.server.tools import ToolReply, call_tool
+from okf_explorer.server.tools import ToolReply
 
 PLAIN_KEYS = frozenset({"jsonrpc", "id", "method", "params"})
 

@@ -32,9 +32,10 @@ from mcp.server import Server, ServerRequestContext
 
 from okf_explorer import __version__
 from okf_explorer.core.errors import OkfError
+from okf_explorer.server.catalog import TOOL_SPECS, call_tool
 from okf_explorer.server.limits import SHUTDOWN_BUDGET, TOOL_THREADS
 from okf_explorer.server.shapes import ContextCache
-from okf_explorer.server.tools import TOOL_SPECS, BrainTools, ToolReply, call_tool
+from okf_explorer.server.tools import BrainTools, ToolReply
 
 SERVER_NAME = "okf-explorer"
 REFRESH_INTERVAL = 2.0

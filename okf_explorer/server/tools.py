@@ -166,7 +166,8 @@ TOOL_SPECS: dict[str, dict[str, Any]] = {
     "memory_navigate": {
         "description": (
             "One-call navigation for agents: op get | list | links | backlinks | traverse "
-            "(traverse returns OKF edge records). Never fails: returns [] instead."
+            "(links and backlinks return slugs, traverse OKF edge records). Never fails: "
+            "returns [] instead."
         ),
         "inputSchema": _schema(
             {
@@ -511,12 +512,21 @@ def _navigate(brain: BrainTools, args: Mapping[str, Any]) -> Any:
     if op == "list":
         return list_pages(brain, {k: args.get(k) for k in ("type", "tag", "limit", "offset")})
     if op == "links":
-        return get_links(brain, {"slug": args.get("slug")})
+        return _navigate_links(brain, args, "out")
     if op == "backlinks":
-        return get_backlinks(brain, {"slug": args.get("slug")})
+        return _navigate_links(brain, args, "in")
     if op == "traverse":
         return _navigate_traverse(brain, args)
     return []
+
+
+def _navigate_links(brain: BrainTools, args: Mapping[str, Any], direction: str) -> Any:
+    """SPEC §7: the slugs `links SLUG` (`out`) or `links SLUG --backlinks` (`in`) print:
+    the distinct ends of a one-hop walk, in edge order (dangling targets as their ids)."""
+    slug = required_str(args, "slug")
+    if not _known(brain, slug):
+        return []
+    return list(dict.fromkeys(edge.to for edge in brain.traverse(slug, 1, direction)))
 
 
 def _navigate_traverse(brain: BrainTools, args: Mapping[str, Any]) -> Any:
@@ -637,18 +647,22 @@ def call_tool(
     *,
     contexts: ContextCache | None = None,
     cancel: CancelCheck | None = None,
+    tools: Mapping[str, Tool] | None = None,
+    specs: Mapping[str, dict[str, Any]] | None = None,
 ) -> ToolReply:
     """Run one tool; every failure becomes an `isError` reply, never an exception.
 
     `contexts` lets link contexts outlive the call (the server keeps one cache).
     `cancel` answers True once the server is stopping: a call not yet begun is not
     run, and a long walk stops at its next check; both answer `shutting_down`.
+    `tools` and `specs` are the tools callable by name and their schemas (gbrain's,
+    `TOOLS` and `TOOL_SPECS`, unless given: `server.catalog` adds ours).
     """
     if cancel is not None and cancel():
         return ToolReply(SHUTTING_DOWN.payload(), True)
     token = CONTEXTS.set(contexts), CANCEL.set(cancel)
     try:
-        return _dispatch(brain, name, arguments)
+        return _dispatch(brain, name, arguments, tools or TOOLS, specs or TOOL_SPECS)
     except Cancelled:
         return ToolReply(SHUTTING_DOWN.payload(), True)
     finally:
@@ -656,12 +670,18 @@ def call_tool(
         CANCEL.reset(token[1])
 
 
-def _dispatch(brain: BrainTools, name: str, arguments: Mapping[str, Any] | None) -> ToolReply:
-    tool = TOOLS.get(name)
+def _dispatch(
+    brain: BrainTools,
+    name: str,
+    arguments: Mapping[str, Any] | None,
+    tools: Mapping[str, Tool],
+    specs: Mapping[str, dict[str, Any]],
+) -> ToolReply:
+    tool = tools.get(name)
     if tool is None:
         return ToolReply(ToolError("unknown_operation", f"Unknown: {name}").payload(), True)
     args = dict(arguments or {})
-    known = TOOL_SPECS[name]["inputSchema"]["properties"]
+    known = specs[name]["inputSchema"]["properties"]
     warnings = [{"code": "unknown_param", "param": key} for key in args if key not in known]
     try:
         value = tool(brain, args)
