@@ -71,7 +71,7 @@ def call_result(fresh: FreshBrain, call: Call) -> dict[str, Any]:
     """One call's `result`, as the SDK handler makes it (an unexpected failure included)."""
     name, arguments = call
     try:
-        reply = call_tool(
+        reply = fresh.warmer.refusal(name, arguments) or call_tool(
             fresh.current(),
             name,
             arguments,
