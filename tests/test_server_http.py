@@ -396,12 +396,14 @@ def test_list_pages_pages_beyond_100_with_offset(client: httpx.Client) -> None:
 
 
 def test_traverse_forms_over_the_wire(client: httpx.Client) -> None:
-    nodes = payload(call(client, "traverse_graph", {"slug": "notes/n000"}))
-    assert [(n["slug"], n["depth"]) for n in nodes] == [
-        ("notes/n000", 0),
-        ("notes/n001", 1),
-        ("notes/n002", 2),
+    # no direction: current gbrain's remote default, both ways at depth 2, GraphPath[] rows
+    both = payload(call(client, "traverse_graph", {"slug": "notes/n000"}))
+    assert [(e["from_slug"], e["to_slug"]) for e in both if e["depth"] == 1] == [
+        ("notes/n000", "notes/n001"),
+        ("notes/n002", "notes/n000"),
+        ("people/alice", "notes/n000"),
     ]
+    assert max(e["depth"] for e in both) == 2
     edges = payload(
         call(client, "traverse_graph", {"slug": "notes/n000", "direction": "in", "depth": 1})
     )

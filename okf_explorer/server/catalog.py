@@ -26,10 +26,18 @@ def call_tool(
     *,
     contexts: ContextCache | None = None,
     cancel: CancelCheck | None = None,
+    shapes: str = tools.GBRAIN_CURRENT,
 ) -> ToolReply:
     """Run one tool of the catalog (`tools.call_tool`: never raises)."""
     return tools.call_tool(
-        brain, name, arguments, contexts=contexts, cancel=cancel, tools=TOOLS, specs=TOOL_SPECS
+        brain,
+        name,
+        arguments,
+        contexts=contexts,
+        cancel=cancel,
+        tools=TOOLS,
+        specs=TOOL_SPECS,
+        shapes=shapes,
     )
 
 

@@ -77,6 +77,7 @@ def call_result(fresh: FreshBrain, call: Call) -> dict[str, Any]:
             arguments,
             contexts=fresh.contexts,
             cancel=fresh.shutdown.requested,
+            shapes=fresh.shapes,
         )
     except Exception as error:  # the SDK handler's catch-all, reproduced
         return {"content": [{"text": str(error), "type": "text"}], "isError": True}

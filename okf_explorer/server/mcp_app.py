@@ -37,7 +37,7 @@ from okf_explorer.core.errors import OkfError
 from okf_explorer.server.catalog import TOOL_SPECS, call_tool
 from okf_explorer.server.limits import INDEX_WAIT, SHUTDOWN_BUDGET, TOOL_THREADS
 from okf_explorer.server.shapes import ContextCache
-from okf_explorer.server.tools import BrainTools, ToolReply
+from okf_explorer.server.tools import GBRAIN_CURRENT, BrainTools, ToolReply
 from okf_explorer.server.warmup import IndexWarmer, await_index
 
 SERVER_NAME = "okf-explorer"
@@ -169,9 +169,12 @@ class FreshBrain:
         brain: Any,
         interval: float = REFRESH_INTERVAL,
         announce: Callable[[str], None] | None = None,
+        shapes: str = GBRAIN_CURRENT,
     ) -> None:
         self.brain = brain
         self._announce = announce
+        self.shapes = shapes
+        """Whose gbrain shapes the tools give (`tools.GBRAIN_SHAPES`)."""
         self._interval = interval
         self._lock = threading.Lock()
         self._last = time.monotonic()
@@ -277,6 +280,7 @@ def build_mcp_server(fresh: FreshBrain) -> Server[Any]:
                         arguments,
                         contexts=fresh.contexts,
                         cancel=shutdown.requested,
+                        shapes=fresh.shapes,
                     )
                 )
             except Exception as error:  # v2 would answer a JSON-RPC error; gbrain says isError

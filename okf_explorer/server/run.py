@@ -55,8 +55,10 @@ def run_server(
     port: int = SERVE_PORT,
     stdio: bool = False,
     token: str | None = None,
+    shapes: str = "current",
 ) -> int:
     """Serve `brain` read-only over MCP until interrupted; returns the exit code.
+    `shapes` is whose gbrain shapes the tools give (`tools.GBRAIN_SHAPES`).
 
     Exit 2: a non-loopback bind without a token, or a token holding whitespace (no
     client can send it in an `Authorization: Bearer` header). Exit 1: the port cannot be
@@ -72,12 +74,12 @@ def run_server(
     quiet_logs()
     try:
         with _interrupts_as_keyboard_interrupt():
-            return _run(brain, host, port, stdio, token)
+            return _run(brain, host, port, stdio, token, shapes)
     except KeyboardInterrupt:
         return EXIT_OK
 
 
-def _run(brain: Any, host: str, port: int, stdio: bool, token: str | None) -> int:
+def _run(brain: Any, host: str, port: int, stdio: bool, token: str | None, shapes: str) -> int:
     """Bind, index, print the banner, serve (SIGTERM arrives as KeyboardInterrupt)."""
     from okf_explorer.server.mcp_app import FreshBrain
 
@@ -86,7 +88,7 @@ def _run(brain: Any, host: str, port: int, stdio: bool, token: str | None) -> in
     except OSError as error:
         say(f"cannot listen on {host}:{port}: {error.strerror or error}")
         return EXIT_FAILED
-    fresh = FreshBrain(brain, announce=say)
+    fresh = FreshBrain(brain, announce=say, shapes=shapes)
     if stdio:
         say("stdio · read-only · indexing")
         return _serve_stdio(fresh)
