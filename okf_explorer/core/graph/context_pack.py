@@ -30,9 +30,9 @@ that are considered, so a hub's thousands of backlinks cost what fits.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
+from okf_explorer.core.fast_paths import gc_paused
 from okf_explorer.core.graph.traverse import LINKS
 
 if TYPE_CHECKING:
@@ -53,9 +53,9 @@ Sentence = Callable[[str, "ResolvedLink"], "str | None"]
 """`sentence(on, link)`: the sentence around `link` on page `on`, or None."""
 
 
-@dataclass(frozen=True, slots=True)
-class _Candidate:
-    """One entry the pack may carry: `slug` reached at `hop` from `via`."""
+class _Candidate(NamedTuple):
+    """One entry the pack may carry: `slug` reached at `hop` from `via` (a tuple: a
+    hub's pack weighs every page linking to it, so each costs as little as it can)."""
 
     hop: int
     slug: str
@@ -65,7 +65,10 @@ class _Candidate:
     direction: str
 
     def order(self, degree: int) -> tuple[int, int, str, int, str]:
-        return (self.hop, -degree, self.slug, GROUPS.index(self.group), self.rel)
+        return (self.hop, -degree, self.slug, _GROUP_RANK[self.group], self.rel)
+
+
+_GROUP_RANK = {group: rank for rank, group in enumerate(GROUPS)}
 
 
 def clamp_pack_depth(value: int | None) -> int:
@@ -95,23 +98,24 @@ def context_pack(
     kept_text = _cut_text(text, max(0, room))
     root["text"] = kept_text
     used = _chars(root)
-    candidates = sorted(
-        _candidates(index, page.slug, depth),
-        key=lambda c: c.order(_degree(index, c.slug)),
-    )
     hops: dict[int, dict[str, Any]] = {}
     cut_by_hop = [0] * depth
     taken = 0
     full = len(kept_text) < len(text)
-    for candidate in candidates:
-        entry = None if full else _entry(index, candidate, sentence)
-        if entry is None or used + _chars(entry) > budget:
-            full = True
-            cut_by_hop[candidate.hop - 1] += 1
-            continue
-        used += _chars(entry)
-        taken += 1
-        _place(hops, candidate, entry)
+    # A hub's pack weighs every page linking to it: tens of thousands of small acyclic
+    # tuples, which would set the cyclic collector re-walking the whole index (tens of
+    # ms at 10k pages) more than once; pause it meanwhile (`fast_paths.gc_paused`).
+    with gc_paused():
+        candidates = _ordered(index, page.slug, depth)
+        for candidate in candidates:
+            entry = None if full else _entry(index, candidate, sentence)
+            if entry is None or used + _chars(entry) > budget:
+                full = True
+                cut_by_hop[candidate.hop - 1] += 1
+                continue
+            used += _chars(entry)
+            taken += 1
+            _place(hops, candidate, entry)
     return {
         **root,
         "hops": [hops.get(hop, _empty_hop(hop)) for hop in range(1, depth + 1)],
@@ -123,6 +127,19 @@ def context_pack(
             "neighbours_by_hop": cut_by_hop,
         },
     }
+
+
+def _ordered(index: LinkIndex, root: str, depth: int) -> list[_Candidate]:
+    """Every candidate in the pack's order: nearest hop, most-linked, slug, group."""
+    degrees: dict[str, int] = {}
+
+    def order(candidate: _Candidate) -> tuple[int, int, str, int, str]:
+        degree = degrees.get(candidate.slug)
+        if degree is None:
+            degree = degrees[candidate.slug] = _degree(index, candidate.slug)
+        return candidate.order(degree)
+
+    return sorted(_candidates(index, root, depth), key=order)
 
 
 def _candidates(index: LinkIndex, root: str, depth: int) -> Iterator[_Candidate]:
