@@ -73,6 +73,9 @@ class ServerHandle:
     port: int
     token: str | None = None
     process: subprocess.Popen[bytes] | None = None
+    wait_for_index: bool = True
+    """`start` returns once the index is built (the server answers before; tests that
+    look at that pass False)."""
     _work_dir: tempfile.TemporaryDirectory[str] | None = field(default=None, repr=False)
     _stderr_file: IO[bytes] | None = field(default=None, repr=False)
 
@@ -116,6 +119,7 @@ class ServerHandle:
         self._wait_healthy()
 
     def _wait_healthy(self) -> None:
+        """Until `/health` answers (and says the index is built, unless told not to)."""
         deadline = time.monotonic() + STARTUP_TIMEOUT
         assert self.process is not None
         with httpx.Client(timeout=1.0) as http:
@@ -123,7 +127,11 @@ class ServerHandle:
                 if self.process.poll() is not None:
                     raise RuntimeError(f"server exited early: {self.stderr_text()}")
                 with contextlib.suppress(httpx.HTTPError):
-                    if http.get(self.health_url).status_code == 200:
+                    health = http.get(self.health_url)
+                    index = health.json().get("index", {}) if health.status_code == 200 else {}
+                    if health.status_code == 200 and (
+                        not self.wait_for_index or index.get("state") != "building"
+                    ):
                         return
                 time.sleep(0.05)
         self.stop()

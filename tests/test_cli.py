@@ -348,13 +348,24 @@ def test_serve_passes_host_port_and_token(
 ) -> None:
     seen: dict[str, object] = {}
 
-    def fake_run_server(brain, *, host, port, stdio, token):
-        seen.update(pages=len(brain.pages()), host=host, port=port, stdio=stdio, token=token)
+    def fake_run_server(brain, *, host, port, stdio, token, shapes):
+        seen.update(
+            pages=len(brain.pages()), host=host, port=port, stdio=stdio, token=token, shapes=shapes
+        )
         return 0
 
     monkeypatch.setattr(server_package, "run_server", fake_run_server)
     assert run("serve", str(bundle), "--source", str(tmp_path / "absent")) == (0, "", "")
-    assert seen == {"pages": 7, "host": "127.0.0.1", "port": 8792, "stdio": False, "token": None}
+    assert seen == {
+        "pages": 7,
+        "host": "127.0.0.1",
+        "port": 8792,
+        "stdio": False,
+        "token": None,
+        "shapes": "current",
+    }
+    assert run("serve", str(bundle), "--gbrain-shapes", "0.46.28")[0] == 0
+    assert seen["shapes"] == "0.46.28"
     token_file = tmp_path / "server-token"
     token_file.write_text("letmein-123\n", encoding="utf-8")
     args = ("serve", "--stdio", "--port", "9000", "--host", "0.0.0.0", "--token-file")

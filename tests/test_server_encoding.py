@@ -75,8 +75,13 @@ def test_a_failing_call_answers_as_the_sdk_handler_does() -> None:
     """A tool call that fails outside the tools (the freshness check) is `isError` with
     the error's text on both paths, written the same."""
 
+    class Built:
+        def refusal(self, name: str, arguments: Any) -> None:
+            return None  # the index is built: every call runs
+
     class Broken:
         contexts = None
+        warmer = Built()
 
         def current(self) -> Any:
             raise RuntimeError("index gone")

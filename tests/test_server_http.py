@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import secrets
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -122,15 +123,22 @@ def test_initialize_list_and_call(client: httpx.Client) -> None:
     assert note.status_code == 202 and note.content == b""
     (listed,) = sse(post(client, {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}))
     tools = {tool["name"]: tool for tool in listed["result"]["tools"]}
-    assert set(tools) == {
+    assert list(tools) == [
         "get_page",
         "list_pages",
         "get_links",
         "get_backlinks",
         "traverse_graph",
-        "memory_navigate",
         "search",
-    }
+        "memory_navigate",
+        "find_paths",
+        "best_paths",
+        "explain_links",
+        "graph_stats",
+        "wanted_pages",
+        "find_mentions",
+        "build_context",
+    ]
     assert tools["get_page"]["inputSchema"]["required"] == ["slug"]
     assert "nextCursor" not in listed["result"]
     page = payload(call(client, "get_page", {"slug": "people/alice"}, rid=3))
@@ -307,12 +315,22 @@ def test_health_needs_no_token(server: ServerHandle) -> None:
 
 
 def test_banner_names_the_url_and_count_but_not_the_token(server: ServerHandle) -> None:
-    banner = server.stderr_text().splitlines()[0]
-    assert (
-        banner
-        == f"okf-explorer serve: {server.url} · {PAGE_COUNT} pages · read-only · token required"
-    )
+    """The banner comes before the index; a second line says when it is built."""
+    wait_until_indexed(server)
+    banner, indexed = server.stderr_text().splitlines()[:2]
+    assert banner == f"okf-explorer serve: {server.url} · read-only · token required · indexing"
+    assert indexed.startswith(f"okf-explorer serve: indexed {PAGE_COUNT} pages in ")
     assert TOKEN not in server.stderr_text()
+
+
+def wait_until_indexed(server: ServerHandle, timeout: float = 30.0) -> dict[str, Any]:
+    """`/health`'s `index` once it is no longer building."""
+    deadline = time.monotonic() + timeout
+    while True:
+        state = httpx.get(server.health_url, timeout=5).json()["index"]
+        if state["state"] != "building" or time.monotonic() > deadline:
+            return state
+        time.sleep(0.05)
 
 
 def test_tokenless_server_accepts_loopback_names_and_refuses_others(
@@ -378,12 +396,14 @@ def test_list_pages_pages_beyond_100_with_offset(client: httpx.Client) -> None:
 
 
 def test_traverse_forms_over_the_wire(client: httpx.Client) -> None:
-    nodes = payload(call(client, "traverse_graph", {"slug": "notes/n000"}))
-    assert [(n["slug"], n["depth"]) for n in nodes] == [
-        ("notes/n000", 0),
-        ("notes/n001", 1),
-        ("notes/n002", 2),
+    # no direction: current gbrain's remote default, both ways at depth 2, GraphPath[] rows
+    both = payload(call(client, "traverse_graph", {"slug": "notes/n000"}))
+    assert [(e["from_slug"], e["to_slug"]) for e in both if e["depth"] == 1] == [
+        ("notes/n000", "notes/n001"),
+        ("notes/n002", "notes/n000"),
+        ("people/alice", "notes/n000"),
     ]
+    assert max(e["depth"] for e in both) == 2
     edges = payload(
         call(client, "traverse_graph", {"slug": "notes/n000", "direction": "in", "depth": 1})
     )
@@ -486,7 +506,9 @@ def test_stdio_transport(bundle: Path) -> None:
     for rid in (1, 3):
         rows = json.loads(replies[rid]["result"]["content"][0]["text"])
         assert [row["to_slug"] for row in rows] == ["notes/n000"]
-    assert done.stderr == f"okf-explorer serve: stdio · {PAGE_COUNT} pages · read-only\n"
+    banner, indexed = done.stderr.splitlines()
+    assert banner == "okf-explorer serve: stdio · read-only · indexing"
+    assert indexed.startswith(f"okf-explorer serve: indexed {PAGE_COUNT} pages in ")
 
 
 def test_stop_and_restart(open_server: ServerHandle) -> None:

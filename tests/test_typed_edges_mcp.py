@@ -70,12 +70,21 @@ def test_get_backlinks_reports_incoming_relations(server: ServerHandle) -> None:
 
 
 def test_traverse_graph_link_type_filters_the_walk(server: ServerHandle) -> None:
-    derived = rows(server, "traverse_graph", slug="metrics/revenue", link_type="derived_from")
+    derived = rows(
+        server, "traverse_graph", slug="metrics/revenue", link_type="derived_from", direction="out"
+    )
     assert [(r["from_slug"], r["to_slug"], r["link_type"], r["depth"]) for r in derived] == [
         ("metrics/revenue", "tables/orders", "derived_from", 1),
         ("metrics/revenue", "tables/raw_orders", "derived_from", 1),
     ]
-    plain = rows(server, "traverse_graph", slug="metrics/revenue", link_type="mentions", depth=3)
+    plain = rows(
+        server,
+        "traverse_graph",
+        slug="metrics/revenue",
+        link_type="mentions",
+        depth=3,
+        direction="out",
+    )
     assert [(r["from_slug"], r["to_slug"], r["depth"]) for r in plain] == [
         ("metrics/revenue", "tables/orders", 1),
         ("tables/orders", "tables/raw_orders", 2),
@@ -90,9 +99,13 @@ def test_traverse_graph_link_type_filters_the_walk(server: ServerHandle) -> None
     ]
 
 
-def test_traverse_graph_node_form_names_link_types(server: ServerHandle) -> None:
-    nodes = rows(server, "traverse_graph", slug="source/podcast-12", depth=1)
-    assert nodes[0]["links"] == [{"to_slug": "companies/acme", "link_type": "discussed_in"}]
+def test_traverse_graph_edges_name_link_types(server: ServerHandle) -> None:
+    """Without `direction` (current gbrain's remote default: both ways) the edge rows name
+    each link's type, the typed edge stated from either side."""
+    edges = rows(server, "traverse_graph", slug="source/podcast-12", depth=1)
+    assert ("source/podcast-12", "companies/acme", "discussed_in") in {
+        (e["from_slug"], e["to_slug"], e["link_type"]) for e in edges
+    }
 
 
 def test_the_client_keeps_link_type_source_and_context(server: ServerHandle) -> None:

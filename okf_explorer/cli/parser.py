@@ -194,6 +194,11 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default=DEFAULT_HOST, help=f"default {DEFAULT_HOST}")
     serve.add_argument("--port", type=port_number, default=SERVE_PORT, help=f"default {SERVE_PORT}")
     serve.add_argument("--stdio", action="store_true", help="speak MCP on stdin/stdout")
+    serve.add_argument(
+        "--gbrain-shapes", choices=("current", "0.46.28"), default="current",
+        help="answer as current gbrain (default) or as the pinned 0.46.28 where they differ "
+        "(traverse_graph without direction: node form)",
+    )  # fmt: skip
 
     web = command("web", "serve the explorer to web browsers (one explorer per tab)")
     web.add_argument("src", nargs="?", metavar="SRC", help="folder or MCP URL")

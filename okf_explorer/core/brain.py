@@ -32,11 +32,11 @@ from __future__ import annotations
 import threading
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from okf_explorer.core.errors import OkfError, PageNotFound, PageUnreadable
 from okf_explorer.core.graph import analysis
-from okf_explorer.core.graph.analysis import BrainStats, brain_stats
+from okf_explorer.core.graph.analysis import TOP_HUBS, BrainStats, brain_stats
 from okf_explorer.core.graph.backends import Graph, IndexBacked, ServerBacked, ServerListing
 from okf_explorer.core.graph.best_paths import LinkWeights
 from okf_explorer.core.graph.paths import (
@@ -68,6 +68,8 @@ from okf_explorer.core.port import (
     PageSource,
     ProgressCallback,
     ServerLink,
+    WantedListing,
+    WantedTarget,
 )
 
 if TYPE_CHECKING:  # imported where used: a `links` run needs none of them (~10 ms at start)
@@ -532,10 +534,43 @@ class Brain:
         """The `n` most linked pages by `in`, `out` or `total` degree."""
         return analysis.hubs(self.ensure_index(), n, by)
 
-    def stats(self) -> BrainStats:
-        """Counts, hubs, orphans, dead ends and dangling targets of the index
-        (`core.graph.analysis.brain_stats`)."""
-        return brain_stats(self.ensure_index())
+    def stats(self, top: int = TOP_HUBS) -> BrainStats:
+        """Counts, hubs (the `top` of each ranking), orphans, dead ends and dangling
+        targets of the index (`core.graph.analysis.brain_stats`)."""
+        return brain_stats(self.ensure_index(), top)
+
+    def wanted_pages(self) -> list[WantedTarget]:
+        """Link targets that have no page yet, most-referenced first, with the pages
+        that want them: the server's own list when the source keeps one
+        (`WantedListing`: no body scan) and `scan` is False, else the index's dangling
+        targets (`core.graph.analysis.wanted_targets`)."""
+        if not self._scan and isinstance(self.source, WantedListing):
+            listed = self.source.wanted_targets()
+            if listed is not None:
+                return listed
+        return analysis.wanted_targets(self.ensure_index())
+
+    def context_pack(
+        self, slug: str, depth: int | None = None, budget: int | None = None
+    ) -> dict[str, Any]:
+        """What an agent reads before answering about page `slug`: its text, then its
+        neighbours by hop, cut to `budget` characters (`core.graph.context_pack`, which
+        gives the shape and the rules). Over the index, as paths and walks are;
+        `PageNotFound` for a slug that is no page. Blocking (reads the page, and the
+        pages whose linking sentences fit)."""
+        from okf_explorer.core.graph.context_pack import clamp_budget, clamp_pack_depth
+        from okf_explorer.core.graph.context_pack import context_pack as pack
+        from okf_explorer.core.graph.paths import link_sentence
+
+        index = self._indexed_root(slug, need_readable=False).index
+        page = self.page(slug)
+        resolver, _ = self._resolver()
+        bodies: dict[str, str | None] = {}
+
+        def sentence(on: str, link: ResolvedLink) -> str | None:
+            return link_sentence(on, link, self.page, resolver, bodies)
+
+        return pack(index, page, sentence, clamp_pack_depth(depth), clamp_budget(budget))
 
     # -- text ------------------------------------------------------------------------
 

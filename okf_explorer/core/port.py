@@ -11,7 +11,8 @@ Optional capabilities are runtime-checkable protocols a caller tests with
 `isinstance` (never `getattr(source, ...)`), one per thing a caller really needs:
 `Folder` (the pages are files below a local folder: everything only a folder
 offers), `TagListing` (a server-side tag filter), `BodyReader` (bodies in bulk, for
-the text index), `ServerSearch` (the server's own full-text search). The audit declares
+the text index), `ServerSearch` (the server's own full-text search), `WantedListing`
+(the server's own list of link targets that have no page). The audit declares
 the one it needs beside its model of a server's importer (`core.audit.model.ImportedServer`).
 
 The write port is here too, beside the read one, since the same adapters implement
@@ -263,6 +264,39 @@ class ServerSearch(Protocol):
     ) -> list[dict[str, Any]] | None:
         """The server's rows (gbrain's reply shape: `slug`, `title`, `type`,
         `chunk_text`, `score`, ...), or None when the server has no search tool."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class WantedTarget:
+    """A link target that has no page yet (a dangling target), as the index or a
+    server's `wanted_pages` knows it.
+
+    `referenced_by` counts the distinct pages linking to it; `origins` names them in
+    slug order (all of them from the index; a server gives a sample). `link_types`
+    are the relations the links state (`links` for a body link), `existing_matches`
+    pages whose file name equals a bare-name target (a server may know some; from the
+    index there are none, since such a page would have resolved the link). The times
+    are a server's (`first_seen`, `last_checked`), None when the index answers.
+    """
+
+    target: str
+    referenced_by: int
+    origins: tuple[str, ...] = ()
+    link_types: tuple[str, ...] = ()
+    existing_matches: tuple[str, ...] = ()
+    first_seen: str | None = None
+    last_checked: str | None = None
+
+
+@runtime_checkable
+class WantedListing(Protocol):
+    """A source whose server lists the link targets it has no page for (gbrain's
+    `wanted_pages`): dangling targets without a body scan."""
+
+    def wanted_targets(self) -> list[WantedTarget] | None:
+        """Every wanted target, most-referenced first (then by name), or None when the
+        server has no such tool."""
         ...
 
 

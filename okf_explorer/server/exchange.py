@@ -159,6 +159,18 @@ def sse_block(message: dict[str, Any]) -> bytes:
     return f"event: message\ndata: {data}\n\n".encode()
 
 
+def progress_block(token: str | int, done: int, total: int | None, message: str) -> bytes:
+    """One `notifications/progress` for the request that sent `progressToken` `token`,
+    framed as a reply is."""
+    params: dict[str, Any] = {"progressToken": token, "progress": done}
+    if total is not None:
+        params["total"] = total
+    params["message"] = message
+    note = {"method": "notifications/progress", "params": params, "jsonrpc": "2.0"}
+    data = json.dumps(note, ensure_ascii=False, separators=(",", ":"))
+    return f"event: message\ndata: {data}\n\n".encode()
+
+
 def error_block(request_id: Any, code: int, message: str) -> bytes:
     return sse_block({"error": {"code": code, "message": message}, "id": request_id})
 

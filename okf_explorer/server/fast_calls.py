@@ -24,9 +24,10 @@ from __future__ import annotations
 from typing import Any
 
 from okf_explorer.core import fast_paths
+from okf_explorer.server.catalog import call_tool
 from okf_explorer.server.exchange import ReplyBudget, sse_block
 from okf_explorer.server.mcp_app import FreshBrain, reply_meta
-from okf_explorer.server.tools import ToolReply, call_tool
+from okf_explorer.server.tools import ToolReply
 
 PLAIN_KEYS = frozenset({"jsonrpc", "id", "method", "params"})
 
@@ -70,12 +71,13 @@ def call_result(fresh: FreshBrain, call: Call) -> dict[str, Any]:
     """One call's `result`, as the SDK handler makes it (an unexpected failure included)."""
     name, arguments = call
     try:
-        reply = call_tool(
+        reply = fresh.warmer.refusal(name, arguments) or call_tool(
             fresh.current(),
             name,
             arguments,
             contexts=fresh.contexts,
             cancel=fresh.shutdown.requested,
+            shapes=fresh.shapes,
         )
     except Exception as error:  # the SDK handler's catch-all, reproduced
         return {"content": [{"text": str(error), "type": "text"}], "isError": True}

@@ -38,7 +38,8 @@ import contextlib
 import hmac
 import json
 import logging
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -48,7 +49,7 @@ import pydantic
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 from starlette.types import Message, Receive, Scope, Send
 from uvicorn.protocols.http.h11_impl import H11Protocol
@@ -59,12 +60,14 @@ from okf_explorer.server.exchange import (
     ReplyBudget,
     error_block,
     parse_messages,
+    progress_block,
     read_body,
     sse_block,
 )
 from okf_explorer.server.fast_calls import Call, answer_calls, plain_tool_call
-from okf_explorer.server.limits import HEADER_TIMEOUT, MAX_REPLY_BYTES
+from okf_explorer.server.limits import HEADER_TIMEOUT, INDEX_WAIT, MAX_REPLY_BYTES
 from okf_explorer.server.mcp_app import FreshBrain, ServerStopping, build_mcp_server
+from okf_explorer.server.warmup import PROGRESS_EVERY, await_index
 
 log = logging.getLogger(__name__)
 
@@ -209,6 +212,13 @@ class McpEndpoint:
         requests = [item for item in batch if "method" in item and "id" in item]
         if not requests:
             return Response(status_code=202)  # notifications and responses: nothing to say
+        waiting = self._waiting_with_progress(requests)
+        if waiting is not None:
+            return StreamingResponse(
+                self._progress_then_answer(*waiting),
+                media_type="text/event-stream",
+                headers={"Cache-Control": "no-cache"},
+            )
         budget = ReplyBudget()
         plain = [plain_tool_call(item) for item in requests]
         calls = [
@@ -216,6 +226,9 @@ class McpEndpoint:
             for item, call in zip(requests, plain, strict=True)
             if call is not None
         ]
+        warmer = self._fresh.warmer
+        if any(warmer.refusal(*call) for _, call in calls):
+            await await_index(warmer, INDEX_WAIT, None, self._fresh.shutdown.requested)
         answered = iter(await self._answer(calls, budget) if calls else [])
         blocks: list[bytes] = []
         for item, call in zip(requests, plain, strict=True):
@@ -242,6 +255,47 @@ class McpEndpoint:
             media_type="text/event-stream",
             headers={"Cache-Control": "no-cache"},
         )
+
+    def _waiting_with_progress(
+        self, requests: list[dict[str, Any]]
+    ) -> tuple[Any, str | int, Call] | None:
+        """`(id, progress token, call)` of a POST that is one `tools/call` asking for
+        progress, while the index it needs is being built; else None."""
+        if len(requests) != 1 or requests[0]["method"] != "tools/call":
+            return None
+        params = requests[0].get("params") or {}
+        meta, name, arguments = params.get("_meta"), params.get("name"), params.get("arguments")
+        token = meta.get("progressToken") if isinstance(meta, dict) else None
+        if isinstance(token, bool) or not isinstance(token, str | int) or not isinstance(name, str):
+            return None
+        call = (name, arguments if isinstance(arguments, dict) else {})
+        if self._fresh.warmer.refusal(*call) is None:
+            return None
+        return requests[0]["id"], token, call
+
+    async def _progress_then_answer(
+        self, request_id: Any, token: str | int, call: Call
+    ) -> AsyncIterator[bytes]:
+        """The SSE stream of a call waiting for the index: a progress notification at
+        once and every `PROGRESS_EVERY` seconds until the index is ready (or the call's
+        deadline, or a stop), then the call's reply, as the SDK would write it (the
+        SDK's own progress could only be sent with the reply: this front door frames
+        whole SDK answers)."""
+        warmer, shutdown = self._fresh.warmer, self._fresh.shutdown
+        end = time.monotonic() + INDEX_WAIT
+        while not warmer.ready() and time.monotonic() < end and not shutdown.requested():
+            done, total = warmer.progress()
+            yield progress_block(token, done, total, warmer.message())
+            await await_index(warmer, min(PROGRESS_EVERY, end - time.monotonic()))
+        budget = ReplyBudget()
+
+        def work() -> list[bytes]:
+            return shutdown.running(lambda: answer_calls(self._fresh, [(request_id, call)], budget))
+
+        (block,) = await anyio.to_thread.run_sync(
+            work, limiter=self._fresh.limiter(), abandon_on_cancel=True
+        )
+        yield block
 
     async def _answer(self, calls: list[tuple[Any, Call]], budget: ReplyBudget) -> list[bytes]:
         """Plain tool calls in one worker thread (`TOOL_THREADS` requests at once at most).
@@ -307,8 +361,15 @@ def _passthrough(status: int, body: bytes) -> Response:
     return Response(body, status_code=status, media_type="application/json")
 
 
-async def health(_: Request) -> Response:
-    return JSONResponse({"status": "ok", "version": __version__, "engine": "okf-explorer"})
+def health_route(fresh: FreshBrain) -> Callable[[Request], Awaitable[Response]]:
+    """`GET /health`: gbrain's `{status, version, engine}`, and how far the index is
+    (`index`: `warmup.IndexWarmer.state`)."""
+
+    async def health(_: Request) -> Response:
+        body = {"status": "ok", "version": __version__, "engine": "okf-explorer"}
+        return JSONResponse({**body, "index": fresh.warmer.state()})
+
+    return health
 
 
 def build_http_app(fresh: FreshBrain, *, token: str | None = None) -> Starlette:
@@ -319,11 +380,12 @@ def build_http_app(fresh: FreshBrain, *, token: str | None = None) -> Starlette:
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
         fresh.shutdown.bind()
         async with manager.run():
+            fresh.start_indexing()
             yield
 
     endpoint = McpEndpoint(manager, token, fresh)
     routes = [
-        Route("/health", health, methods=["GET"]),
+        Route("/health", health_route(fresh), methods=["GET"]),
         Route("/mcp", endpoint),  # every method reaches the endpoint, which answers 405
     ]
     return Starlette(routes=routes, lifespan=lifespan)

@@ -39,6 +39,11 @@ TRAVERSE_ROW_CAP = 5000
 gbrain's `TRAVERSE_PATH_ROW_CAP`: the shallowest rows are kept (rows are ordered
 by depth), and the reply's `_meta` says `truncated`."""
 
+INDEX_WAIT = 20.0
+"""Seconds a tool call waits for the index being built behind the handshake
+(`server.warmup`), reporting progress if asked; then it is answered `indexing, N of M
+pages` and may be retried. Below the 30-60 s after which MCP clients give up a call."""
+
 HEADER_TIMEOUT = 10.0
 """Seconds a connection may take to send a complete request head (from connecting,
 or from the end of the previous reply); then it is closed (slowloris)."""

@@ -1,6 +1,8 @@
-"""How `serve` runs tool calls: on a brain kept fresh (`FreshBrain`), in worker threads,
-until it is asked to stop (`Shutdown`), and the MCP SDK side that calls them: a
-low-level `Server` whose tools are `tools.call_tool`.
+"""How `serve` runs tool calls: on a brain kept fresh (`FreshBrain`) whose first index
+builds behind the handshake (`warmup.IndexWarmer`: a call that needs it waits, with
+progress, then runs or is answered `indexing`), in worker threads, until it is asked to
+stop (`Shutdown`), and the MCP SDK side that calls them: a low-level `Server` whose
+tools are `catalog.call_tool`.
 
 Replies carry exactly one text content item and no `structuredContent`, like
 gbrain. Tool work runs in a worker thread (the Brain is synchronous), `TOOL_THREADS`
@@ -32,9 +34,11 @@ from mcp.server import Server, ServerRequestContext
 
 from okf_explorer import __version__
 from okf_explorer.core.errors import OkfError
-from okf_explorer.server.limits import SHUTDOWN_BUDGET, TOOL_THREADS
+from okf_explorer.server.catalog import TOOL_SPECS, call_tool
+from okf_explorer.server.limits import INDEX_WAIT, SHUTDOWN_BUDGET, TOOL_THREADS
 from okf_explorer.server.shapes import ContextCache
-from okf_explorer.server.tools import TOOL_SPECS, BrainTools, ToolReply, call_tool
+from okf_explorer.server.tools import GBRAIN_CURRENT, BrainTools, ToolReply
+from okf_explorer.server.warmup import IndexWarmer, await_index
 
 SERVER_NAME = "okf-explorer"
 REFRESH_INTERVAL = 2.0
@@ -160,15 +164,40 @@ class FreshBrain:
     on every call. A failed refresh keeps the previous index.
     """
 
-    def __init__(self, brain: Any, interval: float = REFRESH_INTERVAL) -> None:
+    def __init__(
+        self,
+        brain: Any,
+        interval: float = REFRESH_INTERVAL,
+        announce: Callable[[str], None] | None = None,
+        shapes: str = GBRAIN_CURRENT,
+    ) -> None:
         self.brain = brain
+        self._announce = announce
+        self.shapes = shapes
+        """Whose gbrain shapes the tools give (`tools.GBRAIN_SHAPES`)."""
         self._interval = interval
         self._lock = threading.Lock()
         self._last = time.monotonic()
         self._cost = 0.0
         self.contexts = ContextCache()
         self.shutdown = Shutdown()
+        self.warmer = IndexWarmer(brain, cancel=self.shutdown.requested)
+        """The index built behind the handshake (`server.warmup`)."""
         self._limiter: anyio.CapacityLimiter | None = None
+
+    def start_indexing(self) -> None:
+        """Build the index behind the handshake (once the transport is up, so the build
+        does not slow it down); `announce` gets one line when it is done."""
+        self.warmer.start(self._indexed)
+
+    def _indexed(self, warmer: IndexWarmer) -> None:
+        self._last = time.monotonic()
+        if self._announce is None:
+            return
+        if warmer.error is not None:
+            self._announce(f"cannot index the brain yet: {warmer.error}")
+        else:
+            self._announce(f"indexed {warmer.pages} pages in {warmer.seconds:.1f} s")
 
     def limiter(self) -> anyio.CapacityLimiter:
         """The worker threads tool work runs in, `TOOL_THREADS` at most whichever
@@ -178,7 +207,8 @@ class FreshBrain:
         return self._limiter
 
     def current(self) -> BrainTools:
-        if self._interval > 0 and self._stale():
+        """The brain, refreshed first when stale (never while the first index builds)."""
+        if self._interval > 0 and self.warmer.ready() and self._stale():
             with self._lock:
                 if self._stale():
                     started = time.monotonic()
@@ -233,20 +263,24 @@ def build_mcp_server(fresh: FreshBrain) -> Server[Any]:
         return types.ListToolsResult(tools=tool_list())
 
     async def call(
-        _: ServerRequestContext[Any], params: types.CallToolRequestParams
+        ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
         name, arguments = params.name, params.arguments or {}
+        shutdown = fresh.shutdown
+        if fresh.warmer.refusal(name, arguments) is not None:
+            report = ctx.session.report_progress  # a no-op unless the client sent a token
+            await await_index(fresh.warmer, INDEX_WAIT, report, shutdown.requested)
 
         def run() -> types.CallToolResult:
-            shutdown = fresh.shutdown
             try:
-                reply = shutdown.running(
+                reply = fresh.warmer.refusal(name, arguments) or shutdown.running(
                     lambda: call_tool(
                         fresh.current(),
                         name,
                         arguments,
                         contexts=fresh.contexts,
                         cancel=shutdown.requested,
+                        shapes=fresh.shapes,
                     )
                 )
             except Exception as error:  # v2 would answer a JSON-RPC error; gbrain says isError

@@ -1,4 +1,6 @@
-"""`run_server`: build the index, print the banner, serve until SIGINT/SIGTERM.
+"""`run_server`: bind, print the banner, serve until SIGINT/SIGTERM; the index builds
+behind the handshake once the transport is up (`warmup`), and one more line says when
+it is done.
 
 Everything the user sees goes to stderr as one line (stdout belongs to the
 MCP stream in `--stdio` mode). The token is never printed.
@@ -21,7 +23,6 @@ import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from okf_explorer.core.errors import OkfError
 from okf_explorer.core.text_safety import printable
 from okf_explorer.net import (
     DEFAULT_HOST,
@@ -54,13 +55,16 @@ def run_server(
     port: int = SERVE_PORT,
     stdio: bool = False,
     token: str | None = None,
+    shapes: str = "current",
 ) -> int:
     """Serve `brain` read-only over MCP until interrupted; returns the exit code.
+    `shapes` is whose gbrain shapes the tools give (`tools.GBRAIN_SHAPES`).
 
     Exit 2: a non-loopback bind without a token, or a token holding whitespace (no
     client can send it in an `Authorization: Bearer` header). Exit 1: the port cannot be
-    bound or the source cannot be indexed. Exit 0: stopped by SIGINT/SIGTERM
-    (or, with `stdio`, the client closed stdin).
+    bound. Exit 0: stopped by SIGINT/SIGTERM (or, with `stdio`, the client closed
+    stdin). A source that cannot be indexed is said in one line; the server goes on,
+    and each call that needs the index tries again and reports why it cannot.
     """
     token = token or None
     refusal = serving_refusal(None if stdio else host, token)
@@ -70,12 +74,12 @@ def run_server(
     quiet_logs()
     try:
         with _interrupts_as_keyboard_interrupt():
-            return _run(brain, host, port, stdio, token)
+            return _run(brain, host, port, stdio, token, shapes)
     except KeyboardInterrupt:
         return EXIT_OK
 
 
-def _run(brain: Any, host: str, port: int, stdio: bool, token: str | None) -> int:
+def _run(brain: Any, host: str, port: int, stdio: bool, token: str | None, shapes: str) -> int:
     """Bind, index, print the banner, serve (SIGTERM arrives as KeyboardInterrupt)."""
     from okf_explorer.server.mcp_app import FreshBrain
 
@@ -84,18 +88,13 @@ def _run(brain: Any, host: str, port: int, stdio: bool, token: str | None) -> in
     except OSError as error:
         say(f"cannot listen on {host}:{port}: {error.strerror or error}")
         return EXIT_FAILED
-    try:
-        pages = len(brain.ensure_index().pages)
-    except OkfError as error:
-        say(str(error))
-        return EXIT_FAILED
-    fresh = FreshBrain(brain)
+    fresh = FreshBrain(brain, announce=say, shapes=shapes)
     if stdio:
-        say(f"stdio · {pages} pages · read-only")
+        say("stdio · read-only · indexing")
         return _serve_stdio(fresh)
     assert listener is not None
     where = f"{base_url(host, listener)}/mcp"
-    say(f"{where} · {pages} pages · read-only" + (" · token required" if token else ""))
+    say(f"{where} · read-only" + (" · token required" if token else "") + " · indexing")
     return _serve_http(fresh, listener, token)
 
 
@@ -159,8 +158,10 @@ def _serve_stdio(fresh: Any) -> int:
     try:
         import anyio
 
+        server = build_mcp_server(fresh)
+        fresh.start_indexing()
         with contextlib.suppress(KeyboardInterrupt):
-            anyio.run(serve_stdio, build_mcp_server(fresh), shutdown)
+            anyio.run(serve_stdio, server, shutdown)
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)

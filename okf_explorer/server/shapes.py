@@ -11,10 +11,13 @@ the link as written (`core.links.spans`, the sentence `b` shows in the explorer)
 
 from __future__ import annotations
 
+import base64
 import hashlib
+import json
 import re
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, Protocol
@@ -357,3 +360,88 @@ class LinkReader:
     def _row(self, frm: str, to: str, rel: str) -> dict[str, Any]:
         frm, to = str(frm), str(to)
         return link_row(frm, to, self.context(frm, to, rel), rel)
+
+
+# --- get_backlinks {group: "page"}: one row per referring page ------------------------
+
+PREVIEW_CHARS = 160
+"""gbrain's preview: the first characters of a referrer's body text."""
+COVERAGE = {"state": "complete", "pending_pages": 0, "last_pass_at": None}
+"""gbrain's mention-index coverage: ours is the index itself, always complete."""
+_FIRST_H1 = re.compile(r"\A\s*#[ \t][^\n]*\n?")
+Cursor = tuple[str | None, str, str]
+
+
+def referrer_type(info: PageInfo) -> str:
+    """gbrain's `canonical_type` of a referring page: its type, `untyped` for none."""
+    return info.type or "untyped"
+
+
+def referrer_page(
+    referrers: list[PageInfo], body: Callable[[str], str], limit: int, cursor: Cursor | None
+) -> dict[str, Any]:
+    """gbrain's `{rows, total, truncated, cursor, coverage}`: the referring pages newest
+    first (`updated_at` descending, then slug; pages without a time last), `limit` of
+    them after `cursor` (the last row of the page before)."""
+    ordered = sorted(referrers, key=lambda info: info.slug)
+    ordered.sort(key=lambda info: info.updated_at or "", reverse=True)
+    if cursor is not None:
+        keys = [_key(info) for info in ordered]
+        ordered = ordered[keys.index(cursor) + 1 :] if cursor in keys else []
+    kept = ordered[:limit]
+    truncated = len(ordered) > limit
+    return {
+        "rows": [_referrer_row(info, body(info.slug)) for info in kept],
+        "total": len(referrers),
+        "truncated": truncated,
+        "cursor": encode_cursor(_key(kept[-1])) if truncated and kept else None,
+        "coverage": dict(COVERAGE),
+    }
+
+
+def _key(info: PageInfo) -> Cursor:
+    return (info.updated_at, SOURCE_ID, info.slug)
+
+
+def _referrer_row(info: PageInfo, body: str) -> dict[str, Any]:
+    return {
+        "slug": info.slug,
+        "source_id": SOURCE_ID,
+        "title": info.title,
+        "type": info.type,
+        "canonical_type": referrer_type(info),
+        "date": info.updated_at,
+        "date_source": "updated_at",
+        "preview": preview(body),
+    }
+
+
+def preview(body: str) -> str:
+    """gbrain's referrer preview: the body without its timeline and first `#` heading,
+    whitespace collapsed, `PREVIEW_CHARS` characters at most."""
+    truth, _ = split_timeline(body)
+    text = " ".join(_FIRST_H1.sub("", truth, count=1).split())
+    return text[:PREVIEW_CHARS]
+
+
+def encode_cursor(key: Cursor) -> str:
+    """gbrain's keyset cursor: the last row's `[date, source_id, slug]`, base64url JSON."""
+    raw = json.dumps(list(key), ensure_ascii=False).encode("utf-8")
+    return base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
+
+
+def decode_cursor(text: str) -> Cursor | None:
+    """The key `encode_cursor` wrote, or None for anything else."""
+    try:
+        raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+        value = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        return None
+    if (
+        isinstance(value, list)
+        and len(value) == 3
+        and (value[0] is None or isinstance(value[0], str))
+        and all(isinstance(part, str) for part in value[1:])
+    ):
+        return (value[0], value[1], value[2])
+    return None

@@ -26,7 +26,7 @@ from datetime import UTC, date, datetime
 from typing import Any, Protocol
 
 from okf_explorer.core.errors import Cancelled, OkfError, PageNotFound, PageUnreadable
-from okf_explorer.core.graph.traverse import DIRECTIONS, clamp_depth
+from okf_explorer.core.graph.traverse import DEPTH_CAP, DIRECTIONS, clamp_depth
 from okf_explorer.core.port import CancelCheck, relation_of
 from okf_explorer.core.search.query import (
     QueryTooLong,
@@ -43,9 +43,12 @@ from okf_explorer.server.shapes import (
     BrainLike,
     ContextCache,
     LinkReader,
+    decode_cursor,
     gbrain_link_type,
     list_row,
     page_record,
+    referrer_page,
+    referrer_type,
 )
 
 log = logging.getLogger(__name__)
@@ -58,6 +61,18 @@ FUZZY_CANDIDATES = 10
 
 CANCEL: ContextVar[CancelCheck | None] = ContextVar("okf_tool_cancel", default=None)
 """The running call's `cancel` (see `call_tool`), for the tools whose work can be long."""
+GBRAIN_CURRENT = "current"
+GBRAIN_PINNED = "0.46.28"
+GBRAIN_SHAPES = (GBRAIN_CURRENT, GBRAIN_PINNED)
+"""Whose shapes the tools give where gbrain changed them: current gbrain's (v0.48.1 on),
+or those of the pinned 0.46.28 (`serve --gbrain-shapes 0.46.28`, for clients written
+against it). Only `traverse_graph` without `direction` differs (see there)."""
+SHAPES: ContextVar[str] = ContextVar("okf_gbrain_shapes", default=GBRAIN_CURRENT)
+REMOTE_BOTH_DEPTH = 2
+"""gbrain v0.48.1: a remote `traverse_graph` that leaves direction and depth to default
+walks both ways at this depth (a bidirectional walk is combinatorial on hubs)."""
+BACKLINK_PAGE_DEFAULT = 50
+BACKLINK_PAGE_CAP = 500
 SEARCH_DEFAULT = 20
 SEARCH_CAP = 100
 CHUNK_WORDS = 48
@@ -67,7 +82,7 @@ TRUNCATED = "… [truncated]"
 # --- what `tools/list` says ------------------------------------------------------------
 
 _SLUG = {"type": "string", "description": "Page slug, e.g. people/alice"}
-_DEPTH = {"type": "number", "description": "Max hops (default 5, clamped to 1..10)"}
+_DEPTH = {"type": "number", "description": "Max hops (default 5, or 2 without direction; 1..10)"}
 
 
 def _schema(properties: dict[str, Any], required: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -117,13 +132,22 @@ TOOL_SPECS: dict[str, dict[str, Any]] = {
         "inputSchema": _schema({"slug": _SLUG}, ("slug",)),
     },
     "get_backlinks": {
-        "description": "Pages linking to a page.",
-        "inputSchema": _schema({"slug": _SLUG}, ("slug",)),
+        "description": 'Links to a page; group:"page" pages by referrer, newest first.',
+        "inputSchema": _schema(
+            {
+                "slug": _SLUG,
+                "type": {"type": "string", "description": "Referrer type."},
+                "group": {"type": "string", "enum": ["page"], "description": "Per page."},
+                "limit": {"type": "number", "description": "Max 500."},
+                "cursor": {"type": "string", "description": "Paging."},
+            },
+            ("slug",),
+        ),
     },
     "traverse_graph": {
         "description": (
-            "Walk the link graph from a page. Without direction/link_type: nodes with their "
-            "links; with them: edges with depth."
+            "Walk the link graph from a page: edges with depth (GraphPath[]). Without "
+            "direction, both ways, at depth 2 unless depth is given."
         ),
         "inputSchema": _schema(
             {
@@ -133,7 +157,7 @@ TOOL_SPECS: dict[str, dict[str, Any]] = {
                 "direction": {
                     "type": "string",
                     "enum": ["in", "out", "both"],
-                    "description": "Edge form: follow links out, in, or both",
+                    "description": "Follow links out, in, or both (default both)",
                 },
             },
             ("slug",),
@@ -166,7 +190,8 @@ TOOL_SPECS: dict[str, dict[str, Any]] = {
     "memory_navigate": {
         "description": (
             "One-call navigation for agents: op get | list | links | backlinks | traverse "
-            "(traverse returns OKF edge records). Never fails: returns [] instead."
+            "(links and backlinks return slugs, traverse OKF edge records). Never fails: "
+            "returns [] instead."
         ),
         "inputSchema": _schema(
             {
@@ -446,27 +471,88 @@ def get_links(brain: BrainTools, args: Mapping[str, Any]) -> Any:
 
 
 def get_backlinks(brain: BrainTools, args: Mapping[str, Any]) -> Any:
+    """gbrain's `get_backlinks`: the link rows into the page (0.46.28's reply); with
+    `group: "page"`, one row per referring page, newest first, `{rows, total,
+    truncated, cursor, coverage}` (`shapes.referrer_page`); `type` keeps referrers of
+    that type (`untyped` for none), `limit` cuts the link rows (in either reply)."""
     slug = required_str(args, "slug")
-    return LinkReader(brain).backward_rows(slug) if _known(brain, slug) else []
+    group = optional_str(args, "group")
+    kind = optional_str(args, "type")
+    cursor_text = optional_str(args, "cursor")
+    limit = _backlink_limit(args)
+    if group is not None and group != "page":
+        raise invalid('get_backlinks: group must be "page".')
+    if group is None and cursor_text is not None:
+        raise invalid('get_backlinks: cursor needs group: "page".')
+    cursor = None if cursor_text is None else decode_cursor(cursor_text)
+    if cursor_text is not None and cursor is None:
+        raise invalid("get_backlinks: cursor is not one this tool returned.")
+    reader = LinkReader(brain)
+    rows = reader.backward_rows(slug) if _known(brain, slug) else []
+    if group is None and kind is None and limit is None:
+        return rows
+    infos = brain.ensure_index().pages
+    referrers = [infos[s] for s in dict.fromkeys(r["from_slug"] for r in rows) if s in infos]
+    if kind is not None:
+        if kind != "untyped" and kind not in {referrer_type(info) for info in referrers}:
+            raise invalid(f'get_backlinks: unknown type "{kind}".')
+        referrers = [info for info in referrers if referrer_type(info) == kind]
+    if group is None:
+        kept = {info.slug for info in referrers}
+        rows = [row for row in rows if row["from_slug"] in kept]
+        return rows if limit is None else rows[:limit]
+    referrers = [info for info in referrers if info.slug != slug]
+    body = functools.partial(_body_or_empty, brain)
+    return referrer_page(referrers, body, limit or BACKLINK_PAGE_DEFAULT, cursor)
+
+
+def _backlink_limit(args: Mapping[str, Any]) -> int | None:
+    if args.get("limit") is None:
+        return None
+    limit = args.get("limit")
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= BACKLINK_PAGE_CAP:
+        raise invalid(f"get_backlinks: limit must be an integer from 1 to {BACKLINK_PAGE_CAP}.")
+    return limit
+
+
+def _body_or_empty(brain: BrainTools, slug: str) -> str:
+    try:
+        return brain.page(slug).content
+    except OkfError:
+        return ""
 
 
 def traverse_graph(brain: BrainTools, args: Mapping[str, Any]) -> Any:
+    """gbrain's `traverse_graph`. Current gbrain (v0.48.1 on) answers a remote call
+    that gives no `direction` as one asking `both`, with `GraphPath[]` edge rows, at
+    depth 2 when `depth` is not given either; an explicit `direction` pins a shape.
+    The pinned 0.46.28 (`SHAPES`) answered such a call with the node form at depth 5
+    (and read a negative depth as 1, where current gbrain reads it as not given)."""
     slug = required_str(args, "slug")
-    depth = walk.gbrain_depth(optional_int(args, "depth"))
+    asked = optional_int(args, "depth")
     link_type = optional_str(args, "link_type")
     direction = optional_enum(args, "direction", GBRAIN_DIRECTIONS, None)
+    pinned = SHAPES.get() == GBRAIN_PINNED
+    if pinned:
+        depth = walk.gbrain_depth(asked)
+    elif asked is not None and asked > 0:
+        depth = min(asked, DEPTH_CAP)
+    else:
+        depth = REMOTE_BOTH_DEPTH if direction is None else walk.DEFAULT_DEPTH
     if not _known(brain, slug):
         return []
     reader = LinkReader(brain)
     probe = TRAVERSE_ROW_CAP + 1
     cancel = _cancel_check()
-    if direction is None and link_type is None:
+    if pinned and direction is None and link_type is None:
         rows = walk.node_rows(slug, depth, reader.out_slugs, _describer(brain), probe, cancel)
         return capped(rows, "traverse_graph")
+    if direction is None:
+        direction = "out" if pinned else "both"
     out, into = reader.out_slugs, reader.in_slugs
     if link_type is not None:  # gbrain's filter: the walk follows links of that type only
         out, into = _of_type(out, link_type), _of_type(into, link_type)
-    rows = walk.edge_rows(slug, depth, direction or "out", out, into, reader.context, probe, cancel)
+    rows = walk.edge_rows(slug, depth, direction, out, into, reader.context, probe, cancel)
     return capped(rows, "traverse_graph")
 
 
@@ -511,12 +597,21 @@ def _navigate(brain: BrainTools, args: Mapping[str, Any]) -> Any:
     if op == "list":
         return list_pages(brain, {k: args.get(k) for k in ("type", "tag", "limit", "offset")})
     if op == "links":
-        return get_links(brain, {"slug": args.get("slug")})
+        return _navigate_links(brain, args, "out")
     if op == "backlinks":
-        return get_backlinks(brain, {"slug": args.get("slug")})
+        return _navigate_links(brain, args, "in")
     if op == "traverse":
         return _navigate_traverse(brain, args)
     return []
+
+
+def _navigate_links(brain: BrainTools, args: Mapping[str, Any], direction: str) -> Any:
+    """SPEC §7: the slugs `links SLUG` (`out`) or `links SLUG --backlinks` (`in`) print:
+    the distinct ends of a one-hop walk, in edge order (dangling targets as their ids)."""
+    slug = required_str(args, "slug")
+    if not _known(brain, slug):
+        return []
+    return list(dict.fromkeys(edge.to for edge in brain.traverse(slug, 1, direction)))
 
 
 def _navigate_traverse(brain: BrainTools, args: Mapping[str, Any]) -> Any:
@@ -637,31 +732,44 @@ def call_tool(
     *,
     contexts: ContextCache | None = None,
     cancel: CancelCheck | None = None,
+    tools: Mapping[str, Tool] | None = None,
+    specs: Mapping[str, dict[str, Any]] | None = None,
+    shapes: str = GBRAIN_CURRENT,
 ) -> ToolReply:
     """Run one tool; every failure becomes an `isError` reply, never an exception.
 
     `contexts` lets link contexts outlive the call (the server keeps one cache).
     `cancel` answers True once the server is stopping: a call not yet begun is not
     run, and a long walk stops at its next check; both answer `shutting_down`.
+    `tools` and `specs` are the tools callable by name and their schemas (gbrain's,
+    `TOOLS` and `TOOL_SPECS`, unless given: `server.catalog` adds ours). `shapes` says
+    whose gbrain shapes to give (`GBRAIN_SHAPES`).
     """
     if cancel is not None and cancel():
         return ToolReply(SHUTTING_DOWN.payload(), True)
-    token = CONTEXTS.set(contexts), CANCEL.set(cancel)
+    token = CONTEXTS.set(contexts), CANCEL.set(cancel), SHAPES.set(shapes)
     try:
-        return _dispatch(brain, name, arguments)
+        return _dispatch(brain, name, arguments, tools or TOOLS, specs or TOOL_SPECS)
     except Cancelled:
         return ToolReply(SHUTTING_DOWN.payload(), True)
     finally:
         CONTEXTS.reset(token[0])
         CANCEL.reset(token[1])
+        SHAPES.reset(token[2])
 
 
-def _dispatch(brain: BrainTools, name: str, arguments: Mapping[str, Any] | None) -> ToolReply:
-    tool = TOOLS.get(name)
+def _dispatch(
+    brain: BrainTools,
+    name: str,
+    arguments: Mapping[str, Any] | None,
+    tools: Mapping[str, Tool],
+    specs: Mapping[str, dict[str, Any]],
+) -> ToolReply:
+    tool = tools.get(name)
     if tool is None:
         return ToolReply(ToolError("unknown_operation", f"Unknown: {name}").payload(), True)
     args = dict(arguments or {})
-    known = TOOL_SPECS[name]["inputSchema"]["properties"]
+    known = specs[name]["inputSchema"]["properties"]
     warnings = [{"code": "unknown_param", "param": key} for key in args if key not in known]
     try:
         value = tool(brain, args)

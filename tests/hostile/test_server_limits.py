@@ -221,16 +221,15 @@ def test_one_traversal_keeps_the_shallowest_rows_and_says_truncated(server: Serv
     assert rows[: len(complete)] == complete  # every shallower row is kept
 
 
-def test_node_form_is_capped_too(server: Server) -> None:
+def test_the_default_walk_is_capped_too(server: Server) -> None:
+    """Without `direction` (current gbrain's remote default: both ways), the same cap."""
     request = call(1, "traverse_graph", {"slug": "hub", "depth": 10})
     (reply,) = sse_replies(httpx.post(server.url, json=request, headers=HEADERS).text)
     rows = json.loads(reply["result"]["content"][0]["text"])
     assert len(rows) == TRAVERSE_ROW_CAP
     assert reply["result"]["_meta"]["truncated"] is True
-    assert [(row["depth"], row["slug"]) for row in rows] == sorted(
-        (row["depth"], row["slug"]) for row in rows
-    )
-    assert rows[0]["slug"] == "hub" and rows[0]["depth"] == 0
+    keys = [(row["depth"], row["from_slug"], row["to_slug"]) for row in rows]
+    assert keys == sorted(keys) and keys[0][0] == 1
 
 
 @pytest.mark.slow

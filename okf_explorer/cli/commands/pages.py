@@ -185,20 +185,12 @@ def render_edges(
 
 def explain_lines(brain: Brain, edges: Iterable[Edge]) -> list[str]:
     """The `links --explain` lines of `edges` (format in the module docstring)."""
-    lines: dict[tuple[str, str], str] = {}
-    for edge in edges:
-        frm, to = (edge.frm, edge.to) if edge.direction == "out" else (edge.to, edge.frm)
-        if (frm, to) in lines:
-            continue
-        link = brain.link_between(frm, to)
-        if link is None:
-            lines[frm, to] = f"{printable(frm)}\t-\t{printable(to)}\t-\n"
-            continue
-        fields = [frm, link.written, link.to, link.rule]
-        if link.ambiguous:
-            fields.extend(link.candidates)
-        lines[frm, to] = "\t".join(map(printable, fields)) + "\n"
-    return list(lines.values())
+    from okf_explorer.core.graph.explain import explain_edges
+
+    return [
+        "\t".join(map(printable, explained.fields())) + "\n"
+        for explained in explain_edges(brain.link_between, edges)
+    ]
 
 
 def unique_targets(edges: Iterable[Edge]) -> list[str]:

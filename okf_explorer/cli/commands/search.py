@@ -62,17 +62,7 @@ def run_mentions(brain: Brain, args: argparse.Namespace) -> int:
 
     mentions = brain.unlinked_mentions(resolve_name(brain, args.slug))
     if args.json:
-        records = [
-            {
-                "slug": m.slug,
-                "title": m.title,
-                "sentence": m.sentence,
-                "start": m.start,
-                "end": m.end,
-            }
-            for m in mentions
-        ]
-        emit(json.dumps(records, ensure_ascii=False, indent=2) + "\n")
+        emit(json.dumps([m.to_json() for m in mentions], ensure_ascii=False, indent=2) + "\n")
         return 0
     emit("".join(f"{printable(m.slug)}\t{printable(m.marked())}\n" for m in mentions))
     return 0

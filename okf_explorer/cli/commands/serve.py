@@ -75,7 +75,14 @@ def run_serve(args: argparse.Namespace) -> int:
     token = _clients_token(args)
     brain = open_brain(args, token_file=None)
     try:
-        return run_server(brain, host=args.host, port=args.port, stdio=args.stdio, token=token)
+        return run_server(
+            brain,
+            host=args.host,
+            port=args.port,
+            stdio=args.stdio,
+            token=token,
+            shapes=args.gbrain_shapes,
+        )
     finally:
         brain.close()
 

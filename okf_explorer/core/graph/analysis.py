@@ -13,6 +13,9 @@ dead end, and a link to a missing page leads nowhere (those are reported by
 `dead_ends` by default: nothing is expected to link to a folder's `index`, and
 a `log` rarely links anywhere, so flagging them would bury the real findings.
 
+`wanted_targets` lists the dangling targets as gbrain's `wanted_pages` does: the
+pages that want each, most-referenced first.
+
 `brain_stats` sums it all up (`okf-explorer stats`, the TUI's `s` dialog) as a
 `BrainStats`: the lists above (the same rules) and these counts:
 
@@ -46,6 +49,7 @@ from typing import TYPE_CHECKING, Any
 from okf_explorer.core.errors import PageNotFound
 from okf_explorer.core.graph.traverse import LINKS, Direction, check_direction
 from okf_explorer.core.index.model import LinkIndex
+from okf_explorer.core.port import WantedTarget
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -133,6 +137,23 @@ def dead_ends(index: LinkIndex, include_reserved: bool = False) -> list[str]:
 def dangling(index: LinkIndex) -> dict[str, list[str]]:
     """Dangling node id → pages linking to it (slug order); ids sorted."""
     return {node: list(index.reverse.get(node, ())) for node in index.dangling_ids()}
+
+
+def wanted_targets(index: LinkIndex) -> list[WantedTarget]:
+    """Every dangling target with the pages that want it (`dangling`), most-referenced
+    first, then by name; each with the relations its links state."""
+    found = []
+    for node in index.dangling_ids():
+        origins = tuple(dict.fromkeys(index.reverse.get(node, ())))
+        rels = {
+            link.rel
+            for origin in origins
+            for link in index.forward.get(origin, ())
+            if link.to == node
+        }
+        found.append(WantedTarget(node, len(origins), origins, tuple(sorted(rels))))
+    found.sort(key=lambda wanted: (-wanted.referenced_by, wanted.target))
+    return found
 
 
 def hubs(index: LinkIndex, n: int = 10, by: str = "in") -> list[tuple[str, int]]:

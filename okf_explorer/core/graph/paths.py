@@ -346,7 +346,7 @@ def _detail(
     detail = HopDetail(on, written, link.rule, link.ambiguous)
     if link.rel != LINKS:
         return detail
-    sentence = _sentence(on, link, page, resolver, bodies)
+    sentence = link_sentence(on, link, page, resolver, bodies)
     return HopDetail(on, written, link.rule, link.ambiguous, sentence)
 
 
@@ -363,13 +363,17 @@ def _stated(
     return None
 
 
-def _sentence(
+def link_sentence(
     on: str,
     link: ResolvedLink,
     page: Callable[[str], Page],
     resolver: SlugResolver,
     bodies: dict[str, str | None],
 ) -> str | None:
+    """The sentence around `link` on page `on`, as the page renders it (the first
+    link written as `link.target`, else the first that leads where it does); None
+    when the page cannot be read or shows no such link. `bodies` keeps each page
+    read once (None for one that could not be read)."""
     if on not in bodies:
         try:
             bodies[on] = page(on).content

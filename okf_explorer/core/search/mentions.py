@@ -88,6 +88,17 @@ class Mention:
         s = self.sentence
         return s[: self.start] + open_mark + s[self.start : self.end] + close_mark + s[self.end :]
 
+    def to_json(self) -> dict[str, object]:
+        """`{slug, title, sentence, start, end}` (the mention is `sentence[start:end]`,
+        unmarked): what `mentions --json` prints and `find_mentions` answers."""
+        return {
+            "slug": self.slug,
+            "title": self.title,
+            "sentence": self.sentence,
+            "start": self.start,
+            "end": self.end,
+        }
+
 
 def mention_names(info: PageInfo) -> list[str]:
     """The names a mention of `info` may use, searchable ones only (see the module doc)."""

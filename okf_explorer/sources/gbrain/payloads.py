@@ -44,7 +44,7 @@ from okf_explorer.core.errors import (
 from okf_explorer.core.links import extract_links
 from okf_explorer.core.okf.meta import summary as okf_summary
 from okf_explorer.core.pages import Page, PageInfo, is_reserved
-from okf_explorer.core.port import PageStub, ServerLink
+from okf_explorer.core.port import PageStub, ServerLink, WantedTarget
 from okf_explorer.sources.frontmatter import split_frontmatter
 from okf_explorer.sources.gbrain.http import decode
 
@@ -249,6 +249,37 @@ Side = Literal["out", "in"]
 PLAIN_TYPES = frozenset({"mentions", "wikilink_basename"})
 """gbrain's link types that state no relation: its generic `mentions`, and
 `wikilink_basename` (a body `[[name]]` it resolved by file name)."""
+
+
+def wanted_of(row: Any) -> WantedTarget | None:
+    """One `wanted_pages` row as a `WantedTarget` (link types as our relations), or
+    None for a row without a target."""
+    if not isinstance(row, dict) or not isinstance(row.get("target"), str):
+        return None
+    count = row.get("referenced_by")
+
+    def slugs(key: str) -> tuple[str, ...]:
+        items = row.get(key)
+        if not isinstance(items, list):
+            return ()
+        return tuple(
+            i["slug"] for i in items if isinstance(i, dict) and isinstance(i.get("slug"), str)
+        )
+
+    types = row.get("link_types")
+    rels = sorted({relation_of_type(t) for t in types}) if isinstance(types, list) else []
+    times = [
+        row.get(key) if isinstance(row.get(key), str) else None
+        for key in ("first_seen", "last_checked")
+    ]
+    return WantedTarget(
+        row["target"],
+        count if isinstance(count, int) and not isinstance(count, bool) else 0,
+        slugs("sample_origins"),
+        tuple(rels),
+        slugs("existing_matches"),
+        *times,
+    )
 
 
 def relation_of_type(link_type: object) -> str:

@@ -28,6 +28,9 @@ The wire is `transport.JsonRpcTransport`; replies are decoded by `payloads`; sca
   remaining text both hold links is fetched again with `content` in the same
   worker (`payloads.split_is_exact`), so forward-link order stays exact.
   `get_page` / `get_pages` (display) always ask for `content`.
+- `wanted_targets()` (`WantedListing`) pages through the server's `wanted_pages` when
+  it lists one (gbrain's since 2026, our `serve`): the link targets without a page and
+  a sample of the pages that want them, where the index would scan every body.
 - `server_graph()` is offered when `tools/list` has a way to ask each side
   (`graph_for`, `McpServerGraph`): `get_links` / `get_backlinks` answer one page each
   (the full tool list: gbrain's default `full` surface, our own `serve`); on gbrain's
@@ -76,6 +79,7 @@ from okf_explorer.core.port import (
     ScannedPage,
     ServerGraph,
     ServerLink,
+    WantedTarget,
     scan_one,
 )
 from okf_explorer.sources.gbrain.payloads import (
@@ -87,6 +91,7 @@ from okf_explorer.sources.gbrain.payloads import (
     relation_of_type,
     split_is_exact,
     stub_of,
+    wanted_of,
 )
 from okf_explorer.sources.gbrain.transport import JsonRpcTransport
 
@@ -103,6 +108,9 @@ PagePayload = dict[str, Any] | PageNotFound | PageUnreadable
 
 PAGE_SIZE = 100
 """gbrain silently clamps remote `list_pages` limits to 100."""
+
+WANTED_PAGE = 100
+"""gbrain's most `wanted_pages` rows per call."""
 
 MAX_LISTED_PAGES = 1_000_000
 """The most pages a listing may hold (10,000 `list_pages` calls of 100); a server that
@@ -354,6 +362,27 @@ class McpSource:
         if not isinstance(rows, list):
             raise ProtocolError(f"{self._label} answered search unexpectedly")
         return [row for row in rows if isinstance(row, dict) and isinstance(row.get("slug"), str)]
+
+    def wanted_targets(self) -> list[WantedTarget] | None:
+        """The server's link targets that have no page (`WantedListing`: gbrain's
+        `wanted_pages`, paged `WANTED_PAGE` rows at a time), or None when it lists no
+        such tool. No page body is read: what would take a scan of every page."""
+        if "wanted_pages" not in self.tools():
+            return None
+        found: list[WantedTarget] = []
+        offset: int | None = 0
+        while offset is not None:
+            reply = self.call_tool("wanted_pages", {"limit": WANTED_PAGE, "offset": offset})
+            if not isinstance(reply, dict) or not isinstance(reply.get("targets"), list):
+                raise ProtocolError(f"{self._label} answered wanted_pages unexpectedly")
+            found += [wanted for row in reply["targets"] if (wanted := wanted_of(row))]
+            following = reply.get("next_offset")
+            if following is not None and (not isinstance(following, int) or following <= offset):
+                raise ProtocolError(f"{self._label} pages wanted_pages backwards")
+            if len(found) > MAX_LISTED_PAGES:
+                raise ProtocolError(f"{self._label} lists wanted pages without end")
+            offset = following
+        return found
 
     def importer(self) -> ServerImporter:
         """The model of the importer that loaded the server (`ImportedServer`), for the
