@@ -65,6 +65,14 @@ def subprocess_env(work: Path) -> dict[str, str]:
     return env
 
 
+PORT_ATTEMPTS = 5
+"""How many free ports a first start tries before it gives up."""
+
+
+class PortTaken(RuntimeError):
+    """The server could not bind its port: someone took it after `free_port` chose it."""
+
+
 @dataclass
 class ServerHandle:
     """A running server subprocess: `url` is its `/mcp` endpoint."""
@@ -76,6 +84,7 @@ class ServerHandle:
     wait_for_index: bool = True
     """`start` returns once the index is built (the server answers before; tests that
     look at that pass False)."""
+    _started: bool = field(default=False, repr=False)
     _work_dir: tempfile.TemporaryDirectory[str] | None = field(default=None, repr=False)
     _stderr_file: IO[bytes] | None = field(default=None, repr=False)
 
@@ -96,9 +105,25 @@ class ServerHandle:
         return self.process is not None and self.process.poll() is None
 
     def start(self) -> None:
-        """Start the subprocess and wait until `/health` answers (else raise with stderr)."""
+        """Start the subprocess and wait until `/health` answers (else raise with stderr).
+
+        A port from `free_port` is free when chosen, not when the server binds it: another
+        test (an xdist worker) may take it in between. The first start then moves to a
+        fresh port; a restart keeps its port (the tests hold its URL)."""
         if self.running:
             return
+        for _ in range(PORT_ATTEMPTS - 1 if not self._started else 0):
+            try:
+                self._start_once()
+            except PortTaken:
+                self.port = free_port()
+                continue
+            self._started = True
+            return
+        self._start_once()
+        self._started = True
+
+    def _start_once(self) -> None:
         if self._work_dir is None:
             self._work_dir = tempfile.TemporaryDirectory(prefix="okf-serve-")
         work = Path(self._work_dir.name)
@@ -125,7 +150,15 @@ class ServerHandle:
         with httpx.Client(timeout=1.0) as http:
             while time.monotonic() < deadline:
                 if self.process.poll() is not None:
-                    raise RuntimeError(f"server exited early: {self.stderr_text()}")
+                    said = self.stderr_text()
+                    self.stop()
+                    if "cannot listen on" in said:
+                        raise PortTaken(said)
+                    raise RuntimeError(f"server exited early: {said}")
+                if f":{self.port}/mcp" not in self.stderr_text():
+                    # No banner yet: whoever answers on this port now is not our server.
+                    time.sleep(0.05)
+                    continue
                 with contextlib.suppress(httpx.HTTPError):
                     health = http.get(self.health_url)
                     index = health.json().get("index", {}) if health.status_code == 200 else {}
