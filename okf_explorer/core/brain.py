@@ -61,13 +61,14 @@ from okf_explorer.core.links import (
     looks_like_path,
     suggest,
 )
-from okf_explorer.core.pages import Page, PageInfo
+from okf_explorer.core.pages import COMMONMARK_BREAKS, LineBreaks, Page, PageInfo
 from okf_explorer.core.port import (
     CancelCheck,
     Folder,
     PageSource,
     ProgressCallback,
     ServerLink,
+    StatesLineBreaks,
 )
 
 if TYPE_CHECKING:  # imported where used: a `links` run needs none of them (~10 ms at start)
@@ -121,6 +122,13 @@ class Brain:
     def page_file(self, slug: str) -> Path | None:
         """The file of page `slug` when the pages are files (a `Folder`), else None."""
         return self.source.page_file(slug) if isinstance(self.source, Folder) else None
+
+    def line_breaks(self) -> LineBreaks:
+        """How a single newline in a page's paragraph reads here (the explorer draws page
+        bodies by it): as the source says (`StatesLineBreaks`), else CommonMark."""
+        if isinstance(self.source, StatesLineBreaks):
+            return self.source.line_breaks()
+        return COMMONMARK_BREAKS
 
     def list_pages(self) -> list[tuple[str, str]]:
         """(slug, title) of every page, straight from the source's listing: never

@@ -408,6 +408,8 @@ class EmbedView:
     text: str | None
     note: str
     open: bool
+    breaks: bool = False
+    """Whether a single newline of the embedded text is a line break (the brain's rule)."""
     _section: list[Block] | None
 
     class Wanted(Message):
@@ -469,7 +471,7 @@ class EmbedView:
             cut = self.text[:EMBED_CHARS]
             if len(self.text) > EMBED_CHARS:  # at a line break, so no block is cut in half
                 cut = cut[: max(cut.rfind("\n"), 0) or len(cut)]
-            self._section = blocks_of(parse(linkify_body(cut)))
+            self._section = blocks_of(parse(linkify_body(cut), self.breaks))
         lines: list[list[Row]] = []
         for row in draw(self._section, width, outer=False).rows:
             if not self.open and not row.content.plain.strip():

@@ -600,7 +600,8 @@ class MainScreen(ReportsWorkers, Screen[None]):
     def action_help(self) -> None:
         from okf_explorer.tui.dialogs.help import HelpDialog
 
-        self.app.push_screen(HelpDialog(self.BINDINGS))
+        reading = f"line breaks: {self.query_one(PagePane).line_breaks.why}"
+        self.app.push_screen(HelpDialog(self.BINDINGS, reading))
 
     # ------------------------------------------------------------------ paths and walks
     # The path view (`P`) and the walk view (`w`) show in the traversal panel's place, one

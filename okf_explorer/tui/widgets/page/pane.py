@@ -45,7 +45,7 @@ from okf_explorer.core.errors import (
 )
 from okf_explorer.core.links.grammar import LinkKind
 from okf_explorer.core.okf.meta import sources_of
-from okf_explorer.core.pages import Page
+from okf_explorer.core.pages import COMMONMARK_BREAKS, Page
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.failures import ReportsWorkers
 from okf_explorer.tui.markdown import (
@@ -160,6 +160,9 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
         self.header = HeaderShown(self)
         self.headings: list[Heading] = []
         """(level, text) of the headings on screen, in order (the `o` outline)."""
+        self.line_breaks = COMMONMARK_BREAKS
+        """How a single newline reads on the pages shown (the brain's rule, asked as a
+        body is prepared): the header's tooltip and `?` say it."""
         self.anchor_scroll = AnchorScroller(self)
         self.parts = PartGrower(self)
         self.embeds = EmbedFiller(self, brain, lambda: self.page)
@@ -248,6 +251,8 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
             return  # another page came in while this one was being prepared
         drawn = self.query_one("#page-body", VaultBody)
         markdown = self.query_one("#page-markdown", VaultMarkdown)
+        header.tooltip = f"line breaks: {self.line_breaks.why}"
+        markdown.breaks = self.line_breaks.hard
         self.set_class(not body.drawn, "plain")
         if body.pieces is not None:
             await drawn.show(body.pieces)
@@ -281,8 +286,10 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
         width = self.content_region.width - BODY_PADDING
         sources = sources_of(page.frontmatter)
         scrollbar = self.styles.scrollbar_size_vertical
+        self.line_breaks = breaks = self.brain.line_breaks()
+        width = width if width > 0 else 80
         return prepare_body(
-            page.content, start, limit, sources, width if width > 0 else 80, scrollbar, room
+            page.content, start, limit, sources, width, scrollbar, room, breaks.hard
         )
 
     def expect_anchor(self, slug: str, anchor: str) -> None:
@@ -549,6 +556,7 @@ class EmbedFiller:
         self._asked = [asked for asked in self._asked if _attached(asked)]
         if block not in self._asked:
             self._asked.append(block)
+        block.breaks = self._pane.line_breaks.hard
         if block.target is None or page is None:
             block.fill(None, "✗ nothing to embed")
             return
