@@ -21,7 +21,7 @@ import io
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import events, on, work
 from textual.app import ComposeResult
@@ -67,6 +67,9 @@ from okf_explorer.tui.widgets.graph.walk_view import WalkView
 from okf_explorer.tui.widgets.page.pane import FATAL_AT_START, PagePane
 from okf_explorer.tui.widgets.page_tree import PageTree
 from okf_explorer.tui.widgets.status_bar import StatusBar
+
+if TYPE_CHECKING:
+    from okf_explorer.core.audit.page import PageView
 
 TREE_OPEN = "tree-open"
 """The screen's class while the page tree shows (`f`)."""
@@ -545,27 +548,49 @@ class MainScreen(ReportsWorkers, Screen[None]):
     # Each dialog module is imported when its key is first pressed (not for the first paint).
 
     def action_page_links(self) -> None:
-        """The body's links (in order of appearance); `enter` follows one. Where the
-        server's graph answers, each says what the server holds of it."""
-        from okf_explorer.tui.dialogs.links import LinksDialog, body_links
-
+        """The page's links (in order of appearance: `dialogs.links.page_links`, the whole
+        of a long page); `enter` follows one. Where the server's graph answers, each says
+        what the server holds of it. Listed in a thread (a 1.5 MB page has 6,000)."""
         pane = self.query_one(PagePane)
-        if not pane.links or pane.slug is None:
+        if not pane.links or pane.slug is None or pane.page is None:
             return
-        links = body_links(pane.links, self.resolve)
         tree = self.query_one(LinkTree)
         view = tree.view if tree.view is not None and tree.view.slug == pane.slug else None
         # once the tree loaded this page the brain knows which graph answers (no call)
         loaded = tree.slug == pane.slug and self.loader.ready
-        if view is not None or (loaded and self.brain.answered_by == "server"):
-            links = [
-                replace(link, server=server_note(self.brain, pane.slug, link.slug, view))
+        ask_server = view is not None or (loaded and self.brain.answered_by == "server")
+        self._page_links(pane, list(pane.links), pane.end, ask_server, view)
+
+    @work(group="page-links", exclusive=True, exit_on_error=False)
+    async def _page_links(
+        self,
+        pane: PagePane,
+        drawn: list[tuple[str, str]],
+        end: int,
+        ask_server: bool,
+        view: PageView | None,
+    ) -> None:
+        from okf_explorer.tui.dialogs.links import BodyLink, LinksDialog, page_links
+
+        page, slug = pane.page, pane.slug
+        if page is None or slug is None:
+            return
+
+        def listed() -> list[BodyLink]:
+            links = page_links(drawn, page.content, end, self.resolve)
+            if not ask_server:
+                return links
+            return [
+                replace(link, server=server_note(self.brain, slug, link.slug, view))
                 if link.slug is not None and link.exists
                 else link
                 for link in links
             ]
-        dialog = LinksDialog(pane.slug, links)
-        self.app.push_screen(dialog, lambda chosen: chosen and pane.follow(chosen.href))
+
+        links = await asyncio.to_thread(listed)
+        if pane.page is page:  # still the page the key was pressed on
+            dialog = LinksDialog(slug, links)
+            self.app.push_screen(dialog, lambda chosen: chosen and pane.follow(chosen.href))
 
     def action_okf_filter(self) -> None:
         """Keep the link tree and the traversal panel to OKF statuses and a trust tier."""
