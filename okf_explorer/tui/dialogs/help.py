@@ -28,6 +28,8 @@ HINT = (
 
 LONGER = {
     "page_links": "Links in page (follow one)",
+    "page_cursor(1)": "Next link, callout or embed (enter follows or folds)",
+    "page_cursor(-1)": "Previous link, callout or embed",
     "cycle_relation": "Relation filter (cycles)",
     "cycle_direction": "Direction: out, in, both, neighbourhood",
     "backlinks": "Backlinks with their sentences (b again: back)",

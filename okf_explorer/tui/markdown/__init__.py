@@ -7,6 +7,7 @@ helpers read the hrefs a click or the `l` dialog gives.
 """
 
 from okf_explorer.tui.markdown.body import EmbedBlock, EmbedView, VaultBody, row_strip
+from okf_explorer.tui.markdown.cursor import NOTHING_THERE, BodyCursor, Target
 from okf_explorer.tui.markdown.draw import Row, wrapped
 from okf_explorer.tui.markdown.links import (
     FILE_SCHEME,
@@ -36,8 +37,10 @@ __all__ = [
     "FILE_SCHEME",
     "LINK_SCHEME",
     "LONG_CHARS",
+    "NOTHING_THERE",
     "RENDER_CHARS",
     "WAITING_FOR_INDEX",
+    "BodyCursor",
     "CalloutQuote",
     "EmbedBlock",
     "EmbedView",
@@ -45,6 +48,7 @@ __all__ = [
     "MarkdownEmbed",
     "PreparedBody",
     "Row",
+    "Target",
     "VaultBody",
     "VaultMarkdown",
     "anchor_into",

@@ -104,6 +104,8 @@ class MainScreen(ReportsWorkers, Screen[None]):
         Binding("d", "cycle_direction", "Direction", id="direction"),
         Binding("b", "backlinks", "Backlinks", id="backlinks"),
         Binding("l", "page_links", "Links", id="page-links"),
+        Binding("n", "page_cursor(1)", "Next link", id="next-link"),
+        Binding("N", "page_cursor(-1)", "Previous link", show=False, id="previous-link"),
         Binding("plus", "deeper", "Depth+", key_display="+", id="deeper"),
         Binding("slash", "find", "Find", key_display="/", id="find"),
         Binding("ctrl+p", "find", "Find", show=False, id="find-alt"),
@@ -591,6 +593,11 @@ class MainScreen(ReportsWorkers, Screen[None]):
         if pane.page is page:  # still the page the key was pressed on
             dialog = LinksDialog(slug, links)
             self.app.push_screen(dialog, lambda chosen: chosen and pane.follow(chosen.href))
+
+    def action_page_cursor(self, step: int) -> None:
+        """`n` / `N` from another pane: the page pane takes the focus and moves its
+        cursor (the pane's own keys while it has the focus)."""
+        self.query_one(PagePane).action_cursor(step)
 
     def action_okf_filter(self) -> None:
         """Keep the link tree and the traversal panel to OKF statuses and a trust tier."""

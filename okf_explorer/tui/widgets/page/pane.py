@@ -24,10 +24,12 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from functools import partial
+from typing import ClassVar
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.css.query import NoMatches
 from textual.message import Message
@@ -51,8 +53,10 @@ from okf_explorer.tui.failures import ReportsWorkers
 from okf_explorer.tui.markdown import (
     FILE_SCHEME,
     LONG_CHARS,
+    NOTHING_THERE,
     RENDER_CHARS,
     WAITING_FOR_INDEX,
+    BodyCursor,
     EmbedView,
     Heading,
     PreparedBody,
@@ -94,7 +98,16 @@ SCROLL_SETTLE = 0.5
 
 
 class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
-    """Loads and shows one page. Clicking a link posts `LinkFollowed`; the screen resolves it."""
+    """Loads and shows one page. Clicking a link posts `LinkFollowed`; the screen resolves it.
+    `n` / `N` move a cursor over the body's links, foldable callouts and embeds
+    (`BodyCursor`; the screen routes them here from the other panes), `enter` follows
+    or folds what it is on."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("n", "cursor(1)", "Next link"),
+        Binding("N", "cursor(-1)", "Previous link", show=False),
+        Binding("enter", "cursor_enter", "Follow / fold", show=False),
+    ]
 
     DEFAULT_CSS = """
     PagePane { padding: 0 1; }
@@ -171,7 +184,9 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
         yield PageHeader(id="page-header")
         yield Static(id="page-error")
         yield Static(id="page-more", classes="page-more")  # seen at once
-        yield VaultBody(id="page-body")
+        body = VaultBody(id="page-body")
+        self.cursor = BodyCursor(body)
+        yield body
         yield VaultMarkdown(id="page-markdown")
         yield Static(id="page-more-end", classes="page-more")  # seen where the text stops
 
@@ -234,6 +249,7 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
         """Render `page`; frontmatter fields go in the header, the body below it."""
         self.slug, self.page, self.error = page.slug, page, None
         self.shown = None  # until the body is on screen (`truncated` reads it)
+        self.cursor.show(None)
         self.remove_class("failed")
         self.links, self.end = header_links(page), 0  # sources first, then the body's
         self.headings = []
@@ -310,6 +326,40 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
         return (
             self.shown is not None and self.page is not None and self.end < len(self.page.content)
         )
+
+    def action_cursor(self, step: int) -> None:
+        """`n` / `N`: the cursor to the next (`step` 1) or previous (-1) link, foldable
+        callout or embed; from what is visible when it is elsewhere (`BodyCursor.move`),
+        scrolling to show it."""
+        self.focus()
+        if self.shown is None or not self.drawn:
+            return  # no body drawn by the engine (a failure, or `OKF_EXPLORER_PLAIN=1`)
+        body = self.query_one("#page-body", VaultBody)
+        height = self.scrollable_content_region.height
+        top = round(self.scroll_y) - body.virtual_region.y
+        target = self.cursor.move(step, top, top + height)
+        if target is None:
+            where = "on this page" if not self.cursor.targets() else NOTHING_THERE[step > 0]
+            more = " · m draws more" if step > 0 and self.truncated else ""
+            self.notify(f"no link, callout or embed {where}{more}", timeout=2)
+            return
+        y = body.virtual_region.y + target.y
+        if not round(self.scroll_y) <= y < round(self.scroll_y) + height:
+            self.scroll_to(y=max(0, y - height // 3), animate=False)
+
+    def action_cursor_enter(self) -> None:
+        """`enter`: follow the link the cursor is on (into history, as a click), or
+        fold or unfold its callout or embed."""
+        target = self.cursor.activate()
+        if target is not None and target.kind == "link":
+            self.follow(target.href)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """`enter` is the pane's only while the cursor is on something (else the
+        screen's: open the selected page)."""
+        if action == "cursor_enter":
+            return self.cursor.find() is not None
+        return True
 
     def toggle_properties(self) -> None:
         """`p`: show long frontmatter values in full, or folded again."""
