@@ -11,12 +11,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from textual.widgets import OptionList
+from textual.widgets import OptionList, Static
 
 from okf_explorer.core.links import extract_links
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.dialogs.links import LinksDialog
+from okf_explorer.tui.dialogs.links import ROWS_AT_ONCE, LinksDialog
 from okf_explorer.tui.markdown import RENDER_CHARS
 from okf_explorer.tui.widgets.page.pane import PagePane
 from tests.bundles import write_pages
@@ -59,8 +59,13 @@ async def test_l_lists_every_link_of_a_huge_page(tmp_path: Path) -> None:
         assert len(dialog.links) == 5120 + 944 + 1  # each (label, href) once
         (hidden,) = [link for link in dialog.links if link.target == "concepts/hidden-one"]
         assert hidden.comment and "in a comment" in hidden.row().plain
-        options = dialog.query_one(OptionList)
-        assert options.option_count == len(dialog.links)
+        options = dialog.query_one(OptionList)  # listed a part at a time: it stays responsive
+        assert options.option_count == ROWS_AT_ONCE
+        hint = str(dialog.query_one("#links-hint", Static).render())
+        assert f"{ROWS_AT_ONCE} of {len(dialog.links):,} listed" in hint
+        options.highlighted = ROWS_AT_ONCE - 1
+        await pilot.press("down")  # at the end of what is listed: the next part
+        assert options.option_count == 2 * ROWS_AT_ONCE and options.highlighted == ROWS_AT_ONCE
         await pilot.press(*"concept 4096")
         await settle(pilot)
         assert [link.label for link in dialog.shown] == ["Concept 4096"]

@@ -7,7 +7,8 @@ counted in the graph, as in Obsidian: marked `in a comment`), then those of the 
 of a long page (drawn 200 KB at a time) as the link grammar finds them, so `l` counts
 the pages the link tree counts (`page_links`). Typing filters the list (by label,
 target or slug), `up`/`down` move, `enter` follows the highlighted link exactly as a
-click would, `escape` closes.
+click would, `escape` closes. The list holds `ROWS_AT_ONCE` rows at a time (`down` at
+its end adds the next), and says how many it lists of how many.
 """
 
 from __future__ import annotations
@@ -29,6 +30,11 @@ from okf_explorer.core.links.grammar import LinkKind
 from okf_explorer.core.links.spans import link_spans
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.markdown.links import kind_of_href, span_link, target_of_href
+
+ROWS_AT_ONCE = 200
+"""Rows the list holds at first (and adds each time `down` reaches its end): a 1.5 MB
+page has 6,000 links, and an option list lays every row out on the event loop (all
+6,000: a 1.4 s freeze at each key typed)."""
 
 COMMENT_MARK = "in a comment · "
 """Before a link inside an Obsidian comment (`%% … %%`)."""
@@ -147,30 +153,47 @@ class LinksDialog(ModalScreen[BodyLink | None]):
             title = f"Links in {printable(self.slug)} ({count})"
             yield Static(title, id="links-title", markup=False)
             yield Input(placeholder="type to filter", id="links-filter")
-            yield OptionList(*self._options(), id="links-list")
-            yield Static("enter follows · escape closes", id="links-hint")
+            yield OptionList(*self._options(0), id="links-list")
+            yield Static(self._hint(), id="links-hint")
+
+    @property
+    def loaded(self) -> int:
+        """Rows of `shown` in the list (the first ones: `ROWS_AT_ONCE` at a time)."""
+        return self.query_one(OptionList).option_count
+
+    def _hint(self, loaded: int | None = None) -> str:
+        hint = "enter follows · escape closes"
+        loaded = min(len(self.shown), ROWS_AT_ONCE) if loaded is None else loaded
+        if loaded < len(self.shown):
+            return f"{loaded:,} of {len(self.shown):,} listed: ↓ at the end lists more · {hint}"
+        return hint
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()
         if self.shown:
             self.query_one(OptionList).highlighted = 0
 
-    def _options(self) -> list[Option]:
-        return [Option(link.row()) for link in self.shown]
+    def _options(self, start: int) -> list[Option]:
+        """The rows of `shown` from `start`, `ROWS_AT_ONCE` of them."""
+        return [Option(link.row()) for link in self.shown[start : start + ROWS_AT_ONCE]]
 
     @on(Input.Changed)
     def _filter(self, event: Input.Changed) -> None:
         self.shown = [link for link in self.links if link.matches(event.value)]
         options = self.query_one(OptionList)
         options.clear_options()
-        options.add_options(self._options())
+        options.add_options(self._options(0))
         options.highlighted = 0 if self.shown else None
+        self.query_one("#links-hint", Static).update(self._hint())
 
     def action_move(self, step: int) -> None:
         options = self.query_one(OptionList)
         if self.shown:
             current = options.highlighted or 0
-            options.highlighted = max(0, min(len(self.shown) - 1, current + step))
+            if current + step >= self.loaded and self.loaded < len(self.shown):
+                options.add_options(self._options(self.loaded))
+                self.query_one("#links-hint", Static).update(self._hint(self.loaded))
+            options.highlighted = max(0, min(self.loaded - 1, current + step))
 
     @on(Input.Submitted)
     def _submitted(self) -> None:
