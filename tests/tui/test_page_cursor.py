@@ -157,3 +157,18 @@ async def test_n_starts_from_what_is_visible_and_scrolls_to_what_it_reaches(
         height = pane.scrollable_content_region.height
         assert round(pane.scroll_y) <= y < round(pane.scroll_y) + height
 
+
+
+async def test_the_cursor_stays_shown_when_its_piece_is_redrawn(tmp_path: Path) -> None:
+    """Seen at 80×24 on the community vault: the first `n` scrolled, the scrollbar came,
+    the body was redrawn narrower, and the highlight was gone (the cursor still there)."""
+    app = make_app(brain_for(vault(tmp_path, PAGES)), start="home")
+    async with app.run_test(size=(100, 40)) as pilot:
+        pane = app.screen.query_one(PagePane)
+        await settle(pilot, lambda: pane.shown is not None and bool(pane.query(EmbedBlock)))
+        await pilot.press("n", "n", "n", "n", "n")
+        assert where(pane) == ("link", "okf:delta")
+        await pilot.resize_terminal(70, 40)  # the panes stack: the body is drawn wider
+        await settle(pilot, lambda: pane.query_one(VaultBody).readable()[0].size.width > 60)
+        await settle(pilot)
+        assert marked_text(pane) == ["the Delta page"]

@@ -6,7 +6,7 @@ The rest of the TUI imports it from here (see README.md in this folder): `prepar
 helpers read the hrefs a click or the `l` dialog gives.
 """
 
-from okf_explorer.tui.markdown.body import EmbedBlock, EmbedView, VaultBody, row_strip
+from okf_explorer.tui.markdown.body import DrawnRows, EmbedBlock, EmbedView, VaultBody, row_strip
 from okf_explorer.tui.markdown.cursor import NOTHING_THERE, BodyCursor, Target
 from okf_explorer.tui.markdown.draw import Row, wrapped
 from okf_explorer.tui.markdown.links import (
@@ -42,6 +42,7 @@ __all__ = [
     "WAITING_FOR_INDEX",
     "BodyCursor",
     "CalloutQuote",
+    "DrawnRows",
     "EmbedBlock",
     "EmbedView",
     "Heading",

@@ -283,6 +283,9 @@ class DrawnRows(Widget):
 
     DEFAULT_CSS = "DrawnRows { width: 1fr; height: auto; }"
 
+    class Redrawn(Message):
+        """Rows the cursor was on were drawn again (a fold, a new width): mark it again."""
+
     def __init__(self, piece: Piece) -> None:
         super().__init__()
         self.auto_links = False  # links are styled for the background they are on
@@ -298,7 +301,9 @@ class DrawnRows(Widget):
     def redrawn(self, drawing: Drawing, width: int) -> None:
         """Show `drawing` (the piece drawn `width` wide)."""
         self.piece.drawing, self.piece.width = drawing, width
-        self.marks = ()  # the rows moved: the cursor marks them again (`BodyCursor`)
+        if self.marks:  # the rows moved: the cursor marks them again (`BodyCursor`)
+            self.marks = ()
+            self.post_message(self.Redrawn())
         self._fit()
         self.refresh(layout=True)
 

@@ -179,6 +179,10 @@ class BodyCursor:
         else:
             target.widget.mark(target.marks)
 
+    def show_again(self) -> None:
+        """Its piece was redrawn (`DrawnRows.Redrawn`): mark where the cursor is now."""
+        self.show(self.find())
+
     def activate(self) -> Target | None:
         """`enter` on a callout or an embed: fold or unfold it (the cursor stays on it).
         The target, as it was before (a link: the caller follows it)."""
@@ -187,7 +191,7 @@ class BodyCursor:
             return None
         if target.kind == "callout" and isinstance(target.widget, DrawnRows):
             Callout(target.widget, target.index).toggle()
-            self.show(self.find())  # its piece was redrawn: the title is marked again
+            self.show_again()
         elif target.kind == "embed" and isinstance(target.widget, EmbedBlock):
             target.widget.toggle()
         return target

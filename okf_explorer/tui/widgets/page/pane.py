@@ -57,6 +57,7 @@ from okf_explorer.tui.markdown import (
     RENDER_CHARS,
     WAITING_FOR_INDEX,
     BodyCursor,
+    DrawnRows,
     EmbedView,
     Heading,
     PreparedBody,
@@ -445,6 +446,11 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
         else:
             url = None if target else href
             self.post_message(self.LinkFollowed(target, url, kind_of_href(href), anchor))
+
+    @on(DrawnRows.Redrawn)
+    def _redrawn(self, event: DrawnRows.Redrawn) -> None:
+        event.stop()
+        self.cursor.show_again()
 
     @on(EmbedView.Wanted)
     def _embed_wanted(self, event: EmbedView.Wanted) -> None:
