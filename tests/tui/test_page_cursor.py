@@ -156,6 +156,13 @@ async def test_n_starts_from_what_is_visible_and_scrolls_to_what_it_reaches(
         y = target.y + body_y
         height = pane.scrollable_content_region.height
         assert round(pane.scroll_y) <= y < round(pane.scroll_y) + height
+        pane.scroll_to(y=40, animate=False)  # the cursor is off screen now
+        await settle(pilot, lambda: round(pane.scroll_y) == 40)
+        await pilot.press("N")  # from the bottom of what is visible
+        target = pane.cursor.current
+        assert target is not None
+        visible = [t for t in pane.cursor.targets() if 40 <= t.y + body_y < 40 + height]
+        assert target is visible[-1] and round(pane.scroll_y) == 40
 
 
 
