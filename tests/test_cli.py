@@ -381,3 +381,17 @@ def test_help_and_version(run) -> None:
     assert status == 0 and "--backlinks" in out and "--source" in out
     status, out, _ = run("--version")
     assert status == 0 and out.startswith("okf-explorer ")
+
+
+def test_get_json_title_reads_as_the_heading_shows(run, tmp_path: Path) -> None:
+    """A title taken from an H1 is the text a reader sees (issue 24, item 4); a template's
+    `# {{title}}` is no title: the file name stands in."""
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    (vault / "publish.md").write_text("# [[Obsidian Publish|Publish]] **sites**\n\nText.\n")
+    (vault / "T - Note.md").write_text("# {{title}}\n\nA template.\n")
+    titles = {}
+    for slug in ("publish", "T - Note"):
+        status, out, _ = run("get", slug, "--json", "--source", str(vault))
+        titles[slug] = (status, json.loads(out)["title"])
+    assert titles == {"publish": (0, "Publish sites"), "T - Note": (0, "T - Note")}

@@ -25,3 +25,34 @@ def test_each_level_is_read_on_its_own_outside_fences() -> None:
 def test_a_title_is_the_first_level_one_heading_with_text() -> None:
     assert first_heading("~~~\n# not this\n~~~\n#\n# ##\n#  The heading  #\n") == "The heading"
     assert first_heading("```\n# open fence to the end\n") is None
+
+
+# --- a title read as the heading shows (issue 24, item 4) ---------------------------
+
+SHOWN_TITLES = {
+    "# [[Obsidian Publish|Publish]] sites": "Publish sites",
+    "# Intro to [[dataview]] and [[Dataview#Queries]]": "Intro to dataview and Dataview > Queries",
+    "# **Bold**, *italic*, ==marked==, ~~struck~~": "Bold, italic, marked, struck",
+    "# A [Markdown link](other.md) and ![an image](x.png)": "A Markdown link and an image",
+    "# `hub.yaml` proposal": "hub.yaml proposal",
+    "# `[[not a link]]` in code": "[[not a link]] in code",
+    "# <b>HTML</b> <span class='x'>heading</span><br>": "HTML heading",
+    "# Ivaylo D <ivaylo@example.com>": "Ivaylo D ivaylo@example.com",
+    "# Docs at <https://example.com/docs>": "Docs at https://example.com/docs",
+    "# quels <@k-quels> and <project-id>": "quels <@k-quels> and <project-id>",
+    "# death_au and _ph and snake_case_name": "death_au and _ph and snake_case_name",
+    "# Escaped \\*stars\\* and \\[\\[brackets\\]\\]": "Escaped *stars* and [[brackets]]",
+    "# Tabs\tand   spaces": "Tabs and spaces",
+}
+
+
+def test_a_title_from_a_heading_reads_as_the_heading_shows() -> None:
+    shown = {line: first_heading(line + "\n") for line in SHOWN_TITLES}
+    assert shown == SHOWN_TITLES
+
+
+def test_a_template_placeholder_is_no_title() -> None:
+    assert first_heading("# {{title}}\n") is None
+    assert first_heading("# {{ date:YYYY-MM-DD }}\n# Second\n") is None
+    assert first_heading("# <% tp.file.title %>\n") is None
+    assert first_heading("# A {{title}} inside words\n") == "A {{title}} inside words"

@@ -61,13 +61,14 @@ from okf_explorer.core.links import (
     looks_like_path,
     suggest,
 )
-from okf_explorer.core.pages import Page, PageInfo
+from okf_explorer.core.pages import COMMONMARK_BREAKS, LineBreaks, Page, PageInfo
 from okf_explorer.core.port import (
     CancelCheck,
     Folder,
     PageSource,
     ProgressCallback,
     ServerLink,
+    StatesLineBreaks,
     WantedListing,
     WantedTarget,
 )
@@ -107,6 +108,7 @@ class Brain:
         self._server_known = False
         self._text: TextSearch | None = None
         self._auditor: tuple[LinkIndex, PageAuditor] | None = None
+        self._definitions_of: tuple[LinkIndex, str, dict[str, str]] | None = None
 
     # -- the source ------------------------------------------------------------------
 
@@ -123,6 +125,13 @@ class Brain:
     def page_file(self, slug: str) -> Path | None:
         """The file of page `slug` when the pages are files (a `Folder`), else None."""
         return self.source.page_file(slug) if isinstance(self.source, Folder) else None
+
+    def line_breaks(self) -> LineBreaks:
+        """How a single newline in a page's paragraph reads here (the explorer draws page
+        bodies by it): as the source says (`StatesLineBreaks`), else CommonMark."""
+        if isinstance(self.source, StatesLineBreaks):
+            return self.source.line_breaks()
+        return COMMONMARK_BREAKS
 
     def list_pages(self) -> list[tuple[str, str]]:
         """(slug, title) of every page, straight from the source's listing: never
@@ -343,13 +352,24 @@ class Brain:
         index = self.ensure_index()
         refdef = None
         if kind != "markdown" and definitions:
-            for row in index.raw_links.get(from_slug, ()):
-                raw = RawLink.from_row(row)
-                if raw.target == target and raw.refdef is not None:
-                    refdef = raw.refdef
-                    break
+            refdef = self._definitions(index, from_slug).get(target)
         resolver, _ = self._resolver()
         return resolver.resolve(target, from_slug, kind, refdef)
+
+    def _definitions(self, index: LinkIndex, slug: str) -> dict[str, str]:
+        """Each raw target of `slug` that a reference definition on it resolves (the
+        first), for the last page asked: a page's links are resolved one after the other
+        (6,000 of them on a 1.5 MB index page, which read the page's links each time)."""
+        cached = self._definitions_of
+        if cached is not None and cached[0] is index and cached[1] == slug:
+            return cached[2]
+        found: dict[str, str] = {}
+        for row in index.raw_links.get(slug, ()):
+            raw = RawLink.from_row(row)
+            if raw.refdef is not None:
+                found.setdefault(raw.target, raw.refdef)
+        self._definitions_of = (index, slug, found)
+        return found
 
     def suggest(self, name: str, limit: int = 3) -> list[str]:
         """Slugs of pages with names close to `name` (slugs, file names, titles,

@@ -265,6 +265,22 @@ class Page:
         }
 
 
+@dataclass(frozen=True, slots=True)
+class LineBreaks:
+    """How a single newline inside a paragraph reads on a brain's pages: a line break
+    (`hard`: Obsidian's default in a vault, where `Plugin ID: x` / `Links: y` are
+    written on lines of their own) or a space (CommonMark: an OKF bundle, a vault with
+    Obsidian's "Strict line breaks" on, a server's pages). `why` says which and why,
+    in a few words (the page header's tooltip shows it)."""
+
+    hard: bool
+    why: str
+
+
+COMMONMARK_BREAKS = LineBreaks(False, "CommonMark: a single newline is a space")
+"""The rule where a source states none."""
+
+
 def _jsonable(value: Any) -> Any:
     """YAML can produce dates and other non-JSON scalars; render them as strings."""
     if isinstance(value, dict):

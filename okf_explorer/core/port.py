@@ -52,7 +52,7 @@ from typing import Any, Protocol, runtime_checkable
 from okf_explorer.core.links import RawLink, extract_links
 from okf_explorer.core.links.grammar import RawTuple
 from okf_explorer.core.links.typed import frontmatter_links
-from okf_explorer.core.pages import Page, PageInfo
+from okf_explorer.core.pages import LineBreaks, Page, PageInfo
 
 ProgressCallback = Callable[[int, int], None]
 """Called as `progress(done, total)` while a scan runs."""
@@ -186,6 +186,16 @@ class PageSource(Protocol):
         ...
 
     def close(self) -> None: ...
+
+
+@runtime_checkable
+class StatesLineBreaks(Protocol):
+    """A source that knows how a single newline in its pages' paragraphs reads (a folder:
+    its kind, and a vault's own `.obsidian/app.json`); any other is read as CommonMark."""
+
+    def line_breaks(self) -> LineBreaks:
+        """The rule its pages are written for."""
+        ...
 
 
 @runtime_checkable

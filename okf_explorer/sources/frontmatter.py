@@ -44,6 +44,7 @@ from typing import Any
 
 import yaml
 
+from okf_explorer.core.links.reading import is_template_placeholder, reading_text
 from okf_explorer.core.okf.meta import summary as okf_summary
 from okf_explorer.core.pages import (
     ErrorKind,
@@ -236,12 +237,22 @@ def _children(node: yaml.Node) -> list[yaml.Node]:
 
 
 def first_heading(body: str) -> str | None:
-    """The text of the first `# ` heading outside fenced code (closing `#`s dropped), or None."""
+    """The first `# ` heading outside fenced code that shows any text, as a reader sees
+    it (`reading_text`: `[[a|the A]] **b**` → `the A b`; closing `#`s dropped), or None.
+
+    A heading that is a template placeholder (`{{title}}`) is no title: None, so the
+    file name names the page (a template is not the page called "{{title}}")."""
     for heading in headings(body, 1):
-        title = heading.rstrip("#").strip()
-        if title:
+        heading = _CLOSING_HASHES.sub("", heading).strip()
+        if is_template_placeholder(heading):
+            return None
+        if title := reading_text(heading):
             return title
     return None
+
+
+_CLOSING_HASHES = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
+"""A heading's closing sequence (`# Title ##`; `# C#` keeps its `#`)."""
 
 
 def as_text(value: Any) -> str | None:

@@ -6,6 +6,7 @@ brain cannot be opened, the screen that says why).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import partial
 from multiprocessing import resource_tracker
 from pathlib import Path
@@ -15,10 +16,12 @@ from textual import on
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.command import CommandPalette, Provider
+from textual.filter import LineFilter
 from textual.notifications import SeverityLevel
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.text_safety import printable
+from okf_explorer.tui.cells import TerminalWidths
 from okf_explorer.tui.finder import FIND_PROMPT, PageFinder
 from okf_explorer.tui.screens.main import MainScreen
 from okf_explorer.tui.settings import (
@@ -51,9 +54,16 @@ class ExplorerApp(App[None]):
         self.brain, self.source_label = brain, label
         self._explorer = explorer
         """A fresh explorer screen each call (the first, and each retry after a failure)."""
+        self._widths = TerminalWidths()
 
     def on_mount(self) -> None:
         self.push_screen(self._explorer())
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        """Textual's filters, then `TerminalWidths`: an emoji with a variation selector
+        (U+1F5C2 U+FE0F) or a skin tone is drawn in the cells the layout gave it, in any
+        terminal."""
+        return [*super().get_line_filters(), self._widths]
 
     @on(MainScreen.SourceFailed)
     def _source_failed(self, message: MainScreen.SourceFailed) -> None:

@@ -142,3 +142,27 @@ def test_reference_style_and_defined_wiki_links_have_their_sentence(tmp_path: Pa
         ("We load the orders daily.", "the orders"),
         ("Then the-table again.", "the-table"),
     ]
+
+
+async def test_a_backlink_in_a_comment_is_marked_and_reads_as_text(tmp_path: Path) -> None:
+    """Issue 24 item 5: a link inside `%% … %%` counts (as in Obsidian) and `b` says it is
+    in a comment, its sentence without the comment's marks; one inside an HTML comment
+    is no backlink at all."""
+    pages = {
+        ROOT: "# Orders\n",
+        "notes/a": "# A\n\n%% Mention [[tables/orders]] and any other note here. %%\n",
+        "notes/b": "# B\n\n<!-- - [[tables/orders]]: placeholder -->\nNothing else.\n",
+        "notes/c": "# C\n\nThe [[tables/orders]] table %% a note %% is done.\n",
+    }
+    app = make_app(brain_for(BundleSource(write_pages(tmp_path / "b", pages))), start=ROOT)
+    async with app.run_test(size=(150, 45)) as pilot:
+        panel = app.screen.query_one(TraversalPanel)
+        await settle(pilot, lambda: app.screen.loader.ready and panel.filled)
+        await pilot.press("b")
+        await settle(pilot, lambda: panel.filled and panel.view.backlinks)
+        shown = rows(panel)
+        assert [page.split("  ")[0] for page, _ in shown] == ["notes/a", "notes/c"]
+        assert shown[0][1].startswith("in a comment · Mention tables/orders and any other")
+        assert shown[1][1] == "The tables/orders table is done."
+        info = str(panel.query_one("#traversal-info").content)
+        assert "in a comment · Mention tables/orders and any other note here." in info

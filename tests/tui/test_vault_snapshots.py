@@ -34,6 +34,13 @@ async def _open_tip(pilot: Pilot[None]) -> None:
     tip.toggle()
 
 
+async def _cursor_on_folded_tip(pilot: Pilot[None]) -> None:
+    await _embeds_filled(pilot)
+    await pilot.press("n", "n")  # a link in the first callout, then the folded tip
+    target = pilot.app.screen.query_one(PagePane).cursor.current
+    assert target is not None and target.kind == "callout"
+
+
 async def _outline(pilot: Pilot[None]) -> None:
     await pilot.press("o", "down", "down")
 
@@ -50,6 +57,7 @@ async def _nothing(pilot: Pilot[None]) -> None:
 SHOTS: list[tuple[str, str, Steps]] = [
     ("reading-notes", "Reading Notes", _nothing),
     ("tip-unfolded", "Reading Notes", _open_tip),
+    ("cursor-on-folded-tip", "Reading Notes", _cursor_on_folded_tip),
     ("okf-footnotes", "metrics/churn", _nothing),
     ("outline", "Mother of All Demos", _outline),
     ("long-page-wide-blocks", "Handbook", _wide),

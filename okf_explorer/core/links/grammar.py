@@ -33,7 +33,9 @@ Choices where the SPEC is silent:
   indentation mostly means nested lists, whose links must count;
 - fences may be indented, quoted (`> ```) or follow a list marker;
 - a code span inside a link target makes it no link (`[[a`b`]]`);
-- HTML comments and Obsidian `%%comments%%` are not special;
+- as in Obsidian's link index, a link inside an HTML comment (`<!-- [[x]] -->`) is no
+  link, and one inside an Obsidian comment (`%% [[x]] %%`) is (`comment_ranges`; the
+  explorer marks it "in a comment", `core.links.spans`);
 - a Markdown target's `?query` is cut like its `#anchor`; `.` and `..` count as
   folders; `//host/...` (network path) is a URL, not a link;
 - link text may nest one level of brackets (`[a [b] c](x.md)`).
@@ -272,9 +274,11 @@ def _link_tuples(text: str, scan_plain: Any, *, reference: bool) -> list[RawTupl
     if "[" not in text:
         return []
     if reference or "`" in text or "~~~" in text:  # else no fence, no code span to mask
-        text = "".join(mask_code_spans(segment) for segment in strip_fences(text))
+        text = "".join(_uncommented(mask_code_spans(segment)) for segment in strip_fences(text))
         if "[" not in text:
             return []
+    else:
+        text = _uncommented(text)
     clean = text
     if "\n" in clean:
         clean = BLANK_LINE.sub("\n" + _PARAGRAPH, clean)
@@ -547,6 +551,64 @@ def code_span_ranges(segment: str) -> list[tuple[int, int]]:
                 continue
         index += 1
     return spans
+
+
+# --- comments ---------------------------------------------------------------
+
+HTML_COMMENT = ("<!--", "-->")
+"""An HTML comment's marks: the links inside are no links (as in Obsidian's index)."""
+OBSIDIAN_COMMENT = ("%%", "%%")
+"""An Obsidian comment's marks: hidden on the page, but its links count (as in Obsidian)."""
+
+
+def comment_ranges(text: str, marks: tuple[str, str]) -> list[tuple[int, int]]:
+    """`(start, end)` of each comment of `text` (code already masked) opened and closed
+    by `marks`, as CommonMark (and the explorer's renderer) reads one: a comment opening
+    a line (after indent, quote marks or a list marker) runs to its closing mark, blank
+    lines and all, and an HTML one left open runs to the end of the text (an HTML block);
+    a comment inside a line closes before the next blank line or is no comment (its
+    opening mark is text). Linear: closing marks and blank lines are looked up once."""
+    opener, closer = marks
+    found: list[tuple[int, int]] = []
+    blanks = [m.start() for m in BLANK_LINE.finditer(text)] if "\n" in text else []
+    pos, close = 0, -1
+    while (start := text.find(opener, pos)) >= 0:
+        if close < start + len(opener):
+            close = text.find(closer, start + len(opener))
+        block = _starts_line(text, start, _FENCE_PREFIX)
+        if close < 0:
+            if block and opener == HTML_COMMENT[0]:
+                found.append((start, len(text)))
+            break
+        blank = bisect_right(blanks, start)
+        if not block and blank < len(blanks) and blanks[blank] < close:
+            pos = start + len(opener)  # crosses a paragraph break: the mark is text
+            continue
+        found.append((start, close + len(closer)))
+        pos = close + len(closer)
+    return found
+
+
+def _uncommented(segment: str) -> str:
+    """A segment outside fences, its code masked, with its HTML comments masked."""
+    if HTML_COMMENT[0] not in segment:
+        return segment
+    return mask_ranges(segment, comment_ranges(segment, HTML_COMMENT))
+
+
+def mask_ranges(text: str, ranges: Sequence[tuple[int, int]]) -> str:
+    """`text` with each of `ranges` made `CODE_MARK`s, its newlines kept (same length:
+    lines and paragraph breaks stay where they were)."""
+    if not ranges:
+        return text
+    pieces: list[str] = []
+    pos = 0
+    for start, end in ranges:
+        hidden = text[start:end]
+        pieces += [text[pos:start], re.sub(r"[^\n]", CODE_MARK, hidden)]
+        pos = end
+    pieces.append(text[pos:])
+    return "".join(pieces)
 
 
 def _escaping_backslashes(text: str, at: int) -> int:

@@ -23,18 +23,22 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from okf_explorer.core.links.grammar import (
     _DEFINITION,
     _LINK,
     _PLACEHOLDER,
     CODE_MARK,
+    HTML_COMMENT,
+    OBSIDIAN_COMMENT,
     LinkKind,
     _markdown_target,
     _normalise_label,
     _wiki_target,
     code_span_ranges,
+    comment_ranges,
+    mask_ranges,
     prose_ranges,
 )
 
@@ -53,7 +57,9 @@ class WikiSpan:
     an attachment). `refdef` is the target of the page's reference definition
     whose label is a wiki-link's target, which the resolver tries first (SPEC §3
     rule 2); a reference-style link is a `markdown` span with its definition's
-    target (and no `refdef`).
+    target (and no `refdef`). `comment`: the link is inside an Obsidian comment
+    (`%% … %%`): hidden on the page, counted in the graph (a link inside an HTML
+    comment is no link, so no span).
     """
 
     start: int
@@ -62,6 +68,7 @@ class WikiSpan:
     target: str | None
     kind: LinkKind
     refdef: str | None = None
+    comment: bool = False
 
 
 Definitions = dict[str, str | None]
@@ -70,20 +77,16 @@ Definitions = dict[str, str | None]
 
 def _mask(segment: str, definitions: Definitions) -> str:
     """`segment` masked (same length); its reference definitions added to `definitions`
-    (the first of a label wins, as in CommonMark)."""
-    pieces: list[str] = []
-    pos = 0
-    for start, end in code_span_ranges(segment):
-        pieces.append(segment[pos:start])
-        pieces.append(CODE_MARK * (end - start))
-        pos = end
-    pieces.append(segment[pos:])
-    masked = "".join(pieces)
+    (the first of a label wins, as in CommonMark). Code first, then HTML comments."""
+    masked = _code_masked(segment)
+    if HTML_COMMENT[0] in masked:  # links in HTML comments are no links
+        masked = mask_ranges(masked, comment_ranges(masked, HTML_COMMENT))
     if "\\" in masked:
         masked = _ESCAPE.sub(lambda m: _ESCAPED + _PLACEHOLDER[m.group(1)], masked)
     if "]:" in masked:  # reference definitions are no links (`[x]: [[y]]` neither)
         lined = "\n" + masked
-        pieces, pos = [], 0
+        pieces: list[str] = []
+        pos = 0
         for match in _DEFINITION.finditer(lined):
             label = _normalise_label(match.group(1))
             if label and label[0] != "^":
@@ -124,6 +127,7 @@ def _spans(text: str, *, markdown: bool) -> list[WikiSpan]:
     spans: list[WikiSpan] = []
     for begin, segment, masked in masked_segments:
         pos = 0
+        comments = comment_ranges(masked, OBSIDIAN_COMMENT) if "%%" in masked else []
         while (match := _LINK.search(masked, pos)) is not None:
             pos = match.end()
             start, end = match.span()
@@ -150,8 +154,36 @@ def _spans(text: str, *, markdown: bool) -> list[WikiSpan]:
                 inner = segment[match.start("text") : match.end("text")]
             else:
                 continue
-            spans.append(WikiSpan(begin + start - embed, begin + end, inner, target, kind, refdef))
+            commented = any(low <= start < high for low, high in comments)
+            spans.append(
+                WikiSpan(begin + start - embed, begin + end, inner, target, kind, refdef, commented)
+            )
     return spans
+
+
+def comment_spans(text: str) -> list[tuple[int, int, bool]]:
+    """`(start, end, obsidian)` of each comment of `text` outside code, in order:
+    HTML comments (`obsidian` False) and Obsidian `%%` comments (True), as the grammar
+    reads them (`core.links.grammar.comment_ranges`)."""
+    if HTML_COMMENT[0] not in text and OBSIDIAN_COMMENT[0] not in text:
+        return []
+    found: list[tuple[int, int, bool]] = []
+    for begin, finish in prose_ranges(text):
+        masked = _mask(text[begin:finish], {})
+        html = comment_ranges(_code_masked(text[begin:finish]), HTML_COMMENT)
+        found += [(begin + start, begin + end, False) for start, end in html]
+        found += [(begin + a, begin + b, True) for a, b in comment_ranges(masked, OBSIDIAN_COMMENT)]
+    return sorted(found)
+
+
+def _code_masked(segment: str) -> str:
+    pieces: list[str] = []
+    pos = 0
+    for start, end in code_span_ranges(segment):
+        pieces += [segment[pos:start], CODE_MARK * (end - start)]
+        pos = end
+    pieces.append(segment[pos:])
+    return "".join(pieces)
 
 
 def _reference(match: re.Match[str], definitions: Definitions) -> tuple[bool, str | None, int, int]:
@@ -189,11 +221,13 @@ LeadsHere = Callable[[str, LinkKind], bool]
 
 @dataclass(frozen=True, slots=True)
 class LinkContext:
-    """One link and the sentence around it: `text[start:end]` is the link."""
+    """One link and the sentence around it: `text[start:end]` is the link; `comment`:
+    the link is inside an Obsidian comment (`%% … %%`), which the page does not show."""
 
     text: str
     start: int
     end: int
+    comment: bool = False
 
     @property
     def link(self) -> str:
@@ -208,12 +242,26 @@ def link_contexts(text: str, leads_here: LeadsHere) -> list[LinkContext]:
     Reference-style links count (`[text][ref]` leads where `[ref]: dest` does); a
     wiki-link whose name is a defined label (Foam's `[[lint]]` with `[lint]:
     cli/lint.md`) leads where the definition does when that leads here, else by
-    its name (the resolver tries the definition first, SPEC §3 rule 2)."""
+    its name (the resolver tries the definition first, SPEC §3 rule 2).
+
+    Comments read as the page shows them: a link inside a `%%` comment has the sentence
+    inside the comment, without its marks (and `comment` set); the comments around any
+    other link are not read."""
     found = []
     spans = link_spans(text)
+    comments = comment_spans(text)
     for span in spans:
-        if _leads(span, leads_here):
-            found.append(sentence_around(text, span.start, span.end, link_text(span), spans))
+        if not _leads(span, leads_here):
+            continue
+        inside = next((c for c in comments if c[0] <= span.start < c[1]), None)
+        within = None
+        if inside is not None:
+            within = (inside[0] + len(OBSIDIAN_COMMENT[0]), inside[1] - len(OBSIDIAN_COMMENT[1]))
+        hidden = [(start, end) for start, end, _ in comments if (start, end, True) != inside]
+        context = sentence_around(
+            text, span.start, span.end, link_text(span), spans, within=within, hidden=hidden
+        )
+        found.append(replace(context, comment=inside is not None) if inside else context)
     return found
 
 
@@ -278,13 +326,19 @@ def sentence_around(
     end: int,
     shown: str | None = None,
     spans: Sequence[WikiSpan] = (),
+    *,
+    within: tuple[int, int] | None = None,
+    hidden: Sequence[tuple[int, int]] = (),
 ) -> LinkContext:
     """The sentence of `text` holding `text[start:end]`, on one line, whitespace
     collapsed; the link reads as `shown` when given, the other links among `spans`
-    as their text."""
+    as their text. The sentence stays `within` (a comment's inside) when given, and
+    the `hidden` stretches of it (comments the page does not show) are left out."""
     line_start = text.rfind("\n", 0, start) + 1
     line_end = text.find("\n", end)
     line_end = len(text) if line_end < 0 else line_end
+    if within is not None:
+        line_start, line_end = max(line_start, within[0]), min(line_end, within[1])
     lead = _LINE_LEAD.match(text, line_start, start)
     begin = lead.end() if lead is not None else line_start
     for match in _SENTENCE_END.finditer(text, begin, start):
@@ -293,8 +347,8 @@ def sentence_around(
     finish = stop.end() if stop is not None else line_end
     far_before, far_after = start - begin > _WINDOW, finish - end > _WINDOW
     begin, finish = max(begin, start - _WINDOW), min(finish, end + _WINDOW)
-    before = _SPACE.sub(" ", rendered(text, begin, start, spans)).lstrip()
-    after = _SPACE.sub(" ", rendered(text, end, finish, spans)).rstrip()
+    before = _SPACE.sub(" ", rendered(text, begin, start, spans, hidden)).lstrip()
+    after = _SPACE.sub(" ", rendered(text, end, finish, spans, hidden)).rstrip()
     before, after = "…" * far_before + before, after + "…" * far_after
     if shown is not None:  # read as the page renders it
         before, after, shown = plain_markup(before), plain_markup(after), plain_markup(shown)
@@ -323,13 +377,26 @@ def plain_markup(text: str) -> str:
     return _PAIRED.sub(r"\2", _MARKS.sub("", text))
 
 
-def rendered(text: str, low: int, high: int, spans: Sequence[WikiSpan]) -> str:
-    """`text[low:high]` with each of `spans` wholly inside it read as its text."""
+def rendered(
+    text: str,
+    low: int,
+    high: int,
+    spans: Sequence[WikiSpan],
+    hidden: Sequence[tuple[int, int]] = (),
+) -> str:
+    """`text[low:high]` with each of `spans` wholly inside it read as its text, and
+    the `hidden` stretches of it left out."""
+    cuts = [
+        (span.start, span.end, link_text(span))
+        for span in spans
+        if span.start >= low and span.end <= high
+    ]
+    cuts += [(max(start, low), min(end, high), "") for start, end in hidden]
     pieces, at = [], low
-    for span in spans:
-        if span.start >= low and span.end <= high:
-            pieces += [text[at : span.start], link_text(span)]
-            at = span.end
+    for cut_start, cut_end, shown in sorted(cuts):
+        if cut_start >= at and cut_start < cut_end:
+            pieces += [text[at:cut_start], shown]
+            at = cut_end
     pieces.append(text[at:high])
     return "".join(pieces)
 

@@ -59,7 +59,7 @@ from typing import Any
 
 from okf_explorer.core.errors import SourceUnavailable
 from okf_explorer.core.links.grammar import RawTuple
-from okf_explorer.core.pages import PAGE_INFO_FIELDS, Page
+from okf_explorer.core.pages import PAGE_INFO_FIELDS, LineBreaks, Page
 from okf_explorer.core.port import (
     CancelCheck,
     PageRow,
@@ -86,6 +86,7 @@ class BundleSource:
         self._given = str(root)
         self._root = os.path.realpath(os.path.expanduser(self._given))
         self._okf: bool | None = None  # is_okf_bundle, asked again after every listing
+        self._breaks: LineBreaks | None = None  # vault_line_breaks, read again likewise
 
     @property
     def label(self) -> str:
@@ -112,7 +113,7 @@ class BundleSource:
 
     def _listing(self, *, stamp: bool) -> list[PageStub]:
         self._check_root()
-        self._okf = None  # a new listing asks `is_okf_bundle` again
+        self._okf = self._breaks = None  # a new listing asks `is_okf_bundle` again
         stubs = walk_bundle(self._root, stamp=stamp)
         stubs.sort(key=_SLUG)
         return stubs
@@ -134,6 +135,17 @@ class BundleSource:
         if okf is None:
             okf = self._okf = is_okf_bundle(self._root)
         return okf
+
+    def line_breaks(self) -> LineBreaks:
+        """How a single newline reads on its pages (`StatesLineBreaks`): CommonMark in an
+        OKF bundle; in a vault as Obsidian shows it, a line break, unless the vault's
+        `.obsidian/app.json` turns "Strict line breaks" on (`vault_line_breaks`)."""
+        if self.okf_reserved():
+            return LineBreaks(False, "CommonMark, as an OKF bundle: a single newline is a space")
+        breaks = self._breaks
+        if breaks is None:
+            breaks = self._breaks = vault_line_breaks(self._root)
+        return breaks
 
     def page_file(self, slug: str) -> Path:
         """The file of `slug` (`Folder`); `PageNotFound` for a hostile slug."""
@@ -350,6 +362,29 @@ _FRONTMATTER = re.compile(r"\A\ufeff?---[ \t]*\r?\n(.*?)^(?:---|\.\.\.)[ \t]*\r?
 _TYPE = re.compile(r"^type[ \t]*:[ \t]*(?P<value>[^#\r\n]*)", re.M)
 _VERSION = re.compile(r"^okf_version[ \t]*:", re.M)
 _EMPTY_VALUES = frozenset({"", "''", '""', "~", "null", "Null", "NULL", "[]", "{}"})
+
+
+OBSIDIAN_SETTINGS = os.path.join(".obsidian", "app.json")
+"""A vault's Obsidian settings, relative to its root."""
+SETTINGS_BYTES = 1 << 20
+"""A settings file larger than this is not read (Obsidian's is a few hundred bytes)."""
+
+
+def vault_line_breaks(root: str) -> LineBreaks:
+    """A vault's line-break rule: Obsidian's default (a single newline breaks the line)
+    unless `.obsidian/app.json` sets `"strictLineBreaks": true`. Settings that cannot be
+    read or parsed leave the default, as Obsidian does."""
+    import json
+
+    path = os.path.join(root, OBSIDIAN_SETTINGS)
+    try:
+        with open(path, "rb") as handle:
+            settings = json.loads(handle.read(SETTINGS_BYTES + 1)[:SETTINGS_BYTES])
+    except (OSError, ValueError):
+        settings = None
+    if isinstance(settings, dict) and settings.get("strictLineBreaks") is True:
+        return LineBreaks(False, "CommonMark: .obsidian/app.json sets strictLineBreaks")
+    return LineBreaks(True, "as Obsidian shows a vault: a single newline breaks the line")
 
 
 def is_okf_bundle(root: str) -> bool:

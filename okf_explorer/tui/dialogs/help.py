@@ -28,6 +28,8 @@ HINT = (
 
 LONGER = {
     "page_links": "Links in page (follow one)",
+    "page_cursor(1)": "Next link, callout or embed (enter follows or folds)",
+    "page_cursor(-1)": "Previous link, callout or embed",
     "cycle_relation": "Relation filter (cycles)",
     "cycle_direction": "Direction: out, in, both, neighbourhood",
     "backlinks": "Backlinks with their sentences (b again: back)",
@@ -66,9 +68,11 @@ class HelpDialog(ModalScreen[None]):
         Binding("escape,question_mark,q", "dismiss", "Close", id="close-help"),
     ]
 
-    def __init__(self, bindings: Sequence[Binding]) -> None:
+    def __init__(self, bindings: Sequence[Binding], reading: str = "") -> None:
         super().__init__()
         self.rows = key_rows(bindings)
+        self.reading = reading
+        """How this brain's pages read (`line breaks: …`), under the keys."""
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-box"):  # scrolls (down, pgdn) where it does not fit
@@ -88,3 +92,5 @@ class HelpDialog(ModalScreen[None]):
             yield legend
             yield Static(OKF_LEGEND, id="help-okf-legend", markup=False)
             yield Static(HINT, id="help-hint", markup=False)
+            if self.reading:
+                yield Static(self.reading, id="help-reading", markup=False)

@@ -6,7 +6,8 @@ The rest of the TUI imports it from here (see README.md in this folder): `prepar
 helpers read the hrefs a click or the `l` dialog gives.
 """
 
-from okf_explorer.tui.markdown.body import EmbedBlock, EmbedView, VaultBody, row_strip
+from okf_explorer.tui.markdown.body import DrawnRows, EmbedBlock, EmbedView, VaultBody, row_strip
+from okf_explorer.tui.markdown.cursor import NOTHING_THERE, BodyCursor, Target
 from okf_explorer.tui.markdown.draw import Row, wrapped
 from okf_explorer.tui.markdown.links import (
     FILE_SCHEME,
@@ -36,15 +37,19 @@ __all__ = [
     "FILE_SCHEME",
     "LINK_SCHEME",
     "LONG_CHARS",
+    "NOTHING_THERE",
     "RENDER_CHARS",
     "WAITING_FOR_INDEX",
+    "BodyCursor",
     "CalloutQuote",
+    "DrawnRows",
     "EmbedBlock",
     "EmbedView",
     "Heading",
     "MarkdownEmbed",
     "PreparedBody",
     "Row",
+    "Target",
     "VaultBody",
     "VaultMarkdown",
     "anchor_into",

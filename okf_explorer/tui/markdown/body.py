@@ -1,7 +1,7 @@
 """`VaultBody`: a page body as the engine draws it, a visible row at a time.
 
 A body is a few pieces (`Piece`, made by `prepare` off the event loop): runs of
-blocks already drawn as rows (`_Lines`: a fixed height, `render_line` draws the one
+blocks already drawn as rows (`DrawnRows`: a fixed height, `render_line` draws the one
 row asked for, so neither mounting nor laying out a long body measures text on the
 loop and a frame draws only the rows on screen), a fence too wide for the pane in a
 box that scrolls sideways (`_Wide`, as Textual's fence scrolls), and page embeds
@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 from rich.segment import Segment
@@ -70,6 +70,11 @@ EMBED_OPEN_LINES = 40
 EMBED_CHARS = 20_000
 """Characters of an embedded section drawn at most (a whole big page embedded shows
 its start; the link leads to the rest)."""
+CURSOR_STYLE = Style(reverse=True, bold=True)
+"""The `n` / `N` cursor on the text of a link or a callout's title (`DrawnRows.mark`)."""
+
+Mark = tuple[int, int, int]
+"""(row, first character, end character) of a piece's rows the cursor is on."""
 
 
 # ------------------------------------------------------------------- drawing rows
@@ -272,16 +277,21 @@ class Piece:
         return block if isinstance(block, Embed) else None
 
 
-class _Lines(Widget):
+class DrawnRows(Widget):
     """Rows of a body drawn off the loop: as high as its rows, drawn a row at a time;
     its links run `link(href)` here (the action's namespace)."""
 
-    DEFAULT_CSS = "_Lines { width: 1fr; height: auto; }"
+    DEFAULT_CSS = "DrawnRows { width: 1fr; height: auto; }"
+
+    class Redrawn(Message):
+        """Rows the cursor was on were drawn again (a fold, a new width): mark it again."""
 
     def __init__(self, piece: Piece) -> None:
         super().__init__()
         self.auto_links = False  # links are styled for the background they are on
         self.piece = piece
+        self.marks: tuple[Mark, ...] = ()
+        """Where the `n` / `N` cursor is on these rows (none: elsewhere)."""
         self._fit()
 
     @property
@@ -291,8 +301,17 @@ class _Lines(Widget):
     def redrawn(self, drawing: Drawing, width: int) -> None:
         """Show `drawing` (the piece drawn `width` wide)."""
         self.piece.drawing, self.piece.width = drawing, width
+        if self.marks:  # the rows moved: the cursor marks them again (`BodyCursor`)
+            self.marks = ()
+            self.post_message(self.Redrawn())
         self._fit()
         self.refresh(layout=True)
+
+    def mark(self, marks: Sequence[Mark]) -> None:
+        """Show the cursor on `marks` (none: take it off)."""
+        if tuple(marks) != self.marks:
+            self.marks = tuple(marks)
+            self.refresh()
 
     def _fit(self) -> None:
         self.styles.height = len(self.drawing.rows)
@@ -302,7 +321,11 @@ class _Lines(Widget):
         width = self.content_region.width
         if not 0 <= y < len(rows):
             return Strip.blank(width, self.visual_style.rich_style)
-        strips = Visual.to_strips(self, RowVisual(rows[y], self), width, 1, self.visual_style)
+        row = rows[y]
+        for mark_row, start, end in self.marks:
+            if mark_row == y:
+                row = replace(row, content=row.content.stylize(CURSOR_STYLE, start, end))
+        strips = Visual.to_strips(self, RowVisual(row, self), width, 1, self.visual_style)
         return strips[0] if strips else Strip.blank(width, self.visual_style.rich_style)
 
     def render(self) -> Content:
@@ -342,9 +365,9 @@ class _Lines(Widget):
 
 @dataclass(frozen=True)
 class Callout:
-    """A callout of a `VaultBody` (the `index`-th block of a piece `_Lines` shows)."""
+    """A callout of a `VaultBody` (the `index`-th block of a piece `DrawnRows` shows)."""
 
-    lines: _Lines
+    lines: DrawnRows
     index: int
 
     @property
@@ -383,7 +406,7 @@ class _Wide(ScrollableContainer, can_focus=False):
     """A fence wider than the pane: it scrolls sideways, never cut (as `MarkdownFence`)."""
 
 
-class _FenceRows(_Lines):
+class _FenceRows(DrawnRows):
     """A wide fence's rows, as wide as its code."""
 
     def _fit(self) -> None:
@@ -408,6 +431,8 @@ class EmbedView:
     text: str | None
     note: str
     open: bool
+    breaks: bool = False
+    """Whether a single newline of the embedded text is a line break (the brain's rule)."""
     _section: list[Block] | None
 
     class Wanted(Message):
@@ -469,7 +494,7 @@ class EmbedView:
             cut = self.text[:EMBED_CHARS]
             if len(self.text) > EMBED_CHARS:  # at a line break, so no block is cut in half
                 cut = cut[: max(cut.rfind("\n"), 0) or len(cut)]
-            self._section = blocks_of(parse(linkify_body(cut)))
+            self._section = blocks_of(parse(linkify_body(cut), self.breaks))
         lines: list[list[Row]] = []
         for row in draw(self._section, width, outer=False).rows:
             if not self.open and not row.content.plain.strip():
@@ -490,6 +515,10 @@ class EmbedView:
         if event.y == 0:  # the name line follows the link
             self.follow_embed()
             return
+        self.toggle()
+
+    def toggle(self) -> None:
+        """Unfold more of the embedded text, or fold it again (a click, `enter`)."""
         self.open = not self.open
         self.show()
 
@@ -502,8 +531,9 @@ EMBED_CSS = """
     border-left: outer $secondary; padding: 0 1; margin: 0 0 1 0; color: $text-muted;
     width: 1fr; height: auto;
 }}
+{name}.-cursor {{ border-left: thick $accent; background: $accent 20%; }}
 """
-"""An embed's box (`{name}`: the widget class)."""
+"""An embed's box (`{name}`: the widget class; `-cursor`: the `n` / `N` cursor is on it)."""
 
 
 class EmbedBlock(EmbedView, Static):
@@ -582,8 +612,8 @@ class VaultBody(Vertical):
         if width and any(lines.piece.width != width for lines in self._prose()):
             self.run_worker(self._rewrap, group="rewrap", exclusive=True, exit_on_error=False)
 
-    def _prose(self) -> list[_Lines]:
-        return [child for child in self.children if type(child) is _Lines]
+    def _prose(self) -> list[DrawnRows]:
+        return [child for child in self.children if type(child) is DrawnRows]
 
     async def _rewrap(self) -> None:
         await asyncio.sleep(REWRAP_DELAY)
@@ -602,6 +632,11 @@ class VaultBody(Vertical):
     def drawings(self) -> list[tuple[Widget, Drawing]]:
         """Each piece of drawn rows shown, with its widget (where on screen it is)."""
         return [(lines, lines.drawing) for lines in self._prose()]
+
+    def readable(self) -> list[DrawnRows | EmbedBlock]:
+        """The pieces a reader goes through (drawn rows, embeds), in order: what the
+        `n` / `N` cursor moves over (`cursor.BodyCursor`); a wide fence holds no link."""
+        return [child for child in self.children if isinstance(child, DrawnRows | EmbedBlock)]
 
     def callouts(self) -> list[Callout]:
         """The callouts at the top of the body (a quote with a `[!type]`), in order."""
@@ -629,7 +664,7 @@ class VaultBody(Vertical):
                 return self._y(lines, row)
         return None
 
-    def _y(self, lines: _Lines, row: int) -> int:
+    def _y(self, lines: DrawnRows, row: int) -> int:
         return lines.virtual_region.y + row
 
 
@@ -644,6 +679,6 @@ def _widget(piece: Piece) -> Widget:
         box = _Wide(inner)
         box.styles.margin = (piece.margin[0], 0, piece.margin[1], 0)
         return box
-    lines = _Lines(piece)
+    lines = DrawnRows(piece)
     lines.styles.margin = (piece.margin[0], 0, piece.margin[1], 0)
     return lines

@@ -74,6 +74,28 @@ def _rewrite(span: WikiSpan) -> str:
     return f"{bang}[{label}](<{LINK_SCHEME}{span.target}{fragment}>)"
 
 
+def span_link(span: WikiSpan, written: str) -> tuple[str, str]:
+    """(label, href) of a link the grammar found (`written` is its text as written), as
+    the drawn body lists it (`l`): a wiki-link's `okf:` href with its anchor, an embed's
+    label marked `↳`, a Markdown link's destination (a reference link's: the target its
+    definition gives)."""
+    if span.kind != "markdown":
+        name, alias = split_wiki(span.inner)
+        anchor = wiki_anchor(span.inner)
+        fragment = f"#{anchor}" if anchor else ""
+        label = alias or wiki_text(span.inner)
+        if span.kind == "embed":
+            return f"↳ {label}", f"{LINK_SCHEME}{span.target or name}{fragment}"
+        return label, f"{LINK_SCHEME}{span.target or ''}{fragment}"
+    found = _DESTINATION.search(written)
+    destination = found.group(1).strip("<>") if found is not None else span.target or ""
+    return span.inner.strip(), destination
+
+
+_DESTINATION = re.compile(r"\]\(\s*(<[^<>\n]*>|[^\s()<>]*(?:\([^\s()<>]*\)[^\s()<>]*)*)")
+"""A Markdown link's destination, after its text (`[text](dest "title")`)."""
+
+
 def wiki_anchor(inner: str) -> str:
     """`target#heading|alias` → `heading`; `t#^block` → `^block`; none → ``."""
     body = inner.replace("\\|", "|").partition("|")[0]

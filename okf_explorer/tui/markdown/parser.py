@@ -17,7 +17,8 @@ and task lists, and small plugins of our own where none exists:
   shows: images, links, emphasis, paragraphs; comments hidden (`vault_html`, read
   with the stdlib `html.parser`: the last section, `html_to_tokens`);
 - Obsidian comments (`%%inline%%`, and `%%` … `%%` blocks, blank lines and all)
-  are hidden, as Obsidian's reading view hides them.
+  are hidden, as Obsidian's reading view hides them;
+- with `breaks` (a vault), a single newline in a paragraph is a line break.
 
 The engine's drawing (`draw`) and Textual's `Markdown` widget (`VaultMarkdown`, the plain
 path) only ever see standard tokens plus the few named above.
@@ -56,8 +57,10 @@ _LEAF_BLOCKS = ("fence", "code_block", "hr", "html_block", "vault_embed")
 
 
 @cache
-def vault_parser() -> MarkdownIt:
-    """The parser (built once: markdown-it keeps no state between parses)."""
+def vault_parser(breaks: bool = False) -> MarkdownIt:
+    """The parser (built once per rule: markdown-it keeps no state between parses);
+    `breaks`: a single newline in a paragraph is a line break (`hard_breaks`), as
+    Obsidian shows a vault, not a space (CommonMark)."""
     md = MarkdownIt("gfm-like").use(footnote_plugin).use(tasklists_plugin)
     md.inline.ruler.before("emphasis", "mark", _mark)
     md.inline.ruler.before("emphasis", "vault_tag", _tag)
@@ -68,11 +71,24 @@ def vault_parser() -> MarkdownIt:
     md.core.ruler.push("vault_html", html_to_tokens)
     md.core.ruler.push("vault_embeds", _embeds)
     md.core.ruler.push("footnote_lists", _footnote_lists)
+    if breaks:
+        md.core.ruler.push("hard_breaks", hard_breaks)
     return md
 
 
-def parse(markdown: str) -> list[Token]:
-    return vault_parser().parse(markdown)
+def parse(markdown: str, breaks: bool = False) -> list[Token]:
+    return vault_parser(breaks).parse(markdown)
+
+
+def hard_breaks(state: StateCore) -> None:
+    """Every soft line break a line break (markdown-it's `breaks` option does this in its
+    HTML renderer only; the engine and Textual's `Markdown` read the tokens). Runs after
+    raw HTML is read, so `<br>` then a newline stays one break."""
+    for token in state.tokens:
+        if token.type == "inline" and token.children:
+            for child in token.children:
+                if child.type == "softbreak":
+                    child.type, child.tag = "hardbreak", "br"
 
 
 def alt_text(image: Token) -> str:

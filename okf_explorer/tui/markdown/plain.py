@@ -152,7 +152,11 @@ class VaultMarkdown(Markdown):
     }
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id, parser_factory=vault_parser, open_links=False)
+        super().__init__(
+            id=id, parser_factory=lambda: vault_parser(self.breaks), open_links=False
+        )
+        self.breaks = False
+        """Whether a single newline in a paragraph is a line break (the brain's rule)."""
 
     def unhandled_token(self, token: Token) -> MarkdownBlock | None:
         if token.type == "vault_embed":

@@ -82,10 +82,12 @@ def prepare_body(
     width: int = 80,
     narrower: int = 0,
     room: int | None = None,
+    breaks: bool = False,
 ) -> PreparedBody:
     """Linkify, parse and draw `text[start:]` up to about `limit` characters (cut at a
     break), `width` cells wide, or `narrower` cells less when its rows pass `room`
-    (the pane's scrollbar then takes them: `None`, always).
+    (the pane's scrollbar then takes them: `None`, always). `breaks`: a single
+    newline in a paragraph is a line break (the brain's rule: `Brain.line_breaks`).
 
     `[^id]` references to the page's OKF `sources` (by `id`) get a footnote with the
     source's title and resource.
@@ -97,7 +99,7 @@ def prepare_body(
     with gc_paused():
         end = cut_point(text, start, limit)
         markdown = linkify_body(text[start:end]) + source_notes(text[start:end], sources)
-        tokens = parse(markdown)
+        tokens = parse(markdown, breaks)
         links, headings = _hrefs(tokens), tuple(_headings(tokens))
         if not fast_paths.enabled():
             return PreparedBody(markdown, end, len(text), links, headings)

@@ -21,7 +21,7 @@ import io
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import events, on, work
 from textual.app import ComposeResult
@@ -68,6 +68,9 @@ from okf_explorer.tui.widgets.page.pane import FATAL_AT_START, PagePane
 from okf_explorer.tui.widgets.page_tree import PageTree
 from okf_explorer.tui.widgets.status_bar import StatusBar
 
+if TYPE_CHECKING:
+    from okf_explorer.core.audit.page import PageView
+
 TREE_OPEN = "tree-open"
 """The screen's class while the page tree shows (`f`)."""
 
@@ -101,6 +104,8 @@ class MainScreen(ReportsWorkers, Screen[None]):
         Binding("d", "cycle_direction", "Direction", id="direction"),
         Binding("b", "backlinks", "Backlinks", id="backlinks"),
         Binding("l", "page_links", "Links", id="page-links"),
+        Binding("n", "page_cursor(1)", "Next link", id="next-link"),
+        Binding("N", "page_cursor(-1)", "Previous link", show=False, id="previous-link"),
         Binding("plus", "deeper", "Depth+", key_display="+", id="deeper"),
         Binding("slash", "find", "Find", key_display="/", id="find"),
         Binding("ctrl+p", "find", "Find", show=False, id="find-alt"),
@@ -545,27 +550,54 @@ class MainScreen(ReportsWorkers, Screen[None]):
     # Each dialog module is imported when its key is first pressed (not for the first paint).
 
     def action_page_links(self) -> None:
-        """The body's links (in order of appearance); `enter` follows one. Where the
-        server's graph answers, each says what the server holds of it."""
-        from okf_explorer.tui.dialogs.links import LinksDialog, body_links
-
+        """The page's links (in order of appearance: `dialogs.links.page_links`, the whole
+        of a long page); `enter` follows one. Where the server's graph answers, each says
+        what the server holds of it. Listed in a thread (a 1.5 MB page has 6,000)."""
         pane = self.query_one(PagePane)
-        if not pane.links or pane.slug is None:
+        if not pane.links or pane.slug is None or pane.page is None:
             return
-        links = body_links(pane.links, self.resolve)
         tree = self.query_one(LinkTree)
         view = tree.view if tree.view is not None and tree.view.slug == pane.slug else None
         # once the tree loaded this page the brain knows which graph answers (no call)
         loaded = tree.slug == pane.slug and self.loader.ready
-        if view is not None or (loaded and self.brain.answered_by == "server"):
-            links = [
-                replace(link, server=server_note(self.brain, pane.slug, link.slug, view))
+        ask_server = view is not None or (loaded and self.brain.answered_by == "server")
+        self._page_links(pane, list(pane.links), pane.end, ask_server, view)
+
+    @work(group="page-links", exclusive=True, exit_on_error=False)
+    async def _page_links(
+        self,
+        pane: PagePane,
+        drawn: list[tuple[str, str]],
+        end: int,
+        ask_server: bool,
+        view: PageView | None,
+    ) -> None:
+        from okf_explorer.tui.dialogs.links import BodyLink, LinksDialog, page_links
+
+        page, slug = pane.page, pane.slug
+        if page is None or slug is None:
+            return
+
+        def listed() -> list[BodyLink]:
+            links = page_links(drawn, page.content, end, self.resolve)
+            if not ask_server:
+                return links
+            return [
+                replace(link, server=server_note(self.brain, slug, link.slug, view))
                 if link.slug is not None and link.exists
                 else link
                 for link in links
             ]
-        dialog = LinksDialog(pane.slug, links)
-        self.app.push_screen(dialog, lambda chosen: chosen and pane.follow(chosen.href))
+
+        links = await asyncio.to_thread(listed)
+        if pane.page is page:  # still the page the key was pressed on
+            dialog = LinksDialog(slug, links)
+            self.app.push_screen(dialog, lambda chosen: chosen and pane.follow(chosen.href))
+
+    def action_page_cursor(self, step: int) -> None:
+        """`n` / `N` from another pane: the page pane takes the focus and moves its
+        cursor (the pane's own keys while it has the focus)."""
+        self.query_one(PagePane).action_cursor(step)
 
     def action_okf_filter(self) -> None:
         """Keep the link tree and the traversal panel to OKF statuses and a trust tier."""
@@ -600,7 +632,8 @@ class MainScreen(ReportsWorkers, Screen[None]):
     def action_help(self) -> None:
         from okf_explorer.tui.dialogs.help import HelpDialog
 
-        self.app.push_screen(HelpDialog(self.BINDINGS))
+        reading = f"line breaks: {self.query_one(PagePane).line_breaks.why}"
+        self.app.push_screen(HelpDialog(self.BINDINGS, reading))
 
     # ------------------------------------------------------------------ paths and walks
     # The path view (`P`) and the walk view (`w`) show in the traversal panel's place, one

@@ -16,7 +16,7 @@ at once; `BacklinkLayout` lays their rows out for the table's width.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from rich.text import Text
@@ -181,8 +181,17 @@ def _leads_to(brain: Brain, page: str, root: str) -> LeadsHere:
     return leads_here
 
 
+COMMENT_MARK = "in a comment · "
+"""Before the sentence of a link inside an Obsidian comment (`%% … %%`): it counts in
+the graph, as in Obsidian, but the page does not show it."""
+
+
 def context_cell(context: LinkContext, width: int) -> Text:
-    """The sentence on one line of `width`, cut around the link so the link shows."""
+    """The sentence on one line of `width`, cut around the link so the link shows; a
+    link inside a comment says so first (`COMMENT_MARK`)."""
+    if context.comment and width > 2 * len(COMMENT_MARK):
+        plain = replace(context, comment=False)
+        return Text(COMMENT_MARK, "dim italic") + context_cell(plain, width - len(COMMENT_MARK))
     text, start, end = printable(context.text), context.start, context.end
     if len(printable(context.text)) != len(context.text):  # controls shown as escapes
         return Text(shorten_right(text, width))
@@ -234,7 +243,8 @@ def backlinks_info(edges: Sequence[Edge], capped: bool, limit: int) -> str:
 def full_sentence(backlink: Backlink, row: int) -> str:
     """What the info line says of sentence line `row` of `backlink`: the whole sentence."""
     if row < min(len(backlink.contexts), CONTEXTS_PER_PAGE):
-        return printable(backlink.contexts[row].text)
+        context = backlink.contexts[row]
+        return (COMMENT_MARK if context.comment else "") + printable(context.text)
     return printable(backlink.note or "")
 
 

@@ -24,10 +24,12 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from functools import partial
+from typing import ClassVar
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.css.query import NoMatches
 from textual.message import Message
@@ -45,14 +47,17 @@ from okf_explorer.core.errors import (
 )
 from okf_explorer.core.links.grammar import LinkKind
 from okf_explorer.core.okf.meta import sources_of
-from okf_explorer.core.pages import Page
+from okf_explorer.core.pages import COMMONMARK_BREAKS, Page
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.failures import ReportsWorkers
 from okf_explorer.tui.markdown import (
     FILE_SCHEME,
     LONG_CHARS,
+    NOTHING_THERE,
     RENDER_CHARS,
     WAITING_FOR_INDEX,
+    BodyCursor,
+    DrawnRows,
     EmbedView,
     Heading,
     PreparedBody,
@@ -94,7 +99,16 @@ SCROLL_SETTLE = 0.5
 
 
 class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
-    """Loads and shows one page. Clicking a link posts `LinkFollowed`; the screen resolves it."""
+    """Loads and shows one page. Clicking a link posts `LinkFollowed`; the screen resolves it.
+    `n` / `N` move a cursor over the body's links, foldable callouts and embeds
+    (`BodyCursor`; the screen routes them here from the other panes), `enter` follows
+    or folds what it is on."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("n", "cursor(1)", "Next link"),
+        Binding("N", "cursor(-1)", "Previous link", show=False),
+        Binding("enter", "cursor_enter", "Follow / fold", show=False),
+    ]
 
     DEFAULT_CSS = """
     PagePane { padding: 0 1; }
@@ -160,6 +174,9 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
         self.header = HeaderShown(self)
         self.headings: list[Heading] = []
         """(level, text) of the headings on screen, in order (the `o` outline)."""
+        self.line_breaks = COMMONMARK_BREAKS
+        """How a single newline reads on the pages shown (the brain's rule, asked as a
+        body is prepared): the header's tooltip and `?` say it."""
         self.anchor_scroll = AnchorScroller(self)
         self.parts = PartGrower(self)
         self.embeds = EmbedFiller(self, brain, lambda: self.page)
@@ -168,7 +185,9 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
         yield PageHeader(id="page-header")
         yield Static(id="page-error")
         yield Static(id="page-more", classes="page-more")  # seen at once
-        yield VaultBody(id="page-body")
+        body = VaultBody(id="page-body")
+        self.cursor = BodyCursor(body)
+        yield body
         yield VaultMarkdown(id="page-markdown")
         yield Static(id="page-more-end", classes="page-more")  # seen where the text stops
 
@@ -231,6 +250,7 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
         """Render `page`; frontmatter fields go in the header, the body below it."""
         self.slug, self.page, self.error = page.slug, page, None
         self.shown = None  # until the body is on screen (`truncated` reads it)
+        self.cursor.show(None)
         self.remove_class("failed")
         self.links, self.end = header_links(page), 0  # sources first, then the body's
         self.headings = []
@@ -248,6 +268,8 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
             return  # another page came in while this one was being prepared
         drawn = self.query_one("#page-body", VaultBody)
         markdown = self.query_one("#page-markdown", VaultMarkdown)
+        header.tooltip = f"line breaks: {self.line_breaks.why}"
+        markdown.breaks = self.line_breaks.hard
         self.set_class(not body.drawn, "plain")
         if body.pieces is not None:
             await drawn.show(body.pieces)
@@ -281,8 +303,10 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
         width = self.content_region.width - BODY_PADDING
         sources = sources_of(page.frontmatter)
         scrollbar = self.styles.scrollbar_size_vertical
+        self.line_breaks = breaks = self.brain.line_breaks()
+        width = width if width > 0 else 80
         return prepare_body(
-            page.content, start, limit, sources, width if width > 0 else 80, scrollbar, room
+            page.content, start, limit, sources, width, scrollbar, room, breaks.hard
         )
 
     def expect_anchor(self, slug: str, anchor: str) -> None:
@@ -303,6 +327,40 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
         return (
             self.shown is not None and self.page is not None and self.end < len(self.page.content)
         )
+
+    def action_cursor(self, step: int) -> None:
+        """`n` / `N`: the cursor to the next (`step` 1) or previous (-1) link, foldable
+        callout or embed; from what is visible when it is elsewhere (`BodyCursor.move`),
+        scrolling to show it."""
+        self.focus()
+        if self.shown is None or not self.drawn:
+            return  # no body drawn by the engine (a failure, or `OKF_EXPLORER_PLAIN=1`)
+        body = self.query_one("#page-body", VaultBody)
+        height = self.scrollable_content_region.height
+        top = round(self.scroll_y) - body.virtual_region.y
+        target = self.cursor.move(step, top, top + height)
+        if target is None:
+            where = "on this page" if not self.cursor.targets() else NOTHING_THERE[step > 0]
+            more = " · m draws more" if step > 0 and self.truncated else ""
+            self.notify(f"no link, callout or embed {where}{more}", timeout=2)
+            return
+        y = body.virtual_region.y + target.y
+        if not round(self.scroll_y) <= y < round(self.scroll_y) + height:
+            self.scroll_to(y=max(0, y - height // 3), animate=False)
+
+    def action_cursor_enter(self) -> None:
+        """`enter`: follow the link the cursor is on (into history, as a click), or
+        fold or unfold its callout or embed."""
+        target = self.cursor.activate()
+        if target is not None and target.kind == "link":
+            self.follow(target.href)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """`enter` is the pane's only while the cursor is on something (else the
+        screen's: open the selected page)."""
+        if action == "cursor_enter":
+            return self.cursor.find() is not None
+        return True
 
     def toggle_properties(self) -> None:
         """`p`: show long frontmatter values in full, or folded again."""
@@ -388,6 +446,11 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
         else:
             url = None if target else href
             self.post_message(self.LinkFollowed(target, url, kind_of_href(href), anchor))
+
+    @on(DrawnRows.Redrawn)
+    def _redrawn(self, event: DrawnRows.Redrawn) -> None:
+        event.stop()
+        self.cursor.show_again()
 
     @on(EmbedView.Wanted)
     def _embed_wanted(self, event: EmbedView.Wanted) -> None:
@@ -549,6 +612,7 @@ class EmbedFiller:
         self._asked = [asked for asked in self._asked if _attached(asked)]
         if block not in self._asked:
             self._asked.append(block)
+        block.breaks = self._pane.line_breaks.hard
         if block.target is None or page is None:
             block.fill(None, "✗ nothing to embed")
             return

@@ -1,0 +1,204 @@
+"""`n` / `N`: a cursor over the links, foldable callouts and embeds of a drawn body.
+
+Without a mouse, a folded callout or an embed could not be opened and a link could be
+followed only through the `l` list. The cursor goes through them in reading order:
+the body's pieces top to bottom, a piece's rows top to bottom, a row's links left to
+right; a foldable callout comes before the links inside it (its title row) and, folded,
+hides them. It is a `Target`, found again by its place (`Target.key`) once its piece is
+redrawn (a fold, a resize, a part appended), and shown by the piece (`DrawnRows.mark`
+on the link's text or the callout's title, the embed's `-cursor` class).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from textual.style import Style
+
+from okf_explorer.tui.markdown.body import Callout, DrawnRows, EmbedBlock, Mark, VaultBody
+from okf_explorer.tui.markdown.draw import Drawing
+
+TargetKind = Literal["link", "callout", "embed"]
+
+NOTHING_THERE = {True: "below", False: "above"}
+"""Where `n` (True) / `N` (False) found nothing more, to say so."""
+
+_CLICK = re.compile(r"link\((.+)\)\Z", re.DOTALL)
+"""A link's click action as the engine writes it (`inline.py`: `link('okf:page')`)."""
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class Target:
+    """Something the cursor can be on: a link (`href`), a foldable callout (the
+    `index`-th block of its piece) or an embed, at `row` of its piece `widget`."""
+
+    kind: TargetKind
+    widget: DrawnRows | EmbedBlock
+    row: int = 0
+    marks: tuple[Mark, ...] = ()
+    """Where it shows on the piece's rows (a link: its text, a callout: its title)."""
+    href: str = ""
+    index: int = 0
+    """A callout: its block's index in the piece; a link: its order among the piece's."""
+
+    @property
+    def key(self) -> tuple[object, str, int]:
+        """The same target in a redrawn piece has the same key."""
+        return (self.widget, self.kind, self.index)
+
+    @property
+    def y(self) -> int:
+        """Rows from the body's top."""
+        return self.widget.virtual_region.y + self.row
+
+
+def href_of(style: object) -> str | None:
+    """The href a link's style follows on a click, or None (not a link)."""
+    if not isinstance(style, Style) or not style.meta:
+        return None
+    click = style.meta.get("@click")
+    found = _CLICK.match(click) if isinstance(click, str) else None
+    if found is None:
+        return None
+    try:
+        href = ast.literal_eval(found.group(1))
+    except (ValueError, SyntaxError):
+        return None
+    return href if isinstance(href, str) else None
+
+
+def link_marks(drawing: Drawing) -> list[tuple[str, tuple[Mark, ...]]]:
+    """(href, where its text is) of each link drawn, in reading order; a link wrapped
+    over rows is one (its parts on consecutive rows, the later ones starting a row)."""
+    links: list[tuple[str, list[Mark]]] = []
+    rows = drawing.rows
+    for number, row in enumerate(rows):
+        plain = row.content.plain
+        for span in sorted(row.content.spans, key=lambda span: span.start):
+            href = href_of(span.style)
+            if href is None or span.end <= span.start:
+                continue
+            mark = (number, span.start, span.end)
+            if links and links[-1][0] == href:
+                last = links[-1][1][-1]
+                touching = last[0] == number and span.start <= last[2]
+                above = rows[last[0]].content.plain.rstrip() if last[0] < number else ""
+                wrapped = (
+                    last[0] == number - 1
+                    and last[2] >= len(above)
+                    and not plain[row.lead : span.start].strip()
+                )
+                if touching or wrapped:
+                    links[-1][1].append(mark)
+                    continue
+            links.append((href, [mark]))
+    return [(href, tuple(marks)) for href, marks in links]
+
+
+def targets_of(widget: DrawnRows | EmbedBlock) -> list[Target]:
+    """The targets of one piece, in reading order."""
+    if isinstance(widget, EmbedBlock):
+        return [Target("embed", widget, 0, href=widget.href)]
+    drawing = widget.drawing
+    found: list[tuple[tuple[int, int], Target]] = []
+    for first, _end, index in drawing.folds:
+        row = drawing.rows[first] if first < len(drawing.rows) else None
+        title = (first, row.lead, len(row.content.plain.rstrip())) if row is not None else None
+        target = Target("callout", widget, first, (title,) if title else (), index=index)
+        found.append(((first, -1), target))
+    for order, (href, marks) in enumerate(link_marks(drawing)):
+        row, start, _ = marks[0]
+        found.append(((row, start), Target("link", widget, row, marks, href, order)))
+    found.sort(key=lambda pair: pair[0])
+    return [target for _, target in found]
+
+
+class BodyCursor:
+    """Where the cursor is in a `VaultBody`, and its moves; the page pane runs it."""
+
+    def __init__(self, body: VaultBody) -> None:
+        self.body = body
+        self.current: Target | None = None
+        self._cache: dict[DrawnRows | EmbedBlock, tuple[object, list[Target]]] = {}
+
+    def targets(self) -> list[Target]:
+        """Every target of the body shown, in reading order (each piece's are read again
+        only once it is redrawn)."""
+        found: list[Target] = []
+        cache: dict[DrawnRows | EmbedBlock, tuple[object, list[Target]]] = {}
+        for widget in self.body.readable():
+            drawing = widget.drawing if isinstance(widget, DrawnRows) else widget.href
+            cached = self._cache.get(widget)
+            if cached is None or cached[0] is not drawing:
+                cached = (drawing, targets_of(widget))
+            cache[widget] = cached
+            found += cached[1]
+        self._cache = cache
+        return found
+
+    def find(self) -> Target | None:
+        """The target the cursor is on, as the body now draws it (None: none, or it is
+        gone: another page, a part redrawn without it)."""
+        if self.current is None or not self.current.widget.is_attached:
+            return None
+        key = self.current.key
+        return next((target for target in self.targets() if target.key == key), None)
+
+    def move(self, step: int, top: int, bottom: int) -> Target | None:
+        """Move `step` (1: next, -1: previous) from the cursor if it is between rows `top`
+        and `bottom` of the body (what is visible), else from what is visible: the first
+        target from its top (`n`), the last before its bottom (`N`). None: nothing there
+        (the cursor stays)."""
+        targets = self.targets()
+        key = self.current.key if self.current is not None else None
+        here = next((n for n, target in enumerate(targets) if target.key == key), None)
+        if here is not None and top <= targets[here].y < bottom:
+            pick = here + step
+        elif step > 0:
+            pick = next((n for n, target in enumerate(targets) if target.y >= top), len(targets))
+        else:
+            below = [n for n, target in enumerate(targets) if target.y < bottom]
+            pick = below[-1] if below else -1
+        if not 0 <= pick < len(targets):
+            return None
+        self.show(targets[pick])
+        return targets[pick]
+
+    def show(self, target: Target | None) -> None:
+        """Put the cursor on `target` (None: take it off the page)."""
+        old, self.current = self.current, target
+        if old is not None and (target is None or old.widget is not target.widget):
+            _unmark(old.widget)
+        if target is None:
+            return
+        if isinstance(target.widget, EmbedBlock):
+            target.widget.add_class("-cursor")
+        else:
+            target.widget.mark(target.marks)
+
+    def show_again(self) -> None:
+        """Its piece was redrawn (`DrawnRows.Redrawn`): mark where the cursor is now."""
+        self.show(self.find())
+
+    def activate(self) -> Target | None:
+        """`enter` on a callout or an embed: fold or unfold it (the cursor stays on it).
+        The target, as it was before (a link: the caller follows it)."""
+        target = self.find()
+        if target is None:
+            return None
+        if target.kind == "callout" and isinstance(target.widget, DrawnRows):
+            Callout(target.widget, target.index).toggle()
+            self.show_again()
+        elif target.kind == "embed" and isinstance(target.widget, EmbedBlock):
+            target.widget.toggle()
+        return target
+
+
+def _unmark(widget: DrawnRows | EmbedBlock) -> None:
+    if isinstance(widget, EmbedBlock):
+        widget.remove_class("-cursor")
+    else:
+        widget.mark(())

@@ -1,0 +1,60 @@
+"""How a single newline inside a paragraph reads (issue 24, item 1), as the brain says it.
+
+Obsidian shows a single newline as a line break unless the vault turns "Strict line
+breaks" on (`.obsidian/app.json`: `"strictLineBreaks": true`, then CommonMark joins the
+lines); an OKF bundle is CommonMark. The folder knows its kind and its settings, so the
+rule comes from the source through the brain (`Brain.line_breaks`), never from a widget
+reading files; the vault parser draws by it (`parse(..., breaks=True)`).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from okf_explorer.core.brain import Brain
+from okf_explorer.sources.folder.bundle import BundleSource
+from okf_explorer.tui.markdown.parser import parse
+
+PLUGIN = "# Plugin\n\nPlugin ID: x\nLinks: y\nDeveloped by: [[amy]]\n"
+
+
+def rule(root: Path) -> tuple[bool, str]:
+    brains = Brain(BundleSource(root), cache_dir=False)
+    breaks = brains.line_breaks()
+    return breaks.hard, breaks.why
+
+
+def test_a_vault_breaks_lines_as_obsidian_does(tmp_path: Path) -> None:
+    (tmp_path / "plugin.md").write_text(PLUGIN)
+    hard, why = rule(tmp_path)
+    assert hard and "Obsidian" in why
+
+
+def test_strict_line_breaks_in_the_vault_settings_join_them(tmp_path: Path) -> None:
+    (tmp_path / "plugin.md").write_text(PLUGIN)
+    (tmp_path / ".obsidian").mkdir()
+    settings = tmp_path / ".obsidian" / "app.json"
+    settings.write_text(json.dumps({"strictLineBreaks": True, "vimMode": False}))
+    hard, why = rule(tmp_path)
+    assert not hard and "strictLineBreaks" in why
+    settings.write_text(json.dumps({"strictLineBreaks": False}))
+    assert rule(tmp_path)[0]
+    settings.write_text("{ not json")  # unreadable settings: Obsidian's default
+    assert rule(tmp_path)[0]
+
+
+def test_an_okf_bundle_is_commonmark(tmp_path: Path) -> None:
+    (tmp_path / "index.md").write_text('---\nokf_version: "0.2"\n---\n# Index\n')
+    (tmp_path / "plugin.md").write_text(PLUGIN)
+    hard, why = rule(tmp_path)
+    assert not hard and "OKF" in why
+
+
+def test_the_parser_draws_by_the_rule() -> None:
+    def breaks(tokens: list) -> list[str]:
+        return [c.type for t in tokens for c in t.children or () if c.type.endswith("break")]
+
+    assert breaks(parse("a\nb\n")) == ["softbreak"]
+    assert breaks(parse("a\nb\n", breaks=True)) == ["hardbreak"]
+    assert breaks(parse("a<br>\nb\n", breaks=True)) == ["hardbreak"]  # one break, not two

@@ -1,0 +1,181 @@
+"""Issue 24 item 2: folds, embeds and links by keyboard.
+
+With the page pane focused `enter` did nothing: a folded callout (`> [!tip]- …`) or an
+embed opened only on a click, and a body link was followed only through `l`. `n` / `N`
+(from any pane) now move a cursor over them in reading order, from the top of what is
+visible, scrolling as needed; `enter` follows the link (into history) or folds and
+unfolds the callout or embed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from okf_explorer.sources.folder.bundle import BundleSource
+from okf_explorer.tui.app import make_app
+from okf_explorer.tui.markdown import EmbedBlock, VaultBody
+from okf_explorer.tui.widgets.graph.link_tree import LinkTree
+from okf_explorer.tui.widgets.page.pane import PagePane
+from tests.bundles import write_pages
+
+from .conftest import brain_for, settle
+
+HOME = """# Home
+
+Read [[alpha]] first.
+
+> [!tip]- Folded tip
+> Inside it: [[beta]].
+
+![[gamma]]
+
+Then [an outside page](https://example.com/x) and [[delta|the Delta page]].
+"""
+
+PAGES = {
+    "home": HOME,
+    "alpha": "# Alpha\n",
+    "beta": "# Beta\n",
+    "gamma": "# Gamma\n\nGamma's first line.\n\nAnd a second one.\n",
+    "delta": "# Delta\n",
+}
+
+
+def vault(tmp_path: Path, pages: dict[str, str]) -> BundleSource:
+    root = write_pages(tmp_path / "v", pages)
+    (root / ".obsidian").mkdir()
+    return BundleSource(root)
+
+
+def where(pane: PagePane) -> tuple[str, str]:
+    target = pane.cursor.current
+    assert target is not None
+    return target.kind, target.href
+
+
+def marked_text(pane: PagePane) -> list[str]:
+    """The text drawn in the cursor's style, per row (what the reader sees highlighted)."""
+    found = []
+    for widget in pane.query_one(VaultBody).readable():
+        if isinstance(widget, EmbedBlock):
+            continue
+        for y in range(widget.size.height):
+            text = "".join(
+                segment.text
+                for segment in widget.render_line(y)
+                if segment.style is not None and segment.style.reverse
+            )
+            if text:
+                found.append(text)
+    return found
+
+
+async def test_n_walks_links_callouts_and_embeds_in_reading_order(tmp_path: Path) -> None:
+    app = make_app(brain_for(vault(tmp_path, PAGES)), start="home")
+    async with app.run_test(size=(100, 40)) as pilot:
+        pane = app.screen.query_one(PagePane)
+        await settle(pilot, lambda: pane.shown is not None and bool(pane.query(EmbedBlock)))
+        app.screen.query_one(LinkTree).focus()
+        await pilot.press("n")  # from another pane: the page pane takes the focus
+        assert app.focused is pane
+        assert where(pane) == ("link", "okf:alpha")
+        assert marked_text(pane) == ["alpha"]
+        await pilot.press("n")
+        assert where(pane)[0] == "callout"  # folded: the link inside it is hidden
+        assert marked_text(pane) == ["▸ ★ Folded tip"]
+        await pilot.press("n")
+        assert where(pane) == ("embed", "okf:gamma")
+        embed = pane.query_one(EmbedBlock)
+        assert embed.has_class("-cursor") and marked_text(pane) == []
+        await pilot.press("n", "n")
+        assert where(pane) == ("link", "okf:delta")
+        assert marked_text(pane) == ["the Delta page"]
+        assert not embed.has_class("-cursor")
+        await pilot.press("N")
+        assert where(pane) == ("link", "https://example.com/x")
+        await pilot.press("n", "n")  # nothing after the last: the cursor stays
+        assert where(pane) == ("link", "okf:delta")
+
+
+async def test_enter_folds_callouts_and_embeds_and_follows_links(tmp_path: Path) -> None:
+    app = make_app(brain_for(vault(tmp_path, PAGES)), start="home")
+    async with app.run_test(size=(100, 40)) as pilot:
+        pane = app.screen.query_one(PagePane)
+        await settle(pilot, lambda: pane.shown is not None and bool(pane.query(EmbedBlock)))
+        (tip,) = pane.query_one(VaultBody).callouts()
+        assert tip.folded
+        await pilot.press("n", "n", "enter")
+        assert not tip.folded and where(pane)[0] == "callout"  # unfolded, still on it
+        assert "Folded tip" in marked_text(pane)[0]
+        await pilot.press("n")
+        assert where(pane) == ("link", "okf:beta")  # inside the callout, now shown
+        await pilot.press("N", "enter")
+        assert tip.folded
+        embed = pane.query_one(EmbedBlock)
+        await settle(pilot, lambda: embed.text is not None)
+        await pilot.press("n", "enter")
+        assert where(pane)[0] == "embed" and embed.open
+        await pilot.press("enter")
+        assert not embed.open
+        await pilot.press("N", "N", "enter")  # back on the first link: follow it
+        await settle(pilot, lambda: pane.slug == "alpha")
+        assert pane.slug == "alpha" and pane.cursor.current is None
+        await pilot.press("backspace")  # it went into the history
+        await settle(pilot, lambda: pane.slug == "home" and pane.shown is not None)
+        assert pane.slug == "home"
+
+
+@pytest.mark.slow  # ~50 keys, each a frame: ~4 s on a loaded 2-core machine
+async def test_n_starts_from_what_is_visible_and_scrolls_to_what_it_reaches(
+    tmp_path: Path,
+) -> None:
+    paragraphs = "".join(f"Paragraph {n} links [[page {n}]].\n\n" for n in range(50))
+    pages = {"home": f"# Home\n\n{paragraphs}"} | {f"page {n}": "# P\n" for n in range(50)}
+    app = make_app(brain_for(vault(tmp_path, pages)), start="home")
+    async with app.run_test(size=(100, 30)) as pilot:
+        pane = app.screen.query_one(PagePane)
+        await settle(pilot, lambda: pane.shown is not None)
+        await settle(pilot)
+        app.screen.query_one(LinkTree).focus()
+        await pilot.pause()
+        pane.scroll_to(y=40, animate=False)
+        await settle(pilot, lambda: round(pane.scroll_y) == 40)
+        await pilot.press("n")
+        assert app.focused is pane
+        target = pane.cursor.current
+        assert target is not None and target.kind == "link"
+        body_y = pane.query_one(VaultBody).virtual_region.y
+        first_visible = target.y + body_y
+        assert 40 <= first_visible < 40 + 3  # the first link from the top of the view
+        assert round(pane.scroll_y) == 40  # visible already: no scroll
+        for _ in range(35):  # on past the bottom (the view follows), then no further
+            await pilot.press("n")
+        target = pane.cursor.current
+        assert target is not None and target.href == "okf:page%2049"
+        y = target.y + body_y
+        height = pane.scrollable_content_region.height
+        assert round(pane.scroll_y) <= y < round(pane.scroll_y) + height
+        pane.scroll_to(y=40, animate=False)  # the cursor is off screen now
+        await settle(pilot, lambda: round(pane.scroll_y) == 40)
+        await pilot.press("N")  # from the bottom of what is visible
+        target = pane.cursor.current
+        assert target is not None
+        visible = [t for t in pane.cursor.targets() if 40 <= t.y + body_y < 40 + height]
+        assert target is visible[-1] and round(pane.scroll_y) == 40
+
+
+
+async def test_the_cursor_stays_shown_when_its_piece_is_redrawn(tmp_path: Path) -> None:
+    """Seen at 80×24 on the community vault: the first `n` scrolled, the scrollbar came,
+    the body was redrawn narrower, and the highlight was gone (the cursor still there)."""
+    app = make_app(brain_for(vault(tmp_path, PAGES)), start="home")
+    async with app.run_test(size=(100, 40)) as pilot:
+        pane = app.screen.query_one(PagePane)
+        await settle(pilot, lambda: pane.shown is not None and bool(pane.query(EmbedBlock)))
+        await pilot.press("n", "n", "n", "n", "n")
+        assert where(pane) == ("link", "okf:delta")
+        await pilot.resize_terminal(70, 40)  # the panes stack: the body is drawn wider
+        await settle(pilot, lambda: pane.query_one(VaultBody).readable()[0].size.width > 60)
+        await settle(pilot)
+        assert marked_text(pane) == ["the Delta page"]
