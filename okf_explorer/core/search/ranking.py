@@ -55,6 +55,12 @@ NEAR_BONUS = 1.0
 """What a pair of neighbouring terms of a plain-word query standing close is worth."""
 NEAR_TOKENS = 3
 """How close (tokens between them) a pair of terms stands for `NEAR_BONUS`."""
+COMMON_SHARE = 0.8
+"""A plain-word term more than this share of the pages hold counts as present or not
+(its `idf`, at most 0.22), not by `bm25()`, unless it is the query's rarest term."""
+COMMON_SCALE = 3.0
+"""What present means for such a term: `idf` times this (tuned: about a body hit's
+`bm25()` per unit of `idf`)."""
 CANDIDATES = 100
 """Pages the SQL hands to `rerank` at least."""
 TITLE_COVER = 3.0
@@ -103,6 +109,12 @@ class Rarity:
         return math.log(1 + (self.pages - self.holding + 0.5) / (self.holding + 0.5))
 
     @property
+    def common(self) -> bool:
+        """Whether so many pages hold the term that its weight is next to nothing
+        (`COMMON_SHARE`): where it stands in a page is then not worth `bm25()`'s work."""
+        return self.holding > COMMON_SHARE * self.pages
+
+    @property
     def fts5_idf(self) -> float:
         """The inverse document frequency FTS5's `bm25()` uses: 1e-6 for a term more
         than half the pages hold, which would make its title hits worth nothing in a
@@ -124,18 +136,24 @@ def ranked_sql(
             f"{where} ORDER BY score DESC, d.slug LIMIT ?"
         )
         return sql, [query.text, *params, limit]
+    rarest = min(rarities, key=lambda r: r.holding, default=None)
     parts = [
-        f"SELECT rowid, -{_BM25} * {r.idf / r.fts5_idf!r} FROM fts WHERE fts MATCH ?"
+        f"SELECT rowid, {r.idf * COMMON_SCALE!r} FROM fts WHERE fts MATCH ?"
+        if r.common and r is not rarest
+        else f"SELECT rowid, -{_BM25} * {r.idf / r.fts5_idf!r} FROM fts WHERE fts MATCH ?"
         for r in rarities
     ]
     pairs = [f"NEAR({a} {b}, {NEAR_TOKENS})" for a, b in itertools.pairwise(query.terms)]
     parts += [f"SELECT rowid, {NEAR_BONUS!r} FROM fts WHERE fts MATCH ?"] * len(pairs)
     sql = (
         "WITH hits(id, score) AS MATERIALIZED (" + " UNION ALL ".join(parts) + "),"
-        " pages(id, score) AS (SELECT id, sum(score) FROM hits GROUP BY id)"
-        " SELECT d.id, d.slug, d.title, d.type, p.score, f.headings FROM pages p"
-        " JOIN docs d ON d.id = p.id JOIN fts f ON f.rowid = p.id"
-        f" WHERE 1{where} ORDER BY p.score DESC, d.slug LIMIT ?"
+        " pages(id, score) AS (SELECT id, sum(score) FROM hits GROUP BY id),"
+        " best(id, slug, title, type, score) AS MATERIALIZED"
+        " (SELECT d.id, d.slug, d.title, d.type, p.score FROM pages p JOIN docs d ON d.id = p.id"
+        f" WHERE 1{where} ORDER BY p.score DESC, d.slug LIMIT ?)"
+        # the headings (a column of the FTS5 table) read for the best pages only
+        " SELECT b.*, f.headings FROM best b JOIN fts f ON f.rowid = b.id"
+        " ORDER BY b.score DESC, b.slug"
     )
     return sql, [*query.terms, *pairs, *params, limit]
 
