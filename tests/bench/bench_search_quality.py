@@ -8,7 +8,7 @@ questions with the slug of the page that answers each, and the slugs of pages wh
 titles are searched).
 
 For each vault it prints, per set, MRR@10 (the mean of 1/rank of the first answering
-page in the top 10, 0 when none), hit@1 and hit@5:
+page in the top 10, 0 when none), hit@1 and hit@5 (and the p50 / p95 of those searches):
 
 - `tune` / `held`: the plain-word questions at even / odd positions of the file (the
   tuning half, and the held-out half the targets are judged on);
@@ -28,7 +28,9 @@ from __future__ import annotations
 import json
 import os
 import random
+import statistics
 import sys
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -89,8 +91,15 @@ def top(brain: Brain, query: str, count: int) -> list[str]:
         return []
 
 
+LATENCIES: list[float] = []
+"""Seconds of each labelled search (the index already built), for the p95 printed."""
+
+
 def rank_of(brain: Brain, query: str, answers: Sequence[str]) -> int | None:
-    return next((i for i, slug in enumerate(top(brain, query, TOP), 1) if slug in answers), None)
+    start = time.perf_counter()
+    found = top(brain, query, TOP)
+    LATENCIES.append(time.perf_counter() - start)
+    return next((i for i, slug in enumerate(found, 1) if slug in answers), None)
 
 
 def score(brain: Brain, asked: Sequence[Question], misses: bool) -> Scores:
@@ -142,12 +151,16 @@ def main(argv: list[str]) -> int:
                 path.write_text(json.dumps(labels, ensure_ascii=False, indent=2) + "\n")
             print(f"{path.stem} ({labels['vault']} @ {labels['commit']}, "
                   f"{len(brain.ensure_index().pages)} pages)")  # fmt: skip
+            brain.text_search().text_index()  # built before the searches are timed
             tune, held = questions(labels)
+            LATENCIES.clear()
             held_scores = score(brain, held, misses)
             print(score(brain, tune, misses).line("tune"))
             print(held_scores.line("held"))
             titles = title_scores(brain, labels["titles"], misses)
             print(titles.line("titles"))
+            p50, p95 = statistics.median(LATENCIES), statistics.quantiles(LATENCIES, n=20)[-1]
+            print(f"  search p50 {p50 * 1000:.1f} ms  p95 {p95 * 1000:.1f} ms")
             held_all += held_scores.ranks
             if titles.hit(1) < TITLE_HIT1:
                 failed.append(f"{path.stem} titles hit@1")

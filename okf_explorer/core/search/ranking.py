@@ -137,25 +137,29 @@ def ranked_sql(
         )
         return sql, [query.text, *params, limit]
     rarest = min(rarities, key=lambda r: r.holding, default=None)
+    # filters inside each part: `bm25()` is then worked out for the pages kept only
+    source = " FROM fts JOIN docs d ON d.id = fts.rowid" if where else " FROM fts"
+    match = f" WHERE fts MATCH ?{where}"
     parts = [
-        f"SELECT rowid, {r.idf * COMMON_SCALE!r} FROM fts WHERE fts MATCH ?"
+        f"SELECT fts.rowid, {r.idf * COMMON_SCALE!r}{source}{match}"
         if r.common and r is not rarest
-        else f"SELECT rowid, -{_BM25} * {r.idf / r.fts5_idf!r} FROM fts WHERE fts MATCH ?"
+        else f"SELECT fts.rowid, -{_BM25} * {r.idf / r.fts5_idf!r}{source}{match}"
         for r in rarities
     ]
     pairs = [f"NEAR({a} {b}, {NEAR_TOKENS})" for a, b in itertools.pairwise(query.terms)]
-    parts += [f"SELECT rowid, {NEAR_BONUS!r} FROM fts WHERE fts MATCH ?"] * len(pairs)
+    parts += [f"SELECT fts.rowid, {NEAR_BONUS!r}{source}{match}"] * len(pairs)
     sql = (
         "WITH hits(id, score) AS MATERIALIZED (" + " UNION ALL ".join(parts) + "),"
         " pages(id, score) AS (SELECT id, sum(score) FROM hits GROUP BY id),"
         " best(id, slug, title, type, score) AS MATERIALIZED"
         " (SELECT d.id, d.slug, d.title, d.type, p.score FROM pages p JOIN docs d ON d.id = p.id"
-        f" WHERE 1{where} ORDER BY p.score DESC, d.slug LIMIT ?)"
+        " ORDER BY p.score DESC, d.slug LIMIT ?)"
         # the headings (a column of the FTS5 table) read for the best pages only
         " SELECT b.*, f.headings FROM best b JOIN fts f ON f.rowid = b.id"
         " ORDER BY b.score DESC, b.slug"
     )
-    return sql, [*query.terms, *pairs, *params, limit]
+    matched = [value for term in (*query.terms, *pairs) for value in (term, *params)]
+    return sql, [*matched, limit]
 
 
 def rerank(
@@ -168,8 +172,11 @@ def rerank(
     wanted = units(" ".join(query.words))
     scored: list[Row] = []
     for rowid, slug, title, kind, score, headings in rows:
-        parts = unspaced(headings).split("\n")
-        best_heading = max((cover(h, wanted) for h in parts if h), default=0.0)
+        # a heading holding none of the wanted units as a substring covers nothing (a
+        # unit is a prefix of a word, in lower case): most of a long page's headings
+        text = unspaced(headings)
+        parts = text.split("\n") if _may_cover(text, wanted) else []
+        best_heading = max((cover(h, wanted) for h in parts if _may_cover(h, wanted)), default=0.0)
         score += (
             TITLE_COVER * cover(title, wanted)
             + HEADING_COVER * best_heading
@@ -178,6 +185,12 @@ def rerank(
         scored.append((rowid, slug, title, kind, score))
     scored.sort(key=lambda row: (-row[4], row[1]))
     return scored
+
+
+def _may_cover(text: str, wanted: set[str]) -> bool:
+    """Whether `text` may hold one of the `wanted` units (a quick look before `cover`)."""
+    lower = text.casefold()
+    return any(unit in lower for unit in wanted)
 
 
 def units(text: str) -> set[str]:
