@@ -77,6 +77,7 @@ PAGES = {
     "ja/tokyo-weather": "# 東京の天気\n今日の東京は晴れです。明日は雨が降るでしょう。\n",
     "ja/kyoto": "# 京都\n京都には古い寺がたくさんあります。\n",
     "zh/machine-learning": "# 机器学习\n机器学习是人工智能的一个分支，研究计算机怎样学习。\n",
+    "editing/warnings": "# Warnings\n> [!NOTE]\n> Mind the gap.\n",  # a callout's type: no word
     # snippets as text
     "security/row-filters": (
         "# Row filters\nSee [row level security](/concepts/row-level-security) and "
@@ -207,6 +208,11 @@ def test_snippets_are_text_marked_on_words_only(brain: Brain) -> None:
     for syntax in ("](", "[[", "/concepts/", "**", "<b>", "https://", "|"):
         assert syntax not in shown
     assert "access rules" in shown and "docs.example.com" not in shown.replace("«", "")
+
+
+def test_a_callouts_type_is_no_word_of_the_page(brain: Brain) -> None:
+    assert "editing/warnings" not in slugs(brain, "note", 100)
+    assert slugs(brain, "mind the gap") == ["editing/warnings"]
 
 
 def test_plain_text_reads_markdown_as_a_reader_sees_it() -> None:

@@ -54,6 +54,8 @@ _OTHER_URLS = {
     scheme: re.compile(scheme + r":[^\s)\]>'\"`]+") for scheme in ("obsidian", "mailto", "file")
 }
 _TAGS_HTML = re.compile(r"</?[a-zA-Z][^>\n]*>")
+_CALLOUT = re.compile(r"\n([ \t]*(?:>[ \t]?)+)\[![\w-]+\][+-]?")
+"""A callout's type (`> [!note]`): a mark, not a word of the page (`note` would match it)."""
 _HEADINGS = re.compile(r"\n(?:(?P<fence>```|~~~)|#{1,6}[ \t]+(?P<text>[^\r\n]*))")
 
 _LINE_MARKS = re.compile(
@@ -89,6 +91,8 @@ def index_text(markdown: str) -> str:
     if "```" in text or "~~~" in text:
         text = _FENCE_LINE.sub("\n", text)
     if "[" in text:
+        if "[!" in text:
+            text = _CALLOUT.sub(_quote_kept, text)
         if "]:" in text:
             text = _DEFINITION.sub("\n", text)
         if "[[" in text and "#" in text:
@@ -110,6 +114,10 @@ def _group(match: re.Match[str]) -> str:
     """The one group that matched (a link's text, a URL's host), or nothing. A
     function, not a template: Python 3.11 expands a template three times slower."""
     return match.group(match.lastindex) if match.lastindex else ""
+
+
+def _quote_kept(match: re.Match[str]) -> str:
+    return "\n" + match.group(1)
 
 
 def _both_groups(match: re.Match[str]) -> str:
