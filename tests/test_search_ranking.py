@@ -77,7 +77,9 @@ PAGES = {
     "ja/tokyo-weather": "# 東京の天気\n今日の東京は晴れです。明日は雨が降るでしょう。\n",
     "ja/kyoto": "# 京都\n京都には古い寺がたくさんあります。\n",
     "zh/machine-learning": "# 机器学习\n机器学习是人工智能的一个分支，研究计算机怎样学习。\n",
-    "editing/warnings": "# Warnings\n> [!NOTE]\n> Mind the gap.\n",  # a callout's type: no word
+    "editing/warnings": (
+        "# Warnings\n> [!WARNING]\n> Mind the gap.\n\n> [!tip]- Look both ways\n> Then cross.\n"
+    ),
     # snippets as text
     "security/row-filters": (
         "# Row filters\nSee [row level security](/concepts/row-level-security) and "
@@ -210,9 +212,14 @@ def test_snippets_are_text_marked_on_words_only(brain: Brain) -> None:
     assert "access rules" in shown and "docs.example.com" not in shown.replace("«", "")
 
 
-def test_a_callouts_type_is_no_word_of_the_page(brain: Brain) -> None:
-    assert "editing/warnings" not in slugs(brain, "note", 100)
-    assert slugs(brain, "mind the gap") == ["editing/warnings"]
+def test_a_callout_reads_as_its_title_or_its_type(brain: Brain) -> None:
+    """As Obsidian shows it: `Warning` for a callout without a title, the title else; the
+    bracketed mark never shows, and a hit is never marked inside it."""
+    assert "editing/warnings" not in slugs(brain, "tip", 100)
+    [hit] = brain.text_search().search("warning gap")
+    assert hit.slug == "editing/warnings"
+    assert "«Warning» Mind the «gap». Look both ways" in hit.marked()
+    assert "[!" not in hit.marked()
 
 
 def test_plain_text_reads_markdown_as_a_reader_sees_it() -> None:

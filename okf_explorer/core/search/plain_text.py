@@ -11,7 +11,9 @@ words. What is kept and what goes, as a reader sees the page rendered:
 - embeds (`![[file]]`), images (`![alt](src)`), reference definitions, footnote
   marks, block ids (`^id`), comments (`%% … %%`, `<!-- … -->`) and HTML tags go
   (the text between tags stays; entities are decoded);
-- the marks of headings, quotes, callouts (`[!note]`), lists, tasks, rules, tables,
+- a callout's first line reads as its title, or its type when it has none (`> [!note]` as
+  `Note`, as Obsidian shows it);
+- the marks of headings, quotes, callouts, lists, tasks, rules, tables,
   emphasis (`**`, `__`, `*`, `_`, `~~`, `==`), code (fences and backticks: the code
   itself stays) and tags (`#tag` reads `tag`); backslash escapes read as their
   character.
@@ -54,8 +56,9 @@ _OTHER_URLS = {
     scheme: re.compile(scheme + r":[^\s)\]>'\"`]+") for scheme in ("obsidian", "mailto", "file")
 }
 _TAGS_HTML = re.compile(r"</?[a-zA-Z][^>\n]*>")
-_CALLOUT = re.compile(r"\n([ \t]*(?:>[ \t]?)+)\[![\w-]+\][+-]?")
-"""A callout's type (`> [!note]`): a mark, not a word of the page (`note` would match it)."""
+_CALLOUT = re.compile(r"\n([ \t]*(?:>[ \t]?)+)\[!([\w-]+)\][+-]?([^\n]*)")
+"""A callout's first line (`> [!tip] Title`): read as its title, or as its type (`Note`) when
+it has none, as Obsidian shows it; never the bracketed mark."""
 _HEADINGS = re.compile(r"\n(?:(?P<fence>```|~~~)|#{1,6}[ \t]+(?P<text>[^\r\n]*))")
 
 _LINE_MARKS = re.compile(
@@ -92,7 +95,7 @@ def index_text(markdown: str) -> str:
         text = _FENCE_LINE.sub("\n", text)
     if "[" in text:
         if "[!" in text:
-            text = _CALLOUT.sub(_quote_kept, text)
+            text = _CALLOUT.sub(_callout_title, text)
         if "]:" in text:
             text = _DEFINITION.sub("\n", text)
         if "[[" in text and "#" in text:
@@ -116,8 +119,9 @@ def _group(match: re.Match[str]) -> str:
     return match.group(match.lastindex) if match.lastindex else ""
 
 
-def _quote_kept(match: re.Match[str]) -> str:
-    return "\n" + match.group(1)
+def _callout_title(match: re.Match[str]) -> str:
+    quotes, kind, title = match.groups()
+    return "\n" + quotes + (title if title.strip() else " " + kind.capitalize())
 
 
 def _both_groups(match: re.Match[str]) -> str:
