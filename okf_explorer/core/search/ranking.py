@@ -40,6 +40,7 @@ Pages called by the query come before all of these (`core.search.text_index`).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import re
@@ -47,7 +48,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from okf_explorer.core.search.query import SearchQuery
-from okf_explorer.core.search.words import STOP_WORDS, rough_stem, split_cjk, unspaced
+from okf_explorer.core.search.words import STOP_WORDS, has_cjk, rough_stem, split_cjk, unspaced
 
 WEIGHTS = (10.0, 8.0, 3.0, 3.0, 1.0)
 """`bm25()` weights of title, names, headings, summary, body."""
@@ -196,6 +197,8 @@ def _may_cover(text: str, wanted: set[str]) -> bool:
 def units(text: str) -> set[str]:
     """The words of `text` as `rerank` compares them: lower case, stop words out, a
     plain English suffix cut; a CJK run as its pairs of characters."""
+    if not has_cjk(text):  # the common case, one pass
+        return {_stem(w) for w in _WORD.findall(text.casefold()) if w not in STOP_WORDS}
     found: set[str] = set()
     for word in _WORD.findall(text):
         for part, cjk in split_cjk(word):
@@ -204,6 +207,13 @@ def units(text: str) -> set[str]:
             elif (lower := part.casefold()) not in STOP_WORDS:
                 found.add(rough_stem(lower))
     return found
+
+
+@functools.lru_cache(maxsize=65536)
+def _stem(word: str) -> str:
+    """`rough_stem` of a lower-case word, remembered: the same words come back in every
+    page's headings and titles."""
+    return rough_stem(word)
 
 
 def cover(text: str, wanted: set[str]) -> float:
