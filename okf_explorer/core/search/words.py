@@ -67,7 +67,7 @@ is what is left of contractions once the apostrophe splits them (`can't` → `ca
 
 def has_cjk(text: str) -> bool:
     """Whether `text` holds a character of a script written without spaces."""
-    return _CJK.search(text) is not None
+    return not text.isascii() and _CJK.search(text) is not None  # isascii: one fast pass
 
 
 def spaced(text: str) -> str:
