@@ -159,6 +159,9 @@ def test_stop_words_are_dropped_unless_nothing_else_is_left(brain: Brain) -> Non
     assert parse_query("how do I embed a pdf in a note").terms == ('"embed"', '"pdf"', '"note"')
     assert parse_query("how to").terms == ('"how"', '"to"')  # nothing else: all kept
     assert parse_query("the who").words == ("the", "who")
+    assert parse_query("it’s the margin I don't know").terms == ('"margin"', '"know"')
+    # a word with punctuation inside is the phrase of its parts (`o` alone is no word)
+    assert parse_query("o'neil gross-margin").terms == ('"o neil"', '"gross margin"')
 
 
 def test_a_page_holding_more_of_the_words_ranks_higher(brain: Brain) -> None:

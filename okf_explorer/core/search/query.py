@@ -141,18 +141,36 @@ def words_query(text: str) -> SearchQuery:
 
 
 def _plain(text: str) -> SearchQuery:
-    """Plain words: their terms, stop words left out unless nothing else is left."""
-    words = [w for w in _WORD.findall(text) if w not in _OPERATORS] or _WORD.findall(text)
-    kept = [w for w in words if w.casefold() not in STOP_WORDS] or words
+    """Plain words: their terms, stop words left out unless nothing else is left. A
+    word written with punctuation inside (`gross-margin`, `o'neil`, `tables/orders`) is
+    one term, the phrase of its parts, as the index reads such text."""
+    groups = [
+        parts
+        for token in text.split()
+        if token not in _OPERATORS and (parts := _WORD.findall(token))
+    ] or [_WORD.findall(text)]
+    kept = [parts for parts in groups if not _is_stop(parts)] or groups
     terms: dict[str, None] = {}
-    for word in kept:
-        for part, cjk in split_cjk(word):
+    for parts in kept:
+        if len(parts) > 1 and not any(has_cjk(part) for part in parts):
+            terms.setdefault('"' + " ".join(parts).casefold() + '"', None)
+            continue
+        for part, cjk in (piece for word in parts for piece in split_cjk(word)):
             for term in cjk_pairs(part) if cjk else [f'"{part}"']:
                 terms.setdefault(term.casefold(), None)
     if len(terms) > MAX_QUERY_TERMS:
         raise QueryTooLong(f"search query too long: {len(terms)} words (at most {MAX_QUERY_TERMS})")
+    words = tuple(word for parts in groups for word in parts)
     name = " ".join(text.split())
-    return SearchQuery(" OR ".join(terms), terms=tuple(terms), words=tuple(words), name=name)
+    return SearchQuery(" OR ".join(terms), terms=tuple(terms), words=words, name=name)
+
+
+def _is_stop(parts: list[str]) -> bool:
+    """Whether a word typed (its parts, split at punctuation) is a stop word: `how`,
+    or a contraction (`don't`: `don` and `t`)."""
+    return "'".join(parts).replace("’", "'").casefold() in STOP_WORDS or all(
+        part.casefold() in STOP_WORDS for part in parts
+    )
 
 
 def _is_syntax(token: str) -> bool:
