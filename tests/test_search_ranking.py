@@ -204,6 +204,8 @@ def test_chinese_and_japanese_words_inside_runs_are_found(
     assert ZERO_WIDTH_SPACE not in first.snippet and ZERO_WIDTH_SPACE not in first.title
     if marked:
         assert marked in first.marked()
+    if query == "東京":  # a snippet of such text is of characters enough for a sentence or two
+        assert first.marked() == "«東京»の天気 今日の«東京»は晴れです。明日は雨が降るでしょう。"
 
 
 def test_snippets_are_text_marked_on_words_only(brain: Brain) -> None:

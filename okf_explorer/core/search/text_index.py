@@ -93,7 +93,7 @@ from okf_explorer.core.search.ranking import (
     ranked_sql,
     rerank,
 )
-from okf_explorer.core.search.words import rough_stem, spaced, unspaced
+from okf_explorer.core.search.words import has_cjk, rough_stem, spaced, unspaced
 
 __all__ = [
     "HIT_CLOSE",
@@ -112,6 +112,9 @@ rebuilt. 2: fields weighed apart, stemming, pages' names, text without Markdown.
 TOKENIZER = "porter unicode61 remove_diacritics 2"
 SNIPPET_TOKENS = 16
 """Words in a search snippet (FTS5 caps it at 64)."""
+CJK_TOKENS_A_WORD = 3
+"""Tokens (characters) of Chinese or Japanese text a snippet of a query in those scripts
+gives for each word it would show of English (about a word's worth of meaning)."""
 SEARCH_DEADLINE = 5.0
 """Seconds one search may run before it is stopped (read when a search starts)."""
 _PROGRESS_STEPS = 1000
@@ -373,6 +376,8 @@ class TextIndex:
         """
         seconds = SEARCH_DEADLINE if deadline is None else deadline
         stop_at = time.monotonic() + seconds
+        if has_cjk(query.text):  # a token of such text is one character, not a word
+            tokens *= CJK_TOKENS_A_WORD
         tokens = max(1, min(int(tokens), 64))
         phrases = query_terms(query.text)
         with self._lock:
