@@ -337,6 +337,7 @@ class TextIndex:
                 db.execute("DELETE FROM names WHERE doc = ?", row)
                 db.execute("DELETE FROM docs WHERE id = ?", row)
             read = 0
+            names: list[tuple[str, int]] = []  # inserted at once: one statement, not one a page
             for slug, body in read_bodies(fresh):
                 info = wanted.get(slug)
                 if info is None:
@@ -350,8 +351,9 @@ class TextIndex:
                 )
                 doc = cursor.lastrowid
                 db.execute(insert_fts, (doc, *row.columns))
-                db.executemany("INSERT INTO names VALUES (?, ?)", [(k, doc) for k in row.keys])
+                names.extend((key, doc) for key in row.keys)
                 read += 1
+            db.executemany("INSERT INTO names VALUES (?, ?)", names)
         return read
 
     # -- searching -------------------------------------------------------------------
