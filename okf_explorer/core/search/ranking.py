@@ -14,8 +14,11 @@ weighted BM25 (`ranked_sql`).
 (`ranked_sql`) scores each term on its own and adds the scores up, so a page holding
 more of the words scores more: BM25 counts each term by its rarity (`Rarity`), which
 FTS5 floors to nothing for a word more than half the pages hold; its score is scaled
-to an inverse document frequency that stays positive. Each pair of neighbouring terms
-standing within `NEAR_TOKENS` tokens of each other adds `NEAR_BONUS`. The best
+to an inverse document frequency that stays positive; a term more than `COMMON_SHARE`
+of the pages hold (its weight next to nothing) only counts as present, sparing
+`bm25()`'s work on nearly every page, unless it is the query's rarest. Filters apply in
+each term's query, so `bm25()` runs on the pages kept only. Each pair of neighbouring
+terms standing within `NEAR_TOKENS` tokens of each other adds `NEAR_BONUS`. The best
 `CANDIDATES` pages are then ranked again (`rerank`), adding
 
 - `TITLE_COVER` times the share of the title's words the query holds (a question
@@ -30,10 +33,12 @@ suffix cut (`_stem`), CJK runs as pairs of characters.
 
 The constants were tuned on the tuning half of our labelled questions
 (`tests/search_sets`, `tests/bench/bench_search_quality.py`) and judged on the
-held-out half; measured and left out: a bonus for the share of the query's words a
-page holds (it favoured long pages holding every common word of a question), a
-length penalty, BM25 per field (each column saturating on its own), proximity of all
-the words at once (docs/performance.md).
+held-out half. Tried on the tuning half and left out: a bonus for the share of the
+query's words a page holds (it favoured long pages holding every common word of a
+question), a length penalty, BM25 per field (each column saturating on its own),
+proximity of all the words at once; other field weights, proximity windows, candidate
+counts, a title cover counting the query's share too, aliases counted as headings
+(figures in docs/performance.md).
 
 Pages called by the query come before all of these (`core.search.text_index`).
 """
