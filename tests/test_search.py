@@ -42,14 +42,15 @@ def test_query_grammar() -> None:
 
 def test_words_phrases_prefixes_filters(bundle: Path) -> None:
     brain = Brain(BundleSource(bundle), cache_dir=False)
-    assert set(slugs(brain, "order")) == {"tables/orders", "tables/refunds"}
+    everyone = {"tables/orders", "tables/refunds", "people/ana"}
+    assert set(slugs(brain, "order")) == everyone  # stemmed: orders, ordering
     assert slugs(brain, '"orders pipeline"') == ["people/ana"]
-    assert set(slugs(brain, "order*")) == {"tables/orders", "tables/refunds", "people/ana"}
+    assert set(slugs(brain, "order*")) == everyone
     assert slugs(brain, "type:table row") == ["tables/orders"]
     assert slugs(brain, "tag:sales order") == ["tables/orders"]
     assert slugs(brain, "path:people order*") == ["people/ana"]
     assert slugs(brain, "cafe") == ["notes/café"]  # diacritics folded
-    assert slugs(brain, "order NOT refund") == ["tables/orders"]
+    assert set(slugs(brain, "order NOT refund")) == {"tables/orders", "people/ana"}
 
 
 def test_title_ranks_first_and_hits_are_marked(bundle: Path) -> None:
@@ -57,7 +58,7 @@ def test_title_ranks_first_and_hits_are_marked(bundle: Path) -> None:
     [first, *_] = brain.text_search().search("refunds")
     assert first.slug == "tables/refunds"
     assert "«Refunds»" in first.marked()
-    assert first.hit_words() == ["Refunds"]
+    assert first.hit_words() == ["Refunds", "refund"]  # stemmed alike
 
 
 def test_bad_syntax_raises(bundle: Path) -> None:
@@ -113,14 +114,14 @@ def test_corrupt_index_file_is_rebuilt(bundle: Path, tmp_path: Path) -> None:
 def test_cli_search(bundle: Path, run) -> None:
     status, out, err = run("search", "row", "--source", str(bundle))
     assert (status, err) == (0, "")
-    assert out == "tables/orders\t# Orders One «row» per order.\n"
+    assert out == "tables/orders\tOrders One «row» per order.\n"  # text, not Markdown
     status, out, _ = run("search", "order*", "--limit", "1", "--json", "--source", str(bundle))
     [record] = json.loads(out)
     assert set(record) == {"slug", "title", "type", "score", "snippet"}
     assert "«" in record["snippet"]
 
 
-@pytest.mark.parametrize("query", ['"unclosed', "AND", "(order", "type:table"])
+@pytest.mark.parametrize("query", ['"unclosed', "AND", "(order OR", "type:table"])
 def test_cli_search_bad_syntax_exits_2(bundle: Path, run, query: str) -> None:
     status, out, err = run("search", query, "--source", str(bundle))
     assert status == 2 and out == ""

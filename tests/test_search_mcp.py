@@ -3,6 +3,7 @@ shape), and a brain over an MCP source uses the server's search unless `--scan`.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,6 +18,10 @@ PAGES = {
     "people/alice.md": "---\ntype: person\n---\n# Alice\nAlice founded Acme and runs the kiln.\n",
     "companies/acme.md": "---\ntype: company\n---\n# Acme\nA pottery company with one kiln.\n",
     "notes/misc.md": "# Misc\nNothing about pottery here, only tea.\n",
+    "notes/glaze.md": (
+        "# Glaze\nMix a [celadon glaze](https://example.com/glazes/celadon) by **weight**:"
+        " see [[companies/acme|the firing room]] and <i>fire</i> it twice.\n"
+    ),
 }
 GBRAIN_ROW_KEYS = {
     "slug", "page_id", "title", "type", "chunk_text", "chunk_source", "chunk_id",
@@ -86,3 +91,29 @@ def test_cli_search_over_mcp(server: ServerHandle, run, tmp_path: Path) -> None:
     status, out, err = run("search", "kiln", "type:company", "--source", server.url)
     assert (status, err) == (0, "")
     assert out.startswith("companies/acme\t") and "«kiln»" in out
+
+
+def test_the_same_snippet_as_text_from_serve_and_the_cli(server: ServerHandle, run) -> None:
+    """Snippets are the page's text (no link, HTML or Markdown syntax), marked on words:
+    the same in serve's `search` tool (unmarked), the CLI beside it, and a brain over
+    MCP that cuts the server's rows itself."""
+    source = mcp(server.url)
+    try:
+        [row] = source.call_tool("search", {"query": "celadon glaze", "limit": 1})
+    finally:
+        source.close()
+    assert row["slug"] == "notes/glaze"
+    text = row["chunk_text"]
+    assert "celadon glaze by weight: see the firing room and fire it twice" in text
+    for syntax in ("](", "https", "**", "[[", "<i>"):
+        assert syntax not in text
+    _, out, _ = run("search", "celadon glaze", "--json", "--source", str(server.root))
+    [local] = [r for r in json.loads(out) if r["slug"] == "notes/glaze"]
+    assert local["snippet"].replace("«", "").replace("»", "") == text
+    assert "«celadon» «glaze»" in local["snippet"]
+    remote = Brain(mcp(server.url), cache_dir=False)
+    try:
+        [hit] = [h for h in remote.text_search().search("celadon glaze") if h.slug == "notes/glaze"]
+        assert "«celadon» «glaze»" in hit.marked() and "](" not in hit.marked()
+    finally:
+        remote.close()

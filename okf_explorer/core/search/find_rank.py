@@ -7,6 +7,11 @@ and `-`, `_` and spaces, do not count. Within a tier: more backlinks first (the 
 people link to is the one they mean), then the shallower slug, then slug order.
 
 Pure: the TUI's finder (and any other finder mode) hands it `Findable` rows.
+
+"The page called X" is one idea shared with full-text search: `page_names` gives a
+page's names as both compare them, and `name_order` the order of several pages so
+called. A page whose name is exactly the query is the finder's first tier, and comes
+first among a search's hits (`core.search.text_index`), in the same order.
 """
 
 from __future__ import annotations
@@ -30,6 +35,23 @@ def normalise(text: str) -> str:
     return _SEPARATORS.sub(" ", text.casefold()).strip()
 
 
+def page_names(slug: str, title: str, aliases: Iterable[str] = ()) -> tuple[tuple[str, str], ...]:
+    """A page's `(field, normalised name)` pairs (see `FIELDS`), blanks left out."""
+    names = [
+        ("file name", slug.rsplit("/", 1)[-1]),
+        ("slug", slug),
+        ("title", title),
+        *(("alias", alias) for alias in aliases),
+    ]
+    return tuple((name, key) for name, text in names if text and (key := normalise(text)))
+
+
+def name_order(slug: str, backlinks: int) -> tuple[int, int, int, str]:
+    """The order of pages matching at one tier: more backlinks first (the page people
+    link to is the one they mean), then the shallower slug, the shorter, slug order."""
+    return (-backlinks, slug.count("/"), len(slug), slug)
+
+
 @dataclass(frozen=True, slots=True)
 class Findable:
     """A page as the finder sees it: its names and how many pages link to it."""
@@ -42,14 +64,7 @@ class Findable:
     """(field, normalised name) pairs, computed once (see `FIELDS`)."""
 
     def __post_init__(self) -> None:
-        names = [
-            ("file name", self.slug.rsplit("/", 1)[-1]),
-            ("slug", self.slug),
-            ("title", self.title),
-            *(("alias", alias) for alias in self.aliases),
-        ]
-        normalised = tuple((name, normalise(text)) for name, text in names if text)
-        object.__setattr__(self, "names", normalised)
+        object.__setattr__(self, "names", page_names(self.slug, self.title, self.aliases))
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +125,5 @@ def _in_order(chars: str, text: str) -> bool:
     return True
 
 
-def _order(hit: FindHit) -> tuple[int, int, int, int, str]:
-    page = hit.page
-    return (-hit.tier, -page.backlinks, page.slug.count("/"), len(page.slug), page.slug)
+def _order(hit: FindHit) -> tuple[int, tuple[int, int, int, str]]:
+    return (-hit.tier, name_order(hit.page.slug, hit.page.backlinks))

@@ -1,30 +1,46 @@
-"""The grammar of a full-text search query: words for SQLite FTS5, plus filters.
+"""The grammar of a full-text search query: plain words or FTS5 syntax, plus filters.
 
-A query is FTS5 syntax (bare words, `"exact phrases"`, `prefix*`, `AND` / `OR`
-/ `NOT`, parentheses) with three filters that may appear anywhere in it:
-`type:T` (the page's type), `tag:T` (one of its tags) and `path:P` (its slug
-starts with P; a leading `/` is ignored). Filter values may be quoted.
+Three filters may appear anywhere in a query: `type:T` (the page's type), `tag:T`
+(one of its tags) and `path:P` (its slug starts with P; a leading `/` is ignored).
+Filter values may be quoted. What is left is read one of two ways:
 
-A bare word holding characters FTS5 would reject (`tables/orders`,
-`gross-margin`, `o'neil`) is quoted for the user, so it is searched as the
-phrase of its words; the `*` of a prefix query stays outside the quotes.
-What is left malformed (an unclosed quote or parenthesis, a dangling `AND`)
-is FTS5's to refuse: the caller turns that into `SearchSyntaxError`.
+- **Plain words** (no `"`, no `prefix*`, no `AND` / `OR` / `NOT` / `NEAR`), as people
+  type a question: its stop words are left out (`core.search.words`; all kept when
+  there is nothing else), and a page holding *any* of the other words matches; the
+  ranking puts the pages holding more of them first (`core.search.ranking`). Words
+  are searched as the tokenizer reads them (stemmed: `notes` finds `note`), and the
+  punctuation in them is no syntax (`gross-margin`, `o'neil`, `Maps (MOC)`).
+- **FTS5 syntax** otherwise: bare words, `"exact phrases"`, `prefix*`, `AND` / `OR`
+  / `NOT`, parentheses, with FTS5's meaning (every item must match: juxtaposition
+  is `AND`). A bare word holding characters FTS5 would reject (`tables/orders`) is
+  quoted for the user, so it is searched as the phrase of its words; the `*` of a
+  prefix query stays outside the quotes. What is left malformed (an unclosed quote
+  or parenthesis, a dangling `AND`) is FTS5's to refuse: the caller turns that into
+  `SearchSyntaxError`.
+
+Either way a run of Chinese, Japanese or Korean characters is searched as the index
+holds it, one character a token (`core.search.words`): as a phrase in FTS5 syntax,
+as its overlapping pairs of characters among plain words. `SearchQuery.name` is the
+query read as a page's name (filters and quotes left out): a page so called comes
+first (`core.search.find_rank.page_names`).
 
 A query is untrusted input with a cost: FTS5's work grows with the square of
 its phrases (one word repeated 4,000 times took 35 s on the 59-page sample
 brain), so a query holds at most `MAX_QUERY_TERMS` words searched for (the
-operators and the filters not counted) and `MAX_QUERY_BYTES` bytes, or is
-refused with `QueryTooLong` before anything runs. What a query may still cost
-is bounded by the deadline of `core.search.text_index` (`SearchTimedOut`).
+operators and the filters not counted; among plain words, the terms searched
+for: repeated words count once, a pair of CJK characters once) and
+`MAX_QUERY_BYTES` bytes, or is refused with `QueryTooLong` before anything runs.
+What a query may still cost is bounded by the deadline of `core.search.text_index`
+(`SearchTimedOut`).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from okf_explorer.core.errors import OkfError
+from okf_explorer.core.search.words import STOP_WORDS, cjk_pairs, cjk_phrase, has_cjk, split_cjk
 
 _FILTER = re.compile(r'(?<!\S)(type|tag|path):(?:"([^"]*)"|(\S+))', re.IGNORECASE)
 _TOKEN = re.compile(r'"[^"]*"?|[()]|[^\s()"]+')
@@ -59,7 +75,13 @@ class SearchTimedOut(OkfError):
 
 @dataclass(frozen=True, slots=True)
 class SearchQuery:
-    """A parsed query: the FTS5 expression and the filters taken out of it."""
+    """A parsed query: the FTS5 expression and the filters taken out of it.
+
+    `terms` are the plain words' FTS5 terms (each a quoted word, or a pair of CJK
+    characters), ranked by how many of them a page holds; empty for FTS5 syntax,
+    where `text` says what must match. `words` are the words as typed (what a server's
+    search is asked, and what its rows are marked with); `name` the query as a page's
+    name."""
 
     text: str
     type: str | None = None
@@ -67,6 +89,14 @@ class SearchQuery:
     path: str | None = None
     types: tuple[str, ...] = ()
     """Any of these types (what a server's `types` argument asks); besides `type`."""
+    terms: tuple[str, ...] = ()
+    words: tuple[str, ...] = ()
+    name: str = ""
+
+    @property
+    def plain(self) -> bool:
+        """Whether the query is plain words (ranked by coverage), not FTS5 syntax."""
+        return bool(self.terms)
 
     @property
     def filters(self) -> dict[str, str]:
@@ -87,23 +117,65 @@ def parse_query(query: str) -> SearchQuery:
         value = match.group(2) if match.group(2) is not None else match.group(3)
         filters[match.group(1).lower()] = value.strip()
     rest = _FILTER.sub(" ", query)
-    text = " ".join(_quoted(token) for token in _TOKEN.findall(rest))
-    check_terms(text)
-    if not text.strip():
-        raise SearchSyntaxError("search needs at least one word besides type:, tag: and path:")
+    tokens = _TOKEN.findall(rest)
     path = filters.get("path", "").lstrip("/") or None
-    return SearchQuery(text, filters.get("type") or None, filters.get("tag") or None, path)
+    kind, tag = filters.get("type") or None, filters.get("tag") or None
+    if not any(_is_syntax(token) for token in tokens):
+        if not _WORD.search(rest):
+            raise SearchSyntaxError("search needs at least one word besides type:, tag: and path:")
+        return replace(_plain(rest), type=kind, tag=tag, path=path)
+    text = " ".join(_quoted(token) for token in tokens)
+    check_terms(text)
+    words = tuple(w for w in _WORD.findall(rest) if w not in _OPERATORS)
+    name = " ".join(rest.replace('"', " ").split())
+    return SearchQuery(text, kind, tag, path, words=words, name=name)
 
 
 def words_query(text: str) -> SearchQuery:
     """`text` searched as plain words, whatever operators or quotes it holds: for
     callers that do not speak our syntax (an agent over MCP)."""
     check_size(text)
-    words = [w for w in _WORD.findall(text) if w not in _OPERATORS]
-    check_terms(" ".join(words))
-    if not words:
+    if not _WORD.search(text):
         raise SearchSyntaxError("search needs at least one word")
-    return SearchQuery(" ".join(f'"{w}"' for w in words))
+    return _plain(text)
+
+
+def _plain(text: str) -> SearchQuery:
+    """Plain words: their terms, stop words left out unless nothing else is left. A
+    word written with punctuation inside (`gross-margin`, `o'neil`, `tables/orders`) is
+    one term, the phrase of its parts, as the index reads such text."""
+    groups = [
+        parts
+        for token in text.split()
+        if token not in _OPERATORS and (parts := _WORD.findall(token))
+    ] or [_WORD.findall(text)]
+    kept = [parts for parts in groups if not _is_stop(parts)] or groups
+    terms: dict[str, None] = {}
+    for parts in kept:
+        if len(parts) > 1 and not any(has_cjk(part) for part in parts):
+            terms.setdefault('"' + " ".join(parts).casefold() + '"', None)
+            continue
+        for part, cjk in (piece for word in parts for piece in split_cjk(word)):
+            for term in cjk_pairs(part) if cjk else [f'"{part}"']:
+                terms.setdefault(term.casefold(), None)
+    if len(terms) > MAX_QUERY_TERMS:
+        raise QueryTooLong(f"search query too long: {len(terms)} words (at most {MAX_QUERY_TERMS})")
+    words = tuple(word for parts in groups for word in parts)
+    name = " ".join(text.split())
+    return SearchQuery(" OR ".join(terms), terms=tuple(terms), words=words, name=name)
+
+
+def _is_stop(parts: list[str]) -> bool:
+    """Whether a word typed (its parts, split at punctuation) is a stop word: `how`,
+    or a contraction (`don't`: `don` and `t`)."""
+    return "'".join(parts).replace("’", "'").casefold() in STOP_WORDS or all(
+        part.casefold() in STOP_WORDS for part in parts
+    )
+
+
+def _is_syntax(token: str) -> bool:
+    """Whether a token of a query is FTS5 syntax: an operator, a phrase, a prefix."""
+    return token in _OPERATORS or token.startswith('"') or (token.endswith("*") and len(token) > 1)
 
 
 def check_size(query: str) -> None:
@@ -128,8 +200,13 @@ def query_terms(text: str) -> int:
 
 def _quoted(token: str) -> str:
     """A token as FTS5 takes it: operators, phrases and plain words unchanged, anything
-    else as a phrase (its `*` kept outside)."""
-    if token in _OPERATORS or token in "()" or token.startswith('"'):
+    else as a phrase (its `*` kept outside); CJK runs as the phrase of their
+    characters."""
+    if token in _OPERATORS or token in "()":
+        return token
+    if has_cjk(token):
+        return _cjk_token(token)
+    if token.startswith('"'):
         return token
     if _BAREWORD.fullmatch(token):
         return token
@@ -137,3 +214,19 @@ def _quoted(token: str) -> str:
     inner = token[:-1] if star else token
     inner = inner.replace('"', "")
     return f'"{inner}"' + ("*" if star else "")
+
+
+def _cjk_token(token: str) -> str:
+    """A token holding CJK characters: inside a phrase, each CJK character one word of
+    it; outside, each CJK run a phrase of its own beside the token's other words."""
+    if token.startswith('"'):
+        inner = token.strip('"')
+        parts = [" ".join(part) if cjk else part for part, cjk in split_cjk(inner)]
+        return '"' + " ".join(parts).replace('"', "") + '"'
+    star = token.endswith("*") and len(token) > 1
+    pieces = [
+        cjk_phrase(part) if cjk else _quoted(part)
+        for part, cjk in split_cjk(token[:-1] if star else token)
+        if part.strip()
+    ]
+    return " ".join(pieces) + ("*" if star and not has_cjk(token[-2]) else "")

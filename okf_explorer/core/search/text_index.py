@@ -7,13 +7,20 @@ stored here and reads only the bodies of pages that changed, appeared or were
 retried; pages that disappeared are dropped. One transaction per sync, so an
 interrupted sync leaves the previous state.
 
-Tokenizer: `unicode61` with diacritics folded and prefix indexes for 2 and 3
-characters (prefix queries `ord*` stay fast). The `trigram` tokenizer is
-available in this SQLite and matches substrings, but measured on the 10k-page
-benchmark bundle it took 1.43 s to fill (unicode61: 0.21 s) and 29 MB on disk
-(10 MB) against a 1.6 s cold link index: it alone would double the cold
-index time, where the budget is +30 %. Word matching is also what the
-mention finder needs (`core.search.mentions`).
+What it holds of a page is `core.search.document`'s row: title, other names,
+headings, summary and body as text, in FTS5 columns weighed apart
+(`core.search.ranking`), with its names (`names` table: "the page called X") and its
+Markdown as written (`docs.body`, for the mention finder, which reads links and code).
+
+Tokenizer: `porter` over `unicode61` with diacritics folded: English words are
+stemmed (`notes` finds `note`, `embedding` finds `embed`), prefix queries are
+stemmed alike (`happy*` finds `happiness`). No prefix indexes: measured on the
+10k-page benchmark bundle they added a third to filling the index, and prefix queries
+stay well within the search latency target without them (docs/performance.md). The
+`trigram` tokenizer matches substrings, but measured on the same bundle it took 1.43 s
+to fill (unicode61: 0.21 s) and 29 MB on disk (10 MB): scripts written without spaces
+are indexed one character a token instead (`core.search.words`). Word matching is
+also what the mention finder needs (`core.search.mentions`).
 
 The file is a private cache like the link index's: mode 0600. A file of
 another version or layout (its tables differ from ours in any way), of another
@@ -29,17 +36,20 @@ stops it between steps of its work (`SearchTimedOut`). One step (one page's
 ranking or snippet) is not interruptible, which is why the query's size is
 capped (`core.search.query`) and so is the snippet's work (below).
 
-Snippets, one line of a page around its hits, with bounded work: every snippet is
-built here. On an ordinary page it is FTS5's own `snippet()` over the whole page; its
-cost grows with the square of the page's hit instances (every instance of every
-phrase scores a window of every other), and a 5 MB page holding a common word 70,000
-times took 30 s a search. So FTS5 sees a whole page only while `phrases × tokens` (an
-upper bound of its instances) is at most `INSTANCE_BUDGET`, about 0.2 s of that work
-at worst; any other page gets a snippet of a window of its body around its first hit
-(`window_snippet`), of at most `2 × INSTANCE_BUDGET / phrases` characters, marked by
-FTS5 in a scratch table of its own. A server's rows (`snippet_around`, for
-`core.search.text_search`) are cut around the first hit the same way. Hits are marked
-between `HIT_OPEN` and `HIT_CLOSE`, never part of indexed text.
+Snippets, one line of a page's text around its hits, with bounded work: every snippet
+is built here, from the body as text (`core.search.plain_text`: links, HTML and
+Markdown syntax gone, so the marks fall on words only), the same for the CLI, JSON,
+the explorer and `serve`. On an ordinary page it is FTS5's own `snippet()` over the
+whole body; its cost grows with the square of the page's hit instances (every
+instance of every phrase scores a window of every other), and a 5 MB page holding a
+common word 70,000 times took 30 s a search. So FTS5 sees a whole page only while
+`phrases × tokens` (an upper bound of its instances) is at most `INSTANCE_BUDGET`,
+about 0.2 s of that work at worst; any other page gets a snippet of a window of its
+body around its first hit (`window_snippet`), of at most `2 × INSTANCE_BUDGET /
+phrases` characters, marked by FTS5 in a scratch table of its own. A server's rows
+(`snippet_around`, for `core.search.text_search`) are read as text and cut around the
+first hit the same way. Hits are marked between `HIT_OPEN` and `HIT_CLOSE`, never
+part of indexed text.
 """
 
 from __future__ import annotations
@@ -58,12 +68,32 @@ from typing import TypeVar
 
 from okf_explorer.core.atomic import atomic_write
 from okf_explorer.core.pages import PageInfo
+from okf_explorer.core.search.document import (
+    BODY_COLUMN,
+    FIELDS,
+    HIT_CLOSE,
+    HIT_OPEN,
+    Document,
+    document,
+)
+from okf_explorer.core.search.find_rank import name_order, normalise
+from okf_explorer.core.search.plain_text import display_text, index_text
 from okf_explorer.core.search.query import (
     SearchQuery,
     SearchSyntaxError,
     SearchTimedOut,
     query_terms,
 )
+from okf_explorer.core.search.ranking import (
+    CANDIDATES,
+    TAG_SEP,
+    Rarity,
+    Row,
+    filters,
+    ranked_sql,
+    rerank,
+)
+from okf_explorer.core.search.words import has_cjk, rough_stem, spaced, unspaced
 
 __all__ = [
     "HIT_CLOSE",
@@ -76,19 +106,19 @@ __all__ = [
     "snippet_around",
 ]
 
-TEXT_INDEX_VERSION = "1"
-"""Bump when the tables below change: an older file is rebuilt."""
-TOKENIZER = "unicode61 remove_diacritics 2"
+TEXT_INDEX_VERSION = "2"
+"""Bump when the tables below, or what a page's row holds, change: an older file is
+rebuilt. 2: fields weighed apart, stemming, pages' names, text without Markdown."""
+TOKENIZER = "porter unicode61 remove_diacritics 2"
 SNIPPET_TOKENS = 16
 """Words in a search snippet (FTS5 caps it at 64)."""
+CJK_TOKENS_A_WORD = 3
+"""Tokens (characters) of Chinese or Japanese text a snippet of a query in those scripts
+gives for each word it would show of English (about a word's worth of meaning)."""
 SEARCH_DEADLINE = 5.0
 """Seconds one search may run before it is stopped (read when a search starts)."""
 _PROGRESS_STEPS = 1000
 """SQLite virtual-machine steps between two looks at the deadline."""
-_TAG_SEP = "\x1f"
-
-HIT_OPEN, HIT_CLOSE = "\x02", "\x03"
-"""What marks a hit inside a snippet (never part of indexed text)."""
 ELLIPSIS = "…"
 INSTANCE_BUDGET = 6000
 """Hit instances FTS5's `snippet()` may see in one page (its work is their square)."""
@@ -105,9 +135,13 @@ _OPERATORS = frozenset({"AND", "OR", "NOT", "NEAR"})
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS docs (id INTEGER PRIMARY KEY, slug TEXT UNIQUE NOT NULL,"
-    " fingerprint TEXT NOT NULL, title TEXT NOT NULL, type TEXT, tags TEXT NOT NULL)",
-    f"CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(title, body, tokenize='{TOKENIZER}',"
-    " prefix='2 3')",
+    " fingerprint TEXT NOT NULL, title TEXT NOT NULL, type TEXT, tags TEXT NOT NULL,"
+    " body TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS names (key TEXT NOT NULL, doc INTEGER NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS names_key ON names (key)",
+    "CREATE INDEX IF NOT EXISTS names_doc ON names (doc)",
+    f"CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5({', '.join(FIELDS)},"
+    f" tokenize='{TOKENIZER}')",
 )
 
 _DAMAGED = frozenset({sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB})
@@ -133,9 +167,10 @@ _T = TypeVar("_T")
 
 @dataclass(frozen=True, slots=True)
 class SearchHit:
-    """One ranked page of a search: `score` higher is better (negated BM25, the
-    title weighing 5 times the body); `snippet` is flattened to one line with each
-    hit between `HIT_OPEN` and `HIT_CLOSE` (see `marked`)."""
+    """One ranked page of a search: `score` higher is better (`core.search.ranking`;
+    a page called by the query scores above the rest); `snippet` is the page's text
+    flattened to one line with each hit between `HIT_OPEN` and `HIT_CLOSE` (see
+    `marked`)."""
 
     slug: str
     title: str
@@ -293,27 +328,32 @@ class TextIndex:
         fresh = [s for s, info in wanted.items() if stored.get(s) != info.fingerprint]
         if not gone and not fresh:
             return 0
+        columns = ", ".join(FIELDS)
+        insert_fts = f"INSERT INTO fts (rowid, {columns}) VALUES (?{', ?' * len(FIELDS)})"
         with db:
             for slug in gone:
                 row = db.execute("SELECT id FROM docs WHERE slug = ?", (slug,)).fetchone()
                 db.execute("DELETE FROM fts WHERE rowid = ?", row)
+                db.execute("DELETE FROM names WHERE doc = ?", row)
                 db.execute("DELETE FROM docs WHERE id = ?", row)
             read = 0
+            names: list[tuple[str, int]] = []  # inserted at once: one statement, not one a page
             for slug, body in read_bodies(fresh):
                 info = wanted.get(slug)
                 if info is None:
                     continue
-                tags = _TAG_SEP + _TAG_SEP.join(t.lower() for t in info.tags) + _TAG_SEP
+                row: Document = document(info, body)
+                tags = TAG_SEP + TAG_SEP.join(t.lower() for t in info.tags) + TAG_SEP
                 cursor = db.execute(
-                    "INSERT OR REPLACE INTO docs (slug, fingerprint, title, type, tags)"
-                    " VALUES (?, ?, ?, ?, ?)",
-                    (slug, info.fingerprint, info.title, info.type, tags),
+                    "INSERT OR REPLACE INTO docs (slug, fingerprint, title, type, tags, body)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    (slug, info.fingerprint, info.title, info.type, tags, row.markdown),
                 )
-                db.execute(
-                    "INSERT INTO fts (rowid, title, body) VALUES (?, ?, ?)",
-                    (cursor.lastrowid, _clean(info.title), _clean(body)),
-                )
+                doc = cursor.lastrowid
+                db.execute(insert_fts, (doc, *row.columns))
+                names.extend((key, doc) for key in row.keys)
                 read += 1
+            db.executemany("INSERT INTO names VALUES (?, ?)", names)
         return read
 
     # -- searching -------------------------------------------------------------------
@@ -326,14 +366,20 @@ class TextIndex:
         tokens: int = SNIPPET_TOKENS,
         *,
         deadline: float | None = None,
+        backlinks: Callable[[str], int] | None = None,
     ) -> list[SearchHit]:
         """Ranked hits of `query`, snippets of about `tokens` words (at most 64).
 
-        Raises `SearchSyntaxError` for bad FTS5 syntax, `SearchTimedOut` past
-        `deadline` seconds (default `SEARCH_DEADLINE`, read now).
+        The pages called by the query (`SearchQuery.name`) come first, in the finder's
+        order, then the others by `core.search.ranking`; `backlinks(slug)` is how many
+        pages link to a page (both orders use it; None: none known). Raises
+        `SearchSyntaxError` for bad FTS5 syntax, `SearchTimedOut` past `deadline`
+        seconds (default `SEARCH_DEADLINE`, read now).
         """
         seconds = SEARCH_DEADLINE if deadline is None else deadline
         stop_at = time.monotonic() + seconds
+        if has_cjk(query.text):  # a token of such text is one character, not a word
+            tokens *= CJK_TOKENS_A_WORD
         tokens = max(1, min(int(tokens), 64))
         phrases = query_terms(query.text)
         with self._lock:
@@ -341,7 +387,8 @@ class TextIndex:
             def work() -> list[SearchHit]:
                 hits = []
                 with self._deadline(stop_at):
-                    for rowid, slug, title, kind, score in self._ranked(query, limit, offset):
+                    rows = self._ranked(query, limit, offset, backlinks or _no_links)
+                    for rowid, slug, title, kind, score in rows:
                         if time.monotonic() > stop_at:
                             raise SearchTimedOut(seconds)
                         snippet = self._snippet(rowid, title, query, phrases, tokens, stop_at)
@@ -364,58 +411,77 @@ class TextIndex:
             self._db.set_progress_handler(None, 0)
 
     def _ranked(
-        self, query: SearchQuery, limit: int, offset: int
-    ) -> list[tuple[int, str, str, str | None, float]]:
+        self,
+        query: SearchQuery,
+        limit: int,
+        offset: int,
+        backlinks: Callable[[str], int],
+    ) -> list[Row]:
         """`(rowid, slug, title, type, score)` of the hits, best first (no snippets: those
-        are made for the rows returned only)."""
-        sql = [
-            "SELECT d.id, d.slug, d.title, d.type, -bm25(fts, 5.0, 1.0) AS score",
-            " FROM fts JOIN docs d ON d.id = fts.rowid WHERE fts MATCH ?",
-        ]
-        params: list[object] = [query.text]
-        if query.type:
-            sql.append(" AND d.type = ? COLLATE NOCASE")
-            params.append(query.type)
-        if query.types:
-            sql.append(" AND d.type IN (" + ", ".join("?" * len(query.types)) + ")")
-            params.extend(query.types)
-        if query.tag:
-            sql.append(" AND instr(d.tags, ?) > 0")
-            params.append(_TAG_SEP + query.tag.lower() + _TAG_SEP)
-        if query.path:
-            sql.append(" AND substr(d.slug, 1, ?) = ?")
-            params += [len(query.path), query.path]
-        sql.append(" ORDER BY score DESC, d.slug LIMIT ? OFFSET ?")
-        params += [max(0, limit), max(0, offset)]
-        return self._db.execute("".join(sql), params).fetchall()
+        are made for the rows returned only): the pages called by the query, then the
+        others (`core.search.ranking`)."""
+        named = self._named(query, backlinks)
+        wanted = max(0, limit) + max(0, offset)
+        rarities = [self._rarity(term) for term in query.terms]
+        count = wanted + len(named)
+        sql, params = ranked_sql(query, rarities, max(count, CANDIDATES) if query.plain else count)
+        rows = self._db.execute(sql, params).fetchall()
+        ranked = rerank(query, rows, backlinks) if query.plain else [row[:5] for row in rows]
+        if named:
+            top = max((row[4] for row in ranked), default=0.0)
+            ids = {row[0] for row in named}
+            first = [(*row, top + len(named) - i) for i, row in enumerate(named)]
+            ranked = first + [row for row in ranked if row[0] not in ids]
+        return ranked[max(0, offset) : wanted]
+
+    def _named(
+        self, query: SearchQuery, backlinks: Callable[[str], int]
+    ) -> list[tuple[int, str, str, str | None]]:
+        """`(rowid, slug, title, type)` of the pages passing the filters whose name is the
+        query (`find_rank.normalise`), in the finder's order (`find_rank.name_order`)."""
+        key = normalise(query.name)
+        if not key:
+            return []
+        where, params = filters(query)
+        rows = self._db.execute(
+            "SELECT DISTINCT d.id, d.slug, d.title, d.type FROM names n"
+            f" JOIN docs d ON d.id = n.doc WHERE n.key = ?{where}",
+            [key, *params],
+        ).fetchall()
+        return sorted(rows, key=lambda row: name_order(row[1], backlinks(row[1])))
+
+    def _rarity(self, term: str) -> Rarity:
+        """How rare a plain-word term is among the pages."""
+        (pages,) = self._db.execute("SELECT count(*) FROM docs").fetchone()
+        (holding,) = self._db.execute(
+            "SELECT count(*) FROM fts WHERE fts MATCH ?", (term,)
+        ).fetchone()
+        return Rarity(pages, holding)
 
     def _snippet(
         self, rowid: int, title: str, query: SearchQuery, phrases: int, tokens: int, stop_at: float
     ) -> str:
-        """The one-line snippet of hit `rowid`: FTS5's over the whole page when its work is
-        bounded (`fts5_may_read_whole`), else of a window of the page."""
+        """The one-line snippet of hit `rowid`, from its body as text: FTS5's over the whole
+        body when its work is bounded (`fts5_may_read_whole`), else of a window of it."""
         db = self._db
         if fts5_may_read_whole(phrases, self._tokens(rowid)):
             row = db.execute(
-                f"SELECT snippet(fts, -1, '{HIT_OPEN}', '{HIT_CLOSE}', '{ELLIPSIS}', {tokens})"
-                " FROM fts WHERE fts MATCH ? AND rowid = ?",
+                f"SELECT snippet(fts, {BODY_COLUMN}, '{HIT_OPEN}', '{HIT_CLOSE}', '{ELLIPSIS}',"
+                f" {tokens}) FROM fts WHERE fts MATCH ? AND rowid = ?",
                 (query.text, rowid),
             ).fetchone()
-            return " ".join((row[0] if row else "").split())
+            return shown(row[0] if row else "")
         (head,) = db.execute(
             "SELECT substr(body, 1, ?) FROM fts WHERE rowid = ?", (HEAD_CHARS, rowid)
         ).fetchone()
-        snippet = window_snippet(
-            title,
+        return window_snippet(
             head or "",
             lambda: db.execute("SELECT body FROM fts WHERE rowid = ?", (rowid,)).fetchone()[0],
             query.text,
             phrases=phrases,
             tokens=tokens,
-            tokenizer=TOKENIZER,
             stop_at=stop_at,
         )
-        return " ".join(snippet.split())
 
     def _tokens(self, rowid: int) -> int:
         """The tokens of page `rowid` (title and body), from FTS5's own count."""
@@ -423,8 +489,9 @@ class TextIndex:
         return sum(_varints(row[0])) if row and isinstance(row[0], bytes) else 1 << 30
 
     def pages_with_phrase(self, phrase: str) -> list[str]:
-        """Slugs of the pages whose body holds `phrase` as whole words (any case)."""
-        words = phrase.replace('"', " ").split()
+        """Slugs of the pages whose body holds `phrase` as whole words (any case; the
+        tokenizer's stems: the caller checks each body)."""
+        words = spaced(phrase.replace('"', " ")).replace("\u200b", " ").split()
         if not words:
             return []
         match = '{body}: "' + " ".join(words) + '"'
@@ -441,13 +508,10 @@ class TextIndex:
         return [slug for (slug,) in rows]
 
     def body(self, slug: str) -> str | None:
-        """The indexed body of `slug` (as read at the last sync), or None."""
+        """The Markdown body of `slug` as read at the last sync, or None."""
         with self._lock:
             row = self._with_recovery(
-                lambda: self._db.execute(
-                    "SELECT f.body FROM docs d JOIN fts f ON f.rowid = d.id WHERE d.slug = ?",
-                    (slug,),
-                ).fetchone()
+                lambda: self._db.execute("SELECT body FROM docs WHERE slug = ?", (slug,)).fetchone()
             )
         return row[0] if row else None
 
@@ -460,6 +524,10 @@ class TextIndex:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+
+def _no_links(slug: str) -> int:
+    return 0
 
 
 def _create(db: sqlite3.Connection, source_key: str) -> None:
@@ -518,13 +586,6 @@ def _varints(blob: bytes) -> list[int]:
     return values
 
 
-def _clean(text: str) -> str:
-    """Text without the snippet's hit markers (and NULs, which SQLite text may not hold)."""
-    if HIT_OPEN in text or HIT_CLOSE in text or "\x00" in text:
-        return text.replace(HIT_OPEN, " ").replace(HIT_CLOSE, " ").replace("\x00", " ")
-    return text
-
-
 def _fts_message(error: sqlite3.OperationalError) -> str:
     message = " ".join(str(error).split())
     return message.removeprefix("fts5: ")
@@ -551,28 +612,32 @@ def query_words(fts_query: str) -> list[tuple[str, bool]]:
     return [(w, bool(star)) for w, star in _WORD.findall(fts_query) if w not in _OPERATORS]
 
 
+def shown(snippet: str) -> str:
+    """A snippet of the index's text as it is shown: without Markdown's marks
+    (`plain_text.display_text`), the zero-width spaces of CJK text and line breaks."""
+    return " ".join(unspaced(display_text(snippet)).split())
+
+
 def window_snippet(
-    title: str,
     head: str,
     whole: Callable[[], str],
     fts_query: str,
     *,
     phrases: int,
     tokens: int,
-    tokenizer: str,
     stop_at: float,
 ) -> str:
-    """The snippet of a page too big for FTS5 to read whole (`fts5_may_read_whole`).
+    """The snippet of a body too big for FTS5 to read whole (`fts5_may_read_whole`).
 
-    `head` is the start of the body (`HEAD_CHARS` at most), `whole()` reads the whole
-    body when the first hit is not in it. The window around the first hit (the words
-    of the query, any case, a prefix of a word) is marked by FTS5 as the whole page
-    would be: the query itself when the window holds a match of it, else any of its
-    words; a window with none gives its start, unmarked. `stop_at` (`time.monotonic`)
-    stops FTS5's work with `sqlite3.OperationalError` (interrupted).
+    `head` is the start of the body as text (`HEAD_CHARS` at most), `whole()` reads the
+    whole body when the first hit is not in it. The window around the first hit (a
+    word of the query, any case, a prefix of a word, or its stem) is marked by FTS5 as
+    the whole body would be: the query itself when the window holds a match of it,
+    else any of its words; a window with none gives its start, unmarked. `stop_at`
+    (`time.monotonic`) stops FTS5's work with `sqlite3.OperationalError` (interrupted).
     """
     words = query_words(fts_query)
-    pattern = _words_pattern([w for w, _ in words])
+    pattern = _words_pattern([rough_stem(w) for w, _ in words])
     cut_head = len(head) >= HEAD_CHARS  # the body goes on past `head`
     text, found = head, pattern.search(head) if pattern else None
     if found is None and pattern is not None and cut_head:
@@ -582,24 +647,22 @@ def window_snippet(
     window = text[start:end]
     more_after = end < len(text) or cut_head
     alternatives = [fts_query, " OR ".join(f'"{w}"' + ("*" if star else "") for w, star in words)]
-    with _scratch(tokenizer, title, window, stop_at) as scratch:
+    with _scratch(window, stop_at) as scratch:
         for query in alternatives:
             marked = _fts5_window_snippet(scratch, query, tokens)
-            if marked is None:
-                continue
-            from_body, snippet = marked
-            if not from_body:
-                return snippet
-            return _with_ellipses(snippet, start > 0, more_after)
-    plain = window.split()
+            if marked is not None:
+                return _with_ellipses(shown(marked), start > 0, more_after)
+    plain = shown(window).split()
     cut = len(plain) > tokens
     return _with_ellipses(" ".join(plain[:tokens]), start > 0, more_after or cut)
 
 
 def snippet_around(text: str, words: Sequence[str], width: int = SERVER_SNIPPET_CHARS) -> str:
-    """One line of `text` around the first of `words` (whole words, any case), each
-    occurrence between `HIT_OPEN` and `HIT_CLOSE`; the start of the text when none is found."""
-    flat = " ".join(text.replace(HIT_OPEN, " ").replace(HIT_CLOSE, " ").split())
+    """One line of `text` (Markdown, read as text: `plain_text`) around the first of
+    `words` (whole words, any case), each occurrence between `HIT_OPEN` and
+    `HIT_CLOSE`; the start of the text when none is found."""
+    plain = display_text(index_text(text.replace(HIT_OPEN, " ").replace(HIT_CLOSE, " ")))
+    flat = " ".join(plain.split())
     pattern = _words_pattern(words)
     found = pattern.search(flat) if pattern else None
     start = max(0, found.start() - width // 3) if found else 0
@@ -639,40 +702,31 @@ def _window(text: str, at: int, size: int) -> tuple[int, int]:
 
 
 @contextlib.contextmanager
-def _scratch(
-    tokenizer: str, title: str, window: str, stop_at: float
-) -> Iterator[sqlite3.Connection]:
-    """A throwaway FTS5 table (same tokenizer as the index) holding one page: `title`
-    and the `window` of its body."""
+def _scratch(window: str, stop_at: float) -> Iterator[sqlite3.Connection]:
+    """A throwaway FTS5 table (the index's tokenizer) holding a `window` of a body."""
     db = sqlite3.connect(":memory:")
     try:
         db.set_progress_handler(lambda: time.monotonic() > stop_at, 1000)
-        db.execute(f"CREATE VIRTUAL TABLE w USING fts5(title, body, tokenize='{tokenizer}')")
-        db.execute("INSERT INTO w (title, body) VALUES (?, ?)", (title, window))
+        db.execute(f"CREATE VIRTUAL TABLE w USING fts5(body, tokenize='{TOKENIZER}')")
+        db.execute("INSERT INTO w (body) VALUES (?)", (window,))
         yield db
     finally:
         db.close()
 
 
-def _fts5_window_snippet(
-    db: sqlite3.Connection, query: str, tokens: int
-) -> tuple[bool, str] | None:
-    """(whether the snippet is of the body, FTS5's snippet) of the scratch page for
-    `query`, or None when the page does not match it (or it is not valid syntax)."""
+def _fts5_window_snippet(db: sqlite3.Connection, query: str, tokens: int) -> str | None:
+    """FTS5's snippet of the scratch window for `query`, or None when the window does
+    not match it (or it is not valid syntax)."""
     marks = f"'{HIT_OPEN}', '{HIT_CLOSE}', '{ELLIPSIS}', {int(tokens)}"
     try:
         row = db.execute(
-            f"SELECT snippet(w, -1, {marks}), snippet(w, 1, {marks}) FROM w WHERE w MATCH ?",
-            (query,),
+            f"SELECT snippet(w, 0, {marks}) FROM w WHERE w MATCH ?", (query,)
         ).fetchone()
     except sqlite3.OperationalError as error:
         if getattr(error, "sqlite_errorcode", None) == sqlite3.SQLITE_INTERRUPT:
             raise
         return None
-    if row is None:
-        return None
-    best, of_body = row
-    return best == of_body, best
+    return None if row is None else row[0]
 
 
 def _with_ellipses(snippet: str, before: bool, after: bool) -> str:

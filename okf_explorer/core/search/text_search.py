@@ -15,7 +15,6 @@ pages whose `updated_at` moved.
 from __future__ import annotations
 
 import logging
-import re
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
@@ -37,8 +36,6 @@ log = logging.getLogger(__name__)
 DEFAULT_LIMIT = 20
 MAX_LIMIT = 1000
 """The most hits one search returns."""
-_WORD = re.compile(r"[\w\u0080-\U0010ffff]+")
-_OPERATORS = frozenset({"AND", "OR", "NOT", "NEAR"})
 
 
 class TextSearch:
@@ -91,10 +88,16 @@ class TextSearch:
                 return hits[max(0, offset) :]
         index = self.text_index()
         try:
-            return index.search(parsed, limit, offset, tokens)
+            return index.search(parsed, limit, offset, tokens, backlinks=self._backlinks())
         finally:  # a file that failed during the search leaves the index in memory
             with self._lock:
                 self._say_fallback(index)
+
+    def _backlinks(self) -> Callable[[str], int]:
+        """How many pages link to a page, by the brain's link index (what the finder
+        counts too)."""
+        reverse = self._link_index().reverse
+        return lambda slug: len(set(reverse.get(slug, ())))
 
     def text_index(self) -> TextIndex:
         """The local text index, synced with the brain's current link index."""
@@ -140,13 +143,13 @@ class TextSearch:
         """The server's answer in our shape; filters it cannot apply are applied here."""
         types = [query.type] if query.type else (list(query.types) or None)
         asked = limit if not (query.tag or query.path) else min(MAX_LIMIT, limit * 5)
-        rows = server.search_pages(_plain_words(query.text), asked, types)
+        rows = server.search_pages(" ".join(query.words), asked, types)
         if rows is None:
             return None
         tagged = None
         if query.tag:
             tagged = {info.slug for info in self._tagged(query.tag)}
-        words = _query_words(query.text)
+        words = list(query.words)
         hits: list[SearchHit] = []
         seen: set[str] = set()
         for row in rows:
@@ -170,15 +173,6 @@ def _bodies_one_by_one(source: PageSource, slugs: Iterable[str]) -> Iterator[tup
             continue
         if page.readable:
             yield slug, page.content
-
-
-def _query_words(text: str) -> list[str]:
-    return [w for w in _WORD.findall(text) if w not in _OPERATORS]
-
-
-def _plain_words(text: str) -> str:
-    """The query as words a server's search takes (no FTS5 operators or quotes)."""
-    return " ".join(_query_words(text))
 
 
 def _server_hit(row: dict[str, Any], words: Sequence[str]) -> SearchHit:

@@ -1,0 +1,66 @@
+"""A page as the text index stores it: its fields, weighed apart, and its names.
+
+A search ranks a word in a page's title above the same word in its body, so the
+index keeps a page's text in fields (`FIELDS`, the columns of the FTS5 table, which
+`core.search.ranking` weighs): its **title**; its other **names** (frontmatter
+aliases, and the file name with `-` and `_` read as spaces); its **headings**; its
+**summary** (the frontmatter `description`); its **body** as text
+(`core.search.plain_text.index_text`: links as their text, no URLs, comments or
+tags). Every field is `spaced` for scripts written without spaces
+(`core.search.words`). `keys` are the page's names as "the page called X" compares
+them (`core.search.find_rank.page_names`).
+
+Pure and picklable (a worker process may build documents for the index).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from okf_explorer.core.pages import PageInfo
+from okf_explorer.core.search.find_rank import page_names
+from okf_explorer.core.search.plain_text import heading_text, index_text
+from okf_explorer.core.search.words import spaced
+
+FIELDS = ("title", "names", "headings", "summary", "body")
+"""The columns of the text index, in order (`core.search.ranking` weighs them)."""
+BODY_COLUMN = FIELDS.index("body")
+
+HIT_OPEN, HIT_CLOSE = "\x02", "\x03"
+"""What marks a hit inside a snippet: never part of indexed text."""
+_MARKERS = str.maketrans({HIT_OPEN: " ", HIT_CLOSE: " ", "\x00": " "})
+"""The hit marks and NULs (SQLite text may not hold them)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """One page's row of the text index: `columns` in `FIELDS` order, `keys` its
+    normalised names (distinct), `markdown` its body as written (hit marks and NULs
+    taken out)."""
+
+    columns: tuple[str, str, str, str, str]
+    keys: tuple[str, ...]
+    markdown: str
+
+
+def document(info: PageInfo, body: str) -> Document:
+    """The text index's row of page `info` whose body (frontmatter cut off) is `body`."""
+    body = _clean(body)
+    file_name = info.slug.rsplit("/", 1)[-1]
+    names = "\n".join([*info.aliases, file_name.replace("-", " ").replace("_", " ")])
+    columns = (
+        spaced(_clean(info.title)),
+        spaced(_clean(names)),
+        spaced(heading_text(body)),
+        spaced(_clean(info.description or "")),
+        spaced(index_text(body)),
+    )
+    keys = tuple(dict.fromkeys(key for _, key in page_names(info.slug, info.title, info.aliases)))
+    return Document(columns, keys, body)
+
+
+def _clean(text: str) -> str:
+    """`text` without the snippet's hit marks and NULs."""
+    if HIT_OPEN in text or HIT_CLOSE in text or "\x00" in text:
+        return text.translate(_MARKERS)
+    return text

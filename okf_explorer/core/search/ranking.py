@@ -1,0 +1,227 @@
+"""How the text index ranks the pages a query matches.
+
+**By field.** FTS5's `bm25()` weighs each column of the index (`WEIGHTS`, in
+`core.search.document.FIELDS` order): a word in the title or another name counts
+most, then in a heading or the summary, then in the body. `bm25()` adds the weighted
+counts of a word over the columns before its saturation (BM25F), so a word the body
+already holds often gains little from the title: the title's own weight comes from
+`TITLE_COVER` below. Filters (`type:`, `tag:`, `path:`) only keep or drop pages.
+
+**FTS5 syntax** (`SearchQuery.plain` false): the pages matching the expression, by
+weighted BM25 (`ranked_sql`).
+
+**Plain words**: a page matches when it holds any of the query's terms. The SQL
+(`ranked_sql`) scores each term on its own and adds the scores up, so a page holding
+more of the words scores more: BM25 counts each term by its rarity (`Rarity`), which
+FTS5 floors to nothing for a word more than half the pages hold; its score is scaled
+to an inverse document frequency that stays positive; a term more than `COMMON_SHARE`
+of the pages hold (its weight next to nothing) only counts as present, sparing
+`bm25()`'s work on nearly every page, unless it is the query's rarest. Filters apply in
+each term's query, so `bm25()` runs on the pages kept only. Each pair of neighbouring
+terms standing within `NEAR_TOKENS` tokens of each other adds `NEAR_BONUS`. The best
+`CANDIDATES` pages are then ranked again (`rerank`), adding
+
+- `TITLE_COVER` times the share of the title's words the query holds (a question
+  naming the page: `install community plugins` → *Community plugins*);
+- `HEADING_COVER` times the same share for the best heading (`embed a pdf in a
+  note` → the section *Embed a PDF in a note*);
+- `LINK_PRIOR` times `log(1 + backlinks)`: of two pages that match alike, the one
+  more pages link to is the one a person means (as the finder orders a tier).
+
+Words are compared there as `units`: lower case, stop words out, a plain English
+suffix cut (`_stem`), CJK runs as pairs of characters.
+
+The constants were tuned on the tuning half of our labelled questions
+(`tests/search_sets`, `tests/bench/bench_search_quality.py`) and judged on the
+held-out half. Tried on the tuning half and left out: a bonus for the share of the
+query's words a page holds (it favoured long pages holding every common word of a
+question), a length penalty, BM25 per field (each column saturating on its own),
+proximity of all the words at once; other field weights, proximity windows, candidate
+counts, a title cover counting the query's share too, aliases counted as headings
+(figures in docs/performance.md).
+
+Pages called by the query come before all of these (`core.search.text_index`).
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from okf_explorer.core.search.query import SearchQuery
+from okf_explorer.core.search.words import STOP_WORDS, has_cjk, rough_stem, split_cjk, unspaced
+
+WEIGHTS = (10.0, 8.0, 3.0, 3.0, 1.0)
+"""`bm25()` weights of title, names, headings, summary, body."""
+NEAR_BONUS = 1.0
+"""What a pair of neighbouring terms of a plain-word query standing close is worth."""
+NEAR_TOKENS = 3
+"""How close (tokens between them) a pair of terms stands for `NEAR_BONUS`."""
+COMMON_SHARE = 0.8
+"""A plain-word term more than this share of the pages hold counts as present or not
+(its `idf`, at most 0.22), not by `bm25()`, unless it is the query's rarest term."""
+COMMON_SCALE = 3.0
+"""What present means for such a term: `idf` times this (tuned: about a body hit's
+`bm25()` per unit of `idf`)."""
+CANDIDATES = 100
+"""Pages the SQL hands to `rerank` at least."""
+TITLE_COVER = 3.0
+HEADING_COVER = 1.0
+LINK_PRIOR = 0.5
+TAG_SEP = "\x1f"
+"""Separates a page's tags in the `docs.tags` column (it starts and ends with one)."""
+
+_BM25 = "bm25(fts, " + ", ".join(f"{w:g}" for w in WEIGHTS) + ")"
+_WORD = re.compile(r"[\w\u0080-\U0010ffff]+")
+
+Row = tuple[int, str, str, "str | None", float]
+"""`(rowid, slug, title, type, score)` of a ranked page."""
+
+
+def filters(query: SearchQuery) -> tuple[str, list[object]]:
+    """The SQL conditions on `docs d` of the query's filters (each starting ` AND`)."""
+    sql: list[str] = []
+    params: list[object] = []
+    if query.type:
+        sql.append(" AND d.type = ? COLLATE NOCASE")
+        params.append(query.type)
+    if query.types:
+        sql.append(" AND d.type IN (" + ", ".join("?" * len(query.types)) + ")")
+        params.extend(query.types)
+    if query.tag:
+        sql.append(" AND instr(d.tags, ?) > 0")
+        params.append(TAG_SEP + query.tag.lower() + TAG_SEP)
+    if query.path:
+        sql.append(" AND substr(d.slug, 1, ?) = ?")
+        params += [len(query.path), query.path]
+    return "".join(sql), params
+
+
+@dataclass(frozen=True, slots=True)
+class Rarity:
+    """How rare a term is among `pages` pages when `holding` of them hold it."""
+
+    pages: int
+    holding: int
+
+    @property
+    def idf(self) -> float:
+        """The term's weight: its inverse document frequency, always above 0 (the
+        `log(1 + …)` form: a word most pages hold still counts a little)."""
+        return math.log(1 + (self.pages - self.holding + 0.5) / (self.holding + 0.5))
+
+    @property
+    def common(self) -> bool:
+        """Whether so many pages hold the term that its weight is next to nothing
+        (`COMMON_SHARE`): where it stands in a page is then not worth `bm25()`'s work."""
+        return self.holding > COMMON_SHARE * self.pages
+
+    @property
+    def fts5_idf(self) -> float:
+        """The inverse document frequency FTS5's `bm25()` uses: 1e-6 for a term more
+        than half the pages hold, which would make its title hits worth nothing in a
+        small vault (`plugins` among Obsidian's help pages)."""
+        return max(1e-6, math.log((self.pages - self.holding + 0.5) / (self.holding + 0.5)))
+
+
+def ranked_sql(
+    query: SearchQuery, rarities: Sequence[Rarity], limit: int
+) -> tuple[str, list[object]]:
+    """The SQL (and its parameters) giving `(id, slug, title, type, score, headings)`
+    of the `limit` best pages, best first. `rarities` are the plain-word terms', in
+    `query.terms` order."""
+    where, params = filters(query)
+    if not query.plain:
+        sql = (
+            f"SELECT d.id, d.slug, d.title, d.type, -{_BM25} AS score, ''"
+            " FROM fts JOIN docs d ON d.id = fts.rowid WHERE fts MATCH ?"
+            f"{where} ORDER BY score DESC, d.slug LIMIT ?"
+        )
+        return sql, [query.text, *params, limit]
+    rarest = min(rarities, key=lambda r: r.holding, default=None)
+    # filters inside each part: `bm25()` is then worked out for the pages kept only
+    source = " FROM fts JOIN docs d ON d.id = fts.rowid" if where else " FROM fts"
+    match = f" WHERE fts MATCH ?{where}"
+    parts = [
+        f"SELECT fts.rowid, {r.idf * COMMON_SCALE!r}{source}{match}"
+        if r.common and r is not rarest
+        else f"SELECT fts.rowid, -{_BM25} * {r.idf / r.fts5_idf!r}{source}{match}"
+        for r in rarities
+    ]
+    pairs = [f"NEAR({a} {b}, {NEAR_TOKENS})" for a, b in itertools.pairwise(query.terms)]
+    parts += [f"SELECT fts.rowid, {NEAR_BONUS!r}{source}{match}"] * len(pairs)
+    sql = (
+        "WITH hits(id, score) AS MATERIALIZED (" + " UNION ALL ".join(parts) + "),"
+        " pages(id, score) AS (SELECT id, sum(score) FROM hits GROUP BY id),"
+        " best(id, slug, title, type, score) AS MATERIALIZED"
+        " (SELECT d.id, d.slug, d.title, d.type, p.score FROM pages p JOIN docs d ON d.id = p.id"
+        " ORDER BY p.score DESC, d.slug LIMIT ?)"
+        # the headings (a column of the FTS5 table) read for the best pages only
+        " SELECT b.*, f.headings FROM best b JOIN fts f ON f.rowid = b.id"
+        " ORDER BY b.score DESC, b.slug"
+    )
+    matched = [value for term in (*query.terms, *pairs) for value in (term, *params)]
+    return sql, [*matched, limit]
+
+
+def rerank(
+    query: SearchQuery,
+    rows: Sequence[tuple[int, str, str, str | None, float, str]],
+    backlinks: Callable[[str], int],
+) -> list[Row]:
+    """`ranked_sql`'s rows of a plain-word query ranked again (see the module doc),
+    best first, ties in slug order."""
+    wanted = units(" ".join(query.words))
+    scored: list[Row] = []
+    for rowid, slug, title, kind, score, headings in rows:
+        # a heading holding none of the wanted units as a substring covers nothing (a
+        # unit is a prefix of a word, in lower case): most of a long page's headings
+        text = unspaced(headings)
+        parts = text.split("\n") if _may_cover(text, wanted) else []
+        best_heading = max((cover(h, wanted) for h in parts if _may_cover(h, wanted)), default=0.0)
+        score += (
+            TITLE_COVER * cover(title, wanted)
+            + HEADING_COVER * best_heading
+            + LINK_PRIOR * math.log1p(backlinks(slug))
+        )
+        scored.append((rowid, slug, title, kind, score))
+    scored.sort(key=lambda row: (-row[4], row[1]))
+    return scored
+
+
+def _may_cover(text: str, wanted: set[str]) -> bool:
+    """Whether `text` may hold one of the `wanted` units (a quick look before `cover`)."""
+    lower = text.casefold()
+    return any(unit in lower for unit in wanted)
+
+
+def units(text: str) -> set[str]:
+    """The words of `text` as `rerank` compares them: lower case, stop words out, a
+    plain English suffix cut; a CJK run as its pairs of characters."""
+    if not has_cjk(text):  # the common case, one pass
+        return {_stem(w) for w in _WORD.findall(text.casefold()) if w not in STOP_WORDS}
+    found: set[str] = set()
+    for word in _WORD.findall(text):
+        for part, cjk in split_cjk(word):
+            if cjk:
+                found.update(part[i : i + 2] for i in range(max(1, len(part) - 1)))
+            elif (lower := part.casefold()) not in STOP_WORDS:
+                found.add(rough_stem(lower))
+    return found
+
+
+@functools.lru_cache(maxsize=65536)
+def _stem(word: str) -> str:
+    """`rough_stem` of a lower-case word, remembered: the same words come back in every
+    page's headings and titles."""
+    return rough_stem(word)
+
+
+def cover(text: str, wanted: set[str]) -> float:
+    """The share of the `units` of `text` that are among `wanted` (0 for no units)."""
+    have = units(text)
+    return len(have & wanted) / len(have) if have else 0.0

@@ -1,0 +1,130 @@
+"""Words as the text index sees them: scripts written without spaces, and stop words.
+
+The index's tokenizer (FTS5 `porter` over `unicode61`) splits text at spaces and
+punctuation and stems English words. Chinese and Japanese are written without spaces
+(Korean often glues particles to words), so `unicode61` would make a whole run of
+such characters one token and a search for a word inside it would find nothing.
+Those runs are indexed one character a token instead (`spaced`: a zero-width space
+between two characters, which the tokenizer takes as a separator and `unspaced`
+takes out again for display); a query's run is searched as the phrase of its
+characters (`cjk_phrase`), or as the overlapping pairs of them for plain words
+(`cjk_pairs`: the usual way to search such text without a dictionary). A trigram
+tokenizer would match the same substrings, but measured on the 10k-page benchmark
+bundle it doubled the index's build time (docs/performance.md).
+
+Stop words (`STOP_WORDS`) are the English words that say how a question is asked
+rather than what it is about (`how`, `do`, `I`, `a`, `in`, `my`): a plain-word
+query leaves them out, unless it holds nothing else.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = [
+    "STOP_WORDS",
+    "ZERO_WIDTH_SPACE",
+    "cjk_pairs",
+    "cjk_phrase",
+    "has_cjk",
+    "rough_stem",
+    "spaced",
+    "split_cjk",
+    "unspaced",
+]
+
+ZERO_WIDTH_SPACE = "\u200b"
+_CJK_CHARS = (
+    "\u3040-\u30ff"  # Hiragana, Katakana
+    "\u31f0-\u31ff"  # Katakana phonetic extensions
+    "\u3400-\u4dbf"  # CJK extension A
+    "\u4e00-\u9fff"  # CJK unified ideographs
+    "\uac00-\ud7af"  # Hangul syllables
+    "\uf900-\ufaff"  # CJK compatibility ideographs
+    "\uff66-\uff9f"  # half-width Katakana
+    "\U00020000-\U0003134f"  # CJK extensions B-H
+)
+_CJK = re.compile(f"[{_CJK_CHARS}]")
+_CJK_RUN = re.compile(f"[{_CJK_CHARS}]+")
+
+_STOP = """
+    a about above after again against all am an and any are aren't as at be because been
+    before being below between both but by can can't cannot could couldn't did didn't do
+    does doesn't doing don't down during each few for from further get gets got had hadn't
+    has hasn't have haven't having he her here hers herself him himself his how i i'd i'll
+    i'm i've if in into is isn't it it's its itself let's me more most mustn't my myself no
+    nor not of off on once only or other ought our ours ourselves out over own same shan't
+    she should shouldn't so some such than that that's the their theirs them themselves then
+    there these they this those through to too under until up very was wasn't we were
+    weren't what when where which while who whom why will with won't would wouldn't you
+    your yours yourself yourselves want wants way ways
+    s t d ll re ve m
+"""
+STOP_WORDS = frozenset(_STOP.split())
+"""English words a plain-word query leaves out (compared in lower case); the last line
+is what is left of contractions once the apostrophe splits them (`can't` → `can`, `t`)."""
+
+
+def has_cjk(text: str) -> bool:
+    """Whether `text` holds a character of a script written without spaces."""
+    return not text.isascii() and _CJK.search(text) is not None  # isascii: one fast pass
+
+
+def spaced(text: str) -> str:
+    """`text` with a zero-width space on each side of every CJK character: one token
+    each for the index's tokenizer, even glued to a Latin word (`Pythonの`)."""
+    if not has_cjk(text):
+        return text
+    return _CJK_RUN.sub(_spaced_run, text)
+
+
+def _spaced_run(run: re.Match[str]) -> str:
+    return ZERO_WIDTH_SPACE + ZERO_WIDTH_SPACE.join(run.group()) + ZERO_WIDTH_SPACE
+
+
+def unspaced(text: str) -> str:
+    """`text` without the zero-width spaces `spaced` put in (for display)."""
+    return text.replace(ZERO_WIDTH_SPACE, "") if ZERO_WIDTH_SPACE in text else text
+
+
+def split_cjk(word: str) -> list[tuple[str, bool]]:
+    """`word` cut into its runs of CJK characters and the rest, in order, each with
+    whether it is CJK (`Python入門` → `[("Python", False), ("入門", True)]`)."""
+    parts: list[tuple[str, bool]] = []
+    at = 0
+    for run in _CJK_RUN.finditer(word):
+        if run.start() > at:
+            parts.append((word[at : run.start()], False))
+        parts.append((run.group(), True))
+        at = run.end()
+    if at < len(word):
+        parts.append((word[at:], False))
+    return parts
+
+
+def cjk_phrase(run: str) -> str:
+    """A CJK run as an FTS5 phrase of its characters (`東京` → `"東 京"`)."""
+    return '"' + " ".join(run) + '"'
+
+
+def cjk_pairs(run: str) -> list[str]:
+    """A CJK run as FTS5 phrases of its overlapping pairs of characters (`東京都` →
+    `"東 京"`, `"京 都"`); a run of one character is that character."""
+    if len(run) < 2:
+        return [cjk_phrase(run)]
+    return [cjk_phrase(run[i : i + 2]) for i in range(len(run) - 1)]
+
+
+_SUFFIXES = ("ings", "ing", "ies", "ied", "es", "ed", "ly", "s")
+
+
+def rough_stem(word: str) -> str:
+    """`word` without a plain English suffix (`notes` → `note`, `syncing` → `sync`): to
+    compare words in Python where the tokenizer's own stemming is out of reach (the
+    ranking's second pass, placing a snippet's window). Both sides of a comparison
+    go through it, so its mistakes are the same on both."""
+    lower = word.casefold()
+    for suffix in _SUFFIXES:
+        if lower.endswith(suffix) and len(lower) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
