@@ -67,14 +67,15 @@ from okf_explorer.core.pages import (
 )
 
 ENV_VAR = "OKF_EXPLORER_CACHE"
-FORMAT_VERSION = 8
+FORMAT_VERSION = 9
 """Bump whenever the row layout of `cache_payload` changes, a stored record's
 fields included (`tests/test_record_shapes.py` fails until you do). 3: microsecond
 `updated_at`; 4: page rows are `PageInfo.to_row()`, with `tags_known` and `error_kind`;
 5: typed edges, a `rel` per link and the relation tables; 6: aliases and stated titles
 in page rows, reference definitions in raw links, candidates in resolved links;
 7: every raw link is a whole `RawLink.to_row()` (`rel` and `incoming` for body links too);
-8: OKF v0.2 status, trust tier and `stale_after` in page rows."""
+8: OKF v0.2 status, trust tier and `stale_after` in page rows; 9: `named` in raw links
+(a gbrain field's name or a link written in link syntax: inline fields, properties)."""
 
 FILE_MODE = 0o600
 """Permission bits of every cache file: the user's alone."""
