@@ -333,6 +333,10 @@ def _walk_arguments(parser: argparse.ArgumentParser) -> None:
         help="follow only links weighing at least W, 0-1 (default 0: every link)",
     )
     parser.add_argument("--direction", choices=WALK_DIRECTIONS, default="out", help="default out")
+    parser.add_argument(
+        "--rel", action="append", type=relation_name, metavar="R",
+        help="follow only edges of relation R (repeatable): links (body links), up, related_to…",
+    )  # fmt: skip
     parser.add_argument("--json", action="store_true", help="a JSON array, one object per row")
     parser.epilog = (
         "A link's weight: 1 for a stated relation (frontmatter, sources); for a body link, "

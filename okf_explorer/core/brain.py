@@ -507,14 +507,15 @@ class Brain:
         depth: object = 1,
         min_weight: float = 0.0,
         direction: WalkDirection = "out",
+        rels: Collection[str] | None = None,
     ) -> list[WalkRow]:
         """The best path to every page reachable from `roots` (slugs, see
-        `resolve_roots`) over the index's link weights (`core.graph.best_paths.walk`:
-        `ValueError` for a bad direction or weight, `PageNotFound` for a root that is
-        not a page)."""
+        `resolve_roots`) over the index's link weights, along the relations `rels` only
+        when given (`core.graph.best_paths.walk`: `ValueError` for a bad direction or
+        weight, `PageNotFound` for a root that is not a page)."""
         from okf_explorer.core.graph.best_paths import walk
 
-        return walk(self.link_weights(), roots, depth, min_weight, direction)
+        return walk(self.link_weights(), roots, depth, min_weight, direction, rels)
 
     def orphans(self, include_reserved: bool = False) -> list[str]:
         """Pages no other page links to; reserved `index`/`log` pages only on request."""

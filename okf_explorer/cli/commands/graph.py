@@ -63,7 +63,9 @@ No path → exit 1, `no path from A to B (within …the limits…)`.
 
 ## walk
 
-`okf-explorer walk --root … [--depth N] [--min-weight W] [--direction D] [--json]`.
+`okf-explorer walk --root … [--depth N] [--min-weight W] [--direction D] [--rel R]…
+[--json]`. `--rel R` (repeatable) follows only edges of those relations (a note on
+stderr names one no edge has).
 
 Text: one page a line, by weight (highest first), then hops, then slug:
 
@@ -191,7 +193,10 @@ def path_block(path: FoundPath, details: tuple[HopDetail, ...]) -> str:
 
 def run_walk(brain: Brain, args: argparse.Namespace) -> int:
     roots = brain.resolve_roots(args.root)
-    rows = brain.walk(roots, args.depth, args.min_weight, args.direction)
+    rels = args.rel or None
+    if rels is not None:
+        note_unknown_relations(brain, rels)
+    rows = brain.walk(roots, args.depth, args.min_weight, args.direction, rels)
     if args.json:
         emit(json_text([row.to_json() for row in rows], indent=2) + "\n")
     else:

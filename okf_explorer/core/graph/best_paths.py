@@ -24,7 +24,10 @@ link mentions at random (a stated relation for sure) takes exactly that path.
 
 - the walk starts from **several roots at once**; each root is reached with
   weight 1.0 in 0 hops, and stays so even when another root links to it;
-- it follows only edges whose weight (above) is **at least `min_weight`**;
+- it follows only edges whose weight (above) is **at least `min_weight`**, and, when
+  relations are named (`rels`, seed 003), only edges of those relations. Two pages
+  linked by several relations (a body link and `next:: [[x]]`) are joined by as many
+  edges, each with its own weight; each hop of a path names the relation it took;
 - for each page reached it keeps **only the best path**: the highest product
   of edge weights among every path of at most `max_hops` edges (1-10, clamped
   like every walk) from any root. Ties are broken deterministically: fewer
@@ -46,7 +49,7 @@ reached (their own links are unknown, so they lead nowhere).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
@@ -255,17 +258,24 @@ def best_paths(
     return rows
 
 
-def index_steps(weights: LinkWeights, direction: WalkDirection) -> Steps:
-    """The edges of `direction` over an index's weighted links."""
+def index_steps(
+    weights: LinkWeights, direction: WalkDirection, rels: Collection[str] | None = None
+) -> Steps:
+    """The edges of `direction` over an index's weighted links, of the relations `rels`
+    only when given."""
     if direction == "out":
-        return weights.out_steps
-    if direction == "in":
-        return weights.in_steps
+        found = weights.out_steps
+    elif direction == "in":
+        found = weights.in_steps
+    else:
 
-    def either(node: str) -> Sequence[WeightedStep]:
-        return weights.out_steps(node) + weights.in_steps(node)
+        def found(node: str) -> Sequence[WeightedStep]:
+            return weights.out_steps(node) + weights.in_steps(node)
 
-    return either
+    if rels is None:
+        return found
+    wanted = frozenset(rels)
+    return lambda node: [step for step in found(node) if step.rel in wanted]
 
 
 def walk(
@@ -274,18 +284,20 @@ def walk(
     depth: object = 1,
     min_weight: float = 0.0,
     direction: WalkDirection = "out",
+    rels: Collection[str] | None = None,
 ) -> list[WalkRow]:
     """`best_paths` from `roots` (slugs, see `root_pages`) over an index's link weights
     (`Brain.walk` gives its own: the weights need mention counts, which only the index
-    keeps). Raises `ValueError` for a direction not in `WALK_DIRECTIONS` or a weight
-    outside 0..1, `PageNotFound` for a root that is not a page."""
+    keeps), along edges of the relations `rels` only when given. Raises `ValueError`
+    for a direction not in `WALK_DIRECTIONS` or a weight outside 0..1, `PageNotFound`
+    for a root that is not a page."""
     if direction not in WALK_DIRECTIONS:
         raise ValueError(f"direction must be one of {', '.join(WALK_DIRECTIONS)}")
     check_min_weight(min_weight)
     for root in roots:
         if root not in weights.index.pages:
             raise PageNotFound(root)
-    return best_paths(roots, index_steps(weights, direction), depth, min_weight)
+    return best_paths(roots, index_steps(weights, direction, rels), depth, min_weight)
 
 
 def check_min_weight(value: float) -> float:
