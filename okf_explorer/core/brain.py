@@ -416,15 +416,23 @@ class Brain:
         depth: object = 1,
         direction: Direction = "out",
         rels: Collection[str] | None = None,
+        implied: bool = False,
     ) -> list[Edge]:
         """Breadth-first edges from `slug` (SPEC §4); see `graph.traverse_with`.
 
         Each edge carries its relation (`Edge.rel`); `rels`, when given, keeps
-        the walk to edges of those relations.
+        the walk to edges of those relations; `implied` walks the implied inverse
+        edges too (`core.graph.implied`), each marked `Edge.implied`.
         """
         direction = check_direction(direction)
         wanted = frozenset(rels) if rels is not None else None
-        return self._answering(slug, need_readable=True).traverse(slug, depth, direction, wanted)
+        graph = self._answering(slug, need_readable=True)
+        return graph.traverse(slug, depth, direction, wanted, implied)
+
+    def implied_edges(self, slug: str, side: Literal["out", "in"]) -> list[tuple[str, str]]:
+        """`(page, rel)` of each implied inverse edge leaving (`out`) or entering (`in`)
+        `slug`, in the graph that answers (`core.graph.implied`): never a backlink."""
+        return self._answering(slug, need_readable=side == "out").implied_edges(slug, side)
 
     def known_degree(self, slug: str, side: Literal["out", "in"]) -> int | None:
         """How many pages `slug` links to (`out`) or is linked from (`in`) in the graph
@@ -508,14 +516,18 @@ class Brain:
         min_weight: float = 0.0,
         direction: WalkDirection = "out",
         rels: Collection[str] | None = None,
+        implied: bool = False,
     ) -> list[WalkRow]:
         """The best path to every page reachable from `roots` (slugs, see
         `resolve_roots`) over the index's link weights, along the relations `rels` only
-        when given (`core.graph.best_paths.walk`: `ValueError` for a bad direction or
-        weight, `PageNotFound` for a root that is not a page)."""
+        when given, and the implied inverse edges with `implied`
+        (`core.graph.best_paths.walk`: `ValueError` for a bad direction or weight,
+        `PageNotFound` for a root that is not a page)."""
         from okf_explorer.core.graph.best_paths import walk
 
-        return walk(self.link_weights(), roots, depth, min_weight, direction, rels)
+        graph = self._indexed()
+        inverses = graph.implied() if implied else None
+        return walk(graph.weights(), roots, depth, min_weight, direction, rels, inverses)
 
     def orphans(self, include_reserved: bool = False) -> list[str]:
         """Pages no other page links to; reserved `index`/`log` pages only on request."""

@@ -196,7 +196,7 @@ def run_walk(brain: Brain, args: argparse.Namespace) -> int:
     rels = args.rel or None
     if rels is not None:
         note_unknown_relations(brain, rels)
-    rows = brain.walk(roots, args.depth, args.min_weight, args.direction, rels)
+    rows = brain.walk(roots, args.depth, args.min_weight, args.direction, rels, args.implied)
     if args.json:
         emit(json_text([row.to_json() for row in rows], indent=2) + "\n")
     else:
