@@ -8,6 +8,9 @@ from pathlib import Path
 
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
+from okf_explorer.tui.state.slice import IMPLIED_MARK
+from okf_explorer.tui.widgets.graph.link_tree import LinkTree
+from okf_explorer.tui.widgets.graph.traversal_panel import TraversalPanel
 from okf_explorer.tui.widgets.graph.walk_view import WalkView
 from tests.shape_vault import make_shape_vault
 
@@ -38,3 +41,32 @@ async def test_w_then_t_walks_one_relation_at_a_time(tmp_path: Path) -> None:
             table_rows(view)
         )
         assert "garden/water" not in [row[2] for row in table_rows(view)]
+
+
+async def test_i_shows_implied_edges_dimmed_and_marked(tmp_path: Path) -> None:
+    vault = make_shape_vault(tmp_path / "vault")
+    app = make_app(brain_for(BundleSource(vault)), start="companies/acme")
+    async with app.run_test(size=(150, 45)) as pilot:
+        screen = app.screen
+        panel, tree = screen.query_one(TraversalPanel), screen.query_one(LinkTree)
+        await settle(pilot, lambda: screen.loader.ready and panel.loaded)
+        assert panel.edges == []
+        assert [str(node.label) for node in tree.root.children] == ["Outgoing (0)", "Incoming (2)"]
+        await pilot.press("i")
+        await settle(pilot, lambda: panel.loaded and len(panel.edges) == 2)
+        assert str(panel.border_title) == "companies/acme · depth 1 · out · implied"
+        assert [(e.to, e.rel, e.implied) for e in panel.edges] == [
+            ("people/ann", "employs", True),
+            ("people/bob", "employs", True),
+        ]
+        to_cell = panel.table.get_row_at(0)[3]
+        assert str(to_cell).startswith(IMPLIED_MARK) and "dim" in str(to_cell.spans[0].style)
+        await settle(pilot, lambda: str(tree.root.children[0].label) != "Outgoing (0)")
+        out_root = tree.root.children[0]
+        assert str(out_root.label) == "Outgoing (0 + 2 implied)"
+        labels = [str(node.label) for node in out_root.children]
+        assert labels[0].startswith(IMPLIED_MARK + "people/ann") and labels[0].endswith("implied")
+        assert [str(n.label) for n in tree.root.children][1] == "Incoming (2)"
+        await pilot.press("i")
+        await settle(pilot, lambda: panel.loaded and panel.edges == [])
+        assert str(panel.border_title) == "companies/acme · depth 1 · out"

@@ -29,6 +29,7 @@ HINT = (
 LONGER = {
     "page_links": "Links in page (follow one)",
     "cycle_relation": "Relation filter (cycles)",
+    "toggle_implied": "Implied inverse edges (down for up, employs for works_at): on / off",
     "cycle_direction": "Direction: out, in, both, neighbourhood",
     "backlinks": "Backlinks with their sentences (b again: back)",
     "okf_filter": "Filter by OKF status and trust",

@@ -31,7 +31,7 @@ from okf_explorer.tui.state.page_links import (
     outgoing_links,
 )
 from okf_explorer.tui.state.server_view import ServerComparison, explanation, mark, shorten
-from okf_explorer.tui.state.slice import fit_label
+from okf_explorer.tui.state.slice import IMPLIED_MARK, fit_label
 
 TOGGLE = Style.from_meta({"toggle": True})
 """What a `Tree` row's expand icon carries: a click on it toggles the node (Textual's
@@ -43,6 +43,14 @@ NODE_LIMIT = 500
 """Pages listed at most per side of the tree: a hub page with tens of thousands of
 links would otherwise add as many nodes on the event loop. The traversal panel and
 the export (`e`) still hold them all."""
+
+
+def _heading(side: str, items: Sequence[TreeLink]) -> str:
+    """`Outgoing (4)`; `Incoming (3 + 1 implied)` while implied edges are shown (they
+    are never counted as links or backlinks)."""
+    implied = sum(1 for item in items if item.implied)
+    stated = len(items) - implied
+    return f"{side} ({stated} + {implied} implied)" if implied else f"{side} ({stated})"
 
 
 def _note_rest(parent: TreeNode[LinkNode], count: int) -> None:
@@ -108,6 +116,8 @@ class LinkTree(ReportsWorkers, Tree[LinkNode]):
         self.view: PageView | None = None
         self.okf_filter = NO_FILTER
         """`F`: only pages that pass (see `core.okf.filter`); counts are of those."""
+        self.implied = False
+        """`i`: the implied inverse edges too, after the stated ones, dimmed and marked."""
 
     def load(self, slug: str) -> None:
         """Fetch `slug`'s one-hop links and show them (a newer load replaces an older one)."""
@@ -117,10 +127,10 @@ class LinkTree(ReportsWorkers, Tree[LinkNode]):
     async def _load(self, slug: str) -> None:
         try:
             try:
-                outgoing = await asyncio.to_thread(outgoing_links, self.brain, slug)
+                outgoing = await asyncio.to_thread(outgoing_links, self.brain, slug, self.implied)
             except PageUnreadable:
                 outgoing = []  # its links are unknown; who links to it still is
-            incoming = await asyncio.to_thread(incoming_links, self.brain, slug)
+            incoming = await asyncio.to_thread(incoming_links, self.brain, slug, self.implied)
         except OkfError as error:
             self.show_pending(slug, str(error))
             if isinstance(error, (PageNotFound, PageUnreadable)):
@@ -214,9 +224,9 @@ class LinkTree(ReportsWorkers, Tree[LinkNode]):
         self.link_info = ""
         self.border_subtitle = LINKS_LEGEND
         self.clear()
-        out_root = self.root.add(f"Outgoing ({len(outgoing)})", LinkNode(slug, "out", loaded=True))
+        out_root = self.root.add(_heading("Outgoing", outgoing), LinkNode(slug, "out", loaded=True))
         self._add_links(out_root, slug, "out", outgoing)
-        in_root = self.root.add(f"Incoming ({len(incoming)})", LinkNode(slug, "in", loaded=True))
+        in_root = self.root.add(_heading("Incoming", incoming), LinkNode(slug, "in", loaded=True))
         self._add_links(in_root, slug, "in", incoming)
         out_root.expand()
         in_root.expand()
@@ -264,11 +274,17 @@ class LinkTree(ReportsWorkers, Tree[LinkNode]):
         slug, exists = item.slug, item.exists
         info = self.brain.index.pages.get(slug) if self.brain.index is not None else None
         readable = exists and (info is None or info.readable)
-        data = LinkNode(slug, side, exists=exists, readable=readable, link=item.link, rel=item.rel)
+        data = LinkNode(
+            slug, side, exists=exists, readable=readable, link=item.link, rel=item.rel,
+            implied=item.implied,
+        )  # fmt: skip
         count = self.brain.known_degree(slug, side) if exists else 0
         label = self._label(data, count)
         if item.rel != LINKS and not grouped:
             label.append(f"  {printable(item.rel)}", style="magenta")
+        if item.implied:
+            label = Text.assemble((IMPLIED_MARK, "dim"), label, ("  implied", "dim italic"))
+            label.stylize("dim")
         parent.add(label, data, allow_expand=readable and count != 0)
 
     def _label(self, data: LinkNode, count: int | None) -> Text:
@@ -323,7 +339,7 @@ class LinkTree(ReportsWorkers, Tree[LinkNode]):
         assert data is not None
         fetch = outgoing_links if data.side == "out" else incoming_links
         try:
-            children = await asyncio.to_thread(fetch, self.brain, data.slug)
+            children = await asyncio.to_thread(fetch, self.brain, data.slug, self.implied)
         except BaseException:
             data.loaded = False
             node.remove_children()
@@ -363,6 +379,8 @@ class LinkTree(ReportsWorkers, Tree[LinkNode]):
     def _stated(self, data: LinkNode, frm: str, to: str) -> str:
         """`from → [[target]] · rule R` of the link behind a node (see `link_summary`)."""
         typed = [] if data.rel == LINKS else [f"rel {data.rel}"]
+        if data.implied:
+            return " · ".join([f"{frm} → {to}", *typed, "implied: the inverse of a stated edge"])
         link = data.link if data.side == "out" else None
         index = self.brain.index
         if link is None and index is not None:

@@ -44,7 +44,7 @@ COLUMNS = ("weight", "hops", "page", "path")
 WEIGHT_WIDTH, HOPS_WIDTH = 7, 4
 WEIGHT_STEP = 0.1
 """What `[` / `]` take from / add to the minimum weight."""
-WALK_LEGEND = "[ ] weight · + - depth · d direction · t relation · a add roots · esc leaves"
+WALK_LEGEND = "[ ] weight · + - depth · d dir · t rel · a roots · esc leaves"
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +57,8 @@ class WalkSettings:
     direction: WalkDirection = "out"
     rel: str | None = None
     """The one relation followed, or None for every one."""
+    implied: bool = False
+    """Whether implied inverse edges are followed too (the screen's `i`)."""
     more: tuple[str, ...] = field(default=(), compare=False)
     """Root specs still to resolve (`slug`, `tag:T`, `type:T`) before walking."""
 
@@ -90,7 +92,9 @@ class WalkSettings:
             f"walk · {printable(roots)} · depth {self.depth} · {self.direction}"
             f" · weight ≥ {self.min_weight:.2f}"
         )
-        return title if self.rel is None else f"{title} · rel {printable(self.rel)}"
+        if self.rel is not None:
+            title = f"{title} · rel {printable(self.rel)}"
+        return f"{title} · implied" if self.implied else title
 
 
 class WalkView(ReportsWorkers, TableView):
@@ -134,9 +138,12 @@ class WalkView(ReportsWorkers, TableView):
         self._page_width = 12  # of the `page` column, set with the columns
 
     def start(self, view: View) -> None:
-        """Walk from `view`'s page, at its depth, along its relation (`t`; all if none)."""
+        """Walk from `view`'s page, at its depth, along its relation (`t`; all if none),
+        implied inverse edges too while `i` is on."""
         direction = view.direction if view.direction in ("out", "in", "both") else "both"
-        settings = WalkSettings((view.slug,), view.depth, 0.0, direction, view.rel)  # type: ignore[arg-type]
+        settings = WalkSettings(
+            (view.slug,), view.depth, 0.0, direction, view.rel, view.implied  # type: ignore[arg-type]
+        )
         self.walk(settings)
 
     def walk(self, settings: WalkSettings) -> None:
@@ -203,7 +210,12 @@ class WalkView(ReportsWorkers, TableView):
             roots = tuple(dict.fromkeys((*settings.roots, *added)))
             settings = replace(settings, roots=roots, more=())
         rows = self.brain.walk(
-            settings.roots, settings.depth, settings.min_weight, settings.direction, settings.rels
+            settings.roots,
+            settings.depth,
+            settings.min_weight,
+            settings.direction,
+            settings.rels,
+            settings.implied,
         )
         return settings, rows
 
