@@ -125,6 +125,18 @@ def build_parser() -> argparse.ArgumentParser:
         "pages linking to it). --json: {counts, hubs: {in, out}, orphans, dead_ends, dangling}."
     )
 
+    analyze = command("analyze", "communities, central pages, bridges and suggested links")
+    analyze.add_argument("--json", action="store_true", help="one JSON object")
+    analyze.add_argument(
+        "--top", type=non_negative, default=10, metavar="N", help="list N of each (default 10)"
+    )
+    analyze.epilog = (
+        "Text: five sections, communities ('ID SIZE pages LABEL'), central pages "
+        "('PAGERANK IN-DEGREE SLUG'), bridges ('SLUG splits A + B'), bridge edges "
+        "('FROM → TO') and suggested links ('SCORE FROM → TO (REASON)'). --json: "
+        "{communities, central, bridges, bridge_edges, suggested}."
+    )
+
     validate = command("validate", "check a bundle folder's OKF v0.2 conformance (§11)")
     validate.add_argument("src", nargs="?", metavar="SRC", help="bundle folder")
     validate.add_argument("--strict", action="store_true", help="warnings fail too (exit 1)")

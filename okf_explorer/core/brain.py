@@ -75,6 +75,7 @@ if TYPE_CHECKING:  # imported where used: a `links` run needs none of them (~10 
 
     from okf_explorer.core.audit.page import PageAuditor, PageView
     from okf_explorer.core.graph.best_paths import WalkDirection, WalkRow
+    from okf_explorer.core.graph.shape import Community, GraphShape
     from okf_explorer.core.search.mentions import Mention
     from okf_explorer.core.search.text_search import TextSearch
 
@@ -549,6 +550,22 @@ class Brain:
         """Counts, hubs, orphans, dead ends and dangling targets of the index
         (`core.graph.analysis.brain_stats`)."""
         return brain_stats(self.ensure_index())
+
+    def analyze(self, top: int = 10) -> GraphShape:
+        """Communities, central pages, bridges and suggested links of the index, each
+        list cut to `top` (`core.graph.shape.analyze`); the suggestions look up the
+        unlinked mentions of the central pages (`unlinked_mentions`)."""
+        from okf_explorer.core.graph.shape import analyze
+
+        def mentioning(slug: str) -> list[str]:
+            return [mention.slug for mention in self.unlinked_mentions(slug)]
+
+        return analyze(self.ensure_index(), top, mentioning)
+
+    def communities(self) -> list[Community]:
+        """Every community of the index, largest first (`core.graph.shape`): they
+        partition the pages; for colouring a graph by community. Kept until `refresh`."""
+        return self._indexed().communities()
 
     # -- text ------------------------------------------------------------------------
 

@@ -100,6 +100,7 @@ if TYPE_CHECKING:
     from okf_explorer.core.brain import Brain
     from okf_explorer.core.graph.analysis import BrainStats
     from okf_explorer.core.graph.paths import HopDetail
+    from okf_explorer.core.graph.shape import GraphShape
 
 
 # --- stats -------------------------------------------------------------------------
@@ -133,6 +134,54 @@ def stats_text(stats: BrainStats) -> str:
         lines.append(f"  {printable(target)}")
         lines += [f"    {printable(slug)}" for slug in froms]
     return "".join(line + "\n" for line in lines)
+
+
+# --- analyze -----------------------------------------------------------------------
+
+
+def run_analyze(brain: Brain, args: argparse.Namespace) -> int:
+    """Print the graph's shape as text, or as JSON with `--json`."""
+    shape = brain.analyze(args.top)
+    emit(json_text(shape.to_json(), indent=2) + "\n" if args.json else analyze_text(shape))
+    return 0
+
+
+def analyze_text(shape: GraphShape) -> str:
+    """The text output described above (every line ends in a newline)."""
+    lines = [f"communities ({len(shape.communities)}):"]
+    id_width = max((len(str(c.id)) for c in shape.communities), default=0)
+    size_width = max((len(str(c.size)) for c in shape.communities), default=0)
+    lines += [
+        f"  {c.id:>{id_width}} {c.size:>{size_width}} pages  {printable(c.label)}"
+        for c in shape.communities
+    ]
+    lines += ["", f"central pages ({len(shape.central)}):"]
+    degree_width = max((len(str(c.in_degree)) for c in shape.central), default=0)
+    lines += [
+        f"  {c.pagerank:.4f} {c.in_degree:>{degree_width}} {printable(c.slug)}"
+        for c in shape.central
+    ]
+    lines += ["", f"bridges ({len(shape.bridges)}):"]
+    lines += [f"  {printable(b.slug)}  splits {splits_text(b.splits)}" for b in shape.bridges]
+    lines += ["", f"bridge edges ({len(shape.bridge_edges)}):"]
+    lines += [f"  {printable(e.frm)} → {printable(e.to)}" for e in shape.bridge_edges]
+    lines += ["", f"suggested links ({len(shape.suggested)}):"]
+    lines += [
+        f"  {s.score:.3f} {printable(s.frm)} → {printable(s.to)}  ({printable(s.reason)})"
+        for s in shape.suggested
+    ]
+    return "".join(line + "\n" for line in lines)
+
+
+def splits_text(sizes: tuple[int, ...]) -> str:
+    """`12 + 3 + 1`, a run of equal sizes written once with its count: `6502 + 68×1`."""
+    runs: list[list[int]] = []
+    for size in sizes:
+        if runs and runs[-1][0] == size:
+            runs[-1][1] += 1
+        else:
+            runs.append([size, 1])
+    return " + ".join(str(size) if count == 1 else f"{count}×{size}" for size, count in runs)
 
 
 # --- path --------------------------------------------------------------------------

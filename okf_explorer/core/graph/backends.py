@@ -60,6 +60,7 @@ from okf_explorer.core.port import PageSource, ServerGraph, ServerLink, TagListi
 if TYPE_CHECKING:
     import networkx as nx
 
+    from okf_explorer.core.graph.shape import Community
     from okf_explorer.core.index.model import LinkIndex
 
 Side = Literal["out", "in"]
@@ -133,6 +134,7 @@ class IndexBacked:
         self._path_graphs: PathGraphs | None = None
         self._weights: LinkWeights | None = None
         self._implied: Implied | None = None
+        self._communities: list[Community] | None = None
 
     def backlinks(self, slug: str) -> list[str]:
         froms = self.index.reverse.get(slug, ())
@@ -222,6 +224,14 @@ class IndexBacked:
         if self._weights is None:
             self._weights = LinkWeights(self.index)
         return self._weights
+
+    def communities(self) -> list[Community]:
+        """Every community of the index (`core.graph.shape.partition`)."""
+        if self._communities is None:
+            from okf_explorer.core.graph.shape import partition
+
+            self._communities = partition(self.index)
+        return self._communities
 
     def implied(self) -> Implied:
         """The implied inverse edges of the index's graph (`core.graph.implied`)."""
