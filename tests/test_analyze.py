@@ -229,7 +229,7 @@ def undirected(index: LinkIndex) -> nx.Graph:
     return graph
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(link_graphs())
 def test_communities_partition_the_pages(index: LinkIndex) -> None:
     found = partition(index)
@@ -239,7 +239,7 @@ def test_communities_partition_the_pages(index: LinkIndex) -> None:
     assert all(c.label in c.pages for c in found)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(link_graphs())
 def test_removing_a_bridge_page_splits_its_component_as_reported(index: LinkIndex) -> None:
     graph = undirected(index)
@@ -265,7 +265,7 @@ def test_removing_a_bridge_page_splits_its_component_as_reported(index: LinkInde
         assert edge.smaller == min(sides)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(link_graphs(), st.integers(0, 5))
 def test_the_louvain_fast_path_answers_as_networkx(index: LinkIndex, seed: int) -> None:
     projection = project(index)
@@ -275,7 +275,7 @@ def test_the_louvain_fast_path_answers_as_networkx(index: LinkIndex, seed: int) 
     assert sorted(map(sorted, fast)) == sorted(map(sorted, plain))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(link_graphs())
 def test_the_pagerank_fast_path_answers_as_networkx(index: LinkIndex) -> None:
     projection = project(index)
@@ -286,7 +286,7 @@ def test_the_pagerank_fast_path_answers_as_networkx(index: LinkIndex) -> None:
     assert math.isclose(sum(fast.values()), 1.0)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(link_graphs())
 def test_suggestions_join_unlinked_pages_only(index: LinkIndex) -> None:
     projection = project(index)
@@ -305,3 +305,29 @@ def test_the_louvain_fast_path_on_a_real_sized_graph_answers_as_networkx() -> No
     plain = louvain_module._library(nodes, near, SEED)
     assert sorted(map(sorted, fast)) == sorted(map(sorted, plain))
     assert len(fast) == 12
+
+
+# -- over MCP ---------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_the_mcp_analyze_tool_answers_as_the_cli(vault: Path, tmp_path: Path) -> None:
+    """Our own `serve` on loopback: the read-only `analyze` tool, listed, answering what
+    `Brain.analyze` answers; `top` clamped, a bad one refused in gbrain's words."""
+    from okf_explorer.sources.gbrain.source import McpSource
+    from tests.mcp_server_fixture import serve_bundle
+
+    expected = brain_of(vault).analyze(top=2).to_json()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("OKF_EXPLORER_CACHE", str(tmp_path / "server-cache"))
+        with serve_bundle(vault) as server:
+            source = McpSource(server.url, token=None, token_source="no token")
+            try:
+                assert "analyze" in source.tools()
+                assert source.call_tool("analyze", {"top": 2}) == expected
+                everything = source.call_tool("analyze", {"top": 10_000})
+                with pytest.raises(Exception, match="must be a number"):
+                    source.call_tool("analyze", {"top": "many"})
+            finally:
+                source.close()
+    assert len(everything["communities"]) == 3 and len(everything["bridges"]) == 5

@@ -130,6 +130,7 @@ def test_initialize_list_and_call(client: httpx.Client) -> None:
         "traverse_graph",
         "memory_navigate",
         "search",
+        "analyze",
     }
     assert tools["get_page"]["inputSchema"]["required"] == ["slug"]
     assert "nextCursor" not in listed["result"]

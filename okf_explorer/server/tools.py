@@ -186,6 +186,17 @@ TOOL_SPECS: dict[str, dict[str, Any]] = {
             ("op",),
         ),
     },
+    "analyze": {
+        "description": (
+            "The shape of the whole graph, as `okf-explorer analyze --json`: communities "
+            "(labelled by their most central page), central pages (PageRank and in-degree), "
+            "bridge pages with what they split, bridge edges, suggested links with reason "
+            "and score. Read-only."
+        ),
+        "inputSchema": _schema(
+            {"top": {"type": "number", "description": "List N of each (default 10, max 100)"}}
+        ),
+    },
 }
 
 
@@ -618,6 +629,18 @@ def _search_row(hit: Any, page_id: int, cap: int | None) -> dict[str, Any]:
     }
 
 
+ANALYZE_DEFAULT = 10
+ANALYZE_CAP = 100
+
+
+def analyze(brain: Any, args: Mapping[str, Any]) -> Any:
+    """`Brain.analyze`, the one entry point the CLI's `analyze` calls too; `top` is
+    clamped to 0..`ANALYZE_CAP` (a reply stays bounded however big the brain)."""
+    top = optional_int(args, "top")
+    top = ANALYZE_DEFAULT if top is None else max(0, min(ANALYZE_CAP, top))
+    return brain.analyze(top).to_json()
+
+
 Tool = Callable[[BrainTools, Mapping[str, Any]], Any]
 TOOLS: dict[str, Tool] = {
     "get_page": get_page,
@@ -627,6 +650,7 @@ TOOLS: dict[str, Tool] = {
     "traverse_graph": traverse_graph,
     "memory_navigate": memory_navigate,
     "search": search,
+    "analyze": analyze,
 }
 
 
