@@ -19,12 +19,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from okf_explorer.cli.commands.graph import splits_text
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.graph import louvain as louvain_module
 from okf_explorer.core.graph import pagerank as pagerank_module
 from okf_explorer.core.graph.projection import project
-from okf_explorer.core.graph.shape import SEED, analyze, cut_points, partition
+from okf_explorer.core.graph.shape import SEED, analyze, cut_points, partition, splits_text
 from okf_explorer.core.index.model import LinkIndex, ResolvedLink
 from okf_explorer.core.pages import PageInfo
 from okf_explorer.sources.folder.bundle import BundleSource

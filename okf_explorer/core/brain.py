@@ -76,6 +76,7 @@ if TYPE_CHECKING:  # imported where used: a `links` run needs none of them (~10 
     from okf_explorer.core.audit.page import PageAuditor, PageView
     from okf_explorer.core.graph.best_paths import WalkDirection, WalkRow
     from okf_explorer.core.graph.shape import Community, GraphShape
+    from okf_explorer.core.graph.suggested import Suggestion
     from okf_explorer.core.search.mentions import Mention
     from okf_explorer.core.search.text_search import TextSearch
 
@@ -551,16 +552,27 @@ class Brain:
         (`core.graph.analysis.brain_stats`)."""
         return brain_stats(self.ensure_index())
 
-    def analyze(self, top: int = 10) -> GraphShape:
+    def analyze(self, top: int = 10, *, mentions: bool = True) -> GraphShape:
         """Communities, central pages, bridges and suggested links of the index, each
         list cut to `top` (`core.graph.shape.analyze`); the suggestions look up the
-        unlinked mentions of the central pages (`unlinked_mentions`)."""
+        unlinked mentions of the central pages (`unlinked_mentions`, which may build
+        the full-text index) unless `mentions` is False."""
         from okf_explorer.core.graph.shape import analyze
 
         def mentioning(slug: str) -> list[str]:
             return [mention.slug for mention in self.unlinked_mentions(slug)]
 
-        return analyze(self.ensure_index(), top, mentioning)
+        graph = self._indexed()
+        looked_up = mentioning if mentions else None
+        return analyze(graph.index, top, looked_up, graph.projection())
+
+    def suggested_links(self, slug: str, top: int = 10) -> list[Suggestion]:
+        """The pages `slug` probably should link to, by shared neighbours, best first
+        (`core.graph.suggested.suggestions_for`; `[]` for a page the index lacks)."""
+        from okf_explorer.core.graph.suggested import suggestions_for
+
+        graph = self._indexed()
+        return suggestions_for(graph.index, graph.projection(), slug, top)
 
     def communities(self) -> list[Community]:
         """Every community of the index, largest first (`core.graph.shape`): they

@@ -6,12 +6,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual.widgets import OptionList
+
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
+from okf_explorer.tui.dialogs.stats import StatsDialog
+from okf_explorer.tui.screens.main import MainScreen
 from okf_explorer.tui.state.slice import IMPLIED_MARK
 from okf_explorer.tui.widgets.graph.link_tree import LinkTree
 from okf_explorer.tui.widgets.graph.traversal_panel import TraversalPanel
 from okf_explorer.tui.widgets.graph.walk_view import WalkView
+from okf_explorer.tui.widgets.page.pane import PagePane
 from tests.shape_vault import make_shape_vault
 
 from .conftest import brain_for, settle
@@ -70,3 +75,51 @@ async def test_i_shows_implied_edges_dimmed_and_marked(tmp_path: Path) -> None:
         await pilot.press("i")
         await settle(pilot, lambda: panel.loaded and panel.edges == [])
         assert str(panel.border_title) == "companies/acme · depth 1 · out"
+
+
+async def test_s_lists_communities_and_bridges_and_enter_opens_one(tmp_path: Path) -> None:
+    vault = make_shape_vault(tmp_path / "vault")
+    app = make_app(brain_for(BundleSource(vault)), start="garden/tulip")
+    async with app.run_test(size=(150, 45)) as pilot:
+        screen = app.screen
+        await settle(pilot, lambda: screen.loader.ready)
+        await pilot.press("s")
+        await settle(pilot, lambda: isinstance(app.screen, StatsDialog) and app.screen.shape)
+        dialog = app.screen
+        assert isinstance(dialog, StatsDialog)
+        options = dialog.query_one(OptionList)
+        shown = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+        start = shown.index("communities (3)")
+        assert shown[start:] == [
+            "communities (3)",
+            "   1  6  garden/rose",
+            "   2  6  kitchen/bread",
+            "   3  3  companies/acme",
+            "bridges (5)",
+            "  garden/compost  splits 8 + 6",
+            "  seasons  splits 9 + 5",
+            "  garden/rose  splits 10 + 3 + 1",
+            "  kitchen/bread  splits 10 + 4",
+            "  people/ann  splits 12 + 2",
+        ]
+        options.highlighted = start + 6  # seasons
+        await pilot.press("enter")
+        await settle(pilot, lambda: isinstance(app.screen, MainScreen))
+        assert app.screen.query_one(PagePane).slug == "seasons"
+
+
+async def test_the_link_tree_suggests_pages_sharing_neighbours(tmp_path: Path) -> None:
+    vault = make_shape_vault(tmp_path / "vault")
+    app = make_app(brain_for(BundleSource(vault)), start="kitchen/oven")
+    async with app.run_test(size=(150, 45)) as pilot:
+        screen = app.screen
+        tree = screen.query_one(LinkTree)
+        await settle(pilot, lambda: screen.loader.ready)
+        await settle(pilot, lambda: any("Suggested" in str(n.label) for n in tree.root.children))
+        (section,) = [n for n in tree.root.children if str(n.label).startswith("Suggested")]
+        assert str(section.label) == "Suggested (1)"
+        (leaf,) = section.children
+        assert str(leaf.label) == "kitchen/salt  3 shared neighbours, score 2.064"
+        assert tree.link_summary(leaf) == (
+            "kitchen/salt: 3 shared neighbours, score 2.064 · not linked"
+        )

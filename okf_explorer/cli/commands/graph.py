@@ -94,6 +94,7 @@ from okf_explorer.cli.commands import note_unknown_relations, resolve_name
 from okf_explorer.cli.reporting import emit, note
 from okf_explorer.core.graph.best_paths import WalkRow, path_text, weight_text
 from okf_explorer.core.graph.paths import K_CAP, MAX_HOPS_CAP, FoundPath, PathQuery, avoid_of
+from okf_explorer.core.graph.shape import splits_text
 from okf_explorer.core.text_safety import json_text, printable
 
 if TYPE_CHECKING:
@@ -171,17 +172,6 @@ def analyze_text(shape: GraphShape) -> str:
         for s in shape.suggested
     ]
     return "".join(line + "\n" for line in lines)
-
-
-def splits_text(sizes: tuple[int, ...]) -> str:
-    """`12 + 3 + 1`, a run of equal sizes written once with its count: `6502 + 68×1`."""
-    runs: list[list[int]] = []
-    for size in sizes:
-        if runs and runs[-1][0] == size:
-            runs[-1][1] += 1
-        else:
-            runs.append([size, 1])
-    return " + ".join(str(size) if count == 1 else f"{count}×{size}" for size, count in runs)
 
 
 # --- path --------------------------------------------------------------------------

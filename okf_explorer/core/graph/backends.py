@@ -60,6 +60,7 @@ from okf_explorer.core.port import PageSource, ServerGraph, ServerLink, TagListi
 if TYPE_CHECKING:
     import networkx as nx
 
+    from okf_explorer.core.graph.projection import Projection
     from okf_explorer.core.graph.shape import Community
     from okf_explorer.core.index.model import LinkIndex
 
@@ -135,6 +136,7 @@ class IndexBacked:
         self._weights: LinkWeights | None = None
         self._implied: Implied | None = None
         self._communities: list[Community] | None = None
+        self._projection: Projection | None = None
 
     def backlinks(self, slug: str) -> list[str]:
         froms = self.index.reverse.get(slug, ())
@@ -225,12 +227,21 @@ class IndexBacked:
             self._weights = LinkWeights(self.index)
         return self._weights
 
+    def projection(self) -> Projection:
+        """The pages and the links between them, for the whole-graph analyses
+        (`core.graph.projection`)."""
+        if self._projection is None:
+            from okf_explorer.core.graph.projection import project
+
+            self._projection = project(self.index)
+        return self._projection
+
     def communities(self) -> list[Community]:
         """Every community of the index (`core.graph.shape.partition`)."""
         if self._communities is None:
             from okf_explorer.core.graph.shape import partition
 
-            self._communities = partition(self.index)
+            self._communities = partition(self.index, self.projection())
         return self._communities
 
     def implied(self) -> Implied:

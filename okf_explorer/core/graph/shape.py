@@ -213,6 +213,17 @@ def _dfs(
     return size[root]
 
 
+def splits_text(sizes: tuple[int, ...]) -> str:
+    """`12 + 3 + 1`, a run of equal sizes written once with its count: `6502 + 68×1`."""
+    runs: list[list[int]] = []
+    for size in sizes:
+        if runs and runs[-1][0] == size:
+            runs[-1][1] += 1
+        else:
+            runs.append([size, 1])
+    return " + ".join(str(size) if count == 1 else f"{count}×{size}" for size, count in runs)
+
+
 # -- the whole analysis -----------------------------------------------------------
 
 
@@ -220,11 +231,13 @@ def analyze(
     index: LinkIndex,
     top: int = TOP,
     mentions: Callable[[str], Sequence[str]] | None = None,
+    projection: Projection | None = None,
 ) -> GraphShape:
     """The analysis of the module doc, each list cut to `top`; `mentions(slug)` names
-    the pages that mention `slug` without linking to it (see `core.graph.suggested`)."""
+    the pages that mention `slug` without linking to it (see `core.graph.suggested`);
+    `projection` is the index's projection when already made."""
     top = max(0, top)
-    projection = project(index)
+    projection = projection or project(index)
     ranks = pagerank(projection.nodes, projection.out)
     degrees = in_degrees(projection)
     found = [c for c in communities(projection, ranks) if c.size > 1][:top]
@@ -242,7 +255,8 @@ def analyze(
     )
 
 
-def partition(index: LinkIndex) -> list[Community]:
-    """Every community of `index` (`Brain.communities`)."""
-    projection = project(index)
+def partition(index: LinkIndex, projection: Projection | None = None) -> list[Community]:
+    """Every community of `index` (`Brain.communities`); `projection` is its projection
+    when already made."""
+    projection = projection or project(index)
     return communities(projection, pagerank(projection.nodes, projection.out))

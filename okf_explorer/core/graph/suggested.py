@@ -134,3 +134,34 @@ def _scored_pairs(
         for b, count in shared.items():
             if count >= MIN_SHARED and not pages[b].reserved:
                 yield round(scores[b], 3), position[a], position[b], count
+
+
+def suggestions_for(
+    index: LinkIndex, projection: Projection, slug: str, top: int
+) -> list[Suggestion]:
+    """The pages `slug` probably should link to by shared neighbours (Adamic-Adar, the
+    rules of the module doc), best first (ties in slug order), at most `top`: the
+    explorer's Suggested section (its Mentions section shows the other reason)."""
+    info = index.pages.get(slug)
+    if info is None or info.reserved or top <= 0:
+        return []
+    adjacency = projection.undirected
+    near = adjacency[slug]
+    scores: dict[str, float] = {}
+    shared: dict[str, int] = {}
+    for w in near:
+        degree = len(adjacency[w])
+        if not 1 < degree <= HUB_DEGREE:
+            continue
+        weight = _weight(degree)
+        for other in adjacency[w]:
+            if other != slug and other not in near:
+                scores[other] = scores.get(other, 0.0) + weight
+                shared[other] = shared.get(other, 0) + 1
+    found = [
+        Suggestion(slug, other, f"{count} shared neighbours", round(scores[other], 3))
+        for other, count in shared.items()
+        if count >= MIN_SHARED and not index.pages[other].reserved
+    ]
+    found.sort(key=lambda s: (-s.score, s.to))
+    return found[:top]

@@ -17,6 +17,7 @@ from okf_explorer.core.audit.model import Difference
 from okf_explorer.core.audit.page import PageView
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import OkfError, PageNotFound, PageUnreadable
+from okf_explorer.core.graph.suggested import Suggestion
 from okf_explorer.core.graph.traverse import LINKS
 from okf_explorer.core.okf.filter import NO_FILTER
 from okf_explorer.core.search.mentions import Mention
@@ -39,6 +40,8 @@ TOGGLE = Style.from_meta({"toggle": True})
 AMBIGUOUS_MARK = "≟"
 """Marks a link that several pages matched at its rule (see the subtitle for them)."""
 
+SUGGESTED = 10
+"""Pages the Suggested section lists at most (the best by shared neighbours)."""
 NODE_LIMIT = 500
 """Pages listed at most per side of the tree: a hub page with tens of thousands of
 links would otherwise add as many nodes on the event loop. The traversal panel and
@@ -111,6 +114,9 @@ class LinkTree(ReportsWorkers, Tree[LinkNode]):
         self._mentions: tuple[str, list[Mention]] | None = None
         """The mentions shown under the current tree, if any (`show_mentions`)."""
         self._mentions_root: TreeNode[LinkNode] = self.root
+        self._suggested: tuple[str, list[Suggestion]] | None = None
+        """The suggestions shown under the current tree, if any (`show_suggested`)."""
+        self._suggested_root: TreeNode[LinkNode] = self.root
         self.comparison: ServerComparison | None = None
         """Marks links where the text and the server disagree, when set."""
         self.view: PageView | None = None
@@ -141,13 +147,16 @@ class LinkTree(ReportsWorkers, Tree[LinkNode]):
             view = await self.comparison.view(slug)
             if view is not None and self.slug == slug:
                 self.show_view(view)
-        if self.brain.index is not None:  # never force an index build for mentions
+        if self.brain.index is not None:  # never force an index build for these
             try:
                 mentions = await asyncio.to_thread(self.brain.unlinked_mentions, slug)
             except (PageNotFound, PageUnreadable):
                 return  # the index moved on meanwhile; the next load shows them
             if self.slug == slug and mentions:
                 self.show_mentions(slug, mentions)
+            suggested = await asyncio.to_thread(self.brain.suggested_links, slug, SUGGESTED)
+            if self.slug == slug and suggested:
+                self.show_suggested(slug, suggested)
 
     def show_mentions(self, slug: str, mentions: Sequence[Mention]) -> None:
         """A third section, Mentions (n): pages naming `slug`'s page without linking it
@@ -167,6 +176,22 @@ class LinkTree(ReportsWorkers, Tree[LinkNode]):
             )
             root.add_leaf(label, data)
         _note_rest(root, len(mentions))
+        root.expand()
+
+    def show_suggested(self, slug: str, suggested: Sequence[Suggestion]) -> None:
+        """A last section, Suggested (n): pages `slug` probably should link to, sharing
+        many neighbours with it (`Brain.suggested_links`); shown when there is one."""
+        if self._suggested is not None:  # the tree was kept (`show_links`): replace them
+            if self._suggested == (slug, list(suggested)):
+                return
+            self._suggested_root.remove()
+        self._suggested = (slug, list(suggested))
+        root = self.root.add(f"Suggested ({len(suggested)})", LinkNode(slug, "out", loaded=True))
+        self._suggested_root = root
+        for suggestion in suggested:
+            why = f"{suggestion.reason}, score {suggestion.score:g}"
+            data = LinkNode(suggestion.to, "out", loaded=True, suggested=why)
+            root.add_leaf(Text.assemble(printable(suggestion.to), "  ", (why, "dim")), data)
         root.expand()
 
     def show_view(self, view: PageView) -> None:
@@ -220,6 +245,7 @@ class LinkTree(ReportsWorkers, Tree[LinkNode]):
             return
         self._shown = shown
         self._mentions = None
+        self._suggested = None
         self.slug, self.view = slug, None
         self.link_info = ""
         self.border_subtitle = LINKS_LEGEND
@@ -359,6 +385,8 @@ class LinkTree(ReportsWorkers, Tree[LinkNode]):
         data, parent = node.data, node.parent
         if data is not None and data.mention is not None:
             return f"{data.slug}: {data.mention} · not linked"
+        if data is not None and data.suggested is not None:
+            return f"{data.slug}: {data.suggested} · not linked"
         if data is None or data.group or parent is None or parent.data is None:
             return ""
         if parent is self.root:
