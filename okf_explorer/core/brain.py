@@ -556,7 +556,8 @@ class Brain:
         """Communities, central pages, bridges and suggested links of the index, each
         list cut to `top` (`core.graph.shape.analyze`); the suggestions look up the
         unlinked mentions of the central pages (`unlinked_mentions`, which may build
-        the full-text index) unless `mentions` is False."""
+        the full-text index) unless `mentions` is False. The communities are kept
+        until `refresh` (`communities`)."""
         from okf_explorer.core.graph.shape import analyze
 
         def mentioning(slug: str) -> list[str]:
@@ -564,7 +565,7 @@ class Brain:
 
         graph = self._indexed()
         looked_up = mentioning if mentions else None
-        return analyze(graph.index, top, looked_up, graph.projection())
+        return analyze(graph.index, top, looked_up, graph.projection(), graph.communities())
 
     def suggested_links(self, slug: str, top: int = 10) -> list[Suggestion]:
         """The pages `slug` probably should link to, by shared neighbours, best first

@@ -70,12 +70,14 @@ FAST_PATHS: tuple[FastPath, ...] = (
     FastPath(
         "core/graph/louvain.py",
         "networkx's `louvain_communities` (the same steps on integer ids and lists)",
-        "10k-page power-law graph 458 vs 1,062 ms (2.3x), the same partition",
+        "power-law graph, the same partition: 10k pages 458 vs 1,062 ms (2.3x); 100k 30.0 vs "
+        "53.8 s CPU (1.8x)",
     ),
     FastPath(
         "core/graph/pagerank.py",
         "networkx's pure-Python PageRank (`nx.pagerank` needs scipy)",
-        "10k-page power-law graph 26 vs 557 ms (21x)",
+        "power-law graph: 10k pages 26 vs 557 ms (21x); 100k 1.0 vs 8.8 s CPU (8.7x); "
+        "against `nx.pagerank` with scipy 437 vs 1,014 ms CPU (2.3x)",
     ),
     FastPath(
         "sources/gbrain/fast_httpx.py",

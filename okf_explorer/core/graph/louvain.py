@@ -7,7 +7,7 @@ building a `Graph` per level. The fast path is the same algorithm step for step
 order neighbours and communities are weighed in, the modularity gain and its ties,
 the threshold between levels, the aggregated graph's edge order), on integer ids and
 plain lists of dicts. Same nodes, edges and seed → the same partition;
-`tests/test_graph_shape.py` holds the two to it on random graphs, and the plain path
+`tests/test_analyze.py` holds the two to it on random graphs, and the plain path
 (`OKF_EXPLORER_PLAIN=1`) runs networkx's. Figures: `core.fast_paths.FAST_PATHS`.
 
 Node order matters to both: nodes are taken in sorted order and each one's

@@ -22,7 +22,7 @@ take no part.
   some link has, ranked by the smaller side, most first. networkx answers which
   pages and edges these are but not what they split, so one depth-first pass over
   the projection (Hopcroft-Tarjan, iterative) finds both with the sizes;
-  `tests/test_graph_shape.py` holds it to `nx.articulation_points` / `nx.bridges`.
+  `tests/test_analyze.py` holds it to `nx.articulation_points` / `nx.bridges`.
 - **suggested links**: `core.graph.suggested`.
 
 `analyze(index, top)` lists at most `top` of each (communities of two pages or
@@ -232,15 +232,18 @@ def analyze(
     top: int = TOP,
     mentions: Callable[[str], Sequence[str]] | None = None,
     projection: Projection | None = None,
+    partitioned: Sequence[Community] | None = None,
 ) -> GraphShape:
     """The analysis of the module doc, each list cut to `top`; `mentions(slug)` names
     the pages that mention `slug` without linking to it (see `core.graph.suggested`);
-    `projection` is the index's projection when already made."""
+    `projection` and `partitioned` (its communities, `partition`) when already made."""
     top = max(0, top)
     projection = projection or project(index)
     ranks = pagerank(projection.nodes, projection.out)
     degrees = in_degrees(projection)
-    found = [c for c in communities(projection, ranks) if c.size > 1][:top]
+    if partitioned is None:
+        partitioned = communities(projection, ranks)
+    found = [c for c in partitioned if c.size > 1][:top]
     central = sorted(projection.nodes, key=lambda slug: (-ranks[slug], -degrees[slug], slug))
     bridges, edges = cut_points(projection)
     bridges.sort(key=lambda bridge: (-bridge.cut_off, bridge.slug))
