@@ -4,10 +4,10 @@ and do not, each with its reason and score. Two reasons:
 - **a mention**: page A names page B (its title, file name or an alias, as
   `core.search.mentions` finds them: whole words, outside code and links) and
   neither links to the other. Only the most central pages are looked for (the `top`
-  of `analyze`'s PageRank ranking): a full-text lookup a page, so the analysis stays
-  within its time at 100k pages, and a missing link to a central page is the one
-  worth writing. Score: `MENTION_SCORE` plus the pair's shared-neighbour score.
-  `from` is the page that mentions, `to` the page mentioned.
+  of `analyze`'s PageRank ranking, at most `MENTION_LOOKUPS`): a full-text lookup a
+  page, so the analysis stays within its time at 100k pages, and a missing link to a
+  central page is the one worth writing. Score: `MENTION_SCORE` plus the pair's
+  shared-neighbour score. `from` is the page that mentions, `to` the page mentioned.
 - **shared neighbours**: Adamic-Adar on the undirected projection: the sum of
   `1 / log(degree)` over the pages both are linked with (either way), for pairs
   with at least `MIN_SHARED` of them. A page linked with more than `HUB_DEGREE`
@@ -33,6 +33,9 @@ from okf_explorer.core.index.model import LinkIndex
 MIN_SHARED = 2
 HUB_DEGREE = 100
 MENTION_SCORE = 1.0
+MENTION_LOOKUPS = 20
+"""Central pages whose unlinked mentions are looked up at most (`--top 100` would
+otherwise look up 100: 5.6 s instead of 1.8 s on a 6.6k-page vault)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +63,7 @@ def suggestions(
     pages = index.pages
     found: dict[tuple[str, str], Suggestion] = {}
     if mentions is not None:
-        for slug in leaders:
+        for slug in leaders[:MENTION_LOOKUPS]:
             if pages[slug].reserved:
                 continue
             for other in mentions(slug):
