@@ -3,6 +3,7 @@
     .venv/bin/python tests/bench/bench_analyze.py                   # 10k pages
     .venv/bin/python tests/bench/bench_analyze.py --sizes 100000    # takes minutes
     .venv/bin/python tests/bench/bench_analyze.py --parts-only      # no bundle, no CLI
+    .venv/bin/python tests/bench/bench_analyze.py --command-only    # the CLI only
 
 Two measurements per size N:
 
@@ -16,7 +17,8 @@ Two measurements per size N:
   `--workdir`): `okf-explorer stats` first builds the index cache; then `okf-explorer
   analyze --json` in a fresh process, twice: the first run also builds the
   full-text index its mention lookups use, the second finds it on disk ("cold on a
-  built index"). Wall time and the child's peak RSS.
+  built index"). Wall and CPU time and the child's peak RSS (on a loaded machine the
+  CPU time is the steadier figure).
 
 Not collected by pytest; never asserts timings.
 """
@@ -108,14 +110,21 @@ def command(workdir: Path, n: int) -> None:
     )
     print(f"command, {n} pages (gen_bundle, index cache built)", flush=True)
     for run in ("first (builds the text index)", "again (cold on a built index)"):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         done = subprocess.run(
             [str(CLI), "analyze", "--json", "--source", str(root)], env=env, capture_output=True
         )
         wall = time.perf_counter() - start
-        rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+        rss = after.ru_maxrss / 1024
         status = "ok" if done.returncode == 0 else done.stderr.decode()[-200:]
-        print(f"  analyze {run:32} {wall:7.2f} s  peak RSS {rss:6.0f} MB  {status}", flush=True)
+        print(
+            f"  analyze {run:32} {wall:7.2f} s wall {cpu:7.2f} s cpu  peak RSS {rss:6.0f} MB  "
+            f"{status}",
+            flush=True,
+        )
 
 
 def main() -> None:
@@ -124,11 +133,13 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/okf-bench-analyze"))
     parser.add_argument("--parts-only", action="store_true")
+    parser.add_argument("--command-only", action="store_true")
     parser.add_argument("--no-library", action="store_true", help="skip networkx's runs")
     args = parser.parse_args()
     assert fast_paths.enabled(), "run without OKF_EXPLORER_PLAIN"
     for n in args.sizes:
-        parts(n, args.repeat, not args.no_library)
+        if not args.command_only:
+            parts(n, args.repeat, not args.no_library)
         if not args.parts_only:
             command(args.workdir, n)
 
