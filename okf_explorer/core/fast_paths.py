@@ -68,12 +68,6 @@ FAST_PATHS: tuple[FastPath, ...] = (
         "3.8 ms at 10k pages, 31 ms at 50k, vs 0",
     ),
     FastPath(
-        "core/graph/louvain.py",
-        "networkx's `louvain_communities` (the same steps on integer ids and lists)",
-        "power-law graph, the same partition: 10k pages 458 vs 1,062 ms (2.3x); 100k 30.0 vs "
-        "53.8 s CPU (1.8x)",
-    ),
-    FastPath(
         "core/graph/pagerank.py",
         "networkx's pure-Python PageRank (`nx.pagerank` needs scipy)",
         "power-law graph: 10k pages 26 vs 557 ms (21x); 100k 1.0 vs 8.8 s CPU (8.7x); "

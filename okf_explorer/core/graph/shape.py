@@ -7,12 +7,12 @@ ones only: implied inverse edges add nothing), direction dropped for communities
 and bridges, kept for PageRank and in-degree. Dangling targets are not pages and
 take no part.
 
-- **communities**: networkx's Louvain (`louvain_communities`, resolution 1, seed
-  `SEED`, nodes and edges added in sorted order, so the answer is the same run to
-  run; `core.graph.louvain` answers exactly as it does, faster) on the undirected
-  projection. They partition the pages (a page linked to nothing
-  is a community of one). Each is labelled by its most central page (highest
-  PageRank; ties: slug order) and numbered by size, largest first (ties: label).
+- **communities**: Louvain with fast local moving (`core.graph.louvain`: networkx's
+  levels and moves, Leiden's queue of pages to look at again; resolution 1, seed
+  `SEED`, so the answer is the same run to run) on the undirected projection. They
+  partition the pages (a page linked to nothing is a community of one). Each is
+  labelled by its most central page (highest PageRank; ties: slug order) and numbered
+  by size, largest first (ties: label).
 - **central pages**: PageRank (`core.graph.pagerank`) side by side with in-degree
   (distinct other pages linking in), ranked by PageRank (ties: in-degree, slug).
 - **bridges**: pages whose removal splits their component (articulation points)
