@@ -4,6 +4,7 @@ the same link forms), each link an edge of the field's relation."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -280,3 +281,54 @@ def test_a_vault_without_fields_or_link_properties_keeps_its_edges(tmp_path: Pat
     text = "# P\nstd::vector and [[q]]; a:: b\n```\nx:: [[r]]\n```\n"
     root = write_bundle(tmp_path / "v", {"p.md": text, "q.md": "# Q\n", "r.md": "# R\n"})
     assert brain_of(root).ensure_index().out_edges("p") == [("q", "links")]
+
+
+PLAIN_PAGES = {
+    "index.md": (
+        "---\ntitle: Home\ntags: [start]\n---\n# Home\n"
+        "See [[notes/alpha]], [Beta](notes/beta.md) and ![[people/ann]].\n"
+    ),
+    "notes/alpha.md": (
+        "---\nstatus: draft\nsource: https://example.com/a\nrelated: plain words\n---\n"
+        "# Alpha\nC++ uses std::vector; a ratio 3::4. Links: [[notes/beta|the beta]], "
+        "[[people/ann#Work]], [[missing page]].\n"
+    ),
+    "notes/beta.md": (
+        "# Beta\nBack to [[index]] and [alpha](alpha.md). `code:: [[not-a-link]]`\n"
+        "```\nup:: [[people/ann]]\n```\n"
+    ),
+    "people/ann.md": "---\naliases: [Annie]\n---\n# Ann\nWrites [[Alpha]] and [[notes/beta]].\n",
+}
+PLAIN_EXPORTS = {
+    "json": "d52d65bd69e5e098",
+    "jsonl": "89a40324bff8c44b",
+    "dot": "7ed7c4ecf684bc4a",
+    "graphml": "bbafe427170b5357",
+    "mermaid": "f3e9c034d293513f",
+}
+"""sha256 (first 16 hex digits) of each export of `PLAIN_PAGES`, made by the code before
+typed inline fields, link properties and implied edges (`1ba1ef0^`)."""
+
+
+def test_a_plain_bundle_exports_the_same_bytes_as_before_typed_links(
+    tmp_path: Path, run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Prose with `::`, fields in code, properties that are no links: no new edge, no new
+    byte in any export format."""
+    monkeypatch.setenv("OKF_EXPLORER_CACHE", "off")
+    root = write_bundle(tmp_path / "plain", PLAIN_PAGES)
+    for fmt, digest in PLAIN_EXPORTS.items():
+        status, out, _ = run(
+            "export",
+            "index",
+            "--depth",
+            "3",
+            "--direction",
+            "both",
+            "--format",
+            fmt,
+            "--source",
+            str(root),
+        )
+        assert status == 0 and out
+        assert hashlib.sha256(out.encode()).hexdigest()[:16] == digest, fmt
