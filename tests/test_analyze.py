@@ -339,7 +339,8 @@ def test_communities_of_a_bigger_graph_match_networkx_in_quality() -> None:
 @pytest.mark.slow
 def test_the_mcp_analyze_tool_answers_as_the_cli(vault: Path, tmp_path: Path) -> None:
     """Our own `serve` on loopback: the read-only `analyze` tool, listed, answering what
-    `Brain.analyze` answers; `top` clamped, a bad one refused in gbrain's words."""
+    `Brain.analyze` answers; `top` clamped, a bad one refused in gbrain's words; and the
+    CLI's `analyze` of the server as a source prints what it prints of the folder."""
     from okf_explorer.sources.gbrain.source import McpSource
     from tests.mcp_server_fixture import serve_bundle
 
@@ -356,4 +357,7 @@ def test_the_mcp_analyze_tool_answers_as_the_cli(vault: Path, tmp_path: Path) ->
                     source.call_tool("analyze", {"top": "many"})
             finally:
                 source.close()
+            # and `analyze` of the MCP source: the index built from the server's bodies
+            over_mcp = run_cli("analyze", "--top", "3", "--source", server.url)
     assert len(everything["communities"]) == 3 and len(everything["bridges"]) == 5
+    assert (over_mcp.returncode, over_mcp.stdout) == (0, TEXT)
