@@ -181,3 +181,24 @@ def test_a_stray_triple_backtick_in_inline_code_hides_the_link():
     assert found.cause == "code_masked"
     assert "the ``` on line 4 with the next ``` (line 6" in found.fix
     assert found.fix.endswith("move the link above line 4")
+
+
+def test_a_relation_written_in_a_field_is_ours_alone_and_no_difference():
+    """`up:: [[x]]` (or a link property `up: "[[x]]"`): gbrain stores the link as a plain
+    one and has no field for `up`, so the pair agrees; a relation gbrain states from its
+    own fields still differs."""
+    text = "up:: [[projects/x]]\n"
+    files = FilesSide(
+        _pages("people/a", "projects/x", "projects/y", text=text),
+        [
+            FileLink("people/a", "projects/x", "projects/x", "wiki", "exact", rel="up"),
+            FileLink("people/a", "projects/y", "projects/y", "wiki", "exact", rel="related_to"),
+        ],
+    )
+    rows = [
+        StoredLink("people/a", "projects/x", "mentions", "markdown"),
+        StoredLink("people/a", "projects/y", "mentions", "markdown"),
+    ]
+    server = ServerSide(dict.fromkeys(["people/a", "projects/x", "projects/y"], "default"), rows)
+    found = compare(files, server, server_text=lambda slug: text)
+    assert [(d.target, d.cause) for d in found] == [("projects/y", "relation_differs")]

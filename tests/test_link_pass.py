@@ -129,15 +129,19 @@ def test_a_refresh_that_adds_a_titled_page_re_resolves_alike(tmp_path: Path) -> 
 
 def test_a_link_pass_travels_as_its_slugs() -> None:
     shipped = LinkPass(["a/x", "b/x", "c"])
-    assert shipped(["c"][0], (("x", "wiki", 1, None, "links", False),)) == (
+    assert shipped(["c"][0], (("x", "wiki", 1, None, "links", False, False),)) == (
         True,
         [("x", "a/x", "wiki", "basename", 1, True, ("a/x", "b/x"), "links", False)],
     )
     copy = pickle.loads(pickle.dumps(shipped))
     assert copy.__getstate__() == ["a/x", "b/x", "c"]
-    assert copy("b/y", (("x", "wiki", 2, None, "links", False),))[1][0][1] == "b/x"
+    assert copy("b/y", (("x", "wiki", 2, None, "links", False, False),))[1][0][1] == "b/x"
     complete, found = copy(
-        "c", (("c", "wiki", 1, None, "links", False), ("T", "wiki", 1, None, "links", False))
+        "c",
+        (
+            ("c", "wiki", 1, None, "links", False, False),
+            ("T", "wiki", 1, None, "links", False, False),
+        ),
     )
     assert not complete and found == [("c", "exact", ()), "T"]
 

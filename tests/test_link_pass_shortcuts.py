@@ -68,7 +68,7 @@ def test_page_links_answer_as_the_resolver(
             target = written.strip()  # as the grammar gives them
             if not target:
                 continue
-            row = (target, kind, 1, None, "links", False)
+            row = (target, kind, 1, None, "links", False, False)
             got = answer(page_links.one, slug, folder, row)
             want = answer(reference.resolve, target, slug, kind)
             if not isinstance(want, tuple):

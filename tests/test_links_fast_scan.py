@@ -84,8 +84,8 @@ def test_the_memory_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_kinds_and_counts_of_a_typical_page() -> None:
     text = "# T\n\n[[a]] ![[a]] ![[pic.png]] [x](b.md) [[b]] [y](./b.md)\n\n`[[code]]` [[a|A]]\n"
     assert extract_link_tuples(text) == [
-        ("a", "wiki", 3, None, "links", False),
-        ("b.md", "markdown", 1, None, "links", False),
-        ("b", "wiki", 1, None, "links", False),
-        ("./b.md", "markdown", 1, None, "links", False),
+        ("a", "wiki", 3, None, "links", False, False),
+        ("b.md", "markdown", 1, None, "links", False, False),
+        ("b", "wiki", 1, None, "links", False, False),
+        ("./b.md", "markdown", 1, None, "links", False, False),
     ]

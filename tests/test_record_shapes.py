@@ -48,7 +48,7 @@ STORED_FIELDS: dict[str, tuple[str, ...]] = {
         "okf_trust",
         "okf_stale_after",
     ),
-    "RawLink": ("target", "kind", "count", "refdef", "rel", "incoming"),
+    "RawLink": ("target", "kind", "count", "refdef", "rel", "incoming", "named"),
     "ResolvedLink": (
         "target",
         "to",

@@ -138,6 +138,7 @@ def test_initialize_list_and_call(client: httpx.Client) -> None:
         "wanted_pages",
         "find_mentions",
         "build_context",
+        "analyze",
     ]
     assert tools["get_page"]["inputSchema"]["required"] == ["slug"]
     assert "nextCursor" not in listed["result"]

@@ -58,10 +58,10 @@ def test_okf_path_fields_become_typed_links() -> None:
         ],
     }
     assert frontmatter_links(frontmatter, "metric") == [
-        ("/tables/orders.md", "markdown", 1, None, "resource", False),
-        ("computations/revenue", "markdown", 1, None, "computation", False),
-        ("./run.md", "markdown", 1, None, "executor.resource", False),
-        ("../raw.md", "markdown", 2, None, "derived_from", False),
+        ("/tables/orders.md", "markdown", 1, None, "resource", False, False),
+        ("computations/revenue", "markdown", 1, None, "computation", False, False),
+        ("./run.md", "markdown", 1, None, "executor.resource", False, False),
+        ("../raw.md", "markdown", 2, None, "derived_from", False, False),
     ]
 
 
@@ -94,16 +94,16 @@ def test_gbrain_fields_by_value_shape_and_page_type() -> None:
         "sources": ["Podcast 12", {"resource": "/a.md"}, {"name": "Memo"}],
     }
     assert frontmatter_links(frontmatter, "person") == [
-        ("Acme", "wiki", 1, None, "works_at", False),  # person pages only
-        ("Podcast 12", "wiki", 1, None, "discussed_in", True),
-        ("/a.md", "markdown", 1, None, "derived_from", False),
-        ("Memo", "wiki", 1, None, "discussed_in", True),
-        ("people/carol", "wiki", 1, None, "related_to", False),
-        ("Roadmap", "wiki", 1, None, "related_to", False),
-        ("x/y", "wiki", 1, None, "related_to", False),
+        ("Acme", "wiki", 1, None, "works_at", False, True),  # person pages only
+        ("Podcast 12", "wiki", 1, None, "discussed_in", True, True),
+        ("/a.md", "markdown", 1, None, "derived_from", False, False),
+        ("Memo", "wiki", 1, None, "discussed_in", True, True),
+        ("people/carol", "wiki", 1, None, "related_to", False, True),
+        ("Roadmap", "wiki", 1, None, "related_to", False, True),
+        ("x/y", "wiki", 1, None, "related_to", False, True),
     ]
     company = frontmatter_links(frontmatter, "company")
-    assert ("Bob", "wiki", 1, None, "works_at", True) in company  # key_people: incoming
+    assert ("Bob", "wiki", 1, None, "works_at", True, True) in company  # key_people: incoming
     assert all(link[0] != "Acme" for link in company)  # `company` is a person's field
 
 
@@ -338,8 +338,8 @@ def test_a_url_or_mail_address_in_a_link_field_is_no_page_edge() -> None:
         "sources": [{"name": "https://example.com/talk"}, "Podcast 12"],
     }
     assert frontmatter_links(frontmatter, None) == [
-        ("Podcast 12", "wiki", 1, None, "discussed_in", True),
-        ("other", "wiki", 1, None, "related_to", False),
+        ("Podcast 12", "wiki", 1, None, "discussed_in", True, True),
+        ("other", "wiki", 1, None, "related_to", False, True),
     ]
 
 

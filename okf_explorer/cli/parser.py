@@ -94,6 +94,7 @@ def build_parser() -> argparse.ArgumentParser:
     links.add_argument("slug", metavar="SLUG", help=SLUG_HELP)
     links.add_argument("--backlinks", action="store_true", help="same as --direction in")
     _walk_options(links, default_direction=None)
+    _implied_option(links)
     _okf_filter_options(links, "only edges between pages")
     links.add_argument("--json", action="store_true", help="OKF edge records as a JSON array")
     links.add_argument(
@@ -105,6 +106,7 @@ def build_parser() -> argparse.ArgumentParser:
     export = command("export", "write the traversal from a page as OKF edges")
     export.add_argument("slug", metavar="SLUG", help=SLUG_HELP)
     _walk_options(export, default_direction="out")
+    _implied_option(export)
     _okf_filter_options(export, "only edges between pages")
     export.add_argument("-o", "--output", metavar="FILE", help="write here (default: stdout)")
     export.add_argument(
@@ -121,6 +123,18 @@ def build_parser() -> argparse.ArgumentParser:
         "Text: 'label: N' counts, then the sections hubs by links in / out (top 10, "
         "'DEGREE SLUG'), orphans, dead ends and dangling targets (each followed by the "
         "pages linking to it). --json: {counts, hubs: {in, out}, orphans, dead_ends, dangling}."
+    )
+
+    analyze = command("analyze", "communities, central pages, bridges and suggested links")
+    analyze.add_argument("--json", action="store_true", help="one JSON object")
+    analyze.add_argument(
+        "--top", type=non_negative, default=10, metavar="N", help="list N of each (default 10)"
+    )
+    analyze.epilog = (
+        "Text: five sections, communities ('ID SIZE pages LABEL'), central pages "
+        "('PAGERANK IN-DEGREE SLUG'), bridges ('SLUG splits A + B'), bridge edges "
+        "('FROM → TO') and suggested links ('SCORE FROM → TO (REASON)'). --json: "
+        "{communities, central, bridges, bridge_edges, suggested}."
     )
 
     validate = command("validate", "check a bundle folder's OKF v0.2 conformance (§11)")
@@ -267,6 +281,15 @@ def _walk_options(parser: argparse.ArgumentParser, *, default_direction: str | N
     )
 
 
+def _implied_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--implied",
+        action="store_true",
+        help="also walk implied inverse edges (down for up, employs for works_at, …), "
+        "marked implied",
+    )
+
+
 def _okf_filter_options(parser: argparse.ArgumentParser, kept: str) -> None:
     """`--status S` (repeatable, or a comma list) and `--min-trust T` (`core.okf.filter`)."""
     parser.add_argument(
@@ -338,6 +361,11 @@ def _walk_arguments(parser: argparse.ArgumentParser) -> None:
         help="follow only links weighing at least W, 0-1 (default 0: every link)",
     )
     parser.add_argument("--direction", choices=WALK_DIRECTIONS, default="out", help="default out")
+    parser.add_argument(
+        "--rel", action="append", type=relation_name, metavar="R",
+        help="follow only edges of relation R (repeatable): links (body links), up, related_to…",
+    )  # fmt: skip
+    _implied_option(parser)
     parser.add_argument("--json", action="store_true", help="a JSON array, one object per row")
     parser.epilog = (
         "A link's weight: 1 for a stated relation (frontmatter, sources); for a body link, "

@@ -78,6 +78,8 @@ if TYPE_CHECKING:  # imported where used: a `links` run needs none of them (~10 
 
     from okf_explorer.core.audit.page import PageAuditor, PageView
     from okf_explorer.core.graph.best_paths import WalkDirection, WalkRow
+    from okf_explorer.core.graph.shape import Community, GraphShape
+    from okf_explorer.core.graph.suggested import Suggestion
     from okf_explorer.core.search.mentions import Mention
     from okf_explorer.core.search.text_search import TextSearch
 
@@ -438,15 +440,23 @@ class Brain:
         depth: object = 1,
         direction: Direction = "out",
         rels: Collection[str] | None = None,
+        implied: bool = False,
     ) -> list[Edge]:
         """Breadth-first edges from `slug` (SPEC §4); see `graph.traverse_with`.
 
         Each edge carries its relation (`Edge.rel`); `rels`, when given, keeps
-        the walk to edges of those relations.
+        the walk to edges of those relations; `implied` walks the implied inverse
+        edges too (`core.graph.implied`), each marked `Edge.implied`.
         """
         direction = check_direction(direction)
         wanted = frozenset(rels) if rels is not None else None
-        return self._answering(slug, need_readable=True).traverse(slug, depth, direction, wanted)
+        graph = self._answering(slug, need_readable=True)
+        return graph.traverse(slug, depth, direction, wanted, implied)
+
+    def implied_edges(self, slug: str, side: Literal["out", "in"]) -> list[tuple[str, str]]:
+        """`(page, rel)` of each implied inverse edge leaving (`out`) or entering (`in`)
+        `slug`, in the graph that answers (`core.graph.implied`): never a backlink."""
+        return self._answering(slug, need_readable=side == "out").implied_edges(slug, side)
 
     def known_degree(self, slug: str, side: Literal["out", "in"]) -> int | None:
         """How many pages `slug` links to (`out`) or is linked from (`in`) in the graph
@@ -529,14 +539,19 @@ class Brain:
         depth: object = 1,
         min_weight: float = 0.0,
         direction: WalkDirection = "out",
+        rels: Collection[str] | None = None,
+        implied: bool = False,
     ) -> list[WalkRow]:
         """The best path to every page reachable from `roots` (slugs, see
-        `resolve_roots`) over the index's link weights (`core.graph.best_paths.walk`:
-        `ValueError` for a bad direction or weight, `PageNotFound` for a root that is
-        not a page)."""
+        `resolve_roots`) over the index's link weights, along the relations `rels` only
+        when given, and the implied inverse edges with `implied`
+        (`core.graph.best_paths.walk`: `ValueError` for a bad direction or weight,
+        `PageNotFound` for a root that is not a page)."""
         from okf_explorer.core.graph.best_paths import walk
 
-        return walk(self.link_weights(), roots, depth, min_weight, direction)
+        graph = self._indexed()
+        inverses = graph.implied() if implied else None
+        return walk(graph.weights(), roots, depth, min_weight, direction, rels, inverses)
 
     def orphans(self, include_reserved: bool = False) -> list[str]:
         """Pages no other page links to; reserved `index`/`log` pages only on request."""
@@ -591,6 +606,34 @@ class Brain:
             return link_sentence(on, link, self.page, resolver, bodies)
 
         return pack(index, page, sentence, clamp_pack_depth(depth), clamp_budget(budget))
+
+    def analyze(self, top: int = 10, *, mentions: bool = True) -> GraphShape:
+        """Communities, central pages, bridges and suggested links of the index, each
+        list cut to `top` (`core.graph.shape.analyze`); the suggestions look up the
+        unlinked mentions of the central pages (`unlinked_mentions`, which may build
+        the full-text index) unless `mentions` is False. The communities are kept
+        until `refresh` (`communities`)."""
+        from okf_explorer.core.graph.shape import analyze
+
+        def mentioning(slug: str) -> list[str]:
+            return [mention.slug for mention in self.unlinked_mentions(slug)]
+
+        graph = self._indexed()
+        looked_up = mentioning if mentions else None
+        return analyze(graph.index, top, looked_up, graph.projection(), graph.communities())
+
+    def suggested_links(self, slug: str, top: int = 10) -> list[Suggestion]:
+        """The pages `slug` probably should link to, by shared neighbours, best first
+        (`core.graph.suggested.suggestions_for`; `[]` for a page the index lacks)."""
+        from okf_explorer.core.graph.suggested import suggestions_for
+
+        graph = self._indexed()
+        return suggestions_for(graph.index, graph.projection(), slug, top)
+
+    def communities(self) -> list[Community]:
+        """Every community of the index, largest first (`core.graph.shape`): they
+        partition the pages; for colouring a graph by community. Kept until `refresh`."""
+        return self._indexed().communities()
 
     # -- text ------------------------------------------------------------------------
 

@@ -190,6 +190,18 @@ def build_context(brain: Any, args: Mapping[str, Any]) -> Any:
     return brain.context_pack(page_named(brain, name), depth, budget)
 
 
+ANALYZE_DEFAULT = 10
+ANALYZE_CAP = 100
+
+
+def analyze(brain: Any, args: Mapping[str, Any]) -> Any:
+    """`Brain.analyze`, the one entry point the CLI's `analyze` calls too; `top` is
+    clamped to 0..`ANALYZE_CAP` (a reply stays bounded however big the brain)."""
+    top = optional_int(args, "top")
+    top = ANALYZE_DEFAULT if top is None else max(0, min(ANALYZE_CAP, top))
+    return brain.analyze(top).to_json()
+
+
 def wanted_pages(brain: Any, args: Mapping[str, Any]) -> Any:
     """gbrain's `wanted_pages` (module docstring): link targets that have no page."""
     source = optional_str(args, "source_id")
@@ -398,6 +410,17 @@ NAVIGATION_SPECS: dict[str, dict[str, Any]] = {
             ("slug",),
         ),
     },
+    "analyze": {
+        "description": (
+            "The shape of the whole graph, as `okf-explorer analyze --json`: communities "
+            "(labelled by their most central page), central pages (PageRank and in-degree), "
+            "bridge pages with what they split, bridge edges, suggested links with reason "
+            "and score. Read-only."
+        ),
+        "inputSchema": _schema(
+            {"top": {"type": "number", "description": "List N of each (default 10, max 100)"}}
+        ),
+    },
 }
 
 NAVIGATION_TOOLS = {
@@ -408,4 +431,5 @@ NAVIGATION_TOOLS = {
     "wanted_pages": wanted_pages,
     "find_mentions": find_mentions,
     "build_context": build_context,
+    "analyze": analyze,
 }

@@ -36,6 +36,7 @@ OVER_A_BRAIN: dict[str, tuple[str, str]] = {
     "links": ("pages", "run_links"),
     "export": ("pages", "run_export"),
     "stats": ("graph", "run_stats"),
+    "analyze": ("graph", "run_analyze"),
     "path": ("graph", "run_path"),
     "walk": ("graph", "run_walk"),
     "search": ("search", "run_search"),

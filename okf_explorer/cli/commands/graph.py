@@ -63,7 +63,9 @@ No path → exit 1, `no path from A to B (within …the limits…)`.
 
 ## walk
 
-`okf-explorer walk --root … [--depth N] [--min-weight W] [--direction D] [--json]`.
+`okf-explorer walk --root … [--depth N] [--min-weight W] [--direction D] [--rel R]…
+[--json]`. `--rel R` (repeatable) follows only edges of those relations (a note on
+stderr names one no edge has).
 
 Text: one page a line, by weight (highest first), then hops, then slug:
 
@@ -92,12 +94,14 @@ from okf_explorer.cli.commands import note_unknown_relations, resolve_name
 from okf_explorer.cli.reporting import emit, note
 from okf_explorer.core.graph.best_paths import WalkRow, path_text, weight_text
 from okf_explorer.core.graph.paths import K_CAP, MAX_HOPS_CAP, FoundPath, PathQuery, avoid_of
+from okf_explorer.core.graph.shape import splits_text
 from okf_explorer.core.text_safety import json_text, printable
 
 if TYPE_CHECKING:
     from okf_explorer.core.brain import Brain
     from okf_explorer.core.graph.analysis import BrainStats
     from okf_explorer.core.graph.paths import HopDetail
+    from okf_explorer.core.graph.shape import GraphShape
 
 
 # --- stats -------------------------------------------------------------------------
@@ -130,6 +134,43 @@ def stats_text(stats: BrainStats) -> str:
     for target, froms in stats.dangling:
         lines.append(f"  {printable(target)}")
         lines += [f"    {printable(slug)}" for slug in froms]
+    return "".join(line + "\n" for line in lines)
+
+
+# --- analyze -----------------------------------------------------------------------
+
+
+def run_analyze(brain: Brain, args: argparse.Namespace) -> int:
+    """Print the graph's shape as text, or as JSON with `--json`."""
+    shape = brain.analyze(args.top)
+    emit(json_text(shape.to_json(), indent=2) + "\n" if args.json else analyze_text(shape))
+    return 0
+
+
+def analyze_text(shape: GraphShape) -> str:
+    """The text output described above (every line ends in a newline)."""
+    lines = [f"communities ({len(shape.communities)}):"]
+    id_width = max((len(str(c.id)) for c in shape.communities), default=0)
+    size_width = max((len(str(c.size)) for c in shape.communities), default=0)
+    lines += [
+        f"  {c.id:>{id_width}} {c.size:>{size_width}} pages  {printable(c.label)}"
+        for c in shape.communities
+    ]
+    lines += ["", f"central pages ({len(shape.central)}):"]
+    degree_width = max((len(str(c.in_degree)) for c in shape.central), default=0)
+    lines += [
+        f"  {c.pagerank:.4f} {c.in_degree:>{degree_width}} {printable(c.slug)}"
+        for c in shape.central
+    ]
+    lines += ["", f"bridges ({len(shape.bridges)}):"]
+    lines += [f"  {printable(b.slug)}  splits {splits_text(b.splits)}" for b in shape.bridges]
+    lines += ["", f"bridge edges ({len(shape.bridge_edges)}):"]
+    lines += [f"  {printable(e.frm)} → {printable(e.to)}" for e in shape.bridge_edges]
+    lines += ["", f"suggested links ({len(shape.suggested)}):"]
+    lines += [
+        f"  {s.score:.3f} {printable(s.frm)} → {printable(s.to)}  ({printable(s.reason)})"
+        for s in shape.suggested
+    ]
     return "".join(line + "\n" for line in lines)
 
 
@@ -191,7 +232,10 @@ def path_block(path: FoundPath, details: tuple[HopDetail, ...]) -> str:
 
 def run_walk(brain: Brain, args: argparse.Namespace) -> int:
     roots = brain.resolve_roots(args.root)
-    rows = brain.walk(roots, args.depth, args.min_weight, args.direction)
+    rels = args.rel or None
+    if rels is not None:
+        note_unknown_relations(brain, rels)
+    rows = brain.walk(roots, args.depth, args.min_weight, args.direction, rels, args.implied)
     if args.json:
         emit(json_text([row.to_json() for row in rows], indent=2) + "\n")
     else:

@@ -156,7 +156,7 @@ def _walk(brain: Brain, slug: str, args: argparse.Namespace) -> list[Edge]:
     and to `--status` / `--min-trust` (`core.okf.filter`: edges between pages that
     pass, reached from the root through them; the root always passes)."""
     rels = args.rel
-    edges = brain.traverse(slug, args.depth, args.direction, rels)
+    edges = brain.traverse(slug, args.depth, args.direction, rels, implied=args.implied)
     if rels and not edges and brain.answered_by == "index":
         note_unknown_relations(brain, rels)
     return filtered_walk(brain, edges, slug, args.depth, args.okf_filter)

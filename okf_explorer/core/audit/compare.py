@@ -48,7 +48,9 @@ each one's fix):
   links every one, typed `wikilink_basename`);
 - `escaped_pipe` (files): gbrain would read the link, written `[[x\\|alias]]`, but
   the server does not (a gbrain from before #4062);
-- `relation_differs` (both): the pair is on both sides with other relations;
+- `relation_differs` (both): the pair is on both sides with other relations (one gbrain
+  cannot hold is not compared: OKF's, and one written in an inline field or a link
+  property, `up:: [[x]]`, which gbrain stores as a plain link);
 - `manual_link` (server): added by hand (a `link_source` no extractor writes);
 - `prose_path` (server): gbrain read a slug-shaped `dir/name` in plain text as a link;
 - `stale_links` (either): the server's copy of the page states the edge (or not) but
@@ -92,7 +94,13 @@ from okf_explorer.core.audit.model import (
     skip_reason,
 )
 from okf_explorer.core.links.spans import WikiSpan, link_spans
-from okf_explorer.core.links.typed import DERIVED_FROM, LINKS, OKF_NESTED_FIELDS, OKF_TOP_FIELDS
+from okf_explorer.core.links.typed import (
+    DERIVED_FROM,
+    GBRAIN_FIELDS,
+    LINKS,
+    OKF_NESTED_FIELDS,
+    OKF_TOP_FIELDS,
+)
 
 __all__ = [
     "CAUSES",
@@ -163,6 +171,10 @@ OKF_RELATIONS = frozenset(
     {DERIVED_FROM, *OKF_TOP_FIELDS, *(f"{name}.resource" for name in OKF_NESTED_FIELDS)}
 )
 """Relations from OKF fields: gbrain reads none of them, so it cannot hold them."""
+GBRAIN_RELATIONS = frozenset(row.rel for row in GBRAIN_FIELDS)
+"""Relations gbrain states from its own frontmatter fields. Any other a page states is
+written in an inline field or a link property (`core.links.fields`): gbrain keeps the
+link as a plain one and cannot hold the relation."""
 HIDDEN_KEYS = ("title", "type", "tags", "slug")
 """Frontmatter keys gbrain's import takes out of a page's stored frontmatter."""
 SETTING_NAMES = {
@@ -639,8 +651,11 @@ def _read_link_cause(
 
 def _relations(links: list[FileLink], rows: list[StoredLink], audit: Audit) -> list[Difference]:
     stored = {LINKS if r.link_type in SERVER_LINKS else r.link_type for r in rows}
-    # OKF relations a server cannot hold (gbrain reads none) are no relation to compare
-    stated = {link.rel for link in links} - (OKF_RELATIONS - stored) or {LINKS}
+    # relations a server cannot hold (OKF's, and those written in inline fields or link
+    # properties: gbrain reads none) are no relation to compare
+    stated = {link.rel for link in links}
+    unheld = {rel for rel in stated - stored if rel != LINKS and rel not in GBRAIN_RELATIONS}
+    stated = stated - unheld or {LINKS}
     if stated == stored:
         return []
     link = links[0]

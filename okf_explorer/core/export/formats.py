@@ -102,7 +102,11 @@ def render_pieces(
     walked from), labelled with its hop. Every format carries the relation:
     GraphML as the `rel` attribute of every edge; DOT (`rel` and `label`
     attributes) and Mermaid (the arrow's label) name it on edges whose relation
-    is not `links`, so a plain bundle renders exactly as before typed edges.
+    is not `links`, so a plain bundle renders exactly as before typed edges. An
+    implied edge (only in a walk that asked for them, `core.graph.implied`) is marked
+    in every format: `"implied": true` last in its JSON record, `(implied)` after its
+    relation and a dashed line in DOT and Mermaid, an `implied` attribute in GraphML
+    (declared only when the slice holds one).
     The bytes are those of `json_text` (JSON, with `indent=2`), and of networkx's
     GraphML writer (`graphml_pieces`), which exports used to call.
     """
@@ -111,7 +115,7 @@ def render_pieces(
     if fmt == "json":
         return _json_pieces(edges)
     if fmt == "jsonl":
-        return (_JSONL_RECORD.format(*_record_values(edge)) for edge in edges)
+        return (_jsonl_record(edge) for edge in edges)
     caption = f"{root} · depth {clamp_depth(depth)} · {direction}"
     nodes = _nodes(root, edges)
     labels = titles or {}
@@ -130,6 +134,19 @@ _JSONL_RECORD = (
     '{{"type": "edge", "hemisphere": "knowledge", "from": {}, "to": {}, "rel": {}, '
     '"direction": {}, "hop": {}}}\n'
 )
+
+
+_IMPLIED = ',\n    "implied": true\n  }'
+
+
+def _json_record(edge: Edge) -> str:
+    record = _JSON_RECORD.format(*_record_values(edge))
+    return record[:-4] + _IMPLIED if edge.implied else record
+
+
+def _jsonl_record(edge: Edge) -> str:
+    record = _JSONL_RECORD.format(*_record_values(edge))
+    return record[:-2] + ', "implied": true}\n' if edge.implied else record
 
 
 def _record_values(edge: Edge) -> tuple[str, str, str, str, str]:
@@ -153,7 +170,7 @@ def _json_pieces(edges: Sequence[Edge]) -> Iterator[str]:
     yield "[\n"
     last = len(edges) - 1
     for index, edge in enumerate(edges):
-        yield _JSON_RECORD.format(*_record_values(edge)) + (",\n" if index < last else "\n")
+        yield _json_record(edge) + (",\n" if index < last else "\n")
     yield "]\n"
 
 
@@ -191,7 +208,10 @@ def _dot(
         frm, to, hop, direction = edge
         a, b = (frm, to) if direction == "out" else (to, frm)
         attributes = f"hop={hop}, direction={_dot_quote(direction)}"
-        if edge.rel != LINKS:
+        if edge.implied:
+            label = _dot_quote(f"{edge.rel} (implied)")
+            attributes += f", rel={_dot_quote(edge.rel)}, label={label}, style=dashed"
+        elif edge.rel != LINKS:
             attributes += f", rel={_dot_quote(edge.rel)}, label={_dot_quote(edge.rel)}"
         yield f"  {_dot_id(a)} -> {_dot_id(b)} [{attributes}];\n"
     yield "}\n"
@@ -209,6 +229,10 @@ def _mermaid(
     for edge in edges:
         frm, to, hop, direction = edge
         a, b = (frm, to) if direction == "out" else (to, frm)
+        if edge.implied:
+            label = f'"{hop} {_mermaid_text(edge.rel)} (implied)"'
+            yield f"  n{nodes[a]} -.->|{label}| n{nodes[b]}\n"
+            continue
         label = hop if edge.rel == LINKS else f'"{hop} {_mermaid_text(edge.rel)}"'
         yield f"  n{nodes[a]} -->|{label}| n{nodes[b]}\n"
 
@@ -236,6 +260,7 @@ _EDGE_KEYS = (
     '  <key id="d3" for="edge" attr.name="direction" attr.type="string" />\n'
     '  <key id="d2" for="edge" attr.name="hop" attr.type="long" />\n'
 )
+_IMPLIED_KEY = '  <key id="d5" for="edge" attr.name="implied" attr.type="boolean" />\n'
 _GRAPH_KEYS = (
     '  <key id="d1" for="node" attr.name="label" attr.type="string" />\n'
     '  <key id="d0" for="graph" attr.name="name" attr.type="string" />\n'
@@ -250,6 +275,9 @@ def graphml_pieces(
     """The document in pieces of a line or a few. `nodes` maps each node to its rank
     (order of first appearance); an `in` edge points the way the link does."""
     yield _HEADER
+    implied = any(edge.implied for edge in edges)
+    if implied:
+        yield _IMPLIED_KEY
     if edges:
         yield _EDGE_KEYS
     yield _GRAPH_KEYS
@@ -265,6 +293,7 @@ def graphml_pieces(
             + _data("d2", str(edge.hop), "      ")
             + _data("d3", printable(edge.direction), "      ")
             + _data("d4", printable(edge.rel), "      ")
+            + (_data("d5", "true", "      ") if implied and edge.implied else "")
             + "    </edge>\n"
         )
     yield _data("d0", printable(caption), "    ")

@@ -7,6 +7,10 @@
   the breadth-first walk (`traverse_with`) every backend runs;
 - `analysis`: orphans, dead ends, dangling targets, hubs, shortest paths, the
   networkx graph, `brain_stats`, and `choose_start` (the first page to show);
+- `shape`: what the whole graph says (`analyze`): communities (`louvain`), central
+  pages (`pagerank`), bridges, and suggested links (`suggested`), all on one
+  `projection` of the index;
+- `implied`: the inverse relations and the implied edges they give;
 - `paths`: the k shortest paths between two pages (`PathGraphs`) and what each hop is;
 - `best_paths`: link weights, and weighted walks from several roots, the best path per page;
 - `trail`: the pages a person visited and its export.

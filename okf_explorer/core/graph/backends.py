@@ -37,11 +37,12 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol, TypeVar
 
 from okf_explorer.core.errors import AuthError, OkfError, SourceUnavailable
 from okf_explorer.core.graph.analysis import build_graph
 from okf_explorer.core.graph.best_paths import LinkWeights
+from okf_explorer.core.graph.implied import Implied
 from okf_explorer.core.graph.paths import PathGraphs
 from okf_explorer.core.graph.traverse import (
     LINKS,
@@ -59,6 +60,8 @@ from okf_explorer.core.port import PageSource, ServerGraph, ServerLink, TagListi
 if TYPE_CHECKING:
     import networkx as nx
 
+    from okf_explorer.core.graph.projection import Projection
+    from okf_explorer.core.graph.shape import Community
     from okf_explorer.core.index.model import LinkIndex
 
 Side = Literal["out", "in"]
@@ -83,10 +86,21 @@ class Graph(Protocol):
         ...
 
     def traverse(
-        self, slug: str, depth: object, direction: Direction, rels: frozenset[str] | None
+        self,
+        slug: str,
+        depth: object,
+        direction: Direction,
+        rels: frozenset[str] | None,
+        implied: bool = False,
     ) -> list[Edge]:
         """Breadth-first edges from `slug` (SPEC §4, `traverse_with`), kept to the
-        relations `rels` when given."""
+        relations `rels` when given; with `implied`, the implied inverse edges too
+        (`core.graph.implied`), marked."""
+        ...
+
+    def implied_edges(self, slug: str, side: Side) -> list[tuple[str, str]]:
+        """`(page, rel)` of each implied inverse edge leaving (`out`) or entering (`in`)
+        `slug` (`core.graph.implied`)."""
         ...
 
     def known_degree(self, slug: str, side: Side) -> int | None:
@@ -120,6 +134,9 @@ class IndexBacked:
         self._relations: list[str] | None = None
         self._path_graphs: PathGraphs | None = None
         self._weights: LinkWeights | None = None
+        self._implied: Implied | None = None
+        self._communities: list[Community] | None = None
+        self._projection: Projection | None = None
 
     def backlinks(self, slug: str) -> list[str]:
         froms = self.index.reverse.get(slug, ())
@@ -132,25 +149,44 @@ class IndexBacked:
         return self.index.in_edges(slug)
 
     def traverse(
-        self, slug: str, depth: object, direction: Direction, rels: frozenset[str] | None
+        self,
+        slug: str,
+        depth: object,
+        direction: Direction,
+        rels: frozenset[str] | None,
+        implied: bool = False,
     ) -> list[Edge]:
         index, out_adj = self.index, self.out_adj
+        out_n: Neighbours
+        in_n: Neighbours
+        out_r: Relations | None
+        in_r: Relations | None
         if rels is not None:
             out_n, out_r = relation_filter(out_adj, index.out_rels, rels)
             in_n, in_r = relation_filter(index.reverse, index.in_rels, rels)
+        else:
+            reverse = index.reverse
+            empty: tuple[str, ...] = ()
+
+            def out_n(node: str) -> Sequence[str]:
+                return out_adj.get(node, empty)
+
+            def in_n(node: str) -> Sequence[str]:
+                return reverse.get(node, empty)
+
+            out_r = index.out_rels.get if index.out_rels else None
+            in_r = index.in_rels.get if index.in_rels else None
+        if not implied:
             return traverse_with(slug, depth, direction, out_n, in_n, out_r, in_r)
-        reverse = index.reverse
-        empty: tuple[str, ...] = ()
+        inverses = self.implied()
+        out_n, out_r = inverses.walkers("out", out_n, out_r, rels)
+        in_n, in_r = inverses.walkers("in", in_n, in_r, rels)
+        edges = traverse_with(slug, depth, direction, out_n, in_n, out_r, in_r)
+        inverses.mark(edges)
+        return edges
 
-        def links_out(node: str) -> Sequence[str]:
-            return out_adj.get(node, empty)
-
-        def links_in(node: str) -> Sequence[str]:
-            return reverse.get(node, empty)
-
-        out_rels = index.out_rels.get if index.out_rels else None
-        in_rels = index.in_rels.get if index.in_rels else None
-        return traverse_with(slug, depth, direction, links_out, links_in, out_rels, in_rels)
+    def implied_edges(self, slug: str, side: Side) -> list[tuple[str, str]]:
+        return list(self.implied().edges(slug, side))
 
     def known_degree(self, slug: str, side: Side) -> int | None:
         index = self.index
@@ -191,6 +227,30 @@ class IndexBacked:
             self._weights = LinkWeights(self.index)
         return self._weights
 
+    def projection(self) -> Projection:
+        """The pages and the links between them, for the whole-graph analyses
+        (`core.graph.projection`)."""
+        if self._projection is None:
+            from okf_explorer.core.graph.projection import project
+
+            self._projection = project(self.index)
+        return self._projection
+
+    def communities(self) -> list[Community]:
+        """Every community of the index (`core.graph.shape.partition`)."""
+        if self._communities is None:
+            from okf_explorer.core.graph.shape import partition
+
+            self._communities = partition(self.index, self.projection())
+        return self._communities
+
+    def implied(self) -> Implied:
+        """The implied inverse edges of the index's graph (`core.graph.implied`)."""
+        if self._implied is None:
+            index = self.index
+            self._implied = Implied(index.out_edges, index.in_edges, index.exists)
+        return self._implied
+
 
 class ServerBacked:
     """A server's stored graph, its answers memoised (one round trip a page) until the
@@ -205,6 +265,7 @@ class ServerBacked:
         self.links_in = _TypedMemo(graph.links_in)
         self.listing = ServerListing(source)
         self._roots_seen: set[str] = set()
+        self._implied = Implied(self.out_edges, self.in_edges, _any_page)
 
     def fresh(self) -> ServerBacked:
         """The same server graph with nothing asked yet (after a refresh)."""
@@ -232,17 +293,26 @@ class ServerBacked:
     def server_link(self, frm: str, to: str, rel: str) -> ServerLink | None:
         return self.links_out.detail(frm, to, rel) or self.links_in.detail(to, frm, rel)
 
+    def implied_edges(self, slug: str, side: Side) -> list[tuple[str, str]]:
+        return list(self._implied.edges(slug, side))
+
     def stored_links(self, slug: str) -> list[str]:
         """The server's links out of `slug`, one per (slug, relation) (the page audit)."""
         return self.links_out.links(slug)
 
     def traverse(
-        self, slug: str, depth: object, direction: Direction, rels: frozenset[str] | None
+        self,
+        slug: str,
+        depth: object,
+        direction: Direction,
+        rels: frozenset[str] | None,
+        implied: bool = False,
     ) -> list[Edge]:
         """`traverse_with` over the memos, failing fast when the whole source fails.
 
         Edges carry the server's relations, and its `link_source` and `context`;
-        `rels` keeps the walk to those relations.
+        `rels` keeps the walk to those relations; `implied` adds the implied inverse
+        edges (a server lists only pages, so every page it names may imply one).
         `traverse_with` skips errors below the root; a `SourceUnavailable` or
         `AuthError` there is remembered, re-raised at once for every later page
         (no timeout per page), and raised after the walk: a server that went
@@ -250,8 +320,8 @@ class ServerBacked:
         """
         failures: list[OkfError] = []
 
-        def guarded(ask: Neighbours) -> Neighbours:
-            def neighbours(node: str) -> Sequence[str]:
+        def guarded(ask: Callable[[str], _T]) -> Callable[[str], _T]:
+            def neighbours(node: str) -> _T:
                 if failures:
                     raise failures[0]
                 try:
@@ -264,12 +334,28 @@ class ServerBacked:
 
         out_n, out_r = self.links_out.walker(rels)
         in_n, in_r = self.links_in.walker(rels)
-        edges = traverse_with(slug, depth, direction, guarded(out_n), guarded(in_n), out_r, in_r)
+        out_n, in_n = guarded(out_n), guarded(in_n)
+        inverses = None
+        if implied:
+            inverses = Implied(guarded(self.out_edges), guarded(self.in_edges), _any_page)
+            out_n, out_r = inverses.walkers("out", out_n, out_r, rels)
+            in_n, in_r = inverses.walkers("in", in_n, in_r, rels)
+        edges = traverse_with(slug, depth, direction, out_n, in_n, out_r, in_r)
         if failures:
             raise failures[0]
+        if inverses is not None:
+            inverses.mark(edges)
         for edge in edges:
             (self.links_out if edge.direction == "out" else self.links_in).keep_details(edge)
         return edges
+
+
+def _any_page(node: str) -> bool:
+    """A server's graph names pages only (it keeps no dangling targets)."""
+    return True
+
+
+_T = TypeVar("_T")
 
 
 class _TypedMemo:

@@ -24,7 +24,10 @@ link mentions at random (a stated relation for sure) takes exactly that path.
 
 - the walk starts from **several roots at once**; each root is reached with
   weight 1.0 in 0 hops, and stays so even when another root links to it;
-- it follows only edges whose weight (above) is **at least `min_weight`**;
+- it follows only edges whose weight (above) is **at least `min_weight`**, and, when
+  relations are named (`rels`, seed 003), only edges of those relations. Two pages
+  linked by several relations (a body link and `next:: [[x]]`) are joined by as many
+  edges, each with its own weight; each hop of a path names the relation it took;
 - for each page reached it keeps **only the best path**: the highest product
   of edge weights among every path of at most `max_hops` edges (1-10, clamped
   like every walk) from any root. Ties are broken deterministically: fewer
@@ -46,7 +49,7 @@ reached (their own links are unknown, so they lead nowhere).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
@@ -55,6 +58,7 @@ from okf_explorer.core.graph.traverse import LINKS, Edge, clamp_depth, edge_reco
 from okf_explorer.core.index.model import LinkIndex, ResolvedLink
 
 if TYPE_CHECKING:
+    from okf_explorer.core.graph.implied import Implied
     from okf_explorer.core.pages import PageInfo
 
 # -- the weight of a link ----------------------------------------------------------
@@ -64,12 +68,14 @@ TYPED_WEIGHT = 1.0
 
 
 class WeightedStep(NamedTuple):
-    """One edge a walk may take from a node: where to, the relation, which way, its weight."""
+    """One edge a walk may take from a node: where to, the relation, which way, its
+    weight, and whether it is an implied inverse edge (`core.graph.implied`)."""
 
     to: str
     rel: str
     direction: str  # "out" | "in"
     weight: float
+    implied: bool = False
 
 
 def body_shares(links: Iterable[ResolvedLink]) -> dict[str, float]:
@@ -157,6 +163,7 @@ class WalkHop:
     rel: str
     direction: Literal["out", "in"]
     weight: float
+    implied: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,10 +185,13 @@ class WalkRow:
 
     def edges(self) -> list[Edge]:
         """The path's edges, numbered by hop (1 = the edge leaving the root)."""
-        return [
-            Edge.typed(hop.frm, hop.to, number, hop.direction, hop.rel)
-            for number, hop in enumerate(self.hops, 1)
-        ]
+        edges = []
+        for number, hop in enumerate(self.hops, 1):
+            edge = Edge.typed(hop.frm, hop.to, number, hop.direction, hop.rel)
+            if hop.implied:
+                edge.implied = True
+            edges.append(edge)
+        return edges
 
     def to_json(self) -> dict[str, Any]:
         """`{slug, weight, hops, root, path, edges, weights}`: `edges` are SPEC §5
@@ -204,11 +214,12 @@ def weight_text(weight: float) -> str:
 
 def path_text(row: WalkRow) -> str:
     """`a →(0.250) b ←(related_to 1.000) c`: the path, root first, each hop with its
-    way (`→` along the link, `←` against it), its relation if stated, and its weight."""
+    way (`→` along the link, `←` against it), its relation if stated (`, implied` after
+    an implied inverse edge's), and its weight."""
     parts = [row.root]
     for hop in row.hops:
         arrow = "→" if hop.direction == "out" else "←"
-        rel = "" if hop.rel == LINKS else f"{hop.rel} "
+        rel = "" if hop.rel == LINKS else f"{hop.rel}, implied " if hop.implied else f"{hop.rel} "
         parts.append(f"{arrow}({rel}{weight_text(hop.weight)}) {hop.to}")
     return " ".join(parts)
 
@@ -244,7 +255,7 @@ def best_paths(
                             continue
                         if length == len(held_path) and (*path, to) >= held_path:
                             continue
-                hop = WalkHop(node, to, step.rel, step.direction, step.weight)  # type: ignore[arg-type]
+                hop = WalkHop(node, to, step.rel, step.direction, step.weight, step.implied)  # type: ignore[arg-type]
                 improved[to] = (candidate, (*path, to), (*hops, hop))
         if not improved:
             break
@@ -255,17 +266,45 @@ def best_paths(
     return rows
 
 
-def index_steps(weights: LinkWeights, direction: WalkDirection) -> Steps:
-    """The edges of `direction` over an index's weighted links."""
+def index_steps(
+    weights: LinkWeights,
+    direction: WalkDirection,
+    rels: Collection[str] | None = None,
+    implied: Implied | None = None,
+) -> Steps:
+    """The edges of `direction` over an index's weighted links, of the relations `rels`
+    only when given, with the `implied` inverse edges when given (each weighs what the
+    stated edge it mirrors weighs: a relation, 1)."""
+    out_steps, in_steps = weights.out_steps, weights.in_steps
+    if implied is not None:
+        out_steps = _with_implied(out_steps, implied, "out")
+        in_steps = _with_implied(in_steps, implied, "in")
     if direction == "out":
-        return weights.out_steps
-    if direction == "in":
-        return weights.in_steps
+        found = out_steps
+    elif direction == "in":
+        found = in_steps
+    else:
 
-    def either(node: str) -> Sequence[WeightedStep]:
-        return weights.out_steps(node) + weights.in_steps(node)
+        def found(node: str) -> Sequence[WeightedStep]:
+            return [*out_steps(node), *in_steps(node)]
 
-    return either
+    if rels is None:
+        return found
+    wanted = frozenset(rels)
+    return lambda node: [step for step in found(node) if step.rel in wanted]
+
+
+def _with_implied(
+    steps: Callable[[str], Sequence[WeightedStep]], implied: Implied, side: Literal["out", "in"]
+) -> Callable[[str], Sequence[WeightedStep]]:
+    def more(node: str) -> Sequence[WeightedStep]:
+        extra = implied.edges(node, side)
+        stated = steps(node)
+        if not extra:
+            return stated
+        return [*stated, *(WeightedStep(p, rel, side, TYPED_WEIGHT, True) for p, rel in extra)]
+
+    return more
 
 
 def walk(
@@ -274,18 +313,22 @@ def walk(
     depth: object = 1,
     min_weight: float = 0.0,
     direction: WalkDirection = "out",
+    rels: Collection[str] | None = None,
+    implied: Implied | None = None,
 ) -> list[WalkRow]:
     """`best_paths` from `roots` (slugs, see `root_pages`) over an index's link weights
     (`Brain.walk` gives its own: the weights need mention counts, which only the index
-    keeps). Raises `ValueError` for a direction not in `WALK_DIRECTIONS` or a weight
-    outside 0..1, `PageNotFound` for a root that is not a page."""
+    keeps), along edges of the relations `rels` only when given, and the `implied`
+    inverse edges when given. Raises `ValueError` for a direction not in
+    `WALK_DIRECTIONS` or a weight outside 0..1, `PageNotFound` for a root that is not
+    a page."""
     if direction not in WALK_DIRECTIONS:
         raise ValueError(f"direction must be one of {', '.join(WALK_DIRECTIONS)}")
     check_min_weight(min_weight)
     for root in roots:
         if root not in weights.index.pages:
             raise PageNotFound(root)
-    return best_paths(roots, index_steps(weights, direction), depth, min_weight)
+    return best_paths(roots, index_steps(weights, direction, rels, implied), depth, min_weight)
 
 
 def check_min_weight(value: float) -> float:

@@ -51,11 +51,14 @@ class Edge(_EdgeFields):
     still SPEC §4's 4-tuple and compares equal to one; build a typed edge with
     `Edge.typed`. A walk over a server's stored graph also keeps what the
     server said of the link: `link_source` and `context` (None otherwise).
+    `implied` marks an edge no page states, the inverse of one that is stated
+    (`core.graph.implied`): walked only when asked for, and so marked everywhere.
     """
 
     rel: str = LINKS
     link_source: str | None = None
     context: str | None = None
+    implied: bool = False
 
     @classmethod
     def typed(
@@ -72,9 +75,11 @@ class Edge(_EdgeFields):
 
 
 def edge_records(edges: Iterable[Edge]) -> list[dict[str, Any]]:
-    """SPEC §5 records, in traversal order, with exactly these keys in this order."""
-    return [
-        {
+    """SPEC §5 records, in traversal order, with exactly these keys in this order; an
+    implied edge (walked only when asked for) adds `"implied": true` last."""
+    records = []
+    for edge in edges:
+        record = {
             "type": "edge",
             "hemisphere": "knowledge",
             "from": edge.frm,
@@ -83,8 +88,10 @@ def edge_records(edges: Iterable[Edge]) -> list[dict[str, Any]]:
             "direction": edge.direction,
             "hop": edge.hop,
         }
-        for edge in edges
-    ]
+        if edge.implied:
+            record["implied"] = True
+        records.append(record)
+    return records
 
 
 def relation_filter(

@@ -370,9 +370,9 @@ class PageLinks:
 
     def one(self, slug: str, folder: str, link: RawTuple) -> Resolved:
         """One raw link of page `slug` (in `folder`); may raise `NamesNeeded`."""
-        target, kind, _count, refdef, rel, incoming = link
+        target, kind, _count, refdef, rel, incoming, named = link
         resolver = self.resolver
-        if rel != LINKS and kind != "markdown":
+        if named and kind != "markdown":  # a name in a gbrain field, not a written link
             resolution = resolve_named(resolver, self.slugs, target, slug, rel, incoming)
         elif (
             refdef is None
@@ -472,14 +472,14 @@ def path_slug(target: str, folder: str, slugs: Container[str]) -> str | None:
 def merged_rows(raw: Sequence[RawTuple], resolved: Sequence[Resolved]) -> list[tuple[Any, ...]]:
     """`ResolvedLink.to_row()` rows of a page's links, de-duplicated by target node
     (first wins, counts summed); typed links by `(node, rel, incoming)`, and dropped
-    when a name matches no page."""
+    when a gbrain field's name matches no page (a link written so stays, dangling)."""
     merged: dict[object, tuple[Any, ...]] = {}
-    for (target, kind, count, _refdef, rel, incoming), (node, rule, candidates) in zip(
+    for (target, kind, count, _refdef, rel, incoming, named), (node, rule, candidates) in zip(
         raw, resolved, strict=True
     ):
         merge_key: object = node
         if rel != LINKS:
-            if rule == "dangling" and (kind != "markdown" or incoming):
+            if rule == "dangling" and named and (kind != "markdown" or incoming):
                 continue  # a name matching no page is no edge (gbrain drops it too)
             merge_key = (node, rel, incoming)
         first = merged.get(merge_key)

@@ -75,7 +75,8 @@ fields included (`tests/test_record_shapes.py` fails until you do). 3: microseco
 in page rows, reference definitions in raw links, candidates in resolved links;
 7: every raw link is a whole `RawLink.to_row()` (`rel` and `incoming` for body links too);
 8: OKF v0.2 status, trust tier and `stale_after` in page rows; 9: the same rows, read
-anew (a title from a heading as it reads, no links inside HTML comments)."""
+anew (a title from a heading as it reads, no links inside HTML comments), and `named` in raw
+links (a gbrain field's name or a link written in link syntax: inline fields, properties)."""
 
 FILE_MODE = 0o600
 """Permission bits of every cache file: the user's alone."""

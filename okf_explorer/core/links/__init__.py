@@ -6,7 +6,10 @@
   clickable links, backlink and path sentences, the server's `context`);
 - `resolution`: `SlugResolver`, the one resolver every caller uses, the forms of a
   name it compares, and `suggest` for a name that resolves to nothing;
-- `typed`: frontmatter relations as typed edges, resolved by the same resolver.
+- `fields`: where a page's text types its links: Dataview inline fields (`up:: [[x]]`),
+  read by the grammar, which gives the links in a field's value its relation;
+- `typed`: frontmatter relations (OKF, gbrain's fields, link properties) as typed edges,
+  resolved by the same resolver.
 
 This module is the face of the grammar and the resolver.
 """

@@ -45,10 +45,12 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, Literal
 from urllib.parse import unquote
+
+from okf_explorer.core.links.fields import FIELD_MARK, field_values
 
 LinkKind = Literal["wiki", "embed", "markdown"]
 
@@ -70,10 +72,14 @@ class RawLink:
     appears in the page (any kind). `refdef` is the destination of a reference
     definition on the same page whose label equals a wiki target (Foam writes
     `[[lint]]` with `[lint]: cli/lint.md`), which resolves it (SPEC §3 rule 2).
-    `rel` is the relation: `links` for a link in the body, else the relation a
-    frontmatter field states (`core.links.typed`); `incoming` marks a relation
+    `rel` is the relation: `links` for a link in the body, else the relation the page
+    states for it: the key of the inline field it is written in (`core.links.fields`),
+    or a frontmatter field's (`core.links.typed`); `incoming` marks a relation
     stated from the target's side (gbrain's `key_people` on a company: the person
-    `works_at` the company), so the edge runs from the target to this page.
+    `works_at` the company), so the edge runs from the target to this page. `named`
+    marks a name in a gbrain link field rather than a link written in link syntax:
+    it resolves as gbrain resolves names (`typed.resolve_named`: folder hints) and,
+    matching no page, is no edge.
 
     `to_row` / `from_row` give every field as one plain tuple (a `RawTuple`), in
     field order: what the parser returns, scan workers send back, the index keeps
@@ -86,10 +92,13 @@ class RawLink:
     refdef: str | None = None
     rel: str = BODY_REL
     incoming: bool = False
+    named: bool = False
 
     def to_row(self) -> RawTuple:
         """Every field as a plain tuple, in field order (see `from_row`)."""
-        return (self.target, self.kind, self.count, self.refdef, self.rel, self.incoming)
+        return (
+            self.target, self.kind, self.count, self.refdef, self.rel, self.incoming, self.named
+        )  # fmt: skip
 
     @classmethod
     def from_row(cls, row: Sequence[Any]) -> RawLink:
@@ -99,9 +108,9 @@ class RawLink:
         return cls(*row)
 
 
-RawTuple = tuple[str, LinkKind, int, str | None, str, bool]
+RawTuple = tuple[str, LinkKind, int, str | None, str, bool, bool]
 """A `RawLink` as plain values (`RawLink.to_row`): `(target, kind, count, refdef, rel,
-incoming)`, the same length for a body link and a typed frontmatter link."""
+incoming, named)`, the same length for a body link and a typed link."""
 
 RAW_LINK_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(RawLink))
 """The field names of `RawLink`, in row order."""
@@ -258,10 +267,11 @@ def extract_links(text: str) -> list[RawLink]:
     return [RawLink.from_row(row) for row in extract_link_tuples(text)]
 
 
-def extract_link_tuples(text: str) -> list[RawTuple]:
+def extract_link_tuples(text: str, *, inline_fields: bool = True) -> list[RawTuple]:
     """`extract_links` as `RawLink.to_row()` tuples: what the index keeps and the scan
-    workers send back, without building a `RawLink` per link."""
-    return _link_tuples(text, _scan_plain, reference=False)
+    workers send back, without building a `RawLink` per link. `inline_fields=False`
+    reads every link as a body link (a property's value, which holds no fields)."""
+    return _link_tuples(text, _scan_plain, reference=False, inline_fields=inline_fields)
 
 
 def reference_link_tuples(text: str) -> list[RawTuple]:
@@ -270,7 +280,11 @@ def reference_link_tuples(text: str) -> list[RawTuple]:
     return _link_tuples(text, _scan_plain_reference, reference=True)
 
 
-def _link_tuples(text: str, scan_plain: Any, *, reference: bool) -> list[RawTuple]:
+def _link_tuples(
+    text: str, scan_plain: Any, *, reference: bool, inline_fields: bool = True
+) -> list[RawTuple]:
+    """The page's links: body links (`links`) first, then those written in inline fields,
+    typed by the field (unless `inline_fields` is False: every link as a body link)."""
     if "[" not in text:
         return []
     if reference or "`" in text or "~~~" in text:  # else no fence, no code span to mask
@@ -286,12 +300,45 @@ def _link_tuples(text: str, scan_plain: Any, *, reference: bool) -> list[RawTupl
     if escaped:
         clean = _hide_escapes(clean)
     clean, definitions = _take_definitions(clean)
-    found: dict[str, list] = {}  # target -> [kind, count, refdef]
-    if definitions:
-        _scan_with_references(clean, escaped, definitions, found)
-    else:  # the common page: no reference definitions, so one pass
-        scan_plain(clean, escaped, found)
-    return [(t, kind, n, refdef, BODY_REL, False) for t, (kind, n, refdef) in found.items()]
+
+    def scan(segment: str, into: dict[str, list]) -> None:  # target -> [kind, count, refdef]
+        if definitions:
+            _scan_with_references(segment, escaped, definitions, into)
+        else:  # the common page: no reference definitions, so one pass
+            scan_plain(segment, escaped, into)
+
+    found: dict[str, list] = {}
+    scan(clean, found)
+    typed = _field_links(clean, scan, found) if inline_fields and FIELD_MARK in clean else []
+    body = [(t, kind, n, refdef, BODY_REL, False, False) for t, (kind, n, refdef) in found.items()]
+    if typed:
+        body = [row for row in body if row[2]]
+    return body + typed  # type: ignore[return-value]
+
+
+def _field_links(
+    clean: str, scan: Callable[[str, dict[str, list]], None], found: dict[str, list]
+) -> list[RawTuple]:
+    """The links written in the inline fields of `clean` (`core.links.fields`), each typed
+    by its field's key: read from each value by the page's own `scan`, and taken out of
+    the body's count in `found` (a mention is one link, typed or not; a body target
+    left with no mention is dropped by the caller). De-duplicated by (target, relation),
+    in field order."""
+    typed: dict[tuple[str, str], list] = {}
+    for rel, start, end in field_values(clean):
+        value: dict[str, list] = {}
+        scan(clean[start:end], value)
+        for target, (kind, count, refdef) in value.items():
+            body = found.get(target)
+            if body is not None:
+                body[1] -= min(count, body[1])
+            entry = typed.get((target, rel))
+            if entry is None:
+                typed[target, rel] = [kind, count, refdef]
+            else:
+                entry[1] += count
+                entry[2] = entry[2] or refdef
+    return [(t, kind, n, ref, rel, False, False) for (t, rel), (kind, n, ref) in typed.items()]
 
 
 def _scan_plain(clean: str, escaped: bool, found: dict[str, list]) -> None:
@@ -385,8 +432,9 @@ def _scan_with_references(
 
 
 def parse_links(text: str) -> list[str]:
-    """Raw link targets in order of first appearance, de-duplicated (SPEC §3)."""
-    return [link.target for link in extract_links(text)]
+    """Raw link targets in order of first appearance, de-duplicated (SPEC §3): typed by
+    an inline field or not, a link is a link."""
+    return [row[0] for row in _link_tuples(text, _scan_plain, reference=False, inline_fields=False)]
 
 
 _RUN = {"`": re.compile(r"`+"), "~": re.compile(r"~+")}

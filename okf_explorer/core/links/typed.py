@@ -1,6 +1,7 @@
 """Typed edges a page states in its frontmatter (SPEC §5 `rel`).
 
-Links in a page's body have the relation `links`. Frontmatter states others:
+Links in a page's body have the relation `links` (or their inline field's:
+`core.links.fields`). Frontmatter states others:
 
 - **OKF v0.2 path-valued fields** (OKF §6.2) that point at a concept:
   `sources[].resource` → `derived_from` (OKF §5.1); `resource`, `computation`,
@@ -28,6 +29,15 @@ Links in a page's body have the relation `links`. Frontmatter states others:
   "Incoming" means the edge runs from the named page to this one
   (`key_people: [Pedro]` on a company: Pedro `works_at` the company).
 
+- **Obsidian properties** (issue 27): any other top-level property whose value, or an
+  entry of whose list, holds links in link syntax (`up: "[[a]]"`, `parents: ["[[a]]",
+  "[[b]]"]`, `mentor: "[Ann](people/ann.md)"`) states an edge to each, named after the
+  property as an inline field's key is (`fields.canonical_key`: `Parent Page` →
+  `parent-page`), so `up:` and `up::` are one relation. They are links as written:
+  they resolve by the link rules and a target that matches no page is a dangling edge.
+  Obsidian's own list properties (`aliases`, `tags`, `cssclasses` and their singular
+  forms) and `title` and `type` state none.
+
 A value that names no page is no edge: a URL or any value with a scheme
 (`https://…`, `mailto:…`), a protocol-relative `//host/…`, a mail address
 (`is_external`). `external_references` lists them (the page header shows them as
@@ -49,7 +59,14 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from okf_explorer.core.links.grammar import BODY_REL, LinkKind, RawLink, RawTuple
+from okf_explorer.core.links.fields import canonical_key
+from okf_explorer.core.links.grammar import (
+    BODY_REL,
+    LinkKind,
+    RawLink,
+    RawTuple,
+    extract_link_tuples,
+)
 from okf_explorer.core.links.resolution import Resolution, SlugResolver, looks_like_path, slugify
 
 MAX_TYPED_LINKS = 1000
@@ -99,7 +116,12 @@ DERIVED_FROM = "derived_from"
 _LINK_FIELDS = frozenset(
     {*OKF_TOP_FIELDS, *OKF_NESTED_FIELDS, *(f for row in GBRAIN_FIELDS for f in row.fields)}
 )
-"""Every field that may state a relation."""
+"""Every field that states a relation by its own rules (OKF, gbrain)."""
+NOT_LINK_PROPERTIES = frozenset(
+    {"aliases", "alias", "tags", "tag", "cssclasses", "cssclass", "title", "type"}
+)
+"""Properties whose links state no edge (Obsidian's own lists, the page's name and type)."""
+_NO_PROPERTY_LINKS = _LINK_FIELDS | NOT_LINK_PROPERTIES
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
 _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:[^\s]")
 _MAIL = re.compile(r"[^\s@/:\[\]]+@[^\s@/:\[\]]+\.[^\s@/:\[\]]+")
@@ -110,32 +132,46 @@ def frontmatter_links(frontmatter: Mapping[str, Any], page_type: str | None) -> 
     """Every typed link `frontmatter` states, as `RawLink.to_row()` tuples, first
     appearance first, de-duplicated by `(target, rel, incoming)` (repeats add to the
     count); at most `MAX_TYPED_LINKS` values are read."""
-    if not frontmatter or _LINK_FIELDS.isdisjoint(frontmatter):
-        return []  # the common page: one set test
+    if not frontmatter:
+        return []
     found: dict[tuple[str, str, bool], RawLink] = {}
-    for n, (target, kind, rel, incoming) in enumerate(_stated(frontmatter, page_type)):
+    for n, link in enumerate(_stated(frontmatter, page_type)):
         if n >= MAX_TYPED_LINKS:
             break
-        key = (target, rel, incoming)
+        key = (link.target, link.rel, link.incoming)
         first = found.get(key)
-        if first is None:
-            found[key] = RawLink(target, kind, 1, None, rel, incoming)
-        else:
-            found[key] = replace(first, count=first.count + 1)
+        found[key] = link if first is None else replace(first, count=first.count + link.count)
     return [link.to_row() for link in found.values()]
 
 
-def _stated(
+def _stated(frontmatter: Mapping[str, Any], page_type: str | None) -> Iterator[RawLink]:
+    """Each link the frontmatter states, field by field (repeats included)."""
+    if not _LINK_FIELDS.isdisjoint(frontmatter):
+        for target, kind, rel, incoming, named in _field_relations(frontmatter, page_type):
+            yield RawLink(target, kind, 1, None, rel, incoming, named)
+    for key, value in frontmatter.items():
+        if key in _NO_PROPERTY_LINKS or not isinstance(key, str):
+            continue
+        for entry in value if isinstance(value, list) else (value,):
+            if isinstance(entry, str) and "[" in entry:
+                rows = extract_link_tuples(entry, inline_fields=False)
+                rel = canonical_key(key) if rows else ""
+                for target, kind, count, *_ in rows if rel else ():
+                    yield RawLink(target, kind, count, None, rel)
+
+
+def _field_relations(
     frontmatter: Mapping[str, Any], page_type: str | None
-) -> Iterator[tuple[str, LinkKind, str, bool]]:
+) -> Iterator[tuple[str, LinkKind, str, bool, bool]]:
+    """`(target, kind, rel, incoming, named)` of each OKF and gbrain field relation."""
     for field in OKF_TOP_FIELDS:
         if (path := concept_path(frontmatter.get(field))) is not None:
-            yield path, "markdown", field, False
+            yield path, "markdown", field, False, False
     for field in OKF_NESTED_FIELDS:
         nested = frontmatter.get(field)
         path = concept_path(nested.get("resource")) if isinstance(nested, Mapping) else None
         if path is not None:
-            yield path, "markdown", f"{field}.resource", False
+            yield path, "markdown", f"{field}.resource", False, False
     for row in GBRAIN_FIELDS:
         if row.page_type is not None and row.page_type != page_type:
             continue
@@ -143,10 +179,10 @@ def _stated(
             for entry in _entries(frontmatter.get(field)):
                 if field == "sources" and isinstance(entry, Mapping) and "resource" in entry:
                     if (path := concept_path(entry.get("resource"))) is not None:
-                        yield path, "markdown", DERIVED_FROM, False
+                        yield path, "markdown", DERIVED_FROM, False, False
                 elif (name := _named(entry)) is not None and not _external_entry(entry):
                     kind: LinkKind = "markdown" if looks_like_path(name) else "wiki"
-                    yield name, kind, row.rel, row.incoming
+                    yield name, kind, row.rel, row.incoming, True
 
 
 def is_external(value: str) -> bool:

@@ -183,4 +183,5 @@ def _with_hop(edge: Edge, hop: int) -> Edge:
         return edge
     moved = Edge.typed(edge.frm, edge.to, hop, edge.direction, edge.rel)
     moved.link_source, moved.context = edge.link_source, edge.context
+    moved.implied = edge.implied
     return moved

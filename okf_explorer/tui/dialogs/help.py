@@ -31,6 +31,7 @@ LONGER = {
     "page_cursor(1)": "Next link, callout or embed (enter follows or folds)",
     "page_cursor(-1)": "Previous link, callout or embed",
     "cycle_relation": "Relation filter (cycles)",
+    "toggle_implied": "Implied inverse edges (down for up, employs for works_at): on / off",
     "cycle_direction": "Direction: out, in, both, neighbourhood",
     "backlinks": "Backlinks with their sentences (b again: back)",
     "okf_filter": "Filter by OKF status and trust",

@@ -2,7 +2,10 @@
 
 The counts on two lines, then one list: hubs by links in and out (top 10, with
 their degree), orphans, dead ends, and dangling targets each followed by the pages
-linking to them. `enter` on a page opens it; headings and missing targets are not
+linking to them; then, once computed (a second worker: Louvain takes a second or two
+on a big brain), the communities (labelled by their most central page) and the bridge
+pages with what they split, as `okf-explorer analyze` finds them (`ANALYSIS_ROWS` of
+each). `enter` on a page opens it; headings and missing targets are not
 selectable. `escape` (or `s`, `q`) closes. The numbers are computed in a worker
 from the index the explorer already built (the key is greyed until it is ready),
 so the dialog opens at once and says `computing…` meanwhile. Each section lists at
@@ -29,12 +32,16 @@ from textual.worker import Worker, WorkerState
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import OkfError
 from okf_explorer.core.graph.analysis import BrainStats
+from okf_explorer.core.graph.shape import GraphShape, splits_text
 from okf_explorer.core.text_safety import printable
 
 SECTION_ROWS = 100
 """Rows a section lists in the dialog before `… N more` (a big brain has thousands)."""
 
-HINT = "enter opens a page · escape closes · okf-explorer stats prints the same"
+ANALYSIS_ROWS = 20
+"""Communities and bridges the dialog lists (`okf-explorer analyze --top N` lists more)."""
+
+HINT = "enter opens a page · escape closes · okf-explorer stats and analyze print the same"
 
 Row = tuple[Text, str | None]
 """What one list line shows, and the page `enter` opens there (None: not selectable)."""
@@ -71,6 +78,27 @@ def stats_rows(stats: BrainStats, limit: int = SECTION_ROWS) -> list[Row]:
     return shown
 
 
+def shape_rows(shape: GraphShape) -> list[Row]:
+    """The analysis's two sections: communities (`  ID  SIZE  LABEL`, `enter` opens the
+    label page) and bridges (`  SLUG  splits A + B`)."""
+    rows: list[Row] = [(Text(f"communities ({len(shape.communities)})", style="bold"), None)]
+    width = max((len(str(c.size)) for c in shape.communities), default=0)
+    for community in shape.communities:
+        rows.append(
+            _row(
+                f"  {community.id:>2}  {community.size:>{width}}  ",
+                community.label,
+                community.label,
+            )
+        )
+    rows.append((Text(f"bridges ({len(shape.bridges)})", style="bold"), None))
+    for bridge in shape.bridges:
+        text, slug = _row("  ", bridge.slug, bridge.slug)
+        text.append(f"  splits {splits_text(bridge.splits)}", style="dim")
+        rows.append((text, slug))
+    return rows
+
+
 Line = tuple[str, str, str | None]
 """(dim prefix, text, the page `enter` opens there or None)."""
 
@@ -105,6 +133,8 @@ class StatsDialog(ModalScreen[str | None]):
         super().__init__()
         self.brain = brain
         self.stats: BrainStats | None = None
+        self.shape: GraphShape | None = None
+        """The communities and bridges, once computed (`show_shape`)."""
         self.slugs: list[str | None] = []
         """The page each list line opens, by option index."""
 
@@ -121,6 +151,12 @@ class StatsDialog(ModalScreen[str | None]):
     @work(group="stats", exclusive=True, exit_on_error=False)
     async def _compute(self) -> None:
         self.show(await asyncio.to_thread(self.brain.stats))
+        self._analyze()
+
+    @work(group="analysis", exclusive=True, exit_on_error=False)
+    async def _analyze(self) -> None:
+        shape = await asyncio.to_thread(self.brain.analyze, ANALYSIS_ROWS, mentions=False)
+        self.show_shape(shape)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """A failure is said in the dialog, where the numbers would have been."""
@@ -141,6 +177,14 @@ class StatsDialog(ModalScreen[str | None]):
         first = next((i for i, slug in enumerate(self.slugs) if slug is not None), None)
         options.highlighted = first
         options.focus()
+
+    def show_shape(self, shape: GraphShape) -> None:
+        """Add the communities and bridges below the stats (the cursor stays put)."""
+        self.shape = shape
+        rows = shape_rows(shape)
+        self.slugs += [slug for _, slug in rows]
+        options = self.query_one(OptionList)
+        options.add_options([Option(text, disabled=slug is None) for text, slug in rows])
 
     @on(OptionList.OptionSelected)
     def _selected(self, event: OptionList.OptionSelected) -> None:

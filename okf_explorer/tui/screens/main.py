@@ -122,6 +122,7 @@ class MainScreen(ReportsWorkers, Screen[None]):
         Binding("alt+left", "back", "Back", show=False, id="back-alt"),
         Binding("alt+right", "forward", "Forward", id="forward"),
         Binding("t", "cycle_relation", "Relation", show=False, id="relation"),
+        Binding("i", "toggle_implied", "Implied edges", show=False, id="implied"),
         Binding("m", "more_of_page", "More of page", id="more-of-page"),
         Binding("o", "outline", "Outline", id="outline"),
         Binding("p", "toggle_properties", "All properties", show=False, id="properties"),
@@ -395,7 +396,7 @@ class MainScreen(ReportsWorkers, Screen[None]):
                 return nav.deeper() is not None
             case "shallower":
                 return nav.shallower() is not None
-            case "cycle_direction" | "backlinks":
+            case "cycle_direction" | "backlinks" | "toggle_implied":
                 return nav.current is not None
             case "cycle_relation":
                 return nav.next_relation(loader.relations()) is not None
@@ -532,6 +533,16 @@ class MainScreen(ReportsWorkers, Screen[None]):
         if (view := self.nav.next_relation(self.loader.relations())) is not None:
             self.change(view)
             text = f"relation: {view.rel or 'all'}"
+            self.notify(text, title="traversal", markup=False, timeout=2)
+
+    def action_toggle_implied(self) -> None:
+        """`i`: walk and list the implied inverse edges too (`core.graph.implied`), or not."""
+        if (view := self.nav.toggled_implied()) is not None:
+            self.query_one(LinkTree).implied = view.implied
+            self.nav.change(view)
+            self.show_graph(view)
+            self.sync_bindings()
+            text = f"implied edges: {'shown' if view.implied else 'hidden'}"
             self.notify(text, title="traversal", markup=False, timeout=2)
 
     def action_export(self) -> None:

@@ -27,7 +27,8 @@ back/forward already moved it; `reload` shows the current entry again."""
 @dataclass(frozen=True, slots=True)
 class View:
     """What the main screen shows: a root page and how far/which way to walk;
-    `rel`, when set, keeps the walk to edges of that relation. `backlinks` (key `b`)
+    `rel`, when set, keeps the walk to edges of that relation; `implied` (key `i`)
+    walks the implied inverse edges too (`core.graph.implied`). `backlinks` (key `b`)
     shows the depth-1 `in` slice as backlinks with the sentence around each link;
     a depth or direction change leaves it."""
 
@@ -36,6 +37,7 @@ class View:
     direction: Direction = "out"
     rel: str | None = None
     backlinks: bool = False
+    implied: bool = False
 
     def with_depth(self, depth: int) -> View:
         return replace(self, depth=clamp_depth(depth), backlinks=False)
@@ -45,6 +47,9 @@ class View:
 
     def with_rel(self, rel: str | None) -> View:
         return replace(self, rel=rel)
+
+    def with_implied(self, implied: bool) -> View:
+        return replace(self, implied=implied)
 
     @property
     def rels(self) -> list[str] | None:
@@ -155,7 +160,7 @@ class Navigator:
             previous = self._before_backlinks or View(current.slug)
             return replace(previous, slug=current.slug, backlinks=False)
         self._before_backlinks = current
-        return View(current.slug, 1, "in", current.rel, backlinks=True)
+        return View(current.slug, 1, "in", current.rel, backlinks=True, implied=current.implied)
 
     def next_relation(self, relations: list[str]) -> View | None:
         """Every relation → each relation of the graph in turn → every one; None when
@@ -166,6 +171,11 @@ class Navigator:
         cycle: list[str | None] = [None, *relations]
         position = cycle.index(current.rel) if current.rel in cycle else 0
         return current.with_rel(cycle[(position + 1) % len(cycle)])
+
+    def toggled_implied(self) -> View | None:
+        """`i`: implied inverse edges walked (and shown) too, or no longer."""
+        current = self.current
+        return current.with_implied(not current.implied) if current else None
 
     def start_resolved(self, slug: str) -> View | None:
         """`--start NAME` resolved to `slug` once the index was built: the view to go to,

@@ -51,6 +51,10 @@ class LinkNode:
     """A heading that groups a side's links of relation `rel`, not a page."""
     mention: str | None = None
     """For a page under Mentions: the sentence naming the page (the subtitle shows it)."""
+    implied: bool = False
+    """An implied inverse edge (`core.graph.implied`): shown dimmed, marked."""
+    suggested: str | None = None
+    """For a page under Suggested: why a link is suggested (the subtitle shows it)."""
     difference: Difference | None = None
     """How the server disagrees with the text on this link (`server_view`), if it does."""
 
@@ -64,11 +68,13 @@ class TreeLink:
     rel: str = LINKS
     exists: bool = True
     link: ResolvedLink | None = None
+    implied: bool = False
 
 
-def outgoing_links(brain: Brain, slug: str) -> list[TreeLink]:
+def outgoing_links(brain: Brain, slug: str, implied: bool = False) -> list[TreeLink]:
     """The edges leaving `slug` (its own links, and relations other pages state from its
-    side), each with the link behind it when `slug` states it. Blocking: run in a worker."""
+    side), each with the link behind it when `slug` states it, then, with `implied`, the
+    implied inverse edges (`core.graph.implied`). Blocking: run in a worker."""
     stated = {(link.to, link.rel): link for link in brain.forward_links(slug) if not link.incoming}
     index = brain.index
     found = []
@@ -76,12 +82,21 @@ def outgoing_links(brain: Brain, slug: str) -> list[TreeLink]:
         link = stated.get((node, rel))
         exists = link.exists if link is not None else index is None or index.exists(node)
         found.append(TreeLink(node, rel, exists, link))
+    if implied:
+        implied_out = brain.implied_edges(slug, "out")
+        found += [TreeLink(node, rel, implied=True) for node, rel in implied_out]
     return found
 
 
-def incoming_links(brain: Brain, slug: str) -> list[TreeLink]:
-    """The edges into `slug`, slug order, once per (page, relation). Blocking: run in a worker."""
-    return [TreeLink(node, rel) for node, rel in dict.fromkeys(brain.in_edges(slug))]
+def incoming_links(brain: Brain, slug: str, implied: bool = False) -> list[TreeLink]:
+    """The edges into `slug`, slug order, once per (page, relation), then, with `implied`,
+    the implied inverse edges (never backlinks: listed after them, marked). Blocking:
+    run in a worker."""
+    found = [TreeLink(node, rel) for node, rel in dict.fromkeys(brain.in_edges(slug))]
+    if implied:
+        implied_in = brain.implied_edges(slug, "in")
+        found += [TreeLink(node, rel, implied=True) for node, rel in implied_in]
+    return found
 
 
 # ------------------------------------------------------------------ backlinks (`b`)

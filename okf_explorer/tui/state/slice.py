@@ -99,12 +99,15 @@ def path_line(view: View, edges: Sequence[Edge], row: int) -> str:
 
 def slice_title(view: View) -> str:
     """`ROOT · depth N · DIRECTION` (SPEC §8), the root's controls shown as escapes, then
-    `· rel R` while a relation filter is on; `ROOT · backlinks` for `b`."""
+    `· rel R` while a relation filter is on and `· implied` while implied inverse edges
+    are walked too; `ROOT · backlinks` for `b`."""
     if view.backlinks:
         title = f"{printable(view.slug)} · backlinks"
     else:
         title = f"{printable(view.slug)} · depth {view.depth} · {view.direction}"
-    return title if view.rel is None else f"{title} · rel {printable(view.rel)}"
+    if view.rel is not None:
+        title = f"{title} · rel {printable(view.rel)}"
+    return f"{title} · implied" if view.implied else title
 
 
 # ------------------------------------------------------------------ as table rows
@@ -298,8 +301,17 @@ def slice_row(
     badge: Callable[[str], Text] | None = None,
 ) -> tuple[str | int | Text, ...]:
     """The cells of one traversal row: hop, dir, from (blank inside its group), to
-    (after the page's `badge`, its OKF glyphs, when given)."""
+    (after the page's `badge`, its OKF glyphs, when given). An implied inverse edge's
+    `to` is dimmed after `IMPLIED_MARK`."""
     frm = Text(shorten_left(printable(edge.frm), from_width)) if shows_from else Text("")
     marks = badge(edge.to) if badge is not None else Text("")
+    if edge.implied:
+        marks = Text(IMPLIED_MARK, "dim") + marks
     to = marks + page_cell(edge.to, title(edge.to), max(2, to_width - marks.cell_len))
+    if edge.implied:
+        to.stylize("dim italic")
     return edge.hop, edge.direction, frm, to
+
+
+IMPLIED_MARK = "⇢ "
+"""Before an implied inverse edge's page (`core.graph.implied`), dimmed with it."""

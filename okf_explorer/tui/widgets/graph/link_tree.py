@@ -17,6 +17,7 @@ from okf_explorer.core.audit.model import Difference
 from okf_explorer.core.audit.page import PageView
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import OkfError, PageNotFound, PageUnreadable
+from okf_explorer.core.graph.suggested import Suggestion
 from okf_explorer.core.graph.traverse import LINKS
 from okf_explorer.core.okf.filter import NO_FILTER
 from okf_explorer.core.search.mentions import Mention
@@ -31,7 +32,7 @@ from okf_explorer.tui.state.page_links import (
     outgoing_links,
 )
 from okf_explorer.tui.state.server_view import ServerComparison, explanation, mark, shorten
-from okf_explorer.tui.state.slice import fit_label
+from okf_explorer.tui.state.slice import IMPLIED_MARK, fit_label
 
 TOGGLE = Style.from_meta({"toggle": True})
 """What a `Tree` row's expand icon carries: a click on it toggles the node (Textual's
@@ -39,10 +40,20 @@ TOGGLE = Style.from_meta({"toggle": True})
 AMBIGUOUS_MARK = "≟"
 """Marks a link that several pages matched at its rule (see the subtitle for them)."""
 
+SUGGESTED = 10
+"""Pages the Suggested section lists at most (the best by shared neighbours)."""
 NODE_LIMIT = 500
 """Pages listed at most per side of the tree: a hub page with tens of thousands of
 links would otherwise add as many nodes on the event loop. The traversal panel and
 the export (`e`) still hold them all."""
+
+
+def _heading(side: str, items: Sequence[TreeLink]) -> str:
+    """`Outgoing (4)`; `Incoming (3 + 1 implied)` while implied edges are shown (they
+    are never counted as links or backlinks)."""
+    implied = sum(1 for item in items if item.implied)
+    stated = len(items) - implied
+    return f"{side} ({stated} + {implied} implied)" if implied else f"{side} ({stated})"
 
 
 def _note_rest(parent: TreeNode[LinkNode], count: int) -> None:
@@ -103,11 +114,16 @@ class LinkTree(ReportsWorkers, Tree[LinkNode]):
         self._mentions: tuple[str, list[Mention]] | None = None
         """The mentions shown under the current tree, if any (`show_mentions`)."""
         self._mentions_root: TreeNode[LinkNode] = self.root
+        self._suggested: tuple[str, list[Suggestion]] | None = None
+        """The suggestions shown under the current tree, if any (`show_suggested`)."""
+        self._suggested_root: TreeNode[LinkNode] = self.root
         self.comparison: ServerComparison | None = None
         """Marks links where the text and the server disagree, when set."""
         self.view: PageView | None = None
         self.okf_filter = NO_FILTER
         """`F`: only pages that pass (see `core.okf.filter`); counts are of those."""
+        self.implied = False
+        """`i`: the implied inverse edges too, after the stated ones, dimmed and marked."""
 
     def load(self, slug: str) -> None:
         """Fetch `slug`'s one-hop links and show them (a newer load replaces an older one)."""
@@ -117,10 +133,10 @@ class LinkTree(ReportsWorkers, Tree[LinkNode]):
     async def _load(self, slug: str) -> None:
         try:
             try:
-                outgoing = await asyncio.to_thread(outgoing_links, self.brain, slug)
+                outgoing = await asyncio.to_thread(outgoing_links, self.brain, slug, self.implied)
             except PageUnreadable:
                 outgoing = []  # its links are unknown; who links to it still is
-            incoming = await asyncio.to_thread(incoming_links, self.brain, slug)
+            incoming = await asyncio.to_thread(incoming_links, self.brain, slug, self.implied)
         except OkfError as error:
             self.show_pending(slug, str(error))
             if isinstance(error, (PageNotFound, PageUnreadable)):
@@ -131,13 +147,16 @@ class LinkTree(ReportsWorkers, Tree[LinkNode]):
             view = await self.comparison.view(slug)
             if view is not None and self.slug == slug:
                 self.show_view(view)
-        if self.brain.index is not None:  # never force an index build for mentions
+        if self.brain.index is not None:  # never force an index build for these
             try:
                 mentions = await asyncio.to_thread(self.brain.unlinked_mentions, slug)
             except (PageNotFound, PageUnreadable):
                 return  # the index moved on meanwhile; the next load shows them
             if self.slug == slug and mentions:
                 self.show_mentions(slug, mentions)
+            suggested = await asyncio.to_thread(self.brain.suggested_links, slug, SUGGESTED)
+            if self.slug == slug and suggested:
+                self.show_suggested(slug, suggested)
 
     def show_mentions(self, slug: str, mentions: Sequence[Mention]) -> None:
         """A third section, Mentions (n): pages naming `slug`'s page without linking it
@@ -157,6 +176,22 @@ class LinkTree(ReportsWorkers, Tree[LinkNode]):
             )
             root.add_leaf(label, data)
         _note_rest(root, len(mentions))
+        root.expand()
+
+    def show_suggested(self, slug: str, suggested: Sequence[Suggestion]) -> None:
+        """A last section, Suggested (n): pages `slug` probably should link to, sharing
+        many neighbours with it (`Brain.suggested_links`); shown when there is one."""
+        if self._suggested is not None:  # the tree was kept (`show_links`): replace them
+            if self._suggested == (slug, list(suggested)):
+                return
+            self._suggested_root.remove()
+        self._suggested = (slug, list(suggested))
+        root = self.root.add(f"Suggested ({len(suggested)})", LinkNode(slug, "out", loaded=True))
+        self._suggested_root = root
+        for suggestion in suggested:
+            why = f"{suggestion.reason}, score {suggestion.score:g}"
+            data = LinkNode(suggestion.to, "out", loaded=True, suggested=why)
+            root.add_leaf(Text.assemble(printable(suggestion.to), "  ", (why, "dim")), data)
         root.expand()
 
     def show_view(self, view: PageView) -> None:
@@ -210,13 +245,14 @@ class LinkTree(ReportsWorkers, Tree[LinkNode]):
             return
         self._shown = shown
         self._mentions = None
+        self._suggested = None
         self.slug, self.view = slug, None
         self.link_info = ""
         self.border_subtitle = LINKS_LEGEND
         self.clear()
-        out_root = self.root.add(f"Outgoing ({len(outgoing)})", LinkNode(slug, "out", loaded=True))
+        out_root = self.root.add(_heading("Outgoing", outgoing), LinkNode(slug, "out", loaded=True))
         self._add_links(out_root, slug, "out", outgoing)
-        in_root = self.root.add(f"Incoming ({len(incoming)})", LinkNode(slug, "in", loaded=True))
+        in_root = self.root.add(_heading("Incoming", incoming), LinkNode(slug, "in", loaded=True))
         self._add_links(in_root, slug, "in", incoming)
         out_root.expand()
         in_root.expand()
@@ -264,11 +300,17 @@ class LinkTree(ReportsWorkers, Tree[LinkNode]):
         slug, exists = item.slug, item.exists
         info = self.brain.index.pages.get(slug) if self.brain.index is not None else None
         readable = exists and (info is None or info.readable)
-        data = LinkNode(slug, side, exists=exists, readable=readable, link=item.link, rel=item.rel)
+        data = LinkNode(
+            slug, side, exists=exists, readable=readable, link=item.link, rel=item.rel,
+            implied=item.implied,
+        )  # fmt: skip
         count = self.brain.known_degree(slug, side) if exists else 0
         label = self._label(data, count)
         if item.rel != LINKS and not grouped:
             label.append(f"  {printable(item.rel)}", style="magenta")
+        if item.implied:
+            label = Text.assemble((IMPLIED_MARK, "dim"), label, ("  implied", "dim italic"))
+            label.stylize("dim")
         parent.add(label, data, allow_expand=readable and count != 0)
 
     def _label(self, data: LinkNode, count: int | None) -> Text:
@@ -323,7 +365,7 @@ class LinkTree(ReportsWorkers, Tree[LinkNode]):
         assert data is not None
         fetch = outgoing_links if data.side == "out" else incoming_links
         try:
-            children = await asyncio.to_thread(fetch, self.brain, data.slug)
+            children = await asyncio.to_thread(fetch, self.brain, data.slug, self.implied)
         except BaseException:
             data.loaded = False
             node.remove_children()
@@ -343,6 +385,8 @@ class LinkTree(ReportsWorkers, Tree[LinkNode]):
         data, parent = node.data, node.parent
         if data is not None and data.mention is not None:
             return f"{data.slug}: {data.mention} · not linked"
+        if data is not None and data.suggested is not None:
+            return f"{data.slug}: {data.suggested} · not linked"
         if data is None or data.group or parent is None or parent.data is None:
             return ""
         if parent is self.root:
@@ -363,6 +407,8 @@ class LinkTree(ReportsWorkers, Tree[LinkNode]):
     def _stated(self, data: LinkNode, frm: str, to: str) -> str:
         """`from → [[target]] · rule R` of the link behind a node (see `link_summary`)."""
         typed = [] if data.rel == LINKS else [f"rel {data.rel}"]
+        if data.implied:
+            return " · ".join([f"{frm} → {to}", *typed, "implied: the inverse of a stated edge"])
         link = data.link if data.side == "out" else None
         index = self.brain.index
         if link is None and index is not None:

@@ -157,7 +157,9 @@ class TraversalPanel(ReportsWorkers, TableView):
 
     def walked(self, view: View, keep: OkfFilter) -> list[Edge]:
         """The slice of `view`, kept to `keep` (`core.okf.filter`). Blocking: run in a thread."""
-        edges = self.brain.traverse(view.slug, view.depth, view.direction, view.rels)
+        edges = self.brain.traverse(
+            view.slug, view.depth, view.direction, view.rels, implied=view.implied
+        )
         index = self.brain.index
         if keep.active and index is not None:
             edges = filter_walk(edges, view.slug, view.depth, keep, index.pages)

@@ -4,8 +4,10 @@ One row per page reached (`core.graph.best_paths`): weight, hops, page, and the 
 from its root with each hop's weight. It shows in the traversal panel's place while
 the mode is on (the screen's `w` starts it from the page on screen, `start`); its
 own keys change the walk: `[` / `]` lower / raise the minimum weight, `+` / `-` the
-depth, `d` the direction, `a` adds roots, `escape` leaves (`Left`). The walk runs
-in the view's own worker; a newer walk replaces an older one.
+depth, `d` the direction, `t` the relation it follows (every one, then each of the
+graph's in turn; it starts with the screen's `t` choice), `a` adds roots, `escape`
+leaves (`Left`). The walk runs in the view's own worker; a newer walk replaces an
+older one.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ COLUMNS = ("weight", "hops", "page", "path")
 WEIGHT_WIDTH, HOPS_WIDTH = 7, 4
 WEIGHT_STEP = 0.1
 """What `[` / `]` take from / add to the minimum weight."""
-WALK_LEGEND = "[ ] weight · + - depth · d direction · a add roots · esc leaves"
+WALK_LEGEND = "[ ] weight · + - depth · d dir · t rel · a roots · esc leaves"
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +55,10 @@ class WalkSettings:
     depth: int = 1
     min_weight: float = 0.0
     direction: WalkDirection = "out"
+    rel: str | None = None
+    """The one relation followed, or None for every one."""
+    implied: bool = False
+    """Whether implied inverse edges are followed too (the screen's `i`)."""
     more: tuple[str, ...] = field(default=(), compare=False)
     """Root specs still to resolve (`slug`, `tag:T`, `type:T`) before walking."""
 
@@ -67,13 +73,28 @@ class WalkSettings:
         at = WALK_DIRECTIONS.index(self.direction)
         return replace(self, direction=WALK_DIRECTIONS[(at + 1) % len(WALK_DIRECTIONS)])
 
+    def next_relation(self, relations: list[str]) -> WalkSettings:
+        """Every relation → each of `relations` in turn → every one."""
+        cycle: list[str | None] = [None, *relations]
+        at = cycle.index(self.rel) if self.rel in cycle else 0
+        return replace(self, rel=cycle[(at + 1) % len(cycle)])
+
+    @property
+    def rels(self) -> list[str] | None:
+        """The relation filter as `Brain.walk` takes it (None: every relation)."""
+        return None if self.rel is None else [self.rel]
+
     def title(self) -> str:
-        """`walk · 3 roots · depth 3 · out · weight ≥ 0.30` (one root by its slug)."""
+        """`walk · 3 roots · depth 3 · out · weight ≥ 0.30` (one root by its slug), then
+        `· rel R` while one relation is followed."""
         roots = self.roots[0] if len(self.roots) == 1 else f"{len(self.roots)} roots"
-        return (
+        title = (
             f"walk · {printable(roots)} · depth {self.depth} · {self.direction}"
             f" · weight ≥ {self.min_weight:.2f}"
         )
+        if self.rel is not None:
+            title = f"{title} · rel {printable(self.rel)}"
+        return f"{title} · implied" if self.implied else title
 
 
 class WalkView(ReportsWorkers, TableView):
@@ -88,6 +109,7 @@ class WalkView(ReportsWorkers, TableView):
         Binding("plus", "depth(1)", "Depth+", key_display="+", id="walk-deeper"),
         Binding("minus", "depth(-1)", "Depth-", key_display="-", id="walk-shallower"),
         Binding("d", "next_direction", "Direction", id="walk-direction"),
+        Binding("t", "next_relation", "Relation", id="walk-relation"),
         Binding("a", "add_roots", "Add roots", id="walk-add-roots"),
         Binding("escape", "leave", "Leave walk", id="walk-leave"),
     ]
@@ -116,9 +138,13 @@ class WalkView(ReportsWorkers, TableView):
         self._page_width = 12  # of the `page` column, set with the columns
 
     def start(self, view: View) -> None:
-        """Walk from `view`'s page, at its depth, every link followed."""
+        """Walk from `view`'s page, at its depth, along its relation (`t`; all if none),
+        implied inverse edges too while `i` is on."""
         direction = view.direction if view.direction in ("out", "in", "both") else "both"
-        self.walk(WalkSettings((view.slug,), view.depth, 0.0, direction))  # type: ignore[arg-type]
+        settings = WalkSettings(
+            (view.slug,), view.depth, 0.0, direction, view.rel, view.implied  # type: ignore[arg-type]
+        )
+        self.walk(settings)
 
     def walk(self, settings: WalkSettings) -> None:
         """Walk `settings` in a thread (resolving its `more` roots first) and show it."""
@@ -154,6 +180,10 @@ class WalkView(ReportsWorkers, TableView):
         if self.asked is not None:
             self._walk_again(self.asked.next_direction())
 
+    def action_next_relation(self) -> None:
+        if self.asked is not None and self.brain.index is not None:
+            self._walk_again(self.asked.next_relation(self.brain.relations()))
+
     def action_add_roots(self) -> None:
         """Ask for more roots (`slug`, `tag:T`, `type:T`), then walk from all of them."""
         asked = self.asked
@@ -180,7 +210,12 @@ class WalkView(ReportsWorkers, TableView):
             roots = tuple(dict.fromkeys((*settings.roots, *added)))
             settings = replace(settings, roots=roots, more=())
         rows = self.brain.walk(
-            settings.roots, settings.depth, settings.min_weight, settings.direction
+            settings.roots,
+            settings.depth,
+            settings.min_weight,
+            settings.direction,
+            settings.rels,
+            settings.implied,
         )
         return settings, rows
 
