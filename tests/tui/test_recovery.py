@@ -94,7 +94,7 @@ async def test_a_failed_walk_empties_the_panel_so_its_title_fits(small_bundle: P
         panel = app.screen.query_one(TraversalPanel)
         assert panel.table.row_count == 2
 
-        def down(*_: object) -> None:
+        def down(*_: object, **__: object) -> None:
             raise SourceUnavailable("the brain is unreachable (test)")
 
         app.brain.traverse = down  # type: ignore[method-assign]
@@ -120,7 +120,7 @@ async def test_each_panes_failed_worker_is_said_once_by_the_screen(
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
 
-        def down(*_: object) -> None:
+        def down(*_: object, **__: object) -> None:
             raise SourceUnavailable("the brain is unreachable (test)")
 
         traverse, app.brain.traverse = app.brain.traverse, down  # type: ignore[method-assign]
@@ -226,7 +226,7 @@ async def test_e_on_a_failed_slice_says_so_and_does_not_export_later(
         await settle(pilot)
         traverse = app.brain.traverse
 
-        def down(*_: object) -> None:
+        def down(*_: object, **__: object) -> None:
             raise SourceUnavailable("the brain is unreachable (test)")
 
         app.brain.traverse = down  # type: ignore[method-assign]
