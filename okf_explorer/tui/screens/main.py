@@ -336,8 +336,8 @@ class MainScreen(ReportsWorkers, Screen[None]):
 
     @on(TraversalPanel.SliceShown)
     def _slice_shown(self, message: TraversalPanel.SliceShown) -> None:
-        exists = self.query_one(TraversalPanel).exists
-        self.query_one(GraphPanel).follow(message.view, message.edges, exists)
+        panel = self.query_one(TraversalPanel)
+        self.query_one(GraphPanel).follow(message.view, message.edges, panel.exists, panel.title_of)
 
     @on(LinkTree.ViewShown)
     def _view_shown(self, message: LinkTree.ViewShown) -> None:
@@ -675,9 +675,11 @@ class MainScreen(ReportsWorkers, Screen[None]):
         """`g`: show or hide the local graph of the slice (`widgets.graph.graph_panel`)."""
         panel = self.query_one(GraphPanel)
         shown = panel.toggle()
-        self.set_class(shown, "-graph-shown")  # narrow: the graph takes the links' place
+        self.set_class(
+            shown, "-graph-shown"
+        )  # the graph takes the slice table's place (narrow: the links' too)
         if shown:
-            panel.query_one("#graph-lines").focus()
+            panel.canvas.focus()
 
     def action_zoom(self) -> None:
         """`z`: the focused pane fills the screen, or the panes come back (also `escape`)."""
@@ -844,6 +846,8 @@ def pane_of(widget: Widget | None) -> Widget | None:
     """The pane holding `widget` (the traversal panel for its table; the path or walk
     view when one is shown in the traversal panel's place)."""
     for node in (widget, *(widget.ancestors if widget is not None else ())):
-        if isinstance(node, PagePane | LinkTree | TraversalPanel | PageTree | PathView | WalkView):
+        if isinstance(
+            node, PagePane | LinkTree | TraversalPanel | PageTree | PathView | WalkView | GraphPanel
+        ):
             return node
     return None
