@@ -832,6 +832,10 @@ class MainScreen(ReportsWorkers, Screen[None]):
     def findables(self) -> list[Findable]:
         return self.loader.findables()
 
+    def recent_pages(self) -> list[str]:
+        """The trail's pages, oldest first: the finder lists them before hubs (`RecentPages`)."""
+        return self.nav.trail.pages
+
     def search_text(self, query: str, limit: int) -> list[SearchHit]:
         """Blocking (the text finder calls it in a thread): `TextSearchHost`."""
         return self.brain.text_search().search(query, limit)
