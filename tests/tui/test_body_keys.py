@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import Input, OptionList, Static
+from textual.widgets._footer import FooterKey
 
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
@@ -162,3 +163,22 @@ async def test_a_wiki_link_with_spaces_is_followed_by_keyboard(tmp_path: Path) -
         await pilot.press("enter")
         await settle(pilot)
         assert app.screen.query_one(PagePane).page.slug == "order-value"
+
+
+async def test_m_leaves_the_footer_once_the_page_is_whole(tmp_path: Path) -> None:
+    """A long page (over `LONG_CHARS`) shows its first screen, then the rest of its first
+    part in the background: once that makes it whole, `m` is no longer offered."""
+    pages = dict(SMALL_BUNDLE, **{"long.md": huge_page(600)})  # ~66 KB: one part
+    bundle = write_bundle(tmp_path / "brain", pages)
+    app = make_app(brain_for(BundleSource(bundle)), start="index", watch_files=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)  # the index built: nothing else refreshes the footer
+        pane = app.screen.query_one(PagePane)
+        app.screen.open_page("long")
+        await settle(pilot, until=lambda: pane.shown is not None and pane.shown.slug == "long")
+        await settle(pilot)
+        assert not pane.truncated
+        assert not app.screen.check_action("more_of_page", ())
+        footer = {key.key for key in app.screen.query(FooterKey)}
+        assert "m" not in footer
+        assert "l" in footer
