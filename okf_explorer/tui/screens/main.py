@@ -55,6 +55,7 @@ from okf_explorer.tui.markdown.links import anchor_into
 from okf_explorer.tui.state.index_loader import IndexLoader
 from okf_explorer.tui.state.live_reload import FolderWatcher, edit_page
 from okf_explorer.tui.state.navigator import History, Move, Navigator, View
+from okf_explorer.tui.state.page_links import links_elsewhere
 from okf_explorer.tui.state.saving import SavePlan, Saver, save_notice
 from okf_explorer.tui.state.server_view import ServerComparison, badge, server_note
 from okf_explorer.tui.widgets.footer import PinnedFooter
@@ -227,6 +228,8 @@ class MainScreen(ReportsWorkers, Screen[None]):
         if self.comparison is not None:
             status.set_indexed(self.comparison.describe(message.answered_by))
         self.sync_bindings()
+        if (start := status.start_slug) is not None and not links_elsewhere(self.brain, start):
+            status.start_links_nowhere()
         if (current := self.nav.current) is not None:
             self.show_graph(current) if message.first else self.go(current, "reload")
         if message.unchanged:

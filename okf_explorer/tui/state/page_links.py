@@ -79,6 +79,17 @@ def outgoing_links(brain: Brain, slug: str) -> list[TreeLink]:
     return found
 
 
+def links_elsewhere(brain: Brain, slug: str) -> bool:
+    """Whether `slug` links to another page that exists (True when that cannot be told):
+    a start page that does not is a dead end for a newcomer (`StatusBar.start_links_nowhere`)."""
+    index = brain.index
+    try:
+        edges = brain.out_edges(slug)
+    except OkfError:
+        return True
+    return any(node != slug and (index is None or index.exists(node)) for node, _ in edges)
+
+
 def incoming_links(brain: Brain, slug: str) -> list[TreeLink]:
     """The edges into `slug`, slug order, once per (page, relation). Blocking: run in a worker."""
     return [TreeLink(node, rel) for node, rel in dict.fromkeys(brain.in_edges(slug))]
