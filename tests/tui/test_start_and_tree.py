@@ -138,3 +138,28 @@ async def test_a_start_page_that_links_nowhere_points_at_the_ways_in(
         start = str(app.screen.query_one("#status-start", Label).content)
         assert start.startswith("start: root README")
         assert ("f pages, / find" in start) is hinted
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_page_tree_takes_the_room_it_needs(tmp_path: Path, size: tuple[int, int]) -> None:
+    """Under 100 columns `f` gives the tree the whole width (the panes come back with a
+    page chosen); `z` on the tree zooms it to the whole screen, not 34 columns."""
+    bundle = write_bundle(tmp_path / "foam", FOAM_LIKE)
+    app = make_app(brain_for(BundleSource(bundle)), watch_files=False)
+    width = size[0]
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        tree, page = screen.query_one(PageTree), screen.query_one(PagePane)
+        await pilot.press("f")
+        await settle(pilot)
+        if width < 100:
+            assert tree.outer_size.width == width
+            assert page.region.width == 0  # not squeezed: out of the way
+        await pilot.press("z")
+        await settle(pilot)
+        assert screen.maximized is tree
+        assert tree.outer_size.width == width
+        await pilot.press("z")
+        await settle(pilot)
+        assert screen.maximized is None
