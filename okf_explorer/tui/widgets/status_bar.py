@@ -11,7 +11,7 @@ from textual.widgets import Label, ProgressBar
 
 from okf_explorer.core.text_safety import printable
 
-NO_WAY_ON = "(links nowhere here: f pages, / find)"
+NO_WAY_ON = "(no links: f pages, / find)"
 """Said after the start rule when the start page links to no other page of the brain."""
 
 
@@ -31,7 +31,14 @@ class StatusBar(Horizontal):
     StatusBar > #status-start.shown { display: block; }
     StatusBar > #status-from { color: $text-accent; display: none; }
     StatusBar > #status-from.shown { display: block; }
-    StatusBar > #status-index { width: 1fr; }
+    StatusBar > #status-start, StatusBar > #status-from {
+        text-wrap: nowrap; text-overflow: ellipsis;
+    }
+    StatusBar > #status-start { max-width: 50%; }
+    StatusBar > #status-from { max-width: 30%; }
+    StatusBar > #status-index {
+        width: 1fr; min-width: 8; text-wrap: nowrap; text-overflow: ellipsis;
+    }
     StatusBar > #status-index.failed { color: $error; }
     StatusBar > ProgressBar { width: 30; display: none; }
     StatusBar.indexing > ProgressBar { display: block; }
