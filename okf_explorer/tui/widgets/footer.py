@@ -1,7 +1,8 @@
 """The footer, with `?` and `q` pinned to its right end so they show at every width.
 
 Textual's footer cuts the keys that do not fit; the keys pinned here are docked
-right instead, and the others are cut before them. The command palette's own key
+right instead, and of the others those that would not fit whole before them are left
+out (`_drop_cut_keys`), never drawn cut (`o O`, `^x Cancel ind`). The command palette's own key
 is not shown: `/` (Find) is in the footer already. The footer's key widgets are
 Textual's `FooterKey`, which `textual.widgets` does not export: a pinned one is told
 by its public `action`.
@@ -35,6 +36,26 @@ class PinnedFooter(Footer):
     def on_resize(self) -> None:
         """Under `COMPACT_BELOW` columns the keys lose their padding, so more of them fit."""
         self.compact = self.size.width < COMPACT_BELOW
+        self._fit_keys()
+
+    def _unpinned_keys(self) -> list[Widget]:
+        return [key for key in self.children if key.id != "footer-pinned"]
+
+    def _fit_keys(self) -> None:
+        """Show every key, then, once laid out, leave out those that do not fit whole."""
+        for key in self._unpinned_keys():
+            key.display = True
+        self.call_after_refresh(self._drop_cut_keys)
+
+    def _drop_cut_keys(self) -> None:
+        """Hide the first key that ends past the pinned keys (or the footer) and all after it."""
+        pinned = [child for child in self.children if child.id == "footer-pinned"]
+        limit = pinned[0].region.x if pinned else self.region.right
+        cut = False
+        for key in self._unpinned_keys():
+            cut = cut or key.region.right > limit
+            if cut and key.display:
+                key.display = False
 
     def compose(self) -> ComposeResult:
         pinned: list[Widget] = []
@@ -45,3 +66,4 @@ class PinnedFooter(Footer):
                 yield item
         if pinned:
             yield HorizontalGroup(*pinned, id="footer-pinned")
+        self.call_after_refresh(self._drop_cut_keys)  # the new keys, once laid out
