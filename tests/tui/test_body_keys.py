@@ -165,20 +165,35 @@ async def test_a_wiki_link_with_spaces_is_followed_by_keyboard(tmp_path: Path) -
         assert app.screen.query_one(PagePane).page.slug == "order-value"
 
 
-async def test_m_leaves_the_footer_once_the_page_is_whole(tmp_path: Path) -> None:
-    """A long page (over `LONG_CHARS`) shows its first screen, then the rest of its first
-    part in the background: once that makes it whole, `m` is no longer offered."""
-    pages = dict(SMALL_BUNDLE, **{"long.md": huge_page(600)})  # ~66 KB: one part
+@pytest.fixture
+def filled_parts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A long page (over 10 KB) shows its first 5 KB, then the rest of its first part
+    (20 KB) a second later: the real sizes, scaled down, and a delay a test can see."""
+    monkeypatch.setattr(page_pane, "LONG_CHARS", 10_000)
+    monkeypatch.setattr(page_pane, "FIRST_SCREEN_CHARS", 5_000)
+    monkeypatch.setattr(page_pane, "RENDER_CHARS", 20_000)
+    monkeypatch.setattr(page_pane, "FILL_DELAY", 1.0)
+
+
+@pytest.mark.parametrize(("paragraphs", "whole"), [(200, True), (400, False)])
+async def test_m_is_offered_only_for_a_page_longer_than_its_first_part(
+    tmp_path: Path, filled_parts: None, paragraphs: int, whole: bool
+) -> None:
+    """While the rest of a long page's first part is on its way, `m` is not offered
+    (it would show nothing more); once that part is drawn, `m` is offered only if the
+    page goes on (a ~15 KB page is whole then, a ~31 KB page is not)."""
+    pages = dict(SMALL_BUNDLE, **{"long.md": huge_page(paragraphs)})
     bundle = write_bundle(tmp_path / "brain", pages)
     app = make_app(brain_for(BundleSource(bundle)), start="index", watch_files=False)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)  # the index built: nothing else refreshes the footer
+        await settle(pilot)
         pane = app.screen.query_one(PagePane)
         app.screen.open_page("long")
         await settle(pilot, until=lambda: pane.shown is not None and pane.shown.slug == "long")
-        await settle(pilot)
-        assert not pane.truncated
+        assert pane.filling  # the first screen only
         assert not app.screen.check_action("more_of_page", ())
-        footer = {key.key for key in app.screen.query(FooterKey)}
-        assert "m" not in footer
-        assert "l" in footer
+        await settle(pilot)  # the first part filled in
+        assert pane.truncated is not whole
+        assert app.screen.check_action("more_of_page", ()) is not whole
+        footer = {key.key for key in app.screen.query(FooterKey)}  # shown, or left out for room
+        assert ("m" in footer) is not whole

@@ -403,8 +403,9 @@ class MainScreen(ReportsWorkers, Screen[None]):
                 return nav.current is not None and loader.ready
             case "page_links":
                 return bool(self.query_one(PagePane).links)
-            case "more_of_page":
-                return self.query_one(PagePane).truncated
+            case "more_of_page":  # not while the rest of the first part is on its way
+                pane = self.query_one(PagePane)
+                return pane.truncated and not pane.filling
             case "toggle_properties":
                 return self.query_one(PagePane).header_folded
             case "outline":
