@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 def run_browse(brain: Brain, args: argparse.Namespace) -> int:
     """Run the TUI; without a terminal, say so in one line and exit 1 (it would hang)."""
     from okf_explorer.tui.app import NoTerminal, make_app
-    from okf_explorer.tui.fast_quit import end_process
+    from okf_explorer.tui.fast_quit import QuickQuit, end_process
 
     against = _against_server(brain, args)
     try:
@@ -43,7 +43,7 @@ def run_browse(brain: Brain, args: argparse.Namespace) -> int:
             note(str(error))
             return 1
         status = int(getattr(app, "return_code", 0) or 0)
-        if against is None:  # with a server to close, the ordinary way
+        if against is None and isinstance(app, QuickQuit):  # a server to close: the ordinary way
             end_process(app, status)
         return status
     finally:
