@@ -129,6 +129,18 @@ STATES: tuple[State, ...] = (
         start="glossary/channel",
     ),
     State("graph-panel", (Press(("plus", "g")), Until(_graph_drawn)), start="glossary/channel"),
+    State(
+        "graph-80x24",
+        (Press(("d", "d", "g")), Until(_graph_drawn), Press(("right", "down"))),
+        start="metrics/revenue",
+        size=(80, 24),
+    ),
+    State(
+        "graph-150x45",
+        (Press(("d", "d", "plus", "g")), Until(_graph_drawn), Press(("left",))),
+        start="metrics/revenue",
+        size=(150, 45),
+    ),
     State("narrow-80x24", start="tables/orders", size=(80, 24)),
     State("page-tree", (Press(("f",)),), start="tables/orders"),
     State(

@@ -20,6 +20,12 @@ from okf_explorer.core.graph.analysis import FIRST_PAGE, choose_start
         (["a/b/index", "z/README", "m/c/Home"], "z/README", "nested README"),
         (["x/Home", "y/index"], "y/index", "nested index"),
         (["b", "a"], "a", FIRST_PAGE),
+        # a vault's "Start here" (numbered, any separators) beats its GitHub README
+        (["README", "00 - Start here", "z"], "00 - Start here", "root 00 - Start here"),
+        (["README", "start-here"], "start-here", "root start-here"),
+        (["Home", "Start Here"], "Home", "root Home"),
+        (["README", "restart here", "start here now"], "README", "root README"),
+        (["a/README", "b/Start_here"], "b/Start_here", "nested Start_here"),
     ],
 )
 def test_home_pages_by_rule(slugs: list[str], slug: str, rule: str) -> None:

@@ -80,7 +80,8 @@ def test_each_warning_rule(tmp_path: Path) -> None:
             "linker": "---\ntype: T\n---\n[[nowhere]] and [[twin]]\n",
             "a/twin": "---\ntype: T\n---\n",
             "b/twin": "---\ntype: T\n---\n",
-            "extra": "---\ntype: T\nowner: team:x\nstatus: draft\ntimestamp: 2020\n---\n",
+            "extra": "---\ntype: T\nowner: team:x\nstatus: draft\ntimestamp: 2020\n"
+            "stale-after: 2030-01-01T00:00:00Z\n---\n",
             "stale": "---\ntype: T\nstale_after: 2026-06-30T00:00:00Z\n---\n",
             "stale-text": "---\ntype: T\nstale_after: '2026-07-01T12:00:00+00:00'\n---\n",
             "fresh": "---\ntype: T\nstale_after: 2026-07-02T00:00:00Z\n---\n",
@@ -118,7 +119,7 @@ def test_a_messy_bundle_lists_errors_before_warnings_and_exits_1(tmp_path: Path,
     bundle = write_bundle(
         tmp_path / "b",
         {
-            "a.md": "---\ntype: T\nfoo: 1\n---\n[[ghost]]\n",
+            "a.md": "---\ntype: T\nfoo: 1\ntag: x\n---\n[[ghost]]\n",
             "z.md": "no frontmatter, [[a]]\n",
             "deep/er/log.md": "## 2026-1-2\n",
         },
@@ -130,8 +131,10 @@ def test_a_messy_bundle_lists_errors_before_warnings_and_exits_1(tmp_path: Path,
         "z\terror\tmissing-type\tno 'type' in the frontmatter"
         " (a page without frontmatter has none)",
         "a\twarning\tbroken-link\tlink 'ghost' matches no page",
-        "a\twarning\tunknown-field\tfrontmatter key 'foo' is not an OKF v0.2 field",
+        "a\twarning\tunknown-field\tfrontmatter key 'tag' is not an OKF v0.2 field"
+        " (did you mean 'tags'?)",
         "3 files: 2 errors, 2 warnings: not conformant",
+        "extension keys (OKF v0.2 §4.1 allows them): foo on 1 page",
         CONSUMER_NOTE,
     ]
 
@@ -142,7 +145,7 @@ def test_json_keys(tmp_path: Path, run) -> None:
     assert status == 1
     document = json.loads(out)
     assert list(document) == [
-        "conformant", "strict", "files", "counts", "errors", "warnings", "note",
+        "conformant", "strict", "files", "counts", "errors", "warnings", "note", "extensions",
     ]  # fmt: skip
     assert document["conformant"] is False and document["strict"] is True
     assert document["files"] == 2
@@ -152,6 +155,7 @@ def test_json_keys(tmp_path: Path, run) -> None:
         {"slug": "a", "code": "broken-link", "message": "link 'ghost' matches no page"}
     ]
     assert document["note"] == CONSUMER_NOTE
+    assert document["extensions"] == {}
 
 
 def test_a_hostile_slug_is_escaped(tmp_path: Path, run) -> None:
@@ -173,7 +177,8 @@ def test_the_sample_brain_is_conformant(sample_brain: Path, run) -> None:
     document = json.loads(out)
     assert (status, document["errors"], document["conformant"]) == (0, [], True)
     codes = {warning["code"] for warning in document["warnings"]}
-    assert codes == {"broken-link", "unknown-field", "ambiguous-link", "stale"}
+    assert codes == {"broken-link", "ambiguous-link", "stale"}
+    assert document["extensions"]["owner"] == 25
     stale = [w["slug"] for w in document["warnings"] if w["code"] == "stale"]
     assert stale == ["runbooks/orders-daily-late"]
 
@@ -194,3 +199,83 @@ def test_a_missing_folder_is_a_bad_argument(tmp_path: Path, run) -> None:
         status, out, err = run(*argv)
         assert (status, out) == (2, ""), argv
         assert err.count("\n") == 1 and "is not a folder" in err
+
+
+# ------------------------------------------------------------------ real bundles' shapes
+# An LLM-written bundle (5,678 files) printed 6,234 identical `x-llmwiki` warnings, and the
+# OKF reference bundle `acme_retail` was warned about its own `not:` key. These bundles
+# of our own have the same shapes.
+
+LLM_WRITTEN = {
+    **{
+        f"concepts/c{n}": "---\ntype: concept\nx-llmwiki:\n  model: m\n---\n"
+        f"[[Tracing]] [[c{n + 1}]]\n"
+        for n in range(6)
+    },
+    **{
+        f"references/r{n}": f"---\ntitle: R{n}\nsource: https://example.org/{n}\n"
+        "ingestedAt: '2026-06-18T08:15:50Z'\n---\nbody\n"
+        for n in range(4)
+    },
+}
+
+
+def test_repeated_findings_fold_into_one_line_with_a_count_and_all_lists_each(
+    tmp_path: Path, run
+) -> None:
+    bundle = write_pages(tmp_path / "b", LLM_WRITTEN)
+    status, out, _ = run("validate", str(bundle))
+    assert status == 1
+    assert out.splitlines() == [
+        "4 pages\terror\tmissing-type\tno 'type' in the frontmatter (a page without "
+        "frontmatter has none) · references/r0, references/r1, references/r2 … (--all lists each)",
+        "6 pages\twarning\tbroken-link\tlink 'Tracing' matches no page · concepts/c0, "
+        "concepts/c1, concepts/c2 … (--all lists each)",
+        "concepts/c5\twarning\tbroken-link\tlink 'c6' matches no page",
+        "4 pages\twarning\tunknown-field\tfrontmatter key 'source' is not an OKF v0.2 field "
+        "(did you mean 'sources'?) · references/r0, references/r1, references/r2 … "
+        "(--all lists each)",
+        "10 files: 4 errors, 11 warnings: not conformant",
+        "extension keys (OKF v0.2 §4.1 allows them): x-llmwiki on 6 pages, "
+        "ingestedAt on 4 pages",
+        CONSUMER_NOTE,
+    ]
+    status, every, _ = run("validate", str(bundle), "--all")
+    assert status == 1
+    lines = every.splitlines()
+    assert len(lines) == 4 + 11 + 3
+    assert "references/r3\terror\tmissing-type\tno 'type' in the frontmatter (a page "\
+        "without frontmatter has none)" in lines
+    assert sum("x-llmwiki" in line for line in lines) == 1  # an extension, never a warning
+
+
+def test_extension_keys_are_allowed_even_with_strict(tmp_path: Path, run) -> None:
+    """OKF v0.2 §4.1: producers MAY add keys; §11: unknown keys never fail a bundle. The
+    v0.2 text defines no `not` field: the reference bundle's `not:` is such a key."""
+    bundle = write_pages(
+        tmp_path / "b",
+        {
+            "metrics/gross-margin": "---\ntype: Metric\nnot:\n  - term: revenue minus cost\n"
+            "    why: the old definition\n    instead: full COGS\nx-llmwiki: {a: 1}\n---\n",
+            "metrics/net": "---\ntype: Metric\nnot: []\n---\n",
+        },
+    )
+    status, out, _ = run("validate", str(bundle), "--strict")
+    assert status == 0
+    assert out.splitlines()[:2] == [
+        "2 files: 0 errors, 0 warnings: conformant",
+        "extension keys (OKF v0.2 §4.1 allows them): not on 2 pages, x-llmwiki on 1 page",
+    ]
+    status, out, _ = run("validate", str(bundle), "--json")
+    assert json.loads(out)["extensions"] == {"not": 2, "x-llmwiki": 1}
+    assert json.loads(out)["warnings"] == []
+
+
+def test_misspelt_fields_are_told_from_extensions() -> None:
+    from okf_explorer.core.okf.validate import misspelt_field
+
+    assert misspelt_field("source") == "sources"
+    assert misspelt_field("Stale-After") == "stale_after"
+    assert misspelt_field("verfied") == "verified"
+    for extension in ("not", "x-llmwiki", "x-status", "owner", "date", "decision", "aliases"):
+        assert misspelt_field(extension) is None, extension

@@ -140,12 +140,17 @@ def build_parser() -> argparse.ArgumentParser:
     validate = command("validate", "check a bundle folder's OKF v0.2 conformance (§11)")
     validate.add_argument("src", nargs="?", metavar="SRC", help="bundle folder")
     validate.add_argument("--strict", action="store_true", help="warnings fail too (exit 1)")
+    validate.add_argument(
+        "--all", action="store_true", help="every finding on its own line (else folded by kind)"
+    )
     validate.add_argument("--json", action="store_true", help="one JSON object")
     validate.epilog = (
         "Text: one 'SLUG<TAB>error|warning<TAB>CODE<TAB>MESSAGE' line per finding (errors "
-        "first), then 'N files: E errors, W warnings: conformant|not conformant', then a note "
-        "that warnings never make a bundle non-conformant. --json: {conformant, strict, files, "
-        "counts: {errors, warnings}, errors, warnings, note}. Exit 0 conformant, 1 not, 2 bad "
+        "first; the same finding on several pages is one 'N pages' line unless --all), then "
+        "'N files: E errors, W warnings: conformant|not conformant', the extension keys "
+        "(OKF §4.1) with their page counts, then a note that warnings never make a bundle "
+        "non-conformant. --json: {conformant, strict, files, counts: {errors, warnings}, "
+        "errors, warnings, note, extensions}. Exit 0 conformant, 1 not, 2 bad "
         "arguments (a missing folder or an MCP server: validate needs a folder)."
     )
 

@@ -6,6 +6,7 @@ brain cannot be opened, the screen that says why).
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from functools import partial
 from multiprocessing import resource_tracker
@@ -22,6 +23,7 @@ from textual.notifications import SeverityLevel
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.cells import TerminalWidths
+from okf_explorer.tui.fast_quit import QuickQuit, QuickQuitDriver
 from okf_explorer.tui.finder import FIND_PROMPT, PageFinder
 from okf_explorer.tui.screens.main import MainScreen
 from okf_explorer.tui.settings import (
@@ -39,7 +41,7 @@ if TYPE_CHECKING:
 __all__ = ["ExplorerApp", "NoTerminal", "make_app"]
 
 
-class ExplorerApp(App[None]):
+class ExplorerApp(QuickQuit, App[None]):
     """okf-explorer: browse a brain's pages and the links between them."""
 
     TITLE = "okf-explorer"
@@ -50,7 +52,9 @@ class ExplorerApp(App[None]):
     ]
 
     def __init__(self, brain: Brain, explorer: partial[MainScreen], label: str) -> None:
-        super().__init__()
+        # In a terminal (not under `web`), the driver that quits at once (`tui.fast_quit`).
+        quick = not web_driver_chosen() and sys.platform != "win32"
+        super().__init__(driver_class=QuickQuitDriver if quick else None)
         self.brain, self.source_label = brain, label
         self._explorer = explorer
         """A fresh explorer screen each call (the first, and each retry after a failure)."""
@@ -86,6 +90,11 @@ class ExplorerApp(App[None]):
         if not kwargs.get("headless") and not web_driver_chosen() and not has_terminal():
             raise NoTerminal(NO_TERMINAL)
         return super().run(*args, **kwargs)
+
+    async def action_quit(self) -> None:
+        """`q` and `ctrl+c`: quit; at once when nothing is writing (`tui.fast_quit`)."""
+        self.quit_at_once({worker.group for worker in self.workers if worker.is_running})
+        await super().action_quit()
 
     def notify(
         self,

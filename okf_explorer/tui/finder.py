@@ -1,7 +1,10 @@
 """The finder: the command palette's providers, over page names and over page text.
 
 Names (`/`, `ctrl+p`): `PageFinder`, the palette's one provider, over slugs, file
-names, titles and aliases. The ranking is `core.search.find_rank.rank_pages` (exact,
+names, titles and aliases. Before anything is typed it offers where a reader is likely
+to go: the pages of this session's trail, most recent first, then the hubs (most
+backlinks), never the alphabet (`first_offer`; the listing's order only while no
+screen offers these). The ranking is `core.search.find_rank.rank_pages` (exact,
 then prefix, then substring, then fuzzy; more backlinks first within a tier). Each hit
 shows the file name and title, and the folder. Names are shown as `printable` renders
 them (control characters as escapes); the page opened is the exact slug. Help lines
@@ -22,6 +25,7 @@ the caps or the deadline of a search also a notification.
 from __future__ import annotations
 
 import asyncio
+import heapq
 from functools import partial
 from typing import Protocol, runtime_checkable
 
@@ -65,6 +69,15 @@ class PageCatalogue(Protocol):
     def open_page(self, slug: str) -> None: ...
 
 
+@runtime_checkable
+class RecentPages(Protocol):
+    """What a screen tells the finder about this session: where the reader has been."""
+
+    def recent_pages(self) -> list[str]:
+        """The trail's pages, oldest first (the page shown now last)."""
+        ...
+
+
 DISCOVERY_LIMIT = 200
 """Pages listed before the user types: enough to browse a small brain, not so
 many that opening the palette on 100k pages stalls."""
@@ -89,6 +102,17 @@ class PageFinder(Provider):
             screen.open_page(slug)
 
     async def discover(self) -> Hits:
+        """Recent pages, then hubs (`first_offer`); the listing's order without an index."""
+        screen = self.screen
+        if isinstance(screen, PageCatalogue) and isinstance(screen, RecentPages):
+            pages = await asyncio.to_thread(screen.findables)
+            for page, why in first_offer(screen.recent_pages(), pages, DISCOVERY_LIMIT):
+                shown = printable(page.slug)
+                title = printable(page.title)
+                about = " · ".join(part for part in (why, title) if part and part != shown)
+                opening = partial(self._open, page.slug)
+                yield DiscoveryHit(escape(shown), opening, help=escape(about) or None)
+            return
         for slug, title in self._pages()[:DISCOVERY_LIMIT]:
             shown = printable(slug)
             yield DiscoveryHit(escape(shown), partial(self._open, slug), help=_help(shown, title))
@@ -123,6 +147,33 @@ class PageFinder(Provider):
         help_text = escape(" · ".join(parts))
         opening = partial(self._open, page.slug)
         return Hit(score, display, opening, text=printable(page.slug), help=help_text)
+
+
+def first_offer(
+    recent: list[str], pages: list[Findable], limit: int
+) -> list[tuple[Findable, str]]:
+    """What the finder lists before anything is typed, each with why: the trail's pages
+    most recent first (`recent`, oldest first, ends with the page shown now, which is
+    left out), then the pages with most backlinks; each page once, at most `limit`.
+
+    Before the index is built no page has backlinks: the listing's order follows."""
+    by_slug = {page.slug: page for page in pages}
+    offered: list[tuple[Findable, str]] = []
+    seen = set(recent[-1:])
+    for slug in reversed(recent[:-1]):
+        if slug not in seen:
+            seen.add(slug)
+            offered.append((by_slug.get(slug, Findable(slug)), "recent"))
+    # as `sorted(..., reverse=True)[:n]`: the listing's order among equals
+    hubs = heapq.nlargest(limit + len(seen), pages, key=lambda page: page.backlinks)
+    for page in hubs:
+        if len(offered) >= limit:
+            break
+        if page.slug not in seen:
+            seen.add(page.slug)
+            count = page.backlinks
+            offered.append((page, f"{count} backlink{'s' if count != 1 else ''}" if count else ""))
+    return offered[:limit]
 
 
 def _highlighted(name: str, query: str) -> Content:

@@ -11,6 +11,7 @@ from textual.widgets._footer import FooterKey
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
 from okf_explorer.tui.dialogs.help import HelpDialog
+from okf_explorer.tui.widgets.footer import PinnedFooter
 from okf_explorer.tui.widgets.graph.link_tree import LinkTree
 from okf_explorer.tui.widgets.graph.traversal_panel import TraversalPanel
 from okf_explorer.tui.widgets.page.pane import PagePane
@@ -109,3 +110,23 @@ async def test_help_scrolls_down_to_the_last_key_at_80x24(sample_brain: Path) ->
         assert box.scroll_y == box.max_scroll_y
         hint = app.screen.query_one("#help-hint")
         assert hint.region.bottom <= box.region.bottom  # the last lines are on screen
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 30), (150, 45)])
+async def test_the_footer_drops_whole_keys_never_cuts_one(
+    sample_brain: Path, size: tuple[int, int]
+) -> None:
+    """A key that does not fit before `? Help  q Quit` is left out whole (it was drawn
+    cut: `o O`, `^x Cancel ind`); the keys that show are the first ones."""
+    app = app_for(sample_brain, start="index")  # a long page: `m` and `o` apply too
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        footer = app.screen.query_one(PinnedFooter)
+        await settle(pilot)
+        pinned = footer.query_one("#footer-pinned")
+        keys = [key for key in footer.query(FooterKey) if key.parent is not pinned]
+        shown = [key for key in keys if key.display and key.region.width]
+        assert shown, "some keys show"
+        for key in shown:
+            assert key.region.right <= pinned.region.x, key.key
+        assert shown == keys[: len(shown)]  # the first ones, none skipped

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import Input, OptionList, Static
+from textual.widgets._footer import FooterKey
 
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
@@ -162,3 +163,37 @@ async def test_a_wiki_link_with_spaces_is_followed_by_keyboard(tmp_path: Path) -
         await pilot.press("enter")
         await settle(pilot)
         assert app.screen.query_one(PagePane).page.slug == "order-value"
+
+
+@pytest.fixture
+def filled_parts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A long page (over 10 KB) shows its first 5 KB, then the rest of its first part
+    (20 KB) a second later: the real sizes, scaled down, and a delay a test can see."""
+    monkeypatch.setattr(page_pane, "LONG_CHARS", 10_000)
+    monkeypatch.setattr(page_pane, "FIRST_SCREEN_CHARS", 5_000)
+    monkeypatch.setattr(page_pane, "RENDER_CHARS", 20_000)
+    monkeypatch.setattr(page_pane, "FILL_DELAY", 1.0)
+
+
+@pytest.mark.parametrize(("paragraphs", "whole"), [(200, True), (400, False)])
+async def test_m_is_offered_only_for_a_page_longer_than_its_first_part(
+    tmp_path: Path, filled_parts: None, paragraphs: int, whole: bool
+) -> None:
+    """While the rest of a long page's first part is on its way, `m` is not offered
+    (it would show nothing more); once that part is drawn, `m` is offered only if the
+    page goes on (a ~15 KB page is whole then, a ~31 KB page is not)."""
+    pages = dict(SMALL_BUNDLE, **{"long.md": huge_page(paragraphs)})
+    bundle = write_bundle(tmp_path / "brain", pages)
+    app = make_app(brain_for(BundleSource(bundle)), start="index", watch_files=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        pane = app.screen.query_one(PagePane)
+        app.screen.open_page("long")
+        await settle(pilot, until=lambda: pane.shown is not None and pane.shown.slug == "long")
+        assert pane.filling  # the first screen only
+        assert not app.screen.check_action("more_of_page", ())
+        await settle(pilot)  # the first part filled in
+        assert pane.truncated is not whole
+        assert app.screen.check_action("more_of_page", ()) is not whole
+        footer = {key.key for key in app.screen.query(FooterKey)}  # shown, or left out for room
+        assert ("m" in footer) is not whole

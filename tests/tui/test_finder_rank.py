@@ -51,3 +51,29 @@ async def test_a_path_the_resolver_knows_comes_first(sample_brain: Path) -> None
         assert "what the name resolves to" in options(app)[0]
         await pilot.press("enter")
         await settle(pilot, lambda: app.screen.query_one(PagePane).slug == "tables/stores")
+
+
+async def test_the_empty_finder_lists_recent_pages_then_hubs(sample_brain: Path) -> None:
+    """Before anything is typed: where the reader has been (latest first, the page shown
+    now left out), then the pages with most backlinks, not the alphabet."""
+    app = make_app(brain_for(BundleSource(sample_brain)), start="tables/stores", watch_files=False)
+    async with app.run_test(size=(150, 45)) as pilot:
+        await settle(pilot)
+        for slug in ("tables/orders", "glossary/revenue", "metrics/revenue"):
+            app.screen.open_page(slug)
+            await settle(pilot, lambda slug=slug: app.screen.query_one(PagePane).slug == slug)
+        await pilot.press("slash")
+        await settle(pilot, lambda: len(options(app)) >= 8)
+        shown = [option.split("\n")[0].split()[0] for option in options(app)]
+        assert shown[:3] == ["glossary/revenue", "tables/orders", "tables/stores"]
+        assert "recent" in options(app)[0]
+        # then the hubs, most backlinks first, each page once
+        # (metrics/revenue, 17 backlinks, is the page shown; tables/orders, 34, was recent)
+        assert shown[3:7] == [
+            "pipelines/orders_daily",
+            "tables/order_items",
+            "pipelines/customer_dedup",
+            "teams/data-platform",
+        ]
+        assert "14 backlinks" in options(app)[3]
+        assert len(shown) == len(set(shown))

@@ -1,109 +1,163 @@
-"""The local graph panel (`g`): the slice drawn one page a line, arrows exactly the
-edge records, root highlighted, dangling marked, `enter` opens, follows depth."""
+"""The local graph (`g`): the slice as a graph, the root once in the middle column, pages
+that link in to its left and pages it links to on its right by hop, links between
+neighbouring columns drawn with box-drawing lines and arrowheads, at most 40 pages
+with `+N more` per column, titles where slugs do not fit, arrow keys and `enter`.
+
+Before: networkx's text forest drew `in` at depth 2 seven levels deep (it follows
+edges among slice pages depth-first), so a backlink of a backlink could not be told
+from a page three links away."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from textual.widgets import OptionList
-
 from okf_explorer.core.graph.traverse import Edge
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.widgets.graph.graph_panel import (
-    MISSING_MARK,
+from okf_explorer.tui.widgets.graph.graph_layout import (
+    ARROW_LEFT,
+    ARROW_RIGHT,
     NODE_CAP,
-    GraphPanel,
-    back_sources,
-    draw_slice,
-    fit_line,
-    line_label,
+    GraphLayout,
+    lay_out,
+    page_label,
 )
+from okf_explorer.tui.widgets.graph.graph_panel import GraphCanvas, GraphPanel
 from okf_explorer.tui.widgets.graph.traversal_panel import TraversalPanel
 from okf_explorer.tui.widgets.page.pane import PagePane
 from tests.bundles import write_bundle
 
 from .conftest import SIZE, brain_for, settle
 
+LINE_GLYPHS = set("─│╭╮╰╯├┤┬┴┼") | {ARROW_LEFT, ARROW_RIGHT}
+
+# r links to a and b; a links to c; x links to r; y links to x; b links back to r
+EDGES = [
+    Edge("r", "a", 1, "out"), Edge("r", "b", 1, "out"), Edge("a", "c", 2, "out"),
+    Edge("b", "r", 2, "out"),
+    Edge("r", "x", 1, "in"), Edge("r", "b", 1, "in"), Edge("x", "y", 2, "in"),
+]  # fmt: skip
+
+
+def columns(layout: GraphLayout) -> dict[str, int]:
+    return {node.slug: node.column for node in layout.nodes}
+
+
+def test_pages_sit_in_columns_by_hop_the_root_once_in_the_middle() -> None:
+    layout = lay_out("r", EDGES, lambda slug: True, width=120, height=20)
+    assert columns(layout) == {"y": -2, "x": -1, "r": 0, "a": 1, "b": 1, "c": 2}
+    [root] = [node for node in layout.nodes if node.root]
+    assert root.slug == "r" and sum(node.slug == "r" for node in layout.nodes) == 1
+    assert root.row == layout.height // 2  # the middle row
+    for node in layout.nodes:  # each label is on the canvas where the node says
+        assert layout.lines[node.row][node.x + 1 :].startswith(node.label)
+    # the links, each from the linking page to the linked one
+    assert layout.links == {("r", "a"), ("r", "b"), ("a", "c"), ("b", "r"), ("x", "r"), ("y", "x")}
+
+
+def test_links_are_lines_between_neighbouring_columns_with_arrowheads() -> None:
+    layout = lay_out("r", EDGES, lambda slug: True, width=120, height=20)
+    node = {n.slug: n for n in layout.nodes}
+    for source, target in layout.links:
+        shared = layout.link_cells[source] & layout.link_cells[target]
+        assert shared, (source, target)
+        assert {layout.rows[y][x] for x, y in shared} <= LINE_GLYPHS
+        s, t = node[source], node[target]
+        if t.column > s.column:  # along the slice: the arrow at the linked page's lead cell
+            assert layout.rows[t.row][t.x] == ARROW_RIGHT
+        else:  # back towards the root: the arrow right after the linked page's label
+            assert layout.rows[t.row][t.x + 1 + len(t.label)] == ARROW_LEFT
+    # nothing but lines between the labels: no line runs over a name
+    for n in layout.nodes:
+        for x in range(n.x + 1, n.x + 1 + len(n.label)):
+            assert all((x, n.row) not in cells for cells in layout.link_cells.values())
+
+
+def test_in_at_depth_two_is_two_columns_not_a_deep_forest() -> None:
+    """The backlinks of the root and theirs: two columns left, whatever links among them."""
+    edges = [Edge("r", f"b{i}", 1, "in") for i in range(5)]
+    edges += [Edge(f"b{i}", f"b{i + 1}", 2, "in") for i in range(4)]  # a chain among them
+    edges += [Edge("b0", "far", 2, "in")]
+    layout = lay_out("r", edges, lambda slug: True, width=120, height=20)
+    assert {node.column for node in layout.nodes} == {-2, -1, 0}
+    assert columns(layout)["far"] == -2
+    assert all(columns(layout)[f"b{i}"] == -1 for i in range(5))
+    assert layout.undrawn_links == 4  # links inside one column are counted, not drawn
+
+
+def test_at_most_forty_pages_and_more_per_column() -> None:
+    edges = [Edge("hub", f"p{i:02d}", 1, "out") for i in range(60)]
+    edges += [Edge("hub", f"q{i:02d}", 1, "in") for i in range(60)]
+    layout = lay_out("hub", edges, lambda slug: True, width=120, height=30)
+    assert len(layout.nodes) == NODE_CAP
+    assert layout.more_pages == 120 - (NODE_CAP - 1)
+    texts = {text for _x, _y, text in layout.more_at.values()}
+    assert texts == {f"+{layout.more[1]} more", f"+{layout.more[-1]} more"}
+    short = lay_out("hub", edges, lambda slug: True, width=120, height=8)
+    assert max(sum(n.column == c for n in short.nodes) for c in (-1, 1)) == 7  # 8 rows
+    assert short.height <= 8
+
+
+def test_a_dangling_page_is_marked_and_colours_come_from_the_hook() -> None:
+    layout = lay_out(
+        "r",
+        [Edge("r", "ghost", 1, "out"), Edge("r", "a", 1, "out")],
+        lambda slug: slug != "ghost",
+        width=80,
+        height=10,
+        colour_of=lambda slug: "green" if slug == "a" else None,
+    )
+    node = {n.slug: n for n in layout.nodes}
+    assert node["ghost"].label == "✗ ghost" and not node["ghost"].exists
+    assert node["a"].colour == "green" and node["r"].colour is None
+
+
+def test_titles_show_where_slugs_do_not_fit() -> None:
+    slug = "references/yolo11n-object-detection-on-databricks-ai-runtime-databricks-on-aws-d5"
+    assert page_label(slug, True, "YOLO11n object detection", 30) == "YOLO11n object detection"
+    assert page_label(slug, True, "YOLO11n object detection on Databricks", 20).endswith("…")
+    assert page_label("tables/orders", True, "analytics.orders", 40) == "tables/orders"
+    assert page_label("tables/orders", True, "analytics.orders", 10) == "…/orders"
+    assert page_label("a/🗂️ hub", True, None, 20) == "a/🗂 hub"  # no emoji selector
+
+
 PAGES = {
-    "hub.md": "# Hub\n\n[[a]] [[b]] [[ghost]] [[hub]]\n",
+    "hub.md": "# Hub\n\n[[a]] [[b]] [[ghost]]\n",
     "a.md": "# A\n\n[[b]] [[c]]\n",
-    "b.md": "# B\n\n[[hub]] [[a]]\n",
+    "b.md": "# B\n\n[[hub]]\n",
     "c.md": "# C\n\n[[d]]\n",
-    "d.md": "# D\n\n[[c]]\n",
+    "d.md": "# D\n",
+    "in1.md": "[[hub]]\n",
+    "in2.md": "[[in1]]\n",
 }
 
 
-def drawn_edges(lines: list[str]) -> set[tuple[str, str]]:
-    """Read the edges back off the drawing: tree edges by indentation, the others from
-    each line's `╾` list."""
-    edges: set[tuple[str, str]] = set()
-    stack: list[str] = []
-    for text in lines:
-        label = line_label(text)
-        depth = (len(text) - len(text.lstrip("│ ╎"))) // 4
-        if label is None:
-            continue
-        slug = label.removeprefix(MISSING_MARK)
-        del stack[depth:]
-        if stack:
-            edges.add((stack[-1], slug))
-        stack.append(slug)
-        edges.update((src.removeprefix(MISSING_MARK), slug) for src in back_sources(text))
-    return edges
-
-
-def test_drawn_edges_are_exactly_the_edge_records() -> None:
-    edges = [
-        Edge("r", "a", 1, "out"), Edge("r", "b", 1, "out"), Edge("a", "b", 2, "out"),
-        Edge("b", "r", 2, "out"), Edge("a", "a", 2, "out"), Edge("b", "x", 2, "out"),
-        Edge("r", "a", 1, "in"),
-    ]  # fmt: skip
-    drawing = draw_slice("r", edges, lambda slug: slug != "x")
-    lines = [line.text for line in drawing.lines]
-    assert drawn_edges(lines) == {(e.frm, e.to) for e in edges} == drawing.edges
-    [root] = [line for line in drawing.lines if line.root]
-    assert root.slug == "r"
-    [missing] = [line for line in drawing.lines if not line.exists]
-    assert missing.slug == "x" and MISSING_MARK + "x" in missing.text
-
-
-def test_at_most_forty_pages_then_more() -> None:
-    edges = [Edge("hub", f"p{i:02d}", 1, "out") for i in range(60)]
-    drawing = draw_slice("hub", edges, lambda slug: True)
-    pages = [line.slug for line in drawing.lines if line.slug]
-    assert len(pages) == NODE_CAP and pages[0] == "hub"
-    assert drawing.more_pages == 60 - (NODE_CAP - 1)
-    assert drawing.more_edges == 60 - (NODE_CAP - 1)
-
-
-def shown_lines(app) -> list[str]:  # type: ignore[no-untyped-def]
-    options = app.screen.query_one("#graph-lines", OptionList)
-    return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
-
-
-async def test_g_draws_the_slice_follows_depth_and_opens_pages(tmp_path: Path) -> None:
+async def test_g_draws_the_slice_arrows_move_and_enter_opens(tmp_path: Path) -> None:
     app = make_app(brain_for(BundleSource(write_bundle(tmp_path / "b", PAGES))), start="hub")
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+        await settle(pilot, until=lambda: app.screen.query_one(TraversalPanel).filled)
         panel = app.screen.query_one(GraphPanel)
         assert not panel.display
-        await pilot.press("g")
+        await pilot.press("d", "d", "plus", "g")  # both, depth 2
         await settle(pilot, until=lambda: panel.drawing is not None)
-        assert panel.display
-        edges = app.screen.query_one(TraversalPanel).edges
-        assert drawn_edges(shown_lines(app)) == {(e.frm, e.to) for e in edges}
-        assert any("✗ ghost" in line for line in shown_lines(app))
-        assert str(panel.border_title) == "graph · hub · depth 1 · out"
-        await pilot.press("plus")
-        await settle(pilot, until=lambda: str(panel.border_title).endswith("depth 2 · out"))
-        edges = app.screen.query_one(TraversalPanel).edges
-        assert drawn_edges(shown_lines(app)) == {(e.frm, e.to) for e in edges}
-        assert ("a", "c") in drawn_edges(shown_lines(app))
-        options = app.screen.query_one("#graph-lines", OptionList)
-        options.focus()
-        target = next(i for i, line in enumerate(panel.drawing.lines) if line.slug == "c")
-        options.highlighted = target
+        await settle(pilot)
+        assert str(panel.border_title) == "graph · hub · depth 2 · both"
+        drawing = panel.drawing
+        assert drawing is not None
+        assert columns(drawing) == {
+            "in2": -2, "in1": -1, "hub": 0, "a": 1, "b": 1, "ghost": 1, "c": 2,
+        }  # fmt: skip
+        canvas = app.screen.query_one(GraphCanvas)
+        assert canvas.has_focus and canvas.cursor is not None and canvas.cursor.slug == "hub"
+        await pilot.press("left")
+        assert canvas.cursor.slug == "in1"
+        await pilot.press("right", "right")
+        assert canvas.cursor.column == 1
+        await pilot.press("up", "up", "up", "down")
+        assert canvas.cursor.slug == "b"  # the second page of the column
+        assert "b" in str(panel.border_subtitle)
+        await pilot.press("right")
+        assert canvas.cursor.slug == "c"  # the nearest page of the next column
         await pilot.press("enter")
         pane = app.screen.query_one(PagePane)
         await settle(pilot, until=lambda: pane.slug == "c")
@@ -111,21 +165,12 @@ async def test_g_draws_the_slice_follows_depth_and_opens_pages(tmp_path: Path) -
         assert not panel.display
 
 
-def test_fit_line_keeps_the_file_name() -> None:
-    line = "    ├─╼ Getting started/Create a vault ╾ hub, a"
-    assert fit_line(line, 60) == line
-    assert fit_line(line, 39) == "    ├─╼ Getting started/Create a vault…"
-    assert fit_line(line, 30) == "    ├─╼ …/Create a vault…"
-    assert fit_line("    └─╼ ✗ Getting started/Ghost page", 26) == "    └─╼ ✗ …/Ghost page"
-    assert fit_line("╙── index", 5) == "╙── index"  # no room for a name: the list cuts it
-
-
-async def test_graph_lines_keep_file_names_at_80_columns(tmp_path: Path) -> None:
-    folder = "Getting started with the garden"
+async def test_the_graph_follows_depth_and_titles_show_at_80_columns(tmp_path: Path) -> None:
+    long = "Getting started with the garden/And a folder whose name goes on and on"
     pages = {
-        "home.md": f"# Home\n\n[[{folder}/Create a vault]] [[{folder}/Link notes]]\n",
-        f"{folder}/Create a vault.md": "# Create\n",
-        f"{folder}/Link notes.md": "# Link\n",
+        "home.md": f"# Home\n\n[[{long}/Create a vault]] [[{long}/Link notes]]\n",
+        f"{long}/Create a vault.md": "---\ntitle: Make your first vault today\n---\n",
+        f"{long}/Link notes.md": "back [[home]]\n",
     }
     app = make_app(brain_for(BundleSource(write_bundle(tmp_path / "b", pages))), start="home")
     async with app.run_test(size=(80, 24)) as pilot:
@@ -134,7 +179,11 @@ async def test_graph_lines_keep_file_names_at_80_columns(tmp_path: Path) -> None
         panel = app.screen.query_one(GraphPanel)
         await settle(pilot, until=lambda: panel.drawing is not None)
         await settle(pilot)
-        options = panel.query_one(OptionList)
-        shown = [str(options.get_option_at_index(n).prompt) for n in range(options.option_count)]
-        assert any(line.endswith("…/Create a vault") for line in shown), shown
-        assert any(line.endswith("…/Link notes") for line in shown), shown
+        drawing = panel.drawing
+        assert drawing is not None
+        labels = {node.slug.rsplit("/", 1)[-1]: node.label for node in drawing.nodes}
+        assert labels["Create a vault"] == "Make your first vault today"
+        assert labels["Link notes"] == "…/Link notes"
+        assert drawing.width <= panel.canvas.scrollable_content_region.width
+        await pilot.press("plus")
+        await settle(pilot, until=lambda: str(panel.border_title).endswith("depth 2 · out"))

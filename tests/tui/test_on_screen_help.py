@@ -132,3 +132,37 @@ async def test_the_status_line_names_the_folder_not_the_path_typed(
         source = app.screen.query_one("#status-source", Label)
         assert str(source.content) == "my-brain"
         assert str(source.tooltip) == str(bundle.resolve())
+
+
+async def test_the_help_is_as_wide_as_its_lines_where_the_screen_allows(tmp_path: Path) -> None:
+    """At 150 columns no key, action or mark line of `?` is cut (it was 70 columns)."""
+    app = make_app(brain_for(BundleSource(write_pages(tmp_path / "b", PAGES))))
+    async with app.run_test(size=(150, 45)) as pilot:
+        await started(pilot, app)
+        await pilot.press("question_mark")
+        await settle(pilot)
+        for name in ("#help-keys", "#help-legend"):
+            table = app.screen.query_one(name, DataTable)
+            assert table.virtual_size.width <= table.size.width, name
+        for static in app.screen.query("#help-box Static"):
+            longest = max(len(line) for line in str(static.content).splitlines())
+            assert longest <= static.content_size.width
+        assert app.screen.query_one("#help-box").outer_size.width < 150  # still a dialog
+
+
+@pytest.mark.parametrize("size", SIZES, ids=IDS)
+async def test_a_long_from_leaves_the_status_line_its_end(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    """`M` on a page with a long slug: the status line still says the index state."""
+    long = "references/" + "manage-model-lifecycle-using-the-workspace-model-registry-" * 2
+    pages = dict(PAGES, **{long: "Back to [[index]].\n"})
+    app = make_app(brain_for(BundleSource(write_pages(tmp_path / "b", pages))), start=long)
+    async with app.run_test(size=size) as pilot:
+        await started(pilot, app)
+        await pilot.press("M")
+        await settle(pilot)
+        status = app.screen.query_one("#status")
+        line = app.screen._compositor.render_strips()[status.region.y].text
+        assert "from: " in line
+        assert "indexed" in line

@@ -112,10 +112,10 @@ async def test_each_panes_failed_worker_is_said_once_by_the_screen(
     handler: a source error in its words, anything else as a bug. Browsing goes on."""
     from okf_explorer.tui.widgets.graph import graph_panel
 
-    def broken_drawing(*_: object) -> None:
+    def broken_drawing(*_: object, **__: object) -> None:
         raise RuntimeError("the drawing broke (test)")
 
-    monkeypatch.setattr(graph_panel, "draw_slice", broken_drawing)
+    monkeypatch.setattr(graph_panel, "lay_out", broken_drawing)
     app = make_app(brain_for(BundleSource(small_bundle)), start="alpha")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual.widgets import Label
 
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
@@ -117,3 +118,48 @@ def test_folder_tree_nests_folders_and_counts_pages() -> None:
     assert list(top.folders) == ["a"] and top.pages == [("e", "E")]
     assert top.folders["a"].count() == 2
     assert top.folders["a"].folders["b"].pages == [("a/b/c", "C")]
+
+
+@pytest.mark.parametrize(
+    ("readme", "hinted"), [("Clone me from GitHub.\n", True), ("See [[b]].\n", False)]
+)
+async def test_a_start_page_that_links_nowhere_points_at_the_ways_in(
+    tmp_path: Path, readme: str, hinted: bool
+) -> None:
+    """A README written for GitHub links to no page of the vault: once the index says
+    so, the status line names `f` and `/`; a README that links in says nothing more."""
+    bundle = write_bundle(
+        tmp_path / "vault",
+        {"README.md": readme, "a.md": "A links [[b]].\n", "b.md": "B links [[a]].\n"},
+    )
+    app = make_app(brain_for(BundleSource(bundle)), watch_files=False)
+    async with app.run_test(size=(150, 45)) as pilot:
+        await settle(pilot)
+        start = str(app.screen.query_one("#status-start", Label).content)
+        assert start.startswith("start: root README")
+        assert ("f pages, / find" in start) is hinted
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_page_tree_takes_the_room_it_needs(tmp_path: Path, size: tuple[int, int]) -> None:
+    """Under 100 columns `f` gives the tree the whole width (the panes come back with a
+    page chosen); `z` on the tree zooms it to the whole screen, not 34 columns."""
+    bundle = write_bundle(tmp_path / "foam", FOAM_LIKE)
+    app = make_app(brain_for(BundleSource(bundle)), watch_files=False)
+    width = size[0]
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        tree, page = screen.query_one(PageTree), screen.query_one(PagePane)
+        await pilot.press("f")
+        await settle(pilot)
+        if width < 100:
+            assert tree.outer_size.width == width
+            assert page.region.width == 0  # not squeezed: out of the way
+        await pilot.press("z")
+        await settle(pilot)
+        assert screen.maximized is tree
+        assert tree.outer_size.width == width
+        await pilot.press("z")
+        await settle(pilot)
+        assert screen.maximized is None

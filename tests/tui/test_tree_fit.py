@@ -55,3 +55,14 @@ def test_fit_label_drops_the_title_then_cuts_the_slug_from_the_left() -> None:
     assert fit_label(label, slug, 40).plain == f"◉ {slug} →3"
     assert fit_label(label, slug, 24).plain == "◉ …/Create a vault →3"
     assert fit_label(label, slug, 10).plain == "◉ Getting…"  # no room: cut at the end
+
+
+def test_fit_label_shows_the_title_when_not_even_the_file_name_fits() -> None:
+    """80×24 on an LLM-written bundle: `…ks-on-aws-481179d7 →0` named nothing."""
+    slug = "references/manage-data-recipients-for-opensharing-databricks-on-aws-073afd50"
+    title = "Manage data recipients for OpenSharing"
+    label = Text.assemble("◉ ", slug, (" →0", "cyan"), (f"  {title}", "dim"))
+    assert fit_label(label, slug, 30).plain == "◉ Manage data recipients f… →0"
+    assert fit_label(label, slug, 60).plain == f"◉ {title} →0"
+    untitled = Text.assemble("◉ ", slug, (" →0", "cyan"))
+    assert fit_label(untitled, slug, 30).plain == "◉ …tabricks-on-aws-073afd50 →0"  # as before

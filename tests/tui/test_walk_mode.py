@@ -40,14 +40,14 @@ async def test_w_walks_from_the_page_and_keys_change_depth_weight_and_roots(
         assert view.display and not panel.display and view.table.has_focus
         assert str(view.border_title) == "walk · hub · depth 1 · out · weight ≥ 0.00"
         assert table_rows(view) == [
-            ("1.000", "0", "hub", "hub"),
-            ("0.750", "1", "a", "hub →(0.750) a"),
-            ("0.250", "1", "b", "hub →(0.250) b"),
+            ("1.000", "0", "hub", "(root)"),  # one root: each path without it
+            ("0.750", "1", "a", "→(0.750) a"),
+            ("0.250", "1", "b", "→(0.250) b"),
         ]
         await pilot.press("plus", "plus")
         await settle(pilot, lambda: view.loaded and view.settings.depth == 3)
         assert [row[2] for row in table_rows(view)] == ["hub", "a", "d", "c", "e", "b"]
-        assert table_rows(view)[2][3] == "hub →(0.750) a →(derived_from 1.000) d"
+        assert table_rows(view)[2][3] == "→(0.750) a →(derived_from 1.000) d"
         for _ in range(6):
             await pilot.press("right_square_bracket")
         await settle(pilot, lambda: view.loaded and view.settings.min_weight == 0.6)
@@ -64,7 +64,8 @@ async def test_w_walks_from_the_page_and_keys_change_depth_weight_and_roots(
         assert str(view.border_title) == "walk · 2 roots · depth 3 · out · weight ≥ 0.50"
         rows = {row[2]: row for row in table_rows(view)}
         assert rows["d"][:2] == ("1.000", "0")  # a root keeps weight 1 though a reaches it
-        assert rows["e"][3] == "d →(0.500) e"
+        assert rows["e"][3] == "d →(0.500) e"  # several roots: which one it starts from
+        assert rows["d"][3] == "(root)"
 
         assert [row[2] for row in table_rows(view)][:2] == ["d", "hub"]
         await pilot.press("enter")

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 def run_browse(brain: Brain, args: argparse.Namespace) -> int:
     """Run the TUI; without a terminal, say so in one line and exit 1 (it would hang)."""
     from okf_explorer.tui.app import NoTerminal, make_app
+    from okf_explorer.tui.fast_quit import QuickQuit, end_process
 
     against = _against_server(brain, args)
     try:
@@ -41,7 +42,10 @@ def run_browse(brain: Brain, args: argparse.Namespace) -> int:
         except NoTerminal as error:
             note(str(error))
             return 1
-        return int(getattr(app, "return_code", 0) or 0)
+        status = int(getattr(app, "return_code", 0) or 0)
+        if against is None and isinstance(app, QuickQuit):  # a server to close: the ordinary way
+            end_process(app, status)
+        return status
     finally:
         if against is not None:
             against.close()

@@ -1,4 +1,4 @@
-"""`okf-explorer validate [SRC] [--strict] [--json]`: OKF v0.2 §11 conformance of a folder.
+"""`okf-explorer validate [SRC] [--strict] [--all] [--json]`: OKF v0.2 §11 conformance of a folder.
 
 The rules and finding codes are in `core.okf.validate`. Exit status: 0 conformant,
 1 not conformant (an error; with `--strict`, a warning too), 2 bad arguments,
@@ -11,13 +11,23 @@ each in slug order (SLUG is the file path inside the bundle without `.md`)
 
     SLUG<TAB>error|warning<TAB>CODE<TAB>MESSAGE
 
+except that findings saying the same thing (code and message: one key, one missing
+target) on several pages are one line, at the place of the first, unless `--all`:
+
+    N pages<TAB>error|warning<TAB>CODE<TAB>MESSAGE · SLUG, SLUG, SLUG … (--all lists each)
+
 then a summary line
 
     N files: E errors, W warnings: conformant
     N files: E errors, W warnings: not conformant
     N files: E errors, W warnings: not conformant (--strict: warnings fail)
 
-then the closing line `core.okf.validate.CONSUMER_NOTE` (warnings never make a bundle
+then, when pages carry keys OKF v0.2 does not define (extensions, §4.1: not findings),
+
+    extension keys (OKF v0.2 §4.1 allows them): KEY on N pages, KEY on N pages, …
+
+(the `EXTENSIONS_SHOWN` most used unless `--all`), then the closing line
+`core.okf.validate.CONSUMER_NOTE` (warnings never make a bundle
 non-conformant; consumers must not reject a bundle for missing optional fields,
 unknown types or broken links). Slugs and messages show control characters as
 escapes (`printable`). `--json` prints one object:
@@ -26,7 +36,11 @@ escapes (`printable`). `--json` prints one object:
      "counts": {"errors": E, "warnings": W},
      "errors": [{"slug", "code", "message"}, ...],
      "warnings": [{"slug", "code", "message"}, ...],
-     "note": CONSUMER_NOTE}
+     "note": CONSUMER_NOTE,
+     "extensions": {KEY: N, ...}}
+
+(every finding on its own, with or without `--all`; `extensions` counts pages by key,
+most used first).
 """
 
 from __future__ import annotations
@@ -37,11 +51,20 @@ from typing import Any
 
 from okf_explorer.cli.commands import open_brain
 from okf_explorer.cli.reporting import UsageError, emit
-from okf_explorer.core.okf.validate import CONSUMER_NOTE, ValidationReport, validate_brain
+from okf_explorer.core.okf.validate import (
+    CONSUMER_NOTE,
+    FindingGroup,
+    ValidationReport,
+    validate_brain,
+)
 from okf_explorer.core.text_safety import json_text, printable
 
 EXIT_CONFORMANT = 0
 EXIT_NOT_CONFORMANT = 1
+EXAMPLES = 3
+"""Pages named on a folded line (`--all` lists each)."""
+EXTENSIONS_SHOWN = 8
+"""Extension keys named on their line (`--all` names each)."""
 NEEDS_FOLDER = "validate needs a bundle folder, not an MCP server (conformance is about the files)"
 
 
@@ -66,19 +89,48 @@ def run_validate(args: argparse.Namespace) -> int:
         report = validate_brain(brain)
     finally:
         brain.close()
-    strict = bool(args.strict)
-    emit(validate_json(report, strict) if args.json else validate_text(report, strict))
+    strict, every = bool(args.strict), bool(args.all)
+    emit(validate_json(report, strict) if args.json else validate_text(report, strict, every))
     return EXIT_CONFORMANT if report.conformant(strict=strict) else EXIT_NOT_CONFORMANT
 
 
-def validate_text(report: ValidationReport, strict: bool) -> str:
-    """The text output described in the module docstring (every line ends in a newline)."""
-    lines = [
-        "\t".join((printable(f.slug), f.severity, f.code, printable(f.message)))
-        for f in report.findings
-    ]
-    lines += [summary_line(report, strict), CONSUMER_NOTE]
+def validate_text(report: ValidationReport, strict: bool, every: bool = False) -> str:
+    """The text output described in the module docstring (every line ends in a newline);
+    `every` (`--all`): each finding on its own line and every extension key named."""
+    if every:
+        lines = [
+            "\t".join((printable(f.slug), f.severity, f.code, printable(f.message)))
+            for f in report.findings
+        ]
+    else:
+        lines = [group_line(group) for group in report.groups()]
+    lines.append(summary_line(report, strict))
+    if report.extensions:
+        lines.append(extensions_line(report.extensions, every))
+    lines.append(CONSUMER_NOTE)
     return "".join(line + "\n" for line in lines)
+
+
+def group_line(group: FindingGroup) -> str:
+    """One finding's line, or a folded one: `N pages`, then the message and the first pages."""
+    message = printable(group.message)
+    if len(group.slugs) == 1:
+        return "\t".join((printable(group.slugs[0]), group.severity, group.code, message))
+    named = ", ".join(printable(slug) for slug in group.slugs[:EXAMPLES])
+    more = " …" if len(group.slugs) > EXAMPLES else ""
+    message = f"{message} · {named}{more} (--all lists each)"
+    return "\t".join((f"{len(group.slugs)} pages", group.severity, group.code, message))
+
+
+def extensions_line(extensions: tuple[tuple[str, int], ...], every: bool) -> str:
+    """`extension keys (OKF v0.2 §4.1 allows them): x-llmwiki on 5120 pages, …`."""
+    shown = extensions if every else extensions[:EXTENSIONS_SHOWN]
+    named = ", ".join(
+        f"{printable(key)} on {count} {'page' if count == 1 else 'pages'}" for key, count in shown
+    )
+    rest = len(extensions) - len(shown)
+    more = f", and {rest} more (--all names each)" if rest else ""
+    return f"extension keys (OKF v0.2 §4.1 allows them): {named}{more}"
 
 
 def summary_line(report: ValidationReport, strict: bool) -> str:
@@ -101,5 +153,6 @@ def validate_json(report: ValidationReport, strict: bool) -> str:
         "errors": [f.to_json() for f in report.errors],
         "warnings": [f.to_json() for f in report.warnings],
         "note": CONSUMER_NOTE,
+        "extensions": dict(report.extensions),
     }
     return json_text(document, indent=2) + "\n"

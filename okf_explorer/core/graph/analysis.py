@@ -28,9 +28,13 @@ pages that want each, most-referenced first.
 `choose_start` answers the question a person asks of a brain first: which page to open.
 Rules, first match wins (file names compared without case):
 
-1. a root home page: `index`, then `Home`, then `README`, then `_index`;
+1. a root home page: `index`, then `Home`, then a "Start here" page (`00 - Start here`,
+   `start-here`: numbering, marks and separators aside), then `README`, then `_index`.
+   A vault's "Start here" is written for its readers and links into it; its `README`
+   is often written for GitHub and links nowhere inside (obsidian-hub's);
 2. a nested home page: `docs/index` first, then any folder's `index`, `Home`,
-   `README` or `_index`, shallowest first (then in that name order, then slug order);
+   "Start here", `README` or `_index`, shallowest first (then in that name order, then
+   slug order);
 3. the page with most backlinks (distinct linking pages; ties: slug order), once the
    index knows them;
 4. else the first page in slug order.
@@ -41,6 +45,7 @@ answers from a listing before any index is built.
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -317,8 +322,10 @@ def brain_stats(index: LinkIndex, top: int = TOP_HUBS) -> BrainStats:
 
 # -- the start page ---------------------------------------------------------------
 
-HOME_NAMES = ("index", "home", "readme", "_index")
-"""Home-page file names (lower case), in order of preference."""
+START_HERE = "start here"
+HOME_NAMES = ("index", "home", START_HERE, "readme", "_index")
+"""Home-page file names (lower case), in order of preference (`START_HERE` matched by
+`_bare_name`)."""
 DOCS_INDEX = "docs/index"
 
 
@@ -371,7 +378,16 @@ def _file_name(slug: str) -> str:
 
 def _home_rank(slug: str) -> int | None:
     name = _file_name(slug).lower()
-    return HOME_NAMES.index(name) if name in HOME_NAMES else None
+    if name in HOME_NAMES:
+        return HOME_NAMES.index(name)
+    return HOME_NAMES.index(START_HERE) if _bare_name(name) == START_HERE else None
+
+
+def _bare_name(name: str) -> str:
+    """`00 - Start here` → `start here`: leading numbering and marks dropped, `-`/`_` as
+    spaces, runs of spaces as one."""
+    words = re.sub(r"[-_\s]+", " ", name).strip()
+    return re.sub(r"^[\W\d_]+", "", words).strip()
 
 
 def _best_home(slugs: Iterable[str]) -> str | None:

@@ -216,7 +216,13 @@ def path_text(row: WalkRow) -> str:
     """`a →(0.250) b ←(related_to 1.000) c`: the path, root first, each hop with its
     way (`→` along the link, `←` against it), its relation if stated (`, implied` after
     an implied inverse edge's), and its weight."""
-    parts = [row.root]
+    return " ".join([row.root, hops_text(row)]) if row.hops else row.root
+
+
+def hops_text(row: WalkRow) -> str:
+    """`→(0.250) b ←(related_to 1.000) c`: the path without its root (where every row
+    would repeat the one root, the explorer's walk view shows only the hops)."""
+    parts = []
     for hop in row.hops:
         arrow = "→" if hop.direction == "out" else "←"
         rel = "" if hop.rel == LINKS else f"{hop.rel}, implied " if hop.implied else f"{hop.rel} "

@@ -17,7 +17,21 @@ bundle for missing optional fields, unknown types, unknown keys or broken links)
 
 - `broken-link`: a link (body or frontmatter) whose target matches no page.
 - `ambiguous-link`: a link several pages match (the index picked the first).
-- `unknown-field`: a concept's frontmatter key that OKF v0.2 does not define.
+- `unknown-field`: a concept's frontmatter key that OKF v0.2 does not define and that
+  looks like a misspelt OKF field (`source` for `sources`, `stale-after`): the warning
+  says which field was likely meant.
+
+Every other key OKF v0.2 does not define is an **extension**: §4.1 lets producers add
+any keys ("Consumers ... MUST NOT reject documents with unrecognized fields") and §11
+lists unknown keys among what never makes a bundle non-conformant. Extensions are not
+findings; the report counts the pages carrying each (`ValidationReport.extensions`).
+`not` is one: the v0.2 text defines no `not` field; the reference bundle `acme_retail`
+uses it as a producer convention (terms a metric does not mean), so it counts as an
+extension, as `x-llmwiki` does in an LLM-written bundle.
+
+A report reads well at any size: `groups()` folds the findings that say the same thing
+(severity, code and message: the same key, the same missing target) into one group
+with the pages that carry it, so 5,000 identical warnings are one line of the CLI.
 - `stale`: `stale_after` is in the past (§5.5). As the reference implementation
   does, only an ISO 8601 datetime with an explicit offset counts: a date-only or
   offset-less value is ignored. (A private check: `core.okf.meta` may own this later.)
@@ -25,7 +39,9 @@ bundle for missing optional fields, unknown types, unknown keys or broken links)
 
 from __future__ import annotations
 
+import difflib
 import re
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
@@ -69,11 +85,16 @@ KNOWN_FIELDS = frozenset(
 )
 """The frontmatter keys OKF v0.2 defines for a concept."""
 
+MISSPELT_CUTOFF = 0.8
+"""How close (difflib's ratio) an unknown key must be to an OKF field to read as a misspelling
+of it: `source`/`sources` 0.92, `tag`/`tags` 0.86; `date`/`type` 0.5 and `decision`/
+`description` stay extensions."""
+
 ROOT_INDEX_KEYS = frozenset({"okf_version"})
 """The only frontmatter key an `index.md` may carry, and only at the bundle root (§8, §12)."""
 
 CONSUMER_NOTE = (
-    "OKF v0.2 §11: warnings (broken links, unknown fields, stale pages, ambiguous links) "
+    "OKF v0.2 §11: warnings (broken links, misspelt fields, stale pages, ambiguous links) "
     "never make a bundle non-conformant; consumers must not reject a bundle for missing "
     "optional fields, unknown types or broken links"
 )
@@ -96,11 +117,34 @@ class Finding:
 
 
 @dataclass(frozen=True, slots=True)
+class FindingGroup:
+    """Findings that say the same thing (`severity`, `code`, `message`) of `slugs`, in slug
+    order: one key misspelt the same way, one target missing from several pages."""
+
+    severity: Severity
+    code: str
+    message: str
+    slugs: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class ValidationReport:
-    """Every finding over `files` Markdown files, errors first, each in slug order."""
+    """Every finding over `files` Markdown files, errors first, each in slug order; and
+    the extension keys (§4.1) with how many pages carry each, most used first."""
 
     files: int
     findings: tuple[Finding, ...]
+    extensions: tuple[tuple[str, int], ...] = ()
+
+    def groups(self) -> list[FindingGroup]:
+        """The findings folded by what they say, errors first, each group placed at its
+        first page (so a group of one is the finding itself, in the same order)."""
+        slugs: dict[tuple[Severity, str, str], list[str]] = {}
+        for finding in self.findings:
+            slugs.setdefault((finding.severity, finding.code, finding.message), []).append(
+                finding.slug
+            )
+        return [FindingGroup(*key, tuple(found)) for key, found in slugs.items()]
 
     @property
     def errors(self) -> tuple[Finding, ...]:
@@ -120,16 +164,20 @@ def validate_brain(brain: Brain, now: datetime | None = None) -> ValidationRepor
     index = brain.ensure_index()
     moment = now or datetime.now(UTC)
     findings: list[Finding] = []
+    extensions: Counter[str] = Counter()
     for slug in sorted(index.pages):
         info = index.pages[slug]
-        findings += _page_findings(brain, info, moment)
+        findings += _page_findings(brain, info, moment, extensions)
         findings += _link_findings(slug, index.forward.get(slug, ()))
     order = {"error": 0, "warning": 1}
     unique = sorted(set(findings), key=lambda f: (order[f.severity], f.slug, f.code, f.message))
-    return ValidationReport(files=len(index.pages), findings=tuple(unique))
+    used = tuple(sorted(extensions.items(), key=lambda item: (-item[1], item[0])))
+    return ValidationReport(files=len(index.pages), findings=tuple(unique), extensions=used)
 
 
-def _page_findings(brain: Brain, info: PageInfo, now: datetime) -> list[Finding]:
+def _page_findings(
+    brain: Brain, info: PageInfo, now: datetime, extensions: Counter[str]
+) -> list[Finding]:
     slug = info.slug
     if not info.readable:
         return [Finding(slug, "error", "unreadable", info.error or "cannot be read")]
@@ -148,7 +196,7 @@ def _page_findings(brain: Brain, info: PageInfo, now: datetime) -> list[Finding]
         return _index_findings(page)
     if name == "log":
         return _log_findings(page)
-    return _concept_findings(page, now)
+    return _concept_findings(page, now, extensions)
 
 
 def _index_findings(page: Page) -> list[Finding]:
@@ -181,19 +229,35 @@ def _is_log_date(text: str) -> bool:
     return True
 
 
-def _concept_findings(page: Page, now: datetime) -> list[Finding]:
+def _concept_findings(page: Page, now: datetime, extensions: Counter[str]) -> list[Finding]:
     findings: list[Finding] = []
     problem = _type_problem(page.frontmatter.get("type"))
     if problem is not None:
         findings.append(Finding(page.slug, "error", "missing-type", problem))
     for key in sorted(str(key) for key in page.frontmatter if key not in KNOWN_FIELDS):
-        message = f"frontmatter key '{key}' is not an OKF v0.2 field"
+        meant = misspelt_field(key)
+        if meant is None:
+            extensions[key] += 1
+            continue
+        message = f"frontmatter key '{key}' is not an OKF v0.2 field (did you mean '{meant}'?)"
         findings.append(Finding(page.slug, "warning", "unknown-field", message))
     stale_after = okf_meta.stale_after(page.frontmatter)
     if stale_after is not None and now >= stale_after:
         message = f"stale since {stale_after.isoformat()} (stale_after)"
         findings.append(Finding(page.slug, "warning", "stale", message))
     return findings
+
+
+def misspelt_field(key: str) -> str | None:
+    """The OKF v0.2 field `key` most likely misspells (`stale-after`, `Source`, `tag`), or
+    None for an extension key (§4.1). An `x-` prefix always marks an extension."""
+    loose = key.strip().casefold().replace("-", "_")
+    if loose.startswith("x_"):
+        return None
+    if loose in KNOWN_FIELDS:
+        return loose
+    close = difflib.get_close_matches(loose, KNOWN_FIELDS, n=1, cutoff=MISSPELT_CUTOFF)
+    return close[0] if close else None
 
 
 def _type_problem(value: Any) -> str | None:

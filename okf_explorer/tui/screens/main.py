@@ -55,6 +55,7 @@ from okf_explorer.tui.markdown.links import anchor_into
 from okf_explorer.tui.state.index_loader import IndexLoader
 from okf_explorer.tui.state.live_reload import FolderWatcher, edit_page
 from okf_explorer.tui.state.navigator import History, Move, Navigator, View
+from okf_explorer.tui.state.page_links import links_elsewhere
 from okf_explorer.tui.state.saving import SavePlan, Saver, save_notice
 from okf_explorer.tui.state.server_view import ServerComparison, badge, server_note
 from okf_explorer.tui.widgets.footer import PinnedFooter
@@ -233,6 +234,8 @@ class MainScreen(ReportsWorkers, Screen[None]):
         if self.comparison is not None:
             status.set_indexed(self.comparison.describe(message.answered_by))
         self.sync_bindings()
+        if (start := status.start_slug) is not None and not links_elsewhere(self.brain, start):
+            status.start_links_nowhere()
         if (current := self.nav.current) is not None:
             self.show_graph(current) if message.first else self.go(current, "reload")
         if message.unchanged:
@@ -342,8 +345,8 @@ class MainScreen(ReportsWorkers, Screen[None]):
 
     @on(TraversalPanel.SliceShown)
     def _slice_shown(self, message: TraversalPanel.SliceShown) -> None:
-        exists = self.query_one(TraversalPanel).exists
-        self.query_one(GraphPanel).follow(message.view, message.edges, exists)
+        panel = self.query_one(TraversalPanel)
+        self.query_one(GraphPanel).follow(message.view, message.edges, panel.exists, panel.title_of)
 
     @on(LinkTree.ViewShown)
     def _view_shown(self, message: LinkTree.ViewShown) -> None:
@@ -406,8 +409,9 @@ class MainScreen(ReportsWorkers, Screen[None]):
                 return nav.current is not None and loader.ready
             case "page_links":
                 return bool(self.query_one(PagePane).links)
-            case "more_of_page":
-                return self.query_one(PagePane).truncated
+            case "more_of_page":  # not while the rest of the first part is on its way
+                pane = self.query_one(PagePane)
+                return pane.truncated and not pane.filling
             case "toggle_properties":
                 return self.query_one(PagePane).header_folded
             case "outline":
@@ -719,9 +723,11 @@ class MainScreen(ReportsWorkers, Screen[None]):
         """`g`: show or hide the local graph of the slice (`widgets.graph.graph_panel`)."""
         panel = self.query_one(GraphPanel)
         shown = panel.toggle()
-        self.set_class(shown, "-graph-shown")  # narrow: the graph takes the links' place
+        self.set_class(
+            shown, "-graph-shown"
+        )  # the graph takes the slice table's place (narrow: the links' too)
         if shown:
-            panel.query_one("#graph-lines").focus()
+            panel.canvas.focus()
 
     def action_zoom(self) -> None:
         """`z`: the focused pane fills the screen, or the panes come back (also `escape`)."""
@@ -874,6 +880,10 @@ class MainScreen(ReportsWorkers, Screen[None]):
     def findables(self) -> list[Findable]:
         return self.loader.findables()
 
+    def recent_pages(self) -> list[str]:
+        """The trail's pages, oldest first: the finder lists them before hubs (`RecentPages`)."""
+        return self.nav.trail.pages
+
     def search_text(self, query: str, limit: int) -> list[SearchHit]:
         """Blocking (the text finder calls it in a thread): `TextSearchHost`."""
         return self.brain.text_search().search(query, limit)
@@ -888,6 +898,8 @@ def pane_of(widget: Widget | None) -> Widget | None:
     """The pane holding `widget` (the traversal panel for its table; the path or walk
     view when one is shown in the traversal panel's place)."""
     for node in (widget, *(widget.ancestors if widget is not None else ())):
-        if isinstance(node, PagePane | LinkTree | TraversalPanel | PageTree | PathView | WalkView):
+        if isinstance(
+            node, PagePane | LinkTree | TraversalPanel | PageTree | PathView | WalkView | GraphPanel
+        ):
             return node
     return None

@@ -88,6 +88,18 @@ def outgoing_links(brain: Brain, slug: str, implied: bool = False) -> list[TreeL
     return found
 
 
+def links_elsewhere(brain: Brain, slug: str) -> bool:
+    """Whether `slug` links to another page that exists (True when that cannot be told):
+    a start page that does not is a dead end for a newcomer (`StatusBar.start_links_nowhere`)."""
+    index = brain.index
+    try:
+        edges = brain.out_edges(slug)
+    except OkfError:
+        return True
+    return any(node != slug and (index is None or index.exists(node)) for node, _ in edges)
+
+
+
 def incoming_links(brain: Brain, slug: str, implied: bool = False) -> list[TreeLink]:
     """The edges into `slug`, slug order, once per (page, relation), then, with `implied`,
     the implied inverse edges (never backlinks: listed after them, marked). Blocking:

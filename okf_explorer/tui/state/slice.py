@@ -153,7 +153,9 @@ MIN_SLUG = 8
 def fit_label(label: Text, slug: str, width: int) -> Text:
     """A link tree row `label` (marks, `slug`, its count, a title) cut to `width` cells
     so its file name stays, as the traversal rows are: the title goes first, then the
-    slug is cut from the left (`…/Create a vault →3`)."""
+    slug is cut from the left (`…/Create a vault →3`); when not even the file name fits
+    (`…ks-on-aws-481179d7` tells nothing), the page's title takes its place if it fits
+    whole or a third of the file name is lost, cut at its end (`Manage data recipie… →0`)."""
     if label.cell_len <= width:
         return label
     plain = label.plain
@@ -167,13 +169,27 @@ def fit_label(label: Text, slug: str, width: int) -> Text:
     room = width - head.cell_len - tail.cell_len
     if room < MIN_SLUG:
         return label[: max(0, width - 1)] + Text(ELLIPSIS)
-    fitted = head + Text(shorten_left(slug, room), style=label[start:end].style) + tail
+    shown = shorten_left(slug, room)
     rest = label[after:]
+    title = rest.plain.strip()
+    if title and _title_says_more(slug.rsplit("/", 1)[-1], shown, title, room):
+        return head + Text(shorten_right(title, room), style=label[start:end].style) + tail
+    fitted = head + Text(shown, style=label[start:end].style) + tail
     if fitted.cell_len + len(rest) > width and fitted.cell_len + TITLE_GAP + MIN_TITLE < width:
         rest = rest[: width - fitted.cell_len - 1] + Text(ELLIPSIS, style="dim")
     elif fitted.cell_len + len(rest) > width:
         rest = Text()
     return fitted + rest
+
+
+def _title_says_more(name: str, shown: str, title: str, room: int) -> bool:
+    """Whether the title, in `room`, names the page better than `shown` (the slug cut
+    from the left): when the file name is cut and the title fits whole, or a third
+    or more of the file name is lost."""
+    if name in shown:
+        return False
+    lost = len(name) - (len(shown) - len(ELLIPSIS))
+    return len(title) <= room or lost * 3 >= len(name)
 
 
 def shorten_right(text: str, width: int) -> str:

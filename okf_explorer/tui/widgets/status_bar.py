@@ -11,6 +11,9 @@ from textual.widgets import Label, ProgressBar
 
 from okf_explorer.core.text_safety import printable
 
+NO_WAY_ON = "(no links: f pages, / find)"
+"""Said after the start rule when the start page links to no other page of the brain."""
+
 
 class StatusBar(Horizontal):
     """Source label · page count · index state, with a progress bar while indexing.
@@ -28,7 +31,14 @@ class StatusBar(Horizontal):
     StatusBar > #status-start.shown { display: block; }
     StatusBar > #status-from { color: $text-accent; display: none; }
     StatusBar > #status-from.shown { display: block; }
-    StatusBar > #status-index { width: 1fr; }
+    StatusBar > #status-start, StatusBar > #status-from {
+        text-wrap: nowrap; text-overflow: ellipsis;
+    }
+    StatusBar > #status-start { max-width: 50%; }
+    StatusBar > #status-from { max-width: 30%; }
+    StatusBar > #status-index {
+        width: 1fr; min-width: 8; text-wrap: nowrap; text-overflow: ellipsis;
+    }
     StatusBar > #status-index.failed { color: $error; }
     StatusBar > ProgressBar { width: 30; display: none; }
     StatusBar.indexing > ProgressBar { display: block; }
@@ -36,6 +46,7 @@ class StatusBar(Horizontal):
 
     _start_slug: str | None = None
     """The start page while the status line names the rule that chose it."""
+    _start_rule: str | None = None
 
     def compose(self) -> ComposeResult:
         yield Label(id="status-source")
@@ -67,10 +78,21 @@ class StatusBar(Horizontal):
     def set_start(self, rule: str | None, slug: str | None = None) -> None:
         """Which rule chose the start page `slug` (`core.graph.analysis`); said until
         another page is opened (`page_opened`)."""
-        self._start_slug = slug if rule else None
+        self._start_slug, self._start_rule = (slug, rule) if rule else (None, None)
         label = self.query_one("#status-start", Label)
         label.update(Text(f"start: {printable(rule)} ·" if rule else ""))
         label.set_class(bool(rule), "shown")
+
+    @property
+    def start_slug(self) -> str | None:
+        """The start page while the status line still names its rule."""
+        return self._start_slug
+
+    def start_links_nowhere(self) -> None:
+        """The start page links to no page here (a GitHub README): point at the ways in."""
+        if self._start_rule is not None:
+            label = self.query_one("#status-start", Label)
+            label.update(Text(f"start: {printable(self._start_rule)} {NO_WAY_ON} ·"))
 
     def page_opened(self, slug: str) -> None:
         """The user moved on from the start page: the rule that chose it is forgotten."""

@@ -1,193 +1,224 @@
-"""The local graph panel (`g`): the current slice drawn as text, one line per page,
-arrows from the edge records.
+"""The local graph panel (`g`): the current slice drawn as a graph, the root in the
+middle, pages that link in to its left and pages it links to on its right.
 
-Hidden until `g`; while shown it follows the traversal panel (every new slice,
-so depth and direction changes too) and draws in its own worker. One line per page:
-the root in reverse video, missing (dangling) pages in red with `✗`; `enter`
-on a page's line opens it.
+Hidden until `g`; while shown it follows the traversal panel (every new slice, so
+depth and direction changes too) and lays the drawing out in its own worker, again
+when the panel is resized. The layout is `graph_layout` (columns by hop, links between
+neighbouring columns in box-drawing lines, at most `NODE_CAP` pages, `+N more` per
+column). The canvas is a `ScrollView` drawn line by line: a drawing wider or taller
+than the panel scrolls, and the cursor's page is kept in view.
 
-Drawn by networkx's `generate_network_text` (networkx is already a dependency).
-Chosen after measuring the candidates on a 40-node, 80-edge slice on the shared
-2-core machine:
+Keys on the canvas: the arrows move between pages (`up`/`down` in a column,
+`left`/`right` to the nearest page linked with this one in the next column, else the
+nearest by row), `enter` opens the page. The selected page's own lines are
+highlighted, and the border's subtitle names it and its links that are not drawn.
 
-- `graphtty` 0.1.8 (boxes and routed lines, pure Python): 2-10 ms, but edges
-  that share a corridor merge into one line, so which page links to which can
-  no longer be read off the drawing (nor checked by a test), and a drawing has
-  no notion of "the node under the cursor" for `enter`.
-- `netext` 0.5.0 (Textual-native): 49 ms for 10 nodes, 261 ms for 25, 3.5 s for
-  40: far over the 100 ms budget even in a worker.
-- networkx `generate_network_text`: under 1 ms (7 ms cold), each page on its own
-  line (so `enter` on a line opens that page), every edge exact: a tree edge is
-  `parent ─╼ child`, any other edge is listed on its target as `╾ source`
-  (an edge to a page already drawn also leaves a `─╼ ...` line under its source).
-
-Arrows follow the edge records (SPEC §5): `from ─╼ to`, so in an `in` walk the
-arrow runs from the page walked from to the page linking to it, as the
-traversal panel lists it. At most `NODE_CAP` pages are drawn, the first ones the
-walk reached (the root first); edges between drawn pages are all drawn, and the
-rest are counted in `more_pages` / `more_edges`.
+Chosen against a Sugiyama layout library (grandalf 0.8) on the same slices: see
+docs/performance.md ("The local graph").
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from operator import itemgetter
+from typing import ClassVar
 
-import networkx as nx
+from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
-from textual import on, work
+from textual import work
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.geometry import Region, Size
 from textual.message import Message
-from textual.widgets import OptionList
-from textual.widgets.option_list import Option
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
 
 from okf_explorer.core.graph.traverse import Edge
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.failures import ReportsWorkers
 from okf_explorer.tui.state.navigator import View
-from okf_explorer.tui.state.slice import shorten_left, slice_title
+from okf_explorer.tui.state.slice import slice_title
+from okf_explorer.tui.widgets.graph.graph_layout import (
+    NODE_CAP,
+    ColourOf,
+    GraphLayout,
+    Node,
+    Titles,
+    lay_out,
+)
 
-NODE_CAP = 40
-MIN_NAME = 8
-"""A line with less room than this for its page name is left for the list to cut."""
-MISSING_MARK = "✗ "
-BACK_MARK = " ╾ "
-_FROM_TO = itemgetter(0, 1)  # an `Edge` is a (frm, to, hop, direction) tuple
-_GLYPHS = ("╙── ", "╟── ", "├─╼ ", "└─╼ ", "│   ", "    ", "╎   ")
+__all__ = ["NODE_CAP", "GraphCanvas", "GraphPanel"]
 
-
-@dataclass(frozen=True, slots=True)
-class DrawnLine:
-    """One line of the drawing: `slug` is the page it shows (None for a `...` line)."""
-
-    text: str
-    slug: str | None = None
-    root: bool = False
-    exists: bool = True
-
-
-@dataclass(frozen=True, slots=True)
-class SliceDrawing:
-    lines: tuple[DrawnLine, ...]
-    edges: frozenset[tuple[str, str]]
-    """The (from, to) pairs drawn: every distinct edge record between drawn pages."""
-    more_pages: int = 0
-    more_edges: int = 0
+CURSOR = Style(reverse=True, bold=True)
+ROOT = Style(bold=True, underline=True)
+MISSING = Style(color="red")
+LIT = Style(color="yellow", bold=True)
+"""The selected page's own lines."""
+MORE = Style(dim=True, italic=True)
+GRAPH_LEGEND = "← links in · links out → · ► points at the linked page"
 
 
-def draw_slice(
-    root: str,
-    edges: Sequence[Edge],
-    exists: Callable[[str], bool],
-    cap: int = NODE_CAP,
-) -> SliceDrawing:
-    """The drawing of the slice walked from `root` (blocking: call it in a worker)."""
-    pairs = dict.fromkeys(map(_FROM_TO, edges))  # C loops: a 40k-edge slice in ~10 ms
-    order: dict[str, None] = {root: None}
-    for frm, to in pairs:
-        order[frm] = order[to] = None
-    kept = list(order)[: max(1, cap)]
-    kept_set = set(kept)
-    drawn = [pair for pair in pairs if pair[0] in kept_set and pair[1] in kept_set]
-    graph = nx.DiGraph()
-    labels: dict[str, str] = {}
-    for slug in kept:
-        label = printable(slug) if exists(slug) else MISSING_MARK + printable(slug)
-        while label in labels:  # two names shown alike: keep lines tellable apart
-            label += "·"
-        labels[label] = slug
-        graph.add_node(slug, label=label)
-    graph.add_edges_from(drawn)
-    lines = tuple(
-        _line(text, labels, root, exists)
-        for text in nx.generate_network_text(graph, sources=[root], with_labels=True)
-    )
-    return SliceDrawing(lines, frozenset(drawn), len(order) - len(kept), len(pairs) - len(drawn))
+class GraphCanvas(ScrollView, can_focus=True):
+    """The drawing, one page under the cursor; posts `PageChosen` on `enter`."""
 
-
-def _line(text: str, labels: dict[str, str], root: str, exists: Callable[[str], bool]) -> DrawnLine:
-    label = line_label(text)
-    slug = labels.get(label) if label is not None else None
-    if slug is None:
-        return DrawnLine(text)
-    return DrawnLine(text, slug, slug == root, exists(slug))
-
-
-def line_label(text: str) -> str | None:
-    """The page label a drawn line shows, or None for a `...` line."""
-    rest = text
-    while True:
-        for glyph in _GLYPHS:
-            if rest.startswith(glyph):
-                rest = rest[len(glyph) :]
-                break
-        else:
-            break
-    label = rest.split(BACK_MARK, 1)[0].strip()
-    return None if label in ("", "...") else label
-
-
-def fit_line(text: str, width: int) -> str:
-    """A drawn line cut to `width` cells so its page's file name stays: the sources after
-    `╾` go first (`…` marks them), then the name is cut from the left (`…/Create a vault`),
-    as in the link tree and the traversal rows."""
-    label = line_label(text)
-    if len(text) <= width or label is None:
-        return text
-    start = text.index(label, len(text) - len(text.lstrip("╙╟├└│╎─╼ ")))
-    prefix, after = text[:start], text[start + len(label) :]
-    room = width - len(prefix) - (1 if after else 0)
-    if room < MIN_NAME:
-        return text
-    mark = MISSING_MARK if label.startswith(MISSING_MARK) else ""
-    name = label[len(mark) :]
-    if len(label) > room:
-        name = shorten_left(name, room - len(mark))
-    return prefix + mark + name + ("…" if after else "")
-
-
-def back_sources(text: str) -> list[str]:
-    """The labels a line lists after `╾` (the sources of its other incoming edges)."""
-    if BACK_MARK not in text:
-        return []
-    return [name.strip() for name in text.split(BACK_MARK, 1)[1].split(", ")]
-
-
-# ------------------------------------------------------------------ the panel
-
-
-class GraphPanel(ReportsWorkers, Vertical):
-    """The drawing of the slice, one selectable line per page."""
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "move(0, -1)", "Up", show=False, id="graph-up"),
+        Binding("down", "move(0, 1)", "Down", show=False, id="graph-down"),
+        Binding("left", "move(-1, 0)", "Left", show=False, id="graph-left"),
+        Binding("right", "move(1, 0)", "Right", show=False, id="graph-right"),
+        Binding("enter", "open", "Open", show=False, id="graph-open"),
+    ]
 
     DEFAULT_CSS = """
-    GraphPanel { border: round $primary; height: 1fr; display: none; }
-    GraphPanel.shown { display: block; }
-    GraphPanel:focus-within { border: round $accent; }
-    GraphPanel > OptionList, GraphPanel > OptionList:focus {
-        height: 1fr; border: none; padding: 0; text-wrap: nowrap; text-overflow: ellipsis;
-    }
+    GraphCanvas { height: 1fr; scrollbar-size: 1 1; }
     """
 
     class PageChosen(Message):
-        """`enter` on a page's line."""
+        """`enter` on a page."""
 
         def __init__(self, slug: str, exists: bool = True) -> None:
             super().__init__()
             self.slug = slug
             self.exists = exists
 
+    class CursorMoved(Message):
+        """The cursor is on another page."""
+
+    class Resized(Message):
+        """The canvas has a new size: the drawing may need another layout."""
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
+        self.drawing: GraphLayout | None = None
+        self.cursor: Node | None = None
+
+    def show(self, layout: GraphLayout) -> None:
+        """Draw `layout`, the cursor on the page it was on (else the root)."""
+        self.drawing = layout
+        slug = self.cursor.slug if self.cursor is not None else None
+        found = layout.node(slug) if slug is not None else None
+        self.cursor = found or next((node for node in layout.nodes if node.root), None)
+        self.virtual_size = Size(layout.width, layout.height)
+        self.refresh()
+        self.call_after_refresh(self._reveal)
+        self.post_message(self.CursorMoved())
+
+    def on_resize(self) -> None:
+        self.post_message(self.Resized())
+
+    def _reveal(self) -> None:
+        if self.cursor is not None:
+            node = self.cursor
+            region = Region(node.x, node.row, len(node.label) + 2, 1)
+            self.scroll_to_region(region, animate=False, immediate=True)
+
+    def action_move(self, dx: int, dy: int) -> None:
+        """The next page up or down its column, or the nearest in the next column."""
+        if self.drawing is None or self.cursor is None:
+            return
+        here = self.cursor
+        if dy:
+            column = [n for n in self.drawing.nodes if n.column == here.column]
+            at = column.index(here) + dy
+            target = column[at] if 0 <= at < len(column) else None
+        else:
+            column = [n for n in self.drawing.nodes if n.column == here.column + dx]
+            linked = [
+                n
+                for n in column
+                if (here.slug, n.slug) in self.drawing.links
+                or (n.slug, here.slug) in self.drawing.links
+            ]
+            target = min(linked or column, key=lambda n: abs(n.row - here.row), default=None)
+        if target is not None:
+            self.cursor = target
+            self.refresh()
+            self._reveal()
+            self.post_message(self.CursorMoved())
+
+    def action_open(self) -> None:
+        if self.cursor is not None:
+            self.post_message(self.PageChosen(self.cursor.slug, self.cursor.exists))
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        layout = self.drawing
+        width = self.scrollable_content_region.width
+        line = y + scroll_y
+        if layout is None or not 0 <= line < layout.height:
+            return Strip.blank(width, self.rich_style)
+        strip = Strip(self._segments(layout, line), layout.width)
+        return strip.crop(scroll_x, scroll_x + width).extend_cell_length(width, self.rich_style)
+
+    def _segments(self, layout: GraphLayout, line: int) -> list[Segment]:
+        """Row `line` of the canvas as styled runs: labels by kind, the cursor's lines lit."""
+        base = self.rich_style
+        styles: dict[int, Style] = {}
+        cursor = self.cursor
+        if cursor is not None:
+            for x, y in layout.link_cells.get(cursor.slug, ()):
+                if y == line:
+                    styles[x] = LIT
+        for node in layout.nodes:
+            if node.row != line:
+                continue
+            style = Style(color=node.colour) if node.colour else Style()
+            if node.root:
+                style += ROOT
+            if not node.exists:
+                style += MISSING
+            if cursor is not None and node.slug == cursor.slug:
+                style += CURSOR
+            for x in range(node.x + 1, node.x + 1 + Text(node.label).cell_len):
+                styles[x] = style
+        for x, row, text in layout.more_at.values():
+            if row == line:
+                styles.update(dict.fromkeys(range(x, x + len(text)), MORE))
+        segments: list[Segment] = []
+        text, current = "", None
+        for x, slot in enumerate(layout.rows[line]):
+            style = styles.get(x)
+            if style is not current and text:
+                segments.append(Segment(text, base + current if current else base))
+                text = ""
+            current = style
+            text += slot
+        if text:
+            segments.append(Segment(text, base + current if current else base))
+        return segments
+
+
+class GraphPanel(ReportsWorkers, Vertical):
+    """The local graph of the slice on screen (`g`)."""
+
+    DEFAULT_CSS = """
+    GraphPanel { border: round $primary; height: 2fr; display: none; }
+    GraphPanel.shown { display: block; }
+    GraphPanel:focus-within { border: round $accent; }
+    """
+
+    PageChosen = GraphCanvas.PageChosen
+
+    def __init__(self, *, id: str | None = None, colour_of: ColourOf | None = None) -> None:
+        super().__init__(id=id)
         self.view: View | None = None
-        self.drawing: SliceDrawing | None = None
+        self.drawing: GraphLayout | None = None
+        """What is drawn (None before the first drawing)."""
+        self.colour_of = colour_of
+        """A colour per page (communities, later); None: no colours."""
         self._edges: list[Edge] = []
-        self._exists = lambda slug: True
+        self._exists: Callable[[str], bool] = lambda slug: True
+        self._titles: Titles = lambda slug: None
+        self._drawn_for: tuple[int, int] = (0, 0)
 
     def compose(self) -> ComposeResult:
-        yield OptionList(id="graph-lines")
+        yield GraphCanvas(id="graph-canvas")
+
+    @property
+    def canvas(self) -> GraphCanvas:
+        return self.query_one(GraphCanvas)
 
     @property
     def shown(self) -> bool:
@@ -197,68 +228,67 @@ class GraphPanel(ReportsWorkers, Vertical):
         """Show or hide the panel; returns whether it is shown now."""
         self.toggle_class("shown")
         if self.shown and self.view is not None:
-            self._draw()
+            self.call_after_refresh(self._draw)  # once the panel has its size
         return self.shown
 
-    def follow(self, view: View, edges: Sequence[Edge], exists) -> None:  # type: ignore[no-untyped-def]
-        """A new slice is on screen: redraw it if the panel is shown."""
+    def follow(
+        self,
+        view: View,
+        edges: Sequence[Edge],
+        exists: Callable[[str], bool],
+        titles: Titles | None = None,
+    ) -> None:
+        """A new slice is on screen: draw it if the panel is shown."""
         self.view, self._edges, self._exists = view, list(edges), exists
+        self._titles = titles or (lambda slug: None)
         if self.shown:
             self._draw()
 
     def _draw(self) -> None:
-        assert self.view is not None
-        self._drawn(self.view, self._edges, self._exists)
+        if self.view is None:
+            return
+        region = self.canvas.scrollable_content_region
+        self._drawn_for = (region.width, region.height)
+        width, height = max(20, region.width), max(3, region.height)
+        self._drawn(self.view, self._edges, width, height)
 
     @work(group="graph", exclusive=True, exit_on_error=False)
-    async def _drawn(self, view: View, edges: list[Edge], exists) -> None:  # type: ignore[no-untyped-def]
-        drawing = await asyncio.to_thread(draw_slice, view.slug, edges, exists)
+    async def _drawn(self, view: View, edges: list[Edge], width: int, height: int) -> None:
+        layout = await asyncio.to_thread(
+            lay_out,
+            view.slug,
+            edges,
+            self._exists,
+            width=width,
+            height=height,
+            title=self._titles,
+            colour_of=self.colour_of,
+        )
         if view != self.view:
             return
-        self.drawing = drawing
+        self.drawing = layout
         self.border_title = Text("graph · " + slice_title(view))
-        more = []
-        if drawing.more_pages:
-            more.append(f"+{drawing.more_pages} more pages")
-        if drawing.more_edges:
-            more.append(f"+{drawing.more_edges} more edges")
-        self.border_subtitle = Text(" · ".join(more))
-        self._show_lines()
+        self.canvas.show(layout)
 
-    def _show_lines(self) -> None:
-        """The drawing's lines, each cut to the list's width so page names keep their
-        file name (`fit_line`); drawn again when the panel is resized."""
-        if self.drawing is None:
-            return
-        options = self.query_one(OptionList)
-        highlighted = options.highlighted
-        width = options.scrollable_content_region.width
-        options.clear_options()
-        lines = self.drawing.lines
-        options.add_options([_option(i, line, width) for i, line in enumerate(lines)])
-        if lines:
-            options.highlighted = highlighted if highlighted is not None else 0
+    def on_graph_canvas_resized(self, message: GraphCanvas.Resized) -> None:
+        message.stop()
+        region = self.canvas.scrollable_content_region
+        if self.shown and (region.width, region.height) != self._drawn_for:
+            self._draw()
 
-    def on_resize(self) -> None:
-        self._show_lines()
+    def on_graph_canvas_cursor_moved(self, message: GraphCanvas.CursorMoved) -> None:
+        message.stop()
+        self.border_subtitle = self.describe()
 
-    @on(OptionList.OptionSelected)
-    def _selected(self, event: OptionList.OptionSelected) -> None:
-        event.stop()
-        if self.drawing is None or event.option_id is None:
-            return
-        line = self.drawing.lines[int(event.option_id)]
-        if line.slug is not None:
-            self.post_message(self.PageChosen(line.slug, line.exists))
-
-
-def _option(i: int, line, width: int) -> Option:  # type: ignore[no-untyped-def]
-    shown = fit_line(line.text, width) if width > 0 else line.text
-    text = Text(shown, no_wrap=True, overflow="ellipsis")
-    if line.slug is None:
-        text.stylize("dim")
-    elif line.root:
-        text.stylize("bold reverse", len(shown) - len(shown.lstrip("╙─ ")))
-    elif not line.exists:
-        text.stylize("red")
-    return Option(text, id=str(i), disabled=line.slug is None)
+    def describe(self) -> Text:
+        """The subtitle: the selected page, its links not drawn, the pages left out."""
+        layout, node = self.drawing, self.canvas.cursor
+        if layout is None or node is None:
+            return Text(GRAPH_LEGEND)
+        parts = [printable(node.slug)]
+        if hidden := layout.undrawn.get(node.slug):
+            others = [target if source == node.slug else source for source, target in hidden]
+            parts.append(f"{len(others)} not drawn: " + ", ".join(map(printable, others[:3])))
+        if layout.more_pages:
+            parts.append(f"+{layout.more_pages} more pages")
+        return Text(" · ".join(parts))

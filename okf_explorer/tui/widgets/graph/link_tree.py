@@ -62,6 +62,10 @@ def _note_rest(parent: TreeNode[LinkNode], count: int) -> None:
         parent.add_leaf(Text(f"… {rest} more (see the traversal panel)", style="dim italic"))
 
 
+READING_LINKS = "reading links…"
+"""What the tree says while a page's links are read, after a line saying why there were none."""
+
+
 class LinkTree(ReportsWorkers, Tree[LinkNode]):
     """Outgoing (n) / Incoming (n) for the current page.
 
@@ -126,7 +130,12 @@ class LinkTree(ReportsWorkers, Tree[LinkNode]):
         """`i`: the implied inverse edges too, after the stated ones, dimmed and marked."""
 
     def load(self, slug: str) -> None:
-        """Fetch `slug`'s one-hop links and show them (a newer load replaces an older one)."""
+        """Fetch `slug`'s one-hop links and show them (a newer load replaces an older one).
+
+        A tree that says why it has no links (`waiting for the index…`) says at once that
+        they are being read: the status line says `indexed` from the same moment."""
+        if self._shown is None:
+            self.show_pending(slug, READING_LINKS)
         self._load(slug)
 
     @work(group="links", exclusive=True, exit_on_error=False)

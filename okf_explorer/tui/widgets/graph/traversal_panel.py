@@ -108,7 +108,7 @@ class TraversalPanel(ReportsWorkers, TableView):
         """The page each table row opens, in table order."""
         self._row_edges: list[int] = []
         """Per row of a slice: its position in `edges` (rows are shown by hop)."""
-        self.backlink_table = BacklinkTable(self._title_of)
+        self.backlink_table = BacklinkTable(self.title_of)
         """`b`: the backlinks read, and which of their lines each row shows."""
         self._laid_out_for = 0
         self.filled_once = False
@@ -216,7 +216,7 @@ class TraversalPanel(ReportsWorkers, TableView):
         self.table.clear()
         self.show_info(f"✗ {printable(reason)} · r retries")
 
-    def _title_of(self, slug: str) -> str | None:
+    def title_of(self, slug: str) -> str | None:
         index = self.brain.index
         info = index.pages.get(slug) if index is not None else None
         return info.title if info is not None else None
@@ -247,7 +247,7 @@ class TraversalPanel(ReportsWorkers, TableView):
         # Explicit widths: auto-sized columns settle on idle and could lag a refill.
         table.add_column("hop", width=HOP_WIDTH)
         table.add_column("dir", width=DIR_WIDTH)
-        titles = self._title_of
+        titles = self.title_of
         from_width, to_width = slice_widths(edges, rows, table.size.width, titles, self.badge)
         table.add_column("from", width=from_width)
         table.add_column("to", width=to_width)

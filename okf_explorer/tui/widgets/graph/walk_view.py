@@ -27,6 +27,7 @@ from okf_explorer.core.graph.best_paths import (
     WALK_DIRECTIONS,
     WalkDirection,
     WalkRow,
+    hops_text,
     path_text,
     weight_text,
 )
@@ -38,6 +39,8 @@ from okf_explorer.tui.state.navigator import View
 from okf_explorer.tui.state.slice import shorten_left
 from okf_explorer.tui.widgets.graph.table_view import TableView
 
+ROOT_CELL = "(root)"
+"""The path cell of a root's own row."""
 WALK_ROW_LIMIT = 1000
 """Rows shown at most (the best first): like the traversal panel's `ROW_LIMIT`."""
 COLUMNS = ("weight", "hops", "page", "path")
@@ -256,8 +259,16 @@ class WalkView(ReportsWorkers, TableView):
             weight_text(row.weight),
             str(row.hop_count),
             shorten_left(printable(row.slug), self._page_width),  # the file name stays
-            printable(path_text(row)),
+            printable(self._path_cell(row)),
         )
+
+    def _path_cell(self, row: WalkRow) -> str:
+        """The hops only when the walk has one root (every row would start with it);
+        from several roots, the root first; a root's own row says so."""
+        if not row.hops:
+            return ROOT_CELL
+        one_root = self.settings is not None and len(self.settings.roots) == 1
+        return hops_text(row) if one_root else path_text(row)
 
     def _describe(self, at: int | None) -> None:
         settings = self.settings

@@ -1,0 +1,167 @@
+"""Benchmark: how long each key takes, and the first page of a big vault from cold.
+
+Run: `.venv/bin/python tests/bench/bench_keys.py [FOLDER] [--start SLUG] [--size 150x45]
+[--rounds 3] [--cold]` (default the sample brain). Not collected by pytest. Headless
+(Pilot). The index is built (from the disk cache when warm) before any key is timed.
+
+Each key is timed from the press until the app is done with it: no worker running
+(the folder watcher aside) and a screen refresh after that; the worst of `rounds`
+presses is reported, with the median. Keys that open something are closed again
+(untimed) before the next round. Pilot's own wait for an idle CPU is in the figure
+(5 ms windows, as in the tests), so the figures are upper bounds.
+
+`--cold`: a fresh interpreter with an empty cache until the start page is painted
+(as `bench_tui.py`'s first paint, on FOLDER), best and median of 3.
+
+Targets: no key over 100 ms on the sample brain, 300 ms on a 6.5k-page vault; the
+first page of a 6.5k-page vault <= 1 s cold.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import textual._wait
+
+from okf_explorer.core.brain import Brain
+from okf_explorer.sources.folder.bundle import BundleSource
+from okf_explorer.tui.app import make_app
+
+REPO = Path(__file__).resolve().parent.parent.parent
+SAMPLE = REPO / "okf_explorer" / "sample_brain"
+textual._wait.SLEEP_GRANULARITY = 0.005
+
+KEYS: list[tuple[str, tuple[str, ...]]] = [
+    ("g (graph)", ("escape",)),
+    ("right", ()),
+    ("down", ()),
+    ("left", ()),
+    ("g (back)", ()),
+    ("f (page tree)", ()),
+    ("down", ()),
+    ("f (close)", ()),
+    ("d", ()),
+    ("d", ()),
+    ("d", ()),
+    ("d", ()),
+    ("plus", ()),
+    ("minus", ()),
+    ("b", ()),
+    ("b (back)", ()),
+    ("tab", ()),
+    ("shift+tab", ()),
+    ("question_mark", ("escape",)),
+    ("slash", ("escape",)),
+    ("o", ("escape",)),
+    ("z", ("z",)),
+    ("backspace", ()),
+]
+"""(key, keys that undo it, untimed). A label after the key says what it does here."""
+
+
+async def busy(app) -> bool:  # type: ignore[no-untyped-def]
+    return any(worker.is_running and worker.group != "watch" for worker in app.workers)
+
+
+async def done(pilot, app) -> None:  # type: ignore[no-untyped-def]
+    """Until no worker runs and the screen has refreshed once after that."""
+    while await busy(app):
+        await asyncio.sleep(0.002)
+    refreshed = asyncio.Event()
+    app.screen.call_after_refresh(refreshed.set)
+    await asyncio.wait_for(refreshed.wait(), 10)
+
+
+async def time_keys(folder: Path, start: str | None, size: tuple[int, int], rounds: int) -> None:
+    app = make_app(Brain(BundleSource(folder)), start=start, watch_files=False)
+    timings: dict[str, list[float]] = {}
+    async with app.run_test(size=size) as pilot:
+        while not app.screen.loader.ready:
+            await asyncio.sleep(0.01)
+        await done(pilot, app)
+        for _ in range(rounds):
+            for label, undo in KEYS:
+                key = label.split()[0]
+                started = time.perf_counter()
+                await pilot.press(key)
+                await done(pilot, app)
+                timings.setdefault(label, []).append(time.perf_counter() - started)
+                for other in undo:
+                    await pilot.press(other)
+                    await done(pilot, app)
+    worst = max(max(samples) for samples in timings.values())
+    where = f"{folder.name} at {size[0]}x{size[1]} ({rounds} rounds)"
+    print(f"keys on {where}: worst {worst * 1000:.0f} ms")
+    for label, samples in timings.items():
+        print(
+            f"  {label:16} worst {max(samples) * 1000:6.1f} ms"
+            f"  median {statistics.median(samples) * 1000:6.1f} ms"
+        )
+
+
+COLD_CHILD = """
+import asyncio, sys, time
+from okf_explorer.core.brain import Brain
+from okf_explorer.sources.folder.bundle import BundleSource
+from okf_explorer.tui.app import make_app
+from okf_explorer.tui.widgets.page.pane import PagePane
+
+async def main():
+    app = make_app(Brain(BundleSource(sys.argv[1])), watch_files=False)
+    async with app.run_test(size=(150, 45)) as pilot:
+        pane = app.screen.query_one(PagePane)
+        while pane.shown is None:
+            await asyncio.sleep(0.002)
+        painted = asyncio.Event()
+        app.screen.call_after_refresh(painted.set)
+        await painted.wait()
+        print(time.time())
+
+if __name__ == "__main__":
+    asyncio.run(main())
+"""
+
+
+def cold_first_page(folder: Path) -> None:
+    """A fresh interpreter, an empty cache: seconds until the start page is painted."""
+    runs = []
+    for _ in range(3):
+        env = dict(os.environ, OKF_EXPLORER_CACHE=tempfile.mkdtemp(prefix="okf-bench-cache-"))
+        started = time.time()
+        out = subprocess.run(
+            [sys.executable, "-c", COLD_CHILD, str(folder)],
+            capture_output=True, text=True, check=True, env=env, cwd=REPO,
+        )  # fmt: skip
+        runs.append(float(out.stdout.strip().splitlines()[-1]) - started)
+    print(
+        f"first page of {folder.name}, cold (fresh interpreter, empty cache): "
+        f"best {min(runs):.2f} s, median {statistics.median(runs):.2f} s"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("folder", nargs="?", default=str(SAMPLE))
+    parser.add_argument("--start")
+    parser.add_argument("--size", default="150x45")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--cold", action="store_true")
+    args = parser.parse_args()
+    folder = Path(args.folder)
+    if args.cold:
+        cold_first_page(folder)
+        return
+    width, height = (int(part) for part in args.size.split("x"))
+    asyncio.run(time_keys(folder, args.start, (width, height), args.rounds))
+
+
+if __name__ == "__main__":
+    main()
