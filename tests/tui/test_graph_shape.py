@@ -13,6 +13,7 @@ from okf_explorer.tui.app import make_app
 from okf_explorer.tui.dialogs.stats import StatsDialog
 from okf_explorer.tui.screens.main import MainScreen
 from okf_explorer.tui.state.slice import IMPLIED_MARK
+from okf_explorer.tui.widgets.graph.graph_panel import GraphPanel
 from okf_explorer.tui.widgets.graph.link_tree import LinkTree
 from okf_explorer.tui.widgets.graph.traversal_panel import TraversalPanel
 from okf_explorer.tui.widgets.graph.walk_view import WalkView
@@ -123,3 +124,30 @@ async def test_the_link_tree_suggests_pages_sharing_neighbours(tmp_path: Path) -
         assert tree.link_summary(leaf) == (
             "kitchen/salt: 3 shared neighbours, score 2.064 · not linked"
         )
+
+
+async def test_g_colours_pages_by_community(tmp_path: Path) -> None:
+    """The local graph gives each large community its colour (the one `analyze` finds),
+    and the subtitle names the selected page's group."""
+    vault = make_shape_vault(tmp_path / "vault")
+    app = make_app(brain_for(BundleSource(vault)), start="garden/rose")
+    async with app.run_test(size=(150, 45)) as pilot:
+        screen = app.screen
+        await settle(pilot, lambda: screen.loader.ready)
+        await pilot.press("d", "d")  # both ways: the garden and its bridge to the kitchen
+        await pilot.press("g")
+        panel = screen.query_one(GraphPanel)
+        await settle(pilot, lambda: panel.colours is not None and panel.drawing is not None)
+        await settle(pilot, lambda: any(node.colour for node in panel.drawing.nodes))
+        colour = {node.slug: node.colour for node in panel.drawing.nodes}
+        communities = {c.label: set(c.pages) for c in app.brain.communities()}
+        drawn_groups = {
+            label: {colour[slug] for slug in pages if slug in colour}
+            for label, pages in communities.items()
+            if len(pages) >= 3
+        }
+        drawn_groups = {label: found for label, found in drawn_groups.items() if found}
+        assert len(drawn_groups) >= 2, colour
+        assert all(len(found) == 1 and None not in found for found in drawn_groups.values())
+        assert len({next(iter(found)) for found in drawn_groups.values()}) == len(drawn_groups)
+        assert "group of " in str(panel.describe())

@@ -52,6 +52,7 @@ from okf_explorer.tui.finder import (
     TextJump,
 )
 from okf_explorer.tui.markdown.links import anchor_into
+from okf_explorer.tui.state.communities import community_colours
 from okf_explorer.tui.state.index_loader import IndexLoader
 from okf_explorer.tui.state.live_reload import FolderWatcher, edit_page
 from okf_explorer.tui.state.navigator import History, Move, Navigator, View
@@ -183,7 +184,7 @@ class MainScreen(ReportsWorkers, Screen[None]):
                 yield TraversalPanel(self.brain, export_dir=self.export_dir, id="traversal")
                 yield PathView(self.brain, id="paths")
                 yield WalkView(self.brain, id="walk")
-                yield GraphPanel(id="graph")
+                yield GraphPanel(id="graph", communities=partial(community_colours, self.brain))
         yield StatusBar(id="status")
         yield PinnedFooter()
         yield self.loader
@@ -236,6 +237,8 @@ class MainScreen(ReportsWorkers, Screen[None]):
         self.sync_bindings()
         if (start := status.start_slug) is not None and not links_elsewhere(self.brain, start):
             status.start_links_nowhere()
+        if not (message.first or message.unchanged):
+            self.query_one(GraphPanel).forget_colours()  # communities of the new index
         if (current := self.nav.current) is not None:
             self.show_graph(current) if message.first else self.go(current, "reload")
         if message.unchanged:

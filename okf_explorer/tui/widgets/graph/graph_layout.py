@@ -24,8 +24,8 @@ gather into one (`─┴─►`). Cells where lines meet take the glyph of every
 (`GraphLayout.link_cells`). Links between pages of the same column, or columns apart,
 are not drawn: they are counted (`undrawn`) and the screen lists a page's own.
 
-`colour_of(slug)` (optional) names a colour per page, for communities (issue 27); the
-screen passes none yet. Pure functions over edges and names: no Textual here.
+`colour_of(slug)` (optional) names a colour per page: the graph panel passes the
+pages' communities (`tui.state.communities`). Pure functions over edges and names: no Textual here.
 """
 
 from __future__ import annotations

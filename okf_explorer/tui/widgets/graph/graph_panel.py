@@ -11,7 +11,9 @@ than the panel scrolls, and the cursor's page is kept in view.
 Keys on the canvas: the arrows move between pages (`up`/`down` in a column,
 `left`/`right` to the nearest page linked with this one in the next column, else the
 nearest by row), `enter` opens the page. The selected page's own lines are
-highlighted, and the border's subtitle names it and its links that are not drawn.
+highlighted, and the border's subtitle names it, its community and its links that are
+not drawn. Pages are coloured by community (`tui.state.communities`), worked out once
+per index in the panel's own worker: the first drawing may come uncoloured, then again.
 
 Chosen against a Sugiyama layout library (grandalf 0.8) on the same slices: see
 docs/performance.md ("The local graph").
@@ -38,11 +40,11 @@ from textual.strip import Strip
 from okf_explorer.core.graph.traverse import Edge
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.failures import ReportsWorkers
+from okf_explorer.tui.state.communities import CommunityColours
 from okf_explorer.tui.state.navigator import View
 from okf_explorer.tui.state.slice import slice_title
 from okf_explorer.tui.widgets.graph.graph_layout import (
     NODE_CAP,
-    ColourOf,
     GraphLayout,
     Node,
     Titles,
@@ -201,13 +203,20 @@ class GraphPanel(ReportsWorkers, Vertical):
 
     PageChosen = GraphCanvas.PageChosen
 
-    def __init__(self, *, id: str | None = None, colour_of: ColourOf | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        id: str | None = None,
+        communities: Callable[[], CommunityColours] | None = None,
+    ) -> None:
         super().__init__(id=id)
         self.view: View | None = None
         self.drawing: GraphLayout | None = None
         """What is drawn (None before the first drawing)."""
-        self.colour_of = colour_of
-        """A colour per page (communities, later); None: no colours."""
+        self.communities = communities
+        """Works out the pages' community colours (blocking); None: no colours."""
+        self.colours: CommunityColours | None = None
+        """The colours once worked out (None before, or without `communities`)."""
         self._edges: list[Edge] = []
         self._exists: Callable[[str], bool] = lambda slug: True
         self._titles: Titles = lambda slug: None
@@ -244,6 +253,10 @@ class GraphPanel(ReportsWorkers, Vertical):
         if self.shown:
             self._draw()
 
+    def forget_colours(self) -> None:
+        """The index was rebuilt: the communities are worked out again at the next drawing."""
+        self.colours = None
+
     def _draw(self) -> None:
         if self.view is None:
             return
@@ -251,6 +264,15 @@ class GraphPanel(ReportsWorkers, Vertical):
         self._drawn_for = (region.width, region.height)
         width, height = max(20, region.width), max(3, region.height)
         self._drawn(self.view, self._edges, width, height)
+        if self.colours is None and self.communities is not None:
+            self._colour()
+
+    @work(group="graph-colours", exclusive=True, exit_on_error=False)
+    async def _colour(self) -> None:
+        assert self.communities is not None
+        self.colours = await asyncio.to_thread(self.communities)
+        if self.colours.colours and self.view is not None:
+            self._draw()
 
     @work(group="graph", exclusive=True, exit_on_error=False)
     async def _drawn(self, view: View, edges: list[Edge], width: int, height: int) -> None:
@@ -262,7 +284,7 @@ class GraphPanel(ReportsWorkers, Vertical):
             width=width,
             height=height,
             title=self._titles,
-            colour_of=self.colour_of,
+            colour_of=self.colours.colour_of if self.colours else None,
         )
         if view != self.view:
             return
@@ -286,6 +308,8 @@ class GraphPanel(ReportsWorkers, Vertical):
         if layout is None or node is None:
             return Text(GRAPH_LEGEND)
         parts = [printable(node.slug)]
+        if self.colours is not None and (label := self.colours.label_of(node.slug)):
+            parts.append(f"group of {printable(label)}")
         if hidden := layout.undrawn.get(node.slug):
             others = [target if source == node.slug else source for source, target in hidden]
             parts.append(f"{len(others)} not drawn: " + ", ".join(map(printable, others[:3])))
