@@ -158,6 +158,12 @@ def questions(root: Path, run: Run, pages: dict[str, str]) -> Questions:
         asked.json("walk", "--root", page, "--root", root_spec, "--depth", "2"),
     )
     asked.ask(
+        "best_paths",
+        {"roots": [page], "depth": 2, "rel": ["derived_from"]},
+        asked.json("walk", "--root", page, "--depth", "2", "--rel", "derived_from"),
+    )
+    asked.ask("analyze", {"top": 5}, asked.json("analyze", "--top", "5"))
+    asked.ask(
         "explain_links",
         {"slug": page},
         explain_records(cli(run, root, "links", page, "--explain")),
@@ -261,3 +267,25 @@ def test_a_server_without_wanted_pages_is_scanned(tmp_path: Path, counting_proxy
             brain.close()
     assert proxy.count("wanted_pages") == 0 and proxy.count("get_page") > 0
     assert {w.target for w in scanned} >= {"tables/loyalty_points"}
+
+
+def test_best_paths_walks_relations_and_implied_edges_as_walk_does(
+    tmp_path: Path, run: Run
+) -> None:
+    """`best_paths` with `rel` and `implied` (issue 27 §4) answers as `walk --rel
+    --implied`; on the shape vault the implied `employs` edges change the answer."""
+    from tests.shape_vault import make_shape_vault
+
+    root = make_shape_vault(tmp_path / "vault")
+    asked = Questions(root, run)
+    plain = asked.json("walk", "--root", "companies/acme", "--depth", "2")
+    implied = asked.json("walk", "--root", "companies/acme", "--depth", "2", "--implied")
+    assert plain != implied
+    asked.ask("best_paths", {"roots": ["companies/acme"], "depth": 2, "implied": True}, implied)
+    asked.ask(
+        "best_paths",
+        {"roots": ["garden/tulip"], "depth": 2, "rel": ["next"]},
+        asked.json("walk", "--root", "garden/tulip", "--depth", "2", "--rel", "next"),
+    )
+    with serve_bundle(root) as server:
+        asked.check(over_http(server, asked.calls))

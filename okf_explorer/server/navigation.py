@@ -151,6 +151,10 @@ def best_paths(brain: Any, args: Mapping[str, Any]) -> Any:
     if isinstance(weight, bool) or not isinstance(weight, int | float):
         raise invalid('Parameter "min_weight" must be a number')
     direction = optional_enum(args, "direction", WALK_DIRECTIONS, "out")
+    rels = string_list(args, "rel") or None
+    implied = args.get("implied", False)
+    if not isinstance(implied, bool):
+        raise invalid('Parameter "implied" must be true or false')
     try:
         check_min_weight(float(weight))
         slugs = brain.resolve_roots(roots)
@@ -158,7 +162,8 @@ def best_paths(brain: Any, args: Mapping[str, Any]) -> Any:
         raise invalid(str(error)) from None
     except PageNotFound as error:
         raise not_found(brain, error.slug) from None
-    rows = brain.walk(slugs, _clamped(depth, WALK_DEFAULT_DEPTH, 10), float(weight), direction)
+    hops = _clamped(depth, WALK_DEFAULT_DEPTH, 10)
+    rows = brain.walk(slugs, hops, float(weight), direction, rels, implied)
     return [row.to_json() for row in rows]
 
 
@@ -339,6 +344,14 @@ NAVIGATION_SPECS: dict[str, dict[str, Any]] = {
                     "type": "string",
                     "enum": list(WALK_DIRECTIONS),
                     "description": "default out",
+                },
+                "rel": {
+                    **_NAMES,
+                    "description": "Follow only edges of these relations (default: all)",
+                },
+                "implied": {
+                    "type": "boolean",
+                    "description": "Walk implied inverse edges too (down for up, ...)",
                 },
             },
             ("roots",),
