@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import multiprocessing
 import os
 import signal
 import socket
@@ -195,8 +196,15 @@ def _last_word(shutdown: Shutdown) -> None:
 
 
 def _exit_now(shutdown: Shutdown) -> None:
-    """End the process now, after the one line and whatever was already answered."""
+    """End the process now, after the one line and whatever was already answered.
+
+    An index build may be under way (`server.warmup`) with scan workers: they are
+    killed first, else they would outlive the server holding its stdout (a stdio
+    client would wait forever for the end of its replies)."""
     _last_word(shutdown)
+    for worker in multiprocessing.active_children():
+        with contextlib.suppress(OSError):
+            worker.kill()
     with contextlib.suppress(OSError, ValueError):
         sys.stdout.flush()
         sys.stderr.flush()

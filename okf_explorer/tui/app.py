@@ -6,7 +6,6 @@ brain cannot be opened, the screen that says why).
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 from functools import partial
 from multiprocessing import resource_tracker
@@ -23,7 +22,7 @@ from textual.notifications import SeverityLevel
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.cells import TerminalWidths
-from okf_explorer.tui.fast_quit import QuickQuit, QuickQuitDriver
+from okf_explorer.tui.fast_quit import QuickQuit, quick_driver
 from okf_explorer.tui.finder import FIND_PROMPT, PageFinder
 from okf_explorer.tui.screens.main import MainScreen
 from okf_explorer.tui.settings import (
@@ -52,9 +51,7 @@ class ExplorerApp(QuickQuit, App[None]):
     ]
 
     def __init__(self, brain: Brain, explorer: partial[MainScreen], label: str) -> None:
-        # In a terminal (not under `web`), the driver that quits at once (`tui.fast_quit`).
-        quick = not web_driver_chosen() and sys.platform != "win32"
-        super().__init__(driver_class=QuickQuitDriver if quick else None)
+        super().__init__(driver_class=quick_driver())  # quits at once (`tui.fast_quit`)
         self.brain, self.source_label = brain, label
         self._explorer = explorer
         """A fresh explorer screen each call (the first, and each retry after a failure)."""
@@ -64,9 +61,8 @@ class ExplorerApp(QuickQuit, App[None]):
         self.push_screen(self._explorer())
 
     def get_line_filters(self) -> Sequence[LineFilter]:
-        """Textual's filters, then `TerminalWidths`: an emoji with a variation selector
-        (U+1F5C2 U+FE0F) or a skin tone is drawn in the cells the layout gave it, in any
-        terminal."""
+        """Textual's, then `TerminalWidths`: an emoji with a variation selector or a skin
+        tone is drawn in the cells the layout gave it, in any terminal."""
         return [*super().get_line_filters(), self._widths]
 
     @on(MainScreen.SourceFailed)
@@ -84,9 +80,8 @@ class ExplorerApp(QuickQuit, App[None]):
         self.push_screen(SourceErrorScreen(self.source_label, message.reason), retry)
 
     def run(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
-        """Run in the terminal; refuse (`NoTerminal`) when there is none: the driver would
-        write escape codes into a file or pipe and wait forever for keys. Under `web`
-        the pipes lead to a browser."""
+        """Run in the terminal; without one refuse (`NoTerminal`: the driver would write
+        escape codes into a pipe and wait for keys forever); under `web`, a browser's."""
         if not kwargs.get("headless") and not web_driver_chosen() and not has_terminal():
             raise NoTerminal(NO_TERMINAL)
         return super().run(*args, **kwargs)
@@ -139,9 +134,8 @@ def make_app(
     server a folder brain is compared with (`browse FOLDER --against URL`): each page's
     header and link tree show where the server disagrees.
     """
-    # A running app replaces `sys.stderr` with a capture whose `fileno()` is -1; a process
-    # pool started later (the scan of a big bundle) could then not launch multiprocessing's
-    # resource tracker ("bad value(s) in fds_to_keep"). Start it now (~5 ms, once).
+    # A running app's `sys.stderr` has `fileno()` -1: a process pool started later (a big
+    # scan) could not launch the resource tracker ("bad value(s) in fds_to_keep"). Now, once.
     resource_tracker.ensure_running()
     label = source_label if source_label is not None else brain.label
     explorer = partial(

@@ -29,6 +29,7 @@ import threading
 from textual.drivers.linux_driver import LinuxDriver
 
 from okf_explorer.core import fast_paths
+from okf_explorer.tui.settings import web_driver_chosen
 
 MOUSE_OFF = "\x1b[?1000l\x1b[?1003l\x1b[?1015l\x1b[?1006l"
 """What Textual writes to stop mouse reporting (the modes it turned on)."""
@@ -70,6 +71,12 @@ class QuickQuitDriver(LinuxDriver):
                 self.exit_event.set()  # the thread ends at its next poll; nobody waits
         except Exception:  # as Textual's own: a terminal gone already is no failure
             pass
+
+
+def quick_driver() -> type[QuickQuitDriver] | None:
+    """The driver of a session in a terminal; None (Textual's own) under `web` (the
+    browser drives it) and on Windows (no Linux driver)."""
+    return QuickQuitDriver if not web_driver_chosen() and sys.platform != "win32" else None
 
 
 def end_process(app: QuickQuit, status: int) -> None:

@@ -18,6 +18,7 @@ import json
 import random
 import signal
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -44,6 +45,8 @@ LINKS_PER_PAGE = 150
 BUSY_AFTER = 1.0  # seconds between sending the call and the signal: the walk is under way
 ANSWER_MARGIN = 2.0  # extra seconds for a loaded machine
 HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+INDEXED_LINE = f"okf-explorer serve: indexed {PAGES}"
+INDEXED_CALL = {"name": "get_links", "arguments": {"slug": "p0001"}}
 LONG_CALL = {
     "name": "traverse_graph",
     "arguments": {"slug": "p0001", "depth": 10, "direction": "both"},
@@ -62,9 +65,20 @@ def dense_bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def work(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One index cache for every server of this module (the first start builds it)."""
-    return tmp_path_factory.mktemp("shutdown-work")
+def work(tmp_path_factory: pytest.TempPathFactory, dense_bundle: Path) -> Path:
+    """One index cache for every server of this module, built first: the servers index
+    behind their handshake (`server.warmup`), and the long call must be walking, not
+    waiting for the index, when the signal comes."""
+    work = tmp_path_factory.mktemp("shutdown-work")
+    built = subprocess.run(
+        [sys.executable, "-m", "okf_explorer", "stats", "--source", str(dense_bundle)],
+        env=subprocess_env(work),
+        capture_output=True,
+        timeout=600,
+        check=False,
+    )
+    assert built.returncode == 0, built.stderr
+    return work
 
 
 @pytest.fixture
@@ -83,7 +97,8 @@ def http_server(dense_bundle: Path, work: Path) -> Iterator[tuple[subprocess.Pop
         while True:
             assert process.poll() is None, read_log(work, port)
             try:
-                if httpx.get(f"http://{HOST}:{port}/health", timeout=1).status_code == 200:
+                health = httpx.get(f"http://{HOST}:{port}/health", timeout=1)
+                if health.status_code == 200 and health.json()["index"]["state"] != "building":
                     break
             except httpx.HTTPError:
                 pass
@@ -159,7 +174,9 @@ def test_sigterm_cancels_a_long_http_call(
     assert "Traceback" not in "\n".join(log)
     banner, *rest = log
     assert "/mcp" in banner
-    assert rest == ["okf-explorer serve: stopped (SIGTERM); 1 call in flight cancelled"]
+    *indexed, last = rest  # the banner's second line, once the index is loaded
+    assert [line.split(" pages in ")[0] for line in indexed] == [INDEXED_LINE]
+    assert last == "okf-explorer serve: stopped (SIGTERM); 1 call in flight cancelled"
 
 
 def test_sigterm_cancels_a_long_stdio_call(dense_bundle: Path, work: Path) -> None:
@@ -172,10 +189,14 @@ def test_sigterm_cancels_a_long_stdio_call(dense_bundle: Path, work: Path) -> No
     )
     try:
         assert process.stdin is not None and process.stdout is not None
-        process.stdin.write(stdio_session(LONG_CALL).encode())
+        # A call that needs the index first: its answer says the index is loaded, so
+        # the long call (sent with it) is walking by then.
+        process.stdin.write(stdio_session(INDEXED_CALL, LONG_CALL).encode())
         process.stdin.flush()  # stdin stays open: the client is still there
         initialized = json.loads(process.stdout.readline())
         assert initialized["id"] == 0 and "result" in initialized
+        indexed = json.loads(process.stdout.readline())
+        assert indexed["id"] == 1 and not indexed["result"].get("isError"), indexed
         time.sleep(BUSY_AFTER)
         assert process.poll() is None
         signalled = time.monotonic()
@@ -186,7 +207,7 @@ def test_sigterm_cancels_a_long_stdio_call(dense_bundle: Path, work: Path) -> No
         stop(process)
 
     (reply,) = [json.loads(line) for line in out.splitlines()]
-    assert reply["id"] == 1
+    assert reply["id"] == 2
     assert reply["result"]["isError"] is True
     assert json.loads(reply["result"]["content"][0]["text"]) == {
         "error": "shutting_down",
@@ -198,7 +219,9 @@ def test_sigterm_cancels_a_long_stdio_call(dense_bundle: Path, work: Path) -> No
     assert "Traceback" not in "\n".join(log)
     banner, *rest = log
     assert "stdio" in banner
-    assert rest == ["okf-explorer serve: stopped (SIGTERM); 1 call in flight cancelled"]
+    *indexed, last = rest  # the banner's second line, once the index is loaded
+    assert [line.split(" pages in ")[0] for line in indexed] == [INDEXED_LINE]
+    assert last == "okf-explorer serve: stopped (SIGTERM); 1 call in flight cancelled"
 
 
 def test_a_walk_asks_its_cancel_check_and_stops() -> None:
@@ -221,3 +244,35 @@ def test_a_walk_asks_its_cancel_check_and_stops() -> None:
     assert whole == edge_rows(
         "n0", 3, "out", ring.__getitem__, ring.__getitem__, lambda *_: "", cancel=lambda: False
     )
+
+
+@pytest.mark.parametrize("after", [0.3, 0.6, 0.9, 1.2, 1.5])
+def test_sigterm_while_indexing_leaves_no_worker_holding_stdout(
+    dense_bundle: Path, tmp_path: Path, after: float
+) -> None:
+    """A cold index build scans in worker processes; a SIGTERM in the middle of it ends
+    them with the server, else a worker busy with a chunk outlived it holding the
+    client's stdout pipe, and a stdio client waited for the end of its replies forever
+    (about one stop in two, seen while merging issue 26: hence several moments)."""
+    process = subprocess.Popen(
+        stdio_command(dense_bundle),
+        env=subprocess_env(tmp_path),  # an empty cache: the build is under way
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        assert process.stdin is not None and process.stdout is not None
+        process.stdin.write(stdio_session(LONG_CALL).encode())
+        process.stdin.flush()
+        initialized = json.loads(process.stdout.readline())
+        assert initialized["id"] == 0 and "result" in initialized
+        time.sleep(after)
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.communicate(timeout=SHUTDOWN_BUDGET + 15)  # the pipe's end: none holds it
+        except subprocess.TimeoutExpired:
+            pytest.fail("the server's stdout stayed open after it exited (a worker holds it)")
+    finally:
+        stop(process)
+    assert process.returncode == 0

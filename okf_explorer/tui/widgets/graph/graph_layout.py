@@ -231,7 +231,7 @@ def page_label(slug: str, exists: bool, title: str | None, room: int) -> str:
     """The page's name in `room` cells: its slug when it fits, else its title (one that
     says more than the file name) when that fits, else the slug cut from the left when
     its file name stays whole (`…/orders`), else the title cut at its end. The emoji
-    selector goes (`🗂️` is drawn one cell wide by tmux, counted two by Rich)."""
+    selector goes (U+1F5C2 U+FE0F is drawn one cell wide by tmux, counted two by Rich)."""
     mark = "" if exists else MISSING_MARK
     room = max(1, room - len(mark))
     name = printable(slug).replace(EMOJI_STYLE, "")
