@@ -37,6 +37,7 @@ from rich.cells import cell_len
 
 from okf_explorer.core.graph.traverse import Edge
 from okf_explorer.core.text_safety import printable
+from okf_explorer.tui.cells import EMOJI_SELECTOR
 from okf_explorer.tui.state.slice import says_more, shorten_left, shorten_right
 
 NODE_CAP = 40
@@ -54,7 +55,7 @@ MAX_COLUMN = 42
 MAX_LANES = 4
 """Vertical lanes between two columns at most; more pages share them."""
 ARROW_RIGHT, ARROW_LEFT = "►", "◄"
-EMOJI_STYLE = "\ufe0f"
+EMOJI_STYLE = chr(EMOJI_SELECTOR)
 """Variation selector 16: terminals disagree on the width it gives (see `page_label`)."""
 
 _UP, _DOWN, _LEFT, _RIGHT = 1, 2, 4, 8
