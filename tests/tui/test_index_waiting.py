@@ -50,9 +50,9 @@ async def test_once_indexed_no_pane_still_waits_for_the_index(
     gate = threading.Event()
     real = link_tree.outgoing_links
 
-    def held(brain, slug):  # type: ignore[no-untyped-def]
+    def held(brain, slug, *args, **kwargs):  # type: ignore[no-untyped-def]
         gate.wait(10)
-        return real(brain, slug)
+        return real(brain, slug, *args, **kwargs)
 
     monkeypatch.setattr(link_tree, "outgoing_links", held)
     source = GatedSource(small_bundle)
