@@ -9,7 +9,7 @@ the sample brain, 300 ms on a 6.5k-page vault):
 - the sample brain's start page: `n` walking its links, `N` back;
 - a generated vault page of prose, foldable callouts and embeds: `n` over them, `enter`
   folding and unfolding a callout;
-- `VAULT` (a folder; e.g. /work/vaults/obsidian-community+obsidian-hub, ~6.6k notes) at
+- `VAULT` (a folder; e.g. an unpacked obsidian-hub community vault, ~6.6k notes) at
   `PAGE` (a slug; default the largest page): `n` from the top (the first press reads the
   targets of everything drawn: 200 KB of a long page), then `n` on;
 - `l` on a generated 1.5 MB index page (6,000 links, 5,120 pages) and on the sample

@@ -1,7 +1,7 @@
 """Benchmark: does `search` find the page you mean? Labelled queries over real vaults.
 
 Run: `.venv/bin/python tests/bench/bench_search_quality.py [VAULTS]` (VAULTS: the folder
-holding the unpacked vaults, default `$OKF_VAULTS` or `/work/vaults`). Not collected by
+holding the unpacked vaults, default `$OKF_VAULTS`; one of them is required). Not collected by
 pytest: the vaults are third-party text and not in the repository; only our labels are
 (`tests/search_sets/*.json`: each vault's name, folder and commit, our plain-word
 questions with the slug of the page that answers each, and the slugs of pages whose
@@ -138,7 +138,11 @@ def main(argv: list[str]) -> int:
     pick = None
     if argv[:1] == ["--pick-titles"]:
         pick, argv = (int(argv[1]), int(argv[2])), argv[3:]
-    vaults = Path(argv[0] if argv else os.environ.get("OKF_VAULTS", "/work/vaults"))
+    folder = argv[0] if argv else os.environ.get("OKF_VAULTS")
+    if not folder:
+        print("usage: bench_search_quality.py VAULTS (or set $OKF_VAULTS)", file=sys.stderr)
+        return 2
+    vaults = Path(folder)
     failed: list[str] = []
     held_all: list[int | None] = []
     for path in sorted(SETS.glob("*.json")):
