@@ -27,14 +27,18 @@ A key becomes a relation as Dataview canonicalises it (`canonical_key`): `Relate
 `related-to`, `**Parent**` → `parent`. A field with an empty key is none.
 
 Left out, where Dataview differs: emoji in a whole-line key (Dataview accepts them; here
-such a line is no field), and list items continued over several lines (read line by
-line here).
+such a line is no field), an escaped opening (`\\[key:: value]` is a literal bracket
+here, as Markdown reads it; Dataview opens a field there), and list items continued over
+several lines (read line by line here). Each line is read in one pass whatever it holds
+(`_closings`), so a hostile line of thousands of openings costs its length, not its
+square.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from bisect import bisect_right
 
 FIELD_MARK = "::"
 
@@ -86,15 +90,18 @@ def _line_fields(text: str, start: int, end: int) -> list[FieldValue]:
     """The fields of the line `text[start:end]` (see the module doc)."""
     line = text[start:end]
     bracketed: list[tuple[int, int, str, int, int]] = []
-    for opening in _WRAPPERS:
-        at = line.find(opening)
-        while at >= 0:
-            field = _bracketed(line, at)
-            if field is None:
-                at = line.find(opening, at + 1)
-            else:
-                bracketed.append(field)
-                at = line.find(opening, field[1])
+    if "[" in line or "(" in line:
+        closing_of = _closings(line)
+        breakers = [index for index, char in enumerate(line) if char in _KEY_BREAKERS]
+        for opening in _WRAPPERS:
+            at = line.find(opening)
+            while at >= 0:
+                field = _bracketed(line, at, closing_of, breakers)
+                if field is None:
+                    at = line.find(opening, at + 1)
+                else:
+                    bracketed.append(field)
+                    at = line.find(opening, field[1])
     if bracketed:
         bracketed.sort()
         kept: list[FieldValue] = []
@@ -118,34 +125,41 @@ def _line_fields(text: str, start: int, end: int) -> list[FieldValue]:
     return [(rel, start + value_start, start + value_end)]
 
 
-def _bracketed(line: str, at: int) -> tuple[int, int, str, int, int] | None:
-    """`(start, end, key, value start, value end)` of the field opened at `line[at]`."""
-    opening = line[at]
-    separator = line.find(FIELD_MARK, at + 1)
-    if separator < 0:
-        return None
-    key = line[at + 1 : separator]
-    if not _KEY_BREAKERS.isdisjoint(key):
-        return None
-    closing = _WRAPPERS[opening]
-    value_from = separator + len(FIELD_MARK)
-    depth, escaped = 0, False
-    for index in range(value_from, len(line)):
-        char = line[index]
+def _closings(line: str) -> dict[int, int]:
+    """Where each bracket of `line` closes, brackets of one kind counted apart and a
+    character after `\\` skipped: one pass, so a line of thousands of openings costs
+    as much as its length (a field's value runs to its opening's closing)."""
+    closing_of: dict[int, int] = {}
+    open_at: dict[str, list[int]] = {opening: [] for opening in _WRAPPERS}
+    opening_of = {closing: opening for opening, closing in _WRAPPERS.items()}
+    escaped = False
+    for index, char in enumerate(line):
         if char == "\\":
             escaped = not escaped
             continue
         if escaped:
             escaped = False
             continue
-        if char == opening:
-            depth += 1
-        elif char == closing:
-            depth -= 1
-            if depth < 0:
-                value_start, value_end = _trimmed(line, value_from, index)
-                return at, index + 1, key.strip(), value_start, value_end
-    return None
+        if char in open_at:
+            open_at[char].append(index)
+        elif char in opening_of and (waiting := open_at[opening_of[char]]):
+            closing_of[waiting.pop()] = index
+    return closing_of
+
+
+def _bracketed(
+    line: str, at: int, closing_of: dict[int, int], breakers: list[int]
+) -> tuple[int, int, str, int, int] | None:
+    """`(start, end, key, value start, value end)` of the field opened at `line[at]`:
+    its key runs to the next `::` before any other bracket (`breakers`, in order)."""
+    next_breaker = bisect_right(breakers, at)
+    key_end = breakers[next_breaker] if next_breaker < len(breakers) else len(line)
+    separator = line.find(FIELD_MARK, at + 1, key_end)
+    closing = closing_of.get(at)
+    if separator < 0 or closing is None or closing < separator:
+        return None
+    value_start, value_end = _trimmed(line, separator + len(FIELD_MARK), closing)
+    return at, closing + 1, line[at + 1 : separator].strip(), value_start, value_end
 
 
 def _trimmed(line: str, start: int, end: int) -> tuple[int, int]:

@@ -22,6 +22,7 @@ same sentence (`core.search.mentions`).
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
@@ -128,6 +129,7 @@ def _spans(text: str, *, markdown: bool) -> list[WikiSpan]:
     for begin, segment, masked in masked_segments:
         pos = 0
         comments = comment_ranges(masked, OBSIDIAN_COMMENT) if "%%" in masked else []
+        comment_starts = [low for low, _ in comments]
         while (match := _LINK.search(masked, pos)) is not None:
             pos = match.end()
             start, end = match.span()
@@ -154,7 +156,8 @@ def _spans(text: str, *, markdown: bool) -> list[WikiSpan]:
                 inner = segment[match.start("text") : match.end("text")]
             else:
                 continue
-            commented = any(low <= start < high for low, high in comments)
+            at = bisect_right(comment_starts, start) - 1  # the last comment opened before
+            commented = at >= 0 and start < comments[at][1]
             spans.append(
                 WikiSpan(begin + start - embed, begin + end, inner, target, kind, refdef, commented)
             )
@@ -250,16 +253,24 @@ def link_contexts(text: str, leads_here: LeadsHere) -> list[LinkContext]:
     found = []
     spans = link_spans(text)
     comments = comment_spans(text)
+    span_starts = [span.start for span in spans]
+    comment_starts = [start for start, _, _ in comments]
     for span in spans:
         if not _leads(span, leads_here):
             continue
-        inside = next((c for c in comments if c[0] <= span.start < c[1]), None)
+        # Only what a sentence can reach (`_WINDOW` each side) is looked at: a page of
+        # thousands of links and comments stays linear.
+        low, high = span.start - _WINDOW, span.end + _WINDOW
+        first = max(0, bisect_right(comment_starts, low) - 1)
+        near = comments[first : bisect_left(comment_starts, high)]
+        inside = next((c for c in near if c[0] <= span.start < c[1]), None)
         within = None
         if inside is not None:
             within = (inside[0] + len(OBSIDIAN_COMMENT[0]), inside[1] - len(OBSIDIAN_COMMENT[1]))
-        hidden = [(start, end) for start, end, _ in comments if (start, end, True) != inside]
+        hidden = [(start, end) for start, end, _ in near if (start, end, True) != inside]
+        around = spans[bisect_left(span_starts, low) : bisect_right(span_starts, high)]
         context = sentence_around(
-            text, span.start, span.end, link_text(span), spans, within=within, hidden=hidden
+            text, span.start, span.end, link_text(span), around, within=within, hidden=hidden
         )
         found.append(replace(context, comment=inside is not None) if inside else context)
     return found

@@ -1,0 +1,64 @@
+"""Hostile pages cost their length, not its square (found by review while merging
+issues 24-27): a page of thousands of links beside `%%` comments made every backlink
+sentence look at every comment and every link (8,000 lines: 49 s for the sentences),
+and a line of thousands of `[key::` openings made each opening scan the rest of the
+line (30 KB: 4 s in the index build).
+
+Each check times the same work at two sizes in the same run and compares: linear work
+grows about as the input (8x here), quadratic about 64x. The bound, 24x, leaves room
+for a loaded machine without letting a square through."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from okf_explorer.core.links.fields import field_values
+from okf_explorer.core.links.spans import link_contexts, link_spans
+
+GROWTH = 8
+BOUND = 24
+
+
+def growth(work: Callable[[int], object], size: int) -> float:
+    """How much longer `work` takes at `GROWTH` times `size` (best of three each)."""
+
+    def best(n: int) -> float:
+        times = []
+        for _ in range(3):
+            started = time.perf_counter()
+            work(n)
+            times.append(time.perf_counter() - started)
+        return min(times)
+
+    return best(size * GROWTH) / max(best(size), 1e-4)
+
+
+def commented_page(lines: int) -> str:
+    return "".join(f"see [[p{i}]] %%note {i}%% and [[target]]\n" for i in range(lines))
+
+
+def test_backlink_sentences_on_a_page_of_comments_grow_linearly() -> None:
+    def sentences(lines: int) -> None:
+        found = link_contexts(commented_page(lines), lambda target, kind: target == "target")
+        assert len(found) == lines
+
+    assert growth(sentences, 250) < BOUND
+
+
+def test_the_sentence_of_a_link_keeps_its_neighbours_and_comments() -> None:
+    """Looking only near each link changes no sentence."""
+    text = "Intro [[a]] then %%hidden [[b]]%% and [[target]] ends. %%x [[target]] y%%\n"
+    found = link_contexts(text, lambda target, kind: target == "target")
+    assert [(context.text, context.comment) for context in found] == [
+        ("Intro a then and target ends.", False),
+        ("x target y", True),
+    ]
+    assert [span.comment for span in link_spans(text)] == [False, True, False, True]
+
+
+def test_a_line_of_field_openings_grows_linearly() -> None:
+    def fields(openings: int) -> None:
+        assert len(field_values("[a:: " * openings)) <= 1  # at most the whole-line field
+
+    assert growth(fields, 500) < BOUND
