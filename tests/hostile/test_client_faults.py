@@ -202,3 +202,33 @@ def test_a_small_cap_keeps_memory_near_the_baseline() -> None:
     assert run.status == 1
     assert "sent a reply larger than 1 MiB" in run.stderr
     assert run.peak_rss_mb < 90, f"peak RSS {run.peak_rss_mb:.0f} MB"
+
+
+def test_a_server_paging_empty_wanted_pages_forever_is_stopped(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`wanted_pages` pages of no rows, each with a next offset: the client counts the
+    pages it asked for, not only the rows, and gives up (it asked forever before)."""
+    from okf_explorer.core.errors import ProtocolError
+    from okf_explorer.sources.gbrain import source as mcp
+    from okf_explorer.sources.gbrain.source import McpSource
+    import mcp_fault_server
+
+    asked: list[int] = []
+
+    def empty_pages(handler: FaultHandler, request: dict[str, Any]) -> None:
+        offset = request["params"]["arguments"]["offset"]
+        asked.append(offset)
+        handler.send_tool_payload(request, {"targets": [], "next_offset": offset + 1})
+
+    monkeypatch.setattr(mcp, "MAX_LISTED_PAGES", 3_000)
+    tools = [*mcp_fault_server.TOOLS, {"name": "wanted_pages", "inputSchema": {}}]
+    monkeypatch.setattr(mcp_fault_server, "TOOLS", tools)
+    with fault_server(empty_pages) as server:
+        source = McpSource(server.url, token=None, token_source="no token")
+        try:
+            with pytest.raises(ProtocolError, match="lists wanted pages without end"):
+                source.wanted_targets()
+        finally:
+            source.close()
+    assert len(asked) <= 3_000 // mcp.WANTED_PAGE + 2

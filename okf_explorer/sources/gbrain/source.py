@@ -371,6 +371,7 @@ class McpSource:
             return None
         found: list[WantedTarget] = []
         offset: int | None = 0
+        calls = 0
         while offset is not None:
             reply = self.call_tool("wanted_pages", {"limit": WANTED_PAGE, "offset": offset})
             if not isinstance(reply, dict) or not isinstance(reply.get("targets"), list):
@@ -379,7 +380,10 @@ class McpSource:
             following = reply.get("next_offset")
             if following is not None and (not isinstance(following, int) or following <= offset):
                 raise ProtocolError(f"{self._label} pages wanted_pages backwards")
-            if len(found) > MAX_LISTED_PAGES:
+            calls += 1
+            # Pages are counted, not only rows: a server sending empty or unreadable
+            # pages with a next offset would otherwise be asked forever.
+            if len(found) > MAX_LISTED_PAGES or calls > MAX_LISTED_PAGES // WANTED_PAGE + 1:
                 raise ProtocolError(f"{self._label} lists wanted pages without end")
             offset = following
         return found
