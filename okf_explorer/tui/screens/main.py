@@ -235,8 +235,8 @@ class MainScreen(ReportsWorkers, Screen[None]):
         if self.comparison is not None:
             status.set_indexed(self.comparison.describe(message.answered_by))
         self.sync_bindings()
-        if (start := status.start_slug) is not None and not links_elsewhere(self.brain, start):
-            status.start_links_nowhere()
+        if (start := status.start_slug) is not None:
+            self._hint_if_start_links_nowhere(start)
         if not (message.first or message.unchanged):
             self.query_one(GraphPanel).forget_colours()  # communities of the new index
         if (current := self.nav.current) is not None:
@@ -580,6 +580,13 @@ class MainScreen(ReportsWorkers, Screen[None]):
         loaded = tree.slug == pane.slug and self.loader.ready
         ask_server = view is not None or (loaded and self.brain.answered_by == "server")
         self._page_links(pane, list(pane.links), pane.end, ask_server, view)
+
+    @work(group="start-links", exclusive=True, exit_on_error=False)
+    async def _hint_if_start_links_nowhere(self, start: str) -> None:
+        """The status line's hint for a start page linking nowhere (`f`, `/`): asking
+        may take a server's round trip, so not on the screen's loop."""
+        if not await asyncio.to_thread(links_elsewhere, self.brain, start):
+            self.query_one(StatusBar).start_links_nowhere()
 
     @work(group="page-links", exclusive=True, exit_on_error=False)
     async def _page_links(
