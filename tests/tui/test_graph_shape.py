@@ -151,3 +151,16 @@ async def test_g_colours_pages_by_community(tmp_path: Path) -> None:
         assert all(len(found) == 1 and None not in found for found in drawn_groups.values())
         assert len({next(iter(found)) for found in drawn_groups.values()}) == len(drawn_groups)
         assert "group of " in str(panel.describe())
+
+
+def test_colouring_never_builds_the_index(tmp_path: Path) -> None:
+    """Communities are worked out only over a built index: before it (or after `ctrl+x`
+    cancelled it) the graph stays uncoloured rather than start a build nobody can stop."""
+    from okf_explorer.tui.state.communities import community_colours
+
+    brain = brain_for(BundleSource(make_shape_vault(tmp_path / "vault")))
+    assert community_colours(brain) is None
+    assert brain.index is None
+    brain.ensure_index()
+    colours = community_colours(brain)
+    assert colours is not None and colours.colour_of("garden/rose") is not None

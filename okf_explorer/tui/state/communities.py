@@ -39,9 +39,13 @@ class CommunityColours:
         return self.labels.get(slug)
 
 
-def community_colours(brain: Brain) -> CommunityColours:
-    """The colours of the brain's largest communities (blocking: run in a worker). A
-    brain whose graph cannot be analysed (a server without an index) has none."""
+def community_colours(brain: Brain) -> CommunityColours | None:
+    """The colours of the brain's largest communities (blocking: run in a worker); None
+    while the index is not built (colouring never starts a build: the index loader
+    does, with progress and a cancel key). A brain whose graph cannot be analysed (a
+    server without an index) has none."""
+    if brain.index is None:
+        return None
     try:
         communities = brain.communities()
     except OkfError:

@@ -22,8 +22,10 @@ docs/performance.md ("The local graph").
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import threading
 from collections.abc import Callable, Sequence
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 from rich.segment import Segment
 from rich.style import Style
@@ -50,6 +52,8 @@ from okf_explorer.tui.widgets.graph.graph_layout import (
     Titles,
     lay_out,
 )
+
+_T = TypeVar("_T")
 
 __all__ = ["NODE_CAP", "GraphCanvas", "GraphPanel"]
 
@@ -207,14 +211,15 @@ class GraphPanel(ReportsWorkers, Vertical):
         self,
         *,
         id: str | None = None,
-        communities: Callable[[], CommunityColours] | None = None,
+        communities: Callable[[], CommunityColours | None] | None = None,
     ) -> None:
         super().__init__(id=id)
         self.view: View | None = None
         self.drawing: GraphLayout | None = None
         """What is drawn (None before the first drawing)."""
         self.communities = communities
-        """Works out the pages' community colours (blocking); None: no colours."""
+        """Works out the pages' community colours (blocking; None until it can);
+        None: no colours."""
         self.colours: CommunityColours | None = None
         """The colours once worked out (None before, or without `communities`)."""
         self._edges: list[Edge] = []
@@ -254,7 +259,9 @@ class GraphPanel(ReportsWorkers, Vertical):
             self._draw()
 
     def forget_colours(self) -> None:
-        """The index was rebuilt: the communities are worked out again at the next drawing."""
+        """The index was rebuilt: the communities are worked out again at the next drawing
+        (not from a run still at work on the old index)."""
+        self.workers.cancel_group(self, "graph-colours")
         self.colours = None
 
     def _draw(self) -> None:
@@ -270,8 +277,11 @@ class GraphPanel(ReportsWorkers, Vertical):
     @work(group="graph-colours", exclusive=True, exit_on_error=False)
     async def _colour(self) -> None:
         assert self.communities is not None
-        self.colours = await asyncio.to_thread(self.communities)
-        if self.colours.colours and self.view is not None:
+        colours = await in_daemon_thread(self.communities)
+        if colours is None:
+            return  # no index yet: asked again at the next drawing
+        self.colours = colours
+        if colours.colours and self.view is not None:
             self._draw()
 
     @work(group="graph", exclusive=True, exit_on_error=False)
@@ -316,3 +326,29 @@ class GraphPanel(ReportsWorkers, Vertical):
         if layout.more_pages:
             parts.append(f"+{layout.more_pages} more pages")
         return Text(" · ".join(parts))
+
+
+async def in_daemon_thread(work: Callable[[], _T]) -> _T:
+    """`work()` in a daemon thread of its own, awaited. Not the loop's executor, which
+    quitting waits for: colouring writes nothing, and a quit (`tui.fast_quit`) must not
+    wait for the communities of a big brain (seconds at 100k pages)."""
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[_T] = loop.create_future()
+
+    def settle(outcome: Callable[[], None]) -> None:
+        if not done.done():
+            outcome()
+
+    def run() -> None:
+        try:
+            result = work()
+        except BaseException as error:  # handed to the awaiting worker, which reports it
+            failed = error
+            with contextlib.suppress(RuntimeError):  # the loop is gone: nobody waits
+                loop.call_soon_threadsafe(settle, lambda: done.set_exception(failed))
+        else:
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(settle, lambda: done.set_result(result))
+
+    threading.Thread(target=run, name="graph-colours", daemon=True).start()
+    return await done
