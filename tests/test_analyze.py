@@ -361,3 +361,20 @@ def test_the_mcp_analyze_tool_answers_as_the_cli(vault: Path, tmp_path: Path) ->
             over_mcp = run_cli("analyze", "--top", "3", "--source", server.url)
     assert len(everything["communities"]) == 3 and len(everything["bridges"]) == 5
     assert (over_mcp.returncode, over_mcp.stdout) == (0, TEXT)
+
+
+def test_the_analyze_tool_cuts_each_communitys_pages(
+    vault: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A community of a big brain holds thousands of pages: the tool's reply lists the
+    first `ANALYZE_PAGES_CAP` (200) of each, its `size` the whole count (the CLI lists
+    all). Here the cap is 4, on the shape vault's communities of 6, 6 and 3."""
+    from okf_explorer.server import navigation
+
+    assert navigation.ANALYZE_PAGES_CAP == 200
+    monkeypatch.setattr(navigation, "ANALYZE_PAGES_CAP", 4)
+    brain = brain_of(vault)
+    whole = brain.analyze(5).to_json()["communities"]
+    told = navigation.analyze(brain, {"top": 5})["communities"]
+    assert [c["size"] for c in told] == [c["size"] for c in whole] == [6, 6, 3]
+    assert [c["pages"] for c in told] == [c["pages"][:4] for c in whole]

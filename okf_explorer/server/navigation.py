@@ -197,6 +197,9 @@ def build_context(brain: Any, args: Mapping[str, Any]) -> Any:
 
 ANALYZE_DEFAULT = 10
 ANALYZE_CAP = 100
+ANALYZE_PAGES_CAP = 200
+"""Pages listed per community in the tool's reply (its `size` says how many it has):
+a community of a big brain holds thousands, more than an agent can read."""
 
 
 def analyze(brain: Any, args: Mapping[str, Any]) -> Any:
@@ -204,7 +207,10 @@ def analyze(brain: Any, args: Mapping[str, Any]) -> Any:
     clamped to 0..`ANALYZE_CAP` (a reply stays bounded however big the brain)."""
     top = optional_int(args, "top")
     top = ANALYZE_DEFAULT if top is None else max(0, min(ANALYZE_CAP, top))
-    return brain.analyze(top).to_json()
+    shape = brain.analyze(top).to_json()
+    for community in shape["communities"]:  # `size` keeps the whole count
+        community["pages"] = community["pages"][:ANALYZE_PAGES_CAP]
+    return shape
 
 
 def wanted_pages(brain: Any, args: Mapping[str, Any]) -> Any:
