@@ -126,6 +126,22 @@ def test_a_failed_build_stops_the_waiting_and_is_reported(tmp_path: Path) -> Non
     brain.close()
 
 
+
+def test_a_fault_of_ours_while_indexing_is_failed_not_zero_pages(tmp_path: Path) -> None:
+    """An exception that is no `OkfError` (a bug) ends the build as `failed` with its
+    name, not as `ready` with 0 pages (a stand-in brain: no real source fails this way
+    on demand)."""
+
+    class Broken:
+        def ensure_index(self, **_: Any) -> None:
+            raise KeyError("a bug")
+
+    warmer = IndexWarmer(Broken())
+    warmer.start()
+    assert warmer.wait(30)
+    assert warmer.state() == {"state": "failed", "error": "unexpected error: KeyError: 'a bug'"}
+
+
 # -- the transports: real `serve` processes -------------------------------------------------
 
 

@@ -81,6 +81,8 @@ class IndexWarmer:
             self._brain.warm_resolver()  # the first name looked up need not pay for it
         except OkfError as error:
             self.error = str(error)
+        except Exception as error:  # a fault of ours: said as such, never "0 pages indexed"
+            self.error = f"unexpected error: {type(error).__name__}: {error}"
         finally:
             self.seconds = time.monotonic() - started
             self._done_event.set()
