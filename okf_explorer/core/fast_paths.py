@@ -68,12 +68,6 @@ FAST_PATHS: tuple[FastPath, ...] = (
         "3.8 ms at 10k pages, 31 ms at 50k, vs 0",
     ),
     FastPath(
-        "core/graph/pagerank.py",
-        "networkx's pure-Python PageRank (`nx.pagerank` needs scipy)",
-        "power-law graph: 10k pages 26 vs 557 ms (21x); 100k 1.0 vs 8.8 s CPU (8.7x); "
-        "against `nx.pagerank` with scipy 437 vs 1,014 ms CPU (2.3x)",
-    ),
-    FastPath(
         "sources/gbrain/fast_httpx.py",
         "`import httpx` with its command line (rich, click, pygments)",
         "importing the MCP source: 87 vs 114 ms (27 ms, every MCP command)",
