@@ -209,10 +209,11 @@ def test_a_server_paging_empty_wanted_pages_forever_is_stopped(
 ) -> None:
     """`wanted_pages` pages of no rows, each with a next offset: the client counts the
     pages it asked for, not only the rows, and gives up (it asked forever before)."""
+    import mcp_fault_server
+
     from okf_explorer.core.errors import ProtocolError
     from okf_explorer.sources.gbrain import source as mcp
     from okf_explorer.sources.gbrain.source import McpSource
-    import mcp_fault_server
 
     asked: list[int] = []
 
