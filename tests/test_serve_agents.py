@@ -111,6 +111,15 @@ def wanted_rows(reply: dict[str, Any]) -> list[tuple[str, int, list[str]]]:
     ]
 
 
+def pages_cut(shape: dict[str, Any]) -> dict[str, Any]:
+    """`analyze --json` as the tool answers it: each community's pages cut to the cap."""
+    from okf_explorer.server.navigation import ANALYZE_PAGES_CAP
+
+    for community in shape["communities"]:
+        community["pages"] = community["pages"][:ANALYZE_PAGES_CAP]
+    return shape
+
+
 class Questions:
     """Each tool call beside the CLI command asking the same, and how to compare."""
 
@@ -162,7 +171,7 @@ def questions(root: Path, run: Run, pages: dict[str, str]) -> Questions:
         {"roots": [page], "depth": 2, "rel": ["derived_from"]},
         asked.json("walk", "--root", page, "--depth", "2", "--rel", "derived_from"),
     )
-    asked.ask("analyze", {"top": 5}, asked.json("analyze", "--top", "5"))
+    asked.ask("analyze", {"top": 5}, pages_cut(asked.json("analyze", "--top", "5")))
     asked.ask(
         "explain_links",
         {"slug": page},

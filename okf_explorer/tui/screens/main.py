@@ -586,7 +586,7 @@ class MainScreen(ReportsWorkers, Screen[None]):
         """The status line's hint for a start page linking nowhere (`f`, `/`): asking
         may take a server's round trip, so not on the screen's loop."""
         if not await asyncio.to_thread(links_elsewhere, self.brain, start):
-            self.query_one(StatusBar).start_links_nowhere()
+            self.query_one(StatusBar).start_links_nowhere(start)
 
     @work(group="page-links", exclusive=True, exit_on_error=False)
     async def _page_links(

@@ -88,9 +88,10 @@ class StatusBar(Horizontal):
         """The start page while the status line still names its rule."""
         return self._start_slug
 
-    def start_links_nowhere(self) -> None:
-        """The start page links to no page here (a GitHub README): point at the ways in."""
-        if self._start_rule is not None:
+    def start_links_nowhere(self, slug: str) -> None:
+        """The start page `slug` links to no page here (a GitHub README): point at the
+        ways in (unless another start page has been chosen since it was asked)."""
+        if self._start_rule is not None and self._start_slug == slug:
             label = self.query_one("#status-start", Label)
             label.update(Text(f"start: {printable(self._start_rule)} {NO_WAY_ON} ·"))
 
