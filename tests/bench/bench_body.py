@@ -55,6 +55,9 @@ from okf_explorer.tui.widgets.page import pane as page_pane
 from okf_explorer.tui.widgets.page.pane import PagePane
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from timing import idle_lateness
+
 from tests.tui.vault_fixture import VAULT
 
 
@@ -175,17 +178,6 @@ async def first_screen(content: str, stock: bool = False) -> tuple[float, float,
         tick()
         await pilot.pause()
     return seconds, max(lateness, default=0.0), cpu
-
-
-async def idle_lateness(seconds: float = 3.0) -> float:
-    """The worst lateness of a 10 ms sleep loop doing nothing else (as `bench_tui`)."""
-    worst, expected = 0.0, time.perf_counter() + 0.01
-    end = time.perf_counter() + seconds
-    while time.perf_counter() < end:
-        await asyncio.sleep(0.01)
-        now = time.perf_counter()
-        worst, expected = max(worst, now - expected), now + 0.01
-    return worst
 
 
 async def open_bench(rounds: int) -> None:

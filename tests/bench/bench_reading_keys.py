@@ -31,6 +31,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(HERE))
+
+from timing import idle_lateness, wait_until  # noqa: E402
 
 from okf_explorer.core.brain import Brain  # noqa: E402
 from okf_explorer.sources.folder.bundle import BundleSource  # noqa: E402
@@ -68,14 +71,6 @@ def write(root: Path, pages: dict[str, str]) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
     return root
-
-
-async def wait_until(check: Callable[[], bool], timeout: float = 120.0) -> None:
-    deadline = time.perf_counter() + timeout
-    while not check():
-        if time.perf_counter() > deadline:
-            raise TimeoutError("the app did not get there")
-        await asyncio.sleep(0.002)
 
 
 async def painted(app: ExplorerApp) -> None:
@@ -148,16 +143,6 @@ async def links_key(root: Path, start: str | None) -> tuple[list[float], list[fl
             await wait_until(lambda: app.screen is screen)
             await pilot.pause(0.2)
     return shown, stalls, count
-
-
-async def idle_lateness(seconds: float = 2.0) -> float:
-    worst, expected = 0.0, time.perf_counter() + 0.01
-    end = time.perf_counter() + seconds
-    while time.perf_counter() < end:
-        await asyncio.sleep(0.01)
-        now = time.perf_counter()
-        worst, expected = max(worst, now - expected), now + 0.01
-    return worst
 
 
 def largest_page(root: Path) -> str:

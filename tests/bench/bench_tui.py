@@ -53,6 +53,7 @@ sys.path.insert(0, str(HERE))
 
 from gen_bundle import generate  # noqa: E402
 from textual.pilot import Pilot  # noqa: E402
+from timing import idle_lateness, wait_until  # noqa: E402
 
 from okf_explorer.core.brain import Brain  # noqa: E402
 from okf_explorer.sources.folder.bundle import BundleSource  # noqa: E402
@@ -126,14 +127,6 @@ async def warm_first_paint() -> float:
         app.screen.call_after_refresh(painted.set)
         await painted.wait()
         return time.perf_counter() - started
-
-
-async def wait_until(check, timeout: float = 120.0) -> None:  # type: ignore[no-untyped-def]
-    deadline = time.perf_counter() + timeout
-    while not check():
-        if time.perf_counter() > deadline:
-            raise TimeoutError("the app did not get there")
-        await asyncio.sleep(0.001)
 
 
 async def index_stall_and_depth_keys(
@@ -226,18 +219,6 @@ async def backlinks_on_hub(bundle: Path) -> tuple[list[float], list[float], list
             screen.action_backlinks()  # `b` again: back to the slice
             await settle(pilot, screen)
     return first, whole, stalls
-
-
-async def idle_lateness(seconds: float = 3.0) -> float:
-    """The worst lateness of a 10 ms sleep loop doing nothing else: the machine's noise
-    floor for the stall measures (other processes' share of the CPU)."""
-    worst, expected = 0.0, time.perf_counter() + 0.01
-    end = time.perf_counter() + seconds
-    while time.perf_counter() < end:
-        await asyncio.sleep(0.01)
-        now = time.perf_counter()
-        worst, expected = max(worst, now - expected), now + 0.01
-    return worst
 
 
 async def live_reload(bundle: Path, start: str) -> list[float]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from typing import Any
@@ -15,3 +16,24 @@ def best(runs: int, work: Callable[[], Any]) -> float:
         work()
         times.append(time.perf_counter() - start)
     return min(times)
+
+
+async def wait_until(check: Callable[[], bool], timeout: float = 120.0) -> None:
+    """Until `check()` holds (polled every 2 ms), else `TimeoutError` after `timeout` s."""
+    deadline = time.perf_counter() + timeout
+    while not check():
+        if time.perf_counter() > deadline:
+            raise TimeoutError("the app did not get there")
+        await asyncio.sleep(0.002)
+
+
+async def idle_lateness(seconds: float = 3.0) -> float:
+    """The worst lateness of a 10 ms sleep loop doing nothing else: the machine's noise
+    floor for the stall measures (other processes' share of the CPU)."""
+    worst, expected = 0.0, time.perf_counter() + 0.01
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        await asyncio.sleep(0.01)
+        now = time.perf_counter()
+        worst, expected = max(worst, now - expected), now + 0.01
+    return worst
