@@ -221,19 +221,29 @@ def serve_bundle(root: Path, *, token: str | None = None) -> Iterator[ServerHand
         handle.close()
 
 
+MCP_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+"""What a streamable-HTTP MCP client sends with each POST."""
+TOOLS_LIST = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+
+
+def initialize(client: str = "okf-explorer-tests", version: str = "2025-06-18") -> dict:
+    """The `initialize` request (id 0) of a client named `client`."""
+    return {
+        "jsonrpc": "2.0",
+        "id": 0,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": version,
+            "capabilities": {},
+            "clientInfo": {"name": client, "version": "0"},
+        },
+    }
+
+
 def stdio_session(*calls: dict) -> str:
     """An MCP stdio session: initialize, then one `tools/call` per item."""
     messages: list[dict] = [
-        {
-            "jsonrpc": "2.0",
-            "id": 0,
-            "method": "initialize",
-            "params": {
-                "protocolVersion": "2025-03-26",
-                "capabilities": {},
-                "clientInfo": {"name": "okf-explorer-tests", "version": "0"},
-            },
-        },
+        initialize(version="2025-03-26"),
         {"jsonrpc": "2.0", "method": "notifications/initialized"},
     ]
     for number, call in enumerate(calls, start=1):

@@ -20,11 +20,16 @@ from okf_explorer.core.brain import Brain
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.sources.gbrain.source import McpSource
 from tests.conftest import SAMPLE_BRAIN
-from tests.mcp_server_fixture import ServerHandle, serve_bundle, stdio_command, subprocess_env
+from tests.mcp_server_fixture import (
+    MCP_HEADERS,
+    ServerHandle,
+    serve_bundle,
+    stdio_command,
+    subprocess_env,
+)
 from tests.mcp_server_fixture import stdio_session as stdio_messages
 
 Run = Callable[..., tuple[int, str, str]]
-HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
 GEN_BUNDLE = Path(__file__).resolve().parent / "bench" / "gen_bundle.py"
 
 
@@ -42,7 +47,7 @@ def over_http(server: ServerHandle, calls: list[tuple[str, dict[str, Any]]]) -> 
                 "method": "tools/call",
                 "params": {"name": name, "arguments": arguments},
             }
-            response = http.post(server.url, json=body, headers=HEADERS)
+            response = http.post(server.url, json=body, headers=MCP_HEADERS)
             (data,) = [line for line in response.text.splitlines() if line.startswith("data: ")]
             answers.append(decoded(json.loads(data[len("data: ") :])))
     return answers

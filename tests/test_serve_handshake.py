@@ -24,21 +24,20 @@ import pytest
 from okf_explorer.core.brain import Brain
 from okf_explorer.server.warmup import IndexWarmer, await_index
 from okf_explorer.sources.folder.bundle import BundleSource
-from tests.mcp_server_fixture import ServerHandle, free_port, stdio_command, subprocess_env
+from tests.mcp_server_fixture import (
+    MCP_HEADERS,
+    TOOLS_LIST,
+    ServerHandle,
+    free_port,
+    initialize,
+    stdio_command,
+    subprocess_env,
+)
 
 GEN_BUNDLE = Path(__file__).resolve().parent / "bench" / "gen_bundle.py"
-ACCEPT = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
-INIT = {
-    "jsonrpc": "2.0",
-    "id": 0,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "handshake-test", "version": "0"},
-    },
-}
-LIST = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+ACCEPT = MCP_HEADERS
+INIT = initialize("handshake-test")
+LIST = TOOLS_LIST
 
 
 def generate(root: Path, pages: int) -> Path:
@@ -124,7 +123,6 @@ def test_a_failed_build_stops_the_waiting_and_is_reported(tmp_path: Path) -> Non
     assert warmer.error is not None
     assert warmer.refusal("list_pages", {}) is None  # the call runs, and reports the failure
     brain.close()
-
 
 
 def test_a_fault_of_ours_while_indexing_is_failed_not_zero_pages(tmp_path: Path) -> None:

@@ -37,25 +37,19 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from tests.bench.gen_bundle import GENERATOR_VERSION, generate
 from tests.mcp_server_fixture import (
+    MCP_HEADERS,
+    TOOLS_LIST,
     ServerHandle,
     free_port,
+    initialize,
     serve_bundle,
     stdio_command,
     subprocess_env,
 )
 
-HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
-INIT = {
-    "jsonrpc": "2.0",
-    "id": 0,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "bench-serve-agents", "version": "0"},
-    },
-}
-LIST = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+HEADERS = MCP_HEADERS
+INIT = initialize("bench-serve-agents")
+LIST = TOOLS_LIST
 
 
 def bundle(pages: int, seed: int) -> Path:
