@@ -274,6 +274,7 @@ def earlier_at(frontmatter: Mapping[str, object], key: str) -> str | None:
 
 # -- saving it ------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class PageDraft:
     """A graph composed as a page at time `at`, before it is written.

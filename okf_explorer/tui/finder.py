@@ -149,9 +149,7 @@ class PageFinder(Provider):
         return Hit(score, display, opening, text=printable(page.slug), help=help_text)
 
 
-def first_offer(
-    recent: list[str], pages: list[Findable], limit: int
-) -> list[tuple[Findable, str]]:
+def first_offer(recent: list[str], pages: list[Findable], limit: int) -> list[tuple[Findable, str]]:
     """What the finder lists before anything is typed, each with why: the trail's pages
     most recent first (`recent`, oldest first, ends with the page shown now, which is
     left out), then the pages with most backlinks; each page once, at most `limit`.

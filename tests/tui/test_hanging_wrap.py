@@ -6,14 +6,19 @@ margin)."""
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
+from typing import Any
 
+import pytest
 from textual.app import App
 
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
 from okf_explorer.tui.markdown import VaultBody, prepare_body
-from okf_explorer.tui.markdown.draw import blocks_of, draw
+from okf_explorer.tui.markdown import body as body_module
+from okf_explorer.tui.markdown.body import DrawnRows
+from okf_explorer.tui.markdown.draw import Drawing, blocks_of, draw
 from okf_explorer.tui.markdown.parser import parse
 from okf_explorer.tui.widgets.page.header import HangingContent
 from okf_explorer.tui.widgets.page.pane import PagePane
@@ -120,3 +125,38 @@ async def test_the_page_headers_sources_wrap_under_their_bullet(tmp_path: Path) 
         assert rows[resource - 1].lstrip(" █").startswith("• Cost Allocation")
         assert rows[resource].lstrip(" █").startswith("/policies/margin-standard.md")
         assert rows[resource].startswith(rows[resource - 1][: rows[resource - 1].index("•")] + "  ")
+
+
+async def test_a_callout_opened_while_the_page_rewraps_stays_open(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fold made while a resize's redraw is on its way from its thread is kept (that
+    redraw, drawn from the folds as they were, put the callout back as it was, its rows
+    folded while it counted as open: a flaky CI run). The fold is made just as the
+    thread's rows are done, so the two always cross."""
+    app: App[None] | None = None
+    folds: list[bool] = []
+
+    def draw_then_fold(*args: Any, **kwargs: Any) -> Drawing:
+        drawing = draw(*args, **kwargs)
+        if app and not folds and threading.current_thread() is not threading.main_thread():
+            folds.append(True)  # once: the reader's one press
+            app.call_from_thread(app.screen.query_one(VaultBody).callouts()[0].toggle)
+        return drawing
+
+    pages = dict(SMALL_BUNDLE, **{"tip.md": "# Tip\n\n" + SHAPES})
+    app = make_app(brain_for(BundleSource(write_bundle(tmp_path / "b", pages))), start="tip")
+    async with app.run_test(size=(100, 30)) as pilot:
+        pane = app.screen.query_one(PagePane)
+        await settle(pilot, until=lambda: pane.shown is not None and pane.drawn)
+        await settle(pilot)
+        body = pane.query_one(VaultBody)
+        assert body.callouts()[0].folded  # it starts folded
+        monkeypatch.setattr(body_module, "draw", draw_then_fold)
+        await pilot.resize_terminal(80, 30)  # a redraw for the new width is due
+        await settle(pilot)
+        monkeypatch.undo()
+        callout = body.callouts()[0]
+        assert folds and not callout.folded and "every word" in callout.text
+        widths = {lines.piece.width for lines, _ in body.drawings() if isinstance(lines, DrawnRows)}
+        assert widths == {body.content_region.width}  # drawn for the new width all the same

@@ -416,8 +416,7 @@ def _only_with(
     return {
         (c.page, c.target, c.link_source)
         for c in held
-        if c.needs == frozenset({setting})
-        and (c.page, c.target, c.link_source) not in without
+        if c.needs == frozenset({setting}) and (c.page, c.target, c.link_source) not in without
     }
 
 
@@ -434,9 +433,7 @@ def _page_differences(
             found.append(_difference(slug, None, page.path, "page_renamed", "files", renamed[slug]))
         elif page.skipped is None and page.frontmatter_error is not None:
             detail = page.frontmatter_error.removeprefix("frontmatter ignored: ")
-            found.append(
-                _difference(slug, None, page.path, "invalid_frontmatter", "files", detail)
-            )
+            found.append(_difference(slug, None, page.path, "invalid_frontmatter", "files", detail))
         elif page.skipped is not None:
             count = links_from[slug]
             plural = "" if count == 1 else "s"

@@ -621,12 +621,18 @@ class VaultBody(Vertical):
         stale = [lines for lines in self._prose() if lines.piece.width != width]
         if not width or not stale:
             return
+        folds = [frozenset(lines.piece.folded) for lines in stale]
         drawings = await asyncio.to_thread(
-            lambda: [draw(p.piece.blocks, width, p.piece.folded, outer=False) for p in stale]
+            lambda: [
+                draw(lines.piece.blocks, width, folded, outer=False)
+                for lines, folded in zip(stale, folds, strict=True)
+            ]
         )
         if self.content_region.width != width:
             return  # resized again meanwhile: that resize's worker redraws
-        for lines, drawing in zip(stale, drawings, strict=True):
+        for lines, folded, drawing in zip(stale, folds, drawings, strict=True):
+            if lines.piece.folded != folded:  # a callout folded or opened meanwhile
+                drawing = draw(lines.piece.blocks, width, lines.piece.folded, outer=False)
             lines.redrawn(drawing, width)
 
     def drawings(self) -> list[tuple[Widget, Drawing]]:

@@ -451,9 +451,7 @@ class _Pen:
         self.drawing.lines.append(text)
         return len(self.drawing.lines) - 1
 
-    def text(
-        self, content: Content, width: int, style: str = "", wrap: bool = True
-    ) -> list[Row]:
+    def text(self, content: Content, width: int, style: str = "", wrap: bool = True) -> list[Row]:
         """A paragraph's lines, each wrapped `width` wide (Textual's own wrapping), or
         (not `wrap`) cut at the edge."""
         rows: list[Row] = []
@@ -629,11 +627,11 @@ CELL_RULES = {"text_overflow": "ellipsis"}
 
 def table_rows(block: Table, width: int) -> list[Row]:
     """A table as Textual's `MarkdownTable` grid draws it `width` cells wide: columns
-    sized to their cells then grown or shrunk in proportion to fill the width (never
-    under a column's longest word), cells wrapped with a cell of padding each side and
-    cut with an ellipsis, headers at the bottom of their row, thin keylines round
-    every cell. Each row says which cells are padding (`Row.fills`) and which cell
-shows which text (`Row.tips`: a cell's tooltip, as Textual's cells have)."""
+        sized to their cells then grown or shrunk in proportion to fill the width (never
+        under a column's longest word), cells wrapped with a cell of padding each side and
+        cut with an ellipsis, headers at the bottom of their row, thin keylines round
+        every cell. Each row says which cells are padding (`Row.fills`) and which cell
+    shows which text (`Row.tips`: a cell's tooltip, as Textual's cells have)."""
     columns = max(len(block.headers), 1)
     grid = [row[:columns] for row in [list(block.headers), *block.rows] if row]
     if not grid:

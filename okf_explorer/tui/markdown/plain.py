@@ -152,9 +152,7 @@ class VaultMarkdown(Markdown):
     }
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(
-            id=id, parser_factory=lambda: vault_parser(self.breaks), open_links=False
-        )
+        super().__init__(id=id, parser_factory=lambda: vault_parser(self.breaks), open_links=False)
         self.breaks = False
         """Whether a single newline in a paragraph is a line break (the brain's rule)."""
 

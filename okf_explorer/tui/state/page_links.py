@@ -99,7 +99,6 @@ def links_elsewhere(brain: Brain, slug: str) -> bool:
     return any(node != slug and (index is None or index.exists(node)) for node, _ in edges)
 
 
-
 def incoming_links(brain: Brain, slug: str, implied: bool = False) -> list[TreeLink]:
     """The edges into `slug`, slug order, once per (page, relation), then, with `implied`,
     the implied inverse edges (never backlinks: listed after them, marked). Blocking:

@@ -145,7 +145,12 @@ class WalkView(ReportsWorkers, TableView):
         implied inverse edges too while `i` is on."""
         direction = view.direction if view.direction in ("out", "in", "both") else "both"
         settings = WalkSettings(
-            (view.slug,), view.depth, 0.0, direction, view.rel, view.implied  # type: ignore[arg-type]
+            (view.slug,),
+            view.depth,
+            0.0,
+            direction,
+            view.rel,
+            view.implied,  # type: ignore[arg-type]
         )
         self.walk(settings)
 
