@@ -38,6 +38,7 @@ def frontmatter_info(frontmatter: dict[str, Any]) -> PageInfo:
     )
     return page.info()
 
+
 CHURN = """---
 type: Metric
 title: Net churn

@@ -242,6 +242,22 @@ def test_plain_text_reads_markdown_as_a_reader_sees_it() -> None:
     assert "example.org" in text  # a bare URL reads as its host
 
 
+def test_an_inline_footnote_reads_as_its_note_and_a_cited_file_goes() -> None:
+    """`^[…]` is an inline footnote (Obsidian shows its note at the page's foot). An
+    LLM-written bundle cites a source file that way after nearly every sentence (5,114 of
+    databricks-okf's 5,678 pages): the file name read as words put `delta`, `overwrite`
+    and `aws` in every snippet, mid-sentence (`…source is empty. ^[selectively-…`)."""
+    markdown = (
+        "Restore undoes an overwrite.^[restore-a-delta-table-databricks-on-aws.md] "
+        "It keeps history^[for thirty days by default] and more^[^@].\n"
+    )
+    text = plain_text(markdown)
+    assert (
+        text
+        == "Restore undoes an overwrite. It keeps history for thirty days by default and more.\n"
+    )
+
+
 def test_the_same_snippet_in_the_cli_and_json(vault: Path, run) -> None:
     root = str(vault)
     status, out, _ = run("search", "row level security", "--source", root)

@@ -236,16 +236,17 @@ def test_repeated_findings_fold_into_one_line_with_a_count_and_all_lists_each(
         "(did you mean 'sources'?) · references/r0, references/r1, references/r2 … "
         "(--all lists each)",
         "10 files: 4 errors, 11 warnings: not conformant",
-        "extension keys (OKF v0.2 §4.1 allows them): x-llmwiki on 6 pages, "
-        "ingestedAt on 4 pages",
+        "extension keys (OKF v0.2 §4.1 allows them): x-llmwiki on 6 pages, ingestedAt on 4 pages",
         CONSUMER_NOTE,
     ]
     status, every, _ = run("validate", str(bundle), "--all")
     assert status == 1
     lines = every.splitlines()
     assert len(lines) == 4 + 11 + 3
-    assert "references/r3\terror\tmissing-type\tno 'type' in the frontmatter (a page "\
+    assert (
+        "references/r3\terror\tmissing-type\tno 'type' in the frontmatter (a page "
         "without frontmatter has none)" in lines
+    )
     assert sum("x-llmwiki" in line for line in lines) == 1  # an extension, never a warning
 
 

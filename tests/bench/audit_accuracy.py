@@ -65,8 +65,13 @@ EXPECTED: dict[str, set[str]] = {
     "code": {"code_masked"},
     "form": FORM,
     "target_absent": {"target_missing", "private_page", "other_source"},
-    "server_read": {"prose_path", "unread_form", "code_read", "ambiguous_basename",
-                    "field_unresolved"},
+    "server_read": {
+        "prose_path",
+        "unread_form",
+        "code_read",
+        "ambiguous_basename",
+        "field_unresolved",
+    },
     "server_kept": {"stale_links", "manual_link", "other_source", "content_differs"},
     "relation": {"relation_differs", "frontmatter_only"},
     "invalid_yaml": {"invalid_frontmatter"},
@@ -305,8 +310,10 @@ def main() -> None:
                 edges = fixed_graph(fixed)
             pairs = {(f, t) for f, t, _ in edges}
             for n, (page, target, link_source) in checks.items():
-                outcome[n] = (page, target) in pairs if link_source is None else (
-                    (page, target, link_source) in edges
+                outcome[n] = (
+                    (page, target) in pairs
+                    if link_source is None
+                    else ((page, target, link_source) in edges)
                 )
             works = Counter((records[n]["cause"], ok) for n, ok in outcome.items())
             print(f"  fixes applied: {len(outcome)}, working: {sum(outcome.values())}")

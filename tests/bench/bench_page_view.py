@@ -37,7 +37,6 @@ def brain(pages: int, links: int) -> tuple[list[str], list[ResolvedLink], list[s
     return slugs, stated, stored
 
 
-
 def main() -> None:
     pages = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
     links = int(sys.argv[2]) if len(sys.argv) > 2 else 40

@@ -53,7 +53,6 @@ QUERIES = [
 ]
 
 
-
 def main() -> int:
     pages = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
     seed = int(sys.argv[2]) if len(sys.argv) > 2 else 1

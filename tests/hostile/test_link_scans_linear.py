@@ -2,7 +2,9 @@
 issues 24-27): a page of thousands of links beside `%%` comments made every backlink
 sentence look at every comment and every link (8,000 lines: 49 s for the sentences),
 and a line of thousands of `[key::` openings made each opening scan the rest of the
-line (30 KB: 4 s in the index build).
+line (30 KB: 4 s in the index build). Found after them, on an LLM-written bundle: a
+line of thousands of `[` (or `[[`, `<a`, …) made each one scan the rest of the line
+for its end as the page was read as text for search (40 KB: 7 s).
 
 Each check times the same work at two sizes in the same run and compares: linear work
 grows about as the input (8x here), quadratic about 64x. The bound, 24x, leaves room
@@ -13,8 +15,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+import pytest
+
 from okf_explorer.core.links.fields import field_values
 from okf_explorer.core.links.spans import link_contexts, link_spans
+from okf_explorer.core.search.plain_text import plain_text
+from okf_explorer.tui.markdown import prepare_body
 
 GROWTH = 8
 BOUND = 24
@@ -62,3 +68,28 @@ def test_a_line_of_field_openings_grows_linearly() -> None:
         assert len(field_values("[a:: " * openings)) <= 1  # at most the whole-line field
 
     assert growth(fields, 500) < BOUND
+
+
+OPENINGS = ["[", "[[", "![[", "![a](", "[a](", "[^", "^[", "[[a#", "[a][", "<a", "<http://a"]
+"""Openings of Markdown a page's text for search looks for the end of (`plain_text`):
+a line of thousands of any one made each scan the rest of the line (a 40 KB line of
+`[`: 7 s to index one page)."""
+
+
+@pytest.mark.parametrize("opening", OPENINGS)
+def test_a_line_of_openings_reads_as_text_in_linear_time(opening: str) -> None:
+    def text(openings: int) -> None:
+        plain_text(opening * openings)
+
+    assert growth(text, 400) < BOUND
+
+
+@pytest.mark.parametrize("opening", ["<!--", "<a href='", '<a b="', "<![CDATA[", "<?", "</"])
+def test_an_html_block_of_openings_is_drawn_in_linear_time(opening: str) -> None:
+    """A page's HTML block read for drawing (the stdlib `html.parser` looked for the end
+    of each opening to the end of the block: 150 KB of `<!--`, 10 s)."""
+
+    def drawn(openings: int) -> None:
+        prepare_body("<div>\n" + opening * openings, width=80)
+
+    assert growth(drawn, 300) < BOUND

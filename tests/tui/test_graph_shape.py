@@ -37,15 +37,11 @@ async def test_w_then_t_walks_one_relation_at_a_time(tmp_path: Path) -> None:
         await settle(pilot, lambda: screen.loader.ready)
         await pilot.press("w")
         await settle(pilot, lambda: view.loaded)
-        assert ("1.000", "1", "garden/rose", "→(next 1.000) garden/rose") in (
-            table_rows(view)
-        )
+        assert ("1.000", "1", "garden/rose", "→(next 1.000) garden/rose") in (table_rows(view))
         await pilot.press("t")  # the graph's first relation: body links
         await settle(pilot, lambda: view.loaded and view.settings.rel == "links")
         assert str(view.border_title).endswith(" · rel links")
-        assert ("0.333", "1", "garden/rose", "→(0.333) garden/rose") in (
-            table_rows(view)
-        )
+        assert ("0.333", "1", "garden/rose", "→(0.333) garden/rose") in (table_rows(view))
         assert "garden/water" not in [row[2] for row in table_rows(view)]
 
 

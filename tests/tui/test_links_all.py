@@ -33,9 +33,13 @@ def big_index(concepts: int = 5120, repeats: int = 944) -> str:
         for n in range(concepts)
     ]
     again = [f"* see [[concepts/concept-{n * 5}|concept {n * 5}]] again\n" for n in range(repeats)]
-    return "# Knowledge Bundle\n\n## Concepts\n\n" + "".join(lines) + "\n## Again\n\n" + "".join(
-        again
-    ) + "\n%% Later: [[concepts/hidden-one]] %%\n"
+    return (
+        "# Knowledge Bundle\n\n## Concepts\n\n"
+        + "".join(lines)
+        + "\n## Again\n\n"
+        + "".join(again)
+        + "\n%% Later: [[concepts/hidden-one]] %%\n"
+    )
 
 
 @pytest.mark.slow  # a 1.5 MB page: ~10 s on a loaded 2-core machine

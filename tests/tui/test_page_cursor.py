@@ -165,7 +165,6 @@ async def test_n_starts_from_what_is_visible_and_scrolls_to_what_it_reaches(
         assert target is visible[-1] and round(pane.scroll_y) == 40
 
 
-
 async def test_the_cursor_stays_shown_when_its_piece_is_redrawn(tmp_path: Path) -> None:
     """Seen at 80×24 on the community vault: the first `n` scrolled, the scrollbar came,
     the body was redrawn narrower, and the highlight was gone (the cursor still there)."""

@@ -134,3 +134,13 @@ def test_a_script_link_is_no_link() -> None:
         if t.type == "inline"
     ]
     assert links_of(inline_content(inline)) == ["link('a%20b.md')"]  # as `[y](<a b.md>)` is
+
+
+def test_a_comment_holding_tags_is_hidden_and_a_tag_left_open_reads_as_text() -> None:
+    """What the parser reads an HTML block with (the stdlib `html.parser`) looks for the
+    end of every opening to the end of the block: a block of thousands of `<!--` or of
+    `<a href='` took seconds to draw (`tests/hostile/test_link_scans_linear.py`), so
+    comments go and an opening with no end before the next `<` is text, first."""
+    text = "<div>\n<!-- <img src='x.png'> -->Kept <b>bold</b>\n<a href='x' left open\n</div>\n"
+    assert [line for line in lines_of(text) if line] == ["Kept bold <a href='x' left open"]
+    assert [line for line in lines_of("<div>\nA <!-- never ended\nB\n</div>\n") if line] == ["A"]

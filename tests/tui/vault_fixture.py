@@ -114,7 +114,8 @@ def handbook() -> str:
         f"| {wide_row} |\n|{'---|' * 6}\n| {' | '.join(str(n) for n in range(6))} |\n\n"
         "```python\nvalue = compute('" + "x" * 150 + "')  # end\nprint(value)\n```\n\n"
         "A line to find. ^anchor-line\n\n"
-        "## Last\n\n" + "".join(f"Closing note {n}.\n\n" for n in range(40))
+        "## Last\n\n"
+        + "".join(f"Closing note {n}.\n\n" for n in range(40))
         + "[^why]: Because order matters.\n"
     )
 

@@ -11,6 +11,9 @@ words. What is kept and what goes, as a reader sees the page rendered:
 - embeds (`![[file]]`), images (`![alt](src)`), reference definitions, footnote
   marks, block ids (`^id`), comments (`%% … %%`, `<!-- … -->`) and HTML tags go
   (the text between tags stays; entities are decoded);
+- an inline footnote (`^[…]`) reads as its note when the note is words; one without a
+  space (`^[source-page.md]`, `^[^@]`: a citation, as LLM-written bundles put after
+  every sentence) goes, so a source's file name is neither a hit nor a snippet's text;
 - a callout's first line reads as its title, or its type when it has none (`> [!note]` as
   `Note`, as Obsidian shows it);
 - the marks of headings, quotes, callouts, lists, tasks, rules, tables,
@@ -34,28 +37,32 @@ __all__ = ["display_text", "heading_text", "index_text", "plain_text"]
 _OBSIDIAN_COMMENT = re.compile(r"%%.*?(?:%%|\Z)", re.DOTALL)
 _HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
 # Every pattern below starts with a literal character (lookarounds after it), so
-# the engine skips from candidate to candidate instead of trying each position.
+# the engine skips from candidate to candidate instead of trying each position; and
+# none looks for its end past the next opening of its kind (text in brackets holds no
+# `[`, a tag no `<`), so a line of thousands of openings costs its length, not its square.
 _FENCE_LINE = re.compile(r"\n[ \t]*(?:```|~~~)[^\n]*")
 _DEFINITION = re.compile(r"\n[ \t]*\[[^\]\n]+\]:[^\n]*")
-_WIKI_PART = re.compile(r"\[\[(?<!!\[\[)([^\]\n#|]*)#\^?([^\]\n|]*)\]\]")
+_WIKI_PART = re.compile(r"\[\[(?<!!\[\[)([^\[\]\n#|]*)#\^?([^\[\]\n|]*)\]\]")
 """A wiki-link into a heading or a block, without an alias: `[[Note#Part]]` → `Note Part`."""
+_INLINE_NOTE = re.compile(r"\^\[((?:\[\[[^\[\]\n]*\]\]|[^\[\]\n])*)\]")
+"""An inline footnote, `^[note]` (a wiki-link inside it kept whole): its note."""
 _LINKS = re.compile(
-    r"!\[\[[^\]\n]*\]\]"  # an embed
-    r"|!\[[^\]\n]*\]\([^)\n]*\)"  # an image
-    r"|\[\[[^\]\n|]*\\?\|([^\]\n]*)\]\]"  # a wiki-link with its alias: the alias
-    r"|\[\[([^\]\n|]*)\]\]"  # a wiki-link: its target
-    r"|\[([^\]\n]*)\]\([^)\n]*\)"  # a Markdown link: its text
-    r"|\[\^[^\]\n]*\]:?"  # a footnote mark
-    r"|\[([^\]\n]*)\]\[[^\]\n]*\]"  # a reference link: its text
-    r"|<(?:https?|ftp)://([^/\s>:]+)[^>\s]*>"  # an autolink: its host
-    r"|<[a-z][a-z0-9+.-]*:[^>\s]*>"  # an autolink of another scheme
+    r"!\[\[[^\[\]\n]*\]\]"  # an embed
+    r"|!\[[^\[\]\n]*\]\([^)\[\n]*\)"  # an image
+    r"|\[\[[^\[\]\n|]*\\?\|([^\[\]\n]*)\]\]"  # a wiki-link with its alias: the alias
+    r"|\[\[([^\[\]\n|]*)\]\]"  # a wiki-link: its target
+    r"|\[([^\[\]\n]*)\]\([^)\[\n]*\)"  # a Markdown link: its text
+    r"|\[\^[^\[\]\n]*\]:?"  # a footnote mark
+    r"|\[([^\[\]\n]*)\]\[[^\[\]\n]*\]"  # a reference link: its text
+    r"|<(?:https?|ftp)://([^/\s<>:]+)[^<>\s]*>"  # an autolink: its host
+    r"|<[a-z][a-z0-9+.-]*:[^<>\s]*>"  # an autolink of another scheme
 )
 _URL = re.compile(r"http(?:s?)://([^/\s)\]>:'\"`]+)[^\s)\]>'\"`]*")
 """A bare URL: read as its host."""
 _OTHER_URLS = {
     scheme: re.compile(scheme + r":[^\s)\]>'\"`]+") for scheme in ("obsidian", "mailto", "file")
 }
-_TAGS_HTML = re.compile(r"</?[a-zA-Z][^>\n]*>")
+_TAGS_HTML = re.compile(r"</?[a-zA-Z][^<>\n]*>")
 _CALLOUT = re.compile(r"\n([ \t]*(?:>[ \t]?)+)\[!([\w-]+)\][+-]?([^\n]*)")
 """A callout's first line (`> [!tip] Title`): read as its title, or as its type (`Note`) when
 it has none, as Obsidian shows it; never the bracketed mark."""
@@ -98,6 +105,8 @@ def index_text(markdown: str) -> str:
             text = _CALLOUT.sub(_callout_title, text)
         if "]:" in text:
             text = _DEFINITION.sub("\n", text)
+        if "^[" in text:
+            text = _INLINE_NOTE.sub(_note, text)
         if "[[" in text and "#" in text:
             text = _WIKI_PART.sub(_both_groups, text)
         text = _LINKS.sub(_group, text)
@@ -117,6 +126,12 @@ def _group(match: re.Match[str]) -> str:
     """The one group that matched (a link's text, a URL's host), or nothing. A
     function, not a template: Python 3.11 expands a template three times slower."""
     return match.group(match.lastindex) if match.lastindex else ""
+
+
+def _note(match: re.Match[str]) -> str:
+    """An inline footnote's note, after a space, when it is words; else nothing."""
+    note = match.group(1).strip()
+    return " " + note if any(char.isspace() for char in note) else ""
 
 
 def _callout_title(match: re.Match[str]) -> str:

@@ -352,6 +352,10 @@ prose) is shown as written, so no text is lost."""
 _CELL_GAP = " · "
 _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:|//")
 _SPACE = re.compile(r"\s+")
+_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
+"""A comment; one never ended hides the rest of the block, as in a browser."""
+_UNENDED = re.compile(r"<(?![^<>]*>)")
+"""A `<` whose tag does not end before the next `<`: text."""
 
 
 def html_to_tokens(state: StateCore) -> None:
@@ -554,10 +558,20 @@ def _tokens_only(reader: _Reader) -> list[Token]:
     return found
 
 
+def _ended_tags_only(html: str) -> str:
+    """`html` without comments, each `<` that opens no ended tag written `&lt;`: what
+    `html.parser` is given. It looks for the end of every opening as far as the block
+    goes, so a block of thousands of `<!--` or `<a href='` cost their square (150 KB:
+    10 s); each scan here stops at the next `<`, so this costs the block's length."""
+    if "<!--" in html:
+        html = _COMMENT.sub("", html)
+    return _UNENDED.sub("&lt;", html)
+
+
 def block_tokens(html: str, level: int, lines: list[int] | None) -> list[Token]:
     """An `html_block` → paragraphs, headings and rules (nothing when it shows nothing)."""
     reader = _Reader(block=True)
-    reader.feed(html)
+    reader.feed(_ended_tags_only(html))
     reader.close()
     reader.close_all()
     out: list[Token] = []
