@@ -68,13 +68,13 @@ _CALLOUT = re.compile(r"\n([ \t]*(?:>[ \t]?)+)\[!([\w-]+)\][+-]?([^\n]*)")
 it has none, as Obsidian shows it; never the bracketed mark."""
 _HEADINGS = re.compile(r"\n(?:(?P<fence>```|~~~)|#{1,6}[ \t]+(?P<text>[^\r\n]*))")
 
-_LINE_MARKS = re.compile(
-    r"\n[ \t]*(?:"
+_LINE_MARKS = re.compile(  # blanks taken possessively (`*+`): no run of them is tried twice
+    r"\n[ \t]*+(?:"
     r"(?:>[ \t]?)+(?:\[![\w-]+\][+-]?)?"  # quotes, a callout's type
     r"|#{1,6}(?=[ \t])"  # a heading
     r"|(?:[-*+]|\d{1,9}[.)])[ \t]+(?:\[.\][ \t])?"  # a list item, a task box
-    r"|(?:[-*_][ \t]*){3,}(?=\n)"  # a rule
-    r"|\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*(?=\n)"  # a table's rule
+    r"|(?:[-*_][ \t]*+){3,}(?=\n)"  # a rule
+    r"|\|?[ \t]*+:?-+:?[ \t]*+(?:\|[ \t]*+:?-+:?[ \t]*+)*+\|?[ \t]*+(?=\n)"  # a table's rule
     r")"
 )
 _PAIRED_MARKS = ("**", "~~", "==", "$$", "`", "|")
