@@ -16,7 +16,9 @@ shared machine the medians swing with the load); the last column says which rows
   or running (CPU);
 - `freeze_survivors`: one full `gc.collect()` with the built index alive, frozen or not;
 - `fast_httpx`: `import okf_explorer.sources.gbrain.source` in a fresh process;
-- `fast_calls`: one `get_page` a POST, and a batch of 20 a POST, against `serve`.
+- `fast_calls`: one `get_page` a POST, and a batch of 20 a POST, against `serve`;
+- `task_boxes`: parsing a page of 1,600 tasks (`- [ ] …`) with our task-box rule or
+  mdit-py-plugins' task lists (`tui/markdown/parser.py`).
 """
 
 from __future__ import annotations
@@ -260,7 +262,15 @@ def bench_calls(root: Path, slugs: list[str], rounds: int) -> None:
             record("fast_calls", label, times[False], times[True])
 
 
-BENCHES = ("yaml", "build", "httpx", "calls")
+def bench_tasks(rounds: int) -> None:
+    from okf_explorer.tui.markdown import parser
+
+    page = "- [ ] a thing to do, with [[a link]]\n" * 1600
+    run = lambda: wall(lambda: parser.parse(page))  # noqa: E731
+    pair("task_boxes", "a page of 1,600 tasks parsed", parser, run, rounds)
+
+
+BENCHES = ("yaml", "build", "httpx", "calls", "tasks")
 
 
 def bundle(workdir: Path, pages: int) -> tuple[Path, list[str]]:
@@ -288,6 +298,7 @@ def main() -> None:
             "build": lambda: bench_build(big, args.rounds),
             "httpx": lambda: bench_httpx(args.rounds),
             "calls": lambda: bench_calls(small, small_slugs, args.rounds),
+            "tasks": lambda: bench_tasks(args.rounds),
         }
         for name in args.only:
             runs[name]()

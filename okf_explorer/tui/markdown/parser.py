@@ -3,6 +3,10 @@
 `vault_parser()` is markdown-it's `gfm-like` preset plus mdit-py-plugins' footnotes
 and task lists, and small plugins of our own where none exists:
 
+- task boxes (`- [ ] todo`): read as mdit-py-plugins' task lists read them, token for
+  token, in one pass (`task_boxes`, a fast path: the plugin looks back from every task
+  for its list, so a page of thousands of tasks cost their square);
+
 - callouts (`> [!tip]- Title`): the quote's `blockquote_open` gets `meta["callout"]`
   (type) and `meta["fold"]` (`-` folded, `+` open, `` not foldable); its first line
   becomes a title paragraph (`meta["callout_title"]`);
@@ -41,6 +45,7 @@ from markdown_it.token import Token
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.tasklists import tasklists_plugin
 
+from okf_explorer.core import fast_paths
 from okf_explorer.tui.markdown.links import FILE_SCHEME, LINK_SCHEME
 
 CALLOUT = re.compile(r"^\[!([A-Za-z][\w-]*)\]([+-]?)[ \t]*(.*)$")
@@ -56,12 +61,23 @@ _ALT_TYPES = frozenset({"text", "code_inline", "softbreak"})
 _LEAF_BLOCKS = ("fence", "code_block", "hr", "html_block", "vault_embed")
 
 
-@cache
-def vault_parser(breaks: bool = False) -> MarkdownIt:
+def vault_parser(breaks: bool = False, own_task_boxes: bool | None = None) -> MarkdownIt:
     """The parser (built once per rule: markdown-it keeps no state between parses);
     `breaks`: a single newline in a paragraph is a line break (`hard_breaks`), as
-    Obsidian shows a vault, not a space (CommonMark)."""
-    md = MarkdownIt("gfm-like").use(footnote_plugin).use(tasklists_plugin)
+    Obsidian shows a vault, not a space (CommonMark). `own_task_boxes`: our `task_boxes`
+    rule, not the plugin's (None: when fast paths are on)."""
+    if own_task_boxes is None:
+        own_task_boxes = fast_paths.enabled()
+    return _parser(breaks, own_task_boxes)
+
+
+@cache
+def _parser(breaks: bool, own_task_boxes: bool) -> MarkdownIt:
+    md = MarkdownIt("gfm-like").use(footnote_plugin)
+    if own_task_boxes:
+        md.core.ruler.after("inline", "github-tasklists", task_boxes)
+    else:
+        md.use(tasklists_plugin)
     md.inline.ruler.before("emphasis", "mark", _mark)
     md.inline.ruler.before("emphasis", "vault_tag", _tag)
     md.inline.ruler.before("emphasis", "vault_comment", _inline_comment)
@@ -78,6 +94,48 @@ def vault_parser(breaks: bool = False) -> MarkdownIt:
 
 def parse(markdown: str, breaks: bool = False) -> list[Token]:
     return vault_parser(breaks).parse(markdown)
+
+
+_TASK = re.compile(r"\[[ xX]][ \t\n\v\f\r]")
+"""What starts a task item's text (GFM's whitespace after the box)."""
+_CHECKBOX = '<input class="task-list-item-checkbox" {}disabled="disabled" type="checkbox">'
+_LIST_OPENS = frozenset({"bullet_list_open", "ordered_list_open"})
+_LIST_CLOSES = frozenset({"bullet_list_close", "ordered_list_close"})
+
+
+def task_boxes(state: StateCore) -> None:
+    """A list item whose text starts `[ ] `, `[x] ` or `[X] ` gets a checkbox (an
+    `html_inline` input, checked for `x`) in place of the box, and the classes the
+    plugin gives (`task-list-item`, and `contains-task-list` on its list): the lists
+    open are kept on a stack as the tokens go by, where the plugin looked back for each."""
+    tokens = state.tokens
+    lists: list[Token] = []
+    for at, token in enumerate(tokens):
+        if token.type in _LIST_OPENS:
+            lists.append(token)
+        elif token.type in _LIST_CLOSES:
+            lists.pop()
+        elif (
+            token.type == "inline"
+            and at >= 2
+            and at < len(tokens) - 1
+            and tokens[at - 1].type == "paragraph_open"
+            and tokens[at - 2].type == "list_item_open"
+            and _TASK.match(token.content)
+        ):
+            _checkbox(token)
+            tokens[at - 2].attrSet("class", "task-list-item")
+            if lists:
+                lists[-1].attrSet("class", "contains-task-list")
+
+
+def _checkbox(token: Token) -> None:
+    """`token`'s box as a checkbox before its text (the box cut from the text)."""
+    assert token.children is not None
+    checked = 'checked="checked" ' if token.content[1] in "xX" else ""
+    token.children.insert(0, Token("html_inline", "", 0, content=_CHECKBOX.format(checked)))
+    token.children[1].content = token.children[1].content[3:]
+    token.content = token.content[3:]
 
 
 def hard_breaks(state: StateCore) -> None:
