@@ -133,13 +133,16 @@ def pick_titles(brain: Brain, count: int, seed: int) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
+    if {"-h", "--help"} & set(argv):
+        print(__doc__)
+        return 0
     misses = "--misses" in argv
     argv = [a for a in argv if a != "--misses"]
     pick = None
     if argv[:1] == ["--pick-titles"]:
         pick, argv = (int(argv[1]), int(argv[2])), argv[3:]
     folder = argv[0] if argv else os.environ.get("OKF_VAULTS")
-    if not folder:
+    if not folder or not Path(folder).is_dir():
         print("usage: bench_search_quality.py VAULTS (or set $OKF_VAULTS)", file=sys.stderr)
         return 2
     vaults = Path(folder)
@@ -148,6 +151,9 @@ def main(argv: list[str]) -> int:
     for path in sorted(SETS.glob("*.json")):
         labels = load(path)
         root = vaults / labels["vault"] / labels["root"]
+        if not root.is_dir():
+            print(f"{path.stem}: no {root}, skipped (fetch {labels['vault']} @ {labels['commit']})")
+            continue
         brain = Brain(BundleSource(root), cache_dir=False)
         try:
             if pick is not None:
