@@ -99,6 +99,18 @@ class TextSearch:
         reverse = self._link_index().reverse
         return lambda slug: len(set(reverse.get(slug, ())))
 
+    @property
+    def filled(self) -> bool:
+        """Whether the local text index was filled once (a later search reads only
+        what changed since)."""
+        return self._synced is not None
+
+    def prepare(self) -> None:
+        """Fill the local text index now, so a search about to be asked does not wait
+        for every body (nothing when the server's own search answers). Blocking."""
+        if self._server() is None:
+            self.text_index()
+
     def text_index(self) -> TextIndex:
         """The local text index, synced with the brain's current link index."""
         link_index = self._link_index()

@@ -644,9 +644,18 @@ class MainScreen(ReportsWorkers, Screen[None]):
         self.app.action_command_palette()
 
     def action_search_text(self) -> None:
-        """The finder in text mode: full-text search with snippets (`tui.finder`)."""
+        """The finder in text mode: full-text search with snippets (`tui.finder`); the
+        text index is filled as it opens, not when the first query is typed."""
         if not CommandPalette.is_open(self.app):
             self.app.push_screen(CommandPalette(providers=[TextFinder], placeholder=TEXT_PROMPT))
+            if self.loader.ready:  # the bodies read while the query is typed
+                self.run_worker(
+                    self.brain.text_search().prepare,
+                    thread=True,
+                    group="text-index",
+                    exclusive=True,
+                    exit_on_error=False,
+                )
 
     def action_stats(self) -> None:
         """Counts, hubs, orphans, dead ends and dangling targets; `enter` opens a page."""
