@@ -21,6 +21,7 @@ from okf_explorer.core.export.formats import (
     write_export,
 )
 from okf_explorer.core.graph.traverse import Edge, edge_records
+from tests.unprivileged import unprivileged
 
 EDGES = [
     Edge("tables/orders", "customers", 1, "out"),
@@ -168,16 +169,20 @@ def test_write_export_failure_while_writing_removes_the_temp_file(
     assert list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root can write into read-only folders")
-def test_write_export_in_an_unwritable_folder(tmp_path: Path) -> None:
-    folder = tmp_path / "ro"
-    folder.mkdir()
-    folder.chmod(0o500)
+def export_refused_in(folder: Path) -> None:
+    read_only = folder / "ro"
+    read_only.mkdir()
+    read_only.chmod(0o500)
     try:
         with pytest.raises(ExportFailed):
-            write_export(folder / "x.json", "[]\n")
+            write_export(read_only / "x.json", "[]\n")
     finally:
-        folder.chmod(0o700)
+        read_only.chmod(0o700)
+    assert list(read_only.iterdir()) == []
+
+
+def test_write_export_in_an_unwritable_folder() -> None:
+    unprivileged(export_refused_in)
 
 
 def test_write_export_that_does_not_verify_is_removed(

@@ -33,6 +33,7 @@ from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.sources.folder.write import FolderWriter
 from tests.bundles import write_bundle
 from tests.mcp_server_fixture import serve_bundle
+from tests.unprivileged import unprivileged
 
 FILES = {
     "index.md": "# Home\n\n* [Orders](tables/orders.md)\n",
@@ -205,9 +206,8 @@ def test_a_symlink_out_of_the_bundle_is_refused(tmp_path: Path) -> None:
     assert list((tmp_path / "outside").iterdir()) == []
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root can write into read-only folders")
-def test_a_read_only_folder_is_refused(tmp_path: Path) -> None:
-    root = bundle(tmp_path)
+def refused_in_a_read_only_folder(folder: Path) -> None:
+    root = bundle(folder)
     (root / "ro").mkdir()
     (root / "ro").chmod(0o500)
     try:
@@ -216,6 +216,11 @@ def test_a_read_only_folder_is_refused(tmp_path: Path) -> None:
         (root / "ro").chmod(0o700)
     assert result.outcome is SaveOutcome.REFUSED
     assert "permission denied" in result.detail
+    assert list((root / "ro").iterdir()) == []
+
+
+def test_a_read_only_folder_is_refused() -> None:
+    unprivileged(refused_in_a_read_only_folder)
 
 
 def test_a_write_the_system_refuses_is_refused_and_leaves_nothing(
