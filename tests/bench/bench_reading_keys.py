@@ -33,7 +33,7 @@ REPO = HERE.parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(HERE))
 
-from timing import idle_lateness, wait_until  # noqa: E402
+from timing import LoopLateness, idle_lateness, wait_until  # noqa: E402
 
 from okf_explorer.core.brain import Brain  # noqa: E402
 from okf_explorer.sources.folder.bundle import BundleSource  # noqa: E402
@@ -118,24 +118,15 @@ async def links_key(root: Path, start: str | None) -> tuple[list[float], list[fl
         await wait_until(lambda: pane.shown is not None and screen.loader.ready)
         await wait_until(lambda: not pane.filling)
         await pilot.pause(0.5)
+        lateness = LoopLateness(screen)
         for _ in range(3):
-            late: list[float] = []
-            expected = time.perf_counter() + 0.01
-
-            def tick(late: list[float] = late) -> None:
-                nonlocal expected
-                now = time.perf_counter()
-                late.append(max(0.0, now - expected))
-                expected = now + 0.01
-
-            timer = screen.set_interval(0.01, tick)
+            lateness.start()
             started = time.perf_counter()
             screen.action_page_links()
             await wait_until(lambda: isinstance(app.screen, LinksDialog))
             await painted(app)
             shown.append(time.perf_counter() - started)
-            timer.stop()
-            stalls.append(max(late, default=0.0))
+            stalls.append(lateness.stop())
             dialog = app.screen
             assert isinstance(dialog, LinksDialog)
             count = len(dialog.links)

@@ -53,7 +53,7 @@ sys.path.insert(0, str(HERE))
 
 from gen_bundle import generate  # noqa: E402
 from textual.pilot import Pilot  # noqa: E402
-from timing import idle_lateness, wait_until  # noqa: E402
+from timing import LoopLateness, idle_lateness, wait_until  # noqa: E402
 
 from okf_explorer.core.brain import Brain  # noqa: E402
 from okf_explorer.sources.folder.bundle import BundleSource  # noqa: E402
@@ -194,17 +194,9 @@ async def backlinks_on_hub(bundle: Path) -> tuple[list[float], list[float], list
         panel = screen.query_one(TraversalPanel)
         await wait_until(lambda: screen.loader.ready)
         await settle(pilot, screen)
+        lateness = LoopLateness(screen)
         for _ in range(5):
-            lateness: list[float] = []
-            expected = time.perf_counter() + 0.01
-
-            def tick(late: list[float] = lateness) -> None:
-                nonlocal expected
-                now = time.perf_counter()
-                late.append(max(0.0, now - expected))
-                expected = now + 0.01
-
-            timer = screen.set_interval(0.01, tick)
+            lateness.start()
             started = time.perf_counter()
             screen.action_backlinks()
             await wait_until(lambda: panel.view.backlinks and bool(panel.backlink_table.backlinks))
@@ -214,8 +206,7 @@ async def backlinks_on_hub(bundle: Path) -> tuple[list[float], list[float], list
             first.append(time.perf_counter() - started)
             await wait_until(lambda: panel.filled)
             whole.append(time.perf_counter() - started)
-            timer.stop()
-            stalls.append(max(lateness, default=0.0))
+            stalls.append(lateness.stop())
             screen.action_backlinks()  # `b` again: back to the slice
             await settle(pilot, screen)
     return first, whole, stalls

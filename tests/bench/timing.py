@@ -5,7 +5,11 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
+
+
+class Timers(Protocol):
+    def set_interval(self, interval: float, callback: Callable[[], None]) -> Any: ...
 
 
 def best(runs: int, work: Callable[[], Any]) -> float:
@@ -37,3 +41,28 @@ async def idle_lateness(seconds: float = 3.0) -> float:
         now = time.perf_counter()
         worst, expected = max(worst, now - expected), now + 0.01
     return worst
+
+
+class LoopLateness:
+    """How late a 10 ms timer on `node`'s loop fires while the app works: the longest
+    stall a key press would wait through. `start()`, the work, then `stop()` returns
+    the worst lateness in seconds."""
+
+    def __init__(self, node: Timers) -> None:
+        self._node = node
+        self._late: list[float] = []
+        self._expected = 0.0
+        self._timer: Any = None
+
+    def start(self) -> None:
+        self._late, self._expected = [], time.perf_counter() + 0.01
+        self._timer = self._node.set_interval(0.01, self._tick)
+
+    def _tick(self) -> None:
+        now = time.perf_counter()
+        self._late.append(max(0.0, now - self._expected))
+        self._expected = now + 0.01
+
+    def stop(self) -> float:
+        self._timer.stop()
+        return max(self._late, default=0.0)
