@@ -62,6 +62,7 @@ from okf_explorer.server.tools import (
     ToolError,
     invalid,
     is_hostile_slug,
+    object_schema,
     optional_bool,
     optional_enum,
     optional_int,
@@ -297,20 +298,13 @@ _SLUG = {"type": "string", "description": "A page: its slug, or a name (title, a
 _NAMES = {"type": "array", "items": {"type": "string"}}
 
 
-def _schema(properties: dict[str, Any], required: tuple[str, ...] = ()) -> dict[str, Any]:
-    schema: dict[str, Any] = {"type": "object", "properties": properties}
-    if required:
-        schema["required"] = list(required)
-    return schema
-
-
 NAVIGATION_SPECS: dict[str, dict[str, Any]] = {
     "find_paths": {
         "description": (
             "The k shortest paths between two pages, each hop with the sentence that links "
             "and the rule that resolved it; can avoid hubs, reserved pages or named pages."
         ),
-        "inputSchema": _schema(
+        "inputSchema": object_schema(
             {
                 "from": _SLUG,
                 "to": _SLUG,
@@ -338,7 +332,7 @@ NAVIGATION_SPECS: dict[str, dict[str, Any]] = {
             "The best path (highest product of link weights) from several roots to every "
             "page within depth; roots are pages, tag:T or type:T."
         ),
-        "inputSchema": _schema(
+        "inputSchema": object_schema(
             {
                 "roots": {**_NAMES, "description": "Pages, tag:T (every page tagged T), type:T"},
                 "depth": {"type": "number", "description": "Hops, 1-10 (default 3)"},
@@ -369,14 +363,14 @@ NAVIGATION_SPECS: dict[str, dict[str, Any]] = {
             "resolution rule (exact, title, alias, basename, ..., dangling) and the "
             "candidates when several pages matched."
         ),
-        "inputSchema": _schema({"slug": _SLUG}, ("slug",)),
+        "inputSchema": object_schema({"slug": _SLUG}, ("slug",)),
     },
     "graph_stats": {
         "description": (
             "Counts, hubs by links in and out, orphans, dead ends and dangling targets of "
             "the whole brain."
         ),
-        "inputSchema": _schema(
+        "inputSchema": object_schema(
             {"top": {"type": "number", "description": "Hubs listed per ranking (default 10)"}}
         ),
     },
@@ -385,7 +379,7 @@ NAVIGATION_SPECS: dict[str, dict[str, Any]] = {
             "Link targets that have no page yet, most-referenced first, with pages that "
             "want them: entities worth a page, or typo links to fix."
         ),
-        "inputSchema": _schema(
+        "inputSchema": object_schema(
             {
                 "source_id": {"type": "string", "description": "Only this source (default)"},
                 "limit": {
@@ -402,7 +396,7 @@ NAVIGATION_SPECS: dict[str, dict[str, Any]] = {
             "Pages that name a page (title, file name, aliases) in their text without "
             "linking to it, each with the sentence."
         ),
-        "inputSchema": _schema({"slug": _SLUG}, ("slug",)),
+        "inputSchema": object_schema({"slug": _SLUG}, ("slug",)),
     },
     "build_context": {
         "description": (
@@ -412,7 +406,7 @@ NAVIGATION_SPECS: dict[str, dict[str, Any]] = {
             "description; cut to a character budget, nearest and most-linked first, "
             "saying what was cut."
         ),
-        "inputSchema": _schema(
+        "inputSchema": object_schema(
             {
                 "slug": _SLUG,
                 "depth": {
@@ -436,7 +430,7 @@ NAVIGATION_SPECS: dict[str, dict[str, Any]] = {
             "bridge pages with what they split, bridge edges, suggested links with reason "
             "and score. Read-only."
         ),
-        "inputSchema": _schema(
+        "inputSchema": object_schema(
             {"top": {"type": "number", "description": "List N of each (default 10, max 100)"}}
         ),
     },

@@ -85,7 +85,8 @@ _SLUG = {"type": "string", "description": "Page slug, e.g. people/alice"}
 _DEPTH = {"type": "number", "description": "Max hops (default 5, or 2 without direction; 1..10)"}
 
 
-def _schema(properties: dict[str, Any], required: tuple[str, ...] = ()) -> dict[str, Any]:
+def object_schema(properties: dict[str, Any], required: tuple[str, ...] = ()) -> dict[str, Any]:
+    """A tool's `inputSchema`: an object of `properties`, `required` ones named."""
     schema: dict[str, Any] = {"type": "object", "properties": properties}
     if required:
         schema["required"] = list(required)
@@ -95,7 +96,7 @@ def _schema(properties: dict[str, Any], required: tuple[str, ...] = ()) -> dict[
 TOOL_SPECS: dict[str, dict[str, Any]] = {
     "get_page": {
         "description": "Read a page by slug (supports fuzzy slug matching).",
-        "inputSchema": _schema(
+        "inputSchema": object_schema(
             {
                 "slug": _SLUG,
                 "fuzzy": {"type": "boolean", "description": "Resolve a partial or titled name"},
@@ -109,7 +110,7 @@ TOOL_SPECS: dict[str, dict[str, Any]] = {
     },
     "list_pages": {
         "description": "List pages with optional filters (at most 100 per call; page with offset).",
-        "inputSchema": _schema(
+        "inputSchema": object_schema(
             {
                 "type": {"type": "string", "description": "Exact page type"},
                 "tag": {"type": "string", "description": "Exact tag"},
@@ -129,11 +130,11 @@ TOOL_SPECS: dict[str, dict[str, Any]] = {
     },
     "get_links": {
         "description": "Outgoing links of a page (existing targets only).",
-        "inputSchema": _schema({"slug": _SLUG}, ("slug",)),
+        "inputSchema": object_schema({"slug": _SLUG}, ("slug",)),
     },
     "get_backlinks": {
         "description": 'Links to a page; group:"page" pages by referrer, newest first.',
-        "inputSchema": _schema(
+        "inputSchema": object_schema(
             {
                 "slug": _SLUG,
                 "type": {"type": "string", "description": "Referrer type."},
@@ -149,7 +150,7 @@ TOOL_SPECS: dict[str, dict[str, Any]] = {
             "Walk the link graph from a page: edges with depth (GraphPath[]). Without "
             "direction, both ways, at depth 2 unless depth is given."
         ),
-        "inputSchema": _schema(
+        "inputSchema": object_schema(
             {
                 "slug": _SLUG,
                 "depth": _DEPTH,
@@ -168,7 +169,7 @@ TOOL_SPECS: dict[str, dict[str, Any]] = {
             "Full-text search of page text, best first (keyword index; no LLM call). "
             'Words, "phrases", prefix*, OR, NOT; filters type:T tag:T path:P.'
         ),
-        "inputSchema": _schema(
+        "inputSchema": object_schema(
             {
                 "query": {"type": "string", "description": "Search text"},
                 "limit": {"type": "number", "description": "Max results (default 20, max 100)"},
@@ -193,7 +194,7 @@ TOOL_SPECS: dict[str, dict[str, Any]] = {
             "(links and backlinks return slugs, traverse OKF edge records). Never fails: "
             "returns [] instead."
         ),
-        "inputSchema": _schema(
+        "inputSchema": object_schema(
             {
                 "op": {"type": "string", "enum": ["get", "list", "links", "backlinks", "traverse"]},
                 "slug": _SLUG,
