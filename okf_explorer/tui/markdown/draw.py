@@ -627,10 +627,10 @@ CELL_RULES = {"text_overflow": "ellipsis"}
 
 def table_rows(block: Table, width: int) -> list[Row]:
     """A table as Textual's `MarkdownTable` grid draws it `width` cells wide: columns
-        sized to their cells then grown or shrunk in proportion to fill the width (never
-        under a column's longest word), cells wrapped with a cell of padding each side and
-        cut with an ellipsis, headers at the bottom of their row, thin keylines round
-        every cell. Each row says which cells are padding (`Row.fills`) and which cell
+    sized to their cells then grown or shrunk in proportion to fill the width (never
+    under a column's longest word), cells wrapped with a cell of padding each side and
+    cut with an ellipsis, headers at the bottom of their row, thin keylines round
+    every cell. Each row says which cells are padding (`Row.fills`) and which cell
     shows which text (`Row.tips`: a cell's tooltip, as Textual's cells have)."""
     columns = max(len(block.headers), 1)
     grid = [row[:columns] for row in [list(block.headers), *block.rows] if row]

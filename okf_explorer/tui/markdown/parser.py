@@ -6,7 +6,6 @@ and task lists, and small plugins of our own where none exists:
 - task boxes (`- [ ] todo`): read as mdit-py-plugins' task lists read them, token for
   token, in one pass (`task_boxes`, a fast path: the plugin looks back from every task
   for its list, so a page of thousands of tasks cost their square);
-
 - callouts (`> [!tip]- Title`): the quote's `blockquote_open` gets `meta["callout"]`
   (type) and `meta["fold"]` (`-` folded, `+` open, `` not foldable); its first line
   becomes a title paragraph (`meta["callout_title"]`);
