@@ -140,6 +140,17 @@ def test_a_fault_of_ours_while_indexing_is_failed_not_zero_pages(tmp_path: Path)
     assert warmer.state() == {"state": "failed", "error": "unexpected error: KeyError: 'a bug'"}
 
 
+def test_the_indexed_line_is_said_before_any_call_is_let_through(cold_brain: Brain) -> None:
+    """The log's "indexed N pages" line comes before the answer of a call that waited
+    for the index (the CI once saw a signal's last line with no "indexed" line before
+    it: the answer had gone out while the line was still to be said)."""
+    ready_when_said: list[bool] = []
+    warmer = IndexWarmer(cold_brain)
+    warmer.start(lambda done: ready_when_said.append(done.ready()))
+    assert warmer.wait(60)
+    assert ready_when_said == [False]
+
+
 # -- the transports: real `serve` processes -------------------------------------------------
 
 

@@ -64,7 +64,8 @@ class IndexWarmer:
         """How long the build took."""
 
     def start(self, finished: Callable[[IndexWarmer], None] | None = None) -> None:
-        """Start the build (once); `finished(self)` is called in its thread at the end."""
+        """Start the build (once); `finished(self)` is called in its thread at the end,
+        before `ready()` turns true (what it says comes before any call it lets through)."""
         with self._lock:
             if self._thread is not None:
                 return
@@ -85,9 +86,11 @@ class IndexWarmer:
             self.error = f"unexpected error: {type(error).__name__}: {error}"
         finally:
             self.seconds = time.monotonic() - started
-            self._done_event.set()
-            if finished is not None:
-                finished(self)
+            try:
+                if finished is not None:
+                    finished(self)  # said before any call it let through is answered
+            finally:
+                self._done_event.set()
 
     def _progress(self, done: int, total: int) -> None:
         self._scanned, self._total = done, total
