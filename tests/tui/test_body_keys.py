@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import Input, OptionList, Static
-from textual.widgets._footer import FooterKey
 
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
 from okf_explorer.tui.dialogs.links import LinksDialog
 from okf_explorer.tui.markdown import VaultBody, prepare_body
+from okf_explorer.tui.widgets.footer import PinnedFooter
 from okf_explorer.tui.widgets.graph.traversal_panel import TraversalPanel
 from okf_explorer.tui.widgets.page import pane as page_pane
 from okf_explorer.tui.widgets.page.pane import PagePane
@@ -195,5 +195,5 @@ async def test_m_is_offered_only_for_a_page_longer_than_its_first_part(
         await settle(pilot)  # the first part filled in
         assert pane.truncated is not whole
         assert app.screen.check_action("more_of_page", ()) is not whole
-        footer = {key.key for key in app.screen.query(FooterKey)}  # shown, or left out for room
+        footer = {key.key for key in app.screen.query_one(PinnedFooter).keys}  # or left out for room
         assert ("m" in footer) is not whole

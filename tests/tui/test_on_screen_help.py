@@ -14,6 +14,7 @@ from okf_explorer.tui.app import make_app
 from okf_explorer.tui.dialogs.help import HelpDialog
 from okf_explorer.tui.dialogs.links import LinksDialog
 from okf_explorer.tui.marks import LINKS_LEGEND, RESERVED_LEGEND, SLICE_LEGEND
+from okf_explorer.tui.widgets.footer import PinnedFooter
 from okf_explorer.tui.widgets.graph.link_tree import LinkTree
 from okf_explorer.tui.widgets.graph.traversal_panel import TraversalPanel
 from okf_explorer.tui.widgets.page.pane import PagePane
@@ -119,6 +120,32 @@ async def test_the_footer_keeps_l_after_a_page_opens_from_the_link_tree(
         await pilot.press("down")  # a page node under the cursor: `enter` applies
         await settle(pilot)
         assert "Back" in footer_line(app) and "l Links" in footer_line(app)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=IDS)
+async def test_a_click_on_a_footer_key_presses_it(tmp_path: Path, size: tuple[int, int]) -> None:
+    """The footer is one line of text, not a widget per key: a click on `l Links`
+    (wherever it is drawn at this width) opens the links, a click between the keys
+    and the pinned ones does nothing, a click on `? Help` opens the help."""
+    app = make_app(brain_for(BundleSource(write_pages(tmp_path / "b", PAGES))))
+    async with app.run_test(size=size) as pilot:
+        await started(pilot, app)
+        footer = app.screen.query_one(PinnedFooter)
+        line = footer_line(app)
+        links = line.index("l Links")
+        gap = line.rstrip().rindex("?") - 2
+        assert line[gap] == " " and footer.key_at(gap) is None
+        await pilot.click(PinnedFooter, offset=(gap, 0))
+        await settle(pilot)
+        assert app.screen.query_one(PinnedFooter) is footer  # nothing opened
+        await pilot.click(PinnedFooter, offset=(links + 3, 0))
+        await settle(pilot)
+        assert isinstance(app.screen, LinksDialog)
+        await pilot.press("escape")
+        await settle(pilot)
+        await pilot.click(PinnedFooter, offset=(line.rindex("Help"), 0))
+        await settle(pilot)
+        assert isinstance(app.screen, HelpDialog)
 
 
 async def test_the_status_line_names_the_folder_not_the_path_typed(

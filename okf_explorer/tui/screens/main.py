@@ -199,6 +199,9 @@ class MainScreen(ReportsWorkers, Screen[None]):
         tree.border_title = "links"
         tree.comparison = self.comparison
         self.query_one(PagePane).border_title = "page"
+        footer = self.query_one(PinnedFooter)
+        self.bindings_updated_signal.subscribe(footer, footer.bindings_changed)
+        footer.bindings_changed(self)
         self.loader.begin()
 
     async def _show_start(self, view: View, missing_ok: bool) -> bool:
@@ -430,9 +433,8 @@ class MainScreen(ReportsWorkers, Screen[None]):
         return True
 
     def sync_bindings(self) -> None:
-        """Refresh the footer, only when what applies has changed: Textual's footer
-        re-mounts every key on each refresh (~50 ms on a loaded machine), and refreshing
-        after every page load or slice made the loop stall and the footer flicker."""
+        """Refresh the footer, only when what applies has changed: each refresh makes
+        Textual work out the bindings of the whole focus chain again and publish them."""
         keys = [binding for binding in self.BINDINGS if isinstance(binding, Binding)]
         state = tuple(bool(self.check_action(binding.action, ())) for binding in keys)
         if state != self._footer_state:

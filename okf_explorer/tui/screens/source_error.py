@@ -8,8 +8,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
+from okf_explorer.tui.widgets.footer import PinnedFooter
 from okf_explorer.core.text_safety import printable
 
 
@@ -34,7 +35,12 @@ class SourceErrorScreen(Screen[bool]):
             yield Static(printable(self.source_label), id="error-source", markup=False)
             yield Static(printable(self.reason), id="error-reason", markup=False)
             yield Static("Press r to try again, q to quit.", id="error-hint")
-        yield Footer()
+        yield PinnedFooter()
+
+    def on_mount(self) -> None:
+        footer = self.query_one(PinnedFooter)
+        self.bindings_updated_signal.subscribe(footer, footer.bindings_changed)
+        footer.bindings_changed(self)
 
     def action_retry(self) -> None:
         self.dismiss(True)

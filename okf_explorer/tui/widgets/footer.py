@@ -1,94 +1,164 @@
-"""The footer, with `?` and `q` pinned to its right end so they show at every width.
+"""The footer: the keys that apply, in one line, with `?` and `q` pinned to its right end.
 
-Textual's footer cuts the keys that do not fit; the keys pinned here are docked
-right instead, and of the others those that would not fit whole before them are left
-out (`_drop_cut_keys`), never drawn cut (`o O`, `^x Cancel ind`). The command palette's own key
-is not shown: `/` (Find) is in the footer already. The footer's key widgets are
-Textual's `FooterKey`, which `textual.widgets` does not export: a pinned one is told
-by its public `action`.
+Textual's `Footer` is a widget per key, and mounts them all again on every bindings
+update (a focus move, a page opened: ~30 widgets, 50 ms and a layout pass of the whole
+screen per key press). This footer is one widget drawing one line: an update repaints
+that line, only when what it shows has changed, and never changes the layout.
+
+It draws the keys as Textual's footer does (the key bold, its description after it, a
+disabled key dimmed, one key per action), with the `PINNED` keys at the right end so
+they show at every width. Of the others, those that do not fit whole before the pinned
+ones are left out (the first ones stay), never drawn cut (`o O`, `^x Cancel ind`).
+Under `COMPACT_BELOW` columns the keys lose their padding, so more of them fit. A
+click on a key presses it. The command palette's own key is not shown: `/` (Find) is
+in the footer already.
 """
 
 from __future__ import annotations
 
-from textual.app import ComposeResult
-from textual.containers import HorizontalGroup
+from dataclasses import dataclass
+
+from rich.style import Style
+from rich.text import Text
+from textual import events
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer
 
 PINNED = ("help", "app.quit")
 """The actions whose keys always show, at the right end."""
-LAYOUT_TRIES = 10
-"""Refreshes waited at most for newly composed keys to be laid out."""
 COMPACT_BELOW = 100
 """Columns under which the footer drops the padding around each key."""
+PINNED_GAP = 1
+"""Cells kept free before the pinned keys."""
 
 
-class PinnedFooter(Footer):
-    """A `Footer` whose `PINNED` keys stay visible however narrow the terminal."""
+@dataclass(frozen=True)
+class FooterKey:
+    """One key as the footer shows it."""
 
+    key: str
+    """The key's name, as pressed (`question_mark`)."""
+    display: str
+    """The key as shown (`?`)."""
+    description: str
+    action: str
+    enabled: bool
+
+    @property
+    def pinned(self) -> bool:
+        return self.action in PINNED
+
+    def parts(self, compact: bool) -> tuple[str, str, str]:
+        """The key, its description and the gap after them, as drawn: ` k desc `
+        (compact: `k desc` and a one-cell gap)."""
+        if compact:
+            return self.display, f" {self.description}" if self.description else "", " "
+        return f" {self.display} ", f"{self.description} " if self.description else "", ""
+
+    def width(self, compact: bool) -> int:
+        """The cells the key takes, its gap included."""
+        return sum(Text(part).cell_len for part in self.parts(compact))
+
+
+class PinnedFooter(Widget, can_focus=False):
+    """The keys that apply to the focused widget and the screen, one line at the bottom."""
+
+    ALLOW_SELECT = False
+    COMPONENT_CLASSES = {"footer--key", "footer--description"}
     DEFAULT_CSS = """
-    PinnedFooter > #footer-pinned {
-        dock: right; width: auto; height: 1; padding-left: 1; background: $footer-background;
+    PinnedFooter {
+        dock: bottom; height: 1;
+        color: $footer-foreground; background: $footer-background;
+    }
+    PinnedFooter > .footer--key {
+        color: $footer-key-foreground; background: $footer-key-background; text-style: bold;
+    }
+    PinnedFooter > .footer--description {
+        color: $footer-description-foreground; background: $footer-description-background;
     }
     """
 
     def __init__(self) -> None:
-        super().__init__(show_command_palette=False)
-        self._showing: tuple[tuple[str, str, str, bool, str], ...] | None = None
-        """What the keys on show say (key, action, label, enabled, tooltip), as last composed."""
+        super().__init__()
+        self.keys: tuple[FooterKey, ...] = ()
+        """The keys that apply, in the screen's order (pinned ones included)."""
 
     def bindings_changed(self, screen: Screen) -> None:
-        """Textual re-mounts every key on each bindings update (a focus move, a page
-        opened: ~30 widgets, tens of ms): only when what the footer shows has changed."""
-        if self._bindings_ready and screen.app.app_focus:
-            showing = tuple(
-                (binding.key, binding.action, binding.description, enabled, tooltip)
-                for (_, binding, enabled, tooltip) in screen.active_bindings.values()
-                if binding.show
-            )
-            if showing == self._showing:
-                return
-            self._showing = showing
-        super().bindings_changed(screen)
+        """What applies on `screen` may have changed: redraw if it has. Its screen calls
+        this once mounted and subscribes it to `Screen.bindings_updated_signal`."""
+        if not screen.app.app_focus:
+            return  # the terminal lost the focus: Textual's footer waits too
+        keys: dict[str, FooterKey] = {}
+        for _, binding, enabled, _ in screen.active_bindings.values():
+            if binding.show and binding.action not in keys:
+                display = screen.app.get_key_display(binding)
+                keys[binding.action] = FooterKey(
+                    binding.key, display, binding.description, binding.action, enabled
+                )
+        shown = tuple(keys.values())
+        if shown != self.keys:
+            self.keys = shown
+            self.refresh()
 
-    def on_resize(self) -> None:
-        """Under `COMPACT_BELOW` columns the keys lose their padding, so more of them fit."""
-        self.compact = self.size.width < COMPACT_BELOW
-        self._fit_keys()
+    @property
+    def compact(self) -> bool:
+        return self.size.width < COMPACT_BELOW
 
-    def _unpinned_keys(self) -> list[Widget]:
-        return [key for key in self.children if key.id != "footer-pinned"]
+    def shown(self) -> list[FooterKey]:
+        """The keys drawn at the footer's width: the first others that fit whole, then
+        the pinned ones."""
+        pinned = [key for key in self.keys if key.pinned]
+        room = self.size.width - sum(key.width(self.compact) for key in pinned) - PINNED_GAP
+        shown: list[FooterKey] = []
+        for key in (key for key in self.keys if not key.pinned):
+            room -= key.width(self.compact)
+            if room < 0:
+                break
+            shown.append(key)
+        return shown + pinned
 
-    def _fit_keys(self) -> None:
-        """Show every key, then, once laid out, leave out those that do not fit whole."""
-        for key in self._unpinned_keys():
-            key.display = True
-        self.call_after_refresh(self._drop_cut_keys)
+    def placed(self) -> list[tuple[int, FooterKey]]:
+        """The keys drawn, each with the cell it starts at."""
+        shown = self.shown()
+        left = [key for key in shown if not key.pinned]
+        pinned = [key for key in shown if key.pinned]
+        placed: list[tuple[int, FooterKey]] = []
+        x = 0
+        for key in left:
+            placed.append((x, key))
+            x += key.width(self.compact)
+        x = self.size.width - sum(key.width(self.compact) for key in pinned)
+        for key in pinned:
+            placed.append((x, key))
+            x += key.width(self.compact)
+        return placed
 
-    def _drop_cut_keys(self, tries: int = LAYOUT_TRIES) -> None:
-        """Hide the first key that ends past the pinned keys (or the footer) and all after
-        it; keys not laid out yet (just composed) are looked at after the next refresh."""
-        keys = self._unpinned_keys()
-        pinned = [child for child in self.children if child.id == "footer-pinned"]
-        laid_out = all(widget.region.width for widget in (*keys, *pinned) if widget.display)
-        if not laid_out and tries > 0:
-            self.call_after_refresh(self._drop_cut_keys, tries - 1)
-            return
-        limit = pinned[0].region.x if pinned else self.region.right
-        cut = False
-        for key in keys:
-            cut = cut or key.region.right > limit
-            if cut and key.display:
-                key.display = False
+    def key_at(self, x: int) -> FooterKey | None:
+        """The key drawn at cell `x`, if any."""
+        for start, key in self.placed():
+            if start <= x < start + key.width(self.compact):
+                return key
+        return None
 
-    def compose(self) -> ComposeResult:
-        pinned: list[Widget] = []
-        for item in super().compose():
-            if getattr(item, "action", None) in PINNED:  # a key (Textual's `FooterKey`)
-                pinned.append(item)
+    def render(self) -> Text:
+        key_style = self.get_component_rich_style("footer--key")
+        description_style = self.get_component_rich_style("footer--description")
+        line = Text(no_wrap=True, end="")
+        for x, key in self.placed():
+            line.append(" " * max(0, x - line.cell_len))
+            shown_key, description, gap = key.parts(self.compact)
+            dim = Style(dim=True) if not key.enabled else Style()
+            line.append(shown_key, key_style + dim)
+            line.append(description, description_style + dim)
+            line.append(gap)
+        return line
+
+    def on_click(self, event: events.Click) -> None:
+        """A click on a key presses it (a disabled one rings the bell)."""
+        key = self.key_at(event.x)
+        if key is not None:
+            event.stop()
+            if key.enabled:
+                self.app.simulate_key(key.key)
             else:
-                yield item
-        if pinned:
-            yield HorizontalGroup(*pinned, id="footer-pinned")
-        self.call_after_refresh(self._drop_cut_keys)  # the new keys, once laid out
+                self.app.bell()
