@@ -277,6 +277,12 @@ class PrefixedTextFinder(TextFinder):
     prefix = TEXT_PREFIX
 
 
+LAYOUT_POLL = 0.02
+"""Seconds between two looks at whether a search hit's rows are laid out."""
+LAYOUT_TRIES = 100
+"""Looks a jump to a search hit takes at most (2 s) before it gives up."""
+
+
 class TextJump:
     """Scroll a page to a search hit once its body is on screen."""
 
@@ -286,16 +292,22 @@ class TextJump:
     def want(self, slug: str, words: list[str]) -> None:
         self._wanted = (slug, words) if words else None
 
-    def body_shown(self, slug: str | None, body: Widget) -> bool:
-        """Scroll `body`'s scrollable ancestor to the hit if `slug` is the wanted page."""
+    def body_shown(self, slug: str | None, body: Widget, tries: int = LAYOUT_TRIES) -> bool:
+        """Scroll `body`'s scrollable ancestor to the hit if `slug` is the wanted page,
+        once the rows holding it are laid out (looked at again every `LAYOUT_POLL`
+        seconds, at most `tries` times: a dialog closing holds the layout back)."""
         if self._wanted is None or slug != self._wanted[0]:
             return False
         words = [w.casefold() for w in self._wanted[1]]
-        self._wanted = None
         target = find_rendered(body, words)
         if target is None:
+            self._wanted = None
             return False
         widget, line = target
+        if widget.size.height <= line and tries > 0:  # its rows are not laid out yet
+            body.set_timer(LAYOUT_POLL, partial(self.body_shown, slug, body, tries - 1))
+            return False
+        self._wanted = None
         body.scroll_to_widget(widget, animate=False, top=True)
         if line:
             body.call_after_refresh(partial(body.scroll_relative, y=line, animate=False))
