@@ -75,6 +75,8 @@ if TYPE_CHECKING:
 
 TREE_OPEN = "tree-open"
 """The screen's class while the page tree shows (`f`)."""
+GRAPH_SHOWN = "-graph-shown"
+"""On the graph column and the page pane while the local graph shows (`g`)."""
 
 WHY_NOT: dict[str, str] = {
     "shallower": "already at depth 1",
@@ -743,10 +745,14 @@ class MainScreen(ReportsWorkers, Screen[None]):
     def action_toggle_graph(self) -> None:
         """`g`: show or hide the local graph of the slice (`widgets.graph.graph_panel`)."""
         panel = self.query_one(GraphPanel)
-        shown = panel.toggle()
-        self.set_class(
-            shown, "-graph-shown"
-        )  # the graph takes the slice table's place (narrow: the links' too)
+        traversal = self.query_one(TraversalPanel)
+        in_its_place = traversal.display and self.has_class("-wide")
+        shown = panel.toggle(traversal.outer_size if in_its_place else None)
+        # The graph takes the slice table's place (narrow: the links' too, and the page
+        # gives it height): classes on the two widgets, not the screen, so the rest of
+        # the screen is not styled again.
+        for widget in (self.query_one("#graph-column"), self.query_one(PagePane)):
+            widget.set_class(shown, GRAPH_SHOWN)
         if shown:
             panel.canvas.focus()
 

@@ -63,6 +63,11 @@ MISSING = Style(color="red")
 LIT = Style(color="yellow", bold=True)
 """The selected page's own lines."""
 MORE = Style(dim=True, italic=True)
+BORDER = Size(2, 2)
+"""The cells the panel's border takes around the canvas."""
+DRAW_AT_ONCE = 2_000
+"""Links in a slice up to which it is laid out at once (a few ms: 5,120 links take
+3 ms, docs/performance.md); a bigger slice is laid out in a worker."""
 GRAPH_LEGEND = "← links in · links out → · ► points at the linked page"
 
 
@@ -200,7 +205,7 @@ class GraphPanel(ReportsWorkers, Vertical):
     """The local graph of the slice on screen (`g`)."""
 
     DEFAULT_CSS = """
-    GraphPanel { border: round $primary; height: 2fr; display: none; }
+    GraphPanel { border: round $primary; height: 1fr; display: none; }
     GraphPanel.shown { display: block; }
     GraphPanel:focus-within { border: round $accent; }
     """
@@ -238,11 +243,17 @@ class GraphPanel(ReportsWorkers, Vertical):
     def shown(self) -> bool:
         return self.has_class("shown")
 
-    def toggle(self) -> bool:
-        """Show or hide the panel; returns whether it is shown now."""
+    def toggle(self, slot: Size | None = None) -> bool:
+        """Show or hide the panel; returns whether it is shown now. `slot`: the size the
+        panel will take (the traversal panel's, whose place it takes), so the drawing
+        is in the frame that shows the panel; else it is drawn once the panel has its
+        size (one frame later)."""
         self.toggle_class("shown")
         if self.shown and self.view is not None:
-            self.call_after_refresh(self._draw)  # once the panel has its size
+            if slot is not None:
+                self._draw(Size(slot.width - BORDER.width, slot.height - BORDER.height))
+            else:
+                self.call_after_refresh(self._draw)
         return self.shown
 
     def follow(
@@ -264,13 +275,24 @@ class GraphPanel(ReportsWorkers, Vertical):
         self.workers.cancel_group(self, "graph-colours")
         self.colours = None
 
-    def _draw(self) -> None:
+    def _draw(self, size: Size | None = None) -> None:
+        """Lay the slice out for the canvas's size (or `size`, the one it will have):
+        at once for a slice of up to `DRAW_AT_ONCE` links, else in a worker."""
         if self.view is None:
             return
-        region = self.canvas.scrollable_content_region
-        self._drawn_for = (region.width, region.height)
-        width, height = max(20, region.width), max(3, region.height)
-        self._drawn(self.view, self._edges, width, height)
+        if size is None:
+            size = self.canvas.scrollable_content_region.size
+        self._drawn_for = (size.width, size.height)
+        width, height = max(20, size.width), max(3, size.height)
+        layout = None
+        if len(self._edges) <= DRAW_AT_ONCE:
+            self.workers.cancel_group(self, "graph")  # an older drawing must not land after
+            with contextlib.suppress(Exception):  # a fault: the worker's run reports it
+                layout = self._lay_out(self.view, self._edges, width, height)
+        if layout is not None:
+            self._show(self.view, layout)
+        else:
+            self._drawn(self.view, self._edges, width, height)
         if self.colours is None and self.communities is not None:
             self._colour()
 
@@ -284,10 +306,8 @@ class GraphPanel(ReportsWorkers, Vertical):
         if colours.colours and self.view is not None:
             self._draw()
 
-    @work(group="graph", exclusive=True, exit_on_error=False)
-    async def _drawn(self, view: View, edges: list[Edge], width: int, height: int) -> None:
-        layout = await asyncio.to_thread(
-            lay_out,
+    def _lay_out(self, view: View, edges: list[Edge], width: int, height: int) -> GraphLayout:
+        return lay_out(
             view.slug,
             edges,
             self._exists,
@@ -296,6 +316,13 @@ class GraphPanel(ReportsWorkers, Vertical):
             title=self._titles,
             colour_of=self.colours.colour_of if self.colours else None,
         )
+
+    @work(group="graph", exclusive=True, exit_on_error=False)
+    async def _drawn(self, view: View, edges: list[Edge], width: int, height: int) -> None:
+        layout = await asyncio.to_thread(self._lay_out, view, edges, width, height)
+        self._show(view, layout)
+
+    def _show(self, view: View, layout: GraphLayout) -> None:
         if view != self.view:
             return
         self.drawing = layout
