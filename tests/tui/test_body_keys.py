@@ -195,5 +195,5 @@ async def test_m_is_offered_only_for_a_page_longer_than_its_first_part(
         await settle(pilot)  # the first part filled in
         assert pane.truncated is not whole
         assert app.screen.check_action("more_of_page", ()) is not whole
-        footer = {key.key for key in app.screen.query_one(PinnedFooter).keys}  # or left out for room
+        footer = {key.key for key in app.screen.query_one(PinnedFooter).keys}  # or left out
         assert ("m" in footer) is not whole

@@ -10,8 +10,8 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Static
 
-from okf_explorer.tui.widgets.footer import PinnedFooter
 from okf_explorer.core.text_safety import printable
+from okf_explorer.tui.widgets.footer import PinnedFooter
 
 
 class SourceErrorScreen(Screen[bool]):

@@ -17,6 +17,7 @@ in the footer already.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from rich.style import Style
 from rich.text import Text
@@ -64,7 +65,7 @@ class PinnedFooter(Widget, can_focus=False):
     """The keys that apply to the focused widget and the screen, one line at the bottom."""
 
     ALLOW_SELECT = False
-    COMPONENT_CLASSES = {"footer--key", "footer--description"}
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"footer--key", "footer--description"}
     DEFAULT_CSS = """
     PinnedFooter {
         dock: bottom; height: 1;
