@@ -163,3 +163,33 @@ async def test_the_page_tree_takes_the_room_it_needs(tmp_path: Path, size: tuple
         await pilot.press("z")
         await settle(pilot)
         assert screen.maximized is None
+
+
+@pytest.mark.parametrize("size", [(150, 45), (120, 30), (100, 30)])
+async def test_the_page_keeps_its_width_beside_the_tree(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    """On a wide screen `f` takes the tree's room from the link column, so the page
+    keeps its width (its lines are not drawn again) while the links keep 30 columns at
+    least; `f` again gives the columns their shares back."""
+    from okf_explorer.tui.screens.main import LINKS_BESIDE_TREE
+    from okf_explorer.tui.widgets.graph.link_tree import LinkTree
+
+    bundle = write_bundle(tmp_path / "foam", FOAM_LIKE)
+    app = make_app(brain_for(BundleSource(bundle)), watch_files=False)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        page, links = screen.query_one(PagePane), screen.query_one("#graph-column")
+        alone = page.outer_size.width
+        await pilot.press("f")
+        await settle(pilot)
+        tree = screen.query_one(PageTree)
+        assert tree.outer_size.width + page.outer_size.width + links.outer_size.width == size[0]
+        assert links.outer_size.width >= LINKS_BESIDE_TREE
+        assert screen.query_one(LinkTree).outer_size.width == links.outer_size.width
+        if size[0] - tree.outer_size.width - alone >= LINKS_BESIDE_TREE:
+            assert page.outer_size.width == alone
+        await pilot.press("f")
+        await settle(pilot)
+        assert page.outer_size.width == alone

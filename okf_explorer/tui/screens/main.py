@@ -75,6 +75,8 @@ if TYPE_CHECKING:
 
 TREE_OPEN = "tree-open"
 """The screen's class while the page tree shows (`f`)."""
+LINKS_BESIDE_TREE = 30
+"""Columns the link column keeps at least while the page tree is open (wide screens)."""
 GRAPH_SHOWN = "-graph-shown"
 """On the graph column and the page pane while the local graph shows (`g`)."""
 
@@ -735,12 +737,31 @@ class MainScreen(ReportsWorkers, Screen[None]):
         tree = self.query_one(PageTree)
         if self.has_class(TREE_OPEN):
             self.remove_class(TREE_OPEN)
+            self._page_beside_tree()
             if tree.has_focus:
                 self.query_one(PagePane).focus()
         else:
+            self._page_beside_tree(opening=True)
             self.add_class(TREE_OPEN)
             tree.show(self.loader.pages, self._current_slug())
             tree.focus()
+
+    def _page_beside_tree(self, opening: bool = False) -> None:
+        """Wide, with the page tree open: the page keeps the width it has without the tree
+        (its lines stay as drawn: no rewrap), and the link column gives the tree its room,
+        down to `LINKS_BESIDE_TREE` columns. Else the stylesheet's widths."""
+        page = self.query_one(PagePane)
+        if not (self.has_class("-wide") and (opening or self.has_class(TREE_OPEN))):
+            page.styles.width = None
+            return
+        panes = self.query_one("#panes").size.width
+        alone = page.outer_size.width if opening else panes // 2
+        tree = self.query_one(PageTree).styles.width
+        room = panes - int(tree.value if tree is not None else 0) - LINKS_BESIDE_TREE
+        page.styles.width = max(1, min(alone, room))
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._page_beside_tree)  # once the width's class is set
 
     def action_toggle_graph(self) -> None:
         """`g`: show or hide the local graph of the slice (`widgets.graph.graph_panel`)."""
