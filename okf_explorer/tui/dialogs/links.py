@@ -125,7 +125,7 @@ class LinksDialog(ModalScreen[BodyLink | None]):
     """Dismisses with the chosen link, or None (`escape`)."""
 
     DEFAULT_CSS = """
-    LinksDialog { align: center middle; background: $background 60%; }
+    LinksDialog { align: center middle; background: $background; }
     #links-box {
         width: 90; height: auto; max-height: 80%;
         border: thick $accent; background: $surface; padding: 0 1;
