@@ -160,3 +160,31 @@ async def test_a_callout_opened_while_the_page_rewraps_stays_open(
         assert folds and not callout.folded and "every word" in callout.text
         widths = {lines.piece.width for lines, _ in body.drawings() if isinstance(lines, DrawnRows)}
         assert widths == {body.content_region.width}  # drawn for the new width all the same
+
+
+async def test_z_redraws_the_page_for_its_new_width_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A terminal being dragged waits for its width to hold before the page is redrawn;
+    `z` is one step, so the zoomed page is drawn for its width without that wait (here a
+    wait longer than `settle` lasts: the page would stay drawn for the old width)."""
+    monkeypatch.setattr(body_module, "REWRAP_DELAY", 60.0)
+    pages = dict(SMALL_BUNDLE, **{"tip.md": "# Tip\n\n" + SHAPES})
+    app = make_app(brain_for(BundleSource(write_bundle(tmp_path / "b", pages))), start="tip")
+    async with app.run_test(size=(150, 40)) as pilot:
+        pane = app.screen.query_one(PagePane)
+        await settle(pilot, until=lambda: pane.shown is not None and pane.drawn)
+        body = pane.query_one(VaultBody)
+
+        def drawn_for(width: int) -> bool:
+            return {lines.piece.width for lines, _ in body.drawings()} == {width}
+
+        await settle(pilot, until=lambda: drawn_for(body.content_region.width))
+        before = body.content_region.width
+        pane.focus()
+        await pilot.press("z")
+        await settle(pilot, until=lambda: body.content_region.width != before)
+        await settle(pilot, until=lambda: drawn_for(body.content_region.width))
+        await pilot.press("z")
+        await settle(pilot, until=lambda: body.content_region.width == before)
+        await settle(pilot, until=lambda: drawn_for(before))

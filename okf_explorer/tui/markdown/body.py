@@ -578,6 +578,12 @@ class VaultBody(Vertical):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.pieces: list[Piece] = []
+        self._resize_is_final = False
+
+    def resize_is_final(self) -> None:
+        """The next width change is one step (a pane zoomed by a key), not a terminal
+        being dragged through widths: redraw for it without waiting `REWRAP_DELAY`."""
+        self._resize_is_final = True
 
     async def show(self, pieces: Sequence[Piece] | None) -> None:
         """Replace what is shown with `pieces` (None: empty)."""
@@ -616,7 +622,9 @@ class VaultBody(Vertical):
         return [child for child in self.children if type(child) is DrawnRows]
 
     async def _rewrap(self) -> None:
-        await asyncio.sleep(REWRAP_DELAY)
+        if not self._resize_is_final:
+            await asyncio.sleep(REWRAP_DELAY)
+        self._resize_is_final = False
         width = self.content_region.width
         stale = [lines for lines in self._prose() if lines.piece.width != width]
         if not width or not stale:

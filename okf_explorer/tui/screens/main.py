@@ -779,6 +779,7 @@ class MainScreen(ReportsWorkers, Screen[None]):
 
     def action_zoom(self) -> None:
         """`z`: the focused pane fills the screen, or the panes come back (also `escape`)."""
+        self.query_one(PagePane).resize_is_final()
         if self.maximized is not None:
             self.minimize()
         elif (pane := pane_of(self.focused)) is not None:

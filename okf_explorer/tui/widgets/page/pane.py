@@ -404,6 +404,11 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
             for line in self.query(".page-more").results(Static):
                 line.update(more_line(body.end, body.total, RENDER_CHARS))
 
+    def resize_is_final(self) -> None:
+        """The pane's next width comes from a key (`z`), in one step: the body redraws
+        for it at once (`VaultBody.resize_is_final`)."""
+        self.query_one("#page-body", VaultBody).resize_is_final()
+
     @property
     def drawn(self) -> bool:
         """Whether the body is drawn by the engine (`VaultBody`; fast paths on), not by
