@@ -19,7 +19,7 @@ from okf_explorer.tui.widgets.graph.link_tree import LinkTree
 from okf_explorer.tui.widgets.page.pane import PagePane
 from tests.bundles import write_pages
 
-from .conftest import brain_for, settle
+from .conftest import brain_for, press_at_once, settle
 
 HOME = """# Home
 
@@ -163,6 +163,25 @@ async def test_n_starts_from_what_is_visible_and_scrolls_to_what_it_reaches(
         assert target is not None
         visible = [t for t in pane.cursor.targets() if 40 <= t.y + body_y < 40 + height]
         assert target is visible[-1] and round(pane.scroll_y) == 40
+
+
+async def test_quick_ns_each_move_on_when_the_view_must_follow(tmp_path: Path) -> None:
+    """`n` pressed faster than the screen refreshes: each moves one link on, also when the
+    last one took the cursor past the bottom (its scroll waited for the next refresh, so
+    the next `n` found the cursor off screen and began again from the top of the view:
+    a slow-tier run ended three links short)."""
+    paragraphs = "".join(f"Paragraph {n} links [[page {n}]].\n\n" for n in range(50))
+    pages = {"home": f"# Home\n\n{paragraphs}"} | {f"page {n}": "# P\n" for n in range(50)}
+    app = make_app(brain_for(vault(tmp_path, pages)), start="home")
+    async with app.run_test(size=(100, 30)) as pilot:
+        pane = app.screen.query_one(PagePane)
+        await settle(pilot, lambda: pane.shown is not None)
+        await settle(pilot)
+        pane.focus()
+        await press_at_once(pilot, "n", "n", 30)
+        await settle(pilot)
+        target = pane.cursor.current
+        assert target is not None and target.href == "okf:page%2029"
 
 
 async def test_the_cursor_stays_shown_when_its_piece_is_redrawn(tmp_path: Path) -> None:

@@ -346,7 +346,9 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
             return
         y = body.virtual_region.y + target.y
         if not round(self.scroll_y) <= y < round(self.scroll_y) + height:
-            self.scroll_to(y=max(0, y - height // 3), animate=False)
+            # now, not after the next refresh: an `n` pressed meanwhile must find the
+            # cursor in view, or it starts again from the top of the old view
+            self.scroll_to(y=max(0, y - height // 3), animate=False, immediate=True)
 
     def action_cursor_enter(self) -> None:
         """`enter`: follow the link the cursor is on (into history, as a click), or
