@@ -126,13 +126,17 @@ async def test_enter_folds_callouts_and_embeds_and_follows_links(tmp_path: Path)
         assert pane.slug == "home"
 
 
+def fifty_links() -> dict[str, str]:
+    """`home`, a paragraph a link to each of fifty pages: longer than the pane."""
+    paragraphs = "".join(f"Paragraph {n} links [[page {n}]].\n\n" for n in range(50))
+    return {"home": f"# Home\n\n{paragraphs}"} | {f"page {n}": "# P\n" for n in range(50)}
+
+
 @pytest.mark.slow  # ~50 keys, each a frame: ~4 s on a loaded 2-core machine
 async def test_n_starts_from_what_is_visible_and_scrolls_to_what_it_reaches(
     tmp_path: Path,
 ) -> None:
-    paragraphs = "".join(f"Paragraph {n} links [[page {n}]].\n\n" for n in range(50))
-    pages = {"home": f"# Home\n\n{paragraphs}"} | {f"page {n}": "# P\n" for n in range(50)}
-    app = make_app(brain_for(vault(tmp_path, pages)), start="home")
+    app = make_app(brain_for(vault(tmp_path, fifty_links())), start="home")
     async with app.run_test(size=(100, 30)) as pilot:
         pane = app.screen.query_one(PagePane)
         await settle(pilot, lambda: pane.shown is not None)
@@ -170,9 +174,7 @@ async def test_quick_ns_each_move_on_when_the_view_must_follow(tmp_path: Path) -
     last one took the cursor past the bottom (its scroll waited for the next refresh, so
     the next `n` found the cursor off screen and began again from the top of the view:
     a slow-tier run ended three links short)."""
-    paragraphs = "".join(f"Paragraph {n} links [[page {n}]].\n\n" for n in range(50))
-    pages = {"home": f"# Home\n\n{paragraphs}"} | {f"page {n}": "# P\n" for n in range(50)}
-    app = make_app(brain_for(vault(tmp_path, pages)), start="home")
+    app = make_app(brain_for(vault(tmp_path, fifty_links())), start="home")
     async with app.run_test(size=(100, 30)) as pilot:
         pane = app.screen.query_one(PagePane)
         await settle(pilot, lambda: pane.shown is not None)
