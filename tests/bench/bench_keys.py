@@ -14,8 +14,10 @@ presses is reported, with the median. Keys that open something are closed again
 (as `bench_tui.py`'s first paint, on FOLDER), best and median of 3.
 
 The first row, a key bound to nothing, is the floor of the measure in the same run (the
-press, the wait for an idle CPU and a refresh). Targets: no key over 100 ms on the sample brain, 300 ms on a 6.5k-page vault; the
-first page of a 6.5k-page vault <= 1 s cold.
+press, the wait for an idle CPU and a refresh).
+
+Targets: no key over 100 ms on the sample brain, 300 ms on a 6.5k-page vault; the first
+page of a 6.5k-page vault <= 1 s cold.
 """
 
 from __future__ import annotations
