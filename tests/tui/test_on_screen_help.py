@@ -138,6 +138,13 @@ async def test_a_click_on_a_footer_key_presses_it(tmp_path: Path, size: tuple[in
         await pilot.click(PinnedFooter, offset=(gap, 0))
         await settle(pilot)
         assert app.screen.query_one(PinnedFooter) is footer  # nothing opened
+        await pilot.hover(PinnedFooter, offset=(links + 3, 0))
+        await settle(pilot)
+        assert footer.hovered is not None and footer.hovered.key == "l"  # lit
+        lit = [
+            seg.style for seg in app.screen._compositor.render_strips()[-1] if "Links" in seg.text
+        ]
+        assert lit and lit[0] is not None and lit[0].bgcolor != footer.rich_style.bgcolor
         await pilot.click(PinnedFooter, offset=(links + 3, 0))
         await settle(pilot)
         assert isinstance(app.screen, LinksDialog)

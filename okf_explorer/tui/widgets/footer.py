@@ -9,9 +9,9 @@ It draws the keys as Textual's footer does (the key bold, its description after 
 disabled key dimmed, one key per action), with the `PINNED` keys at the right end so
 they show at every width. Of the others, those that do not fit whole before the pinned
 ones are left out (the first ones stay), never drawn cut (`o O`, `^x Cancel ind`).
-Under `COMPACT_BELOW` columns the keys lose their padding, so more of them fit. A
-click on a key presses it. The command palette's own key is not shown: `/` (Find) is
-in the footer already.
+Under `COMPACT_BELOW` columns the keys lose their padding, so more of them fit. The
+key under the mouse is lit, and a click on a key presses it. The command palette's own
+key is not shown: `/` (Find) is in the footer already.
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ class PinnedFooter(Widget, can_focus=False):
     """The keys that apply to the focused widget and the screen, one line at the bottom."""
 
     ALLOW_SELECT = False
-    COMPONENT_CLASSES: ClassVar[set[str]] = {"footer--key", "footer--description"}
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"footer--key", "footer--description", "footer--hover"}
     DEFAULT_CSS = """
     PinnedFooter {
         dock: bottom; height: 1;
@@ -77,12 +77,15 @@ class PinnedFooter(Widget, can_focus=False):
     PinnedFooter > .footer--description {
         color: $footer-description-foreground; background: $footer-description-background;
     }
+    PinnedFooter > .footer--hover { background: $block-hover-background; }
     """
 
     def __init__(self) -> None:
         super().__init__()
         self.keys: tuple[FooterKey, ...] = ()
         """The keys that apply, in the screen's order (pinned ones included)."""
+        self.hovered: FooterKey | None = None
+        """The key under the mouse (lit)."""
 
     def bindings_changed(self, screen: Screen) -> None:
         """What applies on `screen` may have changed: redraw if it has. Its screen calls
@@ -148,11 +151,24 @@ class PinnedFooter(Widget, can_focus=False):
         for x, key in self.placed():
             line.append(" " * max(0, x - line.cell_len))
             shown_key, description, gap = key.parts(self.compact)
-            dim = Style(dim=True) if not key.enabled else Style()
-            line.append(shown_key, key_style + dim)
-            line.append(description, description_style + dim)
+            look = Style(dim=True) if not key.enabled else Style()
+            if key == self.hovered:
+                look += self.get_component_rich_style("footer--hover")
+            line.append(shown_key, key_style + look)
+            line.append(description, description_style + look)
             line.append(gap)
         return line
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        self._hover(self.key_at(event.x))
+
+    def on_leave(self) -> None:
+        self._hover(None)
+
+    def _hover(self, key: FooterKey | None) -> None:
+        if key != self.hovered:
+            self.hovered = key
+            self.refresh()
 
     def on_click(self, event: events.Click) -> None:
         """A click on a key presses it (a disabled one rings the bell)."""
