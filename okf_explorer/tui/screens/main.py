@@ -59,7 +59,7 @@ from okf_explorer.tui.state.navigator import History, Move, Navigator, View
 from okf_explorer.tui.state.page_links import links_elsewhere
 from okf_explorer.tui.state.saving import SavePlan, Saver, save_notice
 from okf_explorer.tui.state.server_view import ServerComparison, badge, server_note
-from okf_explorer.tui.widgets.footer import PinnedFooter
+from okf_explorer.tui.widgets.footer import PinnedFooter, pin_footer
 from okf_explorer.tui.widgets.graph.graph_panel import GraphPanel
 from okf_explorer.tui.widgets.graph.link_tree import LinkTree
 from okf_explorer.tui.widgets.graph.path_view import PathView
@@ -206,9 +206,7 @@ class MainScreen(ReportsWorkers, Screen[None]):
         tree.border_title = "links"
         tree.comparison = self.comparison
         self.query_one(PagePane).border_title = "page"
-        footer = self.query_one(PinnedFooter)
-        self.bindings_updated_signal.subscribe(footer, footer.bindings_changed)
-        footer.bindings_changed(self)
+        pin_footer(self)
         self.loader.begin()
 
     async def _show_start(self, view: View, missing_ok: bool) -> bool:

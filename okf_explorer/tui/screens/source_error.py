@@ -11,7 +11,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from okf_explorer.core.text_safety import printable
-from okf_explorer.tui.widgets.footer import PinnedFooter
+from okf_explorer.tui.widgets.footer import PinnedFooter, pin_footer
 
 
 class SourceErrorScreen(Screen[bool]):
@@ -38,9 +38,7 @@ class SourceErrorScreen(Screen[bool]):
         yield PinnedFooter()
 
     def on_mount(self) -> None:
-        footer = self.query_one(PinnedFooter)
-        self.bindings_updated_signal.subscribe(footer, footer.bindings_changed)
-        footer.bindings_changed(self)
+        pin_footer(self)
 
     def action_retry(self) -> None:
         self.dismiss(True)

@@ -61,6 +61,14 @@ class FooterKey:
         return sum(Text(part).cell_len for part in self.parts(compact))
 
 
+def pin_footer(screen: Screen) -> None:
+    """Wire `screen`'s footer to what applies on it, now and at each bindings update
+    (`Screen.bindings_updated_signal`): called by the screen, once mounted."""
+    footer = screen.query_one(PinnedFooter)
+    screen.bindings_updated_signal.subscribe(footer, footer.bindings_changed)
+    footer.bindings_changed(screen)
+
+
 class PinnedFooter(Widget, can_focus=False):
     """The keys that apply to the focused widget and the screen, one line at the bottom."""
 
@@ -88,8 +96,7 @@ class PinnedFooter(Widget, can_focus=False):
         """The key under the mouse (lit)."""
 
     def bindings_changed(self, screen: Screen) -> None:
-        """What applies on `screen` may have changed: redraw if it has. Its screen calls
-        this once mounted and subscribes it to `Screen.bindings_updated_signal`."""
+        """What applies on `screen` may have changed: redraw if it has (`pin_footer`)."""
         if not screen.app.app_focus:
             return  # the terminal lost the focus: Textual's footer waits too
         keys: dict[str, FooterKey] = {}
