@@ -188,3 +188,56 @@ async def test_z_redraws_the_page_for_its_new_width_at_once(
         await pilot.press("z")
         await settle(pilot, until=lambda: body.content_region.width == before)
         await settle(pilot, until=lambda: drawn_for(before))
+
+
+async def test_a_zoom_undone_shows_the_rows_drawn_before_at_once(tmp_path: Path) -> None:
+    """`z` and `z` again: the page is back at its width, shown with the rows it had
+    there (no redraw in a thread, no frame of rows cut to the width), folds as they are."""
+    pages = dict(SMALL_BUNDLE, **{"tip.md": "# Tip\n\n" + SHAPES})
+    app = make_app(brain_for(BundleSource(write_bundle(tmp_path / "b", pages))), start="tip")
+    async with app.run_test(size=(150, 40)) as pilot:
+        pane = app.screen.query_one(PagePane)
+        await settle(pilot, until=lambda: pane.shown is not None and pane.drawn)
+        body = pane.query_one(VaultBody)
+        width = body.content_region.width
+
+        def widths() -> set[int]:
+            return {lines.piece.width for lines, _ in body.drawings()}
+
+        await settle(pilot, until=lambda: widths() == {width})
+        drawn = [drawing for _, drawing in body.drawings()]
+        pane.focus()
+        await pilot.press("z")
+        await settle(pilot, until=lambda: width not in widths())
+        await pilot.press("z")
+        await pilot.pause()
+        assert body.content_region.width == width
+        shown = [drawing for _, drawing in body.drawings()]
+        assert len(shown) == len(drawn)
+        assert all(now is then for now, then in zip(shown, drawn, strict=True))
+
+
+async def test_a_callout_opened_while_zoomed_stays_open_when_the_zoom_is_undone(
+    tmp_path: Path,
+) -> None:
+    """The rows kept from before the zoom are the callout folded: not shown again once it
+    is opened meanwhile."""
+    pages = dict(SMALL_BUNDLE, **{"tip.md": "# Tip\n\n" + SHAPES})
+    app = make_app(brain_for(BundleSource(write_bundle(tmp_path / "b", pages))), start="tip")
+    async with app.run_test(size=(150, 40)) as pilot:
+        pane = app.screen.query_one(PagePane)
+        await settle(pilot, until=lambda: pane.shown is not None and pane.drawn)
+        body = pane.query_one(VaultBody)
+        width = body.content_region.width
+        await settle(pilot, until=lambda: {p.piece.width for p, _ in body.drawings()} == {width})
+        folded = len(body.drawings()[0][1].rows)
+        pane.focus()
+        await pilot.press("z")
+        await settle(pilot, until=lambda: body.drawings()[0][0].piece.width != width)
+        await pilot.press("n", "enter")  # the folded tip, opened
+        await settle(pilot, until=lambda: not body.drawings()[0][0].piece.folded)
+        await pilot.press("z")
+        await settle(pilot, until=lambda: body.drawings()[0][0].piece.width == width)
+        lines, drawing = body.drawings()[0]
+        assert len(drawing.rows) > folded
+        assert drawing == draw(lines.piece.blocks, width, set(), outer=False)

@@ -270,11 +270,22 @@ class Piece:
     drawing: Drawing | None = None
     wide: bool = False
     folded: set[int] = field(default_factory=set)
+    before: tuple[int, frozenset[int], Drawing] | None = None
+    """The drawing shown before the last width change: its width, its folds, itself (a
+    zoom undone draws nothing again)."""
 
     @property
     def embed(self) -> Embed | None:
         block = self.blocks[0] if self.blocks else None
         return block if isinstance(block, Embed) else None
+
+    def drawn_before(self, width: int) -> Drawing | None:
+        """The drawing shown before the last width change, when it was `width` wide and
+        its callouts are folded as they are now."""
+        if self.before is None:
+            return None
+        was, folded, drawing = self.before
+        return drawing if was == width and folded == self.folded else None
 
 
 class DrawnRows(Widget):
@@ -300,7 +311,10 @@ class DrawnRows(Widget):
 
     def redrawn(self, drawing: Drawing, width: int) -> None:
         """Show `drawing` (the piece drawn `width` wide)."""
-        self.piece.drawing, self.piece.width = drawing, width
+        piece = self.piece
+        if width != piece.width and piece.drawing is not None:
+            piece.before = (piece.width, frozenset(piece.folded), piece.drawing)
+        piece.drawing, piece.width = drawing, width
         if self.marks:  # the rows moved: the cursor marks them again (`BodyCursor`)
             self.marks = ()
             self.post_message(self.Redrawn())
@@ -613,9 +627,15 @@ class VaultBody(Vertical):
 
     def _check_width(self) -> None:
         """Redraw (in a thread) the pieces drawn for another width, once the width has
-        held for `REWRAP_DELAY` (a layout passes through passing widths)."""
+        held for `REWRAP_DELAY` (a layout passes through passing widths); a piece drawn
+        for this width just before (a zoom undone) shows that drawing again at once."""
         width = self.content_region.width
-        if width and any(lines.piece.width != width for lines in self._prose()):
+        if not width:
+            return
+        for lines in self._prose():
+            if lines.piece.width != width and (kept := lines.piece.drawn_before(width)):
+                lines.redrawn(kept, width)
+        if any(lines.piece.width != width for lines in self._prose()):
             self.run_worker(self._rewrap, group="rewrap", exclusive=True, exit_on_error=False)
 
     def _prose(self) -> list[DrawnRows]:
