@@ -65,7 +65,8 @@ KEYS: list[tuple[str, tuple[str, ...]]] = [
     ("question_mark", ("escape",)),
     ("slash", ("escape",)),
     ("o", ("escape",)),
-    ("z", ("z",)),
+    ("z", ()),
+    ("z (back)", ()),
     ("backspace", ()),
 ]
 """(key, keys that undo it, untimed). A label after the key says what it does here."""

@@ -76,17 +76,17 @@ async def test_z_zooms_the_focused_pane_and_tab_zooms_the_next(
         page = screen.query_one(PagePane)
         await pilot.press("z")
         await settle(pilot)
-        assert screen.maximized is page
+        assert screen.zoomed is page
         assert page.region.width == size[0]
         await pilot.press("tab")  # on to the link tree, still zoomed
         await settle(pilot)
-        assert screen.maximized is screen.query_one(LinkTree)
+        assert screen.zoomed is screen.query_one(LinkTree)
         await pilot.press("tab")  # the traversal table: its whole panel is zoomed
         await settle(pilot)
-        assert screen.maximized is screen.query_one(TraversalPanel)
+        assert screen.zoomed is screen.query_one(TraversalPanel)
         await pilot.press("z")
         await settle(pilot)
-        assert screen.maximized is None
+        assert screen.zoomed is None
 
 
 @pytest.mark.parametrize("size", [(80, 24), (150, 45), (50, 20)])

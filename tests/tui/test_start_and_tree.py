@@ -158,11 +158,11 @@ async def test_the_page_tree_takes_the_room_it_needs(tmp_path: Path, size: tuple
             assert page.region.width == 0  # not squeezed: out of the way
         await pilot.press("z")
         await settle(pilot)
-        assert screen.maximized is tree
+        assert screen.zoomed is tree
         assert tree.outer_size.width == width
         await pilot.press("z")
         await settle(pilot)
-        assert screen.maximized is None
+        assert screen.zoomed is None
 
 
 @pytest.mark.parametrize("size", [(150, 45), (120, 30), (100, 30)])
@@ -193,3 +193,25 @@ async def test_the_page_keeps_its_width_beside_the_tree(
         await pilot.press("f")
         await settle(pilot)
         assert page.outer_size.width == alone
+
+
+async def test_z_on_the_page_beside_the_tree_fills_the_screen(tmp_path: Path) -> None:
+    """The width the page keeps beside the tree is let go while it is zoomed, and comes
+    back with the tree after the zoom."""
+    bundle = write_bundle(tmp_path / "foam", FOAM_LIKE)
+    app = make_app(brain_for(BundleSource(bundle)), watch_files=False)
+    async with app.run_test(size=(150, 45)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        page, tree = screen.query_one(PagePane), screen.query_one(PageTree)
+        await pilot.press("f")
+        await settle(pilot)
+        beside = page.outer_size.width
+        page.focus()
+        await pilot.press("z")
+        await settle(pilot)
+        assert screen.zoomed is page and page.outer_size.width == 150
+        assert tree.region.width == 0
+        await pilot.press("z")
+        await settle(pilot)
+        assert page.outer_size.width == beside and tree.region.width > 0

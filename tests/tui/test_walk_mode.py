@@ -9,8 +9,10 @@ from pathlib import Path
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
 from okf_explorer.tui.dialogs.walk_roots import WalkRootsDialog, root_specs
+from okf_explorer.tui.widgets.graph.link_tree import LinkTree
 from okf_explorer.tui.widgets.graph.traversal_panel import TraversalPanel
 from okf_explorer.tui.widgets.graph.walk_view import WalkView
+from okf_explorer.tui.widgets.page.pane import PagePane
 from tests.bundles import write_bundle
 from tests.test_cli_walk import FILES
 
@@ -163,10 +165,37 @@ async def test_z_zooms_the_walk_view(tmp_path: Path) -> None:
         await settle(pilot, lambda: view.loaded)
         await pilot.press("z")
         await settle(pilot)
-        assert screen.maximized is view
+        assert screen.zoomed is view
         await pilot.press("z")
         await settle(pilot)
-        assert screen.maximized is None
+        assert screen.zoomed is None
+
+
+async def test_a_walk_begun_in_a_zoom_stays_when_the_zoom_ends(tmp_path: Path) -> None:
+    """The zoom hides and shows back only the panes beside the zoomed one: a view put in
+    the slice's place meanwhile stays there; `escape` ends the zoom first, then the walk."""
+    app = make(tmp_path)
+    async with app.run_test(size=(150, 45)) as pilot:
+        screen = app.screen
+        panel, view = screen.query_one(TraversalPanel), screen.query_one(WalkView)
+        page, links = screen.query_one(PagePane), screen.query_one(LinkTree)
+        await settle(pilot, lambda: screen.loader.ready and panel.filled)
+        links.focus()
+        await pilot.press("z")
+        await settle(pilot)
+        assert screen.zoomed is links and links.region.width == 150
+        assert page.region.width == 0 and panel.region.height == 0
+        await pilot.press("w")  # the walk view takes the focus, and the zoom
+        await settle(pilot, lambda: view.loaded)
+        assert screen.zoomed is view and view.region.width == 150 and links.region.width == 0
+        await pilot.press("escape")
+        await settle(pilot)
+        assert screen.zoomed is None
+        assert view.display and not panel.display  # still walking
+        assert page.region.width > 0 and links.region.width > 0 and view.region.width > 0
+        await pilot.press("escape")  # now the walk view's own escape
+        await settle(pilot)
+        assert not view.display and panel.display
 
 
 async def test_at_80_columns_the_walk_view_takes_the_traversal_panels_width(
