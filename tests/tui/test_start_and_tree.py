@@ -215,3 +215,26 @@ async def test_z_on_the_page_beside_the_tree_fills_the_screen(tmp_path: Path) ->
         await pilot.press("z")
         await settle(pilot)
         assert page.outer_size.width == beside and tree.region.width > 0
+
+
+async def test_the_tree_open_across_a_resize_takes_the_room_each_width_gives(
+    tmp_path: Path,
+) -> None:
+    """Narrowed under 100 columns with the tree open, the tree takes the whole width;
+    widened again, the page and the links come back beside it."""
+    bundle = write_bundle(tmp_path / "foam", FOAM_LIKE)
+    app = make_app(brain_for(BundleSource(bundle)), watch_files=False)
+    async with app.run_test(size=(150, 45)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        page, tree = screen.query_one(PagePane), screen.query_one(PageTree)
+        await pilot.press("f")
+        await settle(pilot)
+        assert page.region.width > 0 and tree.region.width > 0
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot, until=lambda: page.region.width == 0)
+        assert tree.outer_size.width == 80
+        await pilot.resize_terminal(150, 45)
+        await settle(pilot, until=lambda: page.region.width > 0)
+        assert 0 < tree.outer_size.width < 150
+        assert screen.query_one("#graph-column").region.width >= 30

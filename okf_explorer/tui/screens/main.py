@@ -73,18 +73,14 @@ from okf_explorer.tui.widgets.status_bar import StatusBar
 if TYPE_CHECKING:
     from okf_explorer.core.audit.page import PageView
 
-TREE_OPEN = "tree-open"
-"""The screen's class while the page tree shows (`f`)."""
 LINKS_BESIDE_TREE = 30
 """Columns the link column keeps at least while the page tree is open (wide screens)."""
 GRAPH_SHOWN = "-graph-shown"
 """On the graph column and the page pane while the local graph shows (`g`)."""
 ZOOMED = "-zoomed"
 """On the pane that fills the screen (`z`)."""
-ZOOM_HIDES = frozenset({"page-tree", "page-pane", "graph-column", "link-tree", "slice-place"})
-"""The ids of the containers a zoom hides (those beside the zoomed pane or one of its
-containers): nothing else sets their `display` inline, so the zoom gives it back to the
-stylesheet when it ends."""
+CONTAINERS = ("page-tree", "page-pane", "graph-column", "link-tree", "slice-place")
+"""The ids of the containers the page tree and the zoom show and hide (`_arrange`)."""
 
 WHY_NOT: dict[str, str] = {
     "shallower": "already at depth 1",
@@ -182,9 +178,10 @@ class MainScreen(ReportsWorkers, Screen[None]):
         self.text_jump = TextJump()
         self._footer_state: tuple[bool, ...] = ()
         """What applied when the footer was last refreshed (`sync_bindings`)."""
+        self.tree_open = False
+        """Whether the page tree shows (`f`)."""
         self.zoomed: Widget | None = None
         """The pane that fills the screen (`z`), if one does."""
-        self._zoom_hid: list[Widget] = []
 
     @property
     def history(self) -> History:
@@ -265,7 +262,7 @@ class MainScreen(ReportsWorkers, Screen[None]):
         self.query_one(PagePane).embeds_again()
         if message.first and self.watch_files and (root := self.brain.local_root) is not None:
             self.watcher.start(root)  # live reload (MCP sources have no folder to watch)
-        if self.has_class(TREE_OPEN):  # titles are known now
+        if self.tree_open:  # titles are known now
             self.query_one(PageTree).show(self.loader.pages, None)
 
     @on(IndexLoader.IndexFailed)
@@ -362,7 +359,7 @@ class MainScreen(ReportsWorkers, Screen[None]):
     @on(PageTree.PageChosen)
     def _tree_page_chosen(self, message: PageTree.PageChosen) -> None:
         self.choose(message.slug, message.exists)
-        if self.has_class(TREE_OPEN) and self.has_class("-narrow"):
+        if self.tree_open and self.has_class("-narrow"):
             self.action_toggle_tree()  # a narrow screen gives the page its room back
 
     @on(TraversalPanel.SliceShown)
@@ -746,27 +743,47 @@ class MainScreen(ReportsWorkers, Screen[None]):
 
     # ------------------------------------------------------------------ layout
 
+    # The page tree (`f`) and the zoom (`z`) show and hide the panes' containers by their
+    # `display`, set only by `_arrange`, from `tree_open` and `zoomed`. Not a class on the
+    # screen, nor Textual's `maximize` (which sets one): the screen's classes changed, Textual
+    # styles every widget again and draws each anew, 50-100 ms of these keys.
+
     def action_toggle_tree(self) -> None:
         """`f`: show the page tree (on the current page) and focus it, or hide it."""
         tree = self.query_one(PageTree)
-        if self.has_class(TREE_OPEN):
-            self.remove_class(TREE_OPEN)
-            self._page_beside_tree()
-            if tree.has_focus:
-                self.query_one(PagePane).focus()
-        else:
-            self._page_beside_tree(opening=True)
-            self.add_class(TREE_OPEN)
+        self.tree_open = not self.tree_open
+        self._arrange(opening_tree=self.tree_open)
+        if self.tree_open:
             tree.show(self.loader.pages, self._current_slug())
             tree.focus()
+        elif tree.has_focus:
+            self.query_one(PagePane).focus()
+
+    def _arrange(self, opening_tree: bool = False) -> None:
+        """Show and hide the containers: a zoom hides the title bar and the containers
+        beside the zoomed pane and beside each holding it (`_beside`); the page tree shows
+        while open, and takes the whole width of a narrow screen."""
+        tree, page, column = (self.query_one(f"#{name}") for name in CONTAINERS[:3])
+        hidden = self._beside(self.zoomed) if self.zoomed is not None else []
+        if self.tree_open and self.zoomed is None and self.has_class("-narrow"):
+            hidden += [page, column]
+        for widget in (self.query_one(Header), *(self.query_one(f"#{n}") for n in CONTAINERS)):
+            if any(widget is gone for gone in hidden):
+                widget.display = False
+            elif widget is tree:
+                widget.display = self.tree_open  # the stylesheet hides it
+            else:
+                widget.styles.clear_rule("display")  # the stylesheet's
+        beside_tree = self.tree_open and self.zoomed is None and self.has_class("-wide")
+        column.styles.min_width = LINKS_BESIDE_TREE if beside_tree else None
+        self._page_beside_tree(opening_tree)
 
     def _page_beside_tree(self, opening: bool = False) -> None:
         """Wide, with the page tree open: the page keeps the width it has without the tree
         (its lines stay as drawn: no rewrap), and the link column gives the tree its room,
         down to `LINKS_BESIDE_TREE` columns. Else the stylesheet's widths."""
         page = self.query_one(PagePane)
-        wide = self.has_class("-wide") and self.zoomed is None
-        if not (wide and (opening or self.has_class(TREE_OPEN))):
+        if not (self.tree_open and self.zoomed is None and self.has_class("-wide")):
             page.styles.width = None
             return
         panes = self.query_one("#panes").size.width
@@ -776,7 +793,7 @@ class MainScreen(ReportsWorkers, Screen[None]):
         page.styles.width = max(1, min(alone, room))
 
     def on_resize(self) -> None:
-        self.call_after_refresh(self._page_beside_tree)  # once the width's class is set
+        self.call_after_refresh(self._arrange)  # once the width's class is set
 
     def action_toggle_graph(self) -> None:
         """`g`: show or hide the local graph of the slice (`widgets.graph.graph_panel`)."""
@@ -803,32 +820,23 @@ class MainScreen(ReportsWorkers, Screen[None]):
         self._zoom(None)
 
     def _zoom(self, pane: Widget | None) -> None:
-        """`pane` fills the screen (None: the panes come back as they were).
-
-        Not Textual's `maximize`: that styles every widget of the screen again, both ways
-        (about half of `z`'s 100-200 ms on the sample brain). The containers beside the
-        pane and beside each of its own (`ZOOM_HIDES`) and the title bar are hidden
-        instead, so only the pane is drawn again."""
+        """`pane` fills the screen (None: the panes come back as they were): only it is
+        drawn again (see `_arrange`)."""
         self.query_one(PagePane).resize_is_final()
         if self.zoomed is not None:
             self.zoomed.remove_class(ZOOMED)
-        for widget in self._zoom_hid:
-            widget.styles.clear_rule("display")  # the stylesheet's again
-        self.zoomed, self._zoom_hid = pane, []
+        self.zoomed = pane
         if pane is not None:
             pane.add_class(ZOOMED)
-            self._zoom_hid = self._beside(pane)
-            for widget in self._zoom_hid:
-                widget.display = False
-        self._page_beside_tree()
+        self._arrange()
 
     def _beside(self, pane: Widget) -> list[Widget]:
-        """What a zoom of `pane` hides: the title bar, and the `ZOOM_HIDES` containers beside
-        `pane` or beside one of the containers holding it."""
+        """What a zoom of `pane` hides: the title bar, and the `CONTAINERS` beside `pane` or
+        beside one of the containers holding it."""
         hidden: list[Widget] = [self.query_one(Header)]
         node: Widget = pane
         while isinstance(parent := node.parent, Widget):
-            hidden += [w for w in parent.children if w is not node and w.id in ZOOM_HIDES]
+            hidden += [w for w in parent.children if w is not node and w.id in CONTAINERS]
             node = parent
         return hidden
 
