@@ -76,7 +76,8 @@ if TYPE_CHECKING:
 LINKS_BESIDE_TREE = 30
 """Columns the link column keeps at least while the page tree is open (wide screens)."""
 GRAPH_SHOWN = "-graph-shown"
-"""On the graph column and the page pane while the local graph shows (`g`)."""
+"""On the slice's place while the local graph shows there (`g`); narrow, on the link tree
+and the page pane too."""
 ZOOMED = "-zoomed"
 """On the pane that fills the screen (`z`)."""
 CONTAINERS = ("page-tree", "page-pane", "graph-column", "link-tree", "slice-place")
@@ -776,6 +777,13 @@ class MainScreen(ReportsWorkers, Screen[None]):
                 widget.styles.clear_rule("display")  # the stylesheet's
         beside_tree = self.tree_open and self.zoomed is None and self.has_class("-wide")
         column.styles.min_width = LINKS_BESIDE_TREE if beside_tree else None
+        # The graph takes the slice table's place; narrow, the links' too, and the page
+        # gives it height. Classes on those widgets only, and only where they apply.
+        graph = self.query_one(GraphPanel).shown
+        narrow = graph and self.has_class("-narrow")
+        self.query_one("#slice-place").set_class(graph, GRAPH_SHOWN)
+        for widget in (self.query_one(LinkTree), page):
+            widget.set_class(narrow, GRAPH_SHOWN)
         self._page_beside_tree(opening_tree)
 
     def _page_beside_tree(self, opening: bool = False) -> None:
@@ -801,11 +809,7 @@ class MainScreen(ReportsWorkers, Screen[None]):
         traversal = self.query_one(TraversalPanel)
         in_its_place = traversal.display and self.has_class("-wide")
         shown = panel.toggle(traversal.outer_size if in_its_place else None)
-        # The graph takes the slice table's place (narrow: the links' too, and the page
-        # gives it height): classes on the two widgets, not the screen, so the rest of
-        # the screen is not styled again.
-        for widget in (self.query_one("#graph-column"), self.query_one(PagePane)):
-            widget.set_class(shown, GRAPH_SHOWN)
+        self._arrange()
         if shown:
             panel.canvas.focus()
 
