@@ -374,7 +374,7 @@ def test_parallel_scan_equals_sequential_scan(tmp_path: Path, monkeypatch) -> No
     assert [d for d, _ in calls] == sorted(d for d, _ in calls)
 
 
-def _die_in_worker(root: str, chunk: object, *_resolve: object) -> list:
+def _die_in_worker(root: str, chunk: object) -> list:
     os._exit(3)  # a worker killed mid-scan (the OOM killer, say)
 
 
@@ -383,7 +383,7 @@ def test_dead_workers_fall_back_to_scanning_in_process(tmp_path: Path, monkeypat
     stubs = source.enumerate()
     sequential = sorted(source.scan(stubs), key=lambda page: page.info.slug)
     monkeypatch.setattr(parallel, "PARALLEL_THRESHOLD", 10)
-    monkeypatch.setattr(parallel, "scan_chunk", _die_in_worker)
+    monkeypatch.setattr(parallel, "_worker_chunk", _die_in_worker)
     calls: list[tuple[int, int]] = []
     rescued = list(source.scan(stubs, progress=lambda d, t: calls.append((d, t))))
     assert sorted(rescued, key=lambda page: page.info.slug) == sequential
@@ -500,3 +500,39 @@ def test_a_read_error_on_the_fast_path_falls_back_to_the_general_path(
     row = parallel.page_row(real, "p", "1:2", {})
     assert row == pagefile.page_row(real, "p", "1:2", {})
     assert ScannedPage.from_row(row).links == (RawLink("q", "wiki"),)
+
+
+def _length(slug: str, body: str) -> tuple[str, int]:
+    return slug, len(body)
+
+
+@pytest.mark.parametrize("in_thread", [False, True])
+def test_bodies_made_in_worker_processes_equal_those_made_here(
+    tmp_path: Path, monkeypatch, in_thread: bool
+) -> None:
+    """`map_bodies` in a pool (forked, or by forkserver from a thread as the TUI asks) gives
+    what it gives in-process: each readable page once, the unreadable one left out."""
+    source = _bundle_of(tmp_path, 30)
+    slugs = [stub.slug for stub in source.enumerate()]
+    here = sorted(source.map_bodies(slugs, _length))
+    assert len(here) == 30 and "bad" not in {slug for slug, _ in here}
+    monkeypatch.setattr(parallel, "PARALLEL_THRESHOLD", 10)
+    monkeypatch.setattr(parallel, "_context", _spy(parallel._context))
+    made: list = []
+    if in_thread:
+        worker = threading.Thread(target=lambda: made.extend(source.map_bodies(slugs, _length)))
+        worker.start()
+        worker.join(timeout=60)
+    else:
+        made = list(source.map_bodies(slugs, _length))
+    assert sorted(made) == here
+    assert _spy.methods == ["forkserver" if in_thread else "fork"]
+
+
+def test_bodies_are_made_here_when_the_workers_die(tmp_path: Path, monkeypatch) -> None:
+    source = _bundle_of(tmp_path, 30)
+    slugs = [stub.slug for stub in source.enumerate()]
+    here = sorted(source.map_bodies(slugs, _length))
+    monkeypatch.setattr(parallel, "PARALLEL_THRESHOLD", 10)
+    monkeypatch.setattr(parallel, "_worker_chunk", _die_in_worker)
+    assert sorted(source.map_bodies(slugs, _length)) == here

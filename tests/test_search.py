@@ -68,15 +68,16 @@ def test_bad_syntax_raises(bundle: Path) -> None:
 
 
 class BodyCountingSource(BundleSource):
-    """A bundle recording the slugs each `read_bodies` call was asked for."""
+    """A bundle recording the slugs each `map_bodies` call (what the text index reads
+    bodies with) was asked for."""
 
     def __init__(self, root: Path) -> None:
         super().__init__(root)
         self.reads: list[list[str]] = []
 
-    def read_bodies(self, slugs):
+    def map_bodies(self, slugs, make):
         self.reads.append(list(slugs))
-        return super().read_bodies(slugs)
+        return super().map_bodies(slugs, make)
 
 
 def test_index_beside_the_cache_is_synced_incrementally(bundle: Path, tmp_path: Path) -> None:
@@ -126,3 +127,44 @@ def test_cli_search_bad_syntax_exits_2(bundle: Path, run, query: str) -> None:
     status, out, err = run("search", query, "--source", str(bundle))
     assert status == 2 and out == ""
     assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_the_text_index_filled_by_worker_processes_is_the_one_filled_here(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A large folder's rows are made in the processes that read the bodies: the index
+    holds the same rows, names and text as one whose rows are all made here."""
+    from okf_explorer.core.index.build import build_index
+    from okf_explorer.core.search.text_index import TextIndex
+    from okf_explorer.sources.folder import scan
+
+    files = {
+        f"topic/page-{i:02d}.md": (
+            f"---\ntitle: Page {i}\naliases: [P{i}]\ndescription: about {i}\n---\n"
+            f"# Heading {i}\n\nSee [[page-{(i + 1) % 24:02d}|the next]] and ^[a note {i}].\n"
+            "> [!tip] A tip\n> with **bold** and `code` 日本語のテキスト\n"
+        )
+        for i in range(24)
+    }
+    source = BundleSource(write_bundle(tmp_path / "b", files))
+    pages = build_index(source, cache=False).pages
+
+    def rows(texts: TextIndex) -> list[tuple]:
+        db = texts._db
+        docs = db.execute(
+            "SELECT d.slug, d.title, d.type, d.tags, d.body, f.title, f.names, f.headings,"
+            " f.summary, f.body FROM docs d JOIN fts f ON f.rowid = d.id ORDER BY d.slug"
+        ).fetchall()
+        names = db.execute(
+            "SELECT n.key, d.slug FROM names n JOIN docs d ON d.id = n.doc ORDER BY 1, 2"
+        ).fetchall()
+        return docs + names
+
+    here = TextIndex(None, "here")
+    assert here.sync(pages, source.map_bodies) == 24
+    monkeypatch.setattr(scan, "PARALLEL_THRESHOLD", 8)
+    pooled = TextIndex(None, "pool")
+    assert pooled.sync(pages, source.map_bodies) == 24
+    assert rows(pooled) == rows(here) and len(rows(here)) > 24
+    hits = pooled.search(parse_query("next tip"), 3)
+    assert [h.slug for h in hits] == [h.slug for h in here.search(parse_query("next tip"), 3)]

@@ -11,8 +11,9 @@ Optional capabilities are runtime-checkable protocols a caller tests with
 `isinstance` (never `getattr(source, ...)`), one per thing a caller really needs:
 `Folder` (the pages are files below a local folder: everything only a folder
 offers), `TagListing` (a server-side tag filter), `BodyReader` (bodies in bulk, for
-the text index), `ServerSearch` (the server's own full-text search), `WantedListing`
-(the server's own list of link targets that have no page). The audit declares
+the text index; `BodyMapper`: made into its rows where they are read), `ServerSearch`
+(the server's own full-text search), `WantedListing` (the server's own list of link
+targets that have no page). The audit declares
 the one it needs beside its model of a server's importer (`core.audit.model.ImportedServer`).
 
 The write port is here too, beside the read one, since the same adapters implement
@@ -47,12 +48,14 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from okf_explorer.core.links import RawLink, extract_links
 from okf_explorer.core.links.grammar import RawTuple
 from okf_explorer.core.links.typed import frontmatter_links
 from okf_explorer.core.pages import LineBreaks, Page, PageInfo
+
+_Made = TypeVar("_Made")
 
 ProgressCallback = Callable[[int, int], None]
 """Called as `progress(done, total)` while a scan runs."""
@@ -262,6 +265,19 @@ class BodyReader(Protocol):
     def read_bodies(self, slugs: Sequence[str]) -> Iterator[tuple[str, str]]:
         """`(slug, body)` of each readable page of `slugs`, in any order; unreadable or
         missing pages are skipped. Only a failure of the whole source raises."""
+        ...
+
+
+@runtime_checkable
+class BodyMapper(Protocol):
+    """A source that turns many page bodies into rows where it reads them (a folder's in
+    worker processes): what the full-text index is filled from first."""
+
+    def map_bodies(
+        self, slugs: Sequence[str], make: Callable[[str, str], _Made]
+    ) -> Iterator[tuple[str, _Made]]:
+        """`(slug, make(slug, body))` of each readable page of `slugs`, in any order
+        (`read_bodies`'s pages); `make` is picklable and pure."""
         ...
 
 

@@ -68,7 +68,7 @@ def main() -> int:
 
         def fill() -> None:
             texts = TextIndex(None, "bench")
-            texts.sync(index.pages, source.read_bodies)
+            texts.sync(index.pages, source.map_bodies)
             texts.close()
 
         text = best(3, fill)

@@ -10,11 +10,13 @@ tags). Every field is `spaced` for scripts written without spaces
 (`core.search.words`). `keys` are the page's names as "the page called X" compares
 them (`core.search.find_rank.page_names`).
 
-Pure and picklable (a worker process may build documents for the index).
+Pure and picklable: a folder's worker processes build the documents of the pages they
+read (`DocumentMaker`, `core.port.BodyMapper`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from okf_explorer.core.pages import PageInfo
@@ -57,6 +59,17 @@ def document(info: PageInfo, body: str) -> Document:
     )
     keys = tuple(dict.fromkeys(key for _, key in page_names(info.slug, info.title, info.aliases)))
     return Document(columns, keys, body)
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentMaker:
+    """`document` of the page of `slug`, one of `pages`, given its body: sent to the
+    processes that read the bodies."""
+
+    pages: Mapping[str, PageInfo]
+
+    def __call__(self, slug: str, body: str) -> Document:
+        return document(self.pages[slug], body)
 
 
 def _clean(text: str) -> str:

@@ -74,7 +74,7 @@ from okf_explorer.core.search.document import (
     HIT_CLOSE,
     HIT_OPEN,
     Document,
-    document,
+    DocumentMaker,
 )
 from okf_explorer.core.search.find_rank import name_order, normalise
 from okf_explorer.core.search.plain_text import display_text, index_text
@@ -160,8 +160,9 @@ _CANNOT_KEEP = frozenset(
 )
 """SQLite errors saying the file cannot be written (or read) now: go on in memory."""
 
-BodyReader = Callable[[list[str]], Iterable[tuple[str, str]]]
-"""Reads the bodies of some slugs: `(slug, body)` pairs, any order; unreadable ones skipped."""
+BodyMap = Callable[[list[str], Callable[[str, str], Document]], Iterable[tuple[str, Document]]]
+"""Reads the bodies of some slugs and makes each a row: `(slug, make(slug, body))` pairs,
+any order; unreadable ones skipped (`core.port.BodyMapper`)."""
 
 _T = TypeVar("_T")
 
@@ -208,7 +209,7 @@ class TextIndex:
         self.fallback: str | None = None
         self._key = source_key
         self._lock = threading.Lock()
-        self._synced: tuple[Mapping[str, PageInfo], BodyReader] | None = None
+        self._synced: tuple[Mapping[str, PageInfo], BodyMap] | None = None
         self._db = self._open()
 
     # -- the file --------------------------------------------------------------------
@@ -309,19 +310,19 @@ class TextIndex:
 
     # -- filling ---------------------------------------------------------------------
 
-    def sync(self, pages: Mapping[str, PageInfo], read_bodies: BodyReader) -> int:
+    def sync(self, pages: Mapping[str, PageInfo], map_bodies: BodyMap) -> int:
         """Bring the index up to `pages` (readable pages only); returns how many bodies
-        were read. Raises what `read_bodies` raises (nothing is then committed)."""
+        were read. Raises what `map_bodies` raises (nothing is then committed)."""
         with self._lock:
             try:
-                read = self._sync(pages, read_bodies)
+                read = self._sync(pages, map_bodies)
             except sqlite3.Error as error:
                 self._recover(error)
-                read = self._sync(pages, read_bodies)
-            self._synced = (pages, read_bodies)
+                read = self._sync(pages, map_bodies)
+            self._synced = (pages, map_bodies)
             return read
 
-    def _sync(self, pages: Mapping[str, PageInfo], read_bodies: BodyReader) -> int:
+    def _sync(self, pages: Mapping[str, PageInfo], map_bodies: BodyMap) -> int:
         db = self._db
         stored = dict(db.execute("SELECT slug, fingerprint FROM docs"))
         wanted = {slug: info for slug, info in pages.items() if info.readable}
@@ -339,11 +340,9 @@ class TextIndex:
                 db.execute("DELETE FROM docs WHERE id = ?", row)
             read = 0
             names: list[tuple[str, int]] = []  # inserted at once: one statement, not one a page
-            for slug, body in read_bodies(fresh):
-                info = wanted.get(slug)
-                if info is None:
-                    continue
-                row: Document = document(info, body)
+            made = DocumentMaker({slug: wanted[slug] for slug in fresh})
+            for slug, row in map_bodies(fresh, made):
+                info = wanted[slug]
                 tags = TAG_SEP + TAG_SEP.join(t.lower() for t in info.tags) + TAG_SEP
                 cursor = db.execute(
                     "INSERT OR REPLACE INTO docs (slug, fingerprint, title, type, tags, body)"

@@ -17,13 +17,21 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from okf_explorer.core.errors import PageNotFound, PageUnreadable
 from okf_explorer.core.index.model import LinkIndex
-from okf_explorer.core.port import BodyReader, PageSource, ServerSearch
+from okf_explorer.core.port import BodyMapper, BodyReader, PageSource, ServerSearch
+from okf_explorer.core.search.document import Document
 from okf_explorer.core.search.query import SearchQuery, parse_query
-from okf_explorer.core.search.text_index import SNIPPET_TOKENS, SearchHit, TextIndex, snippet_around
+from okf_explorer.core.search.text_index import (
+    SNIPPET_TOKENS,
+    BodyMap,
+    SearchHit,
+    TextIndex,
+    snippet_around,
+)
 from okf_explorer.core.text_safety import printable
 
 if TYPE_CHECKING:
@@ -137,11 +145,15 @@ class TextSearch:
                 self._index = None
                 self._synced = None
 
-    def _reader(self):
+    def _reader(self) -> BodyMap:
+        """How the text index reads bodies into rows: where the source reads them (a
+        folder's worker processes) when it can."""
         source = self._source
+        if isinstance(source, BodyMapper):
+            return source.map_bodies
         if isinstance(source, BodyReader):
-            return source.read_bodies
-        return lambda slugs: _bodies_one_by_one(source, slugs)
+            return partial(_made_here, source.read_bodies)
+        return partial(_made_here, partial(_bodies_one_by_one, source))
 
     def _server(self) -> ServerSearch | None:
         source = self._source
@@ -175,6 +187,16 @@ class TextSearch:
             if len(hits) >= limit:
                 break
         return hits
+
+
+def _made_here(
+    read: Callable[[list[str]], Iterable[tuple[str, str]]],
+    slugs: list[str],
+    make: Callable[[str, str], Document],
+) -> Iterator[tuple[str, Document]]:
+    """`BodyMap` of a source that only reads bodies: each made into its row here."""
+    for slug, body in read(slugs):
+        yield slug, make(slug, body)
 
 
 def _bodies_one_by_one(source: PageSource, slugs: Iterable[str]) -> Iterator[tuple[str, str]]:

@@ -55,7 +55,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from operator import attrgetter
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from okf_explorer.core.errors import SourceUnavailable
 from okf_explorer.core.links.grammar import RawTuple
@@ -213,6 +213,16 @@ class BundleSource:
             if body is not None:
                 yield slug, body
 
+    def map_bodies(
+        self, slugs: Sequence[str], make: Callable[[str, str], _Made]
+    ) -> Iterator[tuple[str, _Made]]:
+        """`read_bodies`'s pages, each made into `make(slug, body)` by the process that read
+        it: two worker processes for a large batch (`BodyMapper`)."""
+        self._check_root()
+        from okf_explorer.sources.folder.scan import map_bodies
+
+        yield from map_bodies(self._root, slugs, make)
+
     def server_graph(self) -> ServerGraph | None:
         return None
 
@@ -238,6 +248,7 @@ class BundleSource:
             raise SourceUnavailable(f"bundle {self._given} is unreachable: permission denied")
 
 
+_Made = TypeVar("_Made")
 _SLUG = attrgetter("slug")
 _RESERVED_AT = PAGE_INFO_FIELDS.index("reserved")
 

@@ -1,5 +1,5 @@
-"""Scanning many page files: sequentially for small batches, in two worker
-processes for large ones.
+"""Scanning many page files, and making rows of their bodies (`map_bodies`, for the
+text index): sequentially for small batches, in two worker processes for large ones.
 
 Parsing (YAML, the link grammar) is CPU-bound Python, so threads do not help;
 processes do, once a batch is large enough to repay starting them and shipping
@@ -24,7 +24,8 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from okf_explorer.core.errors import Cancelled
 from okf_explorer.core.links.grammar import RawTuple, extract_link_tuples
@@ -42,6 +43,8 @@ CHUNK_SIZE = 500
 
 WORKERS = 2
 
+
+_T = TypeVar("_T")
 
 Resolve = Callable[[str, tuple[RawTuple, ...]], Any]
 """What resolves a page's links as it is read (`core.index.build.LinkPass`, picklable)."""
@@ -69,19 +72,16 @@ def scan_resolving(
 ) -> Iterator[ResolvedRow]:
     """`scan_rows`, each row with what `resolve` made of its links, resolved in the
     worker that read the page (sent to each worker once)."""
-    chunks = [items[i : i + CHUNK_SIZE] for i in range(0, len(items), CHUNK_SIZE)]
-    workers = min(WORKERS, os.cpu_count() or 1)
-    if len(items) < PARALLEL_THRESHOLD or workers < 2:
-        yield from _scan_here(root, chunks, len(items), resolve, progress, cancel)
-    else:
-        yield from _scan_pool(root, chunks, len(items), workers, resolve, progress, cancel)
+    yield from _in_chunks(root, items, _ScanTask(resolve), progress, cancel)
 
 
-def scan_chunk(
-    root: str, chunk: Sequence[tuple[str, str]], resolve: Resolve | None = None
-) -> list[ResolvedRow]:
-    """One unit of work in a worker process."""
-    return _chunk_rows(root, chunk, resolve)
+def map_bodies(
+    root: str, slugs: Sequence[str], make: Callable[[str, str], _T]
+) -> Iterator[tuple[str, _T]]:
+    """`(slug, make(slug, body))` of each readable page of `slugs` (its body without
+    frontmatter, as `pagefile.read_body` reads it), in any order; made in the workers
+    that read the bodies for large batches (`make` is sent to each worker once)."""
+    yield from _in_chunks(root, slugs, _BodiesTask(make))
 
 
 def _chunk_rows(
@@ -96,18 +96,67 @@ def _chunk_rows(
     return rows
 
 
-_WORKER_RESOLVE: Resolve | None = None
-"""The `Resolve` of this worker process's scan (set once, by the pool's initializer)."""
+@dataclass(frozen=True, slots=True)
+class _ScanTask:
+    """A chunk of `(slug, fingerprint)` items → their rows, resolved by `resolve`."""
+
+    resolve: Resolve | None
+
+    def __call__(self, root: str, chunk: Sequence[Any]) -> list[Any]:
+        return _chunk_rows(root, chunk, self.resolve)
 
 
-def _start_worker(resolve: Resolve | None) -> None:
-    global _WORKER_RESOLVE
-    _WORKER_RESOLVE = resolve
+@dataclass(frozen=True, slots=True)
+class _BodiesTask:
+    """A chunk of slugs → `(slug, make(slug, body))` of the readable ones."""
+
+    make: Callable[[str, str], Any]
+
+    def __call__(self, root: str, chunk: Sequence[Any]) -> list[Any]:
+        from okf_explorer.sources.folder.pagefile import read_body
+
+        real_dirs: dict[str, bool] = {}
+        made = []
+        for slug in chunk:
+            body = read_body(root, slug, real_dirs)
+            if body is not None:
+                made.append((slug, self.make(slug, body)))
+        return made
 
 
-def _worker_chunk(root: str, chunk: Sequence[tuple[str, str]]) -> list[ResolvedRow]:
-    """One chunk's rows, resolved with this worker's `Resolve`."""
-    return scan_chunk(root, chunk, _WORKER_RESOLVE)
+Task = Callable[[str, Sequence[Any]], list[Any]]
+"""One chunk's work: `(root, chunk)` → its results (picklable: sent to each worker)."""
+
+_WORKER_TASK: Task | None = None
+"""The task of this worker process (set once, by the pool's initializer)."""
+
+
+def _start_worker(task: Task) -> None:
+    global _WORKER_TASK
+    _WORKER_TASK = task
+
+
+def _worker_chunk(root: str, chunk: Sequence[Any]) -> list[Any]:
+    """One chunk's results, by this worker's task."""
+    assert _WORKER_TASK is not None
+    return _WORKER_TASK(root, chunk)
+
+
+def _in_chunks(
+    root: str,
+    items: Sequence[Any],
+    task: Task,
+    progress: ProgressCallback | None = None,
+    cancel: CancelCheck | None = None,
+) -> Iterator[Any]:
+    """`task`'s results over `items`, `CHUNK_SIZE` at a time: in this process for small
+    batches, in a pool of `WORKERS` from `PARALLEL_THRESHOLD` items on."""
+    chunks = [items[i : i + CHUNK_SIZE] for i in range(0, len(items), CHUNK_SIZE)]
+    workers = min(WORKERS, os.cpu_count() or 1)
+    if len(items) < PARALLEL_THRESHOLD or workers < 2:
+        yield from _here(root, chunks, len(items), task, progress, cancel)
+    else:
+        yield from _pool(root, chunks, len(items), workers, task, progress, cancel)
 
 
 def page_row(root: str, slug: str, fingerprint: str, real_dirs: dict[str, bool]) -> PageRow:
@@ -184,50 +233,50 @@ def _read_regular(fd: int) -> tuple[int, bytes, str] | None:
     return info.st_mtime_ns, b"".join(chunks), fingerprint
 
 
-def _scan_here(
+def _here(
     root: str,
-    chunks: list[Sequence[tuple[str, str]]],
+    chunks: list[Sequence[Any]],
     total: int,
-    resolve: Resolve | None,
+    task: Task,
     progress: ProgressCallback | None,
     cancel: CancelCheck | None,
-) -> Iterator[ResolvedRow]:
+) -> Iterator[Any]:
     done = 0
     for chunk in chunks:
         if cancel is not None and cancel():
             raise Cancelled("scan")
-        yield from _chunk_rows(root, chunk, resolve)
+        yield from task(root, chunk)
         done += len(chunk)
         if progress is not None:
             progress(done, total)
 
 
-def _scan_pool(
+def _pool(
     root: str,
-    chunks: list[Sequence[tuple[str, str]]],
+    chunks: list[Sequence[Any]],
     total: int,
     workers: int,
-    resolve: Resolve | None,
+    task: Task,
     progress: ProgressCallback | None,
     cancel: CancelCheck | None,
-) -> Iterator[ResolvedRow]:
+) -> Iterator[Any]:
     """Keeps at most two chunks per worker in flight, so cancelling is quick.
 
     If worker processes cannot be started or die (no semaphores in a sandbox,
-    the OOM killer), the chunks not yet done are scanned in-process instead.
+    the OOM killer), the chunks not yet done are worked in-process instead.
     """
     pending = list(reversed(chunks))
-    running: dict[Future[bytes | list[ResolvedRow]], Sequence[tuple[str, str]]] = {}
+    running: dict[Future[list[Any]], Sequence[Any]] = {}
     done = 0
     try:
         pool = ProcessPoolExecutor(
             max_workers=workers,
             mp_context=_context(),
             initializer=_start_worker,
-            initargs=(resolve,),
+            initargs=(task,),
         )
     except (OSError, ValueError, ImportError):
-        yield from _scan_here(root, chunks, total, resolve, progress, cancel)
+        yield from _here(root, chunks, total, task, progress, cancel)
         return
     try:
         while pending or running:
@@ -238,15 +287,14 @@ def _scan_pool(
             if cancel is not None and cancel():
                 raise Cancelled("scan")
             for future in finished:
-                rows = future.result()
-                del running[future]
-                done += len(rows)
-                yield from rows
+                results = future.result()
+                done += len(running.pop(future))
+                yield from results
                 if progress is not None:
                     progress(done, total)
     except (BrokenProcessPool, OSError):
         rest = [*running.values(), *reversed(pending)]
-        yield from _scan_here(root, rest, total, resolve, _offset(progress, done), cancel)
+        yield from _here(root, rest, total, task, _offset(progress, done), cancel)
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
 
