@@ -1,14 +1,19 @@
 """Benchmark: how long each key takes, and the first page of a big vault from cold.
 
 Run: `.venv/bin/python tests/bench/bench_keys.py [FOLDER] [--start SLUG] [--size 150x45]
-[--rounds 3] [--cold]` (default the sample brain). Not collected by pytest. Headless
-(Pilot). The index is built (from the disk cache when warm) before any key is timed.
+[--rounds 3] [--cold] [--repeat KEY UNDO]` (default the sample brain). Not collected by
+pytest. Headless (Pilot). The index is built (from the disk cache when warm) before any key
+is timed.
 
 Each key is timed from the press until the app is done with it: no worker running
 (the folder watcher aside) and a screen refresh after that; the worst of `rounds`
 presses is reported, with the median. Keys that open something are closed again
 (untimed) before the next round. Pilot's own wait for an idle CPU is in the figure
 (5 ms windows, as in the tests), so the figures are upper bounds.
+
+`--repeat KEY UNDO`: KEY then UNDO, `rounds` times in one app, each timed as above: the
+median wall-clock and CPU time (of this process: steadier on a busy machine) of each, for
+comparing two versions of one key.
 
 `--cold`: a fresh interpreter with an empty cache until the start page is painted
 (as `bench_tui.py`'s first paint, on FOLDER), best and median of 3.
@@ -112,6 +117,30 @@ async def time_keys(folder: Path, start: str | None, size: tuple[int, int], roun
         )
 
 
+async def repeat_key(
+    folder: Path, start: str | None, size: tuple[int, int], rounds: int, keys: list[str]
+) -> None:
+    app = make_app(Brain(BundleSource(folder)), start=start, watch_files=False)
+    labels = [keys[0], f"{keys[1]} (undo)"]
+    timings: dict[str, list[tuple[float, float]]] = {label: [] for label in labels}
+    async with app.run_test(size=size) as pilot:
+        while not app.screen.loader.ready:
+            await asyncio.sleep(0.01)
+        await done(pilot, app)
+        for round_ in range(rounds + 1):  # the first round warms up, untimed
+            for key, label in zip(keys, labels, strict=True):
+                started, cpu = time.perf_counter(), time.process_time()
+                await pilot.press(key)
+                await done(pilot, app)
+                if round_:
+                    wall = time.perf_counter() - started
+                    timings[label].append((wall, time.process_time() - cpu))
+    for label, samples in timings.items():
+        wall = statistics.median(w for w, _ in samples) * 1000
+        cpu = statistics.median(c for _, c in samples) * 1000
+        print(f"  {label:16} median {wall:6.1f} ms, CPU {cpu:6.1f} ms ({rounds} presses)")
+
+
 COLD_CHILD = """
 import asyncio, sys, time
 from okf_explorer.core.brain import Brain
@@ -159,12 +188,16 @@ def main() -> None:
     parser.add_argument("--size", default="150x45")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--cold", action="store_true")
+    parser.add_argument("--repeat", nargs=2, metavar=("KEY", "UNDO"))
     args = parser.parse_args()
     folder = Path(args.folder)
     if args.cold:
         cold_first_page(folder)
         return
     width, height = (int(part) for part in args.size.split("x"))
+    if args.repeat:
+        asyncio.run(repeat_key(folder, args.start, (width, height), args.rounds, args.repeat))
+        return
     asyncio.run(time_keys(folder, args.start, (width, height), args.rounds))
 
 
