@@ -187,3 +187,20 @@ async def test_the_graph_follows_depth_and_titles_show_at_80_columns(tmp_path: P
         assert drawing.width <= panel.canvas.scrollable_content_region.width
         await pilot.press("plus")
         await settle(pilot, until=lambda: str(panel.border_title).endswith("depth 2 · out"))
+
+
+async def test_g_on_the_zoomed_graph_hides_it_and_brings_the_panes_back(tmp_path: Path) -> None:
+    app = make_app(brain_for(BundleSource(write_bundle(tmp_path / "b", PAGES))), start="hub")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, until=lambda: app.screen.query_one(TraversalPanel).filled)
+        screen, panel = app.screen, app.screen.query_one(GraphPanel)
+        await pilot.press("g")
+        await settle(pilot, until=lambda: panel.drawing is not None)
+        await pilot.press("z")
+        await settle(pilot)
+        assert screen.zoomed is panel and screen.query_one(PagePane).region.width == 0
+        await pilot.press("g")
+        await settle(pilot)
+        assert screen.zoomed is None and not panel.shown
+        assert screen.query_one(PagePane).region.width > 0
+        assert screen.query_one(TraversalPanel).region.width > 0

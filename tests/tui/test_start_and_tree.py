@@ -238,3 +238,19 @@ async def test_the_tree_open_across_a_resize_takes_the_room_each_width_gives(
         await settle(pilot, until=lambda: page.region.width > 0)
         assert 0 < tree.outer_size.width < 150
         assert screen.query_one("#graph-column").region.width >= 30
+
+
+async def test_f_on_the_zoomed_tree_closes_it_and_brings_the_panes_back(tmp_path: Path) -> None:
+    bundle = write_bundle(tmp_path / "foam", FOAM_LIKE)
+    app = make_app(brain_for(BundleSource(bundle)), watch_files=False)
+    async with app.run_test(size=(150, 45)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        tree, page = screen.query_one(PageTree), screen.query_one(PagePane)
+        await pilot.press("f", "z")
+        await settle(pilot)
+        assert screen.zoomed is tree and page.region.width == 0
+        await pilot.press("f")
+        await settle(pilot)
+        assert screen.zoomed is None and tree.region.width == 0
+        assert page.region.width > 0 and page.has_focus

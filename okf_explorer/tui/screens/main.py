@@ -753,6 +753,8 @@ class MainScreen(ReportsWorkers, Screen[None]):
         """`f`: show the page tree (on the current page) and focus it, or hide it."""
         tree = self.query_one(PageTree)
         self.tree_open = not self.tree_open
+        if self.zoomed is tree:  # closed while zoomed: the panes come back
+            self._zoom(None)
         self._arrange(opening_tree=self.tree_open)
         if self.tree_open:
             tree.show(self.loader.pages, self._current_slug())
@@ -809,6 +811,8 @@ class MainScreen(ReportsWorkers, Screen[None]):
         traversal = self.query_one(TraversalPanel)
         in_its_place = traversal.display and self.has_class("-wide")
         shown = panel.toggle(traversal.outer_size if in_its_place else None)
+        if not shown and self.zoomed is panel:  # hidden while zoomed: the panes come back
+            self._zoom(None)
         self._arrange()
         if shown:
             panel.canvas.focus()
