@@ -9,7 +9,8 @@ Each key is timed from the press until the app is done with it: no worker runnin
 (the folder watcher aside) and a screen refresh after that; the worst of `rounds`
 presses is reported, with the median. Keys that open something are closed again
 (untimed) before the next round. Pilot's own wait for an idle CPU is in the figure
-(5 ms windows, as in the tests), so the figures are upper bounds.
+(5 ms windows, as in the tests), so the figures are upper bounds. The CPU time this process
+spent on each key (median) is printed too: steadier than the wall clock on a busy machine.
 
 `--repeat KEY UNDO`: KEY then UNDO, `rounds` times in one app, each timed as above: the
 median wall-clock and CPU time (of this process: steadier on a busy machine) of each, for
@@ -93,6 +94,7 @@ async def done(pilot, app) -> None:  # type: ignore[no-untyped-def]
 async def time_keys(folder: Path, start: str | None, size: tuple[int, int], rounds: int) -> None:
     app = make_app(Brain(BundleSource(folder)), start=start, watch_files=False)
     timings: dict[str, list[float]] = {}
+    cpu: dict[str, list[float]] = {}
     async with app.run_test(size=size) as pilot:
         while not app.screen.loader.ready:
             await asyncio.sleep(0.01)
@@ -100,10 +102,11 @@ async def time_keys(folder: Path, start: str | None, size: tuple[int, int], roun
         for _ in range(rounds):
             for label, undo in KEYS:
                 key = label.split()[0]
-                started = time.perf_counter()
+                started, used = time.perf_counter(), time.process_time()
                 await pilot.press(key)
                 await done(pilot, app)
                 timings.setdefault(label, []).append(time.perf_counter() - started)
+                cpu.setdefault(label, []).append(time.process_time() - used)
                 for other in undo:
                     await pilot.press(other)
                     await done(pilot, app)
@@ -114,6 +117,7 @@ async def time_keys(folder: Path, start: str | None, size: tuple[int, int], roun
         print(
             f"  {label[:16]:16} worst {max(samples) * 1000:6.1f} ms"
             f"  median {statistics.median(samples) * 1000:6.1f} ms"
+            f"  (CPU median {statistics.median(cpu[label]) * 1000:5.1f} ms)"
         )
 
 
