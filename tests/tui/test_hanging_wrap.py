@@ -190,25 +190,35 @@ async def test_z_redraws_the_page_for_its_new_width_at_once(
         await settle(pilot, until=lambda: drawn_for(before))
 
 
+def tip_app(tmp_path: Path) -> App:
+    pages = dict(SMALL_BUNDLE, **{"tip.md": "# Tip\n\n" + SHAPES})
+    return make_app(brain_for(BundleSource(write_bundle(tmp_path / "b", pages))), start="tip")
+
+
+def widths(body: VaultBody) -> set[int]:
+    """The widths the body's pieces are drawn for."""
+    return {lines.piece.width for lines, _ in body.drawings()}
+
+
+async def drawn_tip(pilot: Any) -> tuple[VaultBody, int]:
+    """`tip_app`'s page drawn for its width, its pane focused: the body, and that width."""
+    pane = pilot.app.screen.query_one(PagePane)
+    await settle(pilot, until=lambda: pane.shown is not None and pane.drawn)
+    body = pane.query_one(VaultBody)
+    width = body.content_region.width
+    await settle(pilot, until=lambda: widths(body) == {width})
+    pane.focus()
+    return body, width
+
+
 async def test_a_zoom_undone_shows_the_rows_drawn_before_at_once(tmp_path: Path) -> None:
     """`z` and `z` again: the page is back at its width, shown with the rows it had
     there (no redraw in a thread, no frame of rows cut to the width), folds as they are."""
-    pages = dict(SMALL_BUNDLE, **{"tip.md": "# Tip\n\n" + SHAPES})
-    app = make_app(brain_for(BundleSource(write_bundle(tmp_path / "b", pages))), start="tip")
-    async with app.run_test(size=(150, 40)) as pilot:
-        pane = app.screen.query_one(PagePane)
-        await settle(pilot, until=lambda: pane.shown is not None and pane.drawn)
-        body = pane.query_one(VaultBody)
-        width = body.content_region.width
-
-        def widths() -> set[int]:
-            return {lines.piece.width for lines, _ in body.drawings()}
-
-        await settle(pilot, until=lambda: widths() == {width})
+    async with tip_app(tmp_path).run_test(size=(150, 40)) as pilot:
+        body, width = await drawn_tip(pilot)
         drawn = [drawing for _, drawing in body.drawings()]
-        pane.focus()
         await pilot.press("z")
-        await settle(pilot, until=lambda: width not in widths())
+        await settle(pilot, until=lambda: width not in widths(body))
         await pilot.press("z")
         await pilot.pause()
         assert body.content_region.width == width
@@ -222,16 +232,9 @@ async def test_a_callout_opened_while_zoomed_stays_open_when_the_zoom_is_undone(
 ) -> None:
     """The rows kept from before the zoom are the callout folded: not shown again once it
     is opened meanwhile."""
-    pages = dict(SMALL_BUNDLE, **{"tip.md": "# Tip\n\n" + SHAPES})
-    app = make_app(brain_for(BundleSource(write_bundle(tmp_path / "b", pages))), start="tip")
-    async with app.run_test(size=(150, 40)) as pilot:
-        pane = app.screen.query_one(PagePane)
-        await settle(pilot, until=lambda: pane.shown is not None and pane.drawn)
-        body = pane.query_one(VaultBody)
-        width = body.content_region.width
-        await settle(pilot, until=lambda: {p.piece.width for p, _ in body.drawings()} == {width})
+    async with tip_app(tmp_path).run_test(size=(150, 40)) as pilot:
+        body, width = await drawn_tip(pilot)
         folded = len(body.drawings()[0][1].rows)
-        pane.focus()
         await pilot.press("z")
         await settle(pilot, until=lambda: body.drawings()[0][0].piece.width != width)
         await pilot.press("n", "enter")  # the folded tip, opened

@@ -32,6 +32,19 @@ NO_HOME = {
 }
 
 
+def foam_app(tmp_path: Path):  # type: ignore[no-untyped-def]
+    return make_app(brain_for(BundleSource(write_bundle(tmp_path / "foam", FOAM_LIKE))))
+
+
+async def tree_opened(pilot):  # type: ignore[no-untyped-def]
+    """The explorer settled, then `f`: its screen, page pane and page tree."""
+    await settle(pilot)
+    screen = pilot.app.screen
+    await pilot.press("f")
+    await settle(pilot)
+    return screen, screen.query_one(PagePane), screen.query_one(PageTree)
+
+
 def start_rule(app) -> str:  # type: ignore[no-untyped-def]
     return str(app.screen.query_one("#status-start").content)
 
@@ -43,8 +56,7 @@ def shown_slug(app) -> str | None:  # type: ignore[no-untyped-def]
 
 @pytest.mark.parametrize("size", SIZES)
 async def test_a_root_readme_beats_docs_404(tmp_path: Path, size: tuple[int, int]) -> None:
-    bundle = write_bundle(tmp_path / "foam", FOAM_LIKE)
-    app = make_app(brain_for(BundleSource(bundle)), watch_files=False)
+    app = foam_app(tmp_path)
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
         assert shown_slug(app) == "README"
@@ -88,8 +100,7 @@ async def test_start_flag_names_no_rule(tmp_path: Path) -> None:
 async def test_f_shows_the_page_tree_and_enter_opens_a_page(
     tmp_path: Path, size: tuple[int, int]
 ) -> None:
-    bundle = write_bundle(tmp_path / "foam", FOAM_LIKE)
-    app = make_app(brain_for(BundleSource(bundle)), watch_files=False)
+    app = foam_app(tmp_path)
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
         screen = app.screen
@@ -144,8 +155,7 @@ async def test_a_start_page_that_links_nowhere_points_at_the_ways_in(
 async def test_the_page_tree_takes_the_room_it_needs(tmp_path: Path, size: tuple[int, int]) -> None:
     """Under 100 columns `f` gives the tree the whole width (the panes come back with a
     page chosen); `z` on the tree zooms it to the whole screen, not 34 columns."""
-    bundle = write_bundle(tmp_path / "foam", FOAM_LIKE)
-    app = make_app(brain_for(BundleSource(bundle)), watch_files=False)
+    app = foam_app(tmp_path)
     width = size[0]
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
@@ -175,8 +185,7 @@ async def test_the_page_keeps_its_width_beside_the_tree(
     from okf_explorer.tui.screens.main import LINKS_BESIDE_TREE
     from okf_explorer.tui.widgets.graph.link_tree import LinkTree
 
-    bundle = write_bundle(tmp_path / "foam", FOAM_LIKE)
-    app = make_app(brain_for(BundleSource(bundle)), watch_files=False)
+    app = foam_app(tmp_path)
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
         screen = app.screen
@@ -198,14 +207,8 @@ async def test_the_page_keeps_its_width_beside_the_tree(
 async def test_z_on_the_page_beside_the_tree_fills_the_screen(tmp_path: Path) -> None:
     """The width the page keeps beside the tree is let go while it is zoomed, and comes
     back with the tree after the zoom."""
-    bundle = write_bundle(tmp_path / "foam", FOAM_LIKE)
-    app = make_app(brain_for(BundleSource(bundle)), watch_files=False)
-    async with app.run_test(size=(150, 45)) as pilot:
-        await settle(pilot)
-        screen = app.screen
-        page, tree = screen.query_one(PagePane), screen.query_one(PageTree)
-        await pilot.press("f")
-        await settle(pilot)
+    async with foam_app(tmp_path).run_test(size=(150, 45)) as pilot:
+        screen, page, tree = await tree_opened(pilot)
         beside = page.outer_size.width
         page.focus()
         await pilot.press("z")
@@ -222,14 +225,8 @@ async def test_the_tree_open_across_a_resize_takes_the_room_each_width_gives(
 ) -> None:
     """Narrowed under 100 columns with the tree open, the tree takes the whole width;
     widened again, the page and the links come back beside it."""
-    bundle = write_bundle(tmp_path / "foam", FOAM_LIKE)
-    app = make_app(brain_for(BundleSource(bundle)), watch_files=False)
-    async with app.run_test(size=(150, 45)) as pilot:
-        await settle(pilot)
-        screen = app.screen
-        page, tree = screen.query_one(PagePane), screen.query_one(PageTree)
-        await pilot.press("f")
-        await settle(pilot)
+    async with foam_app(tmp_path).run_test(size=(150, 45)) as pilot:
+        screen, page, tree = await tree_opened(pilot)
         assert page.region.width > 0 and tree.region.width > 0
         await pilot.resize_terminal(80, 24)
         await settle(pilot, until=lambda: page.region.width == 0)
@@ -241,13 +238,9 @@ async def test_the_tree_open_across_a_resize_takes_the_room_each_width_gives(
 
 
 async def test_f_on_the_zoomed_tree_closes_it_and_brings_the_panes_back(tmp_path: Path) -> None:
-    bundle = write_bundle(tmp_path / "foam", FOAM_LIKE)
-    app = make_app(brain_for(BundleSource(bundle)), watch_files=False)
-    async with app.run_test(size=(150, 45)) as pilot:
-        await settle(pilot)
-        screen = app.screen
-        tree, page = screen.query_one(PageTree), screen.query_one(PagePane)
-        await pilot.press("f", "z")
+    async with foam_app(tmp_path).run_test(size=(150, 45)) as pilot:
+        screen, page, tree = await tree_opened(pilot)
+        await pilot.press("z")
         await settle(pilot)
         assert screen.zoomed is tree and page.region.width == 0
         await pilot.press("f")
