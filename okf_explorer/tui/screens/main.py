@@ -766,7 +766,8 @@ class MainScreen(ReportsWorkers, Screen[None]):
         """Show and hide the containers: a zoom hides the title bar and the containers
         beside the zoomed pane and beside each holding it (`_beside`); the page tree shows
         while open, and takes the whole width of a narrow screen."""
-        tree, page, column = (self.query_one(f"#{name}") for name in CONTAINERS[:3])
+        tree, page = self.query_one(PageTree), self.query_one(PagePane)
+        column = self.query_one("#graph-column")
         hidden = self._beside(self.zoomed) if self.zoomed is not None else []
         if self.tree_open and self.zoomed is None and self.has_class("-narrow"):
             hidden += [page, column]
