@@ -141,18 +141,19 @@ class Shutdown:
         with self._idle:
             return self._idle.wait_for(lambda: not self._busy_calls, max(0.0, timeout))
 
-    def last_word(self) -> str | None:
-        """The one line `serve` prints when it stops: to the first caller only (the main
-        thread, or the watchdog that ends an overdue stop)."""
+    def say_last_word(self, say: Callable[[str], None]) -> None:
+        """`say` the one line `serve` prints when it stops, once: the first caller says it
+        (the main thread, or the watchdog that ends the process), and a second one waits
+        until it is said, so the watchdog cannot end the process halfway through."""
         with self._lock:
             if self._said:
-                return None
+                return
             self._said = True
-        line = f"stopped ({self.reason})" if self.reason else "stopped"
-        if self.in_flight:
-            plural = "call" if self.in_flight == 1 else "calls"
-            line += f"; {self.in_flight} {plural} in flight cancelled"
-        return line
+            line = f"stopped ({self.reason})" if self.reason else "stopped"
+            if self.in_flight:
+                plural = "call" if self.in_flight == 1 else "calls"
+                line += f"; {self.in_flight} {plural} in flight cancelled"
+            say(line)
 
 
 class FreshBrain:

@@ -166,6 +166,8 @@ def _serve_stdio(fresh: Any) -> int:
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+    if shutdown.requested():  # stdin ended during the stop: the process ends here, not
+        _last_word(shutdown)  # in the watchdog, so the line is said here
     return EXIT_OK
 
 
@@ -190,9 +192,7 @@ def _ignore(signum: int, frame: object) -> None:
 
 
 def _last_word(shutdown: Shutdown) -> None:
-    line = shutdown.last_word()
-    if line is not None:
-        say(line)
+    shutdown.say_last_word(say)
 
 
 def _exit_now(shutdown: Shutdown) -> None:
