@@ -14,6 +14,10 @@ page in the top 10, 0 when none), hit@1 and hit@5 (and the p50 / p95 of those se
   tuning half, and the held-out half the targets are judged on);
 - `titles`: each listed page's title (as the index reads it) searched as typed.
 
+The ranking is the installed one: with the `meaning` extra, questions are ranked again
+by word embeddings (`core.search.meaning`); `OKF_EXPLORER_MEANING=off` measures the
+keyword ranking alone.
+
 Then the pooled held-out figures. Targets (issue 25): titles hit@1 >= 0.97 on each
 vault; held-out MRR@10 >= 0.70 and hit@5 >= 0.85. Exits 1 when one is missed.
 

@@ -68,6 +68,7 @@ from typing import TypeVar
 
 from okf_explorer.core.atomic import atomic_write
 from okf_explorer.core.pages import PageInfo
+from okf_explorer.core.search import meaning
 from okf_explorer.core.search.document import (
     BODY_COLUMN,
     FIELDS,
@@ -120,6 +121,9 @@ SEARCH_DEADLINE = 5.0
 """Seconds one search may run before it is stopped (read when a search starts)."""
 _PROGRESS_STEPS = 1000
 """SQLite virtual-machine steps between two looks at the deadline."""
+_MEANING_COLUMNS = ", ".join(f"substr({field}, 1, {meaning.BODY_CHARS * 4})" for field in FIELDS)
+"""The columns `meaning.page_text` reads, each cut long enough for it (a long page's
+body and headings are not read whole)."""
 ELLIPSIS = "…"
 INSTANCE_BUDGET = 6000
 """Hit instances FTS5's `snippet()` may see in one page (its work is their square)."""
@@ -427,12 +431,32 @@ class TextIndex:
         sql, params = ranked_sql(query, rarities, max(count, CANDIDATES) if query.plain else count)
         rows = self._db.execute(sql, params).fetchall()
         ranked = rerank(query, rows, backlinks) if query.plain else [row[:5] for row in rows]
+        ids = {row[0] for row in named}
+        if query.plain:
+            ranked = self._by_meaning(query, [row for row in ranked if row[0] not in ids])
         if named:
             top = max((row[4] for row in ranked), default=0.0)
-            ids = {row[0] for row in named}
             first = [(*row, top + len(named) - i) for i, row in enumerate(named)]
             ranked = first + [row for row in ranked if row[0] not in ids]
         return ranked[max(0, offset) : wanted]
+
+    def _by_meaning(self, query: SearchQuery, ranked: list[Row]) -> list[Row]:
+        """The best `meaning.RERANKED` rows ranked again by what the question means
+        (`core.search.meaning`); as they are without the embeddings."""
+        best = ranked[: meaning.RERANKED]
+        if len(best) < 2 or not meaning.enabled():
+            return ranked
+        marks = ", ".join("?" * len(best))
+        columns = dict(
+            (rowid, meaning.page_text(*text))
+            for rowid, *text in self._db.execute(
+                f"SELECT rowid, {_MEANING_COLUMNS} FROM fts WHERE rowid IN ({marks})",
+                [row[0] for row in best],
+            )
+        )
+        texts = [columns.get(row[0], row[2]) for row in best]
+        again = meaning.rerank(" ".join(query.words), best, texts)
+        return ranked if again is None else [*again, *ranked[len(best) :]]
 
     def _named(
         self, query: SearchQuery, backlinks: Callable[[str], int]

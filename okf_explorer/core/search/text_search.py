@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from okf_explorer.core.errors import PageNotFound, PageUnreadable
 from okf_explorer.core.index.model import LinkIndex
 from okf_explorer.core.port import BodyMapper, BodyReader, PageSource, ServerSearch
+from okf_explorer.core.search import meaning
 from okf_explorer.core.search.document import Document
 from okf_explorer.core.search.query import SearchQuery, parse_query
 from okf_explorer.core.search.text_index import (
@@ -120,11 +121,13 @@ class TextSearch:
             self.text_index()
 
     def text_index(self) -> TextIndex:
-        """The local text index, synced with the brain's current link index."""
+        """The local text index, synced with the brain's current link index (the first
+        time, the word embeddings are loaded too: `core.search.meaning`)."""
         link_index = self._link_index()
         with self._lock:
             if self._index is None:
                 self._index = TextIndex(self._path, self._source.cache_key)
+                meaning.enabled()  # loaded where the index is built: off the UI's thread
             if self._synced is not link_index:
                 self._index.sync(link_index.pages, self._reader())
                 self._synced = link_index

@@ -1,0 +1,99 @@
+"""A plain-word question's best hits ranked again by what it means (`core.search.meaning`):
+the real WordLlama embeddings its wheel ships (the `meaning` extra, part of the test
+extra: a missing package fails here, it does not skip)."""
+
+from __future__ import annotations
+
+import socket
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from okf_explorer.core.brain import Brain
+from okf_explorer.core.search import meaning
+from okf_explorer.sources.folder.bundle import BundleSource
+from tests.bundles import write_pages
+
+PAGES = {
+    # each holds "money" once: by keywords the shortest page wins
+    "finance/refund-policy": (
+        "# Refund policy\n\nCustomers who return an order within thirty days are repaid "
+        "the money they spent.\n"
+    ),
+    "finance/payroll": "# Payroll\n\nStaff are paid the money on the last Friday.\n",
+    "finance/petty-cash": "# Petty cash\n\nThe money box sits in the office safe.\n",
+}
+QUESTION = "can I get my money back"
+
+
+@pytest.fixture
+def brain(tmp_path: Path) -> Iterator[Brain]:
+    write_pages(tmp_path, PAGES)
+    brain = Brain(BundleSource(tmp_path), cache_dir=False)
+    yield brain
+    brain.close()
+
+
+def slugs(brain: Brain, query: str) -> list[str]:
+    return [hit.slug for hit in brain.text_search().search(query, 10)]
+
+
+def test_the_package_is_installed_and_loads_without_the_network(monkeypatch) -> None:
+    def refuse(*args: object) -> None:
+        raise AssertionError("the embeddings tried to reach the network")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(meaning, "_loaded", False)
+    monkeypatch.setattr(meaning, "_model", None)
+    assert meaning.enabled()
+    money, keys = meaning.similarities(QUESTION, ["Refund policy", "Keyboard shortcuts"])
+    assert money > keys
+
+
+def test_a_question_in_other_words_ranks_the_page_it_means_first(brain: Brain) -> None:
+    assert slugs(brain, QUESTION)[0] == "finance/refund-policy"
+
+
+def test_turned_off_the_keywords_rank_alone(brain: Brain, monkeypatch) -> None:
+    monkeypatch.setenv(meaning.SWITCH, "off")
+    assert not meaning.enabled()
+    assert slugs(brain, QUESTION)[0] == "finance/payroll"
+
+
+def test_without_the_package_the_keywords_rank_alone(brain: Brain, monkeypatch) -> None:
+    monkeypatch.setitem(sys.modules, "wordllama", None)  # `import wordllama` fails
+    monkeypatch.setattr(meaning, "_loaded", False)
+    monkeypatch.setattr(meaning, "_model", None)
+    assert not meaning.enabled()
+    assert slugs(brain, QUESTION)[0] == "finance/payroll"
+
+
+def test_the_page_called_by_the_query_stays_first(brain: Brain) -> None:
+    assert slugs(brain, "payroll")[0] == "finance/payroll"
+    assert slugs(brain, "petty cash")[0] == "finance/petty-cash"
+
+
+def test_scores_still_fall_from_the_first_hit_to_the_last(brain: Brain) -> None:
+    scores = [hit.score for hit in brain.text_search().search(QUESTION, 10)]
+    assert len(scores) == 3
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_explicit_syntax_is_not_ranked_again(brain: Brain, monkeypatch) -> None:
+    asked: list[str] = []
+    monkeypatch.setattr(meaning, "rerank", lambda question, *rest: asked.append(question))
+    slugs(brain, '"the money"')
+    assert asked == []
+    slugs(brain, QUESTION)
+    assert asked == ["can I get my money back"]
+
+
+def test_embeddings_are_remembered_up_to_memory(monkeypatch) -> None:
+    monkeypatch.setattr(meaning, "MEMORY", 3)
+    monkeypatch.setattr(meaning, "_vectors", type(meaning._vectors)())
+    meaning.similarities("a", ["one", "two", "three", "four", "five"])
+    assert list(meaning._vectors) == ["three", "four", "five"]
+    meaning.similarities("a", ["three", "six"])
+    assert list(meaning._vectors) == ["five", "three", "six"]
