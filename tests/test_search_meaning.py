@@ -97,3 +97,14 @@ def test_embeddings_are_remembered_up_to_memory(monkeypatch) -> None:
     assert list(meaning._vectors) == ["three", "four", "five"]
     meaning.similarities("a", ["three", "six"])
     assert list(meaning._vectors) == ["five", "three", "six"]
+
+
+def test_the_model_loads_when_a_question_needs_it_or_ctrl_f_prepares(
+    brain: Brain, monkeypatch
+) -> None:
+    monkeypatch.setattr(meaning, "_loaded", False)
+    monkeypatch.setattr(meaning, "_model", None)
+    slugs(brain, '"the money"')  # explicit syntax: a one-shot `search` loads nothing
+    assert not meaning._loaded
+    brain.text_search().prepare()  # what `ctrl+f` runs in a worker as it opens
+    assert meaning._loaded and meaning._model is not None

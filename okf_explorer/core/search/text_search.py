@@ -115,19 +115,19 @@ class TextSearch:
         return self._synced is not None
 
     def prepare(self) -> None:
-        """Fill the local text index now, so a search about to be asked does not wait
-        for every body (nothing when the server's own search answers). Blocking."""
+        """Fill the local text index now, and load the word embeddings
+        (`core.search.meaning`), so a search about to be asked waits for neither
+        (nothing when the server's own search answers). Blocking."""
         if self._server() is None:
             self.text_index()
+            meaning.enabled()
 
     def text_index(self) -> TextIndex:
-        """The local text index, synced with the brain's current link index (the first
-        time, the word embeddings are loaded too: `core.search.meaning`)."""
+        """The local text index, synced with the brain's current link index."""
         link_index = self._link_index()
         with self._lock:
             if self._index is None:
                 self._index = TextIndex(self._path, self._source.cache_key)
-                meaning.enabled()  # loaded where the index is built: off the UI's thread
             if self._synced is not link_index:
                 self._index.sync(link_index.pages, self._reader())
                 self._synced = link_index
