@@ -108,3 +108,18 @@ def test_the_model_loads_when_a_question_needs_it_or_ctrl_f_prepares(
     assert not meaning._loaded
     brain.text_search().prepare()  # what `ctrl+f` runs in a worker as it opens
     assert meaning._loaded and meaning._model is not None
+
+
+def test_a_question_in_japanese_keeps_the_keyword_ranking(tmp_path: Path, monkeypatch) -> None:
+    write_pages(
+        tmp_path,
+        {"ja/返金": "# 返金\n\nお金を返す方法。\n", "ja/給与": "# 給与\n\nお金の支払い。\n"},
+    )
+    asked: list[str] = []
+    monkeypatch.setattr(meaning, "rerank", lambda question, *rest: asked.append(question))
+    brain = Brain(BundleSource(tmp_path), cache_dir=False)
+    try:
+        assert len(slugs(brain, "お金を返す")) == 2
+        assert asked == []
+    finally:
+        brain.close()

@@ -6,7 +6,8 @@ A plain-word question often asks in other words than the page that answers it
 `RERANKED` best pages of a plain-word question are ranked again by their keyword score
 scaled to 0..1 among them plus `WEIGHT` times the cosine of the question's embedding
 and the page's (its title, names, summary, headings and the start of its body,
-`page_text`). Pages called by the query still come first (`core.search.text_index`).
+`page_text`). Pages called by the query still come first, and a question in Chinese or
+Japanese keeps the keyword ranking (`core.search.text_index`).
 
 The embeddings are WordLlama's `l2_supercat` (256 dimensions), which its PyPI wheel
 ships: installed with the `meaning` extra (`pip install 'okf-explorer[meaning]'`),

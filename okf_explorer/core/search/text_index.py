@@ -442,9 +442,10 @@ class TextIndex:
 
     def _by_meaning(self, query: SearchQuery, ranked: list[Row]) -> list[Row]:
         """The best `meaning.RERANKED` rows ranked again by what the question means
-        (`core.search.meaning`); as they are without the embeddings."""
+        (`core.search.meaning`); as they are without the embeddings, and for a question
+        in Chinese or Japanese (the embeddings were measured on English questions only)."""
         best = ranked[: meaning.RERANKED]
-        if len(best) < 2 or not meaning.enabled():
+        if len(best) < 2 or has_cjk(query.text) or not meaning.enabled():
             return ranked
         marks = ", ".join("?" * len(best))
         columns = dict(
