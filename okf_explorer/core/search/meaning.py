@@ -49,10 +49,10 @@ _loaded = False
 _vectors: OrderedDict[str, Any] = OrderedDict()
 
 
-def page_text(title: str, names: str, summary: str, headings: str, body: str) -> str:
-    """What a page's embedding reads: its names, summary and headings, and the start of
-    its body (the text index's columns)."""
-    return f"{title}. {names}. {summary}. {headings}. {body[:BODY_CHARS]}"
+def page_text(title: str, names: str, headings: str, summary: str, body: str) -> str:
+    """What a page's embedding reads: its names, headings and summary, and the start of
+    its body (the text index's columns, in `core.search.document.FIELDS` order)."""
+    return f"{title}. {names}. {headings}. {summary}. {body[:BODY_CHARS]}"
 
 
 def enabled() -> bool:
