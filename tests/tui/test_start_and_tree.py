@@ -45,6 +45,15 @@ async def tree_opened(pilot):  # type: ignore[no-untyped-def]
     return screen, screen.query_one(PagePane), screen.query_one(PageTree)
 
 
+def seen(widget) -> bool:  # type: ignore[no-untyped-def]
+    """Whether a person sees `widget`: displayed, not covered by the page tree (`visible`),
+    and on the screen (the closed page tree waits just off its right edge)."""
+    region = widget.region
+    return bool(
+        widget.display and widget.visible and region.width and region.x < widget.screen.size.width
+    )
+
+
 def start_rule(app) -> str:  # type: ignore[no-untyped-def]
     return str(app.screen.query_one("#status-start").content)
 
@@ -106,10 +115,10 @@ async def test_f_shows_the_page_tree_and_enter_opens_a_page(
         screen = app.screen
         assert isinstance(screen, MainScreen)
         tree = screen.query_one(PageTree)
-        assert not tree.display
+        assert not seen(tree) and not tree.can_focus
         await pilot.press("f")
         await settle(pilot)
-        assert tree.display and tree.has_focus
+        assert seen(tree) and tree.has_focus
         assert tree.selected_slug == "README"  # the cursor starts on the current page
         assert [str(node.label) for node in tree.root.children] == ["docs/ 3", "README  Foam"]
         await pilot.press("up", "space", "down", "down")  # open docs/, go to its second page
@@ -117,11 +126,11 @@ async def test_f_shows_the_page_tree_and_enter_opens_a_page(
         assert tree.selected_slug == "docs/features"
         await pilot.press("enter")
         await settle(pilot, lambda: shown_slug(app) == "docs/features")
-        assert tree.display == (size[0] >= 100)  # a narrow screen gives the page its room back
-        if tree.display:
+        assert seen(tree) == (size[0] >= 100)  # a narrow screen gives the page its room back
+        if seen(tree):
             await pilot.press("f")
             await settle(pilot)
-            assert not tree.display
+            assert not seen(tree) and not tree.can_focus
 
 
 def test_folder_tree_nests_folders_and_counts_pages() -> None:
@@ -175,33 +184,33 @@ async def test_the_page_tree_takes_the_room_it_needs(tmp_path: Path, size: tuple
         assert screen.zoomed is None
 
 
-@pytest.mark.parametrize("size", [(150, 45), (120, 30), (100, 30)])
-async def test_the_page_keeps_its_width_beside_the_tree(
+@pytest.mark.parametrize("size", [(150, 45), (121, 30), (100, 30)])
+async def test_on_a_wide_screen_the_tree_lies_over_the_links_and_nothing_resizes(
     tmp_path: Path, size: tuple[int, int]
 ) -> None:
-    """On a wide screen `f` takes the tree's room from the link column, so the page
-    keeps its width (its lines are not drawn again) while the links keep 30 columns at
-    least; `f` again gives the columns their shares back."""
-    from okf_explorer.tui.screens.main import LINKS_BESIDE_TREE
-    from okf_explorer.tui.widgets.graph.link_tree import LinkTree
-
+    """On a wide screen `f` lays the tree over the link column, exactly: the page keeps
+    its width and place (its lines are not drawn again), the links theirs (covered: not
+    drawn, no focus); `f` again uncovers them as they were."""
     app = foam_app(tmp_path)
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
         screen = app.screen
         page, links = screen.query_one(PagePane), screen.query_one("#graph-column")
-        alone = page.outer_size.width
+        before, sizes = (page.region, links.region), (page.size, links.size)
         await pilot.press("f")
         await settle(pilot)
         tree = screen.query_one(PageTree)
-        assert tree.outer_size.width + page.outer_size.width + links.outer_size.width == size[0]
-        assert links.outer_size.width >= LINKS_BESIDE_TREE
-        assert screen.query_one(LinkTree).outer_size.width == links.outer_size.width
-        if size[0] - tree.outer_size.width - alone >= LINKS_BESIDE_TREE:
-            assert page.outer_size.width == alone
+        assert tree.region == before[1]
+        assert page.size == sizes[0]  # the page is not drawn again
+        assert page.region == before[0] and seen(page)
+        assert not seen(links) and seen(tree)
+        await pilot.press("tab")  # the panes a person can reach: the page, not the links
+        assert page.has_focus
         await pilot.press("f")
         await settle(pilot)
-        assert page.outer_size.width == alone
+        assert (page.region, links.region) == before
+        assert (page.size, links.size) == sizes
+        assert seen(links) and not seen(tree)
 
 
 async def test_z_on_the_page_beside_the_tree_fills_the_screen(tmp_path: Path) -> None:
@@ -224,17 +233,16 @@ async def test_the_tree_open_across_a_resize_takes_the_room_each_width_gives(
     tmp_path: Path,
 ) -> None:
     """Narrowed under 100 columns with the tree open, the tree takes the whole width;
-    widened again, the page and the links come back beside it."""
+    widened again, the page comes back beside it, and the tree lies over the links."""
     async with foam_app(tmp_path).run_test(size=(150, 45)) as pilot:
         screen, page, tree = await tree_opened(pilot)
-        assert page.region.width > 0 and tree.region.width > 0
+        assert seen(page) and seen(tree)
         await pilot.resize_terminal(80, 24)
-        await settle(pilot, until=lambda: page.region.width == 0)
-        assert tree.outer_size.width == 80
+        await settle(pilot, until=lambda: not seen(page))
+        assert tree.outer_size.width == 80 and seen(tree)
         await pilot.resize_terminal(150, 45)
-        await settle(pilot, until=lambda: page.region.width > 0)
-        assert 0 < tree.outer_size.width < 150
-        assert screen.query_one("#graph-column").region.width >= 30
+        await settle(pilot, until=lambda: seen(page))
+        assert tree.outer_size == screen.query_one("#graph-column").outer_size
 
 
 async def test_f_on_the_zoomed_tree_closes_it_and_brings_the_panes_back(tmp_path: Path) -> None:
@@ -245,5 +253,5 @@ async def test_f_on_the_zoomed_tree_closes_it_and_brings_the_panes_back(tmp_path
         assert screen.zoomed is tree and page.region.width == 0
         await pilot.press("f")
         await settle(pilot)
-        assert screen.zoomed is None and tree.region.width == 0
-        assert page.region.width > 0 and page.has_focus
+        assert screen.zoomed is None and not seen(tree)
+        assert seen(page) and page.has_focus

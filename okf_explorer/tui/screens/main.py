@@ -73,8 +73,8 @@ from okf_explorer.tui.widgets.status_bar import StatusBar
 if TYPE_CHECKING:
     from okf_explorer.core.audit.page import PageView
 
-LINKS_BESIDE_TREE = 30
-"""Columns the link column keeps at least while the page tree is open (wide screens)."""
+TREE_OPEN = "-open"
+"""On the page tree while it is open (`f`): it moves onto the screen."""
 GRAPH_SHOWN = "-graph-shown"
 """On the slice's place while the local graph shows there (`g`); narrow, on the link tree
 and the page pane too."""
@@ -744,10 +744,13 @@ class MainScreen(ReportsWorkers, Screen[None]):
 
     # ------------------------------------------------------------------ layout
 
-    # The page tree (`f`) and the zoom (`z`) show and hide the panes' containers by their
-    # `display`, set only by `_arrange`, from `tree_open` and `zoomed`. Not a class on the
-    # screen, nor Textual's `maximize` (which sets one): the screen's classes changed, Textual
-    # styles every widget again and draws each anew, 50-100 ms of these keys.
+    # The page tree (`f`) and the zoom (`z`) show and hide the panes' containers from the
+    # screen's state (`tree_open`, `zoomed`), in `_arrange` only. Not a class on the screen,
+    # nor Textual's `maximize` (which sets one): the screen's classes changed, Textual styles
+    # every widget again and draws each anew, 50-100 ms of these keys. The page tree lies
+    # over the link column (narrow: over everything) on a layer of its own, and waits just
+    # off the screen's right edge while closed: nothing under it changes size, so nothing
+    # is drawn again but the tree (each pane resized was drawn twice, 30-50 ms of `f`).
 
     def action_toggle_tree(self) -> None:
         """`f`: show the page tree (on the current page) and focus it, or hide it."""
@@ -755,31 +758,35 @@ class MainScreen(ReportsWorkers, Screen[None]):
         self.tree_open = not self.tree_open
         if self.zoomed is tree:  # closed while zoomed: the panes come back
             self._zoom(None)
-        self._arrange(opening_tree=self.tree_open)
+        self._arrange()
         if self.tree_open:
             tree.show(self.loader.pages, self._current_slug())
             tree.focus()
         elif tree.has_focus:
             self.query_one(PagePane).focus()
 
-    def _arrange(self, opening_tree: bool = False) -> None:
+    def _arrange(self) -> None:
         """Show and hide the containers: a zoom hides the title bar and the containers
-        beside the zoomed pane and beside each holding it (`_beside`); the page tree shows
-        while open, and takes the whole width of a narrow screen."""
+        beside the zoomed pane and beside each holding it (`_beside`); the open page tree
+        covers the link column, and on a narrow screen the page too (what it covers is
+        not drawn and takes no focus)."""
         tree, page = self.query_one(PageTree), self.query_one(PagePane)
         column = self.query_one("#graph-column")
         hidden = self._beside(self.zoomed) if self.zoomed is not None else []
-        if self.tree_open and self.zoomed is None and self.has_class("-narrow"):
-            hidden += [page, column]
+        covered = []
+        if self.tree_open and self.zoomed is None:
+            covered = [page, column] if self.has_class("-narrow") else [column]
         for widget in (self.query_one(Header), *(self.query_one(f"#{n}") for n in CONTAINERS)):
             if any(widget is gone for gone in hidden):
                 widget.display = False
-            elif widget is tree:
-                widget.display = self.tree_open  # the stylesheet hides it
-            else:
+            elif widget.styles.has_rule("display"):
                 widget.styles.clear_rule("display")  # the stylesheet's
-        beside_tree = self.tree_open and self.zoomed is None and self.has_class("-wide")
-        column.styles.min_width = LINKS_BESIDE_TREE if beside_tree else None
+                widget.refresh(layout=True)  # a rule cleared lays nothing out by itself
+            widget.visible = not any(widget is under for under in covered)
+        tree.set_class(self.tree_open, TREE_OPEN)
+        tree.can_focus = self.tree_open
+        # half the width (the tree's over it), but all of it while it holds the zoomed pane
+        column.styles.width = "1fr" if self.zoomed is not None else None
         # The graph takes the slice table's place; narrow, the links' too, and the page
         # gives it height. Classes on those widgets only, and only where they apply.
         graph = self.query_one(GraphPanel).shown
@@ -787,21 +794,6 @@ class MainScreen(ReportsWorkers, Screen[None]):
         self.query_one("#slice-place").set_class(graph, GRAPH_SHOWN)
         for widget in (self.query_one(LinkTree), page):
             widget.set_class(narrow, GRAPH_SHOWN)
-        self._page_beside_tree(opening_tree)
-
-    def _page_beside_tree(self, opening: bool = False) -> None:
-        """Wide, with the page tree open: the page keeps the width it has without the tree
-        (its lines stay as drawn: no rewrap), and the link column gives the tree its room,
-        down to `LINKS_BESIDE_TREE` columns. Else the stylesheet's widths."""
-        page = self.query_one(PagePane)
-        if not (self.tree_open and self.zoomed is None and self.has_class("-wide")):
-            page.styles.width = None
-            return
-        panes = self.query_one("#panes").size.width
-        alone = page.outer_size.width if opening else panes // 2
-        tree = self.query_one(PageTree).styles.width
-        room = panes - int(tree.value if tree is not None else 0) - LINKS_BESIDE_TREE
-        page.styles.width = max(1, min(alone, room))
 
     def on_resize(self) -> None:
         self.call_after_refresh(self._arrange)  # once the width's class is set
