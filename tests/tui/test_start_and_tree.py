@@ -204,8 +204,11 @@ async def test_on_a_wide_screen_the_tree_lies_over_the_links_and_nothing_resizes
         assert page.size == sizes[0]  # the page is not drawn again
         assert page.region == before[0] and seen(page)
         assert not seen(links) and seen(tree)
-        await pilot.press("tab")  # the panes a person can reach: the page, not the links
-        assert page.has_focus
+        for _ in range(3):  # the panes a person can reach: the page and the tree, not the links
+            await pilot.press("tab")
+            assert page.has_focus
+            await pilot.press("tab")
+            assert tree.has_focus
         await pilot.press("f")
         await settle(pilot)
         assert (page.region, links.region) == before
@@ -255,3 +258,24 @@ async def test_f_on_the_zoomed_tree_closes_it_and_brings_the_panes_back(tmp_path
         await settle(pilot)
         assert screen.zoomed is None and not seen(tree)
         assert seen(page) and page.has_focus
+
+
+@pytest.mark.parametrize("key", ["d", "b", "w"])
+async def test_a_key_for_the_links_under_the_tree_closes_it(tmp_path: Path, key: str) -> None:
+    """With the page tree over the link column, a key that changes or focuses what the
+    column shows (`d`, `b`, `w`) closes the tree, so what it did is seen."""
+    async with foam_app(tmp_path).run_test(size=(150, 45)) as pilot:
+        screen, _, tree = await tree_opened(pilot)
+        links = screen.query_one("#graph-column")
+        assert seen(tree) and not seen(links)
+        await pilot.press(key)
+        await settle(pilot)
+        assert not screen.tree_open and not seen(tree) and seen(links)
+        assert not _covered_focus(screen)
+
+
+def _covered_focus(screen) -> bool:  # type: ignore[no-untyped-def]
+    focused = screen.focused
+    return focused is not None and not all(
+        node.visible for node in focused.ancestors_with_self if hasattr(node, "visible")
+    )

@@ -541,6 +541,12 @@ class MainScreen(ReportsWorkers, Screen[None]):
             self.nav.change(view)
             self.show_graph(view, links=False)
             self.sync_bindings()
+            self._tree_off_the_links()
+
+    def _tree_off_the_links(self) -> None:
+        """A key changed what the link column shows: the page tree, over it, closes."""
+        if self.tree_open:
+            self.action_toggle_tree()
 
     def action_deeper(self) -> None:
         self.change(self.nav.deeper())
@@ -567,6 +573,7 @@ class MainScreen(ReportsWorkers, Screen[None]):
             self.nav.change(view)
             self.show_graph(view)
             self.sync_bindings()
+            self._tree_off_the_links()
             text = f"implied edges: {'shown' if view.implied else 'hidden'}"
             self.notify(text, title="traversal", markup=False, timeout=2)
 
@@ -842,22 +849,30 @@ class MainScreen(ReportsWorkers, Screen[None]):
         return hidden
 
     def action_next_pane(self, step: int = 1) -> None:
-        """`tab` / `shift+tab`: the page, the link tree, and the table in the slice's
-        place (the traversal panel's, or the path or walk view's shown there)."""
+        """`tab` / `shift+tab`: the page, the page tree while open, the link tree, and the
+        table in the slice's place (the traversal panel's, or the path or walk view's
+        shown there); not what the page tree covers."""
         views = (self.query_one(PathView), self.query_one(WalkView))
         table = next((view.table for view in views if view.display), None)
         panes = [
             self.query_one(PagePane),
+            self.query_one(PageTree),
             self.query_one(LinkTree),
             table or self.query_one(TraversalPanel).table,
         ]
+        panes = [pane for pane in panes if pane.focusable and not _covered(pane)]
+        if not panes:
+            return
         here = next((at for at, pane in enumerate(panes) if pane is self.focused), -step)
         # `set_focus` moves the focus now; `focus()` would wait for the next idle, so
         # two quick presses would both start from the same pane and move one.
         self.set_focus(panes[(here + step) % len(panes)])
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
-        """`tab` while a pane is zoomed zooms the pane it moves to."""
+        """`tab` while a pane is zoomed zooms the pane it moves to; a pane under the page
+        tree taking the focus (`b`, `w`, `P`, a click elsewhere) closes the tree."""
+        if self.tree_open and _covered(event.widget):
+            self.action_toggle_tree()
         pane = pane_of(event.widget)
         if self.zoomed is not None and pane is not None and pane is not self.zoomed:
             self._zoom(pane)
@@ -1009,3 +1024,9 @@ def pane_of(widget: Widget | None) -> Widget | None:
         ):
             return node
     return None
+
+
+def _covered(widget: Widget) -> bool:
+    """Whether `widget` or a container holding it is covered by the page tree (hidden:
+    Textual's own focus chain skips it, but not `focusable`)."""
+    return any(not node.visible for node in widget.ancestors_with_self if isinstance(node, Widget))
