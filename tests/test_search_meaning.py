@@ -13,6 +13,8 @@ import pytest
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.search import meaning
+from okf_explorer.core.search.query import parse_query
+from okf_explorer.core.search.text_index import MEANING_MARGIN
 from okf_explorer.sources.folder.bundle import BundleSource
 from tests.bundles import write_pages
 
@@ -123,3 +125,19 @@ def test_a_question_in_japanese_keeps_the_keyword_ranking(tmp_path: Path, monkey
         assert asked == []
     finally:
         brain.close()
+
+
+def test_a_first_question_with_little_time_left_answers_by_keywords(
+    brain: Brain, monkeypatch
+) -> None:
+    """The embeddings load before a search's deadline starts (a first question cut by the
+    load failed `serve`'s search under a short deadline); with less than
+    `MEANING_MARGIN` left, the keywords answer alone rather than not at all."""
+    monkeypatch.setattr(meaning, "_loaded", False)
+    monkeypatch.setattr(meaning, "_model", None)
+    index = brain.text_search().text_index()
+    hits = index.search(parse_query(QUESTION), 10, deadline=MEANING_MARGIN / 2)
+    assert hits[0].slug == "finance/payroll"  # by keywords
+    assert meaning._loaded and meaning._model is not None
+    hits = index.search(parse_query(QUESTION), 10, deadline=MEANING_MARGIN * 8)
+    assert hits[0].slug == "finance/refund-policy"

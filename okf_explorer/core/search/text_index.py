@@ -121,6 +121,9 @@ SEARCH_DEADLINE = 5.0
 """Seconds one search may run before it is stopped (read when a search starts)."""
 _PROGRESS_STEPS = 1000
 """SQLite virtual-machine steps between two looks at the deadline."""
+MEANING_MARGIN = 0.25
+"""Seconds a search must have left before its deadline for its question to be ranked
+again by meaning (a few ms): rather an answer by keywords than none."""
 _MEANING_COLUMNS = ", ".join(f"substr({field}, 1, {meaning.BODY_CHARS * 4})" for field in FIELDS)
 """The columns `meaning.page_text` reads, each cut long enough for it (a long page's
 body and headings are not read whole)."""
@@ -380,6 +383,8 @@ class TextIndex:
         `SearchSyntaxError` for bad FTS5 syntax, `SearchTimedOut` past `deadline`
         seconds (default `SEARCH_DEADLINE`, read now).
         """
+        if query.plain:
+            meaning.enabled()  # a first question loads the embeddings before its deadline runs
         seconds = SEARCH_DEADLINE if deadline is None else deadline
         stop_at = time.monotonic() + seconds
         if has_cjk(query.text):  # a token of such text is one character, not a word
@@ -391,7 +396,7 @@ class TextIndex:
             def work() -> list[SearchHit]:
                 hits = []
                 with self._deadline(stop_at):
-                    rows = self._ranked(query, limit, offset, backlinks or _no_links)
+                    rows = self._ranked(query, limit, offset, backlinks or _no_links, stop_at)
                     for rowid, slug, title, kind, score in rows:
                         if time.monotonic() > stop_at:
                             raise SearchTimedOut(seconds)
@@ -420,10 +425,12 @@ class TextIndex:
         limit: int,
         offset: int,
         backlinks: Callable[[str], int],
+        stop_at: float,
     ) -> list[Row]:
         """`(rowid, slug, title, type, score)` of the hits, best first (no snippets: those
         are made for the rows returned only): the pages called by the query, then the
-        others (`core.search.ranking`)."""
+        others (`core.search.ranking`, then `core.search.meaning` unless the search is
+        due to stop at `stop_at` within `MEANING_MARGIN` seconds)."""
         named = self._named(query, backlinks)
         wanted = max(0, limit) + max(0, offset)
         rarities = [self._rarity(term) for term in query.terms]
@@ -432,7 +439,7 @@ class TextIndex:
         rows = self._db.execute(sql, params).fetchall()
         ranked = rerank(query, rows, backlinks) if query.plain else [row[:5] for row in rows]
         ids = {row[0] for row in named}
-        if query.plain:
+        if query.plain and stop_at - time.monotonic() > MEANING_MARGIN:
             ranked = self._by_meaning(query, [row for row in ranked if row[0] not in ids])
         if named:
             top = max((row[4] for row in ranked), default=0.0)
