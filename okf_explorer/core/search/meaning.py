@@ -14,7 +14,8 @@ ships: installed with the `meaning` extra (`pip install 'okf-explorer[meaning]'`
 loaded from the installed package only, never downloaded. Without it, or with
 `OKF_EXPLORER_MEANING=off`, the keyword ranking stands alone. A page's embedding is
 remembered by its text (`MEMORY` pages), so the next question over the same pages costs
-the question's embedding only.
+the question's embedding only. The model loads before a search's deadline starts, and a
+search with little time left answers by keywords alone (`text_index.MEANING_MARGIN`).
 
 Measured on the labelled questions (`tests/bench/bench_search_quality.py`, tuning
 half for `WEIGHT`, `RERANKED` and the text's length; figures in docs/performance.md).
