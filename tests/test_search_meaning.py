@@ -119,10 +119,13 @@ def test_a_question_in_japanese_keeps_the_keyword_ranking(tmp_path: Path, monkey
     )
     asked: list[str] = []
     monkeypatch.setattr(meaning, "rerank", lambda question, *rest: asked.append(question))
+    monkeypatch.setattr(meaning, "_loaded", False)
+    monkeypatch.setattr(meaning, "_model", None)
     brain = Brain(BundleSource(tmp_path), cache_dir=False)
     try:
         assert len(slugs(brain, "お金を返す")) == 2
         assert asked == []
+        assert not meaning._loaded  # nor is the model loaded for it
     finally:
         brain.close()
 

@@ -383,7 +383,7 @@ class TextIndex:
         `SearchSyntaxError` for bad FTS5 syntax, `SearchTimedOut` past `deadline`
         seconds (default `SEARCH_DEADLINE`, read now).
         """
-        if query.plain:
+        if _asks_meaning(query):
             meaning.enabled()  # a first question loads the embeddings before its deadline runs
         seconds = SEARCH_DEADLINE if deadline is None else deadline
         stop_at = time.monotonic() + seconds
@@ -439,7 +439,7 @@ class TextIndex:
         rows = self._db.execute(sql, params).fetchall()
         ranked = rerank(query, rows, backlinks) if query.plain else [row[:5] for row in rows]
         ids = {row[0] for row in named}
-        if query.plain and stop_at - time.monotonic() > MEANING_MARGIN:
+        if _asks_meaning(query) and stop_at - time.monotonic() > MEANING_MARGIN:
             ranked = self._by_meaning(query, [row for row in ranked if row[0] not in ids])
         if named:
             top = max((row[4] for row in ranked), default=0.0)
@@ -449,10 +449,9 @@ class TextIndex:
 
     def _by_meaning(self, query: SearchQuery, ranked: list[Row]) -> list[Row]:
         """The best `meaning.RERANKED` rows ranked again by what the question means
-        (`core.search.meaning`); as they are without the embeddings, and for a question
-        in Chinese or Japanese (the embeddings were measured on English questions only)."""
+        (`core.search.meaning`); as they are without the embeddings."""
         best = ranked[: meaning.RERANKED]
-        if len(best) < 2 or has_cjk(query.text) or not meaning.enabled():
+        if len(best) < 2 or not meaning.enabled():
             return ranked
         marks = ", ".join("?" * len(best))
         columns = dict(
@@ -768,3 +767,10 @@ def _with_ellipses(snippet: str, before: bool, after: bool) -> str:
     if after and not snippet.endswith(ELLIPSIS):
         snippet += ELLIPSIS
     return snippet
+
+
+def _asks_meaning(query: SearchQuery) -> bool:
+    """Whether `query`'s hits are ranked again by what it means (`core.search.meaning`):
+    plain words, not in Chinese or Japanese (the embeddings were measured on English
+    questions only)."""
+    return query.plain and not has_cjk(query.text)
