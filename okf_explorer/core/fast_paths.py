@@ -91,6 +91,12 @@ FAST_PATHS: tuple[FastPath, ...] = (
         "a page of 1,600 tasks parsed in 89 vs 265 ms (3.0x); 12,800 tasks 0.68 vs 14.4 s",
     ),
     FastPath(
+        "tui/collector_at_rest.py",
+        "Python's own schedule for full collections, which falls inside every sixth or seventh key",
+        "`bench_keys.py --pace 0.4 --rounds 5` (105 keys 0.4 s apart), 2 runs each: full "
+        "collections inside a key 0 vs 20-22 (9-85 ms each); worst key 108-118 vs 154-185 ms",
+    ),
+    FastPath(
         "tui/fast_quit.py",
         "Textual's wait for its input thread and the interpreter's teardown when `q` quits",
         "`q` to the shell prompt on a 6.5k-page vault, index built: best 52 vs 279 ms, "

@@ -1,7 +1,6 @@
 """The Textual app: reads its options and pushes the explorer screen (or, when the
-brain cannot be opened, the screen that says why).
-
-`make_app` is the one factory the CLI, the tests and the screenshot script use.
+brain cannot be opened, the screen that says why). `make_app` is the one factory the
+CLI, the tests and the screenshot script use.
 """
 
 from __future__ import annotations
@@ -22,6 +21,7 @@ from textual.notifications import SeverityLevel
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.cells import TerminalWidths
+from okf_explorer.tui.collector_at_rest import CollectorAtRest
 from okf_explorer.tui.fast_quit import QuickQuit, quick_driver
 from okf_explorer.tui.finder import FIND_PROMPT, PageFinder
 from okf_explorer.tui.screens.main import MainScreen
@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 __all__ = ["ExplorerApp", "NoTerminal", "make_app"]
 
 
-class ExplorerApp(QuickQuit, App[None]):
+class ExplorerApp(CollectorAtRest, QuickQuit, App[None]):
     """okf-explorer: browse a brain's pages and the links between them."""
 
     TITLE = "okf-explorer"

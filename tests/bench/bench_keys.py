@@ -1,9 +1,9 @@
 """Benchmark: how long each key takes, and the first page of a big vault from cold.
 
 Run: `.venv/bin/python tests/bench/bench_keys.py [FOLDER] [--start SLUG] [--size 150x45]
-[--rounds 3] [--cold] [--repeat KEY UNDO]` (default the sample brain). Not collected by
-pytest. Headless (Pilot). The index is built (from the disk cache when warm) before any key
-is timed.
+[--rounds 3] [--pace 0] [--cold] [--repeat KEY UNDO]` (default the sample brain). Not
+collected by pytest. Headless (Pilot). The index is built (from the disk cache when warm)
+before any key is timed.
 
 Each key is timed from the press until the app is done with it: no worker running
 (the folder watcher aside) and a screen refresh after that; the worst of `rounds`
@@ -15,6 +15,11 @@ spent on each key (median) is printed too: steadier than the wall clock on a bus
 `--repeat KEY UNDO`: KEY then UNDO, `rounds` times in one app, each timed as above: the
 median wall-clock and CPU time (of this process: steadier on a busy machine) of each, for
 comparing two versions of one key.
+
+`--pace SECONDS`: wait that long before each timed key, as a person reading between
+keys does (default 0: keys back to back). The explorer runs its full collections once no
+key has come for 0.3 s (`tui.collector_at_rest`); how many full collections fell inside
+timed keys, and how long they took, is printed either way.
 
 `--cold`: a fresh interpreter with an empty cache until the start page is painted
 (as `bench_tui.py`'s first paint, on FOLDER), best and median of 3.
@@ -30,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import os
 import statistics
 import subprocess
@@ -91,10 +97,31 @@ async def done(pilot, app) -> None:  # type: ignore[no-untyped-def]
     await asyncio.wait_for(refreshed.wait(), 10)
 
 
-async def time_keys(folder: Path, start: str | None, size: tuple[int, int], rounds: int) -> None:
+class FullCollections:
+    """The full collections made while `timing` is set, and what each took."""
+
+    def __init__(self) -> None:
+        self.timing = False
+        self.taken: list[float] = []
+        self._started = 0.0
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        if info["generation"] != 2 or not self.timing:
+            return
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.taken.append(time.perf_counter() - self._started)
+
+
+async def time_keys(
+    folder: Path, start: str | None, size: tuple[int, int], rounds: int, pace: float
+) -> None:
     app = make_app(Brain(BundleSource(folder)), start=start, watch_files=False)
     timings: dict[str, list[float]] = {}
     cpu: dict[str, list[float]] = {}
+    full = FullCollections()
+    gc.callbacks.append(full)
     async with app.run_test(size=size) as pilot:
         while not app.screen.loader.ready:
             await asyncio.sleep(0.01)
@@ -102,17 +129,23 @@ async def time_keys(folder: Path, start: str | None, size: tuple[int, int], roun
         for _ in range(rounds):
             for label, undo in KEYS:
                 key = label.split()[0]
+                await asyncio.sleep(pace)
+                full.timing = True
                 started, used = time.perf_counter(), time.process_time()
                 await pilot.press(key)
                 await done(pilot, app)
                 timings.setdefault(label, []).append(time.perf_counter() - started)
                 cpu.setdefault(label, []).append(time.process_time() - used)
+                full.timing = False
                 for other in undo:
                     await pilot.press(other)
                     await done(pilot, app)
+    gc.callbacks.remove(full)
     worst = max(max(samples) for samples in timings.values())
-    where = f"{folder.name} at {size[0]}x{size[1]} ({rounds} rounds)"
+    where = f"{folder.name} at {size[0]}x{size[1]} ({rounds} rounds, {pace:g} s before each key)"
     print(f"keys on {where}: worst {worst * 1000:.0f} ms")
+    taken = " ".join(f"{seconds * 1000:.0f}" for seconds in full.taken)
+    print(f"  full collections inside timed keys: {len(full.taken)} ({taken or '-'} ms)")
     for label, samples in timings.items():
         print(
             f"  {label[:16]:16} worst {max(samples) * 1000:6.1f} ms"
@@ -191,6 +224,7 @@ def main() -> None:
     parser.add_argument("--start")
     parser.add_argument("--size", default="150x45")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--pace", type=float, default=0.0)
     parser.add_argument("--cold", action="store_true")
     parser.add_argument("--repeat", nargs=2, metavar=("KEY", "UNDO"))
     args = parser.parse_args()
@@ -202,7 +236,7 @@ def main() -> None:
     if args.repeat:
         asyncio.run(repeat_key(folder, args.start, (width, height), args.rounds, args.repeat))
         return
-    asyncio.run(time_keys(folder, args.start, (width, height), args.rounds))
+    asyncio.run(time_keys(folder, args.start, (width, height), args.rounds, args.pace))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,65 @@
+"""Full collections while the person reads, not while a key is handled (a fast path).
+
+Python's cyclic collector makes a full collection every tenth partial one. In the
+explorer that is every six or seven keys, and each walks every object Textual keeps for
+drawing (60-120k on the sample brain: strips, their caches, styles), so the key it lands
+on takes 20-80 ms longer. Textual also keeps up to 1,024 closed widgets' line caches
+alive (textual#6665: an `lru_cache` on a method of its styles cache): after a long
+session of opening the finder the walk covers 600k objects.
+
+Once no key or mouse event has come for `REST` seconds (the person is reading), the
+full collection runs if a third of the way to due or more, so Python's own rarely falls
+inside a key. Keys pressed without a pause, as a key held down, meet Python's own
+schedule, unchanged.
+
+`OKF_EXPLORER_PLAIN=1` leaves the collector to Python alone. Measured by
+`tests/bench/bench_keys.py --pace 0.4` (figures in `core.fast_paths.FAST_PATHS`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+
+from textual import events
+
+from okf_explorer.core import fast_paths
+
+REST = 0.3
+"""Seconds without a key or a mouse event after which the collection runs."""
+EARLY = 3
+"""Partial collections since the last full one that make a full one worth running at
+rest (Python's own runs after 10)."""
+
+
+class CollectorAtRest:
+    """Mixed into the app: every key or mouse event puts the collection off until the
+    next rest."""
+
+    _waiting: asyncio.TimerHandle | None = None
+
+    def input_seen(self) -> None:
+        """A key or a mouse event: collect once `REST` seconds pass without another."""
+        if self._waiting is not None:
+            self._waiting.cancel()
+            self._waiting = None
+        if fast_paths.enabled():
+            self._waiting = asyncio.get_running_loop().call_later(REST, self.collect_if_due)
+
+    def collect_if_due(self) -> None:
+        """At rest: a full collection, if `EARLY` partial ones have run since the last
+        and nothing has paused the collector (an index build in a thread)."""
+        self._waiting = None
+        if gc.isenabled() and gc.get_count()[2] >= EARLY:
+            gc.collect()
+
+    def on_unmount(self) -> None:
+        """The app ends: nothing left to collect for it."""
+        if self._waiting is not None:
+            self._waiting.cancel()
+            self._waiting = None
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, (events.Key, events.MouseEvent)):
+            self.input_seen()
+        await super().on_event(event)  # type: ignore[misc]
