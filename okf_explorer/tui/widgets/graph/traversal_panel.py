@@ -256,8 +256,10 @@ class TraversalPanel(ReportsWorkers, TableView):
         cells = partial(
             slice_row, from_width=from_width, to_width=to_width, title=titles, badge=self.badge
         )
-        made = [cells(edges[at], shows_from=start) for at, start in zip(rows, starts, strict=True)]
-        self.fill(made, lambda number, row: (self.row_slugs[number], row))
+        self.fill(  # each row's cells made as it is added: the first frame makes only its own
+            list(zip(rows, starts, strict=True)),
+            lambda number, row: (self.row_slugs[number], cells(edges[row[0]], shows_from=row[1])),
+        )
         self._describe(0 if self.edges else None)
         self.post_message(self.SliceShown(self.view, self.edges))
 
