@@ -1,5 +1,6 @@
 """Python's cyclic collector kept out of a person's way: its full collections run while
-the person reads (a fast path), and closed screens let go of what they drew.
+the person reads (a fast path), and a screen closed lets go of what it drew
+(`tui.drawn_lines`).
 
 Python's collector makes a full collection every tenth partial one. In the explorer
 that is every six or seven keys, and each walks every object Textual keeps for drawing
@@ -10,13 +11,6 @@ Python's own rarely falls inside a key. Keys pressed without a pause, as a key h
 down, meet Python's own schedule, unchanged. `OKF_EXPLORER_PLAIN=1` leaves the collector
 to Python alone. Measured by `tests/bench/bench_keys.py --pace 0.4` (figures in
 `core.fast_paths.FAST_PATHS`).
-
-Textual keeps the styles caches of up to 1,024 widgets alive after they are gone
-(textual#6665: an `lru_cache` on a method of the cache), each with every line the
-widget drew. Opening the finder and closing it 200 times took the process from 55k to
-595k objects for the collector to walk, and 90 to 146 MB. `let_go_of_lines` asks each
-widget of a screen that closes to draw again (Textual's public `refresh`), which empties
-its cache of lines first: after it, 200 openings leave 54k objects and 69 MB.
 """
 
 from __future__ import annotations
@@ -26,10 +20,9 @@ import gc
 
 from textual import events
 from textual.await_complete import AwaitComplete
-from textual.screen import Screen
-from textual.widget import Widget
 
 from okf_explorer.core import fast_paths
+from okf_explorer.tui.drawn_lines import let_go_of_lines
 
 REST = 0.3
 """Seconds without a key or a mouse event after which the collection runs."""
@@ -73,16 +66,3 @@ class CollectorAtRest:
         if isinstance(event, (events.Key, events.MouseEvent)):
             self.input_seen()
         await super().on_event(event)  # type: ignore[misc]
-
-
-def let_go_of_lines(screen: Screen[object]) -> None:
-    """Empty the drawn lines of `screen` and of every widget on it, their scroll bars
-    too, before it closes (see the module doc)."""
-    for node in screen.walk_children(with_self=True):
-        if not isinstance(node, Widget):
-            continue
-        node.refresh()
-        if node.show_vertical_scrollbar:
-            node.vertical_scrollbar.refresh()
-        if node.show_horizontal_scrollbar:
-            node.horizontal_scrollbar.refresh()

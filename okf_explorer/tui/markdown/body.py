@@ -39,6 +39,7 @@ from textual.visual import RenderOptions, Visual
 from textual.widget import Widget
 from textual.widgets import Static
 
+from okf_explorer.tui.drawn_lines import let_go_of_lines
 from okf_explorer.tui.markdown.draw import (
     BAR_PREFIX,
     STYLE_NAMES,
@@ -601,6 +602,9 @@ class VaultBody(Vertical):
 
     async def show(self, pieces: Sequence[Piece] | None) -> None:
         """Replace what is shown with `pieces` (None: empty)."""
+        for child in self.children:
+            child.display = False  # not drawn again before it goes
+            let_go_of_lines(child)  # textual#6665 (`tui.drawn_lines`)
         await self.remove_children()
         self.pieces = []
         if pieces:
