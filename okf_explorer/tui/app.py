@@ -22,6 +22,7 @@ from okf_explorer.core.brain import Brain
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.cells import TerminalWidths
 from okf_explorer.tui.collector_at_rest import CollectorAtRest
+from okf_explorer.tui.drawn_lines import LetGoOfClosedScreens
 from okf_explorer.tui.fast_quit import QuickQuit, quick_driver
 from okf_explorer.tui.finder import FIND_PROMPT, PageFinder
 from okf_explorer.tui.screens.main import MainScreen
@@ -40,7 +41,7 @@ if TYPE_CHECKING:
 __all__ = ["ExplorerApp", "NoTerminal", "make_app"]
 
 
-class ExplorerApp(CollectorAtRest, QuickQuit, App[None]):
+class ExplorerApp(CollectorAtRest, LetGoOfClosedScreens, QuickQuit, App[None]):
     """okf-explorer: browse a brain's pages and the links between them."""
 
     TITLE = "okf-explorer"
@@ -52,10 +53,9 @@ class ExplorerApp(CollectorAtRest, QuickQuit, App[None]):
 
     def __init__(self, brain: Brain, explorer: partial[MainScreen], label: str) -> None:
         super().__init__(driver_class=quick_driver())  # quits at once (`tui.fast_quit`)
-        self.brain, self.source_label = brain, label
+        self.brain, self.source_label, self._widths = brain, label, TerminalWidths()
         self._explorer = explorer
         """A fresh explorer screen each call (the first, and each retry after a failure)."""
-        self._widths = TerminalWidths()
 
     def on_mount(self) -> None:
         self.push_screen(self._explorer())
@@ -128,11 +128,11 @@ def make_app(
 
     Exports (`e`) go to `export_dir` (default: `$OKF_EXPORT_DIR`, else the working
     directory). `source_label` overrides what the status line calls the source (the
-    screenshot script uses it to keep machine paths out of the pictures).
-    `watch_files` reloads pages saved in a folder source (live reload; the CLI turns
-    it on, tests and scripts that wait for idle workers leave it off). `against` is the
-    server a folder brain is compared with (`browse FOLDER --against URL`): each page's
-    header and link tree show where the server disagrees.
+    screenshot script uses it to keep machine paths out of the pictures). `watch_files`
+    reloads pages saved in a folder source (live reload; the CLI turns it on, tests and
+    scripts that wait for idle workers leave it off). `against` is the server a folder
+    brain is compared with (`browse FOLDER --against URL`): each page's header and link
+    tree show where the server disagrees.
     """
     # A running app's `sys.stderr` has `fileno()` -1: a process pool started later (a big
     # scan) could not launch the resource tracker ("bad value(s) in fds_to_keep"). Now, once.

@@ -1,8 +1,6 @@
-"""Python's cyclic collector kept out of a person's way: its full collections run while
-the person reads (a fast path), and a screen closed lets go of what it drew
-(`tui.drawn_lines`).
+"""Full collections while the person reads, not while a key is handled (a fast path).
 
-Python's collector makes a full collection every tenth partial one. In the explorer
+Python's cyclic collector makes a full collection every tenth partial one. In the explorer
 that is every six or seven keys, and each walks every object Textual keeps for drawing
 (60-120k on the sample brain: strips, their caches, styles), so the key it lands on
 takes 20-80 ms longer. Once no key or mouse event has come for `REST` seconds (the
@@ -10,7 +8,7 @@ person is reading), the full collection runs if a third of the way to due or mor
 Python's own rarely falls inside a key. Keys pressed without a pause, as a key held
 down, meet Python's own schedule, unchanged. `OKF_EXPLORER_PLAIN=1` leaves the collector
 to Python alone. Measured by `tests/bench/bench_keys.py --pace 0.4` (figures in
-`core.fast_paths.FAST_PATHS`).
+`core.fast_paths.FAST_PATHS`). What the walk covers is kept small by `tui.drawn_lines`.
 """
 
 from __future__ import annotations
@@ -19,10 +17,8 @@ import asyncio
 import gc
 
 from textual import events
-from textual.await_complete import AwaitComplete
 
 from okf_explorer.core import fast_paths
-from okf_explorer.tui.drawn_lines import let_go_of_lines
 
 REST = 0.3
 """Seconds without a key or a mouse event after which the collection runs."""
@@ -33,7 +29,7 @@ rest (Python's own runs after 10)."""
 
 class CollectorAtRest:
     """Mixed into the app: every key or mouse event puts the collection off until the
-    next rest; a screen popped lets go of its lines."""
+    next rest."""
 
     _waiting: asyncio.TimerHandle | None = None
 
@@ -57,10 +53,6 @@ class CollectorAtRest:
         if self._waiting is not None:
             self._waiting.cancel()
             self._waiting = None
-
-    def pop_screen(self) -> AwaitComplete:
-        let_go_of_lines(self.screen)  # type: ignore[attr-defined]
-        return super().pop_screen()  # type: ignore[misc, no-any-return]
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, (events.Key, events.MouseEvent)):
