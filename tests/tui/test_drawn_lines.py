@@ -7,6 +7,7 @@ from __future__ import annotations
 import gc
 from pathlib import Path
 
+import pytest
 from textual.pilot import Pilot
 from textual.strip import Strip
 
@@ -43,6 +44,7 @@ async def test_a_closed_finder_lets_go_of_what_it_drew(small_bundle: Path) -> No
     assert after - before < 60
 
 
+@pytest.mark.slow  # 2-3 s: ten pages drawn
 async def test_pages_shown_one_after_another_let_go_of_what_they_drew(
     small_bundle: Path,
 ) -> None:
@@ -61,9 +63,9 @@ async def test_pages_shown_one_after_another_let_go_of_what_they_drew(
         for slug in ("long", "beta"):
             await show(slug)
         before = strips_alive()
-        for slug in ("long", "beta") * 5:
+        for slug in ("long", "beta") * 10:
             await show(slug)
         after = strips_alive()
-    # Without `let_go_of_lines`: 488 lines more (the long page's, five times); with it,
-    # 20-110 (what is drawn at the moment of counting varies).
-    assert after - before < 250
+    # Without `let_go_of_lines` and the hiding before it: about 100 lines more each time
+    # the long page is shown (1,074 for ten); with them, 10-280 (what is drawn then).
+    assert after - before < 600

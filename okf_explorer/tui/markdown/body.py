@@ -603,7 +603,7 @@ class VaultBody(Vertical):
     async def show(self, pieces: Sequence[Piece] | None) -> None:
         """Replace what is shown with `pieces` (None: empty)."""
         for child in self.children:
-            child.display = False  # not drawn again before it goes
+            child.display = False  # not drawn again before it goes (empties its lines too)
             let_go_of_lines(child)  # textual#6665 (`tui.drawn_lines`)
         await self.remove_children()
         self.pieces = []
