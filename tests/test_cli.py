@@ -343,6 +343,38 @@ def test_browse_hands_the_start_name_to_the_tui_unresolved(
     assert calls[0][1][1] is None  # type: ignore[index]
 
 
+def test_a_folder_without_a_command_opens_it_in_the_explorer(
+    run, bundle: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    opened: list[tuple[str, str | None]] = []
+
+    class FakeApp:
+        return_code = 0
+
+        def run(self) -> None:
+            pass
+
+    def fake_make_app(brain, *, start=None, export_dir=None, watch_files=False, against=None):
+        opened.append((brain.source.label, start))
+        return FakeApp()
+
+    monkeypatch.setattr(tui_app, "make_app", fake_make_app)
+    assert run(str(bundle), "--start", "Alpha") == (0, "", "")
+    assert run("browse", str(bundle), "--start", "Alpha") == (0, "", "")
+    assert opened[0] == opened[1] and opened[0][1] == "Alpha"
+    # a path that is not there: browse's own one line, not argparse's list of commands
+    status, out, err = run(str(tmp_path / "no-such-vault"))
+    assert (status, out) == (1, "") and "no such folder" in err and err.count("\n") == 1
+    # a command's name is the command, even beside a folder so named
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "stats").mkdir()
+    assert run("stats", "--source", str(bundle))[0] == 0
+    assert len(opened) == 2
+    # a word that is neither stays argparse's usage error
+    status, _, err = run("statz")
+    assert status == 2 and "invalid choice: 'statz'" in err
+
+
 def test_serve_passes_host_port_and_token(
     run, bundle: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

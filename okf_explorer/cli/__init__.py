@@ -15,7 +15,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from okf_explorer.cli.parser import EXIT_USAGE, EXPORT_FORMATS, build_parser
+from okf_explorer.cli.parser import EXIT_USAGE, EXPORT_FORMATS, build_parser, opened_as_browse
 from okf_explorer.cli.reporting import (
     UsageError,
     harden_stdout,
@@ -38,7 +38,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (never raises SystemExit)."""
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args = parser.parse_args(opened_as_browse(sys.argv[1:] if argv is None else argv, parser))
     except SystemExit as stop:  # --help, --version, or a usage error (already printed)
         return stop.code if isinstance(stop.code, int) else EXIT_USAGE
     debug = bool(getattr(args, "debug", False))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import math
+from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
@@ -45,17 +46,36 @@ EXIT_USAGE = 2
 class OneLineParser(argparse.ArgumentParser):
     """argparse, but a usage error is one line on stderr (SPEC §6), pointing at --help."""
 
+    command_names: frozenset[str] = frozenset()
+    """The commands' names (`build_parser` sets them)."""
+
     def error(self, message: str) -> NoReturn:
         shown = printable(message)  # `unrecognized arguments` repeats them raw
         self.exit(EXIT_USAGE, f"{self.prog}: error: {shown} (see '{self.prog} --help')\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def opened_as_browse(argv: Sequence[str], parser: OneLineParser) -> list[str]:
+    """`argv`, or `browse` then `argv` when its first word is no command but a source: a
+    folder, a path (`./vault`, `notes/`: when it is not there, browse says so) or an
+    http(s) URL. `okf-explorer ./my-vault` opens the explorer on it as `okf-explorer
+    browse ./my-vault` does. A command's name wins over a folder so named
+    (`okf-explorer browse get` opens a folder called `get`)."""
+    words = list(argv)
+    if not words or words[0].startswith("-") or words[0] in parser.command_names:
+        return words
+    first = words[0]
+    if first.startswith(("http://", "https://", ".")) or "/" in first or Path(first).is_dir():
+        return ["browse", *words]
+    return words
+
+
+def build_parser() -> OneLineParser:
     """The whole grammar of SPEC §6; `main` parses with it."""
     parser = OneLineParser(
         prog=PROG,
         description="Explore a knowledge brain: an OKF bundle or vault folder, or a gbrain "
-        "server over MCP. Without a command, opens the terminal explorer.",
+        "server over MCP. Without a command, opens the terminal explorer "
+        "(`okf-explorer SRC` is `okf-explorer browse SRC`).",
         epilog="SRC is a folder or an http(s)://.../mcp URL. Without one: $OKF_SOURCE, then "
         "$GBRAIN_MCP_URL, then the bundled sample brain. Token: --token-file, then "
         "$GBRAIN_TOKEN.",
@@ -229,6 +249,7 @@ def build_parser() -> argparse.ArgumentParser:
         "open http://HOST:PORT/#token=TOKEN to give it once in the address. "
         "An MCP source authenticates with $GBRAIN_TOKEN."
     )
+    parser.command_names = frozenset(commands.choices)
     return parser
 
 
