@@ -14,6 +14,8 @@ from pathlib import Path
 from okf_explorer.core.graph.traverse import Edge
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
+from okf_explorer.tui.state.navigator import View
+from okf_explorer.tui.state.slice import empty_slice_hint
 from okf_explorer.tui.widgets.graph.graph_layout import (
     ARROW_LEFT,
     ARROW_RIGHT,
@@ -204,3 +206,39 @@ async def test_g_on_the_zoomed_graph_hides_it_and_brings_the_panes_back(tmp_path
         assert screen.zoomed is None and not panel.shown
         assert screen.query_one(PagePane).region.width > 0
         assert screen.query_one(TraversalPanel).region.width > 0
+
+
+async def test_an_empty_slice_says_why_in_the_table_and_the_graph(tmp_path: Path) -> None:
+    """Before: `d` to `in` on a page nothing links to left the table at "1 page · 0 edges"
+    and the graph at its root alone, with no word on why or what to press."""
+    app = make_app(brain_for(BundleSource(write_bundle(tmp_path / "b", PAGES))), start="in2")
+    async with app.run_test(size=SIZE) as pilot:
+        panel = app.screen.query_one(TraversalPanel)
+        await settle(pilot, until=lambda: panel.filled)
+        info = app.screen.query_one("#traversal-info")
+        assert "\n" in str(info.content) and "links to no page" not in str(info.content)
+        await pilot.press("d")  # in: no page links to in2
+        await settle(pilot, until=lambda: panel.view is not None and panel.view.direction == "in")
+        await settle(pilot)
+        assert str(info.content) == "1 page · 0 edges\nno page links to in2 · d: direction"
+        graph = app.screen.query_one(GraphPanel)
+        await pilot.press("g")
+        await settle(pilot, until=lambda: graph.drawing is not None)
+        await settle(pilot)
+        assert str(graph.border_subtitle) == "in2 · no page links to in2 · d: direction"
+        await pilot.press("d")  # both: in2 links to in1, so the graph has a link again
+        await settle(pilot, until=lambda: graph.view is not None and graph.view.direction == "both")
+        await settle(pilot)
+        assert "no page links" not in str(graph.border_subtitle)
+
+
+def test_the_empty_slice_hint_names_the_way_walked() -> None:
+    assert empty_slice_hint(View("a")) == "a links to no page · d: direction"
+    assert empty_slice_hint(View("a", direction="both")) == "a has no links"
+    assert empty_slice_hint(View("a", rel="derived_from")) == (
+        "no derived_from links of a this way · d: direction"
+    )
+    assert empty_slice_hint(View("a", direction="in"), filtered=True) == (
+        "no link of a passes the filter"
+    )
+    assert empty_slice_hint(View("a\x1b[2J")).startswith("a\\x1b[2J links")  # escaped

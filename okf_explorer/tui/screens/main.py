@@ -366,7 +366,9 @@ class MainScreen(ReportsWorkers, Screen[None]):
     @on(TraversalPanel.SliceShown)
     def _slice_shown(self, message: TraversalPanel.SliceShown) -> None:
         panel = self.query_one(TraversalPanel)
-        self.query_one(GraphPanel).follow(message.view, message.edges, panel.exists, panel.title_of)
+        filtered = panel.okf_filter.active
+        graph = self.query_one(GraphPanel)
+        graph.follow(message.view, message.edges, panel.exists, panel.title_of, filtered)
 
     @on(LinkTree.ViewShown)
     def _view_shown(self, message: LinkTree.ViewShown) -> None:

@@ -90,6 +90,21 @@ def format_path(path: Sequence[str], direction: str) -> str:
     return arrow.join(path)
 
 
+def empty_slice_hint(view: View, filtered: bool = False) -> str:
+    """What an empty slice of `view` means, and the key to try (a table's or graph's
+    second line): a lone root says nothing by itself."""
+    root = printable(view.slug)
+    if filtered:
+        return f"no link of {root} passes the filter"
+    if view.rel is not None:
+        return f"no {printable(view.rel)} links of {root} this way · d: direction"
+    if view.direction == "in":
+        return f"no page links to {root} · d: direction"
+    if view.direction == "out":
+        return f"{root} links to no page · d: direction"
+    return f"{root} has no links"
+
+
 def path_line(view: View, edges: Sequence[Edge], row: int) -> str:
     """The walk from `view`'s root to edge `row`'s page, as the info line shows it."""
     undirected = view.direction == "neighbourhood"

@@ -44,7 +44,7 @@ from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.failures import ReportsWorkers
 from okf_explorer.tui.state.communities import CommunityColours
 from okf_explorer.tui.state.navigator import View
-from okf_explorer.tui.state.slice import slice_title
+from okf_explorer.tui.state.slice import empty_slice_hint, slice_title
 from okf_explorer.tui.widgets.graph.graph_layout import (
     NODE_CAP,
     GraphLayout,
@@ -228,6 +228,7 @@ class GraphPanel(ReportsWorkers, Vertical):
         self.colours: CommunityColours | None = None
         """The colours once worked out (None before, or without `communities`)."""
         self._edges: list[Edge] = []
+        self._filtered = False
         self._exists: Callable[[str], bool] = lambda slug: True
         self._titles: Titles = lambda slug: None
         self._drawn_for: tuple[int, int] = (0, 0)
@@ -262,9 +263,12 @@ class GraphPanel(ReportsWorkers, Vertical):
         edges: Sequence[Edge],
         exists: Callable[[str], bool],
         titles: Titles | None = None,
+        filtered: bool = False,
     ) -> None:
-        """A new slice is on screen: draw it if the panel is shown."""
+        """A new slice is on screen: draw it if the panel is shown (`filtered`: an OKF
+        filter chose its edges)."""
         self.view, self._edges, self._exists = view, list(edges), exists
+        self._filtered = filtered
         self._titles = titles or (lambda slug: None)
         if self.shown:
             self._draw()
@@ -345,6 +349,8 @@ class GraphPanel(ReportsWorkers, Vertical):
         if layout is None or node is None:
             return Text(GRAPH_LEGEND)
         parts = [printable(node.slug)]
+        if not self._edges and self.view is not None:  # the root alone: say why
+            return Text(" · ".join([*parts, empty_slice_hint(self.view, self._filtered)]))
         if self.colours is not None and (label := self.colours.label_of(node.slug)):
             parts.append(f"group of {printable(label)}")
         if hidden := layout.undrawn.get(node.slug):

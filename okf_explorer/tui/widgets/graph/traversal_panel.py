@@ -41,6 +41,7 @@ from okf_explorer.tui.state.slice import (
     Titles,
     column_widths,
     display_order,
+    empty_slice_hint,
     group_starts,
     path_line,
     slice_row,
@@ -354,6 +355,8 @@ class TraversalPanel(ReportsWorkers, TableView):
                 line += f" · first {ROW_LIMIT} shown, by hop"
             if row is not None and row < len(self._row_edges):
                 line += "\n" + path_line(view, self.edges, self._row_edges[row])
+            elif not self.edges and self.loaded:
+                line += "\n" + empty_slice_hint(view, self.okf_filter.active)
         self.show_info(line)
 
     @property
