@@ -79,8 +79,8 @@ HELP_LEGEND: tuple[tuple[str, str], ...] = (
     ("backlinks", "b: who links here, and the sentence; b returns"),
     ("paths", "M marks a page, P: paths from it to this one; a avoids hubs"),
     ("1*", "a path through a hub (index pages, the most linked-to)"),
-    ("weight", "walk (w): product of the path's link weights; a link weighs its share"),
-    ("", "of its page's link mentions, a stated relation 1"),
+    ("weight", "walk (w): the product of the path's link weights"),
+    ("", "a link weighs its share of its page's link mentions, a stated relation 1"),
     ("[ ] + - d a", "in a walk: weight ∓0.1, depth, direction, add roots (slug, tag:T, type:T)"),
 )
 """(mark, meaning) rows of the `?` help."""

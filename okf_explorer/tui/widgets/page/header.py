@@ -80,16 +80,22 @@ class HangingContent(Content):
     (a source's resource, a list value, a nested value). Wrapping is Textual's own
     (`Content.wrap`); anything but plain left-aligned wrapping is left to `Content`."""
 
+    hang: int | None = None
+    """Every line's continuation rows start this many cells in (None: as `hang_of` says):
+    a table of two columns whose second wraps under itself (the `?` help)."""
+
     @classmethod
-    def of(cls, content: Content) -> HangingContent:
-        return cls(content.plain, list(content.spans), content.cell_length)
+    def of(cls, content: Content, hang: int | None = None) -> HangingContent:
+        made = cls(content.plain, list(content.spans), content.cell_length)
+        made.hang = hang
+        return made
 
     def rows(self, width: int) -> list[Row]:
         """The rows `width` wide (a hang of half the width or more is not repeated)."""
         found: list[Row] = []
         for y, line in enumerate(self.split("\n", allow_blank=True)):
             line = line.expand_tabs(8)
-            hang = hang_of(line.plain)
+            hang = hang_of(line.plain) if self.hang is None else " " * self.hang
             if not hang or 2 * len(hang) > width:
                 found += [Row(part, y, x) for part, x in wrapped(line, width)]
                 continue
