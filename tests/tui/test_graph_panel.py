@@ -11,11 +11,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from okf_explorer.core.graph.traverse import Edge
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
 from okf_explorer.tui.state.navigator import View
 from okf_explorer.tui.state.slice import empty_slice_hint
+from okf_explorer.tui.widgets.graph import graph_panel
 from okf_explorer.tui.widgets.graph.graph_layout import (
     ARROW_LEFT,
     ARROW_RIGHT,
@@ -242,3 +245,31 @@ def test_the_empty_slice_hint_names_the_way_walked() -> None:
         "no link of a passes the filter"
     )
     assert empty_slice_hint(View("a\x1b[2J")).startswith("a\\x1b[2J links")  # escaped
+
+
+@pytest.mark.parametrize("ahead", [True, False], ids=["small-index", "big-index"])
+async def test_a_small_index_is_coloured_before_the_first_g(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ahead: bool
+) -> None:
+    """Before: the communities were worked out at the first `g`, which drew the graph
+    uncoloured, then again coloured (254 ms on obsidian-hub). Now an index of up to
+    `COLOUR_AHEAD_PAGES` pages is coloured soon after it is built; a bigger one still
+    waits for the first `g`."""
+    monkeypatch.setattr(graph_panel, "COLOUR_AHEAD_AFTER", 0.01)
+    if not ahead:
+        monkeypatch.setattr(graph_panel, "COLOUR_AHEAD_PAGES", len(PAGES) - 1)
+    app = make_app(brain_for(BundleSource(write_bundle(tmp_path / "b", PAGES))), start="hub")
+    async with app.run_test(size=SIZE) as pilot:
+        panel = app.screen.query_one(GraphPanel)
+        await settle(pilot, until=lambda: app.screen.query_one(TraversalPanel).filled)
+        await pilot.pause(0.1)
+        await settle(pilot)
+        assert (panel.colours is not None) is ahead
+        assert panel.drawing is None  # nothing drawn while the panel is hidden
+        coloured = panel.colours
+        await pilot.press("g")
+        await settle(pilot, until=lambda: panel.drawing is not None and panel.colours is not None)
+        await settle(pilot)
+        if ahead:
+            assert panel.colours is coloured  # not worked out again
+        assert panel.colours is not None and panel.colours.colours

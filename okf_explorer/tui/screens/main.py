@@ -254,8 +254,11 @@ class MainScreen(ReportsWorkers, Screen[None]):
         self.sync_bindings()
         if (start := status.start_slug) is not None:
             self._hint_if_start_links_nowhere(start)
+        graph = self.query_one(GraphPanel)
         if not (message.first or message.unchanged):
-            self.query_one(GraphPanel).forget_colours()  # communities of the new index
+            graph.forget_colours()  # communities of the new index
+        if not message.unchanged:
+            graph.colour_ahead(message.count)
         if (current := self.nav.current) is not None:
             self.show_graph(current) if message.first else self.go(current, "reload")
         if message.unchanged:

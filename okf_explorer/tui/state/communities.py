@@ -4,7 +4,8 @@
 `analyze` prints). The graph gives the largest communities one colour each, so pages
 that belong together read together; small groups and single pages stay uncoloured (a
 colour for each would be noise). Worked out once per index, in the graph panel's worker:
-the first drawing may come without colours and is redrawn when they arrive.
+soon after a small index is built (`GraphPanel.colour_ahead`), else at the first drawing,
+which may then come without colours and is redrawn when they arrive.
 """
 
 from __future__ import annotations

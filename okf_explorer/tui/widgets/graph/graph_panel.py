@@ -13,7 +13,9 @@ Keys on the canvas: the arrows move between pages (`up`/`down` in a column,
 nearest by row), `enter` opens the page. The selected page's own lines are
 highlighted, and the border's subtitle names it, its community and its links that are
 not drawn. Pages are coloured by community (`tui.state.communities`), worked out once
-per index in the panel's own worker: the first drawing may come uncoloured, then again.
+per index in the panel's own worker: ahead of the first `g` for an index of up to
+`COLOUR_AHEAD_PAGES` pages (`colour_ahead`), else at the first drawing, which may then
+come uncoloured, then again.
 
 Chosen against a Sugiyama layout library (grandalf 0.8) on the same slices: see
 docs/performance.md ("The local graph").
@@ -69,6 +71,14 @@ DRAW_AT_ONCE = 2_000
 """Links in a slice up to which it is laid out at once (a few ms: 5,120 links take
 3 ms, docs/performance.md); a bigger slice is laid out in a worker."""
 GRAPH_LEGEND = "← links in · links out → · ► points at the linked page"
+COLOUR_AHEAD_PAGES = 10_000
+"""An index of up to this many pages is coloured `COLOUR_AHEAD_AFTER` seconds after it is
+built, before any `g` (0.14 s of work at 6.5k pages): the first `g` on obsidian-hub then
+draws once, coloured (85 ms instead of 254 ms, docs/performance.md). A bigger index waits
+for the first `g`: seconds of work that a reader who never opens the graph would pay."""
+COLOUR_AHEAD_AFTER = 0.5
+"""Seconds after an index is built before its colours are worked out ahead: the first
+page and the slice are drawn first."""
 
 
 class GraphCanvas(ScrollView, can_focus=True):
@@ -232,6 +242,8 @@ class GraphPanel(ReportsWorkers, Vertical):
         self._exists: Callable[[str], bool] = lambda slug: True
         self._titles: Titles = lambda slug: None
         self._drawn_for: tuple[int, int] = (0, 0)
+        self._colouring = False
+        """The colours are being worked out (by `_colour`)."""
 
     def compose(self) -> ComposeResult:
         yield GraphCanvas(id="graph-canvas")
@@ -277,7 +289,7 @@ class GraphPanel(ReportsWorkers, Vertical):
         """The index was rebuilt: the communities are worked out again at the next drawing
         (not from a run still at work on the old index)."""
         self.workers.cancel_group(self, "graph-colours")
-        self.colours = None
+        self.colours, self._colouring = None, False
 
     def _draw(self, size: Size | None = None) -> None:
         """Lay the slice out for the canvas's size (or `size`, the one it will have):
@@ -297,17 +309,31 @@ class GraphPanel(ReportsWorkers, Vertical):
             self._show(self.view, layout)
         else:
             self._drawn(self.view, self._edges, width, height)
-        if self.colours is None and self.communities is not None:
+        if self.colours is None and self.communities is not None and not self._colouring:
+            self._colour()
+
+    def colour_ahead(self, pages: int) -> None:
+        """An index of `pages` pages is built: work its colours out soon, unasked, when it
+        is small enough (`COLOUR_AHEAD_PAGES`)."""
+        if self.communities is not None and pages <= COLOUR_AHEAD_PAGES:
+            self.set_timer(COLOUR_AHEAD_AFTER, self._colour_if_missing)
+
+    def _colour_if_missing(self) -> None:
+        if self.colours is None and not self._colouring:
             self._colour()
 
     @work(group="graph-colours", exclusive=True, exit_on_error=False)
     async def _colour(self) -> None:
         assert self.communities is not None
-        colours = await in_daemon_thread(self.communities)
+        self._colouring = True
+        try:
+            colours = await in_daemon_thread(self.communities)
+        finally:
+            self._colouring = False
         if colours is None:
             return  # no index yet: asked again at the next drawing
         self.colours = colours
-        if colours.colours and self.view is not None:
+        if colours.colours and self.view is not None and self.shown:
             self._draw()
 
     def _lay_out(self, view: View, edges: list[Edge], width: int, height: int) -> GraphLayout:
