@@ -78,9 +78,10 @@ class RecentPages(Protocol):
         ...
 
 
-DISCOVERY_LIMIT = 200
-"""Pages listed before the user types: enough to browse a small brain, not so
-many that opening the palette on 100k pages stalls."""
+DISCOVERY_LIMIT = 50
+"""Pages listed before the user types (the recent ones, then hubs): Textual measures
+every listed option as the finder opens, so 200 made `/` 18 ms slower on obsidian-hub
+(102 against 84 ms, docs/performance.md); browsing every page is the page tree's (`f`)."""
 
 
 EXACT_SCORE = float("inf")
