@@ -15,12 +15,11 @@ from textual.app import App
 
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.markdown import VaultBody, prepare_body
+from okf_explorer.tui.markdown import HangingContent, VaultBody, prepare_body
 from okf_explorer.tui.markdown import body as body_module
 from okf_explorer.tui.markdown.body import DrawnRows
 from okf_explorer.tui.markdown.draw import Drawing, blocks_of, draw
 from okf_explorer.tui.markdown.parser import parse
-from okf_explorer.tui.widgets.page.header import HangingContent
 from okf_explorer.tui.widgets.page.pane import PagePane
 
 from .conftest import SMALL_BUNDLE, brain_for, settle, write_bundle

@@ -12,8 +12,8 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from okf_explorer.tui.markdown import HangingContent
 from okf_explorer.tui.marks import HELP_LEGEND, OKF_LEGEND
-from okf_explorer.tui.widgets.page.header import HangingContent
 
 KEY_NAMES = {
     "plus": "+", "minus": "-", "slash": "/", "question_mark": "?", "backspace": "backspace",
