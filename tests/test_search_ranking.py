@@ -18,6 +18,7 @@ from okf_explorer.core.brain import Brain
 from okf_explorer.core.search.find_rank import EXACT, Findable, rank_pages
 from okf_explorer.core.search.plain_text import plain_text
 from okf_explorer.core.search.query import parse_query
+from okf_explorer.core.search.text_index import without_title
 from okf_explorer.core.search.words import ZERO_WIDTH_SPACE
 from okf_explorer.sources.folder.bundle import BundleSource
 from tests.bundles import write_pages
@@ -296,3 +297,25 @@ def test_the_labelled_fixture_questions(brain: Brain) -> None:
     missed = [q for q, r in zip(FIXTURE_QUESTIONS, ranks, strict=True) if r is None or r > 3]
     assert not missed
     assert mrr >= 0.9, mrr
+
+
+def test_a_snippet_leaves_out_a_heading_that_repeats_the_title(tmp_path: Path) -> None:
+    """Seen on an LLM-written OKF bundle: each page opens with its title as a heading, so
+    every snippet began with the title the hit already shows (`Delta Lake Time Travel Delta
+    Lake Time Travel is a feature…`). A heading that is the title is left out; text that
+    only starts with the title words, and other headings, stay."""
+    pages = {
+        "concepts/time-travel": "---\ntitle: Delta Time Travel\n---\n## Delta Time Travel\n\n"
+        "**Delta time travel** queries an older version of a table.\n",
+        "concepts/clones": "# Delta clones\n\nDelta clones copy a table, time travel kept.\n",
+        "concepts/sentence": "---\ntitle: Delta vacuum\n---\nDelta vacuum removes old files "
+        "that time travel no longer needs.\n",
+    }
+    brain = Brain(BundleSource(write_pages(tmp_path / "b", pages)), cache_dir=False)
+    snippets = {hit.slug: hit.marked() for hit in brain.text_search().search("delta time travel")}
+    assert snippets["concepts/time-travel"].startswith("«Delta» «time» «travel» queries")
+    assert snippets["concepts/clones"].startswith("«Delta» clones copy")  # its H1, the title
+    assert snippets["concepts/sentence"].startswith("«Delta» vacuum removes")  # no heading
+    assert without_title("\n# «x»\n", "x") == "\n# «x»\n"  # nothing else: kept
+    assert without_title("\n## A\x02B\x03 c\n\nrest", "ab C") == "\nrest"
+    assert without_title("\n## Ab c d\n\nrest", "ab c") == "\n## Ab c d\n\nrest"

@@ -128,6 +128,8 @@ _MEANING_COLUMNS = ", ".join(f"substr({field}, 1, {meaning.BODY_CHARS * 4})" for
 """The columns `meaning.page_text` reads, each cut long enough for it (a long page's
 body and headings are not read whole)."""
 ELLIPSIS = "…"
+_OPENING_HEADING = re.compile(r"\s*#{1,6}[ \t]+([^\n]*)\n")
+"""A raw snippet's opening heading line (the index keeps Markdown's `#` marks)."""
 INSTANCE_BUDGET = 6000
 """Hit instances FTS5's `snippet()` may see in one page (its work is their square)."""
 WINDOW_MAX_CHARS = 12_000
@@ -493,7 +495,8 @@ class TextIndex:
         self, rowid: int, title: str, query: SearchQuery, phrases: int, tokens: int, stop_at: float
     ) -> str:
         """The one-line snippet of hit `rowid`, from its body as text: FTS5's over the whole
-        body when its work is bounded (`fts5_may_read_whole`), else of a window of it."""
+        body when its work is bounded (`fts5_may_read_whole`), else of a window of it; a
+        body's opening heading that repeats the hit's `title` is left out."""
         db = self._db
         if fts5_may_read_whole(phrases, self._tokens(rowid)):
             row = db.execute(
@@ -501,7 +504,7 @@ class TextIndex:
                 f" {tokens}) FROM fts WHERE fts MATCH ? AND rowid = ?",
                 (query.text, rowid),
             ).fetchone()
-            return shown(row[0] if row else "")
+            return shown(without_title(row[0] if row else "", title))
         (head,) = db.execute(
             "SELECT substr(body, 1, ?) FROM fts WHERE rowid = ?", (HEAD_CHARS, rowid)
         ).fetchone()
@@ -512,6 +515,7 @@ class TextIndex:
             phrases=phrases,
             tokens=tokens,
             stop_at=stop_at,
+            title=title,
         )
 
     def _tokens(self, rowid: int) -> int:
@@ -649,6 +653,21 @@ def shown(snippet: str) -> str:
     return " ".join(unspaced(display_text(snippet)).split())
 
 
+def without_title(raw: str, title: str) -> str:
+    """A raw snippet (the index's text, marks in) without its opening heading when that
+    heading is the page's `title`: every hit shows the title above its snippet, and an
+    OKF page's body often opens by repeating it (`## Delta Lake Time Travel`). Unchanged
+    when nothing else would be left; text that merely starts with the title is kept."""
+    heading = _OPENING_HEADING.match(raw)
+    if heading is None:
+        return raw
+    said = heading.group(1).replace(HIT_OPEN, "").replace(HIT_CLOSE, "")
+    if " ".join(said.split()).casefold() != " ".join(title.split()).casefold():
+        return raw
+    rest = raw[heading.end() :]
+    return rest if rest.strip(ELLIPSIS + " \n") else raw
+
+
 def window_snippet(
     head: str,
     whole: Callable[[], str],
@@ -657,6 +676,7 @@ def window_snippet(
     phrases: int,
     tokens: int,
     stop_at: float,
+    title: str = "",
 ) -> str:
     """The snippet of a body too big for FTS5 to read whole (`fts5_may_read_whole`).
 
@@ -682,6 +702,7 @@ def window_snippet(
         for query in alternatives:
             marked = _fts5_window_snippet(scratch, query, tokens)
             if marked is not None:
+                marked = without_title(marked, title) if start == 0 else marked
                 return _with_ellipses(shown(marked), start > 0, more_after)
     plain = shown(window).split()
     cut = len(plain) > tokens
