@@ -146,7 +146,11 @@ async def test_g_colours_pages_by_community(tmp_path: Path) -> None:
         assert len(drawn_groups) >= 2, colour
         assert all(len(found) == 1 and None not in found for found in drawn_groups.values())
         assert len({next(iter(found)) for found in drawn_groups.values()}) == len(drawn_groups)
-        assert "group of " in str(panel.describe())
+        said = str(panel.describe())
+        label = panel.colours.label_of(panel.canvas.cursor.slug)  # type: ignore[union-attr]
+        title = app.brain.index.pages[label].title  # type: ignore[union-attr]
+        assert label and title and title != label  # the fixture's pages have titles
+        assert f"group of {title}" in said  # the community by its title, not its slug
 
 
 def test_colouring_never_builds_the_index(tmp_path: Path) -> None:

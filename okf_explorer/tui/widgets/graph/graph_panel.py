@@ -370,7 +370,9 @@ class GraphPanel(ReportsWorkers, Vertical):
         self.border_subtitle = self.describe()
 
     def describe(self) -> Text:
-        """The subtitle: the selected page, its links not drawn, the pages left out."""
+        """The subtitle: the selected page, its community (named by its most central
+        page's title: `group of Recommended Extensions`, not a long slug), its links not
+        drawn, the pages left out."""
         layout, node = self.drawing, self.canvas.cursor
         if layout is None or node is None:
             return Text(GRAPH_LEGEND)
@@ -378,7 +380,7 @@ class GraphPanel(ReportsWorkers, Vertical):
         if not self._edges and self.view is not None:  # the root alone: say why
             return Text(" · ".join([*parts, empty_slice_hint(self.view, self._filtered)]))
         if self.colours is not None and (label := self.colours.label_of(node.slug)):
-            parts.append(f"group of {printable(label)}")
+            parts.append(f"group of {printable(self._titles(label) or label)}")
         if hidden := layout.undrawn.get(node.slug):
             others = [target if source == node.slug else source for source, target in hidden]
             parts.append(f"{len(others)} not drawn: " + ", ".join(map(printable, others[:3])))
