@@ -57,7 +57,7 @@ def two_columns(
     rows: Sequence[tuple[str, str]], heading: tuple[str, str] | None = None
 ) -> HangingContent:
     """`rows` as two columns, the second wrapped under itself where the dialog is narrow
-    (a `DataTable` cut its lines at 80 columns, and took 15 ms more to open)."""
+    (a `DataTable` cut its lines at 80 columns, and took about 20 ms more to open)."""
     width = max(len(left) for left, _ in [*rows, *([heading] if heading else [])]) + GUTTER
     lines = [left.ljust(width) + right for left, right in rows]
     parts: list[str | tuple[str, str]] = []

@@ -9,7 +9,7 @@ helpers read the hrefs a click or the `l` dialog gives.
 from okf_explorer.tui.markdown.body import DrawnRows, EmbedBlock, EmbedView, VaultBody, row_strip
 from okf_explorer.tui.markdown.cursor import NOTHING_THERE, BodyCursor, Target
 from okf_explorer.tui.markdown.draw import Row, wrapped
-from okf_explorer.tui.markdown.hanging import HangingContent, hang_of
+from okf_explorer.tui.markdown.hanging import HangingContent
 from okf_explorer.tui.markdown.links import (
     FILE_SCHEME,
     LINK_SCHEME,
@@ -57,7 +57,6 @@ __all__ = [
     "anchor_into",
     "anchor_of_href",
     "embedded_text",
-    "hang_of",
     "heading_key",
     "is_block_anchor",
     "kind_of_href",
