@@ -132,3 +132,18 @@ async def test_p_unfolds_long_values_and_folds_them_again(tmp_path: Path) -> Non
         app.screen.open_page("short")  # type: ignore[attr-defined]
         await settle(pilot)
         assert not app.screen.check_action("toggle_properties", ())  # nothing folded
+
+
+async def test_a_page_titled_by_its_slug_names_it_once(tmp_path: Path) -> None:
+    """A vault's `Readme.md` at the root, titled by its file name: `Readme`, not
+    `Readme  Readme`; a page in a folder still shows where it is."""
+    root = write_bundle(tmp_path / "v", {"Readme.md": "[[Notes/Books]]\n", "Notes/Books.md": "B\n"})
+    app = make_app(brain_for(BundleSource(root)), start="Readme")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        first = str(app.screen.query_one("#page-header").content).splitlines()[0]
+        assert first.strip() == "Readme"
+        await pilot.press("n", "enter")
+        await settle(pilot)
+        first = str(app.screen.query_one("#page-header").content).splitlines()[0]
+        assert first.replace("\xa0", " ").strip() == "Books  Notes/Books"

@@ -1,4 +1,5 @@
-"""The page header: title and slug, a line of type, OKF badges and tags, then every other key.
+"""The page header: title and slug (the slug only when it differs), a line of type, OKF
+badges and tags, then every other key.
 
 Known OKF keys come first in a fixed order (`SHOWN_FIRST`), the rest after in the
 order the page wrote them. Status, trust tier and staleness each show as one glyph
@@ -110,7 +111,10 @@ class _Header:
 
 def _build(header: _Header, page: Page, now: datetime | None) -> Text:
     fm = page.frontmatter
-    text = Text.assemble((printable(page.title), "bold"), "  ", (printable(page.slug), "dim"))
+    text = Text.assemble((printable(page.title), "bold"))
+    if page.slug != page.title:  # a page at the root titled by its file name: said once
+        text.append("  ")
+        text.append(printable(page.slug), style="dim")
     if is_deprecated(fm):
         text.append("  ")
         text.append(" DEPRECATED ", style="bold reverse red")
