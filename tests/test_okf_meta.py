@@ -44,6 +44,8 @@ def test_status_is_stable_when_absent_and_lower_cased_otherwise() -> None:
     assert okf_meta.status_of({"status": ""}) == "stable"
     assert okf_meta.status_of({"status": "Deprecated"}) == "deprecated"
     assert okf_meta.status_of(parsed(FRONTMATTER)) == "draft"
+    # a vault's status property of links: its text, never a Python list
+    assert okf_meta.status_of({"status": ["[[Published]]", "Done"]}) == "[[published]], done"
 
 
 def test_verified_list_and_one_bare_mapping() -> None:

@@ -147,3 +147,16 @@ async def test_a_page_titled_by_its_slug_names_it_once(tmp_path: Path) -> None:
         await settle(pilot)
         first = str(app.screen.query_one("#page-header").content).splitlines()[0]
         assert first.replace("\xa0", " ").strip() == "Books  Notes/Books"
+
+
+async def test_a_vaults_list_status_is_a_property_as_written(tmp_path: Path) -> None:
+    """`status: ["[[Published]]"]` (a vault's property of links) is no OKF status: it
+    shows as a property, as written, never as a Python list (`? ['[[published]]']`)."""
+    page = '---\nstatus:\n  - "[[Published]]"\nauthor: "[[Steph]]"\n---\nText.\n'
+    root = write_bundle(tmp_path / "v", {"Clip.md": page, "Published.md": "P\n"})
+    app = make_app(brain_for(BundleSource(root)), start="Clip")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        header = str(app.screen.query_one("#page-header").content).replace("\xa0", " ")
+        assert "['" not in header and "?" not in header
+        assert "status [[Published]]" in header

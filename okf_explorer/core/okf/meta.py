@@ -90,11 +90,12 @@ class Source:
 
 def status_of(frontmatter: dict[str, Any]) -> str:
     """`draft`, `stable` or `deprecated` (lower-cased); absent ⇒ `stable`; another
-    value is returned as written (lower-cased), not guessed at."""
+    value is returned as written (lower-cased, a list as `a, b`: a vault's
+    `status: ["[[Published]]"]` is `[[published]]`), not guessed at."""
     raw = frontmatter.get("status")
     if raw is None:
         return "stable"
-    text = str(raw).strip().lower()
+    text = scalar_text(raw).strip().lower()
     return text or "stable"
 
 

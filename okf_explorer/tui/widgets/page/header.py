@@ -150,7 +150,7 @@ def _build(header: _Header, page: Page, now: datetime | None) -> Text:
     later += [
         str(name)
         for name in fm
-        if name not in SHOWN_FIRST and name not in _IN_BADGES_OR_ABOVE and name not in shown
+        if name not in SHOWN_FIRST and name not in _above(fm) and name not in shown
     ]
     external = {field for field, _ in external_references(fm)}
     for name in later:
@@ -182,7 +182,7 @@ def _external_line(text: Text, name: str, value: Any) -> bool:
 
 def _folded_count(header: _Header, text: Text, page: Page) -> None:
     """`… 7 more properties · p shows them`: the compact header's last line."""
-    hidden = [name for name in page.frontmatter if name not in _IN_BADGES_OR_ABOVE]
+    hidden = [name for name in page.frontmatter if name not in _above(page.frontmatter)]
     count = len(hidden) + (1 if page.description else 0)
     if count:
         header.folded = True
@@ -196,7 +196,7 @@ def _badges(page: Page, now: datetime | None) -> list[Text]:
     badges: list[Text] = []
     if page.type:
         badges.append(Text.assemble(("type ", "dim"), printable(page.type)))
-    if "status" in fm:
+    if is_status_badge(fm):
         status = okf_meta.status_of(fm)
         badges.append(marks.status_glyph(status) + Text("\u00a0" + printable(status)))
         badges[-1].stylize(marks.STATUS_STYLES.get(status, "magenta"))
@@ -209,6 +209,19 @@ def _badges(page: Page, now: datetime | None) -> list[Text]:
     if page.tags:
         badges.append(Text.assemble(("tags ", "dim"), printable(", ".join(page.tags))))
     return badges
+
+
+def _above(fm: dict[str, Any]) -> tuple[str, ...]:
+    """The keys the title and badges lines show (not again as properties)."""
+    if is_status_badge(fm):
+        return _IN_BADGES_OR_ABOVE
+    return tuple(name for name in _IN_BADGES_OR_ABOVE if name != "status")
+
+
+def is_status_badge(fm: dict[str, Any]) -> bool:
+    """Whether `status` shows as a badge (one word, as OKF writes it); a list or a
+    mapping (a vault's `status: ["[[Published]]"]`) is an ordinary property, as written."""
+    return "status" in fm and not isinstance(fm["status"], (list, tuple, dict))
 
 
 def _staleness(fm: dict[str, Any], now: datetime | None) -> Text:
