@@ -25,7 +25,8 @@ timed keys, and how long they took, is printed either way.
 (as `bench_tui.py`'s first paint, on FOLDER), best and median of 3.
 
 The first row, a key bound to nothing, is the floor of the measure in the same run (the
-press, the wait for an idle CPU and a refresh).
+press, the wait for an idle CPU and a refresh). The last three follow a link as a reader
+does: `n` to the first link on screen, `enter` to open its page, `backspace` back.
 
 Targets: no key over 100 ms on the sample brain, 300 ms on a 6.5k-page vault; the first
 page of a 6.5k-page vault <= 1 s cold.
@@ -79,7 +80,9 @@ KEYS: list[tuple[str, tuple[str, ...]]] = [
     ("o", ("escape",)),
     ("z", ()),
     ("z (back)", ()),
-    ("backspace", ()),
+    ("n (next link)", ()),
+    ("enter (follow it)", ()),
+    ("backspace (back)", ()),
 ]
 """(key, keys that undo it, untimed). A label after the key says what it does here."""
 

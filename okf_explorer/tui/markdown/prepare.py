@@ -140,8 +140,19 @@ def body_pieces(blocks: Sequence[Block], width: int) -> list[Piece]:
 
 
 def _rows(pieces: Sequence[Piece]) -> int:
-    """At least the rows `pieces` take (an embed: one)."""
-    return sum(len(p.drawing.rows) if p.drawing else 1 for p in pieces)
+    """At least the rows `pieces` take laid out: their rows (an embed: one) and their
+    margins, a margin between two pieces collapsed to the larger, as Textual lays them
+    out. Left out, a page a few rows too tall for its pane was drawn for the width
+    without a scrollbar, then drawn again once the scrollbar came (a key waited 50 ms
+    more for it)."""
+    taken, below = 0, 0
+    for number, piece in enumerate(pieces):
+        above, after = piece.margin
+        taken += (above if number == 0 else max(above, below)) + (
+            len(piece.drawing.rows) if piece.drawing else 1
+        )
+        below = after
+    return taken + below
 
 
 def source_notes(text: str, sources: Sequence[Source]) -> str:

@@ -375,7 +375,8 @@ class HeaderShown:
         self.compact = False
         """Whether the header on screen is the compact one (a short pane)."""
         self.rows = 1
-        """Lines of the header on screen (at least: long ones wrap)."""
+        """Lines of the header on screen, long ones wrapped (as wide as it was last laid
+        out: the page pane's width does not change with the page)."""
         self.badge: tuple[str, Text] | None = None
         """(slug, line) shown under that page's header: how the server sees it."""
 
@@ -385,8 +386,11 @@ class HeaderShown:
         header = page_header(page, unfold=self.properties_open, compact=compact)
         if self.badge is not None and self.badge[0] == page.slug:
             header = Text.assemble(header, "\n", self.badge[1])
-        self.pane.query_one("#page-header", Static).update(header)
-        self.rows = header.plain.count("\n") + 1
+        shown = self.pane.query_one("#page-header", Static)
+        shown.update(header)
+        width = shown.content_region.width
+        wrapped = header.wrap(self.pane.app.console, width) if width > 0 else None
+        self.rows = len(wrapped) if wrapped else header.plain.count("\n") + 1
         self.folded = header_folds(page, compact=compact)
 
     def toggle_properties(self) -> None:

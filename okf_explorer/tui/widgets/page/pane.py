@@ -73,6 +73,7 @@ from okf_explorer.tui.markdown import (
     target_of_href,
 )
 from okf_explorer.tui.marks import RESERVED_LEGEND
+from okf_explorer.tui.paint_hold import PaintHold
 from okf_explorer.tui.state.navigator import Move, View
 from okf_explorer.tui.widgets.page.header import (
     HeaderShown,
@@ -172,6 +173,7 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
         """(label, href) of the links on screen, in order of appearance: the header's
         (`header_links`: sources, contract resources), then the body's."""
         self.header = HeaderShown(self)
+        self.paint_hold = PaintHold(self)
         self.headings: list[Heading] = []
         """(level, text) of the headings on screen, in order (the `o` outline)."""
         self.line_breaks = COMMONMARK_BREAKS
@@ -205,6 +207,7 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
         """
         # The spinner only for a slow source: on a local page it would just flicker,
         # and mounting then pruning it costs a frame.
+        self.paint_hold.hold()  # one paint when the body is there (`tui.paint_hold`)
         token = object()
         self._spinner_for = token if move != "reload" else None
         spinner = self.set_timer(SPINNER_DELAY, lambda: self._spin(token))
@@ -235,6 +238,7 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
             if self._spinner_for is token:
                 self._spinner_for = None
             self.loading = False
+            self.paint_hold.release()
         return True
 
     def _opened(self, view: View, move: Move) -> None:

@@ -1,0 +1,61 @@
+"""A page opened is painted once, with its body: never the new page's header over the
+old page's body (`tui.paint_hold`); and the screen it ends on is the same, held or not."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from okf_explorer.sources.folder.bundle import BundleSource
+from okf_explorer.tui import paint_hold
+from okf_explorer.tui.app import make_app
+from okf_explorer.tui.markdown import VaultBody
+from okf_explorer.tui.widgets.page.pane import PagePane
+
+from .conftest import SIZE, brain_for, settle, write_bundle
+
+PAGES = {
+    "home.md": "# Home\n\nThe [[second]] page, and more.\n\n" + "Home text.\n\n" * 12,
+    "second.md": "---\ntitle: Second\n---\nSecond body, " + "words of the second page " * 40,
+}
+
+
+def header_and_body(pane: PagePane) -> tuple[str, str]:
+    """The first word of the header and of the body on screen."""
+    header = str(pane.query_one("#page-header").content).split()[0]
+    lines = [line for _, drawing in pane.query_one(VaultBody).drawings() for line in drawing.lines]
+    words = " ".join(lines).split()
+    return header, words[0] if words else ""
+
+
+async def test_the_new_header_is_never_painted_over_the_old_body(tmp_path: Path) -> None:
+    root = write_bundle(tmp_path / "b", PAGES)
+    app = make_app(brain_for(BundleSource(root)), start="home")
+    seen: list[tuple[str, str]] = []
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        pane = app.screen.query_one(PagePane)
+        app.screen.screen_layout_refresh_signal.subscribe(
+            app.screen, lambda _: seen.append(header_and_body(pane))
+        )
+        await pilot.press("n", "enter")
+        await settle(pilot)
+    assert ("Second", "Second") in seen  # the page was painted, header and body
+    assert ("Second", "Home") not in seen  # and never half of it
+
+
+async def test_the_screen_after_an_open_is_the_same_held_or_not(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = write_bundle(tmp_path / "b", PAGES)
+    screens = []
+    for hold in (paint_hold.PAINT_HOLD, 0.0):
+        monkeypatch.setattr(paint_hold, "PAINT_HOLD", hold)
+        app = make_app(brain_for(BundleSource(root)), start="home", source_label="b")
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            await pilot.press("n", "enter")
+            await settle(pilot)
+            screens.append(app.export_screenshot())
+    assert screens[0] == screens[1]
