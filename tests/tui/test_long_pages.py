@@ -102,3 +102,20 @@ async def test_footer_refreshes_only_when_what_applies_changes(
         assert screen.check_action("shallower", ()) and screen.history.current.depth == 3
         # `e` pressed while the slice was walked saved that slice once it was shown
         assert [path.name for path in tmp_path.glob("okf-*")] == ["okf-alpha-d3-in.json"]
+
+
+async def test_a_fill_adds_the_rows_in_sight_first(tmp_path: Path) -> None:
+    """`+` on a big slice: the first frame adds as many rows as the table shows (they are
+    seen before the others are measured), the rest follow `FILL_CHUNK` a frame."""
+    bundle = write_bundle(tmp_path / "brain", {"index.md": long_index()})
+    app = make_app(brain_for(BundleSource(bundle)), start="index")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        panel = app.screen.query_one(TraversalPanel)
+        await settle(pilot, until=lambda: panel.filled)
+        panel.table.clear()
+        panel.fill(list(range(ITEMS)), lambda number, item: (f"p{item:03d}", (str(item),) * 4))
+        in_sight = panel.table.size.height
+        assert 0 < in_sight < FILL_CHUNK and panel.table.row_count == in_sight
+        await settle(pilot, until=lambda: panel.filled)
+        assert panel.table.row_count == ITEMS

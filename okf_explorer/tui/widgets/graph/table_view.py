@@ -14,8 +14,10 @@ from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 
 FILL_CHUNK = 100
-"""Rows added per frame: the table measures new rows in one go on its next idle
-(~0.3 ms a row on a loaded machine), so 1,000 rows at once would stall the loop."""
+"""Rows added per frame after the first: the table measures new rows in one go on its next
+idle (~0.3 ms a row on a loaded machine), so 1,000 rows at once would stall the loop. The
+first frame adds only the rows in sight (`+` on the sample brain's 175-row slice: 114 → 82-102
+ms)."""
 
 Item = TypeVar("Item")
 RowOf = Callable[[int, Item], tuple[str, Sequence[object]]]
@@ -87,7 +89,8 @@ class TableView(Vertical):
     def _add_rows(self, fill: int, items: Sequence[Item], row: RowOf[Item], start: int) -> None:
         if fill != self._fill:
             return
-        end = start + FILL_CHUNK
+        # The first frame adds the rows in sight: they show before the others are measured.
+        end = start + (FILL_CHUNK if start else max(1, min(FILL_CHUNK, self.table.size.height)))
         table = self.table
         for number, item in enumerate(items[start:end], start):
             slug, cells = row(number, item)
