@@ -196,7 +196,7 @@ def _badges(page: Page, now: datetime | None) -> list[Text]:
     badges: list[Text] = []
     if page.type:
         badges.append(Text.assemble(("type ", "dim"), printable(page.type)))
-    if is_status_badge(fm):
+    if _is_status_badge(fm):
         status = okf_meta.status_of(fm)
         badges.append(marks.status_glyph(status) + Text("\u00a0" + printable(status)))
         badges[-1].stylize(marks.STATUS_STYLES.get(status, "magenta"))
@@ -213,12 +213,12 @@ def _badges(page: Page, now: datetime | None) -> list[Text]:
 
 def _above(fm: dict[str, Any]) -> tuple[str, ...]:
     """The keys the title and badges lines show (not again as properties)."""
-    if is_status_badge(fm):
+    if _is_status_badge(fm):
         return _IN_BADGES_OR_ABOVE
     return tuple(name for name in _IN_BADGES_OR_ABOVE if name != "status")
 
 
-def is_status_badge(fm: dict[str, Any]) -> bool:
+def _is_status_badge(fm: dict[str, Any]) -> bool:
     """Whether `status` shows as a badge (one word, as OKF writes it); a list or a
     mapping (a vault's `status: ["[[Published]]"]`) is an ordinary property, as written."""
     return "status" in fm and not isinstance(fm["status"], (list, tuple, dict))
