@@ -151,7 +151,7 @@ async def test_a_page_titled_by_its_slug_names_it_once(tmp_path: Path) -> None:
 
 async def test_a_vaults_list_status_is_a_property_as_written(tmp_path: Path) -> None:
     """`status: ["[[Published]]"]` (a vault's property of links) is no OKF status: it
-    shows as a property, as written, never as a Python list (`? ['[[published]]']`)."""
+    shows as a property (its link as its text), never as a Python list (`? ['[[published]]']`)."""
     page = '---\nstatus:\n  - "[[Published]]"\nauthor: "[[Steph]]"\n---\nText.\n'
     root = write_bundle(tmp_path / "v", {"Clip.md": page, "Published.md": "P\n"})
     app = make_app(brain_for(BundleSource(root)), start="Clip")
@@ -159,4 +159,22 @@ async def test_a_vaults_list_status_is_a_property_as_written(tmp_path: Path) -> 
         await settle(pilot)
         header = str(app.screen.query_one("#page-header").content).replace("\xa0", " ")
         assert "['" not in header and "?" not in header
-        assert "status [[Published]]" in header
+        assert "status Published" in header  # a link, shown as its text
+
+
+async def test_a_propertys_wiki_links_read_as_text_and_are_followed(tmp_path: Path) -> None:
+    """A vault's properties of links (`categories: ["[[Trips]]"]`, as Obsidian's own
+    vault template writes every note): shown as their text, listed by `l`, followed."""
+    page = '---\ncategories:\n  - "[[Trips]]"\nloc: "[[Kyoto|the old capital]], [[Nowhere]]"\n---\n'
+    root = write_bundle(tmp_path / "v", {"Japan.md": page, "Trips.md": "T\n", "Kyoto.md": "K\n"})
+    app = make_app(brain_for(BundleSource(root)), start="Japan")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        header = str(app.screen.query_one("#page-header").content).replace("\xa0", " ")
+        assert "categories Trips" in header and "loc the old capital, Nowhere" in header
+        assert "[[" not in header
+        await pilot.press("l")
+        await settle(pilot)
+        await pilot.press("enter")  # the first: categories: Trips
+        await settle(pilot)
+        assert app.screen.history.current.slug == "Trips"

@@ -22,6 +22,7 @@ from okf_explorer.tui.markdown.links import (
     kind_of_href,
     linkify_body,
     section_of,
+    span_link,
     target_of_href,
 )
 from okf_explorer.tui.markdown.plain import CalloutQuote, MarkdownEmbed, VaultMarkdown
@@ -65,6 +66,7 @@ __all__ = [
     "prepare_body",
     "row_strip",
     "section_of",
+    "span_link",
     "target_of_href",
     "wrapped",
 ]

@@ -22,6 +22,7 @@ from textual.visual import VisualType
 from textual.widget import Widget
 from textual.widgets import Static
 
+from okf_explorer.core.links.spans import wiki_link_spans
 from okf_explorer.core.links.typed import (
     concept_path,
     external_href,
@@ -32,7 +33,7 @@ from okf_explorer.core.okf import meta as okf_meta
 from okf_explorer.core.pages import Page
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui import marks
-from okf_explorer.tui.markdown import HangingContent
+from okf_explorer.tui.markdown import HangingContent, span_link
 
 COMPACT_BELOW = 20
 """A pane fewer rows high than this folds the header to its title and badges lines."""
@@ -287,7 +288,7 @@ def header_links(page: Page) -> list[tuple[str, str]]:
                 found.append((f"{name}: {resource}", href))
     for field, value in external_references(fm):
         found.append((f"{field}: {value}", external_href(value)))
-    return found
+    return found + property_links(page)
 
 
 def _linked(style: str, href: str) -> Style:
@@ -350,14 +351,40 @@ def _value(
     """`lines` after the key (on its line when one and not `indent`, else below it), folded."""
     shown = lines if header.unfold or len(lines) <= FOLD_LINES else lines[: FOLD_LINES - 1]
     if not indent and len(shown) == 1:
-        text.append(printable(shown[0]), style=style)
+        _linked_line(text, printable(shown[0]), style)
         return
     pad = " " * depth
     for line in shown:
-        text.append(f"\n{pad}{printable(line)}", style=style)
+        _linked_line(text, f"\n{pad}{printable(line)}", style)
     if len(shown) < len(lines):
         header.folded = True
         text.append(f"\n{pad}… ({len(lines) - len(shown)} more lines · p shows all)", style="dim")
+
+
+def _linked_line(text: Text, line: str, style: str) -> None:
+    """`line` appended, each wiki-link in it (a vault's `categories: [[Trips]]`) shown as
+    its text and followed on a click, as the body's are (`property_links`)."""
+    at = 0
+    for span in wiki_link_spans(line):
+        label, href = span_link(span, line[span.start : span.end])
+        text.append(line[at : span.start], style=style)
+        text.append(label, _linked(f"{style} underline".strip(), href))
+        at = span.end
+    text.append(line[at:], style=style)
+
+
+def property_links(page: Page) -> list[tuple[str, str]]:
+    """(label, href) of the wiki-links in the page's properties, as `_linked_line` shows
+    them: `categories: Trips`."""
+    found = []
+    for name, value in page.frontmatter.items():
+        if name in _IN_BADGES_OR_ABOVE or name == "sources":
+            continue
+        for line in okf_meta.value_lines(value):
+            for span in wiki_link_spans(printable(line)):
+                label, href = span_link(span, "")
+                found.append((f"{printable(str(name))}: {label}", href))
+    return found
 
 
 class HeaderShown:
