@@ -173,6 +173,10 @@ async def test_a_propertys_wiki_links_read_as_text_and_are_followed(tmp_path: Pa
         header = str(app.screen.query_one("#page-header").content).replace("\xa0", " ")
         assert "categories Trips" in header and "loc the old capital, Nowhere" in header
         assert "[[" not in header
+        await pilot.press("n")  # the body has none: `n` says where they are
+        assert "no link, callout or embed in the body · l lists the header's 3" in [
+            note.message for note in app._notifications
+        ]
         await pilot.press("l")
         await settle(pilot)
         await pilot.press("enter")  # the first: categories: Trips

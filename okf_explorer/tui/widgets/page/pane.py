@@ -346,6 +346,8 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
         if target is None:
             where = "on this page" if not self.cursor.targets() else NOTHING_THERE[step > 0]
             more = " · m draws more" if step > 0 and self.truncated else ""
+            if where == "on this page" and (header := len(header_links(self.shown))):
+                where, more = "in the body", f" · l lists the header's {header}"
             self.notify(f"no link, callout or embed {where}{more}", timeout=2)
             return
         y = body.virtual_region.y + target.y
