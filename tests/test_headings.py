@@ -56,3 +56,11 @@ def test_a_template_placeholder_is_no_title() -> None:
     assert first_heading("# {{ date:YYYY-MM-DD }}\n# Second\n") is None
     assert first_heading("# <% tp.file.title %>\n") is None
     assert first_heading("# A {{title}} inside words\n") == "A {{title}} inside words"
+
+
+def test_a_first_heading_below_another_heading_is_a_section_not_the_title() -> None:
+    """A vault's `Kevin Kelly.md` opens with `## Books` and ends with `# Clippings`: the
+    page is not called "Clippings" (nor three obsidian-hub guides "This note in GitHub")."""
+    assert first_heading("## Books\n\nText.\n\n# Clippings\n") is None
+    assert first_heading("Intro text.\n\n# Title\n\n## Part\n\n# Later\n") == "Title"
+    assert first_heading("# \n## Part\n# Later\n") is None  # an empty `#` names nothing

@@ -12,7 +12,6 @@ then a space or tab.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
@@ -49,16 +48,20 @@ def frontmatter_aliases(value: Any) -> tuple[str, ...]:
     return tuple(dict.fromkeys(name for name in names if name))
 
 
-@functools.cache
-def _heading_or_fence(level: int) -> re.Pattern[str]:
-    marks = "#" * level
-    return re.compile(rf"^(?:(?P<fence>```|~~~)|{marks}[ \t]+(?P<text>[^\r\n]*))", re.M)
+_HEADING_OR_FENCE = re.compile(
+    r"^(?:(?P<fence>```|~~~)|(?P<marks>#{1,6})[ \t]+(?P<text>[^\r\n]*))", re.M
+)
 
 
 def headings(body: str, level: int) -> Iterator[str]:
     """The text of each level-`level` heading of `body` outside fenced code, stripped."""
+    return (text for found, text in leveled_headings(body) if found == level)
+
+
+def leveled_headings(body: str) -> Iterator[tuple[int, str]]:
+    """(level, text) of each heading of `body` outside fenced code, in order, stripped."""
     in_fence: str | None = None
-    for match in _heading_or_fence(level).finditer(body):
+    for match in _HEADING_OR_FENCE.finditer(body):
         fence = match.group("fence")
         if fence is not None:
             if in_fence is None:
@@ -66,7 +69,7 @@ def headings(body: str, level: int) -> Iterator[str]:
             elif fence == in_fence:
                 in_fence = None
         elif in_fence is None:
-            yield match.group("text").strip()
+            yield len(match.group("marks")), match.group("text").strip()
 
 
 @dataclass(frozen=True, slots=True)

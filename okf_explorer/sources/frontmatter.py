@@ -51,8 +51,8 @@ from okf_explorer.core.pages import (
     Page,
     PageInfo,
     frontmatter_aliases,
-    headings,
     is_reserved,
+    leveled_headings,
 )
 from okf_explorer.sources.fast_yaml import load_flat
 
@@ -237,17 +237,21 @@ def _children(node: yaml.Node) -> list[yaml.Node]:
 
 
 def first_heading(body: str) -> str | None:
-    """The first `# ` heading outside fenced code that shows any text, as a reader sees
-    it (`reading_text`: `[[a|the A]] **b**` → `the A b`; closing `#`s dropped), or None.
+    """The page's first heading outside fenced code that shows any text, as a reader sees
+    it (`reading_text`: `[[a|the A]] **b**` → `the A b`; closing `#`s dropped), when it is
+    a `# ` heading; else None.
 
-    A heading that is a template placeholder (`{{title}}`) is no title: None, so the
+    A `# ` heading after another heading is a section, not the page's title: a vault's
+    `Kevin Kelly.md` opening with `## Books` and ending with `# Clippings` is not the
+    page called "Clippings" (four pages of the vaults tried read so; no other changed). A
+    heading that is a template placeholder (`{{title}}`) is no title either: None, so the
     file name names the page (a template is not the page called "{{title}}")."""
-    for heading in headings(body, 1):
+    for level, heading in leveled_headings(body):
         heading = _CLOSING_HASHES.sub("", heading).strip()
-        if is_template_placeholder(heading):
+        if level == 1 and is_template_placeholder(heading):
             return None
         if title := reading_text(heading):
-            return title
+            return title if level == 1 else None
     return None
 
 
