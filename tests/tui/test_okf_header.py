@@ -160,6 +160,11 @@ async def test_a_vaults_list_status_is_a_property_as_written(tmp_path: Path) -> 
         header = str(app.screen.query_one("#page-header").content).replace("\xa0", " ")
         assert "['" not in header and "?" not in header
         assert "status Published" in header  # a link, shown as its text
+        await pilot.press("l")
+        await settle(pilot)
+        await pilot.press("enter")  # `l` lists it too, and follows it
+        await settle(pilot)
+        assert app.screen.history.current.slug == "Published"
 
 
 async def test_a_propertys_wiki_links_read_as_text_and_are_followed(tmp_path: Path) -> None:

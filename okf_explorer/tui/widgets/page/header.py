@@ -377,8 +377,9 @@ def property_links(page: Page) -> list[tuple[str, str]]:
     """(label, href) of the wiki-links in the page's properties, as `_linked_line` shows
     them: `categories: Trips`."""
     found = []
+    shown_above = _above(page.frontmatter)
     for name, value in page.frontmatter.items():
-        if name in _IN_BADGES_OR_ABOVE or name == "sources":
+        if name in shown_above or name == "sources":
             continue
         for line in okf_meta.value_lines(value):
             for span in wiki_link_spans(printable(line)):
