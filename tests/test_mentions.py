@@ -3,13 +3,23 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.pages import PageInfo
-from okf_explorer.core.search.mentions import masked_prose, mention_names
+from okf_explorer.core.search.mentions import (
+    code_masked,
+    find_mention,
+    masked_prose,
+    mention_names,
+    name_pattern,
+    sentence_of,
+)
 from okf_explorer.sources.folder.bundle import BundleSource
 from tests.bundles import write_bundle
 from tests.mention_fixture import COMMON_TITLED, TARGETS, write_mention_bundle
@@ -93,3 +103,64 @@ def test_a_mention_sentence_reads_as_the_page_renders_it(tmp_path: Path) -> None
     [mention] = brain.unlinked_mentions("kafka")
     assert mention.sentence == "Kafka feeds the lake and Lake nightly."
     assert mention.sentence[mention.start : mention.end] == "Kafka"
+
+
+FRAGMENTS = [
+    "Digital garden",
+    "digital-garden",
+    "garden",
+    "Digital\ngarden",
+    " ",
+    "\n",
+    "\n\n",
+    ".",
+    "[[Digital garden]]",
+    "[[x|Digital garden]]",
+    "[Digital garden](x.md)",
+    "](x)",
+    "[",
+    "`Digital garden`",
+    "```\nDigital garden\n```\n",
+    "https://x.io/Digital-garden",
+    "<https://x.io>",
+    "[ref]: https://x.io Digital garden",
+    "[a][b]",
+    "/",
+    "-",
+    "#",
+    "!",
+    "    indented Digital garden\n",
+    "word",
+    "_",
+    "~~~\n",
+    "> ",
+    "- ",
+]
+
+
+def first_outside_code_and_links(
+    body: str, pattern: re.Pattern[str]
+) -> tuple[str, int, int] | None:
+    """The rule, slowly: the first match in the body with its code blanked that has no
+    character of a link (`masked_prose` blanks links too: where the two differ)."""
+    prose, masked = code_masked(body), masked_prose(body)
+    for at in range(len(prose)):
+        found = pattern.match(prose, at)
+        if found is not None and masked[found.start() : found.end()] == found.group():
+            return sentence_of(body, found.start(), found.end())
+    return None
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(st.sampled_from(FRAGMENTS), max_size=14))
+def test_a_mention_is_the_first_name_outside_code_and_links(parts: list[str]) -> None:
+    """`find_mention` looks for links only on the lines of a match. It finds the first
+    name outside code and links, as a scan of the whole body does. (Against the code
+    before, which searched the body with its links blanked, it differed on none of
+    ~400k pairs of pages and names of eight real vaults, ~2,000 mentions among them;
+    only on text such as `Digital https://x/y garden`, where a name matched across the
+    blanked URL.)"""
+    body = "".join(parts)
+    pattern = name_pattern(["Digital garden", "garden"])
+    assert pattern is not None
+    assert find_mention(body, pattern) == first_outside_code_and_links(body, pattern)
