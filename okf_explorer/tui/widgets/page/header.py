@@ -146,13 +146,9 @@ def _build(header: _Header, page: Page, now: datetime | None) -> Text:
     contract = okf_meta.contract_of(fm, page.type)
     if contract is not None:
         _contract(header, text, contract)
-    shown = {"sources", *(okf_meta.CONTRACT_KEYS if contract is not None else ())}
+    shown = {"sources", *_above(fm), *(okf_meta.CONTRACT_KEYS if contract is not None else ())}
     later = [name for name in SHOWN_FIRST if name in fm]
-    later += [
-        str(name)
-        for name in fm
-        if name not in SHOWN_FIRST and name not in _above(fm) and name not in shown
-    ]
+    later += [str(name) for name in fm if name not in SHOWN_FIRST and name not in shown]
     external = {field for field, _ in external_references(fm)}
     for name in later:
         value = fm.get(name)
@@ -183,7 +179,8 @@ def _external_line(text: Text, name: str, value: Any) -> bool:
 
 def _folded_count(header: _Header, text: Text, page: Page) -> None:
     """`… 7 more properties · p shows them`: the compact header's last line."""
-    hidden = [name for name in page.frontmatter if name not in _above(page.frontmatter)]
+    above = _above(page.frontmatter)
+    hidden = [name for name in page.frontmatter if name not in above]
     count = len(hidden) + (1 if page.description else 0)
     if count:
         header.folded = True
