@@ -48,3 +48,25 @@ def test_nothing_for_a_blank_query_or_no_match_and_a_limit() -> None:
     assert rank_pages("  ", PAGES) == []
     assert rank_pages("zzz", PAGES) == []
     assert len(rank_pages("a", PAGES, limit=2)) == 2
+
+
+def test_fuzzy_matches_rank_by_pieces_starting_inside_words_and_scattered_ones_are_none() -> None:
+    """On a 35k-page vault `krbtgt` matched 384 pages fuzzily, its letters gathered from
+    long paths (`…/skypeforbusiness/set-csaccessedgeconfiguration`), before the page
+    about a Kerberos TGT."""
+    pages = [
+        Findable("sources/skype/skypeforbusiness/set-csaccessedgeconfiguration", backlinks=20),
+        Findable("kb/no-kerberos-tgt-after-unlock", backlinks=1),
+        Findable("topics/tables-view", backlinks=50),
+        Findable("topics/obsidian"),
+        Findable("topics/t-b-v"),
+    ]
+    assert [hit.slug for hit in rank_pages("krbtgt", pages)] == ["kb/no-kerberos-tgt-after-unlock"]
+    # word starts only: no stray, before the more linked page with one (`b` in `tables`)
+    assert [(hit.slug, hit.strays) for hit in rank_pages("tbv", pages)] == [
+        ("topics/t-b-v", 0),
+        ("topics/tables-view", 1),
+    ]
+    assert [(hit.slug, hit.tier, hit.strays) for hit in rank_pages("obsdian", pages)] == [
+        ("topics/obsidian", FUZZY, 1)
+    ]

@@ -6,6 +6,14 @@ a **fuzzy** match (the query's characters in order, in the slug or the title). C
 and `-`, `_` and spaces, do not count. Within a tier: more backlinks first (the page
 people link to is the one they mean), then the shallower slug, then slug order.
 
+A fuzzy match is only as good as its pieces: each run of the query's characters that
+starts inside a word (not at the name's start or after a space or `/`) is a **stray**.
+`dtv` → *data tables view* has none, `obsdian` → *obsidian* one (`dian`), and `krbtgt`
+gathered from `…/skypeforbusiness/set csaccessedgeconfiguration` six. Fuzzy matches
+rank by their strays first, and one with more than `MAX_STRAYS` (a quarter of the
+query's characters, at least one) is no match: on a 35k-page vault such letters turned
+up in hundreds of long paths and buried the pages meant.
+
 Pure: the TUI's finder (and any other finder mode) hands it `Findable` rows.
 
 "The page called X" is one idea shared with full-text search: `page_names` gives a
@@ -28,6 +36,14 @@ FIELDS = ("file name", "slug", "title", "alias")
 """Which name matched, in order of preference when several match at one tier."""
 
 _SEPARATORS = re.compile(r"[-_\s]+")
+_WORD_STARTS = " /"
+"""What a word of a normalised name follows (besides the name's start)."""
+
+
+def max_strays(query_chars: int) -> int:
+    """How many runs starting inside a word a fuzzy match of that many characters
+    may have (see the module doc)."""
+    return max(1, query_chars // 4)
 
 
 def normalise(text: str) -> str:
@@ -74,6 +90,8 @@ class FindHit:
     page: Findable
     tier: int
     field: str
+    strays: int = 0
+    """For a fuzzy match, its runs that start inside a word (see the module doc)."""
 
     @property
     def slug(self) -> str:
@@ -99,6 +117,8 @@ def match(wanted: str, page: Findable) -> FindHit | None:
             best = FindHit(page, tier, name)
             if tier == EXACT:
                 break
+    if best is None:
+        best = _fuzzy(wanted.replace(" ", ""), page)
     return best
 
 
@@ -111,13 +131,49 @@ def _tier(wanted: str, text: str, name: str) -> int | None:
         return PREFIX
     if wanted in text:
         return SUBSTRING
-    if name in ("slug", "title") and _in_order(wanted.replace(" ", ""), text):
-        return FUZZY
     return None
 
 
-def _in_order(chars: str, text: str) -> bool:
-    position = 0
+def _fuzzy(chars: str, page: Findable) -> FindHit | None:
+    """The fuzzy match of `chars` in the page's slug or title with the fewest strays,
+    or None when neither holds them in order with at most `max_strays`."""
+    best: FindHit | None = None
+    allowed = max_strays(len(chars))
+    for name, text in page.names:
+        if name not in ("slug", "title") or not _in_order(chars, text, 0):
+            continue
+        strays = strays_of(chars, text, allowed if best is None else best.strays - 1)
+        if strays is not None:
+            best = FindHit(page, FUZZY, name, strays)
+    return best
+
+
+def strays_of(chars: str, text: str, allowed: int) -> int | None:
+    """The runs of `chars` (all in `text`, in order) that start inside a word, matched
+    greedily: a run goes on while the next character follows; a new run starts at the
+    first word start from which the rest still fits, else at the next occurrence.
+    None once there are more than `allowed`."""
+    strays, last = 0, -1
+    for index, char in enumerate(chars):
+        if index and text.startswith(char, last + 1):
+            last += 1
+            continue
+        rest = chars[index + 1 :]
+        at = text.find(char, last + 1)
+        first = at
+        while at >= 0 and not (at == 0 or text[at - 1] in _WORD_STARTS):
+            at = text.find(char, at + 1)
+        if at >= 0 and _in_order(rest, text, at + 1):
+            last = at
+        else:
+            last, strays = first, strays + 1
+            if strays > allowed:
+                return None
+    return strays
+
+
+def _in_order(chars: str, text: str, start: int) -> bool:
+    position = start
     for char in chars:
         position = text.find(char, position) + 1
         if position == 0:
@@ -125,5 +181,5 @@ def _in_order(chars: str, text: str) -> bool:
     return True
 
 
-def _order(hit: FindHit) -> tuple[int, tuple[int, int, int, str]]:
-    return (-hit.tier, name_order(hit.page.slug, hit.page.backlinks))
+def _order(hit: FindHit) -> tuple[int, int, tuple[int, int, int, str]]:
+    return (-hit.tier, hit.strays, name_order(hit.page.slug, hit.page.backlinks))
