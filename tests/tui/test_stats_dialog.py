@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rich.console import Console
+from rich.text import Text
 from textual.widgets import OptionList, Static
 
 from okf_explorer.core.errors import SourceUnavailable
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.dialogs.stats import StatsDialog
+from okf_explorer.tui.dialogs.stats import CutLine, StatsDialog
 from okf_explorer.tui.screens.main import MainScreen
 from okf_explorer.tui.widgets.page.pane import PagePane
 
@@ -120,3 +122,45 @@ async def test_a_failure_is_said_in_the_dialog(small_bundle: Path) -> None:
         await settle(pilot, until=lambda: str(counts.content) != "computing…")
         assert str(counts.content) == "could not compute the stats: the brain is unreachable (test)"
         assert lines(app.screen) == []
+
+
+async def test_a_long_slug_is_cut_from_the_left_so_its_count_and_file_name_share_a_line(
+    tmp_path: Path,
+) -> None:
+    """At 80 columns a 35k-page vault's hubs (`_sources/…/windows-commands/command-line-
+    syntax-key`) wrapped, each count alone on a line above a slug broken mid-word."""
+    deep = "_sources/windows-server/_raw/windowsserverdocs/administration/windows-commands"
+    (tmp_path / deep).mkdir(parents=True)
+    (tmp_path / deep / "command-line-syntax-key.md").write_text("# Syntax key\n")
+    for n in range(3):
+        (tmp_path / f"page-{n}.md").write_text(f"[[{deep}/command-line-syntax-key]]\n")
+    app = make_app(brain_for(BundleSource(tmp_path)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        dialog = await open_stats(pilot)
+        options = dialog.query_one(OptionList)
+        drawn = [options.render_line(y).text.rstrip() for y in range(4)]
+        assert drawn[0] == "hubs by links in (1)"
+        assert drawn[1].startswith("  3  …/")
+        assert drawn[1].endswith("/windows-commands/command-line-syntax-key")
+        assert drawn[2] == "hubs by links out (3)"  # the next line: nothing wrapped
+        assert lines(dialog)[1] == f"  3  {deep}/command-line-syntax-key"  # as the CLI prints
+
+
+def test_a_cut_line_keeps_the_file_name_and_puts_a_long_tail_below_under_the_label() -> None:
+    """A bridge's `splits …` after a slug as wide as the line went below it at the
+    left edge, and cutting it once raised (`Text` has no `lstrip`)."""
+    console = Console(width=40, color_system=None, legacy_windows=False)
+    slug = "reference/sharepoint/server/SharePointServer"
+    line = CutLine(Text("  "), slug, tail=Text("  splits 24833 + 11 + 8 + 2×7 + 6 + 5 + 13×4"))
+    with console.capture() as captured:
+        console.print(line)
+    assert [drawn.rstrip() for drawn in captured.get().splitlines()] == [
+        "  …/sharepoint/server/SharePointServer",
+        "    splits 24833 + 11 + 8 + 2×7 + 6 + 5",
+        "    + 13×4",
+    ]
+    with console.capture() as captured:
+        console.print(CutLine(Text("  "), "a/b", tail=Text("  splits 3 + 1")))
+    assert [drawn.rstrip() for drawn in captured.get().splitlines()] == ["  a/b  splits 3 + 1"]
+    assert str(line) == f"  {slug}  splits 24833 + 11 + 8 + 2×7 + 6 + 5 + 13×4"

@@ -10,15 +10,21 @@ selectable. `escape` (or `s`, `q`) closes. The numbers are computed in a worker
 from the index the explorer already built (the key is greyed until it is ready),
 so the dialog opens at once and says `computing…` meanwhile. Each section lists at
 most `SECTION_ROWS` rows, then says how many more there are (the CLI lists all).
+A page's line is cut to the width it is drawn at (`CutLine`): its slug from the left,
+whole folders first, so the file name stays (`…/windows-commands/command-line-syntax-
+key`); a wrapped slug left its count alone on a line.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from itertools import islice
 from typing import ClassVar
 
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.padding import Padding
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -34,6 +40,7 @@ from okf_explorer.core.errors import OkfError
 from okf_explorer.core.graph.analysis import BrainStats
 from okf_explorer.core.graph.shape import GraphShape, splits_text
 from okf_explorer.core.text_safety import printable
+from okf_explorer.tui.state.slice import shorten_left
 
 SECTION_ROWS = 100
 """Rows a section lists in the dialog before `… N more` (a big brain has thousands)."""
@@ -43,7 +50,38 @@ ANALYSIS_ROWS = 20
 
 HINT = "enter opens a page · escape closes · okf-explorer stats and analyze print the same"
 
-Row = tuple[Text, str | None]
+
+@dataclass(frozen=True, slots=True)
+class CutLine:
+    """A list line: a dim `prefix`, a page's `label` cut from the left to the width the
+    line is drawn at, then `tail`, or when that does not fit, `tail` on the lines below,
+    indented under the label."""
+
+    prefix: Text
+    label: str
+    style: str = ""
+    tail: Text = field(default_factory=Text)
+
+    def __str__(self) -> str:
+        return f"{self.prefix.plain}{self.label}{self.tail.plain}"
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        room = max(1, options.max_width - self.prefix.cell_len)
+        line = self.prefix.copy()
+        line.append(shorten_left(self.label, room), style=self.style)
+        if line.cell_len + self.tail.cell_len <= options.max_width:
+            yield line + self.tail
+            return
+        yield line  # the tail goes below, under the label, however many lines it takes
+        indent = self.prefix.cell_len + TAIL_INDENT
+        blank = len(self.tail.plain) - len(self.tail.plain.lstrip())
+        yield Padding(self.tail[blank:], (0, 0, 0, indent))
+
+
+TAIL_INDENT = 2
+"""How much further than its label a line's tail starts when it goes below."""
+
+Row = tuple[Text | CutLine, str | None]
 """What one list line shows, and the page `enter` opens there (None: not selectable)."""
 
 
@@ -93,9 +131,9 @@ def shape_rows(shape: GraphShape) -> list[Row]:
         )
     rows.append((Text(f"bridges ({len(shape.bridges)})", style="bold"), None))
     for bridge in shape.bridges:
-        text, slug = _row("  ", bridge.slug, bridge.slug)
-        text.append(f"  splits {splits_text(bridge.splits)}", style="dim")
-        rows.append((text, slug))
+        line, slug = _row("  ", bridge.slug, bridge.slug)
+        tail = Text(f"  splits {splits_text(bridge.splits)}", style="dim")
+        rows.append((CutLine(line.prefix, line.label, line.style, tail), slug))
     return rows
 
 
@@ -110,14 +148,10 @@ def _dangling_lines(stats: BrainStats) -> Iterator[Line]:
             yield "      ← ", slug, slug
 
 
-def _row(prefix: str, label: str, slug: str | None) -> Row:
+def _row(prefix: str, label: str, slug: str | None) -> tuple[CutLine, str | None]:
     if slug is None:  # a missing target
-        text = Text(prefix, style="red")
-        text.append(printable(label), style="dim")
-    else:
-        text = Text(prefix, style="dim")
-        text.append(printable(label))
-    return text, slug
+        return CutLine(Text(prefix, style="red"), printable(label), "dim"), slug
+    return CutLine(Text(prefix, style="dim"), printable(label)), slug
 
 
 class StatsDialog(ModalScreen[str | None]):
