@@ -141,3 +141,22 @@ async def test_the_footer_drops_whole_keys_never_cuts_one(
         drawn_to = max(x + key.width(footer.compact) for x, key in placed if not key.pinned)
         assert line[drawn_to:pinned_at].strip() == ""  # nothing of a key left out shows
         assert shown == keys[: len(shown)]  # the first ones, none skipped
+
+
+@pytest.mark.parametrize("size", [(80, 24), (64, 20)])
+async def test_every_dialog_fits_a_narrow_terminal(
+    sample_brain: Path, size: tuple[int, int]
+) -> None:
+    """At 80 columns the links dialog (`l`, 90 wide) ran off the right edge: its border
+    and the end of every line were cut."""
+    app = app_for(sample_brain)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        main = app.screen
+        for key in ("l", "s", "o", "T", "F", "question_mark"):
+            await pilot.press(key)
+            await settle(pilot, until=lambda: app.screen is not main)
+            box = app.screen.children[0]
+            assert box.region.x >= 0 and box.region.right <= size[0], (key, box.region)
+            await pilot.press("escape")
+            await settle(pilot, until=lambda: app.screen is main)

@@ -29,7 +29,8 @@ class FilterDialog(ModalScreen[None]):
     DEFAULT_CSS = """
     FilterDialog { align: center middle; background: $background 60%; }
     #filter-box {
-        width: 56; height: auto; border: thick $accent; background: $surface; padding: 0 1;
+        width: 56; max-width: 100%; height: auto;
+        border: thick $accent; background: $surface; padding: 0 1;
     }
     #filter-title { text-style: bold; padding: 0 0 1 0; }
     #filter-statuses { height: auto; margin: 0 0 1 0; }

@@ -127,7 +127,7 @@ class LinksDialog(ModalScreen[BodyLink | None]):
     DEFAULT_CSS = """
     LinksDialog { align: center middle; background: $background; }
     #links-box {
-        width: 90; height: auto; max-height: 80%;
+        width: 90; max-width: 100%; height: auto; max-height: 80%;
         border: thick $accent; background: $surface; padding: 0 1;
     }
     #links-title { text-style: bold; padding: 0 0 1 0; }
