@@ -16,7 +16,7 @@ from textual.widgets import OptionList, Static
 from okf_explorer.core.links import extract_links
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.dialogs.links import ROWS_AT_ONCE, LinksDialog
+from okf_explorer.tui.dialogs.links import ROWS_AT_ONCE, BodyLink, LinksDialog
 from okf_explorer.tui.markdown import RENDER_CHARS
 from okf_explorer.tui.widgets.page.pane import PagePane
 from tests.bundles import write_pages
@@ -76,3 +76,16 @@ async def test_l_lists_every_link_of_a_huge_page(tmp_path: Path) -> None:
         await pilot.press("enter")
         await settle(pilot, lambda: pane.slug == "concepts/concept-4096" or pane.error)
         assert pane.slug == "concepts/concept-4096"
+
+
+def test_a_row_says_each_thing_once() -> None:
+    """`fsmo-roles  fsmo-roles → entities/fsmo-roles` and `sources: kb:x` then `kb:x`
+    again: at 80 columns each such row took two lines for one name."""
+    assert BodyLink(
+        "fsmo-roles", "fsmo-roles", "fsmo-roles", "entities/fsmo-roles"
+    ).row().plain == ("fsmo-roles → entities/fsmo-roles")
+    assert BodyLink("FSMO", "fsmo-roles", "fsmo-roles", "entities/fsmo-roles").row().plain == (
+        "FSMO  fsmo-roles → entities/fsmo-roles"
+    )
+    assert BodyLink("sources: kb:x", "kb:x", None).row().plain == "sources: kb:x"
+    assert BodyLink("", "https://x.test/a", None).row().plain == "https://x.test/a"

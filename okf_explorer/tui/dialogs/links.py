@@ -55,18 +55,22 @@ class BodyLink:
     """Inside an Obsidian comment (`%% … %%`): counted, not shown on the page."""
 
     def row(self) -> Text:
-        """`label  target → slug`, control characters shown as escapes (`printable`),
-        then what the server says of the link."""
+        """`label  target → slug` (`label → slug` when the label is the target as
+        written), control characters shown as escapes (`printable`), then what the
+        server says of the link."""
         text = Text(COMMENT_MARK, style="dim italic") if self.comment else Text()
-        text.append(printable(self.label or self.href), style="bold")
+        label = printable(self.label or self.href)
+        text.append(label, style="bold")
         target = printable(self.target or "")
+        written = " → " if target == label else f"  {target} → "
         if self.target is None:
-            text.append(f"  {printable(self.href)}", style="dim")
+            if not label.endswith(href := printable(self.href)):
+                text.append(f"  {href}", style="dim")
         elif not self.exists:
-            text.append(f"  {target} → ", style="dim")
+            text.append(written, style="dim")
             text.append("✗ missing", style="red")
         else:
-            text.append(f"  {target} → {printable(self.slug or self.target)}", style="dim")
+            text.append(written + printable(self.slug or self.target), style="dim")
         if self.server is not None:
             text.append("  ")
             text.append(self.server)
