@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
-from okf_explorer.core.search.find_rank import EXACT, FUZZY, PREFIX, SUBSTRING, Findable, rank_pages
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from okf_explorer.core.search.find_rank import (
+    EXACT,
+    FUZZY,
+    PREFIX,
+    SUBSTRING,
+    Findable,
+    NameRanker,
+    rank_pages,
+)
 
 PAGES = [
     Findable("decisions/adr-001-one-orders-table", "ADR-001: One orders table", backlinks=4),
@@ -70,3 +81,29 @@ def test_fuzzy_matches_rank_by_pieces_starting_inside_words_and_scattered_ones_a
     assert [(hit.slug, hit.tier, hit.strays) for hit in rank_pages("obsdian", pages)] == [
         ("topics/obsidian", FUZZY, 1)
     ]
+
+
+NAME_PARTS = ["orders", "order", "items", "ord", "rs", "tables", "glossary", "x", "o"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    pages=st.lists(
+        st.tuples(
+            st.lists(st.sampled_from(NAME_PARTS), min_size=1, max_size=3),
+            st.lists(st.sampled_from(NAME_PARTS), max_size=3),
+        ),
+        min_size=1,
+        max_size=12,
+    ),
+    typed=st.lists(st.sampled_from([*"ordes -_/it", "backspace"]), min_size=1, max_size=10),
+)
+def test_the_name_ranker_ranks_as_rank_pages_key_after_key(pages, typed) -> None:  # type: ignore[no-untyped-def]
+    """Typing, deleting and typing again: each query's hits are `rank_pages`' own."""
+    findables = [
+        Findable("/".join(slug) + f"-{n}", " ".join(title)) for n, (slug, title) in enumerate(pages)
+    ]
+    ranker, query = NameRanker(), ""
+    for key in typed:
+        query = query[:-1] if key == "backspace" else query + key
+        assert ranker.rank(query, findables) == rank_pages(query, findables)

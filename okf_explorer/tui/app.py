@@ -45,7 +45,7 @@ class ExplorerApp(CollectorAtRest, LetGoOfClosedScreens, QuickQuit, App[None]):
     """okf-explorer: browse a brain's pages and the links between them."""
 
     TITLE = "okf-explorer"
-    COMMANDS: ClassVar[set[type[Provider]]] = {PageFinder}
+    COMMANDS: ClassVar[set[type[Provider]]] = {PageFinder}  # no system commands (SPEC §8 `/`)
     COMMAND_PALETTE_DISPLAY = "ctrl+p"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+c", "quit", "Quit", show=False, priority=True, id="interrupt")
@@ -107,12 +107,10 @@ class ExplorerApp(CollectorAtRest, LetGoOfClosedScreens, QuickQuit, App[None]):
 
     def action_command_palette(self) -> None:
         """The palette is the page finder: it says so."""
-        if self.use_command_palette and not CommandPalette.is_open(self):
-            self.push_screen(CommandPalette(placeholder=FIND_PROMPT, id="--command-palette"))
+        from okf_explorer.tui.dialogs.finder import FinderDialog
 
-    def get_system_commands(self, screen):  # type: ignore[no-untyped-def]
-        """No system commands: the palette is the page finder (SPEC §8 `/`)."""
-        return iter(())
+        if self.use_command_palette and not CommandPalette.is_open(self):
+            self.push_screen(FinderDialog(placeholder=FIND_PROMPT, id="--command-palette"))
 
 
 def make_app(

@@ -3,11 +3,15 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
 from pathlib import Path
 
 import pytest
+from textual import events
 from textual.command import CommandInput, CommandList, CommandPalette
 
+from okf_explorer.core.search.find_rank import NameRanker, rank_pages
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
 from okf_explorer.tui.finder import DISCOVERY_LIMIT, FIND_PROMPT
@@ -96,3 +100,94 @@ async def test_the_empty_finder_offers_the_first_fifty(tmp_path: Path) -> None:
         assert "backlinks" in options(app)[0]  # hubs first: nothing was visited before
         await pilot.press(*"p119")
         await settle(pilot, lambda: bool(options(app)) and options(app)[0].startswith("p119"))
+
+
+async def test_typing_never_piles_up_rankings(
+    sample_brain: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a 35k-page vault a ranking takes 150-500 ms in a thread that cannot be stopped:
+    `fsmo-roles` typed at 80 ms a key ranked every prefix, several at once, and the
+    last hits came 2.4 s after the last key. Now one ranking runs at a time, and after
+    it only the latest query (keys here 50 ms apart, each ranking made to take 0.2 s)."""
+    ranked: list[str] = []
+    running: list[str] = []
+
+    def slow(self, query, pages, limit=None):  # type: ignore[no-untyped-def]
+        running.append(query)
+        assert len(running) == 1, running  # never two at once
+        time.sleep(0.2)
+        ranked.append(query)
+        running.remove(query)
+        return rank_pages(query, pages, limit)
+
+    monkeypatch.setattr(NameRanker, "rank", slow)
+    app = make_app(brain_for(BundleSource(sample_brain)), watch_files=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash")
+        await settle(pilot, lambda: CommandPalette.is_open(app))
+        palette_input = app.screen.query_one(CommandInput)
+        for char in "orders":  # as a person types: the keys do not wait for the app
+            palette_input.post_message(events.Key(char, char))
+            await asyncio.sleep(0.05)
+        await settle(pilot, lambda: bool(ranked) and ranked[-1] == "orders" and options(app))
+        assert ranked[0] == "o" and len(ranked) <= 3, ranked
+        assert options(app)[0].startswith("orders  analytics.orders")
+
+
+async def test_enter_during_a_search_opens_the_best_hit_of_what_is_typed(
+    sample_brain: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`enter` right after the last key took the top of the list the key before had
+    left (or nothing, the palette staying open): `order` then `s` and `enter` opened
+    the glossary's *Order*, not `tables/orders`."""
+    slow_for: set[str] = set()
+    rank = NameRanker.rank
+
+    def slow(self, query, pages, limit=None):  # type: ignore[no-untyped-def]
+        if query in slow_for:
+            time.sleep(0.3)
+        return rank(self, query, pages, limit)
+
+    monkeypatch.setattr(NameRanker, "rank", slow)
+    app = make_app(brain_for(BundleSource(sample_brain)), watch_files=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"order")
+        await settle(pilot, lambda: bool(options(app)) and options(app)[0].startswith("order"))
+        assert "glossary/" in options(app)[0]
+        slow_for.add("orders")
+        await pilot.press("s", "enter")
+        await settle(pilot, lambda: not CommandPalette.is_open(app))
+        await settle(pilot)
+        assert app.screen.query_one(PagePane).slug == "tables/orders"
+
+
+async def test_enter_on_a_hit_moved_to_opens_that_hit(sample_brain: Path) -> None:
+    app = make_app(brain_for(BundleSource(sample_brain)), watch_files=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"orders")
+        await settle(pilot, lambda: len(options(app)) >= 2)
+        await pilot.press("down", "enter")
+        await settle(pilot, lambda: not CommandPalette.is_open(app))
+        await settle(pilot)
+        assert app.screen.query_one(PagePane).slug == "glossary/orders"
+
+
+async def test_the_finder_offers_pages_only_never_textuals_system_commands(
+    sample_brain: Path,
+) -> None:
+    app = make_app(brain_for(BundleSource(sample_brain)), watch_files=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        for query in ("quit", "theme", "keys", "screenshot"):
+            await pilot.press("slash", *query)
+            await settle(pilot)
+            assert not any(
+                word in line.lower()
+                for line in options(app)
+                for word in ("quit the application", "change theme", "save screenshot")
+            ), options(app)
+            await pilot.press("escape")
+            await settle(pilot, lambda: not CommandPalette.is_open(app))

@@ -676,8 +676,10 @@ class MainScreen(ReportsWorkers, Screen[None]):
     def action_search_text(self) -> None:
         """The finder in text mode: full-text search with snippets (`tui.finder`); the
         text index is filled as it opens, not when the first query is typed."""
+        from okf_explorer.tui.dialogs.finder import FinderDialog
+
         if not CommandPalette.is_open(self.app):
-            self.app.push_screen(CommandPalette(providers=[TextFinder], placeholder=TEXT_PROMPT))
+            self.app.push_screen(FinderDialog(providers=[TextFinder], placeholder=TEXT_PROMPT))
             if self.loader.ready:  # the bodies read while the query is typed
                 self.run_worker(
                     self.brain.text_search().prepare,
