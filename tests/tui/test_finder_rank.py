@@ -191,3 +191,15 @@ async def test_the_finder_offers_pages_only_never_textuals_system_commands(
             ), options(app)
             await pilot.press("escape")
             await settle(pilot, lambda: not CommandPalette.is_open(app))
+
+
+async def test_enter_with_no_hit_keeps_the_finder_open(sample_brain: Path) -> None:
+    app = make_app(brain_for(BundleSource(sample_brain)), watch_files=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"zzqqxx", "enter")
+        await settle(pilot)
+        assert CommandPalette.is_open(app)
+        await pilot.press("escape", "escape")
+        await settle(pilot, lambda: not CommandPalette.is_open(app))
+        assert app.screen.query_one(PagePane).slug == "index"

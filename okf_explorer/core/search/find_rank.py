@@ -10,7 +10,7 @@ A fuzzy match is only as good as its pieces: each run of the query's characters 
 starts inside a word (not at the name's start or after a space or `/`) is a **stray**.
 `dtv` → *data tables view* has none, `obsdian` → *obsidian* one (`dian`), and `krbtgt`
 gathered from `…/skypeforbusiness/set csaccessedgeconfiguration` six. Fuzzy matches
-rank by their strays first, and one with more than `MAX_STRAYS` (a quarter of the
+rank by their strays first, and one with more than `max_strays` (a quarter of the
 query's characters, at least one) is no match: on a 35k-page vault such letters turned
 up in hundreds of long paths and buried the pages meant.
 
