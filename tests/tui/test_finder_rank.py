@@ -107,7 +107,7 @@ async def test_typing_never_piles_up_rankings(
 ) -> None:
     """On a 35k-page vault a ranking takes 150-500 ms in a thread that cannot be stopped:
     `fsmo-roles` typed at 80 ms a key ranked every prefix, several at once, and the
-    last hits came 2.4 s after the last key. Now one ranking runs at a time, and after
+    last hits came about 2 s after the last key. Now one ranking runs at a time, and after
     it only the latest query (keys here 50 ms apart, each ranking made to take 0.2 s)."""
     ranked: list[str] = []
     running: list[str] = []
