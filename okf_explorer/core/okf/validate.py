@@ -40,6 +40,7 @@ with the pages that carry it, so 5,000 identical warnings are one line of the CL
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from collections import Counter
 from collections.abc import Iterable
@@ -89,6 +90,9 @@ MISSPELT_CUTOFF = 0.8
 """How close (difflib's ratio) an unknown key must be to an OKF field to read as a misspelling
 of it: `source`/`sources` 0.92, `tag`/`tags` 0.86; `date`/`type` 0.5 and `decision`/
 `description` stay extensions."""
+MISSPELT_MEMORY = 4096
+"""Keys whose reading (`misspelt_field`) is remembered: a bundle's distinct keys, bounded
+for one that makes up a new key on every page."""
 
 ROOT_INDEX_KEYS = frozenset({"okf_version"})
 """The only frontmatter key an `index.md` may carry, and only at the bundle root (§8, §12)."""
@@ -248,9 +252,12 @@ def _concept_findings(page: Page, now: datetime, extensions: Counter[str]) -> li
     return findings
 
 
+@functools.lru_cache(maxsize=MISSPELT_MEMORY)
 def misspelt_field(key: str) -> str | None:
     """The OKF v0.2 field `key` most likely misspells (`stale-after`, `Source`, `tag`), or
-    None for an extension key (§4.1). An `x-` prefix always marks an extension."""
+    None for an extension key (§4.1). An `x-` prefix always marks an extension.
+    Remembered: a bundle repeats its keys on every page (a 35k-page wiki asked 224,763
+    times about 131 keys, 60 % of its `validate` in `difflib`)."""
     loose = key.strip().casefold().replace("-", "_")
     if loose.startswith("x_"):
         return None
