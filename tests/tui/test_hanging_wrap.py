@@ -109,6 +109,29 @@ def test_hanging_content_wraps_under_the_bullets_text() -> None:
     assert HangingContent(text).get_height({}, 36) == 3
 
 
+def test_a_word_longer_than_a_row_starts_beside_its_bullet() -> None:
+    """Not alone on a row of its own under a bare `• →` (seen at 80×24 on an LLM-written
+    wiki's sources, `kb:install-planning-for-a-minrole-server-deployment-in-…`): it fills
+    the bullet's row, then goes on under its text. A word that fits a row still wraps
+    whole."""
+    token = "kb:install-planning-for-a-minrole-server-deployment"
+    text = f"sources\n  • → {token}\n  • → kb:short-one and more words here"
+    lines = [row.content.plain for row in HangingContent(text).rows(30)]
+    assert lines == [
+        "sources",
+        "  • → kb:install-planning-for-",
+        "    a-minrole-server-deploymen",
+        "    t",
+        "  • → kb:short-one and more",
+        "    words here",
+    ]
+    rows = HangingContent(text).rows(30)
+    assert [(row.line, row.x) for row in rows[1:4]] == [(1, 0), (1, 26), (1, 52)]
+    assert HangingContent(text).get_height({}, 30) == 6
+    labelled = "  • Export spec — https://developer.example/docs/export/v3/and/on"
+    assert HangingContent(labelled).rows(30)[0].content.plain == "  • Export spec —"
+
+
 async def test_the_page_headers_sources_wrap_under_their_bullet(tmp_path: Path) -> None:
     pages = {"index.md": "[[metric]]\n", "metric.md": SOURCED, "policies/margin-standard.md": ""}
     app: App[None] = make_app(

@@ -2,14 +2,16 @@
 
 A wrapped line's continuation rows start under its text, not at the margin: a page
 header's source or list value under its bullet, the `?` help's action under its own
-column. Wrapping is Textual's own (`Content.wrap`, through `draw.wrapped`); the rows are
-drawn as the engine draws a body's (`body.row_strip`).
+column. Wrapping is Textual's own (`Content.wrap`, through `draw.wrapped`), but for a
+word longer than a whole row (`filled_rows`); the rows are drawn as the engine draws a
+body's (`body.row_strip`).
 """
 
 from __future__ import annotations
 
 import re
 
+from rich.cells import cell_len
 from textual.content import Content
 from textual.css.styles import RulesMap
 from textual.strip import Strip
@@ -20,6 +22,8 @@ from okf_explorer.tui.markdown.body import row_strip
 from okf_explorer.tui.markdown.draw import Row, wrapped
 
 _HANG = re.compile(r"( *)(• |- |\d+\. +)?")
+_WORD = re.compile(r"(\S+)(\s*)")
+_WORDLIKE = re.compile(r"\w")
 
 
 def hang_of(plain: str) -> str:
@@ -27,6 +31,41 @@ def hang_of(plain: str) -> str:
     (`• `, `- `, `3. `) blanked."""
     spaces, marker = _HANG.match(plain).groups()  # type: ignore[union-attr]
     return spaces + " " * len(marker or "")
+
+
+def filled_rows(line: Content, width: int) -> list[tuple[Content, int]]:
+    """`line` (no newline) wrapped `width` cells wide, with the offset in it each row
+    starts at: as Textual wraps (`draw.wrapped`), but for a word longer than a whole row
+    that would leave the row before it bare, marks only. Such a word starts on that row
+    and fills it (a header's `• → kb:install-planning-for-a-minrole-server-deployment-…`,
+    seen at 80 columns on an LLM-written wiki, took a row for its `→` alone); after a
+    label (`• Export spec — https://…`) it still starts a row of its own."""
+    rows = wrapped(line, width)
+    if all(_WORDLIKE.search(row.plain) for row, _ in rows[:-1]):
+        return rows
+    plain = line.plain
+    cuts: list[int] = []
+    row_start = at = len(plain) - len(plain.lstrip())
+    used = cell_len(plain[:at])
+    for found in _WORD.finditer(plain, at):
+        word, start = found.group(1), found.start()
+        size = cell_len(word)
+        beyond = used + size > width and start > row_start
+        if beyond and (size <= width or used >= width or _WORDLIKE.search(plain, row_start, start)):
+            cuts.append(start)  # a new row, as Textual wraps
+            row_start, used = start, 0
+        if used + size <= width:
+            used += cell_len(found.group())
+            continue
+        for offset, char in enumerate(word):  # fill the row, then whole rows
+            cells = cell_len(char)
+            if used + cells > width:
+                cuts.append(start + offset)
+                row_start, used = start + offset, 0
+            used += cells
+        used += cell_len(found.group(2))
+    starts = [0, *cuts]
+    return [(row.rstrip(), x) for row, x in zip(line.divide(cuts), starts, strict=True)]
 
 
 class HangingContent(Content):
@@ -56,10 +95,10 @@ class HangingContent(Content):
             line = line.expand_tabs(8)
             hang = hang_of(line.plain) if self.hang is None else " " * self.hang
             if not hang or 2 * len(hang) > width:
-                found += [Row(part, y, x) for part, x in wrapped(line, width)]
+                found += [Row(part, y, x) for part, x in filled_rows(line, width)]
                 continue
             heads = [line[: len(hang)], Content(hang)]
-            for n, (part, x) in enumerate(wrapped(line[len(hang) :], width - len(hang))):
+            for n, (part, x) in enumerate(filled_rows(line[len(hang) :], width - len(hang))):
                 found.append(Row(heads[n > 0] + part, y, x))
         return found
 
