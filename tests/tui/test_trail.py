@@ -8,12 +8,14 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input, OptionList, Static, TextArea
 
+from okf_explorer.core.graph.trail import TrailStep
+from okf_explorer.core.graph.traverse import LINKS
 from okf_explorer.core.port import SaveOutcome
 from okf_explorer.core.save import saved_key
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
 from okf_explorer.tui.dialogs.save import SaveDialog
-from okf_explorer.tui.dialogs.trail import TrailDialog
+from okf_explorer.tui.dialogs.trail import TrailDialog, move_words
 from okf_explorer.tui.screens.main import MainScreen
 
 from .conftest import SIZE, brain_for, settle
@@ -46,7 +48,7 @@ async def test_trail_lists_visits_exports_and_saves_as_a_page(
         lines = [str(o.prompt) for o in dialog.query_one(OptionList).options]
         assert lines == [
             "  1  index · start",
-            "  2  → alpha · links (link)",
+            "  2  → alpha · by a link",
             "  3  → notes/gamma · finder",
             "  4  ← alpha · back",
         ]
@@ -184,3 +186,21 @@ async def test_s_over_a_server_says_refused_for_a_page_it_did_not_write(
             assert isinstance(app.screen, MainScreen)
             assert proxy.count("put_page") == 0
     assert "Alpha links" in (small_bundle / "alpha.md").read_text()
+
+
+def test_a_step_says_how_it_was_made_in_words() -> None:
+    """Not `links (link)` (the relation, then the move): how a reader says it."""
+    words = [
+        move_words(TrailStep("a", "b", LINKS, "out", "link")),
+        move_words(TrailStep("a", "b", LINKS, "in", "link")),
+        move_words(TrailStep("a", "b", "derived_from", "out", "link")),
+        move_words(TrailStep("a", "b", "derived_from", "in", "link")),
+        move_words(TrailStep("a", "b", "finder", "out", "finder")),
+    ]
+    assert words == [
+        "by a link",
+        "by a backlink",
+        "by derived_from",
+        "by a backlink (derived_from)",
+        "finder",
+    ]

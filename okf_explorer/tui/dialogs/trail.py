@@ -20,6 +20,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from okf_explorer.core.graph.trail import TrailStep
+from okf_explorer.core.graph.traverse import LINKS
 from okf_explorer.core.text_safety import printable
 
 TrailChoice = tuple[Literal["open", "export", "save"], str]
@@ -29,12 +30,20 @@ TrailChoice = tuple[Literal["open", "export", "save"], str]
 def step_line(number: int, step: TrailStep) -> Text:
     """`3  ← tables/orders · back`: the step number, the page, and the move."""
     arrow = "" if step.frm is None else ("← " if step.how == "back" else "→ ")
-    move = step.how if step.how in (step.rel, "start") else f"{step.rel} ({step.how})"
-    if step.how == "link" and step.direction == "in":
-        move += " · linked from it"
     line = Text(f"{number:>3}  {arrow}{printable(step.to)}")
-    line.append(f" · {printable(move)}", style="dim")
+    line.append(f" · {printable(move_words(step))}", style="dim")
     return line
+
+
+def move_words(step: TrailStep) -> str:
+    """How a step was made, in words: `start`, `back`, `finder`, `by a link`,
+    `by a backlink` (the page opened links to the one before it), `by derived_from`,
+    `by a backlink (derived_from)`."""
+    if step.how != "link":
+        return step.how
+    if step.direction == "in":
+        return "by a backlink" if step.rel == LINKS else f"by a backlink ({step.rel})"
+    return "by a link" if step.rel == LINKS else f"by {step.rel}"
 
 
 class TrailDialog(ModalScreen[TrailChoice | None]):
