@@ -124,6 +124,18 @@ def test_cli_search(bundle: Path, run) -> None:
     assert "«" in record["snippet"]
 
 
+def test_cli_search_says_so_when_a_word_is_a_folder(bundle: Path, run) -> None:
+    """`search WORDS VAULT` (as `validate VAULT` and `browse VAULT` read) searched the
+    sample brain for the folder's path as words; it is a usage error that says how."""
+    status, out, err = run("search", "row", str(bundle))
+    assert (status, out) == (2, "")
+    assert err.count("\n") == 1 and f"--source {bundle}" in err
+    status, _, err = run("search", "row", "http://127.0.0.1:9/mcp")
+    assert status == 2 and "--source http://127.0.0.1:9/mcp" in err
+    status, out, _ = run("search", "row", "path:tables/", "--source", str(bundle))
+    assert (status, out) == (0, "tables/orders\tOne «row» per order.\n")
+
+
 @pytest.mark.parametrize("query", ['"unclosed', "AND", "(order OR", "type:table"])
 def test_cli_search_bad_syntax_exits_2(bundle: Path, run, query: str) -> None:
     status, out, err = run("search", query, "--source", str(bundle))

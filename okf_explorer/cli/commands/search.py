@@ -4,7 +4,7 @@
 snippet is one line of the page's text around the hits, each hit between
 `«` and `»` (`HIT_OPEN_MARK` / `HIT_CLOSE_MARK`). `--json` prints a JSON array
 of `{"slug", "title", "type", "score", "snippet"}` (score: higher is better;
-the snippet marked the same way). Query syntax: words (all must appear),
+the snippet marked the same way). Query syntax: words (ranked by how many a page holds),
 `"a phrase"`, `prefix*`, `OR`, `NOT`, parentheses, and the filters `type:T`,
 `tag:T`, `path:PREFIX` (see `core.search.query`). Bad syntax exits 2.
 
