@@ -132,6 +132,8 @@ def test_cli_search_says_so_when_a_word_is_a_folder(bundle: Path, run) -> None:
     assert err.count("\n") == 1 and f"--source {bundle}" in err
     status, _, err = run("search", "row", "http://127.0.0.1:9/mcp")
     assert status == 2 and "--source http://127.0.0.1:9/mcp" in err
+    status, _, err = run("get", "tables/orders", str(bundle))
+    assert status == 2 and f"(a source goes in --source {bundle})" in err
     status, out, _ = run("search", "row", "path:tables/", "--source", str(bundle))
     assert (status, out) == (0, "tables/orders\tOne «row» per order.\n")
 

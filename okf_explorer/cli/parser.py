@@ -41,6 +41,8 @@ WALK_HELP = "best paths from several roots along weighted links, one row per pag
 
 EXIT_USAGE = 2
 """Bad arguments: argparse's own status, and ours for what a command cannot use."""
+UNRECOGNIZED = "unrecognized arguments:"
+"""How argparse starts the error for words no argument takes."""
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -51,7 +53,10 @@ class OneLineParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         shown = printable(message)  # `unrecognized arguments` repeats them raw
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {shown} (see '{self.prog} --help')\n")
+        hint = f"see '{self.prog} --help'"
+        if message.startswith(UNRECOGNIZED) and (place := source_among(message.split()[2:])):
+            hint = f"a source goes in --source {printable(place)}"  # `get SLUG VAULT`
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {shown} ({hint})\n")
 
 
 def opened_as_browse(argv: Sequence[str], parser: OneLineParser) -> list[str]:
@@ -67,6 +72,20 @@ def opened_as_browse(argv: Sequence[str], parser: OneLineParser) -> list[str]:
     if first.startswith(("http://", "https://", ".")) or "/" in first or Path(first).is_dir():
         return ["browse", *words]
     return words
+
+
+def source_among(words: list[str]) -> str | None:
+    """The first of `words` that names a source where none is taken: a folder path
+    (`~/vault`, `./docs/`; a word without a `/` is a word even if a folder is so named)
+    or an MCP URL (`http…/mcp`; a page's URL is a search). `search WORDS VAULT` would
+    search the default source for the path's words; `get SLUG VAULT` is an error that
+    says where the source goes."""
+    for word in words:
+        if word.startswith(("http://", "https://")) and word.rstrip("/").endswith("/mcp"):
+            return word
+        if "/" in word and ":" not in word and Path(word).expanduser().is_dir():
+            return word
+    return None
 
 
 def build_parser() -> OneLineParser:

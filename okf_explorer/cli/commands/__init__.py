@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from okf_explorer.cli.parser import source_among
 from okf_explorer.cli.reporting import UsageError, note
 from okf_explorer.core.errors import PageNotFound
 from okf_explorer.core.graph.traverse import DEPTH_CAP, clamp_depth
@@ -89,23 +90,10 @@ def check_arguments(args: argparse.Namespace) -> None:
         args.depth = _clamped_depth(args.depth)
     if hasattr(args, "min_trust"):
         args.okf_filter = okf_filter_of(args)
-    if args.command == "search" and (place := _source_among(args.query)) is not None:
+    if args.command == "search" and (place := source_among(args.query)) is not None:
         raise UsageError(
             parser, f"{place!r} is a source, not a search word: give it as --source {place}"
         )
-
-
-def _source_among(words: list[str]) -> str | None:
-    """A query word that names a source: a folder path (`~/vault`, `./docs/`; a word
-    without a `/` is a word even if a folder is so named) or an MCP URL (`http…/mcp`; a
-    page's URL is a search). `search WORDS VAULT` would otherwise search the default
-    source for the path's words."""
-    for word in words:
-        if word.startswith(("http://", "https://")) and word.rstrip("/").endswith("/mcp"):
-            return word
-        if "/" in word and ":" not in word and Path(word).expanduser().is_dir():
-            return word
-    return None
 
 
 def _clamped_depth(depth: int) -> int:
