@@ -17,6 +17,7 @@ deadlock), and with plain `fork` otherwise (the cheapest start).
 from __future__ import annotations
 
 import multiprocessing
+import multiprocessing.connection
 import os
 import re
 import stat
@@ -132,8 +133,40 @@ _WORKER_TASK: Task | None = None
 
 
 def _start_worker(task: Task) -> None:
+    """A worker's start: its task, no hold on the caller's stdout, and an end with it.
+
+    Without these a worker that the caller could not kill on its way out (one being
+    started as a signal came) lived on, waiting for chunks, holding the stdout pipe
+    of `serve --stdio`: its client waited forever for the end of the replies."""
     global _WORKER_TASK
     _WORKER_TASK = task
+    _let_go_of_stdout()
+    threading.Thread(target=_end_with_parent, name="okf-scan-orphan-watch", daemon=True).start()
+
+
+def _let_go_of_stdout() -> None:
+    """Point fd 1 at the null device: a worker writes nothing there, and the stream
+    belongs to the caller (the MCP stream over stdio)."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+    except OSError:
+        return
+    try:
+        os.dup2(null, 1)
+    except OSError:
+        pass
+    finally:
+        os.close(null)
+
+
+def _end_with_parent() -> None:
+    """Exit as soon as the process that started the pool has ended (its sentinel is
+    ready then), whatever this worker is busy with."""
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+    multiprocessing.connection.wait([parent.sentinel])
+    os._exit(0)
 
 
 def _worker_chunk(root: str, chunk: Sequence[Any]) -> list[Any]:
