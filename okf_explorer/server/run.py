@@ -198,9 +198,9 @@ def _last_word(shutdown: Shutdown) -> None:
 def _exit_now(shutdown: Shutdown) -> None:
     """End the process now, after the one line and whatever was already answered.
 
-    An index build may be under way (`server.warmup`) with scan workers: they are
-    killed first, else they would outlive the server holding its stdout (a stdio
-    client would wait forever for the end of its replies)."""
+    An index build may be under way (`server.warmup`) with scan workers: those known
+    are killed first; one still being started ends by itself once the server has
+    gone (`sources.folder.scan._start_worker`), and never holds its stdout."""
     _last_word(shutdown)
     for worker in multiprocessing.active_children():
         with contextlib.suppress(OSError):

@@ -16,6 +16,7 @@ deadlock), and with plain `fork` otherwise (the cheapest start).
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import multiprocessing.connection
 import os
@@ -147,16 +148,12 @@ def _start_worker(task: Task) -> None:
 def _let_go_of_stdout() -> None:
     """Point fd 1 at the null device: a worker writes nothing there, and the stream
     belongs to the caller (the MCP stream over stdio)."""
-    try:
+    with contextlib.suppress(OSError):
         null = os.open(os.devnull, os.O_WRONLY)
-    except OSError:
-        return
-    try:
-        os.dup2(null, 1)
-    except OSError:
-        pass
-    finally:
-        os.close(null)
+        try:
+            os.dup2(null, 1)
+        finally:
+            os.close(null)
 
 
 def _end_with_parent() -> None:
