@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.counting_proxy import counting_proxy  # noqa: F401 - a fixture, for every test
-from tests.gbrain_peer import gbrain_peer  # noqa: F401 - the session fixture, for every test
+from tests.gbrain_peer import gbrain_peer, peer_group  # noqa: F401 - gbrain_peer: for every test
 
 pytest_plugins = ["tests.plain_pass"]
 
@@ -29,6 +29,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         for fixture, tier in TIER_OF_FIXTURE.items():
             if fixture in item.fixturenames and item.get_closest_marker(tier) is None:
                 item.add_marker(tier)
+        if item.get_closest_marker("gbrain") is not None:  # one gbrain per group and worker
+            item.add_marker(pytest.mark.xdist_group(peer_group(item)))
 
 
 @pytest.fixture(autouse=True)

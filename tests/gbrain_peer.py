@@ -15,17 +15,22 @@ either a peer folder (`start.sh` + gbrain's source snapshot `gbrain-src.tar.gz`,
 cannot start, the test **fails** with a message that says so and the tail of gbrain's
 stderr: a missing peer must not pass as a skip.
 
-Every start imports afresh (`FRESH=1`, a new port each session) into a brain under
-the peer's cache folder; Bun and gbrain's `node_modules` stay cached there between
-runs (`$PEER_WORK`, default `~/.cache/okf-explorer-peers/gbrain`). The brain's folder
-is removed when the session ends. `$EXTRACT_FLAGS` and `$TOKEN_SCOPES` from the
+Every start imports afresh, on a new port, into a brain under the peer's cache folder
+(`$PEER_WORK`, default `~/.cache/okf-explorer-peers/gbrain`), where Bun, gbrain's
+`node_modules` and one blank brain (`gbrain init`, about a third of a start) stay cached
+between runs; the fixture's brains are copies of the blank one, loaded with the same
+gbrain commands start.sh runs, then served by start.sh itself (`start_peer`). The brain's
+folder is removed when the session ends. `$EXTRACT_FLAGS` and `$TOKEN_SCOPES` from the
 environment are passed through unless a test gives its own.
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import hashlib
+import inspect
+import json
 import os
 import re
 import shutil
@@ -48,6 +53,19 @@ STDERR_TAIL_LINES = 25
 WRITE_TOKEN_NAME = "write-token"
 SERVED_AGAIN: list[GbrainPeer] = []
 """Peers `gbrain_commands` served again: the session fixture stops them too."""
+PEER_SHARED_BY = {
+    "test_gbrain_client.py": "client-corpus",
+    "test_server_view.py": "client-corpus",
+    "test_gbrain_write.py": "client-corpus-writer",
+    "test_save_gbrain.py": "client-corpus-writer",
+    "test_save_gbrain_refusals.py": "client-corpus-writer",
+}
+"""Test files whose tests ask for the same gbrain (corpus and options). `.ci/run` runs the
+tier on two xdist workers grouped by `peer_group`, and each worker starts its own gbrains,
+so tests sharing one are kept on one worker. A file missing here only costs starts."""
+PORT_TAKEN = "already in use"
+"""What `start.sh` says when the free port it was given was taken before gbrain bound it."""
+PORT_ATTEMPTS = 3
 
 
 class GbrainPeer(NamedTuple):
@@ -62,6 +80,18 @@ class GbrainStartFailed(RuntimeError):
     """The peer folder is missing, or `start.sh` did not bring gbrain up."""
 
 
+def peer_group(test: pytest.Function) -> str:
+    """The xdist group of a `gbrain` test: the gbrain its file shares (`PEER_SHARED_BY`);
+    else the test alone when it asks for `gbrain_peer` itself (its own gbrain), or its file
+    when it reaches gbrain through a fixture (which may serve the whole module)."""
+    shared = PEER_SHARED_BY.get(test.path.name)
+    if shared is not None:
+        return shared
+    if "gbrain_peer" in inspect.signature(test.function).parameters:
+        return test.nodeid
+    return test.path.name
+
+
 def find_peer_dir() -> Path | None:
     """The folder `$OKF_GBRAIN_PEER` names, if it holds gbrain's `start.sh` or is a
     gbrain checkout."""
@@ -70,6 +100,19 @@ def find_peer_dir() -> Path | None:
         return None
     path = Path(named).expanduser()
     return path if (path / "start.sh").is_file() or is_checkout(path) else None
+
+
+def find_peer_dir_or_fail() -> Path:
+    """`find_peer_dir`, or `GbrainStartFailed` saying what to set."""
+    peer_dir = find_peer_dir()
+    if peer_dir is None:
+        named = os.environ.get(PEER_ENV, "").strip()
+        where = f"no start.sh or gbrain checkout in {named}" if named else f"${PEER_ENV} is not set"
+        raise GbrainStartFailed(
+            f"gbrain peer snapshot missing: {where} (set ${PEER_ENV} to the folder holding "
+            "start.sh and gbrain-src.tar.gz, or to a gbrain checkout; see docs/development.md)"
+        )
+    return peer_dir
 
 
 def is_checkout(path: Path) -> bool:
@@ -82,6 +125,103 @@ def peer_work() -> Path:
     runs: `$PEER_WORK`, as `start.sh` reads it."""
     cache = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
     return Path(os.environ.get("PEER_WORK") or Path(cache) / "okf-explorer-peers" / "gbrain")
+
+
+def start_peer(
+    corpus: Path,
+    *,
+    extract_flags: str | None = None,
+    token_scopes: str | None = None,
+    config: tuple[tuple[str, str], ...] = (),
+    write_token: bool = False,
+    timeout: float = START_TIMEOUT,
+) -> GbrainPeer:
+    """Start gbrain on `corpus` as the fixture does, on a free port: a copy of a blank brain
+    (`blank_brain`: `gbrain init` once, not per start) gets the `config` keys set, the
+    corpus imported and its links extracted, and a read+write token when `write_token`
+    (kept in `write_token_file(peer)`); then `start_gbrain` mints the read token and serves
+    it (start.sh finds the brain made and skips its own init, import and extract)."""
+    blank = blank_brain()
+    work = peer_work()
+    source = gbrain_source(work)
+    corpus = Path(corpus).resolve()
+    for attempt in range(1, PORT_ATTEMPTS + 1):
+        port = free_port()
+        run = brain_folder(corpus, port)
+        shutil.rmtree(run, ignore_errors=True)
+        copy_brain(blank, run / "home")
+        env = gbrain_env(work, run / "home")
+        deadline = time.monotonic() + timeout
+        for key, value in config:
+            run_gbrain(source, env, deadline, "config", "set", key, value)
+        flags = env.get("EXTRACT_FLAGS", "") if extract_flags is None else extract_flags
+        run_gbrain(source, env, deadline, "import", str(corpus), "--no-embed")
+        run_gbrain(source, env, deadline, "extract", "links", "--source", "db", *flags.split())
+        if write_token:
+            writer = ["auth", "create", f"okf-explorer-writer-{time.time_ns()}"]
+            minted = run_gbrain(source, env, deadline, *writer, "--scopes", "read,write")
+            keep_token(minted, run / WRITE_TOKEN_NAME)
+        left = max(1.0, deadline - time.monotonic())
+        options = {"extract_flags": extract_flags, "token_scopes": token_scopes}
+        try:
+            return start_gbrain(corpus, port=port, fresh=False, timeout=left, **options)
+        except GbrainStartFailed as error:  # the free port was taken before gbrain bound it
+            shutil.rmtree(run, ignore_errors=True)
+            if PORT_TAKEN not in str(error) or attempt == PORT_ATTEMPTS:
+                raise
+    raise AssertionError("unreachable")
+
+
+def blank_brain() -> Path:
+    """The home of a brain `gbrain init` made and nothing else, kept under `peer_work()` per
+    gbrain source (a new snapshot, or a checkout at another version, makes its own). The
+    first call on a machine runs start.sh once on an empty corpus, which installs Bun and
+    gbrain's dependencies. One process at a time: xdist workers share `peer_work()`."""
+    work = peer_work()
+    work.mkdir(parents=True, exist_ok=True)
+    with open(work / ".okf-tests.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not installed(work):  # a first start installs them
+            empty = work / "empty-corpus"
+            empty.mkdir(exist_ok=True)
+            stop_gbrain(start_gbrain(empty))
+        source = gbrain_source(work)
+        package = (source / "package.json").read_bytes()
+        key = hashlib.sha256(str(source).encode() + b"\0" + package).hexdigest()[:16]
+        blank = work / "blank-brains" / key
+        if not (blank / ".gbrain" / "config.json").is_file():
+            making = blank.with_name(f"{key}.making")
+            shutil.rmtree(making, ignore_errors=True)
+            making.mkdir(parents=True)
+            init = ["init", "--pglite", "--non-interactive", "--no-embedding", "--skip-embed-check"]
+            run_gbrain(source, gbrain_env(work, making), time.monotonic() + START_TIMEOUT, *init)
+            shutil.rmtree(blank, ignore_errors=True)
+            making.rename(blank)  # its config names the database under `making`: every
+        return blank  # brain is a `copy_brain` of it, which points it at its own
+
+
+def copy_brain(home: Path, to: Path) -> None:
+    """Copy a brain's home to `to`, its config pointing at the database in the copy."""
+    shutil.copytree(home, to, symlinks=True)
+    config_file = to / ".gbrain" / "config.json"
+    config = json.loads(config_file.read_text())
+    config["database_path"] = str(to / ".gbrain" / Path(config["database_path"]).name)
+    config_file.write_text(json.dumps(config, indent=2) + "\n")
+
+
+def brain_folder(corpus: Path, port: int) -> Path:
+    """Where start.sh keeps the brain of `corpus` served on `port`."""
+    key = hashlib.sha256(f"{corpus}:{port}".encode()).hexdigest()[:12]
+    return peer_work() / "brains" / key
+
+
+def keep_token(minted: str, path: Path) -> None:
+    """Keep the token `gbrain auth create` printed in `path`, readable by its owner only."""
+    token = re.search(r"gbrain_[0-9a-f]{64}", minted)
+    if token is None:
+        raise GbrainStartFailed("gbrain auth create printed no token")
+    path.touch(mode=0o600)
+    path.write_text(token.group(0) + "\n")
 
 
 def start_gbrain(
@@ -97,14 +237,7 @@ def start_gbrain(
     from a checkout (on a free port unless `port` is given; a fresh import unless `fresh`
     is False, which reuses the brain of that corpus and port); raise `GbrainStartFailed`
     with gbrain's stderr tail when it cannot."""
-    peer_dir = find_peer_dir()
-    if peer_dir is None:
-        named = os.environ.get(PEER_ENV, "").strip()
-        where = f"no start.sh or gbrain checkout in {named}" if named else f"${PEER_ENV} is not set"
-        raise GbrainStartFailed(
-            f"gbrain peer snapshot missing: {where} (set ${PEER_ENV} to the folder holding "
-            "start.sh and gbrain-src.tar.gz, or to a gbrain checkout; see docs/development.md)"
-        )
+    peer_dir = find_peer_dir_or_fail()
     port = port or free_port()
     if is_checkout(peer_dir):
         options = {"extract_flags": extract_flags, "token_scopes": token_scopes}
@@ -160,7 +293,7 @@ def start_checkout(
     links extracted, a token minted, and `gbrain serve --http` detached on loopback."""
     corpus = Path(corpus).resolve()
     work = peer_work()
-    run = work / "brains" / hashlib.sha256(f"{corpus}:{port}".encode()).hexdigest()[:12]
+    run = brain_folder(corpus, port)
     if fresh:
         shutil.rmtree(run, ignore_errors=True)
     home = run / "home"
@@ -183,12 +316,8 @@ def start_checkout(
         source, env, deadline, "auth", "create", f"okf-explorer-tests-{time.time_ns()}",
         "--scopes", scopes,
     )  # fmt: skip
-    token = re.search(r"gbrain_[0-9a-f]{64}", minted)
-    if token is None:
-        raise GbrainStartFailed("gbrain auth create printed no token")
     token_file = run / "token"
-    token_file.touch(mode=0o600)
-    token_file.write_text(token.group(0) + "\n")
+    keep_token(minted, token_file)
     log = run / "server.log"
     serve = ["bun", "src/cli.ts", "serve", "--http", "--port", str(port), "--bind", "127.0.0.1"]
     detached = run_step(  # as start.sh: no process of ours stays gbrain's parent
@@ -256,38 +385,6 @@ def alive(pid: int) -> bool:
     return True
 
 
-def reconfigure_gbrain(
-    peer: GbrainPeer,
-    corpus: Path,
-    settings: tuple[tuple[str, str], ...],
-    *,
-    write_token: bool = False,
-    **options: Any,
-) -> GbrainPeer:
-    """Set gbrain config keys on a peer's brain (`gbrain config set KEY VALUE`) and extract
-    links again, and/or mint a second token with read and write scope (`write_token`,
-    kept in `write_token_file(peer)`); then serve it again on the same port (`options`
-    as for `start_gbrain`). The server is stopped meanwhile: PGLite has one writer."""
-    flags = options.get("extract_flags") or ""
-    steps = [["config", "set", key, value] for key, value in settings]
-    if settings:
-        steps.append(["extract", "links", "--source", "db", *flags.split()])
-    if write_token:
-        steps.append(
-            ["auth", "create", f"okf-explorer-writer-{time.time_ns()}", "--scopes", "read,write"]
-        )
-    peer, outputs = gbrain_commands(peer, corpus, steps, **options)
-    for step, out in zip(steps, outputs, strict=True):
-        if step[0] == "auth":
-            token = re.search(r"gbrain_[0-9a-f]{64}", out)
-            if token is None:
-                raise GbrainStartFailed("gbrain auth create printed no token")
-            path = peer.token_file.with_name(WRITE_TOKEN_NAME)
-            path.touch(mode=0o600)
-            path.write_text(token.group(0) + "\n")
-    return peer
-
-
 def gbrain_commands(
     peer: GbrainPeer,
     corpus: Path,
@@ -327,14 +424,23 @@ def gbrain_commands(
 
 def gbrain_source(work: Path) -> Path:
     """The gbrain source tree peers run from: the checkout `$OKF_GBRAIN_PEER` names, else
-    the snapshot `start.sh` unpacked under `work`."""
-    named = find_peer_dir()
-    if named is not None and is_checkout(named):
-        return named
-    ready = sorted(work.glob("src-*/gbrain/.ready"), key=lambda path: path.stat().st_mtime)
-    if not ready:
-        raise GbrainStartFailed(f"no unpacked gbrain under {work}")
-    return ready[-1].parent
+    the snapshot `start.sh` unpacks under `work` (one folder per tarball)."""
+    peer_dir = find_peer_dir_or_fail()
+    if is_checkout(peer_dir):
+        return peer_dir
+    stamp = hashlib.sha256((peer_dir / "gbrain-src.tar.gz").read_bytes()).hexdigest()[:16]
+    return work / f"src-{stamp}" / "gbrain"
+
+
+def installed(work: Path) -> bool:
+    """Whether Bun and gbrain's dependencies are in place (start.sh's first run, or
+    `start_checkout`'s, installs them)."""
+    source = gbrain_source(work)
+    if is_checkout(source):
+        bun = shutil.which("bun", path=gbrain_env(work, work)["PATH"])
+        return bun is not None and (source / "node_modules").is_dir()
+    bun = work / "tools" / "node_modules" / ".bin" / "bun"
+    return bun.exists() and (source / ".ready").is_file()
 
 
 def write_token_file(peer: GbrainPeer) -> Path:
@@ -371,14 +477,23 @@ def page_state(peer: GbrainPeer, token_file: Path, slug: str) -> tuple[str, str]
 
 def stop_gbrain(peer: GbrainPeer, *, remove_brain: bool = True) -> None:
     """SIGTERM the server (SIGKILL after a grace period); drop its brain folder."""
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.kill(peer.pid, signal.SIGTERM)
-        deadline = time.monotonic() + STOP_TIMEOUT
-        while time.monotonic() < deadline:
-            os.kill(peer.pid, 0)
-            time.sleep(0.1)
-        os.kill(peer.pid, signal.SIGKILL)
-    if remove_brain:
+    stop_gbrains([peer], remove_brains=remove_brain)
+
+
+def stop_gbrains(peers: list[GbrainPeer], *, remove_brains: bool = True) -> None:
+    """`stop_gbrain` for many at once: all are sent SIGTERM first (each takes a second or
+    so to close its database), then waited for together."""
+    for peer in peers:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(peer.pid, signal.SIGTERM)
+    deadline = time.monotonic() + STOP_TIMEOUT
+    for peer in peers:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            while time.monotonic() < deadline:
+                os.kill(peer.pid, 0)
+                time.sleep(0.1)
+            os.kill(peer.pid, signal.SIGKILL)
+    for peer in peers if remove_brains else []:
         brain = peer.token_file.parent  # start.sh keeps one folder per (corpus, port)
         if brain.parent.name == "brains":
             shutil.rmtree(brain, ignore_errors=True)
@@ -410,18 +525,14 @@ def gbrain_peer() -> Iterator:
     ) -> GbrainPeer:
         key = (str(Path(corpus).resolve()), extract_flags, token_scopes, config, write_token)
         if key not in running:
-            options = {"extract_flags": extract_flags, "token_scopes": token_scopes}
             try:
-                peer = start_gbrain(corpus, **options)
-                if config or write_token:
-                    peer = reconfigure_gbrain(
-                        peer, corpus, config, write_token=write_token, **options
-                    )
-                running[key] = peer
+                running[key] = start_peer(
+                    corpus, extract_flags=extract_flags, token_scopes=token_scopes,
+                    config=config, write_token=write_token,
+                )  # fmt: skip
             except GbrainStartFailed as error:
                 pytest.fail(str(error), pytrace=False)
         return running[key]
 
     yield start
-    for peer in [*SERVED_AGAIN, *running.values()]:
-        stop_gbrain(peer)
+    stop_gbrains([*SERVED_AGAIN, *running.values()])

@@ -111,15 +111,14 @@ def test_the_port_proposes_what_gbrains_extractor_does(gbrain_peer, tmp_path):
             if names.holds(c):
                 ours.add((c.page, c.target, c.link_source, c.needs))
     extract = ["extract", "links", "--source", "db", "--dry-run", "--json"]
-    steps = [extract, [*extract, "--include-frontmatter"]]
-    peer, plain = gbrain_commands(peer, corpus, steps)
-    on = {"GBRAIN_LINK_RESOLUTION_GLOBAL_BASENAME": "1"}
-    peer, with_names = gbrain_commands(peer, corpus, steps, env=on)
+    both = [extract, [*extract, "--include-frontmatter"]]
+    on = ["config", "set", "link_resolution.global_basename", "true"]
+    _, outs = gbrain_commands(peer, corpus, [*both, on, *both])  # one stop of the server
     for (global_basename, frontmatter), out in {
-        (False, False): plain[0],
-        (False, True): plain[1],
-        (True, False): with_names[0],
-        (True, True): with_names[1],
+        (False, False): outs[0],
+        (False, True): outs[1],
+        (True, False): outs[3],
+        (True, True): outs[4],
     }.items():
         on_now = {GLOBAL_BASENAME} if global_basename else set()
         on_now |= {INCLUDE_FRONTMATTER} if frontmatter else set()

@@ -21,7 +21,7 @@ from okf_explorer.core.brain import Brain
 from okf_explorer.sources.factory import open_source
 from okf_explorer.sources.gbrain import transport as mcp_transport
 from okf_explorer.sources.gbrain.source import McpSource
-from tests.gbrain_peer import GbrainPeer, GbrainStartFailed, start_gbrain, stop_gbrain
+from tests.gbrain_peer import GbrainPeer, GbrainStartFailed, start_peer, stop_gbrain
 from tests.mcp_server_fixture import serve_bundle
 
 CORPUS = Path(__file__).resolve().parent / "gbrain_client_corpus"
@@ -142,7 +142,7 @@ def starter_peer() -> Iterator[GbrainPeer]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setitem(os.environ, "GBRAIN_MCP_FORCE_SURFACE", "starter")
         try:
-            peer = start_gbrain(CORPUS)
+            peer = start_peer(CORPUS)
         except GbrainStartFailed as error:
             pytest.fail(str(error), pytrace=False)
     yield peer

@@ -8,6 +8,7 @@ import pytest
 from okf_explorer.sources.factory import open_source
 from tests.gbrain_peer import (
     GbrainStartFailed,
+    blank_brain,
     find_peer_dir,
     gbrain_source,
     peer_work,
@@ -18,17 +19,24 @@ from tests.gbrain_peer import (
 pytestmark = pytest.mark.gbrain
 
 
-def test_get_page_over_our_client(gbrain_peer, sample_brain):
-    url, token_file, pid = gbrain_peer(sample_brain)
-    assert pid > 0 and token_file.is_file()
-    source = open_source(url, token_file=token_file)
+def test_start_sh_alone_serves_a_page_over_our_client(sample_brain):
+    """start.sh as a person runs it (its own init, import and extract; the fixture's
+    brains are copies of a blank one instead)."""
+    blank_brain()  # Bun and gbrain's dependencies installed, one process at a time
+    peer = start_gbrain(sample_brain)
     try:
-        page = source.get_page("tables/orders")
-        assert page.slug == "tables/orders"
-        assert "tables/orders" in {stub.slug for stub in source.enumerate()}
-        assert "index" not in {stub.slug for stub in source.enumerate()}  # gbrain skips index.md
+        assert peer.pid > 0 and peer.token_file.is_file()
+        source = open_source(peer.url, token_file=peer.token_file)
+        try:
+            page = source.get_page("tables/orders")
+            assert page.slug == "tables/orders"
+            slugs = {stub.slug for stub in source.enumerate()}
+            assert "tables/orders" in slugs
+            assert "index" not in slugs  # gbrain skips index.md
+        finally:
+            source.close()
     finally:
-        source.close()
+        stop_gbrain(peer)
 
 
 def test_missing_snapshot_fails_with_a_clear_message(monkeypatch, tmp_path):
@@ -46,10 +54,10 @@ def test_an_unset_peer_variable_fails_and_names_it(monkeypatch, tmp_path):
         start_gbrain(tmp_path)
 
 
-def test_a_gbrain_checkout_serves_as_the_peer_too(gbrain_peer, sample_brain, monkeypatch):
+def test_a_gbrain_checkout_serves_as_the_peer_too(sample_brain, monkeypatch):
     """`$OKF_GBRAIN_PEER` may name a gbrain checkout: here the source tree the peer
     folder's snapshot unpacked to, with its dependencies installed."""
-    gbrain_peer(sample_brain)  # the snapshot is unpacked by now
+    blank_brain()  # the snapshot is unpacked and its dependencies installed by now
     checkout = gbrain_source(peer_work())
     monkeypatch.setenv("OKF_GBRAIN_PEER", str(checkout))
     assert find_peer_dir() == checkout

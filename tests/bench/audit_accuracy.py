@@ -51,8 +51,8 @@ from okf_explorer.sources.gbrain.source import McpSource
 from tests.gbrain_peer import (
     GbrainPeer,
     gbrain_commands,
-    reconfigure_gbrain,
     start_gbrain,
+    start_peer,
     stop_gbrain,
 )
 
@@ -244,12 +244,11 @@ def in_place(text: str, written: str, new: str) -> str:
 
 
 def fixed_graph(fixed: Path) -> set[tuple[str, str, str]]:
-    peer = start_gbrain(fixed, extract_flags="--include-frontmatter", timeout=1800)
+    peer = start_peer(
+        fixed, extract_flags="--include-frontmatter",
+        config=(("link_resolution.global_basename", "true"),), timeout=1800,
+    )  # fmt: skip
     try:
-        peer = reconfigure_gbrain(
-            peer, fixed, (("link_resolution.global_basename", "true"),),
-            extract_flags="--include-frontmatter", timeout=1800,
-        )  # fmt: skip
         source = open_source(peer.url, token_file=peer.token_file, timeout=120)
         assert isinstance(source, McpSource)
         try:
