@@ -66,3 +66,13 @@ def test_fit_label_shows_the_title_when_not_even_the_file_name_fits() -> None:
     assert fit_label(label, slug, 60).plain == f"◉ {title} →0"
     untitled = Text.assemble("◉ ", slug, (" →0", "cyan"))
     assert fit_label(untitled, slug, 30).plain == "◉ …tabricks-on-aws-073afd50 →0"  # as before
+
+
+def test_fit_label_reads_a_cut_name_from_its_start() -> None:
+    """80×24 on Foam's docs: a file name a few letters too long showed as
+    `…mmended-extensions →0`; its title cut at the end reads as a name."""
+    slug = "user/getting-started/recommended-extensions"
+    title = "Recommended Extensions"
+    label = Text.assemble("◉ ", slug, (" →0", "cyan"), (f"  {title}", "dim"))
+    assert fit_label(label, slug, 24).plain == "◉ Recommended Extens… →0"
+    assert fit_label(label, slug, 28).plain == "◉ …recommended-extensions →0"  # the name fits

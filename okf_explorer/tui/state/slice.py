@@ -169,8 +169,8 @@ def fit_label(label: Text, slug: str, width: int) -> Text:
     """A link tree row `label` (marks, `slug`, its count, a title) cut to `width` cells
     so its file name stays, as the traversal rows are: the title goes first, then the
     slug is cut from the left (`…/Create a vault →3`); when not even the file name fits
-    (`…ks-on-aws-481179d7` tells nothing), the page's title takes its place if it fits
-    whole or a third of the file name is lost, cut at its end (`Manage data recipie… →0`)."""
+    (`…ks-on-aws-481179d7` tells nothing), the page's title takes its place, cut at its
+    end (`Manage data recipie… →0`)."""
     if label.cell_len <= width:
         return label
     plain = label.plain
@@ -187,7 +187,7 @@ def fit_label(label: Text, slug: str, width: int) -> Text:
     shown = shorten_left(slug, room)
     rest = label[after:]
     title = rest.plain.strip()
-    if title and _title_says_more(slug.rsplit("/", 1)[-1], shown, title, room):
+    if title and _title_says_more(slug.rsplit("/", 1)[-1], shown):
         return head + Text(shorten_right(title, room), style=label[start:end].style) + tail
     fitted = head + Text(shown, style=label[start:end].style) + tail
     if fitted.cell_len + len(rest) > width and fitted.cell_len + TITLE_GAP + MIN_TITLE < width:
@@ -197,14 +197,11 @@ def fit_label(label: Text, slug: str, width: int) -> Text:
     return fitted + rest
 
 
-def _title_says_more(name: str, shown: str, title: str, room: int) -> bool:
-    """Whether the title, in `room`, names the page better than `shown` (the slug cut
-    from the left): when the file name is cut and the title fits whole, or a third
-    or more of the file name is lost."""
-    if name in shown:
-        return False
-    lost = len(name) - (len(shown) - len(ELLIPSIS))
-    return len(title) <= room or lost * 3 >= len(name)
+def _title_says_more(name: str, shown: str) -> bool:
+    """Whether the page's title, cut at its end, names the page better than `shown` (the
+    slug cut from the left): whenever the file name itself is cut, since a name is read
+    from its start (`Recommended Exten…`, not `…mmended-extensions`)."""
+    return name not in shown
 
 
 def shorten_right(text: str, width: int) -> str:
