@@ -165,6 +165,22 @@ def test_stop_words_are_dropped_unless_nothing_else_is_left(brain: Brain) -> Non
     assert parse_query("o'neil gross-margin").terms == ('"o neil"', '"gross margin"')
 
 
+def test_russian_question_words_find_nothing_by_themselves(tmp_path: Path) -> None:
+    """A Russian wiki: `как решать уравнения в частных производных` listed a page that
+    shares only `как` and `в` with it."""
+    write_pages(tmp_path, {
+        "pde": "# Уравнения в частных производных\nИх решают численно.\n",
+        "essay": "# Эссе\nКак в жизни, так и в науке: что было, то и будет.\n",
+    })  # fmt: skip
+    assert parse_query("что такое уравнения").terms == ('"уравнения"',)
+    russian = Brain(BundleSource(tmp_path), cache_dir=False)
+    try:
+        hits = russian.text_search().search(parse_query("как решать уравнения в частных"), 10)
+    finally:
+        russian.close()
+    assert [hit.slug for hit in hits] == ["pde"]
+
+
 def test_a_page_holding_more_of_the_words_ranks_higher(brain: Brain) -> None:
     found = slugs(brain, "import notebooks enex")  # all three, then two of them
     assert found[:2] == ["import/evernote", "import/onenote"]

@@ -12,9 +12,9 @@ characters (`cjk_phrase`), or as the overlapping pairs of them for plain words
 tokenizer would match the same substrings, but measured on the 10k-page benchmark
 bundle it doubled the index's build time (docs/performance.md).
 
-Stop words (`STOP_WORDS`) are the English words that say how a question is asked
-rather than what it is about (`how`, `do`, `I`, `a`, `in`, `my`): a plain-word
-query leaves them out, unless it holds nothing else.
+Stop words (`STOP_WORDS`) are the English and Russian words that say how a question is
+asked rather than what it is about (`how`, `do`, `I`, `a`, `in`, `my`; `как`, `что`, `в`):
+a plain-word query leaves them out, unless it holds nothing else.
 """
 
 from __future__ import annotations
@@ -60,9 +60,19 @@ _STOP = """
     your yours yourself yourselves want wants way ways
     s t d ll re ve m
 """
-STOP_WORDS = frozenset(_STOP.split())
-"""English words a plain-word query leaves out (compared in lower case); the last line
-is what is left of contractions once the apostrophe splits them (`can't` → `can`, `t`)."""
+_STOP_RU = """
+    а без более бы был была были было быть в вам вас весь во вот все всего всех вы где да
+    даже для до его ее её ей если есть еще ещё же за зачем и из или им их к как какая какие
+    каким каких какое какой когда кто ли либо мне много может можно мой моя мы на надо нам
+    нас не него нее неё нет ни них но ну нужно о об однако он она они оно от по под после
+    почему при про с со так также такое такой там те тебя тем то того тоже той только том ты
+    у уже хотя чем через что чтобы чья чьё это этого этой этом эти этот я
+"""
+STOP_WORDS = frozenset(_STOP.split() + _STOP_RU.split())
+"""English and Russian words a plain-word query leaves out (compared in lower case); the
+English list's last line is what is left of contractions once the apostrophe splits them
+(`can't` → `can`, `t`). Russian: a Russian LLM-written wiki's questions (`что такое …`,
+`как … в …`) listed pages that shared only `как` and `в` with them."""
 
 
 def has_cjk(text: str) -> bool:
