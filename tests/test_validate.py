@@ -280,3 +280,59 @@ def test_misspelt_fields_are_told_from_extensions() -> None:
     assert misspelt_field("verfied") == "verified"
     for extension in ("not", "x-llmwiki", "x-status", "owner", "date", "decision", "aliases"):
         assert misspelt_field(extension) is None, extension
+
+
+class _OneAtATime:
+    """A folder source without `map_pages`: validate reads each page itself."""
+
+    def __init__(self, source: BundleSource) -> None:
+        self._source = source
+
+    def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
+        if name == "map_pages":
+            raise AttributeError(name)
+        return getattr(self._source, name)
+
+
+def test_pages_checked_in_worker_processes_report_as_one_at_a_time(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """A large bundle is checked where its pages are read (two worker processes): the
+    report is the one reading each page in turn gives, every rule and extension key."""
+    from okf_explorer.core.port import PageMapper
+    from okf_explorer.sources.folder import scan
+
+    pages = {
+        "index.md": "---\nokf_version: '0.2'\ntitle: Home\n---\n# Home\n",
+        "sub/index.md": "---\nokf_version: '0.2'\n---\n# Sub\n",
+        "sub/log.md": "# Log\n## 2026-02-30\n## 2026-03-01\n",
+        "broken-yaml.md": "---\ntype: [unclosed\n---\nbody\n",
+        "latin1.md": "---\ntype: T\n---\ncaf\xe9\n".encode("latin-1"),
+        "no-frontmatter.md": "# Just a body\n",
+    }
+    for n in range(40):
+        pages[f"c/p{n}.md"] = (
+            f"---\ntype: {'T' if n % 3 else '[a, b]'}\nx-llmwiki: {n}\nsource: s\n"
+            f"stale_after: 2026-0{1 + n % 9}-01T00:00:00Z\n---\n[[c/p{n + 1}]] [[nowhere]]\n"
+        )
+    bundle = write_bundle(tmp_path / "b", pages)
+    monkeypatch.setattr(scan, "PARALLEL_THRESHOLD", 8)
+
+    def in_process(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise AssertionError("read in this process: the workers were not used")
+
+    monkeypatch.setattr(scan, "_here", in_process)
+    reports = []
+    for source in (BundleSource(bundle), _OneAtATime(BundleSource(bundle))):
+        brain = Brain(source, cache_dir=False)  # type: ignore[arg-type]
+        try:
+            reports.append(validate_brain(brain, now=NOW))
+        finally:
+            brain.close()
+    assert isinstance(BundleSource(bundle), PageMapper)
+    assert not isinstance(_OneAtATime(BundleSource(bundle)), PageMapper)
+    assert reports[0] == reports[1]
+    codes = {f.code for f in reports[0].findings}
+    assert codes >= {"index-frontmatter", "log-heading", "malformed-frontmatter", "unreadable",
+                     "missing-type", "unknown-field", "stale", "broken-link"}  # fmt: skip
+    assert dict(reports[0].extensions) == {"x-llmwiki": 40}

@@ -282,6 +282,20 @@ class BodyMapper(Protocol):
 
 
 @runtime_checkable
+class PageMapper(Protocol):
+    """A source that turns many whole pages into results where it reads them (a folder's
+    in worker processes): what `validate` checks a large bundle with."""
+
+    def map_pages(
+        self, slugs: Sequence[str], make: Callable[[Page], _Made]
+    ) -> Iterator[tuple[str, _Made]]:
+        """`(slug, make(page))` of each page of `slugs` that `get_page` would return, in
+        any order; a page it would raise for is skipped (ask `get_page` for the error).
+        `make` is picklable and pure."""
+        ...
+
+
+@runtime_checkable
 class ServerSearch(Protocol):
     """A source whose server searches its own pages' text (gbrain's `search` tool)."""
 

@@ -223,6 +223,16 @@ class BundleSource:
 
         yield from map_bodies(self._root, slugs, make)
 
+    def map_pages(
+        self, slugs: Sequence[str], make: Callable[[Page], _Made]
+    ) -> Iterator[tuple[str, _Made]]:
+        """`get_page`'s pages, each made into `make(page)` by the process that read it:
+        two worker processes for a large batch (`PageMapper`)."""
+        self._check_root()
+        from okf_explorer.sources.folder.scan import map_pages
+
+        yield from map_pages(self._root, slugs, make, okf_reserved=self.okf_reserved())
+
     def server_graph(self) -> ServerGraph | None:
         return None
 

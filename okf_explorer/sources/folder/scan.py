@@ -1,5 +1,6 @@
-"""Scanning many page files, and making rows of their bodies (`map_bodies`, for the
-text index): sequentially for small batches, in two worker processes for large ones.
+"""Scanning many page files, making rows of their bodies (`map_bodies`, for the text
+index) and checking whole pages (`map_pages`, for `validate`): sequentially for small
+batches, in two worker processes for large ones.
 
 Parsing (YAML, the link grammar) is CPU-bound Python, so threads do not help;
 processes do, once a batch is large enough to repay starting them and shipping
@@ -26,12 +27,13 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
-from okf_explorer.core.errors import Cancelled
+from okf_explorer.core.errors import Cancelled, OkfError
 from okf_explorer.core.links.grammar import RawTuple, extract_link_tuples
 from okf_explorer.core.links.typed import frontmatter_links
+from okf_explorer.core.pages import Page
 from okf_explorer.core.port import CancelCheck, PageRow, ProgressCallback
 from okf_explorer.sources.folder.page_paths import inside
 from okf_explorer.sources.folder.pagefile import page_row as general_page_row
@@ -86,6 +88,16 @@ def map_bodies(
     yield from _in_chunks(root, slugs, _BodiesTask(make))
 
 
+def map_pages(
+    root: str, slugs: Sequence[str], make: Callable[[Page], _T], *, okf_reserved: bool
+) -> Iterator[tuple[str, _T]]:
+    """`(slug, make(page))` of each page of `slugs` that reads (`pagefile.read_page`; a
+    page raising an `OkfError` is skipped), in any order; made in the workers that read
+    the pages for large batches. `okf_reserved`: whether `index` / `log` pages stay
+    reserved (`BundleSource.okf_reserved`)."""
+    yield from _in_chunks(root, slugs, _PagesTask(make, okf_reserved))
+
+
 def _chunk_rows(
     root: str, chunk: Sequence[tuple[str, str]], resolve: Resolve | None
 ) -> list[ResolvedRow]:
@@ -123,6 +135,29 @@ class _BodiesTask:
             body = read_body(root, slug, real_dirs)
             if body is not None:
                 made.append((slug, self.make(slug, body)))
+        return made
+
+
+@dataclass(frozen=True, slots=True)
+class _PagesTask:
+    """A chunk of slugs → `(slug, make(page))` of the pages that read."""
+
+    make: Callable[[Page], Any]
+    okf_reserved: bool
+
+    def __call__(self, root: str, chunk: Sequence[Any]) -> list[Any]:
+        from okf_explorer.sources.folder.pagefile import read_page
+
+        real_dirs: dict[str, bool] = {}
+        made = []
+        for slug in chunk:
+            try:
+                page = read_page(root, slug, real_dirs=real_dirs)
+            except OkfError:
+                continue
+            if page.reserved and not self.okf_reserved:
+                page = replace(page, reserved=False)
+            made.append((slug, self.make(page)))
         return made
 
 
