@@ -11,7 +11,8 @@ Optional capabilities are runtime-checkable protocols a caller tests with
 `isinstance` (never `getattr(source, ...)`), one per thing a caller really needs:
 `Folder` (the pages are files below a local folder: everything only a folder
 offers), `TagListing` (a server-side tag filter), `BodyReader` (bodies in bulk, for
-the text index; `BodyMapper`: made into its rows where they are read), `ServerSearch`
+the text index; `BodyMapper`: made into its rows where they are read), `PageMapper`
+(whole pages checked where they are read, for `validate`), `ServerSearch`
 (the server's own full-text search), `WantedListing` (the server's own list of link
 targets that have no page). The audit declares
 the one it needs beside its model of a server's importer (`core.audit.model.ImportedServer`).
