@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import functools
 import hashlib
 import inspect
 import json
@@ -196,8 +197,10 @@ def blank_brain() -> Path:
             init = ["init", "--pglite", "--non-interactive", "--no-embedding", "--skip-embed-check"]
             run_gbrain(source, gbrain_env(work, making), time.monotonic() + START_TIMEOUT, *init)
             shutil.rmtree(blank, ignore_errors=True)
-            making.rename(blank)  # its config names the database under `making`: every
-        return blank  # brain is a `copy_brain` of it, which points it at its own
+            # its config still names the database under `making`: no brain runs from the
+            # blank one itself, and `copy_brain` points each copy at its own database
+            making.rename(blank)
+        return blank
 
 
 def copy_brain(home: Path, to: Path) -> None:
@@ -428,8 +431,14 @@ def gbrain_source(work: Path) -> Path:
     peer_dir = find_peer_dir_or_fail()
     if is_checkout(peer_dir):
         return peer_dir
-    stamp = hashlib.sha256((peer_dir / "gbrain-src.tar.gz").read_bytes()).hexdigest()[:16]
-    return work / f"src-{stamp}" / "gbrain"
+    return work / f"src-{snapshot_stamp(peer_dir / 'gbrain-src.tar.gz')}" / "gbrain"
+
+
+@functools.lru_cache(maxsize=4)
+def snapshot_stamp(tarball: Path) -> str:
+    """start.sh's name for a snapshot's unpacked folder (the head of the tarball's sha256);
+    read once a session: every start asks, and the tarball is 7 MB."""
+    return hashlib.sha256(tarball.read_bytes()).hexdigest()[:16]
 
 
 def installed(work: Path) -> bool:
