@@ -14,7 +14,9 @@ from textual.command import CommandInput, CommandList, CommandPalette
 from okf_explorer.core.search.find_rank import NameRanker, rank_pages
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
+from okf_explorer.tui.dialogs.finder import ENTER_WAIT_STEP, FinderDialog
 from okf_explorer.tui.finder import DISCOVERY_LIMIT, FIND_PROMPT
+from okf_explorer.tui.screens.main import MainScreen
 from okf_explorer.tui.widgets.page.pane import PagePane
 from tests.bundles import write_pages
 
@@ -160,6 +162,48 @@ async def test_enter_during_a_search_opens_the_best_hit_of_what_is_typed(
         await pilot.press("s", "enter")
         await settle(pilot, lambda: not CommandPalette.is_open(app))
         await settle(pilot)
+        assert app.screen.query_one(PagePane).slug == "tables/orders"
+
+
+async def test_a_late_tick_of_the_enter_wait_opens_nothing_more(
+    sample_brain: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Textual's interval timer may tick once more after it is stopped (its sleep skips
+    waits under 0.5 ms, so on a loaded machine the cancel lands a tick late). Such a tick
+    selected the hit a second time; the palette dismissed twice and the second closed the
+    main screen (the `NoMatches: PagePane` flake). Here every tick of the wait runs twice."""
+    slow_for: set[str] = set()
+    rank = NameRanker.rank
+
+    def slow(self, query, pages, limit=None):  # type: ignore[no-untyped-def]
+        if query in slow_for:
+            time.sleep(0.3)
+        return rank(self, query, pages, limit)
+
+    every = FinderDialog.set_interval
+
+    def ticking_twice(self, interval, callback=None, **options):  # type: ignore[no-untyped-def]
+        if interval == ENTER_WAIT_STEP and callback is not None:
+            tick = callback
+
+            def callback() -> None:
+                tick()
+                tick()
+
+        return every(self, interval, callback, **options)
+
+    monkeypatch.setattr(NameRanker, "rank", slow)
+    monkeypatch.setattr(FinderDialog, "set_interval", ticking_twice)
+    app = make_app(brain_for(BundleSource(sample_brain)), watch_files=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"order")
+        await settle(pilot, lambda: bool(options(app)) and options(app)[0].startswith("order"))
+        slow_for.add("orders")
+        await pilot.press("s", "enter")
+        await settle(pilot, lambda: not CommandPalette.is_open(app))
+        await settle(pilot)
+        assert isinstance(app.screen, MainScreen), app.screen_stack
         assert app.screen.query_one(PagePane).slug == "tables/orders"
 
 

@@ -7,6 +7,12 @@ opens its first hit; Textual's palette would open the top of the list the key be
 left, or nothing (the list not shown yet), the palette staying open. An option moved
 to with the arrows is opened as it is. The hits come from the providers of
 `tui.finder`.
+
+The wait is a Textual interval timer, and a stopped one may still tick once: its sleep
+skips waits under half a millisecond, so on a loaded machine the cancel lands a tick
+late. Each `enter` therefore holds a token of its own, and a tick whose token is no
+longer current does nothing: two selections would dismiss twice, the second closing the
+main screen under the palette.
 """
 
 from __future__ import annotations
@@ -30,6 +36,8 @@ class FinderDialog(CommandPalette):
     module doc)."""
 
     _pending: Timer | None = None
+    _enter: object | None = None
+    """The token of the `enter` still waiting for its search (see the module doc)."""
 
     @on(Input.Submitted)
     def _open_best(self, event: Input.Submitted) -> None:
@@ -40,8 +48,11 @@ class FinderDialog(CommandPalette):
         event.stop()
         self._stop_waiting()
         deadline = time.monotonic() + ENTER_WAIT
+        enter = self._enter = object()
 
         def when_searched() -> None:
+            if self._enter is not enter:
+                return  # a late tick of a stopped wait
             if self._searching() and time.monotonic() < deadline:
                 return
             self._stop_waiting()
@@ -65,6 +76,7 @@ class FinderDialog(CommandPalette):
         )
 
     def _stop_waiting(self) -> None:
+        self._enter = None
         if self._pending is not None:
             self._pending.stop()
             self._pending = None
