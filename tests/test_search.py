@@ -40,6 +40,14 @@ def test_query_grammar() -> None:
         parse_query("type:table")
 
 
+@pytest.mark.parametrize("query", ["tag:", "orders type: table", 'path:"" orders', "Tag:"])
+def test_a_filter_without_its_value_is_refused_not_searched_as_a_word(query: str) -> None:
+    """`tag:` alone searched the word `tag`, and `type: table` the words `type` and `table`,
+    silently; a filter needs its value."""
+    with pytest.raises(SearchSyntaxError, match=r"needs a value right after the colon"):
+        parse_query(query)
+
+
 def test_words_phrases_prefixes_filters(bundle: Path) -> None:
     brain = Brain(BundleSource(bundle), cache_dir=False)
     everyone = {"tables/orders", "tables/refunds", "people/ana"}
@@ -138,7 +146,7 @@ def test_cli_search_says_so_when_a_word_is_a_folder(bundle: Path, run) -> None:
     assert (status, out) == (0, "tables/orders\tOne «row» per order.\n")
 
 
-@pytest.mark.parametrize("query", ['"unclosed', "AND", "(order OR", "type:table"])
+@pytest.mark.parametrize("query", ['"unclosed', "AND", "(order OR", "type:table", "tag: sales"])
 def test_cli_search_bad_syntax_exits_2(bundle: Path, run, query: str) -> None:
     status, out, err = run("search", query, "--source", str(bundle))
     assert status == 2 and out == ""
