@@ -75,6 +75,9 @@ def test_bad_syntax_raises(bundle: Path) -> None:
     brain = Brain(BundleSource(bundle), cache_dir=False)
     with pytest.raises(SearchSyntaxError, match="bad search syntax"):
         brain.text_search().search('"unclosed')
+    # FTS5 says `syntax error near ""` when the query stops after an operator
+    with pytest.raises(SearchSyntaxError, match="ends where a word should follow"):
+        brain.text_search().search("order AND")
 
 
 class BodyCountingSource(BundleSource):

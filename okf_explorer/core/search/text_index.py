@@ -622,8 +622,10 @@ def _varints(blob: bytes) -> list[int]:
 
 
 def _fts_message(error: sqlite3.OperationalError) -> str:
-    message = " ".join(str(error).split())
-    return message.removeprefix("fts5: ")
+    message = " ".join(str(error).split()).removeprefix("fts5: ")
+    if message == 'syntax error near ""':  # FTS5 names no token: the query ran out
+        return "the query ends where a word should follow (after AND, OR, NOT or '(')"
+    return message
 
 
 # -- snippets ---------------------------------------------------------------------
