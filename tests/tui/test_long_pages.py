@@ -16,7 +16,7 @@ from okf_explorer.tui.widgets.page.pane import PagePane
 
 from .conftest import SIZE, brain_for, settle, write_bundle
 
-ITEMS = 150
+ITEMS = 250
 
 
 def long_index(count: int = ITEMS) -> str:
@@ -106,16 +106,25 @@ async def test_footer_refreshes_only_when_what_applies_changes(
 
 async def test_a_fill_adds_the_rows_in_sight_first(tmp_path: Path) -> None:
     """`+` on a big slice: the first frame adds as many rows as the table shows (they are
-    seen before the others are measured), the rest follow `FILL_CHUNK` a frame."""
+    seen before the others are measured), the rest follow `FILL_CHUNK` a frame; a slice
+    of at most `FILL_CHUNK` rows is added in one frame (each frame of a fill measures and
+    draws the table again: `+` on the sample brain's 175 rows, 193 → 117 ms)."""
     bundle = write_bundle(tmp_path / "brain", {"index.md": long_index()})
     app = make_app(brain_for(BundleSource(bundle)), start="index")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         panel = app.screen.query_one(TraversalPanel)
         await settle(pilot, until=lambda: panel.filled)
+
+        def row(number: int, item: int) -> tuple[str, tuple[str, ...]]:
+            return f"p{item:03d}", (str(item),) * 4
+
         panel.table.clear()
-        panel.fill(list(range(ITEMS)), lambda number, item: (f"p{item:03d}", (str(item),) * 4))
+        panel.fill(list(range(ITEMS)), row)
         in_sight = panel.table.size.height
-        assert 0 < in_sight < FILL_CHUNK and panel.table.row_count == in_sight
+        assert 0 < in_sight < FILL_CHUNK < ITEMS and panel.table.row_count == in_sight
         await settle(pilot, until=lambda: panel.filled)
         assert panel.table.row_count == ITEMS
+        panel.table.clear()
+        panel.fill(list(range(FILL_CHUNK)), row)
+        assert panel.table.row_count == FILL_CHUNK and panel.filled
