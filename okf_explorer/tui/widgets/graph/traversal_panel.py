@@ -257,7 +257,7 @@ class TraversalPanel(ReportsWorkers, TableView):
         cells = partial(
             slice_row, from_width=from_width, to_width=to_width, title=titles, badge=self.badge
         )
-        self.fill(  # each row's cells made as it is added: the first frame makes only its own
+        self.fill(  # each row's cells made as it is added, frame by frame on a long slice
             list(zip(rows, starts, strict=True)),
             lambda number, row: (self.row_slugs[number], cells(edges[row[0]], shows_from=row[1])),
         )
