@@ -18,7 +18,9 @@ to an inverse document frequency that stays positive; a term more than `COMMON_S
 of the pages hold (its weight next to nothing) only counts as present, sparing
 `bm25()`'s work on nearly every page, unless it is the query's rarest. Filters apply in
 each term's query, so `bm25()` runs on the pages kept only. Each pair of neighbouring
-terms standing within `NEAR_TOKENS` tokens of each other adds `NEAR_BONUS`. The best
+terms standing within `NEAR_TOKENS` tokens of each other adds `NEAR_BONUS`, unless both
+are common (such words say little about the page meant, and FTS5 reads every position of
+both to tell). The best
 `CANDIDATES` pages are then ranked again (`rerank`), adding
 
 - `TITLE_COVER` times the share of the title's words the query holds (a question
@@ -152,7 +154,11 @@ def ranked_sql(
         else f"SELECT fts.rowid, -{_BM25} * {r.idf / r.fts5_idf!r}{source}{match}"
         for r in rarities
     ]
-    pairs = [f"NEAR({a} {b}, {NEAR_TOKENS})" for a, b in itertools.pairwise(query.terms)]
+    pairs = [
+        f"NEAR({a} {b}, {NEAR_TOKENS})"
+        for (a, ra), (b, rb) in itertools.pairwise(zip(query.terms, rarities, strict=True))
+        if not (ra.common and rb.common)
+    ]
     parts += [f"SELECT fts.rowid, {NEAR_BONUS!r}{source}{match}"] * len(pairs)
     sql = (
         "WITH hits(id, score) AS MATERIALIZED (" + " UNION ALL ".join(parts) + "),"
