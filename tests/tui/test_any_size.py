@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual.widgets import ProgressBar
 
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
@@ -14,6 +15,7 @@ from okf_explorer.tui.widgets.footer import PinnedFooter
 from okf_explorer.tui.widgets.graph.link_tree import LinkTree
 from okf_explorer.tui.widgets.graph.traversal_panel import TraversalPanel
 from okf_explorer.tui.widgets.page.pane import PagePane
+from okf_explorer.tui.widgets.status_bar import StatusBar
 
 from .conftest import brain_for, settle
 
@@ -160,3 +162,26 @@ async def test_every_dialog_fits_a_narrow_terminal(
             assert box.region.x >= 0 and box.region.right <= size[0], (key, box.region)
             await pilot.press("escape")
             await settle(pilot, until=lambda: app.screen is main)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (150, 45)])
+async def test_the_index_state_stays_on_the_status_line_beside_a_long_source_name(
+    sample_brain: Path, size: tuple[int, int]
+) -> None:
+    """At 80 columns a long source name (`russiankendricklamar+LLM-Wiki`) and the start
+    rule pushed the index state off the status line, and while indexing the 30-column bar
+    left `indexi…` of the count: the name is cut first, and under 100 columns the count
+    shows without the bar."""
+    long_name = "russiankendricklamar+LLM-Wiki-of-many-words"
+    app = make_app(brain_for(BundleSource(sample_brain)), watch_files=False, source_label=long_name)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        status = app.screen.query_one(StatusBar)
+        state = status.query_one("#status-index")
+        assert state.region.right <= size[0] and state.region.width >= len(status.index_state)
+        status.set_indexing(3000, 35187)
+        await settle(pilot)
+        bar = status.query_one(ProgressBar)
+        assert bar.display == (size[0] >= 100)
+        shown = bar.region.right if bar.display else state.region.right
+        assert shown <= size[0] and state.region.width >= len("indexing 3000/35187")

@@ -25,7 +25,7 @@ class StatusBar(Horizontal):
     DEFAULT_CSS = """
     StatusBar { height: 1; background: $panel; padding: 0 1; }
     StatusBar > Label { padding: 0 1 0 0; }
-    StatusBar > #status-source { color: $text-accent; }
+    StatusBar > #status-source { color: $text-accent; text-wrap: nowrap; text-overflow: ellipsis; }
     StatusBar > #status-pages { color: $text-muted; }
     StatusBar > #status-start { color: $text-muted; display: none; }
     StatusBar > #status-start.shown { display: block; }
