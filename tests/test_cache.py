@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import hashlib
+import marshal
 import os
+import threading
 from pathlib import Path
 
 import platformdirs
@@ -145,3 +147,35 @@ def test_the_cache_is_written_without_fsync_and_exports_still_sync(
     assert synced == [] and IndexCache(tmp_path / "cache").load("key") is not None
     atomic.atomic_write(tmp_path / "export.json", b"[]")
     assert len(synced) == 2  # the file, then its folder
+
+
+def test_links_asked_while_another_thread_decodes_them_wait_for_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A cached index's links are decoded on first use. A second thread asking while the
+    first decoded got the still-empty columns, took them for a broken cache and built the
+    whole index again (on obsidian-hub: every explorer start, ~1 s of work and full
+    collections inside the first keys)."""
+    blob = marshal.dumps(([(), ()], [(), ()]))
+    decoding, release = threading.Event(), threading.Event()
+    real = marshal.loads
+
+    def slow(data: bytes) -> object:
+        decoding.set()
+        release.wait(5)
+        return real(data)
+
+    monkeypatch.setattr(cache_module.marshal, "loads", slow)
+    links = cache_module._Links(blob, ["a", "b"])
+    first = threading.Thread(target=links.load)
+    first.start()
+    assert decoding.wait(5)
+    answers: list[object] = []
+    second = threading.Thread(target=lambda: answers.append(links.raw_links()))
+    second.start()
+    second.join(0.2)
+    assert second.is_alive()  # waiting for the decode
+    release.set()
+    first.join(5)
+    second.join(5)
+    assert answers == [{"a": (), "b": ()}]

@@ -298,31 +298,36 @@ class _Links:
 
     A blob that does not decode (the file's checksum held, its inside did not)
     is dropped at the first try: every later use fails at once with `ValueError`.
+    A thread that asks while another decodes waits for it (it once took the empty
+    columns for the decoded ones, and the whole index was built again).
     """
 
     def __init__(self, blob: bytes, slugs: list[str]) -> None:
         self._blob: bytes | None = blob
         self._slugs = slugs
         self._lock = threading.Lock()
+        self._loaded = False
         self._broken = False
         self.raws: list = []
         self.rows: list = []
 
     def load(self) -> _Links:
-        if self._blob is not None or self._broken:
-            with self._lock:
-                if self._blob is not None:
-                    blob, self._blob = self._blob, None
-                    try:
-                        raws, rows = marshal.loads(blob)
-                        if not (len(raws) == len(rows) == len(self._slugs)):
-                            raise ValueError("cache columns differ in length")
-                    except (ValueError, EOFError, TypeError):
-                        self._broken = True
-                    else:
-                        self.raws, self.rows = raws, rows
-                if self._broken:
-                    raise ValueError("the cached links do not decode")
+        if self._loaded:
+            return self
+        with self._lock:
+            if self._blob is not None:
+                blob, self._blob = self._blob, None
+                try:
+                    raws, rows = marshal.loads(blob)
+                    if not (len(raws) == len(rows) == len(self._slugs)):
+                        raise ValueError("cache columns differ in length")
+                except (ValueError, EOFError, TypeError):
+                    self._broken = True
+                else:
+                    self.raws, self.rows = raws, rows
+                    self._loaded = True  # only once both columns are in place
+            if self._broken:
+                raise ValueError("the cached links do not decode")
         return self
 
     def make(self, i: int) -> tuple[tuple[RawTuple, ...], tuple[ResolvedLink, ...]]:
