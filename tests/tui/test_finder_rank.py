@@ -137,12 +137,9 @@ async def test_typing_never_piles_up_rankings(
         assert options(app)[0].startswith("orders  analytics.orders")
 
 
-async def test_enter_during_a_search_opens_the_best_hit_of_what_is_typed(
-    sample_brain: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """`enter` right after the last key took the top of the list the key before had
-    left (or nothing, the palette staying open): `order` then `s` and `enter` opened
-    the glossary's *Order*, not `tables/orders`."""
+def slow_ranking(monkeypatch: pytest.MonkeyPatch) -> set[str]:
+    """The queries (added to the set returned) whose page ranking takes 0.3 s more: a
+    search still running when `enter` comes."""
     slow_for: set[str] = set()
     rank = NameRanker.rank
 
@@ -152,6 +149,16 @@ async def test_enter_during_a_search_opens_the_best_hit_of_what_is_typed(
         return rank(self, query, pages, limit)
 
     monkeypatch.setattr(NameRanker, "rank", slow)
+    return slow_for
+
+
+async def test_enter_during_a_search_opens_the_best_hit_of_what_is_typed(
+    sample_brain: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`enter` right after the last key took the top of the list the key before had
+    left (or nothing, the palette staying open): `order` then `s` and `enter` opened
+    the glossary's *Order*, not `tables/orders`."""
+    slow_for = slow_ranking(monkeypatch)
     app = make_app(brain_for(BundleSource(sample_brain)), watch_files=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -172,14 +179,7 @@ async def test_a_late_tick_of_the_enter_wait_opens_nothing_more(
     waits under 0.5 ms, so on a loaded machine the cancel lands a tick late). Such a tick
     selected the hit a second time; the palette dismissed twice and the second closed the
     main screen (the `NoMatches: PagePane` flake). Here every tick of the wait runs twice."""
-    slow_for: set[str] = set()
-    rank = NameRanker.rank
-
-    def slow(self, query, pages, limit=None):  # type: ignore[no-untyped-def]
-        if query in slow_for:
-            time.sleep(0.3)
-        return rank(self, query, pages, limit)
-
+    slow_for = slow_ranking(monkeypatch)
     every = FinderDialog.set_interval
 
     def ticking_twice(self, interval, callback=None, **options):  # type: ignore[no-untyped-def]
@@ -192,7 +192,6 @@ async def test_a_late_tick_of_the_enter_wait_opens_nothing_more(
 
         return every(self, interval, callback, **options)
 
-    monkeypatch.setattr(NameRanker, "rank", slow)
     monkeypatch.setattr(FinderDialog, "set_interval", ticking_twice)
     app = make_app(brain_for(BundleSource(sample_brain)), watch_files=False)
     async with app.run_test(size=(80, 24)) as pilot:
