@@ -48,6 +48,11 @@ def test_a_filter_without_its_value_is_refused_not_searched_as_a_word(query: str
         parse_query(query)
 
 
+def test_a_filter_word_inside_a_phrase_is_text() -> None:
+    assert parse_query('"type: concept" tag:core').text == '"type: concept"'
+    assert parse_query('"path: x" "tag:"').text == '"path: x" "tag:"'
+
+
 def test_words_phrases_prefixes_filters(bundle: Path) -> None:
     brain = Brain(BundleSource(bundle), cache_dir=False)
     everyone = {"tables/orders", "tables/refunds", "people/ana"}

@@ -43,8 +43,9 @@ from okf_explorer.core.errors import OkfError
 from okf_explorer.core.search.words import STOP_WORDS, cjk_pairs, cjk_phrase, has_cjk, split_cjk
 
 _FILTER = re.compile(r'(?<!\S)(type|tag|path):(?:"([^"]*)"|(\S+))', re.IGNORECASE)
-_EMPTY_FILTER = re.compile(r'(?<!\S)(type|tag|path):(?:""|(?=\s|$))', re.IGNORECASE)
-"""A filter written without its value (`tag:` alone, `type: note`, `path:""`)."""
+_EMPTY_FILTER = re.compile(r'"[^"]*"|(?<!\S)(type|tag|path):(?:""|(?=\s|$))', re.IGNORECASE)
+"""A filter written without its value (`tag:` alone, `type: note`, `path:""`), group 1
+its key; a quoted phrase is matched whole, so `"type: concept"` is a phrase, not that."""
 _TOKEN = re.compile(r'"[^"]*"?|[()]|[^\s()"]+')
 _BAREWORD = re.compile(r"[\w\u0080-\U0010ffff]+\*?")
 _OPERATORS = frozenset({"AND", "OR", "NOT", "NEAR"})
@@ -114,10 +115,10 @@ def parse_query(query: str) -> SearchQuery:
     past the caps.
     """
     check_size(query)
-    if empty := _EMPTY_FILTER.search(query):
-        key = empty.group(1).lower()
-        value = "PREFIX" if key == "path" else "NAME"
-        raise SearchSyntaxError(f"{key}: needs a value right after the colon: {key}:{value}")
+    for empty in _EMPTY_FILTER.finditer(query):
+        if key := (empty.group(1) or "").lower():
+            value = "PREFIX" if key == "path" else "NAME"
+            raise SearchSyntaxError(f"{key}: needs a value right after the colon: {key}:{value}")
     filters: dict[str, str] = {}
     for match in _FILTER.finditer(query):
         value = match.group(2) if match.group(2) is not None else match.group(3)
