@@ -19,12 +19,13 @@ from okf_explorer.sources.folder.bundle import BundleSource
 from tests.bundles import write_pages
 
 PAGES = {
-    # each holds "money" once: by keywords the shortest page wins
+    # each holds "money" once among as many words: by keywords they tie (slug order)
     "finance/refund-policy": (
-        "# Refund policy\n\nCustomers who return an order within thirty days are repaid "
-        "the money they spent.\n"
+        "# Refund policy\n\nCustomers returning goods are repaid the money spent.\n"
     ),
-    "finance/payroll": "# Payroll\n\nStaff are paid the money on the last Friday.\n",
+    "finance/payroll": (
+        "# Payroll\n\nStaff are paid the money on the last Friday of every month.\n"
+    ),
     "finance/petty-cash": "# Petty cash\n\nThe money box sits in the office safe.\n",
 }
 QUESTION = "can I get my money back"

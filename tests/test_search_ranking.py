@@ -197,7 +197,7 @@ def test_words_most_pages_hold_earn_no_bonus_for_standing_close() -> None:
     rare, common = Rarity(1000, 10), Rarity(1000, 900)
 
     def pairs(rarities: list[Rarity]) -> list[str]:
-        _, params = ranked_sql(query, rarities, CANDIDATES)
+        params = ranked_sql(query, rarities, CANDIDATES).params
         return [p for p in params if isinstance(p, str) and p.startswith("NEAR(")]
 
     assert pairs([common, common, rare]) == ['NEAR("cache" "vault", 3)']

@@ -16,12 +16,14 @@ more of the words scores more: BM25 counts each term by its rarity (`Rarity`), w
 FTS5 floors to nothing for a word more than half the pages hold; its score is scaled
 to an inverse document frequency that stays positive; a term more than `COMMON_SHARE`
 of the pages hold (its weight next to nothing) only counts as present, sparing
-`bm25()`'s work on nearly every page, unless it is the query's rarest. Filters apply in
-each term's query, so `bm25()` runs on the pages kept only. Each pair of neighbouring
-terms standing within `NEAR_TOKENS` tokens of each other adds `NEAR_BONUS`, unless both
-are common (such words say little about the page meant, and FTS5 reads every position of
-both to tell). The best
-`CANDIDATES` pages are then ranked again (`rerank`), adding
+`bm25()`'s work on nearly every page, unless it is the rarest term some page holds.
+Filters apply in each term's query, so `bm25()` runs on the pages kept only. Each pair of
+neighbouring terms standing within `NEAR_TOKENS` tokens of each other adds `NEAR_BONUS`,
+unless both are common (such words say little about the page meant, and FTS5 reads every
+position of both to tell). The SQL gets the same sums with fewer rows (`ranked_sql`:
+a common term's share goes to the pages lacking it as a deduction) and looks up the
+slugs of the best pages only. The best `CANDIDATES` pages are then ranked again
+(`rerank`), adding
 
 - `TITLE_COVER` times the share of the title's words the query holds (a question
   naming the page: `install community plugins` → *Community plugins*);
@@ -51,8 +53,10 @@ import functools
 import itertools
 import math
 import re
+import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from okf_explorer.core.search.query import SearchQuery
 from okf_explorer.core.search.words import STOP_WORDS, has_cjk, rough_stem, split_cjk, unspaced
@@ -130,48 +134,136 @@ class Rarity:
         return max(1e-6, math.log((self.pages - self.holding + 0.5) / (self.holding + 0.5)))
 
 
+@dataclass(frozen=True, slots=True)
+class RankedSQL:
+    """The SQL (and its parameters) of `ranked_sql`, and when its rows are the answer."""
+
+    sql: str
+    params: list[object]
+    limit: int
+    left_out: float | None = None
+    """What a page the SQL left out (one holding only common terms) scores at most;
+    None: it left none out."""
+
+    def whole(self, rows: Sequence[tuple[Any, ...]]) -> bool:
+        """Whether `rows` of this SQL are the best pages of the query, as if no page had
+        been left out: `limit` of them score above `left_out`."""
+        if self.left_out is None:
+            return True
+        return len(rows) >= self.limit and rows[-1][4] > self.left_out
+
+
+def best_pages(
+    db: sqlite3.Connection, query: SearchQuery, rarities: Sequence[Rarity], limit: int
+) -> list[tuple[int, str, str, str | None, float, str]]:
+    """`(id, slug, title, type, score, headings)` of the `limit` best pages of `query` in
+    the text index `db`, best first (`ranked_sql`: asked again with every page when the
+    pages left out might be among them)."""
+    plan = ranked_sql(query, rarities, limit)
+    rows = db.execute(plan.sql, plan.params).fetchall()
+    if not plan.whole(rows):
+        plan = ranked_sql(query, rarities, limit, every_page=True)
+        rows = db.execute(plan.sql, plan.params).fetchall()
+    return rows
+
+
 def ranked_sql(
-    query: SearchQuery, rarities: Sequence[Rarity], limit: int
-) -> tuple[str, list[object]]:
-    """The SQL (and its parameters) giving `(id, slug, title, type, score, headings)`
-    of the `limit` best pages, best first. `rarities` are the plain-word terms', in
-    `query.terms` order."""
+    query: SearchQuery, rarities: Sequence[Rarity], limit: int, *, every_page: bool = False
+) -> RankedSQL:
+    """The SQL giving `(id, slug, title, type, score, headings)` of the `limit` best pages,
+    best first. `rarities` are the plain-word terms', in `query.terms` order.
+
+    A common term of a plain-word query (`Rarity.common`, not the rarest) is held by
+    nearly every page, so a row a page for it was most of a question's time. Its
+    `COMMON_SCALE` share is given instead to every page holding a term scored by
+    `bm25()` (`scored` below), less the share of each common term the page lacks (FTS5's
+    `NOT` finds those few). A page holding common terms only scores at most the sum of
+    their shares, and is left out unless `every_page`: the caller asks again with it
+    when the rows are not `RankedSQL.whole`. The scores are the same either way."""
     where, params = filters(query)
     if not query.plain:
-        sql = (
-            f"SELECT d.id, d.slug, d.title, d.type, -{_BM25} AS score, ''"
-            " FROM fts JOIN docs d ON d.id = fts.rowid WHERE fts MATCH ?"
-            f"{where} ORDER BY score DESC, d.slug LIMIT ?"
-        )
-        return sql, [query.text, *params, limit]
-    rarest = min(rarities, key=lambda r: r.holding, default=None)
-    # filters inside each part: `bm25()` is then worked out for the pages kept only
-    source = " FROM fts JOIN docs d ON d.id = fts.rowid" if where else " FROM fts"
-    match = f" WHERE fts MATCH ?{where}"
-    parts = [
-        f"SELECT fts.rowid, {r.idf * COMMON_SCALE!r}{source}{match}"
+        source = " FROM fts JOIN docs d ON d.id = fts.rowid" if where else " FROM fts"
+        rows = f"SELECT fts.rowid, -{_BM25}{source} WHERE fts MATCH ?{where}"
+        pages = f"pages(id, score) AS MATERIALIZED ({rows})"
+        return RankedSQL(_best(pages, headings=False), [query.text, *params, *_cut(limit)], limit)
+    # the rarest term some page holds keeps its `bm25()` even when common
+    rarest = min((r for r in rarities if r.holding), key=lambda r: r.holding, default=None)
+    common = [
+        (term, r.idf * COMMON_SCALE)
+        for term, r in zip(query.terms, rarities, strict=True)
         if r.common and r is not rarest
-        else f"SELECT fts.rowid, -{_BM25} * {r.idf / r.fts5_idf!r}{source}{match}"
-        for r in rarities
     ]
+    scored = [
+        (term, r.idf / r.fts5_idf, r.holding)
+        for term, r in zip(query.terms, rarities, strict=True)
+        if not (r.common and r is not rarest)
+    ]
+    # too few pages hold a scored term to fill the rows: no use asking twice
+    every_page = every_page or sum(holding for *_, holding in scored) < limit
     pairs = [
         f"NEAR({a} {b}, {NEAR_TOKENS})"
         for (a, ra), (b, rb) in itertools.pairwise(zip(query.terms, rarities, strict=True))
         if not (ra.common and rb.common)
     ]
-    parts += [f"SELECT fts.rowid, {NEAR_BONUS!r}{source}{match}"] * len(pairs)
-    sql = (
-        "WITH hits(id, score) AS MATERIALIZED (" + " UNION ALL ".join(parts) + "),"
-        " pages(id, score) AS (SELECT id, sum(score) FROM hits GROUP BY id),"
+    # filters inside each part: `bm25()` is then worked out for the pages kept only
+    source = " FROM fts JOIN docs d ON d.id = fts.rowid" if where else " FROM fts"
+    part = f"SELECT fts.rowid, {{}}{source} WHERE fts MATCH ?{where}"
+    # the pages holding a scored term
+    held = [(part.format(f"-{_BM25} * {scale!r}"), term) for term, scale, _ in scored]
+    held += [(part.format(repr(NEAR_BONUS)), pair) for pair in pairs]
+    any_scored = "(" + " OR ".join(term for term, *_ in scored) + ")"
+    held += [(part.format(repr(-share)), f"{any_scored} NOT {term}") for term, share in common]
+    # the pages holding common terms only
+    others = [(part.format(repr(share)), f"{term} NOT {any_scored}") for term, share in common]
+    cap = sum(share for _, share in common)
+    if len(held) == 1:  # one term: no sum to make
+        pages = held[0][0]
+    else:
+        pages = f"SELECT id, sum(score) + {cap!r} FROM held GROUP BY id"
+    if every_page and others:
+        pages += " UNION ALL SELECT id, sum(score) FROM others GROUP BY id"
+    else:
+        others = []
+    ctes = [("held", held)] if len(held) > 1 else []
+    ctes += [("others", others)] if others else []
+    pages = (
+        "".join(
+            f"{name}(id, score) AS MATERIALIZED ({' UNION ALL '.join(sql for sql, _ in parts)}), "
+            for name, parts in ctes
+        )
+        + f"pages(id, score) AS MATERIALIZED ({pages})"
+    )
+    matched = [
+        value for _, parts in ctes or [("", held)] for _, m in parts for value in (m, *params)
+    ]
+    left_out = cap if common and not every_page else None
+    return RankedSQL(_best(pages, headings=True), [*matched, *_cut(limit)], limit, left_out)
+
+
+def _best(pages: str, *, headings: bool) -> str:
+    """The SQL of the best `(id, slug, title, type, score, headings)` of the `(id, score)`
+    rows of the common table expression `pages` (and those before it), best first, ties
+    in slug order. The pages below the `limit`-th score are dropped before their slugs
+    are looked up (`_cut` gives its parameters)."""
+    last = (
+        " SELECT b.*, f.headings FROM best b JOIN fts f ON f.rowid = b.id"  # best pages only
+        if headings
+        else " SELECT b.*, '' FROM best b"
+    )
+    return (
+        f"WITH {pages},"
+        " cut(score) AS (SELECT score FROM pages ORDER BY score DESC LIMIT 1 OFFSET ?),"
         " best(id, slug, title, type, score) AS MATERIALIZED"
         " (SELECT d.id, d.slug, d.title, d.type, p.score FROM pages p JOIN docs d ON d.id = p.id"
+        " WHERE p.score >= ifnull((SELECT score FROM cut), -1e308)"
         " ORDER BY p.score DESC, d.slug LIMIT ?)"
-        # the headings (a column of the FTS5 table) read for the best pages only
-        " SELECT b.*, f.headings FROM best b JOIN fts f ON f.rowid = b.id"
-        " ORDER BY b.score DESC, b.slug"
+        f"{last} ORDER BY b.score DESC, b.slug"
     )
-    matched = [value for term in (*query.terms, *pairs) for value in (term, *params)]
-    return sql, [*matched, limit]
+
+
+def _cut(limit: int) -> list[object]:
+    """`_best`'s parameters for the `limit` best pages."""
+    return [max(0, limit - 1), max(0, limit)]
 
 
 def rerank(

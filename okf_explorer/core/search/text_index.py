@@ -90,8 +90,8 @@ from okf_explorer.core.search.ranking import (
     TAG_SEP,
     Rarity,
     Row,
+    best_pages,
     filters,
-    ranked_sql,
     rerank,
 )
 from okf_explorer.core.search.words import has_cjk, rough_stem, spaced, unspaced
@@ -437,8 +437,9 @@ class TextIndex:
         wanted = max(0, limit) + max(0, offset)
         rarities = [self._rarity(term) for term in query.terms]
         count = wanted + len(named)
-        sql, params = ranked_sql(query, rarities, max(count, CANDIDATES) if query.plain else count)
-        rows = self._db.execute(sql, params).fetchall()
+        rows = best_pages(
+            self._db, query, rarities, max(count, CANDIDATES) if query.plain else count
+        )
         ranked = rerank(query, rows, backlinks) if query.plain else [row[:5] for row in rows]
         ids = {row[0] for row in named}
         if _asks_meaning(query) and stop_at - time.monotonic() > MEANING_MARGIN:
