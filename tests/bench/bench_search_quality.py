@@ -14,6 +14,9 @@ page in the top 10, 0 when none), hit@1 and hit@5 (and the p50 / p95 of those se
   tuning half, and the held-out half the targets are judged on);
 - `titles`: each listed page's title (as the index reads it) searched as typed.
 
+A vault on disk lacking any labelled page (another commit, or files lost unpacking it) is
+not measured: the run says so and exits 1.
+
 The ranking is the installed one: with the `meaning` extra, questions are ranked again
 by word embeddings (`core.search.meaning`); `OKF_EXPLORER_MEANING=off` measures the
 keyword ranking alone.
@@ -119,8 +122,17 @@ def score(brain: Brain, asked: Sequence[Question], misses: bool) -> Scores:
 
 def title_scores(brain: Brain, slugs: Sequence[str], misses: bool) -> Scores:
     pages = brain.ensure_index().pages
-    asked = [Question(pages[slug].title, (slug,)) for slug in slugs if slug in pages]
+    asked = [Question(pages[slug].title, (slug,)) for slug in slugs]
     return score(brain, asked, misses)
+
+
+def absent(brain: Brain, labels: dict) -> list[str]:
+    """The set's labelled slugs the vault on disk does not hold: another commit than the
+    set's, or an unpacking that lost files (non-ASCII names): its figures would not be
+    the set's."""
+    pages = brain.ensure_index().pages
+    answers = [s for q in labels["questions"] for s in (q["slug"], *q.get("also", ()))]
+    return [slug for slug in (*answers, *labels["titles"]) if slug not in pages]
 
 
 def pick_titles(brain: Brain, count: int, seed: int) -> list[str]:
@@ -165,6 +177,11 @@ def main(argv: list[str]) -> int:
                 path.write_text(json.dumps(labels, ensure_ascii=False, indent=2) + "\n")
             print(f"{path.stem} ({labels['vault']} @ {labels['commit']}, "
                   f"{len(brain.ensure_index().pages)} pages)")  # fmt: skip
+            if missing := absent(brain, labels):
+                print(f"  {len(missing)} labelled pages are not in {root} (first: {missing[0]}):"
+                      f" unpack {labels['vault']} @ {labels['commit']} there")  # fmt: skip
+                failed.append(f"{path.stem} vault")
+                continue
             brain.text_search().text_index()  # built before the searches are timed
             tune, held = questions(labels)
             LATENCIES.clear()
