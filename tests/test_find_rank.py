@@ -55,6 +55,22 @@ def test_titles_and_aliases_match_exactly_ignoring_case_and_separators() -> None
     assert rank_pages("tables/orders", PAGES)[0].field == "slug"
 
 
+def test_emoji_and_other_symbols_are_no_part_of_a_name() -> None:
+    """A community vault names its maps of content `🗂️ Plugins` (U+1F5C2 and a
+    variation selector); typing `plugins` means that page, as a person reads it. A name
+    of symbols only keeps them (else it could not be found by name at all)."""
+    pages = [
+        Findable("🗂️ Plugins", "🗂️ Plugins"),
+        Findable("plugins-by-author", "Plugins by author", backlinks=40),
+        Findable("✅", "✅"),
+        Findable("ok/👩‍💻 Coding", "👩‍💻 Coding"),  # a ZWJ sequence
+    ]
+    assert [(h.slug, h.tier) for h in rank_pages("plugins", pages)][0] == ("🗂️ Plugins", EXACT)
+    assert rank_pages("🗂 plugins", pages)[0].tier == EXACT  # the emoji typed without it
+    assert rank_pages("✅", pages)[0].slug == "✅"
+    assert rank_pages("coding", pages)[0].tier == EXACT
+
+
 def test_nothing_for_a_blank_query_or_no_match_and_a_limit() -> None:
     assert rank_pages("  ", PAGES) == []
     assert rank_pages("zzz", PAGES) == []

@@ -55,6 +55,10 @@ PAGES = {
     "sync/settings": "# Settings\nSync's own options.\n",
     "help/start": "# Start\nOpen [[help/settings]] first.\n",
     "help/menus": "# Menus\nThe menu opens [[help/settings]] too: settings, settings.\n",
+    # a map of content named with an emoji (a community vault's "🗂️ hub", its root page):
+    # "hub" names it, not the page that says Hub most
+    "🗂️ hub": "Everything in this vault: [[plugins/dataview]].\n",
+    "contributing/hub-actions": "# GitHub Actions for the Hub\nThe hub, the Hub, the hub.\n",
     # plain-word questions
     "linking/embed-files": (
         "# Embed files\nYou can embed other files in your notes.\n\n"
@@ -117,6 +121,8 @@ def slugs(brain: Brain, query: str, limit: int = 20) -> list[str]:
         ("para", "methods/para"),  # an alias
         ("Projects, areas, resources, archives", "methods/para"),
         ("settings", "help/settings"),  # two pages so called: the one linked to more
+        ("hub", "🗂️ hub"),  # the emoji is no part of the name
+        ("🗂️ hub", "🗂️ hub"),
         ("type:note dataview", None),  # filters still filter: no page of that type
     ],
 )
@@ -133,7 +139,9 @@ def findables(brain: Brain) -> list[Findable]:
     ]
 
 
-@pytest.mark.parametrize("query", ["dataview", "settings", "PARA", "delta_lake_time_travel"])
+@pytest.mark.parametrize(
+    "query", ["dataview", "settings", "PARA", "delta_lake_time_travel", "hub", "🗂 Hub"]
+)
 def test_the_finder_and_search_agree_on_the_page_called_x(brain: Brain, query: str) -> None:
     exact = [hit.slug for hit in rank_pages(query, findables(brain)) if hit.tier == EXACT]
     assert exact

@@ -3,8 +3,9 @@
 Tiers, best first: an **exact** match of the slug, the file name, the title or an
 alias; a **prefix** of one of them (or of a word of the title); a **substring**; then
 a **fuzzy** match (the query's characters in order, in the slug or the title). Case,
-and `-`, `_` and spaces, do not count. Within a tier: more backlinks first (the page
-people link to is the one they mean), then the shallower slug, then slug order.
+`-`, `_`, spaces and emoji do not count (`normalise`). Within a tier: more backlinks
+first (the page people link to is the one they mean), then the shallower slug, then
+slug order.
 
 A fuzzy match is only as good as its pieces: each run of the query's characters that
 starts inside a word (not at the name's start or after a space or `/`) is a **stray**.
@@ -28,6 +29,7 @@ first among a search's hits (`core.search.text_index`), in the same order.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
@@ -50,8 +52,34 @@ def max_strays(query_chars: int) -> int:
 
 
 def normalise(text: str) -> str:
-    """Lower case, with runs of `-`, `_` and white space as one space."""
-    return _SEPARATORS.sub(" ", text.casefold()).strip()
+    """Lower case, with runs of `-`, `_` and white space as one space, and emoji and
+    other symbols outside ASCII left out (`🗂️ Plugins` is called `plugins`) unless
+    the name is nothing else."""
+    lower = text.casefold()
+    if not lower.isascii():
+        words = _MAY_BE_SYMBOL.sub(_symbol_out, lower)
+        if words.strip():
+            lower = words
+    return _SEPARATORS.sub(" ", lower).strip()
+
+
+_MAY_BE_SYMBOL = re.compile(
+    "[\u00a0-\u00bf\u02c0-\u02ff\u2000-\u2bff\u2e00-\u2e7f\u3000-\u303f"
+    "\ufe00-\ufe0f\ufff0-\uffff\U0001f000-\U0001ffff\U000e0000-\U000e01ef]"
+)
+"""The blocks of symbols, punctuation and emoji (with their joiners and variation
+selectors): only their characters are looked at (letters of other scripts, a Russian
+vault's every name, need no look at each character)."""
+
+
+def _symbol_out(found: re.Match[str]) -> str:
+    """A space for a character of `_MAY_BE_SYMBOL` that is a symbol (an emoji, a
+    pictograph, a skin tone) or what joins and styles them (a zero-width joiner, a
+    variation selector); other characters (`·`, `½`, a dash) as they are."""
+    char = found[0]
+    if unicodedata.category(char) in ("So", "Sk", "Cf") or "\ufe00" <= char <= "\ufe0f":
+        return " "
+    return char
 
 
 def page_names(slug: str, title: str, aliases: Iterable[str] = ()) -> tuple[tuple[str, str], ...]:

@@ -107,10 +107,11 @@ __all__ = [
     "snippet_around",
 ]
 
-TEXT_INDEX_VERSION = "3"
+TEXT_INDEX_VERSION = "4"
 """Bump when the tables below, or what a page's row holds, change: an older file is
 rebuilt. 2: fields weighed apart, stemming, pages' names, text without Markdown.
-3: inline footnotes read as their note, a cited file name dropped (`plain_text`)."""
+3: inline footnotes read as their note, a cited file name dropped (`plain_text`).
+4: names without their emoji (`find_rank.normalise`)."""
 TOKENIZER = "porter unicode61 remove_diacritics 2"
 SNIPPET_TOKENS = 16
 """Words in a search snippet (FTS5 caps it at 64)."""
