@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from rich.cells import cell_len
 from textual.widgets import Label
 
 from okf_explorer.sources.folder.bundle import BundleSource
@@ -13,7 +14,7 @@ from okf_explorer.tui.app import make_app
 from okf_explorer.tui.screens.main import MainScreen
 from okf_explorer.tui.widgets.page.pane import PagePane
 from okf_explorer.tui.widgets.page_tree import PageTree, folder_tree
-from okf_explorer.tui.widgets.status_bar import StatusBar
+from okf_explorer.tui.widgets.status_bar import NO_WAY_ON, StatusBar
 
 from .conftest import brain_for, settle, write_bundle
 
@@ -140,24 +141,36 @@ def test_folder_tree_nests_folders_and_counts_pages() -> None:
     assert top.folders["a"].folders["b"].pages == [("a/b/c", "C")]
 
 
+@pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize(
     ("readme", "hinted"), [("Clone me from GitHub.\n", True), ("See [[b]].\n", False)]
 )
 async def test_a_start_page_that_links_nowhere_points_at_the_ways_in(
-    tmp_path: Path, readme: str, hinted: bool
+    tmp_path: Path, readme: str, hinted: bool, size: tuple[int, int]
 ) -> None:
     """A README written for GitHub links to no page of the vault: once the index says
-    so, the status line names `f` and `/`; a README that links in says nothing more."""
+    so, the status line names `f` and `/`, whole at 80 columns too (it was cut after
+    `no links:`); a README that links in says nothing more. Opening another page drops
+    the hint with the rule."""
     bundle = write_bundle(
-        tmp_path / "vault",
+        tmp_path / "vault-with-a-long-name",
         {"README.md": readme, "a.md": "A links [[b]].\n", "b.md": "B links [[a]].\n"},
     )
     app = make_app(brain_for(BundleSource(bundle)), watch_files=False)
-    async with app.run_test(size=(150, 45)) as pilot:
+    async with app.run_test(size=size) as pilot:
         await settle(pilot)
         start = str(app.screen.query_one("#status-start", Label).content)
         assert start.startswith("start: root README")
-        assert ("f pages, / find" in start) is hinted
+        hint = app.screen.query_one("#status-hint", Label)
+        assert hint.display is hinted
+        if hinted:
+            assert str(hint.content) == NO_WAY_ON
+            assert hint.region.width >= cell_len(NO_WAY_ON)  # drawn whole
+            assert hint.region.right <= app.size.width
+        await pilot.press("/")
+        await pilot.press(*"a.md", "enter")
+        await settle(pilot)
+        assert not hint.display
 
 
 @pytest.mark.parametrize("size", SIZES)

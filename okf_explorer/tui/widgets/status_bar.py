@@ -11,8 +11,9 @@ from textual.widgets import Label, ProgressBar
 
 from okf_explorer.core.text_safety import printable
 
-NO_WAY_ON = "(no links: f pages, / find)"
-"""Said after the start rule when the start page links to no other page of the brain."""
+NO_WAY_ON = "no links: f pages, / find ·"
+"""Said after the start rule when the start page links to no other page of the brain
+(whole even at 80 columns, where the rule is cut first)."""
 
 
 class StatusBar(Horizontal):
@@ -31,6 +32,8 @@ class StatusBar(Horizontal):
     StatusBar > #status-start.shown { display: block; }
     StatusBar > #status-from { color: $text-accent; display: none; }
     StatusBar > #status-from.shown { display: block; }
+    StatusBar > #status-hint { color: $text-warning; display: none; text-wrap: nowrap; }
+    StatusBar > #status-hint.shown { display: block; }
     StatusBar > #status-start, StatusBar > #status-from {
         text-wrap: nowrap; text-overflow: ellipsis;
     }
@@ -52,6 +55,7 @@ class StatusBar(Horizontal):
         yield Label(id="status-source")
         yield Label(id="status-pages")
         yield Label(id="status-start")
+        yield Label(id="status-hint")
         yield Label(id="status-from")
         yield Label("starting…", id="status-index")
         yield ProgressBar(id="status-progress", show_eta=False, show_percentage=False)
@@ -82,6 +86,7 @@ class StatusBar(Horizontal):
         label = self.query_one("#status-start", Label)
         label.update(Text(f"start: {printable(rule)} ·" if rule else ""))
         label.set_class(bool(rule), "shown")
+        self.query_one("#status-hint", Label).remove_class("shown")
 
     @property
     def start_slug(self) -> str | None:
@@ -92,8 +97,9 @@ class StatusBar(Horizontal):
         """The start page `slug` links to no page here (a GitHub README): point at the
         ways in (unless another start page has been chosen since it was asked)."""
         if self._start_rule is not None and self._start_slug == slug:
-            label = self.query_one("#status-start", Label)
-            label.update(Text(f"start: {printable(self._start_rule)} {NO_WAY_ON} ·"))
+            hint = self.query_one("#status-hint", Label)
+            hint.update(NO_WAY_ON)
+            hint.add_class("shown")
 
     def page_opened(self, slug: str) -> None:
         """The user moved on from the start page: the rule that chose it is forgotten."""
