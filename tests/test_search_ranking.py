@@ -57,7 +57,7 @@ PAGES = {
     "help/menus": "# Menus\nThe menu opens [[help/settings]] too: settings, settings.\n",
     # a map of content named with an emoji (a community vault's "🗂️ hub", its root page):
     # "hub" names it, not the page that says Hub most
-    "🗂️ hub": "Everything in this vault: [[plugins/dataview]].\n",
+    "🗂️ hub": "🗂️ Everything in this vault: [[plugins/dataview]].\n",
     "contributing/hub-actions": "# GitHub Actions for the Hub\nThe hub, the Hub, the hub.\n",
     # plain-word questions
     "linking/embed-files": (
@@ -257,6 +257,15 @@ def test_snippets_are_text_marked_on_words_only(brain: Brain) -> None:
     for syntax in ("](", "[[", "/concepts/", "**", "<b>", "https://", "|"):
         assert syntax not in shown
     assert "access rules" in shown and "docs.example.com" not in shown.replace("«", "")
+
+
+def test_a_marked_emoji_keeps_its_variation_selector_inside_the_mark(brain: Brain) -> None:
+    """FTS5 reads `🗂️` as the pictograph, the selector after it (U+FE0F, which asks
+    for the emoji's colour form) as a separator: the mark closed between the two, and
+    a terminal drew the selector on its own after the mark."""
+    [hit] = brain.text_search().search("🗂️ everything", 1)
+    assert hit.slug == "🗂️ hub"
+    assert "«🗂️»" in hit.marked()
 
 
 def test_a_callout_reads_as_its_title_or_its_type(brain: Brain) -> None:

@@ -653,8 +653,14 @@ def query_words(fts_query: str) -> list[tuple[str, bool]]:
 
 def shown(snippet: str) -> str:
     """A snippet of the index's text as it is shown: without Markdown's marks
-    (`plain_text.display_text`), the zero-width spaces of CJK text and line breaks."""
-    return " ".join(unspaced(display_text(snippet)).split())
+    (`plain_text.display_text`), the zero-width spaces of CJK text and line breaks; a
+    hit's mark closed after the emoji variation selector or skin tone following it
+    (FTS5's token stops before them)."""
+    text = _SELECTOR_AFTER_HIT.sub(rf"\1{HIT_CLOSE}", display_text(snippet))
+    return " ".join(unspaced(text).split())
+
+
+_SELECTOR_AFTER_HIT = re.compile(f"{HIT_CLOSE}([\ufe0e\ufe0f\U0001f3fb-\U0001f3ff]+)")
 
 
 def without_title(raw: str, title: str) -> str:
