@@ -150,8 +150,9 @@ async def test_a_start_page_that_links_nowhere_points_at_the_ways_in(
 ) -> None:
     """A README written for GitHub links to no page of the vault: once the index says
     so, the status line names `f` and `/`, whole at 80 columns too (it was cut after
-    `no links:`); a README that links in says nothing more. Opening another page drops
-    the hint with the rule."""
+    `no links:`; there the rule's name gives way to it, and the index state stays); a
+    README that links in says nothing more. Opening another page drops the hint with the
+    rule."""
     bundle = write_bundle(
         tmp_path / "vault-with-a-long-name",
         {"README.md": readme, "a.md": "A links [[b]].\n", "b.md": "B links [[a]].\n"},
@@ -167,6 +168,8 @@ async def test_a_start_page_that_links_nowhere_points_at_the_ways_in(
             assert str(hint.content) == NO_WAY_ON
             assert hint.region.width >= cell_len(NO_WAY_ON)  # drawn whole
             assert hint.region.right <= app.size.width
+        state = app.screen.query_one("#status-index", Label)  # still on the line
+        assert state.region.right <= app.size.width and state.region.width >= len("indexed ")
         await pilot.press("/")
         await pilot.press(*"a.md", "enter")
         await settle(pilot)

@@ -87,6 +87,7 @@ class StatusBar(Horizontal):
         label.update(Text(f"start: {printable(rule)} ·" if rule else ""))
         label.set_class(bool(rule), "shown")
         self.query_one("#status-hint", Label).remove_class("shown")
+        self.remove_class("-hinted")
 
     @property
     def start_slug(self) -> str | None:
@@ -100,6 +101,7 @@ class StatusBar(Horizontal):
             hint = self.query_one("#status-hint", Label)
             hint.update(NO_WAY_ON)
             hint.add_class("shown")
+            self.add_class("-hinted")  # under 100 columns the rule's name gives way
 
     def page_opened(self, slug: str) -> None:
         """The user moved on from the start page: the rule that chose it is forgotten."""
