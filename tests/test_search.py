@@ -200,3 +200,28 @@ def test_the_text_index_filled_by_worker_processes_is_the_one_filled_here(
     assert rows(pooled) == rows(here) and len(rows(here)) > 24
     hits = pooled.search(parse_query("next tip"), 3)
     assert [h.slug for h in hits] == [h.slug for h in here.search(parse_query("next tip"), 3)]
+
+
+def test_a_fill_reports_its_progress_and_a_fill_with_nothing_to_read_does_not(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from okf_explorer.core.index.build import build_index
+    from okf_explorer.core.search import text_index
+    from okf_explorer.core.search.text_index import TextIndex
+
+    monkeypatch.setattr(text_index, "PROGRESS_STEP", 2)
+    root = write_bundle(tmp_path / "b", {f"p{i}.md": f"# P{i}\n\nWords {i}.\n" for i in range(5)})
+    source = BundleSource(root)
+    pages = build_index(source, cache=False).pages
+    heard: list[tuple[int, int]] = []
+
+    def hear(done: int, total: int) -> None:
+        heard.append((done, total))
+
+    texts = TextIndex(tmp_path / "text.fts", "progress")
+    assert texts.sync(pages, source.map_bodies, hear) == 5
+    assert heard == [(0, 5), (2, 5), (4, 5), (5, 5)]
+    heard.clear()
+    assert texts.sync(pages, source.map_bodies, hear) == 0
+    assert heard == []
+    texts.close()

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.command import CommandList, CommandPalette
 
 from okf_explorer.sources.folder.bundle import BundleSource
+from okf_explorer.tui import finder
 from okf_explorer.tui.app import make_app
 from okf_explorer.tui.widgets.page.pane import PagePane
 from tests.bundles import write_bundle
@@ -107,3 +109,29 @@ async def test_ctrl_f_reads_the_text_while_the_query_is_typed(tmp_path: Path) ->
         await pilot.press("ctrl+f")
         await settle(pilot)  # nothing typed
         assert brain.text_search().filled
+
+
+@pytest.mark.parametrize(("notice_at", "told"), [(3, True), (4, False)])
+async def test_a_long_first_fill_says_so_and_says_when_it_is_done(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, notice_at: int, told: bool
+) -> None:
+    """On a 35k-page wiki the first `ctrl+f` read the pages for 20-35 s over a blank list:
+    a fill of `FILL_NOTICE_PAGES` pages or more says it has started, that the first search
+    waits for it, and when it is done; a shorter one says nothing (here 3 pages)."""
+    monkeypatch.setattr(finder, "FILL_NOTICE_PAGES", notice_at)
+    app = make_app(brain_for(BundleSource(write_bundle(tmp_path / "b", PAGES))), start="index")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+f")
+        await settle(pilot)
+        messages = [n.message for n in app._notifications]
+        if told:
+            assert messages == [
+                "Reading 3 pages for full-text search, once: the first search waits for it.",
+                "Full-text search is ready.",
+            ]
+        else:
+            assert messages == []
+        await pilot.press("escape", "ctrl+f")  # filled: nothing more to say
+        await settle(pilot)
+        assert len(app._notifications) == len(messages)

@@ -68,6 +68,7 @@ from typing import TypeVar
 
 from okf_explorer.core.atomic import atomic_write
 from okf_explorer.core.pages import PageInfo
+from okf_explorer.core.port import ProgressCallback
 from okf_explorer.core.search import meaning
 from okf_explorer.core.search.document import (
     BODY_COLUMN,
@@ -107,6 +108,8 @@ __all__ = [
     "snippet_around",
 ]
 
+PROGRESS_STEP = 1000
+"""Bodies read between two reports of a fill's progress (`TextIndex.sync`)."""
 TEXT_INDEX_VERSION = "4"
 """Bump when the tables below, or what a page's row holds, change: an older file is
 rebuilt. 2: fields weighed apart, stemming, pages' names, text without Markdown.
@@ -320,19 +323,31 @@ class TextIndex:
 
     # -- filling ---------------------------------------------------------------------
 
-    def sync(self, pages: Mapping[str, PageInfo], map_bodies: BodyMap) -> int:
+    def sync(
+        self,
+        pages: Mapping[str, PageInfo],
+        map_bodies: BodyMap,
+        progress: ProgressCallback | None = None,
+    ) -> int:
         """Bring the index up to `pages` (readable pages only); returns how many bodies
-        were read. Raises what `map_bodies` raises (nothing is then committed)."""
+        were read. `progress(done, total)` hears of the bodies to read (first with 0 done,
+        then every `PROGRESS_STEP`, last with all done) when there are any. Raises what
+        `map_bodies` raises (nothing is then committed)."""
         with self._lock:
             try:
-                read = self._sync(pages, map_bodies)
+                read = self._sync(pages, map_bodies, progress)
             except sqlite3.Error as error:
                 self._recover(error)
-                read = self._sync(pages, map_bodies)
+                read = self._sync(pages, map_bodies, progress)
             self._synced = (pages, map_bodies)
             return read
 
-    def _sync(self, pages: Mapping[str, PageInfo], map_bodies: BodyMap) -> int:
+    def _sync(
+        self,
+        pages: Mapping[str, PageInfo],
+        map_bodies: BodyMap,
+        progress: ProgressCallback | None = None,
+    ) -> int:
         db = self._db
         stored = dict(db.execute("SELECT slug, fingerprint FROM docs"))
         wanted = {slug: info for slug, info in pages.items() if info.readable}
@@ -340,6 +355,9 @@ class TextIndex:
         fresh = [s for s, info in wanted.items() if stored.get(s) != info.fingerprint]
         if not gone and not fresh:
             return 0
+        tell = progress if progress is not None and fresh else None
+        if tell is not None:
+            tell(0, len(fresh))
         columns = ", ".join(FIELDS)
         insert_fts = f"INSERT INTO fts (rowid, {columns}) VALUES (?{', ?' * len(FIELDS)})"
         with db:
@@ -363,7 +381,11 @@ class TextIndex:
                 db.execute(insert_fts, (doc, *row.columns))
                 names.extend((key, doc) for key in row.keys)
                 read += 1
+                if tell is not None and read % PROGRESS_STEP == 0:
+                    tell(read, len(fresh))
             db.executemany("INSERT INTO names VALUES (?, ?)", names)
+        if tell is not None:
+            tell(len(fresh), len(fresh))
         return read
 
     # -- searching -------------------------------------------------------------------

@@ -22,7 +22,13 @@ from typing import TYPE_CHECKING, Any
 
 from okf_explorer.core.errors import PageNotFound, PageUnreadable
 from okf_explorer.core.index.model import LinkIndex
-from okf_explorer.core.port import BodyMapper, BodyReader, PageSource, ServerSearch
+from okf_explorer.core.port import (
+    BodyMapper,
+    BodyReader,
+    PageSource,
+    ProgressCallback,
+    ServerSearch,
+)
 from okf_explorer.core.search import meaning
 from okf_explorer.core.search.document import Document
 from okf_explorer.core.search.query import SearchQuery, parse_query
@@ -114,22 +120,23 @@ class TextSearch:
         what changed since)."""
         return self._synced is not None
 
-    def prepare(self) -> None:
+    def prepare(self, progress: ProgressCallback | None = None) -> None:
         """Fill the local text index now, and load the word embeddings
         (`core.search.meaning`), so a search about to be asked waits for neither
-        (nothing when the server's own search answers). Blocking."""
+        (nothing when the server's own search answers). Blocking; `progress` as
+        `TextIndex.sync` has it."""
         if self._server() is None:
-            self.text_index()
+            self.text_index(progress)
             meaning.enabled()
 
-    def text_index(self) -> TextIndex:
+    def text_index(self, progress: ProgressCallback | None = None) -> TextIndex:
         """The local text index, synced with the brain's current link index."""
         link_index = self._link_index()
         with self._lock:
             if self._index is None:
                 self._index = TextIndex(self._path, self._source.cache_key)
             if self._synced is not link_index:
-                self._index.sync(link_index.pages, self._reader())
+                self._index.sync(link_index.pages, self._reader(), progress)
                 self._synced = link_index
             self._say_fallback(self._index)
             return self._index

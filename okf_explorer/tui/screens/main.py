@@ -46,6 +46,7 @@ from okf_explorer.tui.dialogs.export import ask_export_folder, inside
 from okf_explorer.tui.failures import ReportsWorkers, notice, reason
 from okf_explorer.tui.finder import (
     TEXT_PROMPT,
+    FillNotice,
     PageFinder,
     PrefixedTextFinder,
     TextFinder,
@@ -682,7 +683,7 @@ class MainScreen(ReportsWorkers, Screen[None]):
             self.app.push_screen(FinderDialog(providers=[TextFinder], placeholder=TEXT_PROMPT))
             if self.loader.ready:  # the bodies read while the query is typed
                 self.run_worker(
-                    self.brain.text_search().prepare,
+                    partial(self.brain.text_search().prepare, FillNotice(self.app)),
                     thread=True,
                     group="text-index",
                     exclusive=True,
