@@ -225,3 +225,25 @@ def test_a_fill_reports_its_progress_and_a_fill_with_nothing_to_read_does_not(
     assert texts.sync(pages, source.map_bodies, hear) == 0
     assert heard == []
     texts.close()
+
+
+@pytest.mark.parametrize("terminal", [True, False])
+def test_a_long_first_search_on_a_terminal_says_it_reads_the_pages(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, run, terminal: bool
+) -> None:
+    """`search` on a 35k-page wiki was silent for 29 s the first time: on a terminal a
+    fill of `LONG_FILL` pages or more says so in one line on stderr; a script (stderr
+    not a terminal) and a later search hear nothing."""
+    import sys
+
+    from okf_explorer.cli.commands import search
+
+    monkeypatch.setattr(search, "LONG_FILL", 3)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: terminal)
+    root = write_bundle(tmp_path / "b", {f"p{i}.md": f"# P{i}\n\nZebra {i}.\n" for i in range(4)})
+    status, out, err = run("--source", str(root), "search", "zebra")
+    assert status == 0 and len(out.splitlines()) == 4
+    said = "okf-explorer: reading 4 pages for full-text search, once (later: what changed)\n"
+    assert err == (said if terminal else "")
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: terminal)
+    assert run("--source", str(root), "search", "zebra")[2] == ""

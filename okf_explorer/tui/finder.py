@@ -49,7 +49,7 @@ from textual.widget import Widget
 from okf_explorer.core.errors import OkfError, PageNotFound
 from okf_explorer.core.search.find_rank import TIER_NAMES, Findable, FindHit, NameRanker
 from okf_explorer.core.search.query import QueryTooLong, SearchSyntaxError, SearchTimedOut
-from okf_explorer.core.search.text_index import HIT_CLOSE, HIT_OPEN, SearchHit
+from okf_explorer.core.search.text_index import HIT_CLOSE, HIT_OPEN, LONG_FILL, SearchHit
 from okf_explorer.core.text_safety import printable
 
 _T = TypeVar("_T")
@@ -317,7 +317,7 @@ class TextFinder(Provider):
             )
 
 
-FILL_NOTICE_PAGES = 2000
+FILL_NOTICE_PAGES = LONG_FILL
 """A text index fill reading at least this many bodies says so (it takes seconds: a
 35k-page wiki's first `ctrl+f` waited 20-35 s on a blank list)."""
 

@@ -6,7 +6,8 @@ snippet is one line of the page's text around the hits, each hit between
 of `{"slug", "title", "type", "score", "snippet"}` (score: higher is better;
 the snippet marked the same way). Query syntax: words (ranked by how many a page holds),
 `"a phrase"`, `prefix*`, `OR`, `NOT`, parentheses, and the filters `type:T`,
-`tag:T`, `path:PREFIX` (see `core.search.query`). Bad syntax exits 2.
+`tag:T`, `path:PREFIX` (see `core.search.query`). Bad syntax exits 2. On a terminal, a
+first search reading `LONG_FILL` pages or more says so in one line on stderr.
 
 `mentions` prints one page a line, in slug order: `SLUG<TAB>SENTENCE`, the
 mention in the sentence between `«` and `»`. `--json`: an array of
@@ -18,11 +19,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import TYPE_CHECKING
 
 from okf_explorer.cli.commands import resolve_name
-from okf_explorer.cli.reporting import UsageError, emit
+from okf_explorer.cli.reporting import UsageError, emit, note
 from okf_explorer.core.search.query import SearchSyntaxError
+from okf_explorer.core.search.text_index import LONG_FILL
 from okf_explorer.core.text_safety import printable
 
 if TYPE_CHECKING:
@@ -32,6 +35,8 @@ HIT_OPEN_MARK, HIT_CLOSE_MARK = "«", "»"
 
 
 def run_search(brain: Brain, args: argparse.Namespace) -> int:
+    if sys.stderr.isatty():  # a person waits: a long first fill says so (never a script)
+        brain.text_search().prepare(_say_long_fill, embeddings=False)
     try:
         hits = brain.text_search().search(" ".join(args.query), args.limit)
     except SearchSyntaxError as error:
@@ -55,6 +60,12 @@ def run_search(brain: Brain, args: argparse.Namespace) -> int:
     ]
     emit("".join(lines))
     return 0
+
+
+def _say_long_fill(done: int, total: int) -> None:
+    """On a terminal: one line on stderr as a long text index fill starts."""
+    if done == 0 and total >= LONG_FILL:
+        note(f"reading {total:,} pages for full-text search, once (later: what changed)")
 
 
 def run_mentions(brain: Brain, args: argparse.Namespace) -> int:

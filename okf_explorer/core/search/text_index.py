@@ -100,6 +100,7 @@ from okf_explorer.core.search.words import has_cjk, rough_stem, spaced, unspaced
 __all__ = [
     "HIT_CLOSE",
     "HIT_OPEN",
+    "LONG_FILL",
     "SEARCH_DEADLINE",
     "SNIPPET_TOKENS",
     "TEXT_INDEX_VERSION",
@@ -110,6 +111,9 @@ __all__ = [
 
 PROGRESS_STEP = 1000
 """Bodies read between two reports of a fill's progress (`TextIndex.sync`)."""
+LONG_FILL = 2000
+"""A fill reading this many bodies or more takes seconds (a 35k-page wiki's, 20-35 s):
+the explorer and the command line say so as it starts."""
 TEXT_INDEX_VERSION = "4"
 """Bump when the tables below, or what a page's row holds, change: an older file is
 rebuilt. 2: fields weighed apart, stemming, pages' names, text without Markdown.

@@ -120,14 +120,15 @@ class TextSearch:
         what changed since)."""
         return self._synced is not None
 
-    def prepare(self, progress: ProgressCallback | None = None) -> None:
+    def prepare(self, progress: ProgressCallback | None = None, *, embeddings: bool = True) -> None:
         """Fill the local text index now, and load the word embeddings
-        (`core.search.meaning`), so a search about to be asked waits for neither
-        (nothing when the server's own search answers). Blocking; `progress` as
-        `TextIndex.sync` has it."""
+        (`core.search.meaning`) unless not `embeddings`, so a search about to be asked
+        waits for neither (nothing when the server's own search answers). Blocking;
+        `progress` as `TextIndex.sync` has it."""
         if self._server() is None:
             self.text_index(progress)
-            meaning.enabled()
+            if embeddings:
+                meaning.enabled()
 
     def text_index(self, progress: ProgressCallback | None = None) -> TextIndex:
         """The local text index, synced with the brain's current link index."""
