@@ -164,3 +164,25 @@ def test_stats_errors_are_one_line(run, tmp_path: Path) -> None:
     status, out, err = run("stats", "extra")
     assert (status, out) == (2, "")
     assert err.count("\n") == 1 and "unrecognized arguments" in err
+
+
+@pytest.mark.parametrize("terminal", [True, False])
+def test_a_long_index_build_on_a_terminal_says_so_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, run, terminal: bool
+) -> None:
+    """A 35k-page wiki's first command took 10 s in silence: on a terminal an index build
+    scanning `LONG_SCAN` pages or more says so in one line on stderr; a script hears
+    nothing, and a later run (the cache read) neither."""
+    import sys
+
+    from okf_explorer.cli import commands
+
+    monkeypatch.setattr(commands, "LONG_SCAN", 3)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: terminal)
+    root = write_pages(tmp_path / "b", {f"p{i}": f"# P{i}\n\n[[p0]]\n" for i in range(4)})
+    status, out, err = run("--source", str(root), "stats")
+    assert status == 0 and out.startswith("pages: 4")
+    said = "okf-explorer: indexing 4 pages, once (later runs read only what changed)\n"
+    assert err == (said if terminal else "")
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: terminal)
+    assert run("--source", str(root), "stats")[2] == ""

@@ -98,9 +98,13 @@ class Brain:
         *,
         scan: bool = False,
         cache_dir: Path | Literal[False] | None = None,
+        progress: ProgressCallback | None = None,
     ) -> None:
         self.source = source
         self._scan = scan
+        self._progress = progress
+        """Heard by the index builds whose caller gives no progress of its own (the
+        command line's note on a terminal)."""
         self._cache = _cache_for(cache_dir)
         self._lock = threading.Lock()  # short critical sections only
         self._build_lock = threading.RLock()  # held for a whole index build
@@ -207,7 +211,10 @@ class Brain:
             graph = self._indexed_graph
             if graph is None:
                 index = build_index(
-                    self.source, cache=self._cache, progress=progress, cancel=cancel
+                    self.source,
+                    cache=self._cache,
+                    progress=progress or self._progress,
+                    cancel=cancel,
                 )
                 graph = self._install(index)
             return graph
@@ -221,7 +228,7 @@ class Brain:
                 self.source,
                 previous=graph.index if graph is not None else None,
                 cache=self._cache,
-                progress=progress,
+                progress=progress or self._progress,
                 cancel=cancel,
             )
             return self._install(index)

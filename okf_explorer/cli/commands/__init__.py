@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -124,11 +125,31 @@ def open_brain(args: argparse.Namespace, *, token_file: Path | None) -> Brain:
 
     spec = getattr(args, "src", None) or args.source
     source = open_source(spec, token_file=token_file, timeout=args.timeout)
+    # a person waits on a terminal: a long index build says so (never to a script)
+    progress = LongScanNote() if sys.stderr.isatty() else None
     try:
-        return Brain(source, scan=args.scan)
+        return Brain(source, scan=args.scan, progress=progress)
     except BaseException:
         source.close()
         raise
+
+
+LONG_SCAN = 10_000
+"""An index build scanning this many pages or more says so on a terminal (a 35k-page
+wiki's first command took 10 s in silence)."""
+
+
+class LongScanNote:
+    """An index build's progress: one line on stderr, the first time it hears of a build
+    scanning `LONG_SCAN` pages or more."""
+
+    def __init__(self) -> None:
+        self._said = False
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self._said and total >= LONG_SCAN:
+            self._said = True
+            note(f"indexing {total:,} pages, once (later runs read only what changed)")
 
 
 def fetch_page(brain: Brain, name: str) -> Page:
