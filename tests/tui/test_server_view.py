@@ -191,7 +191,12 @@ async def test_scan_over_gbrain_shows_no_existing_page_as_missing(gbrain_peer) -
     async with app.run_test(size=SIZE) as pilot:
         tree = app.screen.query_one(LinkTree)
         await settle(pilot, until=lambda: app.screen.loader.ready and tree.slug == "zettelkasten")
-        await settle(pilot, until=lambda: str(tree.root.children[0].label).startswith("Out"))
+        await settle(
+            pilot,
+            until=lambda: (
+                bool(tree.root.children) and str(tree.root.children[0].label).startswith("Out")
+            ),
+        )
         status = app.screen.query_one(StatusBar).index_state
         assert status == "indexed · answered by index"
         labels = outgoing(app)

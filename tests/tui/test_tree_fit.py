@@ -25,6 +25,11 @@ PAGES = {
 }
 
 
+def outgoing_rows(tree: LinkTree) -> int:
+    """The rows under Outgoing (0 before the tree has any: it starts empty)."""
+    return len(tree.root.children[0].children) if tree.root.children else 0
+
+
 def drawn_rows(tree: LinkTree) -> list[str]:
     return [tree.render_line(y).text.rstrip() for y in range(tree.size.height)]
 
@@ -34,7 +39,7 @@ async def test_tree_rows_keep_the_file_name_at_80_columns(tmp_path: Path) -> Non
     app = make_app(brain_for(BundleSource(root)), start="Home")
     async with app.run_test(size=(80, 24)) as pilot:
         tree = app.screen.query_one(LinkTree)
-        await settle(pilot, until=lambda: len(tree.root.children[0].children) == 3)
+        await settle(pilot, until=lambda: outgoing_rows(tree) == 3)
         await settle(pilot)
         rows = drawn_rows(tree)
         for name in ("Create a vault", "Link notes", "Sync notes"):
@@ -43,7 +48,7 @@ async def test_tree_rows_keep_the_file_name_at_80_columns(tmp_path: Path) -> Non
     app = make_app(brain_for(BundleSource(root)), start="Home")
     async with app.run_test(size=(150, 45)) as pilot:  # wide enough: the whole name
         tree = app.screen.query_one(LinkTree)
-        await settle(pilot, until=lambda: len(tree.root.children[0].children) == 3)
+        await settle(pilot, until=lambda: outgoing_rows(tree) == 3)
         await settle(pilot)
         assert any(f"{FOLDER}/Link notes →" in row for row in drawn_rows(tree))
 
@@ -76,3 +81,23 @@ def test_fit_label_reads_a_cut_name_from_its_start() -> None:
     label = Text.assemble("◉ ", slug, (" →0", "cyan"), (f"  {title}", "dim"))
     assert fit_label(label, slug, 24).plain == "◉ Recommended Extens… →0"
     assert fit_label(label, slug, 28).plain == "◉ …recommended-extensions →0"  # the name fits
+
+
+async def test_rows_are_cut_again_when_the_scroll_bar_comes(tmp_path: Path) -> None:
+    """A row drawn just before the tree grew a scroll bar kept its old cut, and Textual
+    cropped it two cells short, without its `…` (a snapshot failed so under load): when
+    the bar comes, every row is drawn again to the width beside it."""
+    root = write_pages(tmp_path / "v", PAGES)
+    app = make_app(brain_for(BundleSource(root)), start="Home")
+    async with app.run_test(size=(80, 24)) as pilot:
+        tree = app.screen.query_one(LinkTree)
+        await settle(pilot, until=lambda: outgoing_rows(tree) == 3)
+        await settle(pilot)
+        assert not tree.show_vertical_scrollbar
+        before = drawn_rows(tree)
+        tree.show_vertical_scrollbar = True  # as Textual's layout sets it when rows grow
+        room = tree.scrollable_content_region.width
+        after = drawn_rows(tree)
+        assert after != before
+        for row in after:  # a row drawn wider than the room left would be cropped
+            assert len(row) <= room, (row, room)

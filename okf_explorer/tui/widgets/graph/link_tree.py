@@ -359,6 +359,17 @@ class LinkTree(ReportsWorkers, Tree[LinkNode]):
         label.stylize(style)
         return Text.assemble((icon, base_style + TOGGLE), label)
 
+    def watch_show_vertical_scrollbar(self) -> None:
+        """Rows are cut to the width beside the scroll bar (`render_label`), and Textual
+        keeps a drawn row until the tree's own width changes, which the bar coming or
+        going does not: every row is drawn again (else a row drawn just before the bar
+        came was cut by Textual, without its `…`)."""
+        nodes = [self.root]
+        while nodes:
+            node = nodes.pop()
+            node.refresh()
+            nodes.extend(node.children)
+
     @on(Tree.NodeExpanded)
     def _expanded(self, event: Tree.NodeExpanded[LinkNode]) -> None:
         data = event.node.data
