@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import subprocess
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -149,6 +150,44 @@ def test_the_indexed_line_is_said_before_any_call_is_let_through(cold_brain: Bra
     warmer.start(lambda done: ready_when_said.append(done.ready()))
     assert warmer.wait(60)
     assert ready_when_said == [False]
+
+
+def test_search_waits_for_the_text_index_filled_after_the_index(tmp_path: Path) -> None:
+    """A first `search` on a 35k-page wiki read the pages for 19 s inside the call and
+    its client gave up at 10 s: the warmer fills the text index after the index, and
+    until then `search` (only) is refused with how far the reading is, and waits for it.
+    The fill is held on a gate here (a real fill of a small bundle is over at once)."""
+    root = tmp_path / "b"
+    root.mkdir()
+    for name in ("a", "b", "c"):
+        (root / f"{name}.md").write_text(f"# {name}\n\nZebra [[a]].\n", encoding="utf-8")
+    brain = Brain(BundleSource(root), cache_dir=False)
+    gate = threading.Event()
+    searcher = brain.text_search()
+
+    class HeldFill:
+        def prepare(self, progress: Any) -> None:
+            progress(0, 3)
+            gate.wait(30)
+            searcher.prepare(progress)
+
+    brain.text_search = HeldFill  # type: ignore[method-assign]
+    warmer = IndexWarmer(brain)
+    search = ("search", {"query": "zebra"})
+    warmer.start()
+    assert warmer.wait(30)
+    assert warmer.refusal("list_pages", {}) is None  # the index is built: they run
+    refusal = warmer.refusal(*search)
+    assert refusal is not None and refusal.value["error"] == "indexing"
+    message = refusal.value["message"]
+    assert message == "reading pages for full-text search, 0 of 3; retry in a few seconds"
+    assert warmer.state()["text"] == "building"
+    assert not anyio.run(lambda: await_index(warmer, 0.2, calls=[search]))
+    gate.set()
+    assert anyio.run(lambda: await_index(warmer, 30.0, calls=[search]))
+    assert warmer.refusal(*search) is None and warmer.state()["text"] == "ready"
+    assert searcher.filled
+    brain.close()
 
 
 # -- the transports: real `serve` processes -------------------------------------------------

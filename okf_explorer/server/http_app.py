@@ -228,7 +228,8 @@ class McpEndpoint:
         ]
         warmer = self._fresh.warmer
         if any(warmer.refusal(*call) for _, call in calls):
-            await await_index(warmer, INDEX_WAIT, None, self._fresh.shutdown.requested)
+            stop = self._fresh.shutdown.requested
+            await await_index(warmer, INDEX_WAIT, None, stop, calls=[call for _, call in calls])
         answered = iter(await self._answer(calls, budget) if calls else [])
         blocks: list[bytes] = []
         for item, call in zip(requests, plain, strict=True):
@@ -276,17 +277,17 @@ class McpEndpoint:
     async def _progress_then_answer(
         self, request_id: Any, token: str | int, call: Call
     ) -> AsyncIterator[bytes]:
-        """The SSE stream of a call waiting for the index: a progress notification at
-        once and every `PROGRESS_EVERY` seconds until the index is ready (or the call's
-        deadline, or a stop), then the call's reply, as the SDK would write it (the
-        SDK's own progress could only be sent with the reply: this front door frames
-        whole SDK answers)."""
+        """The SSE stream of a call waiting for the index (or, for `search`, the text
+        index): a progress notification at once and every `PROGRESS_EVERY` seconds until
+        it is ready (or the call's deadline, or a stop), then the call's reply, as the
+        SDK would write it (the SDK's own progress could only be sent with the reply:
+        this front door frames whole SDK answers)."""
         warmer, shutdown = self._fresh.warmer, self._fresh.shutdown
         end = time.monotonic() + INDEX_WAIT
-        while not warmer.ready() and time.monotonic() < end and not shutdown.requested():
+        while warmer.waiting(call) and time.monotonic() < end and not shutdown.requested():
             done, total = warmer.progress()
             yield progress_block(token, done, total, warmer.message())
-            await await_index(warmer, min(PROGRESS_EVERY, end - time.monotonic()))
+            await await_index(warmer, min(PROGRESS_EVERY, end - time.monotonic()), calls=[call])
         budget = ReplyBudget()
 
         def work() -> list[bytes]:

@@ -270,7 +270,9 @@ def build_mcp_server(fresh: FreshBrain) -> Server[Any]:
         shutdown = fresh.shutdown
         if fresh.warmer.refusal(name, arguments) is not None:
             report = ctx.session.report_progress  # a no-op unless the client sent a token
-            await await_index(fresh.warmer, INDEX_WAIT, report, shutdown.requested)
+            await await_index(
+                fresh.warmer, INDEX_WAIT, report, shutdown.requested, calls=[(name, arguments)]
+            )
 
         def run() -> types.CallToolResult:
             try:

@@ -15,13 +15,19 @@ cache when valid), keeping count of the pages scanned. Until it is done:
 
 A build that fails (the source went away) ends the waiting: calls then run, and ask
 the brain, which tries again and reports the failure as any call would.
+
+Then, in the same thread, the text index is filled (`TextSearch.prepare`, as `ctrl+f`
+does; nothing when the server's own search answers): a first `search` on a 35k-page
+wiki read the pages for 19 s inside the call, and its client gave up at 10 s. Until the
+fill is done `search` is answered, and waits, as above, saying `reading pages for
+full-text search, N of M`; the other tools run.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 import anyio
@@ -36,6 +42,8 @@ PROGRESS_EVERY = 0.5
 POLL_EVERY = 0.05
 """Seconds between two looks at whether the index is ready."""
 
+Call = tuple[str, Mapping[str, Any] | None]
+"""A tool call: its name and arguments."""
 Report = Callable[[float, float | None, str | None], Awaitable[None]]
 """`report(progress, total, message)`: one progress notification (the SDK's
 `ServerSession.report_progress`, a no-op for a client that sent no token)."""
@@ -62,6 +70,11 @@ class IndexWarmer:
         """Pages in the index once built."""
         self.seconds = 0.0
         """How long the build took."""
+        self._text_done = threading.Event()
+        self._text_read = 0
+        self._text_total: int | None = None
+        self.text_error: str | None = None
+        """Why the text index could not be filled (a search then tries again itself)."""
 
     def start(self, finished: Callable[[IndexWarmer], None] | None = None) -> None:
         """Start the build (once); `finished(self)` is called in its thread at the end,
@@ -91,25 +104,57 @@ class IndexWarmer:
                     finished(self)  # said before any call it let through is answered
             finally:
                 self._done_event.set()
+        self._fill_text()
+
+    def _fill_text(self) -> None:
+        """The text index filled after the index (see the module doc); after a failed
+        build there is nothing to fill from: a search tries itself."""
+        try:
+            if self.error is None and not self._cancel():
+                self._brain.text_search().prepare(self._text_progress)
+        except OkfError as error:
+            self.text_error = str(error)
+        except Exception as error:  # a fault of ours: said, and searches still try
+            self.text_error = f"unexpected error: {type(error).__name__}: {error}"
+        finally:
+            self._text_done.set()
 
     def _progress(self, done: int, total: int) -> None:
         self._scanned, self._total = done, total
 
+    def _text_progress(self, done: int, total: int) -> None:
+        self._text_read, self._text_total = done, total
+
     def ready(self) -> bool:
         """True once the build is over (built, or failed)."""
         return self._done_event.is_set()
+
+    def text_ready(self) -> bool:
+        """True once the text index is filled (or could not be, or needs no filling)."""
+        return self._text_done.is_set()
+
+    def waiting(self, call: Call | None = None) -> bool:
+        """Whether `call` (`(name, arguments)`) would be refused now; without one,
+        whether the index is still being built."""
+        return not self.ready() if call is None else self.refusal(*call) is not None
 
     def wait(self, timeout: float | None = None) -> bool:
         """Block until the build is over, at most `timeout` seconds; True if it is."""
         return self._done_event.wait(timeout)
 
     def progress(self) -> tuple[int, int | None]:
-        """(pages scanned, pages to scan: None while the pages are being listed)."""
+        """(pages scanned, pages to scan: None while the pages are being listed); once
+        the index is built, the text index's (pages read, pages to read)."""
+        if self.ready():
+            return self._text_read, self._text_total
         return self._scanned, self._total
 
     def message(self) -> str:
-        """`indexing, N of M pages` (or `indexing: listing the pages`)."""
+        """`indexing, N of M pages` (or `indexing: listing the pages`); once the index is
+        built, `reading pages for full-text search, N of M`."""
         done, total = self.progress()
+        if self.ready():
+            return f"reading pages for full-text search, {done} of {total or '?'}"
         if total is None:
             return "indexing: listing the pages"
         return f"indexing, {done} of {total} pages"
@@ -122,12 +167,21 @@ class IndexWarmer:
             return {"state": "building", "done": done, "total": total}
         if self.error is not None:
             return {"state": "failed", "error": self.error}
-        return {"state": "ready", "pages": self.pages, "seconds": round(self.seconds, 3)}
+        text = "ready" if self.text_ready() else "building"
+        return {
+            "state": "ready",
+            "pages": self.pages,
+            "seconds": round(self.seconds, 3),
+            "text": text,
+        }
 
     def refusal(self, name: str, arguments: Mapping[str, Any] | None) -> ToolReply | None:
         """The `indexing` reply for a call that needs the index while it is being
         built; None when the call may run."""
-        if self.ready() or not needs_index(name, arguments):
+        if self.ready():
+            if name != "search" or self.text_ready():
+                return None
+        elif not needs_index(name, arguments):
             return None
         done, total = self.progress()
         payload = {
@@ -150,14 +204,15 @@ async def await_index(
     deadline: float = INDEX_WAIT,
     report: Report | None = None,
     stop: CancelCheck = _never,
+    calls: Sequence[Call] = (),
 ) -> bool:
-    """Wait until the index is built, at most `deadline` seconds (or until `stop()`),
-    sending `report` a progress notification at once and every `PROGRESS_EVERY`
-    seconds; True if it is ready (then the call runs), False at the deadline (then it
-    is refused)."""
+    """Wait until the index is built, and `calls` would all run, at most `deadline`
+    seconds (or until `stop()`), sending `report` a progress notification at once and
+    every `PROGRESS_EVERY` seconds; True if they may run, False at the deadline (then
+    they are refused)."""
     end = time.monotonic() + deadline
     next_report = 0.0
-    while not warmer.ready():
+    while warmer.waiting() or any(warmer.waiting(call) for call in calls):
         now = time.monotonic()
         if now >= end or stop():
             return False
