@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from rich.text import Text
+from textual.pilot import Pilot
 
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
@@ -30,6 +31,14 @@ def outgoing_rows(tree: LinkTree) -> int:
     return len(tree.root.children[0].children) if tree.root.children else 0
 
 
+async def home_tree(pilot: Pilot[None]) -> LinkTree:
+    """The link tree once Home's three links are in it and drawn."""
+    tree = pilot.app.screen.query_one(LinkTree)
+    await settle(pilot, until=lambda: outgoing_rows(tree) == 3)
+    await settle(pilot)
+    return tree
+
+
 def drawn_rows(tree: LinkTree) -> list[str]:
     return [tree.render_line(y).text.rstrip() for y in range(tree.size.height)]
 
@@ -38,18 +47,14 @@ async def test_tree_rows_keep_the_file_name_at_80_columns(tmp_path: Path) -> Non
     root = write_pages(tmp_path / "v", PAGES)
     app = make_app(brain_for(BundleSource(root)), start="Home")
     async with app.run_test(size=(80, 24)) as pilot:
-        tree = app.screen.query_one(LinkTree)
-        await settle(pilot, until=lambda: outgoing_rows(tree) == 3)
-        await settle(pilot)
+        tree = await home_tree(pilot)
         rows = drawn_rows(tree)
         for name in ("Create a vault", "Link notes", "Sync notes"):
             assert any(f"…/{name} →" in row for row in rows), (name, rows)
         assert all(len(row) <= tree.size.width for row in rows)
     app = make_app(brain_for(BundleSource(root)), start="Home")
     async with app.run_test(size=(150, 45)) as pilot:  # wide enough: the whole name
-        tree = app.screen.query_one(LinkTree)
-        await settle(pilot, until=lambda: outgoing_rows(tree) == 3)
-        await settle(pilot)
+        tree = await home_tree(pilot)
         assert any(f"{FOLDER}/Link notes →" in row for row in drawn_rows(tree))
 
 
@@ -90,9 +95,7 @@ async def test_rows_are_cut_again_when_the_scroll_bar_comes(tmp_path: Path) -> N
     root = write_pages(tmp_path / "v", PAGES)
     app = make_app(brain_for(BundleSource(root)), start="Home")
     async with app.run_test(size=(80, 24)) as pilot:
-        tree = app.screen.query_one(LinkTree)
-        await settle(pilot, until=lambda: outgoing_rows(tree) == 3)
-        await settle(pilot)
+        tree = await home_tree(pilot)
         assert not tree.show_vertical_scrollbar
         before = drawn_rows(tree)
         tree.show_vertical_scrollbar = True  # as Textual's layout sets it when rows grow
