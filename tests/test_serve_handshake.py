@@ -166,10 +166,10 @@ def test_search_waits_for_the_text_index_filled_after_the_index(tmp_path: Path) 
     searcher = brain.text_search()
 
     class HeldFill:
-        def prepare(self, progress: Any) -> None:
+        def prepare(self, progress: Any, *, embeddings: bool = True) -> None:
             progress(0, 3)
             gate.wait(30)
-            searcher.prepare(progress)
+            searcher.prepare(progress, embeddings=embeddings)
 
     brain.text_search = HeldFill  # type: ignore[method-assign]
     warmer = IndexWarmer(brain)

@@ -20,7 +20,9 @@ Then, in the same thread, the text index is filled (`TextSearch.prepare`, as `ct
 does; nothing when the server's own search answers): a first `search` on a 35k-page
 wiki read the pages for 19 s inside the call, and its client gave up at 10 s. Until the
 fill is done `search` is answered, and waits, as above, saying `reading pages for
-full-text search, N of M`; the other tools run.
+full-text search, N of M`; the other tools run. The word embeddings
+(`core.search.meaning`) are left to the first question: their native libraries, loading
+in this thread when a stop came, aborted the process (SIGABRT, not a clean exit).
 """
 
 from __future__ import annotations
@@ -111,7 +113,7 @@ class IndexWarmer:
         build there is nothing to fill from: a search tries itself."""
         try:
             if self.error is None and not self._cancel():
-                self._brain.text_search().prepare(self._text_progress)
+                self._brain.text_search().prepare(self._text_progress, embeddings=False)
         except OkfError as error:
             self.text_error = str(error)
         except Exception as error:  # a fault of ours: said, and searches still try
