@@ -23,6 +23,7 @@ import httpx
 import pytest
 
 from okf_explorer.core.brain import Brain
+from okf_explorer.core.errors import SourceUnavailable
 from okf_explorer.server.warmup import IndexWarmer, await_index
 from okf_explorer.sources.folder.bundle import BundleSource
 from tests.mcp_server_fixture import (
@@ -187,6 +188,31 @@ def test_search_waits_for_the_text_index_filled_after_the_index(tmp_path: Path) 
     assert anyio.run(lambda: await_index(warmer, 30.0, calls=[search]))
     assert warmer.refusal(*search) is None and warmer.state()["text"] == "ready"
     assert searcher.filled
+    brain.close()
+
+
+def test_a_text_index_that_cannot_be_filled_is_said_and_searches_still_run(
+    tmp_path: Path,
+) -> None:
+    """A fill that fails (the source went away under it: a stand-in, no real source fails
+    so on demand) shows in `/health`, and `search` is no longer held: it tries itself."""
+    root = tmp_path / "b"
+    root.mkdir()
+    (root / "a.md").write_text("# a\n\nZebra.\n", encoding="utf-8")
+    brain = Brain(BundleSource(root), cache_dir=False)
+
+    class GoneFill:
+        def prepare(self, progress: Any, *, embeddings: bool = True) -> None:
+            raise SourceUnavailable("the folder went away")
+
+    brain.text_search = GoneFill  # type: ignore[method-assign]
+    warmer = IndexWarmer(brain)
+    warmer.start()
+    assert warmer.wait(30)
+    assert anyio.run(lambda: await_index(warmer, 30.0, calls=[("search", {"query": "z"})]))
+    state = warmer.state()
+    assert state["text"] == "failed" and "the folder went away" in state["text_error"]
+    assert warmer.refusal("search", {"query": "zebra"}) is None
     brain.close()
 
 

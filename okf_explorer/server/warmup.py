@@ -163,19 +163,19 @@ class IndexWarmer:
 
     def state(self) -> dict[str, Any]:
         """What `/health` says of the index: `building` (with the counts), `ready`
-        (with the pages), or `failed` (with the reason)."""
+        (with the pages, and the text index: `building`, `ready`, or `failed` with
+        `text_error`), or `failed` (with the reason)."""
         if not self.ready():
             done, total = self.progress()
             return {"state": "building", "done": done, "total": total}
         if self.error is not None:
             return {"state": "failed", "error": self.error}
-        text = "ready" if self.text_ready() else "building"
-        return {
-            "state": "ready",
-            "pages": self.pages,
-            "seconds": round(self.seconds, 3),
-            "text": text,
-        }
+        ready = {"state": "ready", "pages": self.pages, "seconds": round(self.seconds, 3)}
+        if not self.text_ready():
+            return {**ready, "text": "building"}
+        if self.text_error is not None:
+            return {**ready, "text": "failed", "text_error": self.text_error}
+        return {**ready, "text": "ready"}
 
     def refusal(self, name: str, arguments: Mapping[str, Any] | None) -> ToolReply | None:
         """The `indexing` reply for a call that needs the index while it is being
