@@ -320,6 +320,8 @@ class TextFinder(Provider):
 FILL_NOTICE_PAGES = LONG_FILL
 """A text index fill reading at least this many bodies says so (it takes seconds: a
 35k-page wiki's first `ctrl+f` waited 20-35 s on a blank list)."""
+FILL_NOTICE_SECONDS = 15.0
+"""How long the notice of a long fill stays (the fill's end says so in its own)."""
 
 
 class FillNotice:
@@ -346,10 +348,6 @@ class FillNotice:
             self._app.call_from_thread(
                 self._app.notify, "Full-text search is ready.", title="Search"
             )
-
-
-FILL_NOTICE_SECONDS = 15.0
-"""How long the notice of a long fill stays (the fill's end says so in its own)."""
 
 
 class PrefixedTextFinder(TextFinder):

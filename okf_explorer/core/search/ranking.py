@@ -233,9 +233,9 @@ def ranked_sql(
         )
         + f"pages(id, score) AS MATERIALIZED ({pages})"
     )
-    matched = [
-        value for _, parts in ctes or [("", held)] for _, m in parts for value in (m, *params)
-    ]
+    # the parts in the order the SQL holds them: a single part is `pages` itself
+    in_order = [part for _, parts in ctes for part in parts] if ctes else held
+    matched = [value for _, match in in_order for value in (match, *params)]
     left_out = cap if common and not every_page else None
     return RankedSQL(_best(pages, headings=True), [*matched, *_cut(limit)], limit, left_out)
 
