@@ -246,3 +246,27 @@ async def test_enter_with_no_hit_keeps_the_finder_open(sample_brain: Path) -> No
         await pilot.press("escape", "escape")
         await settle(pilot, lambda: not CommandPalette.is_open(app))
         assert app.screen.query_one(PagePane).slug == "index"
+
+
+async def test_a_hit_wrapped_by_the_scrollbar_keeps_its_where_and_why(tmp_path: Path) -> None:
+    """At 80 columns a hit whose name and title fill the line without the list's scrollbar
+    wraps once the scrollbar comes: all three of its lines are drawn, the folder and
+    the reason included (Textual counted its lines before the scrollbar, and drew two)."""
+    title = "Опционные Греки, Волатильность и Хеджирование"  # 45 cells
+    pages = {f"finance/option-{n:02}": f"# Option {n}\n" for n in range(30)}
+    pages["finance/option-greeks-and-volatility"] = f"# {title}\n"
+    app = make_app(brain_for(BundleSource(write_pages(tmp_path, pages))), watch_files=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash")
+        await pilot.press(*"option")
+        await settle(pilot, lambda: len(options(app)) >= 31)
+        commands = app.screen.query_one(CommandList)
+        assert commands.show_vertical_scrollbar
+        at = next(i for i, text in enumerate(options(app)) if title in text)
+        commands.highlighted = at  # scrolled into view
+        await settle(pilot)
+        drawn = [strip.text for strip in commands.render_lines(commands.region.reset_offset)]
+        start = next(i for i, line in enumerate(drawn) if "option-greeks-and-volatility" in line)
+        assert "Хеджирование" in "".join(drawn[start : start + 2])
+        assert "finance/ · file name prefix" in "".join(drawn[start + 1 : start + 3])
