@@ -28,6 +28,7 @@ PIECES = st.sampled_from(
         "</b>", "<i>", "</i>", "<a href='x.md'>", "</a>", "<img src=a.png alt=A>", "<br>",
         "<!-- c -->", "<div>", "</div>", "<h2>", "</h2>", "<table><tr><td>", "</td><td>",
         "<code>", "</code>", "<script>", "<li>", "<hr>", "<p align=center>", "%%", "%% c %%",
+        "$", "$$", "$x_1$", "$a*b$", "\\frac{a}{b}", "$5",
     ]
 )  # fmt: skip
 TEXT = st.lists(PIECES, max_size=40).map("".join)
@@ -96,3 +97,25 @@ def test_a_block_id_line_right_under_a_callout_is_hidden_and_names_it() -> None:
     assert [t.content for t in parse("Cost is 2\n^ 3 apples\n") if t.type == "inline"] == [
         "Cost is 2\n^ 3 apples"
     ]  # a caret that starts no id stays text
+
+
+def test_math_shows_its_tex_source_as_code_never_as_prose() -> None:
+    """Seen on an LLM-written quant-finance vault: `$$` blocks ran on as wrapped prose
+    and a `*` in a formula could start emphasis. A block reads as a `latex` fence (its
+    long lines wrapped in the box, never cut or scrolled sideways), inline math as code;
+    dollars around money stay text, as in Obsidian."""
+    formula = "\\Delta = \\frac{\\partial C}{\\partial S} = N(d_1), \\qquad " * 3
+    formula = formula.strip()
+    text = f"Costs $5 and $10. Here $a*b$ and $c*d$ and $$x^2$$.\n\n$$\n{formula}\n$$\n"
+    tokens = parse(text, breaks=True)
+    inline = next(token for token in tokens if token.type == "inline")
+    assert [(c.type, c.content) for c in inline.children if c.type != "text"] == [
+        ("code_inline", "a*b"), ("code_inline", "c*d"), ("code_inline", "x^2"),
+    ]  # fmt: skip
+    assert inline_content(inline).plain == "Costs $5 and $10. Here a*b and c*d and x^2."
+    fence = next(token for token in tokens if token.type == "fence")
+    assert (fence.info, fence.content) == ("latex", formula + "\n")
+    rows = draw(blocks_of(tokens), 40).rows
+    assert all(row.content.cell_length <= 40 for row in rows)
+    drawn = " ".join(row.content.plain.strip() for row in rows)
+    assert " ".join(formula.split()) in " ".join(drawn.split())

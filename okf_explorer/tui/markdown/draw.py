@@ -36,6 +36,7 @@ from okf_explorer.tui.markdown.inline import (
     callout_tone,
     inline_content,
 )
+from okf_explorer.tui.markdown.parser import MATH
 
 BULLETS = ("• ", "▪ ", "‣ ", "⭑ ", "◦ ")
 """Unordered list bullets by depth, as Textual's `Markdown.BULLETS`."""
@@ -130,6 +131,8 @@ class Fence:
     code: str
     language: str = ""
     block_id: str | None = None
+    wrap: bool = False
+    """Long lines wrapped in the box, not cut at its edge (a `$$` formula's TeX)."""
 
     @property
     def lines(self) -> list[Content]:
@@ -237,7 +240,8 @@ def blocks_of(tokens: Sequence[Token]) -> list[Block]:
         elif kind == "inline" and stack:
             _inline(stack[-1], token)
         elif kind in ("fence", "code_block"):
-            add(Fence(code=token.content.rstrip(), language=token.info, block_id=block_id))
+            code, wrap = token.content.rstrip(), bool(meta.get(MATH))
+            add(Fence(code=code, language=token.info, block_id=block_id, wrap=wrap))
         elif kind == "hr":
             add(Rule(block_id=block_id))
         elif kind == "vault_embed":
@@ -579,16 +583,19 @@ def bullets(block: ListBlock, depth: int) -> list[tuple[str, Item]]:
 
 def fence_rows(block: Fence, width: int, boxes: Sequence[str] = ()) -> list[Row]:
     """A fenced block as `MarkdownFence` draws it: a padded box (a row above and below,
-    two cells each side) on the fence's background, the code cut at the box's edge."""
+    two cells each side) on the fence's background, the code cut at the box's edge (or,
+    for a `wrap` fence, wrapped inside it)."""
     inside = box((*boxes, "md-fence-box"))
     rows = [Row(Content(""))]
     for line in block.lines:
         line = line.expand_tabs(8).stylize_before(".md-fence")
-        row = Row(line)
-        row.shifted(Content("  "), ((0, 2),))
-        if row.content.cell_length > width:
-            row.content = row.content.truncate(width)
-        rows.append(row)
+        parts = [part for part, _ in wrapped(line, width - 4)] if block.wrap else [line]
+        for part in parts:
+            row = Row(part)
+            row.shifted(Content("  "), ((0, 2),))
+            if row.content.cell_length > width:
+                row.content = row.content.truncate(width)
+            rows.append(row)
     rows.append(Row(Content("")))
     for row in rows:
         row.padded(width)

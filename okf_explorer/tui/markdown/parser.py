@@ -21,6 +21,11 @@ and task lists, and small plugins of our own where none exists:
   with the stdlib `html.parser`: the last section, `html_to_tokens`);
 - Obsidian comments (`%%inline%%`, and `%%` … `%%` blocks, blank lines and all)
   are hidden, as Obsidian's reading view hides them;
+- math (`$…$`, `$$…$$`, and `$$` … `$$` blocks), read by mdit-py-plugins' dollar math
+  as Obsidian reads it (no space inside the dollars, `$5 and $10` is money), is shown
+  as its TeX source: a block as a `latex` fence wrapped in its box, inline math as inline code
+  (`_math`), so `*` and `_` in a formula never turn into emphasis and a formula's lines
+  are never joined or wrapped as prose;
 - with `breaks` (a vault), a single newline in a paragraph is a line break.
 
 The engine's drawing (`draw`) and Textual's `Markdown` widget (`VaultMarkdown`, the plain
@@ -41,6 +46,7 @@ from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
+from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.tasklists import tasklists_plugin
 
@@ -73,6 +79,13 @@ def vault_parser(breaks: bool = False, own_task_boxes: bool | None = None) -> Ma
 @cache
 def _parser(breaks: bool, own_task_boxes: bool) -> MarkdownIt:
     md = MarkdownIt("gfm-like").use(footnote_plugin)
+    md.use(
+        dollarmath_plugin,
+        allow_labels=False,
+        allow_space=False,
+        allow_digits=False,
+        double_inline=True,
+    )
     if own_task_boxes:
         md.core.ruler.after("inline", "github-tasklists", task_boxes)
     else:
@@ -86,6 +99,7 @@ def _parser(breaks: bool, own_task_boxes: bool) -> MarkdownIt:
     md.core.ruler.push("vault_html", html_to_tokens)
     md.core.ruler.push("vault_embeds", _embeds)
     md.core.ruler.push("footnote_lists", _footnote_lists)
+    md.core.ruler.push("math", _math)
     if breaks:
         md.core.ruler.push("hard_breaks", hard_breaks)
     return md
@@ -339,6 +353,27 @@ def _lone_embed(tokens: list[Token], index: int) -> Token | None:
 def is_page_embed(token: Token) -> bool:
     """An image whose source is an `okf:` page (`![[page]]` as `body_links` writes it)."""
     return token.type == "image" and str(token.attrs.get("src", "")).startswith(LINK_SCHEME)
+
+
+MATH = "math"
+"""The `meta` key marking the fence a `$$` block is shown as (its language is `latex`,
+for the colours; `draw` wraps its long lines instead of cutting them)."""
+_INLINE_MATH = frozenset({"math_inline", "math_inline_double"})
+
+
+def _math(state: StateCore) -> None:
+    """Dollar math as standard tokens: a `math_block` → a `fence` of `latex`, marked
+    `MATH` (its TeX as written, first and last blank lines off), inline math →
+    `code_inline` (on one line)."""
+    for token in state.tokens:
+        if token.type == "math_block":
+            token.type, token.tag, token.info = "fence", "code", "latex"
+            token.meta[MATH] = True
+            token.content = token.content.strip("\n") + "\n"
+        for child in token.children or ():
+            if child.type in _INLINE_MATH:
+                child.type, child.tag = "code_inline", "code"
+                child.content = " ".join(child.content.split())
 
 
 _FOOTNOTE_TYPES = {

@@ -127,7 +127,9 @@ def body_pieces(blocks: Sequence[Block], width: int) -> list[Piece]:
         run.clear()
 
     for block in blocks:
-        if isinstance(block, Embed) or (isinstance(block, Fence) and block.natural_width > width):
+        if isinstance(block, Embed) or (
+            isinstance(block, Fence) and not block.wrap and block.natural_width > width
+        ):
             flush()
             wide = isinstance(block, Fence)
             pieces.append(Piece([block], margins(block), width, wide=wide))
