@@ -9,11 +9,14 @@ replies, the child's peak RSS.
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from typing import Any
 
 import pytest
 from mcp_fault_server import FaultHandler, fault_server, run_cli
+
+from okf_explorer.sources.gbrain.http import PROGRESS_STRETCH
 
 TIMEOUT_S = 2
 MARGIN_S = 5.0
@@ -233,3 +236,85 @@ def test_a_server_paging_empty_wanted_pages_forever_is_stopped(
         finally:
             source.close()
     assert len(asked) <= 3_000 // mcp.WANTED_PAGE + 2
+
+
+# -- progress: a server working on the call gets more time, within a maximum ------------------
+
+
+def _progress(request: dict[str, Any], done: int, token: Any = None) -> bytes:
+    if token is None:
+        token = request["params"]["_meta"]["progressToken"]
+    note = {"jsonrpc": "2.0", "method": "notifications/progress",
+            "params": {"progressToken": token, "progress": done, "total": 100}}  # fmt: skip
+    return b"data: " + json.dumps(note).encode() + b"\n\n"
+
+
+def _answer(handler: FaultHandler, request: dict[str, Any]) -> None:
+    """A listing of one page, `alpha` (none after its first page), and the page."""
+    params = request["params"]
+    if params["name"] == "list_pages":
+        rows = [{"slug": "alpha", "type": "concept"}] if not params["arguments"]["offset"] else []
+        result = {"content": [{"type": "text", "text": json.dumps(rows)}]}
+    else:
+        page = {"slug": "alpha", "type": "concept", "title": "Alpha", "tags": [],
+                "frontmatter": {}, "compiled_truth": "Alpha.", "timeline": ""}  # fmt: skip
+        result = {"content": [{"type": "text", "text": json.dumps(page)}]}
+    reply = {"jsonrpc": "2.0", "id": request["id"], "result": result}
+    handler.wfile.write(b"data: " + json.dumps(reply).encode() + b"\n\n")
+
+
+def progress_then_answer(handler: FaultHandler, request: dict[str, Any]) -> None:
+    """The first call busy for 3 s (three timeouts of the test), reporting progress
+    every 0.4 s; the others answered at once."""
+    handler.send_head("text/event-stream")
+    handler.server.calls += 1
+    for done in range(8 if handler.server.calls == 1 else 0):
+        handler.wfile.write(_progress(request, done))
+        handler.wfile.flush()
+        time.sleep(0.4)
+    _answer(handler, request)
+
+
+def progress_forever(handler: FaultHandler, request: dict[str, Any]) -> None:
+    handler.send_head("text/event-stream")
+    done = 0
+    while not handler.server.stopping.is_set():
+        done += 1
+        handler.wfile.write(_progress(request, done))
+        handler.wfile.flush()
+        time.sleep(0.2)
+
+
+def progress_of_another_call(handler: FaultHandler, request: dict[str, Any]) -> None:
+    handler.send_head("text/event-stream")
+    for done in range(8):
+        handler.wfile.write(_progress(request, done, token="someone-else"))
+        handler.wfile.flush()
+        time.sleep(0.4)
+    _answer(handler, request)
+
+
+@pytest.mark.slow
+def test_a_server_reporting_progress_is_waited_for_past_the_timeout() -> None:
+    """A tool call carries a progress token; each progress notification for it gives
+    the call a timeout more (MCP lets a client reset its timeout on progress)."""
+    with fault_server(progress_then_answer) as server:
+        run = run_cli(["list", "--source", server.url, "--timeout", "1"])
+    assert (run.status, run.stderr) == (0, "")
+    assert run.stdout.splitlines() == ["alpha\tconcept"]
+
+
+@pytest.mark.slow
+def test_progress_forever_meets_the_maximum_and_progress_of_others_counts_for_nothing() -> None:
+    stretch = PROGRESS_STRETCH * 1
+    with fault_server(progress_forever) as server:
+        run = run_cli(["list", "--source", server.url, "--timeout", "1"])
+    assert run.status == 1
+    assert run.stderr.splitlines() == [
+        f"okf-explorer: {server.url} unreachable (timed out after 1 s)"
+    ]
+    assert stretch - 0.5 < run.seconds < stretch + MARGIN_S
+    with fault_server(progress_of_another_call) as server:
+        run = run_cli(["list", "--source", server.url, "--timeout", "1"])
+    assert run.status == 1
+    assert "timed out after 1 s" in run.stderr

@@ -12,7 +12,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from okf_explorer.sources.gbrain.http import DeadlineBackend, _PoolTransport, deadline_transport
+from okf_explorer.sources.gbrain.http import (
+    PROGRESS_STRETCH,
+    Deadline,
+    DeadlineBackend,
+    _PoolTransport,
+    deadline_transport,
+)
 from okf_explorer.sources.gbrain.transport import sse_lines
 
 pytestmark = pytest.mark.plain
@@ -68,9 +74,28 @@ def test_https_behind_an_environment_proxy_keeps_httpx_proxying(
 def test_the_backend_refuses_work_past_the_deadline() -> None:
     backend = DeadlineBackend()
     assert backend.time_left(5.0, httpcore.ReadTimeout) == 5.0  # no deadline: unchanged
-    with backend.until(time.monotonic() + 1.0):
+    with backend.until(Deadline(1.0)):
         left = backend.time_left(5.0, httpcore.ReadTimeout)
         assert left is not None and 0 < left <= 1.0
-    with backend.until(time.monotonic() - 0.1), pytest.raises(httpcore.ReadTimeout):
+    with backend.until(Deadline(-0.1)), pytest.raises(httpcore.ReadTimeout):
         backend.time_left(5.0, httpcore.ReadTimeout)
     assert backend.time_left(None, httpcore.ReadTimeout) is None
+
+
+def test_progress_gives_a_request_more_time_up_to_its_maximum() -> None:
+    """Each progress notification moves the deadline to a timeout from now (never
+    earlier), and never past `PROGRESS_STRETCH` timeouts from the start."""
+    deadline = Deadline(10.0)
+    assert deadline.latest - deadline.at == pytest.approx(10.0 * (PROGRESS_STRETCH - 1))
+    deadline.at -= 30.0  # as if 30 s had gone by: passed
+    assert deadline.passed()
+    deadline.progressed()
+    assert deadline.left() == pytest.approx(10.0, abs=0.5)
+    deadline.progressed()  # at once again: no earlier
+    assert deadline.left() == pytest.approx(10.0, abs=0.5)
+    deadline.latest = time.monotonic() + 2.0  # the maximum is near
+    deadline.progressed()
+    assert deadline.left() == pytest.approx(10.0, abs=0.5)  # never moved back
+    deadline.at -= 20.0
+    deadline.progressed()
+    assert 0 < deadline.left() <= 2.0

@@ -12,6 +12,13 @@ make `--timeout S` a deadline from the first byte sent to the last byte read:
   deadline after each chunk, so a transport we did not build (a test's, or httpx's
   own when an `https_proxy` is configured) is still bounded to within one read.
 
+A `Deadline` may be pushed back while the server shows it is working on our call: MCP
+lets a client reset its timeout on each progress notification for the call, and asks
+it to keep a maximum all the same. `Deadline.progressed` moves it to `timeout` from
+now, never past `PROGRESS_STRETCH` times `timeout` from the start: a server building
+its index behind the handshake (ours, `serve`, reports its progress) is waited for,
+and one that reports progress forever still meets a deadline.
+
 `MAX_REPLY_BYTES` caps one reply (64 MiB, counted after decompression): a larger
 declared `Content-Length` is refused before reading, and a body is cut off as soon
 as it passes the cap, so memory stays bounded whatever a server sends. SSE replies
@@ -41,6 +48,34 @@ import httpcore
 from okf_explorer.core.errors import OkfError, ProtocolError
 from okf_explorer.sources.gbrain.fast_httpx import httpx
 
+PROGRESS_STRETCH = 6
+"""How far progress notifications may push a request's deadline back, in timeouts
+from its start (the default 10 s: a minute at most)."""
+
+
+class Deadline:
+    """When a request must have ended (`time.monotonic`): `timeout` after it started,
+    moved to `timeout` after each sign of progress (`progressed`), up to
+    `PROGRESS_STRETCH` timeouts after the start."""
+
+    def __init__(self, timeout: float) -> None:
+        now = time.monotonic()
+        self.timeout = timeout
+        self.at = now + timeout
+        self.latest = now + timeout * PROGRESS_STRETCH
+
+    def left(self) -> float:
+        """Seconds left (negative once passed)."""
+        return self.at - time.monotonic()
+
+    def passed(self) -> bool:
+        return self.left() < 0
+
+    def progressed(self) -> None:
+        """The server reported progress on the request: `timeout` more from now."""
+        self.at = max(self.at, min(self.latest, time.monotonic() + self.timeout))
+
+
 MAX_REPLY_BYTES = 64 * 1024 * 1024
 """The most one MCP reply may hold (64 MiB). gbrain caps its pages far below this;
 a larger reply is a `ProtocolError`, read no further than the cap."""
@@ -60,8 +95,8 @@ class DeadlineBackend(httpcore.NetworkBackend):
         self._local = threading.local()
 
     @contextlib.contextmanager
-    def until(self, deadline: float) -> Iterator[None]:
-        """Bound every network operation of this thread by `deadline` (`time.monotonic`)."""
+    def until(self, deadline: Deadline) -> Iterator[None]:
+        """Bound every network operation of this thread by `deadline`."""
         previous = getattr(self._local, "deadline", None)
         self._local.deadline = deadline
         try:
@@ -71,10 +106,10 @@ class DeadlineBackend(httpcore.NetworkBackend):
 
     def time_left(self, timeout: float | None, expired: type[Exception]) -> float | None:
         """`timeout`, shortened to what is left before the deadline; raises `expired` past it."""
-        deadline: float | None = getattr(self._local, "deadline", None)
+        deadline: Deadline | None = getattr(self._local, "deadline", None)
         if deadline is None:
             return timeout
-        left = deadline - time.monotonic()
+        left = deadline.left()
         if left <= 0:
             raise expired("the request's deadline has passed")
         return left if timeout is None else min(timeout, left)
@@ -186,7 +221,7 @@ def _environment_proxy_applies(url: str) -> bool:
 def capped_chunks(
     response: httpx.Response,
     *,
-    deadline: float,
+    deadline: Deadline,
     timed_out: Callable[[], OkfError],
     label: str,
 ) -> Iterator[bytes]:
@@ -200,7 +235,7 @@ def capped_chunks(
         total += len(chunk)
         if total > limit:
             raise _too_large(label, limit)
-        if time.monotonic() > deadline:
+        if deadline.passed():
             raise timed_out()
         yield chunk
 

@@ -15,6 +15,9 @@ What this module guarantees:
   or plain JSON (an object or a batch array);
 - no hang: a request (all its attempts) ends `timeout` seconds after it is sent,
   whatever the server does (`sources.gbrain.http`), with `unreachable (timed out after S s)`;
+  a tool call carries a `progressToken`, and each progress notification the server
+  sends for it gives it `timeout` more, within a maximum (`http.Deadline`): a server
+  still building its index says so instead of our giving up on it;
 - bounded memory: a reply over `http.MAX_REPLY_BYTES` is refused, read no
   further than that; SSE is parsed line by line as it streams;
 - idempotent reads are retried a bounded number of times with exponential backoff,
@@ -50,6 +53,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 from okf_explorer.core.errors import AuthError, OkfError, ProtocolError, SourceUnavailable
 from okf_explorer.sources.gbrain.fast_httpx import httpx
 from okf_explorer.sources.gbrain.http import (
+    Deadline,
     DeadlineBackend,
     capped_chunks,
     deadline_transport,
@@ -225,7 +229,7 @@ class JsonRpcTransport:
         """A notification: the server answers 202 with no body; failures here are not fatal
         for a stateless server, so only auth and reachability errors propagate."""
         body = {"jsonrpc": "2.0", "method": method}
-        deadline = time.monotonic() + self._timeout
+        deadline = Deadline(self._timeout)
         try:
             with self._post(body, deadline) as response:
                 self._check_auth(response)
@@ -242,13 +246,13 @@ class JsonRpcTransport:
         self, calls: list[Call], batch: bool, attempts: int = ATTEMPTS
     ) -> list[Any]:
         """`_exchange`, tried up to `attempts` times; all share one deadline, `timeout` from now."""
-        deadline = time.monotonic() + self._timeout
+        deadline = Deadline(self._timeout)
         for attempt in range(1, attempts + 1):
             try:
                 return self._exchange(calls, batch, deadline)
             except _Retryable as failure:
                 delay = BACKOFF_S * 2 ** (attempt - 1)
-                if attempt == attempts or time.monotonic() + delay >= deadline:
+                if attempt == attempts or delay >= deadline.left():
                     raise failure.final from None
                 log.debug(
                     "%s (attempt %d of %d, retrying in %.1f s)",
@@ -257,12 +261,14 @@ class JsonRpcTransport:
                 time.sleep(delay)
         raise AssertionError("unreachable code")  # pragma: no cover
 
-    def _exchange(self, calls: list[Call], batch: bool, deadline: float) -> list[Any]:
+    def _exchange(self, calls: list[Call], batch: bool, deadline: Deadline) -> list[Any]:
         """One POST: the outcome (result or `ProtocolError`) of each call, in order."""
         ids = [next(self._ids) for _ in calls]
         bodies: list[dict[str, Any]] = []
         for request_id, (method, params) in zip(ids, calls, strict=True):
             body: dict[str, Any] = {"jsonrpc": "2.0", "id": request_id, "method": method}
+            if method == "tools/call" and params is not None:
+                params = with_progress_token(params, request_id)
             if params is not None:
                 body["params"] = params
             bodies.append(body)
@@ -283,7 +289,7 @@ class JsonRpcTransport:
         ]
 
     @contextlib.contextmanager
-    def _post(self, payload: Any, deadline: float) -> Iterator[httpx.Response]:
+    def _post(self, payload: Any, deadline: Deadline) -> Iterator[httpx.Response]:
         """A streamed POST of `payload` whose every network operation ends by `deadline`."""
         headers = self._extra_headers()
         with (
@@ -300,7 +306,7 @@ class JsonRpcTransport:
             headers["Mcp-Session-Id"] = self._session_id
         return headers
 
-    def _check_status(self, response: httpx.Response, method: str, deadline: float) -> None:
+    def _check_status(self, response: httpx.Response, method: str, deadline: Deadline) -> None:
         """Map the HTTP status to our errors; remember a session id the server issues."""
         status = response.status_code
         if status == 200:
@@ -323,7 +329,7 @@ class JsonRpcTransport:
         if status in (401, 403):
             raise auth_error(self.label, status, self._has_token, self._token_source)
 
-    def _error_detail(self, response: httpx.Response, deadline: float) -> str:
+    def _error_detail(self, response: httpx.Response, deadline: Deadline) -> str:
         """`: <server message>` from a small JSON error body (its first 4 KiB), scrubbed;
         else empty."""
         head = bytearray()
@@ -342,9 +348,10 @@ class JsonRpcTransport:
     # -- reading replies ------------------------------------------------------------------
 
     def _read_replies(
-        self, response: httpx.Response, ids: list[int], deadline: float
+        self, response: httpx.Response, ids: list[int], deadline: Deadline
     ) -> dict[int, dict[str, Any]]:
-        """Our replies by id; stops reading as soon as all have arrived."""
+        """Our replies by id; stops reading as soon as all have arrived. A progress
+        notification for one of them gives the request more time (`Deadline.progressed`)."""
         content_type = response.headers.get("content-type", "").split(";")[0].strip().lower()
         if content_type == "text/event-stream":
             lines = sse_lines(self._body(response, deadline))
@@ -359,18 +366,20 @@ class JsonRpcTransport:
                 found[message["id"]] = message
                 if len(found) == len(wanted):
                     return found
+            elif is_progress(message, wanted):
+                deadline.progressed()
             elif is_refusal(message):
                 raise ProtocolError(
                     f"{self.label} refused the request: {self.scrub(refusal_text(message))}"
                 )
         raise _Retryable(ProtocolError(f"{self.label} reply was cut off before the answer arrived"))
 
-    def _body(self, response: httpx.Response, deadline: float) -> Iterator[bytes]:
+    def _body(self, response: httpx.Response, deadline: Deadline) -> Iterator[bytes]:
         return capped_chunks(
             response, deadline=deadline, timed_out=self._timed_out, label=self.label
         )
 
-    def _json_messages(self, response: httpx.Response, deadline: float) -> list[Any]:
+    def _json_messages(self, response: httpx.Response, deadline: Deadline) -> list[Any]:
         raw = bytearray()  # json.loads reads a bytearray as it is: no second copy
         for chunk in self._body(response, deadline):
             raw += chunk
@@ -417,6 +426,20 @@ def is_reply(message: Any, ids: Collection[int]) -> bool:
     )
 
 
+def with_progress_token(params: dict[str, Any], token: int) -> dict[str, Any]:
+    """`params` asking for progress notifications, keyed by `token` (MCP `_meta`)."""
+    meta = params.get("_meta")
+    return {**params, "_meta": {**(meta if isinstance(meta, dict) else {}), "progressToken": token}}
+
+
+def is_progress(message: Any, tokens: Collection[int]) -> bool:
+    """True for a `notifications/progress` about one of our requests (its token)."""
+    if not isinstance(message, dict) or message.get("method") != "notifications/progress":
+        return False
+    params = message.get("params")
+    return isinstance(params, dict) and params.get("progressToken") in tokens
+
+
 def is_refusal(message: Any) -> bool:
     """True for an error that answers no request in particular (`"id": null`): the
     server rejected the whole POST (bad JSON, a batch it does not accept, ...)."""
@@ -431,11 +454,11 @@ def refusal_text(message: dict[str, Any]) -> str:
 
 
 def sse_messages(
-    lines: Iterator[str], deadline: float, timed_out: Callable[[], OkfError], label: str
+    lines: Iterator[str], deadline: Deadline, timed_out: Callable[[], OkfError], label: str
 ) -> Iterator[Any]:
     """JSON-RPC messages from an SSE stream, one per event (`data:` lines joined).
 
-    Stops at the overall `deadline` (raising `timed_out()`), so a server that
+    Stops at the request's `deadline` (raising `timed_out()`), so a server that
     trickles keep-alive comments forever cannot hang us. A final event without its
     blank line is still tried (a complete message is accepted; a cut one is not).
     An event whose data is not JSON, or nests too deep (`bounded_json`), is a protocol
@@ -443,7 +466,7 @@ def sse_messages(
     """
     data: list[str] = []
     for line in lines:
-        if time.monotonic() > deadline:
+        if deadline.passed():
             raise timed_out()
         if line == "":
             if data:
