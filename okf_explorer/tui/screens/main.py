@@ -42,6 +42,7 @@ from okf_explorer.core.okf.filter import OkfFilter
 from okf_explorer.core.search.find_rank import Findable
 from okf_explorer.core.search.text_index import SearchHit
 from okf_explorer.core.text_safety import printable
+from okf_explorer.tui.browser import open_outside
 from okf_explorer.tui.dialogs.export import ask_export_folder, inside
 from okf_explorer.tui.failures import ReportsWorkers, notice, reason
 from okf_explorer.tui.finder import (
@@ -322,15 +323,19 @@ class MainScreen(ReportsWorkers, Screen[None]):
         pane = self.query_one(PagePane)
         self.call_after_refresh(lambda: self.text_jump.body_shown(pane.slug, pane))
 
+    @work(thread=True, group="browser", exit_on_error=False)
+    def _open_outside(self, url: str) -> None:
+        """Not a page: handed to a browser outside the terminal, off the loop (a
+        terminal browser would draw over the explorer: `tui.browser`)."""
+        said = open_outside(self.app, url)
+        self.app.call_from_thread(self.notify, said, markup=False, timeout=4)
+
     @on(PagePane.LinkFollowed)
     def _link_followed(self, message: PagePane.LinkFollowed) -> None:
         """A body link: an external URL opens outside, a page opens here (scrolled to
         the heading or `^block` the link names)."""
         if message.target is None:
-            # Not a page: handed to the system's browser, which may not be there (ssh).
-            text = f"{message.url} is not a page here: asked your browser to open it"
-            self.notify(text, markup=False, timeout=4)
-            self.app.open_url(message.url or "")
+            self._open_outside(message.url or "")
         elif (found := self.resolve(message.target, message.kind)) is not None:
             if message.anchor:
                 self.query_one(PagePane).expect_anchor(found[0], message.anchor)
