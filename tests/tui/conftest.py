@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+import webbrowser
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from textual.pilot import Pilot
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import Cancelled
 from okf_explorer.core.port import CancelCheck, PageStub, ProgressCallback, ScannedPage
+from okf_explorer.tui import browser
 from tests.bundles import WrappedSource, write_bundle
 
 SIZE = (120, 40)
@@ -35,6 +37,31 @@ SMALL_BUNDLE = {
     "Beta goes back to [[alpha|the alpha]].\n",
     "notes/gamma.md": "# Gamma\n\nGamma cites [[index]] and `[[not-a-link]]`.\n",
 }
+
+
+class RecordingBrowser(webbrowser.BaseBrowser):
+    """A browser with a window of its own, as `tui.browser.window_browser` finds one:
+    records each address and whether it came on the main thread (the loop)."""
+
+    def __init__(self) -> None:
+        super().__init__("recorder")
+        self.opened: list[tuple[str, bool]] = []
+
+    def open(self, url: str, new: int = 0, autoraise: bool = True) -> bool:
+        self.opened.append((url, threading.current_thread() is threading.main_thread()))
+        return True
+
+    @property
+    def urls(self) -> list[str]:
+        return [url for url, _ in self.opened]
+
+
+@pytest.fixture
+def window_browser(monkeypatch: pytest.MonkeyPatch) -> RecordingBrowser:
+    """The browser web addresses go to, in place of the machine's."""
+    recorder = RecordingBrowser()
+    monkeypatch.setattr(browser, "window_browser", lambda: recorder)
+    return recorder
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ from okf_explorer.tui.widgets.graph.traversal_panel import TraversalPanel
 from okf_explorer.tui.widgets.page.pane import PagePane
 from tests.okf_bundle import write_okf_bundle
 
-from .conftest import SIZE, brain_for, settle
+from .conftest import SIZE, RecordingBrowser, brain_for, settle
 
 pytestmark = pytest.mark.plain  # pages shown by Textual's Markdown in the plain pass
 
@@ -40,7 +40,9 @@ def click_target(app, text: str) -> tuple[int, int]:  # type: ignore[no-untyped-
     raise AssertionError(f"no clickable {text!r} in the header")
 
 
-async def test_a_source_that_is_a_concept_opens_its_page_on_click(tmp_path: Path) -> None:
+async def test_a_source_that_is_a_concept_opens_its_page_on_click(
+    tmp_path: Path, window_browser: RecordingBrowser
+) -> None:
     app = okf_app(tmp_path, "metrics/churn")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -48,11 +50,9 @@ async def test_a_source_that_is_a_concept_opens_its_page_on_click(tmp_path: Path
         assert "Billing table — → tables/billing.md  [billing]" in header
         assert "Churn policy — https://wiki.example.org/finance/churn-policy" in header
         assert "all queries in project finance-prod" in header  # a scope: shown, not a link
-        opened: list[str] = []
-        app.open_url = lambda url, **_: opened.append(url)  # type: ignore[method-assign]
         await pilot.click(offset=click_target(app, "churn-policy"))
-        await settle(pilot)
-        assert opened == ["https://wiki.example.org/finance/churn-policy"]
+        await settle(pilot, lambda: bool(window_browser.opened))
+        assert window_browser.urls == ["https://wiki.example.org/finance/churn-policy"]
         await pilot.click(offset=click_target(app, "tables/billing.md"))
         await settle(pilot, lambda: app.screen.query_one(PagePane).slug == "tables/billing")
         assert app.screen.history.current.slug == "tables/billing"
@@ -178,7 +178,9 @@ async def test_help_lists_the_glyphs_and_the_filter_key(tmp_path: Path) -> None:
         assert any(re.fullmatch(r"F +Filter by OKF status and trust", line) for line in keys)
 
 
-async def test_a_url_in_a_link_field_shows_as_an_external_reference(tmp_path: Path) -> None:
+async def test_a_url_in_a_link_field_shows_as_an_external_reference(
+    tmp_path: Path, window_browser: RecordingBrowser
+) -> None:
     """`source: https://…` (and a mail address) in a typed-link field is no page edge:
     the header shows it as an external reference (↗), a click opens it outside, and the
     `l` dialog lists it."""
@@ -195,11 +197,9 @@ async def test_a_url_in_a_link_field_shows_as_an_external_reference(tmp_path: Pa
         header = str(app.screen.query_one("#page-header").content).replace("\xa0", " ")
         assert "source ↗ https://docs.example.com/guide/" in header
         assert "related ↗ someone@example.com, [[other]]" in header
-        opened: list[str] = []
-        app.open_url = lambda url, **_: opened.append(url)  # type: ignore[method-assign]
         await pilot.click(offset=click_target(app, "docs.example.com"))
-        await settle(pilot)
-        assert opened == ["https://docs.example.com/guide/"]
+        await settle(pilot, lambda: bool(window_browser.opened))
+        assert window_browser.urls == ["https://docs.example.com/guide/"]
         await pilot.press("l")
         await settle(pilot)
         labels = [link.label for link in app.screen.links]

@@ -7,8 +7,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import threading
-import webbrowser
 from pathlib import Path
 
 import pytest
@@ -18,7 +16,7 @@ from okf_explorer.tui import browser
 from okf_explorer.tui.app import make_app
 from tests.bundles import write_pages
 
-from .conftest import brain_for, settle
+from .conftest import RecordingBrowser, brain_for, settle
 
 URL = "https://example.org/guide"
 
@@ -67,21 +65,11 @@ def test_a_terminal_browser_is_never_chosen_and_a_window_browser_is(tmp_path: Pa
     assert not (tmp_path / "w3m" / "opened").exists()  # looked up, never started
 
 
-class Recorder(webbrowser.BaseBrowser):
-    def __init__(self) -> None:
-        super().__init__("recorder")
-        self.opened: list[tuple[str, bool]] = []
-
-    def open(self, url: str, new: int = 0, autoraise: bool = True) -> bool:
-        self.opened.append((url, threading.current_thread() is threading.main_thread()))
-        return True
-
-
 @pytest.mark.parametrize("window", [True, False], ids=["window-browser", "terminal-only"])
 async def test_enter_on_a_web_link_opens_it_outside_or_copies_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, window: bool
 ) -> None:
-    recorder = Recorder()
+    recorder = RecordingBrowser()
     monkeypatch.setattr(browser, "window_browser", lambda: recorder if window else None)
     root = write_pages(tmp_path / "v", {"home": f"# Home\n\nRead [the guide]({URL}) first.\n"})
     app = make_app(brain_for(BundleSource(root)), start="home", watch_files=False)
