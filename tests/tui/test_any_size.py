@@ -56,6 +56,42 @@ async def test_80x24_stacks_the_panes_and_the_page_gets_the_width(sample_brain: 
         assert str(page.query_one("#page-header").render()).count("\n") + 1 > 3
 
 
+def properties(count: int) -> str:
+    return "".join(f"p{n}: value {n}\n" for n in range(count))
+
+
+@pytest.mark.parametrize(
+    ("keys", "body", "shown", "folded"),
+    [
+        (9, "", 9, 0),  # a page of properties only: all of them, as at 150×45
+        (5, "One line.\n", 5, 0),  # and a short body under them
+        (12, "", 8, 4),  # more than the pane holds: as many as fit, then a count
+        (12, "x\n" * 20, 1, 11),  # a body longer than the pane: the header takes 3 lines
+    ],
+)
+async def test_a_short_pane_gives_the_header_the_rows_the_body_does_not_need(
+    tmp_path: Path, keys: int, body: str, shown: int, folded: int
+) -> None:
+    """At 80×24 the header folded to its title and one line, `… 12 more properties`,
+    whatever the page: a page of properties and no body (as Obsidian vaults kept with
+    properties have many) left the pane empty under it."""
+    (tmp_path / "book.md").write_text(f"---\ntitle: Book\n{properties(keys)}---\n{body}")
+    app = make_app(brain_for(BundleSource(tmp_path)), start="book", watch_files=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        page = app.screen.query_one(PagePane)
+        header = str(page.query_one("#page-header").render())
+        shown_keys = [f"p{n} value {n}" in header for n in range(keys)]
+        assert shown_keys == [n < shown for n in range(keys)]
+        assert (f"… {folded} more propert" in header) is bool(folded)
+        assert page.header_folded is bool(folded)
+        if not body.count("\n") > 10:
+            assert page.max_scroll_y == 0  # the whole page is on screen
+        await pilot.press("p")  # every key, as before
+        await settle(pilot)
+        assert f"p{keys - 1} value {keys - 1}" in str(page.query_one("#page-header").render())
+
+
 async def test_150x45_keeps_the_panes_side_by_side(sample_brain: Path) -> None:
     app = app_for(sample_brain)
     async with app.run_test(size=(150, 45)) as pilot:

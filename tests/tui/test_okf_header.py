@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
+from okf_explorer.tui.widgets.page.pane import PagePane
 
 from .conftest import SIZE, brain_for, settle, write_bundle
 
@@ -169,7 +172,8 @@ async def test_a_vaults_list_status_is_a_property_as_written(tmp_path: Path) -> 
 
 async def test_a_propertys_wiki_links_read_as_text_and_are_followed(tmp_path: Path) -> None:
     """A vault's properties of links (`categories: ["[[Trips]]"]`, as Obsidian's own
-    vault template writes every note): shown as their text, listed by `l`, followed."""
+    vault template writes every note): shown as their text, visited by `n`, listed by `l`,
+    followed."""
     page = '---\ncategories:\n  - "[[Trips]]"\nloc: "[[Kyoto|the old capital]], [[Nowhere]]"\n---\n'
     root = write_bundle(tmp_path / "v", {"Japan.md": page, "Trips.md": "T\n", "Kyoto.md": "K\n"})
     app = make_app(brain_for(BundleSource(root)), start="Japan")
@@ -178,12 +182,35 @@ async def test_a_propertys_wiki_links_read_as_text_and_are_followed(tmp_path: Pa
         header = str(app.screen.query_one("#page-header").content).replace("\xa0", " ")
         assert "categories Trips" in header and "loc the old capital, Nowhere" in header
         assert "[[" not in header
-        await pilot.press("n")  # the body has none: `n` says where they are
-        assert "no link, callout or embed in the body · l lists the header's 3" in [
-            note.message for note in app._notifications
-        ]
+        pane = app.screen.query_one(PagePane)
+        await pilot.press("n", "n")  # the body has none: `n` goes through the header's
+        assert pane.cursor.current is not None
+        assert pane.cursor.current.href == "okf:Kyoto"
+        await pilot.press("N", "enter")
+        await settle(pilot)
+        assert app.screen.history.current.slug == "Trips"
+        await pilot.press("backspace")
+        await settle(pilot)
         await pilot.press("l")
         await settle(pilot)
         await pilot.press("enter")  # the first: categories: Trips
         await settle(pilot)
         assert app.screen.history.current.slug == "Trips"
+
+
+@pytest.mark.parametrize("size", [SIZE, (80, 24)])
+async def test_frontmatter_that_is_not_read_is_said_in_the_header(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    """Seen in a public Obsidian vault's templates (`created: {{date}}`, a placeholder the
+    template plugin fills, is a YAML mapping used as a key): the page showed a title and
+    nothing else, as if it had no properties; `get --json` said why, the explorer did not."""
+    write_bundle(
+        tmp_path,
+        {"book-template.md": "---\ncategories: [Books]\ncreated: {{date}}\n---\n"},
+    )
+    app = make_app(brain_for(BundleSource(tmp_path)), start="book-template", watch_files=False)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        header = str(app.screen.query_one("#page-header").render()).replace("\n", " ")
+        assert "⚠ frontmatter ignored: invalid YAML (found unhashable key at line 3)" in header

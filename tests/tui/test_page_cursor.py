@@ -199,3 +199,84 @@ async def test_the_cursor_stays_shown_when_its_piece_is_redrawn(tmp_path: Path) 
         await settle(pilot, lambda: pane.query_one(VaultBody).readable()[0].size.width > 60)
         await settle(pilot)
         assert marked_text(pane) == ["the Delta page"]
+
+
+BOOK = """---
+categories:
+  - "[[Books]]"
+author: "[[Kevin Kelly]]"
+loc:
+  - "[[Kyoto]]"
+  - "[[Japan]]"
+year: 1992
+---
+Lent to [[alpha]].
+"""
+
+
+def header_marked(pane: PagePane) -> str:
+    """The header's text drawn in the cursor's style."""
+    header = pane.query_one("#page-header")
+    return "".join(
+        segment.text
+        for y in range(header.size.height)
+        for segment in header.render_line(y)
+        if segment.style is not None and segment.style.reverse
+    )
+
+
+@pytest.mark.parametrize("size", [(80, 24), (150, 45)])
+async def test_n_visits_the_links_of_the_properties_before_the_body(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    """Seen on a vault kept with properties (a book's `categories`, `author`, `loc`): most
+    of a page's links are in its header, and `n` went only through the body's (on a page
+    of properties alone: "no link, callout or embed in the body · l lists the header's 4")."""
+    pages = {"book": BOOK, "Books": "# Books\n", "Kevin Kelly": "# KK\n", "Kyoto": "# K\n"}
+    app = make_app(brain_for(vault(tmp_path, pages | {"alpha": "# Alpha\n"})), start="book")
+    async with app.run_test(size=size) as pilot:
+        pane = app.screen.query_one(PagePane)
+        await settle(pilot, lambda: pane.shown is not None)
+        app.screen.query_one(LinkTree).focus()
+        seen = []
+        for _ in range(6):
+            await pilot.press("n")
+            seen.append((where(pane)[1], header_marked(pane), marked_text(pane)))
+        assert app.focused is pane
+        assert seen == [  # as the header shows them: `author` first, then as written
+            ("okf:Kevin Kelly", "Kevin Kelly", []),
+            ("okf:Books", "Books", []),
+            ("okf:Kyoto", "Kyoto", []),
+            ("okf:Japan", "Japan", []),  # no such page: still a link, as a click has it
+            ("okf:alpha", "", ["alpha"]),
+            ("okf:alpha", "", ["alpha"]),  # the last: the cursor stays
+        ]
+        await pilot.press("N", "N", "N", "N")
+        assert where(pane) == ("link", "okf:Kevin Kelly")
+        await pilot.press("enter")  # followed into the history, as a click on it
+        await settle(pilot, lambda: pane.slug == "Kevin Kelly" and pane.shown is not None)
+        assert header_marked(pane) == "" and pane.cursor.current is None
+        await pilot.press("backspace")
+        await settle(pilot, lambda: pane.slug == "book" and pane.shown is not None)
+        await pilot.press("n")
+        assert where(pane)[1] == "okf:Kevin Kelly"
+
+
+async def test_the_header_cursor_stays_on_its_link_when_p_shows_every_property(
+    tmp_path: Path,
+) -> None:
+    """`p` shows the header again (every key): the highlight must come back on the same
+    link, not vanish while `enter` still follows it."""
+    long_body = "".join(f"Line {n}.\n\n" for n in range(20))
+    pages = {"book": BOOK.replace("Lent to [[alpha]].\n", long_body), "Books": "# B\n"}
+    app = make_app(brain_for(vault(tmp_path, pages)), start="book")
+    async with app.run_test(size=(80, 24)) as pilot:
+        pane = app.screen.query_one(PagePane)
+        await settle(pilot, lambda: pane.shown is not None)
+        pane.focus()
+        await pilot.press("n")
+        assert where(pane)[1] == "okf:Kevin Kelly" and header_marked(pane) == "Kevin Kelly"
+        await pilot.press("p")
+        await settle(pilot)
+        assert "Kyoto" in str(pane.query_one("#page-header").render())  # every key now
+        assert header_marked(pane) == "Kevin Kelly"

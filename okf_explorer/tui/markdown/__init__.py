@@ -6,7 +6,14 @@ The rest of the TUI imports it from here (see README.md in this folder): `prepar
 helpers read the hrefs a click or the `l` dialog gives.
 """
 
-from okf_explorer.tui.markdown.body import DrawnRows, EmbedBlock, EmbedView, VaultBody, row_strip
+from okf_explorer.tui.markdown.body import (
+    CURSOR_STYLE,
+    DrawnRows,
+    EmbedBlock,
+    EmbedView,
+    VaultBody,
+    row_strip,
+)
 from okf_explorer.tui.markdown.cursor import NOTHING_THERE, BodyCursor, Target
 from okf_explorer.tui.markdown.draw import Row, wrapped
 from okf_explorer.tui.markdown.hanging import HangingContent
@@ -36,6 +43,7 @@ from okf_explorer.tui.markdown.prepare import (
 )
 
 __all__ = [
+    "CURSOR_STYLE",
     "FILE_SCHEME",
     "LINK_SCHEME",
     "LONG_CHARS",

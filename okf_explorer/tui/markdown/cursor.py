@@ -1,8 +1,10 @@
-"""`n` / `N`: a cursor over the links, foldable callouts and embeds of a drawn body.
+"""`n` / `N`: a cursor over the links, foldable callouts and embeds of a drawn body,
+and the links of the page header above it.
 
 Without a mouse, a folded callout or an embed could not be opened and a link could be
 followed only through the `l` list. The cursor goes through them in reading order:
-the body's pieces top to bottom, a piece's rows top to bottom, a row's links left to
+the header's links (a vault's `categories: [[Books]]`, a bundle's sources), then the
+body's pieces top to bottom, a piece's rows top to bottom, a row's links left to
 right; a foldable callout comes before the links inside it (its title row) and, folded,
 hides them. It is a `Target`, found again by its place (`Target.key`) once its piece is
 redrawn (a fold, a resize, a part appended), and shown by the piece (`DrawnRows.mark`
@@ -13,9 +15,11 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, Protocol
 
+from textual.geometry import Region
 from textual.style import Style
 
 from okf_explorer.tui.markdown.body import Callout, DrawnRows, EmbedBlock, Mark, VaultBody
@@ -30,13 +34,33 @@ _CLICK = re.compile(r"link\((.+)\)\Z", re.DOTALL)
 """A link's click action as the engine writes it (`inline.py`: `link('okf:page')`)."""
 
 
+class LinkLines(Protocol):
+    """Links shown above the body, outside it (the page header's): the cursor visits
+    them first. A mark is `(row, start, end)` with `start` / `end` offsets in its whole
+    text."""
+
+    @property
+    def is_attached(self) -> bool: ...
+
+    @property
+    def virtual_region(self) -> Region: ...
+
+    @property
+    def links(self) -> tuple[object, list[tuple[str, tuple[Mark, ...]]]]:
+        """(what changes when they are shown again, each link's href and marks)."""
+        ...
+
+    def mark(self, marks: Sequence[Mark]) -> None: ...
+
+
 @dataclass(frozen=True, eq=False, slots=True)
 class Target:
     """Something the cursor can be on: a link (`href`), a foldable callout (the
-    `index`-th block of its piece) or an embed, at `row` of its piece `widget`."""
+    `index`-th block of its piece) or an embed, at `row` of its piece `widget` (or of
+    the header's lines)."""
 
     kind: TargetKind
-    widget: DrawnRows | EmbedBlock
+    widget: DrawnRows | EmbedBlock | LinkLines
     row: int = 0
     marks: tuple[Mark, ...] = ()
     """Where it shows on the piece's rows (a link: its text, a callout: its title)."""
@@ -51,7 +75,7 @@ class Target:
 
     @property
     def y(self) -> int:
-        """Rows from the body's top."""
+        """Rows from the top of its piece's container (the body's; the header's pane's)."""
         return self.widget.virtual_region.y + self.row
 
 
@@ -117,17 +141,20 @@ def targets_of(widget: DrawnRows | EmbedBlock) -> list[Target]:
 
 
 class BodyCursor:
-    """Where the cursor is in a `VaultBody`, and its moves; the page pane runs it."""
+    """Where the cursor is in a `VaultBody` (and the `header` above it), and its moves;
+    the page pane runs it."""
 
-    def __init__(self, body: VaultBody) -> None:
+    def __init__(self, body: VaultBody, header: LinkLines | None = None) -> None:
         self.body = body
+        self.header = header
         self.current: Target | None = None
         self._cache: dict[DrawnRows | EmbedBlock, tuple[object, list[Target]]] = {}
+        self._header_cache: tuple[object, list[Target]] = (None, [])
 
     def targets(self) -> list[Target]:
-        """Every target of the body shown, in reading order (each piece's are read again
-        only once it is redrawn)."""
-        found: list[Target] = []
+        """Every target of the header and the body shown, in reading order (each piece's
+        are read again only once it is redrawn)."""
+        found = self._header_targets()
         cache: dict[DrawnRows | EmbedBlock, tuple[object, list[Target]]] = {}
         for widget in self.body.readable():
             drawing = widget.drawing if isinstance(widget, DrawnRows) else widget.href
@@ -138,6 +165,25 @@ class BodyCursor:
             found += cached[1]
         self._cache = cache
         return found
+
+    def _header_targets(self) -> list[Target]:
+        header = self.header
+        if header is None or not header.is_attached:
+            return []
+        shown, links = header.links
+        if self._header_cache[0] is not shown:
+            made = [
+                Target("link", header, marks[0][0], marks, href, order)
+                for order, (href, marks) in enumerate(links)
+            ]
+            self._header_cache = (shown, made)
+        return list(self._header_cache[1])
+
+    def y(self, target: Target) -> int:
+        """Rows from the body's top to `target` (a header's: above it, negative)."""
+        if target.widget is self.header:
+            return target.y - self.body.virtual_region.y
+        return target.y
 
     def find(self) -> Target | None:
         """The target the cursor is on, as the body now draws it (None: none, or it is
@@ -155,12 +201,13 @@ class BodyCursor:
         targets = self.targets()
         key = self.current.key if self.current is not None else None
         here = next((n for n, target in enumerate(targets) if target.key == key), None)
-        if here is not None and top <= targets[here].y < bottom:
+        rows = [self.y(target) for target in targets]
+        if here is not None and top <= rows[here] < bottom:
             pick = here + step
         elif step > 0:
-            pick = next((n for n, target in enumerate(targets) if target.y >= top), len(targets))
+            pick = next((n for n, y in enumerate(rows) if y >= top), len(targets))
         else:
-            below = [n for n, target in enumerate(targets) if target.y < bottom]
+            below = [n for n, y in enumerate(rows) if y < bottom]
             pick = below[-1] if below else -1
         if not 0 <= pick < len(targets):
             return None
@@ -197,7 +244,7 @@ class BodyCursor:
         return target
 
 
-def _unmark(widget: DrawnRows | EmbedBlock) -> None:
+def _unmark(widget: DrawnRows | EmbedBlock | LinkLines) -> None:
     if isinstance(widget, EmbedBlock):
         widget.remove_class("-cursor")
     else:

@@ -11,13 +11,20 @@ which a click opens outside. Every name and value passes through `printable`.
 
 from __future__ import annotations
 
+import ast
+import bisect
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual.content import Content
 from textual.message import Message
+from textual.style import Style as TextualStyle
 from textual.visual import VisualType
 from textual.widget import Widget
 from textual.widgets import Static
@@ -33,10 +40,14 @@ from okf_explorer.core.okf import meta as okf_meta
 from okf_explorer.core.pages import Page
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui import marks
-from okf_explorer.tui.markdown import HangingContent, span_link
+from okf_explorer.tui.markdown import CURSOR_STYLE, HangingContent, span_link
 
 COMPACT_BELOW = 20
-"""A pane fewer rows high than this folds the header to its title and badges lines."""
+"""A pane fewer rows high than this gives the header only the rows its page's body does
+not need (a page of properties and no body shows them all if they fit)."""
+MIN_ROOM = 3
+"""The rows a header may always take in a short pane: title, badges and the line counting
+what it folds."""
 FOLD_LINES = 6
 """A value of more lines shows its first `FOLD_LINES - 1` and `… (K more lines)`."""
 SHOWN_FIRST = (
@@ -60,12 +71,22 @@ FOLLOW_ACTION = "follow_link"
 
 class PageHeader(Static):
     """The header's widget: a click on a link it shows posts `LinkClicked` (the page pane
-    follows it exactly as a body link)."""
+    follows it exactly as a body link). Its links are the first stops of the page's
+    cursor (`links`, `mark`: `tui.markdown.cursor.LinkLines`)."""
 
     class LinkClicked(Message):
         def __init__(self, href: str) -> None:
             super().__init__()
             self.href = href
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._shown: HangingContent | None = None
+        self._marks: tuple[tuple[int, int, int], ...] = ()
+        self._links: tuple[object, list[tuple[str, tuple[tuple[int, int, int], ...]]]] = (
+            None,
+            [],
+        )
 
     def action_follow_link(self, href: str) -> None:
         self.post_message(self.LinkClicked(href))
@@ -75,39 +96,111 @@ class PageHeader(Static):
         resource or a nested value that wraps stays under its own line (`hanging`)."""
         if isinstance(content, Text):
             content = HangingContent.of(Content.from_rich_text(content, self.app.console))
+        self._shown = content if isinstance(content, HangingContent) else None
+        self._marks = ()
         super().update(content, layout=layout)
+
+    @property
+    def links(self) -> tuple[object, list[tuple[str, tuple[tuple[int, int, int], ...]]]]:
+        """(the header shown, the href of each link in it and where it is: its row as
+        wrapped now, and its text's offsets in the whole header)."""
+        shown = self._shown
+        if shown is None:
+            return (None, [])
+        key = (shown, self.content_region.width)
+        if self._links[0] != key:
+            self._links = (key, _link_marks(shown, self.content_region.width))
+        return self._links
+
+    def mark(self, marks: Sequence[tuple[int, int, int]]) -> None:
+        """Show the cursor on `marks` (none: take it off)."""
+        shown = self._shown
+        if shown is None or tuple(marks) == self._marks:
+            return
+        marked: Content = shown
+        for _row, start, end in marks:
+            marked = marked.stylize(CURSOR_STYLE, start, end)
+        super().update(HangingContent.of(marked, shown.hang), layout=False)
+        self._marks = tuple(marks)
+
+
+_FOLLOW = re.compile(rf"{FOLLOW_ACTION}\((.+)\)\Z", re.DOTALL)
+
+
+def _link_marks(
+    content: HangingContent, width: int
+) -> list[tuple[str, tuple[tuple[int, int, int], ...]]]:
+    """Each link of a header, in reading order: its href, and its text's row (wrapped
+    `width` wide) and offsets."""
+    starts = [0]  # where each line of the header starts in its text
+    for line in content.plain.split("\n")[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
+    rows = content.rows(max(width, 1)) if width > 0 else []
+    found: list[tuple[str, tuple[tuple[int, int, int], ...]]] = []
+    for span in sorted(content.spans, key=lambda span: span.start):
+        style = span.style
+        click = style.meta.get("@click") if isinstance(style, TextualStyle) else None
+        matched = _FOLLOW.match(click) if isinstance(click, str) else None
+        if matched is None or span.end <= span.start:
+            continue
+        try:
+            href = ast.literal_eval(matched.group(1))
+        except (ValueError, SyntaxError):
+            continue
+        if found and found[-1][0] == href and found[-1][1][-1][2] >= span.start:
+            ((row, start, _),) = found[-1][1]
+            found[-1] = (href, ((row, start, span.end),))
+            continue
+        line = bisect.bisect_right(starts, span.start) - 1
+        row = sum(1 for shown in rows if (shown.line, shown.x) <= (line, span.start - starts[line]))
+        found.append((str(href), ((max(row - 1, 0), span.start, span.end),)))
+    return found
 
 
 def is_deprecated(frontmatter: dict[str, Any]) -> bool:
     return okf_meta.status_of(frontmatter) == "deprecated"
 
 
+@dataclass(frozen=True, slots=True)
+class Room:
+    """The lines a header may take at a width (a short pane): the keys that do not fit
+    fold into one last line, `… 7 more properties · p shows them`."""
+
+    lines: int
+    width: int
+
+
 def page_header(
-    page: Page, now: datetime | None = None, *, unfold: bool = False, compact: bool = False
+    page: Page, now: datetime | None = None, *, unfold: bool = False, room: Room | None = None
 ) -> Text:
     """Title and slug, the badges line, then each frontmatter key (see the module doc).
 
     Control characters in any name or value show as escapes (`printable`); only the
-    description keeps its line breaks. `unfold` shows long values in full; `compact`
-    (a short pane) stops after the badges line with a count of what is folded.
+    description keeps its line breaks. `unfold` shows long values in full, and every
+    key; `room` (a short pane) keeps the keys that fit in it (title and badges always).
     """
-    return _build(_Header(unfold, compact), page, now)
+    return _build(_Header(unfold, room), page, now)
 
 
-def header_folds(page: Page, *, compact: bool = False) -> bool:
+def header_folds(page: Page, *, room: Room | None = None) -> bool:
     """Whether the header of `page` folds anything (so unfolding it shows more)."""
-    header = _Header(unfold=False, compact=compact)
+    header = _Header(unfold=False, room=room)
     _build(header, page, None)
     return header.folded
 
 
 class _Header:
-    """One header being built; `folded` records whether a value was cut short."""
+    """One header being built; `folded` records whether a value was cut short, `keys`
+    where each key's lines start in the text and how many keys they show."""
 
-    def __init__(self, unfold: bool, compact: bool = False) -> None:
+    def __init__(self, unfold: bool, room: Room | None = None) -> None:
         self.unfold = unfold
-        self.compact = compact and not unfold
+        self.room = None if unfold else room
         self.folded = False
+        self.keys: list[tuple[int, int]] = []
+
+    def key_starts(self, text: Text, count: int = 1) -> None:
+        self.keys.append((len(text), count))
 
 
 def _build(header: _Header, page: Page, now: datetime | None) -> Text:
@@ -127,24 +220,29 @@ def _build(header: _Header, page: Page, now: datetime | None) -> Text:
         for number, badge in enumerate(badges):
             text.append(" · " if number else "", style="dim")
             text.append_text(badge)
-    if header.compact:
-        _folded_count(header, text, page)
-        return text
+    if page.readable and page.error_kind == "malformed" and page.error:
+        # its properties are gone from the header: say so, never show a bare page
+        text.append(f"\n⚠ {printable(page.error)}", style="bold yellow")
     events = okf_meta.verifications(fm)
     if events:
+        header.key_starts(text)
         _key(text, "verified")
         lines = [f"{event.by or '?'} at {event.at or '?'}" for event in events]
         _value(header, text, lines, indent=len(events) > 1)
     elif "verified" in fm:  # not OKF v0.2 events (a bare date, say): shown as written
+        header.key_starts(text)
         _key(text, "verified")
         _value(header, text, okf_meta.value_lines(fm.get("verified")), indent=False)
     if page.description:
+        header.key_starts(text)
         text.append("\n")
         text.append(printable(page.description, multiline=True), style="italic")
     if "sources" in fm:
+        header.key_starts(text)
         _sources(header, text, fm)
     contract = okf_meta.contract_of(fm, page.type)
     if contract is not None:
+        header.key_starts(text, sum(key in fm for key in okf_meta.CONTRACT_KEYS) or 1)
         _contract(header, text, contract)
     shown = {"sources", *_above(fm), *(okf_meta.CONTRACT_KEYS if contract is not None else ())}
     later = [name for name in SHOWN_FIRST if name in fm]
@@ -152,12 +250,39 @@ def _build(header: _Header, page: Page, now: datetime | None) -> Text:
     external = {field for field, _ in external_references(fm)}
     for name in later:
         value = fm.get(name)
+        header.key_starts(text)
         if name in external and _external_line(text, name, value):
             continue
         lines = okf_meta.value_lines(value)
         _key(text, name)
         _value(header, text, lines, indent=len(lines) > 1 or isinstance(value, dict))
-    return text
+    return _fitted(header, text)
+
+
+def _fitted(header: _Header, text: Text) -> Text:
+    """`text` cut after the keys that fit in the header's room, with a line counting the
+    rest; the title and badges lines stay whatever the room."""
+    room = header.room
+    if room is None or not header.keys or _rows(text.plain, room.width) <= room.lines:
+        return text
+    kept = 0
+    while kept < len(header.keys):
+        end = header.keys[kept + 1][0] if kept + 1 < len(header.keys) else len(text)
+        if _rows(text.plain[:end], room.width) + 1 > room.lines:
+            break
+        kept += 1
+    hidden = sum(count for _, count in header.keys[kept:])
+    header.folded = True
+    shown = text[: header.keys[kept][0]]
+    noun = "property" if hidden == 1 else "properties"
+    shown.append(f"\n… {hidden} more {noun} · p shows them", style="dim")
+    return shown
+
+
+def _rows(plain: str, width: int) -> int:
+    """Lines `plain` takes at `width` cells, long ones wrapped (about: at any character)."""
+    room = max(width, 1)
+    return sum(max(1, -(-cell_len(line) // room)) for line in plain.split("\n"))
 
 
 def _external_line(text: Text, name: str, value: Any) -> bool:
@@ -175,17 +300,6 @@ def _external_line(text: Text, name: str, value: Any) -> bool:
         else:
             text.append(printable(entry))
     return True
-
-
-def _folded_count(header: _Header, text: Text, page: Page) -> None:
-    """`… 7 more properties · p shows them`: the compact header's last line."""
-    above = _above(page.frontmatter)
-    hidden = [name for name in page.frontmatter if name not in above]
-    count = len(hidden) + (1 if page.description else 0)
-    if count:
-        header.folded = True
-        noun = "property" if count == 1 else "properties"
-        text.append(f"\n… {count} more {noun} · p shows them", style="dim")
 
 
 def _badges(page: Page, now: datetime | None) -> list[Text]:
@@ -387,8 +501,9 @@ def property_links(page: Page) -> list[tuple[str, str]]:
 
 class HeaderShown:
     """What the page pane's header shows of the page (`show`): every key, or (`p`)
-    long values unfolded, a badge line under it, only the title and badges in a
-    pane under `COMPACT_BELOW` rows."""
+    long values unfolded, a badge line under it. A pane under `COMPACT_BELOW` rows gives
+    the header the rows the body does not need (at least its title, badges and one line
+    counting the keys it folds)."""
 
     def __init__(self, pane: Widget) -> None:
         self.pane = pane
@@ -396,9 +511,9 @@ class HeaderShown:
         self.properties_open = False
         """`p` unfolds long frontmatter values in the header (every page, until pressed again)."""
         self.folded = False
-        """Whether the folded header cuts a value short (`p` applies)."""
-        self.compact = False
-        """Whether the header on screen is the compact one (a short pane)."""
+        """Whether the header on screen cuts a value or key short (`p` applies)."""
+        self.room: Room | None = None
+        """The room the header on screen was fitted to (None: a tall pane, every key)."""
         self.rows = 1
         """Lines of the header on screen, long ones wrapped (as wide as it was last laid
         out: the page pane's width does not change with the page)."""
@@ -407,16 +522,16 @@ class HeaderShown:
 
     def show(self, page: Page) -> None:
         self.page = page
-        compact = self.compact = self._fits_compact
-        header = page_header(page, unfold=self.properties_open, compact=compact)
-        if self.badge is not None and self.badge[0] == page.slug:
-            header = Text.assemble(header, "\n", self.badge[1])
-        shown = self.pane.query_one("#page-header", Static)
-        shown.update(header)
-        width = shown.content_region.width
+        room = self.room = self._room(page)
+        header = page_header(page, unfold=self.properties_open, room=room)
+        badge = self._badge_of(page)
+        if badge is not None:
+            header = Text.assemble(header, "\n", badge)
+        self.pane.query_one("#page-header", Static).update(header)
+        width = self._width
         wrapped = header.wrap(self.pane.app.console, width) if width > 0 else None
         self.rows = len(wrapped) if wrapped else header.plain.count("\n") + 1
-        self.folded = header_folds(page, compact=compact)
+        self.folded = header_folds(page, room=room)
 
     def toggle_properties(self) -> None:
         self.properties_open = not self.properties_open
@@ -429,12 +544,42 @@ class HeaderShown:
             self.show(self.page)
 
     def refit(self) -> bool:
-        """Show the header again if the pane became short or tall again (True if so)."""
-        if self.page is None or self._fits_compact == self.compact:
+        """Show the header again if the pane's new size gives it other room (True if so)."""
+        if self.page is None or self._room(self.page) == self.room:
             return False
         self.show(self.page)
         return True
 
+    def _room(self, page: Page) -> Room | None:
+        height = self.pane.size.height
+        if not 0 < height < COMPACT_BELOW:
+            return None
+        inside = height - _PANE_CHROME - (1 if self._badge_of(page) is not None else 0)
+        width = self._width
+        return Room(max(MIN_ROOM, inside - _body_rows(page.content, width, inside)), width)
+
+    def _badge_of(self, page: Page) -> Text | None:
+        return self.badge[1] if self.badge is not None and self.badge[0] == page.slug else None
+
     @property
-    def _fits_compact(self) -> bool:
-        return 0 < self.pane.size.height < COMPACT_BELOW
+    def _width(self) -> int:
+        return self.pane.query_one("#page-header", Static).content_region.width
+
+
+_PANE_CHROME = 1
+"""Rows inside a page pane that show neither header nor body: the line above the header."""
+
+
+def _body_rows(body: str, width: int, most: int) -> int:
+    """About how many lines `body` takes on screen at `width` (its lines, long ones
+    wrapped), counted up to one more than `most`: enough to tell whether it fits."""
+    rows, start, room = 0, 0, max(width, 1)
+    text = body.strip()
+    while text and rows <= most:
+        end = text.find("\n", start)
+        line = text[start:] if end < 0 else text[start:end]
+        rows += max(1, -(-len(line) // room))
+        if end < 0:
+            break
+        start = end + 1
+    return rows

@@ -101,9 +101,9 @@ SCROLL_SETTLE = 0.5
 
 class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
     """Loads and shows one page. Clicking a link posts `LinkFollowed`; the screen resolves it.
-    `n` / `N` move a cursor over the body's links, foldable callouts and embeds
-    (`BodyCursor`; the screen routes them here from the other panes), `enter` follows
-    or folds what it is on."""
+    `n` / `N` move a cursor over the header's links, then the body's links, foldable
+    callouts and embeds (`BodyCursor`; the screen routes them here from the other panes),
+    `enter` follows or folds what it is on."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "cursor(1)", "Next link"),
@@ -184,11 +184,12 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
         self.embeds = EmbedFiller(self, brain, lambda: self.page)
 
     def compose(self) -> ComposeResult:
-        yield PageHeader(id="page-header")
+        header = PageHeader(id="page-header")
+        yield header
         yield Static(id="page-error")
         yield Static(id="page-more", classes="page-more")  # seen at once
         body = VaultBody(id="page-body")
-        self.cursor = BodyCursor(body)
+        self.cursor = BodyCursor(body, header)
         yield body
         yield VaultMarkdown(id="page-markdown")
         yield Static(id="page-more-end", classes="page-more")  # seen where the text stops
@@ -350,7 +351,7 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
                 where, more = "in the body", f" · l lists the header's {header}"
             self.notify(f"no link, callout or embed {where}{more}", timeout=2)
             return
-        y = body.virtual_region.y + target.y
+        y = body.virtual_region.y + self.cursor.y(target)
         if not round(self.scroll_y) <= y < round(self.scroll_y) + height:
             # now, not after the next refresh: an `n` pressed meanwhile must find the
             # cursor in view, or it starts again from the top of the old view
@@ -373,6 +374,7 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
     def toggle_properties(self) -> None:
         """`p`: show long frontmatter values in full, or folded again."""
         self.header.toggle_properties()
+        self.cursor.show_again()
 
     def show_badge(self, slug: str, line: Text) -> None:
         """Show `line` under `slug`'s header (now, if it is on screen; else when it is)."""
@@ -386,6 +388,7 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
     def on_resize(self) -> None:
         """A pane that became short (or tall again) folds (or unfolds) the header."""
         if self.header.refit():
+            self.cursor.show_again()  # on the header's link as shown now
             self.post_message(self.BodyShown())  # whether `p` applies may have changed
 
     def want_more(self) -> None:
