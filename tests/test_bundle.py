@@ -483,6 +483,14 @@ def test_fast_scan_rows_equal_the_general_path(tmp_path: Path) -> None:
         assert parallel.page_row(real, slug, "1:2", fast_dirs) == expected, slug
     assert fast_dirs["\x00"] and fast_dirs["\x00deep"]  # the fast path ran
     assert fast_dirs["\x00escape"] is False  # and refused the folder that leaves the bundle
+    parts_dirs: dict[str, bool] = {}  # the text index's reads: frontmatter and body
+    for slug in slugs:
+        assert parallel.page_parts(real, slug, parts_dirs) == pagefile.read_parts(real, slug), slug
+    assert parts_dirs["\x00"] and parts_dirs["\x00escape"] is False
+    assert parallel.page_parts(real, "fm", {}) == (
+        "title: T\ntype: note\ntags: [x, y]\nupdated: 2024-01-02\n",
+        "[[a]]",
+    )
 
 
 def test_a_read_error_on_the_fast_path_falls_back_to_the_general_path(
@@ -502,8 +510,8 @@ def test_a_read_error_on_the_fast_path_falls_back_to_the_general_path(
     assert ScannedPage.from_row(row).links == (RawLink("q", "wiki"),)
 
 
-def _length(slug: str, body: str) -> tuple[str, int]:
-    return slug, len(body)
+def _length(slug: str, body: str, frontmatter: str) -> tuple[str, int, int]:
+    return slug, len(body), len(frontmatter)
 
 
 @pytest.mark.parametrize("in_thread", [False, True])

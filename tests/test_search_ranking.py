@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from okf_explorer.core.brain import Brain
+from okf_explorer.core.search.document import property_text
 from okf_explorer.core.search.find_rank import EXACT, Findable, rank_pages
 from okf_explorer.core.search.plain_text import plain_text
 from okf_explorer.core.search.query import parse_query
@@ -369,3 +370,63 @@ def test_a_snippet_leaves_out_a_heading_that_repeats_the_title(tmp_path: Path) -
     assert without_title("\n# «x»\n", "x") == "\n# «x»\n"  # nothing else: kept
     assert without_title("\n## A\x02B\x03 c\n\nrest", "ab C") == "\nrest"
     assert without_title("\n## Ab c d\n\nrest", "ab c") == "\n## Ab c d\n\nrest"
+
+
+BOOK = """---
+title: Out of Control
+aliases: [OOC]
+categories:
+  - "[[Books]]"
+author:
+  - "[[Kevin Kelly]]"
+isbn13: 9780201483406
+cssclasses: [wide-page]
+tags: [to-read]
+summary: >-
+  On emergence and
+  swarm systems
+---
+A book about machines that grow.
+"""
+
+
+def test_a_pages_properties_are_searched_and_shown_when_the_body_has_no_hit(
+    tmp_path: Path,
+) -> None:
+    """Seen on a public Obsidian vault kept with properties: `search kevin kelly` found his
+    own page and a podcast named after him, not the book whose `author` he is, nor the
+    clipping of his essay; Obsidian's search reads the whole file, properties included."""
+    pages = {
+        "References/Out of Control": BOOK,
+        "References/Kevin Kelly": "# Kevin Kelly\nWriter.\n",
+        "Notes/Kelly green": "# Kelly green\nA colour, not a person.\n",
+    } | {f"Notes/day {n}": f"# Day {n}\nRead a book, wrote a note.\n" for n in range(20)}
+    brain = Brain(BundleSource(write_pages(tmp_path / "v", pages)), cache_dir=False)
+    hits = {hit.slug: hit.marked() for hit in brain.text_search().search("kevin kelly")}
+    assert next(iter(hits)) == "References/Kevin Kelly"  # the page called so
+    assert "References/Out of Control" in list(hits)[:3]
+    snippet = "Books «Kevin» «Kelly» 9780201483406 On emergence and swarm systems"
+    assert hits["References/Out of Control"] == snippet  # its values: no body hit
+    assert slugs(brain, "9780201483406") == ["References/Out of Control"]
+    assert slugs(brain, "swarm") == ["References/Out of Control"]  # a folded block's lines
+    # the keys themselves, the filters and how a note is styled are no words of the page
+    for absent in ("author", "categories", "isbn13", "wide", "read"):
+        assert "References/Out of Control" not in slugs(brain, absent), absent
+    assert slugs(brain, "book tag:to-read") == ["References/Out of Control"]  # still a filter
+    brain.close()
+
+
+@pytest.mark.parametrize(
+    ("block", "values"),
+    [
+        ("", ""),
+        ('author: "[[Kevin Kelly]]"\nyear: 1992\n', "[[Kevin Kelly]]\n1992"),
+        ("title: T\naliases:\n  - a\ntags: [x]\ntype: note\n", ""),
+        ("Plugin ID: dataview\nLinks: https://x.org/y\n", "dataview\nhttps://x.org/y"),
+        ("sources:\n  - id: s1\n    title: Export spec\n", "s1\nExport spec"),
+        ("note: |\n  one\n  two\nempty:\nlist: []\nnone: null\n", "one\ntwo"),
+        ("created: {{date}}\n# a comment\n- stray\n", "{{date}}\nstray"),
+    ],
+)
+def test_property_text_keeps_the_values_as_written(block: str, values: str) -> None:
+    assert property_text(block) == values

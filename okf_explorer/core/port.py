@@ -275,10 +275,11 @@ class BodyMapper(Protocol):
     worker processes): what the full-text index is filled from first."""
 
     def map_bodies(
-        self, slugs: Sequence[str], make: Callable[[str, str], _Made]
+        self, slugs: Sequence[str], make: Callable[[str, str, str], _Made]
     ) -> Iterator[tuple[str, _Made]]:
-        """`(slug, make(slug, body))` of each readable page of `slugs`, in any order
-        (`read_bodies`'s pages); `make` is picklable and pure."""
+        """`(slug, make(slug, body, frontmatter))` of each readable page of `slugs`, in
+        any order (`read_bodies`'s pages; `frontmatter`: its block as written, unparsed,
+        "" when it has none); `make` is picklable and pure."""
         ...
 
 

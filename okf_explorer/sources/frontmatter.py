@@ -107,13 +107,22 @@ def split_frontmatter(text: str) -> tuple[dict[str, Any], str, str | None]:
 def body_of(text: str) -> str:
     """The body of a page's text: what `split_frontmatter` returns as body, without
     parsing the YAML (the full-text index reads many bodies)."""
+    return parts_of(text)[1]
+
+
+def parts_of(text: str) -> tuple[str, str]:
+    """`(frontmatter, body)` of a page's text as written, the YAML not parsed: the
+    block between the fences ("" when none) and `split_frontmatter`'s body."""
     if not (text.startswith("---\n") or text.startswith("---\r\n")):
-        return text
-    closing = _CLOSING_FENCE.search(text, text.index("\n") + 1)
+        return "", text
+    start = text.index("\n") + 1
+    closing = _CLOSING_FENCE.search(text, start)
     if closing is None:
-        return text
+        return "", text
     end = closing.end()
-    return text[end + 1 :] if text.startswith("\n", end) else text[end:]
+    return text[start : closing.start()], text[end + 1 :] if text.startswith("\n", end) else text[
+        end:
+    ]
 
 
 def _yaml_reason(error: yaml.YAMLError) -> str:

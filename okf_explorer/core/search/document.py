@@ -6,7 +6,10 @@ index keeps a page's text in fields (`FIELDS`, the columns of the FTS5 table, wh
 aliases, and the file name with `-` and `_` read as spaces); its **headings**; its
 **summary** (the frontmatter `description`); its **body** as text
 (`core.search.plain_text.index_text`: links as their text, no URLs, comments or
-tags). Every field is `spaced` for scripts written without spaces
+tags); its other **properties**' values (`property_text`: the frontmatter as written, not
+parsed, without the keys other fields hold or that are filters: a vault's
+`author: [[Kevin Kelly]]` finds the book by its author's name, as Obsidian's search reads
+the whole file). Every field is `spaced` for scripts written without spaces
 (`core.search.words`). `keys` are the page's names as "the page called X" compares
 them (`core.search.find_rank.page_names`).
 
@@ -16,6 +19,7 @@ read (`DocumentMaker`, `core.port.BodyMapper`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -24,9 +28,22 @@ from okf_explorer.core.search.find_rank import page_names
 from okf_explorer.core.search.plain_text import heading_text, index_text
 from okf_explorer.core.search.words import spaced
 
-FIELDS = ("title", "names", "headings", "summary", "body")
+FIELDS = ("title", "names", "headings", "summary", "body", "properties")
 """The columns of the text index, in order (`core.search.ranking` weighs them)."""
 BODY_COLUMN = FIELDS.index("body")
+PROPERTIES_COLUMN = FIELDS.index("properties")
+NOT_PROPERTIES = frozenset(
+    {"title", "aliases", "alias", "description", "tags", "tag", "type", "cssclasses", "cssclass"}
+)
+"""Frontmatter keys whose values `properties` leaves out: held by another field, filters
+(`tag:`, `type:`), or how Obsidian styles a note."""
+_KEY = re.compile(r"([^\s#:\-\[{\]}'\"][^:\n]*?):(?:[ \t]+|$)")
+"""A YAML key at the start of a line (`key:` then a space or the end)."""
+_ITEM = re.compile(r"(?:-[ \t]+)+")
+"""A YAML list item's dash (or several, a list in a list)."""
+_BLOCK_MARK = re.compile(r"[|>][+-]?[0-9]?[ \t]*\Z")
+"""A block scalar's indicator (`|`, `>-`): the text is on the lines under it."""
+_NO_VALUE = frozenset({"", "[]", "{}", "~", "null"})
 
 HIT_OPEN, HIT_CLOSE = "\x02", "\x03"
 """What marks a hit inside a snippet: never part of indexed text."""
@@ -40,13 +57,14 @@ class Document:
     normalised names (distinct), `markdown` its body as written (hit marks and NULs
     taken out)."""
 
-    columns: tuple[str, str, str, str, str]
+    columns: tuple[str, str, str, str, str, str]
     keys: tuple[str, ...]
     markdown: str
 
 
-def document(info: PageInfo, body: str) -> Document:
-    """The text index's row of page `info` whose body (frontmatter cut off) is `body`."""
+def document(info: PageInfo, body: str, frontmatter: str = "") -> Document:
+    """The text index's row of page `info` whose body (frontmatter cut off) is `body` and
+    whose frontmatter block, as written, is `frontmatter`."""
     body = _clean(body)
     file_name = info.slug.rsplit("/", 1)[-1]
     names = "\n".join([*info.aliases, file_name.replace("-", " ").replace("_", " ")])
@@ -56,6 +74,7 @@ def document(info: PageInfo, body: str) -> Document:
         spaced(heading_text(body)),
         spaced(_clean(info.description or "")),
         spaced(index_text(body)),
+        spaced(index_text(_clean(property_text(frontmatter)))),
     )
     keys = tuple(dict.fromkeys(key for _, key in page_names(info.slug, info.title, info.aliases)))
     return Document(columns, keys, body)
@@ -68,8 +87,37 @@ class DocumentMaker:
 
     pages: Mapping[str, PageInfo]
 
-    def __call__(self, slug: str, body: str) -> Document:
-        return document(self.pages[slug], body)
+    def __call__(self, slug: str, body: str, frontmatter: str = "") -> Document:
+        return document(self.pages[slug], body, frontmatter)
+
+
+def property_text(frontmatter: str) -> str:
+    """The values of a frontmatter block as written, one line each, without its keys and
+    without the values of `NOT_PROPERTIES` keys: read line by line, not parsed (the YAML
+    of many pages is not worth parsing again, and a block that does not parse still has
+    words). A value keeps its quotes and brackets; `index_text` reads its links as their
+    text and its URLs as their host."""
+    if not frontmatter:
+        return ""
+    kept: list[str] = []
+    skipping = False
+    for line in frontmatter.splitlines():
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        top = not line[0].isspace() and not stripped.startswith("-")
+        value = _ITEM.sub("", stripped, count=1) if stripped.startswith("-") else stripped
+        key = _KEY.match(value)
+        if key is not None:
+            if top:
+                skipping = key.group(1).strip().lower() in NOT_PROPERTIES
+            value = value[key.end() :]
+        if len(value) > 1 and value[0] == value[-1] and value[0] in "\"'":
+            value = value[1:-1]
+        if skipping or value in _NO_VALUE or _BLOCK_MARK.match(value):
+            continue
+        kept.append(value)
+    return "\n".join(kept)
 
 
 def _clean(text: str) -> str:

@@ -61,8 +61,8 @@ from typing import Any
 from okf_explorer.core.search.query import SearchQuery
 from okf_explorer.core.search.words import STOP_WORDS, has_cjk, rough_stem, split_cjk, unspaced
 
-WEIGHTS = (10.0, 8.0, 3.0, 3.0, 1.0)
-"""`bm25()` weights of title, names, headings, summary, body."""
+WEIGHTS = (10.0, 8.0, 3.0, 3.0, 1.0, 2.0)
+"""`bm25()` weights of title, names, headings, summary, body, properties."""
 NEAR_BONUS = 1.0
 """What a pair of neighbouring terms of a plain-word query standing close is worth."""
 NEAR_TOKENS = 3

@@ -75,6 +75,7 @@ from okf_explorer.core.search.document import (
     FIELDS,
     HIT_CLOSE,
     HIT_OPEN,
+    PROPERTIES_COLUMN,
     Document,
     DocumentMaker,
 )
@@ -114,11 +115,12 @@ PROGRESS_STEP = 1000
 LONG_FILL = 2000
 """A fill reading this many bodies or more takes seconds (a 35k-page wiki's, 20-35 s):
 the explorer and the command line say so as it starts."""
-TEXT_INDEX_VERSION = "4"
+TEXT_INDEX_VERSION = "5"
 """Bump when the tables below, or what a page's row holds, change: an older file is
 rebuilt. 2: fields weighed apart, stemming, pages' names, text without Markdown.
 3: inline footnotes read as their note, a cited file name dropped (`plain_text`).
-4: names without their emoji (`find_rank.normalise`)."""
+4: names without their emoji (`find_rank.normalise`). 5: a page's properties
+(`document.property_text`), a column of their own."""
 TOKENIZER = "porter unicode61 remove_diacritics 2"
 SNIPPET_TOKENS = 16
 """Words in a search snippet (FTS5 caps it at 64)."""
@@ -132,7 +134,9 @@ _PROGRESS_STEPS = 1000
 MEANING_MARGIN = 0.25
 """Seconds a search must have left before its deadline for its question to be ranked
 again by meaning (a few ms): rather an answer by keywords than none."""
-_MEANING_COLUMNS = ", ".join(f"substr({field}, 1, {meaning.BODY_CHARS * 4})" for field in FIELDS)
+_MEANING_COLUMNS = ", ".join(
+    f"substr({field}, 1, {meaning.BODY_CHARS * 4})" for field in FIELDS[: BODY_COLUMN + 1]
+)
 """The columns `meaning.page_text` reads, each cut long enough for it (a long page's
 body and headings are not read whole)."""
 ELLIPSIS = "…"
@@ -177,9 +181,9 @@ _CANNOT_KEEP = frozenset(
 )
 """SQLite errors saying the file cannot be written (or read) now: go on in memory."""
 
-BodyMap = Callable[[list[str], Callable[[str, str], Document]], Iterable[tuple[str, Document]]]
-"""Reads the bodies of some slugs and makes each a row: `(slug, make(slug, body))` pairs,
-any order; unreadable ones skipped (`core.port.BodyMapper`)."""
+BodyMap = Callable[[list[str], Callable[[str, str, str], Document]], Iterable[tuple[str, Document]]]
+"""Reads the bodies of some slugs and makes each a row: `(slug, make(slug, body,
+frontmatter))` pairs, any order; unreadable ones skipped (`core.port.BodyMapper`)."""
 
 _T = TypeVar("_T")
 
@@ -524,7 +528,25 @@ class TextIndex:
     ) -> str:
         """The one-line snippet of hit `rowid`, from its body as text: FTS5's over the whole
         body when its work is bounded (`fts5_may_read_whole`), else of a window of it; a
-        body's opening heading that repeats the hit's `title` is left out."""
+        body's opening heading that repeats the hit's `title` is left out. A page whose
+        body holds no hit but whose properties do shows them (`author: [[Kevin Kelly]]`
+        as `«Kevin» «Kelly»`)."""
+        snippet, in_body = self._body_snippet(rowid, title, query, phrases, tokens, stop_at)
+        if in_body:
+            return snippet
+        row = self._db.execute(  # a hit in its properties only (a few short values)
+            f"SELECT snippet(fts, {PROPERTIES_COLUMN}, '{HIT_OPEN}', '{HIT_CLOSE}', '{ELLIPSIS}',"
+            f" {tokens}) FROM fts WHERE fts MATCH ? AND rowid = ?",
+            (query.text, rowid),
+        ).fetchone()
+        properties = shown(row[0] if row else "")
+        return properties if HIT_OPEN in properties else snippet
+
+    def _body_snippet(
+        self, rowid: int, title: str, query: SearchQuery, phrases: int, tokens: int, stop_at: float
+    ) -> tuple[str, bool]:
+        """The body's snippet, and whether the body holds a hit (its opening heading that
+        repeats the title, left out of the snippet, may be the only one)."""
         db = self._db
         if fts5_may_read_whole(phrases, self._tokens(rowid)):
             row = db.execute(
@@ -532,11 +554,12 @@ class TextIndex:
                 f" {tokens}) FROM fts WHERE fts MATCH ? AND rowid = ?",
                 (query.text, rowid),
             ).fetchone()
-            return shown(without_title(row[0] if row else "", title))
+            raw = row[0] if row else ""
+            return shown(without_title(raw, title)), HIT_OPEN in raw
         (head,) = db.execute(
             "SELECT substr(body, 1, ?) FROM fts WHERE rowid = ?", (HEAD_CHARS, rowid)
         ).fetchone()
-        return window_snippet(
+        snippet = window_snippet(
             head or "",
             lambda: db.execute("SELECT body FROM fts WHERE rowid = ?", (rowid,)).fetchone()[0],
             query.text,
@@ -545,6 +568,7 @@ class TextIndex:
             stop_at=stop_at,
             title=title,
         )
+        return snippet, HIT_OPEN in snippet
 
     def _tokens(self, rowid: int) -> int:
         """The tokens of page `rowid` (title and body), from FTS5's own count."""

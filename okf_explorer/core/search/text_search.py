@@ -203,11 +203,12 @@ class TextSearch:
 def _made_here(
     read: Callable[[list[str]], Iterable[tuple[str, str]]],
     slugs: list[str],
-    make: Callable[[str, str], Document],
+    make: Callable[[str, str, str], Document],
 ) -> Iterator[tuple[str, Document]]:
-    """`BodyMap` of a source that only reads bodies: each made into its row here."""
+    """`BodyMap` of a source that only reads bodies: each made into its row here (no
+    frontmatter as written: a server's pages are searched without their properties)."""
     for slug, body in read(slugs):
-        yield slug, make(slug, body)
+        yield slug, make(slug, body, "")
 
 
 def _bodies_one_by_one(source: PageSource, slugs: Iterable[str]) -> Iterator[tuple[str, str]]:

@@ -214,10 +214,11 @@ class BundleSource:
                 yield slug, body
 
     def map_bodies(
-        self, slugs: Sequence[str], make: Callable[[str, str], _Made]
+        self, slugs: Sequence[str], make: Callable[[str, str, str], _Made]
     ) -> Iterator[tuple[str, _Made]]:
-        """`read_bodies`'s pages, each made into `make(slug, body)` by the process that read
-        it: two worker processes for a large batch (`BodyMapper`)."""
+        """`read_bodies`'s pages, each made into `make(slug, body, frontmatter)` (the
+        frontmatter as written) by the process that read it: two worker processes for a
+        large batch (`BodyMapper`)."""
         self._check_root()
         from okf_explorer.sources.folder.scan import map_bodies
 

@@ -18,9 +18,9 @@ from okf_explorer.core.port import PageRow
 from okf_explorer.sources.folder.page_paths import file_fingerprint, page_path
 from okf_explorer.sources.frontmatter import (
     Undecodable,
-    body_of,
     decode,
     page_from_text,
+    parts_of,
     unreadable_page,
 )
 
@@ -59,6 +59,15 @@ def read_page(
 def read_body(root: str, slug: str, real_dirs: dict[str, bool] | None = None) -> str | None:
     """The body of one page (frontmatter cut off, YAML not parsed), or None when it
     cannot be read; the same file checks as `read_page`."""
+    parts = read_parts(root, slug, real_dirs)
+    return parts[1] if parts is not None else None
+
+
+def read_parts(
+    root: str, slug: str, real_dirs: dict[str, bool] | None = None
+) -> tuple[str, str] | None:
+    """`(frontmatter, body)` of one page as written (`parts_of`: YAML not parsed), or
+    None when it cannot be read; the same file checks as `read_page`."""
     try:
         path = page_path(root, slug, real_dirs)
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
@@ -66,7 +75,7 @@ def read_body(root: str, slug: str, real_dirs: dict[str, bool] | None = None) ->
             if not stat.S_ISREG(os.fstat(fd).st_mode):
                 return None
             data = handle.read()
-        return body_of(decode(data))
+        return parts_of(decode(data))
     except (PageNotFound, OSError, Undecodable):
         return None
 
