@@ -225,63 +225,58 @@ def _in_chunks(
 
 
 def page_row(root: str, slug: str, fingerprint: str, real_dirs: dict[str, bool]) -> PageRow:
-    """`pagefile.page_row`, cheaper for the common file: a plain regular file in a folder
-    already known to lie inside the root is opened with `O_NOFOLLOW` (no `lstat`),
-    read with `os.read`, and turned into a row without a `Page` or a `RawLink`.
-    Anything else (a symlink, a slug a listing could not produce, any error) takes
-    the general path, `pagefile.scan_page`, which gives the same row. An empty
+    """`pagefile.page_row`, cheaper for the common file (`_plain_file`): turned into a row
+    without a `Page` or a `RawLink`. Anything else (a symlink, a slug a listing could not
+    produce, any error, bytes that are not UTF-8) takes the general path,
+    `pagefile.scan_page`, which gives the same row and words the reason. An empty
     `fingerprint` (an unstamped listing) becomes the file's own, taken before reading."""
-    if _NOFOLLOW and _PLAIN_SLUG(slug) and _folder_inside(root, slug.rpartition("/")[0], real_dirs):
+    data = _plain_file(root, slug, real_dirs)
+    if data is not None:
         try:
-            fd = os.open(f"{root}/{slug}.md", _FAST_FLAGS)
-        except OSError:
-            fd = -1
-        if fd >= 0:
-            try:
-                data = _read_regular(fd)
-            except OSError:  # the general path reports it
-                data = None
-            finally:
-                os.close(fd)
-            if data is not None:
-                try:
-                    text = decode(data[1])
-                except Undecodable:
-                    pass  # the general path words the reason
-                else:
-                    info, body, frontmatter = info_fields(
-                        slug, text, data[0], fingerprint or data[2]
-                    )
-                    links = extract_link_tuples(body)
-                    if frontmatter:
-                        page_type = as_text(frontmatter.get("type"))
-                        links.extend(frontmatter_links(frontmatter, page_type))
-                    return info, tuple(links)
+            text = decode(data[1])
+        except Undecodable:
+            pass  # the general path words the reason
+        else:
+            info, body, frontmatter = info_fields(slug, text, data[0], fingerprint or data[2])
+            links = extract_link_tuples(body)
+            if frontmatter:
+                page_type = as_text(frontmatter.get("type"))
+                links.extend(frontmatter_links(frontmatter, page_type))
+            return info, tuple(links)
     return general_page_row(root, slug, fingerprint, real_dirs)
 
 
 def page_parts(root: str, slug: str, real_dirs: dict[str, bool]) -> tuple[str, str] | None:
-    """`pagefile.read_parts`, cheaper for the common file as `page_row` is: a plain
-    regular file in a folder known to lie inside the root, opened with `O_NOFOLLOW`;
-    anything else takes the general path, which gives the same answer."""
-    if _NOFOLLOW and _PLAIN_SLUG(slug) and _folder_inside(root, slug.rpartition("/")[0], real_dirs):
-        try:
-            fd = os.open(f"{root}/{slug}.md", _FAST_FLAGS)
-        except OSError:
-            fd = -1
-        if fd >= 0:
-            try:
-                data = _read_regular(fd)
-            except OSError:
-                data = None
-            finally:
-                os.close(fd)
-            if data is not None:
-                try:
-                    return parts_of(decode(data[1]))
-                except Undecodable:
-                    return None
-    return read_parts(root, slug, real_dirs)
+    """`pagefile.read_parts`, cheaper for the common file (`_plain_file`); anything else
+    takes the general path, which gives the same answer."""
+    data = _plain_file(root, slug, real_dirs)
+    if data is None:
+        return read_parts(root, slug, real_dirs)
+    try:
+        return parts_of(decode(data[1]))
+    except Undecodable:
+        return None
+
+
+def _plain_file(root: str, slug: str, real_dirs: dict[str, bool]) -> tuple[int, bytes, str] | None:
+    """`_read_regular` of the common file, a plain regular file in a folder already known
+    to lie inside the root, opened with `O_NOFOLLOW` (no `lstat`) and read with `os.read`;
+    None for anything else (a symlink, a slug a listing could not produce, any error):
+    the caller takes the general path."""
+    if not (
+        _NOFOLLOW and _PLAIN_SLUG(slug) and _folder_inside(root, slug.rpartition("/")[0], real_dirs)
+    ):
+        return None
+    try:
+        fd = os.open(f"{root}/{slug}.md", _FAST_FLAGS)
+    except OSError:
+        return None
+    try:
+        return _read_regular(fd)
+    except OSError:  # the general path reports it
+        return None
+    finally:
+        os.close(fd)
 
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
