@@ -5,6 +5,7 @@ engine draws whatever it hands it."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -119,3 +120,26 @@ def test_math_shows_its_tex_source_as_code_never_as_prose() -> None:
     assert all(row.content.cell_length <= 40 for row in rows)
     drawn = " ".join(row.content.plain.strip() for row in rows)
     assert " ".join(formula.split()) in " ".join(drawn.split())
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Delta is\n$$\n\\Delta = N(d_1)\n$$\nfor a call.\n",  # no blank line before it
+        "> [!note] Delta\n> $$\n> \\Delta = N(d_1)\n> $$\n> for a call.\n",  # a callout's
+        "Delta is\n$$\\Delta = N(d_1)$$\nfor a call.\n",  # on one line of its own
+    ],
+)
+def test_math_on_lines_of_its_own_inside_a_paragraph_is_a_block(text: str) -> None:
+    """Seen on the same vault (2 of its 2,143 pages, in callouts): `$$` lines right after
+    a sentence or a callout's title read as inline code in the middle of a paragraph;
+    Obsidian shows them as a block. Math inside a sentence stays inline."""
+    tokens = parse(text, breaks=True)
+    kinds = [(t.type, t.info) for t in tokens if t.type in ("fence", "inline")]
+    assert kinds == [("inline", ""), ("fence", "latex"), ("inline", "")]
+    fence = next(token for token in tokens if token.type == "fence")
+    assert fence.content == "\\Delta = N(d_1)\n"
+    words = [inline_content(t).plain for t in tokens if t.type == "inline"]
+    assert words == ["Delta" if text.startswith(">") else "Delta is", "for a call."]
+    inline = parse("So $$x^2$$ here\nand $$y$$\n")[1]
+    assert [c.type for c in inline.children if c.type != "text"].count("code_inline") == 2

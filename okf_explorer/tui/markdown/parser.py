@@ -363,17 +363,77 @@ _INLINE_MATH = frozenset({"math_inline", "math_inline_double"})
 
 def _math(state: StateCore) -> None:
     """Dollar math as standard tokens: a `math_block` → a `fence` of `latex`, marked
-    `MATH` (its TeX as written, first and last blank lines off), inline math →
+    `MATH` (its TeX as written, first and last blank lines off), and so is a `$$…$$`
+    standing on lines of its own inside a paragraph (`_display_math`); other inline math →
     `code_inline` (on one line)."""
+    _display_math(state)
     for token in state.tokens:
         if token.type == "math_block":
-            token.type, token.tag, token.info = "fence", "code", "latex"
-            token.meta[MATH] = True
-            token.content = token.content.strip("\n") + "\n"
+            _as_math_fence(token, token.content)
         for child in token.children or ():
             if child.type in _INLINE_MATH:
                 child.type, child.tag = "code_inline", "code"
                 child.content = " ".join(child.content.split())
+
+
+def _as_math_fence(token: Token, tex: str) -> None:
+    token.type, token.tag, token.info, token.markup = "fence", "code", "latex", "$$"
+    token.meta = {**token.meta, MATH: True}
+    token.content = tex.strip("\n") + "\n"
+
+
+_BREAKS = frozenset({"softbreak", "hardbreak"})
+
+
+def _display_math(state: StateCore) -> None:
+    """A paragraph holding `$$…$$` on lines of its own (no blank line before it: seen in
+    a math-heavy LLM wiki, in a callout's first paragraph and after a sentence) is cut
+    there: the paragraph before, the math as a block, the paragraph after. Obsidian shows
+    such math as a block; dollar math without a blank line before reads it inline."""
+    tokens = state.tokens
+    index = 1
+    while index < len(tokens) - 1:
+        inline = tokens[index]
+        opening, closing = tokens[index - 1], tokens[index + 1]
+        children = inline.children or []
+        cuts = [
+            n
+            for n, child in enumerate(children)
+            if child.type == "math_inline_double"
+            and (n == 0 or children[n - 1].type in _BREAKS)
+            and (n == len(children) - 1 or children[n + 1].type in _BREAKS)
+        ]
+        if inline.type != "inline" or opening.type != "paragraph_open" or not cuts:
+            index += 1
+            continue
+        made: list[Token] = []
+        start = 0
+        for cut in [*cuts, len(children)]:
+            part = children[start:cut]
+            while part and part[0].type in _BREAKS:
+                part = part[1:]
+            while part and part[-1].type in _BREAKS:
+                part = part[:-1]
+            if part:
+                paragraph = Token("inline", "", 0, map=inline.map, level=inline.level)
+                paragraph.children = part
+                paragraph.content = "".join(child.content for child in part)
+                made += [_copy(opening, first=not made), paragraph, _copy(closing)]
+            if cut < len(children):
+                fence = Token("fence", "code", 0, map=inline.map, level=opening.level)
+                _as_math_fence(fence, children[cut].content)
+                made.append(fence)
+            start = cut + 1
+        tokens[index - 1 : index + 2] = made
+        index += len(made) - 1
+
+
+def _copy(token: Token, first: bool = True) -> Token:
+    """A paragraph's opening or closing token for one of its pieces (its `meta`, a block
+    id say, on the first only)."""
+    copied = Token(token.type, token.tag, token.nesting, map=token.map, level=token.level)
+    copied.hidden, copied.meta = token.hidden, dict(token.meta) if first else {}
+    return copied
 
 
 _FOOTNOTE_TYPES = {
