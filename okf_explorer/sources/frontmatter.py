@@ -79,15 +79,9 @@ def decode(data: bytes) -> str:
 
 def split_frontmatter(text: str) -> tuple[dict[str, Any], str, str | None]:
     """`(frontmatter, body, error)` of a page's text (see the module docstring)."""
-    if not (text.startswith("---\n") or text.startswith("---\r\n")):
-        return {}, text, None
-    start = text.index("\n") + 1
-    closing = _CLOSING_FENCE.search(text, start)
-    if closing is None:
-        return {}, text, None
-    block = text[start : closing.start()]
-    end = closing.end()
-    body = text[end + 1 :] if text.startswith("\n", end) else text[end:]
+    block, body = parts_of(text)
+    if not block:  # none, or empty
+        return {}, body, None
     try:
         data = load_bounded(block)
     except FrontmatterRefused as error:
@@ -104,15 +98,10 @@ def split_frontmatter(text: str) -> tuple[dict[str, Any], str, str | None]:
     return data, body, None
 
 
-def body_of(text: str) -> str:
-    """The body of a page's text: what `split_frontmatter` returns as body, without
-    parsing the YAML (the full-text index reads many bodies)."""
-    return parts_of(text)[1]
-
-
 def parts_of(text: str) -> tuple[str, str]:
-    """`(frontmatter, body)` of a page's text as written, the YAML not parsed: the
-    block between the fences ("" when none) and `split_frontmatter`'s body."""
+    """`(frontmatter, body)` of a page's text as written, the YAML not parsed (the
+    full-text index reads many pages): the block between the fences ("" when none) and
+    the body after them."""
     if not (text.startswith("---\n") or text.startswith("---\r\n")):
         return "", text
     start = text.index("\n") + 1
@@ -120,9 +109,8 @@ def parts_of(text: str) -> tuple[str, str]:
     if closing is None:
         return "", text
     end = closing.end()
-    return text[start : closing.start()], text[end + 1 :] if text.startswith("\n", end) else text[
-        end:
-    ]
+    body = text[end + 1 :] if text.startswith("\n", end) else text[end:]
+    return text[start : closing.start()], body
 
 
 def _yaml_reason(error: yaml.YAMLError) -> str:

@@ -395,6 +395,9 @@ def _display_math(state: StateCore) -> None:
     while index < len(tokens) - 1:
         inline = tokens[index]
         opening, closing = tokens[index - 1], tokens[index + 1]
+        if inline.type != "inline" or opening.type != "paragraph_open":
+            index += 1
+            continue
         children = inline.children or []
         cuts = [
             n
@@ -403,7 +406,7 @@ def _display_math(state: StateCore) -> None:
             and (n == 0 or children[n - 1].type in _BREAKS)
             and (n == len(children) - 1 or children[n + 1].type in _BREAKS)
         ]
-        if inline.type != "inline" or opening.type != "paragraph_open" or not cuts:
+        if not cuts:
             index += 1
             continue
         made: list[Token] = []

@@ -179,14 +179,15 @@ def page_header(
     description keeps its line breaks. `unfold` shows long values in full, and every
     key; `room` (a short pane) keeps the keys that fit in it (title and badges always).
     """
-    return _build(_Header(unfold, room), page, now)
+    return built_header(page, now, unfold=unfold, room=room)[0]
 
 
-def header_folds(page: Page, *, room: Room | None = None) -> bool:
-    """Whether the header of `page` folds anything (so unfolding it shows more)."""
-    header = _Header(unfold=False, room=room)
-    _build(header, page, None)
-    return header.folded
+def built_header(
+    page: Page, now: datetime | None = None, *, unfold: bool = False, room: Room | None = None
+) -> tuple[Text, bool]:
+    """`page_header`, and whether it folds anything (so unfolding it shows more)."""
+    header = _Header(unfold, room)
+    return _build(header, page, now), header.folded
 
 
 class _Header:
@@ -523,7 +524,7 @@ class HeaderShown:
     def show(self, page: Page) -> None:
         self.page = page
         room = self.room = self._room(page)
-        header = page_header(page, unfold=self.properties_open, room=room)
+        header, folded = built_header(page, unfold=self.properties_open, room=room)
         badge = self._badge_of(page)
         if badge is not None:
             header = Text.assemble(header, "\n", badge)
@@ -531,7 +532,8 @@ class HeaderShown:
         width = self._width
         wrapped = header.wrap(self.pane.app.console, width) if width > 0 else None
         self.rows = len(wrapped) if wrapped else header.plain.count("\n") + 1
-        self.folded = header_folds(page, room=room)
+        # unfolded by `p`: whether folding it again hides anything
+        self.folded = built_header(page, room=room)[1] if self.properties_open else folded
 
     def toggle_properties(self) -> None:
         self.properties_open = not self.properties_open
