@@ -1,5 +1,5 @@
 """One paint for a page opened: the screen's repaints held from the key until the new
-page's body is shown, `PAINT_HOLD` seconds at most.
+page's body and its links are shown, `PAINT_HOLD` seconds at most.
 
 Opening a page changes every pane a few milliseconds apart: the header and the pending
 slice at once, then (from threads and workers) the slice, the body and the link tree.
@@ -7,6 +7,11 @@ Painted as they came, the screen was laid out and drawn two or three times, the 
 time with the new page's header over the old page's body (on the sample brain at
 150x45: a first paint of about 23 ms, then the full one of 40-50 ms). Held, it is laid
 out and drawn once, when the body is there.
+
+The page pane holds until its body is shown, the link tree until its links and their
+suggestions are (`LinkTree.load`): Textual paints when no hold is left. Before the link
+tree held, its links came a frame later and the screen was drawn again for them (on the
+sample brain, `enter` on a link: a second paint and a frame's wait, about 20 ms).
 
 Textual holds the repaints (`App.batch_update`, its public API); callbacks waiting for a
 refresh still run meanwhile. A page slower than `PAINT_HOLD` (a server far away) shows

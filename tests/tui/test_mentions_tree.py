@@ -9,6 +9,7 @@ from okf_explorer.tui.app import make_app
 from okf_explorer.tui.widgets.graph.link_tree import LinkTree
 from okf_explorer.tui.widgets.page.pane import PagePane
 from tests.bundles import write_bundle
+from tests.shape_vault import make_shape_vault
 
 from .conftest import SIZE, brain_for, settle
 
@@ -42,3 +43,25 @@ async def test_mentions_section_lists_unlinked_mentions_and_opens_them(tmp_path:
         await pilot.press("enter")
         pane = app.screen.query_one(PagePane)
         await settle(pilot, until=lambda: pane.slug == "ops")
+
+
+async def test_mentions_come_before_the_suggestions_and_go_when_none_is_left(
+    tmp_path: Path,
+) -> None:
+    """The suggestions are read with the links, the mentions after (slower on a large
+    vault): they still come third, and a reload that leaves none takes them away."""
+    vault = make_shape_vault(tmp_path / "vault")
+    (vault / "notes.md").write_text("# Notes\n\nThe oven is hot.\n", encoding="utf-8")
+    app = make_app(brain_for(BundleSource(vault)), start="kitchen/oven", watch_files=False)
+    async with app.run_test(size=SIZE) as pilot:
+        tree = app.screen.query_one(LinkTree)
+        await settle(pilot, until=lambda: mention_section(tree) is not None)
+        await settle(pilot)
+        sections = [str(node.label).split(" (")[0] for node in tree.root.children]
+        assert sections == ["Outgoing", "Incoming", "Mentions", "Suggested"]
+        (vault / "notes.md").write_text("# Notes\n\nThe stove is hot.\n", encoding="utf-8")
+        await pilot.press("r")
+        await settle(pilot, until=lambda: mention_section(tree) is None)
+        await settle(pilot)
+        sections = [str(node.label).split(" (")[0] for node in tree.root.children]
+        assert sections == ["Outgoing", "Incoming", "Suggested"]

@@ -11,6 +11,7 @@ from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui import paint_hold
 from okf_explorer.tui.app import make_app
 from okf_explorer.tui.markdown import VaultBody
+from okf_explorer.tui.widgets.graph.link_tree import LinkTree
 from okf_explorer.tui.widgets.page.pane import PagePane
 
 from .conftest import SIZE, brain_for, settle, write_bundle
@@ -59,3 +60,25 @@ async def test_the_screen_after_an_open_is_the_same_held_or_not(
             await settle(pilot)
             screens.append(app.export_screenshot())
     assert screens[0] == screens[1]
+
+
+async def test_the_new_body_is_never_painted_beside_the_old_pages_links(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The link tree holds the paint too, until the new page's links are in: one paint
+    with the body, the links and their suggestions (a hold long enough that only the
+    order of the work decides)."""
+    monkeypatch.setattr(paint_hold, "PAINT_HOLD", 5.0)
+    root = write_bundle(tmp_path / "b", PAGES)
+    app = make_app(brain_for(BundleSource(root)), start="home")
+    seen: list[tuple[str, str | None]] = []
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        pane, tree = app.screen.query_one(PagePane), app.screen.query_one(LinkTree)
+        app.screen.screen_layout_refresh_signal.subscribe(
+            app.screen, lambda _: seen.append((header_and_body(pane)[1], tree.slug))
+        )
+        await pilot.press("n", "enter")
+        await settle(pilot)
+    assert ("Second", "second") in seen
+    assert ("Second", "home") not in seen

@@ -24,6 +24,7 @@ from okf_explorer.core.search.mentions import Mention
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.failures import ReportsWorkers
 from okf_explorer.tui.marks import LINKS_LEGEND, row_badge
+from okf_explorer.tui.paint_hold import PaintHold
 from okf_explorer.tui.state.page_links import (
     LinkNode,
     Side,
@@ -132,30 +133,34 @@ class LinkTree(ReportsWorkers, Tree[LinkNode]):
         """`F`: only pages that pass (see `core.okf.filter`); counts are of those."""
         self.implied = False
         """`i`: the implied inverse edges too, after the stated ones, dimmed and marked."""
+        self.paint_hold = PaintHold(self)
 
     def load(self, slug: str) -> None:
         """Fetch `slug`'s one-hop links and show them (a newer load replaces an older one).
 
         A tree that says why it has no links (`waiting for the index…`) says at once that
-        they are being read: the status line says `indexed` from the same moment."""
+        they are being read: the status line says `indexed` from the same moment. The
+        screen is painted once, when the links are there with the page's body
+        (`tui.paint_hold`)."""
         if self._shown is None:
             self.show_pending(slug, READING_LINKS)
+        self.paint_hold.hold()
         self._load(slug)
 
     @work(group="links", exclusive=True, exit_on_error=False)
     async def _load(self, slug: str) -> None:
         try:
             try:
-                outgoing = await asyncio.to_thread(outgoing_links, self.brain, slug, self.implied)
-            except PageUnreadable:
-                outgoing = []  # its links are unknown; who links to it still is
-            incoming = await asyncio.to_thread(incoming_links, self.brain, slug, self.implied)
-        except OkfError as error:
-            self.show_pending(slug, str(error))
-            if isinstance(error, (PageNotFound, PageUnreadable)):
-                return
-            raise
-        self.show_links(slug, outgoing, incoming)
+                outgoing, incoming, suggested = await asyncio.to_thread(self._read, slug)
+            except OkfError as error:
+                self.show_pending(slug, str(error))
+                if isinstance(error, (PageNotFound, PageUnreadable)):
+                    return
+                raise
+            self.show_links(slug, outgoing, incoming)
+            self.show_suggested(slug, suggested)
+        finally:
+            self.paint_hold.release()
         if self.comparison is not None:
             view = await self.comparison.view(slug)
             if view is not None and self.slug == slug:
@@ -165,24 +170,42 @@ class LinkTree(ReportsWorkers, Tree[LinkNode]):
                 mentions = await asyncio.to_thread(self.brain.unlinked_mentions, slug)
             except (PageNotFound, PageUnreadable):
                 return  # the index moved on meanwhile; the next load shows them
-            if self.slug == slug and mentions:
+            if self.slug == slug:
                 self.show_mentions(slug, mentions)
-            suggested = await asyncio.to_thread(self.brain.suggested_links, slug, SUGGESTED)
-            if self.slug == slug and suggested:
-                self.show_suggested(slug, suggested)
+
+    def _read(self, slug: str) -> tuple[list[TreeLink], list[TreeLink], list[Suggestion]]:
+        """`slug`'s outgoing and incoming links and its suggested links (none without an
+        index: never force an index build for these), read off the loop in one go: each
+        hop back to the loop waits for the paint in progress. Unlinked mentions, slow on
+        a large vault (tens of milliseconds), are read after."""
+        try:
+            outgoing = outgoing_links(self.brain, slug, self.implied)
+        except PageUnreadable:
+            outgoing = []  # its links are unknown; who links to it still is
+        incoming = incoming_links(self.brain, slug, self.implied)
+        if self.brain.index is None:
+            return outgoing, incoming, []
+        try:
+            return outgoing, incoming, self.brain.suggested_links(slug, SUGGESTED)
+        except (PageNotFound, PageUnreadable):
+            return outgoing, incoming, []  # the index moved on meanwhile
 
     def show_mentions(self, slug: str, mentions: Sequence[Mention]) -> None:
         """A third section, Mentions (n): pages naming `slug`'s page without linking it
-        (`core.search.mentions`); shown when there is at least one."""
-        shown = mentions[:NODE_LIMIT]
+        (`core.search.mentions`); shown when there is at least one, before Suggested."""
         if self._mentions is not None:  # the tree was kept (`show_links`): replace them
             if self._mentions == (slug, list(mentions)):
                 return
             self._mentions_root.remove()
+            self._mentions = None
+        if not mentions:
+            return
         self._mentions = (slug, list(mentions))
-        root = self.root.add(f"Mentions ({len(mentions)})", LinkNode(slug, "in", loaded=True))
+        before = self._suggested_root if self._suggested is not None else None
+        label = f"Mentions ({len(mentions)})"
+        root = self.root.add(label, LinkNode(slug, "in", loaded=True), before=before)
         self._mentions_root = root
-        for mention in shown:
+        for mention in mentions[:NODE_LIMIT]:
             data = LinkNode(mention.slug, "in", loaded=True, mention=mention.marked())
             label = Text.assemble(
                 printable(mention.slug), "  ", (printable(mention.sentence), "dim")
@@ -198,6 +221,9 @@ class LinkTree(ReportsWorkers, Tree[LinkNode]):
             if self._suggested == (slug, list(suggested)):
                 return
             self._suggested_root.remove()
+            self._suggested = None
+        if not suggested:
+            return
         self._suggested = (slug, list(suggested))
         root = self.root.add(f"Suggested ({len(suggested)})", LinkNode(slug, "out", loaded=True))
         self._suggested_root = root
