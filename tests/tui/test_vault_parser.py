@@ -125,6 +125,26 @@ def test_math_shows_its_tex_source_as_code_never_as_prose() -> None:
 @pytest.mark.parametrize(
     "text",
     [
+        "> Run it:\n>\n> ```sh\n> {line}\n> ```\n",  # in a quote
+        "> [!tip]+ Run it\n> ```sh\n> {line}\n> ```\n",  # in an open callout
+        "- Run it:\n\n  ```sh\n  {line}\n  ```\n",  # in a list item
+    ],
+)
+def test_a_fence_that_cannot_scroll_sideways_wraps_its_long_lines(text: str) -> None:
+    """Seen on an agent-kept vault's index: a fence of commands in a quote was cut at the
+    box's edge, its comments lost (`# buscar` → `# busc`). A fence at the top of a body
+    scrolls sideways in a box of its own; one in a quote, a callout or a list cannot, so
+    its long lines wrap inside its box, every character still there."""
+    line = 'vault-find "guard que no discrimina"    # buscar en todos los learnings'
+    rows = draw(blocks_of(parse(text.format(line=line), breaks=True)), 40).rows
+    assert all(row.content.cell_length <= 40 for row in rows)
+    drawn = "".join(row.content.plain.replace("▌", "").replace("•", "").strip() for row in rows)
+    assert line.replace(" ", "") in drawn.replace(" ", "")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
         "Delta is\n$$\n\\Delta = N(d_1)\n$$\nfor a call.\n",  # no blank line before it
         "> [!note] Delta\n> $$\n> \\Delta = N(d_1)\n> $$\n> for a call.\n",  # a callout's
         "Delta is\n$$\\Delta = N(d_1)$$\nfor a call.\n",  # on one line of its own

@@ -583,13 +583,15 @@ def bullets(block: ListBlock, depth: int) -> list[tuple[str, Item]]:
 
 def fence_rows(block: Fence, width: int, boxes: Sequence[str] = ()) -> list[Row]:
     """A fenced block as `MarkdownFence` draws it: a padded box (a row above and below,
-    two cells each side) on the fence's background, the code cut at the box's edge (or,
-    for a `wrap` fence, wrapped inside it)."""
+    two cells each side) on the fence's background, a line longer than the box wrapped
+    inside it. A fence wider than the body at its top scrolls sideways in a box of its own
+    (`prepare`); one drawn here in a quote, a callout or a list cannot, and its code cut
+    at the box's edge was lost to the reader (`# buscar` → `# busc`)."""
     inside = box((*boxes, "md-fence-box"))
     rows = [Row(Content(""))]
     for line in block.lines:
         line = line.expand_tabs(8).stylize_before(".md-fence")
-        parts = [part for part, _ in wrapped(line, width - 4)] if block.wrap else [line]
+        parts = [part for part, _ in wrapped(line, width - 4)]
         for part in parts:
             row = Row(part)
             row.shifted(Content("  "), ((0, 2),))
