@@ -61,6 +61,7 @@ from okf_explorer.core.links import (
     looks_like_path,
     suggest,
 )
+from okf_explorer.core.links.look_alikes import plain_form
 from okf_explorer.core.pages import COMMONMARK_BREAKS, LineBreaks, Page, PageInfo
 from okf_explorer.core.port import (
     CancelCheck,
@@ -364,6 +365,16 @@ class Brain:
             refdef = self._definitions(index, from_slug).get(target)
         resolver, _ = self._resolver()
         return resolver.resolve(target, from_slug, kind, refdef)
+
+    def look_alike(self, from_slug: str, link: ResolvedLink) -> str | None:
+        """The page a dangling `link` written on `from_slug` would lead to if its target's
+        look-alike characters (`core.links.look_alikes`: `‑` for `-`) were written plainly,
+        or None. The link stays dangling, as in Obsidian: this only explains why."""
+        plain = plain_form(link.target)
+        if link.exists or plain is None:
+            return None
+        resolution = self.resolve_link(from_slug, plain, link.kind)
+        return resolution.slug if resolution.exists else None
 
     def _definitions(self, index: LinkIndex, slug: str) -> dict[str, str]:
         """Each raw target of `slug` that a reference definition on it resolves (the

@@ -54,3 +54,37 @@ async def test_body_link_follows_the_reference_definition(tmp_path: Path) -> Non
         pane.post_message(PagePane.LinkFollowed("lint", None, "wiki"))
         await settle(pilot)
         assert app.screen.history.current.slug == "Sync/tools/lint"
+
+
+async def test_a_dangling_link_with_look_alike_characters_names_the_page_it_looks_like(
+    tmp_path: Path,
+) -> None:
+    """Seen on an LLM-written security vault: `[[CWE‑788]]` (a non-breaking hyphen)
+    dangled beside the page `CWE-788`, and nothing said why. It still dangles, as in
+    Obsidian; the subtitle names the page and the characters that differ."""
+    pages = {
+        "cve/CVE-1.md": "Weakness: [[CWE‑788]], see [[SEV\u00a0SNP]] and [[Nowhere]].\n",
+        "concepts/CWE-788.md": "# CWE-788\n",
+        "concepts/SEV SNP.md": "# SEV SNP\n",
+    }
+    bundle = write_bundle(tmp_path / "brain", pages)
+    app = make_app(brain_for(BundleSource(bundle)), start="cve/CVE-1")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        tree = app.screen.query_one(LinkTree)
+        await settle(pilot, until=lambda: tree.slug == "cve/CVE-1")
+        outgoing = tree.root.children[0]
+        assert [child.data.exists for child in outgoing.children] == [False, False, False]
+        tree.focus()
+        seen = []
+        for _ in outgoing.children:
+            await pilot.press("down")
+            await settle(pilot)
+            seen.append(tree.link_info)
+    assert seen == [
+        "cve/CVE-1 → [[CWE‑788]] · rule dangling · looks like concepts/CWE-788, but writes"
+        ' U+2011 NON-BREAKING HYPHEN for "-"',
+        "cve/CVE-1 → [[SEV\u00a0SNP]] · rule dangling · looks like concepts/SEV SNP, but writes"
+        ' U+00A0 NO-BREAK SPACE for " "',
+        "cve/CVE-1 → [[Nowhere]] · rule dangling",
+    ]

@@ -8,6 +8,8 @@
   name it compares, and `suggest` for a name that resolves to nothing;
 - `fields`: where a page's text types its links: Dataview inline fields (`up:: [[x]]`),
   read by the grammar, which gives the links in a field's value its relation;
+- `look_alikes`: characters of a target that look like plainer ones (`‑` for `-`),
+  named where a dangling link is explained;
 - `typed`: frontmatter relations (OKF, gbrain's fields, link properties) as typed edges,
   resolved by the same resolver.
 

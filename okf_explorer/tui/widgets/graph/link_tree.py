@@ -19,6 +19,7 @@ from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import OkfError, PageNotFound, PageUnreadable
 from okf_explorer.core.graph.suggested import Suggestion
 from okf_explorer.core.graph.traverse import LINKS
+from okf_explorer.core.links.look_alikes import differences
 from okf_explorer.core.okf.filter import NO_FILTER
 from okf_explorer.core.search.mentions import Mention
 from okf_explorer.core.text_safety import printable
@@ -502,6 +503,8 @@ class LinkTree(ReportsWorkers, Tree[LinkNode]):
         parts = [f"{frm} → {link.written}", *typed, f"rule {link.rule}"]
         if link.ambiguous:
             parts.append("ambiguous: " + ", ".join(link.candidates))
+        if not link.exists and index is not None and (like := self.brain.look_alike(frm, link)):
+            parts.append(f"looks like {like}, but writes " + ", ".join(differences(link.target)))
         if link.count > 1:
             parts.append(f"×{link.count}")
         return " · ".join(parts)
