@@ -59,9 +59,11 @@ dangling targets (2):
   nowhere
     a
     b
+
+dangling targets that look like pages (0):
 """
 
-JSON_KEYS = ["counts", "hubs", "orphans", "dead_ends", "dangling"]
+JSON_KEYS = ["counts", "hubs", "orphans", "dead_ends", "dangling", "look_alikes"]
 COUNT_KEYS = [
     "pages",
     "readable",
@@ -112,8 +114,44 @@ def test_stats_of_a_brain_without_links(run, tmp_path: Path) -> None:
         "dangling targets: 0\nambiguous links: 0\n\n"
         "hubs by links in (0):\n\nhubs by links out (0):\n\n"
         "orphans (1):\n  only\n\ndead ends (1):\n  only\n\ndangling targets (0):\n"
+        "\ndangling targets that look like pages (0):\n"
     )
     assert run("stats", "--source", str(root)) == (0, expected, "")
+
+
+def test_dangling_targets_with_look_alike_characters_name_the_page_they_look_like(
+    run, tmp_path: Path
+) -> None:
+    """Seen on an LLM-written security vault: 36 dangling targets were page names written
+    with a non-breaking hyphen, an en dash or a narrow no-break space, and looked, printed,
+    exactly like the pages they missed. They still dangle (as in Obsidian); a section of
+    their own names each page and what differs, and `--json` has them as `look_alikes`."""
+    pages = {
+        "cve/one": "See [[CWE\u2011788]], [[OWASP\u202fTop 10]] and [[Nowhere]].\n",
+        "cve/two": "Also [[CWE\u2011788]].\n",
+        "concepts/CWE-788": "# CWE-788\n",
+        "concepts/OWASP Top 10": "# OWASP Top 10\n",
+    }
+    root = write_pages(tmp_path / "vault", pages)
+    status, out, err = run("stats", "--source", str(root))
+    assert (status, err) == (0, "")
+    assert "dangling targets: 3\n" in out
+    assert out.endswith(
+        "dangling targets that look like pages (2):\n"
+        '  CWE\u2011788 → concepts/CWE-788  (U+2011 NON-BREAKING HYPHEN for "-")\n'
+        '  OWASP\u202fTop 10 → concepts/OWASP Top 10  (U+202F NARROW NO-BREAK SPACE for " ")\n'
+    )
+    found = json.loads(run("stats", "--json", "--source", str(root))[1])
+    assert found["look_alikes"] == {
+        "CWE\u2011788": {
+            "page": "concepts/CWE-788",
+            "writes": ['U+2011 NON-BREAKING HYPHEN for "-"'],
+        },
+        "OWASP\u202fTop 10": {
+            "page": "concepts/OWASP Top 10",
+            "writes": ['U+202F NARROW NO-BREAK SPACE for " "'],
+        },
+    }
 
 
 def test_hub_degrees_are_right_aligned_per_section() -> None:

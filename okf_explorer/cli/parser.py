@@ -160,8 +160,10 @@ def build_parser() -> OneLineParser:
     stats.add_argument("--json", action="store_true", help="one JSON object")
     stats.epilog = (
         "Text: 'label: N' counts, then the sections hubs by links in / out (top 10, "
-        "'DEGREE SLUG'), orphans, dead ends and dangling targets (each followed by the "
-        "pages linking to it). --json: {counts, hubs: {in, out}, orphans, dead_ends, dangling}."
+        "'DEGREE SLUG'), orphans, dead ends, dangling targets (each followed by the "
+        "pages linking to it) and dangling targets that look like pages ('TARGET → SLUG "
+        "(differences)'). --json: {counts, hubs: {in, out}, orphans, dead_ends, dangling, "
+        "look_alikes}."
     )
 
     analyze = command("analyze", "communities, central pages, bridges and suggested links")

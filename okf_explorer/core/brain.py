@@ -30,13 +30,14 @@ Choices where the SPEC is silent:
 from __future__ import annotations
 
 import threading
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from okf_explorer.core.errors import OkfError, PageNotFound, PageUnreadable
 from okf_explorer.core.graph import analysis
-from okf_explorer.core.graph.analysis import TOP_HUBS, BrainStats, brain_stats
+from okf_explorer.core.graph.analysis import TOP_HUBS, BrainStats, LookAlike, brain_stats
 from okf_explorer.core.graph.backends import Graph, IndexBacked, ServerBacked, ServerListing
 from okf_explorer.core.graph.best_paths import LinkWeights
 from okf_explorer.core.graph.paths import (
@@ -61,7 +62,7 @@ from okf_explorer.core.links import (
     looks_like_path,
     suggest,
 )
-from okf_explorer.core.links.look_alikes import plain_form
+from okf_explorer.core.links.look_alikes import differences, plain_form
 from okf_explorer.core.pages import COMMONMARK_BREAKS, LineBreaks, Page, PageInfo
 from okf_explorer.core.port import (
     CancelCheck,
@@ -589,8 +590,24 @@ class Brain:
 
     def stats(self, top: int = TOP_HUBS) -> BrainStats:
         """Counts, hubs (the `top` of each ranking), orphans, dead ends and dangling
-        targets of the index (`core.graph.analysis.brain_stats`)."""
-        return brain_stats(self.ensure_index(), top)
+        targets of the index (`core.graph.analysis.brain_stats`), and the dangling targets
+        that look like a page's name (`look_alike`)."""
+        index = self.ensure_index()
+        stats = brain_stats(index, top)
+        return replace(stats, look_alikes=tuple(self._look_alikes(index, stats.dangling)))
+
+    def _look_alikes(
+        self, index: LinkIndex, dangling: Iterable[tuple[str, Sequence[str]]]
+    ) -> Iterator[LookAlike]:
+        """Each missing target that names a page once its look-alike characters are
+        written plainly, resolved from the first page linking to it."""
+        for target, froms in dangling:
+            if not froms or plain_form(target) is None:
+                continue
+            links = index.forward.get(froms[0], ())
+            link = next((item for item in links if item.to == target and not item.exists), None)
+            if link is not None and (page := self.look_alike(froms[0], link)) is not None:
+                yield LookAlike(target, page, tuple(differences(link.target)))
 
     def wanted_pages(self) -> list[WantedTarget]:
         """Link targets that have no page yet, most-referenced first, with the pages

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from rich.console import Console
@@ -9,9 +10,10 @@ from rich.text import Text
 from textual.widgets import OptionList, Static
 
 from okf_explorer.core.errors import SourceUnavailable
+from okf_explorer.core.graph.analysis import BrainStats, LookAlike
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.dialogs.stats import CutLine, StatsDialog
+from okf_explorer.tui.dialogs.stats import CutLine, StatsDialog, stats_rows
 from okf_explorer.tui.screens.main import MainScreen
 from okf_explorer.tui.widgets.page.pane import PagePane
 
@@ -164,3 +166,25 @@ def test_a_cut_line_keeps_the_file_name_and_puts_a_long_tail_below_under_the_lab
         console.print(CutLine(Text("  "), "a/b", tail=Text("  splits 3 + 1")))
     assert [drawn.rstrip() for drawn in captured.get().splitlines()] == ["  a/b  splits 3 + 1"]
     assert str(line) == f"  {slug}  splits 24833 + 11 + 8 + 2×7 + 6 + 5 + 13×4"
+
+
+def test_the_look_alike_targets_have_a_section_whose_rows_open_the_page() -> None:
+    """A dangling target that names a page but for look-alike characters (`stats`' last
+    section) is listed with the page it looks like and what differs; `enter` opens the
+    page. No such target: no heading."""
+    like = LookAlike("CWE‑788", "concepts/CWE-788", ('U+2011 NON-BREAKING HYPHEN for "-"',))
+    stats = BrainStats(
+        pages=2, readable=2, unreadable=0, reserved=0, links=1, dangling_targets=1,
+        ambiguous_links=0, hubs_in=(), hubs_out=(), orphans=(), dead_ends=(),
+        dangling=(("CWE‑788", ("cve/one",)),), look_alikes=(like,),
+    )  # fmt: skip
+    rows = [(str(line), slug) for line, slug in stats_rows(stats)]
+    assert rows[-2:] == [
+        ("dangling targets that look like pages (1)", None),
+        (
+            '  ≈ CWE‑788 → concepts/CWE-788  (U+2011 NON-BREAKING HYPHEN for "-")',
+            "concepts/CWE-788",
+        ),
+    ]
+    plain = dataclasses.replace(stats, look_alikes=())
+    assert not any("look like" in str(line) for line, _ in stats_rows(plain))

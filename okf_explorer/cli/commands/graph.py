@@ -22,7 +22,7 @@ The text output, exactly: a header of counts, one `label: N` a line
     dangling targets: 4
     ambiguous links: 1
 
-then five sections, each after one empty line and headed `name (N):` where N
+then six sections, each after one empty line and headed `name (N):` where N
 is the number of entries listed:
 
 - `hubs by links in (N):` and `hubs by links out (N):` — the top 10 by distinct
@@ -30,7 +30,10 @@ is the number of entries listed:
   right-aligned to the widest of the section), most first, ties in slug order;
 - `orphans (N):` and `dead ends (N):` — one `  SLUG` a line, slug order;
 - `dangling targets (N):` — each missing target as `  TARGET` (sorted), then
-  the pages linking to it as `    SLUG` (slug order).
+  the pages linking to it as `    SLUG` (slug order);
+- `dangling targets that look like pages (N):` — each missing target that names a
+  page once its look-alike characters are written plainly (`core.links.look_alikes`),
+  as `  TARGET → SLUG  (U+2011 NON-BREAKING HYPHEN for "-")`, in the order above.
 
 An empty section is its heading alone. `--json` prints one object:
 
@@ -38,7 +41,8 @@ An empty section is its heading alone. `--json` prints one object:
                 "dangling_targets", "ambiguous_links"},      (integers)
      "hubs": {"in": [{"slug", "degree"}, ...], "out": [...]},
      "orphans": [slug, ...], "dead_ends": [slug, ...],
-     "dangling": {target: [linking slug, ...], ...}}
+     "dangling": {target: [linking slug, ...], ...},
+     "look_alikes": {target: {"page": slug, "writes": [difference, ...]}, ...}}
 
 ## path
 
@@ -134,6 +138,10 @@ def stats_text(stats: BrainStats) -> str:
     for target, froms in stats.dangling:
         lines.append(f"  {printable(target)}")
         lines += [f"    {printable(slug)}" for slug in froms]
+    lines += ["", f"dangling targets that look like pages ({len(stats.look_alikes)}):"]
+    for like in stats.look_alikes:
+        writes = ", ".join(like.writes)
+        lines.append(f"  {printable(like.target)} → {printable(like.page)}  ({writes})")
     return "".join(line + "\n" for line in lines)
 
 

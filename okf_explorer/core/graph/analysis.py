@@ -260,6 +260,16 @@ COUNT_LABELS = (
 
 
 @dataclass(frozen=True, slots=True)
+class LookAlike:
+    """A missing target that names `page` but for look-alike characters: what it
+    `writes` instead of the plain ones (`core.links.look_alikes.differences`)."""
+
+    target: str
+    page: str
+    writes: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class BrainStats:
     """Counts and lists of one index; lists in a fixed order (see the fields)."""
 
@@ -280,6 +290,10 @@ class BrainStats:
     """Readable pages linking to no other existing page, slug order."""
     dangling: tuple[tuple[str, tuple[str, ...]], ...]
     """(missing target, pages linking to it in slug order), targets sorted."""
+    look_alikes: tuple[LookAlike, ...] = ()
+    """The missing targets that name a page once their look-alike characters are written
+    plainly (`core.links.look_alikes`), in the order of `dangling`; set by `Brain.stats`
+    (it needs the resolver)."""
 
     def counts(self) -> list[tuple[str, int]]:
         """(label, value) of every count, in `COUNT_LABELS` order."""
@@ -296,6 +310,10 @@ class BrainStats:
             "orphans": list(self.orphans),
             "dead_ends": list(self.dead_ends),
             "dangling": {target: list(froms) for target, froms in self.dangling},
+            "look_alikes": {
+                like.target: {"page": like.page, "writes": list(like.writes)}
+                for like in self.look_alikes
+            },
         }
 
 

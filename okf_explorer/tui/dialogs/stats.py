@@ -2,8 +2,10 @@
 
 The counts on two lines, then one list: hubs by links in and out (top 10, with
 their degree), orphans, dead ends, and dangling targets each followed by the pages
-linking to them; then, once computed (a second worker: Louvain takes a second or two
-on a big brain), the communities (labelled by their most central page) and the bridge
+linking to them, and the dangling targets that look like a page's name (`≈ TARGET →
+PAGE  (U+2011 NON-BREAKING HYPHEN for "-")`, `enter` opens the page; no heading when
+there are none); then, once computed (a second worker: Louvain takes a second or two on
+a big brain), the communities (labelled by their most central page) and the bridge
 pages with what they split, as `okf-explorer analyze` finds them (`ANALYSIS_ROWS` of
 each). `enter` on a page opens it; headings and missing targets are not
 selectable. `escape` (or `s`, `q`) closes. The numbers are computed in a worker
@@ -107,6 +109,9 @@ def stats_rows(stats: BrainStats, limit: int = SECTION_ROWS) -> list[Row]:
     sections.append(
         ("dangling targets", len(stats.dangling), dangling_lines, _dangling_lines(stats))
     )
+    if looks := len(stats.look_alikes):  # rare: no heading for none
+        heading = "dangling targets that look like pages"
+        sections.append((heading, looks, looks, _look_alikes(stats)))
     shown: list[Row] = []
     for heading, count, total, lines in sections:
         shown.append((Text(f"{heading} ({count})", style="bold"), None))
@@ -137,8 +142,8 @@ def shape_rows(shape: GraphShape) -> list[Row]:
     return rows
 
 
-Line = tuple[str, str, str | None]
-"""(dim prefix, text, the page `enter` opens there or None)."""
+Line = tuple[str, str, str | None] | tuple[str, str, str | None, str]
+"""(dim prefix, text, the page `enter` opens there or None[, a dim tail])."""
 
 
 def _dangling_lines(stats: BrainStats) -> Iterator[Line]:
@@ -148,10 +153,17 @@ def _dangling_lines(stats: BrainStats) -> Iterator[Line]:
             yield "      ← ", slug, slug
 
 
-def _row(prefix: str, label: str, slug: str | None) -> tuple[CutLine, str | None]:
+def _look_alikes(stats: BrainStats) -> Iterator[Line]:
+    """`≈ TARGET → SLUG  (differences)`: `enter` opens the page it looks like."""
+    for like in stats.look_alikes:
+        writes = f"  ({', '.join(like.writes)})"
+        yield f"  ≈ {printable(like.target)} → ", like.page, like.page, writes
+
+
+def _row(prefix: str, label: str, slug: str | None, tail: str = "") -> tuple[CutLine, str | None]:
     if slug is None:  # a missing target
         return CutLine(Text(prefix, style="red"), printable(label), "dim"), slug
-    return CutLine(Text(prefix, style="dim"), printable(label)), slug
+    return CutLine(Text(prefix, style="dim"), printable(label), tail=Text(tail, "dim")), slug
 
 
 class StatsDialog(ModalScreen[str | None]):
