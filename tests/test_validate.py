@@ -115,6 +115,26 @@ def test_warnings_pass_unless_strict_and_bad_arguments_exit_2(tmp_path: Path, ru
     assert len(err.splitlines()) == 1
 
 
+def test_a_broken_link_that_looks_like_a_page_says_which_and_what_differs(
+    tmp_path: Path, run
+) -> None:
+    """An LLM-written bundle links `[[CWE‑788]]` (a non-breaking hyphen) beside the
+    concept `CWE-788`: still a broken link (names match as written), and the warning says
+    the page it looks like and the character that differs, once for every page."""
+    pages = {
+        "cve/one": "---\ntype: CVE\n---\nWeakness [[CWE\u2011788]].\n",
+        "cve/two": "---\ntype: CVE\n---\nAlso [[CWE\u2011788]].\n",
+        "concepts/CWE-788": "---\ntype: CWE\n---\n# CWE-788\n",
+    }
+    status, out, _ = run("validate", str(write_pages(tmp_path / "b", pages)))
+    assert status == 0
+    assert out.splitlines()[0] == (
+        "2 pages\twarning\tbroken-link\tlink 'CWE\u2011788' matches no page; it looks like"
+        ' concepts/CWE-788: U+2011 NON-BREAKING HYPHEN for "-" · cve/one, cve/two'
+        " (--all lists each)"
+    )
+
+
 def test_a_messy_bundle_lists_errors_before_warnings_and_exits_1(tmp_path: Path, run) -> None:
     bundle = write_bundle(
         tmp_path / "b",

@@ -15,7 +15,9 @@ Errors, each making the bundle non-conformant (§11):
 Warnings, which never make a bundle non-conformant (consumers MUST NOT reject a
 bundle for missing optional fields, unknown types, unknown keys or broken links):
 
-- `broken-link`: a link (body or frontmatter) whose target matches no page.
+- `broken-link`: a link (body or frontmatter) whose target matches no page; one that
+  names a page but for look-alike characters (`core.links.look_alikes`: `CWE‑788`
+  with a non-breaking hyphen) says which page and what differs.
 - `ambiguous-link`: a link several pages match (the index picked the first).
 - `unknown-field`: a concept's frontmatter key that OKF v0.2 does not define and that
   looks like a misspelt OKF field (`source` for `sources`, `stale-after`): the warning
@@ -49,6 +51,7 @@ from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING, Any, Literal
 
 from okf_explorer.core.errors import OkfError
+from okf_explorer.core.links.look_alikes import differences
 from okf_explorer.core.okf import meta as okf_meta
 from okf_explorer.core.pages import headings
 from okf_explorer.core.port import PageMapper
@@ -187,7 +190,7 @@ def validate_brain(brain: Brain, now: datetime | None = None) -> ValidationRepor
             findings += checked[slug]
         else:
             findings += _page_findings(brain, info, moment, extensions)
-        findings += _link_findings(slug, index.forward.get(slug, ()))
+        findings += _link_findings(brain, slug, index.forward.get(slug, ()))
     order = {"error": 0, "warning": 1}
     unique = sorted(set(findings), key=lambda f: (order[f.severity], f.slug, f.code, f.message))
     used = tuple(sorted(extensions.items(), key=lambda item: (-item[1], item[0])))
@@ -322,11 +325,13 @@ def _type_problem(value: Any) -> str | None:
     return None
 
 
-def _link_findings(slug: str, links: Iterable[ResolvedLink]) -> list[Finding]:
+def _link_findings(brain: Brain, slug: str, links: Iterable[ResolvedLink]) -> list[Finding]:
     findings: list[Finding] = []
     for link in links:
         if not link.exists:
             message = f"link '{link.target}' matches no page"
+            if (like := brain.look_alike(slug, link)) is not None:  # `[[CWE‑788]]`
+                message += f"; it looks like {like}: {', '.join(differences(link.target))}"
             findings.append(Finding(slug, "warning", "broken-link", message))
         elif link.ambiguous:
             count, others = len(link.candidates), ", ".join(link.candidates)
