@@ -132,7 +132,9 @@ class Fence:
     language: str = ""
     block_id: str | None = None
     wrap: bool = False
-    """Long lines wrapped in the box, not cut at its edge (a `$$` formula's TeX)."""
+    """Always drawn in rows, its long lines wrapped in the box, even at the top of a body
+    where a wider fence gets a box of its own that scrolls sideways (a `$$` formula's
+    TeX; `prepare`). Any fence drawn in rows wraps its long lines (`fence_rows`)."""
 
     @property
     def lines(self) -> list[Content]:
