@@ -85,10 +85,11 @@ class PageInfo:
     "no tags". `title_stated` is True when the page states its title
     (frontmatter `title`, or a server's listing), False when `title` only comes
     from the first heading or the file name: only a stated title resolves links
-    (SPEC §3). `aliases` are the frontmatter `aliases`. `okf_status`, `okf_trust` and
-    `okf_stale_after` are the page's OKF v0.2 lifecycle and trust summary
-    (`core.okf.meta.summary`, read by the source): None for a page that states no
-    OKF trust key, so listings, filters and rows need no body.
+    (SPEC §3). `aliases` are the frontmatter `aliases` (and a Logseq page's
+    `alias::`). `okf_status`, `okf_trust` and `okf_stale_after` are the page's OKF
+    v0.2 lifecycle and trust summary (`core.okf.meta.summary`, read by the source):
+    None for a page that states no OKF trust key, so listings, filters and rows need
+    no body.
 
     `to_row` / `from_row` give the fields as one plain tuple, in field order:
     the shape scan workers and the disk cache use (`row_of` builds one without a
@@ -206,7 +207,8 @@ class Page:
     (frontmatter, a server), not taken from the first heading or the file name
     (see `PageInfo`). `okf_status`, `okf_trust` and `okf_stale_after` are what the
     source read of the frontmatter's OKF trust (`core.okf.meta.summary`, see
-    `PageInfo`): the page model knows no OKF rules.
+    `PageInfo`): the page model knows no OKF rules. `aliases` are other names the
+    source read beside the frontmatter's `aliases` (a Logseq page's `alias::`).
     """
 
     slug: str
@@ -225,11 +227,17 @@ class Page:
     okf_status: str | None = None
     okf_trust: str | None = None
     okf_stale_after: str | None = None
+    aliases: tuple[str, ...] = ()
 
     @property
     def description(self) -> str | None:
         value = self.frontmatter.get("description")
         return str(value) if value is not None else None
+
+    def all_aliases(self) -> tuple[str, ...]:
+        """The frontmatter's `aliases`, then the other names the source read."""
+        stated = frontmatter_aliases(self.frontmatter.get("aliases"))
+        return tuple(dict.fromkeys((*stated, *self.aliases))) if self.aliases else stated
 
     def info(self) -> PageInfo:
         """The body-less summary of this page."""
@@ -245,7 +253,11 @@ class Page:
             fingerprint=self.fingerprint,
             description=self.description,
             error_kind=self.error_kind,
-            aliases=frontmatter_aliases(self.frontmatter.get("aliases")),
+            aliases=tuple(
+                dict.fromkeys(
+                    (*frontmatter_aliases(self.frontmatter.get("aliases")), *self.aliases)
+                )
+            ),
             title_stated=self.title_stated,
             okf_status=self.okf_status,
             okf_trust=self.okf_trust,

@@ -44,6 +44,12 @@ Otherwise it is a vault, and its `index`/`log` pages are ordinary pages. A folde
 with no concept files at all is a vault unless it declares `okf_version`.
 `okf-explorer validate` is unaffected: it checks a folder as an OKF bundle, so it
 always applies the reserved-file rules (§8, §9).
+
+A folder holding `logseq/config.edn` is a **Logseq graph**: its pages are called as
+Logseq calls them (`sources.folder.logseq`: namespaces in file names, `title::`,
+`alias::`, journal dates), and its `logseq/` folder, Logseq's settings and backups
+(`logseq/bak/`), holds no pages. Its index cache is a file of its own (`cache_key`), so
+a folder that becomes a graph, or changes how it writes names, is read again.
 """
 
 from __future__ import annotations
@@ -68,6 +74,7 @@ from okf_explorer.core.port import (
     ScannedPage,
     ServerGraph,
 )
+from okf_explorer.sources.folder.logseq import LOGSEQ_FOLDER, Naming, graph_naming
 from okf_explorer.sources.folder.page_paths import (
     MARKDOWN_SUFFIX,
     file_fingerprint,
@@ -87,6 +94,7 @@ class BundleSource:
         self._root = os.path.realpath(os.path.expanduser(self._given))
         self._okf: bool | None = None  # is_okf_bundle, asked again after every listing
         self._breaks: LineBreaks | None = None  # vault_line_breaks, read again likewise
+        self._naming: Naming | None = graph_naming(self._root)  # read again likewise
 
     @property
     def label(self) -> str:
@@ -94,7 +102,11 @@ class BundleSource:
 
     @property
     def cache_key(self) -> str:
-        return self._root
+        """The real root path; a Logseq graph's says how it names its pages."""
+        naming = self._naming
+        if naming is None:
+            return self._root
+        return f"{self._root}\0logseq {naming.file_format} {naming.date_format}"
 
     @property
     def local_root(self) -> Path:
@@ -114,7 +126,10 @@ class BundleSource:
     def _listing(self, *, stamp: bool) -> list[PageStub]:
         self._check_root()
         self._okf = self._breaks = None  # a new listing asks `is_okf_bundle` again
+        self._naming = graph_naming(self._root)
         stubs = walk_bundle(self._root, stamp=stamp)
+        if self._naming is not None:
+            stubs = [stub for stub in stubs if not stub.slug.startswith(LOGSEQ_FOLDER)]
         stubs.sort(key=_SLUG)
         return stubs
 
@@ -123,7 +138,7 @@ class BundleSource:
         self._check_root()
         from okf_explorer.sources.folder.pagefile import read_page
 
-        page = read_page(self._root, slug)
+        page = read_page(self._root, slug, naming=self._naming)
         if page.reserved and not self.okf_reserved():
             page = replace(page, reserved=False)
         return page
@@ -175,10 +190,11 @@ class BundleSource:
             return
         from okf_explorer.sources.folder.scan import scan_rows
 
+        naming = self._naming
         if self.okf_reserved():
-            yield from scan_rows(self._root, items, progress, cancel)
+            yield from scan_rows(self._root, items, progress, cancel, naming)
             return
-        for info, links in scan_rows(self._root, items, progress, cancel):
+        for info, links in scan_rows(self._root, items, progress, cancel, naming):
             yield _unreserved(info), links
 
     def scan_resolving(
@@ -196,10 +212,12 @@ class BundleSource:
             return
         from okf_explorer.sources.folder.scan import scan_resolving
 
+        naming = self._naming
         if self.okf_reserved():
-            yield from scan_resolving(self._root, items, resolve, progress, cancel)
+            yield from scan_resolving(self._root, items, resolve, progress, cancel, naming)
             return
-        for (info, links), began in scan_resolving(self._root, items, resolve, progress, cancel):
+        scanned = scan_resolving(self._root, items, resolve, progress, cancel, naming)
+        for (info, links), began in scanned:
             yield (_unreserved(info), links), began
 
     def read_bodies(self, slugs: Sequence[str]) -> Iterator[tuple[str, str]]:
@@ -232,7 +250,9 @@ class BundleSource:
         self._check_root()
         from okf_explorer.sources.folder.scan import map_pages
 
-        yield from map_pages(self._root, slugs, make, okf_reserved=self.okf_reserved())
+        yield from map_pages(
+            self._root, slugs, make, okf_reserved=self.okf_reserved(), naming=self._naming
+        )
 
     def server_graph(self) -> ServerGraph | None:
         return None

@@ -15,6 +15,7 @@ from okf_explorer.core.links.grammar import RawTuple, extract_link_tuples
 from okf_explorer.core.links.typed import frontmatter_links
 from okf_explorer.core.pages import ErrorKind, Page
 from okf_explorer.core.port import PageRow
+from okf_explorer.sources.folder.logseq import Naming, named_page
 from okf_explorer.sources.folder.page_paths import file_fingerprint, page_path
 from okf_explorer.sources.frontmatter import (
     Undecodable,
@@ -26,9 +27,14 @@ from okf_explorer.sources.frontmatter import (
 
 
 def read_page(
-    root: str, slug: str, fingerprint: str | None = None, real_dirs: dict[str, bool] | None = None
+    root: str,
+    slug: str,
+    fingerprint: str | None = None,
+    real_dirs: dict[str, bool] | None = None,
+    naming: Naming | None = None,
 ) -> Page:
-    """Read and parse one page. Raises `PageNotFound` or `PageUnreadable`.
+    """Read and parse one page. Raises `PageNotFound` or `PageUnreadable`. `naming`: the
+    Logseq graph's (`sources.folder.logseq`), None for any other folder.
 
     `fingerprint`, when given, is recorded instead of the file's current one:
     a scan keeps the listing's fingerprint, so a file changed after listing is
@@ -53,7 +59,8 @@ def read_page(
         text = decode(data)
     except Undecodable as error:
         raise PageUnreadable(slug, str(error), "undecodable") from None
-    return page_from_text(slug, text, info.st_mtime_ns, fingerprint)
+    page = page_from_text(slug, text, info.st_mtime_ns, fingerprint)
+    return page if naming is None else named_page(naming, page)
 
 
 def read_body(root: str, slug: str, real_dirs: dict[str, bool] | None = None) -> str | None:
@@ -81,13 +88,17 @@ def read_parts(
 
 
 def scan_page(
-    root: str, slug: str, fingerprint: str, real_dirs: dict[str, bool] | None = None
+    root: str,
+    slug: str,
+    fingerprint: str,
+    real_dirs: dict[str, bool] | None = None,
+    naming: Naming | None = None,
 ) -> Page:
     """`read_page` that never raises for one page: failures become unreadable pages.
     An empty `fingerprint` (an unstamped listing) is the file's own, as it is read."""
     kind: ErrorKind
     try:
-        return read_page(root, slug, fingerprint or None, real_dirs)
+        return read_page(root, slug, fingerprint or None, real_dirs, naming)
     except PageUnreadable as error:
         reason, kind = error.reason, error.kind
     except PageNotFound:
@@ -101,11 +112,15 @@ def scan_page(
 
 
 def page_row(
-    root: str, slug: str, fingerprint: str, real_dirs: dict[str, bool] | None = None
+    root: str,
+    slug: str,
+    fingerprint: str,
+    real_dirs: dict[str, bool] | None = None,
+    naming: Naming | None = None,
 ) -> PageRow:
     """Read, parse and extract the links of one page, as a `PageRow` (body links, then
     the frontmatter's typed links)."""
-    page = scan_page(root, slug, fingerprint, real_dirs)
+    page = scan_page(root, slug, fingerprint, real_dirs, naming)
     links: list[RawTuple] = []
     if page.readable:
         links = extract_link_tuples(page.content)

@@ -35,6 +35,7 @@ from okf_explorer.core.links.grammar import RawTuple, extract_link_tuples
 from okf_explorer.core.links.typed import frontmatter_links
 from okf_explorer.core.pages import Page
 from okf_explorer.core.port import CancelCheck, PageRow, ProgressCallback
+from okf_explorer.sources.folder.logseq import Naming, named_row
 from okf_explorer.sources.folder.page_paths import inside
 from okf_explorer.sources.folder.pagefile import page_row as general_page_row
 from okf_explorer.sources.folder.pagefile import read_parts
@@ -62,9 +63,11 @@ def scan_rows(
     items: Sequence[tuple[str, str]],
     progress: ProgressCallback | None = None,
     cancel: CancelCheck | None = None,
+    naming: Naming | None = None,
 ) -> Iterator[PageRow]:
-    """Rows of the `(slug, fingerprint)` items, in any order; raises `Cancelled`."""
-    for row, _ in scan_resolving(root, items, None, progress, cancel):
+    """Rows of the `(slug, fingerprint)` items, in any order; raises `Cancelled`.
+    `naming`: the Logseq graph's (`sources.folder.logseq`), None for any other folder."""
+    for row, _ in scan_resolving(root, items, None, progress, cancel, naming):
         yield row
 
 
@@ -74,10 +77,11 @@ def scan_resolving(
     resolve: Resolve | None,
     progress: ProgressCallback | None = None,
     cancel: CancelCheck | None = None,
+    naming: Naming | None = None,
 ) -> Iterator[ResolvedRow]:
     """`scan_rows`, each row with what `resolve` made of its links, resolved in the
     worker that read the page (sent to each worker once)."""
-    yield from _in_chunks(root, items, _ScanTask(resolve), progress, cancel)
+    yield from _in_chunks(root, items, _ScanTask(resolve, naming), progress, cancel)
 
 
 def map_bodies(
@@ -91,22 +95,27 @@ def map_bodies(
 
 
 def map_pages(
-    root: str, slugs: Sequence[str], make: Callable[[Page], _T], *, okf_reserved: bool
+    root: str,
+    slugs: Sequence[str],
+    make: Callable[[Page], _T],
+    *,
+    okf_reserved: bool,
+    naming: Naming | None = None,
 ) -> Iterator[tuple[str, _T]]:
     """`(slug, make(page))` of each page of `slugs` that reads (`pagefile.read_page`; a
     page raising an `OkfError` is skipped), in any order; made in the workers that read
     the pages for large batches. `okf_reserved`: whether `index` / `log` pages stay
-    reserved (`BundleSource.okf_reserved`)."""
-    yield from _in_chunks(root, slugs, _PagesTask(make, okf_reserved))
+    reserved (`BundleSource.okf_reserved`); `naming` as `scan_rows` has it."""
+    yield from _in_chunks(root, slugs, _PagesTask(make, okf_reserved, naming))
 
 
 def _chunk_rows(
-    root: str, chunk: Sequence[tuple[str, str]], resolve: Resolve | None
+    root: str, chunk: Sequence[tuple[str, str]], resolve: Resolve | None, naming: Naming | None
 ) -> list[ResolvedRow]:
     real_dirs: dict[str, bool] = {}
     rows = []
     for slug, fingerprint in chunk:
-        row = page_row(root, slug, fingerprint, real_dirs)
+        row = page_row(root, slug, fingerprint, real_dirs, naming)
         links = row[1]
         rows.append((row, resolve(slug, links) if resolve is not None and links else None))
     return rows
@@ -117,9 +126,10 @@ class _ScanTask:
     """A chunk of `(slug, fingerprint)` items → their rows, resolved by `resolve`."""
 
     resolve: Resolve | None
+    naming: Naming | None = None
 
     def __call__(self, root: str, chunk: Sequence[Any]) -> list[Any]:
-        return _chunk_rows(root, chunk, self.resolve)
+        return _chunk_rows(root, chunk, self.resolve, self.naming)
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +154,7 @@ class _PagesTask:
 
     make: Callable[[Page], Any]
     okf_reserved: bool
+    naming: Naming | None = None
 
     def __call__(self, root: str, chunk: Sequence[Any]) -> list[Any]:
         from okf_explorer.sources.folder.pagefile import read_page
@@ -152,7 +163,7 @@ class _PagesTask:
         made = []
         for slug in chunk:
             try:
-                page = read_page(root, slug, real_dirs=real_dirs)
+                page = read_page(root, slug, real_dirs=real_dirs, naming=self.naming)
             except OkfError:
                 continue
             if page.reserved and not self.okf_reserved:
@@ -224,7 +235,13 @@ def _in_chunks(
         yield from _pool(root, chunks, len(items), workers, task, progress, cancel)
 
 
-def page_row(root: str, slug: str, fingerprint: str, real_dirs: dict[str, bool]) -> PageRow:
+def page_row(
+    root: str,
+    slug: str,
+    fingerprint: str,
+    real_dirs: dict[str, bool],
+    naming: Naming | None = None,
+) -> PageRow:
     """`pagefile.page_row`, cheaper for the common file (`_plain_file`): turned into a row
     without a `Page` or a `RawLink`. Anything else (a symlink, a slug a listing could not
     produce, any error, bytes that are not UTF-8) takes the general path,
@@ -238,12 +255,14 @@ def page_row(root: str, slug: str, fingerprint: str, real_dirs: dict[str, bool])
             pass  # the general path words the reason
         else:
             info, body, frontmatter = info_fields(slug, text, data[0], fingerprint or data[2])
+            if naming is not None:
+                info = named_row(naming, info, body)
             links = extract_link_tuples(body)
             if frontmatter:
                 page_type = as_text(frontmatter.get("type"))
                 links.extend(frontmatter_links(frontmatter, page_type))
             return info, tuple(links)
-    return general_page_row(root, slug, fingerprint, real_dirs)
+    return general_page_row(root, slug, fingerprint, real_dirs, naming)
 
 
 def page_parts(root: str, slug: str, real_dirs: dict[str, bool]) -> tuple[str, str] | None:

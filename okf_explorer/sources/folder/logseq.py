@@ -1,0 +1,229 @@
+"""A Logseq graph's page names: what Logseq calls each page of the folder.
+
+Logseq names a page by its file name, never by a heading, and writes in the name what
+a file name cannot hold: `pages/Whiteboard___Object.md` is the page `Whiteboard/Object`
+(a namespace), and `[[Whiteboard/Object]]` links to it. A page's first lines of
+`key:: value` are its properties: `title::` names it instead of its file, `alias::`
+gives it other names (`alias:: Whiteboard objects, [[Whiteboard object]]`), `tags::`
+its tags. A journal, `journals/2022_07_09.md`, is called by its date as the graph
+writes dates (`Jul 9th, 2022` by default), which is how other pages link to it.
+
+So in a Logseq graph a page's title is that name (stated: it resolves links by the
+`title` rule of SPEC §3, as Logseq resolves them, whatever the case), its aliases and
+tags are the properties'. A YAML frontmatter (Logseq reads one too) still comes first.
+The body is left as written: the properties stay on the page, and the links they hold
+(`type:: [[Class]]`) stay links.
+
+A folder is a Logseq graph when it holds `logseq/config.edn`, which every graph has.
+Its `:file/name-format` says how a name became a file name (Logseq's own docs, page
+"Filename format"): `:triple-lowbar` (new graphs since 0.8.9): `/` written `___`, other
+characters percent-encoded; `:legacy` (a graph without the key): percent-encoded, and a
+`.` read as `/` as older versions wrote it. `:journal/page-title-format` is the date
+format of journal names (tokens below; another format keeps Logseq's default).
+
+The scan reads the names in the worker that reads the page (`Naming` travels with the
+work); `BundleSource` reads the graph's settings when it lists the folder.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+from urllib.parse import unquote
+
+from okf_explorer.core.pages import PAGE_INFO_FIELDS, Page
+
+__all__ = ["LOGSEQ_CONFIG", "LOGSEQ_FOLDER", "Naming", "graph_naming", "named_page", "named_row"]
+
+LOGSEQ_CONFIG = os.path.join("logseq", "config.edn")
+"""Every Logseq graph's settings file, relative to the graph's folder."""
+LOGSEQ_FOLDER = "logseq/"
+"""The slug prefix of Logseq's own folder (settings, `bak/` copies of pages): no pages."""
+CONFIG_BYTES = 1 << 20
+"""A settings file larger than this is not read (Logseq's is a few tens of KB)."""
+DEFAULT_DATE_FORMAT = "MMM do, yyyy"
+"""Logseq's journal title format when the graph states none."""
+PROPERTY_LINES = 200
+"""At most this many property lines are read at the top of a page."""
+
+_PROPERTY = re.compile(r"([A-Za-z0-9_?*.-]+)::[ \t]?(.*)")
+_JOURNAL = re.compile(r"(\d{4})_(\d{2})_(\d{2})")
+_DATE_TOKEN = re.compile(r"yyyy|MMMM|MMM|MM|EEEE|EEE|do|dd|d|'[^']*'|[A-Za-z]")
+_KNOWN_TOKENS = frozenset({"yyyy", "MMMM", "MMM", "MM", "EEEE", "EEE", "do", "dd", "d"})
+_MONTHS = (
+    "January", "February", "March", "April", "May", "June",
+    "July", "August", "September", "October", "November", "December",
+)  # fmt: skip
+_DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+"""Logseq writes dates in English whatever the machine's locale."""
+_VALUE_PART = re.compile(r"(?:\[\[[^\]]*\]\]|[^,])+")
+"""One comma-separated part of a property's value: a `[[link, with commas]]` stays whole."""
+_NAME_FORMAT = re.compile(r":file/name-format\s+:([\w-]+)")
+_TITLE_FORMAT = re.compile(r':journal/page-title-format\s+"([^"\n]*)"')
+_COMMENT = re.compile(r";[^\n]*")
+
+
+@dataclass(frozen=True, slots=True)
+class Naming:
+    """How a Logseq graph names its pages: `file_format` is `triple-lowbar` or `legacy`,
+    `date_format` the journal title format (supported tokens only)."""
+
+    file_format: str = "triple-lowbar"
+    date_format: str = DEFAULT_DATE_FORMAT
+
+    def title_of_file(self, slug: str) -> str:
+        """The page name Logseq reads from the file of `slug` (its last segment)."""
+        folder, _, stem = slug.rpartition("/")
+        if folder.rpartition("/")[2] == "journals" and (date := _journal_date(stem)):
+            return format_date(date, self.date_format)
+        if self.file_format == "triple-lowbar":
+            return unquote(stem.replace("___", "/"))
+        return unquote(stem.replace(".", "/"))
+
+
+def graph_naming(root: str) -> Naming | None:
+    """The naming of the Logseq graph in folder `root`, or None when it is none (no
+    `logseq/config.edn` file). Settings that cannot be read leave Logseq's defaults for
+    a graph that states nothing (`legacy` file names)."""
+    path = os.path.join(root, LOGSEQ_CONFIG)
+    if not os.path.isfile(path):
+        return None
+    try:
+        with open(path, "rb") as handle:
+            text = handle.read(CONFIG_BYTES).decode("utf-8", "replace")
+    except OSError:
+        text = ""
+    text = _COMMENT.sub("", text)  # `;; :file/name-format :legacy` is a comment
+    name_format = _NAME_FORMAT.search(text)
+    title_format = _TITLE_FORMAT.search(text)
+    date_format = title_format.group(1) if title_format else DEFAULT_DATE_FORMAT
+    if not _date_format_known(date_format):
+        date_format = DEFAULT_DATE_FORMAT
+    file_format = "triple-lowbar" if name_format and name_format[1] == "triple-lowbar" else "legacy"
+    return Naming(file_format, date_format)
+
+
+@dataclass(frozen=True, slots=True)
+class PageNames:
+    """What a Logseq page is called: `title`, other names, tags (empty: none stated)."""
+
+    title: str
+    aliases: tuple[str, ...]
+    tags: tuple[str, ...]
+
+
+def page_names(naming: Naming, slug: str, body: str) -> PageNames:
+    """The names of page `slug` of a Logseq graph, from its file name and the properties
+    at the top of its `body` (frontmatter cut off)."""
+    found = properties(body)
+    titles = values(found.get("title", ""))
+    title = titles[0] if titles else naming.title_of_file(slug)
+    return PageNames(title, values(found.get("alias", "")), values(found.get("tags", "")))
+
+
+def properties(body: str) -> dict[str, str]:
+    """The `key:: value` lines at the top of `body` (keys in lower case; the first of a
+    key kept), up to the first other line."""
+    found: dict[str, str] = {}
+    for count, line in enumerate(body.splitlines()):
+        matched = _PROPERTY.fullmatch(line.rstrip())
+        if matched is None or count >= PROPERTY_LINES:
+            break
+        found.setdefault(matched[1].lower(), matched[2].strip())
+    return found
+
+
+def values(text: str) -> tuple[str, ...]:
+    """The names of a property's value: comma-separated, each written plain, `[[as a
+    link]]` (which may hold commas) or `#as-a-tag`; blanks and repeats dropped."""
+    names: list[str] = []
+    for part in _VALUE_PART.findall(text):
+        name = part.strip().removeprefix("#").strip()
+        if name.startswith("[[") and name.endswith("]]"):
+            name = name[2:-2].strip()
+        if name:
+            names.append(name)
+    return tuple(dict.fromkeys(names))
+
+
+def named_row(naming: Naming, row: Sequence[Any], body: str) -> tuple[Any, ...]:
+    """A `PageInfo` row of a Logseq graph's page with its Logseq names: a title stated
+    in frontmatter stays; aliases and tags add to the frontmatter's."""
+    names = page_names(naming, row[_SLUG], body)
+    fields = list(row)
+    if not row[_TITLE_STATED]:
+        fields[_TITLE], fields[_TITLE_STATED] = names.title, True
+    fields[_ALIASES] = tuple(dict.fromkeys((*row[_ALIASES], *names.aliases)))
+    fields[_TAGS] = tuple(dict.fromkeys((*row[_TAGS], *names.tags)))
+    return tuple(fields)
+
+
+def named_page(naming: Naming, page: Page) -> Page:
+    """`page` of a Logseq graph with its Logseq names (as `named_row`)."""
+    if not page.readable:
+        return page
+    names = page_names(naming, page.slug, page.content)
+    title, stated = (page.title, True) if page.title_stated else (names.title, True)
+    return replace(
+        page,
+        title=title,
+        title_stated=stated,
+        aliases=tuple(dict.fromkeys((*page.aliases, *names.aliases))),
+        tags=tuple(dict.fromkeys((*page.tags, *names.tags))),
+    )
+
+
+def format_date(date: datetime.date, pattern: str) -> str:
+    """`date` written in Logseq's date `pattern` (`MMM do, yyyy` → `Jul 9th, 2022`)."""
+
+    def token(found: re.Match[str]) -> str:
+        part = found[0]
+        if part.startswith("'"):
+            return part[1:-1]
+        return {
+            "yyyy": f"{date.year:04d}",
+            "MMMM": _MONTHS[date.month - 1],
+            "MMM": _MONTHS[date.month - 1][:3],
+            "MM": f"{date.month:02d}",
+            "EEEE": _DAYS[date.weekday()],
+            "EEE": _DAYS[date.weekday()][:3],
+            "do": f"{date.day}{_ordinal(date.day)}",
+            "dd": f"{date.day:02d}",
+            "d": str(date.day),
+        }.get(part, part)
+
+    return _DATE_TOKEN.sub(token, pattern)
+
+
+def _date_format_known(pattern: str) -> bool:
+    """Whether every letter token of `pattern` is one `format_date` writes."""
+    return all(
+        part.startswith("'") or part in _KNOWN_TOKENS for part in _DATE_TOKEN.findall(pattern)
+    )
+
+
+def _ordinal(day: int) -> str:
+    if day in (11, 12, 13):
+        return "th"
+    return {1: "st", 2: "nd", 3: "rd"}.get(day % 10, "th")
+
+
+def _journal_date(stem: str) -> datetime.date | None:
+    matched = _JOURNAL.fullmatch(stem)
+    if matched is None:
+        return None
+    try:
+        return datetime.date(int(matched[1]), int(matched[2]), int(matched[3]))
+    except ValueError:
+        return None
+
+
+_SLUG = PAGE_INFO_FIELDS.index("slug")
+_TITLE = PAGE_INFO_FIELDS.index("title")
+_TITLE_STATED = PAGE_INFO_FIELDS.index("title_stated")
+_ALIASES = PAGE_INFO_FIELDS.index("aliases")
+_TAGS = PAGE_INFO_FIELDS.index("tags")
