@@ -70,6 +70,7 @@ from okf_explorer.core.port import (
     PageSource,
     ProgressCallback,
     ServerLink,
+    StatesHome,
     StatesLineBreaks,
     WantedListing,
     WantedTarget,
@@ -140,6 +141,13 @@ class Brain:
         if isinstance(self.source, StatesLineBreaks):
             return self.source.line_breaks()
         return COMMONMARK_BREAKS
+
+    def stated_start(self, slugs: Sequence[str]) -> analysis.StartChoice | None:
+        """The page the source's own settings open first (`StatesHome`), among `slugs`;
+        None when it states none: `analysis.choose_start` then chooses."""
+        if isinstance(self.source, StatesHome) and (home := self.source.home_page(slugs)):
+            return analysis.StartChoice(*home)
+        return None
 
     def list_pages(self) -> list[tuple[str, str]]:
         """(slug, title) of every page, straight from the source's listing: never

@@ -193,6 +193,17 @@ class PageSource(Protocol):
 
 
 @runtime_checkable
+class StatesHome(Protocol):
+    """A source whose own settings name the page to open first (a Logseq graph's
+    `:default-home`, else its latest journal, as Logseq opens it)."""
+
+    def home_page(self, slugs: Sequence[str]) -> tuple[str, str] | None:
+        """`(slug, why)` of that page among `slugs` (the listing), or None: none stated,
+        or none of `slugs`. `why` is a few words for the status line."""
+        ...
+
+
+@runtime_checkable
 class StatesLineBreaks(Protocol):
     """A source that knows how a single newline in its pages' paragraphs reads (a folder:
     its kind, and a vault's own `.obsidian/app.json`); any other is read as CommonMark."""

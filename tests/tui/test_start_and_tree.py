@@ -295,3 +295,32 @@ def _covered_focus(screen) -> bool:  # type: ignore[no-untyped-def]
     return focused is not None and not all(
         node.visible for node in focused.ancestors_with_self if hasattr(node, "visible")
     )
+
+
+LOGSEQ_GRAPH = {
+    "README.md": "# My graph\n",
+    "pages/Contents.md": "- [[Garden]]\n",
+    "pages/Garden.md": "- beds\n",
+    "journals/2024_03_04.md": "- sowed\n",
+    "journals/2024_03_05.md": "- watered [[Garden]]\n",
+}
+
+
+@pytest.mark.parametrize(
+    ("config", "slug", "rule"),
+    [
+        ('{:default-home {:page "contents"}}', "pages/Contents", "start: Logseq home contents ·"),
+        ("{:meta/version 1}", "journals/2024_03_05", "start: latest journal ·"),
+    ],
+)
+async def test_a_logseq_graph_opens_where_logseq_opens_it(
+    tmp_path: Path, config: str, slug: str, rule: str
+) -> None:
+    """Its `:default-home` page, else its latest journal (Logseq opens the journals),
+    not the README the folder also holds."""
+    root = write_bundle(tmp_path / "graph", {**LOGSEQ_GRAPH, "logseq/config.edn": config})
+    app = make_app(brain_for(BundleSource(root)), watch_files=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert shown_slug(app) == slug
+        assert start_rule(app) == rule

@@ -40,7 +40,8 @@ Rules, first match wins (file names compared without case):
 4. else the first page in slug order.
 
 It is given the slugs (and the backlink counts when known), never an index, so it
-answers from a listing before any index is built.
+answers from a listing before any index is built. A source whose own settings name its
+first page (a Logseq graph's home, `Brain.stated_start`) is opened there instead.
 """
 
 from __future__ import annotations

@@ -74,7 +74,7 @@ from okf_explorer.core.port import (
     ScannedPage,
     ServerGraph,
 )
-from okf_explorer.sources.folder.logseq import LOGSEQ_FOLDER, Naming, graph_naming
+from okf_explorer.sources.folder.logseq import LOGSEQ_FOLDER, Naming, graph_naming, home_page
 from okf_explorer.sources.folder.page_paths import (
     MARKDOWN_SUFFIX,
     file_fingerprint,
@@ -161,6 +161,11 @@ class BundleSource:
         if breaks is None:
             breaks = self._breaks = vault_line_breaks(self._root)
         return breaks
+
+    def home_page(self, slugs: Sequence[str]) -> tuple[str, str] | None:
+        """A Logseq graph's first page (`StatesHome`, `logseq.home_page`); None elsewhere."""
+        naming = self._naming
+        return home_page(naming, slugs) if naming is not None else None
 
     def page_file(self, slug: str) -> Path:
         """The file of `slug` (`Folder`); `PageNotFound` for a hostile slug."""

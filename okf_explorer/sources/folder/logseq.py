@@ -20,6 +20,8 @@ Its `:file/name-format` says how a name became a file name (Logseq's own docs, p
 characters percent-encoded; `:legacy` (a graph without the key): percent-encoded, and a
 `.` read as `/` as older versions wrote it. `:journal/page-title-format` is the date
 format of journal names (tokens below; another format keeps Logseq's default).
+`:default-home {:page "Contents"}` is the page Logseq opens first; without it Logseq
+opens the journals, so the explorer starts on the latest (`home_page`).
 
 The scan reads the names in the worker that reads the page (`Naming` travels with the
 work); `BundleSource` reads the graph's settings when it lists the folder.
@@ -37,7 +39,15 @@ from urllib.parse import unquote
 
 from okf_explorer.core.pages import PAGE_INFO_FIELDS, Page
 
-__all__ = ["LOGSEQ_CONFIG", "LOGSEQ_FOLDER", "Naming", "graph_naming", "named_page", "named_row"]
+__all__ = [
+    "LOGSEQ_CONFIG",
+    "LOGSEQ_FOLDER",
+    "Naming",
+    "graph_naming",
+    "home_page",
+    "named_page",
+    "named_row",
+]
 
 LOGSEQ_CONFIG = os.path.join("logseq", "config.edn")
 """Every Logseq graph's settings file, relative to the graph's folder."""
@@ -64,16 +74,19 @@ _VALUE_PART = re.compile(r"(?:\[\[[^\]]*\]\]|[^,])+")
 """One comma-separated part of a property's value: a `[[link, with commas]]` stays whole."""
 _NAME_FORMAT = re.compile(r":file/name-format\s+:([\w-]+)")
 _TITLE_FORMAT = re.compile(r':journal/page-title-format\s+"([^"\n]*)"')
+_HOME = re.compile(r':default-home\s*\{[^{}]*?:page\s+"([^"\n]*)"')
 _COMMENT = re.compile(r";[^\n]*")
 
 
 @dataclass(frozen=True, slots=True)
 class Naming:
     """How a Logseq graph names its pages: `file_format` is `triple-lowbar` or `legacy`,
-    `date_format` the journal title format (supported tokens only)."""
+    `date_format` the journal title format (supported tokens only), `home` the name of
+    the page it opens first (None: the journals)."""
 
     file_format: str = "triple-lowbar"
     date_format: str = DEFAULT_DATE_FORMAT
+    home: str | None = None
 
     def title_of_file(self, slug: str) -> str:
         """The page name Logseq reads from the file of `slug` (its last segment)."""
@@ -104,7 +117,30 @@ def graph_naming(root: str) -> Naming | None:
     if not _date_format_known(date_format):
         date_format = DEFAULT_DATE_FORMAT
     file_format = "triple-lowbar" if name_format and name_format[1] == "triple-lowbar" else "legacy"
-    return Naming(file_format, date_format)
+    home = _HOME.search(text)
+    return Naming(file_format, date_format, home.group(1).strip() or None if home else None)
+
+
+def home_page(naming: Naming, slugs: Sequence[str]) -> tuple[str, str] | None:
+    """`(slug, why)` of the page a Logseq graph opens first, among `slugs`: its
+    `:default-home` page (its file's name, any case; one in `pages/` first, then the
+    fewest folders), else its latest journal; None when it has neither."""
+    if naming.home is not None:
+        wanted = naming.home.casefold()
+        named = [slug for slug in slugs if naming.title_of_file(slug).casefold() == wanted]
+        if named:
+            best = min(
+                named, key=lambda slug: (not slug.startswith("pages/"), slug.count("/"), slug)
+            )
+            return best, f"Logseq home {naming.home}"
+    journals = [
+        slug
+        for slug in slugs
+        if slug.startswith("journals/") and _JOURNAL.fullmatch(slug[len("journals/") :])
+    ]
+    if journals:
+        return max(journals), "latest journal"
+    return None
 
 
 @dataclass(frozen=True, slots=True)

@@ -162,7 +162,8 @@ class IndexLoader(Widget):
             return
         if self.start is not None:
             self._pending_start = self.start
-        choice = choose_start(slug for slug, _ in pages)
+        slugs = [slug for slug, _ in pages]
+        choice = self.brain.stated_start(slugs) or choose_start(slugs)
         if choice is not None:
             await self._show(View(choice.slug), False)
             if self.start is None:
