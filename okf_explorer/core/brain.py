@@ -63,15 +63,17 @@ from okf_explorer.core.links import (
     suggest,
 )
 from okf_explorer.core.links.look_alikes import differences, plain_form
-from okf_explorer.core.pages import COMMONMARK_BREAKS, LineBreaks, Page, PageInfo
+from okf_explorer.core.pages import COMMONMARK_BREAKS, LineBreaks, Markup, Page, PageInfo
 from okf_explorer.core.port import (
     CancelCheck,
     Folder,
+    HoldsBlocks,
     PageSource,
     ProgressCallback,
     ServerLink,
     StatesHome,
     StatesLineBreaks,
+    StatesMarkup,
     WantedListing,
     WantedTarget,
 )
@@ -141,6 +143,17 @@ class Brain:
         if isinstance(self.source, StatesLineBreaks):
             return self.source.line_breaks()
         return COMMONMARK_BREAKS
+
+    def markup(self) -> Markup:
+        """The dialect the pages are written in (the explorer draws them by it): as the
+        source says (`StatesMarkup`), else Markdown."""
+        return self.source.markup() if isinstance(self.source, StatesMarkup) else "markdown"
+
+    def block_texts(self, ids: Collection[str]) -> dict[str, str]:
+        """The text of each referenced block of `ids` the source holds (`HoldsBlocks`: a
+        Logseq graph's `((id))`), by id in lower case; {} from any other source.
+        Blocking (the first call reads every page)."""
+        return self.source.block_texts(ids) if isinstance(self.source, HoldsBlocks) else {}
 
     def stated_start(self, slugs: Sequence[str]) -> analysis.StartChoice | None:
         """The page the source's own settings open first (`StatesHome`), among `slugs`;

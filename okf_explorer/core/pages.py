@@ -295,6 +295,11 @@ class LineBreaks:
 COMMONMARK_BREAKS = LineBreaks(False, "CommonMark: a single newline is a space")
 """The rule where a source states none."""
 
+Markup = Literal["markdown", "logseq"]
+"""How a brain's pages are written: Markdown (with Obsidian's extensions), or Logseq's
+Markdown (org-mode blocks, `{{embed [[page]]}}`, block properties), which the explorer
+draws as Logseq shows it (`tui.markdown.logseq`)."""
+
 
 def _jsonable(value: Any) -> Any:
     """YAML can produce dates and other non-JSON scalars; render them as strings."""

@@ -45,7 +45,7 @@ what is already at the name is `unchanged` (this key) or `refused` (anything els
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
@@ -54,7 +54,7 @@ from typing import Any, Protocol, TypeVar, runtime_checkable
 from okf_explorer.core.links import RawLink, extract_links
 from okf_explorer.core.links.grammar import RawTuple
 from okf_explorer.core.links.typed import frontmatter_links
-from okf_explorer.core.pages import LineBreaks, Page, PageInfo
+from okf_explorer.core.pages import LineBreaks, Markup, Page, PageInfo
 
 _Made = TypeVar("_Made")
 
@@ -200,6 +200,27 @@ class StatesHome(Protocol):
     def home_page(self, slugs: Sequence[str]) -> tuple[str, str] | None:
         """`(slug, why)` of that page among `slugs` (the listing), or None: none stated,
         or none of `slugs`. `why` is a few words for the status line."""
+        ...
+
+
+@runtime_checkable
+class HoldsBlocks(Protocol):
+    """A source whose pages' blocks can be referenced by id (a Logseq graph's
+    `((6380d82c-…))`)."""
+
+    def block_texts(self, ids: Collection[str]) -> dict[str, str]:
+        """The text of each block of `ids` (any case) found on a page, by id in lower
+        case. Blocking: the first call reads every page."""
+        ...
+
+
+@runtime_checkable
+class StatesMarkup(Protocol):
+    """A source that knows its pages are written in another dialect than Markdown (a
+    Logseq graph); any other's are Markdown."""
+
+    def markup(self) -> Markup:
+        """The dialect its pages are written in."""
         ...
 
 

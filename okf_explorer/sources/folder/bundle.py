@@ -57,7 +57,8 @@ from __future__ import annotations
 import os
 import re
 import stat
-from collections.abc import Callable, Iterator, Sequence
+import threading
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import replace
 from operator import attrgetter
 from pathlib import Path
@@ -65,7 +66,7 @@ from typing import Any, TypeVar
 
 from okf_explorer.core.errors import SourceUnavailable
 from okf_explorer.core.links.grammar import RawTuple
-from okf_explorer.core.pages import PAGE_INFO_FIELDS, LineBreaks, Page
+from okf_explorer.core.pages import PAGE_INFO_FIELDS, LineBreaks, Markup, Page
 from okf_explorer.core.port import (
     CancelCheck,
     PageRow,
@@ -74,7 +75,13 @@ from okf_explorer.core.port import (
     ScannedPage,
     ServerGraph,
 )
-from okf_explorer.sources.folder.logseq import LOGSEQ_FOLDER, Naming, graph_naming, home_page
+from okf_explorer.sources.folder.logseq import (
+    LOGSEQ_FOLDER,
+    Naming,
+    block_texts,
+    graph_naming,
+    home_page,
+)
 from okf_explorer.sources.folder.page_paths import (
     MARKDOWN_SUFFIX,
     file_fingerprint,
@@ -95,6 +102,8 @@ class BundleSource:
         self._okf: bool | None = None  # is_okf_bundle, asked again after every listing
         self._breaks: LineBreaks | None = None  # vault_line_breaks, read again likewise
         self._naming: Naming | None = graph_naming(self._root)  # read again likewise
+        self._blocks: dict[str, str] | None = None  # a Logseq graph's, read again likewise
+        self._blocks_lock = threading.Lock()
 
     @property
     def label(self) -> str:
@@ -127,6 +136,7 @@ class BundleSource:
         self._check_root()
         self._okf = self._breaks = None  # a new listing asks `is_okf_bundle` again
         self._naming = graph_naming(self._root)
+        self._blocks = None
         stubs = walk_bundle(self._root, stamp=stamp)
         if self._naming is not None:
             stubs = [stub for stub in stubs if not stub.slug.startswith(LOGSEQ_FOLDER)]
@@ -161,6 +171,30 @@ class BundleSource:
         if breaks is None:
             breaks = self._breaks = vault_line_breaks(self._root)
         return breaks
+
+    def markup(self) -> Markup:
+        """Logseq's Markdown in a Logseq graph, else Markdown (`StatesMarkup`)."""
+        return "logseq" if self._naming is not None else "markdown"
+
+    def block_texts(self, ids: Collection[str]) -> dict[str, str]:
+        """The text of each block of `ids` on the pages of a Logseq graph (`HoldsBlocks`,
+        `logseq.block_texts`): every page is read once, in the scan's workers for a large
+        graph, and again after the next listing. None found in any other folder."""
+        if self._naming is None or not ids:
+            return {}
+        with self._blocks_lock:
+            blocks = self._blocks
+            if blocks is None:
+                from okf_explorer.sources.folder.scan import map_bodies
+
+                slugs = [stub.slug for stub in self._listing(stamp=False)]
+                blocks = {}
+                for _, found in map_bodies(self._root, slugs, block_texts):
+                    for block_id, text in found:
+                        blocks.setdefault(block_id, text)
+                self._blocks = blocks
+        wanted = {block_id.lower() for block_id in ids}
+        return {block_id: blocks[block_id] for block_id in wanted if block_id in blocks}
 
     def home_page(self, slugs: Sequence[str]) -> tuple[str, str] | None:
         """A Logseq graph's first page (`StatesHome`, `logseq.home_page`); None elsewhere."""

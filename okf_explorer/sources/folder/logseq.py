@@ -23,6 +23,10 @@ format of journal names (tokens below; another format keeps Logseq's default).
 `:default-home {:page "Contents"}` is the page Logseq opens first; without it Logseq
 opens the journals, so the explorer starts on the latest (`home_page`).
 
+A block that other blocks reference, `((6380d82c-…))`, carries its id as a property
+(`id:: 6380d82c-…`, under its bullet): `block_texts` reads each page's, so the explorer
+can show a reference as the text it refers to.
+
 The scan reads the names in the worker that reads the page (`Naming` travels with the
 work); `BundleSource` reads the graph's settings when it lists the folder.
 """
@@ -43,6 +47,7 @@ __all__ = [
     "LOGSEQ_CONFIG",
     "LOGSEQ_FOLDER",
     "Naming",
+    "block_texts",
     "graph_naming",
     "home_page",
     "named_page",
@@ -74,6 +79,13 @@ _VALUE_PART = re.compile(r"(?:\[\[[^\]]*\]\]|[^,])+")
 """One comma-separated part of a property's value: a `[[link, with commas]]` stays whole."""
 _NAME_FORMAT = re.compile(r":file/name-format\s+:([\w-]+)")
 _TITLE_FORMAT = re.compile(r':journal/page-title-format\s+"([^"\n]*)"')
+_BLOCK_ID = re.compile(
+    r"[ \t]+id::[ \t]*([0-9A-Fa-f]{8}(?:-[0-9A-Fa-f]{4}){3}-[0-9A-Fa-f]{12})[ \t]*"
+)
+_BULLET = re.compile(r"[ \t]*[-*+][ \t]+(?:#{1,6}[ \t]+)?(.*)")
+BLOCK_LOOKBACK = 200
+"""Lines looked back from a block's `id::` for its bullet (a block longer than that has
+no text here)."""
 _HOME = re.compile(r':default-home\s*\{[^{}]*?:page\s+"([^"\n]*)"')
 _COMMENT = re.compile(r";[^\n]*")
 
@@ -211,6 +223,25 @@ def named_page(naming: Naming, page: Page) -> Page:
         aliases=tuple(dict.fromkeys((*page.aliases, *names.aliases))),
         tags=tuple(dict.fromkeys((*page.tags, *names.tags))),
     )
+
+
+def block_texts(slug: str, body: str, frontmatter: str = "") -> tuple[tuple[str, str], ...]:
+    """`(id, text)` of each block of page `slug` that carries an `id::`: the id in lower
+    case, the text of the block's first line (its bullet and heading marks left out).
+    The shape `BodyMapper.map_bodies` makes rows of."""
+    if "id::" not in body:
+        return ()
+    lines = body.splitlines()
+    found: list[tuple[str, str]] = []
+    for at, line in enumerate(lines):
+        block_id = _BLOCK_ID.fullmatch(line)
+        if block_id is None:
+            continue
+        for back in range(at - 1, max(-1, at - 1 - BLOCK_LOOKBACK), -1):
+            if bullet := _BULLET.fullmatch(lines[back]):
+                found.append((block_id[1].lower(), bullet[1].strip()))
+                break
+    return tuple(found)
 
 
 def format_date(date: datetime.date, pattern: str) -> str:

@@ -32,6 +32,7 @@ from okf_explorer.tui.markdown.links import (
     span_link,
     target_of_href,
 )
+from okf_explorer.tui.markdown.logseq import block_refs
 from okf_explorer.tui.markdown.plain import CalloutQuote, MarkdownEmbed, VaultMarkdown
 from okf_explorer.tui.markdown.prepare import (
     LONG_CHARS,
@@ -65,6 +66,7 @@ __all__ = [
     "VaultMarkdown",
     "anchor_into",
     "anchor_of_href",
+    "block_refs",
     "embedded_text",
     "heading_key",
     "is_block_anchor",

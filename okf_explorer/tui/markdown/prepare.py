@@ -12,7 +12,7 @@ Textual's `Markdown` widget shows the linkified text instead (`VaultMarkdown`).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from markdown_it.token import Token
@@ -33,6 +33,7 @@ from okf_explorer.tui.markdown.draw import (
     starts_folded,
 )
 from okf_explorer.tui.markdown.links import LINK_SCHEME, linkify_body
+from okf_explorer.tui.markdown.logseq import logseq_markdown
 from okf_explorer.tui.markdown.parser import is_page_embed, parse
 
 RENDER_CHARS = 200_000
@@ -83,11 +84,15 @@ def prepare_body(
     narrower: int = 0,
     room: int | None = None,
     breaks: bool = False,
+    logseq: bool = False,
+    blocks: Mapping[str, str] | None = None,
 ) -> PreparedBody:
     """Linkify, parse and draw `text[start:]` up to about `limit` characters (cut at a
     break), `width` cells wide, or `narrower` cells less when its rows pass `room`
     (the pane's scrollbar then takes them: `None`, always). `breaks`: a single
-    newline in a paragraph is a line break (the brain's rule: `Brain.line_breaks`).
+    newline in a paragraph is a line break (the brain's rule: `Brain.line_breaks`);
+    `logseq`: the text is Logseq's Markdown (`Brain.markup`), drawn as Logseq shows it
+    (`logseq.logseq_markdown`, with the text of the `blocks` it references).
 
     `[^id]` references to the page's OKF `sources` (by `id`) get a footnote with the
     source's title and resource.
@@ -98,7 +103,9 @@ def prepare_body(
     """
     with gc_paused():
         end = cut_point(text, start, limit)
-        markdown = linkify_body(text[start:end]) + source_notes(text[start:end], sources)
+        part = text[start:end]
+        markdown = linkify_body(logseq_markdown(part, blocks) if logseq else part)
+        markdown += source_notes(part, sources)
         tokens = parse(markdown, breaks)
         links, headings = _hrefs(tokens), tuple(_headings(tokens))
         if not fast_paths.enabled():

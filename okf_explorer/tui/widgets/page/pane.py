@@ -64,6 +64,7 @@ from okf_explorer.tui.markdown import (
     VaultBody,
     VaultMarkdown,
     anchor_of_href,
+    block_refs,
     embedded_text,
     heading_key,
     is_block_anchor,
@@ -177,6 +178,7 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
         self.headings: list[Heading] = []
         """(level, text) of the headings on screen, in order (the `o` outline)."""
         self.line_breaks = COMMONMARK_BREAKS
+        self.logseq = False
         """How a single newline reads on the pages shown (the brain's rule, asked as a
         body is prepared): the header's tooltip and `?` say it."""
         self.anchor_scroll = AnchorScroller(self)
@@ -309,9 +311,12 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
         sources = sources_of(page.frontmatter)
         scrollbar = self.styles.scrollbar_size_vertical
         self.line_breaks = breaks = self.brain.line_breaks()
+        self.logseq = logseq = self.brain.markup() == "logseq"
+        refs = block_refs(page.content) if logseq else set()
+        blocks = self.brain.block_texts(refs) if refs else None
         width = width if width > 0 else 80
         return prepare_body(
-            page.content, start, limit, sources, width, scrollbar, room, breaks.hard
+            page.content, start, limit, sources, width, scrollbar, room, breaks.hard, logseq, blocks
         )
 
     def expect_anchor(self, slug: str, anchor: str) -> None:
@@ -629,6 +634,7 @@ class EmbedFiller:
         if block not in self._asked:
             self._asked.append(block)
         block.breaks = self._pane.line_breaks.hard
+        block.logseq = self._pane.logseq
         if block.target is None or page is None:
             block.fill(None, "✗ nothing to embed")
             return

@@ -1,0 +1,169 @@
+"""Logseq's own markup on a Logseq graph's page, as the Markdown this package draws.
+
+Logseq writes a few things Markdown does not know (its docs graph, pages "Admonitions",
+"Embed", "Properties"); drawn as written they are noise a Logseq user never sees:
+
+- an org-mode block inside a block, `#+BEGIN_NOTE` … `#+END_NOTE`: NOTE, TIP, IMPORTANT,
+  WARNING, CAUTION and PINNED are admonitions, drawn as the callout of that name;
+  QUOTE a quote; SRC (with its language), EXAMPLE and QUERY a fence; any other (CENTER)
+  its lines as they are. Logseq indents a block's lines under its bullet, so each line
+  keeps that indentation, and the callout or fence stays inside the list item;
+- `{{embed [[page]]}}`: the page embedded, as `![[page]]` draws it;
+- a block starting with a task marker, `TODO` / `LATER` / `NOW` / `DOING` / `WAITING`,
+  `DONE` or `CANCELED`: a task list item, its box open, ticked, or ticked and struck out;
+- an image's size, `![a](b.png){:height 338, :width 468}`: dropped (the image is drawn
+  as its name);
+- a block's `id::` (the anchor of a block reference) and `collapsed::` properties: hidden,
+  as Logseq hides them. A bullet that holds only such a property keeps it (dropping the
+  line would join the block's other lines to the bullet before).
+
+- a block reference, `((6380d82c-…))`: the text of the block it names, when the caller
+  knows it (`blocks`: `Brain.block_texts`); else it stays as written.
+
+Nothing inside a fence is read.
+
+The page's text is never changed (`get`, search and the index read it as written): only
+what the explorer draws of a page of a Logseq graph (`Brain.markup`) goes through
+`logseq_markdown`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+__all__ = ["block_refs", "logseq_markdown"]
+
+ADMONITIONS = {
+    "NOTE": "note",
+    "TIP": "tip",
+    "IMPORTANT": "important",
+    "WARNING": "warning",
+    "CAUTION": "caution",
+    "PINNED": "pinned",
+}
+"""Logseq's admonition blocks → the callout type drawn."""
+FENCED = frozenset({"SRC", "EXAMPLE", "QUERY"})
+"""Blocks whose lines are code, drawn as a fence (SRC with its language)."""
+
+_BEGIN = re.compile(
+    r"(?P<lead>[ \t]*(?:[-*+][ \t]+)?)#\+BEGIN_(?P<kind>\w+)[ \t]*(?P<rest>.*)", re.I
+)
+_END = re.compile(r"[ \t]*#\+END_(?P<kind>\w+)[ \t]*", re.I)
+_HIDDEN_PROPERTY = re.compile(r"[ \t]+(?:id|collapsed)::[ \t]*\S*[ \t]*", re.I)
+_FENCE = re.compile(r"[ \t]*(?:[-*+][ \t]+)?(```|~~~)")
+_EMBED = re.compile(r"\{\{embed[ \t]+(\[\[[^\]\n]+\]\])[ \t]*\}\}")
+_MARKERS = r"TODO|LATER|NOW|DOING|WAITING|WAIT|IN-PROGRESS|DONE|CANCELED|CANCELLED"
+_TASK = re.compile(rf"(?P<lead>[ \t]*[-*+][ \t]+)(?P<marker>{_MARKERS})[ \t]+(?P<rest>\S.*)")
+_ANYTHING = re.compile(rf"#\+|::|\{{\{{embed|\)\{{:|^[ \t]*[-*+][ \t]+(?:{_MARKERS})[ \t]", re.M)
+"""Whether a text may hold anything `logseq_markdown` changes (most pages hold none)."""
+_BLOCK_REF = re.compile(r"\(\(([0-9A-Fa-f]{8}(?:-[0-9A-Fa-f]{4}){3}-[0-9A-Fa-f]{12})\)\)")
+_IMAGE_SIZE = re.compile(r"(!\[[^\]\n]*\]\([^)\n]*\))\{:[^}\n]*\}")
+
+
+def block_refs(text: str) -> set[str]:
+    """The ids of the blocks `text` references (`((id))`), in lower case."""
+    return {found.lower() for found in _BLOCK_REF.findall(text)} if "((" in text else set()
+
+
+def logseq_markdown(text: str, blocks: Mapping[str, str] | None = None) -> str:
+    """`text` (a Logseq page's Markdown) with Logseq's markup turned into the Markdown
+    drawn for it (see the module doc); the same number of lines or fewer. `blocks`: the
+    text of referenced blocks, by id in lower case."""
+    if not (blocks and "((" in text) and not _ANYTHING.search(text):
+        return text
+    out: list[str] = []
+    block: _Block | None = None
+    fence: str | None = None
+    quoted = ""  # the indentation of a quote just closed, while it is the last line out
+    for line in text.splitlines(keepends=True):
+        bare = line.rstrip("\r\n")
+        ending = line[len(bare) :]
+        if block is not None:
+            if (end := _END.fullmatch(bare)) and end["kind"].upper() == block.kind:
+                if block.kind in FENCED:
+                    out.append(block.indent + "```" + ending)
+                quoted = block.indent if block.mark else ""
+                block = None
+                continue
+            inside = block.line(bare)
+            out.append((inside if block.kind in FENCED else _refs(inside, blocks)) + ending)
+            continue
+        if fence is not None:
+            out.append(line)
+            if (opened := _FENCE.match(bare)) and opened[1] == fence:
+                fence = None
+            continue
+        if opened := _FENCE.match(bare):
+            fence = opened[1]
+            out.append(line)
+            continue
+        if begin := _BEGIN.fullmatch(bare):
+            block = _Block(begin["kind"].upper(), begin["lead"])
+            if quoted and block.mark:  # a quote right after a quote: not one quote
+                out.append(quoted.rstrip() + ending)
+            quoted = ""
+            out.append(block.first(begin["rest"]) + ending)
+            continue
+        quoted = ""
+        if _HIDDEN_PROPERTY.fullmatch(bare):
+            continue
+        out.append(_inline(_refs(bare, blocks)) + ending)
+    return "".join(out)
+
+
+def _refs(line: str, blocks: Mapping[str, str] | None) -> str:
+    """`line` with each block reference whose block is known as the block's text."""
+    if not blocks or "((" not in line:
+        return line
+    return _BLOCK_REF.sub(lambda found: blocks.get(found[1].lower(), found[0]), line)
+
+
+def _inline(line: str) -> str:
+    """One line outside blocks and fences, with its embeds, task marker and image sizes
+    as Markdown."""
+    if "{{embed" in line:
+        line = _EMBED.sub(r"!\1", line)
+    if "){:" in line:
+        line = _IMAGE_SIZE.sub(r"\1", line)
+    task = _TASK.fullmatch(line)
+    if task is None:
+        return line
+    marker, rest = task["marker"], task["rest"]
+    if marker == "DONE":
+        return f"{task['lead']}[x] {rest}"
+    if marker in ("CANCELED", "CANCELLED"):
+        return f"{task['lead']}[x] ~~{rest}~~"
+    return f"{task['lead']}[ ] {rest}"
+
+
+class _Block:
+    """An org-mode block being read: its kind, the line that opened it up to the
+    `#+BEGIN` (`lead`: indentation and bullet), the indentation of its other lines
+    (`indent`: the bullet as spaces) and what each of them starts with (`mark`)."""
+
+    __slots__ = ("indent", "kind", "lead", "mark")
+
+    def __init__(self, kind: str, lead: str) -> None:
+        self.kind, self.lead = kind, lead
+        self.indent = re.sub(r"[-*+]([ \t]+)$", lambda found: " " + found[1], lead)
+        self.mark = "> " if kind in ADMONITIONS or kind == "QUOTE" else ""
+
+    def first(self, rest: str) -> str:
+        """What the `#+BEGIN_KIND rest` line becomes."""
+        if self.kind in ADMONITIONS:
+            return f"{self.lead}> [!{ADMONITIONS[self.kind]}]"
+        if self.kind == "QUOTE":
+            return f"{self.lead}>"
+        if self.kind in FENCED:
+            words = rest.split()
+            language = "clojure" if self.kind == "QUERY" else words[0] if words else ""
+            return f"{self.lead}```{language}"
+        return self.lead.rstrip()
+
+    def line(self, bare: str) -> str:
+        """What a line inside the block becomes, under the block's bullet."""
+        body = bare[len(self.indent) :] if bare.startswith(self.indent) else bare.lstrip()
+        if self.mark:
+            return f"{self.indent}{self.mark}{body}".rstrip()
+        return self.indent + body

@@ -1,0 +1,118 @@
+"""A Logseq graph's page drawn as Logseq shows it (`tui.markdown.logseq`): seen on
+Logseq's docs graph, whose pages showed `#+BEGIN_IMPORTANT` … `#+END_IMPORTANT` as text,
+every block's `id::` line, and block references as bare ids
+(`Also refer: ((634fb104-…))`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from okf_explorer.core.brain import Brain
+from okf_explorer.sources.folder.bundle import BundleSource
+from okf_explorer.sources.folder.logseq import block_texts
+from okf_explorer.tui.app import make_app
+from okf_explorer.tui.markdown.logseq import block_refs, logseq_markdown
+from okf_explorer.tui.widgets.page.pane import PagePane
+from tests.bundles import write_file as write
+
+from .conftest import settle
+from .test_line_breaks import body_text
+
+REF = "634fb104-f332-4743-904a-4827ee754bfc"
+SOWING = (
+    "type:: [[Guide]]\n\n"
+    "- #+BEGIN_IMPORTANT\n  Water the beds\n  before sowing.\n  #+END_IMPORTANT\n"
+    "- ## Steps\n  id:: 11111111-2222-3333-4444-555555555555\n"
+    "\t- Dig a row\n\t  collapsed:: true\n"
+    "\t\t- #+BEGIN_WARNING\n\t\t  Not too deep\n\t\t  #+END_WARNING\n"
+    "\t\t  #+BEGIN_TIP\n\t\t  Use a [[Tools/Trowel]]\n\t\t  #+END_TIP\n"
+    "\t- #+BEGIN_SRC python\n\t  rows = 3  # ((" + REF + "))\n\t  #+END_SRC\n"
+    f"- TODO Buy seeds, see (({REF}))\n"
+    "- DONE Clear the bed\n"
+    "- {{embed [[Tools/Trowel]]}}\n"
+)
+TROWEL = f"- A short blade\n- **When to sow**\n  id:: {REF}\n"
+
+
+def graph(root: Path, logseq: bool = True) -> Path:
+    if logseq:
+        write(root, "logseq/config.edn", "{:file/name-format :triple-lowbar}\n")
+    write(root, "pages/Sowing.md", SOWING)
+    write(root, "pages/Tools___Trowel.md", TROWEL)
+    return root
+
+
+async def shown_text(root: Path) -> str:
+    app = make_app(Brain(BundleSource(root), cache_dir=False), start="pages/Sowing")
+    async with app.run_test(size=(150, 50)) as pilot:
+        pane = app.screen.query_one(PagePane)
+        await settle(pilot, lambda: pane.shown is not None)
+        return body_text(pane)
+
+
+async def test_a_logseq_page_reads_as_logseq_shows_it(tmp_path: Path) -> None:
+    text = await shown_text(graph(tmp_path))
+    assert "★ Important\n" in text and "▌ Water the beds\n" in text
+    assert "⚠ Warning" in text and "★ Tip" in text  # two blocks, two callouts
+    assert "Use a Tools/Trowel" in text
+    assert "rows = 3  # ((" + REF + "))" in text  # code is code
+    assert "Buy seeds, see When to sow" in text  # the block referred to
+    assert "☐ Buy seeds" in text and "☒ Clear the bed" in text
+    for hidden in ("#+BEGIN", "#+END", "id::", "collapsed::", "{{embed", "TODO", "DONE"):
+        assert hidden not in text
+    assert "type:: Guide" in text  # the page's properties, as Logseq lists them
+
+
+async def test_the_same_files_outside_a_logseq_graph_read_as_written(tmp_path: Path) -> None:
+    text = await shown_text(graph(tmp_path, logseq=False))
+    assert "#+BEGIN_IMPORTANT" in text and "id:: 11111111" in text and f"(({REF}))" in text
+
+
+@pytest.mark.parametrize(
+    ("written", "drawn"),
+    [
+        # a callout inside a list item keeps the item's indentation
+        (
+            "\t- #+BEGIN_NOTE\n\t  one\n\n\t  two\n\t  #+END_NOTE\n",
+            "\t- > [!note]\n\t  > one\n\t  >\n\t  > two\n",
+        ),
+        ("#+BEGIN_QUOTE\nwise\n#+END_QUOTE\n", ">\n> wise\n"),
+        ("- #+BEGIN_QUERY\n  {:query x}\n  #+END_QUERY\n", "- ```clojure\n  {:query x}\n  ```\n"),
+        ("- #+BEGIN_EXAMPLE\n  a\n  #+END_EXAMPLE\n", "- ```\n  a\n  ```\n"),
+        ("- #+BEGIN_CENTER\n  a\n  #+END_CENTER\n", "-\n  a\n"),
+        # a fence's lines are not read
+        ("```\n#+BEGIN_NOTE\n  id:: 1\n```\n", "```\n#+BEGIN_NOTE\n  id:: 1\n```\n"),
+        # a bullet holding only a property keeps it: its other lines stay in their item
+        ("- a\n- collapsed:: true\n  b\n", "- a\n- collapsed:: true\n  b\n"),
+        ("- CANCELED plan\n- LATER water\n", "- [x] ~~plan~~\n- [ ] water\n"),
+        ("- ![a](b.png){:height 3, :width 4} c\n", "- ![a](b.png) c\n"),
+        ("no markup at all\n", "no markup at all\n"),
+    ],
+)
+def test_logseq_markup_as_the_markdown_drawn(written: str, drawn: str) -> None:
+    assert logseq_markdown(written) == drawn
+
+
+def test_a_block_reference_reads_as_its_blocks_text_when_known() -> None:
+    text = f"- see (({REF.upper()})) and ((00000000-0000-0000-0000-000000000000))\n"
+    assert block_refs(text) == {REF, "00000000-0000-0000-0000-000000000000"}
+    assert logseq_markdown(text, {REF: "**When to sow**"}) == (
+        "- see **When to sow** and ((00000000-0000-0000-0000-000000000000))\n"
+    )
+
+
+def test_the_blocks_of_a_page_are_read_with_their_ids() -> None:
+    body = f"- A short blade\n- ## When to sow\n  more text\n  id:: {REF.upper()}\n\t- x\n"
+    assert block_texts("pages/p", body) == ((REF, "When to sow"),)
+    assert block_texts("pages/p", "- no ids here\n") == ()
+
+
+def test_a_graphs_blocks_are_found_across_its_pages(tmp_path: Path) -> None:
+    source = BundleSource(graph(tmp_path))
+    assert source.block_texts({REF.upper(), "nope"}) == {REF: "**When to sow**"}
+    write(tmp_path, "pages/Tools___Trowel.md", f"- Sow in spring\n  id:: {REF}\n")
+    source.enumerate()  # a new listing: the pages are read again
+    assert source.block_texts({REF}) == {REF: "Sow in spring"}
+    assert BundleSource(graph(tmp_path / "plain", logseq=False)).block_texts({REF}) == {}
