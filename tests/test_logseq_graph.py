@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from okf_explorer.core.brain import Brain
+from okf_explorer.core.graph.paths import PathQuery
 from okf_explorer.core.pages import PageInfo
 from okf_explorer.sources.folder import scan as parallel
 from okf_explorer.sources.folder.bundle import BundleSource
@@ -183,3 +184,36 @@ def test_a_folder_that_becomes_a_graph_is_read_again(tmp_path: Path) -> None:
     after = Brain(BundleSource(vault), cache_dir=cache).ensure_index()
     assert after.pages["pages/Tools___Trowel"].title == "Tools/Trowel"
     assert len(os.listdir(cache)) >= 2
+
+
+TAGGED = (
+    "- sow the peas #Planting and oil the #[[Tools/Trowel]].\n"
+    "- ## Not a tag\n- `#code` is code, a#b is a word, [[Planting#Depth]] a heading\n"
+)
+
+
+def test_a_tag_is_a_link_in_a_logseq_graph(tmp_path: Path) -> None:
+    """`#tag` and `#[[two words]]` link to their pages, as in Logseq; the sentence around
+    such a link is found as for any other (a path's hop, a backlink)."""
+    garden(tmp_path)
+    write(tmp_path, "pages/Week.md", TAGGED)
+    brain = brain_of(tmp_path)
+    assert links(brain, "pages/Week") == [
+        ("Planting", "pages/Planting", "basename"),
+        ("Tools/Trowel", "pages/Tools___Trowel", "title"),
+    ]
+    [(_, hops)] = brain.explained_paths(PathQuery("pages/Week", "pages/Planting", k=1))
+    assert hops[0].context == "sow the peas #Planting and oil the #Tools/Trowel."
+    assert "[[Planting|#Planting]]" in brain.link_text("pages/Week")
+
+
+def test_a_tag_is_a_tag_in_any_other_folder(tmp_path: Path) -> None:
+    garden(tmp_path, config=None)
+    write(tmp_path, "pages/Week.md", TAGGED)
+    brain = brain_of(tmp_path)
+    # `#[[x]]` holds the link `[[x]]`, as Obsidian reads it; `#Planting` is no link
+    assert links(brain, "pages/Week") == [
+        ("Tools/Trowel", "Tools/Trowel", "dangling"),
+        ("Planting", "pages/Planting", "basename"),
+    ]
+    assert brain.link_text("pages/Week") == TAGGED

@@ -149,6 +149,17 @@ class Brain:
         source says (`StatesMarkup`), else Markdown."""
         return self.source.markup() if isinstance(self.source, StatesMarkup) else "markdown"
 
+    def link_text(self, slug: str) -> str:
+        """The text the links of page `slug` are read from, for the sentence around a
+        link: its body, with a Logseq graph's tags written as the links they are
+        (`core.links.tags`). Blocking; raises as `page` does."""
+        content = self.page(slug).content
+        if self.markup() != "logseq":
+            return content
+        from okf_explorer.core.links.tags import tags_as_links
+
+        return tags_as_links(content)
+
     def block_texts(self, ids: Collection[str]) -> dict[str, str]:
         """The text of each referenced block of `ids` the source holds (`HoldsBlocks`: a
         Logseq graph's `((id))`), by id in lower case; {} from any other source.
@@ -559,7 +570,7 @@ class Brain:
         if not found:
             raise NoPath(no_path_message(query))
         resolver, _ = self._resolver()
-        details = path_details(found, self.ensure_index().forward, self.page, resolver)
+        details = path_details(found, self.ensure_index().forward, self.link_text, resolver)
         return list(zip(found, details, strict=True))
 
     def graph(self) -> nx.MultiDiGraph:
@@ -659,7 +670,7 @@ class Brain:
         bodies: dict[str, str | None] = {}
 
         def sentence(on: str, link: ResolvedLink) -> str | None:
-            return link_sentence(on, link, self.page, resolver, bodies)
+            return link_sentence(on, link, self.link_text, resolver, bodies)
 
         return pack(index, page, sentence, clamp_pack_depth(depth), clamp_budget(budget))
 

@@ -30,7 +30,7 @@ SOWING = (
     "\t\t  #+BEGIN_TIP\n\t\t  Use a [[Tools/Trowel]]\n\t\t  #+END_TIP\n"
     "\t- #+BEGIN_SRC python\n\t  rows = 3  # ((" + REF + "))\n\t  #+END_SRC\n"
     f"- TODO Buy seeds, see (({REF}))\n"
-    "- DONE Clear the bed\n"
+    "- DONE Clear the bed #[[Spring work]]\n"
     "- {{embed [[Tools/Trowel]]}}\n"
 )
 TROWEL = f"- A short blade\n- **When to sow**\n  id:: {REF}\n"
@@ -59,7 +59,7 @@ async def test_a_logseq_page_reads_as_logseq_shows_it(tmp_path: Path) -> None:
     assert "Use a Tools/Trowel" in text
     assert "rows = 3  # ((" + REF + "))" in text  # code is code
     assert "Buy seeds, see When to sow" in text  # the block referred to
-    assert "☐ Buy seeds" in text and "☒ Clear the bed" in text
+    assert "☐ Buy seeds" in text and "☒ Clear the bed #Spring work" in text
     for hidden in ("#+BEGIN", "#+END", "id::", "collapsed::", "{{embed", "TODO", "DONE"):
         assert hidden not in text
     assert "type:: Guide" in text  # the page's properties, as Logseq lists them

@@ -49,7 +49,6 @@ if TYPE_CHECKING:
     from okf_explorer.core.index.model import LinkIndex, ResolvedLink
     from okf_explorer.core.links.grammar import LinkKind
     from okf_explorer.core.links.resolution import SlugResolver
-    from okf_explorer.core.pages import Page
 
 PathDirection = Literal["out", "in", "any"]
 PATH_DIRECTIONS: tuple[PathDirection, ...] = ("out", "in", "any")
@@ -317,15 +316,16 @@ class HopDetail:
 def path_details(
     paths: list[FoundPath],
     forward: Mapping[str, Sequence[ResolvedLink]],
-    page: Callable[[str], Page],
+    text_of: Callable[[str], str],
     resolver: SlugResolver,
 ) -> list[tuple[HopDetail, ...]]:
     """The details of every hop of `paths` (each page read at most once): the links come
-    from the index's `forward`, the sentences from the pages `page(slug)` reads, a link
-    written another way is recognised by `resolver`. Blocking (reads pages)."""
+    from the index's `forward`, the sentences from the text `text_of(slug)` reads a
+    page's links from (`Brain.link_text`), a link written another way is recognised by
+    `resolver`. Blocking (reads pages)."""
     bodies: dict[str, str | None] = {}
     return [
-        tuple(_detail(step, forward, page, resolver, bodies) for step in path.steps)
+        tuple(_detail(step, forward, text_of, resolver, bodies) for step in path.steps)
         for path in paths
     ]
 
@@ -333,7 +333,7 @@ def path_details(
 def _detail(
     step: Step,
     forward: Mapping[str, Sequence[ResolvedLink]],
-    page: Callable[[str], Page],
+    text_of: Callable[[str], str],
     resolver: SlugResolver,
     bodies: dict[str, str | None],
 ) -> HopDetail:
@@ -346,7 +346,7 @@ def _detail(
     detail = HopDetail(on, written, link.rule, link.ambiguous)
     if link.rel != LINKS:
         return detail
-    sentence = link_sentence(on, link, page, resolver, bodies)
+    sentence = link_sentence(on, link, text_of, resolver, bodies)
     return HopDetail(on, written, link.rule, link.ambiguous, sentence)
 
 
@@ -366,17 +366,18 @@ def _stated(
 def link_sentence(
     on: str,
     link: ResolvedLink,
-    page: Callable[[str], Page],
+    text_of: Callable[[str], str],
     resolver: SlugResolver,
     bodies: dict[str, str | None],
 ) -> str | None:
     """The sentence around `link` on page `on`, as the page renders it (the first
-    link written as `link.target`, else the first that leads where it does); None
-    when the page cannot be read or shows no such link. `bodies` keeps each page
-    read once (None for one that could not be read)."""
+    link written as `link.target`, else the first that leads where it does), in the
+    text `text_of(on)` gives (`Brain.link_text`); None when the page cannot be read or
+    shows no such link. `bodies` keeps each page read once (None for one that could
+    not be read)."""
     if on not in bodies:
         try:
-            bodies[on] = page(on).content
+            bodies[on] = text_of(on)
         except OkfError:
             bodies[on] = None
     text = bodies[on]

@@ -12,6 +12,7 @@ import stat
 
 from okf_explorer.core.errors import PageNotFound, PageUnreadable
 from okf_explorer.core.links.grammar import RawTuple, extract_link_tuples
+from okf_explorer.core.links.tags import tags_as_links
 from okf_explorer.core.links.typed import frontmatter_links
 from okf_explorer.core.pages import ErrorKind, Page
 from okf_explorer.core.port import PageRow
@@ -123,6 +124,7 @@ def page_row(
     page = scan_page(root, slug, fingerprint, real_dirs, naming)
     links: list[RawTuple] = []
     if page.readable:
-        links = extract_link_tuples(page.content)
+        content = page.content
+        links = extract_link_tuples(tags_as_links(content) if naming is not None else content)
         links.extend(frontmatter_links(page.frontmatter, page.type))
     return page.info().to_row(), tuple(links)

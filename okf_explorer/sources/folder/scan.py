@@ -32,6 +32,7 @@ from typing import Any, TypeVar
 
 from okf_explorer.core.errors import Cancelled, OkfError
 from okf_explorer.core.links.grammar import RawTuple, extract_link_tuples
+from okf_explorer.core.links.tags import tags_as_links
 from okf_explorer.core.links.typed import frontmatter_links
 from okf_explorer.core.pages import Page
 from okf_explorer.core.port import CancelCheck, PageRow, ProgressCallback
@@ -257,7 +258,7 @@ def page_row(
             info, body, frontmatter = info_fields(slug, text, data[0], fingerprint or data[2])
             if naming is not None:
                 info = named_row(naming, info, body)
-            links = extract_link_tuples(body)
+            links = extract_link_tuples(tags_as_links(body) if naming is not None else body)
             if frontmatter:
                 page_type = as_text(frontmatter.get("type"))
                 links.extend(frontmatter_links(frontmatter, page_type))

@@ -11,6 +11,8 @@ Logseq writes a few things Markdown does not know (its docs graph, pages "Admoni
 - `{{embed [[page]]}}`: the page embedded, as `![[page]]` draws it;
 - a block starting with a task marker, `TODO` / `LATER` / `NOW` / `DOING` / `WAITING`,
   `DONE` or `CANCELED`: a task list item, its box open, ticked, or ticked and struck out;
+- a tag, `#garden` or `#[[garden tools]]`: the link it is in Logseq
+  (`core.links.tags`), showing `#garden`;
 - an image's size, `![a](b.png){:height 338, :width 468}`: dropped (the image is drawn
   as its name);
 - a block's `id::` (the anchor of a block reference) and `collapsed::` properties: hidden,
@@ -31,6 +33,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+
+from okf_explorer.core.links.tags import tags_as_links
 
 __all__ = ["block_refs", "logseq_markdown"]
 
@@ -70,6 +74,7 @@ def logseq_markdown(text: str, blocks: Mapping[str, str] | None = None) -> str:
     """`text` (a Logseq page's Markdown) with Logseq's markup turned into the Markdown
     drawn for it (see the module doc); the same number of lines or fewer. `blocks`: the
     text of referenced blocks, by id in lower case."""
+    text = tags_as_links(text)
     if not (blocks and "((" in text) and not _ANYTHING.search(text):
         return text
     out: list[str] = []

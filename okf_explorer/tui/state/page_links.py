@@ -181,7 +181,7 @@ def _backlink(brain: Brain, root: str, page: str, edges: Sequence[Edge]) -> Back
     if told:  # the server keeps the sentence of each link (gbrain's `context`)
         return Backlink(page, tuple(told_context(text, root) for text in dict.fromkeys(told)))
     try:
-        content = brain.page(page).content
+        content = brain.link_text(page)
     except OkfError as error:
         return Backlink(page, note=f"cannot read it: {error}")
     found = link_contexts(content, _leads_to(brain, page, root))

@@ -1,0 +1,75 @@
+"""Logseq's tags: `#garden` and `#[[garden tools]]` are links, as `[[garden]]` is.
+
+In Obsidian a `#tag` is a tag and never a link. In a Logseq graph it is a page
+reference like any other (Logseq's docs: a tag is a page, and a page tagged `#garden`
+is among `garden`'s linked references). `tags_as_links` writes each as the wiki link it
+is, `[[garden|#garden]]`, so every reader of a Logseq page's links (the index's grammar,
+the sentence around a link, the explorer's drawing) reads one link to `garden` that
+shows `#garden`.
+
+A tag is a `#` at the start of a line or after a space, then either `[[a name]]` or
+a run of characters up to a space or one of `,!?;:"'()[]{}` (a `.` ending it is the
+sentence's). Not a tag: a heading (`# Title`, `## Steps`: `#` then a space or another
+`#`), an org-mode line (`#+BEGIN_NOTE`), a `#` inside a word or a URL (`a#b`,
+`page#section`), anything in fenced code or an inline code span. In a table row the
+link's `|` is written `\\|`, as Obsidian writes a link with its text in a table.
+"""
+
+from __future__ import annotations
+
+import re
+
+from okf_explorer.core.links.grammar import code_span_ranges, prose_ranges
+
+__all__ = ["tags_as_links"]
+
+_TAG = re.compile(
+    r"(?:(?<=\s)|^)#(?:\[\[(?P<named>[^\[\]\n]+)\]\]"
+    r"|(?P<word>[^\s,!?;:\"'()\[\]{}#+`|][^\s,!?;:\"'()\[\]{}#`|]*))",
+    re.M,
+)
+_TABLE_ROW = re.compile(r"[ \t]*\|")
+
+
+def tags_as_links(text: str) -> str:
+    """`text` with each Logseq tag written as the link it is (see the module doc)."""
+    if "#" not in text:
+        return text
+    out: list[str] = []
+    done = 0
+    for start, end in prose_ranges(text):
+        out.append(text[done:start])
+        out.append(_prose(text[start:end]))
+        done = end
+    out.append(text[done:])
+    return "".join(out)
+
+
+def _prose(segment: str) -> str:
+    """A stretch outside fences, its inline code spans kept as they are."""
+    if "#" not in segment:
+        return segment
+    if "`" not in segment:
+        return _TAG.sub(_link, segment)
+    out: list[str] = []
+    done = 0
+    for start, end in code_span_ranges(segment):
+        out.append(_TAG.sub(_link, segment[done:start]))
+        out.append(segment[start:end])
+        done = end
+    out.append(_TAG.sub(_link, segment[done:]))
+    return "".join(out)
+
+
+def _link(found: re.Match[str]) -> str:
+    name = found["named"]
+    if name is None:
+        name = found["word"].rstrip(".")
+        if not name:
+            return found[0]
+        rest = found["word"][len(name) :]
+    else:
+        name, rest = name.strip(), ""
+    line_start = found.string.rfind("\n", 0, found.start()) + 1
+    bar = "\\|" if _TABLE_ROW.match(found.string, line_start) else "|"
+    return f"[[{name}{bar}#{name}]]{rest}"
