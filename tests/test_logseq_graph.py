@@ -14,6 +14,7 @@ import pytest
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.graph.paths import PathQuery
 from okf_explorer.core.pages import PageInfo
+from okf_explorer.server.tools import call_tool
 from okf_explorer.sources.folder import scan as parallel
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.sources.folder.logseq import Naming, format_date, graph_naming, values
@@ -205,6 +206,10 @@ def test_a_tag_is_a_link_in_a_logseq_graph(tmp_path: Path) -> None:
     [(_, hops)] = brain.explained_paths(PathQuery("pages/Week", "pages/Planting", k=1))
     assert hops[0].context == "sow the peas #Planting and oil the #Tools/Trowel."
     assert "[[Planting|#Planting]]" in brain.link_text("pages/Week")
+    # `serve`'s link rows carry the same sentence
+    reply = call_tool(brain, "get_backlinks", {"slug": "pages/Planting"})
+    rows = [row for row in reply.value if row["from_slug"] == "pages/Week"]
+    assert [row["context"] for row in rows] == ["sow the peas #Planting and oil the #Tools/Trowel."]
 
 
 def test_a_tag_is_a_tag_in_any_other_folder(tmp_path: Path) -> None:

@@ -28,7 +28,8 @@ from okf_explorer.core.errors import OkfError
 from okf_explorer.core.graph.traverse import LINKS
 from okf_explorer.core.index.model import ResolvedLink
 from okf_explorer.core.links.spans import WikiSpan, first_link_context, link_spans
-from okf_explorer.core.pages import Page, PageInfo, _jsonable
+from okf_explorer.core.links.tags import tags_as_written
+from okf_explorer.core.pages import Markup, Page, PageInfo, _jsonable
 from okf_explorer.core.port import ServerLink, relation_of
 
 SOURCE_ID = "default"
@@ -49,6 +50,10 @@ class BrainLike(Protocol):
     def local_root(self) -> Path | None: ...
 
     def page(self, slug: str) -> Page: ...
+
+    def link_text(self, slug: str) -> str: ...
+
+    def markup(self) -> Markup: ...
 
     def forward_links(self, slug: str) -> list[ResolvedLink]: ...
 
@@ -260,6 +265,7 @@ class LinkReader:
         self._edges: dict[tuple[str, str], list[ServerLink]] = {}
         self._bodies: dict[str, tuple[str, list[WikiSpan]]] = {}
         self._cache = CONTEXTS.get()
+        self._logseq = brain.markup() == "logseq"
 
     def out(self, slug: str) -> list[ResolvedLink]:
         """Existing body-link targets of `slug`, first appearance order, one per target slug."""
@@ -318,6 +324,8 @@ class LinkReader:
         else:
             body, spans = self._spans(frm)
             context = first_link_context(body, target, spans)
+            if self._logseq:  # the tags `Brain.link_text` wrote as links, as written
+                context = tags_as_written(context)
         if self._cache is not None and fingerprint:
             self._cache.put(frm, to, fingerprint, context)
         return context
@@ -345,7 +353,7 @@ class LinkReader:
         """The page's body and its links' spans, found once per call."""
         if slug not in self._bodies:
             try:
-                body = self._brain.page(slug).content
+                body = self._brain.link_text(slug)  # a Logseq graph's tags are links
             except OkfError:
                 body = ""
             self._bodies[slug] = (body, link_spans(body))

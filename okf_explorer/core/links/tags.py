@@ -21,7 +21,7 @@ import re
 
 from okf_explorer.core.links.grammar import code_span_ranges, prose_ranges
 
-__all__ = ["tags_as_links"]
+__all__ = ["tags_as_links", "tags_as_written"]
 
 _TAG = re.compile(
     r"(?:(?<=\s)|^)#(?:\[\[(?P<named>[^\[\]\n]+)\]\]"
@@ -29,6 +29,7 @@ _TAG = re.compile(
     re.M,
 )
 _TABLE_ROW = re.compile(r"[ \t]*\|")
+_WRITTEN = re.compile(r"\[\[([^\[\]|\n]+?)\\?\|#\1\]\]")
 
 
 def tags_as_links(text: str) -> str:
@@ -43,6 +44,18 @@ def tags_as_links(text: str) -> str:
         done = end
     out.append(text[done:])
     return "".join(out)
+
+
+def tags_as_written(text: str) -> str:
+    """`tags_as_links` undone: each `[[garden|#garden]]` it wrote back as `#garden` (a
+    name with a space as `#[[garden tools]]`), for text shown as the page writes it (a
+    link's context in `serve`'s rows)."""
+    if "|#" not in text:
+        return text
+    return _WRITTEN.sub(
+        lambda found: f"#[[{found[1]}]]" if any(c.isspace() for c in found[1]) else f"#{found[1]}",
+        text,
+    )
 
 
 def _prose(segment: str) -> str:
