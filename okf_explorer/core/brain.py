@@ -151,14 +151,15 @@ class Brain:
 
     def link_text(self, slug: str) -> str:
         """The text the links of page `slug` are read from, for the sentence around a
-        link: its body, with a Logseq graph's tags written as the links they are
-        (`core.links.tags`). Blocking; raises as `page` does."""
+        link: its body, with the links of a page written for Logseq or Dendron written
+        as ours (`core.links.dialects`). Blocking; raises as `page` does."""
         content = self.page(slug).content
-        if self.markup() != "logseq":
+        markup = self.markup()
+        if markup == "markdown":
             return content
-        from okf_explorer.core.links.tags import tags_as_links
+        from okf_explorer.core.links.dialects import links_text
 
-        return tags_as_links(content)
+        return links_text(markup, content)
 
     def block_texts(self, ids: Collection[str]) -> dict[str, str]:
         """The text of each referenced block of `ids` the source holds (`HoldsBlocks`: a

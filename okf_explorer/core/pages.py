@@ -295,10 +295,11 @@ class LineBreaks:
 COMMONMARK_BREAKS = LineBreaks(False, "CommonMark: a single newline is a space")
 """The rule where a source states none."""
 
-Markup = Literal["markdown", "logseq"]
-"""How a brain's pages are written: Markdown (with Obsidian's extensions), or Logseq's
-Markdown (org-mode blocks, `{{embed [[page]]}}`, block properties), which the explorer
-draws as Logseq shows it (`tui.markdown.logseq`)."""
+Markup = Literal["markdown", "logseq", "dendron"]
+"""How a brain's pages are written: Markdown with Obsidian's extensions; Logseq's
+Markdown (tags are links, org-mode blocks, `{{embed [[page]]}}`, block properties),
+which the explorer draws as Logseq shows it (`tui.markdown.logseq`); Dendron's (the
+label of a link first). `core.links.dialects` reads their links as ours."""
 
 
 def _jsonable(value: Any) -> Any:

@@ -27,8 +27,8 @@ import yaml
 from okf_explorer.core.errors import OkfError
 from okf_explorer.core.graph.traverse import LINKS
 from okf_explorer.core.index.model import ResolvedLink
+from okf_explorer.core.links.dialects import as_written
 from okf_explorer.core.links.spans import WikiSpan, first_link_context, link_spans
-from okf_explorer.core.links.tags import tags_as_written
 from okf_explorer.core.pages import Markup, Page, PageInfo, _jsonable
 from okf_explorer.core.port import ServerLink, relation_of
 
@@ -265,7 +265,7 @@ class LinkReader:
         self._edges: dict[tuple[str, str], list[ServerLink]] = {}
         self._bodies: dict[str, tuple[str, list[WikiSpan]]] = {}
         self._cache = CONTEXTS.get()
-        self._logseq = brain.markup() == "logseq"
+        self._markup = brain.markup()  # `Brain.link_text`'s links, as the page writes them
 
     def out(self, slug: str) -> list[ResolvedLink]:
         """Existing body-link targets of `slug`, first appearance order, one per target slug."""
@@ -323,9 +323,7 @@ class LinkReader:
             context = ""
         else:
             body, spans = self._spans(frm)
-            context = first_link_context(body, target, spans)
-            if self._logseq:  # the tags `Brain.link_text` wrote as links, as written
-                context = tags_as_written(context)
+            context = as_written(self._markup, first_link_context(body, target, spans))
         if self._cache is not None and fingerprint:
             self._cache.put(frm, to, fingerprint, context)
         return context

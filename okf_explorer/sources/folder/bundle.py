@@ -75,13 +75,8 @@ from okf_explorer.core.port import (
     ScannedPage,
     ServerGraph,
 )
-from okf_explorer.sources.folder.logseq import (
-    LOGSEQ_FOLDER,
-    Naming,
-    block_texts,
-    graph_naming,
-    home_page,
-)
+from okf_explorer.sources.folder.dialect import Dialect, folder_dialect
+from okf_explorer.sources.folder.logseq import LOGSEQ_FOLDER, Naming, block_texts, home_page
 from okf_explorer.sources.folder.page_paths import (
     MARKDOWN_SUFFIX,
     file_fingerprint,
@@ -101,7 +96,7 @@ class BundleSource:
         self._root = os.path.realpath(os.path.expanduser(self._given))
         self._okf: bool | None = None  # is_okf_bundle, asked again after every listing
         self._breaks: LineBreaks | None = None  # vault_line_breaks, read again likewise
-        self._naming: Naming | None = graph_naming(self._root)  # read again likewise
+        self._dialect: Dialect | None = folder_dialect(self._root)  # read again likewise
         self._blocks: dict[str, str] | None = None  # a Logseq graph's, read again likewise
         self._blocks_lock = threading.Lock()
 
@@ -111,11 +106,9 @@ class BundleSource:
 
     @property
     def cache_key(self) -> str:
-        """The real root path; a Logseq graph's says how it names its pages."""
-        naming = self._naming
-        if naming is None:
-            return self._root
-        return f"{self._root}\0logseq {naming.file_format} {naming.date_format}"
+        """The real root path; a Logseq graph's or Dendron workspace's says so."""
+        dialect = self._dialect
+        return self._root if dialect is None else f"{self._root}\0{dialect.cache_tag}"
 
     @property
     def local_root(self) -> Path:
@@ -135,10 +128,10 @@ class BundleSource:
     def _listing(self, *, stamp: bool) -> list[PageStub]:
         self._check_root()
         self._okf = self._breaks = None  # a new listing asks `is_okf_bundle` again
-        self._naming = graph_naming(self._root)
+        self._dialect = folder_dialect(self._root)
         self._blocks = None
         stubs = walk_bundle(self._root, stamp=stamp)
-        if self._naming is not None:
+        if isinstance(self._dialect, Naming):
             stubs = [stub for stub in stubs if not stub.slug.startswith(LOGSEQ_FOLDER)]
         stubs.sort(key=_SLUG)
         return stubs
@@ -148,7 +141,7 @@ class BundleSource:
         self._check_root()
         from okf_explorer.sources.folder.pagefile import read_page
 
-        page = read_page(self._root, slug, naming=self._naming)
+        page = read_page(self._root, slug, dialect=self._dialect)
         if page.reserved and not self.okf_reserved():
             page = replace(page, reserved=False)
         return page
@@ -173,14 +166,15 @@ class BundleSource:
         return breaks
 
     def markup(self) -> Markup:
-        """Logseq's Markdown in a Logseq graph, else Markdown (`StatesMarkup`)."""
-        return "logseq" if self._naming is not None else "markdown"
+        """Logseq's or Dendron's Markdown in a folder written for them (`StatesMarkup`,
+        `dialect.folder_dialect`), else Markdown."""
+        return self._dialect.markup if self._dialect is not None else "markdown"
 
     def block_texts(self, ids: Collection[str]) -> dict[str, str]:
         """The text of each block of `ids` on the pages of a Logseq graph (`HoldsBlocks`,
         `logseq.block_texts`): every page is read once, in the scan's workers for a large
         graph, and again after the next listing. None found in any other folder."""
-        if self._naming is None or not ids:
+        if not isinstance(self._dialect, Naming) or not ids:
             return {}
         with self._blocks_lock:
             blocks = self._blocks
@@ -198,8 +192,8 @@ class BundleSource:
 
     def home_page(self, slugs: Sequence[str]) -> tuple[str, str] | None:
         """A Logseq graph's first page (`StatesHome`, `logseq.home_page`); None elsewhere."""
-        naming = self._naming
-        return home_page(naming, slugs) if naming is not None else None
+        naming = self._dialect
+        return home_page(naming, slugs) if isinstance(naming, Naming) else None
 
     def page_file(self, slug: str) -> Path:
         """The file of `slug` (`Folder`); `PageNotFound` for a hostile slug."""
@@ -229,11 +223,11 @@ class BundleSource:
             return
         from okf_explorer.sources.folder.scan import scan_rows
 
-        naming = self._naming
+        dialect = self._dialect
         if self.okf_reserved():
-            yield from scan_rows(self._root, items, progress, cancel, naming)
+            yield from scan_rows(self._root, items, progress, cancel, dialect)
             return
-        for info, links in scan_rows(self._root, items, progress, cancel, naming):
+        for info, links in scan_rows(self._root, items, progress, cancel, dialect):
             yield _unreserved(info), links
 
     def scan_resolving(
@@ -251,11 +245,11 @@ class BundleSource:
             return
         from okf_explorer.sources.folder.scan import scan_resolving
 
-        naming = self._naming
+        dialect = self._dialect
         if self.okf_reserved():
-            yield from scan_resolving(self._root, items, resolve, progress, cancel, naming)
+            yield from scan_resolving(self._root, items, resolve, progress, cancel, dialect)
             return
-        scanned = scan_resolving(self._root, items, resolve, progress, cancel, naming)
+        scanned = scan_resolving(self._root, items, resolve, progress, cancel, dialect)
         for (info, links), began in scanned:
             yield (_unreserved(info), links), began
 
@@ -290,7 +284,7 @@ class BundleSource:
         from okf_explorer.sources.folder.scan import map_pages
 
         yield from map_pages(
-            self._root, slugs, make, okf_reserved=self.okf_reserved(), naming=self._naming
+            self._root, slugs, make, okf_reserved=self.okf_reserved(), dialect=self._dialect
         )
 
     def server_graph(self) -> ServerGraph | None:

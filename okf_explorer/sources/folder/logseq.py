@@ -41,7 +41,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import unquote
 
-from okf_explorer.core.pages import PAGE_INFO_FIELDS, Page
+from okf_explorer.core.pages import PAGE_INFO_FIELDS, Markup, Page
 
 __all__ = [
     "LOGSEQ_CONFIG",
@@ -99,6 +99,24 @@ class Naming:
     file_format: str = "triple-lowbar"
     date_format: str = DEFAULT_DATE_FORMAT
     home: str | None = None
+
+    @property
+    def markup(self) -> Markup:
+        """Logseq's Markdown (`sources.folder.dialect.Dialect`)."""
+        return "logseq"
+
+    @property
+    def cache_tag(self) -> str:
+        """How it names pages, in the folder's cache key (`Dialect`)."""
+        return f"logseq {self.file_format} {self.date_format}"
+
+    def named_row(self, row: Sequence[Any], body: str) -> tuple[Any, ...]:
+        """`named_row` (`Dialect`)."""
+        return named_row(self, row, body)
+
+    def named_page(self, page: Page) -> Page:
+        """`named_page` (`Dialect`)."""
+        return named_page(self, page)
 
     def title_of_file(self, slug: str) -> str:
         """The page name Logseq reads from the file of `slug` (its last segment)."""

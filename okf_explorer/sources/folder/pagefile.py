@@ -11,12 +11,12 @@ import os
 import stat
 
 from okf_explorer.core.errors import PageNotFound, PageUnreadable
+from okf_explorer.core.links.dialects import links_text
 from okf_explorer.core.links.grammar import RawTuple, extract_link_tuples
-from okf_explorer.core.links.tags import tags_as_links
 from okf_explorer.core.links.typed import frontmatter_links
 from okf_explorer.core.pages import ErrorKind, Page
 from okf_explorer.core.port import PageRow
-from okf_explorer.sources.folder.logseq import Naming, named_page
+from okf_explorer.sources.folder.dialect import Dialect
 from okf_explorer.sources.folder.page_paths import file_fingerprint, page_path
 from okf_explorer.sources.frontmatter import (
     Undecodable,
@@ -32,10 +32,10 @@ def read_page(
     slug: str,
     fingerprint: str | None = None,
     real_dirs: dict[str, bool] | None = None,
-    naming: Naming | None = None,
+    dialect: Dialect | None = None,
 ) -> Page:
-    """Read and parse one page. Raises `PageNotFound` or `PageUnreadable`. `naming`: the
-    Logseq graph's (`sources.folder.logseq`), None for any other folder.
+    """Read and parse one page. Raises `PageNotFound` or `PageUnreadable`. `dialect`: the
+    folder's (`sources.folder.dialect`), None for plain Markdown.
 
     `fingerprint`, when given, is recorded instead of the file's current one:
     a scan keeps the listing's fingerprint, so a file changed after listing is
@@ -61,7 +61,7 @@ def read_page(
     except Undecodable as error:
         raise PageUnreadable(slug, str(error), "undecodable") from None
     page = page_from_text(slug, text, info.st_mtime_ns, fingerprint)
-    return page if naming is None else named_page(naming, page)
+    return page if dialect is None else dialect.named_page(page)
 
 
 def read_body(root: str, slug: str, real_dirs: dict[str, bool] | None = None) -> str | None:
@@ -93,13 +93,13 @@ def scan_page(
     slug: str,
     fingerprint: str,
     real_dirs: dict[str, bool] | None = None,
-    naming: Naming | None = None,
+    dialect: Dialect | None = None,
 ) -> Page:
     """`read_page` that never raises for one page: failures become unreadable pages.
     An empty `fingerprint` (an unstamped listing) is the file's own, as it is read."""
     kind: ErrorKind
     try:
-        return read_page(root, slug, fingerprint or None, real_dirs, naming)
+        return read_page(root, slug, fingerprint or None, real_dirs, dialect)
     except PageUnreadable as error:
         reason, kind = error.reason, error.kind
     except PageNotFound:
@@ -117,14 +117,16 @@ def page_row(
     slug: str,
     fingerprint: str,
     real_dirs: dict[str, bool] | None = None,
-    naming: Naming | None = None,
+    dialect: Dialect | None = None,
 ) -> PageRow:
     """Read, parse and extract the links of one page, as a `PageRow` (body links, then
     the frontmatter's typed links)."""
-    page = scan_page(root, slug, fingerprint, real_dirs, naming)
+    page = scan_page(root, slug, fingerprint, real_dirs, dialect)
     links: list[RawTuple] = []
     if page.readable:
         content = page.content
-        links = extract_link_tuples(tags_as_links(content) if naming is not None else content)
+        links = extract_link_tuples(
+            links_text(dialect.markup, content) if dialect is not None else content
+        )
         links.extend(frontmatter_links(page.frontmatter, page.type))
     return page.info().to_row(), tuple(links)

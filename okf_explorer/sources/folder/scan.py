@@ -31,12 +31,12 @@ from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from okf_explorer.core.errors import Cancelled, OkfError
+from okf_explorer.core.links.dialects import links_text
 from okf_explorer.core.links.grammar import RawTuple, extract_link_tuples
-from okf_explorer.core.links.tags import tags_as_links
 from okf_explorer.core.links.typed import frontmatter_links
 from okf_explorer.core.pages import Page
 from okf_explorer.core.port import CancelCheck, PageRow, ProgressCallback
-from okf_explorer.sources.folder.logseq import Naming, named_row
+from okf_explorer.sources.folder.dialect import Dialect
 from okf_explorer.sources.folder.page_paths import inside
 from okf_explorer.sources.folder.pagefile import page_row as general_page_row
 from okf_explorer.sources.folder.pagefile import read_parts
@@ -64,11 +64,11 @@ def scan_rows(
     items: Sequence[tuple[str, str]],
     progress: ProgressCallback | None = None,
     cancel: CancelCheck | None = None,
-    naming: Naming | None = None,
+    dialect: Dialect | None = None,
 ) -> Iterator[PageRow]:
     """Rows of the `(slug, fingerprint)` items, in any order; raises `Cancelled`.
-    `naming`: the Logseq graph's (`sources.folder.logseq`), None for any other folder."""
-    for row, _ in scan_resolving(root, items, None, progress, cancel, naming):
+    `dialect`: the folder's (`sources.folder.dialect`), None for plain Markdown."""
+    for row, _ in scan_resolving(root, items, None, progress, cancel, dialect):
         yield row
 
 
@@ -78,11 +78,11 @@ def scan_resolving(
     resolve: Resolve | None,
     progress: ProgressCallback | None = None,
     cancel: CancelCheck | None = None,
-    naming: Naming | None = None,
+    dialect: Dialect | None = None,
 ) -> Iterator[ResolvedRow]:
     """`scan_rows`, each row with what `resolve` made of its links, resolved in the
     worker that read the page (sent to each worker once)."""
-    yield from _in_chunks(root, items, _ScanTask(resolve, naming), progress, cancel)
+    yield from _in_chunks(root, items, _ScanTask(resolve, dialect), progress, cancel)
 
 
 def map_bodies(
@@ -101,22 +101,22 @@ def map_pages(
     make: Callable[[Page], _T],
     *,
     okf_reserved: bool,
-    naming: Naming | None = None,
+    dialect: Dialect | None = None,
 ) -> Iterator[tuple[str, _T]]:
     """`(slug, make(page))` of each page of `slugs` that reads (`pagefile.read_page`; a
     page raising an `OkfError` is skipped), in any order; made in the workers that read
     the pages for large batches. `okf_reserved`: whether `index` / `log` pages stay
-    reserved (`BundleSource.okf_reserved`); `naming` as `scan_rows` has it."""
-    yield from _in_chunks(root, slugs, _PagesTask(make, okf_reserved, naming))
+    reserved (`BundleSource.okf_reserved`); `dialect` as `scan_rows` has it."""
+    yield from _in_chunks(root, slugs, _PagesTask(make, okf_reserved, dialect))
 
 
 def _chunk_rows(
-    root: str, chunk: Sequence[tuple[str, str]], resolve: Resolve | None, naming: Naming | None
+    root: str, chunk: Sequence[tuple[str, str]], resolve: Resolve | None, dialect: Dialect | None
 ) -> list[ResolvedRow]:
     real_dirs: dict[str, bool] = {}
     rows = []
     for slug, fingerprint in chunk:
-        row = page_row(root, slug, fingerprint, real_dirs, naming)
+        row = page_row(root, slug, fingerprint, real_dirs, dialect)
         links = row[1]
         rows.append((row, resolve(slug, links) if resolve is not None and links else None))
     return rows
@@ -127,10 +127,10 @@ class _ScanTask:
     """A chunk of `(slug, fingerprint)` items → their rows, resolved by `resolve`."""
 
     resolve: Resolve | None
-    naming: Naming | None = None
+    dialect: Dialect | None = None
 
     def __call__(self, root: str, chunk: Sequence[Any]) -> list[Any]:
-        return _chunk_rows(root, chunk, self.resolve, self.naming)
+        return _chunk_rows(root, chunk, self.resolve, self.dialect)
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,7 +155,7 @@ class _PagesTask:
 
     make: Callable[[Page], Any]
     okf_reserved: bool
-    naming: Naming | None = None
+    dialect: Dialect | None = None
 
     def __call__(self, root: str, chunk: Sequence[Any]) -> list[Any]:
         from okf_explorer.sources.folder.pagefile import read_page
@@ -164,7 +164,7 @@ class _PagesTask:
         made = []
         for slug in chunk:
             try:
-                page = read_page(root, slug, real_dirs=real_dirs, naming=self.naming)
+                page = read_page(root, slug, real_dirs=real_dirs, dialect=self.dialect)
             except OkfError:
                 continue
             if page.reserved and not self.okf_reserved:
@@ -241,7 +241,7 @@ def page_row(
     slug: str,
     fingerprint: str,
     real_dirs: dict[str, bool],
-    naming: Naming | None = None,
+    dialect: Dialect | None = None,
 ) -> PageRow:
     """`pagefile.page_row`, cheaper for the common file (`_plain_file`): turned into a row
     without a `Page` or a `RawLink`. Anything else (a symlink, a slug a listing could not
@@ -256,14 +256,15 @@ def page_row(
             pass  # the general path words the reason
         else:
             info, body, frontmatter = info_fields(slug, text, data[0], fingerprint or data[2])
-            if naming is not None:
-                info = named_row(naming, info, body)
-            links = extract_link_tuples(tags_as_links(body) if naming is not None else body)
+            if dialect is not None:
+                info = dialect.named_row(info, body)
+                body = links_text(dialect.markup, body)
+            links = extract_link_tuples(body)
             if frontmatter:
                 page_type = as_text(frontmatter.get("type"))
                 links.extend(frontmatter_links(frontmatter, page_type))
             return info, tuple(links)
-    return general_page_row(root, slug, fingerprint, real_dirs, naming)
+    return general_page_row(root, slug, fingerprint, real_dirs, dialect)
 
 
 def page_parts(root: str, slug: str, real_dirs: dict[str, bool]) -> tuple[str, str] | None:

@@ -39,6 +39,7 @@ from textual.visual import RenderOptions, Visual
 from textual.widget import Widget
 from textual.widgets import Static
 
+from okf_explorer.core.pages import Markup
 from okf_explorer.tui.drawn_lines import let_go_of_lines
 from okf_explorer.tui.markdown.draw import (
     BAR_PREFIX,
@@ -56,7 +57,7 @@ from okf_explorer.tui.markdown.draw import (
     wrapped,
 )
 from okf_explorer.tui.markdown.links import anchor_of_href, linkify_body, target_of_href
-from okf_explorer.tui.markdown.logseq import logseq_markdown
+from okf_explorer.tui.markdown.logseq import dialect_markdown
 from okf_explorer.tui.markdown.parser import parse
 
 MOUNT_BATCH = 8
@@ -449,8 +450,8 @@ class EmbedView:
     open: bool
     breaks: bool = False
     """Whether a single newline of the embedded text is a line break (the brain's rule)."""
-    logseq: bool = False
-    """Whether the text is Logseq's Markdown (`logseq.logseq_markdown`)."""
+    markup: Markup = "markdown"
+    """The dialect the text is written in (`logseq.dialect_markdown`)."""
     _section: list[Block] | None
 
     class Wanted(Message):
@@ -512,7 +513,7 @@ class EmbedView:
             cut = self.text[:EMBED_CHARS]
             if len(self.text) > EMBED_CHARS:  # at a line break, so no block is cut in half
                 cut = cut[: max(cut.rfind("\n"), 0) or len(cut)]
-            cut = logseq_markdown(cut) if self.logseq else cut
+            cut = dialect_markdown(cut, self.markup)
             self._section = blocks_of(parse(linkify_body(cut), self.breaks))
         lines: list[list[Row]] = []
         for row in draw(self._section, width, outer=False).rows:

@@ -11,8 +11,6 @@ Logseq writes a few things Markdown does not know (its docs graph, pages "Admoni
 - `{{embed [[page]]}}`: the page embedded, as `![[page]]` draws it;
 - a block starting with a task marker, `TODO` / `LATER` / `NOW` / `DOING` / `WAITING`,
   `DONE` or `CANCELED`: a task list item, its box open, ticked, or ticked and struck out;
-- a tag, `#garden` or `#[[garden tools]]`: the link it is in Logseq
-  (`core.links.tags`), showing `#garden`;
 - an image's size, `![a](b.png){:height 338, :width 468}`: dropped (the image is drawn
   as its name);
 - a block's `id::` (the anchor of a block reference) and `collapsed::` properties: hidden,
@@ -34,9 +32,10 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from okf_explorer.core.links.tags import tags_as_links
+from okf_explorer.core.links.dialects import links_text
+from okf_explorer.core.pages import Markup
 
-__all__ = ["block_refs", "logseq_markdown"]
+__all__ = ["block_refs", "dialect_markdown", "logseq_markdown"]
 
 ADMONITIONS = {
     "NOTE": "note",
@@ -65,6 +64,15 @@ _BLOCK_REF = re.compile(r"\(\(([0-9A-Fa-f]{8}(?:-[0-9A-Fa-f]{4}){3}-[0-9A-Fa-f]{
 _IMAGE_SIZE = re.compile(r"(!\[[^\]\n]*\]\([^)\n]*\))\{:[^}\n]*\}")
 
 
+def dialect_markdown(text: str, markup: Markup, blocks: Mapping[str, str] | None = None) -> str:
+    """`text`, written in `markup`, as the Markdown drawn for it: a Logseq page's markup
+    as `logseq_markdown` has it, then its links (and a Dendron page's) written as ours
+    (`core.links.dialects`); a Markdown page as it is."""
+    if markup == "logseq":
+        text = logseq_markdown(text, blocks)
+    return links_text(markup, text)
+
+
 def block_refs(text: str) -> set[str]:
     """The ids of the blocks `text` references (`((id))`), in lower case."""
     return {found.lower() for found in _BLOCK_REF.findall(text)} if "((" in text else set()
@@ -74,7 +82,6 @@ def logseq_markdown(text: str, blocks: Mapping[str, str] | None = None) -> str:
     """`text` (a Logseq page's Markdown) with Logseq's markup turned into the Markdown
     drawn for it (see the module doc); the same number of lines or fewer. `blocks`: the
     text of referenced blocks, by id in lower case."""
-    text = tags_as_links(text)
     if not (blocks and "((" in text) and not _ANYTHING.search(text):
         return text
     out: list[str] = []

@@ -22,6 +22,7 @@ from textual.style import Style
 from okf_explorer.core import fast_paths
 from okf_explorer.core.fast_paths import gc_paused
 from okf_explorer.core.okf.meta import Source
+from okf_explorer.core.pages import Markup
 from okf_explorer.tui.markdown.body import Piece
 from okf_explorer.tui.markdown.draw import (
     Block,
@@ -33,7 +34,7 @@ from okf_explorer.tui.markdown.draw import (
     starts_folded,
 )
 from okf_explorer.tui.markdown.links import LINK_SCHEME, linkify_body
-from okf_explorer.tui.markdown.logseq import logseq_markdown
+from okf_explorer.tui.markdown.logseq import dialect_markdown
 from okf_explorer.tui.markdown.parser import is_page_embed, parse
 
 RENDER_CHARS = 200_000
@@ -84,14 +85,15 @@ def prepare_body(
     narrower: int = 0,
     room: int | None = None,
     breaks: bool = False,
-    logseq: bool = False,
+    markup: Markup = "markdown",
     blocks: Mapping[str, str] | None = None,
 ) -> PreparedBody:
     """Linkify, parse and draw `text[start:]` up to about `limit` characters (cut at a
     break), `width` cells wide, or `narrower` cells less when its rows pass `room`
     (the pane's scrollbar then takes them: `None`, always). `breaks`: a single
     newline in a paragraph is a line break (the brain's rule: `Brain.line_breaks`);
-    `logseq`: the text is Logseq's Markdown (`Brain.markup`), drawn as Logseq shows it
+    `markup`: the dialect the text is written in (`Brain.markup`): its links read as ours
+    (`core.links.dialects`), and Logseq's Markdown drawn as Logseq shows it
     (`logseq.logseq_markdown`, with the text of the `blocks` it references).
 
     `[^id]` references to the page's OKF `sources` (by `id`) get a footnote with the
@@ -104,7 +106,7 @@ def prepare_body(
     with gc_paused():
         end = cut_point(text, start, limit)
         part = text[start:end]
-        markdown = linkify_body(logseq_markdown(part, blocks) if logseq else part)
+        markdown = linkify_body(dialect_markdown(part, markup, blocks))
         markdown += source_notes(part, sources)
         tokens = parse(markdown, breaks)
         links, headings = _hrefs(tokens), tuple(_headings(tokens))

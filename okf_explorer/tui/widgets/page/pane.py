@@ -47,7 +47,7 @@ from okf_explorer.core.errors import (
 )
 from okf_explorer.core.links.grammar import LinkKind
 from okf_explorer.core.okf.meta import sources_of
-from okf_explorer.core.pages import COMMONMARK_BREAKS, Page
+from okf_explorer.core.pages import COMMONMARK_BREAKS, Markup, Page
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.failures import ReportsWorkers
 from okf_explorer.tui.markdown import (
@@ -178,9 +178,10 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
         self.headings: list[Heading] = []
         """(level, text) of the headings on screen, in order (the `o` outline)."""
         self.line_breaks = COMMONMARK_BREAKS
-        self.logseq = False
         """How a single newline reads on the pages shown (the brain's rule, asked as a
         body is prepared): the header's tooltip and `?` say it."""
+        self.markup: Markup = "markdown"
+        """The dialect the pages shown are written in (`Brain.markup`, asked likewise)."""
         self.anchor_scroll = AnchorScroller(self)
         self.parts = PartGrower(self)
         self.embeds = EmbedFiller(self, brain, lambda: self.page)
@@ -311,12 +312,12 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
         sources = sources_of(page.frontmatter)
         scrollbar = self.styles.scrollbar_size_vertical
         self.line_breaks = breaks = self.brain.line_breaks()
-        self.logseq = logseq = self.brain.markup() == "logseq"
-        refs = block_refs(page.content) if logseq else set()
+        self.markup = markup = self.brain.markup()
+        refs = block_refs(page.content) if markup == "logseq" else set()
         blocks = self.brain.block_texts(refs) if refs else None
         width = width if width > 0 else 80
         return prepare_body(
-            page.content, start, limit, sources, width, scrollbar, room, breaks.hard, logseq, blocks
+            page.content, start, limit, sources, width, scrollbar, room, breaks.hard, markup, blocks
         )
 
     def expect_anchor(self, slug: str, anchor: str) -> None:
@@ -634,7 +635,7 @@ class EmbedFiller:
         if block not in self._asked:
             self._asked.append(block)
         block.breaks = self._pane.line_breaks.hard
-        block.logseq = self._pane.logseq
+        block.markup = self._pane.markup
         if block.target is None or page is None:
             block.fill(None, "✗ nothing to embed")
             return

@@ -1,0 +1,80 @@
+"""Which notes app a folder is written for, and what reading it as that app changes.
+
+- A **Logseq graph** (`logseq/config.edn`): its pages are named as Logseq names them,
+  its tags are links, its pages are drawn as Logseq draws them (`logseq.Naming`).
+- A **Dendron workspace** (`dendron.yml` in the folder, or in the folder above it when
+  the folder given is one of the workspace's vaults): its links name the note last,
+  `[[label|note]]` (`core.links.dendron`); its notes are named as any vault's (the file
+  name, `dendron.topic.lookup`, and the frontmatter `title` Dendron writes).
+- Anything else: None, Markdown with Obsidian's links.
+
+A `Dialect` travels with the scan's work to its worker processes (a frozen dataclass,
+picklable), and is read again at every listing (`BundleSource`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from okf_explorer.core.pages import Markup, Page
+from okf_explorer.sources.folder.logseq import graph_naming
+
+__all__ = ["DENDRON_SETTINGS", "DendronWorkspace", "Dialect", "folder_dialect"]
+
+DENDRON_SETTINGS = "dendron.yml"
+"""Every Dendron workspace's settings file, at the workspace's root."""
+
+
+class Dialect(Protocol):
+    """What a folder written for a notes app changes in reading it."""
+
+    @property
+    def markup(self) -> Markup:
+        """How its pages are written (`core.links.dialects` reads their links)."""
+        ...
+
+    @property
+    def cache_tag(self) -> str:
+        """Its part of the folder's cache key: a folder read another way is cached apart."""
+        ...
+
+    def named_row(self, row: Sequence[Any], body: str) -> tuple[Any, ...]:
+        """A page's `PageInfo` row with the names the app gives it."""
+        ...
+
+    def named_page(self, page: Page) -> Page:
+        """A page with the names the app gives it."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class DendronWorkspace:
+    """A Dendron workspace: its links name the note last; names as any vault's."""
+
+    @property
+    def markup(self) -> Markup:
+        return "dendron"
+
+    @property
+    def cache_tag(self) -> str:
+        return "dendron"
+
+    def named_row(self, row: Sequence[Any], body: str) -> tuple[Any, ...]:
+        return tuple(row)
+
+    def named_page(self, page: Page) -> Page:
+        return page
+
+
+def folder_dialect(root: str) -> Dialect | None:
+    """The dialect of folder `root` (see the module doc), or None."""
+    naming = graph_naming(root)
+    if naming is not None:
+        return naming
+    parent = os.path.dirname(root.rstrip(os.sep)) or root
+    if any(os.path.isfile(os.path.join(folder, DENDRON_SETTINGS)) for folder in (root, parent)):
+        return DendronWorkspace()
+    return None
