@@ -7,12 +7,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual.widgets import Static
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.links.dendron import dendron_as_written, dendron_links
 from okf_explorer.server.tools import call_tool
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
+from okf_explorer.tui.widgets.page.header import epoch_text
 from okf_explorer.tui.widgets.page.pane import PagePane
 from tests.bundles import write_file as write
 from tests.tui.conftest import settle
@@ -78,6 +80,37 @@ async def test_the_explorer_shows_the_label_and_follows_the_note(tmp_path: Path)
         assert "Join the Office Hours or read the docs." in text
         assert "community.events.office-hours" not in text
         assert "[[not|a.link]]" in text  # code stays code
+
+
+async def test_a_vault_opens_at_its_root_note_with_dates_a_person_reads(tmp_path: Path) -> None:
+    """Dendron opens a vault at `root`, and stamps notes `created: 1604237102230`
+    (milliseconds): the header shows the moment."""
+    vault = workspace(tmp_path / "ws")
+    write(vault, "root.md", "---\ntitle: Root\ncreated: 1604237102230\n---\n[[garden]]\n")
+    app = make_app(Brain(BundleSource(vault), cache_dir=False))
+    async with app.run_test(size=(120, 40)) as pilot:
+        pane = app.screen.query_one(PagePane)
+        await settle(pilot, lambda: pane.shown is not None)
+        assert pane.page is not None and pane.page.slug == "root"
+        assert str(app.screen.query_one("#status-start").content) == "start: Dendron root ·"
+        header = str(app.screen.query_one("#page-header", Static).render())
+        assert "created 2020-11-01 13:25 UTC" in header
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "shown"),
+    [
+        ("created", 1604237102230, "2020-11-01 13:25 UTC"),
+        ("Updated", 1604237102, "2020-11-01 13:25 UTC"),
+        ("created", 42, None),
+        ("created", True, None),
+        ("created", "1604237102230", None),
+        ("title", 1604237102230, None),
+        ("date", 9999999999999, None),
+    ],
+)
+def test_a_time_stamp_reads_as_a_moment(name: str, value: object, shown: str | None) -> None:
+    assert epoch_text(name, value) == shown
 
 
 def test_serve_quotes_a_link_as_the_page_writes_it(tmp_path: Path) -> None:

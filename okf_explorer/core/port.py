@@ -195,7 +195,8 @@ class PageSource(Protocol):
 @runtime_checkable
 class StatesHome(Protocol):
     """A source whose own settings name the page to open first (a Logseq graph's
-    `:default-home`, else its latest journal, as Logseq opens it)."""
+    `:default-home`, else its latest journal, as Logseq opens it; a Dendron vault's
+    `root` note)."""
 
     def home_page(self, slugs: Sequence[str]) -> tuple[str, str] | None:
         """`(slug, why)` of that page among `slugs` (the listing), or None: none stated,

@@ -76,7 +76,7 @@ from okf_explorer.core.port import (
     ServerGraph,
 )
 from okf_explorer.sources.folder.dialect import Dialect, folder_dialect
-from okf_explorer.sources.folder.logseq import LOGSEQ_FOLDER, Naming, block_texts, home_page
+from okf_explorer.sources.folder.logseq import LOGSEQ_FOLDER, Naming, block_texts
 from okf_explorer.sources.folder.page_paths import (
     MARKDOWN_SUFFIX,
     file_fingerprint,
@@ -191,9 +191,11 @@ class BundleSource:
         return {block_id: blocks[block_id] for block_id in wanted if block_id in blocks}
 
     def home_page(self, slugs: Sequence[str]) -> tuple[str, str] | None:
-        """A Logseq graph's first page (`StatesHome`, `logseq.home_page`); None elsewhere."""
-        naming = self._dialect
-        return home_page(naming, slugs) if isinstance(naming, Naming) else None
+        """The page the app a folder is written for opens first (`StatesHome`,
+        `Dialect.home_page`: a Logseq graph's home or latest journal, a Dendron vault's
+        `root`); None for a plain folder."""
+        dialect = self._dialect
+        return dialect.home_page(slugs) if dialect is not None else None
 
     def page_file(self, slug: str) -> Path:
         """The file of `slug` (`Folder`); `PageNotFound` for a hostile slug."""

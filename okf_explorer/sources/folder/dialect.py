@@ -5,7 +5,8 @@
 - A **Dendron workspace** (`dendron.yml` in the folder, or in the folder above it when
   the folder given is one of the workspace's vaults): its links name the note last,
   `[[label|note]]` (`core.links.dendron`); its notes are named as any vault's (the file
-  name, `dendron.topic.lookup`, and the frontmatter `title` Dendron writes).
+  name, `dendron.topic.lookup`, and the frontmatter `title` Dendron writes); the
+  explorer opens at its `root` note.
 - Anything else: None, Markdown with Obsidian's links.
 
 A `Dialect` travels with the scan's work to its worker processes (a frozen dataclass,
@@ -26,6 +27,8 @@ __all__ = ["DENDRON_SETTINGS", "DendronWorkspace", "Dialect", "folder_dialect"]
 
 DENDRON_SETTINGS = "dendron.yml"
 """Every Dendron workspace's settings file, at the workspace's root."""
+DENDRON_ROOT = "root"
+"""The note at the top of every Dendron vault's hierarchy (`root.md`)."""
 
 
 class Dialect(Protocol):
@@ -49,6 +52,10 @@ class Dialect(Protocol):
         """A page with the names the app gives it."""
         ...
 
+    def home_page(self, slugs: Sequence[str]) -> tuple[str, str] | None:
+        """`(slug, why)` of the page the app opens first, among `slugs`, or None."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class DendronWorkspace:
@@ -67,6 +74,14 @@ class DendronWorkspace:
 
     def named_page(self, page: Page) -> Page:
         return page
+
+    def home_page(self, slugs: Sequence[str]) -> tuple[str, str] | None:
+        """A vault's `root` note, which Dendron opens a vault at (the shallowest, when
+        the folder holds the workspace's vaults)."""
+        roots = [slug for slug in slugs if slug.rpartition("/")[2] == DENDRON_ROOT]
+        if not roots:
+            return None
+        return min(roots, key=lambda slug: (slug.count("/"), slug)), "Dendron root"
 
 
 def folder_dialect(root: str) -> Dialect | None:

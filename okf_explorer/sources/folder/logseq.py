@@ -118,6 +118,10 @@ class Naming:
         """`named_page` (`Dialect`)."""
         return named_page(self, page)
 
+    def home_page(self, slugs: Sequence[str]) -> tuple[str, str] | None:
+        """`home_page` (`Dialect`)."""
+        return home_page(self, slugs)
+
     def title_of_file(self, slug: str) -> str:
         """The page name Logseq reads from the file of `slug` (its last segment)."""
         folder, _, stem = slug.rpartition("/")

@@ -16,7 +16,7 @@ import bisect
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from rich.cells import cell_len
@@ -254,10 +254,30 @@ def _build(header: _Header, page: Page, now: datetime | None) -> Text:
         header.key_starts(text)
         if name in external and _external_line(text, name, value):
             continue
-        lines = okf_meta.value_lines(value)
+        moment = epoch_text(name, value)
+        lines = [moment] if moment is not None else okf_meta.value_lines(value)
         _key(text, name)
         _value(header, text, lines, indent=len(lines) > 1 or isinstance(value, dict))
     return _fitted(header, text)
+
+
+EPOCH_KEYS = frozenset({"created", "updated", "modified", "date", "created_at", "updated_at"})
+"""Frontmatter keys whose whole-number value is a moment (Dendron writes `created:
+1604237102230`, milliseconds since 1970)."""
+
+
+def epoch_text(name: str, value: Any) -> str | None:
+    """A time stamp under one of `EPOCH_KEYS` as a date and time a person reads
+    (`2020-11-01 13:25 UTC`): seconds (10 digits) or milliseconds (13) since 1970, between
+    the years 1990 and 2100; None for any other value."""
+    if str(name).lower() not in EPOCH_KEYS or type(value) is not int:
+        return None
+    digits = len(str(abs(value)))
+    seconds = value / 1000 if digits == 13 else value if digits == 10 else None
+    if seconds is None:
+        return None
+    moment = datetime.fromtimestamp(seconds, UTC)
+    return moment.strftime("%Y-%m-%d %H:%M UTC") if 1990 <= moment.year <= 2100 else None
 
 
 def _fitted(header: _Header, text: Text) -> Text:
