@@ -14,6 +14,7 @@ from okf_explorer.core.links.dendron import dendron_as_written, dendron_links
 from okf_explorer.server.tools import call_tool
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
+from okf_explorer.tui.markdown.dendron import dendron_markdown
 from okf_explorer.tui.widgets.page.header import epoch_text
 from okf_explorer.tui.widgets.page.pane import PagePane
 from tests.bundles import write_file as write
@@ -34,7 +35,11 @@ def workspace(root: Path, *, settings: bool = True) -> Path:
     if settings:
         write(root, "dendron.yml", "version: 5\nworkspace:\n  vaults:\n    - fsPath: vault\n")
     write(root, "vault/community.events.md", EVENTS)
-    write(root, "vault/community.events.office-hours.md", "---\ntitle: Office Hours\n---\nTea.\n")
+    write(
+        root,
+        "vault/community.events.office-hours.md",
+        "---\ntitle: Office Hours\ndesc: Tea and talk\n---\n## Summary\n\n{{fm.desc}}, weekly.\n",
+    )
     write(root, "vault/garden.tools.md", "---\ntitle: Tools\n---\n## Trowel\n")
     write(root, "vault/garden.md", "---\ntitle: Garden\n---\nBeds.\n")
     return root / "vault"
@@ -80,6 +85,24 @@ async def test_the_explorer_shows_the_label_and_follows_the_note(tmp_path: Path)
         assert "Join the Office Hours or read the docs." in text
         assert "community.events.office-hours" not in text
         assert "[[not|a.link]]" in text  # code stays code
+        app.screen.open_page("community.events.office-hours")
+        await settle(pilot, lambda: pane.page is not None and pane.page.slug.endswith("hours"))
+        await settle(pilot)
+        assert "Tea and talk, weekly." in body_text(pane)
+
+
+@pytest.mark.parametrize(
+    ("written", "shown"),
+    [
+        ("{{fm.desc}}", "Tea"),
+        ("{{ fm.custom.day }}", "3"),
+        ("`{{fm.desc}}` {{fm.missing}} {{fm.tags}} {{#if fm.desc}}", None),
+        ("```\n{{fm.desc}}\n```\n", None),
+    ],
+)
+def test_a_notes_variables_read_as_its_frontmatter(written: str, shown: str | None) -> None:
+    fields = {"desc": "Tea", "custom": {"day": 3}, "tags": ["a"]}
+    assert dendron_markdown(written, fields) == (shown or written)
 
 
 async def test_a_vault_opens_at_its_root_note_with_dates_a_person_reads(tmp_path: Path) -> None:

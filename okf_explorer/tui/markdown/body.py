@@ -41,6 +41,7 @@ from textual.widgets import Static
 
 from okf_explorer.core.pages import Markup
 from okf_explorer.tui.drawn_lines import let_go_of_lines
+from okf_explorer.tui.markdown.dialects import dialect_markdown
 from okf_explorer.tui.markdown.draw import (
     BAR_PREFIX,
     STYLE_NAMES,
@@ -57,7 +58,6 @@ from okf_explorer.tui.markdown.draw import (
     wrapped,
 )
 from okf_explorer.tui.markdown.links import anchor_of_href, linkify_body, target_of_href
-from okf_explorer.tui.markdown.logseq import dialect_markdown
 from okf_explorer.tui.markdown.parser import parse
 
 MOUNT_BATCH = 8
@@ -451,7 +451,7 @@ class EmbedView:
     breaks: bool = False
     """Whether a single newline of the embedded text is a line break (the brain's rule)."""
     markup: Markup = "markdown"
-    """The dialect the text is written in (`logseq.dialect_markdown`)."""
+    """The dialect the text is written in (`dialects.dialect_markdown`)."""
     _section: list[Block] | None
 
     class Wanted(Message):

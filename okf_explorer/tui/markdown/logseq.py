@@ -32,10 +32,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from okf_explorer.core.links.dialects import links_text
-from okf_explorer.core.pages import Markup
-
-__all__ = ["block_refs", "dialect_markdown", "logseq_markdown"]
+__all__ = ["block_refs", "logseq_markdown"]
 
 ADMONITIONS = {
     "NOTE": "note",
@@ -62,15 +59,6 @@ _ANYTHING = re.compile(rf"#\+|::|\{{\{{embed|\)\{{:|^[ \t]*[-*+][ \t]+(?:{_MARKE
 """Whether a text may hold anything `logseq_markdown` changes (most pages hold none)."""
 _BLOCK_REF = re.compile(r"\(\(([0-9A-Fa-f]{8}(?:-[0-9A-Fa-f]{4}){3}-[0-9A-Fa-f]{12})\)\)")
 _IMAGE_SIZE = re.compile(r"(!\[[^\]\n]*\]\([^)\n]*\))\{:[^}\n]*\}")
-
-
-def dialect_markdown(text: str, markup: Markup, blocks: Mapping[str, str] | None = None) -> str:
-    """`text`, written in `markup`, as the Markdown drawn for it: a Logseq page's markup
-    as `logseq_markdown` has it, then its links (and a Dendron page's) written as ours
-    (`core.links.dialects`); a Markdown page as it is."""
-    if markup == "logseq":
-        text = logseq_markdown(text, blocks)
-    return links_text(markup, text)
 
 
 def block_refs(text: str) -> set[str]:

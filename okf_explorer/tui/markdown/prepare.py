@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from markdown_it.token import Token
 from textual.content import Content, Span
@@ -24,6 +25,7 @@ from okf_explorer.core.fast_paths import gc_paused
 from okf_explorer.core.okf.meta import Source
 from okf_explorer.core.pages import Markup
 from okf_explorer.tui.markdown.body import Piece
+from okf_explorer.tui.markdown.dialects import dialect_markdown
 from okf_explorer.tui.markdown.draw import (
     Block,
     Embed,
@@ -34,7 +36,6 @@ from okf_explorer.tui.markdown.draw import (
     starts_folded,
 )
 from okf_explorer.tui.markdown.links import LINK_SCHEME, linkify_body
-from okf_explorer.tui.markdown.logseq import dialect_markdown
 from okf_explorer.tui.markdown.parser import is_page_embed, parse
 
 RENDER_CHARS = 200_000
@@ -87,6 +88,7 @@ def prepare_body(
     breaks: bool = False,
     markup: Markup = "markdown",
     blocks: Mapping[str, str] | None = None,
+    fields: Mapping[str, Any] | None = None,
 ) -> PreparedBody:
     """Linkify, parse and draw `text[start:]` up to about `limit` characters (cut at a
     break), `width` cells wide, or `narrower` cells less when its rows pass `room`
@@ -94,7 +96,8 @@ def prepare_body(
     newline in a paragraph is a line break (the brain's rule: `Brain.line_breaks`);
     `markup`: the dialect the text is written in (`Brain.markup`): its links read as ours
     (`core.links.dialects`), and Logseq's Markdown drawn as Logseq shows it
-    (`logseq.logseq_markdown`, with the text of the `blocks` it references).
+    (`logseq.logseq_markdown`, with the text of the `blocks` it references), a Dendron
+    note's variables as its frontmatter's `fields` (`dendron.dendron_markdown`).
 
     `[^id]` references to the page's OKF `sources` (by `id`) get a footnote with the
     source's title and resource.
@@ -106,7 +109,7 @@ def prepare_body(
     with gc_paused():
         end = cut_point(text, start, limit)
         part = text[start:end]
-        markdown = linkify_body(dialect_markdown(part, markup, blocks))
+        markdown = linkify_body(dialect_markdown(part, markup, blocks, fields))
         markdown += source_notes(part, sources)
         tokens = parse(markdown, breaks)
         links, headings = _hrefs(tokens), tuple(_headings(tokens))

@@ -316,8 +316,19 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
         refs = block_refs(page.content) if markup == "logseq" else set()
         blocks = self.brain.block_texts(refs) if refs else None
         width = width if width > 0 else 80
+        fields = page.frontmatter if markup == "dendron" else None
         return prepare_body(
-            page.content, start, limit, sources, width, scrollbar, room, breaks.hard, markup, blocks
+            page.content,
+            start,
+            limit,
+            sources,
+            width,
+            scrollbar,
+            room,
+            breaks.hard,
+            markup,
+            blocks,
+            fields,
         )
 
     def expect_anchor(self, slug: str, anchor: str) -> None:
