@@ -206,10 +206,16 @@ def build_parser() -> OneLineParser:
         "--limit", type=non_negative, default=20, metavar="N", help="at most N hits (default 20)"
     )
     search.add_argument("--json", action="store_true", help="a JSON array of hits")
+    search.add_argument(
+        "--excluded",
+        action="store_true",
+        help="also the pages the vault's Obsidian settings exclude (Excluded files)",
+    )
     search.epilog = (
         "Text: one 'SLUG<TAB>SNIPPET' line a hit, best first; each hit in the snippet is "
-        "between « and ». --json: [{slug, title, type, score, snippet}]. Bad query syntax "
-        "exits 2."
+        "between « and ». --json: [{slug, title, type, score, snippet}]. Pages the vault's "
+        ".obsidian/app.json excludes (userIgnoreFilters) are left out unless --excluded. "
+        "Bad query syntax exits 2."
     )
 
     mentions = command("mentions", "pages that name a page without linking to it")

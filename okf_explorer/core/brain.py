@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from okf_explorer.core.errors import OkfError, PageNotFound, PageUnreadable
+from okf_explorer.core.excluded import NONE_EXCLUDED, Excluded
 from okf_explorer.core.graph import analysis
 from okf_explorer.core.graph.analysis import TOP_HUBS, BrainStats, LookAlike, brain_stats
 from okf_explorer.core.graph.backends import Graph, IndexBacked, ServerBacked, ServerListing
@@ -71,6 +72,7 @@ from okf_explorer.core.port import (
     PageSource,
     ProgressCallback,
     ServerLink,
+    StatesExcluded,
     StatesHome,
     StatesLineBreaks,
     StatesMarkup,
@@ -148,6 +150,11 @@ class Brain:
         """The dialect the pages are written in (the explorer draws them by it): as the
         source says (`StatesMarkup`), else Markdown."""
         return self.source.markup() if isinstance(self.source, StatesMarkup) else "markdown"
+
+    def excluded(self) -> Excluded:
+        """The pages the source's settings keep out of search (`StatesExcluded`: a vault's
+        Obsidian "Excluded files", `core.excluded`); none for any other source."""
+        return self.source.excluded() if isinstance(self.source, StatesExcluded) else NONE_EXCLUDED
 
     def link_text(self, slug: str) -> str:
         """The text the links of page `slug` are read from, for the sentence around a
@@ -717,6 +724,7 @@ class Brain:
                     lambda tag: self.pages(tag=tag),
                     self.text_index_path(),
                     use_server=not self._scan,
+                    excluded=self.excluded,
                 )
             return self._text
 
@@ -725,7 +733,9 @@ class Brain:
         (`core.search.mentions`; builds the index, and the text index when needed)."""
         from okf_explorer.core.search.mentions import unlinked_mentions
 
-        return unlinked_mentions(self.ensure_index(), self.text_search().text_index, slug)
+        found = unlinked_mentions(self.ensure_index(), self.text_search().text_index, slug)
+        excluded = self.excluded()
+        return [mention for mention in found if not excluded(mention.slug)] if excluded else found
 
 
 def _cache_for(cache_dir: Path | str | Literal[False] | None) -> IndexCache | Literal[False] | None:

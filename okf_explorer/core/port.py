@@ -51,6 +51,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
+from okf_explorer.core.excluded import Excluded
 from okf_explorer.core.links import RawLink, extract_links
 from okf_explorer.core.links.grammar import RawTuple
 from okf_explorer.core.links.typed import frontmatter_links
@@ -201,6 +202,16 @@ class StatesHome(Protocol):
     def home_page(self, slugs: Sequence[str]) -> tuple[str, str] | None:
         """`(slug, why)` of that page among `slugs` (the listing), or None: none stated,
         or none of `slugs`. `why` is a few words for the status line."""
+        ...
+
+
+@runtime_checkable
+class StatesExcluded(Protocol):
+    """A source whose settings exclude pages from search (a vault's Obsidian "Excluded
+    files", `core.excluded`)."""
+
+    def excluded(self) -> Excluded:
+        """Which pages are excluded (an empty `Excluded`: none)."""
         ...
 
 

@@ -195,7 +195,8 @@ class PageFinder(Provider):
 def first_offer(recent: list[str], pages: list[Findable], limit: int) -> list[tuple[Findable, str]]:
     """What the finder lists before anything is typed, each with why: the trail's pages
     most recent first (`recent`, oldest first, ends with the page shown now, which is
-    left out), then the pages with most backlinks; each page once, at most `limit`.
+    left out), then the pages with most backlinks (those the vault's settings exclude
+    last); each page once, at most `limit`.
 
     Before the index is built no page has backlinks: the listing's order follows."""
     by_slug = {page.slug: page for page in pages}
@@ -205,8 +206,11 @@ def first_offer(recent: list[str], pages: list[Findable], limit: int) -> list[tu
         if slug not in seen:
             seen.add(slug)
             offered.append((by_slug.get(slug, Findable(slug)), "recent"))
-    # as `sorted(..., reverse=True)[:n]`: the listing's order among equals
-    hubs = heapq.nlargest(limit + len(seen), pages, key=lambda page: page.backlinks)
+    # as `sorted(..., reverse=True)[:n]`: the listing's order among equals; the pages
+    # the vault's settings exclude (`core.excluded`) after every other
+    hubs = heapq.nlargest(
+        limit + len(seen), pages, key=lambda page: (not page.excluded, page.backlinks)
+    )
     for page in hubs:
         if len(offered) >= limit:
             break

@@ -6,8 +6,10 @@ snippet is one line of the page's text around the hits, each hit between
 of `{"slug", "title", "type", "score", "snippet"}` (score: higher is better;
 the snippet marked the same way). Query syntax: words (ranked by how many a page holds),
 `"a phrase"`, `prefix*`, `OR`, `NOT`, parentheses, and the filters `type:T`,
-`tag:T`, `path:PREFIX` (see `core.search.query`). Bad syntax exits 2. On a terminal, a
-first search reading `LONG_FILL` pages or more says so in one line on stderr.
+`tag:T`, `path:PREFIX` (see `core.search.query`). The pages a vault's Obsidian settings
+exclude (`core.excluded`) are left out unless `--excluded`. Bad syntax exits 2. On a
+terminal, a first search reading `LONG_FILL` pages or more says so in one line on
+stderr.
 
 `mentions` prints one page a line, in slug order: `SLUG<TAB>SENTENCE`, the
 mention in the sentence between `«` and `»`. `--json`: an array of
@@ -38,7 +40,9 @@ def run_search(brain: Brain, args: argparse.Namespace) -> int:
     if sys.stderr.isatty():  # a person waits: a long first fill says so (never a script)
         brain.text_search().prepare(_say_long_fill, embeddings=False)
     try:
-        hits = brain.text_search().search(" ".join(args.query), args.limit)
+        hits = brain.text_search().search(
+            " ".join(args.query), args.limit, everything=args.excluded
+        )
     except SearchSyntaxError as error:
         raise UsageError(args.command_parser, str(error)) from None
     if args.json:

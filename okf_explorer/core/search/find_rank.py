@@ -5,7 +5,9 @@ alias; a **prefix** of one of them (or of a word of the title); a **substring**;
 a **fuzzy** match (the query's characters in order, in the slug or the title). Case,
 `-`, `_`, spaces and emoji do not count (`normalise`). Within a tier: more backlinks
 first (the page people link to is the one they mean), then the shallower slug, then
-slug order.
+slug order. A page the vault's settings exclude (`Findable.excluded`, Obsidian's
+"Excluded files") comes after every other, as Obsidian's Quick Switcher makes it "less
+noticeable".
 
 A fuzzy match is only as good as its pieces: each run of the query's characters that
 starts inside a word (not at the name's start or after a space or `/`) is a **stray**.
@@ -107,6 +109,8 @@ class Findable:
     title: str = ""
     aliases: tuple[str, ...] = ()
     backlinks: int = 0
+    excluded: bool = False
+    """Excluded by the vault's settings (`core.excluded`): ranked after every other page."""
     names: tuple[tuple[str, str], ...] = field(default=(), compare=False)
     """(field, normalised name) pairs, computed once (see `FIELDS`)."""
 
@@ -238,5 +242,6 @@ def _in_order(chars: str, text: str, start: int) -> bool:
     return True
 
 
-def _order(hit: FindHit) -> tuple[int, int, tuple[int, int, int, str]]:
-    return (-hit.tier, hit.strays, name_order(hit.page.slug, hit.page.backlinks))
+def _order(hit: FindHit) -> tuple[bool, int, int, tuple[int, int, int, str]]:
+    page = hit.page
+    return (page.excluded, -hit.tier, hit.strays, name_order(page.slug, page.backlinks))

@@ -95,6 +95,9 @@ class SearchQuery:
     terms: tuple[str, ...] = ()
     words: tuple[str, ...] = ()
     name: str = ""
+    hide_excluded: bool = False
+    """Leave out the pages the brain's settings exclude (`core.excluded`: the SQL
+    function `okf_excluded`, which `TextIndex.search` registers)."""
 
     @property
     def plain(self) -> bool:

@@ -78,6 +78,8 @@ CANDIDATES = 100
 TITLE_COVER = 3.0
 HEADING_COVER = 1.0
 LINK_PRIOR = 0.5
+EXCLUDED_FUNCTION = "okf_excluded"
+"""The SQL function saying whether a slug is excluded (`SearchQuery.hide_excluded`)."""
 TAG_SEP = "\x1f"
 """Separates a page's tags in the `docs.tags` column (it starts and ends with one)."""
 
@@ -104,6 +106,8 @@ def filters(query: SearchQuery) -> tuple[str, list[object]]:
     if query.path:
         sql.append(" AND substr(d.slug, 1, ?) = ?")
         params += [len(query.path), query.path]
+    if query.hide_excluded:
+        sql.append(f" AND NOT {EXCLUDED_FUNCTION}(d.slug)")
     return "".join(sql), params
 
 

@@ -61,7 +61,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import TypeVar
@@ -89,6 +89,7 @@ from okf_explorer.core.search.query import (
 )
 from okf_explorer.core.search.ranking import (
     CANDIDATES,
+    EXCLUDED_FUNCTION,
     TAG_SEP,
     Rarity,
     Row,
@@ -407,12 +408,14 @@ class TextIndex:
         *,
         deadline: float | None = None,
         backlinks: Callable[[str], int] | None = None,
+        hidden: Callable[[str], bool] | None = None,
     ) -> list[SearchHit]:
         """Ranked hits of `query`, snippets of about `tokens` words (at most 64).
 
         The pages called by the query (`SearchQuery.name`) come first, in the finder's
         order, then the others by `core.search.ranking`; `backlinks(slug)` is how many
-        pages link to a page (both orders use it; None: none known). Raises
+        pages link to a page (both orders use it; None: none known); `hidden(slug)` leaves
+        a page out (`core.excluded`; None: none). Raises
         `SearchSyntaxError` for bad FTS5 syntax, `SearchTimedOut` past `deadline`
         seconds (default `SEARCH_DEADLINE`, read now).
         """
@@ -424,10 +427,15 @@ class TextIndex:
             tokens *= CJK_TOKENS_A_WORD
         tokens = max(1, min(int(tokens), 64))
         phrases = query_terms(query.text)
+        if hidden is not None:
+            query = replace(query, hide_excluded=True)
         with self._lock:
 
             def work() -> list[SearchHit]:
                 hits = []
+                if hidden is not None:  # on the connection the search runs on (a recovery
+                    # opens another)
+                    self._db.create_function(EXCLUDED_FUNCTION, 1, hidden, deterministic=True)
                 with self._deadline(stop_at):
                     rows = self._ranked(query, limit, offset, backlinks or _no_links, stop_at)
                     for rowid, slug, title, kind, score in rows:

@@ -21,6 +21,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from okf_explorer.core.errors import PageNotFound, PageUnreadable
+from okf_explorer.core.excluded import NONE_EXCLUDED, Excluded
 from okf_explorer.core.index.model import LinkIndex
 from okf_explorer.core.port import (
     BodyMapper,
@@ -69,12 +70,14 @@ class TextSearch:
         path: Path | None,
         *,
         use_server: bool,
+        excluded: Callable[[], Excluded] = lambda: NONE_EXCLUDED,
     ) -> None:
         self._source = source
         self._link_index = link_index
         self._tagged = tagged
         self._path = path
         self._use_server = use_server
+        self._excluded = excluded
         self._lock = threading.Lock()
         self._index: TextIndex | None = None
         self._synced: LinkIndex | None = None
@@ -92,9 +95,14 @@ class TextSearch:
         *,
         offset: int = 0,
         tokens: int = SNIPPET_TOKENS,
+        everything: bool = False,
     ) -> list[SearchHit]:
-        """Ranked hits (snippets of about `tokens` words); raises `SearchSyntaxError`."""
+        """Ranked hits (snippets of about `tokens` words), without the pages the source's
+        settings exclude (`core.excluded`) unless `everything`; raises
+        `SearchSyntaxError`."""
         parsed = parse_query(query) if isinstance(query, str) else query
+        excluded = self._excluded()
+        hidden = excluded if excluded and not everything else None
         limit = max(1, min(int(limit), MAX_LIMIT))
         server = self._server()
         if server is not None:
@@ -103,7 +111,9 @@ class TextSearch:
                 return hits[max(0, offset) :]
         index = self.text_index()
         try:
-            return index.search(parsed, limit, offset, tokens, backlinks=self._backlinks())
+            return index.search(
+                parsed, limit, offset, tokens, backlinks=self._backlinks(), hidden=hidden
+            )
         finally:  # a file that failed during the search leaves the index in memory
             with self._lock:
                 self._say_fallback(index)

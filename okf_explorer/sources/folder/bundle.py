@@ -65,6 +65,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from okf_explorer.core.errors import SourceUnavailable
+from okf_explorer.core.excluded import Excluded, excluded_files
 from okf_explorer.core.links.grammar import RawTuple
 from okf_explorer.core.pages import PAGE_INFO_FIELDS, LineBreaks, Markup, Page
 from okf_explorer.core.port import (
@@ -96,6 +97,7 @@ class BundleSource:
         self._root = os.path.realpath(os.path.expanduser(self._given))
         self._okf: bool | None = None  # is_okf_bundle, asked again after every listing
         self._breaks: LineBreaks | None = None  # vault_line_breaks, read again likewise
+        self._excluded: Excluded | None = None  # vault_excluded, read again likewise
         self._dialect: Dialect | None = folder_dialect(self._root)  # read again likewise
         self._blocks: dict[str, str] | None = None  # a Logseq graph's, read again likewise
         self._blocks_lock = threading.Lock()
@@ -127,7 +129,7 @@ class BundleSource:
 
     def _listing(self, *, stamp: bool) -> list[PageStub]:
         self._check_root()
-        self._okf = self._breaks = None  # a new listing asks `is_okf_bundle` again
+        self._okf = self._breaks = self._excluded = None  # a listing reads them again
         self._dialect = folder_dialect(self._root)
         self._blocks = None
         stubs = walk_bundle(self._root, stamp=stamp)
@@ -196,6 +198,14 @@ class BundleSource:
         `root`); None for a plain folder."""
         dialect = self._dialect
         return dialect.home_page(slugs) if dialect is not None else None
+
+    def excluded(self) -> Excluded:
+        """The pages the vault's Obsidian settings exclude from search (`StatesExcluded`,
+        `vault_excluded`), read once a listing."""
+        excluded = self._excluded
+        if excluded is None:
+            excluded = self._excluded = vault_excluded(self._root)
+        return excluded
 
     def page_file(self, slug: str) -> Path:
         """The file of `slug` (`Folder`); `PageNotFound` for a hostile slug."""
@@ -447,10 +457,9 @@ SETTINGS_BYTES = 1 << 20
 """A settings file larger than this is not read (Obsidian's is a few hundred bytes)."""
 
 
-def vault_line_breaks(root: str) -> LineBreaks:
-    """A vault's line-break rule: Obsidian's default (a single newline breaks the line)
-    unless `.obsidian/app.json` sets `"strictLineBreaks": true`. Settings that cannot be
-    read or parsed leave the default, as Obsidian does."""
+def obsidian_settings(root: str) -> dict[str, Any]:
+    """A vault's `.obsidian/app.json`; {} when it cannot be read or parsed (Obsidian then
+    keeps its defaults)."""
     import json
 
     path = os.path.join(root, OBSIDIAN_SETTINGS)
@@ -458,8 +467,21 @@ def vault_line_breaks(root: str) -> LineBreaks:
         with open(path, "rb") as handle:
             settings = json.loads(handle.read(SETTINGS_BYTES + 1)[:SETTINGS_BYTES])
     except (OSError, ValueError):
-        settings = None
-    if isinstance(settings, dict) and settings.get("strictLineBreaks") is True:
+        return {}
+    return settings if isinstance(settings, dict) else {}
+
+
+def vault_excluded(root: str) -> Excluded:
+    """The files a vault's Obsidian settings exclude ("Excluded files",
+    `userIgnoreFilters`: `core.excluded`)."""
+    return excluded_files(obsidian_settings(root).get("userIgnoreFilters"))
+
+
+def vault_line_breaks(root: str) -> LineBreaks:
+    """A vault's line-break rule: Obsidian's default (a single newline breaks the line)
+    unless `.obsidian/app.json` sets `"strictLineBreaks": true`. Settings that cannot be
+    read or parsed leave the default, as Obsidian does."""
+    if obsidian_settings(root).get("strictLineBreaks") is True:
         return LineBreaks(False, "CommonMark: .obsidian/app.json sets strictLineBreaks")
     return LineBreaks(True, "as Obsidian shows a vault: a single newline breaks the line")
 

@@ -330,9 +330,15 @@ class IndexLoader(Widget):
             return [Findable(slug, title) for slug, title in self.pages]
         known, findables = self._findables
         if known is not index:
-            reverse = index.reverse
+            reverse, excluded = index.reverse, self.brain.excluded()
             findables = [
-                Findable(slug, info.title, info.aliases, len(set(reverse.get(slug, ()))))
+                Findable(
+                    slug,
+                    info.title,
+                    info.aliases,
+                    len(set(reverse.get(slug, ()))),
+                    bool(excluded) and excluded(slug),
+                )
                 for slug, info in index.pages.items()
             ]
             self._findables = (index, findables)
