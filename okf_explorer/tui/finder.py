@@ -62,6 +62,8 @@ TEXT_PREFIX = "#"
 """In the page finder, a query starting with this searches page text."""
 TEXT_HIT_LIMIT = 20
 """Text hits listed at most for one query."""
+EXCLUDED_NOTE = "excluded in the vault's settings"
+"""Said of a page Obsidian's "Excluded files" cover (listed after every other)."""
 
 
 @runtime_checkable
@@ -187,6 +189,8 @@ class PageFinder(Provider):
         parts = [f"{printable(folder)}/" if folder else "(root)", how]
         if page.backlinks:
             parts.append(f"{page.backlinks} backlink{'s' if page.backlinks != 1 else ''}")
+        if page.excluded:
+            parts.append(EXCLUDED_NOTE)
         help_text = escape(" · ".join(parts))
         opening = partial(self._open, page.slug)
         return Hit(score, display, opening, text=printable(page.slug), help=help_text)

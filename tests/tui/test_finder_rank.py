@@ -270,3 +270,28 @@ async def test_a_hit_wrapped_by_the_scrollbar_keeps_its_where_and_why(tmp_path: 
         start = next(i for i, line in enumerate(drawn) if "option-greeks-and-volatility" in line)
         assert "Хеджирование" in "".join(drawn[start : start + 2])
         assert "finance/ · file name prefix" in "".join(drawn[start + 1 : start + 3])
+
+
+async def test_the_pages_a_vault_excludes_come_last_and_say_so(tmp_path: Path) -> None:
+    """Obsidian's "Excluded files" make a page "less noticeable" in its Quick Switcher:
+    here it comes after every other match, and says why."""
+    root = write_pages(
+        tmp_path / "wiki",
+        {
+            "_sources/recycle-bin": "# Recycle Bin\n",
+            "_sources/recycle-bin-2": "# Recycle Bin\n",
+            "entities/bin-recycling": "# Recycling bins\n\n[[recycle-bin]] [[recycle-bin-2]]\n",
+        },
+    )
+    (root / ".obsidian").mkdir()
+    (root / ".obsidian" / "app.json").write_text('{"userIgnoreFilters": ["_sources/"]}')
+    app = make_app(brain_for(BundleSource(root)), watch_files=False)
+    async with app.run_test(size=(150, 45)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash")
+        await pilot.press(*"recycl")
+        await settle(pilot, lambda: len(options(app)) >= 3)
+        shown = options(app)
+        assert shown[0].startswith("bin-recycling")
+        assert "excluded in the vault's settings" not in shown[0]
+        assert all("excluded in the vault's settings" in option for option in shown[1:3])
