@@ -66,9 +66,11 @@ def test_links_reach_pages_by_the_names_logseq_gives_them(tmp_path: Path) -> Non
     assert links(brain, "pages/Spring%3F") == [("small spade", "pages/Tools___Trowel", "alias")]
     # the properties stay on the page, and their links stay links
     assert ("Tool", "Tool", "dangling") in links(brain, "pages/Tools___Trowel")
+    # and a `tags::` property's values are pages, plain or written as links
     assert brain.dangling() == {
         "Tool": ["pages/Tools___Trowel"],
         "garden tools": ["pages/Tools___Trowel"],
+        "kit": ["pages/Tools___Trowel"],
     }
 
 

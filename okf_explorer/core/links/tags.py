@@ -13,6 +13,9 @@ sentence's). Not a tag: a heading (`# Title`, `## Steps`: `#` then a space or an
 `#`), an org-mode line (`#+BEGIN_NOTE`), a `#` inside a word or a URL (`a#b`,
 `page#section`), anything in fenced code or an inline code span. In a table row the
 link's `|` is written `\\|`, as Obsidian writes a link with its text in a table.
+
+A `tags::` property names pages too: `tags:: kit, [[garden tools]], #seeds` links to
+`kit`, `garden tools` and `seeds` (each plain value is written `[[kit]]`).
 """
 
 from __future__ import annotations
@@ -29,12 +32,14 @@ _TAG = re.compile(
     re.M,
 )
 _TABLE_ROW = re.compile(r"[ \t]*\|")
+_TAGS_PROPERTY = re.compile(r"^([ \t]*(?:[-*+][ \t]+)?tags::[ \t]*)(\S.*)$", re.M | re.I)
+_VALUE_PART = re.compile(r"(?:\[\[[^\]\n]*\]\]|[^,\n])+")
 _WRITTEN = re.compile(r"\[\[([^\[\]|\n]+?)\\?\|#\1\]\]")
 
 
 def tags_as_links(text: str) -> str:
     """`text` with each Logseq tag written as the link it is (see the module doc)."""
-    if "#" not in text:
+    if "#" not in text and "::" not in text:
         return text
     out: list[str] = []
     done = 0
@@ -60,6 +65,8 @@ def tags_as_written(text: str) -> str:
 
 def _prose(segment: str) -> str:
     """A stretch outside fences, its inline code spans kept as they are."""
+    if "::" in segment:
+        segment = _TAGS_PROPERTY.sub(_tags_property, segment)
     if "#" not in segment:
         return segment
     if "`" not in segment:
@@ -72,6 +79,13 @@ def _prose(segment: str) -> str:
         done = end
     out.append(_TAG.sub(_link, segment[done:]))
     return "".join(out)
+
+
+def _tags_property(found: re.Match[str]) -> str:
+    """A `tags::` line, each plain value written as a link (`[[x]]` and `#x` kept)."""
+    values = (part.strip() for part in _VALUE_PART.findall(found[2]))
+    kept = [v if v.startswith(("[[", "#")) or "`" in v else f"[[{v}]]" for v in values if v]
+    return found[1] + ", ".join(kept)
 
 
 def _link(found: re.Match[str]) -> str:
