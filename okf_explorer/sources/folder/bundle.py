@@ -45,11 +45,15 @@ with no concept files at all is a vault unless it declares `okf_version`.
 `okf-explorer validate` is unaffected: it checks a folder as an OKF bundle, so it
 always applies the reserved-file rules (§8, §9).
 
-A folder holding `logseq/config.edn` is a **Logseq graph**: its pages are called as
-Logseq calls them (`sources.folder.logseq`: namespaces in file names, `title::`,
-`alias::`, journal dates), and its `logseq/` folder, Logseq's settings and backups
-(`logseq/bak/`), holds no pages. Its index cache is a file of its own (`cache_key`), so
-a folder that becomes a graph, or changes how it writes names, is read again.
+A folder written for Logseq or Dendron is read in that app's dialect
+(`sources.folder.dialect`): a **Logseq graph** (`logseq/config.edn`) has its pages
+called as Logseq calls them (`sources.folder.logseq`: namespaces in file names,
+`title::`, `alias::`, journal dates), and its `logseq/` folder, Logseq's settings and
+backups (`logseq/bak/`), holds no pages; a **Dendron workspace** (`dendron.yml`) names
+a link's note last. Such a folder's index cache is a file of its own (`cache_key`), so
+a folder that becomes one, or changes how it writes names, is read again. A vault's
+Obsidian settings (`.obsidian/app.json`) give its line-break rule and the files it
+excludes from search (`vault_excluded`).
 """
 
 from __future__ import annotations
