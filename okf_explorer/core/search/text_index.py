@@ -337,17 +337,20 @@ class TextIndex:
         pages: Mapping[str, PageInfo],
         map_bodies: BodyMap,
         progress: ProgressCallback | None = None,
+        skip: Callable[[str], bool] | None = None,
     ) -> int:
         """Bring the index up to `pages` (readable pages only); returns how many bodies
         were read. `progress(done, total)` hears of the bodies to read (first with 0 done,
-        then every `PROGRESS_STEP`, last with all done) when there are any. Raises what
+        then every `PROGRESS_STEP`, last with all done) when there are any. `skip(slug)`:
+        a page not to read now (one the brain's settings exclude from search,
+        `core.excluded`): left out unless already held unchanged. Raises what
         `map_bodies` raises (nothing is then committed)."""
         with self._lock:
             try:
-                read = self._sync(pages, map_bodies, progress)
+                read = self._sync(pages, map_bodies, progress, skip)
             except sqlite3.Error as error:
                 self._recover(error)
-                read = self._sync(pages, map_bodies, progress)
+                read = self._sync(pages, map_bodies, progress, skip)
             self._synced = (pages, map_bodies)
             return read
 
@@ -356,12 +359,15 @@ class TextIndex:
         pages: Mapping[str, PageInfo],
         map_bodies: BodyMap,
         progress: ProgressCallback | None = None,
+        skip: Callable[[str], bool] | None = None,
     ) -> int:
         db = self._db
         stored = dict(db.execute("SELECT slug, fingerprint FROM docs"))
         wanted = {slug: info for slug, info in pages.items() if info.readable}
         gone = [s for s, fp in stored.items() if s not in wanted or wanted[s].fingerprint != fp]
         fresh = [s for s, info in wanted.items() if stored.get(s) != info.fingerprint]
+        if skip is not None:
+            fresh = [slug for slug in fresh if not skip(slug)]
         if not gone and not fresh:
             return 0
         tell = progress if progress is not None and fresh else None
