@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from okf_explorer.core.links.grammar import code_span_ranges, prose_ranges
+from okf_explorer.core.links.grammar import outside_code
 
 __all__ = ["dendron_as_written", "dendron_links"]
 
@@ -30,7 +30,7 @@ def dendron_links(text: str) -> str:
     """`text` with each Dendron wiki link written as the link it means (module doc)."""
     if "[[" not in text:
         return text
-    return _outside_code(text, lambda part: _WIKI.sub(_turned, part))
+    return outside_code(text, lambda part: _WIKI.sub(_turned, part))
 
 
 def dendron_as_written(text: str) -> str:
@@ -39,7 +39,7 @@ def dendron_as_written(text: str) -> str:
     turned)."""
     if "[[" not in text:
         return text
-    return _outside_code(text, lambda part: _WIKI.sub(_swapped, part))
+    return outside_code(text, lambda part: _WIKI.sub(_swapped, part))
 
 
 def _turned(found: re.Match[str]) -> str:
@@ -57,24 +57,3 @@ def _swapped(found: re.Match[str]) -> str:
     if bar is None:
         return found[0]
     return f"{bang}[[{inner[bar.end() :]}{bar[0]}{inner[: bar.start()]}]]"
-
-
-def _outside_code(text: str, turn) -> str:  # type: ignore[no-untyped-def]
-    """`turn` applied to every stretch of `text` outside fences and inline code."""
-    out: list[str] = []
-    done = 0
-    for start, end in prose_ranges(text):
-        out.append(text[done:start])
-        segment = text[start:end]
-        if "`" not in segment:
-            out.append(turn(segment))
-        else:
-            at = 0
-            for code_start, code_end in code_span_ranges(segment):
-                out.append(turn(segment[at:code_start]))
-                out.append(segment[code_start:code_end])
-                at = code_end
-            out.append(turn(segment[at:]))
-        done = end
-    out.append(text[done:])
-    return "".join(out)

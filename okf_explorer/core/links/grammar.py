@@ -546,6 +546,25 @@ def strip_fences(text: str) -> list[str]:
     return segments
 
 
+def outside_code(text: str, turn: Callable[[str], str]) -> str:
+    """`text` with `turn` applied to each stretch outside fenced code blocks and inline
+    code spans (`prose_ranges`, `code_span_ranges`), the code kept as it is: how a
+    dialect's links are written as ours (`core.links.dialects`) without reading code."""
+    out: list[str] = []
+    done = 0
+    for start, end in prose_ranges(text):
+        out.append(text[done:start])
+        segment, at = text[start:end], 0
+        for code_start, code_end in code_span_ranges(segment) if "`" in segment else ():
+            out.append(turn(segment[at:code_start]))
+            out.append(segment[code_start:code_end])
+            at = code_end
+        out.append(turn(segment[at:]))
+        done = end
+    out.append(text[done:])
+    return "".join(out)
+
+
 def mask_code_spans(segment: str) -> str:
     """Replace inline code spans by `CODE_MARK` (see `code_span_ranges`)."""
     if "`" not in segment:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from okf_explorer.core.links.grammar import code_span_ranges, prose_ranges
+from okf_explorer.core.links.grammar import outside_code
 
 __all__ = ["tags_as_links", "tags_as_written"]
 
@@ -41,14 +41,7 @@ def tags_as_links(text: str) -> str:
     """`text` with each Logseq tag written as the link it is (see the module doc)."""
     if "#" not in text and "::" not in text:
         return text
-    out: list[str] = []
-    done = 0
-    for start, end in prose_ranges(text):
-        out.append(text[done:start])
-        out.append(_prose(text[start:end]))
-        done = end
-    out.append(text[done:])
-    return "".join(out)
+    return outside_code(text, _prose)
 
 
 def tags_as_written(text: str) -> str:
@@ -64,21 +57,10 @@ def tags_as_written(text: str) -> str:
 
 
 def _prose(segment: str) -> str:
-    """A stretch outside fences, its inline code spans kept as they are."""
+    """A stretch outside code: its `tags::` lines' values and its tags as links."""
     if "::" in segment:
         segment = _TAGS_PROPERTY.sub(_tags_property, segment)
-    if "#" not in segment:
-        return segment
-    if "`" not in segment:
-        return _TAG.sub(_link, segment)
-    out: list[str] = []
-    done = 0
-    for start, end in code_span_ranges(segment):
-        out.append(_TAG.sub(_link, segment[done:start]))
-        out.append(segment[start:end])
-        done = end
-    out.append(_TAG.sub(_link, segment[done:]))
-    return "".join(out)
+    return _TAG.sub(_link, segment) if "#" in segment else segment
 
 
 def _tags_property(found: re.Match[str]) -> str:

@@ -13,7 +13,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from okf_explorer.core.links.grammar import code_span_ranges, prose_ranges
+from okf_explorer.core.links.grammar import outside_code
 
 __all__ = ["dendron_markdown"]
 
@@ -35,16 +35,4 @@ def dendron_markdown(text: str, fields: Mapping[str, Any]) -> str:
             return found[0]
         return str(current)
 
-    out: list[str] = []
-    done = 0
-    for start, end in prose_ranges(text):
-        out.append(text[done:start])
-        segment, at = text[start:end], 0
-        for code_start, code_end in code_span_ranges(segment) if "`" in segment else ():
-            out.append(_VARIABLE.sub(value, segment[at:code_start]))
-            out.append(segment[code_start:code_end])
-            at = code_end
-        out.append(_VARIABLE.sub(value, segment[at:]))
-        done = end
-    out.append(text[done:])
-    return "".join(out)
+    return outside_code(text, lambda part: _VARIABLE.sub(value, part))
