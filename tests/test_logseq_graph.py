@@ -224,3 +224,21 @@ def test_a_tag_is_a_tag_in_any_other_folder(tmp_path: Path) -> None:
         ("Planting", "pages/Planting", "basename"),
     ]
     assert brain.link_text("pages/Week") == TAGGED
+
+
+WARNING = (
+    "- #+BEGIN_WARNING\n  Water the beds before sowing\n  #+END_WARNING\n"
+    "- Sow the peas\n  id:: 11111111-2222-3333-4444-555555555555\n"
+)
+
+
+@pytest.mark.parametrize("logseq", [True, False])
+def test_search_reads_a_logseq_page_as_logseq_shows_it(tmp_path: Path, logseq: bool) -> None:
+    """What Logseq never shows (a block's `id::`, the marks around an admonition) is
+    neither a hit nor a snippet's text; in any other folder it is text as written."""
+    garden(tmp_path, config=TRIPLE_LOWBAR if logseq else None)
+    write(tmp_path, "pages/Week.md", WARNING)
+    search = brain_of(tmp_path).text_search()
+    [hit] = [hit for hit in search.search("water beds") if hit.slug == "pages/Week"]
+    assert ("BEGIN_WARNING" in hit.snippet) is not logseq
+    assert bool(search.search("11111111")) is not logseq

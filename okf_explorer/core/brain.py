@@ -725,6 +725,7 @@ class Brain:
                     self.text_index_path(),
                     use_server=not self._scan,
                     excluded=self.excluded,
+                    markup=self.markup,
                 )
             return self._text
 

@@ -23,9 +23,9 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from okf_explorer.core.pages import PageInfo
+from okf_explorer.core.pages import Markup, PageInfo
 from okf_explorer.core.search.find_rank import page_names
-from okf_explorer.core.search.plain_text import heading_text, index_text
+from okf_explorer.core.search.plain_text import heading_text, index_text, logseq_visible
 from okf_explorer.core.search.words import spaced
 
 FIELDS = ("title", "names", "headings", "summary", "body", "properties")
@@ -62,18 +62,22 @@ class Document:
     markdown: str
 
 
-def document(info: PageInfo, body: str, frontmatter: str = "") -> Document:
+def document(
+    info: PageInfo, body: str, frontmatter: str = "", markup: Markup = "markdown"
+) -> Document:
     """The text index's row of page `info` whose body (frontmatter cut off) is `body` and
-    whose frontmatter block, as written, is `frontmatter`."""
+    whose frontmatter block, as written, is `frontmatter`; a Logseq page (`markup`) is
+    read without what Logseq never shows (`plain_text.logseq_visible`)."""
     body = _clean(body)
+    seen = logseq_visible(body) if markup == "logseq" else body
     file_name = info.slug.rsplit("/", 1)[-1]
     names = "\n".join([*info.aliases, file_name.replace("-", " ").replace("_", " ")])
     columns = (
         spaced(_clean(info.title)),
         spaced(_clean(names)),
-        spaced(heading_text(body)),
+        spaced(heading_text(seen)),
         spaced(_clean(info.description or "")),
-        spaced(index_text(body)),
+        spaced(index_text(seen)),
         spaced(index_text(_clean(property_text(frontmatter)))),
     )
     keys = tuple(dict.fromkeys(key for _, key in page_names(info.slug, info.title, info.aliases)))
@@ -86,9 +90,10 @@ class DocumentMaker:
     processes that read the bodies."""
 
     pages: Mapping[str, PageInfo]
+    markup: Markup = "markdown"
 
     def __call__(self, slug: str, body: str, frontmatter: str = "") -> Document:
-        return document(self.pages[slug], body, frontmatter)
+        return document(self.pages[slug], body, frontmatter, self.markup)
 
 
 def property_text(frontmatter: str) -> str:

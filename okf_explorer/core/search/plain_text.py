@@ -32,7 +32,19 @@ from __future__ import annotations
 import html
 import re
 
-__all__ = ["display_text", "heading_text", "index_text", "plain_text"]
+__all__ = [
+    "HIDDEN_BLOCK_PROPERTY",
+    "display_text",
+    "heading_text",
+    "index_text",
+    "logseq_visible",
+    "plain_text",
+]
+
+HIDDEN_BLOCK_PROPERTY = re.compile(r"[ \t]+(?:id|collapsed)::[ \t]*\S*[ \t]*", re.I)
+"""A line of a Logseq block that Logseq never shows (`id::` anchors a block reference,
+`collapsed::` folds it), matched whole (`fullmatch`)."""
+_ORG_MARK = re.compile(r"#\+(?:BEGIN|END)_\w+", re.I)
 
 _OBSIDIAN_COMMENT = re.compile(r"%%.*?(?:%%|\Z)", re.DOTALL)
 _HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
@@ -87,6 +99,18 @@ _SINGLE_MARKS = re.compile(
     r"|\^(?<=[ \t]\^)[\w-]+(?=\n)"  # a block id
 )
 _ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+
+
+def logseq_visible(text: str) -> str:
+    """A Logseq page's text without what Logseq never shows (`tui.markdown.logseq`
+    draws the page so): its blocks' `HIDDEN_BLOCK_PROPERTY` lines, and the `#+BEGIN_NOTE`
+    / `#+END_NOTE` marks around a block (its lines stay)."""
+    if "::" in text:
+        lines = text.splitlines(keepends=True)
+        text = "".join(
+            line for line in lines if not HIDDEN_BLOCK_PROPERTY.fullmatch(line.rstrip("\r\n"))
+        )
+    return _ORG_MARK.sub("", text) if "#+" in text else text
 
 
 def index_text(markdown: str) -> str:

@@ -67,7 +67,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from okf_explorer.core.atomic import atomic_write
-from okf_explorer.core.pages import PageInfo
+from okf_explorer.core.pages import Markup, PageInfo
 from okf_explorer.core.port import ProgressCallback
 from okf_explorer.core.search import meaning
 from okf_explorer.core.search.document import (
@@ -338,19 +338,21 @@ class TextIndex:
         map_bodies: BodyMap,
         progress: ProgressCallback | None = None,
         skip: Callable[[str], bool] | None = None,
+        markup: Markup = "markdown",
     ) -> int:
-        """Bring the index up to `pages` (readable pages only); returns how many bodies
-        were read. `progress(done, total)` hears of the bodies to read (first with 0 done,
-        then every `PROGRESS_STEP`, last with all done) when there are any. `skip(slug)`:
-        a page not to read now (one the brain's settings exclude from search,
-        `core.excluded`): left out unless already held unchanged. Raises what
-        `map_bodies` raises (nothing is then committed)."""
+        """Bring the index up to `pages` (readable pages only), written in `markup`
+        (`document.document`); returns how many bodies were read. `progress(done,
+        total)` hears of the bodies to read (first with 0 done, then every
+        `PROGRESS_STEP`, last with all done) when there are any. `skip(slug)`: a page not
+        to read now (one the brain's settings exclude from search, `core.excluded`): left
+        out unless already held unchanged. Raises what `map_bodies` raises (nothing is
+        then committed)."""
         with self._lock:
             try:
-                read = self._sync(pages, map_bodies, progress, skip)
+                read = self._sync(pages, map_bodies, progress, skip, markup)
             except sqlite3.Error as error:
                 self._recover(error)
-                read = self._sync(pages, map_bodies, progress, skip)
+                read = self._sync(pages, map_bodies, progress, skip, markup)
             self._synced = (pages, map_bodies)
             return read
 
@@ -360,6 +362,7 @@ class TextIndex:
         map_bodies: BodyMap,
         progress: ProgressCallback | None = None,
         skip: Callable[[str], bool] | None = None,
+        markup: Markup = "markdown",
     ) -> int:
         db = self._db
         stored = dict(db.execute("SELECT slug, fingerprint FROM docs"))
@@ -383,7 +386,7 @@ class TextIndex:
                 db.execute("DELETE FROM docs WHERE id = ?", row)
             read = 0
             names: list[tuple[str, int]] = []  # inserted at once: one statement, not one a page
-            made = DocumentMaker({slug: wanted[slug] for slug in fresh})
+            made = DocumentMaker({slug: wanted[slug] for slug in fresh}, markup)
             for slug, row in map_bodies(fresh, made):
                 info = wanted[slug]
                 tags = TAG_SEP + TAG_SEP.join(t.lower() for t in info.tags) + TAG_SEP

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from okf_explorer.core.errors import PageNotFound, PageUnreadable
 from okf_explorer.core.excluded import NONE_EXCLUDED, Excluded
 from okf_explorer.core.index.model import LinkIndex
+from okf_explorer.core.pages import Markup
 from okf_explorer.core.port import (
     BodyMapper,
     BodyReader,
@@ -71,6 +72,7 @@ class TextSearch:
         *,
         use_server: bool,
         excluded: Callable[[], Excluded] = lambda: NONE_EXCLUDED,
+        markup: Callable[[], Markup] = lambda: "markdown",
     ) -> None:
         self._source = source
         self._link_index = link_index
@@ -78,6 +80,7 @@ class TextSearch:
         self._path = path
         self._use_server = use_server
         self._excluded = excluded
+        self._markup = markup
         self._lock = threading.Lock()
         self._index: TextIndex | None = None
         self._synced: LinkIndex | None = None
@@ -157,7 +160,7 @@ class TextSearch:
             whole = everything or not excluded
             if self._synced is not link_index or (whole and not self._whole):
                 skip = None if whole else excluded
-                self._index.sync(link_index.pages, self._reader(), progress, skip)
+                self._index.sync(link_index.pages, self._reader(), progress, skip, self._markup())
                 self._synced, self._whole = link_index, whole
             self._say_fallback(self._index)
             return self._index

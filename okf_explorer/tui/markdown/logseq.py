@@ -22,8 +22,9 @@ Logseq writes a few things Markdown does not know (its docs graph, pages "Admoni
 
 Nothing inside a fence is read.
 
-The page's text is never changed (`get`, search and the index read it as written): only
-what the explorer draws of a page of a Logseq graph (`Brain.markup`) goes through
+The page's text is never changed (`get` and the index read it as written; search leaves
+out the same hidden lines, `core.search.plain_text.logseq_visible`): only what the
+explorer draws of a page of a Logseq graph (`Brain.markup`) goes through
 `logseq_markdown`.
 """
 
@@ -31,6 +32,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+
+from okf_explorer.core.search.plain_text import HIDDEN_BLOCK_PROPERTY
 
 __all__ = ["block_refs", "logseq_markdown"]
 
@@ -50,7 +53,6 @@ _BEGIN = re.compile(
     r"(?P<lead>[ \t]*(?:[-*+][ \t]+)?)#\+BEGIN_(?P<kind>\w+)[ \t]*(?P<rest>.*)", re.I
 )
 _END = re.compile(r"[ \t]*#\+END_(?P<kind>\w+)[ \t]*", re.I)
-_HIDDEN_PROPERTY = re.compile(r"[ \t]+(?:id|collapsed)::[ \t]*\S*[ \t]*", re.I)
 _FENCE = re.compile(r"[ \t]*(?:[-*+][ \t]+)?(```|~~~)")
 _EMBED = re.compile(r"\{\{embed[ \t]+(\[\[[^\]\n]+\]\])[ \t]*\}\}")
 _MARKERS = r"TODO|LATER|NOW|DOING|WAITING|WAIT|IN-PROGRESS|DONE|CANCELED|CANCELLED"
@@ -106,7 +108,7 @@ def logseq_markdown(text: str, blocks: Mapping[str, str] | None = None) -> str:
             out.append(block.first(begin["rest"]) + ending)
             continue
         quoted = ""
-        if _HIDDEN_PROPERTY.fullmatch(bare):
+        if HIDDEN_BLOCK_PROPERTY.fullmatch(bare):
             continue
         out.append(_inline(_refs(bare, blocks)) + ending)
     return "".join(out)
