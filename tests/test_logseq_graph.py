@@ -17,7 +17,7 @@ from okf_explorer.core.pages import PageInfo
 from okf_explorer.server.tools import call_tool
 from okf_explorer.sources.folder import scan as parallel
 from okf_explorer.sources.folder.bundle import BundleSource
-from okf_explorer.sources.folder.logseq import Naming, format_date, graph_naming, values
+from okf_explorer.sources.folder.logseq import LogseqGraph, format_date, logseq_graph, values
 from okf_explorer.sources.folder.pagefile import page_row as general_page_row
 from tests.bundles import write_file as write
 
@@ -107,7 +107,7 @@ def test_every_way_of_reading_a_page_names_it_alike(tmp_path: Path, monkeypatch)
     garden(tmp_path)
     source = BundleSource(tmp_path)
     stubs = source.enumerate()
-    naming = graph_naming(str(tmp_path))
+    naming = logseq_graph(str(tmp_path))
     fast = sorted(source.scan_rows(stubs))
     general = sorted(
         general_page_row(str(tmp_path), s.slug, s.fingerprint, None, naming) for s in stubs
@@ -160,7 +160,7 @@ def test_journals_are_named_in_the_graphs_date_format(tmp_path: Path) -> None:
 
 def test_a_date_format_with_tokens_we_do_not_write_keeps_logseqs_default(tmp_path: Path) -> None:
     write(tmp_path, "logseq/config.edn", '{:journal/page-title-format "yyyy QQQ"}')
-    assert graph_naming(str(tmp_path)) == Naming("legacy", "MMM do, yyyy")
+    assert logseq_graph(str(tmp_path)) == LogseqGraph("legacy", "MMM do, yyyy")
 
 
 @pytest.mark.parametrize(

@@ -81,7 +81,7 @@ from okf_explorer.core.port import (
     ServerGraph,
 )
 from okf_explorer.sources.folder.dialect import Dialect, folder_dialect
-from okf_explorer.sources.folder.logseq import LOGSEQ_FOLDER, Naming, block_texts
+from okf_explorer.sources.folder.logseq import LOGSEQ_FOLDER, LogseqGraph, block_texts
 from okf_explorer.sources.folder.page_paths import (
     MARKDOWN_SUFFIX,
     file_fingerprint,
@@ -137,7 +137,7 @@ class BundleSource:
         self._dialect = folder_dialect(self._root)
         self._blocks = None
         stubs = walk_bundle(self._root, stamp=stamp)
-        if isinstance(self._dialect, Naming):
+        if isinstance(self._dialect, LogseqGraph):
             stubs = [stub for stub in stubs if not stub.slug.startswith(LOGSEQ_FOLDER)]
         stubs.sort(key=_SLUG)
         return stubs
@@ -180,7 +180,7 @@ class BundleSource:
         """The text of each block of `ids` on the pages of a Logseq graph (`HoldsBlocks`,
         `logseq.block_texts`): every page is read once, in the scan's workers for a large
         graph, and again after the next listing. None found in any other folder."""
-        if not isinstance(self._dialect, Naming) or not ids:
+        if not isinstance(self._dialect, LogseqGraph) or not ids:
             return {}
         with self._blocks_lock:
             blocks = self._blocks

@@ -1,7 +1,7 @@
 """Which notes app a folder is written for, and what reading it as that app changes.
 
 - A **Logseq graph** (`logseq/config.edn`): its pages are named as Logseq names them,
-  its tags are links, its pages are drawn as Logseq draws them (`logseq.Naming`).
+  its tags are links, its pages are drawn as Logseq draws them (`logseq.LogseqGraph`).
 - A **Dendron workspace** (`dendron.yml` in the folder, or in the folder above it when
   the folder given is one of the workspace's vaults): its links name the note last,
   `[[label|note]]` (`core.links.dendron`); its notes are named as any vault's (the file
@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from okf_explorer.core.pages import Markup, Page
-from okf_explorer.sources.folder.logseq import graph_naming
+from okf_explorer.sources.folder.logseq import logseq_graph
 
 __all__ = ["DENDRON_SETTINGS", "DendronWorkspace", "Dialect", "folder_dialect"]
 
@@ -86,9 +86,9 @@ class DendronWorkspace:
 
 def folder_dialect(root: str) -> Dialect | None:
     """The dialect of folder `root` (see the module doc), or None."""
-    naming = graph_naming(root)
-    if naming is not None:
-        return naming
+    graph = logseq_graph(root)
+    if graph is not None:
+        return graph
     parent = os.path.dirname(root.rstrip(os.sep)) or root
     if any(os.path.isfile(os.path.join(folder, DENDRON_SETTINGS)) for folder in (root, parent)):
         return DendronWorkspace()

@@ -27,8 +27,8 @@ A block that other blocks reference, `((6380d82c-…))`, carries its id as a pro
 (`id:: 6380d82c-…`, under its bullet): `block_texts` reads each page's, so the explorer
 can show a reference as the text it refers to.
 
-The scan reads the names in the worker that reads the page (`Naming` travels with the
-work); `BundleSource` reads the graph's settings when it lists the folder.
+The scan reads the names in the worker that reads the page (`LogseqGraph` travels with
+the work); `BundleSource` reads the graph's settings when it lists the folder.
 """
 
 from __future__ import annotations
@@ -46,12 +46,9 @@ from okf_explorer.core.pages import PAGE_INFO_FIELDS, Markup, Page
 __all__ = [
     "LOGSEQ_CONFIG",
     "LOGSEQ_FOLDER",
-    "Naming",
+    "LogseqGraph",
     "block_texts",
-    "graph_naming",
-    "home_page",
-    "named_page",
-    "named_row",
+    "logseq_graph",
 ]
 
 LOGSEQ_CONFIG = os.path.join("logseq", "config.edn")
@@ -91,7 +88,16 @@ _COMMENT = re.compile(r";[^\n]*")
 
 
 @dataclass(frozen=True, slots=True)
-class Naming:
+class PageNames:
+    """What a Logseq page is called: `title`, other names, tags (empty: none stated)."""
+
+    title: str
+    aliases: tuple[str, ...]
+    tags: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LogseqGraph:
     """How a Logseq graph names its pages: `file_format` is `triple-lowbar` or `legacy`,
     `date_format` the journal title format (supported tokens only), `home` the name of
     the page it opens first (None: the journals)."""
@@ -111,16 +117,57 @@ class Naming:
         return f"logseq {self.file_format} {self.date_format}"
 
     def named_row(self, row: Sequence[Any], body: str) -> tuple[Any, ...]:
-        """`named_row` (`Dialect`)."""
-        return named_row(self, row, body)
+        """A `PageInfo` row of one of the graph's pages with its Logseq names (`Dialect`):
+        a title stated in frontmatter stays; aliases and tags add to the frontmatter's."""
+        names = self.page_names(row[_SLUG], body)
+        fields = list(row)
+        if not row[_TITLE_STATED]:
+            fields[_TITLE], fields[_TITLE_STATED] = names.title, True
+        fields[_ALIASES] = tuple(dict.fromkeys((*row[_ALIASES], *names.aliases)))
+        fields[_TAGS] = tuple(dict.fromkeys((*row[_TAGS], *names.tags)))
+        return tuple(fields)
 
     def named_page(self, page: Page) -> Page:
-        """`named_page` (`Dialect`)."""
-        return named_page(self, page)
+        """`page` with its Logseq names, as `named_row` (`Dialect`)."""
+        if not page.readable:
+            return page
+        names = self.page_names(page.slug, page.content)
+        return replace(
+            page,
+            title=page.title if page.title_stated else names.title,
+            title_stated=True,
+            aliases=tuple(dict.fromkeys((*page.aliases, *names.aliases))),
+            tags=tuple(dict.fromkeys((*page.tags, *names.tags))),
+        )
 
     def home_page(self, slugs: Sequence[str]) -> tuple[str, str] | None:
-        """`home_page` (`Dialect`)."""
-        return home_page(self, slugs)
+        """`(slug, why)` of the page the graph opens first (`Dialect`), among `slugs`: its
+        `:default-home` page (its file's name, any case; one in `pages/` first, then the
+        fewest folders), else its latest journal; None when it has neither."""
+        if self.home is not None:
+            wanted = self.home.casefold()
+            named = [slug for slug in slugs if self.title_of_file(slug).casefold() == wanted]
+            if named:
+                best = min(
+                    named, key=lambda slug: (not slug.startswith("pages/"), slug.count("/"), slug)
+                )
+                return best, f"Logseq home {self.home}"
+        journals = [
+            slug
+            for slug in slugs
+            if slug.startswith("journals/") and _JOURNAL.fullmatch(slug[len("journals/") :])
+        ]
+        if journals:
+            return max(journals), "latest journal"
+        return None
+
+    def page_names(self, slug: str, body: str) -> PageNames:
+        """The names of page `slug`, from its file name and the properties
+        at the top of its `body` (frontmatter cut off)."""
+        found = properties(body)
+        titles = values(found.get("title", ""))
+        title = titles[0] if titles else self.title_of_file(slug)
+        return PageNames(title, values(found.get("alias", "")), values(found.get("tags", "")))
 
     def title_of_file(self, slug: str) -> str:
         """The page name Logseq reads from the file of `slug` (its last segment)."""
@@ -132,8 +179,8 @@ class Naming:
         return unquote(stem.replace(".", "/"))
 
 
-def graph_naming(root: str) -> Naming | None:
-    """The naming of the Logseq graph in folder `root`, or None when it is none (no
+def logseq_graph(root: str) -> LogseqGraph | None:
+    """The Logseq graph in folder `root` (how it names pages), or None when it is none (no
     `logseq/config.edn` file). Settings that cannot be read leave Logseq's defaults for
     a graph that states nothing (`legacy` file names)."""
     path = os.path.join(root, LOGSEQ_CONFIG)
@@ -152,47 +199,7 @@ def graph_naming(root: str) -> Naming | None:
         date_format = DEFAULT_DATE_FORMAT
     file_format = "triple-lowbar" if name_format and name_format[1] == "triple-lowbar" else "legacy"
     home = _HOME.search(text)
-    return Naming(file_format, date_format, home.group(1).strip() or None if home else None)
-
-
-def home_page(naming: Naming, slugs: Sequence[str]) -> tuple[str, str] | None:
-    """`(slug, why)` of the page a Logseq graph opens first, among `slugs`: its
-    `:default-home` page (its file's name, any case; one in `pages/` first, then the
-    fewest folders), else its latest journal; None when it has neither."""
-    if naming.home is not None:
-        wanted = naming.home.casefold()
-        named = [slug for slug in slugs if naming.title_of_file(slug).casefold() == wanted]
-        if named:
-            best = min(
-                named, key=lambda slug: (not slug.startswith("pages/"), slug.count("/"), slug)
-            )
-            return best, f"Logseq home {naming.home}"
-    journals = [
-        slug
-        for slug in slugs
-        if slug.startswith("journals/") and _JOURNAL.fullmatch(slug[len("journals/") :])
-    ]
-    if journals:
-        return max(journals), "latest journal"
-    return None
-
-
-@dataclass(frozen=True, slots=True)
-class PageNames:
-    """What a Logseq page is called: `title`, other names, tags (empty: none stated)."""
-
-    title: str
-    aliases: tuple[str, ...]
-    tags: tuple[str, ...]
-
-
-def page_names(naming: Naming, slug: str, body: str) -> PageNames:
-    """The names of page `slug` of a Logseq graph, from its file name and the properties
-    at the top of its `body` (frontmatter cut off)."""
-    found = properties(body)
-    titles = values(found.get("title", ""))
-    title = titles[0] if titles else naming.title_of_file(slug)
-    return PageNames(title, values(found.get("alias", "")), values(found.get("tags", "")))
+    return LogseqGraph(file_format, date_format, home.group(1).strip() or None if home else None)
 
 
 def properties(body: str) -> dict[str, str]:
@@ -218,33 +225,6 @@ def values(text: str) -> tuple[str, ...]:
         if name:
             names.append(name)
     return tuple(dict.fromkeys(names))
-
-
-def named_row(naming: Naming, row: Sequence[Any], body: str) -> tuple[Any, ...]:
-    """A `PageInfo` row of a Logseq graph's page with its Logseq names: a title stated
-    in frontmatter stays; aliases and tags add to the frontmatter's."""
-    names = page_names(naming, row[_SLUG], body)
-    fields = list(row)
-    if not row[_TITLE_STATED]:
-        fields[_TITLE], fields[_TITLE_STATED] = names.title, True
-    fields[_ALIASES] = tuple(dict.fromkeys((*row[_ALIASES], *names.aliases)))
-    fields[_TAGS] = tuple(dict.fromkeys((*row[_TAGS], *names.tags)))
-    return tuple(fields)
-
-
-def named_page(naming: Naming, page: Page) -> Page:
-    """`page` of a Logseq graph with its Logseq names (as `named_row`)."""
-    if not page.readable:
-        return page
-    names = page_names(naming, page.slug, page.content)
-    title, stated = (page.title, True) if page.title_stated else (names.title, True)
-    return replace(
-        page,
-        title=title,
-        title_stated=stated,
-        aliases=tuple(dict.fromkeys((*page.aliases, *names.aliases))),
-        tags=tuple(dict.fromkeys((*page.tags, *names.tags))),
-    )
 
 
 def block_texts(slug: str, body: str, frontmatter: str = "") -> tuple[tuple[str, str], ...]:
