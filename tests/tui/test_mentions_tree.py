@@ -65,3 +65,22 @@ async def test_mentions_come_before_the_suggestions_and_go_when_none_is_left(
         await settle(pilot)
         sections = [str(node.label).split(" (")[0] for node in tree.root.children]
         assert sections == ["Outgoing", "Incoming", "Suggested"]
+
+
+async def test_a_mention_row_too_long_for_the_pane_still_names_its_page(tmp_path: Path) -> None:
+    """A 13k-page vault at 150×45: a mention from a page with a 69-letter file name
+    showed only its sentence (`Use this script to set the background…`), read as the
+    page's title in its place; the row keeps the page's name, cut from the left."""
+    name = "Scripts/Set background color of unclosed line object by adding a shadow clone"
+    pages = {
+        "background.md": "# Background\n\nA colour.\n",
+        f"{name}.md": "Use this script to set the background color of unclosed lines.\n",
+    }
+    app = make_app(brain_for(BundleSource(write_bundle(tmp_path / "b", pages))), start="background")
+    async with app.run_test(size=(80, 24)) as pilot:
+        tree = app.screen.query_one(LinkTree)
+        await settle(pilot, until=lambda: mention_section(tree) is not None)
+        await settle(pilot)
+        rows = [tree.render_line(y).text for y in range(tree.size.height)]
+        [row] = [row for row in rows if "Use this script" in row or "shadow clone" in row]
+        assert "…" in row and "shadow clone" in row, row

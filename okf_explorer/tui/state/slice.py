@@ -165,12 +165,13 @@ MIN_SLUG = 8
 """A tree row narrower than this for its slug is cut at its end instead."""
 
 
-def fit_label(label: Text, slug: str, width: int) -> Text:
+def fit_label(label: Text, slug: str, width: int, *, titled: bool = True) -> Text:
     """A link tree row `label` (marks, `slug`, its count, a title) cut to `width` cells
     so its file name stays, as the traversal rows are: the title goes first, then the
     slug is cut from the left (`…/Create a vault →3`); when not even the file name fits
     (`…ks-on-aws-481179d7` tells nothing), the page's title takes its place, cut at its
-    end (`Manage data recipie… →0`)."""
+    end (`Manage data recipie… →0`). `titled` False: what follows the slug is not its
+    title (a mention's sentence) and never stands for the page."""
     if label.cell_len <= width:
         return label
     plain = label.plain
@@ -187,7 +188,7 @@ def fit_label(label: Text, slug: str, width: int) -> Text:
     shown = shorten_left(slug, room)
     rest = label[after:]
     title = rest.plain.strip()
-    if title and _title_says_more(slug.rsplit("/", 1)[-1], shown):
+    if titled and title and _title_says_more(slug.rsplit("/", 1)[-1], shown):
         return head + Text(shorten_right(title, room), style=label[start:end].style) + tail
     fitted = head + Text(shown, style=label[start:end].style) + tail
     if fitted.cell_len + len(rest) > width and fitted.cell_len + TITLE_GAP + MIN_TITLE < width:

@@ -355,8 +355,8 @@ class LinkTree(ReportsWorkers, Tree[LinkNode]):
 
     def _label(self, data: LinkNode, count: int | None) -> Text:
         """The node's line; `count` None: not known without asking the graph (a server's
-        answer for that page comes when it is expanded), so no count is shown."""
-        """The node's line; names show control characters as escapes (`printable`)."""
+        answer for that page comes when it is expanded), so no count is shown. Names show
+        control characters as escapes (`printable`)."""
         slug = printable(data.slug)
         if not data.exists:
             return Text.assemble(("✗ missing ", "bold red"), (slug, "red"))
@@ -381,7 +381,8 @@ class LinkTree(ReportsWorkers, Tree[LinkNode]):
         label = Text(label) if isinstance(label, str) else label
         icon, width = self._room(node)
         if data is not None and not data.group and width > 0:
-            label = fit_label(label, printable(data.slug), width)
+            titled = data.mention is None  # a mention's row goes on with its sentence
+            label = fit_label(label, printable(data.slug), width, titled=titled)
         label = label.copy()
         label.stylize(style)
         return Text.assemble((icon, base_style + TOGGLE), label)
