@@ -235,11 +235,13 @@ def test_frontmatter_fields(tmp_path: Path) -> None:
 
 
 def test_title_falls_back_to_heading_then_stem(tmp_path: Path) -> None:
-    write(tmp_path, "h.md", "```\n# not this\n```\nintro\n#  The heading  #\n# second")
+    write(tmp_path, "h.md", "#  The heading  #\n```\n# not this\n```\nintro\n# second")
     write(tmp_path, "plain.md", "no heading, #not-a-heading\n## level two")
+    write(tmp_path, "part.md", "intro\n# a part, after text\n")
     source = BundleSource(tmp_path)
     assert source.get_page("h").title == "The heading"
     assert source.get_page("plain").title == "plain"
+    assert source.get_page("part").title == "part"
 
 
 def test_tags_as_string_and_updated_at_from_mtime(tmp_path: Path) -> None:

@@ -23,7 +23,8 @@ def test_each_level_is_read_on_its_own_outside_fences() -> None:
 
 
 def test_a_title_is_the_first_level_one_heading_with_text() -> None:
-    assert first_heading("~~~\n# not this\n~~~\n#\n# ##\n#  The heading  #\n") == "The heading"
+    assert first_heading("#\n# ##\n#  The heading  #\n~~~\n# not this\n~~~\n") == "The heading"
+    assert first_heading("~~~\n# not this\n~~~\n") is None
     assert first_heading("```\n# open fence to the end\n") is None
 
 
@@ -62,5 +63,27 @@ def test_a_first_heading_below_another_heading_is_a_section_not_the_title() -> N
     """A vault's `Kevin Kelly.md` opens with `## Books` and ends with `# Clippings`: the
     page is not called "Clippings" (nor three obsidian-hub guides "This note in GitHub")."""
     assert first_heading("## Books\n\nText.\n\n# Clippings\n") is None
-    assert first_heading("Intro text.\n\n# Title\n\n## Part\n\n# Later\n") == "Title"
+    assert first_heading("# Title\n\n## Part\n\n# Later\n") == "Title"
     assert first_heading("# \n## Part\n# Later\n") is None  # an empty `#` names nothing
+
+
+def test_a_first_heading_after_text_or_code_is_a_section_not_the_title() -> None:
+    """A 13k-page Zettelkasten opens most notes with a sentence, then heads its parts
+    `# List`, `# Definition`: its `Classical Cipher` is not the page called "List"."""
+    assert first_heading("A cipher computed by hand.\n# List\n- Caesar\n") is None
+    assert first_heading("```c\nsignal(SIGINT, f);\n```\n# Vulnerabilities\n") is None
+    assert first_heading("> [!note] Moved\n\n# Old title\n") is None
+
+
+def test_what_shows_no_text_above_a_title_leaves_it_the_title() -> None:
+    """A README's badges, a banner, comments, HTML and rules above `# Title`."""
+    quiet = (
+        "[![build](https://x/b.svg)](https://x) [![pypi](p.svg)](https://p)\n",
+        "![[banner.webp]]\n![cover](cover.png)\n",
+        "<!-- a comment\nover lines -->\n%% an Obsidian comment %%\n",
+        '<div align="center">\n<img src="logo.png">\n</div>\n',
+        "***\n\n#\n[ref]: https://example.com\n",
+    )
+    for above in quiet:
+        assert first_heading(above + "\n# Title\n\nText.\n") == "Title", above
+    assert first_heading("<!-- unclosed\n# Title\n") is None  # the rest is the comment

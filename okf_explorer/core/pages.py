@@ -60,6 +60,12 @@ def headings(body: str, level: int) -> Iterator[str]:
 
 def leveled_headings(body: str) -> Iterator[tuple[int, str]]:
     """(level, text) of each heading of `body` outside fenced code, in order, stripped."""
+    return ((level, text) for _, level, text in placed_headings(body))
+
+
+def placed_headings(body: str) -> Iterator[tuple[int, int, str]]:
+    """(offset, level, text) of each heading of `body` outside fenced code, in order,
+    stripped: `offset` is where its line starts."""
     in_fence: str | None = None
     for match in _HEADING_OR_FENCE.finditer(body):
         fence = match.group("fence")
@@ -69,7 +75,7 @@ def leveled_headings(body: str) -> Iterator[tuple[int, str]]:
             elif fence == in_fence:
                 in_fence = None
         elif in_fence is None:
-            yield len(match.group("marks")), match.group("text").strip()
+            yield match.start(), len(match.group("marks")), match.group("text").strip()
 
 
 @dataclass(frozen=True, slots=True)

@@ -52,7 +52,7 @@ from okf_explorer.core.pages import (
     PageInfo,
     frontmatter_aliases,
     is_reserved,
-    leveled_headings,
+    placed_headings,
 )
 from okf_explorer.sources.fast_yaml import load_flat
 
@@ -236,20 +236,45 @@ def _children(node: yaml.Node) -> list[yaml.Node]:
 def first_heading(body: str) -> str | None:
     """The page's first heading outside fenced code that shows any text, as a reader sees
     it (`reading_text`: `[[a|the A]] **b**` → `the A b`; closing `#`s dropped), when it is
-    a `# ` heading; else None.
+    a `# ` heading that opens the page; else None.
 
     A `# ` heading after another heading is a section, not the page's title: a vault's
     `Kevin Kelly.md` opening with `## Books` and ending with `# Clippings` is not the
-    page called "Clippings" (four pages of the vaults tried read so; no other changed). A
-    heading that is a template placeholder (`{{title}}`) is no title either: None, so the
-    file name names the page (a template is not the page called "{{title}}")."""
-    for level, heading in leveled_headings(body):
+    page called "Clippings" (four pages of the vaults tried read so; no other changed).
+    So is one after text or code (`_shows_text`): a 13k-page Zettelkasten opens two pages
+    in three with a sentence (`A cipher that can be computed by hand.`) and then heads
+    its parts `# List`, `# Definition`, `# Installation`: 4,329 pages were called so;
+    images, badges, comments and HTML tags above a title leave it the title. A heading
+    that is a template placeholder (`{{title}}`) is no title either: None, so the file
+    name names the page (a template is not the page called "{{title}}")."""
+    for start, level, heading in placed_headings(body):
         heading = _CLOSING_HASHES.sub("", heading).strip()
         if level == 1 and is_template_placeholder(heading):
             return None
         if title := reading_text(heading):
-            return title if level == 1 else None
+            return title if level == 1 and not _shows_text(body[:start]) else None
     return None
+
+
+def _shows_text(markdown: str) -> bool:
+    """Whether `markdown` shows a reader any text: lines holding only images (badges
+    too: `[![build](b.svg)](url)`), embeds, HTML tags, comments, rules, empty headings or
+    link definitions show none."""
+    markdown = _COMMENTS.sub("", markdown) if "<!--" in markdown or "%%" in markdown else markdown
+    return any(not _QUIET_LINE.match(line) for line in markdown.splitlines())
+
+
+_COMMENTS = re.compile(r"<!--.*?-->|%%.*?%%", re.S)
+"""HTML and Obsidian comments, closed (an unclosed one leaves its text as text)."""
+_IMAGE = r"(?:\[!\[[^\]]*\]\([^)]*\)\]\([^)]*\)|!\[[^\]]*\]\([^)]*\)|!\[\[[^\]]*\]\])"
+"""A linked image (a badge), an image, an embed."""
+_QUIET_LINE = re.compile(
+    rf"[ \t]*(?:(?:{_IMAGE}|</?[A-Za-z][^>]*>)[ \t]*)*$"  # images, embeds, tags
+    r"|[ \t]*(?:[-*_][ \t]*){3,}$"  # a thematic break
+    r"|#{1,6}(?:[ \t]+#*)?[ \t]*$"  # an empty heading
+    r"|[ \t]{0,3}\[[^\]]+\]:[ \t]*\S"  # a link reference definition
+)
+"""A line that shows no text."""
 
 
 _CLOSING_HASHES = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
