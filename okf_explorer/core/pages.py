@@ -37,6 +37,18 @@ def is_reserved(slug: str) -> bool:
     return slug.rsplit("/", 1)[-1] in RESERVED_NAMES
 
 
+def title_says_more(slug: str, title: str | None) -> bool:
+    """Whether `title` tells more than the slug's last part (`orders` · `Orders` does not)."""
+    if not title:
+        return False
+    plain = slug.rsplit("/", 1)[-1].removesuffix(".md")
+    return _loose(title) != _loose(plain)
+
+
+def _loose(text: str) -> str:
+    return text.casefold().replace("-", " ").replace("_", " ").strip()
+
+
 def frontmatter_aliases(value: Any) -> tuple[str, ...]:
     """Frontmatter `aliases` (Obsidian): a string or a list of them, blanks dropped."""
     if value is None:

@@ -47,6 +47,7 @@ from textual.markup import escape
 from textual.widget import Widget
 
 from okf_explorer.core.errors import OkfError, PageNotFound
+from okf_explorer.core.pages import title_says_more
 from okf_explorer.core.search.find_rank import TIER_NAMES, Findable, FindHit, NameRanker
 from okf_explorer.core.search.query import QueryTooLong, SearchSyntaxError, SearchTimedOut
 from okf_explorer.core.search.text_index import HIT_CLOSE, HIT_OPEN, LONG_FILL, SearchHit
@@ -314,7 +315,7 @@ class TextFinder(Provider):
         for rank, hit in enumerate(hits):
             title = printable(hit.title)
             slug = printable(hit.slug)
-            shown_title = [("  " + title, "dim")] if title != slug else []
+            shown_title = [("  " + title, "dim")] if title_says_more(slug, title) else []
             label = Content.assemble((slug, "bold"), *shown_title)
             yield Hit(
                 float(count - rank),  # the index's ranking, best first

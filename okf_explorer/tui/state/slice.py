@@ -25,6 +25,7 @@ from operator import itemgetter
 from rich.text import Text
 
 from okf_explorer.core.graph.traverse import Edge
+from okf_explorer.core.pages import title_says_more
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.state.navigator import View
 
@@ -212,22 +213,10 @@ def shorten_right(text: str, width: int) -> str:
     return text[: max(0, width - 1)] + ELLIPSIS if width > 0 else ""
 
 
-def says_more(slug: str, title: str | None) -> bool:
-    """Whether `title` tells more than the slug's last part (`orders` · `Orders` does not)."""
-    if not title:
-        return False
-    plain = slug.rsplit("/", 1)[-1].removesuffix(".md")
-    return _loose(title) != _loose(plain)
-
-
-def _loose(text: str) -> str:
-    return text.casefold().replace("-", " ").replace("_", " ").strip()
-
-
 def page_cell(slug: str, title: str | None, width: int) -> Text:
     """A page as a cell of `width`: its slug (cut from the left), then its title, dim."""
     name = printable(slug)
-    extra = printable(title) if title and says_more(slug, title) else ""
+    extra = printable(title) if title and title_says_more(slug, title) else ""
     if not extra:
         return Text(shorten_left(name, width))
     if len(name) + TITLE_GAP + len(extra) <= width:
@@ -246,7 +235,7 @@ def page_cell(slug: str, title: str | None, width: int) -> Text:
 
 def page_width(slug: str, title: str | None) -> int:
     """The width `page_cell` needs to show `slug` and its title whole."""
-    extra = len(printable(title)) + TITLE_GAP if title and says_more(slug, title) else 0
+    extra = len(printable(title)) + TITLE_GAP if title and title_says_more(slug, title) else 0
     return len(printable(slug)) + extra
 
 

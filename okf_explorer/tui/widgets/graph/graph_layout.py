@@ -36,9 +36,10 @@ from dataclasses import dataclass
 from rich.cells import cell_len
 
 from okf_explorer.core.graph.traverse import Edge
+from okf_explorer.core.pages import title_says_more
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.cells import EMOJI_SELECTOR
-from okf_explorer.tui.state.slice import says_more, shorten_left, shorten_right
+from okf_explorer.tui.state.slice import shorten_left, shorten_right
 
 NODE_CAP = 40
 """Pages drawn at most (the root included)."""
@@ -238,7 +239,9 @@ def page_label(slug: str, exists: bool, title: str | None, room: int) -> str:
     name = printable(slug).replace(EMOJI_STYLE, "")
     if cell_len(name) <= room:
         return mark + name
-    title = printable(title).replace(EMOJI_STYLE, "") if title and says_more(slug, title) else ""
+    if title is None or not title_says_more(slug, title):
+        title = ""
+    title = printable(title).replace(EMOJI_STYLE, "")
     if title and cell_len(title) <= room:
         return mark + title
     if not title or cell_len(name.rsplit("/", 1)[-1]) + 2 <= room:  # `…/file name` whole

@@ -21,6 +21,7 @@ from okf_explorer.core.graph.suggested import Suggestion
 from okf_explorer.core.graph.traverse import LINKS
 from okf_explorer.core.links.look_alikes import differences
 from okf_explorer.core.okf.filter import NO_FILTER
+from okf_explorer.core.pages import title_says_more
 from okf_explorer.core.search.mentions import Mention
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.failures import ReportsWorkers
@@ -370,7 +371,7 @@ class LinkTree(ReportsWorkers, Tree[LinkNode]):
         )
         if data.link is not None and data.link.ambiguous:
             label = Text.assemble((f"{AMBIGUOUS_MARK} ", "bold yellow"), label)
-        if info is not None and info.title and info.title != data.slug:
+        if info is not None and title_says_more(data.slug, info.title):  # not `Redis  Redis`
             label.append(f"  {printable(info.title)}", style="dim")
         return label
 
