@@ -324,3 +324,31 @@ async def test_a_logseq_graph_opens_where_logseq_opens_it(
         await settle(pilot)
         assert shown_slug(app) == slug
         assert start_rule(app) == rule
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_a_page_tree_row_too_long_is_cut_with_a_mark_not_scrolled(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    """A 13k-page Zettelkasten at 100×40: `Integration by Partial Fraction Decompos` ran
+    off the pane's edge without a sign, and the tree scrolled sideways. A row too long
+    loses its title, then the end of its name, marked `…`; no row is wider than the pane."""
+    name = "Integration by Partial Fraction Decomposition of a Rational Function " * 2
+    name = name.strip()
+    pages = {
+        "Home.md": f"# Home\n\n[[{name}]]\n",
+        f"{name}.md": "# Theorem in long words that say more than nothing at all\n",
+        "Short.md": "# A short page with a long title that says more than its name, far more "
+        "than fits beside it in any pane a terminal of 150 columns gives the tree\n",
+    }
+    app = make_app(brain_for(BundleSource(write_bundle(tmp_path / "v", pages))), start="Home")
+    async with app.run_test(size=size) as pilot:
+        _, _, tree = await tree_opened(pilot)
+        room = tree.scrollable_content_region.width
+        rows = [tree.render_line(y).text.rstrip() for y in range(tree.size.height)]
+        [long_row] = [row for row in rows if "Integration" in row]
+        assert long_row.endswith("…") and "Theorem" not in long_row, long_row
+        assert all(cell_len(row) <= room for row in rows), rows
+        assert not tree.show_horizontal_scrollbar
+        [short_row] = [row for row in rows if "Short" in row]
+        assert "Short  A short page" in short_row and short_row.endswith("…")  # title cut

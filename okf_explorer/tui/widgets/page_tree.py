@@ -1,7 +1,8 @@
 """The page tree: every page by folder, a second way into a brain (key `f`).
 
 Folders fill in when first expanded, so a 100k-page brain adds only what the user
-opens. `enter` on a page posts `PageChosen`; on a folder it opens or closes it.
+opens. `enter` on a page posts `PageChosen`; on a folder it opens or closes it. A row too
+long for the pane loses the page's title, then the end of its file name (`…`).
 """
 
 from __future__ import annotations
@@ -15,7 +16,10 @@ from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
+from okf_explorer.core.pages import title_says_more
 from okf_explorer.core.text_safety import printable
+from okf_explorer.tui.state.slice import MIN_TITLE, TITLE_GAP
+from okf_explorer.tui.widgets.fitted_tree import FittedTree
 
 
 @dataclass(slots=True)
@@ -43,14 +47,16 @@ def folder_tree(pages: Iterable[tuple[str, str]]) -> Folder:
 
 @dataclass(frozen=True, slots=True)
 class TreeEntry:
-    """A node: a page (`slug`) or a folder (`folder`, its path, and its contents)."""
+    """A node: a page (`slug`, the `name` its row shows) or a folder (`folder`, its path,
+    and its contents)."""
 
     slug: str | None = None
+    name: str = ""
     folder: Folder | None = None
     path: str = ""
 
 
-class PageTree(Tree[TreeEntry]):
+class PageTree(FittedTree[TreeEntry]):
     """Folders and pages of the brain; `show(pages, current)` fills it and finds `current`."""
 
     DEFAULT_CSS = """
@@ -89,9 +95,21 @@ class PageTree(Tree[TreeEntry]):
         for slug, title in folder.pages:
             name = printable(slug.rsplit("/", 1)[-1])
             label = Text(name)
-            if title and title not in (slug, name):
+            if title_says_more(slug, title):
                 label.append(f"  {printable(title)}", style="dim")
-            node.add_leaf(label, TreeEntry(slug=slug))
+            node.add_leaf(label, TreeEntry(slug=slug, name=name))
+
+    def fit(self, node: TreeNode[TreeEntry], label: Text, width: int) -> Text:
+        """The row cut to `width` at its end (`…`): the title while a few of its letters
+        still fit beside the whole name, else the name alone."""
+        entry = node.data
+        if label.cell_len > width and entry is not None and entry.name:
+            name = label[: len(entry.name)]
+            if name.cell_len + TITLE_GAP + MIN_TITLE > width:
+                label = name
+        label = label.copy()
+        label.truncate(width, overflow="ellipsis")
+        return label
 
     def reveal(self, slug: str) -> None:
         """Open the folders down to `slug` and move the cursor onto it."""

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Mapping, Sequence
 
-from rich.style import Style
 from rich.text import Text
 from textual import on, work
 from textual.message import Message
@@ -36,10 +35,8 @@ from okf_explorer.tui.state.page_links import (
 )
 from okf_explorer.tui.state.server_view import ServerComparison, explanation, mark, shorten
 from okf_explorer.tui.state.slice import IMPLIED_MARK, fit_label
+from okf_explorer.tui.widgets.fitted_tree import FittedTree
 
-TOGGLE = Style.from_meta({"toggle": True})
-"""What a `Tree` row's expand icon carries: a click on it toggles the node (Textual's
-`Tree` draws its icons so, and reads the click's `toggle` meta)."""
 AMBIGUOUS_MARK = "≟"
 """Marks a link that several pages matched at its rule (see the subtitle for them)."""
 
@@ -69,7 +66,7 @@ READING_LINKS = "reading links…"
 """What the tree says while a page's links are read, after a line saying why there were none."""
 
 
-class LinkTree(ReportsWorkers, Tree[LinkNode]):
+class LinkTree(ReportsWorkers, FittedTree[LinkNode]):
     """Outgoing (n) / Incoming (n) for the current page.
 
     A node's children are fetched from the brain when it is first expanded, in a
@@ -107,10 +104,6 @@ class LinkTree(ReportsWorkers, Tree[LinkNode]):
             super().__init__()
             self.slug = slug
             self.exists = exists
-
-    _width_for: tuple[object, int] | None = None
-    """The last `_rows_width`, and what it was worked out for (Textual may measure
-    rows while the tree is made)."""
 
     def __init__(self, brain: Brain, *, id: str | None = None) -> None:
         super().__init__("links", id=id)
@@ -375,60 +368,16 @@ class LinkTree(ReportsWorkers, Tree[LinkNode]):
             label.append(f"  {printable(info.title)}", style="dim")
         return label
 
-    def render_label(self, node: TreeNode[LinkNode], base_style: Style, style: Style) -> Text:
-        """Textual's row, but a page's label is cut to the pane so its file name stays
-        (`fit_label`), as the traversal rows are; Textual cuts a row at its end."""
-        label, data = node.label, node.data
-        label = Text(label) if isinstance(label, str) else label
-        icon, width = self._room(node)
-        if data is not None and not data.group and width > 0:
-            titled = data.mention is None  # a mention's row goes on with its sentence
-            label = fit_label(label, printable(data.slug), width, titled=titled)
-        label = label.copy()
-        label.stylize(style)
-        return Text.assemble((icon, base_style + TOGGLE), label)
+    def cuts(self, node: TreeNode[LinkNode]) -> bool:
+        """A page's row is cut (`fit`); a group's (`Outgoing (3)`) is drawn whole."""
+        return node.data is not None and not node.data.group
 
-    def get_label_width(self, node: TreeNode[LinkNode]) -> int:
-        """The cells `render_label` draws, without drawing it: Textual measures every
-        row of the tree for its width (a page with 2,000 backlinks: 2,000 rows drawn to
-        be measured, 0.3-0.4 s of CPU on opening it). A page's row is cut to the pane,
-        so it is its label's width or the room left, whichever is less (a row cut may
-        draw a cell or two less: the tree is then that much wider than its widest row,
-        never wider than the pane)."""
+    def fit(self, node: TreeNode[LinkNode], label: Text, width: int) -> Text:
+        """A page's row cut so its file name stays (`fit_label`), as the traversal rows
+        are; a mention's row goes on with its sentence, not a title."""
         data = node.data
-        icon, width = self._room(node)
-        if data is None or data.group or width <= 0:
-            return super().get_label_width(node)
-        label = node.label
-        return len(icon) + min(label.cell_len if isinstance(label, Text) else len(label), width)
-
-    def _room(self, node: TreeNode[LinkNode]) -> tuple[str, int]:
-        """`node`'s toggle icon, and the cells left for its label beside its guides."""
-        depth, parent = 0, node.parent
-        while parent is not None and parent is not self.root:
-            depth, parent = depth + 1, parent.parent
-        icon = (self.ICON_NODE_EXPANDED if node.is_expanded else self.ICON_NODE) * node.allow_expand
-        return icon, self._rows_width() - depth * self.guide_depth - len(icon)
-
-    def _rows_width(self) -> int:
-        """The cells a row may take (`scrollable_content_region`'s width, worked out
-        again only when the tree's region or scroll bars change: Textual works it out
-        from the styles on every call, and a tree of 2,000 rows asked 2,000 times)."""
-        key = (self.region, self.show_vertical_scrollbar, self.show_horizontal_scrollbar)
-        if self._width_for is None or self._width_for[0] != key:
-            self._width_for = (key, self.scrollable_content_region.width)
-        return self._width_for[1]
-
-    def watch_show_vertical_scrollbar(self) -> None:
-        """Rows are cut to the width beside the scroll bar (`render_label`), and Textual
-        keeps a drawn row until the tree's own width changes, which the bar coming or
-        going does not: every row is drawn again (else a row drawn just before the bar
-        came was cut by Textual, without its `…`)."""
-        nodes = [self.root]
-        while nodes:
-            node = nodes.pop()
-            node.refresh()
-            nodes.extend(node.children)
+        assert data is not None  # `cuts`
+        return fit_label(label, printable(data.slug), width, titled=data.mention is None)
 
     @on(Tree.NodeExpanded)
     def _expanded(self, event: Tree.NodeExpanded[LinkNode]) -> None:
