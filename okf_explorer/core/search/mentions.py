@@ -1,8 +1,10 @@
 """Unlinked mentions: pages whose text names a page without linking to it.
 
-A page's names are its title, its file name (as written, and with `-`/`_` read
-as spaces) and its frontmatter aliases. A mention is a whole-word,
-case-insensitive occurrence of a name in another page's body, outside code
+A page's names are the ones a link may name it by: its stated title (frontmatter,
+a server's), its file name (as written, and with `-`/`_` read as spaces) and its
+aliases. A title taken from the first heading is for display only (SPEC §3): a student
+vault heading its notes `# Theorem` found 238 "mentions" of each such note. A mention
+is a whole-word, case-insensitive occurrence of a name in another page's body, outside code
 (fenced blocks, inline spans), outside links (wiki-links, Markdown links and
 their text, reference links, URLs) and not part of a path or file name
 (`tables/orders`, `orders.md`). A page that already links to the page is no
@@ -105,7 +107,8 @@ def mention_names(info: PageInfo) -> list[str]:
     """The names a mention of `info` may use, searchable ones only (see the module doc)."""
     stem = info.slug.rsplit("/", 1)[-1]
     found: dict[str, str] = {}
-    for name in (info.title, stem, _SEPARATOR.sub(" ", stem), *info.aliases):
+    title = info.title if info.title_stated else stem
+    for name in (title, stem, _SEPARATOR.sub(" ", stem), *info.aliases):
         name = " ".join(name.split())
         key = name.casefold()
         if key and key not in found and _searchable(name):
