@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from okf_explorer.tui.markdown.draw import blocks_of, draw
 from okf_explorer.tui.markdown.inline import inline_content
 from okf_explorer.tui.markdown.links import linkify_body
+from okf_explorer.tui.markdown.math_text import math_text
 from okf_explorer.tui.markdown.parser import parse
 
 KNOWN_PAIRS = {
@@ -100,22 +101,24 @@ def test_a_block_id_line_right_under_a_callout_is_hidden_and_names_it() -> None:
     ]  # a caret that starts no id stays text
 
 
-def test_math_shows_its_tex_source_as_code_never_as_prose() -> None:
+def test_math_shows_as_code_never_as_prose() -> None:
     """Seen on an LLM-written quant-finance vault: `$$` blocks ran on as wrapped prose
     and a `*` in a formula could start emphasis. A block reads as a `latex` fence (its
-    long lines wrapped in the box, never cut or scrolled sideways), inline math as code;
-    dollars around money stay text, as in Obsidian."""
+    long lines wrapped in the box, never cut or scrolled sideways), inline math as code,
+    both as text (`math_text`); dollars around money stay text, as in Obsidian."""
     formula = "\\Delta = \\frac{\\partial C}{\\partial S} = N(d_1), \\qquad " * 3
     formula = formula.strip()
     text = f"Costs $5 and $10. Here $a*b$ and $c*d$ and $$x^2$$.\n\n$$\n{formula}\n$$\n"
     tokens = parse(text, breaks=True)
     inline = next(token for token in tokens if token.type == "inline")
     assert [(c.type, c.content) for c in inline.children if c.type != "text"] == [
-        ("code_inline", "a*b"), ("code_inline", "c*d"), ("code_inline", "x^2"),
+        ("code_inline", "a*b"), ("code_inline", "c*d"), ("code_inline", "x²"),
     ]  # fmt: skip
-    assert inline_content(inline).plain == "Costs $5 and $10. Here a*b and c*d and x^2."
+    assert inline_content(inline).plain == "Costs $5 and $10. Here a*b and c*d and x²."
     fence = next(token for token in tokens if token.type == "fence")
-    assert (fence.info, fence.content) == ("latex", formula + "\n")
+    assert (fence.info, fence.content) == ("latex", math_text(formula, display=True) + "\n")
+    formula = math_text(formula, display=True)
+    assert formula.startswith("Δ = ∂C/∂S = N(d₁),")
     rows = draw(blocks_of(tokens), 40).rows
     assert all(row.content.cell_length <= 40 for row in rows)
     drawn = " ".join(row.content.plain.strip() for row in rows)
@@ -158,7 +161,7 @@ def test_math_on_lines_of_its_own_inside_a_paragraph_is_a_block(text: str) -> No
     kinds = [(t.type, t.info) for t in tokens if t.type in ("fence", "inline")]
     assert kinds == [("inline", ""), ("fence", "latex"), ("inline", "")]
     fence = next(token for token in tokens if token.type == "fence")
-    assert fence.content == "\\Delta = N(d_1)\n"
+    assert fence.content == "Δ = N(d₁)\n"
     words = [inline_content(t).plain for t in tokens if t.type == "inline"]
     assert words == ["Delta" if text.startswith(">") else "Delta is", "for a call."]
     inline = parse("So $$x^2$$ here\nand $$y$$\n")[1]

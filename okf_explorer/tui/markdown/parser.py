@@ -23,7 +23,8 @@ and task lists, and small plugins of our own where none exists:
   are hidden, as Obsidian's reading view hides them;
 - math (`$…$`, `$$…$$`, and `$$` … `$$` blocks), read by mdit-py-plugins' dollar math
   as Obsidian reads it (no space inside the dollars, `$5 and $10` is money), is shown
-  as its TeX source: a block as a `latex` fence wrapped in its box, inline math as inline code
+  as text (`math_text`: `\\lambda_{1} \\neq 0` → `λ₁ ≠ 0`, what it cannot write as text
+  left as TeX): a block as a `latex` fence wrapped in its box, inline math as inline code
   (`_math`), so `*` and `_` in a formula never turn into emphasis and a formula's lines
   are never joined or wrapped as prose;
 - with `breaks` (a vault), a single newline in a paragraph is a line break.
@@ -52,6 +53,7 @@ from mdit_py_plugins.tasklists import tasklists_plugin
 
 from okf_explorer.core import fast_paths
 from okf_explorer.tui.markdown.links import FILE_SCHEME, LINK_SCHEME
+from okf_explorer.tui.markdown.math_text import math_text
 
 CALLOUT = re.compile(r"^\[!([A-Za-z][\w-]*)\]([+-]?)[ \t]*(.*)$")
 BLOCK_ID_TAIL = re.compile(r"(?:^|\s+)\^([A-Za-z0-9-]+)[ \t]*$")
@@ -363,9 +365,9 @@ _INLINE_MATH = frozenset({"math_inline", "math_inline_double"})
 
 def _math(state: StateCore) -> None:
     """Dollar math as standard tokens: a `math_block` → a `fence` of `latex`, marked
-    `MATH` (its TeX as written, first and last blank lines off), and so is a `$$…$$`
+    `MATH` (its text, `math_text`, first and last blank lines off), and so is a `$$…$$`
     standing on lines of its own inside a paragraph (`_display_math`); other inline math →
-    `code_inline` (on one line)."""
+    `code_inline` (its text, on one line)."""
     _display_math(state)
     for token in state.tokens:
         if token.type == "math_block":
@@ -373,13 +375,13 @@ def _math(state: StateCore) -> None:
         for child in token.children or ():
             if child.type in _INLINE_MATH:
                 child.type, child.tag = "code_inline", "code"
-                child.content = " ".join(child.content.split())
+                child.content = " ".join(math_text(child.content).split())
 
 
 def _as_math_fence(token: Token, tex: str) -> None:
     token.type, token.tag, token.info, token.markup = "fence", "code", "latex", "$$"
     token.meta = {**token.meta, MATH: True}
-    token.content = tex.strip("\n") + "\n"
+    token.content = math_text(tex.strip("\n"), display=True) + "\n"
 
 
 _BREAKS = frozenset({"softbreak", "hardbreak"})

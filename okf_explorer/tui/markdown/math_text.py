@@ -1,0 +1,297 @@
+"""A TeX formula as the text a terminal can show: `\\lambda_{1} \\neq 0` → `λ₁ ≠ 0`.
+
+Obsidian typesets a vault's `$…$` and `$$…$$` math; a terminal cannot, and TeX source
+(`\\det(A) = \\lambda_{1}\\lambda_{2}\\dots`) is slow to read. `math_text` reads the formula
+as TeX does, one token at a time, and writes what it knows as Unicode:
+
+- symbols (`\\alpha`, `\\neq`, `\\Longleftrightarrow`, `\\infty`, …) by pylatexenc's table
+  of TeX macros and their Unicode (`latex2text`'s default context: public API), with the
+  few it lacks (`\\implies`, `\\iff`, `\\det`, …) here;
+- `^x` and `_{ij}` as superscript and subscript letters when every character has one;
+- `\\frac{a+d}{2}` as `(a+d)/2`, `\\sqrt{x}` as `√x`, `\\mathbb{R}` as `ℝ`, `\\text{…}` and
+  `\\mathrm{…}` as their text, `\\hat{u}` as `û`, `\\left( … \\right)` as `( … )`;
+- an aligned display (`\\begin{aligned} … \\\\ … \\end{aligned}`) one row a line.
+
+What it cannot write as text (an unknown macro, a subscript with a comma, a matrix) stays
+as written: the text is never wrong, only sometimes still TeX. Spaces stay as written.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import cache
+
+ROWS = frozenset(
+    {"aligned", "align", "align*", "gather", "gather*", "gathered", "equation", "equation*"}
+    | {"split", "multline", "multline*", "eqnarray", "eqnarray*"}
+)
+"""Environments shown one row a line (their `&` alignment marks dropped)."""
+
+FUNCTIONS = frozenset(
+    {"arg", "cosh", "coth", "csc", "deg", "det", "dim", "exp", "gcd", "hom", "inf", "ker"}
+    | {"lg", "lim", "liminf", "limsup", "ln", "log", "max", "min", "Pr", "sec", "sinh"}
+    | {"sup", "tanh", "arcsin", "arccos", "arctan", "cot", "sin", "cos", "tan"}
+)
+"""Operator names written as their name (`\\det(A)` → `det(A)`)."""
+
+MORE_SYMBOLS = {
+    "implies": "⟹",
+    "impliedby": "⟸",
+    "iff": "⟺",
+    "ne": "≠",
+    "neg": "¬",
+    "land": "∧",
+    "lor": "∨",
+    "models": "⊨",
+    "bot": "⊥",
+    "gets": "←",
+    "triangle": "△",
+    "|": "‖",
+    "lvert": "|",
+    "rvert": "|",
+    "vert": "|",
+    "rVert": "‖",
+    "colon": ":",
+    "le": "≤",
+    "ge": "≥",
+    "ldots": "…",
+    "cdots": "⋯",
+    "vdots": "⋮",
+    "ddots": "⋱",
+    "coloneqq": "≔",
+    "nmid": "∤",
+    "divides": "∣",
+    "\\": " ",
+    **{char: char for char in "%$#&_{}"},
+}
+"""Symbols pylatexenc's table lacks (or writes otherwise)."""
+
+SPACES = {",": " ", ";": " ", ":": " ", ">": " ", " ": " ", "!": "", "quad": "  ", "qquad": "    "}
+DROPPED = frozenset(
+    {"left", "right", "middle", "big", "Big", "bigg", "Bigg", "bigl", "bigr", "Bigl", "Bigr"}
+    | {"biggl", "biggr", "Biggl", "Biggr", "displaystyle", "textstyle", "scriptstyle"}
+    | {"limits", "nolimits"}
+)
+"""Sizing and style words that show nothing themselves (the delimiter after stays)."""
+TEXT_OF = frozenset(
+    {"text", "textrm", "textit", "textbf", "textsf", "texttt", "mathrm", "mathit", "mathbf"}
+    | {"mathsf", "mathtt", "operatorname", "boldsymbol", "mbox", "bm"}
+)
+"""Macros whose one argument is shown as it reads."""
+LETTERS = {
+    "mathbb": "DOUBLE-STRUCK",
+    "mathcal": "SCRIPT",
+    "mathscr": "SCRIPT",
+    "mathfrak": "FRAKTUR",
+}
+"""Alphabets a capital letter is written in (`\\mathbb{R}` → `ℝ`)."""
+ACCENTS = {
+    "hat": "CIRCUMFLEX",
+    "widehat": "CIRCUMFLEX",
+    "bar": "MACRON",
+    "overline": "MACRON",
+    "tilde": "TILDE",
+    "widetilde": "TILDE",
+    "dot": "DOT ABOVE",
+    "ddot": "DIAERESIS",
+    "acute": "ACUTE",
+    "grave": "GRAVE",
+    "check": "CARON",
+    "breve": "BREVE",
+}
+"""Accents over one letter, written as the one character Unicode has for the two
+(`\\hat{u}` → `û`; a combining mark would be drawn at a width terminals disagree on)."""
+FRACTIONS = frozenset({"frac", "dfrac", "tfrac", "cfrac"})
+
+SUPERSCRIPTS = dict(
+    zip(
+        "0123456789+-=()Tabcdefghijklmnoprstuvwxyz",
+        "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ᵀᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻ",
+        strict=True,
+    )
+)
+"""Characters Unicode has a superscript of (no `q`, few capitals)."""
+SUBSCRIPTS = dict(
+    zip("0123456789+-=()aehijklmnoprstuvx", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ", strict=True)
+)
+"""Characters Unicode has a subscript of."""
+
+_TOKEN = re.compile(r"\\[A-Za-z]+\*?|\\.|\s+|.", re.S)
+_ATOM = re.compile(r"[\w.′'∂∇∞]+")
+"""Text that needs no parentheses around it as a fraction's part (`2`, `xy`, `λ₁`, `∂C`)."""
+
+
+def math_text(tex: str, *, display: bool = False) -> str:
+    """`tex` (what stands between the dollars) as text; `display`: a `$$` block, whose
+    aligned rows become lines. A formula holding an environment it does not show as
+    rows (a matrix, `cases`) is returned as written."""
+    environments = re.findall(r"\\(?:begin|end)\{([^}]*)\}", tex)
+    if environments and (not display or not set(environments) <= ROWS):
+        return tex
+    if environments:
+        tex = re.sub(r"\\(?:begin|end)\{[^}]*\}", "", tex)
+        rows = [_Reader(row.replace("&", "")).text() for row in re.split(r"\\\\", tex)]
+        return unicodedata.normalize("NFC", "\n".join(row.strip() for row in rows if row.strip()))
+    return unicodedata.normalize("NFC", _Reader(tex).text())  # `û` as one character
+
+
+@cache
+def symbols() -> dict[str, str]:
+    """TeX macro name → its Unicode, for macros of no argument: pylatexenc's table,
+    with `MORE_SYMBOLS` over it (read at the first formula: 20 ms a page without math
+    need not wait)."""
+    from pylatexenc.latex2text import get_default_latex_context_db
+
+    table: dict[str, str] = {}
+    for spec in get_default_latex_context_db().iter_macro_specs():
+        replacement = spec.simplify_repl  # a format (`%s/%s`) or a function takes arguments
+        if isinstance(replacement, str) and "%" not in replacement:
+            table[spec.macroname] = replacement
+    table.update(MORE_SYMBOLS)
+    return table
+
+
+class _Reader:
+    """One pass over a formula's tokens (`text`), arguments read as TeX reads them."""
+
+    def __init__(self, tex: str) -> None:
+        self.tokens = _TOKEN.findall(tex)
+        self.at = 0
+
+    def text(self, until: str | None = None) -> str:
+        """The tokens as text up to `until` (a group's `}`, taken) or the end."""
+        out: list[str] = []
+        while self.at < len(self.tokens):
+            token = self.tokens[self.at]
+            self.at += 1
+            if token == until:
+                break
+            out.append(self._token(token))
+        return "".join(out)
+
+    def _token(self, token: str) -> str:
+        if token == "{":
+            return self.text("}")
+        if token in ("^", "_"):
+            source, shown = self._argument()
+            table = SUPERSCRIPTS if token == "^" else SUBSCRIPTS
+            if shown and all(char in table for char in shown):
+                return "".join(table[char] for char in shown)
+            return f"{token}{{{shown}}}" if source.startswith("{") else token + shown
+        if token.startswith("\\") and len(token) > 1:
+            return self._macro(token[1:], token)
+        return token
+
+    def _macro(self, name: str, source: str) -> str:
+        if name in SPACES:
+            if name.isalpha() and (self._peek() or "x").isspace():
+                self.at += 1  # `\quad 50`: the space is the quad's
+            return SPACES[name]
+        if name in DROPPED:
+            if self._peek() == ".":  # `\left.`: no delimiter at all
+                self.at += 1
+            return ""
+        if name in FUNCTIONS:
+            return name
+        if name in TEXT_OF:
+            return self._argument(raw=name.startswith("text"))[1]
+        if name in LETTERS:
+            arg_source, shown = self._argument(raw=True)
+            letter = _letter(LETTERS[name], shown)
+            return letter if letter is not None else f"{source}{arg_source}"
+        if name in ACCENTS:
+            arg_source, shown = self._argument()
+            accented = _accented(shown, ACCENTS[name])
+            return accented if accented is not None else f"{source}{arg_source}"
+        if name in FRACTIONS:
+            _, numerator = self._argument()
+            _, denominator = self._argument()
+            return f"{_part(numerator)}/{_part(denominator)}"
+        if name == "sqrt":
+            index = self._index()
+            if index and not all(char in SUPERSCRIPTS for char in index):
+                return f"{source}[{index}]{self._argument(raw=True)[0]}"  # as written
+            root = "".join(SUPERSCRIPTS[char] for char in index) + "√"
+            return root + _part(self._argument()[1])
+        if name in symbols():
+            symbol = symbols()[name]
+            if _ATOM.fullmatch(symbol):  # `\partial C` is `∂C`, as TeX sets it
+                self._skip_space_before_atom()
+            return symbol
+        return source + self._groups()  # unknown: as written, its arguments too
+
+    def _skip_space_before_atom(self) -> None:
+        """Skip the spaces that end a control word when a letter or digit follows."""
+        following = self.tokens[self.at + 1] if self.at + 1 < len(self.tokens) else ""
+        if (self._peek() or "x").isspace() and _ATOM.fullmatch(following):
+            self.at += 1
+
+    def _index(self) -> str:
+        """An optional `[n]` argument's text ("" when there is none)."""
+        if self._peek() != "[":
+            return ""
+        self.at += 1
+        return self.text("]")
+
+    def _groups(self) -> str:
+        """The `{…}` arguments that follow, as written."""
+        written = []
+        while self._peek() == "{":
+            written.append(self._argument(raw=True)[0])
+        return "".join(written)
+
+    def _peek(self) -> str | None:
+        return self.tokens[self.at] if self.at < len(self.tokens) else None
+
+    def _argument(self, *, raw: bool = False) -> tuple[str, str]:
+        """The next argument (a `{group}` or one token, spaces before it skipped): as
+        written, and as text (`raw`: the group's characters as they are)."""
+        while (token := self._peek()) is not None and token.isspace():
+            self.at += 1
+        if token is None:
+            return "", ""
+        start = self.at
+        self.at += 1
+        if token != "{":
+            return token, token if raw else self._token(token)
+        if raw:
+            depth = 1
+            while self.at < len(self.tokens) and depth:
+                depth += {"{": 1, "}": -1}.get(self.tokens[self.at], 0)
+                self.at += 1
+            inner = "".join(self.tokens[start + 1 : self.at - 1])
+            return "".join(self.tokens[start : self.at]), inner
+        shown = self.text("}")
+        return "".join(self.tokens[start : self.at]), shown
+
+
+def _part(text: str) -> str:
+    """A fraction's numerator or denominator, in parentheses unless it is one atom."""
+    text = text.strip()
+    if _ATOM.fullmatch(text) or (text.startswith("(") and text.endswith(")")):
+        return text
+    return f"({text})"
+
+
+def _accented(letter: str, accent: str) -> str | None:
+    """`letter` with `accent` as one character (`u`, `CIRCUMFLEX` → `û`), or None."""
+    if len(letter) != 1 or not letter.isalpha():
+        return None
+    try:
+        return unicodedata.lookup(f"{unicodedata.name(letter)} WITH {accent}")
+    except (KeyError, ValueError):
+        return None
+
+
+def _letter(alphabet: str, letter: str) -> str | None:
+    """`letter` in `alphabet` (`DOUBLE-STRUCK`, …), or None when Unicode has no such."""
+    if len(letter) != 1 or not letter.isalpha():
+        return None
+    plain = f"{alphabet} {'CAPITAL' if letter.isupper() else 'SMALL'} {letter.upper()}"
+    for name in (plain, f"MATHEMATICAL {plain}"):  # `ℝ` is letter-like, `𝔸` mathematical
+        try:
+            return unicodedata.lookup(name)
+        except KeyError:
+            continue
+    return None

@@ -1,0 +1,53 @@
+"""`math_text`: a vault's TeX math as text a terminal shows (seen on a 13k-page student
+Zettelkasten whose math notes read `\\det(A) = \\lambda_{1}\\lambda_{2}\\dots`), and what it
+cannot write as text left exactly as written."""
+
+from __future__ import annotations
+
+import pytest
+
+from okf_explorer.tui.markdown.math_text import math_text
+
+READ = {
+    r"\det(A) = \lambda_{1}\lambda_{2}\dots \lambda_{n} \neq 0": "det(A) = λ₁λ₂… λₙ ≠ 0",
+    r"A \text{ invertible} \implies rank(M) = n": "A  invertible ⟹ rank(M) = n",
+    r"m = \frac{a+d}{2}": "m = (a+d)/2",  # never `a+d/2`
+    r"\frac{\partial C}{\partial S}": "∂C/∂S",
+    r"\frac12": "1/2",
+    r"\sqrt{x^2+1} + \sqrt[3]{y}": "√(x²+1) + ³√y",
+    r"\mathbb{R}^n \subseteq \mathcal{O}(n \log n)": "ℝⁿ ⊆ 𝒪(n log n)",
+    r"\sum_{i=1}^{n} x_i^2": "∑ᵢ₌₁ⁿ xᵢ²",
+    r"x_{\max} \in \{1, 2\}": "xₘₐₓ ∈ {1, 2}",
+    r"\left( \frac{a}{b} \right)": "( a/b )",
+    r"\lim_{x\to\infty} f(x)": "lim_{x→∞} f(x)",  # no subscript arrow: braces kept
+    r"M_{n \times n}": "M_{n × n}",
+    r"\vec{v} \cdot \hat{u} = \tilde{n}": r"\vec{v} · û = ñ",  # one character or as written
+    r"\operatorname{span}(S) \iff \alpha \leq \beta": "span(S) ⟺ α ≤ β",
+    r"2\pi r \quad 50\%": "2πr   50%",
+}
+
+
+@pytest.mark.parametrize(("tex", "text"), READ.items())
+def test_a_formula_reads_as_text(tex: str, text: str) -> None:
+    assert math_text(tex) == text
+
+
+@pytest.mark.parametrize(
+    "tex",
+    [
+        r"\foo{x}{y} + 1",  # a macro it does not know, with its arguments
+        r"\overline{AB}",  # an accent over more than one letter
+        r"\sqrt[k,m]{x}",  # an index with no superscript form
+        r"\mathbb{1}",  # no double-struck digit one
+        r"\begin{bmatrix}1 & 2\\3 & 4\end{bmatrix}",  # a matrix
+    ],
+)
+def test_what_it_cannot_write_as_text_stays_as_written(tex: str) -> None:
+    assert math_text(tex) == tex
+    assert math_text(tex, display=True) == tex
+
+
+def test_an_aligned_display_is_one_row_a_line() -> None:
+    tex = "\\begin{aligned}\na &= b + c \\\\\n  &= \\frac{d}{2}\n\\end{aligned}"
+    assert math_text(tex, display=True) == "a = b + c\n= d/2"
+    assert math_text(tex) == tex  # inline: an environment stays as written
