@@ -24,6 +24,7 @@ READ = {
     r"\vec{v} \cdot \hat{u} = \tilde{n}": r"\vec{v} · û = ñ",  # one character or as written
     r"\operatorname{span}(S) \iff \alpha \leq \beta": "span(S) ⟺ α ≤ β",
     r"2\pi r \quad 50\%": "2πr   50%",
+    r"a \equiv b \mod n": "a ≡ b mod n",
 }
 
 

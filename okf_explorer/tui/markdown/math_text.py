@@ -62,6 +62,8 @@ MORE_SYMBOLS = {
     "coloneqq": "≔",
     "nmid": "∤",
     "divides": "∣",
+    "bmod": "mod",
+    "mod": "mod",
     "\\": " ",
     **{char: char for char in "%$#&_{}"},
 }
@@ -216,7 +218,7 @@ class _Reader:
             return root + _part(self._argument()[1])
         if name in symbols():
             symbol = symbols()[name]
-            if _ATOM.fullmatch(symbol):  # `\partial C` is `∂C`, as TeX sets it
+            if len(symbol) == 1 and _ATOM.fullmatch(symbol):  # `\partial C` is `∂C`
                 self._skip_space_before_atom()
             return symbol
         return source + self._groups()  # unknown: as written, its arguments too
