@@ -39,7 +39,12 @@ def test_a_title_shows_beside_its_slug_when_it_says_more() -> None:
     assert cell.spans and cell.spans[0].style == "dim"
     narrow = page_cell("01_literature/Engineering/AI", "Artificial intelligence notes", 30)
     assert narrow.plain.startswith("…/Engineering/AI  Artif") and len(narrow.plain) <= 30
-    assert page_cell("x/long-name-here", "A long title", 12).plain == "…g-name-here"  # no room
+    assert page_cell("y/x/long-name-here", "A long title", 16).plain == "…/long-name-here"
+    # not even the file name fits: the title names the page, not `…g-name-here`
+    assert page_cell("x/long-name-here", "A long title", 12).plain == "A long title"
+    notion = "Projects 8a3c2e11f0b54f3a9c1d2e3f4a5b6c7d/Roadmap f1e2d3c4b5a697887766554433221100"
+    assert page_cell(notion, "Roadmap", 20).plain == "Roadmap"
+    assert page_cell(notion, None, 20).plain == "…7887766554433221100"  # no title: as before
 
 
 def test_from_is_written_once_per_group() -> None:

@@ -214,11 +214,15 @@ def shorten_right(text: str, width: int) -> str:
 
 
 def page_cell(slug: str, title: str | None, width: int) -> Text:
-    """A page as a cell of `width`: its slug (cut from the left), then its title, dim."""
+    """A page as a cell of `width`: its slug (cut from the left), then its title, dim;
+    when not even the file name fits (`…7a8b9c0d1e2f3a4b5c6` names nothing: Notion's
+    export ends every name with an id), the title alone, cut at its end (as `fit_label`)."""
     name = printable(slug)
     extra = printable(title) if title and title_says_more(slug, title) else ""
     if not extra:
         return Text(shorten_left(name, width))
+    if _title_says_more(name.rsplit("/", 1)[-1], shorten_left(name, width)):
+        return Text(shorten_right(extra, width))  # not even the file name fits
     if len(name) + TITLE_GAP + len(extra) <= width:
         return Text.assemble(name, " " * TITLE_GAP, (extra, "dim"))
     if len(name) <= (width * 2) // 3:  # the whole slug, the title in what is left
