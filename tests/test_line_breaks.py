@@ -51,6 +51,20 @@ def test_an_okf_bundle_is_commonmark(tmp_path: Path) -> None:
     assert not hard and "OKF" in why
 
 
+def test_a_bundle_kept_in_obsidian_reads_as_obsidian_shows_it(tmp_path: Path) -> None:
+    """Two LLM-kept wikis of OKF pages are Obsidian vaults too (`.obsidian/`): their index
+    tables of one-line entries (`| [[x]] — … |`, no header row) ran together as one
+    paragraph; their owners read them in Obsidian, line by line."""
+    (tmp_path / "index.md").write_text('---\nokf_version: "0.2"\n---\n# Index\n')
+    (tmp_path / "plugin.md").write_text(PLUGIN)
+    (tmp_path / ".obsidian").mkdir()
+    (tmp_path / ".obsidian" / "app.json").write_text("{}")
+    hard, why = rule(tmp_path)
+    assert hard and "Obsidian" in why
+    (tmp_path / ".obsidian" / "app.json").write_text('{"strictLineBreaks": true}')
+    assert not rule(tmp_path)[0]
+
+
 def test_the_parser_draws_by_the_rule() -> None:
     def breaks(tokens: list) -> list[str]:
         return [c.type for t in tokens for c in t.children or () if c.type.endswith("break")]

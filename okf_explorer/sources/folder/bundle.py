@@ -163,8 +163,11 @@ class BundleSource:
     def line_breaks(self) -> LineBreaks:
         """How a single newline reads on its pages (`StatesLineBreaks`): CommonMark in an
         OKF bundle; in a vault as Obsidian shows it, a line break, unless the vault's
-        `.obsidian/app.json` turns "Strict line breaks" on (`vault_line_breaks`)."""
-        if self.okf_reserved():
+        `.obsidian/app.json` turns "Strict line breaks" on (`vault_line_breaks`). A bundle
+        kept in Obsidian (its `.obsidian/` folder: two LLM-kept wikis of OKF pages, whose
+        index tables of one-line entries ran together as one paragraph) reads as its
+        owner sees it there."""
+        if self.okf_reserved() and not os.path.isdir(os.path.join(self._root, ".obsidian")):
             return LineBreaks(False, "CommonMark, as an OKF bundle: a single newline is a space")
         breaks = self._breaks
         if breaks is None:
