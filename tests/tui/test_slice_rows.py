@@ -19,6 +19,7 @@ from okf_explorer.tui.state.slice import (
     group_starts,
     page_cell,
     shorten_left,
+    shorten_right,
     slice_row,
 )
 
@@ -144,3 +145,14 @@ def test_a_narrow_backlinks_table_stacks_each_sentence_under_its_page() -> None:
     assert not wide.stacked and wide.columns[1][1] >= MIN_CONTEXT
     (row,) = wide.rows(backlink, lambda _: "Alpha note")
     assert str(row[1]) == sentence and wide.sentence(backlink, 0) == sentence
+
+
+def test_cells_with_chinese_names_are_measured_in_cells() -> None:
+    """A Chinese or Japanese character takes two cells: a cell cut by characters ran past
+    its column and pushed the row out of line."""
+    slug, title = "概念/本地部署配置与快速运行示例", "VoxCPM 本地部署配置"
+    for width in range(6, 40):
+        for cell in (page_cell(slug, title, width), page_cell(slug, None, width)):
+            assert cell.cell_len <= width, (width, cell.plain)
+    assert shorten_right("本地部署配置", 7) == "本地部…"
+    assert shorten_left("概念/本地部署", 11) == "…/本地部署"

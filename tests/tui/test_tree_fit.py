@@ -144,3 +144,15 @@ async def test_a_row_is_measured_as_wide_as_it_is_drawn(tmp_path: Path) -> None:
             assert cut >= (3 if size == (80, 24) else 0)
             await settle(pilot)
             assert not tree.show_horizontal_scrollbar
+
+
+def test_a_chinese_title_is_cut_by_the_cells_it_takes() -> None:
+    """80×24 on an LLM-kept Chinese wiki: `▶ VoxCPM 本地部署配置` lost its `→3`, the title
+    cut by its characters when each takes two cells."""
+    slug = "concepts/voxcpm-local-deployment"
+    title = "VoxCPM 本地部署配置与快速运行示例"
+    label = Text.assemble("◉ ", slug, (" →3", "cyan"), (f"  {title}", "dim"))
+    for width in (16, 20, 24, 27):
+        fitted = fit_label(label, slug, width)
+        assert fitted.cell_len <= width and fitted.plain.endswith(" →3"), (width, fitted.plain)
+    assert fit_label(label, slug, 24).plain == "◉ VoxCPM 本地部署配… →3"

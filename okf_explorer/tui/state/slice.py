@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from itertools import islice
 from operator import itemgetter
 
+from rich.cells import cell_len
 from rich.text import Text
 
 from okf_explorer.core.graph.traverse import Edge
@@ -143,21 +144,40 @@ Titles = Callable[[str], str | None]
 
 
 def shorten_left(name: str, width: int) -> str:
-    """`name` cut from the left to `width` characters, whole path parts first:
-    `01_literature/Engineering/AI` at 16 reads `…/Engineering/AI`."""
-    if len(name) <= width:
+    """`name` cut from the left to `width` cells, whole path parts first:
+    `01_literature/Engineering/AI` at 16 reads `…/Engineering/AI` (a Chinese or Japanese
+    character takes two cells)."""
+    if cell_len(name) <= width:
         return name
     if width <= 1:
         return ELLIPSIS[:width]
     parts = name.split("/")
     kept = parts[-1]
     for part in reversed(parts[:-1]):
-        if len(part) + 1 + len(kept) + 2 > width:
+        if cell_len(part) + 1 + cell_len(kept) + 2 > width:
             break
         kept = f"{part}/{kept}"
-    if len(kept) + 2 <= width:
+    if cell_len(kept) + 2 <= width:
         return f"{ELLIPSIS}/{kept}"
-    return ELLIPSIS + name[len(name) - width + 1 :]
+    return ELLIPSIS + _last_cells(name, width - 1)
+
+
+def _last_cells(text: str, width: int) -> str:
+    """The end of `text` that fits in `width` cells."""
+    used, start = 0, len(text)
+    while start > 0 and used + cell_len(text[start - 1]) <= width:
+        start -= 1
+        used += cell_len(text[start])
+    return text[start:]
+
+
+def _first_cells(text: str, width: int) -> str:
+    """The start of `text` that fits in `width` cells."""
+    used, end = 0, 0
+    while end < len(text) and used + cell_len(text[end]) <= width:
+        used += cell_len(text[end])
+        end += 1
+    return text[:end]
 
 
 _COUNT = re.compile(r" [→←]\d+")
@@ -192,9 +212,10 @@ def fit_label(label: Text, slug: str, width: int, *, titled: bool = True) -> Tex
     if titled and title and _title_says_more(slug.rsplit("/", 1)[-1], shown):
         return head + Text(shorten_right(title, room), style=label[start:end].style) + tail
     fitted = head + Text(shown, style=label[start:end].style) + tail
-    if fitted.cell_len + len(rest) > width and fitted.cell_len + TITLE_GAP + MIN_TITLE < width:
-        rest = rest[: width - fitted.cell_len - 1] + Text(ELLIPSIS, style="dim")
-    elif fitted.cell_len + len(rest) > width:
+    if fitted.cell_len + rest.cell_len > width and fitted.cell_len + TITLE_GAP + MIN_TITLE < width:
+        rest = rest.copy()
+        rest.truncate(width - fitted.cell_len, overflow="ellipsis")
+    elif fitted.cell_len + rest.cell_len > width:
         rest = Text()
     return fitted + rest
 
@@ -207,10 +228,10 @@ def _title_says_more(name: str, shown: str) -> bool:
 
 
 def shorten_right(text: str, width: int) -> str:
-    """`text` cut at its end to `width` characters (`…` marks the cut)."""
-    if len(text) <= width:
+    """`text` cut at its end to `width` cells (`…` marks the cut)."""
+    if cell_len(text) <= width:
         return text
-    return text[: max(0, width - 1)] + ELLIPSIS if width > 0 else ""
+    return _first_cells(text, width - 1) + ELLIPSIS if width > 0 else ""
 
 
 def page_cell(slug: str, title: str | None, width: int) -> Text:
@@ -223,15 +244,15 @@ def page_cell(slug: str, title: str | None, width: int) -> Text:
         return Text(shorten_left(name, width))
     if _title_says_more(name.rsplit("/", 1)[-1], shorten_left(name, width)):
         return Text(shorten_right(extra, width))  # not even the file name fits
-    if len(name) + TITLE_GAP + len(extra) <= width:
+    if cell_len(name) + TITLE_GAP + cell_len(extra) <= width:
         return Text.assemble(name, " " * TITLE_GAP, (extra, "dim"))
-    if len(name) <= (width * 2) // 3:  # the whole slug, the title in what is left
+    if cell_len(name) <= (width * 2) // 3:  # the whole slug, the title in what is left
         short = name
     else:  # the file name whole before any title
-        whole_name = len(name.rsplit("/", 1)[-1]) + 2
-        room = max(whole_name, width - TITLE_GAP - len(extra), (width * 3) // 5)
+        whole_name = cell_len(name.rsplit("/", 1)[-1]) + 2
+        room = max(whole_name, width - TITLE_GAP - cell_len(extra), (width * 3) // 5)
         short = shorten_left(name, room)
-    title_room = width - len(short) - TITLE_GAP
+    title_room = width - cell_len(short) - TITLE_GAP
     if title_room < MIN_TITLE:
         return Text(shorten_left(name, width))
     return Text.assemble(short, " " * TITLE_GAP, (shorten_right(extra, title_room), "dim"))
@@ -239,8 +260,8 @@ def page_cell(slug: str, title: str | None, width: int) -> Text:
 
 def page_width(slug: str, title: str | None) -> int:
     """The width `page_cell` needs to show `slug` and its title whole."""
-    extra = len(printable(title)) + TITLE_GAP if title and title_says_more(slug, title) else 0
-    return len(printable(slug)) + extra
+    extra = cell_len(printable(title)) + TITLE_GAP if title and title_says_more(slug, title) else 0
+    return cell_len(printable(slug)) + extra
 
 
 def column_widths(from_width: int, to_width: int, table_width: int) -> tuple[int, int]:
