@@ -65,6 +65,8 @@ EXAMPLES = 3
 """Pages named on a folded line (`--all` lists each)."""
 EXTENSIONS_SHOWN = 8
 """Extension keys named on their line (`--all` names each)."""
+EMPTY_KEY = '""'
+"""How a key with no name (Obsidian's Properties view leaves `"":` behind) is named."""
 NEEDS_FOLDER = "validate needs a bundle folder, not an MCP server (conformance is about the files)"
 
 
@@ -126,7 +128,8 @@ def extensions_line(extensions: tuple[tuple[str, int], ...], every: bool) -> str
     """`extension keys (OKF v0.2 §4.1 allows them): x-llmwiki on 5120 pages, …`."""
     shown = extensions if every else extensions[:EXTENSIONS_SHOWN]
     named = ", ".join(
-        f"{printable(key)} on {count} {'page' if count == 1 else 'pages'}" for key, count in shown
+        f"{printable(key) or EMPTY_KEY} on {count} {'page' if count == 1 else 'pages'}"
+        for key, count in shown
     )
     rest = len(extensions) - len(shown)
     more = f", and {rest} more (--all names each)" if rest else ""

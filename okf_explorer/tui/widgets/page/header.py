@@ -248,8 +248,9 @@ def _build(header: _Header, page: Page, now: datetime | None) -> Text:
     shown = {"sources", *_above(fm), *(okf_meta.CONTRACT_KEYS if contract is not None else ())}
     later = [name for name in SHOWN_FIRST if name in fm]
     later += [str(name) for name in fm if name not in SHOWN_FIRST and name not in shown]
+    later = [name for name in later if name.strip() or fm.get(name) not in (None, "")]
     external = {field for field, _ in external_references(fm)}
-    for name in later:
+    for name in later:  # a property with no name nor value (Obsidian's `"":`) shows nothing
         value = fm.get(name)
         header.key_starts(text)
         if name in external and _external_line(text, name, value):
