@@ -350,6 +350,26 @@ def test_the_labelled_fixture_questions(brain: Brain) -> None:
     assert mrr >= 0.9, mrr
 
 
+def test_math_is_searched_and_quoted_as_the_explorer_draws_it(tmp_path: Path) -> None:
+    """A student vault's snippets quoted TeX with its `_` read as emphasis
+    (`\\lambda{i}v{i}$ are distinct «eigenvalues»`), and `lambda`, `frac` and `sum` were
+    words of every formula. Math reads as the page pane draws it (`core.math_text`);
+    money (`$5 and $10`) and code stay as written."""
+    markdown = (
+        "If $\\lambda_{1} \\neq 0$ the eigenvalues add up: $$\\sum_{i=1}^{n} x_i$$ "
+        "for $5 and $10, and `$\\frac{a}{b}$` in code.\n"
+    )
+    text = plain_text(markdown)
+    assert "If λ₁ ≠ 0 the eigenvalues add up:" in text and "∑ᵢ₌₁ⁿ xᵢ" in text
+    assert "for $5 and $10" in text and "$\\frac{a}{b}$ in code" in text
+    pages = {"eigen": "# Eigen\n\nWhen $\\lambda_{i} \\neq 0$ the eigenvalues are kept.\n",
+             "sums": "# Sums\n\nA sum of squares.\n"}  # fmt: skip
+    brain = Brain(BundleSource(write_pages(tmp_path / "b", pages)), cache_dir=False)
+    [hit] = brain.text_search().search("eigenvalues")
+    assert hit.marked() == "When λᵢ ≠ 0 the «eigenvalues» are kept."
+    assert [hit.slug for hit in brain.text_search().search("lambda")] == []
+
+
 def test_a_snippet_leaves_out_a_heading_that_repeats_the_title(tmp_path: Path) -> None:
     """Seen on an LLM-written OKF bundle: each page opens with its title as a heading, so
     every snippet began with the title the hit already shows (`Delta Lake Time Travel Delta

@@ -59,7 +59,8 @@ def test_the_placeholder_and_marker_glyphs_have_one_width() -> None:
 
 
 def test_no_string_the_tui_draws_holds_a_glyph_of_two_widths() -> None:
-    modules = [*sorted((PACKAGE / "tui").rglob("*.py")), PACKAGE / "core" / "okf" / "meta.py"]
+    drawn = (PACKAGE / "core" / "okf" / "meta.py", PACKAGE / "core" / "math_text.py")
+    modules = [*sorted((PACKAGE / "tui").rglob("*.py")), *drawn]
     problems = {
         f"{char} U+{ord(char):04X} in {path.name}": why
         for path in modules

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from okf_explorer.core.math_text import math_text
 from okf_explorer.tui.markdown.draw import blocks_of, draw
 from okf_explorer.tui.markdown.inline import inline_content
 from okf_explorer.tui.markdown.links import linkify_body
-from okf_explorer.tui.markdown.math_text import math_text
 from okf_explorer.tui.markdown.parser import parse
 
 KNOWN_PAIRS = {

@@ -16,6 +16,9 @@ words. What is kept and what goes, as a reader sees the page rendered:
   every sentence) goes, so a source's file name is neither a hit nor a snippet's text;
 - a callout's first line reads as its title, or its type when it has none (`> [!note]` as
   `Note`, as Obsidian shows it);
+- math (`$…$`, `$$…$$`, outside code) reads as the explorer draws it (`core.math_text`:
+  `$\\lambda_{1} \\neq 0$` as `λ₁ ≠ 0`), not as TeX commands (`lambda`, `frac` and `sum`
+  were words of every formula, and `_` in `x_{i}` read as emphasis);
 - the marks of headings, quotes, callouts, lists, tasks, rules, tables,
   emphasis (`**`, `__`, `*`, `_`, `~~`, `==`), code (fences and backticks: the code
   itself stays) and tags (`#tag` reads `tag`); backslash escapes read as their
@@ -32,6 +35,9 @@ from __future__ import annotations
 import html
 import re
 
+from okf_explorer.core.links.grammar import outside_code
+from okf_explorer.core.math_text import math_text
+
 __all__ = [
     "HIDDEN_BLOCK_PROPERTY",
     "display_text",
@@ -46,6 +52,13 @@ HIDDEN_BLOCK_PROPERTY = re.compile(r"[ \t]+(?:id|collapsed)::[ \t]*\S*[ \t]*", r
 `collapsed::` folds it), matched whole (`fullmatch`)."""
 _ORG_MARK = re.compile(r"#\+(?:BEGIN|END)_\w+", re.I)
 
+_MATH = re.compile(
+    r"\$\$(?P<display>.+?)\$\$"
+    r"|(?<![\\\d$])\$(?![\s\d$])(?P<inline>[^$\n]*?[^\s\\$])\$(?![\d$])",
+    re.DOTALL,
+)
+"""Dollar math as the explorer's parser reads it (no space inside the dollars, no digit
+beside them: `$5 and $10` is money)."""
 _OBSIDIAN_COMMENT = re.compile(r"%%.*?(?:%%|\Z)", re.DOTALL)
 _HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
 # Every pattern below starts with a literal character (lookarounds after it), so
@@ -113,11 +126,27 @@ def logseq_visible(text: str) -> str:
     return _ORG_MARK.sub("", text) if "#+" in text else text
 
 
+def _math_as_text(stretch: str) -> str:
+    """Each formula of `stretch` (text outside code) as `math_text` writes it."""
+    if "$" not in stretch:
+        return stretch
+    return _MATH.sub(_formula, stretch)
+
+
+def _formula(match: re.Match[str]) -> str:
+    display = match.group("display")
+    if display is not None:
+        return f" {math_text(display, display=True)} "
+    return math_text(match.group("inline"))
+
+
 def index_text(markdown: str) -> str:
     """`markdown` with what is not words a reader sees taken out: links read as their
     text, URLs as their host, embeds, images, comments and HTML tags gone (see the
     module doc). The marks `display_text` drops stay: the tokenizer skips them."""
     text = "\n" + markdown + "\n"  # every line starts after a `\n` and ends before one
+    if "$" in text:
+        text = outside_code(text, _math_as_text)
     if "%%" in text:
         text = _OBSIDIAN_COMMENT.sub(" ", text)
     if "<!--" in text:

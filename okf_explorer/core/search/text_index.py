@@ -122,7 +122,8 @@ rebuilt. 2: fields weighed apart, stemming, pages' names, text without Markdown.
 3: inline footnotes read as their note, a cited file name dropped (`plain_text`).
 4: names without their emoji (`find_rank.normalise`). 5: a page's properties
 (`document.property_text`), a column of their own. 6: titles read anew (no title from a
-`#` heading after text, `sources.frontmatter.first_heading`)."""
+`#` heading after text, `sources.frontmatter.first_heading`), math read as text
+(`core.math_text`)."""
 TOKENIZER = "porter unicode61 remove_diacritics 2"
 SNIPPET_TOKENS = 16
 """Words in a search snippet (FTS5 caps it at 64)."""

@@ -52,8 +52,8 @@ from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.tasklists import tasklists_plugin
 
 from okf_explorer.core import fast_paths
+from okf_explorer.core.math_text import math_text
 from okf_explorer.tui.markdown.links import FILE_SCHEME, LINK_SCHEME
-from okf_explorer.tui.markdown.math_text import math_text
 
 CALLOUT = re.compile(r"^\[!([A-Za-z][\w-]*)\]([+-]?)[ \t]*(.*)$")
 BLOCK_ID_TAIL = re.compile(r"(?:^|\s+)\^([A-Za-z0-9-]+)[ \t]*$")

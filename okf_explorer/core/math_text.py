@@ -1,8 +1,10 @@
-"""A TeX formula as the text a terminal can show: `\\lambda_{1} \\neq 0` → `λ₁ ≠ 0`.
+"""A TeX formula as text a reader reads: `\\lambda_{1} \\neq 0` → `λ₁ ≠ 0`.
 
 Obsidian typesets a vault's `$…$` and `$$…$$` math; a terminal cannot, and TeX source
-(`\\det(A) = \\lambda_{1}\\lambda_{2}\\dots`) is slow to read. `math_text` reads the formula
-as TeX does, one token at a time, and writes what it knows as Unicode:
+(`\\det(A) = \\lambda_{1}\\lambda_{2}\\dots`) is slow to read: the page pane draws math
+as this text (`tui.markdown.parser`), and search indexes and quotes it
+(`core.search.plain_text`). `math_text` reads the formula as TeX does, one token at a
+time, and writes what it knows as Unicode:
 
 - symbols (`\\alpha`, `\\neq`, `\\Longleftrightarrow`, `\\infty`, …) by pylatexenc's table
   of TeX macros and their Unicode (`latex2text`'s default context: public API), with the

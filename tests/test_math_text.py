@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from okf_explorer.tui.markdown.math_text import math_text
+from okf_explorer.core.math_text import math_text
 
 READ = {
     r"\det(A) = \lambda_{1}\lambda_{2}\dots \lambda_{n} \neq 0": "det(A) = λ₁λ₂… λₙ ≠ 0",
