@@ -29,6 +29,7 @@ from textual.content import Content
 from textual.highlight import highlight
 from textual.style import Style
 
+from okf_explorer.tui.markdown.cjk_wrap import cjk_cuts, has_wide_script
 from okf_explorer.tui.markdown.inline import (
     TONE_COLORS,
     WIDGET_STYLES,
@@ -618,9 +619,15 @@ def _blank(count: int) -> list[Row]:
 
 def wrapped(line: Content, width: int) -> list[tuple[Content, int]]:
     """`line` (no newline) wrapped `width` cells wide as Textual wraps a `Static`'s
-    text, with the offset in `line` each screen row starts at."""
+    text, with the offset in `line` each screen row starts at; a line of Chinese or
+    Japanese also between its characters, as a browser wraps it (`cjk_wrap`)."""
+    plain = line.plain
+    if has_wide_script(plain):
+        cuts = cjk_cuts(plain, width)
+        parts = line.divide(cuts) if cuts else [line]
+        return [(part.rstrip(), at) for part, at in zip(parts, [0, *cuts], strict=True)]
     rows = line.wrap(max(1, width))
-    plain, at, found = line.plain, 0, []
+    at, found = 0, []
     for number, row in enumerate(rows):
         if number:
             while at < len(plain) and plain[at] == " ":
