@@ -14,8 +14,10 @@ time, and writes what it knows as Unicode:
   `\\mathrm{…}` as their text, `\\hat{u}` as `û`, `\\left( … \\right)` as `( … )`;
 - an aligned display (`\\begin{aligned} … \\\\ … \\end{aligned}`) one row a line.
 
-What it cannot write as text (an unknown macro, a subscript with a comma, a matrix) stays
-as written: the text is never wrong, only sometimes still TeX. Spaces stay as written.
+What it cannot write as text (an unknown macro, a matrix) stays as written, and a
+subscript Unicode has no letters for keeps its braces (`M_{n × n}`): the text is never
+wrong, only sometimes still TeX. Spaces stay as written, but for the space that ends a
+control word before a letter (`\\partial C` is `∂C`) or after a space command (`\\quad`).
 """
 
 from __future__ import annotations
@@ -189,7 +191,7 @@ class _Reader:
 
     def _macro(self, name: str, source: str) -> str:
         if name in SPACES:
-            if name.isalpha() and (self._peek() or "x").isspace():
+            if name.isalpha() and self._space_next():
                 self.at += 1  # `\quad 50`: the space is the quad's
             return SPACES[name]
         if name in DROPPED:
@@ -218,18 +220,22 @@ class _Reader:
                 return f"{source}[{index}]{self._argument(raw=True)[0]}"  # as written
             root = "".join(SUPERSCRIPTS[char] for char in index) + "√"
             return root + _part(self._argument()[1])
-        if name in symbols():
-            symbol = symbols()[name]
-            if len(symbol) == 1 and _ATOM.fullmatch(symbol):  # `\partial C` is `∂C`
-                self._skip_space_before_atom()
-            return symbol
-        return source + self._groups()  # unknown: as written, its arguments too
+        symbol = symbols().get(name)
+        if symbol is None:
+            return source + self._groups()  # unknown: as written, its arguments too
+        if len(symbol) == 1 and _ATOM.fullmatch(symbol):  # `\partial C` is `∂C`
+            self._skip_space_before_atom()
+        return symbol
 
     def _skip_space_before_atom(self) -> None:
         """Skip the spaces that end a control word when a letter or digit follows."""
         following = self.tokens[self.at + 1] if self.at + 1 < len(self.tokens) else ""
-        if (self._peek() or "x").isspace() and _ATOM.fullmatch(following):
+        if self._space_next() and _ATOM.fullmatch(following):
             self.at += 1
+
+    def _space_next(self) -> bool:
+        token = self._peek()
+        return token is not None and token.isspace()
 
     def _index(self) -> str:
         """An optional `[n]` argument's text ("" when there is none)."""
