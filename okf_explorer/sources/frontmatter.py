@@ -39,11 +39,14 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
 import yaml
 
+from okf_explorer.core.dataview import QUERY_MARK, inline_queries, page_fields
 from okf_explorer.core.links.reading import is_template_placeholder, reading_text
 from okf_explorer.core.okf.meta import summary as okf_summary
 from okf_explorer.core.pages import (
@@ -80,22 +83,28 @@ def decode(data: bytes) -> str:
 def split_frontmatter(text: str) -> tuple[dict[str, Any], str, str | None]:
     """`(frontmatter, body, error)` of a page's text (see the module docstring)."""
     block, body = parts_of(text)
+    frontmatter, error = read_block(block)
+    return frontmatter, body, error
+
+
+def read_block(block: str) -> tuple[dict[str, Any], str | None]:
+    """`(frontmatter, error)` of a frontmatter block as written (`parts_of`)."""
     if not block:  # none, or empty
-        return {}, body, None
+        return {}, None
     try:
         data = load_bounded(block)
     except FrontmatterRefused as error:
-        return {}, body, f"frontmatter ignored: {error}"
+        return {}, f"frontmatter ignored: {error}"
     except yaml.YAMLError as error:
-        return {}, body, "frontmatter ignored: " + _yaml_reason(error)
+        return {}, "frontmatter ignored: " + _yaml_reason(error)
     except (ValueError, TypeError, RecursionError) as error:  # e.g. an impossible date
-        return {}, body, f"frontmatter ignored: invalid YAML ({error})"
+        return {}, f"frontmatter ignored: invalid YAML ({error})"
     if data is None:
-        return {}, body, None
+        return {}, None
     if not isinstance(data, dict):
         kind = "a list" if isinstance(data, list) else f"a {type(data).__name__}"
-        return {}, body, f"frontmatter ignored: it is {kind}, not a mapping"
-    return data, body, None
+        return {}, f"frontmatter ignored: it is {kind}, not a mapping"
+    return data, None
 
 
 def parts_of(text: str) -> tuple[str, str]:
@@ -111,6 +120,22 @@ def parts_of(text: str) -> tuple[str, str]:
     end = closing.end()
     body = text[end + 1 :] if text.startswith("\n", end) else text[end:]
     return text[start : closing.start()], body
+
+
+@dataclass(frozen=True, slots=True)
+class QueriesFilled:
+    """`make(slug, body, frontmatter)` given the body as a reader reads it: Dataview's
+    queries of the page's own fields as their values (`core.dataview`; the frontmatter
+    block parsed only for a body that holds one). What the full-text index makes of a
+    Markdown page, so that search finds and quotes what the page pane shows; sent to
+    the processes that read the bodies."""
+
+    make: Callable[[str, str, str], Any]
+
+    def __call__(self, slug: str, body: str, block: str) -> Any:
+        if QUERY_MARK in body:
+            body = inline_queries(body, page_fields(read_block(block)[0], body), slug)
+        return self.make(slug, body, block)
 
 
 def _yaml_reason(error: yaml.YAMLError) -> str:
@@ -233,7 +258,9 @@ def _children(node: yaml.Node) -> list[yaml.Node]:
 # -- the page -------------------------------------------------------------------
 
 
-def first_heading(body: str) -> str | None:
+def first_heading(
+    body: str, frontmatter: Mapping[str, Any] | None = None, slug: str = ""
+) -> str | None:
     """The page's first heading outside fenced code that shows any text, as a reader sees
     it (`reading_text`: `[[a|the A]] **b**` → `the A b`; closing `#`s dropped), when it is
     a `# ` heading that opens the page; else None.
@@ -246,9 +273,15 @@ def first_heading(body: str) -> str | None:
     its parts `# List`, `# Definition`, `# Installation`: 4,329 pages were called so;
     images, badges, comments and HTML tags above a title leave it the title. A heading
     that is a template placeholder (`{{title}}`) is no title either: None, so the file
-    name names the page (a template is not the page called "{{title}}")."""
+    name names the page (a template is not the page called "{{title}}").
+
+    A Dataview query of the page's own field reads as its value (`core.dataview`): 841
+    spell pages of a vault are headed `` # `=this.name` `` over a frontmatter `name: Fear`
+    (`frontmatter` and `slug`: the page's)."""
     for start, level, heading in placed_headings(body):
         heading = _CLOSING_HASHES.sub("", heading).strip()
+        if QUERY_MARK in heading:
+            heading = inline_queries(heading, page_fields(frontmatter or {}, body), slug)
         if level == 1 and is_template_placeholder(heading):
             return None
         if title := reading_text(heading):
@@ -325,7 +358,7 @@ def page_from_text(slug: str, text: str, mtime_ns: int, fingerprint: str) -> Pag
     """The `Page` of one decoded file."""
     frontmatter, body, error = split_frontmatter(text)
     stated = as_text(frontmatter.get("title"))
-    title = stated or first_heading(body) or slug.rsplit("/", 1)[-1]
+    title = stated or first_heading(body, frontmatter, slug) or slug.rsplit("/", 1)[-1]
     status, trust, stale_after = okf_summary(frontmatter)
     return Page(
         slug=slug,
@@ -362,13 +395,13 @@ def info_fields(
     status, trust, stale_after = okf_summary(frontmatter)
     if frontmatter:
         stated = as_text(frontmatter.get("title"))
-        title = stated or first_heading(body)
+        title = stated or first_heading(body, frontmatter, slug)
         kind, tags = as_text(frontmatter.get("type")), as_tags(frontmatter.get("tags"))
         description = frontmatter.get("description")
         description = str(description) if description is not None else None
         aliases = frontmatter_aliases(frontmatter.get("aliases"))
     else:
-        title, kind, tags, description = first_heading(body), None, (), None
+        title, kind, tags, description = first_heading(body, None, slug), None, (), None
     row = PageInfo.row_of(
         slug=slug,
         title=title or slug.rsplit("/", 1)[-1],

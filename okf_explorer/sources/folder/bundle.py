@@ -288,11 +288,14 @@ class BundleSource:
     ) -> Iterator[tuple[str, _Made]]:
         """`read_bodies`'s pages, each made into `make(slug, body, frontmatter)` (the
         frontmatter as written) by the process that read it: two worker processes for a
-        large batch (`BodyMapper`)."""
+        large batch (`BodyMapper`). A Markdown page's body is given as a reader reads it,
+        its Dataview queries of its own fields as their values (`QueriesFilled`)."""
         self._check_root()
         from okf_explorer.sources.folder.scan import map_bodies
+        from okf_explorer.sources.frontmatter import QueriesFilled
 
-        yield from map_bodies(self._root, slugs, make)
+        filled = QueriesFilled(make) if self.markup() == "markdown" else make
+        yield from map_bodies(self._root, slugs, filled)
 
     def map_pages(
         self, slugs: Sequence[str], make: Callable[[Page], _Made]

@@ -15,6 +15,7 @@ from okf_explorer.tui.markdown.body import (
     row_strip,
 )
 from okf_explorer.tui.markdown.cursor import NOTHING_THERE, BodyCursor, Target
+from okf_explorer.tui.markdown.dialects import dialect_fields
 from okf_explorer.tui.markdown.draw import Row, wrapped
 from okf_explorer.tui.markdown.hanging import HangingContent
 from okf_explorer.tui.markdown.links import (
@@ -67,6 +68,7 @@ __all__ = [
     "anchor_into",
     "anchor_of_href",
     "block_refs",
+    "dialect_fields",
     "embedded_text",
     "heading_key",
     "is_block_anchor",

@@ -12,12 +12,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from okf_explorer.core.dataview import QUERY_MARK, inline_queries, page_fields
 from okf_explorer.core.links.dialects import links_text
 from okf_explorer.core.pages import Markup
 from okf_explorer.tui.markdown.dendron import dendron_markdown
 from okf_explorer.tui.markdown.logseq import logseq_markdown
 
-__all__ = ["dialect_markdown"]
+__all__ = ["dialect_fields", "dialect_markdown"]
 
 
 def dialect_markdown(
@@ -25,12 +26,29 @@ def dialect_markdown(
     markup: Markup,
     blocks: Mapping[str, str] | None = None,
     fields: Mapping[str, Any] | None = None,
+    slug: str = "",
 ) -> str:
     """`text`, written in `markup`, as the Markdown drawn for it (see the module doc).
     `blocks`: the text of the Logseq blocks it references, by id; `fields`: the note's
-    frontmatter, for Dendron's variables."""
+    frontmatter, for Dendron's variables, or the fields Dataview reads on a Markdown
+    page of `slug` (`core.dataview.page_fields`)."""
+    if markup == "markdown" and fields is not None:
+        return inline_queries(text, fields, slug)
     if markup == "logseq":
         text = logseq_markdown(text, blocks)
     elif markup == "dendron":
         text = dendron_markdown(text, fields or {})
     return links_text(markup, text)
+
+
+def dialect_fields(
+    frontmatter: Mapping[str, Any], body: str, markup: Markup
+) -> Mapping[str, Any] | None:
+    """The fields a page's text refers to, for `dialect_markdown`: a Dendron note's
+    frontmatter; the fields Dataview reads on a Markdown page that holds a query; else
+    None (nothing to fill in)."""
+    if markup == "dendron":
+        return frontmatter
+    if markup == "markdown" and QUERY_MARK in body:
+        return page_fields(frontmatter, body)
+    return None

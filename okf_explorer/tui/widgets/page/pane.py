@@ -65,6 +65,7 @@ from okf_explorer.tui.markdown import (
     VaultMarkdown,
     anchor_of_href,
     block_refs,
+    dialect_fields,
     embedded_text,
     heading_key,
     is_block_anchor,
@@ -316,7 +317,7 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
         refs = block_refs(page.content) if markup == "logseq" else set()
         blocks = self.brain.block_texts(refs) if refs else None
         width = width if width > 0 else 80
-        fields = page.frontmatter if markup == "dendron" else None
+        fields = dialect_fields(page.frontmatter, page.content, markup)
         return prepare_body(
             page.content,
             start,
@@ -329,6 +330,7 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
             markup,
             blocks,
             fields,
+            page.slug,
         )
 
     def expect_anchor(self, slug: str, anchor: str) -> None:
