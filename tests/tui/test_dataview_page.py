@@ -10,6 +10,7 @@ from textual.widgets import Markdown
 from okf_explorer.core.fast_paths import PLAIN_ENV
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
+from okf_explorer.tui.markdown import EmbedBlock
 from okf_explorer.tui.widgets.page.header import PageHeader
 from okf_explorer.tui.widgets.page.pane import PagePane
 from tests.bundles import write_pages
@@ -29,7 +30,11 @@ effect: A spark leaves the target [[Dazzled]].
 
 `=this.effect`
 """
-PAGES = {"spells/glimmer": SPELL, "Dazzled": "# Dazzled\n\nYou see less.\n"}
+PAGES = {
+    "spells/glimmer": SPELL,
+    "Dazzled": "# Dazzled\n\nYou see less.\n",
+    "session": "# Session 3\n\nThe wizard cast it:\n\n![[glimmer]]\n",
+}
 
 
 async def test_the_title_and_body_show_the_values(tmp_path: Path) -> None:
@@ -58,3 +63,18 @@ async def test_the_markdown_widget_shows_the_values_too(tmp_path: Path, monkeypa
         await settle(pilot, lambda: pane.shown is not None)
         paragraph = pane.query_one(Markdown).query("MarkdownParagraph").first()
         assert "Traditions arcane, occult" in str(paragraph.content)
+
+
+async def test_an_embed_shows_the_embedded_page_s_values(tmp_path: Path) -> None:
+    """A session note embedding a spell page (`![[glimmer]]`) shows the spell's values, as
+    Dataview renders an embed with the embedded file's fields."""
+    root = write_pages(tmp_path / "vault", PAGES)
+    app = make_app(brain_for(BundleSource(root)), start="session")
+    async with app.run_test(size=(100, 40)) as pilot:
+        pane = app.screen.query_one(PagePane)
+        await settle(pilot, lambda: pane.shown is not None)
+        embed = pane.query_one(EmbedBlock)
+        await settle(pilot, lambda: embed.text is not None)
+        preview = embed.visual.plain  # type: ignore[union-attr]
+        assert "Glimmer" in preview and "Traditions arcane, occult" in preview, preview
+        assert "=this" not in preview

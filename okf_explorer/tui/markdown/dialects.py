@@ -18,7 +18,7 @@ from okf_explorer.core.pages import Markup
 from okf_explorer.tui.markdown.dendron import dendron_markdown
 from okf_explorer.tui.markdown.logseq import logseq_markdown
 
-__all__ = ["dialect_fields", "dialect_markdown"]
+__all__ = ["dialect_fields", "dialect_markdown", "fields_filled"]
 
 
 def dialect_markdown(
@@ -29,16 +29,23 @@ def dialect_markdown(
     slug: str = "",
 ) -> str:
     """`text`, written in `markup`, as the Markdown drawn for it (see the module doc).
-    `blocks`: the text of the Logseq blocks it references, by id; `fields`: the note's
-    frontmatter, for Dendron's variables, or the fields Dataview reads on a Markdown
-    page of `slug` (`core.dataview.page_fields`)."""
-    if markup == "markdown" and fields is not None:
-        return inline_queries(text, fields, slug)
+    `blocks`: the text of the Logseq blocks it references, by id; `fields`: the fields
+    the text of page `slug` refers to (`dialect_fields`), filled in (`fields_filled`)."""
     if markup == "logseq":
         text = logseq_markdown(text, blocks)
-    elif markup == "dendron":
-        text = dendron_markdown(text, fields or {})
+    elif fields is not None:
+        text = fields_filled(text, markup, fields, slug)
     return links_text(markup, text)
+
+
+def fields_filled(text: str, markup: Markup, fields: Mapping[str, Any], slug: str) -> str:
+    """`text` of page `slug` with its `fields` (`dialect_fields`) where it refers to them:
+    a Dendron note's `{{fm.key}}`, a Markdown page's Dataview queries of its own fields."""
+    if markup == "dendron":
+        return dendron_markdown(text, fields)
+    if markup == "markdown":
+        return inline_queries(text, fields, slug)
+    return text
 
 
 def dialect_fields(

@@ -30,6 +30,7 @@ from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import OkfError, PageNotFound
 from okf_explorer.core.links.grammar import LinkKind, prose_ranges
 from okf_explorer.core.links.spans import WikiSpan, wiki_link_spans, wiki_text
+from okf_explorer.tui.markdown.dialects import dialect_fields, fields_filled
 
 LINK_SCHEME = "okf:"
 FILE_SCHEME = "attachment:"
@@ -230,7 +231,9 @@ def embedded_text(
 ) -> tuple[str | None, str]:
     """What an embed of `target` (section `anchor`) on page `from_slug` shows, or None
     and why not. Blocking (reads the page): run it in a thread. Resolves through the
-    index when it is built; before that only an exact slug is found."""
+    index when it is built; before that only an exact slug is found. The text refers to
+    the embedded page's fields as that page does (`dialect_fields`): a Dataview query of
+    its own field shows its value, as Dataview renders an embed with the embedded file."""
     slug: str | None = target
     if brain.index is not None and from_slug is not None:
         resolution = brain.resolve_link(from_slug, target, "wiki")
@@ -246,4 +249,7 @@ def embedded_text(
     section = section_of(page.content, anchor)
     if section is None:
         return None, f"✗ no section {anchor} in {slug}"
+    markup = brain.markup()
+    if (fields := dialect_fields(page.frontmatter, page.content, markup)) is not None:
+        section = fields_filled(section, markup, fields, slug)  # the embedded page's own
     return section, ""
