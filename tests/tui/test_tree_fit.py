@@ -75,10 +75,24 @@ def test_fit_label_shows_the_title_when_not_even_the_file_name_fits() -> None:
     slug = "references/manage-data-recipients-for-opensharing-databricks-on-aws-073afd50"
     title = "Manage data recipients for OpenSharing"
     label = Text.assemble("◉ ", slug, (" →0", "cyan"), (f"  {title}", "dim"))
-    assert fit_label(label, slug, 30).plain == "◉ Manage data recipients f… →0"
-    assert fit_label(label, slug, 60).plain == f"◉ {title} →0"
+    assert fit_label(label, slug, 30, title=title).plain == "◉ Manage data recipients f… →0"
+    assert fit_label(label, slug, 60, title=title).plain == f"◉ {title} →0"
     untitled = Text.assemble("◉ ", slug, (" →0", "cyan"))
     assert fit_label(untitled, slug, 30).plain == "◉ …tabricks-on-aws-073afd50 →0"  # as before
+
+
+def test_fit_label_never_takes_a_relation_for_the_page_s_name() -> None:
+    """80×24 on a TTRPG vault: a backlink typed by the frontmatter key holding it read
+    `└── description ←0`, the relation standing for the page it came from."""
+    slug = "Pathfinder/2E/spells/level-9/summon-ancient-fleshforged"
+    label = Text.assemble(slug, (" ←0", "cyan"), ("  description", "magenta"))
+    assert fit_label(label, slug, 80).plain == label.plain
+    assert fit_label(label, slug, 34).plain == "…/summon-ancient-fleshforged ←0"
+    assert fit_label(label, slug, 26).plain == "…on-ancient-fleshforged ←0"  # not the relation
+    titled = Text.assemble(slug, (" ←0", "cyan"), ("  Ancient Fleshforged", "dim"))
+    titled.append("  description", style="magenta")
+    fitted = fit_label(titled, slug, 26, title="Ancient Fleshforged")
+    assert fitted.plain == "Ancient Fleshforged ←0"
 
 
 def test_fit_label_reads_a_cut_name_from_its_start() -> None:
@@ -87,8 +101,8 @@ def test_fit_label_reads_a_cut_name_from_its_start() -> None:
     slug = "user/getting-started/recommended-extensions"
     title = "Recommended Extensions"
     label = Text.assemble("◉ ", slug, (" →0", "cyan"), (f"  {title}", "dim"))
-    assert fit_label(label, slug, 24).plain == "◉ Recommended Extens… →0"
-    assert fit_label(label, slug, 28).plain == "◉ …recommended-extensions →0"  # the name fits
+    assert fit_label(label, slug, 24, title=title).plain == "◉ Recommended Extens… →0"
+    assert fit_label(label, slug, 28, title=title).plain == "◉ …recommended-extensions →0"
 
 
 async def test_rows_are_cut_again_when_the_scroll_bar_comes(tmp_path: Path) -> None:
@@ -153,6 +167,23 @@ def test_a_chinese_title_is_cut_by_the_cells_it_takes() -> None:
     title = "VoxCPM 本地部署配置与快速运行示例"
     label = Text.assemble("◉ ", slug, (" →3", "cyan"), (f"  {title}", "dim"))
     for width in (16, 20, 24, 27):
-        fitted = fit_label(label, slug, width)
+        fitted = fit_label(label, slug, width, title=title)
         assert fitted.cell_len <= width and fitted.plain.endswith(" →3"), (width, fitted.plain)
-    assert fit_label(label, slug, 24).plain == "◉ VoxCPM 本地部署配… →3"
+    assert fit_label(label, slug, 24, title=title).plain == "◉ VoxCPM 本地部署配… →3"
+
+
+async def test_a_typed_backlink_row_keeps_its_page_at_80_columns(tmp_path: Path) -> None:
+    """80×24 on a TTRPG vault: a spell linking `Frightened` from its `description`
+    property showed under Incoming as `└── description ←0`."""
+    spell = "Pathfinder/2E/spells/level-9/summon-ancient-fleshforged"
+    pages = {
+        "Frightened": "# Frightened\n\nYou are scared.\n",
+        spell: "---\ndescription: It leaves them [[Frightened]].\n---\nA spell.\n",
+    }
+    app = make_app(brain_for(BundleSource(write_pages(tmp_path / "v", pages))), start="Frightened")
+    async with app.run_test(size=(80, 24)) as pilot:
+        tree = pilot.app.screen.query_one(LinkTree)
+        await settle(pilot, until=lambda: len(tree.root.children) > 1)
+        await settle(pilot)
+        [row] = [row for row in drawn_rows(tree) if "←0" in row]
+        assert "fleshforged ←0" in row, row

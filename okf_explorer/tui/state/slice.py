@@ -186,13 +186,14 @@ MIN_SLUG = 8
 """A tree row narrower than this for its slug is cut at its end instead."""
 
 
-def fit_label(label: Text, slug: str, width: int, *, titled: bool = True) -> Text:
-    """A link tree row `label` (marks, `slug`, its count, a title) cut to `width` cells
-    so its file name stays, as the traversal rows are: the title goes first, then the
-    slug is cut from the left (`…/Create a vault →3`); when not even the file name fits
-    (`…ks-on-aws-481179d7` tells nothing), the page's title takes its place, cut at its
-    end (`Manage data recipie… →0`). `titled` False: what follows the slug is not its
-    title (a mention's sentence) and never stands for the page."""
+def fit_label(label: Text, slug: str, width: int, *, title: str | None = None) -> Text:
+    """A link tree row `label` (marks, `slug`, its count, then what it shows after them: a
+    title, a relation, a mention's sentence) cut to `width` cells so its file name stays,
+    as the traversal rows are: what follows the count goes first, then the slug is cut from
+    the left (`…/Create a vault →3`); when not even the file name fits
+    (`…ks-on-aws-481179d7` tells nothing), the page's `title` (the one the row shows, if
+    any) takes its place, cut at its end (`Manage data recipie… →0`). Nothing else that
+    follows the slug (a relation, a sentence) ever stands for the page."""
     if label.cell_len <= width:
         return label
     plain = label.plain
@@ -208,8 +209,7 @@ def fit_label(label: Text, slug: str, width: int, *, titled: bool = True) -> Tex
         return label[: max(0, width - 1)] + Text(ELLIPSIS)
     shown = shorten_left(slug, room)
     rest = label[after:]
-    title = rest.plain.strip()
-    if titled and title and _title_says_more(slug.rsplit("/", 1)[-1], shown):
+    if title and _title_says_more(slug.rsplit("/", 1)[-1], shown):
         return head + Text(shorten_right(title, room), style=label[start:end].style) + tail
     fitted = head + Text(shown, style=label[start:end].style) + tail
     if fitted.cell_len + rest.cell_len > width and fitted.cell_len + TITLE_GAP + MIN_TITLE < width:

@@ -364,9 +364,18 @@ class LinkTree(ReportsWorkers, FittedTree[LinkNode]):
         )
         if data.link is not None and data.link.ambiguous:
             label = Text.assemble((f"{AMBIGUOUS_MARK} ", "bold yellow"), label)
-        if info is not None and title_says_more(data.slug, info.title):  # not `Redis  Redis`
-            label.append(f"  {printable(info.title)}", style="dim")
+        if (title := self._title_shown(data)) is not None:
+            label.append(f"  {title}", style="dim")
         return label
+
+    def _title_shown(self, data: LinkNode) -> str | None:
+        """The title a page's row shows after its slug: only one that says more than the
+        file name (not `Redis  Redis`), never on a mention's row (its sentence follows)."""
+        index = self.brain.index
+        info = index.pages.get(data.slug) if index is not None else None
+        if info is None or data.mention is not None or not title_says_more(data.slug, info.title):
+            return None
+        return printable(info.title)
 
     def cuts(self, node: TreeNode[LinkNode]) -> bool:
         """A page's row is cut (`fit`); a group's (`Outgoing (3)`) is drawn whole."""
@@ -377,7 +386,7 @@ class LinkTree(ReportsWorkers, FittedTree[LinkNode]):
         are; a mention's row goes on with its sentence, not a title."""
         data = node.data
         assert data is not None  # `cuts`
-        return fit_label(label, printable(data.slug), width, titled=data.mention is None)
+        return fit_label(label, printable(data.slug), width, title=self._title_shown(data))
 
     @on(Tree.NodeExpanded)
     def _expanded(self, event: Tree.NodeExpanded[LinkNode]) -> None:
