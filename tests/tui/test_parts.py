@@ -26,6 +26,11 @@ def test_wiki_links_become_okf_links_outside_code() -> None:
     assert "`[[in_span]]`" in out and "\n[[in_fence]]\n" in out
     assert "okf:escaped" not in out and "okf:pic.png" not in out
     assert "[local](<okf:#local>)" in out  # a heading of this page
+    # a sub-heading of this page reads as one of another page does (the Tasks plugin's
+    # sample vault: `[[#heading#sub-heading]]` read `heading#sub-heading`)
+    nested = linkify_body("[[#heading#sub-heading]] and [[page#heading#sub-heading]]")
+    assert nested.startswith("[heading \\> sub-heading](<okf:#")
+    assert "[page \\> heading \\> sub-heading](<okf:page#" in nested
     assert "[customers](<okf:tables/customers>)" in out
 
 

@@ -68,7 +68,7 @@ def _rewrite(span: WikiSpan) -> str:
             caption = f" {alias}" if alias and not _SIZE.match(alias) else ""
             return f"![{_escape(name + caption)}](<{FILE_SCHEME}{_href_text(name)}>)"
         if not name and anchor:  # `[[#heading]]`: a heading of this page
-            return f"[{_escape(alias or anchor)}](<{LINK_SCHEME}{fragment}>)"
+            return f"[{_escape(alias or wiki_text(span.inner))}](<{LINK_SCHEME}{fragment}>)"
         return _escape(alias or span.inner)
     label = _escape(alias or wiki_text(span.inner))
     bang = "!" if span.kind == "embed" else ""
