@@ -20,6 +20,10 @@ written unless the page has that very field.
 A value holding line breaks (a folded YAML block) keeps them when its span stands alone on
 its line, where Dataview shows its paragraphs; inside a line (a table row, a list item,
 a quote) they become spaces, so the line's block holds.
+
+Hostile pages are bounded: the values written in add at most `MAX_ADDED` characters to a
+text (a 1 MB field queried by 100,000 spans would make 100 GB); the spans past it stay as
+written.
 """
 
 from __future__ import annotations
@@ -42,6 +46,8 @@ _QUERY = re.compile(r"`+\s*=\s*this\.([^\W\d][\w-]*(?:\.[^\W\d][\w-]*)*)\s*`+")
 _FILE_KEYS = frozenset({"name", "link", "folder", "path"})
 """The `file.*` fields read from the page's name."""
 _LINE_BREAKS = re.compile(r"[ \t]*\n\s*")
+MAX_ADDED = 1_000_000
+"""Characters the values may add to one text, at most (the rest of its queries stay)."""
 
 
 def page_fields(frontmatter: Mapping[str, Any], body: str) -> dict[str, Any]:
@@ -67,6 +73,7 @@ def inline_queries(text: str, fields: Mapping[str, Any], slug: str) -> str:
         return text
     out: list[str] = []
     done = 0
+    room = MAX_ADDED
     for start, end in prose_ranges(text):
         segment = text[start:end]
         for span_start, span_end in code_span_ranges(segment):
@@ -78,9 +85,14 @@ def inline_queries(text: str, fields: Mapping[str, Any], slug: str) -> str:
                 continue
             if "\n" in value and not _alone_on_line(segment, span_start, span_end):
                 value = _LINE_BREAKS.sub(" ", value).strip()
+            room -= len(value)
+            if room < 0:
+                break
             out.append(text[done : start + span_start])
             out.append(value)
             done = start + span_end
+        if room < 0:
+            break
     out.append(text[done:])
     return "".join(out)
 
@@ -138,7 +150,14 @@ def _day(value: date) -> str:
 
 
 def _alone_on_line(segment: str, start: int, end: int) -> bool:
-    line_start = segment.rfind("\n", 0, start) + 1
-    line_end = segment.find("\n", end)
-    line_end = len(segment) if line_end < 0 else line_end
-    return not segment[line_start:start].strip() and not segment[end:line_end].strip()
+    """Whether only blanks stand beside `segment[start:end]` on its line (read over the
+    blanks only: a line of many spans costs its length)."""
+    before = start
+    while before > 0 and segment[before - 1] in " \t":
+        before -= 1
+    if before > 0 and segment[before - 1] != "\n":
+        return False
+    after = end
+    while after < len(segment) and segment[after] in " \t\r":
+        after += 1
+    return after == len(segment) or segment[after] == "\n"

@@ -4,7 +4,8 @@ sentence look at every comment and every link (8,000 lines: 49 s for the sentenc
 and a line of thousands of `[key::` openings made each opening scan the rest of the
 line (30 KB: 4 s in the index build). Found after them, on an LLM-written bundle: a
 line of thousands of `[` (or `[[`, `<a`, …) made each one scan the rest of the line
-for its end as the page was read as text for search (40 KB: 7 s).
+for its end as the page was read as text for search (40 KB: 7 s). Dataview's queries of a
+page's own fields (`core.dataview`) are held to the same: linear, and bounded in size.
 
 Each check times the same work at two sizes in the same run and compares: linear work
 grows about as the input (8x here), quadratic about 64x. The bound, 24x, leaves room
@@ -17,6 +18,7 @@ from collections.abc import Callable
 
 import pytest
 
+from okf_explorer.core.dataview import MAX_ADDED, inline_queries, page_fields
 from okf_explorer.core.links.fields import field_values
 from okf_explorer.core.links.spans import link_contexts, link_spans
 from okf_explorer.core.search.plain_text import plain_text
@@ -113,3 +115,25 @@ def test_a_page_of_tasks_is_drawn_in_linear_time() -> None:
         prepare_body("- [ ] to do\n" * tasks, width=80)
 
     assert growth(drawn, 200) < BOUND
+
+
+def test_dataview_queries_on_a_line_of_thousands_cost_its_length() -> None:
+    """A line of thousands of `=this.x` spans, each of a value holding line breaks: each
+    span asks whether it stands alone on its line (`core.dataview`)."""
+    fields = page_fields({"x": "a\nb"}, "")
+
+    def filled(spans: int) -> None:
+        text = "`=this.x` " * spans
+        assert inline_queries(text, fields, "p").count("a b") == spans
+
+    assert growth(filled, 2_000) < BOUND
+
+
+def test_dataview_values_add_a_bounded_length() -> None:
+    """A 100 KB field queried by 1,000 spans would add 100 MB: the values add at most
+    `MAX_ADDED` characters, the other spans stay as written."""
+    text = "`=this.big`\n" * 1_000
+    out = inline_queries(text, {"big": "x" * 100_000}, "p")
+    assert len(out) <= len(text) + MAX_ADDED
+    assert out.count("x" * 100_000) == MAX_ADDED // 100_000
+    assert out.endswith("`=this.big`\n")
