@@ -1,7 +1,7 @@
 """A page's own Dataview inline queries, as the values Dataview shows: `` `=this.name` ``
 → `Fear`.
 
-Dataview (Obsidian's most installed plugin) runs an inline code span that starts with
+Dataview (one of Obsidian's most installed plugins) runs an inline code span that starts with
 `=` as a query and shows its result in place. Its commonest use reads the page's own
 fields: a vault of 841 spell pages is written as `` # `=this.name` `` over lines like
 `` **Range** `=this.range` ``, every value in the frontmatter; without the plugin such a
