@@ -7,7 +7,12 @@ from textual.binding import Binding
 from okf_explorer.core.graph.traverse import Edge
 from okf_explorer.core.links import parse_links
 from okf_explorer.tui.dialogs.help import key_rows
-from okf_explorer.tui.markdown.links import linkify_body, target_of_href
+from okf_explorer.tui.markdown.links import (
+    heading_in_path,
+    linkify_body,
+    section_of,
+    target_of_href,
+)
 from okf_explorer.tui.state.navigator import History, View
 from okf_explorer.tui.state.slice import format_path, path_to, summarise
 
@@ -100,3 +105,17 @@ def test_traversal_columns_fit_the_table_and_keep_to_readable() -> None:
         assert from_width + to_width <= width - FIXED_COLUMNS
         assert to_width >= min(to, (width - FIXED_COLUMNS) // 2)  # `to` keeps half or more
     assert column_widths(41, 14, 70) == (40, 14)  # the whole `to` slug, `from` gives way
+
+
+def test_a_heading_path_names_the_heading_under_a_heading() -> None:
+    """`Mac#Setup` (`[[page#Mac#Setup]]`) is the `Setup` after `Mac`, as Obsidian reads a
+    link to a heading under a heading; one heading's text still names the first."""
+    headings = ["Linux", "Setup", "Mac", "Setup", "Usage & limits"]
+    assert heading_in_path("Mac#Setup", headings) == 3
+    assert heading_in_path("Setup", headings) == 1
+    assert heading_in_path("usage-limits", headings) == 4
+    assert heading_in_path("Windows#Setup", headings) is None
+    assert heading_in_path("Mac#Linux", headings) is None  # not after it
+    page = "# Linux\n## Setup\nApt.\n# Mac\n## Setup\nBrew.\n"
+    assert section_of(page, "Mac#Setup") == "## Setup\nBrew."
+    assert section_of(page, "Setup") == "## Setup\nApt."

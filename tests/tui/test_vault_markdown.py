@@ -195,3 +195,20 @@ async def test_a_link_tree_choice_opens_the_page_where_the_body_links_into(
         await settle(pilot, until=lambda: pane.shown is not None and pane.shown.slug == DEMO)
         # the body first points into `#The demo` (its embed): the page opens there
         await settle(pilot, until=lambda: is_shown(pane, "The demo") and pane.scroll_y > 0)
+
+
+async def test_a_link_to_a_heading_under_a_heading_scrolls_to_that_one(tmp_path: Path) -> None:
+    """`[[#Mac#Setup]]` (the Tasks plugin's sample vault writes `[[#heading#sub-heading]]`)
+    is the `Setup` under `Mac`, as Obsidian reads it: the anchor read as one heading's
+    text named none, and nothing moved."""
+    filler = "".join(f"Line {n} of the steps.\n\n" for n in range(30))
+    page = f"# Linux\n\n## Setup\n\n{filler}# Mac\n\n## Setup\n\nOpen the Mac terminal.\n\n{filler}"
+    (tmp_path / "vault").mkdir()
+    (tmp_path / "vault" / "Install.md").write_text(page, encoding="utf-8")
+    app = vault_app(tmp_path / "vault", start="Install")
+    async with app.run_test(size=(120, 30)) as pilot:
+        pane = app.screen.query_one(PagePane)
+        await settle(pilot, until=lambda: pane.shown is not None)
+        assert pane.scroll_to_anchor("Mac#Setup")
+        await settle(pilot, until=lambda: is_shown(pane, "Open the Mac terminal."))
+        assert not pane.scroll_to_anchor("Windows#Setup")

@@ -23,7 +23,7 @@ link (`#`, `|`, `^`, `:`, `%`, brackets); `heading_key` is that comparison.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from urllib.parse import unquote
 
 from okf_explorer.core.brain import Brain
@@ -173,6 +173,23 @@ def heading_key(text: str) -> str:
     return _NOT_KEY.sub("-", text.lower()).strip("-")
 
 
+def heading_in_path(anchor: str, texts: Sequence[str]) -> int | None:
+    """The index among `texts` (a page's headings, in order) of the heading `anchor`
+    names, by its text as Obsidian matches it (`heading_key`); a path, `Setup#Linux`
+    (`[[page#Setup#Linux]]`), names the first `Linux` after the first `Setup`. None
+    when the page has none."""
+    found, at = None, 0
+    for part in anchor.split("#"):
+        if not part.strip():
+            continue
+        key = heading_key(part)
+        found = next((i for i in range(at, len(texts)) if heading_key(texts[i]) == key), None)
+        if found is None:
+            return None
+        at = found + 1
+    return found
+
+
 def is_block_anchor(anchor: str) -> bool:
     return anchor.startswith("^")
 
@@ -186,15 +203,15 @@ def section_of(markdown: str, anchor: str | None) -> str | None:
     if is_block_anchor(anchor):
         return _block(markdown, anchor[1:])
     headings = _headings(markdown)
-    key = heading_key(anchor)
-    for position, (start, level, text) in enumerate(headings):
-        if heading_key(text) == key:
-            end = next(
-                (later for later, deeper, _ in headings[position + 1 :] if deeper <= level),
-                len(markdown),
-            )
-            return markdown[start:end].rstrip()
-    return None
+    position = heading_in_path(anchor, [text for _, _, text in headings])
+    if position is None:
+        return None
+    start, level, _ = headings[position]
+    end = next(
+        (later for later, deeper, _ in headings[position + 1 :] if deeper <= level),
+        len(markdown),
+    )
+    return markdown[start:end].rstrip()
 
 
 def _headings(markdown: str) -> list[tuple[int, int, str]]:

@@ -31,7 +31,7 @@ from okf_explorer.tui.markdown.inline import (
     callout_tone,
     inline_content,
 )
-from okf_explorer.tui.markdown.links import heading_key, is_block_anchor
+from okf_explorer.tui.markdown.links import heading_in_path, is_block_anchor
 from okf_explorer.tui.markdown.parser import vault_parser
 
 
@@ -166,15 +166,14 @@ class VaultMarkdown(Markdown):
         return [block for block in self.query(MarkdownBlock) if isinstance(block, _Heading)]
 
     def block_for(self, anchor: str) -> MarkdownBlock | None:
-        """The heading (by its text) or block (`^id`) `anchor` names, first in order."""
+        """The heading (by its text, or its path: `Setup#Linux`) or block (`^id`) `anchor`
+        names, first in order."""
         if is_block_anchor(anchor):
             wanted = anchor[1:]
             for block in self.query(MarkdownBlock):
                 if isinstance(block, _Anchored) and block.block_id == wanted:
                     return block
             return None
-        key = heading_key(anchor)
-        for header in self.headers():
-            if isinstance(header, _Heading) and heading_key(header.text.plain) == key:
-                return header
-        return None
+        headers = self.headers()
+        index = heading_in_path(anchor, [header.text.plain for header in headers])
+        return headers[index] if index is not None else None

@@ -67,7 +67,7 @@ from okf_explorer.tui.markdown import (
     block_refs,
     dialect_fields,
     embedded_text,
-    heading_key,
+    heading_in_path,
     is_block_anchor,
     kind_of_href,
     more_line,
@@ -580,11 +580,8 @@ class AnchorScroller:
                 return self._scroll_drawn(partial(body.block_y, anchor[1:]))
             block = self.pane.query_one("#page-markdown", VaultMarkdown).block_for(anchor)
             return self._scroll_widget(block)
-        key = heading_key(anchor)
-        for index, (_, text) in enumerate(headings):
-            if heading_key(text) == key:
-                return self.to_heading(index)
-        return False
+        index = heading_in_path(anchor, [text for _, text in headings])
+        return index is not None and self.to_heading(index)
 
     def to_heading(self, index: int) -> bool:
         """Scroll to the `index`-th heading of the body (the `o` outline's order)."""
