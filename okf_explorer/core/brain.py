@@ -75,6 +75,7 @@ from okf_explorer.core.port import (
     StatesExcluded,
     StatesHome,
     StatesLineBreaks,
+    StatesMacros,
     StatesMarkup,
     WantedListing,
     WantedTarget,
@@ -150,6 +151,11 @@ class Brain:
         """The dialect the pages are written in (the explorer draws them by it): as the
         source says (`StatesMarkup`), else Markdown."""
         return self.source.markup() if isinstance(self.source, StatesMarkup) else "markdown"
+
+    def macros(self) -> dict[str, str]:
+        """The macros the pages may call, by name (`StatesMacros`: a Logseq graph's
+        `:macros`); none from any other source."""
+        return self.source.macros() if isinstance(self.source, StatesMacros) else {}
 
     def excluded(self) -> Excluded:
         """The pages the source's settings keep out of search (`StatesExcluded`: a vault's

@@ -237,6 +237,16 @@ class StatesMarkup(Protocol):
 
 
 @runtime_checkable
+class StatesMacros(Protocol):
+    """A source whose pages may call macros its settings define (a Logseq graph's
+    `:macros`, `{{name args}}`); any other's have none."""
+
+    def macros(self) -> dict[str, str]:
+        """Each macro's template (`$1`, `$2` the arguments), by name."""
+        ...
+
+
+@runtime_checkable
 class StatesLineBreaks(Protocol):
     """A source that knows how a single newline in its pages' paragraphs reads (a folder:
     its kind, and a vault's own `.obsidian/app.json`); any other is read as CommonMark."""

@@ -116,3 +116,39 @@ def test_a_graphs_blocks_are_found_across_its_pages(tmp_path: Path) -> None:
     source.enumerate()  # a new listing: the pages are read again
     assert source.block_texts({REF}) == {REF: "Sow in spring"}
     assert BundleSource(graph(tmp_path / "plain", logseq=False)).block_texts({REF}) == {}
+
+
+CONFIG_WITH_MACROS = (
+    "{:file/name-format :triple-lowbar\n"
+    ' ;; :macros {"old" "a comment, not a macro"}\n'
+    " :macros\n"
+    ' {"docs" "https://docs.example.com/#/page/$1"\n'
+    '  "both" "$1 then $2, not $3"\n'
+    '  "mark" "[:mark \\"$1\\"]"  ; hiccup: drawn by Logseq as HTML\n'
+    '  "semi" "a; b \\"quoted\\""}}\n'
+)
+
+
+async def test_a_graph_s_own_macros_read_as_their_templates(tmp_path: Path) -> None:
+    """Logseq's docs graph calls its own macro in 17 properties (`url:: {{docs-base-url
+    Property}}`, its settings' `:macros`), which showed as written; Logseq shows the
+    template with the arguments in place."""
+    write(tmp_path, "logseq/config.edn", CONFIG_WITH_MACROS)
+    page = (
+        "url:: {{docs Property}}\n\n"
+        "- {{both sow, water}} and {{semi}}\n"
+        "- {{mark hi}} {{unknown x}} `{{docs in code}}`\n"
+    )
+    write(tmp_path, "pages/Sowing.md", page)
+    brain = Brain(BundleSource(tmp_path), cache_dir=False)
+    assert brain.macros() == {
+        "docs": "https://docs.example.com/#/page/$1",
+        "both": "$1 then $2, not $3",
+        "mark": '[:mark "$1"]',
+        "semi": 'a; b "quoted"',
+    }
+    text = await shown_text(tmp_path)
+    assert "url:: https://docs.example.com/#/page/Property" in text
+    assert 'sow then water, not $3 and a; b "quoted"' in text
+    assert "{{mark hi}} {{unknown x}} {{docs in code}}" in text  # left as written
+    assert Brain(BundleSource(graph(tmp_path / "plain", logseq=False))).macros() == {}

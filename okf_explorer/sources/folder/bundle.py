@@ -179,6 +179,10 @@ class BundleSource:
         `dialect.folder_dialect`), else Markdown."""
         return self._dialect.markup if self._dialect is not None else "markdown"
 
+    def macros(self) -> dict[str, str]:
+        """A Logseq graph's own macros, by name (`StatesMacros`); none in any other folder."""
+        return dict(self._dialect.macros) if isinstance(self._dialect, LogseqGraph) else {}
+
     def block_texts(self, ids: Collection[str]) -> dict[str, str]:
         """The text of each block of `ids` on the pages of a Logseq graph (`HoldsBlocks`,
         `logseq.block_texts`): every page is read once, in the scan's workers for a large

@@ -84,7 +84,12 @@ BLOCK_LOOKBACK = 200
 """Lines looked back from a block's `id::` for its bullet (a block longer than that has
 no text here)."""
 _HOME = re.compile(r':default-home\s*\{[^{}]*?:page\s+"([^"\n]*)"')
-_COMMENT = re.compile(r";[^\n]*")
+_EDN_PIECE = re.compile(r'"(?:[^"\\]|\\.)*"|;[^\n]*|[^";]+|"', re.S)
+"""A string, a comment, or a run of anything else (an unclosed `"` alone)."""
+_MACROS = re.compile(r":macros\s*\{")
+_MACRO_ENTRY = re.compile(r'[\s,]*"((?:[^"\\]|\\.)*)"[\s,]*"((?:[^"\\]|\\.)*)"', re.S)
+MACROS_MOST = 500
+"""Macros read from a graph's settings, at most."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,11 +105,14 @@ class PageNames:
 class LogseqGraph:
     """How a Logseq graph names its pages: `file_format` is `triple-lowbar` or `legacy`,
     `date_format` the journal title format (supported tokens only), `home` the name of
-    the page it opens first (None: the journals)."""
+    the page it opens first (None: the journals), `macros` its own macros."""
 
     file_format: str = "triple-lowbar"
     date_format: str = DEFAULT_DATE_FORMAT
     home: str | None = None
+    macros: tuple[tuple[str, str], ...] = ()
+    """`(name, template)` of the graph's own macros (`:macros`): `{{name a, b}}` shows the
+    template, `$1` and `$2` as `a` and `b`."""
 
     @property
     def markup(self) -> Markup:
@@ -191,7 +199,7 @@ def logseq_graph(root: str) -> LogseqGraph | None:
             text = handle.read(CONFIG_BYTES).decode("utf-8", "replace")
     except OSError:
         text = ""
-    text = _COMMENT.sub("", text)  # `;; :file/name-format :legacy` is a comment
+    text = _uncommented(text)  # `;; :file/name-format :legacy` is a comment
     name_format = _NAME_FORMAT.search(text)
     title_format = _TITLE_FORMAT.search(text)
     date_format = title_format.group(1) if title_format else DEFAULT_DATE_FORMAT
@@ -199,7 +207,35 @@ def logseq_graph(root: str) -> LogseqGraph | None:
         date_format = DEFAULT_DATE_FORMAT
     file_format = "triple-lowbar" if name_format and name_format[1] == "triple-lowbar" else "legacy"
     home = _HOME.search(text)
-    return LogseqGraph(file_format, date_format, home.group(1).strip() or None if home else None)
+    home_name = home.group(1).strip() or None if home else None
+    return LogseqGraph(file_format, date_format, home_name, _macros(text))
+
+
+def _uncommented(edn: str) -> str:
+    """`edn` without its `;` comments (a `;` inside a string is no comment)."""
+    return "".join(piece for piece in _EDN_PIECE.findall(edn) if not piece.startswith(";"))
+
+
+def _macros(edn: str) -> tuple[tuple[str, str], ...]:
+    """The `:macros {"name" "template" …}` map of a graph's settings (comments out), as
+    far as it reads as pairs of strings."""
+    opened = _MACROS.search(edn)
+    if opened is None:
+        return ()
+    found: list[tuple[str, str]] = []
+    at = opened.end()
+    while len(found) < MACROS_MOST and (entry := _MACRO_ENTRY.match(edn, at)):
+        found.append((_edn_string(entry[1]).strip(), _edn_string(entry[2])))
+        at = entry.end()
+    return tuple(found)
+
+
+def _edn_string(inside: str) -> str:
+    """The text an EDN string's inside (quotes off) stands for: `\\"`, `\\\\`, `\\n`."""
+    if "\\" not in inside:
+        return inside
+    escapes = {"n": "\n", "t": "\t", "r": "\r"}
+    return re.sub(r"\\(.)", lambda found: escapes.get(found[1], found[1]), inside, flags=re.S)
 
 
 def properties(body: str) -> dict[str, str]:

@@ -2,9 +2,10 @@
 
 `dialect_markdown` is the one step every drawing of a body takes before its links are
 made clickable (`prepare_body`, an embed's preview): a Logseq page's markup as Logseq
-shows it (`logseq`), a Dendron note's `{{fm.key}}` as the value of its frontmatter key
-(`dendron`), then the links of either written as ours (`core.links.dialects`). A
-Markdown page is drawn as it is written.
+shows it (`logseq`, the graph's own macros filled in), a Dendron note's `{{fm.key}}` as
+the value of its frontmatter key (`dendron`), then the links of either written as ours
+(`core.links.dialects`). A Markdown page is drawn as it is written, but for Dataview's
+queries of its own fields (`` `=this.name` `` as the value, `core.dataview`).
 """
 
 from __future__ import annotations
@@ -27,12 +28,14 @@ def dialect_markdown(
     blocks: Mapping[str, str] | None = None,
     fields: Mapping[str, Any] | None = None,
     slug: str = "",
+    macros: Mapping[str, str] | None = None,
 ) -> str:
     """`text`, written in `markup`, as the Markdown drawn for it (see the module doc).
     `blocks`: the text of the Logseq blocks it references, by id; `fields`: the fields
-    the text of page `slug` refers to (`dialect_fields`), filled in (`fields_filled`)."""
+    the text of page `slug` refers to (`dialect_fields`), filled in (`fields_filled`);
+    `macros`: a Logseq graph's own macros (`Brain.macros`)."""
     if markup == "logseq":
-        text = logseq_markdown(text, blocks)
+        text = logseq_markdown(text, blocks, macros)
     elif fields is not None:
         text = fields_filled(text, markup, fields, slug)
     return links_text(markup, text)

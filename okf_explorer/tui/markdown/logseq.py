@@ -18,7 +18,12 @@ Logseq writes a few things Markdown does not know (its docs graph, pages "Admoni
   line would join the block's other lines to the bullet before).
 
 - a block reference, `((6380d82c-…))`: the text of the block it names, when the caller
-  knows it (`blocks`: `Brain.block_texts`); else it stays as written.
+  knows it (`blocks`: `Brain.block_texts`); else it stays as written;
+- a call of one of the graph's own macros (`:macros` in its settings, `Brain.macros`),
+  `{{docs-base-url Property}}`: the macro's template, `$1`, `$2` … as the arguments
+  (split at commas; a `$n` past them stays, as Logseq leaves it). A template that is
+  hiccup (`[:mark "$1"]`, HTML Logseq draws) and any other `{{…}}` stay as written, and
+  so does a call inside code.
 
 Nothing inside a fence is read.
 
@@ -33,6 +38,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from okf_explorer.core.links.grammar import outside_code
 from okf_explorer.core.search.plain_text import HIDDEN_BLOCK_PROPERTY
 
 __all__ = ["block_refs", "logseq_markdown"]
@@ -55,6 +61,8 @@ _BEGIN = re.compile(
 _END = re.compile(r"[ \t]*#\+END_(?P<kind>\w+)[ \t]*", re.I)
 _FENCE = re.compile(r"[ \t]*(?:[-*+][ \t]+)?(```|~~~)")
 _EMBED = re.compile(r"\{\{embed[ \t]+(\[\[[^\]\n]+\]\])[ \t]*\}\}")
+_MACRO_CALL = re.compile(r"\{\{(?P<name>[\w.-]+)(?:[ \t]+(?P<args>[^{}\n]*?))?[ \t]*\}\}")
+_ARGUMENT = re.compile(r"\$(\d+)")
 _MARKERS = r"TODO|LATER|NOW|DOING|WAITING|WAIT|IN-PROGRESS|DONE|CANCELED|CANCELLED"
 _TASK = re.compile(rf"(?P<lead>[ \t]*[-*+][ \t]+)(?P<marker>{_MARKERS})[ \t]+(?P<rest>\S.*)")
 _ANYTHING = re.compile(rf"#\+|::|\{{\{{embed|\)\{{:|^[ \t]*[-*+][ \t]+(?:{_MARKERS})[ \t]", re.M)
@@ -68,11 +76,19 @@ def block_refs(text: str) -> set[str]:
     return {found.lower() for found in _BLOCK_REF.findall(text)} if "((" in text else set()
 
 
-def logseq_markdown(text: str, blocks: Mapping[str, str] | None = None) -> str:
+def logseq_markdown(
+    text: str, blocks: Mapping[str, str] | None = None, macros: Mapping[str, str] | None = None
+) -> str:
     """`text` (a Logseq page's Markdown) with Logseq's markup turned into the Markdown
-    drawn for it (see the module doc); the same number of lines or fewer. `blocks`: the
-    text of referenced blocks, by id in lower case."""
-    if not (blocks and "((" in text) and not _ANYTHING.search(text):
+    drawn for it (see the module doc); the same number of lines or fewer unless a macro's
+    template holds line breaks. `blocks`: the text of referenced blocks, by id in lower
+    case; `macros`: the graph's own macros' templates, by name."""
+    macros = {name: template for name, template in (macros or {}).items() if _expands(template)}
+    if (
+        not (blocks and "((" in text)
+        and not (macros and "{{" in text)
+        and not _ANYTHING.search(text)
+    ):
         return text
     out: list[str] = []
     block: _Block | None = None
@@ -110,8 +126,31 @@ def logseq_markdown(text: str, blocks: Mapping[str, str] | None = None) -> str:
         quoted = ""
         if HIDDEN_BLOCK_PROPERTY.fullmatch(bare):
             continue
-        out.append(_inline(_refs(bare, blocks)) + ending)
+        out.append(_inline(_called(_refs(bare, blocks), macros)) + ending)
     return "".join(out)
+
+
+def _expands(template: str) -> bool:
+    """Whether a macro's template is text to show (hiccup, `[:tag …]`, is not)."""
+    return not template.lstrip().startswith("[:")
+
+
+def _called(line: str, macros: Mapping[str, str]) -> str:
+    """`line` with each call of one of `macros` outside code as its template filled in."""
+    if not macros or "{{" not in line:
+        return line
+
+    def filled(found: re.Match[str]) -> str:
+        template = macros.get(found["name"])
+        if template is None:
+            return found[0]
+        given = [arg.strip() for arg in found["args"].split(",")] if found["args"] else []
+        return _ARGUMENT.sub(
+            lambda slot: given[int(slot[1]) - 1] if 0 < int(slot[1]) <= len(given) else slot[0],
+            template,
+        )
+
+    return outside_code(line, lambda part: _MACRO_CALL.sub(filled, part))
 
 
 def _refs(line: str, blocks: Mapping[str, str] | None) -> str:

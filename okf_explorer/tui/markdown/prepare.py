@@ -90,6 +90,7 @@ def prepare_body(
     blocks: Mapping[str, str] | None = None,
     fields: Mapping[str, Any] | None = None,
     slug: str = "",
+    macros: Mapping[str, str] | None = None,
 ) -> PreparedBody:
     """Linkify, parse and draw `text[start:]` up to about `limit` characters (cut at a
     break), `width` cells wide, or `narrower` cells less when its rows pass `room`
@@ -97,7 +98,8 @@ def prepare_body(
     newline in a paragraph is a line break (the brain's rule: `Brain.line_breaks`);
     `markup`: the dialect the text is written in (`Brain.markup`): its links read as ours
     (`core.links.dialects`), and Logseq's Markdown drawn as Logseq shows it
-    (`logseq.logseq_markdown`, with the text of the `blocks` it references), a Dendron
+    (`logseq.logseq_markdown`, with the text of the `blocks` it references and the
+    graph's own `macros`), a Dendron
     note's variables as its frontmatter's `fields` (`dendron.dendron_markdown`), a
     Markdown page's Dataview queries of its own `fields` as their values (`slug`: the
     page's; `core.dataview.inline_queries`).
@@ -112,7 +114,7 @@ def prepare_body(
     with gc_paused():
         end = cut_point(text, start, limit)
         part = text[start:end]
-        markdown = linkify_body(dialect_markdown(part, markup, blocks, fields, slug))
+        markdown = linkify_body(dialect_markdown(part, markup, blocks, fields, slug, macros))
         markdown += source_notes(part, sources)
         tokens = parse(markdown, breaks)
         links, headings = _hrefs(tokens), tuple(_headings(tokens))

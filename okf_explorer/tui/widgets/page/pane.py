@@ -318,6 +318,7 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
         blocks = self.brain.block_texts(refs) if refs else None
         width = width if width > 0 else 80
         fields = dialect_fields(page.frontmatter, page.content, markup)
+        macros = self.brain.macros() if markup == "logseq" else None
         return prepare_body(
             page.content,
             start,
@@ -331,6 +332,7 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
             blocks,
             fields,
             page.slug,
+            macros,
         )
 
     def expect_anchor(self, slug: str, anchor: str) -> None:
