@@ -13,7 +13,7 @@ from okf_explorer.core.brain import Brain
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.sources.folder.logseq import block_texts
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.markdown.logseq import block_refs, logseq_markdown
+from okf_explorer.tui.markdown.logseq import MACROS_ADD, block_refs, logseq_markdown
 from okf_explorer.tui.widgets.page.pane import PagePane
 from tests.bundles import write_file as write
 
@@ -152,3 +152,15 @@ async def test_a_graph_s_own_macros_read_as_their_templates(tmp_path: Path) -> N
     assert 'sow then water, not $3 and a; b "quoted"' in text
     assert "{{mark hi}} {{unknown x}} {{docs in code}}" in text  # left as written
     assert Brain(BundleSource(graph(tmp_path / "plain", logseq=False))).macros() == {}
+
+
+def test_macros_on_a_hostile_page_add_a_bounded_length() -> None:
+    """A graph's 50 KB template called 20,000 times, or a template of `$1` a hundred
+    thousand times called with a long argument, would add gigabytes to the page drawn:
+    the calls add at most `MACROS_ADD` characters, the rest stay as written."""
+    big = {"big": "x" * 50_000, "echo": "$1" * 100_000}
+    page = "- {{big}}\n" * 20_000 + "- {{echo " + "y" * 10_000 + "}}\n"
+    drawn = logseq_markdown(page, None, big)
+    assert len(drawn) <= len(page) + MACROS_ADD
+    assert drawn.count("x" * 50_000) == MACROS_ADD // 50_000
+    assert drawn.endswith("- {{echo " + "y" * 10_000 + "}}\n")

@@ -63,6 +63,8 @@ _FENCE = re.compile(r"[ \t]*(?:[-*+][ \t]+)?(```|~~~)")
 _EMBED = re.compile(r"\{\{embed[ \t]+(\[\[[^\]\n]+\]\])[ \t]*\}\}")
 _MACRO_CALL = re.compile(r"\{\{(?P<name>[\w.-]+)(?:[ \t]+(?P<args>[^{}\n]*?))?[ \t]*\}\}")
 _ARGUMENT = re.compile(r"\$(\d+)")
+MACROS_ADD = 1_000_000
+"""Characters the macros called on one page may add to it, at most."""
 _MARKERS = r"TODO|LATER|NOW|DOING|WAITING|WAIT|IN-PROGRESS|DONE|CANCELED|CANCELLED"
 _TASK = re.compile(rf"(?P<lead>[ \t]*[-*+][ \t]+)(?P<marker>{_MARKERS})[ \t]+(?P<rest>\S.*)")
 _ANYTHING = re.compile(rf"#\+|::|\{{\{{embed|\)\{{:|^[ \t]*[-*+][ \t]+(?:{_MARKERS})[ \t]", re.M)
@@ -84,6 +86,7 @@ def logseq_markdown(
     template holds line breaks. `blocks`: the text of referenced blocks, by id in lower
     case; `macros`: the graph's own macros' templates, by name."""
     macros = {name: template for name, template in (macros or {}).items() if _expands(template)}
+    called = _Calls(macros)
     if (
         not (blocks and "((" in text)
         and not (macros and "{{" in text)
@@ -126,7 +129,7 @@ def logseq_markdown(
         quoted = ""
         if HIDDEN_BLOCK_PROPERTY.fullmatch(bare):
             continue
-        out.append(_inline(_called(_refs(bare, blocks), macros)) + ending)
+        out.append(_inline(called(_refs(bare, blocks))) + ending)
     return "".join(out)
 
 
@@ -135,22 +138,36 @@ def _expands(template: str) -> bool:
     return not template.lstrip().startswith("[:")
 
 
-def _called(line: str, macros: Mapping[str, str]) -> str:
-    """`line` with each call of one of `macros` outside code as its template filled in."""
-    if not macros or "{{" not in line:
-        return line
+class _Calls:
+    """Calls of a graph's own macros filled in, within a budget of characters
+    (`MACROS_ADD`: a hostile graph's 50 KB template called 20,000 times on one page would
+    add 1 GB; the calls past it stay as written)."""
 
-    def filled(found: re.Match[str]) -> str:
-        template = macros.get(found["name"])
+    __slots__ = ("macros", "room")
+
+    def __init__(self, macros: Mapping[str, str]) -> None:
+        self.macros, self.room = macros, MACROS_ADD
+
+    def __call__(self, line: str) -> str:
+        """`line` with each call of one of the macros outside code as its template filled."""
+        if not self.macros or "{{" not in line:
+            return line
+        return outside_code(line, lambda part: _MACRO_CALL.sub(self._filled, part))
+
+    def _filled(self, found: re.Match[str]) -> str:
+        template = self.macros.get(found["name"])
         if template is None:
             return found[0]
         given = [arg.strip() for arg in found["args"].split(",")] if found["args"] else []
+        slots = [int(number) for number in _ARGUMENT.findall(template)]
+        size = len(template) + sum(len(given[n - 1]) for n in slots if 0 < n <= len(given))
+        if size > self.room:  # measured before it is made: `$1` a million times is no bomb
+            return found[0]
+        self.room -= size
         return _ARGUMENT.sub(
             lambda slot: given[int(slot[1]) - 1] if 0 < int(slot[1]) <= len(given) else slot[0],
             template,
         )
-
-    return outside_code(line, lambda part: _MACRO_CALL.sub(filled, part))
 
 
 def _refs(line: str, blocks: Mapping[str, str] | None) -> str:
