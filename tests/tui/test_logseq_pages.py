@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 
 from okf_explorer.core.brain import Brain
+from okf_explorer.core.logseq_macros import MACROS_ADD
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.sources.folder.logseq import block_texts
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.markdown.logseq import MACROS_ADD, block_refs, logseq_markdown
+from okf_explorer.tui.markdown.logseq import block_refs, logseq_markdown
 from okf_explorer.tui.widgets.page.pane import PagePane
 from tests.bundles import write_file as write
 
@@ -133,25 +134,29 @@ async def test_a_graph_s_own_macros_read_as_their_templates(tmp_path: Path) -> N
     """Logseq's docs graph calls its own macro in 17 properties (`url:: {{docs-base-url
     Property}}`, its settings' `:macros`), which showed as written; Logseq shows the
     template with the arguments in place."""
-    write(tmp_path, "logseq/config.edn", CONFIG_WITH_MACROS)
+    root = tmp_path / "graph"
+    write(root, "logseq/config.edn", CONFIG_WITH_MACROS)
     page = (
         "url:: {{docs Property}}\n\n"
         "- {{both sow, water}} and {{semi}}\n"
         "- {{mark hi}} {{unknown x}} `{{docs in code}}`\n"
     )
-    write(tmp_path, "pages/Sowing.md", page)
-    brain = Brain(BundleSource(tmp_path), cache_dir=False)
+    write(root, "pages/Sowing.md", page)
+    brain = Brain(BundleSource(root), cache_dir=False)
     assert brain.macros() == {
         "docs": "https://docs.example.com/#/page/$1",
         "both": "$1 then $2, not $3",
         "mark": '[:mark "$1"]',
         "semi": 'a; b "quoted"',
     }
-    text = await shown_text(tmp_path)
+    text = await shown_text(root)
     assert "url:: https://docs.example.com/#/page/Property" in text
     assert 'sow then water, not $3 and a; b "quoted"' in text
     assert "{{mark hi}} {{unknown x}} {{docs in code}}" in text  # left as written
     assert Brain(BundleSource(graph(tmp_path / "plain", logseq=False))).macros() == {}
+    [hit] = brain.text_search().search("water")  # search reads the page as it is shown
+    assert "sow then «water», not $3" in hit.marked()
+    assert brain.text_search().search("both") == []
 
 
 def test_macros_on_a_hostile_page_add_a_bounded_length() -> None:

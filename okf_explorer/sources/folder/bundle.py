@@ -81,7 +81,12 @@ from okf_explorer.core.port import (
     ServerGraph,
 )
 from okf_explorer.sources.folder.dialect import Dialect, folder_dialect
-from okf_explorer.sources.folder.logseq import LOGSEQ_FOLDER, LogseqGraph, block_texts
+from okf_explorer.sources.folder.logseq import (
+    LOGSEQ_FOLDER,
+    LogseqGraph,
+    MacrosFilled,
+    block_texts,
+)
 from okf_explorer.sources.folder.page_paths import (
     MARKDOWN_SUFFIX,
     file_fingerprint,
@@ -292,13 +297,20 @@ class BundleSource:
     ) -> Iterator[tuple[str, _Made]]:
         """`read_bodies`'s pages, each made into `make(slug, body, frontmatter)` (the
         frontmatter as written) by the process that read it: two worker processes for a
-        large batch (`BodyMapper`). A Markdown page's body is given as a reader reads it,
-        its Dataview queries of its own fields as their values (`QueriesFilled`)."""
+        large batch (`BodyMapper`). A page's body is given as a reader reads it: a
+        Markdown page's Dataview queries of its own fields as their values
+        (`QueriesFilled`), a Logseq page's macro calls as their templates (`MacrosFilled`)."""
         self._check_root()
         from okf_explorer.sources.folder.scan import map_bodies
         from okf_explorer.sources.frontmatter import QueriesFilled
 
-        filled = QueriesFilled(make) if self.markup() == "markdown" else make
+        dialect = self._dialect
+        if dialect is None or dialect.markup == "markdown":
+            filled: Callable[[str, str, str], _Made] = QueriesFilled(make)
+        elif isinstance(dialect, LogseqGraph) and dialect.macros:
+            filled = MacrosFilled(make, dialect.macros)
+        else:
+            filled = make
         yield from map_bodies(self._root, slugs, filled)
 
     def map_pages(

@@ -34,13 +34,15 @@ the work); `BundleSource` reads the graph's settings when it lists the folder.
 from __future__ import annotations
 
 import datetime
+import hashlib
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import unquote
 
+from okf_explorer.core.logseq_macros import MacroCalls
 from okf_explorer.core.pages import PAGE_INFO_FIELDS, Markup, Page
 
 __all__ = [
@@ -121,8 +123,12 @@ class LogseqGraph:
 
     @property
     def cache_tag(self) -> str:
-        """How it names pages, in the folder's cache key (`Dialect`)."""
-        return f"logseq {self.file_format} {self.date_format}"
+        """How it names pages and what its macros say, in the folder's cache key
+        (`Dialect`): search reads a page with its macros' templates (`MacrosFilled`)."""
+        tag = f"logseq {self.file_format} {self.date_format}"
+        if self.macros:
+            tag += " macros " + hashlib.sha256(repr(self.macros).encode()).hexdigest()[:16]
+        return tag
 
     def named_row(self, row: Sequence[Any], body: str) -> tuple[Any, ...]:
         """A `PageInfo` row of one of the graph's pages with its Logseq names (`Dialect`):
@@ -332,3 +338,17 @@ _TITLE = PAGE_INFO_FIELDS.index("title")
 _TITLE_STATED = PAGE_INFO_FIELDS.index("title_stated")
 _ALIASES = PAGE_INFO_FIELDS.index("aliases")
 _TAGS = PAGE_INFO_FIELDS.index("tags")
+
+
+@dataclass(frozen=True, slots=True)
+class MacrosFilled:
+    """`make(slug, body, frontmatter)` given the body with the graph's own `macros` called
+    in it as their templates (`core.logseq_macros`): what the full-text index makes of a
+    Logseq page, so that search finds and quotes what the page pane shows; sent to the
+    processes that read the bodies."""
+
+    make: Callable[[str, str, str], Any]
+    macros: tuple[tuple[str, str], ...]
+
+    def __call__(self, slug: str, body: str, block: str) -> Any:
+        return self.make(slug, MacroCalls(dict(self.macros))(body), block)

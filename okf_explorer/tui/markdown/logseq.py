@@ -21,9 +21,7 @@ Logseq writes a few things Markdown does not know (its docs graph, pages "Admoni
   knows it (`blocks`: `Brain.block_texts`); else it stays as written;
 - a call of one of the graph's own macros (`:macros` in its settings, `Brain.macros`),
   `{{docs-base-url Property}}`: the macro's template, `$1`, `$2` … as the arguments
-  (split at commas; a `$n` past them stays, as Logseq leaves it). A template that is
-  hiccup (`[:mark "$1"]`, HTML Logseq draws) and any other `{{…}}` stay as written, and
-  so does a call inside code.
+  (`core.logseq_macros`, which search reads pages by too).
 
 Nothing inside a fence is read.
 
@@ -38,7 +36,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from okf_explorer.core.links.grammar import outside_code
+from okf_explorer.core.logseq_macros import MacroCalls
 from okf_explorer.core.search.plain_text import HIDDEN_BLOCK_PROPERTY
 
 __all__ = ["block_refs", "logseq_markdown"]
@@ -61,10 +59,6 @@ _BEGIN = re.compile(
 _END = re.compile(r"[ \t]*#\+END_(?P<kind>\w+)[ \t]*", re.I)
 _FENCE = re.compile(r"[ \t]*(?:[-*+][ \t]+)?(```|~~~)")
 _EMBED = re.compile(r"\{\{embed[ \t]+(\[\[[^\]\n]+\]\])[ \t]*\}\}")
-_MACRO_CALL = re.compile(r"\{\{(?P<name>[\w.-]+)(?:[ \t]+(?P<args>[^{}\n]*?))?[ \t]*\}\}")
-_ARGUMENT = re.compile(r"\$(\d+)")
-MACROS_ADD = 1_000_000
-"""Characters the macros called on one page may add to it, at most."""
 _MARKERS = r"TODO|LATER|NOW|DOING|WAITING|WAIT|IN-PROGRESS|DONE|CANCELED|CANCELLED"
 _TASK = re.compile(rf"(?P<lead>[ \t]*[-*+][ \t]+)(?P<marker>{_MARKERS})[ \t]+(?P<rest>\S.*)")
 _ANYTHING = re.compile(rf"#\+|::|\{{\{{embed|\)\{{:|^[ \t]*[-*+][ \t]+(?:{_MARKERS})[ \t]", re.M)
@@ -85,11 +79,10 @@ def logseq_markdown(
     drawn for it (see the module doc); the same number of lines or fewer unless a macro's
     template holds line breaks. `blocks`: the text of referenced blocks, by id in lower
     case; `macros`: the graph's own macros' templates, by name."""
-    macros = {name: template for name, template in (macros or {}).items() if _expands(template)}
-    called = _Calls(macros)
+    called = MacroCalls(macros or {})
     if (
         not (blocks and "((" in text)
-        and not (macros and "{{" in text)
+        and not (called.macros and "{{" in text)
         and not _ANYTHING.search(text)
     ):
         return text
@@ -131,43 +124,6 @@ def logseq_markdown(
             continue
         out.append(_inline(called(_refs(bare, blocks))) + ending)
     return "".join(out)
-
-
-def _expands(template: str) -> bool:
-    """Whether a macro's template is text to show (hiccup, `[:tag …]`, is not)."""
-    return not template.lstrip().startswith("[:")
-
-
-class _Calls:
-    """Calls of a graph's own macros filled in, within a budget of characters
-    (`MACROS_ADD`: a hostile graph's 50 KB template called 20,000 times on one page would
-    add 1 GB; the calls past it stay as written)."""
-
-    __slots__ = ("macros", "room")
-
-    def __init__(self, macros: Mapping[str, str]) -> None:
-        self.macros, self.room = macros, MACROS_ADD
-
-    def __call__(self, line: str) -> str:
-        """`line` with each call of one of the macros outside code as its template filled."""
-        if not self.macros or "{{" not in line:
-            return line
-        return outside_code(line, lambda part: _MACRO_CALL.sub(self._filled, part))
-
-    def _filled(self, found: re.Match[str]) -> str:
-        template = self.macros.get(found["name"])
-        if template is None:
-            return found[0]
-        given = [arg.strip() for arg in found["args"].split(",")] if found["args"] else []
-        slots = [int(number) for number in _ARGUMENT.findall(template)]
-        size = len(template) + sum(len(given[n - 1]) for n in slots if 0 < n <= len(given))
-        if size > self.room:  # measured before it is made: `$1` a million times is no bomb
-            return found[0]
-        self.room -= size
-        return _ARGUMENT.sub(
-            lambda slot: given[int(slot[1]) - 1] if 0 < int(slot[1]) <= len(given) else slot[0],
-            template,
-        )
 
 
 def _refs(line: str, blocks: Mapping[str, str] | None) -> str:
