@@ -75,6 +75,19 @@ def test_a_first_heading_after_text_or_code_is_a_section_not_the_title() -> None
     assert first_heading("> [!note] Moved\n\n# Old title\n") is None
 
 
+def test_the_first_of_many_level_one_headings_is_a_section_not_the_title() -> None:
+    """The 13k Zettelkasten heads its parts at the first level from the first line:
+    `Re-entrancy Attack.md` opens `# Attack`, then `# Prevention`, `# Example`, and 343 of
+    its notes were called "Info", "Attack", "Setup Passwords" so; a TTRPG vault's rules
+    reference was "Turns" (the first of 26). Two `# ` headings leave the first the title
+    (obsidian-hub's `# Alex Davies` … `# This note in GitHub`); three make them sections."""
+    assert first_heading("# Attack\nText.\n# Prevention\nMore.\n# Example\n") is None
+    assert first_heading("# Alex Davies\nBio.\n# This note in GitHub\n") == "Alex Davies"
+    assert first_heading("# Title\n## A\n## B\n## C\n") == "Title"  # deeper parts
+    shell = "```sh\n# update\n# install\n```\n"  # comments in code are no headings
+    assert first_heading("# Title\n" + shell + "# Usage\n") == "Title"
+
+
 def test_what_shows_no_text_above_a_title_leaves_it_the_title() -> None:
     """A README's badges, a banner, comments, HTML and rules above `# Title`."""
     quiet = (

@@ -39,9 +39,10 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
+from itertools import islice
 from typing import Any
 
 import yaml
@@ -275,18 +276,41 @@ def first_heading(
     that is a template placeholder (`{{title}}`) is no title either: None, so the file
     name names the page (a template is not the page called "{{title}}").
 
+    Nor is the first of three (`SECTION_TITLES`) or more `# ` headings: such a page heads
+    its parts at the first level, and the first of them is its first part (a 13k-page Zettelkasten's
+    `Re-entrancy Attack` opens with `# Attack`, then `# Prevention`, `# Example`: 343 of its
+    pages; a TTRPG vault's rules reference, `# Turns` first of 26). Of the vaults tried
+    two other pages changed, each to a file name saying as much (`Obsidian2Mkdocs`).
+
     A Dataview query of the page's own field reads as its value (`core.dataview`): 841
     spell pages of a vault are headed `` # `=this.name` `` over a frontmatter `name: Fear`
     (`frontmatter` and `slug`: the page's)."""
-    for start, level, heading in placed_headings(body):
+    headings = placed_headings(body)
+    for start, level, heading in headings:
         heading = _CLOSING_HASHES.sub("", heading).strip()
         if QUERY_MARK in heading:
             heading = inline_queries(heading, page_fields(frontmatter or {}, body), slug)
         if level == 1 and is_template_placeholder(heading):
             return None
         if title := reading_text(heading):
-            return title if level == 1 and not _shows_text(body[:start]) else None
+            if level != 1 or _shows_text(body[:start]):
+                return None
+            return None if _sections(body, start, headings) else title
     return None
+
+
+def _sections(body: str, start: int, rest: Iterator[tuple[int, int, str]]) -> bool:
+    """Whether the page's `# ` heading at `start` is the first of `SECTION_TITLES` or more
+    (`rest`: its headings after that one). Most pages have no other line starting `# `:
+    counted first, so only a page that may have enough is read for its headings."""
+    wanted = SECTION_TITLES - 1
+    if body.count("\n# ", start) + body.count("\n#\t", start) < wanted:
+        return False
+    return sum(islice((1 for _, level, _ in rest if level == 1), wanted)) == wanted
+
+
+SECTION_TITLES = 3
+"""A page with this many `# ` headings or more uses them as sections: none is its title."""
 
 
 def _shows_text(markdown: str) -> bool:
