@@ -294,6 +294,18 @@ def test_plain_text_reads_markdown_as_a_reader_sees_it() -> None:
     assert "example.org" in text  # a bare URL reads as its host
 
 
+def test_a_link_whose_address_holds_parentheses_reads_as_its_text() -> None:
+    """CommonMark lets a link's address hold balanced parentheses, as a GitHub wiki's
+    page names do (`…/XTTS-Model-Finetuning-Guide-(Advanced-Version)#epochs`); a
+    Korean ML vault's table of contents is made of such links, and its snippets read
+    `Epochs#1-epochs)`, the address after the first `)`."""
+    markdown = (
+        "1. [Epochs](https://github.com/o/r/wiki/Guide-(Advanced-Version)#1-epochs) and "
+        "![chart](img/a(b).png) then [plain](x.md)\n"
+    )
+    assert plain_text(markdown) == "Epochs and  then plain\n"
+
+
 def test_an_inline_footnote_reads_as_its_note_and_a_cited_file_goes() -> None:
     """`^[…]` is an inline footnote (Obsidian shows its note at the page's foot). An
     LLM-written bundle cites a source file that way after nearly every sentence (5,114 of

@@ -71,12 +71,15 @@ _WIKI_PART = re.compile(r"\[\[(?<!!\[\[)([^\[\]\n#|]*)#\^?([^\[\]\n|]*)\]\]")
 """A wiki-link into a heading or a block, without an alias: `[[Note#Part]]` → `Note Part`."""
 _INLINE_NOTE = re.compile(r"\^\[((?:\[\[[^\[\]\n]*\]\]|[^\[\]\n])*)\]")
 """An inline footnote, `^[note]` (a wiki-link inside it kept whole): its note."""
+_ADDRESS = r"\((?:[^()\[\n]|\([^()\[\n]*\))*+\)"
+"""A Markdown link's address in its parentheses, which may hold balanced ones
+(`(…/Guide-(Advanced)#part)`, as CommonMark reads it and `core.links.grammar` does)."""
 _LINKS = re.compile(
     r"!\[\[[^\[\]\n]*\]\]"  # an embed
-    r"|!\[[^\[\]\n]*\]\([^)\[\n]*\)"  # an image
+    rf"|!\[[^\[\]\n]*\]{_ADDRESS}"  # an image
     r"|\[\[[^\[\]\n|]*\\?\|([^\[\]\n]*)\]\]"  # a wiki-link with its alias: the alias
     r"|\[\[([^\[\]\n|]*)\]\]"  # a wiki-link: its target
-    r"|\[([^\[\]\n]*)\]\([^)\[\n]*\)"  # a Markdown link: its text
+    rf"|\[([^\[\]\n]*)\]{_ADDRESS}"  # a Markdown link: its text
     r"|\[\^[^\[\]\n]*\]:?"  # a footnote mark
     r"|\[([^\[\]\n]*)\]\[[^\[\]\n]*\]"  # a reference link: its text
     r"|<(?:https?|ftp)://([^/\s<>:]+)[^<>\s]*>"  # an autolink: its host
