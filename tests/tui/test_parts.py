@@ -48,6 +48,23 @@ def test_every_rewritten_target_is_one_the_core_parser_reports() -> None:
     assert target_of_href("https://example.com") is None
 
 
+def test_a_target_holding_angle_brackets_stays_a_link() -> None:
+    """An Italian calculus vault names a note `Limiti notevoli di Successioni-->0`; its
+    wiki-link drew as raw `[…](<okf:…-->0>)`, since `>` ends an address in `<…>`."""
+    from markdown_it import MarkdownIt
+
+    body = "- [[Limiti notevoli di Successioni-->0]] and [[a <b> c#x > y|alias]]\n"
+    tokens = MarkdownIt("commonmark").parseInline(linkify_body(body))[0].children or []
+    hrefs = [str(token.attrs["href"]) for token in tokens if token.type == "link_open"]
+    assert [target_of_href(href) for href in hrefs] == [
+        "Limiti notevoli di Successioni-->0",
+        "a <b> c",
+    ]
+    assert "".join(token.content for token in tokens if token.type == "text").startswith(
+        "- Limiti notevoli di Successioni-->0 and alias"
+    )
+
+
 def _hrefs(text: str) -> list[str]:
     import re
 

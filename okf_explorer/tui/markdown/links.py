@@ -72,7 +72,7 @@ def _rewrite(span: WikiSpan) -> str:
         return _escape(alias or span.inner)
     label = _escape(alias or wiki_text(span.inner))
     bang = "!" if span.kind == "embed" else ""
-    return f"{bang}[{label}](<{LINK_SCHEME}{span.target}{fragment}>)"
+    return f"{bang}[{label}](<{LINK_SCHEME}{_href_text(span.target)}{fragment}>)"
 
 
 def span_link(span: WikiSpan, written: str) -> tuple[str, str]:
