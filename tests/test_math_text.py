@@ -25,6 +25,10 @@ READ = {
     r"\operatorname{span}(S) \iff \alpha \leq \beta": "span(S) ⟺ α ≤ β",
     r"2\pi r \quad 50\%": "2πr   50%",
     r"a \equiv b \mod n": "a ≡ b mod n",
+    # an Italian calculus vault numbers its formulas in colour and writes `\ln{a}`
+    r"\textcolor{orange}{1)}\ \lim_{ x \to 0 }{}\frac{\sin x}{x}": "1) lim_{ x → 0 } (sin x)/x",
+    r"a = \color{red}{b} + \fcolorbox{red}{white}{c} + \colorbox{y}{\text{d}}": "a = b + c + d",
+    r"\ln{a} + \log_{2}{n} + \sin\theta + \sin(x) + \ln a": "ln a + log₂ n + sin θ + sin(x) + ln a",
 }
 
 

@@ -12,6 +12,8 @@ time, and writes what it knows as Unicode:
 - `^x` and `_{ij}` as superscript and subscript letters when every character has one;
 - `\\frac{a+d}{2}` as `(a+d)/2`, `\\sqrt{x}` as `√x`, `\\mathbb{R}` as `ℝ`, `\\text{…}` and
   `\\mathrm{…}` as their text, `\\hat{u}` as `û`, `\\left( … \\right)` as `( … )`;
+- colour dropped (`\\textcolor{orange}{1)}` → `1)`), and an operator set apart from an
+  operand written against it as TeX sets it (`\\ln{a}` → `ln a`);
 - an aligned display (`\\begin{aligned} … \\\\ … \\end{aligned}`) one row a line.
 
 What it cannot write as text (an unknown macro, a matrix) stays as written, and a
@@ -85,6 +87,10 @@ TEXT_OF = frozenset(
     | {"mathsf", "mathtt", "operatorname", "boldsymbol", "mbox", "bm"}
 )
 """Macros whose one argument is shown as it reads."""
+COLOURS = {"color": 1, "textcolor": 1, "colorbox": 1, "fcolorbox": 2}
+"""Colour macros and how many colour arguments come before the text (`\\color{red}` has
+none: it colours what follows): the colour goes, the text stays (`\\textcolor{orange}{1)}`
+→ `1)`)."""
 LETTERS = {
     "mathbb": "DOUBLE-STRUCK",
     "mathcal": "SCRIPT",
@@ -199,7 +205,11 @@ class _Reader:
                 self.at += 1
             return ""
         if name in FUNCTIONS:
-            return name
+            return name + self._scripts() + self._operand_space()
+        if name in COLOURS:
+            for _ in range(COLOURS[name]):
+                self._argument(raw=True)
+            return ""  # the text after (`{1)}`, or the rest for `\color`) reads as it is
         if name in TEXT_OF:
             return self._argument(raw=name.startswith("text"))[1]
         if name in LETTERS:
@@ -226,6 +236,26 @@ class _Reader:
         if len(symbol) == 1 and _ATOM.fullmatch(symbol):  # `\partial C` is `∂C`
             self._skip_space_before_atom()
         return symbol
+
+    def _scripts(self) -> str:
+        """An operator's `_{…}` and `^{…}` that follow it, as text (`\\log_{2}` → `log₂`)."""
+        scripts = []
+        while (token := self._peek()) in ("_", "^"):
+            self.at += 1
+            scripts.append(self._token(token))
+        return "".join(scripts)
+
+    def _operand_space(self) -> str:
+        """The space TeX sets between an operator and an operand written right after it
+        (`\\ln{a}` → `ln a`, `\\sin\\theta` → `sin θ`), or "" (`\\sin(x)`, `\\ln a`)."""
+        token = self._peek()
+        if token == "{":
+            return " "
+        if token is not None and token.startswith("\\") and len(token) > 2:
+            symbol = symbols().get(token[1:])
+            if symbol is not None and len(symbol) == 1 and symbol.isalpha():
+                return " "
+        return ""
 
     def _skip_space_before_atom(self) -> None:
         """Skip the spaces that end a control word when a letter or digit follows."""
