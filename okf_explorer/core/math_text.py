@@ -83,8 +83,8 @@ DROPPED = frozenset(
 )
 """Sizing and style words that show nothing themselves (the delimiter after stays)."""
 TEXT_OF = frozenset(
-    {"text", "textrm", "textit", "textbf", "textsf", "texttt", "mathrm", "mathit", "mathbf"}
-    | {"mathsf", "mathtt", "operatorname", "boldsymbol", "mbox", "bm"}
+    {"text", "textrm", "textit", "textbf", "textsf", "texttt", "mathrm", "mathit"}
+    | {"mathsf", "mathtt", "operatorname", "mbox", "boxed"}
 )
 """Macros whose one argument is shown as it reads."""
 COLOURS = {"color": 1, "textcolor": 1, "colorbox": 1, "fcolorbox": 2}
@@ -115,6 +115,12 @@ ACCENTS = {
 """Accents over one letter, written as the one character Unicode has for the two
 (`\\hat{u}` → `û`; a combining mark would be drawn at a width terminals disagree on)."""
 FRACTIONS = frozenset({"frac", "dfrac", "tfrac", "cfrac"})
+VECTORS = frozenset({"vec", "overrightarrow"})
+"""Vector arrows, written as vectors are printed: bold (`\\vec{v}` → `𝐯`). Unicode has
+no arrow over a letter but a combining one, drawn at a width terminals disagree on."""
+BOLD = frozenset({"mathbf", "boldsymbol", "bm"})
+"""Bold: its letters and digits in Unicode's bold, anything else as it reads."""
+BINOMIALS = frozenset({"binom", "dbinom", "tbinom"})
 
 SUPERSCRIPTS = dict(
     zip(
@@ -129,6 +135,8 @@ SUBSCRIPTS = dict(
 )
 """Characters Unicode has a subscript of."""
 
+_SLASH_OVERLAY = unicodedata.lookup("COMBINING LONG SOLIDUS OVERLAY")
+"""What `\\not` puts over a symbol: kept only where it composes into one (`∈` → `∉`)."""
 _TOKEN = re.compile(r"\\[A-Za-z]+\*?|\\.|\s+|.", re.S)
 _ATOM = re.compile(r"[\w.′'∂∇∞]+")
 """Text that needs no parentheses around it as a fraction's part (`2`, `xy`, `λ₁`, `∂C`)."""
@@ -139,6 +147,8 @@ def math_text(tex: str, *, display: bool = False) -> str:
     aligned rows become lines. A formula holding an environment it does not show as
     rows (a matrix, `cases`) is returned as written."""
     environments = re.findall(r"\\(?:begin|end)\{([^}]*)\}", tex)
+    if display and environments == ["cases", "cases"]:
+        return unicodedata.normalize("NFC", _cases(tex))
     if environments and (not display or not set(environments) <= ROWS):
         return tex
     if environments:
@@ -146,6 +156,41 @@ def math_text(tex: str, *, display: bool = False) -> str:
         rows = [_Reader(row.replace("&", "")).text() for row in re.split(r"\\\\", tex)]
         return unicodedata.normalize("NFC", "\n".join(row.strip() for row in rows if row.strip()))
     return unicodedata.normalize("NFC", _Reader(tex).text())  # `û` as one character
+
+
+def _cases(tex: str) -> str:
+    """A display of one `cases` (`f(x) = \\begin{cases} a & c \\\\ b & d \\end{cases}`)
+    as one line a case, its values in a column and each case's condition after:
+
+        f(x) = { a   c
+               { b   d
+    """
+    before, _, rest = tex.partition("\\begin{cases}")
+    inside, _, after = rest.partition("\\end{cases}")
+    head = _one_line(before)
+    cases = []
+    for row in re.split(r"\\\\", inside):
+        value, _, condition = row.partition("&")
+        shown = (
+            " ".join(_Reader(value).text().split()),
+            " ".join(_Reader(condition).text().split()),
+        )
+        if any(shown):
+            cases.append(shown)
+    if not cases:
+        return tex
+    width = max(len(value) for value, _ in cases)
+    lead = f"{head} " if head else ""
+    lines = [
+        f"{lead if number == 0 else ' ' * len(lead)}{{ {value.ljust(width)}   {condition}".rstrip()
+        for number, (value, condition) in enumerate(cases)
+    ]
+    tail = _one_line(after)
+    return "\n".join(lines) + (f" {tail}" if tail else "")
+
+
+def _one_line(tex: str) -> str:
+    return " ".join(_Reader(tex).text().split())
 
 
 @cache
@@ -213,13 +258,31 @@ class _Reader:
         if name in TEXT_OF:
             return self._argument(raw=name.startswith("text"))[1]
         if name in LETTERS:
-            arg_source, shown = self._argument(raw=True)
+            start = self.at
+            _, shown = self._argument(raw=True)
             letter = _letter(LETTERS[name], shown)
-            return letter if letter is not None else f"{source}{arg_source}"
+            return letter if letter is not None else source + self._written(start)
         if name in ACCENTS:
-            arg_source, shown = self._argument()
+            start = self.at
+            _, shown = self._argument()
             accented = _accented(shown, ACCENTS[name])
-            return accented if accented is not None else f"{source}{arg_source}"
+            return accented if accented is not None else source + self._written(start)
+        if name in VECTORS or name in BOLD:
+            start = self.at
+            _, shown = self._argument()
+            bold = _bold(shown.strip())
+            if bold is not None:
+                return bold
+            return shown if name in BOLD else source + self._written(start)
+        if name in BINOMIALS:
+            _, top = self._argument()
+            _, bottom = self._argument()
+            return f"({top.strip()} choose {bottom.strip()})"
+        if name == "not":  # `\\not\\in` → `∉`, where Unicode has the two as one
+            start = self.at
+            _, shown = self._argument()
+            negated = unicodedata.normalize("NFC", shown + _SLASH_OVERLAY)
+            return negated if len(negated) == 1 else source + self._written(start)
         if name in FRACTIONS:
             _, numerator = self._argument()
             _, denominator = self._argument()
@@ -236,6 +299,10 @@ class _Reader:
         if len(symbol) == 1 and _ATOM.fullmatch(symbol):  # `\partial C` is `∂C`
             self._skip_space_before_atom()
         return symbol
+
+    def _written(self, start: int) -> str:
+        """The tokens from `start` up to here, as written (spaces too: `\\overline x`)."""
+        return "".join(self.tokens[start : self.at])
 
     def _scripts(self) -> str:
         """An operator's `_{…}` and `^{…}` that follow it, as text (`\\log_{2}` → `log₂`)."""
@@ -322,6 +389,21 @@ def _accented(letter: str, accent: str) -> str | None:
         return unicodedata.lookup(f"{unicodedata.name(letter)} WITH {accent}")
     except (KeyError, ValueError):
         return None
+
+
+def _bold(text: str) -> str | None:
+    """`text`'s letters and digits in Unicode's mathematical bold (`v` → `𝐯`, `0` → `𝟎`),
+    or None when it holds anything else."""
+    if not text or not all(char.isascii() and char.isalnum() for char in text):
+        return None
+    return "".join(
+        unicodedata.lookup(
+            f"MATHEMATICAL BOLD DIGIT {unicodedata.name(char).split()[-1]}"
+            if char.isdigit()
+            else f"MATHEMATICAL BOLD {'CAPITAL' if char.isupper() else 'SMALL'} {char.upper()}"
+        )
+        for char in text
+    )
 
 
 def _letter(alphabet: str, letter: str) -> str | None:
