@@ -68,6 +68,23 @@ def test_block_ids_callouts_and_footnotes_by_example() -> None:
     assert not any("^first" in t.content or "^second" in t.content for t in tokens)
 
 
+def test_a_callout_over_an_empty_item_is_a_callout_not_a_heading() -> None:
+    """An Italian university vault's template opens notes with `>[!abstract] Related`
+    over `>- ` (an item to fill in): CommonMark reads a lone `-` under a line as a
+    heading's underline, and the callout showed as a heading `[!abstract] Related`."""
+    tokens = parse(">[!abstract] Related\n>- \n\nAfter.\n")
+    quote = next(token for token in tokens if token.type == "blockquote_open")
+    assert quote.meta == {"callout": "abstract", "fold": ""}
+    assert not any(token.type == "heading_open" for token in tokens)
+    rows = draw(blocks_of(tokens), 40).rows
+    assert [row.content.plain.strip() for row in rows if row.content.plain.strip()] == [
+        "▌ ≡ Related",
+        "After.",
+    ]
+    heading = parse("Title\n-\n")  # outside a callout: a heading, as CommonMark says
+    assert heading[0].type == "heading_open"
+
+
 def test_obsidian_comments_are_hidden() -> None:
     """Seen on the Obsidian help vault: `%% These headings use HTML … %%` showed as text."""
     text = (

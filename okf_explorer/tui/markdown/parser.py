@@ -256,18 +256,27 @@ def _callouts(state: StateCore) -> None:
         if token.type != "blockquote_open" or index + 2 >= len(tokens):
             continue
         opening, inline = tokens[index + 1], tokens[index + 2]
-        if opening.type != "paragraph_open" or inline.type != "inline":
+        setext = opening.type == "heading_open" and opening.markup in ("-", "=")
+        if (opening.type != "paragraph_open" and not setext) or inline.type != "inline":
             continue
         first, _, rest = inline.content.partition("\n")
         match = CALLOUT.match(first.strip())
         if match is None:
             continue
+        if setext:  # `> [!note] Title` over `> -`: a title and an empty item, no heading
+            _as_paragraph(opening, tokens[index + 3])
         kind, fold, title = match.group(1).lower(), match.group(2), match.group(3).strip()
         token.meta = {**token.meta, "callout": kind, "fold": fold}
         opening.meta = {**opening.meta, "callout_title": kind, "callout_fold": fold}
         inline.content = title or kind.replace("-", " ").capitalize()
         if rest.strip():
             _split_after_title(tokens, index, rest)
+
+
+def _as_paragraph(opening: Token, closing: Token) -> None:
+    """Make a setext heading's tokens a paragraph's (its underline is gone)."""
+    for token, kind in ((opening, "paragraph_open"), (closing, "paragraph_close")):
+        token.type, token.tag, token.markup = kind, "p", ""
 
 
 def _split_after_title(tokens: list[Token], index: int, rest: str) -> None:
