@@ -14,6 +14,7 @@ from okf_explorer.tui.markdown.draw import blocks_of, draw
 from okf_explorer.tui.markdown.inline import inline_content
 from okf_explorer.tui.markdown.links import linkify_body
 from okf_explorer.tui.markdown.parser import parse
+from okf_explorer.tui.markdown.prepare import prepare_body
 
 KNOWN_PAIRS = {
     "heading", "paragraph", "blockquote", "bullet_list", "ordered_list", "list_item",
@@ -83,6 +84,25 @@ def test_a_callout_over_an_empty_item_is_a_callout_not_a_heading() -> None:
     ]
     heading = parse("Title\n-\n")  # outside a callout: a heading, as CommonMark says
     assert heading[0].type == "heading_open"
+
+
+def test_an_indented_code_block_shows_its_wiki_links_as_written() -> None:
+    """A Korean ML vault lists under a heading with tabs, which CommonMark (and Obsidian)
+    read as an indented code block; the index still counts its links (indentation in a
+    vault is mostly a nested list), so they were rewritten, and the block showed our
+    own syntax: `- Cursor ([Apply MCP](<okf:Apply MCP>))`."""
+    text = (
+        "### IDE\n\t- works in\n\t\t- Cursor ([[Apply MCP]]) and ![[shot.png|300]]\n\n"
+        "> quoted\n>\n>     [[x|y]] code\n\nA [[link]] here.\n"
+    )
+    prepared = prepare_body(text, width=60)
+    assert prepared.pieces is not None
+    shown = [row.content.plain.strip() for piece in prepared.pieces for row in piece.drawing.rows]
+    assert "- Cursor ([[Apply MCP]]) and ![[shot.png|300]]" in shown
+    assert "▌   [[x|y]] code" in shown
+    assert "A link here." in shown
+    assert prepared.links == (("link", "okf:link"),)
+    assert "okf:Apply" not in prepared.markdown  # the library path reads the same text
 
 
 def test_obsidian_comments_are_hidden() -> None:

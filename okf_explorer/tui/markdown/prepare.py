@@ -114,9 +114,13 @@ def prepare_body(
     with gc_paused():
         end = cut_point(text, start, limit)
         part = text[start:end]
-        markdown = linkify_body(dialect_markdown(part, markup, blocks, fields, slug, macros))
+        written = dialect_markdown(part, markup, blocks, fields, slug, macros)
+        markdown = linkify_body(written)
         markdown += source_notes(part, sources)
         tokens = parse(markdown, breaks)
+        as_written = _code_as_written(tokens, written, markdown)
+        if as_written is not None:  # rare: parsed again rather than patched, for one text
+            markdown, tokens = as_written, parse(as_written, breaks)
         links, headings = _hrefs(tokens), tuple(_headings(tokens))
         if not fast_paths.enabled():
             return PreparedBody(markdown, end, len(text), links, headings)
@@ -125,6 +129,27 @@ def prepare_body(
         if room is not None and narrower and _rows(pieces) > room:
             pieces = body_pieces(blocks, width - narrower)
         return PreparedBody(markdown, end, len(text), links, headings, tuple(pieces))
+
+
+def _code_as_written(tokens: Sequence[Token], written: str, linked: str) -> str | None:
+    """`linked` with each indented code block's lines as written, not as `linkify_body`
+    rewrote their wiki-links; None when no block holds one. The index counts links in
+    indented lines (in vaults they are mostly nested lists: `core.links.grammar`), so
+    they are rewritten; where CommonMark reads the lines as code (a tab-indented list
+    under a heading, in a Korean ML vault), the block showed `[Apply MCP](<okf:Apply
+    MCP>)` for `[[Apply MCP]]`. The rewrite keeps the lines, so a block's lines are the
+    same lines of `written`."""
+    written_lines, linked_lines = written.split("\n"), linked.split("\n")
+    changed = False
+    for token in tokens:
+        if token.type != "code_block" or token.map is None or LINK_SCHEME not in token.content:
+            continue
+        first, end = token.map
+        for number in range(first, min(end, len(written_lines))):
+            if linked_lines[number] != written_lines[number]:
+                linked_lines[number] = written_lines[number]
+                changed = True
+    return "\n".join(linked_lines) if changed else None
 
 
 def body_pieces(blocks: Sequence[Block], width: int) -> list[Piece]:
