@@ -65,6 +65,19 @@ def test_a_target_holding_angle_brackets_stays_a_link() -> None:
     )
 
 
+def test_a_target_holding_a_dollar_or_our_marks_stays_a_link() -> None:
+    """A security vault's tables link `[[LAPSUS$]]`: the `$` in the label and the one in
+    the address opened and closed inline math, and the cell showed `[LAPSUS](<okf:…`."""
+    from okf_explorer.tui.markdown.parser import parse
+
+    body = "[[LAPSUS$]] and [[a==b]] and [[x~~y~~]] cost $5 and $6\n"
+    tokens = next(token for token in parse(linkify_body(body)) if token.type == "inline")
+    tokens = tokens.children or []
+    hrefs = [str(token.attrs["href"]) for token in tokens if token.type == "link_open"]
+    assert [target_of_href(href) for href in hrefs] == ["LAPSUS$", "a==b", "x~~y~~"]
+    assert not any(token.type == "math_inline" for token in tokens)
+
+
 def _hrefs(text: str) -> list[str]:
     import re
 

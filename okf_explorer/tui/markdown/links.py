@@ -36,7 +36,8 @@ LINK_SCHEME = "okf:"
 FILE_SCHEME = "attachment:"
 """markdown-it refuses `file:` links: an attachment's placeholder uses this scheme."""
 
-_MD_SPECIAL = re.compile(r"([\\\[\]*_`<>])")
+_MD_SPECIAL = re.compile(r"([\\\[\]*_`<>$~=%])")
+"""What a label escapes: Markdown's marks and ours (`$` math, `==` highlight, `%%`)."""
 _SIZE = re.compile(r"^\d+(x\d+)?$")
 """`![[a.png|100]]`, `![[a.png|100x80]]`: a display size, not a caption."""
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
@@ -105,7 +106,7 @@ def wiki_anchor(inner: str) -> str:
 
 def _href_text(text: str) -> str:
     """Text that can sit inside `<…>` as a link destination."""
-    return text.replace("<", "%3C").replace(">", "%3E").replace("\n", " ")
+    return text.replace("<", "%3C").replace(">", "%3E").replace("$", "%24").replace("\n", " ")
 
 
 def split_wiki(inner: str) -> tuple[str, str | None]:
