@@ -105,6 +105,23 @@ def test_an_indented_code_block_shows_its_wiki_links_as_written() -> None:
     assert "okf:Apply" not in prepared.markdown  # the library path reads the same text
 
 
+def test_a_bare_url_ends_where_a_wiki_link_starts() -> None:
+    """An LLM-filled security vault writes `https://github.com/…/CVE-1/[[README]].md`:
+    the URL ran on over the rewritten link, and the page showed `[README](<okf:…`."""
+    tokens = parse(linkify_body("See https://github.com/o/r/CVE-1/[[README]].md now.\n"))
+    inline = next(token for token in tokens if token.type == "inline")
+    links = [
+        (child.attrs["href"], inline.children[at + 1].content)
+        for at, child in enumerate(inline.children or [])
+        if child.type == "link_open"
+    ]
+    assert links == [
+        ("https://github.com/o/r/CVE-1/", "https://github.com/o/r/CVE-1/"),
+        ("okf:README", "README"),
+    ]
+    assert inline_content(inline).plain == "See https://github.com/o/r/CVE-1/README.md now."
+
+
 def test_obsidian_comments_are_hidden() -> None:
     """Seen on the Obsidian help vault: `%% These headings use HTML … %%` showed as text."""
     text = (

@@ -35,10 +35,12 @@ path) only ever see standard tokens plus the few named above.
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Callable
 from functools import cache
 from html.parser import HTMLParser
+from typing import Any
 from urllib.parse import unquote
 
 from markdown_it import MarkdownIt
@@ -81,6 +83,7 @@ def vault_parser(breaks: bool = False, own_task_boxes: bool | None = None) -> Ma
 @cache
 def _parser(breaks: bool, own_task_boxes: bool) -> MarkdownIt:
     md = MarkdownIt("gfm-like").use(footnote_plugin)
+    md.linkify = UrlsEndAtWikiLinks(md.linkify)
     md.use(
         dollarmath_plugin,
         allow_labels=False,
@@ -105,6 +108,39 @@ def _parser(breaks: bool, own_task_boxes: bool) -> MarkdownIt:
     if breaks:
         md.core.ruler.push("hard_breaks", hard_breaks)
     return md
+
+
+_REWRITTEN_LINK = re.compile(
+    rf"!?\[(?:[^\]\\\n]|\\.)*\]\(<(?:{re.escape(LINK_SCHEME)}|{re.escape(FILE_SCHEME)})"
+)
+"""Where a wiki-link `linkify_body` rewrote starts (`[README](<okf:README>)`)."""
+
+
+class UrlsEndAtWikiLinks:
+    """markdown-it's bare-URL finder (linkify-it), with a URL ending where a wiki-link
+    starts: a security vault writes `https://github.com/…/CVE-2025-65132/[[README]].md`,
+    and the URL ran on over the rewritten link, showing `[README](<okf:README>).md`.
+    Obsidian reads the link as a link; so does the page now."""
+
+    def __init__(self, finder: Any) -> None:
+        self._finder = finder
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._finder, name)
+
+    def match_at_start(self, text: str) -> Any:
+        match = self._finder.match_at_start(text)
+        if match is None or "](<" not in match.url:
+            return match
+        link = _REWRITTEN_LINK.search(match.url)
+        if link is None:
+            return match
+        if link.start() == 0:
+            return None
+        cut = copy.copy(match)
+        cut.url, cut.text = match.url[: link.start()], match.text[: link.start()]
+        cut.last_index = match.index + link.start()
+        return cut
 
 
 def parse(markdown: str, breaks: bool = False) -> list[Token]:
