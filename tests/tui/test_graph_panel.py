@@ -124,6 +124,12 @@ def test_titles_show_where_slugs_do_not_fit() -> None:
     assert page_label("tables/orders", True, "analytics.orders", 40) == "tables/orders"
     assert page_label("tables/orders", True, "analytics.orders", 10) == "…/orders"
     assert page_label("a/🗂️ hub", True, None, 20) == "a/🗂 hub"  # no emoji selector
+    # a long file name with no other title reads from its start (an Italian vault at 80
+    # columns showed `…i tra successioni limitate e illimitate`)
+    long = "3. MOCS/Uni MOC/archive/Operazioni tra successioni limitate e illimitate"
+    assert page_label(long, True, "Operazioni tra successioni limitate e illimitate", 30) == (
+        "Operazioni tra successioni li…"
+    )
 
 
 PAGES = {

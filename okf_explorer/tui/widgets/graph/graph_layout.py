@@ -232,7 +232,8 @@ def _order(kept: dict[int, list[str]], neighbours: dict[str, set[str]]) -> None:
 def page_label(slug: str, exists: bool, title: str | None, room: int) -> str:
     """The page's name in `room` cells: its slug when it fits, else its title (one that
     says more than the file name) when that fits, else the slug cut from the left when
-    its file name stays whole (`…/orders`), else the title cut at its end. The emoji
+    its file name stays whole (`…/orders`), else the title (or the file name) cut at its
+    end, so that a long name reads from its start (`Operazioni tra successioni…`). The emoji
     selector goes (U+1F5C2 U+FE0F is drawn one cell wide by tmux, counted two by Rich)."""
     mark = "" if exists else MISSING_MARK
     room = max(1, room - len(mark))
@@ -244,9 +245,10 @@ def page_label(slug: str, exists: bool, title: str | None, room: int) -> str:
     title = printable(title).replace(EMOJI_STYLE, "")
     if title and cell_len(title) <= room:
         return mark + title
-    if not title or cell_len(name.rsplit("/", 1)[-1]) + 2 <= room:  # `…/file name` whole
+    file_name = name.rsplit("/", 1)[-1]
+    if cell_len(file_name) + 2 <= room:  # `…/file name` whole
         return mark + _cut(shorten_left(name, room), room, at_end=False)
-    return mark + _cut(shorten_right(title, room), room, at_end=True)
+    return mark + _cut(shorten_right(title or file_name, room), room, at_end=True)
 
 
 def _cut(text: str, room: int, *, at_end: bool) -> str:
