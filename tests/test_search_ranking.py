@@ -306,6 +306,12 @@ def test_a_link_whose_address_holds_parentheses_reads_as_its_text() -> None:
     assert plain_text(markdown) == "Epochs and  then plain\n"
 
 
+def test_a_callout_with_metadata_reads_as_its_title() -> None:
+    """`> [!warning|clean no-icon] Docenti`: the title, never `[!warningclean no-icon]`."""
+    text = plain_text("> [!column|flex]\n>> [!warning|clean no-icon] Docenti\n>> Rossi\n")
+    assert text.split() == ["Column", "Docenti", "Rossi"]
+
+
 def test_an_inline_footnote_reads_as_its_note_and_a_cited_file_goes() -> None:
     """`^[…]` is an inline footnote (Obsidian shows its note at the page's foot). An
     LLM-written bundle cites a source file that way after nearly every sentence (5,114 of

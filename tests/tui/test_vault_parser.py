@@ -122,6 +122,17 @@ def test_a_bare_url_ends_where_a_wiki_link_starts() -> None:
     assert inline_content(inline).plain == "See https://github.com/o/r/CVE-1/README.md now."
 
 
+def test_a_callout_with_metadata_is_a_callout_of_its_type() -> None:
+    """`[!type|metadata]` is a callout of that type whose metadata themes read: an
+    Italian university vault lays tables side by side in `[!column|flex]` holding
+    `[!warning|clean no-icon]` callouts, shown as quotes of `[!info|wide] Title` text."""
+    tokens = parse(">>[!column|flex]\n>>\n>>>[!warning| clean no-icon] R\n>>>\n>>> body\n")
+    kinds = [token.meta.get("callout") for token in tokens if token.type == "blockquote_open"]
+    assert kinds == [None, "column", "warning"]
+    titles = [token.content for token in tokens if token.type == "inline"]
+    assert titles == ["Column", "R", "body"]
+
+
 def test_obsidian_comments_are_hidden() -> None:
     """Seen on the Obsidian help vault: `%% These headings use HTML … %%` showed as text."""
     text = (

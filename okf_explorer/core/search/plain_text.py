@@ -91,14 +91,14 @@ _OTHER_URLS = {
     scheme: re.compile(scheme + r":[^\s)\]>'\"`]+") for scheme in ("obsidian", "mailto", "file")
 }
 _TAGS_HTML = re.compile(r"</?[a-zA-Z][^<>\n]*>")
-_CALLOUT = re.compile(r"\n([ \t]*(?:>[ \t]?)+)\[!([\w-]+)\][+-]?([^\n]*)")
+_CALLOUT = re.compile(r"\n([ \t]*(?:>[ \t]?)+)\[!([\w-]+)(?:\|[^\]\n]*)?\][+-]?([^\n]*)")
 """A callout's first line (`> [!tip] Title`): read as its title, or as its type (`Note`) when
 it has none, as Obsidian shows it; never the bracketed mark."""
 _HEADINGS = re.compile(r"\n(?:(?P<fence>```|~~~)|#{1,6}[ \t]+(?P<text>[^\r\n]*))")
 
 _LINE_MARKS = re.compile(  # blanks taken possessively (`*+`): no run of them is tried twice
     r"\n[ \t]*+(?:"
-    r"(?:>[ \t]?)+(?:\[![\w-]+\][+-]?)?"  # quotes, a callout's type
+    r"(?:>[ \t]?)+(?:\[![\w-]+(?:\|[^\]\n]*)?\][+-]?)?"  # quotes, a callout's type
     r"|#{1,6}(?=[ \t])"  # a heading
     r"|(?:[-*+]|\d{1,9}[.)])[ \t]+(?:\[.\][ \t])?"  # a list item, a task box
     r"|(?:[-*_][ \t]*+){3,}(?=\n)"  # a rule

@@ -57,7 +57,10 @@ from okf_explorer.core import fast_paths
 from okf_explorer.core.math_text import math_text
 from okf_explorer.tui.markdown.links import FILE_SCHEME, LINK_SCHEME
 
-CALLOUT = re.compile(r"^\[!([A-Za-z][\w-]*)\]([+-]?)[ \t]*(.*)$")
+CALLOUT = re.compile(r"^\[!([A-Za-z][\w-]*)(?:\|[^\]\n]*)?\]([+-]?)[ \t]*(.*)$")
+"""A callout's first line: `[!type]`, or `[!type|metadata]` (themes and CSS snippets read
+the metadata: `[!column|flex]`, `[!info|wide]`; the type is the callout's), a fold mark,
+its title."""
 BLOCK_ID_TAIL = re.compile(r"(?:^|\s+)\^([A-Za-z0-9-]+)[ \t]*$")
 """A block id ending a block: after a space, or alone on the block's last line (a `^id`
 line right under a callout or list item continues it, and names it, as in Obsidian)."""
