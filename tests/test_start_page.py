@@ -56,3 +56,21 @@ def test_the_first_page_stands_in_until_backlinks_are_known() -> None:
 
 def test_an_empty_brain_has_no_start() -> None:
     assert choose_start([]) is None
+
+
+def test_a_readme_linking_nowhere_inside_is_no_home_once_links_are_known() -> None:
+    """A Korean ML vault's README is `# Obsidian-Vault` and a dot: the explorer opened on
+    it, an empty page. Chosen before the index (not final), then replaced by the page
+    with most backlinks; a README that links into the brain stays the start."""
+    slugs = ["README", "Pytorch/Pytorch", "Python/Python", "docs/README"]
+    backlinks = {"README": 0, "Pytorch/Pytorch": 81, "Python/Python": 42, "docs/README": 0}
+    before = choose_start(slugs)
+    assert before is not None and (before.slug, before.final) == ("README", False)
+    after = choose_start(slugs, backlinks.__getitem__, lambda slug: 0)
+    assert after is not None
+    assert (after.slug, after.rule, after.final) == ("Pytorch/Pytorch", "most backlinks (81)", True)
+    links = {"README": 12, "docs/README": 0}
+    kept = choose_start(slugs, backlinks.__getitem__, lambda slug: links.get(slug, 3))
+    assert kept is not None and (kept.slug, kept.final) == ("README", True)
+    index_first = choose_start(["index", "README"], lambda slug: 0, lambda slug: 0)
+    assert index_first is not None and index_first.slug == "index"  # only a README goes

@@ -97,6 +97,22 @@ async def test_most_backlinks_once_the_index_knows_them(tmp_path: Path) -> None:
         assert app.screen.history.current.slug == "topics/hub"
 
 
+@pytest.mark.parametrize("size", SIZES)
+async def test_a_readme_linking_nowhere_gives_way_to_the_hub(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    """A Korean ML vault's README is a title and a dot: the explorer opened on an empty
+    page beside a hub of 81 backlinks. The README shows first (the listing knows no
+    links), then the index moves the start to the hub, and the status line says why."""
+    files = {"README.md": "# My-Vault\n.\n", **NO_HOME}
+    app = make_app(brain_for(BundleSource(write_bundle(tmp_path / "v", files))), watch_files=False)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot, lambda: shown_slug(app) == "topics/hub")
+        await settle(pilot)
+        assert start_rule(app) == "start: most backlinks (2) ·"
+        assert not app.screen.query_one("#status-hint", Label).display
+
+
 async def test_start_flag_names_no_rule(tmp_path: Path) -> None:
     bundle = write_bundle(tmp_path / "foam", FOAM_LIKE)
     app = make_app(brain_for(BundleSource(bundle)), start="docs/404", watch_files=False)
@@ -148,14 +164,14 @@ def test_folder_tree_nests_folders_and_counts_pages() -> None:
 async def test_a_start_page_that_links_nowhere_points_at_the_ways_in(
     tmp_path: Path, readme: str, hinted: bool, size: tuple[int, int]
 ) -> None:
-    """A README written for GitHub links to no page of the vault: once the index says
-    so, the status line names `f` and `/`, whole at 80 columns too (it was cut after
-    `no links:`; there the rule's name gives way to it, and the index state stays); a
-    README that links in says nothing more. Opening another page drops the hint with the
-    rule."""
+    """A README written for GitHub links to no page of the vault, and no page has a
+    backlink to start from instead: once the index says so, the status line names `f`
+    and `/`, whole at 80 columns too (it was cut after `no links:`; there the rule's name
+    gives way to it, and the index state stays); a README that links in says nothing
+    more. Opening another page drops the hint with the rule."""
     bundle = write_bundle(
         tmp_path / "vault-with-a-long-name",
-        {"README.md": readme, "a.md": "A links [[b]].\n", "b.md": "B links [[a]].\n"},
+        {"README.md": readme, "a.md": "A, alone.\n", "b.md": "B, alone.\n"},
     )
     app = make_app(brain_for(BundleSource(bundle)), watch_files=False)
     async with app.run_test(size=size) as pilot:

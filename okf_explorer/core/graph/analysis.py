@@ -31,7 +31,9 @@ Rules, first match wins (file names compared without case):
 1. a root home page: `index`, then `Home`, then a "Start here" page (`00 - Start here`,
    `start-here`: numbering, marks and separators aside), then `README`, then `_index`.
    A vault's "Start here" is written for its readers and links into it; its `README`
-   is often written for GitHub and links nowhere inside (obsidian-hub's);
+   is often written for GitHub and links nowhere inside (obsidian-hub's; a Korean ML
+   vault's is a title and a dot): a `README` linking to no page of the brain is no
+   home once the index knows its links (chosen before, then replaced if so);
 2. a nested home page: `docs/index` first, then any folder's `index`, `Home`,
    "Start here", `README` or `_index`, shallowest first (then in that name order, then
    slug order);
@@ -354,34 +356,43 @@ class StartChoice:
 
     slug: str
     rule: str
+    provisional: bool = False
+    """A `README` chosen before the index knew whether it links into the brain."""
 
     @property
     def final(self) -> bool:
-        """False for the stand-in first page: backlink counts may still choose another."""
-        return self.rule != FIRST_PAGE
+        """False for the stand-in first page, or a `README` chosen before the index: the
+        index (backlink counts, the README's links) may still choose another."""
+        return self.rule != FIRST_PAGE and not self.provisional
 
 
 FIRST_PAGE = "first page"
 
 
 def choose_start(
-    slugs: Iterable[str], backlinks: Callable[[str], int] | None = None
+    slugs: Iterable[str],
+    backlinks: Callable[[str], int] | None = None,
+    links_out: Callable[[str], int] | None = None,
 ) -> StartChoice | None:
     """The start page among `slugs` (see the module doc); None for an empty brain.
 
-    `backlinks(slug)` counts the pages linking to `slug`; without it (no index yet)
-    rule 3 is skipped and rule 4 answers, its choice not `final`.
+    `backlinks(slug)` counts the pages linking to `slug`, `links_out(slug)` the pages
+    `slug` links to; without them (no index yet) rule 3 is skipped and rule 4 answers,
+    its choice not `final`, and a `README` home is chosen but not `final` either.
     """
     ordered = sorted(slugs)
     if not ordered:
         return None
-    root = _best_home(slug for slug in ordered if "/" not in slug)
+    homes = [slug for slug in ordered if _home_rank(slug) is not None]
+    if links_out is not None:  # a README that links nowhere inside is GitHub's page
+        homes = [slug for slug in homes if not _is_readme(slug) or links_out(slug) > 0]
+    root = _best_home(slug for slug in homes if "/" not in slug)
     if root is not None:
-        return StartChoice(root, f"root {root}")
-    nested = _nested_home(ordered)
+        return StartChoice(root, f"root {root}", _is_readme(root) and links_out is None)
+    nested = _nested_home(homes)
     if nested is not None:
         rule = DOCS_INDEX if nested.lower() == DOCS_INDEX else f"nested {_file_name(nested)}"
-        return StartChoice(nested, rule)
+        return StartChoice(nested, rule, _is_readme(nested) and links_out is None)
     if backlinks is not None:
         counts = [(backlinks(slug), slug) for slug in ordered]
         most = max(count for count, _ in counts)
@@ -393,6 +404,10 @@ def choose_start(
 
 def _file_name(slug: str) -> str:
     return slug.rsplit("/", 1)[-1]
+
+
+def _is_readme(slug: str) -> bool:
+    return _file_name(slug).lower() == "readme"
 
 
 def _home_rank(slug: str) -> int | None:

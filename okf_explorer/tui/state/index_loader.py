@@ -190,7 +190,8 @@ class IndexLoader(Widget):
 
     @work(group="resolve-start", exclusive=True, exit_on_error=False)
     async def _choose_start_again(self) -> None:
-        """The index is ready: the page with most backlinks may replace the stand-in."""
+        """The index is ready: the page with most backlinks may replace the stand-in (the
+        first page, or a README that turns out to link nowhere inside)."""
         index = self.brain.index
         if index is None:
             return
@@ -198,7 +199,10 @@ class IndexLoader(Widget):
         def backlinks(slug: str) -> int:
             return len(set(index.reverse.get(slug, ())))
 
-        choice = await asyncio.to_thread(choose_start, index.pages, backlinks)
+        def links_out(slug: str) -> int:
+            return len({node for node in index.out_slugs(slug) if index.exists(node)} - {slug})
+
+        choice = await asyncio.to_thread(choose_start, index.pages, backlinks, links_out)
         if choice is not None and choice.final:
             self.post_message(self.StartResolved(choice.slug))
             self.post_message(self.StartChosen(choice))
