@@ -58,19 +58,20 @@ def test_an_empty_brain_has_no_start() -> None:
     assert choose_start([]) is None
 
 
-def test_a_readme_linking_nowhere_inside_is_no_home_once_links_are_known() -> None:
-    """A Korean ML vault's README is `# Obsidian-Vault` and a dot: the explorer opened on
-    it, an empty page. Chosen before the index (not final), then replaced by the page
-    with most backlinks; a README that links into the brain stays the start."""
-    slugs = ["README", "Pytorch/Pytorch", "Python/Python", "docs/README"]
-    backlinks = {"README": 0, "Pytorch/Pytorch": 81, "Python/Python": 42, "docs/README": 0}
+def test_a_home_linking_nowhere_inside_is_none_once_links_are_known() -> None:
+    """A Korean ML vault's README is `# Obsidian-Vault` and a dot, its plugin-made
+    `Spaces/Home/Home` settings only: the explorer opened on an empty page. Chosen before
+    the index (not final), then replaced by the page with most backlinks; a home that
+    links into the brain stays the start."""
+    slugs = ["README", "Pytorch/Pytorch", "Python/Python", "Spaces/Home/Home"]
+    backlinks = {"README": 0, "Pytorch/Pytorch": 81, "Python/Python": 42, "Spaces/Home/Home": 0}
     before = choose_start(slugs)
     assert before is not None and (before.slug, before.final) == ("README", False)
     after = choose_start(slugs, backlinks.__getitem__, lambda slug: 0)
     assert after is not None
     assert (after.slug, after.rule, after.final) == ("Pytorch/Pytorch", "most backlinks (81)", True)
-    links = {"README": 12, "docs/README": 0}
+    links = {"README": 12, "Spaces/Home/Home": 0}
     kept = choose_start(slugs, backlinks.__getitem__, lambda slug: links.get(slug, 3))
     assert kept is not None and (kept.slug, kept.final) == ("README", True)
-    index_first = choose_start(["index", "README"], lambda slug: 0, lambda slug: 0)
-    assert index_first is not None and index_first.slug == "index"  # only a README goes
+    nested = choose_start(slugs, backlinks.__getitem__, lambda slug: 5 * (slug != "README"))
+    assert nested is not None and (nested.slug, nested.rule) == ("Spaces/Home/Home", "nested Home")

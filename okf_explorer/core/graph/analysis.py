@@ -32,8 +32,9 @@ Rules, first match wins (file names compared without case):
    `start-here`: numbering, marks and separators aside), then `README`, then `_index`.
    A vault's "Start here" is written for its readers and links into it; its `README`
    is often written for GitHub and links nowhere inside (obsidian-hub's; a Korean ML
-   vault's is a title and a dot): a `README` linking to no page of the brain is no
-   home once the index knows its links (chosen before, then replaced if so);
+   vault's is a title and a dot, and its plugin-made `Spaces/Home/Home` holds only
+   settings): a home page linking to no page of the brain is none once the index
+   knows its links (chosen before, then replaced if so);
 2. a nested home page: `docs/index` first, then any folder's `index`, `Home`,
    "Start here", `README` or `_index`, shallowest first (then in that name order, then
    slug order);
@@ -357,12 +358,12 @@ class StartChoice:
     slug: str
     rule: str
     provisional: bool = False
-    """A `README` chosen before the index knew whether it links into the brain."""
+    """A home page chosen before the index knew whether it links into the brain."""
 
     @property
     def final(self) -> bool:
-        """False for the stand-in first page, or a `README` chosen before the index: the
-        index (backlink counts, the README's links) may still choose another."""
+        """False for the stand-in first page, or a home page chosen before the index: the
+        index (backlink counts, the home page's links) may still choose another."""
         return self.rule != FIRST_PAGE and not self.provisional
 
 
@@ -378,21 +379,22 @@ def choose_start(
 
     `backlinks(slug)` counts the pages linking to `slug`, `links_out(slug)` the pages
     `slug` links to; without them (no index yet) rule 3 is skipped and rule 4 answers,
-    its choice not `final`, and a `README` home is chosen but not `final` either.
+    its choice not `final`, and a home page is chosen but not `final` either.
     """
     ordered = sorted(slugs)
     if not ordered:
         return None
     homes = [slug for slug in ordered if _home_rank(slug) is not None]
-    if links_out is not None:  # a README that links nowhere inside is GitHub's page
-        homes = [slug for slug in homes if not _is_readme(slug) or links_out(slug) > 0]
+    if links_out is not None:  # a home that links nowhere inside is no way in
+        homes = [slug for slug in homes if links_out(slug) > 0]
+    unknown = links_out is None
     root = _best_home(slug for slug in homes if "/" not in slug)
     if root is not None:
-        return StartChoice(root, f"root {root}", _is_readme(root) and links_out is None)
+        return StartChoice(root, f"root {root}", unknown)
     nested = _nested_home(homes)
     if nested is not None:
         rule = DOCS_INDEX if nested.lower() == DOCS_INDEX else f"nested {_file_name(nested)}"
-        return StartChoice(nested, rule, _is_readme(nested) and links_out is None)
+        return StartChoice(nested, rule, unknown)
     if backlinks is not None:
         counts = [(backlinks(slug), slug) for slug in ordered]
         most = max(count for count, _ in counts)
@@ -404,10 +406,6 @@ def choose_start(
 
 def _file_name(slug: str) -> str:
     return slug.rsplit("/", 1)[-1]
-
-
-def _is_readme(slug: str) -> bool:
-    return _file_name(slug).lower() == "readme"
 
 
 def _home_rank(slug: str) -> int | None:
