@@ -19,6 +19,8 @@ from okf_explorer.core.graph.analysis import FIRST_PAGE, choose_start
         (["docs/404", "docs/index", "a/index", "a/b/README"], "docs/index", "docs/index"),
         (["a/b/index", "z/README", "m/c/Home"], "z/README", "nested README"),
         (["x/Home", "y/index"], "y/index", "nested index"),
+        # a deeper home documents its own folder, not the brain
+        (["b", "c/d/index", "e/f/g/readme"], "b", FIRST_PAGE),
         (["b", "a"], "a", FIRST_PAGE),
         # a vault's "Start here" (numbered, any separators) beats its GitHub README
         (["README", "00 - Start here", "z"], "00 - Start here", "root 00 - Start here"),
@@ -60,18 +62,27 @@ def test_an_empty_brain_has_no_start() -> None:
 
 def test_a_home_linking_nowhere_inside_is_none_once_links_are_known() -> None:
     """A Korean ML vault's README is `# Obsidian-Vault` and a dot, its plugin-made
-    `Spaces/Home/Home` settings only: the explorer opened on an empty page. Chosen before
+    `Spaces/Home` settings only: the explorer opened on an empty page. Chosen before
     the index (not final), then replaced by the page with most backlinks; a home that
     links into the brain stays the start."""
-    slugs = ["README", "Pytorch/Pytorch", "Python/Python", "Spaces/Home/Home"]
-    backlinks = {"README": 0, "Pytorch/Pytorch": 81, "Python/Python": 42, "Spaces/Home/Home": 0}
+    slugs = ["README", "Pytorch/Pytorch", "Python/Python", "Spaces/Home"]
+    backlinks = {"README": 0, "Pytorch/Pytorch": 81, "Python/Python": 42, "Spaces/Home": 0}
     before = choose_start(slugs)
     assert before is not None and (before.slug, before.final) == ("README", False)
     after = choose_start(slugs, backlinks.__getitem__, lambda slug: 0)
     assert after is not None
     assert (after.slug, after.rule, after.final) == ("Pytorch/Pytorch", "most backlinks (81)", True)
-    links = {"README": 12, "Spaces/Home/Home": 0}
+    links = {"README": 12, "Spaces/Home": 0}
     kept = choose_start(slugs, backlinks.__getitem__, lambda slug: links.get(slug, 3))
     assert kept is not None and (kept.slug, kept.final) == ("README", True)
     nested = choose_start(slugs, backlinks.__getitem__, lambda slug: 5 * (slug != "README"))
-    assert nested is not None and (nested.slug, nested.rule) == ("Spaces/Home/Home", "nested Home")
+    assert nested is not None and (nested.slug, nested.rule) == ("Spaces/Home", "nested Home")
+
+
+def test_a_home_linking_nowhere_stays_when_no_page_is_a_hub() -> None:
+    """A TTRPG share's README is an awesome list of outside links; its most linked page
+    is a spell with 3 backlinks: the README is the better start."""
+    slugs = ["README", "spells/fear", "spells/light"]
+    backlinks = {"README": 0, "spells/fear": 3, "spells/light": 1}
+    choice = choose_start(slugs, backlinks.__getitem__, lambda slug: 0)
+    assert choice is not None and (choice.slug, choice.final) == ("README", True)

@@ -103,13 +103,15 @@ async def test_a_readme_linking_nowhere_gives_way_to_the_hub(
 ) -> None:
     """A Korean ML vault's README is a title and a dot: the explorer opened on an empty
     page beside a hub of 81 backlinks. The README shows first (the listing knows no
-    links), then the index moves the start to the hub, and the status line says why."""
-    files = {"README.md": "# My-Vault\n.\n", **NO_HOME}
+    links), then the index moves the start to the hub (`HUB_BACKLINKS` or more), and the
+    status line says why."""
+    linkers = {f"notes/n{number}.md": "[[hub]]\n" for number in range(5)}
+    files = {"README.md": "# My-Vault\n.\n", **NO_HOME, **linkers}
     app = make_app(brain_for(BundleSource(write_bundle(tmp_path / "v", files))), watch_files=False)
     async with app.run_test(size=size) as pilot:
         await settle(pilot, lambda: shown_slug(app) == "topics/hub")
         await settle(pilot)
-        assert start_rule(app) == "start: most backlinks (2) ·"
+        assert start_rule(app) == "start: most backlinks (7) ·"
         assert not app.screen.query_one("#status-hint", Label).display
 
 

@@ -34,10 +34,12 @@ Rules, first match wins (file names compared without case):
    is often written for GitHub and links nowhere inside (obsidian-hub's; a Korean ML
    vault's is a title and a dot, and its plugin-made `Spaces/Home/Home` holds only
    settings): a home page linking to no page of the brain is none once the index
-   knows its links (chosen before, then replaced if so);
-2. a nested home page: `docs/index` first, then any folder's `index`, `Home`,
-   "Start here", `README` or `_index`, shallowest first (then in that name order, then
-   slug order);
+   knows its links (chosen before, then replaced if so), when a page has at least
+   `HUB_BACKLINKS` backlinks to start from instead;
+2. a nested home page: `docs/index` first, then a top folder's `index`, `Home`,
+   "Start here", `README` or `_index` (in that name order, then slug order). A deeper
+   one documents its own folder (a TTRPG vault's `Pathfinder/2E/action-icons/readme`),
+   not the brain;
 3. the page with most backlinks (distinct linking pages; ties: slug order), once the
    index knows them;
 4. else the first page in slug order.
@@ -349,6 +351,10 @@ HOME_NAMES = ("index", "home", START_HERE, "readme", "_index")
 """Home-page file names (lower case), in order of preference (`START_HERE` matched by
 `_bare_name`)."""
 DOCS_INDEX = "docs/index"
+HUB_BACKLINKS = 5
+"""Backlinks that make the page most linked to a better start than a home page linking
+nowhere inside (a TTRPG share's README, an awesome list of outside links, stays before
+a spell page linked from 3)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -384,9 +390,10 @@ def choose_start(
     ordered = sorted(slugs)
     if not ordered:
         return None
+    hub = _most_backlinks(ordered, backlinks) if backlinks is not None else None
     homes = [slug for slug in ordered if _home_rank(slug) is not None]
-    if links_out is not None:  # a home that links nowhere inside is no way in
-        homes = [slug for slug in homes if links_out(slug) > 0]
+    if links_out is not None and hub is not None and hub[0] >= HUB_BACKLINKS:
+        homes = [slug for slug in homes if links_out(slug) > 0]  # no way in: the hub is
     unknown = links_out is None
     root = _best_home(slug for slug in homes if "/" not in slug)
     if root is not None:
@@ -395,13 +402,16 @@ def choose_start(
     if nested is not None:
         rule = DOCS_INDEX if nested.lower() == DOCS_INDEX else f"nested {_file_name(nested)}"
         return StartChoice(nested, rule, unknown)
-    if backlinks is not None:
-        counts = [(backlinks(slug), slug) for slug in ordered]
-        most = max(count for count, _ in counts)
-        if most > 0:
-            slug = next(slug for count, slug in counts if count == most)
-            return StartChoice(slug, f"most backlinks ({most})")
+    if hub is not None and hub[0] > 0:
+        return StartChoice(hub[1], f"most backlinks ({hub[0]})")
     return StartChoice(ordered[0], FIRST_PAGE)
+
+
+def _most_backlinks(ordered: list[str], backlinks: Callable[[str], int]) -> tuple[int, str]:
+    """(count, slug) of the page most pages link to; ties: slug order."""
+    counts = [(backlinks(slug), slug) for slug in ordered]
+    most = max(count for count, _ in counts)
+    return most, next(slug for count, slug in counts if count == most)
 
 
 def _file_name(slug: str) -> str:
@@ -435,8 +445,8 @@ def _nested_home(slugs: list[str]) -> str | None:
     if docs:
         return min(docs, key=lambda slug: (slug != DOCS_INDEX, slug))
     ranked = [
-        (slug.count("/"), rank, slug)
+        (rank, slug)
         for slug in slugs
-        if "/" in slug and (rank := _home_rank(slug)) is not None
+        if slug.count("/") == 1 and (rank := _home_rank(slug)) is not None
     ]
-    return min(ranked)[2] if ranked else None
+    return min(ranked)[1] if ranked else None

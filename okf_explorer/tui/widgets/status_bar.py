@@ -81,7 +81,10 @@ class StatusBar(Horizontal):
 
     def set_start(self, rule: str | None, slug: str | None = None) -> None:
         """Which rule chose the start page `slug` (`core.graph.analysis`); said until
-        another page is opened (`page_opened`)."""
+        another page is opened (`page_opened`). The same choice said again (the index
+        confirmed it) changes nothing: a hint given meanwhile stays."""
+        if rule and (slug, rule) == (self._start_slug, self._start_rule):
+            return
         self._start_slug, self._start_rule = (slug, rule) if rule else (None, None)
         label = self.query_one("#status-start", Label)
         label.update(Text(f"start: {printable(rule)} ·" if rule else ""))
