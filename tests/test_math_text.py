@@ -49,12 +49,35 @@ def test_a_formula_reads_as_text(tex: str, text: str) -> None:
         r"\vec{x_1} + \not\mapsto",  # no bold subscript, no one negated character
         r"\sqrt[k,m]{x}",  # an index with no superscript form
         r"\mathbb{1}",  # no double-struck digit one
-        r"\begin{bmatrix}1 & 2\\3 & 4\end{bmatrix}",  # a matrix
+        r"\begin{aligned} a &= \begin{bmatrix}1\end{bmatrix}\end{aligned}",  # one in another
     ],
 )
 def test_what_it_cannot_write_as_text_stays_as_written(tex: str) -> None:
     assert math_text(tex) == tex
     assert math_text(tex, display=True) == tex
+
+
+def test_a_displayed_matrix_is_a_grid_between_tall_delimiters() -> None:
+    """A Quartz garden's linear algebra notes and a Korean ML vault write matrices
+    (`bmatrix`, `\\left( \\begin{array} … \\right)`), shown as TeX before: 331 rows of
+    one vault. Cells centre in their columns, text sits on the middle line; inline, a
+    matrix stays as written."""
+    rotation = (
+        r"R = \begin{bmatrix} \cos\theta & -\sin\theta \\ \sin\theta & \cos\theta \end{bmatrix}"
+    )
+    assert math_text(rotation, display=True) == ("R = ⎡ cos θ  -sin θ ⎤\n    ⎣ sin θ   cos θ ⎦")
+    product = r"\begin{bmatrix} x \\ y \end{bmatrix} = R \cdot \begin{bmatrix} a \\ b \end{bmatrix}"
+    assert math_text(product, display=True) == "⎡ x ⎤ = R · ⎡ a ⎤\n⎣ y ⎦       ⎣ b ⎦"
+    array = r"\left(\begin{array}{ll} 1 & 20 \\ 0 & 1 \\ 0 & 0 \end{array}\right)"
+    assert math_text(array, display=True) == "⎛ 1  20 ⎞\n⎜ 0   1 ⎟\n⎝ 0   0 ⎠"
+    sign = r"f = \left\{\begin{array}{ll} 1 & x>0 \\ 0 & x=0 \\ -1 & x<0 \end{array}\right."
+    assert math_text(sign, display=True) == "    ⎧  1  x>0\nf = ⎨  0  x=0\n    ⎩ -1  x<0"
+    assert math_text(r"\det\begin{vmatrix} a & b \\ c & d \end{vmatrix}", display=True) == (
+        "det │ a  b │\n    │ c  d │"
+    )
+    assert math_text(r"\begin{bmatrix}1 & 2\\3 & 4\end{bmatrix}") == (
+        r"\begin{bmatrix}1 & 2\\3 & 4\end{bmatrix}"
+    )
 
 
 def test_cases_are_one_line_a_case_values_in_a_column() -> None:

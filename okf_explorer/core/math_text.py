@@ -14,9 +14,10 @@ time, and writes what it knows as Unicode:
   `\\mathrm{…}` as their text, `\\hat{u}` as `û`, `\\left( … \\right)` as `( … )`;
 - colour dropped (`\\textcolor{orange}{1)}` → `1)`), and an operator set apart from an
   operand written against it as TeX sets it (`\\ln{a}` → `ln a`);
-- an aligned display (`\\begin{aligned} … \\\\ … \\end{aligned}`) one row a line.
+- an aligned display (`\\begin{aligned} … \\\\ … \\end{aligned}`) one row a line, a
+  displayed `cases` one line a case, a displayed matrix a grid between tall brackets.
 
-What it cannot write as text (an unknown macro, a matrix) stays as written, and a
+What it cannot write as text (an unknown macro, a matrix inline) stays as written, and a
 subscript Unicode has no letters for keeps its braces (`M_{n × n}`): the text is never
 wrong, only sometimes still TeX. Spaces stay as written, but for the space that ends a
 control word before a letter (`\\partial C` is `∂C`) or after a space command (`\\quad`).
@@ -33,6 +34,24 @@ ROWS = frozenset(
     | {"split", "multline", "multline*", "eqnarray", "eqnarray*"}
 )
 """Environments shown one row a line (their `&` alignment marks dropped)."""
+
+MATRICES = frozenset(
+    {"matrix", "pmatrix", "bmatrix", "Bmatrix", "vmatrix", "Vmatrix", "smallmatrix", "array"}
+)
+"""Environments drawn as a grid, one line a row, between their delimiters."""
+BRACKETS = {"pmatrix": "()", "bmatrix": "[]", "Bmatrix": "{}", "vmatrix": "||", "Vmatrix": "‖‖"}
+"""Each matrix environment's delimiters (`array` takes `\\left`/`\\right`'s)."""
+TALL = {
+    "(": "⎛⎜⎝",
+    ")": "⎞⎟⎠",
+    "[": "⎡⎢⎣",
+    "]": "⎤⎥⎦",
+    "{": "⎧⎪⎩",
+    "}": "⎫⎪⎭",
+    "|": "│││",
+    "‖": "‖‖‖",
+}
+"""A delimiter over several lines: its top, middle and bottom piece."""
 
 FUNCTIONS = frozenset(
     {"arg", "cosh", "coth", "csc", "deg", "det", "dim", "exp", "gcd", "hom", "inf", "ker"}
@@ -145,10 +164,13 @@ _ATOM = re.compile(r"[\w.′'∂∇∞]+")
 def math_text(tex: str, *, display: bool = False) -> str:
     """`tex` (what stands between the dollars) as text; `display`: a `$$` block, whose
     aligned rows become lines. A formula holding an environment it does not show as
-    rows (a matrix, `cases`) is returned as written."""
+    rows or grids (a matrix inline, an environment inside another) is returned as
+    written."""
     environments = re.findall(r"\\(?:begin|end)\{([^}]*)\}", tex)
     if display and environments == ["cases", "cases"]:
         return unicodedata.normalize("NFC", _cases(tex))
+    if display and environments and _side_by_side(environments) and set(environments) <= MATRICES:
+        return unicodedata.normalize("NFC", _matrices(tex))
     if environments and (not display or not set(environments) <= ROWS):
         return tex
     if environments:
@@ -187,6 +209,106 @@ def _cases(tex: str) -> str:
     ]
     tail = _one_line(after)
     return "\n".join(lines) + (f" {tail}" if tail else "")
+
+
+_GRID = re.compile(
+    r"(?:\\left\s*(?P<open>\\?[\[({|.]|\\[lr]?[vV]ert|\\[lr]brace)\s*)?"
+    r"\\begin\{(?P<kind>[A-Za-z]+)\}(?:\{[^{}]*\})?(?P<inside>.*?)\\end\{(?P=kind)\}"
+    r"(?:\s*\\right\s*(?P<close>\\?[\])}|.]|\\[lr]?[vV]ert|\\[lr]brace))?",
+    re.DOTALL,
+)
+_DELIMITERS = {"\\{": "{", "\\}": "}", "\\lbrace": "{", "\\rbrace": "}", ".": ""}
+
+
+def _side_by_side(environments: list[str]) -> bool:
+    """Whether `begin`/`end` pairs follow one another, none inside another."""
+    return (
+        all(environments[at] == environments[at + 1] for at in range(0, len(environments) - 1, 2))
+        and len(environments) % 2 == 0
+    )
+
+
+def _matrices(tex: str) -> str:
+    """A display holding matrices as lines: each matrix a grid of its cells (centred in
+    their columns) between tall delimiters, the text around on its middle line.
+
+        R = ⎡ cos θ  -sin θ ⎤
+            ⎣ sin θ   cos θ ⎦
+    """
+    boxes: list[list[str]] = []
+    at = 0
+    for grid in _GRID.finditer(tex):
+        if text := _one_line(tex[at : grid.start()]):
+            boxes.append([text])
+        boxes.append([f" {line} " for line in _grid(grid)])
+        at = grid.end()
+    if text := _one_line(tex[at:]):
+        boxes.append([text])
+    height = max(len(box) for box in boxes)
+    lines = [""] * height
+    for box in boxes:
+        width, top = max(len(line) for line in box), (height - len(box)) // 2
+        for number in range(height):
+            inside = top <= number < top + len(box)
+            lines[number] += (box[number - top] if inside else "").ljust(width)
+    indent = min(len(line) - len(line.lstrip(" ")) for line in lines)
+    return "\n".join(line[indent:].rstrip() for line in lines)
+
+
+def _grid(grid: re.Match[str]) -> list[str]:
+    """One matrix as lines: its rows, cells centred in their columns, delimited."""
+    written = re.split(r"\\\\", grid["inside"])
+    rows = [[_one_line(cell) for cell in row.split("&")] for row in written]
+    rows = [row for row in rows if any(row)]
+    if not rows:
+        return [""]
+    columns = max(len(row) for row in rows)
+    rows = [row + [""] * (columns - len(row)) for row in rows]
+    widths = [max(len(row[column]) for row in rows) for column in range(columns)]
+    lines = [
+        "  ".join(_centred(cell, width) for cell, width in zip(row, widths, strict=True))
+        for row in rows
+    ]
+    opening, closing = BRACKETS.get(grid["kind"], "  ")
+    if grid["open"] or grid["close"]:
+        opening = _delimiter(grid["open"])
+        closing = _delimiter(grid["close"])
+    return [
+        f"{_piece(opening, number, len(lines))} {line} {_piece(closing, number, len(lines))}"
+        for number, line in enumerate(lines)
+    ]
+
+
+def _centred(text: str, width: int) -> str:
+    """`text` in the middle of `width` cells, a space over to the left (`-1` over ` 1`)."""
+    spare = width - len(text)
+    return " " * ((spare + 1) // 2) + text + " " * (spare // 2)
+
+
+def _delimiter(written: str | None) -> str:
+    if not written:
+        return " "
+    if written in _DELIMITERS:
+        return _DELIMITERS[written] or " "
+    if "Vert" in written:
+        return "‖"
+    if "vert" in written:
+        return "|"
+    return written.lstrip("\\") or " "
+
+
+def _piece(delimiter: str, number: int, lines: int) -> str:
+    """The piece of `delimiter` on line `number` of `lines`."""
+    if delimiter not in TALL or lines == 1:
+        return delimiter
+    top, middle, bottom = TALL[delimiter]
+    if number == 0:
+        return top
+    if number == lines - 1:
+        return bottom
+    if number == lines // 2 and delimiter in "{}":
+        return "⎨" if delimiter == "{" else "⎬"  # a brace's point, at its middle
+    return middle
 
 
 def _one_line(tex: str) -> str:
