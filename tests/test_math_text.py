@@ -50,6 +50,7 @@ def test_a_formula_reads_as_text(tex: str, text: str) -> None:
         r"\sqrt[k,m]{x}",  # an index with no superscript form
         r"\mathbb{1}",  # no double-struck digit one
         r"\begin{aligned} a &= \begin{bmatrix}1\end{bmatrix}\end{aligned}",  # one in another
+        r"\begin{bmatrix}\begin{bmatrix}1\end{bmatrix} & 2\end{bmatrix}",
     ],
 )
 def test_what_it_cannot_write_as_text_stays_as_written(tex: str) -> None:

@@ -169,7 +169,7 @@ def math_text(tex: str, *, display: bool = False) -> str:
     environments = re.findall(r"\\(?:begin|end)\{([^}]*)\}", tex)
     if display and environments == ["cases", "cases"]:
         return unicodedata.normalize("NFC", _cases(tex))
-    if display and environments and _side_by_side(environments) and set(environments) <= MATRICES:
+    if display and environments and set(environments) <= MATRICES and _side_by_side(tex):
         return unicodedata.normalize("NFC", _matrices(tex))
     if environments and (not display or not set(environments) <= ROWS):
         return tex
@@ -220,11 +220,12 @@ _GRID = re.compile(
 _DELIMITERS = {"\\{": "{", "\\}": "}", "\\lbrace": "{", "\\rbrace": "}", ".": ""}
 
 
-def _side_by_side(environments: list[str]) -> bool:
-    """Whether `begin`/`end` pairs follow one another, none inside another."""
-    return (
-        all(environments[at] == environments[at + 1] for at in range(0, len(environments) - 1, 2))
-        and len(environments) % 2 == 0
+def _side_by_side(tex: str) -> bool:
+    """Whether each `\\begin` is closed by the `\\end` right after it: none inside another."""
+    marks = re.findall(r"\\(begin|end)\{([^}]*)\}", tex)
+    return len(marks) % 2 == 0 and all(
+        (marks[at][0], marks[at + 1][0]) == ("begin", "end") and marks[at][1] == marks[at + 1][1]
+        for at in range(0, len(marks), 2)
     )
 
 
