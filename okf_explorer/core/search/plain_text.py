@@ -71,7 +71,7 @@ _WIKI_PART = re.compile(r"\[\[(?<!!\[\[)([^\[\]\n#|]*)#\^?([^\[\]\n|]*)\]\]")
 """A wiki-link into a heading or a block, without an alias: `[[Note#Part]]` → `Note Part`."""
 _INLINE_NOTE = re.compile(r"\^\[((?:\[\[[^\[\]\n]*\]\]|[^\[\]\n])*)\]")
 """An inline footnote, `^[note]` (a wiki-link inside it kept whole): its note."""
-_ADDRESS = r"\((?:[^()\[\n]|\([^()\[\n]*\))*+\)"
+_ADDRESS = r"\([^()\[\n]*+(?:\([^()\[\n]*+\)[^()\[\n]*+)*+\)"
 """A Markdown link's address in its parentheses, which may hold balanced ones
 (`(…/Guide-(Advanced)#part)`, as CommonMark reads it and `core.links.grammar` does)."""
 _LINKS = re.compile(
