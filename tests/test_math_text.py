@@ -76,6 +76,13 @@ def test_a_displayed_matrix_is_a_grid_between_tall_delimiters() -> None:
     assert math_text(r"\det\begin{vmatrix} a & b \\ c & d \end{vmatrix}", display=True) == (
         "det │ a  b │\n    │ c  d │"
     )
+    quartz = (  # one `equation` around matrices side by side, primes as superscripts
+        "\\begin{equation}\n\\left[\\begin{array}{l}\nx^{\\prime} \\\\\ny^{\\prime}\n"
+        "\\end{array}\\right]=\\left[\\begin{array}{l}\nx \\\\\ny\n\\end{array}\\right]\n"
+        "\\end{equation}"
+    )
+    assert math_text(quartz, display=True) == "⎡ x′ ⎤ = ⎡ x ⎤\n⎣ y′ ⎦   ⎣ y ⎦"
+    assert math_text(r"\begin{equation} E = mc^2 \end{equation}", display=True) == "E = mc²"
     assert math_text(r"\begin{bmatrix}1 & 2\\3 & 4\end{bmatrix}") == (
         r"\begin{bmatrix}1 & 2\\3 & 4\end{bmatrix}"
     )

@@ -166,6 +166,8 @@ def math_text(tex: str, *, display: bool = False) -> str:
     aligned rows become lines. A formula holding an environment it does not show as
     rows or grids (a matrix inline, an environment inside another) is returned as
     written."""
+    if display and (wrapped := _EQUATION.fullmatch(tex)):
+        tex = wrapped["inside"].strip()  # one formula, numbered: the number is not shown
     environments = re.findall(r"\\(?:begin|end)\{([^}]*)\}", tex)
     if display and environments == ["cases", "cases"]:
         return unicodedata.normalize("NFC", _cases(tex))
@@ -211,6 +213,10 @@ def _cases(tex: str) -> str:
     return "\n".join(lines) + (f" {tail}" if tail else "")
 
 
+_EQUATION = re.compile(
+    r"\s*\\begin\{(?P<kind>equation\*?)\}(?P<inside>.*)\\end\{(?P=kind)\}\s*", re.DOTALL
+)
+"""A display that is one `equation` (a Quartz garden wraps its matrices in one)."""
 _GRID = re.compile(
     r"(?:\\left\s*(?P<open>\\?[\[({|.]|\\[lr]?[vV]ert|\\[lr]brace)\s*)?"
     r"\\begin\{(?P<kind>[A-Za-z]+)\}(?:\{[^{}]*\})?(?P<inside>.*?)\\end\{(?P=kind)\}"
@@ -356,6 +362,8 @@ class _Reader:
         if token in ("^", "_"):
             source, shown = self._argument()
             table = SUPERSCRIPTS if token == "^" else SUBSCRIPTS
+            if token == "^" and shown and set(shown) <= {"'", "′"}:
+                return "′" * len(shown)  # `x^{\\prime}` is `x′`
             if shown and all(char in table for char in shown):
                 return "".join(table[char] for char in shown)
             return f"{token}{{{shown}}}" if source.startswith("{") else token + shown
