@@ -90,14 +90,24 @@ def test_a_displayed_matrix_is_a_grid_between_tall_delimiters() -> None:
 
 def test_cases_are_one_line_a_case_values_in_a_column() -> None:
     """An Italian university vault writes its recurrences and piecewise functions as
-    `cases` (339 formulas across the vaults we read), all shown as TeX before."""
+    `cases` (339 formulas across the vaults we read), all shown as TeX before: values
+    and conditions in columns after a tall brace, as TeX sets them."""
     tex = (
         "T(n) = \\begin{cases}\n2\\cdot T\\left( \\frac{n}{2} \\right) + \\Theta(n) & "
         "\\text{se } n>1 \\\\\n\\Theta(1) & \\text{se } n = 1\n\\end{cases}"
     )
     assert math_text(tex, display=True) == (
-        "T(n) = { 2· T( n/2 ) + Θ(n)   se n>1\n       { Θ(1)                 se n = 1"
+        "T(n) = ⎧ 2· T( n/2 ) + Θ(n)   se n>1\n       ⎩ Θ(1)                 se n = 1"
     )
+    both = (  # two side by side (`c.e.` of an irrational inequality), `~` a space
+        "c.e. \\begin{cases} g(x) < 0 \\\\ f(x) \\geq 0 \\end{cases} ~\\cup~ "
+        "\\begin{cases} g(x) \\geq 0 \\\\ f(x) > 0 \\\\ x = 1 \\end{cases}"
+    )
+    assert math_text(both, display=True).split("\n") == [
+        "     ⎧ g(x) < 0     ⎧ g(x) ≥ 0",
+        "c.e. ⎩ f(x) ≥ 0   ∪ ⎨ f(x) > 0",
+        "                    ⎩ x = 1",
+    ]
     assert math_text(tex) == tex  # inline: as written
 
 

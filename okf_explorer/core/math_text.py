@@ -14,8 +14,9 @@ time, and writes what it knows as Unicode:
   `\\mathrm{…}` as their text, `\\hat{u}` as `û`, `\\left( … \\right)` as `( … )`;
 - colour dropped (`\\textcolor{orange}{1)}` → `1)`), and an operator set apart from an
   operand written against it as TeX sets it (`\\ln{a}` → `ln a`);
-- an aligned display (`\\begin{aligned} … \\\\ … \\end{aligned}`) one row a line, a
-  displayed `cases` one line a case, a displayed matrix a grid between tall brackets.
+- an aligned display (`\\begin{aligned} … \\\\ … \\end{aligned}`) one row a line; a
+  displayed matrix a grid between tall brackets, `cases` values and conditions in columns
+  after a tall brace.
 
 What it cannot write as text (an unknown macro, a matrix inline) stays as written, and a
 subscript Unicode has no letters for keeps its braces (`M_{n × n}`): the text is never
@@ -37,9 +38,20 @@ ROWS = frozenset(
 
 MATRICES = frozenset(
     {"matrix", "pmatrix", "bmatrix", "Bmatrix", "vmatrix", "Vmatrix", "smallmatrix", "array"}
+    | {"cases", "dcases"}
 )
 """Environments drawn as a grid, one line a row, between their delimiters."""
-BRACKETS = {"pmatrix": "()", "bmatrix": "[]", "Bmatrix": "{}", "vmatrix": "||", "Vmatrix": "‖‖"}
+CASES = frozenset({"cases", "dcases"})
+"""Grids whose columns are a value and its condition, left-aligned after a brace."""
+BRACKETS = {
+    "pmatrix": "()",
+    "bmatrix": "[]",
+    "Bmatrix": "{}",
+    "vmatrix": "||",
+    "Vmatrix": "‖‖",
+    "cases": "{ ",
+    "dcases": "{ ",
+}
 """Each matrix environment's delimiters (`array` takes `\\left`/`\\right`'s)."""
 TALL = {
     "(": "⎛⎜⎝",
@@ -169,8 +181,6 @@ def math_text(tex: str, *, display: bool = False) -> str:
     if display and (wrapped := _EQUATION.fullmatch(tex)):
         tex = wrapped["inside"].strip()  # one formula, numbered: the number is not shown
     environments = re.findall(r"\\(?:begin|end)\{([^}]*)\}", tex)
-    if display and environments == ["cases", "cases"]:
-        return unicodedata.normalize("NFC", _cases(tex))
     if display and environments and set(environments) <= MATRICES and _side_by_side(tex):
         return unicodedata.normalize("NFC", _matrices(tex))
     if environments and (not display or not set(environments) <= ROWS):
@@ -180,37 +190,6 @@ def math_text(tex: str, *, display: bool = False) -> str:
         rows = [_Reader(row.replace("&", "")).text() for row in re.split(r"\\\\", tex)]
         return unicodedata.normalize("NFC", "\n".join(row.strip() for row in rows if row.strip()))
     return unicodedata.normalize("NFC", _Reader(tex).text())  # `û` as one character
-
-
-def _cases(tex: str) -> str:
-    """A display of one `cases` (`f(x) = \\begin{cases} a & c \\\\ b & d \\end{cases}`)
-    as one line a case, its values in a column and each case's condition after:
-
-        f(x) = { a   c
-               { b   d
-    """
-    before, _, rest = tex.partition("\\begin{cases}")
-    inside, _, after = rest.partition("\\end{cases}")
-    head = _one_line(before)
-    cases = []
-    for row in re.split(r"\\\\", inside):
-        value, _, condition = row.partition("&")
-        shown = (
-            " ".join(_Reader(value).text().split()),
-            " ".join(_Reader(condition).text().split()),
-        )
-        if any(shown):
-            cases.append(shown)
-    if not cases:
-        return tex
-    width = max(len(value) for value, _ in cases)
-    lead = f"{head} " if head else ""
-    lines = [
-        f"{lead if number == 0 else ' ' * len(lead)}{{ {value.ljust(width)}   {condition}".rstrip()
-        for number, (value, condition) in enumerate(cases)
-    ]
-    tail = _one_line(after)
-    return "\n".join(lines) + (f" {tail}" if tail else "")
 
 
 _EQUATION = re.compile(
@@ -272,8 +251,12 @@ def _grid(grid: re.Match[str]) -> list[str]:
     columns = max(len(row) for row in rows)
     rows = [row + [""] * (columns - len(row)) for row in rows]
     widths = [max(len(row[column]) for row in rows) for column in range(columns)]
+    cases = grid["kind"] in CASES
     lines = [
-        "  ".join(_centred(cell, width) for cell, width in zip(row, widths, strict=True))
+        ("   " if cases else "  ").join(
+            cell.ljust(width) if cases else _centred(cell, width)
+            for cell, width in zip(row, widths, strict=True)
+        )
         for row in rows
     ]
     opening, closing = BRACKETS.get(grid["kind"], "  ")
@@ -369,7 +352,7 @@ class _Reader:
             return f"{token}{{{shown}}}" if source.startswith("{") else token + shown
         if token.startswith("\\") and len(token) > 1:
             return self._macro(token[1:], token)
-        return token
+        return " " if token == "~" else token  # `~`: a space no line breaks at
 
     def _macro(self, name: str, source: str) -> str:
         if name in SPACES:
