@@ -25,6 +25,8 @@ READ = {
     r"\overrightarrow{0} \in W_{1}, \mathbf{x} \neq \bm{\mu}": "𝟎 ∈ W₁, 𝐱 ≠ μ",
     r"a \not\in B, x \not= y": "a ∉ B, x ≠ y",  # negated where Unicode has the two as one
     r"E[X] = \sum_{k=0}^{n} k \binom{n}{k}": "E[X] = ∑ₖ₌₀ⁿ k (n choose k)",
+    r"{n \choose k} = {n - 1 \choose k - 1}": "(n choose k) = (n - 1 choose k - 1)",
+    r"M \xrightarrow{R_{r}} M_{next} \xleftarrow{} \underline{x}": "M ─Rᵣ→ Mₙₑₓₜ ← x",
     r"\operatorname{span}(S) \iff \alpha \leq \beta": "span(S) ⟺ α ≤ β",
     r"2\pi r \quad 50\%": "2πr   50%",
     r"a \equiv b \mod n": "a ≡ b mod n",

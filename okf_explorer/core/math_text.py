@@ -115,7 +115,7 @@ DROPPED = frozenset(
 """Sizing and style words that show nothing themselves (the delimiter after stays)."""
 TEXT_OF = frozenset(
     {"text", "textrm", "textit", "textbf", "textsf", "texttt", "mathrm", "mathit"}
-    | {"mathsf", "mathtt", "operatorname", "mbox", "boxed"}
+    | {"mathsf", "mathtt", "operatorname", "mbox", "boxed", "underline"}
 )
 """Macros whose one argument is shown as it reads."""
 COLOURS = {"color": 1, "textcolor": 1, "colorbox": 1, "fcolorbox": 2}
@@ -152,6 +152,10 @@ no arrow over a letter but a combining one, drawn at a width terminals disagree 
 BOLD = frozenset({"mathbf", "boldsymbol", "bm"})
 """Bold: its letters and digits in Unicode's bold, anything else as it reads."""
 BINOMIALS = frozenset({"binom", "dbinom", "tbinom"})
+ARROWS = {"xrightarrow": "→", "xleftarrow": "←"}
+"""Arrows with a label above: the label written on the shaft."""
+_CHOOSE = re.compile(r"\{([^{}]*)\\choose\b([^{}]*)\}")
+"""`{n \\choose k}`: TeX's infix binomial, read as `\\binom{n}{k}`."""
 
 SUPERSCRIPTS = dict(
     zip(
@@ -180,6 +184,8 @@ def math_text(tex: str, *, display: bool = False) -> str:
     written."""
     if display and (wrapped := _EQUATION.fullmatch(tex)):
         tex = wrapped["inside"].strip()  # one formula, numbered: the number is not shown
+    if "\\choose" in tex:
+        tex = _CHOOSE.sub(r"\\binom{\1}{\2}", tex)
     environments = re.findall(r"\\(?:begin|end)\{([^}]*)\}", tex)
     if display and environments and set(environments) <= MATRICES and _side_by_side(tex):
         return unicodedata.normalize("NFC", _matrices(tex))
@@ -388,6 +394,12 @@ class _Reader:
             if bold is not None:
                 return bold
             return shown if name in BOLD else source + self._written(start)
+        if name in ARROWS:  # `\\xrightarrow{f}` → `─f→`: the label on the arrow's shaft
+            self._index()
+            label, arrow = self._argument()[1].strip(), ARROWS[name]
+            if not label:
+                return arrow
+            return f"─{label}{arrow}" if arrow == "→" else f"{arrow}{label}─"
         if name in BINOMIALS:
             _, top = self._argument()
             _, bottom = self._argument()
