@@ -222,7 +222,8 @@ def _side_by_side(tex: str) -> bool:
 
 def _matrices(tex: str) -> str:
     """A display holding matrices as lines: each matrix a grid of its cells (centred in
-    their columns) between tall delimiters, the text around on its middle line.
+    their columns; a `cases` list's left-aligned) between tall delimiters, the text around
+    on its middle line.
 
         R = ⎡ cos θ  -sin θ ⎤
             ⎣ sin θ   cos θ ⎦
@@ -248,7 +249,7 @@ def _matrices(tex: str) -> str:
 
 
 def _grid(grid: re.Match[str]) -> list[str]:
-    """One matrix as lines: its rows, cells centred in their columns, delimited."""
+    """One matrix (or `cases` list) as lines: its rows, its cells in columns, delimited."""
     written = re.split(r"\\\\", grid["inside"])
     rows = [[_one_line(cell) for cell in row.split("&")] for row in written]
     rows = [row for row in rows if any(row)]
