@@ -103,6 +103,11 @@ def test_an_indented_code_block_shows_its_wiki_links_as_written() -> None:
     assert "A link here." in shown
     assert prepared.links == (("link", "okf:link"),)
     assert "okf:Apply" not in prepared.markdown  # the library path reads the same text
+    # an attachment alone in such a block (an Italian vault's screenshot under a list item)
+    alone = prepare_body("1. a\n2. Simplify:\n\n\t\t![[shot.png|300]]\n", width=60)
+    assert alone.pieces is not None
+    rows = [row.content.plain.strip() for piece in alone.pieces for row in piece.drawing.rows]
+    assert "![[shot.png|300]]" in rows
 
 
 def test_a_bare_url_ends_where_a_wiki_link_starts() -> None:

@@ -35,7 +35,7 @@ from okf_explorer.tui.markdown.draw import (
     margins,
     starts_folded,
 )
-from okf_explorer.tui.markdown.links import LINK_SCHEME, linkify_body
+from okf_explorer.tui.markdown.links import FILE_SCHEME, LINK_SCHEME, linkify_body
 from okf_explorer.tui.markdown.parser import is_page_embed, parse
 
 RENDER_CHARS = 200_000
@@ -142,7 +142,9 @@ def _code_as_written(tokens: Sequence[Token], written: str, linked: str) -> str 
     written_lines, linked_lines = written.split("\n"), linked.split("\n")
     changed = False
     for token in tokens:
-        if token.type != "code_block" or token.map is None or LINK_SCHEME not in token.content:
+        if token.type != "code_block" or token.map is None:
+            continue
+        if LINK_SCHEME not in token.content and FILE_SCHEME not in token.content:
             continue
         first, end = token.map
         for number in range(first, min(end, len(written_lines))):
