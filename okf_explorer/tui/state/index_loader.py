@@ -191,7 +191,7 @@ class IndexLoader(Widget):
     @work(group="resolve-start", exclusive=True, exit_on_error=False)
     async def _choose_start_again(self) -> None:
         """The index is ready: the page with most backlinks may replace the stand-in (the
-        first page, or a README that turns out to link nowhere inside)."""
+        first page, or a home page that turns out to link nowhere inside)."""
         index = self.brain.index
         if index is None:
             return
