@@ -18,6 +18,8 @@ PAGES = [
     "- [ ] outer\n  - [x] inner\n    - [ ] deeper\n  - plain\n- [ ] back out\n",
     "> - [ ] quoted\n> - [x] quoted done\n",
     "- [ ]no space\n- [y] other mark\n- [ ] \n- [x]\n",
+    "- [-] dropped\n- [?] maybe\n- [>] later\n- [[a link]] first\n- [a](b) link first\n",
+    "- [-]\ttab\n- [] empty\n- []] bracket\n",
     "[ ] not in a list\n\n- text first [ ] then\n",
     "- [ ] loose\n\n- [x] items\n\n  with a second paragraph [ ] here\n",
     "- a\n  - [ ] nested under a plain item\n\n1. [ ] then an ordered list\n",
@@ -51,6 +53,17 @@ def test_a_box_then_a_tab_is_a_task_as_gfm_says() -> None:
         children = [c for t in tokens if t.type == "inline" for c in t.children or []]
         shown = [c.content for c in children if "task-list-item-checkbox" in c.content]
         assert ["☒" if "checked" in html else "☐" for html in shown] == boxes
+
+
+def test_any_other_character_in_the_box_ticks_it_as_obsidian_does() -> None:
+    """Obsidian's help: "You can use any character inside the brackets to mark it as
+    complete" (`- [?] Eggs`, `- [-] Eggs`); the task-list plugin reads `[x]` only."""
+    page = "- [-] dropped\n- [?] maybe\n- [ ] open\n- [[Eggs]] a link\n"
+    for own in (True, False):
+        tokens = vault_parser(own_task_boxes=own).parse(page)
+        firsts = [t.children[0].content for t in tokens if t.type == "inline"]
+        boxes = [("☒" if "checked" in c else "☐") if "checkbox" in c else c for c in firsts]
+        assert boxes == ["☒", "☒", "☐", "[[Eggs]] a link"]
 
 
 def test_the_parser_reads_the_switch() -> None:

@@ -5,7 +5,9 @@ and task lists, and small plugins of our own where none exists:
 
 - task boxes (`- [ ] todo`): read as mdit-py-plugins' task lists read them, token for
   token, in one pass (`task_boxes`, a fast path: the plugin looks back from every task
-  for its list, so a page of thousands of tasks cost their square);
+  for its list, so a page of thousands of tasks cost their square); a box holding any
+  other one character (`- [-] dropped`, `- [?] maybe`) is ticked, as Obsidian ticks it
+  (`other_task_statuses`: the plugin reads `[x]` and `[X]` only);
 - callouts (`> [!tip]- Title`): the quote's `blockquote_open` gets `meta["callout"]`
   (type) and `meta["fold"]` (`-` folded, `+` open, `` not foldable); its first line
   becomes a title paragraph (`meta["callout_title"]`);
@@ -98,6 +100,7 @@ def _parser(breaks: bool, own_task_boxes: bool) -> MarkdownIt:
         md.core.ruler.after("inline", "github-tasklists", task_boxes)
     else:
         md.use(tasklists_plugin)
+        md.core.ruler.after("github-tasklists", "other-task-statuses", other_task_statuses)
     md.inline.ruler.before("emphasis", "mark", _mark)
     md.inline.ruler.before("emphasis", "vault_tag", _tag)
     md.inline.ruler.before("emphasis", "vault_comment", _inline_comment)
@@ -150,18 +153,34 @@ def parse(markdown: str, breaks: bool = False) -> list[Token]:
     return vault_parser(breaks).parse(markdown)
 
 
-_TASK = re.compile(r"\[[ xX]][ \t\n\v\f\r]")
-"""What starts a task item's text (GFM's whitespace after the box)."""
+_TASK = re.compile(r"\[[^\[\]\n]][ \t\n\v\f\r]")
+"""What starts a task item's text: its box, holding a space (open) or any other one
+character (ticked: Obsidian ticks `[x]`, `[?]` and `[-]` alike, and leaves telling them
+apart to themes), then GFM's whitespace."""
+_OTHER_STATUS = re.compile(r"\[[^ xX\[\]\n]][ \t\n\v\f\r]")
+"""A box mdit-py-plugins' task lists leave as text: any one character but a space, `x`
+and `X`."""
 _CHECKBOX = '<input class="task-list-item-checkbox" {}disabled="disabled" type="checkbox">'
 _LIST_OPENS = frozenset({"bullet_list_open", "ordered_list_open"})
 _LIST_CLOSES = frozenset({"bullet_list_close", "ordered_list_close"})
 
 
 def task_boxes(state: StateCore) -> None:
-    """A list item whose text starts `[ ] `, `[x] ` or `[X] ` gets a checkbox (an
-    `html_inline` input, checked for `x`) in place of the box, and the classes the
-    plugin gives (`task-list-item`, and `contains-task-list` on its list): the lists
-    open are kept on a stack as the tokens go by, where the plugin looked back for each."""
+    """A list item whose text starts with a box (`[ ] `, `[x] `, `[-] `: `_TASK`) gets
+    a checkbox (an `html_inline` input, checked unless the box holds a space) in place of
+    the box, and the classes the plugin gives (`task-list-item`, and `contains-task-list`
+    on its list): the lists open are kept on a stack as the tokens go by, where the plugin
+    looked back for each."""
+    _boxes(state, _TASK)
+
+
+def other_task_statuses(state: StateCore) -> None:
+    """After mdit-py-plugins' task lists: the boxes it left as text (`_OTHER_STATUS`)
+    as `task_boxes` reads them, so both paths read `- [-] dropped` alike."""
+    _boxes(state, _OTHER_STATUS)
+
+
+def _boxes(state: StateCore, box: re.Pattern[str]) -> None:
     tokens = state.tokens
     lists: list[Token] = []
     for at, token in enumerate(tokens):
@@ -175,7 +194,7 @@ def task_boxes(state: StateCore) -> None:
             and at < len(tokens) - 1
             and tokens[at - 1].type == "paragraph_open"
             and tokens[at - 2].type == "list_item_open"
-            and _TASK.match(token.content)
+            and box.match(token.content)
         ):
             _checkbox(token)
             tokens[at - 2].attrSet("class", "task-list-item")
@@ -186,7 +205,7 @@ def task_boxes(state: StateCore) -> None:
 def _checkbox(token: Token) -> None:
     """`token`'s box as a checkbox before its text (the box cut from the text)."""
     assert token.children is not None
-    checked = 'checked="checked" ' if token.content[1] in "xX" else ""
+    checked = 'checked="checked" ' if token.content[1] != " " else ""
     token.children.insert(0, Token("html_inline", "", 0, content=_CHECKBOX.format(checked)))
     token.children[1].content = token.children[1].content[3:]
     token.content = token.content[3:]
