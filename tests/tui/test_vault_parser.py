@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from okf_explorer.core.math_text import math_text
+from okf_explorer.core.search.plain_text import index_text
 from okf_explorer.tui.markdown.draw import blocks_of, draw
 from okf_explorer.tui.markdown.inline import inline_content
 from okf_explorer.tui.markdown.links import linkify_body
@@ -136,6 +137,24 @@ def test_a_callout_with_metadata_is_a_callout_of_its_type() -> None:
     assert kinds == [None, "column", "warning"]
     titles = [token.content for token in tokens if token.type == "inline"]
     assert titles == ["Column", "R", "body"]
+
+
+def test_a_callout_type_is_anything_up_to_the_bracket() -> None:
+    """A research vault writes `>[!take away]`, `>[!std lib convention]` and `>[!note ]
+    Names & Values:`: Obsidian reads each as a callout of that type (its title, when none
+    is written, the type with `-` read as a space); they showed as quotes of the mark."""
+    text = ">[!take away]\n> a\n\n>[!note ] Names\n> b\n\n> [!see-also]-\n> c\n\n> [! ] d\n"
+    tokens = parse(text)
+    kinds = [token.meta.get("callout") for token in tokens if token.type == "blockquote_open"]
+    assert kinds == ["take away", "note", "see-also", None]
+    titles = [token.content for token in tokens if token.type == "inline"]
+    assert titles[:5] == ["Take away", "a", "Names", "b", "See also"]
+    assert titles[-1] == "[! ] d"
+    assert index_text("x\n>[!take away]\n> a\n> [!see-also]-\n").split("\n")[1:3] == [
+        "> Take away",
+        "> a",
+    ]
+    assert "See also" in index_text("x\n> [!see-also]-\n")
 
 
 def test_obsidian_comments_are_hidden() -> None:

@@ -91,7 +91,9 @@ _OTHER_URLS = {
     scheme: re.compile(scheme + r":[^\s)\]>'\"`]+") for scheme in ("obsidian", "mailto", "file")
 }
 _TAGS_HTML = re.compile(r"</?[a-zA-Z][^<>\n]*>")
-_CALLOUT = re.compile(r"\n([ \t]*(?:>[ \t]?)+)\[!([\w-]+)(?:\|[^\]\n]*)?\][+-]?([^\n]*)")
+_CALLOUT = re.compile(
+    r"\n([ \t]*(?:>[ \t]?)+)\[!([^\]|\n]*[^\]|\s][^\]|\n]*)(?:\|[^\]\n]*)?\][+-]?([^\n]*)"
+)
 """A callout's first line (`> [!tip] Title`): read as its title, or as its type (`Note`) when
 it has none, as Obsidian shows it; never the bracketed mark."""
 _HEADINGS = re.compile(r"\n(?:(?P<fence>```|~~~)|#{1,6}[ \t]+(?P<text>[^\r\n]*))")
@@ -192,7 +194,8 @@ def _note(match: re.Match[str]) -> str:
 
 def _callout_title(match: re.Match[str]) -> str:
     quotes, kind, title = match.groups()
-    return "\n" + quotes + (title if title.strip() else " " + kind.capitalize())
+    named = kind.strip().replace("-", " ").capitalize()
+    return "\n" + quotes + (title if title.strip() else " " + named)
 
 
 def _both_groups(match: re.Match[str]) -> str:

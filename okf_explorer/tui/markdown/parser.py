@@ -59,10 +59,11 @@ from okf_explorer.core import fast_paths
 from okf_explorer.core.math_text import math_text
 from okf_explorer.tui.markdown.links import FILE_SCHEME, LINK_SCHEME
 
-CALLOUT = re.compile(r"^\[!([A-Za-z][\w-]*)(?:\|[^\]\n]*)?\]([+-]?)[ \t]*(.*)$")
+CALLOUT = re.compile(r"^\[!([^\]|\n]*[^\]|\s][^\]|\n]*)(?:\|[^\]\n]*)?\]([+-]?)[ \t]*(.*)$")
 """A callout's first line: `[!type]`, or `[!type|metadata]` (themes and CSS snippets read
 the metadata: `[!column|flex]`, `[!info|wide]`; the type is the callout's), a fold mark,
-its title."""
+its title. The type is anything up to the `]` (`[!take away]`, `[!see-also]`), as Obsidian
+reads it, and its title when none is written."""
 BLOCK_ID_TAIL = re.compile(r"(?:^|\s+)\^([A-Za-z0-9-]+)[ \t]*$")
 """A block id ending a block: after a space, or alone on the block's last line (a `^id`
 line right under a callout or list item continues it, and names it, as in Obsidian)."""
@@ -323,7 +324,7 @@ def _callouts(state: StateCore) -> None:
             continue
         if setext:  # `> [!note] Title` over `> -`: a title and an empty item, no heading
             _as_paragraph(opening, tokens[index + 3])
-        kind, fold, title = match.group(1).lower(), match.group(2), match.group(3).strip()
+        kind, fold, title = match.group(1).strip().lower(), match.group(2), match.group(3).strip()
         token.meta = {**token.meta, "callout": kind, "fold": fold}
         opening.meta = {**opening.meta, "callout_title": kind, "callout_fold": fold}
         inline.content = title or kind.replace("-", " ").capitalize()
