@@ -26,6 +26,10 @@ READ = {
     r"a \not\in B, x \not= y": "a ∉ B, x ≠ y",  # negated where Unicode has the two as one
     r"E[X] = \sum_{k=0}^{n} k \binom{n}{k}": "E[X] = ∑ₖ₌₀ⁿ k (n choose k)",
     r"{n \choose k} = {n - 1 \choose k - 1}": "(n choose k) = (n - 1 choose k - 1)",
+    # a research vault writes fractions with TeX's infix `\over`, braces inside its parts
+    r"P_{ij} = {A_{ij}\over \sum_jA_{ij}} = {1 \over d_i}": "Pᵢⱼ = Aᵢⱼ/(∑ⱼAᵢⱼ) = 1/dᵢ",
+    r"D^{1\over 2} + a \over b": "(D^{1/2} + a)/b",
+    r"\overline x + {a \over b": r"\overline x + a \over b",  # unbalanced: not rewritten
     r"M \xrightarrow{R_{r}} M_{next} \xleftarrow{} \underline{x}": "M ─Rᵣ→ Mₙₑₓₜ ← x",
     r"\operatorname{span}(S) \iff \alpha \leq \beta": "span(S) ⟺ α ≤ β",
     r"2\pi r \quad 50\%": "2πr   50%",

@@ -10,8 +10,9 @@ time, and writes what it knows as Unicode:
   of TeX macros and their Unicode (`latex2text`'s default context: public API), with the
   few it lacks (`\\implies`, `\\iff`, `\\det`, …) here;
 - `^x` and `_{ij}` as superscript and subscript letters when every character has one;
-- `\\frac{a+d}{2}` as `(a+d)/2`, `\\sqrt{x}` as `√x`, `\\mathbb{R}` as `ℝ`, `\\text{…}` and
-  `\\mathrm{…}` as their text, `\\hat{u}` as `û`, `\\left( … \\right)` as `( … )`;
+- `\\frac{a+d}{2}` (or `{a+d \\over 2}`) as `(a+d)/2`, `\\sqrt{x}` as `√x`, `\\mathbb{R}`
+  as `ℝ`, `\\text{…}` and `\\mathrm{…}` as their text, `\\hat{u}` as `û`, `\\left( … \\right)`
+  as `( … )`;
 - colour dropped (`\\textcolor{orange}{1)}` → `1)`), and an operator set apart from an
   operand written against it as TeX sets it (`\\ln{a}` → `ln a`);
 - an aligned display (`\\begin{aligned} … \\\\ … \\end{aligned}`) one row a line; a
@@ -28,6 +29,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from dataclasses import dataclass, field
 from functools import cache
 
 ROWS = frozenset(
@@ -154,8 +156,8 @@ BOLD = frozenset({"mathbf", "boldsymbol", "bm"})
 BINOMIALS = frozenset({"binom", "dbinom", "tbinom"})
 ARROWS = {"xrightarrow": "→", "xleftarrow": "←"}
 """Arrows with a label above: the label written on the shaft."""
-_CHOOSE = re.compile(r"\{([^{}]*)\\choose\b([^{}]*)\}")
-"""`{n \\choose k}`: TeX's infix binomial, read as `\\binom{n}{k}`."""
+INFIX = {"over": "frac", "choose": "binom"}
+"""TeX's infix forms: `{a \\over b}` is `\\frac{a}{b}`, `{n \\choose k}` is `\\binom{n}{k}`."""
 
 SUPERSCRIPTS = dict(
     zip(
@@ -184,8 +186,8 @@ def math_text(tex: str, *, display: bool = False) -> str:
     written."""
     if display and (wrapped := _EQUATION.fullmatch(tex)):
         tex = wrapped["inside"].strip()  # one formula, numbered: the number is not shown
-    if "\\choose" in tex:
-        tex = _CHOOSE.sub(r"\\binom{\1}{\2}", tex)
+    if "\\over" in tex or "\\choose" in tex:
+        tex = _prefixed(tex)
     environments = re.findall(r"\\(?:begin|end)\{([^}]*)\}", tex)
     if display and environments and set(environments) <= MATRICES and _side_by_side(tex):
         return unicodedata.normalize("NFC", _matrices(tex))
@@ -196,6 +198,46 @@ def math_text(tex: str, *, display: bool = False) -> str:
         rows = [_Reader(row.replace("&", "")).text() for row in re.split(r"\\\\", tex)]
         return unicodedata.normalize("NFC", "\n".join(row.strip() for row in rows if row.strip()))
     return unicodedata.normalize("NFC", _Reader(tex).text())  # `û` as one character
+
+
+def _prefixed(tex: str) -> str:
+    """`tex` with each infix fraction or binomial (`INFIX`) written as its macro: what stands
+    before it in its group the first argument, what stands after it the second (the group:
+    the braces around it, or the whole formula). Read in one pass, a stack of the groups
+    open; braces that do not pair leave `tex` as written."""
+    groups: list[_Group] = [_Group()]
+    for piece in _PIECE.findall(tex):
+        if piece == "{":
+            groups.append(_Group())
+        elif piece == "}":
+            if len(groups) == 1:
+                return tex
+            inner = groups.pop().written()
+            groups[-1].pieces.append("{" + inner + "}")
+        elif piece[1:] in INFIX and piece[0] == "\\" and groups[-1].infix is None:
+            groups[-1].infix = (len(groups[-1].pieces), INFIX[piece[1:]])
+        else:
+            groups[-1].pieces.append(piece)
+    return groups[0].written() if len(groups) == 1 else tex
+
+
+_PIECE = re.compile(r"\\[A-Za-z]+|\\.|[{}]|[^\\{}]+", re.DOTALL)
+"""A control word or symbol, a brace, or a run of anything else."""
+
+
+@dataclass
+class _Group:
+    """A brace group read so far: its pieces, and where its infix (`\\over`) stood."""
+
+    pieces: list[str] = field(default_factory=list)
+    infix: tuple[int, str] | None = None
+
+    def written(self) -> str:
+        if self.infix is None:
+            return "".join(self.pieces)
+        at, macro = self.infix
+        before, after = "".join(self.pieces[:at]).strip(), "".join(self.pieces[at:]).strip()
+        return f"\\{macro}{{{before}}}{{{after}}}"
 
 
 _EQUATION = re.compile(
