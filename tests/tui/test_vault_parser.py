@@ -255,3 +255,24 @@ def test_math_on_lines_of_its_own_inside_a_paragraph_is_a_block(text: str) -> No
     assert words == ["Delta" if text.startswith(">") else "Delta is", "for a call."]
     inline = parse("So $$x^2$$ here\nand $$y$$\n")[1]
     assert [c.type for c in inline.children if c.type != "text"].count("code_inline") == 2
+
+
+def test_an_image_written_into_the_page_shows_as_an_image() -> None:
+    """A vault pastes screenshots as `![](data:image/png;base64,…)`: 200 KB of base64 on
+    one line, longer than a part (`RENDER_CHARS`), so the part was cut inside it and the
+    page showed screens of base64. It is one image, named by its type and size."""
+    from okf_explorer.tui.markdown.prepare import RENDER_CHARS
+
+    src = "data:image/png;base64,iVBORw0KGgo" + "A" * (RENDER_CHARS + 5_000)
+    text = f"Tags: x\n\n![]({src})\n\nAfter ![shot](data:image/gif;base64,R0lGODlh)\n"
+
+    def shown(start: int) -> tuple[int, list[str]]:
+        body = prepare_body(text, start, width=60)
+        rows = [row.content.plain.strip() for p in body.pieces or () for row in p.drawing.rows]
+        assert not any("AAAA" in row for row in rows)
+        return body.end, rows
+
+    end, rows = shown(0)
+    assert end == text.index(")") + 1  # the part ends after the image, not inside it
+    assert f"▭ image/png, {len(src) * 3 // 4 / 1024:.0f} KB" in rows
+    assert shown(end)[1][-1] == "After ▭ shot"

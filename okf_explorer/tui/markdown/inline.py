@@ -143,6 +143,8 @@ def inline_content(token: Token, styles: Mapping[str, str] = WIDGET_STYLES) -> C
 
 def _image(token: Token) -> tuple[str, str | Style | None]:
     src = str(token.attrs.get("src", ""))
+    if src[:5].lower() == "data:":  # the image itself, written into the page: no link
+        return f"{IMAGE_GLYPH} {alt_text(token) or data_label(src)}", "italic"
     label = alt_text(token) or src
     if src.startswith(FILE_SCHEME):
         return f"{IMAGE_GLYPH} {label}", "italic"
@@ -150,6 +152,14 @@ def _image(token: Token) -> tuple[str, str | Style | None]:
     if src.startswith(LINK_SCHEME):
         return f"{EMBED_GLYPH} {label}", click
     return f"{IMAGE_GLYPH} {label}", click
+
+
+def data_label(src: str) -> str:
+    """What an image written into the page as a `data:` URI is called: its type and size
+    (`image/png, 150 KB`), never its base64 (a vault pastes screenshots so)."""
+    kind = src[5:].split(",", 1)[0].split(";", 1)[0] or "image"
+    size = len(src) * 3 // 4 if ";base64," in src[:80] else len(src)
+    return f"{kind}, {size / 1024:.0f} KB" if size >= 1024 else f"{kind}, {size} bytes"
 
 
 def _html_inline(html: str) -> str:

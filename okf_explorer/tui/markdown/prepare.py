@@ -229,7 +229,9 @@ def _escape(text: str) -> str:
 
 
 def cut_point(text: str, start: int, limit: int) -> int:
-    """Where a part that starts at `start` ends: a paragraph break, else a line break."""
+    """Where a part that starts at `start` ends: a paragraph break, else a line break,
+    else after the image written into the page (`![](data:…)`, a pasted screenshot's
+    200 KB of base64 on one line) the limit falls in, else at the limit."""
     wanted = start + limit
     if wanted >= len(text):
         return len(text)
@@ -237,6 +239,10 @@ def cut_point(text: str, start: int, limit: int) -> int:
         position = text.rfind(mark, start, wanted)
         if position > start + limit // 2:
             return position + len(mark)
+    data = text.rfind("](data:", start, wanted)
+    if data != -1 and text.find(")", data, wanted) == -1:
+        closing = text.find(")", wanted)
+        return len(text) if closing == -1 else closing + 1
     return wanted
 
 
