@@ -109,10 +109,12 @@ MORE_SYMBOLS = {
 """Symbols pylatexenc's table lacks (or writes otherwise)."""
 
 SPACES = {",": " ", ";": " ", ":": " ", ">": " ", " ": " ", "!": "", "quad": "  ", "qquad": "    "}
+SPACES |= {"space": " ", "enspace": " ", "thinspace": " ", "medspace": " ", "thickspace": " "}
 DROPPED = frozenset(
     {"left", "right", "middle", "big", "Big", "bigg", "Bigg", "bigl", "bigr", "Bigl", "Bigr"}
     | {"biggl", "biggr", "Biggl", "Biggr", "displaystyle", "textstyle", "scriptstyle"}
-    | {"limits", "nolimits"}
+    | {"limits", "nolimits", "tiny", "small", "normalsize", "large", "Large", "LARGE"}
+    | {"huge", "Huge", "scriptsize", "footnotesize", "scriptscriptstyle"}
 )
 """Sizing and style words that show nothing themselves (the delimiter after stays)."""
 TEXT_OF = frozenset(
@@ -409,7 +411,8 @@ class _Reader:
                 self.at += 1  # `\quad 50`: the space is the quad's
             return SPACES[name]
         if name in DROPPED:
-            if self._peek() == ".":  # `\left.`: no delimiter at all
+            # `\left.` is no delimiter at all; in `\large MA` the space ends the word
+            if self._peek() == "." or self._space_next():
                 self.at += 1
             return ""
         if name in FUNCTIONS:
@@ -443,6 +446,8 @@ class _Reader:
             if not label:
                 return arrow
             return f"─{label}{arrow}" if arrow == "→" else f"{arrow}{label}─"
+        if name == "pmod":  # `a \\equiv b \\pmod{m}` → `a ≡ b (mod m)`
+            return f"(mod {self._argument()[1].strip()})"
         if name in BINOMIALS:
             _, top = self._argument()
             _, bottom = self._argument()
