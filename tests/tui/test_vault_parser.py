@@ -276,3 +276,11 @@ def test_an_image_written_into_the_page_shows_as_an_image() -> None:
     assert end == text.index(")") + 1  # the part ends after the image, not inside it
     assert f"▭ image/png, {len(src) * 3 // 4 / 1024:.0f} KB" in rows
     assert shown(end)[1][-1] == "After ▭ shot"
+
+
+def test_an_attachment_is_named_without_its_display_sizes() -> None:
+    """`![[dns.png|center|500]]` (an Italian vault): `500` is a width, `center` the
+    caption a CSS snippet reads; the placeholder read `dns.png center|500`."""
+    shown = linkify_body("![[dns.png|center|500]] ![[a.png|300]] ![[b.png|a cap]] ![[c.png|9x9]]")
+    labels = [row.content.plain.strip() for row in draw(blocks_of(parse(shown)), 80).rows]
+    assert labels == ["▭ dns.png center ▭ a.png ▭ b.png a cap ▭ c.png"]

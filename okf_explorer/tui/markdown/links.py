@@ -39,7 +39,8 @@ FILE_SCHEME = "attachment:"
 _MD_SPECIAL = re.compile(r"([\\\[\]*_`<>$~=%])")
 """What a label escapes: Markdown's marks and ours (`$` math, `==` highlight, `%%`)."""
 _SIZE = re.compile(r"^\d+(x\d+)?$")
-"""`![[a.png|100]]`, `![[a.png|100x80]]`: a display size, not a caption."""
+"""`![[a.png|100]]`, `![[a.png|100x80]]`, `![[a.png|center|500]]`: a display size, not a
+caption."""
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 
 
@@ -66,7 +67,8 @@ def _rewrite(span: WikiSpan) -> str:
     fragment = f"#{_href_text(anchor)}" if anchor else ""
     if span.target is None:
         if span.kind == "embed" and name:  # an attachment: a placeholder with its name
-            caption = f" {alias}" if alias and not _SIZE.match(alias) else ""
+            words = [w.strip() for w in (alias or "").split("|") if not _SIZE.match(w.strip())]
+            caption = " ".join(["", *words]).rstrip()
             return f"![{_escape(name + caption)}](<{FILE_SCHEME}{_href_text(name)}>)"
         if not name and anchor:  # `[[#heading]]`: a heading of this page
             return f"[{_escape(alias or wiki_text(span.inner))}](<{LINK_SCHEME}{fragment}>)"
