@@ -70,7 +70,8 @@ async def test_mentions_come_before_the_suggestions_and_go_when_none_is_left(
 async def test_a_mention_row_too_long_for_the_pane_still_names_its_page(tmp_path: Path) -> None:
     """A 13k-page vault at 150×45: a mention from a page with a 69-letter file name
     showed only its sentence (`Use this script to set the background…`), read as the
-    page's title in its place; the row keeps the page's name, cut from the left."""
+    page's title in its place; the row keeps the page's name, cut at its end (a name is
+    read from its start)."""
     name = "Scripts/Set background color of unclosed line object by adding a shadow clone"
     pages = {
         "background.md": "# Background\n\nA colour.\n",
@@ -82,5 +83,5 @@ async def test_a_mention_row_too_long_for_the_pane_still_names_its_page(tmp_path
         await settle(pilot, until=lambda: mention_section(tree) is not None)
         await settle(pilot)
         rows = [tree.render_line(y).text for y in range(tree.size.height)]
-        [row] = [row for row in rows if "Use this script" in row or "shadow clone" in row]
-        assert "…" in row and "shadow clone" in row, row
+        [row] = [row for row in rows if "Use this script" in row or "Set background" in row]
+        assert "Set background color" in row and "…" in row and "Use this" not in row, row

@@ -45,7 +45,8 @@ def test_a_title_shows_beside_its_slug_when_it_says_more() -> None:
     assert page_cell("x/long-name-here", "A long title", 12).plain == "A long title"
     notion = "Projects 8a3c2e11f0b54f3a9c1d2e3f4a5b6c7d/Roadmap f1e2d3c4b5a697887766554433221100"
     assert page_cell(notion, "Roadmap", 20).plain == "Roadmap"
-    assert page_cell(notion, None, 20).plain == "…7887766554433221100"  # no title: as before
+    # no title: the file name, read from its start (it was `…7887766554433221100`)
+    assert page_cell(notion, None, 20).plain == "Roadmap f1e2d3c4b5a…"
 
 
 def test_from_is_written_once_per_group() -> None:

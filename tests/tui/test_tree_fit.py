@@ -78,7 +78,7 @@ def test_fit_label_shows_the_title_when_not_even_the_file_name_fits() -> None:
     assert fit_label(label, slug, 30, title=title).plain == "◉ Manage data recipients f… →0"
     assert fit_label(label, slug, 60, title=title).plain == f"◉ {title} →0"
     untitled = Text.assemble("◉ ", slug, (" →0", "cyan"))
-    assert fit_label(untitled, slug, 30).plain == "◉ …tabricks-on-aws-073afd50 →0"  # as before
+    assert fit_label(untitled, slug, 30).plain == "◉ manage-data-recipients-f… →0"
 
 
 def test_fit_label_never_takes_a_relation_for_the_page_s_name() -> None:
@@ -88,7 +88,7 @@ def test_fit_label_never_takes_a_relation_for_the_page_s_name() -> None:
     label = Text.assemble(slug, (" ←0", "cyan"), ("  description", "magenta"))
     assert fit_label(label, slug, 80).plain == label.plain
     assert fit_label(label, slug, 34).plain == "…/summon-ancient-fleshforged ←0"
-    assert fit_label(label, slug, 26).plain == "…on-ancient-fleshforged ←0"  # not the relation
+    assert fit_label(label, slug, 26).plain == "summon-ancient-fleshfo… ←0"  # not the relation
     titled = Text.assemble(slug, (" ←0", "cyan"), ("  Ancient Fleshforged", "dim"))
     titled.append("  description", style="magenta")
     fitted = fit_label(titled, slug, 26, title="Ancient Fleshforged")
@@ -103,6 +103,16 @@ def test_fit_label_reads_a_cut_name_from_its_start() -> None:
     label = Text.assemble("◉ ", slug, (" →0", "cyan"), (f"  {title}", "dim"))
     assert fit_label(label, slug, 24, title=title).plain == "◉ Recommended Extens… →0"
     assert fit_label(label, slug, 28, title=title).plain == "◉ …recommended-extensions →0"
+
+
+def test_fit_label_reads_a_cut_file_name_from_its_start_without_a_title() -> None:
+    """80×24 on a research vault whose titles are its file names: `…hoc polymorphism ←1`
+    cut the name's start; a name is read from its start, titled or not."""
+    slug = "Compiler/FP/Ad-hoc polymorphism"
+    label = Text.assemble("▶ ", slug, (" ←1", "cyan"))
+    assert fit_label(label, slug, 26).plain == "▶ …/Ad-hoc polymorphism ←1"
+    assert fit_label(label, slug, 24).plain == "▶ Ad-hoc polymorphism ←1"
+    assert fit_label(label, slug, 20).plain == "▶ Ad-hoc polymor… ←1"
 
 
 async def test_rows_are_cut_again_when_the_scroll_bar_comes(tmp_path: Path) -> None:
@@ -186,4 +196,4 @@ async def test_a_typed_backlink_row_keeps_its_page_at_80_columns(tmp_path: Path)
         await settle(pilot, until=lambda: len(tree.root.children) > 1)
         await settle(pilot)
         [row] = [row for row in drawn_rows(tree) if "←0" in row]
-        assert "fleshforged ←0" in row, row
+        assert "summon-ancient-flesh" in row and "description" not in row, row

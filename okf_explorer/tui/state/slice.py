@@ -192,8 +192,9 @@ def fit_label(label: Text, slug: str, width: int, *, title: str | None = None) -
     as the traversal rows are: what follows the count goes first, then the slug is cut from
     the left (`…/Create a vault →3`); when not even the file name fits
     (`…ks-on-aws-481179d7` tells nothing), the page's `title` (the one the row shows, if
-    any) takes its place, cut at its end (`Manage data recipie… →0`). Nothing else that
-    follows the slug (a relation, a sentence) ever stands for the page."""
+    any; else the file name) takes its place, cut at its end (`Manage data recipie… →0`,
+    `Ad-hoc polymorphi… ←1`). Nothing else that follows the slug (a relation, a sentence)
+    ever stands for the page."""
     if label.cell_len <= width:
         return label
     plain = label.plain
@@ -209,8 +210,10 @@ def fit_label(label: Text, slug: str, width: int, *, title: str | None = None) -
         return label[: max(0, width - 1)] + Text(ELLIPSIS)
     shown = shorten_left(slug, room)
     rest = label[after:]
-    if title and _title_says_more(slug.rsplit("/", 1)[-1], shown):
-        return head + Text(shorten_right(title, room), style=label[start:end].style) + tail
+    name = slug.rsplit("/", 1)[-1]
+    if _title_says_more(name, shown):  # the page's name, read from its start
+        named = shorten_right(title or name, room)
+        return head + Text(named, style=label[start:end].style) + tail
     fitted = head + Text(shown, style=label[start:end].style) + tail
     if fitted.cell_len + rest.cell_len > width and fitted.cell_len + TITLE_GAP + MIN_TITLE < width:
         rest = rest.copy()
@@ -237,13 +240,15 @@ def shorten_right(text: str, width: int) -> str:
 def page_cell(slug: str, title: str | None, width: int) -> Text:
     """A page as a cell of `width`: its slug (cut from the left), then its title, dim;
     when not even the file name fits (`…7a8b9c0d1e2f3a4b5c6` names nothing: Notion's
-    export ends every name with an id), the title alone, cut at its end (as `fit_label`)."""
+    export ends every name with an id), the title alone (else the file name), cut at its
+    end (as `fit_label`)."""
     name = printable(slug)
     extra = printable(title) if title and title_says_more(slug, title) else ""
+    file_name = name.rsplit("/", 1)[-1]
+    if _title_says_more(file_name, shorten_left(name, width)):  # not even the file name fits
+        return Text(shorten_right(extra or file_name, width))
     if not extra:
         return Text(shorten_left(name, width))
-    if _title_says_more(name.rsplit("/", 1)[-1], shorten_left(name, width)):
-        return Text(shorten_right(extra, width))  # not even the file name fits
     if cell_len(name) + TITLE_GAP + cell_len(extra) <= width:
         return Text.assemble(name, " " * TITLE_GAP, (extra, "dim"))
     if cell_len(name) <= (width * 2) // 3:  # the whole slug, the title in what is left
