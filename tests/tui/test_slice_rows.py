@@ -157,3 +157,12 @@ def test_cells_with_chinese_names_are_measured_in_cells() -> None:
             assert cell.cell_len <= width, (width, cell.plain)
     assert shorten_right("本地部署配置", 7) == "本地部…"
     assert shorten_left("概念/本地部署", 11) == "…/本地部署"
+
+
+def test_from_reads_a_cut_file_name_from_its_start() -> None:
+    """80×24 on a research vault: the root in the from column read `…ll Tricks`."""
+    edge = Edge("Compiler/FP/Haskell/Haskell Tricks", "b", 1, "out")
+    row = slice_row(edge, shows_from=True, from_width=10, to_width=10, title=lambda _: None)
+    assert str(row[2]) == "Haskell T…"
+    row = slice_row(edge, shows_from=True, from_width=17, to_width=10, title=lambda _: None)
+    assert str(row[2]) == "…/Haskell Tricks"

@@ -351,7 +351,7 @@ def slice_row(
     """The cells of one traversal row: hop, dir, from (blank inside its group), to
     (after the page's `badge`, its OKF glyphs, when given). An implied inverse edge's
     `to` is dimmed after `IMPLIED_MARK`."""
-    frm = Text(shorten_left(printable(edge.frm), from_width)) if shows_from else Text("")
+    frm = page_cell(edge.frm, None, from_width) if shows_from else Text("")
     marks = badge(edge.to) if badge is not None else Text("")
     if edge.implied:
         marks = Text(IMPLIED_MARK, "dim") + marks
