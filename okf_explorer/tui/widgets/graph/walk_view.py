@@ -36,7 +36,7 @@ from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.dialogs.walk_roots import WalkRootsDialog
 from okf_explorer.tui.failures import ReportsWorkers
 from okf_explorer.tui.state.navigator import View
-from okf_explorer.tui.state.slice import shorten_left
+from okf_explorer.tui.state.slice import page_cell
 from okf_explorer.tui.widgets.graph.table_view import TableView
 
 ROOT_CELL = "(root)"
@@ -263,7 +263,7 @@ class WalkView(ReportsWorkers, TableView):
         return row.slug, (
             weight_text(row.weight),
             str(row.hop_count),
-            shorten_left(printable(row.slug), self._page_width),  # the file name stays
+            page_cell(row.slug, None, self._page_width).plain,  # the file name stays
             printable(self._path_cell(row)),
         )
 
