@@ -113,6 +113,13 @@ async def test_a_readme_linking_nowhere_gives_way_to_the_hub(
         await settle(pilot)
         assert start_rule(app) == "start: most backlinks (7) ·"
         assert not app.screen.query_one("#status-hint", Label).display
+        # the README stood in for the start: back does not lead to it (an Italian vault's
+        # backspace on its first screen opened the README it never chose), nor the trail
+        assert not app.screen.history.can_go_back
+        assert app.screen.nav.trail.pages == ["topics/hub"]
+        await pilot.press("backspace")
+        await settle(pilot)
+        assert shown_slug(app) == "topics/hub"
 
 
 async def test_start_flag_names_no_rule(tmp_path: Path) -> None:

@@ -284,7 +284,7 @@ class MainScreen(ReportsWorkers, Screen[None]):
     @on(IndexLoader.StartResolved)
     def _start_resolved(self, message: IndexLoader.StartResolved) -> None:
         if (view := self.nav.start_resolved(message.slug)) is not None:
-            self.go(view, "visit")
+            self.go(view, "start")
 
     @on(IndexLoader.StartChosen)
     def _start_chosen(self, message: IndexLoader.StartChosen) -> None:

@@ -19,9 +19,11 @@ from typing import Literal
 from okf_explorer.core.graph.trail import How, Trail, TrailMove
 from okf_explorer.core.graph.traverse import DEPTH_CAP, Direction, clamp_depth
 
-Move = Literal["visit", "moved", "reload"]
+Move = Literal["visit", "moved", "reload", "start"]
 """How a page is opened: `visit` adds a history entry once the page loads; `moved`:
-back/forward already moved it; `reload` shows the current entry again."""
+back/forward already moved it; `reload` shows the current entry again; `start`: the start
+page, known once the index is, takes the place of the stand-in shown until then (back
+never leads to a page nobody chose)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,13 +192,17 @@ class Navigator:
     def going(self, move: Move, how: How | None = None) -> None:
         """A page is being loaded: the trail will record `how` it was reached (default:
         a visit, or the back/forward just asked)."""
-        if how is not None or move == "visit":
+        if how is not None or move in ("visit", "start"):
             self._how = how or "visit"
 
     def opened(self, view: View, move: Move) -> None:
         """The source answered for `view`: a visit joins the history, the trail records it."""
         if move == "visit":
             self.history.visit(view)
+        elif move == "start":
+            self.history.update(view)
+            if self.trail.moves and self.trail.moves[-1].how == "start":
+                self.trail.moves.pop()  # the stand-in was never chosen
         if move != "reload":
             moves = self.trail.moves
             frm = moves[-1].to if moves else None
