@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from okf_explorer.core.graph.analysis import FIRST_PAGE, choose_start
+from okf_explorer.core.graph.analysis import FIRST_PAGE, MAP_LINKS, choose_start
 
 
 @pytest.mark.parametrize(
@@ -86,3 +86,35 @@ def test_a_home_linking_nowhere_stays_when_no_page_is_a_hub() -> None:
     backlinks = {"README": 0, "spells/fear": 3, "spells/light": 1}
     choice = choose_start(slugs, backlinks.__getitem__, lambda slug: 0)
     assert choice is not None and (choice.slug, choice.final) == ("README", True)
+
+
+def test_a_map_of_the_brain_beats_a_leaf_most_linked_to() -> None:
+    """An Italian university vault has no home page: a note per course lists its 17 to
+    45 lectures, and no lecture has more than 5 backlinks. The explorer opened on a
+    lecture (`19 - il meccanismo di lock`, 5 backlinks, no links out); the course note
+    linking to most pages is the map to start from, and its README (outside links only)
+    gives way to it."""
+    slugs = ["README", "db/db", "db/19 - lock", "os/os", "os/10 - passwords"]
+    backlinks = {"db/19 - lock": 5, "os/10 - passwords": 5}
+    links = {"db/db": 22, "os/os": 45}
+    choice = choose_start(slugs, lambda s: backlinks.get(s, 0), lambda s: links.get(s, 0))
+    assert choice is not None
+    assert (choice.slug, choice.rule, choice.final) == ("os/os", "map (45 links)", True)
+    # a page linking to fewer than MAP_LINKS, or to fewer pages than the hub has
+    # backlinks, is no map: the hub stays
+    for few in ({"os/os": MAP_LINKS - 1}, {"os/os": 30}):
+        hub = {"db/19 - lock": 30} if few == {"os/os": 30} else backlinks
+        chosen = choose_start(slugs, lambda s, h=hub: h.get(s, 0), lambda s, f=few: f.get(s, 0))
+        assert chosen is not None and chosen.rule.startswith("most backlinks"), chosen
+
+
+def test_backlinks_tied_the_page_linking_to_more_wins() -> None:
+    """A research vault's pages most linked to have 5 backlinks each; slug order put a
+    leaf (`Compiler/FP/Haskell/Haskell Tricks`, 1 link out) before the overview
+    `Math/Category Theory/Category Theory` (18 links out)."""
+    slugs = ["Compiler/Haskell Tricks", "Math/Category Theory", "Net/MAC sublayer"]
+    links = {"Compiler/Haskell Tricks": 1, "Math/Category Theory": 18, "Net/MAC sublayer": 3}
+    choice = choose_start(slugs, lambda s: 5, links.__getitem__)
+    assert choice is not None and choice.slug == "Math/Category Theory"
+    unknown = choose_start(slugs, lambda s: 5)  # links not known: slug order
+    assert unknown is not None and unknown.slug == "Compiler/Haskell Tricks"

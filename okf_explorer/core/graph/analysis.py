@@ -35,14 +35,19 @@ Rules, first match wins (file names compared without case):
    vault's is a title and a dot, and its plugin-made `Spaces/Home/Home` holds only
    settings): a home page linking to no page of the brain is none once the index
    knows its links (chosen before, then replaced if so), when a page has at least
-   `HUB_BACKLINKS` backlinks to start from instead;
+   `HUB_BACKLINKS` backlinks to start from instead, or a map (rule 3) leads in;
 2. a nested home page: `docs/index` first, then a top folder's `index`, `Home`,
    "Start here", `README` or `_index` (in that name order, then slug order). A deeper
    one documents its own folder (a TTRPG vault's `Pathfinder/2E/action-icons/readme`),
    not the brain;
-3. the page with most backlinks (distinct linking pages; ties: slug order), once the
-   index knows them;
-4. else the first page in slug order.
+3. a map: the page linking to most pages of the brain, when it links to at least
+   `MAP_LINKS` and to more than any page has backlinks (an Italian university vault has
+   no home, a note per course listing its 17 to 45 lectures, and lectures linked from 5
+   at most: the explorer opened on a lecture, `19 - il meccanismo di lock`), once the
+   index knows the links; ties: most backlinks, then slug order;
+4. the page with most backlinks (distinct linking pages; ties: the one linking to more
+   pages, an overview before a leaf, then slug order), once the index knows them;
+5. else the first page in slug order.
 
 It is given the slugs (and the backlink counts when known), never an index, so it
 answers from a listing before any index is built. A source whose own settings name its
@@ -355,6 +360,8 @@ HUB_BACKLINKS = 5
 """Backlinks that make the page most linked to a better start than a home page linking
 nowhere inside (a TTRPG share's README, an awesome list of outside links, stays before
 a spell page linked from 3)."""
+MAP_LINKS = 20
+"""Pages a page links to that make it a map of the brain (rule 3)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -390,9 +397,12 @@ def choose_start(
     ordered = sorted(slugs)
     if not ordered:
         return None
-    hub = _most_backlinks(ordered, backlinks) if backlinks is not None else None
+    hub = _most_backlinks(ordered, backlinks, links_out) if backlinks is not None else None
+    brain_map = None
+    if hub is not None and backlinks is not None and links_out is not None:
+        brain_map = _map(ordered, hub[0], backlinks, links_out)
     homes = [slug for slug in ordered if _home_rank(slug) is not None]
-    if links_out is not None and hub is not None and hub[0] >= HUB_BACKLINKS:
+    if links_out is not None and hub is not None and (hub[0] >= HUB_BACKLINKS or brain_map):
         homes = [slug for slug in homes if links_out(slug) > 0]  # no way in: the hub is
     unknown = links_out is None
     root = _best_home(slug for slug in homes if "/" not in slug)
@@ -402,16 +412,44 @@ def choose_start(
     if nested is not None:
         rule = DOCS_INDEX if nested.lower() == DOCS_INDEX else f"nested {_file_name(nested)}"
         return StartChoice(nested, rule, unknown)
+    if brain_map is not None:
+        return StartChoice(brain_map[1], f"map ({brain_map[0]} links)")
     if hub is not None and hub[0] > 0:
         return StartChoice(hub[1], f"most backlinks ({hub[0]})")
     return StartChoice(ordered[0], FIRST_PAGE)
 
 
-def _most_backlinks(ordered: list[str], backlinks: Callable[[str], int]) -> tuple[int, str]:
-    """(count, slug) of the page most pages link to; ties: slug order."""
+def _most_backlinks(
+    ordered: list[str],
+    backlinks: Callable[[str], int],
+    links_out: Callable[[str], int] | None = None,
+) -> tuple[int, str]:
+    """(count, slug) of the page most pages link to; ties: the one linking to more pages
+    (when `links_out` is known), then slug order."""
     counts = [(backlinks(slug), slug) for slug in ordered]
     most = max(count for count, _ in counts)
-    return most, next(slug for count, slug in counts if count == most)
+    tied = [slug for count, slug in counts if count == most]
+    if links_out is not None and len(tied) > 1:
+        return most, min(tied, key=lambda slug: -links_out(slug))  # stable: slug order
+    return most, tied[0]
+
+
+def _map(
+    ordered: list[str],
+    most_backlinks: int,
+    backlinks: Callable[[str], int],
+    links_out: Callable[[str], int],
+) -> tuple[int, str] | None:
+    """(links, slug) of the page linking to most pages, when that makes it a map (rule
+    3: at least `MAP_LINKS`, more than `most_backlinks`); ties: most backlinks, slug."""
+    best: tuple[int, int, str] | None = None
+    for slug in ordered:  # slug order: the first of equals stays
+        links = links_out(slug)
+        if links >= MAP_LINKS and (best is None or (links, backlinks(slug)) > best[:2]):
+            best = (links, backlinks(slug), slug)
+    if best is None or best[0] <= most_backlinks:
+        return None
+    return best[0], best[2]
 
 
 def _file_name(slug: str) -> str:
