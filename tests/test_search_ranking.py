@@ -17,7 +17,7 @@ import pytest
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.search.document import property_text
 from okf_explorer.core.search.find_rank import EXACT, Findable, rank_pages
-from okf_explorer.core.search.plain_text import plain_text
+from okf_explorer.core.search.plain_text import index_text, plain_text
 from okf_explorer.core.search.query import parse_query
 from okf_explorer.core.search.ranking import CANDIDATES, Rarity, ranked_sql
 from okf_explorer.core.search.text_index import without_title
@@ -292,6 +292,17 @@ def test_plain_text_reads_markdown_as_a_reader_sees_it() -> None:
     for gone in ("image.png", "hidden", "comment", "https", "^block1", "[", "]", "#", "*"):
         assert gone not in text
     assert "example.org" in text  # a bare URL reads as its host
+
+
+def test_block_ids_are_no_words_of_the_page() -> None:
+    """An Excalidraw drawing's text elements each end with a block id (`Task ^TrVV8B0b`):
+    the ids were words of the index and stood in snippets (`Task ^TrVV8B0b…`, where the
+    snippet's cut left no line end for `display_text` to see)."""
+    text = index_text("Task ^TrVV8B0b\n\nRawTask ^EySoH6IZ  \n- item\n\n^list-id\n")
+    assert "TrVV8B0b" not in text and "EySoH6IZ" not in text and "list-id" not in text
+    assert text.split() == ["Task", "RawTask", "-", "item"]
+    kept = index_text("x^2, a ^ b, and $y^2$ too\n")
+    assert kept == "x^2, a ^ b, and y² too\n"  # no block id: a caret inside a line
 
 
 def test_a_link_whose_address_holds_parentheses_reads_as_its_text() -> None:

@@ -107,6 +107,9 @@ _LINE_MARKS = re.compile(  # blanks taken possessively (`*+`): no run of them is
     r"|\|?[ \t]*+:?-+:?[ \t]*+(?:\|[ \t]*+:?-+:?[ \t]*+)*+\|?[ \t]*+(?=\n)"  # a table's rule
     r")"
 )
+_BLOCK_ID = re.compile(r"(?<=[ \t\n])\^[A-Za-z0-9-]+(?=[ \t]*\n)")
+"""A block id ending a line (`Task ^TrVV8B0b`, or alone after a list): never a word of the
+page (an Excalidraw drawing's text elements each end with one)."""
 _PAIRED_MARKS = ("**", "~~", "==", "$$", "`", "|")
 """Marks that are never text: gone wherever they are (a table's bar included)."""
 # A snippet's hit marks (`\x02`, `\x03`) stand next to words: `a_\x02b\x03` keeps its `_`.
@@ -177,6 +180,8 @@ def index_text(markdown: str) -> str:
         text = _TAGS_HTML.sub(" ", text)
     if "&" in text:
         text = html.unescape(text)
+    if "^" in text:
+        text = _BLOCK_ID.sub("", text)
     return text[1:-1]
 
 
