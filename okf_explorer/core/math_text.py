@@ -108,8 +108,10 @@ MORE_SYMBOLS = {
 }
 """Symbols pylatexenc's table lacks (or writes otherwise)."""
 
-SPACES = {",": " ", ";": " ", ":": " ", ">": " ", " ": " ", "!": "", "quad": "  ", "qquad": "    "}
-SPACES |= {"space": " ", "enspace": " ", "thinspace": " ", "medspace": " ", "thickspace": " "}
+SPACES = {
+    **{",": " ", ";": " ", ":": " ", ">": " ", " ": " ", "!": "", "quad": "  ", "qquad": "    "},
+    **{"space": " ", "enspace": " ", "thinspace": " ", "medspace": " ", "thickspace": " "},
+}
 DROPPED = frozenset(
     {"left", "right", "middle", "big", "Big", "bigg", "Bigg", "bigl", "bigr", "Bigl", "Bigr"}
     | {"biggl", "biggr", "Biggl", "Biggr", "displaystyle", "textstyle", "scriptstyle"}
