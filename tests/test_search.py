@@ -227,6 +227,25 @@ def test_a_fill_reports_its_progress_and_a_fill_with_nothing_to_read_does_not(
     texts.close()
 
 
+def test_a_fill_leaves_no_log_as_big_as_the_index(tmp_path: Path) -> None:
+    """A 16k-page wiki's first fill left a 455 MB write-ahead log beside its 453 MB index
+    (one transaction; the explorer quits without closing the file): after a fill that wrote,
+    the log is written into the file and cut, before any close."""
+    from okf_explorer.core.index.build import build_index
+    from okf_explorer.core.search.text_index import LOG_LIMIT, TextIndex
+
+    words = " ".join(f"word{n}" for n in range(2_000))
+    pages = {f"p{i}.md": f"# P{i}\n\n{words} {i}.\n" for i in range(300)}
+    source = BundleSource(write_bundle(tmp_path / "b", pages))
+    texts = TextIndex(tmp_path / "text.fts", "log")
+    assert texts.sync(build_index(source, cache=False).pages, source.map_bodies) == 300
+    log = tmp_path / "text.fts-wal"
+    assert (tmp_path / "text.fts").stat().st_size > 2 * LOG_LIMIT  # big enough to tell
+    assert not log.exists() or log.stat().st_size <= LOG_LIMIT
+    assert len(texts) == 300
+    texts.close()
+
+
 @pytest.mark.parametrize("terminal", [True, False])
 def test_a_long_first_search_on_a_terminal_says_it_reads_the_pages(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, run, terminal: bool

@@ -172,6 +172,9 @@ _SCHEMA = (
     f" tokenize='{TOKENIZER}')",
 )
 
+LOG_LIMIT = 4 << 20
+"""Bytes of its write-ahead log the index file keeps after a checkpoint (SQLite keeps the
+log's largest size for reuse)."""
 _DAMAGED = frozenset({sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB})
 """SQLite errors saying the file is not (or no longer) a database: rebuild it."""
 _CANNOT_KEEP = frozenset(
@@ -281,6 +284,7 @@ class TextIndex:
                 raise _Foreign
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
+            db.execute(f"PRAGMA journal_size_limit={LOG_LIMIT}")
         except BaseException:
             db.close()
             raise
@@ -359,7 +363,17 @@ class TextIndex:
                 self._recover(error)
                 read = self._sync(pages, map_bodies, progress, skip, markup)
             self._synced = (pages, map_bodies)
+            if read and self.path is not None:
+                self._cut_log()
             return read
+
+    def _cut_log(self) -> None:
+        """Write the log into the file and cut it to nothing: a first fill is one
+        transaction, whose log grew as big as the index (455 MB beside a 453 MB index of a
+        16k-page wiki) and stayed so, the explorer quitting without a close. Another
+        process reading the file may keep it from being cut now: the next fill will."""
+        with contextlib.suppress(sqlite3.Error):
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
 
     def _sync(
         self,
