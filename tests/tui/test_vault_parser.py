@@ -276,6 +276,11 @@ def test_an_image_written_into_the_page_shows_as_an_image() -> None:
     assert end == text.index(")") + 1  # the part ends after the image, not inside it
     assert f"▭ image/png, {len(src) * 3 // 4 / 1024:.0f} KB" in rows
     assert shown(end)[1][-1] == "After ▭ shot"
+    # a hostile page's unclosed URI does not make a part of the whole page
+    from okf_explorer.tui.markdown.prepare import DATA_URI_CHARS, cut_point
+
+    unclosed = "![](data:image/png;base64," + "A" * (RENDER_CHARS + DATA_URI_CHARS + 10)
+    assert cut_point(unclosed, 0, RENDER_CHARS) == RENDER_CHARS
 
 
 def test_an_attachment_is_named_without_its_display_sizes() -> None:

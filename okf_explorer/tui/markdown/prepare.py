@@ -41,6 +41,9 @@ from okf_explorer.tui.markdown.parser import is_page_embed, parse
 RENDER_CHARS = 200_000
 """Characters of a body prepared at a time: above this the page pane shows the first
 part and offers the next (`m`)."""
+DATA_URI_CHARS = 1_000_000
+"""How far past `RENDER_CHARS` a part goes on to end after an image written into the page
+(`cut_point`): a 700 KB picture, parsed in about 0.4 s."""
 LONG_CHARS = 50_000
 """A body longer than this shows a first screen first (`FIRST_SCREEN_CHARS` in the
 page pane), then the rest of its first part."""
@@ -231,7 +234,8 @@ def _escape(text: str) -> str:
 def cut_point(text: str, start: int, limit: int) -> int:
     """Where a part that starts at `start` ends: a paragraph break, else a line break,
     else after the image written into the page (`![](data:…)`, a pasted screenshot's
-    200 KB of base64 on one line) the limit falls in, else at the limit."""
+    200 KB of base64 on one line) the limit falls in, when it ends within `DATA_URI_CHARS`
+    (parsing costs about 0.4 s a megabyte), else at the limit."""
     wanted = start + limit
     if wanted >= len(text):
         return len(text)
@@ -241,8 +245,9 @@ def cut_point(text: str, start: int, limit: int) -> int:
             return position + len(mark)
     data = text.rfind("](data:", start, wanted)
     if data != -1 and text.find(")", data, wanted) == -1:
-        closing = text.find(")", wanted)
-        return len(text) if closing == -1 else closing + 1
+        closing = text.find(")", wanted, wanted + DATA_URI_CHARS)
+        if closing != -1:
+            return closing + 1
     return wanted
 
 
