@@ -122,6 +122,25 @@ async def test_a_readme_linking_nowhere_gives_way_to_the_hub(
         assert shown_slug(app) == "topics/hub"
 
 
+async def test_the_start_is_no_page_the_vault_excludes(tmp_path: Path) -> None:
+    """A 35k-page LLM-kept wiki excludes its raw sources from Obsidian (`userIgnoreFilters`),
+    and they hold its pages most linked to (1,632 backlinks): without a home page, the
+    start would have been a raw source. Obsidian makes excluded pages less noticeable: the
+    start is chosen among the others."""
+    raw = {f"_sources/doc{number}.md": "[[_sources/syntax]]\n" for number in range(6)}
+    files = {
+        ".obsidian/app.json": '{"userIgnoreFilters": ["_sources/"]}',
+        "_sources/syntax.md": "# Syntax\n",
+        **raw,
+        **NO_HOME,
+    }
+    app = make_app(brain_for(BundleSource(write_bundle(tmp_path / "v", files))), watch_files=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, lambda: shown_slug(app) == "topics/hub")
+        await settle(pilot)
+        assert start_rule(app) == "start: most backlinks (2) ·"
+
+
 async def test_start_flag_names_no_rule(tmp_path: Path) -> None:
     bundle = write_bundle(tmp_path / "foam", FOAM_LIKE)
     app = make_app(brain_for(BundleSource(bundle)), start="docs/404", watch_files=False)

@@ -163,7 +163,7 @@ class IndexLoader(Widget):
         if self.start is not None:
             self._pending_start = self.start
         slugs = [slug for slug, _ in pages]
-        choice = self.brain.stated_start(slugs) or choose_start(slugs)
+        choice = self.brain.stated_start(slugs) or choose_start(self._start_candidates(slugs))
         if choice is not None:
             await self._show(View(choice.slug), False)
             if self.start is None:
@@ -202,10 +202,20 @@ class IndexLoader(Widget):
         def links_out(slug: str) -> int:
             return len({node for node in index.out_slugs(slug) if index.exists(node)} - {slug})
 
-        choice = await asyncio.to_thread(choose_start, index.pages, backlinks, links_out)
+        candidates = self._start_candidates(list(index.pages))
+        choice = await asyncio.to_thread(choose_start, candidates, backlinks, links_out)
         if choice is not None and choice.final:
             self.post_message(self.StartResolved(choice.slug))
             self.post_message(self.StartChosen(choice))
+
+    def _start_candidates(self, slugs: list[str]) -> list[str]:
+        """The pages the start is chosen among: those the vault's settings do not exclude
+        (Obsidian makes them "less noticeable"; a 35k-page wiki's excluded raw sources hold
+        its pages most linked to), or all when it excludes every one."""
+        excluded = self.brain.excluded()
+        if not excluded:
+            return slugs
+        return [slug for slug in slugs if not excluded(slug)] or slugs
 
     def stop(self) -> None:
         """Cancel start-up and any build (the source failed before anything was shown)."""
