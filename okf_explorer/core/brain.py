@@ -89,6 +89,7 @@ if TYPE_CHECKING:  # imported where used: a `links` run needs none of them (~10 
     from okf_explorer.core.graph.shape import Community, GraphShape
     from okf_explorer.core.graph.suggested import Suggestion
     from okf_explorer.core.search.mentions import Mention
+    from okf_explorer.core.search.text_index import TextIndex
     from okf_explorer.core.search.text_search import TextSearch
 
 
@@ -735,12 +736,18 @@ class Brain:
                 )
             return self._text
 
-    def unlinked_mentions(self, slug: str) -> list[Mention]:
+    def unlinked_mentions(
+        self, slug: str, progress: ProgressCallback | None = None
+    ) -> list[Mention]:
         """Pages that mention `slug`'s page without linking to it, slug order
-        (`core.search.mentions`; builds the index, and the text index when needed)."""
+        (`core.search.mentions`; builds the index, and the text index when needed:
+        `progress` hears of that fill as `TextIndex.sync` tells it)."""
         from okf_explorer.core.search.mentions import unlinked_mentions
 
-        found = unlinked_mentions(self.ensure_index(), self.text_search().text_index, slug)
+        def text_index() -> TextIndex:
+            return self.text_search().text_index(progress)
+
+        found = unlinked_mentions(self.ensure_index(), text_index, slug)
         excluded = self.excluded()
         return [mention for mention in found if not excluded(mention.slug)] if excluded else found
 

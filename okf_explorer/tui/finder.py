@@ -334,9 +334,9 @@ FILL_NOTICE_SECONDS = 15.0
 
 
 class FillNotice:
-    """The `progress` of the text index fill `ctrl+f` starts (`TextSearch.prepare`),
-    called in its thread: a fill of `FILL_NOTICE_PAGES` bodies or more says that the
-    first search waits for it, and that it is done."""
+    """The `progress` of a text index fill (`ctrl+f`'s `TextSearch.prepare`, the link
+    tree's mentions), called in its thread: a fill of `FILL_NOTICE_PAGES` bodies or more
+    says that the first search waits for it, and that it is done."""
 
     def __init__(self, app: App[object]) -> None:
         self._app = app
@@ -347,8 +347,8 @@ class FillNotice:
             self._told = True
             self._app.call_from_thread(
                 self._app.notify,
-                f"Reading {total:,} pages for full-text search, once: the first search"
-                " waits for it.",
+                f"Reading {total:,} pages for full-text search and mentions, once: the"
+                " first search waits for it.",
                 title="Search",
                 timeout=FILL_NOTICE_SECONDS,
             )

@@ -127,7 +127,8 @@ async def test_a_long_first_fill_says_so_and_says_when_it_is_done(
         messages = [n.message for n in app._notifications]
         if told:
             assert messages == [
-                "Reading 3 pages for full-text search, once: the first search waits for it.",
+                "Reading 3 pages for full-text search and mentions, once: the first search"
+                " waits for it.",
                 "Full-text search is ready.",
             ]
         else:
@@ -135,3 +136,24 @@ async def test_a_long_first_fill_says_so_and_says_when_it_is_done(
         await pilot.press("escape", "ctrl+f")  # filled: nothing more to say
         await settle(pilot)
         assert len(app._notifications) == len(messages)
+
+
+async def test_a_long_first_fill_for_mentions_says_so_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A 35k-page wiki: the first page opened with a name to look for read 16k pages into
+    the text index for its Mentions, 12-60 s of work nothing on screen told of."""
+    monkeypatch.setattr(finder, "FILL_NOTICE_PAGES", 3)
+    pages = {
+        "zebracorn.md": "# Zebracorn\n\nA striped horse.\n",
+        "notes/a.md": "A zebracorn was seen.\n",
+        "notes/b.md": "Nothing here.\n",
+    }
+    brain = brain_for(BundleSource(write_bundle(tmp_path / "b", pages)))
+    app = make_app(brain, start="zebracorn")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, lambda: brain.text_search().filled)
+        await settle(pilot)
+        messages = [n.message for n in app._notifications]
+        assert messages[0].startswith("Reading 3 pages for full-text search and mentions")
+        assert messages[-1] == "Full-text search is ready."

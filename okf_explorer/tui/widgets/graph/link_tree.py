@@ -24,6 +24,7 @@ from okf_explorer.core.pages import title_says_more
 from okf_explorer.core.search.mentions import Mention
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.failures import ReportsWorkers
+from okf_explorer.tui.finder import FillNotice
 from okf_explorer.tui.marks import LINKS_LEGEND, row_badge
 from okf_explorer.tui.paint_hold import PaintHold
 from okf_explorer.tui.state.page_links import (
@@ -162,7 +163,10 @@ class LinkTree(ReportsWorkers, FittedTree[LinkNode]):
                 self.show_view(view)
         if self.brain.index is not None:  # never force an index build for these
             try:
-                mentions = await asyncio.to_thread(self.brain.unlinked_mentions, slug)
+                # found by the text index: a first fill of thousands of pages takes
+                # seconds, and says so (a 35k-page wiki's took 12-60 s, unsaid)
+                notice = FillNotice(self.app)
+                mentions = await asyncio.to_thread(self.brain.unlinked_mentions, slug, notice)
             except (PageNotFound, PageUnreadable):
                 return  # the index moved on meanwhile; the next load shows them
             if self.slug == slug:
