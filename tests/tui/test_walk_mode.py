@@ -229,6 +229,6 @@ async def test_a_long_page_name_keeps_its_file_name_read_from_its_start(
         await settle(pilot, lambda: view.loaded)
         cell = table_rows(view)[1][2]
         # the file name, whole or read from its start (not `a-rather-lon…`, nor
-        # `…target-page`); the column's width varies by a cell with the scroll bar
-        shown = ("…/the-target-page", "…the-target-page", "the-target-pa…", "the-target-p…")
-        assert cell in shown, cell
+        # `…target-page`): the column's width differs from one machine to another
+        whole = cell.startswith("…") and cell.endswith("the-target-page")
+        assert whole or (cell.startswith("the-target-") and cell.endswith("…")), cell
