@@ -74,6 +74,12 @@ class Trail:
         self.moves.append(move)
         del self.moves[:-TRAIL_CAP]
 
+    def drop_stand_in(self) -> None:
+        """Forget the last move when it is the session's start: a page shown while the
+        start was not yet known, which nobody chose (the start chosen next replaces it)."""
+        if self.moves and self.moves[-1].how == "start":
+            self.moves.pop()
+
     @property
     def pages(self) -> list[str]:
         """The pages in visit order (a page seen twice appears twice)."""

@@ -201,8 +201,7 @@ class Navigator:
             self.history.visit(view)
         elif move == "start":
             self.history.update(view)
-            if self.trail.moves and self.trail.moves[-1].how == "start":
-                self.trail.moves.pop()  # the stand-in was never chosen
+            self.trail.drop_stand_in()
         if move != "reload":
             moves = self.trail.moves
             frm = moves[-1].to if moves else None

@@ -211,7 +211,7 @@ def fit_label(label: Text, slug: str, width: int, *, title: str | None = None) -
     shown = shorten_left(slug, room)
     rest = label[after:]
     name = slug.rsplit("/", 1)[-1]
-    if _title_says_more(name, shown):  # the page's name, read from its start
+    if _name_is_cut(name, shown):  # the page's name, read from its start
         named = shorten_right(title or name, room)
         return head + Text(named, style=label[start:end].style) + tail
     fitted = head + Text(shown, style=label[start:end].style) + tail
@@ -223,9 +223,9 @@ def fit_label(label: Text, slug: str, width: int, *, title: str | None = None) -
     return fitted + rest
 
 
-def _title_says_more(name: str, shown: str) -> bool:
-    """Whether the page's title, cut at its end, names the page better than `shown` (the
-    slug cut from the left): whenever the file name itself is cut, since a name is read
+def _name_is_cut(name: str, shown: str) -> bool:
+    """Whether `shown` (the slug cut from the left) cuts the file `name`: then the page's
+    title, or its file name, cut at its end names the page better, since a name is read
     from its start (`Recommended Exten…`, not `…mmended-extensions`)."""
     return name not in shown
 
@@ -245,7 +245,7 @@ def page_cell(slug: str, title: str | None, width: int) -> Text:
     name = printable(slug)
     extra = printable(title) if title and title_says_more(slug, title) else ""
     file_name = name.rsplit("/", 1)[-1]
-    if _title_says_more(file_name, shorten_left(name, width)):  # not even the file name fits
+    if _name_is_cut(file_name, shorten_left(name, width)):  # not even the file name fits
         return Text(shorten_right(extra or file_name, width))
     if not extra:
         return Text(shorten_left(name, width))
