@@ -102,10 +102,17 @@ def test_a_map_of_the_brain_beats_a_leaf_most_linked_to() -> None:
     assert (choice.slug, choice.rule, choice.final) == ("os/os", "map (45 links)", True)
     # a page linking to fewer than MAP_LINKS, or to fewer pages than the hub has
     # backlinks, is no map: the hub stays
-    for few in ({"os/os": MAP_LINKS - 1}, {"os/os": 30}):
-        hub = {"db/19 - lock": 30} if few == {"os/os": 30} else backlinks
-        chosen = choose_start(slugs, lambda s, h=hub: h.get(s, 0), lambda s, f=few: f.get(s, 0))
-        assert chosen is not None and chosen.rule.startswith("most backlinks"), chosen
+    cases = [  # (links out of `os/os`, backlinks of `db/19 - lock`)
+        (MAP_LINKS - 1, 5),  # too few links to be a map
+        (30, 30),  # no more links than the hub has backlinks
+    ]
+    for out, hub in cases:
+        counts = {**backlinks, "db/19 - lock": hub}
+        links_out = {"os/os": out}
+        chosen = choose_start(
+            slugs, lambda s, c=counts: c.get(s, 0), lambda s, o=links_out: o.get(s, 0)
+        )
+        assert chosen is not None and chosen.rule == f"most backlinks ({hub})", chosen
 
 
 def test_backlinks_tied_the_page_linking_to_more_wins() -> None:
