@@ -10,3 +10,7 @@
   marks on screen and what they mean), `failures` (how a failure reaches the reader),
   `settings` (what the explorer reads from its environment).
 """
+
+from okf_explorer.tui.settings import prefer_frame_rate
+
+prefer_frame_rate()  # before any module of the explorer imports Textual

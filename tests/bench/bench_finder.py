@@ -23,6 +23,9 @@ import sys
 import time
 from pathlib import Path
 
+import okf_explorer.tui  # noqa: F401 - first: it sets the explorer's frame rate (tui.settings)
+
+# isort: split
 from textual import events
 from textual.command import CommandInput, CommandList, CommandPalette
 

@@ -46,6 +46,9 @@ import tempfile
 import time
 from pathlib import Path
 
+import okf_explorer.tui  # noqa: F401 - first: it sets the explorer's frame rate (tui.settings)
+
+# isort: split
 import textual._wait
 
 from okf_explorer.core.brain import Brain

@@ -51,6 +51,9 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 sys.path.insert(0, str(HERE))
 
+import okf_explorer.tui  # noqa: E402, F401 - first: it sets the explorer's frame rate (tui.settings)
+
+# isort: split
 from gen_bundle import generate  # noqa: E402
 from textual.pilot import Pilot  # noqa: E402
 from timing import LoopLateness, idle_lateness, wait_until  # noqa: E402
