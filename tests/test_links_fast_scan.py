@@ -19,6 +19,7 @@ TOKENS = [
     ":", "%20", "http:", "https://x/", "[r]: ", "[r]", "[]", "x.png", "> ", "- ", "    ",
     "[[x]]", "![[y]]", "[a](b.md)", "[a [b] c](d.md)", "[t](<a b.md>)", "[t](x.md \"t\")",
     "[[a|b]]", "[[a#h]]", "[x][r]", "[r]: r.md", "`[[c]]`", "```\n[[f]]\n```", "\x01",
+    "$", "$$", "\\$", "$x$", "$ ", "5",
 ]  # fmt: skip
 
 markdownish = st.lists(st.sampled_from(TOKENS), max_size=80).map("".join)

@@ -20,6 +20,7 @@ import pytest
 
 from okf_explorer.core.dataview import MAX_ADDED, inline_queries, page_fields
 from okf_explorer.core.links.fields import field_values
+from okf_explorer.core.links.grammar import extract_link_tuples
 from okf_explorer.core.links.spans import link_contexts, link_spans
 from okf_explorer.core.search.plain_text import plain_text
 from okf_explorer.tui.markdown import prepare_body
@@ -137,3 +138,15 @@ def test_dataview_values_add_a_bounded_length() -> None:
     assert len(out) <= len(text) + MAX_ADDED
     assert out.count("x" * 100_000) == MAX_ADDED // 100_000
     assert out.endswith("`=this.big`\n")
+
+
+@pytest.mark.parametrize("piece", ["$$a ", "$a \\$", "$a $", "\\$", "$$ $ ", "1$a$"])
+def test_a_paragraph_of_dollars_is_read_for_math_in_linear_time(piece: str) -> None:
+    """Each dollar may open math (`core.links.grammar.math_ranges`): a paragraph of
+    thousands must not make each look to the paragraph's end."""
+
+    def text(pieces: int) -> None:
+        extract_link_tuples(piece * pieces + "[[x]]")
+        link_spans(piece * pieces + "[[x]]")
+
+    assert growth(text, 1000) < BOUND

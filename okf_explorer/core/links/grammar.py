@@ -36,6 +36,8 @@ Choices where the SPEC is silent:
 - as in Obsidian's link index, a link inside an HTML comment (`<!-- [[x]] -->`) is no
   link, and one inside an Obsidian comment (`%% [[x]] %%`) is (`comment_ranges`; the
   explorer marks it "in a comment", `core.links.spans`);
+- a link inside dollar math (`$$ [[\\mathcal S]](f) $$`, denotational semantics) is no
+  link: the page draws it as TeX, as Obsidian does (`math_ranges`);
 - a Markdown target's `?query` is cut like its `#anchor`; `.` and `..` count as
   folders; `//host/...` (network path) is a URL, not a link;
 - link text may nest one level of brackets (`[a [b] c](x.md)`).
@@ -287,8 +289,10 @@ def _link_tuples(
     typed by the field (unless `inline_fields` is False: every link as a body link)."""
     if "[" not in text:
         return []
-    if reference or "`" in text or "~~~" in text:  # else no fence, no code span to mask
-        text = "".join(_uncommented(mask_code_spans(segment)) for segment in strip_fences(text))
+    if reference or "`" in text or "~~~" in text or "$" in text:  # else nothing to mask
+        text = "".join(
+            _uncommented(mask_math(mask_code_spans(segment))) for segment in strip_fences(text)
+        )
         if "[" not in text:
             return []
     else:
@@ -661,6 +665,69 @@ def _uncommented(segment: str) -> str:
     if HTML_COMMENT[0] not in segment:
         return segment
     return mask_ranges(segment, comment_ranges(segment, HTML_COMMENT))
+
+
+def math_ranges(segment: str) -> list[tuple[int, int]]:
+    """`(start, end)` of each stretch of dollar math in `segment` (outside fences, its code
+    spans masked), read as the page renders it: mdit-py-plugins' dollar math as
+    `tui.markdown.parser` sets it up. `$…$` has no space just inside its dollars and no
+    digit just before the opening one or after the closing one (`$5 and $10` is no math);
+    `$$…$$` may hold anything; an escaped `\\$` neither opens nor closes; neither crosses
+    a blank line. A link inside math is no link: the page draws it as TeX (Obsidian too:
+    its math is MathJax's, which knows no wiki-links).
+
+    Each unescaped dollar is tried as an opening once; a `$` opening looks only as far as
+    the next dollar, a `$$` one as far as the next `$$` or the paragraph's end."""
+    if "$" not in segment:
+        return []
+    blanks = [m.start() for m in BLANK_LINE.finditer(segment)] if "\n" in segment else []
+    size = len(segment)
+    ranges: list[tuple[int, int]] = []
+    pos = 0
+    while (at := segment.find("$", pos)) >= 0:
+        pos = at + 1
+        if _escaped(segment, at) or (at and segment[at - 1].isdigit()):
+            continue
+        double = segment.startswith("$$", at)
+        if not double and (pos == size or segment[pos].isspace()):
+            continue
+        after = bisect_right(blanks, at)
+        stop = blanks[after] if after < len(blanks) else size
+        end = _math_closing(segment, at + 1 + double, stop, double)
+        if end is None or (not double and segment[end - 1].isspace()):
+            continue
+        if end + 1 < size and segment[end + 1].isdigit():
+            continue
+        if end - at > 1 + 2 * double:  # not empty
+            ranges.append((at, end + 1))
+            pos = end + 1
+    return ranges
+
+
+def _escaped(text: str, at: int) -> bool:
+    """Whether the character at `at` follows an odd run of backslashes."""
+    run = at
+    while run and text[run - 1] == "\\":
+        run -= 1
+    return (at - run) % 2 == 1
+
+
+def _math_closing(segment: str, pos: int, stop: int, double: bool) -> int | None:
+    """Where the math opened before `pos` closes (its last dollar), before `stop`."""
+    while (end := segment.find("$", pos, stop)) >= 0:
+        pos = end + 1
+        if _escaped(segment, end):
+            continue
+        if not double:
+            return end
+        if segment.startswith("$", pos) and pos < stop:
+            return pos
+    return None
+
+
+def mask_math(segment: str) -> str:
+    """`segment` with its dollar math masked (`math_ranges`, `mask_ranges`)."""
+    return mask_ranges(segment, math_ranges(segment)) if "$" in segment else segment
 
 
 def mask_ranges(text: str, ranges: Sequence[tuple[int, int]]) -> str:

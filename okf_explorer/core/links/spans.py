@@ -39,6 +39,7 @@ from okf_explorer.core.links.grammar import (
     _wiki_target,
     code_span_ranges,
     comment_ranges,
+    mask_math,
     mask_ranges,
     prose_ranges,
 )
@@ -78,8 +79,9 @@ Definitions = dict[str, str | None]
 
 def _mask(segment: str, definitions: Definitions) -> str:
     """`segment` masked (same length); its reference definitions added to `definitions`
-    (the first of a label wins, as in CommonMark). Code first, then HTML comments."""
-    masked = _code_masked(segment)
+    (the first of a label wins, as in CommonMark). Code first, then math, then HTML
+    comments."""
+    masked = mask_math(_code_masked(segment))
     if HTML_COMMENT[0] in masked:  # links in HTML comments are no links
         masked = mask_ranges(masked, comment_ranges(masked, HTML_COMMENT))
     if "\\" in masked:

@@ -1,0 +1,104 @@
+"""Links inside dollar math are no links (stop 48, found on a research vault's
+denotational semantics: `$$ [[\\mathcal S]](f)(\\sigma) $$` made a page `\\mathcal S`
+and the page drew `[ mathcal S](<okf:𝒮>)`, our own link syntax).
+
+The page draws dollar math as TeX read as text (`tui.markdown.parser`, mdit-py-plugins'
+dollar math), and Obsidian draws it with MathJax, which knows no wiki-links. So the
+grammar, the clickable spans and the page all read the same stretches as math
+(`core.links.grammar.math_ranges`): `$…$` with no space just inside its dollars and no
+digit just outside them, `$$…$$` holding anything, neither crossing a blank line."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from markdown_it import MarkdownIt
+from mdit_py_plugins.dollarmath import dollarmath_plugin
+
+from okf_explorer.core.links import parse_links
+from okf_explorer.core.links.grammar import math_ranges
+from okf_explorer.core.links.spans import link_spans
+from okf_explorer.tui.markdown.prepare import prepare_body
+
+_DOLLAR_MATH = MarkdownIt("commonmark").use(
+    dollarmath_plugin, allow_labels=False, allow_space=False, allow_digits=False, double_inline=True
+)
+"""Dollar math as `tui.markdown.parser` sets it up."""
+
+PAGE = (
+    "The meaning $$ [[\\mathcal S]](f)(\\sigma) $$ of f, and $[[e]]_\\rho$ too,"
+    " next to [[Real page]].\n\n$$\n[[x]] = 1\n$$\n"
+)
+
+
+def test_no_link_inside_math_counts() -> None:
+    assert parse_links(PAGE) == ["Real page"]
+
+
+def test_no_link_inside_math_is_clickable() -> None:
+    assert [span.target for span in link_spans(PAGE)] == ["Real page"]
+
+
+def test_the_page_draws_math_links_as_tex_read_as_text() -> None:
+    rows = [
+        row.content.plain
+        for piece in prepare_body(PAGE, width=90, breaks=True).pieces
+        if piece.drawing is not None
+        for row in piece.drawing.rows
+    ]
+    drawn = "\n".join(rows)
+    assert "[[𝒮]](f)(σ)" in drawn and "[[e]]_ρ" in drawn and "[[x]] = 1" in drawn
+    assert "okf:" not in drawn
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "costs $5 and $10 at [[Shop]]",  # a digit after the opening: money, no math
+        "from $a to $ [[Shop]] $",  # a space before the closing, then after the opening
+        "escaped \\$x [[Shop]] y$",
+        "$x\n\n[[Shop]] y$",  # math never crosses a blank line
+        "`$x` [[Shop]] `y$`",  # dollars in code are code
+        "$$x\n\n[[Shop]]$$",
+    ],
+)
+def test_links_beside_dollars_that_open_no_math_count(text: str) -> None:
+    assert parse_links(text) == ["Shop"]
+    assert [span.target for span in link_spans(text)] == ["Shop"]
+
+
+@pytest.mark.parametrize(
+    ("text", "math"),
+    [
+        ("a $x$ b", ["$x$"]),
+        ("a $$ x $$ b", ["$$ x $$"]),
+        ("$x$5 and $y$", ["$y$"]),  # a digit after the closing: not that one
+        ("1$x$", []),
+        ("$ x$", []),
+        ("$x $", []),
+        ("\\\\$x$", ["$x$"]),  # an escaped backslash leaves the dollar open
+        ("$a\\$b$", ["$a\\$b$"]),
+        ("$$$$", []),
+        ("$x\ny$", ["$x\ny$"]),
+    ],
+)
+def test_math_is_read_as_the_renderers_dollar_math(text: str, math: list[str]) -> None:
+    assert [text[start:end] for start, end in math_ranges(text)] == math
+
+
+PIECES = ["$", "$$", "\\", "\\$", " ", "\n", "x", "5", "a b", "[[y]]", "é"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=30).map("".join))
+def test_math_ranges_are_the_plugins_inline_math(text: str) -> None:
+    """The dollar-math plugin with the page's options finds the same math in a paragraph."""
+    text = "a" + text.replace("\n", " ")  # one paragraph, never a block of `$$` lines
+    tokens = _DOLLAR_MATH.parseInline(text)[0].children or []
+    theirs = [token.content for token in tokens if token.type.startswith("math_inline")]
+    ours = [
+        text[start + 2 : end - 2] if text.startswith("$$", start) else text[start + 1 : end - 1]
+        for start, end in math_ranges(text)
+    ]
+    assert ours == theirs
