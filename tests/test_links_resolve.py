@@ -22,6 +22,10 @@ SLUGS = [
     "b/dup",
     "x/y/dup",
     "docs/index",
+    "docs/README",
+    "setup/README",
+    "setup/install",
+    "Guides/readme",
 ]
 TITLES = {"people/alice": "Alice Liddell", "guide": "The  User Guide"}
 
@@ -54,6 +58,12 @@ def resolver() -> SlugResolver:
         ("/", "tables/orders", Resolution("index", "folder-index")),
         ("..", "docs/index", Resolution("index", "folder-index")),
         ("/DOCS/", "guide", Resolution("docs/index", "folder-index")),
+        # without an index, a folder's README (as GitHub shows a folder); the index wins
+        ("./setup/", "guide", Resolution("setup/README", "folder-index")),
+        ("./", "setup/install", Resolution("setup/README", "folder-index")),
+        ("/guides/", "guide", Resolution("Guides/readme", "folder-index")),
+        ("/docs/", "setup/install", Resolution("docs/index", "folder-index")),
+        ("/people/", "guide", Resolution("people/index", "dangling")),
     ],
 )
 def test_path_rules(

@@ -7,7 +7,8 @@ TUI's body links. The rules, in order:
 
 1. path targets (a Markdown link, or a wiki target starting with `/`, `./`,
    `../` or ending in `/`): `/` is the bundle root, anything else the linking
-   page's folder; a folder resolves to its `index` page (rule `folder-index`).
+   page's folder; a folder resolves to its `index` page, or without one to its `README`
+   (as GitHub shows a folder: a docs repository links `./setup/`; rule `folder-index`).
    A path that matches no slug as written or by case matches the page whose
    slug is its gbrain name (rule `slugified`: a server lowercases and
    hyphenates the file names, `The%20Reason.md` is the page `the-reason`).
@@ -454,12 +455,13 @@ class SlugResolver:
                 return Resolution(joined, "dangling")
             joined = named
         index = f"{joined}/index" if joined else "index"
-        if index in self._slugs:
-            return Resolution(index, "folder-index")
-        if (found := self._casefold.get(fold(index))) is not None:
-            return _choose(found, folder, "folder-index")
-        if (found := self._slugified_path(index)) is not None:
-            return _choose(found, folder, "folder-index")
+        for name in (index, f"{joined}/README" if joined else "README"):
+            if name in self._slugs:
+                return Resolution(name, "folder-index")
+            if (found := self._casefold.get(fold(name))) is not None:
+                return _choose(found, folder, "folder-index")
+            if (found := self._slugified_path(name)) is not None:
+                return _choose(found, folder, "folder-index")
         return Resolution(index, "dangling")
 
     def _slugified_path(self, joined: str) -> str | tuple[str, ...] | None:
