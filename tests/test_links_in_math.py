@@ -60,7 +60,7 @@ def test_the_page_draws_math_links_as_tex_read_as_text() -> None:
         "escaped \\$x [[Shop]] y$",
         "$x\n\n[[Shop]] y$",  # math never crosses a blank line
         "`$x` [[Shop]] `y$`",  # dollars in code are code
-        "$$x\n\n[[Shop]]$$",
+        "x\n$$\n\n[[Shop]]$$",  # a block never breaks into a paragraph
     ],
 )
 def test_links_beside_dollars_that_open_no_math_count(text: str) -> None:
@@ -79,7 +79,12 @@ def test_links_beside_dollars_that_open_no_math_count(text: str) -> None:
         ("$x $", []),
         ("\\\\$x$", ["$x$"]),  # an escaped backslash leaves the dollar open
         ("$a\\$b$", ["$a\\$b$"]),
-        ("$$$$", []),
+        ("$$$$", ["$$$$"]),  # a block, empty
+        ("$$x\n\n[[y]]$$", ["$$x\n\n[[y]]$$"]),  # a block crosses blank lines
+        ("# h\n$$\na\n\nb\n$$", ["$$\na\n\nb\n$$"]),  # after a heading
+        ("> $$\n> a\n>\n> b $$", ["$$\n> a\n>\n> b $$"]),  # quoted
+        ("x\n$$\na\n\nb\n$$", []),  # after a paragraph's line: no block, no closing
+        ("# $a\nb$", []),  # a heading's line ends its math
         ("$x\ny$", ["$x\ny$"]),
     ],
 )
@@ -87,18 +92,39 @@ def test_math_is_read_as_the_renderers_dollar_math(text: str, math: list[str]) -
     assert [text[start:end] for start, end in math_ranges(text)] == math
 
 
-PIECES = ["$", "$$", "\\", "\\$", " ", "\n", "x", "5", "a b", "[[y]]", "é"]
+PIECES = ["$", "$$", "\\$", "\\\\$", " ", "\n", "\n\n", "x", "a b", "[[y]]", "é", "# "]
 
 
-@settings(max_examples=400, deadline=None)
+# No lone backslash and no digit: at a paragraph's first character the plugin looks at the
+# character "before" as Python's `src[-1]`, the paragraph's last, so a paragraph ending in
+# a backslash or a digit opens no math with its first dollar (a bug of its own; the
+# examples above hold digits and escapes where the plugin reads them right).
+
+
+def _plugins_math(text: str) -> list[str]:
+    """What the dollar-math plugin with the page's options reads as math, in order."""
+    found = []
+    for token in _DOLLAR_MATH.parse(text):
+        if token.type == "math_block":
+            found.append(token.content)
+        for child in token.children or []:
+            if child.type.startswith("math_inline"):
+                found.append(child.content)
+    return found
+
+
+def _contents(text: str) -> list[str]:
+    """The insides of `math_ranges(text)`, as the plugin gives them."""
+    found = []
+    for start, end in math_ranges(text):
+        double = text.startswith("$$", start)
+        found.append(text[start + 1 + double : end - 1 - double])
+    return found
+
+
+@settings(max_examples=500, deadline=None)
 @given(st.lists(st.sampled_from(PIECES), max_size=30).map("".join))
-def test_math_ranges_are_the_plugins_inline_math(text: str) -> None:
-    """The dollar-math plugin with the page's options finds the same math in a paragraph."""
-    text = "a" + text.replace("\n", " ")  # one paragraph, never a block of `$$` lines
-    tokens = _DOLLAR_MATH.parseInline(text)[0].children or []
-    theirs = [token.content for token in tokens if token.type.startswith("math_inline")]
-    ours = [
-        text[start + 2 : end - 2] if text.startswith("$$", start) else text[start + 1 : end - 1]
-        for start, end in math_ranges(text)
-    ]
-    assert ours == theirs
+def test_math_ranges_are_the_plugins_math(text: str) -> None:
+    """The dollar-math plugin with the page's options finds the same math, inline and in
+    blocks, across paragraphs and headings."""
+    assert _contents(text) == _plugins_math(text)

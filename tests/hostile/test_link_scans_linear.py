@@ -140,7 +140,9 @@ def test_dataview_values_add_a_bounded_length() -> None:
     assert out.endswith("`=this.big`\n")
 
 
-@pytest.mark.parametrize("piece", ["$$a ", "$a \\$", "$a $", "\\$", "$$ $ ", "1$a$"])
+@pytest.mark.parametrize(
+    "piece", ["$$a ", "$a \\$", "$a $", "\\$", "$$ $ ", "1$a$", "$$\n", "\n\n$$ x\n", "# $x\n"]
+)
 def test_a_paragraph_of_dollars_is_read_for_math_in_linear_time(piece: str) -> None:
     """Each dollar may open math (`core.links.grammar.math_ranges`): a paragraph of
     thousands must not make each look to the paragraph's end."""

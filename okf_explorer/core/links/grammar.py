@@ -669,39 +669,105 @@ def _uncommented(segment: str) -> str:
 
 def math_ranges(segment: str) -> list[tuple[int, int]]:
     """`(start, end)` of each stretch of dollar math in `segment` (outside fences, its code
-    spans masked), read as the page renders it: mdit-py-plugins' dollar math as
-    `tui.markdown.parser` sets it up. `$…$` has no space just inside its dollars and no
-    digit just before the opening one or after the closing one (`$5 and $10` is no math);
-    `$$…$$` may hold anything; an escaped `\\$` neither opens nor closes; neither crosses
-    a blank line. A link inside math is no link: the page draws it as TeX (Obsidian too:
-    its math is MathJax's, which knows no wiki-links).
+    spans masked), in order, read as the page renders it: mdit-py-plugins' dollar math as
+    `tui.markdown.parser` sets it up. A link inside math is no link: the page draws it as
+    TeX (Obsidian too: its math is MathJax's, which knows no wiki-links).
 
-    Each unescaped dollar is tried as an opening once; a `$` opening looks only as far as
-    the next dollar, a `$$` one as far as the next `$$` or the paragraph's end."""
+    - A block (`_math_blocks`): a line opening with `$$` where a block may start (the
+      segment's first line, or after a blank line, a heading or another block) runs to the
+      next line ending with `$$`, blank lines and all.
+    - Inline, within a paragraph (never across a blank line or a heading's line end):
+      `$…$` has no space just inside its dollars and no digit just before the opening one
+      or after the closing one (`$5 and $10` is no math); `$$…$$` may hold anything; an
+      escaped `\\$` neither opens nor closes. Each unescaped dollar is tried as an opening
+      once; a `$` opening looks only as far as the next dollar, a `$$` one as far as the
+      next `$$` or the paragraph's end."""
     if "$" not in segment:
         return []
-    blanks = [m.start() for m in BLANK_LINE.finditer(segment)] if "\n" in segment else []
-    size = len(segment)
+    blocks = _math_blocks(segment) if "$$" in segment else []
+    text = mask_ranges(segment, blocks) if blocks else segment
+    stops = _paragraph_ends(text)
+    size = len(text)
     ranges: list[tuple[int, int]] = []
     pos = 0
-    while (at := segment.find("$", pos)) >= 0:
+    while (at := text.find("$", pos)) >= 0:
         pos = at + 1
-        if _escaped(segment, at) or (at and segment[at - 1].isdigit()):
+        if _escaped(text, at) or (at and text[at - 1].isdigit()):
             continue
-        double = segment.startswith("$$", at)
-        if not double and (pos == size or segment[pos].isspace()):
+        double = text.startswith("$$", at)
+        if not double and (pos == size or text[pos].isspace()):
             continue
-        after = bisect_right(blanks, at)
-        stop = blanks[after] if after < len(blanks) else size
-        end = _math_closing(segment, at + 1 + double, stop, double)
-        if end is None or (not double and segment[end - 1].isspace()):
+        after = bisect_right(stops, at)
+        stop = stops[after] if after < len(stops) else size
+        end = _math_closing(text, at + 1 + double, stop, double)
+        if end is None or (not double and text[end - 1].isspace()):
             continue
-        if end + 1 < size and segment[end + 1].isdigit():
+        if end + 1 < size and text[end + 1].isdigit():
             continue
         if end - at > 1 + 2 * double:  # not empty
             ranges.append((at, end + 1))
             pos = end + 1
-    return ranges
+    return sorted(ranges + blocks) if blocks else ranges
+
+
+_MATH_BLOCK_OPENING = re.compile(r"^(?:[ \t]*>)*+ {0,3}\$\$", re.M)
+_MATH_BLOCK_CLOSING = re.compile(r"\$\$[ \t\r]*+$", re.M)
+_HEADING_LINE = re.compile(r"^(?:[ \t]*>)*+ {0,3}#{1,6}(?:[ \t]|$)", re.M)
+_QUOTED_BLANK = re.compile(r"^(?:[ \t]*>)*+[ \t\r]*+$", re.M)
+
+
+def _math_blocks(segment: str) -> list[tuple[int, int]]:
+    """`(start, end)` of each `$$` block of `segment`, from its opening `$$` to its closing
+    one (the plugin's block rule). Where a block may start is read from the line before:
+    none, blank, a heading, or the end of the block before (a block never breaks into a
+    paragraph). A line holding `$$` again after its opening, not at its end, opens none."""
+    closings = [m.start() for m in _MATH_BLOCK_CLOSING.finditer(segment)]
+    blocks: list[tuple[int, int]] = []
+    for opening in _MATH_BLOCK_OPENING.finditer(segment):
+        line_start = opening.start()
+        if blocks and line_start < blocks[-1][1]:
+            continue  # inside the block before
+        if not _block_may_start(segment, line_start, blocks):
+            continue
+        at = opening.end() - 2
+        line_end = segment.find("\n", at)
+        line_end = len(segment) if line_end < 0 else line_end
+        line = segment[at:line_end]
+        if len(line.strip()) > 3:
+            if line.rstrip().endswith("$$"):
+                blocks.append((at, at + len(line.rstrip())))
+                continue
+            if "$$" in line[2:]:
+                continue
+        index = bisect_right(closings, line_end)
+        if index < len(closings):
+            blocks.append((at, closings[index] + 2))
+    return blocks
+
+
+def _block_may_start(segment: str, line_start: int, blocks: list[tuple[int, int]]) -> bool:
+    """Whether a block may start on the line at `line_start` (see `_math_blocks`)."""
+    if line_start == 0:
+        return True
+    before = segment.rfind("\n", 0, line_start - 1) + 1
+    if blocks and blocks[-1][1] > before:
+        return True  # the line before closed a block
+    line = segment[before : line_start - 1]
+    return bool(_QUOTED_BLANK.fullmatch(line) or _HEADING_LINE.match(line))
+
+
+def _paragraph_ends(text: str) -> list[int]:
+    """Where inline math must close by, in order: each blank line, and each end of a
+    heading's line and of the line before it (a heading is a block of one line)."""
+    if "\n" not in text:
+        return []
+    ends = [m.start() for m in BLANK_LINE.finditer(text)]
+    if "#" in text:
+        for heading in _HEADING_LINE.finditer(text):
+            line_end = text.find("\n", heading.start())
+            ends += [heading.start() - 1, len(text) if line_end < 0 else line_end]
+        ends.sort()
+    return ends
 
 
 def _escaped(text: str, at: int) -> bool:
