@@ -444,25 +444,30 @@ class SlugResolver:
             return Resolution("/".join([".."] * climbed + parts), "dangling")
         folder = folder_of(from_slug)
         if not is_folder and joined:
-            if joined in self._slugs:
-                return Resolution(joined, "path")
-            if (found := self._casefold.get(fold(joined))) is not None:
-                return _choose(found, folder, "path")
-            if (found := self._slugified_path(joined)) is not None:
-                return _choose(found, folder, "slugified")
+            if (found := self._page_at(joined, folder, "path", "slugified")) is not None:
+                return found
             named = None if path != target else self._lookup("_folders").get(fold(joined))
             if named is None:  # `x.md` names a file, never a folder
                 return Resolution(joined, "dangling")
             joined = named
         index = f"{joined}/index" if joined else "index"
         for name in (index, f"{joined}/README" if joined else "README"):
-            if name in self._slugs:
-                return Resolution(name, "folder-index")
-            if (found := self._casefold.get(fold(name))) is not None:
-                return _choose(found, folder, "folder-index")
-            if (found := self._slugified_path(name)) is not None:
-                return _choose(found, folder, "folder-index")
+            if (found := self._page_at(name, folder, "folder-index", "folder-index")) is not None:
+                return found
         return Resolution(index, "dangling")
+
+    def _page_at(
+        self, path: str, folder: str, rule: ResolveRule, slugified: ResolveRule
+    ) -> Resolution | None:
+        """The page at `path`: exactly, case-insensitively (both `rule`), or in gbrain's
+        naming (`slugified`); None when there is none."""
+        if path in self._slugs:
+            return Resolution(path, rule)
+        if (found := self._casefold.get(fold(path))) is not None:
+            return _choose(found, folder, rule)
+        if (found := self._slugified_path(path)) is not None:
+            return _choose(found, folder, slugified)
+        return None
 
     def _slugified_path(self, joined: str) -> str | tuple[str, ...] | None:
         """The pages whose slug is `joined` in gbrain's naming (`A/The Reason.md` is the
