@@ -14,16 +14,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
-from mdit_py_plugins.dollarmath import dollarmath_plugin
 
 from okf_explorer.core.links import parse_links
 from okf_explorer.core.links.grammar import math_ranges
 from okf_explorer.core.links.spans import link_spans
+from okf_explorer.tui.markdown.parser import use_dollar_math
 from okf_explorer.tui.markdown.prepare import prepare_body
 
-_DOLLAR_MATH = MarkdownIt("commonmark").use(
-    dollarmath_plugin, allow_labels=False, allow_space=False, allow_digits=False, double_inline=True
-)
+_DOLLAR_MATH = use_dollar_math(MarkdownIt("commonmark"))
 """Dollar math as `tui.markdown.parser` sets it up."""
 
 PAGE = (
@@ -60,7 +58,7 @@ def test_the_page_draws_math_links_as_tex_read_as_text() -> None:
         "escaped \\$x [[Shop]] y$",
         "$x\n\n[[Shop]] y$",  # math never crosses a blank line
         "`$x` [[Shop]] `y$`",  # dollars in code are code
-        "x\n$$\n\n[[Shop]]$$",  # a block never breaks into a paragraph
+        "x\n$$ a $$ [[Shop]]\n\nb $$",  # `$$` again on its line: no block, inline math
     ],
 )
 def test_links_beside_dollars_that_open_no_math_count(text: str) -> None:
@@ -83,7 +81,7 @@ def test_links_beside_dollars_that_open_no_math_count(text: str) -> None:
         ("$$x\n\n[[y]]$$", ["$$x\n\n[[y]]$$"]),  # a block crosses blank lines
         ("# h\n$$\na\n\nb\n$$", ["$$\na\n\nb\n$$"]),  # after a heading
         ("> $$\n> a\n>\n> b $$", ["$$\n> a\n>\n> b $$"]),  # quoted
-        ("x\n$$\na\n\nb\n$$", []),  # after a paragraph's line: no block, no closing
+        ("x\n$$\na\n\nb\n$$", ["$$\na\n\nb\n$$"]),  # breaks into a paragraph
         ("# $a\nb$", []),  # a heading's line ends its math
         ("$x\ny$", ["$x\ny$"]),
     ],

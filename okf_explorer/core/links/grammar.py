@@ -673,10 +673,10 @@ def math_ranges(segment: str) -> list[tuple[int, int]]:
     `tui.markdown.parser` sets it up. A link inside math is no link: the page draws it as
     TeX (Obsidian too: its math is MathJax's, which knows no wiki-links).
 
-    - A block (`_math_blocks`): a line opening with `$$` where a block may start (the
-      segment's first line, or after a blank line, a heading or another block) runs to the
-      next line ending with `$$`, blank lines and all.
-    - Inline, within a paragraph (never across a blank line or a heading's line end):
+    - A block (`_math_blocks`): a line opening with `$$` runs to the next line ending
+      with `$$`, blank lines and all (it breaks into a paragraph, as a code fence does).
+    - Inline, within a paragraph (never across a blank line, a block or a heading's line
+      end):
       `$…$` has no space just inside its dollars and no digit just before the opening one
       or after the closing one (`$5 and $10` is no math); `$$…$$` may hold anything; an
       escaped `\\$` neither opens nor closes. Each unescaped dollar is tried as an opening
@@ -687,6 +687,8 @@ def math_ranges(segment: str) -> list[tuple[int, int]]:
     blocks = _math_blocks(segment) if "$$" in segment else []
     text = mask_ranges(segment, blocks) if blocks else segment
     stops = _paragraph_ends(text)
+    if blocks:  # a block ends the paragraph before it
+        stops = sorted(stops + [at for block in blocks for at in block])
     size = len(text)
     ranges: list[tuple[int, int]] = []
     pos = 0
@@ -713,22 +715,19 @@ def math_ranges(segment: str) -> list[tuple[int, int]]:
 _MATH_BLOCK_OPENING = re.compile(r"^(?:[ \t]*>)*+ {0,3}\$\$", re.M)
 _MATH_BLOCK_CLOSING = re.compile(r"\$\$[ \t\r]*+$", re.M)
 _HEADING_LINE = re.compile(r"^(?:[ \t]*>)*+ {0,3}#{1,6}(?:[ \t]|$)", re.M)
-_QUOTED_BLANK = re.compile(r"^(?:[ \t]*>)*+[ \t\r]*+$", re.M)
 
 
 def _math_blocks(segment: str) -> list[tuple[int, int]]:
     """`(start, end)` of each `$$` block of `segment`, from its opening `$$` to its closing
-    one (the plugin's block rule). Where a block may start is read from the line before:
-    none, blank, a heading, or the end of the block before (a block never breaks into a
-    paragraph). A line holding `$$` again after its opening, not at its end, opens none."""
+    one (the plugin's block rule): any line may open one, as a fenced code block breaks
+    into a paragraph (`tui.markdown.parser.use_dollar_math`). A line holding `$$` again
+    after its opening, not at its end, opens none."""
     closings = [m.start() for m in _MATH_BLOCK_CLOSING.finditer(segment)]
     blocks: list[tuple[int, int]] = []
     for opening in _MATH_BLOCK_OPENING.finditer(segment):
         line_start = opening.start()
         if blocks and line_start < blocks[-1][1]:
             continue  # inside the block before
-        if not _block_may_start(segment, line_start, blocks):
-            continue
         at = opening.end() - 2
         line_end = segment.find("\n", at)
         line_end = len(segment) if line_end < 0 else line_end
@@ -743,17 +742,6 @@ def _math_blocks(segment: str) -> list[tuple[int, int]]:
         if index < len(closings):
             blocks.append((at, closings[index] + 2))
     return blocks
-
-
-def _block_may_start(segment: str, line_start: int, blocks: list[tuple[int, int]]) -> bool:
-    """Whether a block may start on the line at `line_start` (see `_math_blocks`)."""
-    if line_start == 0:
-        return True
-    before = segment.rfind("\n", 0, line_start - 1) + 1
-    if blocks and blocks[-1][1] > before:
-        return True  # the line before closed a block
-    line = segment[before : line_start - 1]
-    return bool(_QUOTED_BLANK.fullmatch(line) or _HEADING_LINE.match(line))
 
 
 def _paragraph_ends(text: str) -> list[int]:

@@ -16,7 +16,8 @@ words. What is kept and what goes, as a reader sees the page rendered:
   every sentence) goes, so a source's file name is neither a hit nor a snippet's text;
 - a callout's first line reads as its title, or its type when it has none (`> [!note]` as
   `Note`, as Obsidian shows it);
-- math (`$…$`, `$$…$$`, outside code) reads as the explorer draws it (`core.math_text`:
+- math (`$…$`, `$$…$$`, `$$` blocks, outside code: `core.links.grammar.math_ranges`, the
+  stretches the page draws as math) reads as the explorer draws it (`core.math_text`:
   `$\\lambda_{1} \\neq 0$` as `λ₁ ≠ 0`), not as TeX commands (`lambda`, `frac` and `sum`
   were words of every formula, and `_` in `x_{i}` read as emphasis);
 - the marks of headings, quotes, callouts, lists, tasks, rules, tables,
@@ -35,7 +36,7 @@ from __future__ import annotations
 import html
 import re
 
-from okf_explorer.core.links.grammar import outside_code
+from okf_explorer.core.links.grammar import math_ranges, outside_code
 from okf_explorer.core.math_text import math_text
 
 __all__ = [
@@ -52,13 +53,6 @@ HIDDEN_BLOCK_PROPERTY = re.compile(r"[ \t]+(?:id|collapsed)::[ \t]*\S*[ \t]*", r
 `collapsed::` folds it), matched whole (`fullmatch`)."""
 _ORG_MARK = re.compile(r"#\+(?:BEGIN|END)_\w+", re.I)
 
-_MATH = re.compile(
-    r"\$\$(?P<display>.+?)\$\$"
-    r"|(?<![\\\d$])\$(?![\s\d$])(?P<inline>[^$\n]*?[^\s\\$])\$(?![\d$])",
-    re.DOTALL,
-)
-"""Dollar math as the explorer's parser reads it (no space inside the dollars, no digit
-beside them: `$5 and $10` is money)."""
 _OBSIDIAN_COMMENT = re.compile(r"%%.*?(?:%%|\Z)", re.DOTALL)
 _HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
 # Every pattern below starts with a literal character (lookarounds after it), so
@@ -135,17 +129,21 @@ def logseq_visible(text: str) -> str:
 
 
 def _math_as_text(stretch: str) -> str:
-    """Each formula of `stretch` (text outside code) as `math_text` writes it."""
+    """Each formula of `stretch` (text outside code) as `math_text` writes it: the math
+    the page draws (`core.links.grammar.math_ranges`), a `$$` one as a display."""
     if "$" not in stretch:
         return stretch
-    return _MATH.sub(_formula, stretch)
-
-
-def _formula(match: re.Match[str]) -> str:
-    display = match.group("display")
-    if display is not None:
-        return f" {math_text(display, display=True)} "
-    return math_text(match.group("inline"))
+    pieces: list[str] = []
+    pos = 0
+    for start, end in math_ranges(stretch):
+        pieces.append(stretch[pos:start])
+        if stretch.startswith("$$", start):
+            pieces.append(f" {math_text(stretch[start + 2 : end - 2], display=True)} ")
+        else:
+            pieces.append(math_text(stretch[start + 1 : end - 1]))
+        pos = end
+    pieces.append(stretch[pos:])
+    return "".join(pieces)
 
 
 def index_text(markdown: str) -> str:

@@ -116,7 +116,7 @@ PROGRESS_STEP = 1000
 LONG_FILL = 2000
 """A fill reading this many bodies or more takes seconds (a 35k-page wiki's, 20-35 s):
 the explorer and the command line say so as it starts."""
-TEXT_INDEX_VERSION = "12"
+TEXT_INDEX_VERSION = "13"
 """Bump when the tables below, or what a page's row holds, change: an older file is
 rebuilt. 2: fields weighed apart, stemming, pages' names, text without Markdown.
 3: inline footnotes read as their note, a cited file name dropped (`plain_text`).
@@ -126,7 +126,8 @@ rebuilt. 2: fields weighed apart, stemming, pages' names, text without Markdown.
 (`core.math_text`). 8: Dataview's queries of a page's own fields as their values, and
 titles read anew likewise (`core.dataview`). 9: a Logseq graph's own macros as their
 templates (`core.logseq_macros`). 10: titles read anew (none from the first of three `# `
-headings)."""
+headings). 13: math read where the page draws it (`core.links.grammar.math_ranges`: `$$`
+blocks across blank lines, not across paragraphs otherwise)."""
 TOKENIZER = "porter unicode61 remove_diacritics 2"
 SNIPPET_TOKENS = 16
 """Words in a search snippet (FTS5 caps it at 64)."""

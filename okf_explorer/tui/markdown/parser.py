@@ -52,6 +52,7 @@ from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from mdit_py_plugins.dollarmath import dollarmath_plugin
+from mdit_py_plugins.dollarmath.index import math_block_dollar
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.tasklists import tasklists_plugin
 
@@ -90,13 +91,7 @@ def vault_parser(breaks: bool = False, own_task_boxes: bool | None = None) -> Ma
 def _parser(breaks: bool, own_task_boxes: bool) -> MarkdownIt:
     md = MarkdownIt("gfm-like").use(footnote_plugin)
     md.linkify = UrlsEndAtWikiLinks(md.linkify)
-    md.use(
-        dollarmath_plugin,
-        allow_labels=False,
-        allow_space=False,
-        allow_digits=False,
-        double_inline=True,
-    )
+    use_dollar_math(md)
     if own_task_boxes:
         md.core.ruler.after("inline", "github-tasklists", task_boxes)
     else:
@@ -115,6 +110,39 @@ def _parser(breaks: bool, own_task_boxes: bool) -> MarkdownIt:
     if breaks:
         md.core.ruler.push("hard_breaks", hard_breaks)
     return md
+
+
+def use_dollar_math(md: MarkdownIt) -> MarkdownIt:
+    """Dollar math on `md`, as the page reads it (and `core.links.grammar.math_ranges`):
+    mdit-py-plugins' dollar math (no space inside `$…$`, no digit outside it, `$$…$$`
+    inline), its `$$` block breaking into a paragraph as a fenced code block does, blank
+    lines and all. Obsidian writes `text` then `$$` on the next line; so does
+    remark-math, which publishes vaults (Quartz): it reads math as code fences read."""
+    md.use(
+        dollarmath_plugin,
+        allow_labels=False,
+        allow_space=False,
+        allow_digits=False,
+        double_inline=True,
+    )
+    breaks_into = ["paragraph", "reference", "blockquote", "list", "footnote_def"]
+    md.block.ruler.at("math_block", _math_block, {"alt": breaks_into})
+    return md
+
+
+_PLUGINS_MATH_BLOCK = math_block_dollar(False, None, True)
+
+
+def _math_block(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    """The plugin's `$$` block rule, asked as a paragraph asks whether a block breaks into
+    it (`silent`): the plugin pushes its token even then, so what it adds is taken back."""
+    if not silent:
+        return _PLUGINS_MATH_BLOCK(state, start_line, end_line, False)
+    line, count = state.line, len(state.tokens)
+    found = _PLUGINS_MATH_BLOCK(state, start_line, end_line, False)
+    del state.tokens[count:]
+    state.line = line
+    return found
 
 
 _REWRITTEN_LINK = re.compile(
