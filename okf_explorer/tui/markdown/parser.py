@@ -40,7 +40,7 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Callable
-from functools import cache
+from functools import cache, partial
 from html.parser import HTMLParser
 from typing import Any
 from urllib.parse import unquote
@@ -52,7 +52,6 @@ from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from mdit_py_plugins.dollarmath import dollarmath_plugin
-from mdit_py_plugins.dollarmath.index import math_block_dollar
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.tasklists import tasklists_plugin
 
@@ -125,21 +124,26 @@ def use_dollar_math(md: MarkdownIt) -> MarkdownIt:
         allow_digits=False,
         double_inline=True,
     )
+    ruler = md.block.ruler
+    plugins_rule = ruler.getRules("")[ruler.get_active_rules().index("math_block")]
     breaks_into = ["paragraph", "reference", "blockquote", "list", "footnote_def"]
-    md.block.ruler.at("math_block", _math_block, {"alt": breaks_into})
+    ruler.at("math_block", partial(_math_block, plugins_rule), {"alt": breaks_into})
     return md
 
 
-_PLUGINS_MATH_BLOCK = math_block_dollar(False, None, True)
-
-
-def _math_block(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+def _math_block(
+    plugins_rule: Callable[[StateBlock, int, int, bool], bool],
+    state: StateBlock,
+    start_line: int,
+    end_line: int,
+    silent: bool,
+) -> bool:
     """The plugin's `$$` block rule, asked as a paragraph asks whether a block breaks into
     it (`silent`): the plugin pushes its token even then, so what it adds is taken back."""
     if not silent:
-        return _PLUGINS_MATH_BLOCK(state, start_line, end_line, False)
+        return plugins_rule(state, start_line, end_line, False)
     line, count = state.line, len(state.tokens)
-    found = _PLUGINS_MATH_BLOCK(state, start_line, end_line, False)
+    found = plugins_rule(state, start_line, end_line, False)
     del state.tokens[count:]
     state.line = line
     return found
