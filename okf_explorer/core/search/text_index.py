@@ -126,8 +126,10 @@ rebuilt. 2: fields weighed apart, stemming, pages' names, text without Markdown.
 (`core.math_text`). 8: Dataview's queries of a page's own fields as their values, and
 titles read anew likewise (`core.dataview`). 9: a Logseq graph's own macros as their
 templates (`core.logseq_macros`). 10: titles read anew (none from the first of three `# `
-headings). 13: math read where the page draws it (`core.links.grammar.math_ranges`: `$$`
-blocks across blank lines, not across paragraphs otherwise)."""
+headings). 11: a Markdown link whose address holds balanced parentheses read as its text.
+12: a callout's type anything up to its `]` (`[!take away]`). 13: math read where the
+page draws it (`core.links.grammar.math_ranges`: `$$` blocks across blank lines, not
+across paragraphs otherwise)."""
 TOKENIZER = "porter unicode61 remove_diacritics 2"
 SNIPPET_TOKENS = 16
 """Words in a search snippet (FTS5 caps it at 64)."""

@@ -140,12 +140,11 @@ def _math_block(
 ) -> bool:
     """The plugin's `$$` block rule, asked as a paragraph asks whether a block breaks into
     it (`silent`): the plugin pushes its token even then, so what it adds is taken back."""
-    if not silent:
-        return plugins_rule(state, start_line, end_line, False)
     line, count = state.line, len(state.tokens)
     found = plugins_rule(state, start_line, end_line, False)
-    del state.tokens[count:]
-    state.line = line
+    if silent:
+        del state.tokens[count:]
+        state.line = line
     return found
 
 
