@@ -10,6 +10,8 @@ digit just outside them, `$$…$$` holding anything, neither crossing a blank li
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -120,8 +122,17 @@ def _contents(text: str) -> list[str]:
     return found
 
 
+_INDENTED_CODE = re.compile(r"^ {4}", re.M)
+"""A line opening with four spaces is indented code to CommonMark, and text to our grammar
+(`core.links.grammar`: in vaults indentation means nested lists): left out here."""
+
+
 @settings(max_examples=500, deadline=None)
-@given(st.lists(st.sampled_from(PIECES), max_size=30).map("".join))
+@given(
+    st.lists(st.sampled_from(PIECES), max_size=30)
+    .map("".join)
+    .filter(lambda text: not _INDENTED_CODE.search(text))
+)
 def test_math_ranges_are_the_plugins_math(text: str) -> None:
     """The dollar-math plugin with the page's options finds the same math, inline and in
     blocks, across paragraphs and headings."""
