@@ -58,7 +58,8 @@ LISTS = (
     "- item\n\n  a second paragraph in it\n\n"
     "1. a\n2. b\n3. c\n4. d\n5. e\n6. f\n7. g\n8. h\n9. i\n10. j\n\n"
     "- \n- after an empty item\n  1. ordered inside\n     - bullet inside that\n\n"
-    "- with code:\n\n  ```\n  code in a list\n  ```\n- > a quote in a list\n"
+    "- with code:\n\n  ```\n  code in a list\n  ```\n- > a quote in a list\n\n"
+    "- ## A heading item\n  - under it\n- ### Another\n1. ```\n   code first\n   ```\n"
 )
 QUOTES = (
     "> [!note] Title with *em*\n> Body with [a link](x.md) and "

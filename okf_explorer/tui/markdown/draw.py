@@ -526,13 +526,19 @@ class _Pen:
 
     def list(self, block: ListBlock, width: int, where: _Where) -> list[Row]:
         """Each item's blocks beside its bullet (a column as wide as the bullet, in the
-        bullet's style down the item's rows), as Textual's list widgets lay them out."""
+        bullet's style down the item's rows), as Textual's list widgets lay them out; the
+        first block without its margin above (as `VaultMarkdown`'s CSS has it), so the
+        bullet is on its first row: a heading item (`- ## Basics`, how Logseq writes a
+        heading) reads as one line, as a browser and Logseq show it, not a bullet over a
+        blank row."""
         rows: list[Row] = []
         for symbol, item in bullets(block, where.bullets):
             size = cell_len(symbol)
             deeper = where.bullets + (0 if block.ordered else 1)
             inner = where.inside(in_list=True, bullets=deeper)
             drawn = self.stack(item.children, max(1, width - size), inner)
+            while drawn and drawn[0].margin:  # the bullet sits beside its first block
+                del drawn[0]
             _anchor(item.block_id, drawn)
             for number, row in enumerate(drawn):
                 head = symbol if number == 0 else " " * size

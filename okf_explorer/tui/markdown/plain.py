@@ -144,7 +144,17 @@ class VaultMarkdown(Markdown):
     (`STYLE_NAMES`, which an embed's preview rows use) are its component classes."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = set(STYLE_NAMES)
-    DEFAULT_CSS = f"VaultMarkdown {{ {STYLES_CSS} }}"
+    DEFAULT_CSS = f"""
+    VaultMarkdown {{ {STYLES_CSS} }}
+    VaultMarkdown MarkdownList > Horizontal > Vertical > MarkdownHeader:first-child,
+    VaultMarkdown MarkdownList > Horizontal > Vertical > MarkdownBlockQuote:first-child,
+    VaultMarkdown MarkdownList > Horizontal > Vertical > MarkdownFence:first-child {{
+        margin: 0 0 1 0;
+    }}
+    """
+    """The theme's styles; a list item's first block (a heading, a quote, a fence: the
+    blocks with a margin above) starts on its bullet's row (`draw._Pen.list` draws it
+    so). The whole margin is set: a rule for its top alone zeroes the rest."""
 
     BLOCKS: ClassVar[dict[str, type[MarkdownBlock]]] = {
         **{name: _vault(name, block) for name, block in Markdown.BLOCKS.items()},
