@@ -242,3 +242,28 @@ def test_search_reads_a_logseq_page_as_logseq_shows_it(tmp_path: Path, logseq: b
     [hit] = [hit for hit in search.search("water beds") if hit.slug == "pages/Week"]
     assert ("BEGIN_WARNING" in hit.snippet) is not logseq
     assert bool(search.search("11111111")) is not logseq
+
+
+def test_the_files_a_graph_hides_are_out_of_search(tmp_path: Path) -> None:
+    """`:hidden` in the graph's settings: Logseq ignores those folders and files. Seen on
+    Logseq's docs graph, which hides its `README.md`, `LICENSE.md` and `script` folder:
+    they answered searches. Here they are excluded files (`core.excluded`): out of search,
+    still pages a link reaches."""
+    config = (
+        ';; :hidden ["pages"] is a comment\n'
+        '{:file/name-format :triple-lowbar\n :hidden ["script" "/archived" "README.md"]}\n'
+    )
+    garden(tmp_path, config)
+    write(tmp_path, "README.md", "# About\n\nHow to hoe a furrow in this garden.\n")
+    write(tmp_path, "script/hoe.md", "- hoe the furrows\n")
+    write(tmp_path, "archived/Old rows.md", "- a furrow, as we dug it\n")
+    write(tmp_path, "pages/Notes.md", "- one furrow a row; see [[README]]\n")
+    assert logseq_graph(str(tmp_path)).hidden == ("script", "/archived", "README.md")
+    brain = Brain(BundleSource(tmp_path), cache_dir=False)
+    search = brain.text_search()
+    assert sorted(hit.slug for hit in search.search("furrow")) == ["pages/Notes"]
+    everything = sorted(hit.slug for hit in search.search("furrow", everything=True))
+    assert everything == ["README", "archived/Old rows", "pages/Notes", "script/hoe"]
+    assert brain.backlinks("README") == ["pages/Notes"]  # still a page a link reaches
+    write(tmp_path / "bare", "logseq/config.edn", "{}")
+    assert logseq_graph(str(tmp_path / "bare")) == LogseqGraph(file_format="legacy")

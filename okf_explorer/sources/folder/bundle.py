@@ -216,11 +216,13 @@ class BundleSource:
         return dialect.home_page(slugs) if dialect is not None else None
 
     def excluded(self) -> Excluded:
-        """The pages the vault's Obsidian settings exclude from search (`StatesExcluded`,
-        `vault_excluded`), read once a listing."""
+        """The pages the vault's Obsidian settings exclude from search, and those a
+        Logseq graph's settings hide (`StatesExcluded`, `vault_excluded`), read once a
+        listing."""
         excluded = self._excluded
         if excluded is None:
-            excluded = self._excluded = vault_excluded(self._root)
+            hidden = self._dialect.hidden if isinstance(self._dialect, LogseqGraph) else ()
+            excluded = self._excluded = vault_excluded(self._root, hidden)
         return excluded
 
     def page_file(self, slug: str) -> Path:
@@ -497,10 +499,13 @@ def obsidian_settings(root: str) -> dict[str, Any]:
     return settings if isinstance(settings, dict) else {}
 
 
-def vault_excluded(root: str) -> Excluded:
+def vault_excluded(root: str, hidden: Sequence[str] = ()) -> Excluded:
     """The files a vault's Obsidian settings exclude ("Excluded files",
-    `userIgnoreFilters`: `core.excluded`)."""
-    return excluded_files(obsidian_settings(root).get("userIgnoreFilters"))
+    `userIgnoreFilters`: `core.excluded`), and the paths `hidden` (a Logseq graph's)."""
+    filters = obsidian_settings(root).get("userIgnoreFilters")
+    if hidden:
+        filters = [*(filters if isinstance(filters, list) else ()), *hidden]
+    return excluded_files(filters)
 
 
 def vault_line_breaks(root: str) -> LineBreaks:

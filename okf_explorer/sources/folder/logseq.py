@@ -92,6 +92,10 @@ _MACROS = re.compile(r":macros\s*\{")
 _MACRO_ENTRY = re.compile(r'[\s,]*"((?:[^"\\]|\\.)*)"[\s,]*"((?:[^"\\]|\\.)*)"', re.S)
 MACROS_MOST = 500
 """Macros read from a graph's settings, at most."""
+_HIDDEN = re.compile(r':hidden\s*\[((?:"(?:[^"\\]|\\.)*"|[^\]"])*)\]', re.S)
+_EDN_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"', re.S)
+HIDDEN_MOST = 1000
+"""Hidden paths read from a graph's settings, at most (as `core.excluded` reads filters)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +119,10 @@ class LogseqGraph:
     macros: tuple[tuple[str, str], ...] = ()
     """`(name, template)` of the graph's own macros (`:macros`): `{{name a, b}}` shows the
     template, `$1` and `$2` as `a` and `b`."""
+    hidden: tuple[str, ...] = ()
+    """The folders and files the graph's settings hide (`:hidden ["/archived" "README.md"]`,
+    paths from the graph's folder): Logseq leaves them out of the graph; here they are
+    excluded files (`core.excluded`: out of search and mentions, links kept)."""
 
     @property
     def markup(self) -> Markup:
@@ -214,7 +222,7 @@ def logseq_graph(root: str) -> LogseqGraph | None:
     file_format = "triple-lowbar" if name_format and name_format[1] == "triple-lowbar" else "legacy"
     home = _HOME.search(text)
     home_name = home.group(1).strip() or None if home else None
-    return LogseqGraph(file_format, date_format, home_name, _macros(text))
+    return LogseqGraph(file_format, date_format, home_name, _macros(text), _hidden(text))
 
 
 def _uncommented(edn: str) -> str:
@@ -234,6 +242,15 @@ def _macros(edn: str) -> tuple[tuple[str, str], ...]:
         found.append((_edn_string(entry[1]).strip(), _edn_string(entry[2])))
         at = entry.end()
     return tuple(found)
+
+
+def _hidden(edn: str) -> tuple[str, ...]:
+    """The strings of the `:hidden [...]` vector of a graph's settings (comments out)."""
+    vector = _HIDDEN.search(edn)
+    if vector is None:
+        return ()
+    strings = _EDN_STRING.findall(vector[1])[:HIDDEN_MOST]
+    return tuple(path for path in (_edn_string(inside).strip() for inside in strings) if path)
 
 
 def _edn_string(inside: str) -> str:
