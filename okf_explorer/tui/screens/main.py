@@ -29,6 +29,7 @@ from textual.binding import Binding, BindingType
 from textual.command import CommandPalette, Provider
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
+from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import DataTable, Header, Tree
@@ -106,6 +107,9 @@ class MainScreen(ReportsWorkers, Screen[None]):
     VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-short"), (30, "-tall")]
     """Fewer than 30 rows: no title bar."""
     AUTO_FOCUS = "#page-pane"
+    sub_title: Reactive[str | None] = Reactive(None, compute=False, repaint=False)
+    """The page's slug, after the app's name in the title bar. Textual's own repaints the
+    whole screen at each change (every page opened); the title bar updates itself."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         # Footer order: keys that apply on every page first, keys that come and go (`⌫ Back`
