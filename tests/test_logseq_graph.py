@@ -229,6 +229,7 @@ def test_a_tag_is_a_tag_in_any_other_folder(tmp_path: Path) -> None:
 WARNING = (
     "- #+BEGIN_WARNING\n  Water the beds before sowing\n  #+END_WARNING\n"
     "- Sow the peas\n  id:: 11111111-2222-3333-4444-555555555555\n"
+    "  created-at:: 1609230242742\n  query-properties:: [:page :block]\n"
 )
 
 
@@ -242,6 +243,8 @@ def test_search_reads_a_logseq_page_as_logseq_shows_it(tmp_path: Path, logseq: b
     [hit] = [hit for hit in search.search("water beds") if hit.slug == "pages/Week"]
     assert ("BEGIN_WARNING" in hit.snippet) is not logseq
     assert bool(search.search("11111111")) is not logseq
+    assert bool(search.search("1609230242742")) is not logseq  # Logseq hides `created-at::`
+    assert bool(search.search("query properties")) is not logseq
 
 
 def test_the_files_a_graph_hides_are_out_of_search(tmp_path: Path) -> None:

@@ -26,6 +26,7 @@ SOWING = (
     "type:: [[Guide]]\n\n"
     "- #+BEGIN_IMPORTANT\n  Water the beds\n  before sowing.\n  #+END_IMPORTANT\n"
     "- ## Steps\n  id:: 11111111-2222-3333-4444-555555555555\n"
+    "  created-at:: 1609230242742\n  updated-at:: 1609247076654\n  heading:: true\n"
     "\t- Dig a row\n\t  collapsed:: true\n"
     "\t\t- #+BEGIN_WARNING\n\t\t  Not too deep\n\t\t  #+END_WARNING\n"
     "\t\t  #+BEGIN_TIP\n\t\t  Use a [[Tools/Trowel]]\n\t\t  #+END_TIP\n"
@@ -61,7 +62,8 @@ async def test_a_logseq_page_reads_as_logseq_shows_it(tmp_path: Path) -> None:
     assert "rows = 3  # ((" + REF + "))" in text  # code is code
     assert "Buy seeds, see When to sow" in text  # the block referred to
     assert "☐ Buy seeds" in text and "☒ Clear the bed #Spring work" in text
-    for hidden in ("#+BEGIN", "#+END", "id::", "collapsed::", "{{embed", "TODO", "DONE"):
+    hidden_lines = ("id::", "collapsed::", "created-at::", "updated-at::", "heading::")
+    for hidden in ("#+BEGIN", "#+END", *hidden_lines, "{{embed", "TODO", "DONE"):
         assert hidden not in text
     assert "type:: Guide" in text  # the page's properties, as Logseq lists them
 

@@ -48,9 +48,26 @@ __all__ = [
     "plain_text",
 ]
 
-HIDDEN_BLOCK_PROPERTY = re.compile(r"[ \t]+(?:id|collapsed)::[ \t]*\S*[ \t]*", re.I)
-"""A line of a Logseq block that Logseq never shows (`id::` anchors a block reference,
-`collapsed::` folds it), matched whole (`fullmatch`)."""
+LOGSEQ_HIDDEN_PROPERTIES = (
+    *("id", "custom-id", "collapsed", "heading", "background-color", "background_color"),
+    *("created-at", "updated-at", "last-modified-at", "created_at", "last_modified_at"),
+    *("query-table", "query-properties", "query-sort-by", "query-sort-desc"),
+    *("ls-type", "hl-type", "hl-page", "hl-stamp", "hl-color"),
+    *("logseq.macro-name", "logseq.macro-arguments", "logseq.order-list-type"),
+    *("logseq.tldraw.page", "logseq.tldraw.shape"),
+    *("card-last-interval", "card-repeats", "card-last-reviewed", "card-next-schedule"),
+    *("card-ease-factor", "card-last-score"),
+)
+"""The block properties Logseq never shows: its graph parser's `hidden-built-in-properties`
+(`id::` anchors a block reference, `collapsed::` folds it, `created-at::` stamps it),
+with the ones its app adds (highlights, numbered lists, flashcards). Logseq's docs graph
+showed 32 `updated-at::` and 34 `created-at::` / `created_at::` lines."""
+HIDDEN_BLOCK_PROPERTY = re.compile(
+    r"[ \t]+(?:" + "|".join(map(re.escape, LOGSEQ_HIDDEN_PROPERTIES)) + r")::.*",
+    re.I,
+)
+"""A line of a Logseq block holding one of `LOGSEQ_HIDDEN_PROPERTIES`, matched whole
+(`fullmatch`)."""
 _ORG_MARK = re.compile(r"#\+(?:BEGIN|END)_\w+", re.I)
 
 _OBSIDIAN_COMMENT = re.compile(r"%%.*?(?:%%|\Z)", re.DOTALL)

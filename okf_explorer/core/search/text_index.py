@@ -116,7 +116,7 @@ PROGRESS_STEP = 1000
 LONG_FILL = 2000
 """A fill reading this many bodies or more takes seconds (a 35k-page wiki's, 20-35 s):
 the explorer and the command line say so as it starts."""
-TEXT_INDEX_VERSION = "13"
+TEXT_INDEX_VERSION = "14"
 """Bump when the tables below, or what a page's row holds, change: an older file is
 rebuilt. 2: fields weighed apart, stemming, pages' names, text without Markdown.
 3: inline footnotes read as their note, a cited file name dropped (`plain_text`).
@@ -129,7 +129,8 @@ templates (`core.logseq_macros`). 10: titles read anew (none from the first of t
 headings). 11: a Markdown link whose address holds balanced parentheses read as its text.
 12: a callout's type anything up to its `]` (`[!take away]`). 13: math read where the
 page draws it (`core.links.grammar.math_ranges`: `$$` blocks across blank lines, not
-across paragraphs otherwise)."""
+across paragraphs otherwise). 14: a Logseq block's hidden properties, all of Logseq's list
+(`plain_text.LOGSEQ_HIDDEN_PROPERTIES`), not only `id::` and `collapsed::`."""
 TOKENIZER = "porter unicode61 remove_diacritics 2"
 SNIPPET_TOKENS = 16
 """Words in a search snippet (FTS5 caps it at 64)."""
