@@ -115,6 +115,39 @@ async def test_the_title_bar_names_each_page_opened_without_repainting_the_scree
         assert not any(drawn_whole)
 
 
+async def test_tab_moves_the_focus_border_without_repainting_the_screen(tmp_path: Path) -> None:
+    """`tab` moves the focus: the pane left and the pane reached restyle themselves (their
+    border's colour). Textual's screen repainted every pane at each focus change as well
+    (13 % of the function calls of `tab` / `shift+tab` on the sample brain)."""
+    root = write_bundle(tmp_path / "b", PAGES)
+    app = make_app(brain_for(BundleSource(root)), start="home")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        before = cells(app.export_screenshot())
+        drawn_whole: list[bool] = []
+        repaint = type(screen).refresh
+
+        def refresh(self, *regions, **options):  # type: ignore[no-untyped-def]
+            drawn_whole.append(self is screen and not regions)
+            return repaint(self, *regions, **options)
+
+        type(screen).refresh = refresh  # type: ignore[method-assign]
+        try:
+            focused = app.focused
+            await pilot.press("tab")
+            await settle(pilot)
+            assert app.focused is not focused
+            moved = cells(app.export_screenshot())
+            await pilot.press("shift+tab")
+            await settle(pilot)
+        finally:
+            type(screen).refresh = repaint  # type: ignore[method-assign]
+        assert app.focused is focused
+        assert moved != before and cells(app.export_screenshot()) == before
+        assert not any(drawn_whole)
+
+
 CELL = re.compile(r"""(\d+) (\d+) ('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")""")
 
 

@@ -110,6 +110,9 @@ class MainScreen(ReportsWorkers, Screen[None]):
     sub_title: Reactive[str | None] = Reactive(None, compute=False, repaint=False)
     """The page's slug, after the app's name in the title bar. Textual's own repaints the
     whole screen at each change (every page opened); the title bar updates itself."""
+    focused: Reactive[Widget | None] = Reactive(None, repaint=False)
+    """The focused widget. Textual's own repaints the whole screen at each change (`tab`);
+    the panes whose focus changed restyle themselves (`:focus`, `:focus-within`)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         # Footer order: keys that apply on every page first, keys that come and go (`⌫ Back`
