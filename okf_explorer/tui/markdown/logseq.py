@@ -13,9 +13,12 @@ Logseq writes a few things Markdown does not know (its docs graph, pages "Admoni
   `DONE` or `CANCELED`: a task list item, its box open, ticked, or ticked and struck out;
 - an image's size, `![a](b.png){:height 338, :width 468}`: dropped (the image is drawn
   as its name);
-- a block's `id::` (the anchor of a block reference) and `collapsed::` properties: hidden,
-  as Logseq hides them. A bullet that holds only such a property keeps it (dropping the
-  line would join the block's other lines to the bullet before).
+- a block's properties that Logseq hides (`id::`, the anchor of a block reference,
+  `collapsed::`, `created-at::`, `heading::`, … `plain_text.LOGSEQ_HIDDEN_PROPERTIES`):
+  hidden. A bullet that holds only such a property keeps it (dropping the line would join
+  the block's other lines to the bullet before). A block numbered by
+  `logseq.order-list-type:: number` keeps its bullet (an ordered item's wider marker would
+  take the children of a graph indented by spaces out of it);
 
 - a block reference, `((6380d82c-…))`: the text of the block it names, when the caller
   knows it (`blocks`: `Brain.block_texts`); else it stays as written;
