@@ -4,10 +4,13 @@ old page's body (`tui.paint_hold`); and the screen it ends on is the same, held 
 from __future__ import annotations
 
 import ast
+import contextlib
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from textual.screen import Screen
 
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui import paint_hold
@@ -87,6 +90,24 @@ async def test_the_new_body_is_never_painted_beside_the_old_pages_links(
     assert ("Second", "home") not in seen
 
 
+@contextlib.contextmanager
+def whole_repaints(screen: Screen) -> Iterator[list[bool]]:
+    """While inside: for each `refresh` of a widget of `screen`'s class, whether it asked
+    for the whole screen (the screen itself, no region)."""
+    repaints: list[bool] = []
+    repaint = type(screen).refresh
+
+    def refresh(self, *regions, **options):  # type: ignore[no-untyped-def]
+        repaints.append(self is screen and not regions)
+        return repaint(self, *regions, **options)
+
+    type(screen).refresh = refresh  # type: ignore[method-assign]
+    try:
+        yield repaints
+    finally:
+        type(screen).refresh = repaint  # type: ignore[method-assign]
+
+
 async def test_the_title_bar_names_each_page_opened_without_repainting_the_screen(
     tmp_path: Path,
 ) -> None:
@@ -97,22 +118,11 @@ async def test_the_title_bar_names_each_page_opened_without_repainting_the_scree
     app = make_app(brain_for(BundleSource(root)), start="home")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        screen = app.screen
-        drawn_whole: list[bool] = []
-        repaint = type(screen).refresh
-
-        def refresh(self, *regions, **options):  # type: ignore[no-untyped-def]
-            drawn_whole.append(self is screen and not regions)
-            return repaint(self, *regions, **options)
-
-        type(screen).refresh = refresh  # type: ignore[method-assign]
-        try:
-            screen.open_page("second")
+        with whole_repaints(app.screen) as repaints:
+            app.screen.open_page("second")
             await settle(pilot)
-        finally:
-            type(screen).refresh = repaint  # type: ignore[method-assign]
         assert "okf-explorer — second" in screen_row(app.export_screenshot(), 0)
-        assert not any(drawn_whole)
+        assert not any(repaints)
 
 
 async def test_tab_moves_the_focus_border_without_repainting_the_screen(tmp_path: Path) -> None:
@@ -123,29 +133,18 @@ async def test_tab_moves_the_focus_border_without_repainting_the_screen(tmp_path
     app = make_app(brain_for(BundleSource(root)), start="home")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        screen = app.screen
         before = cells(app.export_screenshot())
-        drawn_whole: list[bool] = []
-        repaint = type(screen).refresh
-
-        def refresh(self, *regions, **options):  # type: ignore[no-untyped-def]
-            drawn_whole.append(self is screen and not regions)
-            return repaint(self, *regions, **options)
-
-        type(screen).refresh = refresh  # type: ignore[method-assign]
-        try:
-            focused = app.focused
+        focused = app.focused
+        with whole_repaints(app.screen) as repaints:
             await pilot.press("tab")
             await settle(pilot)
             assert app.focused is not focused
             moved = cells(app.export_screenshot())
             await pilot.press("shift+tab")
             await settle(pilot)
-        finally:
-            type(screen).refresh = repaint  # type: ignore[method-assign]
         assert app.focused is focused
         assert moved != before and cells(app.export_screenshot()) == before
-        assert not any(drawn_whole)
+        assert not any(repaints)
 
 
 CELL = re.compile(r"""(\d+) (\d+) ('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")""")
