@@ -396,3 +396,61 @@ async def test_a_page_tree_row_too_long_is_cut_with_a_mark_not_scrolled(
         assert not tree.show_horizontal_scrollbar
         [short_row] = [row for row in rows if "Short" in row]
         assert "Short  A short page" in short_row and short_row.endswith("…")  # title cut
+
+
+def test_a_dendron_hierarchy_nests_by_its_dots() -> None:
+    """In a Dendron workspace a note sits under the note its name continues, in its folder;
+    a note with nothing under it is a page; a missing parent (a stub) still nests."""
+    pages = [
+        ("vault/dendron", "Dendron"),
+        ("vault/dendron.tutorial", "Getting Started"),
+        ("vault/dendron.tutorial.vaults", "Vaults"),
+        ("vault/dendron.faq", "FAQ"),
+        ("vault/recipes.bread.rye", "Rye"),  # no `recipes` nor `recipes.bread` note
+        ("vault/root", "Root"),
+        ("v2.0 notes", "Release"),  # outside a folder, dots nest too
+    ]
+    vault = folder_tree(pages, dotted=True).folders["vault"]
+    assert vault.pages == [("vault/root", "Root")] and list(vault.notes) == ["dendron", "recipes"]
+    dendron = vault.notes["dendron"]
+    assert dendron.page == ("vault/dendron", "Dendron") and dendron.count() == 3
+    assert dendron.pages == [("vault/dendron.faq", "FAQ")]
+    assert dendron.notes["tutorial"].pages == [("vault/dendron.tutorial.vaults", "Vaults")]
+    stub = vault.notes["recipes"]
+    assert stub.page is None and stub.notes["bread"].page is None and stub.count() == 1
+    assert vault.count() == 6
+    flat = folder_tree(pages).folders["vault"]  # any other folder: by folders alone
+    assert not flat.notes and len(flat.pages) == 6
+
+
+DENDRON = {
+    "dendron.yml": "version: 5\nworkspace:\n  vaults:\n    - fsPath: vault\n",
+    "vault/root.md": "# Root\n",
+    "vault/dendron.md": "---\ntitle: Dendron\n---\nSee [[dendron.tutorial.vaults]].\n",
+    "vault/dendron.tutorial.md": "---\ntitle: Getting Started\n---\nStart.\n",
+    "vault/dendron.tutorial.vaults.md": "---\ntitle: Vaults\n---\nVaults.\n",
+    "vault/dendron.faq.md": "---\ntitle: FAQ\n---\nAsked.\n",
+}
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_page_tree_of_a_dendron_workspace_is_its_hierarchy(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    """Seen on Dendron's own docs (1,012 notes in one folder, listed flat): the tree shows
+    Dendron's hierarchy, the cursor on the page shown, deep in it."""
+    root = write_bundle(tmp_path / "site", DENDRON)
+    app = make_app(brain_for(BundleSource(root)), start="vault/dendron.tutorial.vaults")
+    async with app.run_test(size=size) as pilot:
+        _, _, tree = await tree_opened(pilot)
+        assert tree.selected_slug == "vault/dendron.tutorial.vaults"
+        [vault] = tree.root.children
+        assert [str(node.label) for node in vault.children] == ["dendron 3", "root"]
+        [tutorial, faq] = vault.children[0].children
+        assert (str(tutorial.label), str(faq.label)) == ("tutorial  Getting Started 1", "faq")
+        assert [str(node.label) for node in tutorial.children] == ["vaults"]
+        await pilot.press("up", "up")  # onto `dendron`, a page with notes under it
+        await settle(pilot)
+        assert tree.selected_slug == "vault/dendron"
+        await pilot.press("enter")
+        await settle(pilot, lambda: shown_slug(app) == "vault/dendron")

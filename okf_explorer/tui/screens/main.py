@@ -276,7 +276,7 @@ class MainScreen(ReportsWorkers, Screen[None]):
         if message.first and self.watch_files and (root := self.brain.local_root) is not None:
             self.watcher.start(root)  # live reload (MCP sources have no folder to watch)
         if self.tree_open:  # titles are known now
-            self.query_one(PageTree).show(self.loader.pages, None)
+            self.query_one(PageTree).show(self.loader.pages, None, self._dotted_names)
 
     @on(IndexLoader.IndexFailed)
     def _index_failed(self, message: IndexLoader.IndexFailed) -> None:
@@ -787,10 +787,16 @@ class MainScreen(ReportsWorkers, Screen[None]):
             self._zoom(None)
         self._arrange()
         if self.tree_open:
-            tree.show(self.loader.pages, self._current_slug())
+            tree.show(self.loader.pages, self._current_slug(), self._dotted_names)
             tree.focus()
         elif tree.has_focus:
             self.query_one(PagePane).focus()
+
+    @property
+    def _dotted_names(self) -> bool:
+        """Whether a page's name is its place in a hierarchy (a Dendron workspace's):
+        the page tree nests by it."""
+        return self.brain.markup() == "dendron"
 
     def _arrange(self) -> None:
         """Show and hide the containers: a zoom hides the title bar and the containers

@@ -3,6 +3,12 @@
 Folders fill in when first expanded, so a 100k-page brain adds only what the user
 opens. `enter` on a page posts `PageChosen`; on a folder it opens or closes it. A row too
 long for the pane loses the page's title, then the end of its file name (`…`).
+
+In a Dendron workspace a note's name is its place in a hierarchy (`dendron.tutorial.vaults`
+is under `dendron.tutorial`, under `dendron`), as Dendron's tree view shows it: inside its
+folder, each note sits under the note its name continues, and a note with notes under it
+opens like a folder (`space`) and opens as a page (`enter`). A name whose parent note is
+missing (a stub, in Dendron's words) still nests, under a row of the missing part.
 """
 
 from __future__ import annotations
@@ -24,25 +30,58 @@ from okf_explorer.tui.widgets.fitted_tree import FittedTree
 
 @dataclass(slots=True)
 class Folder:
-    """One folder's sub-folders and pages ((slug, title), slug order)."""
+    """One folder's sub-folders and pages ((slug, title), slug order); in a Dendron
+    workspace also its notes with notes under them (`notes`, by the last part of their
+    name), and, for such a note, the note itself (`page`; None: a stub)."""
 
     folders: dict[str, Folder] = field(default_factory=dict)
     pages: list[tuple[str, str]] = field(default_factory=list)
+    notes: dict[str, Folder] = field(default_factory=dict)
+    page: tuple[str, str] | None = None
 
     def count(self) -> int:
-        return len(self.pages) + sum(folder.count() for folder in self.folders.values())
+        """The pages under it (itself not counted)."""
+        inside = self.folders.values(), self.notes.values()
+        return len(self.pages) + sum(
+            sub.count() + (sub.page is not None) for subs in inside for sub in subs
+        )
 
 
-def folder_tree(pages: Iterable[tuple[str, str]]) -> Folder:
-    """The folders of `pages` ((slug, title)), nested, each listing its own pages."""
+def folder_tree(pages: Iterable[tuple[str, str]], dotted: bool = False) -> Folder:
+    """The folders of `pages` ((slug, title)), nested, each listing its own pages;
+    `dotted`: a file name's dots nest it too (a Dendron workspace's hierarchy)."""
     root = Folder()
     for slug, title in sorted(pages):
         folder = root
-        *parts, _ = slug.split("/")
+        *parts, name = slug.split("/")
         for part in parts:
             folder = folder.folders.setdefault(part, Folder())
-        folder.pages.append((slug, title))
+        if dotted:
+            *above, name = name.split(".")
+            for part in above:
+                folder = folder.notes.setdefault(part, Folder())
+            if name in folder.notes:  # never: sorted, a note comes before those under it
+                folder.notes[name].page = (slug, title)
+                continue
+            folder.notes[name] = Folder(page=(slug, title))
+        else:
+            folder.pages.append((slug, title))
+    if dotted:
+        _leaves_as_pages(root)
     return root
+
+
+def _leaves_as_pages(folder: Folder) -> None:
+    """A note with no note under it is a page of its folder, as in any tree."""
+    for sub in folder.folders.values():
+        _leaves_as_pages(sub)
+    for name, note in list(folder.notes.items()):
+        if note.page is not None and not note.notes:
+            folder.pages.append(note.page)
+            del folder.notes[name]
+        else:
+            _leaves_as_pages(note)
+    folder.pages.sort()
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,13 +114,15 @@ class PageTree(FittedTree[TreeEntry]):
         super().__init__("pages", id=id)
         self.show_root = False
         self._pages: list[tuple[str, str]] | None = None
+        self._dotted = False
 
-    def show(self, pages: list[tuple[str, str]], current: str | None) -> None:
-        """List `pages` (rebuilt only when they changed) and put the cursor on `current`."""
-        if pages is not self._pages:
-            self._pages = pages
+    def show(self, pages: list[tuple[str, str]], current: str | None, dotted: bool = False) -> None:
+        """List `pages` (rebuilt only when they or `dotted` changed: `folder_tree`) and put
+        the cursor on `current`."""
+        if pages is not self._pages or dotted != self._dotted:
+            self._pages, self._dotted = pages, dotted
             self.clear()
-            top = folder_tree(pages)
+            top = folder_tree(pages, dotted)
             self.border_title = f"pages · {len(pages)}"
             self._fill(self.root, top, "")
         if current is not None:
@@ -92,12 +133,23 @@ class PageTree(FittedTree[TreeEntry]):
             label = Text.assemble((f"{printable(name)}/", "bold"), (f" {sub.count()}", "dim"))
             child = node.add(label, TreeEntry(folder=sub, path=f"{path}{name}/"))
             child.allow_expand = True
+        for name, note in folder.notes.items():
+            shown = printable(name)
+            label = Text(shown) if note.page is not None else Text(shown, style="dim")
+            if note.page is not None and title_says_more(name, note.page[1]):
+                label.append(f"  {printable(note.page[1])}", style="dim")
+            label.append(f" {note.count()}", style="dim")
+            slug = note.page[0] if note.page is not None else None
+            entry = TreeEntry(slug=slug, name=shown, folder=note, path=f"{path}{name}.")
+            node.add(label, entry).allow_expand = True
         for slug, title in folder.pages:
-            name = printable(slug.rsplit("/", 1)[-1])
-            label = Text(name)
-            if title_says_more(slug, title):
+            name = slug.rsplit("/", 1)[-1]
+            name = name.rsplit(".", 1)[-1] if self._dotted else name
+            shown = printable(name)
+            label = Text(shown)
+            if title_says_more(name, title):
                 label.append(f"  {printable(title)}", style="dim")
-            node.add_leaf(label, TreeEntry(slug=slug, name=name))
+            node.add_leaf(label, TreeEntry(slug=slug, name=shown))
 
     def fit(self, node: TreeNode[TreeEntry], label: Text, width: int) -> Text:
         """The row cut to `width` at its end (`…`): the title while a few of its letters
@@ -112,16 +164,14 @@ class PageTree(FittedTree[TreeEntry]):
         return label
 
     def reveal(self, slug: str) -> None:
-        """Open the folders down to `slug` and move the cursor onto it."""
+        """Open the folders (and notes) down to `slug` and move the cursor onto it."""
         node = self.root
-        parts = slug.split("/")
-        for depth in range(len(parts)):
-            wanted = "/".join(parts[: depth + 1]) + ("/" if depth < len(parts) - 1 else "")
-            found = next((child for child in node.children if _key(child) == wanted), None)
+        for key in _keys_to(slug, self._dotted):
+            found = next((child for child in node.children if key in _keys(child)), None)
             if found is None:
                 return
             node = found
-            if depth < len(parts) - 1:
+            if found.data is None or found.data.slug != slug:
                 self._open(node)
         self.call_after_refresh(self.move_cursor, node)  # its line is known once laid out
 
@@ -153,8 +203,22 @@ class PageTree(FittedTree[TreeEntry]):
         return node.data.slug if node is not None and node.data is not None else None
 
 
-def _key(node: TreeNode[TreeEntry]) -> str:
+def _keys(node: TreeNode[TreeEntry]) -> tuple[str, ...]:
+    """What names the node on the way down (`_keys_to`): its path, its page's slug."""
     entry = node.data
     if entry is None:
-        return ""
-    return entry.slug if entry.slug is not None else entry.path
+        return ()
+    return tuple(key for key in (entry.path, entry.slug) if key)
+
+
+def _keys_to(slug: str, dotted: bool) -> list[str]:
+    """The keys of the nodes from the top down to `slug`'s (`_keys`): each folder's
+    path (`a/`, `a/b/`), then, `dotted`, each note above it (`a/b/dendron.`), then the
+    slug."""
+    *folders, name = slug.split("/")
+    keys = ["/".join(folders[: depth + 1]) + "/" for depth in range(len(folders))]
+    if dotted:
+        prefix = "".join(f"{part}/" for part in folders)
+        parts = name.split(".")
+        keys += [prefix + ".".join(parts[: depth + 1]) + "." for depth in range(len(parts) - 1)]
+    return [*keys, slug]
