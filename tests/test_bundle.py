@@ -201,6 +201,43 @@ def test_malformed_yaml_keeps_the_page_with_an_error(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
+    ("block", "said"),
+    [
+        # the slips of an agent-kept vault's titles (46 refused blocks, all of these)
+        (
+            "title: ADR-019 — price with VAT: storage vs column\ndate: 2026-05-24",
+            "(mapping values are not allowed in this context at line 2); quote the value:"
+            " YAML reads its ': ' as another key",
+        ),
+        (
+            "date: 2026-08-07\ntitle: `git commit -- <path>` does not isolate you",
+            "(found character that cannot start any token at line 3); quote the value:"
+            " YAML cannot start one with `",
+        ),
+        (
+            'title: "verify" in a UI promises a code',
+            "(did not find expected key at line 2); quote the whole value: its quoted start"
+            " is followed by more text",
+        ),
+        # a template's placeholder
+        (
+            "tags: [book]\ncreated: {{date}}",
+            "(found unhashable key at line 3); quote the value: YAML reads a leading { as a"
+            " mapping",
+        ),
+        # no usual slip: no advice
+        ("title: [unclosed\ntype: note", "(did not find expected ',' or ']' at line 3)"),
+    ],
+)
+def test_refused_yaml_says_how_to_mend_the_usual_slips(
+    tmp_path: Path, block: str, said: str
+) -> None:
+    write(tmp_path, "p.md", f"---\n{block}\n---\nbody")
+    page = BundleSource(tmp_path).get_page("p")
+    assert page.frontmatter == {} and page.error == f"frontmatter ignored: invalid YAML {said}"
+
+
+@pytest.mark.parametrize(
     ("block", "kind"), [("- a\n- b", "a list"), ("just words", "a str"), ("42", "a int")]
 )
 def test_frontmatter_that_is_not_a_mapping(tmp_path: Path, block: str, kind: str) -> None:

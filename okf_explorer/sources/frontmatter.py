@@ -97,7 +97,7 @@ def read_block(block: str) -> tuple[dict[str, Any], str | None]:
     except FrontmatterRefused as error:
         return {}, f"frontmatter ignored: {error}"
     except yaml.YAMLError as error:
-        return {}, "frontmatter ignored: " + _yaml_reason(error)
+        return {}, "frontmatter ignored: " + _yaml_reason(error, block)
     except (ValueError, TypeError, RecursionError) as error:  # e.g. an impossible date
         return {}, f"frontmatter ignored: invalid YAML ({error})"
     if data is None:
@@ -139,12 +139,46 @@ class QueriesFilled:
         return self.make(slug, body, block)
 
 
-def _yaml_reason(error: yaml.YAMLError) -> str:
-    """One line out of PyYAML's multi-line messages, with the line number."""
+def _yaml_reason(error: yaml.YAMLError, block: str) -> str:
+    """One line out of PyYAML's multi-line messages, with the line number (of the page:
+    the block starts on its second), and how to mend the line when it is one of the
+    usual slips (`_mending`)."""
     problem = getattr(error, "problem", None) or str(error).splitlines()[0]
     mark = getattr(error, "problem_mark", None)
-    where = f" at line {mark.line + 2}" if mark is not None else ""
-    return f"invalid YAML ({problem}{where})"
+    if mark is None:
+        return f"invalid YAML ({problem})"
+    reason = f"invalid YAML ({problem} at line {mark.line + 2})"
+    lines = block.split("\n", mark.line + 1)
+    mending = _mending(lines[mark.line]) if mark.line < len(lines) else None
+    return f"{reason}; {mending}" if mending else reason
+
+
+_KEY_VALUE = re.compile(r"[ \t]*(?:-[ \t]+)?[^\s:#][^:\n]*:[ \t]+(?P<value>\S[^\n]*)")
+
+
+def _mending(line: str) -> str | None:
+    """How to mend a `key: value` line that YAML refused, for the slips a person (or a
+    model writing a knowledge base) makes most: seen on an agent-kept vault, whose 46
+    refused blocks were all a title holding `: `, starting with a backtick, or starting
+    with a quoted word; and on template pages (`created: {{date}}`)."""
+    found = _KEY_VALUE.match(line)
+    if found is None:
+        return None
+    value = found["value"].rstrip()
+    first = value[0]
+    if first in "`@%":
+        return f"quote the value: YAML cannot start one with {first}"
+    if first in "\"'":
+        after = value[value.find(first, 1) + 1 :].strip() if value.find(first, 1) > 0 else ""
+        if after and not after.startswith("#"):
+            return "quote the whole value: its quoted start is followed by more text"
+        return None
+    if first in "{[":
+        kind = "a mapping" if first == "{" else "a list"
+        return f"quote the value: YAML reads a leading {first} as {kind}"
+    if ": " in value:
+        return "quote the value: YAML reads its ': ' as another key"
+    return None
 
 
 # -- YAML within bounds ----------------------------------------------------------
