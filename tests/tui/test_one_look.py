@@ -346,6 +346,8 @@ SHAPES = st.sampled_from(
         "- a\n  > quoted in a list",
         "> - a list\n> - in a quote",
         "1. a\n   ## a heading in a list",
+        "- ## a heading item\n  - under it",
+        "2. > a quote first\n3. ```\n   code first\n   ```",
         "- \n- after an empty item",
         "a note[^1]\n\n[^1]: the *note*",
         "<b>html</b> <img src=x.png alt=X> <a href='y.md'>y</a>",
