@@ -13,6 +13,7 @@ import pytest
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.graph.paths import PathQuery
+from okf_explorer.core.links.tags import tags_as_links
 from okf_explorer.core.pages import PageInfo
 from okf_explorer.server.tools import call_tool
 from okf_explorer.sources.folder import scan as parallel
@@ -212,6 +213,19 @@ def test_a_tag_is_a_link_in_a_logseq_graph(tmp_path: Path) -> None:
     reply = call_tool(brain, "get_backlinks", {"slug": "pages/Planting"})
     rows = [row for row in reply.value if row["from_slug"] == "pages/Week"]
     assert [row["context"] for row in rows] == ["sow the peas #Planting and oil the #Tools/Trowel."]
+
+
+@pytest.mark.parametrize(
+    ("written", "read"),
+    [
+        ("sow #garden.", "sow [[garden|#garden]]."),
+        ("**Removal of #tags**: gone", "**Removal of [[tags|#tags]]**: gone"),
+        ("_a #seed_, ~~an #old~~, ==a #new==", "_a [[seed|#seed]]_, ~~an [[old|#old]]~~, ==a"),
+        ("learn #c++ today", "learn [[c++|#c++]] today"),
+    ],
+)
+def test_a_tag_ends_before_the_emphasis_around_it(written: str, read: str) -> None:
+    assert tags_as_links(written).startswith(read)
 
 
 def test_a_tag_is_a_tag_in_any_other_folder(tmp_path: Path) -> None:

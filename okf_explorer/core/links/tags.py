@@ -9,10 +9,11 @@ shows `#garden`.
 
 A tag is a `#` at the start of a line or after a space, then either `[[a name]]` or
 a run of characters up to a space or one of `,!?;:"'()[]{}` (a `.` ending it is the
-sentence's). Not a tag: a heading (`# Title`, `## Steps`: `#` then a space or another
-`#`), an org-mode line (`#+BEGIN_NOTE`), a `#` inside a word or a URL (`a#b`,
-`page#section`), anything in fenced code or an inline code span. In a table row the
-link's `|` is written `\\|`, as Obsidian writes a link with its text in a table.
+sentence's, and `*`, `_`, `~`, `=`, `^` ending it close an emphasis around it). Not a
+tag: a heading (`# Title`, `## Steps`: `#` then a space or another `#`), an org-mode
+line (`#+BEGIN_NOTE`), a `#` inside a word or a URL (`a#b`, `page#section`), anything in
+fenced code or an inline code span. In a table row the link's `|` is written `\\|`, as
+Obsidian writes a link with its text in a table.
 
 A `tags::` property names pages too: `tags:: kit, [[garden tools]], #seeds` links to
 `kit`, `garden tools` and `seeds` (each plain value is written `[[kit]]`).
@@ -31,6 +32,10 @@ _TAG = re.compile(
     r"|(?P<word>[^\s,!?;:\"'()\[\]{}#+`|][^\s,!?;:\"'()\[\]{}#`|]*))",
     re.M,
 )
+_ENDS = ".*_~=^"
+"""Ending a word tag, the sentence's (`#garden.`) or an emphasis closing around it
+(`**Removal of #tags**`, which Logseq reads as bold text holding the tag `tags`): not the
+tag's. Seen on Logseq's docs graph, where `tags**` dangled."""
 _TABLE_ROW = re.compile(r"[ \t]*\|")
 _TAGS_PROPERTY = re.compile(r"^([ \t]*(?:[-*+][ \t]+)?tags::[ \t]*)(\S.*)$", re.M | re.I)
 _VALUE_PART = re.compile(r"(?:\[\[[^\]\n]*\]\]|[^,\n])+")
@@ -73,7 +78,7 @@ def _tags_property(found: re.Match[str]) -> str:
 def _link(found: re.Match[str]) -> str:
     name = found["named"]
     if name is None:
-        name = found["word"].rstrip(".")
+        name = found["word"].rstrip(_ENDS)
         if not name:
             return found[0]
         rest = found["word"][len(name) :]
