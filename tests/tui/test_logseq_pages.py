@@ -101,6 +101,22 @@ async def test_the_same_files_outside_a_logseq_graph_read_as_written(tmp_path: P
         ("- CANCELED plan\n- LATER water\n", "- [x] ~~plan~~\n- [ ] water\n"),
         ("- ![a](b.png){:height 3, :width 4} c\n", "- ![a](b.png) c\n"),
         ("no markup at all\n", "no markup at all\n"),
+        # numbered blocks: a run of them numbered, a child inside, another block after
+        (
+            "- ## Usage\n\t- first\n\t  logseq.order-list-type:: number\n\t- second\n"
+            "\t  id:: 11111111-2222-3333-4444-555555555555\n"
+            "\t  logseq.order-list-type:: number\n\t\t- a child\n\t- plain\n",
+            "- ## Usage\n\t1. first\n\t1. second\n\t\t- a child\n\t- plain\n",
+        ),
+        # a block written without its bullet, blocks under it: its bullet (not code under it)
+        (
+            "## Usage\n\t- one\n\t\t- two\n\nplain text\n\n> a quote\n\t- after\n",
+            "- ## Usage\n\t- one\n\t\t- two\n\nplain text\n\n> a quote\n\t- after\n",
+        ),
+        (  # indented by spaces: bullets kept
+            "- a\n  logseq.order-list-type:: number\n  - b\n",
+            "- a\n  - b\n",
+        ),
     ],
 )
 def test_logseq_markup_as_the_markdown_drawn(written: str, drawn: str) -> None:

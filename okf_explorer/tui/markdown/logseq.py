@@ -16,9 +16,12 @@ Logseq writes a few things Markdown does not know (its docs graph, pages "Admoni
 - a block's properties that Logseq hides (`id::`, the anchor of a block reference,
   `collapsed::`, `created-at::`, `heading::`, … `plain_text.LOGSEQ_HIDDEN_PROPERTIES`):
   hidden. A bullet that holds only such a property keeps it (dropping the line would join
-  the block's other lines to the bullet before). A block numbered by
-  `logseq.order-list-type:: number` keeps its bullet (an ordered item's wider marker would
-  take the children of a graph indented by spaces out of it);
+  the block's other lines to the bullet before;
+- a block written without a bullet at the left edge (`## Usage`) with blocks under it
+  (indented by tabs): its bullet, so they read as its children, not as indented code;
+- a numbered block (`logseq.order-list-type:: number`): an ordered item, numbered as
+  Logseq numbers a run of them (a page whose bullets are indented by spaces, not tabs as
+  Logseq writes them, keeps its bullets: a child two spaces in would leave its item);
 
 - a block reference, `((6380d82c-…))`: the text of the block it names, when the caller
   knows it (`blocks`: `Brain.block_texts`); else it stays as written;
@@ -64,9 +67,23 @@ _FENCE = re.compile(r"[ \t]*(?:[-*+][ \t]+)?(```|~~~)")
 _EMBED = re.compile(r"\{\{embed[ \t]+(\[\[[^\]\n]+\]\])[ \t]*\}\}")
 _MARKERS = r"TODO|LATER|NOW|DOING|WAITING|WAIT|IN-PROGRESS|DONE|CANCELED|CANCELLED"
 _TASK = re.compile(rf"(?P<lead>[ \t]*[-*+][ \t]+)(?P<marker>{_MARKERS})[ \t]+(?P<rest>\S.*)")
-_ANYTHING = re.compile(rf"#\+|::|\{{\{{embed|\)\{{:|^[ \t]*[-*+][ \t]+(?:{_MARKERS})[ \t]", re.M)
+_ANYTHING = re.compile(
+    rf"#\+|::|\{{\{{embed|\)\{{:|^[ \t]*[-*+][ \t]+(?:{_MARKERS})[ \t]"
+    r"|^[^\s>|`~\-*+][^\n]*\n(?:[ \t]*\n)*\t+[-*+][ \t]",  # a bare block, blocks under it
+    re.M,
+)
 """Whether a text may hold anything `logseq_markdown` changes (most pages hold none)."""
 _BLOCK_REF = re.compile(r"\(\(([0-9A-Fa-f]{8}(?:-[0-9A-Fa-f]{4}){3}-[0-9A-Fa-f]{12})\)\)")
+_NUMBERED = re.compile(r"(?P<lead>\t*)  logseq\.order-list-type::[ \t]*number[ \t]*", re.I)
+"""A block's `logseq.order-list-type:: number` (a numbered block), under its bullet."""
+_SPACE_BULLET = re.compile(r"^ +[-*+][ \t]", re.M)
+"""A bullet indented by spaces: a page indented so keeps its bullets (`1. ` is wider than
+`- `, and a child indented two spaces would leave its numbered parent)."""
+_BULLETS = ("- ", "* ", "+ ")
+_TAB_BULLET = re.compile(r"\t+[-*+][ \t]")
+_BARE_BLOCK = re.compile(r"(?![-*+][ \t]|[\w.-]+::)[^\s>|`~]")
+"""A line at the left edge that is a block without its bullet (not a bullet, a property,
+a quote, a table row or a fence)."""
 _IMAGE_SIZE = re.compile(r"(!\[[^\]\n]*\]\([^)\n]*\))\{:[^}\n]*\}")
 
 
@@ -124,9 +141,37 @@ def logseq_markdown(
             continue
         quoted = ""
         if HIDDEN_BLOCK_PROPERTY.fullmatch(bare):
+            if (numbered := _NUMBERED.fullmatch(bare)) and not _SPACE_BULLET.search(text):
+                _numbered(out, numbered["lead"])
             continue
+        if _TAB_BULLET.match(bare):
+            _bulleted_parent(out)
         out.append(_inline(called(_refs(bare, blocks))) + ending)
     return "".join(out)
+
+
+def _bulleted_parent(out: list[str]) -> None:
+    """Before a bullet indented by tabs: the block it is under, when that block is a line
+    written without a bullet at the left edge (`## Usage`, as Logseq lets a block be
+    written), gets its bullet. Else Markdown reads the tabbed lines under it as code."""
+    at = len(out) - 1
+    while at >= 0 and not out[at].strip():
+        at -= 1
+    if at >= 0 and _BARE_BLOCK.match(out[at]):
+        out[at] = "- " + out[at]
+
+
+def _numbered(out: list[str], lead: str) -> None:
+    """The block of the bullet at `lead` whose lines end `out` as an ordered item
+    (`1. `: Markdown numbers the items of a run of them, as Logseq numbers a run of
+    numbered blocks, and starts again after another block)."""
+    for at in range(len(out) - 1, -1, -1):
+        line = out[at]
+        if line.startswith(lead) and line[len(lead) : len(lead) + 2] in _BULLETS:
+            out[at] = f"{lead}1. {line[len(lead) + 2 :]}"
+            return
+        if not line.startswith(lead + "  "):  # not a line of that block
+            return
 
 
 def _refs(line: str, blocks: Mapping[str, str] | None) -> str:
