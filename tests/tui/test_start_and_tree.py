@@ -409,18 +409,19 @@ def test_a_dendron_hierarchy_nests_by_its_dots() -> None:
         ("vault/recipes.bread.rye", "Rye"),  # no `recipes` nor `recipes.bread` note
         ("vault/root", "Root"),
         ("v2.0 notes", "Release"),  # outside a folder, dots nest too
+        ("vault/dendron..odd", "Odd"),  # an empty part nests nothing
     ]
     vault = folder_tree(pages, dotted=True).folders["vault"]
     assert vault.pages == [("vault/root", "Root")] and list(vault.notes) == ["dendron", "recipes"]
     dendron = vault.notes["dendron"]
-    assert dendron.page == ("vault/dendron", "Dendron") and dendron.count() == 3
-    assert dendron.pages == [("vault/dendron.faq", "FAQ")]
+    assert dendron.page == ("vault/dendron", "Dendron") and dendron.count() == 4
+    assert dendron.pages == [("vault/dendron..odd", "Odd"), ("vault/dendron.faq", "FAQ")]
     assert dendron.notes["tutorial"].pages == [("vault/dendron.tutorial.vaults", "Vaults")]
     stub = vault.notes["recipes"]
     assert stub.page is None and stub.notes["bread"].page is None and stub.count() == 1
-    assert vault.count() == 6
+    assert vault.count() == 7
     flat = folder_tree(pages).folders["vault"]  # any other folder: by folders alone
-    assert not flat.notes and len(flat.pages) == 6
+    assert not flat.notes and len(flat.pages) == 7
 
 
 DENDRON = {

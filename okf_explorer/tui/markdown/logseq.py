@@ -16,7 +16,7 @@ Logseq writes a few things Markdown does not know (its docs graph, pages "Admoni
 - a block's properties that Logseq hides (`id::`, the anchor of a block reference,
   `collapsed::`, `created-at::`, `heading::`, … `plain_text.LOGSEQ_HIDDEN_PROPERTIES`):
   hidden. A bullet that holds only such a property keeps it (dropping the line would join
-  the block's other lines to the bullet before;
+  the block's other lines to the bullet before);
 - a block written without a bullet at the left edge (`## Usage`) with blocks under it
   (indented by tabs): its bullet, so they read as its children, not as indented code;
 - a numbered block (`logseq.order-list-type:: number`): an ordered item, numbered as

@@ -58,12 +58,9 @@ def folder_tree(pages: Iterable[tuple[str, str]], dotted: bool = False) -> Folde
             folder = folder.folders.setdefault(part, Folder())
         if dotted:
             *above, name = name.split(".")
-            for part in above:
+            for part in filter(None, above):  # `a..b` is under `a`
                 folder = folder.notes.setdefault(part, Folder())
-            if name in folder.notes:  # never: sorted, a note comes before those under it
-                folder.notes[name].page = (slug, title)
-                continue
-            folder.notes[name] = Folder(page=(slug, title))
+            folder.notes.setdefault(name, Folder()).page = (slug, title)
         else:
             folder.pages.append((slug, title))
     if dotted:
@@ -219,6 +216,6 @@ def _keys_to(slug: str, dotted: bool) -> list[str]:
     keys = ["/".join(folders[: depth + 1]) + "/" for depth in range(len(folders))]
     if dotted:
         prefix = "".join(f"{part}/" for part in folders)
-        parts = name.split(".")
-        keys += [prefix + ".".join(parts[: depth + 1]) + "." for depth in range(len(parts) - 1)]
+        parts = [part for part in name.split(".")[:-1] if part]  # as `folder_tree` nests
+        keys += [prefix + ".".join(parts[: depth + 1]) + "." for depth in range(len(parts))]
     return [*keys, slug]
