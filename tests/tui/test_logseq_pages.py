@@ -71,7 +71,7 @@ async def test_a_logseq_page_reads_as_logseq_shows_it(tmp_path: Path) -> None:
 async def test_a_heading_block_reads_on_its_bullets_row(tmp_path: Path) -> None:
     """Logseq writes a heading as a block (`- ## Steps`): its bullet and its text share a
     row, as Logseq shows them. Seen on Logseq's docs graph, whose `contents` page drew each
-    of its 12 heading blocks as a bullet alone, a blank row, then the heading."""
+    of its 14 heading blocks as a bullet alone, a blank row, then the heading."""
     text = await shown_text(graph(tmp_path))
     assert "• Steps\n" in text
     assert "•\n" not in text
