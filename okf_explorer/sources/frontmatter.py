@@ -169,7 +169,8 @@ def _mending(line: str) -> str | None:
     if first in "`@%":
         return f"quote the value: YAML cannot start one with {first}"
     if first in "\"'":
-        after = value[value.find(first, 1) + 1 :].strip() if value.find(first, 1) > 0 else ""
+        close = value.find(first, 1)
+        after = value[close + 1 :].strip() if close > 0 else ""
         if after and not after.startswith("#"):
             return "quote the whole value: its quoted start is followed by more text"
         return None

@@ -110,6 +110,7 @@ def logseq_markdown(
     block: _Block | None = None
     fence: str | None = None
     quoted = ""  # the indentation of a quote just closed, while it is the last line out
+    numbering = "order-list-type" in text and not _SPACE_BULLET.search(text)
     for line in text.splitlines(keepends=True):
         bare = line.rstrip("\r\n")
         ending = line[len(bare) :]
@@ -141,7 +142,7 @@ def logseq_markdown(
             continue
         quoted = ""
         if HIDDEN_BLOCK_PROPERTY.fullmatch(bare):
-            if (numbered := _NUMBERED.fullmatch(bare)) and not _SPACE_BULLET.search(text):
+            if numbering and (numbered := _NUMBERED.fullmatch(bare)):
                 _numbered(out, numbered["lead"])
             continue
         if _TAB_BULLET.match(bare):
