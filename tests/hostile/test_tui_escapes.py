@@ -71,7 +71,7 @@ async def test_every_label_shows_a_hostile_name_escaped(tmp_path: Path) -> None:
         await until(pilot, lambda: len(outgoing) == 1)
         label = outgoing[0].label.plain
         assert label == f"{printable(SLUG)} →1  {printable(TITLE)}"
-        cell = str(panel.table.get_row_at(0)[3])  # slug cut from the left, then the title
+        cell = str(panel.table.row(0).cells[3])  # slug cut from the left, then the title
         assert printable(SLUG).endswith(cell.split("  ")[0].lstrip("…"))
         assert "\x1b" not in cell and "\x9b" not in cell
         status = str(screen.query_one("#status-source", Label).content)

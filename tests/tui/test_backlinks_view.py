@@ -31,7 +31,7 @@ PAGES = {
 
 def rows(panel: TraversalPanel) -> list[tuple[str, ...]]:
     table = panel.table
-    return [tuple(str(cell) for cell in table.get_row_at(i)) for i in range(table.row_count)]
+    return [tuple(str(cell) for cell in table.row(i).cells) for i in range(table.row_count)]
 
 
 @pytest.mark.parametrize("size", SIZES, ids=["80x24", "150x45"])
@@ -62,7 +62,7 @@ async def test_b_shows_backlinks_with_their_sentence_and_b_again_restores(
         assert "orders table is big." in sentences[0]
         assert "see Orders here" in sentences[1] and "read tables/orders again." in sentences[2]
         first = 0 if size[0] >= 150 else 1
-        sentence = panel.table.get_row_at(first)[-1]
+        sentence = panel.table.row(first).cells[-1]
         (mark,) = [span for span in sentence.spans if span.style == LINK_STYLE]
         assert sentence.plain[mark.start : mark.end] == "orders table"
         info = str(panel.query_one("#traversal-info").content)

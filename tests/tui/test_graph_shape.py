@@ -25,7 +25,7 @@ from .conftest import brain_for, settle
 
 def table_rows(view: WalkView) -> list[tuple[str, ...]]:
     table = view.table
-    return [tuple(str(cell) for cell in table.get_row_at(i)) for i in range(table.row_count)]
+    return [tuple(str(cell) for cell in table.row(i).cells) for i in range(table.row_count)]
 
 
 async def test_w_then_t_walks_one_relation_at_a_time(tmp_path: Path) -> None:
@@ -61,7 +61,7 @@ async def test_i_shows_implied_edges_dimmed_and_marked(tmp_path: Path) -> None:
             ("people/ann", "employs", True),
             ("people/bob", "employs", True),
         ]
-        to_cell = panel.table.get_row_at(0)[3]
+        to_cell = panel.table.row(0).cells[3]
         assert str(to_cell).startswith(IMPLIED_MARK) and "dim" in str(to_cell.spans[0].style)
         await settle(pilot, lambda: str(tree.root.children[0].label) != "Outgoing (0)")
         out_root = tree.root.children[0]

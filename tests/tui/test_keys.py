@@ -5,9 +5,6 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from textual.coordinate import Coordinate
-from textual.widgets import DataTable
-
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
 from okf_explorer.tui.dialogs.help import HelpDialog
@@ -15,6 +12,7 @@ from okf_explorer.tui.screens.main import MainScreen
 from okf_explorer.tui.widgets.graph.link_tree import LinkTree
 from okf_explorer.tui.widgets.graph.traversal_panel import TraversalPanel
 from okf_explorer.tui.widgets.page.pane import PagePane
+from okf_explorer.tui.widgets.row_table import RowTable
 from okf_explorer.tui.widgets.status_bar import StatusBar
 
 from .conftest import SIZE, brain_for, press_at_once, settle, write_bundle
@@ -104,7 +102,7 @@ async def test_enter_on_a_traversal_row_opens_its_page(small_bundle: Path) -> No
     app = make_app(brain_for(BundleSource(small_bundle)))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        table = app.screen.query_one("#traversal-table", DataTable)
+        table = app.screen.query_one("#traversal-table", RowTable)
         table.focus()
         await pilot.press("down", "enter")
         await settle(pilot)
@@ -121,13 +119,13 @@ async def test_enter_opens_the_chosen_row_even_if_the_slice_changes_before_it_is
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         screen = explorer(app)
-        table = screen.query_one("#traversal-table", DataTable)
-        row_key = table.coordinate_to_cell_key(Coordinate(1, 0)).row_key
-        chosen = str(row_key.value).split("\t", 1)[1]  # the `to` cell also holds glyphs
+        table = screen.query_one("#traversal-table", RowTable)
+        row_key = table.row(1).key
+        chosen = row_key.split("\t", 1)[1]  # the `to` cell also holds glyphs
         panel = screen.query_one(TraversalPanel)
         current = screen.history.current
         panel.show_pending(current.with_direction("in"), "walking…")  # `d` got there first
-        table.post_message(DataTable.RowSelected(table, 1, row_key))
+        table.post_message(RowTable.RowSelected(table, 1, row_key))
         await settle(pilot)
         assert screen.history.current.slug == chosen == "beta"
 

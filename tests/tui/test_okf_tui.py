@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from textual.widgets import DataTable, RadioSet, SelectionList, Static
+from textual.widgets import RadioSet, SelectionList, Static
 
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
@@ -16,6 +16,7 @@ from okf_explorer.tui.marks import OKF_LEGEND
 from okf_explorer.tui.widgets.graph.link_tree import LinkTree
 from okf_explorer.tui.widgets.graph.traversal_panel import TraversalPanel
 from okf_explorer.tui.widgets.page.pane import PagePane
+from okf_explorer.tui.widgets.row_table import RowTable
 from tests.okf_bundle import write_okf_bundle
 
 from .conftest import SIZE, RecordingBrowser, brain_for, settle
@@ -112,8 +113,8 @@ def tree_labels(app) -> list[str]:  # type: ignore[no-untyped-def]
 
 
 def to_cells(app) -> list[str]:  # type: ignore[no-untyped-def]
-    table = app.screen.query_one("#traversal-table", DataTable)
-    return [str(table.get_row_at(row)[3]) for row in range(table.row_count)]
+    table = app.screen.query_one("#traversal-table", RowTable)
+    return [str(table.row(row).cells[3]) for row in range(table.row_count)]
 
 
 async def test_rows_carry_status_trust_and_staleness_glyphs(tmp_path: Path) -> None:

@@ -24,7 +24,7 @@ SIZES = [(80, 24), (150, 45)]
 def hop_rows(view: PathView) -> list[tuple[str, str, str, str, str]]:
     table = view.table
     return [
-        tuple(str(cell).split("  ")[0] for cell in table.get_row_at(row))  # type: ignore[misc]
+        tuple(str(cell).split("  ")[0] for cell in table.row(row).cells)  # type: ignore[misc]
         for row in range(table.row_count)
     ]
 

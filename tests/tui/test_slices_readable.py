@@ -6,12 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from textual.widgets import DataTable
 
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
 from okf_explorer.tui.widgets.graph import traversal_panel
 from okf_explorer.tui.widgets.graph.traversal_panel import TraversalPanel
+from okf_explorer.tui.widgets.row_table import RowTable
 from tests.bundles import write_pages
 
 from .conftest import brain_for, settle
@@ -34,8 +34,8 @@ def deep_bundle(root: Path) -> Path:
     return write_pages(root, pages)
 
 
-def cells(table: DataTable[object]) -> list[list[str]]:
-    return [[str(cell) for cell in table.get_row_at(row)] for row in range(table.row_count)]
+def cells(table: RowTable) -> list[list[str]]:
+    return [[str(cell) for cell in table.row(row).cells] for row in range(table.row_count)]
 
 
 @pytest.mark.parametrize("size", SIZES, ids=["80x24", "150x45"])
@@ -59,7 +59,7 @@ async def test_rows_show_file_names_titles_and_from_once_per_group(
         if size[0] >= 150:
             assert "ML reading" in rows[0][3]  # the title beside the slug, where it fits
         width = panel.table.size.width
-        assert sum(column.width for column in panel.table.columns.values()) + 8 <= width
+        assert sum(column.width for column in panel.table.columns) + 8 <= width
 
 
 async def test_both_shows_every_direct_backlink_before_deeper_rows(

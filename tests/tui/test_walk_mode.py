@@ -21,7 +21,7 @@ from .conftest import brain_for, settle
 
 def table_rows(view: WalkView) -> list[tuple[str, ...]]:
     table = view.table
-    return [tuple(str(cell) for cell in table.get_row_at(i)) for i in range(table.row_count)]
+    return [tuple(str(cell) for cell in table.row(i).cells) for i in range(table.row_count)]
 
 
 def make(tmp_path: Path, start: str = "hub"):  # type: ignore[no-untyped-def]

@@ -32,7 +32,7 @@ from textual.message import Message
 from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import DataTable, Header, Tree
+from textual.widgets import Header, Tree
 from textual.worker import WorkerState
 
 from okf_explorer.core.brain import Brain
@@ -71,6 +71,7 @@ from okf_explorer.tui.widgets.graph.traversal_panel import TraversalPanel
 from okf_explorer.tui.widgets.graph.walk_view import WalkView
 from okf_explorer.tui.widgets.page.pane import FATAL_AT_START, PagePane
 from okf_explorer.tui.widgets.page_tree import PageTree
+from okf_explorer.tui.widgets.row_table import RowTable
 from okf_explorer.tui.widgets.status_bar import StatusBar
 
 if TYPE_CHECKING:
@@ -321,7 +322,7 @@ class MainScreen(ReportsWorkers, Screen[None]):
 
     @on(PagePane.BodyShown)
     @on(Tree.NodeHighlighted)
-    @on(DataTable.RowHighlighted)
+    @on(RowTable.RowHighlighted)
     def _applicable_changed(self) -> None:
         self.sync_bindings()  # `m`/`l` follow the body; `enter` applies on a page row/node
 

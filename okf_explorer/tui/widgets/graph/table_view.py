@@ -11,19 +11,12 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
-FILL_CHUNK = 200
-"""Rows added per frame. Each frame of a fill measures the new rows (~0.1-0.3 ms a row)
-and draws the table again, so a slice of up to this many rows is added in one frame: `+`
-/ `-` on the sample brain's 175-row slice took 193 / 121 ms over three frames (the rows in
-sight, then 100 a frame), 117 / 82 ms in one. A bigger slice adds the rows in sight first
-(seen before the others are measured), then this many a frame, so the loop is never held
-long: on a 6.6k-page bundle's 1,000-row slice `+` 1,000 → 709 ms, its longest stall about
-as before (115-180 ms against 74-164, mostly the walk itself)."""
+from okf_explorer.tui.widgets.row_table import Cell, Row, RowTable
 
 Item = TypeVar("Item")
-RowOf = Callable[[int, Item], tuple[str, Sequence[object]]]
+RowOf = Callable[[int, Item], tuple[str, Sequence[Cell]]]
 """`row(number, item)` → the page table row `number` opens, and its cells."""
 
 
@@ -44,7 +37,7 @@ class TableView(Vertical):
     DEFAULT_CSS = """
     TableView { display: none; height: 1fr; border: round $primary; border-title-color: $text; }
     TableView:focus-within { border: round $accent; }
-    TableView > DataTable { height: 1fr; }
+    TableView > RowTable { height: 1fr; }
     TableView > .table-view-info { height: 2; color: $text-muted; padding: 0 1; }
     """
 
@@ -61,16 +54,14 @@ class TableView(Vertical):
         """Every row of the current fill is in the table."""
 
     def compose(self) -> ComposeResult:
-        table: DataTable[str | Text] = DataTable(
-            id=f"{self.PREFIX}-table", cursor_type="row", zebra_stripes=True
-        )
+        table = RowTable(id=f"{self.PREFIX}-table")
         table.add_columns(*self.COLUMNS)
         yield table
         yield Static(id=f"{self.PREFIX}-info", classes="table-view-info")
 
     @property
-    def table(self) -> DataTable[str | Text]:
-        return self.query_one(f"#{self.PREFIX}-table", DataTable)
+    def table(self) -> RowTable:
+        return self.query_one(f"#{self.PREFIX}-table", RowTable)
 
     def show_info(self, text: str | Text) -> None:
         """Say `text` on the info line under the table (no new layout); a `str` is shown
@@ -85,27 +76,16 @@ class TableView(Vertical):
         return self._fill
 
     def fill(self, items: Sequence[Item], row: RowOf[Item]) -> None:
-        """Add a row per item, `FILL_CHUNK` a frame, the rest after each refresh; `row`
-        makes each row when it is added, so a long fill costs nothing up front."""
-        self._add_rows(self.stop_fill(), items, row, 0)
+        """A row per item, each made by `row` when the table first draws it (or is asked
+        for it): a long slice costs only the rows in sight."""
+        self.stop_fill()
 
-    def _add_rows(self, fill: int, items: Sequence[Item], row: RowOf[Item], start: int) -> None:
-        if fill != self._fill:
-            return
-        # A long fill's first frame adds the rows in sight: they show before the others
-        # are measured.
-        if start == 0 and len(items) > FILL_CHUNK:
-            end = max(1, self.table.size.height)
-        else:
-            end = start + FILL_CHUNK
-        table = self.table
-        for number, item in enumerate(items[start:end], start):
-            slug, cells = row(number, item)
-            table.add_row(*cells, key=row_key(number, slug))
-        if end < len(items):
-            self.call_after_refresh(self._add_rows, fill, items, row, end)
-        else:
-            self._complete = True
+        def make(number: int) -> Row:
+            slug, cells = row(number, items[number])
+            return Row(row_key(number, slug), cells)
+
+        self.table.add_rows(len(items), make)
+        self._complete = True
 
     def _describe(self, row: int | None) -> None:
         """Say on the info line what table row `row` holds (None: no row); called as the
@@ -115,13 +95,11 @@ class TableView(Vertical):
         """The user chose the row that opens `slug` (`enter` or a click): the view posts
         its `PageChosen`."""
 
-    @on(DataTable.RowHighlighted)
-    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+    @on(RowTable.RowHighlighted)
+    def _highlighted(self, event: RowTable.RowHighlighted) -> None:
         self._describe(event.cursor_row)
 
-    @on(DataTable.RowSelected)
-    def _selected(self, event: DataTable.RowSelected) -> None:
+    @on(RowTable.RowSelected)
+    def _selected(self, event: RowTable.RowSelected) -> None:
         event.stop()
-        key = event.row_key.value
-        if key:
-            self.choose(key.split("\t", 1)[1])
+        self.choose(event.key.split("\t", 1)[1])

@@ -21,7 +21,6 @@ from pathlib import Path
 from rich.text import Text
 from textual import work
 from textual.message import Message
-from textual.widgets import DataTable
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import OkfError, PageNotFound, PageUnreadable
@@ -49,9 +48,10 @@ from okf_explorer.tui.state.slice import (
     slice_widths,
     summarise,
 )
-from okf_explorer.tui.widgets.graph.table_view import FILL_CHUNK, TableView, row_key
+from okf_explorer.tui.widgets.graph.table_view import TableView, row_key
+from okf_explorer.tui.widgets.row_table import RowTable
 
-__all__ = ["FILL_CHUNK", "FIXED_COLUMNS", "ROW_LIMIT", "TraversalPanel", "column_widths"]
+__all__ = ["FIXED_COLUMNS", "ROW_LIMIT", "TraversalPanel", "column_widths"]
 
 ROW_LIMIT = 1000
 """Rows shown at most: a depth-10 slice of a big brain has tens of thousands of
@@ -61,7 +61,7 @@ edges, and a table that long is slow to fill and useless to scroll. The export
 FIRST_SCREEN = 12
 """Linking pages read before the first rows show (`b`), at least: a screenful (the
 table's height) if more, so the first paint waits for a few page reads only; the
-rest follow `FILL_CHUNK` at a time."""
+rest follow `BACKLINK_CHUNK` at a time."""
 BACKLINK_CHUNK = 100
 """Linking pages read per frame after the first screenful (each may give a few rows)."""
 
@@ -388,7 +388,7 @@ class BacklinkTable:
 
     def lay_out(
         self,
-        table: DataTable[str | int | Text],
+        table: RowTable,
         edges: Sequence[Edge],
         row_slugs: list[str],
         limit: int,
@@ -403,7 +403,7 @@ class BacklinkTable:
 
     def extend(
         self,
-        table: DataTable[str | int | Text],
+        table: RowTable,
         read: Sequence[back.Backlink],
         row_slugs: list[str],
         limit: int,
@@ -424,7 +424,7 @@ class BacklinkTable:
 
     def _add(
         self,
-        table: DataTable[str | int | Text],
+        table: RowTable,
         read: Sequence[back.Backlink],
         row_slugs: list[str],
         limit: int,
