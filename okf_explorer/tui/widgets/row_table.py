@@ -45,6 +45,17 @@ class Row(NamedTuple):
     cells: Sequence[Cell]
 
 
+class _LineStyles(NamedTuple):
+    """The styles of a table's lines, as its CSS and focus give them."""
+
+    base: Style
+    header: Style
+    odd: Style
+    even: Style
+    cursor: Style
+    cursor_colour: Style
+
+
 MakeRow = Callable[[int], Row]
 """`make(number)` → table row `number`, made when it is first drawn or asked for."""
 
@@ -127,6 +138,7 @@ class RowTable(ScrollView, can_focus=True):
         self._lines: dict[tuple[int, bool, int], Strip] = {}
         """Drawn lines by (row, under the cursor, width); -1 is the header. Emptied
         whenever what they show or their styles change."""
+        self._styles: _LineStyles | None = None
 
     # ------------------------------------------------------------------ contents
 
@@ -243,34 +255,51 @@ class RowTable(ScrollView, can_focus=True):
         """New styles (the focus came or went, another theme): lines are drawn again."""
         super().notify_style_update()
         self._lines.clear()
+        self._styles = None
 
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
         number = -1 if y == 0 else round(self.scroll_y) + y - 1
+        styles = self._line_styles()
         if number >= len(self._rows):
-            return Strip.blank(width, self.rich_style)
+            return Strip.blank(width, styles.base)
         cursor = number == self.cursor_row
         line = self._lines.get((number, cursor, width))
         if line is None:
-            line = self._lines[number, cursor, width] = self._draw(number, cursor, width)
+            line = self._lines[number, cursor, width] = self._draw(number, cursor, width, styles)
         scroll_x = round(self.scroll_x)
         return line.crop(scroll_x, scroll_x + width)
 
-    def _draw(self, number: int, cursor: bool, width: int) -> Strip:
+    def _line_styles(self) -> _LineStyles:
+        """The styles lines are drawn in, worked out once per change of styles (Textual
+        works a widget's style out from its CSS on every call)."""
+        if self._styles is None:
+            base = self.rich_style
+            cursor = self.get_component_rich_style("row-table--cursor")
+            self._styles = _LineStyles(
+                base=base,
+                header=base + self.get_component_rich_style("row-table--header"),
+                odd=base,
+                even=base + self.get_component_rich_style("row-table--even-row"),
+                cursor=cursor,
+                cursor_colour=Style(color=cursor.color),
+            )
+        return self._styles
+
+    def _draw(self, number: int, cursor: bool, width: int, styles: _LineStyles) -> Strip:
         """Row `number` (-1: the header) laid out in its columns, styled, and its style
         carried on to at least `width` cells (as far as the pane shows)."""
-        base = self.rich_style
+        over: Style | None = None
         if number < 0:
             cells: Sequence[Cell] = [column.label for column in self.columns]
-            style, over = base + self.get_component_rich_style("row-table--header"), None
+            style = styles.header
         else:
             cells = self.row(number).cells
-            style = base
-            if number % 2 == 0:
-                style += self.get_component_rich_style("row-table--even-row")
-            over = self.get_component_rich_style("row-table--cursor") if cursor else None
-            if over is not None:
-                style += over
+            style = styles.even if number % 2 == 0 else styles.odd
+            if cursor:
+                # The cursor's colour over a cell's own, as `DataTable` draws it; the
+                # cell's attributes stay (a dim badge stays dim under the cursor).
+                style, over = style + styles.cursor, styles.cursor_colour
         text = Text(no_wrap=True, overflow="crop")
         pad = " " * PADDING
         for column, cell in zip(self.columns, cells, strict=False):
@@ -280,15 +309,5 @@ class RowTable(ScrollView, can_focus=True):
             text.append_text(shown)
             text.append(pad)
         text.pad_right(max(0, width - text.cell_len))
-        segments = Segment.apply_style(
-            text.render(self.app.console), style=style, post_style=_colour_only(over)
-        )
+        segments = Segment.apply_style(text.render(self.app.console), style=style, post_style=over)
         return Strip(segments, text.cell_len)
-
-
-def _colour_only(style: Style | None) -> Style | None:
-    """The cursor's text colour over a cell's own, as `DataTable` draws it; the cell's
-    own background and attributes stay (a dim badge stays dim under the cursor)."""
-    if style is None:
-        return None
-    return Style(color=style.color)
