@@ -181,14 +181,15 @@ class RowTable(ScrollView, can_focus=True):
     def _append(self, rows: list[Row | MakeRow]) -> None:
         was_empty = not self._rows
         self._rows.extend(rows)
-        self._changed()
+        self._changed(keep_lines=True)  # rows below the last change no line drawn
         if was_empty and self._rows:
             self.post_message(self.RowHighlighted(self, self.cursor_row))
 
-    def _changed(self) -> None:
+    def _changed(self, keep_lines: bool = False) -> None:
         width = sum(column.width + 2 * PADDING for column in self.columns)
         self.virtual_size = Size(width, len(self._rows) + 1)
-        self._lines.clear()
+        if not keep_lines:
+            self._lines.clear()
         self.refresh()
 
     # ------------------------------------------------------------------ the cursor
