@@ -167,6 +167,10 @@ class RowTable(ScrollView, can_focus=True):
     def add_row(self, *cells: Cell, key: str) -> None:
         self._append([Row(key, cells)])
 
+    def extend(self, rows: Sequence[Row]) -> None:
+        """`rows` added at once (one new size and one refresh, not one a row)."""
+        self._append(list(rows))
+
     def add_rows(self, count: int, make: MakeRow) -> None:
         """`count` rows more, row `n` made by `make(n)` when it is first drawn or asked."""
         self._append([make] * count)

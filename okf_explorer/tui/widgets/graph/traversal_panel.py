@@ -49,7 +49,7 @@ from okf_explorer.tui.state.slice import (
     summarise,
 )
 from okf_explorer.tui.widgets.graph.table_view import TableView, row_key
-from okf_explorer.tui.widgets.row_table import RowTable
+from okf_explorer.tui.widgets.row_table import Row, RowTable
 
 __all__ = ["FIXED_COLUMNS", "ROW_LIMIT", "TraversalPanel", "column_widths"]
 
@@ -430,11 +430,14 @@ class BacklinkTable:
         limit: int,
     ) -> None:
         first = len(self.backlinks) - len(read)
+        rows: list[Row] = []
         for number, backlink in enumerate(read, first):
+            if len(row_slugs) >= limit:
+                break
             for line, cells in enumerate(self.layout.rows(backlink, self.title_of)):
                 if len(row_slugs) >= limit:
-                    return
-                key = row_key(len(row_slugs), backlink.page)
+                    break
+                rows.append(Row(row_key(len(row_slugs), backlink.page), cells))
                 row_slugs.append(backlink.page)
                 self.rows.append((number, line))
-                table.add_row(*cells, key=key)
+        table.extend(rows)
