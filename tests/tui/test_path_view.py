@@ -55,6 +55,11 @@ async def test_mark_open_another_page_show_paths_open_a_hop_and_return(
         rows = hop_rows(view)
         assert rows[:2] == [("1*", "1", "→", "a", "hub"), ("", "2", "→", "hub", "d")]
         assert [row[0] for row in rows] == ["1*", "", "2", "", "", "3", "", ""]
+        await settle(pilot)  # the columns fit beside the scroll bar, once it shows
+        table = view.table
+        assert sum(column.width + 2 for column in table.columns) <= table.scrollable_size.width
+        assert not table.show_horizontal_scrollbar
+        assert table.show_vertical_scrollbar == (size[1] < 40)
         info = str(view.query_one("#path-info").content)
         assert info.splitlines() == [
             "path 1 · 2 hops · via hub hub · links (exact)",

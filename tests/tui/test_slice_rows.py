@@ -137,12 +137,12 @@ def test_a_narrow_backlinks_table_stacks_each_sentence_under_its_page() -> None:
     )
     backlink = Backlink("notes/deep/folder/alpha", (context,))
     edges = [Edge("r", "notes/deep/folder/alpha", 1, "in")]
-    narrow = backlink_layout(edges, 56, lambda _: "Alpha note")
+    narrow = backlink_layout(edges, 54, lambda _: "Alpha note")  # a row beside the scroll bar
     assert narrow.stacked and [width for _, width in narrow.columns] == [52]
     rows = [str(cell) for (cell,) in narrow.rows(backlink, lambda _: "Alpha note")]
     assert rows == ["notes/deep/folder/alpha  Alpha note", "  " + sentence]
     assert narrow.sentence(backlink, 0) == narrow.sentence(backlink, 1) == sentence
-    wide = backlink_layout(edges, 110, lambda _: "Alpha note")
+    wide = backlink_layout(edges, 108, lambda _: "Alpha note")
     assert not wide.stacked and wide.columns[1][1] >= MIN_CONTEXT
     (row,) = wide.rows(backlink, lambda _: "Alpha note")
     assert str(row[1]) == sentence and wide.sentence(backlink, 0) == sentence

@@ -232,3 +232,23 @@ async def test_a_long_page_name_keeps_its_file_name_read_from_its_start(
         # `…target-page`): the column's width differs from one machine to another
         whole = cell.startswith("…") and cell.endswith("the-target-page")
         assert whole or (cell.startswith("the-target-") and cell.endswith("…")), cell
+
+
+async def test_the_walk_is_laid_out_again_for_a_new_terminal_width(tmp_path: Path) -> None:
+    """A narrower terminal: the walk's columns are laid out again to fit it, beside the
+    table's scroll bar (they stayed as wide as before, and were cut at the edge)."""
+    app = make(tmp_path)
+    async with app.run_test(size=(150, 45)) as pilot:
+        screen = app.screen
+        panel, view = screen.query_one(TraversalPanel), screen.query_one(WalkView)
+        await settle(pilot, lambda: screen.loader.ready and panel.filled)
+        await pilot.press("w", "plus", "plus")
+        await settle(pilot, lambda: view.loaded and view.settings.depth == 3)
+        table = view.table
+        wide = sum(column.width + 2 for column in table.columns)
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        narrow = sum(column.width + 2 for column in table.columns)
+        assert narrow < wide and narrow <= table.scrollable_size.width
+        assert table.size.width - table.scrollable_size.width in (0, 2)  # a bar, if any
+        assert [row[2] for row in table_rows(view)] == ["hub", "a", "d", "c", "e", "b"]

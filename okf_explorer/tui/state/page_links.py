@@ -286,7 +286,9 @@ def backlink_widths(edges: Sequence[Edge], table_width: int, title: Titles) -> t
 
 
 def _room(table_width: int) -> int:
-    return max(20, table_width - 2 * 2 - 2)
+    """The cells left for the text of the two columns in a row `table_width` wide
+    (beside the table's scroll bar: `RowTable.row_width`), one of padding each side."""
+    return max(20, table_width - 2 * 2)
 
 
 @dataclass(frozen=True, slots=True)

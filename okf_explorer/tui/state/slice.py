@@ -132,8 +132,9 @@ def slice_title(view: View) -> str:
 ELLIPSIS = "…"
 HOP_WIDTH = 3
 DIR_WIDTH = 3
-FIXED_COLUMNS = HOP_WIDTH + DIR_WIDTH + 4 * 2 + 2
-"""`hop` and `dir`, one cell of padding on each side of all four columns, a scrollbar."""
+FIXED_COLUMNS = HOP_WIDTH + DIR_WIDTH + 4 * 2
+"""`hop` and `dir`, and one cell of padding on each side of all four columns (widths are
+of a row beside the table's scroll bar: `RowTable.row_width`)."""
 TITLE_GAP = 2
 """Spaces between a slug and its title in a cell."""
 MIN_TITLE = 5

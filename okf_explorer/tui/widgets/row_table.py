@@ -67,6 +67,7 @@ class RowTable(ScrollView, can_focus=True):
     RowTable {
         background: $surface;
         color: $foreground;
+        overflow-x: hidden;
         &:focus {
             background-tint: $foreground 5%;
             & > .row-table--cursor {
@@ -145,6 +146,14 @@ class RowTable(ScrollView, can_focus=True):
     @property
     def row_count(self) -> int:
         return len(self._rows)
+
+    @property
+    def row_width(self) -> int:
+        """The cells a row may take: the table's width less its scroll bar's, kept free
+        whether the bar shows or not (so rows coming or going never ask for the columns
+        to be laid out again). Columns laid out wider are cut at the table's edge: it
+        never scrolls sideways."""
+        return max(0, self.size.width - self.styles.scrollbar_size_vertical)
 
     def clear(self, columns: bool = False) -> None:
         """No rows (and no columns, if asked); the cursor back on the first row."""

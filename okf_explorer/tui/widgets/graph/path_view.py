@@ -82,10 +82,8 @@ class PathView(ReportsWorkers, TableView):
         """The question shown (`query` is the widget's DOM query); its avoid-hubs
         setting is kept for the next `P`."""
         self.paths: Explained = []
-        self.loaded = False
         self.rows: list[tuple[int, int]] = []
         """Per table row: (which path, which hop)."""
-        self._laid_out_for = 0
 
     def find_to(self, to: str) -> None:
         """The paths from the marked page to `to`, avoiding hubs if the last view did."""
@@ -121,22 +119,15 @@ class PathView(ReportsWorkers, TableView):
         self._lay_out()
         self._describe(0 if self.rows else None)
 
-    def on_resize(self) -> None:
-        """A new width (the view was just shown, or the terminal changed): the columns
-        are laid out again for it, the cursor kept."""
-        width = self.table.size.width
-        if self.loaded and width > 0 and width != self._laid_out_for:
-            row = self.table.cursor_row
-            self._lay_out()
-            if 0 <= row < len(self.rows):
-                self.table.move_cursor(row=row, animate=False)
+    def lay_out_again(self) -> None:
+        self._lay_out()
 
     def _lay_out(self) -> None:
         found = self.paths
         table = self.table
         table.clear(columns=True)
-        self._laid_out_for = table.size.width
-        room = max(20, table.size.width - PATH_WIDTH - HOP_WIDTH - DIR_WIDTH - 2 * 5)
+        self._laid_out_for = table.row_width
+        room = max(20, table.row_width - PATH_WIDTH - HOP_WIDTH - DIR_WIDTH - 2 * 5)
         side = room // 2
         table.add_column("path", width=PATH_WIDTH)
         table.add_column("hop", width=HOP_WIDTH)
@@ -180,7 +171,7 @@ class PathView(ReportsWorkers, TableView):
         said = detail.context or (
             f"frontmatter: {step.rel}" if step.rel != "links" else "no sentence found"
         )
-        width = max(10, self.table.size.width or 80)
+        width = max(10, self.table.row_width or 80)
         self.show_info(Text(printable(line) + "\n" + shorten_right(printable(said), width)))
 
     @property

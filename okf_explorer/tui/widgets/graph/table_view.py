@@ -52,6 +52,10 @@ class TableView(Vertical):
         """Counts the table's fills: a new fill (or `stop_fill`) stops an older one."""
         self._complete = False
         """Every row of the current fill is in the table."""
+        self.loaded = False
+        """Whether the view shows what it was asked for (its columns are laid out)."""
+        self._laid_out_for = 0
+        """The row width (`RowTable.row_width`) the columns were last laid out for."""
 
     def compose(self) -> ComposeResult:
         table = RowTable(id=f"{self.PREFIX}-table")
@@ -86,6 +90,22 @@ class TableView(Vertical):
 
         self.table.add_rows(len(items), make)
         self._complete = True
+
+    def on_resize(self) -> None:
+        """Rows may take another width (the view was shown, or the terminal changed):
+        the columns are laid out again for it, the cursor kept."""
+        table = self.table
+        width = table.row_width
+        if not self.loaded or width <= 0 or width == self._laid_out_for:
+            return
+        row = table.cursor_row
+        self.lay_out_again()
+        if row < table.row_count:
+            table.move_cursor(row=row, animate=False)
+
+    def lay_out_again(self) -> None:
+        """Columns for `table.row_width` (noted in `_laid_out_for`), and the rows shown
+        in them again."""
 
     def _describe(self, row: int | None) -> None:
         """Say on the info line what table row `row` holds (None: no row); called as the

@@ -95,7 +95,6 @@ class TraversalPanel(ReportsWorkers, TableView):
         self.brain = brain
         self.view: View | None = None
         self.edges: list[Edge] = []
-        self.loaded = False
         self.failed = False
         """Whether the panel shows why its slice could not be walked."""
         self.export_wanted: View | None = None
@@ -111,7 +110,6 @@ class TraversalPanel(ReportsWorkers, TableView):
         """Per row of a slice: its position in `edges` (rows are shown by hop)."""
         self.backlink_table = BacklinkTable(self.title_of)
         """`b`: the backlinks read, and which of their lines each row shows."""
-        self._laid_out_for = 0
         self.filled_once = False
         self.okf_filter = NO_FILTER
         """`F`: only edges between pages that pass (see `core.okf.filter`)."""
@@ -244,12 +242,12 @@ class TraversalPanel(ReportsWorkers, TableView):
         edges, rows = self.edges, self._row_edges
         table = self.table
         table.clear(columns=True)
-        self._laid_out_for = table.size.width
+        self._laid_out_for = table.row_width
         # Explicit widths: auto-sized columns settle on idle and could lag a refill.
         table.add_column("hop", width=HOP_WIDTH)
         table.add_column("dir", width=DIR_WIDTH)
         titles = self.title_of
-        from_width, to_width = slice_widths(edges, rows, table.size.width, titles, self.badge)
+        from_width, to_width = slice_widths(edges, rows, table.row_width, titles, self.badge)
         table.add_column("from", width=from_width)
         table.add_column("to", width=to_width)
         self.row_slugs = [edges[at].to for at in rows]
@@ -279,7 +277,7 @@ class TraversalPanel(ReportsWorkers, TableView):
     def _lay_out_backlinks(self) -> None:
         table = self.table
         table.clear(columns=True)
-        self._laid_out_for = table.size.width
+        self._laid_out_for = table.row_width
         self.row_slugs = []
         self.backlink_table.lay_out(table, self.edges, self.row_slugs, ROW_LIMIT)
         self._describe(0 if self.row_slugs else None)
@@ -312,18 +310,11 @@ class TraversalPanel(ReportsWorkers, TableView):
 
     # ------------------------------------------------------------------ both
 
-    def on_resize(self) -> None:
-        """A new width: lay the columns out again (cells are cut to fit them)."""
-        width = self.table.size.width
-        if not self.loaded or width == self._laid_out_for or width <= 0:
-            return
-        row = self.table.cursor_row
+    def lay_out_again(self) -> None:
         if self.view is not None and self.view.backlinks:
             self._lay_out_backlinks()
         else:
             self._lay_out_slice()
-        if row < len(self.row_slugs):
-            self.table.move_cursor(row=row, animate=False)
 
     def badge(self, slug: str) -> Text:
         """The page's OKF glyphs (`marks.row_badge`), shown before its name."""
@@ -395,7 +386,7 @@ class BacklinkTable:
     ) -> None:
         """Columns for the table's (cleared) width from the first `limit` edges, then the
         rows of every backlink read so far, each row's page appended to `row_slugs`."""
-        self.layout = back.backlink_layout(edges[:limit], table.size.width, self.title_of)
+        self.layout = back.backlink_layout(edges[:limit], table.row_width, self.title_of)
         for label, width in self.layout.columns:
             table.add_column(label, width=width)
         self.rows = []

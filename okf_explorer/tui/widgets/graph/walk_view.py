@@ -136,7 +136,6 @@ class WalkView(ReportsWorkers, TableView):
         self.asked: WalkSettings | None = None
         """What was last asked for (shown, or being walked); the keys change this."""
         self.rows: list[WalkRow] = []
-        self.loaded = False
         self._generation = 0  # of the walk asked for: a newer one wins
         self._page_width = 12  # of the `page` column, set with the columns
 
@@ -244,12 +243,17 @@ class WalkView(ReportsWorkers, TableView):
         self.fill(rows[:WALK_ROW_LIMIT], self._row)
         self._describe(0 if rows else None)
 
+    def lay_out_again(self) -> None:
+        self._lay_out(self.rows[:WALK_ROW_LIMIT])
+        self.fill(self.rows[:WALK_ROW_LIMIT], self._row)
+
     def _lay_out(self, rows: list[WalkRow]) -> None:
         """Fresh columns: `page` as wide as its longest slug, up to 2/5 of the room;
         `path` takes the rest (cells longer than their column are cut)."""
         table = self.table
         table.clear(columns=True)
-        room = max(20, (table.size.width or 60) - WEIGHT_WIDTH - HOPS_WIDTH - 2 * len(COLUMNS))
+        self._laid_out_for = table.row_width
+        room = max(20, (table.row_width or 60) - WEIGHT_WIDTH - HOPS_WIDTH - 2 * len(COLUMNS))
         longest = max([4, *(len(printable(row.slug)) for row in rows)])
         page = min(longest, max(12, room * 2 // 5))
         table.add_column(COLUMNS[0], width=WEIGHT_WIDTH)
