@@ -54,7 +54,7 @@ async def test_a_page_skips_the_markdown_widget_and_its_links_open_pages(tmp_pat
         await settle(pilot)
         pane = app.screen.query_one(PagePane)
         assert pane.drawn and pane.shown is not None and pane.shown.slug == "index"
-        assert not pane.query_one(Markdown).children  # no widget per block
+        assert not list(pane.query(Markdown))  # no widget per block, nor the widget itself
         body = pane.query_one(VaultBody)
         assert len(body.children) == 1  # one piece of rows
         panel = app.screen.query_one(TraversalPanel)
@@ -64,7 +64,7 @@ async def test_a_page_skips_the_markdown_widget_and_its_links_open_pages(tmp_pat
         await pilot.click(piece, offset=(3, 3))  # "Index", blank, p000, p001
         await settle(pilot)
         assert app.screen.history.current.slug == "p001"
-        assert pane.drawn and not pane.query_one(Markdown).children
+        assert pane.drawn and not list(pane.query(Markdown))
 
 
 async def test_highlighting_a_tree_node_shows_the_link_and_its_rule(small_bundle: Path) -> None:

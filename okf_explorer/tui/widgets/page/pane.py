@@ -4,7 +4,8 @@ The body is prepared (linkified, parsed, drawn) in a thread by the vault Markdow
 engine (`tui.markdown`), and only mounted on the event loop: a `VaultBody` of a few
 pieces of drawn rows, so a 200-item index page mounts in a few milliseconds and does
 not make every later relayout slow (under `OKF_EXPLORER_PLAIN=1`, Textual's
-`Markdown` widget shows it instead: `VaultMarkdown`).
+`Markdown` widget shows it instead: `VaultMarkdown`, mounted the first time a body needs
+it: mounted but hidden, its style names were worked out again at every focus change).
 
 Three helpers below the pane each keep one of its jobs, with the state it needs:
 
@@ -195,7 +196,6 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
         body = VaultBody(id="page-body")
         self.cursor = BodyCursor(body, header)
         yield body
-        yield VaultMarkdown(id="page-markdown")
         yield Static(id="page-more-end", classes="page-more")  # seen where the text stops
 
     @work(group="page", exclusive=True, exit_on_error=False)
@@ -276,16 +276,17 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
         if self.page is not page:
             return  # another page came in while this one was being prepared
         drawn = self.query_one("#page-body", VaultBody)
-        markdown = self.query_one("#page-markdown", VaultMarkdown)
         header.tooltip = f"line breaks: {self.line_breaks.why}"
-        markdown.breaks = self.line_breaks.hard
         self.set_class(not body.drawn, "plain")
         if body.pieces is not None:
             await drawn.show(body.pieces)
-            if markdown.source:
+            shown = self.query("#page-markdown").results(VaultMarkdown)
+            if (markdown := next(shown, None)) is not None and markdown.source:
                 await markdown.update("")
         else:
             await drawn.show(None)
+            markdown = await self._markdown_widget()
+            markdown.breaks = self.line_breaks.hard
             await markdown.update(body.markdown)
         filled = body.end >= min(RENDER_CHARS, body.total)
         self._shown_part(body, final=filled)
@@ -456,6 +457,14 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
         header.remove_class("deprecated")
         self.border_subtitle = ""
         self._fail(reason)
+
+    async def _markdown_widget(self) -> VaultMarkdown:
+        """The `Markdown` widget (fast paths off), mounted under the body the first time."""
+        found = next(self.query("#page-markdown").results(VaultMarkdown), None)
+        if found is None:
+            found = VaultMarkdown(id="page-markdown")
+            await self.mount(found, after="#page-body")
+        return found
 
     def _fail(self, reason: str) -> None:
         self.error = reason
