@@ -109,3 +109,21 @@ async def test_the_cursor_is_brighter_with_the_focus_and_a_clear_starts_again() 
         await pilot.pause()
         assert table.row_count == 0 and table.cursor_row == 0 and table.scroll_y == 0
         assert line(table, 1).strip() == ""
+
+
+async def test_the_row_under_the_mouse_is_lit_until_a_key_moves_the_cursor() -> None:
+    app = TableApp()
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.query_one(RowTable)
+        await pilot.pause()
+
+        def styles(y: int) -> list[object]:
+            return [segment.style for segment in table.render_line(y)]
+
+        plain = styles(5)  # row 4: an even row, as row 2 is
+        assert styles(3) == plain
+        await pilot.hover(RowTable, offset=(3, 5))
+        assert styles(5) != plain and table.render_line(5).text.startswith(" 4 ")
+        assert styles(3) == plain  # no other row lit
+        await pilot.press("down")
+        assert styles(5) == plain and table.cursor_row == 1

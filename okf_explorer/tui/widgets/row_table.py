@@ -8,8 +8,10 @@ this table only lays the cells side by side. A row's cells are made when the row
 first drawn (or asked for), so a slice of a thousand rows costs nothing until it is seen.
 
 It looks as `DataTable` looked (a bold header, zebra stripes, the block cursor, the same
-theme variables) and keeps its keys: `up` / `down`, `pageup` / `pagedown`, `home` / `end`
-(and with `ctrl`) and `enter`; a click chooses a row.
+theme variables, the row under the mouse lit until a key moves the cursor) and keeps its
+keys: `up` / `down`, `pageup` / `pagedown`, `home` / `end` (and with `ctrl`) and `enter`; a
+click chooses a row. A cell longer than its column ends in `…`; the table never scrolls
+sideways (views lay their columns out for `row_width`).
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ class _LineStyles(NamedTuple):
     even: Style
     cursor: Style
     cursor_colour: Style
+    hover: Style
 
 
 MakeRow = Callable[[int], Row]
@@ -81,6 +84,7 @@ class RowTable(ScrollView, can_focus=True):
         & > .row-table--header { text-style: bold; background: $panel; color: $foreground; }
         &:ansi > .row-table--header { background: ansi_bright_blue; color: ansi_default; }
         & > .row-table--even-row { background: $surface-lighten-1 50%; }
+        & > .row-table--hover { background: $block-hover-background; }
         & > .row-table--cursor {
             background: $block-cursor-blurred-background;
             color: $block-cursor-blurred-foreground;
@@ -93,6 +97,7 @@ class RowTable(ScrollView, can_focus=True):
         "row-table--header",
         "row-table--even-row",
         "row-table--cursor",
+        "row-table--hover",
     }
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -136,9 +141,11 @@ class RowTable(ScrollView, can_focus=True):
         self._rows: list[Row | MakeRow] = []
         """Each row, or what makes it (a row not yet drawn nor asked for)."""
         self.cursor_row = 0
-        self._lines: dict[tuple[int, bool, int], Strip] = {}
-        """Drawn lines by (row, under the cursor, width); -1 is the header. Emptied
-        whenever what they show or their styles change."""
+        self._hover: int | None = None
+        """The row under the mouse, lit until a key moves the cursor (None: none)."""
+        self._lines: dict[tuple[int, bool, bool, int], Strip] = {}
+        """Drawn lines by (row, under the cursor, under the mouse, width); -1 is the
+        header. Emptied whenever what they show or their styles change."""
         self._styles: _LineStyles | None = None
 
     # ------------------------------------------------------------------ contents
@@ -231,22 +238,27 @@ class RowTable(ScrollView, can_focus=True):
         return max(1, self.scrollable_content_region.height - 1)
 
     def action_cursor_up(self) -> None:
-        self.move_cursor(self.cursor_row - 1)
+        self._key_move(self.cursor_row - 1)
 
     def action_cursor_down(self) -> None:
-        self.move_cursor(self.cursor_row + 1)
+        self._key_move(self.cursor_row + 1)
 
     def action_page_up(self) -> None:
-        self.move_cursor(self.cursor_row - self._rows_shown())
+        self._key_move(self.cursor_row - self._rows_shown())
 
     def action_page_down(self) -> None:
-        self.move_cursor(self.cursor_row + self._rows_shown())
+        self._key_move(self.cursor_row + self._rows_shown())
 
     def action_first(self) -> None:
-        self.move_cursor(0)
+        self._key_move(0)
 
     def action_last(self) -> None:
-        self.move_cursor(len(self._rows) - 1)
+        self._key_move(len(self._rows) - 1)
+
+    def _key_move(self, row: int) -> None:
+        """A key moves the cursor: the row under the mouse is no longer lit."""
+        self._set_hover(None)
+        self.move_cursor(row)
 
     def action_select_cursor(self) -> None:
         if 0 <= self.cursor_row < len(self._rows):
@@ -254,14 +266,30 @@ class RowTable(ScrollView, can_focus=True):
             self.post_message(self.RowSelected(self, self.cursor_row, row.key))
 
     async def _on_click(self, event: events.Click) -> None:
-        offset = event.get_content_offset(self)
-        if offset is None or offset.y < 1:
-            return  # the header
-        number = round(self.scroll_y) + offset.y - 1
-        if number < len(self._rows):
+        number = self._row_at(event)
+        if number is not None:
             event.stop()
             self.move_cursor(number)
             self.action_select_cursor()
+
+    def _on_mouse_move(self, event: events.MouseMove) -> None:
+        self._set_hover(self._row_at(event))
+
+    def _on_leave(self, event: events.Leave) -> None:
+        self._set_hover(None)
+
+    def _row_at(self, event: events.MouseEvent) -> int | None:
+        """The row under the mouse (None: the header, or below the rows)."""
+        offset = event.get_content_offset(self)
+        if offset is None or offset.y < 1:
+            return None
+        number = round(self.scroll_y) + offset.y - 1
+        return number if number < len(self._rows) else None
+
+    def _set_hover(self, row: int | None) -> None:
+        if row != self._hover:
+            self._hover = row
+            self.refresh()
 
     # ------------------------------------------------------------------ drawing
 
@@ -277,10 +305,10 @@ class RowTable(ScrollView, can_focus=True):
         styles = self._line_styles()
         if number >= len(self._rows):
             return Strip.blank(width, styles.base)
-        cursor = number == self.cursor_row
-        line = self._lines.get((number, cursor, width))
+        key = (number, number == self.cursor_row, number == self._hover, width)
+        line = self._lines.get(key)
         if line is None:
-            line = self._lines[number, cursor, width] = self._draw(number, cursor, width, styles)
+            line = self._lines[key] = self._draw(*key, styles)
         scroll_x = round(self.scroll_x)
         return line.crop(scroll_x, scroll_x + width)
 
@@ -297,10 +325,13 @@ class RowTable(ScrollView, can_focus=True):
                 even=base + self.get_component_rich_style("row-table--even-row"),
                 cursor=cursor,
                 cursor_colour=Style(color=cursor.color),
+                hover=self.get_component_rich_style("row-table--hover"),
             )
         return self._styles
 
-    def _draw(self, number: int, cursor: bool, width: int, styles: _LineStyles) -> Strip:
+    def _draw(
+        self, number: int, cursor: bool, hover: bool, width: int, styles: _LineStyles
+    ) -> Strip:
         """Row `number` (-1: the header) laid out in its columns, styled, and its style
         carried on to at least `width` cells (as far as the pane shows)."""
         over: Style | None = None
@@ -310,6 +341,8 @@ class RowTable(ScrollView, can_focus=True):
         else:
             cells = self.row(number).cells
             style = styles.even if number % 2 == 0 else styles.odd
+            if hover:
+                style += styles.hover
             if cursor:
                 # The cursor's colour over a cell's own, as `DataTable` draws it; the
                 # cell's attributes stay (a dim badge stays dim under the cursor).
