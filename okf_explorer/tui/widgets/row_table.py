@@ -309,8 +309,7 @@ class RowTable(ScrollView, can_focus=True):
         line = self._lines.get(key)
         if line is None:
             line = self._lines[key] = self._draw(*key, styles)
-        scroll_x = round(self.scroll_x)
-        return line.crop(scroll_x, scroll_x + width)
+        return line.crop(0, width)  # never scrolled sideways
 
     def _line_styles(self) -> _LineStyles:
         """The styles lines are drawn in, worked out once per change of styles (Textual

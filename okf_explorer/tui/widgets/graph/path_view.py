@@ -125,9 +125,7 @@ class PathView(ReportsWorkers, TableView):
     def _lay_out(self) -> None:
         found = self.paths
         table = self.table
-        table.clear(columns=True)
-        self._laid_out_for = table.row_width
-        room = max(20, table.row_width - PATH_WIDTH - HOP_WIDTH - DIR_WIDTH - 2 * 5)
+        room = max(20, self.new_columns() - PATH_WIDTH - HOP_WIDTH - DIR_WIDTH - 2 * 5)
         side = room // 2
         table.add_column("path", width=PATH_WIDTH)
         table.add_column("hop", width=HOP_WIDTH)

@@ -104,8 +104,15 @@ class TableView(Vertical):
             table.move_cursor(row=row, animate=False)
 
     def lay_out_again(self) -> None:
-        """Columns for `table.row_width` (noted in `_laid_out_for`), and the rows shown
-        in them again."""
+        """New columns (`new_columns`), and the rows shown in them again."""
+
+    def new_columns(self) -> int:
+        """The table emptied, its columns too, for columns laid out anew; returns the row
+        width they are for (`RowTable.row_width`, noted for `on_resize`)."""
+        table = self.table
+        table.clear(columns=True)
+        self._laid_out_for = table.row_width
+        return self._laid_out_for
 
     def _describe(self, row: int | None) -> None:
         """Say on the info line what table row `row` holds (None: no row); called as the

@@ -240,14 +240,13 @@ class TraversalPanel(ReportsWorkers, TableView):
     def _lay_out_slice(self) -> None:
         """(Re)build the columns for the table's width, then add the rows."""
         edges, rows = self.edges, self._row_edges
+        width = self.new_columns()
         table = self.table
-        table.clear(columns=True)
-        self._laid_out_for = table.row_width
         # Explicit widths: auto-sized columns settle on idle and could lag a refill.
         table.add_column("hop", width=HOP_WIDTH)
         table.add_column("dir", width=DIR_WIDTH)
         titles = self.title_of
-        from_width, to_width = slice_widths(edges, rows, table.row_width, titles, self.badge)
+        from_width, to_width = slice_widths(edges, rows, width, titles, self.badge)
         table.add_column("from", width=from_width)
         table.add_column("to", width=to_width)
         self.row_slugs = [edges[at].to for at in rows]
@@ -275,11 +274,9 @@ class TraversalPanel(ReportsWorkers, TableView):
         self._lay_out_backlinks()
 
     def _lay_out_backlinks(self) -> None:
-        table = self.table
-        table.clear(columns=True)
-        self._laid_out_for = table.row_width
+        width = self.new_columns()
         self.row_slugs = []
-        self.backlink_table.lay_out(table, self.edges, self.row_slugs, ROW_LIMIT)
+        self.backlink_table.lay_out(self.table, width, self.edges, self.row_slugs, ROW_LIMIT)
         self._describe(0 if self.row_slugs else None)
 
     async def _read_backlinks(self, fill: int, view: View, start: back.BacklinkStart) -> None:
@@ -380,13 +377,15 @@ class BacklinkTable:
     def lay_out(
         self,
         table: RowTable,
+        width: int,
         edges: Sequence[Edge],
         row_slugs: list[str],
         limit: int,
     ) -> None:
-        """Columns for the table's (cleared) width from the first `limit` edges, then the
-        rows of every backlink read so far, each row's page appended to `row_slugs`."""
-        self.layout = back.backlink_layout(edges[:limit], table.row_width, self.title_of)
+        """Columns for the (cleared) table's row `width` from the first `limit` edges,
+        then the rows of every backlink read so far, each row's page appended to
+        `row_slugs`."""
+        self.layout = back.backlink_layout(edges[:limit], width, self.title_of)
         for label, width in self.layout.columns:
             table.add_column(label, width=width)
         self.rows = []

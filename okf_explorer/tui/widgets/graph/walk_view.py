@@ -250,10 +250,9 @@ class WalkView(ReportsWorkers, TableView):
     def _lay_out(self, rows: list[WalkRow]) -> None:
         """Fresh columns: `page` as wide as its longest slug, up to 2/5 of the room;
         `path` takes the rest (cells longer than their column are cut)."""
+        width = self.new_columns()
         table = self.table
-        table.clear(columns=True)
-        self._laid_out_for = table.row_width
-        room = max(20, (table.row_width or 60) - WEIGHT_WIDTH - HOPS_WIDTH - 2 * len(COLUMNS))
+        room = max(20, (width or 60) - WEIGHT_WIDTH - HOPS_WIDTH - 2 * len(COLUMNS))
         longest = max([4, *(len(printable(row.slug)) for row in rows)])
         page = min(longest, max(12, room * 2 // 5))
         table.add_column(COLUMNS[0], width=WEIGHT_WIDTH)

@@ -280,8 +280,7 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
         self.set_class(not body.drawn, "plain")
         if body.pieces is not None:
             await drawn.show(body.pieces)
-            shown = self.query("#page-markdown").results(VaultMarkdown)
-            if (markdown := next(shown, None)) is not None and markdown.source:
+            if (markdown := self._plain_markdown()) is not None and markdown.source:
                 await markdown.update("")
         else:
             await drawn.show(None)
@@ -458,9 +457,13 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
         self.border_subtitle = ""
         self._fail(reason)
 
+    def _plain_markdown(self) -> VaultMarkdown | None:
+        """The `Markdown` widget, if a body needed it (fast paths off)."""
+        return next(self.query("#page-markdown").results(VaultMarkdown), None)
+
     async def _markdown_widget(self) -> VaultMarkdown:
-        """The `Markdown` widget (fast paths off), mounted under the body the first time."""
-        found = next(self.query("#page-markdown").results(VaultMarkdown), None)
+        """The `Markdown` widget, mounted under the body the first time."""
+        found = self._plain_markdown()
         if found is None:
             found = VaultMarkdown(id="page-markdown")
             await self.mount(found, after="#page-body")
