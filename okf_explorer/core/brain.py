@@ -29,9 +29,11 @@ Choices where the SPEC is silent:
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -68,6 +70,7 @@ from okf_explorer.core.pages import COMMONMARK_BREAKS, LineBreaks, Markup, Page,
 from okf_explorer.core.port import (
     CancelCheck,
     Folder,
+    HoldsBases,
     HoldsBlocks,
     PageSource,
     ProgressCallback,
@@ -85,12 +88,17 @@ if TYPE_CHECKING:  # imported where used: a `links` run needs none of them (~10 
     import networkx as nx
 
     from okf_explorer.core.audit.page import PageAuditor, PageView
+    from okf_explorer.core.bases import BaseTable, FileFacts
     from okf_explorer.core.graph.best_paths import WalkDirection, WalkRow
     from okf_explorer.core.graph.shape import Community, GraphShape
     from okf_explorer.core.graph.suggested import Suggestion
     from okf_explorer.core.search.mentions import Mention
     from okf_explorer.core.search.text_index import TextIndex
     from okf_explorer.core.search.text_search import TextSearch
+
+
+MAX_BASE_PAGES = 50_000
+"""Pages a base is run over at most (each page is read for its properties)."""
 
 
 class Brain:
@@ -124,6 +132,7 @@ class Brain:
         self._text: TextSearch | None = None
         self._auditor: tuple[LinkIndex, PageAuditor] | None = None
         self._definitions_of: tuple[LinkIndex, str, dict[str, str]] | None = None
+        self._base_pages_of: tuple[LinkIndex, dict[str, FileFacts]] | None = None
 
     # -- the source ------------------------------------------------------------------
 
@@ -423,6 +432,80 @@ class Brain:
             return None
         resolution = self.resolve_link(from_slug, plain, link.kind)
         return resolution.slug if resolution.exists else None
+
+    # -- bases -----------------------------------------------------------------------
+
+    def base_table(self, from_slug: str, name: str, view: str | None = None) -> BaseTable:
+        """What view `view` (else the first) of the Obsidian base `name` shows on page
+        `from_slug` (`core.bases`). Blocking: reads every page's properties, once an
+        index (kept for the next base). `BaseError` says why it cannot be shown."""
+        from okf_explorer.core.bases import BaseError, read_base, run_view
+
+        if not isinstance(self.source, HoldsBases):
+            raise BaseError("only a vault's folder holds bases")
+        base = read_base(self.source.read_base(name))
+        chosen = base.view(view)
+        pages = self._base_pages()
+        resolved: dict[tuple[str, str | None], str | None] = {}
+
+        def resolve(target: str, origin: str | None) -> str | None:
+            key = (target, origin)
+            if key not in resolved:
+                resolution = self.resolve_link(origin or from_slug, target, "wiki")
+                resolved[key] = resolution.slug if resolution.exists else None
+            return resolved[key]
+
+        return run_view(base, chosen, pages, pages.get(from_slug), resolve)
+
+    def _base_pages(self) -> dict[str, FileFacts]:
+        """Every readable page as a base reads it (`FileFacts`), for the index built."""
+        from okf_explorer.core.bases import BaseError, FileFacts
+
+        index = self.ensure_index()
+        cached = self._base_pages_of
+        if cached is not None and cached[0] is index:
+            return cached[1]
+        if len(index.pages) > MAX_BASE_PAGES:
+            raise BaseError(f"a base over more than {MAX_BASE_PAGES:,} pages is not shown")
+        root = self.local_root
+        backlinks: dict[str, list[str]] = {}
+        for slug, links in index.forward.items():
+            for link in links:
+                if link.exists and link.to != slug:
+                    backlinks.setdefault(link.to, []).append(slug)
+        pages: dict[str, FileFacts] = {}
+        for slug, info in index.pages.items():
+            if not info.readable:
+                continue
+            try:
+                page = self.page(slug)
+            except OkfError:
+                continue
+            path, size, mtime, ctime = f"{slug}.md", 0, None, None
+            file = self.page_file(slug)
+            if file is not None and root is not None:
+                with contextlib.suppress(OSError, ValueError):
+                    path = file.relative_to(root).as_posix()
+                    stat = file.stat()
+                    size = stat.st_size
+                    mtime = datetime.fromtimestamp(stat.st_mtime)
+                    ctime = datetime.fromtimestamp(min(stat.st_ctime, stat.st_mtime))
+            links = tuple(
+                dict.fromkeys(link.to for link in index.forward.get(slug, ()) if link.exists)
+            )
+            pages[slug] = FileFacts(
+                slug,
+                path,
+                page.frontmatter,
+                page.tags,
+                links,
+                size,
+                mtime,
+                ctime,
+                tuple(sorted(set(backlinks.get(slug, ())))),
+            )
+        self._base_pages_of = (index, pages)
+        return pages
 
     def _definitions(self, index: LinkIndex, slug: str) -> dict[str, str]:
         """Each raw target of `slug` that a reference definition on it resolves (the

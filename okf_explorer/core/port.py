@@ -227,6 +227,18 @@ class HoldsBlocks(Protocol):
 
 
 @runtime_checkable
+class HoldsBases(Protocol):
+    """A source holding Obsidian bases (`.base` files of YAML: `core.bases`), which its
+    pages embed by name (`![[Books.base]]`): a vault."""
+
+    def read_base(self, name: str) -> object:
+        """The YAML of the base `name` names (a path from the folder, or a file name
+        anywhere in it), loaded within bounds; `core.bases.BaseError` says why it
+        cannot be (none found, too large, not YAML)."""
+        ...
+
+
+@runtime_checkable
 class StatesMarkup(Protocol):
     """A source that knows its pages are written in another dialect than Markdown (a
     Logseq graph); any other's are Markdown."""

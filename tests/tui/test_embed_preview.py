@@ -56,7 +56,7 @@ def test_an_embed_shows_its_section_drawn() -> None:
         "Setup",
         "Run the nightly build with the runner and make all.",
         "• first step",
-        "▸ click to unfold",
+        "▸ enter or click to unfold",
     ]  # its first lines of text
     assert styled(lines[1], ".strong") == ["nightly"]
     assert styled(lines[1], ".code_inline") == ["make all"]
@@ -84,7 +84,7 @@ async def test_the_page_pane_previews_an_embed_rendered(tmp_path: Path) -> None:
         assert " ".join(rows[2:]).startswith(
             "Run the nightly build with the runner and make all. • first step"
         )  # rows wrapped to the pane
-        assert "**" not in shown and "▸ click to unfold" in shown
+        assert "**" not in shown and "▸ enter or click to unfold" in shown
         await pilot.click(embed, offset=(2, 2))
         await settle(pilot)
         opened = embed.render().plain  # type: ignore[union-attr]

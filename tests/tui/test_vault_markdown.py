@@ -103,7 +103,7 @@ async def test_an_embed_previews_its_section_and_unfolds_on_a_click(tmp_path: Pa
         await settle(pilot, until=lambda: embed.text is not None)
         shown = embed.render().plain  # type: ignore[union-attr]
         assert shown.startswith("↳ Mother of All Demos > The demo\nThe demo\nNinety minutes")
-        assert "^mouse" not in shown and "▸ click to unfold" in shown
+        assert "^mouse" not in shown and "▸ enter or click to unfold" in shown
         assert "Legacy" not in (embed.text or "")  # only the section, up to the next heading
         await pilot.click(embed, offset=(2, 2))
         await settle(pilot)

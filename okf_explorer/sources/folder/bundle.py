@@ -208,6 +208,14 @@ class BundleSource:
         wanted = {block_id.lower() for block_id in ids}
         return {block_id: blocks[block_id] for block_id in wanted if block_id in blocks}
 
+    def read_base(self, name: str) -> object:
+        """The YAML of the Obsidian base `name` names (`HoldsBases`,
+        `base_files.find_base`); `BaseError` says why it cannot be read."""
+        self._check_root()
+        from okf_explorer.sources.folder.base_files import find_base, read_base_file
+
+        return read_base_file(find_base(self._root, name))
+
     def home_page(self, slugs: Sequence[str]) -> tuple[str, str] | None:
         """The page the app a folder is written for opens first (`StatesHome`,
         `Dialect.home_page`: a Logseq graph's home or latest journal, a Dendron vault's

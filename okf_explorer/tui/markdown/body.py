@@ -57,7 +57,12 @@ from okf_explorer.tui.markdown.draw import (
     fence_rows,
     wrapped,
 )
-from okf_explorer.tui.markdown.links import anchor_of_href, linkify_body, target_of_href
+from okf_explorer.tui.markdown.links import (
+    anchor_of_href,
+    is_base,
+    linkify_body,
+    target_of_href,
+)
 from okf_explorer.tui.markdown.parser import parse
 
 MOUNT_BATCH = 8
@@ -469,6 +474,9 @@ class EmbedView:
         self.note = "loading…"
         self.open = False
         self._section = None
+        self.marks: tuple[Mark, ...] = ()
+        """Where the `n` / `N` cursor is on a link of its rows (a base's table)."""
+        self._visual: RowsVisual | None = None
 
     @property
     def target(self) -> str | None:
@@ -478,13 +486,34 @@ class EmbedView:
     def anchor(self) -> str | None:
         return anchor_of_href(self.href)
 
+    @property
+    def is_base(self) -> bool:
+        """Whether it embeds an Obsidian base (its view's table, `links.embedded_text`)."""
+        return is_base(self.target or "")
+
     def fill(self, text: str | None, note: str = "") -> None:
         """The embedded text (or None, and `note` says why there is none)."""
         self.text, self.note, self._section = text, note, None
         self.show()
 
     def show(self) -> None:
-        self.update(RowsVisual(self.preview_rows, self))  # type: ignore[attr-defined,arg-type]
+        self._visual = RowsVisual(self.preview_rows, self)  # type: ignore[arg-type]
+        self.update(self._visual)  # type: ignore[attr-defined]
+
+    def shown_rows(self) -> list[Row]:
+        """The rows shown, at the width shown (the same list until they change)."""
+        width = self.content_region.width  # type: ignore[attr-defined]
+        return self._visual.rows(width) if self._visual is not None else []
+
+    def mark(self, marks: Sequence[Mark]) -> None:
+        """Show the cursor on `marks` of its rows (none: take it off)."""
+        if tuple(marks) != self.marks:
+            self.marks = tuple(marks)
+            self.show()
+
+    async def action_link(self, href: str) -> None:
+        """A click on a link of its rows (a base's table) follows it."""
+        self.post_message(VaultBody.LinkClicked(href))  # type: ignore[attr-defined]
 
     def preview_rows(self, width: int) -> list[Row]:
         """The name, the embedded text's first lines (folded: its lines of text only),
@@ -493,15 +522,23 @@ class EmbedView:
         rows = [Row(part, 0, x) for part, x in wrapped(head, width)]
         lines = self._body_lines(width)
         limit = EMBED_OPEN_LINES if self.open else EMBED_PREVIEW_LINES
+        if self.is_base:  # a base's table is what its page shows: whole (`MAX_ROWS`)
+            limit = len(lines)
         if self.text is None:
             hint = self.note
         elif len(lines) > limit:
-            hint = "▸ click to unfold" if not self.open else "… follow the link for the rest"
+            hint = (
+                "▸ enter or click to unfold" if not self.open else "… follow the link for the rest"
+            )
         else:
-            hint = "▾ click to fold" if self.open else ""
+            hint = "▾ enter or click to fold" if self.open and not self.is_base else ""
         rows += [row for line in lines[:limit] for row in line]
         if hint:
             rows += [Row(part) for part, _ in wrapped(Content.styled(hint, "italic"), width)]
+        for mark_row, start, end in self.marks:
+            if 0 <= mark_row < len(rows):
+                row = rows[mark_row]
+                rows[mark_row] = replace(row, content=row.content.stylize(CURSOR_STYLE, start, end))
         return rows
 
     def _body_lines(self, width: int) -> list[list[Row]]:
@@ -517,7 +554,7 @@ class EmbedView:
             self._section = blocks_of(parse(linkify_body(cut), self.breaks))
         lines: list[list[Row]] = []
         for row in draw(self._section, width, outer=False).rows:
-            if not self.open and not row.content.plain.strip():
+            if not self.open and not self.is_base and not row.content.plain.strip():
                 continue
             if lines and row.line >= 0 and lines[-1][-1].line == row.line:
                 lines[-1].append(row)
@@ -534,8 +571,8 @@ class EmbedView:
         event.stop()
         if event.y == 0:  # the name line follows the link
             self.follow_embed()
-            return
-        self.toggle()
+        elif not self.is_base:  # a base's rows hold links (`action_link`): nothing folds
+            self.toggle()
 
     def toggle(self) -> None:
         """Unfold more of the embedded text, or fold it again (a click, `enter`)."""

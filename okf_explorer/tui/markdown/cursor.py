@@ -23,7 +23,7 @@ from textual.geometry import Region
 from textual.style import Style
 
 from okf_explorer.tui.markdown.body import Callout, DrawnRows, EmbedBlock, Mark, VaultBody
-from okf_explorer.tui.markdown.draw import Drawing
+from okf_explorer.tui.markdown.draw import Row
 
 TargetKind = Literal["link", "callout", "embed"]
 
@@ -94,11 +94,11 @@ def href_of(style: object) -> str | None:
     return href if isinstance(href, str) else None
 
 
-def link_marks(drawing: Drawing) -> list[tuple[str, tuple[Mark, ...]]]:
-    """(href, where its text is) of each link drawn, in reading order; a link wrapped
-    over rows is one (its parts on consecutive rows, the later ones starting a row)."""
+def link_marks(rows: Sequence[Row]) -> list[tuple[str, tuple[Mark, ...]]]:
+    """(href, where its text is) of each link drawn on `rows`, in reading order; a link
+    wrapped over rows is one (its parts on consecutive rows, the later ones starting a
+    row)."""
     links: list[tuple[str, list[Mark]]] = []
-    rows = drawing.rows
     for number, row in enumerate(rows):
         plain = row.content.plain
         for span in sorted(row.content.spans, key=lambda span: span.start):
@@ -125,7 +125,11 @@ def link_marks(drawing: Drawing) -> list[tuple[str, tuple[Mark, ...]]]:
 def targets_of(widget: DrawnRows | EmbedBlock) -> list[Target]:
     """The targets of one piece, in reading order."""
     if isinstance(widget, EmbedBlock):
-        return [Target("embed", widget, 0, href=widget.href)]
+        found_in_embed = [Target("embed", widget, 0, href=widget.href)]
+        if widget.is_base:  # its rows are a table of pages: each link is a target
+            for order, (href, marks) in enumerate(link_marks(widget.shown_rows()), 1):
+                found_in_embed.append(Target("link", widget, marks[0][0], marks, href, order))
+        return found_in_embed
     drawing = widget.drawing
     found: list[tuple[tuple[int, int], Target]] = []
     for first, _end, index in drawing.folds:
@@ -133,7 +137,7 @@ def targets_of(widget: DrawnRows | EmbedBlock) -> list[Target]:
         title = (first, row.lead, len(row.content.plain.rstrip())) if row is not None else None
         target = Target("callout", widget, first, (title,) if title else (), index=index)
         found.append(((first, -1), target))
-    for order, (href, marks) in enumerate(link_marks(drawing)):
+    for order, (href, marks) in enumerate(link_marks(drawing.rows)):
         row, start, _ = marks[0]
         found.append(((row, start), Target("link", widget, row, marks, href, order)))
     found.sort(key=lambda pair: pair[0])
@@ -157,7 +161,7 @@ class BodyCursor:
         found = self._header_targets()
         cache: dict[DrawnRows | EmbedBlock, tuple[object, list[Target]]] = {}
         for widget in self.body.readable():
-            drawing = widget.drawing if isinstance(widget, DrawnRows) else widget.href
+            drawing = widget.drawing if isinstance(widget, DrawnRows) else _embed_shown(widget)
             cached = self._cache.get(widget)
             if cached is None or cached[0] is not drawing:
                 cached = (drawing, targets_of(widget))
@@ -221,9 +225,12 @@ class BodyCursor:
             _unmark(old.widget)
         if target is None:
             return
-        if isinstance(target.widget, EmbedBlock):
+        if isinstance(target.widget, EmbedBlock) and target.kind == "embed":
             target.widget.add_class("-cursor")
+            target.widget.mark(())
         else:
+            if isinstance(target.widget, EmbedBlock):  # a link of a base's table
+                target.widget.remove_class("-cursor")
             target.widget.mark(target.marks)
 
     def show_again(self) -> None:
@@ -247,5 +254,10 @@ class BodyCursor:
 def _unmark(widget: DrawnRows | EmbedBlock | LinkLines) -> None:
     if isinstance(widget, EmbedBlock):
         widget.remove_class("-cursor")
-    else:
-        widget.mark(())
+    widget.mark(())
+
+
+def _embed_shown(widget: EmbedBlock) -> object:
+    """What an embed's targets change with: a base's rows as shown (the same list until
+    they change), any other's href."""
+    return widget.shown_rows() if widget.is_base else widget.href

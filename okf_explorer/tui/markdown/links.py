@@ -26,6 +26,7 @@ import re
 from collections.abc import Callable, Sequence
 from urllib.parse import unquote
 
+from okf_explorer.core.bases import BaseError, table_markdown
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import OkfError, PageNotFound
 from okf_explorer.core.links.grammar import LinkKind, prose_ranges
@@ -65,6 +66,8 @@ def _rewrite(span: WikiSpan) -> str:
     name, alias = split_wiki(span.inner)
     anchor = wiki_anchor(span.inner)
     fragment = f"#{_href_text(anchor)}" if anchor else ""
+    if span.kind == "embed" and is_base(name):  # a base: drawn as its table (`embedded_text`)
+        return f"![{_escape(alias or name)}](<{LINK_SCHEME}{_href_text(name)}{fragment}>)"
     if span.target is None:
         if span.kind == "embed" and name:  # an attachment: a placeholder with its name
             words = [w.strip() for w in (alias or "").split("|") if not _SIZE.match(w.strip())]
@@ -109,6 +112,11 @@ def wiki_anchor(inner: str) -> str:
 def _href_text(text: str) -> str:
     """Text that can sit inside `<…>` as a link destination."""
     return text.replace("<", "%3C").replace(">", "%3E").replace("$", "%24").replace("\n", " ")
+
+
+def is_base(name: str) -> bool:
+    """Whether an embed's target names an Obsidian base (`Books.base`: `core.bases`)."""
+    return name.lower().endswith(".base")
 
 
 def split_wiki(inner: str) -> tuple[str, str | None]:
@@ -254,6 +262,8 @@ def embedded_text(
     index when it is built; before that only an exact slug is found. The text refers to
     the embedded page's fields as that page does (`dialect_fields`): a Dataview query of
     its own field shows its value, as Dataview renders an embed with the embedded file."""
+    if is_base(target):
+        return _base_text(brain, from_slug, target, anchor)
     slug: str | None = target
     if brain.index is not None and from_slug is not None:
         resolution = brain.resolve_link(from_slug, target, "wiki")
@@ -273,3 +283,18 @@ def embedded_text(
     if (fields := dialect_fields(page.frontmatter, page.content, markup)) is not None:
         section = fields_filled(section, markup, fields, slug)  # the embedded page's own
     return section, ""
+
+
+def _base_text(
+    brain: Brain, from_slug: str | None, name: str, view: str | None
+) -> tuple[str | None, str]:
+    """A base's view as a Markdown table of the pages it keeps (`core.bases`), or None and
+    why not. Waits for the index (a base reads every page's properties)."""
+    if brain.index is None or from_slug is None:
+        return None, WAITING_FOR_INDEX
+    try:
+        table = brain.base_table(from_slug, name, view)
+    except (BaseError, OkfError) as error:
+        return None, f"✗ {error}"
+    names = {slug: info.title for slug, info in brain.index.pages.items()}
+    return table_markdown(table, names), ""

@@ -69,6 +69,7 @@ from okf_explorer.tui.markdown import (
     dialect_fields,
     embedded_text,
     heading_in_path,
+    is_base,
     is_block_anchor,
     kind_of_href,
     more_line,
@@ -489,6 +490,10 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
         target, anchor = target_of_href(href), anchor_of_href(href)
         if href.startswith(FILE_SCHEME):
             self.notify(f"attachment: {printable(href[len(FILE_SCHEME) :])}", markup=False)
+        elif target is not None and is_base(target):
+            self.notify(
+                f"base: {printable(target)} (its view is the table drawn here)", markup=False
+            )
         elif target is None and anchor is not None and not href.startswith(("http", "mailto")):
             if not self.scroll_to_anchor(anchor):
                 self.notify(f"no heading {printable(anchor)} here", markup=False)

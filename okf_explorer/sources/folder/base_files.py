@@ -1,0 +1,63 @@
+"""A vault's Obsidian bases (`.base` files) found by the name an embed gives and read
+as YAML within the frontmatter's bounds (`sources.frontmatter.load_bounded`).
+
+`![[Books.base]]` names a file as Obsidian links attachments: a path from the vault's
+folder (`Templates/Bases/Books.base`), else a file name anywhere in the vault (the one
+with the shortest path when several share it, hidden folders skipped). A file over
+`MAX_BASE_BYTES` or not UTF-8 is refused with the reason, never read whole.
+"""
+
+from __future__ import annotations
+
+import os
+
+import yaml
+
+from okf_explorer.core.bases import BaseError
+from okf_explorer.sources.frontmatter import FrontmatterRefused, load_bounded
+
+__all__ = ["BASE_SUFFIX", "MAX_BASE_BYTES", "find_base", "read_base_file"]
+
+BASE_SUFFIX = ".base"
+MAX_BASE_BYTES = 256 * 1024
+"""Largest `.base` file read (a real one is a few KB)."""
+
+
+def find_base(root: str, name: str) -> str:
+    """The real path of base `name` in the vault at `root`; `BaseError` when none is."""
+    wanted = name.strip().replace("\\", "/").lstrip("/")
+    if not wanted.lower().endswith(BASE_SUFFIX):
+        wanted += BASE_SUFFIX
+    if ".." not in wanted.split("/"):
+        direct = os.path.realpath(os.path.join(root, wanted))
+        if direct.startswith(root + os.sep) and os.path.isfile(direct):
+            return direct
+    file_name = wanted.rpartition("/")[2].casefold()
+    found: list[str] = []
+    for folder, folders, files in os.walk(root):
+        folders[:] = [f for f in folders if not f.startswith(".")]
+        found += [os.path.join(folder, f) for f in files if f.casefold() == file_name]
+    if not found:
+        raise BaseError(f"no base {name} in the vault")
+    return min(found, key=lambda path: (path.count(os.sep), path))
+
+
+def read_base_file(path: str) -> object:
+    """The YAML of the base at `path`; `BaseError` saying why it cannot be read."""
+    try:
+        with open(path, "rb") as file:
+            data = file.read(MAX_BASE_BYTES + 1)
+    except OSError as error:
+        raise BaseError(f"cannot read {os.path.basename(path)}: {error.strerror}") from None
+    if len(data) > MAX_BASE_BYTES:
+        raise BaseError(f"{os.path.basename(path)} is larger than {MAX_BASE_BYTES // 1024} KiB")
+    try:
+        return load_bounded(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise BaseError(f"{os.path.basename(path)} is not valid UTF-8") from None
+    except FrontmatterRefused as error:
+        raise BaseError(f"{os.path.basename(path)}: {error}") from None
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark is not None else ""
+        raise BaseError(f"{os.path.basename(path)} is not valid YAML{where}") from None

@@ -1,0 +1,278 @@
+"""Obsidian bases (`core.bases`): a vault whose category notes are each one embed of a
+`.base` file (`![[Books.base]]`, the shape of a widely copied public vault) showed a
+placeholder and nothing else. A base's filters and table views are now run over the
+pages, and expressions okf-explorer cannot read are refused by name."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from okf_explorer.core.bases import (
+    BaseError,
+    ExpressionError,
+    FileFacts,
+    parse_expression,
+    read_base,
+    run_view,
+    table_markdown,
+)
+from okf_explorer.core.bases.expression import MAX_CHARS, MAX_DEPTH, FileRef, Scope
+from okf_explorer.core.brain import Brain
+from okf_explorer.sources.folder.base_files import MAX_BASE_BYTES
+from okf_explorer.sources.folder.bundle import BundleSource
+from tests.bundles import write_pages
+
+BOOKS_BASE = """filters:
+  and:
+    - categories.contains(link("Books"))
+    - '!file.name.contains("Template")'
+properties:
+  note.author:
+    displayName: Author
+  file.name:
+    displayName: Title
+views:
+  - type: table
+    name: Books
+    order:
+      - file.name
+      - author
+      - year
+    sort:
+      - property: year
+        direction: DESC
+  - type: table
+    name: Author
+    filters:
+      and:
+        - list(author).contains(this)
+    order:
+      - file.name
+      - year
+  - type: cards
+    name: Recent
+    limit: 1
+    filters: 'year >= 1990'
+    order:
+      - file.name
+"""
+
+PAGES = {
+    "Categories/Books": "---\ntags: [categories]\n---\n![[Books.base]]\n",
+    "Books/Out of Reach": (
+        '---\ncategories:\n  - "[[Books]]"\nauthor:\n  - "[[Ada Lin]]"\nyear: 1994\n---\nA book.\n'
+    ),
+    "Books/Tide Tables": (
+        '---\ncategories: ["[[Books]]"]\nauthor: "[[Bo Park]]"\nyear: 1971\n---\nAnother.\n'
+    ),
+    "Books/Slow Light": (
+        '---\ncategories: ["[[Books]]"]\nauthor: ["[[Ada Lin]]"]\nyear: 2008\n---\nA third.\n'
+    ),
+    "Templates/Book Template": (
+        '---\ncategories: ["[[Books]]"]\nauthor: []\nyear:\n---\nA template.\n'
+    ),
+    "Films/Harbour": '---\ncategories: ["[[Films]]"]\nyear: 2001\n---\nA film.\n',
+    "People/Ada Lin": "---\ncategories: ['[[People]]']\n---\n## Books\n\n![[Books.base#Author]]\n",
+    "People/Bo Park": "# Bo Park\n\nWrote [[Tide Tables]].\n",
+    "Books": "# Books\n",
+}
+
+
+def vault(tmp_path: Path, pages: dict[str, str] = PAGES, base: str = BOOKS_BASE) -> Brain:
+    root = write_pages(tmp_path / "v", pages)
+    (root / ".obsidian").mkdir()
+    (root / "Templates" / "Bases").mkdir(parents=True, exist_ok=True)
+    (root / "Templates" / "Bases" / "Books.base").write_text(base, encoding="utf-8")
+    return Brain(BundleSource(root), cache_dir=False)
+
+
+def rows(brain: Brain, page: str, name: str = "Books.base", view: str | None = None) -> list:
+    table = brain.base_table(page, name, view)
+    return [
+        (slug, [str(cell) if not isinstance(cell, FileRef) else cell.slug for cell in cells])
+        for slug, cells in table.rows
+    ]
+
+
+def test_a_base_keeps_the_pages_its_filters_keep_sorted_as_its_view_says(tmp_path: Path) -> None:
+    brain = vault(tmp_path)
+    table = brain.base_table("Categories/Books", "Books.base")
+    assert table.view == "Books"
+    assert table.columns == ["Title", "Author", "year"]
+    # the template is left out by the base's own filter, the film by its category link
+    assert [slug for slug, _ in table.rows] == [
+        "Books/Slow Light",
+        "Books/Out of Reach",
+        "Books/Tide Tables",
+    ]
+    first = table.rows[0][1]
+    assert first[0] == FileRef("Books/Slow Light")  # the file name is the row's page
+    assert first[1] == [FileRef("People/Ada Lin")]  # a link in a property leads to its page
+    assert first[2] == 2008
+
+
+def test_a_view_named_in_the_embed_runs_for_the_page_it_is_shown_on(tmp_path: Path) -> None:
+    brain = vault(tmp_path)
+    # `this` is the embedding page: Ada Lin's books only
+    table = brain.base_table("People/Ada Lin", "Books.base", "author")
+    assert [slug for slug, _ in table.rows] == ["Books/Out of Reach", "Books/Slow Light"]
+    with pytest.raises(BaseError, match="no view 'Nobody'"):
+        brain.base_table("People/Ada Lin", "Books.base", "Nobody")
+
+
+def test_a_view_s_limit_and_statement_filter(tmp_path: Path) -> None:
+    table = vault(tmp_path).base_table("Categories/Books", "Books.base", "Recent")
+    assert len(table.rows) == 1 and table.total == 2  # two books from 1990 on, one shown
+
+
+def test_the_table_as_markdown_links_each_page_by_its_name(tmp_path: Path) -> None:
+    brain = vault(tmp_path)
+    table = brain.base_table("Categories/Books", "Books.base")
+    names = {slug: info.title for slug, info in brain.ensure_index().pages.items()}
+    text = table_markdown(table, names).splitlines()
+    assert text[0] == "| Title | Author | year |"
+    assert text[2] == "| [[Books/Slow Light\\|Slow Light]] | [[People/Ada Lin\\|Ada Lin]] | 2008 |"
+    empty = brain.base_table("Categories/Books", "Books.base", "Author")  # no author is this
+    assert table_markdown(empty, names) == "*Author: no page matches.*"
+
+
+def test_a_base_is_found_by_its_file_name_anywhere_or_by_its_path(tmp_path: Path) -> None:
+    brain = vault(tmp_path)
+    assert brain.base_table("Categories/Books", "Templates/Bases/Books.base").rows
+    assert brain.base_table("Categories/Books", "books.BASE").rows  # any case, as Obsidian
+    with pytest.raises(BaseError, match=r"no base Missing\.base in the vault"):
+        brain.base_table("Categories/Books", "Missing.base")
+    with pytest.raises(BaseError, match="no base"):  # never outside the vault
+        brain.base_table("Categories/Books", "../outside.base")
+
+
+@pytest.mark.parametrize(
+    ("base", "reason"),
+    [
+        ("filters: [a\n", "not valid YAML at line"),
+        ("- just\n- a list\n", "a base is a mapping"),
+        ("filters:\n  and:\n    - 'file.name.matches(\"x\")'\n", r"does not read \.matches\(\)"),
+        ("filters: 'secret(1)'\n", r"does not read secret\(\)"),
+        ("filters:\n  xor: [a]\n", "and / or / not"),
+        ("filters: 'a &&'\n", "ends too soon"),
+        ("views: {a: 1}\n", "views is not a list"),
+    ],
+)
+def test_a_base_it_cannot_read_says_why(tmp_path: Path, base: str, reason: str) -> None:
+    brain = vault(tmp_path, base=base)
+    with pytest.raises(BaseError, match=reason):
+        brain.base_table("Categories/Books", "Books.base")
+
+
+def test_hostile_bases_are_bounded(tmp_path: Path) -> None:
+    big = "filters: '" + "a" * (MAX_BASE_BYTES + 10) + "'\n"
+    with pytest.raises(BaseError, match="larger than"):
+        vault(tmp_path / "big", base=big).base_table("Categories/Books", "Books.base")
+    with pytest.raises(ExpressionError, match="longer than"):
+        parse_expression("a" * (MAX_CHARS + 1))
+    with pytest.raises(ExpressionError, match="nested more than"):
+        parse_expression("(" * (MAX_DEPTH + 5) + "1" + ")" * (MAX_DEPTH + 5))
+    with pytest.raises(ExpressionError, match="nested more than"):
+        parse_expression("!" * (MAX_DEPTH * 3) + "a")
+    pages = {**PAGES, "Lists": "---\nitems: [" + ", ".join(["1"] * 200) + "]\n---\n"}
+    work = vault(tmp_path / "work", pages, "filters: 'items.map(items.map(items.map(value)))'\n")
+    with pytest.raises(BaseError, match="more than 2,000,000 steps"):  # 200³ steps
+        work.base_table("Categories/Books", "Books.base")
+    brain = vault(tmp_path / "bytes")
+    (tmp_path / "bytes" / "v" / "Templates" / "Bases" / "Books.base").write_bytes(b"a: '\xff'")
+    with pytest.raises(BaseError, match="not valid UTF-8"):
+        brain.base_table("Categories/Books", "Books.base")
+
+
+def evaluate(text: str, row: FileFacts, this: FileFacts | None = None) -> object:
+    pages = {row.slug: row, **({this.slug: this} if this else {})}
+    resolve = {"b": "b", "B": "b", "this page": "this"}.get
+    scope = Scope(
+        row, this, pages, lambda target, origin: resolve(target), now=datetime(2026, 12, 4)
+    )
+    return parse_expression(text).evaluate(scope)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("1 + 2 * 3", 7),
+        ("(1 + 2) * 3", 9),
+        ("price / 4", 2.5),
+        ("price % 3", 1.0),
+        ("-price + 1", -9),
+        ("'a' + 1", "a1"),
+        ("price > 5 && name != 'x'", True),
+        ("!price || false", False),
+        ("name.lower().startsWith('note')", True),
+        ("name.length", 9),
+        ("tags[1]", "y"),
+        ("tags.join('+')", "x+y"),
+        ("tags.contains('y') && !tags.contains('z')", True),
+        ("tags.containsAny('z', 'x')", True),
+        ("tags.containsAll('x', 'z')", False),
+        ("tags.map(value + '!')", ["x!", "y!"]),
+        ("tags.filter(value != 'x')", ["y"]),
+        ("list(name)", ["Note name"]),
+        ("if(price > 20, 'dear', 'cheap')", "cheap"),
+        ("(price / 3).toFixed(2)", "3.33"),
+        ("(price / 3).round(1)", 3.3),
+        ("missing.contains('a')", None),
+        ("missing.isEmpty()", True),
+        ("file.name", "n.md"),
+        ("file.path", "a/n.md"),
+        ("file.basename", "n"),
+        ("file.folder", "a"),
+        ("file.ext", "md"),
+        ("file.hasTag('project')", True),
+        ("file.hasTag('proj')", False),
+        ("file.inFolder('a')", True),
+        ("file.hasLink(link('B'))", True),
+        ("file.hasLink(link('nowhere'))", False),
+        ("file.hasProperty('price')", True),
+        ("date('2026-01-31') + '1d' == date('2026-02-01')", True),
+        ("due < today()", True),
+        ("due.year", 2026),
+        ("now() - '1 week' > date('2026-11-26')", True),
+        ("note['odd key']", 3),
+        ("max(1, price, 4)", 10),
+    ],
+)
+def test_expressions(text: str, value: object) -> None:
+    row = FileFacts(
+        "a/n",
+        "a/n.md",
+        {"price": 10, "name": "Note name", "tags": ["x", "y"], "due": "2026-06-01", "odd key": 3},
+        tags=("project/active",),
+        links=("b",),
+    )
+    result = evaluate(text, row)
+    if text == "due < today()" or text == "due.year":  # a date written as text is text
+        row.properties = {**row.properties, "due": datetime(2026, 6, 1)}
+        result = evaluate(text, row)
+    assert result == value
+
+
+def test_links_equal_the_page_they_lead_to() -> None:
+    this = FileFacts("this", "this.md", {})
+    row = FileFacts("r", "r.md", {"author": ["[[this page]]", "[[Other]]"], "up": "[[B|Bee]]"})
+    assert evaluate("author.contains(this)", row, this) is True
+    assert evaluate("list(up).contains(link('b'))", row, this) is True
+    assert evaluate("up == link('B')", row, this) is True
+    assert evaluate("author[1] == link('Other')", row, this) is True  # no page: by its text
+    assert evaluate("author[1] == link('other')", row, this) is False
+
+
+def test_a_circular_formula_is_null() -> None:
+    base = read_base({"formulas": {"a": "formula.b + 1", "b": "formula.a + 1", "c": "2 * 3"}})
+    row = FileFacts("r", "r.md", {})
+    view = base.view(None)
+    table = run_view(
+        base, view, {"r": row}, None, lambda target, origin: None, now=datetime(2026, 1, 1)
+    )
+    assert table.rows == [("r", [FileRef("r")])]
+    scope = Scope(row, None, {"r": row}, lambda t, o: None, base.formulas)
+    assert scope.formula("a") is None and scope.formula("c") == 6

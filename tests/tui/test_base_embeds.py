@@ -1,0 +1,95 @@
+"""An Obsidian base embedded in a page (`![[Books.base]]`) is drawn as its view's table
+of pages (`core.bases`), and its rows are links the `n` cursor and a click follow.
+
+Seen on a widely copied public Obsidian vault, whose category notes are each one such
+embed: the page showed `▭ Books.base` and nothing else."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.pilot import Pilot
+
+from okf_explorer.sources.folder.bundle import BundleSource
+from okf_explorer.tui.app import make_app
+from okf_explorer.tui.markdown import EmbedBlock
+from okf_explorer.tui.widgets.page.pane import PagePane
+from tests.bundles import write_pages
+from tests.test_bases import BOOKS_BASE, PAGES
+
+from .conftest import brain_for, settle
+
+
+def vault(tmp_path: Path, base: str = BOOKS_BASE) -> BundleSource:
+    root = write_pages(tmp_path / "v", PAGES)
+    (root / ".obsidian").mkdir()
+    (root / "Books.base").write_text(base, encoding="utf-8")
+    return BundleSource(root)
+
+
+def embed_text(embed: EmbedBlock) -> list[str]:
+    return [row.content.plain.rstrip() for row in embed.shown_rows()]
+
+
+async def filled(pilot: Pilot[None], pane: PagePane) -> list[EmbedBlock]:
+    await settle(pilot, lambda: pane.shown is not None and bool(pane.query(EmbedBlock)))
+    embeds = list(pane.query(EmbedBlock))
+    await settle(
+        pilot, lambda: all(embed.text is not None or "✗" in embed.note for embed in embeds)
+    )
+    await settle(pilot)
+    return embeds
+
+
+async def test_a_base_is_drawn_as_its_table_and_its_rows_open_by_keyboard(
+    tmp_path: Path,
+) -> None:
+    app = make_app(brain_for(vault(tmp_path)), start="Categories/Books")
+    async with app.run_test(size=(100, 40)) as pilot:
+        pane = app.screen.query_one(PagePane)
+        (embed,) = await filled(pilot, pane)
+        rows = embed_text(embed)
+        assert rows[0] == "↳ Books.base"
+        table = "\n".join(rows)
+        assert "Title" in rows[2] and "Author" in rows[2]
+        # every row, none folded away, newest first as the view sorts
+        assert table.index("Slow Light") < table.index("Out of Reach") < table.index("Tide Tables")
+        assert "Template" not in table and "Harbour" not in table
+        assert not any("unfold" in row for row in rows)
+        await pilot.press("n")  # the embed, then the links of its rows
+        assert pane.cursor.current is not None and pane.cursor.current.kind == "embed"
+        await pilot.press("n")
+        target = pane.cursor.current
+        assert target is not None and target.kind == "link" and target.widget is embed
+        assert target.href == "okf:Books/Slow%20Light"
+        assert not embed.has_class("-cursor") and embed.marks == target.marks
+        await pilot.press("n", "enter")  # the author of the first row
+        await settle(pilot, lambda: pane.slug == "People/Ada Lin")
+        assert pane.slug == "People/Ada Lin"
+        # a view named in the embed, run for the page it is shown on
+        (embed,) = await filled(pilot, pane)
+        table = "\n".join(embed_text(embed))
+        assert "Out of Reach" in table and "Slow Light" in table and "Tide Tables" not in table
+
+
+async def test_a_click_on_a_row_s_link_opens_its_page(tmp_path: Path) -> None:
+    app = make_app(brain_for(vault(tmp_path)), start="Categories/Books")
+    async with app.run_test(size=(100, 40)) as pilot:
+        pane = app.screen.query_one(PagePane)
+        (embed,) = await filled(pilot, pane)
+        rows = embed_text(embed)
+        row = next(n for n, text in enumerate(rows) if "Tide Tables" in text)
+        column = rows[row].index("Tide Tables")
+        await pilot.click(embed, offset=(column + 2, row))  # the bar and padding first
+        await settle(pilot, lambda: pane.slug == "Books/Tide Tables")
+        assert pane.slug == "Books/Tide Tables"
+
+
+async def test_a_base_it_cannot_read_says_why_in_place(tmp_path: Path) -> None:
+    base = "filters: 'file.name.matches(\"x\")'\n"
+    app = make_app(brain_for(vault(tmp_path, base)), start="Categories/Books")
+    async with app.run_test(size=(100, 40)) as pilot:
+        pane = app.screen.query_one(PagePane)
+        (embed,) = await filled(pilot, pane)
+        assert embed.text is None
+        assert embed.note == "✗ filters: okf-explorer does not read .matches() yet"
