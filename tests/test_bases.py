@@ -276,3 +276,12 @@ def test_a_circular_formula_is_null() -> None:
     assert table.rows == [("r", [FileRef("r")])]
     scope = Scope(row, None, {"r": row}, lambda t, o: None, base.formulas)
     assert scope.formula("a") is None and scope.formula("c") == 6
+
+
+def test_a_base_written_in_a_page_is_read_as_a_file_is(tmp_path: Path) -> None:
+    brain = vault(tmp_path)
+    written = "filters: 'file.inFolder(\"Books\")'\nviews:\n  - {type: table, name: All}\n"
+    table = brain.base_table("Categories/Books", ".base", written=written)
+    assert table.view == "All" and table.total == 3
+    with pytest.raises(BaseError, match="the base written here is not valid YAML at line"):
+        brain.base_table("Categories/Books", ".base", written="filters: [")

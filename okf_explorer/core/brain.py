@@ -435,15 +435,19 @@ class Brain:
 
     # -- bases -----------------------------------------------------------------------
 
-    def base_table(self, from_slug: str, name: str, view: str | None = None) -> BaseTable:
-        """What view `view` (else the first) of the Obsidian base `name` shows on page
-        `from_slug` (`core.bases`). Blocking: reads every page's properties, once an
-        index (kept for the next base). `BaseError` says why it cannot be shown."""
+    def base_table(
+        self, from_slug: str, name: str, view: str | None = None, *, written: str | None = None
+    ) -> BaseTable:
+        """What view `view` (else the first) of the Obsidian base `name` (or the base
+        `written` in the page, a ```` ```base ```` block's YAML) shows on page `from_slug`
+        (`core.bases`). Blocking: reads every page's properties, once an index (kept for
+        the next base). `BaseError` says why it cannot be shown."""
         from okf_explorer.core.bases import BaseError, read_base, run_view
 
         if not isinstance(self.source, HoldsBases):
             raise BaseError("only a vault's folder holds bases")
-        base = read_base(self.source.read_base(name))
+        loaded = self.source.read_base(name) if written is None else self.source.parse_base(written)
+        base = read_base(loaded)
         chosen = base.view(view)
         pages = self._base_pages()
         resolved: dict[tuple[str, str | None], str | None] = {}

@@ -237,6 +237,11 @@ class HoldsBases(Protocol):
         cannot be (none found, too large, not YAML)."""
         ...
 
+    def parse_base(self, text: str) -> object:
+        """A base written in a page (a ```` ```base ```` block), loaded as `read_base`
+        loads a file."""
+        ...
+
 
 @runtime_checkable
 class StatesMarkup(Protocol):

@@ -93,3 +93,22 @@ async def test_a_base_it_cannot_read_says_why_in_place(tmp_path: Path) -> None:
         (embed,) = await filled(pilot, pane)
         assert embed.text is None
         assert embed.note == "✗ filters: okf-explorer does not read .matches() yet"
+
+
+async def test_a_base_written_in_the_page_is_drawn_as_its_table(tmp_path: Path) -> None:
+    """Obsidian also reads a base from a ```` ```base ```` block in the note itself."""
+    written = "```base\nfilters: 'year < 2000 && file.inFolder(\"Books\")'\n```\n"
+    pages = {**PAGES, "Old books": f"# Old books\n\n{written}\nAfter it.\n"}
+    root = write_pages(tmp_path / "v", pages)
+    (root / ".obsidian").mkdir()
+    app = make_app(brain_for(BundleSource(root)), start="Old books")
+    async with app.run_test(size=(100, 40)) as pilot:
+        pane = app.screen.query_one(PagePane)
+        (embed,) = await filled(pilot, pane)
+        assert embed.written is not None
+        table = "\n".join(embed_text(embed))
+        assert "Out of Reach" in table and "Tide Tables" in table
+        assert "Slow Light" not in table and "filters" not in table
+        await pilot.press("n", "n", "enter")
+        await settle(pilot, lambda: pane.slug == "Books/Out of Reach")
+        assert pane.slug == "Books/Out of Reach"

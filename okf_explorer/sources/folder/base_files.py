@@ -16,7 +16,7 @@ import yaml
 from okf_explorer.core.bases import BaseError
 from okf_explorer.sources.frontmatter import FrontmatterRefused, load_bounded
 
-__all__ = ["BASE_SUFFIX", "MAX_BASE_BYTES", "find_base", "read_base_file"]
+__all__ = ["BASE_SUFFIX", "MAX_BASE_BYTES", "find_base", "parse_base_text", "read_base_file"]
 
 BASE_SUFFIX = ".base"
 MAX_BASE_BYTES = 256 * 1024
@@ -49,15 +49,24 @@ def read_base_file(path: str) -> object:
             data = file.read(MAX_BASE_BYTES + 1)
     except OSError as error:
         raise BaseError(f"cannot read {os.path.basename(path)}: {error.strerror}") from None
+    name = os.path.basename(path)
     if len(data) > MAX_BASE_BYTES:
-        raise BaseError(f"{os.path.basename(path)} is larger than {MAX_BASE_BYTES // 1024} KiB")
+        raise BaseError(f"{name} is larger than {MAX_BASE_BYTES // 1024} KiB")
     try:
-        return load_bounded(data.decode("utf-8"))
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
-        raise BaseError(f"{os.path.basename(path)} is not valid UTF-8") from None
+        raise BaseError(f"{name} is not valid UTF-8") from None
+    return parse_base_text(text, name)
+
+
+def parse_base_text(text: str, name: str) -> object:
+    """A base's YAML (`name` says where it was written, for the error); `BaseError` says
+    why it cannot be read."""
+    try:
+        return load_bounded(text)
     except FrontmatterRefused as error:
-        raise BaseError(f"{os.path.basename(path)}: {error}") from None
+        raise BaseError(f"{name}: {error}") from None
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark is not None else ""
-        raise BaseError(f"{os.path.basename(path)} is not valid YAML{where}") from None
+        raise BaseError(f"{name} is not valid YAML{where}") from None

@@ -216,6 +216,12 @@ class BundleSource:
 
         return read_base_file(find_base(self._root, name))
 
+    def parse_base(self, text: str) -> object:
+        """A base written in a page, loaded within bounds (`HoldsBases`)."""
+        from okf_explorer.sources.folder.base_files import parse_base_text
+
+        return parse_base_text(text, "the base written here")
+
     def home_page(self, slugs: Sequence[str]) -> tuple[str, str] | None:
         """The page the app a folder is written for opens first (`StatesHome`,
         `Dialect.home_page`: a Logseq graph's home or latest journal, a Dendron vault's

@@ -466,9 +466,11 @@ class EmbedView:
             super().__init__()
             self.block = block
 
-    def setup(self, href: str, label: str) -> None:
+    def setup(self, href: str, label: str, written: object = None) -> None:
         self.auto_links = False  # links are styled for the background they are on
         self.href = href
+        self.written = written if isinstance(written, str) else None
+        """A base written in the page: its YAML (`draw.Embed.written`)."""
         self.label = label or href
         self.text = None
         self.note = "loading…"
@@ -569,7 +571,7 @@ class EmbedView:
 
     def on_click(self, event: events.Click) -> None:
         event.stop()
-        if event.y == 0:  # the name line follows the link
+        if event.y == 0 and self.written is None:  # the name line follows the link
             self.follow_embed()
         elif not self.is_base:  # a base's rows hold links (`action_link`): nothing folds
             self.toggle()
@@ -600,7 +602,7 @@ class EmbedBlock(EmbedView, Static):
 
     def __init__(self, embed: Embed, margin: tuple[int, int]) -> None:
         super().__init__()
-        self.setup(embed.href, embed.label)
+        self.setup(embed.href, embed.label, embed.written)
         self.styles.margin = (margin[0], 0, margin[1], 0)
 
     def follow_embed(self) -> None:

@@ -193,6 +193,8 @@ class Embed:
     href: str
     label: str
     block_id: str | None = None
+    written: str | None = None
+    """An Obsidian base written in the page (a ```` ```base ```` block's YAML)."""
 
 
 Block = Paragraph | Header | Rule | Fence | Table | Quote | ListBlock | Embed
@@ -249,7 +251,9 @@ def blocks_of(tokens: Sequence[Token]) -> list[Block]:
             add(Rule(block_id=block_id))
         elif kind == "vault_embed":
             href, label = str(meta.get("href", "")), str(meta.get("label", ""))
-            add(Embed(href=href, label=label or href, block_id=block_id))
+            written = meta.get("written")
+            written = written if isinstance(written, str) else None
+            add(Embed(href=href, label=label or href, block_id=block_id, written=written))
     return top
 
 

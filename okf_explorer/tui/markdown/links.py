@@ -34,6 +34,9 @@ from okf_explorer.core.links.spans import WikiSpan, wiki_link_spans, wiki_text
 from okf_explorer.tui.markdown.dialects import dialect_fields, fields_filled
 
 LINK_SCHEME = "okf:"
+WRITTEN_BASE = f"{LINK_SCHEME}.base"
+"""The href of a base written in the page (a ```` ```base ```` block: `parser`), whose
+YAML its embed carries (`EmbedView.written`)."""
 FILE_SCHEME = "attachment:"
 """markdown-it refuses `file:` links: an attachment's placeholder uses this scheme."""
 
@@ -255,15 +258,20 @@ WAITING_FOR_INDEX = "waiting for the index…"
 
 
 def embedded_text(
-    brain: Brain, from_slug: str | None, target: str, anchor: str | None
+    brain: Brain,
+    from_slug: str | None,
+    target: str,
+    anchor: str | None,
+    written: str | None = None,
 ) -> tuple[str | None, str]:
     """What an embed of `target` (section `anchor`) on page `from_slug` shows, or None
     and why not. Blocking (reads the page): run it in a thread. Resolves through the
     index when it is built; before that only an exact slug is found. The text refers to
     the embedded page's fields as that page does (`dialect_fields`): a Dataview query of
-    its own field shows its value, as Dataview renders an embed with the embedded file."""
+    its own field shows its value, as Dataview renders an embed with the embedded file.
+    A base (`Books.base`, or one `written` in the page) shows its view's table."""
     if is_base(target):
-        return _base_text(brain, from_slug, target, anchor)
+        return _base_text(brain, from_slug, target, anchor, written)
     slug: str | None = target
     if brain.index is not None and from_slug is not None:
         resolution = brain.resolve_link(from_slug, target, "wiki")
@@ -286,14 +294,14 @@ def embedded_text(
 
 
 def _base_text(
-    brain: Brain, from_slug: str | None, name: str, view: str | None
+    brain: Brain, from_slug: str | None, name: str, view: str | None, written: str | None
 ) -> tuple[str | None, str]:
     """A base's view as a Markdown table of the pages it keeps (`core.bases`), or None and
     why not. Waits for the index (a base reads every page's properties)."""
     if brain.index is None or from_slug is None:
         return None, WAITING_FOR_INDEX
     try:
-        table = brain.base_table(from_slug, name, view)
+        table = brain.base_table(from_slug, name, view, written=written)
     except (BaseError, OkfError) as error:
         return None, f"✗ {error}"
     names = {slug: info.title for slug, info in brain.index.pages.items()}

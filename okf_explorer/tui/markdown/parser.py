@@ -57,7 +57,7 @@ from mdit_py_plugins.tasklists import tasklists_plugin
 
 from okf_explorer.core import fast_paths
 from okf_explorer.core.math_text import math_text
-from okf_explorer.tui.markdown.links import FILE_SCHEME, LINK_SCHEME
+from okf_explorer.tui.markdown.links import FILE_SCHEME, LINK_SCHEME, WRITTEN_BASE
 
 CALLOUT = re.compile(r"^\[!([^\]|\n]*[^\]|\s][^\]|\n]*)(?:\|[^\]\n]*)?\]([+-]?)[ \t]*(.*)$")
 """A callout's first line: `[!type]`, or `[!type|metadata]` (themes and CSS snippets read
@@ -419,12 +419,20 @@ def _previous_block(tokens: list[Token], index: int) -> Token | None:
 
 
 def _embeds(state: StateCore) -> None:
-    """A paragraph holding only a page embed → one `vault_embed` token."""
+    """A paragraph holding only a page embed → one `vault_embed` token; so is a
+    ```` ```base ```` block, an Obsidian base written in the page (its YAML in the token's
+    `written`)."""
     tokens = state.tokens
     out: list[Token] = []
     index = 0
     while index < len(tokens):
         token = tokens[index]
+        if token.type == "fence" and token.info.strip().lower() == "base":
+            block = Token("vault_embed", "", 0, map=token.map, level=token.level)
+            block.meta = {"href": WRITTEN_BASE, "label": "base", "written": token.content}
+            out.append(block)
+            index += 1
+            continue
         embed = _lone_embed(tokens, index)
         if embed is None:
             out.append(token)

@@ -133,7 +133,8 @@ class MarkdownEmbed(EmbedView, MarkdownBlock):
         super().__init__(markdown, token)
         self.document = markdown
         href = str(token.meta.get("href", ""))
-        self.setup(href, str(token.meta.get("label", "")))
+        written = token.meta.get("written")
+        self.setup(href, str(token.meta.get("label", "")), written)
 
     def follow_embed(self) -> None:
         self.post_message(Markdown.LinkClicked(self.document, self.href))

@@ -255,7 +255,7 @@ def _hrefs(tokens: Sequence[Token]) -> tuple[tuple[str, str], ...]:
     """(label, href) of every link (and page embed) in order of appearance."""
     found: list[tuple[str, str]] = []
     for token in tokens:
-        if token.type == "vault_embed":
+        if token.type == "vault_embed" and "written" not in token.meta:  # not a ```base
             found.append((f"↳ {token.meta.get('label', '')}", str(token.meta.get("href", ""))))
         label: list[str] | None = None
         href = ""

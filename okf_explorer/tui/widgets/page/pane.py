@@ -671,7 +671,12 @@ class EmbedFiller:
 
         async def fill() -> None:
             text, note = await asyncio.to_thread(
-                embedded_text, self._brain, page.slug, block.target or "", block.anchor
+                embedded_text,
+                self._brain,
+                page.slug,
+                block.target or "",
+                block.anchor,
+                block.written,
             )
             if self._current() is page and _attached(block):
                 block.fill(text, note)
