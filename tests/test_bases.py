@@ -239,6 +239,7 @@ def evaluate(text: str, row: FileFacts, this: FileFacts | None = None) -> object
         ("now() - '1 week' > date('2026-11-26')", True),
         ("note['odd key']", 3),
         ("max(1, price, 4)", 10),
+        ("file.size", 0),  # no file
     ],
 )
 def test_expressions(text: str, value: object) -> None:
@@ -285,3 +286,11 @@ def test_a_base_written_in_a_page_is_read_as_a_file_is(tmp_path: Path) -> None:
     assert table.view == "All" and table.total == 3
     with pytest.raises(BaseError, match="the base written here is not valid YAML at line"):
         brain.base_table("Categories/Books", ".base", written="filters: [")
+
+
+def test_a_page_s_file_size_and_times(tmp_path: Path) -> None:
+    brain = vault(tmp_path)
+    written = "filters: 'file.size > 20 && file.mtime > date(\"2000-01-01\") && file.ctime'\n"
+    table = brain.base_table("Categories/Books", ".base", written=written)
+    sizes = {slug: len(text.encode()) for slug, text in PAGES.items()}
+    assert {slug for slug, _ in table.rows} == {slug for slug, size in sizes.items() if size > 20}

@@ -33,7 +33,6 @@ import contextlib
 import threading
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
-from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -472,6 +471,7 @@ class Brain:
         if len(index.pages) > MAX_BASE_PAGES:
             raise BaseError(f"a base over more than {MAX_BASE_PAGES:,} pages is not shown")
         root = self.local_root
+        files_are_slugs = root is not None and self.markup() == "markdown"
         backlinks: dict[str, list[str]] = {}
         for slug, links in index.forward.items():
             for link in links:
@@ -485,15 +485,12 @@ class Brain:
                 page = self.page(slug)
             except OkfError:
                 continue
-            path, size, mtime, ctime = f"{slug}.md", 0, None, None
-            file = self.page_file(slug)
-            if file is not None and root is not None:
-                with contextlib.suppress(OSError, ValueError):
-                    path = file.relative_to(root).as_posix()
-                    stat = file.stat()
-                    size = stat.st_size
-                    mtime = datetime.fromtimestamp(stat.st_mtime)
-                    ctime = datetime.fromtimestamp(min(stat.st_ctime, stat.st_mtime))
+            path, file = f"{slug}.md", None
+            if files_are_slugs:  # a plain vault: the slug is the file's path (SPEC §2)
+                file = f"{root}/{path}"
+            elif root is not None and (found := self.page_file(slug)) is not None:
+                with contextlib.suppress(ValueError):  # a Logseq or Dendron file name
+                    path, file = found.relative_to(root).as_posix(), str(found)
             links = tuple(
                 dict.fromkeys(link.to for link in index.forward.get(slug, ()) if link.exists)
             )
@@ -503,10 +500,8 @@ class Brain:
                 page.frontmatter,
                 page.tags,
                 links,
-                size,
-                mtime,
-                ctime,
                 tuple(sorted(set(backlinks.get(slug, ())))),
+                file,
             )
         self._base_pages_of = (index, pages)
         return pages

@@ -24,7 +24,9 @@ link to the same page (`Scope.resolve`).
 
 from __future__ import annotations
 
+import contextlib
 import math
+import os
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -86,10 +88,22 @@ class FileFacts:
     tags: tuple[str, ...] = ()
     links: tuple[str, ...] = ()
     """The slugs the page links to (its frontmatter's links included)."""
-    size: int = 0
-    mtime: datetime | None = None
-    ctime: datetime | None = None
     backlinks: tuple[str, ...] = ()
+    file: str | None = None
+    """The page's file, asked for its size and times only when a base reads them."""
+    _stat: tuple[int, datetime | None, datetime | None] | None = None
+
+    def stat(self) -> tuple[int, datetime | None, datetime | None]:
+        """The file's size, modified and created times (0 and None when unknown)."""
+        if self._stat is None:
+            self._stat = (0, None, None)
+            if self.file is not None:
+                with contextlib.suppress(OSError, ValueError, OverflowError):
+                    found = os.stat(self.file)
+                    modified = datetime.fromtimestamp(found.st_mtime)
+                    created = datetime.fromtimestamp(min(found.st_ctime, found.st_mtime))
+                    self._stat = (found.st_size, modified, created)
+        return self._stat
 
 
 MAX_STEPS = 2_000_000
@@ -504,7 +518,7 @@ def file_field(scope: Scope, facts: FileFacts, name: str) -> Any:
     if name == "ext":
         return extension if dot else ""
     if name == "size":
-        return facts.size
+        return facts.stat()[0]
     if name == "tags":
         return [tag.lstrip("#") for tag in facts.tags]
     if name == "links":
@@ -514,9 +528,9 @@ def file_field(scope: Scope, facts: FileFacts, name: str) -> Any:
     if name == "properties":
         return {key: property_value(value, facts.slug) for key, value in facts.properties.items()}
     if name == "mtime":
-        return facts.mtime
+        return facts.stat()[1]
     if name == "ctime":
-        return facts.ctime
+        return facts.stat()[2]
     if name == "file":
         return FileRef(facts.slug)
     return None
