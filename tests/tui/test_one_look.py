@@ -37,6 +37,8 @@ from okf_explorer.tui.markdown import (
     linkify_body,
     prepare_body,
 )
+from okf_explorer.tui.markdown.draw import blocks_of, draw
+from okf_explorer.tui.markdown.parser import parse
 
 from .conftest import settle
 from .vault_fixture import VAULT
@@ -377,3 +379,18 @@ def test_generated_bodies_draw_as_the_markdown_widget_draws_them(body: str, widt
 
     ours, library = asyncio.run(both())
     assert ours == library, body
+
+
+@pytest.mark.parametrize(
+    "body", ["> [!note]\n>\n> - a\n> - b\n", "> quote\n> ```\n> code\n> ```\n", "> q\n>\n> > q2\n"]
+)
+def test_a_quote_ends_with_its_last_block(body: str) -> None:
+    """A callout holding a list (a docs vault's every `> [!released]` note) ended in a
+    blank row of its bar, as Textual's `Markdown` CSS spaced a list; a browser, GitHub and
+    Obsidian end a quote with its last block. Both engines drop it (`QUOTES` holds them
+    equal)."""
+    rows = draw(blocks_of(parse(f"{body}\nafter\n")), 40).rows
+    texts = [row.content.plain.rstrip() for row in rows]
+    last = max(n for n, text in enumerate(texts) if text.startswith("▌"))
+    assert not rows[last].margin  # a row of its last block (a code box's own padding too)
+    assert texts[last + 1 :] == ["", "after", ""]

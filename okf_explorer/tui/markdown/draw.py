@@ -515,6 +515,8 @@ class _Pen:
             content = callout_title(kind, title.content, fold, folded)
             children[0] = Paragraph(content=content, block_id=title.block_id)
         rows = self.stack(children, max(1, width - 3), inner)
+        while rows and rows[-1].margin:  # no blank under its last block (a list, a code box)
+            rows.pop()
         for row in rows:
             if row.margin:  # between its blocks a quote shows itself: its text's style
                 row.content = Content(" " * max(1, width - 3))

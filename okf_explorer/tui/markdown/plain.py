@@ -152,6 +152,16 @@ class VaultMarkdown(Markdown):
     VaultMarkdown MarkdownList > Horizontal > Vertical > MarkdownFence:first-child {{
         margin: 0 0 1 0;
     }}
+    VaultMarkdown MarkdownBlockQuote > MarkdownBulletList:last-child,
+    VaultMarkdown MarkdownBlockQuote > MarkdownOrderedList:last-child,
+    VaultMarkdown MarkdownBlockQuote > MarkdownTable:last-child,
+    VaultMarkdown MarkdownBlockQuote > MarkdownHorizontalRule:last-child {{
+        margin: 0;
+    }}
+    VaultMarkdown MarkdownBlockQuote > MarkdownFence:last-child,
+    VaultMarkdown MarkdownBlockQuote > MarkdownBlockQuote:last-child {{
+        margin: 1 0 0 0;
+    }}
     """
     """The theme's styles; a list item's first block (a heading, a quote, a fence: the
     blocks with a margin above) starts on its bullet's row (`draw._Pen.list` draws it
