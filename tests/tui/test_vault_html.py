@@ -113,10 +113,23 @@ async def test_the_page_pane_shows_html_as_text_with_live_links(tmp_path: Path) 
         assert "link('people/ada.md')" in links
 
 
-def test_a_block_tag_inside_a_line_reads_as_a_space() -> None:
+def test_a_block_tag_inside_a_line_breaks_it_as_a_browser_does() -> None:
+    """A generated API reference (Obsidian's developer docs) writes a table cell as
+    `<p>What it does.</p><p>0.9.7</p>`: it read ` What it does.  0.9.7`, a space
+    first and the version run on; a browser shows each paragraph on its own line."""
     text = "| a | b |\n|---|---|\n| `file:` | Find it.<p/>Example: `x`. |\n"
-    (row,) = [line for line in lines_of(text) if "Find" in line]
-    assert "Find it. Example: x." in row
+    rows = lines_of(text)
+    at = next(n for n, line in enumerate(rows) if "Find" in line)
+    assert "│ Find it. " in rows[at] and "│ Example: x. " in rows[at + 1]
+    cell = "| a | b |\n|---|---|\n| x | <p>What it does.</p> <p> 0.9.7</p> |\n"
+    rows = lines_of(cell)
+    at = next(n for n, line in enumerate(rows) if "What" in line)
+    assert "│ What it does. " in rows[at] and "│ 0.9.7 " in rows[at + 1]
+    assert [line for line in lines_of("Text <div>in a div</div> after.\n") if line] == [
+        "Text",
+        "in a div",
+        "after.",
+    ]
 
 
 def test_a_placeholder_that_is_no_html_element_stays_as_written() -> None:

@@ -716,7 +716,7 @@ class _Reader(HTMLParser):
         elif self.block:
             self._block_start(tag)
         elif tag in _BLOCKS or tag in _HEADINGS or tag == "hr":
-            self._space()  # `a<p/>b` inside a line (a table cell): `a b`
+            self.pieces.append(Token(_GAP, "", 0))  # inside a line: `_gaps` reads it
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.handle_starttag(tag, attrs)
@@ -751,12 +751,7 @@ class _Reader(HTMLParser):
                 self.table = max(0, self.table - 1)
             self.pieces.append(("break", ""))
         elif tag in _BLOCKS or tag in _HEADINGS:
-            self._space()
-
-    def _space(self) -> None:
-        last = self.pieces[-1] if self.pieces else None
-        if not (isinstance(last, Token) and last.type == "text" and last.content[-1:].isspace()):
-            self._text(" ")
+            self.pieces.append(Token(_GAP, "", 0))
 
     def handle_data(self, data: str) -> None:
         if not self.hidden:
@@ -811,9 +806,37 @@ def inline_tokens(children: list[Token]) -> list[Token]:
         for at, child in enumerate(out)
         if not (child.type == "softbreak" and at and out[at - 1].type == "hardbreak")
     ]
+    kept = _gaps(kept)
     if kept and kept[-1].type == "text":
         kept[-1].content = kept[-1].content.rstrip()
     return kept
+
+
+_GAP = "vault_html_gap"
+"""Where a block tag (`<p>`, `<div>`, `<li>` …) opens or closes inside a line (a table
+cell's `<p>One.</p><p>Two.</p>`): a line break between text, as a browser shows it."""
+
+
+def _gaps(children: list[Token]) -> list[Token]:
+    """Each run of gaps between text → one line break, the spaces beside it dropped;
+    gaps at the start or end of the line, or beside a break, → nothing."""
+    out: list[Token] = []
+    pending = False
+    for child in children:
+        if child.type == _GAP:
+            pending = True
+            continue
+        if child.type == "text" and not child.content.strip() and (pending or not out):
+            continue  # the space between `</p> <p>`, or before the first text
+        if pending and out and out[-1].type not in _BREAKS and child.type not in _BREAKS:
+            if out[-1].type == "text":
+                out[-1].content = out[-1].content.rstrip()
+            out.append(Token("hardbreak", "br", 0))
+        if pending and child.type == "text":
+            child.content = child.content.lstrip()
+        pending = False
+        out.append(child)
+    return out
 
 
 def _tokens_only(reader: _Reader) -> list[Token]:
