@@ -270,6 +270,23 @@ def test_repeated_findings_fold_into_one_line_with_a_count_and_all_lists_each(
     assert sum("x-llmwiki" in line for line in lines) == 1  # an extension, never a warning
 
 
+def test_the_same_slip_at_different_lines_is_one_line(tmp_path: Path, run) -> None:
+    """A public vault's 28 templates each hold `{{date}}` placeholders YAML reads as a
+    mapping, each at its own line: 12 lines told the same thing, one per line number."""
+    pages = {
+        f"Templates/t{n}": "---\n" + "a: 1\n" * n + "created: {{date}}\ntype: Note\n---\n"
+        for n in (1, 4, 9)
+    }
+    status, out, _ = run("validate", str(write_pages(tmp_path / "b", pages)))
+    assert status == 1
+    (line,) = [line for line in out.splitlines() if "malformed-frontmatter" in line]
+    assert line.startswith("3 pages\terror\tmalformed-frontmatter\t")
+    assert "(found unhashable key at lines 3-11)" in line
+    status, every, _ = run("validate", str(write_pages(tmp_path / "b", pages)), "--all")
+    shown = [x for x in every.splitlines() if "malformed" in x]
+    assert [x.split("key at ")[1][:8] for x in shown] == ["line 3);", "line 6);", "line 11)"]
+
+
 def test_extension_keys_are_allowed_even_with_strict(tmp_path: Path, run) -> None:
     """OKF v0.2 §4.1: producers MAY add keys; §11: unknown keys never fail a bundle. The
     v0.2 text defines no `not` field: the reference bundle's `not:` is such a key."""

@@ -12,7 +12,8 @@ each in slug order (SLUG is the file path inside the bundle without `.md`)
     SLUG<TAB>error|warning<TAB>CODE<TAB>MESSAGE
 
 except that findings saying the same thing (code and message: one key, one missing
-target) on several pages are one line, at the place of the first, unless `--all`:
+target; a line number in the message aside, the line then naming their range, `at
+lines 2-14`) on several pages are one line, at the place of the first, unless `--all`:
 
     N pages<TAB>error|warning<TAB>CODE<TAB>MESSAGE · SLUG, SLUG, SLUG … (--all lists each)
 

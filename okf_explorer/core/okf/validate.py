@@ -33,7 +33,9 @@ extension, as `x-llmwiki` does in an LLM-written bundle.
 
 A report reads well at any size: `groups()` folds the findings that say the same thing
 (severity, code and message: the same key, the same missing target) into one group
-with the pages that carry it, so 5,000 identical warnings are one line of the CLI.
+with the pages that carry it, so 5,000 identical warnings are one line of the CLI. A
+line number in the message does not part them: the same YAML slip at line 2 of one
+template and line 14 of another is one group, `at lines 2-14`.
 - `stale`: `stale_after` is in the past (§5.5). As the reference implementation
   does, only an ISO 8601 datetime with an explicit offset counts: a date-only or
   offset-less value is ignored. (A private check: `core.okf.meta` may own this later.)
@@ -135,6 +137,20 @@ class FindingGroup:
     slugs: tuple[str, ...]
 
 
+_LINE_NUMBER = re.compile(r"\bline (\d+)")
+
+
+def _lines_said(said: str, group: list[Finding]) -> str:
+    """`said` (a message with `line #`) with the line numbers of `group`: one number as
+    written, several as their range (`lines 2-14`)."""
+    numbers = sorted({int(n) for f in group for n in _LINE_NUMBER.findall(f.message)})
+    if not numbers:
+        return said
+    if len(numbers) == 1:
+        return said.replace("line #", f"line {numbers[0]}")
+    return said.replace("line #", f"lines {numbers[0]}-{numbers[-1]}")
+
+
 @dataclass(frozen=True, slots=True)
 class ValidationReport:
     """Every finding over `files` Markdown files, errors first, each in slug order; and
@@ -145,14 +161,17 @@ class ValidationReport:
     extensions: tuple[tuple[str, int], ...] = ()
 
     def groups(self) -> list[FindingGroup]:
-        """The findings folded by what they say, errors first, each group placed at its
-        first page (so a group of one is the finding itself, in the same order)."""
-        slugs: dict[tuple[Severity, str, str], list[str]] = {}
+        """The findings folded by what they say (a line number aside), errors first, each
+        group placed at its first page (so a group of one is the finding itself, in the
+        same order); a group's message names the range of its line numbers."""
+        found: dict[tuple[Severity, str, str], list[Finding]] = {}
         for finding in self.findings:
-            slugs.setdefault((finding.severity, finding.code, finding.message), []).append(
-                finding.slug
-            )
-        return [FindingGroup(*key, tuple(found)) for key, found in slugs.items()]
+            said = _LINE_NUMBER.sub("line #", finding.message)
+            found.setdefault((finding.severity, finding.code, said), []).append(finding)
+        return [
+            FindingGroup(severity, code, _lines_said(said, group), tuple(f.slug for f in group))
+            for (severity, code, said), group in found.items()
+        ]
 
     @property
     def errors(self) -> tuple[Finding, ...]:
