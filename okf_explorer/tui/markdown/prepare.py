@@ -35,7 +35,13 @@ from okf_explorer.tui.markdown.draw import (
     margins,
     starts_folded,
 )
-from okf_explorer.tui.markdown.links import FILE_SCHEME, LINK_SCHEME, linkify_body
+from okf_explorer.tui.markdown.links import (
+    FILE_SCHEME,
+    LINK_SCHEME,
+    is_base,
+    linkify_body,
+    target_of_href,
+)
 from okf_explorer.tui.markdown.parser import is_page_embed, parse
 
 RENDER_CHARS = 200_000
@@ -252,11 +258,13 @@ def cut_point(text: str, start: int, limit: int) -> int:
 
 
 def _hrefs(tokens: Sequence[Token]) -> tuple[tuple[str, str], ...]:
-    """(label, href) of every link (and page embed) in order of appearance."""
+    """(label, href) of every link (and page embed) in order of appearance; a base's
+    embed is none (no page to open: its table is drawn in place)."""
     found: list[tuple[str, str]] = []
     for token in tokens:
-        if token.type == "vault_embed" and "written" not in token.meta:  # not a ```base
-            found.append((f"↳ {token.meta.get('label', '')}", str(token.meta.get("href", ""))))
+        embed = str(token.meta.get("href", "")) if token.type == "vault_embed" else ""
+        if embed and not _is_base_href(embed):
+            found.append((f"↳ {token.meta.get('label', '')}", embed))
         label: list[str] | None = None
         href = ""
         for child in token.children or ():
@@ -267,9 +275,13 @@ def _hrefs(tokens: Sequence[Token]) -> tuple[tuple[str, str], ...]:
                 label = None
             elif label is not None and child.type in ("text", "code_inline"):
                 label.append(child.content)
-            elif is_page_embed(child):
-                found.append((f"↳ {child.content}", str(child.attrs.get("src", ""))))
+            elif is_page_embed(child) and not _is_base_href(src := str(child.attrs["src"])):
+                found.append((f"↳ {child.content}", src))
     return tuple(found)
+
+
+def _is_base_href(href: str) -> bool:
+    return is_base(target_of_href(href) or "")
 
 
 def _headings(tokens: Sequence[Token]) -> list[Heading]:
