@@ -14,6 +14,7 @@ links span more than one layer (each drawn through dummy nodes).
 
 from __future__ import annotations
 
+import argparse
 import statistics
 import sys
 import time
@@ -114,9 +115,16 @@ def _link(edge):  # type: ignore[no-untyped-def]
 
 
 if __name__ == "__main__":
-    args = sys.argv[1:]
-    if not args:
-        args = [str(SAMPLE), "metrics/revenue", "2", "both"]
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument(
+        "slices",
+        nargs="*",
+        metavar="FOLDER ROOT DEPTH DIRECTION",
+        help="in fours (default: the sample brain's metrics/revenue, 2, both)",
+    )
+    args = parser.parse_args().slices or [str(SAMPLE), "metrics/revenue", "2", "both"]
+    if len(args) % 4 or not all(depth.isdigit() for depth in args[2::4]):
+        parser.error("give FOLDER ROOT DEPTH DIRECTION, in fours, DEPTH a whole number")
     for at in range(0, len(args), 4):
         folder, root, depth, direction = args[at : at + 4]
         bench(Path(folder), root, int(depth), direction)

@@ -16,6 +16,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_traverse import power_law_adjacency
+from timing import numbers
 
 from okf_explorer.core.graph.traverse import traverse_with
 from okf_explorer.core.okf.filter import OkfFilter, filter_walk
@@ -33,8 +34,7 @@ def best_of(runs: int, work):  # type: ignore[no-untyped-def]
 
 
 def main() -> None:
-    pages = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
-    seed = int(sys.argv[2]) if len(sys.argv) > 2 else 7
+    pages, seed = numbers(__doc__, ("pages", 100_000), ("seed", 7))
     out, back = power_law_adjacency(pages, seed)[:2]
     empty: tuple[str, ...] = ()
     root = next(iter(out))

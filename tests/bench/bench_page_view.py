@@ -11,9 +11,7 @@ with `compare` given every page, which the auditor must equal.
 
 from __future__ import annotations
 
-import sys
-
-from timing import best
+from timing import best, numbers
 
 from okf_explorer.core.audit.page import PageAuditor, compare_page
 from okf_explorer.core.index.model import ResolvedLink
@@ -38,8 +36,7 @@ def brain(pages: int, links: int) -> tuple[list[str], list[ResolvedLink], list[s
 
 
 def main() -> None:
-    pages = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
-    links = int(sys.argv[2]) if len(sys.argv) > 2 else 40
+    pages, links = numbers(__doc__, ("pages", 100_000), ("links", 40))
     slugs, stated, stored = brain(pages, links)
     auditor = PageAuditor(slugs, GBRAIN)
     table = best(1, lambda: auditor.relevant("notes/p000000", [], []))

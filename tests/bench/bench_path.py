@@ -28,7 +28,7 @@ from pathlib import Path
 
 import networkx as nx
 from gen_bundle import generate
-from timing import best
+from timing import best, numbers
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.graph.paths import Avoid, PathQuery
@@ -76,8 +76,7 @@ def warm_start(root: Path, cache: Path, pair: tuple[str, str]) -> str:
 
 
 def main() -> int:
-    pages = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
-    seed = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+    pages, seed = numbers(__doc__, ("pages", 10_000), ("seed", 1))
     with tempfile.TemporaryDirectory() as work:
         root = Path(work) / "bundle"
         generate(root, pages, seed)

@@ -20,6 +20,7 @@ the sample brain, 300 ms on a 6.5k-page vault):
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import statistics
 import sys
@@ -154,6 +155,10 @@ def rows_for(name: str, timings: dict[str, list[float]], budget: float) -> list[
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("vault", nargs="?", type=Path, help="a vault of your own, too")
+    parser.add_argument("page", nargs="?", help="its page (default: its largest)")
+    args = parser.parse_args()
     print(f"idle loop's worst lateness (noise): {asyncio.run(idle_lateness()) * 1000:.1f} ms")
     lines = rows_for("sample brain (start page)", asyncio.run(cursor_keys(SAMPLE, None)), 0.1)
     with tempfile.TemporaryDirectory() as folder:
@@ -163,9 +168,9 @@ def main() -> None:
         (root / ".obsidian").mkdir()
         found = asyncio.run(cursor_keys(root, "cursor", enter=True))
         lines += rows_for("generated vault page (callouts)", found, 0.1)
-    if len(sys.argv) > 1:
-        vault = Path(sys.argv[1])
-        page = sys.argv[2] if len(sys.argv) > 2 else largest_page(vault)
+    if args.vault is not None:
+        vault = args.vault
+        page = args.page or largest_page(vault)
         found = asyncio.run(cursor_keys(vault, page))
         lines += rows_for(f"{vault.name[:20]}: {page[-12:]}", found, 0.3)
     with tempfile.TemporaryDirectory() as folder:

@@ -19,6 +19,7 @@ Exits 1 when a target is missed.
 
 from __future__ import annotations
 
+import argparse
 import statistics
 import sys
 import tempfile
@@ -73,11 +74,15 @@ def fill_share(source: BundleSource) -> tuple[float, float]:
 
 
 def main() -> int:
-    if sys.argv[1:2] == ["--fill"]:
-        cold, text = fill_share(BundleSource(sys.argv[2]))
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("pages", type=int, nargs="?", default=10_000, help="default 10000")
+    parser.add_argument("seed", type=int, nargs="?", default=1, help="default 1")
+    parser.add_argument("--fill", metavar="FOLDER", help="only the fill's share, on a folder")
+    args = parser.parse_args()
+    if args.fill:
+        cold, text = fill_share(BundleSource(args.fill))
         return 1 if text / cold > 0.30 else 0
-    pages = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
-    seed = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+    pages, seed = args.pages, args.seed
     failed = []
     with tempfile.TemporaryDirectory() as work:
         root = Path(work) / "bundle"

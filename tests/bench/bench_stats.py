@@ -8,10 +8,10 @@ computation, the text rendering and the dialog's rows.
 
 from __future__ import annotations
 
-import sys
 import time
 
 from bench_traverse import power_law_adjacency
+from timing import numbers
 
 from okf_explorer.cli.commands.graph import stats_text
 from okf_explorer.core.graph.analysis import brain_stats
@@ -41,8 +41,7 @@ def best_of(runs: int, work) -> tuple[float, float]:  # type: ignore[no-untyped-
 
 
 def main() -> None:
-    pages = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
-    seed = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+    pages, seed = numbers(__doc__, ("pages", 100_000), ("seed", 1))
     index = synthetic_index(pages, seed)
     stats = brain_stats(index)
     print(f"{pages} pages, {stats.links} links, {len(stats.orphans)} orphans")

@@ -8,8 +8,9 @@ clock and process CPU time: on a shared machine the CPU time is the steadier fig
 from __future__ import annotations
 
 import random
-import sys
 import time
+
+from timing import numbers
 
 from okf_explorer.core.graph.traverse import traverse_with
 
@@ -38,8 +39,7 @@ def power_law_adjacency(pages: int, seed: int) -> tuple[dict[str, tuple[str, ...
 
 
 def main() -> None:
-    pages = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
-    seed = int(sys.argv[2]) if len(sys.argv) > 2 else 7
+    pages, seed = numbers(__doc__, ("pages", 100_000), ("seed", 7))
     started = time.perf_counter()
     out, reverse = power_law_adjacency(pages, seed)
     links = sum(map(len, out.values()))

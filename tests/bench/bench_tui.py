@@ -38,6 +38,7 @@ reflected in the open page and its links ≤ 1 s.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import os
 import statistics
@@ -279,9 +280,13 @@ def print_rows(rows: list[tuple[str, str, str]]) -> None:
 
 
 def main() -> None:
-    arguments = [argument for argument in sys.argv[1:] if argument != "--live"]
-    pages = int(arguments[0]) if arguments else 10000
-    if "--live" in sys.argv:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("pages", type=int, nargs="?", default=10000, help="default 10000")
+    parser.add_argument("only", nargs="?", choices=["backlinks"], help="only `b` on the hub")
+    parser.add_argument("--live", action="store_true", help="the live-reload measures")
+    args = parser.parse_args()
+    pages = args.pages
+    if args.live:
         print_rows(live_rows(pages))
         return
     bundle = Path(tempfile.gettempdir()) / f"okf-bench-tui-{pages}"
@@ -296,7 +301,7 @@ def main() -> None:
         ("b on the hub → all shown rows read (median)", ms(statistics.median(whole)), "-"),
         ("b on the hub: longest loop stall (worst of 5)", ms(max(stalls)), "≤ 100 ms"),
     ]
-    if sys.argv[2:3] == ["backlinks"]:
+    if args.only == "backlinks":
         print_rows(hub_rows)
         return
     cold, cold_idle = cold_first_paint()

@@ -32,6 +32,7 @@ sys.path.insert(0, str(HERE.parent.parent))
 sys.path.insert(0, str(HERE))
 
 from gen_bundle import generate  # noqa: E402
+from timing import numbers  # noqa: E402
 
 from tests.web_fixture import (  # noqa: E402
     SCREEN_TEXT,
@@ -88,8 +89,7 @@ def report(label: str, timings: dict[str, list[float]]) -> None:
 
 
 def main() -> int:
-    pages = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
-    runs = int(sys.argv[2]) if len(sys.argv) > 2 else 5
+    pages, runs = numbers(__doc__, ("pages", 10_000), ("runs", 5))
     with tempfile.TemporaryDirectory() as scratch, sync_playwright() as playwright:
         root = Path(scratch)
         bundle = root / "bundle"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import time
 from collections.abc import Callable
@@ -66,3 +67,14 @@ class LoopLateness:
     def stop(self) -> float:
         self._timer.stop()
         return max(self._late, default=0.0)
+
+
+def numbers(doc: str | None, *named: tuple[str, int]) -> list[int]:
+    """The script's optional whole-number arguments (`named`: each name and default),
+    from the command line, with `--help` from the script's docstring `doc`: a word that is
+    no number exits 2 with one line, not a traceback."""
+    parser = argparse.ArgumentParser(description=(doc or "").split("\n\n")[0])
+    for name, default in named:
+        parser.add_argument(name, type=int, nargs="?", default=default, help=f"default {default}")
+    found = vars(parser.parse_args())
+    return [found[name] for name, _ in named]
