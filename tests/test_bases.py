@@ -240,6 +240,9 @@ def evaluate(text: str, row: FileFacts, this: FileFacts | None = None) -> object
         ("note['odd key']", 3),
         ("max(1, price, 4)", 10),
         ("file.size", 0),  # no file
+        ("date('9999-12-31') + '1d'", None),  # past what a date holds
+        ("date('2026-01-01') + '999999999999y' == null", True),
+        ("date('0001-01-01') < date('2026-01-01')", True),
     ],
 )
 def test_expressions(text: str, value: object) -> None:

@@ -37,7 +37,8 @@ VALUES = st.recursive(
 ATOMS = st.sampled_from(
     ["x", "tags", "name", "value", "file", "this", "file.name", "file.tags", "file.links",
      "note.x", "formula.f", "0", "-3", "2.5", "'a'", '"[[p]]"', "true", "null", "now()",
-     "today()", "link('q')", "date('2026-01-02')", "'1d'", "file.mtime", "file.size"]
+     "today()", "link('q')", "date('2026-01-02')", "'1d'", "file.mtime", "file.size",
+     "'99999999999y'", "date('9999-12-31')", "date('0001-01-01')", "'-5M'"]
 )  # fmt: skip
 METHODS = st.sampled_from(
     ["contains", "containsAny", "containsAll", "startsWith", "isEmpty", "lower", "join",

@@ -214,10 +214,13 @@ def _equal(scope: Scope, left: Any, right: Any) -> bool:
 
 
 def _order_key(value: Any) -> Any:
+    """A date or time as seconds from a fixed start (plain arithmetic: no year is out of
+    range, as a timestamp's can be); any other value as it is."""
     if isinstance(value, datetime):
-        return value.timestamp()
+        seconds = value.hour * 3600 + value.minute * 60 + value.second
+        return value.toordinal() * 86400 + seconds + value.microsecond / 1e6
     if isinstance(value, date):
-        return datetime(value.year, value.month, value.day).timestamp()
+        return value.toordinal() * 86400
     return value
 
 
@@ -249,13 +252,14 @@ def _duration(text: str) -> timedelta | None:
     if match is None:
         return None
     amount, unit = float(match.group(1)), match.group(2)
-    if unit == "M":
-        return timedelta(days=amount * 30)
-    if unit.lower() in _DAYS:
-        return timedelta(days=amount * _DAYS[unit.lower()])
-    if unit.lower() in _SECONDS:
-        return timedelta(seconds=amount * _SECONDS[unit.lower()])
-    return None
+    days = 30 if unit == "M" else _DAYS.get(unit.lower())
+    seconds = None if days is not None else _SECONDS.get(unit.lower())
+    try:
+        if days is not None:
+            return timedelta(days=amount * days)
+        return timedelta(seconds=amount * seconds) if seconds is not None else None
+    except OverflowError:  # longer than any date can take
+        return None
 
 
 def _arithmetic(operator: str, left: Any, right: Any) -> Any:
@@ -264,7 +268,10 @@ def _arithmetic(operator: str, left: Any, right: Any) -> Any:
         if span is None:
             return None
         base = left if isinstance(left, datetime) else datetime(left.year, left.month, left.day)
-        return base + span if operator == "+" else base - span
+        try:
+            return base + span if operator == "+" else base - span
+        except OverflowError:  # past the year 9999 or before the year 1
+            return None
     if isinstance(left, date) and isinstance(right, date) and operator == "-":
         return (_order_key(left) - _order_key(right)) * 1000  # milliseconds, as Obsidian
     if operator == "+" and (isinstance(left, str) or isinstance(right, str)):
