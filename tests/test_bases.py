@@ -181,6 +181,10 @@ def test_hostile_bases_are_bounded(tmp_path: Path) -> None:
     work = vault(tmp_path / "work", pages, "filters: 'items.map(items.map(items.map(value)))'\n")
     with pytest.raises(BaseError, match="more than 2,000,000 steps"):  # 200³ steps
         work.base_table("Categories/Books", "Books.base")
+    chain = "".join(f"  f{n}: formula.f{n + 1} + 1\n" for n in range(3000))
+    deep = vault(tmp_path / "deep", base=f"formulas:\n{chain}views:\n  - order: [formula.f0]\n")
+    with pytest.raises(BaseError, match="formulas call each other more than 64 deep"):
+        deep.base_table("Categories/Books", "Books.base")
     brain = vault(tmp_path / "bytes")
     (tmp_path / "bytes" / "v" / "Templates" / "Bases" / "Books.base").write_bytes(b"a: '\xff'")
     with pytest.raises(BaseError, match="not valid UTF-8"):

@@ -146,6 +146,8 @@ class Scope:
         expression = self.formulas.get(name)
         if expression is None or name in self._formula_busy:
             return None
+        if len(self._formula_busy) >= MAX_DEPTH:
+            raise ExpressionError(f"formulas call each other more than {MAX_DEPTH} deep")
         self._formula_busy.add(name)
         try:
             value = expression.evaluate(self)
