@@ -113,3 +113,21 @@ async def test_a_base_written_in_the_page_is_drawn_as_its_table(tmp_path: Path) 
         await pilot.press("n", "n", "enter")
         await settle(pilot, lambda: pane.slug == "Books/Out of Reach")
         assert pane.slug == "Books/Out of Reach"
+
+
+async def test_names_and_values_read_as_written_in_the_table(tmp_path: Path) -> None:
+    """A page's name or a property holding Markdown's marks (`_`, `*`, `#`, `|`) reads as
+    written, as Obsidian's table shows it: not emphasis, a tag, a column or a backslash."""
+    odd = "---\ncategories: ['[[Books]]']\nnote: '*em* #t a|b $x$'\nyear: 1\n---\n"
+    pages = {**PAGES, "Books/snake_case #1": odd}
+    base = "filters: 'year == 1'\nviews:\n  - order: [file.name, note]\n"
+    root = write_pages(tmp_path / "v", pages)
+    (root / ".obsidian").mkdir()
+    (root / "Books.base").write_text(base, encoding="utf-8")
+    app = make_app(brain_for(BundleSource(root)), start="Categories/Books")
+    async with app.run_test(size=(150, 40)) as pilot:
+        pane = app.screen.query_one(PagePane)
+        (embed,) = await filled(pilot, pane)
+        (row,) = [text for text in embed_text(embed) if "snake" in text]
+        assert "snake_case #1" in row and "*em* #t a|b $x$" in row
+        assert "\\" not in row

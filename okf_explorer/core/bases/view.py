@@ -17,6 +17,7 @@ shows the same rows and columns.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -311,8 +312,8 @@ def table_markdown(table: BaseTable, names: Mapping[str, str]) -> str:
     lines = [_row([_escape(c) for c in table.columns]), _row(["---"] * len(table.columns))]
     for slug, cells in table.rows:
         texts = [_cell(value, names) for value in cells]
-        if not texts[0].startswith("[["):
-            texts[0] = f"[[{slug}\\|{texts[0] or _escape(names.get(slug, slug))}]]"
+        if not texts[0].startswith("[["):  # the row's page is reached by its first cell
+            texts[0] = f"[[{slug}\\|{_alias(cell_text(cells[0]) or names.get(slug, slug))}]]"
         lines.append(_row(texts))
     shown = len(table.rows)
     if table.total > shown:
@@ -324,10 +325,21 @@ def _row(cells: Sequence[str]) -> str:
     return "| " + " | ".join(cell or " " for cell in cells) + " |"
 
 
+_MARKS = re.compile(r"([\\`*_\[\]<>$~=%#|])")
+"""What a cell's text escapes: Markdown's marks and the page's own (`==`, `%%`, `$`, `#`
+tags), so a property's value reads as written, as Obsidian's table shows it."""
+
+
 def _escape(text: str) -> str:
-    """Text that stays one cell's plain text: no row break, no column bar, no link."""
-    text = text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
-    return text.replace("[[", "\\[\\[")
+    """Text that stays one cell's plain text: no row break, no column bar, no markup."""
+    return _MARKS.sub(r"\\\1", text.replace("\n", " "))
+
+
+def _alias(text: str) -> str:
+    """A wiki-link's shown name as the table's cell holds it: its bar escaped (a table's
+    `\\|`), nothing that would end the link."""
+    text = text.replace("\n", " ").replace("|", "\\|")
+    return text.replace("[[", "[ [").replace("]]", "] ]")
 
 
 def _cell(value: Any, names: Mapping[str, str]) -> str:
@@ -335,8 +347,8 @@ def _cell(value: Any, names: Mapping[str, str]) -> str:
         return ", ".join(_cell(item, names) for item in value)
     if isinstance(value, FileRef):
         name = names.get(value.slug) or value.slug.rpartition("/")[2]
-        return f"[[{value.slug}\\|{_escape(name)}]]"
+        return f"[[{value.slug}\\|{_alias(name)}]]"
     if isinstance(value, Link):
         shown = value.display or value.target.rpartition("/")[2]
-        return f"[[{_escape(value.target)}\\|{_escape(shown)}]]"
+        return f"[[{_alias(value.target)}\\|{_alias(shown)}]]"
     return _escape(cell_text(value))
