@@ -244,6 +244,10 @@ def evaluate(text: str, row: FileFacts, this: FileFacts | None = None) -> object
         ("note['odd key']", 3),
         ("max(1, price, 4)", 10),
         ("file.size", 0),  # no file
+        ("(date('2026-03-01') - date('2026-01-30')).days", 30),
+        ("((date('2026-03-01') - date('2026-01-30')) / 86400000).round()", 30),
+        ("(today() - date('2016-12-04')).years.floor()", 10),
+        ("(date('2026-01-02') - date('2026-01-01')).toString()", "1 day"),
         ("date('9999-12-31') + '1d'", None),  # past what a date holds
         ("date('2026-01-01') + '999999999999y' == null", True),
         ("date('0001-01-01') < date('2026-01-01')", True),

@@ -77,6 +77,37 @@ class FileRef:
     slug: str
 
 
+_DURATION_UNITS = (
+    ("years", 365 * 86_400_000),
+    ("months", 30 * 86_400_000),
+    ("weeks", 7 * 86_400_000),
+    ("days", 86_400_000),
+    ("hours", 3_600_000),
+    ("minutes", 60_000),
+    ("seconds", 1000),
+    ("milliseconds", 1),
+)
+"""A duration's fields, largest first, in milliseconds."""
+
+
+class Duration(float):
+    """The time between two dates, in milliseconds (a number, as Obsidian has it: `(now() -
+    file.ctime) / 86400000`), with its length in other units as fields (`.days`,
+    `.months`, `.years` …: a month 30 days, a year 365)."""
+
+    def field(self, name: str) -> float | None:
+        size = dict(_DURATION_UNITS).get(name)
+        return float(self) / size if size else None
+
+    def text(self) -> str:
+        """`12 days`: its length in the largest unit it holds one of, whole."""
+        for name, size in _DURATION_UNITS:
+            if abs(self) >= size:
+                count = int(abs(self) // size) * (1 if self >= 0 else -1)
+                return f"{count} {name[:-1] if abs(count) == 1 else name}"
+        return "0 milliseconds"
+
+
 @dataclass(slots=True)
 class FileFacts:
     """What a base reads of one page: its file and its properties (frontmatter)."""
@@ -275,7 +306,7 @@ def _arithmetic(operator: str, left: Any, right: Any) -> Any:
         except OverflowError:  # past the year 9999 or before the year 1
             return None
     if isinstance(left, date) and isinstance(right, date) and operator == "-":
-        return (_order_key(left) - _order_key(right)) * 1000  # milliseconds, as Obsidian
+        return Duration((_order_key(left) - _order_key(right)) * 1000)
     if operator == "+" and (isinstance(left, str) or isinstance(right, str)):
         return f"{_text(left)}{_text(right)}"
     if isinstance(left, bool) or isinstance(right, bool):
@@ -299,6 +330,8 @@ def _text(value: Any) -> str:
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, Duration):
+        return value.text()
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     if isinstance(value, Link):
@@ -560,6 +593,8 @@ def _field(scope: Scope, value: Any, name: str) -> Any:
         return value.get(name)
     if name == "length" and isinstance(value, list | str):
         return len(value)
+    if isinstance(value, Duration):
+        return value.field(name)
     if isinstance(value, date) and name in {"year", "month", "day"}:
         return getattr(value, name)
     if isinstance(value, datetime) and name in {"hour", "minute", "second"}:
