@@ -71,6 +71,7 @@ from okf_explorer.core.port import (
     Folder,
     HoldsBases,
     HoldsBlocks,
+    PageMapper,
     PageSource,
     ProgressCallback,
     ServerLink,
@@ -477,14 +478,18 @@ class Brain:
             for link in links:
                 if link.exists and link.to != slug:
                     backlinks.setdefault(link.to, []).append(slug)
+        readable = [slug for slug, info in index.pages.items() if info.readable]
+        read: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {}
+        if isinstance(self.source, PageMapper):  # where the pages are read (a folder's workers)
+            read.update(self.source.map_pages(readable, page_properties))
         pages: dict[str, FileFacts] = {}
-        for slug, info in index.pages.items():
-            if not info.readable:
-                continue
-            try:
-                page = self.page(slug)
-            except OkfError:
-                continue
+        for slug in readable:
+            if slug not in read:
+                try:
+                    read[slug] = page_properties(self.page(slug))
+                except OkfError:
+                    continue
+            properties, tags = read[slug]
             path, file = f"{slug}.md", None
             if files_are_slugs:  # a plain vault: the slug is the file's path (SPEC §2)
                 file = f"{root}/{path}"
@@ -497,8 +502,8 @@ class Brain:
             pages[slug] = FileFacts(
                 slug,
                 path,
-                page.frontmatter,
-                page.tags,
+                properties,
+                tags,
                 links,
                 tuple(sorted(set(backlinks.get(slug, ())))),
                 file,
@@ -832,6 +837,12 @@ class Brain:
         found = unlinked_mentions(self.ensure_index(), text_index, slug)
         excluded = self.excluded()
         return [mention for mention in found if not excluded(mention.slug)] if excluded else found
+
+
+def page_properties(page: Page) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """What a base reads of a page's text: its properties and tags (picklable: run where
+    the pages are read, `PageMapper`)."""
+    return page.frontmatter, page.tags
 
 
 def _cache_for(cache_dir: Path | str | Literal[False] | None) -> IndexCache | Literal[False] | None:
