@@ -123,6 +123,21 @@ def test_a_view_named_in_the_embed_runs_for_the_page_it_is_shown_on(tmp_path: Pa
         brain.base_table("People/Ada Lin", "Books.base", "Nobody")
 
 
+def test_properties_and_formulas_named_with_spaces_are_columns(tmp_path: Path) -> None:
+    base = (
+        "formulas:\n  Cost per use: 'year / 2'\nviews:\n  - order: [file.name, note.Due date,"
+        " formula.Cost per use]\n    sort: [{property: formula.Cost per use}]\n"
+    )
+    pages = {
+        **PAGES,
+        "Books/Tide Tables": PAGES["Books/Tide Tables"].replace("---\nA", "Due date: soon\n---\nA"),
+    }
+    table = vault(tmp_path, pages, base).base_table("Categories/Books", "Books.base")
+    assert table.columns == ["file name", "Due date", "Cost per use"]
+    tide = dict(table.rows)["Books/Tide Tables"]
+    assert tide[1:] == ["soon", 985.5]
+
+
 def test_a_view_s_limit_and_statement_filter(tmp_path: Path) -> None:
     table = vault(tmp_path).base_table("Categories/Books", "Books.base", "Recent")
     assert len(table.rows) == 1 and table.total == 2  # two books from 1990 on, one shown

@@ -21,7 +21,6 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from functools import cache
 from typing import Any
 
 from okf_explorer.core.bases.expression import (
@@ -220,14 +219,11 @@ def column_value(key: str, scope: Scope) -> Any:
     return _column(key).evaluate(scope)
 
 
-@cache
 def _column(key: str) -> Expression:
-    """A property read as an expression (parsed once: a key is a handful of names)."""
+    """A property (`note.x`, `file.x`, `formula.x`, any name after the dot: `note.Due
+    date`, `formula.Cost per use`) as the expression that reads it."""
     prefix, _, name = key.partition(".")
-    if prefix == "note" and not name.isidentifier():
-        quoted = name.replace("\\", "\\\\").replace('"', '\\"')
-        return parse_expression(f'note["{quoted}"]')
-    return parse_expression(key)
+    return Expression(key, ("field", ("name", prefix), name))
 
 
 def heading(base: Base, key: str) -> str:
