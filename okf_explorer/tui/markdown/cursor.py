@@ -6,9 +6,10 @@ followed only through the `l` list. The cursor goes through them in reading orde
 the header's links (a vault's `categories: [[Books]]`, a bundle's sources), then the
 body's pieces top to bottom, a piece's rows top to bottom, a row's links left to
 right; a foldable callout comes before the links inside it (its title row) and, folded,
-hides them; an embedded base comes before the links of its table (its pages). It is a `Target`, found again by its place (`Target.key`) once its piece is
-redrawn (a fold, a resize, a part appended), and shown by the piece (`DrawnRows.mark`
-on the link's text or the callout's title, the embed's `-cursor` class).
+hides them; an embedded base comes before the links of its table (its pages). It is a
+`Target`, found again by its place (`Target.key`) once its piece is redrawn (a fold, a
+resize, a part appended), and shown by the piece (`DrawnRows.mark` on the link's text or
+the callout's title, the embed's `-cursor` class, `EmbedView.mark` on a base's link).
 """
 
 from __future__ import annotations
