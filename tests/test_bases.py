@@ -138,6 +138,24 @@ def test_properties_and_formulas_named_with_spaces_are_columns(tmp_path: Path) -
     assert tide[1:] == ["soon", 985.5]
 
 
+def test_a_grouped_view_is_a_table_a_group_under_its_value(tmp_path: Path) -> None:
+    base = (
+        "filters: 'file.inFolder(\"Books\")'\nviews:\n  - name: By author\n"
+        "    groupBy: {property: author, direction: DESC}\n    order: [file.name, year]\n"
+    )
+    brain = vault(tmp_path, base=base)
+    table = brain.base_table("Categories/Books", "Books.base")
+    names = {slug: info.title for slug, info in brain.ensure_index().pages.items()}
+    text = table_markdown(table, names)
+    assert text.split("\n\n") == [
+        "**[[People/Bo Park\\|Bo Park]]** · 1",
+        "| file name | year |\n| --- | --- |\n| [[Books/Tide Tables\\|Tide Tables]] | 1971 |",
+        "**[[People/Ada Lin\\|Ada Lin]]** · 2",
+        "| file name | year |\n| --- | --- |\n| [[Books/Out of Reach\\|Out of Reach]] | 1994 |"
+        "\n| [[Books/Slow Light\\|Slow Light]] | 2008 |",
+    ]
+
+
 def test_a_view_s_limit_and_statement_filter(tmp_path: Path) -> None:
     table = vault(tmp_path).base_table("Categories/Books", "Books.base", "Recent")
     assert len(table.rows) == 1 and table.total == 2  # two books from 1990 on, one shown

@@ -85,12 +85,14 @@ class Base:
 @dataclass
 class BaseTable:
     """What a view shows: a heading per column, a row per page (its slug and its cells:
-    the values as the expressions gave them), and how many pages it kept in all."""
+    the values as the expressions gave them), and how many pages it kept in all; when the
+    view groups its rows (`groupBy`), each row's group (its value of that property)."""
 
     view: str
     columns: list[str]
     rows: list[tuple[str, list[Any]]] = field(default_factory=list)
     total: int = 0
+    groups: list[Any] | None = None
 
 
 def read_base(data: object) -> Base:
@@ -268,9 +270,13 @@ def _table(base: Base, view: View, kept: list[Scope]) -> BaseTable:
         kept = kept[: view.limit]
     columns = list(view.order) or ["file.name"]
     table = BaseTable(view.name, [heading(base, key) for key in columns], total=total)
+    if view.group is not None:
+        table.groups = []
     for scope in kept[:MAX_ROWS]:
         cells = [_shown(key, column_value(key, scope), scope) for key in columns]
         table.rows.append((scope.row.slug, cells))
+        if table.groups is not None and view.group is not None:
+            table.groups.append(_shown("", column_value(view.group[0], scope), scope))
     return table
 
 
@@ -302,19 +308,36 @@ def _sort_key(value: Any) -> tuple[int, Any]:
 def table_markdown(table: BaseTable, names: Mapping[str, str]) -> str:
     """`table` as a Markdown table: a page as a wiki-link by its name (`names`: a page's
     title by slug), a link as a wiki-link, `|` escaped; a row whose first cell is no link
-    gets one to its page; the pages kept beyond its rows counted under it."""
+    gets one to its page; the pages kept beyond its rows counted under it. A grouped view
+    is a table a group, each under a line naming the group and its rows (`**Fiction** ·
+    2`, `**(none)**` for the rows without a value), as Obsidian heads its groups."""
     if not table.rows:
         return f"*{_escape(table.view)}: no page matches.*"
-    lines = [_row([_escape(c) for c in table.columns]), _row(["---"] * len(table.columns))]
-    for slug, cells in table.rows:
+    head = [_row([_escape(c) for c in table.columns]), _row(["---"] * len(table.columns))]
+    parts: list[list[str]] = []
+    shown_group: object = _NO_GROUP
+    for number, (slug, cells) in enumerate(table.rows):
         texts = [_cell(value, names) for value in cells]
         if not texts[0].startswith("[["):  # the row's page is reached by its first cell
             texts[0] = f"[[{slug}\\|{_alias(cell_text(cells[0]) or names.get(slug, slug))}]]"
-        lines.append(_row(texts))
+        group = _cell(table.groups[number], names) if table.groups is not None else None
+        if not parts or group != shown_group:
+            parts.append([] if table.groups is None else [f"**{group or '(none)'}** · 0", ""])
+            parts[-1] += head
+            shown_group = group
+        parts[-1].append(_row(texts))
+    if table.groups is not None:  # the count of each group's rows, now known
+        for part in parts:
+            part[0] = part[0].rsplit(" · ", 1)[0] + f" · {len(part) - 4}"
+    lines = "\n\n".join("\n".join(part) for part in parts)
     shown = len(table.rows)
     if table.total > shown:
-        lines.append(f"\n*{table.total - shown} more of {table.total} pages.*")
-    return "\n".join(lines)
+        lines += f"\n\n*{table.total - shown} more of {table.total} pages.*"
+    return lines
+
+
+_NO_GROUP = object()
+"""No group shown yet (a row's group may be None)."""
 
 
 def _row(cells: Sequence[str]) -> str:
