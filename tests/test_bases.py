@@ -338,3 +338,9 @@ def test_a_page_s_file_size_and_times(tmp_path: Path) -> None:
     table = brain.base_table("Categories/Books", ".base", written=written)
     sizes = {slug: len(text.encode()) for slug, text in PAGES.items()}
     assert {slug for slug, _ in table.rows} == {slug for slug, size in sizes.items() if size > 20}
+
+
+def test_a_page_s_backlinks_are_the_pages_linking_to_it(tmp_path: Path) -> None:
+    written = "filters: 'file.backlinks.contains(link(\"Bo Park\"))'\n"
+    table = vault(tmp_path).base_table("Categories/Books", ".base", written=written)
+    assert [slug for slug, _ in table.rows] == ["Books/Tide Tables"]

@@ -473,11 +473,6 @@ class Brain:
             raise BaseError(f"a base over more than {MAX_BASE_PAGES:,} pages is not shown")
         root = self.local_root
         files_are_slugs = root is not None and self.markup() == "markdown"
-        backlinks: dict[str, list[str]] = {}
-        for slug, links in index.forward.items():
-            for link in links:
-                if link.exists and link.to != slug:
-                    backlinks.setdefault(link.to, []).append(slug)
         readable = [slug for slug, info in index.pages.items() if info.readable]
         read: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {}
         if isinstance(self.source, PageMapper):  # where the pages are read (a folder's workers)
@@ -505,7 +500,7 @@ class Brain:
                 properties,
                 tags,
                 links,
-                tuple(sorted(set(backlinks.get(slug, ())))),
+                tuple(dict.fromkeys(s for s in index.in_slugs(slug) if s != slug)),
                 file,
             )
         self._base_pages_of = (index, pages)
