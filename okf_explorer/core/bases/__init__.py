@@ -22,17 +22,20 @@ from okf_explorer.core.bases.expression import (
     parse_expression,
 )
 from okf_explorer.core.bases.view import (
+    BASE_SUFFIX,
     MAX_ROWS,
     Base,
     BaseError,
     BaseTable,
     View,
+    is_base_name,
     read_base,
     run_view,
     table_markdown,
 )
 
 __all__ = [
+    "BASE_SUFFIX",
     "MAX_ROWS",
     "Base",
     "BaseError",
@@ -42,6 +45,7 @@ __all__ = [
     "FileRef",
     "Link",
     "View",
+    "is_base_name",
     "parse_expression",
     "read_base",
     "run_view",

@@ -362,12 +362,16 @@ def _date(value: Any) -> Any:
     if not isinstance(value, str):
         return None
     text = value.strip().replace("T", " ")
-    for pattern in ("%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%d"):
+    for pattern, length in _DATE_FORMS:  # a longer text's rest (seconds' fraction, zone) aside
         try:
-            return datetime.strptime(text[: len(pattern) + 2], pattern)
+            return datetime.strptime(text[:length], pattern)
         except ValueError:
             continue
     return None
+
+
+_DATE_FORMS = (("%Y-%m-%d %H:%M:%S", 19), ("%Y-%m-%d %H:%M", 16), ("%Y-%m-%d", 10))
+"""The date forms `date()` reads, each with its length written out."""
 
 
 def _number(value: Any) -> Any:

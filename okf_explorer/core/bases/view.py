@@ -37,7 +37,26 @@ from okf_explorer.core.bases.expression import (
     truthy,
 )
 
-__all__ = ["MAX_ROWS", "Base", "BaseError", "BaseTable", "View", "read_base", "run_view"]
+__all__ = [
+    "BASE_SUFFIX",
+    "MAX_ROWS",
+    "Base",
+    "BaseError",
+    "BaseTable",
+    "View",
+    "is_base_name",
+    "read_base",
+    "run_view",
+]
+
+BASE_SUFFIX = ".base"
+"""The file suffix of an Obsidian base."""
+
+
+def is_base_name(name: str) -> bool:
+    """Whether a file name (an embed's target) names an Obsidian base (`Books.base`)."""
+    return name.lower().endswith(BASE_SUFFIX)
+
 
 MAX_ROWS = 500
 """Rows a view shows at most (the rest are counted)."""

@@ -13,12 +13,11 @@ import os
 
 import yaml
 
-from okf_explorer.core.bases import BaseError
+from okf_explorer.core.bases import BASE_SUFFIX, BaseError, is_base_name
 from okf_explorer.sources.frontmatter import FrontmatterRefused, load_bounded
 
-__all__ = ["BASE_SUFFIX", "MAX_BASE_BYTES", "find_base", "parse_base_text", "read_base_file"]
+__all__ = ["MAX_BASE_BYTES", "find_base", "parse_base_text", "read_base_file"]
 
-BASE_SUFFIX = ".base"
 MAX_BASE_BYTES = 256 * 1024
 """Largest `.base` file read (a real one is a few KB)."""
 
@@ -26,7 +25,7 @@ MAX_BASE_BYTES = 256 * 1024
 def find_base(root: str, name: str) -> str:
     """The real path of base `name` in the vault at `root`; `BaseError` when none is."""
     wanted = name.strip().replace("\\", "/").lstrip("/")
-    if not wanted.lower().endswith(BASE_SUFFIX):
+    if not is_base_name(wanted):
         wanted += BASE_SUFFIX
     if ".." not in wanted.split("/"):
         direct = os.path.realpath(os.path.join(root, wanted))

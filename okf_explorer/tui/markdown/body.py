@@ -39,6 +39,7 @@ from textual.visual import RenderOptions, Visual
 from textual.widget import Widget
 from textual.widgets import Static
 
+from okf_explorer.core.bases import is_base_name
 from okf_explorer.core.pages import Markup
 from okf_explorer.tui.drawn_lines import let_go_of_lines
 from okf_explorer.tui.markdown.dialects import dialect_markdown
@@ -57,12 +58,7 @@ from okf_explorer.tui.markdown.draw import (
     fence_rows,
     wrapped,
 )
-from okf_explorer.tui.markdown.links import (
-    anchor_of_href,
-    is_base,
-    linkify_body,
-    target_of_href,
-)
+from okf_explorer.tui.markdown.links import anchor_of_href, linkify_body, target_of_href
 from okf_explorer.tui.markdown.parser import parse
 
 MOUNT_BATCH = 8
@@ -471,6 +467,8 @@ class EmbedView:
         self.href = href
         self.written = written if isinstance(written, str) else None
         """A base written in the page: its YAML (`draw.Embed.written`)."""
+        self.is_base = is_base_name(target_of_href(href) or "")
+        """Whether it embeds an Obsidian base (its view's table, `links.embedded_text`)."""
         self.label = label or href
         self.text = None
         self.note = "loading…"
@@ -487,11 +485,6 @@ class EmbedView:
     @property
     def anchor(self) -> str | None:
         return anchor_of_href(self.href)
-
-    @property
-    def is_base(self) -> bool:
-        """Whether it embeds an Obsidian base (its view's table, `links.embedded_text`)."""
-        return is_base(self.target or "")
 
     def fill(self, text: str | None, note: str = "") -> None:
         """The embedded text (or None, and `note` says why there is none)."""

@@ -26,7 +26,7 @@ import re
 from collections.abc import Callable, Sequence
 from urllib.parse import unquote
 
-from okf_explorer.core.bases import BaseError, table_markdown
+from okf_explorer.core.bases import BaseError, is_base_name, table_markdown
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import OkfError, PageNotFound
 from okf_explorer.core.links.grammar import LinkKind, prose_ranges
@@ -69,7 +69,7 @@ def _rewrite(span: WikiSpan) -> str:
     name, alias = split_wiki(span.inner)
     anchor = wiki_anchor(span.inner)
     fragment = f"#{_href_text(anchor)}" if anchor else ""
-    if span.kind == "embed" and is_base(name):  # a base: drawn as its table (`embedded_text`)
+    if span.kind == "embed" and is_base_name(name):  # a base: drawn as its table (`embedded_text`)
         return f"![{_escape(alias or name)}](<{LINK_SCHEME}{_href_text(name)}{fragment}>)"
     if span.target is None:
         if span.kind == "embed" and name:  # an attachment: a placeholder with its name
@@ -115,11 +115,6 @@ def wiki_anchor(inner: str) -> str:
 def _href_text(text: str) -> str:
     """Text that can sit inside `<…>` as a link destination."""
     return text.replace("<", "%3C").replace(">", "%3E").replace("$", "%24").replace("\n", " ")
-
-
-def is_base(name: str) -> bool:
-    """Whether an embed's target names an Obsidian base (`Books.base`: `core.bases`)."""
-    return name.lower().endswith(".base")
 
 
 def split_wiki(inner: str) -> tuple[str, str | None]:
@@ -270,7 +265,7 @@ def embedded_text(
     the embedded page's fields as that page does (`dialect_fields`): a Dataview query of
     its own field shows its value, as Dataview renders an embed with the embedded file.
     A base (`Books.base`, or one `written` in the page) shows its view's table."""
-    if is_base(target):
+    if is_base_name(target):
         return _base_text(brain, from_slug, target, anchor, written)
     slug: str | None = target
     if brain.index is not None and from_slug is not None:

@@ -21,6 +21,7 @@ from textual.content import Content, Span
 from textual.style import Style
 
 from okf_explorer.core import fast_paths
+from okf_explorer.core.bases import is_base_name
 from okf_explorer.core.fast_paths import gc_paused
 from okf_explorer.core.okf.meta import Source
 from okf_explorer.core.pages import Markup
@@ -38,7 +39,6 @@ from okf_explorer.tui.markdown.draw import (
 from okf_explorer.tui.markdown.links import (
     FILE_SCHEME,
     LINK_SCHEME,
-    is_base,
     linkify_body,
     target_of_href,
 )
@@ -281,7 +281,7 @@ def _hrefs(tokens: Sequence[Token]) -> tuple[tuple[str, str], ...]:
 
 
 def _is_base_href(href: str) -> bool:
-    return is_base(target_of_href(href) or "")
+    return is_base_name(target_of_href(href) or "")
 
 
 def _headings(tokens: Sequence[Token]) -> list[Heading]:

@@ -38,6 +38,7 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Static
 
+from okf_explorer.core.bases import is_base_name
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import (
     AuthError,
@@ -69,7 +70,6 @@ from okf_explorer.tui.markdown import (
     dialect_fields,
     embedded_text,
     heading_in_path,
-    is_base,
     is_block_anchor,
     kind_of_href,
     more_line,
@@ -490,7 +490,7 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
         target, anchor = target_of_href(href), anchor_of_href(href)
         if href.startswith(FILE_SCHEME):
             self.notify(f"attachment: {printable(href[len(FILE_SCHEME) :])}", markup=False)
-        elif target is not None and is_base(target):
+        elif target is not None and is_base_name(target):
             self.notify(
                 f"base: {printable(target)} (its view is the table drawn here)", markup=False
             )
