@@ -32,7 +32,8 @@ def test_is_a_page_source(tmp_path: Path) -> None:
     assert isinstance(source, PageSource)
     assert source.server_graph() is None
     assert source.label == str(tmp_path)
-    assert source.cache_key == os.path.realpath(tmp_path)
+    # a vault (not an OKF bundle) is read as Obsidian reads it, and cached apart
+    assert source.cache_key == os.path.realpath(tmp_path) + "\0obsidian"
 
 
 def test_slug_is_posix_path_without_md_and_reserved_files_are_marked(tmp_path: Path) -> None:

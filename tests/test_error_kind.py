@@ -68,11 +68,11 @@ def test_an_io_failure_is_retried_after_a_restart(bundle: Path, tmp_path: Path, 
 def test_a_cache_of_the_old_row_layout_is_rebuilt(bundle: Path, tmp_path: Path) -> None:
     cache = IndexCache(tmp_path / "cache")
     fresh = build_index(BundleSource(bundle), cache=cache)
-    stored = cache.load(str(bundle.resolve()))
+    stored = cache.load(BundleSource(bundle).cache_key)
     assert stored is not None
     complete, infos, *rest = stored.data
     old_rows = [row[:10] for row in infos]  # format 3: no `tags_known`, no `error_kind`
-    cache.save(str(bundle.resolve()), stored.signature, (complete, old_rows, *rest))
+    cache.save(BundleSource(bundle).cache_key, stored.signature, (complete, old_rows, *rest))
     restarted = CountingSource(bundle)
     index = build_index(restarted, cache=cache)
     assert restarted.scans == [["a", "b", "bad"]]
@@ -84,7 +84,7 @@ def test_a_cache_file_of_format_3_is_not_loaded(bundle: Path, tmp_path: Path, mo
     with monkeypatch.context() as patch:
         patch.setattr(cache_module, "FORMAT_VERSION", 3)
         build_index(BundleSource(bundle), cache=cache)
-    assert cache.load(str(bundle.resolve())) is None
+    assert cache.load(BundleSource(bundle).cache_key) is None
     restarted = CountingSource(bundle)
     assert kinds(build_index(restarted, cache=cache).pages) == EXPECTED
     assert restarted.scans == [["a", "b", "bad"]]

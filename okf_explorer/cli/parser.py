@@ -124,7 +124,9 @@ def build_parser() -> OneLineParser:
 
     listing = command("list", "one line a page: slug, then type")
     listing.add_argument("--type", metavar="T", help="only pages of this type")
-    listing.add_argument("--tag", metavar="T", help="only pages with this tag")
+    listing.add_argument(
+        "--tag", metavar="T", help="only pages with this tag (or one nested in it)"
+    )
     listing.add_argument("-n", type=non_negative, metavar="N", help="at most N pages")
     _okf_filter_options(listing, "only pages")
     listing.add_argument("--json", action="store_true", help="a JSON array of page objects")

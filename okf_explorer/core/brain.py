@@ -65,7 +65,14 @@ from okf_explorer.core.links import (
     suggest,
 )
 from okf_explorer.core.links.look_alikes import differences, plain_form
-from okf_explorer.core.pages import COMMONMARK_BREAKS, LineBreaks, Markup, Page, PageInfo
+from okf_explorer.core.pages import (
+    COMMONMARK_BREAKS,
+    LineBreaks,
+    Markup,
+    Page,
+    PageInfo,
+    has_tag,
+)
 from okf_explorer.core.port import (
     CancelCheck,
     Folder,
@@ -385,7 +392,7 @@ class Brain:
         return [
             info
             for info in self.ensure_index().pages.values()
-            if (type is None or info.type == type) and (tag is None or tag in info.tags)
+            if (type is None or info.type == type) and (tag is None or has_tag(info.tags, tag))
         ]
 
     def resolve_slug(self, name: str) -> str | None:

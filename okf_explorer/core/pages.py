@@ -65,6 +65,15 @@ _HEADING_OR_FENCE = re.compile(
 )
 
 
+def has_tag(tags: Sequence[str], wanted: str) -> bool:
+    """Whether a page of `tags` has the tag `wanted`, as Obsidian's search (`tag:`) and
+    bases (`hasTag`) match one: with or without its `#`, in any case, and a tag
+    holds its nested tags (`inbox` matches `inbox/to-read`)."""
+    wanted = wanted.lstrip("#").lower()
+    nested = f"{wanted}/"
+    return any((tag := own.lower()) == wanted or tag.startswith(nested) for own in tags)
+
+
 def headings(body: str, level: int) -> Iterator[str]:
     """The text of each level-`level` heading of `body` outside fenced code, stripped."""
     return (text for found, text in leveled_headings(body) if found == level)

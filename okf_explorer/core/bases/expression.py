@@ -33,6 +33,8 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
 
+from okf_explorer.core.pages import has_tag
+
 __all__ = [
     "MAX_CHARS",
     "MAX_DEPTH",
@@ -413,12 +415,7 @@ def _contains(scope: Scope, subject: Any, value: Any) -> Any:
 
 
 def _has_tag(facts: FileFacts, *tags: Any) -> bool:
-    own = [tag.lstrip("#").lower() for tag in facts.tags]
-    for tag in tags:
-        wanted = _text(tag).lstrip("#").lower()
-        if any(mine == wanted or mine.startswith(f"{wanted}/") for mine in own):
-            return True
-    return False
+    return any(has_tag(facts.tags, _text(tag)) for tag in tags)
 
 
 def _in_folder(facts: FileFacts, folder: Any) -> bool:

@@ -54,7 +54,7 @@ from okf_explorer.core.graph.traverse import (
     traverse_with,
 )
 from okf_explorer.core.links import SlugResolver
-from okf_explorer.core.pages import PageInfo
+from okf_explorer.core.pages import PageInfo, has_tag
 from okf_explorer.core.port import PageSource, ServerGraph, ServerLink, TagListing, relation_of
 
 if TYPE_CHECKING:
@@ -459,7 +459,7 @@ class ServerListing:
         return [
             info
             for info in infos
-            if (type is None or info.type == type) and (tag is None or tag in info.tags)
+            if (type is None or info.type == type) and (tag is None or has_tag(info.tags, tag))
         ]
 
     def _tagged_slugs(self, tag: str) -> frozenset[str] | None:

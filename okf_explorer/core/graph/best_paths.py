@@ -56,6 +56,7 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 from okf_explorer.core.errors import PageNotFound
 from okf_explorer.core.graph.traverse import LINKS, Edge, clamp_depth, edge_records
 from okf_explorer.core.index.model import LinkIndex, ResolvedLink
+from okf_explorer.core.pages import has_tag
 
 if TYPE_CHECKING:
     from okf_explorer.core.graph.implied import Implied
@@ -356,7 +357,7 @@ def root_pages(spec: str, pages: Callable[[], Mapping[str, PageInfo]]) -> list[s
             found = [
                 info.slug
                 for info in pages().values()
-                if (value in info.tags if field == "tag" else info.type == value)
+                if (has_tag(info.tags, value) if field == "tag" else info.type == value)
             ]
             if not found:
                 raise PageNotFound(spec, f"no page has {field} {value!r}")

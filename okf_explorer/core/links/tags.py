@@ -1,4 +1,24 @@
-"""Logseq's tags: `#garden` and `#[[garden tools]]` are links, as `[[garden]]` is.
+"""`#tags` in a page's text: in Obsidian a page's tags, in Logseq links.
+
+**Obsidian** (`inline_tags`). A `#tag` in a note's body is one of the note's tags, as its
+`tags` property's are: Obsidian's search (`tag:`), its Tags view and its bases read both
+(`getAllTags`). Read as Obsidian's help describes a tag ("Tag format") and as its own
+metadata cache reads one, captured in the Tasks plugin's test data
+(`tests/Obsidian/__test_data__`, obsidian-tasks `cc0fce3`):
+
+- a `#` at the start of a line, after a space or after an escaped mark (`\\[#tag`, `\\|#tag`:
+  the escape is a mark of its own), then letters, numbers, `_`, `-`, `/`
+  (nested tags) or other symbols (emoji), up to a space or a punctuation mark; at least
+  one character that is not a digit (`#1984` is no tag, `#y1984` is);
+- tags are case-insensitive: each is kept once, spelt as first written;
+- not a tag: a heading's `#` (`# Title`), a `#` inside a word or a URL (`C#`,
+  `page#section`, `[[page#heading]]`), an escaped `\\#`, anything in fenced code, an inline
+  code span, dollar math, an HTML comment or an HTML tag's attributes (`<td
+  style="color: #fff">`);
+- a tag inside an Obsidian comment (`%% #todo %%`) counts, as a link there does
+  (Obsidian's metadata cache lists it; `core.links.grammar.OBSIDIAN_COMMENT`).
+
+**Logseq** (`tags_as_links`): `#garden` and `#[[garden tools]]` are links, as `[[garden]]` is.
 
 In Obsidian a `#tag` is a tag and never a link. In a Logseq graph it is a page
 reference like any other (Logseq's docs: a tag is a page, and a page tagged `#garden`
@@ -23,9 +43,77 @@ from __future__ import annotations
 
 import re
 
-from okf_explorer.core.links.grammar import outside_code
+from okf_explorer.core.links.grammar import (
+    HTML_COMMENT,
+    comment_ranges,
+    mask_code_spans,
+    mask_math,
+    mask_ranges,
+    outside_code,
+    prose_ranges,
+)
 
-__all__ = ["tags_as_links", "tags_as_written"]
+__all__ = ["MAX_INLINE_TAGS", "inline_tags", "tags_as_links", "tags_as_written"]
+
+MAX_INLINE_TAGS = 500
+"""Distinct tags read from one page's body (a page written to hold 100k of them would
+carry them into every listing, the cache and the page's header); the first ones are kept."""
+
+_NOT_IN_A_TAG = (
+    r"\s!-,.:-@\[-^`{-~"  # spaces and ASCII punctuation but `_`, `-` and `/`
+    "\u00a1\u00a7\u00ab\u00b6\u00b7\u00bb\u00bf"  # Latin-1 punctuation
+    "\u2000-\u200b\u2010-\u205e"  # spaces, dashes, quotes, ellipses (not the joiner)
+    "\u3000-\u303f\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65"  # CJK's
+)
+_OBSIDIAN_TAG = re.compile(rf"#([^{_NOT_IN_A_TAG}]+)")
+"""An Obsidian tag's `#` and characters, up to a space or a punctuation mark; what comes
+before it is looked at apart (`_starts_tag`: a literal first, so the engine skips to
+each `#` at once)."""
+_MAYBE_A_TAG = re.compile(r"#[^\s#]")
+"""What every tag starts with; a heading's `# ` and `## ` do not."""
+_HTML_TAG = re.compile(r"</?[A-Za-z][^<>\n]*>")
+"""An HTML tag as written (its attributes are no text: `style="color: #fff"`)."""
+
+
+def inline_tags(text: str) -> tuple[str, ...]:
+    """The Obsidian tags written in `text`, a page's body (see the module doc): without
+    their `#`, each once (case-insensitively) as first written, in order; at most
+    `MAX_INLINE_TAGS`."""
+    if not _may_hold_a_tag(text):
+        return ()
+    found: dict[str, str] = {}
+    for start, end in prose_ranges(text):
+        segment = text[start:end]
+        if not _may_hold_a_tag(segment):
+            continue
+        segment = mask_code_spans(segment)
+        if HTML_COMMENT[0] in segment:
+            segment = mask_ranges(segment, comment_ranges(segment, HTML_COMMENT))
+        if "<" in segment:
+            segment = _HTML_TAG.sub(" ", segment)
+        if "$" in segment:
+            segment = mask_math(segment)
+        for match in _OBSIDIAN_TAG.finditer(segment):
+            tag = match[1]
+            if _starts_tag(segment, match.start()) and not tag.isdigit():
+                found.setdefault(tag.lower(), tag)
+                if len(found) == MAX_INLINE_TAGS:
+                    return tuple(found.values())
+    return tuple(found.values())
+
+
+def _may_hold_a_tag(text: str) -> bool:
+    return any(_starts_tag(text, found.start()) for found in _MAYBE_A_TAG.finditer(text))
+
+
+def _starts_tag(text: str, at: int) -> bool:
+    """Whether a `#` at `at` may open a tag: at a line's start, after a space or after an
+    escaped mark (`\\[`)."""
+    if at == 0 or text[at - 1].isspace():
+        return True
+    before = text[at - 1]
+    return at >= 2 and text[at - 2] == "\\" and not before.isalnum() and before != "_"
+
 
 _TAG = re.compile(
     r"(?:(?<=\s)|^)#(?:\[\[(?P<named>[^\[\]\n]+)\]\]"

@@ -100,9 +100,10 @@ def filters(query: SearchQuery) -> tuple[str, list[object]]:
     if query.types:
         sql.append(" AND d.type IN (" + ", ".join("?" * len(query.types)) + ")")
         params.extend(query.types)
-    if query.tag:
-        sql.append(" AND instr(d.tags, ?) > 0")
-        params.append(TAG_SEP + query.tag.lower() + TAG_SEP)
+    if query.tag:  # the tag or one nested in it (`core.pages.has_tag`)
+        tag = TAG_SEP + query.tag.lstrip("#").lower()
+        sql.append(" AND (instr(d.tags, ?) > 0 OR instr(d.tags, ?) > 0)")
+        params += [tag + TAG_SEP, tag + "/"]
     if query.path:
         sql.append(" AND substr(d.slug, 1, ?) = ?")
         params += [len(query.path), query.path]

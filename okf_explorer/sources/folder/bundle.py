@@ -80,7 +80,7 @@ from okf_explorer.core.port import (
     ScannedPage,
     ServerGraph,
 )
-from okf_explorer.sources.folder.dialect import Dialect, folder_dialect
+from okf_explorer.sources.folder.dialect import OBSIDIAN_VAULT, Dialect, folder_dialect
 from okf_explorer.sources.folder.logseq import (
     LOGSEQ_FOLDER,
     LogseqGraph,
@@ -107,7 +107,7 @@ class BundleSource:
         self._okf: bool | None = None  # is_okf_bundle, asked again after every listing
         self._breaks: LineBreaks | None = None  # vault_line_breaks, read again likewise
         self._excluded: Excluded | None = None  # vault_excluded, read again likewise
-        self._dialect: Dialect | None = folder_dialect(self._root)  # read again likewise
+        self._dialect: Dialect | None = self._read_dialect()  # read again likewise
         self._blocks: dict[str, str] | None = None  # a Logseq graph's, read again likewise
         self._blocks_lock = threading.Lock()
 
@@ -117,7 +117,7 @@ class BundleSource:
 
     @property
     def cache_key(self) -> str:
-        """The real root path; a Logseq graph's or Dendron workspace's says so."""
+        """The real root path; a vault's, Logseq graph's or Dendron workspace's says so."""
         dialect = self._dialect
         return self._root if dialect is None else f"{self._root}\0{dialect.cache_tag}"
 
@@ -139,7 +139,7 @@ class BundleSource:
     def _listing(self, *, stamp: bool) -> list[PageStub]:
         self._check_root()
         self._okf = self._breaks = self._excluded = None  # a listing reads them again
-        self._dialect = folder_dialect(self._root)
+        self._dialect = self._read_dialect()
         self._blocks = None
         stubs = walk_bundle(self._root, stamp=stamp)
         if isinstance(self._dialect, LogseqGraph):
@@ -165,6 +165,20 @@ class BundleSource:
             okf = self._okf = is_okf_bundle(self._root)
         return okf
 
+    def _reads_as_obsidian(self) -> bool:
+        """A vault, or an OKF bundle kept in Obsidian (its `.obsidian/` folder): read as
+        its owner sees it there (line breaks, tags)."""
+        return not self.okf_reserved() or os.path.isdir(os.path.join(self._root, ".obsidian"))
+
+    def _read_dialect(self) -> Dialect | None:
+        """The folder's dialect (`dialect.folder_dialect`): Logseq's or Dendron's, else
+        Obsidian's in a folder read as Obsidian reads it (`_reads_as_obsidian`: a note's
+        `#tags` are among its tags), else None (an OKF bundle)."""
+        dialect = folder_dialect(self._root)
+        if dialect is None and self._reads_as_obsidian():
+            return OBSIDIAN_VAULT
+        return dialect
+
     def line_breaks(self) -> LineBreaks:
         """How a single newline reads on its pages (`StatesLineBreaks`): CommonMark in an
         OKF bundle; in a vault as Obsidian shows it, a line break, unless the vault's
@@ -172,7 +186,7 @@ class BundleSource:
         kept in Obsidian (its `.obsidian/` folder: two LLM-kept wikis of OKF pages, whose
         index tables of one-line entries ran together as one paragraph) reads as its
         owner sees it there."""
-        if self.okf_reserved() and not os.path.isdir(os.path.join(self._root, ".obsidian")):
+        if not self._reads_as_obsidian():
             return LineBreaks(False, "CommonMark, as an OKF bundle: a single newline is a space")
         breaks = self._breaks
         if breaks is None:

@@ -7,7 +7,12 @@
   `[[label|note]]` (`core.links.dendron`); its notes are named as any vault's (the file
   name, `dendron.topic.lookup`, and the frontmatter `title` Dendron writes); the
   explorer opens at its `root` note.
-- Anything else: None, Markdown with Obsidian's links.
+- A **vault** (any other folder but an OKF bundle that Obsidian does not keep:
+  `BundleSource`): Markdown with Obsidian's links, and a note's tags are its
+  property's and the `#tags` in its body, as Obsidian reads them (`ObsidianVault`,
+  `core.links.tags.inline_tags`).
+- An OKF bundle: None, Markdown with Obsidian's links; a concept's tags are its
+  frontmatter's (OKF §4).
 
 A `Dialect` travels with the scan's work to its worker processes (a frozen dataclass,
 picklable), and is read again at every listing (`BundleSource`).
@@ -17,13 +22,21 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
-from okf_explorer.core.pages import Markup, Page
+from okf_explorer.core.links.tags import inline_tags
+from okf_explorer.core.pages import PAGE_INFO_FIELDS, Markup, Page
 from okf_explorer.sources.folder.logseq import logseq_graph
 
-__all__ = ["DENDRON_SETTINGS", "DendronWorkspace", "Dialect", "folder_dialect"]
+__all__ = [
+    "DENDRON_SETTINGS",
+    "OBSIDIAN_VAULT",
+    "DendronWorkspace",
+    "Dialect",
+    "ObsidianVault",
+    "folder_dialect",
+]
 
 DENDRON_SETTINGS = "dendron.yml"
 """Every Dendron workspace's settings file, at the workspace's root."""
@@ -84,8 +97,49 @@ class DendronWorkspace:
         return min(roots, key=lambda slug: (slug.count("/"), slug)), "Dendron root"
 
 
+@dataclass(frozen=True, slots=True)
+class ObsidianVault:
+    """A vault as Obsidian reads it: a note's `#tags` are among its tags (after its
+    `tags` property's, each once, case-insensitively), as Obsidian's search, Tags view
+    and bases count them."""
+
+    @property
+    def markup(self) -> Markup:
+        return "markdown"
+
+    @property
+    def cache_tag(self) -> str:
+        return "obsidian"
+
+    def named_row(self, row: Sequence[Any], body: str) -> tuple[Any, ...]:
+        found = inline_tags(body)
+        if not found:
+            return tuple(row)
+        fields = list(row)
+        fields[_TAGS] = with_tags(row[_TAGS], found)
+        return tuple(fields)
+
+    def named_page(self, page: Page) -> Page:
+        found = inline_tags(page.content) if page.readable else ()
+        return replace(page, tags=with_tags(page.tags, found)) if found else page
+
+    def home_page(self, slugs: Sequence[str]) -> tuple[str, str] | None:
+        return None
+
+
+OBSIDIAN_VAULT = ObsidianVault()
+_TAGS = PAGE_INFO_FIELDS.index("tags")
+
+
+def with_tags(tags: Sequence[str], more: Sequence[str]) -> tuple[str, ...]:
+    """`tags`, then those of `more` not among them (case-insensitively)."""
+    known = {tag.lower() for tag in tags}
+    return (*tags, *(tag for tag in more if tag.lower() not in known))
+
+
 def folder_dialect(root: str) -> Dialect | None:
-    """The dialect of folder `root` (see the module doc), or None."""
+    """The dialect of folder `root` when it is written for Logseq or Dendron (see the
+    module doc), or None: a vault or an OKF bundle, which `BundleSource` tells apart."""
     graph = logseq_graph(root)
     if graph is not None:
         return graph

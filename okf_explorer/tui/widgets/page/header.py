@@ -215,7 +215,7 @@ def _build(header: _Header, page: Page, now: datetime | None) -> Text:
         text.append(" DEPRECATED ", style="bold reverse red")
     if page.reserved:
         text.append("  (reserved)", style="dim italic")
-    badges = _badges(page, now)
+    badges = _badges(page, now, header)
     if badges:
         text.append("\n")
         for number, badge in enumerate(badges):
@@ -324,7 +324,12 @@ def _external_line(text: Text, name: str, value: Any) -> bool:
     return True
 
 
-def _badges(page: Page, now: datetime | None) -> list[Text]:
+TAGS_SHOWN = 12
+"""Tags the badges line names before `+N more` (every one when the header is unfolded:
+a vault note's `#tags` are its tags too, and a note may hold hundreds)."""
+
+
+def _badges(page: Page, now: datetime | None, header: _Header) -> list[Text]:
     """`type metric`, `● stable`, `◉ human-reviewed`, `⚠ stale since …`, `tags a, b`."""
     fm = page.frontmatter
     badges: list[Text] = []
@@ -341,7 +346,12 @@ def _badges(page: Page, now: datetime | None) -> list[Text]:
     if "stale_after" in fm:
         badges.append(_staleness(fm, now))
     if page.tags:
-        badges.append(Text.assemble(("tags ", "dim"), printable(", ".join(page.tags))))
+        shown = page.tags if header.unfold else page.tags[:TAGS_SHOWN]
+        badge = Text.assemble(("tags ", "dim"), printable(", ".join(shown)))
+        if len(shown) < len(page.tags):
+            badge.append(f" +{len(page.tags) - len(shown)} more · p shows them", style="dim")
+            header.folded = True
+        badges.append(badge)
     return badges
 
 
