@@ -344,3 +344,85 @@ def test_a_page_s_backlinks_are_the_pages_linking_to_it(tmp_path: Path) -> None:
     written = "filters: 'file.backlinks.contains(link(\"Bo Park\"))'\n"
     table = vault(tmp_path).base_table("Categories/Books", ".base", written=written)
     assert [slug for slug, _ in table.rows] == ["Books/Tide Tables"]
+
+
+SUMMED = {
+    "Reads/A": "---\npages: 100\ndone: true\nread: 2024-01-05\nshelf: x\n---\nA.\n",
+    "Reads/B": "---\npages: 250\ndone: false\nread: 2024-03-01\nshelf: y\n---\nB.\n",
+    "Reads/C": "---\npages: 40\ndone: true\nshelf: x\n---\nC.\n",
+    "Reads/D": "---\ndone: true\nread: 2023-12-25\n---\nD.\n",
+    "List": "![[Books.base]]\n",
+}
+
+
+def summaries_of(tmp_path: Path, summaries: str, extra: str = "") -> dict[str, str]:
+    """The summary row under a view of the `Reads` pages: its cells by column."""
+    base = (
+        f"filters: 'file.inFolder(\"Reads\")'\n{extra}views:\n  - order: [file.name, pages,"
+        f" done, read, shelf]\n    summaries:\n{summaries}"
+    )
+    table = vault(tmp_path, SUMMED, base).base_table("List", "Books.base")
+    assert table.footers is not None and len(table.footers) == 1
+    text = table_markdown(table, {})
+    last = text.splitlines()[-1]
+    cells = [cell.strip() for cell in last.strip("|").split(" | ")]
+    return dict(zip(["file name", "pages", "done", "read", "shelf"], cells, strict=True))
+
+
+def test_a_view_sums_its_columns_under_its_table(tmp_path: Path) -> None:
+    """Obsidian's default summaries ("Bases syntax"), each over the rows shown, values of
+    another kind left out (a page without `pages` is no number)."""
+    cells = summaries_of(
+        tmp_path,
+        "      pages: Average\n      done: Checked\n      read: Earliest\n      shelf: Unique\n",
+    )
+    assert cells == {
+        "file name": "",
+        "pages": "*Average* 130",
+        "done": "*Checked* 3",
+        "read": "*Earliest* 2023-12-25",
+        "shelf": "*Unique* 2",
+    }
+    expected = {
+        "Sum": "390", "Min": "40", "Max": "250", "Range": "210", "Median": "100",
+        "Stddev": "88.32", "Empty": "1", "Filled": "3",
+    }  # fmt: skip
+    for name, value in expected.items():
+        assert (
+            summaries_of(tmp_path / name, f"      pages: {name}\n")["pages"] == f"*{name}* {value}"
+        )
+    dates = summaries_of(tmp_path / "dates", "      read: Range\n      done: Unchecked\n")
+    assert dates["read"] == "*Range* 2 months"  # 2023-12-25 to 2024-03-01: 67 days
+    assert dates["done"] == "*Unchecked* 1"
+    assert (
+        summaries_of(tmp_path / "latest", "      read: latest\n")["read"] == "*latest* 2024-03-01"
+    )
+
+
+def test_a_summary_of_the_base_reads_its_values(tmp_path: Path) -> None:
+    cells = summaries_of(
+        tmp_path,
+        "      shelf: Shelves\n",
+        extra="summaries:\n  Shelves: 'values.filter(value).unique().join(\"+\")'\n",
+    )
+    assert cells["shelf"] == "*Shelves* x+y"
+
+
+def test_an_unknown_summary_is_said_by_name(tmp_path: Path) -> None:
+    with pytest.raises(BaseError, match="no summary 'Mode'"):
+        summaries_of(tmp_path, "      pages: Mode\n")
+
+
+def test_a_grouped_view_sums_each_group(tmp_path: Path) -> None:
+    base = (
+        "filters: 'file.inFolder(\"Reads\")'\nviews:\n  - groupBy: {property: shelf}\n"
+        "    order: [file.name, pages]\n    summaries: {pages: Sum}\n"
+    )
+    text = table_markdown(vault(tmp_path, SUMMED, base).base_table("List", "Books.base"), {})
+    groups = text.split("\n\n")
+    assert groups[0] == "**x** · 2"
+    assert groups[1].splitlines()[-1] == "|   | *Sum* 140 |"
+    assert groups[2] == "**y** · 1"
+    assert groups[3].splitlines()[-1] == "|   | *Sum* 250 |"
+    assert groups[4] == "**(none)** · 1"
+    assert groups[5].splitlines()[-1] == "|   | *Sum* |"  # no number to sum

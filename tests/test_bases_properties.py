@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from okf_explorer.core.bases import ExpressionError, FileFacts, parse_expression
 from okf_explorer.core.bases.expression import Scope
+from okf_explorer.core.bases.summaries import DEFAULT_SUMMARIES, summary_value
 
 PIECES = st.sampled_from(
     [
@@ -82,3 +83,12 @@ def test_any_expression_parses_or_is_refused_and_evaluates_or_is_bounded(
     scope = Scope(row, other, pages, resolve, {"f": parse_expression("x + 1")})
     with contextlib.suppress(ExpressionError):  # the work bound, said in place
         expression.evaluate(scope)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(sorted(DEFAULT_SUMMARIES)), st.lists(VALUES, max_size=8))
+def test_any_default_summary_of_any_values_is_a_value(name: str, values: list[object]) -> None:
+    """A view's summary under its table, over whatever a column holds (numbers, dates,
+    text, lists, nothing): a value or nothing, never an exception where the table goes."""
+    found = summary_value(name, values, {}, None)
+    assert found is None or isinstance(found, int | float | date | str)

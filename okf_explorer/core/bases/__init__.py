@@ -9,6 +9,7 @@ shows nothing without them.
   (what is read, and what is refused);
 - `view`: a base read from its YAML, its views run over the pages (`run_view`), a
   view's table as Markdown (`table_markdown`), so the page draws it with its links.
+- `summaries`: a view's summaries, one value a column under its table.
 
 The pages are read by `Brain.base_table`, which finds the file through the source
 (`core.port.HoldsBases`: a folder).

@@ -767,8 +767,9 @@ class Expression:
     text: str
     tree: Node
 
-    def evaluate(self, scope: Scope) -> Any:
-        return _evaluate(self.tree, scope, {})
+    def evaluate(self, scope: Scope, bound: Mapping[str, Any] | None = None) -> Any:
+        """Its value for `scope`'s row; `bound`: names given a value (a summary's `values`)."""
+        return _evaluate(self.tree, scope, bound or {})
 
 
 def parse_expression(text: str) -> Expression:

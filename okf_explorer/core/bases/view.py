@@ -3,16 +3,18 @@ table of their properties it shows.
 
 `read_base` takes the `.base` file's YAML (already loaded, bounded, by the source) and
 checks its shape: `filters` (a statement, or `and` / `or` / `not` over a list of
-them, nested), `formulas`, `properties` (their `displayName`), `views` (each with `type`,
-`name`, `filters`, `order`, `sort`, `limit`, `groupBy`). Every expression is parsed
-then, so an expression okf-explorer cannot read is said at once (`BaseError`), not
-found half-way through the pages.
+them, nested), `formulas`, `properties` (their `displayName`), `summaries` (formulas over
+a column's `values`), `views` (each with `type`, `name`, `filters`, `order`, `sort`,
+`limit`, `groupBy`, `summaries`: a column's summary by name, `core.bases.summaries`).
+Every expression is parsed then, so an expression okf-explorer cannot read is said at
+once (`BaseError`), not found half-way through the pages.
 
 `run_view` keeps the pages both the base's and the view's filters keep, sorted by the
 view's `groupBy` then its `sort` (by file name when it states none), at most its
 `limit` (and `MAX_ROWS`); its columns are the view's `order` (the file name alone
 when it has none). Every view is shown as a table: a `cards`, `list` or `map` view
-shows the same rows and columns.
+shows the same rows and columns. A view's summaries are a last row under its table (under
+each group's, for a grouped view), over the rows shown.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from okf_explorer.core.bases.expression import (
     parse_expression,
     truthy,
 )
+from okf_explorer.core.bases.summaries import summary_value
 
 __all__ = [
     "BASE_SUFFIX",
@@ -81,6 +84,8 @@ class View:
     """(property, descending) pairs, first key first."""
     group: tuple[str, bool] | None
     limit: int | None
+    summaries: tuple[tuple[str, str], ...] = ()
+    """(property, summary name) pairs: a column's summary under the table."""
 
 
 @dataclass(frozen=True)
@@ -90,6 +95,8 @@ class Base:
     names: Mapping[str, str]
     """A property's display name, by property (`note.author` → `Author`)."""
     views: tuple[View, ...]
+    summaries: Mapping[str, Expression] = field(default_factory=dict)
+    """The base's own summary formulas, by name (their `values`: a column's values)."""
 
     def view(self, name: str | None) -> View:
         """The view called `name` (any case), or the first one without a name."""
@@ -105,13 +112,17 @@ class Base:
 class BaseTable:
     """What a view shows: a heading per column, a row per page (its slug and its cells:
     the values as the expressions gave them), and how many pages it kept in all; when the
-    view groups its rows (`groupBy`), each row's group (its value of that property)."""
+    view groups its rows (`groupBy`), each row's group (its value of that property) and
+    where each group starts (`starts`, row indexes); a view with summaries, a last row a
+    group (`footers`: a cell a column, `(summary name, value)` or None)."""
 
     view: str
     columns: list[str]
     rows: list[tuple[str, list[Any]]] = field(default_factory=list)
     total: int = 0
     groups: list[Any] | None = None
+    starts: list[int] = field(default_factory=lambda: [0])
+    footers: list[list[tuple[str, Any] | None]] | None = None
 
 
 def read_base(data: object) -> Base:
@@ -130,6 +141,10 @@ def read_base(data: object) -> Base:
         views = tuple(
             _view(item, n, counter) for n, item in enumerate(_list(data.get("views"), "views"))
         )
+        summaries = {
+            str(name): parse_expression(_expression_text(text, f"summary {name}"))
+            for name, text in _mapping(data.get("summaries"), "summaries").items()
+        }
     except ExpressionError as error:
         raise BaseError(str(error)) from None
     names: dict[str, str] = {}
@@ -138,7 +153,7 @@ def read_base(data: object) -> Base:
             names[_qualified(str(key))] = str(settings["displayName"])
     if not views:
         views = (View("Table", "table", None, (), (), None, None),)
-    return Base(filters, formulas, names, views)
+    return Base(filters, formulas, names, views, summaries)
 
 
 def _mapping(value: object, where: str) -> dict[Any, Any]:
@@ -202,6 +217,11 @@ def _view(data: object, number: int, counter: list[int]) -> View:
         descending = str(grouping.get("direction", "ASC")).upper() == "DESC"
         group = (_qualified(str(grouping["property"])), descending)
     limit = data.get("limit")
+    summaries = tuple(
+        (_qualified(str(key)), str(name))
+        for key, name in _mapping(data.get("summaries"), f"{where}.summaries").items()
+        if isinstance(name, str) and name.strip()
+    )
     return View(
         name=name,
         type=str(data.get("type") or "table"),
@@ -212,6 +232,7 @@ def _view(data: object, number: int, counter: list[int]) -> View:
         limit=limit
         if isinstance(limit, int) and not isinstance(limit, bool) and limit > 0
         else None,
+        summaries=summaries,
     )
 
 
@@ -291,12 +312,37 @@ def _table(base: Base, view: View, kept: list[Scope]) -> BaseTable:
     table = BaseTable(view.name, [heading(base, key) for key in columns], total=total)
     if view.group is not None:
         table.groups = []
-    for scope in kept[:MAX_ROWS]:
+    shown = kept[:MAX_ROWS]
+    for number, scope in enumerate(shown):
         cells = [_shown(key, column_value(key, scope), scope) for key in columns]
         table.rows.append((scope.row.slug, cells))
         if table.groups is not None and view.group is not None:
-            table.groups.append(_shown("", column_value(view.group[0], scope), scope))
+            group = _shown("", column_value(view.group[0], scope), scope)
+            if number and group != table.groups[-1]:  # as shown: a link as its page
+                table.starts.append(number)
+            table.groups.append(group)
+    if view.summaries and shown:
+        table.footers = [
+            _footer(base, view, columns, shown[start:end])
+            for start, end in zip(table.starts, [*table.starts[1:], len(shown)], strict=True)
+        ]
     return table
+
+
+def _footer(
+    base: Base, view: View, columns: list[str], scopes: list[Scope]
+) -> list[tuple[str, Any] | None]:
+    """A group's summaries (or the table's), a cell a column (None: no summary there)."""
+    wanted = dict(view.summaries)
+    cells: list[tuple[str, Any] | None] = []
+    for key in columns:
+        name = wanted.get(key)
+        if name is None:
+            cells.append(None)
+            continue
+        values = [column_value(key, scope) for scope in scopes]
+        cells.append((name, summary_value(name, values, base.summaries, scopes[0])))
+    return cells
 
 
 def _shown(key: str, value: Any, scope: Scope) -> Any:
@@ -334,29 +380,26 @@ def table_markdown(table: BaseTable, names: Mapping[str, str]) -> str:
         return f"*{_escape(table.view)}: no page matches.*"
     head = [_row([_escape(c) for c in table.columns]), _row(["---"] * len(table.columns))]
     parts: list[list[str]] = []
-    shown_group: object = _NO_GROUP
-    for number, (slug, cells) in enumerate(table.rows):
-        texts = [_cell(value, names) for value in cells]
-        if not texts[0].startswith("[["):  # the row's page is reached by its first cell
-            texts[0] = f"[[{slug}\\|{_alias(cell_text(cells[0]) or names.get(slug, slug))}]]"
-        group = _cell(table.groups[number], names) if table.groups is not None else None
-        if not parts or group != shown_group:
-            parts.append([] if table.groups is None else [f"**{group or '(none)'}** · 0", ""])
-            parts[-1] += head
-            shown_group = group
-        parts[-1].append(_row(texts))
-    if table.groups is not None:  # the count of each group's rows, now known
-        for part in parts:
-            part[0] = part[0].rsplit(" · ", 1)[0] + f" · {len(part) - 4}"
+    ends = [*table.starts[1:], len(table.rows)]
+    for part, (start, end) in enumerate(zip(table.starts, ends, strict=True)):
+        lines = []
+        if table.groups is not None:
+            group = _cell(table.groups[start], names)
+            lines += [f"**{group or '(none)'}** · {end - start}", ""]
+        lines += head
+        for slug, cells in table.rows[start:end]:
+            texts = [_cell(value, names) for value in cells]
+            if not texts[0].startswith("[["):  # the row's page is reached by its first cell
+                texts[0] = f"[[{slug}\\|{_alias(cell_text(cells[0]) or names.get(slug, slug))}]]"
+            lines.append(_row(texts))
+        if table.footers is not None:
+            lines.append(_row([_summary(cell) for cell in table.footers[part]]))
+        parts.append(lines)
     lines = "\n\n".join("\n".join(part) for part in parts)
     shown = len(table.rows)
     if table.total > shown:
         lines += f"\n\n*{table.total - shown} more of {table.total} pages.*"
     return lines
-
-
-_NO_GROUP = object()
-"""No group shown yet (a row's group may be None)."""
 
 
 def _row(cells: Sequence[str]) -> str:
@@ -378,6 +421,14 @@ def _alias(text: str) -> str:
     `\\|`), nothing that would end the link."""
     text = text.replace("\n", " ").replace("|", "\\|")
     return text.replace("[[", "[ [").replace("]]", "] ]")
+
+
+def _summary(cell: tuple[str, Any] | None) -> str:
+    """A summary's cell: its name in italics, then its value (`*Average* 4.5`)."""
+    if cell is None:
+        return ""
+    name, value = cell
+    return f"*{_escape(name)}* {_escape(cell_text(value))}".rstrip()
 
 
 def _cell(value: Any, names: Mapping[str, str]) -> str:
