@@ -10,6 +10,8 @@ to the same rules). An OKF bundle's tags stay its frontmatter's.
 
 from __future__ import annotations
 
+import io
+from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
@@ -17,7 +19,7 @@ import pytest
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.links.tags import MAX_INLINE_TAGS, inline_tags
 from okf_explorer.core.pages import has_tag
-from okf_explorer.core.search.query import parse_query
+from okf_explorer.core.search.query import SearchSyntaxError, parse_query
 from okf_explorer.sources.folder.bundle import BundleSource
 
 OKF_INDEX = '---\nokf_version: "0.2"\n---\n# Index\n'
@@ -114,3 +116,33 @@ def test_a_bundle_kept_in_obsidian_reads_its_body_tags(tmp_path: Path) -> None:
     (tmp_path / "c.md").write_text("---\ntype: concept\ntags: [x]\n---\n# C\nOpen #y\n")
     (tmp_path / ".obsidian").mkdir()
     assert BundleSource(tmp_path).get_page("c").tags == ("x", "y")
+
+
+def run_cli(*argv: str) -> tuple[int, str, str]:
+    from okf_explorer.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        status = main(list(argv))
+    return status, out.getvalue(), err.getvalue()
+
+
+def test_a_tag_alone_lists_its_pages_the_most_linked_first(tmp_path: Path) -> None:
+    """As a click on a tag in Obsidian lists its notes: `search tag:x` was refused ("needs
+    at least one word")."""
+    root = tmp_path / "v"
+    root.mkdir()
+    vault(root)
+    (root / "hub.md").write_text("---\ndescription: The hub.\n---\n[[beds]] #todo\n")
+    (root / "more.md").write_text("[[beds]] and [[hub]] #todo/later\n")
+    status, out, err = run_cli("search", "tag:todo", "--source", str(root))
+    assert (status, err) == (0, "")
+    assert out.splitlines() == ["beds\t", "hub\tThe hub.", "more\t"]
+    status, out, _ = run_cli("search", "tag:#TODO/later", "--source", str(root))
+    assert out.splitlines() == ["more\t"]
+    brain = Brain(BundleSource(root), cache_dir=False)
+    listed = brain.text_search().search(parse_query("path:h tag:todo"))
+    assert [(hit.slug, hit.score) for hit in listed] == [("hub", 1.0)]
+    assert brain.text_search().search(parse_query("tag:nothing")) == []
+    with pytest.raises(SearchSyntaxError, match="needs a word, or a type:, tag: or path: filter"):
+        parse_query("  ")

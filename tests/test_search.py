@@ -36,8 +36,10 @@ def test_query_grammar() -> None:
     q = parse_query('type:table tag:"core" path:/tables/ orders "one row" ord* tables/orders')
     assert (q.type, q.tag, q.path) == ("table", "core", "tables/")
     assert q.text == 'orders "one row" ord* "tables/orders"'
+    listing = parse_query("type:table")  # filters alone list the pages passing them
+    assert listing.listing and (listing.type, listing.text) == ("table", "")
     with pytest.raises(SearchSyntaxError):
-        parse_query("type:table")
+        parse_query("  ")
 
 
 @pytest.mark.parametrize("query", ["tag:", "orders type: table", 'path:"" orders', "Tag:"])
@@ -154,7 +156,7 @@ def test_cli_search_says_so_when_a_word_is_a_folder(bundle: Path, run) -> None:
     assert (status, out) == (0, "tables/orders\tOne «row» per order.\n")
 
 
-@pytest.mark.parametrize("query", ['"unclosed', "AND", "(order OR", "type:table", "tag: sales"])
+@pytest.mark.parametrize("query", ['"unclosed', "AND", "(order OR", "tag: sales"])
 def test_cli_search_bad_syntax_exits_2(bundle: Path, run, query: str) -> None:
     status, out, err = run("search", query, "--source", str(bundle))
     assert status == 2 and out == ""

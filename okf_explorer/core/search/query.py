@@ -1,8 +1,10 @@
 """The grammar of a full-text search query: plain words or FTS5 syntax, plus filters.
 
 Three filters may appear anywhere in a query: `type:T` (the page's type), `tag:T`
-(one of its tags) and `path:P` (its slug starts with P; a leading `/` is ignored).
-Filter values may be quoted. What is left is read one of two ways:
+(one of its tags, or a tag nested in it: `core.pages.has_tag`) and `path:P` (its slug
+starts with P; a leading `/` is ignored). Filter values may be quoted. Filters alone
+(`tag:todo`) list the pages passing them (`SearchQuery.listing`), as a click on a tag
+in Obsidian does. What is left is read one of two ways:
 
 - **Plain words** (no `"`, no `prefix*`, no `AND` / `OR` / `NOT` / `NEAR`), as people
   type a question: its stop words are left out (`core.search.words`; all kept when
@@ -105,6 +107,11 @@ class SearchQuery:
         return bool(self.terms)
 
     @property
+    def listing(self) -> bool:
+        """Whether the query is filters alone: every page passing them, no words."""
+        return not self.text and not self.terms
+
+    @property
     def filters(self) -> dict[str, str]:
         """The filters given, by name (for messages and for servers' own search)."""
         found = {"type": self.type, "tag": self.tag, "path": self.path}
@@ -114,8 +121,8 @@ class SearchQuery:
 def parse_query(query: str) -> SearchQuery:
     """Split `query` into its FTS5 expression and its `type:`/`tag:`/`path:` filters.
 
-    Raises `SearchSyntaxError` when nothing is left to search for, `QueryTooLong`
-    past the caps.
+    Raises `SearchSyntaxError` when nothing is left to search for (no word, no filter),
+    `QueryTooLong` past the caps.
     """
     check_size(query)
     for empty in _EMPTY_FILTER.finditer(query):
@@ -132,7 +139,9 @@ def parse_query(query: str) -> SearchQuery:
     kind, tag = filters.get("type") or None, filters.get("tag") or None
     if not any(_is_syntax(token) for token in tokens):
         if not _WORD.search(rest):
-            raise SearchSyntaxError("search needs at least one word besides type:, tag: and path:")
+            if filters:
+                return SearchQuery("", type=kind, tag=tag, path=path)
+            raise SearchSyntaxError("search needs a word, or a type:, tag: or path: filter")
         return replace(_plain(rest), type=kind, tag=tag, path=path)
     text = " ".join(_quoted(token) for token in tokens)
     check_terms(text)

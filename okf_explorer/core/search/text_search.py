@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from okf_explorer.core.errors import PageNotFound, PageUnreadable
 from okf_explorer.core.excluded import NONE_EXCLUDED, Excluded
 from okf_explorer.core.index.model import LinkIndex
-from okf_explorer.core.pages import Markup
+from okf_explorer.core.pages import Markup, has_tag
 from okf_explorer.core.port import (
     BodyMapper,
     BodyReader,
@@ -109,6 +109,8 @@ class TextSearch:
         excluded = self._excluded()
         hidden = excluded if excluded and not everything else None
         limit = max(1, min(int(limit), MAX_LIMIT))
+        if parsed.listing:
+            return self._listed(parsed, hidden)[max(0, offset) : max(0, offset) + limit]
         server = self._server()
         if server is not None:
             hits = self._server_search(server, parsed, limit + max(0, offset))
@@ -122,6 +124,36 @@ class TextSearch:
         finally:  # a file that failed during the search leaves the index in memory
             with self._lock:
                 self._say_fallback(index)
+
+    def _listed(self, query: SearchQuery, hidden: Excluded | None) -> list[SearchHit]:
+        """Every readable page passing the filters of `query` (filters alone, no words),
+        the most linked to first, then in slug order; its description as its snippet.
+        Read from the link index: no body is needed, from any source."""
+        pages = self._link_index().pages.values()
+        backlinks = self._backlinks()
+        kind = query.type.casefold() if query.type else None
+        found = [  # the filters as `ranking.filters` applies them to a search's hits
+            info
+            for info in pages
+            if info.readable
+            and (kind is None or (info.type or "").casefold() == kind)
+            and (not query.types or info.type in query.types)
+            and (query.tag is None or has_tag(info.tags, query.tag))
+            and (query.path is None or info.slug.startswith(query.path))
+            and not (hidden is not None and hidden(info.slug))
+        ]
+        counts = {info.slug: backlinks(info.slug) for info in found}
+        found.sort(key=lambda info: (-counts[info.slug], info.slug))
+        return [
+            SearchHit(
+                info.slug,
+                info.title,
+                info.type,
+                float(counts[info.slug]),
+                printable(" ".join((info.description or "").split())),
+            )
+            for info in found
+        ]
 
     def _backlinks(self) -> Callable[[str], int]:
         """How many pages link to a page, by the brain's link index (what the finder
