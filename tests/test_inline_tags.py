@@ -11,12 +11,23 @@ to the same rules). An OKF bundle's tags stay its frontmatter's.
 from __future__ import annotations
 
 import io
+import re
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from okf_explorer.core.brain import Brain
+from okf_explorer.core.links.grammar import (
+    HTML_COMMENT,
+    code_span_ranges,
+    comment_ranges,
+    mask_math,
+    mask_ranges,
+    prose_ranges,
+)
 from okf_explorer.core.links.tags import MAX_INLINE_TAGS, inline_tags
 from okf_explorer.core.pages import has_tag
 from okf_explorer.core.search.query import SearchSyntaxError, parse_query
@@ -45,7 +56,7 @@ OKF_INDEX = '---\nokf_version: "0.2"\n---\n# Index\n'
         ("escaped: \\#not, but after an escaped mark \\[#yes and \\|#also", ("yes", "also")),
         ("code: `#no` and\n```\n#fenced\n```\n#after", ("after",)),
         ("math: $#x$ and $$\n#y\n$$\n", ()),
-        ('HTML: <td style="color: #ffffff">#cell</td>', ("cell",)),
+        ('HTML: <td style="color: #ffffff"> #cell</td>', ("cell",)),
         ("<!-- #hidden --> stays out; %% #kept %% counts", ("kept",)),
         ("%%\n- [ ] #todo in a comment block\n%%\n", ("todo",)),
         ("no tags here, a heading only:\n# Title\n", ()),
@@ -146,3 +157,50 @@ def test_a_tag_alone_lists_its_pages_the_most_linked_first(tmp_path: Path) -> No
     assert brain.text_search().search(parse_query("tag:nothing")) == []
     with pytest.raises(SearchSyntaxError, match="needs a word, or a type:, tag: or path: filter"):
         parse_query("  ")
+
+
+def every_span_masked(text: str) -> tuple[str, ...]:
+    """`inline_tags` as first written: every code span of a segment masked, not only
+    those of the paragraphs that may hold a tag (the reference of the test below)."""
+    found: dict[str, str] = {}
+    for start, end in prose_ranges(text):
+        segment = text[start:end]
+        segment = mask_ranges(segment, code_span_ranges(segment))
+        if "<!--" in segment:
+            segment = mask_ranges(segment, comment_ranges(segment, HTML_COMMENT))
+        segment = mask_ranges(
+            segment, [m.span() for m in re.finditer(r"</?[A-Za-z][^<>\n]*>", segment)]
+        )
+        segment = mask_math(segment)
+        for match in re.finditer(
+            r"#([^\x00-\x20\s!-,.:-@\[-^`{-~\u00a1\u00a7\u00ab\u00b6\u00b7\u00bb"
+            r"\u00bf\u2000-\u200b\u2010-\u205e\u3000-\u303f\uff01-\uff0f"
+            r"\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65]+)",
+            segment,
+        ):
+            at = match.start()
+            starts = (
+                at == 0
+                or segment[at - 1].isspace()
+                or (
+                    at >= 2
+                    and segment[at - 2] == "\\"
+                    and not segment[at - 1].isalnum()
+                    and segment[at - 1] != "_"
+                )
+            )
+            if starts and not match[1].isdigit():
+                found.setdefault(match[1].lower(), match[1])
+    return tuple(found.values())[:MAX_INLINE_TAGS]
+
+
+PIECES = st.sampled_from(
+    ["#a", "#B", "#1", "#c/d", "x", " ", "\n", "\n\n", "`", "``", "```\n", "<!--", "-->",
+     "$", "$$", "%%", "<b>", "</b>", "\\", "[", "(", "é", "#", "##", "-", "> "]
+)  # fmt: skip
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(PIECES, max_size=40).map("".join))
+def test_masking_only_the_paragraphs_that_may_hold_a_tag_reads_the_same_tags(text: str) -> None:
+    assert inline_tags(text) == every_span_masked(text)

@@ -784,6 +784,9 @@ def mask_math(segment: str) -> str:
     return mask_ranges(segment, math_ranges(segment)) if "$" in segment else segment
 
 
+_NOT_NEWLINE = re.compile(r"[^\n]")
+
+
 def mask_ranges(text: str, ranges: Sequence[tuple[int, int]]) -> str:
     """`text` with each of `ranges` made `CODE_MARK`s, its newlines kept (same length:
     lines and paragraph breaks stay where they were)."""
@@ -793,7 +796,8 @@ def mask_ranges(text: str, ranges: Sequence[tuple[int, int]]) -> str:
     pos = 0
     for start, end in ranges:
         hidden = text[start:end]
-        pieces += [text[pos:start], re.sub(r"[^\n]", CODE_MARK, hidden)]
+        masked = _NOT_NEWLINE.sub(CODE_MARK, hidden) if "\n" in hidden else CODE_MARK * len(hidden)
+        pieces += [text[pos:start], masked]
         pos = end
     pieces.append(text[pos:])
     return "".join(pieces)

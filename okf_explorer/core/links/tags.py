@@ -42,11 +42,14 @@ A `tags::` property names pages too: `tags:: kit, [[garden tools]], #seeds` link
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from collections.abc import Iterator
 
 from okf_explorer.core.links.grammar import (
+    BLANK_LINE,
     HTML_COMMENT,
+    code_span_ranges,
     comment_ranges,
-    mask_code_spans,
     mask_math,
     mask_ranges,
     outside_code,
@@ -60,17 +63,16 @@ MAX_INLINE_TAGS = 500
 carry them into every listing, the cache and the page's header); the first ones are kept."""
 
 _NOT_IN_A_TAG = (
-    r"\s!-,.:-@\[-^`{-~"  # spaces and ASCII punctuation but `_`, `-` and `/`
+    r"\x00-\x20!-,.:-@\[-^`{-~"  # controls (masked code), ASCII punctuation but `_-/`
+    r"\s"
     "\u00a1\u00a7\u00ab\u00b6\u00b7\u00bb\u00bf"  # Latin-1 punctuation
     "\u2000-\u200b\u2010-\u205e"  # spaces, dashes, quotes, ellipses (not the joiner)
     "\u3000-\u303f\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65"  # CJK's
 )
 _OBSIDIAN_TAG = re.compile(rf"#([^{_NOT_IN_A_TAG}]+)")
-"""An Obsidian tag's `#` and characters, up to a space or a punctuation mark; what comes
-before it is looked at apart (`_starts_tag`: a literal first, so the engine skips to
-each `#` at once)."""
-_MAYBE_A_TAG = re.compile(r"#[^\s#]")
-"""What every tag starts with; a heading's `# ` and `## ` do not."""
+"""An Obsidian tag's `#` and characters, up to a space or a punctuation mark (a heading's
+`# ` is none); what comes before it is looked at apart (`_starts_tag`: a literal first,
+so the engine skips to each `#` at once)."""
 _HTML_TAG = re.compile(r"</?[A-Za-z][^<>\n]*>")
 """An HTML tag as written (its attributes are no text: `style="color: #fff"`)."""
 
@@ -86,11 +88,11 @@ def inline_tags(text: str) -> tuple[str, ...]:
         segment = text[start:end]
         if not _may_hold_a_tag(segment):
             continue
-        segment = mask_code_spans(segment)
+        segment = _code_masked(segment)
         if HTML_COMMENT[0] in segment:
             segment = mask_ranges(segment, comment_ranges(segment, HTML_COMMENT))
         if "<" in segment:
-            segment = _HTML_TAG.sub(" ", segment)
+            segment = mask_ranges(segment, [m.span() for m in _HTML_TAG.finditer(segment)])
         if "$" in segment:
             segment = mask_math(segment)
         for match in _OBSIDIAN_TAG.finditer(segment):
@@ -102,8 +104,39 @@ def inline_tags(text: str) -> tuple[str, ...]:
     return tuple(found.values())
 
 
+def _code_masked(segment: str) -> str:
+    """`segment` (outside fences) with the inline code spans of its paragraphs that may hold
+    a tag masked (`mask_ranges`). A code span never crosses a blank line, and one in another
+    paragraph can open no comment or math reaching a tag (neither starts inside a line), so
+    the other paragraphs' spans are not looked for: finding every span of a page of code
+    cost a note of it more than all the rest (`tests/test_inline_tags.py` holds the result
+    to masking every span)."""
+    if "`" not in segment:
+        return segment
+    blanks = [found.start() for found in BLANK_LINE.finditer(segment)]
+    ranges: list[tuple[int, int]] = []
+    done = -1
+    for at in _places(segment):
+        if at < done:
+            continue
+        number = bisect_right(blanks, at)
+        start = blanks[number - 1] if number else 0
+        done = blanks[number] if number < len(blanks) else len(segment)
+        if "`" in segment[start:done]:
+            ranges += [(start + a, start + b) for a, b in code_span_ranges(segment[start:done])]
+    return mask_ranges(segment, ranges)
+
+
 def _may_hold_a_tag(text: str) -> bool:
-    return any(_starts_tag(text, found.start()) for found in _MAYBE_A_TAG.finditer(text))
+    return next(_places(text), None) is not None
+
+
+def _places(text: str) -> Iterator[int]:
+    """Where a tag is written in `text` as it stands (code and comments not yet read):
+    each `#` opening a run of tag characters, not all digits (an issue's `#123` is none)."""
+    for found in _OBSIDIAN_TAG.finditer(text):
+        if _starts_tag(text, found.start()) and not found[1].isdigit():
+            yield found.start()
 
 
 def _starts_tag(text: str, at: int) -> bool:
