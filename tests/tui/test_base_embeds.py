@@ -64,7 +64,7 @@ async def test_a_base_is_drawn_as_its_table_and_its_rows_open_by_keyboard(
         assert "Template" not in table and "Harbour" not in table
         assert not any("unfold" in row for row in rows)
         assert not [href for _, href in pane.links if ".base" in href]  # `l`: no page to open
-        await pilot.press("n")  # the embed, then the links of its rows
+        await pilot.press("n", "n")  # the page's tag (its header), the embed, its rows' links
         assert pane.cursor.current is not None and pane.cursor.current.kind == "embed"
         await pilot.press("n")
         target = pane.cursor.current

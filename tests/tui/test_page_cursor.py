@@ -280,3 +280,40 @@ async def test_the_header_cursor_stays_on_its_link_when_p_shows_every_property(
         await settle(pilot)
         assert "Kyoto" in str(pane.query_one("#page-header").render())  # every key now
         assert header_marked(pane) == "Kevin Kelly"
+
+
+@pytest.mark.parametrize("size", [(80, 24), (150, 45)])
+async def test_a_tag_of_the_header_lists_the_pages_so_tagged(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    """A vault note's `#tags` are its tags (the header names them): `n` reaches each as it
+    reaches a link, and `enter` lists the notes so tagged (`tag:x` in the text finder),
+    as a click on a tag in Obsidian does."""
+    from textual.command import CommandList, CommandPalette
+    from textual.widgets import Input
+
+    pages = {
+        "seeds": "---\ntags: [garden]\n---\n# Seeds\n\nSow them. #todo/spring\n",
+        "beds": "# Beds\n\nDig the beds. #todo\n",
+        "tools": "# Tools\n\nNo tag here.\n",
+    }
+    app = make_app(brain_for(vault(tmp_path, pages)), start="seeds")
+    async with app.run_test(size=size) as pilot:
+        pane = app.screen.query_one(PagePane)
+        await settle(pilot, lambda: pane.shown is not None)
+        await pilot.press("n", "n")
+        assert where(pane) == ("link", "okf-tag:todo/spring")
+        assert header_marked(pane) == "todo/spring"
+        await pilot.press("N")
+        assert header_marked(pane) == "garden"
+        await pilot.press("n", "enter")
+        await settle(pilot, lambda: CommandPalette.is_open(app))
+        assert app.screen.query_one(Input).value == "tag:todo/spring"
+        options = app.screen.query_one(CommandList)
+        await settle(pilot, lambda: options.option_count > 0)
+        assert [
+            str(options.get_option_at_index(i).prompt).split()[0]
+            for i in range(options.option_count)
+        ] == ["seeds"]
+        await pilot.press("escape")
+        await pilot.press("n")  # back on the page: the cursor goes on

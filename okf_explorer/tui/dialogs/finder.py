@@ -18,6 +18,7 @@ main screen under the palette.
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from textual import on
 from textual.command import CommandList, CommandPalette
@@ -38,6 +39,17 @@ class FinderDialog(CommandPalette):
     _pending: Timer | None = None
     _enter: object | None = None
     """The token of the `enter` still waiting for its search (see the module doc)."""
+
+    def __init__(self, *args: Any, query: str = "", **kwargs: Any) -> None:
+        """Textual's palette, `query` typed in it as it opens (a followed tag's `tag:x`)."""
+        super().__init__(*args, **kwargs)
+        self._first_query = query
+
+    def on_mount(self) -> None:
+        if self._first_query:
+            typed = self.query_one(Input)
+            typed.value = self._first_query
+            typed.cursor_position = len(self._first_query)
 
     @on(Input.Submitted)
     def _open_best(self, event: Input.Submitted) -> None:

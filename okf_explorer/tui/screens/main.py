@@ -338,6 +338,11 @@ class MainScreen(ReportsWorkers, Screen[None]):
         said = open_outside(self.app, url)
         self.app.call_from_thread(self.notify, said, markup=False, timeout=4)
 
+    @on(PagePane.TagFollowed)
+    def _tag_followed(self, message: PagePane.TagFollowed) -> None:
+        """A tag of the header: the pages so tagged, in the finder (`search tag:x`)."""
+        self.action_search_text(f"tag:{message.tag}")
+
     @on(PagePane.LinkFollowed)
     def _link_followed(self, message: PagePane.LinkFollowed) -> None:
         """A body link: an external URL opens outside, a page opens here (scrolled to
@@ -687,13 +692,15 @@ class MainScreen(ReportsWorkers, Screen[None]):
     def action_find(self) -> None:
         self.app.action_command_palette()
 
-    def action_search_text(self) -> None:
-        """The finder in text mode: full-text search with snippets (`tui.finder`); the
-        text index is filled as it opens, not when the first query is typed."""
+    def action_search_text(self, query: str = "") -> None:
+        """The finder in text mode: full-text search with snippets (`tui.finder`), `query`
+        typed in it; the text index is filled as it opens, not when the first query is
+        typed."""
         from okf_explorer.tui.dialogs.finder import FinderDialog
 
         if not CommandPalette.is_open(self.app):
-            self.app.push_screen(FinderDialog(providers=[TextFinder], placeholder=TEXT_PROMPT))
+            finder = FinderDialog(providers=[TextFinder], placeholder=TEXT_PROMPT, query=query)
+            self.app.push_screen(finder)
             if self.loader.ready:  # the bodies read while the query is typed
                 self.run_worker(
                     partial(self.brain.text_search().prepare, FillNotice(self.app)),

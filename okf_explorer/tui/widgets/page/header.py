@@ -324,6 +324,8 @@ def _external_line(text: Text, name: str, value: Any) -> bool:
     return True
 
 
+TAG_SCHEME = "okf-tag:"
+"""A tag's href in the header: following it lists the pages so tagged (`search tag:x`)."""
 TAGS_SHOWN = 12
 """Tags the badges line names before `+N more` (every one when the header is unfolded:
 a vault note's `#tags` are its tags too, and a note may hold hundreds)."""
@@ -347,7 +349,10 @@ def _badges(page: Page, now: datetime | None, header: _Header) -> list[Text]:
         badges.append(_staleness(fm, now))
     if page.tags:
         shown = page.tags if header.unfold else page.tags[:TAGS_SHOWN]
-        badge = Text.assemble(("tags ", "dim"), printable(", ".join(shown)))
+        badge = Text("tags ", style="dim")
+        for number, tag in enumerate(shown):  # each a link: `n` reaches it, `enter` lists
+            badge.append(", " if number else "")
+            badge.append(printable(tag), _linked("", TAG_SCHEME + tag))
         if len(shown) < len(page.tags):
             badge.append(f" +{len(page.tags) - len(shown)} more · p shows them", style="dim")
             header.folded = True

@@ -80,6 +80,7 @@ from okf_explorer.tui.marks import RESERVED_LEGEND
 from okf_explorer.tui.paint_hold import PaintHold
 from okf_explorer.tui.state.navigator import Move, View
 from okf_explorer.tui.widgets.page.header import (
+    TAG_SCHEME,
     HeaderShown,
     PageHeader,
     header_links,
@@ -148,6 +149,13 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
             self.url = url
             self.kind: LinkKind = kind
             self.anchor = anchor
+
+    class TagFollowed(Message):
+        """A tag of the page's header was followed: list the pages so tagged."""
+
+        def __init__(self, tag: str) -> None:
+            super().__init__()
+            self.tag = tag
 
     class Opened(Message):
         """The source answered for `view` (its page, or why not): it is the current page
@@ -487,6 +495,9 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
     def follow(self, href: str) -> None:
         """Post `LinkFollowed` for `href` as a click on it does (the `l` dialog too);
         `[[#Heading]]` scrolls this page; an attachment is only named."""
+        if href.startswith(TAG_SCHEME):
+            self.post_message(self.TagFollowed(href[len(TAG_SCHEME) :]))
+            return
         target, anchor = target_of_href(href), anchor_of_href(href)
         if href.startswith(FILE_SCHEME):
             self.notify(f"attachment: {printable(href[len(FILE_SCHEME) :])}", markup=False)
