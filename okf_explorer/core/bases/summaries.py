@@ -12,8 +12,8 @@ The defaults, by the kind of value they read (values of another kind are left ou
 - true/false: `Checked`, `Unchecked` (how many);
 - any: `Empty`, `Filled`, `Unique` (how many).
 
-A summary of no value of its kind is empty. An average, median or deviation is rounded to
-two places, as Obsidian's tables show them.
+A summary of no value of its kind is empty, and so is one past a float's range. An
+average, median or deviation is rounded to two places, as Obsidian's tables show them.
 """
 
 from __future__ import annotations
@@ -109,4 +109,7 @@ def summary_value(
     default = _DEFAULTS_BY_FOLDED.get(name.casefold())
     if default is None:
         raise ExpressionError(f"no summary {name!r}")
-    return DEFAULT_SUMMARIES[default](values)
+    try:
+        return DEFAULT_SUMMARIES[default](values)
+    except ArithmeticError:  # numbers past a float's range (an average of two near 1e308)
+        return None
