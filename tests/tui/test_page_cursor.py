@@ -317,3 +317,32 @@ async def test_a_tag_of_the_header_lists_the_pages_so_tagged(
         ] == ["seeds"]
         await pilot.press("escape")
         await pilot.press("n")  # back on the page: the cursor goes on
+
+
+async def test_a_tag_in_the_body_is_drawn_as_the_page_counts_it_and_lists_its_pages(
+    tmp_path: Path,
+) -> None:
+    """The body drew `#tags` by a grammar of its own (`(#why)` looked like a tag the page
+    did not have; `#953-` did not look like one it had), and a tag could not be followed.
+    Now the body draws as a tag what the page's tags count, each a link: `n` reaches it,
+    `enter` lists the pages so tagged."""
+    from textual.command import CommandPalette
+    from textual.widgets import Input
+
+    pages = {
+        "seeds": "# Seeds\n\nSow them #todo/spring, not (#why) nor #1984.\n",
+        "beds": "# Beds\n\nDig. #todo\n",
+    }
+    app = make_app(brain_for(vault(tmp_path, pages)), start="seeds")
+    async with app.run_test(size=(80, 24)) as pilot:
+        pane = app.screen.query_one(PagePane)
+        await settle(pilot, lambda: pane.shown is not None)
+        assert pane.brain.ensure_index().pages["seeds"].tags == ("todo/spring",)
+        await pilot.press("n", "n")  # the header's tag, then the body's
+        assert where(pane) == ("link", "okf-tag:todo/spring")
+        assert marked_text(pane) == ["#todo/spring"]
+        await pilot.press("n")  # nothing else is a tag: the cursor stays
+        assert where(pane) == ("link", "okf-tag:todo/spring")
+        await pilot.press("enter")
+        await settle(pilot, lambda: CommandPalette.is_open(app))
+        assert app.screen.query_one(Input).value == "tag:todo/spring"

@@ -36,8 +36,8 @@ async def _open_tip(pilot: Pilot[None]) -> None:
 
 async def _cursor_on_folded_tip(pilot: Pilot[None]) -> None:
     await _embeds_filled(pilot)
-    # the header's three tags, a link in the first callout, then the folded tip
-    await pilot.press("n", "n", "n", "n", "n")
+    # the header's three tags, the body's two, a link in the first callout, the folded tip
+    await pilot.press("n", "n", "n", "n", "n", "n", "n")
     target = pilot.app.screen.query_one(PagePane).cursor.current
     assert target is not None and target.kind == "callout"
 

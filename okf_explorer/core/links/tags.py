@@ -56,7 +56,7 @@ from okf_explorer.core.links.grammar import (
     prose_ranges,
 )
 
-__all__ = ["MAX_INLINE_TAGS", "inline_tags", "tags_as_links", "tags_as_written"]
+__all__ = ["MAX_INLINE_TAGS", "inline_tags", "tag_at", "tags_as_links", "tags_as_written"]
 
 MAX_INLINE_TAGS = 500
 """Distinct tags read from one page's body (a page written to hold 100k of them would
@@ -102,6 +102,16 @@ def inline_tags(text: str) -> tuple[str, ...]:
                 if len(found) == MAX_INLINE_TAGS:
                     return tuple(found.values())
     return tuple(found.values())
+
+
+def tag_at(text: str, at: int, end: int | None = None) -> str | None:
+    """The tag written at `at` of `text` (its `#` there; read no further than `end`), by the
+    rule of `inline_tags`, or None: how the page draws a tag (`tui.markdown.parser`), so it
+    draws as a tag exactly what the page's tags count (code and comments are the parser's)."""
+    found = _OBSIDIAN_TAG.match(text, at, len(text) if end is None else end)
+    if found is None or found[1].isdigit() or not _starts_tag(text, at):
+        return None
+    return found[1]
 
 
 def _code_masked(segment: str) -> str:

@@ -21,6 +21,7 @@ from okf_explorer.tui.markdown.hanging import HangingContent
 from okf_explorer.tui.markdown.links import (
     FILE_SCHEME,
     LINK_SCHEME,
+    TAG_SCHEME,
     WAITING_FOR_INDEX,
     anchor_into,
     anchor_of_href,
@@ -51,6 +52,7 @@ __all__ = [
     "LONG_CHARS",
     "NOTHING_THERE",
     "RENDER_CHARS",
+    "TAG_SCHEME",
     "WAITING_FOR_INDEX",
     "BodyCursor",
     "CalloutQuote",

@@ -23,7 +23,7 @@ from markdown_it.token import Token
 from textual.content import Content, Span
 from textual.style import Style
 
-from okf_explorer.tui.markdown.links import FILE_SCHEME, LINK_SCHEME
+from okf_explorer.tui.markdown.links import FILE_SCHEME, LINK_SCHEME, TAG_SCHEME
 from okf_explorer.tui.markdown.parser import alt_text
 
 WIDGET_STYLES: Mapping[str, str] = {
@@ -119,8 +119,12 @@ def inline_content(token: Token, styles: Mapping[str, str] = WIDGET_STYLES) -> C
             add("\n")
         elif kind == "code_inline":
             add(child.content, styles["code_inline"])
-        elif kind == "vault_tag":
-            add(child.content, TAG_STYLE)
+        elif kind == "vault_tag":  # a link: `n` reaches it, `enter` lists the pages so tagged
+            href = TAG_SCHEME + child.content[1:]
+            add(
+                child.content,
+                Style.parse(TAG_STYLE) + Style.from_meta({"@click": f"link({href!r})"}),
+            )
         elif kind == "footnote_ref":
             add(f"[{int(child.meta.get('id', 0)) + 1}]", FOOTNOTE_STYLE)
         elif kind == "image":

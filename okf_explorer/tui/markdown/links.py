@@ -37,6 +37,9 @@ LINK_SCHEME = "okf:"
 WRITTEN_BASE = f"{LINK_SCHEME}.base"
 """The href of a base written in the page (a ```` ```base ```` block: `parser`), whose
 YAML its embed carries (`EmbedView.written`)."""
+TAG_SCHEME = "okf-tag:"
+"""A tag's href (the body's `#tags`, the header's): following it lists the pages so tagged
+(`search tag:x`)."""
 FILE_SCHEME = "attachment:"
 """markdown-it refuses `file:` links: an attachment's placeholder uses this scheme."""
 

@@ -56,6 +56,7 @@ from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.tasklists import tasklists_plugin
 
 from okf_explorer.core import fast_paths
+from okf_explorer.core.links.tags import tag_at
 from okf_explorer.core.math_text import math_text
 from okf_explorer.tui.markdown.links import FILE_SCHEME, LINK_SCHEME, WRITTEN_BASE
 
@@ -67,9 +68,6 @@ reads it, and its title when none is written."""
 BLOCK_ID_TAIL = re.compile(r"(?:^|\s+)\^([A-Za-z0-9-]+)[ \t]*$")
 """A block id ending a block: after a space, or alone on the block's last line (a `^id`
 line right under a callout or list item continues it, and names it, as in Obsidian)."""
-TAG = re.compile(r"#([\w/-]*[^\W\d][\w/-]*)")
-"""An Obsidian tag: letters, digits, `_`, `-`, `/`, at least one non-digit."""
-_TAG_BEFORE = " \t\n([{"
 COMMENT = "%%"
 """Opens and closes an Obsidian comment."""
 _ALT_TYPES = frozenset({"text", "code_inline", "softbreak"})
@@ -289,16 +287,14 @@ def _mark(state: StateInline, silent: bool) -> bool:
 
 
 def _tag(state: StateInline, silent: bool) -> bool:
-    """`#tag` after a space (or at the start): a `vault_tag` token."""
+    """`#tag` where a note's tags count one (`core.links.tags.tag_at`): a `vault_tag`
+    token, its content the tag as written (`#garden`)."""
     start = state.pos
-    if state.src[start] != "#" or (start > 0 and state.src[start - 1] not in _TAG_BEFORE):
-        return False
-    match = TAG.match(state.src, start, state.posMax)
-    if match is None:
+    if state.src[start] != "#" or (tag := tag_at(state.src, start, state.posMax)) is None:
         return False
     if not silent:
-        state.push("vault_tag", "", 0).content = match.group(0)
-    state.pos = match.end()
+        state.push("vault_tag", "", 0).content = f"#{tag}"
+    state.pos = start + 1 + len(tag)
     return True
 
 

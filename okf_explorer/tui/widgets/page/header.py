@@ -40,7 +40,7 @@ from okf_explorer.core.okf import meta as okf_meta
 from okf_explorer.core.pages import Page
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui import marks
-from okf_explorer.tui.markdown import CURSOR_STYLE, HangingContent, span_link
+from okf_explorer.tui.markdown import CURSOR_STYLE, TAG_SCHEME, HangingContent, span_link
 
 COMPACT_BELOW = 20
 """A pane fewer rows high than this gives the header only the rows its page's body does
@@ -324,8 +324,6 @@ def _external_line(text: Text, name: str, value: Any) -> bool:
     return True
 
 
-TAG_SCHEME = "okf-tag:"
-"""A tag's href in the header: following it lists the pages so tagged (`search tag:x`)."""
 TAGS_SHOWN = 12
 """Tags the badges line names before `+N more` (every one when the header is unfolded:
 a vault note's `#tags` are its tags too, and a note may hold hundreds)."""

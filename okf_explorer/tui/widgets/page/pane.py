@@ -57,6 +57,7 @@ from okf_explorer.tui.markdown import (
     LONG_CHARS,
     NOTHING_THERE,
     RENDER_CHARS,
+    TAG_SCHEME,
     WAITING_FOR_INDEX,
     BodyCursor,
     DrawnRows,
@@ -80,7 +81,6 @@ from okf_explorer.tui.marks import RESERVED_LEGEND
 from okf_explorer.tui.paint_hold import PaintHold
 from okf_explorer.tui.state.navigator import Move, View
 from okf_explorer.tui.widgets.page.header import (
-    TAG_SCHEME,
     HeaderShown,
     PageHeader,
     header_links,
