@@ -18,6 +18,7 @@ PAGES = {
     "people/alice.md": "---\ntype: person\n---\n# Alice\nAlice founded Acme and runs the kiln.\n",
     "companies/acme.md": "---\ntype: company\n---\n# Acme\nA pottery company with one kiln.\n",
     "notes/misc.md": "# Misc\nNothing about pottery here, only tea.\n",
+    "notes/fired.md": "---\ntags: [kiln/log]\n---\n# Fired\nTwo loads this week.\n",
     "notes/glaze.md": (
         "# Glaze\nMix a [celadon glaze](https://example.com/glazes/celadon) by **weight**:"
         " see [[companies/acme|the firing room]] and <i>fire</i> it twice.\n"
@@ -117,3 +118,18 @@ def test_the_same_snippet_as_text_from_serve_and_the_cli(server: ServerHandle, r
         assert "«celadon» «glaze»" in hit.marked() and "](" not in hit.marked()
     finally:
         remote.close()
+
+
+def test_filters_alone_list_their_pages_over_mcp(server: ServerHandle) -> None:
+    """`search tag:kiln` lists the pages so tagged (a nested tag too), from our `serve`'s
+    `search` tool and from a brain over the server (its own tag filter, `list_pages`)."""
+    source = mcp(server.url)
+    try:
+        rows = source.call_tool("search", {"query": "tag:kiln"})
+        assert [row["slug"] for row in rows] == ["notes/fired"]
+        rows = source.call_tool("search", {"query": "type:person"})
+        assert [row["slug"] for row in rows] == ["people/alice"]
+        brain = Brain(source, cache_dir=False)
+        assert [hit.slug for hit in brain.text_search().search("tag:kiln")] == ["notes/fired"]
+    finally:
+        source.close()

@@ -118,9 +118,9 @@ def _code_masked(segment: str) -> str:
     """`segment` (outside fences) with the inline code spans of its paragraphs that may hold
     a tag masked (`mask_ranges`). A code span never crosses a blank line, and one in another
     paragraph can open no comment or math reaching a tag (neither starts inside a line), so
-    the other paragraphs' spans are not looked for: finding every span of a page of code
-    cost a note of it more than all the rest (`tests/test_inline_tags.py` holds the result
-    to masking every span)."""
+    the other paragraphs' spans are not looked for: on a note full of code, finding every
+    span cost more than all the rest (`tests/test_inline_tags.py` holds the result to
+    masking every span)."""
     if "`" not in segment:
         return segment
     blanks = [found.start() for found in BLANK_LINE.finditer(segment)]

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from okf_explorer.core.errors import PageNotFound, PageUnreadable
 from okf_explorer.core.excluded import NONE_EXCLUDED, Excluded
 from okf_explorer.core.index.model import LinkIndex
-from okf_explorer.core.pages import Markup, has_tag
+from okf_explorer.core.pages import Markup
 from okf_explorer.core.port import (
     BodyMapper,
     BodyReader,
@@ -128,8 +128,9 @@ class TextSearch:
     def _listed(self, query: SearchQuery, hidden: Excluded | None) -> list[SearchHit]:
         """Every readable page passing the filters of `query` (filters alone, no words),
         the most linked to first, then in slug order; its description as its snippet.
-        Read from the link index: no body is needed, from any source."""
-        pages = self._link_index().pages.values()
+        No body is read: the pages so tagged are the brain's (`tagged`: a server's own tag
+        filter, else the link index's tags), the rest the link index's pages."""
+        pages = self._tagged(query.tag) if query.tag else self._link_index().pages.values()
         backlinks = self._backlinks()
         kind = query.type.casefold() if query.type else None
         found = [  # the filters as `ranking.filters` applies them to a search's hits
@@ -138,7 +139,6 @@ class TextSearch:
             if info.readable
             and (kind is None or (info.type or "").casefold() == kind)
             and (not query.types or info.type in query.types)
-            and (query.tag is None or has_tag(info.tags, query.tag))
             and (query.path is None or info.slug.startswith(query.path))
             and not (hidden is not None and hidden(info.slug))
         ]

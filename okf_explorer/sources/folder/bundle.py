@@ -53,7 +53,9 @@ backups (`logseq/bak/`), holds no pages; a **Dendron workspace** (`dendron.yml`)
 a link's note last. Such a folder's index cache is a file of its own (`cache_key`), so
 a folder that becomes one, or changes how it writes names, is read again. A vault's
 Obsidian settings (`.obsidian/app.json`) give its line-break rule and the files it
-excludes from search (`vault_excluded`).
+excludes from search (`vault_excluded`). A vault (or a bundle Obsidian keeps) is read in
+Obsidian's dialect: a note's `#tags` are among its tags (`dialect.ObsidianVault`), and
+its cache is a file of its own too.
 """
 
 from __future__ import annotations
