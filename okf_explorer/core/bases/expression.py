@@ -46,6 +46,8 @@ __all__ = [
     "FileRef",
     "Link",
     "Scope",
+    "is_empty",
+    "order_key",
     "parse_expression",
     "truthy",
 ]
@@ -224,6 +226,12 @@ def property_value(value: Any, origin: str) -> Any:
     return value
 
 
+def is_empty(value: Any) -> bool:
+    """Whether a value is empty, as `isEmpty()` says (nothing, `""`, `[]`, `{}`; never
+    `false` or `0`)."""
+    return not truthy(value) and value is not False and value != 0
+
+
 def truthy(value: Any) -> bool:
     """Whether a filter keeps a row whose statement gave `value`."""
     if isinstance(value, list | dict | str):
@@ -248,7 +256,7 @@ def _equal(scope: Scope, left: Any, right: Any) -> bool:
     return bool(left == right)
 
 
-def _order_key(value: Any) -> Any:
+def order_key(value: Any) -> Any:
     """A date or time as seconds from a fixed start (plain arithmetic: no year is out of
     range, as a timestamp's can be); any other value as it is."""
     if isinstance(value, datetime):
@@ -260,7 +268,7 @@ def _order_key(value: Any) -> Any:
 
 
 def _compare(operator: str, left: Any, right: Any) -> Any:
-    left, right = _order_key(left), _order_key(right)
+    left, right = order_key(left), order_key(right)
     numbers = isinstance(left, int | float) and isinstance(right, int | float)
     if not numbers and not (isinstance(left, str) and isinstance(right, str)):
         return False
@@ -308,7 +316,7 @@ def _arithmetic(operator: str, left: Any, right: Any) -> Any:
         except OverflowError:  # past the year 9999 or before the year 1
             return None
     if isinstance(left, date) and isinstance(right, date) and operator == "-":
-        return Duration((_order_key(left) - _order_key(right)) * 1000)
+        return Duration((order_key(left) - order_key(right)) * 1000)
     if operator == "+" and (isinstance(left, str) or isinstance(right, str)):
         return f"{_text(left)}{_text(right)}"
     if isinstance(left, bool) or isinstance(right, bool):
@@ -382,7 +390,7 @@ def _number(value: Any) -> Any:
     if isinstance(value, int | float):
         return value
     if isinstance(value, date):
-        return _order_key(value) * 1000
+        return order_key(value) * 1000
     try:
         return float(str(value))
     except ValueError:
@@ -444,7 +452,7 @@ def _round(value: Any, places: Any = 0) -> Any:
 
 METHODS: dict[str, Callable[..., Any]] = {
     # any value
-    "isEmpty": lambda scope, value: not truthy(value) and value is not False and value != 0,
+    "isEmpty": lambda scope, value: is_empty(value),
     "isTruthy": lambda scope, value: truthy(value),
     "toString": lambda scope, value: _text(value),
     # text and lists

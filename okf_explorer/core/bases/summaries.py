@@ -29,6 +29,8 @@ from okf_explorer.core.bases.expression import (
     ExpressionError,
     Scope,
     cell_text,
+    is_empty,
+    order_key,
 )
 
 __all__ = ["DEFAULT_SUMMARIES", "summary_value"]
@@ -47,26 +49,12 @@ def _rounded(number: float) -> float:
 
 
 def _range(values: Sequence[Any]) -> Any:
-    present = [v for v in values if not _empty(v)]
+    present = [v for v in values if not is_empty(v)]
     dates = _dates(present)
     if dates and len(dates) == len(present):
-        earliest, latest = min(dates, key=_moment), max(dates, key=_moment)
-        return Duration((_moment(latest) - _moment(earliest)) * 1000)
+        return Duration((max(map(order_key, dates)) - min(map(order_key, dates))) * 1000)
     numbers = _numbers(present)
     return max(numbers) - min(numbers) if numbers else None
-
-
-def _moment(value: date) -> float:
-    """A date in seconds, a day's start for a date without a time (comparable with one)."""
-    seconds = value.toordinal() * 86400.0
-    hour = getattr(value, "hour", None)
-    if hour is not None:
-        seconds += hour * 3600 + value.minute * 60 + value.second  # type: ignore[attr-defined]
-    return seconds
-
-
-def _empty(value: Any) -> bool:
-    return value is None or value == "" or value == []
 
 
 def _when(
@@ -84,13 +72,13 @@ DEFAULT_SUMMARIES: dict[str, Callable[[Sequence[Any]], Any]] = {
     "Range": _range,
     "Median": _when(_numbers, lambda xs: _rounded(statistics.median(xs))),
     "Stddev": _when(_numbers, lambda xs: _rounded(statistics.pstdev(xs))),
-    "Earliest": _when(_dates, lambda ds: min(ds, key=_moment)),
-    "Latest": _when(_dates, lambda ds: max(ds, key=_moment)),
+    "Earliest": _when(_dates, lambda ds: min(ds, key=order_key)),
+    "Latest": _when(_dates, lambda ds: max(ds, key=order_key)),
     "Checked": lambda values: sum(1 for v in values if v is True),
     "Unchecked": lambda values: sum(1 for v in values if v is False),
-    "Empty": lambda values: sum(1 for v in values if _empty(v)),
-    "Filled": lambda values: sum(1 for v in values if not _empty(v)),
-    "Unique": lambda values: len({cell_text(v) for v in values if not _empty(v)}),
+    "Empty": lambda values: sum(1 for v in values if is_empty(v)),
+    "Filled": lambda values: sum(1 for v in values if not is_empty(v)),
+    "Unique": lambda values: len({cell_text(v) for v in values if not is_empty(v)}),
 }
 """Obsidian's default summaries, by name."""
 _DEFAULTS_BY_FOLDED = {name.casefold(): name for name in DEFAULT_SUMMARIES}

@@ -35,6 +35,7 @@ from okf_explorer.core.bases.expression import (
     Link,
     Scope,
     cell_text,
+    is_empty,
     parse_expression,
     truthy,
 )
@@ -50,6 +51,7 @@ __all__ = [
     "is_base_name",
     "read_base",
     "run_view",
+    "table_markdown",
 ]
 
 BASE_SUFFIX = ".base"
@@ -111,10 +113,11 @@ class Base:
 @dataclass
 class BaseTable:
     """What a view shows: a heading per column, a row per page (its slug and its cells:
-    the values as the expressions gave them), and how many pages it kept in all; when the
-    view groups its rows (`groupBy`), each row's group (its value of that property) and
-    where each group starts (`starts`, row indexes); a view with summaries, a last row a
-    group (`footers`: a cell a column, `(summary name, value)` or None)."""
+    the values as the expressions gave them), and how many pages it kept in all. Its rows
+    in groups: the row each starts at (`starts`; one group when the view does not group
+    them), each group's value of the `groupBy` property (`groups`, when the view groups),
+    and with summaries, a last row a group (`footers`: a cell a column, `(summary name,
+    value)` or None)."""
 
     view: str
     columns: list[str]
@@ -318,9 +321,11 @@ def _table(base: Base, view: View, kept: list[Scope]) -> BaseTable:
         table.rows.append((scope.row.slug, cells))
         if table.groups is not None and view.group is not None:
             group = _shown("", column_value(view.group[0], scope), scope)
-            if number and group != table.groups[-1]:  # as shown: a link as its page
+            if not table.groups:
+                table.groups.append(group)
+            elif group != table.groups[-1]:  # as shown: a link as its page
                 table.starts.append(number)
-            table.groups.append(group)
+                table.groups.append(group)
     if view.summaries and shown:
         table.footers = [
             _footer(base, view, columns, shown[start:end])
@@ -359,7 +364,7 @@ def _shown(key: str, value: Any, scope: Scope) -> Any:
 
 def _sort_key(value: Any) -> tuple[int, Any]:
     """Values in one order: numbers, then dates, then text (case-folded); nothing last."""
-    if value is None or value == "" or value == []:
+    if is_empty(value):
         return (3, "")
     if isinstance(value, bool):
         return (0, int(value))
@@ -384,7 +389,7 @@ def table_markdown(table: BaseTable, names: Mapping[str, str]) -> str:
     for part, (start, end) in enumerate(zip(table.starts, ends, strict=True)):
         lines = []
         if table.groups is not None:
-            group = _cell(table.groups[start], names)
+            group = _cell(table.groups[part], names)
             lines += [f"**{group or '(none)'}** · {end - start}", ""]
         lines += head
         for slug, cells in table.rows[start:end]:

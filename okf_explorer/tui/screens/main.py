@@ -340,7 +340,7 @@ class MainScreen(ReportsWorkers, Screen[None]):
 
     @on(PagePane.TagFollowed)
     def _tag_followed(self, message: PagePane.TagFollowed) -> None:
-        """A tag of the header: the pages so tagged, in the finder (`search tag:x`)."""
+        """A tag followed on the page: the pages so tagged, in the finder (`search tag:x`)."""
         self.action_search_text(f"tag:{message.tag}")
 
     @on(PagePane.LinkFollowed)

@@ -151,7 +151,7 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
             self.anchor = anchor
 
     class TagFollowed(Message):
-        """A tag of the page's header was followed: list the pages so tagged."""
+        """A tag was followed (the header's or the body's): list the pages so tagged."""
 
         def __init__(self, tag: str) -> None:
             super().__init__()
@@ -494,7 +494,8 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
 
     def follow(self, href: str) -> None:
         """Post `LinkFollowed` for `href` as a click on it does (the `l` dialog too);
-        `[[#Heading]]` scrolls this page; an attachment is only named."""
+        `[[#Heading]]` scrolls this page; an attachment is only named; a tag posts
+        `TagFollowed`."""
         if href.startswith(TAG_SCHEME):
             self.post_message(self.TagFollowed(href[len(TAG_SCHEME) :]))
             return
