@@ -9,12 +9,16 @@ floor here."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from okf_explorer.core.brain import Brain
+from okf_explorer.core.search import plain_text as plain_text_module
 from okf_explorer.core.search.document import property_text
 from okf_explorer.core.search.find_rank import EXACT, Findable, rank_pages
 from okf_explorer.core.search.plain_text import index_text, plain_text
@@ -337,6 +341,26 @@ def test_an_inline_footnote_reads_as_its_note_and_a_cited_file_goes() -> None:
         text
         == "Restore undoes an overwrite. It keeps history for thirty days by default and more.\n"
     )
+
+
+_NOTE_AS_WRITTEN = re.compile(r"\^\[((?:\[\[[^\[\]\n]*\]\]|[^\[\]\n])*)\]")
+"""An inline footnote as its grammar reads: `^[`, then wiki-links or other characters, one
+at a time, then `]` (the index's own pattern is this one unrolled, twice as fast on
+databricks-okf's 50,000 notes)."""
+
+
+_NOTE_PIECES = st.sampled_from(["^[", "[[a]]", "[[", "]]", "[", "]", "^", "a", " ", "\n"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_NOTE_PIECES, max_size=16))
+def test_an_inline_footnote_is_found_as_its_grammar_reads(pieces: list[str]) -> None:
+    text = "".join(pieces)
+
+    def notes(pattern: re.Pattern[str]) -> list[tuple[tuple[int, int], str]]:
+        return [(found.span(), found.group(1)) for found in pattern.finditer(text)]
+
+    assert notes(plain_text_module._INLINE_NOTE) == notes(_NOTE_AS_WRITTEN)
 
 
 def test_the_same_snippet_in_the_cli_and_json(vault: Path, run) -> None:

@@ -80,7 +80,7 @@ _FENCE_LINE = re.compile(r"\n[ \t]*(?:```|~~~)[^\n]*")
 _DEFINITION = re.compile(r"\n[ \t]*\[[^\]\n]+\]:[^\n]*")
 _WIKI_PART = re.compile(r"\[\[(?<!!\[\[)([^\[\]\n#|]*)#\^?([^\[\]\n|]*)\]\]")
 """A wiki-link into a heading or a block, without an alias: `[[Note#Part]]` → `Note Part`."""
-_INLINE_NOTE = re.compile(r"\^\[((?:\[\[[^\[\]\n]*\]\]|[^\[\]\n])*)\]")
+_INLINE_NOTE = re.compile(r"\^\[([^\[\]\n]*+(?:\[\[[^\[\]\n]*\]\][^\[\]\n]*+)*+)\]")
 """An inline footnote, `^[note]` (a wiki-link inside it kept whole): its note."""
 _ADDRESS = r"\([^()\[\n]*+(?:\([^()\[\n]*+\)[^()\[\n]*+)*+\)"
 """A Markdown link's address in its parentheses, which may hold balanced ones
@@ -170,27 +170,29 @@ def index_text(markdown: str) -> str:
     text = "\n" + markdown + "\n"  # every line starts after a `\n` and ends before one
     if "$" in text:
         text = outside_code(text, _math_as_text)
-    if "%%" in text:
+    # a one-character test first: memchr's speed, where a longer needle's is a tenth of it
+    if "%" in text and "%%" in text:
         text = _OBSIDIAN_COMMENT.sub(" ", text)
-    if "<!--" in text:
+    if "<" in text and "<!--" in text:
         text = _HTML_COMMENT.sub(" ", text)
-    if "```" in text or "~~~" in text:
+    if ("`" in text and "```" in text) or ("~" in text and "~~~" in text):
         text = _FENCE_LINE.sub("\n", text)
     if "[" in text:
-        if "[!" in text:
+        if "!" in text and "[!" in text:
             text = _CALLOUT.sub(_callout_title, text)
         if "]:" in text:
             text = _DEFINITION.sub("\n", text)
-        if "^[" in text:
+        if "^" in text and "^[" in text:
             text = _INLINE_NOTE.sub(_note, text)
-        if "[[" in text and "#" in text:
+        if "#" in text and "[[" in text:
             text = _WIKI_PART.sub(_both_groups, text)
         text = _LINKS.sub(_group, text)
     if "://" in text:
         text = _URL.sub(_group, text)
-    for scheme, pattern in _OTHER_URLS.items():
-        if scheme + ":" in text:
-            text = pattern.sub("", text)
+    if ":" in text:
+        for scheme, pattern in _OTHER_URLS.items():
+            if scheme + ":" in text:
+                text = pattern.sub("", text)
     if "<" in text:
         text = _TAGS_HTML.sub(" ", text)
     if "&" in text:
@@ -209,7 +211,7 @@ def _group(match: re.Match[str]) -> str:
 def _note(match: re.Match[str]) -> str:
     """An inline footnote's note, after a space, when it is words; else nothing."""
     note = match.group(1).strip()
-    return " " + note if any(char.isspace() for char in note) else ""
+    return " " + note if len(note.split(maxsplit=1)) > 1 else ""  # a space inside it
 
 
 def _callout_title(match: re.Match[str]) -> str:
