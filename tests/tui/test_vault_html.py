@@ -62,7 +62,9 @@ def test_html_reads_as_what_it_shows() -> None:
     lines = [line for line in lines_of(README) if line.strip()]
     assert lines[:3] == ["▭ logo.png ▭ Build passing", "Widget", "A tiny tool & more"]
     assert lines[3:5] == ["Made by Ada, see the site.", "Press Ctrl+K. Careful"]
-    assert lines[5:] == ["▭ Ann Ann · ▭ Bob Bob"]
+    table = [" ".join(line.split()) for line in lines[5:]]
+    assert table[1:3] == ["│ ▭ Ann │ ▭ Bob │", "│ Ann │ Bob │"]  # a table, `<br>` a new line
+    assert table[0].startswith("┌") and table[-1].startswith("└") and len(table) == 4
     text = "\n".join(lines)
     assert "<" not in text and "generated" not in text and "hidden" not in text
     assert "alert" not in text
@@ -111,6 +113,7 @@ async def test_the_page_pane_shows_html_as_text_with_live_links(tmp_path: Path) 
         assert "<" not in text and "generated" not in text
         links = [link for row in rows for link in links_of(row.content)]
         assert "link('people/ada.md')" in links
+        assert "link('https://example.org/ann')" in links  # in a cell of the table
 
 
 def test_a_block_tag_inside_a_line_breaks_it_as_a_browser_does() -> None:
@@ -157,3 +160,57 @@ def test_a_comment_holding_tags_is_hidden_and_a_tag_left_open_reads_as_text() ->
     text = "<div>\n<!-- <img src='x.png'> -->Kept <b>bold</b>\n<a href='x' left open\n</div>\n"
     assert [line for line in lines_of(text) if line] == ["Kept bold <a href='x' left open"]
     assert [line for line in lines_of("<div>\nA <!-- never ended\nB\n</div>\n") if line] == ["A"]
+
+
+URGENCY = """The scores:
+
+<table>
+<thead>
+  <tr><th colspan="2">Property</th><th>Score</th></tr>
+</thead>
+<tbody>
+  <tr><td rowspan="3">Due</td><td>overdue</td><td><code>12.0</code></td></tr>
+  <tr><td>today</td><td><code>8.8</code></td></tr>
+  <tr><td>later</td><td><code>2.4</code></td></tr>
+  <tr><th>Priority</th><td>high<br>or highest</td>
+    <td><table><tr><td>6</td><td>9</td></tr></table></td></tr>
+</tbody>
+</table>
+"""
+
+
+def test_an_html_table_is_drawn_as_a_table() -> None:
+    """A plugin's documentation (obsidian-tasks' urgency scores) writes its reference
+    table in HTML, with a header over two columns and a property over many rows: each row
+    read `Due · overdue · 12.0`, then `today · 8.8`, a blank line between, 45 lines of
+    them. A table is drawn as one now: its first row the header, a cell a `colspan` or
+    `rowspan` covers empty, a `<br>` a line of its cell, a `<th>` further down bold, a
+    table in a cell read as its cells `a · b`."""
+    rows = [" ".join(line.split()) for line in lines_of(URGENCY) if line.strip()]
+    assert rows[0] == "The scores:"
+    assert rows[2:9:2] == [
+        "│ Property │ │ Score │",
+        "│ Due │ overdue │ 12.0 │",
+        "│ │ today │ 8.8 │",
+        "│ │ later │ 2.4 │",
+    ]
+    assert rows[10:12] == ["│ Priority │ high │ 6 · 9 │", "│ │ or highest │ │"]
+    tokens = parse(URGENCY)
+    kinds = [token.type for token in tokens]
+    assert kinds.count("th_open") == 3 and kinds.count("tr_open") == 5
+    priority = next(t for t in tokens if t.type == "inline" and "Priority" in t.content)
+    assert [c.type for c in priority.children or ()] == ["strong_open", "text", "strong_close"]
+    cells = [[(c.type, c.content) for c in t.children or ()] for t in tokens if t.type == "inline"]
+    assert [("code_inline", "12.0")] in cells  # `<code>` in a cell is code
+
+
+def test_a_table_too_big_or_too_wide_reads_as_rows_of_cells() -> None:
+    """Bounded: past `MAX_TABLE_CELLS` a table reads as its rows, `a · b` (no text lost);
+    a `colspan` covers at most 64 columns, whatever it says."""
+    rows = "".join(f"<tr><td>r{n}</td><td>x</td><td>y</td></tr>" for n in range(2000))
+    lines = [line for line in lines_of(f"<table>{rows}</table>\n") if line.strip()]
+    assert len(lines) == 2000 and lines[0] == "r0 · x · y" and lines[-1] == "r1999 · x · y"
+    wide = '<table><tr><td colspan="100000">a</td><td>b</td></tr><tr><td>c</td></tr></table>\n'
+    tokens = parse(wide)
+    assert [t.type for t in tokens].count("th_open") == 64  # `a` and 63 it covers; `b` cut
+    assert "b" not in [t.content for t in tokens if t.type == "inline"]
