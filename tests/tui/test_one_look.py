@@ -91,6 +91,12 @@ MIXED = (
     "1. Item with a heading below\n   ## Heading in a list\n2. two\n\n"
     "A line ^anchor-line\n\n![[Some page#Section]]\n\n[^a]: The note *text*.\n"
 )
+HTML_TABLE = (
+    '<table>\n<thead>\n<tr><th colspan="2">Property</th><th>Score</th></tr>\n</thead>\n'
+    '<tr><td rowspan="2">Due</td><td>overdue</td><td><code>12.0</code></td></tr>\n'
+    '<tr><td>today<br>or <b>earlier</b></td><td><a href="x.md">8.8</a></td></tr>\n'
+    "<tr><th>Priority</th><td>high</td></tr>\n</table>\n\nAfter the table.\n"
+)
 BODIES = {
     "styles": STYLES,
     "lists": LISTS,
@@ -98,6 +104,7 @@ BODIES = {
     "table": TABLE,
     "code": CODE,
     "mixed": MIXED,
+    "html-table": HTML_TABLE,
     "notes": VAULT["Reading Notes.md"].split("---\n", 2)[2],
 }
 
