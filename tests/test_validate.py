@@ -287,6 +287,32 @@ def test_the_same_slip_at_different_lines_is_one_line(tmp_path: Path, run) -> No
     assert [x.split("key at ")[1][:8] for x in shown] == ["line 3);", "line 6);", "line 11)"]
 
 
+def test_a_pages_many_findings_of_one_code_are_one_line(tmp_path: Path, run) -> None:
+    """An LLM-kept wiki's `log.md` heads each entry `## 2026-04-11 ingest | Title` (32k
+    pages, 1,010 such headings): one error a heading, 1,010 lines for one file. Past
+    `FOLD_ON_A_PAGE` on a page they are one line quoting the first three; ten stay ten;
+    `--json` and `--all` keep every one."""
+    entries = "".join(f"## 2026-04-{n:02} ingest | Note {n}\n* done\n" for n in range(1, 13))
+    ten = "".join(f"[[gone {n}]] " for n in range(10))
+    pages = {"log": f"# Log\n\n{entries}", "notes/a": f"---\ntype: note\n---\n{ten}\n"}
+    bundle = write_pages(tmp_path / "b", pages)
+    status, out, _ = run("validate", str(bundle))
+    assert status == 1
+    lines = out.splitlines()
+    assert lines[0] == (
+        "log\terror\tlog-heading\t'## 2026-04-01 ingest | Note 1' is not a YYYY-MM-DD date "
+        "(OKF §9); '## 2026-04-02 ingest | Note 2' is not a YYYY-MM-DD date (OKF §9); "
+        "'## 2026-04-03 ingest | Note 3' is not a YYYY-MM-DD date (OKF §9) … "
+        "(12 on this page; --all lists each)"
+    )
+    assert sum("broken-link" in line for line in lines) == 10  # ten: each on its own
+    assert "12 errors, 10 warnings" in lines[11]
+    status, every, _ = run("validate", str(bundle), "--all")
+    assert sum("log-heading" in line for line in every.splitlines()) == 12
+    status, out, _ = run("validate", str(bundle), "--json")
+    assert len(json.loads(out)["errors"]) == 12
+
+
 def test_extension_keys_are_allowed_even_with_strict(tmp_path: Path, run) -> None:
     """OKF v0.2 §4.1: producers MAY add keys; §11: unknown keys never fail a bundle. The
     v0.2 text defines no `not` field: the reference bundle's `not:` is such a key."""

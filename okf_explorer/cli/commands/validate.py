@@ -17,6 +17,12 @@ lines 2-14`) on several pages are one line, at the place of the first, unless `-
 
     N pages<TAB>error|warning<TAB>CODE<TAB>MESSAGE · SLUG, SLUG, SLUG … (--all lists each)
 
+and more than `core.okf.validate.FOLD_ON_A_PAGE` findings of one code on one page, each
+saying something else (a log's headings that are no dates), are one line at the place of
+the first, quoting the first three (SEVERITY `error` or `warning`), unless `--all`:
+
+    SLUG<TAB>SEVERITY<TAB>CODE<TAB>MESSAGE; MESSAGE; MESSAGE … (N on this page; --all lists each)
+
 then a summary line
 
     N files: E errors, W warnings: conformant
@@ -115,8 +121,12 @@ def validate_text(report: ValidationReport, strict: bool, every: bool = False) -
 
 
 def group_line(group: FindingGroup) -> str:
-    """One finding's line, or a folded one: `N pages`, then the message and the first pages."""
+    """One finding's line, or a folded one: `N pages`, then the message and the first pages;
+    or a page's many findings of one code: the first few, and how many in all."""
     message = printable(group.message)
+    if group.on_the_page > 1:
+        shown = "; ".join(printable(said) for said in group.messages)
+        message = f"{shown} … ({group.on_the_page} on this page; --all lists each)"
     if len(group.slugs) == 1:
         return "\t".join((printable(group.slugs[0]), group.severity, group.code, message))
     named = ", ".join(printable(slug) for slug in group.slugs[:EXAMPLES])

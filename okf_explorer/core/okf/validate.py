@@ -48,7 +48,7 @@ import functools
 import re
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -129,15 +129,26 @@ class Finding:
 @dataclass(frozen=True, slots=True)
 class FindingGroup:
     """Findings that say the same thing (`severity`, `code`, `message`) of `slugs`, in slug
-    order: one key misspelt the same way, one target missing from several pages."""
+    order: one key misspelt the same way, one target missing from several pages. Or,
+    `on_the_page` > 1: that many findings of one code on one page (`slugs`), each saying
+    something else (a log's 1,010 headings that are no dates): `messages` are the first
+    `FOLDED_SHOWN` of them."""
 
     severity: Severity
     code: str
     message: str
     slugs: tuple[str, ...]
+    on_the_page: int = 1
+    messages: tuple[str, ...] = ()
 
 
 _LINE_NUMBER = re.compile(r"\bline (\d+)")
+FOLD_ON_A_PAGE = 10
+"""Findings of one code on one page, each its own, past which `groups` folds them in one:
+an LLM-kept wiki's `log.md` heads each entry `## 2026-04-11 ingest | Title`, and
+`validate` printed one error a heading, 1,010 lines for one file."""
+FOLDED_SHOWN = 3
+"""The findings a page's folded group quotes."""
 
 
 def _lines_said(said: str, group: list[Finding]) -> str:
@@ -149,6 +160,24 @@ def _lines_said(said: str, group: list[Finding]) -> str:
     if len(numbers) == 1:
         return said.replace("line #", f"line {numbers[0]}")
     return said.replace("line #", f"lines {numbers[0]}-{numbers[-1]}")
+
+
+def _folded_on_each_page(groups: list[FindingGroup]) -> list[FindingGroup]:
+    """`groups`, with the groups of one page and one code folded in one, at the first's
+    place, where there are more than `FOLD_ON_A_PAGE` of them."""
+    alone: dict[tuple[Severity, str, str], list[FindingGroup]] = {}
+    for group in groups:
+        if len(group.slugs) == 1:
+            alone.setdefault((group.severity, group.code, group.slugs[0]), []).append(group)
+    folded: list[FindingGroup] = []
+    for group in groups:
+        same = alone.get((group.severity, group.code, group.slugs[0]), [])
+        if len(group.slugs) > 1 or len(same) <= FOLD_ON_A_PAGE:
+            folded.append(group)
+        elif group is same[0]:
+            shown = tuple(other.message for other in same[:FOLDED_SHOWN])
+            folded.append(replace(group, on_the_page=len(same), messages=shown))
+    return folded
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,10 +197,11 @@ class ValidationReport:
         for finding in self.findings:
             said = _LINE_NUMBER.sub("line #", finding.message)
             found.setdefault((finding.severity, finding.code, said), []).append(finding)
-        return [
+        groups = [
             FindingGroup(severity, code, _lines_said(said, group), tuple(f.slug for f in group))
             for (severity, code, said), group in found.items()
         ]
+        return _folded_on_each_page(groups)
 
     @property
     def errors(self) -> tuple[Finding, ...]:
