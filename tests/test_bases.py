@@ -200,6 +200,22 @@ def test_a_base_it_cannot_read_says_why(tmp_path: Path, base: str, reason: str) 
         brain.base_table("Categories/Books", "Books.base")
 
 
+def test_a_view_it_cannot_read_fails_alone_and_says_how_to_mend_it(tmp_path: Path) -> None:
+    """An LLM-kept wiki's `wiki.base` (16k pages) wrote each domain's view `filters:` as a
+    bare list: the index page's embed of its first, sound view showed only
+    `views[1].filters: an expression is text`. The other views now show; the bad one says
+    what a list of filters needs."""
+    domains = BOOKS_BASE.replace(
+        "    filters: 'year >= 1990'\n", "    filters:\n      - 'year >= 1990'\n"
+    )
+    brain = vault(tmp_path, base=domains)
+    assert rows(brain, "Categories/Books")[0][0] == "Books/Slow Light"  # the first view shows
+    with pytest.raises(
+        BaseError, match=r"views\[2\]\.filters: a list of filters goes under `and:`"
+    ):
+        brain.base_table("Categories/Books", "Books.base", "Recent")
+
+
 def test_hostile_bases_are_bounded(tmp_path: Path) -> None:
     big = "filters: '" + "a" * (MAX_BASE_BYTES + 10) + "'\n"
     with pytest.raises(BaseError, match="larger than"):

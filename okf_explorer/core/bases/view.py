@@ -88,6 +88,8 @@ class View:
     limit: int | None
     summaries: tuple[tuple[str, str], ...] = ()
     """(property, summary name) pairs: a column's summary under the table."""
+    problem: str | None = None
+    """Why this view cannot be read (its own fault: the base's other views still show)."""
 
 
 @dataclass(frozen=True)
@@ -142,7 +144,8 @@ def read_base(data: object) -> Base:
             for name, text in _mapping(data.get("formulas"), "formulas").items()
         }
         views = tuple(
-            _view(item, n, counter) for n, item in enumerate(_list(data.get("views"), "views"))
+            _view_or_problem(item, n, counter)
+            for n, item in enumerate(_list(data.get("views"), "views"))
         )
         summaries = {
             str(name): parse_expression(_expression_text(text, f"summary {name}"))
@@ -189,6 +192,10 @@ def _filters(value: object, where: str, counter: list[int]) -> Filter | None:
     counter[0] += 1
     if counter[0] > MAX_FILTERS:
         raise BaseError(f"more than {MAX_FILTERS} filters")
+    if isinstance(value, list):
+        raise BaseError(
+            f"{where}: a list of filters goes under `and:` (all must hold) or `or:` (one is enough)"
+        )
     if isinstance(value, dict):
         if len(value) != 1 or next(iter(value)) not in {"and", "or", "not"}:
             raise BaseError(f"{where}: a filter is a statement, or and / or / not over a list")
@@ -203,6 +210,17 @@ def _filters(value: object, where: str, counter: list[int]) -> Filter | None:
         return parse_expression(_expression_text(value, where))
     except ExpressionError as error:
         raise ExpressionError(f"{where}: {error}") from None
+
+
+def _view_or_problem(data: object, number: int, counter: list[int]) -> View:
+    """The view `data`, or one saying why it cannot be read (named as it names itself):
+    a base of a dozen views is not lost to one slip in one of them."""
+    try:
+        return _view(data, number, counter)
+    except (BaseError, ExpressionError) as error:
+        named = data.get("name") if isinstance(data, dict) else None
+        name = str(named or f"View {number + 1}")
+        return View(name, "table", None, (), (), None, None, problem=str(error))
 
 
 def _view(data: object, number: int, counter: list[int]) -> View:
@@ -288,7 +306,10 @@ def run_view(
     resolve: Callable[[str, str | None], str | None],
     now: datetime | None = None,
 ) -> BaseTable:
-    """The table `view` shows of `pages`, for a base shown on page `this`."""
+    """The table `view` shows of `pages`, for a base shown on page `this`; `BaseError`
+    when the view cannot be read (`View.problem`) or evaluated."""
+    if view.problem is not None:
+        raise BaseError(view.problem)
     moment = now or datetime.now()
     budget = Budget(MAX_STEPS)
     kept: list[Scope] = []
