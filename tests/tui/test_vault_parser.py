@@ -273,6 +273,8 @@ def test_an_image_written_into_the_page_shows_as_an_image() -> None:
         return body.end, rows
 
     end, rows = shown(0)
+    assert end == text.index("![](")  # at the blank line before the image: a part of its own
+    end, rows = shown(end)
     assert end == text.index(")") + 1  # the part ends after the image, not inside it
     assert f"▭ image/png, {len(src) * 3 // 4 / 1024:.0f} KB" in rows
     assert shown(end)[1][-1] == "After ▭ shot"
@@ -281,6 +283,40 @@ def test_an_image_written_into_the_page_shows_as_an_image() -> None:
 
     unclosed = "![](data:image/png;base64," + "A" * (RENDER_CHARS + DATA_URI_CHARS + 10)
     assert cut_point(unclosed, 0, RENDER_CHARS) == RENDER_CHARS
+
+
+CELLS = "".join(f'    <tr><td align="center">Person {n}</td><td>📖</td></tr>\n' for n in range(400))
+BLOCKS_ACROSS_THE_CUT = {  # (the page, what opens the block)
+    "html": (
+        f"Intro.\n\n## Thanks\n\n<table>\n  <tbody>\n{CELLS}  </tbody>\n</table>\n",
+        "<table>",
+    ),
+    "fence": ("Intro.\n\n```python\n" + "x = 1\n\n" * 3000 + "```\n", "```"),
+    "comment": ("Intro.\n\n%%\n" + "hidden note\n\n" * 2000 + "%%\n", "%%"),
+}
+
+
+@pytest.mark.parametrize("name", list(BLOCKS_ACROSS_THE_CUT))
+def test_a_part_is_never_cut_inside_a_block(name: str) -> None:
+    """A long page is prepared in parts, each parsed on its own (its first screen's 24 KB,
+    then the rest). Foam's index holds a 48 KB HTML table with no blank line in it: the
+    first part was cut at a line inside it, and the rest of the table was drawn as
+    indented code, raw `<td>`s; a fence or a `%%` comment cut so lost its marks. A part now
+    ends at a blank line no block goes on across: here, before the block."""
+    page, opening = BLOCKS_ACROSS_THE_CUT[name]
+    text = page + "\nAfter.\n"
+    first = prepare_body(text, 0, limit=20_000, width=100)
+    assert first.end == text.index(opening)
+    rest = prepare_body(text, first.end, width=100)
+    rows = [
+        row.content.plain
+        for part in (first, rest)
+        for p in part.pieces or ()
+        for row in p.drawing.rows
+    ]
+    shown = "\n".join(rows)
+    assert "<td" not in shown and "<tr" not in shown and "%%" not in shown and "```" not in shown
+    assert "After." in shown
 
 
 def test_an_attachment_is_named_without_its_display_sizes() -> None:

@@ -238,23 +238,75 @@ def _escape(text: str) -> str:
 
 
 def cut_point(text: str, start: int, limit: int) -> int:
-    """Where a part that starts at `start` ends: a paragraph break, else a line break,
-    else after the image written into the page (`![](data:…)`, a pasted screenshot's
-    200 KB of base64 on one line) the limit falls in, when it ends within `DATA_URI_CHARS`
-    (parsing costs about 0.4 s a megabyte), else at the limit."""
+    """Where a part that starts at `start` ends: the last blank line before the limit that
+    no block goes on across (a fence, a `$$` or `%%` block, an HTML comment: `_spanning`),
+    else such a line break, else (the part all one block) a line break past its half, else
+    after the image written into the page (`![](data:…)`, a
+    pasted screenshot's 200 KB of base64 on one line) the limit falls in, when it ends
+    within `DATA_URI_CHARS` (parsing costs about 0.4 s a megabyte), else at the limit.
+
+    A part is parsed on its own, so a cut inside a block breaks it: Foam's index holds a
+    48 KB HTML table of contributors (no blank line in it), the first screen's part was cut
+    at a line inside it, and the rest of the table was drawn as indented code, raw `<td>`s;
+    a fence cut so lost its fence. A blank line ends an HTML block and a paragraph, and
+    nothing else but the blocks `_spanning` finds goes on across one."""
     wanted = start + limit
     if wanted >= len(text):
         return len(text)
+    spans = _spanning(text, start, wanted)
     for mark in ("\n\n", "\n"):
         position = text.rfind(mark, start, wanted)
-        if position > start + limit // 2:
-            return position + len(mark)
+        while position > start:
+            inside = next((s for s, e in spans if s < position < e), None)
+            if inside is None:
+                return position + len(mark)
+            position = text.rfind(mark, start, inside)
+    position = text.rfind("\n", start, wanted)  # all of it one block: at least a line's end
+    if position > start + limit // 2:
+        return position + 1
     data = text.rfind("](data:", start, wanted)
     if data != -1 and text.find(")", data, wanted) == -1:
         closing = text.find(")", wanted, wanted + DATA_URI_CHARS)
         if closing != -1:
             return closing + 1
     return wanted
+
+
+_SPANNING = re.compile(
+    r"^[ \t]*(?:(?P<fence>`{3,}|~{3,})"
+    r"|(?P<math>\$\$)[ \t]*$|(?P<comment>%%)[ \t]*$|(?P<html><!--))",
+    re.MULTILINE,
+)
+"""A line opening (or closing) a block that may hold blank lines."""
+
+
+def _spanning(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """(first, last character) of each block between `start` and `end` that may go on
+    across a blank line: a fence (to its closing fence: the same mark, as long or longer),
+    a `$$` or `%%` block (to the next such line), an HTML comment opening a line (to its
+    `-->`); one not closed by `end` runs to `end`. Linear in the stretch."""
+    found: list[tuple[int, int]] = []
+    at = start
+    while (opening := _SPANNING.search(text, at, end)) is not None:
+        kind = opening.lastgroup
+        if kind == "html":
+            close = text.find("-->", opening.end(), end)
+            stop = end if close == -1 else close + 3
+        else:
+            mark = opening.group(kind or "")
+            closer = re.compile(
+                rf"^[ \t]*{re.escape(mark[0])}{{{len(mark)},}}[ \t]*$"
+                if kind == "fence"
+                else rf"^[ \t]*{re.escape(mark)}[ \t]*$",
+                re.MULTILINE,
+            )
+            close_match = closer.search(text, opening.end(), end)
+            stop = end if close_match is None else close_match.end()
+        found.append((opening.start(), stop))
+        if stop >= end:
+            break
+        at = stop
+    return found
 
 
 def _hrefs(tokens: Sequence[Token]) -> tuple[tuple[str, str], ...]:
