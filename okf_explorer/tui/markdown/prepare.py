@@ -23,6 +23,14 @@ from textual.style import Style
 from okf_explorer.core import fast_paths
 from okf_explorer.core.bases import is_base_name
 from okf_explorer.core.fast_paths import gc_paused
+from okf_explorer.core.links.grammar import (
+    HTML_COMMENT,
+    OBSIDIAN_COMMENT,
+    comment_ranges,
+    mask_ranges,
+    math_ranges,
+    prose_ranges,
+)
 from okf_explorer.core.okf.meta import Source
 from okf_explorer.core.pages import Markup
 from okf_explorer.tui.markdown.body import Piece
@@ -239,7 +247,7 @@ def _escape(text: str) -> str:
 
 def cut_point(text: str, start: int, limit: int) -> int:
     """Where a part that starts at `start` ends: the last blank line before the limit that
-    no block goes on across (a fence, a `$$` or `%%` block, an HTML comment: `_spanning`),
+    no block goes on across (a fence, a comment, a `$$` block: `_spanning`),
     else such a line break, else (the part all one block) a line break past its half, else
     after the image written into the page (`![](data:…)`, a
     pasted screenshot's 200 KB of base64 on one line) the limit falls in, when it ends
@@ -272,41 +280,31 @@ def cut_point(text: str, start: int, limit: int) -> int:
     return wanted
 
 
-_SPANNING = re.compile(
-    r"^[ \t]*(?:(?P<fence>`{3,}|~{3,})"
-    r"|(?P<math>\$\$)[ \t]*$|(?P<comment>%%)[ \t]*$|(?P<html><!--))",
-    re.MULTILINE,
-)
-"""A line opening (or closing) a block that may hold blank lines."""
-
-
 def _spanning(text: str, start: int, end: int) -> list[tuple[int, int]]:
-    """(first, last character) of each block between `start` and `end` that may go on
-    across a blank line: a fence (to its closing fence: the same mark, as long or longer),
-    a `$$` or `%%` block (to the next such line), an HTML comment opening a line (to its
-    `-->`); one not closed by `end` runs to `end`. Linear in the stretch."""
-    found: list[tuple[int, int]] = []
-    at = start
-    while (opening := _SPANNING.search(text, at, end)) is not None:
-        kind = opening.lastgroup
-        if kind == "html":
-            close = text.find("-->", opening.end(), end)
-            stop = end if close == -1 else close + 3
-        else:
-            mark = opening.group(kind or "")
-            closer = re.compile(
-                rf"^[ \t]*{re.escape(mark[0])}{{{len(mark)},}}[ \t]*$"
-                if kind == "fence"
-                else rf"^[ \t]*{re.escape(mark)}[ \t]*$",
-                re.MULTILINE,
-            )
-            close_match = closer.search(text, opening.end(), end)
-            stop = end if close_match is None else close_match.end()
-        found.append((opening.start(), stop))
-        if stop >= end:
-            break
-        at = stop
-    return found
+    """(first, last character) of each block of `text[start:end]` that may go on across a
+    blank line, as the page's readers find them (`core.links.grammar`): fenced code
+    (`prose_ranges`: an unclosed fence runs to `end`), HTML and Obsidian comments
+    (`comment_ranges`), dollar math (`math_ranges`: `$$` blocks). A comment or a `$$`
+    block is one only once it closes: the text is read on to the closing mark after `end`
+    nearest to it, as far as a part again."""
+    reach = end
+    for mark in (HTML_COMMENT[1], OBSIDIAN_COMMENT[1], "$$"):
+        if (closing := text.find(mark, end, 2 * end - start)) != -1:
+            reach = max(reach, closing + len(mark))
+    part = text[start:reach]
+    prose = prose_ranges(part)
+    ends = [stop for _, stop in prose]
+    starts = [begin for begin, _ in prose[1:]] + [len(part)]
+    fences = [(after, before) for after, before in zip(ends, starts, strict=True) if after < before]
+    masked = mask_ranges(part, fences)
+    found = [*fences, *math_ranges(masked)]
+    for marks in (HTML_COMMENT, OBSIDIAN_COMMENT):
+        found += comment_ranges(masked, marks)
+    return [
+        (start + first, start + min(last, end - start))
+        for first, last in found
+        if first < end - start
+    ]
 
 
 def _hrefs(tokens: Sequence[Token]) -> tuple[tuple[str, str], ...]:
