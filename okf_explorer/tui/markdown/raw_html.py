@@ -67,7 +67,7 @@ MAX_TABLE_CELLS = 5000
 hostile `colspan`) reads as its rows of cells, `a · b`, as a table in a cell does."""
 _MAX_SPAN = 64
 """The most columns (or rows) one cell's `colspan` (or `rowspan`) covers."""
-Piece = Token | tuple[str, object]
+HtmlPiece = Token | tuple[str, object]
 """What the reader makes of a fragment, in order: inline tokens, and marks between them
 (`("break", heading tag or "")`, `("hr", "")`, `("table", HtmlTable)`)."""
 
@@ -153,7 +153,7 @@ class _Reader(HTMLParser):
     def __init__(self, block: bool) -> None:
         super().__init__(convert_charrefs=True)
         self.block = block
-        self.pieces: list[Piece] = []
+        self.pieces: list[HtmlPiece] = []
         """What is read so far (a cell's pieces while one is read, `outside` the rest)."""
         self.open: list[str] = []
         """The emphasis and link tags opened (and not yet closed), innermost last."""
@@ -165,7 +165,7 @@ class _Reader(HTMLParser):
         """The outermost table of a block being read (a table in one of its cells is
         read as text: its cells `a · b`)."""
         self.cell: HtmlCell | None = None
-        self.outside: list[Piece] = []
+        self.outside: list[HtmlPiece] = []
         self.open_outside = 0
         """How many of `open` were opened before the cell being read."""
 
@@ -455,7 +455,7 @@ def _span(written: str | None) -> int:
     return min(int(digits), _MAX_SPAN) if digits.isdigit() and int(digits) > 1 else 1
 
 
-def _cell_children(pieces: list[Piece]) -> list[Token]:
+def _cell_children(pieces: list[HtmlPiece]) -> list[Token]:
     """A cell's pieces as one line of inline tokens: a paragraph or rule in it is a line
     break, runs of breaks one; nothing when it shows nothing."""
     children: list[Token] = []
