@@ -154,6 +154,18 @@ def _create_exclusively(
         raise
 
 
+def temp_beside(target: Path, mode: int = 0o600) -> Path:
+    """A new empty temporary file in `target`'s folder, named as ours (so
+    `remove_stale_temps` knows a killed writer's), with permission bits `mode`: for a
+    writer that fills it by other means (SQLite) and renames it over `target` itself."""
+    fd, temp = tempfile.mkstemp(dir=target.parent, prefix=_temp_prefix(target), suffix=".tmp")
+    try:
+        os.fchmod(fd, mode)
+    finally:
+        os.close(fd)
+    return Path(temp)
+
+
 def _temp_prefix(target: Path) -> str:
     """`.NAME.okfPID.`, NAME cut so the temporary name stays within 255 bytes."""
     name = target.name
