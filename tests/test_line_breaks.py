@@ -72,3 +72,47 @@ def test_the_parser_draws_by_the_rule() -> None:
     assert breaks(parse("a\nb\n")) == ["softbreak"]
     assert breaks(parse("a\nb\n", breaks=True)) == ["hardbreak"]
     assert breaks(parse("a<br>\nb\n", breaks=True)) == ["hardbreak"]  # one break, not two
+
+
+def test_a_foam_workspace_reads_as_vs_code_shows_it(tmp_path: Path) -> None:
+    """Foam's notes are read in VS Code, whose Markdown preview joins a single newline
+    (CommonMark) unless the workspace's settings turn `markdown.preview.breaks` on; a
+    VS Code user's paragraphs are often wrapped at 80 columns, which Obsidian's rule
+    broke into ragged lines. A workspace is known by `.vscode/settings.json` setting
+    Foam's keys, `.vscode/extensions.json` recommending Foam, or a `.foam/` folder, in
+    the folder or the one above it (a repository's `docs/`)."""
+    notes = tmp_path / "docs"
+    notes.mkdir()
+    (notes / "plugin.md").write_text(PLUGIN)
+    assert rule(notes)[0]  # no sign of Foam: a vault, Obsidian's rule
+    vscode = tmp_path / ".vscode"
+    vscode.mkdir()
+    settings = vscode / "settings.json"
+    settings.write_text('{\n  "editor.wordWrap": "on"\n}\n')
+    assert rule(notes)[0]  # VS Code without Foam: still a vault
+    settings.write_text(
+        '{\n  // Foam\n  "foam.files.include": ["docs/**/*"],\n'
+        '  // "markdown.preview.breaks": true,\n}\n'
+    )
+    hard, why = rule(notes)
+    assert not hard and "VS Code" in why
+    settings.write_text(
+        '{\n  "foam.edit.linkReferenceDefinitions": "off",\n  "markdown.preview.breaks": true\n}\n'
+    )
+    hard, why = rule(notes)
+    assert hard and "markdown.preview.breaks" in why
+    settings.unlink()
+    (vscode / "extensions.json").write_text('{"recommendations": ["foam.foam-vscode"]}')
+    assert not rule(notes)[0]
+    (vscode / "extensions.json").unlink()
+    (notes / ".foam").mkdir()
+    assert not rule(notes)[0]
+    (notes / ".obsidian").mkdir()  # kept in Obsidian as well: read as Obsidian shows it
+    assert rule(notes)[0]
+
+
+def test_a_foam_workspaces_inline_tags_are_its_tags(tmp_path: Path) -> None:
+    (tmp_path / ".foam").mkdir()
+    (tmp_path / "note.md").write_text("---\ntags: [alpha]\n---\n# Note\n\nAbout #beta things.\n")
+    page = BundleSource(tmp_path).get_page("note")
+    assert list(page.tags) == ["alpha", "beta"]

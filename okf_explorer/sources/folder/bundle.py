@@ -82,7 +82,14 @@ from okf_explorer.core.port import (
     ScannedPage,
     ServerGraph,
 )
-from okf_explorer.sources.folder.dialect import OBSIDIAN_VAULT, Dialect, folder_dialect
+from okf_explorer.sources.folder.dialect import (
+    OBSIDIAN_VAULT,
+    Dialect,
+    FoamWorkspace,
+    foam_line_breaks,
+    foam_workspace,
+    folder_dialect,
+)
 from okf_explorer.sources.folder.logseq import (
     LOGSEQ_FOLDER,
     LogseqGraph,
@@ -174,11 +181,14 @@ class BundleSource:
 
     def _read_dialect(self) -> Dialect | None:
         """The folder's dialect (`dialect.folder_dialect`): Logseq's or Dendron's, else
-        Obsidian's in a folder read as Obsidian reads it (`_reads_as_obsidian`: a note's
-        `#tags` are among its tags), else None (an OKF bundle)."""
+        in a folder read as a vault (`_reads_as_obsidian`: a note's `#tags` are among its
+        tags) Foam's where it is a Foam workspace Obsidian does not keep (no `.obsidian/`),
+        else Obsidian's; else None (an OKF bundle)."""
         dialect = folder_dialect(self._root)
         if dialect is None and self._reads_as_obsidian():
-            return OBSIDIAN_VAULT
+            kept_in_obsidian = os.path.isdir(os.path.join(self._root, ".obsidian"))
+            foam = None if kept_in_obsidian else foam_workspace(self._root)
+            return foam or OBSIDIAN_VAULT
         return dialect
 
     def line_breaks(self) -> LineBreaks:
@@ -192,7 +202,11 @@ class BundleSource:
             return LineBreaks(False, "CommonMark, as an OKF bundle: a single newline is a space")
         breaks = self._breaks
         if breaks is None:
-            breaks = self._breaks = vault_line_breaks(self._root)
+            dialect = self._dialect
+            if isinstance(dialect, FoamWorkspace):  # as VS Code shows it (`foam_line_breaks`)
+                breaks = self._breaks = foam_line_breaks(dialect)
+            else:
+                breaks = self._breaks = vault_line_breaks(self._root)
         return breaks
 
     def markup(self) -> Markup:

@@ -11,6 +11,12 @@
   `BundleSource`): Markdown with Obsidian's links, and a note's tags are its
   property's and the `#tags` in its body, as Obsidian reads them (`ObsidianVault`,
   `core.links.tags.inline_tags`).
+- A **Foam workspace** (a vault with no `.obsidian/` whose folder, or the one above it,
+  is set up for Foam in VS Code: a `.foam/` folder, `.vscode/extensions.json`
+  recommending Foam, or `.vscode/settings.json` setting `foam.` keys): its tags are read
+  as a vault's (Foam's Tag Explorer counts `#tags` in the body too), and its pages are
+  shown as VS Code's Markdown preview shows them, a single newline a space unless its
+  settings turn `markdown.preview.breaks` on (`foam_line_breaks`), not as Obsidian does.
 - An OKF bundle: None, Markdown with Obsidian's links; a concept's tags are its
   frontmatter's (OKF §4).
 
@@ -21,12 +27,13 @@ picklable), and is read again at every listing (`BundleSource`).
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from okf_explorer.core.links.tags import inline_tags
-from okf_explorer.core.pages import PAGE_INFO_FIELDS, Markup, Page
+from okf_explorer.core.pages import PAGE_INFO_FIELDS, LineBreaks, Markup, Page
 from okf_explorer.sources.folder.logseq import logseq_graph
 
 __all__ = [
@@ -34,7 +41,10 @@ __all__ = [
     "OBSIDIAN_VAULT",
     "DendronWorkspace",
     "Dialect",
+    "FoamWorkspace",
     "ObsidianVault",
+    "foam_line_breaks",
+    "foam_workspace",
     "folder_dialect",
 ]
 
@@ -112,19 +122,54 @@ class ObsidianVault:
         return "obsidian"
 
     def named_row(self, row: Sequence[Any], body: str) -> tuple[Any, ...]:
-        found = inline_tags(body)
-        if not found:
-            return tuple(row)
-        fields = list(row)
-        fields[_TAGS] = with_tags(row[_TAGS], found)
-        return tuple(fields)
+        return row_with_inline_tags(row, body)
 
     def named_page(self, page: Page) -> Page:
-        found = inline_tags(page.content) if page.readable else ()
-        return replace(page, tags=with_tags(page.tags, found)) if found else page
+        return page_with_inline_tags(page)
 
     def home_page(self, slugs: Sequence[str]) -> tuple[str, str] | None:
         return None
+
+
+@dataclass(frozen=True, slots=True)
+class FoamWorkspace:
+    """A Foam workspace (see the module doc); `root` is its folder (the folder given, or
+    the one above it), whose `.vscode/settings.json` holds its settings."""
+
+    root: str
+
+    @property
+    def markup(self) -> Markup:
+        return "markdown"
+
+    @property
+    def cache_tag(self) -> str:
+        return "foam"
+
+    def named_row(self, row: Sequence[Any], body: str) -> tuple[Any, ...]:
+        return row_with_inline_tags(row, body)
+
+    def named_page(self, page: Page) -> Page:
+        return page_with_inline_tags(page)
+
+    def home_page(self, slugs: Sequence[str]) -> tuple[str, str] | None:
+        return None
+
+
+def row_with_inline_tags(row: Sequence[Any], body: str) -> tuple[Any, ...]:
+    """A page's `PageInfo` row with the `#tags` of its body among its tags."""
+    found = inline_tags(body)
+    if not found:
+        return tuple(row)
+    fields = list(row)
+    fields[_TAGS] = with_tags(row[_TAGS], found)
+    return tuple(fields)
+
+
+def page_with_inline_tags(page: Page) -> Page:
+    """`page` with the `#tags` of its body among its tags."""
+    found = inline_tags(page.content) if page.readable else ()
+    return replace(page, tags=with_tags(page.tags, found)) if found else page
 
 
 OBSIDIAN_VAULT = ObsidianVault()
@@ -147,3 +192,48 @@ def folder_dialect(root: str) -> Dialect | None:
     if any(os.path.isfile(os.path.join(folder, DENDRON_SETTINGS)) for folder in (root, parent)):
         return DendronWorkspace()
     return None
+
+
+FOAM_EXTENSION = "foam.foam-vscode"
+"""Foam's VS Code extension, as a workspace's `.vscode/extensions.json` recommends it."""
+FOAM_FOLDER = ".foam"
+"""The folder Foam keeps its templates in, at a workspace's root."""
+VSCODE_FOLDER = ".vscode"
+SETTINGS_BYTES = 256 * 1024
+"""How much of a VS Code settings file is read."""
+_FOAM_KEY = re.compile(r'^\s*"foam\.[\w.]+"\s*:', re.MULTILINE)
+_PREVIEW_BREAKS = re.compile(r'^\s*"markdown\.preview\.breaks"\s*:\s*true\b', re.MULTILINE)
+"""A setting on a line of its own: VS Code's settings are JSON with comments, and a line
+commented out (`// "markdown.preview.breaks": true`) does not count."""
+
+
+def foam_workspace(root: str) -> FoamWorkspace | None:
+    """The Foam workspace folder `root` is (or is the folder of, one level down), else
+    None: a `.foam/` folder, `.vscode/extensions.json` recommending Foam, or
+    `.vscode/settings.json` setting one of Foam's `foam.` keys."""
+    parent = os.path.dirname(root.rstrip(os.sep)) or root
+    for folder in dict.fromkeys((root, parent)):
+        if (
+            os.path.isdir(os.path.join(folder, FOAM_FOLDER))
+            or FOAM_EXTENSION in _vscode_file(folder, "extensions.json")
+            or _FOAM_KEY.search(_vscode_file(folder, "settings.json"))
+        ):
+            return FoamWorkspace(folder)
+    return None
+
+
+def foam_line_breaks(workspace: FoamWorkspace) -> LineBreaks:
+    """A single newline as VS Code's Markdown preview shows it: a space (CommonMark), a
+    line break when the workspace's settings turn `markdown.preview.breaks` on."""
+    if _PREVIEW_BREAKS.search(_vscode_file(workspace.root, "settings.json")):
+        return LineBreaks(True, "as VS Code shows it: its settings set markdown.preview.breaks")
+    return LineBreaks(False, "CommonMark, as VS Code shows a Foam workspace: a newline is a space")
+
+
+def _vscode_file(folder: str, name: str) -> str:
+    """The start of one of a folder's VS Code files, "" when it cannot be read."""
+    try:
+        with open(os.path.join(folder, VSCODE_FOLDER, name), "rb") as handle:
+            return handle.read(SETTINGS_BYTES).decode("utf-8", "replace")
+    except OSError:
+        return ""
