@@ -134,7 +134,7 @@ def test_a_link_pass_travels_as_its_slugs() -> None:
         [("x", "a/x", "wiki", "basename", 1, True, ("a/x", "b/x"), "links", False)],
     )
     copy = pickle.loads(pickle.dumps(shipped))
-    assert copy.__getstate__() == ["a/x", "b/x", "c"]
+    assert copy.__getstate__() == (["a/x", "b/x", "c"], False)  # and no Foam folder names
     assert copy("b/y", (("x", "wiki", 2, None, "links", False, False),))[1][0][1] == "b/x"
     complete, found = copy(
         "c",

@@ -8,11 +8,13 @@ one an edge records (`ResolvedLink.rule`), not only what the resolver says alone
 
 from __future__ import annotations
 
+import pickle
 from pathlib import Path
 
 import pytest
 
 from okf_explorer.core.brain import Brain
+from okf_explorer.core.index.build import LinkPass
 from okf_explorer.core.index.model import ResolvedLink
 from okf_explorer.sources.folder.bundle import BundleSource
 from tests.bundles import write_bundle as write
@@ -288,3 +290,71 @@ def test_typed_names_resolve_like_a_wiki_link_on_a_root_page(tmp_path: Path) -> 
         )
     finally:
         brain.close()
+
+
+FOAM_FILES = {
+    ".vscode/extensions.json": '{"recommendations": ["foam.foam-vscode"]}\n',
+    "home.md": "[[projects]] [[Guides]] [[work/projects]] [[ideas]] [[archive]]\n",
+    "projects/index.md": "# Projects\n",
+    "projects/README.md": "# Read me\n",
+    "docs/guides/README.md": "# Guides\n",
+    "work/projects/index.md": "# Work's\n",
+    "ideas.md": "# Ideas\n",
+    "ideas/index.md": "# More ideas\n",
+    "archive/old.md": "# Old\n",
+}
+
+
+def test_a_foam_workspace_opens_a_folder_by_its_name(tmp_path: Path) -> None:
+    """Foam opens `[[projects]]` at `projects/index.md` (else `README.md`) when no note
+    is called `projects` (its `foam.links.directory.mode`, `resolve` by default); a
+    folder's path may end the name (`[[work/projects]]`). Obsidian does not: the same
+    files read as a vault leave it dangling."""
+    root = write(tmp_path / "foam", FOAM_FILES)
+    brain = Brain(BundleSource(root), cache_dir=False)
+    try:
+        found = {
+            link.target: (link.to, link.rule, link.candidates)
+            for link in brain.forward_links("home")
+        }
+    finally:
+        brain.close()
+    assert found == {
+        "projects": ("projects/index", "folder-index", ("projects/index", "work/projects/index")),
+        "Guides": ("docs/guides/README", "folder-index", ()),
+        "work/projects": ("work/projects/index", "folder-index", ()),
+        "ideas": ("ideas", "exact", ()),  # a note called so comes first
+        "archive": ("archive", "dangling", ()),  # a folder with no index page
+    }
+    files = {name: text for name, text in FOAM_FILES.items() if not name.startswith(".vscode")}
+    plain = Brain(BundleSource(write(tmp_path / "vault", files)), cache_dir=False)
+    try:
+        rules = {link.target: link.rule for link in plain.forward_links("home")}
+    finally:
+        plain.close()
+    assert rules["projects"] == rules["Guides"] == "dangling"
+
+
+def test_a_foam_workspaces_folder_names_resolve_alike_in_the_scan_workers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A large folder's links are resolved in the processes that read it (`LinkPass`):
+    they know the workspace's rule too, and a name typed by a person resolves alike."""
+    from okf_explorer.sources.folder import scan as parallel
+
+    files = dict(FOAM_FILES)
+    files.update({f"notes/n{i}.md": f"[[projects]] and [[Guides]] {i}\n" for i in range(30)})
+    monkeypatch.setattr(parallel, "PARALLEL_THRESHOLD", 10)
+    brain = Brain(BundleSource(write(tmp_path / "foam", files)), cache_dir=False)
+    try:
+        tos = {(link.to, link.rule) for link in brain.forward_links("notes/n7")}
+        assert tos == {("projects/index", "folder-index"), ("docs/guides/README", "folder-index")}
+        assert len(brain.backlinks("docs/guides/README")) == 31
+        assert brain.resolve_slug("guides") == "docs/guides/README"
+    finally:
+        brain.close()
+    # a worker started otherwise than by fork is handed the pass pickled: the rule with it
+    sent = pickle.loads(pickle.dumps(LinkPass(["projects/index"], wiki_folders=True)))
+    resolver = sent.prepare().resolver
+    resolver.names_settle(["projects"])  # as the main process settles what a worker left
+    assert resolver.resolve("projects").rule == "folder-index"

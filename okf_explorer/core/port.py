@@ -254,6 +254,21 @@ class StatesMarkup(Protocol):
 
 
 @runtime_checkable
+class NamesFolders(Protocol):
+    """A source whose notes app opens a folder by its name (a Foam workspace: `[[projects]]`
+    is `projects/index.md` when no note is called `projects`); any other's does not."""
+
+    def wiki_folders(self) -> bool:
+        """Whether a wiki name matching no page may name a folder (`SlugResolver`)."""
+        ...
+
+
+def wiki_folders(source: object) -> bool:
+    """Whether `source` says its wiki names may name folders (`NamesFolders`)."""
+    return isinstance(source, NamesFolders) and source.wiki_folders()
+
+
+@runtime_checkable
 class StatesMacros(Protocol):
     """A source whose pages may call macros its settings define (a Logseq graph's
     `:macros`, `{{name args}}`); any other's have none."""

@@ -55,6 +55,7 @@ from okf_explorer.core.port import (
     PageSource,
     PageStub,
     ProgressCallback,
+    wiki_folders,
 )
 
 __all__ = ["LinkIndex", "ResolvedLink", "build_index", "corpus_signature"]
@@ -105,6 +106,9 @@ def _build(
 ) -> tuple[LinkIndex, bool, dict[str, tuple[ResolvedRow, ...]] | None]:
     """The index, whether the disk cache needs it saved, and its resolved rows when
     this build made them (`cache_payload`)."""
+    folders = wiki_folders(source)
+    if previous is not None and previous.wiki_folders != folders:
+        previous = None  # the folder became another app's: its links read anew
     if previous is not None:
         stubs = source.enumerate()
         known = Known.from_index(previous)
@@ -120,6 +124,7 @@ def _build(
             # Nothing changed since the cache was written: no resolution, no rebuilding;
             # the (empty) scan still runs, so a source sees the same calls as ever.
             _scan(source, [], [], progress, cancel)
+            whole.wiki_folders = folders  # the cache's key tells the folder's app apart
             return _mark_reserved(whole, source), False, None
     reused: dict[str, Reusable] = {}
     to_scan: list[PageStub] = []
@@ -130,7 +135,7 @@ def _build(
         else:
             reused[stub.slug] = entry
     scanned, early, link_pass = _scan(source, to_scan, stubs, progress, cancel)
-    index = _mark_reserved(_assemble(stubs, reused, scanned), source)
+    index = _mark_reserved(_assemble(stubs, reused, scanned, folders), source)
     unchanged = index.signature == known.signature
     rows = None
     if unchanged and not to_scan and known.reverse is not None:
@@ -162,11 +167,13 @@ def _stated_title(info: PageInfo) -> str:
     return info.title if info.title_stated else ""
 
 
-def corpus_signature(pages: dict[str, PageInfo]) -> str:
-    """A digest of what resolution depends on (every slug, stated title and alias)
-    and the versions."""
+def corpus_signature(pages: dict[str, PageInfo], wiki_folders: bool = False) -> str:
+    """A digest of what resolution depends on (every slug, stated title and alias,
+    and whether wiki names may name folders) and the versions."""
     digest = hashlib.blake2b(digest_size=16)
     digest.update(f"{okf_explorer.__version__}/{FORMAT_VERSION}\x1e".encode())
+    if wiki_folders:
+        digest.update(b"folders\x1e")
     text = "".join(
         f"{slug}\x1f{_stated_title(info)}\x1f{_ALIAS_SEP.join(info.aliases)}\x1e"
         for slug, info in pages.items()
@@ -197,7 +204,7 @@ def _scan(
     early: Early = {}
     link_pass = None
     if isinstance(source, Folder) and stubs:
-        link_pass = LinkPass([stub.slug for stub in everything])
+        link_pass = LinkPass([stub.slug for stub in everything], wiki_folders(source))
         # before the workers start, so a forked worker inherits the tables; a small
         # refresh builds only the tables its few pages need
         link_pass.prepare(warm=len(stubs) >= _WARM_FROM)
@@ -216,6 +223,7 @@ def _assemble(
     stubs: list[PageStub],
     reused: dict[str, Reusable],
     scanned: Scanned,
+    folders: bool = False,
 ) -> LinkIndex:
     """Pages and raw links in the listing's (slug) order; fingerprints from the listing."""
     pages: dict[str, PageInfo] = {}
@@ -235,7 +243,12 @@ def _assemble(
         elif stub.fingerprint and info.fingerprint != stub.fingerprint:
             info = replace(info, fingerprint=stub.fingerprint)  # the listing's (see read_page)
         pages[slug], raw[slug] = info, links
-    return LinkIndex(pages=pages, raw_links=raw, signature=corpus_signature(pages))
+    return LinkIndex(
+        pages=pages,
+        raw_links=raw,
+        signature=corpus_signature(pages, folders),
+        wiki_folders=folders,
+    )
 
 
 _RESERVED_TAILS = ("index", "log")
@@ -314,7 +327,8 @@ def _resolve_all(
                 rows = tuple(began[1][1])
             else:
                 if resolving is None:
-                    resolving = (link_pass or LinkPass(())).full(index.pages)
+                    passing = link_pass or LinkPass((), index.wiki_folders)
+                    resolving = passing.full(index.pages)
                 if began is not None and began[0] is raw:
                     found = resolving.finish(slug, raw, began[1][1])
                 else:
@@ -500,15 +514,16 @@ class LinkPass:
     pickles as its slug list alone (a worker started otherwise builds its own).
     """
 
-    def __init__(self, slugs: Sequence[str]) -> None:
+    def __init__(self, slugs: Sequence[str], wiki_folders: bool = False) -> None:
         self._slugs = list(slugs)
+        self._folders = wiki_folders
         self._links: PageLinks | None = None
 
-    def __getstate__(self) -> list[str]:
-        return self._slugs
+    def __getstate__(self) -> tuple[list[str], bool]:
+        return self._slugs, self._folders
 
-    def __setstate__(self, slugs: list[str]) -> None:
-        self._slugs, self._links = slugs, None
+    def __setstate__(self, state: tuple[list[str], bool]) -> None:
+        (self._slugs, self._folders), self._links = state, None
 
     def prepare(self, *, warm: bool = False) -> PageLinks:
         """The resolving state of this process, made on first use; `warm` also builds
@@ -517,7 +532,8 @@ class LinkPass:
         links = self._links
         if links is None:
             slugs = frozenset(self._slugs)
-            links = self._links = PageLinks(SlugResolver.slugs_only(slugs), slugs)
+            resolver = SlugResolver.slugs_only(slugs, wiki_folders=self._folders)
+            links = self._links = PageLinks(resolver, slugs)
         if warm:
             links.resolver.warm(names=False)
         return links
@@ -526,7 +542,8 @@ class LinkPass:
         """The main process's `PageLinks` over `pages` (the same slugs), with titles and
         aliases, reusing the slug tables and answers made here."""
         if self._links is None:
-            return PageLinks(SlugResolver.for_pages(pages.values()), pages)
+            resolver = SlugResolver.for_pages(pages.values(), wiki_folders=self._folders)
+            return PageLinks(resolver, pages)
         return PageLinks(self._links.resolver.with_names(pages.values()), pages)
 
     def __call__(self, slug: str, raw: Sequence[RawTuple]) -> EarlyLinks:

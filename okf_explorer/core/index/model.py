@@ -117,6 +117,8 @@ class LinkIndex:
       than `links` (a plain bundle has none: absent means all `links`).
     - `signature`: identifies the slug/title set the links were resolved
       against; equal signatures mean stored resolutions are still valid.
+    - `wiki_folders`: a wiki name matching no page may name a folder (its index
+      page), as the source says (`core.port.NamesFolders`: a Foam workspace).
 
     The helpers below are what the graph engine walks: `out_slugs`, `in_slugs`,
     `exists`, `dangling_ids`. An index is never mutated after `build_index`
@@ -134,6 +136,7 @@ class LinkIndex:
     signature: str = ""
     out_rels: dict[str, tuple[str, ...]] = field(default_factory=dict)
     in_rels: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    wiki_folders: bool = False
 
     def out_edges(self, slug: str) -> list[tuple[str, str]]:
         """`(node, rel)` of each edge leaving `slug` (what an `out` walk follows)."""
@@ -179,7 +182,7 @@ class LinkIndex:
 
     def resolver(self) -> SlugResolver:
         """The one resolver of this corpus (slugs, stated titles, aliases)."""
-        return SlugResolver.for_pages(self.pages.values())
+        return SlugResolver.for_pages(self.pages.values(), wiki_folders=self.wiki_folders)
 
 
 class Reusable(NamedTuple):

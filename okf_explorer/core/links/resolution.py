@@ -22,7 +22,10 @@ TUI's body links. The rules, in order:
    ending in `/target`, case-insensitively); `basename` (the file name equals
    the target, case-insensitively); `alias` (frontmatter `aliases`); `title`
    (frontmatter `title`, case-insensitive, whitespace collapsed). A page's
-   first heading never resolves links.
+   first heading never resolves links. In a brain whose app opens a folder by its
+   name (`wiki_folders`: a Foam workspace, whose `[[projects]]` opens
+   `projects/index.md`), last, `folder-index`: a folder named so, or whose path ends
+   in `/target`, resolves to its `index` page, else its `README`.
 4. ties at one rule: the candidate in the linking page's folder, else the one
    with the fewest folders, else the first in code-point order. The
    resolution then carries every candidate, the winner first.
@@ -239,6 +242,7 @@ class SlugResolver:
         aliases: Mapping[str, Sequence[str]] | None = None,
         *,
         names_known: bool = True,
+        wiki_folders: bool = False,
     ) -> None:
         ordered = sorted(set(slugs), key=tie_key)
         self._ordered = ordered
@@ -246,25 +250,27 @@ class SlugResolver:
         self._given_titles = titles or {}
         self._given_aliases = aliases or {}
         self._names_known = names_known
+        self._wiki_folders = wiki_folders
         self._casefold = _table((fold(slug), slug) for slug in ordered)
         self._lazy: dict[str, Any] = {}
         self._wiki_memo: dict[str, tuple[ResolveRule, str | tuple[str, ...]]] = {}
 
     @classmethod
-    def slugs_only(cls, slugs: Iterable[str]) -> SlugResolver:
+    def slugs_only(cls, slugs: Iterable[str], *, wiki_folders: bool = False) -> SlugResolver:
         """A resolver that knows the slugs but not yet the titles and aliases (a build
         resolves while pages are still being read): it answers every name the rules
         before `alias` settle, and raises `NamesNeeded` for any other, so whatever it
         answers is what the full resolver answers (`core.index.build`)."""
-        return cls(slugs, names_known=False)
+        return cls(slugs, names_known=False, wiki_folders=wiki_folders)
 
     @classmethod
-    def for_pages(cls, pages: Iterable[PageInfo]) -> SlugResolver:
-        """The resolver of a corpus: its slugs, frontmatter titles and aliases."""
+    def for_pages(cls, pages: Iterable[PageInfo], *, wiki_folders: bool = False) -> SlugResolver:
+        """The resolver of a corpus: its slugs, frontmatter titles and aliases
+        (`wiki_folders`: a wiki name may name a folder, see the module doc)."""
         infos = list(pages)
         titles = {info.slug: info.title for info in infos if info.title_stated}
         aliases = {info.slug: info.aliases for info in infos if info.aliases}
-        return cls((info.slug for info in infos), titles, aliases)
+        return cls((info.slug for info in infos), titles, aliases, wiki_folders=wiki_folders)
 
     @property
     def slugs(self) -> frozenset[str]:
@@ -310,6 +316,32 @@ class SlugResolver:
                 folder = "/".join(parts[:i])
                 table.setdefault(fold(folder), folder)
         return table
+
+    def _build_folder_names(self) -> dict[str, tuple[str, ...]]:
+        """Case-folded last name of a folder → the folders so named (as written)."""
+        return _table(
+            (fold(folder.rpartition("/")[2]), folder)
+            for folder in sorted(set(self._lookup("_folders").values()), key=tie_key)
+        )
+
+    def _folder_pages(self, name: str) -> str | tuple[str, ...] | None:
+        """The `index` (else `README`) page of each folder called `name` or whose path ends
+        in `/name`, case-insensitively; None when there is none."""
+        folded = fold(name.strip("/"))
+        found = self._lookup("_folder_names").get(folded.rpartition("/")[2], ())
+        folders = (found,) if isinstance(found, str) else found
+        pages: list[str] = []
+        for folder in folders:
+            if fold(folder) != folded and not fold(folder).endswith("/" + folded):
+                continue
+            for page in (f"{folder}/index", f"{folder}/README"):
+                known = self._casefold.get(fold(page))
+                if known is not None:
+                    pages.append(known if isinstance(known, str) else known[0])
+                    break
+        if not pages:
+            return None
+        return pages[0] if len(pages) == 1 else tuple(sorted(pages, key=tie_key))
 
     def _suffix_matches(self, folded: str) -> tuple[str, ...]:
         """Slugs ending in `/folded` (case-folded): among those of the same file name."""
@@ -421,6 +453,8 @@ class SlugResolver:
                 found = names.get(key)
                 if found is not None:
                     return rule, found  # type: ignore[return-value]
+        if self._wiki_folders and name and (found := self._folder_pages(name)) is not None:
+            return "folder-index", found
         return "dangling", name
 
     def names_settle(self, targets: Iterable[str]) -> None:

@@ -209,6 +209,12 @@ class BundleSource:
                 breaks = self._breaks = vault_line_breaks(self._root)
         return breaks
 
+    def wiki_folders(self) -> bool:
+        """Whether a wiki name may name a folder (`NamesFolders`): in a Foam workspace,
+        as Foam opens `[[projects]]` at `projects/index.md` (its default
+        `foam.links.directory.mode`, `resolve`)."""
+        return isinstance(self._dialect, FoamWorkspace)
+
     def markup(self) -> Markup:
         """Logseq's or Dendron's Markdown in a folder written for them (`StatesMarkup`,
         `dialect.folder_dialect`), else Markdown."""
