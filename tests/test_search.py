@@ -300,6 +300,33 @@ def test_a_first_fill_is_written_aside_and_put_in_place_whole(tmp_path: Path) ->
     memory.close()
 
 
+def test_a_sync_follows_the_index_another_process_put_in_place(
+    bundle: Path, tmp_path: Path
+) -> None:
+    """Two processes open the empty index; the first to fill it puts its file in place.
+    The other's next sync opens that file instead of filling the one it had open (gone
+    from the folder): nothing read again, and what it writes later is where the next
+    process reads."""
+    from okf_explorer.core.index.build import build_index
+    from okf_explorer.core.search.text_index import TextIndex
+
+    source = BodyCountingSource(bundle)
+    pages = build_index(source, cache=False).pages
+    path = tmp_path / "text.fts"
+    first, other = TextIndex(path, "two"), TextIndex(path, "two")
+    assert first.sync(pages, source.map_bodies) == len(pages)
+    source.reads.clear()
+    assert other.sync(pages, source.map_bodies) == 0 and source.reads == []
+    assert [hit.slug for hit in other.search(parse_query("coffee"), 5)] == ["notes/café"]
+    (bundle / "notes" / "café.md").write_text("# Café\nNow it sells tea.\n", encoding="utf-8")
+    assert other.sync(build_index(source, cache=False).pages, source.map_bodies) == 1
+    first.close()
+    other.close()
+    again = TextIndex(path, "two")
+    assert [hit.slug for hit in again.search(parse_query("tea"), 5)] == ["notes/café"]
+    again.close()
+
+
 def test_a_first_fill_that_stops_leaves_the_empty_index_and_nothing_beside_it(
     tmp_path: Path,
 ) -> None:

@@ -247,6 +247,7 @@ class TextIndex:
         self._key = source_key
         self._lock = threading.Lock()
         self._synced: tuple[Mapping[str, PageInfo], BodyMap] | None = None
+        self._opened: int | None = None  # the file's inode when it was opened
         self._db = self._open()
 
     # -- the file --------------------------------------------------------------------
@@ -292,10 +293,27 @@ class TextIndex:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
             db.execute(f"PRAGMA journal_size_limit={LOG_LIMIT}")
+            self._opened = os.stat(path).st_ino
         except BaseException:
             db.close()
             raise
         return db
+
+    def _follow_replacement(self) -> None:
+        """Open the file again when another process has put a new index in its place
+        since it was opened here (its first fill, written aside): its rows are there, and
+        what is written here must go where the next process will read it."""
+        path = self.path
+        if path is None:
+            return
+        try:
+            if os.stat(path).st_ino == self._opened:
+                return
+        except OSError:
+            return
+        with contextlib.suppress(sqlite3.Error):
+            self._db.close()
+        self._db = self._open()
 
     def _replace_with_empty(self, path: Path) -> None:
         """Put an empty index of ours at `path` in one rename; its old log goes first (a
@@ -388,6 +406,7 @@ class TextIndex:
         skip: Callable[[str], bool] | None = None,
         markup: Markup = "markdown",
     ) -> int:
+        self._follow_replacement()
         db = self._db
         stored = dict(db.execute("SELECT slug, fingerprint FROM docs"))
         wanted = {slug: info for slug, info in pages.items() if info.readable}
