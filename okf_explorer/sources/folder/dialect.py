@@ -122,54 +122,33 @@ class ObsidianVault:
         return "obsidian"
 
     def named_row(self, row: Sequence[Any], body: str) -> tuple[Any, ...]:
-        return row_with_inline_tags(row, body)
+        found = inline_tags(body)
+        if not found:
+            return tuple(row)
+        fields = list(row)
+        fields[_TAGS] = with_tags(row[_TAGS], found)
+        return tuple(fields)
 
     def named_page(self, page: Page) -> Page:
-        return page_with_inline_tags(page)
+        found = inline_tags(page.content) if page.readable else ()
+        return replace(page, tags=with_tags(page.tags, found)) if found else page
 
     def home_page(self, slugs: Sequence[str]) -> tuple[str, str] | None:
         return None
 
 
 @dataclass(frozen=True, slots=True)
-class FoamWorkspace:
-    """A Foam workspace (see the module doc); `root` is its folder (the folder given, or
-    the one above it), whose `.vscode/settings.json` holds its settings."""
+class FoamWorkspace(ObsidianVault):
+    """A Foam workspace (see the module doc): a vault whose notes' tags are read as
+    Obsidian reads them (Foam's Tag Explorer counts the body's `#tags` too), shown as VS
+    Code shows it (`foam_line_breaks`). `root` is its folder (the folder given, or the
+    one above it), whose `.vscode/settings.json` holds its settings."""
 
     root: str
 
     @property
-    def markup(self) -> Markup:
-        return "markdown"
-
-    @property
     def cache_tag(self) -> str:
         return "foam"
-
-    def named_row(self, row: Sequence[Any], body: str) -> tuple[Any, ...]:
-        return row_with_inline_tags(row, body)
-
-    def named_page(self, page: Page) -> Page:
-        return page_with_inline_tags(page)
-
-    def home_page(self, slugs: Sequence[str]) -> tuple[str, str] | None:
-        return None
-
-
-def row_with_inline_tags(row: Sequence[Any], body: str) -> tuple[Any, ...]:
-    """A page's `PageInfo` row with the `#tags` of its body among its tags."""
-    found = inline_tags(body)
-    if not found:
-        return tuple(row)
-    fields = list(row)
-    fields[_TAGS] = with_tags(row[_TAGS], found)
-    return tuple(fields)
-
-
-def page_with_inline_tags(page: Page) -> Page:
-    """`page` with the `#tags` of its body among its tags."""
-    found = inline_tags(page.content) if page.readable else ()
-    return replace(page, tags=with_tags(page.tags, found)) if found else page
 
 
 OBSIDIAN_VAULT = ObsidianVault()
