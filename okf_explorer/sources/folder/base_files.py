@@ -14,6 +14,7 @@ import os
 import yaml
 
 from okf_explorer.core.bases import BASE_SUFFIX, BaseError, is_base_name
+from okf_explorer.sources.folder.side_files import read_head
 from okf_explorer.sources.frontmatter import FrontmatterRefused, load_bounded
 
 __all__ = ["MAX_BASE_BYTES", "find_base", "parse_base_text", "read_base_file"]
@@ -44,10 +45,10 @@ def find_base(root: str, name: str) -> str:
 def read_base_file(path: str) -> object:
     """The YAML of the base at `path`; `BaseError` saying why it cannot be read."""
     try:
-        with open(path, "rb") as file:
-            data = file.read(MAX_BASE_BYTES + 1)
+        data = read_head(path, MAX_BASE_BYTES + 1)
     except OSError as error:
-        raise BaseError(f"cannot read {os.path.basename(path)}: {error.strerror}") from None
+        reason = error.strerror or str(error)
+        raise BaseError(f"cannot read {os.path.basename(path)}: {reason}") from None
     name = os.path.basename(path)
     if len(data) > MAX_BASE_BYTES:
         raise BaseError(f"{name} is larger than {MAX_BASE_BYTES // 1024} KiB")

@@ -102,6 +102,7 @@ from okf_explorer.sources.folder.page_paths import (
     inside,
     page_path,
 )
+from okf_explorer.sources.folder.side_files import read_head
 
 # `pagefile` (PyYAML) and `parallel` (multiprocessing) are imported by the methods that
 # read pages: a warm start that only lists the folder loads neither (~20 ms).
@@ -542,8 +543,7 @@ def obsidian_settings(root: str) -> dict[str, Any]:
 
     path = os.path.join(root, OBSIDIAN_SETTINGS)
     try:
-        with open(path, "rb") as handle:
-            settings = json.loads(handle.read(SETTINGS_BYTES + 1)[:SETTINGS_BYTES])
+        settings = json.loads(read_head(path, SETTINGS_BYTES + 1)[:SETTINGS_BYTES])
     except (OSError, ValueError):
         return {}
     return settings if isinstance(settings, dict) else {}
@@ -588,8 +588,7 @@ def _states_type(block: str) -> bool:
 def _frontmatter_of(path: str) -> str | None:
     """The frontmatter block of a file's head, or None (no block, unreadable)."""
     try:
-        with open(path, "rb") as handle:
-            head = handle.read(HEAD_BYTES)
+        head = read_head(path, HEAD_BYTES)
     except OSError:
         return None
     match = _FRONTMATTER.match(head.decode("utf-8", "replace"))

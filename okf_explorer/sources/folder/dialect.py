@@ -35,6 +35,7 @@ from typing import Any, Protocol
 from okf_explorer.core.links.tags import inline_tags
 from okf_explorer.core.pages import PAGE_INFO_FIELDS, LineBreaks, Markup, Page
 from okf_explorer.sources.folder.logseq import logseq_graph
+from okf_explorer.sources.folder.side_files import read_head
 
 __all__ = [
     "DENDRON_SETTINGS",
@@ -212,7 +213,8 @@ def foam_line_breaks(workspace: FoamWorkspace) -> LineBreaks:
 def _vscode_file(folder: str, name: str) -> str:
     """The start of one of a folder's VS Code files, "" when it cannot be read."""
     try:
-        with open(os.path.join(folder, VSCODE_FOLDER, name), "rb") as handle:
-            return handle.read(SETTINGS_BYTES).decode("utf-8", "replace")
+        return read_head(os.path.join(folder, VSCODE_FOLDER, name), SETTINGS_BYTES).decode(
+            "utf-8", "replace"
+        )
     except OSError:
         return ""

@@ -44,6 +44,7 @@ from urllib.parse import unquote
 
 from okf_explorer.core.logseq_macros import MacroCalls
 from okf_explorer.core.pages import PAGE_INFO_FIELDS, Markup, Page
+from okf_explorer.sources.folder.side_files import read_head
 
 __all__ = [
     "LOGSEQ_CONFIG",
@@ -209,8 +210,7 @@ def logseq_graph(root: str) -> LogseqGraph | None:
     if not os.path.isfile(path):
         return None
     try:
-        with open(path, "rb") as handle:
-            text = handle.read(CONFIG_BYTES).decode("utf-8", "replace")
+        text = read_head(path, CONFIG_BYTES).decode("utf-8", "replace")
     except OSError:
         text = ""
     text = _uncommented(text)  # `;; :file/name-format :legacy` is a comment

@@ -1,0 +1,61 @@
+"""A FIFO where a folder keeps a file that says how to read it never hangs us.
+
+Before: a vault whose `index.md` was a FIFO hung every command (`stats`: the check
+whether the folder is an OKF bundle opened it and waited for a writer); a FIFO as
+`.obsidian/app.json` hung `search` and the explorer, as `.vscode/settings.json` or a
+`.base` would have. Each side file is now read by `sources.folder.side_files.read_head`,
+non-blocking, and refused unless it is a regular file. Run in a child process with a
+deadline, so a regression fails instead of hanging the suite.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.mcp_server_fixture import subprocess_env
+
+READ_ALL = """
+import sys
+from okf_explorer.core.bases import BaseError
+from okf_explorer.core.brain import Brain
+from okf_explorer.sources.folder.base_files import read_base_file
+from okf_explorer.sources.folder.bundle import BundleSource
+
+root = sys.argv[1]
+source = BundleSource(root)
+brain = Brain(source, cache_dir=False)
+hits = [hit.slug for hit in brain.text_search().search("words")]
+print(source.okf_reserved(), source.line_breaks().hard, hits)
+try:
+    read_base_file(root + "/views.base")
+except BaseError as error:
+    print(error)
+"""
+
+
+@pytest.mark.parametrize(
+    "fifo", ["index.md", ".obsidian/app.json", ".vscode/settings.json", "views.base"]
+)
+def test_a_fifo_as_a_side_file_is_not_read(tmp_path: Path, fifo: str) -> None:
+    root = tmp_path / "vault"
+    (root / ".obsidian").mkdir(parents=True)
+    (root / ".vscode").mkdir()
+    (root / "note.md").write_text("# Note\n\nSome words.\n")
+    os.mkfifo(root / fifo)
+    done = subprocess.run(
+        [sys.executable, "-c", READ_ALL, str(root)],
+        env=subprocess_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    first, last = done.stdout.splitlines()
+    assert first == "False True ['note']"
+    reason = "is not a regular file" if fifo == "views.base" else "no such file"
+    assert reason in last.casefold()
