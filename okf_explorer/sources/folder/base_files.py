@@ -14,7 +14,7 @@ import os
 import yaml
 
 from okf_explorer.core.bases import BASE_SUFFIX, BaseError, is_base_name
-from okf_explorer.sources.folder.side_files import read_head
+from okf_explorer.sources.folder.regular_files import read_head
 from okf_explorer.sources.frontmatter import FrontmatterRefused, load_bounded
 
 __all__ = ["MAX_BASE_BYTES", "find_base", "parse_base_text", "read_base_file"]

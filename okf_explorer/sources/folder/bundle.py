@@ -102,7 +102,7 @@ from okf_explorer.sources.folder.page_paths import (
     inside,
     page_path,
 )
-from okf_explorer.sources.folder.side_files import read_head
+from okf_explorer.sources.folder.regular_files import read_head
 
 # `pagefile` (PyYAML) and `parallel` (multiprocessing) are imported by the methods that
 # read pages: a warm start that only lists the folder loads neither (~20 ms).

@@ -35,7 +35,7 @@ from typing import Any, Protocol
 from okf_explorer.core.links.tags import inline_tags
 from okf_explorer.core.pages import PAGE_INFO_FIELDS, LineBreaks, Markup, Page
 from okf_explorer.sources.folder.logseq import logseq_graph
-from okf_explorer.sources.folder.side_files import read_head
+from okf_explorer.sources.folder.regular_files import read_head
 
 __all__ = [
     "DENDRON_SETTINGS",

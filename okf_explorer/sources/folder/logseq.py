@@ -44,7 +44,7 @@ from urllib.parse import unquote
 
 from okf_explorer.core.logseq_macros import MacroCalls
 from okf_explorer.core.pages import PAGE_INFO_FIELDS, Markup, Page
-from okf_explorer.sources.folder.side_files import read_head
+from okf_explorer.sources.folder.regular_files import read_head
 
 __all__ = [
     "LOGSEQ_CONFIG",

@@ -36,8 +36,12 @@ from pathlib import Path
 from okf_explorer.core.atomic import atomic_create
 from okf_explorer.core.port import PAGE_EXISTS, SaveOutcome, SaveResult, same_slice
 from okf_explorer.core.save import check_new_slug, saved_key
+from okf_explorer.sources.folder.regular_files import NotRegularFile, read_head
 
 _REFUSING_ERRNOS = frozenset({errno.EACCES, errno.EPERM, errno.EROFS})
+EXISTING_BYTES = 1 << 20
+"""At most this much of a file at a save's target is read (more than this save's bytes,
+whose frontmatter says whose it is)."""
 
 
 class _Unverified(Exception):
@@ -97,15 +101,18 @@ class FolderWriter:
     def _existing(
         self, target: Path, key: str, data: bytes, result: Callable[..., SaveResult]
     ) -> SaveResult | None:
-        """The outcome when something is at `target` (None: nothing is)."""
+        """The outcome when something is at `target` (None: nothing is). What is read of
+        it is enough to tell ours (its frontmatter) and this save's bytes apart."""
+        if not os.path.lexists(target):
+            return None
         try:
-            existing = target.read_bytes() if os.path.lexists(target) else None
+            existing = read_head(str(target), max(len(data) + 1, EXISTING_BYTES))
         except IsADirectoryError:
             return result(SaveOutcome.REFUSED, f"{PAGE_EXISTS} ({target} is a folder)")
+        except NotRegularFile as error:  # a FIFO would have blocked a plain read
+            return result(SaveOutcome.REFUSED, f"{PAGE_EXISTS} ({target} {error.what})")
         except OSError as error:
             return self._os_failure(result, "cannot read", error)
-        if existing is None:
-            return None
         if saved_key(existing.decode("utf-8", errors="replace")) == key:
             return result(SaveOutcome.UNCHANGED, same_slice(existing == data))
         return result(SaveOutcome.REFUSED, f"{PAGE_EXISTS} ({target})")

@@ -1,11 +1,12 @@
-"""A FIFO where a folder keeps a file that says how to read it never hangs us.
+"""A FIFO where a file should be never hangs us.
 
 Before: a vault whose `index.md` was a FIFO hung every command (`stats`: the check
 whether the folder is an OKF bundle opened it and waited for a writer); a FIFO as
 `.obsidian/app.json` hung `search` and the explorer, as `.vscode/settings.json` or a
-`.base` would have. Each side file is now read by `sources.folder.side_files.read_head`,
-non-blocking, and refused unless it is a regular file. Run in a child process with a
-deadline, so a regression fails instead of hanging the suite.
+`.base` would have; `save --as x` hung when `x.md` was a FIFO. Each is now read by
+`sources.folder.regular_files.read_head`, non-blocking, and refused unless it is a
+regular file. Run in a child process with a deadline, so a regression fails instead of
+hanging the suite.
 """
 
 from __future__ import annotations
@@ -59,3 +60,24 @@ def test_a_fifo_as_a_side_file_is_not_read(tmp_path: Path, fifo: str) -> None:
     assert first == "False True ['note']"
     reason = "is not a regular file" if fifo == "views.base" else "no such file"
     assert reason in last.casefold()
+
+
+def test_a_save_over_a_fifo_is_refused(tmp_path: Path) -> None:
+    root = tmp_path / "vault"
+    root.mkdir()
+    (root / "a.md").write_text("# A\n\n[[b]]\n")
+    (root / "b.md").write_text("# B\n")
+    os.mkfifo(root / "slice.md")
+    done = subprocess.run(
+        [sys.executable, "-m", "okf_explorer", "--source", str(root), "save", "a", "--as", "slice"],
+        env=subprocess_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr == (
+        f"okf-explorer: refused: page exists; choose another --as ({root}/slice.md is not a"
+        " regular file)\n"
+    )
+    assert (root / "slice.md").is_fifo()

@@ -1,0 +1,43 @@
+"""Reading a folder's files without blocking on what is not a regular file.
+
+A FIFO where a file should be blocks a plain `open` until a writer comes: a vault whose
+`index.md` was a FIFO hung every command, and a save whose target was one hung the
+save. `read_head` opens non-blocking and refuses anything `fstat` does not call a
+regular file (a FIFO, a device, a socket, a folder). Its readers: the small files that
+say how to read a folder (an app's settings, `.obsidian/app.json`,
+`.vscode/settings.json`, `logseq/config.edn`; a `.base`; the head of an `index.md` that
+says the folder is an OKF bundle) and what a save finds at its target
+(`write.FolderWriter`). Pages themselves are read likewise (`pagefile`).
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+
+__all__ = ["NotRegularFile", "read_head"]
+
+_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+
+
+class NotRegularFile(OSError):
+    """What is at the path is no regular file; `what` says what it is."""
+
+    def __init__(self, path: str, what: str) -> None:
+        super().__init__(f"{os.path.basename(path)} {what}")
+        self.what = what
+
+
+def read_head(path: str, limit: int) -> bytes:
+    """The first `limit` bytes of the regular file at `path` (all of a shorter one).
+    Raises `IsADirectoryError` for a folder, `NotRegularFile` for anything else that is
+    no regular file, another `OSError` when it cannot be read."""
+    fd = os.open(path, _FLAGS)
+    with open(fd, "rb") as handle:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
+        if not stat.S_ISREG(mode):
+            raise NotRegularFile(path, "is not a regular file")
+        return handle.read(limit)
