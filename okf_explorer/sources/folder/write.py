@@ -16,9 +16,9 @@ when the name turns out to be taken at the moment of creation:
   twice gives one file, its `generated.at` that of the first save); the detail
   says whether they are this save's bytes (`core.port.same_slice`), as the
   gbrain writer's does;
-- anything else (another page, a page we saved of other content, a folder,
-  a symbolic link out of the bundle, the page another save created a moment
-  before ours) → `refused`: "page exists; choose another --as". There is no
+- anything else (another page, a page we saved of other content, a folder, a FIFO
+  or other file that is no regular file, never read, a symbolic link out of the
+  bundle, the page another save created a moment before ours) → `refused`: "page exists; choose another --as". There is no
   overwrite option: a saved page is replaced by deleting it.
 
 An operating-system refusal (permission denied, a read-only file system) is
