@@ -511,7 +511,8 @@ class LinkPass:
 
     `prepare` builds its resolver's slug tables in this process: workers started
     by `fork` inherit them, and `full` completes them for the main process. It
-    pickles as its slug list alone (a worker started otherwise builds its own).
+    pickles as its slug list and whether wiki names may name folders, nothing more (a
+    worker started otherwise builds its own tables).
     """
 
     def __init__(self, slugs: Sequence[str], wiki_folders: bool = False) -> None:

@@ -18,8 +18,9 @@ when the name turns out to be taken at the moment of creation:
   gbrain writer's does;
 - anything else (another page, a page we saved of other content, a folder, a FIFO
   or other file that is no regular file, never read, a symbolic link out of the
-  bundle, the page another save created a moment before ours) → `refused`: "page exists; choose another --as". There is no
-  overwrite option: a saved page is replaced by deleting it.
+  bundle, the page another save created a moment before ours) → `refused`: "page
+  exists; choose another --as". There is no overwrite option: a saved page is
+  replaced by deleting it.
 
 An operating-system refusal (permission denied, a read-only file system) is
 `refused` too (never retried); any other `OSError` is `failed`. The reason is
