@@ -62,6 +62,28 @@ def test_a_fifo_as_a_side_file_is_not_read(tmp_path: Path, fifo: str) -> None:
     assert reason in last.casefold()
 
 
+@pytest.mark.skipif(not os.path.exists("/proc/kmsg"), reason="no /proc/kmsg here")
+def test_a_link_to_a_file_that_would_block_is_not_read(tmp_path: Path) -> None:
+    """`/proc/kmsg` is a regular file that blocks until the kernel logs something: a page
+    linked to it made the OKF-bundle check wait forever (a plain open), then, opened
+    non-blocking, read nothing at all (`None`) and failed with an internal error. It is
+    now a file that cannot be read, and the rest of the vault reads. (Not root: the open
+    itself is refused, which reads alike.)"""
+    root = tmp_path / "vault"
+    root.mkdir()
+    (root / "note.md").write_text("# Note\n\nSome words.\n")
+    (root / "kmsg.md").symlink_to("/proc/kmsg")
+    done = subprocess.run(
+        [sys.executable, "-c", READ_ALL, str(root)],
+        env=subprocess_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0] == "False True ['note']"
+
+
 def test_a_save_over_a_fifo_is_refused(tmp_path: Path) -> None:
     root = tmp_path / "vault"
     root.mkdir()

@@ -32,7 +32,8 @@ class NotRegularFile(OSError):
 def read_head(path: str, limit: int) -> bytes:
     """The first `limit` bytes of the regular file at `path` (all of a shorter one).
     Raises `IsADirectoryError` for a folder, `NotRegularFile` for anything else that is
-    no regular file, another `OSError` when it cannot be read."""
+    no regular file, `BlockingIOError` for one that cannot be read without waiting,
+    another `OSError` when it cannot be read."""
     fd = os.open(path, _FLAGS)
     with open(fd, "rb") as handle:
         mode = os.fstat(fd).st_mode
@@ -40,4 +41,7 @@ def read_head(path: str, limit: int) -> bytes:
             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
         if not stat.S_ISREG(mode):
             raise NotRegularFile(path, "is not a regular file")
-        return handle.read(limit)
+        data = handle.read(limit)
+    if data is None:  # a file that would block (`/proc/kmsg` behind a link) has no bytes now
+        raise BlockingIOError(errno.EAGAIN, "nothing to read without waiting", path)
+    return data
