@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import stat
 
 from okf_explorer.core.errors import PageNotFound, PageUnreadable
 from okf_explorer.core.links.dialects import links_text
@@ -18,6 +17,7 @@ from okf_explorer.core.pages import ErrorKind, Page
 from okf_explorer.core.port import PageRow
 from okf_explorer.sources.folder.dialect import Dialect
 from okf_explorer.sources.folder.page_paths import file_fingerprint, page_path
+from okf_explorer.sources.folder.regular_files import NotRegularFile, read_regular
 from okf_explorer.sources.frontmatter import (
     Undecodable,
     decode,
@@ -43,14 +43,8 @@ def read_page(
     """
     path = page_path(root, slug, real_dirs)
     try:
-        # Non-blocking open: a FIFO named `x.md` must not hang us; it is then refused.
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-        with open(fd, "rb") as handle:
-            info = os.fstat(fd)
-            if not stat.S_ISREG(info.st_mode):
-                raise PageNotFound(slug)
-            data = handle.read()
-    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+        data, info = read_regular(path)  # a FIFO named `x.md` must not hang us: no page
+    except (FileNotFoundError, NotADirectoryError, IsADirectoryError, NotRegularFile):
         raise PageNotFound(slug) from None
     except OSError as error:
         raise PageUnreadable(slug, (error.strerror or str(error)).lower()) from None
@@ -77,12 +71,7 @@ def read_parts(
     """`(frontmatter, body)` of one page as written (`parts_of`: YAML not parsed), or
     None when it cannot be read; the same file checks as `read_page`."""
     try:
-        path = page_path(root, slug, real_dirs)
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-        with open(fd, "rb") as handle:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                return None
-            data = handle.read()
+        data, _ = read_regular(page_path(root, slug, real_dirs))
         return parts_of(decode(data))
     except (PageNotFound, OSError, Undecodable):
         return None

@@ -6,8 +6,8 @@ save. `read_head` opens non-blocking and refuses anything `fstat` does not call 
 regular file (a FIFO, a device, a socket, a folder). Its readers: the small files that
 say how to read a folder (an app's settings, `.obsidian/app.json`,
 `.vscode/settings.json`, `logseq/config.edn`; a `.base`; the head of an `index.md` that
-says the folder is an OKF bundle) and what a save finds at its target
-(`write.FolderWriter`). Pages themselves are read likewise (`pagefile`).
+says the folder is an OKF bundle), what a save finds at its target
+(`write.FolderWriter`), and the pages themselves (`pagefile`, `read_regular`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import errno
 import os
 import stat
 
-__all__ = ["NotRegularFile", "read_head"]
+__all__ = ["NotRegularFile", "read_head", "read_regular"]
 
 _FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
 
@@ -29,19 +29,24 @@ class NotRegularFile(OSError):
         self.what = what
 
 
-def read_head(path: str, limit: int) -> bytes:
-    """The first `limit` bytes of the regular file at `path` (all of a shorter one).
-    Raises `IsADirectoryError` for a folder, `NotRegularFile` for anything else that is
-    no regular file, `BlockingIOError` for one that cannot be read without waiting,
-    another `OSError` when it cannot be read."""
+def read_regular(path: str, limit: int = -1) -> tuple[bytes, os.stat_result]:
+    """The first `limit` bytes of the regular file at `path` (all of it by default, or of
+    a shorter one) and its `fstat`. Raises `IsADirectoryError` for a folder,
+    `NotRegularFile` for anything else that is no regular file, `BlockingIOError` for one
+    that cannot be read without waiting, another `OSError` when it cannot be read."""
     fd = os.open(path, _FLAGS)
     with open(fd, "rb") as handle:
-        mode = os.fstat(fd).st_mode
-        if stat.S_ISDIR(mode):
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
-        if not stat.S_ISREG(mode):
+        if not stat.S_ISREG(info.st_mode):
             raise NotRegularFile(path, "is not a regular file")
         data = handle.read(limit)
     if data is None:  # a file that would block (`/proc/kmsg` behind a link) has no bytes now
         raise BlockingIOError(errno.EAGAIN, "nothing to read without waiting", path)
-    return data
+    return data, info
+
+
+def read_head(path: str, limit: int) -> bytes:
+    """The first `limit` bytes of the regular file at `path` (`read_regular`)."""
+    return read_regular(path, limit)[0]
