@@ -123,7 +123,7 @@ def _build(
         if (whole := known.unchanged(stubs)) is not None:
             # Nothing changed since the cache was written: no resolution, no rebuilding;
             # the (empty) scan still runs, so a source sees the same calls as ever.
-            _scan(source, [], [], progress, cancel)
+            _scan(source, [], [], progress, cancel, folders)
             whole.wiki_folders = folders  # the cache's key tells the folder's app apart
             return _mark_reserved(whole, source), False, None
     reused: dict[str, Reusable] = {}
@@ -134,7 +134,7 @@ def _build(
             to_scan.append(stub)
         else:
             reused[stub.slug] = entry
-    scanned, early, link_pass = _scan(source, to_scan, stubs, progress, cancel)
+    scanned, early, link_pass = _scan(source, to_scan, stubs, progress, cancel, folders)
     index = _mark_reserved(_assemble(stubs, reused, scanned, folders), source)
     unchanged = index.signature == known.signature
     rows = None
@@ -195,6 +195,7 @@ def _scan(
     everything: list[PageStub],
     progress: ProgressCallback | None,
     cancel: CancelCheck | None,
+    folders: bool = False,
 ) -> tuple[Scanned, Early, LinkPass | None]:
     """Scan results by slug, and the links the scan workers resolved (by the
     `LinkPass` over the slugs of `everything`, the whole listing, returned too)
@@ -204,7 +205,7 @@ def _scan(
     early: Early = {}
     link_pass = None
     if isinstance(source, Folder) and stubs:
-        link_pass = LinkPass([stub.slug for stub in everything], wiki_folders(source))
+        link_pass = LinkPass([stub.slug for stub in everything], folders)
         # before the workers start, so a forked worker inherits the tables; a small
         # refresh builds only the tables its few pages need
         link_pass.prepare(warm=len(stubs) >= _WARM_FROM)
