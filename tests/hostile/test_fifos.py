@@ -39,6 +39,19 @@ except BaseError as error:
 """
 
 
+def read_all(tmp_path: Path, root: Path) -> list[str]:
+    """`READ_ALL`'s lines over the vault at `root`, in a child with a deadline."""
+    done = subprocess.run(
+        [sys.executable, "-c", READ_ALL, str(root)],
+        env=subprocess_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.splitlines()
+
+
 @pytest.mark.parametrize(
     "fifo", ["index.md", ".obsidian/app.json", ".vscode/settings.json", "views.base"]
 )
@@ -48,15 +61,7 @@ def test_a_fifo_as_a_side_file_is_not_read(tmp_path: Path, fifo: str) -> None:
     (root / ".vscode").mkdir()
     (root / "note.md").write_text("# Note\n\nSome words.\n")
     os.mkfifo(root / fifo)
-    done = subprocess.run(
-        [sys.executable, "-c", READ_ALL, str(root)],
-        env=subprocess_env(tmp_path),
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert done.returncode == 0, done.stderr
-    first, last = done.stdout.splitlines()
+    first, last = read_all(tmp_path, root)
     assert first == "False True ['note']"
     reason = "is not a regular file" if fifo == "views.base" else "no such file"
     assert reason in last.casefold()
@@ -73,15 +78,7 @@ def test_a_link_to_a_file_that_would_block_is_not_read(tmp_path: Path) -> None:
     root.mkdir()
     (root / "note.md").write_text("# Note\n\nSome words.\n")
     (root / "kmsg.md").symlink_to("/proc/kmsg")
-    done = subprocess.run(
-        [sys.executable, "-c", READ_ALL, str(root)],
-        env=subprocess_env(tmp_path),
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines()[0] == "False True ['note']"
+    assert read_all(tmp_path, root)[0] == "False True ['note']"
 
 
 def test_a_save_over_a_fifo_is_refused(tmp_path: Path) -> None:
