@@ -503,3 +503,21 @@ def test_a_pages_properties_are_searched_and_shown_when_the_body_has_no_hit(
 )
 def test_property_text_keeps_the_values_as_written(block: str, values: str) -> None:
     assert property_text(block) == values
+
+
+def test_a_long_chinese_pages_snippet_marks_the_words_not_lone_characters(tmp_path: Path) -> None:
+    """A page too long for FTS5 to read whole is quoted from a window round its first
+    hit. A Chinese word is searched as its pairs of characters, and the window was put
+    round the first of its characters alone (`上` of `返回值上不同`, long before
+    `上下文压缩`), which was then marked by itself: a snippet of stray characters."""
+    filler = "这是一段关于别的事情的文字。" * 2000  # long: past FTS5's whole-page budget
+    write_pages(tmp_path, {
+        "flow": f"# 流程\n\n在返回值上不同的地方。{filler}\n\n上下文压缩在这里发生。\n",
+        "other": "# 其他\n\n没有相关内容。\n",
+    })  # fmt: skip
+    brain = Brain(BundleSource(tmp_path), cache_dir=False)
+    [hit] = brain.text_search().search("上下文压缩")
+    assert hit.slug == "flow"
+    marked = hit.marked()
+    assert "«上下文压缩»" in marked.replace("»«", ""), marked
+    assert "«上»不" not in marked

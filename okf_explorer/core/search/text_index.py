@@ -164,7 +164,8 @@ HEAD_CHARS = 65_536
 SERVER_SNIPPET_CHARS = 160
 """Characters of a server row's text kept around its first hit."""
 
-_WORD = re.compile(r"([\w\u0080-\U0010ffff]+)(\*?)")
+_WORD_ONLY = re.compile(r"[\w\u0080-\U0010ffff]+")
+_PHRASE_OR_WORD = re.compile(r'"([^"]*)"(\*?)|([\w\u0080-\U0010ffff]+)(\*?)')
 _OPERATORS = frozenset({"AND", "OR", "NOT", "NEAR"})
 
 _SCHEMA = (
@@ -834,9 +835,21 @@ def window_chars(phrases: int) -> int:
     return max(WINDOW_MIN_CHARS, min(WINDOW_MAX_CHARS, size))
 
 
-def query_words(fts_query: str) -> list[tuple[str, bool]]:
-    """The words of an FTS5 expression, each with whether it is a prefix (`ord*`)."""
-    return [(w, bool(star)) for w, star in _WORD.findall(fts_query) if w not in _OPERATORS]
+def hit_terms(fts_query: str) -> list[tuple[tuple[str, ...], bool]]:
+    """What a window's first hit is looked for by, and marked by when the window does
+    not match the whole query: each word of the query, with whether it is a prefix
+    (`ord*`), but the characters of a Chinese or Japanese phrase together (`"上 下"`,
+    a pair a plain word is searched by): one character of such a run is no word."""
+    terms: list[tuple[tuple[str, ...], bool]] = []
+    for phrase, phrase_star, word, word_star in _PHRASE_OR_WORD.findall(fts_query):
+        if phrase and has_cjk(phrase):
+            terms.append((tuple(_WORD_ONLY.findall(phrase)), bool(phrase_star)))
+        elif phrase:
+            inner = _WORD_ONLY.findall(phrase)
+            terms.extend(((w,), bool(phrase_star) and w == inner[-1]) for w in inner)
+        elif word and word not in _OPERATORS:
+            terms.append(((word,), bool(word_star)))
+    return terms
 
 
 def shown(snippet: str) -> str:
@@ -880,13 +893,14 @@ def window_snippet(
 
     `head` is the start of the body as text (`HEAD_CHARS` at most), `whole()` reads the
     whole body when the first hit is not in it. The window around the first hit (a
-    word of the query, any case, a prefix of a word, or its stem) is marked by FTS5 as
-    the whole body would be: the query itself when the window holds a match of it,
-    else any of its words; a window with none gives its start, unmarked. `stop_at`
+    term of the query, `hit_terms`: a word, any case, a prefix of a word, or its stem; a
+    Chinese or Japanese phrase whole) is marked by FTS5 as the whole body would be: the
+    query itself when the window holds a match of it, else any of its terms; a window
+    with none gives its start, unmarked. `stop_at`
     (`time.monotonic`) stops FTS5's work with `sqlite3.OperationalError` (interrupted).
     """
-    words = query_words(fts_query)
-    pattern = _words_pattern([rough_stem(w) for w, _ in words])
+    terms = hit_terms(fts_query)
+    pattern = _any_of(_term_written(words) for words, _ in terms)
     cut_head = len(head) >= HEAD_CHARS  # the body goes on past `head`
     text, found = head, pattern.search(head) if pattern else None
     if found is None and pattern is not None and cut_head:
@@ -895,7 +909,8 @@ def window_snippet(
     start, end = _window(text, found.start() if found else 0, window_chars(phrases))
     window = text[start:end]
     more_after = end < len(text) or cut_head
-    alternatives = [fts_query, " OR ".join(f'"{w}"' + ("*" if star else "") for w, star in words)]
+    any_term = " OR ".join(f'"{" ".join(words)}"' + ("*" if star else "") for words, star in terms)
+    alternatives = [fts_query, any_term]
     with _scratch(window, stop_at) as scratch:
         for query in alternatives:
             marked = _fts5_window_snippet(scratch, query, tokens)
@@ -930,10 +945,23 @@ def snippet_around(text: str, words: Sequence[str], width: int = SERVER_SNIPPET_
 
 
 def _words_pattern(words: Sequence[str]) -> re.Pattern[str] | None:
-    if not words:
+    return _any_of(re.escape(w) for w in words)
+
+
+def _term_written(words: tuple[str, ...]) -> str:
+    """A term of `hit_terms` as a pattern: a word by its stem, a phrase's words in a
+    row, whatever separates them (the zero-width spaces of CJK text)."""
+    if len(words) == 1:
+        return re.escape(rough_stem(words[0]))
+    return r"\W*".join(re.escape(w) for w in words)
+
+
+def _any_of(alternatives: Iterable[str]) -> re.Pattern[str] | None:
+    """Any of the patterns `alternatives` at the start of a word, to the word's end."""
+    written = sorted(set(alternatives), key=len, reverse=True)
+    if not written:
         return None
-    alternatives = "|".join(re.escape(w) for w in sorted(set(words), key=len, reverse=True))
-    return re.compile(rf"(?<![\w])(?:{alternatives})\w*", re.IGNORECASE)
+    return re.compile(rf"(?<![\w])(?:{'|'.join(written)})\w*", re.IGNORECASE)
 
 
 def _window(text: str, at: int, size: int) -> tuple[int, int]:
