@@ -233,16 +233,32 @@ async def drawn_tip(pilot: Any) -> tuple[VaultBody, int]:
     return body, width
 
 
-async def test_a_zoom_undone_shows_the_rows_drawn_before_at_once(tmp_path: Path) -> None:
+async def test_a_zoom_undone_shows_the_rows_drawn_before_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """`z` and `z` again: the page is back at its width, shown with the rows it had
-    there (no redraw in a thread, no frame of rows cut to the width), folds as they are."""
+    there (no redraw in a thread, no frame of rows cut to the width), folds as they are.
+
+    The rows are drawn again in the layout that gives the page its width back: before,
+    that layout's frame drew the wide rows cut to the width, and the kept rows came a
+    layout (and a frame) later."""
+    cut: list[tuple[int, int]] = []
+    render_line = DrawnRows.render_line
+
+    def watched(rows: DrawnRows, y: int) -> Any:
+        if rows.piece.width != rows.content_region.width:
+            cut.append((rows.piece.width, rows.content_region.width))
+        return render_line(rows, y)
+
     async with tip_app(tmp_path).run_test(size=(150, 40)) as pilot:
         body, width = await drawn_tip(pilot)
         drawn = [drawing for _, drawing in body.drawings()]
         await pilot.press("z")
         await settle(pilot, until=lambda: width not in widths(body))
+        monkeypatch.setattr(DrawnRows, "render_line", watched)
         await pilot.press("z")
         await pilot.pause()
+        assert cut == []
         assert body.content_region.width == width
         shown = [drawing for _, drawing in body.drawings()]
         assert len(shown) == len(drawn)

@@ -31,6 +31,7 @@ from textual.color import Color
 from textual.containers import ScrollableContainer, Vertical
 from textual.content import Content
 from textual.css.styles import RulesMap
+from textual.geometry import Size
 from textual.message import Message
 from textual.selection import Selection
 from textual.strip import Strip
@@ -307,7 +308,6 @@ class DrawnRows(Widget):
         self.piece = piece
         self.marks: tuple[Mark, ...] = ()
         """Where the `n` / `N` cursor is on these rows (none: elsewhere)."""
-        self._fit()
 
     @property
     def drawing(self) -> Drawing:
@@ -315,6 +315,10 @@ class DrawnRows(Widget):
 
     def redrawn(self, drawing: Drawing, width: int) -> None:
         """Show `drawing` (the piece drawn `width` wide)."""
+        self._show(drawing, width)
+        self.refresh(layout=True)
+
+    def _show(self, drawing: Drawing, width: int) -> None:
         piece = self.piece
         if width != piece.width and piece.drawing is not None:
             piece.before = (piece.width, frozenset(piece.folded), piece.drawing)
@@ -322,8 +326,6 @@ class DrawnRows(Widget):
         if self.marks:  # the rows moved: the cursor marks them again (`BodyCursor`)
             self.marks = ()
             self.post_message(self.Redrawn())
-        self._fit()
-        self.refresh(layout=True)
 
     def mark(self, marks: Sequence[Mark]) -> None:
         """Show the cursor on `marks` (none: take it off)."""
@@ -331,8 +333,14 @@ class DrawnRows(Widget):
             self.marks = tuple(marks)
             self.refresh()
 
-    def _fit(self) -> None:
-        self.styles.height = len(self.drawing.rows)
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        """As many rows as the drawing, asked as the layout gives the rows `width`: a
+        drawing kept for that width (a zoom undone, `Piece.drawn_before`) is shown again
+        now, so the layout that changed the width draws it, not a layout after it."""
+        piece = self.piece
+        if width != piece.width and (kept := piece.drawn_before(width)) is not None:
+            self._show(kept, width)
+        return len(self.drawing.rows)
 
     def render_line(self, y: int) -> Strip:
         rows = self.drawing.rows
@@ -427,9 +435,9 @@ class _Wide(ScrollableContainer, can_focus=False):
 class _FenceRows(DrawnRows):
     """A wide fence's rows, as wide as its code."""
 
-    def _fit(self) -> None:
-        super()._fit()
-        fence = self.piece.blocks[0]
+    def __init__(self, piece: Piece) -> None:
+        super().__init__(piece)
+        fence = piece.blocks[0]
         if isinstance(fence, Fence):
             self.styles.width = fence.natural_width
 
