@@ -23,6 +23,7 @@ PAGES = {
         "# Glaze\nMix a [celadon glaze](https://example.com/glazes/celadon) by **weight**:"
         " see [[companies/acme|the firing room]] and <i>fire</i> it twice.\n"
     ),
+    "notes/context.md": "# 笔记\n返回值上不同。上下文压缩在这里发生，上下文压力很大。\n",
 }
 GBRAIN_ROW_KEYS = {
     "slug", "page_id", "title", "type", "chunk_text", "chunk_source", "chunk_id",
@@ -133,3 +134,18 @@ def test_filters_alone_list_their_pages_over_mcp(server: ServerHandle) -> None:
         assert [hit.slug for hit in brain.text_search().search("tag:kiln")] == ["notes/fired"]
     finally:
         source.close()
+
+
+def test_a_chinese_word_is_marked_alike_over_mcp(server: ServerHandle, run) -> None:
+    """A brain over MCP marks the server's rows itself: a Chinese word inside a run
+    (no space around it) was never marked, since a word had to start a word. It is
+    marked as the local index marks it: its pairs of characters, never one alone."""
+    _, out, _ = run("search", "上下文压缩", "--json", "--source", str(server.root))
+    [local] = [r for r in json.loads(out) if r["slug"] == "notes/context"]
+    remote = Brain(mcp(server.url), cache_dir=False)
+    try:
+        [hit] = [h for h in remote.text_search().search("上下文压缩") if h.slug == "notes/context"]
+    finally:
+        remote.close()
+    assert "«上下文压缩»" in local["snippet"] and "«上下文压»力" in local["snippet"]
+    assert hit.marked() == local["snippet"]

@@ -100,7 +100,14 @@ from okf_explorer.core.search.ranking import (
     filters,
     rerank,
 )
-from okf_explorer.core.search.words import has_cjk, rough_stem, spaced, unspaced
+from okf_explorer.core.search.words import (
+    char_pairs,
+    has_cjk,
+    rough_stem,
+    spaced,
+    split_cjk,
+    unspaced,
+)
 
 __all__ = [
     "HIT_CLOSE",
@@ -924,24 +931,54 @@ def window_snippet(
 
 def snippet_around(text: str, words: Sequence[str], width: int = SERVER_SNIPPET_CHARS) -> str:
     """One line of `text` (Markdown, read as text: `plain_text`) around the first of
-    `words` (whole words, any case), each occurrence between `HIT_OPEN` and
-    `HIT_CLOSE`; the start of the text when none is found."""
+    `words` (`hit_spans`), each occurrence between `HIT_OPEN` and `HIT_CLOSE`; the start
+    of the text when none is found."""
     plain = display_text(index_text(text.replace(HIT_OPEN, " ").replace(HIT_CLOSE, " ")))
     flat = " ".join(plain.split())
-    pattern = _words_pattern(words)
-    found = pattern.search(flat) if pattern else None
-    start = max(0, found.start() - width // 3) if found else 0
+    spans = hit_spans(flat, words)
+    first = spans[0][0] if spans else 0
+    start = max(0, first - width // 3)
     if start:
         space = flat.find(" ", start)
-        start = space + 1 if 0 <= space < (found.start() if found else start) else start
+        start = space + 1 if 0 <= space < first else start
     end = min(len(flat), start + width)
     if end < len(flat):
         space = flat.rfind(" ", start, end)
         end = space if space > start else end
-    window = flat[start:end]
-    if pattern:
-        window = pattern.sub(lambda m: HIT_OPEN + m.group(0) + HIT_CLOSE, window)
-    return (ELLIPSIS if start else "") + window + (ELLIPSIS if end < len(flat) else "")
+    window, at = [], start
+    for hit_start, hit_end in spans:
+        if hit_start >= at and hit_end <= end:
+            window += [flat[at:hit_start], HIT_OPEN, flat[hit_start:hit_end], HIT_CLOSE]
+            at = hit_end
+    window.append(flat[at:end])
+    return (ELLIPSIS if start else "") + "".join(window) + (ELLIPSIS if end < len(flat) else "")
+
+
+def hit_spans(text: str, words: Sequence[str]) -> list[tuple[int, int]]:
+    """Where `words` are in `text`, in order, as the index marks them: a word (any case)
+    at the start of a word, to that word's end; a Chinese or Japanese word as the
+    characters its pairs cover (`上下文压缩` in `上下文压力`: `上下文压`), which stand
+    inside a run of such text, never one character alone."""
+    plain, pairs = [], set()
+    for part, cjk in (piece for word in words for piece in split_cjk(word)):
+        if cjk:
+            pairs.update(char_pairs(part))
+        else:
+            plain.append(part)
+    pattern = _words_pattern(plain)
+    spans = [found.span() for found in pattern.finditer(text)] if pattern else []
+    for pair in pairs:
+        at = text.find(pair)
+        while at >= 0:
+            spans.append((at, at + len(pair)))
+            at = text.find(pair, at + 1)
+    merged: list[tuple[int, int]] = []
+    for span_start, span_end in sorted(spans):
+        if merged and span_start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], span_end))
+        else:
+            merged.append((span_start, span_end))
+    return merged
 
 
 def _words_pattern(words: Sequence[str]) -> re.Pattern[str] | None:

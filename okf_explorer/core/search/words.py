@@ -24,6 +24,7 @@ import re
 __all__ = [
     "STOP_WORDS",
     "ZERO_WIDTH_SPACE",
+    "char_pairs",
     "cjk_pairs",
     "cjk_phrase",
     "has_cjk",
@@ -120,9 +121,15 @@ def cjk_phrase(run: str) -> str:
 def cjk_pairs(run: str) -> list[str]:
     """A CJK run as FTS5 phrases of its overlapping pairs of characters (`東京都` →
     `"東 京"`, `"京 都"`); a run of one character is that character."""
+    return [cjk_phrase(pair) for pair in char_pairs(run)]
+
+
+def char_pairs(run: str) -> list[str]:
+    """A CJK run's overlapping pairs of characters (`東京都` → `東京`, `京都`); a run
+    of one character is that character."""
     if len(run) < 2:
-        return [cjk_phrase(run)]
-    return [cjk_phrase(run[i : i + 2]) for i in range(len(run) - 1)]
+        return [run]
+    return [run[i : i + 2] for i in range(len(run) - 1)]
 
 
 _SUFFIXES = ("ings", "ing", "ies", "ied", "es", "ed", "ly", "s")
