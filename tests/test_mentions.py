@@ -81,6 +81,26 @@ def test_sentence_and_position(tmp_path: Path) -> None:
     assert mention.sentence[mention.start : mention.end] == "kafka"
 
 
+def test_a_chinese_name_is_mentioned_inside_a_run_of_chinese(tmp_path: Path) -> None:
+    """Chinese is written without spaces: a name stands inside a run of characters (and
+    an English one beside them, `用Kafka写`), where a word boundary never is. Neither was
+    found; a name inside an English word still is not a mention."""
+    write_bundle(
+        tmp_path,
+        {
+            "compaction.md": "---\ntitle: 压缩家族\n---\n# 压缩家族\n",
+            "kafka.md": "# Kafka\n",
+            "notes.md": "# 笔记\n\n这里讲压缩家族的事。我们用Kafka写日志。\n",
+            "other.md": "# Other\n\nThe Kafkaesque tale.\n",
+        },
+    )
+    brain = Brain(BundleSource(tmp_path), cache_dir=False)
+    [mention] = brain.unlinked_mentions("compaction")
+    assert (mention.slug, mention.sentence[mention.start : mention.end]) == ("notes", "压缩家族")
+    [mention] = brain.unlinked_mentions("kafka")
+    assert (mention.slug, mention.sentence[mention.start : mention.end]) == ("notes", "Kafka")
+
+
 def test_cli_mentions(tmp_path: Path, run) -> None:
     write_bundle(tmp_path, {"kafka.md": "# Kafka\n", "a.md": "We use Kafka.\n"})
     status, out, err = run("mentions", "kafka", "--source", str(tmp_path))

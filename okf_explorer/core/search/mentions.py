@@ -30,6 +30,7 @@ from okf_explorer.core.errors import PageNotFound
 from okf_explorer.core.links.grammar import code_span_ranges, prose_ranges
 from okf_explorer.core.links.spans import CONTEXT_CHARS, link_spans, sentence_around
 from okf_explorer.core.pages import PageInfo
+from okf_explorer.core.search.words import CJK_CHARS
 
 if TYPE_CHECKING:
     from okf_explorer.core.index.model import LinkIndex
@@ -74,6 +75,8 @@ _LINKISH = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 _SEPARATOR = re.compile(r"[\s_-]+")
+_WORD_CHAR = rf"[^\W{CJK_CHARS}]"
+"""A character of a word, but not of Chinese or Japanese (which has no word boundaries)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +129,9 @@ def _searchable(name: str) -> bool:
 
 def name_pattern(names: list[str]) -> re.Pattern[str] | None:
     """Any of `names` as whole words, any case, words joined by spaces, `-` or `_`,
-    not inside a path or a file name."""
+    not inside a path or a file name. Chinese and Japanese, written without spaces,
+    have no word boundaries: a character of theirs ends a word beside it (`压缩家族` in
+    `讲压缩家族的事`, `Kafka` in `用Kafka写`)."""
     if not names:
         return None
     parts = sorted(
@@ -135,7 +140,9 @@ def name_pattern(names: list[str]) -> re.Pattern[str] | None:
         reverse=True,
     )
     return re.compile(
-        r"(?<![\w/\\#@.-])(?:" + "|".join(parts) + r")(?![\w/\\-])(?!\.\w)", re.IGNORECASE
+        f"(?<!{_WORD_CHAR})(?<![/\\\\#@.-])(?:" + "|".join(parts) + f")(?!{_WORD_CHAR})"
+        r"(?![/\\-])(?!\.\w)",
+        re.IGNORECASE,
     )
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 
 __all__ = [
+    "CJK_CHARS",
     "STOP_WORDS",
     "ZERO_WIDTH_SPACE",
     "char_pairs",
@@ -35,7 +36,7 @@ __all__ = [
 ]
 
 ZERO_WIDTH_SPACE = "\u200b"
-_CJK_CHARS = (
+CJK_CHARS = (
     "\u3040-\u30ff"  # Hiragana, Katakana
     "\u31f0-\u31ff"  # Katakana phonetic extensions
     "\u3400-\u4dbf"  # CJK extension A
@@ -45,8 +46,10 @@ _CJK_CHARS = (
     "\uff66-\uff9f"  # half-width Katakana
     "\U00020000-\U0003134f"  # CJK extensions B-H
 )
-_CJK = re.compile(f"[{_CJK_CHARS}]")
-_CJK_RUN = re.compile(f"[{_CJK_CHARS}]+")
+"""The characters of the scripts written without spaces, as a regular expression's class
+(without its brackets)."""
+_CJK = re.compile(f"[{CJK_CHARS}]")
+_CJK_RUN = re.compile(f"[{CJK_CHARS}]+")
 
 _STOP = """
     a about above after again against all am an and any are aren't as at be because been
