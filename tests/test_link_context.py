@@ -111,3 +111,15 @@ def test_a_heading_link_reads_as_obsidian_shows_it() -> None:
     ]
     assert wiki_text("a#^block") == "a > ^block" and wiki_text("#Usage") == "Usage"
     assert wiki_text("a#b|the B") == "the B" and wiki_text("a\\|b") == "b"
+
+
+def test_a_chinese_or_japanese_sentence_ends_at_its_own_full_stop() -> None:
+    """`。`, `！` and `？` end a sentence with no space after them: a backlink's sentence
+    in a Chinese vault was its whole paragraph (up to the context's length)."""
+    text = "第一句话在这里。这里讲[[压缩家族]]的事！第三句话？还有「[[东京]]です。」次の文。\n"
+    found = link_contexts(text, lambda target, kind: True)
+    assert [(c.text, c.link) for c in found] == [
+        ("这里讲压缩家族的事！", "压缩家族"),
+        ("还有「东京です。」", "东京"),
+    ]
+    assert first_link_context("A [[b]] c. 下一句。", "b") == "A [[b]] c."

@@ -210,7 +210,9 @@ CONTEXT_CHARS = 240
 _WINDOW = 4 * CONTEXT_CHARS
 """Characters of the page read on each side of a link at most (a 10 MB line stays cheap)."""
 _LINE_LEAD = re.compile(r"[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+|>[ \t]*|#{1,6}[ \t]+)*")
-_SENTENCE_END = re.compile(r"[.!?][)\"'’”]*(?=\s)")
+_SENTENCE_END = re.compile(r"[.!?][)\"'’”]*(?=\s)|[。！？｡][)）」』\"'’”]*")
+"""A sentence's end: `.`, `!` or `?` before a space; Chinese and Japanese `。`, `！`, `？`
+(no space follows them); each with the quotes and brackets closing after it."""
 _SPACE = re.compile(r"\s+")
 _TABLE_ROW = re.compile(r"[ \t]*\|")
 _CELL_BAR = re.compile(r"[ \t]*(?<!\\)\|[ \t]*")
