@@ -521,3 +521,18 @@ def test_a_long_chinese_pages_snippet_marks_the_words_not_lone_characters(tmp_pa
     marked = hit.marked()
     assert "«上下文压缩»" in marked.replace("»«", ""), marked
     assert "«上»不" not in marked
+
+
+def test_a_hit_in_thai_is_marked_whole_with_its_combining_marks(tmp_path: Path) -> None:
+    """The index's tokenizer ends a word at a combining mark (Thai's tone marks and
+    some vowels): a hit's mark closed before the mark, which a terminal then drew on
+    the `»` (`«โฟลเดอร»์`, seen on Obsidian's Thai help). The mark stays with its
+    letter, inside the hit."""
+    write_pages(tmp_path, {
+        "folders": "# การตั้งค่า\n\nคลิกขวาที่โฟลเดอร์ แล้วคลิก สร้างโน้ตใหม่\n",
+        "other": "# อื่น\n\nไม่มีอะไร\n",
+    })  # fmt: skip
+    brain = Brain(BundleSource(tmp_path), cache_dir=False)
+    [hit] = brain.text_search().search("โฟลเดอร์")
+    assert hit.slug == "folders"
+    assert "«โฟลเดอร์»" in hit.marked() and "»์" not in hit.marked()

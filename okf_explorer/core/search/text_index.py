@@ -63,6 +63,7 @@ import re
 import sqlite3
 import threading
 import time
+import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
@@ -861,14 +862,33 @@ def hit_terms(fts_query: str) -> list[tuple[tuple[str, ...], bool]]:
 
 def shown(snippet: str) -> str:
     """A snippet of the index's text as it is shown: without Markdown's marks
-    (`plain_text.display_text`), the zero-width spaces of CJK text and line breaks; a
-    hit's mark closed after the emoji variation selector or skin tone following it
-    (FTS5's token stops before them)."""
-    text = _SELECTOR_AFTER_HIT.sub(rf"\1{HIT_CLOSE}", display_text(snippet))
-    return " ".join(unspaced(text).split())
+    (`plain_text.display_text`), the zero-width spaces of CJK text and line breaks;
+    each hit's mark closed after the marks that belong to its last letter
+    (`closed_after_marks`)."""
+    return " ".join(unspaced(closed_after_marks(display_text(snippet))).split())
 
 
-_SELECTOR_AFTER_HIT = re.compile(f"{HIT_CLOSE}([\ufe0e\ufe0f\U0001f3fb-\U0001f3ff]+)")
+def closed_after_marks(text: str) -> str:
+    """`text` with each `HIT_CLOSE` moved after the combining marks following it (a
+    Thai tone mark or vowel, an accent written apart, an emoji's variation selector)
+    and an emoji's skin tone: FTS5's tokenizer ends a word before them, and a mark
+    closed there has the terminal draw them on the `»`."""
+    if HIT_CLOSE not in text:
+        return text
+    pieces = text.split(HIT_CLOSE)
+    for at in range(1, len(pieces)):
+        piece = pieces[at]
+        kept = 0
+        while kept < len(piece) and _belongs_to_the_letter_before(piece[kept]):
+            kept += 1
+        if kept:
+            pieces[at - 1] += piece[:kept]
+            pieces[at] = piece[kept:]
+    return HIT_CLOSE.join(pieces)
+
+
+def _belongs_to_the_letter_before(char: str) -> bool:
+    return unicodedata.category(char)[0] == "M" or "\U0001f3fb" <= char <= "\U0001f3ff"
 
 
 def without_title(raw: str, title: str) -> str:
@@ -951,7 +971,8 @@ def snippet_around(text: str, words: Sequence[str], width: int = SERVER_SNIPPET_
             window += [flat[at:hit_start], HIT_OPEN, flat[hit_start:hit_end], HIT_CLOSE]
             at = hit_end
     window.append(flat[at:end])
-    return (ELLIPSIS if start else "") + "".join(window) + (ELLIPSIS if end < len(flat) else "")
+    marked = closed_after_marks("".join(window))
+    return (ELLIPSIS if start else "") + marked + (ELLIPSIS if end < len(flat) else "")
 
 
 def hit_spans(text: str, words: Sequence[str]) -> list[tuple[int, int]]:
