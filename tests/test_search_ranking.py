@@ -252,7 +252,8 @@ def test_chinese_and_japanese_words_inside_runs_are_found(
     if marked:
         assert marked in first.marked()
     if query == "東京":  # a snippet of such text is of characters enough for a sentence or two
-        assert first.marked() == "«東京»の天気 今日の«東京»は晴れです。明日は雨が降るでしょう。"
+        # (and its opening heading, the title shown above it, is left out as in English)
+        assert first.marked() == "今日の«東京»は晴れです。明日は雨が降るでしょう。"
 
 
 def test_snippets_are_text_marked_on_words_only(brain: Brain) -> None:
@@ -536,3 +537,28 @@ def test_a_hit_in_thai_is_marked_whole_with_its_combining_marks(tmp_path: Path) 
     [hit] = brain.text_search().search("โฟลเดอร์")
     assert hit.slug == "folders"
     assert "«โฟลเดอร์»" in hit.marked() and "»์" not in hit.marked()
+
+
+@pytest.mark.parametrize(
+    ("query", "marked"),
+    [
+        ("ขวา", "«ขวา»"),  # Thai: a word with no mark, inside a run
+        ("โฟลเดอร์", "«โฟลเดอร์»"),  # a word whose marks the tokenizer cut at
+        ("ห้องนิรภัย", "«ห้องนิรภัย»"),
+        ("ស្វាគមន៍", "«ស្វាគមន៍»"),  # Khmer
+    ],
+)
+def test_thai_and_khmer_words_inside_runs_are_found(
+    tmp_path: Path, query: str, marked: str
+) -> None:
+    """Thai, Lao, Khmer and Burmese are written without spaces, as Chinese is: a word
+    inside a run was found only where the tokenizer happened to cut it (at a combining
+    mark), so `ขวา` in `คลิกขวาที่` was not."""
+    write_pages(tmp_path, {
+        "thai": "# การตั้งค่า\n\nคลิกขวาที่โฟลเดอร์ แล้วเปิดห้องนิรภัยของคุณ\n",
+        "khmer": "# ខ្មែរ\n\nសូមស្វាគមន៍មកកាន់ឯកសារ\n",
+        "other": "# Other\n\nNothing here.\n",
+    })  # fmt: skip
+    brain = Brain(BundleSource(tmp_path), cache_dir=False)
+    [hit] = brain.text_search().search(query)
+    assert marked in hit.marked()

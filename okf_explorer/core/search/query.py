@@ -20,11 +20,12 @@ in Obsidian does. What is left is read one of two ways:
   or parenthesis, a dangling `AND`) is FTS5's to refuse: the caller turns that into
   `SearchSyntaxError`.
 
-Either way a run of Chinese, Japanese or Korean characters is searched as the index
-holds it, one character a token (`core.search.words`): as a phrase in FTS5 syntax,
-as its overlapping pairs of characters among plain words. `SearchQuery.name` is the
-query read as a page's name (filters and quotes left out): a page so called comes
-first (`core.search.find_rank.page_names`).
+Either way a run of a script written without spaces (Chinese, Japanese, Korean; Thai,
+Lao, Khmer, Burmese) is searched as the index holds it, one character a token
+(`core.search.words`): as a phrase in FTS5 syntax, as its overlapping pairs of
+characters (the whole run in an alphabet: `run_phrases`) among plain words.
+`SearchQuery.name` is the query read as a page's name (filters and quotes left out):
+a page so called comes first (`core.search.find_rank.page_names`).
 
 A query is untrusted input with a cost: FTS5's work grows with the square of
 its phrases (one word repeated 4,000 times took 35 s on the 59-page sample
@@ -42,7 +43,7 @@ import re
 from dataclasses import dataclass, replace
 
 from okf_explorer.core.errors import OkfError
-from okf_explorer.core.search.words import STOP_WORDS, cjk_pairs, cjk_phrase, has_cjk, split_cjk
+from okf_explorer.core.search.words import STOP_WORDS, cjk_phrase, has_cjk, run_phrases, split_cjk
 
 _FILTER = re.compile(r'(?<!\S)(type|tag|path):(?:"([^"]*)"|(\S+))', re.IGNORECASE)
 _EMPTY_FILTER = re.compile(r'"[^"]*"|(?<!\S)(type|tag|path):(?:""|(?=\s|$))', re.IGNORECASE)
@@ -175,7 +176,7 @@ def _plain(text: str) -> SearchQuery:
             terms.setdefault('"' + " ".join(parts).casefold() + '"', None)
             continue
         for part, cjk in (piece for word in parts for piece in split_cjk(word)):
-            for term in cjk_pairs(part) if cjk else [f'"{part}"']:
+            for term in run_phrases(part) if cjk else [f'"{part}"']:
                 terms.setdefault(term.casefold(), None)
     if len(terms) > MAX_QUERY_TERMS:
         raise QueryTooLong(f"search query too long: {len(terms)} words (at most {MAX_QUERY_TERMS})")

@@ -66,7 +66,7 @@ import time
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import TypeVar
 
@@ -102,9 +102,10 @@ from okf_explorer.core.search.ranking import (
     rerank,
 )
 from okf_explorer.core.search.words import (
-    char_pairs,
     has_cjk,
+    piece_pattern,
     rough_stem,
+    run_pieces,
     spaced,
     split_cjk,
     unspaced,
@@ -127,7 +128,7 @@ PROGRESS_STEP = 1000
 LONG_FILL = 2000
 """A fill reading this many bodies or more takes seconds (a 35k-page wiki's, 20-35 s):
 the explorer and the command line say so as it starts."""
-TEXT_INDEX_VERSION = "14"
+TEXT_INDEX_VERSION = "15"
 """Bump when the tables below, or what a page's row holds, change: an older file is
 rebuilt. 2: fields weighed apart, stemming, pages' names, text without Markdown.
 3: inline footnotes read as their note, a cited file name dropped (`plain_text`).
@@ -865,7 +866,7 @@ def shown(snippet: str) -> str:
     (`plain_text.display_text`), the zero-width spaces of CJK text and line breaks;
     each hit's mark closed after the marks that belong to its last letter
     (`closed_after_marks`)."""
-    return " ".join(unspaced(closed_after_marks(display_text(snippet))).split())
+    return " ".join(closed_after_marks(unspaced(display_text(snippet))).split())
 
 
 def closed_after_marks(text: str) -> str:
@@ -899,7 +900,7 @@ def without_title(raw: str, title: str) -> str:
     heading = _OPENING_HEADING.match(raw)
     if heading is None:
         return raw
-    said = heading.group(1).replace(HIT_OPEN, "").replace(HIT_CLOSE, "")
+    said = unspaced(heading.group(1).replace(HIT_OPEN, "").replace(HIT_CLOSE, ""))
     if " ".join(said.split()).casefold() != " ".join(title.split()).casefold():
         return raw
     rest = raw[heading.end() :]
@@ -977,22 +978,19 @@ def snippet_around(text: str, words: Sequence[str], width: int = SERVER_SNIPPET_
 
 def hit_spans(text: str, words: Sequence[str]) -> list[tuple[int, int]]:
     """Where `words` are in `text`, in order, as the index marks them: a word (any case)
-    at the start of a word, to that word's end; a Chinese or Japanese word as the
-    characters its pairs cover (`上下文压缩` in `上下文压力`: `上下文压`), which stand
-    inside a run of such text, never one character alone."""
-    plain, pairs = [], set()
+    at the start of a word, to that word's end; a word of a script written without
+    spaces as the characters its pieces cover (`run_pieces`: `上下文压缩` in `上下文压力`
+    is `上下文压`), which stand inside a run of such text, never one character alone."""
+    plain, pieces = [], set()
     for part, cjk in (piece for word in words for piece in split_cjk(word)):
         if cjk:
-            pairs.update(char_pairs(part))
+            pieces.update(run_pieces(part))
         else:
             plain.append(part)
     pattern = _words_pattern(plain)
     spans = [found.span() for found in pattern.finditer(text)] if pattern else []
-    for pair in pairs:
-        at = text.find(pair)
-        while at >= 0:
-            spans.append((at, at + len(pair)))
-            at = text.find(pair, at + 1)
+    for piece in pieces:  # overlapping: `上下` and `下文` of `上下文`
+        spans += [found.span(1) for found in _piece_finder(piece).finditer(text)]
     merged: list[tuple[int, int]] = []
     for span_start, span_end in sorted(spans):
         if merged and span_start <= merged[-1][1]:
@@ -1000,6 +998,11 @@ def hit_spans(text: str, words: Sequence[str]) -> list[tuple[int, int]]:
         else:
             merged.append((span_start, span_end))
     return merged
+
+
+@lru_cache(maxsize=1024)
+def _piece_finder(piece: str) -> re.Pattern[str]:
+    return re.compile(f"(?=({piece_pattern(piece)}))")
 
 
 def _words_pattern(words: Sequence[str]) -> re.Pattern[str] | None:

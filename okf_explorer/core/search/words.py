@@ -2,13 +2,15 @@
 
 The index's tokenizer (FTS5 `porter` over `unicode61`) splits text at spaces and
 punctuation and stems English words. Chinese and Japanese are written without spaces
-(Korean often glues particles to words), so `unicode61` would make a whole run of
-such characters one token and a search for a word inside it would find nothing.
-Those runs are indexed one character a token instead (`spaced`: a zero-width space
-between two characters, which the tokenizer takes as a separator and `unspaced`
-takes out again for display); a query's run is searched as the phrase of its
-characters (`cjk_phrase`), or as the overlapping pairs of them for plain words
-(`cjk_pairs`: the usual way to search such text without a dictionary). A trigram
+(Korean often glues particles to words), and so are Thai, Lao, Khmer and Burmese, so
+`unicode61` would make a whole run of such characters one token (or, for the last
+four, cut it wherever a combining mark stands) and a search for a word inside it would
+find nothing. Those runs are indexed one character a token instead (`spaced`: a
+zero-width space between two characters, which the tokenizer takes as a separator and
+`unspaced` takes out again for display); a query's run is searched as the phrase of
+its characters (`cjk_phrase`), or for plain words as the overlapping pairs of them
+(the usual way to search such text without a dictionary) or, in an alphabet, the
+phrase of its letters (`run_phrases`). A trigram
 tokenizer would match the same substrings, but measured on the 10k-page benchmark
 bundle it doubled the index's build time (docs/performance.md).
 
@@ -20,16 +22,18 @@ a plain-word query leaves them out, unless it holds nothing else.
 from __future__ import annotations
 
 import re
+import unicodedata
 
 __all__ = [
     "CJK_CHARS",
     "STOP_WORDS",
     "ZERO_WIDTH_SPACE",
-    "char_pairs",
-    "cjk_pairs",
     "cjk_phrase",
     "has_cjk",
+    "piece_pattern",
     "rough_stem",
+    "run_phrases",
+    "run_pieces",
     "spaced",
     "split_cjk",
     "unspaced",
@@ -45,9 +49,23 @@ CJK_CHARS = (
     "\uf900-\ufaff"  # CJK compatibility ideographs
     "\uff66-\uff9f"  # half-width Katakana
     "\U00020000-\U0003134f"  # CJK extensions B-H
+    "\u0e01-\u0e7f"  # Thai
+    "\u0e80-\u0eff"  # Lao
+    "\u1000-\u109f"  # Myanmar
+    "\u1780-\u17ff"  # Khmer
 )
 """The characters of the scripts written without spaces, as a regular expression's class
-(without its brackets)."""
+(without its brackets). The name says CJK; Thai, Lao, Khmer and Burmese are searched
+alike (their combining marks are characters of a run, which the tokenizer drops)."""
+_MARKS = "".join(
+    chr(code)
+    for first, last in ((0x0E01, 0x0EFF), (0x1000, 0x109F), (0x1780, 0x17FF))
+    for code in range(first, last + 1)
+    if unicodedata.category(chr(code))[0] == "M"
+)
+"""The combining marks of those scripts (a Thai tone mark, a Khmer vowel sign)."""
+_ALPHABET = re.compile("[\u0e01-\u0eff\u1000-\u109f\u1780-\u17ff]")
+"""The first letter of a run written in one of those alphabets."""
 _CJK = re.compile(f"[{CJK_CHARS}]")
 _CJK_RUN = re.compile(f"[{CJK_CHARS}]+")
 
@@ -121,18 +139,32 @@ def cjk_phrase(run: str) -> str:
     return '"' + " ".join(run) + '"'
 
 
-def cjk_pairs(run: str) -> list[str]:
-    """A CJK run as FTS5 phrases of its overlapping pairs of characters (`東京都` →
-    `"東 京"`, `"京 都"`); a run of one character is that character."""
-    return [cjk_phrase(pair) for pair in char_pairs(run)]
+def run_phrases(run: str) -> list[str]:
+    """A CJK run as the FTS5 phrases a plain word is searched by (`run_pieces`):
+    `東京都` → `"東 京"`, `"京 都"`; `ห้องนิรภัย` → `"ห อ ง น ร ภ ย"`."""
+    return [cjk_phrase(piece) for piece in run_pieces(run)]
 
 
-def char_pairs(run: str) -> list[str]:
-    """A CJK run's overlapping pairs of characters (`東京都` → `東京`, `京都`); a run
-    of one character is that character."""
-    if len(run) < 2:
-        return [run]
-    return [run[i : i + 2] for i in range(len(run) - 1)]
+def run_pieces(run: str) -> list[str]:
+    """The pieces of a CJK run a plain word is searched by, its combining marks left
+    out (the tokenizer drops them). Chinese, Japanese and Korean: the overlapping
+    pairs of characters (`東京都` → `東京`, `京都`), the usual way to search such text
+    without a dictionary; a run of one character is that character. Thai, Lao, Khmer
+    and Burmese, alphabets: the run's letters whole (`ห้องนิรภัย` → `หองนรภย`), since
+    a pair of letters names nothing (`ขวา`, right, would find `กว่า`, more than)."""
+    letters = run.translate(_NO_MARKS) if not run.isascii() else run
+    if len(letters) < 2 or _ALPHABET.match(letters):
+        return [letters or run]
+    return [letters[i : i + 2] for i in range(len(letters) - 1)]
+
+
+def piece_pattern(piece: str) -> str:
+    """A regular expression finding `piece` (of `run_pieces`) in text as written: its
+    characters with the combining marks that may stand between them."""
+    return f"[{_MARKS}]*".join(re.escape(char) for char in piece)
+
+
+_NO_MARKS = dict.fromkeys(map(ord, _MARKS))
 
 
 _SUFFIXES = ("ings", "ing", "ies", "ied", "es", "ed", "ly", "s")
