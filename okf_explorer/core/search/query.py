@@ -43,16 +43,23 @@ import re
 from dataclasses import dataclass, replace
 
 from okf_explorer.core.errors import OkfError
-from okf_explorer.core.search.words import STOP_WORDS, cjk_phrase, has_cjk, run_phrases, split_cjk
+from okf_explorer.core.search.words import (
+    STOP_WORDS,
+    WORD_CHAR,
+    cjk_phrase,
+    has_cjk,
+    run_phrases,
+    split_cjk,
+)
 
 _FILTER = re.compile(r'(?<!\S)(type|tag|path):(?:"([^"]*)"|(\S+))', re.IGNORECASE)
 _EMPTY_FILTER = re.compile(r'"[^"]*"|(?<!\S)(type|tag|path):(?:""|(?=\s|$))', re.IGNORECASE)
 """A filter written without its value (`tag:` alone, `type: note`, `path:""`), group 1
 its key; a quoted phrase is matched whole, so `"type: concept"` is a phrase, not that."""
 _TOKEN = re.compile(r'"[^"]*"?|[()]|[^\s()"]+')
-_BAREWORD = re.compile(r"[\w\u0080-\U0010ffff]+\*?")
+_BAREWORD = re.compile(f"{WORD_CHAR}+\\*?")
 _OPERATORS = frozenset({"AND", "OR", "NOT", "NEAR"})
-_WORD = re.compile(r"[\w\u0080-\U0010ffff]+")
+_WORD = re.compile(f"{WORD_CHAR}+")
 
 MAX_QUERY_TERMS = 32
 """Words one query may search for (a phrase's words count one each)."""

@@ -59,7 +59,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from okf_explorer.core.search.query import SearchQuery
-from okf_explorer.core.search.words import STOP_WORDS, has_cjk, rough_stem, split_cjk, unspaced
+from okf_explorer.core.search.words import (
+    STOP_WORDS,
+    WORD_CHAR,
+    has_cjk,
+    rough_stem,
+    split_cjk,
+    unspaced,
+)
 
 WEIGHTS = (10.0, 8.0, 3.0, 3.0, 1.0, 2.0)
 """`bm25()` weights of title, names, headings, summary, body, properties."""
@@ -84,7 +91,7 @@ TAG_SEP = "\x1f"
 """Separates a page's tags in the `docs.tags` column (it starts and ends with one)."""
 
 _BM25 = "bm25(fts, " + ", ".join(f"{w:g}" for w in WEIGHTS) + ")"
-_WORD = re.compile(r"[\w\u0080-\U0010ffff]+")
+_WORD = re.compile(f"{WORD_CHAR}+")
 
 Row = tuple[int, str, str, "str | None", float]
 """`(rowid, slug, title, type, score)` of a ranked page."""

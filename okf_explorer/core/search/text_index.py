@@ -102,6 +102,7 @@ from okf_explorer.core.search.ranking import (
     rerank,
 )
 from okf_explorer.core.search.words import (
+    WORD_CHAR,
     has_cjk,
     piece_pattern,
     rough_stem,
@@ -173,8 +174,8 @@ HEAD_CHARS = 65_536
 SERVER_SNIPPET_CHARS = 160
 """Characters of a server row's text kept around its first hit."""
 
-_WORD_ONLY = re.compile(r"[\w\u0080-\U0010ffff]+")
-_PHRASE_OR_WORD = re.compile(r'"([^"]*)"(\*?)|([\w\u0080-\U0010ffff]+)(\*?)')
+_WORD_ONLY = re.compile(f"{WORD_CHAR}+")
+_PHRASE_OR_WORD = re.compile(f'"([^"]*)"(\\*?)|({WORD_CHAR}+)(\\*?)')
 _OPERATORS = frozenset({"AND", "OR", "NOT", "NEAR"})
 
 _SCHEMA = (

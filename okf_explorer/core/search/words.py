@@ -27,6 +27,7 @@ import unicodedata
 __all__ = [
     "CJK_CHARS",
     "STOP_WORDS",
+    "WORD_CHAR",
     "ZERO_WIDTH_SPACE",
     "cjk_phrase",
     "has_cjk",
@@ -66,8 +67,14 @@ _MARKS = "".join(
 """The combining marks of those scripts (a Thai tone mark, a Khmer vowel sign)."""
 _ALPHABET = re.compile("[\u0e01-\u0eff\u1000-\u109f\u1780-\u17ff]")
 """The first letter of a run written in one of those alphabets."""
-_CJK = re.compile(f"[{CJK_CHARS}]")
 _CJK_RUN = re.compile(f"[{CJK_CHARS}]+")
+"""A run of those characters (one compiled class serves every use: building one from
+`CJK_CHARS` takes 3-6 ms)."""
+WORD_CHAR = r"[^\x00-\x2f\x3a-\x40\x5b-\x5e\x60\x7b-\x7f]"
+"""A character of a word as a query's words are read: an ASCII letter, digit or `_`, or
+any character outside ASCII: the class `\\w` and everything from U+0080 up, written
+as what it leaves out, which Python's `re` builds in 0.2 ms against 5 ms (it maps every
+character of a range written in)."""
 
 _STOP = """
     a about above after again against all am an and any are aren't as at be because been
@@ -99,7 +106,7 @@ English list's last line is what is left of contractions once the apostrophe spl
 
 def has_cjk(text: str) -> bool:
     """Whether `text` holds a character of a script written without spaces."""
-    return not text.isascii() and _CJK.search(text) is not None  # isascii: one fast pass
+    return not text.isascii() and _CJK_RUN.search(text) is not None  # isascii: one fast pass
 
 
 def spaced(text: str) -> str:
