@@ -193,3 +193,66 @@ def test_a_mention_is_the_first_name_outside_code_and_links(parts: list[str]) ->
     pattern = name_pattern(["Digital garden", "garden"])
     assert pattern is not None
     assert find_mention(body, pattern) == first_outside_code_and_links(body, pattern)
+
+
+def _as_one_pattern(names: list[str]) -> re.Pattern[str]:
+    """`NamePattern`'s rule as one regular expression, its boundaries as lookarounds (a
+    word character but a CJK one, or a path's or file name's mark, on either side)."""
+    from okf_explorer.core.search.words import CJK_CHARS
+
+    word = rf"[^\W{CJK_CHARS}]"
+    parts = sorted(
+        {r"[\s_-]+".join(map(re.escape, re.split(r"[\s_-]+", n.strip()))) for n in names},
+        key=len,
+        reverse=True,
+    )
+    return re.compile(
+        rf"(?<!{word})(?<![/\\#@.-])(?:{'|'.join(parts)})(?!{word})(?![/\\-])(?!\.\w)",
+        re.IGNORECASE,
+    )
+
+
+_NAMES = ["Digital garden", "garden", "压缩家族", "Kafka"]
+_REFERENCE = _as_one_pattern(_NAMES)
+
+
+@settings(max_examples=600, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "Digital",
+                " ",
+                "garden",
+                "Garden",
+                "gardens",
+                "-",
+                "_",
+                ".",
+                "md",
+                "/",
+                "#",
+                "@",
+                "\\",
+                "压缩家族",
+                "讲",
+                "的",
+                "Kafka",
+                "用",
+                "x",
+                "9",
+                "é",
+                "\n",
+                "。",
+            ]
+        ),
+        max_size=12,
+    )
+)
+def test_a_name_stands_alone_as_the_lookarounds_read_it(parts: list[str]) -> None:
+    """`NamePattern` keeps a name found where the lookarounds it replaced would match."""
+    text = "".join(parts)
+    pattern = name_pattern(_NAMES)
+    assert pattern is not None
+    found, expected = pattern.search(text), _REFERENCE.search(text)
+    assert (found and found.span()) == (expected and expected.span())
