@@ -867,7 +867,24 @@ def shown(snippet: str) -> str:
     (`plain_text.display_text`), the zero-width spaces of CJK text and line breaks;
     each hit's mark closed after the marks that belong to its last letter
     (`closed_after_marks`)."""
-    return " ".join(closed_after_marks(unspaced(display_text(snippet))).split())
+    text = closed_after_marks(unspaced(display_text(snippet)))
+    return _without_cut_hits(" ".join(text.split()))
+
+
+def _without_cut_hits(snippet: str) -> str:
+    """`snippet` without the mark of a hit one character of a CJK word long that
+    stands against its cut end (or start): FTS5 ends a snippet after so many tokens, one
+    a character of such text, and marks the part of a word searched as a pair that
+    falls inside (`…需要设置«同»…`, of `同步`)."""
+    for cut in (_CUT_HIT_AT_END, _CUT_HIT_AT_START):
+        found = cut.search(snippet)
+        if found is not None and has_cjk(found.group("char")):
+            snippet = snippet[: found.start()] + found.group("char") + snippet[found.end() :]
+    return snippet
+
+
+_CUT_HIT_AT_END = re.compile(f"{HIT_OPEN}(?P<char>.){HIT_CLOSE}(?={ELLIPSIS}$)")
+_CUT_HIT_AT_START = re.compile(f"(?<=^{ELLIPSIS}){HIT_OPEN}(?P<char>.){HIT_CLOSE}")
 
 
 def closed_after_marks(text: str) -> str:
