@@ -24,7 +24,7 @@ from okf_explorer.core.search.find_rank import EXACT, Findable, rank_pages
 from okf_explorer.core.search.plain_text import index_text, plain_text
 from okf_explorer.core.search.query import parse_query
 from okf_explorer.core.search.ranking import CANDIDATES, Rarity, ranked_sql
-from okf_explorer.core.search.text_index import without_title
+from okf_explorer.core.search.text_index import SearchHit, without_title
 from okf_explorer.core.search.words import WORD_CHAR, ZERO_WIDTH_SPACE
 from okf_explorer.sources.folder.bundle import BundleSource
 from tests.bundles import write_pages
@@ -114,6 +114,12 @@ def brain(vault: Path) -> Iterator[Brain]:
 
 def slugs(brain: Brain, query: str, limit: int = 20) -> list[str]:
     return [hit.slug for hit in brain.text_search().search(query, limit)]
+
+
+def hits_in(folder: Path, pages: dict[str, str], query: str) -> list[SearchHit]:
+    """`query`'s hits in a vault of `pages` (`{slug: markdown}`) written into `folder`."""
+    brain = Brain(BundleSource(write_pages(folder, pages)), cache_dir=False)
+    return brain.text_search().search(query)
 
 
 @pytest.mark.parametrize(
@@ -512,12 +518,10 @@ def test_a_long_chinese_pages_snippet_marks_the_words_not_lone_characters(tmp_pa
     round the first of its characters alone (`上` of `返回值上不同`, long before
     `上下文压缩`), which was then marked by itself: a snippet of stray characters."""
     filler = "这是一段关于别的事情的文字。" * 2000  # long: past FTS5's whole-page budget
-    write_pages(tmp_path, {
+    [hit] = hits_in(tmp_path, {
         "flow": f"# 流程\n\n在返回值上不同的地方。{filler}\n\n上下文压缩在这里发生。\n",
         "other": "# 其他\n\n没有相关内容。\n",
-    })  # fmt: skip
-    brain = Brain(BundleSource(tmp_path), cache_dir=False)
-    [hit] = brain.text_search().search("上下文压缩")
+    }, "上下文压缩")  # fmt: skip
     assert hit.slug == "flow"
     marked = hit.marked()
     assert "«上下文压缩»" in marked.replace("»«", ""), marked
@@ -529,12 +533,10 @@ def test_a_hit_in_thai_is_marked_whole_with_its_combining_marks(tmp_path: Path) 
     some vowels): a hit's mark closed before the mark, which a terminal then drew on
     the `»` (`«โฟลเดอร»์`, seen on Obsidian's Thai help). The mark stays with its
     letter, inside the hit."""
-    write_pages(tmp_path, {
+    [hit] = hits_in(tmp_path, {
         "folders": "# การตั้งค่า\n\nคลิกขวาที่โฟลเดอร์ แล้วคลิก สร้างโน้ตใหม่\n",
         "other": "# อื่น\n\nไม่มีอะไร\n",
-    })  # fmt: skip
-    brain = Brain(BundleSource(tmp_path), cache_dir=False)
-    [hit] = brain.text_search().search("โฟลเดอร์")
+    }, "โฟลเดอร์")  # fmt: skip
     assert hit.slug == "folders"
     assert "«โฟลเดอร์»" in hit.marked() and "»์" not in hit.marked()
 
@@ -554,13 +556,11 @@ def test_thai_and_khmer_words_inside_runs_are_found(
     """Thai, Lao, Khmer and Burmese are written without spaces, as Chinese is: a word
     inside a run was found only where the tokenizer happened to cut it (at a combining
     mark), so `ขวา` in `คลิกขวาที่` was not."""
-    write_pages(tmp_path, {
+    [hit] = hits_in(tmp_path, {
         "thai": "# การตั้งค่า\n\nคลิกขวาที่โฟลเดอร์ แล้วเปิดห้องนิรภัยของคุณ\n",
         "khmer": "# ខ្មែរ\n\nសូមស្វាគមន៍មកកាន់ឯកសារ\n",
         "other": "# Other\n\nNothing here.\n",
-    })  # fmt: skip
-    brain = Brain(BundleSource(tmp_path), cache_dir=False)
-    [hit] = brain.text_search().search(query)
+    }, query)  # fmt: skip
     assert marked in hit.marked()
 
 
@@ -577,10 +577,8 @@ def test_a_snippet_cut_inside_a_chinese_word_marks_no_lone_character(tmp_path: P
     searched as its pair of characters, standing across the end, was marked on its first
     character alone (`…需要设置«同»…`, seen on Obsidian's Chinese help)."""
     filler = "因此即使在离线状态下也能随时访问。如果需要在多台设备上访问笔记则需要设置"
-    write_pages(tmp_path, {
+    [hit] = hits_in(tmp_path, {
         "sync": f"Obsidian 将笔记存储在本地设备上，{filler}同步服务。\n",
         "other": "# 其他\n\n没有。\n",
-    })  # fmt: skip
-    brain = Brain(BundleSource(tmp_path), cache_dir=False)
-    [hit] = brain.text_search().search("同步")
+    }, "同步")  # fmt: skip
     assert "«同»" not in hit.marked(), hit.marked()
