@@ -62,6 +62,7 @@ from okf_explorer.core.search.query import SearchQuery
 from okf_explorer.core.search.words import (
     STOP_WORDS,
     WORD_CHAR,
+    char_pairs,
     has_cjk,
     rough_stem,
     split_cjk,
@@ -318,7 +319,7 @@ def units(text: str) -> set[str]:
     for word in _WORD.findall(text):
         for part, cjk in split_cjk(word):
             if cjk:
-                found.update(part[i : i + 2] for i in range(max(1, len(part) - 1)))
+                found.update(char_pairs(part))
             elif (lower := part.casefold()) not in STOP_WORDS:
                 found.add(rough_stem(lower))
     return found

@@ -29,6 +29,7 @@ __all__ = [
     "STOP_WORDS",
     "WORD_CHAR",
     "ZERO_WIDTH_SPACE",
+    "char_pairs",
     "cjk_phrase",
     "has_cjk",
     "piece_pattern",
@@ -162,7 +163,13 @@ def run_pieces(run: str) -> list[str]:
     letters = run.translate(_NO_MARKS) if not run.isascii() else run
     if len(letters) < 2 or _ALPHABET.match(letters):
         return [letters or run]
-    return [letters[i : i + 2] for i in range(len(letters) - 1)]
+    return char_pairs(letters)
+
+
+def char_pairs(text: str) -> list[str]:
+    """The overlapping pairs of characters of `text` (`東京都` → `東京`, `京都`); a text
+    of one character is that character."""
+    return [text[i : i + 2] for i in range(max(1, len(text) - 1))]
 
 
 def piece_pattern(piece: str) -> str:
