@@ -676,14 +676,12 @@ class VaultBody(Vertical):
 
     def _check_width(self) -> None:
         """Redraw (in a thread) the pieces drawn for another width, once the width has
-        held for `REWRAP_DELAY` (a layout passes through passing widths); a piece drawn
-        for this width just before (a zoom undone) shows that drawing again at once."""
+        held for `REWRAP_DELAY` (a layout passes through passing widths). A piece drawn
+        for this width just before (a zoom undone) already shows that drawing: the
+        layout that gave the width asked for it (`DrawnRows.get_content_height`)."""
         width = self.content_region.width
         if not width:
             return
-        for lines in self._prose():
-            if lines.piece.width != width and (kept := lines.piece.drawn_before(width)):
-                lines.redrawn(kept, width)
         if any(lines.piece.width != width for lines in self._prose()):
             self.run_worker(self._rewrap, group="rewrap", exclusive=True, exit_on_error=False)
 
