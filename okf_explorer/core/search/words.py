@@ -42,6 +42,9 @@ __all__ = [
 ]
 
 ZERO_WIDTH_SPACE = "\u200b"
+_ALPHABET_RANGES = ((0x0E01, 0x0EFF), (0x1000, 0x109F), (0x1780, 0x17FF))
+"""Thai and Lao, Myanmar, Khmer: alphabets written without spaces."""
+_ALPHABETS = "".join(f"{chr(first)}-{chr(last)}" for first, last in _ALPHABET_RANGES)
 CJK_CHARS = (
     "\u3040-\u30ff"  # Hiragana, Katakana
     "\u31f0-\u31ff"  # Katakana phonetic extensions
@@ -51,22 +54,18 @@ CJK_CHARS = (
     "\uf900-\ufaff"  # CJK compatibility ideographs
     "\uff66-\uff9f"  # half-width Katakana
     "\U00020000-\U0003134f"  # CJK extensions B-H
-    "\u0e01-\u0e7f"  # Thai
-    "\u0e80-\u0eff"  # Lao
-    "\u1000-\u109f"  # Myanmar
-    "\u1780-\u17ff"  # Khmer
-)
+) + _ALPHABETS
 """The characters of the scripts written without spaces, as a regular expression's class
 (without its brackets). The name says CJK; Thai, Lao, Khmer and Burmese are searched
 alike (their combining marks are characters of a run, which the tokenizer drops)."""
 _MARKS = "".join(
     chr(code)
-    for first, last in ((0x0E01, 0x0EFF), (0x1000, 0x109F), (0x1780, 0x17FF))
+    for first, last in _ALPHABET_RANGES
     for code in range(first, last + 1)
     if unicodedata.category(chr(code))[0] == "M"
 )
 """The combining marks of those scripts (a Thai tone mark, a Khmer vowel sign)."""
-_ALPHABET = re.compile("[\u0e01-\u0eff\u1000-\u109f\u1780-\u17ff]")
+_ALPHABET = re.compile(f"[{_ALPHABETS}]")
 """The first letter of a run written in one of those alphabets."""
 _CJK_RUN = re.compile(f"[{CJK_CHARS}]+")
 """A run of those characters (one compiled class serves every use: building one from
