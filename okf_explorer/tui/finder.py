@@ -29,7 +29,10 @@ scrolls to the first widget of the rendered body whose text holds one of them (t
 simplest method that survives any renderer: search the rendered text, not the
 Markdown source). Searches run in a thread (the first one may sync the text index); a
 query that is not valid syntax shows one line saying so instead of hits, and one past
-the caps or the deadline of a search also a notification.
+the caps or the deadline of a search also a notification. A snippet in Chinese or Japanese
+is wrapped where such text breaks, between its characters (`tui.markdown.cjk_wrap`), to
+the width of the palette's rows when searched: Textual wraps at spaces only, and moved
+a run of such text after a Latin word whole to the next row (`Obsidian` alone on one).
 """
 
 from __future__ import annotations
@@ -41,8 +44,9 @@ from functools import partial
 from typing import Protocol, TypeVar, runtime_checkable
 
 from textual.app import App
-from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.command import CommandList, CommandPalette, DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
+from textual.css.query import NoMatches
 from textual.markup import escape
 from textual.widget import Widget
 
@@ -52,6 +56,7 @@ from okf_explorer.core.search.find_rank import TIER_NAMES, Findable, FindHit, Na
 from okf_explorer.core.search.query import QueryTooLong, SearchSyntaxError, SearchTimedOut
 from okf_explorer.core.search.text_index import HIT_CLOSE, HIT_OPEN, LONG_FILL, SearchHit
 from okf_explorer.core.text_safety import printable
+from okf_explorer.tui.markdown.cjk_wrap import cjk_cuts, has_wide_script
 
 _T = TypeVar("_T")
 
@@ -63,6 +68,8 @@ TEXT_PREFIX = "#"
 """In the page finder, a query starting with this searches page text."""
 TEXT_HIT_LIMIT = 20
 """Text hits listed at most for one query."""
+OPTION_PADDING = 4
+"""Cells of a palette row that are padding (Textual's `padding: 0 2` on its options)."""
 EXCLUDED_NOTE = "excluded in the vault's settings"
 """Said of a page Obsidian's "Excluded files" cover (listed after every other)."""
 
@@ -259,8 +266,10 @@ class TextSearchHost(Protocol):
     def open_hit(self, slug: str, words: list[str]) -> None: ...
 
 
-def snippet_content(hit: SearchHit) -> Content:
-    """The snippet with its hits in bold and underlined (names shown `printable`)."""
+def snippet_content(hit: SearchHit, width: int | None = None) -> Content:
+    """The snippet with its hits in bold and underlined (names shown `printable`); one
+    holding Chinese or Japanese is wrapped `width` cells wide where such text breaks
+    (`width` None: left to Textual)."""
     parts: list[tuple[str, str] | str] = []
     for i, piece in enumerate(hit.snippet.split(HIT_OPEN)):
         if i == 0:
@@ -269,7 +278,28 @@ def snippet_content(hit: SearchHit) -> Content:
         word, _, rest = piece.partition(HIT_CLOSE)
         parts.append((printable(word), "bold underline"))
         parts.append(printable(rest))
-    return Content.assemble(*parts)
+    snippet = Content.assemble(*parts)
+    if width is None or not has_wide_script(snippet.plain):
+        return snippet
+    rows = snippet.divide(cjk_cuts(snippet.plain, width))
+    return Content("\n").join(row.rstrip() for row in rows)
+
+
+def snippet_width(palette: object) -> int | None:
+    """The cells a snippet's row holds in `palette`'s list (None: not a palette). The
+    list is laid out once it has shown hits; before (the palette's first search) it is
+    taken as wide as the palette, less a scroll bar."""
+    if not isinstance(palette, CommandPalette):
+        return None
+    try:
+        options = palette.query_one(CommandList)
+    except NoMatches:
+        return None
+    rows = options.scrollable_content_region.width
+    if rows <= 0:
+        rows = palette.size.width - options.styles.scrollbar_size_vertical
+    width = rows - OPTION_PADDING
+    return width if width > 0 else None
 
 
 class TextFinder(Provider):
@@ -312,6 +342,7 @@ class TextFinder(Provider):
             yield Hit(0.0, Content(f"search failed: {error}"), lambda: None)
             return
         count = len(hits)
+        width = snippet_width(self.app.screen)
         for rank, hit in enumerate(hits):
             title = printable(hit.title)
             slug = printable(hit.slug)
@@ -322,7 +353,7 @@ class TextFinder(Provider):
                 label,
                 partial(host.open_hit, hit.slug, hit.hit_words()),
                 text=slug,
-                help=snippet_content(hit),
+                help=snippet_content(hit, width),
             )
 
 

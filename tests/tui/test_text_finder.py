@@ -6,7 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from rich.cells import cell_len
+from textual import events
 from textual.command import CommandList, CommandPalette
+from textual.widgets import Input
 
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui import finder
@@ -157,3 +160,47 @@ async def test_a_long_first_fill_for_mentions_says_so_too(
         messages = [n.message for n in app._notifications]
         assert messages[0].startswith("Reading 3 pages for full-text search and mentions")
         assert messages[-1] == "Full-text search is ready."
+
+
+CHINESE = {
+    "index.md": "# 首页\n\n见 [[notes]]。\n",
+    "notes.md": (
+        "# 同步笔记\n\nObsidian 将笔记存储在本地设备上，因此即使在离线状态下也能随时访问。"
+        "如果需要在多台设备上访问笔记，则需要设置同步服务。\n"
+    ),
+}
+
+
+def list_rows(app) -> list[str]:  # type: ignore[no-untyped-def]
+    options = app.screen.query_one(CommandList)
+    height = options.scrollable_content_region.height
+    return [options.render_line(y).text.rstrip() for y in range(height)]
+
+
+@pytest.mark.parametrize("pasted", [False, True], ids=["typed", "pasted"])
+async def test_a_chinese_snippet_wraps_between_its_characters_not_after_a_latin_word(
+    tmp_path: Path, pasted: bool
+) -> None:
+    """Textual wraps at spaces only: the run of Chinese after `Obsidian` went whole to the
+    next row, `Obsidian` alone on its own. Pasted, the query's one search comes before the
+    palette's list was ever laid out."""
+    app = make_app(brain_for(BundleSource(write_bundle(tmp_path / "b", CHINESE))), start="index")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+f")
+        await pilot.pause()
+        if pasted:
+            app.screen.query_one(Input).post_message(events.Paste("同步"))
+        else:
+            await pilot.press(*"同步")
+        await settle(pilot, until=lambda: len(hits(app)) > 0)
+        await pilot.pause()
+        rows = [row.strip() for row in list_rows(app) if row.strip()]
+        assert rows[0] == "notes  同步笔记"
+        assert rows[1].startswith("Obsidian 将笔记存储在本地设备上")
+        assert all(cell_len(row) <= 76 for row in rows)
+        snippet = "".join(rows[1:]).replace(" ", "")  # cut by FTS5 after so many words
+        assert snippet == (
+            "Obsidian将笔记存储在本地设备上，因此即使在离线状态下也能随时访问。"
+            "如果需要在多台设备上访问笔记，则需…"
+        )
