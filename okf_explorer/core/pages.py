@@ -261,11 +261,6 @@ class Page:
         value = self.frontmatter.get("description")
         return str(value) if value is not None else None
 
-    def all_aliases(self) -> tuple[str, ...]:
-        """The frontmatter's `aliases`, then the other names the source read."""
-        stated = frontmatter_aliases(self.frontmatter.get("aliases"))
-        return tuple(dict.fromkeys((*stated, *self.aliases))) if self.aliases else stated
-
     def info(self) -> PageInfo:
         """The body-less summary of this page."""
         return PageInfo(

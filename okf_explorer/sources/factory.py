@@ -97,14 +97,6 @@ def resolve_spec(spec: str | None) -> SourceSpec:
     return SourceSpec("folder", str(SAMPLE_BRAIN), "sample brain")
 
 
-def describe_source(spec: str | None) -> str:
-    """A one-line banner for the source `spec` resolves to, never with credentials."""
-    resolved = resolve_spec(spec)
-    if resolved.origin == "sample brain":
-        return f"sample brain ({resolved.location})"
-    return resolved.label
-
-
 def read_token(token_file: Path | None) -> Token:
     """The MCP bearer token: `--token-file` (stripped), then `$GBRAIN_TOKEN`, else none."""
     if token_file is not None:

@@ -177,10 +177,6 @@ written in an inline field or a link property (`core.links.fields`): gbrain keep
 link as a plain one and cannot hold the relation."""
 HIDDEN_KEYS = ("title", "type", "tags", "slug")
 """Frontmatter keys gbrain's import takes out of a page's stored frontmatter."""
-SETTING_NAMES = {
-    GLOBAL_BASENAME: "link_resolution.global_basename",
-    INCLUDE_FRONTMATTER: "extract --include-frontmatter",
-}
 STALE_MISSING = (
     "gbrain reads this link in its copy of the page but holds no edge: links were"
     " extracted before the page changed (a page written over MCP is linked"

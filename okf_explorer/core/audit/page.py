@@ -142,9 +142,6 @@ class RunViews:
             if d.target is None and d.side == "files"
         ]
 
-    def server_name(self, slug: str) -> str:
-        return self.names.get(slug, slug)
-
 
 class PageAuditor:
     """`compare_page` for the pages of one index, with the file-name table built once.

@@ -61,7 +61,6 @@ HUB_SHARE = 0.01
 """Hubs are in the top 1 % of pages by in-degree ..."""
 HUB_MIN_IN_DEGREE = 10
 """... and have at least 10 distinct pages linking to them (a small brain has none)."""
-AVOID_WORDS = ("hubs", "reserved")
 
 
 class NoPath(OkfError):
@@ -277,10 +276,6 @@ def avoid_of(words: Iterable[str], slug_of: Callable[[str], str]) -> Avoid:
         else:
             pages.add(slug_of(word))
     return Avoid(hubs, reserved, frozenset(pages))
-
-
-def clamp(value: int, low: int, high: int) -> int:
-    return max(low, min(high, value))
 
 
 def no_path_message(query: PathQuery) -> str:

@@ -34,9 +34,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Literal
 
-Tier = Literal[3, 2, 1, 0]
 EXACT, PREFIX, SUBSTRING, FUZZY = 3, 2, 1, 0
 TIER_NAMES = {EXACT: "exact", PREFIX: "prefix", SUBSTRING: "contains", FUZZY: "fuzzy"}
 FIELDS = ("file name", "slug", "title", "alias")

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from okf_explorer.core.errors import PageNotFound
 from okf_explorer.core.links.grammar import code_span_ranges, prose_ranges
-from okf_explorer.core.links.spans import CONTEXT_CHARS, link_spans, sentence_around
+from okf_explorer.core.links.spans import link_spans, sentence_around
 from okf_explorer.core.pages import PageInfo
 from okf_explorer.core.search.words import has_cjk
 
@@ -39,8 +39,6 @@ if TYPE_CHECKING:
 MIN_NAME = 3
 MAX_CANDIDATES = 500
 """Bodies checked per page at most (pages with the most common names stop there)."""
-SENTENCE_CHARS = CONTEXT_CHARS
-"""The longest sentence shown; longer ones are cut around the mention."""
 
 _COMMON = """
     about account action actions agenda all also and any archive area areas article
