@@ -21,6 +21,8 @@ READ = {
     r"\left( \frac{a}{b} \right)": "( a/b )",
     r"\lim_{x\to\infty} f(x)": "lim_{x→∞} f(x)",  # no subscript arrow: braces kept
     r"M_{n \times n}": "M_{n × n}",
+    # a research vault's category theory: one character needs no braces, sub- or superscript
+    r"\mathbf{Hom}_{\mathscr C}(X, Y) + y^{\theta} + x_{}": "𝐇𝐨𝐦_𝒞(X, Y) + y^θ + x_{}",
     r"\vec{v} \cdot \hat{u} = \tilde{n}": "𝐯 · û = ñ",  # one character each: a vector bold
     r"\overrightarrow{0} \in W_{1}, \mathbf{x} \neq \bm{\mu}": "𝟎 ∈ W₁, 𝐱 ≠ μ",
     r"a \not\in B, x \not= y": "a ∉ B, x ≠ y",  # negated where Unicode has the two as one

@@ -20,9 +20,10 @@ time, and writes what it knows as Unicode:
   after a tall brace.
 
 What it cannot write as text (an unknown macro, a matrix inline) stays as written, and a
-subscript Unicode has no letters for keeps its braces (`M_{n × n}`): the text is never
-wrong, only sometimes still TeX. Spaces stay as written, but for the space that ends a
-control word before a letter (`\\partial C` is `∂C`) or after a space command (`\\quad`).
+subscript Unicode has no letters for keeps its braces (`M_{n × n}`; one character needs
+none, `x_{\\alpha}` is `x_α`): the text is never wrong, only sometimes still TeX. Spaces
+stay as written, but for the space that ends a control word before a letter
+(`\\partial C` is `∂C`) or after a space command (`\\quad`).
 """
 
 from __future__ import annotations
@@ -402,7 +403,9 @@ class _Reader:
                 return "′" * len(shown)  # `x^{\\prime}` is `x′`
             if shown and all(char in table for char in shown):
                 return "".join(table[char] for char in shown)
-            return f"{token}{{{shown}}}" if source.startswith("{") else token + shown
+            if source.startswith("{") and len(shown) != 1:
+                return f"{token}{{{shown}}}"  # `M_{n × n}`: the braces say what is under
+            return token + shown  # one character needs none: `x_{\\alpha}` is `x_α`
         if token.startswith("\\") and len(token) > 1:
             return self._macro(token[1:], token)
         return " " if token == "~" else token  # `~`: a space no line breaks at
