@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -12,6 +14,7 @@ from okf_explorer.core.search.find_rank import (
     SUBSTRING,
     Findable,
     NameRanker,
+    normalise,
     rank_pages,
 )
 
@@ -124,3 +127,15 @@ def test_the_name_ranker_ranks_as_rank_pages_key_after_key(pages, typed) -> None
     for key in typed:
         query = query[:-1] if key == "backspace" else query + key
         assert ranker.rank(query, findables) == rank_pages(query, findables)
+
+
+SEPARATORS = re.compile(r"[-_\s]+")
+"""The separators as the regex first wrote them (`\\s`: Unicode white space)."""
+
+
+@settings(max_examples=300)
+@given(st.text(st.sampled_from("aB- _\t\n\u00a0\u2028\u3000\x1cé·½"), max_size=20))
+def test_separators_are_one_space_as_the_regex_made_them(text: str) -> None:
+    """`normalise` joins runs of `-`, `_` and white space with str methods (4x the regex
+    over a 14k-page wiki's names): the same names, the odd white space included."""
+    assert normalise(text) == SEPARATORS.sub(" ", text.casefold()).strip()
