@@ -6,15 +6,22 @@ from __future__ import annotations
 import asyncio
 import gc
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
+from textual import work
+from textual.app import App
+from textual.binding import BindingType
 
 from okf_explorer.sources.folder.bundle import BundleSource
+from okf_explorer.tui import collector_at_rest
 from okf_explorer.tui.app import make_app
 from okf_explorer.tui.collector_at_rest import EARLY, REST, CollectorAtRest
+from okf_explorer.tui.state.live_reload import WATCH_GROUP
 
 from .conftest import SIZE, brain_for, settle
 
@@ -122,3 +129,61 @@ async def test_with_fast_paths_off_nothing_is_collected_at_rest(
         await pilot.pause()
         await asyncio.sleep(REST + 0.3)
     assert not at_rest
+
+
+class SlowKeyApp(CollectorAtRest, App[None]):
+    """`w` starts work in a thread that outlasts `REST` (as the first `/` on a big wiki
+    reads its names); the file watcher's worker runs all along."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [("w", "slow_work")]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.release = threading.Event()
+        self.done_at = 0.0
+        self.work_seconds = REST + 0.3
+
+    def on_mount(self) -> None:
+        self.watch_for_good()
+
+    @work(thread=True, group=WATCH_GROUP)
+    def watch_for_good(self) -> None:
+        self.release.wait(10)
+
+    @work(thread=True)
+    def action_slow_work(self) -> None:
+        time.sleep(self.work_seconds)
+        self.done_at = time.monotonic()
+
+
+async def test_the_collection_waits_for_the_work_a_key_started(at_rest: list[float]) -> None:
+    """A key whose work runs past `REST`: nothing collected meanwhile (it fell between a
+    big wiki's names read and their list shown); collected once the work has ended and
+    the keys rest, the watcher running all the while."""
+    app = SlowKeyApp()
+    async with app.run_test() as pilot:
+        make_a_full_collection_worth_it()
+        await pilot.press("w")
+        while not app.done_at:
+            await asyncio.sleep(0.02)
+        assert not at_rest, "nothing collected while the key's work ran"
+        await asyncio.sleep(2 * REST + 0.2)
+        app.release.set()
+    assert at_rest and at_rest[0] >= app.done_at
+
+
+async def test_work_running_for_seconds_no_longer_puts_the_collection_off(
+    at_rest: list[float], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(collector_at_rest, "REST_MOST", REST + 0.1)
+    app = SlowKeyApp()
+    app.work_seconds = 3 * REST
+    async with app.run_test() as pilot:
+        make_a_full_collection_worth_it()
+        pressed = time.monotonic()
+        await pilot.press("w")
+        while not app.done_at:
+            await asyncio.sleep(0.02)
+        app.release.set()
+    assert at_rest and at_rest[0] < app.done_at  # collected while the work still ran
+    assert at_rest[0] >= pressed + 2 * REST

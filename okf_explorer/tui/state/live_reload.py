@@ -30,6 +30,8 @@ STEP_MS = 50
 """Quiet time (ms) that ends a batch of changes: a save is seen ~50 ms after it."""
 DEBOUNCE_MS = 400
 """Longest time (ms) changes are gathered into one batch while files keep changing."""
+WATCH_GROUP = "watch"
+"""The group of the worker that watches the folder: it runs as long as the explorer."""
 
 
 def wanted_change(root: Path, path: str) -> bool:
@@ -77,7 +79,7 @@ class FolderWatcher(Widget):
             self.root = root
             self._watch(root)
 
-    @work(thread=True, group="watch", exit_on_error=False)
+    @work(thread=True, group=WATCH_GROUP, exit_on_error=False)
     def _watch(self, root: Path) -> None:
         from watchfiles import watch  # not needed for the first paint
 
