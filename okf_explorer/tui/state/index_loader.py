@@ -27,7 +27,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import Cancelled
-from okf_explorer.core.fast_paths import freeze_survivors
+from okf_explorer.core.fast_paths import freeze_survivors, gc_paused
 from okf_explorer.core.graph.analysis import StartChoice, choose_start
 from okf_explorer.core.index.model import LinkIndex
 from okf_explorer.core.links.grammar import LinkKind
@@ -345,16 +345,17 @@ class IndexLoader(Widget):
         known, findables = self._findables
         if known is not index:
             reverse, excluded = index.reverse, self.brain.excluded()
-            findables = [
-                Findable(
-                    slug,
-                    info.title,
-                    info.aliases,
-                    len(set(reverse.get(slug, ()))),
-                    bool(excluded) and excluded(slug),
-                )
-                for slug, info in index.pages.items()
-            ]
+            with gc_paused(freeze=True):  # long-lived and acyclic, as the index is
+                findables = [
+                    Findable(
+                        slug,
+                        info.title,
+                        info.aliases,
+                        len(set(reverse.get(slug, ()))),
+                        bool(excluded) and excluded(slug),
+                    )
+                    for slug, info in index.pages.items()
+                ]
             self._findables = (index, findables)
         return findables
 
