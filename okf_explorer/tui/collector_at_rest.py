@@ -67,10 +67,10 @@ class CollectorAtRest:
         gc.collect()
 
     def work_under_way(self) -> bool:
-        """Whether a worker runs (a page read, a palette's hits), the file watcher not
-        counted: it runs for good."""
+        """Whether a worker runs or waits to (a page read, a palette's hits), the file
+        watcher not counted: it runs for good."""
         workers = self.workers if isinstance(self, App) else ()
-        return any(worker.is_running and worker.group != WATCH_GROUP for worker in workers)
+        return any(not worker.is_finished and worker.group != WATCH_GROUP for worker in workers)
 
     def on_unmount(self) -> None:
         """The app ends: nothing left to collect for it."""
