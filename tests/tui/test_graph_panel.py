@@ -123,6 +123,9 @@ def test_titles_show_where_slugs_do_not_fit() -> None:
     assert page_label(slug, True, "YOLO11n object detection on Databricks", 20).endswith("…")
     assert page_label("tables/orders", True, "analytics.orders", 40) == "tables/orders"
     assert page_label("tables/orders", True, "analytics.orders", 10) == "…/orders"
+    index = "frameworks/ai/langchain/index"  # a folder's note: its title, not `…/index`
+    assert page_label(index, True, "LangChain Documentation", 14) == "LangChain Doc…"
+    assert page_label(index, True, None, 14) == "…/index"
     assert page_label("a/🗂️ hub", True, None, 20) == "a/🗂 hub"  # no emoji selector
     # a long file name with no other title reads from its start (an Italian vault at 80
     # columns showed `…i tra successioni limitate e illimitate`)

@@ -49,6 +49,17 @@ def test_a_title_shows_beside_its_slug_when_it_says_more() -> None:
     assert page_cell(notion, None, 20).plain == "Roadmap f1e2d3c4b5a…"
 
 
+def test_a_folder_s_note_shows_its_folder_or_its_title_not_its_file_name_alone() -> None:
+    """A documentation wiki of 14k pages holds 1,540 `index` pages: `…/index` names none."""
+    slug = "frameworks/ai/langchain/index"
+    assert page_cell(slug, "LangChain Docs", 16).plain == "LangChain Docs"  # was `…/index`
+    assert page_cell(slug, "LangChain Docs", 22).plain == "…/ai/langchain/index"  # `…/index  L…`
+    assert page_cell(slug, "LangChain Docs", 30).plain == "…/langchain/index  LangChain …"
+    assert page_cell(slug, None, 16).plain == "…/index"  # no title: the file name, as before
+    assert page_cell("docs/guides/README", "Guides", 10).plain == "Guides"
+    assert page_cell("y/x/long-name-here", "A long title", 16).plain == "…/long-name-here"
+
+
 def test_from_is_written_once_per_group() -> None:
     edges = [Edge("r", "a", 1, "out"), Edge("r", "b", 1, "out"), Edge("a", "c", 2, "out")]
     starts = group_starts(edges, [0, 1, 2])

@@ -61,6 +61,23 @@ async def test_tree_rows_keep_the_file_name_at_80_columns(tmp_path: Path) -> Non
         assert any(f"{FOLDER}/Link notes →" in row for row in drawn_rows(tree))
 
 
+async def test_a_wiki_s_folder_notes_show_their_titles_at_80_columns(tmp_path: Path) -> None:
+    """A documentation wiki's every folder has its `index`: rows of `…/index` named none."""
+    folders = ("frameworks/backend/alpha-framework", "frameworks/backend/beta-framework")
+    pages = {
+        "Home": "# Home\n\n" + "".join(f"- [[{folder}/index]]\n" for folder in folders),
+        **{f"{folder}/index": f"# {folder.split('/')[-1].title()} docs\n" for folder in folders},
+    }
+    app = make_app(brain_for(BundleSource(write_pages(tmp_path / "v", pages))), start="Home")
+    async with app.run_test(size=(80, 24)) as pilot:
+        tree = pilot.app.screen.query_one(LinkTree)
+        await settle(pilot, until=lambda: outgoing_rows(tree) == 2)
+        rows = drawn_rows(tree)
+        assert any("Alpha-Framework docs →" in row for row in rows), rows
+        assert any("Beta-Framework docs →" in row for row in rows), rows
+        assert not any("…/index" in row for row in rows), rows
+
+
 def test_fit_label_drops_the_title_then_cuts_the_slug_from_the_left() -> None:
     slug = "Getting started/Create a vault"
     label = Text.assemble("◉ ", slug, (" →3", "cyan"), ("  Create a vault", "dim"))
@@ -68,6 +85,14 @@ def test_fit_label_drops_the_title_then_cuts_the_slug_from_the_left() -> None:
     assert fit_label(label, slug, 40).plain == f"◉ {slug} →3"
     assert fit_label(label, slug, 24).plain == "◉ …/Create a vault →3"
     assert fit_label(label, slug, 10).plain == "◉ Getting…"  # no room: cut at the end
+
+
+def test_fit_label_shows_a_folder_s_note_by_its_title_not_index_alone() -> None:
+    slug = "frameworks/ai/langchain/index"
+    label = Text(f"▶ {slug} →80  LangChain Docs")
+    assert fit_label(label, slug, 22, title="LangChain Docs").plain == "▶ LangChain Docs →80"
+    assert fit_label(label, slug, 30, title="LangChain Docs").plain == "▶ …/ai/langchain/index →80"
+    assert fit_label(Text(f"▶ {slug} →80"), slug, 22).plain == "▶ …/index →80"  # no title
 
 
 def test_fit_label_shows_the_title_when_not_even_the_file_name_fits() -> None:

@@ -26,7 +26,7 @@ from rich.cells import cell_len
 from rich.text import Text
 
 from okf_explorer.core.graph.traverse import Edge
-from okf_explorer.core.pages import title_says_more
+from okf_explorer.core.pages import RESERVED_NAMES, title_says_more
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.state.navigator import View
 
@@ -194,8 +194,9 @@ def fit_label(label: Text, slug: str, width: int, *, title: str | None = None) -
     the left (`…/Create a vault →3`); when not even the file name fits
     (`…ks-on-aws-481179d7` tells nothing), the page's `title` (the one the row shows, if
     any; else the file name) takes its place, cut at its end (`Manage data recipie… →0`,
-    `Ad-hoc polymorphi… ←1`). Nothing else that follows the slug (a relation, a sentence)
-    ever stands for the page."""
+    `Ad-hoc polymorphi… ←1`), as it does for a folder's note shown without its folder
+    (`LangChain →80`, not `…/index →80`: `folder_note_alone`). Nothing else that follows
+    the slug (a relation, a sentence) ever stands for the page."""
     if label.cell_len <= width:
         return label
     plain = label.plain
@@ -212,8 +213,8 @@ def fit_label(label: Text, slug: str, width: int, *, title: str | None = None) -
     shown = shorten_left(slug, room)
     rest = label[after:]
     name = slug.rsplit("/", 1)[-1]
-    if _name_is_cut(name, shown):  # the page's name, read from its start
-        named = shorten_right(title or name, room)
+    if _name_is_cut(name, shown) or (title and folder_note_alone(name, shown)):
+        named = shorten_right(title or name, room)  # the page's name, read from its start
         return head + Text(named, style=label[start:end].style) + tail
     fitted = head + Text(shown, style=label[start:end].style) + tail
     if fitted.cell_len + rest.cell_len > width and fitted.cell_len + TITLE_GAP + MIN_TITLE < width:
@@ -231,6 +232,18 @@ def _name_is_cut(name: str, shown: str) -> bool:
     return name not in shown
 
 
+FOLDER_NOTE_NAMES = frozenset({*RESERVED_NAMES, "readme", "_index"})
+"""File names a folder's own page takes (OKF's `index` and `log`, GitHub's `README`,
+Hugo's `_index`), compared ignoring case."""
+
+
+def folder_note_alone(name: str, shown: str) -> bool:
+    """Whether `shown` (the slug cut from the left) is a folder's note with no folder
+    (`…/index`): it names no page (a documentation wiki holds 1,540 `index` pages), its
+    title does."""
+    return shown == f"{ELLIPSIS}/{name}" and name.casefold() in FOLDER_NOTE_NAMES
+
+
 def shorten_right(text: str, width: int) -> str:
     """`text` cut at its end to `width` cells (`…` marks the cut)."""
     if cell_len(text) <= width:
@@ -246,10 +259,13 @@ def page_cell(slug: str, title: str | None, width: int) -> Text:
     name = printable(slug)
     extra = printable(title) if title and title_says_more(slug, title) else ""
     file_name = name.rsplit("/", 1)[-1]
-    if _name_is_cut(file_name, shorten_left(name, width)):  # not even the file name fits
+    cut = shorten_left(name, width)
+    if _name_is_cut(file_name, cut):  # not even the file name fits
         return Text(shorten_right(extra or file_name, width))
+    if extra and folder_note_alone(file_name, cut):
+        return Text(shorten_right(extra, width))  # `LangChain`, not `…/index`
     if not extra:
-        return Text(shorten_left(name, width))
+        return Text(cut)
     if cell_len(name) + TITLE_GAP + cell_len(extra) <= width:
         return Text.assemble(name, " " * TITLE_GAP, (extra, "dim"))
     if cell_len(name) <= (width * 2) // 3:  # the whole slug, the title in what is left
@@ -259,8 +275,8 @@ def page_cell(slug: str, title: str | None, width: int) -> Text:
         room = max(whole_name, width - TITLE_GAP - cell_len(extra), (width * 3) // 5)
         short = shorten_left(name, room)
     title_room = width - cell_len(short) - TITLE_GAP
-    if title_room < MIN_TITLE:
-        return Text(shorten_left(name, width))
+    if title_room < MIN_TITLE or folder_note_alone(file_name, short):
+        return Text(cut)  # `…/langchain/index`, not `…/index  Lang…`
     return Text.assemble(short, " " * TITLE_GAP, (shorten_right(extra, title_room), "dim"))
 
 

@@ -39,7 +39,7 @@ from okf_explorer.core.graph.traverse import Edge
 from okf_explorer.core.pages import title_says_more
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.cells import EMOJI_SELECTOR
-from okf_explorer.tui.state.slice import shorten_left, shorten_right
+from okf_explorer.tui.state.slice import folder_note_alone, shorten_left, shorten_right
 
 NODE_CAP = 40
 """Pages drawn at most (the root included)."""
@@ -232,9 +232,10 @@ def _order(kept: dict[int, list[str]], neighbours: dict[str, set[str]]) -> None:
 def page_label(slug: str, exists: bool, title: str | None, room: int) -> str:
     """The page's name in `room` cells: its slug when it fits, else its title (one that
     says more than the file name) when that fits, else the slug cut from the left when
-    its file name stays whole (`…/orders`), else the title (or the file name) cut at its
-    end, so that a long name reads from its start (`Operazioni tra successioni…`). The emoji
-    selector goes (U+1F5C2 U+FE0F is drawn one cell wide by tmux, counted two by Rich)."""
+    its file name stays whole (`…/orders`; not a folder's note alone, `…/index`), else the
+    title (or the file name) cut at its end, so that a long name reads from its start
+    (`Operazioni tra successioni…`). The emoji selector goes (U+1F5C2 U+FE0F is drawn one
+    cell wide by tmux, counted two by Rich)."""
     mark = "" if exists else MISSING_MARK
     room = max(1, room - len(mark))
     name = printable(slug).replace(EMOJI_STYLE, "")
@@ -246,8 +247,10 @@ def page_label(slug: str, exists: bool, title: str | None, room: int) -> str:
     if title and cell_len(title) <= room:
         return mark + title
     file_name = name.rsplit("/", 1)[-1]
-    if cell_len(file_name) + 2 <= room:  # `…/file name` whole
-        return mark + _cut(shorten_left(name, room), room, at_end=False)
+    cut = shorten_left(name, room)
+    # `…/file name` whole, unless that is a folder's note alone (`…/index`) and a title says more
+    if cell_len(file_name) + 2 <= room and not (title and folder_note_alone(file_name, cut)):
+        return mark + _cut(cut, room, at_end=False)
     return mark + _cut(shorten_right(title or file_name, room), room, at_end=True)
 
 
