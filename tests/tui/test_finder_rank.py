@@ -11,12 +11,13 @@ import pytest
 from textual import events
 from textual.command import CommandInput, CommandList, CommandPalette
 
-from okf_explorer.core.search.find_rank import NameRanker, rank_pages
+from okf_explorer.core.search.find_rank import Findable, NameRanker, rank_pages
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
 from okf_explorer.tui.dialogs.finder import ENTER_WAIT_STEP, FinderDialog
 from okf_explorer.tui.finder import DISCOVERY_LIMIT, FIND_PROMPT
 from okf_explorer.tui.screens.main import MainScreen
+from okf_explorer.tui.state import index_loader
 from okf_explorer.tui.widgets.page.pane import PagePane
 from tests.bundles import write_pages
 
@@ -295,3 +296,28 @@ async def test_the_pages_a_vault_excludes_come_last_and_say_so(tmp_path: Path) -
         assert shown[0].startswith("bin-recycling")
         assert "excluded in the vault's settings" not in shown[0]
         assert all("excluded in the vault's settings" in option for option in shown[1:3])
+
+
+async def test_the_finder_s_names_are_read_with_the_index_not_at_the_first_slash(
+    sample_brain: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The names of a 14k-page wiki take 85 ms to read: the index build reads them, so the
+    first `/` lists at once."""
+    made: list[str] = []
+    original = index_loader.Findable
+
+    def counted(slug: str, *args: object) -> Findable:
+        made.append(slug)
+        return original(slug, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(index_loader, "Findable", counted)
+    app = make_app(brain_for(BundleSource(sample_brain)), watch_files=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, until=lambda: app.screen.loader.ready)
+        read_with_the_index = len(made)
+        assert read_with_the_index == len(app.screen.loader.pages)
+        await pilot.press("slash")
+        await settle(pilot, until=lambda: len(options(app)) > 0)
+        await pilot.press(*"orders")
+        await settle(pilot, until=lambda: "orders" in options(app)[0])
+    assert len(made) == read_with_the_index  # nothing read again
