@@ -68,8 +68,6 @@ TEXT_PREFIX = "#"
 """In the page finder, a query starting with this searches page text."""
 TEXT_HIT_LIMIT = 20
 """Text hits listed at most for one query."""
-OPTION_PADDING = 4
-"""Cells of a palette row that are padding (Textual's `padding: 0 2` on its options)."""
 EXCLUDED_NOTE = "excluded in the vault's settings"
 """Said of a page Obsidian's "Excluded files" cover (listed after every other)."""
 
@@ -298,7 +296,7 @@ def snippet_width(palette: object) -> int | None:
     rows = options.scrollable_content_region.width
     if rows <= 0:
         rows = palette.size.width - options.styles.scrollbar_size_vertical
-    width = rows - OPTION_PADDING
+    width = rows - options.get_component_styles("option-list--option").padding.width
     return width if width > 0 else None
 
 
