@@ -72,6 +72,19 @@ def test_from_is_written_once_per_group() -> None:
     assert [str(row[3]) for row in rows] == ["a", "b", "c"]
 
 
+def test_from_names_a_folder_s_note_by_its_title_and_never_shows_a_title_beside_it() -> None:
+    """The `from` of a documentation wiki's rows read `…/index` group after group."""
+    titles = {"frameworks/ai/langchain/index": "LangChain Docs", "tables/orders": "Orders table"}
+    edge = Edge("frameworks/ai/langchain/index", "x", 1, "out")
+    row = slice_row(edge, shows_from=True, from_width=10, to_width=10, title=titles.get)
+    assert str(row[2]) == "LangChain…"
+    wide = slice_row(edge, shows_from=True, from_width=40, to_width=10, title=titles.get)
+    assert str(wide[2]) == "frameworks/ai/langchain/index"  # the slug fits: no title beside
+    orders = Edge("tables/orders", "x", 1, "out")
+    plain = slice_row(orders, shows_from=True, from_width=10, to_width=10, title=titles.get)
+    assert str(plain[2]) == "…/orders"  # the file name names the page: as before
+
+
 def test_both_rows_come_by_hop_so_direct_backlinks_are_never_behind_the_cap() -> None:
     out = [Edge("r", f"o{i}", 1, "out") for i in range(3)]
     deep = [Edge("o0", f"d{i}", 2, "out") for i in range(50)]

@@ -251,11 +251,12 @@ def shorten_right(text: str, width: int) -> str:
     return _first_cells(text, width - 1) + ELLIPSIS if width > 0 else ""
 
 
-def page_cell(slug: str, title: str | None, width: int) -> Text:
-    """A page as a cell of `width`: its slug (cut from the left), then its title, dim;
-    when not even the file name fits (`…7a8b9c0d1e2f3a4b5c6` names nothing: Notion's
-    export ends every name with an id), the title alone (else the file name), cut at its
-    end (as `fit_label`)."""
+def page_cell(slug: str, title: str | None, width: int, *, beside: bool = True) -> Text:
+    """A page as a cell of `width`: its slug (cut from the left), then its title, dim
+    (`beside` False: never beside it, the `from` column's way); when not even the file
+    name fits (`…7a8b9c0d1e2f3a4b5c6` names nothing: Notion's export ends every name with
+    an id), or only a folder's note is left (`…/index`), the title alone (else the file
+    name), cut at its end (as `fit_label`)."""
     name = printable(slug)
     extra = printable(title) if title and title_says_more(slug, title) else ""
     file_name = name.rsplit("/", 1)[-1]
@@ -264,7 +265,7 @@ def page_cell(slug: str, title: str | None, width: int) -> Text:
         return Text(shorten_right(extra or file_name, width))
     if extra and folder_note_alone(file_name, cut):
         return Text(shorten_right(extra, width))  # `LangChain`, not `…/index`
-    if not extra:
+    if not extra or not beside:
         return Text(cut)
     if cell_len(name) + TITLE_GAP + cell_len(extra) <= width:
         return Text.assemble(name, " " * TITLE_GAP, (extra, "dim"))
@@ -368,7 +369,7 @@ def slice_row(
     """The cells of one traversal row: hop, dir, from (blank inside its group), to
     (after the page's `badge`, its OKF glyphs, when given). An implied inverse edge's
     `to` is dimmed after `IMPLIED_MARK`."""
-    frm = page_cell(edge.frm, None, from_width) if shows_from else Text("")
+    frm = page_cell(edge.frm, title(edge.frm), from_width, beside=False) if shows_from else Text("")
     marks = badge(edge.to) if badge is not None else Text("")
     if edge.implied:
         marks = Text(IMPLIED_MARK, "dim") + marks
