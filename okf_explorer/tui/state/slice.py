@@ -195,7 +195,7 @@ def fit_label(label: Text, slug: str, width: int, *, title: str | None = None) -
     (`…ks-on-aws-481179d7` tells nothing), the page's `title` (the one the row shows, if
     any; else the file name) takes its place, cut at its end (`Manage data recipie… →0`,
     `Ad-hoc polymorphi… ←1`), as it does for a folder's note shown without its folder
-    (`LangChain →80`, not `…/index →80`: `folder_note_alone`). Nothing else that follows
+    (`LangChain →80`, not `…/index →80`: `names_the_page`). Nothing else that follows
     the slug (a relation, a sentence) ever stands for the page."""
     if label.cell_len <= width:
         return label
@@ -213,7 +213,7 @@ def fit_label(label: Text, slug: str, width: int, *, title: str | None = None) -
     shown = shorten_left(slug, room)
     rest = label[after:]
     name = slug.rsplit("/", 1)[-1]
-    if _name_is_cut(name, shown) or (title and folder_note_alone(name, shown)):
+    if not names_the_page(name, shown, title):
         named = shorten_right(title or name, room)  # the page's name, read from its start
         return head + Text(named, style=label[start:end].style) + tail
     fitted = head + Text(shown, style=label[start:end].style) + tail
@@ -225,23 +225,21 @@ def fit_label(label: Text, slug: str, width: int, *, title: str | None = None) -
     return fitted + rest
 
 
-def _name_is_cut(name: str, shown: str) -> bool:
-    """Whether `shown` (the slug cut from the left) cuts the file `name`: then the page's
-    title, or its file name, cut at its end names the page better, since a name is read
-    from its start (`Recommended Exten…`, not `…mmended-extensions`)."""
-    return name not in shown
-
-
 FOLDER_NOTE_NAMES = frozenset({*RESERVED_NAMES, "readme", "_index"})
 """File names a folder's own page takes (OKF's `index` and `log`, GitHub's `README`,
 Hugo's `_index`), compared ignoring case."""
 
 
-def folder_note_alone(name: str, shown: str) -> bool:
-    """Whether `shown` (the slug cut from the left) is a folder's note with no folder
-    (`…/index`): it names no page (a documentation wiki holds 1,540 `index` pages), its
-    title does."""
-    return shown == f"{ELLIPSIS}/{name}" and name.casefold() in FOLDER_NOTE_NAMES
+def names_the_page(name: str, shown: str, title: str | None) -> bool:
+    """Whether `shown` (the slug cut from the left) names the page: it holds the file
+    `name` whole (a name is read from its start: `Recommended Exten…`, not
+    `…mmended-extensions`), and is not a folder's note alone (`…/index`: a documentation
+    wiki holds 1,540 of them) where a `title` can say which. Else the title, or the file
+    name, cut at its end names it better."""
+    if name not in shown:
+        return False
+    alone = shown == f"{ELLIPSIS}/{name}" and name.casefold() in FOLDER_NOTE_NAMES
+    return not (title and alone)
 
 
 def shorten_right(text: str, width: int) -> str:
@@ -261,10 +259,8 @@ def page_cell(slug: str, title: str | None, width: int, *, beside: bool = True) 
     extra = printable(title) if title and title_says_more(slug, title) else ""
     file_name = name.rsplit("/", 1)[-1]
     cut = shorten_left(name, width)
-    if _name_is_cut(file_name, cut):  # not even the file name fits
+    if not names_the_page(file_name, cut, extra):  # `…g-name-here`, `…/index`
         return Text(shorten_right(extra or file_name, width))
-    if extra and folder_note_alone(file_name, cut):
-        return Text(shorten_right(extra, width))  # `LangChain`, not `…/index`
     if not extra or not beside:
         return Text(cut)
     if cell_len(name) + TITLE_GAP + cell_len(extra) <= width:
@@ -276,7 +272,7 @@ def page_cell(slug: str, title: str | None, width: int, *, beside: bool = True) 
         room = max(whole_name, width - TITLE_GAP - cell_len(extra), (width * 3) // 5)
         short = shorten_left(name, room)
     title_room = width - cell_len(short) - TITLE_GAP
-    if title_room < MIN_TITLE or folder_note_alone(file_name, short):
+    if title_room < MIN_TITLE or not names_the_page(file_name, short, extra):
         return Text(cut)  # `…/langchain/index`, not `…/index  Lang…`
     return Text.assemble(short, " " * TITLE_GAP, (shorten_right(extra, title_room), "dim"))
 

@@ -39,7 +39,7 @@ from okf_explorer.core.graph.traverse import Edge
 from okf_explorer.core.pages import title_says_more
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.cells import EMOJI_SELECTOR
-from okf_explorer.tui.state.slice import folder_note_alone, shorten_left, shorten_right
+from okf_explorer.tui.state.slice import names_the_page, shorten_left, shorten_right
 
 NODE_CAP = 40
 """Pages drawn at most (the root included)."""
@@ -248,8 +248,7 @@ def page_label(slug: str, exists: bool, title: str | None, room: int) -> str:
         return mark + title
     file_name = name.rsplit("/", 1)[-1]
     cut = shorten_left(name, room)
-    # `…/file name` whole, unless that is a folder's note alone (`…/index`) and a title says more
-    if cell_len(file_name) + 2 <= room and not (title and folder_note_alone(file_name, cut)):
+    if cell_len(file_name) + 2 <= room and names_the_page(file_name, cut, title):  # `…/orders`
         return mark + _cut(cut, room, at_end=False)
     return mark + _cut(shorten_right(title or file_name, room), room, at_end=True)
 
