@@ -159,7 +159,7 @@ def run_pieces(run: str) -> list[str]:
     without a dictionary; a run of one character is that character. Thai, Lao, Khmer
     and Burmese, alphabets: the run's letters whole (`ห้องนิรภัย` → `หองนรภย`), since
     a pair of letters names nothing (`ขวา`, right, would find `กว่า`, more than)."""
-    letters = run.translate(_NO_MARKS) if not run.isascii() else run
+    letters = run.translate(_NO_MARKS)
     if len(letters) < 2 or _ALPHABET.match(letters):
         return [letters or run]
     return char_pairs(letters)
