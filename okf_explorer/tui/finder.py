@@ -1,14 +1,16 @@
 """The finder: the command palette's providers, over page names and over page text.
 
 Names (`/`, `ctrl+p`): `PageFinder`, the palette's one provider, over slugs, file
-names, titles and aliases. Before anything is typed it offers where a reader is likely
-to go: the pages of this session's trail, most recent first, then the hubs (most
-backlinks), never the alphabet (`first_offer`; the listing's order only while no
-screen offers these). The ranking is `core.search.find_rank.rank_pages` (exact,
-then prefix, then substring, then fuzzy; more backlinks first within a tier). Each hit
-shows the file name and title, and the folder. Names are shown as `printable` renders
-them (control characters as escapes); the page opened is the exact slug. Help lines
-are markup-escaped (a `[` in a name is text).
+names, titles and aliases; a query no name matches is offered as a text search instead
+(`enter` opens the text finder with it), never a list saying only that nothing matches.
+Before anything is typed it offers where a reader is likely to go: the pages of this
+session's trail, most recent first, then the hubs (most backlinks), never the alphabet
+(`first_offer`; the listing's order only while no screen offers these). The ranking
+is `core.search.find_rank.rank_pages` (exact, then prefix, then substring, then fuzzy;
+more backlinks first within a tier). Each hit shows the file name and title, and the
+folder. Names are shown as `printable` renders them (control characters as escapes);
+the page opened is the exact slug. Help lines are markup-escaped (a `[` in a name is
+text).
 
 The palette that shows them is `tui.dialogs.finder.FinderDialog`: its `enter` opens
 the best hit of what is typed, once the last key's search has ended.
@@ -89,6 +91,13 @@ class PageCatalogue(Protocol):
         ...
 
     def open_page(self, slug: str) -> None: ...
+
+
+@runtime_checkable
+class OpensTextSearch(Protocol):
+    """What a screen offers the finder when no name matches: the text finder (`ctrl+f`)."""
+
+    def action_search_text(self, query: str = "") -> None: ...
 
 
 @runtime_checkable
@@ -182,6 +191,16 @@ class PageFinder(Provider):
             yield self._hit(FindHit(page, -1, "resolves"), query, EXACT_SCORE)
         for position, hit in enumerate(hits):
             yield self._hit(hit, query, float(len(hits) - position))
+        if not hits and exact is None and isinstance(screen, OpensTextSearch) and query.strip():
+            yield self._search_text_hit(screen, query)
+
+    def _search_text_hit(self, screen: OpensTextSearch, query: str) -> Hit:
+        """No page is called `query`: one entry that searches the pages' text for it
+        (`enter` takes it), instead of a palette saying only that nothing matches."""
+        display = Content("Search the text for ") + Content.styled(printable(query), "bold")
+        opening = partial(screen.action_search_text, query)
+        help_text = escape(f"no page is called that · ctrl+f, or {TEXT_PREFIX} before words here")
+        return Hit(0.0, display, opening, text=printable(query), help=help_text)
 
     def _hit(self, hit: FindHit, query: str, score: float) -> Hit:
         """`orders  analytics.orders` over `tables/ · file name exact · 34 backlinks`."""

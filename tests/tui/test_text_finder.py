@@ -204,3 +204,34 @@ async def test_a_chinese_snippet_wraps_between_its_characters_not_after_a_latin_
             "Obsidian将笔记存储在本地设备上，因此即使在离线状态下也能随时访问。"
             "如果需要在多台设备上访问笔记，则需…"
         )
+
+
+async def test_a_name_no_page_has_is_offered_as_a_text_search(tmp_path: Path) -> None:
+    """`/` then words no page is called: not "No matches found" (a dead end, seen with
+    Chinese words on a wiki whose titles are English), but one entry whose `enter` opens
+    the text finder with them typed, and its hit opens the page holding them."""
+    app = make_app(brain_for(BundleSource(write_bundle(tmp_path / "b", PAGES))), start="index")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("slash")
+        await pilot.pause()
+        await pilot.press(*"zebracorn")
+        await settle(pilot, until=lambda: len(hits(app)) > 0)
+        assert [hit.splitlines()[0] for hit in hits(app)] == ["Search the text for zebracorn"]
+        await pilot.press("enter")
+        await settle(pilot, until=lambda: any("long" in hit for hit in hits(app)))
+        assert app.screen.query_one(Input).value == "zebracorn"
+        await pilot.press("enter")
+        pane = app.screen.query_one(PagePane)
+        await settle(pilot, until=lambda: pane.slug == "long")
+
+
+async def test_a_name_some_page_has_is_not_offered_as_a_text_search(tmp_path: Path) -> None:
+    app = make_app(brain_for(BundleSource(write_bundle(tmp_path / "b", PAGES))), start="index")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("slash")
+        await pilot.pause()
+        await pilot.press(*"other")
+        await settle(pilot, until=lambda: len(hits(app)) > 0)
+        assert not any("Search the text" in hit for hit in hits(app))
