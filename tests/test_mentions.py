@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from okf_explorer.core.brain import Brain
+from okf_explorer.core.links.spans import link_spans, sentence_around
 from okf_explorer.core.pages import PageInfo
 from okf_explorer.core.search.mentions import (
     code_masked,
@@ -18,7 +19,7 @@ from okf_explorer.core.search.mentions import (
     masked_prose,
     mention_names,
     name_pattern,
-    sentence_of,
+    spaces_kept_lines,
 )
 from okf_explorer.sources.folder.bundle import BundleSource
 from tests.bundles import write_bundle
@@ -171,12 +172,15 @@ def first_outside_code_and_links(
     body: str, pattern: re.Pattern[str]
 ) -> tuple[str, int, int] | None:
     """The rule, slowly: the first match in the body with its code blanked that has no
-    character of a link (`masked_prose` blanks links too: where the two differ)."""
+    character of a link (`masked_prose` blanks links too: where the two differ), its
+    sentence read with every link of the page."""
     prose, masked = code_masked(body), masked_prose(body)
     for at in range(len(prose)):
         found = pattern.match(prose, at)
         if found is not None and masked[found.start() : found.end()] == found.group():
-            return sentence_of(body, found.start(), found.end())
+            start, end = found.span()  # every link of the page read for its sentence
+            sentence = sentence_around(body, start, end, body[start:end], link_spans(body))
+            return sentence.text, sentence.start, sentence.end
     return None
 
 
@@ -256,3 +260,10 @@ def test_a_name_stands_alone_as_the_lookarounds_read_it(parts: list[str]) -> Non
     assert pattern is not None
     found, expected = pattern.search(text), _REFERENCE.search(text)
     assert (found and found.span()) == (expected and expected.span())
+
+
+@given(st.text(alphabet=st.sampled_from("a \n\t\r`é字\u2028"), max_size=60))
+def test_blanking_keeps_the_newlines_and_the_length(text: str) -> None:
+    """Code is blanked a line at a time: the same text as a space for each character
+    but a newline (the regex it replaced)."""
+    assert spaces_kept_lines(text) == re.sub(r"[^\n]", " ", text)

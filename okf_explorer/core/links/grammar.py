@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, Literal
 from urllib.parse import unquote
@@ -522,19 +522,24 @@ def prose_ranges(text: str) -> list[tuple[int, int]]:
     (an unclosed fence runs to the end of the text)."""
     if "```" not in text and "~~~" not in text:
         return [(0, len(text))]
+    return list(each_prose_range(text))
+
+
+def each_prose_range(text: str) -> Iterator[tuple[int, int]]:
+    """`prose_ranges`, each found as it is asked for: a reader looking for the first of
+    something stops reading the fences of the rest (a 2.6 MB page of pull-request
+    comments)."""
     runs = _FenceRuns(text)
-    ranges: list[tuple[int, int]] = []
     pos = 0
     while (opening := _find_fence(runs, pos)) is not None:
-        ranges.append((pos, opening[0]))
+        yield pos, opening[0]
         body = text.find("\n", opening[1])
         fence = text[opening[0] : opening[1]]
         closing = _find_fence(runs, body, fence) if body >= 0 else None
         if closing is None:  # unclosed: code to the end of the document
-            return ranges
+            return
         pos = closing[1]
-    ranges.append((pos, len(text)))
-    return ranges
+    yield pos, len(text)
 
 
 def strip_fences(text: str) -> list[str]:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from okf_explorer.core.errors import PageNotFound
-from okf_explorer.core.links.grammar import code_span_ranges, prose_ranges
+from okf_explorer.core.links.grammar import code_span_ranges, each_prose_range, prose_ranges
 from okf_explorer.core.links.spans import link_spans, sentence_around
 from okf_explorer.core.pages import PageInfo
 from okf_explorer.core.search.words import has_cjk
@@ -62,7 +62,6 @@ _COMMON = """
 COMMON_WORDS = frozenset(_COMMON.split())
 """One-word names never searched: they are mostly meant as plain words."""
 
-_NOT_NEWLINE = re.compile(r"[^\n]")
 _LINKISH = re.compile(
     r"!?\[\[[^\]\n]*\]\]"  # wiki-links and embeds
     r"|!?\[[^\]\n]*\]\([^)\n]*\)"  # Markdown links and images, text included
@@ -209,10 +208,17 @@ def _blanked(text: str, ranges: list[tuple[int, int]]) -> str:
     for start, end in sorted(ranges):
         start = max(start, at)
         if start < end:
-            kept += [text[at:start], _NOT_NEWLINE.sub(" ", text[start:end])]
+            kept += [text[at:start], spaces_kept_lines(text[start:end])]
             at = end
     kept.append(text[at:])
     return "".join(kept)
+
+
+def spaces_kept_lines(text: str) -> str:
+    """`text` with every character but a newline a space: each line as spaces, joined
+    again (a regex replacing one character at a time took 10x as long: the code of a
+    wiki's 10k GitHub pages blanked in 7 s of a 12 s `analyze`)."""
+    return "\n".join(" " * len(line) for line in text.split("\n"))
 
 
 def find_mention(body: str, pattern: NamePattern) -> tuple[str, int, int] | None:
@@ -222,15 +228,22 @@ def find_mention(body: str, pattern: NamePattern) -> tuple[str, int, int] | None
     Links are looked for only on the lines of each name found outside code, not over the
     whole body (a link never spans a line). A hub page's mentions (obsidian-hub's `Digital
     garden`, 20 pages read) took 65 ms, a third of it finding every link of every page
-    read; now 32-50 ms. `tests/test_mentions.py` holds it to a scan of the whole body."""
+    read; now 32-50 ms. Code is read a stretch between fences at a time, up to the
+    stretch holding the first mention: a wiki of 10k GitHub threads, full of code,
+    blanked every fence of each page read for its mentions. `tests/test_mentions.py`
+    holds it to a scan of the whole body."""
     if not pattern.search(body):
         return None
-    prose = code_masked(body)
-    at = 0
-    while (found := pattern.search(prose, at)) is not None:
-        if not _in_a_link(prose, found.start(), found.end()):
-            return sentence_of(body, found.start(), found.end())
-        at = found.start() + 1  # a shorter name may start inside one that is in a link
+    for start, end in each_prose_range(body):
+        segment = body[start:end]
+        if not pattern.search(segment):  # blanking code never makes a name appear
+            continue
+        prose = _blanked(segment, code_span_ranges(segment))
+        at = 0
+        while (found := pattern.search(prose, at)) is not None:
+            if not _in_a_link(prose, found.start(), found.end()):
+                return sentence_of(body, start + found.start(), start + found.end())
+            at = found.start() + 1  # a shorter name may start inside one that is in a link
     return None
 
 
@@ -247,8 +260,12 @@ def _in_a_link(text: str, start: int, end: int) -> bool:
 def sentence_of(body: str, start: int, end: int) -> tuple[str, int, int]:
     """The sentence of `body` holding `[start, end)`, on one line, read as the page
     renders it (links as their text, emphasis marks and list markers dropped), as a
-    backlink's sentence is (`core.links.spans`)."""
-    found = sentence_around(body, start, end, body[start:end], link_spans(body))
+    backlink's sentence is (`core.links.spans`). The sentence is on one line: the
+    page's links are read only when that line may hold one (a `[`)."""
+    line_end = body.find("\n", end)
+    line = body[body.rfind("\n", 0, start) + 1 : len(body) if line_end < 0 else line_end]
+    spans = link_spans(body) if "[" in line else []
+    found = sentence_around(body, start, end, body[start:end], spans)
     return found.text, found.start, found.end
 
 
