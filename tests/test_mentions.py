@@ -267,3 +267,29 @@ def test_blanking_keeps_the_newlines_and_the_length(text: str) -> None:
     """Code is blanked a line at a time: the same text as a space for each character
     but a newline (the regex it replaced)."""
     assert spaces_kept_lines(text) == re.sub(r"[^\n]", " ", text)
+
+
+def test_a_page_s_mentions_are_kept_for_its_index_and_found_anew_for_a_new_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Going back to a page shows its mentions without reading bodies again; a page
+    edited since (the index refreshed) is read again."""
+    import okf_explorer.core.search.mentions as mentions_module
+
+    write_bundle(tmp_path, {"kafka.md": "# Kafka\n", "a.md": "# A\n\nKafka feeds the lake.\n"})
+    brain = Brain(BundleSource(tmp_path), cache_dir=False)
+    looked_up: list[str] = []
+    look_up = mentions_module.unlinked_mentions
+
+    def counted(index, text_index, slug):  # type: ignore[no-untyped-def]
+        looked_up.append(slug)
+        return look_up(index, text_index, slug)
+
+    monkeypatch.setattr(mentions_module, "unlinked_mentions", counted)
+    assert [m.slug for m in brain.unlinked_mentions("kafka")] == ["a"]
+    assert [m.slug for m in brain.unlinked_mentions("kafka")] == ["a"]
+    assert looked_up == ["kafka"]
+    (tmp_path / "b.md").write_text("# B\n\nKafka again.\n", encoding="utf-8")
+    brain.refresh()
+    assert [m.slug for m in brain.unlinked_mentions("kafka")] == ["a", "b"]
+    assert looked_up == ["kafka", "kafka"]
