@@ -26,8 +26,11 @@ timed keys, and how long they took, is printed either way.
 before (as an installed package has it).
 
 The first row, a key bound to nothing, is the floor of the measure in the same run (the
-press, the wait for an idle CPU and a refresh). The last three follow a link as a reader
-does: `n` to the first link on screen, `enter` to open its page, `backspace` back.
+press, the wait for an idle CPU and a refresh). The machine's speed at the time
+(`timing.machine_speed`, a fixed piece of pure Python work) is printed too: the same
+code measured twice as slow from one day to the next, so runs are set side by side by it.
+The last three follow a link as a reader does: `n` to the first link on screen, `enter` to
+open its page, `backspace` back.
 
 Targets: no key over 100 ms on the sample brain, 300 ms on a 6.5k-page vault; the first
 page of a 6.5k-page vault <= 1 s cold.
@@ -50,6 +53,7 @@ import okf_explorer.tui  # noqa: F401 - first: it sets the explorer's frame rate
 
 # isort: split
 import textual._wait
+from timing import machine_speed
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.sources.folder.bundle import BundleSource
@@ -151,6 +155,7 @@ async def time_keys(
     worst = max(max(samples) for samples in timings.values())
     where = f"{folder.name} at {size[0]}x{size[1]} ({rounds} rounds, {pace:g} s before each key)"
     print(f"keys on {where}: worst {worst * 1000:.0f} ms")
+    print(f"  this machine now: timing.machine_speed {machine_speed() * 1000:.0f} ms")
     taken = " ".join(f"{seconds * 1000:.0f}" for seconds in full.taken)
     print(f"  full collections inside timed keys: {len(full.taken)} ({taken or '-'} ms)")
     for label, samples in timings.items():

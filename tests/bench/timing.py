@@ -23,6 +23,21 @@ def best(runs: int, work: Callable[[], Any]) -> float:
     return min(times)
 
 
+def machine_speed(runs: int = 3) -> float:
+    """Seconds a fixed piece of pure Python work takes here, best of `runs`: the same
+    code's figures differ by up to 2x from one day to another on a shared machine (the
+    sample brain's worst key measured 87 ms one day, 163 ms the next, same commit), so a
+    run printed with this can be set beside another."""
+
+    def work() -> None:
+        total = 0
+        for number in range(2_000_000):
+            total += number % 7
+        sorted(str(number * 7919 % 100_003) for number in range(200_000))
+
+    return best(runs, work)
+
+
 async def wait_until(check: Callable[[], bool], timeout: float = 120.0) -> None:
     """Until `check()` holds (polled every 2 ms), else `TimeoutError` after `timeout` s."""
     deadline = time.perf_counter() + timeout
