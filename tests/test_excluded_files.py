@@ -95,7 +95,9 @@ def test_the_command_line_says_excluded_to_keep_them(tmp_path: Path) -> None:
 
 def test_unlinked_mentions_leave_out_the_excluded_pages(tmp_path: Path) -> None:
     brain = brain_of(wiki(tmp_path / "wiki"))
-    assert [m.slug for m in brain.unlinked_mentions("entities/recycle-bin")] == ["entities/restore"]
+    assert [m.slug for m in brain.unlinked_mentions("entities/recycle-bin").found] == [
+        "entities/restore"
+    ]
 
 
 @pytest.mark.parametrize("query", ["recycle", "rcb"])

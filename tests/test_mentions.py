@@ -33,7 +33,7 @@ def test_precision_on_the_labelled_fixture(tmp_path: Path) -> None:
     reported = {
         (m.slug, target)
         for target in [*TARGETS, *COMMON_TITLED]
-        for m in brain.unlinked_mentions(target)
+        for m in brain.unlinked_mentions(target).found
     }
     reported = {pair for pair in reported if pair in labels}
     true_positives = sum(labels[pair] for pair in reported)
@@ -76,7 +76,7 @@ def test_sentence_and_position(tmp_path: Path) -> None:
         },
     )
     brain = Brain(BundleSource(tmp_path), cache_dir=False)
-    [mention] = brain.unlinked_mentions("kafka")
+    [mention] = brain.unlinked_mentions("kafka").found
     assert mention.slug == "a"
     assert mention.sentence == "Then we moved to kafka for good!"
     assert mention.sentence[mention.start : mention.end] == "kafka"
@@ -96,9 +96,9 @@ def test_a_chinese_name_is_mentioned_inside_a_run_of_chinese(tmp_path: Path) -> 
         },
     )
     brain = Brain(BundleSource(tmp_path), cache_dir=False)
-    [mention] = brain.unlinked_mentions("compaction")
+    [mention] = brain.unlinked_mentions("compaction").found
     assert (mention.slug, mention.sentence[mention.start : mention.end]) == ("notes", "压缩家族")
-    [mention] = brain.unlinked_mentions("kafka")
+    [mention] = brain.unlinked_mentions("kafka").found
     assert (mention.slug, mention.sentence[mention.start : mention.end]) == ("notes", "Kafka")
 
 
@@ -130,7 +130,7 @@ def test_a_mention_sentence_reads_as_the_page_renders_it(tmp_path: Path) -> None
         },
     )
     brain = Brain(BundleSource(tmp_path), cache_dir=False)
-    [mention] = brain.unlinked_mentions("kafka")
+    [mention] = brain.unlinked_mentions("kafka").found
     assert mention.sentence == "Kafka feeds the lake and Lake nightly."
     assert mention.sentence[mention.start : mention.end] == "Kafka"
 
@@ -286,10 +286,54 @@ def test_a_page_s_mentions_are_kept_for_its_index_and_found_anew_for_a_new_one(
         return look_up(index, text_index, slug)
 
     monkeypatch.setattr(mentions_module, "unlinked_mentions", counted)
-    assert [m.slug for m in brain.unlinked_mentions("kafka")] == ["a"]
-    assert [m.slug for m in brain.unlinked_mentions("kafka")] == ["a"]
+    assert [m.slug for m in brain.unlinked_mentions("kafka").found] == ["a"]
+    assert [m.slug for m in brain.unlinked_mentions("kafka").found] == ["a"]
     assert looked_up == ["kafka"]
     (tmp_path / "b.md").write_text("# B\n\nKafka again.\n", encoding="utf-8")
     brain.refresh()
-    assert [m.slug for m in brain.unlinked_mentions("kafka")] == ["a", "b"]
+    assert [m.slug for m in brain.unlinked_mentions("kafka").found] == ["a", "b"]
     assert looked_up == ["kafka", "kafka"]
+
+
+def _many_pages_holding_kafka(folder: Path) -> Path:
+    """Five long pages naming Kafka once, in `a/`, and one short page naming it three
+    times, in `z/`: last in slug order, first by how much the name weighs in it."""
+    filler = " ".join(["word"] * 300)
+    pages = {"kafka.md": "# Kafka\n"}
+    for number in range(5):
+        pages[f"a/p{number}.md"] = f"# P{number}\n\n{filler} Kafka once. {filler}\n"
+    pages["z/streams.md"] = "# Streams\n\nKafka here. Kafka there. Kafka everywhere.\n"
+    return write_bundle(folder, pages)
+
+
+def test_past_the_cap_the_pages_where_the_name_weighs_most_are_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Not the first pages in slug order (a wiki's own pages, after its `raw/` folder,
+    were never read), and the answer says how many were."""
+    import okf_explorer.core.search.mentions as mentions_module
+
+    monkeypatch.setattr(mentions_module, "MAX_CANDIDATES", 2)
+    brain = Brain(BundleSource(_many_pages_holding_kafka(tmp_path)), cache_dir=False)
+    mentions = brain.unlinked_mentions("kafka")
+    assert (mentions.checked, mentions.holding, mentions.partial) == (2, 6, True)
+    assert "z/streams" in [mention.slug for mention in mentions.found]
+    assert [m.slug for m in mentions.found] == sorted(m.slug for m in mentions.found)
+
+
+def test_the_command_line_says_when_not_every_page_holding_the_name_was_read(
+    run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import okf_explorer.core.search.mentions as mentions_module
+
+    folder = _many_pages_holding_kafka(tmp_path)
+    status, out, err = run("mentions", "kafka", "--source", str(folder))
+    assert (status, err) == (0, "")
+    assert len(out.splitlines()) == 6
+    monkeypatch.setattr(mentions_module, "MAX_CANDIDATES", 2)
+    status, out, err = run("mentions", "kafka", "--source", str(folder))
+    assert status == 0 and "z/streams\t" in out
+    assert err == (
+        "okf-explorer: read 2 of the 6 pages holding its name (those where it weighs most):"
+        " others may mention it too\n"
+    )

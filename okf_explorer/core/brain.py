@@ -100,7 +100,7 @@ if TYPE_CHECKING:  # imported where used: a `links` run needs none of them (~10 
     from okf_explorer.core.graph.best_paths import WalkDirection, WalkRow
     from okf_explorer.core.graph.shape import Community, GraphShape
     from okf_explorer.core.graph.suggested import Suggestion
-    from okf_explorer.core.search.mentions import Mention
+    from okf_explorer.core.search.mentions import Mentions
     from okf_explorer.core.search.text_index import TextIndex
     from okf_explorer.core.search.text_search import TextSearch
 
@@ -145,7 +145,7 @@ class Brain:
         self._auditor: tuple[LinkIndex, PageAuditor] | None = None
         self._definitions_of: tuple[LinkIndex, str, dict[str, str]] | None = None
         self._base_pages_of: tuple[LinkIndex, dict[str, FileFacts]] | None = None
-        self._mentions_of: tuple[LinkIndex, OrderedDict[str, list[Mention]]] | None = None
+        self._mentions_of: tuple[LinkIndex, OrderedDict[str, Mentions]] | None = None
 
     # -- the source ------------------------------------------------------------------
 
@@ -793,7 +793,7 @@ class Brain:
         from okf_explorer.core.graph.shape import analyze
 
         def mentioning(slug: str) -> list[str]:
-            return [mention.slug for mention in self.unlinked_mentions(slug)]
+            return [mention.slug for mention in self.unlinked_mentions(slug).found]
 
         graph = self._indexed()
         looked_up = mentioning if mentions else None
@@ -831,9 +831,7 @@ class Brain:
                 )
             return self._text
 
-    def unlinked_mentions(
-        self, slug: str, progress: ProgressCallback | None = None
-    ) -> list[Mention]:
+    def unlinked_mentions(self, slug: str, progress: ProgressCallback | None = None) -> Mentions:
         """Pages that mention `slug`'s page without linking to it, slug order
         (`core.search.mentions`; builds the index, and the text index when needed:
         `progress` hears of that fill as `TextIndex.sync` tells it). Kept for the
@@ -859,6 +857,7 @@ class Brain:
                 while len(kept) > MENTIONS_KEPT:
                     kept.popitem(last=False)
         excluded = self.excluded()
+        return found.only(lambda other: not excluded(other)) if excluded else found
         return (
             [mention for mention in found if not excluded(mention.slug)]
             if excluded

@@ -184,7 +184,7 @@ def graph_stats(brain: Any, args: Mapping[str, Any]) -> Any:
 def find_mentions(brain: Any, args: Mapping[str, Any]) -> Any:
     """`mentions SLUG --json`: pages that name the page without linking to it."""
     slug = page_named(brain, required_str(args, "slug"))
-    return [mention.to_json() for mention in brain.unlinked_mentions(slug)]
+    return [mention.to_json() for mention in brain.unlinked_mentions(slug).found]
 
 
 def build_context(brain: Any, args: Mapping[str, Any]) -> Any:

@@ -134,7 +134,7 @@ def main() -> int:
         )
         failed += ["mentions"] if worst > 0.200 else []
         start = time.perf_counter()
-        found = brain.unlinked_mentions("reference/brain-word")
+        found = brain.unlinked_mentions("reference/brain-word").found
         print(
             f"mentions (worst) {(time.perf_counter() - start) * 1000:6.1f} ms for 'Brain', named "
             f"on most pages: {len(found)} found (at most MAX_CANDIDATES pages are checked)"

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+
+import pytest
 
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
@@ -85,3 +88,18 @@ async def test_a_mention_row_too_long_for_the_pane_still_names_its_page(tmp_path
         rows = [tree.render_line(y).text for y in range(tree.size.height)]
         [row] = [row for row in rows if "Use this script" in row or "Set background" in row]
         assert "Set background color" in row and "…" in row and "Use this" not in row, row
+
+
+async def test_the_section_says_how_many_pages_were_read_when_not_all(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import okf_explorer.core.search.mentions as mentions_module
+
+    monkeypatch.setattr(mentions_module, "MAX_CANDIDATES", 2)
+    pages = {**PAGES, "more.md": "# More\n\nKafka once more.\n", "last.md": "# Last\n\nKafka.\n"}
+    app = make_app(brain_for(BundleSource(write_bundle(tmp_path / "b", pages))), start="kafka")
+    async with app.run_test(size=SIZE) as pilot:
+        tree = app.screen.query_one(LinkTree)
+        await settle(pilot, until=lambda: mention_section(tree) is not None)
+        label = str(mention_section(tree).label)
+        assert re.fullmatch(r"Mentions \([12]\) · 2 of 4 pages read", label), label

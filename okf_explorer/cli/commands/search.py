@@ -76,8 +76,14 @@ def run_mentions(brain: Brain, args: argparse.Namespace) -> int:
     """Mentions of the page the name given resolves to."""
 
     mentions = brain.unlinked_mentions(resolve_name(brain, args.slug))
+    if mentions.partial:
+        note(
+            f"read {mentions.checked:,} of the {mentions.holding:,} pages holding its name"
+            " (those where it weighs most): others may mention it too"
+        )
+    found = mentions.found
     if args.json:
-        emit(json.dumps([m.to_json() for m in mentions], ensure_ascii=False, indent=2) + "\n")
+        emit(json.dumps([m.to_json() for m in found], ensure_ascii=False, indent=2) + "\n")
         return 0
-    emit("".join(f"{printable(m.slug)}\t{printable(m.marked())}\n" for m in mentions))
+    emit("".join(f"{printable(m.slug)}\t{printable(m.marked())}\n" for m in found))
     return 0

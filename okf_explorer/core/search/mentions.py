@@ -16,7 +16,10 @@ bare numbers, and one-word names that are common English words (`Home`,
 `Notes`, `Index`, ...: `COMMON_WORDS`); reserved `index`/`log` pages have no
 mentions. Candidates come from the text index (a phrase query per name), then
 each body is checked with the rules above; at most `MAX_CANDIDATES` bodies are
-checked.
+checked, those where a name weighs most (the index's ranking of the phrase), and the
+answer says how many were (`Mentions`): in slug order, a wiki's 3,685 pages holding
+`workload` were cut to the first 500, all in its `raw/` folder, and none of its own
+pages was read.
 """
 
 from __future__ import annotations
@@ -269,9 +272,30 @@ def sentence_of(body: str, start: int, end: int) -> tuple[str, int, int]:
     return found.text, found.start, found.end
 
 
-def unlinked_mentions(
-    index: LinkIndex, text_index: Callable[[], TextIndex], slug: str
-) -> list[Mention]:
+@dataclass(frozen=True, slots=True)
+class Mentions:
+    """What `unlinked_mentions` found: the mentions, in slug order, and how many pages
+    were read for them: `checked` of the `holding` pages whose text holds a name and that
+    do not link to the page."""
+
+    found: list[Mention]
+    checked: int
+    holding: int
+
+    @property
+    def partial(self) -> bool:
+        """Whether some pages holding a name were not read (past `MAX_CANDIDATES`)."""
+        return self.checked < self.holding
+
+    def only(self, keep: Callable[[str], bool]) -> Mentions:
+        """These mentions, those of the pages `keep` says yes to."""
+        return Mentions([m for m in self.found if keep(m.slug)], self.checked, self.holding)
+
+
+NO_MENTIONS = Mentions([], 0, 0)
+
+
+def unlinked_mentions(index: LinkIndex, text_index: Callable[[], TextIndex], slug: str) -> Mentions:
     """Pages that mention `slug`'s page without linking to it, in slug order
     (`Brain.unlinked_mentions`). `text_index()` is asked only when the page has a name
     to search for (it may sync the full-text index first)."""
@@ -279,22 +303,25 @@ def unlinked_mentions(
     if info is None:
         raise PageNotFound(slug)
     if info.reserved:
-        return []
+        return NO_MENTIONS
     names = mention_names(info)
     pattern = name_pattern(names)
     if pattern is None:
-        return []
+        return NO_MENTIONS
     texts = text_index()
-    candidates: set[str] = set()
+    rank: dict[str, int] = {}  # each page's best place in a name's ranking
     for name in names:
-        candidates.update(texts.pages_with_phrase(_SEPARATOR.sub(" ", name)))
-    candidates.discard(slug)
-    candidates.difference_update(index.reverse.get(slug, ()))
+        for place, other in enumerate(texts.pages_with_phrase(_SEPARATOR.sub(" ", name))):
+            rank[other] = min(place, rank.get(other, place))
+    rank.pop(slug, None)
+    for linking in index.reverse.get(slug, ()):
+        rank.pop(linking, None)
+    checked = sorted(rank, key=lambda other: (rank[other], other))[:MAX_CANDIDATES]
     mentions: list[Mention] = []
-    for other in sorted(candidates)[:MAX_CANDIDATES]:
+    for other in sorted(checked):
         body = texts.body(other)
         found = find_mention(body, pattern) if body else None
         if found is not None:
             title = index.pages[other].title if other in index.pages else other
             mentions.append(Mention(other, title, *found))
-    return mentions
+    return Mentions(mentions, len(checked), len(rank))

@@ -687,7 +687,8 @@ class TextIndex:
 
     def pages_with_phrase(self, phrase: str) -> list[str]:
         """Slugs of the pages whose body holds `phrase` as whole words (any case; the
-        tokenizer's stems: the caller checks each body)."""
+        tokenizer's stems: the caller checks each body), those where it weighs most
+        first (`bm25`), then in slug order."""
         words = spaced(phrase.replace('"', " ")).replace("\u200b", " ").split()
         if not words:
             return []
@@ -696,7 +697,8 @@ class TextIndex:
             try:
                 rows = self._with_recovery(
                     lambda: self._db.execute(
-                        "SELECT d.slug FROM fts JOIN docs d ON d.id = fts.rowid WHERE fts MATCH ?",
+                        "SELECT d.slug FROM fts JOIN docs d ON d.id = fts.rowid"
+                        " WHERE fts MATCH ? ORDER BY bm25(fts), d.slug",
                         (match,),
                     ).fetchall()
                 )

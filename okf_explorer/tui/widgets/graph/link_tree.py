@@ -21,7 +21,7 @@ from okf_explorer.core.graph.traverse import LINKS
 from okf_explorer.core.links.look_alikes import differences
 from okf_explorer.core.okf.filter import NO_FILTER
 from okf_explorer.core.pages import title_says_more
-from okf_explorer.core.search.mentions import Mention
+from okf_explorer.core.search.mentions import Mention, Mentions
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.failures import ReportsWorkers
 from okf_explorer.tui.finder import FillNotice
@@ -189,28 +189,32 @@ class LinkTree(ReportsWorkers, FittedTree[LinkNode]):
         except (PageNotFound, PageUnreadable):
             return outgoing, incoming, []  # the index moved on meanwhile
 
-    def show_mentions(self, slug: str, mentions: Sequence[Mention]) -> None:
+    def show_mentions(self, slug: str, mentions: Mentions) -> None:
         """A third section, Mentions (n): pages naming `slug`'s page without linking it
-        (`core.search.mentions`); shown when there is at least one, before Suggested."""
+        (`core.search.mentions`); shown when there is at least one, before Suggested,
+        saying how many pages were read when not all that hold a name were."""
+        found = mentions.found
         if self._mentions is not None:  # the tree was kept (`show_links`): replace them
-            if self._mentions == (slug, list(mentions)):
+            if self._mentions == (slug, found):
                 return
             self._mentions_root.remove()
             self._mentions = None
-        if not mentions:
+        if not found:
             return
-        self._mentions = (slug, list(mentions))
+        self._mentions = (slug, list(found))
         before = self._suggested_root if self._suggested is not None else None
-        label = f"Mentions ({len(mentions)})"
+        label = f"Mentions ({len(found)})"
+        if mentions.partial:
+            label += f" · {mentions.checked:,} of {mentions.holding:,} pages read"
         root = self.root.add(label, LinkNode(slug, "in", loaded=True), before=before)
         self._mentions_root = root
-        for mention in mentions[:NODE_LIMIT]:
+        for mention in found[:NODE_LIMIT]:
             data = LinkNode(mention.slug, "in", loaded=True, mention=mention.marked())
             label = Text.assemble(
                 printable(mention.slug), "  ", (printable(mention.sentence), "dim")
             )
             root.add_leaf(label, data)
-        _note_rest(root, len(mentions))
+        _note_rest(root, len(found))
         root.expand()
 
     def show_suggested(self, slug: str, suggested: Sequence[Suggestion]) -> None:
