@@ -408,3 +408,38 @@ def test_a_key_with_no_name_is_named_as_written(tmp_path: Path, run) -> None:
     status, out, _ = run("validate", str(bundle))
     assert status == 0
     assert out.splitlines()[1] == 'extension keys (OKF v0.2 §4.1 allows them): "" on 1 page'
+
+
+def test_tags_written_as_a_quoted_list_are_read_as_the_list_and_warned_of(
+    tmp_path: Path, run
+) -> None:
+    """An LLM-kept bundle quoted its flow lists (`tags: "[okf, index]"`) on 192 pages:
+    its pages showed the tags `[okf` and `index]`. They read as the list, and `validate`
+    says how to write it (one line for every page alike); a plain string, the shorthand
+    Obsidian vaults write, is read as its comma-separated parts without a warning."""
+    bundle = write_pages(
+        tmp_path / "b",
+        {
+            "quoted": '---\ntype: T\ntags: "[okf, index]"\n---\n',
+            "quoted-too": "---\ntype: T\ntags: '[llm, wiki]'\n---\n",
+            "plain": "---\ntype: T\ntags: journal, daily\n---\n",
+            "number": "---\ntype: T\ntags: 2024\n---\n",
+            "listed": "---\ntype: T\ntags: [a, b]\n---\n",
+        },
+    )
+    assert findings(bundle) == [
+        ("number", "warning", "tags-not-list"),
+        ("quoted", "warning", "tags-not-list"),
+        ("quoted-too", "warning", "tags-not-list"),
+    ]
+    brain = Brain(BundleSource(bundle), cache_dir=False)
+    assert brain.page("quoted").tags == ("okf", "index")
+    assert brain.page("plain").tags == ("journal", "daily")
+    assert [page.slug for page in brain.pages(tag="okf")] == ["quoted"]
+    brain.close()
+    status, out, _ = run("validate", str(bundle))
+    assert status == 0  # warnings never make a bundle non-conformant
+    assert (
+        "2 pages\twarning\ttags-not-list\t'tags' is a quoted string, not a YAML list:"
+        " write tags: [a, b] unquoted · quoted, quoted-too" in out
+    )

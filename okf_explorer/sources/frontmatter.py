@@ -385,10 +385,18 @@ def as_text(value: Any) -> str | None:
 
 
 def as_tags(value: Any) -> tuple[str, ...]:
-    """`tags` as a tuple of strings, from a list or a comma-separated string."""
+    """`tags` as a tuple of strings, from a list or a comma-separated string; a string
+    that is a list in brackets (`tags: "[okf, index]"`, a flow list quoted by an LLM
+    writing 192 pages of an OKF bundle) is that list, not the tags `[okf` and `index]`
+    (`validate` warns: `tags-not-list`)."""
     if value is None:
         return ()
-    items = value.split(",") if isinstance(value, str) else value
+    if isinstance(value, str):
+        listed = value.strip()
+        if len(listed) >= 2 and listed[0] == "[" and listed[-1] == "]":
+            listed = listed[1:-1]
+        value = listed.split(",")
+    items = value
     if not isinstance(items, (list, tuple)):
         items = [items]
     tags = (str(item).strip().lstrip("#").strip() for item in items if item is not None)

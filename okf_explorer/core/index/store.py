@@ -67,7 +67,7 @@ from okf_explorer.core.pages import (
 )
 
 ENV_VAR = "OKF_EXPLORER_CACHE"
-FORMAT_VERSION = 17
+FORMAT_VERSION = 18
 """Bump whenever the row layout of `cache_payload` changes, a stored record's
 fields included (`tests/test_record_shapes.py` fails until you do). 3: microsecond
 `updated_at`; 4: page rows are `PageInfo.to_row()`, with `tags_known` and `error_kind`;
@@ -84,7 +84,8 @@ anew (nor from the first of three `# ` headings); 14: the same rows, read anew (
 inside dollar math); 15: the same rows, resolved anew (a folder without an `index` leads
 to its `README`); 16: the same rows, read anew (a Logseq tag ends before an emphasis
 closing around it); 17: the same rows, resolved anew (a Foam workspace's wiki names may
-name folders)."""
+name folders); 18: the same rows, read anew (tags written as a quoted list, `tags: "[a,
+b]"`, are that list)."""
 
 FILE_MODE = 0o600
 """Permission bits of every cache file: the user's alone."""

@@ -22,6 +22,10 @@ bundle for missing optional fields, unknown types, unknown keys or broken links)
 - `unknown-field`: a concept's frontmatter key that OKF v0.2 does not define and that
   looks like a misspelt OKF field (`source` for `sources`, `stale-after`): the warning
   says which field was likely meant.
+- `tags-not-list`: `tags` that is not a YAML list (§4.1: "a YAML list of short
+  strings"): a quoted flow list (`tags: "[okf, index]"`, read as the list it spells),
+  a number or a mapping. A plain string (`tags: journal`, `tags: a, b`) is the shorthand
+  Obsidian vaults write, read as its comma-separated parts, and not warned of.
 
 Every other key OKF v0.2 does not define is an **extension**: §4.1 lets producers add
 any keys ("Consumers ... MUST NOT reject documents with unrecognized fields") and §11
@@ -340,6 +344,9 @@ def _concept_findings(page: Page, now: datetime, extensions: Counter[str]) -> li
             continue
         message = f"frontmatter key '{key}' is not an OKF v0.2 field (did you mean '{meant}'?)"
         findings.append(Finding(page.slug, "warning", "unknown-field", message))
+    tags_problem = _tags_problem(page.frontmatter.get("tags"))
+    if tags_problem is not None:
+        findings.append(Finding(page.slug, "warning", "tags-not-list", tags_problem))
     stale_after = okf_meta.stale_after(page.frontmatter)
     if stale_after is not None and now >= stale_after:
         message = f"stale since {stale_after.isoformat()} (stale_after)"
@@ -360,6 +367,22 @@ def misspelt_field(key: str) -> str | None:
         return loose
     close = difflib.get_close_matches(loose, KNOWN_FIELDS, n=1, cutoff=MISSPELT_CUTOFF)
     return close[0] if close else None
+
+
+def _tags_problem(value: Any) -> str | None:
+    """Why `tags` is not a YAML list, or None when it is (or is absent, or a plain
+    string: `tags: journal`, `tags: a, b`, the shorthand Obsidian vaults write, read as
+    its comma-separated parts). The message names no tag, so that a bundle's pages
+    written alike are one group."""
+    if value is None or isinstance(value, list):
+        return None
+    if isinstance(value, str):
+        listed = value.strip()
+        if listed.startswith("[") and listed.endswith("]"):
+            return "'tags' is a quoted string, not a YAML list: write tags: [a, b] unquoted"
+        return None
+    kind = "a mapping" if isinstance(value, dict) else f"a {type(value).__name__}"
+    return f"'tags' is {kind}, not a YAML list of short strings"
 
 
 def _type_problem(value: Any) -> str | None:
