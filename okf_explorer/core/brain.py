@@ -858,11 +858,6 @@ class Brain:
                     kept.popitem(last=False)
         excluded = self.excluded()
         return found.only(lambda other: not excluded(other)) if excluded else found
-        return (
-            [mention for mention in found if not excluded(mention.slug)]
-            if excluded
-            else list(found)
-        )
 
 
 def page_properties(page: Page) -> tuple[dict[str, Any], tuple[str, ...]]:

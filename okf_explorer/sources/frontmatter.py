@@ -395,10 +395,9 @@ def as_tags(value: Any) -> tuple[str, ...]:
         listed = value.strip()
         if len(listed) >= 2 and listed[0] == "[" and listed[-1] == "]":
             listed = listed[1:-1]
-        value = listed.split(",")
-    items = value
-    if not isinstance(items, (list, tuple)):
-        items = [items]
+        items = listed.split(",")
+    else:
+        items = value if isinstance(value, (list, tuple)) else [value]
     tags = (str(item).strip().lstrip("#").strip() for item in items if item is not None)
     return tuple(tag for tag in tags if tag)
 
