@@ -35,8 +35,21 @@ def hits(app) -> list[str]:  # type: ignore[no-untyped-def]
     return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
 
 
+def explorer(tmp_path: Path):  # type: ignore[no-untyped-def]
+    """The explorer on `PAGES`, at their `index`."""
+    return make_app(brain_for(BundleSource(write_bundle(tmp_path / "b", PAGES))), start="index")
+
+
+async def typed(pilot, opener: str, text: str) -> None:  # type: ignore[no-untyped-def]
+    """Once the explorer has settled: `opener` (`slash`, `ctrl+f`), then `text` key by key."""
+    await settle(pilot)
+    await pilot.press(opener)
+    await pilot.pause()
+    await pilot.press(*text)
+
+
 async def test_ctrl_f_finds_text_and_opens_the_page_at_the_hit(tmp_path: Path) -> None:
-    app = make_app(brain_for(BundleSource(write_bundle(tmp_path / "b", PAGES))), start="index")
+    app = explorer(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await pilot.press("ctrl+f")
@@ -55,12 +68,9 @@ async def test_ctrl_f_finds_text_and_opens_the_page_at_the_hit(tmp_path: Path) -
 
 
 async def test_hash_in_the_page_finder_searches_text(tmp_path: Path) -> None:
-    app = make_app(brain_for(BundleSource(write_bundle(tmp_path / "b", PAGES))), start="index")
+    app = explorer(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press("slash")
-        await pilot.pause()
-        await pilot.press(*"#striped")
+        await typed(pilot, "slash", "#striped")
         await settle(pilot, until=lambda: any("other" in hit for hit in hits(app)))
         await pilot.press("enter")
         pane = app.screen.query_one(PagePane)
@@ -68,12 +78,9 @@ async def test_hash_in_the_page_finder_searches_text(tmp_path: Path) -> None:
 
 
 async def test_bad_syntax_is_one_line_not_a_crash(tmp_path: Path) -> None:
-    app = make_app(brain_for(BundleSource(write_bundle(tmp_path / "b", PAGES))), start="index")
+    app = explorer(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press("ctrl+f")
-        await pilot.pause()
-        await pilot.press(*'"zebra')
+        await typed(pilot, "ctrl+f", '"zebra')
         await settle(pilot, until=lambda: len(hits(app)) > 0)
         assert "bad search syntax" in hits(app)[0]
 
@@ -85,7 +92,7 @@ async def test_a_query_past_the_caps_notifies_and_finds_nothing(tmp_path: Path) 
 
     from okf_explorer.core.search.query import MAX_QUERY_BYTES
 
-    app = make_app(brain_for(BundleSource(write_bundle(tmp_path / "b", PAGES))), start="index")
+    app = explorer(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await pilot.press("ctrl+f")
@@ -122,7 +129,7 @@ async def test_a_long_first_fill_says_so_and_says_when_it_is_done(
     a fill of `FILL_NOTICE_PAGES` pages or more says it has started, that the first search
     waits for it, and when it is done; a shorter one says nothing (here 3 pages)."""
     monkeypatch.setattr(finder, "FILL_NOTICE_PAGES", notice_at)
-    app = make_app(brain_for(BundleSource(write_bundle(tmp_path / "b", PAGES))), start="index")
+    app = explorer(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await pilot.press("ctrl+f")
@@ -210,12 +217,9 @@ async def test_a_name_no_page_has_is_offered_as_a_text_search(tmp_path: Path) ->
     """`/` then words no page is called: not "No matches found" (a dead end, seen with
     Chinese words on a wiki whose titles are English), but one entry whose `enter` opens
     the text finder with them typed, and its hit opens the page holding them."""
-    app = make_app(brain_for(BundleSource(write_bundle(tmp_path / "b", PAGES))), start="index")
+    app = explorer(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press("slash")
-        await pilot.pause()
-        await pilot.press(*"zebracorn")
+        await typed(pilot, "slash", "zebracorn")
         await settle(pilot, until=lambda: len(hits(app)) > 0)
         assert [hit.splitlines()[0] for hit in hits(app)] == ["Search the text for zebracorn"]
         await pilot.press("enter")
@@ -227,11 +231,8 @@ async def test_a_name_no_page_has_is_offered_as_a_text_search(tmp_path: Path) ->
 
 
 async def test_a_name_some_page_has_is_not_offered_as_a_text_search(tmp_path: Path) -> None:
-    app = make_app(brain_for(BundleSource(write_bundle(tmp_path / "b", PAGES))), start="index")
+    app = explorer(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press("slash")
-        await pilot.pause()
-        await pilot.press(*"other")
+        await typed(pilot, "slash", "other")
         await settle(pilot, until=lambda: len(hits(app)) > 0)
         assert not any("Search the text" in hit for hit in hits(app))
