@@ -198,6 +198,31 @@ async def test_a_propertys_wiki_links_read_as_text_and_are_followed(tmp_path: Pa
         assert app.screen.history.current.slug == "Trips"
 
 
+async def test_sources_written_as_wiki_links_read_as_their_text_and_are_followed(
+    tmp_path: Path,
+) -> None:
+    """A Japanese LLM-kept wiki lists its sources as links (`sources: ["[[sources/tools/x]]"]`):
+    the header showed `→ [[sources/tools/x]]`, followed by nothing. Now as a link property
+    shows its links: their text, visited by `n`, listed by `l`, followed."""
+    page = '---\ntype: concept\nsources:\n  - "[[notes/acp|ACP notes]]"\n---\nBody.\n'
+    root = write_bundle(tmp_path / "v", {"concept.md": page, "notes/acp.md": "# ACP\n"})
+    app = make_app(brain_for(BundleSource(root)), start="concept")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        header = str(app.screen.query_one("#page-header").content).replace("\xa0", " ")
+        assert "• ACP notes" in header
+        assert "[[" not in header and "→" not in header
+        pane = app.screen.query_one(PagePane)
+        await pilot.press("n")
+        assert pane.cursor.current is not None
+        assert pane.cursor.current.href == "okf:notes/acp"
+        await pilot.press("l")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.screen.history.current.slug == "notes/acp"
+
+
 @pytest.mark.parametrize("size", [SIZE, (80, 24)])
 async def test_frontmatter_that_is_not_read_is_said_in_the_header(
     tmp_path: Path, size: tuple[int, int]

@@ -395,10 +395,13 @@ def _sources(header: _Header, text: Text, fm: dict[str, Any]) -> None:
         if source.title:
             text.append(printable(source.title), style="bold")
             text.append(" — ", style="dim")
-        style = {"url": "underline", "path": "cyan", "scope": "italic"}[source.kind]
-        href = source_href(source.resource)
-        shown = ("→ " if source.kind == "path" else "") + printable(source.resource)
-        text.append(shown, _linked(style, href) if href is not None else style)
+        if wiki_link_spans(source.resource):  # `"[[sources/x]]"`, as a link property is
+            _linked_line(text, printable(source.resource), "cyan")
+        else:
+            style = {"url": "underline", "path": "cyan", "scope": "italic"}[source.kind]
+            href = source_href(source.resource)
+            shown = ("→ " if source.kind == "path" else "") + printable(source.resource)
+            text.append(shown, _linked(style, href) if href is not None else style)
         if source.id:
             text.append(f"  [{printable(source.id)}]", style="dim")
         if source.extra:
@@ -424,7 +427,11 @@ def header_links(page: Page) -> list[tuple[str, str]]:
     fm = page.frontmatter
     found = []
     for source in okf_meta.sources_of(fm):
-        if (href := source_href(source.resource)) is not None:
+        if spans := wiki_link_spans(printable(source.resource)):  # `"[[sources/x]]"`
+            for span in spans:
+                label, href = span_link(span, "")
+                found.append((f"source: {label}", href))
+        elif (href := source_href(source.resource)) is not None:
             found.append((f"source: {source.title or source.id or source.resource}", href))
     contract = okf_meta.contract_of(fm, page.type)
     if contract is not None:
