@@ -19,12 +19,12 @@ from hypothesis import strategies as st
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.search import plain_text as plain_text_module
-from okf_explorer.core.search.document import property_text
+from okf_explorer.core.search.document import after_title_heading, property_text
 from okf_explorer.core.search.find_rank import EXACT, Findable, rank_pages
 from okf_explorer.core.search.plain_text import index_text, plain_text
 from okf_explorer.core.search.query import parse_query
 from okf_explorer.core.search.ranking import CANDIDATES, Rarity, ranked_sql
-from okf_explorer.core.search.text_index import SearchHit, without_title
+from okf_explorer.core.search.text_index import SearchHit
 from okf_explorer.core.search.words import WORD_CHAR, ZERO_WIDTH_SPACE
 from okf_explorer.sources.folder.bundle import BundleSource
 from tests.bundles import write_pages
@@ -447,9 +447,29 @@ def test_a_snippet_leaves_out_a_heading_that_repeats_the_title(tmp_path: Path) -
     assert snippets["concepts/time-travel"].startswith("«Delta» «time» «travel» queries")
     assert snippets["concepts/clones"].startswith("«Delta» clones copy")  # its H1, the title
     assert snippets["concepts/sentence"].startswith("«Delta» vacuum removes")  # no heading
-    assert without_title("\n# «x»\n", "x") == "\n# «x»\n"  # nothing else: kept
-    assert without_title("\n## A\x02B\x03 c\n\nrest", "ab C") == "\nrest"
-    assert without_title("\n## Ab c d\n\nrest", "ab c") == "\n## Ab c d\n\nrest"
+    assert after_title_heading("\n# x\n", "x") == "\n# x\n"  # nothing else: kept
+    assert after_title_heading("\n## A  b c\n\nrest", "a B c") == "\nrest"
+    assert after_title_heading("\n## Ab c d\n\nrest", "ab c") == "\n## Ab c d\n\nrest"
+
+
+def test_a_snippet_is_cut_from_the_body_not_from_around_a_heading_that_repeats_the_title(
+    tmp_path: Path,
+) -> None:
+    """Seen on a Japanese LLM-kept wiki: FTS5 cut the snippet from the fragment around the
+    page's opening heading (the title: the query's words whole), and the heading was then
+    left out of it, so the snippet was the sentence under it, its `ページ` marked `«ージ»`
+    (a pair of the query's letters). The body as indexed no longer holds that heading:
+    the snippet is where the words stand in the body."""
+    body = (
+        "# エージェントランタイム\n\n> 注意：本ページは層の説明です。構成は別のページを見る"
+        "こと。設定、手順、運用の詳細、よくある質問、その他の話題はそれぞれの章にまとめてあるので、"
+        "必要に応じて読み進めてください。\n\n**エージェントランタイム**とは交換可能なバック"
+        "エンドのことです。\n"
+    )
+    brain = Brain(BundleSource(write_pages(tmp_path / "b", {"ja/runtime": body})), cache_dir=False)
+    [hit] = brain.text_search().search("エージェント ランタイム")
+    assert "«エージェント»«ランタイム»とは交換可能な" in hit.marked()
+    assert "«ージ»" not in hit.marked()
 
 
 BOOK = """---

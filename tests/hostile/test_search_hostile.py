@@ -48,7 +48,6 @@ from okf_explorer.core.search.text_index import (
     TEXT_INDEX_VERSION,
     TextIndex,
     shown,
-    without_title,
 )
 from okf_explorer.sources.folder.bundle import BundleSource
 from tests.bundles import write_pages
@@ -221,7 +220,7 @@ def test_a_big_page_whose_only_hit_is_at_the_end(tmp_path: Path) -> None:
 
 
 FTS5_SNIPPET = (
-    f"SELECT d.slug, d.title, snippet(fts, {BODY_COLUMN}, ?, ?, '…', ?) FROM fts"
+    f"SELECT d.slug, snippet(fts, {BODY_COLUMN}, ?, ?, '…', ?) FROM fts"
     " JOIN docs d ON d.id = fts.rowid WHERE fts MATCH ?"
 )
 
@@ -231,15 +230,15 @@ FTS5_SNIPPET = (
 )
 def test_ordinary_pages_keep_fts5s_own_snippet(query: str) -> None:
     """On ordinary pages the snippet is exactly FTS5's `snippet()` over the whole body as
-    text, shown without Markdown's marks (`shown`), and without an opening heading that
-    repeats the title (`without_title`)."""
+    text, shown without Markdown's marks (`shown`) (the body as indexed holds no opening
+    heading that repeats the title: `document.after_title_heading`)."""
     brain = Brain(BundleSource(SAMPLE_BRAIN), cache_dir=False)
     index = brain.text_search().text_index()
     hits = index.search(parse_query(query), 100)
     assert hits, query
     expected = {
-        slug: shown(without_title(snippet, title))
-        for slug, title, snippet in index._db.execute(
+        slug: shown(snippet)
+        for slug, snippet in index._db.execute(
             FTS5_SNIPPET, (HIT_OPEN, HIT_CLOSE, 16, parse_query(query).text)
         )
     }

@@ -209,7 +209,7 @@ async def test_a_chinese_snippet_wraps_between_its_characters_not_after_a_latin_
         snippet = "".join(rows[1:]).replace(" ", "")  # cut by FTS5 after so many words
         assert snippet == (
             "Obsidian将笔记存储在本地设备上，因此即使在离线状态下也能随时访问。"
-            "如果需要在多台设备上访问笔记，则需…"
+            "如果需要在多台设备上访问笔记，则需要设置同…"
         )
 
 

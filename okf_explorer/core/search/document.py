@@ -77,7 +77,7 @@ def document(
         spaced(_clean(names)),
         spaced(heading_text(seen)),
         spaced(_clean(info.description or "")),
-        spaced(index_text(seen)),
+        spaced(after_title_heading(index_text(seen), info.title)),
         spaced(index_text(_clean(property_text(frontmatter)))),
     )
     keys = tuple(dict.fromkeys(key for _, key in page_names(info.slug, info.title, info.aliases)))
@@ -94,6 +94,29 @@ class DocumentMaker:
 
     def __call__(self, slug: str, body: str, frontmatter: str = "") -> Document:
         return document(self.pages[slug], body, frontmatter, self.markup)
+
+
+_OPENING_HEADING = re.compile(r"\s*#{1,6}[ \t]+([^\n]*)\n")
+"""A body's opening heading line, as `index_text` keeps it (with its `#` marks)."""
+
+
+def after_title_heading(text: str, title: str) -> str:
+    """`text` (a body as `index_text` reads it) without its opening heading when that
+    heading is the page's `title`: an OKF page's body often opens by repeating it
+    (`## Delta Lake Time Travel`), and the title is a field of its own. Every hit shows
+    its title above its snippet, and FTS5 cut the snippet from the fragment around
+    that heading: with the heading left out of the snippet after, a Japanese page's
+    showed the sentence under it, `本ペ«ージ»` for a search of `エージェント`, where the
+    next one held the word whole. Unchanged when nothing else would be left; text that
+    merely starts with the title is kept."""
+    heading = _OPENING_HEADING.match(text)
+    if (
+        heading is None
+        or " ".join(heading.group(1).split()).casefold() != " ".join(title.split()).casefold()
+    ):
+        return text
+    rest = text[heading.end() :]
+    return rest if rest.strip() else text
 
 
 def property_text(frontmatter: str) -> str:

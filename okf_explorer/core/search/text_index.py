@@ -129,7 +129,7 @@ PROGRESS_STEP = 1000
 LONG_FILL = 2000
 """A fill reading this many bodies or more takes seconds (a 35k-page wiki's, 20-35 s):
 the explorer and the command line say so as it starts."""
-TEXT_INDEX_VERSION = "17"
+TEXT_INDEX_VERSION = "18"
 """Bump when the tables below, or what a page's row holds, change: an older file is
 rebuilt. 2: fields weighed apart, stemming, pages' names, text without Markdown.
 3: inline footnotes read as their note, a cited file name dropped (`plain_text`).
@@ -146,7 +146,9 @@ across paragraphs otherwise). 14: a Logseq block's hidden properties, all of Log
 (`plain_text.LOGSEQ_HIDDEN_PROPERTIES`), not only `id::` and `collapsed::`. 15: Thai, Lao,
 Khmer and Burmese one character a token, as Chinese (`core.search.words`). 16: math's
 script of one character Unicode has no script letter for without braces (`x_α`). 17: tags
-written as a quoted list (`tags: "[a, b]"`) read as that list (`sources.frontmatter.as_tags`)."""
+written as a quoted list (`tags: "[a, b]"`) read as that list (`sources.frontmatter.as_tags`).
+18: a body without its opening heading when that heading is the title
+(`document._after_title_heading`)."""
 TOKENIZER = "porter unicode61 remove_diacritics 2"
 SNIPPET_TOKENS = 16
 """Words in a search snippet (FTS5 caps it at 64)."""
@@ -166,8 +168,6 @@ _MEANING_COLUMNS = ", ".join(
 """The columns `meaning.page_text` reads, each cut long enough for it (a long page's
 body and headings are not read whole)."""
 ELLIPSIS = "…"
-_OPENING_HEADING = re.compile(r"\s*#{1,6}[ \t]+([^\n]*)\n")
-"""A raw snippet's opening heading line (the index keeps Markdown's `#` marks)."""
 INSTANCE_BUDGET = 6000
 """Hit instances FTS5's `snippet()` may see in one page (its work is their square)."""
 WINDOW_MAX_CHARS = 12_000
@@ -544,7 +544,7 @@ class TextIndex:
                     for rowid, slug, title, kind, score in rows:
                         if time.monotonic() > stop_at:
                             raise SearchTimedOut(seconds)
-                        snippet = self._snippet(rowid, title, query, phrases, tokens, stop_at)
+                        snippet = self._snippet(rowid, query, phrases, tokens, stop_at)
                         hits.append(SearchHit(slug, title, kind, float(score), snippet))
                 return hits
 
@@ -635,14 +635,15 @@ class TextIndex:
         return Rarity(pages, holding)
 
     def _snippet(
-        self, rowid: int, title: str, query: SearchQuery, phrases: int, tokens: int, stop_at: float
+        self, rowid: int, query: SearchQuery, phrases: int, tokens: int, stop_at: float
     ) -> str:
         """The one-line snippet of hit `rowid`, from its body as text: FTS5's over the whole
-        body when its work is bounded (`fts5_may_read_whole`), else of a window of it; a
-        body's opening heading that repeats the hit's `title` is left out. A page whose
+        body when its work is bounded (`fts5_may_read_whole`), else of a window of it (the
+        body holds no opening heading that repeats the title: `document.after_title_heading`).
+        A page whose
         body holds no hit but whose properties do shows them (`author: [[Kevin Kelly]]`
         as `«Kevin» «Kelly»`)."""
-        snippet, in_body = self._body_snippet(rowid, title, query, phrases, tokens, stop_at)
+        snippet, in_body = self._body_snippet(rowid, query, phrases, tokens, stop_at)
         if in_body:
             return snippet
         row = self._db.execute(  # a hit in its properties only (a few short values)
@@ -654,10 +655,9 @@ class TextIndex:
         return properties if HIT_OPEN in properties else snippet
 
     def _body_snippet(
-        self, rowid: int, title: str, query: SearchQuery, phrases: int, tokens: int, stop_at: float
+        self, rowid: int, query: SearchQuery, phrases: int, tokens: int, stop_at: float
     ) -> tuple[str, bool]:
-        """The body's snippet, and whether the body holds a hit (its opening heading that
-        repeats the title, left out of the snippet, may be the only one)."""
+        """The body's snippet, and whether the body holds a hit."""
         db = self._db
         if fts5_may_read_whole(phrases, self._tokens(rowid)):
             row = db.execute(
@@ -666,7 +666,7 @@ class TextIndex:
                 (query.text, rowid),
             ).fetchone()
             raw = row[0] if row else ""
-            return shown(without_title(raw, title)), HIT_OPEN in raw
+            return shown(raw), HIT_OPEN in raw
         (head,) = db.execute(
             "SELECT substr(body, 1, ?) FROM fts WHERE rowid = ?", (HEAD_CHARS, rowid)
         ).fetchone()
@@ -677,7 +677,6 @@ class TextIndex:
             phrases=phrases,
             tokens=tokens,
             stop_at=stop_at,
-            title=title,
         )
         return snippet, HIT_OPEN in snippet
 
@@ -915,21 +914,6 @@ def _belongs_to_the_letter_before(char: str) -> bool:
     return unicodedata.category(char)[0] == "M" or "\U0001f3fb" <= char <= "\U0001f3ff"
 
 
-def without_title(raw: str, title: str) -> str:
-    """A raw snippet (the index's text, marks in) without its opening heading when that
-    heading is the page's `title`: every hit shows the title above its snippet, and an
-    OKF page's body often opens by repeating it (`## Delta Lake Time Travel`). Unchanged
-    when nothing else would be left; text that merely starts with the title is kept."""
-    heading = _OPENING_HEADING.match(raw)
-    if heading is None:
-        return raw
-    said = unspaced(heading.group(1).replace(HIT_OPEN, "").replace(HIT_CLOSE, ""))
-    if " ".join(said.split()).casefold() != " ".join(title.split()).casefold():
-        return raw
-    rest = raw[heading.end() :]
-    return rest if rest.strip(ELLIPSIS + " \n") else raw
-
-
 def window_snippet(
     head: str,
     whole: Callable[[], str],
@@ -938,7 +922,6 @@ def window_snippet(
     phrases: int,
     tokens: int,
     stop_at: float,
-    title: str = "",
 ) -> str:
     """The snippet of a body too big for FTS5 to read whole (`fts5_may_read_whole`).
 
@@ -966,7 +949,6 @@ def window_snippet(
         for query in alternatives:
             marked = _fts5_window_snippet(scratch, query, tokens)
             if marked is not None:
-                marked = without_title(marked, title) if start == 0 else marked
                 return _with_ellipses(shown(marked), start > 0, more_after)
     plain = shown(window).split()
     cut = len(plain) > tokens
