@@ -148,7 +148,7 @@ Khmer and Burmese one character a token, as Chinese (`core.search.words`). 16: m
 script of one character Unicode has no script letter for without braces (`x_α`). 17: tags
 written as a quoted list (`tags: "[a, b]"`) read as that list (`sources.frontmatter.as_tags`).
 18: a body without its opening heading when that heading is the title
-(`document._after_title_heading`)."""
+(`document.after_title_heading`)."""
 TOKENIZER = "porter unicode61 remove_diacritics 2"
 SNIPPET_TOKENS = 16
 """Words in a search snippet (FTS5 caps it at 64)."""
@@ -637,12 +637,11 @@ class TextIndex:
     def _snippet(
         self, rowid: int, query: SearchQuery, phrases: int, tokens: int, stop_at: float
     ) -> str:
-        """The one-line snippet of hit `rowid`, from its body as text: FTS5's over the whole
-        body when its work is bounded (`fts5_may_read_whole`), else of a window of it (the
-        body holds no opening heading that repeats the title: `document.after_title_heading`).
-        A page whose
-        body holds no hit but whose properties do shows them (`author: [[Kevin Kelly]]`
-        as `«Kevin» «Kelly»`)."""
+        """The one-line snippet of hit `rowid`, from its body as text (as indexed, without
+        an opening heading that repeats the title: `document.after_title_heading`):
+        FTS5's over the whole body when its work is bounded (`fts5_may_read_whole`), else
+        of a window of it. A page whose body holds no hit but whose properties do shows
+        them (`author: [[Kevin Kelly]]` as `«Kevin» «Kelly»`)."""
         snippet, in_body = self._body_snippet(rowid, query, phrases, tokens, stop_at)
         if in_body:
             return snippet
