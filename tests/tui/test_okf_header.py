@@ -12,6 +12,12 @@ from okf_explorer.tui.widgets.page.pane import PagePane
 
 from .conftest import SIZE, brain_for, settle, write_bundle
 
+
+def header_text(app) -> str:  # type: ignore[no-untyped-def]
+    """The page header as read on screen (its non-breaking spaces as spaces)."""
+    return str(app.screen.query_one("#page-header").content).replace("\xa0", " ")
+
+
 EVERY_FIELD = """---
 zeta_custom: last of all
 title: Net churn
@@ -55,7 +61,7 @@ async def test_header_shows_every_key_readably_in_a_fixed_order(tmp_path: Path) 
     app = make_app(brain_for(BundleSource(root)), start="churn")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        header = str(app.screen.query_one("#page-header").content).replace("\xa0", " ")
+        header = header_text(app)
         assert "datetime" not in header and "{'" not in header and "['" not in header
         assert "✎ draft" in header and "◉ human-reviewed" in header
         assert "⚠ stale since 2020-06-01T00:00:00+02:00" in header
@@ -96,13 +102,13 @@ async def test_machine_verified_page_with_a_date_only_stale_after(tmp_path: Path
     app = make_app(brain_for(BundleSource(root)), start="base")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        header = str(app.screen.query_one("#page-header").content).replace("\xa0", " ")
+        header = header_text(app)
         assert "◐ machine-confirmed" in header
         assert "stale_after 2020-01-01 (ignored: not a time with an offset)" in header
         assert "stale since" not in header and "● stable" not in header  # no status key
         app.screen.open_page("old")  # type: ignore[attr-defined]
         await settle(pilot)
-        header = str(app.screen.query_one("#page-header").content).replace("\xa0", " ")
+        header = header_text(app)
         assert "○ unverified" in header and "verified 2026-10-28" in header
 
 
@@ -111,7 +117,7 @@ async def test_plain_vault_note_shows_no_trust_badge(tmp_path: Path) -> None:
     app = make_app(brain_for(BundleSource(root)), start="note")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        header = str(app.screen.query_one("#page-header").content).replace("\xa0", " ")
+        header = header_text(app)
         assert "unverified" not in header and "aliases n" in header
 
 
@@ -122,7 +128,7 @@ async def test_p_unfolds_long_values_and_folds_them_again(tmp_path: Path) -> Non
         await settle(pilot)
 
         def header() -> str:
-            return str(app.screen.query_one("#page-header").content).replace("\xa0", " ")
+            return header_text(app)
 
         assert "fourteen" not in header() and "more lines · p shows all)" in header()
         assert app.screen.check_action("toggle_properties", ())
@@ -160,7 +166,7 @@ async def test_a_vaults_list_status_is_a_property_as_written(tmp_path: Path) -> 
     app = make_app(brain_for(BundleSource(root)), start="Clip")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        header = str(app.screen.query_one("#page-header").content).replace("\xa0", " ")
+        header = header_text(app)
         assert "['" not in header and "?" not in header
         assert "status Published" in header  # a link, shown as its text
         await pilot.press("l")
@@ -179,7 +185,7 @@ async def test_a_propertys_wiki_links_read_as_text_and_are_followed(tmp_path: Pa
     app = make_app(brain_for(BundleSource(root)), start="Japan")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        header = str(app.screen.query_one("#page-header").content).replace("\xa0", " ")
+        header = header_text(app)
         assert "categories Trips" in header and "loc the old capital, Nowhere" in header
         assert "[[" not in header
         pane = app.screen.query_one(PagePane)
@@ -209,7 +215,7 @@ async def test_sources_written_as_wiki_links_read_as_their_text_and_are_followed
     app = make_app(brain_for(BundleSource(root)), start="concept")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        header = str(app.screen.query_one("#page-header").content).replace("\xa0", " ")
+        header = header_text(app)
         assert "• ACP notes" in header
         assert "[[" not in header and "→" not in header
         pane = app.screen.query_one(PagePane)

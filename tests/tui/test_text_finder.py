@@ -40,6 +40,13 @@ def explorer(tmp_path: Path):  # type: ignore[no-untyped-def]
     return make_app(brain_for(BundleSource(write_bundle(tmp_path / "b", PAGES))), start="index")
 
 
+async def enter_opens(pilot, app, slug: str) -> None:  # type: ignore[no-untyped-def]
+    """`enter`, then until the page pane shows `slug`."""
+    await pilot.press("enter")
+    pane = app.screen.query_one(PagePane)
+    await settle(pilot, until=lambda: pane.slug == slug)
+
+
 async def typed(pilot, opener: str, text: str) -> None:  # type: ignore[no-untyped-def]
     """Once the explorer has settled: `opener` (`slash`, `ctrl+f`), then `text` key by key."""
     await settle(pilot)
@@ -72,9 +79,7 @@ async def test_hash_in_the_page_finder_searches_text(tmp_path: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await typed(pilot, "slash", "#striped")
         await settle(pilot, until=lambda: any("other" in hit for hit in hits(app)))
-        await pilot.press("enter")
-        pane = app.screen.query_one(PagePane)
-        await settle(pilot, until=lambda: pane.slug == "other")
+        await enter_opens(pilot, app, "other")
 
 
 async def test_bad_syntax_is_one_line_not_a_crash(tmp_path: Path) -> None:
@@ -225,9 +230,7 @@ async def test_a_name_no_page_has_is_offered_as_a_text_search(tmp_path: Path) ->
         await pilot.press("enter")
         await settle(pilot, until=lambda: any("long" in hit for hit in hits(app)))
         assert app.screen.query_one(Input).value == "zebracorn"
-        await pilot.press("enter")
-        pane = app.screen.query_one(PagePane)
-        await settle(pilot, until=lambda: pane.slug == "long")
+        await enter_opens(pilot, app, "long")
 
 
 async def test_a_name_some_page_has_is_not_offered_as_a_text_search(tmp_path: Path) -> None:
