@@ -44,6 +44,10 @@ SHOWN_TITLES = {
     "# death_au and _ph and snake_case_name": "death_au and _ph and snake_case_name",
     "# Escaped \\*stars\\* and \\[\\[brackets\\]\\]": "Escaped *stars* and [[brackets]]",
     "# Tabs\tand   spaces": "Tabs and spaces",
+    "# Limits: $\\lim_{x \\to \\infty} x^k = \\infty$": "Limits: lim_{x → ∞} xᵏ = ∞",
+    "# Over $\\mathbb{R}$, $$x^2$$": "Over ℝ, x²",
+    "# Costs $5 and $10": "Costs $5 and $10",
+    "# `$x$` and $[[not a link]]$": "$x$ and [[not a link]]",
 }
 
 

@@ -10,6 +10,9 @@ inside code stays code, and an escaped bracket opens nothing):
 - a wiki-link reads as its alias, else its target (`[[a#Part]]` → `a > Part`); a
   Markdown link or image as its text;
 - inline code as its content, literally;
+- math (`$\\lim_{x \\to \\infty} x^k$`) as the page draws it (`core.math_text`: `lim_{x → ∞}
+  xᵏ`), where the link grammar reads dollar math (`grammar.math_ranges`: `$5 and $10` is
+  none); a link inside it is no link;
 - emphasis, strong, strike and highlight marks go (`**b**` → `b`; an underscore
   inside a word stays: `snake_case`);
 - HTML elements (`<b>`, `<span …>`, `<br>`) go, their text kept; an autolink reads as
@@ -25,8 +28,9 @@ from __future__ import annotations
 
 import re
 
-from okf_explorer.core.links.grammar import code_span_ranges
+from okf_explorer.core.links.grammar import code_span_ranges, mask_ranges, math_ranges
 from okf_explorer.core.links.spans import link_spans, link_text, plain_markup
+from okf_explorer.core.math_text import math_text
 
 HTML_ELEMENTS = frozenset(
     {"a", "abbr", "b", "big", "br", "cite", "code", "del", "dfn", "em", "font", "i", "img"}
@@ -50,7 +54,7 @@ _SLOT = 0xF0000
 
 def reading_text(line: str) -> str:
     """`line` (one line of inline Markdown) as the text a reader sees (module docstring)."""
-    if not any(mark in line for mark in "[]`*_~=<>\\") and "  " not in line and "\t" not in line:
+    if not any(mark in line for mark in "[]`*_~=<>\\$") and "  " not in line and "\t" not in line:
         return line.strip()
     shown: list[str] = []
     pieces: list[str] = []
@@ -67,17 +71,21 @@ def reading_text(line: str) -> str:
 
 
 def _code_and_links(line: str) -> list[tuple[int, int, str]]:
-    """(start, end, text shown) of each code span and link of `line`, in order; an
-    image's `!` goes with its link."""
+    """(start, end, text shown) of each code span, formula and link of `line`, in order;
+    an image's `!` goes with its link."""
+    code = code_span_ranges(line)
     found = [
-        (start, end, line[start:end].strip("`").strip() or line[start:end])
-        for start, end in code_span_ranges(line)
+        (start, end, line[start:end].strip("`").strip() or line[start:end]) for start, end in code
     ]
+    if "$" in line:
+        for start, end in math_ranges(mask_ranges(line, code) if code else line):
+            dollars = 2 if line.startswith("$$", start) else 1
+            found.append((start, end, math_text(line[start + dollars : end - dollars])))
     for span in link_spans(line):
         start = span.start - (span.kind == "markdown" and line[span.start - 1 : span.start] == "!")
         found.append((start, span.end, _plain(link_text(span))))
     kept: list[tuple[int, int, str]] = []
-    for piece in sorted(found):  # code inside a link's text is the link's
+    for piece in sorted(found):  # code inside a link's text is the link's, a link in math math's
         if not kept or piece[0] >= kept[-1][1]:
             kept.append(piece)
     return kept
