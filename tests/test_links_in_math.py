@@ -68,6 +68,25 @@ def test_links_beside_dollars_that_open_no_math_count(text: str) -> None:
     assert [span.target for span in link_spans(text)] == ["Shop"]
 
 
+def test_math_never_crosses_from_one_list_item_into_the_next() -> None:
+    """A 13k-page Zettelkasten lists NTFS's system files as `- [[Master File Table|$MFT]]`
+    one a line: the dollars of two items read as one formula, so 12 of the page's 13 links
+    counted for nothing and the page drew them as `[[Master File Table|$MFT]]`."""
+    text = (
+        "- [[Master File Table|$MFT]]\n- [[Master File Table Mirror|$MFTMirr]]\n"
+        "\t- [[NTFS Log File|$LogFile]]\n1. [[NTFS Volume|$Volume]]\n2. [[NTFS Boot|$Boot]]\n"
+    )
+    targets = ["Master File Table", "Master File Table Mirror", "NTFS Log File", "NTFS Volume"]
+    assert parse_links(text) == [*targets, "NTFS Boot"]
+    drawn = "\n".join(
+        row.content.plain
+        for piece in prepare_body(text, width=90).pieces
+        if piece.drawing is not None
+        for row in piece.drawing.rows
+    )
+    assert "[[" not in drawn and "$MFTMirr" in drawn and "$Boot" in drawn
+
+
 @pytest.mark.parametrize(
     ("text", "math"),
     [
@@ -86,6 +105,10 @@ def test_links_beside_dollars_that_open_no_math_count(text: str) -> None:
         ("x\n$$\na\n\nb\n$$", ["$$\na\n\nb\n$$"]),  # breaks into a paragraph
         ("# $a\nb$", []),  # a heading's line ends its math
         ("$x\ny$", ["$x\ny$"]),
+        ("- $x\n- y$", []),  # each item a paragraph
+        ("- $x\n  y$", ["$x\n  y$"]),  # the item's next line
+        ("$x\n2019. y$", ["$x\n2019. y$"]),  # no list: a paragraph's text
+        ("1. $x\n2. y$", []),  # within a list
     ],
 )
 def test_math_is_read_as_the_renderers_dollar_math(text: str, math: list[str]) -> None:
@@ -93,6 +116,7 @@ def test_math_is_read_as_the_renderers_dollar_math(text: str, math: list[str]) -
 
 
 PIECES = ["$", "$$", "\\$", "\\\\$", " ", "\n", "\n\n", "x", "a b", "[[y]]", "é", "# "]
+PIECES += ["\n- a ", "\n1. a ", "\n2) a "]  # list items, each a paragraph of its own
 
 
 # No lone backslash and no digit: at a paragraph's first character the plugin looks at the
@@ -135,5 +159,10 @@ _INDENTED_CODE = re.compile(r"^ {4}", re.M)
 )
 def test_math_ranges_are_the_plugins_math(text: str) -> None:
     """The dollar-math plugin with the page's options finds the same math, inline and in
-    blocks, across paragraphs and headings."""
-    assert _contents(text) == _plugins_math(text)
+    blocks, across paragraphs, headings and list items (each line's indentation aside:
+    the plugin sees an item's lines without the item's)."""
+    assert _unindented(_contents(text)) == _unindented(_plugins_math(text))
+
+
+def _unindented(found: list[str]) -> list[str]:
+    return [re.sub(r"^[ \t]+", "", math, flags=re.M) for math in found]

@@ -717,9 +717,17 @@ def math_ranges(segment: str) -> list[tuple[int, int]]:
     return sorted(ranges + blocks) if blocks else ranges
 
 
-_MATH_BLOCK_OPENING = re.compile(r"^(?:[ \t]*>)*+ {0,3}\$\$", re.M)
+_MATH_BLOCK_OPENING = re.compile(
+    r"^(?:[ \t]*>)*+(?:[ \t]*+(?:[-+*]|\d{1,9}[.)])[ \t]++)*+ {0,3}\$\$", re.M
+)
+"""A line opening a `$$` block: after quote marks and list markers (a list item's first
+line may open one)."""
 _MATH_BLOCK_CLOSING = re.compile(r"\$\$[ \t\r]*+$", re.M)
 _HEADING_LINE = re.compile(r"^(?:[ \t]*>)*+ {0,3}#{1,6}(?:[ \t]|$)", re.M)
+_LIST_ITEM_LINE = re.compile(
+    r"^(?:[ \t]*>)*+[ \t]*+(?:[-+*]|(?P<number>\d{1,9})[.)])[ \t]++(?=\S)", re.M
+)
+"""A line opening a list item that holds text (an empty item breaks into no paragraph)."""
 
 
 def _math_blocks(segment: str) -> list[tuple[int, int]]:
@@ -750,8 +758,10 @@ def _math_blocks(segment: str) -> list[tuple[int, int]]:
 
 
 def _paragraph_ends(text: str) -> list[int]:
-    """Where inline math must close by, in order: each blank line, and each end of a
-    heading's line and of the line before it (a heading is a block of one line)."""
+    """Where inline math must close by, in order: each blank line, each end of a
+    heading's line and of the line before it (a heading is a block of one line), and the
+    end of the line before a list item's (an item is a paragraph of its own: `- [[a|$x]]`
+    on one line and `- [[b|$y]]` on the next hold no math)."""
     if "\n" not in text:
         return []
     ends = [m.start() for m in BLANK_LINE.finditer(text)]
@@ -759,8 +769,34 @@ def _paragraph_ends(text: str) -> list[int]:
         for heading in _HEADING_LINE.finditer(text):
             line_end = text.find("\n", heading.start())
             ends += [heading.start() - 1, len(text) if line_end < 0 else line_end]
-        ends.sort()
-    return ends
+    ends += [start - 1 for start in _item_paragraphs(text) if start]
+    return sorted(ends)
+
+
+def _item_paragraphs(text: str) -> list[int]:
+    """Where each list item line that starts a paragraph of its own starts, as markdown-it
+    reads it: a bullet or an item numbered 1 anywhere; an item numbered otherwise where no
+    paragraph stands before it (under a blank line) or within a list (an item opened
+    since the last blank line): `2019. was …` in the middle of a paragraph is text."""
+    opened: list[int] = []
+    for item in _LIST_ITEM_LINE.finditer(text):
+        start = item.start()
+        if (
+            not start
+            or item["number"] in (None, "1")
+            or not text[text.rfind("\n", 0, start - 1) + 1 : start - 1].strip()
+            or _within_list(text, start, opened)
+        ):
+            opened.append(start)
+    return opened
+
+
+def _within_list(text: str, start: int, opened: list[int]) -> bool:
+    """Whether an item opened (`opened`) since the last blank line before `start`."""
+    if not opened:
+        return False
+    blank = BLANK_LINE.search(text, opened[-1], start)
+    return blank is None
 
 
 def _escaped(text: str, at: int) -> bool:
