@@ -12,6 +12,8 @@ and task lists, and small plugins of our own where none exists:
   (type) and `meta["fold"]` (`-` folded, `+` open, `` not foldable); its first line
   becomes a title paragraph (`meta["callout_title"]`);
 - highlights `==x==` (`mark_open` / `mark_close`) and inline `#tags` (`vault_tag`);
+- emphasis and strike-through beside Chinese, Japanese and Korean text (`**「重要」**です`)
+  read by the CJK-friendly amendments to CommonMark (`cjk_emphasis`), as Obsidian reads it;
 - block ids (` ^id` ending a block, or a `^id` line after one): hidden; the block's
   open token gets `meta["block_id"]`, so `[[Page#^id]]` can scroll there;
 - page embeds alone on a line (`![[page#section]]`, which `body_links` writes as an
@@ -55,6 +57,7 @@ from mdit_py_plugins.tasklists import tasklists_plugin
 from okf_explorer.core import fast_paths
 from okf_explorer.core.links.tags import tag_at
 from okf_explorer.core.math_text import math_text
+from okf_explorer.tui.markdown.cjk_emphasis import use_cjk_emphasis
 from okf_explorer.tui.markdown.links import FILE_SCHEME, LINK_SCHEME, WRITTEN_BASE
 from okf_explorer.tui.markdown.raw_html import html_to_tokens
 
@@ -92,6 +95,7 @@ def _parser(breaks: bool, own_task_boxes: bool) -> MarkdownIt:
     else:
         md.use(tasklists_plugin)
         md.core.ruler.after("github-tasklists", "other-task-statuses", other_task_statuses)
+    use_cjk_emphasis(md)  # `**「重要」**です` bold, as Obsidian draws it
     md.inline.ruler.before("emphasis", "mark", _mark)
     md.inline.ruler.before("emphasis", "vault_tag", _tag)
     md.inline.ruler.before("emphasis", "vault_comment", _inline_comment)
