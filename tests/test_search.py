@@ -50,6 +50,21 @@ def test_a_filter_without_its_value_is_refused_not_searched_as_a_word(query: str
         parse_query(query)
 
 
+def test_punctuation_is_no_word_searched_for() -> None:
+    """`：`, `，` and `—` are separators to the index's tokenizer (Unicode punctuation): as
+    terms they matched nothing and took places among the 32 searched for (a Chinese
+    sentence's marks). Symbols are tokens (`🗂`, `→`), and stay words."""
+    assert parse_query("今年：夏季，台风 — forecast").terms == (
+        '"今 年"',
+        '"夏 季"',
+        '"台 风"',
+        '"forecast"',
+    )
+    assert parse_query("→ 🗂").terms == ('"→"', '"🗂"')
+    with pytest.raises(SearchSyntaxError, match="needs a word, not punctuation alone"):
+        parse_query("— ：")
+
+
 def test_a_filter_word_inside_a_phrase_is_text() -> None:
     assert parse_query('"type: concept" tag:core').text == '"type: concept"'
     assert parse_query('"path: x" "tag:"').text == '"path: x" "tag:"'

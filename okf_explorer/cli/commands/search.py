@@ -6,7 +6,8 @@ snippet is one line of the page's text around the hits, each hit between
 of `{"slug", "title", "type", "score", "snippet"}` (score: higher is better;
 the snippet marked the same way). Query syntax: words (ranked by how many a page holds),
 `"a phrase"`, `prefix*`, `OR`, `NOT`, parentheses, and the filters `type:T`,
-`tag:T`, `path:PREFIX` (see `core.search.query`). The pages a vault's Obsidian settings
+`tag:T`, `path:PREFIX` (see `core.search.query`); plain words past the first 32 are
+not searched for (a line on stderr says how many). The pages a vault's Obsidian settings
 exclude (`core.excluded`) are left out unless `--excluded`. Bad syntax exits 2. On a
 terminal, a first search reading `LONG_FILL` pages or more says so in one line on
 stderr.
@@ -26,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from okf_explorer.cli.commands import resolve_name
 from okf_explorer.cli.reporting import UsageError, emit, note
-from okf_explorer.core.search.query import SearchSyntaxError
+from okf_explorer.core.search.query import SearchSyntaxError, parse_query
 from okf_explorer.core.search.text_index import LONG_FILL
 from okf_explorer.core.text_safety import printable
 
@@ -40,11 +41,13 @@ def run_search(brain: Brain, args: argparse.Namespace) -> int:
     if sys.stderr.isatty():  # a person waits: a long first fill says so (never a script)
         brain.text_search().prepare(_say_long_fill, embeddings=False)
     try:
-        hits = brain.text_search().search(
-            " ".join(args.query), args.limit, everything=args.excluded
-        )
+        query = parse_query(" ".join(args.query))
+        hits = brain.text_search().search(query, args.limit, everything=args.excluded)
     except SearchSyntaxError as error:
         raise UsageError(args.command_parser, str(error)) from None
+    if query.cut:
+        searched = len(query.terms)
+        note(f"searched for the query's first {searched} words, not its other {query.cut}")
     if args.json:
         records = [
             {

@@ -29,10 +29,14 @@ a page so called comes first (`core.search.find_rank.page_names`).
 
 A query is untrusted input with a cost: FTS5's work grows with the square of
 its phrases (one word repeated 4,000 times took 35 s on the 59-page sample
-brain), so a query holds at most `MAX_QUERY_TERMS` words searched for (the
-operators and the filters not counted; among plain words, the terms searched
-for: repeated words count once, a pair of CJK characters once) and
-`MAX_QUERY_BYTES` bytes, or is refused with `QueryTooLong` before anything runs.
+brain), so a query searches for at most `MAX_QUERY_TERMS` words (the operators
+and the filters not counted; among plain words, the terms searched for: repeated
+words count once, a pair of CJK characters once). Plain words past them are left
+out, the first ones searched for (`SearchQuery.cut` says how many were not): a
+sentence pasted whole, or an agent's long question, still finds its pages (a
+Chinese news title of 40 characters is 39 pairs). FTS5 syntax holding more, or a
+query of more than `MAX_QUERY_BYTES` bytes, is refused with `QueryTooLong` before
+anything runs.
 What a query may still cost is bounded by the deadline of `core.search.text_index`
 (`SearchTimedOut`).
 """
@@ -40,6 +44,7 @@ What a query may still cost is bounded by the deadline of `core.search.text_inde
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, replace
 
 from okf_explorer.core.errors import OkfError
@@ -105,6 +110,8 @@ class SearchQuery:
     terms: tuple[str, ...] = ()
     words: tuple[str, ...] = ()
     name: str = ""
+    cut: int = 0
+    """Plain-word terms left out past `MAX_QUERY_TERMS` (the first ones are searched for)."""
     hide_excluded: bool = False
     """Leave out the pages the brain's settings exclude (`core.excluded`: the SQL
     function `okf_excluded`, which `TextIndex.search` registers)."""
@@ -168,9 +175,10 @@ def words_query(text: str) -> SearchQuery:
 
 
 def _plain(text: str) -> SearchQuery:
-    """Plain words: their terms, stop words left out unless nothing else is left. A
-    word written with punctuation inside (`gross-margin`, `o'neil`, `tables/orders`) is
-    one term, the phrase of its parts, as the index reads such text."""
+    """Plain words: their terms (the first `MAX_QUERY_TERMS`), stop words left out unless
+    nothing else is left. A word written with punctuation inside (`gross-margin`,
+    `o'neil`, `tables/orders`) is one term, the phrase of its parts, as the index reads
+    such text."""
     groups = [
         parts
         for token in text.split()
@@ -183,13 +191,17 @@ def _plain(text: str) -> SearchQuery:
             terms.setdefault('"' + " ".join(parts).casefold() + '"', None)
             continue
         for part, cjk in (piece for word in parts for piece in split_cjk(word)):
+            if all(unicodedata.category(char)[0] in "PZ" for char in part):
+                continue  # `：`, `—`: the tokenizer's separators (punctuation, spaces)
             for term in run_phrases(part) if cjk else [f'"{part}"']:
                 terms.setdefault(term.casefold(), None)
-    if len(terms) > MAX_QUERY_TERMS:
-        raise QueryTooLong(f"search query too long: {len(terms)} words (at most {MAX_QUERY_TERMS})")
+    if not terms:
+        raise SearchSyntaxError("search needs a word, not punctuation alone")
+    searched = tuple(terms)[:MAX_QUERY_TERMS]
     words = tuple(word for parts in groups for word in parts)
     name = " ".join(text.split())
-    return SearchQuery(" OR ".join(terms), terms=tuple(terms), words=words, name=name)
+    cut = len(terms) - len(searched)
+    return SearchQuery(" OR ".join(searched), terms=searched, words=words, name=name, cut=cut)
 
 
 def _is_stop(parts: list[str]) -> bool:
