@@ -691,7 +691,7 @@ def math_ranges(segment: str) -> list[tuple[int, int]]:
         return []
     blocks = _math_blocks(segment) if "$$" in segment else []
     text = mask_ranges(segment, blocks) if blocks else segment
-    stops = _paragraph_ends(text)
+    stops = _paragraph_ends(text, frozenset(end for _, end in blocks))
     if blocks:  # a block ends the paragraph before it
         stops = sorted(stops + [at for block in blocks for at in block])
     size = len(text)
@@ -757,11 +757,12 @@ def _math_blocks(segment: str) -> list[tuple[int, int]]:
     return blocks
 
 
-def _paragraph_ends(text: str) -> list[int]:
+def _paragraph_ends(text: str, block_ends: frozenset[int] = frozenset()) -> list[int]:
     """Where inline math must close by, in order: each blank line, each end of a
     heading's line and of the line before it (a heading is a block of one line), and the
     end of the line before a list item's (an item is a paragraph of its own: `- [[a|$x]]`
-    on one line and `- [[b|$y]]` on the next hold no math)."""
+    on one line and `- [[b|$y]]` on the next hold no math). `block_ends`: where the `$$`
+    blocks of `text` end (no paragraph stands before a line after one)."""
     if "\n" not in text:
         return []
     ends = [m.start() for m in BLANK_LINE.finditer(text)]
@@ -769,26 +770,37 @@ def _paragraph_ends(text: str) -> list[int]:
         for heading in _HEADING_LINE.finditer(text):
             line_end = text.find("\n", heading.start())
             ends += [heading.start() - 1, len(text) if line_end < 0 else line_end]
-    ends += [start - 1 for start in _item_paragraphs(text) if start]
+    ends += [start - 1 for start in _item_paragraphs(text, block_ends) if start]
     return sorted(ends)
 
 
-def _item_paragraphs(text: str) -> list[int]:
+def _item_paragraphs(text: str, block_ends: frozenset[int]) -> list[int]:
     """Where each list item line that starts a paragraph of its own starts, as markdown-it
     reads it: a bullet or an item numbered 1 anywhere; an item numbered otherwise where no
-    paragraph stands before it (under a blank line) or within a list (an item opened
-    since the last blank line): `2019. was …` in the middle of a paragraph is text."""
+    paragraph stands before it (under a blank line, a heading or a `$$` block) or within a
+    list (an item opened since the last blank line): `2019. was …` in the middle of a
+    paragraph is text."""
     opened: list[int] = []
     for item in _LIST_ITEM_LINE.finditer(text):
         start = item.start()
         if (
             not start
             or item["number"] in (None, "1")
-            or not text[text.rfind("\n", 0, start - 1) + 1 : start - 1].strip()
+            or not _under_paragraph(text, start, block_ends)
             or _within_list(text, start, opened)
         ):
             opened.append(start)
     return opened
+
+
+def _under_paragraph(text: str, start: int, block_ends: frozenset[int]) -> bool:
+    """Whether the line before the one starting at `start` is a paragraph's: neither
+    blank, nor a heading, nor the end of a `$$` block."""
+    line_start = text.rfind("\n", 0, start - 1) + 1
+    line = text[line_start : start - 1]
+    if not line.strip() or _HEADING_LINE.match(line) is not None:
+        return False
+    return line_start + len(line.rstrip()) not in block_ends
 
 
 def _within_list(text: str, start: int, opened: list[int]) -> bool:
