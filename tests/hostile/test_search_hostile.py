@@ -518,6 +518,14 @@ def test_serve_refuses_repeated_words_without_tying_up_its_workers(served: Serve
     assert time.monotonic() - start < QUICK
 
 
+def test_serve_answers_an_agents_long_question(served: Served) -> None:
+    """An agent asks in sentences: past the 32 words searched for, the rest is left out,
+    not the call refused (`invalid_params` before)."""
+    question = "where is the refund of an order kept " + " ".join(f"w{i}" for i in range(40))
+    is_error, rows = served.search({"query": question, "limit": 5})
+    assert not is_error and rows[0]["slug"] == "tables/orders"  # type: ignore[index]
+
+
 def test_serve_stops_an_allowed_query_at_its_deadline(served: Served) -> None:
     start = time.monotonic()
     replies = at_once(served, {"query": SLOW_ALLOWED, "limit": 50})
