@@ -19,7 +19,7 @@ WRITTEN = {  # as the wikis write it (words of our own), and what a reader sees 
     "把 GDD 当作**“不做什么”的清单**，而不仅是": ("strong", "“不做什么”的清单"),
     "これは*「大事」*です。": ("em", "「大事」"),
     "~~「取消」~~になった": ("s", "「取消」"),
-    "**이 용어(This term)**를 강조해 주세요.": ("strong", "이 용어(This term)"),
+    "**그 단어(the word)**를 굵게 보여 주세요.": ("strong", "그 단어(the word)"),
 }
 
 
@@ -52,6 +52,12 @@ def test_the_page_draws_the_words_without_their_stars() -> None:
     )
     assert "**" not in drawn and "~~" not in drawn and "*「" not in drawn
     assert "最上位（P0）は" in drawn
+
+
+def test_a_parser_without_strike_through_takes_it_too() -> None:
+    md = use_cjk_emphasis(MarkdownIt("commonmark"))
+    drawn = md.render("これは**「大事」**です").strip()
+    assert drawn == "<p>これは<strong>「大事」</strong>です</p>"
 
 
 def test_what_commonmark_reads_as_text_beside_cjk_stays_text() -> None:

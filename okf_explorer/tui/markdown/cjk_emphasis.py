@@ -20,7 +20,7 @@ it is left as markdown-it read it, which the amendments guarantee is the same.
 
 The one package on PyPI for markdown-it-py (`mdit-py-cjk-friendly` 0.3.0, measured) is not
 used: it replaces markdown-it's `StateInline.scanDelims` for every parser in the process,
-counts no Hangul as CJK (the amendments' own `**이 용어(This term)**를` keeps its stars),
+counts no Hangul as CJK (`**그 단어(the word)**를` keeps its stars),
 and also joins lines.
 """
 
@@ -46,10 +46,12 @@ EMOJI = (range(0x2300, 0x2C00), range(0x1F000, 0x1FB00))
 
 
 def use_cjk_emphasis(md: MarkdownIt) -> MarkdownIt:
-    """`md` with its `emphasis` and `strikethrough` rules made `cjk_friendly`."""
+    """`md` with its `emphasis` and `strikethrough` rules (those it has) made `cjk_friendly`."""
     ruler = md.inline.ruler
+    active = ruler.get_active_rules()
     for name in ("emphasis", "strikethrough"):
-        ruler.at(name, cjk_friendly(ruler.getRules("")[ruler.get_active_rules().index(name)]))
+        if name in active:
+            ruler.at(name, cjk_friendly(ruler.getRules("")[active.index(name)]))
     return md
 
 
