@@ -13,10 +13,10 @@ from okf_explorer.tui.markdown.cjk_emphasis import is_cjk, use_cjk_emphasis
 from okf_explorer.tui.markdown.parser import parse
 from okf_explorer.tui.markdown.prepare import prepare_body
 
-WRITTEN = {  # as the wikis write it (words of our own), and what a reader sees stressed
-    '웹 통신은 **"누가, 어디로"**의 조합입니다.': ("strong", '"누가, 어디로"'),
-    "脅威 ID を割り当てる。**最上位（P0）**は：": ("strong", "最上位（P0）"),
-    "把 GDD 当作**“不做什么”的清单**，而不仅是": ("strong", "“不做什么”的清单"),
+WRITTEN = {  # as the wikis write it (in words of our own), and what a reader sees stressed
+    '회의는 **"언제, 어디서"**의 차이입니다.': ("strong", '"언제, 어디서"'),
+    "課題に番号を振る。**優先度（高）**は：": ("strong", "優先度（高）"),
+    "先把计划当作**“先做什么”的问题**，然后": ("strong", "“先做什么”的问题"),
     "これは*「大事」*です。": ("em", "「大事」"),
     "~~「取消」~~になった": ("s", "「取消」"),
     "**그 단어(the word)**를 굵게 보여 주세요.": ("strong", "그 단어(the word)"),
@@ -51,7 +51,7 @@ def test_the_page_draws_the_words_without_their_stars() -> None:
         for row in piece.drawing.rows
     )
     assert "**" not in drawn and "~~" not in drawn and "*「" not in drawn
-    assert "最上位（P0）は" in drawn
+    assert "優先度（高）は" in drawn
 
 
 def test_a_parser_without_strike_through_takes_it_too() -> None:

@@ -4,7 +4,7 @@ CommonMark decides whether a run of `*` can open or close emphasis by the charac
 on either side of it (its flanking rules), and they were written for languages with
 spaces between words: a run with punctuation just inside and a letter just outside
 opens or closes nothing. In Chinese, Japanese and Korean the next word follows without a
-space, so `**「重要」**です`, `**"누가, 어디로"**의 조합`, `**最上位（P0）**は` keep their
+space, so `**「重要」**です`, `**"언제, 어디서"**의 차이`, `**優先度（高）**は` keep their
 stars on screen. Obsidian draws them bold, as GitLab and markdig do under the
 "CJK-friendly amendments" to CommonMark (github.com/tats-u/markdown-cjk-friendly,
 `specification.md`): a run beside a CJK character counts as if that character were
