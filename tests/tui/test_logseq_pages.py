@@ -131,6 +131,16 @@ def test_a_block_reference_reads_as_its_blocks_text_when_known() -> None:
     )
 
 
+def test_a_block_embed_reads_as_its_blocks_text_when_known() -> None:
+    """Logseq's docs graph embeds blocks by id (`{{embed ((…))}}`): the page drew
+    `{{embed Gif}}`, the block's text inside the macro."""
+    unknown = "00000000-0000-0000-0000-000000000000"
+    text = f"- a drawing:\n\t- {{{{embed (({REF}))}}}}\n\t- {{{{embed (({unknown}))}}}}\n"
+    assert logseq_markdown(text, {REF: "**When to sow**"}) == (
+        f"- a drawing:\n\t- **When to sow**\n\t- {{{{embed (({unknown}))}}}}\n"
+    )
+
+
 def test_the_blocks_of_a_page_are_read_with_their_ids() -> None:
     body = f"- A short blade\n- ## When to sow\n  more text\n  id:: {REF.upper()}\n\t- x\n"
     assert block_texts("pages/p", body) == ((REF, "When to sow"),)

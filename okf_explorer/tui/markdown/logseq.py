@@ -23,8 +23,10 @@ Logseq writes a few things Markdown does not know (its docs graph, pages "Admoni
   Logseq numbers a run of them (a page whose bullets are indented by spaces, not tabs as
   Logseq writes them, keeps its bullets: a child two spaces in would leave its item);
 
-- a block reference, `((6380d82c-…))`: the text of the block it names, when the caller
-  knows it (`blocks`: `Brain.block_texts`); else it stays as written;
+- a block reference, `((6380d82c-…))`, and a block embed, `{{embed ((6380d82c-…))}}`: the
+  text of the block it names, when the caller knows it (`blocks`: `Brain.block_texts`);
+  else it stays as written (an embed of a block read as `{{embed Gif}}`, its macro round
+  the block's text);
 - a call of one of the graph's own macros (`:macros` in its settings, `Brain.macros`),
   `{{docs-base-url Property}}`: the macro's template, `$1`, `$2` … as the arguments
   (`core.logseq_macros`, which search reads pages by too).
@@ -74,6 +76,7 @@ _ANYTHING = re.compile(
 )
 """Whether a text may hold anything `logseq_markdown` changes (most pages hold none)."""
 _BLOCK_REF = re.compile(r"\(\(([0-9A-Fa-f]{8}(?:-[0-9A-Fa-f]{4}){3}-[0-9A-Fa-f]{12})\)\)")
+_BLOCK_EMBED = re.compile(rf"\{{\{{embed[ \t]+{_BLOCK_REF.pattern}[ \t]*\}}\}}")
 _NUMBERED = re.compile(r"(?P<lead>\t*)  logseq\.order-list-type::[ \t]*number[ \t]*", re.I)
 """A block's `logseq.order-list-type:: number` (a numbered block), under its bullet."""
 _SPACE_BULLET = re.compile(r"^ +[-*+][ \t]", re.M)
@@ -176,9 +179,12 @@ def _numbered(out: list[str], lead: str) -> None:
 
 
 def _refs(line: str, blocks: Mapping[str, str] | None) -> str:
-    """`line` with each block reference whose block is known as the block's text."""
+    """`line` with each block reference, and each block embed, whose block is known as
+    the block's text."""
     if not blocks or "((" not in line:
         return line
+    if "{{embed" in line:
+        line = _BLOCK_EMBED.sub(lambda found: blocks.get(found[1].lower(), found[0]), line)
     return _BLOCK_REF.sub(lambda found: blocks.get(found[1].lower(), found[0]), line)
 
 
