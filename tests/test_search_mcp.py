@@ -65,6 +65,21 @@ def test_serve_search_speaks_gbrains_shape(server: ServerHandle) -> None:
         source.close()
 
 
+def test_serve_query_answers_as_gbrains_query(server: ServerHandle) -> None:
+    """gbrain's `query` (its search for questions) is answered: the rows `search` gives,
+    ranked alike, without `id` (gbrain's `query` rows carry none); an agent written for
+    gbrain asked it and got `unknown tool`."""
+    source = mcp(server.url)
+    try:
+        asked = {"query": "who runs the kiln", "limit": 5, "types": ["person"], "expand": True}
+        rows = source.call_tool("query", asked)
+        searched = source.call_tool("search", {key: asked[key] for key in ("query", "types")})
+        assert [row["slug"] for row in rows] == [row["slug"] for row in searched]
+        assert rows and all(set(row) == GBRAIN_ROW_KEYS - {"id"} for row in rows)
+    finally:
+        source.close()
+
+
 def test_a_brain_over_mcp_uses_the_servers_search(server: ServerHandle) -> None:
     remote = Brain(mcp(server.url), cache_dir=False)
     try:

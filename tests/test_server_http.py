@@ -130,6 +130,7 @@ def test_initialize_list_and_call(client: httpx.Client) -> None:
         "get_backlinks",
         "traverse_graph",
         "search",
+        "query",
         "memory_navigate",
         "find_paths",
         "best_paths",

@@ -188,6 +188,32 @@ TOOL_SPECS: dict[str, dict[str, Any]] = {
             ("query",),
         ),
     },
+    "query": {
+        "description": (
+            "gbrain's search for questions in plain words. Here it ranks as search does: "
+            "keywords, then the best pages of a question ranked again by word embeddings "
+            "(no LLM call, no expansion)."
+        ),
+        "inputSchema": object_schema(
+            {
+                "query": {"type": "string", "description": "Question or topic text"},
+                "limit": {"type": "number", "description": "Max results (default 20, max 100)"},
+                "offset": {"type": "number", "description": "Skip first N results"},
+                "types": {
+                    "type": "array",
+                    "items": {"type": "string"},
+                    "description": "Only pages whose type is in this list",
+                },
+                "snippet_chars": {
+                    "type": "number",
+                    "description": "Cap each chunk_text at N characters (0: no cap)",
+                },
+                "expand": {"type": "boolean", "description": "Accepted and ignored"},
+                "detail": {"type": "string", "description": "Accepted and ignored"},
+            },
+            ("query",),
+        ),
+    },
     "memory_navigate": {
         "description": (
             "One-call navigation for agents: op get | list | links | backlinks | traverse "
@@ -681,6 +707,16 @@ def search(brain: Any, args: Mapping[str, Any]) -> Any:
     return [_search_row(hit, order.get(hit.slug, 0), cap) for hit in hits]
 
 
+def query(brain: Any, args: Mapping[str, Any]) -> Any:
+    """gbrain's `query` (hybrid search with expansion): here the rows `search` answers,
+    ranked the same way (`core.search.meaning` ranks a question's best pages again when
+    installed), each without `id` (gbrain's `query` rows carry none: `id` is its
+    `search`'s, for the search/fetch pair). `expand` and `detail` are accepted and
+    ignored."""
+    rows = search(brain, args)
+    return [{key: value for key, value in row.items() if key != "id"} for row in rows]
+
+
 def _search_types(args: Mapping[str, Any]) -> tuple[str, ...]:
     value = args.get("types")
     if value is None:
@@ -723,6 +759,7 @@ TOOLS: dict[str, Tool] = {
     "traverse_graph": traverse_graph,
     "memory_navigate": memory_navigate,
     "search": search,
+    "query": query,
 }
 
 

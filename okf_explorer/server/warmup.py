@@ -19,8 +19,8 @@ the brain, which tries again and reports the failure as any call would.
 Then, in the same thread, the text index is filled (`TextSearch.prepare`, as `ctrl+f`
 does; nothing when the server's own search answers): a first `search` on a 35k-page
 wiki read the pages for 19 s inside the call, and its client gave up at 10 s. Until the
-fill is done `search` is answered, and waits, as above, saying `reading pages for
-full-text search, N of M`; the other tools run. The word embeddings
+fill is done `search` (and `query`) is answered, and waits, as above, saying `reading
+pages for full-text search, N of M`; the other tools run. The word embeddings
 (`core.search.meaning`) are left to the first question: their native libraries, loading
 in this thread when a stop came, aborted the process (SIGABRT, not a clean exit).
 """
@@ -39,6 +39,8 @@ from okf_explorer.core.port import CancelCheck
 from okf_explorer.server.limits import INDEX_WAIT
 from okf_explorer.server.tools import ToolReply
 
+TEXT_TOOLS = frozenset({"search", "query"})
+"""The tools that read the full-text index: they wait for it once the link index is built."""
 PROGRESS_EVERY = 0.5
 """Seconds between two progress notifications to a waiting call."""
 POLL_EVERY = 0.05
@@ -181,7 +183,7 @@ class IndexWarmer:
         """The `indexing` reply for a call that needs the index while it is being
         built; None when the call may run."""
         if self.ready():
-            if name != "search" or self.text_ready():
+            if name not in TEXT_TOOLS or self.text_ready():
                 return None
         elif not needs_index(name, arguments):
             return None
