@@ -123,6 +123,27 @@ def test_exact_slug_backlinks_on_our_own_serve(run, tool_calls: list[str]) -> No
     assert tool_calls.count("get_page") == 1
 
 
+@pytest.mark.parametrize("tool", ["search", "query"])
+def test_search_rows_carry_what_gbrains_carry(gbrain_peer, tool: str) -> None:
+    """Our `serve`'s `search` and `query` rows hold no key the real gbrain's lack, and
+    `id` exactly where gbrain puts one (its `search`, for the search/fetch pair; not its
+    `query`), so a client reading gbrain's rows reads ours."""
+    peer = source_of(gbrain_peer(CORPUS))
+    try:
+        theirs = peer.call_tool(tool, {"query": "alice", "limit": 3})
+    finally:
+        peer.close()
+    with serve_bundle(CORPUS) as server:
+        ours_source = McpSource(server.url, token=None, token_source="no token")
+        try:
+            ours = ours_source.call_tool(tool, {"query": "alice", "limit": 3})
+        finally:
+            ours_source.close()
+    assert theirs and ours
+    assert all(set(row) <= set(theirs[0]) for row in ours)
+    assert all(("id" in row) == ("id" in theirs[0]) for row in ours)
+
+
 def test_private_page_is_hidden_by_gbrain(gbrain_peer) -> None:
     """gbrain hides `visibility: private` pages from remote callers: they are not
     listed, not fetched, and no stored link shows them."""
