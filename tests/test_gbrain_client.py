@@ -144,6 +144,26 @@ def test_search_rows_carry_what_gbrains_carry(gbrain_peer, tool: str) -> None:
     assert all(("id" in row) == ("id" in theirs[0]) for row in ours)
 
 
+def test_fetch_answers_in_gbrains_shape(gbrain_peer) -> None:
+    """`fetch` (the search/fetch pair): the same keys as the real gbrain's, in `metadata`
+    too, and the page's body (gbrain writes the type and title it infers into the
+    frontmatter it serves: `type: person`, `title: Bob`)."""
+    peer = source_of(gbrain_peer(CORPUS))
+    try:
+        theirs = peer.call_tool("fetch", {"id": "people/bob"})
+    finally:
+        peer.close()
+    with serve_bundle(CORPUS) as server:
+        ours_source = McpSource(server.url, token=None, token_source="no token")
+        try:
+            ours = ours_source.call_tool("fetch", {"id": "people/bob"})
+        finally:
+            ours_source.close()
+    assert list(ours) == list(theirs) and list(ours["metadata"]) == list(theirs["metadata"])
+    assert (ours["id"], ours["title"]) == (theirs["id"], theirs["title"])
+    assert theirs["text"].strip().endswith(ours["text"].strip())
+
+
 def test_private_page_is_hidden_by_gbrain(gbrain_peer) -> None:
     """gbrain hides `visibility: private` pages from remote callers: they are not
     listed, not fetched, and no stored link shows them."""

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from okf_explorer.core.brain import Brain
+from okf_explorer.core.errors import InvalidParams, PageNotFound
 from okf_explorer.sources.gbrain.source import McpSource
 from tests.bundles import write_bundle
 from tests.mcp_server_fixture import ServerHandle, serve_bundle
@@ -76,6 +77,34 @@ def test_serve_query_answers_as_gbrains_query(server: ServerHandle) -> None:
         searched = source.call_tool("search", {key: asked[key] for key in ("query", "types")})
         assert [row["slug"] for row in rows] == [row["slug"] for row in searched]
         assert rows and all(set(row) == GBRAIN_ROW_KEYS - {"id"} for row in rows)
+    finally:
+        source.close()
+
+
+def test_serve_fetches_a_search_result_by_its_id(server: ServerHandle) -> None:
+    """Each search row's `id` is for `fetch` (OpenAI deep research's search/fetch pair, which
+    gbrain offers): the page whole, its frontmatter first. The ids were given, `fetch` was
+    unknown."""
+    source = mcp(server.url)
+    try:
+        [row] = source.call_tool("search", {"query": "founded", "limit": 1})
+        fetched = source.call_tool("fetch", {"id": row["id"]})
+        assert fetched == {
+            "id": "people/alice",
+            "title": "Alice",
+            "text": "---\ntype: person\n---\n\n# Alice\nAlice founded Acme and runs the kiln.\n",
+            "url": "okf://page/default/people/alice",
+            "metadata": {
+                "type": "person",
+                "source_id": "default",
+                "updated_at": fetched["metadata"]["updated_at"],
+                "tags": [],
+            },
+        }
+        with pytest.raises(PageNotFound):
+            source.call_tool("fetch", {"id": "people/nobody"})
+        with pytest.raises(InvalidParams, match="Missing required parameter: id"):
+            source.call_tool("fetch", {})
     finally:
         source.close()
 

@@ -131,6 +131,7 @@ def test_initialize_list_and_call(client: httpx.Client) -> None:
         "traverse_graph",
         "search",
         "query",
+        "fetch",
         "memory_navigate",
         "find_paths",
         "best_paths",

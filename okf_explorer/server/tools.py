@@ -43,6 +43,7 @@ from okf_explorer.server.shapes import (
     BrainLike,
     ContextCache,
     LinkReader,
+    canonical_markdown,
     decode_cursor,
     gbrain_link_type,
     list_row,
@@ -212,6 +213,16 @@ TOOL_SPECS: dict[str, dict[str, Any]] = {
                 "detail": {"type": "string", "description": "Accepted and ignored"},
             },
             ("query",),
+        ),
+    },
+    "fetch": {
+        "description": (
+            "The whole text of one search result by its id (the search/fetch pair of "
+            "OpenAI's deep research): {id, title, text, url, metadata}."
+        ),
+        "inputSchema": object_schema(
+            {"id": {"type": "string", "description": "A search row's id (the page's slug)"}},
+            ("id",),
         ),
     },
     "memory_navigate": {
@@ -717,6 +728,35 @@ def query(brain: Any, args: Mapping[str, Any]) -> Any:
     return [{key: value for key, value in row.items() if key != "id"} for row in rows]
 
 
+def fetch(brain: Any, args: Mapping[str, Any]) -> Any:
+    """gbrain's `fetch`: the page a `search` row's `id` names (its slug), as OpenAI's deep
+    research reads a search/fetch pair: `{id, title, text, url, metadata}`, `text` the
+    page's Markdown with its frontmatter (`get_page` with `include_content`), `url`
+    `okf://page/default/SLUG` (gbrain's is `gbrain://page/default/SLUG`), `metadata` its
+    type, source, update time and tags. An id naming no page is gbrain's `page_not_found`
+    with its suggestion."""
+    slug = required_str(args, "id")
+    try:
+        if is_hostile_slug(slug):
+            raise PageNotFound(slug)
+        page = brain.page(slug)
+    except PageNotFound:
+        suggestion = {"suggestion": "Pass an id returned by a `search` call."}
+        raise ToolError("page_not_found", f"Page not found: {slug}", suggestion) from None
+    return {
+        "id": page.slug,
+        "title": page.title,
+        "text": canonical_markdown(page),
+        "url": f"okf://page/{SOURCE_ID}/{page.slug}",
+        "metadata": {
+            "type": page.type,
+            "source_id": SOURCE_ID,
+            "updated_at": page.updated_at,
+            "tags": list(page.tags),
+        },
+    }
+
+
 def _search_types(args: Mapping[str, Any]) -> tuple[str, ...]:
     value = args.get("types")
     if value is None:
@@ -760,6 +800,7 @@ TOOLS: dict[str, Tool] = {
     "memory_navigate": memory_navigate,
     "search": search,
     "query": query,
+    "fetch": fetch,
 }
 
 
