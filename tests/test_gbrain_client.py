@@ -164,6 +164,31 @@ def test_fetch_answers_in_gbrains_shape(gbrain_peer) -> None:
     assert theirs["text"].strip().endswith(ours["text"].strip())
 
 
+def test_lookups_answer_in_gbrains_shape(gbrain_peer) -> None:
+    """`get_tags`, `resolve_slugs` and `find_orphans` give what the real gbrain gives, key
+    for key, and the same answers where the two read the pages alike."""
+    calls = [
+        ("get_tags", {"slug": "people/alice"}),
+        ("get_tags", {"slug": "people/nobody"}),
+        ("resolve_slugs", {"partial": "alic"}),
+        ("find_orphans", {}),
+    ]
+    peer = source_of(gbrain_peer(CORPUS))
+    try:
+        theirs = [peer.call_tool(name, args) for name, args in calls]
+    finally:
+        peer.close()
+    with serve_bundle(CORPUS) as server:
+        ours_source = McpSource(server.url, token=None, token_source="no token")
+        try:
+            ours = [ours_source.call_tool(name, args) for name, args in calls]
+        finally:
+            ours_source.close()
+    assert ours[:3] == theirs[:3] == [[], [], ["people/alice"]]
+    assert list(ours[3]) == list(theirs[3])
+    assert all(list(row) == list(theirs[3]["orphans"][0]) for row in ours[3]["orphans"])
+
+
 def test_private_page_is_hidden_by_gbrain(gbrain_peer) -> None:
     """gbrain hides `visibility: private` pages from remote callers: they are not
     listed, not fetched, and no stored link shows them."""

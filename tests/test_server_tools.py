@@ -697,3 +697,47 @@ def test_context_cache_is_bounded() -> None:
     assert cache.get("p0", "t", "fp") is None
     assert (cache.get("p1", "t", "fp"), cache.get("p2", "t", "fp")) == ("c1", "c2")
     assert cache.get("p2", "t", "other fingerprint") is None
+
+
+# -- gbrain's lookups: get_tags, resolve_slugs, find_orphans --------------------------
+
+
+def test_get_tags_lists_a_pages_tags_and_none_for_no_page(brain: Brain) -> None:
+    assert ok(brain, "get_tags", slug="people/alice") == ["founder", "ml"]
+    assert ok(brain, "get_tags", slug="people/nobody-here") == []  # gbrain: [] too, no error
+    assert ok(brain, "get_tags", slug="../outside") == []
+    assert err(brain, "get_tags")["error"] == "invalid_params"
+
+
+def test_resolve_slugs_ranks_as_the_page_finder(brain: Brain) -> None:
+    """A partial slug, title or alias finds its pages, the finder's best first."""
+    assert ok(brain, "resolve_slugs", partial="ali") == ["people/alice"]
+    assert ok(brain, "resolve_slugs", partial="Acme Corp") == ["companies/acme"]
+    assert ok(brain, "resolve_slugs", partial="cycle")[:3] == ["cycle-a", "cycle-b", "cycle-c"]
+    assert len(ok(brain, "resolve_slugs", partial="c")) == 10
+    assert ok(brain, "resolve_slugs", partial="zzzz") == []
+
+
+def test_find_orphans_answers_in_gbrains_shape(own_bundle: Path) -> None:
+    """The pages nothing links to, with gbrain's totals; an OKF bundle's `index` page
+    nothing links to is a pseudo page: left out, counted in `excluded`, unless asked for."""
+    index = "---\nokf_version: 0.2\n---\n# Index\n[[orphan]]\n"
+    (own_bundle / "index.md").write_text(index, encoding="utf-8")
+    brain = Brain(BundleSource(own_bundle), cache_dir=False)
+    try:
+        found = ok(brain, "find_orphans")
+        every = ok(brain, "find_orphans", include_pseudo=True)
+    finally:
+        brain.close()
+    assert found == {
+        "orphans": [
+            {"slug": "chain/c00", "title": "c00", "domain": "chain"},
+            {"slug": "diamond/root", "title": "root", "domain": "diamond"},
+        ],
+        "total_orphans": 2,
+        "total_linkable": 23,
+        "total_pages": 24,
+        "excluded": 1,
+    }
+    assert [row["slug"] for row in every["orphans"]] == ["chain/c00", "diamond/root", "index"]
+    assert (every["total_linkable"], every["excluded"]) == (24, 0)

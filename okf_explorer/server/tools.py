@@ -28,6 +28,7 @@ from typing import Any, Protocol
 from okf_explorer.core.errors import Cancelled, OkfError, PageNotFound, PageUnreadable
 from okf_explorer.core.graph.traverse import DEPTH_CAP, DIRECTIONS, clamp_depth
 from okf_explorer.core.port import CancelCheck, relation_of
+from okf_explorer.core.search.find_rank import Findable, rank_pages
 from okf_explorer.core.search.query import (
     QueryTooLong,
     SearchSyntaxError,
@@ -213,6 +214,35 @@ TOOL_SPECS: dict[str, dict[str, Any]] = {
                 "detail": {"type": "string", "description": "Accepted and ignored"},
             },
             ("query",),
+        ),
+    },
+    "get_tags": {
+        "description": "A page's tags ([] for a slug naming no page)",
+        "inputSchema": object_schema({"slug": _SLUG}, ("slug",)),
+    },
+    "resolve_slugs": {
+        "description": (
+            "The slugs a partial slug or title finds, best first (the page finder's "
+            "ranking: exact, prefix, substring, fuzzy; at most 10)"
+        ),
+        "inputSchema": object_schema(
+            {"partial": {"type": "string", "description": "Partial slug or title text"}},
+            ("partial",),
+        ),
+    },
+    "find_orphans": {
+        "description": (
+            "Pages no other page links to, with their domain; OKF's index and log pages "
+            "left out unless include_pseudo"
+        ),
+        "inputSchema": object_schema(
+            {
+                "include_pseudo": {
+                    "type": "boolean",
+                    "description": "Include index and log pages (default false)",
+                }
+            },
+            (),
         ),
     },
     "fetch": {
@@ -421,6 +451,8 @@ class BrainTools(BrainLike, Protocol):
     def suggest(self, name: str, limit: int = 3) -> list[str]: ...
 
     def traverse(self, slug: str, depth: object = 1, direction: Any = "out") -> list[Any]: ...
+
+    def orphans(self, include_reserved: bool = False) -> list[str]: ...
 
 
 def _known(brain: BrainTools, slug: str) -> bool:
@@ -728,6 +760,58 @@ def query(brain: Any, args: Mapping[str, Any]) -> Any:
     return [{key: value for key, value in row.items() if key != "id"} for row in rows]
 
 
+def get_tags(brain: BrainTools, args: Mapping[str, Any]) -> Any:
+    """gbrain's `get_tags`: the page's tags, `[]` for a slug naming no page (as gbrain
+    answers, no error)."""
+    slug = required_str(args, "slug")
+    info = brain.ensure_index().pages.get(slug) if not is_hostile_slug(slug) else None
+    return list(info.tags) if info is not None else []
+
+
+RESOLVED_SLUGS = 10
+"""Slugs `resolve_slugs` answers at most."""
+
+
+def resolve_slugs(brain: BrainTools, args: Mapping[str, Any]) -> Any:
+    """gbrain's `resolve_slugs`: the slugs a partial slug or title finds, best first, as
+    the explorer's page finder ranks them (`core.search.find_rank`: an exact name, then
+    a prefix, a substring, the letters in order; slugs, file names, titles and aliases;
+    the page more linked to first)."""
+    partial = required_str(args, "partial")
+    index = brain.ensure_index()
+    reverse = index.reverse
+    pages = [
+        Findable(slug, info.title, info.aliases, len(set(reverse.get(slug, ()))))
+        for slug, info in index.pages.items()
+    ]
+    return [hit.slug for hit in rank_pages(partial, pages, RESOLVED_SLUGS)]
+
+
+def find_orphans(brain: BrainTools, args: Mapping[str, Any]) -> Any:
+    """gbrain's `find_orphans`: the pages no other page links to, `{orphans: [{slug,
+    title, domain}], total_orphans, total_linkable, total_pages, excluded}`, in slug
+    order. `domain` is the slug's first folder (the slug itself at the top), as gbrain
+    derives it for a page whose frontmatter states none (the frontmatter is not read
+    here: a file a page). The pages where no link in is expected
+    (gbrain's pseudo pages; here OKF's reserved `index` and `log` pages) are left out
+    unless `include_pseudo`, and counted in `excluded`; `total_linkable` is every page
+    but those."""
+    include = bool(optional_bool(args, "include_pseudo"))
+    pages = brain.ensure_index().pages
+    every = brain.orphans(include_reserved=True)
+    kept = every if include else [slug for slug in every if not pages[slug].reserved]
+    return {
+        "orphans": [
+            {"slug": slug, "title": pages[slug].title, "domain": slug.split("/")[0]}
+            for slug in kept
+        ],
+        "total_orphans": len(kept),
+        "total_linkable": len(pages) - (len(every) - len(kept)),
+        "total_pages": len(pages),
+        "excluded": len(every) - len(kept),
+    }
+
+
 def fetch(brain: Any, args: Mapping[str, Any]) -> Any:
     """gbrain's `fetch`: the page a `search` row's `id` names (its slug), as OpenAI's deep
     research reads a search/fetch pair: `{id, title, text, url, metadata}`, `text` the
@@ -800,6 +884,9 @@ TOOLS: dict[str, Tool] = {
     "memory_navigate": memory_navigate,
     "search": search,
     "query": query,
+    "get_tags": get_tags,
+    "resolve_slugs": resolve_slugs,
+    "find_orphans": find_orphans,
     "fetch": fetch,
 }
 
