@@ -75,6 +75,8 @@ def test_tools_answer_indexing_until_the_index_is_built(cold_brain: Brain) -> No
     assert "retry" in refusal.value["message"]
     assert warmer.refusal("get_page", {"slug": "hub"}) is None  # reads one page: no index
     assert warmer.refusal("get_page", {"slug": "hub", "fuzzy": True}) is not None
+    assert warmer.refusal("fetch", {"id": "hub"}) is None  # one page too
+    assert warmer.refusal("query", {"query": "hub"}) is not None
     warmer.start()
     assert warmer.wait(60)
     assert warmer.refusal("list_pages", {}) is None

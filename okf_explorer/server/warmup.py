@@ -198,8 +198,10 @@ class IndexWarmer:
 
 
 def needs_index(name: str, arguments: Mapping[str, Any] | None) -> bool:
-    """Every tool reads the index but `get_page` of an exact slug (one page, from the
-    source)."""
+    """Every tool reads the index but `get_page` of an exact slug and `fetch` (one page,
+    from the source)."""
+    if name == "fetch":
+        return False
     return name != "get_page" or bool((arguments or {}).get("fuzzy"))
 
 
