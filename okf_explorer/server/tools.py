@@ -792,10 +792,10 @@ def find_orphans(brain: BrainTools, args: Mapping[str, Any]) -> Any:
     title, domain}], total_orphans, total_linkable, total_pages, excluded}`, in slug
     order. `domain` is the slug's first folder (the slug itself at the top), as gbrain
     derives it for a page whose frontmatter states none (the frontmatter is not read
-    here: a file a page). The pages where no link in is expected
-    (gbrain's pseudo pages; here OKF's reserved `index` and `log` pages) are left out
-    unless `include_pseudo`, and counted in `excluded`; `total_linkable` is every page
-    but those."""
+    here: a file a page). The pages where no link in is expected (gbrain's pseudo pages;
+    here an OKF bundle's reserved `index` and `log` pages) are left out unless
+    `include_pseudo`, and counted in `excluded`; `total_linkable` is every page but
+    those."""
     include = bool(optional_bool(args, "include_pseudo"))
     pages = brain.ensure_index().pages
     every = brain.orphans(include_reserved=True)
