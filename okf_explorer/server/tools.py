@@ -95,6 +95,20 @@ def object_schema(properties: dict[str, Any], required: tuple[str, ...] = ()) ->
     return schema
 
 
+_RESULTS: dict[str, Any] = {
+    "limit": {"type": "number", "description": "Max results (default 20, max 100)"},
+    "offset": {"type": "number", "description": "Skip first N results"},
+    "types": {
+        "type": "array",
+        "items": {"type": "string"},
+        "description": "Only pages whose type is in this list",
+    },
+    "snippet_chars": {
+        "type": "number",
+        "description": "Cap each chunk_text at N characters (0: no cap)",
+    },
+}
+"""The arguments `search` and `query` share: which rows, and how much of each."""
 TOOL_SPECS: dict[str, dict[str, Any]] = {
     "get_page": {
         "description": "Read a page by slug (supports fuzzy slug matching).",
@@ -174,18 +188,8 @@ TOOL_SPECS: dict[str, dict[str, Any]] = {
         "inputSchema": object_schema(
             {
                 "query": {"type": "string", "description": "Search text"},
-                "limit": {"type": "number", "description": "Max results (default 20, max 100)"},
-                "offset": {"type": "number", "description": "Skip first N results"},
+                **_RESULTS,
                 "mode": {"type": "string", "description": "Accepted and ignored"},
-                "types": {
-                    "type": "array",
-                    "items": {"type": "string"},
-                    "description": "Only pages whose type is in this list",
-                },
-                "snippet_chars": {
-                    "type": "number",
-                    "description": "Cap each chunk_text at N characters (0: no cap)",
-                },
             },
             ("query",),
         ),
@@ -199,17 +203,7 @@ TOOL_SPECS: dict[str, dict[str, Any]] = {
         "inputSchema": object_schema(
             {
                 "query": {"type": "string", "description": "Question or topic text"},
-                "limit": {"type": "number", "description": "Max results (default 20, max 100)"},
-                "offset": {"type": "number", "description": "Skip first N results"},
-                "types": {
-                    "type": "array",
-                    "items": {"type": "string"},
-                    "description": "Only pages whose type is in this list",
-                },
-                "snippet_chars": {
-                    "type": "number",
-                    "description": "Cap each chunk_text at N characters (0: no cap)",
-                },
+                **_RESULTS,
                 "expand": {"type": "boolean", "description": "Accepted and ignored"},
                 "detail": {"type": "string", "description": "Accepted and ignored"},
             },
