@@ -100,6 +100,7 @@ if TYPE_CHECKING:  # imported where used: a `links` run needs none of them (~10 
     from okf_explorer.core.graph.best_paths import WalkDirection, WalkRow
     from okf_explorer.core.graph.shape import Community, GraphShape
     from okf_explorer.core.graph.suggested import Suggestion
+    from okf_explorer.core.search.find_rank import Findable
     from okf_explorer.core.search.mentions import Mentions
     from okf_explorer.core.search.text_index import TextIndex
     from okf_explorer.core.search.text_search import TextSearch
@@ -538,6 +539,25 @@ class Brain:
         """Slugs of pages with names close to `name` (slugs, file names, titles,
         aliases), best first: what to offer when `name` resolves to nothing."""
         return suggest(name, self.pages(), limit)
+
+    def findables(self) -> list[Findable]:
+        """Every page as the page finder ranks it (`core.search.find_rank`): its title,
+        aliases, how many pages link to it, whether the source's settings exclude it. The
+        explorer's finder and `serve`'s `resolve_slugs` read the same rows."""
+        from okf_explorer.core.search.find_rank import Findable
+
+        index = self.ensure_index()
+        reverse, excluded = index.reverse, self.excluded()
+        return [
+            Findable(
+                slug,
+                info.title,
+                info.aliases,
+                len(set(reverse.get(slug, ()))),
+                bool(excluded) and excluded(slug),
+            )
+            for slug, info in index.pages.items()
+        ]
 
     def resolve_roots(self, specs: Iterable[str]) -> list[str]:
         """Root specs of a walk → slugs, first appearance first, without repeats:

@@ -448,6 +448,8 @@ class BrainTools(BrainLike, Protocol):
 
     def orphans(self, include_reserved: bool = False) -> list[str]: ...
 
+    def findables(self) -> list[Findable]: ...
+
 
 def _known(brain: BrainTools, slug: str) -> bool:
     """True for a slug naming a page (hostile or dangling names never do)."""
@@ -768,17 +770,11 @@ RESOLVED_SLUGS = 10
 
 def resolve_slugs(brain: BrainTools, args: Mapping[str, Any]) -> Any:
     """gbrain's `resolve_slugs`: the slugs a partial slug or title finds, best first, as
-    the explorer's page finder ranks them (`core.search.find_rank`: an exact name, then
-    a prefix, a substring, the letters in order; slugs, file names, titles and aliases;
-    the page more linked to first)."""
+    the explorer's page finder ranks them (`core.search.find_rank` over `Brain.findables`:
+    an exact name, then a prefix, a substring, the letters in order; slugs, file names,
+    titles and aliases; the page more linked to first, excluded pages last)."""
     partial = required_str(args, "partial")
-    index = brain.ensure_index()
-    reverse = index.reverse
-    pages = [
-        Findable(slug, info.title, info.aliases, len(set(reverse.get(slug, ()))))
-        for slug, info in index.pages.items()
-    ]
-    return [hit.slug for hit in rank_pages(partial, pages, RESOLVED_SLUGS)]
+    return [hit.slug for hit in rank_pages(partial, brain.findables(), RESOLVED_SLUGS)]
 
 
 def find_orphans(brain: BrainTools, args: Mapping[str, Any]) -> Any:

@@ -200,9 +200,9 @@ class IndexWarmer:
 def needs_index(name: str, arguments: Mapping[str, Any] | None) -> bool:
     """Every tool reads the index but `get_page` of an exact slug and `fetch` (one page,
     from the source)."""
-    if name == "fetch":
-        return False
-    return name != "get_page" or bool((arguments or {}).get("fuzzy"))
+    if name == "get_page":
+        return bool((arguments or {}).get("fuzzy"))
+    return name != "fetch"
 
 
 async def await_index(

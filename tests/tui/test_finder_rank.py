@@ -11,13 +11,13 @@ import pytest
 from textual import events
 from textual.command import CommandInput, CommandList, CommandPalette
 
+from okf_explorer.core.brain import Brain
 from okf_explorer.core.search.find_rank import Findable, NameRanker, rank_pages
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
 from okf_explorer.tui.dialogs.finder import ENTER_WAIT_STEP, FinderDialog
 from okf_explorer.tui.finder import DISCOVERY_LIMIT, FIND_PROMPT
 from okf_explorer.tui.screens.main import MainScreen
-from okf_explorer.tui.state import index_loader
 from okf_explorer.tui.widgets.page.pane import PagePane
 from tests.bundles import write_pages
 
@@ -304,13 +304,14 @@ async def test_the_finder_s_names_are_read_with_the_index_not_at_the_first_slash
     """The names of a 14k-page wiki take 85 ms to read: the index build reads them, so the
     first `/` lists at once."""
     made: list[str] = []
-    original = index_loader.Findable
+    original = Brain.findables
 
-    def counted(slug: str, *args: object) -> Findable:
-        made.append(slug)
-        return original(slug, *args)  # type: ignore[arg-type]
+    def counted(brain: Brain) -> list[Findable]:
+        found = original(brain)
+        made.extend(page.slug for page in found)
+        return found
 
-    monkeypatch.setattr(index_loader, "Findable", counted)
+    monkeypatch.setattr(Brain, "findables", counted)
     app = make_app(brain_for(BundleSource(sample_brain)), watch_files=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, until=lambda: app.screen.loader.ready)

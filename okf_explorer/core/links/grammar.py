@@ -757,7 +757,7 @@ def _math_blocks(segment: str) -> list[tuple[int, int]]:
     return blocks
 
 
-def _paragraph_ends(text: str, block_ends: frozenset[int] = frozenset()) -> list[int]:
+def _paragraph_ends(text: str, block_ends: frozenset[int]) -> list[int]:
     """Where inline math must close by, in order: each blank line, each end of a
     heading's line and of the line before it (a heading is a block of one line), and the
     end of the line before a list item's (an item is a paragraph of its own: `- [[a|$x]]`

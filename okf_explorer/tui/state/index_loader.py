@@ -345,18 +345,8 @@ class IndexLoader(Widget):
             return [Findable(slug, title) for slug, title in self.pages]
         known, findables = self._findables
         if known is not index:
-            reverse, excluded = index.reverse, self.brain.excluded()
             with gc_paused(freeze=True):  # long-lived and acyclic, as the index is
-                findables = [
-                    Findable(
-                        slug,
-                        info.title,
-                        info.aliases,
-                        len(set(reverse.get(slug, ()))),
-                        bool(excluded) and excluded(slug),
-                    )
-                    for slug, info in index.pages.items()
-                ]
+                findables = self.brain.findables()
             self._findables = (index, findables)
         return findables
 
