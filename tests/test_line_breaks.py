@@ -116,3 +116,20 @@ def test_a_foam_workspaces_inline_tags_are_its_tags(tmp_path: Path) -> None:
     (tmp_path / "note.md").write_text("---\ntags: [alpha]\n---\n# Note\n\nAbout #beta things.\n")
     page = BundleSource(tmp_path).get_page("note")
     assert list(page.tags) == ["alpha", "beta"]
+
+
+def test_a_dendron_workspace_reads_as_dendrons_preview_shows_it(tmp_path: Path) -> None:
+    """Dendron's preview and published site join a single newline (CommonMark): a line
+    break takes two newlines, `<br>` or two trailing spaces (dendronhq/dendron#1604, an
+    open request for Obsidian's rule). Its docs' paragraphs, wrapped at 80 columns in VS
+    Code, broke into ragged lines under Obsidian's rule. The folder given may be the
+    workspace or one of its vaults; one kept in Obsidian as well reads as Obsidian shows it."""
+    (tmp_path / "dendron.yml").write_text("version: 5\n")
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    (vault / "plugin.md").write_text(PLUGIN)
+    for folder in (tmp_path, vault):
+        hard, why = rule(folder)
+        assert not hard and "Dendron" in why
+    (vault / ".obsidian").mkdir()
+    assert rule(vault)[0]

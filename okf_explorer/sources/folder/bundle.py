@@ -83,7 +83,9 @@ from okf_explorer.core.port import (
     ServerGraph,
 )
 from okf_explorer.sources.folder.dialect import (
+    DENDRON_BREAKS,
     OBSIDIAN_VAULT,
+    DendronWorkspace,
     Dialect,
     FoamWorkspace,
     foam_line_breaks,
@@ -198,7 +200,8 @@ class BundleSource:
         `.obsidian/app.json` turns "Strict line breaks" on (`vault_line_breaks`). A bundle
         kept in Obsidian (its `.obsidian/` folder: two LLM-kept wikis of OKF pages, whose
         index tables of one-line entries ran together as one paragraph) reads as its
-        owner sees it there."""
+        owner sees it there. A Dendron workspace reads as Dendron's preview shows it
+        (`DENDRON_BREAKS`) unless Obsidian keeps it too."""
         if not self._reads_as_obsidian():
             return LineBreaks(False, "CommonMark, as an OKF bundle: a single newline is a space")
         breaks = self._breaks
@@ -206,6 +209,10 @@ class BundleSource:
             dialect = self._dialect
             if isinstance(dialect, FoamWorkspace):  # as VS Code shows it (`foam_line_breaks`)
                 breaks = self._breaks = foam_line_breaks(dialect)
+            elif isinstance(dialect, DendronWorkspace) and not os.path.isdir(
+                os.path.join(self._root, ".obsidian")
+            ):
+                breaks = self._breaks = DENDRON_BREAKS
             else:
                 breaks = self._breaks = vault_line_breaks(self._root)
         return breaks

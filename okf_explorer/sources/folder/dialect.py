@@ -6,7 +6,8 @@
   the folder given is one of the workspace's vaults): its links name the note last,
   `[[label|note]]` (`core.links.dendron`); its notes are named as any vault's (the file
   name, `dendron.topic.lookup`, and the frontmatter `title` Dendron writes); the
-  explorer opens at its `root` note.
+  explorer opens at its `root` note; a single newline is a space, as Dendron's preview
+  shows it (`DENDRON_BREAKS`).
 - A **vault** (any other folder but an OKF bundle that Obsidian does not keep:
   `BundleSource`): Markdown with Obsidian's links, and a note's tags are its
   property's and the `#tags` in its body, as Obsidian reads them (`ObsidianVault`,
@@ -38,6 +39,7 @@ from okf_explorer.sources.folder.logseq import logseq_graph
 from okf_explorer.sources.folder.regular_files import read_head
 
 __all__ = [
+    "DENDRON_BREAKS",
     "DENDRON_SETTINGS",
     "OBSIDIAN_VAULT",
     "DendronWorkspace",
@@ -79,6 +81,14 @@ class Dialect(Protocol):
     def home_page(self, slugs: Sequence[str]) -> tuple[str, str] | None:
         """`(slug, why)` of the page the app opens first, among `slugs`, or None."""
         ...
+
+
+DENDRON_BREAKS = LineBreaks(
+    False, "CommonMark, as Dendron's preview shows a note: a newline is a space"
+)
+"""A single newline in a Dendron note: Dendron's preview and published site join it, as
+CommonMark does (a line break takes `<br>` or two trailing spaces; dendronhq/dendron#1604
+asks for Obsidian's rule as an option, and is open)."""
 
 
 @dataclass(frozen=True, slots=True)
