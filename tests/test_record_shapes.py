@@ -25,7 +25,7 @@ from okf_explorer.core.pages import PageInfo, fingerprint_of_row, slug_of_row
 from okf_explorer.core.port import ScannedPage
 from okf_explorer.sources.folder.bundle import BundleSource
 
-RECORDED_FOR_FORMAT = 20
+RECORDED_FOR_FORMAT = 21
 """The `FORMAT_VERSION` the layout below belongs to."""
 
 STORED_FIELDS: dict[str, tuple[str, ...]] = {
@@ -47,6 +47,7 @@ STORED_FIELDS: dict[str, tuple[str, ...]] = {
         "okf_status",
         "okf_trust",
         "okf_stale_after",
+        "heading_title",
     ),
     "RawLink": ("target", "kind", "count", "refdef", "rel", "incoming", "named"),
     "ResolvedLink": (

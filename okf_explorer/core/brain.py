@@ -218,8 +218,25 @@ class Brain:
         return [(s.slug, s.info.title if s.info else s.slug) for s in self.source.enumerate()]
 
     def page(self, slug: str) -> Page:
-        """One page fresh from the source. Raises PageNotFound etc."""
-        return self.source.get_page(slug)
+        """One page fresh from the source, titled as the index titles it when the index is
+        built (a heading many pages share names none of them:
+        `core.index.build.name_shared_headings`). Raises PageNotFound etc."""
+        return self.titled(self.source.get_page(slug))
+
+    def titled(self, page: Page) -> Page:
+        """`page` titled as the index titles it, when the index is built (never builds): a
+        page read before the index was (the explorer's first) is titled again once it is."""
+        if page.heading_title is None or page.title_stated or (index := self.index) is None:
+            return page
+        return titled_as_indexed(page, index)
+
+    def titled_page(self, slug: str) -> Page:
+        """`page`, the index built first when the page's title comes from its heading (a
+        few other pages may share that heading): what `get` and `serve` answer with."""
+        page = self.source.get_page(slug)
+        if page.heading_title is None or page.title_stated:
+            return page
+        return titled_as_indexed(page, self.ensure_index())
 
     def close(self) -> None:
         """Close the source; the Brain must not be used afterwards."""
@@ -878,6 +895,19 @@ class Brain:
                     kept.popitem(last=False)
         excluded = self.excluded()
         return found.only(lambda other: not excluded(other)) if excluded else found
+
+
+def titled_as_indexed(page: Page, index: LinkIndex) -> Page:
+    """`page` with the title `index` gives it, when the index read the same heading."""
+    info = index.pages.get(page.slug)
+    if (
+        info is None
+        or page.title_stated
+        or info.heading_title != page.heading_title
+        or info.title == page.title
+    ):
+        return page
+    return replace(page, title=info.title)
 
 
 def page_properties(page: Page) -> tuple[dict[str, Any], tuple[str, ...]]:

@@ -116,7 +116,10 @@ class PageInfo:
     `alias::`). `okf_status`, `okf_trust` and `okf_stale_after` are the page's OKF
     v0.2 lifecycle and trust summary (`core.okf.meta.summary`, read by the source):
     None for a page that states no OKF trust key, so listings, filters and rows need
-    no body.
+    no body. `heading_title` is the title the page's first heading gives
+    (`sources.frontmatter.first_heading`) when it states none, else None: `title` is it,
+    unless many pages open with the same heading (`core.index.build.SHARED_HEADING`), then
+    the file name; kept so that a title follows the count as other pages come and go.
 
     `to_row` / `from_row` give the fields as one plain tuple, in field order:
     the shape scan workers and the disk cache use (`row_of` builds one without a
@@ -140,6 +143,7 @@ class PageInfo:
     okf_status: str | None = None
     okf_trust: str | None = None
     okf_stale_after: str | None = None
+    heading_title: str | None = None
 
     def to_row(self) -> tuple[Any, ...]:
         """Every field as a plain tuple, in field order (see `from_row`)."""
@@ -161,6 +165,7 @@ class PageInfo:
             self.okf_status,
             self.okf_trust,
             self.okf_stale_after,
+            self.heading_title,
         )
 
     @classmethod
@@ -189,6 +194,7 @@ class PageInfo:
         okf_status: str | None = None,
         okf_trust: str | None = None,
         okf_stale_after: str | None = None,
+        heading_title: str | None = None,
     ) -> tuple[Any, ...]:
         """`PageInfo(...).to_row()` without building the `PageInfo` (a scan's per-page path)."""
         return (
@@ -209,6 +215,7 @@ class PageInfo:
             okf_status,
             okf_trust,
             okf_stale_after,
+            heading_title,
         )
 
 
@@ -236,6 +243,7 @@ class Page:
     source read of the frontmatter's OKF trust (`core.okf.meta.summary`, see
     `PageInfo`): the page model knows no OKF rules. `aliases` are other names the
     source read beside the frontmatter's `aliases` (a Logseq page's `alias::`).
+    `heading_title`: the title its first heading gives, when it states none (`PageInfo`).
     """
 
     slug: str
@@ -255,6 +263,7 @@ class Page:
     okf_trust: str | None = None
     okf_stale_after: str | None = None
     aliases: tuple[str, ...] = ()
+    heading_title: str | None = None
 
     @property
     def description(self) -> str | None:
@@ -284,6 +293,7 @@ class Page:
             okf_status=self.okf_status,
             okf_trust=self.okf_trust,
             okf_stale_after=self.okf_stale_after,
+            heading_title=self.heading_title,
         )
 
     def to_json(self) -> dict[str, Any]:

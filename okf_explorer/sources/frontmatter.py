@@ -424,12 +424,14 @@ def page_from_text(slug: str, text: str, mtime_ns: int, fingerprint: str) -> Pag
     """The `Page` of one decoded file."""
     frontmatter, body, error = split_frontmatter(text)
     stated = as_text(frontmatter.get("title"))
-    title = stated or first_heading(body, frontmatter, slug) or slug.rsplit("/", 1)[-1]
+    heading = None if stated else first_heading(body, frontmatter, slug)
+    title = stated or heading or slug.rsplit("/", 1)[-1]
     status, trust, stale_after = okf_summary(frontmatter)
     return Page(
         slug=slug,
         title=title,
         title_stated=bool(stated),
+        heading_title=heading,
         content=body,
         type=as_text(frontmatter.get("type")),
         tags=as_tags(frontmatter.get("tags")),
@@ -457,17 +459,19 @@ def info_fields(
     else:
         frontmatter, body, error = split_frontmatter(text)
     aliases: tuple[str, ...] = ()
-    stated = None
+    stated = heading = None
     status, trust, stale_after = okf_summary(frontmatter)
     if frontmatter:
         stated = as_text(frontmatter.get("title"))
-        title = stated or first_heading(body, frontmatter, slug)
+        heading = None if stated else first_heading(body, frontmatter, slug)
+        title = stated or heading
         kind, tags = as_text(frontmatter.get("type")), as_tags(frontmatter.get("tags"))
         description = frontmatter.get("description")
         description = str(description) if description is not None else None
         aliases = frontmatter_aliases(frontmatter.get("aliases"))
     else:
-        title, kind, tags, description = first_heading(body, None, slug), None, (), None
+        heading = title = first_heading(body, None, slug)
+        kind, tags, description = None, (), None
     row = PageInfo.row_of(
         slug=slug,
         title=title or slug.rsplit("/", 1)[-1],
@@ -484,6 +488,7 @@ def info_fields(
         okf_status=status,
         okf_trust=trust,
         okf_stale_after=stale_after,
+        heading_title=heading,
     )
     return row, body, frontmatter
 

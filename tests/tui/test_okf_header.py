@@ -245,3 +245,20 @@ async def test_frontmatter_that_is_not_read_is_said_in_the_header(
         await settle(pilot)
         header = str(app.screen.query_one("#page-header").render()).replace("\n", " ")
         assert "⚠ frontmatter ignored: invalid YAML (found unhashable key at line 3)" in header
+
+
+async def test_a_heading_many_pages_open_with_is_not_the_start_pages_title(
+    tmp_path: Path,
+) -> None:
+    """A student vault's daily notes all open with `# Todo`: the start page, read before
+    the index is built, was headed "Todo" until opened again; it is named by its file name
+    once the index is in (`core.index.build.name_shared_headings`), as every other page."""
+    days = {f"Daily/2025-01-0{day}.md": "# Todo\n- [ ] read\n" for day in range(1, 6)}
+    root = write_bundle(tmp_path / "v", {**days, "Math/Maxterm.md": "# Definition\nA clause.\n"})
+    app = make_app(brain_for(BundleSource(root)), start="Daily/2025-01-03", watch_files=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert header_text(app).splitlines()[0].split() == ["2025-01-03", "Daily/2025-01-03"]
+        app.screen.open_page("Math/Maxterm")  # type: ignore[attr-defined]
+        await settle(pilot)
+        assert header_text(app).splitlines()[0].split() == ["Definition", "Math/Maxterm"]

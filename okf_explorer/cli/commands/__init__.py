@@ -153,16 +153,17 @@ class LongScanNote:
 
 
 def fetch_page(brain: Brain, name: str) -> Page:
-    """The page `name` names: the exact slug first (no index needed), then resolution."""
+    """The page `name` names: the exact slug first (no index needed unless its title
+    comes from its heading: `Brain.titled_page`), then resolution."""
     try:
-        return brain.page(name)
+        return brain.titled_page(name)
     except PageNotFound:
         slug = brain.resolve_slug(name)
         if slug is None:
             raise not_found(brain, name) from None
         if slug == name:
             raise
-        return brain.page(slug)
+        return brain.titled_page(slug)
 
 
 def resolve_name(brain: Brain, name: str) -> str:

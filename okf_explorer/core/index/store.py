@@ -67,7 +67,7 @@ from okf_explorer.core.pages import (
 )
 
 ENV_VAR = "OKF_EXPLORER_CACHE"
-FORMAT_VERSION = 20
+FORMAT_VERSION = 21
 """Bump whenever the row layout of `cache_payload` changes, a stored record's
 fields included (`tests/test_record_shapes.py` fails until you do). 3: microsecond
 `updated_at`; 4: page rows are `PageInfo.to_row()`, with `tags_known` and `error_kind`;
@@ -87,7 +87,8 @@ closing around it); 17: the same rows, resolved anew (a Foam workspace's wiki na
 name folders); 18: the same rows, read anew (tags written as a quoted list, `tags: "[a,
 b]"`, are that list); 19: the same rows, read anew (a title's dollar math as the page
 draws it, `core.links.reading`); 20: the same rows, read anew (no dollar math from one list
-item into the next)."""
+item into the next); 21: `heading_title` in page rows (a heading many pages share names
+none of them: `core.index.build.name_shared_headings`)."""
 
 FILE_MODE = 0o600
 """Permission bits of every cache file: the user's alone."""

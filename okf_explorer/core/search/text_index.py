@@ -2,9 +2,9 @@
 
 It lives beside the link index's cache file (same folder, same name, suffix
 `.fts`), or in memory when the disk cache is off, and is refreshed the same
-way: `sync` compares each page's fingerprint in the link index with the one
+way: `sync` compares each page's fingerprint and title in the link index with the ones
 stored here and reads only the bodies of pages that changed, appeared or were
-retried; pages that disappeared are dropped. One transaction per sync, so an
+retried (or were titled anew); pages that disappeared are dropped. One transaction per sync, so an
 interrupted sync leaves the previous state. The first fill of a file is written in a
 file of its own beside it and renamed over the empty index (`_fill_aside`): no row goes
 through the write-ahead log and is copied again (databricks-okf's first fill into a file,
@@ -193,6 +193,14 @@ _SCHEMA = (
     f"CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5({', '.join(FIELDS)},"
     f" tokenize='{TOKENIZER}')",
 )
+
+_STORED_ROWS = "SELECT slug, fingerprint, title FROM docs"
+
+
+def _held(info: PageInfo) -> tuple[str, str]:
+    """What a page's row is kept by: its fingerprint and its title."""
+    return info.fingerprint, info.title
+
 
 LOG_LIMIT = 4 << 20
 """Bytes of its write-ahead log the index file keeps after a checkpoint (SQLite keeps the
@@ -423,10 +431,12 @@ class TextIndex:
     ) -> int:
         self._follow_replacement()
         db = self._db
-        stored = dict(db.execute("SELECT slug, fingerprint FROM docs"))
+        # a page whose title changed, its file not (`core.index.build.name_shared_headings`:
+        # another page came or went), is read again as one that changed
+        stored = {slug: (fp, title) for slug, fp, title in db.execute(_STORED_ROWS)}
         wanted = {slug: info for slug, info in pages.items() if info.readable}
-        gone = [s for s, fp in stored.items() if s not in wanted or wanted[s].fingerprint != fp]
-        fresh = [s for s, info in wanted.items() if stored.get(s) != info.fingerprint]
+        gone = [s for s, held in stored.items() if s not in wanted or _held(wanted[s]) != held]
+        fresh = [s for s, info in wanted.items() if stored.get(s) != _held(info)]
         if skip is not None:
             fresh = [slug for slug in fresh if not skip(slug)]
         if not gone and not fresh:

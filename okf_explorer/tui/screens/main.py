@@ -254,8 +254,9 @@ class MainScreen(ReportsWorkers, Screen[None]):
 
     @on(IndexLoader.IndexBuilt)
     def _index_built(self, message: IndexLoader.IndexBuilt) -> None:
-        """A first index shows the graph; a refreshed one reloads the page too (where it
-        was scrolled to); embeds that waited for it look again; live reload starts."""
+        """A first index shows the graph and heads the page with the title it gives; a
+        refreshed one reloads the page too (where it was scrolled to); embeds that waited
+        for it look again; live reload starts."""
         status = self.query_one(StatusBar)
         status.set_page_count(message.count)
         status.set_indexed(message.answered_by)
@@ -269,6 +270,8 @@ class MainScreen(ReportsWorkers, Screen[None]):
             graph.forget_colours()  # communities of the new index
         if not message.unchanged:
             graph.colour_ahead(message.count)
+        if message.first:
+            self.query_one(PagePane).title_again()
         if (current := self.nav.current) is not None:
             self.show_graph(current) if message.first else self.go(current, "reload")
         if message.unchanged:

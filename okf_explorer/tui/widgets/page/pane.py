@@ -401,6 +401,13 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
             return self.cursor.find() is not None
         return True
 
+    def title_again(self) -> None:
+        """Head the page with its title as the index names it, now that the index is in
+        (`Brain.titled`): the first page is read before it."""
+        page = self.header.page
+        if page is not None and (titled := self.brain.titled(page)) is not page:
+            self.header.show(titled)
+
     def toggle_properties(self) -> None:
         """`p`: show long frontmatter values in full, or folded again."""
         self.header.toggle_properties()
