@@ -49,10 +49,12 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, fields
+from operator import itemgetter
 from typing import Any, Literal
 from urllib.parse import unquote
 
-from okf_explorer.core.links.fields import FIELD_MARK, field_values
+from okf_explorer.core.links.fields import FIELD_MARK, FieldValue, field_values
+from okf_explorer.core.links.relation_lines import relation_values
 
 LinkKind = Literal["wiki", "embed", "markdown"]
 
@@ -269,24 +271,40 @@ def extract_links(text: str) -> list[RawLink]:
     return [RawLink.from_row(row) for row in extract_link_tuples(text)]
 
 
-def extract_link_tuples(text: str, *, inline_fields: bool = True) -> list[RawTuple]:
+def extract_link_tuples(
+    text: str, *, inline_fields: bool = True, relation_lines: bool = False
+) -> list[RawTuple]:
     """`extract_links` as `RawLink.to_row()` tuples: what the index keeps and the scan
     workers send back, without building a `RawLink` per link. `inline_fields=False`
-    reads every link as a body link (a property's value, which holds no fields)."""
-    return _link_tuples(text, _scan_plain, reference=False, inline_fields=inline_fields)
+    reads every link as a body link (a property's value, which holds no fields);
+    `relation_lines`: the page is a Basic Memory note, whose relation lines type their
+    links (`core.links.relation_lines`)."""
+    return _link_tuples(
+        text,
+        _scan_plain,
+        reference=False,
+        inline_fields=inline_fields,
+        relation_lines=relation_lines,
+    )
 
 
-def reference_link_tuples(text: str) -> list[RawTuple]:
+def reference_link_tuples(text: str, *, relation_lines: bool = False) -> list[RawTuple]:
     """`extract_link_tuples` as first written (every pass run, `_scan_plain_reference`
     for a page without reference definitions): what the property tests compare with."""
-    return _link_tuples(text, _scan_plain_reference, reference=True)
+    return _link_tuples(text, _scan_plain_reference, reference=True, relation_lines=relation_lines)
 
 
 def _link_tuples(
-    text: str, scan_plain: Any, *, reference: bool, inline_fields: bool = True
+    text: str,
+    scan_plain: Any,
+    *,
+    reference: bool,
+    inline_fields: bool = True,
+    relation_lines: bool = False,
 ) -> list[RawTuple]:
     """The page's links: body links (`links`) first, then those written in inline fields,
-    typed by the field (unless `inline_fields` is False: every link as a body link)."""
+    typed by the field (unless `inline_fields` is False: every link as a body link), and
+    in a Basic Memory note's relation lines (`relation_lines`), typed by the line."""
     if "[" not in text:
         return []
     if reference or "`" in text or "~~~" in text or "$" in text:  # else nothing to mask
@@ -313,23 +331,30 @@ def _link_tuples(
 
     found: dict[str, list] = {}
     scan(clean, found)
-    typed = _field_links(clean, scan, found) if inline_fields and FIELD_MARK in clean else []
+    spans = field_values(clean) if inline_fields and FIELD_MARK in clean else []
+    if relation_lines:
+        spans = sorted([*spans, *relation_values(clean)], key=itemgetter(1))
+    typed = _typed_links(clean, spans, scan, found) if spans else []
     body = [(t, kind, n, refdef, BODY_REL, False, False) for t, (kind, n, refdef) in found.items()]
     if typed:
         body = [row for row in body if row[2]]
     return body + typed  # type: ignore[return-value]
 
 
-def _field_links(
-    clean: str, scan: Callable[[str, dict[str, list]], None], found: dict[str, list]
+def _typed_links(
+    clean: str,
+    spans: list[FieldValue],
+    scan: Callable[[str, dict[str, list]], None],
+    found: dict[str, list],
 ) -> list[RawTuple]:
-    """The links written in the inline fields of `clean` (`core.links.fields`), each typed
-    by its field's key: read from each value by the page's own `scan`, and taken out of
+    """The links written in the typed `spans` of `clean` (inline fields,
+    `core.links.fields`; relation lines, `core.links.relation_lines`), each typed by its
+    span's relation: read from each span by the page's own `scan`, and taken out of
     the body's count in `found` (a mention is one link, typed or not; a body target
     left with no mention is dropped by the caller). De-duplicated by (target, relation),
-    in field order."""
+    in text order."""
     typed: dict[tuple[str, str], list] = {}
-    for rel, start, end in field_values(clean):
+    for rel, start, end in spans:
         value: dict[str, list] = {}
         scan(clean[start:end], value)
         for target, (kind, count, refdef) in value.items():

@@ -12,6 +12,7 @@ import os
 from okf_explorer.core.errors import PageNotFound, PageUnreadable
 from okf_explorer.core.links.dialects import links_text
 from okf_explorer.core.links.grammar import RawTuple, extract_link_tuples
+from okf_explorer.core.links.relation_lines import writes_relations
 from okf_explorer.core.links.typed import frontmatter_links
 from okf_explorer.core.pages import ErrorKind, Page
 from okf_explorer.core.port import PageRow
@@ -115,7 +116,8 @@ def page_row(
     if page.readable:
         content = page.content
         links = extract_link_tuples(
-            links_text(dialect.markup, content) if dialect is not None else content
+            links_text(dialect.markup, content) if dialect is not None else content,
+            relation_lines=writes_relations(page.frontmatter),
         )
         links.extend(frontmatter_links(page.frontmatter, page.type))
     return page.info().to_row(), tuple(links)

@@ -33,6 +33,7 @@ from typing import Any, TypeVar
 from okf_explorer.core.errors import Cancelled, OkfError
 from okf_explorer.core.links.dialects import links_text
 from okf_explorer.core.links.grammar import RawTuple, extract_link_tuples
+from okf_explorer.core.links.relation_lines import writes_relations
 from okf_explorer.core.links.typed import frontmatter_links
 from okf_explorer.core.pages import Page
 from okf_explorer.core.port import CancelCheck, PageRow, ProgressCallback
@@ -259,7 +260,7 @@ def page_row(
             if dialect is not None:
                 info = dialect.named_row(info, body)
                 body = links_text(dialect.markup, body)
-            links = extract_link_tuples(body)
+            links = extract_link_tuples(body, relation_lines=writes_relations(frontmatter))
             if frontmatter:
                 page_type = as_text(frontmatter.get("type"))
                 links.extend(frontmatter_links(frontmatter, page_type))
