@@ -185,6 +185,34 @@ def test_folder_tree_nests_folders_and_counts_pages() -> None:
     assert top.folders["a"].folders["b"].pages == [("a/b/c", "C")]
 
 
+def test_the_tree_lists_names_as_a_file_explorer_does() -> None:
+    """Slug order put `Chapter 10` before `Chapter 2` and every capital before `apple`;
+    Obsidian's file explorer, which a vault's owner knows, does neither."""
+    names = ["Chapter 10", "Chapter 2", "Zebra", "apple", "README", "Éclair", "02 intro", "1 go"]
+    top = folder_tree([(f"book/{name}", name) for name in names] + [("Zoo/x", "x"), ("art/y", "y")])
+    assert [slug.rsplit("/", 1)[-1] for slug, _ in top.folders["book"].pages] == [
+        "1 go", "02 intro", "apple", "Chapter 2", "Chapter 10", "Éclair", "README", "Zebra",
+    ]  # fmt: skip
+    assert list(top.folders) == ["art", "book", "Zoo"]
+
+
+async def test_the_page_tree_shows_chapters_in_number_order(tmp_path: Path) -> None:
+    pages = {f"Course/Chapter {n}.md": f"# Chapter {n}\n" for n in (1, 2, 10, 11)}
+    root = write_bundle(tmp_path / "v", {**pages, "Course/appendix.md": "A\n", "home.md": "H\n"})
+    app = make_app(brain_for(BundleSource(root)), start="home", watch_files=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("f")
+        await settle(pilot)
+        tree = app.screen.query_one(PageTree)
+        await pilot.press("up", "space")  # open Course/
+        await settle(pilot)
+        course = tree.root.children[0]
+        assert [str(node.label).split()[:2] for node in course.children] == [
+            ["appendix"], ["Chapter", "1"], ["Chapter", "2"], ["Chapter", "10"], ["Chapter", "11"],
+        ]  # fmt: skip
+
+
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize(
     ("readme", "hinted"), [("Clone me from GitHub.\n", True), ("See [[b]].\n", False)]
@@ -415,7 +443,7 @@ def test_a_dendron_hierarchy_nests_by_its_dots() -> None:
     assert vault.pages == [("vault/root", "Root")] and list(vault.notes) == ["dendron", "recipes"]
     dendron = vault.notes["dendron"]
     assert dendron.page == ("vault/dendron", "Dendron") and dendron.count() == 4
-    assert dendron.pages == [("vault/dendron..odd", "Odd"), ("vault/dendron.faq", "FAQ")]
+    assert dendron.pages == [("vault/dendron.faq", "FAQ"), ("vault/dendron..odd", "Odd")]  # by name
     assert dendron.notes["tutorial"].pages == [("vault/dendron.tutorial.vaults", "Vaults")]
     stub = vault.notes["recipes"]
     assert stub.page is None and stub.notes["bread"].page is None and stub.count() == 1

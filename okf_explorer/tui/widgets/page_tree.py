@@ -9,10 +9,16 @@ is under `dendron.tutorial`, under `dendron`), as Dendron's tree view shows it: 
 folder, each note sits under the note its name continues, and a note with notes under it
 opens like a folder (`space`) and opens as a page (`enter`). A name whose parent note is
 missing (a stub, in Dendron's words) still nests, under a row of the missing part.
+
+Folders, notes and pages are each listed as a file explorer lists them (Obsidian's, VS
+Code's), not in slug order: `apple` beside `Apple` and before `Zebra`, `Chapter 2` before
+`Chapter 10` (`explorer_order`). Every other listing keeps the slug order SPEC §2 asks for.
 """
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -30,7 +36,8 @@ from okf_explorer.tui.widgets.fitted_tree import FittedTree
 
 @dataclass(slots=True)
 class Folder:
-    """One folder's sub-folders and pages ((slug, title), slug order); in a Dendron
+    """One folder's sub-folders and pages ((slug, title)), each in a file explorer's
+    order (`explorer_order`); in a Dendron
     workspace also its notes with notes under them (`notes`, by the last part of their
     name), and, for such a note, the note itself (`page`; None: a stub)."""
 
@@ -65,7 +72,41 @@ def folder_tree(pages: Iterable[tuple[str, str]], dotted: bool = False) -> Folde
             folder.pages.append((slug, title))
     if dotted:
         _leaves_as_pages(root)
+    _in_explorer_order(root, dotted)
     return root
+
+
+_NUMBER = re.compile(r"\d+")
+NUMBER_DIGITS = 24
+"""Digits a number of a name is padded to, so numbers compare by value."""
+
+
+def explorer_order(name: str) -> tuple[str, str]:
+    """The sort key of a file or folder name as a file explorer orders them (Obsidian's,
+    VS Code's): letters in any case together, accents aside (`apple`, `Éclair`, `Zebra`), and
+    numbers by value (`Chapter 2` before `Chapter 10`); then the name itself, so that
+    names equal so read keep one order."""
+    folded = name.casefold()
+    if not folded.isascii():
+        decomposed = unicodedata.normalize("NFD", folded)
+        folded = "".join(char for char in decomposed if not unicodedata.combining(char))
+    return _NUMBER.sub(lambda digits: digits[0].zfill(NUMBER_DIGITS), folded), name
+
+
+def _in_explorer_order(folder: Folder, dotted: bool) -> None:
+    """Order `folder`'s folders, notes and pages by name as a file explorer does
+    (`explorer_order`), all the way down; a page by its name as its row shows it."""
+    folder.folders = dict(sorted(folder.folders.items(), key=lambda item: explorer_order(item[0])))
+    folder.notes = dict(sorted(folder.notes.items(), key=lambda item: explorer_order(item[0])))
+    folder.pages.sort(key=lambda page: explorer_order(_shown_name(page[0], dotted)))
+    for sub in (*folder.folders.values(), *folder.notes.values()):
+        _in_explorer_order(sub, dotted)
+
+
+def _shown_name(slug: str, dotted: bool) -> str:
+    """The name a page's row shows: its file name (in a Dendron workspace its last part)."""
+    name = slug.rsplit("/", 1)[-1]
+    return name.rsplit(".", 1)[-1] if dotted else name
 
 
 def _leaves_as_pages(folder: Folder) -> None:
@@ -140,8 +181,7 @@ class PageTree(FittedTree[TreeEntry]):
             entry = TreeEntry(slug=slug, name=shown, folder=note, path=f"{path}{name}.")
             node.add(label, entry).allow_expand = True
         for slug, title in folder.pages:
-            name = slug.rsplit("/", 1)[-1]
-            name = name.rsplit(".", 1)[-1] if self._dotted else name
+            name = _shown_name(slug, self._dotted)
             shown = printable(name)
             label = Text(shown)
             if title_says_more(name, title):
