@@ -52,13 +52,14 @@ from textual.css.query import NoMatches
 from textual.markup import escape
 from textual.widget import Widget
 
-from okf_explorer.core.errors import OkfError, PageNotFound
+from okf_explorer.core.errors import OkfError
 from okf_explorer.core.pages import title_says_more
 from okf_explorer.core.search.find_rank import TIER_NAMES, Findable, FindHit, NameRanker
 from okf_explorer.core.search.query import QueryTooLong, SearchSyntaxError, SearchTimedOut
 from okf_explorer.core.search.text_index import HIT_CLOSE, HIT_OPEN, LONG_FILL, SearchHit
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.markdown.cjk_wrap import cjk_cuts, has_wide_script
+from okf_explorer.tui.state.slice import MIN_TITLE, TITLE_GAP
 
 _T = TypeVar("_T")
 
@@ -186,11 +187,12 @@ class PageFinder(Provider):
         pages = await threads.run(screen.findables)
         hits = await threads.run(ranker.rank, query, pages, PAGE_HIT_LIMIT)
         exact = screen.exact_hit(query)
+        width = snippet_width(self.app.screen)
         if exact is not None and all(hit.slug != exact for hit in hits):
             page = next((page for page in pages if page.slug == exact), Findable(exact))
-            yield self._hit(FindHit(page, -1, "resolves"), query, EXACT_SCORE)
+            yield self._hit(FindHit(page, -1, "resolves"), query, EXACT_SCORE, width)
         for position, hit in enumerate(hits):
-            yield self._hit(hit, query, float(len(hits) - position))
+            yield self._hit(hit, query, float(len(hits) - position), width)
         if not hits and exact is None and isinstance(screen, OpensTextSearch) and query.strip():
             yield self._search_text_hit(screen, query)
 
@@ -202,14 +204,14 @@ class PageFinder(Provider):
         help_text = escape(f"no page is called that · ctrl+f, or {TEXT_PREFIX} before words here")
         return Hit(0.0, display, opening, text=printable(query), help=help_text)
 
-    def _hit(self, hit: FindHit, query: str, score: float) -> Hit:
-        """`orders  analytics.orders` over `tables/ · file name exact · 34 backlinks`."""
+    def _hit(self, hit: FindHit, query: str, score: float, width: int | None = None) -> Hit:
+        """`orders  analytics.orders` over `tables/ · file name exact · 34 backlinks`;
+        the first row cut to `width` (`name_row`)."""
         page = hit.page
         folder, _, name = page.slug.rpartition("/")
         shown_name, title = printable(name), printable(page.title)
-        display = _highlighted(shown_name, query)
-        if title and title not in (shown_name, printable(page.slug)):
-            display += Content.styled(f"  {title}", "dim")
+        shown_title = title if title and title not in (shown_name, printable(page.slug)) else ""
+        display = name_row(_highlighted(shown_name, query), shown_title, width)
         how = "what the name resolves to" if hit.tier < 0 else f"{hit.field} {TIER_NAMES[hit.tier]}"
         parts = [f"{printable(folder)}/" if folder else "(root)", how]
         if page.backlinks:
@@ -263,10 +265,20 @@ def _help(shown_slug: str, title: str) -> str | None:
     return escape(shown) if shown and shown != shown_slug else None
 
 
-def not_found_sentence(name: str, suggestions: list[str]) -> str:
-    """`no page NAME`, suggesting close pages (`Brain.suggest`, as the CLI does)."""
-    detail = f"did you mean {' or '.join(suggestions)}?" if suggestions else ""
-    return str(PageNotFound(name, detail))
+def name_row(name: Content, title: str, width: int | None) -> Content:
+    """A hit's first row, `name` then its `title` (dim), on one row `width` cells wide
+    (None: as it is): the title cut short (`…`) while a few of its letters fit beside the
+    whole name, else the name alone, cut short if it must be. A row wrapped onto the next
+    (a 35k-page wiki's `reference/active-directory/ad-cs-…  Configure the Certificate…`)
+    made hits of three and four rows at 80 columns, each its own height."""
+    if not title:
+        return name if width is None else name.truncate(width, ellipsis=True)
+    row = name + Content.styled(f"{' ' * TITLE_GAP}{title}", "dim")
+    if width is None or row.cell_length <= width:
+        return row
+    if name.cell_length + TITLE_GAP + MIN_TITLE <= width:
+        return row.truncate(width, ellipsis=True)
+    return name.truncate(width, ellipsis=True)
 
 
 # ------------------------------------------------------------------ page text
@@ -363,8 +375,8 @@ class TextFinder(Provider):
         for rank, hit in enumerate(hits):
             title = printable(hit.title)
             slug = printable(hit.slug)
-            shown_title = [("  " + title, "dim")] if title_says_more(slug, title) else []
-            label = Content.assemble((slug, "bold"), *shown_title)
+            shown_title = title if title_says_more(slug, title) else ""
+            label = name_row(Content.styled(slug, "bold"), shown_title, width)
             yield Hit(
                 float(count - rank),  # the index's ranking, best first
                 label,

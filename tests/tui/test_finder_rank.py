@@ -249,10 +249,11 @@ async def test_enter_with_no_hit_keeps_the_finder_open(sample_brain: Path) -> No
         assert app.screen.query_one(PagePane).slug == "index"
 
 
-async def test_a_hit_wrapped_by_the_scrollbar_keeps_its_where_and_why(tmp_path: Path) -> None:
+async def test_a_hit_beside_the_scrollbar_keeps_its_where_and_why(tmp_path: Path) -> None:
     """At 80 columns a hit whose name and title fill the line without the list's scrollbar
-    wraps once the scrollbar comes: all three of its lines are drawn, the folder and
-    the reason included (Textual counted its lines before the scrollbar, and drew two)."""
+    keeps its title on its row once the scrollbar comes, cut short, and its folder and
+    reason on the next (it wrapped, and Textual, which counted its lines before the
+    scrollbar, drew two of three)."""
     title = "Опционные Греки, Волатильность и Хеджирование"  # 45 cells
     pages = {f"finance/option-{n:02}": f"# Option {n}\n" for n in range(30)}
     pages["finance/option-greeks-and-volatility"] = f"# {title}\n"
@@ -264,13 +265,14 @@ async def test_a_hit_wrapped_by_the_scrollbar_keeps_its_where_and_why(tmp_path: 
         await settle(pilot, lambda: len(options(app)) >= 31)
         commands = app.screen.query_one(CommandList)
         assert commands.show_vertical_scrollbar
-        at = next(i for i, text in enumerate(options(app)) if title in text)
+        at = next(i for i, text in enumerate(options(app)) if "greeks" in text)
         commands.highlighted = at  # scrolled into view
         await settle(pilot)
         drawn = [strip.text for strip in commands.render_lines(commands.region.reset_offset)]
         start = next(i for i, line in enumerate(drawn) if "option-greeks-and-volatility" in line)
-        assert "Хеджирование" in "".join(drawn[start : start + 2])
-        assert "finance/ · file name prefix" in "".join(drawn[start + 1 : start + 3])
+        assert f"option-greeks-and-volatility  {title[:20]}" in drawn[start]
+        assert drawn[start].rstrip().endswith("…")  # cut short: 45 cells do not fit
+        assert "finance/ · file name prefix" in drawn[start + 1]
 
 
 async def test_the_pages_a_vault_excludes_come_last_and_say_so(tmp_path: Path) -> None:

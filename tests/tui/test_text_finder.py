@@ -239,3 +239,34 @@ async def test_a_name_some_page_has_is_not_offered_as_a_text_search(tmp_path: Pa
         await typed(pilot, "slash", "other")
         await settle(pilot, until=lambda: len(hits(app)) > 0)
         assert not any("Search the text" in hit for hit in hits(app))
+
+
+LONG_NAMES = {
+    "index.md": "# Home\n\n[[reference/directory/configure-certificate-enrollment-web-service]]\n",
+    "reference/directory/configure-certificate-enrollment-web-service.md": (
+        "# Configure the Certificate Enrollment Web Service role service in Windows Server\n\n"
+        "The enrollment service hands out certificates over the web.\n"
+    ),
+    "reference/directory/enrollment.md": "# Enrollment\n\nEnrollment, in short.\n",
+    "reference/directory/a-very-long-file-name-about-enrollment-that-runs-past-the-row.md": (
+        "# Enrollment past the row\n\nEnrollment again.\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("opener", ["ctrl+f", "slash"])
+async def test_each_hit_names_its_page_on_one_row(tmp_path: Path, opener: str) -> None:
+    """A 35k-page wiki's long names and titles wrapped onto a second row at 80 columns:
+    hits of three and four rows, each its own height. The first row is cut to the list's
+    width: the title shortened while a few of its letters fit, else the name alone."""
+    root = write_bundle(tmp_path / "b", LONG_NAMES)
+    app = make_app(brain_for(BundleSource(root)), start="index")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await typed(pilot, opener, "enrollment")
+        await settle(pilot, until=lambda: len(hits(app)) >= 3)
+        width = finder.snippet_width(app.screen)
+        assert width is not None
+        rows = [hit.split("\n")[0] for hit in hits(app)]
+        assert all(cell_len(row) <= width for row in rows), rows
+        assert any(row.endswith("…") and "web-service  Config" in row for row in rows), rows
+        assert any(row.startswith("a-very-long") or "/a-very-long" in row for row in rows)

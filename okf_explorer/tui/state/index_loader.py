@@ -26,13 +26,12 @@ from textual.widget import Widget
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from okf_explorer.core.brain import Brain
-from okf_explorer.core.errors import Cancelled
+from okf_explorer.core.errors import Cancelled, PageNotFound
 from okf_explorer.core.fast_paths import freeze_survivors, gc_paused
 from okf_explorer.core.graph.analysis import StartChoice, choose_start
 from okf_explorer.core.index.model import LinkIndex
 from okf_explorer.core.links.grammar import LinkKind
 from okf_explorer.core.search.find_rank import Findable
-from okf_explorer.tui.finder import not_found_sentence
 from okf_explorer.tui.state.navigator import View
 
 ShowPage = Callable[[View, bool], Awaitable[bool]]
@@ -355,3 +354,9 @@ class IndexLoader(Widget):
         if self.brain.index is None or not name.strip():
             return None
         return self.brain.resolve_slug(name)
+
+
+def not_found_sentence(name: str, suggestions: list[str]) -> str:
+    """`no page NAME`, suggesting close pages (`Brain.suggest`, as the CLI does)."""
+    detail = f"did you mean {' or '.join(suggestions)}?" if suggestions else ""
+    return str(PageNotFound(name, detail))
