@@ -274,8 +274,9 @@ def name_shared_headings(pages: dict[str, PageInfo]) -> None:
     counts = Counter(headed.values())
     for slug, heading in headed.items():
         info = pages[slug]
-        title = slug.rsplit("/", 1)[-1] if counts[heading] >= SHARED_HEADING else info.heading_title
-        if title is not None and info.title != title:
+        shared = counts[heading] >= SHARED_HEADING
+        title = slug.rsplit("/", 1)[-1] if shared else info.heading_title or info.title
+        if info.title != title:
             pages[slug] = replace(info, title=title)
 
 

@@ -2,10 +2,10 @@
 
 It lives beside the link index's cache file (same folder, same name, suffix
 `.fts`), or in memory when the disk cache is off, and is refreshed the same
-way: `sync` compares each page's fingerprint and title in the link index with the ones
-stored here and reads only the bodies of pages that changed, appeared or were
-retried (or were titled anew); pages that disappeared are dropped. One transaction per sync, so an
-interrupted sync leaves the previous state. The first fill of a file is written in a
+way: `sync` compares each page's fingerprint and title in the link index with the
+ones stored here and reads only the bodies of pages that changed, appeared, were
+retried or were titled anew; pages that disappeared are dropped. One transaction per
+sync, so an interrupted sync leaves the previous state. The first fill of a file is written in a
 file of its own beside it and renamed over the empty index (`_fill_aside`): no row goes
 through the write-ahead log and is copied again (databricks-okf's first fill into a file,
 `tests/bench/bench_search.py --fill`: 2.8 → 2.3 s).
