@@ -12,10 +12,8 @@ count as pages come and go, in the link index's cache and the text index alike.
 
 from __future__ import annotations
 
-import io
 import json
 import os
-from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
@@ -80,28 +78,19 @@ def test_titles_follow_the_count_as_pages_come_and_go(tmp_path: Path) -> None:
         brain.close()
 
 
-def run_cli(*argv: str) -> tuple[int, str, str]:
-    from okf_explorer.cli import main
-
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        status = main(list(argv))
-    return status, out.getvalue(), err.getvalue()
-
-
 @pytest.fixture
 def own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OKF_EXPLORER_CACHE", os.fspath(tmp_path / "cache"))
 
 
 @pytest.mark.usefixtures("own_cache")
-def test_a_page_reads_the_same_title_everywhere(tmp_path: Path) -> None:
+def test_a_page_reads_the_same_title_everywhere(tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
     """`get --json` named the page by its heading while the finder, `links` and `search`
     named it by its file name: one title, whichever face asks."""
     vault = tmp_path / "v"
     for day in range(1, SHARED_HEADING + 1):
         note(vault, f"2025-01-0{day}", "Todo")
-    status, out, _ = run_cli("get", "--source", os.fspath(vault), "2025-01-03", "--json")
+    status, out, _ = run("get", "--source", os.fspath(vault), "2025-01-03", "--json")
     assert status == 0 and json.loads(out)["title"] == "2025-01-03"
     brain = Brain(BundleSource(vault))
     try:
