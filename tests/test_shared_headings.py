@@ -102,3 +102,24 @@ def test_a_page_reads_the_same_title_everywhere(tmp_path: Path, run) -> None:  #
         }
     finally:
         brain.close()
+
+
+def test_serve_names_the_page_as_the_index_does(tmp_path: Path) -> None:
+    """`serve`'s `get_page` and `fetch` read one file and never wait for the index (a
+    first build of a 35k-page wiki outlasts a client's 10 s); once it is built they name
+    the page as every other tool does."""
+    from okf_explorer.server.tools import call_tool
+
+    for day in range(1, SHARED_HEADING + 1):
+        note(tmp_path, f"2025-01-0{day}", "Todo")
+    brain = Brain(BundleSource(tmp_path), cache_dir=False)
+    try:
+        first = call_tool(brain, "get_page", {"slug": "2025-01-02"})
+        assert first.value["title"] == "Todo"  # as the file reads
+        assert brain.index is None  # the call built nothing
+        brain.ensure_index()
+        for name, args in (("get_page", {"slug": "2025-01-02"}), ("fetch", {"id": "2025-01-02"})):
+            reply = call_tool(brain, name, args)
+            assert reply.value["title"] == "2025-01-02"
+    finally:
+        brain.close()

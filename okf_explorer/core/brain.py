@@ -226,17 +226,21 @@ class Brain:
     def titled(self, page: Page) -> Page:
         """`page` titled as the index titles it, when the index is built (never builds): a
         page read before the index was (the explorer's first) is titled again once it is."""
-        if page.heading_title is None or page.title_stated or (index := self.index) is None:
+        index = self.index
+        if page.heading_title is None or page.title_stated or index is None:
             return page
-        return titled_as_indexed(page, index)
+        info = index.pages.get(page.slug)
+        if info is None or info.heading_title != page.heading_title or info.title == page.title:
+            return page
+        return replace(page, title=info.title)
 
     def titled_page(self, slug: str) -> Page:
         """`page`, the index built first when the page's title comes from its heading (a
-        few other pages may share that heading): what `get` and `serve` answer with."""
+        few other pages may share that heading): what `get` answers with."""
         page = self.source.get_page(slug)
-        if page.heading_title is None or page.title_stated:
-            return page
-        return titled_as_indexed(page, self.ensure_index())
+        if page.heading_title is not None and not page.title_stated:
+            self.ensure_index()
+        return self.titled(page)
 
     def close(self) -> None:
         """Close the source; the Brain must not be used afterwards."""
@@ -895,19 +899,6 @@ class Brain:
                     kept.popitem(last=False)
         excluded = self.excluded()
         return found.only(lambda other: not excluded(other)) if excluded else found
-
-
-def titled_as_indexed(page: Page, index: LinkIndex) -> Page:
-    """`page` with the title `index` gives it, when the index read the same heading."""
-    info = index.pages.get(page.slug)
-    if (
-        info is None
-        or page.title_stated
-        or info.heading_title != page.heading_title
-        or info.title == page.title
-    ):
-        return page
-    return replace(page, title=info.title)
 
 
 def page_properties(page: Page) -> tuple[dict[str, Any], tuple[str, ...]]:

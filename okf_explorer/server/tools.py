@@ -470,7 +470,7 @@ def get_page(brain: BrainTools, args: Mapping[str, Any]) -> Any:
     if is_hostile_slug(resolved):
         raise page_not_found(slug)
     try:
-        page = brain.titled_page(resolved)
+        page = brain.page(resolved)
     except PageNotFound:
         raise page_not_found(slug) from None
     record = page_record(brain, page, include_content=include_content)
@@ -813,7 +813,7 @@ def fetch(brain: Any, args: Mapping[str, Any]) -> Any:
     try:
         if is_hostile_slug(slug):
             raise PageNotFound(slug)
-        page = brain.titled_page(slug)
+        page = brain.page(slug)
     except PageNotFound:
         suggestion = {"suggestion": "Pass an id returned by a `search` call."}
         raise ToolError("page_not_found", f"Page not found: {slug}", suggestion) from None
