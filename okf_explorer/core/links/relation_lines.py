@@ -45,7 +45,7 @@ _RELATION_LINE = re.compile(
 
 def writes_relations(frontmatter: Mapping[str, Any] | None) -> bool:
     """Whether a note of this frontmatter was written by Basic Memory (`STATED_BY`)."""
-    return bool(frontmatter) and STATED_BY in frontmatter  # type: ignore[operator]
+    return frontmatter is not None and STATED_BY in frontmatter
 
 
 def relation_values(text: str) -> list[FieldValue]:

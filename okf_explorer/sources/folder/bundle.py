@@ -178,9 +178,13 @@ class BundleSource:
         return okf
 
     def _reads_as_obsidian(self) -> bool:
-        """A vault, or an OKF bundle kept in Obsidian (its `.obsidian/` folder): read as
-        its owner sees it there (line breaks, tags)."""
-        return not self.okf_reserved() or os.path.isdir(os.path.join(self._root, ".obsidian"))
+        """A vault, or an OKF bundle kept in Obsidian: read as its owner sees it there
+        (line breaks, tags)."""
+        return not self.okf_reserved() or self._kept_in_obsidian()
+
+    def _kept_in_obsidian(self) -> bool:
+        """Whether Obsidian keeps the folder (its `.obsidian/` folder)."""
+        return os.path.isdir(os.path.join(self._root, ".obsidian"))
 
     def _read_dialect(self) -> Dialect | None:
         """The folder's dialect (`dialect.folder_dialect`): Logseq's or Dendron's, else
@@ -189,8 +193,7 @@ class BundleSource:
         else Obsidian's; else None (an OKF bundle)."""
         dialect = folder_dialect(self._root)
         if dialect is None and self._reads_as_obsidian():
-            kept_in_obsidian = os.path.isdir(os.path.join(self._root, ".obsidian"))
-            foam = None if kept_in_obsidian else foam_workspace(self._root)
+            foam = None if self._kept_in_obsidian() else foam_workspace(self._root)
             return foam or OBSIDIAN_VAULT
         return dialect
 
@@ -209,9 +212,7 @@ class BundleSource:
             dialect = self._dialect
             if isinstance(dialect, FoamWorkspace):  # as VS Code shows it (`foam_line_breaks`)
                 breaks = self._breaks = foam_line_breaks(dialect)
-            elif isinstance(dialect, DendronWorkspace) and not os.path.isdir(
-                os.path.join(self._root, ".obsidian")
-            ):
+            elif isinstance(dialect, DendronWorkspace) and not self._kept_in_obsidian():
                 breaks = self._breaks = DENDRON_BREAKS
             else:
                 breaks = self._breaks = vault_line_breaks(self._root)

@@ -58,7 +58,7 @@ def folder_tree(pages: Iterable[tuple[str, str]], dotted: bool = False) -> Folde
     """The folders of `pages` ((slug, title)), nested, each listing its own pages;
     `dotted`: a file name's dots nest it too (a Dendron workspace's hierarchy)."""
     root = Folder()
-    for slug, title in sorted(pages):
+    for slug, title in pages:  # in no order: `_in_explorer_order` orders every folder
         folder = root
         *parts, name = slug.split("/")
         for part in parts:
@@ -119,7 +119,6 @@ def _leaves_as_pages(folder: Folder) -> None:
             del folder.notes[name]
         else:
             _leaves_as_pages(note)
-    folder.pages.sort()
 
 
 @dataclass(frozen=True, slots=True)
