@@ -14,6 +14,7 @@ from okf_explorer.core.brain import Brain
 from okf_explorer.core.port import ServerLink
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.sources.gbrain.source import McpServerGraph, McpSource, relation_of_type
+from tests.bundles import write_bundle
 from tests.mcp_server_fixture import ServerHandle, serve_bundle
 from tests.typed_bundle import make_typed_bundle
 
@@ -56,7 +57,11 @@ def test_get_links_reports_each_relation_as_link_type(server: ServerHandle) -> N
         ("metrics/revenue", "related_to", "frontmatter"),
     ]
     assert found[0]["context"] == "Works with [[people/carol]]."  # its sentence, as written
-    assert found[2]["context"] == "frontmatter.related_to: people/carol"
+    # a frontmatter's edge, as gbrain words it: the key that states it, and its page
+    assert found[2]["context"] == "frontmatter.related: people/carol"
+    assert (found[2]["origin_slug"], found[2]["origin_field"]) == ("people/bob", "related")
+    assert found[1]["context"] == "frontmatter.company: Acme"
+    assert found[0]["origin_slug"] is None  # a body link has no origin
 
 
 def test_get_backlinks_reports_incoming_relations(server: ServerHandle) -> None:
@@ -66,7 +71,9 @@ def test_get_backlinks_reports_incoming_relations(server: ServerHandle) -> None:
         ("people/carol", "companies/acme", "works_at"),
         ("source/podcast-12", "companies/acme", "discussed_in"),
     ]
-    assert found[2]["context"] == "frontmatter.discussed_in: Podcast 12"
+    assert found[2]["context"] == "frontmatter.sources: Podcast 12"
+    # stated from the target's side: its origin is the page whose frontmatter states it
+    assert (found[2]["origin_slug"], found[2]["origin_field"]) == ("companies/acme", "sources")
 
 
 def test_traverse_graph_link_type_filters_the_walk(server: ServerHandle) -> None:
@@ -118,7 +125,7 @@ def test_the_client_keeps_link_type_source_and_context(server: ServerHandle) -> 
         assert all(isinstance(link, ServerLink) for link in out)
         assert [link.rel for link in out] == ["links", "works_at", "related_to", "related_to"]
         assert [link.link_source for link in out][:2] == ["markdown", "frontmatter"]
-        assert out[3].context == "frontmatter.related_to: metrics/revenue"
+        assert out[3].context == "frontmatter.see_also: metrics/revenue"
     finally:
         source.close()
 
@@ -132,14 +139,14 @@ def test_server_graph_walks_carry_the_servers_relations(
     edges = remote.traverse("people/bob", 1, "out")
     assert [(e.to, e.rel) for e in edges] == folder.out_edges("people/bob")
     assert [e.link_source for e in edges] == ["markdown", *["frontmatter"] * 3]
-    assert edges[2].context == "frontmatter.related_to: people/carol"
+    assert edges[2].context == "frontmatter.related: people/carol"
     assert edges[0].context is not None and "Works with" in edges[0].context
     filtered = remote.traverse("companies/acme", 2, "in", rels=["works_at"])
     assert [(e.frm, e.to, e.hop, e.rel) for e in filtered] == [
         ("companies/acme", "people/bob", 1, "works_at"),
         ("companies/acme", "people/carol", 1, "works_at"),
     ]
-    assert filtered[0].context == "frontmatter.works_at: Acme"
+    assert filtered[0].context == "frontmatter.company: Acme"
     remote.close()
 
 
@@ -160,3 +167,41 @@ def test_scanned_walks_equal_the_folder_with_relations(
 )
 def test_link_type_to_relation(link_type: object, rel: str) -> None:
     assert relation_of_type(link_type) == rel
+
+
+BODY_TYPED = {
+    "notes/dataview.md": "# Dataview note\n\nThe parser.\nuses:: [[tools/lexer]]\n",
+    "notes/memory.md": (
+        "---\ntitle: Memory note\npermalink: notes/memory\n---\n# Memory note\n\n"
+        "## Relations\n- part_of [[tools/lexer]] (the first pass)\n"
+    ),
+    "tools/lexer.md": '---\nrelated: "[[notes/dataview]]"\n---\n# Lexer\n',
+}
+
+
+def test_an_edge_typed_in_the_body_is_reported_as_markdown_with_its_sentence(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Dataview inline field and a Basic Memory relation line type a link in the body:
+    gbrain's `link_source` `markdown` and the line around it, no origin; a frontmatter's
+    edge beside them keeps `frontmatter`, its key and its page."""
+    root = write_bundle(tmp_path / "typed-body", BODY_TYPED)
+    monkeypatch.setenv("OKF_EXPLORER_CACHE", str(tmp_path / "cache"))
+    with serve_bundle(root) as handle:
+        found = rows(handle, "get_backlinks", slug="tools/lexer")
+        back = rows(handle, "get_backlinks", slug="notes/dataview")
+    said = {
+        (r["from_slug"], r["link_type"]): (r["link_source"], r["context"], r["origin_slug"])
+        for r in found
+    }
+    assert said == {
+        ("notes/dataview", "uses"): ("markdown", "uses:: [[tools/lexer]]", None),
+        ("notes/memory", "part_of"): (
+            "markdown",
+            "part_of [[tools/lexer]] (the first pass)",  # the item, without its bullet
+            None,
+        ),
+    }
+    assert [
+        (r["from_slug"], r["link_source"], r["origin_slug"], r["origin_field"]) for r in back
+    ] == [("tools/lexer", "frontmatter", "tools/lexer", "related")]

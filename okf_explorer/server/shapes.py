@@ -4,9 +4,15 @@ Pages: the body is split into `compiled_truth` and the `## Timeline` section;
 `type`, `title` and `tags` come out of the frontmatter. Links: one row per
 (from, to, relation). A body link is reported as gbrain reports a plain link, `link_type`
 `mentions` with `link_source` `markdown`; a typed edge (SPEC §5 `rel`) as its
-relation, with `link_source` `frontmatter`, as gbrain reports its frontmatter edges.
-A link's `context` is the sentence around its first mention, at most 240 characters,
-the link as written (`core.links.spans`, the sentence `b` shows in the explorer).
+relation. A link's `context` is the sentence around its first mention, at most 240
+characters, the link as written (`core.links.spans`, the sentence `b` shows in the
+explorer). Where a typed edge is stated says the rest, as gbrain says it:
+
+- in the frontmatter: `link_source` `frontmatter`, `origin_slug` the page whose
+  frontmatter states it, `origin_field` the key, and `context` `frontmatter.<key>:
+  <target as written>`;
+- in the body (an inline field `rel:: [[x]]`, a Basic Memory relation line `- rel
+  [[x]]`): `link_source` `markdown` and the sentence around it, as a body link.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from contextvars import ContextVar
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -28,7 +35,10 @@ from okf_explorer.core.errors import OkfError
 from okf_explorer.core.graph.traverse import LINKS
 from okf_explorer.core.index.model import ResolvedLink
 from okf_explorer.core.links.dialects import as_written
+from okf_explorer.core.links.grammar import extract_link_tuples
+from okf_explorer.core.links.relation_lines import writes_relations
 from okf_explorer.core.links.spans import WikiSpan, first_link_context, link_spans
+from okf_explorer.core.links.typed import stating_fields
 from okf_explorer.core.pages import Markup, Page, PageInfo, _jsonable
 from okf_explorer.core.port import ServerLink, relation_of
 
@@ -204,7 +214,19 @@ def gbrain_link_type(rel: str) -> str:
     return GENERIC_LINK_TYPE if rel == LINKS else rel
 
 
-def link_row(frm: str, to: str, context: str, rel: str = LINKS) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class Stated:
+    """Where an edge is written: its `context`, `link_source` (`markdown`: in a page's
+    body; `frontmatter`) and, for one a frontmatter states, the page (`origin_slug`) and
+    the key (`origin_field`)."""
+
+    context: str
+    link_source: str = "markdown"
+    origin_slug: str | None = None
+    origin_field: str | None = None
+
+
+def link_row(frm: str, to: str, stated: Stated, rel: str = LINKS) -> dict[str, Any]:
     """gbrain's `get_links` / `get_backlinks` row for one edge of relation `rel`."""
     return {
         "from_slug": frm,
@@ -212,11 +234,11 @@ def link_row(frm: str, to: str, context: str, rel: str = LINKS) -> dict[str, Any
         "to_slug": to,
         "to_source_id": SOURCE_ID,
         "link_type": gbrain_link_type(rel),
-        "context": context,
-        "link_source": "markdown" if rel == LINKS else "frontmatter",
-        "origin_slug": None,
-        "origin_source_id": None,
-        "origin_field": None,
+        "context": stated.context,
+        "link_source": stated.link_source,
+        "origin_slug": stated.origin_slug,
+        "origin_source_id": None if stated.origin_slug is None else SOURCE_ID,
+        "origin_field": stated.origin_field,
     }
 
 
@@ -264,6 +286,9 @@ class LinkReader:
         self._forward: dict[str, list[ResolvedLink]] = {}
         self._edges: dict[tuple[str, str], list[ServerLink]] = {}
         self._bodies: dict[str, tuple[str, list[WikiSpan]]] = {}
+        self._typed_found: dict[
+            str, tuple[set[tuple[str, str, bool]], dict[tuple[str, str, bool], str]]
+        ] = {}
         self._cache = CONTEXTS.get()
         self._markup = brain.markup()  # `Brain.link_text`'s links, as the page writes them
 
@@ -307,12 +332,17 @@ class LinkReader:
             ]
         return self._edges[key]
 
-    def context(self, frm: str, to: str, rel: str = LINKS) -> str:
-        """The context of the edge `frm → to` of relation `rel`: for a body link, the
-        text around the raw target that resolved to `to`; for a typed edge, the
-        frontmatter value that states it (as gbrain's `frontmatter.<field>: <name>`)."""
-        if rel != LINKS:
-            return self._typed_context(frm, to, rel)
+    def stated(self, frm: str, to: str, rel: str = LINKS) -> Stated:
+        """Where the edge `frm → to` of relation `rel` is written (see the module doc)."""
+        return Stated(self.context(frm, to)) if rel == LINKS else self._typed(frm, to, rel)
+
+    def edge_context(self, frm: str, to: str, rel: str = LINKS) -> str:
+        """The `context` of the edge `frm → to` of relation `rel` (`stated`'s)."""
+        return self.stated(frm, to, rel).context
+
+    def context(self, frm: str, to: str) -> str:
+        """The context of the body link `frm → to`: the text around the raw target that
+        resolved to `to`."""
         fingerprint = self._fingerprint(frm)
         if self._cache is not None and fingerprint:
             cached = self._cache.get(frm, to, fingerprint)
@@ -328,19 +358,49 @@ class LinkReader:
             self._cache.put(frm, to, fingerprint, context)
         return context
 
-    def _typed_context(self, frm: str, to: str, rel: str) -> str:
-        stated = (
-            (link.target for link in self._stated(frm) if link.to == to and link.rel == rel),
-            (link.target for link in self._stated(to) if link.to == frm and link.rel == rel),
-        )
-        target = next((t for found in stated for t in found), None)
-        return "" if target is None else f"frontmatter.{rel}: {target}"
+    def _typed(self, frm: str, to: str, rel: str) -> Stated:
+        """Where the typed edge is written: on `frm`'s page, or on `to`'s (a relation
+        stated from the target's side)."""
+        for page, other in ((frm, to), (to, frm)):
+            link = next(
+                (ln for ln in self._links_of(page) if ln.to == other and ln.rel == rel), None
+            )
+            if link is None:
+                continue
+            key = (link.target, rel, link.incoming)
+            in_body, fields = self._typed_links(page)
+            if key in in_body:
+                body, spans = self._spans(page)
+                return Stated(
+                    as_written(self._markup, first_link_context(body, link.target, spans))
+                )
+            field = fields.get(key, rel)
+            return Stated(f"frontmatter.{field}: {link.target}", "frontmatter", page, field)
+        return Stated("", "frontmatter")
 
-    def _stated(self, slug: str) -> list[ResolvedLink]:
+    def _links_of(self, slug: str) -> list[ResolvedLink]:
         try:
             return self._brain.forward_links(slug)
         except OkfError:
             return []
+
+    def _typed_links(
+        self, slug: str
+    ) -> tuple[set[tuple[str, str, bool]], dict[tuple[str, str, bool], str]]:
+        """The typed links `slug`'s body states, by `(target, rel, incoming)`, and the
+        frontmatter key stating each of its frontmatter's (`typed.stating_fields`)."""
+        if slug not in self._typed_found:
+            try:
+                page = self._brain.page(slug)
+            except OkfError:
+                self._typed_found[slug] = (set(), {})
+            else:
+                body, _ = self._spans(slug)
+                rows = extract_link_tuples(body, relation_lines=writes_relations(page.frontmatter))
+                in_body = {(row[0], row[4], row[5]) for row in rows if row[4] != LINKS}
+                fields = stating_fields(page.frontmatter, page.type)
+                self._typed_found[slug] = (in_body, fields)
+        return self._typed_found[slug]
 
     def _fingerprint(self, slug: str) -> str:
         index = getattr(self._brain, "index", None)
@@ -365,7 +425,7 @@ class LinkReader:
 
     def _row(self, frm: str, to: str, rel: str) -> dict[str, Any]:
         frm, to = str(frm), str(to)
-        return link_row(frm, to, self.context(frm, to, rel), rel)
+        return link_row(frm, to, self.stated(frm, to, rel), rel)
 
 
 # --- get_backlinks {group: "page"}: one row per referring page ------------------------

@@ -618,7 +618,7 @@ def traverse_graph(brain: BrainTools, args: Mapping[str, Any]) -> Any:
     out, into = reader.out_slugs, reader.in_slugs
     if link_type is not None:  # gbrain's filter: the walk follows links of that type only
         out, into = _of_type(out, link_type), _of_type(into, link_type)
-    rows = walk.edge_rows(slug, depth, direction, out, into, reader.context, probe, cancel)
+    rows = walk.edge_rows(slug, depth, direction, out, into, reader.edge_context, probe, cancel)
     return capped(rows, "traverse_graph")
 
 

@@ -135,7 +135,7 @@ def frontmatter_links(frontmatter: Mapping[str, Any], page_type: str | None) -> 
     if not frontmatter:
         return []
     found: dict[tuple[str, str, bool], RawLink] = {}
-    for n, link in enumerate(_stated(frontmatter, page_type)):
+    for n, (link, _field) in enumerate(_stated(frontmatter, page_type)):
         if n >= MAX_TYPED_LINKS:
             break
         key = (link.target, link.rel, link.incoming)
@@ -144,11 +144,28 @@ def frontmatter_links(frontmatter: Mapping[str, Any], page_type: str | None) -> 
     return [link.to_row() for link in found.values()]
 
 
-def _stated(frontmatter: Mapping[str, Any], page_type: str | None) -> Iterator[RawLink]:
-    """Each link the frontmatter states, field by field (repeats included)."""
+def stating_fields(
+    frontmatter: Mapping[str, Any], page_type: str | None
+) -> dict[tuple[str, str, bool], str]:
+    """The frontmatter key that states each of `frontmatter_links`' links, by its
+    `(target, rel, incoming)`: the first that does (gbrain's `origin_field`, and the
+    `frontmatter.<key>` of its context). A relation gbrain maps from a field is named
+    by the field (`company` for `works_at`)."""
+    fields: dict[tuple[str, str, bool], str] = {}
+    if frontmatter:
+        for n, (link, field) in enumerate(_stated(frontmatter, page_type)):
+            if n >= MAX_TYPED_LINKS:
+                break
+            fields.setdefault((link.target, link.rel, link.incoming), field)
+    return fields
+
+
+def _stated(frontmatter: Mapping[str, Any], page_type: str | None) -> Iterator[tuple[RawLink, str]]:
+    """Each link the frontmatter states, field by field (repeats included), with the key
+    that states it."""
     if not _LINK_FIELDS.isdisjoint(frontmatter):
-        for target, kind, rel, incoming, named in _field_relations(frontmatter, page_type):
-            yield RawLink(target, kind, 1, None, rel, incoming, named)
+        for target, kind, rel, incoming, named, field in _field_relations(frontmatter, page_type):
+            yield RawLink(target, kind, 1, None, rel, incoming, named), field
     for key, value in frontmatter.items():
         if key in _NO_PROPERTY_LINKS or not isinstance(key, str):
             continue
@@ -157,21 +174,22 @@ def _stated(frontmatter: Mapping[str, Any], page_type: str | None) -> Iterator[R
                 rows = extract_link_tuples(entry, inline_fields=False)
                 rel = canonical_key(key) if rows else ""
                 for target, kind, count, *_ in rows if rel else ():
-                    yield RawLink(target, kind, count, None, rel)
+                    yield RawLink(target, kind, count, None, rel), key
 
 
 def _field_relations(
     frontmatter: Mapping[str, Any], page_type: str | None
-) -> Iterator[tuple[str, LinkKind, str, bool, bool]]:
-    """`(target, kind, rel, incoming, named)` of each OKF and gbrain field relation."""
+) -> Iterator[tuple[str, LinkKind, str, bool, bool, str]]:
+    """`(target, kind, rel, incoming, named, field)` of each OKF and gbrain field
+    relation, `field` the key that states it."""
     for field in OKF_TOP_FIELDS:
         if (path := concept_path(frontmatter.get(field))) is not None:
-            yield path, "markdown", field, False, False
+            yield path, "markdown", field, False, False, field
     for field in OKF_NESTED_FIELDS:
         nested = frontmatter.get(field)
         path = concept_path(nested.get("resource")) if isinstance(nested, Mapping) else None
         if path is not None:
-            yield path, "markdown", f"{field}.resource", False, False
+            yield path, "markdown", f"{field}.resource", False, False, field
     for row in GBRAIN_FIELDS:
         if row.page_type is not None and row.page_type != page_type:
             continue
@@ -179,10 +197,10 @@ def _field_relations(
             for entry in _entries(frontmatter.get(field)):
                 if field == "sources" and isinstance(entry, Mapping) and "resource" in entry:
                     if (path := concept_path(entry.get("resource"))) is not None:
-                        yield path, "markdown", DERIVED_FROM, False, False
+                        yield path, "markdown", DERIVED_FROM, False, False, field
                 elif (name := _named(entry)) is not None and not _external_entry(entry):
                     kind: LinkKind = "markdown" if looks_like_path(name) else "wiki"
-                    yield name, kind, row.rel, row.incoming, True
+                    yield name, kind, row.rel, row.incoming, True, field
 
 
 def is_external(value: str) -> bool:
