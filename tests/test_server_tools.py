@@ -15,7 +15,7 @@ import pytest
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.server import walk
-from okf_explorer.server.shapes import ContextCache
+from okf_explorer.server.shapes import ContextCache, Stated
 from okf_explorer.server.tools import GBRAIN_PINNED, TOOL_SPECS, TOOLS, ToolReply, call_tool
 from okf_explorer.sources.folder.bundle import BundleSource
 from tests.bundles import write_pages
@@ -693,10 +693,56 @@ def test_link_contexts_are_cached_until_the_linking_page_changes(
 def test_context_cache_is_bounded() -> None:
     cache = ContextCache(size=2)
     for n in range(3):
-        cache.put(f"p{n}", "t", "fp", f"c{n}")
-    assert cache.get("p0", "t", "fp") is None
-    assert (cache.get("p1", "t", "fp"), cache.get("p2", "t", "fp")) == ("c1", "c2")
-    assert cache.get("p2", "t", "other fingerprint") is None
+        cache.put((f"p{n}", "t", "links"), "fp", Stated(f"c{n}"))
+    assert cache.get(("p0", "t", "links"), "fp") is None
+    kept = cache.get(("p1", "t", "links"), "fp"), cache.get(("p2", "t", "links"), "fp")
+    assert kept == (Stated("c1"), Stated("c2"))
+    assert cache.get(("p2", "t", "links"), "other fingerprint") is None
+
+
+def test_where_a_typed_edge_is_written_is_cached_until_its_page_changes(tmp_path: Path) -> None:
+    """A typed edge's `link_source` and origin, read from the page that states it, are
+    kept across calls like a body link's context, and read again once that page changed."""
+    root = tmp_path / "typed"
+    write_pages(root, {"a": '---\nuses: "[[b]]"\n---\n# A\n', "b": "# B\n"})
+    brain = Brain(BundleSource(root), cache_dir=False)
+    cache = ContextCache()
+
+    def stated() -> tuple[object, ...]:
+        reply = call_tool(brain, "get_links", {"slug": "a"}, contexts=cache)
+        row = next(row for row in reply.value if row["link_type"] == "uses")
+        return row["link_source"], row["origin_slug"], row["origin_field"], row["context"]
+
+    try:
+        assert stated() == ("frontmatter", "a", "uses", "frontmatter.uses: b")
+        (root / "a.md").write_text("# A\n\nuses:: [[b]]\n")
+        brain.refresh()
+        assert stated() == ("markdown", None, None, "uses:: [[b]]")
+    finally:
+        brain.close()
+
+
+def test_an_edge_stated_by_its_target_is_read_again_once_the_target_changed(
+    tmp_path: Path,
+) -> None:
+    """gbrain's `sources` field states an edge from the source to the page naming it: its
+    context is read from that page, and read again once that page changed."""
+    root = tmp_path / "incoming"
+    write_pages(root, {"source/pod": "# Pod\n", "x": "---\nsources: [Pod]\n---\n# X\n"})
+    brain = Brain(BundleSource(root), cache_dir=False)
+    cache = ContextCache()
+
+    def context() -> str:
+        reply = call_tool(brain, "get_links", {"slug": "source/pod"}, contexts=cache)
+        return next(row["context"] for row in reply.value if row["to_slug"] == "x")
+
+    try:
+        assert context() == "frontmatter.sources: Pod"
+        (root / "x.md").write_text("---\nsources: [pod]\n---\n# X\n")
+        brain.refresh()
+        assert context() == "frontmatter.sources: pod"
+    finally:
+        brain.close()
 
 
 # -- gbrain's lookups: get_tags, resolve_slugs, find_orphans --------------------------

@@ -243,7 +243,8 @@ def link_row(frm: str, to: str, stated: Stated, rel: str = LINKS) -> dict[str, A
 
 
 class ContextCache:
-    """Link contexts kept across calls, valid while the linking page's fingerprint holds.
+    """Where links are written (`Stated`: their contexts), kept across calls, each valid
+    while the pages it was read from are unchanged (their `fingerprint`).
 
     Without it every `get_backlinks` of a hub re-reads every page linking to it.
     Bounded (least recently used out first) and thread-safe.
@@ -251,21 +252,22 @@ class ContextCache:
 
     def __init__(self, size: int = 100_000) -> None:
         self._size = size
-        self._items: OrderedDict[tuple[str, str], tuple[str, str]] = OrderedDict()
+        self._items: OrderedDict[tuple[str, str, str], tuple[str, Stated]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, frm: str, to: str, fingerprint: str) -> str | None:
+    def get(self, edge: tuple[str, str, str], fingerprint: str) -> Stated | None:
+        """What was kept of `edge` `(from, to, rel)`, if read from pages of `fingerprint`."""
         with self._lock:
-            found = self._items.get((frm, to))
+            found = self._items.get(edge)
             if found is None or found[0] != fingerprint:
                 return None
-            self._items.move_to_end((frm, to))
+            self._items.move_to_end(edge)
             return found[1]
 
-    def put(self, frm: str, to: str, fingerprint: str, context: str) -> None:
+    def put(self, edge: tuple[str, str, str], fingerprint: str, stated: Stated) -> None:
         with self._lock:
-            self._items[(frm, to)] = (fingerprint, context)
-            self._items.move_to_end((frm, to))
+            self._items[edge] = (fingerprint, stated)
+            self._items.move_to_end(edge)
             while len(self._items) > self._size:
                 self._items.popitem(last=False)
 
@@ -286,9 +288,8 @@ class LinkReader:
         self._forward: dict[str, list[ResolvedLink]] = {}
         self._edges: dict[tuple[str, str], list[ServerLink]] = {}
         self._bodies: dict[str, tuple[str, list[WikiSpan]]] = {}
-        self._typed_found: dict[
-            str, tuple[set[tuple[str, str, bool]], dict[tuple[str, str, bool], str]]
-        ] = {}
+        self._pages: dict[str, Page | None] = {}
+        self._in_body: dict[str, set[tuple[str, str, bool]]] = {}
         self._cache = CONTEXTS.get()
         self._markup = brain.markup()  # `Brain.link_text`'s links, as the page writes them
 
@@ -333,34 +334,38 @@ class LinkReader:
         return self._edges[key]
 
     def stated(self, frm: str, to: str, rel: str = LINKS) -> Stated:
-        """Where the edge `frm → to` of relation `rel` is written (see the module doc)."""
-        return Stated(self.context(frm, to)) if rel == LINKS else self._typed(frm, to, rel)
+        """Where the edge `frm → to` of relation `rel` is written (see the module doc):
+        read from `frm`'s page (a body link) or from both pages (a typed edge, stated on
+        either side), and kept while they are unchanged."""
+        edge = (frm, to, rel)
+        fingerprint = self._fingerprint(frm)
+        if rel != LINKS and fingerprint:
+            fingerprint = f"{fingerprint} {self._fingerprint(to)}"
+        if self._cache is not None and fingerprint:
+            cached = self._cache.get(edge, fingerprint)
+            if cached is not None:
+                return cached
+        stated = Stated(self._context(frm, to)) if rel == LINKS else self._typed(frm, to, rel)
+        if self._cache is not None and fingerprint:
+            self._cache.put(edge, fingerprint, stated)
+        return stated
 
     def edge_context(self, frm: str, to: str, rel: str = LINKS) -> str:
         """The `context` of the edge `frm → to` of relation `rel` (`stated`'s)."""
         return self.stated(frm, to, rel).context
 
-    def context(self, frm: str, to: str) -> str:
+    def _context(self, frm: str, to: str) -> str:
         """The context of the body link `frm → to`: the text around the raw target that
         resolved to `to`."""
-        fingerprint = self._fingerprint(frm)
-        if self._cache is not None and fingerprint:
-            cached = self._cache.get(frm, to, fingerprint)
-            if cached is not None:
-                return cached
         target = next((link.target for link in self.out(frm) if link.to == to), None)
         if target is None:
-            context = ""
-        else:
-            body, spans = self._spans(frm)
-            context = as_written(self._markup, first_link_context(body, target, spans))
-        if self._cache is not None and fingerprint:
-            self._cache.put(frm, to, fingerprint, context)
-        return context
+            return ""
+        body, spans = self._spans(frm)
+        return as_written(self._markup, first_link_context(body, target, spans))
 
     def _typed(self, frm: str, to: str, rel: str) -> Stated:
         """Where the typed edge is written: on `frm`'s page, or on `to`'s (a relation
-        stated from the target's side)."""
+        stated from the target's side); in its frontmatter, else in its body."""
         for page, other in ((frm, to), (to, frm)):
             link = next(
                 (ln for ln in self._links_of(page) if ln.to == other and ln.rel == rel), None
@@ -368,13 +373,13 @@ class LinkReader:
             if link is None:
                 continue
             key = (link.target, rel, link.incoming)
-            in_body, fields = self._typed_links(page)
-            if key in in_body:
+            field = self._stating_fields(page).get(key)
+            if field is None and key in self._typed_in_body(page):
                 body, spans = self._spans(page)
                 return Stated(
                     as_written(self._markup, first_link_context(body, link.target, spans))
                 )
-            field = fields.get(key, rel)
+            field = field or rel
             return Stated(f"frontmatter.{field}: {link.target}", "frontmatter", page, field)
         return Stated("", "frontmatter")
 
@@ -384,23 +389,32 @@ class LinkReader:
         except OkfError:
             return []
 
-    def _typed_links(
-        self, slug: str
-    ) -> tuple[set[tuple[str, str, bool]], dict[tuple[str, str, bool], str]]:
-        """The typed links `slug`'s body states, by `(target, rel, incoming)`, and the
-        frontmatter key stating each of its frontmatter's (`typed.stating_fields`)."""
-        if slug not in self._typed_found:
+    def _page(self, slug: str) -> Page | None:
+        if slug not in self._pages:
             try:
-                page = self._brain.page(slug)
+                self._pages[slug] = self._brain.page(slug)
             except OkfError:
-                self._typed_found[slug] = (set(), {})
-            else:
+                self._pages[slug] = None
+        return self._pages[slug]
+
+    def _stating_fields(self, slug: str) -> dict[tuple[str, str, bool], str]:
+        """The frontmatter key stating each typed link of `slug`'s frontmatter, by
+        `(target, rel, incoming)` (`typed.stating_fields`)."""
+        page = self._page(slug)
+        return {} if page is None else stating_fields(page.frontmatter, page.type)
+
+    def _typed_in_body(self, slug: str) -> set[tuple[str, str, bool]]:
+        """The typed links `slug`'s body states (inline fields, Basic Memory's relation
+        lines), by `(target, rel, incoming)`."""
+        if slug not in self._in_body:
+            page = self._page(slug)
+            found: set[tuple[str, str, bool]] = set()
+            if page is not None:
                 body, _ = self._spans(slug)
                 rows = extract_link_tuples(body, relation_lines=writes_relations(page.frontmatter))
-                in_body = {(row[0], row[4], row[5]) for row in rows if row[4] != LINKS}
-                fields = stating_fields(page.frontmatter, page.type)
-                self._typed_found[slug] = (in_body, fields)
-        return self._typed_found[slug]
+                found = {(row[0], row[4], row[5]) for row in rows if row[4] != LINKS}
+            self._in_body[slug] = found
+        return self._in_body[slug]
 
     def _fingerprint(self, slug: str) -> str:
         index = getattr(self._brain, "index", None)
