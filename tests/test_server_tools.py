@@ -764,6 +764,18 @@ def test_resolve_slugs_ranks_as_the_page_finder(brain: Brain) -> None:
     assert ok(brain, "resolve_slugs", partial="zzzz") == []
 
 
+def test_resolve_slugs_finds_a_page_added_since_the_last_call(
+    own_brain: Brain, own_bundle: Path
+) -> None:
+    """The finder's rows are made once per index: a call after a refresh reads the new
+    index's, with the page that came."""
+    assert ok(own_brain, "resolve_slugs", partial="zephyr") == []
+    assert own_brain.findables() is own_brain.findables()  # made once, not every call
+    (own_bundle / "zephyr.md").write_text("# Zephyr\n", encoding="utf-8")
+    own_brain.refresh()
+    assert ok(own_brain, "resolve_slugs", partial="zephyr") == ["zephyr"]
+
+
 def test_find_orphans_answers_in_gbrains_shape(own_bundle: Path) -> None:
     """The pages nothing links to, with gbrain's totals; an OKF bundle's `index` page
     nothing links to is a pseudo page: left out, counted in `excluded`, unless asked for."""
