@@ -47,9 +47,12 @@ def stdio_command(root: Path) -> list[str]:
     return [sys.executable, "-m", "okf_explorer", "serve", str(root), "--stdio"]
 
 
-def serve_command(root: Path, port: int, token_file: Path | None) -> list[str]:
-    """The argv that starts a server on `root` at `127.0.0.1:port`."""
-    argv = [*stdio_command(root)[:-1], "--host", HOST, "--port", str(port)]
+def serve_command(
+    root: Path, port: int, token_file: Path | None, options: tuple[str, ...] = ()
+) -> list[str]:
+    """The argv that starts a server on `root` at `127.0.0.1:port`, with `serve`'s
+    `options`."""
+    argv = [*stdio_command(root)[:-1], "--host", HOST, "--port", str(port), *options]
     if token_file is not None:
         argv += ["--token-file", str(token_file)]
     return argv
@@ -80,6 +83,8 @@ class ServerHandle:
     root: Path
     port: int
     token: str | None = None
+    options: tuple[str, ...] = ()
+    """`serve`'s options beside the address and the token (`--show-private`)."""
     process: subprocess.Popen[bytes] | None = None
     wait_for_index: bool = True
     """`start` returns once the index is built (the server answers before; tests that
@@ -135,7 +140,7 @@ class ServerHandle:
         # stderr goes to a file, not a pipe: a pipe nobody reads would block the server.
         self._stderr_file = (work / "stderr").open("w+b")
         self.process = subprocess.Popen(
-            serve_command(self.root, self.port, token_file),
+            serve_command(self.root, self.port, token_file, self.options),
             env=subprocess_env(work),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
@@ -211,9 +216,12 @@ class ServerHandle:
 
 
 @contextlib.contextmanager
-def serve_bundle(root: Path, *, token: str | None = None) -> Iterator[ServerHandle]:
-    """A server on `root` for the duration of the `with` block (on a free loopback port)."""
-    handle = ServerHandle(root=Path(root), port=free_port(), token=token)
+def serve_bundle(
+    root: Path, *, token: str | None = None, options: tuple[str, ...] = ()
+) -> Iterator[ServerHandle]:
+    """A server on `root` for the duration of the `with` block (on a free loopback port),
+    started with `serve`'s `options`."""
+    handle = ServerHandle(root=Path(root), port=free_port(), token=token, options=options)
     try:
         handle.start()
         yield handle

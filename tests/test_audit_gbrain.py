@@ -121,12 +121,24 @@ def test_text_report_groups_by_cause(gbrain_corpus_server, run):
 
 @pytest.mark.parametrize("folder", [CORPUS, SAMPLE_BRAIN], ids=["corpus", "sample-brain"])
 def test_our_own_serve_agrees_with_the_files(run, folder):
-    with serve_bundle(folder) as server:
+    """Shown its private pages too (`--show-private`), our `serve` holds the files' graph."""
+    with serve_bundle(folder, options=("--show-private",)) as server:
         status, out, err = run("audit", str(folder), "--against", server.url)
     assert (status, err) == (0, "")
     files, served = out.splitlines()[:2]
     assert files.removeprefix("files: ") == served.removeprefix("server: ")
     assert out.rstrip().endswith("the graphs agree")
+
+
+def test_our_own_serve_hides_private_pages_as_gbrain_does(run):
+    """By default our `serve` keeps `visibility: private` pages from its callers, as
+    gbrain does: the audit finds the same `private_page` differences, and no other."""
+    with serve_bundle(CORPUS) as server:
+        status, out, err = run("audit", str(CORPUS), "--against", server.url, "--json")
+    assert (status, err) == (1, "")
+    found = {(r["cause"], r["page"], r["target"]) for r in json.loads(out)}
+    assert {(page, target) for cause, page, target in found} == EXPECTED["private_page"]
+    assert {cause for cause, _, _ in found} == {"private_page"}
 
 
 def test_bad_arguments_exit_2(run, tmp_path):

@@ -380,10 +380,11 @@ def test_serve_passes_host_port_and_token(
 ) -> None:
     seen: dict[str, object] = {}
 
-    def fake_run_server(brain, *, host, port, stdio, token, shapes):
+    def fake_run_server(brain, *, host, port, stdio, token, shapes, show_private):
         seen.update(
             pages=len(brain.pages()), host=host, port=port, stdio=stdio, token=token, shapes=shapes
         )
+        seen.update(show_private=show_private)
         return 0
 
     monkeypatch.setattr(server_package, "run_server", fake_run_server)
@@ -395,9 +396,12 @@ def test_serve_passes_host_port_and_token(
         "stdio": False,
         "token": None,
         "shapes": "current",
+        "show_private": False,
     }
     assert run("serve", str(bundle), "--gbrain-shapes", "0.46.28")[0] == 0
     assert seen["shapes"] == "0.46.28"
+    assert run("serve", str(bundle), "--show-private")[0] == 0
+    assert seen["show_private"] is True
     token_file = tmp_path / "server-token"
     token_file.write_text("letmein-123\n", encoding="utf-8")
     args = ("serve", "--stdio", "--port", "9000", "--host", "0.0.0.0", "--token-file")

@@ -267,6 +267,11 @@ def build_parser() -> OneLineParser:
         help="answer as current gbrain (default) or as the pinned 0.46.28 where they differ "
         "(traverse_graph without direction: node form)",
     )  # fmt: skip
+    serve.add_argument(
+        "--show-private", action="store_true",
+        help="serve pages marked `visibility: private` too (hidden by default, as gbrain "
+        "hides them from every MCP caller)",
+    )  # fmt: skip
 
     web = command("web", "serve the explorer to web browsers (one explorer per tab)")
     web.add_argument("src", nargs="?", metavar="SRC", help="folder or MCP URL")

@@ -148,6 +148,7 @@ class Brain:
         self._base_pages_of: tuple[LinkIndex, dict[str, FileFacts]] | None = None
         self._mentions_of: tuple[LinkIndex, OrderedDict[str, Mentions]] | None = None
         self._findables_of: tuple[LinkIndex, Excluded, list[Findable]] | None = None
+        self._private_of: tuple[LinkIndex, frozenset[str]] | None = None
 
     # -- the source ------------------------------------------------------------------
 
@@ -586,6 +587,17 @@ class Brain:
         ]
         self._findables_of = (index, excluded, findables)
         return findables
+
+    def private_pages(self) -> frozenset[str]:
+        """The pages whose frontmatter says `visibility: private` (`core.pages.is_private`):
+        what `serve` keeps from its callers, as gbrain keeps them from remote callers.
+        Made once per index."""
+        index = self.ensure_index()
+        made = self._private_of
+        if made is None or made[0] is not index:
+            private = frozenset(slug for slug, info in index.pages.items() if info.private)
+            made = self._private_of = (index, private)
+        return made[1]
 
     def resolve_roots(self, specs: Iterable[str]) -> list[str]:
         """Root specs of a walk → slugs, first appearance first, without repeats:

@@ -13,7 +13,7 @@ then a space or tab.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from operator import itemgetter
 from typing import Any, Literal
@@ -79,6 +79,17 @@ def headings(body: str, level: int) -> Iterator[str]:
     return (text for found, text in leveled_headings(body) if found == level)
 
 
+PRIVATE = "private"
+"""The `visibility` value that keeps a page from remote callers (gbrain's, exactly)."""
+
+
+def is_private(frontmatter: Mapping[str, Any] | None) -> bool:
+    """Whether a page of this frontmatter says `visibility: private`: gbrain hides such a
+    page from every remote caller, as if it did not exist (only this exact value does;
+    any other, or none, is visible)."""
+    return frontmatter is not None and frontmatter.get("visibility") == PRIVATE
+
+
 def leveled_headings(body: str) -> Iterator[tuple[int, str]]:
     """(level, text) of each heading of `body` outside fenced code, in order, stripped."""
     return ((level, text) for _, level, text in placed_headings(body))
@@ -120,6 +131,7 @@ class PageInfo:
     (`sources.frontmatter.first_heading`) when it states none, else None: `title` is it,
     unless many pages open with the same heading (`core.index.build.SHARED_HEADING`), then
     the file name; kept so that a title follows the count as other pages come and go.
+    `private` is True when its frontmatter says `visibility: private` (`is_private`).
 
     `to_row` / `from_row` give the fields as one plain tuple, in field order:
     the shape scan workers and the disk cache use (`row_of` builds one without a
@@ -144,6 +156,7 @@ class PageInfo:
     okf_trust: str | None = None
     okf_stale_after: str | None = None
     heading_title: str | None = None
+    private: bool = False
 
     def to_row(self) -> tuple[Any, ...]:
         """Every field as a plain tuple, in field order (see `from_row`)."""
@@ -166,6 +179,7 @@ class PageInfo:
             self.okf_trust,
             self.okf_stale_after,
             self.heading_title,
+            self.private,
         )
 
     @classmethod
@@ -195,6 +209,7 @@ class PageInfo:
         okf_trust: str | None = None,
         okf_stale_after: str | None = None,
         heading_title: str | None = None,
+        private: bool = False,
     ) -> tuple[Any, ...]:
         """`PageInfo(...).to_row()` without building the `PageInfo` (a scan's per-page path)."""
         return (
@@ -216,6 +231,7 @@ class PageInfo:
             okf_trust,
             okf_stale_after,
             heading_title,
+            private,
         )
 
 
@@ -294,6 +310,7 @@ class Page:
             okf_trust=self.okf_trust,
             okf_stale_after=self.okf_stale_after,
             heading_title=self.heading_title,
+            private=is_private(self.frontmatter),
         )
 
     def to_json(self) -> dict[str, Any]:

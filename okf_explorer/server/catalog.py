@@ -27,6 +27,7 @@ def call_tool(
     contexts: ContextCache | None = None,
     cancel: CancelCheck | None = None,
     shapes: str = tools.GBRAIN_CURRENT,
+    show_private: bool = False,
 ) -> ToolReply:
     """Run one tool of the catalog (`tools.call_tool`: never raises)."""
     return tools.call_tool(
@@ -38,6 +39,7 @@ def call_tool(
         tools=TOOLS,
         specs=TOOL_SPECS,
         shapes=shapes,
+        show_private=show_private,
     )
 
 

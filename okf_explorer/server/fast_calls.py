@@ -78,6 +78,7 @@ def call_result(fresh: FreshBrain, call: Call) -> dict[str, Any]:
             contexts=fresh.contexts,
             cancel=fresh.shutdown.requested,
             shapes=fresh.shapes,
+            show_private=fresh.show_private,
         )
     except Exception as error:  # the SDK handler's catch-all, reproduced
         return {"content": [{"text": str(error), "type": "text"}], "isError": True}

@@ -171,11 +171,14 @@ class FreshBrain:
         interval: float = REFRESH_INTERVAL,
         announce: Callable[[str], None] | None = None,
         shapes: str = GBRAIN_CURRENT,
+        show_private: bool = False,
     ) -> None:
         self.brain = brain
         self._announce = announce
         self.shapes = shapes
         """Whose gbrain shapes the tools give (`tools.GBRAIN_SHAPES`)."""
+        self.show_private = show_private
+        """Whether callers see pages marked `visibility: private` (`server.tools`)."""
         self._interval = interval
         self._lock = threading.Lock()
         self._last = time.monotonic()
@@ -284,6 +287,7 @@ def build_mcp_server(fresh: FreshBrain) -> Server[Any]:
                         contexts=fresh.contexts,
                         cancel=shutdown.requested,
                         shapes=fresh.shapes,
+                        show_private=fresh.show_private,
                     )
                 )
             except Exception as error:  # v2 would answer a JSON-RPC error; gbrain says isError

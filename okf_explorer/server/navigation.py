@@ -31,11 +31,19 @@ last_checked, next}`. `ref_kind` is `slug` for a target naming a folder path, el
 body link); over a folder `first_seen` is the oldest modification time among the
 pages that want the target, and `last_checked` the time of the answer (every answer
 reads the current index).
+
+Private pages (`server.tools`): a name of one is no page (`page_not_found`, and none is
+suggested), a path never runs through one (they are avoided), and every reply is
+`without_private`: a row naming one, or holding a list that names one (a walk's path, a
+community's pages), is left out, as is its slug in a list of slugs. The counts of
+`graph_stats` still count them.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -50,6 +58,7 @@ from okf_explorer.core.graph.paths import (
     K_CAP,
     MAX_HOPS_CAP,
     PATH_DIRECTIONS,
+    Avoid,
     NoPath,
     PathQuery,
     avoid_of,
@@ -59,9 +68,11 @@ from okf_explorer.core.port import WantedTarget
 from okf_explorer.server.shapes import SOURCE_ID, gbrain_link_type
 from okf_explorer.server.tools import (
     BrainTools,
+    Tool,
     ToolError,
     invalid,
     is_hostile_slug,
+    kept_from_caller,
     object_schema,
     optional_bool,
     optional_enum,
@@ -99,13 +110,15 @@ def page_named(brain: BrainTools, name: str) -> str:
     """The slug a typed name resolves to (SPEC §3), else `page_not_found` naming the
     closest pages."""
     slug = None if is_hostile_slug(name) else brain.resolve_slug(name)
-    if slug is None:
+    if slug is None or slug in kept_from_caller(brain):
         raise not_found(brain, name)
     return slug
 
 
 def not_found(brain: BrainTools, name: str) -> ToolError:
-    close = [] if is_hostile_slug(name) else brain.suggest(name)
+    kept = kept_from_caller(brain)
+    close = [] if is_hostile_slug(name) else brain.suggest(name, 3 + len(kept))
+    close = [slug for slug in close if slug not in kept][:3]
     hint = f"did you mean {' or '.join(close)}?" if close else "list_pages names every page"
     return ToolError("page_not_found", f"Page not found: {name}", {"suggestion": hint})
 
@@ -132,7 +145,7 @@ def find_paths(brain: Any, args: Mapping[str, Any]) -> Any:
         k=_clamped(k, DEFAULT_K, K_CAP),
         direction=direction,  # type: ignore[arg-type]
         rels=frozenset(rels) if rels else None,
-        avoid=avoid_of(avoid, lambda name: page_named(brain, name)),
+        avoid=_and_private(brain, avoid_of(avoid, lambda name: page_named(brain, name))),
         max_hops=_clamped(max_hops, DEFAULT_MAX_HOPS, MAX_HOPS_CAP),
     )
     try:
@@ -140,6 +153,12 @@ def find_paths(brain: Any, args: Mapping[str, Any]) -> Any:
     except NoPath as error:
         raise ToolError("no_path", str(error)) from None
     return [path_record(path, details) for path, details in found]
+
+
+def _and_private(brain: BrainTools, avoid: Avoid) -> Avoid:
+    """`avoid` and the pages the caller may not see."""
+    kept = kept_from_caller(brain)
+    return replace(avoid, unsaid=kept) if kept else avoid
 
 
 def best_paths(brain: Any, args: Mapping[str, Any]) -> Any:
@@ -163,6 +182,11 @@ def best_paths(brain: Any, args: Mapping[str, Any]) -> Any:
         raise invalid(str(error)) from None
     except PageNotFound as error:
         raise not_found(brain, error.slug) from None
+    kept = kept_from_caller(brain)
+    if any(slug in kept for slug in slugs):
+        slugs = [slug for slug in slugs if slug not in kept]
+        if not slugs:
+            raise not_found(brain, roots[0])
     hops = _clamped(depth, WALK_DEFAULT_DEPTH, 10)
     rows = brain.walk(slugs, hops, float(weight), direction, rels, implied)
     return [row.to_json() for row in rows]
@@ -436,13 +460,52 @@ NAVIGATION_SPECS: dict[str, dict[str, Any]] = {
     },
 }
 
-NAVIGATION_TOOLS = {
-    "find_paths": find_paths,
-    "best_paths": best_paths,
-    "explain_links": explain_links,
-    "graph_stats": graph_stats,
-    "wanted_pages": wanted_pages,
-    "find_mentions": find_mentions,
-    "build_context": build_context,
-    "analyze": analyze,
+
+def without_private(tool: Tool) -> Tool:
+    """`tool` whose reply names no page the caller may not see (the module doc)."""
+
+    @functools.wraps(tool)
+    def answer(brain: BrainTools, args: Mapping[str, Any]) -> Any:
+        value = tool(brain, args)
+        kept = kept_from_caller(brain)
+        return _kept_out(value, kept) if kept else value
+
+    return answer
+
+
+def _kept_out(value: Any, kept: frozenset[str]) -> Any:
+    """`value` without the items of its lists that name a page of `kept`."""
+    if isinstance(value, list):
+        return [_kept_out(item, kept) for item in value if not _names(item, kept)]
+    if isinstance(value, dict):
+        return {key: _kept_out(item, kept) for key, item in value.items()}
+    return value
+
+
+def _names(item: Any, kept: frozenset[str]) -> bool:
+    """Whether a list's item names a page of `kept`: is its slug, or is a row one of
+    whose values is such a slug or a list holding one."""
+    if isinstance(item, str):
+        return item in kept
+    if isinstance(item, dict):
+        return any(
+            (isinstance(value, str) and value in kept)
+            or (isinstance(value, list) and any(isinstance(v, str) and v in kept for v in value))
+            for value in item.values()
+        )
+    return False
+
+
+NAVIGATION_TOOLS: dict[str, Tool] = {
+    name: without_private(tool)
+    for name, tool in (
+        ("find_paths", find_paths),
+        ("best_paths", best_paths),
+        ("explain_links", explain_links),
+        ("graph_stats", graph_stats),
+        ("wanted_pages", wanted_pages),
+        ("find_mentions", find_mentions),
+        ("build_context", build_context),
+        ("analyze", analyze),
+    )
 }

@@ -57,9 +57,11 @@ def run_server(
     stdio: bool = False,
     token: str | None = None,
     shapes: str = "current",
+    show_private: bool = False,
 ) -> int:
     """Serve `brain` read-only over MCP until interrupted; returns the exit code.
-    `shapes` is whose gbrain shapes the tools give (`tools.GBRAIN_SHAPES`).
+    `shapes` is whose gbrain shapes the tools give (`tools.GBRAIN_SHAPES`);
+    `show_private`: its callers see pages marked `visibility: private` too (`server.tools`).
 
     Exit 2: a non-loopback bind without a token, or a token holding whitespace (no
     client can send it in an `Authorization: Bearer` header). Exit 1: the port cannot be
@@ -75,12 +77,20 @@ def run_server(
     quiet_logs()
     try:
         with _interrupts_as_keyboard_interrupt():
-            return _run(brain, host, port, stdio, token, shapes)
+            return _run(brain, host, port, stdio, token, shapes, show_private)
     except KeyboardInterrupt:
         return EXIT_OK
 
 
-def _run(brain: Any, host: str, port: int, stdio: bool, token: str | None, shapes: str) -> int:
+def _run(
+    brain: Any,
+    host: str,
+    port: int,
+    stdio: bool,
+    token: str | None,
+    shapes: str,
+    show_private: bool,
+) -> int:
     """Bind, index, print the banner, serve (SIGTERM arrives as KeyboardInterrupt)."""
     from okf_explorer.server.mcp_app import FreshBrain
 
@@ -89,7 +99,7 @@ def _run(brain: Any, host: str, port: int, stdio: bool, token: str | None, shape
     except OSError as error:
         say(f"cannot listen on {host}:{port}: {error.strerror or error}")
         return EXIT_FAILED
-    fresh = FreshBrain(brain, announce=say, shapes=shapes)
+    fresh = FreshBrain(brain, announce=say, shapes=shapes, show_private=show_private)
     if stdio:
         say("stdio · read-only · indexing")
         return _serve_stdio(fresh)

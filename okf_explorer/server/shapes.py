@@ -23,7 +23,7 @@ import json
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
@@ -283,8 +283,10 @@ class LinkReader:
     cannot be read has no links and empty contexts.
     """
 
-    def __init__(self, brain: BrainLike) -> None:
+    def __init__(self, brain: BrainLike, hidden: Collection[str] = ()) -> None:
         self._brain = brain
+        self._hidden = hidden
+        """Pages the caller may not see: no edge to or from them is read."""
         self._forward: dict[str, list[ResolvedLink]] = {}
         self._edges: dict[tuple[str, str], list[ServerLink]] = {}
         self._bodies: dict[str, tuple[str, list[WikiSpan]]] = {}
@@ -303,7 +305,12 @@ class LinkReader:
             seen: set[str] = set()
             kept = []
             for link in links:
-                if link.exists and link.rel == LINKS and link.to not in seen:
+                if (
+                    link.exists
+                    and link.rel == LINKS
+                    and link.to not in seen
+                    and link.to not in self._hidden
+                ):
                     seen.add(link.to)
                     kept.append(link)
             self._forward[slug] = kept
@@ -329,7 +336,7 @@ class LinkReader:
             self._edges[key] = [
                 ServerLink(node, rel)
                 for node, rel in dict.fromkeys(pairs)
-                if index is None or index.exists(node)
+                if (index is None or index.exists(node)) and node not in self._hidden
             ]
         return self._edges[key]
 

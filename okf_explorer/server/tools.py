@@ -12,6 +12,13 @@ unknown keys are accepted (`additionalProperties` is left open; each is answered
 an `unknown_param` warning). Tool errors and argument messages have gbrain's exact
 wording (GBRAIN_PROTOCOL §5): clients written against gbrain match on the `error` code
 and sometimes on the message, so the texts are copied from a real gbrain server.
+
+Private pages: a page whose frontmatter says `visibility: private` is kept from every
+caller, as gbrain keeps it from every MCP caller (stdio and HTTP alike, gbrain 0.46.28's
+`private-visibility`): it reads exactly as a page that does not exist (`page_not_found`,
+`[]`), is in no listing, search, slug resolution or orphan count, and every link to or
+from it is left out of the link and graph tools. `serve --show-private` shows them
+(`call_tool`'s `show_private`), as gbrain's operator opt-out does.
 """
 
 from __future__ import annotations
@@ -70,6 +77,8 @@ GBRAIN_SHAPES = (GBRAIN_CURRENT, GBRAIN_PINNED)
 or those of the pinned 0.46.28 (`serve --gbrain-shapes 0.46.28`, for clients written
 against it). Only `traverse_graph` without `direction` differs (see there)."""
 SHAPES: ContextVar[str] = ContextVar("okf_gbrain_shapes", default=GBRAIN_CURRENT)
+PRIVATE_SHOWN: ContextVar[bool] = ContextVar("okf_private_shown", default=False)
+"""Whether the running call sees private pages (`call_tool`'s `show_private`)."""
 REMOTE_BOTH_DEPTH = 2
 """gbrain v0.48.1: a remote `traverse_graph` that leaves direction and depth to default
 walks both ways at this depth (a bidirectional walk is combinatorial on hubs)."""
@@ -450,10 +459,23 @@ class BrainTools(BrainLike, Protocol):
 
     def findables(self) -> list[Findable]: ...
 
+    def private_pages(self) -> frozenset[str]: ...
+
+
+def kept_from_caller(brain: BrainTools) -> frozenset[str]:
+    """The pages the running call may not see: the private ones, unless it shows them
+    (see the module doc)."""
+    return frozenset() if PRIVATE_SHOWN.get() else brain.private_pages()
+
 
 def _known(brain: BrainTools, slug: str) -> bool:
-    """True for a slug naming a page (hostile or dangling names never do)."""
-    return not is_hostile_slug(slug) and slug in brain.ensure_index().pages
+    """True for a slug naming a page the caller may see (hostile or dangling names never
+    do)."""
+    return (
+        not is_hostile_slug(slug)
+        and slug in brain.ensure_index().pages
+        and slug not in kept_from_caller(brain)
+    )
 
 
 def get_page(brain: BrainTools, args: Mapping[str, Any]) -> Any:
@@ -467,7 +489,7 @@ def get_page(brain: BrainTools, args: Mapping[str, Any]) -> Any:
             return {"error": "ambiguous_slug", "candidates": candidates}
         if candidates:
             resolved = candidates[0]
-    if is_hostile_slug(resolved):
+    if is_hostile_slug(resolved) or resolved in kept_from_caller(brain):
         raise page_not_found(slug)
     try:
         page = brain.page(resolved)
@@ -487,10 +509,13 @@ def _fuzzy_candidates(brain: BrainTools, name: str) -> list[str]:
     and `tables/orders`) is ambiguous, as in gbrain: the candidates come in the
     resolver's tie order, so the caller picks.
     """
+    kept = kept_from_caller(brain)
     resolution = brain.resolve_name(name)
     if resolution is not None:
-        return list(resolution.candidates[:FUZZY_CANDIDATES]) or [resolution.node]
-    return brain.suggest(name, FUZZY_CANDIDATES)
+        found = list(resolution.candidates) or [resolution.node]
+    else:
+        found = brain.suggest(name, FUZZY_CANDIDATES + len(kept))
+    return [slug for slug in found if slug not in kept][:FUZZY_CANDIDATES]
 
 
 def list_pages(brain: BrainTools, args: Mapping[str, Any]) -> Any:
@@ -512,7 +537,8 @@ def list_pages(brain: BrainTools, args: Mapping[str, Any]) -> Any:
     after_text = optional_str(args, "updated_after")
     after = parse_timestamp(after_text) if after_text is not None else None
     limit = LIST_DEFAULT if limit is None or limit <= 0 else min(limit, LIST_CAP)
-    infos = brain.pages(type=kind, tag=tag)
+    kept = kept_from_caller(brain)
+    infos = [info for info in brain.pages(type=kind, tag=tag) if info.slug not in kept]
     if after is not None:
         infos = [i for i in infos if (t := timestamp_or_none(i.updated_at)) and t > after]
     infos = _sorted(infos, sort)
@@ -533,7 +559,9 @@ def _sorted(infos: list[Any], sort: str | None) -> list[Any]:
 
 def get_links(brain: BrainTools, args: Mapping[str, Any]) -> Any:
     slug = required_str(args, "slug")
-    return LinkReader(brain).forward_rows(slug) if _known(brain, slug) else []
+    return (
+        LinkReader(brain, kept_from_caller(brain)).forward_rows(slug) if _known(brain, slug) else []
+    )
 
 
 def get_backlinks(brain: BrainTools, args: Mapping[str, Any]) -> Any:
@@ -553,7 +581,7 @@ def get_backlinks(brain: BrainTools, args: Mapping[str, Any]) -> Any:
     cursor = None if cursor_text is None else decode_cursor(cursor_text)
     if cursor_text is not None and cursor is None:
         raise invalid("get_backlinks: cursor is not one this tool returned.")
-    reader = LinkReader(brain)
+    reader = LinkReader(brain, kept_from_caller(brain))
     rows = reader.backward_rows(slug) if _known(brain, slug) else []
     if group is None and kind is None and limit is None:
         return rows
@@ -607,7 +635,7 @@ def traverse_graph(brain: BrainTools, args: Mapping[str, Any]) -> Any:
         depth = REMOTE_BOTH_DEPTH if direction is None else walk.DEFAULT_DEPTH
     if not _known(brain, slug):
         return []
-    reader = LinkReader(brain)
+    reader = LinkReader(brain, kept_from_caller(brain))
     probe = TRAVERSE_ROW_CAP + 1
     cancel = _cancel_check()
     if pinned and direction is None and link_type is None:
@@ -677,7 +705,8 @@ def _navigate_links(brain: BrainTools, args: Mapping[str, Any], direction: str) 
     slug = required_str(args, "slug")
     if not _known(brain, slug):
         return []
-    return list(dict.fromkeys(edge.to for edge in brain.traverse(slug, 1, direction)))
+    edges = _seen_edges(brain, brain.traverse(slug, 1, direction))
+    return list(dict.fromkeys(edge.to for edge in edges))
 
 
 def _navigate_traverse(brain: BrainTools, args: Mapping[str, Any]) -> Any:
@@ -691,7 +720,14 @@ def _navigate_traverse(brain: BrainTools, args: Mapping[str, Any]) -> Any:
     if not _known(brain, slug):
         return []
     depth = clamp_depth(args.get("depth", 1))
-    return capped(edge_records(brain.traverse(slug, depth, direction)), "memory_navigate")
+    edges = _seen_edges(brain, brain.traverse(slug, depth, direction))
+    return capped(edge_records(edges), "memory_navigate")
+
+
+def _seen_edges(brain: BrainTools, edges: list[Any]) -> list[Any]:
+    """`edges` without those to or from a page the caller may not see."""
+    kept = kept_from_caller(brain)
+    return [edge for edge in edges if edge.frm not in kept and edge.to not in kept]
 
 
 def search(brain: Any, args: Mapping[str, Any]) -> Any:
@@ -726,11 +762,13 @@ def search(brain: Any, args: Mapping[str, Any]) -> Any:
     except SearchSyntaxError:
         query = None
     searcher = brain.text_search()
+    kept = kept_from_caller(brain)
+    hide = kept.__contains__ if kept else None
     hits = None
     if query is not None:
         try:
             hits = searcher.search(
-                _with_types(query, types), limit, offset=offset, tokens=CHUNK_WORDS
+                _with_types(query, types), limit, offset=offset, tokens=CHUNK_WORDS, hide=hide
             )
         except SearchSyntaxError:
             hits = None
@@ -741,7 +779,9 @@ def search(brain: Any, args: Mapping[str, Any]) -> Any:
             raise invalid(str(error)) from None
         except SearchSyntaxError:
             return []
-        hits = searcher.search(_with_types(query, types), limit, offset=offset, tokens=CHUNK_WORDS)
+        hits = searcher.search(
+            _with_types(query, types), limit, offset=offset, tokens=CHUNK_WORDS, hide=hide
+        )
     order = {slug: i for i, slug in enumerate(brain.ensure_index().pages, 1)}
     return [_search_row(hit, order.get(hit.slug, 0), cap) for hit in hits]
 
@@ -760,7 +800,7 @@ def get_tags(brain: BrainTools, args: Mapping[str, Any]) -> Any:
     """gbrain's `get_tags`: the page's tags, `[]` for a slug naming no page (as gbrain
     answers, no error)."""
     slug = required_str(args, "slug")
-    info = brain.ensure_index().pages.get(slug) if not is_hostile_slug(slug) else None
+    info = brain.ensure_index().pages.get(slug) if _known(brain, slug) else None
     return list(info.tags) if info is not None else []
 
 
@@ -774,7 +814,10 @@ def resolve_slugs(brain: BrainTools, args: Mapping[str, Any]) -> Any:
     an exact name, then a prefix, a substring, the letters in order; slugs, file names,
     titles and aliases; the page more linked to first, excluded pages last)."""
     partial = required_str(args, "partial")
-    return [hit.slug for hit in rank_pages(partial, brain.findables(), RESOLVED_SLUGS)]
+    findables, kept = brain.findables(), kept_from_caller(brain)
+    if kept:
+        findables = [page for page in findables if page.slug not in kept]
+    return [hit.slug for hit in rank_pages(partial, findables, RESOLVED_SLUGS)]
 
 
 def find_orphans(brain: BrainTools, args: Mapping[str, Any]) -> Any:
@@ -787,8 +830,11 @@ def find_orphans(brain: BrainTools, args: Mapping[str, Any]) -> Any:
     `include_pseudo`, and counted in `excluded`; `total_linkable` is every page but
     those."""
     include = bool(optional_bool(args, "include_pseudo"))
-    pages = brain.ensure_index().pages
-    every = brain.orphans(include_reserved=True)
+    kept_back = kept_from_caller(brain)
+    pages = {
+        slug: info for slug, info in brain.ensure_index().pages.items() if slug not in kept_back
+    }
+    every = [slug for slug in brain.orphans(include_reserved=True) if slug in pages]
     kept = every if include else [slug for slug in every if not pages[slug].reserved]
     return {
         "orphans": [
@@ -811,7 +857,7 @@ def fetch(brain: Any, args: Mapping[str, Any]) -> Any:
     with its suggestion."""
     slug = required_str(args, "id")
     try:
-        if is_hostile_slug(slug):
+        if is_hostile_slug(slug) or slug in kept_from_caller(brain):
             raise PageNotFound(slug)
         page = brain.page(slug)
     except PageNotFound:
@@ -891,6 +937,7 @@ def call_tool(
     tools: Mapping[str, Tool] | None = None,
     specs: Mapping[str, dict[str, Any]] | None = None,
     shapes: str = GBRAIN_CURRENT,
+    show_private: bool = False,
 ) -> ToolReply:
     """Run one tool; every failure becomes an `isError` reply, never an exception.
 
@@ -899,10 +946,12 @@ def call_tool(
     run, and a long walk stops at its next check; both answer `shutting_down`.
     `tools` and `specs` are the tools callable by name and their schemas (gbrain's,
     `TOOLS` and `TOOL_SPECS`, unless given: `server.catalog` adds ours). `shapes` says
-    whose gbrain shapes to give (`GBRAIN_SHAPES`).
+    whose gbrain shapes to give (`GBRAIN_SHAPES`). `show_private`: the call sees private
+    pages too (see the module doc).
     """
     if cancel is not None and cancel():
         return ToolReply(SHUTTING_DOWN.payload(), True)
+    shown = PRIVATE_SHOWN.set(show_private)
     token = CONTEXTS.set(contexts), CANCEL.set(cancel), SHAPES.set(shapes)
     try:
         return _dispatch(brain, name, arguments, tools or TOOLS, specs or TOOL_SPECS)
@@ -912,6 +961,7 @@ def call_tool(
         CONTEXTS.reset(token[0])
         CANCEL.reset(token[1])
         SHAPES.reset(token[2])
+        PRIVATE_SHOWN.reset(shown)
 
 
 def _dispatch(

@@ -42,7 +42,7 @@ from okf_explorer.core.audit.model import (
 from okf_explorer.core.errors import OkfError, ProtocolError
 from okf_explorer.core.index.build import build_index
 from okf_explorer.core.index.model import LinkIndex
-from okf_explorer.core.pages import Page
+from okf_explorer.core.pages import Page, is_private
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.sources.gbrain.importer import GBRAIN
 from okf_explorer.sources.gbrain.source import McpSource
@@ -126,9 +126,7 @@ def run_audit(folder: Path, server: McpSource, *, concurrency: int = 4) -> Audit
         files_source.close()
     texts = {slug: page.content if page else "" for slug, page in read.items()}
     private = frozenset(
-        slug
-        for slug, page in read.items()
-        if page is not None and page.frontmatter.get("visibility") == "private"
+        slug for slug, page in read.items() if page is not None and is_private(page.frontmatter)
     )
     stated = {
         slug: (page.frontmatter, page.type) for slug, page in read.items() if page is not None

@@ -55,6 +55,7 @@ from okf_explorer.core.pages import (
     Page,
     PageInfo,
     frontmatter_aliases,
+    is_private,
     is_reserved,
     placed_headings,
 )
@@ -489,6 +490,7 @@ def info_fields(
         okf_trust=trust,
         okf_stale_after=stale_after,
         heading_title=heading,
+        private=is_private(frontmatter),
     )
     return row, body, frontmatter
 

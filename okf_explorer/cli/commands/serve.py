@@ -86,6 +86,7 @@ def run_serve(args: argparse.Namespace) -> int:
             stdio=args.stdio,
             token=token,
             shapes=args.gbrain_shapes,
+            show_private=args.show_private,
         )
     finally:
         brain.close()

@@ -69,11 +69,13 @@ class NoPath(OkfError):
 
 @dataclass(frozen=True, slots=True)
 class Avoid:
-    """What a path may not pass through: hubs, OKF reserved pages, named pages."""
+    """What a path may not pass through: hubs, OKF reserved pages, named pages, and
+    `unsaid` pages, which no description names (those `serve` keeps from its caller)."""
 
     hubs: bool = False
     reserved: bool = False
     pages: frozenset[str] = frozenset()
+    unsaid: frozenset[str] = frozenset()
 
     @property
     def active(self) -> bool:
@@ -201,7 +203,7 @@ class PathGraphs:
 
     def avoided(self, query: PathQuery) -> set[str]:
         """The pages `query.avoid` removes (never its two ends)."""
-        gone = set(query.avoid.pages)
+        gone = set(query.avoid.pages | query.avoid.unsaid)
         if query.avoid.hubs:
             gone |= self.hubs()
         if query.avoid.reserved:

@@ -101,13 +101,16 @@ class TextSearch:
         offset: int = 0,
         tokens: int = SNIPPET_TOKENS,
         everything: bool = False,
+        hide: Callable[[str], bool] | None = None,
     ) -> list[SearchHit]:
         """Ranked hits (snippets of about `tokens` words), without the pages the source's
-        settings exclude (`core.excluded`) unless `everything`; raises
-        `SearchSyntaxError`."""
+        settings exclude (`core.excluded`) unless `everything`, nor those `hide(slug)`
+        keeps from the caller (`serve`'s private pages); raises `SearchSyntaxError`."""
         parsed = parse_query(query) if isinstance(query, str) else query
         excluded = self._excluded()
-        hidden = excluded if excluded and not everything else None
+        hidden: Callable[[str], bool] | None = excluded if excluded and not everything else None
+        if hide is not None:
+            hidden = hide if hidden is None else partial(_either, hidden, hide)
         limit = max(1, min(int(limit), MAX_LIMIT))
         if parsed.listing:
             return self._listed(parsed, hidden)[max(0, offset) : max(0, offset) + limit]
@@ -125,7 +128,7 @@ class TextSearch:
             with self._lock:
                 self._say_fallback(index)
 
-    def _listed(self, query: SearchQuery, hidden: Excluded | None) -> list[SearchHit]:
+    def _listed(self, query: SearchQuery, hidden: Callable[[str], bool] | None) -> list[SearchHit]:
         """Every readable page passing the filters of `query` (filters alone, no words),
         the most linked to first, then in slug order; its description as its snippet.
         No body is read: the pages so tagged are the brain's (`tagged`: a server's own tag
@@ -288,3 +291,7 @@ def _server_hit(row: dict[str, Any], words: Sequence[str]) -> SearchHit:
         score=float(score) if isinstance(score, int | float) else 0.0,
         snippet=snippet_around(text or "", words),
     )
+
+
+def _either(first: Callable[[str], bool], second: Callable[[str], bool], slug: str) -> bool:
+    return first(slug) or second(slug)

@@ -28,6 +28,7 @@ from okf_explorer.core.audit.page import PageView, RunViews
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import OkfError
 from okf_explorer.core.links.typed import LINKS
+from okf_explorer.core.pages import is_private
 from okf_explorer.core.text_safety import printable
 
 if TYPE_CHECKING:
@@ -96,7 +97,7 @@ class ServerComparison:
     def _private(self, slug: str) -> bool:
         """Whether the folder's page `slug` says `visibility: private` (gbrain hides it)."""
         try:
-            return self.brain.page(slug).frontmatter.get("visibility") == "private"
+            return is_private(self.brain.page(slug).frontmatter)
         except OkfError:
             return False
 

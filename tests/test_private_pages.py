@@ -1,0 +1,202 @@
+"""Pages marked `visibility: private` are kept from `serve`'s callers, as gbrain keeps them
+from every MCP caller (its `private-visibility`, 0.46.28): such a page reads exactly as a
+page that does not exist, and no listing, search, resolution, orphan count, link or walk
+names it. `serve --show-private` shows them. Against our own `serve` on loopback."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from okf_explorer.core.brain import Brain
+from okf_explorer.core.errors import OkfError
+from okf_explorer.server.tools import call_tool
+from okf_explorer.sources.folder.bundle import BundleSource
+from okf_explorer.sources.gbrain.source import McpSource
+from tests.bundles import write_bundle
+from tests.mcp_server_fixture import ServerHandle, serve_bundle
+
+SECRET = "notes/secret-plan"
+
+PAGES = {
+    "people/alice.md": "# Alice\n\nAlice works with [[people/bob]] on [[notes/secret-plan]].\n",
+    "people/bob.md": '---\nrelated: "[[notes/secret-plan]]"\n---\n# Bob\n\nBob, a colleague.\n',
+    "notes/secret-plan.md": (
+        "---\nvisibility: private\ntags: [plan]\ntype: note\n---\n# Secret plan\n\n"
+        "The zebracorn merger, with [[people/bob]] and [[notes/reached-only-here]].\n"
+    ),
+    "notes/reached-only-here.md": "# Reached only here\n\nA page nothing else links to.\n",
+    "notes/public-plan.md": "---\nvisibility: public\n---\n# Public plan\n\nNo secret.\n",
+}
+
+
+@pytest.fixture(scope="module")
+def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_bundle(tmp_path_factory.mktemp("private"), PAGES)
+
+
+@pytest.fixture(scope="module")
+def hidden(root: Path) -> Iterator[ServerHandle]:
+    with serve_bundle(root) as handle:
+        yield handle
+
+
+@pytest.fixture(scope="module")
+def shown(root: Path) -> Iterator[ServerHandle]:
+    with serve_bundle(root, options=("--show-private",)) as handle:
+        yield handle
+
+
+def answer(server: ServerHandle, tool: str, **arguments: Any) -> Any:
+    """The tool's value, or its error payload."""
+    source = McpSource(server.url, token=None, token_source="no token")
+    try:
+        return source.call_tool(tool, dict(arguments))
+    except OkfError as error:
+        return {"error": type(error).__name__, "message": str(error)}
+    finally:
+        source.close()
+
+
+SLUG_KEYS = frozenset({"slug", "from_slug", "to_slug", "id", "resolved_slug"})
+
+
+def named(value: Any) -> bool:
+    """Whether a reply names the private page as a page (a row's slug, a listed slug) or
+    quotes its words. Another page's own text may name it (Alice's `[[notes/secret-plan]]`),
+    as gbrain answers that page's text as written."""
+    if "zebracorn" in json.dumps(value) or "Secret plan" in json.dumps(value):
+        return True
+    if isinstance(value, str):
+        return value == SECRET
+    if isinstance(value, list):
+        return any(named(item) for item in value)
+    if isinstance(value, dict):
+        return any(
+            (key in SLUG_KEYS and item == SECRET) or (key not in SLUG_KEYS and named(item))
+            for key, item in value.items()
+            if key not in {"context", "chunk_text", "compiled_truth", "text", "content"}
+        )
+    return False
+
+
+def test_a_private_page_reads_as_a_page_that_does_not_exist(hidden: ServerHandle) -> None:
+    for tool, args in (
+        ("get_page", {"slug": SECRET}),
+        ("get_page", {"slug": "secret plan", "fuzzy": True}),
+        ("fetch", {"id": SECRET}),
+    ):
+        private = answer(hidden, tool, **args)
+        missing = answer(hidden, tool, **{k: "notes/no-such-page" for k in args if k != "fuzzy"})
+        assert private["error"] == missing["error"], (tool, private)
+        assert not named(private) or SECRET in args.get("slug", args.get("id", ""))
+    assert answer(hidden, "get_tags", slug=SECRET) == []
+    for tool in ("get_links", "get_backlinks", "traverse_graph"):
+        assert answer(hidden, tool, slug=SECRET) == [], tool
+
+
+def test_no_listing_search_or_resolution_names_it(hidden: ServerHandle) -> None:
+    listed = answer(hidden, "list_pages", limit=100)
+    assert {row["slug"] for row in listed} == {
+        "people/alice",
+        "people/bob",
+        "notes/reached-only-here",
+        "notes/public-plan",  # only `private` hides a page
+    }
+    for tool, args in (
+        ("search", {"query": "zebracorn"}),
+        ("query", {"query": "zebracorn merger"}),
+        ("search", {"query": "plan"}),
+        ("resolve_slugs", {"partial": "secret"}),
+        ("memory_navigate", {"op": "list"}),
+        ("memory_navigate", {"op": "get", "slug": SECRET}),
+    ):
+        assert not named(answer(hidden, tool, **args)), (tool, args)
+    orphans = answer(hidden, "find_orphans")
+    assert not named(orphans) and orphans["total_pages"] == 4
+
+
+def test_no_link_or_walk_runs_to_or_through_it(hidden: ServerHandle) -> None:
+    out = answer(hidden, "get_links", slug="people/alice")
+    assert [row["to_slug"] for row in out] == ["people/bob"]
+    back = answer(hidden, "get_backlinks", slug="people/bob")
+    assert [row["from_slug"] for row in back] == ["people/alice"]
+    assert answer(hidden, "get_backlinks", slug="notes/reached-only-here") == []
+    for args in (
+        {"slug": "people/alice", "depth": 3},
+        {"slug": "people/alice", "depth": 3, "direction": "both"},
+        {"slug": "people/bob", "depth": 2, "direction": "in"},
+    ):
+        walked = answer(hidden, "traverse_graph", **args)
+        assert walked and not named(walked), args
+        assert "notes/reached-only-here" not in json.dumps(walked)  # reached through it only
+    for op in ("links", "backlinks", "traverse"):
+        navigated = answer(hidden, "memory_navigate", op=op, slug="people/bob", depth=2)
+        assert not named(navigated), op
+
+
+def test_the_agents_own_tools_never_name_it(hidden: ServerHandle) -> None:
+    """okf-explorer's own tools: a name of a private page is no page, a path never runs
+    through one, and no row names one."""
+    for tool, key, typed in (
+        ("find_paths", "from", SECRET),
+        ("explain_links", "slug", SECRET),
+        ("find_mentions", "slug", SECRET),
+        ("build_context", "slug", SECRET),
+        ("best_paths", "roots", SECRET),
+        ("explain_links", "slug", "secret plan"),  # by its title: no suggestion names it
+    ):
+
+        def refusal(name: str, tool: str = tool, key: str = key) -> str:
+            args: dict[str, Any] = {key: [name] if key == "roots" else name}
+            if tool == "find_paths":
+                args["to"] = "people/bob"
+            reply = answer(hidden, tool, **args)
+            assert reply["error"] == "PageNotFound", reply
+            return str(reply["message"]).replace(name, "NAME")
+
+        assert refusal(typed) == refusal("notes/no-such-page"), (tool, typed)
+    paths = answer(hidden, "find_paths", **{"from": "people/alice", "to": "people/bob"})
+    assert paths and not named(paths)
+    none = answer(hidden, "find_paths", **{"from": "people/alice", "to": "notes/reached-only-here"})
+    assert "no_path" in none["message"]  # its only path runs through the private page,
+    assert "secret" not in none["message"]  # which the answer does not name among those avoided
+    for tool, args in (
+        ("best_paths", {"roots": ["people/alice"], "depth": 3}),
+        ("explain_links", {"slug": "people/alice"}),
+        ("graph_stats", {}),
+        ("wanted_pages", {}),
+        ("find_mentions", {"slug": "people/bob"}),
+        ("build_context", {"slug": "people/alice", "depth": 2}),
+        ("analyze", {}),
+    ):
+        assert not named(answer(hidden, tool, **args)), tool
+
+
+def test_serve_show_private_serves_them(shown: ServerHandle) -> None:
+    page = answer(shown, "get_page", slug=SECRET)
+    assert page["slug"] == SECRET and page["frontmatter"]["visibility"] == "private"
+    out = answer(shown, "get_links", slug="people/alice")
+    assert [row["to_slug"] for row in out] == ["people/bob", SECRET]
+    assert [hit["slug"] for hit in answer(shown, "search", query="zebracorn")] == [SECRET]
+
+
+def test_a_page_made_private_is_hidden_at_once(root: Path, tmp_path: Path) -> None:
+    """A page that says `visibility: private` after the index was built is hidden from the
+    next call on (the index is read again when its file changed)."""
+    folder = write_bundle(tmp_path / "later", PAGES)
+    brain = Brain(BundleSource(folder), cache_dir=False)
+    try:
+        assert not call_tool(brain, "get_page", {"slug": "people/bob"}).is_error
+        bob = folder / "people/bob.md"
+        bob.write_text("---\nvisibility: private\n---\n# Bob\n", encoding="utf-8")
+        brain.refresh()
+        reply = call_tool(brain, "get_page", {"slug": "people/bob"})
+        assert reply.is_error and reply.value["error"] == "page_not_found"
+        assert not call_tool(brain, "get_page", {"slug": "people/bob"}, show_private=True).is_error
+    finally:
+        brain.close()
