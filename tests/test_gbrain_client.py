@@ -117,10 +117,13 @@ def test_a_name_that_is_not_a_slug_still_resolves(gbrain_peer, run) -> None:
 def test_exact_slug_backlinks_on_our_own_serve(run, tool_calls: list[str]) -> None:
     with serve_bundle(CORPUS) as server:
         status, out, _ = run("links", "people/alice", "--backlinks", "--source", server.url)
-    # our `serve` hides no private page (gbrain does: see below)
-    assert (status, out.splitlines()) == (0, ["Zettelkasten", "notes/Secret Plan", "people/bob"])
+    # our `serve` hides the private page, as gbrain does (above)
+    assert (status, out.splitlines()) == (0, ["Zettelkasten", "people/bob"])
     assert "list_pages" not in tool_calls
     assert tool_calls.count("get_page") == 1
+    with serve_bundle(CORPUS, options=("--show-private",)) as server:
+        status, out, _ = run("links", "people/alice", "--backlinks", "--source", server.url)
+    assert (status, out.splitlines()) == (0, ["Zettelkasten", "notes/Secret Plan", "people/bob"])
 
 
 @pytest.mark.parametrize("tool", ["search", "query"])
