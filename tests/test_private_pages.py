@@ -200,3 +200,18 @@ def test_a_page_made_private_is_hidden_at_once(root: Path, tmp_path: Path) -> No
         assert not call_tool(brain, "get_page", {"slug": "people/bob"}, show_private=True).is_error
     finally:
         brain.close()
+
+
+def test_get_page_hides_a_private_page_without_waiting_for_the_index(tmp_path: Path) -> None:
+    """`get_page` and `fetch` read one file and never wait for the index (a first build of
+    a big wiki outlasts a client's timeout): they read the privacy from that file."""
+    folder = write_bundle(tmp_path / "cold", PAGES)
+    brain = Brain(BundleSource(folder), cache_dir=False)
+    try:
+        for name, args in (("get_page", {"slug": SECRET}), ("fetch", {"id": SECRET})):
+            reply = call_tool(brain, name, args)
+            assert reply.is_error and reply.value["error"] == "page_not_found", name
+        assert not call_tool(brain, "get_page", {"slug": "people/bob"}).is_error
+        assert brain.index is None  # no call built it
+    finally:
+        brain.close()

@@ -34,6 +34,7 @@ from typing import Any, Protocol
 
 from okf_explorer.core.errors import Cancelled, OkfError, PageNotFound, PageUnreadable
 from okf_explorer.core.graph.traverse import DEPTH_CAP, DIRECTIONS, clamp_depth
+from okf_explorer.core.pages import Page, is_private
 from okf_explorer.core.port import CancelCheck, relation_of
 from okf_explorer.core.search.find_rank import Findable, rank_pages
 from okf_explorer.core.search.query import (
@@ -468,6 +469,12 @@ def kept_from_caller(brain: BrainTools) -> frozenset[str]:
     return frozenset() if PRIVATE_SHOWN.get() else brain.private_pages()
 
 
+def shown_to_caller(page: Page) -> bool:
+    """Whether the running call may see `page`, read from its own frontmatter: `get_page`
+    and `fetch` read one file and never wait for the index."""
+    return PRIVATE_SHOWN.get() or not is_private(page.frontmatter)
+
+
 def _known(brain: BrainTools, slug: str) -> bool:
     """True for a slug naming a page the caller may see (hostile or dangling names never
     do)."""
@@ -489,12 +496,14 @@ def get_page(brain: BrainTools, args: Mapping[str, Any]) -> Any:
             return {"error": "ambiguous_slug", "candidates": candidates}
         if candidates:
             resolved = candidates[0]
-    if is_hostile_slug(resolved) or resolved in kept_from_caller(brain):
+    if is_hostile_slug(resolved):
         raise page_not_found(slug)
     try:
         page = brain.page(resolved)
     except PageNotFound:
         raise page_not_found(slug) from None
+    if not shown_to_caller(page):
+        raise page_not_found(slug)
     record = page_record(brain, page, include_content=include_content)
     if fuzzy:
         record["resolved_slug"] = resolved
@@ -857,9 +866,11 @@ def fetch(brain: Any, args: Mapping[str, Any]) -> Any:
     with its suggestion."""
     slug = required_str(args, "id")
     try:
-        if is_hostile_slug(slug) or slug in kept_from_caller(brain):
+        if is_hostile_slug(slug):
             raise PageNotFound(slug)
         page = brain.page(slug)
+        if not shown_to_caller(page):
+            raise PageNotFound(slug)
     except PageNotFound:
         suggestion = {"suggestion": "Pass an id returned by a `search` call."}
         raise ToolError("page_not_found", f"Page not found: {slug}", suggestion) from None
