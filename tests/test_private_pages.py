@@ -31,6 +31,8 @@ PAGES = {
     ),
     "notes/reached-only-here.md": "# Reached only here\n\nA page nothing else links to.\n",
     "notes/public-plan.md": "---\nvisibility: public\n---\n# Public plan\n\nNo secret.\n",
+    # private, and named as a word the replies use (an edge record's `hemisphere`)
+    "knowledge.md": "---\nvisibility: private\n---\n# Knowledge\n",
 }
 
 
@@ -162,6 +164,7 @@ def test_the_agents_own_tools_never_name_it(hidden: ServerHandle) -> None:
         assert refusal(typed) == refusal("notes/no-such-page"), (tool, typed)
     paths = answer(hidden, "find_paths", **{"from": "people/alice", "to": "people/bob"})
     assert paths and not named(paths)
+    assert [edge["hemisphere"] for edge in paths[0]["edges"]] == ["knowledge"]  # kept whole
     none = answer(hidden, "find_paths", **{"from": "people/alice", "to": "notes/reached-only-here"})
     assert "no_path" in none["message"]  # its only path runs through the private page,
     assert "secret" not in none["message"]  # which the answer does not name among those avoided

@@ -473,25 +473,51 @@ def without_private(tool: Tool) -> Tool:
     return answer
 
 
+NO_SLUGS = frozenset(
+    {
+        "type",
+        "hemisphere",
+        "rel",
+        "direction",
+        "rule",
+        "kind",
+        "ref_kind",
+        "link_types",
+        "status",
+        "trust",
+        "title",
+        "description",
+        "text",
+        "context",
+        "note",
+    }
+)
+"""Keys of the replies whose values are words or text, never a page's slug: a private page
+named `knowledge` or `edge` leaves every edge record (`hemisphere: knowledge`) alone."""
+
+
 def _kept_out(value: Any, kept: frozenset[str]) -> Any:
     """`value` without the items of its lists that name a page of `kept`."""
     if isinstance(value, list):
         return [_kept_out(item, kept) for item in value if not _names(item, kept)]
     if isinstance(value, dict):
-        return {key: _kept_out(item, kept) for key, item in value.items()}
+        return {
+            key: item if key in NO_SLUGS else _kept_out(item, kept) for key, item in value.items()
+        }
     return value
 
 
 def _names(item: Any, kept: frozenset[str]) -> bool:
     """Whether a list's item names a page of `kept`: is its slug, or is a row one of
-    whose values is such a slug or a list holding one."""
+    whose values (but those of `NO_SLUGS`) is such a slug or a list holding one."""
     if isinstance(item, str):
         return item in kept
     if isinstance(item, dict):
         return any(
             (isinstance(value, str) and value in kept)
             or (isinstance(value, list) and any(isinstance(v, str) and v in kept for v in value))
-            for value in item.values()
+            for key, value in item.items()
+            if key not in NO_SLUGS
         )
     return False
 
