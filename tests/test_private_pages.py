@@ -218,3 +218,60 @@ def test_get_page_hides_a_private_page_without_waiting_for_the_index(tmp_path: P
         assert brain.index is None  # no call built it
     finally:
         brain.close()
+
+
+GBRAIN_CORPUS = Path(__file__).resolve().parent / "gbrain_corpus"
+GBRAIN_PRIVATE = "notes/private-plan"
+
+
+@pytest.mark.gbrain
+def test_the_real_gbrain_and_our_serve_keep_the_same_page_back(gbrain_peer) -> None:
+    """The same corpus, one of its pages private, asked the same questions of the real
+    gbrain and of our `serve`: neither names that page, and both answer `get_page` of it
+    as of a page that does not exist."""
+    peer = gbrain_peer(GBRAIN_CORPUS)
+    calls: tuple[tuple[str, dict[str, Any]], ...] = (
+        ("get_page", {"slug": GBRAIN_PRIVATE}),
+        ("get_links", {"slug": "notes/beta-notes"}),
+        ("get_backlinks", {"slug": "notes/beta-notes"}),
+        ("list_pages", {"limit": 100}),
+        ("resolve_slugs", {"partial": "private"}),
+        ("search", {"query": "kept to ourselves"}),
+        ("traverse_graph", {"slug": "notes/beta-notes", "depth": 2, "direction": "both"}),
+    )
+
+    def replies(source: McpSource) -> list[Any]:
+        found = []
+        for tool, args in calls:
+            try:
+                found.append(source.call_tool(tool, dict(args)))
+            except OkfError as error:
+                found.append({"error": type(error).__name__})
+        return found
+
+    theirs_source = McpSource(
+        peer.url, token=peer.token_file.read_text().strip(), token_source="file"
+    )
+    try:
+        theirs = replies(theirs_source)
+    finally:
+        theirs_source.close()
+    with serve_bundle(GBRAIN_CORPUS) as server:
+        ours_source = McpSource(server.url, token=None, token_source="no token")
+        try:
+            ours = replies(ours_source)
+        finally:
+            ours_source.close()
+    assert theirs[0] == ours[0] == {"error": "PageNotFound"}
+    for (tool, _), mine, gbrains in zip(calls, ours, theirs, strict=True):
+        for reply in (mine, gbrains):
+            slugs = {row.get(key) for row in _rows(reply) for key in SLUG_KEYS}
+            assert GBRAIN_PRIVATE not in slugs, tool
+            assert "Kept to ourselves" not in json.dumps(reply), tool
+    assert ours[3] and theirs[3]  # the listing answers, without it
+
+
+def _rows(reply: Any) -> list[dict[str, Any]]:
+    if isinstance(reply, list):
+        return [row if isinstance(row, dict) else {"slug": row} for row in reply]
+    return []
