@@ -128,7 +128,7 @@ CAUSES: dict[str, str] = {
     " ({detail}): fix the frontmatter, then run `gbrain import`",
     "private_page": "gbrain hides `visibility: private` pages from remote callers, and"
     " every link to or from them: nothing to fix (the operator can show them with"
-    " `search.remote_private_pages`)",
+    " `search.remote_private_pages`, or okf-explorer's `serve --show-private`)",
     "page_only_on_server": "the page is in no file: it was written with put_page or imported"
     " from elsewhere; export it to the folder, or delete it on the server",
     "page_renamed": "the server renamed the page to {detail} (a slug alias: links to the old"

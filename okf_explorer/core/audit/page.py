@@ -88,7 +88,7 @@ PRIVATE = "private_page"
 PRIVATE_FIX = (
     "gbrain hides `visibility: private` pages from remote callers, and every link to or"
     " from them: nothing to fix (its operator can show them with"
-    " `search.remote_private_pages`)"
+    " `search.remote_private_pages`, or okf-explorer's `serve --show-private`)"
 )
 
 
