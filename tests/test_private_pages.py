@@ -180,6 +180,16 @@ def test_the_agents_own_tools_never_name_it(hidden: ServerHandle) -> None:
         assert not named(answer(hidden, tool, **args)), tool
 
 
+def test_serve_says_how_many_pages_it_keeps_back(hidden: ServerHandle, shown: ServerHandle) -> None:
+    """The operator learns from the index line that callers do not see some pages."""
+    said = "indexed 6 pages in "
+    assert said in hidden.stderr_text() and said in shown.stderr_text()
+    assert "· 2 private pages kept from callers (--show-private serves them)" in (
+        hidden.stderr_text()
+    )
+    assert "· 2 private pages served (--show-private)" in shown.stderr_text()
+
+
 def test_serve_show_private_serves_them(shown: ServerHandle) -> None:
     page = answer(shown, "get_page", slug=SECRET)
     assert page["slug"] == SECRET and page["frontmatter"]["visibility"] == "private"

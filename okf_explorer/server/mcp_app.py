@@ -201,7 +201,20 @@ class FreshBrain:
         if warmer.error is not None:
             self._announce(f"cannot index the brain yet: {warmer.error}")
         else:
-            self._announce(f"indexed {warmer.pages} pages in {warmer.seconds:.1f} s")
+            said = f"indexed {warmer.pages} pages in {warmer.seconds:.1f} s"
+            self._announce(said + self._private_said())
+
+    def _private_said(self) -> str:
+        """What the index line adds of the pages marked `visibility: private`, if any: the
+        operator learns that callers do not see them, and how to serve them."""
+        private = getattr(self.brain, "private_pages", None)
+        count = len(private()) if private is not None else 0
+        if not count:
+            return ""
+        pages = "1 private page" if count == 1 else f"{count:,} private pages"
+        if self.show_private:
+            return f" · {pages} served (--show-private)"
+        return f" · {pages} kept from callers (--show-private serves them)"
 
     def limiter(self) -> anyio.CapacityLimiter:
         """The worker threads tool work runs in, `TOOL_THREADS` at most whichever
