@@ -24,10 +24,14 @@ SECRET = "notes/secret-plan"
 
 PAGES = {
     "people/alice.md": "# Alice\n\nAlice works with [[people/bob]] on [[notes/secret-plan]].\n",
-    "people/bob.md": '---\nrelated: "[[notes/secret-plan]]"\n---\n# Bob\n\nBob, a colleague.\n',
+    "people/bob.md": (
+        '---\nrelated: "[[notes/secret-plan]]"\n---\n# Bob\n\n'
+        "Bob, a colleague, at [[Harbor Pier]].\n"
+    ),
     "notes/secret-plan.md": (
         "---\nvisibility: private\ntags: [plan]\ntype: note\n---\n# Secret plan\n\n"
         "The zebracorn merger, with [[people/bob]] and [[notes/reached-only-here]].\n"
+        "Ask [[Zebracorn Holdings]] first, then [[Harbor Pier]].\n"  # pages not yet written
     ),
     "notes/reached-only-here.md": "# Reached only here\n\nA page nothing else links to.\n",
     "notes/public-plan.md": "---\nvisibility: public\n---\n# Public plan\n\nNo secret.\n",
@@ -71,7 +75,7 @@ def named(value: Any) -> bool:
     """Whether a reply names the private page as a page (a row's slug, a listed slug) or
     quotes its words. Another page's own text may name it (Alice's `[[notes/secret-plan]]`),
     as gbrain answers that page's text as written."""
-    if "zebracorn" in json.dumps(value) or "Secret plan" in json.dumps(value):
+    if "zebracorn" in json.dumps(value).casefold() or "Secret plan" in json.dumps(value):
         return True
     if isinstance(value, str):
         return value == SECRET
@@ -178,6 +182,15 @@ def test_the_agents_own_tools_never_name_it(hidden: ServerHandle) -> None:
         ("analyze", {}),
     ):
         assert not named(answer(hidden, tool, **args)), tool
+    # a page both a private and a seen page want: wanted by the seen one alone
+    wanted = answer(hidden, "wanted_pages")
+    assert [(row["target"], row["referenced_by"]) for row in wanted["targets"]] == [
+        ("Harbor Pier", 1)
+    ]
+    assert wanted["total"] == 1
+    stats = answer(hidden, "graph_stats")
+    assert stats["dangling"] == {"Harbor Pier": ["people/bob"]}
+    assert stats["counts"]["dangling_targets"] == 1
 
 
 def test_serve_says_how_many_pages_it_keeps_back(hidden: ServerHandle, shown: ServerHandle) -> None:

@@ -35,8 +35,10 @@ reads the current index).
 Private pages (`server.tools`): a name of one is no page (`page_not_found`, and none is
 suggested), a path never runs through one (they are avoided), and every reply is
 `without_private`: a row naming one, or holding a list that names one (a walk's path, a
-community's pages), is left out, as is its slug in a list of slugs. The counts of
-`graph_stats` still count them.
+community's pages), is left out, as is its slug in a list of slugs. A missing page only
+private pages link to is in neither `graph_stats` nor `wanted_pages` (its name is their
+words), and they count for no other's `referenced_by`; `graph_stats`' other counts still count
+them.
 """
 
 from __future__ import annotations
@@ -200,9 +202,24 @@ def explain_links(brain: Any, args: Mapping[str, Any]) -> Any:
 
 
 def graph_stats(brain: Any, args: Mapping[str, Any]) -> Any:
-    """`stats --json`, with the `top` hubs of each ranking (default 10)."""
+    """`stats --json`, with the `top` hubs of each ranking (default 10). A missing target
+    only private pages link to is left out (its name is their words), and so is its count."""
     top = _clamped(optional_int(args, "top"), TOP_HUBS, STATS_TOP_CAP)
-    return brain.stats(top).to_json()
+    shape = brain.stats(top).to_json()
+    kept = kept_from_caller(brain)
+    if kept:
+        wanted = {
+            target: [page for page in froms if page not in kept]
+            for target, froms in shape["dangling"].items()
+        }
+        shape["dangling"] = {target: froms for target, froms in wanted.items() if froms}
+        shape["counts"]["dangling_targets"] = len(shape["dangling"])
+        shape["look_alikes"] = {
+            target: like
+            for target, like in shape["look_alikes"].items()
+            if target in shape["dangling"]
+        }
+    return shape
 
 
 def find_mentions(brain: Any, args: Mapping[str, Any]) -> Any:
@@ -252,7 +269,7 @@ def wanted_pages(brain: Any, args: Mapping[str, Any]) -> Any:
             f"wanted_pages: limit must be 1-{WANTED_MAX_LIMIT} and offset a non-negative integer"
         )
     count_only = optional_bool(args, "count_only")
-    wanted = brain.wanted_pages()
+    wanted = _wanted_by_seen_pages(brain.wanted_pages(), kept_from_caller(brain))
     total = len(wanted)
     checked = datetime.now(UTC).isoformat().replace("+00:00", "Z")
     times = _first_seen(brain, wanted[offset : offset + limit])
@@ -270,6 +287,22 @@ def wanted_pages(brain: Any, args: Mapping[str, Any]) -> Any:
     if total == 0:
         reply["note"] = NO_WANTED
     return reply
+
+
+def _wanted_by_seen_pages(wanted: list[WantedTarget], kept: frozenset[str]) -> list[WantedTarget]:
+    """`wanted` as the pages outside `kept` want them: a target only pages of `kept` link
+    to is left out (its name is their words), and the others count those pages no more."""
+    if not kept:
+        return wanted
+    seen = []
+    for target in wanted:
+        origins = tuple(slug for slug in target.origins if slug not in kept)
+        if origins:
+            gone = len(target.origins) - len(origins)
+            seen.append(replace(target, origins=origins, referenced_by=target.referenced_by - gone))
+        elif not target.origins:
+            seen.append(target)  # a server's row names no page
+    return seen
 
 
 def _first_seen(brain: Any, wanted: list[WantedTarget]) -> dict[str, str | None]:
