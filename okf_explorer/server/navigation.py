@@ -91,6 +91,8 @@ WANTED_MAX_LIMIT = 100
 SAMPLE_ORIGINS = 3
 """gbrain names at most this many of the pages that want a target."""
 NO_WANTED = "Every authored link resolves to an existing page."
+SUGGESTED = 3
+"""Close pages a `page_not_found` suggests at most (the CLI's)."""
 
 
 # --- arguments --------------------------------------------------------------------------
@@ -119,8 +121,8 @@ def page_named(brain: BrainTools, name: str) -> str:
 
 def not_found(brain: BrainTools, name: str) -> ToolError:
     kept = kept_from_caller(brain)
-    close = [] if is_hostile_slug(name) else brain.suggest(name, 3 + len(kept))
-    close = [slug for slug in close if slug not in kept][:3]
+    close = [] if is_hostile_slug(name) else brain.suggest(name, SUGGESTED + len(kept))
+    close = [slug for slug in close if slug not in kept][:SUGGESTED]
     hint = f"did you mean {' or '.join(close)}?" if close else "list_pages names every page"
     return ToolError("page_not_found", f"Page not found: {name}", {"suggestion": hint})
 

@@ -291,6 +291,7 @@ class LinkReader:
         self._edges: dict[tuple[str, str], list[ServerLink]] = {}
         self._bodies: dict[str, tuple[str, list[WikiSpan]]] = {}
         self._pages: dict[str, Page | None] = {}
+        self._fields: dict[str, dict[tuple[str, str, bool], str]] = {}
         self._in_body: dict[str, set[tuple[str, str, bool]]] = {}
         self._cache = CONTEXTS.get()
         self._markup = brain.markup()  # `Brain.link_text`'s links, as the page writes them
@@ -373,21 +374,21 @@ class LinkReader:
     def _typed(self, frm: str, to: str, rel: str) -> Stated:
         """Where the typed edge is written: on `frm`'s page, or on `to`'s (a relation
         stated from the target's side); in its frontmatter, else in its body."""
-        for page, other in ((frm, to), (to, frm)):
+        for stater, other in ((frm, to), (to, frm)):
             link = next(
-                (ln for ln in self._links_of(page) if ln.to == other and ln.rel == rel), None
+                (ln for ln in self._links_of(stater) if ln.to == other and ln.rel == rel), None
             )
             if link is None:
                 continue
             key = (link.target, rel, link.incoming)
-            field = self._stating_fields(page).get(key)
-            if field is None and key in self._typed_in_body(page):
-                body, spans = self._spans(page)
+            field = self._stating_fields(stater).get(key)
+            if field is None and key in self._typed_in_body(stater):
+                body, spans = self._spans(stater)
                 return Stated(
                     as_written(self._markup, first_link_context(body, link.target, spans))
                 )
             field = field or rel
-            return Stated(f"frontmatter.{field}: {link.target}", "frontmatter", page, field)
+            return Stated(f"frontmatter.{field}: {link.target}", "frontmatter", stater, field)
         return Stated("", "frontmatter")
 
     def _links_of(self, slug: str) -> list[ResolvedLink]:
@@ -407,8 +408,10 @@ class LinkReader:
     def _stating_fields(self, slug: str) -> dict[tuple[str, str, bool], str]:
         """The frontmatter key stating each typed link of `slug`'s frontmatter, by
         `(target, rel, incoming)` (`typed.stating_fields`)."""
-        page = self._page(slug)
-        return {} if page is None else stating_fields(page.frontmatter, page.type)
+        if slug not in self._fields:
+            page = self._page(slug)
+            self._fields[slug] = {} if page is None else stating_fields(page.frontmatter, page.type)
+        return self._fields[slug]
 
     def _typed_in_body(self, slug: str) -> set[tuple[str, str, bool]]:
         """The typed links `slug`'s body states (inline fields, Basic Memory's relation

@@ -53,8 +53,8 @@ _CJK_IN_BMP = (
     "\u4e00-\u9fff"  # CJK unified ideographs
     "\uac00-\ud7af"  # Hangul syllables
     "\uf900-\ufaff"  # CJK compatibility ideographs
-    "\uff66-\uff9f" + _ALPHABETS  # half-width Katakana
-)
+    "\uff66-\uff9f"  # half-width Katakana
+) + _ALPHABETS
 CJK_CHARS = _CJK_IN_BMP + _CJK_ASTRAL
 """The characters of the scripts written without spaces, as a regular expression's class
 (without its brackets). The name says CJK; Thai, Lao, Khmer and Burmese are searched
