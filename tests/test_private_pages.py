@@ -14,7 +14,7 @@ import pytest
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import OkfError
-from okf_explorer.server.tools import call_tool
+from okf_explorer.server.catalog import call_tool
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.sources.gbrain.source import McpSource
 from tests.bundles import write_bundle
@@ -191,6 +191,54 @@ def test_the_agents_own_tools_never_name_it(hidden: ServerHandle) -> None:
     stats = answer(hidden, "graph_stats")
     assert stats["dangling"] == {"Harbor Pier": ["people/bob"]}
     assert stats["counts"]["dangling_targets"] == 1
+
+
+def test_the_graphs_counts_are_those_of_the_pages_the_caller_sees(hidden: ServerHandle) -> None:
+    """`graph_stats`, `build_context` and `best_paths` read the graph as if the private
+    pages and their links did not exist: a count, a degree or a cut that counted them
+    would tell the caller they are there."""
+    stats = answer(hidden, "graph_stats")
+    assert stats["counts"]["pages"] == 4  # alice, bob, reached-only-here, public-plan
+    assert stats["counts"]["links"] == 2  # alice → bob, bob → Harbor Pier
+    assert {row["slug"]: row["degree"] for row in stats["hubs"]["in"]} == {"people/bob": 1}
+    assert "notes/reached-only-here" in stats["orphans"]  # linked only from the private page
+    assert stats["dangling"] == {"Harbor Pier": ["people/bob"]}
+    assert stats["counts"]["dangling_targets"] == 1
+    # a budget the private page's entries would overflow (4 of them were cut)
+    pack = answer(hidden, "build_context", slug="people/bob", depth=2, budget_chars=200)
+    assert pack["cut"] == {"text_chars": 0, "neighbours": 0, "neighbours_by_hop": [0, 0]}
+    near, far = pack["hops"]
+    assert [row["slug"] for row in near["links_out"] + near["backlinks"]] == [
+        "Harbor Pier",
+        "people/alice",
+    ]
+    assert near["relations"] == {} and far["links_out"] == far["backlinks"] == []
+
+
+def test_a_walk_reaches_a_page_by_a_path_that_avoids_them(tmp_path: Path) -> None:
+    """The best path to a page runs through a private page; a longer one does not: the
+    walk answers the longer one (it had left the page out)."""
+    folder = write_bundle(
+        tmp_path / "walk",
+        {
+            "start.md": "# Start\n\n[[hidden]] and [[step]].\n",
+            "hidden.md": "---\nvisibility: private\n---\n# Hidden\n\n[[goal]]\n",
+            "step.md": "# Step\n\n[[goal]]\n",
+            "goal.md": "# Goal\n",
+        },
+    )
+    brain = Brain(BundleSource(folder), cache_dir=False)
+    try:
+        shown = call_tool(brain, "best_paths", {"roots": ["start"]}, show_private=True).value
+        assert {row["slug"]: row["path"] for row in shown}["goal"][1] == "hidden"
+        rows = call_tool(brain, "best_paths", {"roots": ["start"]}).value
+        assert {row["slug"]: row["path"] for row in rows} == {
+            "start": ["start"],
+            "step": ["start", "step"],
+            "goal": ["start", "step", "goal"],
+        }
+    finally:
+        brain.close()
 
 
 def test_serve_says_how_many_pages_it_keeps_back(hidden: ServerHandle, shown: ServerHandle) -> None:

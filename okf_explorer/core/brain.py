@@ -762,17 +762,19 @@ class Brain:
         direction: WalkDirection = "out",
         rels: Collection[str] | None = None,
         implied: bool = False,
+        avoid: Collection[str] = (),
     ) -> list[WalkRow]:
         """The best path to every page reachable from `roots` (slugs, see
         `resolve_roots`) over the index's link weights, along the relations `rels` only
-        when given, and the implied inverse edges with `implied`
-        (`core.graph.best_paths.walk`: `ValueError` for a bad direction or weight,
-        `PageNotFound` for a root that is not a page)."""
+        when given, and the implied inverse edges with `implied`, never through a page
+        of `avoid` (`core.graph.best_paths.walk`: `ValueError` for a bad direction or
+        weight, `PageNotFound` for a root that is not a page)."""
         from okf_explorer.core.graph.best_paths import walk
 
         graph = self._indexed()
         inverses = graph.implied() if implied else None
-        return walk(graph.weights(), roots, depth, min_weight, direction, rels, inverses)
+        weights = graph.weights()
+        return walk(weights, roots, depth, min_weight, direction, rels, inverses, avoid)
 
     def orphans(self, include_reserved: bool = False) -> list[str]:
         """Pages no other page links to; reserved `index`/`log` pages only on request."""
@@ -790,11 +792,12 @@ class Brain:
         """The `n` most linked pages by `in`, `out` or `total` degree."""
         return analysis.hubs(self.ensure_index(), n, by)
 
-    def stats(self, top: int = TOP_HUBS) -> BrainStats:
+    def stats(self, top: int = TOP_HUBS, unseen: Collection[str] = ()) -> BrainStats:
         """Counts, hubs (the `top` of each ranking), orphans, dead ends and dangling
         targets of the index (`core.graph.analysis.brain_stats`), and the dangling targets
-        that look like a page's name (`look_alike`)."""
-        index = self.ensure_index()
+        that look like a page's name (`look_alike`); as if the pages `unseen` did not
+        exist, nor their links (`LinkIndex.without`: `serve`'s private pages)."""
+        index = self.ensure_index().without(unseen)
         stats = brain_stats(index, top)
         return replace(stats, look_alikes=tuple(self._look_alikes(index, stats.dangling)))
 
@@ -823,13 +826,18 @@ class Brain:
         return analysis.wanted_targets(self.ensure_index())
 
     def context_pack(
-        self, slug: str, depth: int | None = None, budget: int | None = None
+        self,
+        slug: str,
+        depth: int | None = None,
+        budget: int | None = None,
+        unseen: Collection[str] = (),
     ) -> dict[str, Any]:
         """What an agent reads before answering about page `slug`: its text, then its
         neighbours by hop, cut to `budget` characters (`core.graph.context_pack`, which
-        gives the shape and the rules). Over the index, as paths and walks are;
-        `PageNotFound` for a slug that is no page. Blocking (reads the page, and the
-        pages whose linking sentences fit)."""
+        gives the shape and the rules), as if the pages `unseen` did not exist
+        (`LinkIndex.without`). Over the index, as paths and walks are; `PageNotFound`
+        for a slug that is no page. Blocking (reads the page, and the pages whose
+        linking sentences fit)."""
         from okf_explorer.core.graph.context_pack import clamp_budget, clamp_pack_depth
         from okf_explorer.core.graph.context_pack import context_pack as pack
         from okf_explorer.core.graph.paths import link_sentence
@@ -842,6 +850,7 @@ class Brain:
         def sentence(on: str, link: ResolvedLink) -> str | None:
             return link_sentence(on, link, self.link_text, resolver, bodies)
 
+        index = index.without(unseen)
         return pack(index, page, sentence, clamp_pack_depth(depth), clamp_budget(budget))
 
     def analyze(self, top: int = 10, *, mentions: bool = True) -> GraphShape:

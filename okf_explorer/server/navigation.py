@@ -34,11 +34,13 @@ reads the current index).
 
 Private pages (`server.tools`): a name of one is no page (`page_not_found`, and none is
 suggested), a path never runs through one (they are avoided), and every reply is
-`without_private`: a row naming one, or holding a list that names one (a walk's path, a
-community's pages), is left out, as is its slug in a list of slugs. A missing page only
-private pages link to is in neither `graph_stats` nor `wanted_pages` (its name is their
-words), and they count for no other's `referenced_by`; `graph_stats`' other counts still count
-them.
+`without_private`: a row naming one, or holding a list that names one (a community's
+pages), is left out, as is its slug in a list of slugs. `graph_stats`, `build_context`
+and `best_paths` read the graph as if the private pages and their links did not exist
+(`LinkIndex.without`): no count, degree, cut or walk counts them, a page linked only from
+one is an orphan, and a walk reaches a page by the best path that avoids them. A missing
+page only private pages link to is in no `wanted_pages` (its name is their words), and
+they count for no other's `referenced_by`.
 """
 
 from __future__ import annotations
@@ -192,7 +194,7 @@ def best_paths(brain: Any, args: Mapping[str, Any]) -> Any:
         if not slugs:
             raise not_found(brain, roots[0])
     hops = _clamped(depth, WALK_DEFAULT_DEPTH, 10)
-    rows = brain.walk(slugs, hops, float(weight), direction, rels, implied)
+    rows = brain.walk(slugs, hops, float(weight), direction, rels, implied, kept)
     return [row.to_json() for row in rows]
 
 
@@ -204,24 +206,10 @@ def explain_links(brain: Any, args: Mapping[str, Any]) -> Any:
 
 
 def graph_stats(brain: Any, args: Mapping[str, Any]) -> Any:
-    """`stats --json`, with the `top` hubs of each ranking (default 10). A missing target
-    only private pages link to is left out (its name is their words), and so is its count."""
+    """`stats --json`, with the `top` hubs of each ranking (default 10), of the brain the
+    caller may see: counted as if its private pages and their links did not exist."""
     top = _clamped(optional_int(args, "top"), TOP_HUBS, STATS_TOP_CAP)
-    shape = brain.stats(top).to_json()
-    kept = kept_from_caller(brain)
-    if kept:
-        wanted = {
-            target: [page for page in froms if page not in kept]
-            for target, froms in shape["dangling"].items()
-        }
-        shape["dangling"] = {target: froms for target, froms in wanted.items() if froms}
-        shape["counts"]["dangling_targets"] = len(shape["dangling"])
-        shape["look_alikes"] = {
-            target: like
-            for target, like in shape["look_alikes"].items()
-            if target in shape["dangling"]
-        }
-    return shape
+    return brain.stats(top, kept_from_caller(brain)).to_json()
 
 
 def find_mentions(brain: Any, args: Mapping[str, Any]) -> Any:
@@ -236,7 +224,7 @@ def build_context(brain: Any, args: Mapping[str, Any]) -> Any:
     name = required_str(args, "slug")
     depth = optional_int(args, "depth")
     budget = optional_int(args, "budget_chars")
-    return brain.context_pack(page_named(brain, name), depth, budget)
+    return brain.context_pack(page_named(brain, name), depth, budget, kept_from_caller(brain))
 
 
 ANALYZE_DEFAULT = 10
