@@ -124,6 +124,11 @@ def test_no_listing_search_or_resolution_names_it(hidden: ServerHandle) -> None:
         assert not named(answer(hidden, tool, **args)), (tool, args)
     orphans = answer(hidden, "find_orphans")
     assert not named(orphans) and orphans["total_pages"] == 4
+    assert [row["slug"] for row in orphans["orphans"]] == [
+        "notes/public-plan",
+        "notes/reached-only-here",  # only the private page links to it
+        "people/alice",
+    ]
 
 
 def test_no_link_or_walk_runs_to_or_through_it(hidden: ServerHandle) -> None:

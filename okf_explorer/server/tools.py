@@ -33,6 +33,7 @@ from datetime import UTC, date, datetime
 from typing import Any, Protocol
 
 from okf_explorer.core.errors import Cancelled, OkfError, PageNotFound, PageUnreadable
+from okf_explorer.core.graph.analysis import orphans
 from okf_explorer.core.graph.traverse import DEPTH_CAP, DIRECTIONS, clamp_depth
 from okf_explorer.core.pages import Page, is_private
 from okf_explorer.core.port import CancelCheck, relation_of
@@ -456,8 +457,6 @@ class BrainTools(BrainLike, Protocol):
 
     def traverse(self, slug: str, depth: object = 1, direction: Any = "out") -> list[Any]: ...
 
-    def orphans(self, include_reserved: bool = False) -> list[str]: ...
-
     def findables(self) -> list[Findable]: ...
 
     def private_pages(self) -> frozenset[str]: ...
@@ -837,13 +836,12 @@ def find_orphans(brain: BrainTools, args: Mapping[str, Any]) -> Any:
     here: a file a page). The pages where no link in is expected (gbrain's pseudo pages;
     here an OKF bundle's reserved `index` and `log` pages) are left out unless
     `include_pseudo`, and counted in `excluded`; `total_linkable` is every page but
-    those."""
+    those. Private pages are counted as if never written (`LinkIndex.without`): a page
+    only they link to is an orphan."""
     include = bool(optional_bool(args, "include_pseudo"))
-    kept_back = kept_from_caller(brain)
-    pages = {
-        slug: info for slug, info in brain.ensure_index().pages.items() if slug not in kept_back
-    }
-    every = [slug for slug in brain.orphans(include_reserved=True) if slug in pages]
+    index = brain.ensure_index().without(kept_from_caller(brain))
+    pages = index.pages
+    every = orphans(index, include_reserved=True)
     kept = every if include else [slug for slug in every if not pages[slug].reserved]
     return {
         "orphans": [
