@@ -199,7 +199,7 @@ def test_the_agents_own_tools_never_name_it(hidden: ServerHandle) -> None:
 
 
 def test_the_graphs_counts_are_those_of_the_pages_the_caller_sees(hidden: ServerHandle) -> None:
-    """`graph_stats`, `build_context` and `best_paths` read the graph as if the private
+    """`graph_stats`, `build_context`, `analyze` and `best_paths` read the graph as if the private
     pages and their links did not exist: a count, a degree or a cut that counted them
     would tell the caller they are there."""
     stats = answer(hidden, "graph_stats")
@@ -218,6 +218,12 @@ def test_the_graphs_counts_are_those_of_the_pages_the_caller_sees(hidden: Server
         "people/alice",
     ]
     assert near["relations"] == {} and far["links_out"] == far["backlinks"] == []
+    shape = answer(hidden, "analyze")  # communities made of the pages seen (none dropped)
+    assert [(row["size"], row["pages"]) for row in shape["communities"]] == [
+        (2, ["people/alice", "people/bob"])
+    ]
+    central = {row["slug"]: row["in_degree"] for row in shape["central"]}
+    assert central["people/bob"] == 1 and central["notes/reached-only-here"] == 0
 
 
 def test_a_walk_reaches_a_page_by_a_path_that_avoids_them(tmp_path: Path) -> None:

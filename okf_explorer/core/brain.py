@@ -853,18 +853,24 @@ class Brain:
         index = index.without(unseen)
         return pack(index, page, sentence, clamp_pack_depth(depth), clamp_budget(budget))
 
-    def analyze(self, top: int = 10, *, mentions: bool = True) -> GraphShape:
+    def analyze(
+        self, top: int = 10, *, mentions: bool = True, unseen: Collection[str] = ()
+    ) -> GraphShape:
         """Communities, central pages, bridges and suggested links of the index, each
         list cut to `top` (`core.graph.shape.analyze`); the suggestions look up the
         unlinked mentions of the central pages (`unlinked_mentions`, which may build
-        the full-text index) unless `mentions` is False. The communities are kept
-        until `refresh` (`communities`)."""
+        the full-text index) unless `mentions` is False. As if the pages `unseen` did
+        not exist (`LinkIndex.without`). The communities are kept until `refresh`
+        (`communities`), those without `unseen` for the last such set."""
         from okf_explorer.core.graph.shape import analyze
 
-        def mentioning(slug: str) -> list[str]:
-            return [mention.slug for mention in self.unlinked_mentions(slug).found]
+        hidden = frozenset(unseen)
 
-        graph = self._indexed()
+        def mentioning(slug: str) -> list[str]:
+            found = self.unlinked_mentions(slug).found
+            return [mention.slug for mention in found if mention.slug not in hidden]
+
+        graph = self._indexed().without(hidden)
         looked_up = mentioning if mentions else None
         return analyze(graph.index, top, looked_up, graph.projection(), graph.communities())
 

@@ -34,11 +34,12 @@ reads the current index).
 
 Private pages (`server.tools`): a name of one is no page (`page_not_found`, and none is
 suggested), a path never runs through one (they are avoided), and every reply is
-`without_private`: a row naming one, or holding a list that names one (a community's
-pages), is left out, as is its slug in a list of slugs. `graph_stats`, `build_context`
-and `best_paths` read the graph as if the private pages and their links did not exist
-(`LinkIndex.without`): no count, degree, cut or walk counts them, a page linked only from
-one is an orphan, and a walk reaches a page by the best path that avoids them. A missing
+`without_private`: a row naming one, or holding a list that names one, is left out, as
+is its slug in a list of slugs. `graph_stats`, `build_context`, `analyze` and
+`best_paths` read the graph as if the private pages and their links did not exist
+(`LinkIndex.without`): no count, degree, rank, community, cut or walk counts them, a page
+linked only from one is an orphan, and a walk reaches a page by the best path that avoids
+them. A missing
 page only private pages link to is in no `wanted_pages` (its name is their words), and
 they count for no other's `referenced_by`.
 """
@@ -239,7 +240,7 @@ def analyze(brain: Any, args: Mapping[str, Any]) -> Any:
     clamped to 0..`ANALYZE_CAP` (a reply stays bounded however big the brain)."""
     top = optional_int(args, "top")
     top = ANALYZE_DEFAULT if top is None else max(0, min(ANALYZE_CAP, top))
-    shape = brain.analyze(top).to_json()
+    shape = brain.analyze(top, unseen=kept_from_caller(brain)).to_json()
     for community in shape["communities"]:  # `size` keeps the whole count
         community["pages"] = community["pages"][:ANALYZE_PAGES_CAP]
     return shape

@@ -137,6 +137,7 @@ class IndexBacked:
         self._implied: Implied | None = None
         self._communities: list[Community] | None = None
         self._projection: Projection | None = None
+        self._without: tuple[frozenset[str], IndexBacked] | None = None
 
     def backlinks(self, slug: str) -> list[str]:
         froms = self.index.reverse.get(slug, ())
@@ -243,6 +244,18 @@ class IndexBacked:
 
             self._communities = partition(self.index, self.projection())
         return self._communities
+
+    def without(self, unseen: frozenset[str]) -> IndexBacked:
+        """This graph as a reader who may not see the pages `unseen` finds it
+        (`LinkIndex.without`); the one made for the last such set is kept, with what is
+        derived from it (its communities are partitioned once)."""
+        if not unseen:
+            return self
+        made = self._without
+        if made is None or made[0] != unseen:
+            made = (unseen, IndexBacked(self.index.without(unseen)))
+            self._without = made
+        return made[1]
 
     def implied(self) -> Implied:
         """The implied inverse edges of the index's graph (`core.graph.implied`)."""
