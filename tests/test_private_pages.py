@@ -226,20 +226,26 @@ def test_the_graphs_counts_are_those_of_the_pages_the_caller_sees(hidden: Server
     assert central["people/bob"] == 1 and central["notes/reached-only-here"] == 0
 
 
+WALKED = {
+    "start.md": "# Start\n\n[[hidden]] and [[step]].\n",
+    "hidden.md": "---\nvisibility: private\n---\n# Hidden\n\n[[goal]]\n",
+    "step.md": "# Step\n\n[[goal]]\n",
+    "goal.md": "# Goal\n",
+}
+
+
 def test_a_walk_reaches_a_page_by_a_path_that_avoids_them(tmp_path: Path) -> None:
-    """The best path to a page runs through a private page; a longer one does not: the
-    walk answers the longer one (it had left the page out)."""
-    folder = write_bundle(
-        tmp_path / "walk",
-        {
-            "start.md": "# Start\n\n[[hidden]] and [[step]].\n",
-            "hidden.md": "---\nvisibility: private\n---\n# Hidden\n\n[[goal]]\n",
-            "step.md": "# Step\n\n[[goal]]\n",
-            "goal.md": "# Goal\n",
-        },
-    )
+    """The best path to a page runs through a private page; another does not: the walk
+    answers the other (it had left the page out), weighed as in the brain that never had
+    the private page."""
+    folder = write_bundle(tmp_path / "walk", WALKED)
+    never = {**WALKED, "start.md": "# Start\n\n[[step]].\n"}
+    del never["hidden.md"]
+    never_brain = Brain(BundleSource(write_bundle(tmp_path / "never", never)), cache_dir=False)
     brain = Brain(BundleSource(folder), cache_dir=False)
     try:
+        unwritten = call_tool(never_brain, "best_paths", {"roots": ["start"]}).value
+        assert call_tool(brain, "best_paths", {"roots": ["start"]}).value == unwritten
         shown = call_tool(brain, "best_paths", {"roots": ["start"]}, show_private=True).value
         assert {row["slug"]: row["path"] for row in shown}["goal"][1] == "hidden"
         rows = call_tool(brain, "best_paths", {"roots": ["start"]}).value
@@ -250,6 +256,7 @@ def test_a_walk_reaches_a_page_by_a_path_that_avoids_them(tmp_path: Path) -> Non
         }
     finally:
         brain.close()
+        never_brain.close()
 
 
 def test_serve_says_how_many_pages_it_keeps_back(hidden: ServerHandle, shown: ServerHandle) -> None:

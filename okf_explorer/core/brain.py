@@ -762,19 +762,19 @@ class Brain:
         direction: WalkDirection = "out",
         rels: Collection[str] | None = None,
         implied: bool = False,
-        avoid: Collection[str] = (),
+        unseen: Collection[str] = (),
     ) -> list[WalkRow]:
         """The best path to every page reachable from `roots` (slugs, see
         `resolve_roots`) over the index's link weights, along the relations `rels` only
-        when given, and the implied inverse edges with `implied`, never through a page
-        of `avoid` (`core.graph.best_paths.walk`: `ValueError` for a bad direction or
-        weight, `PageNotFound` for a root that is not a page)."""
+        when given, and the implied inverse edges with `implied`, as if the pages
+        `unseen` did not exist (`LinkIndex.without`: a link's weight is its share of
+        the links its page has left) (`core.graph.best_paths.walk`: `ValueError` for a
+        bad direction or weight, `PageNotFound` for a root that is not a page)."""
         from okf_explorer.core.graph.best_paths import walk
 
-        graph = self._indexed()
+        graph = self._indexed().without(frozenset(unseen))
         inverses = graph.implied() if implied else None
-        weights = graph.weights()
-        return walk(weights, roots, depth, min_weight, direction, rels, inverses, avoid)
+        return walk(graph.weights(), roots, depth, min_weight, direction, rels, inverses)
 
     def orphans(self, include_reserved: bool = False) -> list[str]:
         """Pages no other page links to; reserved `index`/`log` pages only on request."""
@@ -797,7 +797,7 @@ class Brain:
         targets of the index (`core.graph.analysis.brain_stats`), and the dangling targets
         that look like a page's name (`look_alike`); as if the pages `unseen` did not
         exist, nor their links (`LinkIndex.without`: `serve`'s private pages)."""
-        index = self.ensure_index().without(unseen)
+        index = self._indexed().without(frozenset(unseen)).index
         stats = brain_stats(index, top)
         return replace(stats, look_alikes=tuple(self._look_alikes(index, stats.dangling)))
 
@@ -842,7 +842,7 @@ class Brain:
         from okf_explorer.core.graph.context_pack import context_pack as pack
         from okf_explorer.core.graph.paths import link_sentence
 
-        index = self._indexed_root(slug, need_readable=False).index
+        index = self._indexed_root(slug, need_readable=False).without(frozenset(unseen)).index
         page = self.page(slug)
         resolver, _ = self._resolver()
         bodies: dict[str, str | None] = {}
@@ -850,7 +850,6 @@ class Brain:
         def sentence(on: str, link: ResolvedLink) -> str | None:
             return link_sentence(on, link, self.link_text, resolver, bodies)
 
-        index = index.without(unseen)
         return pack(index, page, sentence, clamp_pack_depth(depth), clamp_budget(budget))
 
     def analyze(

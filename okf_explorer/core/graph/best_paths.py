@@ -322,12 +322,11 @@ def walk(
     direction: WalkDirection = "out",
     rels: Collection[str] | None = None,
     implied: Implied | None = None,
-    avoid: Collection[str] = (),
 ) -> list[WalkRow]:
     """`best_paths` from `roots` (slugs, see `root_pages`) over an index's link weights
     (`Brain.walk` gives its own: the weights need mention counts, which only the index
     keeps), along edges of the relations `rels` only when given, and the `implied`
-    inverse edges when given, never to a page of `avoid`. Raises `ValueError` for a direction not in
+    inverse edges when given. Raises `ValueError` for a direction not in
     `WALK_DIRECTIONS` or a weight outside 0..1, `PageNotFound` for a root that is not
     a page."""
     if direction not in WALK_DIRECTIONS:
@@ -336,15 +335,7 @@ def walk(
     for root in roots:
         if root not in weights.index.pages:
             raise PageNotFound(root)
-    steps = index_steps(weights, direction, rels, implied)
-    if avoid:
-        steps = _avoiding(steps, frozenset(avoid))
-    return best_paths(roots, steps, depth, min_weight)
-
-
-def _avoiding(steps: Steps, avoid: frozenset[str]) -> Steps:
-    """`steps` without the edges to a page of `avoid`."""
-    return lambda node: [step for step in steps(node) if step.to not in avoid]
+    return best_paths(roots, index_steps(weights, direction, rels, implied), depth, min_weight)
 
 
 def check_min_weight(value: float) -> float:
