@@ -294,6 +294,11 @@ class TextSearchHost(Protocol):
 
     def open_hit(self, slug: str, words: list[str]) -> None: ...
 
+    def text_reading(self) -> tuple[int, int] | None:
+        """`(done, total)` of the pages the text index's first fill is reading, or None
+        (`TextSearch.reading`)."""
+        ...
+
 
 def snippet_content(hit: SearchHit, width: int | None = None) -> Content:
     """The snippet with its hits in bold and underlined (names shown `printable`); one
@@ -349,6 +354,27 @@ class TextFinder(Provider):
         screen = self.screen
         return screen if isinstance(screen, TextSearchHost) else None
 
+    async def discover(self) -> Hits:
+        """Nothing typed in `ctrl+f`'s palette: while a long first fill reads the pages
+        (`FILL_NOTICE_PAGES` or more), a row saying so and that a search waits for it (the
+        list was blank for as long as 35 s). The fill's worker starts as the
+        palette opens: it is given `FILL_START_WAIT` seconds to begin."""
+        host = self._host()
+        if host is None or self.prefix:  # the page finder's own list stands
+            return
+        reading = host.text_reading()
+        waited = 0.0
+        while reading is None and waited < FILL_START_WAIT:
+            await asyncio.sleep(FILL_START_POLL)
+            waited += FILL_START_POLL
+            reading = host.text_reading()
+        if reading is not None and reading[1] >= FILL_NOTICE_PAGES:
+            yield DiscoveryHit(  # said once: the list is not made again as the fill goes on
+                Content(f"Reading {reading[1]:,} pages for full-text search, once"),
+                lambda: None,
+                help="a search typed now waits for it, then shows its hits",
+            )
+
     async def search(self, query: str) -> Hits:
         host = self._host()
         if host is None or not query.startswith(self.prefix):
@@ -391,6 +417,12 @@ FILL_NOTICE_PAGES = LONG_FILL
 35k-page wiki's first `ctrl+f` waited 20-35 s on a blank list)."""
 FILL_NOTICE_SECONDS = 15.0
 """How long the notice of a long fill stays (the fill's end says so in its own)."""
+
+
+FILL_START_WAIT = 0.2
+"""Seconds `ctrl+f`'s palette waits for the text index's fill to begin before it lists
+nothing (every time its query is emptied: an unseen wait, the list is blank)."""
+FILL_START_POLL = 0.02
 
 
 class FillNotice:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pytest
@@ -151,6 +152,43 @@ async def test_a_long_first_fill_says_so_and_says_when_it_is_done(
         await pilot.press("escape", "ctrl+f")  # filled: nothing more to say
         await settle(pilot)
         assert len(app._notifications) == len(messages)
+
+
+async def test_the_empty_list_says_a_long_first_fill_is_running(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A 35k-page wiki's first `ctrl+f` showed a blank list while the pages were read (a
+    toast only): the list itself says so; filled, it says nothing.
+    The bodies are held back until the list has been looked at (a slow disk, on demand)."""
+    monkeypatch.setattr(finder, "FILL_NOTICE_PAGES", 3)
+    source = BundleSource(write_bundle(tmp_path / "b", PAGES))
+    release = threading.Event()
+    read_bodies = source.map_bodies
+
+    def slow_disk(*args, **kwargs):  # type: ignore[no-untyped-def]
+        release.wait(20)
+        return read_bodies(*args, **kwargs)
+
+    monkeypatch.setattr(source, "map_bodies", slow_disk)
+    brain = brain_for(source)
+    app = make_app(brain, start="other")  # no name another page says: no mentions to fill
+    async with app.run_test(size=SIZE) as pilot:
+        try:
+            await settle(pilot)
+            assert not brain.text_search().filled
+            await pilot.press("ctrl+f")
+            await settle(pilot, until=lambda: bool(hits(app)))
+            assert hits(app) == [
+                "Reading 3 pages for full-text search, once\n"
+                "a search typed now waits for it, then shows its hits"
+            ]
+        finally:
+            release.set()
+        await settle(pilot, lambda: brain.text_search().filled)
+        await pilot.press("z", "backspace")  # typed and emptied: the list is made again
+        await settle(pilot)
+        await pilot.pause(finder.FILL_START_WAIT)
+        assert hits(app) == []
 
 
 async def test_a_long_first_fill_for_mentions_says_so_too(

@@ -87,6 +87,7 @@ class TextSearch:
         self._whole = False
         """Whether the last sync read the pages the settings exclude too (`everything`)."""
         self._fallback_said = False
+        self._reading: tuple[int, int] | None = None
 
     @property
     def answered_by(self) -> str:
@@ -170,6 +171,13 @@ class TextSearch:
         what changed since)."""
         return self._synced is not None
 
+    @property
+    def reading(self) -> tuple[int, int] | None:
+        """`(done, total)` of the pages the first fill of the local text index is
+        reading now, or None (not begun, or filled): what a search asked meanwhile
+        waits for."""
+        return None if self._synced is not None else self._reading
+
     def prepare(self, progress: ProgressCallback | None = None, *, embeddings: bool = True) -> None:
         """Fill the local text index now, and load the word embeddings
         (`core.search.meaning`) unless not `embeddings`, so a search about to be asked
@@ -195,7 +203,16 @@ class TextSearch:
             whole = everything or not excluded
             if self._synced is not link_index or (whole and not self._whole):
                 skip = None if whole else excluded
-                self._index.sync(link_index.pages, self._reader(), progress, skip, self._markup())
+
+                def told(done: int, total: int) -> None:
+                    self._reading = (done, total)
+                    if progress is not None:
+                        progress(done, total)
+
+                try:
+                    self._index.sync(link_index.pages, self._reader(), told, skip, self._markup())
+                finally:
+                    self._reading = None
                 self._synced, self._whole = link_index, whole
             self._say_fallback(self._index)
             return self._index

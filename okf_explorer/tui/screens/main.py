@@ -1046,6 +1046,10 @@ class MainScreen(ReportsWorkers, Screen[None]):
         """Blocking (the text finder calls it in a thread): `TextSearchHost`."""
         return self.brain.text_search().search(query, limit)
 
+    def text_reading(self) -> tuple[int, int] | None:
+        """`TextSearchHost`: how far the text index's first fill is."""
+        return self.brain.text_search().reading
+
     def open_hit(self, slug: str, words: list[str]) -> None:
         """Open a search hit's page, scrolled to the hit once it is drawn."""
         self.text_jump.want(slug, words)
