@@ -614,3 +614,24 @@ def test_a_snippet_cut_inside_a_chinese_word_marks_no_lone_character(tmp_path: P
         "other": "# 其他\n\n没有。\n",
     }, "同步")  # fmt: skip
     assert "«同»" not in hit.marked(), hit.marked()
+
+
+def test_a_pair_of_kana_from_a_longer_word_is_not_marked_in_another(tmp_path: Path) -> None:
+    """A plain word in Japanese is searched by its pairs of characters, so a pair of a
+    query's word stood marked inside other words: `エージェント ループ` (agent loop)
+    marked `メッセ«ージ»` (message), `アカウ«ント»` (account) and `スコ«ープ»` (scope), seen
+    on a Japanese LLM-kept wiki. Two kana are seldom a word: they are not marked, the
+    query's words are. Two Chinese characters often are one (`服务`, service, of `同步服务`):
+    they keep their mark."""
+    [hit] = hits_in(tmp_path / "ja", {
+        "loop": "エージェントループは、受信メッセージをアカウントのスコープで実行する。\n",
+        "other": "# 他\n\nなし。\n",
+    }, "エージェント ループ")  # fmt: skip
+    marked = hit.marked()
+    assert "«エージェント»«ループ»" in marked, marked
+    assert "メッセージ" in marked and "アカウント" in marked and "スコープ" in marked, marked
+    [hit] = hits_in(tmp_path / "zh", {
+        "service": "# 说明\n\n这个服务很快。\n",
+        "other": "# 其他\n\n没有。\n",
+    }, "同步服务")  # fmt: skip
+    assert "«服务»" in hit.marked(), hit.marked()

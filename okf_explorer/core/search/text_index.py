@@ -657,15 +657,15 @@ class TextIndex:
         of a window of it. A page whose body holds no hit but whose properties do shows
         them (`author: [[Kevin Kelly]]` as `«Kevin» «Kelly»`)."""
         snippet, in_body = self._body_snippet(rowid, query, phrases, tokens, stop_at)
-        if in_body:
-            return snippet
-        row = self._db.execute(  # a hit in its properties only (a few short values)
-            f"SELECT snippet(fts, {PROPERTIES_COLUMN}, '{HIT_OPEN}', '{HIT_CLOSE}', '{ELLIPSIS}',"
-            f" {tokens}) FROM fts WHERE fts MATCH ? AND rowid = ?",
-            (query.text, rowid),
-        ).fetchone()
-        properties = shown(row[0] if row else "")
-        return properties if HIT_OPEN in properties else snippet
+        if not in_body:
+            row = self._db.execute(  # a hit in its properties only (a few short values)
+                f"SELECT snippet(fts, {PROPERTIES_COLUMN}, '{HIT_OPEN}', '{HIT_CLOSE}',"
+                f" '{ELLIPSIS}', {tokens}) FROM fts WHERE fts MATCH ? AND rowid = ?",
+                (query.text, rowid),
+            ).fetchone()
+            properties = shown(row[0] if row else "")
+            snippet = properties if HIT_OPEN in properties else snippet
+        return without_stray_pairs(snippet, query)
 
     def _body_snippet(
         self, rowid: int, query: SearchQuery, phrases: int, tokens: int, stop_at: float
@@ -912,6 +912,37 @@ def _without_cut_hits(snippet: str) -> str:
         if found is not None and has_cjk(found.group("char")):
             snippet = snippet[: found.start()] + found.group("char") + snippet[found.end() :]
     return snippet
+
+
+def without_stray_pairs(snippet: str, query: SearchQuery) -> str:
+    """`snippet` without the marks of a stretch of kana shorter than every run of the
+    plain-word `query` (3 at most): such a run is searched by its pairs of characters,
+    and a pair of a longer word marks a piece of another word (`メッセ«ージ»`, message,
+    of `エージェント`, agent; `アカウ«ント»`, account). Two kana are seldom a word; two
+    Chinese characters often are (`服务`, service, of `同步服务`), and keep their mark,
+    as do Korean syllables. A run of two characters is one pair, its whole word: then
+    nothing is unmarked."""
+    if not query.plain or HIT_OPEN not in snippet:
+        return snippet
+    runs = [part for word in query.words for part, cjk in split_cjk(word) if cjk]
+    if not runs:
+        return snippet
+    shortest = min(STRAY_PAIR_RUN, *(len(run) for run in runs))
+
+    def kept(found: re.Match[str]) -> str:
+        marked = found.group().replace(HIT_OPEN, "").replace(HIT_CLOSE, "")
+        if len(marked) >= shortest or not _KANA_ONLY.fullmatch(marked):
+            return found.group()
+        return marked
+
+    return _MARKED_STRETCH.sub(kept, snippet)
+
+
+STRAY_PAIR_RUN = 3
+"""A query's runs this long or longer make a marked stretch of two characters stray."""
+_MARKED_STRETCH = re.compile(f"(?:{HIT_OPEN}[^{HIT_CLOSE}]*{HIT_CLOSE})+")
+_KANA_ONLY = re.compile("[\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f]+")
+"""Hiragana and katakana (the long vowel mark `ー` too), half-width katakana."""
 
 
 _CUT_HIT_AT_END = re.compile(f"{HIT_OPEN}(?P<char>.){HIT_CLOSE}(?={ELLIPSIS}$)")
