@@ -776,9 +776,11 @@ class Brain:
         inverses = graph.implied() if implied else None
         return walk(graph.weights(), roots, depth, min_weight, direction, rels, inverses)
 
-    def orphans(self, include_reserved: bool = False) -> list[str]:
-        """Pages no other page links to; reserved `index`/`log` pages only on request."""
-        return analysis.orphans(self.ensure_index(), include_reserved)
+    def orphans(self, include_reserved: bool = False, unseen: Collection[str] = ()) -> list[str]:
+        """Pages no other page links to; reserved `index`/`log` pages only on request; as
+        if the pages `unseen` did not exist (`LinkIndex.without`)."""
+        index = self._indexed().without(frozenset(unseen)).index
+        return analysis.orphans(index, include_reserved)
 
     def dead_ends(self, include_reserved: bool = False) -> list[str]:
         """Readable pages linking to no other existing page."""

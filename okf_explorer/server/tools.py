@@ -26,14 +26,13 @@ from __future__ import annotations
 import functools
 import json
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from typing import Any, Protocol
 
 from okf_explorer.core.errors import Cancelled, OkfError, PageNotFound, PageUnreadable
-from okf_explorer.core.graph.analysis import orphans
 from okf_explorer.core.graph.traverse import DEPTH_CAP, DIRECTIONS, clamp_depth
 from okf_explorer.core.pages import Page, is_private
 from okf_explorer.core.port import CancelCheck, relation_of
@@ -457,6 +456,10 @@ class BrainTools(BrainLike, Protocol):
 
     def traverse(self, slug: str, depth: object = 1, direction: Any = "out") -> list[Any]: ...
 
+    def orphans(
+        self, include_reserved: bool = False, unseen: Collection[str] = ()
+    ) -> list[str]: ...
+
     def findables(self) -> list[Findable]: ...
 
     def private_pages(self) -> frozenset[str]: ...
@@ -839,9 +842,11 @@ def find_orphans(brain: BrainTools, args: Mapping[str, Any]) -> Any:
     those. Private pages are counted as if never written (`LinkIndex.without`): a page
     only they link to is an orphan."""
     include = bool(optional_bool(args, "include_pseudo"))
-    index = brain.ensure_index().without(kept_from_caller(brain))
-    pages = index.pages
-    every = orphans(index, include_reserved=True)
+    kept_back = kept_from_caller(brain)
+    every = brain.orphans(include_reserved=True, unseen=kept_back)
+    pages = {
+        slug: info for slug, info in brain.ensure_index().pages.items() if slug not in kept_back
+    }
     kept = every if include else [slug for slug in every if not pages[slug].reserved]
     return {
         "orphans": [
