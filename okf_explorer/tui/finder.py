@@ -295,8 +295,8 @@ class TextSearchHost(Protocol):
     def open_hit(self, slug: str, words: list[str]) -> None: ...
 
     def text_reading(self) -> tuple[int, int] | None:
-        """`(done, total)` of the pages the text index's first fill is reading, or None
-        (`TextSearch.reading`)."""
+        """`(done, total)` of the pages the text index's first fill is reading, `(0, 0)`
+        before it begins, None once filled (`TextSearch.reading`)."""
         ...
 
 
@@ -357,14 +357,14 @@ class TextFinder(Provider):
     async def discover(self) -> Hits:
         """Nothing typed in `ctrl+f`'s palette: while a long first fill reads the pages
         (`FILL_NOTICE_PAGES` or more), a row saying so and that a search waits for it (the
-        list was blank for as long as 35 s). The fill's worker starts as the
-        palette opens: it is given `FILL_START_WAIT` seconds to begin."""
+        list was blank for as long as 35 s). The fill's worker starts as the palette opens:
+        it is given `FILL_START_WAIT` seconds to begin. Filled, nothing is waited for."""
         host = self._host()
         if host is None or self.prefix:  # the page finder's own list stands
             return
         reading = host.text_reading()
         waited = 0.0
-        while reading is None and waited < FILL_START_WAIT:
+        while reading == NOT_BEGUN and waited < FILL_START_WAIT:
             await asyncio.sleep(FILL_START_POLL)
             waited += FILL_START_POLL
             reading = host.text_reading()
@@ -420,9 +420,11 @@ FILL_NOTICE_SECONDS = 15.0
 
 
 FILL_START_WAIT = 0.2
-"""Seconds `ctrl+f`'s palette waits for the text index's fill to begin before it lists
-nothing (every time its query is emptied: an unseen wait, the list is blank)."""
+"""Seconds `ctrl+f`'s palette waits for the text index's first fill to begin before it
+lists nothing (the palette's busy mark shows only after 0.5 s)."""
 FILL_START_POLL = 0.02
+NOT_BEGUN = (0, 0)
+"""`TextSearchHost.text_reading` of a first fill that is due but has not begun."""
 
 
 class FillNotice:

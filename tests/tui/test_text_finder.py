@@ -175,7 +175,7 @@ async def test_the_empty_list_says_a_long_first_fill_is_running(
     async with app.run_test(size=SIZE) as pilot:
         try:
             await settle(pilot)
-            assert not brain.text_search().filled
+            assert brain.text_search().reading == finder.NOT_BEGUN  # due, not begun
             await pilot.press("ctrl+f")
             await settle(pilot, until=lambda: bool(hits(app)))
             assert hits(app) == [
@@ -185,6 +185,7 @@ async def test_the_empty_list_says_a_long_first_fill_is_running(
         finally:
             release.set()
         await settle(pilot, lambda: brain.text_search().filled)
+        assert brain.text_search().reading is None  # nothing to wait for
         await pilot.press("z", "backspace")  # typed and emptied: the list is made again
         await settle(pilot)
         await pilot.pause(finder.FILL_START_WAIT)

@@ -173,10 +173,12 @@ class TextSearch:
 
     @property
     def reading(self) -> tuple[int, int] | None:
-        """`(done, total)` of the pages the first fill of the local text index is
-        reading now, or None (not begun, or filled): what a search asked meanwhile
-        waits for."""
-        return None if self._synced is not None else self._reading
+        """What a search asked now waits for: `(done, total)` of the pages the first fill
+        of the local text index is reading, `(0, 0)` while that fill is due but has not
+        begun; None once filled, or when the server's own search answers (no fill)."""
+        if self._synced is not None or self._server() is not None:
+            return None
+        return self._reading or (0, 0)
 
     def prepare(self, progress: ProgressCallback | None = None, *, embeddings: bool = True) -> None:
         """Fill the local text index now, and load the word embeddings
