@@ -356,9 +356,10 @@ class TextFinder(Provider):
 
     async def discover(self) -> Hits:
         """Nothing typed in `ctrl+f`'s palette: while a long first fill reads the pages
-        (`FILL_NOTICE_PAGES` or more), a row saying so and that a search waits for it (the
-        list was blank for as long as 35 s). The fill's worker starts as the palette opens:
-        it is given `FILL_START_WAIT` seconds to begin. Filled, nothing is waited for."""
+        (`FILL_NOTICE_PAGES` or more), a row saying how far it is and that a search waits
+        for it (the list was blank for as long as 35 s). The fill's worker starts as the
+        palette opens: it is given `FILL_START_WAIT` seconds to begin. Filled, nothing is
+        waited for."""
         host = self._host()
         if host is None or self.prefix:  # the page finder's own list stands
             return
@@ -369,8 +370,9 @@ class TextFinder(Provider):
             waited += FILL_START_POLL
             reading = host.text_reading()
         if reading is not None and reading[1] >= FILL_NOTICE_PAGES:
-            yield DiscoveryHit(  # said once: the list is not made again as the fill goes on
-                Content(f"Reading {reading[1]:,} pages for full-text search, once"),
+            done, total = reading  # the palette lists again as it changes (`watched`)
+            yield DiscoveryHit(
+                Content(f"Reading {total:,} pages for full-text search, once: {done:,} read"),
                 lambda: None,
                 help="a search typed now waits for it, then shows its hits",
             )

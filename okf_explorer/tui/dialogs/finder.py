@@ -8,6 +8,11 @@ left, or nothing (the list not shown yet), the palette staying open. An option m
 to with the arrows is opened as it is. The hits come from the providers of
 `tui.finder`.
 
+With nothing typed, the palette lists again when `watched()` (optional) changes: `ctrl+f`'s
+list says how far the text index's first fill is (`tui.finder.TextFinder.discover`), and
+the row goes once it is done. It looks every `WATCH_STEP` seconds while the value is not
+None, by the message the palette lists on (`Input.Changed`).
+
 The wait is a Textual interval timer, and a stopped one may still tick once: its sleep
 skips waits under half a millisecond, so on a loaded machine the cancel lands a tick
 late. Each `enter` therefore holds a token of its own, and a tick whose token is no
@@ -18,6 +23,7 @@ main screen under the palette.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 from textual import on
@@ -30,6 +36,8 @@ ENTER_WAIT = 5.0
 """How long (seconds) an `enter` pressed during a search waits for its hits."""
 ENTER_WAIT_STEP = 0.02
 """How often (seconds) a waiting `enter` looks whether the search has ended."""
+WATCH_STEP = 0.5
+"""How often (seconds) the palette looks whether `watched()` changed."""
 
 
 class FinderDialog(CommandPalette):
@@ -37,19 +45,46 @@ class FinderDialog(CommandPalette):
     module doc)."""
 
     _pending: Timer | None = None
+    _watching: Timer | None = None
     _enter: object | None = None
     """The token of the `enter` still waiting for its search (see the module doc)."""
 
-    def __init__(self, *args: Any, query: str = "", **kwargs: Any) -> None:
-        """Textual's palette, `query` typed in it as it opens (a followed tag's `tag:x`)."""
+    def __init__(
+        self,
+        *args: Any,
+        query: str = "",
+        watched: Callable[[], object | None] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        """Textual's palette, `query` typed in it as it opens (a followed tag's `tag:x`);
+        with nothing typed, listed again when `watched()` changes (see the module doc)."""
         super().__init__(*args, **kwargs)
         self._first_query = query
+        self._watched = watched
+        self._seen: object | None = None
 
     def on_mount(self) -> None:
         if self._first_query:
             typed = self.query_one(Input)
             typed.value = self._first_query
             typed.cursor_position = len(self._first_query)
+        if self._watched is not None:
+            self._seen = self._watched()
+            self._watching = self.set_interval(WATCH_STEP, self._look_again)
+
+    def _look_again(self) -> None:
+        """List again, nothing typed, when the watched value changed; stop once it is
+        None."""
+        assert self._watched is not None  # the timer runs only with one
+        value = self._watched()
+        if value == self._seen:
+            return
+        self._seen = value
+        if value is None and self._watching is not None:
+            self._watching.stop()
+        typed = self.query_one(Input)
+        if not typed.value:
+            typed.post_message(Input.Changed(typed, ""))
 
     @on(Input.Submitted)
     def _open_best(self, event: Input.Submitted) -> None:

@@ -702,7 +702,12 @@ class MainScreen(ReportsWorkers, Screen[None]):
         from okf_explorer.tui.dialogs.finder import FinderDialog
 
         if not CommandPalette.is_open(self.app):
-            finder = FinderDialog(providers=[TextFinder], placeholder=TEXT_PROMPT, query=query)
+            finder = FinderDialog(
+                providers=[TextFinder],
+                placeholder=TEXT_PROMPT,
+                query=query,
+                watched=self.text_reading,
+            )
             self.app.push_screen(finder)
             if self.loader.ready:  # the bodies read while the query is typed
                 self.run_worker(
