@@ -70,7 +70,8 @@ class FinderDialog(CommandPalette):
             typed.cursor_position = len(self._first_query)
         if self._watched is not None:
             self._seen = self._watched()
-            self._watching = self.set_interval(WATCH_STEP, self._look_again)
+            if self._seen is not None:  # None: nothing will change (a filled index)
+                self._watching = self.set_interval(WATCH_STEP, self._look_again)
 
     def _look_again(self) -> None:
         """List again, nothing typed, when the watched value changed; stop once it is
