@@ -8,16 +8,16 @@ left, or nothing (the list not shown yet), the palette staying open. An option m
 to with the arrows is opened as it is. The hits come from the providers of
 `tui.finder`.
 
-With nothing typed, the palette lists again when `watched()` (optional) changes: `ctrl+f`'s
-list says how far the text index's first fill is (`tui.finder.TextFinder.discover`), and
-the row goes once it is done. It looks every `WATCH_STEP` seconds while the value is not
-None, by the message the palette lists on (`Input.Changed`).
-
 The wait is a Textual interval timer, and a stopped one may still tick once: its sleep
 skips waits under half a millisecond, so on a loaded machine the cancel lands a tick
 late. Each `enter` therefore holds a token of its own, and a tick whose token is no
 longer current does nothing: two selections would dismiss twice, the second closing the
 main screen under the palette.
+
+With nothing typed, the palette lists again when `watched()` (optional) changes: `ctrl+f`'s
+list says how far the text index's first fill is (`tui.finder.TextFinder.discover`), and
+the row goes once it is done. It looks every `WATCH_STEP` seconds while the value is not
+None, by the message the palette lists on (`Input.Changed`).
 """
 
 from __future__ import annotations
