@@ -259,6 +259,32 @@ def test_a_walk_reaches_a_page_by_a_path_that_avoids_them(tmp_path: Path) -> Non
         never_brain.close()
 
 
+def test_memory_navigate_walks_no_further_through_them(tmp_path: Path) -> None:
+    """`memory_navigate`'s walk left out the edges to and from a private page, but walked on
+    past it: a page reached only through one showed at hop 3 (`reached → leaf`)."""
+    folder = write_bundle(
+        tmp_path / "navigate",
+        {
+            "alice.md": "# Alice\n\n[[secret]] and [[bob]]\n",
+            "secret.md": "---\nvisibility: private\n---\n# Secret\n\n[[reached]]\n",
+            "reached.md": "# Reached\n\n[[leaf]]\n",
+            "leaf.md": "# Leaf\n",
+            "bob.md": "# Bob\n",
+        },
+    )
+    brain = Brain(BundleSource(folder), cache_dir=False)
+    try:
+        args = {"op": "traverse", "slug": "alice", "depth": 3}
+        walked = call_tool(brain, "memory_navigate", args).value
+        assert [(edge["from"], edge["to"]) for edge in walked] == [("alice", "bob")]
+        shown = call_tool(brain, "memory_navigate", args, show_private=True).value
+        assert ("reached", "leaf") in [(edge["from"], edge["to"]) for edge in shown]
+        links = {"op": "links", "slug": "alice"}
+        assert call_tool(brain, "memory_navigate", links).value == ["bob"]
+    finally:
+        brain.close()
+
+
 def test_serve_says_how_many_pages_it_keeps_back(hidden: ServerHandle, shown: ServerHandle) -> None:
     """The operator learns from the index line that callers do not see some pages."""
     said = "indexed 6 pages in "

@@ -662,17 +662,25 @@ class Brain:
         direction: Direction = "out",
         rels: Collection[str] | None = None,
         implied: bool = False,
+        unseen: Collection[str] = (),
     ) -> list[Edge]:
         """Breadth-first edges from `slug` (SPEC §4); see `graph.traverse_with`.
 
         Each edge carries its relation (`Edge.rel`); `rels`, when given, keeps
         the walk to edges of those relations; `implied` walks the implied inverse
-        edges too (`core.graph.implied`), each marked `Edge.implied`.
+        edges too (`core.graph.implied`), each marked `Edge.implied`. The walk never
+        reaches or runs through a page of `unseen` (over the index, the graph without
+        them, `LinkIndex.without`; a server keeps its own private pages, and an edge to
+        or from one of `unseen` is left out of its answer).
         """
         direction = check_direction(direction)
         wanted = frozenset(rels) if rels is not None else None
+        hidden = frozenset(unseen)
         graph = self._answering(slug, need_readable=True)
-        return graph.traverse(slug, depth, direction, wanted, implied)
+        if isinstance(graph, IndexBacked):
+            return graph.without(hidden).traverse(slug, depth, direction, wanted, implied)
+        edges = graph.traverse(slug, depth, direction, wanted, implied)
+        return [edge for edge in edges if edge.frm not in hidden and edge.to not in hidden]
 
     def implied_edges(self, slug: str, side: Literal["out", "in"]) -> list[tuple[str, str]]:
         """`(page, rel)` of each implied inverse edge leaving (`out`) or entering (`in`)

@@ -39,9 +39,8 @@ is its slug in a list of slugs. `graph_stats`, `build_context`, `analyze` and
 `best_paths` read the graph as if the private pages and their links did not exist
 (`LinkIndex.without`): no count, degree, rank, community, cut or walk counts them, a page
 linked only from one is an orphan, and a walk reaches a page by the best path that avoids
-them. A missing
-page only private pages link to is in no `wanted_pages` (its name is their words), and
-they count for no other's `referenced_by`.
+them. A missing page only private pages link to is in no `wanted_pages` (its name is their
+words), and they count for no other's `referenced_by`.
 """
 
 from __future__ import annotations

@@ -454,7 +454,15 @@ class BrainTools(BrainLike, Protocol):
 
     def suggest(self, name: str, limit: int = 3) -> list[str]: ...
 
-    def traverse(self, slug: str, depth: object = 1, direction: Any = "out") -> list[Any]: ...
+    def traverse(
+        self,
+        slug: str,
+        depth: object = 1,
+        direction: Any = "out",
+        rels: Collection[str] | None = None,
+        implied: bool = False,
+        unseen: Collection[str] = (),
+    ) -> list[Any]: ...
 
     def orphans(
         self, include_reserved: bool = False, unseen: Collection[str] = ()
@@ -716,7 +724,7 @@ def _navigate_links(brain: BrainTools, args: Mapping[str, Any], direction: str) 
     slug = required_str(args, "slug")
     if not _known(brain, slug):
         return []
-    edges = _seen_edges(brain, brain.traverse(slug, 1, direction))
+    edges = brain.traverse(slug, 1, direction, unseen=kept_from_caller(brain))
     return list(dict.fromkeys(edge.to for edge in edges))
 
 
@@ -731,14 +739,8 @@ def _navigate_traverse(brain: BrainTools, args: Mapping[str, Any]) -> Any:
     if not _known(brain, slug):
         return []
     depth = clamp_depth(args.get("depth", 1))
-    edges = _seen_edges(brain, brain.traverse(slug, depth, direction))
+    edges = brain.traverse(slug, depth, direction, unseen=kept_from_caller(brain))
     return capped(edge_records(edges), "memory_navigate")
-
-
-def _seen_edges(brain: BrainTools, edges: list[Any]) -> list[Any]:
-    """`edges` without those to or from a page the caller may not see."""
-    kept = kept_from_caller(brain)
-    return [edge for edge in edges if edge.frm not in kept and edge.to not in kept]
 
 
 def search(brain: Any, args: Mapping[str, Any]) -> Any:
@@ -842,11 +844,9 @@ def find_orphans(brain: BrainTools, args: Mapping[str, Any]) -> Any:
     those. Private pages are counted as if never written (`LinkIndex.without`): a page
     only they link to is an orphan."""
     include = bool(optional_bool(args, "include_pseudo"))
-    kept_back = kept_from_caller(brain)
-    every = brain.orphans(include_reserved=True, unseen=kept_back)
-    pages = {
-        slug: info for slug, info in brain.ensure_index().pages.items() if slug not in kept_back
-    }
+    hidden = kept_from_caller(brain)
+    every = brain.orphans(include_reserved=True, unseen=hidden)
+    pages = {slug: info for slug, info in brain.ensure_index().pages.items() if slug not in hidden}
     kept = every if include else [slug for slug in every if not pages[slug].reserved]
     return {
         "orphans": [
