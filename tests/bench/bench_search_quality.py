@@ -21,8 +21,10 @@ The ranking is the installed one: with the `meaning` extra, questions are ranked
 by word embeddings (`core.search.meaning`); `OKF_EXPLORER_MEANING=off` measures the
 keyword ranking alone.
 
-Then the pooled held-out figures. Targets (issue 25): titles hit@1 >= 0.97 on each
-vault; held-out MRR@10 >= 0.70 and hit@5 >= 0.85. Exits 1 when one is missed.
+Then the pooled held-out figures, of every set but those marked `"pooled": false` (the
+Japanese questions, written after issue 25's figures were set, count on their own).
+Targets (issue 25): titles hit@1 >= 0.97 on each vault; held-out MRR@10 >= 0.70 and
+hit@5 >= 0.85. Exits 1 when one is missed.
 
 `--pick-titles N SEED` (re)chooses the title pages of each set: N pages at random
 (`random.Random(SEED)`), readable, not reserved, whose title no other page of the vault
@@ -193,7 +195,8 @@ def main(argv: list[str]) -> int:
             print(titles.line("titles"))
             p50, p95 = statistics.median(LATENCIES), statistics.quantiles(LATENCIES, n=20)[-1]
             print(f"  search p50 {p50 * 1000:.1f} ms  p95 {p95 * 1000:.1f} ms")
-            held_all += held_scores.ranks
+            if labels.get("pooled", True):
+                held_all += held_scores.ranks
             if titles.hit(1) < TITLE_HIT1:
                 failed.append(f"{path.stem} titles hit@1")
         finally:
