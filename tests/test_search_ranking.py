@@ -25,7 +25,13 @@ from okf_explorer.core.search.plain_text import index_text, plain_text
 from okf_explorer.core.search.query import parse_query
 from okf_explorer.core.search.ranking import CANDIDATES, Rarity, ranked_sql
 from okf_explorer.core.search.text_index import SearchHit
-from okf_explorer.core.search.words import CJK_CHARS, WORD_CHAR, ZERO_WIDTH_SPACE, has_cjk
+from okf_explorer.core.search.words import (
+    CJK_CHARS,
+    WORD_CHAR,
+    ZERO_WIDTH_SPACE,
+    has_cjk,
+    run_pieces,
+)
 from okf_explorer.sources.folder.bundle import BundleSource
 from tests.bundles import write_pages
 
@@ -635,3 +641,40 @@ def test_a_pair_of_kana_from_a_longer_word_is_not_marked_in_another(tmp_path: Pa
         "other": "# 其他\n\n没有。\n",
     }, "同步服务")  # fmt: skip
     assert "«服务»" in hit.marked(), hit.marked()
+
+
+def test_a_japanese_query_is_searched_by_the_words_its_scripts_mark(tmp_path: Path) -> None:
+    """`プラグイン管理` (plugin management) was searched by its pairs of characters, each
+    worth as much as a word, the pair across the change of script (`ン管`) among them:
+    on a Japanese LLM-kept wiki a page on sessions (`セッション管理`, holding `ン管` and
+    `管理`, and `プラ` of `プライマリ`) came first, and here a page titled `ログイン`
+    (login, holding only `イン`) does. A Japanese run is cut where its script changes: a
+    katakana word whole (and its pairs), kanji by their pairs, hiragana (particles, verb
+    endings) left out."""
+    pages = {
+        "sessions": "# セッション\n\nセッション管理はプライマリで行う。セッション管理の詳細。\n",
+        "plugins": "# 拡張\n\nプラグインの一覧。チャネル、モデル、ツール、音声などを足す仕組み。\n",
+        "login": "# ログイン\n\nログインの方法。オンラインで。\n",
+        "other": "# 他\n\nなし。\n",
+    }
+    hits = hits_in(tmp_path / "ja", pages, "プラグイン管理")
+    assert [hit.slug for hit in hits][:1] == ["plugins"], [hit.slug for hit in hits]
+    assert "«プラグイン»" in hits[0].marked(), hits[0].marked()
+    # a particle and a verb ending name no page: `を`, `する` are left out
+    [first, *_] = hits_in(tmp_path / "ja2", pages, "管理をする")
+    assert first.slug == "sessions"
+
+
+@pytest.mark.parametrize(
+    ("run", "pieces"),
+    [
+        ("プラグイン管理", ["プラグイン", "プラ", "ラグ", "グイ", "イン", "管理"]),
+        ("同期データを保存する地域", ["同期", "データ", "デー", "ータ", "保存", "地域"]),
+        ("教育・非営利の割引", ["教育", "非営", "営利", "割引"]),  # the dot stands between words
+        ("返金してほしい", ["返金"]),
+        ("ひらがな", ["ひら", "らが", "がな"]),  # hiragana alone: its pairs
+        ("東京都", ["東京", "京都"]),  # no kana: Chinese or Japanese kanji, pairs as before
+    ],
+)
+def test_the_pieces_a_japanese_run_is_searched_by(run: str, pieces: list[str]) -> None:
+    assert run_pieces(run) == pieces

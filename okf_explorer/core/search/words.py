@@ -9,8 +9,9 @@ find nothing. Those runs are indexed one character a token instead (`spaced`: a
 zero-width space between two characters, which the tokenizer takes as a separator and
 `unspaced` takes out again for display); a query's run is searched as the phrase of
 its characters (`cjk_phrase`), or for plain words as the overlapping pairs of them
-(the usual way to search such text without a dictionary) or, in an alphabet, the
-phrase of its letters (`run_phrases`). A trigram
+(the usual way to search such text without a dictionary; Japanese cut first where its
+script changes, `japanese_pieces`) or, in an alphabet, the phrase of its letters
+(`run_phrases`). A trigram
 tokenizer would match the same substrings, but measured on the 10k-page benchmark
 bundle it doubled the index's build time (docs/performance.md).
 
@@ -32,6 +33,7 @@ __all__ = [
     "char_pairs",
     "cjk_phrase",
     "has_cjk",
+    "japanese_pieces",
     "piece_pattern",
     "rough_stem",
     "run_phrases",
@@ -71,6 +73,21 @@ _ALPHABET = re.compile(f"[{_ALPHABETS}]")
 _CJK_RUN = re.compile(f"[{CJK_CHARS}]+")
 """A run of those characters (one compiled class serves every use: building one from
 `CJK_CHARS` takes 3-6 ms)."""
+ONE_WORD = 3
+"""Characters of a Japanese run read as one word, searched by its pairs (`晴れ`, sunny,
+`新しい`, new: a kanji and its kana ending); a longer run is cut at its scripts."""
+_HIRAGANA = "\u3041-\u309f"
+_KATAKANA = "\u30a1-\u30fa\u30fc-\u30ff\u31f0-\u31ff\uff66-\uff9f"
+"""Katakana letters and the long vowel mark `ー` (not the middle dot `・`, a separator)."""
+_KANA = re.compile(f"[{_HIRAGANA}{_KATAKANA}]")
+_HIRAGANA_ONLY = re.compile(f"[{_HIRAGANA}]+")
+_SCRIPT_STRETCH = re.compile(
+    f"(?P<katakana>[{_KATAKANA}]+)|(?P<hiragana>[{_HIRAGANA}]+)"
+    f"|(?P<other>[^{_HIRAGANA}{_KATAKANA}\u30fb]+)|(?P<separator>.)",
+    re.DOTALL,
+)
+"""A stretch of a Japanese run in one script: katakana, hiragana, anything else (kanji),
+or the middle dot `・` that stands between words."""
 _ONE_CJK = (re.compile(f"[{_CJK_IN_BMP}]"), re.compile(f"[{_CJK_ASTRAL}]"))
 """`_CJK_RUN`'s characters in two classes, those of the Basic Multilingual Plane and the
 rest: `re` looks a character up in a class of one plane at once, and walks the ranges of
@@ -161,15 +178,38 @@ def run_phrases(run: str) -> list[str]:
 
 def run_pieces(run: str) -> list[str]:
     """The pieces of a CJK run a plain word is searched by, its combining marks left
-    out (the tokenizer drops them). Chinese, Japanese and Korean: the overlapping
-    pairs of characters (`東京都` → `東京`, `京都`), the usual way to search such text
-    without a dictionary; a run of one character is that character. Thai, Lao, Khmer
-    and Burmese, alphabets: the run's letters whole (`ห้องนิรภัย` → `หองนรภย`), since
-    a pair of letters names nothing (`ขวา`, right, would find `กว่า`, more than)."""
+    out (the tokenizer drops them). Chinese and Korean: the overlapping pairs of
+    characters (`東京都` → `東京`, `京都`), the usual way to search such text without a
+    dictionary; a run of one character is that character. Japanese (a run holding
+    kana, longer than `ONE_WORD`): its words as far as its scripts tell them
+    (`japanese_pieces`). Thai, Lao, Khmer and Burmese, alphabets: the run's letters
+    whole (`ห้องนิรภัย` → `หองนรภย`), since a pair of letters names nothing (`ขวา`,
+    right, would find `กว่า`, more than)."""
     letters = run.translate(_NO_MARKS)
     if len(letters) < 2 or _ALPHABET.match(letters):
         return [letters or run]
+    if len(letters) > ONE_WORD and _KANA.search(letters) and not _HIRAGANA_ONLY.fullmatch(letters):
+        return japanese_pieces(letters)
     return char_pairs(letters)
+
+
+def japanese_pieces(run: str) -> list[str]:
+    """A Japanese run's pieces, cut where its script changes: a stretch of katakana
+    whole (a loanword, `プラグイン`) and its pairs (two loanwords may be written as one,
+    `エージェントループ`, and found apart, `エージェント的ループ`), a stretch of kanji as
+    its pairs (a compound, read as Chinese is), hiragana (particles and verb endings:
+    `を`, `する`) and the middle dot left out. `プラグイン管理` → `プラグイン`, `プラ`,
+    `ラグ`, `グイ`, `イン`, `管理`: the pairs across the cut (`ン管`) had put
+    `セッション管理` first. A run of hiragana alone is searched by its pairs
+    (`run_pieces`)."""
+    pieces: list[str] = []
+    for stretch in _SCRIPT_STRETCH.finditer(run):
+        text = stretch.group()
+        if stretch.lastgroup == "katakana":
+            pieces += [text, *(pair for pair in char_pairs(text) if pair != text)]
+        elif stretch.lastgroup == "other":
+            pieces += char_pairs(text)
+    return pieces or char_pairs(run)
 
 
 def char_pairs(text: str) -> list[str]:
