@@ -11,6 +11,6 @@
   `settings` (what the explorer reads from its environment).
 """
 
-from okf_explorer.tui.settings import prefer_frame_rate
+from okf_explorer.tui.settings import prefer_display_settings
 
-prefer_frame_rate()  # before any module of the explorer imports Textual
+prefer_display_settings()  # before any module of the explorer imports Textual

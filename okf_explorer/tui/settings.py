@@ -1,5 +1,5 @@
-"""What the explorer reads from its environment: the export folder, the terminal and the
-frame rate."""
+"""What the explorer reads from its environment: the export folder, the terminal, the
+frame rate and the animations."""
 
 from __future__ import annotations
 
@@ -16,6 +16,14 @@ default is 60). A page opened is laid out twice: the first layout changes the pa
 sizes, and Textual lays them out again at its next frame, which at 60 comes 17-33 ms
 later. At 120 the second paint comes 8-17 ms after the first: `enter` and `backspace` on
 the sample brain went from 93 and 83 ms to 84 and 74 (`tests/bench/bench_keys.py`)."""
+
+ANIMATIONS_ENV = "TEXTUAL_ANIMATIONS"
+ANIMATIONS = "none"
+"""Textual's animations, unless `$TEXTUAL_ANIMATIONS` says otherwise (`full`, `basic`):
+none. A keyboard user's scroll lands at once, as in a pager: Textual's own default slid
+the page for 1 s on `end` and `home` and for 0.25 s on `pagedown`, `pageup`, and the
+link tree for 0.23 s on `end`, keys that should take under 0.1 s (issue 24). A busy
+pane then says `Loading...` instead of its moving dots."""
 
 
 class NoTerminal(Exception):
@@ -34,10 +42,12 @@ def web_driver_chosen() -> bool:
     return "web_driver" in os.environ.get("TEXTUAL_DRIVER", "")
 
 
-def prefer_frame_rate() -> None:
-    """Ask Textual for `FRAME_RATE` unless the environment names a rate: it reads the
-    variable once, when first imported, so this runs before (`okf_explorer.tui`)."""
+def prefer_display_settings() -> None:
+    """Ask Textual for `FRAME_RATE` and `ANIMATIONS` unless the environment names its
+    own: it reads the variables once, when first imported, so this runs before
+    (`okf_explorer.tui`)."""
     os.environ.setdefault(FRAME_RATE_ENV, str(FRAME_RATE))
+    os.environ.setdefault(ANIMATIONS_ENV, ANIMATIONS)
 
 
 def has_terminal() -> bool:

@@ -29,8 +29,9 @@ The first row, a key bound to nothing, is the floor of the measure in the same r
 press, the wait for an idle CPU and a refresh). The machine's speed at the time
 (`timing.machine_speed`, a fixed piece of pure Python work) is printed too: the same
 code measured twice as slow from one day to the next, so runs are set side by side by it.
-The last three follow a link as a reader does: `n` to the first link on screen, `enter` to
-open its page, `backspace` back.
+Then three follow a link as a reader does: `n` to the first link on screen, `enter` to
+open its page, `backspace` back; the last four scroll that page (`end`, `home`,
+`pagedown`, `pageup`).
 
 Targets: no key over 100 ms on the sample brain, 300 ms on a 6.5k-page vault; the first
 page of a 6.5k-page vault <= 1 s cold.
@@ -91,6 +92,10 @@ KEYS: list[tuple[str, tuple[str, ...]]] = [
     ("n (next link)", ()),
     ("enter (follow it)", ()),
     ("backspace (back)", ()),
+    ("end (of the page)", ()),
+    ("home", ()),
+    ("pagedown", ()),
+    ("pageup", ()),
 ]
 """(key, keys that undo it, untimed). A label after the key says what it does here."""
 
