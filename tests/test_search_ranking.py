@@ -650,7 +650,7 @@ def test_a_japanese_query_is_searched_by_the_words_its_scripts_mark(tmp_path: Pa
     `管理`, and `プラ` of `プライマリ`) came first, and here a page titled `ログイン`
     (login, holding only `イン`) does. A Japanese run is cut where its script changes: a
     katakana word whole (and its pairs), kanji by their pairs, hiragana (particles, verb
-    endings) left out."""
+    endings) and a kanji standing alone left out."""
     pages = {
         "sessions": "# セッション\n\nセッション管理はプライマリで行う。セッション管理の詳細。\n",
         "plugins": "# 拡張\n\nプラグインの一覧。チャネル、モデル、ツール、音声などを足す仕組み。\n",
@@ -672,6 +672,8 @@ def test_a_japanese_query_is_searched_by_the_words_its_scripts_mark(tmp_path: Pa
         ("同期データを保存する地域", ["同期", "データ", "デー", "ータ", "保存", "地域"]),
         ("教育・非営利の割引", ["教育", "非営", "営利", "割引"]),  # the dot stands between words
         ("返金してほしい", ["返金"]),
+        ("見た目のテーマを変える", ["テーマ", "テー", "ーマ"]),  # a kanji alone: a verb's stem
+        ("図を見る", ["図を", "を見", "見る"]),  # no piece left: the run's pairs
         ("ひらがな", ["ひら", "らが", "がな"]),  # hiragana alone: its pairs
         ("東京都", ["東京", "京都"]),  # no kana: Chinese or Japanese kanji, pairs as before
     ],
