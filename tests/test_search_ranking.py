@@ -674,6 +674,7 @@ def test_a_japanese_query_is_searched_by_the_words_its_scripts_mark(tmp_path: Pa
         ("返金してほしい", ["返金"]),
         ("見た目のテーマを変える", ["テーマ", "テー", "ーマ"]),  # a kanji alone: a verb's stem
         ("図を見る", ["図を", "を見", "見る"]),  # no piece left: the run's pairs
+        ("すごーいデータ", ["データ", "デー", "ータ"]),  # a lone katakana mark too
         ("ひらがな", ["ひら", "らが", "がな"]),  # hiragana alone: its pairs
         ("東京都", ["東京", "京都"]),  # no kana: Chinese or Japanese kanji, pairs as before
     ],

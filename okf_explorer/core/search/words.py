@@ -198,17 +198,20 @@ def japanese_pieces(run: str) -> list[str]:
     whole (a loanword, `プラグイン`) and its pairs (two loanwords may be written as one,
     `エージェントループ`, and found apart, `エージェント的ループ`), a stretch of kanji as
     its pairs (a compound, read as Chinese is); hiragana (particles and verb endings:
-    `を`, `する`), a kanji standing alone (a verb's stem, `見` of `見る`: marked alone, it
-    stood inside other words, `意«図»`) and the middle dot left out. `プラグイン管理` →
+    `を`, `する`), a kanji or katakana standing alone (a verb's stem, `見` of `見る`;
+    `ー` of `すごーい`: marked alone, it stood inside other words, `意«図»`) and the
+    middle dot left out. `プラグイン管理` →
     `プラグイン`, `プラ`, `ラグ`, `グイ`, `イン`, `管理`: the pairs across the cut (`ン管`)
     had put `セッション管理` first. A run left with no piece, or of hiragana alone, is
     searched by its pairs (`run_pieces`)."""
     pieces: list[str] = []
     for stretch in _SCRIPT_STRETCH.finditer(run):
         text = stretch.group()
+        if len(text) < 2:  # one character alone would be found inside other words
+            continue
         if stretch.lastgroup == "katakana":
             pieces += [text, *(pair for pair in char_pairs(text) if pair != text)]
-        elif stretch.lastgroup == "other" and len(text) > 1:
+        elif stretch.lastgroup == "other":
             pieces += char_pairs(text)
     return pieces or char_pairs(run)
 
