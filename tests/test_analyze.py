@@ -82,6 +82,14 @@ def test_bridges_are_the_pages_and_edges_that_hold_parts_together(vault: Path) -
     ]
 
 
+def test_the_bridges_alone_are_ranked_as_the_analysis_ranks_them(vault: Path) -> None:
+    """The `s` dialog asks for the bridges without the rest of the analysis."""
+    brain = brain_of(vault)
+    assert brain.bridges(top=20) == list(brain.analyze(top=20).bridges)
+    assert brain.bridges(top=2) == list(brain.analyze(top=2).bridges)
+    assert brain.bridges(top=0) == []
+
+
 def test_central_pages_rank_by_pagerank_beside_in_degree(vault: Path) -> None:
     central = brain_of(vault).analyze(top=3).central
     assert [(c.slug, c.in_degree) for c in central] == [

@@ -98,7 +98,7 @@ if TYPE_CHECKING:  # imported where used: a `links` run needs none of them (~10 
     from okf_explorer.core.audit.page import PageAuditor, PageView
     from okf_explorer.core.bases import BaseTable, FileFacts
     from okf_explorer.core.graph.best_paths import WalkDirection, WalkRow
-    from okf_explorer.core.graph.shape import Community, GraphShape
+    from okf_explorer.core.graph.shape import Bridge, Community, GraphShape
     from okf_explorer.core.graph.suggested import Suggestion
     from okf_explorer.core.search.find_rank import Findable
     from okf_explorer.core.search.mentions import Mentions
@@ -890,6 +890,13 @@ class Brain:
 
         graph = self._indexed()
         return suggestions_for(graph.index, graph.projection(), slug, top)
+
+    def bridges(self, top: int = 10) -> list[Bridge]:
+        """The pages whose removal splits their part of the graph, ranked as `analyze`
+        ranks them, at most `top` (`core.graph.shape.ranked_bridges`)."""
+        from okf_explorer.core.graph.shape import ranked_bridges
+
+        return ranked_bridges(self._indexed().projection())[: max(0, top)]
 
     def communities(self) -> list[Community]:
         """Every community of the index, largest first (`core.graph.shape`): they

@@ -21,8 +21,9 @@ from .conftest import SIZE, GatedSource, brain_for, settle
 
 
 def lines(dialog: StatsDialog) -> list[str]:
-    options = dialog.query_one(OptionList)
-    return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+    """The list's lines whole, as the CLI prints them (it shows them cut to its width)."""
+    assert dialog.query_one(OptionList).option_count == len(dialog.rows)
+    return [str(line) for line, _ in dialog.rows]
 
 
 def stats_lines(dialog: StatsDialog) -> list[str]:
@@ -147,6 +148,11 @@ async def test_a_long_slug_is_cut_from_the_left_so_its_count_and_file_name_share
         assert drawn[1].endswith("/windows-commands/command-line-syntax-key")
         assert drawn[2] == "hubs by links out (3)"  # the next line: nothing wrapped
         assert lines(dialog)[1] == f"  3  {deep}/command-line-syntax-key"  # as the CLI prints
+        await pilot.resize_terminal(50, 24)  # the lines are cut again for the narrower list
+        await settle(pilot, until=lambda: dialog.cut_at < 50)
+        drawn = [options.render_line(y).text.rstrip() for y in range(3)]
+        assert drawn[1] == "  3  …/command-line-syntax-key"
+        assert drawn[2] == "hubs by links out (3)"
 
 
 def test_a_cut_line_keeps_the_file_name_and_puts_a_long_tail_below_under_the_label() -> None:

@@ -213,6 +213,17 @@ def _dfs(
     return size[root]
 
 
+def ranked_bridges(projection: Projection) -> list[Bridge]:
+    """Every bridge page, ranked as `analyze` ranks them (the TUI's `s` dialog lists
+    them without the rest of the analysis)."""
+    bridges, _ = cut_points(projection)
+    return sorted(bridges, key=_bridge_rank)
+
+
+def _bridge_rank(bridge: Bridge) -> tuple[int, str]:
+    return -bridge.cut_off, bridge.slug
+
+
 def splits_text(sizes: tuple[int, ...]) -> str:
     """`12 + 3 + 1`, a run of equal sizes written once with its count: `6502 + 68×1`."""
     runs: list[list[int]] = []
@@ -246,7 +257,7 @@ def analyze(
     found = [c for c in partitioned if c.size > 1][:top]
     central = sorted(projection.nodes, key=lambda slug: (-ranks[slug], -degrees[slug], slug))
     bridges, edges = cut_points(projection)
-    bridges.sort(key=lambda bridge: (-bridge.cut_off, bridge.slug))
+    bridges.sort(key=_bridge_rank)
     edges.sort(key=lambda edge: (-edge.smaller, edge.frm, edge.to))
     leaders = central[:top]
     return GraphShape(

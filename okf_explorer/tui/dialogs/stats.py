@@ -4,17 +4,25 @@ The counts on two lines, then one list: hubs by links in and out (top 10, with
 their degree), orphans, dead ends, and dangling targets each followed by the pages
 linking to them, and the dangling targets that look like a page's name (`≈ TARGET →
 PAGE  (U+2011 NON-BREAKING HYPHEN for "-")`, `enter` opens the page; no heading when
-there are none); then, once computed (a second worker: Louvain takes a second or two on
-a big brain), the communities (labelled by their most central page) and the bridge
-pages with what they split, as `okf-explorer analyze` finds them (`ANALYSIS_ROWS` of
-each). `enter` on a page opens it; headings and missing targets are not
-selectable. `escape` (or `s`, `q`) closes. The numbers are computed in a worker
-from the index the explorer already built (the key is greyed until it is ready),
-so the dialog opens at once and says `computing…` meanwhile. Each section lists at
-most `SECTION_ROWS` rows, then says how many more there are (the CLI lists all).
+there are none); then, once computed (a second worker), the communities (labelled by
+their most central page) and the bridge pages with what they split, as `okf-explorer
+analyze` finds them (`ANALYSIS_ROWS` of each). Only those two are asked for: the
+communities are kept by the brain once found, the bridges are one pass over the graph,
+and the rest of the analysis (central pages, suggested links), not shown here, took
+60 % of its time on a 6.5k-page vault.
+
+`enter` on a page opens it; headings and missing targets are not selectable. `escape`
+(or `s`, `q`) closes. The numbers are computed in a worker from the index the explorer
+already built (the key is greyed until it is ready), so the dialog opens at once and
+says `computing…` meanwhile. Each section lists at most `SECTION_ROWS` rows, then says
+how many more there are (the CLI lists all).
+
 A page's line is cut to the width it is drawn at (`CutLine`): its slug from the left,
 whole folders first, so the file name stays (`…/windows-commands/command-line-syntax-
-key`); a wrapped slug left its count alone on a line.
+key`); a wrapped slug left its count alone on a line. The list is given its lines
+already cut, as text, and cuts them again when its width changes: a line Textual has
+to ask Rich to draw took four times as long to measure (the 258 lines of a 6.5k-page
+vault's stats: 130 ms of the 250 the key took).
 """
 
 from __future__ import annotations
@@ -22,11 +30,11 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import cache
 from itertools import islice
 from typing import ClassVar
 
 from rich.console import Console, ConsoleOptions, RenderResult
-from rich.padding import Padding
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -40,7 +48,7 @@ from textual.worker import Worker, WorkerState
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import OkfError
 from okf_explorer.core.graph.analysis import BrainStats
-from okf_explorer.core.graph.shape import GraphShape, splits_text
+from okf_explorer.core.graph.shape import Bridge, Community, splits_text
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.state.slice import shorten_left
 
@@ -67,21 +75,35 @@ class CutLine:
     def __str__(self) -> str:
         return f"{self.prefix.plain}{self.label}{self.tail.plain}"
 
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        room = max(1, options.max_width - self.prefix.cell_len)
+    def cut(self, width: int) -> Text:
+        """The line as drawn `width` cells wide (the tail's lines below end in `\\n`)."""
+        room = max(1, width - self.prefix.cell_len)
         line = self.prefix.copy()
         line.append(shorten_left(self.label, room), style=self.style)
-        if line.cell_len + self.tail.cell_len <= options.max_width:
-            yield line + self.tail
-            return
-        yield line  # the tail goes below, under the label, however many lines it takes
+        if line.cell_len + self.tail.cell_len <= width:
+            return line + self.tail
+        # The tail goes below, under the label, however many lines it takes.
         indent = self.prefix.cell_len + TAIL_INDENT
         blank = len(self.tail.plain) - len(self.tail.plain.lstrip())
-        yield Padding(self.tail[blank:], (0, 0, 0, indent))
+        below = self.tail[blank:].wrap(_wrapping(), max(1, width - indent))
+        for wrapped in below:
+            line.append("\n" + " " * indent)
+            line.append_text(wrapped)
+        return line
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield self.cut(options.max_width)
 
 
 TAIL_INDENT = 2
 """How much further than its label a line's tail starts when it goes below."""
+
+
+@cache
+def _wrapping() -> Console:
+    """The console `Text.wrap` asks for its defaults (nothing is printed on it)."""
+    return Console(width=80, color_system=None, legacy_windows=False)
+
 
 Row = tuple[Text | CutLine, str | None]
 """What one list line shows, and the page `enter` opens there (None: not selectable)."""
@@ -121,7 +143,21 @@ def stats_rows(stats: BrainStats, limit: int = SECTION_ROWS) -> list[Row]:
     return shown
 
 
-def shape_rows(shape: GraphShape) -> list[Row]:
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """What the dialog shows of the analysis: the largest communities (of two pages or
+    more) and the bridges, `ANALYSIS_ROWS` of each."""
+
+    communities: tuple[Community, ...]
+    bridges: tuple[Bridge, ...]
+
+    @classmethod
+    def of(cls, brain: Brain) -> Shape:
+        grouped = (c for c in brain.communities() if c.size > 1)
+        return cls(tuple(islice(grouped, ANALYSIS_ROWS)), tuple(brain.bridges(ANALYSIS_ROWS)))
+
+
+def shape_rows(shape: Shape) -> list[Row]:
     """The analysis's two sections: communities (`  ID  SIZE  LABEL`, `enter` opens the
     label page) and bridges (`  SLUG  splits A + B`)."""
     rows: list[Row] = [(Text(f"communities ({len(shape.communities)})", style="bold"), None)]
@@ -179,8 +215,11 @@ class StatsDialog(ModalScreen[str | None]):
         super().__init__()
         self.brain = brain
         self.stats: BrainStats | None = None
-        self.shape: GraphShape | None = None
+        self.shape: Shape | None = None
         """The communities and bridges, once computed (`show_shape`)."""
+        self.rows: list[Row] = []
+        """What the list shows, line by line, before it is cut to `cut_at` cells."""
+        self.cut_at = 0
         self.slugs: list[str | None] = []
         """The page each list line opens, by option index."""
 
@@ -201,8 +240,7 @@ class StatsDialog(ModalScreen[str | None]):
 
     @work(group="analysis", exclusive=True, exit_on_error=False)
     async def _analyze(self) -> None:
-        shape = await asyncio.to_thread(self.brain.analyze, ANALYSIS_ROWS, mentions=False)
-        self.show_shape(shape)
+        self.show_shape(await asyncio.to_thread(Shape.of, self.brain))
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """A failure is said in the dialog, where the numbers would have been."""
@@ -214,23 +252,53 @@ class StatsDialog(ModalScreen[str | None]):
     def show(self, stats: BrainStats) -> None:
         """Fill the dialog with `stats`; the first page listed is highlighted."""
         self.stats = stats
-        rows = stats_rows(stats)
-        self.slugs = [slug for _, slug in rows]
+        self.rows = stats_rows(stats)
+        self.slugs = [slug for _, slug in self.rows]
         self.query_one("#stats-counts", Static).update(counts_text(stats))
         options = self.query_one(OptionList)
         options.clear_options()
-        options.add_options([Option(text, disabled=slug is None) for text, slug in rows])
+        self.cut_at = self._line_width()
+        options.add_options(self._options(self.rows))
         first = next((i for i, slug in enumerate(self.slugs) if slug is not None), None)
         options.highlighted = first
         options.focus()
 
-    def show_shape(self, shape: GraphShape) -> None:
+    def show_shape(self, shape: Shape) -> None:
         """Add the communities and bridges below the stats (the cursor stays put)."""
         self.shape = shape
         rows = shape_rows(shape)
+        self.rows += rows
         self.slugs += [slug for _, slug in rows]
+        self.query_one(OptionList).add_options(self._options(rows))
+
+    def on_resize(self) -> None:
+        """The lines are cut again for the list's new width (after its layout)."""
+        self.call_after_refresh(self._cut_again)
+
+    def _cut_again(self) -> None:
+        if not self.rows or self._line_width() == self.cut_at:
+            return
         options = self.query_one(OptionList)
-        options.add_options([Option(text, disabled=slug is None) for text, slug in rows])
+        highlighted = options.highlighted
+        self.cut_at = self._line_width()
+        options.clear_options()
+        options.add_options(self._options(self.rows))
+        options.highlighted = highlighted
+
+    def _line_width(self) -> int:
+        """The cells a line of the list has: its content less the room of a scroll bar
+        (kept whether one shows or not, so that one showing cuts nothing again)."""
+        options = self.query_one(OptionList)
+        padding = options.get_component_styles("option-list--option").padding.width
+        scroll_bar = options.styles.scrollbar_size_vertical
+        return max(1, options.content_region.width - scroll_bar - padding)
+
+    def _options(self, rows: list[Row]) -> list[Option]:
+        width = self.cut_at
+        return [
+            Option(line.cut(width) if isinstance(line, CutLine) else line, disabled=slug is None)
+            for line, slug in rows
+        ]
 
     @on(OptionList.OptionSelected)
     def _selected(self, event: OptionList.OptionSelected) -> None:
