@@ -139,6 +139,21 @@ def test_refresh_after_a_file_edit(brain: Brain, bundle: Path) -> None:
     assert [link.to for link in brain.forward_links("customers")] == ["lonely", "tables/orders"]
 
 
+def test_a_refresh_that_finds_nothing_changed_keeps_the_index_and_what_it_derived(
+    brain: Brain, bundle: Path
+) -> None:
+    """`r` with nothing changed rebuilt the index's resolver, finder list and graph caches
+    (100 ms of the key on a 6.5k-page vault); the same index now stands, with them."""
+    first = brain.ensure_index()
+    communities = brain.communities()
+    assert brain.refresh() is first
+    assert brain.communities() is communities
+    (bundle / "customers.md").write_text("Now they like [[lonely]].\n")
+    second = brain.refresh()
+    assert second is not first and brain.communities() is not communities
+    assert brain.backlinks("lonely") == ["customers"]
+
+
 def test_shortest_path(brain: Brain) -> None:
     assert brain.shortest_path("index", "tables/items") == [
         "index",
@@ -192,7 +207,7 @@ def test_hubs(brain: Brain) -> None:
         brain.hubs(3, by="sideways")
 
 
-def test_graph_nodes_and_edges(brain: Brain) -> None:
+def test_graph_nodes_and_edges(brain: Brain, bundle: Path) -> None:
     graph = brain.graph()
     assert graph is brain.graph()  # cached
     assert graph.nodes["tables/orders"] == {
@@ -210,6 +225,9 @@ def test_graph_nodes_and_edges(brain: Brain) -> None:
     (markdown,) = graph.get_edge_data("tables/orders", "tables/items").values()
     assert (markdown["kind"], markdown["rule"]) == ("markdown", "path")
     assert graph.number_of_edges() == sum(len(v) for v in brain.index.forward.values())
+    brain.refresh()
+    assert brain.graph() is graph  # nothing changed
+    (bundle / "customers.md").write_text("Now they like [[lonely]].\n")
     brain.refresh()
     assert brain.graph() is not graph
 

@@ -268,8 +268,9 @@ class Brain:
     ) -> LinkIndex:
         """Re-list the source and rescan only changed pages.
 
-        Also forgets what was derived from the old index, and the server graph's
-        answers and listing. On failure (`SourceUnavailable`, `Cancelled`) the
+        Also forgets what was derived from the old index (unless nothing changed: the
+        index is then the same object, and what was derived from it stands), and the
+        server graph's answers and listing. On failure (`SourceUnavailable`, `Cancelled`) the
         previous index stays in place. Readers are not blocked meanwhile: they keep
         using the previous index.
         """
@@ -329,8 +330,10 @@ class Brain:
             return self._install(index)
 
     def _install(self, index: LinkIndex) -> IndexBacked:
-        """A new index: its graph, and a server graph that has forgotten its answers."""
-        graph = IndexBacked(index)
+        """A new index: its graph, and a server graph that has forgotten its answers
+        (the same index: its graph stays, with what it derived)."""
+        kept = self._indexed_graph
+        graph = kept if kept is not None and kept.index is index else IndexBacked(index)
         with self._lock:
             self._indexed_graph = graph
             if self._served is not None:

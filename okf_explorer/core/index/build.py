@@ -79,9 +79,10 @@ def build_index(
 ) -> LinkIndex:
     """List `source`, rescan only what changed, resolve, and save the disk cache.
 
-    Unchanged pages (same fingerprint) are taken from `previous` when given,
-    else from the disk cache; pages that were unreadable for any reason but
-    their bytes (I/O, permissions, a server error) are retried every time.
+    Unchanged pages (same fingerprint) are taken from `previous` when given (when no
+    page changed, `previous` itself is the answer), else from the disk cache; pages
+    that were unreadable for any reason but their bytes (I/O, permissions, a server
+    error) are retried every time.
     `cache=None` uses `IndexCache.from_environment()`, `False` disables the
     disk cache. Resolutions are reused only while the
     corpus signature (slugs and titles) is unchanged; when a page appears,
@@ -138,6 +139,8 @@ def _build(
     scanned, early, link_pass = _scan(source, to_scan, stubs, progress, cancel, folders)
     index = _mark_reserved(_assemble(stubs, reused, scanned, folders), source)
     unchanged = index.signature == known.signature
+    if unchanged and not to_scan and previous is not None and index.pages == previous.pages:
+        return previous, False, None  # nothing changed: what was derived from it still holds
     rows = None
     if unchanged and not to_scan and known.reverse is not None:
         index.forward = {slug: reused[slug].links for slug in index.pages}

@@ -255,8 +255,9 @@ class MainScreen(ReportsWorkers, Screen[None]):
     @on(IndexLoader.IndexBuilt)
     def _index_built(self, message: IndexLoader.IndexBuilt) -> None:
         """A first index shows the graph and heads the page with the title it gives; a
-        refreshed one reloads the page too (where it was scrolled to); embeds that waited
-        for it look again; live reload starts."""
+        refreshed one reloads the page too (where it was scrolled to) unless nothing
+        changed (and no server's graph answers); embeds that waited for it look again;
+        live reload starts."""
         status = self.query_one(StatusBar)
         status.set_page_count(message.count)
         status.set_indexed(message.answered_by)
@@ -273,7 +274,10 @@ class MainScreen(ReportsWorkers, Screen[None]):
         if message.first:
             self.query_one(PagePane).title_again()
         if (current := self.nav.current) is not None:
-            self.show_graph(current) if message.first else self.go(current, "reload")
+            if message.first:
+                self.show_graph(current)
+            elif not message.unchanged or message.answered_by == "server":
+                self.go(current, "reload")  # a server's graph may answer anew
         if message.unchanged:
             self.notify("nothing changed since the last index", title="r", timeout=2)
         self.query_one(PagePane).embeds_again()
