@@ -220,8 +220,6 @@ class StatsDialog(ModalScreen[str | None]):
         self.rows: list[Row] = []
         """What the list shows, line by line, before it is cut to `cut_at` cells."""
         self.cut_at = 0
-        self.slugs: list[str | None] = []
-        """The page each list line opens, by option index."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="stats-box"):
@@ -229,6 +227,11 @@ class StatsDialog(ModalScreen[str | None]):
             yield Static("computing…", id="stats-counts", markup=False)
             yield OptionList(id="stats-list")
             yield Static(HINT, id="stats-hint", markup=False)
+
+    @property
+    def slugs(self) -> list[str | None]:
+        """The page each list line opens, by option index (None: not selectable)."""
+        return [slug for _, slug in self.rows]
 
     def on_mount(self) -> None:
         self._compute()
@@ -253,7 +256,6 @@ class StatsDialog(ModalScreen[str | None]):
         """Fill the dialog with `stats`; the first page listed is highlighted."""
         self.stats = stats
         self.rows = stats_rows(stats)
-        self.slugs = [slug for _, slug in self.rows]
         self.query_one("#stats-counts", Static).update(counts_text(stats))
         options = self.query_one(OptionList)
         options.clear_options()
@@ -268,7 +270,6 @@ class StatsDialog(ModalScreen[str | None]):
         self.shape = shape
         rows = shape_rows(shape)
         self.rows += rows
-        self.slugs += [slug for _, slug in rows]
         self.query_one(OptionList).add_options(self._options(rows))
 
     def on_resize(self) -> None:
@@ -276,11 +277,12 @@ class StatsDialog(ModalScreen[str | None]):
         self.call_after_refresh(self._cut_again)
 
     def _cut_again(self) -> None:
-        if not self.rows or self._line_width() == self.cut_at:
+        width = self._line_width()
+        if not self.rows or width == self.cut_at:
             return
         options = self.query_one(OptionList)
         highlighted = options.highlighted
-        self.cut_at = self._line_width()
+        self.cut_at = width
         options.clear_options()
         options.add_options(self._options(self.rows))
         options.highlighted = highlighted
@@ -303,5 +305,5 @@ class StatsDialog(ModalScreen[str | None]):
     @on(OptionList.OptionSelected)
     def _selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        if event.option_index < len(self.slugs) and (slug := self.slugs[event.option_index]):
+        if event.option_index < len(self.rows) and (slug := self.rows[event.option_index][1]):
             self.dismiss(slug)
