@@ -17,13 +17,14 @@ from okf_explorer.core.graph.traverse import Edge
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
 from okf_explorer.tui.state.navigator import View
-from okf_explorer.tui.state.slice import empty_slice_hint
+from okf_explorer.tui.state.slice import empty_slice_hint, shared_starts
 from okf_explorer.tui.widgets.graph import graph_panel
 from okf_explorer.tui.widgets.graph.graph_layout import (
     ARROW_LEFT,
     ARROW_RIGHT,
     NODE_CAP,
     GraphLayout,
+    fallback_label,
     lay_out,
     page_label,
 )
@@ -133,6 +134,19 @@ def test_titles_show_where_slugs_do_not_fit() -> None:
     assert page_label(long, True, "Operazioni tra successioni limitate e illimitate", 30) == (
         "Operazioni tra successioni li…"
     )
+
+
+def test_a_column_s_names_that_start_alike_show_what_differs() -> None:
+    """The sample brain's graph at 120×40: `analytics.ord…` beside `analytics.orders`
+    read as the same table; at 150×45 three pages in 4 cells read `anal`."""
+    titles = {
+        "tables/orders": "analytics.orders",
+        "tables/orders_legacy": "analytics.orders_legacy",
+    }
+    starts = shared_starts(fallback_label(slug, title) for slug, title in titles.items())
+    legacy = titles["tables/orders_legacy"]
+    assert page_label("tables/orders_legacy", True, legacy, 14, starts) == "…orders_legacy"
+    assert page_label("tables/orders_legacy", True, legacy, 14) == "analytics.ord…"
 
 
 PAGES = {

@@ -14,13 +14,16 @@ from okf_explorer.tui.state.page_links import (
 )
 from okf_explorer.tui.state.slice import (
     FIXED_COLUMNS,
+    SharedStart,
     column_widths,
     display_order,
     group_starts,
     page_cell,
+    shared_starts,
     shorten_left,
     shorten_right,
     slice_row,
+    slice_shared_starts,
 )
 
 
@@ -190,3 +193,51 @@ def test_from_reads_a_cut_file_name_from_its_start() -> None:
     assert str(row[2]) == "Haskell T…"
     row = slice_row(edge, shows_from=True, from_width=17, to_width=10, title=lambda _: None)
     assert str(row[2]) == "…/Haskell Tricks"
+
+
+FRONTIER = [
+    "Frontier Exploration - Metacognitive Knowledge and Thinking Tools",
+    "Frontier Exploration - Knowledge Domain Completeness",
+    "Frontier Exploration - Knowledge Retrieval Patterns",
+    "Graph Visualization",
+]
+
+
+def test_names_that_start_alike_share_their_start_to_a_word_s_end() -> None:
+    """A bundle written by an agent names dozens of pages `Frontier Exploration - …`;
+    daily notes share their month (`2024-05-`). The start shared ends after a word, and
+    a name another begins with whole (`Graph` beside `Graph Layout`) shares none."""
+    starts = shared_starts([*FRONTIER, "2024-05-01 Standup", "2024-05-02 Standup", "Graph"])
+    assert starts[FRONTIER[0]] == SharedStart(len("Frontier Exploration - "), 23)
+    assert starts[FRONTIER[1]] == SharedStart(len("Frontier Exploration - Knowledge "), 33)
+    assert starts["2024-05-01 Standup"] == SharedStart(len("2024-05-"), 9)
+    assert "Graph" not in starts and "Graph Visualization" not in starts
+    assert shared_starts(["Orders", "Ordering"]) == {}  # no word in common
+
+
+def test_a_name_cut_to_what_others_start_with_too_shows_its_own_part() -> None:
+    """80×24 on that bundle: five rows of the link tree read `Frontier Explora… →4`."""
+    starts = shared_starts(FRONTIER)
+    cut = [shorten_right(name, 17, starts.get(name)) for name in FRONTIER[:3]]
+    assert cut == ["…Metacognitive K…", "…Domain Complete…", "…Retrieval Patte…"]
+    # Where the cut already shows what differs, the name is cut as before.
+    assert shorten_right(FRONTIER[0], 40, starts[FRONTIER[0]]) == FRONTIER[0][:39] + "…"
+    alike = shared_starts(["Orders Daily Build", "Orders build is late"])
+    assert shorten_right("Orders Daily Build", 10, alike["Orders Daily Build"]) == "Orders Da…"
+    assert shorten_right(FRONTIER[0], 2, starts[FRONTIER[0]]) == "F…"  # no room to say more
+
+
+def test_table_cells_leave_out_the_start_the_column_shares() -> None:
+    edges = [Edge(frm="Seed", to=name, hop=1, direction="out") for name in FRONTIER]
+    starts = slice_shared_starts(edges, range(len(edges)), lambda slug: None)
+    cells = [page_cell(name, None, 20, shared=starts).plain for name in FRONTIER]
+    assert cells == [
+        "…Metacognitive Know…",
+        "…Domain Completeness",
+        "…Retrieval Patterns",
+        "Graph Visualization",
+    ]
+    row = slice_row(
+        edges[1], shows_from=True, from_width=8, to_width=20, title=lambda s: None, shared=starts
+    )
+    assert row[3].plain == "…Domain Completeness"

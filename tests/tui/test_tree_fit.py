@@ -13,6 +13,7 @@ from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
 from okf_explorer.tui.state.slice import fit_label
 from okf_explorer.tui.widgets.graph.link_tree import LinkTree
+from okf_explorer.tui.widgets.graph.traversal_panel import TraversalPanel
 from tests.bundles import write_pages
 
 from .conftest import brain_for, settle
@@ -222,3 +223,37 @@ async def test_a_typed_backlink_row_keeps_its_page_at_80_columns(tmp_path: Path)
         await settle(pilot)
         [row] = [row for row in drawn_rows(tree) if "←0" in row]
         assert "summon-ancient-flesh" in row and "description" not in row, row
+
+
+FRONTIER = (
+    "Metacognitive Knowledge and Thinking Tools",
+    "Knowledge Domain Completeness",
+    "Knowledge Retrieval Patterns",
+    "Ephemeral and Event-Based Knowledge",
+)
+
+
+async def test_names_that_start_alike_show_what_differs_at_80_columns(tmp_path: Path) -> None:
+    """80×24 on an agent-kept Quartz vault: a seed page links to dozens of `Frontier
+    Exploration - …` pages, and the link tree's rows all read `Frontier Explora… →4`,
+    the table's `Frontier Exploratio…`. The start they share is left out where the cut
+    would show nothing more (`…Metacognitive K… →1`)."""
+    names = [f"Frontier Exploration - {name}" for name in FRONTIER]
+    pages = {
+        "Seed": "# Seed\n\n" + "".join(f"- [[{name}]]\n" for name in names),
+        **{name: f"# {name}\n\nBack to [[Seed]].\n" for name in names},
+    }
+    app = make_app(brain_for(BundleSource(write_pages(tmp_path / "v", pages))), start="Seed")
+    async with app.run_test(size=(80, 24)) as pilot:
+        tree = pilot.app.screen.query_one(LinkTree)
+        await settle(pilot, until=lambda: outgoing_rows(tree) == 4)
+        await settle(pilot)
+        rows = [row for row in drawn_rows(tree) if "→" in row and "Outgoing" not in row]
+        assert len(rows) == 4, rows
+        assert len(set(rows)) == 4, rows
+        for row, own in zip(rows, ("Metacog", "Domain", "Retriev", "Ephemeral"), strict=True):
+            assert f"…{own}" in row, rows
+        panel = pilot.app.screen.query_one(TraversalPanel)
+        await settle(pilot, lambda: panel.filled)
+        cells = [str(panel.table.row(n).cells[3]) for n in range(4)]
+        assert len(set(cells)) == 4, cells  # `Frontier Exploration - Me…` where it fits

@@ -16,7 +16,7 @@ at once; `BacklinkLayout` lays their rows out for the table's width.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from rich.text import Text
@@ -30,7 +30,16 @@ from okf_explorer.core.index.model import ResolvedLink
 from okf_explorer.core.links.grammar import LinkKind
 from okf_explorer.core.links.spans import LeadsHere, LinkContext, link_contexts, told_context
 from okf_explorer.core.text_safety import printable
-from okf_explorer.tui.state.slice import ELLIPSIS, Titles, page_cell, page_width, shorten_right
+from okf_explorer.tui.state.slice import (
+    ELLIPSIS,
+    SharedStart,
+    Titles,
+    fallback_name,
+    page_cell,
+    page_width,
+    shared_starts,
+    shorten_right,
+)
 
 Side = Literal["out", "in"]
 
@@ -240,10 +249,16 @@ def context_cell(context: LinkContext, width: int) -> Text:
 
 
 def backlink_rows(
-    backlink: Backlink, *, page_width: int, context_width: int, title: Titles
+    backlink: Backlink,
+    *,
+    page_width: int,
+    context_width: int,
+    title: Titles,
+    shared: Mapping[str, SharedStart] | None = None,
 ) -> list[tuple[Text, Text]]:
-    """The rows of one linking page: its name on the first, a sentence on each."""
-    name = page_cell(backlink.page, title(backlink.page), page_width)
+    """The rows of one linking page: its name on the first (leaving out a start it
+    `shared` with the other linking pages' names), a sentence on each."""
+    name = page_cell(backlink.page, title(backlink.page), page_width, shared=shared)
     lines = _sentence_lines(backlink, context_width)
     return [(name if row == 0 else Text(""), line) for row, line in enumerate(lines)]
 
@@ -300,16 +315,24 @@ class BacklinkLayout:
 
     columns: tuple[tuple[str, int], ...]
     stacked: bool
+    shared: Mapping[str, SharedStart] = field(default_factory=dict)
+    """The starts the linking pages' names share (`slice.shared_starts`)."""
 
     def rows(self, backlink: Backlink, title: Titles) -> list[tuple[Text, ...]]:
         """The table rows of one linking page."""
         if not self.stacked:
             (_, page), (_, context) = self.columns
             return list(
-                backlink_rows(backlink, page_width=page, context_width=context, title=title)
+                backlink_rows(
+                    backlink,
+                    page_width=page,
+                    context_width=context,
+                    title=title,
+                    shared=self.shared,
+                )
             )
         width = self.columns[0][1]
-        name = page_cell(backlink.page, title(backlink.page), width)
+        name = page_cell(backlink.page, title(backlink.page), width, shared=self.shared)
         name.stylize("bold")
         lines = _sentence_lines(backlink, width - len(STACKED_INDENT))
         return [(name,), *((Text(STACKED_INDENT) + line,) for line in lines)]
@@ -328,6 +351,9 @@ STACKED_INDENT = "  "
 def backlink_layout(edges: Sequence[Edge], table_width: int, title: Titles) -> BacklinkLayout:
     """The backlinks table's layout for `table_width` (see `BacklinkLayout`)."""
     page, context = backlink_widths(edges, table_width, title)
+    shared = shared_starts(fallback_name(page, title(page)) for page in linking_pages(edges))
     if context >= MIN_CONTEXT:
-        return BacklinkLayout((("linked from", page), ("context", context)), stacked=False)
-    return BacklinkLayout((("linked from · context", _room(table_width) + 2),), stacked=True)
+        columns = (("linked from", page), ("context", context))
+        return BacklinkLayout(columns, stacked=False, shared=shared)
+    columns = (("linked from · context", _room(table_width) + 2),)
+    return BacklinkLayout(columns, stacked=True, shared=shared)

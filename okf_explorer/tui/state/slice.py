@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import heapq
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import islice
 from operator import itemgetter
+from typing import NamedTuple
 
 from rich.cells import cell_len
 from rich.text import Text
@@ -187,7 +188,14 @@ MIN_SLUG = 8
 """A tree row narrower than this for its slug is cut at its end instead."""
 
 
-def fit_label(label: Text, slug: str, width: int, *, title: str | None = None) -> Text:
+def fit_label(
+    label: Text,
+    slug: str,
+    width: int,
+    *,
+    title: str | None = None,
+    shared: Mapping[str, SharedStart] | None = None,
+) -> Text:
     """A link tree row `label` (marks, `slug`, its count, then what it shows after them: a
     title, a relation, a mention's sentence) cut to `width` cells so its file name stays,
     as the traversal rows are: what follows the count goes first, then the slug is cut from
@@ -196,7 +204,9 @@ def fit_label(label: Text, slug: str, width: int, *, title: str | None = None) -
     any; else the file name) takes its place, cut at its end (`Manage data recipie… →0`,
     `Ad-hoc polymorphi… ←1`), as it does for a folder's note shown without its folder
     (`LangChain →80`, not `…/index →80`: `names_the_page`). Nothing else that follows
-    the slug (a relation, a sentence) ever stands for the page."""
+    the slug (a relation, a sentence) ever stands for the page. `shared`: the starts the
+    names shown beside it share (`shared_starts`), left out of a name cut at its end when
+    it would show little more (`shorten_right`)."""
     if label.cell_len <= width:
         return label
     plain = label.plain
@@ -214,7 +224,8 @@ def fit_label(label: Text, slug: str, width: int, *, title: str | None = None) -
     rest = label[after:]
     name = slug.rsplit("/", 1)[-1]
     if not names_the_page(name, shown, title):
-        named = shorten_right(title or name, room)  # the page's name, read from its start
+        named = title or name  # the page's name, read from its start
+        named = shorten_right(named, room, (shared or {}).get(named))
         return head + Text(named, style=label[start:end].style) + tail
     fitted = head + Text(shown, style=label[start:end].style) + tail
     if fitted.cell_len + rest.cell_len > width and fitted.cell_len + TITLE_GAP + MIN_TITLE < width:
@@ -242,25 +253,91 @@ def names_the_page(name: str, shown: str, title: str | None) -> bool:
     return not (title and alone)
 
 
-def shorten_right(text: str, width: int) -> str:
-    """`text` cut at its end to `width` cells (`…` marks the cut)."""
+def shorten_right(text: str, width: int, shared: SharedStart | None = None) -> str:
+    """`text` cut at its end to `width` cells (`…` marks the cut). `shared`: the start it
+    shares with the names shown beside it (`shared_starts`); when the cut would show no
+    more than another name starts with too, that start is left out (`…Knowledge Domain
+    Comp…`, not `Frontier Explorat…` on five rows alike)."""
     if cell_len(text) <= width:
         return text
+    if shared is not None and width > 2 and cell_len(text[: shared.common]) >= width - 1:
+        return ELLIPSIS + shorten_right(text[shared.word :], width - 1)
     return _first_cells(text, width - 1) + ELLIPSIS if width > 0 else ""
 
 
-def page_cell(slug: str, title: str | None, width: int, *, beside: bool = True) -> Text:
+class SharedStart(NamedTuple):
+    """The start a name shares with another shown beside it (`shared_starts`)."""
+
+    word: int
+    """Its length up to the end of the last word shared whole: what can be left out."""
+    common: int
+    """How many first characters another name starts with too: a cut that shows no
+    more looks the same as that name's."""
+
+
+WORD_ENDS = frozenset(" -_–—:./,")
+"""Characters after which a start shared by names ends (`shared_starts`)."""
+
+
+def shared_starts(names: Iterable[str]) -> dict[str, SharedStart]:
+    """The start each of `names` shares with another, for those that share a word or
+    more (ending after a `WORD_ENDS` character): `Frontier Exploration - ` of `Frontier
+    Exploration - Learning Resources` beside `Frontier Exploration - Knowledge Domains`,
+    `2024-05-` of `2024-05-01 Standup` beside `2024-05-02 Standup`. A name is never all
+    start: one that another name begins with whole (`Graph` beside `Graph Layout`)
+    shares none."""
+    ordered = sorted(set(names))
+    shared: dict[str, SharedStart] = {}
+    for at, name in enumerate(ordered):
+        near = [ordered[n] for n in (at - 1, at + 1) if 0 <= n < len(ordered)]
+        common = max((_common_length(name, other) for other in near), default=0)
+        word = common
+        while word > 0 and name[word - 1] not in WORD_ENDS:
+            word -= 1
+        if 0 < word < len(name):
+            shared[name] = SharedStart(word, common)
+    return shared
+
+
+def _common_length(first: str, second: str) -> int:
+    """How many first characters `first` and `second` have in common."""
+    length = 0
+    for a, b in zip(first, second, strict=False):
+        if a != b:
+            break
+        length += 1
+    return length
+
+
+def fallback_name(slug: str, title: str | None) -> str:
+    """The name a page shows when its slug cannot name it (`page_cell`): its title when
+    that says more than the file name, else the file name (controls as escapes)."""
+    if title and title_says_more(slug, title):
+        return printable(title)
+    return printable(slug).rsplit("/", 1)[-1]
+
+
+def page_cell(
+    slug: str,
+    title: str | None,
+    width: int,
+    *,
+    beside: bool = True,
+    shared: Mapping[str, SharedStart] | None = None,
+) -> Text:
     """A page as a cell of `width`: its slug (cut from the left), then its title, dim
     (`beside` False: never beside it, the `from` column's way); when not even the file
     name fits (`…7a8b9c0d1e2f3a4b5c6` names nothing: Notion's export ends every name with
     an id), or only a folder's note is left (`…/index`), the title alone (else the file
-    name), cut at its end (as `fit_label`)."""
+    name), cut at its end (as `fit_label`, leaving out a start it `shared` with the names
+    beside it)."""
     name = printable(slug)
     extra = printable(title) if title and title_says_more(slug, title) else ""
     file_name = name.rsplit("/", 1)[-1]
     cut = shorten_left(name, width)
     if not names_the_page(file_name, cut, extra):  # `…g-name-here`, `…/index`
-        return Text(shorten_right(extra or file_name, width))
+        fallback = extra or file_name
+        return Text(shorten_right(fallback, width, (shared or {}).get(fallback)))
     if not extra or not beside:
         return Text(cut)
     if cell_len(name) + TITLE_GAP + cell_len(extra) <= width:
@@ -322,6 +399,15 @@ def slice_widths(
     )
 
 
+def slice_shared_starts(
+    edges: Sequence[Edge], rows: Sequence[int], title: Titles
+) -> dict[str, SharedStart]:
+    """The starts the names in a slice's `rows` share (`shared_starts`), the pages they
+    come from and lead to alike."""
+    slugs = {edges[at].to for at in rows} | {edges[at].frm for at in rows}
+    return shared_starts(fallback_name(slug, title(slug)) for slug in slugs)
+
+
 def display_order(edges: Sequence[Edge], direction: str, limit: int) -> list[int]:
     """Positions in `edges` of the rows to show, at most `limit`, in the order shown.
 
@@ -361,15 +447,22 @@ def slice_row(
     to_width: int,
     title: Titles,
     badge: Callable[[str], Text] | None = None,
+    shared: Mapping[str, SharedStart] | None = None,
 ) -> tuple[str | int | Text, ...]:
     """The cells of one traversal row: hop, dir, from (blank inside its group), to
     (after the page's `badge`, its OKF glyphs, when given). An implied inverse edge's
-    `to` is dimmed after `IMPLIED_MARK`."""
-    frm = page_cell(edge.frm, title(edge.frm), from_width, beside=False) if shows_from else Text("")
+    `to` is dimmed after `IMPLIED_MARK`. `shared`: the starts the names in the table
+    share (`slice_shared_starts`)."""
+    frm = (
+        page_cell(edge.frm, title(edge.frm), from_width, beside=False, shared=shared)
+        if shows_from
+        else Text("")
+    )
     marks = badge(edge.to) if badge is not None else Text("")
     if edge.implied:
         marks = Text(IMPLIED_MARK, "dim") + marks
-    to = marks + page_cell(edge.to, title(edge.to), max(2, to_width - marks.cell_len))
+    room = max(2, to_width - marks.cell_len)
+    to = marks + page_cell(edge.to, title(edge.to), room, shared=shared)
     if edge.implied:
         to.stylize("dim italic")
     return edge.hop, edge.direction, frm, to

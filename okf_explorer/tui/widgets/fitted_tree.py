@@ -4,17 +4,23 @@ Textual's `Tree` draws a row as long as its label and scrolls the tree sideways 
 wider than the pane; a name cut by the pane's edge shows no sign of it. A `FittedTree`
 asks its subclass to cut each row to the cells left beside its guides (`fit`), and measures
 rows by that cut, so the tree is never wider than the pane. The link tree cuts a page's
-path from the left so its file name stays; the page tree cuts a file name at its end.
+path from the left so its file name stays; the page tree cuts a file name at its end. A
+name cut at its end is read beside its siblings' (`sibling_starts`): the start they share
+is left out where the cut would show nothing more.
 """
 
 from __future__ import annotations
 
-from typing import TypeVar
+from collections.abc import Mapping
+from typing import Any, TypeVar
+from weakref import WeakKeyDictionary
 
 from rich.style import Style
 from rich.text import Text
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
+
+from okf_explorer.tui.state.slice import SharedStart, shared_starts
 
 EntryT = TypeVar("EntryT")
 
@@ -29,6 +35,31 @@ class FittedTree(Tree[EntryT]):
     _width_for: tuple[object, int] | None = None
     """The last `_rows_width`, and what it was worked out for (Textual may measure
     rows while the tree is made)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._starts: WeakKeyDictionary[TreeNode[EntryT], tuple[int, dict[str, SharedStart]]]
+        self._starts = WeakKeyDictionary()
+        """`sibling_starts` by parent, forgotten with it (a tree cleared)."""
+
+    def name_cut_at_end(self, node: TreeNode[EntryT]) -> str | None:
+        """The name `node`'s row shows when `fit` cuts it at its end (None: none), read
+        beside its siblings' (`sibling_starts`)."""
+        return None
+
+    def sibling_starts(self, node: TreeNode[EntryT]) -> Mapping[str, SharedStart]:
+        """The starts the names of `node` and its siblings share (`shared_starts` of
+        their `name_cut_at_end`), so that rows alike to the cut (`Frontier Explorat…`
+        five times) show what differs. Worked out once per parent and child count."""
+        parent = node.parent
+        if parent is None:
+            return {}
+        children = parent.children
+        found = self._starts.get(parent)
+        if found is None or found[0] != len(children):
+            names = (self.name_cut_at_end(child) for child in children)
+            found = self._starts[parent] = (len(children), shared_starts(n for n in names if n))
+        return found[1]
 
     def cuts(self, node: TreeNode[EntryT]) -> bool:
         """Whether `node`'s row is cut by `fit` (else Textual draws it whole)."""

@@ -39,7 +39,13 @@ from okf_explorer.core.graph.traverse import Edge
 from okf_explorer.core.pages import title_says_more
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.cells import EMOJI_SELECTOR
-from okf_explorer.tui.state.slice import names_the_page, shorten_left, shorten_right
+from okf_explorer.tui.state.slice import (
+    SharedStart,
+    names_the_page,
+    shared_starts,
+    shorten_left,
+    shorten_right,
+)
 
 NODE_CAP = 40
 """Pages drawn at most (the root included)."""
@@ -229,12 +235,19 @@ def _order(kept: dict[int, list[str]], neighbours: dict[str, set[str]]) -> None:
         kept[at] = sorted(kept[at], key=centre)  # stable: the walk's order breaks ties
 
 
-def page_label(slug: str, exists: bool, title: str | None, room: int) -> str:
+def page_label(
+    slug: str,
+    exists: bool,
+    title: str | None,
+    room: int,
+    shared: Mapping[str, SharedStart] | None = None,
+) -> str:
     """The page's name in `room` cells: its slug when it fits, else its title (one that
     says more than the file name) when that fits, else the slug cut from the left when
     its file name stays whole (`…/orders`; not a folder's note alone, `…/index`), else the
     title (or the file name) cut at its end, so that a long name reads from its start
-    (`Operazioni tra successioni…`). The emoji selector goes (U+1F5C2 U+FE0F is drawn one
+    (`Operazioni tra successioni…`), leaving out a start it `shared` with the names in
+    its column (`column_starts`). The emoji selector goes (U+1F5C2 U+FE0F is drawn one
     cell wide by tmux, counted two by Rich)."""
     mark = "" if exists else MISSING_MARK
     room = max(1, room - len(mark))
@@ -250,7 +263,16 @@ def page_label(slug: str, exists: bool, title: str | None, room: int) -> str:
     cut = shorten_left(name, room)
     if cell_len(file_name) + 2 <= room and names_the_page(file_name, cut, title):  # `…/orders`
         return mark + _cut(cut, room, at_end=False)
-    return mark + _cut(shorten_right(title or file_name, room), room, at_end=True)
+    fallback = title or file_name  # `fallback_label`
+    start = (shared or {}).get(fallback)
+    return mark + _cut(shorten_right(fallback, room, start), room, at_end=True)
+
+
+def fallback_label(slug: str, title: str | None) -> str:
+    """What `page_label` cuts at its end: the title that says more, else the file name."""
+    if title and title_says_more(slug, title):
+        return printable(title).replace(EMOJI_STYLE, "")
+    return printable(slug).replace(EMOJI_STYLE, "").rsplit("/", 1)[-1]
 
 
 def _cut(text: str, room: int, *, at_end: bool) -> str:
@@ -324,13 +346,17 @@ def _draw(
     names = {slug: (exists(slug), titles(slug)) for slug in drawn}
     more_labels = {c: f"+{count} more" for c, count in more.items()}
 
+    starts = {c: shared_starts(fallback_label(s, names[s][1]) for s in kept[c]) for c in columns}
+
     def need(c: int, room: int) -> int:
-        found = [cell_len(page_label(s, *names[s], room)) for s in kept[c]]
+        found = [cell_len(page_label(s, *names[s], room, starts[c])) for s in kept[c]]
         return 2 + max([1, *found, len(more_labels.get(c, ""))])
 
     rooms = _share({c: need(c, MAX_COLUMN - 2) for c in columns}, width - sum(gaps.values()))
     labels = {
-        slug: page_label(slug, *names[slug], rooms[c] - 2) for c in columns for slug in kept[c]
+        slug: page_label(slug, *names[slug], rooms[c] - 2, starts[c])
+        for c in columns
+        for slug in kept[c]
     }
     widths = {c: need(c, rooms[c] - 2) for c in columns}
     x_of: dict[int, int] = {}

@@ -394,7 +394,21 @@ class LinkTree(ReportsWorkers, FittedTree[LinkNode]):
         are; a mention's row goes on with its sentence, not a title."""
         data = node.data
         assert data is not None  # `cuts`
-        return fit_label(label, printable(data.slug), width, title=self._title_shown(data))
+        return fit_label(
+            label,
+            printable(data.slug),
+            width,
+            title=self._title_shown(data),
+            shared=self.sibling_starts(node),
+        )
+
+    def name_cut_at_end(self, node: TreeNode[LinkNode]) -> str | None:
+        """What `fit_label` cuts at its end when the slug cannot name the page: the title
+        shown, else the file name."""
+        data = node.data
+        if data is None or data.group:
+            return None
+        return self._title_shown(data) or printable(data.slug).rsplit("/", 1)[-1]
 
     @on(Tree.NodeExpanded)
     def _expanded(self, event: Tree.NodeExpanded[LinkNode]) -> None:

@@ -44,6 +44,7 @@ from okf_explorer.tui.state.slice import (
     group_starts,
     path_line,
     slice_row,
+    slice_shared_starts,
     slice_title,
     slice_widths,
     summarise,
@@ -252,7 +253,12 @@ class TraversalPanel(ReportsWorkers, TableView):
         self.row_slugs = [edges[at].to for at in rows]
         starts = group_starts(edges, rows)
         cells = partial(
-            slice_row, from_width=from_width, to_width=to_width, title=titles, badge=self.badge
+            slice_row,
+            from_width=from_width,
+            to_width=to_width,
+            title=titles,
+            badge=self.badge,
+            shared=slice_shared_starts(edges, rows, titles),
         )
         self.fill(  # each row's cells made as it is added, frame by frame on a long slice
             list(zip(rows, starts, strict=True)),
