@@ -483,3 +483,26 @@ async def test_the_page_tree_of_a_dendron_workspace_is_its_hierarchy(
         assert tree.selected_slug == "vault/dendron"
         await pilot.press("enter")
         await settle(pilot, lambda: shown_slug(app) == "vault/dendron")
+
+
+async def test_page_tree_rows_that_start_alike_show_what_differs(tmp_path: Path) -> None:
+    """An agent's wiki of a rulebook names every section `sword-world-rpg-complete-edition-
+    section-…`: at 80×24 the page tree's rows, cut at their end, all read the same. The
+    start the names in a folder share is left out where the cut would show nothing more."""
+    stem = "sword-world-rpg-complete-edition-section-chapter-14-"
+    ends = ("magical-item-list", "ancient-magic-list", "spirit-magic-list")
+    pages = {
+        "Home.md": "# Home\n\n" + "".join(f"[[{stem}{end}]]\n" for end in ends),
+        **{f"rules/{stem}{end}.md": f"# {stem}{end}\n" for end in ends},
+    }
+    app = make_app(brain_for(BundleSource(write_bundle(tmp_path / "v", pages))), start="Home")
+    async with app.run_test(size=(60, 24)) as pilot:
+        _, _, tree = await tree_opened(pilot)
+        folder = next(node for node in tree.root.children if str(node.label).startswith("rules"))
+        folder.expand()
+        await settle(pilot)
+        rows = [tree.render_line(y).text.rstrip() for y in range(tree.size.height)]
+        shown = [row for row in rows if "magic" in row or "item" in row]
+        assert len(shown) == 3, rows
+        for end in ends:
+            assert any(f"…{end[:10]}" in row for row in shown), (end, shown)

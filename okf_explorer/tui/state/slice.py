@@ -260,9 +260,15 @@ def shorten_right(text: str, width: int, shared: SharedStart | None = None) -> s
     Comp…`, not `Frontier Explorat…` on five rows alike)."""
     if cell_len(text) <= width:
         return text
-    if shared is not None and width > 2 and cell_len(text[: shared.common]) >= width - 1:
+    if shared is not None and leaves_start_out(text, width, shared):
         return ELLIPSIS + shorten_right(text[shared.word :], width - 1)
     return _first_cells(text, width - 1) + ELLIPSIS if width > 0 else ""
+
+
+def leaves_start_out(text: str, width: int, shared: SharedStart) -> bool:
+    """Whether `text`, cut at its end to `width` cells, leaves out the start it `shared`
+    (`shorten_right`): its cut would show no more than another name starts with too."""
+    return width > 2 and cell_len(text) > width and cell_len(text[: shared.common]) >= width - 1
 
 
 class SharedStart(NamedTuple):

@@ -30,7 +30,7 @@ from textual.widgets.tree import TreeNode
 
 from okf_explorer.core.pages import title_says_more
 from okf_explorer.core.text_safety import printable
-from okf_explorer.tui.state.slice import MIN_TITLE, TITLE_GAP
+from okf_explorer.tui.state.slice import ELLIPSIS, MIN_TITLE, TITLE_GAP, leaves_start_out
 from okf_explorer.tui.widgets.fitted_tree import FittedTree
 
 
@@ -189,15 +189,23 @@ class PageTree(FittedTree[TreeEntry]):
 
     def fit(self, node: TreeNode[TreeEntry], label: Text, width: int) -> Text:
         """The row cut to `width` at its end (`…`): the title while a few of its letters
-        still fit beside the whole name, else the name alone."""
+        still fit beside the whole name, else the name alone, less the start it shares
+        with its siblings' where the cut would show nothing more (`sibling_starts`)."""
         entry = node.data
         if label.cell_len > width and entry is not None and entry.name:
             name = label[: len(entry.name)]
             if name.cell_len + TITLE_GAP + MIN_TITLE > width:
                 label = name
+                shared = self.sibling_starts(node).get(entry.name)
+                if shared is not None and leaves_start_out(entry.name, width, shared):
+                    label = Text(ELLIPSIS) + name[shared.word :]
         label = label.copy()
         label.truncate(width, overflow="ellipsis")
         return label
+
+    def name_cut_at_end(self, node: TreeNode[TreeEntry]) -> str | None:
+        """A page's or note's name (`fit`); a folder's row is never read so."""
+        return node.data.name if node.data is not None and node.data.name else None
 
     def reveal(self, slug: str) -> None:
         """Open the folders (and notes) down to `slug` and move the cursor onto it."""
