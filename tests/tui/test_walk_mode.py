@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual.widgets import Static
+
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
 from okf_explorer.tui.dialogs.walk_roots import WalkRootsDialog, root_specs
@@ -252,3 +254,32 @@ async def test_the_walk_is_laid_out_again_for_a_new_terminal_width(tmp_path: Pat
         assert narrow < wide and narrow <= table.scrollable_size.width
         assert table.size.width - table.scrollable_size.width in (0, 2)  # a bar, if any
         assert [row[2] for row in table_rows(view)] == ["hub", "a", "d", "c", "e", "b"]
+
+
+async def test_a_path_too_long_for_its_column_names_its_pages_by_file_name(
+    tmp_path: Path,
+) -> None:
+    """80×24 on an agent's Kueue wiki: every path cell read `→(0.017) wi…` (the hop's
+    weight, then `wiki/…` cut). A path too long for its column shows each page's file
+    name and way alone; the whole path stays in the info line."""
+    hub = "wiki/kueue-overview-and-the-index-of-everything"
+    via = "wiki/topology-aware-scheduling"
+    files = {
+        f"{hub}.md": f"[[{via}]]\n",
+        f"{via}.md": "[[raw/github/kubernetes-sigs__kueue/issue-3663]]\n",
+        "raw/github/kubernetes-sigs__kueue/issue-3663.md": "# Issue 3663\n",
+    }
+    app = make_app(brain_for(BundleSource(write_bundle(tmp_path / "b", files))), start=hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        panel, view = screen.query_one(TraversalPanel), screen.query_one(WalkView)
+        await settle(pilot, lambda: screen.loader.ready and panel.filled)
+        await pilot.press("w", "plus")
+        await settle(pilot, lambda: view.loaded and view.settings.depth == 2)
+        paths = [row[3] for row in table_rows(view)]
+        assert paths[1] == "→ topology-aware-scheduling", paths
+        assert paths[2] == "→ topology-aware-scheduling → issue-3663", paths
+        await pilot.press("down", "down")
+        await settle(pilot)
+        info = view.query_one(f"#{view.PREFIX}-info", Static)
+        assert f"{via} →(" in str(info.render())  # the whole path below the table

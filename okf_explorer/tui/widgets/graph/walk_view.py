@@ -1,7 +1,8 @@
 """The walk view: the traversal panel's walk mode (`w`), best paths from several roots.
 
 One row per page reached (`core.graph.best_paths`): weight, hops, page, and the path
-from its root with each hop's weight. It shows in the traversal panel's place while
+from its root with each hop's weight (by its pages' file names alone when too long for its
+column: `short_path`). It shows in the traversal panel's place while
 the mode is on (the screen's `w` starts it from the page on screen, `start`); its
 own keys change the walk: `[` / `]` lower / raise the minimum weight, `+` / `-` the
 depth, `d` the direction, `t` the relation it follows (every one, then each of the
@@ -16,6 +17,7 @@ import asyncio
 from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import work
 from textual.binding import Binding, BindingType
@@ -48,6 +50,21 @@ WEIGHT_WIDTH, HOPS_WIDTH = 7, 4
 WEIGHT_STEP = 0.1
 """What `[` / `]` take from / add to the minimum weight."""
 WALK_LEGEND = "[ ] weight · + - depth · d dir · t rel · a roots · esc leaves"
+
+
+def short_path(row: WalkRow, *, with_root: bool) -> str:
+    """`row`'s path for a narrow column: each page by its file name, each hop by its way
+    alone (`→ admission ← cohort`), the weights and relations left to the info line.
+    At 80 columns the whole hops (`→(0.017) wiki/admission`) were cut to `→(0.017) wi…`
+    on every row."""
+    parts = [_file_name(row.root)] if with_root else []
+    for hop in row.hops:
+        parts.append(f"{'→' if hop.direction == 'out' else '←'} {_file_name(hop.to)}")
+    return " ".join(parts)
+
+
+def _file_name(slug: str) -> str:
+    return printable(slug).rsplit("/", 1)[-1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +155,7 @@ class WalkView(ReportsWorkers, TableView):
         self.rows: list[WalkRow] = []
         self._generation = 0  # of the walk asked for: a newer one wins
         self._page_width = 12  # of the `page` column, set with the columns
+        self._path_width = 40  # of the `path` column, likewise
 
     def start(self, view: View) -> None:
         """Walk from `view`'s page, at its depth, along its relation (`t`; all if none),
@@ -259,7 +277,8 @@ class WalkView(ReportsWorkers, TableView):
         table.add_column(COLUMNS[1], width=HOPS_WIDTH)
         table.add_column(COLUMNS[2], width=page)
         self._page_width = page
-        table.add_column(COLUMNS[3], width=max(8, room - page - 1))
+        self._path_width = max(8, room - page - 1)
+        table.add_column(COLUMNS[3], width=self._path_width)
 
     def _row(self, number: int, row: WalkRow) -> tuple[str, tuple[str, ...]]:
         """A walk row's page and cells (made as the table is filled)."""
@@ -267,16 +286,20 @@ class WalkView(ReportsWorkers, TableView):
             weight_text(row.weight),
             str(row.hop_count),
             page_cell(row.slug, None, self._page_width).plain,  # the file name stays
-            printable(self._path_cell(row)),
+            self._path_cell(row),
         )
 
     def _path_cell(self, row: WalkRow) -> str:
         """The hops only when the walk has one root (every row would start with it);
-        from several roots, the root first; a root's own row says so."""
+        from several roots, the root first; a root's own row says so. A path too long
+        for its column is told by its pages' file names alone (`short_path`)."""
         if not row.hops:
             return ROOT_CELL
         one_root = self.settings is not None and len(self.settings.roots) == 1
-        return hops_text(row) if one_root else path_text(row)
+        text = printable(hops_text(row) if one_root else path_text(row))
+        if cell_len(text) <= self._path_width:
+            return text
+        return short_path(row, with_root=not one_root)
 
     def _describe(self, at: int | None) -> None:
         settings = self.settings
