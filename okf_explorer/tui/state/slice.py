@@ -205,8 +205,8 @@ def fit_label(
     `Ad-hoc polymorphi… ←1`), as it does for a folder's note shown without its folder
     (`LangChain →80`, not `…/index →80`: `names_the_page`). Nothing else that follows
     the slug (a relation, a sentence) ever stands for the page. `shared`: the starts the
-    names shown beside it share (`shared_starts`), left out of a name cut at its end when
-    it would show little more (`shorten_right`)."""
+    names shown beside it share (`shared_starts`), left out of a name cut at its end where
+    the cut would show nothing more (`shorten_right`)."""
     if label.cell_len <= width:
         return label
     plain = label.plain
@@ -256,8 +256,8 @@ def names_the_page(name: str, shown: str, title: str | None) -> bool:
 def shorten_right(text: str, width: int, shared: SharedStart | None = None) -> str:
     """`text` cut at its end to `width` cells (`…` marks the cut). `shared`: the start it
     shares with the names shown beside it (`shared_starts`); when the cut would show no
-    more than another name starts with too, that start is left out (`…Knowledge Domain
-    Comp…`, not `Frontier Explorat…` on five rows alike)."""
+    more than another name starts with too, that start is left out (`…Metacognitive K…`,
+    `…Domain Complete…`, not `Frontier Explorat…` on every row)."""
     if cell_len(text) <= width:
         return text
     if shared is not None and leaves_start_out(text, width, shared):

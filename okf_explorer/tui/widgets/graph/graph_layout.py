@@ -247,8 +247,8 @@ def page_label(
     its file name stays whole (`…/orders`; not a folder's note alone, `…/index`), else the
     title (or the file name) cut at its end, so that a long name reads from its start
     (`Operazioni tra successioni…`), leaving out a start it `shared` with the names in
-    its column (`column_starts`). The emoji selector goes (U+1F5C2 U+FE0F is drawn one
-    cell wide by tmux, counted two by Rich)."""
+    its column (`shared_starts` of their `fallback_label`). The emoji selector goes
+    (U+1F5C2 U+FE0F is drawn one cell wide by tmux, counted two by Rich)."""
     mark = "" if exists else MISSING_MARK
     room = max(1, room - len(mark))
     name = printable(slug).replace(EMOJI_STYLE, "")
