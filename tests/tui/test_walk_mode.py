@@ -8,12 +8,14 @@ from pathlib import Path
 
 from textual.widgets import Static
 
+from okf_explorer.core.graph.best_paths import WalkHop, WalkRow
+from okf_explorer.core.graph.traverse import LINKS
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
 from okf_explorer.tui.dialogs.walk_roots import WalkRootsDialog, root_specs
 from okf_explorer.tui.widgets.graph.link_tree import LinkTree
 from okf_explorer.tui.widgets.graph.traversal_panel import TraversalPanel
-from okf_explorer.tui.widgets.graph.walk_view import WalkView
+from okf_explorer.tui.widgets.graph.walk_view import WalkView, short_path
 from okf_explorer.tui.widgets.page.pane import PagePane
 from tests.bundles import write_bundle
 from tests.test_cli_walk import FILES
@@ -283,3 +285,20 @@ async def test_a_path_too_long_for_its_column_names_its_pages_by_file_name(
         await settle(pilot)
         info = view.query_one(f"#{view.PREFIX}-info", Static)
         assert f"{via} →(" in str(info.render())  # the whole path below the table
+
+
+def test_a_short_path_keeps_each_hop_s_way_and_stated_relation() -> None:
+    hops = (
+        WalkHop("tables/orders", "pipelines/orders_daily", "derived_from", "out", 1.0),
+        WalkHop("pipelines/orders_daily", "teams/data-platform", LINKS, "in", 0.5),
+    )
+    row = WalkRow(
+        "teams/data-platform",
+        0.5,
+        ("tables/orders", "pipelines/orders_daily", "teams/data-platform"),
+        hops,
+    )
+    assert short_path(row, with_root=False) == "→(derived_from) orders_daily ← data-platform"
+    assert short_path(row, with_root=True) == (
+        "orders →(derived_from) orders_daily ← data-platform"
+    )

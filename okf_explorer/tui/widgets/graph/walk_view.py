@@ -33,7 +33,7 @@ from okf_explorer.core.graph.best_paths import (
     path_text,
     weight_text,
 )
-from okf_explorer.core.graph.traverse import clamp_depth
+from okf_explorer.core.graph.traverse import LINKS, clamp_depth
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.dialogs.walk_roots import WalkRootsDialog
 from okf_explorer.tui.failures import ReportsWorkers
@@ -54,12 +54,15 @@ WALK_LEGEND = "[ ] weight · + - depth · d dir · t rel · a roots · esc leave
 
 def short_path(row: WalkRow, *, with_root: bool) -> str:
     """`row`'s path for a narrow column: each page by its file name, each hop by its way
-    alone (`→ admission ← cohort`), the weights and relations left to the info line.
-    At 80 columns the whole hops (`→(0.017) wiki/admission`) were cut to `→(0.017) wi…`
-    on every row."""
+    and its relation if stated (`→ admission ←(part_of) cohort`), the weights left to the
+    weight column and the info line. At 80 columns the whole hops (`→(0.017)
+    wiki/admission`) were cut to `→(0.017) wi…` on every row."""
     parts = [_file_name(row.root)] if with_root else []
     for hop in row.hops:
-        parts.append(f"{'→' if hop.direction == 'out' else '←'} {_file_name(hop.to)}")
+        way = "→" if hop.direction == "out" else "←"
+        if hop.rel != LINKS:
+            way += f"({printable(hop.rel)})"
+        parts.append(f"{way} {_file_name(hop.to)}")
     return " ".join(parts)
 
 
@@ -155,7 +158,7 @@ class WalkView(ReportsWorkers, TableView):
         self.rows: list[WalkRow] = []
         self._generation = 0  # of the walk asked for: a newer one wins
         self._page_width = 12  # of the `page` column, set with the columns
-        self._path_width = 40  # of the `path` column, likewise
+        self._short_paths = False  # whether the `path` column tells paths by `short_path`
 
     def start(self, view: View) -> None:
         """Walk from `view`'s page, at its depth, along its relation (`t`; all if none),
@@ -277,8 +280,9 @@ class WalkView(ReportsWorkers, TableView):
         table.add_column(COLUMNS[1], width=HOPS_WIDTH)
         table.add_column(COLUMNS[2], width=page)
         self._page_width = page
-        self._path_width = max(8, room - page - 1)
-        table.add_column(COLUMNS[3], width=self._path_width)
+        path = max(8, room - page - 1)
+        self._short_paths = any(row.hops and cell_len(self._whole_path(row)) > path for row in rows)
+        table.add_column(COLUMNS[3], width=path)
 
     def _row(self, number: int, row: WalkRow) -> tuple[str, tuple[str, ...]]:
         """A walk row's page and cells (made as the table is filled)."""
@@ -291,15 +295,20 @@ class WalkView(ReportsWorkers, TableView):
 
     def _path_cell(self, row: WalkRow) -> str:
         """The hops only when the walk has one root (every row would start with it);
-        from several roots, the root first; a root's own row says so. A path too long
-        for its column is told by its pages' file names alone (`short_path`)."""
+        from several roots, the root first; a root's own row says so. When a path is too
+        long for the column, every row's is told by its pages' file names (`short_path`)."""
         if not row.hops:
             return ROOT_CELL
-        one_root = self.settings is not None and len(self.settings.roots) == 1
-        text = printable(hops_text(row) if one_root else path_text(row))
-        if cell_len(text) <= self._path_width:
-            return text
-        return short_path(row, with_root=not one_root)
+        if self._short_paths:
+            return short_path(row, with_root=not self._one_root)
+        return self._whole_path(row)
+
+    def _whole_path(self, row: WalkRow) -> str:
+        return printable(hops_text(row) if self._one_root else path_text(row))
+
+    @property
+    def _one_root(self) -> bool:
+        return self.settings is not None and len(self.settings.roots) == 1
 
     def _describe(self, at: int | None) -> None:
         settings = self.settings
