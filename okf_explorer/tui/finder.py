@@ -45,6 +45,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Protocol, TypeVar, runtime_checkable
 
+from rich.cells import cell_len
 from textual.app import App
 from textual.command import CommandList, CommandPalette, DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
@@ -59,7 +60,7 @@ from okf_explorer.core.search.query import QueryTooLong, SearchSyntaxError, Sear
 from okf_explorer.core.search.text_index import HIT_CLOSE, HIT_OPEN, LONG_FILL, SearchHit
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.markdown.cjk_wrap import cjk_cuts, has_wide_script
-from okf_explorer.tui.state.slice import MIN_TITLE, TITLE_GAP
+from okf_explorer.tui.state.slice import MIN_TITLE, TITLE_GAP, shorten_left
 
 _T = TypeVar("_T")
 
@@ -281,6 +282,19 @@ def name_row(name: Content, title: str, width: int | None) -> Content:
     return name.truncate(width, ellipsis=True)
 
 
+def hit_name(slug: str, title: str, width: int | None) -> str:
+    """A text hit's page as its first row names it: its slug, its folders cut from the
+    left (`…/issue-804`) as far as its `title` needs to show whole in `width` cells, never
+    past its file name. An agent's wiki of scraped issues showed every hit as
+    `raw/github/kubernetes-sigs__kueue/issue-804  Issue #804: Concurrent preem…`."""
+    if width is None or not title or "/" not in slug:
+        return slug
+    if cell_len(slug) + TITLE_GAP + cell_len(title) <= width:
+        return slug
+    file_name = slug.rsplit("/", 1)[-1]
+    return shorten_left(slug, max(width - TITLE_GAP - cell_len(title), cell_len(file_name) + 2))
+
+
 # ------------------------------------------------------------------ page text
 
 
@@ -404,7 +418,8 @@ class TextFinder(Provider):
             title = printable(hit.title)
             slug = printable(hit.slug)
             shown_title = title if title_says_more(slug, title) else ""
-            label = name_row(Content.styled(slug, "bold"), shown_title, width)
+            name = Content.styled(hit_name(slug, shown_title, width), "bold")
+            label = name_row(name, shown_title, width)
             yield Hit(
                 float(count - rank),  # the index's ranking, best first
                 label,

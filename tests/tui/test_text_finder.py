@@ -319,3 +319,35 @@ async def test_each_hit_names_its_page_on_one_row(tmp_path: Path, opener: str) -
         assert all(cell_len(row) <= width for row in rows), rows
         assert any(row.endswith("…") and "web-service  Config" in row for row in rows), rows
         assert any(row.startswith("a-very-long") or "/a-very-long" in row for row in rows)
+
+
+ISSUES = {
+    "index.md": "# Kueue\n\n[[issue-804]] and [[issue-1874]].\n",
+    "raw/github/kubernetes-sigs__kueue/issue-804.md": (
+        "# Issue #804: Concurrent preemption within cohort\n\nOver-admission follows.\n"
+    ),
+    "raw/github/kubernetes-sigs__kueue/issue-1874.md": (
+        "# Issue #1874: Reclaim within cohort\n\nPreemption with borrowing.\n"
+    ),
+}
+
+
+async def test_a_hit_s_folders_give_way_to_its_title_at_80_columns(tmp_path: Path) -> None:
+    """An agent's wiki of scraped issues at 80×24: every text hit read
+    `raw/github/kubernetes-sigs__kueue/issue-804  Issue #804: Concurrent preem…`. The
+    folders are cut from the left as far as the title needs, never the file name."""
+    root = write_bundle(tmp_path / "b", ISSUES)
+    app = make_app(brain_for(BundleSource(root)), start="index")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await typed(pilot, "ctrl+f", "preemption within cohort")
+        await settle(pilot, until=lambda: len(hits(app)) >= 1)
+        rows = [hit.split("\n")[0] for hit in hits(app)]
+        assert any(
+            row.startswith("…/")
+            and "issue-804  Issue #804: Concurrent preemption within cohort" in row
+            for row in rows
+        ), rows
+    assert finder.hit_name("a/b/issue-1", "Title", None) == "a/b/issue-1"  # no width: whole
+    assert finder.hit_name("a/b/issue-1", "Title", 40) == "a/b/issue-1"  # fits: whole
+    cut = finder.hit_name("a/b/issue-1", "A title far longer than the row", 30)
+    assert cut == "…/issue-1"  # never past the file name
