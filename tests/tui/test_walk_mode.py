@@ -302,3 +302,6 @@ def test_a_short_path_keeps_each_hop_s_way_and_stated_relation() -> None:
     assert short_path(row, with_root=True) == (
         "orders →(derived_from) orders_daily ← data-platform"
     )
+    to_folder = WalkHop("index", "tables/index", LINKS, "out", 0.1)
+    folder_row = WalkRow("tables/index", 0.1, ("index", "tables/index"), (to_folder,))
+    assert short_path(folder_row, with_root=False) == "→ tables/index"  # not `→ index`

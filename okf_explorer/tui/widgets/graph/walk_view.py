@@ -38,7 +38,7 @@ from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.dialogs.walk_roots import WalkRootsDialog
 from okf_explorer.tui.failures import ReportsWorkers
 from okf_explorer.tui.state.navigator import View
-from okf_explorer.tui.state.slice import page_cell
+from okf_explorer.tui.state.slice import FOLDER_NOTE_NAMES, page_cell
 from okf_explorer.tui.widgets.graph.table_view import TableView
 
 ROOT_CELL = "(root)"
@@ -67,7 +67,12 @@ def short_path(row: WalkRow, *, with_root: bool) -> str:
 
 
 def _file_name(slug: str) -> str:
-    return printable(slug).rsplit("/", 1)[-1]
+    """`slug`'s file name, with its folder when it is the folder's own note (`tables/index`,
+    not `index`: `slice.FOLDER_NOTE_NAMES`)."""
+    parts = printable(slug).rsplit("/", 2)
+    if len(parts) > 1 and parts[-1].casefold() in FOLDER_NOTE_NAMES:
+        return "/".join(parts[-2:])
+    return parts[-1]
 
 
 @dataclass(frozen=True, slots=True)
