@@ -35,10 +35,11 @@ def outgoing_rows(tree: LinkTree) -> int:
     return len(tree.root.children[0].children) if tree.root.children else 0
 
 
-async def home_tree(pilot: Pilot[None]) -> LinkTree:
-    """The link tree once Home's three links are in it and drawn."""
+async def home_tree(pilot: Pilot[None], outgoing: int = 3) -> LinkTree:
+    """The link tree once the start page's `outgoing` links (Home's three) are in it and
+    drawn."""
     tree = pilot.app.screen.query_one(LinkTree)
-    await settle(pilot, until=lambda: outgoing_rows(tree) == 3)
+    await settle(pilot, until=lambda: outgoing_rows(tree) == outgoing)
     await settle(pilot)
     return tree
 
@@ -71,9 +72,7 @@ async def test_a_wiki_s_folder_notes_show_their_titles_at_80_columns(tmp_path: P
     }
     app = make_app(brain_for(BundleSource(write_pages(tmp_path / "v", pages))), start="Home")
     async with app.run_test(size=(80, 24)) as pilot:
-        tree = pilot.app.screen.query_one(LinkTree)
-        await settle(pilot, until=lambda: outgoing_rows(tree) == 2)
-        rows = drawn_rows(tree)
+        rows = drawn_rows(await home_tree(pilot, outgoing=2))
         assert any("Alpha-Framework docs →" in row for row in rows), rows
         assert any("Beta-Framework docs →" in row for row in rows), rows
         assert not any("…/index" in row for row in rows), rows
@@ -245,9 +244,7 @@ async def test_names_that_start_alike_show_what_differs_at_80_columns(tmp_path: 
     }
     app = make_app(brain_for(BundleSource(write_pages(tmp_path / "v", pages))), start="Seed")
     async with app.run_test(size=(80, 24)) as pilot:
-        tree = pilot.app.screen.query_one(LinkTree)
-        await settle(pilot, until=lambda: outgoing_rows(tree) == 4)
-        await settle(pilot)
+        tree = await home_tree(pilot, outgoing=4)
         rows = [row for row in drawn_rows(tree) if "→" in row and "Outgoing" not in row]
         assert len(rows) == 4, rows
         assert len(set(rows)) == 4, rows
