@@ -3,6 +3,10 @@
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rich.cells import cell_len
+
 from okf_explorer.core.graph.traverse import Edge
 from okf_explorer.core.links.spans import link_contexts
 from okf_explorer.tui.state.page_links import (
@@ -18,6 +22,7 @@ from okf_explorer.tui.state.slice import (
     column_widths,
     display_order,
     group_starts,
+    leaves_start_out,
     page_cell,
     shared_starts,
     shorten_left,
@@ -241,3 +246,26 @@ def test_table_cells_leave_out_the_start_the_column_shares() -> None:
         edges[1], shows_from=True, from_width=8, to_width=20, title=lambda s: None, shared=starts
     )
     assert row[3].plain == "…Domain Completeness"
+
+
+NAME_PARTS = st.sampled_from(["Frontier", "Exploration", "-", "2024-05-", "知识", "a", "b", " "])
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.lists(NAME_PARTS, min_size=1, max_size=8).map("".join), min_size=1, max_size=8),
+    st.integers(min_value=0, max_value=40),
+)
+def test_a_name_cut_beside_others_never_passes_its_width(names: list[str], width: int) -> None:
+    """Whatever start the names share, a cut name takes at most `width` cells, a name that
+    fits is shown whole, and a start left out is marked `…` where it was."""
+    starts = shared_starts(names)
+    for name in names:
+        shared = starts.get(name)
+        assert shared is None or (0 < shared.word < len(name) and shared.word <= shared.common)
+        cut = shorten_right(name, width, shared)
+        assert cell_len(cut) <= width
+        if cell_len(name) <= width:
+            assert cut == name
+        elif shared is not None and leaves_start_out(name, width, shared):
+            assert cut.startswith("…")
