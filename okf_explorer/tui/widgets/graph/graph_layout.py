@@ -41,6 +41,7 @@ from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.cells import EMOJI_SELECTOR
 from okf_explorer.tui.state.slice import (
     SharedStart,
+    fallback_name,
     names_the_page,
     shared_starts,
     shorten_left,
@@ -269,10 +270,9 @@ def page_label(
 
 
 def fallback_label(slug: str, title: str | None) -> str:
-    """What `page_label` cuts at its end: the title that says more, else the file name."""
-    if title and title_says_more(slug, title):
-        return printable(title).replace(EMOJI_STYLE, "")
-    return printable(slug).replace(EMOJI_STYLE, "").rsplit("/", 1)[-1]
+    """What `page_label` cuts at its end: `slice.fallback_name`, without the emoji
+    selector."""
+    return fallback_name(slug, title).replace(EMOJI_STYLE, "")
 
 
 def _cut(text: str, room: int, *, at_end: bool) -> str:
