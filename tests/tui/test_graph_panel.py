@@ -118,6 +118,21 @@ def test_a_dangling_page_is_marked_and_colours_come_from_the_hook() -> None:
     assert node["a"].colour == "green" and node["r"].colour is None
 
 
+def test_long_names_show_whole_when_the_columns_fit() -> None:
+    """Found on an agent-kept Spanish vault at 150x45: its pages' names are sentences,
+    and every one was cut at 40 cells with 10 cells free beside it. A column is cut
+    only when the columns do not all fit; then the short ones keep their width."""
+    long = "notes/donde-se-va-el-coste-de-claude-code-no-es-el-claude-md"  # 60 cells
+    edges = [Edge("r", long, 1, "out"), Edge("r", "r/b", 1, "out")]
+    layout = lay_out("r", edges, lambda slug: True, width=73, height=10)
+    assert {node.label for node in layout.nodes} == {"r", long, "r/b"}
+    assert layout.width <= 73
+    narrow = lay_out("r", edges, lambda slug: True, width=40, height=10)
+    label = {node.slug: node.label for node in narrow.nodes}
+    assert label["r"] == "r" and label["r/b"] == "r/b" and "…" in label[long]
+    assert narrow.width <= 40
+
+
 def test_titles_show_where_slugs_do_not_fit() -> None:
     slug = "references/yolo11n-object-detection-on-databricks-ai-runtime-databricks-on-aws-d5"
     assert page_label(slug, True, "YOLO11n object detection", 30) == "YOLO11n object detection"
@@ -211,7 +226,8 @@ async def test_the_graph_follows_depth_and_titles_show_at_80_columns(tmp_path: P
         assert drawing is not None
         labels = {node.slug.rsplit("/", 1)[-1]: node.label for node in drawing.nodes}
         assert labels["Create a vault"] == "Make your first vault today"
-        assert labels["Link notes"] == "…/Link notes"
+        # no title: the slug, cut from the left; the room a capped column left is used
+        assert labels["Link notes"] == "…/And a folder whose name goes on and on/Link notes"
         assert drawing.width <= panel.canvas.scrollable_content_region.width
         await pilot.press("plus")
         await settle(pilot, until=lambda: str(panel.border_title).endswith("depth 2 · out"))

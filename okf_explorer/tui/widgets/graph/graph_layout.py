@@ -58,8 +58,6 @@ MIN_COLUMN = 12
 wider than the panel scrolls sideways."""
 ROOT_ROOM = 32
 """Cells the root's column may take before the others share the room."""
-MAX_COLUMN = 42
-"""Cells a column gets at most: past that a long name is cut, not the neighbours."""
 MAX_LANES = 4
 """Vertical lanes between two columns at most; more pages share them."""
 ARROW_RIGHT, ARROW_LEFT = "►", "◄"
@@ -352,7 +350,8 @@ def _draw(
         found = [cell_len(page_label(s, *names[s], room, starts[c])) for s in kept[c]]
         return 2 + max([1, *found, len(more_labels.get(c, ""))])
 
-    rooms = _share({c: need(c, MAX_COLUMN - 2) for c in columns}, width - sum(gaps.values()))
+    room = width - sum(gaps.values())
+    rooms = _share({c: need(c, room - 2) for c in columns}, room)
     labels = {
         slug: page_label(slug, *names[slug], rooms[c] - 2, starts[c])
         for c in columns
