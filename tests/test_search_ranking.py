@@ -286,6 +286,21 @@ def test_a_marked_emoji_keeps_its_variation_selector_inside_the_mark(brain: Brai
     assert "«🗂️»" in hit.marked()
 
 
+def test_a_snippet_quotes_code_spans_as_they_are(tmp_path: Path) -> None:
+    """Found in an agent-kept Spanish vault: `~/.claude/projects/**/*.jsonl` in
+    backticks read `~/.claude/projects//.jsonl` in its snippet (the stars taken for
+    emphasis), and `__init__` read `init`. Outside code the marks still go."""
+    pages = {
+        "notes/cost": "Medido sobre transcripts (`~/.claude/projects/**/*.jsonl`, 271"
+        " sesiones) con **negrita** y `__init__` en `a|b`.\n",
+    }
+    [hit] = hits_in(tmp_path, pages, "transcripts")
+    shown = hit.marked()
+    assert "(~/.claude/projects/**/*.jsonl, 271 sesiones)" in shown
+    assert "con negrita y __init__ en a|b." in shown
+    assert plain_text("`` a ` b `` and *c*\n") == " a ` b  and c\n"
+
+
 def test_a_callout_reads_as_its_title_or_its_type(brain: Brain) -> None:
     """As Obsidian shows it: `Warning` for a callout without a title, the title else; the
     bracketed mark never shows, and a hit is never marked inside it."""

@@ -23,7 +23,8 @@ words. What is kept and what goes, as a reader sees the page rendered:
 - the marks of headings, quotes, callouts, lists, tasks, rules, tables,
   emphasis (`**`, `__`, `*`, `_`, `~~`, `==`), code (fences and backticks: the code
   itself stays) and tags (`#tag` reads `tag`); backslash escapes read as their
-  character.
+  character. Inside a code span every character is text: `` `~/.claude/**/*.jsonl` ``
+  reads `~/.claude/**/*.jsonl`, `` `__init__` `` keeps its underscores.
 
 Bounded work: a fixed number of regular-expression passes, each linear in the page
 (no pattern backtracks across lines), the same for every page. `heading_text` gives
@@ -131,6 +132,7 @@ _SINGLE_MARKS = re.compile(
     r"|\^(?<=[ \t]\^)[\w-]+(?=\n)"  # a block id
 )
 _ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+_BACKTICKS = re.compile(r"`+")
 
 
 def logseq_visible(text: str) -> str:
@@ -229,8 +231,48 @@ def display_text(text: str) -> str:
     quote, list, rule and table marks at line starts, emphasis, code, tags' `#`,
     block ids and escapes (see the module doc). Characters other than marks, the
     snippet's hit marks included, stay as they are."""
-    text = "\n" + text + "\n"
-    text = _LINE_MARKS.sub("\n", text)
+    text = _LINE_MARKS.sub("\n", "\n" + text + "\n")
+    if "`" not in text:
+        return _without_marks(text)[1:-1]
+    pieces: list[str] = []
+    at = 0
+    for start, inner, inner_end, end in _code_spans(text):
+        pieces += [_without_marks(text[at:start]), text[inner:inner_end]]
+        at = end
+    pieces.append(_without_marks(text[at:]))
+    return "".join(pieces)[1:-1]
+
+
+def _code_spans(text: str) -> list[tuple[int, int, int, int]]:
+    """(start, text start, text end, end) of each code span of `text`: a run of
+    backticks closed by the next run as long on its line, as CommonMark reads it (a run
+    with none is text). Linear: each run is looked at twice."""
+    spans: list[tuple[int, int, int, int]] = []
+    offset = 0
+    for line in text.split("\n"):
+        if "`" in line:
+            runs = [match.span() for match in _BACKTICKS.finditer(line)]
+            closer: list[int | None] = [None] * len(runs)
+            last: dict[int, int] = {}
+            for i in range(len(runs) - 1, -1, -1):
+                length = runs[i][1] - runs[i][0]
+                closer[i], last[length] = last.get(length), i
+            i = 0
+            while i < len(runs):
+                j = closer[i]
+                if j is None:
+                    i += 1
+                    continue
+                (start, inner), (inner_end, end) = runs[i], runs[j]
+                spans.append((offset + start, offset + inner, offset + inner_end, offset + end))
+                i = j + 1
+        offset += len(line) + 1
+    return spans
+
+
+def _without_marks(text: str) -> str:
+    """`text` (outside code spans) without emphasis, code, tag and block-id marks, and
+    with its escapes read."""
     for mark in _PAIRED_MARKS:
         if mark in text:
             text = text.replace(mark, "")
@@ -238,7 +280,7 @@ def display_text(text: str) -> str:
         text = _SINGLE_MARKS.sub("", text)
     if "\\" in text:
         text = _ESCAPE.sub(r"\1", text)
-    return text[1:-1]
+    return text
 
 
 def plain_text(markdown: str) -> str:
