@@ -207,6 +207,24 @@ def test_russian_question_words_find_nothing_by_themselves(tmp_path: Path) -> No
     assert [hit.slug for hit in hits] == ["pde"]
 
 
+def test_spanish_question_words_are_neither_searched_nor_marked(tmp_path: Path) -> None:
+    """An agent-kept Spanish vault: `coste de claude code` marked every `de` of every
+    snippet (`Medido sobre 14 días «de» transcripts…`), and a page sharing only `de`,
+    `la` and `en` with a question was listed. English words (`son`, `era`) stay words."""
+    assert parse_query("cómo se guardan los ajustes de la bóveda").terms == (
+        '"guardan"',
+        '"ajustes"',
+        '"bóveda"',
+    )
+    assert parse_query("my son era").terms == ('"son"', '"era"')
+    [hit] = hits_in(tmp_path, {
+        "coste": "# Coste\nMedido sobre días de transcripts: el coste de claude code.\n",
+        "otra": "# Otra\nLa casa de la playa en la costa.\n",
+    }, "coste de la claude code en")  # fmt: skip
+    assert hit.slug == "coste"
+    assert "«de»" not in hit.marked() and "«claude» «code»" in hit.marked()
+
+
 def test_a_page_holding_more_of_the_words_ranks_higher(brain: Brain) -> None:
     found = slugs(brain, "import notebooks enex")  # all three, then two of them
     assert found[:2] == ["import/evernote", "import/onenote"]

@@ -15,8 +15,9 @@ script changes, `japanese_pieces`) or, in an alphabet, the phrase of its letters
 tokenizer would match the same substrings, but measured on the 10k-page benchmark
 bundle it doubled the index's build time (docs/performance.md).
 
-Stop words (`STOP_WORDS`) are the English and Russian words that say how a question is
-asked rather than what it is about (`how`, `do`, `I`, `a`, `in`, `my`; `как`, `что`, `в`):
+Stop words (`STOP_WORDS`) are the English, Russian and Spanish words that say how a
+question is asked rather than what it is about (`how`, `do`, `I`, `a`, `in`, `my`; `как`,
+`что`, `в`; `cómo`, `de`, `la`):
 a plain-word query leaves them out, unless it holds nothing else.
 """
 
@@ -119,11 +120,20 @@ _STOP_RU = """
     почему при про с со так также такое такой там те тебя тем то того тоже той только том ты
     у уже хотя чем через что чтобы чья чьё это этого этой этом эти этот я
 """
-STOP_WORDS = frozenset(_STOP.split() + _STOP_RU.split())
-"""English and Russian words a plain-word query leaves out (compared in lower case); the
-English list's last line is what is left of contractions once the apostrophe splits them
-(`can't` → `can`, `t`). Russian: a Russian LLM-written wiki's questions (`что такое …`,
-`как … в …`) listed pages that shared only `как` and `в` with them."""
+_STOP_ES = """
+    al algo alguna algunas alguno algunos aquí así cada como cómo con cual cuál cuales
+    cuáles cuando cuándo de del desde donde dónde el él ella ellas ellos en entre es esa
+    esas ese eso esos esta está están estas este esto estos hasta la las le les lo los mis
+    muy más nos otra otras otro otros para pero por porque puedo qué que quiero se ser si
+    sí sobre su sus también tengo tu tú tus un una unas uno unos y ya yo
+"""
+STOP_WORDS = frozenset(_STOP.split() + _STOP_RU.split() + _STOP_ES.split())
+"""English, Russian and Spanish words a plain-word query leaves out (compared in lower
+case); the English list's last line is what is left of contractions once the apostrophe
+splits them (`can't` → `can`, `t`). Russian: a Russian LLM-written wiki's questions
+(`что такое …`, `как … в …`) listed pages that shared only `как` and `в` with them.
+Spanish: an agent-kept Spanish vault's snippets marked every `de`, `la` and `en`. Words
+that are English words too (`son`, `era`, `sin`, `hay`, `fue`, `ante`) are not in it."""
 
 
 def has_cjk(text: str) -> bool:
