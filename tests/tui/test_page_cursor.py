@@ -231,7 +231,8 @@ async def test_n_visits_the_links_of_the_properties_before_the_body(
 ) -> None:
     """Seen on a vault kept with properties (a book's `categories`, `author`, `loc`): most
     of a page's links are in its header, and `n` went only through the body's (on a page
-    of properties alone: "no link, callout or embed in the body · l lists the header's 4")."""
+    of properties alone: "no link, foldable callout or page embed in the body · l lists the
+    header's 4")."""
     pages = {"book": BOOK, "Books": "# Books\n", "Kevin Kelly": "# KK\n", "Kyoto": "# K\n"}
     app = make_app(brain_for(vault(tmp_path, pages | {"alpha": "# Alpha\n"})), start="book")
     async with app.run_test(size=size) as pilot:
@@ -346,3 +347,19 @@ async def test_a_tag_in_the_body_is_drawn_as_the_page_counts_it_and_lists_its_pa
         await pilot.press("enter")
         await settle(pilot, lambda: CommandPalette.is_open(app))
         assert app.screen.query_one(Input).value == "tag:todo/spring"
+
+
+async def test_n_on_a_page_without_targets_says_which_callouts_and_embeds_count(
+    tmp_path: Path,
+) -> None:
+    """Seen on an Italian student vault: a page of callouts that do not fold and an image
+    said "no link, callout or embed on this page", beside its callouts and its image."""
+    page = "> [!info] definizione\n> una dipendenza\n\n![[schema.png|center|450]]\n"
+    app = make_app(brain_for(vault(tmp_path, {"dip": page})), start="dip")
+    async with app.run_test(size=(80, 24)) as pilot:
+        pane = app.screen.query_one(PagePane)
+        await settle(pilot, lambda: pane.shown is not None)
+        await pilot.press("n")
+        messages = [n.message for n in app._notifications]
+        assert messages == ["no link, foldable callout or page embed on this page"]
+        assert pane.cursor.current is None

@@ -379,7 +379,7 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
             more = " · m draws more" if step > 0 and self.truncated else ""
             if where == "on this page" and (header := len(header_links(self.shown))):
                 where, more = "in the body", f" · l lists the header's {header}"
-            self.notify(f"no link, callout or embed {where}{more}", timeout=2)
+            self.notify(f"no link, foldable callout or page embed {where}{more}", timeout=2)
             return
         y = body.virtual_region.y + self.cursor.y(target)
         if not round(self.scroll_y) <= y < round(self.scroll_y) + height:
