@@ -319,6 +319,22 @@ def test_a_snippet_quotes_code_spans_as_they_are(tmp_path: Path) -> None:
     assert plain_text("`` a ` b `` and *c*\n") == " a ` b  and c\n"
 
 
+def test_a_snippet_inside_a_fenced_block_shows_the_code_as_written(tmp_path: Path) -> None:
+    """The same in a fenced block: `def __init__(self, **kwargs):` read `def
+    init(self, kwargs):`, and `a | b` read `a  b`. A snippet cut inside a block (its
+    opening fence far above) is code from its start; prose after the block loses its
+    marks as before."""
+    lines = [f"    step_{i} = run({i})" for i in range(30)]
+    lines[15] = "    def __init__(self, **kwargs): return a | b"
+    page = "# Setup\n\nSome *prose* first.\n\n```python\n" + "\n".join(lines)
+    page += "\n```\n\nAfter the block, **bold** words.\n"
+    [hit] = hits_in(tmp_path, {"setup": page}, "kwargs")
+    shown = hit.marked()
+    assert "def __init__(self, **«kwargs»): return a | b" in shown
+    assert "step_14 = run(14)" in shown
+    assert plain_text(page).endswith("After the block, bold words.\n")
+
+
 def test_a_callout_reads_as_its_title_or_its_type(brain: Brain) -> None:
     """As Obsidian shows it: `Warning` for a callout without a title, the title else; the
     bracketed mark never shows, and a hit is never marked inside it."""

@@ -25,7 +25,13 @@ from dataclasses import dataclass
 
 from okf_explorer.core.pages import Markup, PageInfo
 from okf_explorer.core.search.find_rank import page_names
-from okf_explorer.core.search.plain_text import heading_text, index_text, logseq_visible
+from okf_explorer.core.search.plain_text import (
+    CODE_CLOSE,
+    CODE_OPEN,
+    heading_text,
+    index_text,
+    logseq_visible,
+)
 from okf_explorer.core.search.words import spaced
 
 FIELDS = ("title", "names", "headings", "summary", "body", "properties")
@@ -47,7 +53,7 @@ _NO_VALUE = frozenset({"", "[]", "{}", "~", "null"})
 
 HIT_OPEN, HIT_CLOSE = "\x02", "\x03"
 """What marks a hit inside a snippet: never part of indexed text."""
-_MARKERS = str.maketrans({HIT_OPEN: " ", HIT_CLOSE: " ", "\x00": " "})
+_MARKERS = str.maketrans(dict.fromkeys((HIT_OPEN, HIT_CLOSE, CODE_OPEN, CODE_CLOSE, "\x00"), " "))
 """The hit marks and NULs (SQLite text may not hold them)."""
 
 
@@ -146,7 +152,7 @@ def property_text(frontmatter: str) -> str:
 
 
 def _clean(text: str) -> str:
-    """`text` without the snippet's hit marks and NULs."""
-    if HIT_OPEN in text or HIT_CLOSE in text or "\x00" in text:
+    """`text` without the snippet's hit marks, `index_text`'s code marks and NULs."""
+    if any(mark in text for mark in (HIT_OPEN, HIT_CLOSE, CODE_OPEN, CODE_CLOSE, "\x00")):
         return text.translate(_MARKERS)
     return text

@@ -23,8 +23,10 @@ words. What is kept and what goes, as a reader sees the page rendered:
 - the marks of headings, quotes, callouts, lists, tasks, rules, tables,
   emphasis (`**`, `__`, `*`, `_`, `~~`, `==`), code (fences and backticks: the code
   itself stays) and tags (`#tag` reads `tag`); backslash escapes read as their
-  character. Inside a code span every character is text: `` `~/.claude/**/*.jsonl` ``
-  reads `~/.claude/**/*.jsonl`, `` `__init__` `` keeps its underscores.
+  character. Code is shown as written, in a code span (`` `~/.claude/**/*.jsonl` ``
+  reads `~/.claude/**/*.jsonl`) and in a fenced block (`def __init__(self, **kwargs)`
+  keeps its underscores and stars): `index_text` puts a block's code between
+  `CODE_OPEN` and `CODE_CLOSE`.
 
 Bounded work: a fixed number of regular-expression passes, each linear in the page
 (no pattern backtracks across lines), the same for every page. `heading_text` gives
@@ -41,6 +43,8 @@ from okf_explorer.core.links.grammar import math_ranges, outside_code
 from okf_explorer.core.math_text import math_text
 
 __all__ = [
+    "CODE_CLOSE",
+    "CODE_OPEN",
     "HIDDEN_BLOCK_PROPERTY",
     "display_text",
     "heading_text",
@@ -77,7 +81,11 @@ _HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
 # the engine skips from candidate to candidate instead of trying each position; and
 # none looks for its end past the next opening of its kind (text in brackets holds no
 # `[`, a tag no `<`), so a line of thousands of openings costs its length, not its square.
-_FENCE_LINE = re.compile(r"\n[ \t]*(?:```|~~~)[^\n]*")
+_FENCE_LINE = re.compile(r"\n[ \t]*(`{3,}|~{3,})([^\n]*)")
+CODE_OPEN, CODE_CLOSE = "\x0e", "\x0f"
+"""Around each line of a fenced block's code, in `index_text` (its fence lines gone):
+control characters, which the index's tokenizer reads as separators and a page never
+holds (`document` takes them out), so `display_text` shows the code as it is written."""
 _DEFINITION = re.compile(r"\n[ \t]*\[[^\]\n]+\]:[^\n]*")
 _WIKI_PART = re.compile(r"\[\[(?<!!\[\[)([^\[\]\n#|]*)#\^?([^\[\]\n|]*)\]\]")
 """A wiki-link into a heading or a block, without an alias: `[[Note#Part]]` → `Note Part`."""
@@ -133,6 +141,8 @@ _SINGLE_MARKS = re.compile(
 )
 _ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 _BACKTICKS = re.compile(r"`+")
+_CODE_MARKS = re.compile(f"({CODE_OPEN}|{CODE_CLOSE})")
+_CODE_LINE = re.compile(r"[^\n]+")
 
 
 def logseq_visible(text: str) -> str:
@@ -178,7 +188,7 @@ def index_text(markdown: str) -> str:
     if "<" in text and "<!--" in text:
         text = _HTML_COMMENT.sub(" ", text)
     if ("`" in text and "```" in text) or ("~" in text and "~~~" in text):
-        text = _FENCE_LINE.sub("\n", text)
+        text = _code_marked(text)
     if "[" in text:
         if "!" in text and "[!" in text:
             text = _CALLOUT.sub(_callout_title, text)
@@ -202,6 +212,35 @@ def index_text(markdown: str) -> str:
     if "^" in text:
         text = _BLOCK_ID.sub("", text)
     return text[1:-1]
+
+
+def _code_marked(text: str) -> str:
+    """`text` with each fenced block's fence lines taken out and each line of its code
+    between `CODE_OPEN` and `CODE_CLOSE` (a snippet cut inside a block still holds the
+    marks of the lines it shows); a block never closed runs to the end, as CommonMark
+    reads it, and a fence line inside a block that does not close it is code."""
+    pieces: list[str] = []
+    at = 0
+    fence: str | None = None
+    for line in _FENCE_LINE.finditer(text):
+        mark, rest = line.groups()
+        if fence is None:
+            if mark[0] == "`" and "`" in rest:
+                continue  # an info string never holds a backtick: not a fence
+            pieces += [text[at : line.start()], "\n"]
+            fence = mark
+        elif mark[0] == fence[0] and len(mark) >= len(fence) and not rest.strip():
+            pieces += [_code_lines(text[at : line.start()]), "\n"]
+            fence = None
+        else:
+            continue
+        at = line.end()
+    pieces.append(text[at:] if fence is None else _code_lines(text[at:]))
+    return "".join(pieces)
+
+
+def _code_lines(code: str) -> str:
+    return _CODE_LINE.sub(f"{CODE_OPEN}\\g<0>{CODE_CLOSE}", code)
 
 
 def _group(match: re.Match[str]) -> str:
@@ -231,6 +270,21 @@ def display_text(text: str) -> str:
     quote, list, rule and table marks at line starts, emphasis, code, tags' `#`,
     block ids and escapes (see the module doc). Characters other than marks, the
     snippet's hit marks included, stay as they are."""
+    if CODE_OPEN not in text and CODE_CLOSE not in text:
+        return _prose(text)
+    pieces: list[str] = []
+    first_close, first_open = text.find(CODE_CLOSE), text.find(CODE_OPEN)
+    code = first_close >= 0 and not 0 <= first_open < first_close  # cut inside a block
+    for part in _CODE_MARKS.split(text):
+        if part in (CODE_OPEN, CODE_CLOSE):
+            code = part == CODE_OPEN
+        elif part:
+            pieces.append(part if code else _prose(part))
+    return "".join(pieces)
+
+
+def _prose(text: str) -> str:
+    """`display_text` of text outside fenced code."""
     text = _LINE_MARKS.sub("\n", "\n" + text + "\n")
     if "`" not in text:
         return _without_marks(text)[1:-1]

@@ -129,7 +129,7 @@ PROGRESS_STEP = 1000
 LONG_FILL = 2000
 """A fill reading this many bodies or more takes seconds (a 35k-page wiki's, 20-35 s):
 the explorer and the command line say so as it starts."""
-TEXT_INDEX_VERSION = "20"
+TEXT_INDEX_VERSION = "21"
 """Bump when the tables below, or what a page's row holds, change: an older file is
 rebuilt. 2: fields weighed apart, stemming, pages' names, text without Markdown.
 3: inline footnotes read as their note, a cited file name dropped (`plain_text`).
@@ -149,7 +149,9 @@ script of one character Unicode has no script letter for without braces (`x_α`)
 written as a quoted list (`tags: "[a, b]"`) read as that list (`sources.frontmatter.as_tags`).
 18: a body without its opening heading when that heading is the title
 (`document.after_title_heading`). 19: titles read anew (their dollar math as the page
-draws it, `core.links.reading`). 20: no dollar math from one list item into the next."""
+draws it, `core.links.reading`). 20: no dollar math from one list item into the next.
+21: a fenced block's code between `plain_text.CODE_OPEN` and `CODE_CLOSE` (its snippets
+show the code as written)."""
 TOKENIZER = "porter unicode61 remove_diacritics 2"
 SNIPPET_TOKENS = 16
 """Words in a search snippet (FTS5 caps it at 64)."""
