@@ -225,6 +225,27 @@ def test_spanish_question_words_are_neither_searched_nor_marked(tmp_path: Path) 
     assert "«de»" not in hit.marked() and "«claude» «code»" in hit.marked()
 
 
+def test_italian_question_words_and_elisions_are_neither_searched_nor_marked(
+    tmp_path: Path,
+) -> None:
+    """An Italian student vault: every `di`, `il` and `la` of its snippets was marked, and
+    `dell'applicazione` was searched as the phrase `dell applicazione` (a page writing
+    `l'applicazione` did not match it). English names keep theirs (`o'neil`)."""
+    assert parse_query("cambiare il tema dell'applicazione").terms == (
+        '"cambiare"',
+        '"tema"',
+        '"applicazione"',
+    )
+    assert parse_query("o'neil come dove").terms == ('"o neil"', '"come"', '"dove"')
+    [hit] = hits_in(tmp_path, {
+        "temi": "# Temi\nPer cambiare il tema di tutta l'applicazione, apri le impostazioni.\n",
+        "altro": "# Altro\nLa casa di una persona per il mare.\n",
+    }, "cambiare il tema dell'applicazione")  # fmt: skip
+    assert hit.slug == "temi"
+    assert "«di»" not in hit.marked() and "«il»" not in hit.marked()
+    assert "«applicazione»" in hit.marked()
+
+
 def test_a_page_holding_more_of_the_words_ranks_higher(brain: Brain) -> None:
     found = slugs(brain, "import notebooks enex")  # all three, then two of them
     assert found[:2] == ["import/evernote", "import/onenote"]

@@ -49,6 +49,7 @@ from dataclasses import dataclass, replace
 
 from okf_explorer.core.errors import OkfError
 from okf_explorer.core.search.words import (
+    ELISIONS,
     STOP_WORDS,
     WORD_CHAR,
     cjk_phrase,
@@ -180,7 +181,7 @@ def _plain(text: str) -> SearchQuery:
     `o'neil`, `tables/orders`) is one term, the phrase of its parts, as the index reads
     such text."""
     groups = [
-        parts
+        _without_elision(parts)
         for token in text.split()
         if token not in _OPERATORS and (parts := _WORD.findall(token))
     ] or [_WORD.findall(text)]
@@ -202,6 +203,14 @@ def _plain(text: str) -> SearchQuery:
     name = " ".join(text.split())
     cut = len(terms) - len(searched)
     return SearchQuery(" OR ".join(searched), terms=searched, words=words, name=name, cut=cut)
+
+
+def _without_elision(parts: list[str]) -> list[str]:
+    """A word's parts without an elided article or preposition before the word
+    (`dell'applicazione` → `applicazione`, `ELISIONS`)."""
+    if len(parts) > 1 and parts[0].casefold() in ELISIONS:
+        return parts[1:]
+    return parts
 
 
 def _is_stop(parts: list[str]) -> bool:

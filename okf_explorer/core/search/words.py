@@ -15,9 +15,9 @@ script changes, `japanese_pieces`) or, in an alphabet, the phrase of its letters
 tokenizer would match the same substrings, but measured on the 10k-page benchmark
 bundle it doubled the index's build time (docs/performance.md).
 
-Stop words (`STOP_WORDS`) are the English, Russian and Spanish words that say how a
-question is asked rather than what it is about (`how`, `do`, `I`, `a`, `in`, `my`; `как`,
-`что`, `в`; `cómo`, `de`, `la`):
+Stop words (`STOP_WORDS`) are the English, Russian, Spanish and Italian words that say
+how a question is asked rather than what it is about (`how`, `do`, `I`, `a`, `in`, `my`;
+`как`, `что`, `в`; `cómo`, `de`, `la`; `di`, `il`, `dell'`):
 a plain-word query leaves them out, unless it holds nothing else.
 """
 
@@ -28,6 +28,7 @@ import unicodedata
 
 __all__ = [
     "CJK_CHARS",
+    "ELISIONS",
     "STOP_WORDS",
     "WORD_CHAR",
     "ZERO_WIDTH_SPACE",
@@ -127,13 +128,29 @@ _STOP_ES = """
     muy más nos otra otras otro otros para pero por porque puedo qué que quiero se ser si
     sí sobre su sus también tengo tu tú tus un una unas uno unos y ya yo
 """
-STOP_WORDS = frozenset(_STOP.split() + _STOP_RU.split() + _STOP_ES.split())
+_STOP_IT = """
+    ad agli ai al alla alle allo anche che ci coi col con cosa cui da dagli dai dal dalla
+    dalle dallo degli dei del della delle dello di ed gli ha hai ho il la le lo ma mi mia
+    mie miei mio ne negli nei nel nella nelle nello non per perché più posso può quale
+    quali quando quanto quella quelle quelli quello questa queste questi questo se si sia
+    sono su sua sue sui sul sulla sulle sullo suo suoi tra fra tua tue tuo tuoi un una uno
+    voglio vorrei
+"""
+ELISIONS = frozenset(
+    ("l", "dell", "nell", "all", "dall", "sull", "coll", "un", "quest", "quell", "c")
+)
+"""Italian articles and prepositions written against the next word (`dell'applicazione`,
+`un'altra`): a plain-word query searches such a word without them (`query`)."""
+STOP_WORDS = frozenset(
+    _STOP.split() + _STOP_RU.split() + _STOP_ES.split() + _STOP_IT.split() + [*ELISIONS]
+)
 """English, Russian and Spanish words a plain-word query leaves out (compared in lower
 case); the English list's last line is what is left of contractions once the apostrophe
 splits them (`can't` → `can`, `t`). Russian: a Russian LLM-written wiki's questions
 (`что такое …`, `как … в …`) listed pages that shared only `как` and `в` with them.
-Spanish: an agent-kept Spanish vault's snippets marked every `de`, `la` and `en`. Words
-that are English words too (`son`, `era`, `sin`, `hay`, `fue`, `ante`) are not in it."""
+Spanish: an agent-kept Spanish vault's snippets marked every `de`, `la` and `en`; an
+Italian student vault's, every `di`, `il` and `la`. Words that are English words too
+(`son`, `era`, `sin`, `hay`; `come`, `dove`, `chi`, `o`) are not in them."""
 
 
 def has_cjk(text: str) -> bool:
