@@ -312,3 +312,38 @@ async def test_a_small_index_is_coloured_before_the_first_g(
         if ahead:
             assert panel.colours is coloured  # not worked out again
         assert panel.colours is not None and panel.colours.colours
+
+
+async def test_a_drawing_wider_than_the_panel_is_laid_out_the_same_when_drawn_again(
+    tmp_path: Path,
+) -> None:
+    """Found as a snapshot that failed one run in a few: a drawing wider than its panel
+    brings a scrollbar, and a redraw (the colours coming in, the same slice again) was
+    laid out for what the scrollbars left, one cell narrower, so the columns came out
+    one cell apart depending on when it landed. Now a drawing is laid out for the panel
+    less a scrollbar gutter kept whether the scrollbar shows or not."""
+    long = "a-page-name-that-goes-on-and-on"
+    pages = {"hub.md": " ".join(f"[[out{i}-{long}]]" for i in range(20)) + "\n"}
+    for i in range(20):  # two hops each way: columns as tall as the panel, too wide for it
+        pages[f"out{i}-{long}.md"] = f"[[far-out{i}-{long}]]\n"
+        pages[f"in{i}-{long}.md"] = "[[hub]]\n"
+        pages[f"far-in{i}-{long}.md"] = f"[[in{i}-{long}]]\n"
+    app = make_app(brain_for(BundleSource(write_bundle(tmp_path / "b", pages))), start="hub")
+    async with app.run_test(size=(60, 24)) as pilot:
+        panel = app.screen.query_one(GraphPanel)
+        await settle(pilot, until=lambda: app.screen.query_one(TraversalPanel).filled)
+        await pilot.press("d", "d", "plus", "g")  # both ways, two hops
+        await settle(pilot, until=lambda: str(panel.border_title).endswith("depth 2 · both"))
+        await settle(pilot)
+        first = panel.drawing
+        assert first is not None
+        assert first.width > panel.canvas.scrollable_content_region.width  # it scrolls
+        assert panel.canvas.show_horizontal_scrollbar
+        assert panel.view is not None
+        panel.follow(panel.view, panel._edges, panel._exists, panel._titles)  # drawn again
+        await settle(pilot)
+        again = panel.drawing
+        assert again is not None and again is not first
+        assert [(n.slug, n.x, n.row, n.label) for n in again.nodes] == [
+            (n.slug, n.x, n.row, n.label) for n in first.nodes
+        ]

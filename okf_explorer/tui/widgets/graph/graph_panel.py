@@ -93,7 +93,7 @@ class GraphCanvas(ScrollView, can_focus=True):
     ]
 
     DEFAULT_CSS = """
-    GraphCanvas { height: 1fr; scrollbar-size: 1 1; }
+    GraphCanvas { height: 1fr; scrollbar-size: 1 1; scrollbar-gutter: stable; }
     """
 
     class PageChosen(Message):
@@ -264,7 +264,8 @@ class GraphPanel(ReportsWorkers, Vertical):
         self.toggle_class("shown")
         if self.shown and self.view is not None:
             if slot is not None:
-                self._draw(Size(slot.width - BORDER.width, slot.height - BORDER.height))
+                gutter = self.canvas.styles.scrollbar_size_vertical
+                self._draw(Size(slot.width - BORDER.width - gutter, slot.height - BORDER.height))
             else:
                 self.call_after_refresh(self._draw)
         return self.shown
@@ -297,7 +298,7 @@ class GraphPanel(ReportsWorkers, Vertical):
         if self.view is None:
             return
         if size is None:
-            size = self.canvas.scrollable_content_region.size
+            size = self._room()
         self._drawn_for = (size.width, size.height)
         width, height = max(20, size.width), max(3, size.height)
         layout = None
@@ -359,10 +360,20 @@ class GraphPanel(ReportsWorkers, Vertical):
         self.border_title = Text("graph · " + slice_title(view))
         self.canvas.show(layout)
 
+    def _room(self) -> Size:
+        """What a drawing is laid out for: the canvas less its vertical scrollbar's gutter,
+        kept whether the scrollbar shows or not (`scrollbar-gutter: stable`), and its
+        whole height (a drawing wider than the canvas scrolls sideways, its scrollbar over
+        the last row). Never what the scrollbars leave at the time: the drawing's own
+        scrollbars then decided its next layout, which came out one cell apart depending on
+        whether a redraw (the colours coming in) landed before or after them."""
+        width, height = self.canvas.outer_size
+        return Size(width - self.canvas.styles.scrollbar_size_vertical, height)
+
     def on_graph_canvas_resized(self, message: GraphCanvas.Resized) -> None:
         message.stop()
-        region = self.canvas.scrollable_content_region
-        if self.shown and (region.width, region.height) != self._drawn_for:
+        room = self._room()
+        if self.shown and (room.width, room.height) != self._drawn_for:
             self._draw()
 
     def on_graph_canvas_cursor_moved(self, message: GraphCanvas.CursorMoved) -> None:
