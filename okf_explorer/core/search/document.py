@@ -54,7 +54,8 @@ _NO_VALUE = frozenset({"", "[]", "{}", "~", "null"})
 HIT_OPEN, HIT_CLOSE = "\x02", "\x03"
 """What marks a hit inside a snippet: never part of indexed text."""
 _MARKERS = str.maketrans(dict.fromkeys((HIT_OPEN, HIT_CLOSE, CODE_OPEN, CODE_CLOSE, "\x00"), " "))
-"""The hit marks and NULs (SQLite text may not hold them)."""
+"""The hit marks, `index_text`'s code marks and NULs (SQLite text may not hold NULs; a
+page holding a mark would be shown wrong), each read as a space."""
 
 
 Document = tuple[tuple[str, str, str, str, str, str], tuple[str, ...], str]

@@ -144,13 +144,13 @@ ELISIONS = frozenset(
 STOP_WORDS = frozenset(
     _STOP.split() + _STOP_RU.split() + _STOP_ES.split() + _STOP_IT.split() + [*ELISIONS]
 )
-"""English, Russian and Spanish words a plain-word query leaves out (compared in lower
-case); the English list's last line is what is left of contractions once the apostrophe
-splits them (`can't` → `can`, `t`). Russian: a Russian LLM-written wiki's questions
-(`что такое …`, `как … в …`) listed pages that shared only `как` and `в` with them.
-Spanish: an agent-kept Spanish vault's snippets marked every `de`, `la` and `en`; an
-Italian student vault's, every `di`, `il` and `la`. Words that are English words too
-(`son`, `era`, `sin`, `hay`; `come`, `dove`, `chi`, `o`) are not in them."""
+"""English, Russian, Spanish and Italian words a plain-word query leaves out (compared in
+lower case); the English list's last line is what is left of contractions once the
+apostrophe splits them (`can't` → `can`, `t`). Russian: a Russian LLM-written wiki's
+questions (`что такое …`, `как … в …`) listed pages that shared only `как` and `в` with
+them. Spanish and Italian: an agent-kept Spanish vault's snippets marked every `de`, `la`
+and `en`, an Italian student vault's every `di`, `il` and `la`. Words that are English
+words too (`son`, `era`, `sin`, `hay`; `come`, `dove`, `chi`, `o`) are not in them."""
 
 
 def has_cjk(text: str) -> bool:
