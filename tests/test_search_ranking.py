@@ -246,6 +246,27 @@ def test_italian_question_words_and_elisions_are_neither_searched_nor_marked(
     assert "«applicazione»" in hit.marked()
 
 
+def test_french_question_words_and_elisions_are_neither_searched_nor_marked(
+    tmp_path: Path,
+) -> None:
+    """French as Italian: `changer la langue de l'interface` searched `la`, `de` and the
+    phrase `l interface`; English words stay words (`pour`, `plus`, `comment`)."""
+    assert parse_query("changer la langue de l'interface").terms == (
+        '"changer"',
+        '"langue"',
+        '"interface"',
+    )
+    assert parse_query("qu'est-ce qu'un coffre").terms == ('"coffre"',)
+    assert parse_query("pour plus comment").terms == ('"pour"', '"plus"', '"comment"')
+    [hit] = hits_in(tmp_path, {
+        "langue": "# Langue\nPour changer la langue de toute l'interface, ouvrez les réglages.\n",
+        "autre": "# Autre\nLa maison de la plage dans le sud.\n",
+    }, "changer la langue de l'interface")  # fmt: skip
+    assert hit.slug == "langue"
+    assert "«de»" not in hit.marked() and "«la»" not in hit.marked()
+    assert "«interface»" in hit.marked()
+
+
 def test_a_page_holding_more_of_the_words_ranks_higher(brain: Brain) -> None:
     found = slugs(brain, "import notebooks enex")  # all three, then two of them
     assert found[:2] == ["import/evernote", "import/onenote"]

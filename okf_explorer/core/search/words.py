@@ -15,9 +15,9 @@ script changes, `japanese_pieces`) or, in an alphabet, the phrase of its letters
 tokenizer would match the same substrings, but measured on the 10k-page benchmark
 bundle it doubled the index's build time (docs/performance.md).
 
-Stop words (`STOP_WORDS`) are the English, Russian, Spanish and Italian words that say
-how a question is asked rather than what it is about (`how`, `do`, `I`, `a`, `in`, `my`;
-`как`, `что`, `в`; `cómo`, `de`, `la`; `di`, `il`, `dell'`):
+Stop words (`STOP_WORDS`) are the English, Russian, Spanish, Italian and French words that
+say how a question is asked rather than what it is about (`how`, `do`, `I`, `a`, `in`,
+`my`; `как`, `что`, `в`; `cómo`, `de`, `la`; `di`, `il`, `dell'`; `les`, `dans`, `l'`):
 a plain-word query leaves them out, unless it holds nothing else.
 """
 
@@ -136,21 +136,36 @@ _STOP_IT = """
     sono su sua sue sui sul sulla sulle sullo suo suoi tra fra tua tue tuo tuoi un una uno
     voglio vorrei
 """
-ELISIONS = frozenset(
-    ("l", "dell", "nell", "all", "dall", "sull", "coll", "un", "quest", "quell", "c")
-)
-"""Italian articles and prepositions written against the next word (`dell'applicazione`,
-`un'altra`): a plain-word query searches such a word without them (`query`)."""
+_STOP_FR = """
+    au aux avec ce ceci cela ces cet cette comme d dans de des dont du elle elles est et
+    être faire il ils je la le les leur leurs lui ma mes moi mon ne nos notre nous ou où
+    pas peux quel quelle quelles quels qui que quoi sa se ses sont sous suis sur ta te tes
+    toi tu un une veux voudrais vos votre vous y ça
+"""
+_ELISIONS = """
+    l dell nell all dall sull coll un quest quell c
+    d j qu n s m t jusqu lorsqu puisqu
+"""
+ELISIONS = frozenset(_ELISIONS.split())
+"""Italian and French articles, pronouns and prepositions written against the next word
+(`dell'applicazione`, `un'altra`, `l'interface`, `qu'est`): a plain-word query searches
+such a word without them (`query`)."""
 STOP_WORDS = frozenset(
-    _STOP.split() + _STOP_RU.split() + _STOP_ES.split() + _STOP_IT.split() + [*ELISIONS]
+    _STOP.split()
+    + _STOP_RU.split()
+    + _STOP_ES.split()
+    + _STOP_IT.split()
+    + _STOP_FR.split()
+    + [*ELISIONS]
 )
-"""English, Russian, Spanish and Italian words a plain-word query leaves out (compared in
-lower case); the English list's last line is what is left of contractions once the
+"""English, Russian, Spanish, Italian and French words a plain-word query leaves out
+(compared in lower case); the English list's last line is what is left of contractions once the
 apostrophe splits them (`can't` → `can`, `t`). Russian: a Russian LLM-written wiki's
 questions (`что такое …`, `как … в …`) listed pages that shared only `как` and `в` with
-them. Spanish and Italian: an agent-kept Spanish vault's snippets marked every `de`, `la`
-and `en`, an Italian student vault's every `di`, `il` and `la`. Words that are English
-words too (`son`, `era`, `sin`, `hay`; `come`, `dove`, `chi`, `o`) are not in them."""
+them. Spanish, Italian and French: an agent-kept Spanish vault's snippets marked every
+`de`, `la` and `en`, an Italian student vault's every `di`, `il` and `la`. Words that are
+English words too (`son`, `era`, `sin`, `hay`; `come`, `dove`, `chi`, `o`; `pour`, `plus`,
+`comment`, `par`, `ton`, `sans`) are not in them."""
 
 
 def has_cjk(text: str) -> bool:
