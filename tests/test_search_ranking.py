@@ -267,6 +267,18 @@ def test_french_question_words_and_elisions_are_neither_searched_nor_marked(
     assert "«interface»" in hit.marked()
 
 
+def test_portuguese_question_words_are_neither_searched_nor_marked() -> None:
+    """Portuguese as Spanish (`o`, `do`, `com`, `você`); English words stay words (`os`,
+    `dos`, `nas`), and so do the parts of `o'neil` and `o-ring`."""
+    assert parse_query("mudar o tema do aplicativo com você").terms == (
+        '"mudar"',
+        '"tema"',
+        '"aplicativo"',
+    )
+    assert parse_query("os dos nas").terms == ('"os"', '"dos"', '"nas"')
+    assert parse_query("o'neil o-ring").terms == ('"o neil"', '"o ring"')
+
+
 def test_a_page_holding_more_of_the_words_ranks_higher(brain: Brain) -> None:
     found = slugs(brain, "import notebooks enex")  # all three, then two of them
     assert found[:2] == ["import/evernote", "import/onenote"]

@@ -15,9 +15,10 @@ script changes, `japanese_pieces`) or, in an alphabet, the phrase of its letters
 tokenizer would match the same substrings, but measured on the 10k-page benchmark
 bundle it doubled the index's build time (docs/performance.md).
 
-Stop words (`STOP_WORDS`) are the English, Russian, Spanish, Italian and French words that
-say how a question is asked rather than what it is about (`how`, `do`, `I`, `a`, `in`,
-`my`; `как`, `что`, `в`; `cómo`, `de`, `la`; `di`, `il`, `dell'`; `les`, `dans`, `l'`):
+Stop words (`STOP_WORDS`) are the English, Russian, Spanish, Italian, French and Portuguese
+words that say how a question is asked rather than what it is about (`how`, `do`, `I`, `a`,
+`in`, `my`; `как`, `что`, `в`; `cómo`, `de`, `la`; `di`, `il`, `dell'`; `les`, `dans`,
+`l'`; `o`, `você`, `não`):
 a plain-word query leaves them out, unless it holds nothing else.
 """
 
@@ -142,6 +143,11 @@ _STOP_FR = """
     pas peux quel quelle quelles quels qui que quoi sa se ses sont sous suis sur ta te tes
     toi tu un une veux voudrais vos votre vous y ça
 """
+_STOP_PT = """
+    à ao aos às com da das do é essa esse estão estas estes eu foi isso isto mais meu meus
+    minha minhas na não nem no o onde ou pela pelas pelo pelos posso qual quais quero seu
+    seus suas tenho um uma umas uns você
+"""
 _ELISIONS = """
     l dell nell all dall sull coll un quest quell c
     d j qu n s m t jusqu lorsqu puisqu
@@ -156,16 +162,18 @@ STOP_WORDS = frozenset(
     + _STOP_ES.split()
     + _STOP_IT.split()
     + _STOP_FR.split()
+    + _STOP_PT.split()
     + [*ELISIONS]
 )
-"""English, Russian, Spanish, Italian and French words a plain-word query leaves out
-(compared in lower case); the English list's last line is what is left of contractions once the
-apostrophe splits them (`can't` → `can`, `t`). Russian: a Russian LLM-written wiki's
-questions (`что такое …`, `как … в …`) listed pages that shared only `как` and `в` with
-them. Spanish, Italian and French: an agent-kept Spanish vault's snippets marked every
-`de`, `la` and `en`, an Italian student vault's every `di`, `il` and `la`. Words that are
-English words too (`son`, `era`, `sin`, `hay`; `come`, `dove`, `chi`, `o`; `pour`, `plus`,
-`comment`, `par`, `ton`, `sans`) are not in them."""
+"""English, Russian, Spanish, Italian, French and Portuguese words a plain-word query
+leaves out (compared in lower case); the English list's last line is what is left of
+contractions once the apostrophe splits them (`can't` → `can`, `t`). Russian: a Russian
+LLM-written wiki's questions (`что такое …`, `как … в …`) listed pages that shared only
+`как` and `в` with them. Spanish, Italian, French and Portuguese: an agent-kept Spanish
+vault's snippets marked every `de`, `la` and `en`, an Italian student vault's every `di`,
+`il` and `la`. Words that are English words too (`son`, `era`, `sin`, `hay`; `come`,
+`dove`, `chi`; `pour`, `plus`, `comment`, `par`, `ton`, `sans`; `os`, `dos`, `nas`) are not
+in them; German, measured, is not in it (`docs/performance.md`)."""
 
 
 def has_cjk(text: str) -> bool:
