@@ -207,64 +207,56 @@ def test_russian_question_words_find_nothing_by_themselves(tmp_path: Path) -> No
     assert [hit.slug for hit in hits] == ["pde"]
 
 
-def test_spanish_question_words_are_neither_searched_nor_marked(tmp_path: Path) -> None:
-    """An agent-kept Spanish vault: `coste de claude code` marked every `de` of every
-    snippet (`Medido sobre 14 días «de» transcripts…`), and a page sharing only `de`,
-    `la` and `en` with a question was listed. English words (`son`, `era`) stay words."""
-    assert parse_query("cómo se guardan los ajustes de la bóveda").terms == (
-        '"guardan"',
-        '"ajustes"',
-        '"bóveda"',
-    )
+QUESTIONS_IN_OTHER_LANGUAGES = {
+    # an agent-kept Spanish vault: every `de` of every snippet was marked (`Medido sobre 14
+    # días «de» transcripts…`), and a page sharing only `de`, `la`, `en` was listed
+    "es": (
+        "cómo se guardan los ajustes de la bóveda",
+        ("guardan", "ajustes", "bóveda"),
+        "Medido sobre días de transcripts: el coste de la bóveda en claude code.",
+        "La casa de la playa en la costa.",
+        ("de", "la", "en"),
+    ),
+    # an Italian student vault: every `di`, `il`, `la` was marked, and `dell'applicazione`
+    # was searched as the phrase `dell applicazione`, which `l'applicazione` does not hold
+    "it": (
+        "cambiare il tema dell'applicazione",
+        ("cambiare", "tema", "applicazione"),
+        "Per cambiare il tema di tutta l'applicazione, apri le impostazioni.",
+        "La casa di una persona per il mare.",
+        ("di", "il"),
+    ),
+    "fr": (
+        "changer la langue de l'interface",
+        ("changer", "langue", "interface"),
+        "Pour changer la langue de toute l'interface, ouvrez les réglages.",
+        "La maison de la plage dans le sud.",
+        ("de", "la"),
+    ),
+}
+
+
+@pytest.mark.parametrize("language", QUESTIONS_IN_OTHER_LANGUAGES)
+def test_question_words_of_other_languages_are_neither_searched_nor_marked(
+    tmp_path: Path, language: str
+) -> None:
+    question, terms, answer, other, unmarked = QUESTIONS_IN_OTHER_LANGUAGES[language]
+    assert parse_query(question).terms == tuple(f'"{term}"' for term in terms)
+    pages = {"answer": f"# A\n{answer}\n", "other": f"# B\n{other}\n"}
+    [hit] = hits_in(tmp_path, pages, question)
+    assert hit.slug == "answer"
+    assert all(f"«{word}»" not in hit.marked() for word in unmarked)
+    assert f"«{terms[-1]}»" in hit.marked()
+
+
+def test_english_words_stay_words_whatever_other_languages_leave_out() -> None:
+    """Words of other languages' lists that are English words too are searched (`son`,
+    `era`; `come`, `dove`; `pour`, `plus`, `comment`), and so is the rest of a word with
+    an apostrophe that is no elision (`o'neil`); `qu'est-ce` is all little words."""
     assert parse_query("my son era").terms == ('"son"', '"era"')
-    [hit] = hits_in(tmp_path, {
-        "coste": "# Coste\nMedido sobre días de transcripts: el coste de claude code.\n",
-        "otra": "# Otra\nLa casa de la playa en la costa.\n",
-    }, "coste de la claude code en")  # fmt: skip
-    assert hit.slug == "coste"
-    assert "«de»" not in hit.marked() and "«claude» «code»" in hit.marked()
-
-
-def test_italian_question_words_and_elisions_are_neither_searched_nor_marked(
-    tmp_path: Path,
-) -> None:
-    """An Italian student vault: every `di`, `il` and `la` of its snippets was marked, and
-    `dell'applicazione` was searched as the phrase `dell applicazione` (a page writing
-    `l'applicazione` did not match it). English names keep theirs (`o'neil`)."""
-    assert parse_query("cambiare il tema dell'applicazione").terms == (
-        '"cambiare"',
-        '"tema"',
-        '"applicazione"',
-    )
     assert parse_query("o'neil come dove").terms == ('"o neil"', '"come"', '"dove"')
-    [hit] = hits_in(tmp_path, {
-        "temi": "# Temi\nPer cambiare il tema di tutta l'applicazione, apri le impostazioni.\n",
-        "altro": "# Altro\nLa casa di una persona per il mare.\n",
-    }, "cambiare il tema dell'applicazione")  # fmt: skip
-    assert hit.slug == "temi"
-    assert "«di»" not in hit.marked() and "«il»" not in hit.marked()
-    assert "«applicazione»" in hit.marked()
-
-
-def test_french_question_words_and_elisions_are_neither_searched_nor_marked(
-    tmp_path: Path,
-) -> None:
-    """French as Italian: `changer la langue de l'interface` searched `la`, `de` and the
-    phrase `l interface`; English words stay words (`pour`, `plus`, `comment`)."""
-    assert parse_query("changer la langue de l'interface").terms == (
-        '"changer"',
-        '"langue"',
-        '"interface"',
-    )
-    assert parse_query("qu'est-ce qu'un coffre").terms == ('"coffre"',)
     assert parse_query("pour plus comment").terms == ('"pour"', '"plus"', '"comment"')
-    [hit] = hits_in(tmp_path, {
-        "langue": "# Langue\nPour changer la langue de toute l'interface, ouvrez les réglages.\n",
-        "autre": "# Autre\nLa maison de la plage dans le sud.\n",
-    }, "changer la langue de l'interface")  # fmt: skip
-    assert hit.slug == "langue"
-    assert "«de»" not in hit.marked() and "«la»" not in hit.marked()
-    assert "«interface»" in hit.marked()
+    assert parse_query("qu'est-ce qu'un coffre").terms == ('"coffre"',)
 
 
 def test_portuguese_question_words_are_neither_searched_nor_marked() -> None:
