@@ -365,6 +365,30 @@ def test_a_snippet_quotes_code_spans_as_they_are(tmp_path: Path) -> None:
     assert plain_text("`` a ` b `` and *c*\n") == " a ` b  and c\n"
 
 
+def test_angle_brackets_in_code_are_no_html_tags(tmp_path: Path) -> None:
+    """The same vault: `` `~/.claude/projects/<cwd-con-guiones>/<uuid>.jsonl` `` read
+    `~/.claude/projects/ / .jsonl`, its placeholders taken for HTML tags; so did the tags
+    of an HTML example in a fenced block. Tags in the text itself still go."""
+    page = (
+        "El transcript: `~/.claude/projects/<cwd-con-guiones>/<uuid>.jsonl`, con <b>negrita</b>."
+        '\n\n```html\n<div class="nota">transcript</div>\n```\n'
+    )
+    [hit] = hits_in(tmp_path, {"transcript": page}, "transcript")
+    shown = hit.marked()
+    assert "~/.claude/projects/<cwd-con-guiones>/<uuid>.jsonl, con negrita ." in shown
+    assert '<div class="nota">«transcript»</div>' in shown
+    assert "<b>" not in shown
+
+
+def test_a_line_of_countless_code_spans_and_tags_is_read_whole() -> None:
+    """Hostile text: one line of 50,000 code spans, each holding a tag, and tags between
+    them. Each tag is looked up among its line's spans by bisection (a scan of them all
+    for each tag took minutes on this line); the tags in code stay, the others go."""
+    line = "`<a>` <b> " * 50_000
+    assert index_text(line + "\n") == "`<a>`   " * 50_000 + "\n"
+    assert plain_text(line + "\n").split() == ["<a>"] * 50_000
+
+
 def test_a_snippet_inside_a_fenced_block_shows_the_code_as_written(tmp_path: Path) -> None:
     """The same in a fenced block: `def __init__(self, **kwargs):` read `def
     init(self, kwargs):`, and `a | b` read `a  b`. A snippet cut inside a block (its
