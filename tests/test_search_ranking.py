@@ -365,6 +365,14 @@ def test_a_snippet_quotes_code_spans_as_they_are(tmp_path: Path) -> None:
     assert plain_text("`` a ` b `` and *c*\n") == " a ` b  and c\n"
 
 
+def test_a_fenced_block_in_a_quote_is_code_too() -> None:
+    """Fenced blocks are the link grammar's (`prose_ranges`), a callout's example
+    included: its code reads as written, without the quote's marks."""
+    text = plain_text("> [!example]\n> ```python\n> def __init__(self, **kw): <T>\n> ```\n")
+    assert "def __init__(self, **kw): <T>" in text
+    assert ">" not in text.replace("<T>", "")
+
+
 def test_angle_brackets_in_code_are_no_html_tags(tmp_path: Path) -> None:
     """The same vault: `` `~/.claude/projects/<cwd-con-guiones>/<uuid>.jsonl` `` read
     `~/.claude/projects/ / .jsonl`, its placeholders taken for HTML tags; so did the tags

@@ -40,7 +40,12 @@ import html
 import re
 from bisect import bisect_right
 
-from okf_explorer.core.links.grammar import math_ranges, outside_code
+from okf_explorer.core.links.grammar import (
+    code_span_ranges,
+    math_ranges,
+    outside_code,
+    prose_ranges,
+)
 from okf_explorer.core.math_text import math_text
 
 __all__ = [
@@ -82,7 +87,6 @@ _HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
 # the engine skips from candidate to candidate instead of trying each position; and
 # none looks for its end past the next opening of its kind (text in brackets holds no
 # `[`, a tag no `<`), so a line of thousands of openings costs its length, not its square.
-_FENCE_LINE = re.compile(r"\n[ \t]*(`{3,}|~{3,})([^\n]*)")
 CODE_OPEN, CODE_CLOSE = "\x0e", "\x0f"
 """Around each line of a fenced block's code, in `index_text` (its fence lines gone):
 control characters, which the index's tokenizer reads as separators and a page never
@@ -143,6 +147,7 @@ _SINGLE_MARKS = re.compile(
 _ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 _BACKTICKS = re.compile(r"`+")
 _CODE_MARKS = re.compile(f"({CODE_OPEN}|{CODE_CLOSE})")
+_QUOTE_MARKS = re.compile(r"^[ \t]*(?:>[ \t]?)+", re.MULTILINE)
 
 
 def logseq_visible(text: str) -> str:
@@ -217,25 +222,24 @@ def index_text(markdown: str) -> str:
 def _code_marked(text: str) -> str:
     """`text` with each fenced block's fence lines taken out and each line of its code
     between `CODE_OPEN` and `CODE_CLOSE` (a snippet cut inside a block still holds the
-    marks of the lines it shows); a block never closed runs to the end, as CommonMark
-    reads it, and a fence line inside a block that does not close it is code."""
+    marks of the lines it shows). The blocks are those the link grammar finds
+    (`core.links.grammar.prose_ranges`: an unclosed one runs to the end; one in a quote
+    has its code lines without their quote marks)."""
+    ranges = prose_ranges(text)
+    if ranges == [(0, len(text))]:
+        return text
     pieces: list[str] = []
-    at = 0
-    fence: str | None = None
-    for line in _FENCE_LINE.finditer(text):
-        mark, rest = line.groups()
-        if fence is None:
-            if mark[0] == "`" and "`" in rest:
-                continue  # an info string never holds a backtick: not a fence
-            pieces += [text[at : line.start()], "\n"]
-            fence = mark
-        elif mark[0] == fence[0] and len(mark) >= len(fence) and not rest.strip():
-            pieces += [_code_lines(text[at : line.start()]), "\n"]
-            fence = None
-        else:
+    for k, (start, end) in enumerate(ranges):
+        pieces.append(text[start:end])
+        closed = k + 1 < len(ranges)
+        block = text[end : ranges[k + 1][0] if closed else len(text)]
+        first = block.find("\n")  # the opening fence's line ends there
+        if first < 0:
             continue
-        at = line.end()
-    pieces.append(text[at:] if fence is None else _code_lines(text[at:]))
+        code = block[first + 1 : block.rfind("\n")] if closed else block[first + 1 :]
+        if ">" in text[text.rfind("\n", 0, end) + 1 : end]:  # a block in a quote
+            code = _QUOTE_MARKS.sub("", code)
+        pieces += [_code_lines(code), "\n"]
     return "".join(pieces)
 
 
@@ -249,8 +253,9 @@ def _code_lines(code: str) -> str:
 
 def _without_tags(text: str) -> str:
     """`text` without its HTML tags, but for those in code (a code span, a line of a fenced
-    block: `` `<uuid>.jsonl` `` is no tag). Only the lines holding a tag are looked at, each
-    once: linear, however many tags a line holds."""
+    block: `` `<uuid>.jsonl` `` is no tag). Only the lines holding a tag are read for their
+    code spans, each once, and a tag is looked up among them by bisection: linear,
+    however many tags and spans a line holds."""
     tags = list(_TAGS_HTML.finditer(text))
     if not tags or ("`" not in text and CODE_OPEN not in text):
         return _TAGS_HTML.sub(" ", text) if tags else text
@@ -264,11 +269,12 @@ def _without_tags(text: str) -> str:
             start = text.rfind("\n", max(0, line_end), tag.start()) + 1
             found = text.find("\n", tag.end())
             line_end = len(text) if found < 0 else found
-            if text.startswith(CODE_OPEN, start):
+            line = text[start:line_end]
+            if line.lstrip(" \t>").startswith(CODE_OPEN):
                 starts = None  # a line of a fenced block: all code
             else:
-                spans = _paired([run.span() for run in _BACKTICKS.finditer(text, start, line_end)])
-                starts, ends = [span[0] for span in spans], [span[3] for span in spans]
+                spans = code_span_ranges(line)
+                starts, ends = [start + a for a, _ in spans], [start + b for _, b in spans]
         if starts is None:
             continue
         inside = bisect_right(starts, tag.start()) - 1
@@ -327,46 +333,13 @@ def _prose(text: str) -> str:
         return _without_marks(text)[1:-1]
     pieces: list[str] = []
     at = 0
-    for start, inner, inner_end, end in _code_spans(text):
-        pieces += [_without_marks(text[at:start]), text[inner:inner_end]]
+    for start, end in code_span_ranges(text):
+        ticks = _BACKTICKS.match(text, start)
+        inner = ticks.end() - start if ticks else 0
+        pieces += [_without_marks(text[at:start]), text[start + inner : end - inner]]
         at = end
     pieces.append(_without_marks(text[at:]))
     return "".join(pieces)[1:-1]
-
-
-def _code_spans(text: str) -> list[tuple[int, int, int, int]]:
-    """(start, text start, text end, end) of each code span of `text`: a run of
-    backticks closed by the next run as long on its line, as CommonMark reads it (a run
-    with none is text). Linear: each run is looked at twice, the text between two runs
-    once (for a line's end)."""
-    spans: list[tuple[int, int, int, int]] = []
-    line: list[tuple[int, int]] = []
-    for run in _BACKTICKS.finditer(text):
-        if line and text.find("\n", line[-1][1], run.start()) >= 0:
-            spans += _paired(line)
-            line = []
-        line.append(run.span())
-    return spans + _paired(line)
-
-
-def _paired(runs: list[tuple[int, int]]) -> list[tuple[int, int, int, int]]:
-    """The code spans of one line's backtick `runs`: each closed by the next run as long."""
-    closer: list[int | None] = [None] * len(runs)
-    last: dict[int, int] = {}
-    for i in range(len(runs) - 1, -1, -1):
-        length = runs[i][1] - runs[i][0]
-        closer[i], last[length] = last.get(length), i
-    spans: list[tuple[int, int, int, int]] = []
-    i = 0
-    while i < len(runs):
-        j = closer[i]
-        if j is None:
-            i += 1
-            continue
-        (start, inner), (inner_end, end) = runs[i], runs[j]
-        spans.append((start, inner, inner_end, end))
-        i = j + 1
-    return spans
 
 
 def _without_marks(text: str) -> str:
