@@ -53,9 +53,10 @@ _NO_VALUE = frozenset({"", "[]", "{}", "~", "null"})
 
 HIT_OPEN, HIT_CLOSE = "\x02", "\x03"
 """What marks a hit inside a snippet: never part of indexed text."""
-_MARKERS = str.maketrans(dict.fromkeys((HIT_OPEN, HIT_CLOSE, CODE_OPEN, CODE_CLOSE, "\x00"), " "))
+_MARKS = (HIT_OPEN, HIT_CLOSE, CODE_OPEN, CODE_CLOSE, "\x00")
 """The hit marks, `index_text`'s code marks and NULs (SQLite text may not hold NULs; a
-page holding a mark would be shown wrong), each read as a space."""
+page holding a mark would be shown wrong): `_clean` reads each as a space."""
+_MARKERS = str.maketrans(dict.fromkeys(_MARKS, " "))
 
 
 Document = tuple[tuple[str, str, str, str, str, str], tuple[str, ...], str]
@@ -154,6 +155,6 @@ def property_text(frontmatter: str) -> str:
 
 def _clean(text: str) -> str:
     """`text` without the snippet's hit marks, `index_text`'s code marks and NULs."""
-    if any(mark in text for mark in (HIT_OPEN, HIT_CLOSE, CODE_OPEN, CODE_CLOSE, "\x00")):
+    if any(mark in text for mark in _MARKS):
         return text.translate(_MARKERS)
     return text

@@ -350,8 +350,8 @@ def _draw(
         found = [cell_len(page_label(s, *names[s], room, starts[c])) for s in kept[c]]
         return 2 + max([1, *found, len(more_labels.get(c, ""))])
 
-    room = width - sum(gaps.values())
-    rooms = _share({c: need(c, room - 2) for c in columns}, room)
+    free = width - sum(gaps.values())  # the room the columns share
+    rooms = _share({c: need(c, free - 2) for c in columns}, free)
     labels = {
         slug: page_label(slug, *names[slug], rooms[c] - 2, starts[c])
         for c in columns

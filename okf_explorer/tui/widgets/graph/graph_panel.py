@@ -264,8 +264,7 @@ class GraphPanel(ReportsWorkers, Vertical):
         self.toggle_class("shown")
         if self.shown and self.view is not None:
             if slot is not None:
-                gutter = self.canvas.styles.scrollbar_size_vertical
-                self._draw(Size(slot.width - BORDER.width - gutter, slot.height - BORDER.height))
+                self._draw(self._room(Size(slot.width - BORDER.width, slot.height - BORDER.height)))
             else:
                 self.call_after_refresh(self._draw)
         return self.shown
@@ -360,14 +359,15 @@ class GraphPanel(ReportsWorkers, Vertical):
         self.border_title = Text("graph · " + slice_title(view))
         self.canvas.show(layout)
 
-    def _room(self) -> Size:
-        """What a drawing is laid out for: the canvas less its vertical scrollbar's gutter,
-        kept whether the scrollbar shows or not (`scrollbar-gutter: stable`), and its
-        whole height (a drawing wider than the canvas scrolls sideways, its scrollbar over
-        the last row). Never what the scrollbars leave at the time: the drawing's own
-        scrollbars then decided its next layout, which came out one cell apart depending on
-        whether a redraw (the colours coming in) landed before or after them."""
-        width, height = self.canvas.outer_size
+    def _room(self, canvas: Size | None = None) -> Size:
+        """What a drawing is laid out for: the canvas (or the `canvas` size it will have)
+        less its vertical scrollbar's gutter, kept whether the scrollbar shows or not
+        (`scrollbar-gutter: stable`), and its whole height (a drawing wider than the canvas
+        scrolls sideways, its scrollbar over the last row). Never what the scrollbars leave
+        at the time: the drawing's own scrollbars then decided its next layout, which came
+        out one cell apart depending on whether a redraw (the colours coming in) landed
+        before or after them."""
+        width, height = canvas if canvas is not None else self.canvas.outer_size
         return Size(width - self.canvas.styles.scrollbar_size_vertical, height)
 
     def on_graph_canvas_resized(self, message: GraphCanvas.Resized) -> None:
