@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import threading
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -35,6 +36,10 @@ def hits(app) -> list[str]:  # type: ignore[no-untyped-def]
         return []
     options = lists.first()
     return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+
+
+def listed(app, slug: str) -> bool:  # type: ignore[no-untyped-def]
+    return any(slug in hit for hit in hits(app))
 
 
 def explorer(tmp_path: Path):  # type: ignore[no-untyped-def]
@@ -160,8 +165,8 @@ async def test_the_empty_list_says_how_far_a_long_first_fill_is(
 ) -> None:
     """A 35k-page wiki's first `ctrl+f` showed a blank list while the pages were read (a
     toast only): the list itself says so and how far the fill is, as it goes, and the row
-    goes when it is done, nothing typed. The bodies come only when the test lets them (a
-    slow disk, on demand): the first, then the rest."""
+    goes when it is done, nothing typed (what may be typed is listed then). The bodies
+    come only when the test lets them (a slow disk, on demand): the first, then the rest."""
     monkeypatch.setattr(finder, "FILL_NOTICE_PAGES", 3)
     monkeypatch.setattr(text_index, "PROGRESS_STEP", 1)
     source = BundleSource(write_bundle(tmp_path / "b", PAGES))
@@ -197,9 +202,62 @@ async def test_the_empty_list_says_how_far_a_long_first_fill_is(
         finally:
             first.set()
             rest.set()
-        await settle(pilot, lambda: brain.text_search().filled and not hits(app))
+        syntax_only = [f"{finder.SYNTAX_ROW}\n{finder.SYNTAX_HELP}"]
+        await settle(pilot, lambda: brain.text_search().filled and hits(app) == syntax_only)
         assert brain.text_search().reading is None  # nothing to wait for
         assert app.screen.query_one(Input).value == ""
+
+
+async def test_ctrl_f_with_nothing_typed_says_what_may_be_typed(tmp_path: Path) -> None:
+    """`ctrl+f` with a filled index listed nothing before anything was typed, and Textual's
+    palette stays hidden until its providers have listed: with no row at all it noticed
+    their end at its next 0.1 s look, so `ctrl+f` came 120-135 ms after the key against
+    `/`'s 25-40 (`tests/bench/bench_keys.py`). Its one row says what may be typed."""
+    app = explorer(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+f")
+        await settle(pilot)  # the text index filled
+        assert hits(app) == [f"{finder.SYNTAX_ROW}\n{finder.SYNTAX_HELP}"]
+        await pilot.press("enter")  # the row opens nothing: the palette closes
+        await settle(pilot)
+        assert not CommandPalette.is_open(app)
+
+
+async def test_ctrl_f_lists_the_searches_that_opened_a_page_and_enter_searches_again(
+    tmp_path: Path,
+) -> None:
+    """Before anything is typed, `ctrl+f` lists this session's searches that opened a
+    page, the latest first, each once; `enter` searches the latest again (its hits
+    listed, as typed)."""
+    app = explorer(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        for query, slug in (("zebracorn", "long"), ("striped", "other"), ("zebracorn", "long")):
+            await typed(pilot, "ctrl+f", query)
+            await settle(pilot, until=partial(listed, app, slug))
+            await enter_opens(pilot, app, slug)
+        await typed(pilot, "ctrl+f", "")
+        await settle(pilot, until=lambda: len(hits(app)) == 3)
+        assert [hit.split("\n")[0] for hit in hits(app)] == [
+            "zebracorn",
+            "striped",
+            finder.SYNTAX_ROW,
+        ]
+        await pilot.press("enter")
+        await settle(pilot, until=lambda: any("long" in hit for hit in hits(app)))
+        assert app.screen.query_one(Input).value == "zebracorn"
+        await enter_opens(pilot, app, "long")
+
+
+def test_recent_searches_keep_the_latest_first_each_once_and_so_many() -> None:
+    searches = finder.RecentSearches()
+    for query in ("a", " b ", "", "a", *(f"q{i}" for i in range(20))):
+        searches.add(query)
+    assert len(searches.queries) == finder.RECENT_SEARCH_LIMIT
+    assert searches.queries[:2] == ["q19", "q18"]
+    searches.add("q15")
+    assert searches.queries[:2] == ["q15", "q19"]
+    assert searches.queries.count("q15") == 1
 
 
 async def test_a_long_first_fill_for_mentions_says_so_too(

@@ -51,6 +51,7 @@ from okf_explorer.tui.finder import (
     FillNotice,
     PageFinder,
     PrefixedTextFinder,
+    RecentSearches,
     TextFinder,
     TextJump,
 )
@@ -187,6 +188,7 @@ class MainScreen(ReportsWorkers, Screen[None]):
         self.watcher = FolderWatcher()
         self.saver = Saver(brain, export_dir)
         self.text_jump = TextJump()
+        self.searches = RecentSearches()
         self._footer_state: tuple[bool, ...] = ()
         """What applied when the footer was last refreshed (`sync_bindings`)."""
         self.tree_open = False
@@ -1059,10 +1061,16 @@ class MainScreen(ReportsWorkers, Screen[None]):
         """`TextSearchHost`: how far the text index's first fill is."""
         return self.brain.text_search().reading
 
-    def open_hit(self, slug: str, words: list[str]) -> None:
-        """Open a search hit's page, scrolled to the hit once it is drawn."""
+    def open_hit(self, slug: str, words: list[str], query: str) -> None:
+        """Open a search hit's page, scrolled to the hit once it is drawn; `query` goes
+        first among the recent searches."""
+        self.searches.add(query)
         self.text_jump.want(slug, words)
         self.open_page(slug)
+
+    def recent_searches(self) -> list[str]:
+        """`TextSearchHost`: `ctrl+f` lists them before anything is typed."""
+        return self.searches.queries
 
 
 def pane_of(widget: Widget | None) -> Widget | None:
