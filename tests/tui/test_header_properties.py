@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from okf_explorer.core.okf import meta as okf_meta
 from okf_explorer.sources.frontmatter import page_from_text
 from okf_explorer.tui.widgets.page.header import built_header, page_header
 
@@ -36,3 +37,41 @@ def test_a_note_of_many_tags_names_the_first_and_counts_the_rest() -> None:
     assert line.endswith("topic-11 +28 more · p shows them")
     assert folded  # so `p` is offered, and shows them all
     assert "topic-39" in built_header(tagged, unfold=True)[0].plain
+
+
+TEMPLATED = (
+    "---\naliases: [Bessie Index]\nconfidence: \ncreated: 2025-09-06\nepistemic: \n"
+    "purpose: \nsee_also: []\nstatus: \ntags: []\ntitle: Complete Index\ntype: index\n"
+    "uid: \nlinks:\n  - \nversion: 1\n---\n\n## Complete Index\n\nThe text.\n"
+)
+
+
+def test_properties_left_empty_are_named_on_one_line_after_the_others() -> None:
+    """A 2,565-note vault's template leaves a dozen keys blank (`confidence:`, `purpose:`,
+    `uid:`, …): each was a row of its own with nothing after its name, nine rows above the
+    text on every note. They are named together on the header's last line."""
+    page = page_from_text("Complete Index", TEMPLATED, 0, "f")
+    rows = page_header(page, unfold=True).plain.splitlines()
+    assert rows[1:] == [
+        "type index",
+        "created 2025-09-06",
+        "aliases Bessie Index",
+        "version 1",
+        "(empty) confidence, epistemic, purpose, see_also, status, uid, links",
+    ], rows
+
+
+def test_a_status_left_empty_is_no_okf_status_nor_trust() -> None:
+    """The same template's `status:` made every note an OKF concept, `● stable ·
+    ○ unverified` under its title, on a vault that says nothing of either."""
+    page = page_from_text("Complete Index", TEMPLATED, 0, "f")
+    badges = page_header(page, unfold=True).plain.splitlines()[1]
+    assert badges == "type index"
+    assert okf_meta.stated_status(page.frontmatter) is None
+    assert not okf_meta.is_okf_concept(page.frontmatter)
+    assert okf_meta.status_of(page.frontmatter) == "stable"  # what OKF reads for none
+    assert okf_meta.summary(page.frontmatter) == (None, None, None)
+    stated = page_from_text("x", "---\nstatus: Draft\n---\nBody.\n", 0, "f")
+    assert okf_meta.stated_status(stated.frontmatter) == "draft"
+    assert okf_meta.is_okf_concept(stated.frontmatter)
+    assert page_header(stated).plain.splitlines()[1].startswith("✎")

@@ -88,15 +88,20 @@ class Source:
         return resource_kind(self.resource)
 
 
-def status_of(frontmatter: dict[str, Any]) -> str:
-    """`draft`, `stable` or `deprecated` (lower-cased); absent ⇒ `stable`; another
-    value is returned as written (lower-cased, a list as `a, b`: a vault's
-    `status: ["[[Published]]"]` is `[[published]]`), not guessed at."""
+def stated_status(frontmatter: dict[str, Any]) -> str | None:
+    """The `status` the page states, lower-cased (a list as `a, b`: a vault's
+    `status: ["[[Published]]"]` is `[[published]]`); None when it states none: no key,
+    or one left empty (`status:` in a vault's template, on 1,709 notes of one)."""
     raw = frontmatter.get("status")
     if raw is None:
-        return "stable"
-    text = scalar_text(raw).strip().lower()
-    return text or "stable"
+        return None
+    return scalar_text(raw).strip().lower() or None
+
+
+def status_of(frontmatter: dict[str, Any]) -> str:
+    """`draft`, `stable` or `deprecated`; none stated ⇒ `stable`; another value is
+    returned as written (`stated_status`), not guessed at."""
+    return stated_status(frontmatter) or "stable"
 
 
 def is_okf_concept(frontmatter: dict[str, Any]) -> bool:
@@ -105,7 +110,7 @@ def is_okf_concept(frontmatter: dict[str, Any]) -> bool:
         return False
     if not OKF_KEYS.isdisjoint(frontmatter):
         return True
-    if "status" in frontmatter and status_of(frontmatter) in STATUSES:
+    if stated_status(frontmatter) in STATUSES:
         return True
     sources = frontmatter.get("sources")
     entries = sources if isinstance(sources, list) else [sources]
@@ -114,12 +119,12 @@ def is_okf_concept(frontmatter: dict[str, Any]) -> bool:
 
 def summary(frontmatter: dict[str, Any]) -> tuple[str | None, str | None, str | None]:
     """`(status, trust tier, stale_after)` as a `PageInfo` keeps them: the stated status
-    (lower-cased; None when absent, which means `stable`), the tier (None for a page
+    (lower-cased; None when absent or empty, which means `stable`), the tier (None for a page
     that is not an OKF concept: `is_okf_concept`) and the `stale_after` instant as ISO
     text (None when absent or not a time with an offset)."""
     if not frontmatter:
         return None, None, None
-    status = status_of(frontmatter) if frontmatter.get("status") is not None else None
+    status = stated_status(frontmatter)
     if not is_okf_concept(frontmatter):
         return status, None, None
     deadline = stale_after(frontmatter)

@@ -1,5 +1,5 @@
 """The page header: title and slug (the slug only when it differs), a line of type, OKF
-badges and tags, then every other key.
+badges and tags, then every other key; the keys left empty named together last.
 
 Known OKF keys come first in a fixed order (`SHOWN_FIRST`), the rest after in the
 order the page wrote them. Status, trust tier and staleness each show as one glyph
@@ -248,9 +248,10 @@ def _build(header: _Header, page: Page, now: datetime | None) -> Text:
     shown = {"sources", *_above(fm), *(okf_meta.CONTRACT_KEYS if contract is not None else ())}
     later = [name for name in SHOWN_FIRST if name in fm]
     later += [str(name) for name in fm if name not in SHOWN_FIRST and name not in shown]
-    later = [name for name in later if name.strip() or fm.get(name) not in (None, "")]
+    later = [name for name in later if name.strip() or not is_empty(fm.get(name))]
+    empty = [name for name in later if is_empty(fm.get(name))]
     external = {field for field, _ in external_references(fm)}
-    for name in later:  # a property with no name nor value (Obsidian's `"":`) shows nothing
+    for name in (name for name in later if name not in empty):
         value = fm.get(name)
         header.key_starts(text)
         if name in external and _external_line(text, name, value):
@@ -259,7 +260,31 @@ def _build(header: _Header, page: Page, now: datetime | None) -> Text:
         lines = [moment] if moment is not None else okf_meta.value_lines(value)
         _key(text, name)
         _value(header, text, lines, indent=len(lines) > 1 or isinstance(value, dict))
+    if empty:  # a template's keys left blank: one line naming them, after the others
+        header.key_starts(text, len(empty))
+        text.append("\n")
+        text.append(f"{EMPTY_LABEL} {', '.join(printable(name) for name in empty)}", style="dim")
     return _fitted(header, text)
+
+
+EMPTY_LABEL = "(empty)"
+"""What the header's last line starts with: the properties with no value, by name (a
+vault's template left `confidence:`, `purpose:`, `uid:`, … blank on 2,000 notes, each a
+row of its own above the text; Obsidian shows each with an empty field)."""
+
+
+def is_empty(value: Any) -> bool:
+    """Whether a property holds no value: nothing, blank text, or a list or mapping of
+    such (`tags: []`, a template's `aliases:` with one blank `-`)."""
+    if value is None:
+        return True
+    if isinstance(value, str):
+        return not value.strip()
+    if isinstance(value, (list, tuple)):
+        return all(is_empty(item) for item in value)
+    if isinstance(value, dict):
+        return not value
+    return False
 
 
 EPOCH_KEYS = frozenset({"created", "updated", "modified", "date", "created_at", "updated_at"})
@@ -367,8 +392,10 @@ def _above(fm: dict[str, Any]) -> tuple[str, ...]:
 
 def _is_status_badge(fm: dict[str, Any]) -> bool:
     """Whether `status` shows as a badge (one word, as OKF writes it); a list or a
-    mapping (a vault's `status: ["[[Published]]"]`) is an ordinary property, as written."""
-    return "status" in fm and not isinstance(fm["status"], (list, tuple, dict))
+    mapping (a vault's `status: ["[[Published]]"]`) is an ordinary property, as written,
+    and one left empty is listed with the other empty ones."""
+    stated = okf_meta.stated_status(fm) is not None
+    return stated and not isinstance(fm["status"], (list, tuple, dict))
 
 
 def _staleness(fm: dict[str, Any], now: datetime | None) -> Text:
