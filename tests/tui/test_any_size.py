@@ -92,6 +92,39 @@ async def test_a_short_pane_gives_the_header_the_rows_the_body_does_not_need(
         assert f"p{keys - 1} value {keys - 1}" in str(page.query_one("#page-header").render())
 
 
+@pytest.mark.parametrize(
+    ("above", "keys", "body", "shown"),
+    [
+        ("", 40, "x\n" * 60, 17),  # a vault note: half the pane, with a count of the rest
+        ("", 30, "One line.\n", 30),  # a short body: the rows it does not need
+        ("status: draft\n", 40, "x\n" * 60, 40),  # an OKF concept: whole
+    ],
+    ids=["note", "short-body", "okf-concept"],
+)
+async def test_a_tall_pane_gives_a_note_s_properties_half_its_rows(
+    tmp_path: Path, above: str, keys: int, body: str, shown: int
+) -> None:
+    """A vault's notes of 30 properties (a template's `confidence`, `purpose`, `uid`, …)
+    filled a 45-row pane to its foot, their text out of sight below it. A note's header
+    gets half a tall pane, or the rows its body does not need; an OKF concept's, whose
+    provenance and trust are read before its text, every key."""
+    (tmp_path / "note.md").write_text(f"---\ntitle: Note\n{above}{properties(keys)}---\n{body}")
+    app = make_app(brain_for(BundleSource(tmp_path)), start="note", watch_files=False)
+    async with app.run_test(size=(150, 45)) as pilot:
+        await settle(pilot)
+        page = app.screen.query_one(PagePane)
+        header = str(page.query_one("#page-header").render())
+        shown_keys = [f"p{n} value {n}" in header for n in range(keys)]
+        assert shown_keys == [n < shown for n in range(keys)]
+        assert page.header_folded is (shown < keys)
+        if shown < keys:
+            assert f"… {keys - shown} more properties · p shows them" in header
+            assert header.count("\n") + 1 <= (page.size.height - 1) // 2
+            await pilot.press("p")
+            await settle(pilot)
+            assert f"p{keys - 1} value {keys - 1}" in str(page.query_one("#page-header").render())
+
+
 async def test_150x45_keeps_the_panes_side_by_side(sample_brain: Path) -> None:
     app = app_for(sample_brain)
     async with app.run_test(size=(150, 45)) as pilot:

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from okf_explorer.core.okf import meta as okf_meta
 from okf_explorer.sources.frontmatter import page_from_text
-from okf_explorer.tui.widgets.page.header import built_header, page_header
+from okf_explorer.tui.widgets.page.header import Room, built_header, page_header
 
 INDICATOR = (
     "---\ntags:\n  - math\naliases:\n  - Indicator RV\n"
@@ -75,3 +75,14 @@ def test_a_status_left_empty_is_no_okf_status_nor_trust() -> None:
     assert okf_meta.stated_status(stated.frontmatter) == "draft"
     assert okf_meta.is_okf_concept(stated.frontmatter)
     assert page_header(stated).plain.splitlines()[1].startswith("✎")
+
+
+def test_a_fold_never_hides_a_key_it_takes_the_same_row_to_count() -> None:
+    """The title and badges stay whatever the room: under them, `… 1 more property · p
+    shows them` would take the row of the one key it hides."""
+    page = page_from_text("x", "---\ntype: note\nowner: tomas\n---\nBody.\n", 0, "f")
+    whole = page_header(page).plain
+    assert whole == "x\ntype note\nowner tomas"
+    assert page_header(page, room=Room(1, 80)).plain == whole
+    two = page_from_text("x", "---\ntype: note\nowner: tomas\nsize: 2\n---\nBody.\n", 0, "f")
+    assert page_header(two, room=Room(1, 80)).plain.endswith("… 2 more properties · p shows them")

@@ -67,7 +67,7 @@ from okf_explorer.core.pages import (
 )
 
 ENV_VAR = "OKF_EXPLORER_CACHE"
-FORMAT_VERSION = 23
+FORMAT_VERSION = 24
 """Bump whenever the row layout of `cache_payload` changes, a stored record's
 fields included (`tests/test_record_shapes.py` fails until you do). 3: microsecond
 `updated_at`; 4: page rows are `PageInfo.to_row()`, with `tags_known` and `error_kind`;
@@ -90,7 +90,8 @@ draws it, `core.links.reading`); 20: the same rows, read anew (no dollar math fr
 item into the next); 21: `heading_title` in page rows (a heading many pages share names
 none of them: `core.index.build.name_shared_headings`); 22: the same rows, read anew (a
 Basic Memory note's relation lines type their links: `core.links.relation_lines`); 23:
-`private` in page rows (`visibility: private`, which `serve` hides as gbrain does)."""
+`private` in page rows (`visibility: private`, which `serve` hides as gbrain does); 24: the
+same rows, read anew (a `status:` left empty states no status, and makes no OKF concept)."""
 
 FILE_MODE = 0o600
 """Permission bits of every cache file: the user's alone."""

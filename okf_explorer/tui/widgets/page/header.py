@@ -45,6 +45,11 @@ from okf_explorer.tui.markdown import CURSOR_STYLE, TAG_SCHEME, HangingContent, 
 COMPACT_BELOW = 20
 """A pane fewer rows high than this gives the header only the rows its page's body does
 not need (a page of properties and no body shows them all if they fit)."""
+TALL_SHARE = 0.5
+"""A taller pane gives the header this share of its rows, or more where the body does
+not need them: a vault's notes of 30 properties filled a 45-row pane to its foot, their
+text below it (`p` shows every key). An OKF concept's header (`okf_meta.is_okf_concept`)
+is shown whole: its provenance and trust are read before its text."""
 MIN_ROOM = 3
 """The rows a header may always take in a short pane: title, badges and the line counting
 what it folds."""
@@ -163,8 +168,8 @@ def is_deprecated(frontmatter: dict[str, Any]) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class Room:
-    """The lines a header may take at a width (a short pane): the keys that do not fit
-    fold into one last line, `… 7 more properties · p shows them`."""
+    """The lines a header may take at a width: the keys that do not fit fold into one
+    last line, `… 7 more properties · p shows them`."""
 
     lines: int
     width: int
@@ -318,9 +323,11 @@ def _fitted(header: _Header, text: Text) -> Text:
         if _rows(text.plain[:end], room.width) + 1 > room.lines:
             break
         kept += 1
+    shown = text[: header.keys[kept][0]]
+    if _rows(text.plain, room.width) <= _rows(shown.plain, room.width) + 1:
+        return text  # what is left takes no more than the line that would count it
     hidden = sum(count for _, count in header.keys[kept:])
     header.folded = True
-    shown = text[: header.keys[kept][0]]
     noun = "property" if hidden == 1 else "properties"
     shown.append(f"\n… {hidden} more {noun} · p shows them", style="dim")
     return shown
@@ -572,7 +579,8 @@ class HeaderShown:
     """What the page pane's header shows of the page (`show`): every key, or (`p`)
     long values unfolded, a badge line under it. A pane under `COMPACT_BELOW` rows gives
     the header the rows the body does not need (at least its title, badges and one line
-    counting the keys it folds)."""
+    counting the keys it folds); a taller one, `TALL_SHARE` of its rows or those (an OKF
+    concept's header, every key)."""
 
     def __init__(self, pane: Widget) -> None:
         self.pane = pane
@@ -582,7 +590,7 @@ class HeaderShown:
         self.folded = False
         """Whether the header on screen cuts a value or key short (`p` applies)."""
         self.room: Room | None = None
-        """The room the header on screen was fitted to (None: a tall pane, every key)."""
+        """The room the header on screen was fitted to (None: every key)."""
         self.rows = 1
         """Lines of the header on screen, long ones wrapped (as wide as it was last laid
         out: the page pane's width does not change with the page)."""
@@ -622,11 +630,16 @@ class HeaderShown:
 
     def _room(self, page: Page) -> Room | None:
         height = self.pane.size.height
-        if not 0 < height < COMPACT_BELOW:
+        if height <= 0:
             return None
         inside = height - _PANE_CHROME - (1 if self._badge_of(page) is not None else 0)
         width = self._width
-        return Room(max(MIN_ROOM, inside - _body_rows(page.content, width, inside)), width)
+        spare = inside - _body_rows(page.content, width, inside)
+        if height < COMPACT_BELOW:
+            return Room(max(MIN_ROOM, spare), width)
+        if okf_meta.is_okf_concept(page.frontmatter):
+            return None
+        return Room(max(MIN_ROOM, spare, int(inside * TALL_SHARE)), width)
 
     def _badge_of(self, page: Page) -> Text | None:
         return self.badge[1] if self.badge is not None and self.badge[0] == page.slug else None
