@@ -437,6 +437,8 @@ def test_a_line_of_countless_code_spans_holding_links_is_read_whole() -> None:
     them: linear (each span is held aside and put back once)."""
     line = "`[[a]]` [[b]] " * 50_000
     assert plain_text(line + "\n") == "[[a]] b " * 50_000 + "\n"
+    # a page writing the characters code is held aside between: read as before, no error
+    assert plain_text("a \ue0009\ue001 `[[x]]` [[y]]\n") == "a \ue0009\ue001 x y\n"
 
 
 def test_a_snippet_inside_a_fenced_block_shows_the_code_as_written(tmp_path: Path) -> None:

@@ -238,6 +238,8 @@ def _outside_marked_code(text: str, turn: Callable[[str], str]) -> str:
     syntax: it read `Projects/Three laws of motion`; a fenced `arr[i][j]` read `arr i`.
     One `turn` over the whole text, as before: a link whose text holds a code span is
     still a link."""
+    if _HELD_OPEN in text:  # the page writes a stand-in's character: nothing is held
+        return turn(text)
     pieces = _HELD_CODE.split(text)  # prose, code, prose, …
     held: list[str] = []
     for at in range(1, len(pieces), 2):
