@@ -417,6 +417,14 @@ def test_links_urls_and_entities_in_code_read_as_written(tmp_path: Path) -> None
     assert plain_text("[[a|b]] `[[a|b]]` [[c]]\n") == "b [[a|b]] c\n"
 
 
+def test_a_heading_in_a_list_item_or_a_quote_loses_its_marks() -> None:
+    """Logseq writes every heading in a block, `- ## Functionality`: its snippets read
+    `…Advanced Queries ## Functionality In the upper right…`. So do Obsidian's headings
+    in a callout (`> ## Steps`). A tag starting an item stays a word."""
+    page = "- ## Functionality\n\t- In the upper right\n> ## Steps\n1. ### Step one\n- #tag here\n"
+    assert plain_text(page) == " Functionality\nIn the upper right\n Steps\n Step one\ntag here\n"
+
+
 @settings(max_examples=1000)
 @given(st.text(alphabet="a [`]", max_size=30))
 def test_the_code_held_aside_is_the_grammar_s_code_spans_on_a_line(line: str) -> None:

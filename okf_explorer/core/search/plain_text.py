@@ -127,9 +127,11 @@ _HEADINGS = re.compile(r"\n(?:(?P<fence>```|~~~)|#{1,6}[ \t]+(?P<text>[^\r\n]*))
 
 _LINE_MARKS = re.compile(  # blanks taken possessively (`*+`): no run of them is tried twice
     r"\n[ \t]*+(?:"
-    r"(?:>[ \t]?)+(?:\[![\w-]+(?:\|[^\]\n]*)?\][+-]?)?"  # quotes, a callout's type
+    r"(?:>[ \t]?)+(?:\[![\w-]+(?:\|[^\]\n]*)?\][+-]?|#{1,6}(?=[ \t]))?"  # quotes, then a
+    # callout's type or a heading
     r"|#{1,6}(?=[ \t])"  # a heading
-    r"|(?:[-*+]|\d{1,9}[.)])[ \t]+(?:\[.\][ \t])?"  # a list item, a task box
+    r"|(?:[-*+]|\d{1,9}[.)])[ \t]+(?:\[.\][ \t]|#{1,6}(?=[ \t]))?"  # a list item, then a task
+    # box or a heading (`- ## Usage`, as Logseq writes every heading)
     r"|(?:[-*_][ \t]*+){3,}(?=\n)"  # a rule
     r"|\|?[ \t]*+:?-+:?[ \t]*+(?:\|[ \t]*+:?-+:?[ \t]*+)*+\|?[ \t]*+(?=\n)"  # a table's rule
     r")"
