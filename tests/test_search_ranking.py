@@ -425,6 +425,22 @@ def test_a_heading_in_a_list_item_or_a_quote_loses_its_marks() -> None:
     assert plain_text(page) == " Functionality\nIn the upper right\n Steps\n Step one\ntag here\n"
 
 
+def test_a_heading_in_a_list_item_weighs_as_a_heading(tmp_path: Path) -> None:
+    """Logseq's headings are in blocks (`- ## Sorting`): they were body text, so a page
+    that only mentions the words ranked as the page whose section they name."""
+    pages = {
+        "pages/table": "- ## Sorting results\n\t- Click a column header to reverse it.\n",
+        "pages/other": "- Notes\n\t- sorting results here and there, among other things.\n",
+    }
+    assert [hit.slug for hit in hits_in(tmp_path, pages, "sorting results")] == [
+        "pages/table",
+        "pages/other",
+    ]
+    assert plain_text_module.heading_text("- ## Sorting\n\t- ### Deep\n- #tag\n") == (
+        "Sorting\nDeep"
+    )
+
+
 @settings(max_examples=1000)
 @given(st.text(alphabet="a [`]", max_size=30))
 def test_the_code_held_aside_is_the_grammar_s_code_spans_on_a_line(line: str) -> None:

@@ -123,7 +123,11 @@ _CALLOUT = re.compile(
 )
 """A callout's first line (`> [!tip] Title`): read as its title, or as its type (`Note`) when
 it has none, as Obsidian shows it; never the bracketed mark."""
-_HEADINGS = re.compile(r"\n(?:(?P<fence>```|~~~)|#{1,6}[ \t]+(?P<text>[^\r\n]*))")
+_HEADINGS = re.compile(
+    r"\n(?:(?P<fence>```|~~~)|(?:[ \t]*[-*+][ \t]+)?#{1,6}[ \t]+(?P<text>[^\r\n]*))"
+)
+"""A fence, or a heading: at a line's start or a list item's (`- ## Usage`, as Logseq
+writes every heading)."""
 
 _LINE_MARKS = re.compile(  # blanks taken possessively (`*+`): no run of them is tried twice
     r"\n[ \t]*+(?:"
