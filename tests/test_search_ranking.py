@@ -415,6 +415,9 @@ def test_links_urls_and_entities_in_code_read_as_written(tmp_path: Path) -> None
     assert "see the x flag & more." in text
     assert "arr[i][j] = fetch('https://api.example.com/v1/items') &amp; 1" in text
     assert plain_text("[[a|b]] `[[a|b]]` [[c]]\n") == "b [[a|b]] c\n"
+    assert plain_text("~~~\narr[i][j] &amp; https://a.com/x\n~~~\n") == (
+        "arr[i][j] &amp; https://a.com/x\n\n"  # a block fenced by tildes, no backtick
+    )
 
 
 def test_a_heading_in_a_list_item_or_a_quote_loses_its_marks() -> None:

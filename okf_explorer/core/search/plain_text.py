@@ -203,7 +203,8 @@ def index_text(markdown: str) -> str:
     if ("`" in text and "```" in text) or ("~" in text and "~~~" in text):
         text = _code_marked(text)
     if "[" in text or ":" in text or "&" in text:
-        text = _outside_marked_code(text, _links_read) if "`" in text else _links_read(text)
+        held = "`" in text or CODE_OPEN in text  # code to keep as written
+        text = _outside_marked_code(text, _links_read) if held else _links_read(text)
     if "<" in text:
         text = _without_tags(text)
     if "^" in text:
