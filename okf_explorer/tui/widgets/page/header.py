@@ -630,16 +630,13 @@ class HeaderShown:
 
     def _room(self, page: Page) -> Room | None:
         height = self.pane.size.height
-        if height <= 0:
+        tall = height >= COMPACT_BELOW
+        if height <= 0 or (tall and okf_meta.is_okf_concept(page.frontmatter)):
             return None
         inside = height - _PANE_CHROME - (1 if self._badge_of(page) is not None else 0)
         width = self._width
         spare = inside - _body_rows(page.content, width, inside)
-        if height < COMPACT_BELOW:
-            return Room(max(MIN_ROOM, spare), width)
-        if okf_meta.is_okf_concept(page.frontmatter):
-            return None
-        return Room(max(MIN_ROOM, spare, int(inside * TALL_SHARE)), width)
+        return Room(max(MIN_ROOM, spare, int(inside * TALL_SHARE) if tall else 0), width)
 
     def _badge_of(self, page: Page) -> Text | None:
         return self.badge[1] if self.badge is not None and self.badge[0] == page.slug else None
