@@ -1,5 +1,6 @@
-"""The page header: title and slug (the slug only when it differs), a line of type, OKF
-badges and tags, then every other key; the keys left empty named together last.
+"""The page header: title and slug (the slug only when it differs; its folder alone when
+its file name is the title), a line of type, OKF badges and tags, then every other key;
+the keys left empty named together last.
 
 Known OKF keys come first in a fixed order (`SHOWN_FIRST`), the rest after in the
 order the page wrote them. Status, trust tier and staleness each show as one glyph
@@ -212,9 +213,11 @@ class _Header:
 def _build(header: _Header, page: Page, now: datetime | None) -> Text:
     fm = page.frontmatter
     text = Text.assemble((printable(page.title), "bold"))
+    folder, _, name = page.slug.rpartition("/")
     if page.slug != page.title:  # a page at the root titled by its file name: said once
-        text.append("  ")
-        text.append(printable(page.slug), style="dim")
+        text.append("  ")  # in a folder, only the folder (`Notes/`)
+        shown = f"{folder}/" if name == page.title else page.slug
+        text.append(printable(shown), style="dim")
     if is_deprecated(fm):
         text.append("  ")
         text.append(" DEPRECATED ", style="bold reverse red")
