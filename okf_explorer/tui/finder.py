@@ -46,11 +46,11 @@ from functools import partial
 from typing import Protocol, TypeVar, runtime_checkable
 
 from rich.cells import cell_len
-from textual.app import App
 from textual.command import CommandList, CommandPalette, DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 from textual.css.query import NoMatches
 from textual.markup import escape
+from textual.message import Message
 from textual.widget import Widget
 
 from okf_explorer.core.errors import OkfError
@@ -478,8 +478,6 @@ class TextFinder(Provider):
 FILL_NOTICE_PAGES = LONG_FILL
 """A text index fill reading at least this many bodies says so (it takes seconds: a
 35k-page wiki's first `ctrl+f` waited 20-35 s on a blank list)."""
-FILL_NOTICE_SECONDS = 15.0
-"""How long the notice of a long fill stays (the fill's end says so in its own)."""
 
 
 FILL_START_WAIT = 0.2
@@ -490,30 +488,41 @@ NOT_BEGUN = (0, 0)
 """`TextSearchHost.text_reading` of a first fill that is due but has not begun."""
 
 
+class TextReading(Message):
+    """How far a text index fill of `FILL_NOTICE_PAGES` bodies or more is (`done` of
+    `total`; `done == total` at its end): the status line shows it."""
+
+    def __init__(self, done: int, total: int) -> None:
+        super().__init__()
+        self.done = done
+        self.total = total
+
+
 class FillNotice:
     """The `progress` of a text index fill (`ctrl+f`'s `TextSearch.prepare`, the link
     tree's mentions), called in its thread: a fill of `FILL_NOTICE_PAGES` bodies or more
-    says that the first search waits for it, and that it is done."""
+    says as it starts that the first search waits for it (a toast), and how far it is,
+    to its end, as `TextReading` messages `widget` posts (the status line shows them). A
+    toast at its end beside the first, still up, read "Reading 2,565 pages…: the first
+    search waits for it" and "Full-text search is ready." at once."""
 
-    def __init__(self, app: App[object]) -> None:
-        self._app = app
+    def __init__(self, widget: Widget) -> None:
+        self._widget = widget
         self._told = False
 
     def __call__(self, done: int, total: int) -> None:
+        app = self._widget.app
         if done == 0 and total >= FILL_NOTICE_PAGES:
             self._told = True
-            self._app.call_from_thread(
-                self._app.notify,
+            app.call_from_thread(
+                app.notify,
                 f"Reading {total:,} pages for full-text search and mentions, once: the"
                 " first search waits for it.",
                 title="Search",
-                timeout=FILL_NOTICE_SECONDS,
             )
-        elif self._told and done >= total:
-            self._told = False
-            self._app.call_from_thread(
-                self._app.notify, "Full-text search is ready.", title="Search"
-            )
+        if self._told:
+            app.call_from_thread(self._widget.post_message, TextReading(done, total))
+            self._told = done < total
 
 
 class PrefixedTextFinder(TextFinder):

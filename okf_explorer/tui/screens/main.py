@@ -54,6 +54,7 @@ from okf_explorer.tui.finder import (
     RecentSearches,
     TextFinder,
     TextJump,
+    TextReading,
 )
 from okf_explorer.tui.markdown.links import anchor_into
 from okf_explorer.tui.state.communities import community_colours
@@ -717,7 +718,7 @@ class MainScreen(ReportsWorkers, Screen[None]):
             self.app.push_screen(finder)
             if self.loader.ready:  # the bodies read while the query is typed
                 self.run_worker(
-                    partial(self.brain.text_search().prepare, FillNotice(self.app)),
+                    partial(self.brain.text_search().prepare, FillNotice(self)),
                     thread=True,
                     group="text-index",
                     exclusive=True,
@@ -1067,6 +1068,10 @@ class MainScreen(ReportsWorkers, Screen[None]):
         self.searches.add(query)
         self.text_jump.want(slug, words)
         self.open_page(slug)
+
+    def on_text_reading(self, message: TextReading) -> None:
+        """A long text index fill (`ctrl+f`'s, the mentions'): the status line says how far."""
+        self.query_one(StatusBar).set_reading(message.done, message.total)
 
     def recent_searches(self) -> list[str]:
         """`TextSearchHost`: `ctrl+f` lists them before anything is typed."""

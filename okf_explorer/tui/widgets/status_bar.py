@@ -1,4 +1,5 @@
-"""The status line: which source, how many pages, and what the index is doing."""
+"""The status line: which source, how many pages, and what the index is doing (and a
+long text index fill: how far it is)."""
 
 from __future__ import annotations
 
@@ -43,6 +44,8 @@ class StatusBar(Horizontal):
         width: 1fr; min-width: 8; text-wrap: nowrap; text-overflow: ellipsis;
     }
     StatusBar > #status-index.failed { color: $error; }
+    StatusBar > #status-reading { color: $text-muted; display: none; text-wrap: nowrap; }
+    StatusBar > #status-reading.shown { display: block; }
     StatusBar > ProgressBar { width: 30; display: none; }
     StatusBar.indexing > ProgressBar { display: block; }
     """
@@ -54,6 +57,7 @@ class StatusBar(Horizontal):
     def compose(self) -> ComposeResult:
         yield Label(id="status-source")
         yield Label(id="status-pages")
+        yield Label(id="status-reading")
         yield Label(id="status-start")
         yield Label(id="status-hint")
         yield Label(id="status-from")
@@ -123,6 +127,15 @@ class StatusBar(Horizontal):
         # Until the listing is done there is no total: "0/0" would read as stuck.
         self._state(f"indexing {done}/{total}" if total else "listing pages…")
         self.query_one(ProgressBar).update(total=max(total, 1), progress=done)
+
+    def set_reading(self, done: int, total: int) -> None:
+        """How far a long text index fill is (`tui.finder.TextReading`); gone at its end."""
+        label = self.query_one("#status-reading", Label)
+        reading = done < total
+        width = len(f"{total:,}")  # as wide all along: no layout for each step
+        label.update(f"reading text {done:>{width},}/{total:,} ·" if reading else "", layout=False)
+        if label.has_class("shown") != reading:
+            label.set_class(reading, "shown")  # laid out as it shows and goes
 
     def set_indexed(self, answered_by: str) -> None:
         self.remove_class("indexing")

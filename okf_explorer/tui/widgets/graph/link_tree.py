@@ -165,7 +165,7 @@ class LinkTree(ReportsWorkers, FittedTree[LinkNode]):
             try:
                 # found by the text index: a first fill of thousands of pages takes
                 # seconds, and says so (a 35k-page wiki's took 12-60 s, unsaid)
-                notice = FillNotice(self.app)
+                notice = FillNotice(self)
                 mentions = await asyncio.to_thread(self.brain.unlinked_mentions, slug, notice)
             except (PageNotFound, PageUnreadable):
                 return  # the index moved on meanwhile; the next load shows them
