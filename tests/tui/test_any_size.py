@@ -60,6 +60,21 @@ def properties(count: int) -> str:
     return "".join(f"p{n}: value {n}\n" for n in range(count))
 
 
+def note_app(folder: Path, front: str, body: str):  # type: ignore[no-untyped-def]
+    """The explorer on a page `note` of the properties `front` and `body`."""
+    (folder / "note.md").write_text(f"---\ntitle: Note\n{front}---\n{body}")
+    return make_app(brain_for(BundleSource(folder)), start="note", watch_files=False)
+
+
+def header_of(page: PagePane) -> str:
+    return str(page.query_one("#page-header").render())
+
+
+def keys_shown(header: str, keys: int) -> list[bool]:
+    """Whether each of the `keys` properties (`properties`) is in `header`."""
+    return [f"p{n} value {n}" in header for n in range(keys)]
+
+
 @pytest.mark.parametrize(
     ("keys", "body", "shown", "folded"),
     [
@@ -75,21 +90,19 @@ async def test_a_short_pane_gives_the_header_the_rows_the_body_does_not_need(
     """At 80×24 the header folded to its title and one line, `… 12 more properties`,
     whatever the page: a page of properties and no body (as Obsidian vaults kept with
     properties have many) left the pane empty under it."""
-    (tmp_path / "book.md").write_text(f"---\ntitle: Book\n{properties(keys)}---\n{body}")
-    app = make_app(brain_for(BundleSource(tmp_path)), start="book", watch_files=False)
+    app = note_app(tmp_path, properties(keys), body)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         page = app.screen.query_one(PagePane)
-        header = str(page.query_one("#page-header").render())
-        shown_keys = [f"p{n} value {n}" in header for n in range(keys)]
-        assert shown_keys == [n < shown for n in range(keys)]
+        header = header_of(page)
+        assert keys_shown(header, keys) == [n < shown for n in range(keys)]
         assert (f"… {folded} more propert" in header) is bool(folded)
         assert page.header_folded is bool(folded)
         if not body.count("\n") > 10:
             assert page.max_scroll_y == 0  # the whole page is on screen
         await pilot.press("p")  # every key, as before
         await settle(pilot)
-        assert f"p{keys - 1} value {keys - 1}" in str(page.query_one("#page-header").render())
+        assert all(keys_shown(header_of(page), keys))
 
 
 @pytest.mark.parametrize(
@@ -108,21 +121,19 @@ async def test_a_tall_pane_gives_a_note_s_properties_half_its_rows(
     filled a 45-row pane to its foot, their text out of sight below it. A note's header
     gets half a tall pane, or the rows its body does not need; an OKF concept's, whose
     provenance and trust are read before its text, every key."""
-    (tmp_path / "note.md").write_text(f"---\ntitle: Note\n{above}{properties(keys)}---\n{body}")
-    app = make_app(brain_for(BundleSource(tmp_path)), start="note", watch_files=False)
+    app = note_app(tmp_path, above + properties(keys), body)
     async with app.run_test(size=(150, 45)) as pilot:
         await settle(pilot)
         page = app.screen.query_one(PagePane)
-        header = str(page.query_one("#page-header").render())
-        shown_keys = [f"p{n} value {n}" in header for n in range(keys)]
-        assert shown_keys == [n < shown for n in range(keys)]
+        header = header_of(page)
+        assert keys_shown(header, keys) == [n < shown for n in range(keys)]
         assert page.header_folded is (shown < keys)
         if shown < keys:
             assert f"… {keys - shown} more properties · p shows them" in header
             assert header.count("\n") + 1 <= (page.size.height - 1) // 2
             await pilot.press("p")
             await settle(pilot)
-            assert f"p{keys - 1} value {keys - 1}" in str(page.query_one("#page-header").render())
+            assert all(keys_shown(header_of(page), keys))
 
 
 async def test_150x45_keeps_the_panes_side_by_side(sample_brain: Path) -> None:
