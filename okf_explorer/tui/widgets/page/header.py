@@ -256,8 +256,8 @@ def _build(header: _Header, page: Page, now: datetime | None) -> Text:
     shown = {"sources", *_above(fm), *(okf_meta.CONTRACT_KEYS if contract is not None else ())}
     later = [name for name in SHOWN_FIRST if name in fm]
     later += [str(name) for name in fm if name not in SHOWN_FIRST and name not in shown]
-    later = [name for name in later if name.strip() or not is_empty(fm.get(name))]
-    empty = [name for name in later if is_empty(fm.get(name))]
+    later = [name for name in later if name.strip() or not holds_nothing(fm.get(name))]
+    empty = [name for name in later if holds_nothing(fm.get(name))]
     external = {field for field, _ in external_references(fm)}
     for name in (name for name in later if name not in empty):
         value = fm.get(name)
@@ -281,15 +281,17 @@ vault's template left `confidence:`, `purpose:`, `uid:`, … blank on 2,000 note
 row of its own above the text; Obsidian shows each with an empty field)."""
 
 
-def is_empty(value: Any) -> bool:
-    """Whether a property holds no value: nothing, blank text, or a list or mapping of
-    such (`tags: []`, a template's `aliases:` with one blank `-`)."""
+def holds_nothing(value: Any) -> bool:
+    """Whether a property holds no value: nothing, blank text, an empty mapping, or a list
+    of nothing but such (`tags: []`, a template's `aliases:` with one blank `-`). Wider
+    than a base's `isEmpty()` (`core.bases.expression.is_empty`), for which `" "` and
+    `[null]` hold something."""
     if value is None:
         return True
     if isinstance(value, str):
         return not value.strip()
     if isinstance(value, (list, tuple)):
-        return all(is_empty(item) for item in value)
+        return all(holds_nothing(item) for item in value)
     if isinstance(value, dict):
         return not value
     return False
