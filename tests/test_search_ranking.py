@@ -400,7 +400,7 @@ def test_a_line_of_countless_code_spans_and_tags_is_read_whole() -> None:
 def test_links_urls_and_entities_in_code_read_as_written(tmp_path: Path) -> None:
     """Obsidian's help teaches its link syntax in code spans: `` `[[Projects/Three laws of
     motion]]` `` read `Projects/Three laws of motion` in its snippet; in a fenced block
-    `arr[i][j]` read `arr i` (a reference link), a URL its host and `&amp;` `&`. Outside
+    `arr[i][j]` read `arri` (a reference link), a URL its host and `&amp;` `&`. Outside
     code they are read as before, a link whose text holds a code span too."""
     page = (
         "Folder paths use forward slashes: `[[Projects/Three laws of motion]]` or"

@@ -242,7 +242,7 @@ def _outside_marked_code(text: str, turn: Callable[[str], str]) -> str:
     code `turn` would change held aside as a numbered stand-in meanwhile (`_HELD_CODE`:
     the lines `_code_marked` put between `CODE_OPEN` and `CODE_CLOSE`, and code spans on
     one line). A help page's `` `[[Projects/Three laws of motion]]` `` teaches the
-    syntax: it read `Projects/Three laws of motion`; a fenced `arr[i][j]` read `arr i`.
+    syntax: it read `Projects/Three laws of motion`; a fenced `arr[i][j]` read `arri`.
     One `turn` over the whole text, as before: a link whose text holds a code span is
     still a link."""
     if _HELD_OPEN in text:  # the page writes a stand-in's character: nothing is held
