@@ -386,6 +386,11 @@ def test_angle_brackets_in_code_are_no_html_tags(tmp_path: Path) -> None:
     assert "~/.claude/projects/<cwd-con-guiones>/<uuid>.jsonl, con negrita ." in shown
     assert '<div class="nota">«transcript»</div>' in shown
     assert "<b>" not in shown
+    # an escaped tag is text, as a page shows it: decoded after the tags go, not before
+    assert (
+        plain_text("Write &lt;div&gt; for a box, <b>bold</b>.\n")
+        == "Write <div> for a box,  bold .\n"
+    )
 
 
 def test_a_line_of_countless_code_spans_and_tags_is_read_whole() -> None:

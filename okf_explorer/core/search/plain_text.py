@@ -39,8 +39,6 @@ from __future__ import annotations
 
 import html
 import re
-from bisect import bisect_right
-from collections.abc import Callable
 
 from okf_explorer.core.links.grammar import (
     code_span_ranges,
@@ -202,11 +200,9 @@ def index_text(markdown: str) -> str:
         text = _HTML_COMMENT.sub(" ", text)
     if ("`" in text and "```" in text) or ("~" in text and "~~~" in text):
         text = _code_marked(text)
-    if "[" in text or ":" in text or "&" in text:
+    if "[" in text or ":" in text or "<" in text or "&" in text:
         held = "`" in text or CODE_OPEN in text  # code to keep as written
-        text = _outside_marked_code(text, _links_read) if held else _links_read(text)
-    if "<" in text:
-        text = _without_tags(text)
+        text = _prose_read(text, held)
     if "^" in text:
         text = _BLOCK_ID.sub("", text)
     return text[1:-1]
@@ -214,8 +210,8 @@ def index_text(markdown: str) -> str:
 
 def _links_read(text: str) -> str:
     """`text` (prose, no code) with its links read as their text, its URLs as their
-    host, its reference definitions, embeds and other schemes gone and its entities
-    decoded."""
+    host, its reference definitions, embeds, other schemes and HTML tags gone (the text
+    between tags stays) and then its entities decoded (`&lt;div&gt;` is text, no tag)."""
     if "[" in text:
         if "!" in text and "[!" in text:
             text = _CALLOUT.sub(_callout_title, text)
@@ -232,33 +228,37 @@ def _links_read(text: str) -> str:
         for scheme, pattern in _OTHER_URLS.items():
             if scheme + ":" in text:
                 text = pattern.sub("", text)
+    if "<" in text:
+        text = _TAGS_HTML.sub(" ", text)
     if "&" in text:
         text = html.unescape(text)
     return text
 
 
-def _outside_marked_code(text: str, turn: Callable[[str], str]) -> str:
-    """`text` with `turn` applied to it with its code kept as written, each stretch of
-    code `turn` would change held aside as a numbered stand-in meanwhile (`_HELD_CODE`:
-    the lines `_code_marked` put between `CODE_OPEN` and `CODE_CLOSE`, and code spans on
-    one line). A help page's `` `[[Projects/Three laws of motion]]` `` teaches the
-    syntax: it read `Projects/Three laws of motion`; a fenced `arr[i][j]` read `arri`.
-    One `turn` over the whole text, as before: a link whose text holds a code span is
-    still a link."""
-    if _HELD_OPEN in text:  # the page writes a stand-in's character: nothing is held
-        return turn(text)
+def _prose_read(text: str, held: bool) -> str:
+    """`_links_read` of `text`, its code (`held`: it may hold some) kept as written: each
+    stretch of code `_links_read` would change is held aside as a numbered stand-in
+    meanwhile (`_HELD_CODE`: the lines `_code_marked` put between `CODE_OPEN` and
+    `CODE_CLOSE`, and code spans on one line). A help page's `` `[[Projects/Three laws of
+    motion]]` `` teaches the syntax: it read `Projects/Three laws of motion`; a fenced
+    `arr[i][j]` read `arri`; `` `<uuid>.jsonl` `` read `.jsonl`. One pass over the whole
+    text, as before: a link whose text holds a code span is still a link."""
+    if not held or _HELD_OPEN in text:  # the page writes a stand-in's character: none held
+        return _links_read(text)
     pieces = _HELD_CODE.split(text)  # prose, code, prose, …
-    held: list[str] = []
+    code: list[str] = []
     for at in range(1, len(pieces), 2):
-        if _TURNED.search(pieces[at]) is not None:  # else nothing `turn` would change
-            held.append(pieces[at])
-            pieces[at] = f"{_HELD_OPEN}{len(held) - 1}{_HELD_CLOSE}"
-    turned = turn("".join(pieces) if held else text)
-    return _HELD.sub(lambda stand_in: held[int(stand_in.group(1))], turned) if held else turned
+        if _TURNED.search(pieces[at]) is not None:  # else nothing would change it
+            code.append(pieces[at])
+            pieces[at] = f"{_HELD_OPEN}{len(code) - 1}{_HELD_CLOSE}"
+    if not code:
+        return _links_read(text)
+    read = _links_read("".join(pieces))
+    return _HELD.sub(lambda stand_in: code[int(stand_in.group(1))], read)
 
 
 _TURNED = re.compile(
-    "|".join(re.escape(mark) for mark in ("[", "://", "&", "obsidian:", "mailto:", "file:"))
+    "|".join(re.escape(mark) for mark in ("[", "://", "<", "&", "obsidian:", "mailto:", "file:"))
 )
 """What `_links_read` reads: code without any of these is left where it is."""
 _HELD_CODE = re.compile(
@@ -274,7 +274,7 @@ documentation (a fill 18 % slower); with this it is 15-30 % slower, and the fill
 its noise. A span it misses (across lines, between longer runs) has its links read as
 links, as before."""
 _HELD_OPEN, _HELD_CLOSE = "\ue000", "\ue001"
-"""Around the number of a stretch of code `_outside_marked_code` holds aside (characters
+"""Around the number of a stretch of code `_prose_read` holds aside (characters
 of Unicode's private use area, which no link, URL or entity holds)."""
 _HELD = re.compile(f"{_HELD_OPEN}(\\d+){_HELD_CLOSE}")
 
@@ -309,41 +309,6 @@ def _code_lines(code: str) -> str:
     3.11 expands a template for each line, a fifth of `index_text`'s time on a bundle of
     documentation."""
     return CODE_OPEN + code.replace("\n", CODE_CLOSE + "\n" + CODE_OPEN) + CODE_CLOSE
-
-
-def _without_tags(text: str) -> str:
-    """`text` without its HTML tags, but for those in code (a code span, a line of a fenced
-    block: `` `<uuid>.jsonl` `` is no tag). Only the lines holding a tag are read for their
-    code spans, each once, and a tag is looked up among them by bisection: linear,
-    however many tags and spans a line holds."""
-    tags = list(_TAGS_HTML.finditer(text))
-    if not tags or ("`" not in text and CODE_OPEN not in text):
-        return _TAGS_HTML.sub(" ", text) if tags else text
-    pieces: list[str] = []
-    at = 0
-    line_end = -1  # the line of the tag before: where it ends, and its code spans
-    starts: list[int] | None = None
-    ends: list[int] = []
-    for tag in tags:
-        if tag.start() > line_end:  # on a line of its own
-            start = text.rfind("\n", max(0, line_end), tag.start()) + 1
-            found = text.find("\n", tag.end())
-            line_end = len(text) if found < 0 else found
-            line = text[start:line_end]
-            if line.lstrip(" \t>").startswith(CODE_OPEN):
-                starts = None  # a line of a fenced block: all code
-            else:
-                spans = code_span_ranges(line)
-                starts, ends = [start + a for a, _ in spans], [start + b for _, b in spans]
-        if starts is None:
-            continue
-        inside = bisect_right(starts, tag.start()) - 1
-        if inside >= 0 and tag.start() < ends[inside]:
-            continue
-        pieces += [text[at : tag.start()], " "]
-        at = tag.end()
-    pieces.append(text[at:])
-    return "".join(pieces)
 
 
 def _group(match: re.Match[str]) -> str:
