@@ -508,10 +508,11 @@ class FillNotice:
 
     def __init__(self, widget: Widget) -> None:
         self._widget = widget
+        self._app = widget.app  # read on the loop: the fill calls from its thread
         self._told = False
 
     def __call__(self, done: int, total: int) -> None:
-        app = self._widget.app
+        app = self._app
         if done == 0 and total >= FILL_NOTICE_PAGES:
             self._told = True
             app.call_from_thread(
