@@ -201,8 +201,7 @@ def index_text(markdown: str) -> str:
     if ("`" in text and "```" in text) or ("~" in text and "~~~" in text):
         text = _code_marked(text)
     if "[" in text or ":" in text or "<" in text or "&" in text:
-        held = "`" in text or CODE_OPEN in text  # code to keep as written
-        text = _prose_read(text, held)
+        text = _prose_read(text)
     if "^" in text:
         text = _BLOCK_ID.sub("", text)
     return text[1:-1]
@@ -235,16 +234,16 @@ def _links_read(text: str) -> str:
     return text
 
 
-def _prose_read(text: str, held: bool) -> str:
-    """`_links_read` of `text`, its code (`held`: it may hold some) kept as written: each
-    stretch of code `_links_read` would change is held aside as a numbered stand-in
-    meanwhile (`_HELD_CODE`: the lines `_code_marked` put between `CODE_OPEN` and
-    `CODE_CLOSE`, and code spans on one line). A help page's `` `[[Projects/Three laws of
+def _prose_read(text: str) -> str:
+    """`_links_read` of `text`, its code kept as written: each stretch of code
+    `_links_read` would change is held aside as a numbered stand-in meanwhile
+    (`_HELD_CODE`: the lines `_code_marked` put between `CODE_OPEN` and `CODE_CLOSE`, and
+    code spans on one line). A help page's `` `[[Projects/Three laws of
     motion]]` `` teaches the syntax: it read `Projects/Three laws of motion`; a fenced
     `arr[i][j]` read `arri`; `` `<uuid>.jsonl` `` read `.jsonl`. One pass over the whole
     text, as before: a link whose text holds a code span is still a link."""
-    if not held or _HELD_OPEN in text:  # the page writes a stand-in's character: none held
-        return _links_read(text)
+    if ("`" not in text and CODE_OPEN not in text) or _HELD_OPEN in text:
+        return _links_read(text)  # no code, or a page writing a stand-in's character
     pieces = _HELD_CODE.split(text)  # prose, code, prose, …
     code: list[str] = []
     for at in range(1, len(pieces), 2):
