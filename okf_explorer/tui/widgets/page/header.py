@@ -256,10 +256,10 @@ def _build(header: _Header, page: Page, now: datetime | None) -> Text:
     shown = {"sources", *_above(fm), *(okf_meta.CONTRACT_KEYS if contract is not None else ())}
     later = [name for name in SHOWN_FIRST if name in fm]
     later += [str(name) for name in fm if name not in SHOWN_FIRST and name not in shown]
-    later = [name for name in later if name.strip() or not holds_nothing(fm.get(name))]
-    empty = [name for name in later if holds_nothing(fm.get(name))]
+    filled = [name for name in later if not holds_nothing(fm.get(name))]
+    empty = [name for name in later if name.strip() and holds_nothing(fm.get(name))]
     external = {field for field, _ in external_references(fm)}
-    for name in (name for name in later if name not in empty):
+    for name in filled:
         value = fm.get(name)
         header.key_starts(text)
         if name in external and _external_line(text, name, value):
