@@ -31,7 +31,7 @@ from textual.color import Color
 from textual.containers import ScrollableContainer, Vertical
 from textual.content import Content
 from textual.css.styles import RulesMap
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.selection import Selection
 from textual.strip import Strip
@@ -88,21 +88,30 @@ StyleGetter = Callable[[str | Style], Style]
 
 
 def style_getter(widget: Widget, get_style: StyleGetter) -> StyleGetter:
-    """`get_style` (a widget's: `.name` is a component class up its ancestors) that
+    """`get_style` (a widget's: `.name` is a component class up its ancestors), each
+    style looked up once (a getter serves one paint: styles do not change within it), that
     also reads the boxes a cell is in (`@md-quote-box md-fence-box`): their
     backgrounds blended as Textual blends nested widgets' (on `widget`, which has the
     body's component classes), and a quote's bar (`@bar …`), an `outer` border drawn
     in its colour blended over the boxes outside the quote."""
 
+    looked_up: dict[str | Style, Style] = {}
+
     def get(style: str | Style) -> Style:
+        if (found := looked_up.get(style)) is not None:
+            return found
         if not isinstance(style, str) or not style.startswith("@"):
-            return get_style(style)
-        names = style[1:].split()
-        if style.startswith(BAR_PREFIX):
+            found = get_style(style)
+        elif style.startswith(BAR_PREFIX):
+            names = style[1:].split()
             behind = _owner(widget).get_visual_style(*names[1:]).background
             bar = get_style(".md-quote-bar").foreground
-            return Style(foreground=bar if bar is None else behind + bar)
-        return Style(background=_owner(widget).get_visual_style(*names).background)
+            found = Style(foreground=bar if bar is None else behind + bar)
+        else:
+            names = style[1:].split()
+            found = Style(background=_owner(widget).get_visual_style(*names).background)
+        looked_up[style] = found
+        return found
 
     return get
 
@@ -200,18 +209,34 @@ def _no_link_style(style: Style) -> RichStyle:
     return RichStyle()
 
 
+class RowPaint:
+    """What the rows of one paint of a widget share: the styles they look up and their
+    links' styles, each found once per paint rather than once per row."""
+
+    def __init__(self, widget: Widget) -> None:
+        self.widget = widget
+        self.links = link_styler(widget)
+        self._getter: StyleGetter | None = None
+
+    def getter(self, get_style: StyleGetter) -> StyleGetter:
+        """`style_getter` on `get_style` (the widget's, as `Visual.to_strips` passes it)."""
+        if self._getter is None:
+            self._getter = style_getter(self.widget, get_style)
+        return self._getter
+
+
 class RowVisual(Visual):
     """One drawn row, as `Visual.to_strips` renders a visual for a widget."""
 
-    def __init__(self, row: Row, widget: Widget) -> None:
+    def __init__(self, row: Row, paint: RowPaint) -> None:
         self.row = row
-        self.widget = widget
+        self.paint = paint
 
     def render_strips(
         self, width: int, height: int | None, style: Style, options: RenderOptions
     ) -> list[Strip]:
-        options = _with_getter(options, style_getter(self.widget, options.get_style))
-        return [row_strip(self.row, style, options, link_styler(self.widget)).crop(0, width)]
+        options = _with_getter(options, self.paint.getter(options.get_style))
+        return [row_strip(self.row, style, options, self.paint.links).crop(0, width)]
 
     def get_optimal_width(self, rules: RulesMap, container_width: int) -> int:
         return self.row.content.cell_length
@@ -308,6 +333,8 @@ class DrawnRows(Widget):
         self.piece = piece
         self.marks: tuple[Mark, ...] = ()
         """Where the `n` / `N` cursor is on these rows (none: elsewhere)."""
+        self._paint: RowPaint | None = None
+        """What the rows being painted share (`render_lines`), while they are."""
 
     @property
     def drawing(self) -> Drawing:
@@ -342,6 +369,14 @@ class DrawnRows(Widget):
             self._show(kept, width)
         return len(self.drawing.rows)
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """The rows in `crop`, their styles looked up once for them all (`RowPaint`)."""
+        self._paint = RowPaint(self)
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._paint = None
+
     def render_line(self, y: int) -> Strip:
         rows = self.drawing.rows
         width = self.content_region.width
@@ -351,7 +386,8 @@ class DrawnRows(Widget):
         for mark_row, start, end in self.marks:
             if mark_row == y:
                 row = replace(row, content=row.content.stylize(CURSOR_STYLE, start, end))
-        strips = Visual.to_strips(self, RowVisual(row, self), width, 1, self.visual_style)
+        paint = self._paint or RowPaint(self)
+        strips = Visual.to_strips(self, RowVisual(row, paint), width, 1, self.visual_style)
         return strips[0] if strips else Strip.blank(width, self.visual_style.rich_style)
 
     def render(self) -> Content:
