@@ -14,8 +14,9 @@ import pytest
 
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.markdown import EmbedBlock, VaultBody
+from okf_explorer.tui.markdown import DrawnRows, EmbedBlock, PreparedBody, VaultBody
 from okf_explorer.tui.widgets.graph.link_tree import LinkTree
+from okf_explorer.tui.widgets.page import pane as pane_module
 from okf_explorer.tui.widgets.page.pane import PagePane
 from tests.bundles import write_pages
 
@@ -363,3 +364,45 @@ async def test_n_on_a_page_without_targets_says_which_callouts_and_embeds_count(
         messages = [n.message for n in app._notifications]
         assert messages == ["no link, foldable callout or page embed on this page"]
         assert pane.cursor.current is None
+
+
+async def test_a_page_shown_again_is_drawn_as_first_prepared_and_not_prepared_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Back to a page shows the body kept from its first showing (`PreparedBodies`): the
+    same rows, its callouts folded as they start, and no parse and draw again; a page
+    changed on disk is prepared again."""
+    prepared: list[str] = []
+    prepare = pane_module.prepare_body
+
+    def counted(text: str, *args: object, **kwargs: object) -> PreparedBody:
+        prepared.append(text.split("\n", 1)[0])
+        return prepare(text, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pane_module, "prepare_body", counted)
+    source = vault(tmp_path, PAGES)
+    app = make_app(brain_for(source), start="home")
+    async with app.run_test(size=(100, 40)) as pilot:
+        pane = app.screen.query_one(PagePane)
+        await settle(pilot, lambda: pane.shown is not None and bool(pane.query(EmbedBlock)))
+        first_rows = body_text(pane)
+        assert prepared == ["# Home"]
+        await pilot.press("n", "n", "enter")  # the tip unfolded
+        (tip,) = pane.query_one(VaultBody).callouts()
+        assert not tip.folded and "Inside it" in body_text(pane)
+        await pilot.press("N", "enter")  # follow `alpha`
+        await settle(pilot, lambda: pane.slug == "alpha" and pane.shown is not None)
+        await pilot.press("backspace")
+        await settle(pilot, lambda: pane.slug == "home" and pane.shown is not None)
+        assert prepared == ["# Home", "# Alpha"]  # home was not prepared again
+        (tip,) = pane.query_one(VaultBody).callouts()
+        assert tip.folded and body_text(pane) == first_rows
+        (tmp_path / "v" / "home.md").write_text(HOME.replace("Read", "Now read"), encoding="utf-8")
+        await pilot.press("r")
+        await settle(pilot, lambda: "Now read" in body_text(pane))
+        assert prepared == ["# Home", "# Alpha", "# Home"]
+
+
+def body_text(pane: PagePane) -> str:
+    """The text of the body's drawn rows, as shown."""
+    return "\n".join(rows.drawing.text().plain for rows in pane.query(DrawnRows))

@@ -12,8 +12,10 @@ Textual's `Markdown` widget shows the linkified text instead (`VaultMarkdown`).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from markdown_it.token import Token
@@ -63,6 +65,8 @@ LONG_CHARS = 50_000
 page pane), then the rest of its first part."""
 PIECE_BLOCKS = 200
 """Top-level blocks a body piece holds at most (a piece is redrawn whole on a resize)."""
+KEPT_BODIES = 8
+"""Bodies `PreparedBodies` keeps: back (`backspace`) shows a page prepared before."""
 
 Heading = tuple[int, str]
 """(level, text) of a heading, in the order of the body."""
@@ -92,6 +96,42 @@ class PreparedBody:
     def drawn(self) -> bool:
         """Whether the engine drew it (fast paths on)."""
         return self.pieces is not None
+
+    def fresh(self) -> PreparedBody:
+        """This body as first prepared, to show again: each piece its own copy (a piece
+        shown keeps its folds and its drawings for other widths); the blocks and the
+        drawings, never changed once made, are shared."""
+        if self.pieces is None:
+            return self
+        pieces = (replace(piece, folded=set(piece.folded), before=None) for piece in self.pieces)
+        return replace(self, pieces=tuple(pieces))
+
+
+class PreparedBodies:
+    """The last `KEPT_BODIES` bodies prepared, by what they were prepared from (the
+    caller's key: the page's text and everything else `prepare_body` reads), so a
+    page shown again (back, a link followed twice) is not parsed and drawn again.
+    Safe to use from the threads that prepare."""
+
+    def __init__(self) -> None:
+        self._kept: OrderedDict[Hashable, PreparedBody] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable) -> PreparedBody | None:
+        """A fresh copy of the body kept under `key` (`PreparedBody.fresh`), if any."""
+        with self._lock:
+            body = self._kept.get(key)
+            if body is not None:
+                self._kept.move_to_end(key)
+        return body.fresh() if body is not None else None
+
+    def keep(self, key: Hashable, body: PreparedBody) -> None:
+        """Keep `body` (as prepared: call before it is shown) under `key`."""
+        with self._lock:
+            self._kept[key] = body.fresh()
+            self._kept.move_to_end(key)
+            while len(self._kept) > KEPT_BODIES:
+                self._kept.popitem(last=False)
 
 
 def prepare_body(

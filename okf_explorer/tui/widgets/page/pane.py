@@ -38,6 +38,7 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Static
 
+from okf_explorer.core import fast_paths
 from okf_explorer.core.bases import is_base_name
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import (
@@ -63,6 +64,7 @@ from okf_explorer.tui.markdown import (
     DrawnRows,
     EmbedView,
     Heading,
+    PreparedBodies,
     PreparedBody,
     VaultBody,
     VaultMarkdown,
@@ -193,6 +195,8 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
         body is prepared): the header's tooltip and `?` say it."""
         self.markup: Markup = "markdown"
         """The dialect the pages shown are written in (`Brain.markup`, asked likewise)."""
+        self.prepared = PreparedBodies()
+        """The bodies prepared last (`_prepare`): a page shown again is not drawn again."""
         self.anchor_scroll = AnchorScroller(self)
         self.parts = PartGrower(self)
         self.embeds = EmbedFiller(self, brain, lambda: self.page)
@@ -328,7 +332,12 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
         width = width if width > 0 else 80
         fields = dialect_fields(page.frontmatter, page.content, markup)
         macros = self.brain.macros() if markup == "logseq" else None
-        return prepare_body(
+        # What the body is prepared from; a Logseq page also shows other pages' blocks.
+        key = (page.slug, page.content, repr(page.frontmatter), start, limit, width)
+        key += (scrollbar, room, breaks.hard, markup, fast_paths.enabled())
+        if markup != "logseq" and (kept := self.prepared.get(key)) is not None:
+            return kept
+        body = prepare_body(
             page.content,
             start,
             limit,
@@ -343,6 +352,9 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
             page.slug,
             macros,
         )
+        if markup != "logseq":
+            self.prepared.keep(key, body)
+        return body
 
     def expect_anchor(self, slug: str, anchor: str) -> None:
         """Scroll to `anchor` once `slug` is the next page shown (a followed link)."""
