@@ -15,7 +15,8 @@ from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
 from okf_explorer.tui.dialogs.links import LinksDialog
 from okf_explorer.tui.dialogs.outline import OutlineDialog
-from okf_explorer.tui.markdown import VaultBody, prepare_body
+from okf_explorer.tui.markdown import PreparedBodies, PreparedBody, VaultBody, prepare_body
+from okf_explorer.tui.markdown.prepare import KEPT_BODIES, KEPT_CHARS
 from okf_explorer.tui.widgets.page import pane as page_pane
 from okf_explorer.tui.widgets.page.pane import PagePane
 
@@ -158,3 +159,23 @@ async def test_anchors_and_the_outline_land_in_the_middle_and_after_a_resize(
         await settle(pilot, until=lambda: at_top("Part 2"))
         assert pane.scroll_to_anchor("Part 13")
         await settle(pilot, until=lambda: at_top("Part 13"))
+
+
+def test_the_bodies_kept_to_show_again_are_bounded_in_number_and_in_text() -> None:
+    """`PreparedBodies` holds at most `KEPT_BODIES` bodies and `KEPT_CHARS` of text (a
+    drawn 200 KB part is ~8 MB): the oldest go first, a body bigger than all is not kept."""
+    kept = PreparedBodies()
+
+    def body(chars: int) -> PreparedBody:
+        return PreparedBody("x" * chars, chars, chars)
+
+    for n in range(KEPT_BODIES + 2):
+        kept.keep(n, body(10))
+    assert [n for n in range(KEPT_BODIES + 2) if kept.get(n) is not None] == list(
+        range(2, KEPT_BODIES + 2)
+    )
+    kept.get(2)  # used: the next to go is 3
+    kept.keep("big", body(KEPT_CHARS - 15))
+    assert kept.get("big") is not None and kept.get(2) is not None and kept.get(3) is None
+    kept.keep("too big", body(KEPT_CHARS + 1))
+    assert kept.get("too big") is None and kept.get("big") is not None

@@ -67,6 +67,9 @@ PIECE_BLOCKS = 200
 """Top-level blocks a body piece holds at most (a piece is redrawn whole on a resize)."""
 KEPT_BODIES = 8
 """Bodies `PreparedBodies` keeps: back (`backspace`) shows a page prepared before."""
+KEPT_CHARS = 400_000
+"""Characters of text the bodies `PreparedBodies` keeps may hold in all (a 200 KB part
+drawn takes about 8 MB)."""
 
 Heading = tuple[int, str]
 """(level, text) of a heading, in the order of the body."""
@@ -126,12 +129,17 @@ class PreparedBodies:
         return body.fresh() if body is not None else None
 
     def keep(self, key: Hashable, body: PreparedBody) -> None:
-        """Keep `body` (as prepared: call before it is shown) under `key`."""
+        """Keep `body` (as prepared: call before it is shown) under `key`, letting go
+        of the bodies used longest ago past `KEPT_BODIES` or `KEPT_CHARS`."""
+        if len(body.markdown) > KEPT_CHARS:
+            return
         with self._lock:
             self._kept[key] = body.fresh()
             self._kept.move_to_end(key)
-            while len(self._kept) > KEPT_BODIES:
-                self._kept.popitem(last=False)
+            held = sum(len(kept.markdown) for kept in self._kept.values())
+            while len(self._kept) > KEPT_BODIES or held > KEPT_CHARS:
+                _, gone = self._kept.popitem(last=False)
+                held -= len(gone.markdown)
 
 
 def prepare_body(
