@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual import events
@@ -58,7 +59,7 @@ class FooterKey:
 
     def width(self, compact: bool) -> int:
         """The cells the key takes, its gap included."""
-        return sum(Text(part).cell_len for part in self.parts(compact))
+        return sum(cell_len(part) for part in self.parts(compact))
 
 
 def pin_footer(screen: Screen) -> None:
