@@ -406,3 +406,19 @@ async def test_a_page_shown_again_is_drawn_as_first_prepared_and_not_prepared_ag
 def body_text(pane: PagePane) -> str:
     """The text of the body's drawn rows, as shown."""
     return "\n".join(rows.drawing.text().plain for rows in pane.query(DrawnRows))
+
+
+async def test_space_pages_the_page_down_and_shift_space_up(tmp_path: Path) -> None:
+    """As in a pager or a browser: `space` on the page pane scrolls a page down."""
+    app = make_app(brain_for(vault(tmp_path, fifty_links())), start="home")
+    async with app.run_test(size=(100, 30)) as pilot:
+        pane = app.screen.query_one(PagePane)
+        await settle(pilot, lambda: pane.shown is not None and pane.max_scroll_y > 0)
+        pane.focus()
+        page = pane.scrollable_content_region.height
+        await pilot.press("space")
+        await settle(pilot, lambda: pane.scroll_y >= page - 2)
+        assert pane.scroll_y >= page - 2  # a page, not a line
+        await pilot.press("shift+space")
+        await settle(pilot, lambda: pane.scroll_y == 0)
+        assert pane.scroll_y == 0

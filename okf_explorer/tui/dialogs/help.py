@@ -25,7 +25,7 @@ GUTTER = 2
 """Cells between the two columns of a `two_columns` table."""
 
 HINT = (
-    "space expands a link-tree node · escape closes\n"
+    "space expands a link-tree node, pages the page down · escape closes\n"
     "e saves into $OKF_EXPORT_DIR if set, else the working folder\n"
     "(inside the brain: it asks for another folder)"
 )

@@ -110,12 +110,15 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
     """Loads and shows one page. Clicking a link posts `LinkFollowed`; the screen resolves it.
     `n` / `N` move a cursor over the header's links, then the body's links, foldable
     callouts and embeds (`BodyCursor`; the screen routes them here from the other panes),
-    `enter` follows or folds what it is on."""
+    `enter` follows or folds what it is on; `space` pages down (`shift+space` up, where
+    the terminal tells it from `space`), as a pager and a browser do."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "cursor(1)", "Next link"),
         Binding("N", "cursor(-1)", "Previous link", show=False),
         Binding("enter", "cursor_enter", "Follow / fold", show=False),
+        Binding("space", "page_down", "Page down", show=False),  # as a pager
+        Binding("shift+space", "page_up", "Page up", show=False),
     ]
 
     DEFAULT_CSS = """
