@@ -167,7 +167,7 @@ def test_the_bodies_kept_to_show_again_are_bounded_in_number_and_in_text() -> No
     kept = PreparedBodies()
 
     def body(chars: int) -> PreparedBody:
-        return PreparedBody("x" * chars, chars, chars)
+        return PreparedBody("x" * chars, chars, chars, pieces=())
 
     for n in range(KEPT_BODIES + 2):
         kept.keep(n, body(10))

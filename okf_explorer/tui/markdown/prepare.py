@@ -121,12 +121,15 @@ class PreparedBodies:
         self._lock = threading.Lock()
 
     def get(self, key: Hashable) -> PreparedBody | None:
-        """A fresh copy of the body kept under `key` (`PreparedBody.fresh`), if any."""
+        """A fresh copy of the body kept under `key` (`PreparedBody.fresh`), if any and
+        drawn as the fast paths' switch now says."""
         with self._lock:
             body = self._kept.get(key)
             if body is not None:
                 self._kept.move_to_end(key)
-        return body.fresh() if body is not None else None
+        if body is None or body.drawn != fast_paths.enabled():
+            return None
+        return body.fresh()
 
     def keep(self, key: Hashable, body: PreparedBody) -> None:
         """Keep `body` (as prepared: call before it is shown) under `key`, letting go

@@ -38,7 +38,6 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Static
 
-from okf_explorer.core import fast_paths
 from okf_explorer.core.bases import is_base_name
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import (
@@ -337,7 +336,7 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
         macros = self.brain.macros() if markup == "logseq" else None
         # What the body is prepared from; a Logseq page also shows other pages' blocks.
         key = (page.slug, page.content, repr(page.frontmatter), start, limit, width)
-        key += (scrollbar, room, breaks.hard, markup, fast_paths.enabled())
+        key += (scrollbar, room, breaks.hard, markup)
         if markup != "logseq" and (kept := self.prepared.get(key)) is not None:
             return kept
         body = prepare_body(
