@@ -17,6 +17,7 @@ from okf_explorer.core.search import text_index
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui import finder
 from okf_explorer.tui.app import make_app
+from okf_explorer.tui.widgets.page import pane as page_pane
 from okf_explorer.tui.widgets.page.pane import PagePane
 from tests.bundles import write_bundle
 
@@ -420,3 +421,22 @@ async def test_a_hit_s_folders_give_way_to_its_title_at_80_columns(tmp_path: Pat
     assert finder.hit_name("a/b/issue-1", "Title", 40) == "a/b/issue-1"  # fits: whole
     cut = finder.hit_name("a/b/issue-1", "A title far longer than the row", 30)
     assert cut == "…/issue-1"  # never past the file name
+
+
+async def test_a_hit_past_a_long_page_s_first_screen_is_scrolled_to(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A page longer than `LONG_CHARS` shows a first screen, then the rest of its part;
+    the hit, past that first screen, was not yet drawn when the jump looked for it, and
+    the page stayed at its top. A hit asked for draws the whole first part at once."""
+    monkeypatch.setattr(page_pane, "LONG_CHARS", 2_000)
+    monkeypatch.setattr(page_pane, "FIRST_SCREEN_CHARS", 1_000)
+    app = explorer(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await typed(pilot, "ctrl+f", "zebracorn")
+        await settle(pilot, until=lambda: len(hits(app)) > 0)
+        await enter_opens(pilot, app, "long")
+        pane = app.screen.query_one(PagePane)
+        await settle(pilot, until=lambda: pane.shown is not None and pane.scroll_y > 0)
+        assert pane.scroll_y > 0 and pane.end == len(pane.page.content)  # drawn whole
+        assert pane.scroll_y + pane.scrollable_content_region.height >= pane.max_scroll_y

@@ -85,3 +85,24 @@ async def test_a_huge_page_draws_a_first_screen_then_the_rest_of_its_part(
         assert pane.end == second and pane.has_class("truncated")
         assert len(pane.headings) == text[:second].count("## Part")
         assert pane.scroll_to_anchor("Part 3000")
+
+
+async def test_a_link_to_a_heading_past_a_long_page_s_first_screen_lands_on_it(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """`[[Long#The End]]` into a page longer than `LONG_CHARS`: its first screen was
+    drawn alone, the heading was not among its headings yet, and the page opened at its
+    top. A heading asked for draws the whole first part at once."""
+    monkeypatch.setattr(page_pane, "LONG_CHARS", 2_000)
+    monkeypatch.setattr(page_pane, "FIRST_SCREEN_CHARS", 1_000)
+    filler = "".join(f"Paragraph {n} says nothing in particular.\n\n" for n in range(150))
+    root = write_vault(tmp_path / "v")
+    (root / "Long.md").write_text(f"# Long\n\n{filler}## The End\n\nLast words.\n", "utf-8")
+    (root / "Links here.md").write_text("# Links here\n\nGo to [[Long#The End]].\n", "utf-8")
+    app = make_app(brain_for(BundleSource(root)), start="Links here")
+    async with app.run_test(size=SIZE) as pilot:
+        pane = app.screen.query_one(PagePane)
+        await settle(pilot, until=lambda: pane.shown is not None)
+        await pilot.press("n", "enter")
+        await settle(pilot, until=lambda: pane.slug == "Long" and pane.scroll_y > 0)
+        assert pane.headings[-1] == (2, "The End") and pane.scroll_y == pane.max_scroll_y

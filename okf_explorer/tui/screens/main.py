@@ -1067,6 +1067,8 @@ class MainScreen(ReportsWorkers, Screen[None]):
         first among the recent searches."""
         self.searches.add(query)
         self.text_jump.want(slug, words)
+        if words:
+            self.query_one(PagePane).expect_place(slug)
         self.open_page(slug)
 
     def on_text_reading(self, message: TextReading) -> None:

@@ -197,6 +197,8 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
         body is prepared): the header's tooltip and `?` say it."""
         self.markup: Markup = "markdown"
         """The dialect the pages shown are written in (`Brain.markup`, asked likewise)."""
+        self._place_wanted: str | None = None
+        """The page a place is to be scrolled to in, once shown (`expect_place`)."""
         self.prepared = PreparedBodies()
         """The bodies prepared last (`_prepare`): a page shown again is not drawn again."""
         self.anchor_scroll = AnchorScroller(self)
@@ -284,7 +286,13 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
         self.border_subtitle = RESERVED_LEGEND if page.reserved else ""
         if not page.readable:
             self._fail(page.error or "this page cannot be read")
-        first = RENDER_CHARS if len(page.content) <= LONG_CHARS else FIRST_SCREEN_CHARS
+        anchor = self.anchor_scroll.take_pending(page.slug)
+        # A place asked for in the page (a heading, a search hit) may be past a first
+        # screen: the whole first part is drawn at once.
+        place_wanted = anchor is not None or self._place_wanted == page.slug
+        self._place_wanted = None
+        short = len(page.content) <= LONG_CHARS or place_wanted
+        first = RENDER_CHARS if short else FIRST_SCREEN_CHARS
         room = self.size.height - self.header.rows - 1 if self.size.height else None
         limit = min(first, RENDER_CHARS)
         body = await asyncio.to_thread(self._prepare, page, 0, limit, room)
@@ -308,7 +316,7 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
         self.shown = page
         if not filled:  # the rest of the first part, once the first screen is laid out
             self.set_timer(FILL_DELAY, lambda: self._fill(page, RENDER_CHARS - body.end))
-        if (anchor := self.anchor_scroll.take_pending(page.slug)) is not None:
+        if anchor is not None:
             self.call_after_refresh(partial(self.scroll_to_anchor, anchor))
 
     def _fill(self, page: Page, limit: int) -> None:
@@ -361,6 +369,11 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
     def expect_anchor(self, slug: str, anchor: str) -> None:
         """Scroll to `anchor` once `slug` is the next page shown (a followed link)."""
         self.anchor_scroll.pending = (slug, anchor)
+
+    def expect_place(self, slug: str) -> None:
+        """A place in `slug`, the next page shown, is to be scrolled to once it is drawn
+        (a search hit): its whole first part is drawn at once, not a first screen."""
+        self._place_wanted = slug
 
     def scroll_to_anchor(self, anchor: str) -> bool:
         """Scroll to a heading or `^block` (`AnchorScroller.to_anchor`); False if none."""
