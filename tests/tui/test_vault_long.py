@@ -106,3 +106,60 @@ async def test_a_link_to_a_heading_past_a_long_page_s_first_screen_lands_on_it(
         await pilot.press("n", "enter")
         await settle(pilot, until=lambda: pane.slug == "Long" and pane.scroll_y > 0)
         assert pane.headings[-1] == (2, "The End") and pane.scroll_y == pane.max_scroll_y
+
+
+async def test_a_page_of_20_kb_shows_a_first_screen_drawn_for_the_pane_then_the_rest(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """Over `LONG_CHARS` (16 KB), a page's first screen is drawn from about what the pane
+    shows (`first_screen_chars`), not all of it (a 33 KB page took 240-300 ms to show)."""
+    parts: list[tuple[int, bool]] = []
+    shown_part = PagePane._shown_part
+
+    def logged(self: PagePane, body, final: bool = True) -> None:  # type: ignore[no-untyped-def]
+        parts.append((body.end, final))
+        shown_part(self, body, final)
+
+    monkeypatch.setattr(PagePane, "_shown_part", logged)
+    text = "".join(f"## Part {n}\n\nParagraph {n} of a page.\n\n" for n in range(450))
+    assert 16_000 < len(text) < 50_000
+    root = write_vault(tmp_path / "v")
+    (root / "Twenty.md").write_text(text, encoding="utf-8")
+    app = make_app(brain_for(BundleSource(root)), start="Twenty")
+    async with app.run_test(size=SIZE) as pilot:
+        pane = app.screen.query_one(PagePane)
+        await settle(pilot, until=lambda: len(parts) >= 2)
+        (first, _), (second, final) = parts
+        assert first <= page_pane.first_screen_chars(pane.size.width, pane.size.height) < len(text)
+        assert second == len(text) and final and pane.end == len(text)
+        assert pane.scroll_to_anchor("Part 399")
+
+
+def test_a_first_screen_is_drawn_from_three_characters_a_cell_within_bounds() -> None:
+    assert page_pane.first_screen_chars(70, 40) == 70 * 40 * 3
+    assert page_pane.first_screen_chars(20, 10) == page_pane.FIRST_SCREEN_LEAST
+    assert page_pane.first_screen_chars(300, 90) == page_pane.FIRST_SCREEN_CHARS
+    assert page_pane.first_screen_chars(0, 0) == page_pane.FIRST_SCREEN_CHARS  # not laid out
+
+
+async def test_end_pressed_on_a_first_screen_goes_on_to_the_end_once_filled(
+    tmp_path: Path,
+) -> None:
+    """`end` at once after a long page opens took the view to its first screen's end,
+    and the rest came below it; it now goes on to the page's end, unless moved since."""
+    text = "".join(f"## Part {n}\n\nParagraph {n} of a page.\n\n" for n in range(450))
+    root = write_vault(tmp_path / "v")
+    (root / "Twenty.md").write_text(text, encoding="utf-8")
+    (root / "Start.md").write_text("# Start\n\nA short page.\n", encoding="utf-8")
+    app = make_app(brain_for(BundleSource(root)), start="Start")
+    async with app.run_test(size=SIZE) as pilot:
+        pane = app.screen.query_one(PagePane)
+        await settle(pilot, until=lambda: pane.shown is not None)
+        app.screen.open_page("Twenty")  # type: ignore[attr-defined]
+        await settle(pilot, until=lambda: pane.slug == "Twenty" and pane.shown is not None)
+        assert pane.filling
+        pane.focus()
+        await pilot.press("end")
+        await settle(pilot, until=lambda: not pane.filling and pane.end == len(text))
+        await settle(pilot, until=lambda: pane.scroll_y == pane.max_scroll_y)
+        assert pane.scroll_y == pane.max_scroll_y > 0

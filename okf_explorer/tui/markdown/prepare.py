@@ -60,9 +60,10 @@ part and offers the next (`m`)."""
 DATA_URI_CHARS = 1_000_000
 """How far past `RENDER_CHARS` a part goes on to end after an image written into the page
 (`cut_point`): a 700 KB picture, parsed in about 0.4 s."""
-LONG_CHARS = 50_000
-"""A body longer than this shows a first screen first (`FIRST_SCREEN_CHARS` in the
-page pane), then the rest of its first part."""
+LONG_CHARS = 16_000
+"""A body longer than this shows a first screen first (`first_screen_chars` in the
+page pane), then the rest of its first part (a 33 KB page of Obsidian's help took
+240-300 ms to show whole, 120-150 ms to show its first screen)."""
 PIECE_BLOCKS = 200
 """Top-level blocks a body piece holds at most (a piece is redrawn whole on a resize)."""
 KEPT_BODIES = 8

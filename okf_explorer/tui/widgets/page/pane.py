@@ -93,8 +93,13 @@ FATAL_AT_START = (SourceUnavailable, AuthError)
 SPINNER_DELAY = 0.15
 """Seconds a page load may take before the pane shows a loading spinner."""
 FIRST_SCREEN_CHARS = 24_000
-"""A long page's first screen is drawn from this much of it; the rest of its first
-part (`RENDER_CHARS`) follows in the background, so a 2 MB page shows at once."""
+"""A long page's first screen is drawn from this much of it at most; the rest of its
+first part (`RENDER_CHARS`) follows in the background, so a 2 MB page shows at once."""
+FIRST_SCREEN_LEAST = 4_000
+"""…and from this much at least (`first_screen_chars`)."""
+CHARS_PER_CELL = 3
+"""Characters of Markdown a first screen reads per cell of the pane (`first_screen_chars`):
+link targets and marks are written but not shown."""
 BODY_PADDING = 4
 """Columns of the body's padding (two each side, as Textual's `Markdown` has)."""
 FILL_DELAY = 0.2
@@ -103,6 +108,16 @@ thread competes for the interpreter lock, so it lets the first screen's layouts
 (the body, then the scrollbar it brings) finish first."""
 SCROLL_SETTLE = 0.5
 """Seconds over which a scroll to a heading or block is made again (`_settle_scroll`)."""
+
+
+def first_screen_chars(width: int, height: int) -> int:
+    """How much of a long page its first screen is drawn from, in a pane `width` by
+    `height` cells: `CHARS_PER_CELL` a cell, within `FIRST_SCREEN_LEAST` and
+    `FIRST_SCREEN_CHARS` (a pane not laid out yet: the most). Drawing 24 KB took 90-130 ms
+    where a 150x45 terminal's page pane shows about 3 KB."""
+    if width <= 0 or height <= 0:
+        return FIRST_SCREEN_CHARS
+    return min(FIRST_SCREEN_CHARS, max(FIRST_SCREEN_LEAST, width * height * CHARS_PER_CELL))
 
 
 class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
@@ -197,6 +212,8 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
         body is prepared): the header's tooltip and `?` say it."""
         self.markup: Markup = "markdown"
         """The dialect the pages shown are written in (`Brain.markup`, asked likewise)."""
+        self._end_of_first_screen: float | None = None
+        """Where `end` took the view while the page was filling (`_fill_rest`)."""
         self._place_wanted: str | None = None
         """The page a place is to be scrolled to in, once shown (`expect_place`)."""
         self.prepared = PreparedBodies()
@@ -276,6 +293,7 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
         """Render `page`; frontmatter fields go in the header, the body below it."""
         self.slug, self.page, self.error = page.slug, page, None
         self.shown = None  # until the body is on screen (`truncated` reads it)
+        self._end_of_first_screen = None
         self.cursor.show(None)
         self.remove_class("failed")
         self.links, self.end = header_links(page), 0  # sources first, then the body's
@@ -292,7 +310,7 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
         place_wanted = anchor is not None or self._place_wanted == page.slug
         self._place_wanted = None
         short = len(page.content) <= LONG_CHARS or place_wanted
-        first = RENDER_CHARS if short else FIRST_SCREEN_CHARS
+        first = RENDER_CHARS if short else first_screen_chars(self.size.width, self.size.height)
         room = self.size.height - self.header.rows - 1 if self.size.height else None
         limit = min(first, RENDER_CHARS)
         body = await asyncio.to_thread(self._prepare, page, 0, limit, room)
@@ -321,7 +339,21 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
 
     def _fill(self, page: Page, limit: int) -> None:
         if self.page is page and self.is_attached:
-            self.run_worker(self.show_more(limit), group="fill")
+            self.run_worker(self._fill_rest(page, limit), group="fill")
+
+    async def _fill_rest(self, page: Page, limit: int) -> None:
+        """The rest of a long page's first part, after its first screen; a view that
+        `end` took to the first screen's end, not moved since, goes on to the end."""
+        await self.show_more(limit)
+        at_end, self._end_of_first_screen = self._end_of_first_screen, None
+        if self.page is page and at_end is not None and self.scroll_target_y == at_end:
+            self.call_after_refresh(partial(self.scroll_end, animate=False))
+
+    def action_scroll_end(self) -> None:
+        """`end`: the end of the page (of a page still filling, once filled: `_fill_rest`)."""
+        filling = self.filling
+        super().action_scroll_end()
+        self._end_of_first_screen = self.max_scroll_y if filling else None
 
     @property
     def filling(self) -> bool:
