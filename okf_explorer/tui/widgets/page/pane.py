@@ -304,11 +304,10 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
         self.border_subtitle = RESERVED_LEGEND if page.reserved else ""
         if not page.readable:
             self._fail(page.error or "this page cannot be read")
-        anchor = self.anchor_scroll.take_pending(page.slug)
         # A place asked for in the page (a heading, a search hit) may be past a first
-        # screen: the whole first part is drawn at once.
-        place_wanted = anchor is not None or self._place_wanted == page.slug
-        self._place_wanted = None
+        # screen: the whole first part is drawn at once. Both are taken once it is shown
+        # (a newer load of the page may cancel this one while it prepares).
+        place_wanted = self.anchor_scroll.expects(page.slug) or self._place_wanted == page.slug
         short = len(page.content) <= LONG_CHARS or place_wanted
         first = RENDER_CHARS if short else first_screen_chars(self.size.width, self.size.height)
         room = self.size.height - self.header.rows - 1 if self.size.height else None
@@ -334,7 +333,8 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
         self.shown = page
         if not filled:  # the rest of the first part, once the first screen is laid out
             self.set_timer(FILL_DELAY, lambda: self._fill(page, RENDER_CHARS - body.end))
-        if anchor is not None:
+        self._place_wanted = None
+        if (anchor := self.anchor_scroll.take_pending(page.slug)) is not None:
             self.call_after_refresh(partial(self.scroll_to_anchor, anchor))
 
     def _fill(self, page: Page, limit: int) -> None:
@@ -658,6 +658,10 @@ class AnchorScroller:
         self.pending: tuple[str, str] | None = None
         """(slug, anchor) to scroll to once that page is shown (a followed link)."""
         self._settling: Timer | None = None
+
+    def expects(self, slug: str) -> bool:
+        """Whether an anchor is expected on `slug` (kept for `take_pending`)."""
+        return self.pending is not None and self.pending[0] == slug
 
     def take_pending(self, slug: str) -> str | None:
         """The anchor expected on `slug`, if any; forgotten either way."""
