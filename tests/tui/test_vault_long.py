@@ -21,6 +21,27 @@ from .vault_fixture import handbook, write_vault
 SIZE = (120, 40)
 
 
+def parts_shown(monkeypatch) -> list[tuple[int, bool]]:  # type: ignore[no-untyped-def]
+    """Each part of a body the page pane takes note of, as (its end, final), from now on."""
+    parts: list[tuple[int, bool]] = []
+    shown_part = PagePane._shown_part
+
+    def logged(self: PagePane, body, final: bool = True) -> None:  # type: ignore[no-untyped-def]
+        parts.append((body.end, final))
+        shown_part(self, body, final)
+
+    monkeypatch.setattr(PagePane, "_shown_part", logged)
+    return parts
+
+
+def explorer_on(tmp_path: Path, name: str, text: str, start: str | None = None):  # type: ignore[no-untyped-def]
+    """The explorer on the handbook vault with page `name` holding `text`, at `start`
+    (`name` if None)."""
+    root = write_vault(tmp_path / "v")
+    (root / f"{name}.md").write_text(text, encoding="utf-8")
+    return make_app(brain_for(BundleSource(root)), start=start or name)
+
+
 def test_a_long_page_fits_tables_and_highlights_code() -> None:
     body = prepare_body(handbook(), width=60)
     assert body.pieces is not None
@@ -63,18 +84,9 @@ async def test_a_long_page_scrolls_wide_blocks_sideways_and_to_anchors(tmp_path:
 async def test_a_huge_page_draws_a_first_screen_then_the_rest_of_its_part(
     tmp_path: Path, monkeypatch
 ) -> None:
-    parts: list[tuple[int, bool]] = []
-    shown_part = PagePane._shown_part
-
-    def logged(self: PagePane, body, final: bool = True) -> None:  # type: ignore[no-untyped-def]
-        parts.append((body.end, final))
-        shown_part(self, body, final)
-
-    monkeypatch.setattr(PagePane, "_shown_part", logged)
+    parts = parts_shown(monkeypatch)
     text = "".join(f"## Part {n}\n\nParagraph {n} of a very long page.\n\n" for n in range(9000))
-    root = write_vault(tmp_path / "v")
-    (root / "Huge.md").write_text(text, encoding="utf-8")
-    app = make_app(brain_for(BundleSource(root)), start="Huge")
+    app = explorer_on(tmp_path, "Huge", text)
     async with app.run_test(size=SIZE) as pilot:
         pane = app.screen.query_one(PagePane)
         await settle(pilot, until=lambda: len(parts) >= 2)
@@ -113,19 +125,10 @@ async def test_a_page_of_20_kb_shows_a_first_screen_drawn_for_the_pane_then_the_
 ) -> None:
     """Over `LONG_CHARS` (16 KB), a page's first screen is drawn from about what the pane
     shows (`first_screen_chars`), not all of it (a 33 KB page took 240-300 ms to show)."""
-    parts: list[tuple[int, bool]] = []
-    shown_part = PagePane._shown_part
-
-    def logged(self: PagePane, body, final: bool = True) -> None:  # type: ignore[no-untyped-def]
-        parts.append((body.end, final))
-        shown_part(self, body, final)
-
-    monkeypatch.setattr(PagePane, "_shown_part", logged)
+    parts = parts_shown(monkeypatch)
     text = "".join(f"## Part {n}\n\nParagraph {n} of a page.\n\n" for n in range(450))
     assert 16_000 < len(text) < 50_000
-    root = write_vault(tmp_path / "v")
-    (root / "Twenty.md").write_text(text, encoding="utf-8")
-    app = make_app(brain_for(BundleSource(root)), start="Twenty")
+    app = explorer_on(tmp_path, "Twenty", text)
     async with app.run_test(size=SIZE) as pilot:
         pane = app.screen.query_one(PagePane)
         await settle(pilot, until=lambda: len(parts) >= 2)
