@@ -18,6 +18,11 @@ Three helpers below the pane each keep one of its jobs, with the state it needs:
   before reach their height.
 - `EmbedFiller`: each `![[page]]` embed looks its page up in a worker, and embeds that
   asked before the index was built ask again once it is.
+
+A body prepared is kept (`PreparedBodies`, the last 8), so back to a page, or a link
+followed twice, shows it without parsing it again. A page over `LONG_CHARS` shows a
+first screen drawn for the pane (`first_screen_chars`), then the rest of its first
+part; the whole part at once when a heading or a search hit in it is asked for.
 """
 
 from __future__ import annotations
@@ -365,36 +370,36 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
         padding, and less the scrollbar's when the body is taller than `room` rows
         (None: a later part, or a pane not laid out, is taken to overflow)."""
         width = self.content_region.width - BODY_PADDING
-        sources = sources_of(page.frontmatter)
+        width = width if width > 0 else 80
         scrollbar = self.styles.scrollbar_size_vertical
         self.line_breaks = breaks = self.brain.line_breaks()
         self.markup = markup = self.brain.markup()
-        refs = block_refs(page.content) if markup == "logseq" else set()
-        blocks = self.brain.block_texts(refs) if refs else None
-        width = width if width > 0 else 80
-        fields = dialect_fields(page.frontmatter, page.content, markup)
-        macros = self.brain.macros() if markup == "logseq" else None
-        # What the body is prepared from; a Logseq page also shows other pages' blocks.
+        # What the body is prepared from: a body kept is shown again as it is (not a
+        # Logseq page's: it shows other pages' blocks, which change without it).
+        kept_here = markup != "logseq"
         key = (page.slug, page.content, repr(page.frontmatter), start, limit, width)
         key += (scrollbar, room, breaks.hard, markup)
-        if markup != "logseq" and (kept := self.prepared.get(key)) is not None:
+        if kept_here and (kept := self.prepared.get(key)) is not None:
             return kept
+        refs = block_refs(page.content) if markup == "logseq" else set()
+        blocks = self.brain.block_texts(refs) if refs else None
+        macros = self.brain.macros() if markup == "logseq" else None
         body = prepare_body(
             page.content,
             start,
             limit,
-            sources,
+            sources_of(page.frontmatter),
             width,
             scrollbar,
             room,
             breaks.hard,
             markup,
             blocks,
-            fields,
+            dialect_fields(page.frontmatter, page.content, markup),
             page.slug,
             macros,
         )
-        if markup != "logseq":
+        if kept_here:
             self.prepared.keep(key, body)
         return body
 
