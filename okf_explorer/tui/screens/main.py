@@ -84,8 +84,6 @@ TREE_OPEN = "-open"
 GRAPH_SHOWN = "-graph-shown"
 """On the slice's place while the local graph shows there (`g`); narrow, on the link tree
 and the page pane too."""
-ZOOMED = "-zoomed"
-"""On the pane that fills the screen (`z`)."""
 CONTAINERS = ("page-tree", "page-pane", "graph-column", "link-tree", "slice-place")
 """The ids of the containers the page tree and the zoom show and hide (`_arrange`)."""
 
@@ -843,6 +841,9 @@ class MainScreen(ReportsWorkers, Screen[None]):
         tree.can_focus = self.tree_open
         # half the width (the tree's over it), but all of it while it holds the zoomed pane
         column.styles.width = "1fr" if self.zoomed is not None else None
+        # the zoomed page tree fills the screen: inline styles, not a class (which would
+        # style the tree and each of its rows again)
+        tree.styles.width = tree.styles.height = "1fr" if self.zoomed is tree else None
         # The graph takes the slice table's place; narrow, the links' too, and the page
         # gives it height. Classes on those widgets only, and only where they apply.
         graph = self.query_one(GraphPanel).shown
@@ -880,11 +881,7 @@ class MainScreen(ReportsWorkers, Screen[None]):
         """`pane` fills the screen (None: the panes come back as they were): only it is
         drawn again (see `_arrange`)."""
         self.query_one(PagePane).resize_is_final()
-        if self.zoomed is not None:
-            self.zoomed.remove_class(ZOOMED)
         self.zoomed = pane
-        if pane is not None:
-            pane.add_class(ZOOMED)
         self._arrange()
 
     def _beside(self, pane: Widget) -> list[Widget]:
