@@ -3,6 +3,9 @@
 Names (`/`, `ctrl+p`): `PageFinder`, the palette's one provider, over slugs, file
 names, titles and aliases; a query no name matches is offered as a text search instead
 (`enter` opens the text finder with it), never a list saying only that nothing matches.
+A query that names match only loosely (fuzzy: its letters in order, no name holding it)
+is offered as a text search too, after those names: `kerberos` in a vault with no page
+of that name, but ninety that mention it, listed `Kerberoasting` and `Raspberry Pi OS`.
 Before anything is typed it offers where a reader is likely to go: the pages of this
 session's trail, most recent first, then the hubs (most backlinks), never the alphabet
 (`first_offer`; the listing's order only while no screen offers these). The ranking
@@ -55,7 +58,13 @@ from textual.widget import Widget
 
 from okf_explorer.core.errors import OkfError
 from okf_explorer.core.pages import title_says_more
-from okf_explorer.core.search.find_rank import TIER_NAMES, Findable, FindHit, NameRanker
+from okf_explorer.core.search.find_rank import (
+    FUZZY,
+    TIER_NAMES,
+    Findable,
+    FindHit,
+    NameRanker,
+)
 from okf_explorer.core.search.query import QueryTooLong, SearchSyntaxError, SearchTimedOut
 from okf_explorer.core.search.text_index import HIT_CLOSE, HIT_OPEN, LONG_FILL, SearchHit
 from okf_explorer.core.text_safety import printable
@@ -198,12 +207,14 @@ class PageFinder(Provider):
             yield self._hit(FindHit(page, -1, "resolves"), query, EXACT_SCORE, width)
         for position, hit in enumerate(hits):
             yield self._hit(hit, query, float(len(hits) - position), width)
-        if not hits and exact is None and isinstance(screen, OpensTextSearch) and query.strip():
+        loose = all(hit.tier == FUZZY for hit in hits)
+        if loose and exact is None and isinstance(screen, OpensTextSearch) and query.strip():
             yield self._search_text_hit(screen, query)
 
     def _search_text_hit(self, screen: OpensTextSearch, query: str) -> Hit:
-        """No page is called `query`: one entry that searches the pages' text for it
-        (`enter` takes it), instead of a palette saying only that nothing matches."""
+        """No page is called `query`, and none holds it in a name: one entry that searches
+        the pages' text for it (`enter` takes it when it is the only one), instead of a
+        palette saying only that nothing matches, after any names matched loosely."""
         display = Content("Search the text for ") + Content.styled(printable(query), "bold")
         opening = partial(screen.action_search_text, query)
         help_text = escape(f"no page is called that · ctrl+f, or {TEXT_PREFIX} before words here")

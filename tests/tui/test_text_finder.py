@@ -352,12 +352,32 @@ async def test_a_name_no_page_has_is_offered_as_a_text_search(tmp_path: Path) ->
         await enter_opens(pilot, app, "long")
 
 
-async def test_a_name_some_page_has_is_not_offered_as_a_text_search(tmp_path: Path) -> None:
+@pytest.mark.parametrize("query", ["other", "oth", "the"])
+async def test_a_name_some_page_has_is_not_offered_as_a_text_search(
+    tmp_path: Path, query: str
+) -> None:
+    """A name that is the query, starts with it or holds it: the names alone."""
     app = explorer(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
-        await typed(pilot, "slash", "other")
+        await typed(pilot, "slash", query)
         await settle(pilot, until=lambda: len(hits(app)) > 0)
         assert not any("Search the text" in hit for hit in hits(app))
+
+
+async def test_a_name_matched_only_loosely_is_offered_as_a_text_search_after_it(
+    tmp_path: Path,
+) -> None:
+    """`kerberos` in a vault with no page of that name but ninety mentioning it listed
+    `Kerberoasting` and `Raspberry Pi OS` (letters in order) and nothing else: the names
+    matched so come first, then the text search."""
+    app = explorer(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await typed(pilot, "slash", "oter")
+        await settle(pilot, until=lambda: len(hits(app)) > 1)
+        assert [hit.splitlines()[0] for hit in hits(app)] == [
+            "other  Other",
+            "Search the text for oter",
+        ]
 
 
 LONG_NAMES = {
