@@ -272,6 +272,33 @@ async def test_the_page_tree_takes_the_room_it_needs(tmp_path: Path, size: tuple
         assert screen.zoomed is None
 
 
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_page_tree_opens_with_the_page_in_its_middle(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    """A page far down a folder of 120 (a security vault's `concepts/`, 3,000 pages):
+    `f` put its row on the tree's last line, with none of the pages after it. It comes to
+    the middle; a page already in view leaves the tree where it was."""
+    pages = {f"concepts/page {n:03}.md": f"# Page {n:03}\n" for n in range(120)}
+    pages["concepts/page 090.md"] = "# Page 090\n\n[[page 003]]\n"
+    root = write_bundle(tmp_path / "b", pages)
+    app = make_app(brain_for(BundleSource(root)), start="concepts/page 090")
+    async with app.run_test(size=size) as pilot:
+        screen, _, tree = await tree_opened(pilot)
+        height = tree.scrollable_content_region.height
+        assert tree.cursor_node is not None and tree.cursor_node.data.slug == "concepts/page 090"
+        assert abs(tree.cursor_line - tree.scroll_y - height // 2) <= 1
+        await pilot.press("f")
+        await settle(pilot)
+        screen.open_page("concepts/page 091")  # in view: the tree stays where it was
+        await settle(pilot)
+        top = tree.scroll_y
+        await pilot.press("f")
+        await settle(pilot)
+        assert tree.cursor_node is not None and tree.cursor_node.data.slug == "concepts/page 091"
+        assert tree.scroll_y == top
+
+
 @pytest.mark.parametrize("size", [(150, 45), (121, 30), (100, 30)])
 async def test_on_a_wide_screen_the_tree_lies_over_the_links_and_nothing_resizes(
     tmp_path: Path, size: tuple[int, int]

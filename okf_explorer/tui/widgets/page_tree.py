@@ -208,7 +208,8 @@ class PageTree(FittedTree[TreeEntry]):
         return node.data.name if node.data is not None and node.data.name else None
 
     def reveal(self, slug: str) -> None:
-        """Open the folders (and notes) down to `slug` and move the cursor onto it."""
+        """Open the folders (and notes) down to `slug` and move the cursor onto it: in
+        the middle of the pane when it was out of view (`_cursor_to`)."""
         node = self.root
         for key in _keys_to(slug, self._dotted):
             found = next((child for child in node.children if key in _keys(child)), None)
@@ -217,7 +218,17 @@ class PageTree(FittedTree[TreeEntry]):
             node = found
             if found.data is None or found.data.slug != slug:
                 self._open(node)
-        self.call_after_refresh(self.move_cursor, node)  # its line is known once laid out
+        self.call_after_refresh(self._cursor_to, node)  # its line is known once laid out
+
+    def _cursor_to(self, node: TreeNode[TreeEntry]) -> None:
+        """The cursor on `node`; a row out of view comes to the middle of the pane, with
+        the pages around it on both sides (as a file explorer reveals a file), not to
+        its last row with none after it."""
+        height = self.scrollable_content_region.height
+        in_view = self.scroll_y <= node.line < self.scroll_y + height
+        self.move_cursor(node)
+        if not in_view:
+            self.scroll_to(y=max(0, node.line - height // 2), animate=False)
 
     def _open(self, node: TreeNode[TreeEntry]) -> None:
         self._fill_folder(node)
