@@ -133,6 +133,26 @@ def test_long_names_show_whole_when_the_columns_fit() -> None:
     assert narrow.width <= 40
 
 
+def test_names_cut_take_the_cells_that_shorter_names_leave() -> None:
+    """A 13k-note vault's graph at 150x45 (the panel 100 cells wide, zoomed) cut
+    `Personal Knowl…` and `…/EESA06` with 10 cells free at the drawing's end: the cells
+    that `…/Geology` left of its column's share went unused. Now the drawing takes the
+    panel's width, and a name they make whole is whole."""
+    root, geology = "content/Self-Improvement/Obsidian", "content/Geography/Geology"
+    edges = [
+        Edge(root, "Personal Knowledge Base", 1, "out"),
+        Edge(root, geology, 1, "in"),
+        Edge(root, "content/index", 1, "in"),
+        Edge(geology, "content/Courses/EESA06", 2, "in"),
+    ]
+    layout = lay_out(root, edges, lambda slug: "/" in slug, width=100, height=20)
+    labels = {node.slug: node.label for node in layout.nodes}
+    assert layout.width == 100
+    assert labels["content/Courses/EESA06"] == "content/Courses/EESA06"
+    assert labels["Personal Knowledge Base"].startswith("✗ Personal Knowledge")
+    assert lay_out(root, edges, lambda slug: True, width=200, height=20).width < 200
+
+
 def test_titles_show_where_slugs_do_not_fit() -> None:
     slug = "references/yolo11n-object-detection-on-databricks-ai-runtime-databricks-on-aws-d5"
     assert page_label(slug, True, "YOLO11n object detection", 30) == "YOLO11n object detection"

@@ -351,7 +351,9 @@ def _draw(
         return 2 + max([1, *found, len(more_labels.get(c, ""))])
 
     free = width - sum(gaps.values())  # the room the columns share
-    rooms = _share({c: need(c, free - 2) for c in columns}, free)
+    wanted = {c: need(c, free - 2) for c in columns}
+    rooms = _share(wanted, free)
+    rooms = _spare_to_cut(wanted, need, rooms, free)
     labels = {
         slug: page_label(slug, *names[slug], rooms[c] - 2, starts[c])
         for c in columns
@@ -432,6 +434,28 @@ def _share(needs: dict[int, int], room: int) -> dict[int, int]:
         left -= needs[c]
     for c in open_columns:
         widths[c] = max(MIN_COLUMN, left // len(open_columns))
+    return widths
+
+
+def _spare_to_cut(
+    wanted: dict[int, int], need: Callable[[int, int], int], rooms: dict[int, int], room: int
+) -> dict[int, int]:
+    """Column widths once the cells left by names shorter than their column's share
+    (`…/Geology` in 17 cells) go to the columns whose names are cut (a drawing 10 cells
+    short of a 100-cell panel cut `Personal Knowl…`): whole names first, the cheapest
+    first; then what is left to a column it lengthens (one cut at its end). `need(c,
+    cells)` is how wide column `c` is drawn with its names in `cells`."""
+    widths = {c: need(c, rooms[c] - 2) for c in wanted}
+    spare = room - sum(widths.values())
+    for c in sorted(wanted, key=lambda c: wanted[c] - widths[c]):
+        if 0 < wanted[c] - widths[c] <= spare:
+            spare -= wanted[c] - widths[c]
+            widths[c] = wanted[c]
+    for c in wanted:
+        if spare > 0 and widths[c] < wanted[c]:
+            grown = need(c, widths[c] + spare - 2)
+            spare -= max(0, grown - widths[c])
+            widths[c] = max(widths[c], grown)
     return widths
 
 
