@@ -11,7 +11,7 @@ from textual.pilot import Pilot
 
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.state.slice import fit_label
+from okf_explorer.tui.state.slice import fit_label, shared_starts
 from okf_explorer.tui.widgets.graph.link_tree import LinkTree
 from okf_explorer.tui.widgets.graph.traversal_panel import TraversalPanel
 from tests.bundles import write_pages
@@ -254,3 +254,13 @@ async def test_names_that_start_alike_show_what_differs_at_80_columns(tmp_path: 
         await settle(pilot, lambda: panel.filled)
         cells = [str(panel.table.row(n).cells[3]) for n in range(4)]
         assert len(set(cells)) == 4, cells  # `Frontier Exploration - Me…` where it fits
+
+
+def test_a_mention_s_sentence_goes_on_beside_a_name_cut_to_what_differs() -> None:
+    """80×24 on Dendron's site: mentions of `root` from its changelog's pages showed
+    `…1-x`, `…2-x` and 20 empty cells each; the sentence now goes on in them."""
+    names = [f"changelog.past-versions.0-{n}-x" for n in (1, 2, 3)]
+    slug = f"vault/{names[0]}"
+    label = Text.assemble(slug, "  ", ("rename would fail if a backlink existed", "dim"))
+    fitted = fit_label(label, slug, 24, shared=shared_starts(names)).plain
+    assert fitted == "…1-x  rename would fail…"

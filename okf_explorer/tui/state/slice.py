@@ -206,7 +206,8 @@ def fit_label(
     (`LangChain →80`, not `…/index →80`: `names_the_page`). Nothing else that follows
     the slug (a relation, a sentence) ever stands for the page. `shared`: the starts the
     names shown beside it share (`shared_starts`), left out of a name cut at its end where
-    the cut would show nothing more (`shorten_right`)."""
+    the cut would show nothing more (`shorten_right`); a mention's sentence then goes on
+    in the cells that leaves (a Dendron changelog's `…1-x` stood alone in 24 cells)."""
     if label.cell_len <= width:
         return label
     plain = label.plain
@@ -226,8 +227,11 @@ def fit_label(
     if not names_the_page(name, shown, title):
         named = title or name  # the page's name, read from its start
         named = shorten_right(named, room, (shared or {}).get(named))
-        return head + Text(named, style=label[start:end].style) + tail
-    fitted = head + Text(shown, style=label[start:end].style) + tail
+        fitted = head + Text(named, style=label[start:end].style) + tail
+        if title is not None:  # what follows is that title, or a relation after it
+            return fitted
+    else:
+        fitted = head + Text(shown, style=label[start:end].style) + tail
     if fitted.cell_len + rest.cell_len > width and fitted.cell_len + TITLE_GAP + MIN_TITLE < width:
         rest = rest.copy()
         rest.truncate(width - fitted.cell_len, overflow="ellipsis")
