@@ -134,10 +134,11 @@ def test_long_names_show_whole_when_the_columns_fit() -> None:
 
 
 def test_names_cut_take_the_cells_that_shorter_names_leave() -> None:
-    """A 13k-note vault's graph at 150x45 (the panel 100 cells wide, zoomed) cut
-    `Personal Knowl…` and `…/EESA06` with 10 cells free at the drawing's end: the cells
-    that `…/Geology` left of its column's share went unused. Now the drawing takes the
-    panel's width, and a name they make whole is whole."""
+    """A 13k-note vault's graph in a 100-cell panel cut `Personal Knowl…` and `…/EESA06`
+    with 10 cells free at the drawing's end: the cells that `…/Geology` left of its
+    column's share went unused, and the root took 29 cells for `…/Self-Improvement/
+    Obsidian`, its whole slug being in the panel's title. Now the root squeezed is named
+    by its file name, and the cells left make the other names whole."""
     root, geology = "content/Self-Improvement/Obsidian", "content/Geography/Geology"
     edges = [
         Edge(root, "Personal Knowledge Base", 1, "out"),
@@ -147,10 +148,19 @@ def test_names_cut_take_the_cells_that_shorter_names_leave() -> None:
     ]
     layout = lay_out(root, edges, lambda slug: "/" in slug, width=100, height=20)
     labels = {node.slug: node.label for node in layout.nodes}
-    assert layout.width == 100
-    assert labels["content/Courses/EESA06"] == "content/Courses/EESA06"
-    assert labels["Personal Knowledge Base"].startswith("✗ Personal Knowledge")
-    assert lay_out(root, edges, lambda slug: True, width=200, height=20).width < 200
+    assert labels.pop(root) in ("Obsidian", "…/Obsidian")
+    assert labels == {
+        geology: geology,
+        "content/index": "content/index",
+        "content/Courses/EESA06": "content/Courses/EESA06",
+        "Personal Knowledge Base": "✗ Personal Knowledge Base",
+    }
+    assert layout.width <= 100
+    squeezed = lay_out(root, edges, lambda slug: "/" in slug, width=71, height=20)
+    assert {node.slug: node.label for node in squeezed.nodes}[root] == "Obsidian"
+    assert squeezed.width <= 71
+    roomy = lay_out(root, edges, lambda slug: True, width=200, height=20)
+    assert {node.slug: node.label for node in roomy.nodes}[root] == root
 
 
 def test_titles_show_where_slugs_do_not_fit() -> None:

@@ -57,7 +57,8 @@ MIN_COLUMN = 12
 """Cells a column gets at least (its label, a lead cell and a trailing cell); a drawing
 wider than the panel scrolls sideways."""
 ROOT_ROOM = 32
-"""Cells the root's column may take before the others share the room."""
+"""Cells the root's column may take before the others share the room (less when its name
+alone is shorter: its whole slug is in the panel's title)."""
 MAX_LANES = 4
 """Vertical lanes between two columns at most; more pages share them."""
 ARROW_RIGHT, ARROW_LEFT = "►", "◄"
@@ -352,7 +353,9 @@ def _draw(
 
     free = width - sum(gaps.values())  # the room the columns share
     wanted = {c: need(c, free - 2) for c in columns}
-    rooms = _share(wanted, free)
+    # the root's whole slug is in the panel's title: squeezed, its name alone will do
+    root_name = 2 + cell_len(fallback_label(root, names[root][1]))
+    rooms = _share(wanted, free, min(ROOT_ROOM, root_name))
     rooms = _spare_to_cut(wanted, need, rooms, free)
     labels = {
         slug: page_label(slug, *names[slug], rooms[c] - 2, starts[c])
@@ -416,15 +419,16 @@ def _draw(
     )
 
 
-def _share(needs: dict[int, int], room: int) -> dict[int, int]:
-    """Column widths: each its need when all fit; else the root's column (0) first, up to
-    `ROOT_ROOM`, then those under an equal share keep their need and the rest split
-    what is left (never under `MIN_COLUMN`: a drawing wider than the panel scrolls)."""
+def _share(needs: dict[int, int], room: int, root_least: int) -> dict[int, int]:
+    """Column widths: each its need when all fit; else the root's column (0) first, as
+    wide as its name alone (`root_least`), then those under an equal share keep their
+    need and the rest split what is left (never under `MIN_COLUMN`: a drawing wider than
+    the panel scrolls). The cells left over go on to names cut (`_spare_to_cut`)."""
     widths = dict(needs)
     if sum(needs.values()) <= room:
         return widths
     open_columns = sorted((c for c in needs if c != 0), key=needs.__getitem__)
-    widths[0] = min(needs[0], ROOT_ROOM)
+    widths[0] = min(needs[0], root_least)
     left = room - widths[0]
     while open_columns:
         share = left // len(open_columns)
