@@ -194,3 +194,32 @@ def test_the_look_alike_targets_have_a_section_whose_rows_open_the_page() -> Non
     ]
     plain = dataclasses.replace(stats, look_alikes=())
     assert not any("look like" in str(line) for line, _ in stats_rows(plain))
+
+
+def test_a_page_s_title_follows_its_slug_where_a_few_of_its_letters_fit() -> None:
+    """An LLM-written bundle's hubs read `content/concepts/term-agent-skills`,
+    `tool-3x-ui`, …: the title says which page, after the slug, cut at its end (wide
+    characters counted as two cells); left out where the slug itself is cut."""
+    slug = "content/concepts/term-agent-skills"
+
+    def drawn(width: int) -> str:
+        console = Console(width=width, color_system=None, legacy_windows=False)
+        line = CutLine(Text("  42  "), slug, title="Agent Skills（代理技能包）")
+        with console.capture() as captured:
+            console.print(line)
+        return captured.get().rstrip("\n").rstrip()
+
+    assert drawn(80) == f"  42  {slug}  Agent Skills（代理技能包）"
+    assert drawn(57) == f"  42  {slug}  Agent Skills（…"
+    assert drawn(56) == f"  42  {slug}  Agent Skills…"  # not half a wide character
+    assert drawn(44) == f"  42  {slug}"  # not even five cells of it
+    assert drawn(30).startswith("  42  …/")
+    stats = BrainStats(
+        pages=2, readable=2, unreadable=0, reserved=0, links=1, dangling_targets=0,
+        ambiguous_links=0, hubs_in=((slug, 1),), hubs_out=(("index", 1),), orphans=(),
+        dead_ends=(), dangling=(), look_alikes=(),
+    )  # fmt: skip
+    titles = {slug: "Agent Skills", "index": "Index"}
+    rows = [line for line, _ in stats_rows(stats, title=titles.get)]
+    shown = [line.title for line in rows if isinstance(line, CutLine)]
+    assert shown == ["Agent Skills", ""]  # `index` says no more than its file name

@@ -19,21 +19,25 @@ how many more there are (the CLI lists all).
 
 A page's line is cut to the width it is drawn at (`CutLine`): its slug from the left,
 whole folders first, so the file name stays (`…/windows-commands/command-line-syntax-
-key`); a wrapped slug left its count alone on a line. The list is given its lines
-already cut, as text, and cuts them again when its width changes: measuring lines that
-Textual has to ask Rich to draw was half of the key's 250 ms on a 6.5k-page vault (258
-lines).
+key`); a wrapped slug left its count alone on a line. A page whose title says more than
+its file name shows it after the slug, dim, where the line has room for a few of its
+letters (an LLM-written bundle's hubs read `term-agent-skills`, `tool-3x-ui`, …).
+
+The list is given its lines already cut, as text, and cuts them again when its width
+changes: measuring lines that Textual has to ask Rich to draw was half of the key's
+250 ms on a 6.5k-page vault (258 lines).
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import islice
 from typing import ClassVar
 
+from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 from textual import on, work
@@ -49,8 +53,9 @@ from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import OkfError
 from okf_explorer.core.graph.analysis import BrainStats
 from okf_explorer.core.graph.shape import Bridge, Community, splits_text
+from okf_explorer.core.pages import title_says_more
 from okf_explorer.core.text_safety import printable
-from okf_explorer.tui.state.slice import shorten_left
+from okf_explorer.tui.state.slice import MIN_TITLE, TITLE_GAP, shorten_left, shorten_right
 
 SECTION_ROWS = 100
 """Rows a section lists in the dialog before `… N more` (a big brain has thousands)."""
@@ -71,6 +76,9 @@ class CutLine:
     label: str
     style: str = ""
     tail: Text = field(default_factory=Text)
+    title: str = ""
+    """The page's title, after a label drawn whole, cut at its end (left out where fewer
+    than `MIN_TITLE` of its cells fit)."""
 
     def __str__(self) -> str:
         return f"{self.prefix.plain}{self.label}{self.tail.plain}"
@@ -80,6 +88,9 @@ class CutLine:
         room = max(1, width - self.prefix.cell_len)
         line = self.prefix.copy()
         line.append(shorten_left(self.label, room), style=self.style)
+        left = width - line.cell_len - self.tail.cell_len - TITLE_GAP
+        if self.title and cell_len(self.label) <= room and left >= MIN_TITLE:
+            line.append(" " * TITLE_GAP + shorten_right(self.title, left), style="dim")
         if line.cell_len + self.tail.cell_len <= width:
             return line + self.tail
         # The tail goes below, under the label, however many lines it takes.
@@ -105,6 +116,8 @@ def _wrapping() -> Console:
     return Console(width=80, color_system=None, legacy_windows=False)
 
 
+Titles = Callable[[str], str | None]
+"""A page's title by its slug (None: not known)."""
 Row = tuple[Text | CutLine, str | None]
 """What one list line shows, and the page `enter` opens there (None: not selectable)."""
 
@@ -115,10 +128,13 @@ def counts_text(stats: BrainStats) -> str:
     return " · ".join(counts[:4]) + "\n" + " · ".join(counts[4:])
 
 
-def stats_rows(stats: BrainStats, limit: int = SECTION_ROWS) -> list[Row]:
+def stats_rows(
+    stats: BrainStats, limit: int = SECTION_ROWS, title: Titles | None = None
+) -> list[Row]:
     """Every line of the list, section by section, in the CLI's order; each heading
     says how many entries its section has (a dangling target's linkers are its lines).
-    Only the lines shown are built: a big brain has tens of thousands of orphans."""
+    Only the lines shown are built: a big brain has tens of thousands of orphans.
+    `title(slug)`: the page's title, shown where it says more than the file name."""
     sections: list[tuple[str, int, int, Iterator[Line]]] = []
     rankings = (("hubs by links in", stats.hubs_in), ("hubs by links out", stats.hubs_out))
     for heading, hubs in rankings:
@@ -137,7 +153,7 @@ def stats_rows(stats: BrainStats, limit: int = SECTION_ROWS) -> list[Row]:
     shown: list[Row] = []
     for heading, count, total, lines in sections:
         shown.append((Text(f"{heading} ({count})", style="bold"), None))
-        shown += [_row(*line) for line in islice(lines, limit)]
+        shown += [_row(*line, title=title) for line in islice(lines, limit)]
         if total > limit:
             shown.append((Text(f"  … {total - limit} more lines", style="dim italic"), None))
     return shown
@@ -196,10 +212,15 @@ def _look_alikes(stats: BrainStats) -> Iterator[Line]:
         yield f"  ≈ {printable(like.target)} → ", like.page, like.page, writes
 
 
-def _row(prefix: str, label: str, slug: str | None, tail: str = "") -> tuple[CutLine, str | None]:
+def _row(
+    prefix: str, label: str, slug: str | None, tail: str = "", *, title: Titles | None = None
+) -> tuple[CutLine, str | None]:
     if slug is None:  # a missing target
         return CutLine(Text(prefix, style="red"), printable(label), "dim"), slug
-    return CutLine(Text(prefix, style="dim"), printable(label), tail=Text(tail, "dim")), slug
+    named = title(slug) if title is not None and not tail else None
+    shown = printable(named) if named and title_says_more(slug, named) else ""
+    line = CutLine(Text(prefix, style="dim"), printable(label), tail=Text(tail, "dim"), title=shown)
+    return line, slug
 
 
 class StatsDialog(ModalScreen[str | None]):
@@ -255,7 +276,7 @@ class StatsDialog(ModalScreen[str | None]):
     def show(self, stats: BrainStats) -> None:
         """Fill the dialog with `stats`; the first page listed is highlighted."""
         self.stats = stats
-        self.rows = stats_rows(stats)
+        self.rows = stats_rows(stats, title=self._title)
         self.query_one("#stats-counts", Static).update(counts_text(stats))
         options = self.query_one(OptionList)
         options.clear_options()
@@ -264,6 +285,11 @@ class StatsDialog(ModalScreen[str | None]):
         first = next((i for i, slug in enumerate(self.slugs) if slug is not None), None)
         options.highlighted = first
         options.focus()
+
+    def _title(self, slug: str) -> str | None:
+        index = self.brain.index
+        page = index.pages.get(slug) if index is not None else None
+        return page.title if page is not None else None
 
     def show_shape(self, shape: Shape) -> None:
         """Add the communities and bridges below the stats (the cursor stays put)."""
