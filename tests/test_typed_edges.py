@@ -155,6 +155,31 @@ def test_names_that_match_no_page_are_no_edges(typed: Path) -> None:
     assert index.dangling_ids() == ["tables/missing"]
 
 
+def test_a_gbrain_field_s_path_like_names_matching_no_page_are_no_edges(tmp_path: Path) -> None:
+    """An LLM-written wiki names source code in gbrain's `source` field: `utils/auth.ts`
+    made no edge, but `services/oauth/` (a path by its `/`) made a dangling
+    `…/services/oauth/index`: 199 of its 205 dangling targets, and as many broken links in
+    `validate`. Matching
+    no page, neither is an edge, as in gbrain; one that matches a page still is, and an
+    OKF path field's miss stays a dangling edge."""
+    root = tmp_path / "wiki"
+    (root / "subsystems").mkdir(parents=True)
+    (root / "subsystems" / "auth.md").write_text(
+        "---\nsource: [services/oauth/, utils/auth.ts, ../guide.md, notes/]\n"
+        "resource: /tables/missing.md\n---\n# Auth\n"
+    )
+    (root / "guide.md").write_text("# Guide\n")
+    index = brain_of(root).ensure_index()
+    assert index.out_edges("subsystems/auth") == [
+        ("tables/missing", "resource"),
+        ("guide", "source"),
+    ]
+    assert index.dangling_ids() == ["tables/missing"]
+    _, out, _ = run_cli("--source", str(root), "validate")
+    assert "tables/missing" in out  # the one broken link
+    assert "services/oauth" not in out and "notes/" not in out
+
+
 def test_typed_edges_survive_the_disk_cache(typed: Path, tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     cold = brain_of(typed, cache)

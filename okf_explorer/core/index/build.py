@@ -534,8 +534,11 @@ def merged_rows(raw: Sequence[RawTuple], resolved: Sequence[Resolved]) -> list[t
     ):
         merge_key: object = node
         if rel != LINKS:
-            if rule == "dangling" and named and (kind != "markdown" or incoming):
-                continue  # a name matching no page is no edge (gbrain drops it too)
+            if rule == "dangling" and named:
+                # a name in a gbrain field matching no page is no edge, path-like or not
+                # (gbrain drops it too): an LLM-written wiki's `source: [services/oauth/,
+                # utils/auth.ts]` names source code: 199 of its 205 dangling targets
+                continue
             merge_key = (node, rel, incoming)
         first = merged.get(merge_key)
         if first is None:  # a `ResolvedLink.to_row()` row

@@ -67,7 +67,7 @@ from okf_explorer.core.pages import (
 )
 
 ENV_VAR = "OKF_EXPLORER_CACHE"
-FORMAT_VERSION = 24
+FORMAT_VERSION = 25
 """Bump whenever the row layout of `cache_payload` changes, a stored record's
 fields included (`tests/test_record_shapes.py` fails until you do). 3: microsecond
 `updated_at`; 4: page rows are `PageInfo.to_row()`, with `tags_known` and `error_kind`;
@@ -91,7 +91,9 @@ item into the next); 21: `heading_title` in page rows (a heading many pages shar
 none of them: `core.index.build.name_shared_headings`); 22: the same rows, read anew (a
 Basic Memory note's relation lines type their links: `core.links.relation_lines`); 23:
 `private` in page rows (`visibility: private`, which `serve` hides as gbrain does); 24: the
-same rows, read anew (a `status:` left empty states no status, and makes no OKF concept)."""
+same rows, read anew (a `status:` left empty states no status, and makes no OKF concept);
+25: the same rows, resolved anew (a gbrain field's path-like name matching no page is no
+edge)."""
 
 FILE_MODE = 0o600
 """Permission bits of every cache file: the user's alone."""
