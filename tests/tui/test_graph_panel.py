@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from rich.cells import cell_len
 
 from okf_explorer.core.graph.traverse import Edge
 from okf_explorer.sources.folder.bundle import BundleSource
@@ -161,6 +162,22 @@ def test_names_cut_take_the_cells_that_shorter_names_leave() -> None:
     assert squeezed.width <= 71
     roomy = lay_out(root, edges, lambda slug: True, width=200, height=20)
     assert {node.slug: node.label for node in roomy.nodes}[root] == root
+
+
+def test_names_with_zero_width_joiners_keep_every_row_the_drawing_s_width() -> None:
+    """Rich counts the character after a zero-width joiner as no cell, whatever it is: a
+    name cut to `_fei gb文_\u200d…` put its `…` in a cell of its own, and the row ran past
+    the canvas's end (an IndexError from a fuzzed slice); a joiner at a label's end
+    swallowed the line after it. Labels drop the joiners, as they drop the emoji
+    selector (`👨‍💻` is then two emoji, drawn as counted everywhere)."""
+    names = ["👨\u200d💻 Dev notes", "_fei gb文_\u200d-_字fb and more", "tail joiner\u200d"]
+    edges = [Edge("r", f"notes/{name}", 1, "out") for name in names]
+    edges += [Edge("r", f"in/{name} {n}", 1, "in") for n, name in enumerate(names)]
+    titles = {f"notes/{name}": f"{name} titled at length" for name in names}
+    for width in range(16, 90):
+        layout = lay_out("r", edges, lambda slug: True, width=width, height=12, title=titles.get)
+        assert {cell_len(line) for line in layout.lines} == {layout.width}, width
+        assert not any("\u200d" in node.label for node in layout.nodes)
 
 
 def test_titles_show_where_slugs_do_not_fit() -> None:

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual.pilot import Pilot
 
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.state.slice import fit_label, shared_starts
+from okf_explorer.tui.state.slice import fit_label, shared_starts, shorten_left, shorten_right
 from okf_explorer.tui.widgets.graph.link_tree import LinkTree
 from okf_explorer.tui.widgets.graph.traversal_panel import TraversalPanel
 from tests.bundles import write_pages
@@ -264,3 +265,11 @@ def test_a_mention_s_sentence_goes_on_beside_a_name_cut_to_what_differs() -> Non
     label = Text.assemble(slug, "  ", ("rename would fail if a backlink existed", "dim"))
     fitted = fit_label(label, slug, 24, shared=shared_starts(names)).plain
     assert fitted == "…1-x  rename would fail…"
+
+
+def test_a_name_cut_beside_a_zero_width_joiner_keeps_its_cut_mark() -> None:
+    """Rich counts the character after a zero-width joiner (`👨‍💻`) as no cell: a cut
+    that kept the joiner and put `…` after it drew no mark, a cell short."""
+    assert shorten_right("abc\u200ddef", 4) == "abc…"
+    assert cell_len(shorten_right("abc\u200ddef", 4)) == 4
+    assert shorten_left("abc\u200ddef", 4) == "…def"  # not `…\u200ddef`: `d` unseen

@@ -131,6 +131,8 @@ def slice_title(view: View) -> str:
 # ------------------------------------------------------------------ as table rows
 
 ELLIPSIS = "…"
+ZERO_WIDTH_JOINER = chr(0x200D)
+"""Rich counts the character after it as no cell, whatever it is (`…` too)."""
 HOP_WIDTH = 3
 DIR_WIDTH = 3
 FIXED_COLUMNS = HOP_WIDTH + DIR_WIDTH + 4 * 2
@@ -165,21 +167,23 @@ def shorten_left(name: str, width: int) -> str:
 
 
 def _last_cells(text: str, width: int) -> str:
-    """The end of `text` that fits in `width` cells."""
+    """The end of `text` that fits in `width` cells, not starting with a zero-width
+    joiner (which would join the character after it to the `…` before)."""
     used, start = 0, len(text)
     while start > 0 and used + cell_len(text[start - 1]) <= width:
         start -= 1
         used += cell_len(text[start])
-    return text[start:]
+    return text[start:].lstrip(ZERO_WIDTH_JOINER)
 
 
 def _first_cells(text: str, width: int) -> str:
-    """The start of `text` that fits in `width` cells."""
+    """The start of `text` that fits in `width` cells, not ending in a zero-width joiner
+    (which would join the `…` after it: Rich then counts it as no cell)."""
     used, end = 0, 0
     while end < len(text) and used + cell_len(text[end]) <= width:
         used += cell_len(text[end])
         end += 1
-    return text[:end]
+    return text[:end].rstrip(ZERO_WIDTH_JOINER)
 
 
 _COUNT = re.compile(r" [→←]\d+")

@@ -40,6 +40,7 @@ from okf_explorer.core.pages import title_says_more
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.cells import EMOJI_SELECTOR
 from okf_explorer.tui.state.slice import (
+    ZERO_WIDTH_JOINER,
     SharedStart,
     fallback_name,
     names_the_page,
@@ -64,6 +65,13 @@ MAX_LANES = 4
 ARROW_RIGHT, ARROW_LEFT = "►", "◄"
 EMOJI_STYLE = chr(EMOJI_SELECTOR)
 """Variation selector 16: terminals disagree on the width it gives (see `page_label`)."""
+
+
+def _drawable(name: str) -> str:
+    """`name` as a label draws it: shown as `printable` shows it, without the emoji
+    selector and zero-width joiners."""
+    return printable(name).replace(EMOJI_STYLE, "").replace(ZERO_WIDTH_JOINER, "")
+
 
 _UP, _DOWN, _LEFT, _RIGHT = 1, 2, 4, 8
 _GLYPHS = {
@@ -248,15 +256,18 @@ def page_label(
     title (or the file name) cut at its end, so that a long name reads from its start
     (`Operazioni tra successioni…`), leaving out a start it `shared` with the names in
     its column (`shared_starts` of their `fallback_label`). The emoji selector goes
-    (U+1F5C2 U+FE0F is drawn one cell wide by tmux, counted two by Rich)."""
+    (U+1F5C2 U+FE0F is drawn one cell wide by tmux, counted two by Rich), and so do
+    zero-width joiners: Rich counts the character after one as no cell, so a cut that
+    left one before `…`, or at the label's end before a line, drew the row a cell short
+    (and a name holding one ran past the canvas's end)."""
     mark = "" if exists else MISSING_MARK
     room = max(1, room - len(mark))
-    name = printable(slug).replace(EMOJI_STYLE, "")
+    name = _drawable(slug)
     if cell_len(name) <= room:
         return mark + name
     if title is None or not title_says_more(slug, title):
         title = ""
-    title = printable(title).replace(EMOJI_STYLE, "")
+    title = _drawable(title)
     if title and cell_len(title) <= room:
         return mark + title
     file_name = name.rsplit("/", 1)[-1]
@@ -269,9 +280,9 @@ def page_label(
 
 
 def fallback_label(slug: str, title: str | None) -> str:
-    """What `page_label` cuts at its end: `slice.fallback_name`, without the emoji
-    selector."""
-    return fallback_name(slug, title).replace(EMOJI_STYLE, "")
+    """What `page_label` cuts at its end: `slice.fallback_name`, as a label draws it
+    (`_drawable`)."""
+    return _drawable(fallback_name(slug, title))
 
 
 def _cut(text: str, room: int, *, at_end: bool) -> str:
