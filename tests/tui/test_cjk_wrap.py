@@ -18,13 +18,19 @@ CHINESE = (
     "能长期自主运行、由 LLM 驱动执行多步骤任务的 AI 系统。与单轮对话不同，autonomous agents "
     "能规划、记忆、使用工具、调用 API，并在完成任务过程中进行自我反思（见「记忆系统」）。"
 )
+WARNED = (  # a Chinese LLM-written wiki's warnings: U+26A0 with the emoji selector
+    "\u26a0\ufe0f 已弃用：加 status 字段，正文顶部写原因，保留链接稳定。"
+    "请看 \U0001f468\u200d\U0001f4bb 开发者的说明\u26a0\ufe0f，不要删除路径。"
+)
+"""Rich counts `⚠️` two cells and `👨‍💻` two: counted per character (one, and four),
+a row holding `⚠️` was drawn a cell wider than the pane and lost its last character."""
 JAPANESE = (
     "ノートを作成するには、左のサイドバーにある「新規ノート」をクリックします。"
     "ショートカットも使えます。"
 )
 
 
-@pytest.mark.parametrize("text", [CHINESE, JAPANESE])
+@pytest.mark.parametrize("text", [CHINESE, JAPANESE, WARNED])
 @pytest.mark.parametrize("width", [7, 12, 20, 40, 70])
 def test_rows_fill_the_width_and_keep_every_character(text: str, width: int) -> None:
     rows = wrapped(Content(text), width)
