@@ -16,6 +16,11 @@ cells Rich counted: the selector dropped (the symbol alone is one cell everywher
 space added for the cell it no longer takes; a skin tone dropped (the emoji alone is two
 cells everywhere). Names stay exact everywhere else (CLI output, `--json`, the text a
 selection copies): only the terminal's picture changes.
+
+Text cut or wrapped to a width is measured as Rich measures it (`cells_added`,
+`cells_before`): Rich counts the selector with the symbol before it and the character
+after a zero-width joiner as no cell, so a cut by each character's own width drew rows
+a cell wider than the layout gave them, and lost their last character.
 """
 
 from __future__ import annotations
@@ -37,6 +42,9 @@ _TONES = f"{chr(SKIN_TONES[0])}-{chr(SKIN_TONES[1])}"
 _CLUSTER = re.compile(f"(.){chr(EMOJI_SELECTOR)}({chr(KEYCAP)}?)|[{_TONES}]", re.DOTALL)
 """A symbol with the emoji selector (and a keycap's enclosing mark), or a skin tone."""
 _NEEDS_WORK = re.compile(f"[{chr(EMOJI_SELECTOR)}{_TONES}]")
+ZERO_WIDTH_JOINER = chr(0x200D)
+"""Rich counts the character after it as no cell, whatever it is (`…` too)."""
+_JOINING = frozenset((chr(EMOJI_SELECTOR), ZERO_WIDTH_JOINER))
 
 
 def terminal_text(text: str) -> str:
@@ -53,6 +61,30 @@ def _drawn(match: re.Match[str]) -> str:
         return ""
     symbol = match.group(1) + match.group(2)
     return symbol + " " * max(0, cell_len(match.group(0)) - cell_len(symbol))
+
+
+def counted_in_context(text: str) -> bool:
+    """Whether Rich counts some character of `text` with its neighbours: the emoji
+    selector makes the symbol before it two cells (U+26A0 so), and the character after
+    a zero-width joiner adds none (marks between them included). Cut or wrapped by
+    each character's own width, such text was drawn a cell wider than counted."""
+    return not _JOINING.isdisjoint(text)
+
+
+def cells_added(text: str, start: int, at: int, in_context: bool) -> int:
+    """The cells `text[at]` adds to `text[start:at]` as Rich counts the run;
+    `in_context`: `counted_in_context(text)` (else each character's own width)."""
+    if in_context:
+        return cell_len(text[start : at + 1]) - cell_len(text[start:at])
+    return cell_len(text[at])
+
+
+def cells_before(text: str, at: int, end: int, in_context: bool) -> int:
+    """The cells `text[at]` adds in front of `text[at + 1:end]` as Rich counts the run
+    (`cells_added` from the other end)."""
+    if in_context:
+        return cell_len(text[at:end]) - cell_len(text[at + 1 : end])
+    return cell_len(text[at])
 
 
 class TerminalWidths(LineFilter):

@@ -270,6 +270,20 @@ def test_a_mention_s_sentence_goes_on_beside_a_name_cut_to_what_differs() -> Non
 def test_a_name_cut_beside_a_zero_width_joiner_keeps_its_cut_mark() -> None:
     """Rich counts the character after a zero-width joiner (`👨‍💻`) as no cell: a cut
     that kept the joiner and put `…` after it drew no mark, a cell short."""
-    assert shorten_right("abc\u200ddef", 4) == "abc…"
-    assert cell_len(shorten_right("abc\u200ddef", 4)) == 4
-    assert shorten_left("abc\u200ddef", 4) == "…def"  # not `…\u200ddef`: `d` unseen
+    cut = shorten_right("abc\u200ddef", 4)
+    assert cut.endswith("…") and not cut.endswith("\u200d…") and cell_len(cut) == 4
+    cut = shorten_left("abc\u200ddef", 4)
+    assert not cut.startswith("…\u200d") and cell_len(cut) == 4  # `…\u200ddef` hid `d`
+
+
+def test_names_are_cut_by_the_cells_rich_counts() -> None:
+    """U+26A0 with the emoji selector is two cells and a Chinese character two: cut by
+    each character's own width, or by characters, such names ran a cell or three past
+    the width given (found by fuzzing names, as Chinese LLM-written wikis write them)."""
+    warned = "\u26a0\ufe0f/x" + "字hbjacdé" * 3
+    for width in range(2, 30):
+        assert cell_len(shorten_right(warned, width)) <= width
+        assert cell_len(shorten_left(warned, width)) <= width
+    slug = "字中h-hdd字eh__"
+    for width in range(1, 20):
+        assert fit_label(Text(f"▶ {slug} →3"), slug, width).cell_len <= width, width

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from rich.cells import cell_len
+from okf_explorer.tui.cells import cells_added, counted_in_context
 
 WIDE_SCRIPT = re.compile(  # escapes, not the characters: the range ends are unassigned
     r"[\u2e80-\u2fdf\u3000-\u303f\u3040-\u30ff\u3100-\u312f\u31a0-\u31ff\u3400-\u4dbf"
@@ -30,8 +30,6 @@ NO_BREAK_BEFORE = frozenset(
 """Characters a row never starts with (closing marks, small kana, the long vowel mark)."""
 NO_BREAK_AFTER = frozenset("（［｛「『【〈《〔([{")
 """Characters a row never ends with (opening marks)."""
-_JOINING = frozenset((chr(0xFE0F), chr(0x200D)))
-"""The emoji selector and the zero-width joiner: Rich counts them with their neighbours."""
 
 
 def has_wide_script(text: str) -> bool:
@@ -45,6 +43,7 @@ def cjk_cuts(text: str, width: int) -> list[int]:
     cells is cut at the pane's edge. Spaces at a row's end hang past it (the caller drops
     them, as Textual does); a row never starts with one."""
     width = max(1, width)
+    in_context = counted_in_context(text)
     cuts: list[int] = []
     start = used = at = 0
     last_break: int | None = None
@@ -52,7 +51,7 @@ def cjk_cuts(text: str, width: int) -> list[int]:
         char = text[at]
         if at > start and _may_break(text, at):
             last_break = at
-        cells = _cells(text, start, at)
+        cells = cells_added(text, start, at, in_context)  # U+26A0 with the selector: 2
         if char != " " and used + cells > width and at > start:
             cut = last_break if last_break is not None else at
             cuts.append(cut)
@@ -61,18 +60,6 @@ def cjk_cuts(text: str, width: int) -> list[int]:
         used += cells
         at += 1
     return cuts
-
-
-def _cells(text: str, start: int, at: int) -> int:
-    """The cells `text[at]` adds to the row starting at `start`, as Rich counts the row:
-    the emoji selector makes a symbol before it two cells (U+26A0 so, common in Chinese
-    LLM-written wikis: such a row was drawn a cell wider than the pane and lost its last
-    character), and the character after a zero-width joiner adds none. Beside those two,
-    the row so far is measured again (as Rich reads them left to right)."""
-    char = text[at]
-    if char in _JOINING or (at > start and text[at - 1] in _JOINING):
-        return cell_len(text[start : at + 1]) - cell_len(text[start:at])
-    return cell_len(char)
 
 
 def _may_break(text: str, at: int) -> bool:

@@ -29,6 +29,12 @@ from rich.text import Text
 from okf_explorer.core.graph.traverse import Edge
 from okf_explorer.core.pages import RESERVED_NAMES, title_says_more
 from okf_explorer.core.text_safety import printable
+from okf_explorer.tui.cells import (
+    ZERO_WIDTH_JOINER,
+    cells_added,
+    cells_before,
+    counted_in_context,
+)
 from okf_explorer.tui.state.navigator import View
 
 
@@ -131,8 +137,6 @@ def slice_title(view: View) -> str:
 # ------------------------------------------------------------------ as table rows
 
 ELLIPSIS = "…"
-ZERO_WIDTH_JOINER = chr(0x200D)
-"""Rich counts the character after it as no cell, whatever it is (`…` too)."""
 HOP_WIDTH = 3
 DIR_WIDTH = 3
 FIXED_COLUMNS = HOP_WIDTH + DIR_WIDTH + 4 * 2
@@ -169,21 +173,21 @@ def shorten_left(name: str, width: int) -> str:
 def _last_cells(text: str, width: int) -> str:
     """The end of `text` that fits in `width` cells, not starting with a zero-width
     joiner (which would join the character after it to the `…` before)."""
-    used, start = 0, len(text)
-    while start > 0 and used + cell_len(text[start - 1]) <= width:
+    used, start, end, in_context = 0, len(text), len(text), counted_in_context(text)
+    while start > 0 and used + (cells := cells_before(text, start - 1, end, in_context)) <= width:
         start -= 1
-        used += cell_len(text[start])
+        used += cells
     return text[start:].lstrip(ZERO_WIDTH_JOINER)
 
 
 def _first_cells(text: str, width: int) -> str:
-    """The start of `text` that fits in `width` cells, not ending in a zero-width joiner
-    (which would join the `…` after it: Rich then counts it as no cell)."""
-    used, end = 0, 0
-    while end < len(text) and used + cell_len(text[end]) <= width:
-        used += cell_len(text[end])
+    """The start of `text` that fits in `width` cells, as Rich counts them (so never
+    ending in a zero-width joiner, whose next character adds no cell)."""
+    used, end, in_context = 0, 0, counted_in_context(text)
+    while end < len(text) and used + (cells := cells_added(text, 0, end, in_context)) <= width:
+        used += cells
         end += 1
-    return text[:end].rstrip(ZERO_WIDTH_JOINER)
+    return text[:end]
 
 
 _COUNT = re.compile(r" [→←]\d+")
@@ -217,14 +221,14 @@ def fit_label(
     plain = label.plain
     start = plain.find(slug)
     if start < 0:
-        return label[: max(0, width - 1)] + Text(ELLIPSIS)
+        return _cut_at_end(label, width)
     end = start + len(slug)
     count = _COUNT.match(plain, end)
     after = count.end() if count else end
     head, tail = label[:start], label[end:after]
     room = width - head.cell_len - tail.cell_len
     if room < MIN_SLUG:
-        return label[: max(0, width - 1)] + Text(ELLIPSIS)
+        return _cut_at_end(label, width)
     shown = shorten_left(slug, room)
     rest = label[after:]
     name = slug.rsplit("/", 1)[-1]
@@ -242,6 +246,14 @@ def fit_label(
     elif fitted.cell_len + rest.cell_len > width:
         rest = Text()
     return fitted + rest
+
+
+def _cut_at_end(label: Text, width: int) -> Text:
+    """`label` cut to `width` cells at its end (`…`), by cells: cut by characters, a
+    row of Chinese names ran past the pane's edge."""
+    cut = label.copy()
+    cut.truncate(max(0, width), overflow="ellipsis")
+    return cut
 
 
 FOLDER_NOTE_NAMES = frozenset({*RESERVED_NAMES, "readme", "_index"})

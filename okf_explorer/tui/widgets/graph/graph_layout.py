@@ -38,9 +38,8 @@ from rich.cells import cell_len
 from okf_explorer.core.graph.traverse import Edge
 from okf_explorer.core.pages import title_says_more
 from okf_explorer.core.text_safety import printable
-from okf_explorer.tui.cells import EMOJI_SELECTOR
+from okf_explorer.tui.cells import EMOJI_SELECTOR, ZERO_WIDTH_JOINER
 from okf_explorer.tui.state.slice import (
-    ZERO_WIDTH_JOINER,
     SharedStart,
     fallback_name,
     names_the_page,
