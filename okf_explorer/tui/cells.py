@@ -17,7 +17,7 @@ space added for the cell it no longer takes; a skin tone dropped (the emoji alon
 cells everywhere). Names stay exact everywhere else (CLI output, `--json`, the text a
 selection copies): only the terminal's picture changes.
 
-Text cut or wrapped to a width is measured as Rich measures it (`cells_added`,
+Text cut or wrapped to a width is measured as Rich measures it (`RunCells`,
 `cells_before`): Rich counts the selector with the symbol before it and the character
 after a zero-width joiner as no cell, so a cut by each character's own width drew rows
 a cell wider than the layout gave them, and lost their last character.
@@ -26,6 +26,7 @@ a cell wider than the layout gave them, and lost their last character.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from rich.cells import cell_len
 from rich.segment import Segment
@@ -71,17 +72,50 @@ def counted_in_context(text: str) -> bool:
     return not _JOINING.isdisjoint(text)
 
 
-def cells_added(text: str, start: int, at: int, in_context: bool) -> int:
-    """The cells `text[at]` adds to `text[start:at]` as Rich counts the run;
-    `in_context`: `counted_in_context(text)` (else each character's own width)."""
-    if in_context:
-        return cell_len(text[start : at + 1]) - cell_len(text[start:at])
-    return cell_len(text[at])
+class RunCells:
+    """The cells of a run of text as Rich counts the whole run, added up one character
+    at a time (`add`), left to right: a character's own width, but none for the one
+    after a zero-width joiner, and one more for the emoji selector after a symbol it
+    widens (the last character that took cells, marks between them included). Measuring
+    the run so far again at each character was as exact, and took 238 ms to wrap a line
+    of 200,000 characters holding a selector every ten (121 ms so)."""
+
+    __slots__ = ("_last", "_skip")
+
+    def __init__(self) -> None:
+        self._last: str | None = None
+        self._skip = False
+
+    def add(self, char: str) -> int:
+        """The cells `char` adds to the run."""
+        if self._skip:
+            self._skip = False
+            return 0
+        if char == ZERO_WIDTH_JOINER:
+            self._skip = True
+            return 0
+        if char == _SELECTOR:
+            last, self._last = self._last, None
+            return _widened(last) if last is not None else 0
+        width = cell_len(char)
+        if width:
+            self._last = char
+        return width
+
+
+_SELECTOR = chr(EMOJI_SELECTOR)
+
+
+@lru_cache(maxsize=1024)
+def _widened(symbol: str) -> int:
+    """The cell the emoji selector adds after `symbol` (U+26A0: one; a letter: none)."""
+    return cell_len(symbol + _SELECTOR) - cell_len(symbol)
 
 
 def cells_before(text: str, at: int, end: int, in_context: bool) -> int:
-    """The cells `text[at]` adds in front of `text[at + 1:end]` as Rich counts the run
-    (`cells_added` from the other end)."""
+    """The cells `text[at]` adds in front of `text[at + 1:end]` as Rich counts the run,
+    `in_context`: `counted_in_context(text)` (else its own width). Measured again each
+    time: a run read from its end has no state to carry (names are short)."""
     if in_context:
         return cell_len(text[at:end]) - cell_len(text[at + 1 : end])
     return cell_len(text[at])

@@ -31,7 +31,7 @@ from okf_explorer.core.pages import RESERVED_NAMES, title_says_more
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.cells import (
     ZERO_WIDTH_JOINER,
-    cells_added,
+    RunCells,
     cells_before,
     counted_in_context,
 )
@@ -183,8 +183,8 @@ def _last_cells(text: str, width: int) -> str:
 def _first_cells(text: str, width: int) -> str:
     """The start of `text` that fits in `width` cells, as Rich counts them (so never
     ending in a zero-width joiner, whose next character adds no cell)."""
-    used, end, in_context = 0, 0, counted_in_context(text)
-    while end < len(text) and used + (cells := cells_added(text, 0, end, in_context)) <= width:
+    used, end, run = 0, 0, RunCells()
+    while end < len(text) and used + (cells := run.add(text[end])) <= width:
         used += cells
         end += 1
     return text[:end]
