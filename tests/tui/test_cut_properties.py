@@ -17,6 +17,7 @@ from rich.cells import cell_len
 from rich.text import Text
 
 from okf_explorer.core.graph.traverse import Edge
+from okf_explorer.tui.cells import RunCells
 from okf_explorer.tui.markdown.cjk_wrap import cjk_cuts
 from okf_explorer.tui.state.slice import fit_label, shorten_left, shorten_right
 from okf_explorer.tui.widgets.graph.graph_layout import lay_out
@@ -26,6 +27,17 @@ names = st.text(alphabet=ALPHABET, min_size=1, max_size=40).map(
     lambda name: name.strip("/ ") or "x"
 )
 widths = st.integers(min_value=1, max_value=90)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet=ALPHABET + "\u200d\ufe0f", max_size=60))
+def test_a_run_counted_a_character_at_a_time_is_counted_as_rich_counts_it(text: str) -> None:
+    """`RunCells` (the wrapper's and the cuts' count, one character at a time) against
+    Rich's count of the whole run, at every length."""
+    run, total = RunCells(), 0
+    for end, char in enumerate(text, start=1):
+        total += run.add(char)
+        assert total == cell_len(text[:end]), text[:end]
 
 
 @settings(max_examples=300, deadline=None)
