@@ -65,7 +65,7 @@ async def test_a_logseq_page_reads_as_logseq_shows_it(tmp_path: Path) -> None:
     hidden_lines = ("id::", "collapsed::", "created-at::", "updated-at::", "heading::")
     for hidden in ("#+BEGIN", "#+END", *hidden_lines, "{{embed", "TODO", "DONE"):
         assert hidden not in text
-    assert "type:: Guide" in text  # the page's properties, as Logseq lists them
+    assert "type: Guide" in text  # the page's properties, as Logseq draws them
 
 
 async def test_a_heading_block_reads_on_its_bullets_row(tmp_path: Path) -> None:
@@ -116,6 +116,11 @@ async def test_the_same_files_outside_a_logseq_graph_read_as_written(tmp_path: P
         (  # indented by spaces: bullets kept
             "- a\n  logseq.order-list-type:: number\n  - b\n",
             "- a\n  - b\n",
+        ),
+        # properties as Logseq draws them: `key: value`, the key in medium weight
+        (
+            "type:: [[Guide]]\nnotes::\n\n- a\n  rating:: 5\n  std::vector, not one\n",
+            "**type**: [[Guide]]\n**notes**:\n\n- a\n  **rating**: 5\n  std::vector, not one\n",
         ),
     ],
 )
@@ -187,13 +192,23 @@ async def test_a_graph_s_own_macros_read_as_their_templates(tmp_path: Path) -> N
         "semi": 'a; b "quoted"',
     }
     text = await shown_text(root)
-    assert "url:: https://docs.example.com/#/page/Property" in text
+    assert "url: https://docs.example.com/#/page/Property" in text
     assert 'sow then water, not $3 and a; b "quoted"' in text
     assert "{{mark hi}} {{unknown x}} {{docs in code}}" in text  # left as written
     assert Brain(BundleSource(graph(tmp_path / "plain", logseq=False))).macros() == {}
     [hit] = brain.text_search().search("water")  # search reads the page as it is shown
     assert "sow then «water», not $3" in hit.marked()
     assert brain.text_search().search("both") == []
+
+
+def test_a_search_snippet_reads_properties_as_logseq_shows_them(tmp_path: Path) -> None:
+    """Logseq's docs graph: `alias` found `«alias»:: page alias type:: Feature platforms::
+    All Platforms` on its glossary pages; Logseq shows `alias: page alias`."""
+    root = tmp_path / "graph"
+    write(root, "logseq/config.edn", "{:file/name-format :triple-lowbar}\n")
+    write(root, "pages/term___alias.md", "alias:: page alias\ntype:: [[Feature]]\n\n- text\n")
+    [hit] = Brain(BundleSource(root), cache_dir=False).text_search().search("alias")
+    assert "::" not in hit.marked() and "type: Feature" in hit.marked()
 
 
 def test_macros_on_a_hostile_page_add_a_bounded_length() -> None:

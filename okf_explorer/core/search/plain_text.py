@@ -157,15 +157,21 @@ _QUOTE_MARKS = re.compile(r"^[ \t]*(?:>[ \t]?)+", re.MULTILINE)
 
 
 def logseq_visible(text: str) -> str:
-    """A Logseq page's text without what Logseq never shows (`tui.markdown.logseq`
-    draws the page so): its blocks' `HIDDEN_BLOCK_PROPERTY` lines, and the `#+BEGIN_NOTE`
-    / `#+END_NOTE` marks around a block (its lines stay)."""
+    """A Logseq page's text as Logseq shows it (`tui.markdown.logseq` draws the page so):
+    without its blocks' `HIDDEN_BLOCK_PROPERTY` lines and the `#+BEGIN_NOTE` / `#+END_NOTE`
+    marks around a block (its lines stay), and its other properties as `key: value` (a
+    search snippet of Logseq's docs read `alias:: page alias type:: Feature`)."""
     if "::" in text:
         lines = text.splitlines(keepends=True)
         text = "".join(
             line for line in lines if not HIDDEN_BLOCK_PROPERTY.fullmatch(line.rstrip("\r\n"))
         )
+        text = _VISIBLE_PROPERTY.sub(r"\g<1>", text)
     return _ORG_MARK.sub("", text) if "#+" in text else text
+
+
+_VISIBLE_PROPERTY = re.compile(r"^([ \t]*(?:[-*+][ \t]+)?[^\W\d][\w.-]*):(?=:(?:[ \t]|$))", re.M)
+"""A Logseq property's key and its first colon (`type:: Feature` shows `type: Feature`)."""
 
 
 def _math_as_text(stretch: str) -> str:

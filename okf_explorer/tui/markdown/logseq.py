@@ -19,6 +19,8 @@ Logseq writes a few things Markdown does not know (its docs graph, pages "Admoni
   the block's other lines to the bullet before);
 - a block written without a bullet at the left edge (`## Usage`) with blocks under it
   (indented by tabs): its bullet, so they read as its children, not as indented code;
+- a block's other properties, `type:: [[Guide]]`: `**type**: [[Guide]]`, as Logseq
+  draws them (`key: value`, the key in medium weight);
 - a numbered block (`logseq.order-list-type:: number`): an ordered item, numbered as
   Logseq numbers a run of them (a page whose bullets are indented by spaces, not tabs as
   Logseq writes them, keeps its bullets: a child two spaces in would leave its item);
@@ -45,7 +47,7 @@ import re
 from collections.abc import Mapping
 
 from okf_explorer.core.logseq_macros import MacroCalls
-from okf_explorer.core.search.plain_text import HIDDEN_BLOCK_PROPERTY
+from okf_explorer.core.search.plain_text import HIDDEN_BLOCK_PROPERTY, LOGSEQ_HIDDEN_PROPERTIES
 
 __all__ = ["block_refs", "logseq_markdown"]
 
@@ -88,6 +90,12 @@ _BARE_BLOCK = re.compile(r"(?![-*+][ \t]|[\w.-]+::)[^\s>|`~]")
 """A line at the left edge that is a block without its bullet (not a bullet, a property,
 a quote, a table row or a fence)."""
 _IMAGE_SIZE = re.compile(r"(!\[[^\]\n]*\]\([^)\n]*\))\{:[^}\n]*\}")
+_PROPERTY = re.compile(
+    r"(?P<lead>[ \t]*(?:[-*+][ \t]+)?)(?P<key>[^\W\d][\w.-]*)::(?:[ \t]+(?P<value>.*?))?[ \t]*"
+)
+"""A block's property, `key:: value` on a line of its own (after the block's bullet, or
+under it): Logseq draws `key: value`, the key in medium weight."""
+_HIDDEN_KEYS = frozenset(key.lower() for key in LOGSEQ_HIDDEN_PROPERTIES)
 
 
 def block_refs(text: str) -> set[str]:
@@ -114,6 +122,7 @@ def logseq_markdown(
     fence: str | None = None
     quoted = ""  # the indentation of a quote just closed, while it is the last line out
     numbering = "order-list-type" in text and not _SPACE_BULLET.search(text)
+    properties: list[int] = []  # the lines of `out` that are visible properties
     for line in text.splitlines(keepends=True):
         bare = line.rstrip("\r\n")
         ending = line[len(bare) :]
@@ -150,8 +159,21 @@ def logseq_markdown(
             continue
         if _TAB_BULLET.match(bare):
             _bulleted_parent(out)
+        if (found := _PROPERTY.fullmatch(bare)) and found["key"].lower() not in _HIDDEN_KEYS:
+            properties.append(len(out))  # (a bullet holding a hidden one keeps it as written)
         out.append(_inline(called(_refs(bare, blocks))) + ending)
+    for at in properties:  # last: `_bulleted_parent` reads them as written
+        line = out[at].rstrip("\r\n")
+        if found := _PROPERTY.fullmatch(line):
+            out[at] = _property(found) + out[at][len(line) :]
     return "".join(out)
+
+
+def _property(found: re.Match[str]) -> str:
+    """A visible property line as Logseq draws it: its key (medium weight, here bold),
+    one colon, its value (`**type**: [[Guide]]`)."""
+    value = found["value"]
+    return f"{found['lead']}**{found['key']}**:{' ' + value if value else ''}"
 
 
 def _bulleted_parent(out: list[str]) -> None:
