@@ -159,9 +159,8 @@ def test_a_gbrain_field_s_path_like_names_matching_no_page_are_no_edges(tmp_path
     """An LLM-written wiki names source code in gbrain's `source` field: `utils/auth.ts`
     made no edge, but `services/oauth/` (a path by its `/`) made a dangling
     `…/services/oauth/index`: 199 of its 205 dangling targets, and as many broken links in
-    `validate`. Matching
-    no page, neither is an edge, as in gbrain; one that matches a page still is, and an
-    OKF path field's miss stays a dangling edge."""
+    `validate`. Matching no page, neither is an edge, as in gbrain; one that matches a
+    page still is, and an OKF path field's miss stays a dangling edge."""
     root = tmp_path / "wiki"
     (root / "subsystems").mkdir(parents=True)
     (root / "subsystems" / "auth.md").write_text(
