@@ -65,13 +65,6 @@ ARROW_RIGHT, ARROW_LEFT = "►", "◄"
 EMOJI_STYLE = chr(EMOJI_SELECTOR)
 """Variation selector 16: terminals disagree on the width it gives (see `page_label`)."""
 
-
-def _drawable(name: str) -> str:
-    """`name` as a label draws it: shown as `printable` shows it, without the emoji
-    selector and zero-width joiners."""
-    return printable(name).replace(EMOJI_STYLE, "").replace(ZERO_WIDTH_JOINER, "")
-
-
 _UP, _DOWN, _LEFT, _RIGHT = 1, 2, 4, 8
 _GLYPHS = {
     _LEFT: "─", _RIGHT: "─", _LEFT | _RIGHT: "─",
@@ -282,6 +275,12 @@ def fallback_label(slug: str, title: str | None) -> str:
     """What `page_label` cuts at its end: `slice.fallback_name`, as a label draws it
     (`_drawable`)."""
     return _drawable(fallback_name(slug, title))
+
+
+def _drawable(name: str) -> str:
+    """`name` as a label draws it: shown as `printable` shows it, without the emoji
+    selector and zero-width joiners."""
+    return printable(name).replace(EMOJI_STYLE, "").replace(ZERO_WIDTH_JOINER, "")
 
 
 def _cut(text: str, room: int, *, at_end: bool) -> str:
