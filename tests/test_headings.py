@@ -48,6 +48,11 @@ SHOWN_TITLES = {
     "# Over $\\mathbb{R}$, $$x^2$$": "Over ℝ, x²",
     "# Costs $5 and $10": "Costs $5 and $10",
     "# `$x$` and $[[not a link]]$": "$x$ and [[not a link]]",
+    # Microsoft's docs converted to Markdown (in a 35k-page wiki): as the page draws them
+    "# What&#39;s new in version 1610": "What's new in version 1610",
+    "# Tutorial&#58; Enable co-management": "Tutorial: Enable co-management",
+    "# Domain Controller &amp; SBS 2011": "Domain Controller & SBS 2011",
+    "# R&D, AT&T and `&amp;` in code": "R&D, AT&T and &amp; in code",
 }
 
 

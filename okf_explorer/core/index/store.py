@@ -67,7 +67,7 @@ from okf_explorer.core.pages import (
 )
 
 ENV_VAR = "OKF_EXPLORER_CACHE"
-FORMAT_VERSION = 25
+FORMAT_VERSION = 26
 """Bump whenever the row layout of `cache_payload` changes, a stored record's
 fields included (`tests/test_record_shapes.py` fails until you do). 3: microsecond
 `updated_at`; 4: page rows are `PageInfo.to_row()`, with `tags_known` and `error_kind`;
@@ -93,7 +93,8 @@ Basic Memory note's relation lines type their links: `core.links.relation_lines`
 `private` in page rows (`visibility: private`, which `serve` hides as gbrain does); 24: the
 same rows, read anew (a `status:` left empty states no status, and makes no OKF concept);
 25: the same rows, resolved anew (a gbrain field's path-like name matching no page is no
-edge)."""
+edge); 26: the same rows, read anew (a title's character references as the page draws
+them, `&#58;` as `:`)."""
 
 FILE_MODE = 0o600
 """Permission bits of every cache file: the user's alone."""

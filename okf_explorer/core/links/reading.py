@@ -18,7 +18,10 @@ inside code stays code, and an escaped bracket opens nothing):
 - HTML elements (`<b>`, `<span …>`, `<br>`) go, their text kept; an autolink reads as
   its address (`<https://x>` → `https://x`); a `<word>` that is no HTML element
   (`<project-id>`) stays as written;
-- backslash escapes read as the character (`\\*` → `*`); whitespace collapses.
+- backslash escapes read as the character (`\\*` → `*`); character references as theirs
+  (`&amp;` → `&`, `&#39;` → `'`: Microsoft's docs, converted to Markdown, head pages
+  `# What&#39;s new in version 1610`, which the page draws `What's new in version 1610`);
+  whitespace collapses.
 
 A heading that is only a template placeholder (`{{title}}`, `<% tp.file.title %>`:
 Templater, Obsidian's core templates) names no page: `is_template_placeholder`.
@@ -26,6 +29,7 @@ Templater, Obsidian's core templates) names no page: `is_template_placeholder`.
 
 from __future__ import annotations
 
+import html
 import re
 
 from okf_explorer.core.links.grammar import code_span_ranges, mask_ranges, math_ranges
@@ -54,7 +58,7 @@ _SLOT = 0xF0000
 
 def reading_text(line: str) -> str:
     """`line` (one line of inline Markdown) as the text a reader sees (module docstring)."""
-    if not any(mark in line for mark in "[]`*_~=<>\\$") and "  " not in line and "\t" not in line:
+    if not any(mark in line for mark in "[]`*_~=<>\\$&") and "  " not in line and "\t" not in line:
         return line.strip()
     shown: list[str] = []
     pieces: list[str] = []
@@ -96,7 +100,8 @@ def _plain(text: str) -> str:
     if "<" in text:
         text = _AUTOLINK.sub(r"\1", text)
         text = _HTML_TAG.sub(lambda m: "" if m.group(1).lower() in HTML_ELEMENTS else m[0], text)
-    return _ESCAPE.sub(r"\1", plain_markup(text))
+    text = _ESCAPE.sub(r"\1", plain_markup(text))
+    return html.unescape(text) if "&" in text else text
 
 
 def is_template_placeholder(text: str) -> bool:
