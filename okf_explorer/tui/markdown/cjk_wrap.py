@@ -15,9 +15,7 @@ from __future__ import annotations
 
 import re
 
-from rich.cells import cell_len
-
-from okf_explorer.tui.cells import RunCells, counted_in_context
+from okf_explorer.tui.cells import RunCells
 
 WIDE_SCRIPT = re.compile(  # escapes, not the characters: the range ends are unassigned
     r"[\u2e80-\u2fdf\u3000-\u303f\u3040-\u30ff\u3100-\u312f\u31a0-\u31ff\u3400-\u4dbf"
@@ -45,7 +43,6 @@ def cjk_cuts(text: str, width: int) -> list[int]:
     cells is cut at the pane's edge. Spaces at a row's end hang past it (the caller drops
     them, as Textual does); a row never starts with one."""
     width = max(1, width)
-    in_context = counted_in_context(text)  # else each character by its own width, sooner
     run = RunCells()  # U+26A0 with the emoji selector: two cells, as Rich counts them
     cuts: list[int] = []
     start = used = at = 0
@@ -54,7 +51,7 @@ def cjk_cuts(text: str, width: int) -> list[int]:
         char = text[at]
         if at > start and _may_break(text, at):
             last_break = at
-        cells = run.add(char) if in_context else cell_len(char)
+        cells = run.add(char)
         if char != " " and used + cells > width and at > start:
             cut = last_break if last_break is not None else at
             cuts.append(cut)
