@@ -45,7 +45,8 @@ _CLUSTER = re.compile(f"(.){chr(EMOJI_SELECTOR)}({chr(KEYCAP)}?)|[{_TONES}]", re
 _NEEDS_WORK = re.compile(f"[{chr(EMOJI_SELECTOR)}{_TONES}]")
 ZERO_WIDTH_JOINER = chr(0x200D)
 """Rich counts the character after it as no cell, whatever it is (`…` too)."""
-_JOINING = frozenset((chr(EMOJI_SELECTOR), ZERO_WIDTH_JOINER))
+_SELECTOR = chr(EMOJI_SELECTOR)
+_JOINING = frozenset((_SELECTOR, ZERO_WIDTH_JOINER))
 
 
 def terminal_text(text: str) -> str:
@@ -101,9 +102,6 @@ class RunCells:
         if width:
             self._last = char
         return width
-
-
-_SELECTOR = chr(EMOJI_SELECTOR)
 
 
 @lru_cache(maxsize=1024)
