@@ -236,6 +236,13 @@ class Brain:
             return page
         return replace(page, title=info.title)
 
+    def indexed_title(self, slug: str) -> str | None:
+        """The title the index holds for `slug`, without reading the page (None before
+        the index is built, or for a page it does not hold): what rows naming pages show."""
+        index = self.index
+        info = index.pages.get(slug) if index is not None else None
+        return info.title if info is not None else None
+
     def titled_page(self, slug: str) -> Page:
         """`page`, the index built first when the page's title comes from its heading (a
         few other pages may share that heading): what `get` answers with."""

@@ -276,7 +276,7 @@ class StatsDialog(ModalScreen[str | None]):
     def show(self, stats: BrainStats) -> None:
         """Fill the dialog with `stats`; the first page listed is highlighted."""
         self.stats = stats
-        self.rows = stats_rows(stats, title=self._title)
+        self.rows = stats_rows(stats, title=self.brain.indexed_title)
         self.query_one("#stats-counts", Static).update(counts_text(stats))
         options = self.query_one(OptionList)
         options.clear_options()
@@ -285,11 +285,6 @@ class StatsDialog(ModalScreen[str | None]):
         first = next((i for i, slug in enumerate(self.slugs) if slug is not None), None)
         options.highlighted = first
         options.focus()
-
-    def _title(self, slug: str) -> str | None:
-        index = self.brain.index
-        page = index.pages.get(slug) if index is not None else None
-        return page.title if page is not None else None
 
     def show_shape(self, shape: Shape) -> None:
         """Add the communities and bridges below the stats (the cursor stays put)."""

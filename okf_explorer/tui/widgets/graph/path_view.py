@@ -141,16 +141,11 @@ class PathView(ReportsWorkers, TableView):
                     Text(mark, style="bold"),
                     str(hop + 1),
                     arrow,
-                    page_cell(step.frm, self._title_of(step.frm), side),
-                    page_cell(step.to, self._title_of(step.to), room - side),
+                    page_cell(step.frm, self.brain.indexed_title(step.frm), side),
+                    page_cell(step.to, self.brain.indexed_title(step.to), room - side),
                 )
                 table.add_row(*cells, key=row_key(len(self.rows), step.to))
                 self.rows.append((number, hop))
-
-    def _title_of(self, slug: str) -> str | None:
-        index = self.brain.index
-        info = index.pages.get(slug) if index is not None else None
-        return info.title if info is not None else None
 
     def _describe(self, row: int | None) -> None:
         """The selected hop: its path, relation and rule on the first line, its sentence

@@ -217,9 +217,7 @@ class TraversalPanel(ReportsWorkers, TableView):
         self.show_info(f"✗ {printable(reason)} · r retries")
 
     def title_of(self, slug: str) -> str | None:
-        index = self.brain.index
-        info = index.pages.get(slug) if index is not None else None
-        return info.title if info is not None else None
+        return self.brain.indexed_title(slug)
 
     # ------------------------------------------------------------------ a slice
 
