@@ -42,7 +42,7 @@ class ExportPathDialog(ModalScreen[Path | None]):
     """Dismisses with the folder typed (`~` expanded), or None (`escape`)."""
 
     DEFAULT_CSS = """
-    ExportPathDialog { align: center middle; background: $background 60%; }
+    ExportPathDialog { align: center middle; background: $background; }
     #export-box {
         width: 76; max-width: 100%; height: auto;
         border: thick $accent; background: $surface; padding: 0 1;

@@ -25,9 +25,9 @@ class OutlineDialog(ModalScreen[int | None]):
     """Dismisses with the chosen heading's index, or None."""
 
     DEFAULT_CSS = """
-    OutlineDialog { align: right top; background: $background 30%; }
+    OutlineDialog { align: center middle; background: $background; }
     #outline-box {
-        width: 60; max-width: 100%; height: auto; max-height: 90%; margin: 2 2 0 0;
+        width: 60; max-width: 100%; height: auto; max-height: 90%;
         border: thick $accent; background: $surface; padding: 0 1;
     }
     #outline-title { text-style: bold; padding: 0 0 1 0; }

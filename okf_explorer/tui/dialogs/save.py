@@ -27,7 +27,7 @@ class SaveDialog(ModalScreen[str | None]):
     """Dismisses with the page name to save as (checked), or None."""
 
     DEFAULT_CSS = """
-    SaveDialog { align: center middle; background: $background 60%; }
+    SaveDialog { align: center middle; background: $background; }
     #save-box {
         width: 90; max-width: 100%; height: 90%;
         border: thick $accent; background: $surface; padding: 0 1;

@@ -50,9 +50,9 @@ class TrailDialog(ModalScreen[TrailChoice | None]):
     """Dismisses with `("open", slug)`, `("export", "")`, `("save", "")` or None."""
 
     DEFAULT_CSS = """
-    TrailDialog { align: right top; background: $background 30%; }
+    TrailDialog { align: center middle; background: $background; }
     #trail-box {
-        width: 72; max-width: 100%; height: auto; max-height: 90%; margin: 2 2 0 0;
+        width: 72; max-width: 100%; height: auto; max-height: 90%;
         border: thick $accent; background: $surface; padding: 0 1;
     }
     #trail-title { text-style: bold; padding: 0 0 1 0; }

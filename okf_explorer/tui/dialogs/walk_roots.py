@@ -25,7 +25,7 @@ class WalkRootsDialog(ModalScreen[list[str] | None]):
     """Dismisses with the root specs typed, or None (`escape` or nothing typed)."""
 
     DEFAULT_CSS = """
-    WalkRootsDialog { align: center middle; background: $background 60%; }
+    WalkRootsDialog { align: center middle; background: $background; }
     #walk-roots-box {
         width: 76; max-width: 100%; height: auto;
         border: thick $accent; background: $surface; padding: 0 1;
