@@ -365,6 +365,16 @@ def test_a_snippet_quotes_code_spans_as_they_are(tmp_path: Path) -> None:
     assert plain_text("`` a ` b `` and *c*\n") == " a ` b  and c\n"
 
 
+def test_an_escaped_pipe_in_a_table_reads_as_a_pipe() -> None:
+    """Obsidian Tasks' docs write the JavaScript operator `||` in a table cell as
+    `<code>\\|\\|</code>` (GFM: `\\|` is a pipe within a cell). The snippet read
+    `OR \\ NOT`: the table's bars went before the escapes were read, and took the escaped
+    ones with them. An escaped backslash before a bar still lets the bar go."""
+    table = "| Task | JavaScript |\n| --- | --- |\n| `OR` | <code>\\|\\|</code> |\n"
+    assert plain_text(table).split() == ["Task", "JavaScript", "OR", "||"]
+    assert plain_text("a \\\\| b\n") == "a \\ b\n"
+
+
 def test_a_fenced_block_in_a_quote_is_code_too() -> None:
     """Fenced blocks are the link grammar's (`prose_ranges`), a callout's example
     included: its code reads as written, without the quote's marks."""

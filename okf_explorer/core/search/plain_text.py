@@ -141,8 +141,11 @@ _LINE_MARKS = re.compile(  # blanks taken possessively (`*+`): no run of them is
 _BLOCK_ID = re.compile(r"(?<=[ \t\n])\^[A-Za-z0-9-]+(?=[ \t]*\n)")
 """A block id ending a line (`Task ^TrVV8B0b`, or alone after a list): never a word of the
 page (an Excalidraw drawing's text elements each end with one)."""
-_PAIRED_MARKS = ("**", "~~", "==", "$$", "`", "|")
-"""Marks that are never text: gone wherever they are (a table's bar included)."""
+_PAIRED_MARKS = ("**", "~~", "==", "$$", "`")
+"""Marks that are never text: gone wherever they are."""
+_BARS = re.compile(r"(\\.)|\|")
+"""A table's bar, gone wherever it is, or an escape, kept for `_ESCAPE` (`\\|`, a pipe
+within a cell, reads `|`)."""
 # A snippet's hit marks (`\x02`, `\x03`) stand next to words: `a_\x02b\x03` keeps its `_`.
 _SINGLE_MARKS = re.compile(
     r"__?(?![\w\x02])|_(?<![\w\\\x03]_)_?"  # underscores opening or closing (not `a_b`)
@@ -378,11 +381,17 @@ def _without_marks(text: str) -> str:
     for mark in _PAIRED_MARKS:
         if mark in text:
             text = text.replace(mark, "")
+    if "|" in text:
+        text = _BARS.sub(_escape_kept, text)
     if "_" in text or "*" in text or "#" in text or "^" in text:
         text = _SINGLE_MARKS.sub("", text)
     if "\\" in text:
         text = _ESCAPE.sub(r"\1", text)
     return text
+
+
+def _escape_kept(match: re.Match[str]) -> str:
+    return match.group(1) or ""
 
 
 def plain_text(markdown: str) -> str:
