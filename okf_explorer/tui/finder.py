@@ -30,7 +30,7 @@ palette with `TextFinder` alone (every query searches the text), and in the page
 finder a query starting with `TEXT_PREFIX` is a text search (`PrefixedTextFinder`),
 the rest of the query being the search. Choosing a hit opens the page scrolled to the
 hit: `TextJump` remembers the hit's words, and once that page's body is on screen,
-scrolls to the first widget of the rendered body whose text holds one of them (the
+scrolls to the first line of the rendered body holding the most of them (the
 simplest method that survives any renderer: search the rendered text, not the
 Markdown source). Searches run in a thread (the first one may sync the text index); a
 query that is not valid syntax shows one line saying so instead of hits, and one past
@@ -581,19 +581,26 @@ class TextJump:
 
 
 def find_rendered(root: Widget, words: list[str]) -> tuple[Widget, int] | None:
-    """The first leaf widget under `root` whose rendered text holds one of `words`
-    (any case), and the line of the text it is on (before wrapping)."""
+    """The first line of the text rendered under `root` holding the most of `words`
+    (any case), as the leaf widget it is in and its line there (before wrapping): where
+    the snippet is, not the first place one of them is (`boolean operators` before the
+    table of `JavaScript operator`)."""
+    wanted = set(words)
+    best: tuple[Widget, int] | None = None
+    most = 0
     for widget in root.query("*"):
         if widget.children or not widget.display:
             continue
-        text = _plain(widget)
-        if not text:
+        folded = _plain(widget).casefold()
+        if not any(word in folded for word in wanted):
             continue
-        folded = text.casefold()
-        found = [at for w in words if (at := folded.find(w)) >= 0]
-        if found:
-            return widget, text.count("\n", 0, min(found))
-    return None
+        for at, line in enumerate(folded.split("\n")):
+            held = sum(word in line for word in wanted)
+            if held > most:
+                best, most = (widget, at), held
+                if held == len(wanted):
+                    return best
+    return best
 
 
 def _plain(widget: Widget) -> str:

@@ -82,6 +82,29 @@ async def test_ctrl_f_finds_text_and_opens_the_page_at_the_hit(tmp_path: Path) -
         assert top + height >= pane.max_scroll_y  # the end of the page is in view
 
 
+async def test_the_jump_goes_to_the_line_holding_most_of_the_words_searched(
+    tmp_path: Path,
+) -> None:
+    """Obsidian Tasks' docs: `ctrl+f javascript operator` found `Combining Filters`, its
+    snippet at the table of `Task operator | JavaScript operator`, and the page opened at
+    its fifth line, the first to hold one of the words (`boolean operators`). The jump goes
+    to the first line holding the most of them, as the snippet does."""
+    page = (
+        "# Combining\n\nJoin filters with boolean operators.\n\n"
+        f"{FILLER}\n\n| Task operator | JavaScript operator |\n| --- | --- |\n"
+        "| `OR` | `\\|\\|` |\n"
+    )
+    pages = {"index.md": "# Home\n\nSee [[combining]].\n", "combining.md": page}
+    app = make_app(brain_for(BundleSource(write_bundle(tmp_path / "b", pages))), start="index")
+    async with app.run_test(size=SIZE) as pilot:
+        await typed(pilot, "ctrl+f", "javascript operator")
+        await settle(pilot, until=lambda: len(hits(app)) > 0)
+        await enter_opens(pilot, app, "combining")
+        pane = app.screen.query_one(PagePane)
+        await settle(pilot, until=lambda: pane.shown is not None and pane.scroll_y > 0)
+        assert pane.scroll_y + pane.scrollable_content_region.height >= pane.max_scroll_y
+
+
 async def test_hash_in_the_page_finder_searches_text(tmp_path: Path) -> None:
     app = explorer(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
