@@ -365,6 +365,23 @@ def test_a_snippet_quotes_code_spans_as_they_are(tmp_path: Path) -> None:
     assert plain_text("`` a ` b `` and *c*\n") == " a ` b  and c\n"
 
 
+def test_a_long_page_s_snippet_is_where_most_of_the_words_are(tmp_path: Path) -> None:
+    """A page too long for FTS5 to mark whole for the query (`fts5_may_read_whole`) is
+    marked in a window. An LLM-written wiki's 15 KB sprint page, searched for `excludes
+    soft-deleted optional type filter`, showed its first `optional` (`R = required, O =
+    optional`), not the table row holding all five words 9 KB later; `enter` opened the
+    page there. The window is the one holding the most of the query's words."""
+    filler = " ".join(f"Paragraph {i} says nothing in particular." for i in range(600))
+    page = (
+        f"# Sprint\n\nR = required, O = optional.\n\n{filler}\n\n"
+        "| list_pages | excludes soft-deleted pages; an optional type filter |\n"
+    )
+    [hit] = hits_in(tmp_path, {"sprint": page}, "excludes soft-deleted optional type filter")
+    assert {"excludes", "soft-deleted", "optional", "type", "filter"} <= {
+        word.casefold() for word in hit.hit_words()
+    }
+
+
 def test_an_escaped_pipe_in_a_table_reads_as_a_pipe() -> None:
     """Obsidian Tasks' docs write the JavaScript operator `||` in a table cell as
     `<code>\\|\\|</code>` (GFM: `\\|` is a pipe within a cell). The snippet read

@@ -48,8 +48,9 @@ instance of every phrase scores a window of every other), and a 5 MB page holdin
 common word 70,000 times took 30 s a search. So FTS5 sees a whole page only while
 `phrases × tokens` (an upper bound of its instances) is at most `INSTANCE_BUDGET`,
 about 0.2 s of that work at worst; any other page gets a snippet of a window of its
-body around its first hit (`window_snippet`), of at most `2 × INSTANCE_BUDGET /
-phrases` characters, marked by FTS5 in a scratch table of its own. A server's rows
+body (`window_snippet`), of at most `2 × INSTANCE_BUDGET / phrases` characters, the
+first holding the most of the query's words, marked by FTS5 in a scratch table of its
+own. A server's rows
 (`snippet_around`, for `core.search.text_search`) are read as text and cut around the
 first hit the same way. Hits are marked between `HIT_OPEN` and `HIT_CLOSE`, never
 part of indexed text.
@@ -64,6 +65,7 @@ import sqlite3
 import threading
 import time
 import unicodedata
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache, lru_cache
@@ -184,6 +186,8 @@ WINDOW_MAX_CHARS = 12_000
 WINDOW_MIN_CHARS = 400
 HEAD_CHARS = 65_536
 """How much of a big page's body is read first to find its first hit."""
+DENSEST_HITS = 20_000
+"""Hits of a big page's terms looked at for the window holding the most of them."""
 SERVER_SNIPPET_CHARS = 160
 """Characters of a server row's text kept around its first hit."""
 
@@ -993,12 +997,13 @@ def window_snippet(
     """The snippet of a body too big for FTS5 to read whole (`fts5_may_read_whole`).
 
     `head` is the start of the body as text (`HEAD_CHARS` at most), `whole()` reads the
-    whole body when the first hit is not in it. The window around the first hit (a
-    term of the query, `hit_terms`: a word, any case, a prefix of a word, or its stem; a
-    Chinese or Japanese phrase whole) is marked by FTS5 as the whole body would be: the
-    query itself when the window holds a match of it, else any of its terms; a window
-    with none gives its start, unmarked. `stop_at`
-    (`time.monotonic`) stops FTS5's work with `sqlite3.OperationalError` (interrupted).
+    whole body when the first hit is not in it. The window is the first from the first
+    hit on holding the most of the query's terms (`_densest`; a term, `hit_terms`, is a
+    word, any case, a prefix of a word, or its stem; a Chinese or Japanese phrase whole),
+    looked for in `head` when it holds a hit. It is marked by FTS5 as the whole body
+    would be: the query itself when the window holds a match of it, else any of its
+    terms; a window with none gives its start, unmarked. `stop_at` (`time.monotonic`)
+    stops FTS5's work with `sqlite3.OperationalError` (interrupted).
     """
     terms = hit_terms(fts_query)
     pattern = _any_of(_term_written(words) for words, _ in terms)
@@ -1007,7 +1012,9 @@ def window_snippet(
     if found is None and pattern is not None and cut_head:
         text, cut_head = whole(), False
         found = pattern.search(text, max(0, len(head) - 64))
-    start, end = _window(text, found.start() if found else 0, window_chars(phrases))
+    size = window_chars(phrases)
+    at = _densest(text, terms, found.start(), size) if found else 0
+    start, end = _window(text, at, size)
     window = text[start:end]
     more_after = end < len(text) or cut_head
     any_term = " OR ".join(f'"{" ".join(words)}"' + ("*" if star else "") for words, star in terms)
@@ -1095,6 +1102,73 @@ def _any_of(alternatives: Iterable[str]) -> re.Pattern[str] | None:
     if not written:
         return None
     return re.compile(rf"(?<![\w])(?:{'|'.join(written)})\w*", re.IGNORECASE)
+
+
+def _densest(
+    text: str, terms: Sequence[tuple[tuple[str, ...], bool]], first: int, size: int
+) -> int:
+    """Where in `text` the stretch of `size` characters holding the most of `terms`
+    begins (the first such, by its first hit: at or after `first`, the first hit). Each
+    term's hits are looked for with `str.find` in the text lowered (a pattern of them
+    all took 2 ms on 64 KB), `DENSEST_HITS` of them at most (a page of one word repeated
+    is marked at its start, as before)."""
+    if len(terms) < 2:
+        return first
+    reach = size * 2 // 3  # `_window` puts a third of the window before its hit
+    near = text[first : first + reach].lower()
+    if all(_lead(words) in near for words, _ in terms):  # the first window holds them all
+        return first
+    low = text.lower()
+    if len(low) != len(text):  # a character lowered to two: the positions would shift
+        return first
+    hits = sorted(
+        (at, index)
+        for index, (words, _) in enumerate(terms)
+        for at in _term_starts(low, words, first)
+    )[:DENSEST_HITS]
+    distinct = len({term for _, term in hits})
+    held: Counter[int] = Counter()
+    best, most, ahead = first, 0, 0
+    for at, term in hits:
+        while ahead < len(hits) and hits[ahead][0] < at + reach:
+            held[hits[ahead][1]] += 1
+            ahead += 1
+        if len(held) > most:
+            best, most = at, len(held)
+            if most == distinct:
+                break
+        held[term] -= 1
+        if not held[term]:
+            del held[term]
+    return best
+
+
+def _lead(words: tuple[str, ...]) -> str:
+    """What a term of `hit_terms` starts with, lowered: a word's stem, a phrase's first
+    word."""
+    return (rough_stem(words[0]) if len(words) == 1 else words[0]).lower()
+
+
+def _term_starts(low: str, words: tuple[str, ...], first: int) -> list[int]:
+    """Where a term of `hit_terms` (`words`) starts in `low` (text lowered) at or after
+    `first`, at a word's start, as `_term_written` finds it: `DENSEST_HITS` at most, and
+    as many again looked at and passed over (inside words)."""
+    lead = _lead(words)
+    if not lead:
+        return []
+    phrase = None
+    if len(words) > 1:
+        phrase = re.compile(r"\W*".join(re.escape(word.lower()) for word in words))
+    found: list[int] = []
+    at = low.find(lead, first)
+    for _ in range(2 * DENSEST_HITS):
+        if at < 0 or len(found) >= DENSEST_HITS:
+            break
+        before = low[at - 1] if at else " "
+        if not (before.isalnum() or before == "_") and (phrase is None or phrase.match(low, at)):
+            found.append(at)
+        at = low.find(lead, at + 1)
+    return found
 
 
 def _window(text: str, at: int, size: int) -> tuple[int, int]:
