@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.search import plain_text as plain_text_module
+from okf_explorer.core.search import text_index
 from okf_explorer.core.search.document import after_title_heading, property_text
 from okf_explorer.core.search.find_rank import EXACT, Findable, rank_pages
 from okf_explorer.core.search.plain_text import index_text, plain_text
@@ -30,6 +31,7 @@ from okf_explorer.core.search.words import (
     WORD_CHAR,
     ZERO_WIDTH_SPACE,
     has_cjk,
+    rough_stem,
     run_pieces,
 )
 from okf_explorer.sources.folder.bundle import BundleSource
@@ -380,6 +382,39 @@ def test_a_long_page_s_snippet_is_where_most_of_the_words_are(tmp_path: Path) ->
     assert {"excludes", "soft-deleted", "optional", "type", "filter"} <= {
         word.casefold() for word in hit.hit_words()
     }
+
+
+VOCABULARY = ["note", "notes", "Note", "link", "linked", "keynote", "page", "x", "the"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    words=st.lists(st.sampled_from(VOCABULARY), min_size=1, max_size=120),
+    query=st.lists(st.sampled_from(["note", "link", "page", "x"]), min_size=1, max_size=3),
+    size=st.integers(min_value=6, max_value=90),
+)
+def test_the_window_holding_most_of_the_words_is_the_first_such(
+    words: list[str], query: list[str], size: int
+) -> None:
+    """`densest_hit` against counting every hit's window afresh: from the first hit on,
+    the first hit whose stretch (two thirds of `size`, the part after the hit) holds
+    the most of the terms; a term at a word's start only, by its stem, in any case."""
+    text = " ".join(words)
+    terms = text_index.hit_terms(" ".join(query))
+    starts = {
+        index: [m.start() for m in re.finditer(rf"(?<!\w){re.escape(rough_stem(w))}", text, re.I)]
+        for index, ((w,), _) in enumerate(terms)
+    }
+    hits = sorted(at for found in starts.values() for at in found)
+    assume(hits)
+    reach = size * 2 // 3
+
+    def held(at: int) -> int:
+        return sum(any(at <= s < at + reach for s in found) for found in starts.values())
+
+    most = max(held(at) for at in hits)
+    expected = hits[0] if len(terms) < 2 else next(at for at in hits if held(at) == most)
+    assert text_index.densest_hit(text, terms, hits[0], size) == expected
 
 
 def test_an_escaped_pipe_in_a_table_reads_as_a_pipe() -> None:

@@ -998,7 +998,7 @@ def window_snippet(
 
     `head` is the start of the body as text (`HEAD_CHARS` at most), `whole()` reads the
     whole body when the first hit is not in it. The window is the first from the first
-    hit on holding the most of the query's terms (`_densest`; a term, `hit_terms`, is a
+    hit on holding the most of the query's terms (`densest_hit`; a term, `hit_terms`, is a
     word, any case, a prefix of a word, or its stem; a Chinese or Japanese phrase whole),
     looked for in `head` when it holds a hit. It is marked by FTS5 as the whole body
     would be: the query itself when the window holds a match of it, else any of its
@@ -1013,7 +1013,7 @@ def window_snippet(
         text, cut_head = whole(), False
         found = pattern.search(text, max(0, len(head) - 64))
     size = window_chars(phrases)
-    at = _densest(text, terms, found.start(), size) if found else 0
+    at = densest_hit(text, terms, found.start(), size) if found else 0
     start, end = _window(text, at, size)
     window = text[start:end]
     more_after = end < len(text) or cut_head
@@ -1104,7 +1104,7 @@ def _any_of(alternatives: Iterable[str]) -> re.Pattern[str] | None:
     return re.compile(rf"(?<![\w])(?:{'|'.join(written)})\w*", re.IGNORECASE)
 
 
-def _densest(
+def densest_hit(
     text: str, terms: Sequence[tuple[tuple[str, ...], bool]], first: int, size: int
 ) -> int:
     """Where in `text` the stretch of `size` characters holding the most of `terms`
@@ -1115,12 +1115,12 @@ def _densest(
     if len(terms) < 2:
         return first
     reach = size * 2 // 3  # `_window` puts a third of the window before its hit
-    near = text[first : first + reach].lower()
-    if all(_lead(words) in near for words, _ in terms):  # the first window holds them all
-        return first
     low = text.lower()
     if len(low) != len(text):  # a character lowered to two: the positions would shift
         return first
+    near = low[first : first + reach + max(len(_lead(words)) for words, _ in terms)]
+    if all(any(at < reach for at in _term_starts(near, words, 0)) for words, _ in terms):
+        return first  # the window at the first hit holds them all
     hits = sorted(
         (at, index)
         for index, (words, _) in enumerate(terms)
