@@ -50,10 +50,9 @@ common word 70,000 times took 30 s a search. So FTS5 sees a whole page only whil
 about 0.2 s of that work at worst; any other page gets a snippet of a window of its
 body (`window_snippet`), of at most `2 × INSTANCE_BUDGET / phrases` characters, the
 first holding the most of the query's words, marked by FTS5 in a scratch table of its
-own. A server's rows
-(`snippet_around`, for `core.search.text_search`) are read as text and cut around the
-first hit the same way. Hits are marked between `HIT_OPEN` and `HIT_CLOSE`, never
-part of indexed text.
+own. A server's rows (`snippet_around`, for `core.search.text_search`) are read as
+text and cut around their first hit. Hits are marked between `HIT_OPEN` and
+`HIT_CLOSE`, never part of indexed text.
 """
 
 from __future__ import annotations
