@@ -25,7 +25,7 @@ from okf_explorer.core.search.find_rank import EXACT, Findable, rank_pages
 from okf_explorer.core.search.plain_text import index_text, plain_text
 from okf_explorer.core.search.query import parse_query
 from okf_explorer.core.search.ranking import CANDIDATES, Rarity, ranked_sql
-from okf_explorer.core.search.text_index import SearchHit
+from okf_explorer.core.search.text_index import HIT_CLOSE, HIT_OPEN, SearchHit
 from okf_explorer.core.search.words import (
     CJK_CHARS,
     WORD_CHAR,
@@ -415,6 +415,15 @@ def test_the_window_holding_most_of_the_words_is_the_first_such(
     most = max(held(at) for at in hits)
     expected = hits[0] if len(terms) < 2 else next(at for at in hits if held(at) == most)
     assert text_index.densest_hit(text, terms, hits[0], size) == expected
+
+
+def test_a_server_row_is_cut_where_most_of_the_words_are() -> None:
+    """A server's row (a gbrain chunk) is cut as a long page's snippet is: at the first
+    place holding the most of the words, not at the first of them."""
+    filler = " ".join(f"Paragraph {i} says nothing." for i in range(40))
+    text = f"The celadon came first. {filler} Mix the celadon glaze by weight."
+    snippet = text_index.snippet_around(text, ["celadon", "glaze"])
+    assert "«celadon» «glaze»" in snippet.replace(HIT_OPEN, "«").replace(HIT_CLOSE, "»")
 
 
 def test_an_escaped_pipe_in_a_table_reads_as_a_pipe() -> None:

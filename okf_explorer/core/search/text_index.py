@@ -51,7 +51,7 @@ about 0.2 s of that work at worst; any other page gets a snippet of a window of 
 body (`window_snippet`), of at most `2 × INSTANCE_BUDGET / phrases` characters, the
 first holding the most of the query's words, marked by FTS5 in a scratch table of its
 own. A server's rows (`snippet_around`, for `core.search.text_search`) are read as
-text and cut around their first hit. Hits are marked between `HIT_OPEN` and
+text and cut the same way. Hits are marked between `HIT_OPEN` and
 `HIT_CLOSE`, never part of indexed text.
 """
 
@@ -65,7 +65,7 @@ import threading
 import time
 import unicodedata
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 from pathlib import Path
@@ -1029,13 +1029,15 @@ def window_snippet(
 
 
 def snippet_around(text: str, words: Sequence[str], width: int = SERVER_SNIPPET_CHARS) -> str:
-    """One line of `text` (Markdown, read as text: `plain_text`) around the first of
-    `words` (`hit_spans`), each occurrence between `HIT_OPEN` and `HIT_CLOSE`; the start
-    of the text when none is found."""
+    """One line of `text` (Markdown, read as text: `plain_text`) from a third of it
+    before the first of `words` found (`hit_spans`) holding the most different ones,
+    each occurrence between `HIT_OPEN` and `HIT_CLOSE`; the start of the text when none
+    is found."""
     plain = display_text(index_text(text.replace(HIT_OPEN, " ").replace(HIT_CLOSE, " ")))
     flat = " ".join(plain.split())
     spans = hit_spans(flat, words)
-    first = spans[0][0] if spans else 0
+    hits = [(at, flat[at:end].casefold()) for at, end in spans[:DENSEST_HITS]]
+    first = _most_held(hits, width * 2 // 3, 0)
     start = max(0, first - width // 3)
     if start:
         space = flat.find(" ", start)
@@ -1125,10 +1127,16 @@ def densest_hit(
         for index, (words, _) in enumerate(terms)
         for at in _term_starts(low, words, first)
     )[:DENSEST_HITS]
-    distinct = len({term for _, term in hits})
-    held: Counter[int] = Counter()
-    best, most, ahead = first, 0, 0
-    for at, term in hits:
+    return _most_held(hits, reach, first)
+
+
+def _most_held(hits: Sequence[tuple[int, Hashable]], reach: int, default: int) -> int:
+    """The first of `hits` (`(position, what was hit)`, in order) from which `reach`
+    characters hold the most different things hit; `default` without hits."""
+    distinct = len({what for _, what in hits})
+    held: Counter[Hashable] = Counter()
+    best, most, ahead = default, 0, 0
+    for at, what in hits:
         while ahead < len(hits) and hits[ahead][0] < at + reach:
             held[hits[ahead][1]] += 1
             ahead += 1
@@ -1136,9 +1144,9 @@ def densest_hit(
             best, most = at, len(held)
             if most == distinct:
                 break
-        held[term] -= 1
-        if not held[term]:
-            del held[term]
+        held[what] -= 1
+        if not held[what]:
+            del held[what]
     return best
 
 
