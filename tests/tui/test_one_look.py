@@ -70,7 +70,9 @@ QUOTES = (
     "> [!tip]- Folded\n> Hidden **body**.\n\n> [!bug]+ Open\n> Shown.\n\n"
     "> plain quote\n> on two lines\n\n> outer\n>\n> > nested quote\n\n"
     "> - a list\n> - in a quote\n\n> [!warning]\n\n"
-    "> [!example]+ With code\n> ```\n> in a callout\n> ```\n"
+    "> [!example]+ With code\n> ```\n> in a callout\n> ```\n\n"
+    "<details>\n<summary>Bot <b>notes</b></summary>\n\nHidden *text*.\n\n</details>\n\n"
+    "<details open>\n\nShown [detail](x.md).\n\n</details>\n"
 )
 TABLE = (
     "| a | *b* |\n|---|:-:|\n| `x` | **y** |\n| 1 | 2 |\n\n---\n\nAfter the rule.\n\n"

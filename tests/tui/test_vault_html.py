@@ -20,6 +20,7 @@ from okf_explorer.tui.widgets.page.pane import PagePane
 from tests.bundles import write_pages
 
 from .conftest import brain_for, settle
+from .test_line_breaks import body_text
 
 README = """<p align="center">
   <img src="assets/logo.png" width="100"/>
@@ -214,3 +215,69 @@ def test_a_table_too_big_or_too_wide_reads_as_rows_of_cells() -> None:
     tokens = parse(wide)
     assert [t.type for t in tokens].count("th_open") == 64  # `a` and 63 it covers; `b` cut
     assert "b" not in [t.content for t in tokens if t.type == "inline"]
+
+
+ISSUE = """Thanks, assigning.
+
+<details>
+
+In response to [this](https://example.org/issues/1#comment):
+
+>/assign @ada
+
+Instructions for interacting with me are [here](https://example.org/guide).
+</details>
+
+<details open>
+<summary>Logs <i>(kept open)</i></summary>
+
+```
+step 1 ok
+```
+
+</details>
+
+<details><summary>One block</summary>text in it
+and more</details>
+
+<details>
+
+Never closed.
+"""
+
+
+def test_html_disclosures_fold_as_a_browser_draws_them() -> None:
+    """A GitHub issue copied into an LLM wiki (10,000 of them in one) ends each bot
+    comment in `<details>`: GitHub and Obsidian's reading view show a folded `▸ Details`,
+    the engine showed its text. A disclosure is a foldable callout titled by its
+    summary (else `Details`), open only with `open`; a tag without its pair stays as it
+    was."""
+    assert lines_of(ISSUE) == [
+        "Thanks, assigning.",
+        "",
+        "▌ ▸ Details",
+        "",
+        "▌ ▾ Logs (kept open)",
+        "▌",
+        "▌",
+        "▌   step 1 ok",
+        "▌",
+        "",
+        "▌ ▸ One block",
+        "",
+        "Never closed.",
+        "",
+    ]
+
+
+async def test_enter_unfolds_a_disclosure(tmp_path: Path) -> None:
+    root = write_pages(tmp_path / "v", {"issue": ISSUE})
+    (root / ".obsidian").mkdir()
+    app = make_app(brain_for(BundleSource(root)), start="issue")
+    async with app.run_test(size=(100, 40)) as pilot:
+        pane = app.screen.query_one(PagePane)
+        await settle(pilot, lambda: pane.shown is not None)
+        first, _, _ = pane.query_one(VaultBody).callouts()
+        assert first.folded and "Instructions" not in body_text(pane)
+        await pilot.press("n", "enter")
+        assert not first.folded and "Instructions for interacting" in body_text(pane)

@@ -24,7 +24,7 @@ from textual.content import Content, Span
 from textual.style import Style
 
 from okf_explorer.tui.markdown.links import FILE_SCHEME, LINK_SCHEME, TAG_SCHEME
-from okf_explorer.tui.markdown.parser import alt_text
+from okf_explorer.tui.markdown.parser import DETAILS, alt_text
 
 WIDGET_STYLES: Mapping[str, str] = {
     "em": ".em",
@@ -71,8 +71,10 @@ CALLOUT_KINDS: Mapping[str, tuple[str, str]] = {
     "example": ("▸", "note"),
     "quote": ("❝", "note"),
     "cite": ("❝", "note"),
+    DETAILS: ("", "note"),
 }
-"""Callout type → (glyph, tone); an unknown type reads as a note."""
+"""Callout type → (glyph, tone); an unknown type reads as a note. An HTML disclosure
+(`parser.DETAILS`) has no glyph: `▸ Summary`, as a browser draws it."""
 TONE_COLORS: Mapping[str, str] = {
     "note": "#61afef",
     "good": "#98c379",
@@ -91,7 +93,7 @@ def callout_title(kind: str, title: Content, fold: str = "", folded: bool = Fals
     """`★ Title` in the callout's tone; a foldable one starts with `▸` (folded) or `▾`."""
     glyph = CALLOUT_KINDS.get(kind, ("✎", "note"))[0]
     marker = ("▸ " if folded else "▾ ") if fold else ""
-    head = Content(f"{marker}{glyph} ")
+    head = Content(f"{marker}{glyph} " if glyph else marker)
     return (head + title).stylize(TONE_STYLES[callout_tone(kind)])
 
 

@@ -11,6 +11,10 @@ and task lists, and small plugins of our own where none exists:
 - callouts (`> [!tip]- Title`): the quote's `blockquote_open` gets `meta["callout"]`
   (type) and `meta["fold"]` (`-` folded, `+` open, `` not foldable); its first line
   becomes a title paragraph (`meta["callout_title"]`);
+- HTML disclosures (`<details>`, an optional `<summary>`, Markdown, `</details>`, as
+  GitHub issues and READMEs write them, or the whole in one HTML block): a callout folded
+  (`open`: unfolded) titled by the summary, else `Details`, as a browser draws them
+  (`details`; its kind `DETAILS`, drawn without a glyph);
 - highlights `==x==` (`mark_open` / `mark_close`) and inline `#tags` (`vault_tag`);
 - emphasis and strike-through beside Chinese, Japanese and Korean text (`**「重要」**です`)
   read by the CJK-friendly amendments to CommonMark (`cjk_emphasis`), as Obsidian reads it;
@@ -66,6 +70,15 @@ CALLOUT = re.compile(r"^\[!([^\]|\n]*[^\]|\s][^\]|\n]*)(?:\|[^\]\n]*)?\]([+-]?)[
 the metadata: `[!column|flex]`, `[!info|wide]`; the type is the callout's), a fold mark,
 its title. The type is anything up to the `]` (`[!take away]`, `[!see-also]`), as Obsidian
 reads it, and its title when none is written."""
+DETAILS = "<details>"
+"""The callout kind of an HTML disclosure (no `[!type]` names it: `>` ends one)."""
+_DETAILS_HEAD = r"\s*<details(\s[^>]*)?>\s*(?:<summary(?:\s[^>]*)?>(.*?)</summary>\s*)?"
+"""A `<details>` tag, then its `<summary>`, if any: the head of a disclosure."""
+_DETAILS_OPEN = re.compile(_DETAILS_HEAD, re.I | re.S)
+_DETAILS_CLOSE = re.compile(r"\s*</details\s*>\s*", re.I)
+_DETAILS_WHOLE = re.compile(_DETAILS_HEAD + r"(.*?)</details\s*>\s*", re.I | re.S)
+"""A disclosure written as one block of HTML, no blank line in it."""
+_OPEN_ATTRIBUTE = re.compile(r"(?:^|\s)open(?:\s|=|$)", re.I)
 BLOCK_ID_TAIL = re.compile(r"(?:^|\s+)\^([A-Za-z0-9-]+)[ \t]*$")
 """A block id ending a block: after a space, or alone on the block's last line (a `^id`
 line right under a callout or list item continues it, and names it, as in Obsidian)."""
@@ -102,6 +115,7 @@ def _parser(breaks: bool, own_task_boxes: bool) -> MarkdownIt:
     md.block.ruler.before("paragraph", "vault_comment", _block_comment)
     md.core.ruler.after("block", "callouts", _callouts)
     md.core.ruler.after("callouts", "block_ids", _block_ids)
+    md.core.ruler.after("block_ids", "details", _details)
     md.core.ruler.push("vault_html", html_to_tokens)
     md.core.ruler.push("vault_embeds", _embeds)
     md.core.ruler.push("footnote_lists", _footnote_lists)
@@ -359,6 +373,54 @@ def _callouts(state: StateCore) -> None:
         inline.content = title or kind.replace("-", " ").capitalize()
         if rest.strip():
             _split_after_title(tokens, index, rest)
+
+
+def _details(state: StateCore) -> None:
+    """`<details>` … `</details>` blocks (the same level, innermost pairs first), and a
+    disclosure written as one block of HTML, as callouts of kind `DETAILS`; a tag
+    without its pair stays HTML."""
+    tokens = state.tokens
+    opened: list[int] = []
+    made: dict[int, list[Token]] = {}
+    for index, token in enumerate(tokens):
+        if token.type != "html_block":
+            continue
+        if _DETAILS_OPEN.fullmatch(token.content):
+            opened.append(index)
+        elif (whole := _DETAILS_WHOLE.fullmatch(token.content)) is not None:
+            inner = Token("html_block", "", 0, content=whole.group(3), level=token.level + 1)
+            inner.map = token.map
+            close = Token("blockquote_close", "blockquote", -1, level=token.level)
+            made[index] = [*_disclosure(token, whole), inner, close]
+        elif (
+            _DETAILS_CLOSE.fullmatch(token.content)
+            and opened
+            and tokens[opened[-1]].level == token.level
+        ):
+            start = opened.pop()
+            head = _DETAILS_OPEN.fullmatch(tokens[start].content)
+            assert head is not None  # it opened
+            made[start] = _disclosure(tokens[start], head)
+            made[index] = [Token("blockquote_close", "blockquote", -1, level=token.level)]
+    if made:
+        tokens[:] = [new for index, token in enumerate(tokens) for new in made.get(index, [token])]
+
+
+def _disclosure(opening: Token, match: re.Match[str]) -> list[Token]:
+    """A callout's opening tokens for the `<details>` block `opening` (`match`, its
+    `_DETAILS_HEAD`): its quote and its title (the summary's text, else `Details`),
+    folded unless the tag says `open`."""
+    attributes, summary = match.group(1) or "", " ".join((match.group(2) or "").split())
+    fold = "+" if _OPEN_ATTRIBUTE.search(attributes) else "-"
+    level, where = opening.level, opening.map
+    quote = Token("blockquote_open", "blockquote", 1, map=where, level=level, markup=">")
+    quote.meta = {"callout": DETAILS, "fold": fold}
+    title_open = Token("paragraph_open", "p", 1, map=where, level=level + 1)
+    title_open.meta = {"callout_title": DETAILS, "callout_fold": fold}
+    title = Token("inline", "", 0, content=summary or "Details", map=where, level=level + 2)
+    title.children = []
+    title_close = Token("paragraph_close", "p", -1, level=level + 1)
+    return [quote, title_open, title, title_close]
 
 
 def _as_paragraph(opening: Token, closing: Token) -> None:
