@@ -32,8 +32,10 @@ the rest of the query being the search. Choosing a hit opens the page scrolled t
 hit: `TextJump` remembers the hit's words, and once that page's body is on screen,
 scrolls to the first line of the rendered body holding the most of them (the
 simplest method that survives any renderer: search the rendered text, not the
-Markdown source). Searches run in a thread (the first one may sync the text index); a
-query that is not valid syntax shows one line saying so instead of hits, and one past
+Markdown source), and the engine's rows show every one of them (`FOUND_STYLE`), as a
+browser's find does, until another page is opened. Searches run in a thread (the first
+one may sync the text index); a query that is not valid syntax shows one line saying so
+instead of hits, and one past
 the caps or the deadline of a search also a notification. A snippet in Chinese or Japanese
 is wrapped where such text breaks, between its characters (`tui.markdown.cjk_wrap`), to
 the width of the palette's rows when searched: Textual wraps at spaces only, and moved
@@ -66,8 +68,16 @@ from okf_explorer.core.search.find_rank import (
     NameRanker,
 )
 from okf_explorer.core.search.query import QueryTooLong, SearchSyntaxError, SearchTimedOut
-from okf_explorer.core.search.text_index import HIT_CLOSE, HIT_OPEN, LONG_FILL, SearchHit
+from okf_explorer.core.search.text_index import (
+    HIT_CLOSE,
+    HIT_OPEN,
+    LONG_FILL,
+    SearchHit,
+    hit_spans,
+)
+from okf_explorer.core.search.words import rough_stem
 from okf_explorer.core.text_safety import printable
+from okf_explorer.tui.markdown import VaultBody
 from okf_explorer.tui.markdown.cjk_wrap import cjk_cuts, has_wide_script
 from okf_explorer.tui.state.slice import MIN_TITLE, TITLE_GAP, shorten_left
 
@@ -577,7 +587,16 @@ class TextJump:
         body.scroll_to_widget(widget, animate=False, top=True)
         if line:
             body.call_after_refresh(partial(body.scroll_relative, y=line, animate=False))
+        stems = [rough_stem(word) for word in words]
+        for drawn in body.query(VaultBody):
+            drawn.show_found(partial(found_spans, stems=stems))
         return True
+
+
+def found_spans(text: str, stems: list[str]) -> list[tuple[int, int]]:
+    """Where a search's words are in `text`, by their stems (`operators` marks
+    `operator` too), as the index marks them (`hit_spans`)."""
+    return hit_spans(text, stems)
 
 
 def find_rendered(root: Widget, words: list[str]) -> tuple[Widget, int] | None:

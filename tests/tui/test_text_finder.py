@@ -17,12 +17,15 @@ from okf_explorer.core.search import text_index
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui import finder
 from okf_explorer.tui.app import make_app
+from okf_explorer.tui.markdown import DrawnRows
 from okf_explorer.tui.widgets.page import pane as page_pane
 from okf_explorer.tui.widgets.page.pane import PagePane
 from tests.bundles import write_bundle
 
 from .conftest import SIZE, brain_for, settle
 
+FOUND_BACKGROUND = "#d19a66"
+"""`FOUND_STYLE`'s background."""
 FILLER = "\n\n".join(f"Paragraph {i} says nothing in particular." for i in range(80))
 PAGES = {
     "index.md": "# Home\n\nSee [[long]].\n",
@@ -103,6 +106,25 @@ async def test_the_jump_goes_to_the_line_holding_most_of_the_words_searched(
         pane = app.screen.query_one(PagePane)
         await settle(pilot, until=lambda: pane.shown is not None and pane.scroll_y > 0)
         assert pane.scroll_y + pane.scrollable_content_region.height >= pane.max_scroll_y
+        # every word searched is shown where it is, as a browser's find shows it
+        assert found_text(pane) == ["operators", "operator", "JavaScript", "operator"]
+
+
+def found_text(pane: PagePane) -> list[str]:
+    """The words drawn in the style of what a search found, in reading order."""
+    words = []
+    for rows in pane.query(DrawnRows):
+        for y in range(rows.size.height):
+            strip = rows.render_line(y)
+            words += [
+                segment.text
+                for segment in strip
+                if segment.style is not None
+                and segment.style.bgcolor is not None
+                and segment.style.bgcolor.triplet is not None
+                and segment.style.bgcolor.triplet.hex == FOUND_BACKGROUND
+            ]
+    return words
 
 
 async def test_hash_in_the_page_finder_searches_text(tmp_path: Path) -> None:

@@ -78,8 +78,13 @@ its start; the link leads to the rest)."""
 CURSOR_STYLE = Style(reverse=True, bold=True)
 """The `n` / `N` cursor on the text of a link or a callout's title (`DrawnRows.mark`)."""
 
+FOUND_STYLE = Style(foreground=Color.parse("#1e1e1e"), background=Color.parse("#d19a66"))
+"""The words of the search that opened the page (`DrawnRows.show_found`)."""
+
 Mark = tuple[int, int, int]
 """(row, first character, end character) of a piece's rows the cursor is on."""
+Spans = Callable[[str], Sequence[tuple[int, int]]]
+"""Where (first and end characters) what is looked for is in a row's text."""
 
 
 # ------------------------------------------------------------------- drawing rows
@@ -333,6 +338,9 @@ class DrawnRows(Widget):
         self.piece = piece
         self.marks: tuple[Mark, ...] = ()
         """Where the `n` / `N` cursor is on these rows (none: elsewhere)."""
+        self.found: tuple[Mark, ...] = ()
+        """Where the words of the search that opened the page are on these rows."""
+        self._finding: Spans | None = None
         self._paint: RowPaint | None = None
         """What the rows being painted share (`render_lines`), while they are."""
 
@@ -353,12 +361,30 @@ class DrawnRows(Widget):
         if self.marks:  # the rows moved: the cursor marks them again (`BodyCursor`)
             self.marks = ()
             self.post_message(self.Redrawn())
+        if self._finding is not None:
+            self.found = self._found(self._finding)
 
     def mark(self, marks: Sequence[Mark]) -> None:
         """Show the cursor on `marks` (none: take it off)."""
         if tuple(marks) != self.marks:
             self.marks = tuple(marks)
             self.refresh()
+
+    def show_found(self, spans: Spans | None) -> None:
+        """Show in `FOUND_STYLE` what `spans` finds in each row (None: nothing), on
+        these rows as they are drawn now and after."""
+        self._finding = spans
+        found = self._found(spans) if spans is not None else ()
+        if found != self.found:
+            self.found = found
+            self.refresh()
+
+    def _found(self, spans: Spans) -> tuple[Mark, ...]:
+        return tuple(
+            (y, start, end)
+            for y, row in enumerate(self.drawing.rows)
+            for start, end in spans(row.content.plain)
+        )
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         """As many rows as the drawing, asked as the layout gives the rows `width`: a
@@ -383,9 +409,10 @@ class DrawnRows(Widget):
         if not 0 <= y < len(rows):
             return Strip.blank(width, self.visual_style.rich_style)
         row = rows[y]
-        for mark_row, start, end in self.marks:
-            if mark_row == y:
-                row = replace(row, content=row.content.stylize(CURSOR_STYLE, start, end))
+        for marks, style in ((self.found, FOUND_STYLE), (self.marks, CURSOR_STYLE)):
+            for mark_row, start, end in marks:
+                if mark_row == y:
+                    row = replace(row, content=row.content.stylize(style, start, end))
         paint = self._paint or RowPaint(self)
         strips = Visual.to_strips(self, RowVisual(row, paint), width, 1, self.visual_style)
         return strips[0] if strips else Strip.blank(width, self.visual_style.rich_style)
@@ -754,6 +781,12 @@ class VaultBody(Vertical):
         """The pieces a reader goes through (drawn rows, embeds), in order: what the
         `n` / `N` cursor moves over (`cursor.BodyCursor`); a wide fence holds no link."""
         return [child for child in self.children if isinstance(child, DrawnRows | EmbedBlock)]
+
+    def show_found(self, spans: Spans | None) -> None:
+        """Show in `FOUND_STYLE` what `spans` finds in the rows of its prose (None:
+        nothing): the words of the search that opened the page."""
+        for lines in self._prose():
+            lines.show_found(spans)
 
     def callouts(self) -> list[Callout]:
         """The callouts at the top of the body (a quote with a `[!type]`), in order."""
