@@ -73,7 +73,7 @@ from okf_explorer.core.search.text_index import (
     HIT_OPEN,
     LONG_FILL,
     SearchHit,
-    hit_spans,
+    hit_finder,
 )
 from okf_explorer.core.search.words import rough_stem
 from okf_explorer.core.text_safety import printable
@@ -587,16 +587,10 @@ class TextJump:
         body.scroll_to_widget(widget, animate=False, top=True)
         if line:
             body.call_after_refresh(partial(body.scroll_relative, y=line, animate=False))
-        stems = [rough_stem(word) for word in words]
+        found = hit_finder([rough_stem(word) for word in words])  # `operators`: `operator` too
         for drawn in body.query(VaultBody):
-            drawn.show_found(partial(found_spans, stems=stems))
+            drawn.show_found(found)
         return True
-
-
-def found_spans(text: str, stems: list[str]) -> list[tuple[int, int]]:
-    """Where a search's words are in `text`, by their stems (`operators` marks
-    `operator` too), as the index marks them (`hit_spans`)."""
-    return hit_spans(text, stems)
 
 
 def find_rendered(root: Widget, words: list[str]) -> tuple[Widget, int] | None:
