@@ -281,3 +281,19 @@ async def test_enter_unfolds_a_disclosure(tmp_path: Path) -> None:
         assert first.folded and "Instructions" not in body_text(pane)
         await pilot.press("n", "enter")
         assert not first.folded and "Instructions for interacting" in body_text(pane)
+
+
+def test_html_beside_a_disclosure_s_tags_stays_inside_it() -> None:
+    """HTML written in the block of `<details>` (after its summary) or of `</details>`
+    (before it) is inside the disclosure: hidden while it is folded, shown in it open."""
+    folded = (
+        "<details>\n<summary>S</summary>\nRight after.\n\nA *para*.\n\n<p>Last</p>\n</details>\n"
+    )
+    assert lines_of(folded) == ["", "▌ ▸ S", ""]
+    opened = folded.replace("<details>", "<details open>")
+    assert [line for line in lines_of(opened) if line.strip("▌ ")] == [
+        "▌ ▾ S",
+        "▌ Right after.",
+        "▌ A para.",
+        "▌ Last",
+    ]

@@ -74,10 +74,12 @@ DETAILS = "<details>"
 """The callout kind of an HTML disclosure (no `[!type]` names it: `>` ends one)."""
 _DETAILS_HEAD = r"\s*<details(\s[^>]*)?>\s*(?:<summary(?:\s[^>]*)?>(.*?)</summary>\s*)?"
 """A `<details>` tag, then its `<summary>`, if any: the head of a disclosure."""
-_DETAILS_OPEN = re.compile(_DETAILS_HEAD, re.I | re.S)
-_DETAILS_CLOSE = re.compile(r"\s*</details\s*>\s*", re.I)
 _DETAILS_WHOLE = re.compile(_DETAILS_HEAD + r"(.*?)</details\s*>\s*", re.I | re.S)
 """A disclosure written as one block of HTML, no blank line in it."""
+_DETAILS_OPEN = re.compile(_DETAILS_HEAD + r"(.*)", re.I | re.S)
+"""A block opening a disclosure, and the HTML after its summary, if any."""
+_DETAILS_CLOSE = re.compile(r"(.*?)</details\s*>\s*", re.I | re.S)
+"""A block closing a disclosure, and the HTML before, if any."""
 _OPEN_ATTRIBUTE = re.compile(r"(?:^|\s)open(?:\s|=|$)", re.I)
 BLOCK_ID_TAIL = re.compile(r"(?:^|\s+)\^([A-Za-z0-9-]+)[ \t]*$")
 """A block id ending a block: after a space, or alone on the block's last line (a `^id`
@@ -377,33 +379,38 @@ def _callouts(state: StateCore) -> None:
 
 def _details(state: StateCore) -> None:
     """`<details>` … `</details>` blocks (the same level, innermost pairs first), and a
-    disclosure written as one block of HTML, as callouts of kind `DETAILS`; a tag
-    without its pair stays HTML."""
+    disclosure written as one block of HTML, as callouts of kind `DETAILS`; the HTML
+    beside a tag in its block stays inside; a tag without its pair stays HTML."""
     tokens = state.tokens
-    opened: list[int] = []
+    opened: list[tuple[int, re.Match[str]]] = []
     made: dict[int, list[Token]] = {}
     for index, token in enumerate(tokens):
         if token.type != "html_block":
             continue
-        if _DETAILS_OPEN.fullmatch(token.content):
-            opened.append(index)
-        elif (whole := _DETAILS_WHOLE.fullmatch(token.content)) is not None:
-            inner = Token("html_block", "", 0, content=whole.group(3), level=token.level + 1)
-            inner.map = token.map
-            close = Token("blockquote_close", "blockquote", -1, level=token.level)
-            made[index] = [*_disclosure(token, whole), inner, close]
+        level, closing = token.level, Token("blockquote_close", "blockquote", -1, level=token.level)
+        if (whole := _DETAILS_WHOLE.fullmatch(token.content)) is not None:
+            made[index] = [*_disclosure(token, whole), *_inner(whole.group(3), token), closing]
+        elif (head := _DETAILS_OPEN.fullmatch(token.content)) is not None:
+            opened.append((index, head))
         elif (
-            _DETAILS_CLOSE.fullmatch(token.content)
+            (tail := _DETAILS_CLOSE.fullmatch(token.content)) is not None
+            and "<details" not in tail.group(1).lower()
             and opened
-            and tokens[opened[-1]].level == token.level
+            and tokens[opened[-1][0]].level == level
         ):
-            start = opened.pop()
-            head = _DETAILS_OPEN.fullmatch(tokens[start].content)
-            assert head is not None  # it opened
-            made[start] = _disclosure(tokens[start], head)
-            made[index] = [Token("blockquote_close", "blockquote", -1, level=token.level)]
+            start, head = opened.pop()
+            made[start] = [*_disclosure(tokens[start], head), *_inner(head.group(3), tokens[start])]
+            made[index] = [*_inner(tail.group(1), token), closing]
     if made:
         tokens[:] = [new for index, token in enumerate(tokens) for new in made.get(index, [token])]
+
+
+def _inner(html: str, beside: Token) -> list[Token]:
+    """The HTML `html` inside a disclosure, written in the block `beside` (none: blank)."""
+    if not html.strip():
+        return []
+    inner = Token("html_block", "", 0, content=html, map=beside.map, level=beside.level + 1)
+    return [inner]
 
 
 def _disclosure(opening: Token, match: re.Match[str]) -> list[Token]:
