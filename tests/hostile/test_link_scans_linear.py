@@ -152,3 +152,19 @@ def test_a_paragraph_of_dollars_is_read_for_math_in_linear_time(piece: str) -> N
         link_spans(piece * pieces + "[[x]]")
 
     assert growth(text, 1000) < BOUND
+
+
+def test_disclosures_nest_no_deeper_than_markdown_nests_quotes() -> None:
+    """500 `<details open>` in each other drew 500 quotes in each other: the drawing
+    recursed past Python's limit (`RecursionError`). They nest as deep as markdown-it
+    nests quotes (`maxNesting`, 20); those deeper stay HTML."""
+    nested = "<details open>\n\n" * 500 + "deepest\n\n" + "</details>\n\n" * 500
+    body = prepare_body(nested, width=80)
+    rows = [row.content.plain for piece in body.pieces or () for row in piece.drawing.rows]
+    assert max(row.count("▌") for row in rows) == 20
+    assert any("deepest" in row for row in rows)
+
+    def drawn(disclosures: int) -> None:
+        prepare_body("<details>\n\n" * disclosures + "</details>\n\n" * disclosures, width=80)
+
+    assert growth(drawn, 200) < BOUND

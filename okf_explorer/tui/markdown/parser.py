@@ -380,7 +380,8 @@ def _callouts(state: StateCore) -> None:
 def _details(state: StateCore) -> None:
     """`<details>` … `</details>` blocks (the same level, innermost pairs first), and a
     disclosure written as one block of HTML, as callouts of kind `DETAILS`; the HTML
-    beside a tag in its block stays inside; a tag without its pair stays HTML."""
+    beside a tag in its block stays inside; a tag without its pair, or inside as many
+    blocks as markdown-it nests (`maxNesting`), stays HTML."""
     tokens = state.tokens
     opened: list[tuple[int, re.Match[str]]] = []
     made: dict[int, list[Token]] = {}
@@ -399,6 +400,8 @@ def _details(state: StateCore) -> None:
             and tokens[opened[-1][0]].level == level
         ):
             start, head = opened.pop()
+            if level + len(opened) >= state.md.options["maxNesting"]:
+                continue  # as deep as markdown-it nests blocks: HTML, as a quote stops there
             made[start] = [*_disclosure(tokens[start], head), *_inner(head.group(3), tokens[start])]
             made[index] = [*_inner(tail.group(1), token), closing]
     if made:
