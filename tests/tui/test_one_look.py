@@ -363,6 +363,7 @@ SHAPES = st.sampled_from(
         "a note[^1]\n\n[^1]: the *note*",
         "<b>html</b> <img src=x.png alt=X> <a href='y.md'>y</a>",
         "> [!tip]- folded\n> - with a list",
+        "<details open>\n<summary>a <b>summary</b></summary>\n\n- a list in it\n\n</details>",
     ]
 )
 BLOCKS = st.lists(
