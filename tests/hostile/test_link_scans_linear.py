@@ -168,3 +168,14 @@ def test_disclosures_nest_no_deeper_than_markdown_nests_quotes() -> None:
         prepare_body("<details>\n\n" * disclosures + "</details>\n\n" * disclosures, width=80)
 
     assert growth(drawn, 200) < BOUND
+
+
+def test_a_block_of_html_of_brackets_is_drawn_in_linear_time() -> None:
+    """A block of HTML has its rewritten wiki-links read back as HTML links: a line of
+    thousands of `[` after one of them made each `[` read the rest of the line (16,000:
+    4.9 s)."""
+
+    def drawn(brackets: int) -> None:
+        prepare_body("<div>\n[[alpha]] " + "[" * brackets + "]\n</div>\n", width=80)
+
+    assert growth(drawn, 2000) < BOUND

@@ -12,7 +12,7 @@ from textual.content import Content
 
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.markdown import FILE_SCHEME, VaultBody
+from okf_explorer.tui.markdown import FILE_SCHEME, VaultBody, linkify_body
 from okf_explorer.tui.markdown.draw import blocks_of, draw
 from okf_explorer.tui.markdown.inline import inline_content
 from okf_explorer.tui.markdown.parser import parse
@@ -297,3 +297,19 @@ def test_html_beside_a_disclosure_s_tags_stays_inside_it() -> None:
         "▌ A para.",
         "▌ Last",
     ]
+
+
+def test_a_wiki_link_in_a_block_of_html_is_a_live_link() -> None:
+    """`<div>see [[alpha]]</div>`: the link the index counts was drawn as what the body
+    is rewritten to before it is parsed, `see [alpha](<okf:alpha>)` (Markdown inside a
+    block of HTML is not read, so the rewritten link stayed text). It is a live link now,
+    and an attachment embedded there its placeholder, as in a paragraph."""
+    html = "<div>\nsee [[alpha|the *Alpha*]] and ![[shot.png]] of [[beta gamma]] here\n</div>\n"
+    tokens = parse(linkify_body(html))
+    assert [row.content.plain.strip() for row in draw(blocks_of(tokens), 100).rows] == [
+        "see the *Alpha* and ▭ shot.png of beta gamma here",
+        "",
+    ]
+    [inline] = [token for token in tokens if token.type == "inline"]
+    links = [child.attrs["href"] for child in inline.children or () if child.type == "link_open"]
+    assert links == ["okf:alpha", "okf:beta%20gamma"]

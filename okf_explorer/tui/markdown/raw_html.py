@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from html import escape
 from html.parser import HTMLParser
 from urllib.parse import unquote
 
@@ -19,7 +20,7 @@ from markdown_it.common.normalize_url import normalizeLink, validateLink
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
-from okf_explorer.tui.markdown.links import FILE_SCHEME
+from okf_explorer.tui.markdown.links import FILE_SCHEME, LINK_SCHEME
 
 __all__ = ["block_tokens", "html_to_tokens", "image_token", "inline_tokens"]
 
@@ -60,6 +61,13 @@ _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:|//")
 _SPACE = re.compile(r"\s+")
 _COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
 """A comment; one never ended hides the rest of the block, as in a browser."""
+_REWRITTEN = re.compile(
+    rf"(!?)\[((?:\\.|[^\\\[\]\n])*)\]\(<((?:{re.escape(LINK_SCHEME)}|{re.escape(FILE_SCHEME)})[^<>\n]*)>\)"
+)
+"""A wiki-link as `links.linkify_body` rewrote it: its `!`, its label (its brackets
+escaped: a try stops at the next `[`, so a line of them costs its length), its href."""
+_UNESCAPE = re.compile(r"\\([\\\[\]*_`<>$~=%])")
+"""A label's escapes (`links._escape`)."""
 _UNENDED = re.compile(r"<(?![^<>]*>)")
 """A `<` whose tag does not end before the next `<`: text."""
 MAX_TABLE_CELLS = 5000
@@ -368,6 +376,23 @@ def _tokens_only(reader: _Reader) -> list[Token]:
     return found
 
 
+def _links_as_html(html: str) -> str:
+    """`html` with the wiki-links it holds, rewritten before the body is parsed
+    (`links.linkify_body`: `[label](<okf:target>)`, an attachment `![name](<attachment:
+    name>)`), as HTML's own: markdown-it reads no Markdown inside a block of HTML, so they
+    were drawn as that syntax."""
+    if "](<" not in html:
+        return html
+    return _REWRITTEN.sub(_as_html, html)
+
+
+def _as_html(match: re.Match[str]) -> str:
+    bang, label, href = match.group(1), _UNESCAPE.sub(r"\1", match.group(2)), match.group(3)
+    if bang and href.startswith(FILE_SCHEME):
+        return f'<img src="{escape(href.removeprefix(FILE_SCHEME))}" alt="{escape(label)}">'
+    return f'<a href="{escape(href)}">{escape(label, quote=False)}</a>'
+
+
 def _ended_tags_only(html: str) -> str:
     """`html` without comments, each `<` that opens no ended tag written `&lt;`: what
     `html.parser` is given. It looks for the end of every opening as far as the block
@@ -381,7 +406,7 @@ def _ended_tags_only(html: str) -> str:
 def block_tokens(html: str, level: int, lines: list[int] | None) -> list[Token]:
     """An `html_block` → paragraphs, headings and rules (nothing when it shows nothing)."""
     reader = _Reader(block=True)
-    reader.feed(_ended_tags_only(html))
+    reader.feed(_ended_tags_only(_links_as_html(html)))
     reader.close()
     reader.end_table()
     reader.close_all()
