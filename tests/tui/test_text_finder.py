@@ -66,6 +66,17 @@ async def typed(pilot, opener: str, text: str) -> None:  # type: ignore[no-untyp
     await pilot.press(*text)
 
 
+async def opened_at_hit(pilot, app, query: str, slug: str) -> PagePane:  # type: ignore[no-untyped-def]
+    """`ctrl+f`, `query`, `enter` on the first hit (`slug`), then until the page has
+    scrolled to the hit."""
+    await typed(pilot, "ctrl+f", query)
+    await settle(pilot, until=lambda: len(hits(app)) > 0)
+    await enter_opens(pilot, app, slug)
+    pane = app.screen.query_one(PagePane)
+    await settle(pilot, until=lambda: pane.shown is not None and pane.scroll_y > 0)
+    return pane
+
+
 async def test_ctrl_f_finds_text_and_opens_the_page_at_the_hit(tmp_path: Path) -> None:
     app = explorer(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
@@ -100,11 +111,7 @@ async def test_the_jump_goes_to_the_line_holding_most_of_the_words_searched(
     pages = {"index.md": "# Home\n\nSee [[combining]].\n", "combining.md": page}
     app = make_app(brain_for(BundleSource(write_bundle(tmp_path / "b", pages))), start="index")
     async with app.run_test(size=SIZE) as pilot:
-        await typed(pilot, "ctrl+f", "javascript operator")
-        await settle(pilot, until=lambda: len(hits(app)) > 0)
-        await enter_opens(pilot, app, "combining")
-        pane = app.screen.query_one(PagePane)
-        await settle(pilot, until=lambda: pane.shown is not None and pane.scroll_y > 0)
+        pane = await opened_at_hit(pilot, app, "javascript operator", "combining")
         assert pane.scroll_y + pane.scrollable_content_region.height >= pane.max_scroll_y
         # every word searched is shown where it is, as a browser's find shows it
         assert found_text(pane) == ["operators", "operator", "JavaScript", "operator"]
@@ -498,10 +505,6 @@ async def test_a_hit_past_a_long_page_s_first_screen_is_scrolled_to(
     monkeypatch.setattr(page_pane, "FIRST_SCREEN_CHARS", 1_000)
     app = explorer(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
-        await typed(pilot, "ctrl+f", "zebracorn")
-        await settle(pilot, until=lambda: len(hits(app)) > 0)
-        await enter_opens(pilot, app, "long")
-        pane = app.screen.query_one(PagePane)
-        await settle(pilot, until=lambda: pane.shown is not None and pane.scroll_y > 0)
+        pane = await opened_at_hit(pilot, app, "zebracorn", "long")
         assert pane.scroll_y > 0 and pane.end == len(pane.page.content)  # drawn whole
         assert pane.scroll_y + pane.scrollable_content_region.height >= pane.max_scroll_y
