@@ -362,6 +362,12 @@ def test_a_folder_without_a_command_opens_it_in_the_explorer(
     assert run(str(bundle), "--start", "Alpha") == (0, "", "")
     assert run("browse", str(bundle), "--start", "Alpha") == (0, "", "")
     assert opened[0] == opened[1] and opened[0][1] == "Alpha"
+    # an option only browse takes, first: the explorer too (argparse took `Alpha` for a
+    # command and listed them all)
+    assert run("--start", "Alpha", str(bundle)) == (0, "", "")
+    assert run("--source", str(bundle), "--start=Alpha") == (0, "", "")
+    assert opened[2] == opened[3] == opened[0]
+    del opened[2:]
     # a path that is not there: browse's own one line, not argparse's list of commands
     status, out, err = run(str(tmp_path / "no-such-vault"))
     assert (status, out) == (1, "") and "no such folder" in err and err.count("\n") == 1

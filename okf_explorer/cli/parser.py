@@ -59,13 +59,21 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {shown} ({hint})\n")
 
 
+BROWSE_ONLY = frozenset({"--start", "--against"})
+"""The options only `browse` takes."""
+
+
 def opened_as_browse(argv: Sequence[str], parser: OneLineParser) -> list[str]:
     """`argv`, or `browse` then `argv` when its first word is no command but a source: a
     folder, a path (`./vault`, `notes/`: when it is not there, browse says so) or an
     http(s) URL. `okf-explorer ./my-vault` opens the explorer on it as `okf-explorer
     browse ./my-vault` does. A command's name wins over a folder so named
-    (`okf-explorer browse get` opens a folder called `get`)."""
+    (`okf-explorer browse get` opens a folder called `get`). An option only browse takes
+    (`--start`, `--against`), with no command, is browse's too."""
     words = list(argv)
+    browse_only = any(word.split("=", 1)[0] in BROWSE_ONLY for word in words)
+    if browse_only and not parser.command_names.intersection(words):
+        return ["browse", *words]  # `okf-explorer --start index`
     if not words or words[0].startswith("-") or words[0] in parser.command_names:
         return words
     first = words[0]
