@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.content import Content
 
 from okf_explorer.sources.folder.bundle import BundleSource
@@ -15,6 +16,7 @@ from okf_explorer.tui.app import make_app
 from okf_explorer.tui.markdown import FILE_SCHEME, VaultBody, linkify_body
 from okf_explorer.tui.markdown.draw import blocks_of, draw
 from okf_explorer.tui.markdown.inline import inline_content
+from okf_explorer.tui.markdown.links import REWRITTEN_LINK, label_text
 from okf_explorer.tui.markdown.parser import parse
 from okf_explorer.tui.widgets.page.pane import PagePane
 from tests.bundles import write_pages
@@ -313,3 +315,11 @@ def test_a_wiki_link_in_a_block_of_html_is_a_live_link() -> None:
     [inline] = [token for token in tokens if token.type == "inline"]
     links = [child.attrs["href"] for child in inline.children or () if child.type == "link_open"]
     assert links == ["okf:alpha", "okf:beta%20gamma"]
+
+
+@pytest.mark.parametrize("label", ["plain", "a *b* `d` _e_ $f$ ==g== ~~h~~ %%i%% \\j <k>"])
+def test_a_rewritten_link_s_label_reads_back_as_written(label: str) -> None:
+    """`label_text` reads the escapes `linkify_body` wrote into a link's label, whatever
+    Markdown or our marks it holds."""
+    [link] = REWRITTEN_LINK.findall(linkify_body(f"[[target|{label}]]"))
+    assert label_text(link[1]) == label

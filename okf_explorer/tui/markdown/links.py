@@ -45,6 +45,14 @@ FILE_SCHEME = "attachment:"
 
 _MD_SPECIAL = re.compile(r"([\\\[\]*_`<>$~=%])")
 """What a label escapes: Markdown's marks and ours (`$` math, `==` highlight, `%%`)."""
+_ESCAPED = re.compile(r"\\" + _MD_SPECIAL.pattern)
+REWRITTEN_LINK = re.compile(
+    r"(!?)\[((?:\\.|[^\\\[\]\n])*)\]"  # an embed's `!`, the label (its brackets escaped)
+    rf"\(<((?:{re.escape(LINK_SCHEME)}|{re.escape(FILE_SCHEME)})[^<>\n]*)>\)"  # the href
+)
+"""A wiki-link as `linkify_body` writes it (`[label](<okf:target>)`, an attachment
+`![name](<attachment:name>)`): its `!`, its label as written (`label_text` reads it), its
+href. A try stops at the next unescaped `[`, so a line of them costs its length."""
 _SIZE = re.compile(r"^\d+(x\d+)?$")
 """`![[a.png|100]]`, `![[a.png|100x80]]`, `![[a.png|center|500]]`: a display size, not a
 caption."""
@@ -130,6 +138,11 @@ def split_wiki(inner: str) -> tuple[str, str | None]:
 
 def _escape(text: str) -> str:
     return _MD_SPECIAL.sub(r"\\\1", text)
+
+
+def label_text(written: str) -> str:
+    """A label as `linkify_body` wrote it (`REWRITTEN_LINK`), its escapes read."""
+    return _ESCAPED.sub(r"\1", written)
 
 
 def target_of_href(href: str) -> str | None:

@@ -20,7 +20,7 @@ from markdown_it.common.normalize_url import normalizeLink, validateLink
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
-from okf_explorer.tui.markdown.links import FILE_SCHEME, LINK_SCHEME
+from okf_explorer.tui.markdown.links import FILE_SCHEME, REWRITTEN_LINK, label_text
 
 __all__ = ["block_tokens", "html_to_tokens", "image_token", "inline_tokens"]
 
@@ -61,13 +61,6 @@ _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:|//")
 _SPACE = re.compile(r"\s+")
 _COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
 """A comment; one never ended hides the rest of the block, as in a browser."""
-_REWRITTEN = re.compile(
-    rf"(!?)\[((?:\\.|[^\\\[\]\n])*)\]\(<((?:{re.escape(LINK_SCHEME)}|{re.escape(FILE_SCHEME)})[^<>\n]*)>\)"
-)
-"""A wiki-link as `links.linkify_body` rewrote it: its `!`, its label (its brackets
-escaped: a try stops at the next `[`, so a line of them costs its length), its href."""
-_UNESCAPE = re.compile(r"\\([\\\[\]*_`<>$~=%])")
-"""A label's escapes (`links._escape`)."""
 _UNENDED = re.compile(r"<(?![^<>]*>)")
 """A `<` whose tag does not end before the next `<`: text."""
 MAX_TABLE_CELLS = 5000
@@ -383,11 +376,11 @@ def _links_as_html(html: str) -> str:
     were drawn as that syntax."""
     if "](<" not in html:
         return html
-    return _REWRITTEN.sub(_as_html, html)
+    return REWRITTEN_LINK.sub(_as_html, html)
 
 
 def _as_html(match: re.Match[str]) -> str:
-    bang, label, href = match.group(1), _UNESCAPE.sub(r"\1", match.group(2)), match.group(3)
+    bang, label, href = match.group(1), label_text(match.group(2)), match.group(3)
     if bang and href.startswith(FILE_SCHEME):
         return f'<img src="{escape(href.removeprefix(FILE_SCHEME))}" alt="{escape(label)}">'
     return f'<a href="{escape(href)}">{escape(label, quote=False)}</a>'
