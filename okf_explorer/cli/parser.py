@@ -59,8 +59,9 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {shown} ({hint})\n")
 
 
-BROWSE_ONLY = frozenset({"--start", "--against"})
-"""The options only `browse` takes."""
+START, AGAINST = "--start", "--against"
+BROWSE_ONLY = frozenset({START, AGAINST})
+"""The options only `browse` takes (`build_parser` adds them by these names)."""
 
 
 def opened_as_browse(argv: Sequence[str], parser: OneLineParser) -> list[str]:
@@ -119,9 +120,9 @@ def build_parser() -> OneLineParser:
 
     browse = command("browse", "open the terminal explorer")
     browse.add_argument("src", nargs="?", metavar="SRC", help="folder or MCP URL")
-    browse.add_argument("--start", metavar="SLUG", help="page to open first")
+    browse.add_argument(START, metavar="SLUG", help="page to open first")
     browse.add_argument(
-        "--against",
+        AGAINST,
         metavar="URL",
         help="a server loaded from this folder: each page shows where it disagrees",
     )

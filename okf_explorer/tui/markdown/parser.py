@@ -388,24 +388,29 @@ def _details(state: StateCore) -> None:
     for index, token in enumerate(tokens):
         if token.type != "html_block":
             continue
-        level, closing = token.level, Token("blockquote_close", "blockquote", -1, level=token.level)
         if (whole := _DETAILS_WHOLE.fullmatch(token.content)) is not None:
-            made[index] = [*_disclosure(token, whole), *_inner(whole.group(3), token), closing]
+            inside = _inner(whole.group(3), token)
+            made[index] = [*_disclosure(token, whole), *inside, _closing(token)]
         elif (head := _DETAILS_OPEN.fullmatch(token.content)) is not None:
             opened.append((index, head))
         elif (
             (tail := _DETAILS_CLOSE.fullmatch(token.content)) is not None
             and "<details" not in tail.group(1).lower()
             and opened
-            and tokens[opened[-1][0]].level == level
+            and tokens[opened[-1][0]].level == token.level
         ):
             start, head = opened.pop()
-            if level + len(opened) >= state.md.options["maxNesting"]:
+            if token.level + len(opened) >= state.md.options["maxNesting"]:
                 continue  # as deep as markdown-it nests blocks: HTML, as a quote stops there
             made[start] = [*_disclosure(tokens[start], head), *_inner(head.group(3), tokens[start])]
-            made[index] = [*_inner(tail.group(1), token), closing]
+            made[index] = [*_inner(tail.group(1), token), _closing(token)]
     if made:
         tokens[:] = [new for index, token in enumerate(tokens) for new in made.get(index, [token])]
+
+
+def _closing(tag: Token) -> Token:
+    """The end of the disclosure whose `</details>` is in the block `tag`."""
+    return Token("blockquote_close", "blockquote", -1, level=tag.level)
 
 
 def _inner(html: str, beside: Token) -> list[Token]:
