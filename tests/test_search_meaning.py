@@ -1,6 +1,7 @@
 """A plain-word question's best hits ranked again by what it means (`core.search.meaning`):
 the real WordLlama embeddings its wheel ships (the `meaning` extra, part of the test
-extra: a missing package fails here, it does not skip)."""
+extra: a missing package fails here, it does not skip). In the plain pass WordLlama loads
+them itself (`core.search.word_vectors` is the fast path)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ from okf_explorer.core.search.query import parse_query
 from okf_explorer.core.search.text_index import MEANING_MARGIN
 from okf_explorer.sources.folder.bundle import BundleSource
 from tests.bundles import write_pages
+
+pytestmark = pytest.mark.plain
 
 PAGES = {
     # each holds "money" once: by keywords the two shortest bodies (a heading repeating

@@ -16,6 +16,8 @@ shared machine the medians swing with the load); the last column says which rows
   or running (CPU);
 - `freeze_survivors`: one full `gc.collect()` with the built index alive, frozen or not;
 - `fast_httpx`: `import okf_explorer.sources.gbrain.source` in a fresh process;
+- `word_vectors`: loading the word embeddings and ranking a first question again
+  (`meaning.similarities`) in a fresh process, with the peak memory of each;
 - `fast_calls`: one `get_page` a POST, and a batch of 20 a POST, against `serve`;
 - `task_boxes`: parsing a page of 1,600 tasks (`- [ ] …`) with our task-box rule or
   mdit-py-plugins' task lists (`tui/markdown/parser.py`).
@@ -229,6 +231,30 @@ print(json.dumps({"import": time.perf_counter() - start}))
     record("fast_httpx", "import the MCP source (fresh process)", times[False], times[True])
 
 
+def bench_vectors(rounds: int) -> None:
+    code = """
+import json, resource, time
+start = time.perf_counter()
+from okf_explorer.core.search import meaning
+meaning.similarities("can I get my money back", ["Refund policy", "Keyboard shortcuts"])
+took = time.perf_counter() - start
+print(json.dumps({"first": took, "mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+    # word_vectors reads its switch as the model loads, in a fresh process each time.
+    times: dict[bool, list[float]] = {False: [], True: []}
+    peaks: dict[bool, list[float]] = {False: [], True: []}
+    for _ in range(rounds * 3):
+        for plain in (False, True):
+            env = dict(os.environ, OKF_EXPLORER_PLAIN="1" if plain else "0")
+            env.pop("OKF_EXPLORER_MEANING", None)
+            child = child_ms(code, env)
+            times[plain].append(child["first"])
+            peaks[plain].append(child["mb"])
+    what = "load + first question (fresh process)"
+    record("word_vectors", what, times[False], times[True])
+    print(f"  peak memory of the process: {min(peaks[False]):.0f} vs {min(peaks[True]):.0f} MB")
+
+
 def bench_calls(root: Path, slugs: list[str], rounds: int) -> None:
     import httpx
 
@@ -270,7 +296,7 @@ def bench_tasks(rounds: int) -> None:
     pair("task_boxes", "a page of 1,600 tasks parsed", parser, run, rounds)
 
 
-BENCHES = ("yaml", "build", "httpx", "calls", "tasks")
+BENCHES = ("yaml", "build", "httpx", "vectors", "calls", "tasks")
 
 
 def bundle(workdir: Path, pages: int) -> tuple[Path, list[str]]:
@@ -297,6 +323,7 @@ def main() -> None:
             "yaml": lambda: bench_yaml(big, args.rounds),
             "build": lambda: bench_build(big, args.rounds),
             "httpx": lambda: bench_httpx(args.rounds),
+            "vectors": lambda: bench_vectors(args.rounds),
             "calls": lambda: bench_calls(small, small_slugs, args.rounds),
             "tasks": lambda: bench_tasks(args.rounds),
         }

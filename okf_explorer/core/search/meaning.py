@@ -11,8 +11,9 @@ Japanese keeps the keyword ranking (`core.search.text_index`).
 
 The embeddings are WordLlama's `l2_supercat` (256 dimensions), which its PyPI wheel
 ships: installed with the `meaning` extra (`pip install 'okf-explorer[meaning]'`),
-loaded from the installed package only, never downloaded. Without it, or with
-`OKF_EXPLORER_MEANING=off`, the keyword ranking stands alone. A page's embedding is
+loaded from the installed package only, never downloaded (its files read straight by
+`core.search.word_vectors`, a fast path, else by WordLlama's own load). Without it, or
+with `OKF_EXPLORER_MEANING=off`, the keyword ranking stands alone. A page's embedding is
 remembered by its text (`MEMORY` pages), so the next question over the same pages costs
 the question's embedding only. The model loads before a search's deadline starts, and a
 search with little time left answers by keywords alone (`text_index.MEANING_MARGIN`).
@@ -27,9 +28,12 @@ import logging
 import os
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
+
+from okf_explorer.core.search import word_vectors
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +49,8 @@ SWITCH = "OKF_EXPLORER_MEANING"
 """The environment variable that turns the embeddings off (`off`, `0`, `no`)."""
 
 _lock = threading.Lock()
-_model: Any = None
+_model: Callable[[list[str]], Any] | None = None
+"""The loaded embeddings: texts to their vectors, each of length 1."""
 _loaded = False
 _vectors: OrderedDict[str, Any] = OrderedDict()
 
@@ -70,14 +75,14 @@ def similarities(question: str, texts: Sequence[str]) -> list[float] | None:
     with _lock:
         missing = list(dict.fromkeys(t for t in texts if t not in _vectors))
         if missing:
-            for text, vector in zip(missing, model.embed(missing, norm=True), strict=True):
+            for text, vector in zip(missing, model(missing), strict=True):
                 _vectors[text] = vector
         vectors = [_vectors[text] for text in texts]
         for text in texts:
             _vectors.move_to_end(text)
         while len(_vectors) > MEMORY:
             _vectors.popitem(last=False)
-        asked = model.embed([question], norm=True)[0]
+        asked = model([question])[0]
     return [float(vector @ asked) for vector in vectors]
 
 
@@ -101,8 +106,8 @@ def rerank(question: str, rows: Sequence[tuple], texts: Sequence[str]) -> list[t
     return [(*row[:-1], low + span * value / (1 + WEIGHT)) for value, row in meant]
 
 
-def _embedder() -> Any:
-    """The loaded WordLlama model, or None (not installed, turned off, or broken)."""
+def _embedder() -> Callable[[list[str]], Any] | None:
+    """The loaded embeddings, or None (not installed, turned off, or broken)."""
     global _model, _loaded
     if os.environ.get(SWITCH, "").strip().lower() in {"off", "0", "no", "false"}:
         return None
@@ -113,17 +118,24 @@ def _embedder() -> Any:
         return _model
 
 
-def _load() -> Any:
+def _load() -> Callable[[list[str]], Any] | None:
+    try:
+        vectors = word_vectors.load()
+        return vectors.embed if vectors is not None else _wordllama()
+    except Exception as error:  # a broken install: say so once, rank by keywords
+        log.warning("word embeddings not loaded (%s): keyword ranking only", error)
+        return None
+
+
+def _wordllama() -> Callable[[list[str]], Any] | None:
+    """WordLlama's own load (fast paths off, or its files moved), or None without it."""
     try:
         import wordllama
     except ImportError:
         return None
-    try:
-        # The package's own folder holds `weights/` and `tokenizers/`: read as a cache,
-        # with downloads off, nothing leaves the machine.
-        return wordllama.WordLlama.load(
-            cache_dir=Path(wordllama.__file__).parent, disable_download=True
-        )
-    except Exception as error:  # a broken install: say so once, rank by keywords
-        log.warning("word embeddings not loaded (%s): keyword ranking only", error)
-        return None
+    # The package's own folder holds `weights/` and `tokenizers/`: read as a cache, with
+    # downloads off, nothing leaves the machine.
+    model = wordllama.WordLlama.load(
+        cache_dir=Path(wordllama.__file__).parent, disable_download=True
+    )
+    return partial(model.embed, norm=True)
