@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 from pathlib import Path
 
 import pytest
 
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.search.query import SearchSyntaxError, parse_query
+from okf_explorer.core.search.words import TOKENIZER, separates
 from okf_explorer.sources.folder.bundle import BundleSource
 from tests.bundles import write_bundle
 
@@ -53,16 +55,40 @@ def test_a_filter_without_its_value_is_refused_not_searched_as_a_word(query: str
 def test_punctuation_is_no_word_searched_for() -> None:
     """`：`, `，` and `—` are separators to the index's tokenizer (Unicode punctuation): as
     terms they matched nothing and took places among the 32 searched for (a Chinese
-    sentence's marks). Symbols are tokens (`🗂`, `→`), and stay words."""
+    sentence's marks)."""
     assert parse_query("今年：夏季，台风 — forecast").terms == (
         '"今 年"',
         '"夏 季"',
         '"台 风"',
         '"forecast"',
     )
-    assert parse_query("→ 🗂").terms == ('"→"', '"🗂"')
-    with pytest.raises(SearchSyntaxError, match="needs a word, not punctuation alone"):
+    with pytest.raises(SearchSyntaxError, match="needs a word, not punctuation or symbols alone"):
         parse_query("— ：")
+
+
+def test_a_symbol_is_searched_for_only_where_the_index_reads_it_as_a_word() -> None:
+    """SQLite's tokenizer reads symbols by Unicode 6.1: `⚠`, `→`, `✓` and `_` separate
+    words, so `search ⚠` matched nothing and said nothing; `🗂` and `½` are words."""
+    assert parse_query("🗂 ½").terms == ('"🗂"', '"½"')
+    assert parse_query("⚠ warning → ✓").terms == ('"warning"',)
+    for symbols in ("⚠", "→ ✓", "_"):
+        with pytest.raises(
+            SearchSyntaxError, match="needs a word, not punctuation or symbols alone"
+        ):
+            parse_query(symbols)
+
+
+def test_every_character_is_a_separator_as_the_index_s_tokenizer_reads_it() -> None:
+    """`separates` against the tokenizer fed every character at once."""
+    chars = [chr(code) for code in range(0x21, 0x3000) if not 0xD800 <= code < 0xE000]
+    chars += [chr(code) for code in range(0x1F300, 0x1F700)]
+    db = sqlite3.connect(":memory:")
+    db.execute(f"CREATE VIRTUAL TABLE t USING fts5(x, tokenize='{TOKENIZER}')")
+    db.execute("CREATE VIRTUAL TABLE v USING fts5vocab(t, 'instance')")
+    for char in chars:
+        db.execute("INSERT INTO t (x) VALUES (?)", (char,))
+    read = {rowid for (rowid,) in db.execute("SELECT DISTINCT doc FROM v")}
+    assert [char for i, char in enumerate(chars, 1) if separates(char) == (i in read)] == []
 
 
 def test_a_filter_word_inside_a_phrase_is_text() -> None:

@@ -44,7 +44,6 @@ What a query may still cost is bounded by the deadline of `core.search.text_inde
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass, replace
 
 from okf_explorer.core.errors import OkfError
@@ -55,6 +54,7 @@ from okf_explorer.core.search.words import (
     cjk_phrase,
     has_cjk,
     run_phrases,
+    separates,
     split_cjk,
 )
 
@@ -192,12 +192,12 @@ def _plain(text: str) -> SearchQuery:
             terms.setdefault('"' + " ".join(parts).casefold() + '"', None)
             continue
         for part, cjk in (piece for word in parts for piece in split_cjk(word)):
-            if all(unicodedata.category(char)[0] in "PZ" for char in part):
-                continue  # `：`, `—`: the tokenizer's separators (punctuation, spaces)
+            if all(separates(char) for char in part):
+                continue  # `：`, `—`, `⚠`: the tokenizer's separators
             for term in run_phrases(part) if cjk else [f'"{part}"']:
                 terms.setdefault(term.casefold(), None)
     if not terms:
-        raise SearchSyntaxError("search needs a word, not punctuation alone")
+        raise SearchSyntaxError("search needs a word, not punctuation or symbols alone")
     searched = tuple(terms)[:MAX_QUERY_TERMS]
     words = tuple(word for parts in groups for word in parts)
     name = " ".join(text.split())

@@ -103,6 +103,7 @@ from okf_explorer.core.search.ranking import (
     rerank,
 )
 from okf_explorer.core.search.words import (
+    TOKENIZER,
     WORD_CHAR,
     has_cjk,
     piece_pattern,
@@ -160,7 +161,6 @@ show the code as written). 22: no HTML tag taken out of code (`` `<uuid>.jsonl` 
 27: an escaped tag (`&lt;div&gt;`) is text, as before 24; tags in code held aside as links.
 28: a Logseq block's properties read `key: value`, as Logseq shows them (`logseq_visible`).
 29: titles read anew (their character references as the page draws them)."""
-TOKENIZER = "porter unicode61 remove_diacritics 2"
 SNIPPET_TOKENS = 16
 """Words in a search snippet (FTS5 caps it at 64)."""
 CJK_TOKENS_A_WORD = 3

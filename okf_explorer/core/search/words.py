@@ -24,13 +24,16 @@ a plain-word query leaves them out, unless it holds nothing else.
 
 from __future__ import annotations
 
+import functools
 import re
+import sqlite3
 import unicodedata
 
 __all__ = [
     "CJK_CHARS",
     "ELISIONS",
     "STOP_WORDS",
+    "TOKENIZER",
     "WORD_CHAR",
     "ZERO_WIDTH_SPACE",
     "char_pairs",
@@ -41,11 +44,14 @@ __all__ = [
     "rough_stem",
     "run_phrases",
     "run_pieces",
+    "separates",
     "spaced",
     "split_cjk",
     "unspaced",
 ]
 
+TOKENIZER = "porter unicode61 remove_diacritics 2"
+"""The text index's FTS5 tokenizer (`core.search.text_index`)."""
 ZERO_WIDTH_SPACE = "\u200b"
 _ALPHABET_RANGES = ((0x0E01, 0x0EFF), (0x1000, 0x109F), (0x1780, 0x17FF))
 """Thai and Lao, Myanmar, Khmer: alphabets written without spaces."""
@@ -294,3 +300,23 @@ def rough_stem(word: str) -> str:
         if lower.endswith(suffix) and len(lower) - len(suffix) >= 3:
             return word[: -len(suffix)]
     return word
+
+
+@functools.lru_cache(maxsize=4096)
+def separates(char: str) -> bool:
+    """Whether the index's tokenizer takes `char` for a separator, part of no word.
+
+    `unicode61` reads Unicode 6.1's categories (letters, digits and private use are
+    words): so `⚠` (U+26A0) and `→` separate words while `🗂` (U+1F5C2, assigned after
+    6.1) is one, which no category of Python's newer Unicode tells. Outside ASCII, SQLite
+    is asked, once a character."""
+    if char.isascii():
+        return not char.isalnum()
+    db = sqlite3.connect(":memory:")
+    try:
+        db.execute(f"CREATE VIRTUAL TABLE t USING fts5(x, tokenize='{TOKENIZER}')")
+        db.execute("CREATE VIRTUAL TABLE v USING fts5vocab(t, 'row')")
+        db.execute("INSERT INTO t (x) VALUES (?)", (char,))
+        return db.execute("SELECT count(*) FROM v").fetchone()[0] == 0
+    finally:
+        db.close()
