@@ -14,7 +14,13 @@ import pytest
 
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
-from okf_explorer.tui.markdown import DrawnRows, EmbedBlock, PreparedBody, VaultBody
+from okf_explorer.tui.markdown import (
+    DrawnRows,
+    EmbedBlock,
+    PreparedBody,
+    VaultBody,
+    WideFence,
+)
 from okf_explorer.tui.widgets.graph.link_tree import LinkTree
 from okf_explorer.tui.widgets.page import pane as pane_module
 from okf_explorer.tui.widgets.page.pane import PagePane
@@ -363,7 +369,7 @@ async def test_n_on_a_page_without_targets_says_which_callouts_and_embeds_count(
         await settle(pilot, lambda: pane.shown is not None)
         await pilot.press("n")
         messages = [n.message for n in app._notifications]
-        assert messages == ["no link, foldable callout or page embed on this page"]
+        assert messages == ["no link, foldable callout, page embed or wide code block on this page"]
         assert pane.cursor.current is None
 
 
@@ -423,3 +429,64 @@ async def test_space_pages_the_page_down_and_shift_space_up(tmp_path: Path) -> N
         await pilot.press("shift+space")
         await settle(pilot, lambda: pane.scroll_y == 0)
         assert pane.scroll_y == 0
+
+
+WIDE_CODE = (
+    "# Fix\n\nAdd the comment on the flagged line:\n\n```python\nif not _IS_WINDOWS:\n"
+    "    os.killpg(os.getpgid(proc.pid), signal.SIGKILL)  # windows-footgun: ok, gated above\n"
+    "```\n\nThen [[alpha]].\n"
+)
+
+
+def code_box(pane: PagePane) -> WideFence:
+    (fence,) = pane.query(WideFence)
+    return fence
+
+
+async def test_a_code_block_wider_than_the_pane_is_read_by_keyboard(tmp_path: Path) -> None:
+    """Seen on an LLM-written wiki of code fixes: a code line wider than the page pane
+    was cut at its edge, with nothing to say so, and only a mouse could scroll it (a
+    quarter of the pages of technical vaults hold such a line). It shows a scrollbar;
+    `n` stops on it, `right` / `left` scroll it sideways, `enter` wraps its lines."""
+    pages = {"fix": WIDE_CODE, "alpha": "# Alpha\n"}
+    app = make_app(brain_for(vault(tmp_path, pages)), start="fix")
+    async with app.run_test(size=(80, 30)) as pilot:
+        pane = app.screen.query_one(PagePane)
+        await settle(pilot, lambda: pane.shown is not None and bool(pane.query(WideFence)))
+        fence = code_box(pane)
+        box = fence.parent
+        assert box.horizontal_scrollbar.display and box.scrollbar_size_horizontal == 1
+        await pilot.press("n")
+        assert where(pane) == ("code", "")
+        assert marked_text(pane) == ["if not _IS_WINDOWS:"]
+        await pilot.press("right")
+        await settle(pilot)
+        assert box.scroll_x > 0
+        await pilot.press("left")
+        await settle(pilot)
+        assert box.scroll_x == 0
+        await pilot.press("enter")
+        await settle(pilot)
+        fence = code_box(pane)
+        assert fence.wrapped and box.max_scroll_x == 0
+        text = "\n".join(row.content.plain.rstrip() for row in fence.drawing.rows)
+        assert "gated above" in text and all(
+            row.content.cell_length <= box.content_region.width for row in fence.drawing.rows
+        )
+        assert where(pane) == ("code", "") and marked_text(pane) == ["if not _IS_WINDOWS:"]
+        await pilot.resize_terminal(60, 30)  # wrapped again for the narrower box
+        await settle(pilot)
+        assert code_box(pane).piece.width == box.content_region.width < 70
+        assert all(
+            row.content.cell_length <= box.content_region.width
+            for row in code_box(pane).drawing.rows
+        )
+        await pilot.resize_terminal(80, 30)
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert not code_box(pane).wrapped and box.max_scroll_x > 0
+        await pilot.press("n")
+        assert where(pane) == ("link", "okf:alpha")
+        await pilot.press("right")  # not on the code: the key is not the box's
+        assert box.scroll_x == 0

@@ -26,6 +26,7 @@ GUTTER = 2
 
 HINT = (
     "space expands a link-tree node, pages the page down · escape closes\n"
+    "← → scroll the wide code block the page cursor (n) is on\n"
     "e saves into $OKF_EXPORT_DIR if set, else the working folder\n"
     "(inside the brain: it asks for another folder)"
 )
@@ -33,8 +34,8 @@ HINT = (
 
 LONGER = {
     "page_links": "Links in page (follow one)",
-    "page_cursor(1)": "Next link, callout or embed (enter follows or folds)",
-    "page_cursor(-1)": "Previous link, callout or embed",
+    "page_cursor(1)": "Next link, callout, embed or wide code (enter follows, wraps or folds)",
+    "page_cursor(-1)": "Previous link, callout, embed or wide code",
     "cycle_relation": "Relation filter (cycles)",
     "toggle_implied": "Implied inverse edges (down for up, employs for works_at): on / off",
     "cycle_direction": "Direction: out, in, both, neighbourhood",

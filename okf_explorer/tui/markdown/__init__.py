@@ -12,6 +12,7 @@ from okf_explorer.tui.markdown.body import (
     EmbedBlock,
     EmbedView,
     VaultBody,
+    WideFence,
     row_strip,
 )
 from okf_explorer.tui.markdown.cursor import NOTHING_THERE, BodyCursor, Target
@@ -69,6 +70,7 @@ __all__ = [
     "Target",
     "VaultBody",
     "VaultMarkdown",
+    "WideFence",
     "anchor_into",
     "anchor_of_href",
     "block_refs",

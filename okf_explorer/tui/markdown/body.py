@@ -4,7 +4,7 @@ A body is a few pieces (`Piece`, made by `prepare` off the event loop): runs of
 blocks already drawn as rows (`DrawnRows`: a fixed height, `render_line` draws the one
 row asked for, so neither mounting nor laying out a long body measures text on the
 loop and a frame draws only the rows on screen), a fence too wide for the pane in a
-box that scrolls sideways (`_Wide`, as Textual's fence scrolls), and page embeds
+box that scrolls sideways (`WideFence`, as Textual's fence scrolls), and page embeds
 (`EmbedBlock`, filled in by the page pane). A width change redraws the rows in a
 thread (after `REWRAP_DELAY`); until then the old rows are shown, cut to the new
 width. A click on a foldable callout folds or unfolds it; a click on a link posts
@@ -492,17 +492,57 @@ class Callout:
 
 
 class _Wide(ScrollableContainer, can_focus=False):
-    """A fence wider than the pane: it scrolls sideways, never cut (as `MarkdownFence`)."""
+    """A fence wider than the pane: it scrolls sideways, never cut (as `MarkdownFence`),
+    its scrollbar showing that it does."""
+
+    def on_resize(self, event: events.Resize) -> None:
+        for fence in self.query_children(WideFence):
+            fence.fit()
 
 
-class _FenceRows(DrawnRows):
-    """A wide fence's rows, as wide as its code."""
+class WideFence(DrawnRows):
+    """A wide fence's rows, as wide as its code; by keyboard (`cursor.BodyCursor`) they
+    scroll sideways (`slide`), or wrap inside the box (`toggle_wrap`) and back."""
 
     def __init__(self, piece: Piece) -> None:
         super().__init__(piece)
-        fence = piece.blocks[0]
-        if isinstance(fence, Fence):
-            self.styles.width = fence.natural_width
+        self.wrapped = False
+        self.styles.width = self.fence.natural_width
+
+    @property
+    def fence(self) -> Fence:
+        fence = self.piece.blocks[0]
+        assert isinstance(fence, Fence)
+        return fence
+
+    @property
+    def top(self) -> int:
+        """Rows from the body's top to its first row (its box's place)."""
+        return self.parent.virtual_region.y if isinstance(self.parent, Widget) else 0
+
+    def slide(self, step: int) -> None:
+        """Scroll the box sideways half its width, right (`step` 1) or left (-1)."""
+        box = self.parent
+        if isinstance(box, _Wide):
+            cells = max(8, box.content_region.width // 2)
+            box.scroll_relative(x=step * cells, animate=False, immediate=True)
+
+    def toggle_wrap(self) -> None:
+        """Wrap its long lines inside the box, or let them run on to scroll again."""
+        self.wrapped = not self.wrapped
+        if isinstance(self.parent, _Wide):
+            self.parent.scroll_to(x=0, animate=False, immediate=True)
+        self.fit()
+
+    def fit(self) -> None:
+        """Draw its rows for the box: wrapped to the box's width, else as wide as the code."""
+        box = self.parent
+        width = self.fence.natural_width
+        if self.wrapped and isinstance(box, _Wide) and box.content_region.width:
+            width = box.content_region.width
+        if width != self.piece.width:
+            self.styles.width = width
+            self.redrawn(Drawing(rows=fence_rows(self.fence, width)), width)
 
 
 # -------------------------------------------------------------------------- embeds
@@ -686,11 +726,11 @@ class VaultBody(Vertical):
         {STYLES_CSS}
     }}
     VaultBody > _Wide {{
-        height: auto; overflow-x: scroll; overflow-y: hidden;
-        scrollbar-size-horizontal: 0; scrollbar-size-vertical: 0; background: black 10%;
+        height: auto; overflow-x: auto; overflow-y: hidden;
+        scrollbar-size-horizontal: 1; scrollbar-size-vertical: 0; background: black 10%;
     }}
     VaultBody:light > _Wide {{ background: white 30%; }}
-    VaultBody > _Wide > _FenceRows {{ height: auto; }}
+    VaultBody > _Wide > WideFence {{ height: auto; }}
     """
 
     class LinkClicked(Message):
@@ -778,15 +818,22 @@ class VaultBody(Vertical):
         return [(lines, lines.drawing) for lines in self._prose()]
 
     def readable(self) -> list[DrawnRows | EmbedBlock]:
-        """The pieces a reader goes through (drawn rows, embeds), in order: what the
-        `n` / `N` cursor moves over (`cursor.BodyCursor`); a wide fence holds no link."""
-        return [child for child in self.children if isinstance(child, DrawnRows | EmbedBlock)]
+        """The pieces a reader goes through (drawn rows, wide fences, embeds), in order:
+        what the `n` / `N` cursor moves over (`cursor.BodyCursor`)."""
+        found: list[DrawnRows | EmbedBlock] = []
+        for child in self.children:
+            if isinstance(child, _Wide):
+                found += child.query_children(WideFence)
+            elif isinstance(child, DrawnRows | EmbedBlock):
+                found.append(child)
+        return found
 
     def show_found(self, spans: Spans | None) -> None:
-        """Show in `FOUND_STYLE` what `spans` finds in the rows of its prose (None:
-        nothing): the words of the search that opened the page."""
-        for lines in self._prose():
-            lines.show_found(spans)
+        """Show in `FOUND_STYLE` what `spans` finds in the rows of its prose and wide
+        fences (None: nothing): the words of the search that opened the page."""
+        for lines in self.readable():
+            if isinstance(lines, DrawnRows):
+                lines.show_found(spans)
 
     def callouts(self) -> list[Callout]:
         """The callouts at the top of the body (a quote with a `[!type]`), in order."""
@@ -822,11 +869,9 @@ def _widget(piece: Piece) -> Widget:
     embed = piece.embed
     if embed is not None:
         return EmbedBlock(embed, piece.margin)
-    if piece.wide:
-        fence = piece.blocks[0]
-        rows = fence_rows(fence, fence.natural_width) if isinstance(fence, Fence) else []
-        inner = _FenceRows(Piece(piece.blocks, (0, 0), piece.width, Drawing(rows=rows)))
-        box = _Wide(inner)
+    if piece.wide and isinstance(fence := piece.blocks[0], Fence):
+        rows = fence_rows(fence, fence.natural_width)
+        box = _Wide(WideFence(Piece([fence], (0, 0), fence.natural_width, Drawing(rows=rows))))
         box.styles.margin = (piece.margin[0], 0, piece.margin[1], 0)
         return box
     lines = DrawnRows(piece)

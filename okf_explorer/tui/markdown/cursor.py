@@ -1,15 +1,17 @@
-"""`n` / `N`: a cursor over the links, foldable callouts and embeds of a drawn body,
-and the links of the page header above it.
+"""`n` / `N`: a cursor over the links, foldable callouts, embeds and wide code blocks
+of a drawn body, and the links of the page header above it.
 
-Without a mouse, a folded callout or an embed could not be opened and a link could be
-followed only through the `l` list. The cursor goes through them in reading order:
+Without a mouse, a folded callout or an embed could not be opened, a link could be
+followed only through the `l` list, and a code block wider than the pane could not be
+scrolled to the end of its lines. The cursor goes through them in reading order:
 the header's links (a vault's `categories: [[Books]]`, a bundle's sources), then the
 body's pieces top to bottom, a piece's rows top to bottom, a row's links left to
 right; a foldable callout comes before the links inside it (its title row) and, folded,
 hides them; an embedded base comes before the links of its table (its pages). It is a
 `Target`, found again by its place (`Target.key`) once its piece is redrawn (a fold, a
-resize, a part appended), and shown by the piece (`DrawnRows.mark` on the link's text or
-the callout's title, the embed's `-cursor` class, `EmbedView.mark` on a base's link).
+resize, a part appended), and shown by the piece (`DrawnRows.mark` on the link's text,
+the callout's title or the code's first line, the embed's `-cursor` class,
+`EmbedView.mark` on a base's link).
 """
 
 from __future__ import annotations
@@ -23,10 +25,17 @@ from typing import Literal, Protocol
 from textual.geometry import Region
 from textual.style import Style
 
-from okf_explorer.tui.markdown.body import Callout, DrawnRows, EmbedBlock, Mark, VaultBody
+from okf_explorer.tui.markdown.body import (
+    Callout,
+    DrawnRows,
+    EmbedBlock,
+    Mark,
+    VaultBody,
+    WideFence,
+)
 from okf_explorer.tui.markdown.draw import Row
 
-TargetKind = Literal["link", "callout", "embed"]
+TargetKind = Literal["link", "callout", "embed", "code"]
 
 NOTHING_THERE = {True: "below", False: "above"}
 """Where `n` (True) / `N` (False) found nothing more, to say so."""
@@ -77,6 +86,8 @@ class Target:
     @property
     def y(self) -> int:
         """Rows from the top of its piece's container (the body's; the header's pane's)."""
+        if isinstance(self.widget, WideFence):
+            return self.widget.top + self.row
         return self.widget.virtual_region.y + self.row
 
 
@@ -132,6 +143,9 @@ def targets_of(widget: DrawnRows | EmbedBlock) -> list[Target]:
                 found_in_embed.append(Target("link", widget, marks[0][0], marks, href, order))
         return found_in_embed
     drawing = widget.drawing
+    if isinstance(widget, WideFence):  # on its first line of code (the box's first row)
+        first = drawing.rows[1].content.plain.rstrip() if len(drawing.rows) > 1 else ""
+        return [Target("code", widget, 1, ((1, 2, max(3, len(first))),))]
     found: list[tuple[tuple[int, int], Target]] = []
     for first, _end, index in drawing.folds:
         row = drawing.rows[first] if first < len(drawing.rows) else None
@@ -239,17 +253,28 @@ class BodyCursor:
         self.show(self.find())
 
     def activate(self) -> Target | None:
-        """`enter` on a callout or an embed: fold or unfold it (the cursor stays on it).
-        The target, as it was before (a link: the caller follows it)."""
+        """`enter` on a callout or an embed: fold or unfold it; on a wide code block: wrap
+        its lines or let them run on (the cursor stays on it). The target, as it was
+        before (a link: the caller follows it)."""
         target = self.find()
         if target is None:
             return None
-        if target.kind == "callout" and isinstance(target.widget, DrawnRows):
+        if target.kind == "code" and isinstance(target.widget, WideFence):
+            target.widget.toggle_wrap()
+            self.show_again()
+        elif target.kind == "callout" and isinstance(target.widget, DrawnRows):
             Callout(target.widget, target.index).toggle()
             self.show_again()
         elif target.kind == "embed" and isinstance(target.widget, EmbedBlock):
             target.widget.toggle()
         return target
+
+    def code(self) -> WideFence | None:
+        """The wide code block the cursor is on, if it is on one (`left` / `right`)."""
+        target = self.find()
+        if target is not None and isinstance(target.widget, WideFence):
+            return target.widget
+        return None
 
 
 def _unmark(widget: DrawnRows | EmbedBlock | LinkLines) -> None:

@@ -158,14 +158,17 @@ class VaultMarkdown(Markdown):
     VaultMarkdown MarkdownBlockQuote > MarkdownHorizontalRule:last-child {{
         margin: 0;
     }}
+    VaultMarkdown > MarkdownFence {{ overflow-x: auto; scrollbar-size-horizontal: 1; }}
     VaultMarkdown MarkdownBlockQuote > MarkdownFence:last-child,
     VaultMarkdown MarkdownBlockQuote > MarkdownBlockQuote:last-child {{
         margin: 1 0 0 0;
     }}
     """
-    """The theme's styles; a list item's first block (a heading, a quote, a fence: the
-    blocks with a margin above) starts on its bullet's row (`draw._Pen.list` draws it
-    so). The whole margin is set: a rule for its top alone zeroes the rest."""
+    """The theme's styles; a fence wider than the body shows its scrollbar, which says
+    it scrolls sideways (as the engine's `WideFence`); a list item's first block (a
+    heading, a quote, a fence: the blocks with a margin above) starts on its bullet's
+    row (`draw._Pen.list` draws it so). The whole margin is set: a rule for its top
+    alone zeroes the rest."""
 
     BLOCKS: ClassVar[dict[str, type[MarkdownBlock]]] = {
         **{name: _vault(name, block) for name, block in Markdown.BLOCKS.items()},

@@ -128,14 +128,17 @@ def first_screen_chars(width: int, height: int) -> int:
 class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
     """Loads and shows one page. Clicking a link posts `LinkFollowed`; the screen resolves it.
     `n` / `N` move a cursor over the header's links, then the body's links, foldable
-    callouts and embeds (`BodyCursor`; the screen routes them here from the other panes),
-    `enter` follows or folds what it is on; `space` pages down (`shift+space` up, where
+    callouts, embeds and wide code blocks (`BodyCursor`; the screen routes them here from
+    the other panes), `enter` follows, folds or wraps what it is on, `left` / `right`
+    scroll a wide code block sideways; `space` pages down (`shift+space` up, where
     the terminal tells it from `space`), as a pager and a browser do."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "cursor(1)", "Next link"),
         Binding("N", "cursor(-1)", "Previous link", show=False),
         Binding("enter", "cursor_enter", "Follow / fold", show=False),
+        Binding("left", "slide(-1)", "Code left", show=False),
+        Binding("right", "slide(1)", "Code right", show=False),
         Binding("space", "page_down", "Page down", show=False),  # as a pager
         Binding("shift+space", "page_up", "Page up", show=False),
     ]
@@ -443,7 +446,8 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
             more = " · m draws more" if step > 0 and self.truncated else ""
             if where == "on this page" and (header := len(header_links(self.shown))):
                 where, more = "in the body", f" · l lists the header's {header}"
-            self.notify(f"no link, foldable callout or page embed {where}{more}", timeout=2)
+            what = "no link, foldable callout, page embed or wide code block"
+            self.notify(f"{what} {where}{more}", timeout=2)
             return
         y = body.virtual_region.y + self.cursor.y(target)
         if not round(self.scroll_y) <= y < round(self.scroll_y) + height:
@@ -458,11 +462,20 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
         if target is not None and target.kind == "link":
             self.follow(target.href)
 
+    def action_slide(self, step: int) -> None:
+        """`right` / `left`: scroll the wide code block the cursor is on sideways."""
+        code = self.cursor.code()
+        if code is not None:
+            code.slide(step)
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """`enter` is the pane's only while the cursor is on something (else the
-        screen's: open the selected page)."""
+        screen's: open the selected page), `left` / `right` while it is on a wide code
+        block."""
         if action == "cursor_enter":
             return self.cursor.find() is not None
+        if action == "slide":
+            return self.cursor.code() is not None
         return True
 
     def title_again(self) -> None:
