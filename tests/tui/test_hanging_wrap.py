@@ -54,6 +54,17 @@ def test_wrapped_quote_and_list_lines_hang_under_their_text() -> None:
     assert all(len(line) <= 40 for line in lines)
 
 
+def test_a_long_third_level_heading_wraps_instead_of_being_cut() -> None:
+    """Textual draws an H3 as wide as its text, so one longer than the pane was cut at
+    its edge (`{ #create-a-dependency-or-dependa`, in a wiki of framework docs at 80
+    columns; 130 pages of a 32k-page LLM wiki hold such an H3). Every heading wraps."""
+    heading = "Case 3: `_project_level_up_ui_from_game_state` vs `project_level_up_ui`"
+    lines = wrapped_lines(f"### {heading}\n\nText.\n", 40)
+    rows = lines[1 : lines.index("", 1)]  # under the heading's margin
+    assert len(rows) > 1 and all(len(line) <= 40 for line in rows)
+    assert " ".join(rows).split() == heading.replace("`", "").split()
+
+
 def test_the_text_of_a_wrapped_line_is_kept_whole() -> None:
     """Wrapping only adds the bars and bullets: the words read the same, in order."""
     marks = {"▌", "•", "1.", "▾", "★"}

@@ -48,7 +48,7 @@ STYLES = (
     "[a link](x.md) and `code with **no** bold`.\n\n"
     "## Second\n\n### Small heading `with code`\n\n#### Smaller *still*\n\n"
     "##### Five\n\n###### Six\n\n"
-    "### A third-level heading too long for one row of the narrow pane: cut, not wrapped\n\n"
+    "### A third-level heading too long for one row of the narrow pane: wrapped, not cut\n\n"
     "# A first heading long enough to wrap over two lines at a narrow width\n\n"
     "---\n\nAfter the rule, a hard  \nbreak.\n"
 )

@@ -462,28 +462,23 @@ class _Pen:
         self.drawing.lines.append(text)
         return len(self.drawing.lines) - 1
 
-    def text(self, content: Content, width: int, style: str = "", wrap: bool = True) -> list[Row]:
-        """A paragraph's lines, each wrapped `width` wide (Textual's own wrapping), or
-        (not `wrap`) cut at the edge."""
+    def text(self, content: Content, width: int, style: str = "") -> list[Row]:
+        """A paragraph's lines, each wrapped `width` wide (Textual's own wrapping)."""
         rows: list[Row] = []
         for line in content.split("\n", allow_blank=True):
             line = line.expand_tabs(8)
             if style:
                 line = line.stylize_before(style)
             number = self.line(line.plain)
-            if not wrap:
-                rows.append(Row(line.truncate(width), number))
-                continue
             for part, x in wrapped(line, width):
                 rows.append(Row(part, number, x))
         return rows
 
     def heading(self, block: Header, width: int, where: _Where) -> list[Row]:
         """A heading in its level's style on its background; an H1 centred as a block
-        (its padding in its style, as Textual aligns it); an H3 as wide as its text (so,
-        as in Textual, never wrapped: a long one is cut at the edge)."""
+        (its padding in its style, as Textual aligns it)."""
         style = f".md-h{block.level}"
-        rows = self.text(block.content, width, style, wrap=block.level != 3)
+        rows = self.text(block.content, width, style)
         rows = rows or [Row(Content(""))]
         rows[0].heading = True
         inside = box((*where.boxes, f"md-h{block.level}-box"))

@@ -159,6 +159,7 @@ class VaultMarkdown(Markdown):
         margin: 0;
     }}
     VaultMarkdown > MarkdownFence {{ overflow-x: auto; scrollbar-size-horizontal: 1; }}
+    VaultMarkdown MarkdownH3 {{ max-width: 100%; }}
     VaultMarkdown MarkdownBlockQuote > MarkdownFence:last-child,
     VaultMarkdown MarkdownBlockQuote > MarkdownBlockQuote:last-child {{
         margin: 1 0 0 0;
