@@ -4,8 +4,8 @@ Every page body is drawn by the engine (`VaultBody`: rows drawn off the loop); u
 `OKF_EXPLORER_PLAIN=1` Textual's `Markdown` widget shows it (`VaultMarkdown`, the
 library path). Both read the same vault Markdown, so the same body, written here or
 generated (headings of every level, paragraphs, lists nested, ordered and of tasks,
-quotes and callouts folded and open, fences narrow and wide, tables that wrap, cut a
-word with an ellipsis, or lack a cell, rules, footnotes, HTML, embeds), must give the
+quotes and callouts folded and open, fences narrow and wide, tables that wrap, fold a
+word too long for its column, or lack a cell, rules, footnotes, HTML, embeds), must give the
 same screen, character for character and style for style, at a wide and a narrow
 width: each cell's character, colour, text style and background, read from the SVG
 screenshot (how the cells are cut into segments, which differs, is left out; so is

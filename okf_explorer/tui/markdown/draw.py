@@ -646,17 +646,20 @@ def wrapped(line: Content, width: int) -> list[tuple[Content, int]]:
 
 # -------------------------------------------------------------------------- tables
 
-CELL_RULES = {"text_overflow": "ellipsis"}
-"""What Textual's table cells set that changes how their text wraps."""
+CELL_RULES = {"text_overflow": "fold"}
+"""What a table cell sets that changes how its text wraps: a word longer than its column
+folds onto the cell's next row (Textual's cells cut it with an ellipsis, and its text was
+a mouse's tooltip only; `plain.py`'s CSS makes the `Markdown` widget agree)."""
 
 
 def table_rows(block: Table, width: int) -> list[Row]:
     """A table as Textual's `MarkdownTable` grid draws it `width` cells wide: columns
     sized to their cells then grown or shrunk in proportion to fill the width (never
-    under a column's longest word), cells wrapped with a cell of padding each side and
-    cut with an ellipsis, headers at the bottom of their row, thin keylines round
-    every cell. Each row says which cells are padding (`Row.fills`) and which cell
-    shows which text (`Row.tips`: a cell's tooltip, as Textual's cells have)."""
+    under a column's longest word), cells wrapped with a cell of padding each side (a
+    word longer than its column folded, `CELL_RULES`), headers at the bottom of their
+    row, thin keylines round every cell. Each row says which cells are padding
+    (`Row.fills`) and which cell shows which text (`Row.tips`: a cell's tooltip, as
+    Textual's cells have)."""
     columns = max(len(block.headers), 1)
     grid = [row[:columns] for row in [list(block.headers), *block.rows] if row]
     if not grid:
@@ -716,7 +719,7 @@ def _keyline(left: str, middle: str, right: str, sizes: list[int]) -> Content:
 def _cell_lines(cell: Content, width: int) -> list[Content]:
     if width <= 0:
         return []
-    return [line for line in cell.wrap(width, overflow="ellipsis")]
+    return [line for line in cell.wrap(width, overflow=CELL_RULES["text_overflow"])]
 
 
 def column_widths(grid: list[list[Content]], columns: int, width: int) -> list[int]:

@@ -160,13 +160,16 @@ class VaultMarkdown(Markdown):
     }}
     VaultMarkdown > MarkdownFence {{ overflow-x: auto; scrollbar-size-horizontal: 1; }}
     VaultMarkdown MarkdownH3 {{ max-width: 100%; }}
+    VaultMarkdown MarkdownTableContent > .cell,
+    VaultMarkdown MarkdownTableContent > .header {{ text-overflow: fold; }}
     VaultMarkdown MarkdownBlockQuote > MarkdownFence:last-child,
     VaultMarkdown MarkdownBlockQuote > MarkdownBlockQuote:last-child {{
         margin: 1 0 0 0;
     }}
     """
     """The theme's styles; a fence wider than the body shows its scrollbar, which says
-    it scrolls sideways (as the engine's `WideFence`); a list item's first block (a
+    it scrolls sideways (as the engine's `WideFence`), an H3 wraps, a word longer than
+    its table column folds (as the engine draws them); a list item's first block (a
     heading, a quote, a fence: the blocks with a margin above) starts on its bullet's
     row (`draw._Pen.list` draws it so). The whole margin is set: a rule for its top
     alone zeroes the rest."""
