@@ -81,6 +81,20 @@ def test_a_word_longer_than_its_table_column_folds_instead_of_being_cut() -> Non
     assert cells == ["LANGCHAIN_TRACING_V2_ENDPOINT", "where_the_traces_of_every_run_are_sent"]
 
 
+def test_a_table_too_narrow_for_its_words_folds_the_longest_first() -> None:
+    """A table of an LLM wiki at 72 columns: its URL column needed more than the pane,
+    and Textual shrinks every column in proportion, so `Entries` read `Ent`, `rie`, `s`
+    and each count lost its last digit to the next row. The widest columns give up room
+    first; the others keep their words whole."""
+    url = "https://games.example.com/session/a1b2c3d4e5f6g7h8i9j0k1l2m3n4o5p6q7r8"
+    head = "| Entries | Campaign | Play URL |\n|---|---|---|\n"
+    lines = wrapped_lines(f"{head}| 2414 | Harbor night v2 | {url} |\n", 60)
+    assert all(len(line) <= 60 for line in lines)
+    assert "│ Entries │ Campaign" in lines[1] and "│ 2414    │ Harbor" in lines[3]
+    body = [line for line in lines[3:] if line.startswith("│")]
+    assert "".join(line.split("│")[3].strip() for line in body) == url
+
+
 def test_the_text_of_a_wrapped_line_is_kept_whole() -> None:
     """Wrapping only adds the bars and bullets: the words read the same, in order."""
     marks = {"▌", "•", "1.", "▾", "★"}

@@ -432,8 +432,8 @@ async def test_space_pages_the_page_down_and_shift_space_up(tmp_path: Path) -> N
 
 
 WIDE_CODE = (
-    "# Fix\n\nAdd the comment on the flagged line:\n\n```python\nif not _IS_WINDOWS:\n"
-    "    os.killpg(os.getpgid(proc.pid), signal.SIGKILL)  # windows-footgun: ok, gated above\n"
+    "# Fix\n\nMark the reviewed line:\n\n```python\nif not _IS_WINDOWS:\n"
+    "    roaster.stop_batch(batch_id, reason=StopReason.OVERHEAT)  # checked: fine, gated above\n"
     "```\n\nThen [[alpha]].\n"
 )
 

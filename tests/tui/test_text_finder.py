@@ -120,13 +120,13 @@ async def test_the_jump_goes_to_the_line_holding_most_of_the_words_searched(
 async def test_the_words_found_are_shown_in_a_wide_code_block_too(tmp_path: Path) -> None:
     """A code block wider than the pane scrolls sideways in a box of its own
     (`WideFence`): the words a search found were shown in the prose around it only."""
-    code = "os.killpg(os.getpgid(proc.pid), signal.SIGKILL)  # gated by the windows check"
-    page = f"# Guard\n\n{FILLER}\n\nThe windows guard:\n\n```python\n{code}\n```\n"
+    code = "roaster.stop_batch(batch_id, reason=StopReason.OVERHEAT)  # when the drum is hot"
+    page = f"# Guard\n\n{FILLER}\n\nThe drum guard:\n\n```python\n{code}\n```\n"
     pages = {"index.md": "# Home\n\nSee [[guard]].\n", "guard.md": page}
     app = make_app(brain_for(BundleSource(write_bundle(tmp_path / "b", pages))), start="index")
     async with app.run_test(size=SIZE) as pilot:
-        pane = await opened_at_hit(pilot, app, "killpg", "guard")
-        assert found_text(pane) == ["killpg"]
+        pane = await opened_at_hit(pilot, app, "overheat", "guard")
+        assert found_text(pane) == ["OVERHEAT"]
 
 
 def found_text(pane: PagePane) -> list[str]:

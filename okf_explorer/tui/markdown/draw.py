@@ -712,6 +712,21 @@ def _cell(
     return cell, [(start, stop) for start, stop in fills if start < stop]
 
 
+def _levelled(widths: list[Fraction], total: int) -> list[Fraction]:
+    """`widths` cut down to the one level at which they add up to `total` (those under
+    it unchanged): the widest columns give up room first."""
+    level, left, rest = Fraction(0), Fraction(total), len(widths)
+    for width in sorted(widths):
+        if width * rest >= left:
+            level = left / rest
+            break
+        left -= width
+        rest -= 1
+    else:
+        return widths
+    return [min(width, level) for width in widths]
+
+
 def _keyline(left: str, middle: str, right: str, sizes: list[int]) -> Content:
     return Content.styled(left + middle.join("─" * size for size in sizes) + right, ".md-keyline")
 
@@ -738,7 +753,10 @@ def column_widths(grid: list[list[Content]], columns: int, width: int) -> list[i
 
 def _share(widths: list[int], total: int, minimums: list[int]) -> list[int]:
     """`widths` grown or shrunk to `total` in proportion (fractions, as Textual resolves
-    grid columns), each shrunk column kept at its minimum where it can be."""
+    grid columns), each shrunk column kept at its minimum where it can be. Where the
+    minimums do not fit, the widest columns are narrowed to a level and the others keep
+    their longest words (`_levelled`; Textual shrinks every column in proportion, and a
+    column of short words folded them all: `Val` over `ue`)."""
     fractions = [Fraction(width) for width in widths]
     used = sum(fractions)
     if 0 < used < total:
@@ -754,10 +772,8 @@ def _share(widths: list[int], total: int, minimums: list[int]) -> list[int]:
             excess = used - total
             if excess <= 0:
                 break
-        used = sum(fractions)
-        excess = used - total
-        if excess > 0:
-            fractions = [width - width / used * excess for width in fractions]
+        if sum(fractions) > total:  # the longest words do not fit: fold theirs first
+            fractions = _levelled(fractions, total)
     offsets, at = [0], Fraction(0)
     for width in fractions:
         at += width
