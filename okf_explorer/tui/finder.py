@@ -595,9 +595,10 @@ class TextJump:
 
 def find_rendered(root: Widget, words: list[str]) -> tuple[Widget, int] | None:
     """The first line of the text rendered under `root` holding the most of `words`
-    (any case), as the leaf widget it is in and its line there (before wrapping): where
-    the snippet is, not the first place one of them is (`boolean operators` before the
-    table of `JavaScript operator`)."""
+    (any case), with the line after it (a sentence the pane wrapped over two rows), as
+    the leaf widget it is in and its line there: where the snippet is, not the first
+    place one of them is (`boolean operators` before the table of `JavaScript
+    operator`). The line itself holds one of them at least."""
     wanted = set(words)
     best: tuple[Widget, int] | None = None
     most = 0
@@ -607,8 +608,12 @@ def find_rendered(root: Widget, words: list[str]) -> tuple[Widget, int] | None:
         folded = _plain(widget).casefold()
         if not any(word in folded for word in wanted):
             continue
-        for at, line in enumerate(folded.split("\n")):
-            held = sum(word in line for word in wanted)
+        lines = folded.split("\n")
+        for at, line in enumerate(lines):
+            if not any(word in line for word in wanted):
+                continue
+            pair = f"{line} {lines[at + 1]}" if at + 1 < len(lines) else line
+            held = sum(word in pair for word in wanted)
             if held > most:
                 best, most = (widget, at), held
                 if held == len(wanted):

@@ -117,6 +117,20 @@ async def test_the_jump_goes_to_the_line_holding_most_of_the_words_searched(
         assert found_text(pane) == ["operators", "operator", "JavaScript", "operator"]
 
 
+async def test_the_jump_reads_a_line_with_the_one_after_it(tmp_path: Path) -> None:
+    """The words searched stood on two rows (a sentence wrapped, a line break): each row
+    held one, so the jump went to the first row holding any (`operator`, at the top)."""
+    page = (
+        "# Combining\n\nJoin filters with an operator.\n\n"
+        f"{FILLER}\n\nWritten in JavaScript  \noperator by operator.\n"
+    )
+    pages = {"index.md": "# Home\n\nSee [[combining]].\n", "combining.md": page}
+    app = make_app(brain_for(BundleSource(write_bundle(tmp_path / "b", pages))), start="index")
+    async with app.run_test(size=SIZE) as pilot:
+        pane = await opened_at_hit(pilot, app, "javascript operator", "combining")
+        assert pane.scroll_y + pane.scrollable_content_region.height >= pane.max_scroll_y
+
+
 async def test_the_words_found_are_shown_in_a_wide_code_block_too(tmp_path: Path) -> None:
     """A code block wider than the pane scrolls sideways in a box of its own
     (`WideFence`): the words a search found were shown in the prose around it only."""
