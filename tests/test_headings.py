@@ -4,6 +4,7 @@ log dates) skips fenced code and tells the levels apart."""
 from __future__ import annotations
 
 from okf_explorer.core.pages import headings
+from okf_explorer.core.search.plain_text import heading_text
 from okf_explorer.sources.frontmatter import first_heading
 
 BODY = (
@@ -109,3 +110,20 @@ def test_what_shows_no_text_above_a_title_leaves_it_the_title() -> None:
     for above in quiet:
         assert first_heading(above + "\n# Title\n\nText.\n") == "Title", above
     assert first_heading("<!-- unclosed\n# Title\n") is None  # the rest is the comment
+
+
+def test_a_heading_s_attribute_block_is_no_part_of_its_text() -> None:
+    """Docs written for MkDocs, Pandoc, kramdown or Hugo give a heading its id after it
+    (`# Dependencies { #dependencies }`, `### Open it {#open-it .tab}`): 737 pages of an
+    LLM wiki copied from such sites were called `Dependencies { #dependencies }`. Text in
+    braces that is no attribute list stays (`Sets {a, b}`, `{{title}}`)."""
+    assert first_heading("# Dependencies { #dependencies }\n\nText.\n") == "Dependencies"
+    assert first_heading('# Open it {#open-it .tab data-x="1 2"}\n') == "Open it"
+    assert first_heading("# Sets {a, b}\n") == "Sets {a, b}"
+    assert first_heading("# Kept {#}\n") == "Kept {#}"
+
+
+def test_the_text_index_reads_headings_without_their_attribute_block() -> None:
+    assert heading_text("# Guide {#guide}\n\n## First steps { #first-steps .tab }\n") == (
+        "Guide\nFirst steps"
+    )

@@ -7,7 +7,10 @@ source reads a page's reserved name, its `aliases` and its headings the same way
 page's title is its first `# ` heading) and for `validate` (a log's `## ` dates). A
 fence opens at a line starting with three backticks or tildes and closes at the next
 line starting with the same three; a heading of level N is a line starting with N `#`
-then a space or tab.
+then a space or tab. An attribute block ending a heading (`{#usage .tab}`, as MkDocs,
+Pandoc, kramdown and Hugo write a heading's id) is no part of its text
+(`without_attributes`): the title, the drawn heading, the outline and the text index
+all read it without.
 """
 
 from __future__ import annotations
@@ -58,6 +61,21 @@ def frontmatter_aliases(value: Any) -> tuple[str, ...]:
         return ()
     names = (str(item).strip() for item in items if isinstance(item, (str, int, float)))
     return tuple(dict.fromkeys(name for name in names if name))
+
+
+_ATTRIBUTE = r"""(?:[#.][\w:-]+|[\w-]+=(?:"[^"\n]*"|'[^'\n]*'|[^\s'"{}]+))"""
+HEADING_ATTRIBUTES = re.compile(
+    rf"[ \t]*\{{[ \t]*[#.][\w:-]+(?:[ \t]+{_ATTRIBUTE})*[ \t]*\}}[ \t]*$"
+)
+"""An attribute block ending a heading: an `#id` or a `.class` first, then ids, classes
+and `key=value` pairs (`{ #first-steps }`, `{#open-it .tab data-x="1 2"}`)."""
+
+
+def without_attributes(heading: str) -> str:
+    """A heading's text without the attribute block ending it (`HEADING_ATTRIBUTES`)."""
+    if not heading.endswith("}"):
+        return heading
+    return HEADING_ATTRIBUTES.sub("", heading)
 
 
 _HEADING_OR_FENCE = re.compile(

@@ -58,6 +58,7 @@ from okf_explorer.core.pages import (
     is_private,
     is_reserved,
     placed_headings,
+    without_attributes,
 )
 from okf_explorer.sources.fast_yaml import load_flat
 
@@ -323,7 +324,7 @@ def first_heading(
     (`frontmatter` and `slug`: the page's)."""
     headings = placed_headings(body)
     for start, level, heading in headings:
-        heading = _CLOSING_HASHES.sub("", heading).strip()
+        heading = without_attributes(_CLOSING_HASHES.sub("", heading).strip())
         if QUERY_MARK in heading:
             heading = inline_queries(heading, page_fields(frontmatter or {}, body), slug)
         if level == 1 and is_template_placeholder(heading):

@@ -95,6 +95,17 @@ def test_a_table_too_narrow_for_its_words_folds_the_longest_first() -> None:
     assert "".join(line.split("│")[3].strip() for line in body) == url
 
 
+def test_a_heading_is_drawn_and_outlined_without_its_attribute_block() -> None:
+    """`## First steps { #first-steps }` (MkDocs, Pandoc, Hugo): the braces were drawn, and
+    listed in the outline, as the heading's text."""
+    body = prepare_body(
+        "# Guide {#guide}\n\n## First steps { #first-steps .tab }\n\nText.\n", width=60
+    )
+    rows = [row.content.plain.strip() for p in body.pieces if p.drawing for row in p.drawing.rows]
+    assert "Guide" in rows and "First steps" in rows and not any("{" in row for row in rows)
+    assert [title for _, title in body.headings] == ["Guide", "First steps"]
+
+
 def test_the_text_of_a_wrapped_line_is_kept_whole() -> None:
     """Wrapping only adds the bars and bullets: the words read the same, in order."""
     marks = {"▌", "•", "1.", "▾", "★"}

@@ -149,3 +149,10 @@ def test_a_heading_path_names_the_heading_under_a_heading() -> None:
     page = "# Linux\n## Setup\nApt.\n# Mac\n## Setup\nBrew.\n"
     assert section_of(page, "Mac#Setup") == "## Setup\nBrew."
     assert section_of(page, "Setup") == "## Setup\nApt."
+
+
+def test_an_embedded_section_is_found_by_its_heading_s_text_without_attributes() -> None:
+    """`![[Guide#First steps]]` of a page headed `## First steps { #first-steps }` (docs
+    copied from an MkDocs site) found no section: the braces were read as the text."""
+    page = "# Guide\n## First steps { #first-steps }\nRun it.\n## Next {#next}\nMore.\n"
+    assert section_of(page, "First steps") == "## First steps { #first-steps }\nRun it."

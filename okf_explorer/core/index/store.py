@@ -67,7 +67,7 @@ from okf_explorer.core.pages import (
 )
 
 ENV_VAR = "OKF_EXPLORER_CACHE"
-FORMAT_VERSION = 26
+FORMAT_VERSION = 27
 """Bump whenever the row layout of `cache_payload` changes, a stored record's
 fields included (`tests/test_record_shapes.py` fails until you do). 3: microsecond
 `updated_at`; 4: page rows are `PageInfo.to_row()`, with `tags_known` and `error_kind`;
@@ -94,7 +94,8 @@ Basic Memory note's relation lines type their links: `core.links.relation_lines`
 same rows, read anew (a `status:` left empty states no status, and makes no OKF concept);
 25: the same rows, resolved anew (a gbrain field's path-like name matching no page is no
 edge); 26: the same rows, read anew (a title's character references as the page draws
-them, `&#58;` as `:`)."""
+them, `&#58;` as `:`); 27: the same rows, read anew (a title without the attribute block
+ending its heading, `# Usage {#usage}` → `Usage`)."""
 
 FILE_MODE = 0o600
 """Permission bits of every cache file: the user's alone."""

@@ -47,6 +47,7 @@ from okf_explorer.core.links.grammar import (
     prose_ranges,
 )
 from okf_explorer.core.math_text import math_text
+from okf_explorer.core.pages import without_attributes
 
 __all__ = [
     "CODE_CLOSE",
@@ -411,5 +412,5 @@ def heading_text(markdown: str) -> str:
         if mark is not None:
             fence = mark if fence is None else (None if mark == fence else fence)
         elif fence is None:
-            found.append(match.group("text").strip().rstrip("#"))
+            found.append(without_attributes(match.group("text").strip().rstrip("#").rstrip()))
     return index_text("\n".join(found)) if found else ""

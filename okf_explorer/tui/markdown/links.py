@@ -31,6 +31,7 @@ from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import OkfError, PageNotFound
 from okf_explorer.core.links.grammar import LinkKind, prose_ranges
 from okf_explorer.core.links.spans import WikiSpan, wiki_link_spans, wiki_text
+from okf_explorer.core.pages import without_attributes
 from okf_explorer.tui.markdown.dialects import dialect_fields, fields_filled
 
 LINK_SCHEME = "okf:"
@@ -244,7 +245,7 @@ def _headings(markdown: str) -> list[tuple[int, int, str]]:
     found: list[tuple[int, int, str]] = []
     for start, end in prose_ranges(markdown):
         for match in _HEADING.finditer(markdown, start, end):
-            found.append((match.start(), len(match.group(1)), match.group(2)))
+            found.append((match.start(), len(match.group(1)), without_attributes(match.group(2))))
     return found
 
 

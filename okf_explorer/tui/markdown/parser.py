@@ -61,6 +61,7 @@ from mdit_py_plugins.tasklists import tasklists_plugin
 from okf_explorer.core import fast_paths
 from okf_explorer.core.links.tags import tag_at
 from okf_explorer.core.math_text import math_text
+from okf_explorer.core.pages import without_attributes
 from okf_explorer.tui.markdown.cjk_emphasis import use_cjk_emphasis
 from okf_explorer.tui.markdown.links import FILE_SCHEME, LINK_SCHEME, WRITTEN_BASE
 from okf_explorer.tui.markdown.raw_html import html_to_tokens
@@ -117,7 +118,8 @@ def _parser(breaks: bool, own_task_boxes: bool) -> MarkdownIt:
     md.block.ruler.before("paragraph", "vault_comment", _block_comment)
     md.core.ruler.after("block", "callouts", _callouts)
     md.core.ruler.after("callouts", "block_ids", _block_ids)
-    md.core.ruler.after("block_ids", "details", _details)
+    md.core.ruler.after("block_ids", "heading_attributes", _heading_attributes)
+    md.core.ruler.after("heading_attributes", "details", _details)
     md.core.ruler.push("vault_html", html_to_tokens)
     md.core.ruler.push("vault_embeds", _embeds)
     md.core.ruler.push("footnote_lists", _footnote_lists)
@@ -476,6 +478,15 @@ def _block_ids(state: StateCore) -> None:
             dropped.update((index - 1, index, index + 1))
     if dropped:
         state.tokens = [token for index, token in enumerate(tokens) if index not in dropped]
+
+
+def _heading_attributes(state: StateCore) -> None:
+    """A heading's closing attribute block (`## Usage {#usage}`) is no part of its text
+    (`core.pages.without_attributes`)."""
+    tokens = state.tokens
+    for index, token in enumerate(tokens):
+        if token.type == "inline" and index and tokens[index - 1].type == "heading_open":
+            token.content = without_attributes(token.content)
 
 
 def _previous_block(tokens: list[Token], index: int) -> Token | None:
