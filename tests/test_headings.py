@@ -4,7 +4,7 @@ log dates) skips fenced code and tells the levels apart."""
 from __future__ import annotations
 
 from okf_explorer.core.pages import headings
-from okf_explorer.core.search.plain_text import heading_text
+from okf_explorer.core.search.plain_text import heading_text, plain_text
 from okf_explorer.sources.frontmatter import first_heading
 
 BODY = (
@@ -127,3 +127,10 @@ def test_the_text_index_reads_headings_without_their_attribute_block() -> None:
     assert heading_text("# Guide {#guide}\n\n## First steps { #first-steps .tab }\n") == (
         "Guide\nFirst steps"
     )
+
+
+def test_a_page_s_text_reads_its_headings_without_their_attribute_block() -> None:
+    """What a search's snippet shows: `Dependencies { dependencies } FastAPI has…`."""
+    page = "## First steps { #first-steps }\n\nRun it.\n\n```\n# kept {#as-written}\n```\n"
+    words = ["First", "steps", "Run", "it.", "#", "kept", "{#as-written}"]  # code as written
+    assert plain_text(page).split() == words

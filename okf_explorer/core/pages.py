@@ -64,18 +64,22 @@ def frontmatter_aliases(value: Any) -> tuple[str, ...]:
 
 
 _ATTRIBUTE = r"""(?:[#.][\w:-]+|[\w-]+=(?:"[^"\n]*"|'[^'\n]*'|[^\s'"{}]+))"""
-HEADING_ATTRIBUTES = re.compile(
-    rf"[ \t]*\{{[ \t]*[#.][\w:-]+(?:[ \t]+{_ATTRIBUTE})*[ \t]*\}}[ \t]*$"
-)
+_ATTRIBUTE_BLOCK = re.compile(rf"\{{[ \t]*+[#.][\w:-]+(?:[ \t]++{_ATTRIBUTE})*+[ \t]*+\}}")
 """An attribute block ending a heading: an `#id` or a `.class` first, then ids, classes
 and `key=value` pairs (`{ #first-steps }`, `{#open-it .tab data-x="1 2"}`)."""
 
 
 def without_attributes(heading: str) -> str:
-    """A heading's text without the attribute block ending it (`HEADING_ATTRIBUTES`)."""
-    if not heading.endswith("}"):
+    """A heading's text without the attribute block ending it (`_ATTRIBUTE_BLOCK`, from
+    its last `{`: read from there, a line of thousands of braces or blanks costs its
+    length)."""
+    text = heading.rstrip()
+    if not text.endswith("}"):
         return heading
-    return HEADING_ATTRIBUTES.sub("", heading)
+    start = text.rfind("{")
+    if _ATTRIBUTE_BLOCK.fullmatch(text, start) is None:
+        return heading
+    return text[:start].rstrip()
 
 
 _HEADING_OR_FENCE = re.compile(

@@ -371,8 +371,9 @@ _QUIET_LINE = re.compile(
 """A line that shows no text."""
 
 
-_CLOSING_HASHES = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
-"""A heading's closing sequence (`# Title ##`; `# C#` keeps its `#`)."""
+_CLOSING_HASHES = re.compile(r"(?:^|(?<![ \t])[ \t]++)#+[ \t]*$")
+"""A heading's closing sequence (`# Title ##`; `# C#` keeps its `#`). A run of blanks is
+tried from its first only: from each, a heading of thousands cost their square."""
 
 
 def as_text(value: Any) -> str | None:

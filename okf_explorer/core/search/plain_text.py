@@ -128,6 +128,8 @@ _HEADINGS = re.compile(
 """A fence, or a heading: at a line's start or a list item's (`- ## Usage`, as Logseq
 writes every heading)."""
 
+_HEADING_ENDING_IN_BRACE = re.compile(r"^[ \t]*+(?:[-*+][ \t]+)?#{1,6}[ \t][^\n]*\}[ \t]*$", re.M)
+"""A heading line that may end in an attribute block (`core.pages.without_attributes`)."""
 _LINE_MARKS = re.compile(  # blanks taken possessively (`*+`): no run of them is tried twice
     r"\n[ \t]*+(?:"
     r"(?:>[ \t]?)+(?:\[![\w-]+(?:\|[^\]\n]*)?\][+-]?|#{1,6}(?=[ \t]))?"  # quotes, then a
@@ -214,7 +216,13 @@ def index_text(markdown: str) -> str:
         text = _prose_read(text)
     if "^" in text:
         text = _BLOCK_ID.sub("", text)
+    if "{" in text and "#" in text:
+        text = outside_code(text, _without_heading_attributes)
     return text[1:-1]
+
+
+def _without_heading_attributes(text: str) -> str:
+    return _HEADING_ENDING_IN_BRACE.sub(lambda line: without_attributes(line[0]), text)
 
 
 def _links_read(text: str) -> str:

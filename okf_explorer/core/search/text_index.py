@@ -131,7 +131,7 @@ PROGRESS_STEP = 1000
 LONG_FILL = 2000
 """A fill reading this many bodies or more takes seconds (a 35k-page wiki's, 20-35 s):
 the explorer and the command line say so as it starts."""
-TEXT_INDEX_VERSION = "30"
+TEXT_INDEX_VERSION = "31"
 """Bump when the tables below, or what a page's row holds, change: an older file is
 rebuilt. 2: fields weighed apart, stemming, pages' names, text without Markdown.
 3: inline footnotes read as their note, a cited file name dropped (`plain_text`).
@@ -161,7 +161,8 @@ show the code as written). 22: no HTML tag taken out of code (`` `<uuid>.jsonl` 
 27: an escaped tag (`&lt;div&gt;`) is text, as before 24; tags in code held aside as links.
 28: a Logseq block's properties read `key: value`, as Logseq shows them (`logseq_visible`).
 29: titles read anew (their character references as the page draws them).
-30: headings and titles without the attribute block ending them (`## Usage {#usage}`)."""
+30: headings and titles without the attribute block ending them (`## Usage {#usage}`).
+31: the body's text without them too (a snippet showed `Usage { usage }`)."""
 SNIPPET_TOKENS = 16
 """Words in a search snippet (FTS5 caps it at 64)."""
 CJK_TOKENS_A_WORD = 3
