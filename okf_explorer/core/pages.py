@@ -67,19 +67,40 @@ _ATTRIBUTE = r"""(?:[#.][\w:-]+|[\w-]+=(?:"[^"\n]*"|'[^'\n]*'|[^\s'"{}]+))"""
 _ATTRIBUTE_BLOCK = re.compile(rf"\{{[ \t]*+[#.][\w:-]+(?:[ \t]++{_ATTRIBUTE})*+[ \t]*+\}}")
 """An attribute block ending a heading: an `#id` or a `.class` first, then ids, classes
 and `key=value` pairs (`{ #first-steps }`, `{#open-it .tab data-x="1 2"}`)."""
+_ID = re.compile(r"(?<![\w\"'=])#([\w:-]+)")
+"""An `#id` of an attribute block (not a `#` inside a quoted value)."""
 
 
 def without_attributes(heading: str) -> str:
-    """A heading's text without the attribute block ending it (`_ATTRIBUTE_BLOCK`, from
-    its last `{`: read from there, a line of thousands of braces or blanks costs its
-    length)."""
+    """A heading's text without the attribute block ending it (`split_attributes`)."""
+    return split_attributes(heading)[0]
+
+
+def split_attributes(heading: str) -> tuple[str, str | None]:
+    """A heading's text without the attribute block ending it (`_ATTRIBUTE_BLOCK`), and
+    the block's `#id` if it names one. The block is read from the heading's last `{`: a
+    line of thousands of braces or blanks costs its length."""
     text = heading.rstrip()
     if not text.endswith("}"):
-        return heading
+        return heading, None
     start = text.rfind("{")
-    if _ATTRIBUTE_BLOCK.fullmatch(text, start) is None:
-        return heading
-    return text[:start].rstrip()
+    block = _ATTRIBUTE_BLOCK.fullmatch(text, start)
+    if block is None:
+        return heading, None
+    found = _ID.search(block[0])
+    return text[:start].rstrip(), found[1] if found else None
+
+
+def heading_with_id(body: str, wanted: str) -> str | None:
+    """The text of the first heading of `body` whose attribute block gives it the id
+    `wanted` (`## Open it {#open-it}`: a link to `#open-it` names it), or None."""
+    if "{" not in body:
+        return None
+    for _, _, heading in placed_headings(body):
+        text, found = split_attributes(heading)
+        if found == wanted:
+            return text
+    return None
 
 
 _HEADING_OR_FENCE = re.compile(

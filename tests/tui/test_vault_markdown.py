@@ -13,7 +13,7 @@ from textual.widgets import OptionList
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import ExplorerApp, make_app
 from okf_explorer.tui.dialogs.outline import OutlineDialog
-from okf_explorer.tui.markdown import TAG_SCHEME, EmbedBlock, VaultBody
+from okf_explorer.tui.markdown import TAG_SCHEME, EmbedBlock, VaultBody, section_of
 from okf_explorer.tui.markdown.draw import Row
 from okf_explorer.tui.markdown.inline import MARK_STYLE, TAG_STYLE
 from okf_explorer.tui.widgets.graph.link_tree import LinkTree
@@ -227,3 +227,30 @@ async def test_a_link_to_a_heading_under_a_heading_scrolls_to_that_one(tmp_path:
         assert pane.scroll_to_anchor("Mac#Setup")
         await settle(pilot, until=lambda: is_shown(pane, "Open the Mac terminal."))
         assert not pane.scroll_to_anchor("Windows#Setup")
+
+
+async def test_a_link_to_a_heading_s_own_id_scrolls_to_it(tmp_path: Path) -> None:
+    """Docs copied from MkDocs or Hugo sites link to a heading's own id
+    (`[open it](#in-a-browser)` to `### Open it in your browser {#in-a-browser}`): 878
+    such links in a framework-docs wiki named no heading, and nothing moved. An embed of
+    the section (`![[Install#in-a-browser]]`) is found the same way."""
+    filler = "".join(f"Line {n} of the steps.\n\n" for n in range(30))
+    page = (
+        f"# Install\n\n[open it](#in-a-browser)\n\n{filler}"
+        "### Open it in your browser {#in-a-browser .tab}\n\nGo to the start page.\n\n"
+        f"{filler}"
+    )
+    (tmp_path / "vault").mkdir()
+    (tmp_path / "vault" / "Install.md").write_text(page, encoding="utf-8")
+    app = vault_app(tmp_path / "vault", start="Install")
+    async with app.run_test(size=(120, 30)) as pilot:
+        pane = app.screen.query_one(PagePane)
+        await settle(pilot, until=lambda: pane.shown is not None)
+        assert pane.scroll_to_anchor("in-a-browser")
+        await settle(pilot, until=lambda: is_shown(pane, "Go to the start page."))
+        assert not pane.scroll_to_anchor("not-an-id")
+    assert section_of(page, "in-a-browser") == (
+        "### Open it in your browser {#in-a-browser .tab}\n\nGo to the start page."
+        + "\n\n"
+        + filler.rstrip()
+    )

@@ -31,7 +31,7 @@ from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import OkfError, PageNotFound
 from okf_explorer.core.links.grammar import LinkKind, prose_ranges
 from okf_explorer.core.links.spans import WikiSpan, wiki_link_spans, wiki_text
-from okf_explorer.core.pages import without_attributes
+from okf_explorer.core.pages import heading_with_id, without_attributes
 from okf_explorer.tui.markdown.dialects import dialect_fields, fields_filled
 
 LINK_SCHEME = "okf:"
@@ -216,6 +216,17 @@ def heading_in_path(anchor: str, texts: Sequence[str]) -> int | None:
     return found
 
 
+def heading_of_id(markdown: str, anchor: str, texts: Sequence[str]) -> int | None:
+    """The index among `texts` (the headings of `markdown`, in order) of the heading
+    whose attribute block gives it the id `anchor` (`## Open it {#open-it}`, as docs
+    copied from MkDocs or Hugo link to it), or None."""
+    text = heading_with_id(markdown, anchor)
+    if not text:
+        return None
+    key = heading_key(text)
+    return next((index for index, shown in enumerate(texts) if heading_key(shown) == key), None)
+
+
 def is_block_anchor(anchor: str) -> bool:
     return anchor.startswith("^")
 
@@ -229,7 +240,10 @@ def section_of(markdown: str, anchor: str | None) -> str | None:
     if is_block_anchor(anchor):
         return _block(markdown, anchor[1:])
     headings = _headings(markdown)
-    position = heading_in_path(anchor, [text for _, _, text in headings])
+    texts = [text for _, _, text in headings]
+    position = heading_in_path(anchor, texts)
+    if position is None:
+        position = heading_of_id(markdown, anchor, texts)
     if position is None:
         return None
     start, level, _ = headings[position]

@@ -77,6 +77,7 @@ from okf_explorer.tui.markdown import (
     dialect_fields,
     embedded_text,
     heading_in_path,
+    heading_of_id,
     is_block_anchor,
     kind_of_href,
     more_line,
@@ -699,7 +700,10 @@ class AnchorScroller:
                 return self._scroll_drawn(partial(body.block_y, anchor[1:]))
             block = self.pane.query_one("#page-markdown", VaultMarkdown).block_for(anchor)
             return self._scroll_widget(block)
-        index = heading_in_path(anchor, [text for _, text in headings])
+        texts = [text for _, text in headings]
+        index = heading_in_path(anchor, texts)
+        if index is None and (page := self.pane.page) is not None:
+            index = heading_of_id(page.content, anchor, texts)
         return index is not None and self.to_heading(index)
 
     def to_heading(self, index: int) -> bool:
