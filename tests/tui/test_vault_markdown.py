@@ -212,21 +212,29 @@ async def test_a_link_tree_choice_opens_the_page_where_the_body_links_into(
         await settle(pilot, until=lambda: is_shown(pane, "The demo") and pane.scroll_y > 0)
 
 
-async def test_a_link_to_a_heading_under_a_heading_scrolls_to_that_one(tmp_path: Path) -> None:
-    """`[[#Mac#Setup]]` (the Tasks plugin's sample vault writes `[[#heading#sub-heading]]`)
-    is the `Setup` under `Mac`, as Obsidian reads it: the anchor read as one heading's
-    text named none, and nothing moved."""
-    filler = "".join(f"Line {n} of the steps.\n\n" for n in range(30))
-    page = f"# Linux\n\n## Setup\n\n{filler}# Mac\n\n## Setup\n\nOpen the Mac terminal.\n\n{filler}"
+FILLER = "".join(f"Line {n} of the steps.\n\n" for n in range(30))
+
+
+async def scrolled_to(tmp_path: Path, page: str, anchor: str, shown: str, unknown: str) -> None:
+    """`Install`, holding `page`, scrolls to `anchor` until `shown` is in view; `unknown`
+    names nothing there, and nothing moves."""
     (tmp_path / "vault").mkdir()
     (tmp_path / "vault" / "Install.md").write_text(page, encoding="utf-8")
     app = vault_app(tmp_path / "vault", start="Install")
     async with app.run_test(size=(120, 30)) as pilot:
         pane = app.screen.query_one(PagePane)
         await settle(pilot, until=lambda: pane.shown is not None)
-        assert pane.scroll_to_anchor("Mac#Setup")
-        await settle(pilot, until=lambda: is_shown(pane, "Open the Mac terminal."))
-        assert not pane.scroll_to_anchor("Windows#Setup")
+        assert pane.scroll_to_anchor(anchor)
+        await settle(pilot, until=lambda: is_shown(pane, shown))
+        assert not pane.scroll_to_anchor(unknown)
+
+
+async def test_a_link_to_a_heading_under_a_heading_scrolls_to_that_one(tmp_path: Path) -> None:
+    """`[[#Mac#Setup]]` (the Tasks plugin's sample vault writes `[[#heading#sub-heading]]`)
+    is the `Setup` under `Mac`, as Obsidian reads it: the anchor read as one heading's
+    text named none, and nothing moved."""
+    page = f"# Linux\n\n## Setup\n\n{FILLER}# Mac\n\n## Setup\n\nOpen the Mac terminal.\n\n{FILLER}"
+    await scrolled_to(tmp_path, page, "Mac#Setup", "Open the Mac terminal.", "Windows#Setup")
 
 
 async def test_a_link_to_a_heading_s_own_id_scrolls_to_it(tmp_path: Path) -> None:
@@ -234,23 +242,13 @@ async def test_a_link_to_a_heading_s_own_id_scrolls_to_it(tmp_path: Path) -> Non
     (`[open it](#in-a-browser)` to `### Open it in your browser {#in-a-browser}`): 878
     such links in a framework-docs wiki named no heading, and nothing moved. An embed of
     the section (`![[Install#in-a-browser]]`) is found the same way."""
-    filler = "".join(f"Line {n} of the steps.\n\n" for n in range(30))
     page = (
-        f"# Install\n\n[open it](#in-a-browser)\n\n{filler}"
+        f"# Install\n\n[open it](#in-a-browser)\n\n{FILLER}"
         "### Open it in your browser {#in-a-browser .tab}\n\nGo to the start page.\n\n"
-        f"{filler}"
+        f"{FILLER}"
     )
-    (tmp_path / "vault").mkdir()
-    (tmp_path / "vault" / "Install.md").write_text(page, encoding="utf-8")
-    app = vault_app(tmp_path / "vault", start="Install")
-    async with app.run_test(size=(120, 30)) as pilot:
-        pane = app.screen.query_one(PagePane)
-        await settle(pilot, until=lambda: pane.shown is not None)
-        assert pane.scroll_to_anchor("in-a-browser")
-        await settle(pilot, until=lambda: is_shown(pane, "Go to the start page."))
-        assert not pane.scroll_to_anchor("not-an-id")
+    await scrolled_to(tmp_path, page, "in-a-browser", "Go to the start page.", "not-an-id")
     assert section_of(page, "in-a-browser") == (
-        "### Open it in your browser {#in-a-browser .tab}\n\nGo to the start page."
-        + "\n\n"
-        + filler.rstrip()
+        "### Open it in your browser {#in-a-browser .tab}\n\nGo to the start page.\n\n"
+        + FILLER.rstrip()
     )
