@@ -128,8 +128,12 @@ _HEADINGS = re.compile(
 """A fence, or a heading: at a line's start or a list item's (`- ## Usage`, as Logseq
 writes every heading)."""
 
-_HEADING_ENDING_IN_BRACE = re.compile(r"^[ \t]*+(?:[-*+][ \t]+)?#{1,6}[ \t][^\n]*\}[ \t]*$", re.M)
-"""A heading line that may end in an attribute block (`core.pages.without_attributes`)."""
+_BRACE_ENDING_A_LINE = re.compile(r"\}[ \t]*(?=\n)")
+"""Where a heading's attribute block may end (`_without_heading_attributes`): a scan for
+its first character, where a pattern of the whole heading line, tried at every line,
+added a fifth to the time `index_text` took on a wiki of code-heavy docs."""
+_HEADING_START = re.compile(r" {0,3}(?:[-*+][ \t]+)?#{1,6}[ \t]")
+"""A heading's start, at a line's (a fenced block's code lines start with `CODE_OPEN`)."""
 _LINE_MARKS = re.compile(  # blanks taken possessively (`*+`): no run of them is tried twice
     r"\n[ \t]*+(?:"
     r"(?:>[ \t]?)+(?:\[![\w-]+(?:\|[^\]\n]*)?\][+-]?|#{1,6}(?=[ \t]))?"  # quotes, then a
@@ -217,12 +221,24 @@ def index_text(markdown: str) -> str:
     if "^" in text:
         text = _BLOCK_ID.sub("", text)
     if "{" in text and "#" in text:
-        text = outside_code(text, _without_heading_attributes)
+        text = _without_heading_attributes(text)
     return text[1:-1]
 
 
 def _without_heading_attributes(text: str) -> str:
-    return _HEADING_ENDING_IN_BRACE.sub(lambda line: without_attributes(line[0]), text)
+    """`text` (its code marked, `_code_marked`) with each heading line's attribute block
+    taken out (`core.pages.without_attributes`)."""
+    kept: list[str] = []
+    done = 0
+    for brace in _BRACE_ENDING_A_LINE.finditer(text):
+        start = text.rfind("\n", 0, brace.start()) + 1
+        if not _HEADING_START.match(text, start):
+            continue
+        line = text[start : brace.end()]
+        if (shown := without_attributes(line)) != line:
+            kept += [text[done:start], shown]
+            done = brace.end()
+    return "".join(kept) + text[done:] if kept else text
 
 
 def _links_read(text: str) -> str:
