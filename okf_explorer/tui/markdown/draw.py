@@ -715,16 +715,14 @@ def _cell(
 def _levelled(widths: list[Fraction], total: int) -> list[Fraction]:
     """`widths` cut down to the one level at which they add up to `total` (those under
     it unchanged): the widest columns give up room first."""
-    level, left, rest = Fraction(0), Fraction(total), len(widths)
+    left, rest = Fraction(total), len(widths)
     for width in sorted(widths):
-        if width * rest >= left:
+        if width * rest >= left:  # this one and the wider share what is left alike
             level = left / rest
-            break
+            return [min(width, level) for width in widths]
         left -= width
         rest -= 1
-    else:
-        return widths
-    return [min(width, level) for width in widths]
+    return widths  # they fit as they are
 
 
 def _keyline(left: str, middle: str, right: str, sizes: list[int]) -> Content:

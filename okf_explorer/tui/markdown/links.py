@@ -216,13 +216,14 @@ def heading_in_path(anchor: str, texts: Sequence[str]) -> int | None:
     return found
 
 
-def heading_of_id(markdown: str, anchor: str, texts: Sequence[str]) -> int | None:
+def heading_named(anchor: str, texts: Sequence[str], markdown: str) -> int | None:
     """The index among `texts` (the headings of `markdown`, in order) of the heading
-    whose attribute block gives it the id `anchor` (`## Open it {#open-it}`, as docs
-    copied from MkDocs or Hugo link to it), or None."""
-    text = heading_with_id(markdown, anchor)
-    if not text:
-        return None
+    `anchor` names: by its text (`heading_in_path`), else by the id its attribute block
+    gives it (`## Open it {#open-it}`, as docs copied from MkDocs or Hugo link to it).
+    None when the page has none."""
+    found = heading_in_path(anchor, texts)
+    if found is not None or not (text := heading_with_id(markdown, anchor)):
+        return found
     key = heading_key(text)
     return next((index for index, shown in enumerate(texts) if heading_key(shown) == key), None)
 
@@ -240,10 +241,7 @@ def section_of(markdown: str, anchor: str | None) -> str | None:
     if is_block_anchor(anchor):
         return _block(markdown, anchor[1:])
     headings = _headings(markdown)
-    texts = [text for _, _, text in headings]
-    position = heading_in_path(anchor, texts)
-    if position is None:
-        position = heading_of_id(markdown, anchor, texts)
+    position = heading_named(anchor, [text for _, _, text in headings], markdown)
     if position is None:
         return None
     start, level, _ = headings[position]

@@ -76,8 +76,7 @@ from okf_explorer.tui.markdown import (
     block_refs,
     dialect_fields,
     embedded_text,
-    heading_in_path,
-    heading_of_id,
+    heading_named,
     is_block_anchor,
     kind_of_href,
     more_line,
@@ -700,10 +699,9 @@ class AnchorScroller:
                 return self._scroll_drawn(partial(body.block_y, anchor[1:]))
             block = self.pane.query_one("#page-markdown", VaultMarkdown).block_for(anchor)
             return self._scroll_widget(block)
+        page = self.pane.page
         texts = [text for _, text in headings]
-        index = heading_in_path(anchor, texts)
-        if index is None and (page := self.pane.page) is not None:
-            index = heading_of_id(page.content, anchor, texts)
+        index = heading_named(anchor, texts, page.content if page is not None else "")
         return index is not None and self.to_heading(index)
 
     def to_heading(self, index: int) -> bool:
