@@ -47,11 +47,11 @@ class CollectorAtRest:
 
     def input_seen(self) -> None:
         """A key or a mouse event: collect once `REST` seconds pass without another."""
+        self._input_at = time.monotonic()
         if self._waiting is not None:
             self._waiting.cancel()
             self._waiting = None
         if fast_paths.enabled():
-            self._input_at = time.monotonic()
             self._waiting = asyncio.get_running_loop().call_later(REST, self.collect_if_due)
 
     def collect_if_due(self) -> None:
@@ -65,6 +65,11 @@ class CollectorAtRest:
             self._waiting = asyncio.get_running_loop().call_later(REST, self.collect_if_due)
             return
         gc.collect()
+
+    def resting(self, seconds: float) -> bool:
+        """Whether no key or mouse event has come for `seconds` and no work a key started
+        is under way: the person is reading (other work at rest waits for it too)."""
+        return time.monotonic() - self._input_at >= seconds and not self.work_under_way()
 
     def work_under_way(self) -> bool:
         """Whether a worker runs or waits to (a page read, a palette's hits), the file

@@ -30,9 +30,10 @@ press, the wait for an idle CPU and a refresh). The machine's speed at the time
 (`timing.machine_speed`, a fixed piece of pure Python work) is printed too: the same
 code measured twice as slow from one day to the next, so runs are set side by side by it.
 `s`, `ctrl+f` and `r` end in workers, which the figure waits for: the stats' analysis,
-the word embeddings the first `ctrl+f` loads (once a session: its worst is that load,
-while the finder itself is drawn at once), and the rescan. Then three follow a link as a
-reader does: `n` to the first link on screen, `enter` to
+the text index's sync, and the rescan. The word embeddings a search ranks with load in a
+worker at the explorer's first rest (`tui.screens.main.SEARCH_WARM_REST`, the pace
+before the first key here): a key pressed while they load waits for them, and is timed so.
+Then three follow a link as a reader does: `n` to the first link on screen, `enter` to
 open its page, `backspace` back; the last four scroll that page (`end`, `home`,
 `pagedown`, `pageup`).
 

@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import threading
+import time
 from functools import partial
 from pathlib import Path
 
@@ -17,6 +19,7 @@ from okf_explorer.core.search import text_index
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui import finder
 from okf_explorer.tui.app import make_app
+from okf_explorer.tui.collector_at_rest import REST
 from okf_explorer.tui.markdown import DrawnRows
 from okf_explorer.tui.widgets.page import pane as page_pane
 from okf_explorer.tui.widgets.page.pane import PagePane
@@ -210,6 +213,36 @@ async def test_ctrl_f_reads_the_text_while_the_query_is_typed(tmp_path: Path) ->
         await pilot.press("ctrl+f")
         await settle(pilot)  # nothing typed
         assert brain.text_search().filled
+
+
+async def test_the_word_embeddings_load_while_the_person_reads_not_while_keys_come(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The embeddings a search ranks with load in a thread once no key has come for
+    `REST` seconds, so the first `ctrl+f` waits for nothing (it took 0.2 s loading them):
+    never between keys pressed one after another."""
+    brain = brain_for(BundleSource(write_bundle(tmp_path / "b", PAGES)))
+    search = brain.text_search()
+    loads: list[float] = []
+
+    def note_the_load(load=search.prepare_meaning) -> None:  # type: ignore[no-untyped-def]
+        loads.append(time.monotonic())
+        load()
+
+    monkeypatch.setattr(search, "prepare_meaning", note_the_load)
+    app = make_app(brain, start="index")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, until=lambda: app.screen.loader.ready)
+        pressed: list[float] = []
+        for _ in range(12):  # 0.6 s of keys, twice the rest
+            await pilot.press("down")
+            pressed.append(time.monotonic())
+            await asyncio.sleep(0.05)
+        await settle(pilot, until=lambda: bool(loads))
+        await settle(pilot)
+    assert len(loads) == 1  # once a session
+    before = [at for at in pressed if at < loads[0]]
+    assert before and loads[0] - before[-1] >= REST  # after a rest, never between keys
 
 
 @pytest.mark.parametrize(("notice_at", "told"), [(3, True), (4, False)])

@@ -190,6 +190,14 @@ class TextSearch:
             if embeddings:
                 meaning.enabled()
 
+    def prepare_meaning(self) -> None:
+        """Load the word embeddings (`core.search.meaning`) a local search ranks its
+        questions with, so the first question waits for nothing: the explorer loads them
+        while the person reads (`tui.screens.main`). Blocking; nothing when the server's
+        own search answers, or the embeddings are off or not installed."""
+        if self._server() is None:
+            meaning.enabled()
+
     def text_index(
         self, progress: ProgressCallback | None = None, *, everything: bool = False
     ) -> TextIndex:

@@ -44,6 +44,7 @@ from okf_explorer.core.search.find_rank import Findable
 from okf_explorer.core.search.text_index import SearchHit
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.browser import open_outside
+from okf_explorer.tui.collector_at_rest import REST, CollectorAtRest
 from okf_explorer.tui.dialogs.export import ask_export_folder, inside
 from okf_explorer.tui.failures import ReportsWorkers, notice, reason
 from okf_explorer.tui.finder import (
@@ -86,6 +87,11 @@ GRAPH_SHOWN = "-graph-shown"
 and the page pane too."""
 CONTAINERS = ("page-tree", "page-pane", "graph-column", "link-tree", "slice-place")
 """The ids of the containers the page tree and the zoom show and hide (`_arrange`)."""
+
+SEARCH_WARM_REST = REST
+"""Seconds the person reads (no key, no mouse, no work under way) before the word
+embeddings a text search ranks with are loaded (`_warm_search_at_rest`): the rest the
+collector waits for, so they are there for a `ctrl+f` pressed as soon as the page shows."""
 
 WHY_NOT: dict[str, str] = {
     "shallower": "already at depth 1",
@@ -284,6 +290,8 @@ class MainScreen(ReportsWorkers, Screen[None]):
         self.query_one(PagePane).embeds_again()
         if message.first and self.watch_files and (root := self.brain.local_root) is not None:
             self.watcher.start(root)  # live reload (MCP sources have no folder to watch)
+        if message.first:
+            self.set_timer(SEARCH_WARM_REST, self._warm_search_at_rest)
         if self.tree_open:  # titles are known now
             self.query_one(PageTree).show(self.loader.pages, None, self._dotted_names)
 
@@ -1067,6 +1075,23 @@ class MainScreen(ReportsWorkers, Screen[None]):
         if words:
             self.query_one(PagePane).expect_place(slug)
         self.open_page(slug)
+
+    def _warm_search_at_rest(self) -> None:
+        """Load the word embeddings in a thread once the person has read for
+        `SEARCH_WARM_REST` seconds, so the first `ctrl+f` waits for nothing: loading them
+        as it opened took it 0.2 s (issue 24's bench). Once a session, about 0.1 s of a
+        thread (0.05 s of it holding the interpreter: a key pressed then waits that long)
+        and 45 MB; nothing when a server's search answers or the embeddings are off."""
+        app = self.app
+        if isinstance(app, CollectorAtRest) and not app.resting(SEARCH_WARM_REST):
+            self.set_timer(SEARCH_WARM_REST, self._warm_search_at_rest)
+            return
+        self.run_worker(
+            self.brain.text_search().prepare_meaning,
+            thread=True,
+            group="embeddings",
+            exit_on_error=False,
+        )
 
     def on_text_reading(self, message: TextReading) -> None:
         """A long text index fill (`ctrl+f`'s, the mentions'): the status line says how far."""
