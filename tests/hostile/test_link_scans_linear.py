@@ -99,13 +99,17 @@ def test_a_run_of_blanks_reads_as_text_in_linear_time(before: str, blank: str) -
     assert growth(text, 1000) < BOUND
 
 
-@pytest.mark.parametrize("opening", ["<!--", "<a href='", '<a b="', "<![CDATA[", "<?", "</"])
-def test_an_html_block_of_openings_is_drawn_in_linear_time(opening: str) -> None:
+@pytest.mark.parametrize(
+    "opening", ["<!--", "<a href='", '<a b="', "<![CDATA[", "<?", "</", "x<y "]
+)
+@pytest.mark.parametrize("end", ["", ">"])
+def test_an_html_block_of_openings_is_drawn_in_linear_time(opening: str, end: str) -> None:
     """A page's HTML block read for drawing (the stdlib `html.parser` looked for the end
-    of each opening to the end of the block: 150 KB of `<!--`, 10 s)."""
+    of each opening to the end of the block: 150 KB of `<!--`, 10 s), ending at the end of
+    the block or at one `>` there (which a tag of an HTML element runs to)."""
 
     def drawn(openings: int) -> None:
-        prepare_body("<div>\n" + opening * openings, width=80)
+        prepare_body("<div>\n" + opening * openings + end, width=80)
 
     assert growth(drawn, 300) < BOUND
 

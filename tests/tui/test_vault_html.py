@@ -155,14 +155,25 @@ def test_a_script_link_is_no_link() -> None:
     assert links_of(inline_content(inline)) == ["link('a%20b.md')"]  # as `[y](<a b.md>)` is
 
 
-def test_a_comment_holding_tags_is_hidden_and_a_tag_left_open_reads_as_text() -> None:
+def test_a_comment_holding_tags_is_hidden_and_a_tag_never_ended_reads_as_text() -> None:
     """What the parser reads an HTML block with (the stdlib `html.parser`) looks for the
     end of every opening to the end of the block: a block of thousands of `<!--` or of
     `<a href='` took seconds to draw (`tests/hostile/test_link_scans_linear.py`), so
-    comments go and an opening with no end before the next `<` is text, first."""
-    text = "<div>\n<!-- <img src='x.png'> -->Kept <b>bold</b>\n<a href='x' left open\n</div>\n"
+    comments go and an opening no `>` ends is text, first."""
+    text = "<div>\n<!-- <img src='x.png'> -->Kept <b>bold</b>\n<a href='x' left open\n"
     assert [line for line in lines_of(text) if line] == ["Kept bold <a href='x' left open"]
     assert [line for line in lines_of("<div>\nA <!-- never ended\nB\n</div>\n") if line] == ["A"]
+
+
+def test_a_tag_missing_its_closing_bracket_ends_at_the_next_as_in_a_browser() -> None:
+    """An exam page of a study vault opened on `<div class="exam-nav" data-current="5|…"`:
+    its `>` left out, the tag ran into `</div>`'s. A browser (and Obsidian) reads it all as
+    one tag, showing nothing; so does the page now. A `<` before a word that names no HTML
+    element still needs its `>` before the next `<`, else it is text."""
+    nav = '<div class="exam-nav"\n     data-current="5|Basic Techniques"\n</div>\n\nText\n'
+    assert [line for line in lines_of(nav) if line] == ["Text"]
+    prose = "<div>\nIf x<y then <b>print</b> it, or <a href='x' left open\n</div>\n"
+    assert [line for line in lines_of(prose) if line] == ["If x<y then print it, or"]
 
 
 URGENCY = """The scores:

@@ -61,8 +61,8 @@ _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:|//")
 _SPACE = re.compile(r"\s+")
 _COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
 """A comment; one never ended hides the rest of the block, as in a browser."""
-_UNENDED = re.compile(r"<(?![^<>]*>)")
-"""A `<` whose tag does not end before the next `<`: text."""
+_TAG_NAME = re.compile(r"</?([A-Za-z][A-Za-z0-9-]*)")
+"""The start of a tag and its element's name."""
 MAX_TABLE_CELLS = 5000
 """Cells (spanned ones included) an HTML table is drawn as a table with; a bigger one (or a
 hostile `colspan`) reads as its rows of cells, `a · b`, as a table in a cell does."""
@@ -388,12 +388,38 @@ def _as_html(match: re.Match[str]) -> str:
 
 def _ended_tags_only(html: str) -> str:
     """`html` without comments, each `<` that opens no ended tag written `&lt;`: what
-    `html.parser` is given. It looks for the end of every opening as far as the block
-    goes, so a block of thousands of `<!--` or `<a href='` cost their square (150 KB:
-    10 s); each scan here stops at the next `<`, so this costs the block's length."""
+    `html.parser` is given.
+
+    A tag of one of HTML's elements runs from its `<` to the next `>`, any `<` on the way
+    part of it, as a browser reads it: `<div class="nav"` left without its `>` before
+    `</div>` is one tag, showing nothing (a vault's exam pages opened on that raw tag).
+    Any other `<` opens a tag only if a `>` comes before the next `<` (`x<y then` stays
+    text); one no `>` follows is text. `html.parser` looks for the end of every opening as
+    far as the block goes, so a block of thousands of `<!--` or `<a href='` cost their
+    square (150 KB: 10 s); here each `>` is looked for once, and each `<` from the one
+    before, so this costs the block's length."""
     if "<!--" in html:
         html = _COMMENT.sub("", html)
-    return _UNENDED.sub("&lt;", html)
+    pieces: list[str] = []
+    at = 0
+    ends = -1  # the first `>` at or after the `<` read (found again once passed)
+    while (opens := html.find("<", at)) != -1:
+        pieces.append(html[at:opens])
+        if ends < opens:
+            ends = html.find(">", opens)
+        if ends == -1:
+            pieces.append(html[opens:].replace("<", "&lt;"))
+            return "".join(pieces)
+        after = html.find("<", opens + 1)
+        name = _TAG_NAME.match(html, opens)
+        if (name is not None and name[1].lower() in _KNOWN) or after == -1 or ends < after:
+            pieces.append(html[opens : ends + 1])
+            at = ends + 1
+        else:
+            pieces.append("&lt;")
+            at = opens + 1
+    pieces.append(html[at:])
+    return "".join(pieces)
 
 
 def block_tokens(html: str, level: int, lines: list[int] | None) -> list[Token]:
