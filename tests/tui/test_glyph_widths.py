@@ -23,6 +23,7 @@ from okf_explorer.tui.markdown.inline import (
     EMBED_GLYPH,
     IMAGE_GLYPH,
     TASK_GLYPHS,
+    callout_title,
     inline_content,
 )
 from okf_explorer.tui.markdown.links import linkify_body
@@ -76,3 +77,12 @@ def test_an_image_line_is_as_wide_as_rich_counts_it() -> None:
     line: Content = inline_content(next(token for token in tokens if token.type == "inline"))
     assert line.plain == f"{IMAGE_GLYPH} shot.png after"
     assert line.cell_length == len(line.plain)
+
+
+def test_no_callout_s_glyph_is_read_as_its_fold_marker() -> None:
+    """A study vault's folded `> [!example]- A. Ratemaking` read `▸ ▸ A. Ratemaking`: the
+    example's glyph was the folded marker itself."""
+    markers = {"▸", "▾"}
+    assert {glyph for glyph, _ in CALLOUT_KINDS.values()} & markers == set()
+    title = callout_title("example", Content("A. Ratemaking"), fold="-", folded=True)
+    assert title.plain == "▸ ⋮ A. Ratemaking"

@@ -68,7 +68,7 @@ CALLOUT_KINDS: Mapping[str, tuple[str, str]] = {
     "danger": ("ϟ", "bad"),
     "error": ("ϟ", "bad"),
     "bug": ("✱", "bad"),
-    "example": ("▸", "note"),
+    "example": ("⋮", "note"),
     "quote": ("❝", "note"),
     "cite": ("❝", "note"),
     DETAILS: ("", "note"),
