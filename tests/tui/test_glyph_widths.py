@@ -4,7 +4,8 @@
 Rich lays rows out by its own width table; a terminal draws by its own. They agree on a
 character whose East Asian width is unambiguous and unchanged between Unicode versions,
 and that is no pictograph beyond the Basic Multilingual Plane (`U+1F000` on: emoji,
-drawn two cells wide by many terminals whatever its Unicode width says).
+drawn two cells wide by many terminals whatever its Unicode width says). A combining mark
+(math's accents: `ρ̂`) takes no cell of its own, in Rich and in the terminal.
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ def width_problem(char: str) -> str | None:
     """Why terminals may draw `char` at another width than Rich counts, or None."""
     if ord(char) >= 0x1F000:
         return "a pictograph beyond the BMP (one or two cells, by terminal)"
+    if unicodedata.combining(char):  # drawn over the character before it (tmux too)
+        return None if cell_len(char) == 0 else f"Rich counts {cell_len(char)} cells, not 0"
     expected = 2 if unicodedata.east_asian_width(char) in "WF" else 1
     if cell_len(char) != expected:
         return f"Rich counts {cell_len(char)} cells, its East Asian width says {expected}"
