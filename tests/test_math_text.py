@@ -46,6 +46,7 @@ READ = {
     r"\hat{\rho}_k = \bar{X} + \hat\sigma": "\u03c1\u0302\u2096 = X\u0304 + \u03c3\u0302",
     r"\mathbf{X}\hat{\boldsymbol{\beta}}": "\U0001d417\u03b2\u0302",
     r"a_{\overline{n}|i} + \ddot{a}_{\overline{n}|}": "a_{n\u0304|i} + \u00e4_{n\u0304|}",
+    r"0.2308\;\checkmark": "0.2308 ✓",  # its worked answers are ticked
     r"\overline{AB} + \overline x + \mathring{e}_x": "A\u0305B\u0305 + x\u0304 + e\u030a\u2093",
 }
 

@@ -87,6 +87,7 @@ MORE_SYMBOLS = {
     "bot": "⊥",
     "gets": "←",
     "triangle": "△",
+    "checkmark": "✓",
     "|": "‖",
     "lvert": "|",
     "rvert": "|",
