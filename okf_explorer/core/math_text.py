@@ -10,9 +10,10 @@ time, and writes what it knows as Unicode:
   of TeX macros and their Unicode (`latex2text`'s default context: public API), with the
   few it lacks (`\\implies`, `\\iff`, `\\det`, …) here;
 - `^x` and `_{ij}` as superscript and subscript letters when every character has one;
-- `\\frac{a+d}{2}` (or `{a+d \\over 2}`) as `(a+d)/2`, `\\sqrt{x}` as `√x`, `\\mathbb{R}`
-  as `ℝ`, `\\text{…}` and `\\mathrm{…}` as their text, `\\hat{u}` as `û` (`\\hat{\\rho}` as
-  `ρ` and a combining circumflex), `\\left( … \\right)` as `( … )`;
+- `\\frac{a+d}{2}` (or `{a+d \\over 2}`) as `(a+d)/2` (`(2/3)x` where an operand follows),
+  `\\sqrt{x}` as `√x`, `\\mathbb{R}` as `ℝ`, `\\text{…}` and `\\mathrm{…}` as their text,
+  `\\hat{u}` as `û` (`\\hat{\\rho}` as `ρ` and a combining circumflex), `\\left( … \\right)`
+  as `( … )`;
 - colour dropped (`\\textcolor{orange}{1)}` → `1)`), and an operator set apart from an
   operand written against it as TeX sets it (`\\ln{a}` → `ln a`);
 - an aligned display (`\\begin{aligned} … \\\\ … \\end{aligned}`) one row a line; a
@@ -472,7 +473,8 @@ class _Reader:
         if name in FRACTIONS:
             _, numerator = self._argument()
             _, denominator = self._argument()
-            return f"{_part(numerator)}/{_part(denominator)}"
+            fraction = f"{_part(numerator)}/{_part(denominator)}"
+            return f"({fraction})" if self._operand_next() else fraction
         if name == "sqrt":
             index = self._index()
             if index and not all(char in SUPERSCRIPTS for char in index):
@@ -515,6 +517,28 @@ class _Reader:
         following = self.tokens[self.at + 1] if self.at + 1 < len(self.tokens) else ""
         if self._space_next() and _ATOM.fullmatch(following):
             self.at += 1
+
+    def _operand_next(self) -> bool:
+        """Whether an operand or a script comes next, spaces skipped: what TeX sets
+        beside a fraction's bar, and `a/b` would run into (`\\frac{2}{3}x` is not `2/3x`,
+        read as 2/(3x); `\\frac{1}{2}^n` is not `1/2ⁿ`)."""
+        at = self.at
+        while at < len(self.tokens) and self.tokens[at].isspace():
+            at += 1
+        if at == len(self.tokens):
+            return False
+        token = self.tokens[at]
+        if token[0].isalnum() or token in ("(", "{", "^", "_"):
+            return True
+        name = token[1:]
+        if not token.startswith("\\") or not name.isalpha():
+            return False
+        if name in FRACTIONS | FUNCTIONS | BOLD | VECTORS or name in ACCENTS or name in LETTERS:
+            return True
+        if name in ("sqrt", "left"):
+            return True
+        symbol = symbols().get(name)
+        return symbol is not None and len(symbol) == 1 and symbol.isalpha()
 
     def _space_next(self) -> bool:
         token = self._peek()
