@@ -22,7 +22,7 @@ from okf_explorer.core.search import plain_text as plain_text_module
 from okf_explorer.core.search import text_index
 from okf_explorer.core.search.document import after_title_heading, property_text
 from okf_explorer.core.search.find_rank import EXACT, Findable, rank_pages
-from okf_explorer.core.search.plain_text import index_text, plain_text
+from okf_explorer.core.search.plain_text import CODE_CLOSE, CODE_OPEN, index_text, plain_text
 from okf_explorer.core.search.query import parse_query
 from okf_explorer.core.search.ranking import CANDIDATES, Rarity, ranked_sql
 from okf_explorer.core.search.text_index import HIT_CLOSE, HIT_OPEN, SearchHit
@@ -469,7 +469,7 @@ def test_a_line_of_countless_code_spans_and_tags_is_read_whole() -> None:
     them. Each tag is looked up among its line's spans by bisection (a scan of them all
     for each tag took minutes on this line); the tags in code stay, the others go."""
     line = "`<a>` <b> " * 50_000
-    assert index_text(line + "\n") == "`<a>`   " * 50_000 + "\n"
+    assert index_text(line + "\n") == f"{CODE_OPEN}<a>{CODE_CLOSE}   " * 50_000 + "\n"
     assert plain_text(line + "\n").split() == ["<a>"] * 50_000
 
 
@@ -558,6 +558,28 @@ def test_a_snippet_inside_a_fenced_block_shows_the_code_as_written(tmp_path: Pat
     assert "def __init__(self, **«kwargs»): return a | b" in shown
     assert "step_14 = run(14)" in shown
     assert plain_text(page).endswith("After the block, bold words.\n")
+
+
+def test_a_snippet_cut_inside_a_code_span_reads_the_rest_of_its_row_as_prose(
+    tmp_path: Path,
+) -> None:
+    """An LLM wiki of Terraform tables: a snippet starting inside a cell's code span
+    paired the row's backticks the other way round, so its table bars were kept as code
+    (`Import: {{realm_id}}. | | keycloak_ldap…`). Code spans are marked as fenced code is,
+    so a cut inside one reads the same."""
+    rows = [
+        f"| `garden_bed_{i}` | A raised bed of the plot | `plot_id`, `name` | Optional"
+        f" `soil_mix`, `full_water_period`/`short_water_period` (days). Import:"
+        f" `{{{{plot_id}}}}/{{{{bed_{i}_id}}}}`. |"
+        for i in range(12)
+    ]
+    rows[6] = rows[6].replace("A raised bed", "A sunflower bed")
+    page = "# Beds\n\n| Resource | What | Required | Notes |\n|---|---|---|---|\n"
+    page += "\n".join(rows) + "\n"
+    [hit] = hits_in(tmp_path, {"beds": page}, "sunflower water period")
+    shown = hit.marked()
+    assert "|" not in shown
+    assert "Import: {{plot_id}}/{{bed_5_id}}. garden_bed_6 A «sunflower»" in shown
 
 
 def test_a_callout_reads_as_its_title_or_its_type(brain: Brain) -> None:

@@ -217,12 +217,29 @@ def index_text(markdown: str) -> str:
     if ("`" in text and "```" in text) or ("~" in text and "~~~" in text):
         text = _code_marked(text)
     if "[" in text or ":" in text or "<" in text or "&" in text:
-        text = _prose_read(text)
+        text = _prose_read(text)  # its code spans marked too
+    elif "`" in text:
+        text = _HELD_CODE.sub(_span_marked, text)
     if "^" in text:
         text = _BLOCK_ID.sub("", text)
     if "{" in text and "#" in text:
         text = _without_heading_attributes(text)
     return text[1:-1]
+
+
+def _span_marked(code: re.Match[str] | str) -> str:
+    """A code span between `CODE_OPEN` and `CODE_CLOSE` instead of its backticks, as a
+    fenced block's lines are (`_HELD_CODE` finds those too: they stay): a snippet cut
+    inside a span still reads its code as code and the prose after it as prose. With the
+    backticks, a snippet starting inside a span paired them the other way round, and a
+    table row's bars after it were kept as code (`Import: {{realm_id}}. | | keycloak_ldap…`,
+    on an LLM wiki of Terraform tables). A span `_HELD_CODE` misses (across lines, between
+    longer runs) keeps its backticks, which `display_text` pairs as before."""
+    written = code if isinstance(code, str) else code.group(0)
+    if written[0] != "`":
+        return written
+    ticks = 2 if written.startswith("``") else 1
+    return CODE_OPEN + written[ticks:-ticks] + CODE_CLOSE
 
 
 def _without_heading_attributes(text: str) -> str:
@@ -269,23 +286,27 @@ def _links_read(text: str) -> str:
 
 
 def _prose_read(text: str) -> str:
-    """`_links_read` of `text`, its code kept as written: each stretch of code
+    """`_links_read` of `text`, its code kept as written (a code span's backticks
+    marked as code, `_span_marked`): each stretch of code
     `_links_read` would change is held aside as a numbered stand-in meanwhile
     (`_HELD_CODE`: the lines `_code_marked` put between `CODE_OPEN` and `CODE_CLOSE`, and
     code spans on one line). A help page's `` `[[Projects/Three laws of
     motion]]` `` teaches the syntax: it read `Projects/Three laws of motion`; a fenced
     `arr[i][j]` read `arri`; `` `<uuid>.jsonl` `` read `.jsonl`. One pass over the whole
     text, as before: a link whose text holds a code span is still a link."""
-    if ("`" not in text and CODE_OPEN not in text) or _HELD_OPEN in text:
-        return _links_read(text)  # no code, or a page writing a stand-in's character
+    if "`" not in text and CODE_OPEN not in text:
+        return _links_read(text)  # no code
+    if _HELD_OPEN in text:  # a page writing a stand-in's character
+        return _HELD_CODE.sub(_span_marked, _links_read(text))
     pieces = _HELD_CODE.split(text)  # prose, code, prose, …
     code: list[str] = []
     for at in range(1, len(pieces), 2):
+        pieces[at] = _span_marked(pieces[at])
         if _TURNED.search(pieces[at]) is not None:  # else nothing would change it
             code.append(pieces[at])
             pieces[at] = f"{_HELD_OPEN}{len(code) - 1}{_HELD_CLOSE}"
     if not code:
-        return _links_read(text)
+        return _links_read("".join(pieces))
     read = _links_read("".join(pieces))
     return _HELD.sub(lambda stand_in: code[int(stand_in.group(1))], read)
 

@@ -131,7 +131,7 @@ PROGRESS_STEP = 1000
 LONG_FILL = 2000
 """A fill reading this many bodies or more takes seconds (a 35k-page wiki's, 20-35 s):
 the explorer and the command line say so as it starts."""
-TEXT_INDEX_VERSION = "32"
+TEXT_INDEX_VERSION = "33"
 """Bump when the tables below, or what a page's row holds, change: an older file is
 rebuilt. 2: fields weighed apart, stemming, pages' names, text without Markdown.
 3: inline footnotes read as their note, a cited file name dropped (`plain_text`).
@@ -163,7 +163,8 @@ show the code as written). 22: no HTML tag taken out of code (`` `<uuid>.jsonl` 
 29: titles read anew (their character references as the page draws them).
 30: headings and titles without the attribute block ending them (`## Usage {#usage}`).
 31: the body's text without them too (a snippet showed `Usage { usage }`).
-32: math accents over any character (`\\bar{X}` was left as TeX, `core.math_text`)."""
+32: math accents over any character (`\\bar{X}` was left as TeX, `core.math_text`).
+33: code spans between the code marks, not their backticks (`plain_text._span_marked`)."""
 SNIPPET_TOKENS = 16
 """Words in a search snippet (FTS5 caps it at 64)."""
 CJK_TOKENS_A_WORD = 3
