@@ -8,6 +8,7 @@ import pytest
 
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
+from okf_explorer.tui.widgets.page.header import SOURCE_ROWS
 from okf_explorer.tui.widgets.page.pane import PagePane
 
 from .conftest import SIZE, brain_for, settle, write_bundle
@@ -141,6 +142,50 @@ async def test_p_unfolds_long_values_and_folds_them_again(tmp_path: Path) -> Non
         app.screen.open_page("short")  # type: ignore[attr-defined]
         await settle(pilot)
         assert not app.screen.check_action("toggle_properties", ())  # nothing folded
+
+
+LONG_SOURCES = (
+    "---\ntype: entity\nstatus: draft\nsources:\n"
+    + "".join(
+        f"  - web:https://raw.example.org/garden-provider/main/docs/resources/bed_{i}_layout"
+        f"_and_watering.md (fetched 2026-06-16)\n"
+        for i in range(13)
+    )
+    + "---\n# Beds\n\nThe text under the header.\n"
+)
+
+
+async def test_an_okf_concept_s_sources_fold_by_the_rows_they_take(tmp_path: Path) -> None:
+    """An LLM wiki's concept listed 13 raw URLs as its sources: three rows each in a
+    73-cell page pane, the header 38 rows high, its text two pages below. The sources
+    now take about `SOURCE_ROWS` rows at the pane's width (every one at 150 cells where
+    each fits on a row), then a line counting the rest; `p` shows them all, and a
+    narrower pane folds them again."""
+    root = write_bundle(tmp_path / "b", {"beds.md": LONG_SOURCES})
+    app = make_app(brain_for(BundleSource(root)), start="beds")
+    async with app.run_test(size=(80, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("z")  # the page pane alone: 76 cells for the header
+        await settle(pilot)
+        pane = app.screen.query_one(PagePane)
+
+        def shown() -> int:
+            return header_text(app).count("• web:")
+
+        narrow = shown()
+        assert 1 <= narrow < 13 and f"… ({13 - narrow} more sources · p shows all)" in (
+            header_text(app)
+        )
+        assert pane.header.rows <= SOURCE_ROWS + 4  # title, badges, `sources`, `…`
+        await pilot.press("p")
+        await settle(pilot)
+        assert shown() == 13 and "more sources" not in header_text(app)
+        await pilot.press("p")
+        await settle(pilot)
+        assert shown() == narrow
+        await pilot.resize_terminal(200, 40)
+        await settle(pilot, until=lambda: shown() > narrow)
+        assert shown() == SOURCE_ROWS and "… (1 more sources · p shows all)" in header_text(app)
 
 
 async def test_a_page_titled_by_its_slug_names_it_once(tmp_path: Path) -> None:

@@ -14,13 +14,16 @@ from __future__ import annotations
 
 import ast
 import bisect
+import io
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import cache
 from typing import Any
 
 from rich.cells import cell_len
+from rich.console import Console
 from rich.style import Style
 from rich.text import Text
 from textual.content import Content
@@ -56,6 +59,10 @@ MIN_ROOM = 3
 what it folds."""
 FOLD_LINES = 6
 """A value of more lines shows its first `FOLD_LINES - 1` and `… (K more lines)`."""
+SOURCE_ROWS = FOLD_LINES * 2
+"""The rows a header's sources may take (at its width; without one, as many sources),
+then `… (K more sources · p shows all)`: an LLM wiki's concept listed 13 raw GitHub URLs
+as its sources, three rows each in the page pane, the text two pages below."""
 SHOWN_FIRST = (
     "owner",
     "authors",
@@ -177,22 +184,34 @@ class Room:
 
 
 def page_header(
-    page: Page, now: datetime | None = None, *, unfold: bool = False, room: Room | None = None
+    page: Page,
+    now: datetime | None = None,
+    *,
+    unfold: bool = False,
+    room: Room | None = None,
+    width: int | None = None,
 ) -> Text:
     """Title and slug, the badges line, then each frontmatter key (see the module doc).
 
     Control characters in any name or value show as escapes (`printable`); only the
     description keeps its line breaks. `unfold` shows long values in full, and every
-    key; `room` (a short pane) keeps the keys that fit in it (title and badges always).
+    key; `room` (a short pane) keeps the keys that fit in it (title and badges always);
+    `width` (the header's cells) folds the sources by the rows they take
+    (`SOURCE_ROWS`).
     """
-    return built_header(page, now, unfold=unfold, room=room)[0]
+    return built_header(page, now, unfold=unfold, room=room, width=width)[0]
 
 
 def built_header(
-    page: Page, now: datetime | None = None, *, unfold: bool = False, room: Room | None = None
+    page: Page,
+    now: datetime | None = None,
+    *,
+    unfold: bool = False,
+    room: Room | None = None,
+    width: int | None = None,
 ) -> tuple[Text, bool]:
     """`page_header`, and whether it folds anything (so unfolding it shows more)."""
-    header = _Header(unfold, room)
+    header = _Header(unfold, room, width)
     return _build(header, page, now), header.folded
 
 
@@ -200,9 +219,10 @@ class _Header:
     """One header being built; `folded` records whether a value was cut short, `keys`
     where each key's lines start in the text and how many keys they show."""
 
-    def __init__(self, unfold: bool, room: Room | None = None) -> None:
+    def __init__(self, unfold: bool, room: Room | None = None, width: int | None = None) -> None:
         self.unfold = unfold
         self.room = None if unfold else room
+        self.width = width if width is not None else room.width if room is not None else None
         self.folded = False
         self.keys: list[tuple[int, int]] = []
 
@@ -428,28 +448,47 @@ def _sources(header: _Header, text: Text, fm: dict[str, Any]) -> None:
     if not entries:
         text.append(printable(okf_meta.scalar_text(fm.get("sources"))))
         return
-    limit = len(entries) if header.unfold else FOLD_LINES * 2
-    for source in entries[:limit]:
-        text.append("\n  • ")
-        if source.title:
-            text.append(printable(source.title), style="bold")
-            text.append(" — ", style="dim")
-        if wiki_link_spans(source.resource):  # `"[[sources/x]]"`, as a link property is
-            _linked_line(text, printable(source.resource), "cyan")
-        else:
-            style = {"url": "underline", "path": "cyan", "scope": "italic"}[source.kind]
-            href = source_href(source.resource)
-            shown = ("→ " if source.kind == "path" else "") + printable(source.resource)
-            text.append(shown, _linked(style, href) if href is not None else style)
-        if source.id:
-            text.append(f"  [{printable(source.id)}]", style="dim")
-        if source.extra:
-            lines = okf_meta.value_lines(dict(source.extra))
-            _value(header, text, lines, indent=True, depth=4, style="dim")
+    limit = len(entries) if header.unfold else SOURCE_ROWS  # each a row at least
+    rows = 0
+    for shown, source in enumerate(entries[:limit]):
+        start = len(text)
+        _source_line(header, text, source)
+        if header.width and not header.unfold:
+            rows += len(text[start + 1 :].wrap(_measuring(), header.width))
+            if rows > SOURCE_ROWS and shown:
+                text.right_crop(len(text) - start)
+                limit = shown
+                break
     hidden = len(entries) - limit
     if hidden > 0:
         header.folded = True
         text.append(f"\n  … ({hidden} more sources · p shows all)", style="dim")
+
+
+@cache
+def _measuring() -> Console:
+    """A console to wrap text with, as the header on screen is (`HeaderShown.rows`)."""
+    return Console(file=io.StringIO())
+
+
+def _source_line(header: _Header, text: Text, source: okf_meta.Source) -> None:
+    """One source: `• title — resource [id]`, its other keys below."""
+    text.append("\n  • ")
+    if source.title:
+        text.append(printable(source.title), style="bold")
+        text.append(" — ", style="dim")
+    if wiki_link_spans(source.resource):  # `"[[sources/x]]"`, as a link property is
+        _linked_line(text, printable(source.resource), "cyan")
+    else:
+        style = {"url": "underline", "path": "cyan", "scope": "italic"}[source.kind]
+        href = source_href(source.resource)
+        shown = ("→ " if source.kind == "path" else "") + printable(source.resource)
+        text.append(shown, _linked(style, href) if href is not None else style)
+    if source.id:
+        text.append(f"  [{printable(source.id)}]", style="dim")
+    if source.extra:
+        lines = okf_meta.value_lines(dict(source.extra))
+        _value(header, text, lines, indent=True, depth=4, style="dim")
 
 
 def source_href(resource: str) -> str | None:
@@ -596,6 +635,8 @@ class HeaderShown:
         """Whether the header on screen cuts a value or key short (`p` applies)."""
         self.room: Room | None = None
         """The room the header on screen was fitted to (None: every key)."""
+        self.width = 0
+        """The cells the header on screen was fitted to (its sources fold by rows)."""
         self.rows = 1
         """Lines of the header on screen, long ones wrapped (as wide as it was last laid
         out: the page pane's width does not change with the page)."""
@@ -605,16 +646,20 @@ class HeaderShown:
     def show(self, page: Page) -> None:
         self.page = page
         room = self.room = self._room(page)
-        header, folded = built_header(page, unfold=self.properties_open, room=room)
+        width = self.width = self._width
+        header, folded = built_header(
+            page, unfold=self.properties_open, room=room, width=width or None
+        )
         badge = self._badge_of(page)
         if badge is not None:
             header = Text.assemble(header, "\n", badge)
         self.pane.query_one("#page-header", Static).update(header)
-        width = self._width
         wrapped = header.wrap(self.pane.app.console, width) if width > 0 else None
         self.rows = len(wrapped) if wrapped else header.plain.count("\n") + 1
         # unfolded by `p`: whether folding it again hides anything
-        self.folded = built_header(page, room=room)[1] if self.properties_open else folded
+        if self.properties_open:
+            folded = built_header(page, room=room, width=width or None)[1]
+        self.folded = folded
 
     def toggle_properties(self) -> None:
         self.properties_open = not self.properties_open
@@ -627,8 +672,9 @@ class HeaderShown:
             self.show(self.page)
 
     def refit(self) -> bool:
-        """Show the header again if the pane's new size gives it other room (True if so)."""
-        if self.page is None or self._room(self.page) == self.room:
+        """Show the header again if the pane's new size gives it other room or width (True
+        if so)."""
+        if self.page is None or (self._room(self.page), self._width) == (self.room, self.width):
             return False
         self.show(self.page)
         return True
