@@ -47,6 +47,11 @@ READ = {
     r"\mathbf{X}\hat{\boldsymbol{\beta}}": "\U0001d417\u03b2\u0302",
     r"a_{\overline{n}|i} + \ddot{a}_{\overline{n}|}": "a_{n\u0304|i} + \u00e4_{n\u0304|}",
     r"0.2308\;\checkmark": "0.2308 ✓",  # its worked answers are ticked
+    # text set over a symbol as its script; a brace's label after it
+    r"X_i \stackrel{\text{iid}}{\sim} \text{Exp}(\theta) \underset{x}{\max}": "Xᵢ ∼ⁱⁱᵈ Exp(θ) maxₓ",
+    r"\text{IBNR} = \underbrace{\text{Pure IBNR}}_{\text{unreported}} + \overbrace{a+b}": (
+        "IBNR = Pure IBNR (unreported) + a+b"
+    ),
     # a fraction an operand follows is set apart: `2/3x` reads 2/(3x), `1/2ⁿ` 1/(2ⁿ)
     r"x_t = \frac{2}{3}x_{t-1} + \tfrac{1}{3} \lambda": "xₜ = (2/3)xₜ₋₁ + (1/3) λ",
     r"\frac{1}{2}^n + \frac{1}{2} + \frac{d}{dx}f(x)": "(1/2)ⁿ + 1/2 + (d/dx)f(x)",

@@ -13,7 +13,7 @@ time, and writes what it knows as Unicode:
 - `\\frac{a+d}{2}` (or `{a+d \\over 2}`) as `(a+d)/2` (`(2/3)x` where an operand follows),
   `\\sqrt{x}` as `√x`, `\\mathbb{R}` as `ℝ`, `\\text{…}` and `\\mathrm{…}` as their text,
   `\\hat{u}` as `û` (`\\hat{\\rho}` as `ρ` and a combining circumflex), `\\left( … \\right)`
-  as `( … )`;
+  as `( … )`, `\\stackrel{d}{=}` as `=ᵈ`, `\\underbrace{x}_{n}` as `x (n)`;
 - colour dropped (`\\textcolor{orange}{1)}` → `1)`), and an operator set apart from an
   operand written against it as TeX sets it (`\\ln{a}` → `ln a`);
 - an aligned display (`\\begin{aligned} … \\\\ … \\end{aligned}`) one row a line; a
@@ -160,6 +160,11 @@ study vault's estimators and means, 600 of its formulas, were left as TeX)."""
 BARS = frozenset({"bar", "overline"})
 """Accents that go over several characters too, as one line over each
 (`\\overline{AB}` → `A̅B̅`)."""
+STACKED = {"stackrel": "^", "overset": "^", "underset": "_"}
+"""Text set over (or under) a symbol, written as its script (`\\stackrel{d}{=}` → `=ᵈ`)."""
+BRACES = {"underbrace": "_", "overbrace": "^"}
+"""A brace under (over) a formula, its label the script after it: the label follows in
+parentheses."""
 FRACTIONS = frozenset({"frac", "dfrac", "tfrac", "cfrac"})
 VECTORS = frozenset({"vec", "overrightarrow"})
 """Vector arrows, written as vectors are printed: bold (`\\vec{v}` → `𝐯`). Unicode has
@@ -405,15 +410,7 @@ class _Reader:
         if token == "{":
             return self.text("}")
         if token in ("^", "_"):
-            source, shown = self._argument()
-            table = SUPERSCRIPTS if token == "^" else SUBSCRIPTS
-            if token == "^" and shown and set(shown) <= {"'", "′"}:
-                return "′" * len(shown)  # `x^{\\prime}` is `x′`
-            if shown and all(char in table for char in shown):
-                return "".join(table[char] for char in shown)
-            if source.startswith("{") and len(shown) != 1:
-                return f"{token}{{{shown}}}"  # `M_{n × n}`: the braces say what is under
-            return token + shown  # one character needs none: `x_{\\alpha}` is `x_α`
+            return _script(token, *self._argument())
         if token.startswith("\\") and len(token) > 1:
             return self._macro(token[1:], token)
         return " " if token == "~" else token  # `~`: a space no line breaks at
@@ -459,6 +456,15 @@ class _Reader:
             if not label:
                 return arrow
             return f"─{label}{arrow}" if arrow == "→" else f"{arrow}{label}─"
+        if name in STACKED:  # `\\stackrel{\\text{iid}}{\\sim}` → `∼ⁱⁱᵈ`
+            top = self._argument()
+            return self._argument()[1] + _script(STACKED[name], *top)
+        if name in BRACES:  # `\\underbrace{a + b}_{\\text{n terms}}` → `a + b (n terms)`
+            inner = self._argument()[1]
+            if self._peek() != BRACES[name]:
+                return inner
+            self.at += 1
+            return f"{inner} ({self._argument()[1].strip()})"
         if name == "pmod":  # `a \\equiv b \\pmod{m}` → `a ≡ b (mod m)`
             return f"(mod {self._argument()[1].strip()})"
         if name in BINOMIALS:
@@ -581,6 +587,19 @@ class _Reader:
             return "".join(self.tokens[start : self.at]), inner
         shown = self.text("}")
         return "".join(self.tokens[start : self.at]), shown
+
+
+def _script(mark: str, source: str, shown: str) -> str:
+    """A superscript (`mark` `^`) or subscript (`_`) written `source`, reading `shown`:
+    in Unicode's script letters when it has each, else after `mark`."""
+    table = SUPERSCRIPTS if mark == "^" else SUBSCRIPTS
+    if mark == "^" and shown and set(shown) <= {"'", "′"}:
+        return "′" * len(shown)  # `x^{\\prime}` is `x′`
+    if shown and all(char in table for char in shown):
+        return "".join(table[char] for char in shown)
+    if source.startswith("{") and len(shown) != 1:
+        return f"{mark}{{{shown}}}"  # `M_{n × n}`: the braces say what is under
+    return mark + shown  # one character needs none: `x_{\\alpha}` is `x_α`
 
 
 def _part(text: str) -> str:
