@@ -582,6 +582,21 @@ def test_a_snippet_cut_inside_a_code_span_reads_the_rest_of_its_row_as_prose(
     assert "Import: {{plot_id}}/{{bed_5_id}}. garden_bed_6 A «sunflower»" in shown
 
 
+def test_an_html_tag_missing_its_closing_bracket_is_no_part_of_the_text(tmp_path: Path) -> None:
+    """A study vault's exam pages open with `<div class="exam-nav"` and `data-current="…"`,
+    their `>` left out before `</div>`: the first hit of `basic techniques ratemaking`
+    quoted the raw tag. It runs to the next `>`, as a browser reads it and the page draws
+    it; a `<word>` of no HTML element is still read as a tag ended on its line."""
+    page = (
+        '<div class="exam-nav"\n     data-current="5|Basic Techniques for Ratemaking"\n</div>'
+        "\n\n# Exam 5\n\nThe exam on basic techniques, with <b>bold</b> words.\n"
+    )
+    shown = " ".join(plain_text(page).split())
+    assert shown == "Exam 5 The exam on basic techniques, with bold words."
+    [hit] = hits_in(tmp_path, {"exam": page}, "basic techniques")
+    assert "<" not in hit.marked() and "exam-nav" not in hit.marked()
+
+
 def test_a_callout_reads_as_its_title_or_its_type(brain: Brain) -> None:
     """As Obsidian shows it: `Warning` for a callout without a title, the title else; the
     bracketed mark never shows, and a hit is never marked inside it."""

@@ -114,6 +114,18 @@ def test_an_html_block_of_openings_is_drawn_in_linear_time(opening: str, end: st
     assert growth(drawn, 300) < BOUND
 
 
+@pytest.mark.parametrize("opening", ["<div ", "<div </", "<div </div "])
+def test_a_page_of_tag_openings_is_read_as_text_in_linear_time(opening: str) -> None:
+    """An element's opening tag runs across lines and closing tags to its `>` as the page
+    is read for search (`plain_text._OPEN_TAG_RUNNING_ON`): thousands of openings, none
+    ended, must not each read the rest of the page."""
+
+    def text(openings: int) -> None:
+        plain_text("x " + opening * openings + "\n")
+
+    assert growth(text, 2000) < BOUND
+
+
 def test_a_page_of_tasks_is_drawn_in_linear_time() -> None:
     """Each task looked back for its list (mdit-py-plugins' task lists: 12,800 tasks, 16.7 s)."""
 
