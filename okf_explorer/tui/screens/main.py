@@ -1081,7 +1081,7 @@ class MainScreen(ReportsWorkers, Screen[None]):
         `SEARCH_WARM_REST` seconds, so the first `ctrl+f` waits for nothing: loading them
         as it opened took it 0.2 s (issue 24's bench). Once a session, about 0.1 s of a
         thread (0.05 s of it holding the interpreter: a key pressed then waits that long)
-        and 45 MB; nothing when a server's search answers or the embeddings are off."""
+        and 47 MB; nothing when a server's search answers or the embeddings are off."""
         app = self.app
         if isinstance(app, CollectorAtRest) and not app.resting(SEARCH_WARM_REST):
             self.set_timer(SEARCH_WARM_REST, self._warm_search_at_rest)
