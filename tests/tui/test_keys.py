@@ -240,8 +240,8 @@ async def test_question_mark_lists_every_key(small_bundle: Path) -> None:
         assert isinstance(app.screen, HelpDialog)
         keys = {key for row, _ in app.screen.rows for key in row.split(", ")}
         expected = (
-            "enter backspace alt+← alt+→ + - d b t i e l n N m o p / ctrl+p ctrl+f g w f F z E M P "
-            "s r ctrl+x tab shift+tab T S ? q escape"
+            "enter backspace alt+← alt+→ + - d b t i e l n N m o p L / ctrl+p ctrl+f g w f F z E "
+            "M P s r ctrl+x tab shift+tab T S ? q escape"
         )
         assert keys == set(expected.split())
         await pilot.press("escape")

@@ -71,6 +71,37 @@ async def test_single_newlines_follow_the_brain_s_rule(
         assert tooltip in help_text
 
 
+@pytest.mark.parametrize("pages", [VAULT, OKF], ids=["vault", "okf"])
+async def test_l_reads_single_newlines_the_other_way_for_the_session(
+    tmp_path: Path, pages: dict[str, str]
+) -> None:
+    """An LLM wiki hard-wrapped at 80 columns ran ragged in a 71-cell pane under its
+    vault's rule (each line wrapped, then broke); `L` lets its paragraphs flow, on every
+    page and embed of the session, and says so; `L` again restores the brain's rule. In an
+    OKF bundle it shows the breaks instead."""
+    root = write_pages(tmp_path / "brain", pages)
+    app = make_app(brain_for(BundleSource(root)), start="plugin")
+    joined, broken = "Plugin ID: x-plugin Links: site", "Plugin ID: x-plugin\nLinks: site"
+    async with app.run_test(size=(120, 40)) as pilot:
+        pane = app.screen.query_one(PagePane)
+        await settle(pilot, lambda: pane.shown is not None)
+        before = joined if pages is OKF else broken
+        after = broken if pages is OKF else joined
+        assert before in body_text(pane)
+        await pilot.press("L")
+        await settle(pilot, lambda: after in body_text(pane))
+        embed = pane.query_one(EmbedBlock)
+        await settle(pilot, lambda: embed.text is not None)
+        preview = embed.visual.plain  # type: ignore[union-attr]
+        assert ("Writes plugins\nand themes." in preview) == (pages is OKF)
+        tooltip = str(pane.query_one("#page-header", Static).tooltip)
+        assert "chosen with L" in tooltip
+        assert any("chosen with L" in str(note.message) for note in app._notifications)
+        await pilot.press("L")
+        await settle(pilot, lambda: before in body_text(pane))
+        assert "chosen with L" not in str(pane.query_one("#page-header", Static).tooltip)
+
+
 async def test_the_markdown_widget_follows_the_rule_too(tmp_path: Path, monkeypatch) -> None:
     """Under `OKF_EXPLORER_PLAIN=1` Textual's `Markdown` widget shows the body: same rule."""
     monkeypatch.setenv(PLAIN_ENV, "1")

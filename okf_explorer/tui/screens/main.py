@@ -153,6 +153,7 @@ class MainScreen(ReportsWorkers, Screen[None]):
         Binding("m", "more_of_page", "More of page", id="more-of-page"),
         Binding("o", "outline", "Outline", id="outline"),
         Binding("p", "toggle_properties", "All properties", show=False, id="properties"),
+        Binding("L", "line_breaks", "Line breaks or flowing text", show=False, id="line-breaks"),
         Binding("z", "zoom", "Zoom pane", show=False, id="zoom"),
         Binding("escape", "unzoom", "Panes back (after z)", show=False, priority=True),
         Binding("M", "mark_path_from", "Mark path start", show=False, id="mark-path-from"),
@@ -559,6 +560,13 @@ class MainScreen(ReportsWorkers, Screen[None]):
     def action_toggle_properties(self) -> None:
         """Long frontmatter values in full, or folded again."""
         self.query_one(PagePane).toggle_properties()
+
+    def action_line_breaks(self) -> None:
+        """`L`: single newlines read the other way (breaks or spaces) for the session, or
+        by the brain's rule again; the page is drawn again where the reader was."""
+        rule = self.query_one(PagePane).toggle_line_breaks()
+        self.notify(rule.why, title="line breaks", timeout=3)
+        self.go(self.nav.current, "reload")
 
     # ------------------------------------------------------------------ the slice
 

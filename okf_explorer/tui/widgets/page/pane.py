@@ -54,7 +54,7 @@ from okf_explorer.core.errors import (
 )
 from okf_explorer.core.links.grammar import LinkKind
 from okf_explorer.core.okf.meta import sources_of
-from okf_explorer.core.pages import COMMONMARK_BREAKS, Markup, Page
+from okf_explorer.core.pages import COMMONMARK_BREAKS, LineBreaks, Markup, Page
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.failures import ReportsWorkers
 from okf_explorer.tui.markdown import (
@@ -95,6 +95,9 @@ from okf_explorer.tui.widgets.page.header import (
 
 FATAL_AT_START = (SourceUnavailable, AuthError)
 """Errors that, before any page was shown, mean the brain cannot be opened at all."""
+CHOSEN_SPACES = "chosen with L: a single newline is a space, paragraphs flow to the pane"
+CHOSEN_BREAKS = "chosen with L: a single newline breaks the line"
+"""What `?`, the header's tooltip and a notification say of a rule chosen with `L`."""
 SPINNER_DELAY = 0.15
 """Seconds a page load may take before the pane shows a loading spinner."""
 FIRST_SCREEN_CHARS = 24_000
@@ -217,7 +220,10 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
         """(level, text) of the headings on screen, in order (the `o` outline)."""
         self.line_breaks = COMMONMARK_BREAKS
         """How a single newline reads on the pages shown (the brain's rule, asked as a
-        body is prepared): the header's tooltip and `?` say it."""
+        body is prepared, or the reader's, `breaks_chosen`): the header's tooltip and `?`
+        say it."""
+        self.breaks_chosen: LineBreaks | None = None
+        """The rule the reader chose with `L` for the session (None: the brain's)."""
         self.markup: Markup = "markdown"
         """The dialect the pages shown are written in (`Brain.markup`, asked likewise)."""
         self._end_of_first_screen: float | None = None
@@ -375,7 +381,7 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
         width = self.content_region.width - BODY_PADDING
         width = width if width > 0 else 80
         scrollbar = self.styles.scrollbar_size_vertical
-        self.line_breaks = breaks = self.brain.line_breaks()
+        self.line_breaks = breaks = self.breaks_chosen or self.brain.line_breaks()
         self.markup = markup = self.brain.markup()
         # What the body is prepared from: a body kept is shown again as it is (not a
         # Logseq page's: it shows other pages' blocks, which change without it).
@@ -484,6 +490,21 @@ class PagePane(ReportsWorkers, VerticalScroll, can_focus=True):
         page = self.header.page
         if page is not None and (titled := self.brain.titled(page)) is not page:
             self.header.show(titled)
+
+    def toggle_line_breaks(self) -> LineBreaks:
+        """`L`: a single newline reads the other way from the brain's rule for the rest of
+        the session, or by the brain's rule again; the rule now applied (the page is shown
+        again by its caller). A wiki hard-wrapped at 80 columns, read in a pane of 71, ran
+        ragged under the vault's rule: each line wrapped, then broke (`so its users` /
+        `become RHBK users…`); a bundle's lines meant as breaks ran together under
+        CommonMark."""
+        rule = self.brain.line_breaks()
+        if self.breaks_chosen is not None:
+            self.breaks_chosen = None
+            return rule
+        why = CHOSEN_SPACES if rule.hard else CHOSEN_BREAKS
+        self.breaks_chosen = LineBreaks(not rule.hard, why)
+        return self.breaks_chosen
 
     def toggle_properties(self) -> None:
         """`p`: show long frontmatter values in full, or folded again."""
