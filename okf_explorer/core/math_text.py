@@ -174,6 +174,10 @@ BOLD = frozenset({"mathbf", "boldsymbol", "bm"})
 BINOMIALS = frozenset({"binom", "dbinom", "tbinom"})
 ARROWS = {"xrightarrow": "→", "xleftarrow": "←"}
 """Arrows with a label above: the label written on the shaft."""
+OPERANDS = FRACTIONS | FUNCTIONS | BOLD | VECTORS | frozenset(ACCENTS) | frozenset(LETTERS)
+OPERANDS |= {"sqrt", "left"}
+"""Macros that start an operand (`\\sqrt{2}`, `\\hat{x}`, `\\sin x`): a fraction before
+one is set apart (`_Reader._operand_next`)."""
 INFIX = {"over": "frac", "choose": "binom"}
 """TeX's infix forms: `{a \\over b}` is `\\frac{a}{b}`, `{n \\choose k}` is `\\binom{n}{k}`."""
 
@@ -539,9 +543,7 @@ class _Reader:
         name = token[1:]
         if not token.startswith("\\") or not name.isalpha():
             return False
-        if name in FRACTIONS | FUNCTIONS | BOLD | VECTORS or name in ACCENTS or name in LETTERS:
-            return True
-        if name in ("sqrt", "left"):
+        if name in OPERANDS:
             return True
         symbol = symbols().get(name)
         return symbol is not None and len(symbol) == 1 and symbol.isalpha()
