@@ -230,7 +230,7 @@ def index_text(markdown: str) -> str:
     if "[" in text or ":" in text or "<" in text or "&" in text:
         text = _prose_read(text)  # its code spans marked too
     elif "`" in text:
-        text = _HELD_CODE.sub(_span_marked, text)
+        text = _HELD_CODE.sub(_held_marked, text)
     if "^" in text:
         text = _BLOCK_ID.sub("", text)
     if "{" in text and "#" in text:
@@ -238,7 +238,12 @@ def index_text(markdown: str) -> str:
     return text[1:-1]
 
 
-def _span_marked(code: re.Match[str] | str) -> str:
+def _held_marked(held: re.Match[str]) -> str:
+    """`_span_marked` of what `_HELD_CODE` found."""
+    return _span_marked(held[0])
+
+
+def _span_marked(written: str) -> str:
     """A code span between `CODE_OPEN` and `CODE_CLOSE` instead of its backticks, as a
     fenced block's lines are (`_HELD_CODE` finds those too: they stay): a snippet cut
     inside a span still reads its code as code and the prose after it as prose. With the
@@ -246,7 +251,6 @@ def _span_marked(code: re.Match[str] | str) -> str:
     table row's bars after it were kept as code (`Import: {{realm_id}}. | | keycloak_ldap…`,
     on an LLM wiki of Terraform tables). A span `_HELD_CODE` misses (across lines, between
     longer runs) keeps its backticks, which `display_text` pairs as before."""
-    written = code if isinstance(code, str) else code.group(0)
     if written[0] != "`":
         return written
     ticks = 2 if written.startswith("``") else 1
@@ -308,7 +312,7 @@ def _prose_read(text: str) -> str:
     if "`" not in text and CODE_OPEN not in text:
         return _links_read(text)  # no code
     if _HELD_OPEN in text:  # a page writing a stand-in's character
-        return _HELD_CODE.sub(_span_marked, _links_read(text))
+        return _HELD_CODE.sub(_held_marked, _links_read(text))
     pieces = _HELD_CODE.split(text)  # prose, code, prose, …
     code: list[str] = []
     for at in range(1, len(pieces), 2):

@@ -188,7 +188,7 @@ class TextSearch:
         if self._server() is None:
             self.text_index(progress)
             if embeddings:
-                meaning.enabled()
+                self.prepare_meaning()
 
     def prepare_meaning(self) -> None:
         """Load the word embeddings (`core.search.meaning`) a local search ranks its

@@ -410,9 +410,9 @@ def _ended_tags_only(html: str) -> str:
         if ends == -1:
             pieces.append(html[opens:].replace("<", "&lt;"))
             return "".join(pieces)
-        after = html.find("<", opens + 1)
         name = _TAG_NAME.match(html, opens)
-        if (name is not None and name[1].lower() in _KNOWN) or after == -1 or ends < after:
+        known = name is not None and name[1].lower() in _KNOWN
+        if known or (after := html.find("<", opens + 1)) == -1 or ends < after:
             pieces.append(html[opens : ends + 1])
             at = ends + 1
         else:
