@@ -324,3 +324,25 @@ async def test_the_finder_s_names_are_read_with_the_index_not_at_the_first_slash
         await pilot.press(*"orders")
         await settle(pilot, until=lambda: "orders" in options(app)[0])
     assert len(made) == read_with_the_index  # nothing read again
+
+
+@pytest.mark.parametrize("opener", [("slash", "/"), ("ctrl+f", None)])
+async def test_letters_typed_in_one_burst_with_the_opening_key_are_typed_into_the_finder(
+    sample_brain: Path, opener: tuple[str, str | None]
+) -> None:
+    """Found by pasting `/refund` into tmux: the finder opened empty. Keys that come
+    before the finder has its focus (typed ahead while the app is busy, or in one burst)
+    went to the screen under it, then found no binding, and were lost."""
+    app = make_app(brain_for(BundleSource(sample_brain)), watch_files=False)
+    async with app.run_test(size=(150, 45)) as pilot:
+        await settle(pilot)
+        assert app._driver is not None
+        key, character = opener
+        for pressed in [events.Key(key, character), *(events.Key(c, c) for c in "refund")]:
+            pressed.set_sender(app)
+            app._driver.send_message(pressed)  # one burst: no wait between the keys
+        await settle(pilot, lambda: CommandPalette.is_open(app))
+        await settle(pilot, lambda: app.screen.query_one(CommandInput).value == "refund")
+        typed = app.screen.query_one(CommandInput)
+        assert typed.cursor_position == len("refund")
+        assert app.screen.focused is typed

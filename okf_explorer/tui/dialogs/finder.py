@@ -14,6 +14,11 @@ late. Each `enter` therefore holds a token of its own, and a tick whose token is
 longer current does nothing: two selections would dismiss twice, the second closing the
 main screen under the palette.
 
+Letters typed in one burst with the key that opens it (or ahead of it while a large vault
+keeps the app busy) come before its input has the focus. The keys that open it act as
+they arrive (priority bindings), so those letters come to the palette itself, not to the
+pane under it, and the palette types them into its input, in order.
+
 With nothing typed, the palette lists again when `watched()` (optional) changes: `ctrl+f`'s
 list says how far the text index's first fill is (`tui.finder.TextFinder.discover`), and
 the row goes once it is done. It looks every `WATCH_STEP` seconds while the value is not
@@ -26,7 +31,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from textual import on
+from textual import events, on
 from textual.command import CommandList, CommandPalette
 from textual.timer import Timer
 from textual.widgets import Input
@@ -62,6 +67,13 @@ class FinderDialog(CommandPalette):
         self._first_query = query
         self._watched = watched
         self._seen: object | None = None
+
+    def on_key(self, event: events.Key) -> None:
+        """A letter that came to the palette, not to its input, was typed before the input
+        had the focus (see the module doc): it goes after what is typed."""
+        if event.is_printable and event.character:
+            event.stop()
+            self.query_one(Input).insert_text_at_cursor(event.character)
 
     def on_mount(self) -> None:
         if self._first_query:

@@ -134,9 +134,11 @@ class MainScreen(ReportsWorkers, Screen[None]):
         Binding("n", "page_cursor(1)", "Next link", id="next-link"),
         Binding("N", "page_cursor(-1)", "Previous link", show=False, id="previous-link"),
         Binding("plus", "deeper", "Depth+", key_display="+", id="deeper"),
-        Binding("slash", "find", "Find", key_display="/", id="find"),
-        Binding("ctrl+p", "find", "Find", show=False, id="find-alt"),
-        Binding("ctrl+f", "search_text", "Search", id="search-text"),
+        # The finder's keys open it as they arrive (priority), so the letters typed in the
+        # same burst reach it (`tui.dialogs.finder`), not the pane that held the focus.
+        Binding("slash", "find", "Find", key_display="/", priority=True, id="find"),
+        Binding("ctrl+p", "find", "Find", show=False, priority=True, id="find-alt"),
+        Binding("ctrl+f", "search_text", "Search", priority=True, id="search-text"),
         Binding("g", "toggle_graph", "Graph", id="graph"),
         Binding("w", "walk", "Walk", show=False, id="walk"),
         Binding("f", "toggle_tree", "Pages", id="page-tree"),
