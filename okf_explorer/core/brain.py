@@ -96,7 +96,8 @@ if TYPE_CHECKING:  # imported where used: a `links` run needs none of them (~10 
     import networkx as nx
 
     from okf_explorer.core.audit.page import PageAuditor, PageView
-    from okf_explorer.core.bases import BaseTable, FileFacts
+    from okf_explorer.core.bases import Base, BaseTable, FileFacts, View
+    from okf_explorer.core.bases.dataview_query import DataviewQuery
     from okf_explorer.core.graph.best_paths import WalkDirection, WalkRow
     from okf_explorer.core.graph.shape import Bridge, Community, GraphShape
     from okf_explorer.core.graph.suggested import Suggestion
@@ -145,7 +146,9 @@ class Brain:
         self._text: TextSearch | None = None
         self._auditor: tuple[LinkIndex, PageAuditor] | None = None
         self._definitions_of: tuple[LinkIndex, str, dict[str, str]] | None = None
-        self._base_pages_of: tuple[LinkIndex, dict[str, FileFacts]] | None = None
+        self._base_pages_of: dict[bool, tuple[LinkIndex, dict[str, FileFacts]]] = {}
+        """Every page as a base reads it, and as a Dataview query does (True: inline
+        fields too), for the index they were read with."""
         self._mentions_of: tuple[LinkIndex, OrderedDict[str, Mentions]] | None = None
         self._findables_of: tuple[LinkIndex, Excluded, list[Findable]] | None = None
         self._private_of: tuple[LinkIndex, frozenset[str]] | None = None
@@ -489,14 +492,30 @@ class Brain:
         `written` in the page, a ```` ```base ```` block's YAML) shows on page `from_slug`
         (`core.bases`). Blocking: reads every page's properties, once an index (kept for
         the next base). `BaseError` says why it cannot be shown."""
-        from okf_explorer.core.bases import BaseError, read_base, run_view
+        from okf_explorer.core.bases import BaseError, read_base
 
         if not isinstance(self.source, HoldsBases):
             raise BaseError("only a vault's folder holds bases")
         loaded = self.source.read_base(name) if written is None else self.source.parse_base(written)
         base = read_base(loaded)
-        chosen = base.view(view)
-        pages = self._base_pages()
+        return self._run_base(base, base.view(view), from_slug, self._base_pages(False))
+
+    def dataview_table(self, from_slug: str, query: DataviewQuery) -> BaseTable:
+        """What a Dataview query written on page `from_slug` shows (`core.bases.dataview_query`):
+        its base run over every page's fields, frontmatter and inline (`key:: value`).
+        Blocking, as `base_table`; `BaseError` says why it cannot be shown."""
+        from okf_explorer.core.bases import BaseError
+
+        if not isinstance(self.source, HoldsBases):
+            raise BaseError("only a vault's folder runs Dataview queries")
+        base = query.base
+        return self._run_base(base, base.view(None), from_slug, self._base_pages(True))
+
+    def _run_base(
+        self, base: Base, chosen: View, from_slug: str, pages: dict[str, FileFacts]
+    ) -> BaseTable:
+        from okf_explorer.core.bases import run_view
+
         resolved: dict[tuple[str, str | None], str | None] = {}
 
         def resolve(target: str, origin: str | None) -> str | None:
@@ -508,12 +527,13 @@ class Brain:
 
         return run_view(base, chosen, pages, pages.get(from_slug), resolve)
 
-    def _base_pages(self) -> dict[str, FileFacts]:
-        """Every readable page as a base reads it (`FileFacts`), for the index built."""
+    def _base_pages(self, inline_fields: bool) -> dict[str, FileFacts]:
+        """Every readable page as a base reads it (`FileFacts`), for the index built; with
+        `inline_fields`, as a Dataview query does (its `key:: value` fields too)."""
         from okf_explorer.core.bases import BaseError, FileFacts
 
         index = self.ensure_index()
-        cached = self._base_pages_of
+        cached = self._base_pages_of.get(inline_fields)
         if cached is not None and cached[0] is index:
             return cached[1]
         if len(index.pages) > MAX_BASE_PAGES:
@@ -523,12 +543,16 @@ class Brain:
         readable = [slug for slug, info in index.pages.items() if info.readable]
         read: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {}
         if isinstance(self.source, PageMapper):  # where the pages are read (a folder's workers)
-            read.update(self.source.map_pages(readable, page_properties))
+            reader = page_fields_and_tags if inline_fields else page_properties
+            read.update(self.source.map_pages(readable, reader))
         pages: dict[str, FileFacts] = {}
         for slug in readable:
             if slug not in read:
                 try:
-                    read[slug] = page_properties(self.page(slug))
+                    page = self.page(slug)
+                    read[slug] = (
+                        page_fields_and_tags(page) if inline_fields else page_properties(page)
+                    )
                 except OkfError:
                     continue
             properties, tags = read[slug]
@@ -550,7 +574,7 @@ class Brain:
                 tuple(dict.fromkeys(s for s in index.in_slugs(slug) if s != slug)),
                 file,
             )
-        self._base_pages_of = (index, pages)
+        self._base_pages_of[inline_fields] = (index, pages)
         return pages
 
     def _definitions(self, index: LinkIndex, slug: str) -> dict[str, str]:
@@ -965,6 +989,15 @@ def page_properties(page: Page) -> tuple[dict[str, Any], tuple[str, ...]]:
     """What a base reads of a page's text: its properties and tags (picklable: run where
     the pages are read, `PageMapper`)."""
     return page.frontmatter, page.tags
+
+
+def page_fields_and_tags(page: Page) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """What a Dataview query reads of a page's text: its fields (frontmatter, then inline
+    `key:: value`: `core.dataview.query_fields`) and tags (picklable, as
+    `page_properties`)."""
+    from okf_explorer.core.dataview import query_fields
+
+    return query_fields(page.frontmatter, page.content), page.tags
 
 
 def _cache_for(cache_dir: Path | str | Literal[False] | None) -> IndexCache | Literal[False] | None:

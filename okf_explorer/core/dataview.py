@@ -36,7 +36,7 @@ from typing import Any
 from okf_explorer.core.links.fields import canonical_key, field_values
 from okf_explorer.core.links.grammar import code_span_ranges, mask_code_spans, prose_ranges
 
-__all__ = ["QUERY_MARK", "inline_queries", "page_fields"]
+__all__ = ["QUERY_MARK", "inline_queries", "inline_value", "page_fields", "query_fields"]
 
 QUERY_MARK = "`="
 """What a text holds when it may hold an inline query (a cheap test before the work)."""
@@ -63,6 +63,37 @@ def page_fields(frontmatter: Mapping[str, Any], body: str) -> dict[str, Any]:
             for key, value_start, value_end in field_values(text):
                 fields.setdefault(key, text[value_start:value_end].strip())
     return fields
+
+
+def query_fields(frontmatter: Mapping[str, Any], body: str) -> dict[str, Any]:
+    """The fields a Dataview query reads on a page (`core.bases.dataview_query`): as
+    `page_fields`, each inline field's text read as Dataview types it (`inline_value`),
+    so `rating:: 4` compares as the number a frontmatter `rating: 4` is."""
+    fields = page_fields(frontmatter, body)
+    written = set(frontmatter) | {canonical_key(str(key)) for key in frontmatter}
+    return {
+        key: value if key in written or not isinstance(value, str) else inline_value(value)
+        for key, value in fields.items()
+    }
+
+
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def inline_value(text: str) -> Any:
+    """An inline field's text as Dataview types it: a number, `true` / `false`, a day
+    (`2024-05-01`), else the text."""
+    if _NUMBER.fullmatch(text):
+        return float(text) if "." in text else int(text)
+    if text.lower() in {"true", "false"}:
+        return text.lower() == "true"
+    if _DAY.fullmatch(text):
+        try:
+            return date.fromisoformat(text)
+        except ValueError:
+            return text
+    return text
 
 
 def inline_queries(text: str, fields: Mapping[str, Any], slug: str) -> str:

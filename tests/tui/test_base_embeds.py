@@ -14,6 +14,7 @@ from textual.pilot import Pilot
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
 from okf_explorer.tui.markdown import EmbedBlock, EmbedView
+from okf_explorer.tui.markdown.body import WideFence
 from okf_explorer.tui.widgets.page.pane import PagePane
 from tests.bundles import write_pages
 from tests.test_bases import BOOKS_BASE, PAGES
@@ -139,3 +140,33 @@ async def test_names_and_values_read_as_written_in_the_table(tmp_path: Path) -> 
         (row,) = [text for text in embed_text(embed) if "snake" in text]
         assert "snake_case #1" in row and "*em* #t a|b $x$" in row
         assert "\\" not in row
+
+
+async def test_a_dataview_query_is_drawn_as_its_list_and_its_pages_open_by_keyboard(
+    tmp_path: Path,
+) -> None:
+    """A ```` ```dataview ```` block (`core.bases.dataview_query`) is drawn whole, as Dataview
+    shows it; a query read only in part stays code, as written."""
+    from tests.test_dataview_lists import PAGES as BOOKS
+
+    index = "# Books\n\n```dataview\nLIST author\nFROM #type/book\nSORT rating DESC\n```\n"
+    grouped = "```dataview\nTABLE rows.file.link FROM #type/book GROUP BY author\n```\n"
+    root = write_pages(tmp_path / "v", {**BOOKS, "index": index + "\n" + grouped})
+    (root / ".obsidian").mkdir()
+    app = make_app(brain_for(BundleSource(root)), start="index")
+    async with app.run_test(size=(100, 40)) as pilot:
+        pane = app.screen.query_one(PagePane)
+        (embed,) = await filled(pilot, pane)
+        assert embed_text(embed) == [
+            "↳ dataview",
+            "• Dune: Frank Herbert",
+            "• The Hobbit: J. R. R. Tolkien",
+            "• Emma: Jane Austen",
+        ]
+        fence = "\n".join(row.content.plain for row in pane.query_one(WideFence).drawing.rows)
+        assert "GROUP BY author" in fence  # the other: code, as written
+        await pilot.press("n", "n")  # the embed, then its first page
+        target = pane.cursor.current
+        assert target is not None and target.kind == "link" and target.widget is embed
+        await pilot.press("enter")
+        await settle(pilot, lambda: pane.slug == "books/dune")

@@ -9,7 +9,8 @@ shows nothing without them.
   (what is read, and what is refused);
 - `view`: a base read from its YAML, its views run over the pages (`run_view`), a
   view's table as Markdown (`table_markdown`), so the page draws it with its links.
-- `summaries`: a view's summaries, one value a column under its table.
+- `summaries`: a view's summaries, one value a column under its table;
+- `dataview_query`: a Dataview query block (`LIST`, `TABLE`) read as the base it means.
 
 The pages are read by `Brain.base_table`, which finds the file through the source
 (`core.port.HoldsBases`: a folder).
@@ -30,6 +31,7 @@ from okf_explorer.core.bases.view import (
     BaseTable,
     View,
     is_base_name,
+    list_markdown,
     read_base,
     run_view,
     table_markdown,
@@ -47,6 +49,7 @@ __all__ = [
     "Link",
     "View",
     "is_base_name",
+    "list_markdown",
     "parse_expression",
     "read_base",
     "run_view",

@@ -49,6 +49,7 @@ __all__ = [
     "BaseTable",
     "View",
     "is_base_name",
+    "list_markdown",
     "read_base",
     "run_view",
     "table_markdown",
@@ -426,6 +427,29 @@ def table_markdown(table: BaseTable, names: Mapping[str, str]) -> str:
     if table.total > shown:
         lines += f"\n\n*{table.total - shown} more of {table.total} pages.*"
     return lines
+
+
+def list_markdown(table: BaseTable, names: Mapping[str, str], without_id: bool = False) -> str:
+    """`table` as a Markdown list, as Dataview shows a `LIST`: an item a row, its page's
+    wiki-link (its first cell), then `: ` and the value of its second cell when it has
+    one; `without_id`, the value alone. The pages kept beyond its rows are counted under
+    it."""
+    if not table.rows:
+        return f"*{_escape(table.view)}: no page matches.*"
+    lines = []
+    for slug, cells in table.rows:
+        texts = [_cell(value, names) for value in cells]
+        page = f"[[{slug}\\|{_alias(names.get(slug, slug))}]]"
+        if without_id and len(texts) > 1:
+            lines.append(f"- {texts[1] or ' '}")
+        elif len(texts) > 1:
+            lines.append(f"- {page}: {texts[1]}")
+        else:
+            lines.append(f"- {page}")
+    shown = len(table.rows)
+    if table.total > shown:
+        lines.append(f"\n*{table.total - shown} more of {table.total} pages.*")
+    return "\n".join(lines)
 
 
 def _row(cells: Sequence[str]) -> str:

@@ -59,7 +59,12 @@ from okf_explorer.tui.markdown.draw import (
     fence_rows,
     wrapped,
 )
-from okf_explorer.tui.markdown.links import anchor_of_href, linkify_body, target_of_href
+from okf_explorer.tui.markdown.links import (
+    WRITTEN_QUERY,
+    anchor_of_href,
+    linkify_body,
+    target_of_href,
+)
 from okf_explorer.tui.markdown.parser import parse
 
 MOUNT_BATCH = 8
@@ -577,9 +582,10 @@ class EmbedView:
         self.auto_links = False  # links are styled for the background they are on
         self.href = href
         self.written = written if isinstance(written, str) else None
-        """A base written in the page: its YAML (`draw.Embed.written`)."""
-        self.is_base = is_base_name(target_of_href(href) or "")
-        """Whether it embeds an Obsidian base (its view's table, `links.embedded_text`)."""
+        """A base or a Dataview query written in the page: its text (`draw.Embed.written`)."""
+        self.is_base = is_base_name(target_of_href(href) or "") or href == WRITTEN_QUERY
+        """Whether it shows an Obsidian base or a Dataview query: rows of pages, shown whole
+        (`links.embedded_text`)."""
         self.label = label or href
         self.text = None
         self.note = "loading…"

@@ -26,7 +26,8 @@ import re
 from collections.abc import Callable, Sequence
 from urllib.parse import unquote
 
-from okf_explorer.core.bases import BaseError, is_base_name, table_markdown
+from okf_explorer.core.bases import BaseError, is_base_name, list_markdown, table_markdown
+from okf_explorer.core.bases.dataview_query import QueryRefused, read_query
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import OkfError, PageNotFound
 from okf_explorer.core.links.grammar import LinkKind, prose_ranges
@@ -38,6 +39,11 @@ LINK_SCHEME = "okf:"
 WRITTEN_BASE = f"{LINK_SCHEME}.base"
 """The href of a base written in the page (a ```` ```base ```` block: `parser`), whose
 YAML its embed carries (`EmbedView.written`)."""
+WRITTEN_QUERY = f"{LINK_SCHEME}.dataview"
+"""The href of a Dataview query written in the page (a ```` ```dataview ```` block that
+`core.bases.dataview_query` reads: `parser`), whose text its embed carries."""
+QUERY_TARGET = ".dataview"
+"""`WRITTEN_QUERY`'s target (`target_of_href`)."""
 TAG_SCHEME = "okf-tag:"
 """A tag's href (the body's `#tags`, the header's): following it lists the pages so tagged
 (`search tag:x`)."""
@@ -293,7 +299,10 @@ def embedded_text(
     index when it is built; before that only an exact slug is found. The text refers to
     the embedded page's fields as that page does (`dialect_fields`): a Dataview query of
     its own field shows its value, as Dataview renders an embed with the embedded file.
-    A base (`Books.base`, or one `written` in the page) shows its view's table."""
+    A base (`Books.base`, or one `written` in the page) shows its view's table, a Dataview
+    query `written` in the page its list or table."""
+    if written is not None and target == QUERY_TARGET:
+        return _query_text(brain, from_slug, written)
     if is_base_name(target):
         return _base_text(brain, from_slug, target, anchor, written)
     slug: str | None = target
@@ -315,6 +324,22 @@ def embedded_text(
     if (fields := dialect_fields(page.frontmatter, page.content, markup)) is not None:
         section = fields_filled(section, markup, fields, slug)  # the embedded page's own
     return section, ""
+
+
+def _query_text(brain: Brain, from_slug: str | None, written: str) -> tuple[str | None, str]:
+    """A Dataview query's list or table of the pages it keeps, as Markdown
+    (`core.bases.dataview_query`), or None and why not. Waits for the index, as a base."""
+    if brain.index is None or from_slug is None:
+        return None, WAITING_FOR_INDEX
+    try:
+        query = read_query(written)
+        table = brain.dataview_table(from_slug, query)
+    except (QueryRefused, BaseError, OkfError) as error:
+        return None, f"✗ {error}"
+    names = {slug: info.title for slug, info in brain.index.pages.items()}
+    if query.listed:
+        return list_markdown(table, names, query.without_id), ""
+    return table_markdown(table, names), ""
 
 
 def _base_text(

@@ -59,11 +59,12 @@ from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.tasklists import tasklists_plugin
 
 from okf_explorer.core import fast_paths
+from okf_explorer.core.bases.dataview_query import QueryRefused, read_query
 from okf_explorer.core.links.tags import tag_at
 from okf_explorer.core.math_text import math_text
 from okf_explorer.core.pages import without_attributes
 from okf_explorer.tui.markdown.cjk_emphasis import use_cjk_emphasis
-from okf_explorer.tui.markdown.links import FILE_SCHEME, LINK_SCHEME, WRITTEN_BASE
+from okf_explorer.tui.markdown.links import FILE_SCHEME, LINK_SCHEME, WRITTEN_BASE, WRITTEN_QUERY
 from okf_explorer.tui.markdown.raw_html import html_to_tokens
 
 CALLOUT = re.compile(r"^\[!([^\]|\n]*[^\]|\s][^\]|\n]*)(?:\|[^\]\n]*)?\]([+-]?)[ \t]*(.*)$")
@@ -513,9 +514,10 @@ def _embeds(state: StateCore) -> None:
     index = 0
     while index < len(tokens):
         token = tokens[index]
-        if token.type == "fence" and token.info.strip().lower() == "base":
+        if token.type == "fence" and (href := _written_query(token)) is not None:
             block = Token("vault_embed", "", 0, map=token.map, level=token.level)
-            block.meta = {"href": WRITTEN_BASE, "label": "base", "written": token.content}
+            label = token.info.strip().lower()
+            block.meta = {"href": href, "label": label, "written": token.content}
             out.append(block)
             index += 1
             continue
@@ -530,6 +532,22 @@ def _embeds(state: StateCore) -> None:
         out.append(block)
         index += 3
     state.tokens = out
+
+
+def _written_query(fence: Token) -> str | None:
+    """The href a fenced block is shown by when it is a query okf-explorer runs: a
+    ```` ```base ```` block, or a ```` ```dataview ```` block it reads
+    (`core.bases.dataview_query`; any other stays code, as written)."""
+    language = fence.info.strip().lower()
+    if language == "base":
+        return WRITTEN_BASE
+    if language == "dataview":
+        try:
+            read_query(fence.content)
+        except QueryRefused:
+            return None
+        return WRITTEN_QUERY
+    return None
 
 
 def _lone_embed(tokens: list[Token], index: int) -> Token | None:

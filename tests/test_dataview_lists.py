@@ -1,0 +1,209 @@
+"""Dataview's `LIST` and `TABLE` query blocks, run as the bases they mean
+(`core.bases.dataview_query`). Found on the Dataview example vault (236 query blocks) and
+obsidian-hub: every ```` ```dataview ```` block showed as code, so a hub page that lists
+its books by a query listed nothing. A query read only in part is refused by name, and
+its block stays code."""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from okf_explorer.core.bases.dataview_query import MAX_QUERY_CHARS, QueryRefused, read_query
+from okf_explorer.core.bases.expression import MAX_DEPTH
+from okf_explorer.core.brain import Brain
+from okf_explorer.sources.folder.bundle import BundleSource
+from okf_explorer.tui.markdown.links import QUERY_TARGET, embedded_text
+from tests.bundles import write_pages
+
+PAGES = {
+    "books/dune": "---\nauthor: Frank Herbert\nrating: 5\ntags: [type/book]\n---\n# Dune\n",
+    "books/emma": "---\nauthor: Jane Austen\nrating: 3\ntags: [type/book]\n---\n# Emma\n",
+    # inline fields, typed as Dataview types them: rating 4 is a number
+    "books/hobbit": "# The Hobbit\nauthor:: J. R. R. Tolkien\nrating:: 4\n\n#type/book/old\n",
+    "books/drafts/notes": "# Notes\nNothing here but [[reading]].\n",
+    "films/alien": "---\nauthor: Ridley Scott\nrating: 5\n---\n# Alien\n",
+    "reading": "# Reading\n\nI read [[dune]] and [[emma]].\n",
+}
+
+
+@pytest.fixture
+def brain(tmp_path: Path) -> Brain:
+    write_pages(tmp_path, PAGES)
+    built = Brain(BundleSource(tmp_path), cache_dir=False)
+    built.ensure_index()
+    return built
+
+
+def shown(brain: Brain, query: str, on: str = "reading") -> str:
+    text, note = embedded_text(brain, on, QUERY_TARGET, None, query)
+    assert text is not None, note
+    return text
+
+
+def slugs(brain: Brain, query: str, on: str = "reading") -> list[str]:
+    table = brain.dataview_table(on, read_query(query))
+    return [slug for slug, _ in table.rows]
+
+
+def test_a_table_from_a_tag_where_a_field_holds_sorted_by_it(brain: Brain) -> None:
+    query = 'TABLE author, rating AS "Stars"\nFROM #type/book\nWHERE rating >= 4\nSORT rating DESC'
+    assert slugs(brain, query) == ["books/dune", "books/hobbit"]  # a nested tag counts
+    lines = shown(brain, query).splitlines()
+    assert lines[0] == "| File | author | Stars |"
+    assert lines[2] == "| [[books/dune\\|Dune]] | Frank Herbert | 5 |"
+    assert lines[3] == "| [[books/hobbit\\|The Hobbit]] | J. R. R. Tolkien | 4 |"
+
+
+def test_a_list_from_a_folder_shows_each_page_and_its_value(brain: Brain) -> None:
+    query = 'LIST author\nFROM "books"\nSORT file.name'
+    assert shown(brain, query).splitlines() == [
+        "- [[books/dune\\|Dune]]: Frank Herbert",
+        "- [[books/emma\\|Emma]]: Jane Austen",
+        "- [[books/hobbit\\|The Hobbit]]: J. R. R. Tolkien",
+        "- [[books/drafts/notes\\|Notes]]: ",
+    ]
+    assert slugs(brain, 'list from "books/dune"') == ["books/dune"]  # a page, by its path
+
+
+@pytest.mark.parametrize(
+    ("query", "kept"),
+    [
+        ("LIST FROM [[]]", ["books/drafts/notes"]),  # the pages linking to this one
+        ("LIST FROM [[dune]]", ["reading"]),
+        ("LIST FROM outgoing([[reading]])", ["books/dune", "books/emma"]),
+        ('LIST FROM "books" AND -"books/drafts"', ["books/dune", "books/emma", "books/hobbit"]),
+        # no SORT: by file name, as a base
+        (
+            'LIST FROM #type/book OR "films"',
+            ["films/alien", "books/dune", "books/emma", "books/hobbit"],
+        ),
+        ('LIST FROM "books" WHERE contains(author, "Austen")', ["books/emma"]),
+        ('LIST WHERE rating = 5 and file.folder != "films"', ["books/dune"]),
+        ('LIST WHERE contains(file.tags, "#type/book") SORT rating DESC LIMIT 1', ["books/dune"]),
+        ("LIST WHERE length(author) > 12 SORT BY author DESC", ["books/hobbit", "books/dune"]),
+        (
+            'LIST WHERE choice(rating > 4, true, false) & !contains(file.path, "films")',
+            ["books/dune"],
+        ),
+    ],
+)
+def test_sources_and_expressions(brain: Brain, query: str, kept: list[str]) -> None:
+    assert slugs(brain, query) == kept
+
+
+def test_without_id_shows_the_values_alone(brain: Brain) -> None:
+    query = 'TABLE WITHOUT ID author AS "Who" FROM #type/book SORT author'
+    lines = shown(brain, query).splitlines()
+    assert lines[0] == "| Who |"
+    assert lines[2] == "| [[books/dune\\|Frank Herbert]] |"  # still opens its page
+    assert shown(brain, "LIST WITHOUT ID author FROM #type/book SORT author").splitlines() == [
+        "- Frank Herbert",
+        "- J. R. R. Tolkien",
+        "- Jane Austen",
+    ]
+
+
+def test_a_query_keeping_no_page_says_so(brain: Brain) -> None:
+    assert shown(brain, "LIST FROM #nothing") == "*LIST: no page matches.*"
+
+
+@pytest.mark.parametrize(
+    ("query", "why"),
+    [
+        ('TASK FROM "books"', "TASK queries are not read"),
+        ('CALENDAR file.ctime FROM "books"', "CALENDAR queries are not read"),
+        ('TABLE rows.file.link FROM "books" GROUP BY author', "GROUP BY is not read"),
+        ('LIST FROM "books" FLATTEN author', "FLATTEN is not read"),
+        ('LIST WHERE regexmatch("a.*", author)', "Dataview's regexmatch() is not read"),
+        ("LIST file.day", "file.day is not read"),
+        ('LIST FROM "books" LIMIT 2 SORT author', "a SORT after LIMIT is not read"),
+        ("LIST author, rating", "a LIST shows one expression"),
+        ('LIST WHERE contains(author "x")', "contains() takes 2 arguments here"),
+        ("LIST WHERE contains(author, 'x')", "cannot read"),
+        ("dv.pages()", "a query starts with LIST or TABLE"),
+        ("LIST " + "x " * MAX_QUERY_CHARS, f"a query over {MAX_QUERY_CHARS:,} characters"),
+        ("LIST " + "lower(" * 550 + "x" + ")" * 550, f"nested more than {MAX_DEPTH} deep"),
+        ('LIST FROM "a\\qb"', "cannot read the string"),
+    ],
+)
+def test_a_query_read_only_in_part_is_refused_by_name(query: str, why: str) -> None:
+    with pytest.raises(QueryRefused, match=why.replace("(", r"\(").replace(")", r"\)")):
+        read_query(query)
+
+
+def test_the_page_shows_a_query_it_reads_and_leaves_others_as_code(tmp_path: Path) -> None:
+    from okf_explorer.tui.markdown.draw import Embed, Fence, blocks_of
+    from okf_explorer.tui.markdown.links import WRITTEN_QUERY
+    from okf_explorer.tui.markdown.parser import parse
+
+    text = "```dataview\nLIST FROM #book\n```\n\n```dataview\nTASK FROM #book\n```\n"
+    blocks = blocks_of(parse(text, False))
+    assert isinstance(blocks[0], Embed)
+    assert (blocks[0].href, blocks[0].written) == (WRITTEN_QUERY, "LIST FROM #book\n")
+    assert isinstance(blocks[1], Fence)
+
+
+PIECES = [
+    "LIST",
+    "TABLE",
+    "WITHOUT",
+    "ID",
+    "FROM",
+    "WHERE",
+    "SORT",
+    "BY",
+    "LIMIT",
+    "AS",
+    "GROUP",
+    "and",
+    "or",
+    "#tag",
+    '"folder"',
+    "[[page]]",
+    "[[]]",
+    "outgoing",
+    "(",
+    ")",
+    "[",
+    "]",
+    ",",
+    ".",
+    "=",
+    "!=",
+    "<",
+    "+",
+    "-",
+    "!",
+    "&",
+    "|",
+    "file",
+    "name",
+    "this",
+    "rating",
+    "3",
+    "2.5",
+    "contains",
+    "date",
+    "today",
+    "lower",
+    "round",
+    "DESC",
+    '"x\\"',
+    "'y'",
+    "\n",
+    "€",
+    "::",
+]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=30))
+def test_any_text_is_read_or_refused_by_name_never_an_error(pieces: list[str]) -> None:
+    """Whatever a block holds, it is a query or a `QueryRefused` (its block stays code)."""
+    with contextlib.suppress(QueryRefused):
+        read_query(" ".join(pieces))
