@@ -7,6 +7,8 @@ its block stays code."""
 from __future__ import annotations
 
 import contextlib
+import os
+import time
 from pathlib import Path
 
 import pytest
@@ -86,6 +88,7 @@ def test_a_list_from_a_folder_shows_each_page_and_its_value(brain: Brain) -> Non
         ('LIST WHERE rating = 5 and file.folder != "films"', ["books/dune"]),
         ('LIST WHERE contains(file.tags, "#type/book") SORT rating DESC LIMIT 1', ["books/dune"]),
         ("LIST WHERE length(author) > 12 SORT BY author DESC", ["books/hobbit", "books/dune"]),
+        ('LIST WHERE (rating = 5 OR(rating = 3)) AND string(rating) = "3"', ["books/emma"]),
         (
             'LIST WHERE choice(rating > 4, true, false) & !contains(file.path, "films")',
             ["books/dune"],
@@ -94,6 +97,23 @@ def test_a_list_from_a_folder_shows_each_page_and_its_value(brain: Brain) -> Non
 )
 def test_sources_and_expressions(brain: Brain, query: str, kept: list[str]) -> None:
     assert slugs(brain, query) == kept
+
+
+def test_dates_and_spans(tmp_path: Path) -> None:
+    """`WHERE file.mtime >= date(today) - dur(90 days)`: a dashboard's recent pages."""
+    write_pages(tmp_path, PAGES)
+    old = time.time() - 200 * 86400
+    os.utime(tmp_path / "books/emma.md", (old, old))
+    brain = Brain(BundleSource(tmp_path), cache_dir=False)
+    brain.ensure_index()
+    recent = "LIST FROM #type/book WHERE file.mtime >= date(today) - dur(90 days)"
+    assert slugs(brain, recent) == ["books/dune", "books/hobbit"]
+    assert slugs(brain, recent.replace("dur(90 days)", 'dur("10 wk")')) == slugs(brain, recent)
+    assert slugs(brain, recent.replace(">=", "<")) == ["books/emma"]
+    # created: its change time, or its modified time when that is earlier
+    assert slugs(brain, "LIST FROM #type/book WHERE file.ctime < date(yesterday)") == ["books/emma"]
+    with pytest.raises(QueryRefused, match="one amount of one unit"):
+        read_query("LIST WHERE file.mtime > date(today) - dur(1 day 2 hours)")
 
 
 def test_without_id_shows_the_values_alone(brain: Brain) -> None:

@@ -19,7 +19,7 @@ written (code), so a query is never shown half understood:
   `file.outlinks`, `file.inlinks`, `file.mtime`, `file.ctime` (`FILE_FIELDS`), `this.…`
   (the page holding the query); `=`, `!=`, `<`, `<=`, `>`, `>=`, `+`, `-`, `*`, `/`,
   `%`, `and` (`&`), `or` (`|`), `!`; strings, numbers, `true`, `false`, `null`,
-  `[[links]]`; the functions of `FUNCTIONS`.
+  `[[links]]`; the functions of `FUNCTIONS`, `date(…)` and `dur(…)`.
 
 Refused (`QueryRefused`, which says what): `TASK` and `CALENDAR` queries, `GROUP BY`,
 `FLATTEN`, any other function or `file.` field, and anything not read above.
@@ -81,16 +81,38 @@ FUNCTIONS = {
     "choice": "if({0}, {1}, {2})",
     "default": "if(({0}).isEmpty(), {1}, {0})",
     "number": "number({0})",
+    "string": "({0}).toString()",
+    "reverse": "({0}).reverse()",
+    "trim": "({0}).trim()",
     "link": "link({0})",
     "min": "min({0}, {1})",
     "max": "max({0}, {1})",
 }
 """Dataview's functions read, as base expressions of their arguments (`{0}` the first):
 each takes exactly the arguments its pattern names, but for `round` and `join`, whose
-last one may be left out (`ARGUMENT_DEFAULTS`). `date(today)`, `date(now)` and
-`date("2024-05-01")` are read too."""
+last one may be left out (`ARGUMENT_DEFAULTS`). `date(today)` (`DAYS`), `date("2024-05-01")`
+and `dur(90 days)` (`UNITS`) are read too."""
 
 ARGUMENT_DEFAULTS = {"round": "0", "join": '", "'}
+
+DAYS = {
+    "today": "today()",
+    "now": "now()",
+    "tomorrow": '(today() + "1 days")',
+    "yesterday": '(today() - "1 days")',
+}
+"""The days `date(…)` names, as base expressions."""
+
+UNITS = {
+    **dict.fromkeys(["s", "sec", "secs", "second", "seconds"], "seconds"),
+    **dict.fromkeys(["m", "min", "mins", "minute", "minutes"], "minutes"),
+    **dict.fromkeys(["h", "hr", "hrs", "hour", "hours"], "hours"),
+    **dict.fromkeys(["d", "day", "days"], "days"),
+    **dict.fromkeys(["w", "wk", "wks", "week", "weeks"], "weeks"),
+    **dict.fromkeys(["mo", "month", "months"], "months"),
+    **dict.fromkeys(["yr", "yrs", "year", "years"], "years"),
+}
+"""The units of Dataview's `dur(…)`, as a base names them (a month 30 days, a year 365)."""
 
 _TOKEN = re.compile(
     r"""\s*(?:
@@ -368,7 +390,7 @@ def _expression(tokens: list[Token]) -> str:
     while at < len(tokens):
         kind, value = tokens[at]
         following = tokens[at + 1][1] if at + 1 < len(tokens) else ""
-        if kind == "name" and following == "(":
+        if kind == "name" and following == "(" and value.lower() not in {"and", "or"}:
             end = _closing(tokens, at + 1)
             out.append(_call(value, tokens[at + 2 : end]))
             at = end + 1
@@ -410,9 +432,11 @@ def _call(name: str, arguments: list[Token]) -> str:
     parts = _split(arguments, ",") if arguments else []
     if lowered == "date" and len(parts) == 1:
         (only,) = parts
-        if len(only) == 1 and only[0][0] == "name" and only[0][1].lower() in {"today", "now"}:
-            return f"{only[0][1].lower()}()"
+        if len(only) == 1 and only[0][0] == "name" and only[0][1].lower() in DAYS:
+            return DAYS[only[0][1].lower()]
         return f"date({_expression(only)})"
+    if lowered == "dur" and len(parts) == 1:
+        return _duration(parts[0])
     pattern = FUNCTIONS.get(lowered)
     if pattern is None:
         raise QueryRefused(f"Dataview's {name}() is not read")
@@ -423,6 +447,16 @@ def _call(name: str, arguments: list[Token]) -> str:
     if len(texts) != wanted:
         raise QueryRefused(f"{name}() takes {wanted} arguments here")
     return pattern.format(*texts)
+
+
+def _duration(tokens: list[Token]) -> str:
+    """`dur(90 days)`, `dur(2h)`, `dur("1 week")` → the span as a base reads one after
+    a date's `+` or `-` (`"90 days"`): one amount of one unit of `UNITS`."""
+    written = " ".join(_string(value) if kind == "string" else value for kind, value in tokens)
+    found = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([a-z]+)\s*", written.lower())
+    if found is None or found[2] not in UNITS:
+        raise QueryRefused(f"dur({written}) is not read: one amount of one unit is")
+    return json.dumps(f"{found[1]} {UNITS[found[2]]}")
 
 
 def _path(tokens: list[Token], at: int) -> tuple[str, int]:
