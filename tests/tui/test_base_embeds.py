@@ -163,6 +163,7 @@ async def test_a_dataview_query_is_drawn_as_its_list_and_its_pages_open_by_keybo
             "• The Hobbit: J. R. R. Tolkien",
             "• Emma: Jane Austen",
         ]
+        assert not [href for _, href in pane.links if "dataview" in href]  # `l`: no page
         fence = "\n".join(row.content.plain for row in pane.query_one(WideFence).drawing.rows)
         assert "GROUP BY author" in fence  # the other: code, as written
         await pilot.press("n", "n")  # the embed, then its first page

@@ -49,6 +49,7 @@ from okf_explorer.tui.markdown.draw import (
 from okf_explorer.tui.markdown.links import (
     FILE_SCHEME,
     LINK_SCHEME,
+    WRITTEN_QUERY,
     linkify_body,
     target_of_href,
 )
@@ -361,7 +362,7 @@ def _spanning(text: str, start: int, end: int) -> list[tuple[int, int]]:
 
 def _hrefs(tokens: Sequence[Token]) -> tuple[tuple[str, str], ...]:
     """(label, href) of every link (and page embed) in order of appearance; a base's
-    embed is none (no page to open: its table is drawn in place)."""
+    embed, or a Dataview query's, is none (no page to open: its rows are drawn in place)."""
     found: list[tuple[str, str]] = []
     for token in tokens:
         embed = str(token.meta.get("href", "")) if token.type == "vault_embed" else ""
@@ -383,7 +384,7 @@ def _hrefs(tokens: Sequence[Token]) -> tuple[tuple[str, str], ...]:
 
 
 def _is_base_href(href: str) -> bool:
-    return is_base_name(target_of_href(href) or "")
+    return href == WRITTEN_QUERY or is_base_name(target_of_href(href) or "")
 
 
 def _headings(tokens: Sequence[Token]) -> list[Heading]:
