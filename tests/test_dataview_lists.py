@@ -116,6 +116,51 @@ def test_dates_and_spans(tmp_path: Path) -> None:
         read_query("LIST WHERE file.mtime > date(today) - dur(1 day 2 hours)")
 
 
+def test_grouped_pages_are_a_row_a_group_by_their_key(brain: Brain) -> None:
+    """`GROUP BY`: a row a key, its pages (`rows`) as lists; the groups by key, unless
+    sorted after the grouping; `key`, `row.key` and the grouped field name the key."""
+    query = 'TABLE rows.file.link AS "Books", length(rows) AS "n" FROM "books" GROUP BY rating'
+    assert shown(brain, query).splitlines() == [
+        "| rating | Books | n |",
+        "| --- | --- | --- |",
+        "| 3 | [[books/emma\\|Emma]] | 1 |",
+        "| 4 | [[books/hobbit\\|The Hobbit]] | 1 |",
+        "| 5 | [[books/dune\\|Dune]] | 1 |",
+        "|   | [[books/drafts/notes\\|Notes]] | 1 |",  # no rating: last, as a base sorts
+    ]
+    by_count = (
+        'TABLE WITHOUT ID row.key AS "Stars", rows.author AS "Who" '
+        "WHERE rating GROUP BY rating SORT length(rows) DESC, key DESC"
+    )
+    assert shown(brain, by_count).splitlines()[2:4] == [
+        "| 5 | Ridley Scott, Frank Herbert |",  # its pages by file name: alien, dune
+        "| 4 | J. R. R. Tolkien |",
+    ]
+    by_rating = shown(brain, 'LIST FROM "books" GROUP BY rating').splitlines()
+    assert by_rating[-1] == "- -: [[books/drafts/notes\\|Notes]]"  # `-`: no key, as Dataview
+    high = 'LIST FROM #type/book OR "films" GROUP BY rating >= 4 AS good WHERE good'
+    assert shown(brain, high).splitlines() == [
+        "- true: [[films/alien\\|Alien]], [[books/dune\\|Dune]], [[books/hobbit\\|The Hobbit]]"
+    ]
+
+
+def test_a_daily_note_s_day_is_its_date_field_or_the_date_its_name_starts_with(
+    tmp_path: Path,
+) -> None:
+    pages = {
+        "daily/2024-05-01 Standup": "# Standup\n",
+        "daily/notes": "---\ndate: 2024-05-03\n---\n# Notes\n",
+        "daily/someday": "# Someday\n",
+    }
+    write_pages(tmp_path, pages)
+    brain = Brain(BundleSource(tmp_path), cache_dir=False)
+    brain.ensure_index()
+    query = 'LIST file.day FROM "daily" WHERE file.day SORT file.day DESC'
+    assert slugs(brain, query, on="daily/someday") == ["daily/notes", "daily/2024-05-01 Standup"]
+    query = 'LIST FROM "daily" WHERE date(file.day).day = 1 AND file.cday >= date(today)'
+    assert slugs(brain, query, on="daily/someday") == ["daily/2024-05-01 Standup"]
+
+
 def test_without_id_shows_the_values_alone(brain: Brain) -> None:
     query = 'TABLE WITHOUT ID author AS "Who" FROM #type/book SORT author'
     lines = shown(brain, query).splitlines()
@@ -137,10 +182,16 @@ def test_a_query_keeping_no_page_says_so(brain: Brain) -> None:
     [
         ('TASK FROM "books"', "TASK queries are not read"),
         ('CALENDAR file.ctime FROM "books"', "CALENDAR queries are not read"),
-        ('TABLE rows.file.link FROM "books" GROUP BY author', "GROUP BY is not read"),
+        ('TABLE rows.file.link FROM "books" GROUP author', "GROUP is followed by BY"),
+        ('TABLE file.name FROM "books" GROUP BY author', "after GROUP BY a query reads key"),
+        ('LIST FROM "books" LIMIT 2 GROUP BY author', "GROUP BY comes once, before any LIMIT"),
         ('LIST FROM "books" FLATTEN author', "FLATTEN is not read"),
         ('LIST WHERE regexmatch("a.*", author)', "Dataview's regexmatch() is not read"),
-        ("LIST file.day", "file.day is not read"),
+        ("LIST file.lists", "file.lists is not read"),
+        ("LIST WHERE file.day.weekyear = 3", "a date's .weekyear is not read"),
+        ("LIST WHERE date(file.day).weekNumber = 3", "a date's .weekNumber is not read"),
+        ('LIST WHERE date(x).format("y")', "a method .format() is not read"),
+        ("LIST rows.file.day GROUP BY x", "file.day is not read"),
         ('LIST FROM "books" LIMIT 2 SORT author', "a SORT after LIMIT is not read"),
         ("LIST author, rating", "a LIST shows one expression"),
         ('LIST WHERE contains(author "x")', "contains() takes 2 arguments here"),

@@ -508,11 +508,17 @@ class Brain:
 
         if not isinstance(self.source, HoldsBases):
             raise BaseError("only a vault's folder runs Dataview queries")
-        base = query.base
-        return self._run_base(base, base.view(None), from_slug, self._base_pages(True))
+        from okf_explorer.core.bases.dataview_query import as_groups, group_pages
+
+        pages, base, groups = self._base_pages(True), query.base, query.groups
+        table = self._run_base(base, base.view(None), from_slug, pages)
+        if groups is None:
+            return table
+        grouped = group_pages(table, pages)
+        return as_groups(self._run_base(groups, groups.view(None), from_slug, grouped))
 
     def _run_base(
-        self, base: Base, chosen: View, from_slug: str, pages: dict[str, FileFacts]
+        self, base: Base, chosen: View, from_slug: str, pages: Mapping[str, FileFacts]
     ) -> BaseTable:
         from okf_explorer.core.bases import run_view
 

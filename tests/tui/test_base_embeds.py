@@ -150,7 +150,7 @@ async def test_a_dataview_query_is_drawn_as_its_list_and_its_pages_open_by_keybo
     from tests.test_dataview_lists import PAGES as BOOKS
 
     index = "# Books\n\n```dataview\nLIST author\nFROM #type/book\nSORT rating DESC\n```\n"
-    grouped = "```dataview\nTABLE rows.file.link FROM #type/book GROUP BY author\n```\n"
+    grouped = "```dataview\nTABLE author FROM #type/book FLATTEN genres\n```\n"
     root = write_pages(tmp_path / "v", {**BOOKS, "index": index + "\n" + grouped})
     (root / ".obsidian").mkdir()
     app = make_app(brain_for(BundleSource(root)), start="index")
@@ -165,7 +165,7 @@ async def test_a_dataview_query_is_drawn_as_its_list_and_its_pages_open_by_keybo
         ]
         assert not [href for _, href in pane.links if "dataview" in href]  # `l`: no page
         fence = "\n".join(row.content.plain for row in pane.query_one(WideFence).drawing.rows)
-        assert "GROUP BY author" in fence  # the other: code, as written
+        assert "FLATTEN genres" in fence  # the other: code, as written
         await pilot.press("n", "n")  # the embed, then its first page
         target = pane.cursor.current
         assert target is not None and target.kind == "link" and target.widget is embed

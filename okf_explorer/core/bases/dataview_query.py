@@ -16,7 +16,8 @@ written (code), so a query is never shown half understood:
   none, by file name, as a base), `LIMIT n` (after any `SORT`);
 - in expressions: a page's fields (frontmatter, then inline `key:: value`), `file.name`,
   `file.link`, `file.path`, `file.folder`, `file.ext`, `file.size`, `file.tags`,
-  `file.outlinks`, `file.inlinks`, `file.mtime`, `file.ctime` (`FILE_FIELDS`), `this.…`
+  `file.outlinks`, `file.inlinks`, `file.mtime`, `file.ctime`, `file.mday`, `file.cday`
+  (`FILE_FIELDS`), a row's `file.day` (`FILE_DAY`), `this.…`
   (the page holding the query); `=`, `!=`, `<`, `<=`, `>`, `>=`, `+`, `-`, `*`, `/`,
   `%`, `and` (`&`), `or` (`|`), `!`; strings, numbers, `true`, `false`, `null`,
   `[[links]]`; the functions of `FUNCTIONS`, `date(…)` and `dur(…)`.
@@ -32,18 +33,22 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
-from okf_explorer.core.bases.expression import MAX_DEPTH
-from okf_explorer.core.bases.view import Base, BaseError, read_base
+from okf_explorer.core.bases.expression import MAX_DEPTH, FileFacts, FileRef, cell_text
+from okf_explorer.core.bases.view import Base, BaseError, BaseTable, read_base
 
 __all__ = [
     "FILE_FIELDS",
     "FUNCTIONS",
+    "GROUP_PAGE",
     "MAX_QUERY_CHARS",
     "DataviewQuery",
     "QueryRefused",
+    "as_groups",
+    "group_pages",
     "read_query",
 ]
 
@@ -63,9 +68,37 @@ FILE_FIELDS = {
     "inlinks": "file.backlinks",
     "mtime": "file.mtime",
     "ctime": "file.ctime",
+    "mday": "file.mtime.date()",
+    "cday": "file.ctime.date()",
 }
 """Dataview's `file.X` read, as the base expression that reads it (Dataview's `file.name`
 is the name without `.md`, a base's `file.basename`; its tags keep their `#`)."""
+
+LUXON_FIELDS = {
+    "weekyear",
+    "weeknumber",
+    "weekday",
+    "ordinal",
+    "quarter",
+    "millisecond",
+    "zone",
+    "zonename",
+    "offset",
+    "ts",
+    "daysinmonth",
+    "daysinyear",
+    "isinleapyear",
+    "monthlong",
+    "monthshort",
+    "weekdaylong",
+    "weekdayshort",
+}
+"""A Dataview date's fields (Luxon's) that a base's date has not (it reads `year`,
+`month`, `day`, `hour`, `minute`, `second`)."""
+
+FILE_DAY = '(if(note["date"], date(note["date"]), date(file.basename)).date())'
+"""Dataview's `file.day` of the page a row is: its `date` field, else the date its file
+name starts with (`2024-05-01 Standup`), else null."""
 
 FUNCTIONS = {
     "contains": "({0}).contains({1})",
@@ -137,12 +170,15 @@ class QueryRefused(ValueError):
 
 @dataclass(frozen=True)
 class DataviewQuery:
-    """A query read: the base that runs it, whether it is a list (else a table), and
-    whether its rows leave out their page (`WITHOUT ID`)."""
+    """A query read: the base that runs it over the pages, whether it is a list (else a
+    table), whether its rows leave out their page (`WITHOUT ID`), and, when it groups
+    them (`GROUP BY`), the base run over the groups (`group_pages`): the pages' base
+    then gives each page and its key."""
 
     base: Base
     listed: bool
     without_id: bool
+    groups: Base | None = None
 
 
 def read_query(text: str) -> DataviewQuery:
@@ -164,14 +200,10 @@ def read_query(text: str) -> DataviewQuery:
     without_id = _words(tokens, at, "without", "id")
     if without_id:
         at += 2
-    clauses = _clauses(tokens, at)
-    try:
-        base = read_base(_base_data(kind, without_id, clauses))
-    except BaseError as error:
-        raise QueryRefused(str(error)) from None
-    if base.views[0].problem is not None:
-        raise QueryRefused(base.views[0].problem)
-    return DataviewQuery(base, kind == "list", without_id)
+    pages, groups = _stages(kind, without_id, _clauses(tokens, at))
+    return DataviewQuery(
+        pages.base(), kind == "list", without_id, groups.base() if groups is not None else None
+    )
 
 
 def _tokens(text: str) -> list[Token]:
@@ -229,81 +261,172 @@ def _clauses(tokens: list[Token], at: int) -> list[tuple[str, list[Token]]]:
             depth -= 1
         if kind == "name" and depth == 0 and value.lower() in _CLAUSES:
             word = value.lower()
-            if word in {"group", "flatten"}:
-                raise QueryRefused(f"{'GROUP BY' if word == 'group' else 'FLATTEN'} is not read")
+            if word == "flatten":
+                raise QueryRefused("FLATTEN is not read")
             clauses.append((word, []))
             continue
-        if word_after_sort(clauses, kind, value):
-            clauses[-1] = ("sort", clauses[-1][1])  # SORT's BY is no field
-            continue
+        if _by(clauses, kind, value):
+            continue  # `SORT BY x` is `SORT x`
         clauses[-1][1].append((kind, value))
     return clauses
 
 
-def word_after_sort(clauses: list[tuple[str, list[Token]]], kind: str, value: str) -> bool:
-    """`SORT BY x` is read as `SORT x`, as Dataview reads it."""
-    return (
-        clauses[-1][0] == "sort" and not clauses[-1][1] and kind == "name" and value.lower() == "by"
-    )
+def _by(clauses: list[tuple[str, list[Token]]], kind: str, value: str) -> bool:
+    """Whether this is the `BY` of `SORT BY` (read as `SORT`, as Dataview reads it)."""
+    clause, tokens = clauses[-1]
+    return clause == "sort" and not tokens and kind == "name" and value.lower() == "by"
 
 
-def _base_data(
-    kind: str, without_id: bool, clauses: list[tuple[str, list[Token]]]
-) -> dict[str, Any]:
-    """The base (as a `.base` file's loaded YAML) the query's clauses say."""
-    formulas: dict[str, str] = {}
-    names: dict[str, dict[str, str]] = {}
-    order: list[str] = [] if without_id and kind == "table" else ["formula.page"]
-    formulas["page"] = "file"
-    names["formula.page"] = {"displayName": "File"}
-    filters: list[str] = []
-    sort: list[dict[str, str]] = []
+@dataclass
+class _Stage:
+    """One base of a query: over the pages, or (after `GROUP BY`) over the groups."""
+
+    name: str
+    keys: frozenset[str] | None = None
+    """The names of a group's key, when it runs over groups (`_expression`)."""
+    formulas: dict[str, str] = field(default_factory=dict)
+    names: dict[str, dict[str, str]] = field(default_factory=dict)
+    order: list[str] = field(default_factory=list)
+    filters: list[str] = field(default_factory=list)
+    sort: list[dict[str, str]] = field(default_factory=list)
     limit: int | None = None
-    seen: set[str] = set()
-    for number, (clause, tokens) in enumerate(clauses):
-        if clause == "fields":
-            columns = _split(tokens, ",") if tokens else []
-            if kind == "list" and len(columns) > 1:
-                raise QueryRefused("a LIST shows one expression")
-            for column, parts in enumerate(columns, start=1):
-                expression, name = _named(parts)
-                formulas[f"c{column}"] = expression
-                names[f"formula.c{column}"] = {"displayName": name}
-                order.append(f"formula.c{column}")
-        elif clause == "from":
-            if "from" in seen or number != 1:
+
+    def column(self, formula: str, expression: str, name: str) -> None:
+        self.formulas[formula] = expression
+        self.names[f"formula.{formula}"] = {"displayName": name}
+        self.order.append(f"formula.{formula}")
+
+    def where(self, tokens: list[Token]) -> None:
+        if self.limit is not None or self.sort:
+            raise QueryRefused("a WHERE after SORT or LIMIT is not read")
+        self.filters.append(_expression(tokens, self.keys))
+
+    def sort_by(self, tokens: list[Token]) -> None:
+        if self.limit is not None:
+            raise QueryRefused("a SORT after LIMIT is not read")
+        for parts in _split(tokens, ","):
+            descending = parts[-1][1].lower() in {"desc", "descending"}
+            if parts[-1][1].lower() in {"asc", "ascending", "desc", "descending"}:
+                parts = parts[:-1]
+            formula = f"s{len(self.sort) + 1}"
+            self.formulas[formula] = _expression(parts, self.keys)
+            self.sort.append(
+                {"property": f"formula.{formula}", "direction": "DESC" if descending else "ASC"}
+            )
+
+    def limit_to(self, tokens: list[Token]) -> None:
+        if len(tokens) != 1 or tokens[0][0] != "number" or "." in tokens[0][1]:
+            raise QueryRefused("LIMIT takes a whole number")
+        self.limit = int(tokens[0][1])
+
+    def base(self) -> Base:
+        """The base this stage says; `QueryRefused` if it cannot be read."""
+        view: dict[str, Any] = {"name": self.name, "order": self.order, "sort": self.sort}
+        if self.limit is not None:
+            view["limit"] = self.limit
+        data: dict[str, Any] = {"formulas": self.formulas, "properties": self.names}
+        data["views"] = [view]
+        if self.filters:
+            data["filters"] = {"and": self.filters}
+        try:
+            base = read_base(data)
+        except BaseError as error:
+            raise QueryRefused(str(error)) from None
+        if base.views[0].problem is not None:
+            raise QueryRefused(base.views[0].problem)
+        return base
+
+
+def _stages(
+    kind: str, without_id: bool, clauses: list[tuple[str, list[Token]]]
+) -> tuple[_Stage, _Stage | None]:
+    """The bases the query's clauses say: over the pages, then over their groups when it
+    groups them (`GROUP BY`; the pages' base then gives each page's key, its second
+    column)."""
+    pages = _Stage(kind.upper())
+    pages.column("page", "file", "File")
+    groups: _Stage | None = None
+    for number, (clause, tokens) in enumerate(clauses[1:], start=1):
+        stage = groups or pages
+        if clause == "from":
+            if number != 1:
                 raise QueryRefused("FROM comes once, first")
-            filters.append(_source(tokens))
+            pages.filters.append(_source(tokens))
         elif clause == "where":
-            if limit is not None or sort:
-                raise QueryRefused("a WHERE after SORT or LIMIT is not read")
-            filters.append(_expression(tokens))
+            stage.where(tokens)
         elif clause == "sort":
-            if limit is not None:
-                raise QueryRefused("a SORT after LIMIT is not read")
-            for parts in _split(tokens, ","):
-                descending = bool(parts) and parts[-1][1].lower() in {"desc", "descending"}
-                if parts and parts[-1][1].lower() in {"asc", "ascending", "desc", "descending"}:
-                    parts = parts[:-1]
-                formulas[f"s{len(sort) + 1}"] = _expression(parts)
-                sort.append(
-                    {
-                        "property": f"formula.s{len(sort) + 1}",
-                        "direction": "DESC" if descending else "ASC",
-                    }
-                )
+            stage.sort_by(tokens)
         elif clause == "limit":
-            if len(tokens) != 1 or tokens[0][0] != "number" or "." in tokens[0][1]:
-                raise QueryRefused("LIMIT takes a whole number")
-            limit = int(tokens[0][1])
-        seen.add(clause)
-    view: dict[str, Any] = {"type": "table", "name": kind.upper(), "order": order, "sort": sort}
-    if limit is not None:
-        view["limit"] = limit
-    data: dict[str, Any] = {"formulas": formulas, "properties": names, "views": [view]}
-    if filters:
-        data["filters"] = {"and": filters}
-    return data
+            stage.limit_to(tokens)
+        elif clause == "group":
+            if groups is not None or pages.limit is not None:
+                raise QueryRefused("GROUP BY comes once, before any LIMIT")
+            if len(tokens) < 2 or tokens[0][1].lower() != "by":
+                raise QueryRefused("GROUP is followed by BY and what to group by")
+            key, name = _named(tokens[1:])
+            pages.column("key", key, name)
+            names = {"key", name.lower()}
+            groups = _Stage(kind.upper(), keys=frozenset(names))
+            groups.column("key", 'note["key"]', name)
+    fields = _split(clauses[0][1], ",") if clauses[0][1] else []
+    if kind == "list" and len(fields) > 1:
+        raise QueryRefused("a LIST shows one expression")
+    shown = groups or pages
+    if without_id and kind == "table":
+        shown.order.clear()
+    if groups is not None and kind == "list" and not fields:
+        fields = [[("name", "rows"), ("op", "."), ("name", "file"), ("op", "."), ("name", "link")]]
+    for number, parts in enumerate(fields, start=1):
+        shown.column(f"c{number}", *_named(parts, shown.keys))
+    if groups is not None and not groups.sort:  # by their key, as Dataview lists them
+        groups.sort.append({"property": "formula.key", "direction": "ASC"})
+    return pages, groups
+
+
+GROUP_PAGE = "\x00group/"
+"""How a group's slug starts, as `group_pages` gives it (no page's slug holds a NUL)."""
+
+
+def group_pages(table: BaseTable, pages: Mapping[str, FileFacts]) -> Mapping[str, FileFacts]:
+    """The groups of the pages `table` keeps (its rows: a page, then its key: the query's
+    pages' base), each a page a base reads, whose properties are its `key` and its `rows`
+    (the pages, in the table's order). The pages are found by slug too (a group's
+    `rows.author`), but only the groups are run over. `BaseError` when the table was cut
+    (`MAX_ROWS`): a group of the pages shown would be a group half counted."""
+    if table.total > len(table.rows):
+        raise BaseError(f"a GROUP BY over more than {len(table.rows):,} pages is not shown")
+    found: dict[tuple[str, str], tuple[Any, list[FileRef]]] = {}
+    for slug, cells in table.rows:
+        key = cells[1]
+        group = found.setdefault((type(key).__name__, cell_text(key)), (key, []))
+        group[1].append(FileRef(slug))
+    groups = {
+        f"{GROUP_PAGE}{number}": FileFacts(f"{GROUP_PAGE}{number}", "", {"key": key, "rows": rows})
+        for number, (key, rows) in enumerate(found.values())
+    }
+    return _Groups(groups, pages)
+
+
+def as_groups(table: BaseTable) -> BaseTable:
+    """The table a base run over `group_pages` gave, its rows no page's (slug `""`)."""
+    table.rows = [("", cells) for _, cells in table.rows]
+    return table
+
+
+class _Groups(Mapping[str, FileFacts]):
+    """The groups a base runs over (iterated), with the pages their rows name (found)."""
+
+    def __init__(self, groups: dict[str, FileFacts], pages: Mapping[str, FileFacts]) -> None:
+        self._groups, self._pages = groups, pages
+
+    def __getitem__(self, slug: str) -> FileFacts:
+        return self._groups[slug] if slug in self._groups else self._pages[slug]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._groups)
+
+    def __len__(self) -> int:
+        return len(self._groups)
 
 
 def _split(tokens: list[Token], separator: str) -> list[list[Token]]:
@@ -324,9 +447,9 @@ def _split(tokens: list[Token], separator: str) -> list[list[Token]]:
     return parts
 
 
-def _named(tokens: list[Token]) -> tuple[str, str]:
+def _named(tokens: list[Token], keys: frozenset[str] | None = None) -> tuple[str, str]:
     """A column: `expression [AS name]` → (the base expression, the column's name: the
-    one given, else the expression as written)."""
+    one given, else the expression as written); `keys` as `_expression`'s."""
     name = None
     if len(tokens) >= 3 and tokens[-2][0] == "name" and tokens[-2][1].lower() == "as":
         kind, value = tokens[-1]
@@ -334,7 +457,7 @@ def _named(tokens: list[Token]) -> tuple[str, str]:
         tokens = tokens[:-2]
     written = " ".join(value for _, value in tokens)
     written = re.sub(r" ?([.(\[]) ?", r"\1", written).replace(" )", ")").replace(" ,", ",")
-    return _expression(tokens), name or written
+    return _expression(tokens, keys), name or written
 
 
 def _source(tokens: list[Token]) -> str:
@@ -383,20 +506,28 @@ def _link(written: str) -> str:
     return f"link({json.dumps(target)})" if target else "this"
 
 
-def _expression(tokens: list[Token]) -> str:
-    """A Dataview expression → the base expression that computes it."""
+def _expression(tokens: list[Token], keys: frozenset[str] | None = None) -> str:
+    """A Dataview expression → the base expression that computes it; with `keys`, after
+    a `GROUP BY`: over a group, whose names are `rows` and its key (`key`, `row.key`, or
+    any of `keys`)."""
     out: list[str] = []
     at = 0
     while at < len(tokens):
         kind, value = tokens[at]
         following = tokens[at + 1][1] if at + 1 < len(tokens) else ""
+        if kind == "name" and out and out[-1] == ".":  # a field of what came before
+            if following == "(":
+                raise QueryRefused(f"a method .{value}() is not read")
+            out[-1] = _rest([value])
+            at += 1
+            continue
         if kind == "name" and following == "(" and value.lower() not in {"and", "or"}:
             end = _closing(tokens, at + 1)
-            out.append(_call(value, tokens[at + 2 : end]))
+            out.append(_call(value, tokens[at + 2 : end], keys))
             at = end + 1
             continue
         if kind == "name":
-            path, at = _path(tokens, at)
+            path, at = _path(tokens, at, keys)
             out.append(path)
             continue
         if kind == "link":
@@ -426,7 +557,7 @@ def _closing(tokens: list[Token], opening: int) -> int:
     raise QueryRefused("a parenthesis is not closed")
 
 
-def _call(name: str, arguments: list[Token]) -> str:
+def _call(name: str, arguments: list[Token], keys: frozenset[str] | None) -> str:
     """A function call → the base expression (see `FUNCTIONS`)."""
     lowered = name.lower()
     parts = _split(arguments, ",") if arguments else []
@@ -434,14 +565,14 @@ def _call(name: str, arguments: list[Token]) -> str:
         (only,) = parts
         if len(only) == 1 and only[0][0] == "name" and only[0][1].lower() in DAYS:
             return DAYS[only[0][1].lower()]
-        return f"date({_expression(only)})"
+        return f"date({_expression(only, keys)})"
     if lowered == "dur" and len(parts) == 1:
         return _duration(parts[0])
     pattern = FUNCTIONS.get(lowered)
     if pattern is None:
         raise QueryRefused(f"Dataview's {name}() is not read")
     wanted = len(set(re.findall(r"\{(\d)\}", pattern)))
-    texts = [_expression(part) for part in parts]
+    texts = [_expression(part, keys) for part in parts]
     if len(texts) == wanted - 1 and lowered in ARGUMENT_DEFAULTS:
         texts.append(ARGUMENT_DEFAULTS[lowered])
     if len(texts) != wanted:
@@ -459,9 +590,10 @@ def _duration(tokens: list[Token]) -> str:
     return json.dumps(f"{found[1]} {UNITS[found[2]]}")
 
 
-def _path(tokens: list[Token], at: int) -> tuple[str, int]:
+def _path(tokens: list[Token], at: int, keys: frozenset[str] | None) -> tuple[str, int]:
     """A name and the fields after it (`file.name`, `this.file.link`, `rating`,
-    `Dates.Birthday`) → (the base expression, where the path ends)."""
+    `Dates.Birthday`; after a `GROUP BY`, `key` and `rows.file.link`: `_expression`) →
+    (the base expression, where the path ends)."""
     names = [tokens[at][1]]
     at += 1
     while (
@@ -478,12 +610,34 @@ def _path(tokens: list[Token], at: int) -> tuple[str, int]:
     if len(names) == 1 and first in {"true", "false", "null"}:
         return first, at
     if first == "this":
-        if len(names) >= 3 and names[1] == "file":
-            return "this." + _file_field(names[2]) + _rest(names[3:]), at
-        return "this" + _rest(names[1:]), at
+        return "this" + _page_path(names[1:]), at
+    if keys is not None:
+        return _group_path(names, keys), at
+    if names[0] == "file" and len(names) >= 2 and names[1] == "day":
+        return FILE_DAY + _rest(names[2:]), at  # the row's own day: no `this.` or `rows.`
     if names[0] == "file" and len(names) >= 2:
-        return _file_field(names[1]) + _rest(names[2:]), at
+        return _page_path(names)[1:], at
     return f"note[{json.dumps(names[0])}]" + _rest(names[1:]), at
+
+
+def _page_path(names: list[str]) -> str:
+    """The fields read of a page (`file.name` → `.file.basename`, `author` → `.author`),
+    as they follow the page's expression (`this`, `value`)."""
+    if len(names) >= 2 and names[0] == "file":
+        return "." + _file_field(names[1]) + _rest(names[2:])
+    return _rest(names)
+
+
+def _group_path(names: list[str], keys: frozenset[str]) -> str:
+    """A path read of a group: its key, or its pages (`rows`, or a field of each)."""
+    first = names[0].lower()
+    if first in keys or (first == "row" and len(names) >= 2 and names[1].lower() == "key"):
+        rest = names[1:] if first != "row" else names[2:]
+        return 'note["key"]' + _rest(rest)
+    if first == "rows":
+        each = _page_path(names[1:])
+        return 'note["rows"]' + (f".map(value{each})" if each else "")
+    raise QueryRefused(f"after GROUP BY a query reads key and rows, not {names[0]}")
 
 
 def _file_field(name: str) -> str:
@@ -494,7 +648,11 @@ def _file_field(name: str) -> str:
 
 def _rest(names: list[str]) -> str:
     """The fields after a path's first name: `.name`, or `["a name"]` where a base's
-    names cannot hold it."""
+    names cannot hold it. A date's field a base does not read (`LUXON_FIELDS`) is
+    refused: it would be null, and the rows it filters none."""
+    for name in names:
+        if name.lower() in LUXON_FIELDS:
+            raise QueryRefused(f"a date's .{name} is not read")
     return "".join(
         f".{name}" if _BASE_NAME.fullmatch(name) else f"[{json.dumps(name)}]" for name in names
     )

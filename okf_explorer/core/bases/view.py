@@ -116,7 +116,8 @@ class Base:
 @dataclass
 class BaseTable:
     """What a view shows: a heading per column, a row per page (its slug and its cells:
-    the values as the expressions gave them), and how many pages it kept in all. Its rows
+    the values as the expressions gave them; the slug `""` for a row that is no page, a
+    Dataview query's group), and how many pages it kept in all. Its rows
     in groups: the row each starts at (`starts`; one group when the view does not group
     them), each group's value of the `groupBy` property (`groups`, when the view groups),
     and with summaries, a last row a group (`footers`: a cell a column, `(summary name,
@@ -416,7 +417,7 @@ def table_markdown(table: BaseTable, names: Mapping[str, str]) -> str:
         lines += head
         for slug, cells in table.rows[start:end]:
             texts = [_cell(value, names) for value in cells]
-            if not texts[0].startswith("[["):  # the row's page is reached by its first cell
+            if slug and not texts[0].startswith("[["):  # its page is reached by its first cell
                 texts[0] = f"[[{slug}\\|{_alias(cell_text(cells[0]) or names.get(slug, slug))}]]"
             lines.append(_row(texts))
         if table.footers is not None:
@@ -430,22 +431,21 @@ def table_markdown(table: BaseTable, names: Mapping[str, str]) -> str:
 
 
 def list_markdown(table: BaseTable, names: Mapping[str, str], without_id: bool = False) -> str:
-    """`table` as a Markdown list, as Dataview shows a `LIST`: an item a row, its page's
-    wiki-link (its first cell), then `: ` and the value of its second cell when it has
+    """`table` as a Markdown list, as Dataview shows a `LIST`: an item a row, its first
+    cell (its page, or a group's key), then `: ` and its second cell's value when it has
     one; `without_id`, the value alone. The pages kept beyond its rows are counted under
     it."""
     if not table.rows:
         return f"*{_escape(table.view)}: no page matches.*"
     lines = []
-    for slug, cells in table.rows:
+    for _, cells in table.rows:
         texts = [_cell(value, names) for value in cells]
-        page = f"[[{slug}\\|{_alias(names.get(slug, slug))}]]"
         if without_id and len(texts) > 1:
             lines.append(f"- {texts[1] or ' '}")
         elif len(texts) > 1:
-            lines.append(f"- {page}: {texts[1]}")
+            lines.append(f"- {texts[0] or '-'}: {texts[1]}")  # `-`: a group with no key
         else:
-            lines.append(f"- {page}")
+            lines.append(f"- {texts[0] or '-'}")
     shown = len(table.rows)
     if table.total > shown:
         lines.append(f"\n*{table.total - shown} more of {table.total} pages.*")
