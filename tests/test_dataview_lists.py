@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from okf_explorer.core.bases.dataview_query import MAX_QUERY_CHARS, QueryRefused, read_query
+from okf_explorer.core.bases.dataview_tasks import MAX_TASKS, page_tasks
 from okf_explorer.core.bases.expression import MAX_DEPTH
 from okf_explorer.core.brain import Brain
 from okf_explorer.sources.folder.bundle import BundleSource
@@ -161,6 +162,52 @@ def test_a_daily_note_s_day_is_its_date_field_or_the_date_its_name_starts_with(
     assert slugs(brain, query, on="daily/someday") == ["daily/2024-05-01 Standup"]
 
 
+TODO = """---
+owner: Ada
+---
+# Todo
+
+- [ ] Read [[dune]] again [due:: 2024-05-01] #later
+- [x] Return [[emma]]
+  - [>] Lend the hobbit to Ada
+
+```
+- [ ] not a task: code
+```
+"""
+
+
+def test_a_task_query_shows_the_tasks_it_keeps_under_their_page(tmp_path: Path) -> None:
+    """`TASK`: each task a row with its own fields (`text`, `status`, `completed`, its
+    inline `due`, its `#tags`) and its page's frontmatter (not another task's fields)."""
+    write_pages(tmp_path, {**PAGES, "notes/todo": TODO, "notes/done": "# Done\n- [x] All\n"})
+    brain = Brain(BundleSource(tmp_path), cache_dir=False)
+    brain.ensure_index()
+    assert shown(brain, 'TASK FROM "notes" WHERE !completed', on="reading").splitlines() == [
+        "**[[notes/todo|Todo]]**",
+        "",
+        "- [ ] Read [[dune]] again [due:: 2024-05-01] #later",
+        "- [>] Lend the hobbit to Ada",
+    ]
+    assert shown(brain, 'TASK FROM "notes"').splitlines()[:3] == [
+        "**[[notes/done|Done]]**",  # by page, then line
+        "",
+        "- [x] All",
+    ]
+    for where, kept in [
+        ("due < date(today)", ["Read [[dune]] again [due:: 2024-05-01] #later"]),
+        (
+            'contains(tags, "#later") AND owner = "Ada"',
+            ["Read [[dune]] again [due:: 2024-05-01] #later"],
+        ),
+        ('status = ">" AND file.name = "todo"', ["Lend the hobbit to Ada"]),
+        ("checked AND line > 2", ["Return [[emma]]", "Lend the hobbit to Ada"]),
+    ]:
+        table = brain.dataview_table("reading", read_query(f"TASK WHERE {where}"))
+        assert [cells[1] for _, cells in table.rows] == kept, where
+    assert shown(brain, 'TASK WHERE text = "none"') == "*TASK: no task matches.*"
+
+
 def test_without_id_shows_the_values_alone(brain: Brain) -> None:
     query = 'TABLE WITHOUT ID author AS "Who" FROM #type/book SORT author'
     lines = shown(brain, query).splitlines()
@@ -180,7 +227,8 @@ def test_a_query_keeping_no_page_says_so(brain: Brain) -> None:
 @pytest.mark.parametrize(
     ("query", "why"),
     [
-        ('TASK FROM "books"', "TASK queries are not read"),
+        ('TASK author FROM "books"', "a TASK query shows no expression"),
+        ('TASK FROM "books" GROUP BY status', "GROUP in a TASK query is not read"),
         ('CALENDAR file.ctime FROM "books"', "CALENDAR queries are not read"),
         ('TABLE rows.file.link FROM "books" GROUP author', "GROUP is followed by BY"),
         ('TABLE file.name FROM "books" GROUP BY author', "after GROUP BY a query reads key"),
@@ -196,7 +244,7 @@ def test_a_query_keeping_no_page_says_so(brain: Brain) -> None:
         ("LIST author, rating", "a LIST shows one expression"),
         ('LIST WHERE contains(author "x")', "contains() takes 2 arguments here"),
         ("LIST WHERE contains(author, 'x')", "cannot read"),
-        ("dv.pages()", "a query starts with LIST or TABLE"),
+        ("dv.pages()", "a query starts with LIST, TABLE or TASK"),
         ("LIST " + "x " * MAX_QUERY_CHARS, f"a query over {MAX_QUERY_CHARS:,} characters"),
         ("LIST " + "lower(" * 550 + "x" + ")" * 550, f"nested more than {MAX_DEPTH} deep"),
         ('LIST FROM "a\\qb"', "cannot read the string"),
@@ -212,7 +260,7 @@ def test_the_page_shows_a_query_it_reads_and_leaves_others_as_code(tmp_path: Pat
     from okf_explorer.tui.markdown.links import WRITTEN_QUERY
     from okf_explorer.tui.markdown.parser import parse
 
-    text = "```dataview\nLIST FROM #book\n```\n\n```dataview\nTASK FROM #book\n```\n"
+    text = "```dataview\nLIST FROM #book\n```\n\n```dataview\nCALENDAR file.day\n```\n"
     blocks = blocks_of(parse(text, False))
     assert isinstance(blocks[0], Embed)
     assert (blocks[0].href, blocks[0].written) == (WRITTEN_QUERY, "LIST FROM #book\n")
@@ -278,3 +326,10 @@ def test_any_text_is_read_or_refused_by_name_never_an_error(pieces: list[str]) -
     """Whatever a block holds, it is a query or a `QueryRefused` (its block stays code)."""
     with contextlib.suppress(QueryRefused):
         read_query(" ".join(pieces))
+
+
+def test_a_page_of_many_tasks_is_read_within_bounds() -> None:
+    text = "# Chores\n" + "- [ ] sweep\n" * (MAX_TASKS + 10)
+    tasks = page_tasks(text)
+    assert len(tasks) == MAX_TASKS
+    assert (tasks[0].line, tasks[-1].line) == (1, MAX_TASKS)

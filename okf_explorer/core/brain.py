@@ -512,10 +512,35 @@ class Brain:
 
         pages, base, groups = self._base_pages(True), query.base, query.groups
         table = self._run_base(base, base.view(None), from_slug, pages)
+        if query.tasks is not None:
+            tasks = query.tasks
+            return self._run_base(tasks, tasks.view(None), from_slug, self._tasks(table, pages))
         if groups is None:
             return table
         grouped = group_pages(table, pages)
         return as_groups(self._run_base(groups, groups.view(None), from_slug, grouped))
+
+    def _tasks(self, table: BaseTable, pages: Mapping[str, FileFacts]) -> Mapping[str, FileFacts]:
+        """The tasks of the pages `table` keeps, each a row a base reads
+        (`core.bases.dataview_tasks`), read from their text; the pages found by slug too."""
+        from okf_explorer.core.bases import BaseError
+        from okf_explorer.core.bases.dataview_query import OverPages
+        from okf_explorer.core.bases.dataview_tasks import MAX_TASKS, page_tasks, task_rows
+
+        if table.total > len(table.rows):
+            raise BaseError(f"a TASK query over more than {len(table.rows):,} pages is not shown")
+        rows: dict[str, FileFacts] = {}
+        for slug, _ in table.rows:
+            try:
+                page = self.page(slug)
+            except OkfError:
+                continue
+            tasks = page_tasks(page.content, MAX_TASKS - len(rows))
+            for task in task_rows(pages[slug], page.frontmatter, tasks):
+                rows[f"{slug}\x00{len(rows)}"] = task
+            if len(rows) >= MAX_TASKS:
+                break
+        return OverPages(rows, pages)
 
     def _run_base(
         self, base: Base, chosen: View, from_slug: str, pages: Mapping[str, FileFacts]

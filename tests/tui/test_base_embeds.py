@@ -150,13 +150,15 @@ async def test_a_dataview_query_is_drawn_as_its_list_and_its_pages_open_by_keybo
     from tests.test_dataview_lists import PAGES as BOOKS
 
     index = "# Books\n\n```dataview\nLIST author\nFROM #type/book\nSORT rating DESC\n```\n"
+    index += "\n- [ ] Lend [[dune]]\n- [x] Shelve them\n\n```dataview\nTASK WHERE !completed\n```\n"
     grouped = "```dataview\nTABLE author FROM #type/book FLATTEN genres\n```\n"
     root = write_pages(tmp_path / "v", {**BOOKS, "index": index + "\n" + grouped})
     (root / ".obsidian").mkdir()
     app = make_app(brain_for(BundleSource(root)), start="index")
     async with app.run_test(size=(100, 40)) as pilot:
         pane = app.screen.query_one(PagePane)
-        (embed,) = await filled(pilot, pane)
+        embed, tasks = await filled(pilot, pane)
+        assert embed_text(tasks) == ["↳ dataview", "Books", "", "• ☐ Lend dune"]  # TASK
         assert embed_text(embed) == [
             "↳ dataview",
             "• Dune: Frank Herbert",

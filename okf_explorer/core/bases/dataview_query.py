@@ -1,19 +1,23 @@
 """A Dataview query block (```` ```dataview ````) read as the base it means: a `LIST` or a
-`TABLE` of the pages a `FROM` names, kept by `WHERE`, in `SORT` order, at most `LIMIT`.
+`TABLE` of the pages a `FROM` names, kept by `WHERE`, in `SORT` order, at most `LIMIT`, or
+grouped (`GROUP BY`); or a `TASK` query, the tasks of those pages.
 
 Dataview (one of Obsidian's most installed plugins) runs such a block and shows its
-result where it is written: a list of links, or a table of the pages' fields. Without it
-a vault's index and hub pages are screens of query code. okf-explorer reads the part of
-the query language a base can say (`core.bases`), and leaves any other block as it is
-written (code), so a query is never shown half understood:
+result where it is written: a list of links, a table of the pages' fields, their tasks.
+Without it a vault's index and hub pages are screens of query code. okf-explorer reads the
+part of the query language a base can say (`core.bases`), and leaves any other block as it
+is written (code), so a query is never shown half understood:
 
 - `LIST [WITHOUT ID] [expression]` and `TABLE [WITHOUT ID] expression [AS "name"], …`;
+- `TASK` (`core.bases.dataview_tasks`: a task's row reads its own fields and its page's);
 - `FROM`: `#tag` (and the tags nested under it), `"folder"` (or `"folder/page"`),
   `[[page]]` (the pages linking to it; `[[]]` or `[[#]]` this page), `outgoing([[page]])`
   (the pages it links to), joined by `and` / `or`, negated by `-` or `!`, grouped by
   parentheses;
 - `WHERE expression` (several must all hold), `SORT expression [ASC|DESC], …` (with
   none, by file name, as a base), `LIMIT n` (after any `SORT`);
+- `GROUP BY expression [AS name]` (`_stages`): a row a group, which reads `key` and `rows`
+  (a task query's `GROUP BY file.link` only, how its tasks are shown anyway);
 - in expressions: a page's fields (frontmatter, then inline `key:: value`), `file.name`,
   `file.link`, `file.path`, `file.folder`, `file.ext`, `file.size`, `file.tags`,
   `file.outlinks`, `file.inlinks`, `file.mtime`, `file.ctime`, `file.mday`, `file.cday`
@@ -22,8 +26,9 @@ written (code), so a query is never shown half understood:
   `%`, `and` (`&`), `or` (`|`), `!`; strings, numbers, `true`, `false`, `null`,
   `[[links]]`; the functions of `FUNCTIONS`, `date(…)` and `dur(…)`.
 
-Refused (`QueryRefused`, which says what): `TASK` and `CALENDAR` queries, `GROUP BY`,
-`FLATTEN`, any other function or `file.` field, and anything not read above.
+Refused (`QueryRefused`, which says what): `CALENDAR` queries, `FLATTEN`, any other
+function or `file.` field, a date's field a base has not (`LUXON_FIELDS`), and anything
+not read above.
 
 A query is at most `MAX_QUERY_CHARS` characters and nests at most `MAX_DEPTH` deep; each
 expression is then bounded as a base's is (`core.bases.expression`).
@@ -46,6 +51,7 @@ __all__ = [
     "GROUP_PAGE",
     "MAX_QUERY_CHARS",
     "DataviewQuery",
+    "OverPages",
     "QueryRefused",
     "as_groups",
     "group_pages",
@@ -179,6 +185,9 @@ class DataviewQuery:
     listed: bool
     without_id: bool
     groups: Base | None = None
+    tasks: Base | None = None
+    """A `TASK` query's base over the tasks of the pages `base` keeps
+    (`core.bases.dataview_tasks`): its columns a task's box and text."""
 
 
 def read_query(text: str) -> DataviewQuery:
@@ -190,17 +199,21 @@ def read_query(text: str) -> DataviewQuery:
     if _deepest(tokens) > MAX_DEPTH:
         raise QueryRefused(f"a query nested more than {MAX_DEPTH} deep")
     if not tokens or tokens[0][0] != "name":
-        raise QueryRefused("a query starts with LIST or TABLE")
+        raise QueryRefused("a query starts with LIST, TABLE or TASK")
     kind = tokens[0][1].lower()
-    if kind in {"task", "calendar"}:
-        raise QueryRefused(f"{kind.upper()} queries are not read")
-    if kind not in {"list", "table"}:
-        raise QueryRefused("a query starts with LIST or TABLE")
+    if kind == "calendar":
+        raise QueryRefused("CALENDAR queries are not read")
+    if kind not in {"list", "table", "task"}:
+        raise QueryRefused("a query starts with LIST, TABLE or TASK")
     at = 1
     without_id = _words(tokens, at, "without", "id")
     if without_id:
         at += 2
-    pages, groups = _stages(kind, without_id, _clauses(tokens, at))
+    clauses = _clauses(tokens, at)
+    if kind == "task":
+        pages, tasks = _task_stages(clauses)
+        return DataviewQuery(pages.base(), False, False, tasks=tasks.base())
+    pages, groups = _stages(kind, without_id, clauses)
     return DataviewQuery(
         pages.base(), kind == "list", without_id, groups.base() if groups is not None else None
     )
@@ -383,6 +396,41 @@ def _stages(
     return pages, groups
 
 
+BY_PAGE = ["by", "file", ".", "link"]
+"""`GROUP BY file.link`, the one grouping of tasks read: how they are shown anyway."""
+
+
+def _task_stages(clauses: list[tuple[str, list[Token]]]) -> tuple[_Stage, _Stage]:
+    """A `TASK` query's bases: the pages its `FROM` keeps, then their tasks, kept by its
+    `WHERE`, in its `SORT` order (else by page, then line), at most its `LIMIT`. A task's
+    row reads its page's fields and its own (`core.bases.dataview_tasks`)."""
+    if clauses[0][1]:
+        raise QueryRefused("a TASK query shows no expression")
+    pages, tasks = _Stage("TASK"), _Stage("TASK")
+    pages.column("page", "file", "File")
+    tasks.column("status", 'note["status"]', "status")
+    tasks.column("text", 'note["text"]', "text")
+    for number, (clause, tokens) in enumerate(clauses[1:], start=1):
+        if clause == "from":
+            if number != 1:
+                raise QueryRefused("FROM comes once, first")
+            pages.filters.append(_source(tokens))
+        elif clause == "where":
+            tasks.where(tokens)
+        elif clause == "sort":
+            tasks.sort_by(tokens)
+        elif clause == "limit":
+            tasks.limit_to(tokens)
+        elif clause == "group" and [value.lower() for _, value in tokens] == BY_PAGE:
+            continue  # how the tasks are shown anyway: under their page
+        else:
+            raise QueryRefused(f"{clause.upper()} in a TASK query is not read")
+    tasks.formulas |= {"path": "file.path", "line": 'note["line"]'}
+    for formula in ("path", "line"):  # the tasks of a page together, in its order
+        tasks.sort.append({"property": f"formula.{formula}", "direction": "ASC"})
+    return pages, tasks
+
+
 GROUP_PAGE = "\x00group/"
 """How a group's slug starts, as `group_pages` gives it (no page's slug holds a NUL)."""
 
@@ -404,7 +452,7 @@ def group_pages(table: BaseTable, pages: Mapping[str, FileFacts]) -> Mapping[str
         f"{GROUP_PAGE}{number}": FileFacts(f"{GROUP_PAGE}{number}", "", {"key": key, "rows": rows})
         for number, (key, rows) in enumerate(found.values())
     }
-    return _Groups(groups, pages)
+    return OverPages(groups, pages)
 
 
 def as_groups(table: BaseTable) -> BaseTable:
@@ -413,8 +461,9 @@ def as_groups(table: BaseTable) -> BaseTable:
     return table
 
 
-class _Groups(Mapping[str, FileFacts]):
-    """The groups a base runs over (iterated), with the pages their rows name (found)."""
+class OverPages(Mapping[str, FileFacts]):
+    """Rows that are no pages (a query's groups, or its tasks), which a base runs over
+    (iterated), with the pages they name (found by slug too)."""
 
     def __init__(self, groups: dict[str, FileFacts], pages: Mapping[str, FileFacts]) -> None:
         self._groups, self._pages = groups, pages

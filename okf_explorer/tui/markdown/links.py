@@ -28,6 +28,7 @@ from urllib.parse import unquote
 
 from okf_explorer.core.bases import BaseError, is_base_name, list_markdown, table_markdown
 from okf_explorer.core.bases.dataview_query import QueryRefused, read_query
+from okf_explorer.core.bases.dataview_tasks import tasks_markdown
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import OkfError, PageNotFound
 from okf_explorer.core.links.grammar import LinkKind, prose_ranges
@@ -337,6 +338,8 @@ def _query_text(brain: Brain, from_slug: str | None, written: str) -> tuple[str 
     except (QueryRefused, BaseError, OkfError) as error:
         return None, f"✗ {error}"
     names = {slug: info.title for slug, info in brain.index.pages.items()}
+    if query.tasks is not None:
+        return tasks_markdown(table, names), ""
     if query.listed:
         return list_markdown(table, names, query.without_id), ""
     return table_markdown(table, names), ""
