@@ -68,7 +68,7 @@ def test_a_list_from_a_folder_shows_each_page_and_its_value(brain: Brain) -> Non
         "- [[books/dune\\|Dune]]: Frank Herbert",
         "- [[books/emma\\|Emma]]: Jane Austen",
         "- [[books/hobbit\\|The Hobbit]]: J. R. R. Tolkien",
-        "- [[books/drafts/notes\\|Notes]]: ",
+        "- [[books/drafts/notes\\|Notes]]: -",  # no author
     ]
     assert slugs(brain, 'list from "books/dune"') == ["books/dune"]  # a page, by its path
 
@@ -228,7 +228,7 @@ def test_a_query_keeping_no_page_says_so(brain: Brain) -> None:
     ("query", "why"),
     [
         ('TASK author FROM "books"', "a TASK query shows no expression"),
-        ('TASK FROM "books" GROUP BY status', "GROUP in a TASK query is not read"),
+        ('TASK FROM "books" GROUP BY status', "a TASK query is grouped by file.link alone"),
         ('CALENDAR file.ctime FROM "books"', "CALENDAR queries are not read"),
         ('TABLE rows.file.link FROM "books" GROUP author', "GROUP is followed by BY"),
         ('TABLE file.name FROM "books" GROUP BY author', "after GROUP BY a query reads key"),

@@ -42,7 +42,14 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from okf_explorer.core.bases.expression import MAX_DEPTH, FileFacts, FileRef, cell_text
+from okf_explorer.core.bases.expression import (
+    MAX_DEPTH,
+    ExpressionError,
+    FileFacts,
+    FileRef,
+    cell_text,
+    lex,
+)
 from okf_explorer.core.bases.view import Base, BaseError, BaseTable, read_base
 
 __all__ = [
@@ -209,29 +216,18 @@ def read_query(text: str) -> DataviewQuery:
     without_id = _words(tokens, at, "without", "id")
     if without_id:
         at += 2
-    clauses = _clauses(tokens, at)
+    pages, after = _stages(kind, without_id, _clauses(tokens, at))
+    later = after.base() if after is not None else None
     if kind == "task":
-        pages, tasks = _task_stages(clauses)
-        return DataviewQuery(pages.base(), False, False, tasks=tasks.base())
-    pages, groups = _stages(kind, without_id, clauses)
-    return DataviewQuery(
-        pages.base(), kind == "list", without_id, groups.base() if groups is not None else None
-    )
+        return DataviewQuery(pages.base(), False, False, tasks=later)
+    return DataviewQuery(pages.base(), kind == "list", without_id, groups=later)
 
 
 def _tokens(text: str) -> list[Token]:
-    tokens: list[Token] = []
-    position = 0
-    while position < len(text):
-        if text[position:].isspace():
-            break
-        match = _TOKEN.match(text, position)
-        if match is None or match.end() == position:
-            raise QueryRefused(f"cannot read {text[position : position + 12].strip()!r}")
-        kind = match.lastgroup or ""
-        tokens.append((kind, match.group(kind)))
-        position = match.end()
-    return tokens
+    try:
+        return lex(text, _TOKEN)
+    except ExpressionError as error:
+        raise QueryRefused(str(error)) from None
 
 
 def _deepest(tokens: list[Token]) -> int:
@@ -353,14 +349,15 @@ class _Stage:
 def _stages(
     kind: str, without_id: bool, clauses: list[tuple[str, list[Token]]]
 ) -> tuple[_Stage, _Stage | None]:
-    """The bases the query's clauses say: over the pages, then over their groups when it
+    """The bases the query's clauses say: over the pages; then over their groups when it
     groups them (`GROUP BY`; the pages' base then gives each page's key, its second
-    column)."""
+    column), or over their tasks (`TASK`: `_task_stage`)."""
     pages = _Stage(kind.upper())
     pages.column("page", "file", "File")
-    groups: _Stage | None = None
+    tasks = _task_stage() if kind == "task" else None
+    after = tasks
     for number, (clause, tokens) in enumerate(clauses[1:], start=1):
-        stage = groups or pages
+        stage = after or pages
         if clause == "from":
             if number != 1:
                 raise QueryRefused("FROM comes once, first")
@@ -371,64 +368,53 @@ def _stages(
             stage.sort_by(tokens)
         elif clause == "limit":
             stage.limit_to(tokens)
-        elif clause == "group":
-            if groups is not None or pages.limit is not None:
+        elif kind == "task":  # GROUP BY file.link: how the tasks are shown anyway
+            if [value.lower() for _, value in tokens] != BY_PAGE:
+                raise QueryRefused("a TASK query is grouped by file.link alone")
+        else:
+            if after is not None or pages.limit is not None:
                 raise QueryRefused("GROUP BY comes once, before any LIMIT")
             if len(tokens) < 2 or tokens[0][1].lower() != "by":
                 raise QueryRefused("GROUP is followed by BY and what to group by")
             key, name = _named(tokens[1:])
             pages.column("key", key, name)
-            names = {"key", name.lower()}
-            groups = _Stage(kind.upper(), keys=frozenset(names))
-            groups.column("key", 'note["key"]', name)
+            after = _Stage(kind.upper(), keys=frozenset({"key", name.lower()}))
+            after.column("key", 'note["key"]', name)
     fields = _split(clauses[0][1], ",") if clauses[0][1] else []
+    if tasks is not None:
+        if fields:
+            raise QueryRefused("a TASK query shows no expression")
+        for formula in ("path", "line"):  # the tasks of a page together, in its order
+            tasks.sort.append({"property": f"formula.{formula}", "direction": "ASC"})
+        return pages, tasks
     if kind == "list" and len(fields) > 1:
         raise QueryRefused("a LIST shows one expression")
-    shown = groups or pages
+    shown = after or pages
     if without_id and kind == "table":
         shown.order.clear()
-    if groups is not None and kind == "list" and not fields:
+    if after is not None and kind == "list" and not fields:
         fields = [[("name", "rows"), ("op", "."), ("name", "file"), ("op", "."), ("name", "link")]]
     for number, parts in enumerate(fields, start=1):
         shown.column(f"c{number}", *_named(parts, shown.keys))
-    if groups is not None and not groups.sort:  # by their key, as Dataview lists them
-        groups.sort.append({"property": "formula.key", "direction": "ASC"})
-    return pages, groups
+    if after is not None and not after.sort:  # by their key, as Dataview lists them
+        after.sort.append({"property": "formula.key", "direction": "ASC"})
+    return pages, after
 
 
 BY_PAGE = ["by", "file", ".", "link"]
 """`GROUP BY file.link`, the one grouping of tasks read: how they are shown anyway."""
 
 
-def _task_stages(clauses: list[tuple[str, list[Token]]]) -> tuple[_Stage, _Stage]:
-    """A `TASK` query's bases: the pages its `FROM` keeps, then their tasks, kept by its
-    `WHERE`, in its `SORT` order (else by page, then line), at most its `LIMIT`. A task's
-    row reads its page's fields and its own (`core.bases.dataview_tasks`)."""
-    if clauses[0][1]:
-        raise QueryRefused("a TASK query shows no expression")
-    pages, tasks = _Stage("TASK"), _Stage("TASK")
-    pages.column("page", "file", "File")
+def _task_stage() -> _Stage:
+    """A `TASK` query's base over the tasks of the pages it keeps: its columns a task's
+    box and text; kept by the query's `WHERE`, in its `SORT` order, then by page and line,
+    at most its `LIMIT`. A task's row reads its page's fields and its own
+    (`core.bases.dataview_tasks`)."""
+    tasks = _Stage("TASK")
     tasks.column("status", 'note["status"]', "status")
     tasks.column("text", 'note["text"]', "text")
-    for number, (clause, tokens) in enumerate(clauses[1:], start=1):
-        if clause == "from":
-            if number != 1:
-                raise QueryRefused("FROM comes once, first")
-            pages.filters.append(_source(tokens))
-        elif clause == "where":
-            tasks.where(tokens)
-        elif clause == "sort":
-            tasks.sort_by(tokens)
-        elif clause == "limit":
-            tasks.limit_to(tokens)
-        elif clause == "group" and [value.lower() for _, value in tokens] == BY_PAGE:
-            continue  # how the tasks are shown anyway: under their page
-        else:
-            raise QueryRefused(f"{clause.upper()} in a TASK query is not read")
     tasks.formulas |= {"path": "file.path", "line": 'note["line"]'}
-    for formula in ("path", "line"):  # the tasks of a page together, in its order
-        tasks.sort.append({"property": f"formula.{formula}", "direction": "ASC"})
-    return pages, tasks
+    return tasks
 
 
 GROUP_PAGE = "\x00group/"

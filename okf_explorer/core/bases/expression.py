@@ -47,6 +47,7 @@ __all__ = [
     "Link",
     "Scope",
     "is_empty",
+    "lex",
     "order_key",
     "parse_expression",
     "truthy",
@@ -661,14 +662,20 @@ Node = tuple[Any, ...]
 
 
 def _tokens(text: str) -> list[tuple[str, str]]:
+    return lex(text, _TOKEN)
+
+
+def lex(text: str, pattern: re.Pattern[str]) -> list[tuple[str, str]]:
+    """`text` as (kind, text) tokens of `pattern` (its groups named by kind, whitespace
+    before each skipped); `ExpressionError` names where no token starts."""
     tokens: list[tuple[str, str]] = []
     position = 0
     while position < len(text):
         if text[position:].isspace():
             break
-        match = _TOKEN.match(text, position)
+        match = pattern.match(text, position)
         if match is None or match.end() == position:
-            raise ExpressionError(f"cannot read {text[position : position + 12]!r}")
+            raise ExpressionError(f"cannot read {text[position : position + 12].strip()!r}")
         kind = match.lastgroup or ""
         tokens.append((kind, match.group(kind)))
         position = match.end()

@@ -433,8 +433,8 @@ def table_markdown(table: BaseTable, names: Mapping[str, str]) -> str:
 def list_markdown(table: BaseTable, names: Mapping[str, str], without_id: bool = False) -> str:
     """`table` as a Markdown list, as Dataview shows a `LIST`: an item a row, its first
     cell (its page, or a group's key), then `: ` and its second cell's value when it has
-    one; `without_id`, the value alone. The pages kept beyond its rows are counted under
-    it."""
+    one (`-` for none, as Dataview shows nothing); `without_id`, the value alone. The
+    pages kept beyond its rows are counted under it."""
     if not table.rows:
         return f"*{_escape(table.view)}: no page matches.*"
     lines = []
@@ -443,7 +443,7 @@ def list_markdown(table: BaseTable, names: Mapping[str, str], without_id: bool =
         if without_id and len(texts) > 1:
             lines.append(f"- {texts[1] or ' '}")
         elif len(texts) > 1:
-            lines.append(f"- {texts[0] or '-'}: {texts[1]}")  # `-`: a group with no key
+            lines.append(f"- {texts[0] or '-'}: {texts[1] or '-'}")  # `-`: no value, no key
         else:
             lines.append(f"- {texts[0] or '-'}")
     shown = len(table.rows)
