@@ -41,6 +41,7 @@ A `tags::` property names pages too: `tags:: kit, [[garden tools]], #seeds` link
 
 from __future__ import annotations
 
+import heapq
 import re
 from bisect import bisect_right
 from collections.abc import Iterator
@@ -115,18 +116,20 @@ def tag_at(text: str, at: int, end: int | None = None) -> str | None:
 
 
 def _code_masked(segment: str) -> str:
-    """`segment` (outside fences) with the inline code spans of its paragraphs that may hold
-    a tag masked (`mask_ranges`). A code span never crosses a blank line, and one in another
-    paragraph can open no comment or math reaching a tag (neither starts inside a line), so
-    the other paragraphs' spans are not looked for: on a note full of code, finding every
-    span cost more than all the rest (`tests/test_inline_tags.py` holds the result to
-    masking every span)."""
+    """`segment` (outside fences) with the inline code spans masked (`mask_ranges`) of its
+    paragraphs that may hold a tag, or a comment's or math's mark (`<!--`, `-->`, `$`). A
+    code span never crosses a blank line, and one in another paragraph can neither hide
+    nor show a mark that opens or closes a comment or math reaching a tag (a span holding
+    `-->` keeps a comment open into the paragraphs after), so the other paragraphs' spans
+    are not looked for: on a note full of code, finding every span cost more than all the
+    rest (`tests/test_inline_tags.py` holds the result to masking every span)."""
     if "`" not in segment:
         return segment
     blanks = [found.start() for found in BLANK_LINE.finditer(segment)]
     ranges: list[tuple[int, int]] = []
     done = -1
-    for at in _places(segment):
+    marks = (found.start() for found in _REACHING_MARK.finditer(segment))
+    for at in heapq.merge(_places(segment), marks):
         if at < done:
             continue
         number = bisect_right(blanks, at)
@@ -135,6 +138,11 @@ def _code_masked(segment: str) -> str:
         if "`" in segment[start:done]:
             ranges += [(start + a, start + b) for a, b in code_span_ranges(segment[start:done])]
     return mask_ranges(segment, ranges)
+
+
+_REACHING_MARK = re.compile(r"<!--|-->|\$")
+"""A mark a code span may hide or show, opening or closing a comment or math that may reach
+a tag in another paragraph (`_code_masked`)."""
 
 
 def _may_hold_a_tag(text: str) -> bool:
