@@ -160,6 +160,15 @@ def test_a_daily_note_s_day_is_its_date_field_or_the_date_its_name_starts_with(
     assert slugs(brain, query, on="daily/someday") == ["daily/notes", "daily/2024-05-01 Standup"]
     query = 'LIST FROM "daily" WHERE date(file.day).day = 1 AND file.cday >= date(today)'
     assert slugs(brain, query, on="daily/someday") == ["daily/2024-05-01 Standup"]
+    query = 'LIST dateformat(file.day, "yyyy/MM dd") FROM "daily" WHERE file.day SORT file.day'
+    assert shown(brain, query, on="daily/someday").splitlines() == [
+        "- [[daily/2024-05-01 Standup\\|Standup]]: 2024/05 01",
+        "- [[daily/notes\\|Notes]]: 2024/05 03",
+    ]
+    query = (
+        'LIST FROM "daily" WHERE dateformat(file.day, "yyyy-MM") = "2024-05" AND file.day.day = 3'
+    )
+    assert slugs(brain, query, on="daily/someday") == ["daily/notes"]
 
 
 TODO = """---
@@ -237,6 +246,8 @@ def test_a_query_keeping_no_page_says_so(brain: Brain) -> None:
         ('LIST WHERE regexmatch("a.*", author)', "Dataview's regexmatch() is not read"),
         ("LIST file.lists", "file.lists is not read"),
         ("LIST WHERE file.day.weekyear = 3", "a date's .weekyear is not read"),
+        ('LIST dateformat(file.day, "MMMM")', "dateformat()'s MMMM is not read"),
+        ('LIST dateformat(file.day, "yyyy %d")', "dateformat()'s % is not read"),
         ("LIST WHERE date(file.day).weekNumber = 3", "a date's .weekNumber is not read"),
         ('LIST WHERE date(x).format("y")', "a method .format() is not read"),
         ("LIST rows.file.day GROUP BY x", "file.day is not read"),

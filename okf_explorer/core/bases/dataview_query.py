@@ -24,7 +24,7 @@ is written (code), so a query is never shown half understood:
   (`FILE_FIELDS`), a row's `file.day` (`FILE_DAY`), `this.…`
   (the page holding the query); `=`, `!=`, `<`, `<=`, `>`, `>=`, `+`, `-`, `*`, `/`,
   `%`, `and` (`&`), `or` (`|`), `!`; strings, numbers, `true`, `false`, `null`,
-  `[[links]]`; the functions of `FUNCTIONS`, `date(…)` and `dur(…)`.
+  `[[links]]`; the functions of `FUNCTIONS`, `date(…)`, `dur(…)` and `dateformat(…)`.
 
 Refused (`QueryRefused`, which says what): `CALENDAR` queries, `FLATTEN`, any other
 function or `file.` field, a date's field a base has not (`LUXON_FIELDS`), and anything
@@ -148,6 +148,9 @@ DAYS = {
     "yesterday": '(today() - "1 days")',
 }
 """The days `date(…)` names, as base expressions."""
+
+DATE_TOKENS = {"yyyy": "YYYY", "MM": "MM", "dd": "DD", "HH": "HH", "mm": "mm", "ss": "ss"}
+"""`dateformat`'s tokens read (Luxon's), as a base's `format` writes them."""
 
 UNITS = {
     **dict.fromkeys(["s", "sec", "secs", "second", "seconds"], "seconds"),
@@ -603,6 +606,8 @@ def _call(name: str, arguments: list[Token], keys: frozenset[str] | None) -> str
         return f"date({_expression(only, keys)})"
     if lowered == "dur" and len(parts) == 1:
         return _duration(parts[0])
+    if lowered == "dateformat" and len(parts) == 2:
+        return f"({_expression(parts[0], keys)}).format({_date_pattern(parts[1])})"
     pattern = FUNCTIONS.get(lowered)
     if pattern is None:
         raise QueryRefused(f"Dataview's {name}() is not read")
@@ -623,6 +628,23 @@ def _duration(tokens: list[Token]) -> str:
     if found is None or found[2] not in UNITS:
         raise QueryRefused(f"dur({written}) is not read: one amount of one unit is")
     return json.dumps(f"{found[1]} {UNITS[found[2]]}")
+
+
+def _date_pattern(tokens: list[Token]) -> str:
+    """`dateformat`'s pattern (Luxon's tokens: `"yyyy-MM"`) as a base's `format` takes it
+    (`"YYYY-MM"`): each run of letters one of `DATE_TOKENS`, whatever else as written."""
+    if len(tokens) != 1 or tokens[0][0] != "string":
+        raise QueryRefused("dateformat() takes its pattern as a string")
+    written = _string(tokens[0][1])
+    if "%" in written:  # the base's format is strftime's
+        raise QueryRefused("dateformat()'s % is not read")
+    parts = []
+    for found in re.finditer(r"([A-Za-z])\1*|[^A-Za-z]+", written):
+        run = found[0]
+        if run[0].isalpha() and run not in DATE_TOKENS:
+            raise QueryRefused(f"dateformat()'s {run} is not read")
+        parts.append(DATE_TOKENS.get(run, run))
+    return json.dumps("".join(parts))
 
 
 def _path(tokens: list[Token], at: int, keys: frozenset[str] | None) -> tuple[str, int]:
