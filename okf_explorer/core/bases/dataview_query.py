@@ -136,8 +136,8 @@ FUNCTIONS = {
 }
 """Dataview's functions read, as base expressions of their arguments (`{0}` the first):
 each takes exactly the arguments its pattern names, but for `round` and `join`, whose
-last one may be left out (`ARGUMENT_DEFAULTS`). `date(today)` (`DAYS`), `date("2024-05-01")`
-and `dur(90 days)` (`UNITS`) are read too."""
+last one may be left out (`ARGUMENT_DEFAULTS`). `date(today)` (`DAYS`), `date("2024-05-01")`,
+`dur(90 days)` (`UNITS`) and `dateformat(d, "yyyy-MM")` (`DATE_TOKENS`) are read too."""
 
 ARGUMENT_DEFAULTS = {"round": "0", "join": '", "'}
 
