@@ -344,3 +344,29 @@ def test_a_page_of_many_tasks_is_read_within_bounds() -> None:
     tasks = page_tasks(text)
     assert len(tasks) == MAX_TASKS
     assert (tasks[0].line, tasks[-1].line) == (1, MAX_TASKS)
+
+
+def test_tasks_and_groups_are_made_of_every_page_not_the_500_a_table_shows(
+    tmp_path: Path,
+) -> None:
+    """A vault's dashboard (`TASK WHERE !completed`, `GROUP BY`) over more pages than a
+    table shows (`MAX_ROWS`) was refused: the groups and tasks are made of every page kept."""
+    pages = {
+        f"notes/n{n:03}": f"---\nkind: k{n % 3}\n---\n# N{n}\n- [ ] do {n}\n" for n in range(600)
+    }
+    write_pages(tmp_path, pages)
+    brain = Brain(BundleSource(tmp_path), cache_dir=False)
+    brain.ensure_index()
+    tasks = brain.dataview_table("notes/n000", read_query("TASK WHERE !completed"))
+    assert (len(tasks.rows), tasks.total) == (500, 600)  # 500 shown, as a table's rows
+    assert shown(brain, "TASK WHERE !completed", on="notes/n000").endswith(
+        "*100 more of 600 tasks.*"
+    )
+    groups = 'TABLE length(rows) AS "n" GROUP BY kind'
+    assert shown(brain, groups, on="notes/n000").splitlines()[2:] == [
+        "| k0 | 200 |",
+        "| k1 | 200 |",
+        "| k2 | 200 |",
+    ]
+    many = shown(brain, "LIST GROUP BY file.name", on="notes/n000")
+    assert many.endswith("*100 more of 600 groups.*")

@@ -98,6 +98,7 @@ if TYPE_CHECKING:  # imported where used: a `links` run needs none of them (~10 
     from okf_explorer.core.audit.page import PageAuditor, PageView
     from okf_explorer.core.bases import Base, BaseTable, FileFacts, View
     from okf_explorer.core.bases.dataview_query import DataviewQuery
+    from okf_explorer.core.bases.dataview_tasks import Task
     from okf_explorer.core.graph.best_paths import WalkDirection, WalkRow
     from okf_explorer.core.graph.shape import Bridge, Community, GraphShape
     from okf_explorer.core.graph.suggested import Suggestion
@@ -149,6 +150,9 @@ class Brain:
         self._base_pages_of: dict[bool, tuple[LinkIndex, dict[str, FileFacts]]] = {}
         """Every page as a base reads it, and as a Dataview query does (True: inline
         fields too), for the index they were read with."""
+        self._tasks_of: tuple[LinkIndex, dict[str, tuple[dict[str, Any], list[Task]]]] | None = None
+        """The frontmatter and tasks of the pages a Dataview `TASK` query read, for the
+        index they were read with."""
         self._mentions_of: tuple[LinkIndex, OrderedDict[str, Mentions]] | None = None
         self._findables_of: tuple[LinkIndex, Excluded, list[Findable]] | None = None
         self._private_of: tuple[LinkIndex, frozenset[str]] | None = None
@@ -511,7 +515,8 @@ class Brain:
         from okf_explorer.core.bases.dataview_query import as_groups, group_pages
 
         pages, base, groups = self._base_pages(True), query.base, query.groups
-        table = self._run_base(base, base.view(None), from_slug, pages)
+        whole = groups is not None or query.tasks is not None  # what they are made of
+        table = self._run_base(base, base.view(None), from_slug, pages, whole)
         if query.tasks is not None:
             tasks = query.tasks
             return self._run_base(tasks, tasks.view(None), from_slug, self._tasks(table, pages))
@@ -525,27 +530,44 @@ class Brain:
         (`core.bases.dataview_tasks`), read from their text; the pages found by slug too."""
         from okf_explorer.core.bases import BaseError
         from okf_explorer.core.bases.dataview_query import OverPages
-        from okf_explorer.core.bases.dataview_tasks import MAX_TASKS, page_tasks, task_rows
+        from okf_explorer.core.bases.dataview_tasks import MAX_TASKS, task_rows
 
         if table.total > len(table.rows):
             raise BaseError(f"a TASK query over more than {len(table.rows):,} pages is not shown")
+        index = self.ensure_index()
+        if self._tasks_of is None or self._tasks_of[0] is not index:
+            self._tasks_of = (index, {})
+        known = self._tasks_of[1]
+        missing = [slug for slug, _ in table.rows if slug not in known]
+        if missing and isinstance(self.source, PageMapper):  # where the pages are read
+            known.update(self.source.map_pages(missing, frontmatter_and_tasks))
+        for slug in missing:
+            if slug not in known:
+                with contextlib.suppress(OkfError):
+                    known[slug] = frontmatter_and_tasks(self.page(slug))
         rows: dict[str, FileFacts] = {}
         for slug, _ in table.rows:
-            try:
-                page = self.page(slug)
-            except OkfError:
-                continue
-            tasks = page_tasks(page.content, MAX_TASKS - len(rows))
-            for task in task_rows(pages[slug], page.frontmatter, tasks):
+            if slug not in known:
+                continue  # unreadable: it holds no task we can show
+            frontmatter, tasks = known[slug]
+            for task in task_rows(pages[slug], frontmatter, tasks[: MAX_TASKS - len(rows)]):
                 rows[f"{slug}\x00{len(rows)}"] = task
             if len(rows) >= MAX_TASKS:
                 break
         return OverPages(rows, pages)
 
     def _run_base(
-        self, base: Base, chosen: View, from_slug: str, pages: Mapping[str, FileFacts]
+        self,
+        base: Base,
+        chosen: View,
+        from_slug: str,
+        pages: Mapping[str, FileFacts],
+        whole: bool = False,
     ) -> BaseTable:
-        from okf_explorer.core.bases import run_view
+        """`chosen` run over `pages` for page `from_slug`: the rows a table shows
+        (`MAX_ROWS`), or with `whole` every row (the pages a query's groups or tasks are
+        made of)."""
+        from okf_explorer.core.bases import MAX_ROWS, run_view
 
         resolved: dict[tuple[str, str | None], str | None] = {}
 
@@ -556,7 +578,8 @@ class Brain:
                 resolved[key] = resolution.slug if resolution.exists else None
             return resolved[key]
 
-        return run_view(base, chosen, pages, pages.get(from_slug), resolve)
+        rows = None if whole else MAX_ROWS
+        return run_view(base, chosen, pages, pages.get(from_slug), resolve, rows=rows)
 
     def _base_pages(self, inline_fields: bool) -> dict[str, FileFacts]:
         """Every readable page as a base reads it (`FileFacts`), for the index built; with
@@ -1020,6 +1043,14 @@ def page_properties(page: Page) -> tuple[dict[str, Any], tuple[str, ...]]:
     """What a base reads of a page's text: its properties and tags (picklable: run where
     the pages are read, `PageMapper`)."""
     return page.frontmatter, page.tags
+
+
+def frontmatter_and_tasks(page: Page) -> tuple[dict[str, Any], list[Task]]:
+    """What a Dataview `TASK` query reads of a page's text: its frontmatter and its tasks
+    (`core.bases.dataview_tasks.page_tasks`; picklable, as `page_properties`)."""
+    from okf_explorer.core.bases.dataview_tasks import page_tasks
+
+    return page.frontmatter, page_tasks(page.content)
 
 
 def page_fields_and_tags(page: Page) -> tuple[dict[str, Any], tuple[str, ...]]:

@@ -447,6 +447,7 @@ def group_pages(table: BaseTable, pages: Mapping[str, FileFacts]) -> Mapping[str
 def as_groups(table: BaseTable) -> BaseTable:
     """The table a base run over `group_pages` gave, its rows no page's (slug `""`)."""
     table.rows = [("", cells) for _, cells in table.rows]
+    table.counted = "groups"
     return table
 
 

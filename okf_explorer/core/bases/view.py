@@ -130,6 +130,9 @@ class BaseTable:
     groups: list[Any] | None = None
     starts: list[int] = field(default_factory=lambda: [0])
     footers: list[list[tuple[str, Any] | None]] | None = None
+    counted: str = "pages"
+    """What its rows are, as the count of those beyond them says (`groups`, a Dataview
+    query's)."""
 
 
 def read_base(data: object) -> Base:
@@ -307,9 +310,11 @@ def run_view(
     this: FileFacts | None,
     resolve: Callable[[str, str | None], str | None],
     now: datetime | None = None,
+    rows: int | None = MAX_ROWS,
 ) -> BaseTable:
-    """The table `view` shows of `pages`, for a base shown on page `this`; `BaseError`
-    when the view cannot be read (`View.problem`) or evaluated."""
+    """The table `view` shows of `pages`, for a base shown on page `this`, at most `rows`
+    rows (None: every page kept, for a Dataview query whose groups or tasks another base
+    runs over); `BaseError` when the view cannot be read (`View.problem`) or evaluated."""
     if view.problem is not None:
         raise BaseError(view.problem)
     moment = now or datetime.now()
@@ -324,13 +329,13 @@ def run_view(
         for key, descending in reversed(keys):  # a stable sort per key, the last key first
             values = {id(scope): _sort_key(column_value(key, scope)) for scope in kept}
             kept.sort(key=lambda scope: values[id(scope)], reverse=descending)
-        return _table(base, view, kept)
+        return _table(base, view, kept, rows)
     except ExpressionError as error:
         raise BaseError(f"{view.name}: {error}") from None
 
 
-def _table(base: Base, view: View, kept: list[Scope]) -> BaseTable:
-    """The rows of the pages `kept` (in order), cut at the view's `limit` and `MAX_ROWS`."""
+def _table(base: Base, view: View, kept: list[Scope], rows: int | None) -> BaseTable:
+    """The rows of the pages `kept` (in order), cut at the view's `limit` and `rows`."""
     total = len(kept)
     if view.limit is not None:
         kept = kept[: view.limit]
@@ -338,7 +343,7 @@ def _table(base: Base, view: View, kept: list[Scope]) -> BaseTable:
     table = BaseTable(view.name, [heading(base, key) for key in columns], total=total)
     if view.group is not None:
         table.groups = []
-    shown = kept[:MAX_ROWS]
+    shown = kept[:rows]
     for number, scope in enumerate(shown):
         cells = [_shown(key, column_value(key, scope), scope) for key in columns]
         table.rows.append((scope.row.slug, cells))
@@ -426,7 +431,7 @@ def table_markdown(table: BaseTable, names: Mapping[str, str]) -> str:
     lines = "\n\n".join("\n".join(part) for part in parts)
     shown = len(table.rows)
     if table.total > shown:
-        lines += f"\n\n*{table.total - shown} more of {table.total} pages.*"
+        lines += f"\n\n*{table.total - shown} more of {table.total} {table.counted}.*"
     return lines
 
 
@@ -448,7 +453,7 @@ def list_markdown(table: BaseTable, names: Mapping[str, str], without_id: bool =
             lines.append(f"- {texts[0] or '-'}")
     shown = len(table.rows)
     if table.total > shown:
-        lines.append(f"\n*{table.total - shown} more of {table.total} pages.*")
+        lines.append(f"\n*{table.total - shown} more of {table.total} {table.counted}.*")
     return "\n".join(lines)
 
 
