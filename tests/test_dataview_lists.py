@@ -370,3 +370,11 @@ def test_tasks_and_groups_are_made_of_every_page_not_the_500_a_table_shows(
     ]
     many = shown(brain, "LIST GROUP BY file.name", on="notes/n000")
     assert many.endswith("*100 more of 600 groups.*")
+
+
+def test_a_query_is_read_once_for_the_parser_and_the_worker_that_runs_it() -> None:
+    query = 'LIST author FROM "books" WHERE rating > 3'
+    assert read_query(query) is read_query(query)
+    for _ in range(2):  # a refusal kept says the same each time
+        with pytest.raises(QueryRefused, match="FLATTEN is not read"):
+            read_query('LIST FROM "books" FLATTEN author')

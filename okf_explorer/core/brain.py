@@ -509,11 +509,10 @@ class Brain:
         its base run over every page's fields, frontmatter and inline (`key:: value`).
         Blocking, as `base_table`; `BaseError` says why it cannot be shown."""
         from okf_explorer.core.bases import BaseError
+        from okf_explorer.core.bases.dataview_query import as_groups, group_pages
 
         if not isinstance(self.source, HoldsBases):
             raise BaseError("only a vault's folder runs Dataview queries")
-        from okf_explorer.core.bases.dataview_query import as_groups, group_pages
-
         pages, base, groups = self._base_pages(True), query.base, query.groups
         whole = groups is not None or query.tasks is not None  # what they are made of
         table = self._run_base(base, base.view(None), from_slug, pages, whole)
@@ -526,14 +525,12 @@ class Brain:
         return as_groups(self._run_base(groups, groups.view(None), from_slug, grouped))
 
     def _tasks(self, table: BaseTable, pages: Mapping[str, FileFacts]) -> Mapping[str, FileFacts]:
-        """The tasks of the pages `table` keeps, each a row a base reads
-        (`core.bases.dataview_tasks`), read from their text; the pages found by slug too."""
-        from okf_explorer.core.bases import BaseError
+        """The tasks of the pages `table` keeps (every one: `_run_base`'s `whole`), each a
+        row a base reads (`core.bases.dataview_tasks`), read from their text once an index;
+        the pages found by slug too."""
         from okf_explorer.core.bases.dataview_query import OverPages
         from okf_explorer.core.bases.dataview_tasks import MAX_TASKS, task_rows
 
-        if table.total > len(table.rows):
-            raise BaseError(f"a TASK query over more than {len(table.rows):,} pages is not shown")
         index = self.ensure_index()
         if self._tasks_of is None or self._tasks_of[0] is not index:
             self._tasks_of = (index, {})

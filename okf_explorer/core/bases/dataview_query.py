@@ -36,6 +36,7 @@ expression is then bounded as a base's is (`core.bases.expression`).
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Iterator, Mapping
@@ -55,7 +56,6 @@ from okf_explorer.core.bases.view import Base, BaseError, BaseTable, read_base
 __all__ = [
     "FILE_FIELDS",
     "FUNCTIONS",
-    "GROUP_PAGE",
     "MAX_QUERY_CHARS",
     "DataviewQuery",
     "OverPages",
@@ -65,6 +65,8 @@ __all__ = [
     "read_query",
 ]
 
+QUERIES_KEPT = 256
+"""Query texts kept read (`read_query`): at most 4,000 characters each."""
 MAX_QUERY_CHARS = 4000
 """Characters a query may hold (the longest of the Dataview example vault's 236 holds 477)."""
 
@@ -202,7 +204,24 @@ class DataviewQuery:
 
 def read_query(text: str) -> DataviewQuery:
     """A ```` ```dataview ```` block's text → the query it is; `QueryRefused` says why
-    not (see the module doc)."""
+    not (see the module doc). Each text is read once (`_read`): the page's parser reads it
+    to tell a query from code, the worker that runs it reads it again, and so does each
+    page drawn anew."""
+    read = _read(text)
+    if isinstance(read, QueryRefused):
+        raise QueryRefused(str(read))  # a fresh one: a kept one raised again grows its traceback
+    return read
+
+
+@functools.lru_cache(maxsize=QUERIES_KEPT)
+def _read(text: str) -> DataviewQuery | QueryRefused:
+    try:
+        return _query(text)
+    except QueryRefused as refused:
+        return refused
+
+
+def _query(text: str) -> DataviewQuery:
     if len(text) > MAX_QUERY_CHARS:
         raise QueryRefused(f"a query over {MAX_QUERY_CHARS:,} characters")
     tokens = _tokens(text)
@@ -428,10 +447,8 @@ def group_pages(table: BaseTable, pages: Mapping[str, FileFacts]) -> Mapping[str
     """The groups of the pages `table` keeps (its rows: a page, then its key: the query's
     pages' base), each a page a base reads, whose properties are its `key` and its `rows`
     (the pages, in the table's order). The pages are found by slug too (a group's
-    `rows.author`), but only the groups are run over. `BaseError` when the table was cut
-    (`MAX_ROWS`): a group of the pages shown would be a group half counted."""
-    if table.total > len(table.rows):
-        raise BaseError(f"a GROUP BY over more than {len(table.rows):,} pages is not shown")
+    `rows.author`), but only the groups are run over. `table` holds every page kept
+    (`run_view`'s `rows=None`): a group of the pages shown would be half counted."""
     found: dict[tuple[str, str], tuple[Any, list[FileRef]]] = {}
     for slug, cells in table.rows:
         key = cells[1]
