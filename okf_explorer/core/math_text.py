@@ -206,13 +206,30 @@ def math_text(tex: str, *, display: bool = False) -> str:
     aligned rows become lines. A formula holding an environment it does not show as
     rows or grids (a matrix inline, an environment inside another) is returned as
     written."""
-    if display and (wrapped := _EQUATION.fullmatch(tex)):
+    return display_math(tex)[0] if display else _text(_infix_read(tex), display=False)
+
+
+def display_math(tex: str) -> tuple[str, bool]:
+    """A `$$` block's `tex` as text (`math_text`), and whether it is drawn as a grid: its
+    lines stand side by side (a matrix between tall brackets), so a line wrapped to fit a
+    narrow pane would put the rest of its row under the next one."""
+    if wrapped := _EQUATION.fullmatch(tex):
         tex = wrapped["inside"].strip()  # one formula, numbered: the number is not shown
-    if "\\over" in tex or "\\choose" in tex:
-        tex = _prefixed(tex)
+    tex = _infix_read(tex)
+    environments = set(re.findall(r"\\(?:begin|end)\{([^}]*)\}", tex))
+    if environments and environments <= MATRICES and _side_by_side(tex):
+        return unicodedata.normalize("NFC", _matrices(tex)), True
+    return _text(tex, display=True), False
+
+
+def _infix_read(tex: str) -> str:
+    """`tex` with its infix fractions as macros (`_prefixed`), when it has any."""
+    return _prefixed(tex) if "\\over" in tex or "\\choose" in tex else tex
+
+
+def _text(tex: str, *, display: bool) -> str:
+    """`tex` (infix fractions read) as a line, or as rows (`display`), not as a grid."""
     environments = re.findall(r"\\(?:begin|end)\{([^}]*)\}", tex)
-    if display and environments and set(environments) <= MATRICES and _side_by_side(tex):
-        return unicodedata.normalize("NFC", _matrices(tex))
     if environments and (not display or not set(environments) <= ROWS):
         return tex
     if environments:

@@ -490,3 +490,33 @@ async def test_a_code_block_wider_than_the_pane_is_read_by_keyboard(tmp_path: Pa
         assert where(pane) == ("link", "okf:alpha")
         await pilot.press("right")  # not on the code: the key is not the box's
         assert box.scroll_x == 0
+
+
+MATRIX = (
+    "\\left[\\begin{array}{cc}\\cos\\theta & -\\sin\\theta \\\\ "
+    "\\sin\\theta & \\cos\\theta\\end{array}\\right]"
+)
+
+
+async def test_a_matrix_wider_than_the_pane_scrolls_and_wraps_as_a_grid(tmp_path: Path) -> None:
+    """Seen on a math digital garden: a displayed product of matrices wider than the pane
+    was wrapped a line at a time, the end of its top row under its first two rows. It
+    scrolls sideways as a wide code block does; `enter` wraps it, its rows cut together
+    after a matrix, so each part reads as the grid it is."""
+    pages = {"rotation": f"# Rotation\n\n$$\n{MATRIX * 5} = I\n$$\n\nThen [[alpha]].\n"}
+    app = make_app(brain_for(vault(tmp_path, {**pages, "alpha": "# Alpha\n"})), start="rotation")
+    async with app.run_test(size=(80, 30)) as pilot:
+        pane = app.screen.query_one(PagePane)
+        await settle(pilot, lambda: pane.shown is not None and bool(pane.query(WideFence)))
+        box = code_box(pane).parent
+        assert box.horizontal_scrollbar.display and box.max_scroll_x > 0
+        top, bottom = (row.content.plain.strip() for row in code_box(pane).drawing.rows[1:3])
+        assert top.count("⎤") == bottom.count("⎦") == 5 and top.endswith("= I")
+        await pilot.press("n", "enter")
+        await settle(pilot)
+        fence = code_box(pane)
+        assert fence.wrapped and box.max_scroll_x == 0
+        rows = [row.content.plain.strip() for row in fence.drawing.rows]
+        lines = [row for row in rows if row]
+        assert [line[0] for line in lines] == ["⎡", "⎣"] * (len(lines) // 2)
+        assert all(line[-1] in "⎤⎦I" for line in lines) and len(lines) >= 4

@@ -11,11 +11,11 @@ from hypothesis import strategies as st
 
 from okf_explorer.core.math_text import math_text
 from okf_explorer.core.search.plain_text import index_text
-from okf_explorer.tui.markdown.draw import blocks_of, draw
+from okf_explorer.tui.markdown.draw import Fence, blocks_of, draw
 from okf_explorer.tui.markdown.inline import inline_content
 from okf_explorer.tui.markdown.links import linkify_body
 from okf_explorer.tui.markdown.parser import parse
-from okf_explorer.tui.markdown.prepare import prepare_body
+from okf_explorer.tui.markdown.prepare import body_pieces, prepare_body
 
 KNOWN_PAIRS = {
     "heading", "paragraph", "blockquote", "bullet_list", "ordered_list", "list_item",
@@ -212,6 +212,37 @@ def test_math_shows_as_code_never_as_prose() -> None:
     assert all(row.content.cell_length <= 40 for row in rows)
     drawn = " ".join(row.content.plain.strip() for row in rows)
     assert " ".join(formula.split()) in " ".join(drawn.split())
+
+
+def test_a_matrix_wider_than_the_pane_keeps_its_rows_whole_and_scrolls_sideways() -> None:
+    """Seen on a math digital garden (an Obsidian vault published with Quartz): a product
+    of three matrices, wider than the page pane, was wrapped line by line, so the end of
+    its top row showed on a line of its own between its two rows. A formula drawn as a
+    grid keeps its rows whole: wider than the body, it scrolls sideways as a wide code
+    block does; narrower, it is drawn in the rows as before. A formula of rows still wraps
+    (the test above)."""
+    matrix = "\\left[\\begin{array}{cc}\\cos\\theta & -\\sin\\theta \\\\ "
+    matrix += "\\sin\\theta & \\cos\\theta\\end{array}\\right]"
+    text = f"Check:\n\n$$\n{matrix * 3} = I\n$$\n"
+    blocks = blocks_of(parse(text, breaks=True))
+    fence = blocks[-1]
+    assert isinstance(fence, Fence) and not fence.wrap
+    top, bottom = fence.code.split("\n")
+    assert top.startswith("⎡ cos θ  -sin θ ⎤  ⎡") and top.endswith("⎤ = I")
+    assert bottom.startswith("⎣ sin θ   cos θ ⎦  ⎣") and bottom.endswith("⎦")
+    narrow = body_pieces(blocks, 40)
+    assert [piece.wide for piece in narrow] == [False, True]
+    assert narrow[1].blocks == [fence]
+    (wide,) = body_pieces(blocks, 80)
+    drawn = [row.content.plain.strip() for row in wide.drawing.rows]
+    assert top in drawn and bottom in drawn
+    # In a callout it cannot scroll: its lines are cut together, after a matrix.
+    callout = f"> [!note] Check\n> $$\n> {matrix * 3} = I\n> $$\n"
+    rows = draw(blocks_of(parse(callout, breaks=True)), 40).rows
+    drawn = [row.content.plain.strip("▌ ") for row in rows if row.content.plain.strip("▌ ")]
+    assert all(row.content.cell_length <= 40 for row in rows)
+    one = ["⎡ cos θ  -sin θ ⎤", "⎣ sin θ   cos θ ⎦"]
+    assert drawn == ["✎ Check", *one, *one, f"{one[0]} = I", one[1]]
 
 
 @pytest.mark.parametrize(

@@ -18,6 +18,7 @@ the bars and bullets around it.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -29,6 +30,7 @@ from textual.content import Content
 from textual.highlight import highlight
 from textual.style import Style
 
+from okf_explorer.core.math_text import TALL
 from okf_explorer.tui.markdown.cjk_wrap import cjk_cuts, has_wide_script
 from okf_explorer.tui.markdown.inline import (
     TONE_COLORS,
@@ -136,6 +138,9 @@ class Fence:
     """Always drawn in rows, its long lines wrapped in the box, even at the top of a body
     where a wider fence gets a box of its own that scrolls sideways (a `$$` formula's
     TeX; `prepare`). Any fence drawn in rows wraps its long lines (`fence_rows`)."""
+    grid: bool = False
+    """Its lines stand side by side (a `$$` matrix drawn between tall brackets): wrapped,
+    they are cut all at the same columns (`grid_parts`), never one line at a time."""
 
     @property
     def lines(self) -> list[Content]:
@@ -245,8 +250,9 @@ def blocks_of(tokens: Sequence[Token]) -> list[Block]:
         elif kind == "inline" and stack:
             _inline(stack[-1], token)
         elif kind in ("fence", "code_block"):
-            code, wrap = token.content.rstrip(), bool(meta.get(MATH))
-            add(Fence(code=code, language=token.info, block_id=block_id, wrap=wrap))
+            code, math = token.content.rstrip(), meta.get(MATH)
+            grid, wrap = math == "grid", math == "rows"
+            add(Fence(code=code, language=token.info, block_id=block_id, wrap=wrap, grid=grid))
         elif kind == "hr":
             add(Rule(block_id=block_id))
         elif kind == "vault_embed":
@@ -596,23 +602,95 @@ def fence_rows(block: Fence, width: int, boxes: Sequence[str] = ()) -> list[Row]
     two cells each side) on the fence's background, a line longer than the box wrapped
     inside it. A fence wider than the body at its top scrolls sideways in a box of its own
     (`prepare`); one drawn here in a quote, a callout or a list cannot, and its code cut
-    at the box's edge was lost to the reader (`# buscar` → `# busc`)."""
+    at the box's edge was lost to the reader (`# buscar` → `# busc`). A grid's lines are
+    cut together (`grid_parts`), each part of the grid under the one before, a row apart."""
     inside = box((*boxes, "md-fence-box"))
-    rows = [Row(Content(""))]
-    for line in block.lines:
-        line = line.expand_tabs(8).stylize_before(".md-fence")
-        parts = [part for part, _ in wrapped(line, width - 4)]
-        for part in parts:
-            row = Row(part)
-            row.shifted(Content("  "), ((0, 2),))
-            if row.content.cell_length > width:
-                row.content = row.content.truncate(width)
-            rows.append(row)
-    rows.append(Row(Content("")))
+    lines = [line.expand_tabs(8).stylize_before(".md-fence") for line in block.lines]
+    if block.grid:
+        parts = [Content(""), *grid_parts(lines, width - 4), Content("")]
+    else:
+        parts = [Content(""), *(part for line in lines for part, _ in wrapped(line, width - 4))]
+        parts.append(Content(""))
+    rows = [Row(part) for part in parts]
+    for row in rows[1:-1]:
+        row.shifted(Content("  "), ((0, 2),))
+        if row.content.cell_length > width:
+            row.content = row.content.truncate(width)
     for row in rows:
         row.padded(width)
         row.content = row.content.stylize_before(inside)
     return rows
+
+
+def grid_parts(lines: Sequence[Content], width: int) -> list[Content]:
+    """The lines of a grid (`Fence.grid`) at most `width` cells wide: all cut at the same
+    columns, the first part of every line, a blank line, then the next part of every
+    line, as a wide array is printed. A cut falls where every line has a space (between
+    two matrices) where one does within `width`; else at `width`."""
+    width = max(1, width)
+    grid = _Grid([line.plain for line in lines])
+    parts: list[Content] = []
+    start = 0
+    while start < grid.width:
+        end = grid.width if grid.width - start <= width else grid.cut(start, width)
+        if parts:
+            parts.append(Content(""))
+        for number, line in enumerate(lines):
+            parts.append(line[grid.char(number, start) : grid.char(number, end)].rstrip())
+        start = end
+        while start < grid.width and grid.blank_at(start):
+            start += 1  # the next part starts at its first character, not a gap
+    return parts or [Content("")] * len(lines)
+
+
+CLOSING = frozenset(TALL[")"] + TALL["]"] + "⎫⎭")
+"""The pieces of a tall closing bracket (`core.math_text.TALL`; not a brace's middle, which
+is an opening one's too): a grid is best cut after one."""
+
+
+class _Grid:
+    """Where each line of a grid's text has its characters, by cell."""
+
+    def __init__(self, plains: Sequence[str]) -> None:
+        self.plains = plains
+        self.starts: list[list[int]] = []
+        """The cell each character of a line starts at, then the line's cells."""
+        for plain in plains:
+            starts, at = [], 0
+            for character in plain:
+                starts.append(at)
+                at += cell_len(character)
+            self.starts.append([*starts, at])
+        self.width = max((starts[-1] for starts in self.starts), default=0)
+
+    def char(self, number: int, cell: int) -> int:
+        """The first character of line `number` at or after `cell` (past its end: its length)."""
+        starts = self.starts[number]
+        return bisect_left(starts, cell, hi=len(starts) - 1)
+
+    def blank_at(self, cell: int) -> bool:
+        """Every line has a space at `cell`, or has ended."""
+        return all(
+            (at := self.char(number, cell)) >= len(plain) or plain[at] == " "
+            for number, plain in enumerate(self.plains)
+        )
+
+    def cut(self, start: int, width: int) -> int:
+        """Where a part starting at `start` ends: the last blank column within `width`
+        right after a matrix's closing bracket, else after a gap of two blank columns
+        (between a matrix's columns), else the last blank column (not `start` itself),
+        else `start + width`."""
+        blank = [end for end in range(start + width, start, -1) if self.blank_at(end)]
+        closed = [end for end in blank if self.closes_at(end - 1)]
+        gaps = [end - 1 for end in blank if end - 1 > start and self.blank_at(end - 1)]
+        return (closed or gaps or blank or [start + width])[0]
+
+    def closes_at(self, cell: int) -> bool:
+        """A line has a tall closing bracket's piece at `cell`."""
+        return any(
+            (at := self.char(number, cell)) < len(plain) and plain[at] in CLOSING
+            for number, plain in enumerate(self.plains)
+        )
 
 
 def rule_rows(width: int) -> list[Row]:

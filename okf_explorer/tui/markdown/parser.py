@@ -61,7 +61,7 @@ from mdit_py_plugins.tasklists import tasklists_plugin
 from okf_explorer.core import fast_paths
 from okf_explorer.core.bases.dataview_query import QueryRefused, read_query
 from okf_explorer.core.links.tags import tag_at
-from okf_explorer.core.math_text import math_text
+from okf_explorer.core.math_text import display_math, math_text
 from okf_explorer.core.pages import without_attributes
 from okf_explorer.tui.markdown.cjk_emphasis import use_cjk_emphasis
 from okf_explorer.tui.markdown.links import FILE_SCHEME, LINK_SCHEME, WRITTEN_BASE, WRITTEN_QUERY
@@ -570,7 +570,9 @@ def is_page_embed(token: Token) -> bool:
 
 MATH = "math"
 """The `meta` key marking the fence a `$$` block is shown as (its language is `latex`,
-for the colours; `draw` wraps its long lines instead of cutting them)."""
+for the colours): `"rows"`, `draw` wraps its long lines instead of cutting them;
+`"grid"` (a matrix drawn between tall brackets, `display_math`), its lines stay whole,
+side by side, and one too wide for the body scrolls sideways as a wide fence does."""
 _INLINE_MATH = frozenset({"math_inline", "math_inline_double"})
 
 
@@ -591,8 +593,9 @@ def _math(state: StateCore) -> None:
 
 def _as_math_fence(token: Token, tex: str) -> None:
     token.type, token.tag, token.info, token.markup = "fence", "code", "latex", "$$"
-    token.meta = {**token.meta, MATH: True}
-    token.content = math_text(tex.strip("\n"), display=True) + "\n"
+    text, grid = display_math(tex.strip("\n"))
+    token.meta = {**token.meta, MATH: "grid" if grid else "rows"}
+    token.content = text + "\n"
 
 
 _BREAKS = frozenset({"softbreak", "hardbreak"})
