@@ -36,6 +36,7 @@ READ = {
     r"\operatorname{span}(S) \iff \alpha \leq \beta": "span(S) ⟺ α ≤ β",
     r"2\pi r \quad 50\%": "2πr   50%",
     r"a \equiv b \mod n": "a ≡ b mod n",
+    r"A \vDash B, A \nvDash C, A \vdash B": "A ⊨ B, A ⊭ C, A ⊢ B",  # a math garden's logic
     r"a^p \equiv a \pmod{p}, \large MA = R \space\land\space S": "aᵖ ≡ a (mod p), MA = R  ∧ S",
     # an Italian calculus vault numbers its formulas in colour and writes `\ln{a}`
     r"\textcolor{orange}{1)}\ \lim_{ x \to 0 }{}\frac{\sin x}{x}": "1) lim_{ x → 0 } (sin x)/x",

@@ -85,6 +85,7 @@ MORE_SYMBOLS = {
     "land": "∧",
     "lor": "∨",
     "models": "⊨",
+    "vDash": "⊨",  # amssymb's: a math garden's logic notes write `A \\vDash B`
     "bot": "⊥",
     "gets": "←",
     "triangle": "△",
