@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from okf_explorer.core.math_text import math_text
+from okf_explorer.core.math_text import display_math, math_text
 
 READ = {
     r"\det(A) = \lambda_{1}\lambda_{2}\dots \lambda_{n} \neq 0": "det(A) = λ₁λ₂… λₙ ≠ 0",
@@ -37,6 +37,7 @@ READ = {
     r"2\pi r \quad 50\%": "2πr   50%",
     r"a \equiv b \mod n": "a ≡ b mod n",
     r"A \vDash B, A \nvDash C, A \vdash B": "A ⊨ B, A ⊭ C, A ⊢ B",  # a math garden's logic
+    r"(\text{for a matrix $a_1$})": "(for a matrix a₁)",  # math in text, as the garden writes
     r"a^p \equiv a \pmod{p}, \large MA = R \space\land\space S": "aᵖ ≡ a (mod p), MA = R  ∧ S",
     # an Italian calculus vault numbers its formulas in colour and writes `\ln{a}`
     r"\textcolor{orange}{1)}\ \lim_{ x \to 0 }{}\frac{\sin x}{x}": "1) lim_{ x → 0 } (sin x)/x",
@@ -73,8 +74,9 @@ def test_a_formula_reads_as_text(tex: str, text: str) -> None:
         r"\vec{x_1} + \not\mapsto",  # no bold subscript, no one negated character
         r"\sqrt[k,m]{x}",  # an index with no superscript form
         r"\mathbb{1}",  # no double-struck digit one
-        r"\begin{aligned} a &= \begin{bmatrix}1\end{bmatrix}\end{aligned}",  # one in another
-        r"\begin{bmatrix}\begin{bmatrix}1\end{bmatrix} & 2\end{bmatrix}",
+        r"\begin{bmatrix}\begin{bmatrix}1\end{bmatrix} & 2\end{bmatrix}",  # one in another
+        # kept on its lines too
+        "\\begin{cases} a \\\\\n \\begin{aligned} b \\end{aligned} \\end{cases}",
     ],
 )
 def test_what_it_cannot_write_as_text_stays_as_written(tex: str) -> None:
@@ -139,3 +141,30 @@ def test_an_aligned_display_is_one_row_a_line() -> None:
     tex = "\\begin{aligned}\na &= b + c \\\\\n  &= \\frac{d}{2}\n\\end{aligned}"
     assert math_text(tex, display=True) == "a = b + c\n= d/2"
     assert math_text(tex) == tex  # inline: an environment stays as written
+    # A row written over two lines is one line (TeX reads a line break as a space), and
+    # the space asked for below a row (`\\[6pt]`) is not shown, nor a `%` comment.
+    tex = "\\begin{align}\n\\|u\\|^2 % the norm\n&= \\langle u, u \\rangle \\\\[6pt]\n"
+    tex += "&= 1\n\\end{align}"
+    assert math_text(tex, display=True) == "‖u‖² = ⟨ u, u ⟩\n= 1"
+    assert math_text("a\n+ b", display=True) == "a + b"
+
+
+def test_an_aligned_display_holding_matrices_is_a_grid_a_row() -> None:
+    """A math garden's linear algebra notes work a determinant out row by row, matrices
+    in the rows (`\\begin{align} … &= 1 \\cdot \\begin{vmatrix} …`): 26 formulas of the
+    vault were shown as their TeX. Each row is its grid, a blank line apart."""
+    tex = (
+        "\\begin{align}\nB &= \\begin{bmatrix} 1 & 2 \\\\ 3 & 4 \\end{bmatrix} \\\\\n"
+        "\\det{B} &= 1 \\cdot 4 - 2 \\cdot \\begin{vmatrix} 3 \\end{vmatrix} \\\\[5pt]\n"
+        "&= -2\n\\end{align}"
+    )
+    text, grid = display_math(tex)
+    assert grid and text.split("\n") == [
+        "B = ⎡ 1  2 ⎤",
+        "    ⎣ 3  4 ⎦",
+        "",
+        "det B = 1 · 4 - 2 · | 3 |",
+        "",
+        "= -2",
+    ]
+    assert display_math("\\begin{aligned} a &= b \\\\ c \\end{aligned}") == ("a = b\nc", False)

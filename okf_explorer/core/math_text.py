@@ -16,9 +16,10 @@ time, and writes what it knows as Unicode:
   as `( … )`, `\\stackrel{d}{=}` as `=ᵈ`, `\\underbrace{x}_{n}` as `x (n)`;
 - colour dropped (`\\textcolor{orange}{1)}` → `1)`), and an operator set apart from an
   operand written against it as TeX sets it (`\\ln{a}` → `ln a`);
-- an aligned display (`\\begin{aligned} … \\\\ … \\end{aligned}`) one row a line; a
-  displayed matrix a grid between tall brackets, `cases` values and conditions in columns
-  after a tall brace.
+- an aligned display (`\\begin{aligned} … \\\\ … \\end{aligned}`) one row a line, a row
+  holding matrices as their grid; a displayed matrix a grid between tall brackets, `cases`
+  values and conditions in columns after a tall brace; a display's line breaks as spaces,
+  as TeX reads them.
 
 What it cannot write as text (an unknown macro, a matrix inline) stays as written, and a
 subscript Unicode has no letters for keeps its braces (`M_{n × n}`; one character needs
@@ -207,20 +208,58 @@ def math_text(tex: str, *, display: bool = False) -> str:
     aligned rows become lines. A formula holding an environment it does not show as
     rows or grids (a matrix inline, an environment inside another) is returned as
     written."""
-    return display_math(tex)[0] if display else _text(_infix_read(tex), display=False)
+    if display:
+        return display_math(tex)[0]
+    text = _text(_infix_read(tex), display=False)
+    return tex if text is None else text
 
 
 def display_math(tex: str) -> tuple[str, bool]:
     """A `$$` block's `tex` as text (`math_text`), and whether it is drawn as a grid: its
     lines stand side by side (a matrix between tall brackets), so a line wrapped to fit a
     narrow pane would put the rest of its row under the next one."""
+    written = tex
+    # A line break in TeX is a space, and a `%` comment ends at it: a row written over two
+    # lines (`\|u\|^2` / `&= \langle u, u \rangle \\`) is one line on the page.
+    tex = _LINE_BREAK.sub(" ", _COMMENT.sub("", tex))
     if wrapped := _EQUATION.fullmatch(tex):
         tex = wrapped["inside"].strip()  # one formula, numbered: the number is not shown
     tex = _infix_read(tex)
     environments = set(re.findall(r"\\(?:begin|end)\{([^}]*)\}", tex))
     if environments and environments <= MATRICES and _side_by_side(tex):
         return unicodedata.normalize("NFC", _matrices(tex)), True
-    return _text(tex, display=True), False
+    if (rows := _rows_of_matrices(tex)) is not None:
+        return unicodedata.normalize("NFC", rows), True
+    text = _text(tex, display=True)
+    return (written if text is None else text), False
+
+
+def _rows_of_matrices(tex: str) -> str | None:
+    """An aligned display (`ROWS`) whose rows hold matrices, as lines: a row without one
+    on a line of its own, a row with one as its grid (`_matrices`), a blank line between
+    two rows. None when `tex` is no such display (another environment, or one inside a
+    matrix)."""
+    around = _ROWS_AROUND.fullmatch(tex)
+    if around is None or around["kind"] not in ROWS:
+        return None
+    inside = around["inside"]
+    kinds = set(re.findall(r"\\(?:begin|end)\{([^}]*)\}", inside))
+    if not kinds or not kinds <= MATRICES or not _side_by_side(inside):
+        return None
+    grids: list[str] = []
+
+    def held(grid: re.Match[str]) -> str:  # a matrix out of the way of the rows' marks
+        grids.append(grid[0])
+        return f"\0{len(grids) - 1}\0"
+
+    rows: list[list[str]] = []
+    for row in _ROW_BREAK.split(_GRID.sub(held, inside)):
+        row = re.sub(r"\0(\d+)\0", lambda mark: grids[int(mark[1])], row.replace("&", ""))
+        if "\\begin" in row:
+            rows.append(_matrices(row).split("\n"))
+        elif text := _Reader(row).text().strip():
+            rows.append([text])
+    return "\n\n".join("\n".join(lines) for lines in rows)
 
 
 def _infix_read(tex: str) -> str:
@@ -228,14 +267,15 @@ def _infix_read(tex: str) -> str:
     return _prefixed(tex) if "\\over" in tex or "\\choose" in tex else tex
 
 
-def _text(tex: str, *, display: bool) -> str:
-    """`tex` (infix fractions read) as a line, or as rows (`display`), not as a grid."""
+def _text(tex: str, *, display: bool) -> str | None:
+    """`tex` (infix fractions read) as a line, or as rows (`display`), not as a grid;
+    None when it holds an environment it cannot show so."""
     environments = re.findall(r"\\(?:begin|end)\{([^}]*)\}", tex)
     if environments and (not display or not set(environments) <= ROWS):
-        return tex
+        return None
     if environments:
         tex = re.sub(r"\\(?:begin|end)\{[^}]*\}", "", tex)
-        rows = [_Reader(row.replace("&", "")).text() for row in re.split(r"\\\\", tex)]
+        rows = [_Reader(row.replace("&", "")).text() for row in _ROW_BREAK.split(tex)]
         return unicodedata.normalize("NFC", "\n".join(row.strip() for row in rows if row.strip()))
     return unicodedata.normalize("NFC", _Reader(tex).text())  # `û` as one character
 
@@ -284,6 +324,16 @@ _EQUATION = re.compile(
     r"\s*\\begin\{(?P<kind>equation\*?)\}(?P<inside>.*)\\end\{(?P=kind)\}\s*", re.DOTALL
 )
 """A display that is one `equation` (a Quartz garden wraps its matrices in one)."""
+_MATH_IN_TEXT = re.compile(r"(?<!\\)\$([^$]*)\$")
+_COMMENT = re.compile(r"(?<!\\)%[^\n]*")
+"""A TeX comment, to the end of its line (`\\%` is a percent sign)."""
+_LINE_BREAK = re.compile(r"[ \t]*\n[ \t]*")
+_ROW_BREAK = re.compile(r"\\\\(?:\s*\[\s*-?[\d.]+\s*(?:pt|em|ex|mm|cm|in|mu|bp|pc|dd|cc|sp)\s*\])?")
+"""The end of a row, with the space asked for below it (`\\\\[6pt]`: not shown)."""
+_ROWS_AROUND = re.compile(
+    r"\s*\\begin\{(?P<kind>[A-Za-z*]+)\}(?P<inside>.*)\\end\{(?P=kind)\}\s*", re.DOTALL
+)
+"""A display that is one environment, whole."""
 _GRID = re.compile(
     r"(?:\\left\s*(?P<open>\\?[\[({|.]|\\[lr]?[vV]ert|\\[lr]brace)\s*)?"
     r"\\begin\{(?P<kind>[A-Za-z]+)\}(?:\{[^{}]*\})?(?P<inside>.*?)\\end\{(?P=kind)\}"
@@ -332,7 +382,7 @@ def _matrices(tex: str) -> str:
 
 def _grid(grid: re.Match[str]) -> list[str]:
     """One matrix (or `cases` list) as lines: its rows, its cells in columns, delimited."""
-    written = re.split(r"\\\\", grid["inside"])
+    written = _ROW_BREAK.split(grid["inside"])
     rows = [[_one_line(cell) for cell in row.split("&")] for row in written]
     rows = [row for row in rows if any(row)]
     if not rows:
@@ -454,7 +504,9 @@ class _Reader:
                 self._argument(raw=True)
             return ""  # the text after (`{1)}`, or the rest for `\color`) reads as it is
         if name in TEXT_OF:
-            return self._argument(raw=name.startswith("text"))[1]
+            shown = self._argument(raw=name.startswith("text"))[1]
+            # math inside text (`\\text{for a matrix $a$}`) reads as math
+            return _MATH_IN_TEXT.sub(lambda math: math_text(math[1]), shown)
         if name in LETTERS:
             start = self.at
             _, shown = self._argument(raw=True)

@@ -98,7 +98,8 @@ them, `&#58;` as `:`); 27: the same rows, read anew (a title without the attribu
 ending its heading, `# Usage {#usage}` → `Usage`); 28: the same rows, read anew (a title's
 math accents over any character, `$\\hat{\\rho}$` as `ρ` with its circumflex); 29: the same
 rows, read anew (a code span hiding a comment's `-->` keeps the comment open over the `#tags`
-after it, `core.links.tags`); 30: the same rows, read anew (a title's `\\vDash` as `⊨`)."""
+after it, `core.links.tags`); 30: the same rows, read anew (a title's `\\vDash` as `⊨`,
+math inside its `\\text{…}` read as math)."""
 
 FILE_MODE = 0o600
 """Permission bits of every cache file: the user's alone."""

@@ -131,7 +131,7 @@ PROGRESS_STEP = 1000
 LONG_FILL = 2000
 """A fill reading this many bodies or more takes seconds (a 35k-page wiki's, 20-35 s):
 the explorer and the command line say so as it starts."""
-TEXT_INDEX_VERSION = "35"
+TEXT_INDEX_VERSION = "36"
 """Bump when the tables below, or what a page's row holds, change: an older file is
 rebuilt. 2: fields weighed apart, stemming, pages' names, text without Markdown.
 3: inline footnotes read as their note, a cited file name dropped (`plain_text`).
@@ -166,7 +166,8 @@ show the code as written). 22: no HTML tag taken out of code (`` `<uuid>.jsonl` 
 32: math accents over any character (`\\bar{X}` was left as TeX, `core.math_text`).
 33: code spans between the code marks, not their backticks (`plain_text._span_marked`).
 34: an element's opening tag left without its `>` runs to the next (`<div class="x"` …
-`</div>`), as the page draws it. 35: math's `\\vDash` as `⊨`."""
+`</div>`), as the page draws it. 35: math's `\\vDash` as `⊨`. 36: a
+display's line breaks as spaces, its aligned rows' matrices as grids, math in `\\text{…}`."""
 SNIPPET_TOKENS = 16
 """Words in a search snippet (FTS5 caps it at 64)."""
 CJK_TOKENS_A_WORD = 3
