@@ -157,6 +157,70 @@ def test_a_callout_type_is_anything_up_to_the_bracket() -> None:
     assert "See also" in index_text("x\n> [!see-also]-\n")
 
 
+ADMONITIONS = """Intro.
+
+!!! note "Embedding Requirement"
+    Needs **embeddings**, see [[alpha]].
+
+    ```python
+    x = 1
+    ```
+
+??? example
+    Hidden until opened.
+
+!!! IMPORTANT !!!
+
+!!! tip
+no body under it
+
+:::caution[Be quick]
+Do it **now**.
+:::
+
+::: details Click me
+Folded.
+:::
+
+:::python
+print(1)
+:::
+"""
+
+
+def test_documentation_admonitions_are_callouts() -> None:
+    """Seen on an LLM-kept wiki of framework docs (68 pages from MkDocs, 25 from
+    Docusaurus): MkDocs' `!!! note "Title"` ran on into its body as one paragraph, a code
+    block in it showed its backticks, and Docusaurus' `:::caution` showed its colons. Both
+    are callouts of their type (`???` folded, `details` too); prose that only looks like
+    one (`!!! IMPORTANT !!!`, a head with no indented body) and another word after the
+    colons (`:::python`) stay as written."""
+    tokens = parse(ADMONITIONS, breaks=True)
+    callouts = [
+        (token.meta["callout"], token.meta["fold"])
+        for token in tokens
+        if token.type == "blockquote_open"
+    ]
+    assert callouts == [("note", ""), ("example", "-"), ("caution", ""), ("details", "-")]
+    titles = [
+        tokens[index + 1].content
+        for index, token in enumerate(tokens)
+        if token.type == "paragraph_open" and "callout_title" in token.meta
+    ]
+    assert titles == ["Embedding Requirement", "Example", "Be quick", "Click me"]
+    fence = next(token for token in tokens if token.type == "fence")
+    assert (fence.info, fence.content, fence.level) == ("python", "x = 1\n", 1)
+    paragraphs = [t.content for t in tokens if t.type == "inline" and t.level == 1]
+    assert paragraphs == [
+        "Intro.",
+        "!!! IMPORTANT !!!",
+        "!!! tip\nno body under it",
+        ":::python\nprint(1)\n:::",
+    ]
+    shown = [row.content.plain.strip("▌ ") for row in draw(blocks_of(tokens), 60).rows]
+    assert "Needs embeddings, see [[alpha]]." in shown and "x = 1" in shown
+
+
 def test_obsidian_comments_are_hidden() -> None:
     """Seen on the Obsidian help vault: `%% These headings use HTML … %%` showed as text."""
     text = (

@@ -11,6 +11,8 @@ and task lists, and small plugins of our own where none exists:
 - callouts (`> [!tip]- Title`): the quote's `blockquote_open` gets `meta["callout"]`
   (type) and `meta["fold"]` (`-` folded, `+` open, `` not foldable); its first line
   becomes a title paragraph (`meta["callout_title"]`);
+- admonitions of documentation sites (MkDocs' `!!! note "Title"`, Docusaurus' `:::tip`):
+  callouts too (`admonitions`);
 - HTML disclosures (`<details>`, an optional `<summary>`, Markdown, `</details>`, as
   GitHub issues and READMEs write them, or the whole in one HTML block): a callout folded
   (`open`: unfolded) titled by the summary, else `Details`, as a browser draws them
@@ -63,6 +65,7 @@ from okf_explorer.core.bases.dataview_query import QueryRefused, read_query
 from okf_explorer.core.links.tags import tag_at
 from okf_explorer.core.math_text import display_math, math_text
 from okf_explorer.core.pages import without_attributes
+from okf_explorer.tui.markdown.admonitions import use_admonitions
 from okf_explorer.tui.markdown.cjk_emphasis import use_cjk_emphasis
 from okf_explorer.tui.markdown.links import FILE_SCHEME, LINK_SCHEME, WRITTEN_BASE, WRITTEN_QUERY
 from okf_explorer.tui.markdown.raw_html import html_to_tokens
@@ -117,7 +120,8 @@ def _parser(breaks: bool, own_task_boxes: bool) -> MarkdownIt:
     md.inline.ruler.before("emphasis", "vault_tag", _tag)
     md.inline.ruler.before("emphasis", "vault_comment", _inline_comment)
     md.block.ruler.before("paragraph", "vault_comment", _block_comment)
-    md.core.ruler.after("block", "callouts", _callouts)
+    use_admonitions(md)  # `!!! note`, `:::tip`: documentation sites' callouts
+    md.core.ruler.after("admonitions_as_callouts", "callouts", _callouts)
     md.core.ruler.after("callouts", "block_ids", _block_ids)
     md.core.ruler.after("block_ids", "heading_attributes", _heading_attributes)
     md.core.ruler.after("heading_attributes", "details", _details)

@@ -1,0 +1,129 @@
+"""Admonitions of documentation sites, drawn as the callouts they are.
+
+Knowledge bases that take in a project's documentation keep its Markdown as written, and
+documentation sites write their notes and warnings in their own syntax, not Obsidian's
+`> [!note]`. Read as plain Markdown, MkDocs' body (indented four spaces) ran on into the
+sentence `!!! note "Embedding Requirement"`, and a code block inside it showed its
+backticks; Docusaurus' `:::tip` showed its colons. Both are read here, with
+mdit-py-plugins' parsers, and given the tokens of a callout (`parser`'s
+`blockquote_open` with `meta["callout"]`, then a title paragraph), so everything that
+draws, folds or walks a callout takes them as one:
+
+- MkDocs (Python-Markdown's `admonition`, pymdownx's `details`): `!!! note "Title"`,
+  `??? tip` (folded), `???+ tip` (open), the body indented under it. The head must be
+  as Python-Markdown reads it (a type, then optionally a quoted title) and have a body,
+  so a line of prose such as `!!! IMPORTANT !!!` stays prose.
+- Docusaurus and VitePress: `:::note`, `:::tip[Title]`, `::: warning Title`, ending at
+  `:::` (more colons for one inside another), for the types those sites draw
+  (`DOCS_KINDS`); `::: details Title` folds. Another word after the colons (a
+  documentation generator's `::: package.module` directive, a site's `:::python` block)
+  is left as written.
+
+With no title, the type names the callout (`Note`), as Obsidian names `> [!note]`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_block import StateBlock
+from markdown_it.rules_core import StateCore
+from markdown_it.token import Token
+from mdit_py_plugins.admon.index import admonition
+from mdit_py_plugins.container import container_plugin
+
+__all__ = ["DOCS_KINDS", "use_admonitions"]
+
+MKDOCS_PARAMS = re.compile(r' ?([\w-]+(?: +[\w-]+)*)(?: +"([^"\n]*)")? *')
+"""What follows an admonition's marker, as Python-Markdown reads it: its types (the first
+is the callout's), then a title in double quotes."""
+MKDOCS_HEAD = re.compile(r"[ \t]*(?:!!!|\?\?\?\+?)" + MKDOCS_PARAMS.pattern)
+FOLDS = {"!!!": "", "???": "-", "???+": "+"}
+"""Each MkDocs marker's fold, as a callout writes it (`-` folded, `+` open)."""
+DOCS_KINDS = frozenset(
+    {"note", "tip", "info", "warning", "danger", "caution", "important", "success"}
+    | {"secondary", "details"}
+)
+"""The admonition types Docusaurus and VitePress draw."""
+DOCS_HEAD = re.compile(r"\s*([A-Za-z]+)(?:\[([^\]\n]*)\]|[ \t]+([^\n]*?))?\s*")
+"""What follows `:::`: a type, then a title in brackets (Docusaurus) or after a space."""
+DOCS_CONTAINER = "docs_admonition"
+
+
+def use_admonitions(md: MarkdownIt) -> None:
+    """Read both kinds of admonition with `md`, as callouts (the module doc)."""
+    md.block.ruler.before(
+        "fence",
+        "mkdocs_admonition",
+        _mkdocs,
+        {"alt": ["paragraph", "reference", "blockquote", "list"]},
+    )
+    container_plugin(md, DOCS_CONTAINER, validate=_is_docs_head)
+    md.core.ruler.after("block", "admonitions_as_callouts", _as_callouts)
+
+
+def _mkdocs(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """mdit-py-plugins' admonition, for a head Python-Markdown reads and that has a body."""
+    first = state.src[state.bMarks[start] : state.eMarks[start]]
+    if MKDOCS_HEAD.fullmatch(first) is None or not _has_body(state, start, end):
+        return False
+    return admonition(state, start, end, silent)
+
+
+def _has_body(state: StateBlock, start: int, end: int) -> bool:
+    """The next line with text is indented under the head (blank lines may come between)."""
+    for line in range(start + 1, end):
+        if state.bMarks[line] + state.tShift[line] < state.eMarks[line]:
+            return state.sCount[line] >= state.sCount[start] + 4
+    return False
+
+
+def _is_docs_head(params: str, _markup: str) -> bool:
+    head = DOCS_HEAD.fullmatch(params)
+    return head is not None and head[1].lower() in DOCS_KINDS
+
+
+def _as_callouts(state: StateCore) -> None:
+    """Each admonition's tokens as a callout's: its quote, its title, its body."""
+    tokens = state.tokens
+    openings = ("admonition_open", f"container_{DOCS_CONTAINER}_open")
+    if not any(token.type in openings for token in tokens):
+        return
+    made: list[Token] = []
+    skip = 0
+    for index, token in enumerate(tokens):
+        if skip:
+            skip -= 1
+            continue
+        if token.type == "admonition_open":
+            head = MKDOCS_PARAMS.fullmatch(token.info)
+            kind = head[1].split()[0].lower() if head else str(token.meta.get("tag") or "note")
+            title = (head[2] if head else "") or kind.replace("-", " ").capitalize()
+            made += _callout_head(token, kind, FOLDS.get(token.markup, ""), title)
+            if tokens[index + 1].type == "admonition_title_open":
+                skip = 3  # its own title, made above
+        elif token.type == f"container_{DOCS_CONTAINER}_open":
+            head = DOCS_HEAD.fullmatch(token.info)
+            kind = head[1].lower() if head else "note"
+            title = ((head[2] or head[3] or "") if head else "").strip()
+            fold = "-" if kind == "details" else ""
+            made += _callout_head(token, kind, fold, title or kind.capitalize())
+        elif token.type in ("admonition_close", f"container_{DOCS_CONTAINER}_close"):
+            made.append(Token("blockquote_close", "blockquote", -1, level=token.level))
+        else:
+            made.append(token)
+    tokens[:] = made
+
+
+def _callout_head(opening: Token, kind: str, fold: str, title: str) -> list[Token]:
+    """A callout's opening tokens in place of the admonition's `opening`."""
+    level, where = opening.level, opening.map
+    quote = Token("blockquote_open", "blockquote", 1, map=where, level=level, markup=">")
+    quote.meta = {"callout": kind, "fold": fold}
+    title_open = Token("paragraph_open", "p", 1, map=where, level=level + 1)
+    title_open.meta = {"callout_title": kind, "callout_fold": fold}
+    inline = Token("inline", "", 0, content=title, map=where, level=level + 2)
+    inline.children = []
+    title_close = Token("paragraph_close", "p", -1, level=level + 1)
+    return [quote, title_open, inline, title_close]
