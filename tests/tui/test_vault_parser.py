@@ -221,6 +221,32 @@ def test_documentation_admonitions_are_callouts() -> None:
     assert "Needs embeddings, see [[alpha]]." in shown and "x = 1" in shown
 
 
+def test_a_frontmatter_block_the_body_keeps_shows_as_yaml() -> None:
+    """Seen on an LLM-kept wiki of framework docs: thousands of pages keep their
+    source's frontmatter under the wiki's own, and it showed as a rule, then a heading
+    of every key run together (`id: ecmascript-modules title: ECMAScript Modules`). A
+    YAML block opening the body is a `yaml` box; a rule and a line of prose, or such a
+    block further down, stay a rule and a heading, as Obsidian shows them."""
+
+    def kinds(text: str) -> list[tuple[str, str]]:
+        shown = ("fence", "hr", "heading_open", "inline")
+        return [(t.type, t.content) for t in parse(text, breaks=True) if t.type in shown]
+
+    kept = "\n---\nid: x\ntitle: ECMAScript Modules\ntags:\n  - a\n# a comment\n---\n\nText.\n"
+    assert kinds(kept) == [
+        ("fence", "id: x\ntitle: ECMAScript Modules\ntags:\n  - a\n# a comment\n"),
+        ("inline", "Text."),
+    ]
+    prose = [("hr", ""), ("heading_open", ""), ("inline", "Some prose")]
+    assert kinds("---\nSome prose\n---\n") == prose
+    assert kinds("Para\n\n---\nid: x\n---\n") == [
+        ("inline", "Para"),
+        *prose[:2],
+        ("inline", "id: x"),
+    ]
+    assert kinds("---\nid: x\nno key here\n---\n")[0] == ("hr", "")
+
+
 def test_obsidian_comments_are_hidden() -> None:
     """Seen on the Obsidian help vault: `%% These headings use HTML … %%` showed as text."""
     text = (

@@ -13,6 +13,8 @@ and task lists, and small plugins of our own where none exists:
   becomes a title paragraph (`meta["callout_title"]`);
 - admonitions of documentation sites (MkDocs' `!!! note "Title"`, Docusaurus' `:::tip`):
   callouts too (`admonitions`);
+- a frontmatter block opening the body (a page taken in with its source's): a `yaml`
+  fence (`kept_frontmatter`);
 - HTML disclosures (`<details>`, an optional `<summary>`, Markdown, `</details>`, as
   GitHub issues and READMEs write them, or the whole in one HTML block): a callout folded
   (`open`: unfolded) titled by the summary, else `Details`, as a browser draws them
@@ -67,6 +69,7 @@ from okf_explorer.core.math_text import display_math, math_text
 from okf_explorer.core.pages import without_attributes
 from okf_explorer.tui.markdown.admonitions import use_admonitions
 from okf_explorer.tui.markdown.cjk_emphasis import use_cjk_emphasis
+from okf_explorer.tui.markdown.kept_frontmatter import use_kept_frontmatter
 from okf_explorer.tui.markdown.links import FILE_SCHEME, LINK_SCHEME, WRITTEN_BASE, WRITTEN_QUERY
 from okf_explorer.tui.markdown.raw_html import html_to_tokens
 
@@ -121,6 +124,7 @@ def _parser(breaks: bool, own_task_boxes: bool) -> MarkdownIt:
     md.inline.ruler.before("emphasis", "vault_comment", _inline_comment)
     md.block.ruler.before("paragraph", "vault_comment", _block_comment)
     use_admonitions(md)  # `!!! note`, `:::tip`: documentation sites' callouts
+    use_kept_frontmatter(md)  # a body that opens with another frontmatter: a `yaml` box
     md.core.ruler.after("admonitions_as_callouts", "callouts", _callouts)
     md.core.ruler.after("callouts", "block_ids", _block_ids)
     md.core.ruler.after("block_ids", "heading_attributes", _heading_attributes)
