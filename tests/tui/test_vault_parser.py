@@ -185,6 +185,16 @@ Folded.
 :::python
 print(1)
 :::
+
+=== "OpenAI"
+    Install it:
+
+        pip install x
+
+    Then go.
+
+    === "Inner"
+        Nested.
 """
 
 
@@ -192,22 +202,32 @@ def test_documentation_admonitions_are_callouts() -> None:
     """Seen on an LLM-kept wiki of framework docs (68 pages from MkDocs, 25 from
     Docusaurus): MkDocs' `!!! note "Title"` ran on into its body as one paragraph, a code
     block in it showed its backticks, and Docusaurus' `:::caution` showed its colons. Both
-    are callouts of their type (`???` folded, `details` too); prose that only looks like
-    one (`!!! IMPORTANT !!!`, a head with no indented body) and another word after the
-    colons (`:::python`) stay as written."""
+    are callouts of their type (`???` folded, `details` too), and so is each of MkDocs'
+    content tabs (`=== "OpenAI"`, 16 pages, whose bodies were code blocks); prose that
+    only looks like one (`!!! IMPORTANT !!!`, a head with no indented body) and another
+    word after the colons (`:::python`) stay as written."""
     tokens = parse(ADMONITIONS, breaks=True)
     callouts = [
         (token.meta["callout"], token.meta["fold"])
         for token in tokens
         if token.type == "blockquote_open"
     ]
-    assert callouts == [("note", ""), ("example", "-"), ("caution", ""), ("details", "-")]
+    assert callouts == [
+        ("note", ""),
+        ("example", "-"),
+        ("caution", ""),
+        ("details", "-"),
+        ("tab", ""),
+        ("tab", ""),
+    ]
     titles = [
         tokens[index + 1].content
         for index, token in enumerate(tokens)
         if token.type == "paragraph_open" and "callout_title" in token.meta
     ]
-    assert titles == ["Embedding Requirement", "Example", "Be quick", "Click me"]
+    assert titles == ["Embedding Requirement", "Example", "Be quick", "Click me", "OpenAI", "Inner"]
+    codes = [(t.type, t.content, t.level) for t in tokens if t.type in ("fence", "code_block")]
+    assert codes[1] == ("code_block", "pip install x\n", 1)  # indented under the tab's body
     fence = next(token for token in tokens if token.type == "fence")
     assert (fence.info, fence.content, fence.level) == ("python", "x = 1\n", 1)
     paragraphs = [t.content for t in tokens if t.type == "inline" and t.level == 1]

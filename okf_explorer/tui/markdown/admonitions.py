@@ -19,6 +19,10 @@ draws, folds or walks a callout takes them as one:
   documentation generator's `::: package.module` directive, a site's `:::python` block)
   is left as written.
 
+MkDocs' content tabs (pymdownx's `tabbed`: `=== "OpenAI"`, the tab's body indented under
+it) are read here too, each tab a callout titled by its name (of kind `TAB`, so each
+tab's body shows, one under the other), where the body had been a code block.
+
 With no title, the type names the callout (`Note`), as Obsidian names `> [!note]`.
 """
 
@@ -33,7 +37,7 @@ from markdown_it.token import Token
 from mdit_py_plugins.admon.index import admonition
 from mdit_py_plugins.container import container_plugin
 
-__all__ = ["DOCS_KINDS", "use_admonitions"]
+__all__ = ["DOCS_KINDS", "TAB", "use_admonitions"]
 
 MKDOCS_PARAMS = re.compile(r' ?([\w-]+(?: +[\w-]+)*)(?: +"([^"\n]*)")? *')
 """What follows an admonition's marker, as Python-Markdown reads it: its types (the first
@@ -49,6 +53,10 @@ DOCS_KINDS = frozenset(
 DOCS_HEAD = re.compile(r"\s*([A-Za-z]+)(?:\[([^\]\n]*)\]|[ \t]+([^\n]*?))?\s*")
 """What follows `:::`: a type, then a title in brackets (Docusaurus) or after a space."""
 DOCS_CONTAINER = "docs_admonition"
+TAB_HEAD = re.compile(r'[ \t]*===[!+]? +"([^"\n]*)" *')
+"""A content tab's first line: `===`, then its name in double quotes."""
+TAB = "tab"
+"""The callout kind a content tab is drawn as."""
 
 
 def use_admonitions(md: MarkdownIt) -> None:
@@ -58,6 +66,9 @@ def use_admonitions(md: MarkdownIt) -> None:
         "mkdocs_admonition",
         _mkdocs,
         {"alt": ["paragraph", "reference", "blockquote", "list"]},
+    )
+    md.block.ruler.before(
+        "fence", "content_tab", _content_tab, {"alt": ["paragraph", "reference", "blockquote"]}
     )
     container_plugin(md, DOCS_CONTAINER, validate=_is_docs_head)
     md.core.ruler.after("block", "admonitions_as_callouts", _as_callouts)
@@ -69,6 +80,35 @@ def _mkdocs(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     if MKDOCS_HEAD.fullmatch(first) is None or not _has_body(state, start, end):
         return False
     return admonition(state, start, end, silent)
+
+
+def _content_tab(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """A content tab (`=== "Name"` over its indented body) as an open callout's tokens."""
+    if state.sCount[start] - state.blkIndent >= 4:  # indented code
+        return False
+    head = TAB_HEAD.fullmatch(state.src[state.bMarks[start] : state.eMarks[start]])
+    if head is None or not _has_body(state, start, end):
+        return False
+    if silent:
+        return True
+    indent = state.sCount[start] + 4
+    last = start + 1
+    for line in range(start + 1, end):  # the body: its lines indented, blank lines within
+        if state.isEmpty(line):
+            continue
+        if state.sCount[line] < indent:
+            break
+        last = line + 1
+    opening = Token("content_tab_open", "div", 1, map=[start, last], level=state.level)
+    state.tokens += _callout_head(opening, TAB, "", head[1] or TAB.capitalize())
+    state.level += 1
+    old_indent, old_max, old_parent = state.blkIndent, state.lineMax, state.parentType
+    state.blkIndent, state.lineMax, state.parentType = indent, last, "admonition"
+    state.md.block.tokenize(state, start + 1, last)
+    state.blkIndent, state.lineMax, state.parentType = old_indent, old_max, old_parent
+    state.push("blockquote_close", "blockquote", -1)  # the level back to the tab's
+    state.line = last
+    return True
 
 
 def _has_body(state: StateBlock, start: int, end: int) -> bool:
