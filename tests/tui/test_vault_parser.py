@@ -267,6 +267,56 @@ def test_a_frontmatter_block_the_body_keeps_shows_as_yaml() -> None:
     assert kinds("---\nid: x\nno key here\n---\n")[0] == ("hr", "")
 
 
+HUGO = """{{< note >}}
+Opening is **only** for [Essentials](#ri-app).
+{{< /note >}}
+
+{{<note>}} The [eviction policy]({{<relref "/operate/rc/x">}}) defaults to `no`.{{</note>}}
+
+{{< warning title="Data Loss" >}}
+First.
+
+- item one
+{{< /warning >}}
+
+Picture: {{<image
+filename="images/rc/button.png" width="140px" alt="Select the button" >}} done.
+
+{{< note >}}
+never closed
+
+{{< multitabs id="x" >}}
+"""
+
+
+def test_a_hugo_sites_notes_images_and_relref_links_read_as_the_site_shows_them() -> None:
+    """Seen on the framework-docs wiki: Redis's docs (3,634 of its pages) showed
+    `{{< note >}}` around their notes, five lines of `{{<image filename=… >}}` where a
+    picture stands, and `[text]({{< relref "/path" >}})` for each link. A note is a
+    callout (its title or its type), an image its placeholder, a relref link its text;
+    a note never closed and any other shortcode stay as written."""
+    tokens = parse(HUGO, breaks=True)
+    callouts = [t.meta["callout"] for t in tokens if t.type == "blockquote_open"]
+    assert callouts == ["note", "note", "warning"]
+    texts = [inline_content(t).plain for t in tokens if t.type == "inline"]
+    assert texts == [
+        "Note",
+        "Opening is only for Essentials.",
+        "Note",
+        "The eviction policy defaults to no.",
+        "Data Loss",
+        "First.",
+        "item one",
+        "Picture: ▭ Select the button done.",
+        "{{< note >}}\nnever closed",
+        '{{< multitabs id="x" >}}',
+    ]
+    quoted = [t.type for t in tokens if t.level == 1 and t.type.endswith("_open")]
+    assert quoted.count("bullet_list_open") == 1  # the list is inside the warning
+    image = next(c for t in tokens for c in t.children or () if c.type == "image")
+    assert image.attrs["src"].endswith("images/rc/button.png")
+
+
 def test_obsidian_comments_are_hidden() -> None:
     """Seen on the Obsidian help vault: `%% These headings use HTML … %%` showed as text."""
     text = (

@@ -37,6 +37,8 @@ from markdown_it.token import Token
 from mdit_py_plugins.admon.index import admonition
 from mdit_py_plugins.container import container_plugin
 
+from okf_explorer.tui.markdown.callout_tokens import callout_head
+
 __all__ = ["DOCS_KINDS", "TAB", "use_admonitions"]
 
 MKDOCS_PARAMS = re.compile(r' ?([\w-]+(?: +[\w-]+)*)(?: +"([^"\n]*)")? *')
@@ -99,8 +101,7 @@ def _content_tab(state: StateBlock, start: int, end: int, silent: bool) -> bool:
         if state.sCount[line] < indent:
             break
         last = line + 1
-    opening = Token("content_tab_open", "div", 1, map=[start, last], level=state.level)
-    state.tokens += _callout_head(opening, TAB, "", head[1] or TAB.capitalize())
+    state.tokens += callout_head(TAB, "", head[1] or TAB.capitalize(), state.level, [start, last])
     state.level += 1
     old_indent, old_max, old_parent = state.blkIndent, state.lineMax, state.parentType
     state.blkIndent, state.lineMax, state.parentType = indent, last, "admonition"
@@ -140,7 +141,7 @@ def _as_callouts(state: StateCore) -> None:
             head = MKDOCS_PARAMS.fullmatch(token.info)
             kind = head[1].split()[0].lower() if head else str(token.meta.get("tag") or "note")
             title = (head[2] if head else "") or kind.replace("-", " ").capitalize()
-            made += _callout_head(token, kind, FOLDS.get(token.markup, ""), title)
+            made += callout_head(kind, FOLDS.get(token.markup, ""), title, token.level, token.map)
             if tokens[index + 1].type == "admonition_title_open":
                 skip = 3  # its own title, made above
         elif token.type == f"container_{DOCS_CONTAINER}_open":
@@ -148,22 +149,9 @@ def _as_callouts(state: StateCore) -> None:
             kind = head[1].lower() if head else "note"
             title = ((head[2] or head[3] or "") if head else "").strip()
             fold = "-" if kind == "details" else ""
-            made += _callout_head(token, kind, fold, title or kind.capitalize())
+            made += callout_head(kind, fold, title or kind.capitalize(), token.level, token.map)
         elif token.type in ("admonition_close", f"container_{DOCS_CONTAINER}_close"):
             made.append(Token("blockquote_close", "blockquote", -1, level=token.level))
         else:
             made.append(token)
     tokens[:] = made
-
-
-def _callout_head(opening: Token, kind: str, fold: str, title: str) -> list[Token]:
-    """A callout's opening tokens in place of the admonition's `opening`."""
-    level, where = opening.level, opening.map
-    quote = Token("blockquote_open", "blockquote", 1, map=where, level=level, markup=">")
-    quote.meta = {"callout": kind, "fold": fold}
-    title_open = Token("paragraph_open", "p", 1, map=where, level=level + 1)
-    title_open.meta = {"callout_title": kind, "callout_fold": fold}
-    inline = Token("inline", "", 0, content=title, map=where, level=level + 2)
-    inline.children = []
-    title_close = Token("paragraph_close", "p", -1, level=level + 1)
-    return [quote, title_open, inline, title_close]

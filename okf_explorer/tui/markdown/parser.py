@@ -15,6 +15,8 @@ and task lists, and small plugins of our own where none exists:
   callouts too (`admonitions`);
 - a frontmatter block opening the body (a page taken in with its source's): a `yaml`
   fence (`kept_frontmatter`);
+- a Hugo site's notes (`{{< note >}}` … `{{< /note >}}`), images and `relref` links
+  (`hugo`);
 - HTML disclosures (`<details>`, an optional `<summary>`, Markdown, `</details>`, as
   GitHub issues and READMEs write them, or the whole in one HTML block): a callout folded
   (`open`: unfolded) titled by the summary, else `Details`, as a browser draws them
@@ -68,7 +70,9 @@ from okf_explorer.core.links.tags import tag_at
 from okf_explorer.core.math_text import display_math, math_text
 from okf_explorer.core.pages import without_attributes
 from okf_explorer.tui.markdown.admonitions import use_admonitions
+from okf_explorer.tui.markdown.callout_tokens import callout_head
 from okf_explorer.tui.markdown.cjk_emphasis import use_cjk_emphasis
+from okf_explorer.tui.markdown.hugo import use_hugo_shortcodes
 from okf_explorer.tui.markdown.kept_frontmatter import use_kept_frontmatter
 from okf_explorer.tui.markdown.links import FILE_SCHEME, LINK_SCHEME, WRITTEN_BASE, WRITTEN_QUERY
 from okf_explorer.tui.markdown.raw_html import html_to_tokens
@@ -125,6 +129,7 @@ def _parser(breaks: bool, own_task_boxes: bool) -> MarkdownIt:
     md.block.ruler.before("paragraph", "vault_comment", _block_comment)
     use_admonitions(md)  # `!!! note`, `:::tip`: documentation sites' callouts
     use_kept_frontmatter(md)  # a body that opens with another frontmatter: a `yaml` box
+    use_hugo_shortcodes(md)  # a Hugo site's `{{< note >}}`, `{{< image >}}`, relref links
     md.core.ruler.after("admonitions_as_callouts", "callouts", _callouts)
     md.core.ruler.after("callouts", "block_ids", _block_ids)
     md.core.ruler.after("block_ids", "heading_attributes", _heading_attributes)
@@ -438,15 +443,7 @@ def _disclosure(opening: Token, match: re.Match[str]) -> list[Token]:
     folded unless the tag says `open`."""
     attributes, summary = match.group(1) or "", " ".join((match.group(2) or "").split())
     fold = "+" if _OPEN_ATTRIBUTE.search(attributes) else "-"
-    level, where = opening.level, opening.map
-    quote = Token("blockquote_open", "blockquote", 1, map=where, level=level, markup=">")
-    quote.meta = {"callout": DETAILS, "fold": fold}
-    title_open = Token("paragraph_open", "p", 1, map=where, level=level + 1)
-    title_open.meta = {"callout_title": DETAILS, "callout_fold": fold}
-    title = Token("inline", "", 0, content=summary or "Details", map=where, level=level + 2)
-    title.children = []
-    title_close = Token("paragraph_close", "p", -1, level=level + 1)
-    return [quote, title_open, title, title_close]
+    return callout_head(DETAILS, fold, summary or "Details", opening.level, opening.map)
 
 
 def _as_paragraph(opening: Token, closing: Token) -> None:
