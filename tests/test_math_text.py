@@ -168,3 +168,35 @@ def test_an_aligned_display_holding_matrices_is_a_grid_a_row() -> None:
         "= -2",
     ]
     assert display_math("\\begin{aligned} a &= b \\\\ c \\end{aligned}") == ("a = b\nc", False)
+
+
+def test_a_bussproofs_proof_is_drawn_as_a_tree() -> None:
+    """A math garden's logic notes write inference rules as bussproofs proofs (19 of
+    them, shown as TeX before): premises side by side over a rule, the conclusion centred
+    under it, a rule's label beside it, `\\noLine` drawing none; a proof that does not come
+    out whole stays as written."""
+    modus_ponens = "\\begin{prooftree}\n\\AXC{$\\varphi \\to \\psi$}\n\\AXC{$\\varphi$}\n"
+    modus_ponens += "\\BIC{$\\psi$}\n\\end{prooftree}"
+    text, grid = display_math(modus_ponens)
+    assert grid and text.split("\n") == ["φ → ψ   φ", "─────────", "    ψ"]
+    labelled = (
+        "\\begin{prooftree}\\AXC{$A$}\\AXC{$B$}\\RL{$\\land I$}\\BIC{$A \\land B$}"
+        "\\LeftLabel{1.}\\doubleLine\\UIC{$A$}\\end{prooftree}"
+    )
+    assert display_math(labelled)[0].split("\n") == [
+        "   A   B",
+        "   ───── ∧ I",
+        "   A ∧ B",
+        "1. ═════",
+        "     A",
+    ]
+    stacked = "\\begin{prooftree}\\noLine\\AXC{premise 1}\\UIC{premise 2}\\UIC{conclusion}"
+    assert display_math(stacked + "\\end{prooftree}")[0].split("\n") == [
+        "premise 1",
+        "premise 2",
+        "──────────",
+        "conclusion",
+    ]
+    for broken in ("\\AXC{a}\\BIC{b}", "\\AXC{a}\\AXC{b}", "\\AXC{a} text", "\\foo{a}"):
+        tex = f"\\begin{{prooftree}}{broken}\\end{{prooftree}}"
+        assert display_math(tex) == (tex, False)

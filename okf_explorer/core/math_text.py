@@ -16,6 +16,7 @@ time, and writes what it knows as Unicode:
   as `( … )`, `\\stackrel{d}{=}` as `=ᵈ`, `\\underbrace{x}_{n}` as `x (n)`;
 - colour dropped (`\\textcolor{orange}{1)}` → `1)`), and an operator set apart from an
   operand written against it as TeX sets it (`\\ln{a}` → `ln a`);
+- a bussproofs proof (`\\begin{prooftree}`) as a tree (`core.proof_tree`);
 - an aligned display (`\\begin{aligned} … \\\\ … \\end{aligned}`) one row a line, a row
   holding matrices as their grid; a displayed matrix a grid between tall brackets, `cases`
   values and conditions in columns after a tall brace; a display's line breaks as spaces,
@@ -34,6 +35,8 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from functools import cache
+
+from okf_explorer.core.proof_tree import proof_lines
 
 ROWS = frozenset(
     {"aligned", "align", "align*", "gather", "gather*", "gathered", "equation", "equation*"}
@@ -224,6 +227,10 @@ def display_math(tex: str) -> tuple[str, bool]:
     tex = _LINE_BREAK.sub(" ", _COMMENT.sub("", tex))
     if wrapped := _EQUATION.fullmatch(tex):
         tex = wrapped["inside"].strip()  # one formula, numbered: the number is not shown
+    around = _ROWS_AROUND.fullmatch(tex)
+    if around and around["kind"] == "prooftree":  # bussproofs: a tree, or as written
+        proof = proof_lines(around["inside"], math_text)
+        return (written, False) if proof is None else (unicodedata.normalize("NFC", proof), True)
     tex = _infix_read(tex)
     environments = set(re.findall(r"\\(?:begin|end)\{([^}]*)\}", tex))
     if environments and environments <= MATRICES and _side_by_side(tex):

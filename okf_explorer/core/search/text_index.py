@@ -167,7 +167,8 @@ show the code as written). 22: no HTML tag taken out of code (`` `<uuid>.jsonl` 
 33: code spans between the code marks, not their backticks (`plain_text._span_marked`).
 34: an element's opening tag left without its `>` runs to the next (`<div class="x"` …
 `</div>`), as the page draws it. 35: math's `\\vDash` as `⊨`. 36: a
-display's line breaks as spaces, its aligned rows' matrices as grids, math in `\\text{…}`."""
+display's line breaks as spaces, its aligned rows' matrices as grids, math in `\\text{…}`,
+bussproofs' proof trees as trees."""
 SNIPPET_TOKENS = 16
 """Words in a search snippet (FTS5 caps it at 64)."""
 CJK_TOKENS_A_WORD = 3
