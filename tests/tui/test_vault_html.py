@@ -146,6 +146,14 @@ def test_a_placeholder_that_is_no_html_element_stays_as_written() -> None:
     ]
 
 
+def test_an_obsolete_element_browsers_still_draw_reads_as_its_text() -> None:
+    """Seen on the framework-docs wiki: Redis's docs hold 5,718 `<nobr>`, whose closing
+    `</nobr>` was shown as written after the icons it keeps on one line."""
+    assert lines_of("Status <nobr>pending <b>now</b></nobr> done.\n")[0] == (
+        "Status pending now done."
+    )
+
+
 def test_a_script_link_is_no_link() -> None:
     (inline,) = [
         t

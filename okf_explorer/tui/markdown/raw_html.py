@@ -52,6 +52,7 @@ _OTHER_HTML = frozenset(
     | {"input", "button", "select", "option", "textarea", "col", "colgroup", "object"}
     | {"embed", "param", "map", "area", "canvas", "meter", "progress", "output", "data"}
     | {"ruby", "rt", "rp", "link", "meta", "base", "title", "body", "use", "defs"}
+    | {"nobr"}  # obsolete, still drawn: Redis's docs keep status icons on a line with it
 )
 _KNOWN = _OTHER_HTML | _HIDDEN | _BLOCKS | _HEADINGS | _CELLS | _CODE | frozenset(_EMPHASIS)
 """HTML's own elements; any other `<word>` (`<name>`, `<project-id>`: a placeholder in
