@@ -78,6 +78,9 @@ def use_admonitions(md: MarkdownIt) -> None:
 
 def _mkdocs(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     """mdit-py-plugins' admonition, for a head Python-Markdown reads and that has a body."""
+    at = state.bMarks[start] + state.tShift[start]
+    if at >= state.eMarks[start] or state.src[at] not in "!?":
+        return False  # tried at every block's start: one character first
     first = state.src[state.bMarks[start] : state.eMarks[start]]
     if MKDOCS_HEAD.fullmatch(first) is None or not _has_body(state, start, end):
         return False
@@ -86,8 +89,9 @@ def _mkdocs(state: StateBlock, start: int, end: int, silent: bool) -> bool:
 
 def _content_tab(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     """A content tab (`=== "Name"` over its indented body) as an open callout's tokens."""
-    if state.sCount[start] - state.blkIndent >= 4:  # indented code
-        return False
+    at = state.bMarks[start] + state.tShift[start]
+    if not state.src.startswith("===", at) or state.sCount[start] - state.blkIndent >= 4:
+        return False  # not a tab, or indented code
     head = TAB_HEAD.fullmatch(state.src[state.bMarks[start] : state.eMarks[start]])
     if head is None or not _has_body(state, start, end):
         return False

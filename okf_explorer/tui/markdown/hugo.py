@@ -55,7 +55,7 @@ def use_hugo_shortcodes(md: MarkdownIt) -> None:
     """Read Hugo's notes, images and relref links with `md` (the module doc)."""
     md.core.ruler.after("block", "hugo_notes", _notes)
     md.inline.ruler.before("link", "hugo_relref_link", _relref_link)
-    md.inline.ruler.before("text", "hugo_image", _image)
+    md.inline.ruler.before("link", "hugo_image", _image)  # tried where text stops: a `{`
 
 
 def _notes(state: StateCore) -> None:

@@ -33,7 +33,9 @@ def use_kept_frontmatter(md: MarkdownIt) -> None:
 
 
 def _kept_frontmatter(state: StateBlock, start: int, end: int, silent: bool) -> bool:
-    if state.level or state.blkIndent or not _FENCE.fullmatch(_line(state, start)):
+    if state.level or state.blkIndent or not state.src.startswith("---", state.bMarks[start]):
+        return False  # tried at every block's start: three characters first
+    if not _FENCE.fullmatch(_line(state, start)):
         return False
     if any(not state.isEmpty(line) for line in range(start)):
         return False
