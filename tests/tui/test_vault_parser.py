@@ -33,6 +33,12 @@ PIECES = st.sampled_from(
         "<!-- c -->", "<div>", "</div>", "<h2>", "</h2>", "<table><tr><td>", "</td><td>",
         "<code>", "</code>", "<script>", "<li>", "<hr>", "<p align=center>", "%%", "%% c %%",
         "$", "$$", "$x_1$", "$a*b$", "\\frac{a}{b}", "$5",
+        # documentation sites' blocks, Hugo's shortcodes, matrices and proofs
+        "!!! note", '!!! tip "T"', "??? x", "???+ y", "    ", ":::tip", ":::", ":::note[T]",
+        '=== "A"', "{{< note >}}", "{{< /note >}}", "{{<warning>}}", "{{</warning>}}",
+        '{{< image filename="a.png" alt="A" >}}', '[t]({{< relref "/a" >}})', "<nobr>",
+        "\\begin{bmatrix}", "\\end{bmatrix}", "\\\\", "&", "\\begin{aligned}",
+        "\\end{aligned}", "\\begin{prooftree}", "\\AXC{a}", "\\BIC{b}", "\\end{prooftree}",
     ]
 )  # fmt: skip
 TEXT = st.lists(PIECES, max_size=40).map("".join)
