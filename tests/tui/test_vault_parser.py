@@ -39,6 +39,7 @@ PIECES = st.sampled_from(
         '{{< image filename="a.png" alt="A" >}}', '[t]({{< relref "/a" >}})', "<nobr>",
         "\\begin{bmatrix}", "\\end{bmatrix}", "\\\\", "&", "\\begin{aligned}",
         "\\end{aligned}", "\\begin{prooftree}", "\\AXC{a}", "\\BIC{b}", "\\end{prooftree}",
+        ":method:`x`", ":ref:`t <a>`", ":py:func:`~a.b`", ":",
     ]
 )  # fmt: skip
 TEXT = st.lists(PIECES, max_size=40).map("".join)
@@ -321,6 +322,24 @@ def test_a_hugo_sites_notes_images_and_relref_links_read_as_the_site_shows_them(
     assert quoted.count("bullet_list_open") == 1  # the list is inside the warning
     image = next(c for t in tokens for c in t.children or () if c.type == "image")
     assert image.attrs["src"].endswith("images/rc/button.png")
+
+
+def test_restructuredtext_roles_read_as_sphinx_shows_them() -> None:
+    """Seen on the framework-docs wiki: its MongoDB, pytest and SQLAlchemy pages keep
+    35,000 Sphinx roles, each shown as `:method:` before a code span. A role naming code
+    is code, any other its text; a titled role its title, `~a.b` its last name. Not a
+    role: one glued to the word before it, a time."""
+    text = (
+        "Use :method:`db.collection.find()`, :py:func:`~pytest.raises`, "
+        ":ref:`Indexes <index-types>`, :issue:`SERVER-1` and :red:`test`; "
+        "a:b:`c` at 10:30:`x`.\n"
+    )
+    (inline,) = [token for token in parse(text, breaks=True) if token.type == "inline"]
+    assert inline_content(inline).plain == (
+        "Use db.collection.find(), raises, Indexes, SERVER-1 and test; a:b:c at 10:30:x."
+    )
+    code = [child.content for child in inline.children if child.type == "code_inline"]
+    assert code == ["db.collection.find()", "raises", "c", "x"]
 
 
 def test_obsidian_comments_are_hidden() -> None:

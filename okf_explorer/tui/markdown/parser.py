@@ -15,6 +15,8 @@ and task lists, and small plugins of our own where none exists:
   callouts too (`admonitions`);
 - a frontmatter block opening the body (a page taken in with its source's): a `yaml`
   fence (`kept_frontmatter`);
+- reStructuredText roles (`` :func:`x` ``, `` :ref:`text <t>` ``) as code or text
+  (`rest_roles`);
 - a Hugo site's notes (`{{< note >}}` … `{{< /note >}}`), images and `relref` links
   (`hugo`);
 - HTML disclosures (`<details>`, an optional `<summary>`, Markdown, `</details>`, as
@@ -76,6 +78,7 @@ from okf_explorer.tui.markdown.hugo import use_hugo_shortcodes
 from okf_explorer.tui.markdown.kept_frontmatter import use_kept_frontmatter
 from okf_explorer.tui.markdown.links import FILE_SCHEME, LINK_SCHEME, WRITTEN_BASE, WRITTEN_QUERY
 from okf_explorer.tui.markdown.raw_html import html_to_tokens
+from okf_explorer.tui.markdown.rest_roles import use_rest_roles
 
 CALLOUT = re.compile(r"^\[!([^\]|\n]*[^\]|\s][^\]|\n]*)(?:\|[^\]\n]*)?\]([+-]?)[ \t]*(.*)$")
 """A callout's first line: `[!type]`, or `[!type|metadata]` (themes and CSS snippets read
@@ -130,6 +133,7 @@ def _parser(breaks: bool, own_task_boxes: bool) -> MarkdownIt:
     use_admonitions(md)  # `!!! note`, `:::tip`: documentation sites' callouts
     use_kept_frontmatter(md)  # a body that opens with another frontmatter: a `yaml` box
     use_hugo_shortcodes(md)  # a Hugo site's `{{< note >}}`, `{{< image >}}`, relref links
+    use_rest_roles(md)  # Sphinx's `:func:`x`` in converted docs: code, or text
     md.core.ruler.after("admonitions_as_callouts", "callouts", _callouts)
     md.core.ruler.after("callouts", "block_ids", _block_ids)
     md.core.ruler.after("block_ids", "heading_attributes", _heading_attributes)
