@@ -63,7 +63,7 @@ def _notes(state: StateCore) -> None:
     tokens = state.tokens
     if not any(token.type == "inline" and "{{" in token.content for token in tokens):
         return
-    index = 1
+    index, made = 1, False
     while index < len(tokens):
         token = tokens[index]
         opened = _OPENING.match(token.content) if token.type == "inline" else None
@@ -94,7 +94,9 @@ def _notes(state: StateCore) -> None:
         tokens[after:after] = [Token("blockquote_close", "blockquote", -1, level=paragraph.level)]
         tokens[index - 1 : index - 1] = head
         index += len(head) + 1
-    _drop_empty_paragraphs(tokens)
+        made = True
+    if made:  # a paragraph that held only a shortcode goes, no other
+        _drop_empty_paragraphs(tokens)
 
 
 def _note_end(tokens: list[Token], start: int, closing: re.Pattern[str]) -> tuple[int, int] | None:
