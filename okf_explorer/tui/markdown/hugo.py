@@ -12,7 +12,7 @@ Three shortcodes are read here:
   a callout of that type. One whose closing shortcode is not found at the same depth
   (inside a list the opening one is not in) stays as written.
 - `image`: the image it names, as `![alt](filename)` shows (a placeholder, `raw_html`).
-- a Markdown link to `relref "path"`: its text. It is no link of the graph: SPEC §2 reads
+- a Markdown link to `relref "path"`: its text. It is no link of the graph: SPEC §3 reads
   a link to a `.md` file or a folder, and Hugo resolves the path against its own
   `content/` folder, so the explorer does not follow it either.
 
