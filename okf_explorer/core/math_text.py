@@ -219,8 +219,8 @@ def math_text(tex: str, *, display: bool = False) -> str:
 
 def display_math(tex: str) -> tuple[str, bool]:
     """A `$$` block's `tex` as text (`math_text`), and whether it is drawn as a grid: its
-    lines stand side by side (a matrix between tall brackets), so a line wrapped to fit a
-    narrow pane would put the rest of its row under the next one."""
+    lines stand side by side (a matrix between tall brackets, a proof tree), so a line
+    wrapped to fit a narrow pane would put the rest of its row under the next one."""
     written = tex
     # A line break in TeX is a space, and a `%` comment ends at it: a row written over two
     # lines (`\|u\|^2` / `&= \langle u, u \rangle \\`) is one line on the page.
@@ -232,7 +232,7 @@ def display_math(tex: str) -> tuple[str, bool]:
         proof = proof_lines(around["inside"], math_text)
         return (written, False) if proof is None else (unicodedata.normalize("NFC", proof), True)
     tex = _infix_read(tex)
-    environments = set(re.findall(r"\\(?:begin|end)\{([^}]*)\}", tex))
+    environments = set(_ENVIRONMENTS.findall(tex))
     if environments and environments <= MATRICES and _side_by_side(tex):
         return unicodedata.normalize("NFC", _matrices(tex)), True
     if (rows := _rows_of_matrices(tex)) is not None:
@@ -250,7 +250,7 @@ def _rows_of_matrices(tex: str) -> str | None:
     if around is None or around["kind"] not in ROWS:
         return None
     inside = around["inside"]
-    kinds = set(re.findall(r"\\(?:begin|end)\{([^}]*)\}", inside))
+    kinds = set(_ENVIRONMENTS.findall(inside))
     if not kinds or not kinds <= MATRICES or not _side_by_side(inside):
         return None
     grids: list[str] = []
@@ -277,11 +277,11 @@ def _infix_read(tex: str) -> str:
 def _text(tex: str, *, display: bool) -> str | None:
     """`tex` (infix fractions read) as a line, or as rows (`display`), not as a grid;
     None when it holds an environment it cannot show so."""
-    environments = re.findall(r"\\(?:begin|end)\{([^}]*)\}", tex)
+    environments = _ENVIRONMENTS.findall(tex)
     if environments and (not display or not set(environments) <= ROWS):
         return None
     if environments:
-        tex = re.sub(r"\\(?:begin|end)\{[^}]*\}", "", tex)
+        tex = _ENVIRONMENTS.sub("", tex)
         rows = [_Reader(row.replace("&", "")).text() for row in _ROW_BREAK.split(tex)]
         return unicodedata.normalize("NFC", "\n".join(row.strip() for row in rows if row.strip()))
     return unicodedata.normalize("NFC", _Reader(tex).text())  # `û` as one character
@@ -331,7 +331,10 @@ _EQUATION = re.compile(
     r"\s*\\begin\{(?P<kind>equation\*?)\}(?P<inside>.*)\\end\{(?P=kind)\}\s*", re.DOTALL
 )
 """A display that is one `equation` (a Quartz garden wraps its matrices in one)."""
+_ENVIRONMENTS = re.compile(r"\\(?:begin|end)\{([^}]*)\}")
+"""Each `\\begin{…}` and `\\end{…}` of a formula: its environment's name."""
 _MATH_IN_TEXT = re.compile(r"(?<!\\)\$([^$]*)\$")
+"""Math inside a `\\text{…}` argument (`$a$`), read as math."""
 _COMMENT = re.compile(r"(?<!\\)%[^\n]*")
 """A TeX comment, to the end of its line (`\\%` is a percent sign)."""
 _LINE_BREAK = re.compile(r"[ \t]*\n[ \t]*")

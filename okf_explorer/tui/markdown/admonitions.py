@@ -41,10 +41,11 @@ from okf_explorer.tui.markdown.callout_tokens import callout_head
 
 __all__ = ["DOCS_KINDS", "TAB", "use_admonitions"]
 
-MKDOCS_PARAMS = re.compile(r' ?([\w-]+(?: +[\w-]+)*)(?: +"([^"\n]*)")? *')
-"""What follows an admonition's marker, as Python-Markdown reads it: its types (the first
-is the callout's), then a title in double quotes."""
-MKDOCS_HEAD = re.compile(r"[ \t]*(?:!!!|\?\?\?\+?)" + MKDOCS_PARAMS.pattern)
+MKDOCS_HEAD = re.compile(r'[ \t]*(?:!!!|\?\?\?\+?) ?([\w-]+(?: +[\w-]+)*)(?: +"([^"\n]*)")? *')
+"""An admonition's first line as Python-Markdown reads it: the marker, its types (the
+first is the callout's), then a title in double quotes."""
+HEAD = "admonition_head"
+"""The `meta` key of an MkDocs admonition's opening token: its (type, title), read once."""
 FOLDS = {"!!!": "", "???": "-", "???+": "+"}
 """Each MkDocs marker's fold, as a callout writes it (`-` folded, `+` open)."""
 DOCS_KINDS = frozenset(
@@ -81,10 +82,17 @@ def _mkdocs(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     at = state.bMarks[start] + state.tShift[start]
     if at >= state.eMarks[start] or state.src[at] not in "!?":
         return False  # tried at every block's start: one character first
-    first = state.src[state.bMarks[start] : state.eMarks[start]]
-    if MKDOCS_HEAD.fullmatch(first) is None or not _has_body(state, start, end):
+    head = MKDOCS_HEAD.fullmatch(state.src[state.bMarks[start] : state.eMarks[start]])
+    if head is None or not _has_body(state, start, end):
         return False
-    return admonition(state, start, end, silent)
+    opening = len(state.tokens)
+    if not admonition(state, start, end, silent):
+        return False
+    if not silent:  # the type and title as Python-Markdown reads them, for `_as_callouts`
+        kind = head[1].split()[0].lower()
+        title = head[2] or kind.replace("-", " ").capitalize()
+        state.tokens[opening].meta[HEAD] = (kind, title)
+    return True
 
 
 def _content_tab(state: StateBlock, start: int, end: int, silent: bool) -> bool:
@@ -125,8 +133,16 @@ def _has_body(state: StateBlock, start: int, end: int) -> bool:
 
 
 def _is_docs_head(params: str, _markup: str) -> bool:
+    return _docs_head(params) is not None
+
+
+def _docs_head(params: str) -> tuple[str, str] | None:
+    """What follows `:::`, as (type, title: the type's name when none is written); None
+    when it names no type those sites draw."""
     head = DOCS_HEAD.fullmatch(params)
-    return head is not None and head[1].lower() in DOCS_KINDS
+    if head is None or (kind := head[1].lower()) not in DOCS_KINDS:
+        return None
+    return kind, (head[2] or head[3] or "").strip() or kind.capitalize()
 
 
 def _as_callouts(state: StateCore) -> None:
@@ -136,24 +152,19 @@ def _as_callouts(state: StateCore) -> None:
     if not any(token.type in openings for token in tokens):
         return
     made: list[Token] = []
-    skip = 0
-    for index, token in enumerate(tokens):
-        if skip:
-            skip -= 1
+    in_title = False
+    for token in tokens:
+        if token.type in ("admonition_title_open", "admonition_title_close"):
+            in_title = token.type == "admonition_title_open"  # its own: `HEAD` names it
+        elif in_title:
             continue
-        if token.type == "admonition_open":
-            head = MKDOCS_PARAMS.fullmatch(token.info)
-            kind = head[1].split()[0].lower() if head else str(token.meta.get("tag") or "note")
-            title = (head[2] if head else "") or kind.replace("-", " ").capitalize()
+        elif token.type == "admonition_open":
+            kind, title = token.meta[HEAD]
             made += callout_head(kind, FOLDS.get(token.markup, ""), title, token.level, token.map)
-            if tokens[index + 1].type == "admonition_title_open":
-                skip = 3  # its own title, made above
         elif token.type == f"container_{DOCS_CONTAINER}_open":
-            head = DOCS_HEAD.fullmatch(token.info)
-            kind = head[1].lower() if head else "note"
-            title = ((head[2] or head[3] or "") if head else "").strip()
+            kind, title = _docs_head(token.info) or ("note", "Note")  # its validator read it
             fold = "-" if kind == "details" else ""
-            made += callout_head(kind, fold, title or kind.capitalize(), token.level, token.map)
+            made += callout_head(kind, fold, title, token.level, token.map)
         elif token.type in ("admonition_close", f"container_{DOCS_CONTAINER}_close"):
             made.append(Token("blockquote_close", "blockquote", -1, level=token.level))
         else:

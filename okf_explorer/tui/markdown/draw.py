@@ -31,6 +31,7 @@ from textual.highlight import highlight
 from textual.style import Style
 
 from okf_explorer.core.math_text import TALL
+from okf_explorer.tui.cells import RunCells
 from okf_explorer.tui.markdown.cjk_wrap import cjk_cuts, has_wide_script
 from okf_explorer.tui.markdown.inline import (
     TONE_COLORS,
@@ -607,11 +608,10 @@ def fence_rows(block: Fence, width: int, boxes: Sequence[str] = ()) -> list[Row]
     inside = box((*boxes, "md-fence-box"))
     lines = [line.expand_tabs(8).stylize_before(".md-fence") for line in block.lines]
     if block.grid:
-        parts = [Content(""), *grid_parts(lines, width - 4), Content("")]
+        body = grid_parts(lines, width - 4)
     else:
-        parts = [Content(""), *(part for line in lines for part, _ in wrapped(line, width - 4))]
-        parts.append(Content(""))
-    rows = [Row(part) for part in parts]
+        body = [part for line in lines for part, _ in wrapped(line, width - 4)]
+    rows = [Row(part) for part in (Content(""), *body, Content(""))]
     for row in rows[1:-1]:
         row.shifted(Content("  "), ((0, 2),))
         if row.content.cell_length > width:
@@ -656,10 +656,10 @@ class _Grid:
         self.starts: list[list[int]] = []
         """The cell each character of a line starts at, then the line's cells."""
         for plain in plains:
-            starts, at = [], 0
+            starts, at, run = [], 0, RunCells()  # cells as Rich counts them (`tui.cells`)
             for character in plain:
                 starts.append(at)
-                at += cell_len(character)
+                at += run.add(character)
             self.starts.append([*starts, at])
         self.width = max((starts[-1] for starts in self.starts), default=0)
 

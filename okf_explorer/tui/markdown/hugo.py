@@ -76,13 +76,12 @@ def _notes(state: StateCore) -> None:
             continue
         kind = opened["kind"]
         closing = re.compile(r"\{\{[<%]\s*/" + kind + r"\s*[>%]\}\}\s*$")  # a word: [a-z]+
-        token.content = token.content[opened.end() :]
         ends = _note_end(tokens, index, closing)
-        if ends is None:
-            token.content = opened[0] + token.content  # as written
+        if ends is None:  # as written
             index += 1
             continue
         closer, after = ends
+        token.content = token.content[opened.end() :]  # the closer's token may be this one
         last = tokens[closer]
         last.content = closing.sub("", last.content).strip()
         token.content = token.content.strip()

@@ -24,7 +24,9 @@ MAX_KEPT_LINES = 200
 """Lines a kept block may have before its closing `---` (a longer run is not one)."""
 _FENCE = re.compile(r"---[ \t]*")
 _KEY = re.compile(r"[A-Za-z_][\w.-]*:(?:[ \t].*)?")
-_YAML_LINE = re.compile(r"(?:[A-Za-z_][\w.-]*:(?:[ \t].*)?|[ \t]+\S.*|-(?:[ \t].*)?|#.*|[ \t]*)")
+"""A YAML key's line (`title: ECMAScript Modules`, `tags:`)."""
+_YAML_LINE = re.compile(rf"(?:{_KEY.pattern}|[ \t]+\S.*|-(?:[ \t].*)?|#.*|[ \t]*)")
+"""Any line of such a block: a key's, an indented one, a list item, a comment, a blank."""
 
 
 def use_kept_frontmatter(md: MarkdownIt) -> None:
