@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from rich.cells import cell_len
 
 from okf_explorer.core.graph.traverse import Edge
+from okf_explorer.core.line_glyphs import DOWN, GLYPHS, LEFT, RIGHT, UP
 from okf_explorer.core.pages import title_says_more
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.cells import EMOJI_SELECTOR, ZERO_WIDTH_JOINER
@@ -64,17 +65,6 @@ MAX_LANES = 4
 ARROW_RIGHT, ARROW_LEFT = "►", "◄"
 EMOJI_STYLE = chr(EMOJI_SELECTOR)
 """Variation selector 16: terminals disagree on the width it gives (see `page_label`)."""
-
-_UP, _DOWN, _LEFT, _RIGHT = 1, 2, 4, 8
-_GLYPHS = {
-    _LEFT: "─", _RIGHT: "─", _LEFT | _RIGHT: "─",
-    _UP: "│", _DOWN: "│", _UP | _DOWN: "│",
-    _DOWN | _RIGHT: "╭", _DOWN | _LEFT: "╮", _UP | _RIGHT: "╰", _UP | _LEFT: "╯",
-    _UP | _DOWN | _RIGHT: "├", _UP | _DOWN | _LEFT: "┤",
-    _LEFT | _RIGHT | _DOWN: "┬", _LEFT | _RIGHT | _UP: "┴",
-    _UP | _DOWN | _LEFT | _RIGHT: "┼",
-}  # fmt: skip
-"""The glyph of a cell by the ways its lines leave it."""
 
 Titles = Callable[[str], str | None]
 ColourOf = Callable[[str], str | None]
@@ -400,7 +390,7 @@ def _draw(
     for y in range(canvas_height):
         for x in range(canvas_width):
             if ways[y][x]:
-                grid[y][x] = _GLYPHS[ways[y][x]]
+                grid[y][x] = GLYPHS[ways[y][x]]
     for (x, y), arrow in arrows.items():
         grid[y][x] = arrow
     nodes: list[Node] = []
@@ -505,15 +495,15 @@ def _route(
         path.append((x, y))
 
     for x in range(start, lane):
-        mark(x, y0, _RIGHT | (_LEFT if x > start else 0))
+        mark(x, y0, RIGHT | (LEFT if x > start else 0))
     step = 1 if y1 > y0 else -1
     if y0 == y1:
-        mark(lane, y0, _LEFT | _RIGHT)
+        mark(lane, y0, LEFT | RIGHT)
     else:
-        mark(lane, y0, _LEFT | (_DOWN if step > 0 else _UP))
+        mark(lane, y0, LEFT | (DOWN if step > 0 else UP))
         for y in range(y0 + step, y1, step):
-            mark(lane, y, _UP | _DOWN)
-        mark(lane, y1, _RIGHT | (_UP if step > 0 else _DOWN))
+            mark(lane, y, UP | DOWN)
+        mark(lane, y1, RIGHT | (UP if step > 0 else DOWN))
     for x in range(lane + 1, end + 1):
-        mark(x, y1, _LEFT | (_RIGHT if x < end else 0))
+        mark(x, y1, LEFT | (RIGHT if x < end else 0))
     return path
