@@ -11,6 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual.pilot import Pilot
+from textual.widget import Widget
 
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
@@ -460,6 +462,16 @@ def code_box(pane: PagePane) -> WideFence:
     return fence
 
 
+async def scrolled_sideways(pilot: Pilot[None]) -> tuple[PagePane, Widget]:
+    """The page pane once its one wide fence is shown, and that fence's box, which
+    scrolls sideways."""
+    pane = pilot.app.screen.query_one(PagePane)
+    await settle(pilot, lambda: pane.shown is not None and bool(pane.query(WideFence)))
+    box = code_box(pane).parent
+    assert isinstance(box, Widget) and box.horizontal_scrollbar.display and box.max_scroll_x > 0
+    return pane, box
+
+
 async def test_a_code_block_wider_than_the_pane_is_read_by_keyboard(tmp_path: Path) -> None:
     """Seen on an LLM-written wiki of code fixes: a code line wider than the page pane
     was cut at its edge, with nothing to say so, and only a mouse could scroll it (a
@@ -515,6 +527,33 @@ MATRIX = (
 )
 
 
+async def test_a_flowchart_wider_than_the_pane_scrolls_and_wraps_between_its_boxes(
+    tmp_path: Path,
+) -> None:
+    """Seen on LLM-kept wikis: a Mermaid flowchart showed as its source. It is drawn; one
+    wider than the pane scrolls sideways as a wide code block does (`n` stops on it, `→`
+    scrolls it), and `enter` wraps it, cut between its boxes, never through one."""
+    chain = " --> ".join(f"S{n}[Step number {n}]" for n in range(6))
+    pages = {"flow": f"# Flow\n\n```mermaid\ngraph LR\n  {chain}\n```\n\nThen [[alpha]].\n"}
+    app = make_app(brain_for(vault(tmp_path, {**pages, "alpha": "# Alpha\n"})), start="flow")
+    async with app.run_test(size=(80, 30)) as pilot:
+        pane, box = await scrolled_sideways(pilot)
+        middle = code_box(pane).drawing.rows[2].content.plain.strip()
+        assert middle.startswith("│ Step number 0 ├─►│ Step number 1 ├─►")
+        await pilot.press("n", "right", "right")
+        await settle(pilot)
+        assert box.scroll_x > 0
+        await pilot.press("enter")
+        await settle(pilot)
+        fence = code_box(pane)
+        assert fence.wrapped and box.max_scroll_x == 0
+        lines = [row.content.plain.strip() for row in fence.drawing.rows]
+        boxes = [line for line in lines if "Step number" in line]
+        assert len(boxes) >= 2  # parts, one under another
+        sides = [sum(line.count(side) for side in "│├┤") for line in boxes]
+        assert sides == [2 * line.count("Step number") for line in boxes]  # no box cut
+
+
 async def test_a_matrix_wider_than_the_pane_scrolls_and_wraps_as_a_grid(tmp_path: Path) -> None:
     """Seen on a math digital garden: a displayed product of matrices wider than the pane
     was wrapped a line at a time, the end of its top row under its first two rows. It
@@ -523,10 +562,7 @@ async def test_a_matrix_wider_than_the_pane_scrolls_and_wraps_as_a_grid(tmp_path
     pages = {"rotation": f"# Rotation\n\n$$\n{MATRIX * 5} = I\n$$\n\nThen [[alpha]].\n"}
     app = make_app(brain_for(vault(tmp_path, {**pages, "alpha": "# Alpha\n"})), start="rotation")
     async with app.run_test(size=(80, 30)) as pilot:
-        pane = app.screen.query_one(PagePane)
-        await settle(pilot, lambda: pane.shown is not None and bool(pane.query(WideFence)))
-        box = code_box(pane).parent
-        assert box.horizontal_scrollbar.display and box.max_scroll_x > 0
+        pane, box = await scrolled_sideways(pilot)
         top, bottom = (row.content.plain.strip() for row in code_box(pane).drawing.rows[1:3])
         assert top.count("⎤") == bottom.count("⎦") == 5 and top.endswith("= I")
         await pilot.press("n", "enter")

@@ -430,6 +430,44 @@ def test_a_matrix_wider_than_the_pane_keeps_its_rows_whole_and_scrolls_sideways(
     assert drawn == ["✎ Check", *one, *one, f"{one[0]} = I", one[1]]
 
 
+def test_a_mermaid_flowchart_is_drawn_and_other_diagrams_stay_as_written() -> None:
+    """Seen on LLM-kept wikis (149 pages of a framework-docs wiki, 13 of an LLM wiki) and
+    in Obsidian's help vault: a ```` ```mermaid ```` flowchart showed as its source, a
+    list of `A --> B` lines, where Obsidian draws boxes and arrows. It is drawn now, its
+    lines kept whole side by side: wider than the body, it scrolls sideways as a wide code
+    block does. A sequence diagram (not drawn yet) stays as written."""
+    flowchart = "graph LR\n  A[Raw notes] --> B[Wiki page]\n  B --> C[Index]\n"
+    sequence = "sequenceDiagram\n  A->>B: hi\n"
+    text = f"Pipeline:\n\n```mermaid\n{flowchart}```\n\n```mermaid\n{sequence}```\n"
+    blocks = blocks_of(parse(text, breaks=True))
+    drawing, sequence = blocks[-2], blocks[-1]
+    assert isinstance(drawing, Fence) and drawing.grid and not drawing.wrap
+    assert drawing.code.split("\n") == [
+        "┌───────────┐  ┌───────────┐  ┌───────┐",
+        "│ Raw notes ├─►│ Wiki page ├─►│ Index │",
+        "└───────────┘  └───────────┘  └───────┘",
+    ]
+    assert isinstance(sequence, Fence) and sequence.language == "mermaid"
+    assert sequence.code == "sequenceDiagram\n  A->>B: hi"
+    narrow = body_pieces(blocks, 30)
+    assert [piece.wide for piece in narrow] == [False, True, False]
+    assert narrow[1].blocks == [drawing]
+    # In a callout it cannot scroll: its lines are cut together, between its boxes.
+    callout = (
+        "> [!info] Pipeline\n> ```mermaid\n"
+        + "".join(f"> {line}\n" for line in flowchart.splitlines())
+        + "> ```\n"
+    )
+    rows = draw(blocks_of(parse(callout, breaks=True)), 30).rows
+    shown = [row.content.plain.strip("▌ ") for row in rows if row.content.plain.strip("▌ ")]
+    assert all(row.content.cell_length <= 30 for row in rows)
+    assert shown[1:] == [  # cut between its boxes, where only links cross
+        *("┌───────────┐", "│ Raw notes ├─", "└───────────┘"),
+        *("┌───────────┐", "►│ Wiki page ├─", "└───────────┘"),
+        *("┌───────┐", "►│ Index │", "└───────┘"),
+    ]
+
+
 @pytest.mark.parametrize(
     "text",
     [

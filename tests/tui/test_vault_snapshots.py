@@ -76,3 +76,32 @@ def test_vault(snap_compare, tmp_path: Path, name: str, start: str, steps: Steps
         await settle(pilot)
 
     assert snap_compare(app, terminal_size=(120, 40), run_before=run_before)
+
+
+FLOWCHART_PAGE = """# Ingest
+
+How a source becomes pages:
+
+```mermaid
+flowchart TD
+    A[Raw source] --> B{Already known?}
+    B -->|yes| C[Update its page]
+    B -->|no| D[Write a new page]
+    C & D --> E[(Index and log)]
+```
+
+Then the log is read back.
+"""
+
+
+def test_a_flowchart(snap_compare, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A Mermaid flowchart drawn in the page, as Obsidian draws it (`core.flowchart`)."""
+    root = tmp_path / "vault"
+    root.mkdir()
+    (root / "Ingest.md").write_text(FLOWCHART_PAGE, encoding="utf-8")
+    app = make_app(brain_for(BundleSource(root)), start="Ingest", source_label="test vault")
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=(120, 40), run_before=run_before)

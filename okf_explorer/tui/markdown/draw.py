@@ -33,6 +33,7 @@ from textual.style import Style
 from okf_explorer.core.math_text import TALL
 from okf_explorer.tui.cells import RunCells
 from okf_explorer.tui.markdown.cjk_wrap import cjk_cuts, has_wide_script
+from okf_explorer.tui.markdown.diagrams import DRAWN_AS, OPEN_COLUMNS
 from okf_explorer.tui.markdown.inline import (
     TONE_COLORS,
     WIDGET_STYLES,
@@ -40,7 +41,6 @@ from okf_explorer.tui.markdown.inline import (
     callout_tone,
     inline_content,
 )
-from okf_explorer.tui.markdown.parser import MATH
 
 BULLETS = ("• ", "▪ ", "‣ ", "⭑ ", "◦ ")
 """Unordered list bullets by depth, as Textual's `Markdown.BULLETS`."""
@@ -140,8 +140,11 @@ class Fence:
     where a wider fence gets a box of its own that scrolls sideways (a `$$` formula's
     TeX; `prepare`). Any fence drawn in rows wraps its long lines (`fence_rows`)."""
     grid: bool = False
-    """Its lines stand side by side (a `$$` matrix drawn between tall brackets): wrapped,
-    they are cut all at the same columns (`grid_parts`), never one line at a time."""
+    """Its lines stand side by side (a `$$` matrix drawn between tall brackets, a
+    diagram): wrapped, they are cut all at the same columns (`grid_parts`), never one line
+    at a time."""
+    open_columns: frozenset[int] = frozenset()
+    """A grid's columns best cut at (a diagram's, between its boxes)."""
 
     @property
     def lines(self) -> list[Content]:
@@ -251,9 +254,11 @@ def blocks_of(tokens: Sequence[Token]) -> list[Block]:
         elif kind == "inline" and stack:
             _inline(stack[-1], token)
         elif kind in ("fence", "code_block"):
-            code, math = token.content.rstrip(), meta.get(MATH)
-            grid, wrap = math == "grid", math == "rows"
-            add(Fence(code=code, language=token.info, block_id=block_id, wrap=wrap, grid=grid))
+            code, drawn_as = token.content.rstrip(), meta.get(DRAWN_AS)
+            grid, wrap = drawn_as == "grid", drawn_as == "rows"
+            fence = Fence(code=code, language=token.info, block_id=block_id, wrap=wrap, grid=grid)
+            fence.open_columns = frozenset(meta.get(OPEN_COLUMNS, ()))
+            add(fence)
         elif kind == "hr":
             add(Rule(block_id=block_id))
         elif kind == "vault_embed":
@@ -608,7 +613,7 @@ def fence_rows(block: Fence, width: int, boxes: Sequence[str] = ()) -> list[Row]
     inside = box((*boxes, "md-fence-box"))
     lines = [line.expand_tabs(8).stylize_before(".md-fence") for line in block.lines]
     if block.grid:
-        body = grid_parts(lines, width - 4)
+        body = grid_parts(lines, width - 4, block.open_columns)
     else:
         body = [part for line in lines for part, _ in wrapped(line, width - 4)]
     rows = [Row(part) for part in (Content(""), *body, Content(""))]
@@ -622,13 +627,16 @@ def fence_rows(block: Fence, width: int, boxes: Sequence[str] = ()) -> list[Row]
     return rows
 
 
-def grid_parts(lines: Sequence[Content], width: int) -> list[Content]:
+def grid_parts(
+    lines: Sequence[Content], width: int, open_columns: Collection[int] = ()
+) -> list[Content]:
     """The lines of a grid (`Fence.grid`) at most `width` cells wide: all cut at the same
     columns, the first part of every line, a blank line, then the next part of every
     line, as a wide array is printed. A cut falls where every line has a space (between
-    two matrices) where one does within `width`; else at `width`."""
+    two matrices) where one does within `width`, else at one of `open_columns` (a
+    diagram's, between its boxes); else at `width`."""
     width = max(1, width)
-    grid = _Grid([line.plain for line in lines])
+    grid = _Grid([line.plain for line in lines], open_columns)
     parts: list[Content] = []
     start = 0
     while start < grid.width:
@@ -651,8 +659,9 @@ is an opening one's too): a grid is best cut after one."""
 class _Grid:
     """Where each line of a grid's text has its characters, by cell."""
 
-    def __init__(self, plains: Sequence[str]) -> None:
+    def __init__(self, plains: Sequence[str], open_columns: Collection[int] = ()) -> None:
         self.plains = plains
+        self.open_columns = open_columns
         self.starts: list[list[int]] = []
         """The cell each character of a line starts at, then the line's cells."""
         for plain in plains:
@@ -679,11 +688,14 @@ class _Grid:
         """Where a part starting at `start` ends: the last blank column within `width`
         right after a matrix's closing bracket, else after a gap of two blank columns
         (between a matrix's columns), else the last blank column (not `start` itself),
-        else `start + width`."""
-        blank = [end for end in range(start + width, start, -1) if self.blank_at(end)]
+        else the last of `open_columns` (a diagram's: only its links cross them), else
+        `start + width`."""
+        ends = range(start + width, start, -1)
+        blank = [end for end in ends if self.blank_at(end)]
         closed = [end for end in blank if self.closes_at(end - 1)]
         gaps = [end - 1 for end in blank if end - 1 > start and self.blank_at(end - 1)]
-        return (closed or gaps or blank or [start + width])[0]
+        opened = [end for end in ends if end in self.open_columns]
+        return (closed or gaps or blank or opened or [start + width])[0]
 
     def closes_at(self, cell: int) -> bool:
         """A line has a tall closing bracket's piece at `cell`."""

@@ -74,6 +74,7 @@ from okf_explorer.core.pages import without_attributes
 from okf_explorer.tui.markdown.admonitions import use_admonitions
 from okf_explorer.tui.markdown.callout_tokens import callout_head
 from okf_explorer.tui.markdown.cjk_emphasis import use_cjk_emphasis
+from okf_explorer.tui.markdown.diagrams import DRAWN_AS, use_diagrams
 from okf_explorer.tui.markdown.hugo import use_hugo_shortcodes
 from okf_explorer.tui.markdown.kept_frontmatter import use_kept_frontmatter
 from okf_explorer.tui.markdown.links import FILE_SCHEME, LINK_SCHEME, WRITTEN_BASE, WRITTEN_QUERY
@@ -142,6 +143,7 @@ def _parser(breaks: bool, own_task_boxes: bool) -> MarkdownIt:
     md.core.ruler.push("vault_embeds", _embeds)
     md.core.ruler.push("footnote_lists", _footnote_lists)
     md.core.ruler.push("math", _math)
+    use_diagrams(md)  # a Mermaid flowchart drawn, not its source
     if breaks:
         md.core.ruler.push("hard_breaks", hard_breaks)
     return md
@@ -577,17 +579,13 @@ def is_page_embed(token: Token) -> bool:
     return token.type == "image" and str(token.attrs.get("src", "")).startswith(LINK_SCHEME)
 
 
-MATH = "math"
-"""The `meta` key marking the fence a `$$` block is shown as (its language is `latex`,
-for the colours): `"rows"`, `draw` wraps its long lines instead of cutting them;
-`"grid"` (a matrix drawn between tall brackets, `display_math`), its lines stay whole,
-side by side, and one too wide for the body scrolls sideways as a wide fence does."""
 _INLINE_MATH = frozenset({"math_inline", "math_inline_double"})
 
 
 def _math(state: StateCore) -> None:
     """Dollar math as standard tokens: a `math_block` → a `fence` of `latex`, marked
-    `MATH` (its text, `math_text`, first and last blank lines off), and so is a `$$…$$`
+    `DRAWN_AS` (its text, `math_text`, first and last blank lines off; "grid" for a matrix
+    drawn between tall brackets, `display_math`), and so is a `$$…$$`
     standing on lines of its own inside a paragraph (`_display_math`); other inline math →
     `code_inline` (its text, on one line)."""
     _display_math(state)
@@ -603,7 +601,7 @@ def _math(state: StateCore) -> None:
 def _as_math_fence(token: Token, tex: str) -> None:
     token.type, token.tag, token.info, token.markup = "fence", "code", "latex", "$$"
     text, grid = display_math(tex.strip("\n"))
-    token.meta = {**token.meta, MATH: "grid" if grid else "rows"}
+    token.meta = {**token.meta, DRAWN_AS: "grid" if grid else "rows"}
     token.content = text + "\n"
 
 

@@ -1,0 +1,752 @@
+"""A Mermaid flowchart (a ```` ```mermaid ```` block starting `graph` or `flowchart`)
+drawn as text, where Obsidian draws it as a picture.
+
+LLM-kept wikis draw their pipelines this way: 149 pages of a 14k-page framework wiki, 13
+of a 1k-page LLM wiki, and Obsidian's help vault in every language it has. Shown as
+their source, they read as a list of `A --> B` lines.
+
+What is read (as Mermaid reads it):
+
+- the head `graph` or `flowchart` and its direction: `TD`/`TB` (down, the default),
+  `BT` (up), `LR` (right), `RL` (left); statements one a line or parted by `;`;
+- nodes: `id`, `id[text]`, with the shapes `(…)`, `([…])`, `((…))` drawn rounded,
+  `{…}` and `{{…}}` drawn as a decision, every other shape (`[[…]]`, `[(…)]`,
+  `>…]`, `[/…/]` and its kin) as a box; a text in quotes (`id["a (b)"]`); `<br>` parts
+  lines; HTML entities and Mermaid's (`#quot;`) read; tags and a Markdown string's
+  backticks and stars dropped; `:::class` after a node dropped;
+- links: `-->`, `---`, `-.->`, `==>`, `~~~` (laid out, not drawn), longer ones
+  (`--->`), `<-->`, `--o`, `--x`; a text on a link (`-->|yes|`, `-- yes -->`,
+  `-. yes .->`, `== yes ==>`); chains (`A --> B --> C`) and groups (`A & B --> C`);
+- `subgraph` … `end`: its nodes are drawn where the flow puts them, and each group is
+  given as a line, its title and its nodes (`Flowchart.groups`; the frames are not
+  drawn);
+- `classDef`, `class`, `style`, `linkStyle`, `click`, `direction` and `%%` comments: left
+  out, as they change only colours and behaviour.
+
+The layout is a small Sugiyama one (as Mermaid's own, dagre): links that close a cycle
+turned round; each node on the layer after the longest path to it, a link with a text
+two layers long, its text standing on the layer between as a node of its own (so texts
+never meet); a link over several layers led through a point on each layer between; each
+layer ordered by where its nodes' neighbours sit (barycentres, a few sweeps down and up);
+the layers centred on one line. Between two layers each link leaves its node's middle,
+turns along a lane of its own node (one lane a node, lanes that do not overlap shared),
+and comes to the other node's middle, with an arrowhead where Mermaid draws one; links
+that meet share their line. The columns no box or text stands on are given too
+(`Flowchart.open_columns`): a drawing wider than its room is cut there.
+
+One drawing whole, or nothing: anything else in the source (another kind of diagram, a
+statement not read, a node linked to itself, a group not closed, more than `MOST_NODES`
+nodes) gives None, and the block stays as written.
+"""
+
+from __future__ import annotations
+
+import html
+import itertools
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+from okf_explorer.core.line_glyphs import DOWN, GLYPHS, LEFT, RIGHT, UP
+
+__all__ = ["Flowchart", "flowchart"]
+
+MOST_NODES = 120
+"""Nodes drawn at most (a larger flowchart stays as written)."""
+MOST_SOURCE = 20_000
+"""Characters of source read at most."""
+MOST_CELLS = 250_000
+"""Cells a drawing may take (width × height)."""
+SWEEPS = 4
+"""Barycentre sweeps (down, then up) ordering the layers."""
+APART = {"down": 3, "right": 1}
+"""Cells between two nodes of one layer, across the flow (columns down, rows right)."""
+FLOW = {"TD": "down", "TB": "down", "BT": "up", "LR": "right", "RL": "left"}
+
+_DOTTED = {LEFT | RIGHT: "┄", UP | DOWN: "┆"}
+_ARROWS = {DOWN: "▼", UP: "▲", RIGHT: "►", LEFT: "◄"}
+"""An arrowhead by the way it points."""
+_CORNERS = {
+    "box": "┌┐└┘",
+    "round": "╭╮╰╯",
+    "decision": "╱╲╲╱",
+}
+"""Top left, top right, bottom left, bottom right corners, by shape."""
+
+_HEAD = re.compile(r"(?:graph|flowchart)(?:[ \t]+(TD|TB|BT|LR|RL))?[ \t]*$", re.I)
+_INIT = re.compile(r"%%\{.*?\}%%", re.S)
+"""A configuration block (`%%{init: …}%%`), on lines of its own or not."""
+_SKIPPED = re.compile(r"(?:classDef|class|style|linkStyle|click|direction)\b", re.I)
+_SUBGRAPH = re.compile(r"subgraph\b[ \t]*(.*)$", re.I)
+_ID_CHARS = r"[^\s\[\](){}<>|&;:\"'`=\-.~,]"
+_ID = re.compile(rf"{_ID_CHARS}+(?:-(?![->.]){_ID_CHARS}+)*")
+"""A node's name: a hyphen inside it (`harry-1`) is no link."""
+_SHAPES = (
+    ("(((", ")))", "round"), ("([", "])", "round"), ("((", "))", "round"),
+    ("[[", "]]", "box"), ("[(", ")]", "box"), ("{{", "}}", "decision"),
+    ("[/", "/]", "box"), ("[/", "\\]", "box"), ("[\\", "\\]", "box"), ("[\\", "/]", "box"),
+    ("[", "]", "box"), ("(", ")", "round"), ("{", "}", "decision"), (">", "]", "box"),
+)  # fmt: skip
+"""Each shape's opening and closing marks (longest first) and how it is drawn."""
+_CLASS = re.compile(r":::[\w-]+")
+_LINK = re.compile(r"(<|o(?=[-=.])|x(?=[-=.]))?(-{2,}|={2,}|-\.+-|~{3,})(>|o\b|x\b)?")
+_TEXT_LINK = re.compile(
+    r"(<)?(--|==|-\.)[ \t]*([^\s\->=.|][^\n]*?)[ \t]*(-{2,}|={2,}|\.+-)(>)?(?=[\s\w\"'\[(])"
+)
+_PIPE_TEXT = re.compile(r"[ \t]*\|([^|\n]*)\|")
+_MERMAID_ENTITY = re.compile(r"#(\w+);")
+_BREAK = re.compile(r"<br\s*/?>", re.I)
+_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
+_MARKDOWN_STRING = re.compile(r"^`(.*)`$", re.S)
+
+
+class NotDrawn(Exception):
+    """The source is not a flowchart this module draws whole."""
+
+
+@dataclass(slots=True)
+class _Node:
+    lines: list[str]
+    shape: str
+    kind: str = "node"
+    """`node` (a box), `point` (where a link passes a layer) or `text` (a link's text)."""
+    layer: int = 0
+    across: int = 0
+    """Where it starts across the flow (column down, row right)."""
+    size: tuple[int, int] = (0, 0)
+    """Its extent (along the flow, across it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Link:
+    start: str
+    end: str
+    text: str
+    head: bool
+    """An arrowhead at `end`."""
+    tail: bool
+    """An arrowhead at `start` (`<-->`)."""
+    dotted: bool
+    hidden: bool
+
+
+@dataclass(slots=True)
+class _Chart:
+    flow: str = "down"
+    nodes: dict[str, _Node] = field(default_factory=dict)
+    links: list[_Link] = field(default_factory=list)
+    groups: list[tuple[str, list[str]]] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class Flowchart:
+    """A flowchart drawn: its `lines`; the columns no box or link text stands on
+    (`open_columns`: where a drawing too wide for its room is best cut); its groups, a
+    line each (`▢ title: names`)."""
+
+    lines: tuple[str, ...]
+    open_columns: frozenset[int]
+    groups: tuple[str, ...]
+
+
+def flowchart(source: str) -> Flowchart | None:
+    """The flowchart written in `source` drawn as text (see the module doc); None when it
+    is not one this module draws whole."""
+    if len(source) > MOST_SOURCE:
+        return None
+    try:
+        chart = _read(source)
+        return _draw(chart)
+    except NotDrawn:
+        return None
+
+
+# --- reading ---------------------------------------------------------------------------
+
+
+def _statements(source: str) -> list[str]:
+    """The source's statements: its lines, cut at `;` outside quotes and brackets, with
+    `%%` comments and a `---` front matter left out."""
+    source = _INIT.sub("", source.replace("\r\n", "\n"))
+    lines = source.split("\n")
+    if lines and lines[0].strip() == "---":
+        ends = [n for n, line in enumerate(lines[1:], 1) if line.strip() == "---"]
+        if not ends:
+            raise NotDrawn
+        lines = lines[ends[0] + 1 :]
+    statements: list[str] = []
+    for line in lines:
+        if line.strip().startswith("%%"):
+            continue
+        statements.extend(part.strip() for part in _cut_at_semicolons(line) if part.strip())
+    return statements
+
+
+def _cut_at_semicolons(line: str) -> list[str]:
+    parts, depth, quoted, start = [], 0, False, 0
+    for at, char in enumerate(line):
+        if char == '"':
+            quoted = not quoted
+        elif quoted:
+            continue
+        elif char in "[({":
+            depth += 1
+        elif char in "])}":
+            depth = max(0, depth - 1)
+        elif char == ";" and depth == 0 and not re.search(r"#\w+$", line[start:at]):
+            parts.append(line[start:at])
+            start = at + 1
+    parts.append(line[start:])
+    return parts
+
+
+def _read(source: str) -> _Chart:
+    statements = _statements(source)
+    if not statements:
+        raise NotDrawn
+    head = _HEAD.match(statements[0])
+    if head is None:
+        raise NotDrawn
+    chart = _Chart(flow=FLOW[(head.group(1) or "TD").upper()])
+    open_groups: list[list[str]] = []
+    grouped: set[str] = set()
+    for statement in statements[1:]:
+        if statement == "end":
+            if not open_groups:
+                raise NotDrawn
+            open_groups.pop()
+        elif subgraph := _SUBGRAPH.match(statement):
+            chart.groups.append((_group_title(subgraph.group(1)), []))
+            open_groups.append(chart.groups[-1][1])
+        elif _SKIPPED.match(statement):
+            continue
+        else:
+            named = _chain(statement, chart)
+            for members in open_groups[-1:]:  # a node is listed in the first group naming it
+                members.extend(name for name in dict.fromkeys(named) if name not in grouped)
+                grouped.update(named)
+        if len(chart.nodes) > MOST_NODES:
+            raise NotDrawn
+    if open_groups:
+        raise NotDrawn
+    if not chart.nodes:
+        raise NotDrawn
+    return chart
+
+
+def _group_title(text: str) -> str:
+    text = text.strip()
+    if match := re.fullmatch(r"[^\s\[]+\s*\[(.*)\]", text):
+        text = match.group(1)
+    return " ".join(_label(text))
+
+
+def _chain(statement: str, chart: _Chart) -> list[str]:
+    """Read `A --> B & C -->|x| D`: the nodes it names (declaring them), its links."""
+    at, named = 0, []
+    groups: list[list[str]] = []
+    pending: tuple[str, bool, bool, bool, bool] | None = None
+    while True:
+        group, at = _group(statement, at, chart)
+        named.extend(group)
+        if pending is not None:
+            text, head, tail, dotted, hidden = pending
+            for start in groups[-1]:
+                for end in group:
+                    if start == end:
+                        raise NotDrawn  # a node linked to itself
+                    chart.links.append(_Link(start, end, text, head, tail, dotted, hidden))
+        groups.append(group)
+        at = _space(statement, at)
+        if at == len(statement):
+            return named
+        pending, at = _link(statement, at)
+
+
+def _space(text: str, at: int) -> int:
+    while at < len(text) and text[at] in " \t":
+        at += 1
+    return at
+
+
+def _group(statement: str, at: int, chart: _Chart) -> tuple[list[str], int]:
+    names = []
+    while True:
+        name, at = _node(statement, _space(statement, at), chart)
+        names.append(name)
+        after = _space(statement, at)
+        if after < len(statement) and statement[after] == "&":
+            at = after + 1
+            continue
+        return names, at
+
+
+def _node(statement: str, at: int, chart: _Chart) -> tuple[str, int]:
+    match = _ID.match(statement, at)
+    if match is None:
+        raise NotDrawn
+    name, at = match.group(), match.end()
+    if name in {"end", "subgraph", "graph", "flowchart"}:
+        raise NotDrawn
+    label, shape = None, "box"
+    for opening, closing, drawn in _SHAPES:
+        if statement.startswith(opening, at):
+            try:
+                label, at = _shape_text(statement, at + len(opening), closing)
+            except NotDrawn:
+                continue  # `[/text]`: not this shape, maybe a plainer one
+            shape = drawn
+            break
+    if found := _CLASS.match(statement, at):
+        at = found.end()
+    node = chart.nodes.get(name)
+    if node is None:
+        chart.nodes[name] = _Node(_label(label) if label is not None else [name], shape)
+    elif label is not None:
+        node.lines, node.shape = _label(label), shape
+    return name, at
+
+
+def _shape_text(statement: str, at: int, closing: str) -> tuple[str, int]:
+    rest = statement[at:]
+    if quoted := re.match(r'[ \t]*"([^"]*)"[ \t]*', rest):
+        if rest.startswith(closing, quoted.end()):
+            return quoted.group(1), at + quoted.end() + len(closing)
+        raise NotDrawn
+    end = rest.find(closing)
+    if end < 0:
+        raise NotDrawn
+    return rest[:end], at + end + len(closing)
+
+
+def _link(statement: str, at: int) -> tuple[tuple[str, bool, bool, bool, bool], int]:
+    """The link at `at`: (its text, head, tail, dotted, hidden) and where it ends."""
+    if texted := _TEXT_LINK.match(statement, at):
+        opening, closing = texted.group(2), texted.group(4)
+        if opening[0] != closing[0] and not (opening == "-." and closing.startswith(".")):
+            raise NotDrawn
+        dotted = opening == "-."
+        text = texted.group(3)
+        return (text, bool(texted.group(5)), bool(texted.group(1)), dotted, False), texted.end()
+    linked = _LINK.match(statement, at)
+    if linked is None:
+        raise NotDrawn
+    body, end = linked.group(2), linked.end()
+    text = ""
+    if piped := _PIPE_TEXT.match(statement, end):
+        text, end = piped.group(1), piped.end()
+    head = linked.group(3) is not None
+    tail = linked.group(1) is not None
+    return (text, head, tail, "." in body, body.startswith("~")), end
+
+
+def _label(text: str) -> list[str]:
+    """A node's or a link's text as the lines it shows."""
+    text = text.strip()
+    if len(text) > 1 and text[0] == text[-1] == '"':
+        text = text[1:-1].strip()
+    if markdown := _MARKDOWN_STRING.match(text):
+        text = markdown.group(1).replace("**", "").replace("__", "")
+    text = _BREAK.sub("\n", text).replace("\\n", "\n")
+    text = _TAG.sub("", text)
+    text = _MERMAID_ENTITY.sub(_entity, text)
+    text = html.unescape(text)
+    lines = [" ".join(line.split()) for line in text.split("\n")]
+    lines = [line for line in lines if line]
+    return lines or [""]
+
+
+def _entity(match: re.Match[str]) -> str:
+    name = match.group(1)
+    if name.isdigit():
+        return chr(int(name)) if int(name) < 0x110000 else match.group()
+    return html.unescape(f"&{name};")
+
+
+# --- layout ----------------------------------------------------------------------------
+
+
+def _cells(text: str) -> int:
+    return sum(_width(char) for char in text)
+
+
+def _width(char: str) -> int:
+    if unicodedata.combining(char) or char in "\u200b\u200d\ufe0f":
+        return 0
+    return 2 if unicodedata.east_asian_width(char) in "WF" else 1
+
+
+def _layers(chart: _Chart) -> dict[str, int]:
+    """Each node's layer: the longest path to it, links that close a cycle turned, a
+    link with a text two layers long (its text stands on the layer between)."""
+    names = list(chart.nodes)
+    out: dict[str, list[str]] = {name: [] for name in names}
+    for link in chart.links:
+        out[link.start].append(link.end)
+    state: dict[str, int] = {}
+    turned: set[tuple[str, str]] = set()
+    for root in names:
+        if root in state:
+            continue
+        state[root] = 1
+        stack = [(root, iter(out[root]))]
+        while stack:
+            name, ends = stack[-1]
+            for end in ends:
+                if state.get(end) == 1:
+                    turned.add((name, end))
+                elif end not in state:
+                    state[end] = 1
+                    stack.append((end, iter(out[end])))
+                    break
+            else:
+                state[name] = 2
+                stack.pop()
+    before: dict[str, dict[str, int]] = {name: {} for name in names}
+    for link in chart.links:
+        start, end = link.start, link.end
+        if (start, end) in turned:
+            start, end = end, start
+        length = 2 if _shown_text(link) else 1
+        before[end][start] = max(before[end].get(start, 0), length)
+    layer: dict[str, int] = {}
+    for name in names:
+        stack = [name]
+        while stack:
+            top = stack[-1]
+            if top in layer:
+                stack.pop()
+                continue
+            waiting = [p for p in before[top] if p not in layer]
+            if waiting:
+                stack.extend(waiting)
+                continue
+            stack.pop()
+            layer[top] = max((layer[p] + n for p, n in before[top].items()), default=0)
+    return layer
+
+
+def _shown_text(link: _Link) -> str:
+    return "" if link.hidden else " ".join(_label(link.text)).strip()
+
+
+@dataclass(slots=True)
+class _Segment:
+    """One layer's step of a link: from the node above (`upper`) to the one below."""
+
+    upper: str
+    lower: str
+    link: _Link
+    arrow_down: bool
+    """An arrowhead at `lower` (drawn pointing with the flow)."""
+    arrow_up: bool
+
+
+def _draw(chart: _Chart) -> Flowchart:
+    layer_of = _layers(chart)
+    if chart.flow in ("up", "left"):
+        top = max(layer_of.values())
+        layer_of = {name: top - layer for name, layer in layer_of.items()}
+    nodes = chart.nodes
+    for name, layer in layer_of.items():
+        nodes[name].layer = layer
+    segments = _segments(chart, nodes)
+    layers = _order(nodes, segments)
+    down = chart.flow in ("down", "up")
+    for node in nodes.values():
+        width = max(_cells(line) for line in node.lines) + (2 if node.kind == "text" else 4)
+        height = 1 if node.kind == "text" else len(node.lines) + 2
+        if node.kind == "point":
+            width = height = 1
+        node.size = (height, width) if down else (width, height)
+    _place_across(layers, nodes, APART["down" if down else "right"])
+    return _Canvas(chart, nodes, layers, segments, down).drawn()
+
+
+def _segments(chart: _Chart, nodes: dict[str, _Node]) -> list[_Segment]:
+    """Every link as steps between neighbouring layers: through its text, on the layer
+    after its upper end, and a point on each other layer it passes."""
+    segments: list[_Segment] = []
+    for number, link in enumerate(chart.links):
+        start, end = nodes[link.start], nodes[link.end]
+        forward = start.layer < end.layer
+        upper, lower = (link.start, link.end) if forward else (link.end, link.start)
+        arrow_down = link.head if forward else link.tail
+        arrow_up = link.tail if forward else link.head
+        path = [upper]
+        text = _shown_text(link)
+        for layer in range(nodes[upper].layer + 1, nodes[lower].layer):
+            name = f"\0{number}:{layer}"
+            if text and layer == nodes[upper].layer + 1:
+                nodes[name] = _Node([text], "text", kind="text", layer=layer)
+            else:
+                nodes[name] = _Node([""], "box", kind="point", layer=layer)
+            path.append(name)
+        path.append(lower)
+        for step, (a, b) in enumerate(itertools.pairwise(path)):
+            first, last = step == 0, step == len(path) - 2
+            segments.append(_Segment(a, b, link, arrow_down and last, arrow_up and first))
+    return segments
+
+
+def _order(nodes: dict[str, _Node], segments: list[_Segment]) -> list[list[str]]:
+    count = max(node.layer for node in nodes.values()) + 1
+    layers: list[list[str]] = [[] for _ in range(count)]
+    for name, node in nodes.items():
+        layers[node.layer].append(name)
+    above: dict[str, list[str]] = {name: [] for name in nodes}
+    below: dict[str, list[str]] = {name: [] for name in nodes}
+    for segment in segments:
+        above[segment.lower].append(segment.upper)
+        below[segment.upper].append(segment.lower)
+    for _ in range(SWEEPS):
+        for number in range(1, count):
+            _by_barycentre(layers[number], layers[number - 1], above)
+        for number in range(count - 2, -1, -1):
+            _by_barycentre(layers[number], layers[number + 1], below)
+    return layers
+
+
+def _by_barycentre(layer: list[str], beside: list[str], neighbours: dict[str, list[str]]) -> None:
+    where = {name: at for at, name in enumerate(beside)}
+    current = {name: at for at, name in enumerate(layer)}
+
+    def key(name: str) -> float:
+        seen = [where[other] for other in neighbours[name] if other in where]
+        return sum(seen) / len(seen) if seen else current[name]
+
+    layer.sort(key=key)
+
+
+def _place_across(layers: list[list[str]], nodes: dict[str, _Node], apart: int) -> None:
+    """Each layer's nodes side by side, `apart` cells between them, every layer centred
+    on one line."""
+    spans = [
+        sum(nodes[name].size[1] for name in layer) + apart * (len(layer) - 1) for layer in layers
+    ]
+    middle = max(spans) // 2
+    for layer, span in zip(layers, spans, strict=True):
+        at = middle - span // 2
+        if len(layer) == 1:  # its middle on the line, as `_middle` finds it
+            at = middle - (nodes[layer[0]].size[1] - 1) // 2
+        for name in layer:
+            nodes[name].across = at
+            at += nodes[name].size[1] + apart
+    least = min(node.across for node in nodes.values())
+    for node in nodes.values():
+        node.across -= least
+
+
+def _middle(node: _Node) -> int:
+    return node.across + (node.size[1] - 1) // 2
+
+
+# --- drawing ---------------------------------------------------------------------------
+
+
+class _Canvas:
+    """The drawing, built in flow coordinates (`along`, `across`) and written out as
+    rows and columns for the flow's direction."""
+
+    def __init__(
+        self,
+        chart: _Chart,
+        nodes: dict[str, _Node],
+        layers: list[list[str]],
+        segments: list[_Segment],
+        down: bool,
+    ) -> None:
+        self.down = down
+        self.ways: dict[tuple[int, int], int] = {}
+        self.dotted: set[tuple[int, int]] = set()
+        self.chars: dict[tuple[int, int], str] = {}
+        self.starts: list[int] = []
+        """Where each layer starts along the flow."""
+        self.taken: set[int] = set()
+        """The columns boxes and link texts stand on."""
+        self.joints: list[tuple[_Node, int, int, bool]] = []
+        """Where lines meet boxes: the node, its side (along), the way out of it along
+        the flow (1, -1), whether an arrowhead is there."""
+        self.chart, self.nodes, self.layers, self.segments = chart, nodes, layers, segments
+
+    def drawn(self) -> Flowchart:
+        along = 0
+        for number, layer in enumerate(self.layers):
+            band = max(self.nodes[name].size[0] for name in layer)
+            self.starts.append(along)
+            for name in layer:
+                self._node(self.nodes[name], along, band)
+            along += band
+            if number < len(self.layers) - 1:
+                along = self._gap(number, along)
+        self._join()
+        return self._lines()
+
+    def _xy(self, along: int, across: int) -> tuple[int, int]:
+        return (across, along) if self.down else (along, across)
+
+    def _way(self, step_along: int, step_across: int) -> int:
+        if self.down:
+            return (
+                (DOWN if step_along > 0 else UP)
+                if step_along
+                else (RIGHT if step_across > 0 else LEFT)
+            )
+        return (
+            (RIGHT if step_along > 0 else LEFT) if step_along else (DOWN if step_across > 0 else UP)
+        )
+
+    def _line(self, points: list[tuple[int, int]], dotted: bool) -> None:
+        """A line through `points` (along, across), each leg straight."""
+        for (a0, c0), (a1, c1) in itertools.pairwise(points):
+            steps = max(abs(a1 - a0), abs(c1 - c0))
+            da, dc = (a1 > a0) - (a1 < a0), (c1 > c0) - (c1 < c0)
+            for step in range(steps):
+                here = (a0 + da * step, c0 + dc * step)
+                there = (here[0] + da, here[1] + dc)
+                for cell, way in ((here, self._way(da, dc)), (there, self._way(-da, -dc))):
+                    xy = self._xy(*cell)
+                    self.ways[xy] = self.ways.get(xy, 0) | way
+                    if dotted:
+                        self.dotted.add(xy)
+
+    def _node(self, node: _Node, along: int, band: int) -> None:
+        """Draw `node` at the start of its layer (`along`, `band` cells long): a box, its
+        text; a point or a text as the line through it, the whole layer long."""
+        if node.kind != "node":
+            dotted = any(s.link.dotted for s in self.segments if node in self._ends(s))
+            self._line([(along, _middle(node)), (along + band - 1, _middle(node))], dotted)
+            if node.kind == "text":
+                start = along + 1 if not self.down else node.across + 1
+                x, y = self._xy(start, _middle(node)) if not self.down else (start, along)
+                self._text(x, y, node.lines[0])
+            return
+        length, breadth = node.size
+        corners = _CORNERS[node.shape]
+        rows, columns = (length, breadth) if self.down else (breadth, length)
+        left, top = self._xy(along, node.across)
+        for row in range(rows):
+            for column in range(columns):
+                edge_row, edge_column = row in (0, rows - 1), column in (0, columns - 1)
+                if edge_row and edge_column:
+                    char = corners[(row > 0) * 2 + (column > 0)]
+                else:
+                    char = "─" if edge_row else "│" if edge_column else " "
+                self.chars[(left + column, top + row)] = char
+        self.taken.update(range(left, left + columns))
+        for number, line in enumerate(node.lines):
+            self._text(left + 2 + (columns - 4 - _cells(line)) // 2, top + 1 + number, line)
+
+    def _ends(self, segment: _Segment) -> tuple[_Node, _Node]:
+        return self.nodes[segment.upper], self.nodes[segment.lower]
+
+    def _text(self, x: int, y: int, text: str) -> None:
+        self.taken.update(range(x, x + _cells(text)))
+        for char in text:
+            self.chars[(x, y)] = char
+            if _width(char) == 2:
+                self.chars[(x + 1, y)] = ""
+            x += _width(char)
+
+    def _far_side(self, node: _Node) -> int:
+        """The last cell of `node` along the flow (its layer's start, its length on)."""
+        return self.starts[node.layer] + node.size[0] - 1
+
+    def _gap(self, number: int, along: int) -> int:
+        """Draw the links between layer `number` (ending before `along`) and the next; the
+        next layer's start."""
+        nodes = self.nodes
+        steps = [s for s in self.segments if nodes[s.upper].layer == number and not s.link.hidden]
+        turning = {s.upper for s in steps if _middle(nodes[s.upper]) != _middle(nodes[s.lower])}
+        lanes = _lanes(turning, steps, nodes)
+        start = along
+        end = start + 1 + (max(lanes.values(), default=-1) + 1)  # the last cell of the gap
+        for s in steps:
+            upper, lower = nodes[s.upper], nodes[s.lower]
+            points = [(self._far_side(upper), _middle(upper))]
+            if s.upper in lanes:
+                lane = start + 1 + lanes[s.upper]
+                points += [(lane, _middle(upper)), (lane, _middle(lower))]
+            points.append((end + 1, _middle(lower)))
+            self._line(points, s.link.dotted)
+        for s in steps:
+            upper, lower = nodes[s.upper], nodes[s.lower]
+            if s.arrow_down:
+                self.chars[self._xy(end, _middle(lower))] = _ARROWS[self._way(1, 0)]
+            if s.arrow_up:
+                self.chars[self._xy(self._far_side(upper) + 1, _middle(upper))] = _ARROWS[
+                    self._way(-1, 0)
+                ]
+        for s in steps:
+            self.joints.append((nodes[s.upper], self._far_side(nodes[s.upper]), 1, s.arrow_up))
+            self.joints.append((nodes[s.lower], end + 1, -1, s.arrow_down))
+        return end + 1
+
+    def _join(self) -> None:
+        """A box's border where a line leaves or reaches it with no arrowhead: joined to
+        the line (`┬`, `├`); where an arrowhead reaches it, it stays whole."""
+        for node, at, out, arrow in self.joints:
+            xy = self._xy(at, _middle(node))
+            beside = self._xy(at + out, _middle(node))
+            if node.kind != "node" or arrow or self.chars.get(beside) in _ARROWS.values():
+                continue
+            if self.chars.get(xy) in ("─", "│"):
+                self.chars[xy] = _border_joint(self.chars[xy], self._way(out, 0))
+
+    def _lines(self) -> Flowchart:
+        cells = set(self.chars) | set(self.ways)
+        width = max(x for x, _ in cells) + 1
+        height = max(y for _, y in cells) + 1
+        if width * height > MOST_CELLS:
+            raise NotDrawn
+        rows = []
+        for y in range(height):
+            row = []
+            for x in range(width):
+                if (x, y) in self.chars:
+                    row.append(self.chars[(x, y)])
+                elif (x, y) in self.ways:
+                    ways = self.ways[(x, y)]
+                    dotted = (x, y) in self.dotted and ways in _DOTTED
+                    row.append(_DOTTED[ways] if dotted else GLYPHS[ways])
+                else:
+                    row.append(" ")
+            rows.append("".join(row).rstrip())
+        groups = []
+        for title, members in self.chart.groups:
+            names = ", ".join(" ".join(self.nodes[m].lines) for m in members)
+            groups.append(f"▢ {title}: {names}" if title else f"▢ {names}")
+        open_columns = frozenset(range(width)) - self.taken
+        return Flowchart(tuple(rows), open_columns, tuple(groups))
+
+
+def _border_joint(border: str, way: int) -> str:
+    """A box's border cell where a line leaves it (`way`: the line's way, out of it)."""
+    if border == "─":
+        return "┬" if way == DOWN else "┴"
+    return "├" if way == RIGHT else "┤"
+
+
+def _lanes(turning: set[str], steps: list[_Segment], nodes: dict[str, _Node]) -> dict[str, int]:
+    """A lane for each node whose links turn, nodes whose turns do not overlap
+    sharing one."""
+    spans: dict[str, tuple[int, int]] = {}
+    for s in steps:
+        if s.upper not in turning:
+            continue
+        ends = (_middle(nodes[s.upper]), _middle(nodes[s.lower]))
+        low, high = spans.get(s.upper, (min(ends), max(ends)))
+        spans[s.upper] = (min(low, *ends), max(high, *ends))
+    lanes: dict[str, int] = {}
+    taken: list[list[tuple[int, int]]] = []
+    for name in sorted(spans, key=lambda n: spans[n]):
+        low, high = spans[name]
+        for number, used in enumerate(taken):
+            if all(high + 1 < a or low - 1 > b for a, b in used):
+                used.append((low, high))
+                lanes[name] = number
+                break
+        else:
+            taken.append([(low, high)])
+            lanes[name] = len(taken) - 1
+    return lanes
