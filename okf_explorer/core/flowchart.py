@@ -53,9 +53,13 @@ __all__ = ["Flowchart", "flowchart"]
 
 MOST_NODES = 120
 """Nodes drawn at most (a larger flowchart stays as written)."""
+MOST_LINKS = 400
+"""Links drawn at most."""
+MOST_POINTS = 4_000
+"""Points where links pass a layer, at most (a larger drawing stays as written)."""
 MOST_SOURCE = 20_000
 """Characters of source read at most."""
-MOST_CELLS = 250_000
+MOST_CELLS = 150_000
 """Cells a drawing may take (width × height)."""
 SWEEPS = 4
 """Barycentre sweeps (down, then up) ordering the layers."""
@@ -90,11 +94,15 @@ _SHAPES = (
 """Each shape's opening and closing marks (longest first) and how it is drawn."""
 _CLASS = re.compile(r":::[\w-]+")
 _LINK = re.compile(r"(<|o(?=[-=.])|x(?=[-=.]))?(-{2,}|={2,}|-\.+-|~{3,})(>|o\b|x\b)?")
-_TEXT_LINK = re.compile(
-    r"(<)?(--|==|-\.)[ \t]*([^\s\->=.|][^\n]*?)[ \t]*(-{2,}|={2,}|\.+-)(>)?(?=[\s\w\"'\[(])"
-)
+_TEXT_OPENS = re.compile(r"(<)?(--|==|-\.)[ \t]*(?=[^\s\->=.|])")
+"""Where a link written round its text starts (`-- yes -->`), the text next."""
+_TEXT_CLOSES = re.compile(r"[ \t]*(-{2,}|={2,}|\.+-)(>)?(?=[\s\w\"'\[(])")
+MOST_TEXT = 300
+"""Characters a link's text written inside it is looked for in (its closing after)."""
 _PIPE_TEXT = re.compile(r"[ \t]*\|([^|\n]*)\|")
 _MERMAID_ENTITY = re.compile(r"#(\w+);")
+_ENTITY_BEFORE = re.compile(r"#\w+$")
+"""Mermaid's entity (`#quot;`, `#35;`) whose `;` ends no statement."""
 _BREAK = re.compile(r"<br\s*/?>", re.I)
 _TAG = re.compile(r"</?[A-Za-z][^<>]*>")
 _MARKDOWN_STRING = re.compile(r"^`(.*)`$", re.S)
@@ -110,6 +118,8 @@ class _Node:
     shape: str
     kind: str = "node"
     """`node` (a box), `point` (where a link passes a layer) or `text` (a link's text)."""
+    dotted: bool = False
+    """A point's or a text's link is dotted."""
     layer: int = 0
     across: int = 0
     """Where it starts across the flow (column down, row right)."""
@@ -193,7 +203,7 @@ def _cut_at_semicolons(line: str) -> list[str]:
             depth += 1
         elif char in "])}":
             depth = max(0, depth - 1)
-        elif char == ";" and depth == 0 and not re.search(r"#\w+$", line[start:at]):
+        elif char == ";" and depth == 0 and not _ENTITY_BEFORE.search(line, max(start, at - 9), at):
             parts.append(line[start:at])
             start = at + 1
     parts.append(line[start:])
@@ -256,6 +266,8 @@ def _chain(statement: str, chart: _Chart) -> list[str]:
                     if start == end:
                         raise NotDrawn  # a node linked to itself
                     chart.links.append(_Link(start, end, text, head, tail, dotted, hidden))
+                    if len(chart.links) > MOST_LINKS:
+                        raise NotDrawn
         groups.append(group)
         at = _space(statement, at)
         if at == len(statement):
@@ -321,13 +333,16 @@ def _shape_text(statement: str, at: int, closing: str) -> tuple[str, int]:
 
 def _link(statement: str, at: int) -> tuple[tuple[str, bool, bool, bool, bool], int]:
     """The link at `at`: (its text, head, tail, dotted, hidden) and where it ends."""
-    if texted := _TEXT_LINK.match(statement, at):
-        opening, closing = texted.group(2), texted.group(4)
+    if opens := _TEXT_OPENS.match(statement, at):
+        closes = _TEXT_CLOSES.search(statement, opens.end() + 1, opens.end() + MOST_TEXT)
+        if closes is None:
+            raise NotDrawn
+        opening, closing = opens.group(2), closes.group(1)
         if opening[0] != closing[0] and not (opening == "-." and closing.startswith(".")):
             raise NotDrawn
-        dotted = opening == "-."
-        text = texted.group(3)
-        return (text, bool(texted.group(5)), bool(texted.group(1)), dotted, False), texted.end()
+        text = statement[opens.end() : closes.start()]
+        head, tail = bool(closes.group(2)), bool(opens.group(1))
+        return (text, head, tail, opening == "-.", False), closes.end()
     linked = _LINK.match(statement, at)
     if linked is None:
         raise NotDrawn
@@ -475,12 +490,13 @@ def _segments(chart: _Chart, nodes: dict[str, _Node]) -> list[_Segment]:
         arrow_up = link.tail if forward else link.head
         path = [upper]
         text = _shown_text(link)
+        if len(nodes) + nodes[lower].layer - nodes[upper].layer > MOST_POINTS:
+            raise NotDrawn
         for layer in range(nodes[upper].layer + 1, nodes[lower].layer):
             name = f"\0{number}:{layer}"
-            if text and layer == nodes[upper].layer + 1:
-                nodes[name] = _Node([text], "text", kind="text", layer=layer)
-            else:
-                nodes[name] = _Node([""], "box", kind="point", layer=layer)
+            kind = "text" if text and layer == nodes[upper].layer + 1 else "point"
+            lines = [text] if kind == "text" else [""]
+            nodes[name] = _Node(lines, "box", kind=kind, dotted=link.dotted, layer=layer)
             path.append(name)
         path.append(lower)
         for step, (a, b) in enumerate(itertools.pairwise(path)):
@@ -567,9 +583,18 @@ class _Canvas:
         self.joints: list[tuple[_Node, int, int, bool]] = []
         """Where lines meet boxes: the node, its side (along), the way out of it along
         the flow (1, -1), whether an arrowhead is there."""
-        self.chart, self.nodes, self.layers, self.segments = chart, nodes, layers, segments
+        self.chart, self.nodes, self.layers = chart, nodes, layers
+        self.steps: list[list[_Segment]] = [[] for _ in layers]
+        """The links drawn from each layer to the next."""
+        for segment in segments:
+            if not segment.link.hidden:
+                self.steps[nodes[segment.upper].layer].append(segment)
 
     def drawn(self) -> Flowchart:
+        across = max(node.across + node.size[1] for node in self.nodes.values())
+        bands = [max(self.nodes[name].size[0] for name in layer) for layer in self.layers]
+        if across * (sum(bands) + 2 * len(bands)) > MOST_CELLS:
+            raise NotDrawn  # too large a drawing to read, before it is drawn
         along = 0
         for number, layer in enumerate(self.layers):
             band = max(self.nodes[name].size[0] for name in layer)
@@ -598,24 +623,23 @@ class _Canvas:
 
     def _line(self, points: list[tuple[int, int]], dotted: bool) -> None:
         """A line through `points` (along, across), each leg straight."""
+        ways, xy_of = self.ways, self._xy
         for (a0, c0), (a1, c1) in itertools.pairwise(points):
             steps = max(abs(a1 - a0), abs(c1 - c0))
             da, dc = (a1 > a0) - (a1 < a0), (c1 > c0) - (c1 < c0)
-            for step in range(steps):
-                here = (a0 + da * step, c0 + dc * step)
-                there = (here[0] + da, here[1] + dc)
-                for cell, way in ((here, self._way(da, dc)), (there, self._way(-da, -dc))):
-                    xy = self._xy(*cell)
-                    self.ways[xy] = self.ways.get(xy, 0) | way
-                    if dotted:
-                        self.dotted.add(xy)
+            onward, back = self._way(da, dc), self._way(-da, -dc)
+            for step in range(steps + 1) if steps else ():
+                xy = xy_of(a0 + da * step, c0 + dc * step)
+                way = onward if step == 0 else back if step == steps else onward | back
+                ways[xy] = ways.get(xy, 0) | way
+                if dotted:
+                    self.dotted.add(xy)
 
     def _node(self, node: _Node, along: int, band: int) -> None:
         """Draw `node` at the start of its layer (`along`, `band` cells long): a box, its
         text; a point or a text as the line through it, the whole layer long."""
         if node.kind != "node":
-            dotted = any(s.link.dotted for s in self.segments if node in self._ends(s))
-            self._line([(along, _middle(node)), (along + band - 1, _middle(node))], dotted)
+            self._line([(along, _middle(node)), (along + band - 1, _middle(node))], node.dotted)
             if node.kind == "text":
                 start = along + 1 if not self.down else node.across + 1
                 x, y = self._xy(start, _middle(node)) if not self.down else (start, along)
@@ -637,9 +661,6 @@ class _Canvas:
         for number, line in enumerate(node.lines):
             self._text(left + 2 + (columns - 4 - _cells(line)) // 2, top + 1 + number, line)
 
-    def _ends(self, segment: _Segment) -> tuple[_Node, _Node]:
-        return self.nodes[segment.upper], self.nodes[segment.lower]
-
     def _text(self, x: int, y: int, text: str) -> None:
         self.taken.update(range(x, x + _cells(text)))
         for char in text:
@@ -656,7 +677,7 @@ class _Canvas:
         """Draw the links between layer `number` (ending before `along`) and the next; the
         next layer's start."""
         nodes = self.nodes
-        steps = [s for s in self.segments if nodes[s.upper].layer == number and not s.link.hidden]
+        steps = self.steps[number]
         turning = {s.upper for s in steps if _middle(nodes[s.upper]) != _middle(nodes[s.lower])}
         lanes = _lanes(turning, steps, nodes)
         start = along
