@@ -1,4 +1,4 @@
-"""A Mermaid flowchart drawn as text (`core.flowchart`): exact drawings of what Mermaid
+"""A Mermaid flowchart drawn as text (`core.diagrams.flowchart`): exact drawings of what Mermaid
 writes, what stays as written, and a property: every link drawn joins its two boxes."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from okf_explorer.core.flowchart import MOST_NODES, flowchart
+from okf_explorer.core.diagrams.flowchart import MOST_NODES, flowchart
 
 
 def drawn(source: str) -> str:
@@ -65,7 +65,7 @@ def test_a_chain_flows_right_and_links_that_meet_share_an_arrowhead():
         "│ B ├──╯",
         "└───┘",
     )
-    assert grouped.groups == ("▢ Inputs: A, B",)
+    assert grouped.notes == ("▢ Inputs: A, B",)
     # where a drawing too wide for its room is best cut: between boxes, where links run
     assert sorted(grouped.open_columns) == [5, 6, 7, 8]
 

@@ -430,17 +430,21 @@ def test_a_matrix_wider_than_the_pane_keeps_its_rows_whole_and_scrolls_sideways(
     assert drawn == ["✎ Check", *one, *one, f"{one[0]} = I", one[1]]
 
 
-def test_a_mermaid_flowchart_is_drawn_and_other_diagrams_stay_as_written() -> None:
+def test_mermaid_flowcharts_and_sequence_diagrams_are_drawn_and_others_stay_as_written() -> None:
     """Seen on LLM-kept wikis (149 pages of a framework-docs wiki, 13 of an LLM wiki) and
     in Obsidian's help vault: a ```` ```mermaid ```` flowchart showed as its source, a
-    list of `A --> B` lines, where Obsidian draws boxes and arrows. It is drawn now, its
-    lines kept whole side by side: wider than the body, it scrolls sideways as a wide code
-    block does. A sequence diagram (not drawn yet) stays as written."""
+    list of `A --> B` lines, where Obsidian draws boxes and arrows; so did the sequence
+    diagrams of the protocol pages they take in. They are drawn now, their lines kept
+    whole side by side: wider than the body, a drawing scrolls sideways as a wide code
+    block does. A class diagram (not drawn) stays as written."""
     flowchart = "graph LR\n  A[Raw notes] --> B[Wiki page]\n  B --> C[Index]\n"
     sequence = "sequenceDiagram\n  A->>B: hi\n"
+    classes = "classDiagram\n  Page <|-- Concept\n"
     text = f"Pipeline:\n\n```mermaid\n{flowchart}```\n\n```mermaid\n{sequence}```\n"
-    blocks = blocks_of(parse(text, breaks=True))
-    drawing, sequence = blocks[-2], blocks[-1]
+    blocks = blocks_of(parse(f"{text}\n```mermaid\n{classes}```\n", breaks=True))
+    drawing, exchange, sequence = blocks[-3], blocks[-2], blocks[-1]
+    assert isinstance(exchange, Fence) and exchange.grid
+    assert exchange.code.split("\n")[3:5] == ["  │  hi  │", "  ├─────►│"]
     assert isinstance(drawing, Fence) and drawing.grid and not drawing.wrap
     assert drawing.code.split("\n") == [
         "┌───────────┐  ┌───────────┐  ┌───────┐",
@@ -448,7 +452,7 @@ def test_a_mermaid_flowchart_is_drawn_and_other_diagrams_stay_as_written() -> No
         "└───────────┘  └───────────┘  └───────┘",
     ]
     assert isinstance(sequence, Fence) and sequence.language == "mermaid"
-    assert sequence.code == "sequenceDiagram\n  A->>B: hi"
+    assert sequence.code == classes.rstrip()
     narrow = body_pieces(blocks, 30)
     assert [piece.wide for piece in narrow] == [False, True, False]
     assert narrow[1].blocks == [drawing]

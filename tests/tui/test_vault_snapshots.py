@@ -78,7 +78,7 @@ def test_vault(snap_compare, tmp_path: Path, name: str, start: str, steps: Steps
     assert snap_compare(app, terminal_size=(120, 40), run_before=run_before)
 
 
-FLOWCHART_PAGE = """# Ingest
+DIAGRAMS_PAGE = """# Ingest
 
 How a source becomes pages:
 
@@ -90,18 +90,31 @@ flowchart TD
     C & D --> E[(Index and log)]
 ```
 
-Then the log is read back.
+Then the log is read back:
+
+```mermaid
+sequenceDiagram
+    participant A as Agent
+    participant W as Wiki
+    A->>W: read log.md
+    W-->>A: the last ten entries
+    Note right of W: newest first
+```
 """
 
 
-def test_a_flowchart(snap_compare, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    """A Mermaid flowchart drawn in the page, as Obsidian draws it (`core.flowchart`)."""
+def test_mermaid_diagrams(snap_compare, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A Mermaid flowchart and a sequence diagram drawn in the page, as Obsidian draws them
+    (`core.diagrams`): the page read down to its end by keyboard (`n` focuses it)."""
     root = tmp_path / "vault"
     root.mkdir()
-    (root / "Ingest.md").write_text(FLOWCHART_PAGE, encoding="utf-8")
+    (root / "Ingest.md").write_text(DIAGRAMS_PAGE, encoding="utf-8")
     app = make_app(brain_for(BundleSource(root)), start="Ingest", source_label="test vault")
 
     async def run_before(pilot: Pilot[None]) -> None:
+        await settle(pilot)
+        await pilot.press("n", "end")
+        await pilot.pause(SCROLL_SETTLE + 0.1)
         await settle(pilot)
 
     assert snap_compare(app, terminal_size=(120, 40), run_before=run_before)

@@ -1,12 +1,12 @@
-"""A Mermaid flowchart in a ```` ```mermaid ```` block shown drawn, as Obsidian shows
-it: boxes and arrows in text (`core.flowchart`), not its source.
+"""A Mermaid flowchart or sequence diagram in a ```` ```mermaid ```` block shown drawn,
+as Obsidian shows it: boxes and arrows in text (`core.diagrams`), not its source.
 
 The drawing is the block's text, in a box as any code block's, its lines kept whole side
 by side (`DRAWN_AS` "grid"): one wider than the body scrolls sideways; where it cannot
-(in a callout, a list), it is cut between its boxes (`OPEN_COLUMNS`). Its groups
-(`subgraph`) follow it, a line each, in a paragraph. A block this does not draw whole
-(another kind of diagram, a statement it does not read) stays as written, a `mermaid`
-code block.
+(in a callout, a list), it is cut where no box or text stands (`OPEN_COLUMNS`). A
+flowchart's groups (`subgraph`) follow it, a line each, in a paragraph. A block this does
+not draw whole (another kind of diagram, a statement it does not read) stays as written,
+a `mermaid` code block.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
-from okf_explorer.core.flowchart import flowchart
+from okf_explorer.core.diagrams import drawing
 
 __all__ = ["DRAWN_AS", "OPEN_COLUMNS", "use_diagrams"]
 
@@ -32,7 +32,7 @@ DRAWING_LANGUAGE = "text"
 
 
 def use_diagrams(md: MarkdownIt) -> None:
-    """Draw `md`'s Mermaid flowcharts (the module doc)."""
+    """Draw `md`'s Mermaid diagrams (the module doc)."""
     md.core.ruler.push("mermaid_diagrams", _diagrams)
 
 
@@ -42,14 +42,14 @@ def _diagrams(state: StateCore) -> None:
         tokens.append(token)
         if token.type != "fence" or token.info.split(maxsplit=1)[:1] != [DIAGRAM_LANGUAGE]:
             continue
-        drawn = flowchart(token.content)
+        drawn = drawing(token.content)
         if drawn is None:
             continue
         token.info = DRAWING_LANGUAGE
         token.content = "\n".join(drawn.lines) + "\n"
         token.meta = {**token.meta, DRAWN_AS: "grid", OPEN_COLUMNS: drawn.open_columns}
-        if drawn.groups:
-            tokens.extend(_paragraph(drawn.groups, token))
+        if drawn.notes:
+            tokens.extend(_paragraph(drawn.notes, token))
     state.tokens = tokens
 
 

@@ -35,8 +35,8 @@ from dataclasses import dataclass
 
 from rich.cells import cell_len
 
+from okf_explorer.core.diagrams.canvas import DOWN, GLYPHS, LEFT, RIGHT, UP
 from okf_explorer.core.graph.traverse import Edge
-from okf_explorer.core.line_glyphs import DOWN, GLYPHS, LEFT, RIGHT, UP
 from okf_explorer.core.pages import title_says_more
 from okf_explorer.core.text_safety import printable
 from okf_explorer.tui.cells import EMOJI_SELECTOR, ZERO_WIDTH_JOINER

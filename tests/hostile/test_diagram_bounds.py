@@ -1,13 +1,16 @@
 """A hostile ```` ```mermaid ```` block costs its length, not its square, and a drawing
-too large to read is not drawn (`core.flowchart`, found by a review of its first cut):
+too large to read is not drawn (`core.diagrams`, found by a review of the flowchart's first cut):
 a link's text followed by 19,000 spaces took 6 s to read (a pattern's backtracking), a
-line of 6,000 `#a;` entities 0.4 s, and 3,000 links among 100 nodes 5 s to lay out.
+line of 6,000 `#a;` entities 0.4 s, and 3,000 links among 100 nodes 5 s to lay out. A
+sequence diagram's statement is read only up to 2,000 characters (its message pattern
+would otherwise take the square of a run of spaces).
 
 Growth is timed as in `test_link_scans_linear`: the same work at two sizes in one run."""
 
 from __future__ import annotations
 
-from okf_explorer.core.flowchart import MOST_CELLS, MOST_LINKS, MOST_POINTS, flowchart
+from okf_explorer.core.diagrams.flowchart import MOST_CELLS, MOST_LINKS, MOST_POINTS, flowchart
+from okf_explorer.core.diagrams.sequence import MOST_STATEMENT, sequence_diagram
 from tests.hostile.test_link_scans_linear import BOUND, growth
 
 
@@ -35,3 +38,12 @@ def test_a_flowchart_too_large_to_read_stays_as_written() -> None:
     wide = "graph TD\n" + "a" * (MOST_CELLS // 8) + " --> b"  # a box as wide as 18,750 cells
     assert flowchart(wide) is None
     assert flowchart("graph TD\n" + "a" * 50 + " --> b") is not None
+
+
+def test_a_sequence_diagrams_statements_cost_their_length() -> None:
+    def read(size: int) -> None:
+        assert sequence_diagram("sequenceDiagram\nA->>B" + " " * size) is None
+
+    assert growth(read, 200) < BOUND
+    long = "sequenceDiagram\n  participant " + "a " * MOST_STATEMENT
+    assert sequence_diagram(long) is None

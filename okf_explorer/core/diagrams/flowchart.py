@@ -18,7 +18,7 @@ What is read (as Mermaid reads it):
   (`--->`), `<-->`, `--o`, `--x`; a text on a link (`-->|yes|`, `-- yes -->`,
   `-. yes .->`, `== yes ==>`); chains (`A --> B --> C`) and groups (`A & B --> C`);
 - `subgraph` … `end`: its nodes are drawn where the flow puts them, and each group is
-  given as a line, its title and its nodes (`Flowchart.groups`; the frames are not
+  given as a line, its title and its nodes (`Drawing.notes`; the frames are not
   drawn);
 - `classDef`, `class`, `style`, `linkStyle`, `click`, `direction` and `%%` comments: left
   out, as they change only colours and behaviour.
@@ -32,7 +32,7 @@ the layers centred on one line. Between two layers each link leaves its node's m
 turns along a lane of its own node (one lane a node, lanes that do not overlap shared),
 and comes to the other node's middle, with an arrowhead where Mermaid draws one; links
 that meet share their line. The columns no box or text stands on are given too
-(`Flowchart.open_columns`): a drawing wider than its room is cut there.
+(`Drawing.open_columns`): a drawing wider than its room is cut there.
 
 One drawing whole, or nothing: anything else in the source (another kind of diagram, a
 statement not read, a node linked to itself, a group not closed, more than `MOST_NODES`
@@ -41,15 +41,23 @@ nodes) gives None, and the block stays as written.
 
 from __future__ import annotations
 
-import html
 import itertools
 import re
-import unicodedata
 from dataclasses import dataclass, field
 
-from okf_explorer.core.line_glyphs import DOWN, GLYPHS, LEFT, RIGHT, UP
+from okf_explorer.core.diagrams.canvas import (
+    ARROWS,
+    DOWN,
+    RIGHT,
+    Cells,
+    Drawing,
+    NotDrawn,
+    cells,
+    way_of,
+)
+from okf_explorer.core.diagrams.mermaid_text import statements, text_lines
 
-__all__ = ["Flowchart", "flowchart"]
+__all__ = ["flowchart"]
 
 MOST_NODES = 120
 """Nodes drawn at most (a larger flowchart stays as written)."""
@@ -67,9 +75,6 @@ APART = {"down": 3, "right": 1}
 """Cells between two nodes of one layer, across the flow (columns down, rows right)."""
 FLOW = {"TD": "down", "TB": "down", "BT": "up", "LR": "right", "RL": "left"}
 
-_DOTTED = {LEFT | RIGHT: "┄", UP | DOWN: "┆"}
-_ARROWS = {DOWN: "▼", UP: "▲", RIGHT: "►", LEFT: "◄"}
-"""An arrowhead by the way it points."""
 _CORNERS = {
     "box": "┌┐└┘",
     "round": "╭╮╰╯",
@@ -78,8 +83,6 @@ _CORNERS = {
 """Top left, top right, bottom left, bottom right corners, by shape."""
 
 _HEAD = re.compile(r"(?:graph|flowchart)(?:[ \t]+(TD|TB|BT|LR|RL))?[ \t]*$", re.I)
-_INIT = re.compile(r"%%\{.*?\}%%", re.S)
-"""A configuration block (`%%{init: …}%%`), on lines of its own or not."""
 _SKIPPED = re.compile(r"(?:classDef|class|style|linkStyle|click|direction)\b", re.I)
 _SUBGRAPH = re.compile(r"subgraph\b[ \t]*(.*)$", re.I)
 _ID_CHARS = r"[^\s\[\](){}<>|&;:\"'`=\-.~,]"
@@ -100,16 +103,6 @@ _TEXT_CLOSES = re.compile(r"[ \t]*(-{2,}|={2,}|\.+-)(>)?(?=[\s\w\"'\[(])")
 MOST_TEXT = 300
 """Characters a link's text written inside it is looked for in (its closing after)."""
 _PIPE_TEXT = re.compile(r"[ \t]*\|([^|\n]*)\|")
-_MERMAID_ENTITY = re.compile(r"#(\w+);")
-_ENTITY_BEFORE = re.compile(r"#\w+$")
-"""Mermaid's entity (`#quot;`, `#35;`) whose `;` ends no statement."""
-_BREAK = re.compile(r"<br\s*/?>", re.I)
-_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
-_MARKDOWN_STRING = re.compile(r"^`(.*)`$", re.S)
-
-
-class NotDrawn(Exception):
-    """The source is not a flowchart this module draws whole."""
 
 
 @dataclass(slots=True)
@@ -148,18 +141,7 @@ class _Chart:
     groups: list[tuple[str, list[str]]] = field(default_factory=list)
 
 
-@dataclass(frozen=True, slots=True)
-class Flowchart:
-    """A flowchart drawn: its `lines`; the columns no box or link text stands on
-    (`open_columns`: where a drawing too wide for its room is best cut); its groups, a
-    line each (`▢ title: names`)."""
-
-    lines: tuple[str, ...]
-    open_columns: frozenset[int]
-    groups: tuple[str, ...]
-
-
-def flowchart(source: str) -> Flowchart | None:
+def flowchart(source: str) -> Drawing | None:
     """The flowchart written in `source` drawn as text (see the module doc); None when it
     is not one this module draws whole."""
     if len(source) > MOST_SOURCE:
@@ -174,53 +156,17 @@ def flowchart(source: str) -> Flowchart | None:
 # --- reading ---------------------------------------------------------------------------
 
 
-def _statements(source: str) -> list[str]:
-    """The source's statements: its lines, cut at `;` outside quotes and brackets, with
-    `%%` comments and a `---` front matter left out."""
-    source = _INIT.sub("", source.replace("\r\n", "\n"))
-    lines = source.split("\n")
-    if lines and lines[0].strip() == "---":
-        ends = [n for n, line in enumerate(lines[1:], 1) if line.strip() == "---"]
-        if not ends:
-            raise NotDrawn
-        lines = lines[ends[0] + 1 :]
-    statements: list[str] = []
-    for line in lines:
-        if line.strip().startswith("%%"):
-            continue
-        statements.extend(part.strip() for part in _cut_at_semicolons(line) if part.strip())
-    return statements
-
-
-def _cut_at_semicolons(line: str) -> list[str]:
-    parts, depth, quoted, start = [], 0, False, 0
-    for at, char in enumerate(line):
-        if char == '"':
-            quoted = not quoted
-        elif quoted:
-            continue
-        elif char in "[({":
-            depth += 1
-        elif char in "])}":
-            depth = max(0, depth - 1)
-        elif char == ";" and depth == 0 and not _ENTITY_BEFORE.search(line, max(start, at - 9), at):
-            parts.append(line[start:at])
-            start = at + 1
-    parts.append(line[start:])
-    return parts
-
-
 def _read(source: str) -> _Chart:
-    statements = _statements(source)
-    if not statements:
+    lines = statements(source)
+    if not lines:
         raise NotDrawn
-    head = _HEAD.match(statements[0])
+    head = _HEAD.match(lines[0])
     if head is None:
         raise NotDrawn
     chart = _Chart(flow=FLOW[(head.group(1) or "TD").upper()])
     open_groups: list[list[str]] = []
     grouped: set[str] = set()
-    for statement in statements[1:]:
+    for statement in lines[1:]:
         if statement == "end":
             if not open_groups:
                 raise NotDrawn
@@ -248,7 +194,7 @@ def _group_title(text: str) -> str:
     text = text.strip()
     if match := re.fullmatch(r"[^\s\[]+\s*\[(.*)\]", text):
         text = match.group(1)
-    return " ".join(_label(text))
+    return " ".join(text_lines(text))
 
 
 def _chain(statement: str, chart: _Chart) -> list[str]:
@@ -313,9 +259,9 @@ def _node(statement: str, at: int, chart: _Chart) -> tuple[str, int]:
         at = found.end()
     node = chart.nodes.get(name)
     if node is None:
-        chart.nodes[name] = _Node(_label(label) if label is not None else [name], shape)
+        chart.nodes[name] = _Node(text_lines(label) if label is not None else [name], shape)
     elif label is not None:
-        node.lines, node.shape = _label(label), shape
+        node.lines, node.shape = text_lines(label), shape
     return name, at
 
 
@@ -355,40 +301,7 @@ def _link(statement: str, at: int) -> tuple[tuple[str, bool, bool, bool, bool], 
     return (text, head, tail, "." in body, body.startswith("~")), end
 
 
-def _label(text: str) -> list[str]:
-    """A node's or a link's text as the lines it shows."""
-    text = text.strip()
-    if len(text) > 1 and text[0] == text[-1] == '"':
-        text = text[1:-1].strip()
-    if markdown := _MARKDOWN_STRING.match(text):
-        text = markdown.group(1).replace("**", "").replace("__", "")
-    text = _BREAK.sub("\n", text).replace("\\n", "\n")
-    text = _TAG.sub("", text)
-    text = _MERMAID_ENTITY.sub(_entity, text)
-    text = html.unescape(text)
-    lines = [" ".join(line.split()) for line in text.split("\n")]
-    lines = [line for line in lines if line]
-    return lines or [""]
-
-
-def _entity(match: re.Match[str]) -> str:
-    name = match.group(1)
-    if name.isdigit():
-        return chr(int(name)) if int(name) < 0x110000 else match.group()
-    return html.unescape(f"&{name};")
-
-
 # --- layout ----------------------------------------------------------------------------
-
-
-def _cells(text: str) -> int:
-    return sum(_width(char) for char in text)
-
-
-def _width(char: str) -> int:
-    if unicodedata.combining(char) or char in "\u200b\u200d\ufe0f":
-        return 0
-    return 2 if unicodedata.east_asian_width(char) in "WF" else 1
 
 
 def _layers(chart: _Chart) -> dict[str, int]:
@@ -442,7 +355,7 @@ def _layers(chart: _Chart) -> dict[str, int]:
 
 
 def _shown_text(link: _Link) -> str:
-    return "" if link.hidden else " ".join(_label(link.text)).strip()
+    return "" if link.hidden else " ".join(text_lines(link.text)).strip()
 
 
 @dataclass(slots=True)
@@ -457,7 +370,7 @@ class _Segment:
     arrow_up: bool
 
 
-def _draw(chart: _Chart) -> Flowchart:
+def _draw(chart: _Chart) -> Drawing:
     layer_of = _layers(chart)
     if chart.flow in ("up", "left"):
         top = max(layer_of.values())
@@ -469,7 +382,7 @@ def _draw(chart: _Chart) -> Flowchart:
     layers = _order(nodes, segments)
     down = chart.flow in ("down", "up")
     for node in nodes.values():
-        width = max(_cells(line) for line in node.lines) + (2 if node.kind == "text" else 4)
+        width = max(cells(line) for line in node.lines) + (2 if node.kind == "text" else 4)
         height = 1 if node.kind == "text" else len(node.lines) + 2
         if node.kind == "point":
             width = height = 1
@@ -573,13 +486,9 @@ class _Canvas:
         down: bool,
     ) -> None:
         self.down = down
-        self.ways: dict[tuple[int, int], int] = {}
-        self.dotted: set[tuple[int, int]] = set()
-        self.chars: dict[tuple[int, int], str] = {}
+        self.cells = Cells()
         self.starts: list[int] = []
         """Where each layer starts along the flow."""
-        self.taken: set[int] = set()
-        """The columns boxes and link texts stand on."""
         self.joints: list[tuple[_Node, int, int, bool]] = []
         """Where lines meet boxes: the node, its side (along), the way out of it along
         the flow (1, -1), whether an arrowhead is there."""
@@ -590,7 +499,7 @@ class _Canvas:
             if not segment.link.hidden:
                 self.steps[nodes[segment.upper].layer].append(segment)
 
-    def drawn(self) -> Flowchart:
+    def drawn(self) -> Drawing:
         across = max(node.across + node.size[1] for node in self.nodes.values())
         bands = [max(self.nodes[name].size[0] for name in layer) for layer in self.layers]
         if across * (sum(bands) + 2 * len(bands)) > MOST_CELLS:
@@ -605,35 +514,22 @@ class _Canvas:
             if number < len(self.layers) - 1:
                 along = self._gap(number, along)
         self._join()
-        return self._lines()
+        groups = []
+        for title, members in self.chart.groups:
+            names = ", ".join(" ".join(self.nodes[m].lines) for m in members)
+            groups.append(f"▢ {title}: {names}" if title else f"▢ {names}")
+        return self.cells.drawing(MOST_CELLS, tuple(groups))
 
     def _xy(self, along: int, across: int) -> tuple[int, int]:
         return (across, along) if self.down else (along, across)
 
     def _way(self, step_along: int, step_across: int) -> int:
-        if self.down:
-            return (
-                (DOWN if step_along > 0 else UP)
-                if step_along
-                else (RIGHT if step_across > 0 else LEFT)
-            )
-        return (
-            (RIGHT if step_along > 0 else LEFT) if step_along else (DOWN if step_across > 0 else UP)
-        )
+        """The way a step along the flow and across it goes on the screen."""
+        return way_of(*self._xy(step_along, step_across))
 
     def _line(self, points: list[tuple[int, int]], dotted: bool) -> None:
         """A line through `points` (along, across), each leg straight."""
-        ways, xy_of = self.ways, self._xy
-        for (a0, c0), (a1, c1) in itertools.pairwise(points):
-            steps = max(abs(a1 - a0), abs(c1 - c0))
-            da, dc = (a1 > a0) - (a1 < a0), (c1 > c0) - (c1 < c0)
-            onward, back = self._way(da, dc), self._way(-da, -dc)
-            for step in range(steps + 1) if steps else ():
-                xy = xy_of(a0 + da * step, c0 + dc * step)
-                way = onward if step == 0 else back if step == steps else onward | back
-                ways[xy] = ways.get(xy, 0) | way
-                if dotted:
-                    self.dotted.add(xy)
+        self.cells.line([self._xy(*point) for point in points], dotted)
 
     def _node(self, node: _Node, along: int, band: int) -> None:
         """Draw `node` at the start of its layer (`along`, `band` cells long): a box, its
@@ -643,31 +539,15 @@ class _Canvas:
             if node.kind == "text":
                 start = along + 1 if not self.down else node.across + 1
                 x, y = self._xy(start, _middle(node)) if not self.down else (start, along)
-                self._text(x, y, node.lines[0])
+                self.cells.text(x, y, node.lines[0])
             return
         length, breadth = node.size
-        corners = _CORNERS[node.shape]
         rows, columns = (length, breadth) if self.down else (breadth, length)
         left, top = self._xy(along, node.across)
-        for row in range(rows):
-            for column in range(columns):
-                edge_row, edge_column = row in (0, rows - 1), column in (0, columns - 1)
-                if edge_row and edge_column:
-                    char = corners[(row > 0) * 2 + (column > 0)]
-                else:
-                    char = "─" if edge_row else "│" if edge_column else " "
-                self.chars[(left + column, top + row)] = char
-        self.taken.update(range(left, left + columns))
+        self.cells.box(left, top, columns, rows, _CORNERS[node.shape])
         for number, line in enumerate(node.lines):
-            self._text(left + 2 + (columns - 4 - _cells(line)) // 2, top + 1 + number, line)
-
-    def _text(self, x: int, y: int, text: str) -> None:
-        self.taken.update(range(x, x + _cells(text)))
-        for char in text:
-            self.chars[(x, y)] = char
-            if _width(char) == 2:
-                self.chars[(x + 1, y)] = ""
-            x += _width(char)
+            x = left + 2 + (columns - 4 - cells(line)) // 2
+            self.cells.text(x, top + 1 + number, line)
 
     def _far_side(self, node: _Node) -> int:
         """The last cell of `node` along the flow (its layer's start, its length on)."""
@@ -693,11 +573,10 @@ class _Canvas:
         for s in steps:
             upper, lower = nodes[s.upper], nodes[s.lower]
             if s.arrow_down:
-                self.chars[self._xy(end, _middle(lower))] = _ARROWS[self._way(1, 0)]
+                self.cells.put(*self._xy(end, _middle(lower)), ARROWS[self._way(1, 0)])
             if s.arrow_up:
-                self.chars[self._xy(self._far_side(upper) + 1, _middle(upper))] = _ARROWS[
-                    self._way(-1, 0)
-                ]
+                at = self._xy(self._far_side(upper) + 1, _middle(upper))
+                self.cells.put(*at, ARROWS[self._way(-1, 0)])
         for s in steps:
             self.joints.append((nodes[s.upper], self._far_side(nodes[s.upper]), 1, s.arrow_up))
             self.joints.append((nodes[s.lower], end + 1, -1, s.arrow_down))
@@ -709,36 +588,11 @@ class _Canvas:
         for node, at, out, arrow in self.joints:
             xy = self._xy(at, _middle(node))
             beside = self._xy(at + out, _middle(node))
-            if node.kind != "node" or arrow or self.chars.get(beside) in _ARROWS.values():
+            chars = self.cells.chars
+            if node.kind != "node" or arrow or chars.get(beside) in ARROWS.values():
                 continue
-            if self.chars.get(xy) in ("─", "│"):
-                self.chars[xy] = _border_joint(self.chars[xy], self._way(out, 0))
-
-    def _lines(self) -> Flowchart:
-        cells = set(self.chars) | set(self.ways)
-        width = max(x for x, _ in cells) + 1
-        height = max(y for _, y in cells) + 1
-        if width * height > MOST_CELLS:
-            raise NotDrawn
-        rows = []
-        for y in range(height):
-            row = []
-            for x in range(width):
-                if (x, y) in self.chars:
-                    row.append(self.chars[(x, y)])
-                elif (x, y) in self.ways:
-                    ways = self.ways[(x, y)]
-                    dotted = (x, y) in self.dotted and ways in _DOTTED
-                    row.append(_DOTTED[ways] if dotted else GLYPHS[ways])
-                else:
-                    row.append(" ")
-            rows.append("".join(row).rstrip())
-        groups = []
-        for title, members in self.chart.groups:
-            names = ", ".join(" ".join(self.nodes[m].lines) for m in members)
-            groups.append(f"▢ {title}: {names}" if title else f"▢ {names}")
-        open_columns = frozenset(range(width)) - self.taken
-        return Flowchart(tuple(rows), open_columns, tuple(groups))
+            if chars.get(xy) in ("─", "│"):
+                chars[xy] = _border_joint(chars[xy], self._way(out, 0))
 
 
 def _border_joint(border: str, way: int) -> str:
