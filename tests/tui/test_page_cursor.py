@@ -107,11 +107,21 @@ async def test_n_walks_links_callouts_and_embeds_in_reading_order(tmp_path: Path
         assert where(pane) == ("link", "okf:delta")
 
 
-async def test_a_folded_mkdocs_admonition_opens_by_keyboard(tmp_path: Path) -> None:
-    """An LLM-kept wiki of framework docs keeps MkDocs' `??? example` folds: each is a
+@pytest.mark.parametrize(
+    ("body", "title"),
+    [
+        ('??? example "Worked example"\n    Score it with [[alpha]].\n', "Worked example"),
+        ('<Accordion title="Send reply">\n    - Then see [[alpha]].\n</Accordion>\n', "Send reply"),
+    ],
+    ids=["mkdocs", "mdx-accordion"],
+)
+async def test_a_folded_docs_admonition_opens_by_keyboard(
+    tmp_path: Path, body: str, title: str
+) -> None:
+    """An LLM-kept wiki of framework docs keeps MkDocs' `??? example` folds and
+    Mintlify's `<Accordion title="…">`, each with its body indented under it: each is a
     folded callout, which `n` stops on and `enter` opens, its link then next."""
-    page = '# Metric\n\n??? example "Worked example"\n    Score it with [[alpha]].\n'
-    pages = {"metric": page, "alpha": "# Alpha\n"}
+    pages = {"metric": f"# Metric\n\n{body}", "alpha": "# Alpha\n"}
     app = make_app(brain_for(vault(tmp_path, pages)), start="metric")
     async with app.run_test(size=(100, 30)) as pilot:
         pane = app.screen.query_one(PagePane)
@@ -119,7 +129,7 @@ async def test_a_folded_mkdocs_admonition_opens_by_keyboard(tmp_path: Path) -> N
         (example,) = pane.query_one(VaultBody).callouts()
         assert example.folded
         await pilot.press("n")
-        assert where(pane)[0] == "callout" and "Worked example" in marked_text(pane)[0]
+        assert where(pane)[0] == "callout" and title in marked_text(pane)[0]
         await pilot.press("enter", "n")
         assert not example.folded and where(pane) == ("link", "okf:alpha")
 

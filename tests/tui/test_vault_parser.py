@@ -40,6 +40,10 @@ PIECES = st.sampled_from(
         "\\begin{bmatrix}", "\\end{bmatrix}", "\\\\", "&", "\\begin{aligned}",
         "\\end{aligned}", "\\begin{prooftree}", "\\AXC{a}", "\\BIC{b}", "\\end{prooftree}",
         ":method:`x`", ":ref:`t <a>`", ":py:func:`~a.b`", ":",
+        # MDX components, language blocks and Mermaid diagrams
+        "<Note>", "</Note>", "<Steps>", "</Steps>", '<Step title="S">', "</Step>",
+        "<Tip>x</Tip>", '<Accordion title="A">', "</Accordion>", "<Frame />", ":::python",
+        "```mermaid\ngraph TD\nA-->|t|B\n", "```mermaid\nsequenceDiagram\nA->>B: x\n",
     ]
 )  # fmt: skip
 TEXT = st.lists(PIECES, max_size=40).map("".join)
@@ -193,6 +197,10 @@ Folded.
 print(1)
 :::
 
+:::ruby
+puts 1
+:::
+
 === "OpenAI"
     Install it:
 
@@ -210,9 +218,11 @@ def test_documentation_admonitions_are_callouts() -> None:
     Docusaurus): MkDocs' `!!! note "Title"` ran on into its body as one paragraph, a code
     block in it showed its backticks, and Docusaurus' `:::caution` showed its colons. Both
     are callouts of their type (`???` folded, `details` too), and so is each of MkDocs'
-    content tabs (`=== "OpenAI"`, 16 pages, whose bodies were code blocks); prose that
-    only looks like one (`!!! IMPORTANT !!!`, a head with no indented body) and another
-    word after the colons (`:::python`) stay as written."""
+    content tabs (`=== "OpenAI"`, 16 pages, whose bodies were code blocks), and each of
+    LangChain's language blocks (`:::python`, `:::js`: 1,842 in the same wiki, whose
+    markers showed as text); prose that only looks like one (`!!! IMPORTANT !!!`, a head
+    with no indented body) and another word after the colons (`:::ruby`) stay as
+    written."""
     tokens = parse(ADMONITIONS, breaks=True)
     callouts = [
         (token.meta["callout"], token.meta["fold"])
@@ -226,13 +236,16 @@ def test_documentation_admonitions_are_callouts() -> None:
         ("details", "-"),
         ("tab", ""),
         ("tab", ""),
+        ("tab", ""),
     ]
     titles = [
         tokens[index + 1].content
         for index, token in enumerate(tokens)
         if token.type == "paragraph_open" and "callout_title" in token.meta
     ]
-    assert titles == ["Embedding Requirement", "Example", "Be quick", "Click me", "OpenAI", "Inner"]
+    assert titles == [
+        *("Embedding Requirement", "Example", "Be quick", "Click me", "Python", "OpenAI", "Inner")
+    ]
     codes = [(t.type, t.content, t.level) for t in tokens if t.type in ("fence", "code_block")]
     assert codes[1] == ("code_block", "pip install x\n", 1)  # indented under the tab's body
     fence = next(token for token in tokens if token.type == "fence")
@@ -242,10 +255,96 @@ def test_documentation_admonitions_are_callouts() -> None:
         "Intro.",
         "!!! IMPORTANT !!!",
         "!!! tip\nno body under it",
-        ":::python\nprint(1)\n:::",
+        ":::ruby\nputs 1\n:::",
     ]
     shown = [row.content.plain.strip("▌ ") for row in draw(blocks_of(tokens), 60).rows]
     assert "Needs embeddings, see [[alpha]]." in shown and "x = 1" in shown
+
+
+MDX_PAGE = """\
+<Note>
+Keep it **short**.
+</Note>
+
+<Tip>One line.</Tip>
+
+<Callout type="warn">Mind the quota.</Callout>
+
+<AccordionGroup>
+    <Accordion title="Send reply">
+        - Retry: yes
+    </Accordion>
+</AccordionGroup>
+
+<Tabs>
+    <Tab title="Python">
+        ```python
+        x = 1
+        ```
+    </Tab>
+</Tabs>
+
+<Steps>
+    <Step title="Install">
+        Run it.
+    </Step>
+    <Step title="Use">
+        Call it.
+    </Step>
+</Steps>
+
+<Card title="Data steps" icon="database" href="#data-steps">
+    Fetch what you need.
+</Card>
+
+<ParamField path="text" type="string" required>
+    The text.
+</ParamField>
+
+<Frame>
+    Framed words.
+</Frame>
+
+<ComponentPreview name="button-demo" />
+
+<Unclosed>
+stays as written
+"""
+
+
+def test_mdx_components_are_drawn_as_their_documentation_sites_draw_them() -> None:
+    """Seen on an LLM-kept wiki of framework docs (LangChain, LangGraph, MCP, Langfuse,
+    written for Mintlify): `<Note>`, `<Accordion title="…">`, `<Tab>`, `<Step>` showed as
+    their tags run into one paragraph, and a body indented under a tag as a code block
+    (61 code blocks of the LangGraph docs' 47 pages, 2 now). Each is a callout of its
+    kind (an accordion folded, steps numbered), a group or a frame its body alone; a
+    self-closing tag, or one never closed, stays as written."""
+    tokens = parse(MDX_PAGE, breaks=True)
+    callouts = [
+        (token.meta["callout"], token.meta["fold"], tokens[index + 2].content)
+        for index, token in enumerate(tokens)
+        if token.type == "blockquote_open"
+    ]
+    assert callouts == [
+        ("note", "", "Note"),
+        ("tip", "", "Tip"),
+        ("warning", "", "Warning"),
+        ("details", "-", "Send reply"),
+        ("tab", "", "Python"),
+        ("step", "", "1. Install"),
+        ("step", "", "2. Use"),
+        ("note", "", "Data steps"),
+        ("info", "", "text · string · required"),
+    ]
+    inline = [t.content for t in tokens if t.type == "inline"]
+    assert "Keep it **short**." in inline and "One line." in inline and "Framed words." in inline
+    assert "Retry: yes" in inline and "Run it." in inline  # bodies read as Markdown
+    codes = [(t.type, t.info, t.content) for t in tokens if t.type in ("fence", "code_block")]
+    assert codes == [("fence", "python", "x = 1\n")]
+    shown = "\n".join(row.content.plain for row in draw(blocks_of(tokens), 60).rows)
+    assert "<Note>" not in shown and "</Steps>" not in shown and "<Frame>" not in shown
+    assert '<ComponentPreview name="button-demo" />' in shown
+    assert "<Unclosed> stays as written" in shown
 
 
 def test_a_frontmatter_block_the_body_keeps_shows_as_yaml() -> None:

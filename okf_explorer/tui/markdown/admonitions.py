@@ -15,9 +15,11 @@ draws, folds or walks a callout takes them as one:
   so a line of prose such as `!!! IMPORTANT !!!` stays prose.
 - Docusaurus and VitePress: `:::note`, `:::tip[Title]`, `::: warning Title`, ending at
   `:::` (more colons for one inside another), for the types those sites draw
-  (`DOCS_KINDS`); `::: details Title` folds. Another word after the colons (a
-  documentation generator's `::: package.module` directive, a site's `:::python` block)
-  is left as written.
+  (`DOCS_KINDS`); `::: details Title` folds. LangChain's docs mark what holds for one
+  language with `:::python` and `:::js` … `:::`: each is read as a content tab named by
+  its language (`LANGUAGE_TABS`). Another word after the colons (a documentation
+  generator's `::: package.module` directive, a site's `:::ruby` block) is left as
+  written.
 
 MkDocs' content tabs (pymdownx's `tabbed`: `=== "OpenAI"`, the tab's body indented under
 it) are read here too, each tab a callout titled by its name (of kind `TAB`, so each
@@ -39,7 +41,7 @@ from mdit_py_plugins.container import container_plugin
 
 from okf_explorer.tui.markdown.callout_tokens import callout_head
 
-__all__ = ["DOCS_KINDS", "TAB", "use_admonitions"]
+__all__ = ["DOCS_KINDS", "LANGUAGE_TABS", "TAB", "use_admonitions"]
 
 MKDOCS_HEAD = re.compile(r'[ \t]*(?:!!!|\?\?\?\+?) ?([\w-]+(?: +[\w-]+)*)(?: +"([^"\n]*)")? *')
 """An admonition's first line as Python-Markdown reads it: the marker, its types (the
@@ -53,6 +55,8 @@ DOCS_KINDS = frozenset(
     | {"secondary", "details"}
 )
 """The admonition types Docusaurus and VitePress draw."""
+LANGUAGE_TABS = {"python": "Python", "js": "JavaScript"}
+"""LangChain's docs' language blocks (`:::python`), read as content tabs by these names."""
 DOCS_HEAD = re.compile(r"\s*([A-Za-z]+)(?:\[([^\]\n]*)\]|[ \t]+([^\n]*?))?\s*")
 """What follows `:::`: a type, then a title in brackets (Docusaurus) or after a space."""
 DOCS_CONTAINER = "docs_admonition"
@@ -137,9 +141,12 @@ def _is_docs_head(params: str, _markup: str) -> bool:
 
 
 def _docs_head(params: str) -> tuple[str, str] | None:
-    """What follows `:::`, as (type, title: the type's name when none is written); None
-    when it names no type those sites draw."""
+    """What follows `:::`, as (type, title: the type's name when none is written; a
+    language block's: a tab named by its language); None when it names no type those
+    sites draw."""
     head = DOCS_HEAD.fullmatch(params)
+    if head is not None and not (head[2] or head[3]) and head[1] in LANGUAGE_TABS:
+        return TAB, LANGUAGE_TABS[head[1]]
     if head is None or (kind := head[1].lower()) not in DOCS_KINDS:
         return None
     return kind, (head[2] or head[3] or "").strip() or kind.capitalize()

@@ -74,6 +74,7 @@ from okf_explorer.core.pages import without_attributes
 from okf_explorer.tui.markdown.admonitions import use_admonitions
 from okf_explorer.tui.markdown.callout_tokens import callout_head
 from okf_explorer.tui.markdown.cjk_emphasis import use_cjk_emphasis
+from okf_explorer.tui.markdown.components import use_components
 from okf_explorer.tui.markdown.diagrams import DRAWN_AS, use_diagrams
 from okf_explorer.tui.markdown.hugo import use_hugo_shortcodes
 from okf_explorer.tui.markdown.kept_frontmatter import use_kept_frontmatter
@@ -132,6 +133,7 @@ def _parser(breaks: bool, own_task_boxes: bool) -> MarkdownIt:
     md.inline.ruler.before("emphasis", "vault_comment", _inline_comment)
     md.block.ruler.before("paragraph", "vault_comment", _block_comment)
     use_admonitions(md)  # `!!! note`, `:::tip`: documentation sites' callouts
+    use_components(md)  # `<Note>`, `<Tabs>`, `<Accordion>`: MDX docs' components
     use_kept_frontmatter(md)  # a body that opens with another frontmatter: a `yaml` box
     use_hugo_shortcodes(md)  # a Hugo site's `{{< note >}}`, `{{< image >}}`, relref links
     use_rest_roles(md)  # Sphinx's `:func:`x`` in converted docs: code, or text
