@@ -305,6 +305,10 @@ Keep it **short**.
     Framed words.
 </Frame>
 
+<Solution>
+    Use a key.
+</Solution>
+
 <ComponentPreview name="button-demo" />
 
 <Unclosed>
@@ -335,6 +339,7 @@ def test_mdx_components_are_drawn_as_their_documentation_sites_draw_them() -> No
         ("step", "", "2. Use"),
         ("note", "", "Data steps"),
         ("info", "", "text · string · required"),
+        ("details", "-", "Solution"),
     ]
     inline = [t.content for t in tokens if t.type == "inline"]
     assert "Keep it **short**." in inline and "One line." in inline and "Framed words." in inline

@@ -14,8 +14,9 @@ code block), and drawn as:
 
 - a callout: `<Note>`, `<Tip>`, `<Info>`, `<Warning>`, `<Danger>`, `<Caution>`, `<Check>`,
   React's `<Pitfall>`, `<Callout type="warn">` and `<Admonition type="tip">` (their type);
-- a folded callout titled by its `title`: `<Accordion>`, `<Expandable>`, React's
-  `<DeepDive>`, `<Details>`;
+- a folded callout titled by its `title`: `<Accordion>`, `<Expandable>`, `<Details>`,
+  React's `<DeepDive>` and a challenge's `<Solution>` (shown on the site behind a
+  button);
 - an open callout titled by what names it: `<Tab title="Python">`, `<Step title="…">`
   (numbered in its `<Steps>`), `<Card title="…">`, `<ParamField path="text"
   type="string">` and `<ResponseField name="…">` (`text · string · required`);
@@ -46,7 +47,11 @@ CALLOUTS = {
 """A callout's component (its name lowercased) and the callout kind it is drawn as."""
 TYPED = frozenset({"callout", "admonition"})
 """Components whose `type` is their callout's kind (`warn` reads `warning`)."""
-FOLDED = frozenset({"accordion", "expandable", "deepdive", "details"})
+FOLDED = {
+    "accordion": "Details", "expandable": "Details", "details": "Details",
+    "deepdive": "Deep dive", "solution": "Solution",
+}  # fmt: skip
+"""Components drawn as a folded callout, and its title when they give none."""
 TITLED = {"tab": TAB, "step": "step", "card": "note", "paramfield": "info", "responsefield": "info"}
 """Components drawn as an open callout titled by what names them, and its kind."""
 STEPS = "steps"
@@ -174,7 +179,7 @@ def _head(key: str, attributes: dict[str, str], steps: list[int]) -> tuple[str, 
         kind = _KINDS.get(kind, kind if kind in CALLOUTS.values() else "note")
         return kind, "", title or kind.capitalize()
     if key in FOLDED:
-        return "details", "-", title or "Details"
+        return "details", "-", title or FOLDED[key]
     if key == "step":
         if steps:
             steps[-1] += 1
