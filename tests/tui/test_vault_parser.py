@@ -43,6 +43,7 @@ PIECES = st.sampled_from(
         # MDX components, language blocks and Mermaid diagrams
         "<Note>", "</Note>", "<Steps>", "</Steps>", '<Step title="S">', "</Step>",
         "<Tip>x</Tip>", '<Accordion title="A">', "</Accordion>", "<Frame />", ":::python",
+        'import { A } from "b";', "{/* c */}", "{/*", "*/}",
         "```mermaid\ngraph TD\nA-->|t|B\n", "```mermaid\nsequenceDiagram\nA->>B: x\n",
     ]
 )  # fmt: skip
@@ -262,6 +263,14 @@ def test_documentation_admonitions_are_callouts() -> None:
 
 
 MDX_PAGE = """\
+import { Callout } from "nextra/components";
+import {
+  Tabs,
+  Tab,
+} from "@/components/tabs";
+
+{/* Live Production Branch */}
+
 <Note>
 Keep it **short**.
 </Note>
@@ -322,7 +331,8 @@ def test_mdx_components_are_drawn_as_their_documentation_sites_draw_them() -> No
     their tags run into one paragraph, and a body indented under a tag as a code block
     (61 code blocks of the LangGraph docs' 47 pages, 2 now). Each is a callout of its
     kind (an accordion folded, steps numbered), a group or a frame its body alone; a
-    self-closing tag, or one never closed, stays as written."""
+    self-closing tag, or one never closed, stays as written. The ESM statements and the
+    comments the site never shows (`import … from "…";`, `{/* … */}`) are left out."""
     tokens = parse(MDX_PAGE, breaks=True)
     callouts = [
         (token.meta["callout"], token.meta["fold"], tokens[index + 2].content)
@@ -350,6 +360,8 @@ def test_mdx_components_are_drawn_as_their_documentation_sites_draw_them() -> No
     assert "<Note>" not in shown and "</Steps>" not in shown and "<Frame>" not in shown
     assert '<ComponentPreview name="button-demo" />' in shown
     assert "<Unclosed> stays as written" in shown
+    # what an MDX site never shows: its ESM statements and its comments
+    assert "import" not in shown and "nextra" not in shown and "Live Production" not in shown
 
 
 def test_a_frontmatter_block_the_body_keeps_shows_as_yaml() -> None:

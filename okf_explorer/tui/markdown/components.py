@@ -26,7 +26,13 @@ code block), and drawn as:
 
 A tag with no closing tag on a line of its own stays as written, and so does a
 self-closing one (`<ComponentPreview name="x" />`). A lowercase tag is HTML
-(`raw_html`)."""
+(`raw_html`).
+
+What an MDX site never shows is left out, as the site leaves it out: a comment standing
+on lines of its own (`{/* Live Production Branch */}`, 74 lines of prose in the same
+wiki) and the ESM statements at the top level of a page (`import { Callout } from
+"nextra/components";`, `import {` … `} from "…";` over several lines: 434 lines on 53
+pages). A statement must be whole to be left out; anything else starting `import` stays."""
 
 from __future__ import annotations
 
@@ -63,17 +69,59 @@ PAIRS = "mdx_pairs"
 """The parse's `env` key of its components' lines (`_pairs`)."""
 _OPENING = re.compile(r"[ \t]*<([A-Z][A-Za-z0-9]*)((?:\s+[^<>]*?)?)\s*>[ \t]*(.*)$")
 _ATTRIBUTE = re.compile(r"""([A-Za-z_][\w-]*)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|\{([^{}]*)\}))?""")
+MOST_COMMENT_LINES = 50
+"""Lines an MDX comment may take (one not closed by then is text)."""
+MOST_ESM_LINES = 30
+"""Lines an ESM statement may take."""
+_ESM = re.compile(
+    r"""(?:import\s+(?:[\w$]+\s*,?\s*)?(?:\{[^{}]*\}|\*\s+as\s+[\w$]+)?\s*(?:from\s*)?["'][^"'\n]+["']"""
+    r"""|export\s+(?:const|let|var)\s+[\w$]+\s*=\s*[^\n]*?|export\s+default\s+[\w$]+)\s*;?\s*\n"""
+)
+"""An ESM statement, whole (an import over several lines: `import {` … `} from "x";`)."""
 _KINDS = {"warn": "warning", "error": "danger", "default": "note", "success": "success"}
 
 
 def use_components(md: MarkdownIt) -> None:
-    """Read MDX components with `md` (the module doc)."""
+    """Read MDX components, and leave out MDX comments and ESM statements, with `md` (the
+    module doc)."""
     md.block.ruler.before(
         "html_block",
         "mdx_component",
         _component,
         {"alt": ["paragraph", "reference", "blockquote", "list"]},
     )
+    md.block.ruler.before("paragraph", "mdx_comment", _comment)
+    md.block.ruler.before("paragraph", "mdx_esm", _esm)
+
+
+def _comment(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """An MDX comment on lines of its own (`{/* … */}`): read, and left out."""
+    at = state.bMarks[start] + state.tShift[start]
+    if not state.src.startswith("{/*", at) or state.sCount[start] - state.blkIndent >= 4:
+        return False
+    for line in range(start, min(end, start + MOST_COMMENT_LINES)):
+        text = state.src[state.bMarks[line] : state.eMarks[line]]
+        closes = text.find("*/}", 3 if line == start else 0)
+        if closes >= 0:
+            if text[closes + 3 :].strip():
+                return False  # text after it: a paragraph's
+            state.line = line + 1
+            return True
+    return False
+
+
+def _esm(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """An ESM statement at a page's top level (`import … from "…";`): left out."""
+    at = state.bMarks[start] + state.tShift[start]
+    if state.level or state.blkIndent or not state.src.startswith(("import ", "export "), at):
+        return False
+    text = ""
+    for line in range(start, min(end, start + MOST_ESM_LINES)):
+        text += state.src[state.bMarks[line] : state.eMarks[line]] + "\n"
+        if _ESM.fullmatch(text):
+            state.line = line + 1
+            return True
+    return False
 
 
 def _component(state: StateBlock, start: int, end: int, silent: bool) -> bool:
