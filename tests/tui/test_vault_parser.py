@@ -44,6 +44,7 @@ PIECES = st.sampled_from(
         "<Note>", "</Note>", "<Steps>", "</Steps>", '<Step title="S">', "</Step>",
         "<Tip>x</Tip>", '<Accordion title="A">', "</Accordion>", "<Frame />", ":::python",
         'import { A } from "b";', "{/* c */}", "{/*", "*/}",
+        ".. note:: N", ".. code-block:: py", ".. versionadded:: 1", "   :caption: c",
         "```mermaid\ngraph TD\nA-->|t|B\n", "```mermaid\nsequenceDiagram\nA->>B: x\n",
     ]
 )  # fmt: skip
@@ -362,6 +363,59 @@ def test_mdx_components_are_drawn_as_their_documentation_sites_draw_them() -> No
     assert "<Unclosed> stays as written" in shown
     # what an MDX site never shows: its ESM statements and its comments
     assert "import" not in shown and "nextra" not in shown and "Live Production" not in shown
+
+
+REST_PAGE = """\
+Intro.
+
+.. versionadded:: 9.0
+
+Pytest contains options.
+
+.. versionchanged:: 5.4
+   The matching is now case-insensitive.
+
+.. code-block:: python
+    :caption: example.py
+
+    class NotATest:
+        pass
+
+.. note:: Keep it **short**.
+
+   More of the note.
+
+.. seealso:: :ref:`fixtures <fixture>`
+
+.. include:: /includes/important-hostnames.rst
+"""
+
+
+def test_restructuredtext_directives_read_as_sphinx_draws_them() -> None:
+    """Seen on an LLM-kept wiki of framework docs (pytest's, MongoDB's and SQLAlchemy's
+    Sphinx pages, converted): 466 version directives, 199 code blocks and the
+    admonitions showed as their directive lines run into the text, a code block's code
+    as a paragraph. Each is what Sphinx draws; an include, whose file the wiki does not
+    hold, stays as written."""
+    tokens = parse(REST_PAGE, breaks=True)
+    callouts = [
+        (token.meta["callout"], tokens[index + 2].content)
+        for index, token in enumerate(tokens)
+        if token.type == "blockquote_open"
+    ]
+    assert callouts == [
+        ("info", "New in version 9.0"),
+        ("info", "Changed in version 5.4"),
+        ("note", "Note"),
+        ("info", "See also"),
+    ]
+    (fence,) = [token for token in tokens if token.type == "fence"]
+    assert (fence.info, fence.content) == ("python", "class NotATest:\n    pass\n")
+    shown = [row.content.plain.strip("▌ ") for row in draw(blocks_of(tokens), 60).rows]
+    assert "The matching is now case-insensitive." in shown
+    assert "Keep it short." in shown and "More of the note." in shown and "fixtures" in shown
+    assert ".. include:: /includes/important-hostnames.rst" in shown
+    assert not any(line.startswith((".. version", ".. code", ".. note")) for line in shown)
 
 
 def test_a_frontmatter_block_the_body_keeps_shows_as_yaml() -> None:

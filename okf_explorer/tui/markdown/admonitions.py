@@ -39,7 +39,7 @@ from markdown_it.token import Token
 from mdit_py_plugins.admon.index import admonition
 from mdit_py_plugins.container import container_plugin
 
-from okf_explorer.tui.markdown.callout_tokens import callout_head
+from okf_explorer.tui.markdown.callout_tokens import callout_head, tokenize_body
 
 __all__ = ["DOCS_KINDS", "LANGUAGE_TABS", "TAB", "use_admonitions"]
 
@@ -119,10 +119,7 @@ def _content_tab(state: StateBlock, start: int, end: int, silent: bool) -> bool:
         last = line + 1
     state.tokens += callout_head(TAB, "", head[1] or TAB.capitalize(), state.level, [start, last])
     state.level += 1
-    old_indent, old_max, old_parent = state.blkIndent, state.lineMax, state.parentType
-    state.blkIndent, state.lineMax, state.parentType = indent, last, "admonition"
-    state.md.block.tokenize(state, start + 1, last)
-    state.blkIndent, state.lineMax, state.parentType = old_indent, old_max, old_parent
+    tokenize_body(state, start + 1, last, indent)
     state.push("blockquote_close", "blockquote", -1)  # the level back to the tab's
     state.line = last
     return True

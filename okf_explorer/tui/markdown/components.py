@@ -42,7 +42,7 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
 
 from okf_explorer.tui.markdown.admonitions import TAB
-from okf_explorer.tui.markdown.callout_tokens import callout_head
+from okf_explorer.tui.markdown.callout_tokens import callout_head, push_paragraph, tokenize_body
 
 __all__ = ["use_components"]
 
@@ -141,7 +141,8 @@ def _component(state: StateBlock, start: int, end: int, silent: bool) -> bool:
             return False
         if not silent:
             _open(state, name, attributes, [start, start + 1])
-            _paragraph(state, rest[: -len(closing)].strip(), start)
+            if text := rest[: -len(closing)].strip():
+                push_paragraph(state, text, start)
             _close(state, name)
         state.line = start + 1
         return True
@@ -151,11 +152,7 @@ def _component(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     if silent:
         return True
     _open(state, name, attributes, [start, last + 1])
-    indent = _body_indent(state, start + 1, last)
-    old_indent, old_max, old_parent = state.blkIndent, state.lineMax, state.parentType
-    state.blkIndent, state.lineMax, state.parentType = indent, last, "admonition"
-    state.md.block.tokenize(state, start + 1, last)
-    state.blkIndent, state.lineMax, state.parentType = old_indent, old_max, old_parent
+    tokenize_body(state, start + 1, last, _body_indent(state, start + 1, last))
     _close(state, name)
     state.line = last + 1
     return True
@@ -251,13 +248,3 @@ def _close(state: StateBlock, name: str) -> None:
         state.env["mdx_steps"].pop()
     if _head(key, {}, []) is not None:
         state.push("blockquote_close", "blockquote", -1)  # the level back to the tag's
-
-
-def _paragraph(state: StateBlock, text: str, line: int) -> None:
-    if not text:
-        return
-    opening = state.push("paragraph_open", "p", 1)
-    opening.map = [line, line + 1]
-    inline = state.push("inline", "", 0)
-    inline.content, inline.map, inline.children = text, [line, line + 1], []
-    state.push("paragraph_close", "p", -1)

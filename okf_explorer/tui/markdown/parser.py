@@ -80,6 +80,7 @@ from okf_explorer.tui.markdown.hugo import use_hugo_shortcodes
 from okf_explorer.tui.markdown.kept_frontmatter import use_kept_frontmatter
 from okf_explorer.tui.markdown.links import FILE_SCHEME, LINK_SCHEME, WRITTEN_BASE, WRITTEN_QUERY
 from okf_explorer.tui.markdown.raw_html import html_to_tokens
+from okf_explorer.tui.markdown.rest_directives import use_rest_directives
 from okf_explorer.tui.markdown.rest_roles import use_rest_roles
 
 CALLOUT = re.compile(r"^\[!([^\]|\n]*[^\]|\s][^\]|\n]*)(?:\|[^\]\n]*)?\]([+-]?)[ \t]*(.*)$")
@@ -137,6 +138,7 @@ def _parser(breaks: bool, own_task_boxes: bool) -> MarkdownIt:
     use_kept_frontmatter(md)  # a body that opens with another frontmatter: a `yaml` box
     use_hugo_shortcodes(md)  # a Hugo site's `{{< note >}}`, `{{< image >}}`, relref links
     use_rest_roles(md)  # Sphinx's `:func:`x`` in converted docs: code, or text
+    use_rest_directives(md)  # Sphinx's `.. code-block::`, `.. versionadded::`, `.. note::`
     md.core.ruler.after("admonitions_as_callouts", "callouts", _callouts)
     md.core.ruler.after("callouts", "block_ids", _block_ids)
     md.core.ruler.after("block_ids", "heading_attributes", _heading_attributes)
