@@ -4,9 +4,8 @@
 
 from __future__ import annotations
 
+from okf_explorer.core.diagrams import flowchart, sequence
 from okf_explorer.core.diagrams.canvas import Drawing
-from okf_explorer.core.diagrams.flowchart import flowchart
-from okf_explorer.core.diagrams.sequence import sequence_diagram
 
 __all__ = ["Drawing", "drawing"]
 
@@ -14,4 +13,4 @@ __all__ = ["Drawing", "drawing"]
 def drawing(source: str) -> Drawing | None:
     """The diagram written in `source` (a Mermaid block's text) drawn; None when it is
     not a flowchart or a sequence diagram drawn whole."""
-    return flowchart(source) or sequence_diagram(source)
+    return flowchart.flowchart(source) or sequence.sequence_diagram(source)

@@ -65,6 +65,8 @@ MOST_LINKS = 400
 """Links drawn at most."""
 MOST_POINTS = 4_000
 """Points where links pass a layer, at most (a larger drawing stays as written)."""
+MOST_TEXT = 300
+"""Characters a link's text written inside it is looked for in (its closing after)."""
 MOST_SOURCE = 20_000
 """Characters of source read at most."""
 MOST_CELLS = 150_000
@@ -100,9 +102,8 @@ _LINK = re.compile(r"(<|o(?=[-=.])|x(?=[-=.]))?(-{2,}|={2,}|-\.+-|~{3,})(>|o\b|x
 _TEXT_OPENS = re.compile(r"(<)?(--|==|-\.)[ \t]*(?=[^\s\->=.|])")
 """Where a link written round its text starts (`-- yes -->`), the text next."""
 _TEXT_CLOSES = re.compile(r"[ \t]*(-{2,}|={2,}|\.+-)(>)?(?=[\s\w\"'\[(])")
-MOST_TEXT = 300
-"""Characters a link's text written inside it is looked for in (its closing after)."""
 _PIPE_TEXT = re.compile(r"[ \t]*\|([^|\n]*)\|")
+_QUOTED = re.compile(r'[ \t]*"([^"]*)"[ \t]*')
 
 
 @dataclass(slots=True)
@@ -121,16 +122,24 @@ class _Node:
 
 
 @dataclass(frozen=True, slots=True)
+class _Arrow:
+    """How a link is written: its text, its arrowheads, its line."""
+
+    text: str
+    head: bool
+    """An arrowhead at its end."""
+    tail: bool
+    """An arrowhead at its start (`<-->`)."""
+    dotted: bool
+    hidden: bool
+    """Laid out, not drawn (`~~~`)."""
+
+
+@dataclass(frozen=True, slots=True)
 class _Link:
     start: str
     end: str
-    text: str
-    head: bool
-    """An arrowhead at `end`."""
-    tail: bool
-    """An arrowhead at `start` (`<-->`)."""
-    dotted: bool
-    hidden: bool
+    arrow: _Arrow
 
 
 @dataclass(slots=True)
@@ -201,17 +210,16 @@ def _chain(statement: str, chart: _Chart) -> list[str]:
     """Read `A --> B & C -->|x| D`: the nodes it names (declaring them), its links."""
     at, named = 0, []
     groups: list[list[str]] = []
-    pending: tuple[str, bool, bool, bool, bool] | None = None
+    pending: _Arrow | None = None
     while True:
         group, at = _group(statement, at, chart)
         named.extend(group)
         if pending is not None:
-            text, head, tail, dotted, hidden = pending
             for start in groups[-1]:
                 for end in group:
                     if start == end:
                         raise NotDrawn  # a node linked to itself
-                    chart.links.append(_Link(start, end, text, head, tail, dotted, hidden))
+                    chart.links.append(_Link(start, end, pending))
                     if len(chart.links) > MOST_LINKS:
                         raise NotDrawn
         groups.append(group)
@@ -266,19 +274,20 @@ def _node(statement: str, at: int, chart: _Chart) -> tuple[str, int]:
 
 
 def _shape_text(statement: str, at: int, closing: str) -> tuple[str, int]:
-    rest = statement[at:]
-    if quoted := re.match(r'[ \t]*"([^"]*)"[ \t]*', rest):
-        if rest.startswith(closing, quoted.end()):
-            return quoted.group(1), at + quoted.end() + len(closing)
+    """A node's text from `at` to its shape's `closing` mark (in quotes, any text), and
+    where the shape ends."""
+    if quoted := _QUOTED.match(statement, at):
+        if statement.startswith(closing, quoted.end()):
+            return quoted.group(1), quoted.end() + len(closing)
         raise NotDrawn
-    end = rest.find(closing)
+    end = statement.find(closing, at)
     if end < 0:
         raise NotDrawn
-    return rest[:end], at + end + len(closing)
+    return statement[at:end], end + len(closing)
 
 
-def _link(statement: str, at: int) -> tuple[tuple[str, bool, bool, bool, bool], int]:
-    """The link at `at`: (its text, head, tail, dotted, hidden) and where it ends."""
+def _link(statement: str, at: int) -> tuple[_Arrow, int]:
+    """How the link at `at` is written, and where it ends."""
     if opens := _TEXT_OPENS.match(statement, at):
         closes = _TEXT_CLOSES.search(statement, opens.end() + 1, opens.end() + MOST_TEXT)
         if closes is None:
@@ -288,7 +297,7 @@ def _link(statement: str, at: int) -> tuple[tuple[str, bool, bool, bool, bool], 
             raise NotDrawn
         text = statement[opens.end() : closes.start()]
         head, tail = bool(closes.group(2)), bool(opens.group(1))
-        return (text, head, tail, opening == "-.", False), closes.end()
+        return _Arrow(text, head, tail, opening == "-.", False), closes.end()
     linked = _LINK.match(statement, at)
     if linked is None:
         raise NotDrawn
@@ -298,7 +307,7 @@ def _link(statement: str, at: int) -> tuple[tuple[str, bool, bool, bool, bool], 
         text, end = piped.group(1), piped.end()
     head = linked.group(3) is not None
     tail = linked.group(1) is not None
-    return (text, head, tail, "." in body, body.startswith("~")), end
+    return _Arrow(text, head, tail, "." in body, body.startswith("~")), end
 
 
 # --- layout ----------------------------------------------------------------------------
@@ -355,7 +364,7 @@ def _layers(chart: _Chart) -> dict[str, int]:
 
 
 def _shown_text(link: _Link) -> str:
-    return "" if link.hidden else " ".join(text_lines(link.text)).strip()
+    return "" if link.arrow.hidden else " ".join(text_lines(link.arrow.text)).strip()
 
 
 @dataclass(slots=True)
@@ -399,8 +408,8 @@ def _segments(chart: _Chart, nodes: dict[str, _Node]) -> list[_Segment]:
         start, end = nodes[link.start], nodes[link.end]
         forward = start.layer < end.layer
         upper, lower = (link.start, link.end) if forward else (link.end, link.start)
-        arrow_down = link.head if forward else link.tail
-        arrow_up = link.tail if forward else link.head
+        arrow_down = link.arrow.head if forward else link.arrow.tail
+        arrow_up = link.arrow.tail if forward else link.arrow.head
         path = [upper]
         text = _shown_text(link)
         if len(nodes) + nodes[lower].layer - nodes[upper].layer > MOST_POINTS:
@@ -409,7 +418,7 @@ def _segments(chart: _Chart, nodes: dict[str, _Node]) -> list[_Segment]:
             name = f"\0{number}:{layer}"
             kind = "text" if text and layer == nodes[upper].layer + 1 else "point"
             lines = [text] if kind == "text" else [""]
-            nodes[name] = _Node(lines, "box", kind=kind, dotted=link.dotted, layer=layer)
+            nodes[name] = _Node(lines, "box", kind=kind, dotted=link.arrow.dotted, layer=layer)
             path.append(name)
         path.append(lower)
         for step, (a, b) in enumerate(itertools.pairwise(path)):
@@ -496,7 +505,7 @@ class _Canvas:
         self.steps: list[list[_Segment]] = [[] for _ in layers]
         """The links drawn from each layer to the next."""
         for segment in segments:
-            if not segment.link.hidden:
+            if not segment.link.arrow.hidden:
                 self.steps[nodes[segment.upper].layer].append(segment)
 
     def drawn(self) -> Drawing:
@@ -569,7 +578,7 @@ class _Canvas:
                 lane = start + 1 + lanes[s.upper]
                 points += [(lane, _middle(upper)), (lane, _middle(lower))]
             points.append((end + 1, _middle(lower)))
-            self._line(points, s.link.dotted)
+            self._line(points, s.link.arrow.dotted)
         for s in steps:
             upper, lower = nodes[s.upper], nodes[s.lower]
             if s.arrow_down:
