@@ -3,7 +3,8 @@
 looked down the page for its closing one, so a page of thousands of tags never closed (or
 closed once, at the end) made every tag read every line after it; the tags are matched
 once a page now. Sphinx directives (`tui/markdown/rest_directives.py`): a directive reads
-its body once, and one nested in another's body is read within it.
+its body once, and one nested in another's body is read within it. Hugo's block shortcodes
+(`tui/markdown/hugo.py`): their closings are found once a page.
 
 Growth is timed as in `test_link_scans_linear`: the same work at two sizes in one run."""
 
@@ -23,8 +24,12 @@ from tests.hostile.test_link_scans_linear import BOUND, growth
         lambda n: "<Steps>\n" + "  <Step title='a'>\n  x\n  </Step>\n" * n + "</Steps>\n",
         lambda n: ".. note::\n   x\n" * n,
         lambda n: "".join(" " * (i % 200) + ".. note::\n" for i in range(n)),  # each inside
+        lambda n: '{{< multitabs tab1="a" >}}\n' * n + "{{< /multitabs >}}\n",
     ],
-    ids=["never-closed", "closed-once", "many-steps", "directives", "nested-directives"],
+    ids=[
+        *("never-closed", "closed-once", "many-steps", "directives", "nested-directives"),
+        "hugo-tabs",
+    ],
 )
 def test_a_page_of_docs_blocks_is_read_in_its_length(page) -> None:  # type: ignore[no-untyped-def]
     assert growth(lambda n: parse(page(n), breaks=True), 300) < BOUND

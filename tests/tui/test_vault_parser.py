@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from markdown_it.token import Token
 
 from okf_explorer.core.math_text import math_text
 from okf_explorer.core.search.plain_text import index_text
@@ -45,6 +46,8 @@ PIECES = st.sampled_from(
         "<Tip>x</Tip>", '<Accordion title="A">', "</Accordion>", "<Frame />", ":::python",
         'import { A } from "b";', "{/* c */}", "{/*", "*/}",
         ".. note:: N", ".. code-block:: py", ".. versionadded:: 1", "   :caption: c",
+        '{{< multitabs tab1="A" >}}', "-tab-sep-", "{{< /multitabs >}}",
+        '{{< clients-example set="a" >}}', "{{< /clients-example >}}",
         "```mermaid\ngraph TD\nA-->|t|B\n", "```mermaid\nsequenceDiagram\nA->>B: x\n",
     ]
 )  # fmt: skip
@@ -263,6 +266,15 @@ def test_documentation_admonitions_are_callouts() -> None:
     assert "Needs embeddings, see [[alpha]]." in shown and "x = 1" in shown
 
 
+def callouts_of(tokens: list[Token]) -> list[tuple[str, str, str]]:
+    """Each callout's kind, fold and title, in reading order."""
+    return [
+        (token.meta["callout"], token.meta["fold"], tokens[index + 2].content)
+        for index, token in enumerate(tokens)
+        if token.type == "blockquote_open" and "callout" in token.meta
+    ]
+
+
 MDX_PAGE = """\
 import { Callout } from "nextra/components";
 import {
@@ -335,12 +347,7 @@ def test_mdx_components_are_drawn_as_their_documentation_sites_draw_them() -> No
     self-closing tag, or one never closed, stays as written. The ESM statements and the
     comments the site never shows (`import … from "…";`, `{/* … */}`) are left out."""
     tokens = parse(MDX_PAGE, breaks=True)
-    callouts = [
-        (token.meta["callout"], token.meta["fold"], tokens[index + 2].content)
-        for index, token in enumerate(tokens)
-        if token.type == "blockquote_open"
-    ]
-    assert callouts == [
+    assert callouts_of(tokens) == [
         ("note", "", "Note"),
         ("tip", "", "Tip"),
         ("warning", "", "Warning"),
@@ -398,16 +405,11 @@ def test_restructuredtext_directives_read_as_sphinx_draws_them() -> None:
     as a paragraph. Each is what Sphinx draws; an include, whose file the wiki does not
     hold, stays as written."""
     tokens = parse(REST_PAGE, breaks=True)
-    callouts = [
-        (token.meta["callout"], tokens[index + 2].content)
-        for index, token in enumerate(tokens)
-        if token.type == "blockquote_open"
-    ]
-    assert callouts == [
-        ("info", "New in version 9.0"),
-        ("info", "Changed in version 5.4"),
-        ("note", "Note"),
-        ("info", "See also"),
+    assert callouts_of(tokens) == [
+        ("info", "", "New in version 9.0"),
+        ("info", "", "Changed in version 5.4"),
+        ("note", "", "Note"),
+        ("info", "", "See also"),
     ]
     (fence,) = [token for token in tokens if token.type == "fence"]
     assert (fence.info, fence.content) == ("python", "class NotATest:\n    pass\n")
@@ -464,6 +466,52 @@ never closed
 
 {{< multitabs id="x" >}}
 """
+
+
+HUGO_BLOCKS = """\
+{{< multitabs id="rdi"
+      tab1="EC2 instance"
+      tab2="AWS RDS" >}}
+
+Set up **EC2**.
+
+-tab-sep-
+
+Set up RDS.
+
+{{< /multitabs >}}
+
+{{< clients-example set="query_agg" step="agg1" description="Apply" >}}
+FT.AGGREGATE idx:bicycle "*" LOAD 2
+{{< /clients-example >}}
+
+{{< clients-example set="x" step="y" >}}
+{{< /clients-example >}}
+
+{{< multitabs tab1="Never closed" >}}
+"""
+
+
+def test_a_hugo_sites_tabs_and_client_examples_read_as_the_site_shows_them() -> None:
+    """Seen on the framework-docs wiki: Redis's docs held 623 `{{< multitabs >}}`, their
+    tabs parted by `-tab-sep-` lines, and 553 `{{< clients-example >}}` around a command;
+    both showed as their shortcodes around the text. Each tab is a callout titled by its
+    name, a client example's command a code block; one with no command, or tabs never
+    closed, stay as written."""
+    tokens = parse(HUGO_BLOCKS, breaks=True)
+    assert callouts_of(tokens) == [("tab", "", "EC2 instance"), ("tab", "", "AWS RDS")]
+    assert [t.content for t in tokens if t.type == "inline" and t.level == 2] == [
+        "EC2 instance",
+        "Set up **EC2**.",
+        "AWS RDS",
+        "Set up RDS.",
+    ]
+    (fence,) = [token for token in tokens if token.type == "fence"]
+    assert fence.content == 'FT.AGGREGATE idx:bicycle "*" LOAD 2\n'
+    shown = [row.content.plain.strip("▌ ") for row in draw(blocks_of(tokens), 60).rows]
+    assert "-tab-sep-" not in shown and not any("multitabs id" in line for line in shown)
+    assert '{{< clients-example set="x" step="y" >}}' in shown
+    assert '{{< multitabs tab1="Never closed" >}}' in shown
 
 
 def test_a_hugo_sites_notes_images_and_relref_links_read_as_the_site_shows_them() -> None:

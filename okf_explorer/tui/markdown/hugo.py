@@ -15,6 +15,11 @@ Three shortcodes are read here:
 - a Markdown link to `relref "path"`: its text. It is no link of the graph: SPEC §3 reads
   a link to a `.md` file or a folder, and Hugo resolves the path against its own
   `content/` folder, so the explorer does not follow it either.
+- `multitabs` (`{{< multitabs id="…" tab1="EC2" tab2="RDS" >}}`, its tabs parted by
+  `-tab-sep-` lines, to `{{< /multitabs >}}`: 623 on Redis's pages): each tab a callout
+  titled by its name, one under the other, as content tabs are (`admonitions.TAB`).
+- `clients-example` (553): its body, a command, as a code block (the site shows each
+  client's code beside it, from files the wiki does not hold). One with no body stays.
 
 Any other shortcode stays as written.
 """
@@ -22,13 +27,16 @@ Any other shortcode stays as written.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 
 from markdown_it import MarkdownIt
+from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
-from okf_explorer.tui.markdown.callout_tokens import callout_head
+from okf_explorer.tui.markdown.admonitions import TAB
+from okf_explorer.tui.markdown.callout_tokens import callout_head, tokenize_body
 from okf_explorer.tui.markdown.raw_html import image_token
 
 __all__ = ["NOTE_KINDS", "use_hugo_shortcodes"]
@@ -49,11 +57,22 @@ MOST_LABEL_CHARS = 1000
 """Characters a relref link's text may have (where its `]` is looked for)."""
 MOST_BLOCK_TOKENS = 2000
 """Tokens looked through for a note's closing shortcode (a page's notes are short)."""
+BLOCKS = ("multitabs", "clients-example")
+"""The shortcodes read as blocks of lines (`_block`)."""
+MOST_HEAD_LINES = 20
+"""Lines a block shortcode's opening may take (its attributes over several)."""
+_BLOCK_OPENING = re.compile(r"[ \t]*\{\{<\s*(multitabs|clients-example)\b")
+_BLOCK_CLOSING = re.compile(r"[ \t]*\{\{<\s*/(multitabs|clients-example)\s*>\}\}[ \t]*")
+_TAB_SEPARATOR = re.compile(r"[ \t]*-+tab-sep-+[ \t]*")
+CLOSINGS = "hugo_closings"
+"""The parse's `env` key of the lines closing block shortcodes, by name (`_closings`)."""
 
 
 def use_hugo_shortcodes(md: MarkdownIt) -> None:
-    """Read Hugo's notes, images and relref links with `md` (the module doc)."""
+    """Read Hugo's notes, images, relref links, tabs and client examples with `md` (the
+    module doc)."""
     md.core.ruler.after("block", "hugo_notes", _notes)
+    md.block.ruler.before("paragraph", "hugo_blocks", _block, {"alt": ["paragraph"]})
     md.inline.ruler.before("link", "hugo_relref_link", _relref_link)
     md.inline.ruler.before("link", "hugo_image", _image)  # tried where text stops: a `{`
 
@@ -165,3 +184,75 @@ def _image(state: StateInline, silent: bool) -> bool:
         token.attrs, token.children, token.content = image.attrs, image.children, image.content
     state.pos = found.end()
     return True
+
+
+def _block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """A `multitabs` or `clients-example` shortcode, from its opening to its closing line,
+    as tabs or a code block (the module doc)."""
+    at = state.bMarks[start] + state.tShift[start]
+    if not state.src.startswith("{{<", at):
+        return False  # tried at every block's start: three characters first
+    opening = _BLOCK_OPENING.match(state.src[state.bMarks[start] : state.eMarks[start]])
+    if opening is None:
+        return False
+    head_end = _head_end(state, start, end)
+    closing = _next_closing(state, opening[1], head_end, end)
+    if head_end is None or closing is None:
+        return False
+    head = " ".join(_line(state, line) for line in range(start, head_end + 1))
+    attributes = dict(_ATTRIBUTE.findall(head))
+    if opening[1] == "clients-example":
+        code = "".join(_line(state, line) + "\n" for line in range(head_end + 1, closing))
+        if not code.strip():
+            return False
+        if not silent:
+            token = state.push("fence", "code", 0)
+            token.info, token.markup, token.map = "", "```", [start, closing + 1]
+            token.content = code
+    elif not silent:
+        parts, first = [], head_end + 1
+        for line in range(head_end + 1, closing + 1):
+            if line == closing or _TAB_SEPARATOR.fullmatch(_line(state, line)):
+                parts.append((first, line))
+                first = line + 1
+        for number, (first, last) in enumerate(parts, 1):
+            title = attributes.get(f"tab{number}", f"Tab {number}")
+            state.tokens += callout_head(TAB, "", title, state.level, [first, last])
+            state.level += 1
+            tokenize_body(state, first, last, state.blkIndent)
+            state.push("blockquote_close", "blockquote", -1)  # the level back to the tabs'
+    state.line = closing + 1
+    return True
+
+
+def _line(state: StateBlock, line: int) -> str:
+    return state.src[state.bMarks[line] : state.eMarks[line]]
+
+
+def _head_end(state: StateBlock, start: int, end: int) -> int | None:
+    """The line where the shortcode opened on `start` ends (its `>}}`)."""
+    for line in range(start, min(end, start + MOST_HEAD_LINES)):
+        if ">}}" in _line(state, line):
+            return line
+    return None
+
+
+def _next_closing(state: StateBlock, name: str, after: int | None, end: int) -> int | None:
+    """The first line closing a `name` shortcode after line `after`, before `end`."""
+    if after is None:
+        return None
+    closings = state.env.get(CLOSINGS)
+    if closings is None:
+        closings = state.env[CLOSINGS] = _closings(state)
+    lines = closings.get(name, [])
+    found = bisect_right(lines, after)
+    return lines[found] if found < len(lines) and lines[found] < end else None
+
+
+def _closings(state: StateBlock) -> dict[str, list[int]]:
+    """The lines closing block shortcodes, by name, in order: read once a page."""
+    closings: dict[str, list[int]] = {}
+    for line in range(len(state.bMarks) - 1):
+        if "{{<" in (text := _line(state, line)) and (closing := _BLOCK_CLOSING.fullmatch(text)):
+            closings.setdefault(closing[1], []).append(line)
+    return closings
