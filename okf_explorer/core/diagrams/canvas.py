@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 __all__ = [
@@ -19,6 +20,8 @@ __all__ = [
     "GLYPHS",
     "LEFT",
     "RIGHT",
+    "ROUND",
+    "SQUARE",
     "UP",
     "Cells",
     "Drawing",
@@ -40,6 +43,8 @@ DOTTED = {LEFT: "┄", RIGHT: "┄", LEFT | RIGHT: "┄", UP: "┆", DOWN: "┆"
 """A dotted line's glyph where it runs straight (a turn or a meeting is drawn whole)."""
 ARROWS = {DOWN: "▼", UP: "▲", RIGHT: "►", LEFT: "◄"}
 """An arrowhead by the way it points."""
+SQUARE, ROUND = "┌┐└┘", "╭╮╰╯"
+"""A box's corners: top left, top right, bottom left, bottom right."""
 
 
 class NotDrawn(Exception):
@@ -107,9 +112,18 @@ class Cells:
                 self.chars[(x + 1, y)] = ""
             x += _width(char)
 
-    def box(self, left: int, top: int, width: int, height: int, corners: str) -> None:
-        """A box's border (`corners`: top left, top right, bottom left, bottom right), its
-        inside blank, its columns taken."""
+    def box(
+        self,
+        left: int,
+        top: int,
+        size: tuple[int, int],
+        corners: str = SQUARE,
+        lines: Sequence[str] = (),
+    ) -> None:
+        """A box `size` (width, height) cells from (`left`, `top`): its border
+        (`corners`: top left, top right, bottom left, bottom right), its inside blank but
+        for `lines`, each centred on a row of its own from the first; its columns taken."""
+        width, height = size
         for row in range(height):
             for column in range(width):
                 edge_row, edge_column = row in (0, height - 1), column in (0, width - 1)
@@ -119,6 +133,8 @@ class Cells:
                     char = "─" if edge_row else "│" if edge_column else " "
                 self.chars[(left + column, top + row)] = char
         self.taken.update(range(left, left + width))
+        for number, line in enumerate(lines):
+            self.text(left + 2 + (width - 4 - cells(line)) // 2, top + 1 + number, line)
 
     def drawing(self, most_cells: int, notes: tuple[str, ...] = ()) -> Drawing:
         """The cells as lines (each without its trailing blanks), from the leftmost cell
@@ -144,9 +160,7 @@ class Cells:
                 else:
                     row.append(" ")
             rows.append("".join(row).rstrip())
-        open_columns = frozenset(x - least for x in range(least, least + width)) - {
-            x - least for x in self.taken
-        }
+        open_columns = frozenset(range(width)) - {x - least for x in self.taken}
         return Drawing(tuple(rows), open_columns, notes)
 
 

@@ -49,6 +49,8 @@ from okf_explorer.core.diagrams.canvas import (
     ARROWS,
     DOWN,
     RIGHT,
+    ROUND,
+    SQUARE,
     Cells,
     Drawing,
     NotDrawn,
@@ -77,11 +79,7 @@ APART = {"down": 3, "right": 1}
 """Cells between two nodes of one layer, across the flow (columns down, rows right)."""
 FLOW = {"TD": "down", "TB": "down", "BT": "up", "LR": "right", "RL": "left"}
 
-_CORNERS = {
-    "box": "┌┐└┘",
-    "round": "╭╮╰╯",
-    "decision": "╱╲╲╱",
-}
+_CORNERS = {"box": SQUARE, "round": ROUND, "decision": "╱╲╲╱"}
 """Top left, top right, bottom left, bottom right corners, by shape."""
 
 _HEAD = re.compile(r"(?:graph|flowchart)(?:[ \t]+(TD|TB|BT|LR|RL))?[ \t]*$", re.I)
@@ -514,8 +512,7 @@ class _Canvas:
         if across * (sum(bands) + 2 * len(bands)) > MOST_CELLS:
             raise NotDrawn  # too large a drawing to read, before it is drawn
         along = 0
-        for number, layer in enumerate(self.layers):
-            band = max(self.nodes[name].size[0] for name in layer)
+        for number, (layer, band) in enumerate(zip(self.layers, bands, strict=True)):
             self.starts.append(along)
             for name in layer:
                 self._node(self.nodes[name], along, band)
@@ -545,18 +542,13 @@ class _Canvas:
         text; a point or a text as the line through it, the whole layer long."""
         if node.kind != "node":
             self._line([(along, _middle(node)), (along + band - 1, _middle(node))], node.dotted)
-            if node.kind == "text":
-                start = along + 1 if not self.down else node.across + 1
-                x, y = self._xy(start, _middle(node)) if not self.down else (start, along)
-                self.cells.text(x, y, node.lines[0])
+            if node.kind == "text":  # a cell of line before it, either way
+                at = (along, node.across + 1) if self.down else (along + 1, _middle(node))
+                self.cells.text(*self._xy(*at), node.lines[0])
             return
         length, breadth = node.size
-        rows, columns = (length, breadth) if self.down else (breadth, length)
-        left, top = self._xy(along, node.across)
-        self.cells.box(left, top, columns, rows, _CORNERS[node.shape])
-        for number, line in enumerate(node.lines):
-            x = left + 2 + (columns - 4 - cells(line)) // 2
-            self.cells.text(x, top + 1 + number, line)
+        size = (breadth, length) if self.down else (length, breadth)
+        self.cells.box(*self._xy(along, node.across), size, _CORNERS[node.shape], node.lines)
 
     def _far_side(self, node: _Node) -> int:
         """The last cell of `node` along the flow (its layer's start, its length on)."""

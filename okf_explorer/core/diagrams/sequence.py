@@ -191,14 +191,11 @@ def _draw(diagram: _Diagram) -> Drawing:
     middles = _middles(diagram, widths)
     canvas = Cells()
     height = max(len(label) for label in diagram.labels) + 2
-    for number, label in enumerate(diagram.labels):
-        left = middles[number] - (widths[number] - 1) // 2
-        canvas.box(left, 0, widths[number], height, "┌┐└┘")
-        for row, line in enumerate(label):
-            canvas.text(left + 2 + (widths[number] - 4 - cells(line)) // 2, 1 + row, line)
-    right = max(middle + (width + 1) // 2 for middle, width in zip(middles, widths, strict=True))
-    if right * (height + 4 * len(diagram.events)) > MOST_CELLS:
-        raise NotDrawn
+    for middle, width, label in zip(middles, widths, diagram.labels, strict=True):
+        canvas.box(middle - (width - 1) // 2, 0, (width, height), lines=label)
+    least = max(middle + (width + 1) // 2 for middle, width in zip(middles, widths, strict=True))
+    if least * (height + 4 * len(diagram.events)) > MOST_CELLS:
+        raise NotDrawn  # too large a drawing to read, before it is drawn
     y, blocks = height, []
     for event in diagram.events:
         if event.kind == "block":
@@ -289,7 +286,7 @@ def _note_box(canvas: Cells, event: _Event, middles: list[int], y: int) -> int:
         width = max(width, end - start + 5)
         left = middle - (width - 1) // 2
     height = len(event.text) + 2
-    canvas.box(left, y, width, height, "┌┐└┘")
-    for row, line in enumerate(event.text):
+    canvas.box(left, y, (width, height))
+    for row, line in enumerate(event.text):  # from the left, as Mermaid writes a note
         canvas.text(left + 2, y + 1 + row, line)
     return y + height

@@ -62,12 +62,11 @@ TITLED = {"tab": TAB, "step": "step", "card": "note", "paramfield": "info", "res
 """Components drawn as an open callout titled by what names them, and its kind."""
 STEPS = "steps"
 
-_ALONE = re.compile(r"[ \t]*<([A-Z][A-Za-z0-9]*)((?:\s+[^<>]*?)?)\s*>[ \t]*")
-"""An opening tag alone on its line."""
 _CLOSING = re.compile(r"[ \t]*</([A-Z][A-Za-z0-9]*)>[ \t]*")
 PAIRS = "mdx_pairs"
 """The parse's `env` key of its components' lines (`_pairs`)."""
 _OPENING = re.compile(r"[ \t]*<([A-Z][A-Za-z0-9]*)((?:\s+[^<>]*?)?)\s*>[ \t]*(.*)$")
+"""An opening tag starting its line: its name, attributes, and what follows it."""
 _ATTRIBUTE = re.compile(r"""([A-Za-z_][\w-]*)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|\{([^{}]*)\}))?""")
 MOST_COMMENT_LINES = 50
 """Lines an MDX comment may take (one not closed by then is text)."""
@@ -78,7 +77,8 @@ _ESM = re.compile(
     r"""|export\s+(?:const|let|var)\s+[\w$]+\s*=\s*[^\n]*?|export\s+default\s+[\w$]+)\s*;?\s*\n"""
 )
 """An ESM statement, whole (an import over several lines: `import {` … `} from "x";`)."""
-_KINDS = {"warn": "warning", "error": "danger", "default": "note", "success": "success"}
+_KINDS = {"warn": "warning", "error": "danger", "default": "note"}
+"""A `type` that names a callout kind by another name."""
 
 
 def use_components(md: MarkdownIt) -> None:
@@ -105,7 +105,8 @@ def _comment(state: StateBlock, start: int, end: int, silent: bool) -> bool:
         if closes >= 0:
             if text[closes + 3 :].strip():
                 return False  # text after it: a paragraph's
-            state.line = line + 1
+            if not silent:
+                state.line = line + 1
             return True
     return False
 
@@ -119,7 +120,8 @@ def _esm(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     for line in range(start, min(end, start + MOST_ESM_LINES)):
         text += state.src[state.bMarks[line] : state.eMarks[line]] + "\n"
         if _ESM.fullmatch(text):
-            state.line = line + 1
+            if not silent:
+                state.line = line + 1
             return True
     return False
 
@@ -133,7 +135,7 @@ def _component(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     line = state.src[state.bMarks[start] : state.eMarks[start]]
     opening = _OPENING.fullmatch(line)
     if opening is None or opening[2].rstrip().endswith("/"):
-        return False
+        return False  # self-closing: nothing in it
     name, attributes, rest = opening[1], _attributes(opening[2]), opening[3]
     closing = f"</{name}>"
     if rest:  # all on one line: `<Tip>Text</Tip>`
@@ -188,9 +190,14 @@ def _pairs(state: StateBlock) -> dict[int, int]:
         if closing := _CLOSING.fullmatch(text):
             if waiting := open_lines.get(closing[1]):
                 pairs[waiting.pop()] = line
-        elif (opening := _ALONE.fullmatch(text)) and not opening[2].rstrip().endswith("/"):
+        elif (opening := _OPENING.fullmatch(text)) and not _closed(opening):
             open_lines.setdefault(opening[1], []).append(line)
     return pairs
+
+
+def _closed(opening: re.Match[str]) -> bool:
+    """The tag closes on its own line: self-closing (`<X />`), or text after it."""
+    return bool(opening[3]) or opening[2].rstrip().endswith("/")
 
 
 def _body_indent(state: StateBlock, first: int, last: int) -> int:

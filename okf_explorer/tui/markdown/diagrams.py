@@ -37,9 +37,11 @@ def use_diagrams(md: MarkdownIt) -> None:
 
 
 def _diagrams(state: StateCore) -> None:
-    tokens: list[Token] = []
-    for token in state.tokens:
-        tokens.append(token)
+    tokens = state.tokens
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        index += 1
         if token.type != "fence" or token.info.split(maxsplit=1)[:1] != [DIAGRAM_LANGUAGE]:
             continue
         drawn = drawing(token.content)
@@ -49,8 +51,8 @@ def _diagrams(state: StateCore) -> None:
         token.content = "\n".join(drawn.lines) + "\n"
         token.meta = {**token.meta, DRAWN_AS: "grid", OPEN_COLUMNS: drawn.open_columns}
         if drawn.notes:
-            tokens.extend(_paragraph(drawn.notes, token))
-    state.tokens = tokens
+            tokens[index:index] = notes = _paragraph(drawn.notes, token)
+            index += len(notes)
 
 
 def _paragraph(lines: tuple[str, ...], fence: Token) -> list[Token]:

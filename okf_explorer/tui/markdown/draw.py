@@ -256,9 +256,17 @@ def blocks_of(tokens: Sequence[Token]) -> list[Block]:
         elif kind in ("fence", "code_block"):
             code, drawn_as = token.content.rstrip(), meta.get(DRAWN_AS)
             grid, wrap = drawn_as == "grid", drawn_as == "rows"
-            fence = Fence(code=code, language=token.info, block_id=block_id, wrap=wrap, grid=grid)
-            fence.open_columns = frozenset(meta.get(OPEN_COLUMNS, ()))
-            add(fence)
+            open_columns = frozenset(meta.get(OPEN_COLUMNS, ()))
+            add(
+                Fence(
+                    code=code,
+                    language=token.info,
+                    block_id=block_id,
+                    wrap=wrap,
+                    grid=grid,
+                    open_columns=open_columns,
+                )
+            )
         elif kind == "hr":
             add(Rule(block_id=block_id))
         elif kind == "vault_embed":
