@@ -25,7 +25,7 @@ from okf_explorer.core.pages import PageInfo, fingerprint_of_row, slug_of_row
 from okf_explorer.core.port import ScannedPage
 from okf_explorer.sources.folder.bundle import BundleSource
 
-RECORDED_FOR_FORMAT = 30
+RECORDED_FOR_FORMAT = 31
 """The `FORMAT_VERSION` the layout below belongs to."""
 
 STORED_FIELDS: dict[str, tuple[str, ...]] = {

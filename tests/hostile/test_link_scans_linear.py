@@ -216,3 +216,23 @@ def test_a_heading_s_attribute_block_is_read_in_linear_time(heading) -> None:  #
         first_heading(f"# {heading(size)}\n")
 
     assert growth(read, 2000) < BOUND
+
+
+PARAGRAPH_PAGES = {
+    "items each opening a span": lambda n: "- a `b\n" * n + "`",
+    "quotes deeper and deeper": lambda n: "".join(">" * (i % 60) + " `x\n" for i in range(n)),
+    "items deeper and deeper": lambda n: "".join(" " * (i % 60) + "- `x\n" for i in range(n)),
+    "spaces before a line end": lambda n: "a `b" + " " * n + "\n- c`\n",
+    "blank lines in a list": lambda n: "- `a\n" + "\n" * n + "  `b\n",
+}
+
+
+@pytest.mark.parametrize("page", PARAGRAPH_PAGES.values(), ids=PARAGRAPH_PAGES)
+def test_a_code_span_finds_its_paragraphs_end_in_linear_time(page: Callable[[int], str]) -> None:
+    """A code span ends with its paragraph (`grammar.paragraph_breaks`: a list item, a
+    heading, a deeper quote), found once a page however its lines open."""
+
+    def links(lines: int) -> None:
+        extract_link_tuples(page(lines) + "[[x]]\n")
+
+    assert growth(links, 300) < BOUND

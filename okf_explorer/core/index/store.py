@@ -67,7 +67,7 @@ from okf_explorer.core.pages import (
 )
 
 ENV_VAR = "OKF_EXPLORER_CACHE"
-FORMAT_VERSION = 30
+FORMAT_VERSION = 31
 """Bump whenever the row layout of `cache_payload` changes, a stored record's
 fields included (`tests/test_record_shapes.py` fails until you do). 3: microsecond
 `updated_at`; 4: page rows are `PageInfo.to_row()`, with `tags_known` and `error_kind`;
@@ -99,7 +99,9 @@ ending its heading, `# Usage {#usage}` → `Usage`); 28: the same rows, read ane
 math accents over any character, `$\\hat{\\rho}$` as `ρ` with its circumflex); 29: the same
 rows, read anew (a code span hiding a comment's `-->` keeps the comment open over the `#tags`
 after it, `core.links.tags`); 30: the same rows, read anew (a title's `\\vDash` as `⊨`,
-math inside its `\\text{…}` read as math)."""
+math inside its `\\text{…}` read as math); 31: the same rows, read anew (a code span, and
+inline math, end with their paragraph: a list item, a heading, a rule or a deeper quote ends
+it, `core.links.grammar.paragraph_breaks`)."""
 
 FILE_MODE = 0o600
 """Permission bits of every cache file: the user's alone."""

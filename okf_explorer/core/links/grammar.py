@@ -4,7 +4,7 @@ The parser works in three linear passes over a page:
 
 1. blank out code: fenced blocks (```` ``` ```` / `~~~`, longer fences, unclosed
    fences run to the end, as CommonMark says) and inline code spans (backtick runs
-   of equal length, not crossing a blank line), found in linear time (`strip_fences`,
+   of equal length, not crossing a paragraph's end), found in linear time (`strip_fences`,
    `mask_code_spans`; fences with `str.find`);
 2. turn backslash escapes (`\\[`, `\\]`, `\\!`, `\\(` ...) into private
    placeholders so escaped brackets never open a link, and collect reference
@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, fields
 from operator import itemgetter
 from typing import Any, Literal
@@ -618,8 +618,10 @@ def code_span_ranges(segment: str) -> list[tuple[int, int]]:
     matching, linear time).
 
     A run of n backticks opens a span closed by the next run of exactly n
-    backticks before the next blank line; an unmatched run is literal text.
-    A backslash before a run escapes its first backtick (outside spans only).
+    backticks in the same paragraph (before the next `paragraph_breaks`); an
+    unmatched run is literal text. A backslash before a run escapes its first
+    backtick (outside spans only). The paragraphs' ends are looked for only when a span
+    would cross a line end (most spans are on one line).
     """
     if "`" not in segment:
         return []
@@ -627,7 +629,8 @@ def code_span_ranges(segment: str) -> list[tuple[int, int]]:
     starts_by_length: dict[int, list[int]] = {}
     for index, (start, end) in enumerate(runs):
         starts_by_length.setdefault(end - start, []).append(index)
-    blanks = [m.start() for m in BLANK_LINE.finditer(segment)] if "\n" in segment else []
+    breaks: list[int] | None = None
+    line_end = -1  # the first line end at or after the last run looked at
     spans: list[tuple[int, int]] = []
     pos = 0
     index = 0
@@ -644,7 +647,13 @@ def code_span_ranges(segment: str) -> list[tuple[int, int]]:
             if k < len(candidates):
                 closer = candidates[k]
         if closer is not None:
-            limit = blanks[i] if (i := bisect_left(blanks, end)) < len(blanks) else len(segment)
+            if line_end < end:
+                line_end = segment.find("\n", end)
+                line_end = len(segment) if line_end < 0 else line_end
+            limit = len(segment)
+            if runs[closer][0] > line_end:
+                breaks = paragraph_breaks(segment) if breaks is None else breaks
+                limit = breaks[i] if (i := bisect_left(breaks, end)) < len(breaks) else limit
             if runs[closer][0] < limit:
                 spans.append((start, runs[closer][1]))
                 pos = runs[closer][1]
@@ -652,6 +661,108 @@ def code_span_ranges(segment: str) -> list[tuple[int, int]]:
                 continue
         index += 1
     return spans
+
+
+_MAY_OPEN_BLOCK = re.compile(r"\n(?=[ \t]*+[-*+>#_=\d\r\n]|[ \t]*+\Z)")
+"""A newline before a line that may open another block (`paragraph_breaks`)."""
+_BLOCK_OPENING = re.compile(
+    r"(?P<indent>[ \t]*+)(?P<quotes>(?:>[ \t]?+)*+)[ \t]*+"
+    r"(?:(?P<rule>(?:[-_*][ \t]*+){3,}|-++[ \t]*+|=++[ \t]*+)(?=\r?(?:\n|\Z))"
+    r"|(?P<item>[-*+]|(?P<number>\d{1,9})[.)])"
+    r"(?=(?P<gap>[ \t]++)[^ \t\r\n]|(?P<empty>[ \t]*+\r?(?:\n|\Z)))"
+    r"|(?P<heading>#{1,6})(?=[ \t\r\n]|\Z)"
+    r"|(?P<blank>)(?=\r?(?:\n|\Z)))?"
+)
+"""What opens a line: its indent, its quote marks, and a list item's marker, a heading's,
+a rule (or a setext heading's underline), or nothing else (a blank line)."""
+_NEXT_WRITTEN = re.compile(r"(?:[ \t]*+\r?\n)*+([ \t]*+)")
+"""The blank lines from here, and the next line's indent: a list item goes on past a
+blank line while the text after is indented to its text (`paragraph_breaks`)."""
+
+
+def paragraph_breaks(segment: str, block_ends: Collection[int] = ()) -> list[int]:
+    """The positions of the newlines of `segment` (a text without fences) after which a
+    paragraph cannot go on, in order: before a blank line, a list item, a heading, a rule,
+    or a quote deeper than the line before, and after a heading or a rule. A code span
+    never crosses one (CommonMark: it is inline, inside one paragraph), so a lone backtick
+    in a list item (`type the backtick ` three times`) leaves the next item's spans as
+    they are.
+
+    As markdown-it reads a list: an item left of the text of the item before ends it; one
+    under that text, or after a paragraph outside a list, only if it could open a list
+    there (a bullet or `1.`, with text); a line four columns right of where it could stand
+    goes on the paragraph. Indented code blocks are not told apart (in vaults, indented
+    lines are lists). `block_ends`: where blocks the text holds masked end (`$$` math, a
+    line of their own: no paragraph stands before the line after one)."""
+    breaks: list[int] = []
+    first = _BLOCK_OPENING.match(segment)
+    assert first is not None  # every part is optional
+    items = [_content_column(first)] if first["item"] is not None else []  # open, inmost last
+    depth = first["quotes"].count(">")
+    # Where the last line that leaves no paragraph open (blank, heading, rule) ends.
+    closed = 0 if first["blank"] is not None else -1
+    written = indent = 0  # where the text after the last blank lines starts; its indent
+    if (first["heading"] or first["rule"]) and (end := segment.find("\n")) >= 0:
+        breaks.append(closed := end)
+    for newline in _MAY_OPEN_BLOCK.finditer(segment):
+        at = newline.start()
+        line = _BLOCK_OPENING.match(segment, at + 1)
+        assert line is not None  # every part is optional
+        quotes = line["quotes"].count(">")
+        deeper, previous = quotes > depth, depth
+        depth = quotes
+        if line["blank"] is not None:
+            if not breaks or breaks[-1] != at:
+                breaks.append(at)
+            closed = segment.find("\n", at + 1)
+            if at >= written:  # (once for a run of blank lines)
+                following = _NEXT_WRITTEN.match(segment, at + 1)
+                assert following is not None  # every part is optional
+                written, indent = following.end(), len(following[1].expandtabs(4))
+            while items and items[-1] > indent:  # the items the next text is not in end
+                items.pop()
+            continue
+        if quotes != previous:  # another quote's lines: the lists before are not around
+            items.clear()
+        column = len(line["indent"].expandtabs(4))
+        # The text of the inmost item this line is not left of: four columns in is code.
+        near = column < next((text for text in reversed(items) if text <= column), 0) + 4
+        if line["item"] is not None:
+            unopened = at == closed or (block_ends and _text_end(segment, at) in block_ends)
+            if (items and column < items[-1]) or unopened or quotes < previous:
+                opens = near  # it ends the item or quote before, or no paragraph is open
+            else:
+                opens = near and line["number"] in (None, "1") and line["empty"] is None
+        else:
+            opens = near and (line["heading"] is not None or line["rule"] is not None)
+        if opens:  # the items it is left of end
+            while items and items[-1] > column:
+                items.pop()
+            if line["item"] is not None:
+                items.append(_content_column(line))
+        if opens or deeper:
+            if not breaks or breaks[-1] != at:
+                breaks.append(at)
+            if opens and line["item"] is None and (end := segment.find("\n", at + 1)) >= 0:
+                breaks.append(closed := end)  # a heading or a rule is a line of its own
+        elif quotes < previous:
+            depth = previous  # a lazy line goes on its quote's paragraph
+    return breaks
+
+
+def _text_end(text: str, at: int) -> int:
+    """Where the text of the line ending at `at` ends, its trailing spaces left out."""
+    while at and text[at - 1] in " \t\r":
+        at -= 1
+    return at
+
+
+def _content_column(item: re.Match[str]) -> int:
+    """The column where the text of list item `item` starts (a marker followed by five
+    spaces or more: one column after it)."""
+    marker = (item["indent"] + item["quotes"]).expandtabs(4) + item["item"]
+    gap = len((marker + (item["gap"] or " ")).expandtabs(4)) - len(marker)
+    return len(marker) + (gap if gap <= 4 else 1)
 
 
 # --- comments ---------------------------------------------------------------
@@ -705,8 +816,7 @@ def math_ranges(segment: str) -> list[tuple[int, int]]:
 
     - A block (`_math_blocks`): a line opening with `$$` runs to the next line ending
       with `$$`, blank lines and all (it breaks into a paragraph, as a code fence does).
-    - Inline, within a paragraph (never across a blank line, a block or a heading's line
-      end):
+    - Inline, within a paragraph (never across a block, nor a `paragraph_breaks`):
       `$…$` has no space just inside its dollars and no digit just before the opening one
       or after the closing one (`$5 and $10` is no math); `$$…$$` may hold anything; an
       escaped `\\$` neither opens nor closes. Each unescaped dollar is tried as an opening
@@ -716,7 +826,7 @@ def math_ranges(segment: str) -> list[tuple[int, int]]:
         return []
     blocks = _math_blocks(segment) if "$$" in segment else []
     text = mask_ranges(segment, blocks) if blocks else segment
-    stops = _paragraph_ends(text, frozenset(end for _, end in blocks))
+    stops = paragraph_breaks(text, frozenset(end for _, end in blocks)) if "\n" in text else []
     if blocks:  # a block ends the paragraph before it
         stops = sorted(stops + [at for block in blocks for at in block])
     size = len(text)
@@ -748,11 +858,6 @@ _MATH_BLOCK_OPENING = re.compile(
 """A line opening a `$$` block: after quote marks and list markers (a list item's first
 line may open one)."""
 _MATH_BLOCK_CLOSING = re.compile(r"\$\$[ \t\r]*+$", re.M)
-_HEADING_LINE = re.compile(r"^(?:[ \t]*>)*+ {0,3}#{1,6}(?:[ \t]|$)", re.M)
-_LIST_ITEM_LINE = re.compile(
-    r"^(?:[ \t]*>)*+[ \t]*+(?:[-+*]|(?P<number>\d{1,9})[.)])[ \t]++(?=\S)", re.M
-)
-"""A line opening a list item that holds text (an empty item breaks into no paragraph)."""
 
 
 def _math_blocks(segment: str) -> list[tuple[int, int]]:
@@ -780,60 +885,6 @@ def _math_blocks(segment: str) -> list[tuple[int, int]]:
         if index < len(closings):
             blocks.append((at, closings[index] + 2))
     return blocks
-
-
-def _paragraph_ends(text: str, block_ends: frozenset[int]) -> list[int]:
-    """Where inline math must close by, in order: each blank line, each end of a
-    heading's line and of the line before it (a heading is a block of one line), and the
-    end of the line before a list item's (an item is a paragraph of its own: `- [[a|$x]]`
-    on one line and `- [[b|$y]]` on the next hold no math). `block_ends`: where the `$$`
-    blocks of `text` end (no paragraph stands before a line after one)."""
-    if "\n" not in text:
-        return []
-    ends = [m.start() for m in BLANK_LINE.finditer(text)]
-    if "#" in text:
-        for heading in _HEADING_LINE.finditer(text):
-            line_end = text.find("\n", heading.start())
-            ends += [heading.start() - 1, len(text) if line_end < 0 else line_end]
-    ends += [start - 1 for start in _item_paragraphs(text, block_ends) if start]
-    return sorted(ends)
-
-
-def _item_paragraphs(text: str, block_ends: frozenset[int]) -> list[int]:
-    """Where each list item line that starts a paragraph of its own starts, as markdown-it
-    reads it: a bullet or an item numbered 1 anywhere; an item numbered otherwise where no
-    paragraph stands before it (under a blank line, a heading or a `$$` block) or within a
-    list (an item opened since the last blank line): `2019. was …` in the middle of a
-    paragraph is text."""
-    opened: list[int] = []
-    for item in _LIST_ITEM_LINE.finditer(text):
-        start = item.start()
-        if (
-            not start
-            or item["number"] in (None, "1")
-            or not _under_paragraph(text, start, block_ends)
-            or _within_list(text, start, opened)
-        ):
-            opened.append(start)
-    return opened
-
-
-def _under_paragraph(text: str, start: int, block_ends: frozenset[int]) -> bool:
-    """Whether the line before the one starting at `start` is a paragraph's: neither
-    blank, nor a heading, nor the end of a `$$` block."""
-    line_start = text.rfind("\n", 0, start - 1) + 1
-    line = text[line_start : start - 1]
-    if not line.strip() or _HEADING_LINE.match(line) is not None:
-        return False
-    return line_start + len(line.rstrip()) not in block_ends
-
-
-def _within_list(text: str, start: int, opened: list[int]) -> bool:
-    """Whether an item opened (`opened`) since the last blank line before `start`."""
-    if not opened:
-        return False
-    blank = BLANK_LINE.search(text, opened[-1], start)
-    return blank is None
 
 
 def _escaped(text: str, at: int) -> bool:

@@ -131,7 +131,7 @@ PROGRESS_STEP = 1000
 LONG_FILL = 2000
 """A fill reading this many bodies or more takes seconds (a 35k-page wiki's, 20-35 s):
 the explorer and the command line say so as it starts."""
-TEXT_INDEX_VERSION = "36"
+TEXT_INDEX_VERSION = "37"
 """Bump when the tables below, or what a page's row holds, change: an older file is
 rebuilt. 2: fields weighed apart, stemming, pages' names, text without Markdown.
 3: inline footnotes read as their note, a cited file name dropped (`plain_text`).
@@ -168,7 +168,8 @@ show the code as written). 22: no HTML tag taken out of code (`` `<uuid>.jsonl` 
 34: an element's opening tag left without its `>` runs to the next (`<div class="x"` …
 `</div>`), as the page draws it. 35: math's `\\vDash` as `⊨`. 36: a
 display's line breaks as spaces, its aligned rows' matrices as grids, math in `\\text{…}`,
-bussproofs' proof trees as trees."""
+bussproofs' proof trees as trees. 37: a code span ends with its paragraph (a list item, a
+heading: `core.links.grammar.paragraph_breaks`)."""
 SNIPPET_TOKENS = 16
 """Words in a search snippet (FTS5 caps it at 64)."""
 CJK_TOKENS_A_WORD = 3
