@@ -14,6 +14,7 @@ from okf_explorer.core.logseq_macros import MACROS_ADD
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.sources.folder.logseq import block_texts
 from okf_explorer.tui.app import make_app
+from okf_explorer.tui.markdown import prepare_body
 from okf_explorer.tui.markdown.logseq import block_refs, logseq_markdown
 from okf_explorer.tui.widgets.page.pane import PagePane
 from tests.bundles import write_file as write
@@ -134,6 +135,32 @@ def test_a_block_reference_reads_as_its_blocks_text_when_known() -> None:
     assert logseq_markdown(text, {REF: "**When to sow**"}) == (
         "- see **When to sow** and ((00000000-0000-0000-0000-000000000000))\n"
     )
+
+
+def test_a_block_reference_under_a_label_reads_as_its_label() -> None:
+    """Logseq's docs: `first skim our [beginner user resources](((63bc6201-…)))` drew
+    `[beginner user resources](For beginner users)`, the block's text put in the link."""
+    text = f"- first skim our [beginner resources]((({REF}))). Then\n"
+    drawn = "- first skim our beginner resources. Then\n"
+    assert logseq_markdown(text, {REF: "For beginners"}) == drawn
+    assert logseq_markdown(text) == drawn  # a block not found: its label all the same
+
+
+def test_a_page_reference_under_a_label_reads_as_its_label_linked() -> None:
+    """Logseq's docs: `When [referencing a block]([[The basics of block references]])`
+    drew `[referencing a block](The basics of block references)`."""
+    text = "- When [referencing a block]([[Block references]]), and [x](y)\n"
+    assert logseq_markdown(text) == "- When [[Block references|referencing a block]], and [x](y)\n"
+    markdown = prepare_body(text, markup="logseq").markdown
+    assert "[referencing a block](<okf:Block references>)" in markdown
+
+
+def test_a_tag_in_code_after_a_lone_backtick_stays_code() -> None:
+    """Logseq's docs (`db-version`): after an item telling to type "the backtick ` three
+    times", the next item's `` `#Quote` `` drew as `[#Quote](<okf:Quote>)`, in code."""
+    page = "* `#Code` - typing the backtick ` three times.\n* `#Quote` - a quote block.\n"
+    markdown = prepare_body(page, markup="logseq").markdown
+    assert "`#Quote`" in markdown and "okf:Quote" not in markdown
 
 
 def test_a_block_embed_reads_as_its_blocks_text_when_known() -> None:

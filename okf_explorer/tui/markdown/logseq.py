@@ -28,7 +28,8 @@ Logseq writes a few things Markdown does not know (its docs graph, pages "Admoni
 - a block reference, `((6380d82c-…))`, and a block embed, `{{embed ((6380d82c-…))}}`: the
   text of the block it names, when the caller knows it (`blocks`: `Brain.block_texts`);
   else it stays as written (an embed of a block read as `{{embed Gif}}`, its macro round
-  the block's text);
+  the block's text); a reference under a label, `[resources](((6380d82c-…)))`: its label;
+- a page reference under a label, `[label]([[page]])`: the wiki-link `[[page|label]]`;
 - a call of one of the graph's own macros (`:macros` in its settings, `Brain.macros`),
   `{{docs-base-url Property}}`: the macro's template, `$1`, `$2` … as the arguments
   (`core.logseq_macros`, which search reads pages by too).
@@ -79,6 +80,10 @@ _ANYTHING = re.compile(
 """Whether a text may hold anything `logseq_markdown` changes (most pages hold none)."""
 _BLOCK_REF = re.compile(r"\(\(([0-9A-Fa-f]{8}(?:-[0-9A-Fa-f]{4}){3}-[0-9A-Fa-f]{12})\)\)")
 _BLOCK_EMBED = re.compile(rf"\{{\{{embed[ \t]+{_BLOCK_REF.pattern}[ \t]*\}}\}}")
+_LABELLED_REF = re.compile(rf"\[([^\[\]\n]*)\]\({_BLOCK_REF.pattern}\)")
+"""A block reference under a label of its own, `[beginner resources](((6380d82c-…)))`."""
+_LABELLED_PAGE = re.compile(r"\[([^\[\]\n|]+)\]\(\[\[([^\[\]\n|]+)\]\]\)")
+"""A page reference under a label, `[referencing a block]([[Block references]])`."""
 _NUMBERED = re.compile(r"(?P<lead>\t*)  logseq\.order-list-type::[ \t]*number[ \t]*", re.I)
 """A block's `logseq.order-list-type:: number` (a numbered block), under its bullet."""
 _SPACE_BULLET = re.compile(r"^ +[-*+][ \t]", re.M)
@@ -113,6 +118,8 @@ def logseq_markdown(
     called = MacroCalls(macros or {})
     if (
         not (blocks and "((" in text)
+        and "](((" not in text
+        and "]([[" not in text
         and not (called.macros and "{{" in text)
         and not _ANYTHING.search(text)
     ):
@@ -134,7 +141,7 @@ def logseq_markdown(
                 block = None
                 continue
             inside = block.line(bare)
-            out.append((inside if block.kind in FENCED else _refs(inside, blocks)) + ending)
+            out.append((inside if block.kind in FENCED else _references(inside, blocks)) + ending)
             continue
         if fence is not None:
             out.append(line)
@@ -161,7 +168,7 @@ def logseq_markdown(
             _bulleted_parent(out)
         if (found := _PROPERTY.fullmatch(bare)) and found["key"].lower() not in _HIDDEN_KEYS:
             properties.append(len(out))  # (a bullet holding a hidden one keeps it as written)
-        out.append(_inline(called(_refs(bare, blocks))) + ending)
+        out.append(_inline(called(_references(bare, blocks))) + ending)
     for at in properties:  # last: `_bulleted_parent` reads them as written
         line = out[at].rstrip("\r\n")
         if found := _PROPERTY.fullmatch(line):
@@ -200,9 +207,16 @@ def _numbered(out: list[str], lead: str) -> None:
             return
 
 
-def _refs(line: str, blocks: Mapping[str, str] | None) -> str:
+def _references(line: str, blocks: Mapping[str, str] | None) -> str:
     """`line` with each block reference, and each block embed, whose block is known as
-    the block's text."""
+    the block's text; a reference under a label of its own as its label (Logseq links the
+    label to the block; a block reference is no link here: docs/links.md); a page's under
+    a label, `[label]([[page]])`, as the wiki-link `[[page|label]]` it is."""
+    if "](" in line:
+        if "]([[" in line:
+            line = _LABELLED_PAGE.sub(r"[[\2|\1]]", line)
+        if "](((" in line:
+            line = _LABELLED_REF.sub(r"\1", line)
     if not blocks or "((" not in line:
         return line
     if "{{embed" in line:
