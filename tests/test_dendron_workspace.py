@@ -120,6 +120,47 @@ async def test_a_vault_opens_at_its_root_note_with_dates_a_person_reads(tmp_path
         assert "created 2020-11-01 13:25 UTC" in header
 
 
+SITE_SETTINGS = {
+    "publishing": "publishing:\n  siteHierarchies: [garden, community]\n  siteIndex: community\n",
+    "older site": "site:\n  siteIndex: community\n",
+    "hierarchies": "publishing:\n  siteHierarchies:\n    - community\n    - garden\n",
+}
+
+
+@pytest.mark.parametrize("settings", SITE_SETTINGS.values(), ids=SITE_SETTINGS)
+async def test_a_workspace_opens_where_its_published_site_opens(
+    tmp_path: Path, settings: str
+) -> None:
+    """Dendron's own docs: their `root` note holds one link, to `dendron.yml`; the site
+    they publish opens at `dendron` (`publishing.siteIndex`; unset, the first of its
+    `siteHierarchies`)."""
+    root = workspace(tmp_path / "ws")
+    write(root, "dendron.yml", "version: 5\n" + settings)
+    write(root, "vault/root.md", "---\ntitle: Root\n---\n[dendron.yml](../dendron.yml)\n")
+    write(root, "vault/community.md", "# Community\n\n[[community.events]]\n")
+    app = make_app(Brain(BundleSource(root), cache_dir=False))
+    async with app.run_test(size=(120, 40)) as pilot:
+        pane = app.screen.query_one(PagePane)
+        await settle(pilot, lambda: pane.shown is not None)
+        assert pane.page is not None and pane.page.slug == "vault/community"
+        assert str(app.screen.query_one("#status-start").content) == "start: Dendron site index ·"
+
+
+@pytest.mark.parametrize(
+    "settings",
+    ["publishing:\n  siteIndex: nowhere\n", "publishing: [", "publishing:\n  siteIndex: root\n"],
+)
+def test_a_site_index_that_names_no_note_leaves_the_root_note(
+    tmp_path: Path, settings: str
+) -> None:
+    root = workspace(tmp_path / "ws")
+    write(root, "dendron.yml", settings)
+    write(root, "vault/root.md", "---\ntitle: Root\n---\nThe top.\n")
+    source = BundleSource(root)
+    slugs = [stub.slug for stub in source.enumerate()]
+    assert source.home_page(slugs) == ("vault/root", "Dendron root")
+
+
 @pytest.mark.parametrize(
     ("name", "value", "shown"),
     [

@@ -6,7 +6,8 @@
   the folder given is one of the workspace's vaults): its links name the note last,
   `[[label|note]]` (`core.links.dendron`); its notes are named as any vault's (the file
   name, `dendron.topic.lookup`, and the frontmatter `title` Dendron writes); the
-  explorer opens at its `root` note; a single newline is a space, as Dendron's preview
+  explorer opens at the note its published site opens at (`siteIndex`), else at its
+  `root` note; a single newline is a space, as Dendron's preview
   shows it (`DENDRON_BREAKS`).
 - A **vault** (any other folder but an OKF bundle that Obsidian does not keep:
   `BundleSource`): Markdown with Obsidian's links, and a note's tags are its
@@ -33,10 +34,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
+import yaml
+
 from okf_explorer.core.links.tags import inline_tags
 from okf_explorer.core.pages import PAGE_INFO_FIELDS, LineBreaks, Markup, Page
 from okf_explorer.sources.folder.logseq import logseq_graph
 from okf_explorer.sources.folder.regular_files import read_head
+from okf_explorer.sources.frontmatter import load_bounded
 
 __all__ = [
     "DENDRON_BREAKS",
@@ -93,7 +97,10 @@ asks for Obsidian's rule as an option, and is open)."""
 
 @dataclass(frozen=True, slots=True)
 class DendronWorkspace:
-    """A Dendron workspace: its links name the note last; names as any vault's."""
+    """A Dendron workspace: its links name the note last; names as any vault's.
+    `site_index`: the note its published site opens at (`dendron_site_index`), or ""."""
+
+    site_index: str = ""
 
     @property
     def markup(self) -> Markup:
@@ -110,12 +117,15 @@ class DendronWorkspace:
         return page
 
     def home_page(self, slugs: Sequence[str]) -> tuple[str, str] | None:
-        """A vault's `root` note, which Dendron opens a vault at (the shallowest, when
-        the folder holds the workspace's vaults)."""
-        roots = [slug for slug in slugs if slug.rpartition("/")[2] == DENDRON_ROOT]
-        if not roots:
-            return None
-        return min(roots, key=lambda slug: (slug.count("/"), slug)), "Dendron root"
+        """The note the workspace's published site opens at, when its settings name one
+        (`site_index`: Dendron's own docs open at `dendron`, their `root` note holding a
+        link to `dendron.yml` alone), else a vault's `root` note, which Dendron opens a
+        vault at (the shallowest of either, when the folder holds the workspace's vaults)."""
+        for name, why in ((self.site_index, "Dendron site index"), (DENDRON_ROOT, "Dendron root")):
+            found = [slug for slug in slugs if name and slug.rpartition("/")[2] == name]
+            if found:
+                return min(found, key=lambda slug: (slug.count("/"), slug)), why
+        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,9 +189,34 @@ def folder_dialect(root: str) -> Dialect | None:
     if graph is not None:
         return graph
     parent = os.path.dirname(root.rstrip(os.sep)) or root
-    if any(os.path.isfile(os.path.join(folder, DENDRON_SETTINGS)) for folder in (root, parent)):
-        return DendronWorkspace()
+    for folder in (root, parent):
+        settings = os.path.join(folder, DENDRON_SETTINGS)
+        if os.path.isfile(settings):
+            return DendronWorkspace(dendron_site_index(settings))
     return None
+
+
+def dendron_site_index(settings: str) -> str:
+    """The note a Dendron workspace's published site opens at, from its settings file
+    (`publishing.siteIndex`, or `site.siteIndex` as older workspaces write it; unset, the
+    first of its `siteHierarchies`, as Dendron publishes it), or "" when none is named or
+    the file cannot be read."""
+    try:
+        text = read_head(settings, SETTINGS_BYTES).decode("utf-8", "replace")
+        data = load_bounded(text)
+    except (OSError, ValueError, yaml.YAMLError):
+        return ""
+    site = _mapping(data, "publishing") or _mapping(data, "site")
+    index = site.get("siteIndex")
+    hierarchies = site.get("siteHierarchies")
+    if index is None and isinstance(hierarchies, list) and hierarchies:
+        index = hierarchies[0]
+    return index.strip() if isinstance(index, str) and index.strip() != DENDRON_ROOT else ""
+
+
+def _mapping(data: object, key: str) -> dict[Any, Any]:
+    value = data.get(key) if isinstance(data, dict) else None
+    return value if isinstance(value, dict) else {}
 
 
 FOAM_EXTENSION = "foam.foam-vscode"
@@ -190,7 +225,7 @@ FOAM_FOLDER = ".foam"
 """The folder Foam keeps its templates in, at a workspace's root."""
 VSCODE_FOLDER = ".vscode"
 SETTINGS_BYTES = 256 * 1024
-"""How much of a VS Code settings file is read."""
+"""How much of a settings file (VS Code's, Dendron's) is read."""
 _FOAM_KEY = re.compile(r'^\s*"foam\.[\w.]+"\s*:', re.MULTILINE)
 _PREVIEW_BREAKS = re.compile(r'^\s*"markdown\.preview\.breaks"\s*:\s*true\b', re.MULTILINE)
 """A setting on a line of its own: VS Code's settings are JSON with comments, and a line
