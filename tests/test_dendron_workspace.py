@@ -15,6 +15,7 @@ from okf_explorer.server.tools import call_tool
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.app import make_app
 from okf_explorer.tui.markdown.dendron import dendron_markdown
+from okf_explorer.tui.markdown.links import dendron_section, embedded_text
 from okf_explorer.tui.widgets.page.header import epoch_text
 from okf_explorer.tui.widgets.page.pane import PagePane
 from tests.bundles import write_file as write
@@ -134,11 +135,11 @@ async def test_a_workspace_opens_where_its_published_site_opens(
     """Dendron's own docs: their `root` note holds one link, to `dendron.yml`; the site
     they publish opens at `dendron` (`publishing.siteIndex`; unset, the first of its
     `siteHierarchies`)."""
-    root = workspace(tmp_path / "ws")
-    write(root, "dendron.yml", "version: 5\n" + settings)
-    write(root, "vault/root.md", "---\ntitle: Root\n---\n[dendron.yml](../dendron.yml)\n")
-    write(root, "vault/community.md", "# Community\n\n[[community.events]]\n")
-    app = make_app(Brain(BundleSource(root), cache_dir=False))
+    vault = workspace(tmp_path / "ws")
+    write(vault.parent, "dendron.yml", "version: 5\n" + settings)
+    write(vault, "root.md", "---\ntitle: Root\n---\n[dendron.yml](../dendron.yml)\n")
+    write(vault, "community.md", "# Community\n\n[[community.events]]\n")
+    app = make_app(Brain(BundleSource(vault.parent), cache_dir=False))
     async with app.run_test(size=(120, 40)) as pilot:
         pane = app.screen.query_one(PagePane)
         await settle(pilot, lambda: pane.shown is not None)
@@ -153,10 +154,10 @@ async def test_a_workspace_opens_where_its_published_site_opens(
 def test_a_site_index_that_names_no_note_leaves_the_root_note(
     tmp_path: Path, settings: str
 ) -> None:
-    root = workspace(tmp_path / "ws")
-    write(root, "dendron.yml", settings)
-    write(root, "vault/root.md", "---\ntitle: Root\n---\nThe top.\n")
-    source = BundleSource(root)
+    vault = workspace(tmp_path / "ws")
+    write(vault.parent, "dendron.yml", settings)
+    write(vault, "root.md", "---\ntitle: Root\n---\nThe top.\n")
+    source = BundleSource(vault.parent)
     slugs = [stub.slug for stub in source.enumerate()]
     assert source.home_page(slugs) == ("vault/root", "Dendron root")
 
@@ -200,3 +201,46 @@ def test_dendron_links_read_as_ours_and_back(written: str, read: str | None) -> 
     assert dendron_links(written) == (read or written)
     if "dendron://" not in written:
         assert dendron_as_written(dendron_links(written)) == written
+
+
+KEEPING = (
+    "Before any heading.\n\n"
+    "## Summary\n\nBees in boxes.\n\n"
+    "### Box 1.1\n\nThe first box. ^firstbox\n\n"
+    "## Harvest\n\nIn autumn.\n\n"
+    "### Jars 2.2\n\nGlass jars.\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("anchor", "shown"),
+    [
+        ("summary", "## Summary\n\nBees in boxes.\n\n### Box 1.1\n\nThe first box. ^firstbox"),
+        ("summary,1:#*", "Bees in boxes."),
+        ("summary:#*", "## Summary\n\nBees in boxes."),
+        ("summary:#^firstbox", "## Summary\n\nBees in boxes.\n\n### Box 1.1\n\nThe first box."),
+        ("summary:#jars-22", KEEPING[KEEPING.index("## Summary") : KEEPING.index("\n\nGlass")]),
+        ("harvest:#^end", "## Harvest\n\nIn autumn.\n\n### Jars 2.2\n\nGlass jars."),
+        ("^begin", "Before any heading."),
+        ("^firstbox", "The first box."),
+        ("summary,x", None),
+        ("nowhere:#*", None),
+        ("harvest:#summary", None),  # an end before its start
+        ("summary:#^nowhere", None),
+    ],
+)
+def test_a_note_references_range_reads_as_dendron_reads_it(anchor: str, shown: str | None) -> None:
+    """Dendron's own docs embed 180 ranges such as `![[dendron.ref.cli#installation,1:#*]]`
+    (the section without its heading, up to the next heading): each showed "✗ no section
+    installation,1:#*" (26 of 529 sections with an anchor found; 438 now, the rest name
+    headings their notes no longer hold)."""
+    assert dendron_section(KEEPING, anchor) == shown
+
+
+async def test_a_note_reference_with_a_range_shows_its_text(tmp_path: Path) -> None:
+    vault = workspace(tmp_path / "ws")
+    write(vault, "keeping.md", "---\ntitle: Keeping\n---\n" + KEEPING)
+    brain = Brain(BundleSource(vault), cache_dir=False)
+    brain.ensure_index()
+    shown = embedded_text(brain, "garden", "keeping", "summary,1:#*")
+    assert shown == ("Bees in boxes.", "")

@@ -259,6 +259,74 @@ def section_of(markdown: str, anchor: str | None) -> str | None:
     return markdown[start:end].rstrip()
 
 
+def dendron_section(markdown: str, anchor: str) -> str | None:
+    """The text a Dendron note reference's `anchor` names in `markdown`, as Dendron reads
+    it (its docs' "Note References" page; Dendron's own docs hold 180 such ranges):
+    `start:#end`, each end a heading (by its text or slug), a block (`^id`), or `*` (the
+    next heading, as an end); `^begin` (the text before the first heading) and `^end`
+    (the note's end, as an end); a heading's `,N` skips its first N lines (`,1`: the
+    heading itself). An end heading or block is taken in; `*` is not. Any other anchor as
+    `section_of` reads it. None when a part is not there."""
+    start, _, end = anchor.partition(":#")
+    name, comma, offset = start.partition(",")
+    if not end and not comma and name != "^begin":
+        return section_of(markdown, anchor)
+    if comma and not (offset.isdigit() and len(offset) <= 6):
+        return None
+    headings = _headings(markdown)
+    texts = [text for _, _, text in headings]
+    position: int | None = None
+    if name == "^begin":
+        first = 0
+        stop = headings[0][0] if headings else len(markdown)
+    elif is_block_anchor(name):
+        block = _block(markdown, name[1:])
+        if block is None or (first := markdown.find(block)) < 0:
+            return None
+        stop = first + len(block)
+    else:
+        position = _dendron_heading(name, texts, markdown)
+        if position is None:
+            return None
+        first, level, _ = headings[position]
+        later = (at for at, deeper, _ in headings[position + 1 :] if deeper <= level)
+        stop = next(later, len(markdown))
+    if end == "*":
+        after = [at for at, _, _ in headings if at > first]
+        stop = after[0] if after else len(markdown)
+    elif end == "^end":
+        stop = len(markdown)
+    elif is_block_anchor(end):
+        block = _block(markdown, end[1:])
+        if block is None or (at := markdown.find(block, first)) < 0:
+            return None
+        stop = at + len(block)
+    elif end:
+        last = _dendron_heading(end, texts, markdown)
+        if last is None or headings[last][0] < first:
+            return None
+        line_end = markdown.find("\n", headings[last][0])
+        stop = len(markdown) if line_end < 0 else line_end
+    text = markdown[first:stop]
+    if comma:
+        text = "\n".join(text.split("\n")[int(offset) :])
+    return text.strip("\n").rstrip()
+
+
+def _dendron_heading(name: str, texts: Sequence[str], markdown: str) -> int | None:
+    """`heading_named`, else the heading whose GitHub slug is `name`, as Dendron names a
+    heading (`### Header 2.2` is `header-22`)."""
+    found = heading_named(name, texts, markdown)
+    if found is None:
+        slugs = [_GITHUB_DROPPED.sub("", text.lower()).replace(" ", "-") for text in texts]
+        found = next((index for index, slug in enumerate(slugs) if slug == name.lower()), None)
+    return found
+
+
+_GITHUB_DROPPED = re.compile(r"[^\w\- ]")
+"""What a GitHub heading slug leaves out of the heading's text (punctuation, symbols)."""
+
+
 def _headings(markdown: str) -> list[tuple[int, int, str]]:
     """(offset, level, text) of each ATX heading outside code."""
     found: list[tuple[int, int, str]] = []
@@ -318,10 +386,13 @@ def embedded_text(
         return None, f"✗ no page {target}" if brain.index is not None else WAITING_FOR_INDEX
     except OkfError as error:
         return None, f"✗ {error}"
-    section = section_of(page.content, anchor)
+    markup = brain.markup()
+    if markup == "dendron" and anchor:
+        section = dendron_section(page.content, anchor)
+    else:
+        section = section_of(page.content, anchor)
     if section is None:
         return None, f"✗ no section {anchor} in {slug}"
-    markup = brain.markup()
     if (fields := dialect_fields(page.frontmatter, page.content, markup)) is not None:
         section = fields_filled(section, markup, fields, slug)  # the embedded page's own
     return section, ""
