@@ -34,13 +34,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
-import yaml
-
 from okf_explorer.core.links.tags import inline_tags
 from okf_explorer.core.pages import PAGE_INFO_FIELDS, LineBreaks, Markup, Page
 from okf_explorer.sources.folder.logseq import logseq_graph
 from okf_explorer.sources.folder.regular_files import read_head
-from okf_explorer.sources.frontmatter import load_bounded
 
 __all__ = [
     "DENDRON_BREAKS",
@@ -201,6 +198,10 @@ def dendron_site_index(settings: str) -> str:
     (`publishing.siteIndex`, or `site.siteIndex` as older workspaces write it; unset, the
     first of its `siteHierarchies`, as Dendron publishes it), or "" when none is named or
     the file cannot be read."""
+    import yaml  # (here: a warm run of the command line loads no YAML library)
+
+    from okf_explorer.sources.frontmatter import load_bounded
+
     try:
         text = read_head(settings, SETTINGS_BYTES).decode("utf-8", "replace")
         data = load_bounded(text)
