@@ -16,6 +16,8 @@ READ = {
     r"\frac12": "1/2",
     r"\sqrt{x^2+1} + \sqrt[3]{y}": "√(x²+1) + ³√y",
     r"\mathbb{R}^n \subseteq \mathcal{O}(n \log n)": "ℝⁿ ⊆ 𝒪(n log n)",
+    # an LLM wiki of quantitative finance: the indicator function, and its P&L
+    r"\mathbb{1}[v] \cdot P\&L": "𝟙[v] · P&L",
     r"\sum_{i=1}^{n} x_i^2": "∑ᵢ₌₁ⁿ xᵢ²",
     r"x_{\max} \in \{1, 2\}": "xₘₐₓ ∈ {1, 2}",
     r"\left( \frac{a}{b} \right)": "( a/b )",
@@ -73,7 +75,7 @@ def test_a_formula_reads_as_text(tex: str, text: str) -> None:
         r"\widehat{HEIGHT}",  # an accent but a bar over more than one letter
         r"\vec{x_1} + \not\mapsto",  # no bold subscript, no one negated character
         r"\sqrt[k,m]{x}",  # an index with no superscript form
-        r"\mathbb{1}",  # no double-struck digit one
+        r"\mathcal{1}",  # no script digit one
         r"\begin{bmatrix}\begin{bmatrix}1\end{bmatrix} & 2\end{bmatrix}",  # one in another
         # kept on its lines too
         "\\begin{cases} a \\\\\n \\begin{aligned} b \\end{aligned} \\end{cases}",

@@ -722,7 +722,14 @@ def _bold(text: str) -> str | None:
 
 
 def _letter(alphabet: str, letter: str) -> str | None:
-    """`letter` in `alphabet` (`DOUBLE-STRUCK`, …), or None when Unicode has no such."""
+    """`letter` in `alphabet` (`DOUBLE-STRUCK`, …), or None when Unicode has no such; a
+    digit too (`\\mathbb{1}`, the indicator function, → `𝟙`)."""
+    if len(letter) == 1 and "0" <= letter <= "9":
+        digit = unicodedata.name(letter).rpartition(" ")[2]  # `DIGIT ONE` → `ONE`
+        try:
+            return unicodedata.lookup(f"MATHEMATICAL {alphabet} DIGIT {digit}")
+        except KeyError:
+            return None
     if len(letter) != 1 or not letter.isalpha():
         return None
     plain = f"{alphabet} {'CAPITAL' if letter.isupper() else 'SMALL'} {letter.upper()}"
