@@ -111,6 +111,9 @@ def test_a_heading_link_reads_as_obsidian_shows_it() -> None:
     ]
     assert wiki_text("a#^block") == "a > ^block" and wiki_text("#Usage") == "Usage"
     assert wiki_text("a#b|the B") == "the B" and wiki_text("a\\|b") == "b"
+    # Dendron's note reference ranges (a path's sentence read `cli > install,1: > *`)
+    assert wiki_text("cli#install,1:#*") == "cli > install"
+    assert wiki_text("a#one:#two") == "a > one … two" and wiki_text("a#one:#^end") == "a > one"
 
 
 def test_a_chinese_or_japanese_sentence_ends_at_its_own_full_stop() -> None:

@@ -326,13 +326,24 @@ def link_text(span: WikiSpan) -> str:
 def wiki_text(inner: str) -> str:
     """What a wiki-link reads as, as Obsidian shows it: its alias (`[[a|the A]]`), else
     its target with the heading or block it points into after `>`
-    (`[[templates#Metadata]]` → `templates > Metadata`, `[[#Usage]]` → `Usage`)."""
+    (`[[templates#Metadata]]` → `templates > Metadata`, `[[#Usage]]` → `Usage`); a Dendron
+    note reference's range as where it starts and ends (`[[cli#install,1:#*]]` →
+    `cli > install`, `[[a#one:#two]]` → `a > one … two`)."""
     for bar in ("\\|", "|"):  # `\|`: the pipe escaped inside a table
         if bar in inner:
             return inner.split(bar, 1)[1]
     if "#" not in inner:
         return inner
+    target, _, anchor = inner.partition("#")
+    if ":#" in anchor or _LINE_OFFSET.search(anchor):  # a Dendron note reference's range
+        start, _, end = anchor.partition(":#")
+        text = " > ".join(part.strip() for part in (target, _LINE_OFFSET.sub("", start)) if part)
+        return text if end.strip() in ("", "*", "^end") else f"{text} … {end.strip()}"
     return " > ".join(part.strip() for part in inner.split("#") if part.strip())
+
+
+_LINE_OFFSET = re.compile(r",\d+$")
+"""A Dendron note reference's offset after its start (`#summary,1`: skip the heading)."""
 
 
 def sentence_around(
