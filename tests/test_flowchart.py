@@ -122,10 +122,21 @@ def test_what_mermaid_writes_around_a_flowchart_is_read():
     assert drawn("graph TD\n  A --> B\n  B --> A").count("▲") == 1  # a cycle, turned once
 
 
+def test_a_link_from_a_node_to_itself_is_given_under_the_drawing():
+    """A quantitative finance wiki's Markov chains (`S1 -->|0.9| S1`, a hidden Markov
+    model's regimes) stayed as written: each loop is now a line under the drawing, as a
+    group is."""
+    chain = flowchart(
+        "graph LR\n  S1((Bull)) -->|0.9| S1\n  S1 -->|0.1| S2((Bear))\n  S2 --> S2\n  S2 ~~~ S2"
+    )
+    assert chain is not None
+    assert chain.notes == ("↻ Bull — 0.9", "↻ Bear")  # a hidden one (`~~~`) is not drawn
+    assert "0.9" not in "\n".join(chain.lines) and "0.1" in "\n".join(chain.lines)
+
+
 def test_what_it_does_not_draw_whole_stays_as_written():
     for source in (
         "sequenceDiagram\n  A->>B: hi",
-        "graph TD\n  A --> A",  # a node linked to itself
         "graph TD\n  subgraph one\n  A --> B",  # a group never closed
         "graph TD\n  A --> B\n  end",
         "graph TD\n  A ==> B ~> C",  # a statement it does not read

@@ -20,6 +20,8 @@ What is read (as Mermaid reads it):
 - `subgraph` … `end`: its nodes are drawn where the flow puts them, and each group is
   given as a line, its title and its nodes (`Drawing.notes`; the frames are not
   drawn);
+- a link from a node to itself (a Markov chain's `S1 -->|0.9| S1`): given as a line too,
+  `↻ S1 — 0.9`, as the frames are;
 - `classDef`, `class`, `style`, `linkStyle`, `click`, `direction` and `%%` comments: left
   out, as they change only colours and behaviour.
 
@@ -35,7 +37,7 @@ that meet share their line. The columns no box or text stands on are given too
 (`Drawing.open_columns`): a drawing wider than its room is cut there.
 
 One drawing whole, or nothing: anything else in the source (another kind of diagram, a
-statement not read, a node linked to itself, a group not closed, more than `MOST_NODES`
+statement not read, a group not closed, more than `MOST_NODES`
 nodes) gives None, and the block stays as written.
 """
 
@@ -146,6 +148,8 @@ class _Chart:
     nodes: dict[str, _Node] = field(default_factory=dict)
     links: list[_Link] = field(default_factory=list)
     groups: list[tuple[str, list[str]]] = field(default_factory=list)
+    loops: list[_Link] = field(default_factory=list)
+    """Links from a node to itself (a Markov chain's `S1 -->|0.9| S1`)."""
 
 
 def flowchart(source: str) -> Drawing | None:
@@ -215,10 +219,9 @@ def _chain(statement: str, chart: _Chart) -> list[str]:
         if pending is not None:
             for start in groups[-1]:
                 for end in group:
-                    if start == end:
-                        raise NotDrawn  # a node linked to itself
-                    chart.links.append(_Link(start, end, pending))
-                    if len(chart.links) > MOST_LINKS:
+                    link = _Link(start, end, pending)
+                    (chart.loops if start == end else chart.links).append(link)
+                    if len(chart.links) + len(chart.loops) > MOST_LINKS:
                         raise NotDrawn
         groups.append(group)
         at = _space(statement, at)
@@ -520,11 +523,15 @@ class _Canvas:
             if number < len(self.layers) - 1:
                 along = self._gap(number, along)
         self._join()
-        groups = []
+        notes = []
         for title, members in self.chart.groups:
             names = ", ".join(" ".join(self.nodes[m].lines) for m in members)
-            groups.append(f"▢ {title}: {names}" if title else f"▢ {names}")
-        return self.cells.drawing(MOST_CELLS, tuple(groups))
+            notes.append(f"▢ {title}: {names}" if title else f"▢ {names}")
+        for loop in self.chart.loops:
+            if not loop.arrow.hidden:
+                name, text = " ".join(self.nodes[loop.start].lines), loop.arrow.text
+                notes.append(f"↻ {name} — {text}" if text else f"↻ {name}")
+        return self.cells.drawing(MOST_CELLS, tuple(notes))
 
     def _xy(self, along: int, across: int) -> tuple[int, int]:
         return (across, along) if self.down else (along, across)
