@@ -3,7 +3,7 @@ log dates) skips fenced code and tells the levels apart."""
 
 from __future__ import annotations
 
-from okf_explorer.core.pages import headings
+from okf_explorer.core.pages import heading_with_id, headings, split_attributes
 from okf_explorer.core.search.plain_text import heading_text, plain_text
 from okf_explorer.sources.frontmatter import first_heading
 
@@ -121,6 +121,17 @@ def test_a_heading_s_attribute_block_is_no_part_of_its_text() -> None:
     assert first_heading('# Open it {#open-it .tab data-x="1 2"}\n') == "Open it"
     assert first_heading("# Sets {a, b}\n") == "Sets {a, b}"
     assert first_heading("# Kept {#}\n") == "Kept {#}"
+
+
+def test_a_heading_s_mdx_id_comment_is_no_part_of_its_text() -> None:
+    """React's docs give a heading its id in an MDX comment (`## Usage {/*usage*/}`): an
+    LLM wiki that took them in (EladAriel/fullstack-llm-wiki 9000a11) drew 2,663 headings
+    as `Usage {/usage/}` (the stars read as emphasis), and titled a page with its comment.
+    A comment that names no id stays."""
+    assert first_heading("# useState {/*usestate*/}\n\nText.\n") == "useState"
+    assert split_attributes("Usage {/* usage */}") == ("Usage", "usage")
+    assert split_attributes("Note {/* not an id */}") == ("Note {/* not an id */}", None)
+    assert heading_with_id("# A\n\n## Usage {/*usage*/}\n", "usage") == "Usage"
 
 
 def test_the_text_index_reads_headings_without_their_attribute_block() -> None:

@@ -69,6 +69,9 @@ _ATTRIBUTE_BLOCK = re.compile(rf"\{{[ \t]*+[#.][\w:-]+(?:[ \t]++{_ATTRIBUTE})*+[
 and `key=value` pairs (`{ #first-steps }`, `{#open-it .tab data-x="1 2"}`)."""
 _ID = re.compile(r"(?<![\w\"'=])#([\w:-]+)")
 """An `#id` of an attribute block (not a `#` inside a quoted value)."""
+_MDX_ID = re.compile(r"\{/\*[ \t]*+([\w:-]+)[ \t]*+\*/\}")
+"""A heading's id as React's docs write it in MDX, a comment ending the heading
+(`## Usage {/*usage*/}`: 500 headings of an LLM wiki that took in react.dev)."""
 
 
 def without_attributes(heading: str) -> str:
@@ -77,13 +80,16 @@ def without_attributes(heading: str) -> str:
 
 
 def split_attributes(heading: str) -> tuple[str, str | None]:
-    """A heading's text without the attribute block ending it (`_ATTRIBUTE_BLOCK`), and
-    the block's `#id` if it names one. The block is read from the heading's last `{`: a
-    line of thousands of braces or blanks costs its length."""
+    """A heading's text without the attribute block ending it (`_ATTRIBUTE_BLOCK`, or
+    MDX's comment naming its id, `_MDX_ID`), and the block's `#id` if it names one. The
+    block is read from the heading's last `{`: a line of thousands of braces or blanks
+    costs its length."""
     text = heading.rstrip()
     if not text.endswith("}"):
         return heading, None
     start = text.rfind("{")
+    if text.endswith("*/}") and (mdx := _MDX_ID.fullmatch(text, start)) is not None:
+        return text[:start].rstrip(), mdx[1]
     block = _ATTRIBUTE_BLOCK.fullmatch(text, start)
     if block is None:
         return heading, None

@@ -101,7 +101,8 @@ rows, read anew (a code span hiding a comment's `-->` keeps the comment open ove
 after it, `core.links.tags`); 30: the same rows, read anew (a title's `\\vDash` as `⊨`,
 math inside its `\\text{…}` read as math); 31: the same rows, read anew (a code span, and
 inline math, end with their paragraph: a list item, a heading, a rule or a deeper quote ends
-it, `core.links.grammar.paragraph_breaks`; a title's `\\mathbb{1}` as `𝟙`)."""
+it, `core.links.grammar.paragraph_breaks`; a title's `\\mathbb{1}` as `𝟙`, and without the
+MDX comment React's docs name a heading's id in, `# useState {/*usestate*/}`)."""
 
 FILE_MODE = 0o600
 """Permission bits of every cache file: the user's alone."""

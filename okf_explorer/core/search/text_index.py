@@ -169,7 +169,8 @@ show the code as written). 22: no HTML tag taken out of code (`` `<uuid>.jsonl` 
 `</div>`), as the page draws it. 35: math's `\\vDash` as `⊨`. 36: a
 display's line breaks as spaces, its aligned rows' matrices as grids, math in `\\text{…}`,
 bussproofs' proof trees as trees. 37: a code span ends with its paragraph (a list item, a
-heading: `core.links.grammar.paragraph_breaks`), and math's `\\mathbb{1}` as `𝟙`."""
+heading: `core.links.grammar.paragraph_breaks`), and math's `\\mathbb{1}` as `𝟙`; a heading
+without its MDX id comment (`{/*usage*/}`)."""
 SNIPPET_TOKENS = 16
 """Words in a search snippet (FTS5 caps it at 64)."""
 CJK_TOKENS_A_WORD = 3
