@@ -146,6 +146,20 @@ def test_a_placeholder_that_is_no_html_element_stays_as_written() -> None:
     ]
 
 
+def test_an_mdx_component_inside_a_line_shows_its_text_alone() -> None:
+    """React's docs, in an LLM wiki that took them in: `When <CodeStep step={2}>initialValue
+    </CodeStep> is provided` drew both tags, the closing one as `</codestep>` (189 such
+    steps). A tag closing itself, one never closed and a placeholder stay as written, the
+    placeholder's closing tag in its own case."""
+    text = (
+        "When <CodeStep step={2}>initialValue</CodeStep> is <b>given</b>, "
+        "<Badge>New</Badge> <Pill /> <Open> and <ID> or </Foo>.\n"
+    )
+    assert [line for line in lines_of(text) if line] == [
+        "When initialValue is given, New <Pill /> <Open> and <ID> or </Foo>."
+    ]
+
+
 def test_an_obsolete_element_browsers_still_draw_reads_as_its_text() -> None:
     """Seen on the framework-docs wiki: Redis's docs hold 5,718 `<nobr>`, whose closing
     `</nobr>` was shown as written after the icons it keeps on one line."""

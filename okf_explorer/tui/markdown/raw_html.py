@@ -311,10 +311,21 @@ class _Reader(HTMLParser):
 
 
 def inline_tokens(children: list[Token]) -> list[Token]:
-    """An inline token's children with each `html_inline` read (tags balanced within it)."""
+    """An inline token's children with each `html_inline` read (tags balanced within it).
+    An MDX component opened and closed within them (React's docs: `When <CodeStep
+    step={2}>initialValue</CodeStep> is provided`) shows its text alone, as its site
+    shows it highlighted (`components` does so for a block's); any other tag that is no
+    HTML element stays as written, in its own case (`</CodeStep>`, `<ID>`)."""
     reader = _Reader(block=False)
     out: list[Token] = []
-    for child in children:
+    paired = _paired_components(children)
+    for at, child in enumerate(children):
+        if at in paired:
+            continue
+        if child.type == "html_inline" and _unknown_closing(child.content):
+            kind = "code_inline" if reader.code else "text"  # (the reader's: in lower case)
+            out.extend([*_tokens_only(reader), Token(kind, "", 0, content=child.content)])
+            continue
         if child.type == "html_inline" and "task-list-item-checkbox" not in child.content:
             reader.feed(child.content)
             out.extend(_tokens_only(reader))
@@ -335,6 +346,35 @@ def inline_tokens(children: list[Token]) -> list[Token]:
     if kept and kept[-1].type == "text":
         kept[-1].content = kept[-1].content.rstrip()
     return kept
+
+
+_COMPONENT_TAG = re.compile(r"<(/?)([A-Z][\w.]*)(?:\s[^>]*)?>")
+"""An MDX component's opening or closing tag (a capitalised name; one ending `/>` is none
+of either: it closes itself, and stays as written)."""
+_CLOSING_TAG = re.compile(r"</([A-Za-z][\w.-]*)\s*>")
+
+
+def _unknown_closing(html: str) -> bool:
+    """Whether `html` is the closing tag of no HTML element (`</CodeStep>`)."""
+    tag = _CLOSING_TAG.fullmatch(html)
+    return tag is not None and tag[1].lower() not in _KNOWN
+
+
+def _paired_components(children: list[Token]) -> set[int]:
+    """The places among `children` of the `html_inline` tags of the MDX components opened
+    and closed within them."""
+    opened: dict[str, list[int]] = {}
+    paired: set[int] = set()
+    for at, child in enumerate(children):
+        if child.type != "html_inline" or child.content.endswith("/>"):
+            continue
+        if (tag := _COMPONENT_TAG.fullmatch(child.content)) is None:
+            continue
+        if not tag[1]:
+            opened.setdefault(tag[2], []).append(at)
+        elif opened.get(tag[2]):
+            paired |= {opened[tag[2]].pop(), at}
+    return paired
 
 
 _GAP = "vault_html_gap"
