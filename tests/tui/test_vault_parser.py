@@ -488,16 +488,21 @@ FT.AGGREGATE idx:bicycle "*" LOAD 2
 {{< clients-example set="x" step="y" >}}
 {{< /clients-example >}}
 
+{{< highlight bash  >}}
+redis-cli PING
+{{< /highlight >}}
+
 {{< multitabs tab1="Never closed" >}}
 """
 
 
 def test_a_hugo_sites_tabs_and_client_examples_read_as_the_site_shows_them() -> None:
     """Seen on the framework-docs wiki: Redis's docs held 623 `{{< multitabs >}}`, their
-    tabs parted by `-tab-sep-` lines, and 553 `{{< clients-example >}}` around a command;
-    both showed as their shortcodes around the text. Each tab is a callout titled by its
-    name, a client example's command a code block; one with no command, or tabs never
-    closed, stay as written."""
+    tabs parted by `-tab-sep-` lines, 553 `{{< clients-example >}}` around a command and
+    447 `{{< highlight bash >}}` around code; all showed as their shortcodes around the
+    text. Each tab is a callout titled by its name, a client example's command a code
+    block, a highlight's code a code block of its language; an example with no command,
+    or tabs never closed, stay as written."""
     tokens = parse(HUGO_BLOCKS, breaks=True)
     assert callouts_of(tokens) == [("tab", "", "EC2 instance"), ("tab", "", "AWS RDS")]
     assert [t.content for t in tokens if t.type == "inline" and t.level == 2] == [
@@ -506,8 +511,9 @@ def test_a_hugo_sites_tabs_and_client_examples_read_as_the_site_shows_them() -> 
         "AWS RDS",
         "Set up RDS.",
     ]
-    (fence,) = [token for token in tokens if token.type == "fence"]
-    assert fence.content == 'FT.AGGREGATE idx:bicycle "*" LOAD 2\n'
+    example, highlighted = [token for token in tokens if token.type == "fence"]
+    assert (example.info, example.content) == ("", 'FT.AGGREGATE idx:bicycle "*" LOAD 2\n')
+    assert (highlighted.info, highlighted.content) == ("bash", "redis-cli PING\n")
     shown = [row.content.plain.strip("▌ ") for row in draw(blocks_of(tokens), 60).rows]
     assert "-tab-sep-" not in shown and not any("multitabs id" in line for line in shown)
     assert '{{< clients-example set="x" step="y" >}}' in shown

@@ -5,7 +5,7 @@ plain Markdown shows as written: on an LLM-kept wiki of framework docs, Redis's 
 (3,634 of its 14,094 pages) read `{{< note >}}` … `{{< /note >}}` around their notes,
 `{{< image filename="…" alt="…" >}}` over five lines where a picture stands, and
 `[Create a database]({{< relref "/operate/rc/…" >}})` for each of their 26,607 links.
-Three shortcodes are read here:
+These shortcodes are read here:
 
 - `note`, `warning`, `alert`, `tip`, `caution`, `important`, `info` (`{{< note >}}`,
   `{{<warning>}}`, `{{< alert title="Title" >}}`) around blocks or within one paragraph:
@@ -20,6 +20,8 @@ Three shortcodes are read here:
   titled by its name, one under the other, as content tabs are (`admonitions.TAB`).
 - `clients-example` (553): its body, a command, as a code block (the site shows each
   client's code beside it, from files the wiki does not hold). One with no body stays.
+- `highlight` (`{{< highlight bash >}}` … `{{< /highlight >}}`: 447 on Redis's pages): its
+  body as a code block of that language.
 
 Any other shortcode stays as written.
 """
@@ -57,12 +59,14 @@ MOST_LABEL_CHARS = 1000
 """Characters a relref link's text may have (where its `]` is looked for)."""
 MOST_BLOCK_TOKENS = 2000
 """Tokens looked through for a note's closing shortcode (a page's notes are short)."""
-BLOCKS = ("multitabs", "clients-example")
+BLOCKS = ("multitabs", "clients-example", "highlight")
 """The shortcodes read as blocks of lines (`_block`)."""
 MOST_HEAD_LINES = 20
 """Lines a block shortcode's opening may take (its attributes over several)."""
-_BLOCK_OPENING = re.compile(r"[ \t]*\{\{<\s*(multitabs|clients-example)\b")
-_BLOCK_CLOSING = re.compile(r"[ \t]*\{\{<\s*/(multitabs|clients-example)\s*>\}\}[ \t]*")
+_BLOCK_OPENING = re.compile(r"[ \t]*\{\{<\s*(multitabs|clients-example|highlight)\b")
+_BLOCK_CLOSING = re.compile(r"[ \t]*\{\{<\s*/(multitabs|clients-example|highlight)\s*>\}\}[ \t]*")
+_LANGUAGE = re.compile(r"\{\{<\s*highlight\s+([\w+#.-]+)")
+"""The language a `highlight` shortcode names (`{{< highlight bash >}}`)."""
 _TAB_SEPARATOR = re.compile(r"[ \t]*-+tab-sep-+[ \t]*")
 CLOSINGS = "hugo_closings"
 """The parse's `env` key of the lines closing block shortcodes, by name (`_closings`)."""
@@ -201,13 +205,15 @@ def _block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
         return False
     head = " ".join(_line(state, line) for line in range(start, head_end + 1))
     attributes = dict(_ATTRIBUTE.findall(head))
-    if opening[1] == "clients-example":
+    if opening[1] in ("clients-example", "highlight"):
         code = "".join(_line(state, line) + "\n" for line in range(head_end + 1, closing))
         if not code.strip():
             return False
         if not silent:
+            language = _LANGUAGE.match(head.lstrip())
             token = state.push("fence", "code", 0)
-            token.info, token.markup, token.map = "", "```", [start, closing + 1]
+            token.info = language[1] if language else ""
+            token.markup, token.map = "```", [start, closing + 1]
             token.content = code
     elif not silent:
         parts, first = [], head_end + 1
