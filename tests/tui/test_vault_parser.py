@@ -394,6 +394,15 @@ Pytest contains options.
 
 .. seealso:: :ref:`fixtures <fixture>`
 
+.. figure:: /images/sharding-migrating.svg
+   :alt: Chunks [moving]
+   :figwidth: 80%
+
+   A chunk moves between shards.
+
+.. image:: https://img.shields.io/badge.svg
+    :target: https://pydantic.dev
+
 .. include:: /includes/important-hostnames.rst
 """
 
@@ -418,6 +427,10 @@ def test_restructuredtext_directives_read_as_sphinx_draws_them() -> None:
     assert "Keep it short." in shown and "More of the note." in shown and "fixtures" in shown
     assert ".. include:: /includes/important-hostnames.rst" in shown
     assert not any(line.startswith((".. version", ".. code", ".. note")) for line in shown)
+    # a figure (96 in the wiki) and an image (40): the picture's placeholder, and a caption
+    assert "▭ Chunks [moving]" in shown and "A chunk moves between shards." in shown
+    assert "▭ https://img.shields.io/badge.svg" in shown  # as `![](url)` reads
+    assert not any(":alt:" in line or ":target:" in line for line in shown)
 
 
 def test_a_frontmatter_block_the_body_keeps_shows_as_yaml() -> None:

@@ -17,8 +17,11 @@ A directive standing at the start of a line (`.. name:: argument`), its options
 - `note`, `tip`, `hint`, `important`, `warning`, `caution`, `danger`, `attention`,
   `error`, `seealso`: a callout of its kind (`See also`), the argument its first line.
 
-Any other directive (`.. include::`, whose file the wiki does not hold, `.. figure::`,
-`.. tab::`) stays as written.
+- `figure`, `image`: the picture, as `![alt](path)` shows it (its `:alt:` option the
+  label), a figure's caption under it.
+
+Any other directive (`.. include::`, whose file the wiki does not hold, `.. tab::`) stays
+as written.
 """
 
 from __future__ import annotations
@@ -46,9 +49,12 @@ ADMONITIONS = {
 }  # fmt: skip
 """An admonition directive and the callout kind it is drawn as."""
 TITLES = {"seealso": "See also"}
+IMAGES = frozenset({"figure", "image"})
+"""Directives that show a picture: drawn as `![alt](path)` is, a figure's caption under it."""
 
 _DIRECTIVE = re.compile(r"[ \t]*\.\. ([a-z][a-z-]*)::(?:[ \t]+(.*?))?[ \t]*")
 _OPTION = re.compile(r"[ \t]+:[\w-]+:.*")
+_ALT = re.compile(r"[ \t]+:alt:[ \t]*(.*?)[ \t]*")
 
 
 def use_rest_directives(md: MarkdownIt) -> None:
@@ -66,7 +72,9 @@ def _directive(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     if head is None:
         return False
     name, argument = head[1], head[2] or ""
-    if name not in CODE and name not in VERSIONS and name not in ADMONITIONS:
+    if not (name in CODE or name in VERSIONS or name in ADMONITIONS or name in IMAGES):
+        return False
+    if name in IMAGES and (not argument or "<" in argument or ">" in argument):
         return False
     first, last = _body(state, start, end)
     if name in CODE and first == last:
@@ -74,7 +82,12 @@ def _directive(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     if silent:
         return True
     where = [start, last]
-    if name in CODE:
+    if name in IMAGES:
+        alt = _alt(state, start, first) or ""
+        push_paragraph(state, f"![{_escaped(alt)}](<{argument}>)", start)
+        if name == "figure" and first < last:  # its caption
+            tokenize_body(state, first, last, state.sCount[first])
+    elif name in CODE:
         token = state.push("fence", "code", 0)
         token.info, token.markup, token.map = argument, "```", where
         token.content = _dedented(state, first, last)
@@ -110,6 +123,19 @@ def _body(state: StateBlock, start: int, end: int) -> tuple[int, int]:
     while first < last and state.isEmpty(first):
         first += 1
     return first, max(first, last)
+
+
+def _alt(state: StateBlock, start: int, first: int) -> str | None:
+    """The `:alt:` option among the lines between a directive on `start` and its body."""
+    for line in range(start + 1, first):
+        if alt := _ALT.fullmatch(state.src[state.bMarks[line] : state.eMarks[line]]):
+            return alt[1]
+    return None
+
+
+def _escaped(text: str) -> str:
+    """`text` for an image's label: its brackets and backslashes escaped."""
+    return re.sub(r"([\\\[\]])", r"\\\1", text)
 
 
 def _dedented(state: StateBlock, first: int, last: int) -> str:
