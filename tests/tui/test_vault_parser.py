@@ -561,6 +561,34 @@ def test_a_hugo_sites_notes_images_and_relref_links_read_as_the_site_shows_them(
     assert image.attrs["src"].endswith("images/rc/button.png")
 
 
+HUGO_WRAPPED = """\
+{{<banner-article>}}
+RedisGraph reaches its end of life.
+{{</banner-article>}}
+
+{{<table-scrollable>}}
+| Field | Shape |
+|---|---|
+| ops | {{<code>}}"ops": {<br />  "3": 1<br />}{{</code>}} |
+{{</table-scrollable>}}
+After.
+"""
+
+
+def test_a_hugo_sites_banners_wrappers_and_inline_code_read_as_the_site_shows_them() -> None:
+    """Redis's REST API pages: 55 `{{<banner-article>}}` notices, 62 tables wrapped in
+    `{{<table-scrollable>}}` (its closing line read as a last row of the table) and 124
+    `{{<code>}}` JSON shapes in cells, each shown as its shortcodes around the text."""
+    tokens = parse(HUGO_WRAPPED, breaks=True)
+    assert callouts_of(tokens) == [("important", "", "Important")]
+    shown = [row.content.plain.strip("▌ ") for row in draw(blocks_of(tokens), 60).rows]
+    assert not any("{{" in line for line in shown)
+    assert shown.count("After.") == 1 and not any("After." in line for line in shown if "│" in line)
+    assert any('│ "ops": {' in line for line in shown)  # the cell's code, on its lines
+    code = [c for t in tokens for c in t.children or () if c.type == "code_inline"]
+    assert [c.content for c in code][:1] == ['"ops": {']
+
+
 def test_restructuredtext_roles_read_as_sphinx_shows_them() -> None:
     """Seen on the framework-docs wiki: its MongoDB, pytest and SQLAlchemy pages keep
     35,000 Sphinx roles, each shown as `:method:` before a code span. A role naming code

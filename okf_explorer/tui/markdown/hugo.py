@@ -22,6 +22,9 @@ These shortcodes are read here:
   client's code beside it, from files the wiki does not hold). One with no body stays.
 - `highlight` (`{{< highlight bash >}}` … `{{< /highlight >}}`: 447 on Redis's pages): its
   body as a code block of that language.
+- `banner-article` (55, a notice of an end of life): an `important` callout; the
+  wrappers `table-scrollable` (62) and `scrollable-code`: left out, what they wrap kept;
+  `{{<code>}}` … `{{</code>}}` (124, JSON in a table's cell): code, as `<code>` is.
 
 Any other shortcode stays as written.
 """
@@ -43,11 +46,22 @@ from okf_explorer.tui.markdown.raw_html import image_token
 
 __all__ = ["NOTE_KINDS", "use_hugo_shortcodes"]
 
-NOTE_KINDS = frozenset({"note", "warning", "alert", "tip", "caution", "important", "info"})
-"""The shortcodes read as callouts of their type."""
-_OPENING = re.compile(
-    r"\{\{[<%]\s*(?P<kind>[a-z]+)(?:\s+title=\"(?P<title>[^\"\n]*)\")?\s*[>%]\}\}[ \t]*\n?"
+NOTE_KINDS = frozenset(
+    {"note", "warning", "alert", "tip", "caution", "important", "info", "banner-article"}
 )
+"""The shortcodes read as callouts of their type."""
+CALLOUT_OF = {"banner-article": "important"}
+"""A shortcode drawn as a callout of another type (Redis's notices of an end of life)."""
+WRAPPERS = frozenset({"table-scrollable", "scrollable-code"})
+"""Shortcodes around a block that only change how it scrolls: left out, the block kept."""
+_OPENING = re.compile(
+    r"\{\{[<%]\s*(?P<kind>[a-z]+(?:-[a-z]+)*)(?:\s+title=\"(?P<title>[^\"\n]*)\")?"
+    r"\s*[>%]\}\}[ \t]*\n?"
+)
+_WRAPPER = re.compile(r"[ \t]*\{\{<\s*/?(?:table-scrollable|scrollable-code)\s*>\}\}[ \t]*")
+"""A line holding only a wrapper's opening or closing shortcode."""
+_CODE_MARK = re.compile(r"\{\{<\s*(/?)code\s*>\}\}")
+"""Redis's inline code shortcode (`{{<code>}}{"a": 1}{{</code>}}` in a table's cell)."""
 _RELREF_LINK = re.compile(
     r"\[(?P<text>[^\[\]\n]*)\]\(\s*\{\{[<%]\s*relref\s+\"[^\"\n]*\"\s*[>%]\}\}\s*\)"
 )
@@ -77,8 +91,13 @@ def use_hugo_shortcodes(md: MarkdownIt) -> None:
     module doc)."""
     md.core.ruler.after("block", "hugo_notes", _notes)
     md.block.ruler.before("paragraph", "hugo_blocks", _block, {"alt": ["paragraph"]})
+    # before the table's rule, and ending a table (its rule ends where a `blockquote`
+    # terminator matches): a wrapper's closing line is no row of it
+    wrapper_ends = {"alt": ["paragraph", "blockquote"]}
+    md.block.ruler.before("table", "hugo_wrapper", _wrapper_line, wrapper_ends)
     md.inline.ruler.before("link", "hugo_relref_link", _relref_link)
     md.inline.ruler.before("link", "hugo_image", _image)  # tried where text stops: a `{`
+    md.inline.ruler.before("link", "hugo_code", _code_mark)
 
 
 def _notes(state: StateCore) -> None:
@@ -98,7 +117,7 @@ def _notes(state: StateCore) -> None:
             index += 1
             continue
         kind = opened["kind"]
-        closing = re.compile(r"\{\{[<%]\s*/" + kind + r"\s*[>%]\}\}\s*$")  # a word: [a-z]+
+        closing = re.compile(r"\{\{[<%]\s*/" + kind + r"\s*[>%]\}\}\s*$")  # words: [a-z-]+
         ends = _note_end(tokens, index, closing)
         if ends is None:  # as written
             index += 1
@@ -109,8 +128,9 @@ def _notes(state: StateCore) -> None:
         last.content = closing.sub("", last.content).strip()
         token.content = token.content.strip()
         paragraph = tokens[index - 1]
-        title = opened["title"] or kind.capitalize()
-        head = callout_head(kind, "", title, paragraph.level, paragraph.map)
+        drawn = CALLOUT_OF.get(kind, kind)
+        title = opened["title"] or drawn.capitalize()
+        head = callout_head(drawn, "", title, paragraph.level, paragraph.map)
         for inside in tokens[index - 1 : after]:
             inside.level += 1  # now in the callout's quote
         tokens[after:after] = [Token("blockquote_close", "blockquote", -1, level=paragraph.level)]
@@ -186,6 +206,31 @@ def _image(state: StateInline, silent: bool) -> bool:
         image = image_token(source, attributes.get("alt", ""))
         token = state.push("image", "img", 0)  # after the text before it
         token.attrs, token.children, token.content = image.attrs, image.children, image.content
+    state.pos = found.end()
+    return True
+
+
+def _wrapper_line(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """A line holding only a `WRAPPERS` shortcode: left out (the table it wraps is drawn
+    as any table, and scrolls as any does)."""
+    at = state.bMarks[start] + state.tShift[start]
+    if not state.src.startswith("{{<", at) or not _WRAPPER.fullmatch(_line(state, start)):
+        return False
+    if not silent:
+        state.line = start + 1
+    return True
+
+
+def _code_mark(state: StateInline, silent: bool) -> bool:
+    """`{{<code>}}` and `{{</code>}}`: `<code>` and `</code>`, which `raw_html` reads (the
+    code between, its `<br />`s line breaks)."""
+    if not state.src.startswith("{{<", state.pos):
+        return False
+    found = _CODE_MARK.match(state.src, state.pos)
+    if found is None:
+        return False
+    if not silent:
+        state.push("html_inline", "", 0).content = f"<{found[1]}code>"
     state.pos = found.end()
     return True
 
