@@ -463,7 +463,7 @@ HUGO = """{{< note >}}
 Opening is **only** for [Essentials](#ri-app).
 {{< /note >}}
 
-{{<note>}} The [eviction policy]({{<relref "/operate/rc/x">}}) defaults to `no`.{{</note>}}
+{{<note>}} The [eviction policy]({{<relref "/operate/rc/x">}}#policy) defaults to `no`.{{</note>}}
 
 {{< warning title="Data Loss" >}}
 First.
@@ -503,7 +503,7 @@ FT.AGGREGATE idx:bicycle "*" LOAD 2
 
 {{< highlight bash  >}}
 redis-cli PING
-{{< /highlight >}}
+{{< / highlight >}}
 
 {{< multitabs tab1="Never closed" >}}
 """

@@ -63,7 +63,7 @@ _WRAPPER = re.compile(r"[ \t]*\{\{<\s*/?(?:table-scrollable|scrollable-code)\s*>
 _CODE_MARK = re.compile(r"\{\{<\s*(/?)code\s*>\}\}")
 """Redis's inline code shortcode (`{{<code>}}{"a": 1}{{</code>}}` in a table's cell)."""
 _RELREF_LINK = re.compile(
-    r"\[(?P<text>[^\[\]\n]*)\]\(\s*\{\{[<%]\s*relref\s+\"[^\"\n]*\"\s*[>%]\}\}\s*\)"
+    r"\[(?P<text>[^\[\]\n]*)\]\(\s*\{\{[<%]\s*relref\s+\"[^\"\n]*\"\s*[>%]\}\}(?:#[^\s()]*)?\s*\)"
 )
 _IMAGE = re.compile(r"\{\{<\s*image\s+(?P<attributes>(?:[^>{]|>(?!\}\})|\{(?!\{<)){0,2000})>\}\}")
 """An image shortcode, its attributes read up to its `>}}` and never past another
@@ -78,7 +78,10 @@ BLOCKS = ("multitabs", "clients-example", "highlight")
 MOST_HEAD_LINES = 20
 """Lines a block shortcode's opening may take (its attributes over several)."""
 _BLOCK_OPENING = re.compile(r"[ \t]*\{\{<\s*(multitabs|clients-example|highlight)\b")
-_BLOCK_CLOSING = re.compile(r"[ \t]*\{\{<\s*/(multitabs|clients-example|highlight)\s*>\}\}[ \t]*")
+_BLOCK_CLOSING = re.compile(
+    r"[ \t]*\{\{<\s*/\s*(multitabs|clients-example|highlight)\s*>\}\}[ \t]*"
+)
+"""A block shortcode's closing line (`{{< /highlight >}}`, also `{{< / highlight >}}`)."""
 _LANGUAGE = re.compile(r"\{\{<\s*highlight\s+([\w+#.-]+)")
 """The language a `highlight` shortcode names (`{{< highlight bash >}}`)."""
 _TAB_SEPARATOR = re.compile(r"[ \t]*-+tab-sep-+[ \t]*")
