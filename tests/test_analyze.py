@@ -282,9 +282,12 @@ def networkx_louvain(graph: nx.Graph, seed: int) -> list[set[str]]:
 
 @settings(max_examples=60, deadline=None)
 @given(link_graphs(), st.integers(0, 5))
-def test_communities_are_as_good_as_networkx_louvain(index: LinkIndex, seed: int) -> None:
-    """Fast local moving finds communities of about networkx's modularity (within 0.15 on
-    graphs of 24 pages; on the 10k-page bundle it finds a better one)."""
+def test_communities_are_as_good_as_networkx_finds(index: LinkIndex, seed: int) -> None:
+    """Fast local moving finds communities of about the modularity networkx finds (within
+    0.15 on graphs of 24 pages; on the 10k-page bundle it finds a better one than
+    networkx's Louvain). The measure here is networkx's greedy modularity (Clauset, Newman
+    and Moore): its Louvain loops for ever on some small graphs (networkx#8739, fixed after
+    3.6.1, the newest release), and a generated graph hung a test run."""
     projection = project(index)
     graph = undirected(index)
     found = louvain_module.louvain(projection.nodes, projection.undirected, seed)
@@ -292,7 +295,7 @@ def test_communities_are_as_good_as_networkx_louvain(index: LinkIndex, seed: int
     if graph.number_of_edges():
         ours, theirs = (
             modularity_of(graph, found),
-            modularity_of(graph, networkx_louvain(graph, seed)),
+            modularity_of(graph, list(nx.community.greedy_modularity_communities(graph))),
         )
         assert ours >= theirs - 0.15
 
