@@ -198,10 +198,7 @@ def _relref_link(state: StateInline, silent: bool) -> bool:
 
 def _image(state: StateInline, silent: bool) -> bool:
     """`{{< image filename="…" alt="…" >}}`: the image, as `![alt](filename)` shows."""
-    if not state.src.startswith("{{<", state.pos):
-        return False
-    found = _IMAGE.match(state.src, state.pos)
-    if found is None:
+    if (found := _shortcode_at(state, _IMAGE)) is None:
         return False
     if not silent:
         attributes = dict(_ATTRIBUTE.findall(found["attributes"]))
@@ -227,15 +224,20 @@ def _wrapper_line(state: StateBlock, start: int, end: int, silent: bool) -> bool
 def _code_mark(state: StateInline, silent: bool) -> bool:
     """`{{<code>}}` and `{{</code>}}`: `<code>` and `</code>`, which `raw_html` reads (the
     code between, its `<br />`s line breaks)."""
-    if not state.src.startswith("{{<", state.pos):
-        return False
-    found = _CODE_MARK.match(state.src, state.pos)
-    if found is None:
+    if (found := _shortcode_at(state, _CODE_MARK)) is None:
         return False
     if not silent:
         state.push("html_inline", "", 0).content = f"<{found[1]}code>"
     state.pos = found.end()
     return True
+
+
+def _shortcode_at(state: StateInline, shortcode: re.Pattern[str]) -> re.Match[str] | None:
+    """The `shortcode` written where the inline parser stands, if any (tried where text
+    stops, at a `{`: three characters looked at first)."""
+    if not state.src.startswith("{{<", state.pos):
+        return None
+    return shortcode.match(state.src, state.pos)
 
 
 def _block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
