@@ -114,6 +114,7 @@ def test_a_heading_link_reads_as_obsidian_shows_it() -> None:
     # Dendron's note reference ranges (a path's sentence read `cli > install,1: > *`)
     assert wiki_text("cli#install,1:#*") == "cli > install"
     assert wiki_text("a#one:#two") == "a > one … two" and wiki_text("a#one:#^end") == "a > one"
+    assert wiki_text("book#Chapter 1,2") == "book > Chapter 1,2"  # a heading's own text
 
 
 def test_a_chinese_or_japanese_sentence_ends_at_its_own_full_stop() -> None:

@@ -71,7 +71,7 @@ _ID = re.compile(r"(?<![\w\"'=])#([\w:-]+)")
 """An `#id` of an attribute block (not a `#` inside a quoted value)."""
 _MDX_ID = re.compile(r"\{/\*[ \t]*+([\w:-]+)[ \t]*+\*/\}")
 """A heading's id as React's docs write it in MDX, a comment ending the heading
-(`## Usage {/*usage*/}`: 500 headings of an LLM wiki that took in react.dev)."""
+(`## Usage {/*usage*/}`: 2,663 headings of an LLM wiki that took in react.dev)."""
 
 
 def without_attributes(heading: str) -> str:

@@ -262,8 +262,13 @@ def test_documentation_admonitions_are_callouts() -> None:
         "!!! tip\nno body under it",
         ":::ruby\nputs 1\n:::",
     ]
-    shown = [row.content.plain.strip("▌ ") for row in draw(blocks_of(tokens), 60).rows]
+    shown = shown_rows(tokens)
     assert "Needs embeddings, see [[alpha]]." in shown and "x = 1" in shown
+
+
+def shown_rows(tokens: list[Token]) -> list[str]:
+    """The rows the engine draws for `tokens`, 60 cells wide, without a callout's bar."""
+    return [row.content.plain.strip("▌ ") for row in draw(blocks_of(tokens), 60).rows]
 
 
 def callouts_of(tokens: list[Token]) -> list[tuple[str, str, str]]:
@@ -422,7 +427,7 @@ def test_restructuredtext_directives_read_as_sphinx_draws_them() -> None:
     ]
     (fence,) = [token for token in tokens if token.type == "fence"]
     assert (fence.info, fence.content) == ("python", "class NotATest:\n    pass\n")
-    shown = [row.content.plain.strip("▌ ") for row in draw(blocks_of(tokens), 60).rows]
+    shown = shown_rows(tokens)
     assert "The matching is now case-insensitive." in shown
     assert "Keep it short." in shown and "More of the note." in shown and "fixtures" in shown
     assert ".. include:: /includes/important-hostnames.rst" in shown
@@ -527,7 +532,7 @@ def test_a_hugo_sites_tabs_and_client_examples_read_as_the_site_shows_them() -> 
     example, highlighted = [token for token in tokens if token.type == "fence"]
     assert (example.info, example.content) == ("", 'FT.AGGREGATE idx:bicycle "*" LOAD 2\n')
     assert (highlighted.info, highlighted.content) == ("bash", "redis-cli PING\n")
-    shown = [row.content.plain.strip("▌ ") for row in draw(blocks_of(tokens), 60).rows]
+    shown = shown_rows(tokens)
     assert "-tab-sep-" not in shown and not any("multitabs id" in line for line in shown)
     assert '{{< clients-example set="x" step="y" >}}' in shown
     assert '{{< multitabs tab1="Never closed" >}}' in shown
@@ -581,7 +586,7 @@ def test_a_hugo_sites_banners_wrappers_and_inline_code_read_as_the_site_shows_th
     `{{<code>}}` JSON shapes in cells, each shown as its shortcodes around the text."""
     tokens = parse(HUGO_WRAPPED, breaks=True)
     assert callouts_of(tokens) == [("important", "", "Important")]
-    shown = [row.content.plain.strip("▌ ") for row in draw(blocks_of(tokens), 60).rows]
+    shown = shown_rows(tokens)
     assert not any("{{" in line for line in shown)
     assert shown.count("After.") == 1 and not any("After." in line for line in shown if "│" in line)
     assert any('│ "ops": {' in line for line in shown)  # the cell's code, on its lines

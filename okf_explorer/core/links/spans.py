@@ -335,7 +335,7 @@ def wiki_text(inner: str) -> str:
     if "#" not in inner:
         return inner
     target, _, anchor = inner.partition("#")
-    if ":#" in anchor or _LINE_OFFSET.search(anchor):  # a Dendron note reference's range
+    if ":#" in anchor:  # a Dendron note reference's range (no heading of a vault holds `:#`)
         start, _, end = anchor.partition(":#")
         text = " > ".join(part.strip() for part in (target, _LINE_OFFSET.sub("", start)) if part)
         return text if end.strip() in ("", "*", "^end") else f"{text} … {end.strip()}"
@@ -343,7 +343,8 @@ def wiki_text(inner: str) -> str:
 
 
 _LINE_OFFSET = re.compile(r",\d+$")
-"""A Dendron note reference's offset after its start (`#summary,1`: skip the heading)."""
+"""A Dendron range's offset after its start (`#summary,1:#*`: skip the heading). Read only in
+a range: alone, `#Chapter 1,2` may be a heading's text."""
 
 
 def sentence_around(

@@ -58,7 +58,7 @@ _OPENING = re.compile(
     r"\{\{[<%]\s*(?P<kind>[a-z]+(?:-[a-z]+)*)(?:\s+title=\"(?P<title>[^\"\n]*)\")?"
     r"\s*[>%]\}\}[ \t]*\n?"
 )
-_WRAPPER = re.compile(r"[ \t]*\{\{<\s*/?(?:table-scrollable|scrollable-code)\s*>\}\}[ \t]*")
+_WRAPPER = re.compile(rf"[ \t]*\{{\{{<\s*/?(?:{'|'.join(sorted(WRAPPERS))})\s*>\}}\}}[ \t]*")
 """A line holding only a wrapper's opening or closing shortcode."""
 _CODE_MARK = re.compile(r"\{\{<\s*(/?)code\s*>\}\}")
 """Redis's inline code shortcode (`{{<code>}}{"a": 1}{{</code>}}` in a table's cell)."""
@@ -77,10 +77,8 @@ BLOCKS = ("multitabs", "clients-example", "highlight")
 """The shortcodes read as blocks of lines (`_block`)."""
 MOST_HEAD_LINES = 20
 """Lines a block shortcode's opening may take (its attributes over several)."""
-_BLOCK_OPENING = re.compile(r"[ \t]*\{\{<\s*(multitabs|clients-example|highlight)\b")
-_BLOCK_CLOSING = re.compile(
-    r"[ \t]*\{\{<\s*/\s*(multitabs|clients-example|highlight)\s*>\}\}[ \t]*"
-)
+_BLOCK_OPENING = re.compile(rf"[ \t]*\{{\{{<\s*({'|'.join(BLOCKS)})\b")
+_BLOCK_CLOSING = re.compile(rf"[ \t]*\{{\{{<\s*/\s*({'|'.join(BLOCKS)})\s*>\}}\}}[ \t]*")
 """A block shortcode's closing line (`{{< /highlight >}}`, also `{{< / highlight >}}`)."""
 _LANGUAGE = re.compile(r"\{\{<\s*highlight\s+([\w+#.-]+)")
 """The language a `highlight` shortcode names (`{{< highlight bash >}}`)."""

@@ -261,7 +261,7 @@ def section_of(markdown: str, anchor: str | None) -> str | None:
 
 def dendron_section(markdown: str, anchor: str) -> str | None:
     """The text a Dendron note reference's `anchor` names in `markdown`, as Dendron reads
-    it (its docs' "Note References" page; Dendron's own docs hold 180 such ranges):
+    it (its docs' "Note References" page; Dendron's own docs embed 514 such ranges):
     `start:#end`, each end a heading (by its text or slug), a block (`^id`), or `*` (the
     next heading, as an end); `^begin` (the text before the first heading) and `^end`
     (the note's end, as an end); a heading's `,N` skips its first N lines (`,1`: the
@@ -275,7 +275,6 @@ def dendron_section(markdown: str, anchor: str) -> str | None:
         return None
     headings = _headings(markdown)
     texts = [text for _, _, text in headings]
-    position: int | None = None
     if name == "^begin":
         first = 0
         stop = headings[0][0] if headings else len(markdown)
