@@ -393,11 +393,12 @@ class LineBreaks:
 COMMONMARK_BREAKS = LineBreaks(False, "CommonMark: a single newline is a space")
 """The rule where a source states none."""
 
-Markup = Literal["markdown", "logseq", "dendron"]
+Markup = Literal["markdown", "logseq", "dendron", "silverbullet"]
 """How a brain's pages are written: Markdown with Obsidian's extensions; Logseq's
 Markdown (tags are links, org-mode blocks, `{{embed [[page]]}}`, block properties),
 which the explorer draws as Logseq shows it (`tui.markdown.logseq`); Dendron's (the
-label of a link first). `core.links.dialects` reads their links as ours."""
+label of a link first); SilverBullet's (Lua expressions `${…}` among the text, drawn
+as `tui.markdown.silverbullet` says). `core.links.dialects` reads their links as ours."""
 
 
 def _jsonable(value: Any) -> Any:

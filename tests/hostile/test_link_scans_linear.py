@@ -21,10 +21,12 @@ import pytest
 from okf_explorer.core.dataview import MAX_ADDED, inline_queries, page_fields
 from okf_explorer.core.links.fields import field_values
 from okf_explorer.core.links.grammar import extract_link_tuples
+from okf_explorer.core.links.silverbullet import silverbullet_links
 from okf_explorer.core.links.spans import link_contexts, link_spans
 from okf_explorer.core.search.plain_text import plain_text
 from okf_explorer.sources.frontmatter import first_heading
 from okf_explorer.tui.markdown import prepare_body
+from okf_explorer.tui.markdown.silverbullet import silverbullet_markdown
 
 GROWTH = 8
 BOUND = 24
@@ -236,3 +238,19 @@ def test_a_code_span_finds_its_paragraphs_end_in_linear_time(page: Callable[[int
         extract_link_tuples(page(lines) + "[[x]]\n")
 
     assert growth(links, 300) < BOUND
+
+
+@pytest.mark.parametrize(
+    "piece",
+    ['${"a" ', "${[[ ", "${{{ ", "${f(\n", "${'", "${[=[ ]] ", "${a} [[^b@1]] "],
+    ids=["strings", "long strings", "braces", "lines", "quote", "long bracket", "closed"],
+)
+def test_a_silverbullet_page_of_expression_openings_costs_its_length(piece: str) -> None:
+    """A SilverBullet page's Lua expressions (`core.links.silverbullet`) are found once
+    a page, however many `${` it opens and leaves open: read for links and drawn."""
+
+    def read(count: int) -> None:
+        text = piece * count
+        silverbullet_markdown(silverbullet_links(text))
+
+    assert growth(read, 2000) < BOUND

@@ -85,9 +85,11 @@ from okf_explorer.core.port import (
 from okf_explorer.sources.folder.dialect import (
     DENDRON_BREAKS,
     OBSIDIAN_VAULT,
+    SILVERBULLET_BREAKS,
     DendronWorkspace,
     Dialect,
     FoamWorkspace,
+    SilverBulletSpace,
     foam_line_breaks,
     foam_workspace,
     folder_dialect,
@@ -204,7 +206,8 @@ class BundleSource:
         kept in Obsidian (its `.obsidian/` folder: two LLM-kept wikis of OKF pages, whose
         index tables of one-line entries ran together as one paragraph) reads as its
         owner sees it there. A Dendron workspace reads as Dendron's preview shows it
-        (`DENDRON_BREAKS`) unless Obsidian keeps it too."""
+        (`DENDRON_BREAKS`) unless Obsidian keeps it too, a SilverBullet space as its
+        editor shows it (`SILVERBULLET_BREAKS`)."""
         if not self._reads_as_obsidian():
             return LineBreaks(False, "CommonMark, as an OKF bundle: a single newline is a space")
         breaks = self._breaks
@@ -214,6 +217,8 @@ class BundleSource:
                 breaks = self._breaks = foam_line_breaks(dialect)
             elif isinstance(dialect, DendronWorkspace) and not self._kept_in_obsidian():
                 breaks = self._breaks = DENDRON_BREAKS
+            elif isinstance(dialect, SilverBulletSpace):
+                breaks = self._breaks = SILVERBULLET_BREAKS
             else:
                 breaks = self._breaks = vault_line_breaks(self._root)
         return breaks

@@ -9,6 +9,13 @@
   explorer opens at the note its published site opens at (`siteIndex`), else at its
   `root` note; a single newline is a space, as Dendron's preview
   shows it (`DENDRON_BREAKS`).
+- A **SilverBullet space** (v2: its `CONFIG.md` holds a `space-lua` block or a Lua
+  expression, or the folder keeps plugs in `_plug/`): its links are read as SilverBullet
+  reads them (`core.links.silverbullet`: no link inside a Lua expression `${…}`, a
+  caret or a position left out), its tags as a vault's, its pages drawn with their
+  expressions as code and their TeX as math (`tui.markdown.silverbullet`); it opens at
+  its `index` page, as SilverBullet does, and a single newline breaks the line, as its
+  editor shows a page (`SILVERBULLET_BREAKS`).
 - A **vault** (any other folder but an OKF bundle that Obsidian does not keep:
   `BundleSource`): Markdown with Obsidian's links, and a note's tags are its
   property's and the `#tags` in its body, as Obsidian reads them (`ObsidianVault`,
@@ -43,13 +50,16 @@ __all__ = [
     "DENDRON_BREAKS",
     "DENDRON_SETTINGS",
     "OBSIDIAN_VAULT",
+    "SILVERBULLET_BREAKS",
     "DendronWorkspace",
     "Dialect",
     "FoamWorkspace",
     "ObsidianVault",
+    "SilverBulletSpace",
     "foam_line_breaks",
     "foam_workspace",
     "folder_dialect",
+    "silverbullet_space",
 ]
 
 DENDRON_SETTINGS = "dendron.yml"
@@ -169,6 +179,37 @@ class FoamWorkspace(ObsidianVault):
         return "foam"
 
 
+@dataclass(frozen=True, slots=True)
+class SilverBulletSpace(ObsidianVault):
+    """A SilverBullet space (see the module doc): a vault whose links and Lua
+    expressions read as SilverBullet reads them, opened at its index page."""
+
+    @property
+    def markup(self) -> Markup:
+        return "silverbullet"
+
+    @property
+    def cache_tag(self) -> str:
+        return "silverbullet"
+
+    def home_page(self, slugs: Sequence[str]) -> tuple[str, str] | None:
+        """The page SilverBullet opens a space at: `index` (a server may name another
+        with `SB_INDEX_PAGE`, which the space does not hold)."""
+        if SILVERBULLET_INDEX not in slugs:
+            return None
+        return SILVERBULLET_INDEX, "SilverBullet index page"
+
+
+SILVERBULLET_INDEX = "index"
+SILVERBULLET_CONFIG = "CONFIG.md"
+"""A SilverBullet v2 space's settings page, at its root: Lua in `space-lua` blocks."""
+SILVERBULLET_PLUGS = "_plug"
+"""The folder a SilverBullet space keeps its plugs in."""
+SILVERBULLET_BREAKS = LineBreaks(
+    True, "as SilverBullet shows a page: its editor keeps each line a line"
+)
+_SPACE_CONFIG = re.compile(r"^```space-(?:lua|config)\b|\$\{", re.MULTILINE)
+
 OBSIDIAN_VAULT = ObsidianVault()
 _TAGS = PAGE_INFO_FIELDS.index("tags")
 
@@ -180,8 +221,9 @@ def with_tags(tags: Sequence[str], more: Sequence[str]) -> tuple[str, ...]:
 
 
 def folder_dialect(root: str) -> Dialect | None:
-    """The dialect of folder `root` when it is written for Logseq or Dendron (see the
-    module doc), or None: a vault or an OKF bundle, which `BundleSource` tells apart."""
+    """The dialect of folder `root` when it is written for Logseq, Dendron or
+    SilverBullet (see the module doc), or None: a vault or an OKF bundle, which
+    `BundleSource` tells apart."""
     graph = logseq_graph(root)
     if graph is not None:
         return graph
@@ -190,7 +232,20 @@ def folder_dialect(root: str) -> Dialect | None:
         settings = os.path.join(folder, DENDRON_SETTINGS)
         if os.path.isfile(settings):
             return DendronWorkspace(dendron_site_index(settings))
-    return None
+    return silverbullet_space(root)
+
+
+def silverbullet_space(root: str) -> SilverBulletSpace | None:
+    """The SilverBullet space folder `root` is, else None: its `CONFIG.md` holds a
+    `space-lua` (or `space-config`) block or a Lua expression `${…}`, or it has a
+    `_plug/` folder (the module doc)."""
+    if os.path.isdir(os.path.join(root, SILVERBULLET_PLUGS)):
+        return SilverBulletSpace()
+    try:
+        config = read_head(os.path.join(root, SILVERBULLET_CONFIG), SETTINGS_BYTES)
+    except OSError:
+        return None
+    return SilverBulletSpace() if _SPACE_CONFIG.search(config.decode("utf-8", "replace")) else None
 
 
 def dendron_site_index(settings: str) -> str:

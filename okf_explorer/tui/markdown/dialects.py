@@ -3,7 +3,8 @@
 `dialect_markdown` is the one step every drawing of a body takes before its links are
 made clickable (`prepare_body`, an embed's preview): a Logseq page's markup as Logseq
 shows it (`logseq`, the graph's own macros filled in), a Dendron note's `{{fm.key}}` as
-the value of its frontmatter key (`dendron`), then the links of either written as ours
+the value of its frontmatter key (`dendron`), a SilverBullet page's Lua expressions as
+code or math (`silverbullet`), then the links of each written as ours
 (`core.links.dialects`). A Markdown page is drawn as it is written, but for Dataview's
 queries of its own fields (`` `=this.name` `` as the value, `core.dataview`).
 """
@@ -18,6 +19,7 @@ from okf_explorer.core.links.dialects import links_text
 from okf_explorer.core.pages import Markup
 from okf_explorer.tui.markdown.dendron import dendron_markdown
 from okf_explorer.tui.markdown.logseq import logseq_markdown
+from okf_explorer.tui.markdown.silverbullet import silverbullet_markdown
 
 __all__ = ["dialect_fields", "dialect_markdown", "fields_filled"]
 
@@ -36,6 +38,8 @@ def dialect_markdown(
     `macros`: a Logseq graph's own macros (`Brain.macros`)."""
     if markup == "logseq":
         text = logseq_markdown(text, blocks, macros)
+    elif markup == "silverbullet":
+        text = silverbullet_markdown(text)
     elif fields is not None:
         text = fields_filled(text, markup, fields, slug)
     return links_text(markup, text)

@@ -156,7 +156,7 @@ class IndexLoader(Widget):
             self.pages = pages
         self.post_message(self.Listed(len(pages)))
         if found:
-            if self.start is None and (choice := choose_start([wanted])) is not None:
+            if self.start is None and (choice := self._found_start(wanted)) is not None:
                 self.post_message(self.StartChosen(choice))
             return
         if self.start is not None:
@@ -169,6 +169,11 @@ class IndexLoader(Widget):
                 self.post_message(self.StartChosen(choice))
                 self._choose_when_indexed = not choice.final
         self._build_after_paint()
+
+    def _found_start(self, slug: str) -> StartChoice | None:
+        """Why `slug`, found before the listing, is where the explorer opens: the home
+        page the source states (a SilverBullet space's index), else the first page."""
+        return self.brain.stated_start([slug]) or choose_start([slug])
 
     def _build_after_paint(self) -> None:
         """Build the index once the first page is on screen, so it does not slow that paint."""
