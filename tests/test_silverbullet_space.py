@@ -154,9 +154,12 @@ async def test_the_explorer_opens_the_index_and_draws_lua_as_code_and_math(
         ('${f("`")}', '`` ${f("`")} ``'),
         ("see [[tag:math]] and [[uri:https://x.org/a|A]]", "see #math and [A](<https://x.org/a>)"),
         ("`${x}` and ${ unclosed", None),
+        ("> **note** Note\n> Text", "> [!note] Note\n> Text"),
+        ("> **Warning**\n> Text\n> **tip** a line", "> [!warning]\n> Text\n> **tip** a line"),
+        ("> **two words** x\n\n**note** x\n\n> **note**: x", None),
     ],
 )
-def test_an_expression_is_drawn_as_what_it_is(written: str, drawn: str | None) -> None:
+def test_a_page_is_drawn_as_silverbullet_shows_it(written: str, drawn: str | None) -> None:
     assert silverbullet_markdown(written) == (drawn or written)
 
 

@@ -13,7 +13,10 @@ query's rows, a button, a video, math. The explorer runs no Lua, so
   inline code span.
   Unread, it reads as what it asks for, not as text with `[[` in it;
 - `[[tag:math]]`, the page SilverBullet makes of a tag, is the tag `#math`, and
-  `[[uri:https://…]]` a link to that address.
+  `[[uri:https://…]]` a link to that address;
+- an admonition, a quote opening `> **note** Title` (SilverBullet's GitHub-style form;
+  `client/codemirror/admonition.ts`: any word between the stars, the rest of the line its
+  title), is the callout `> [!note] Title`, as Obsidian's form already is.
 
 Expressions are found as `core.links.silverbullet` finds them; code is left as it is.
 """
@@ -33,6 +36,8 @@ _EMBED = re.compile(
 )
 _VIRTUAL = re.compile(r"(?<!\\)\[\[(tag|uri):([^\[\]|\n]+)(?:\|([^\[\]\n]*))?\]\]")
 _BACKTICKS = re.compile(r"`+")
+_ADMONITION = re.compile(r"^( {0,3}> *)\*\*([A-Za-z][\w-]*)\*\*((?: .*)?)$", re.MULTILINE)
+_QUOTE_LINE = re.compile(r" {0,3}>")
 _LINE_START = re.compile(r"[ \t]*+(?:(?:[-*+]|\d{1,9}[.)])[ \t]++)?")
 """What may stand before an expression on its line for it to stand alone: indentation,
 a list item's marker."""
@@ -40,7 +45,7 @@ a list item's marker."""
 
 def silverbullet_markdown(text: str) -> str:
     """`text`, a SilverBullet page, as the Markdown drawn for it (see the module doc)."""
-    if "${" not in text and "[[" not in text:
+    if "${" not in text and "[[" not in text and "**" not in text:
         return text
     return outside_code(text, _prose)
 
@@ -48,6 +53,8 @@ def silverbullet_markdown(text: str) -> str:
 def _prose(segment: str) -> str:
     if "[[" in segment:
         segment = _VIRTUAL.sub(_virtual_page, segment)
+    if "**" in segment:
+        segment = _ADMONITION.sub(_callout, segment)
     if "${" not in segment:
         return segment
     pieces, done = [], 0
@@ -90,6 +97,16 @@ def _line_ends_after(segment: str, end: int) -> bool:
 
 def _longest_backticks(text: str) -> int:
     return max((len(run) for run in _BACKTICKS.findall(text)), default=0)
+
+
+def _callout(found: re.Match[str]) -> str:
+    """A quote's first line `> **note** Title` as `> [!note] Title`; a later line of a
+    quote (the line above is one too) as it is."""
+    before = found.string[: found.start()]
+    above = before[before.rfind("\n", 0, len(before) - 1) + 1 :]
+    if before and _QUOTE_LINE.match(above):
+        return found[0]
+    return f"{found[1]}[!{found[2].lower()}]{found[3]}"
 
 
 def _virtual_page(found: re.Match[str]) -> str:
