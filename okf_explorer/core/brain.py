@@ -88,6 +88,7 @@ from okf_explorer.core.port import (
     StatesLineBreaks,
     StatesMacros,
     StatesMarkup,
+    StatesTasksFilter,
     WantedListing,
     WantedTarget,
 )
@@ -184,6 +185,14 @@ class Brain:
         """The dialect the pages are written in (the explorer draws them by it): as the
         source says (`StatesMarkup`), else Markdown."""
         return self.source.markup() if isinstance(self.source, StatesMarkup) else "markdown"
+
+    def tasks_global_filter(self) -> str:
+        """The text a checklist item holds to be a task to the Tasks plugin's queries
+        (`StatesTasksFilter`: a vault's Tasks settings); "" (every item) from any other
+        source. Blocking (reads the settings)."""
+        if isinstance(self.source, StatesTasksFilter):
+            return self.source.tasks_global_filter()
+        return ""
 
     def macros(self) -> dict[str, str]:
         """The macros the pages may call, by name (`StatesMacros`: a Logseq graph's

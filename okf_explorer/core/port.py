@@ -244,6 +244,17 @@ class HoldsBases(Protocol):
 
 
 @runtime_checkable
+class StatesTasksFilter(Protocol):
+    """A source whose Tasks plugin settings name a global filter (a vault's
+    `.obsidian/plugins/obsidian-tasks-plugin/data.json`): only a checklist item holding it
+    is a task to a ```` ```tasks ```` block (`core.bases.tasks_query`)."""
+
+    def tasks_global_filter(self) -> str:
+        """The global filter (`#task`), or "" when none is set."""
+        ...
+
+
+@runtime_checkable
 class StatesMarkup(Protocol):
     """A source that knows its pages are written in another dialect than Markdown (a
     Logseq graph); any other's are Markdown."""

@@ -39,7 +39,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,12 +57,14 @@ __all__ = [
     "FILE_FIELDS",
     "FUNCTIONS",
     "MAX_QUERY_CHARS",
+    "QUERIES_KEPT",
     "DataviewQuery",
     "OverPages",
     "QueryRefused",
     "as_groups",
     "group_pages",
     "read_query",
+    "task_query",
 ]
 
 QUERIES_KEPT = 256
@@ -243,6 +245,27 @@ def _query(text: str) -> DataviewQuery:
     if kind == "task":
         return DataviewQuery(pages.base(), False, False, tasks=later)
     return DataviewQuery(pages.base(), kind == "list", without_id, groups=later)
+
+
+def task_query(
+    filters: Sequence[str], sort: Sequence[tuple[str, bool]] = (), limit: int | None = None
+) -> DataviewQuery:
+    """A `TASK` query over every page's tasks: kept by each of `filters` (a base's
+    expressions over a task's row), in `sort` order (an expression, and whether it runs
+    from the largest), then by page and line, at most `limit`. How the Tasks plugin's
+    blocks are run (`core.bases.tasks_query`)."""
+    pages = _Stage("TASK")
+    pages.column("page", "file", "File")
+    tasks = _task_stage()
+    tasks.filters.extend(filters)
+    for number, (expression, descending) in enumerate(sort, start=1):
+        tasks.formulas[f"s{number}"] = expression
+        direction = "DESC" if descending else "ASC"
+        tasks.sort.append({"property": f"formula.s{number}", "direction": direction})
+    for formula in ("path", "line"):
+        tasks.sort.append({"property": f"formula.{formula}", "direction": "ASC"})
+    tasks.limit = limit
+    return DataviewQuery(pages.base(), False, False, tasks=tasks.base())
 
 
 def _tokens(text: str) -> list[Token]:

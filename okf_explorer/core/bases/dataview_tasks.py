@@ -6,17 +6,27 @@ A task's row reads its page's frontmatter fields (Dataview's tasks inherit their
 its own: `text` (after the box), `status` (the box's character), `completed` (`x` or `X`;
 also `fullyCompleted`: subtasks are not read apart), `checked` (any character but a space),
 `line` (from 0, in the text after the frontmatter), `tags` (the `#tags` in its text) and the
-inline fields written in it (`[due:: 2024-05-01]`, typed as Dataview types them). Its
-`file.…` fields are its page's.
+inline fields written in it (`[due:: 2024-05-01]`, typed as Dataview types them), and the
+dates the Tasks plugin writes as emoji (`📅 2024-05-01`: `EMOJI_DATES`), read as Dataview
+reads them (its "Metadata on Tasks and Lists": anywhere in the text): `due`, `scheduled`,
+`start`, `completion`, `created`, and `cancelled`. Its `file.…` fields are its page's.
+
+The Tasks plugin reads a task's dates itself, otherwise: only in the run of its fields that
+ends the line (dates, priority, `🔁 every week`, `🆔`, `⛔`, `🏁`, tags, a `^block` id),
+from the end, as its own parser does; a date written mid-sentence is text to it. A row
+holds those too, under `TASKS_DATE` (`tasks:due`), for the Tasks plugin's queries
+(`core.bases.tasks_query`).
 
 Bounded: at most `MAX_TASKS` tasks are read (of the pages in order; the rest counted).
 """
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 from okf_explorer.core.bases.expression import FileFacts
@@ -25,7 +35,17 @@ from okf_explorer.core.dataview import inline_value, query_fields
 from okf_explorer.core.links.fields import field_values
 from okf_explorer.core.links.grammar import mask_code_spans, prose_ranges
 
-__all__ = ["MAX_TASKS", "TASK_STATUSES", "Task", "page_tasks", "task_rows", "tasks_markdown"]
+__all__ = [
+    "EMOJI_DATES",
+    "MAX_TASKS",
+    "TASKS_DATE",
+    "TASK_STATUSES",
+    "Task",
+    "page_tasks",
+    "task_rows",
+    "tasks_dates",
+    "tasks_markdown",
+]
 
 MAX_TASKS = 20_000
 """Tasks a query reads at most."""
@@ -34,6 +54,37 @@ TASK_STATUSES = {"x", "X"}
 
 _TASK = re.compile(r"^[ \t>]*+(?:[-*+]|\d{1,9}[.)])[ \t]++\[(.)\](?:[ \t]++(.*))?$", re.MULTILINE)
 _TAG = re.compile(r"(?<![\w#])#[^\s#,.;:!?()\[\]{}\"']+")
+EMOJI_DATES = {
+    "📅": "due",
+    "📆": "due",
+    "🗓": "due",
+    "⏳": "scheduled",
+    "⌛": "scheduled",
+    "🛫": "start",
+    "✅": "completion",
+    "➕": "created",
+    "❌": "cancelled",
+}
+"""The Tasks plugin's date emoji → the field a task's row reads the date after it in."""
+_EMOJI_DATE = re.compile("([" + "".join(EMOJI_DATES) + r"])\ufe0f?[ \t]*+(\d{4}-\d{2}-\d{2})(?!\d)")
+TASKS_DATE = "tasks:{}"
+"""The key a task's row holds a date under as the Tasks plugin reads it (`tasks_dates`)."""
+_TRAILING_FIELD = re.compile(
+    "(?:([" + "".join(EMOJI_DATES) + r"])\ufe0f?[ \t]*(\d{4}-\d{2}-\d{2})"
+    r"|[🔺⏫🔼🔽⏬]\ufe0f?"
+    r"|🔁\ufe0f?[ \t]*[a-zA-Z0-9, !]+"
+    r"|🆔\ufe0f?[ \t]*[\w-]+"
+    r"|⛔\ufe0f?[ \t]*[\w-]+(?:[ \t]*,[ \t]*[\w-]+)*"
+    r"|🏁\ufe0f?[ \t]*[a-zA-Z]+"
+    r"|(?<!\S)#[^\s#]+"
+    r"|(?<!\S)\^[\w-]+"
+    r")[ \t]*$"
+)
+"""One of the fields the Tasks plugin reads at the end of a task's line."""
+TRAILING_CHARS = 2000
+"""How far from a task's end its fields are looked for."""
+MAX_TRAILING = 20
+"""Fields read at most from a task's end."""
 
 
 @dataclass(frozen=True)
@@ -71,8 +122,13 @@ def task_rows(
     for task in tasks:
         fields: dict[str, Any] = dict(inherited)
         masked = mask_code_spans(task.text)
+        for found in _EMOJI_DATE.finditer(masked):
+            with contextlib.suppress(ValueError):
+                fields[EMOJI_DATES[found[1]]] = date.fromisoformat(found[2])
         for key, start, end in field_values(masked):
             fields[key] = inline_value(task.text[start:end].strip())
+        for name, day in tasks_dates(masked).items():
+            fields[TASKS_DATE.format(name)] = day
         fields |= {
             "text": task.text,
             "status": task.status,
@@ -88,6 +144,23 @@ def task_rows(
             )
         )
     return rows
+
+
+def tasks_dates(text: str) -> dict[str, date]:
+    """The dates the Tasks plugin reads in a task's `text`, by field (`due`, …): those
+    in the run of its fields that ends the line, read from the end (see the module doc)."""
+    found: dict[str, date] = {}
+    end = len(text.rstrip())
+    start = max(0, end - TRAILING_CHARS)
+    for _ in range(MAX_TRAILING):
+        field = _TRAILING_FIELD.search(text, start, end)
+        if field is None:
+            break
+        if field[1] is not None:
+            with contextlib.suppress(ValueError):
+                found.setdefault(EMOJI_DATES[field[1]], date.fromisoformat(field[2]))
+        end = len(text[: field.start()].rstrip())
+    return found
 
 
 def tasks_markdown(table: BaseTable, names: Mapping[str, str]) -> str:

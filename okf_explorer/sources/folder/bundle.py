@@ -234,6 +234,12 @@ class BundleSource:
         `dialect.folder_dialect`), else Markdown."""
         return self._dialect.markup if self._dialect is not None else "markdown"
 
+    def tasks_global_filter(self) -> str:
+        """The Tasks plugin's global filter in a vault's settings (`StatesTasksFilter`),
+        else ""."""
+        found = obsidian_settings(self._root, TASKS_SETTINGS).get("globalFilter")
+        return found.strip() if isinstance(found, str) else ""
+
     def macros(self) -> dict[str, str]:
         """A Logseq graph's own macros, by name (`StatesMacros`); none in any other folder."""
         return dict(self._dialect.macros) if isinstance(self._dialect, LogseqGraph) else {}
@@ -545,16 +551,18 @@ _EMPTY_VALUES = frozenset({"", "''", '""', "~", "null", "Null", "NULL", "[]", "{
 
 OBSIDIAN_SETTINGS = os.path.join(".obsidian", "app.json")
 """A vault's Obsidian settings, relative to its root."""
+TASKS_SETTINGS = os.path.join(".obsidian", "plugins", "obsidian-tasks-plugin", "data.json")
+"""A vault's Tasks plugin settings, relative to its root."""
 SETTINGS_BYTES = 1 << 20
 """A settings file larger than this is not read (Obsidian's is a few hundred bytes)."""
 
 
-def obsidian_settings(root: str) -> dict[str, Any]:
-    """A vault's `.obsidian/app.json`; {} when it cannot be read or parsed (Obsidian then
-    keeps its defaults)."""
+def obsidian_settings(root: str, name: str = OBSIDIAN_SETTINGS) -> dict[str, Any]:
+    """A vault's `.obsidian/app.json` (or the settings file `name`, a plugin's); {} when
+    it cannot be read or parsed (Obsidian then keeps its defaults)."""
     import json
 
-    path = os.path.join(root, OBSIDIAN_SETTINGS)
+    path = os.path.join(root, name)
     try:
         settings = json.loads(read_head(path, SETTINGS_BYTES + 1)[:SETTINGS_BYTES])
     except (OSError, ValueError):

@@ -60,7 +60,7 @@ from okf_explorer.tui.markdown.draw import (
     wrapped,
 )
 from okf_explorer.tui.markdown.links import (
-    WRITTEN_QUERY,
+    WRITTEN_QUERIES,
     anchor_of_href,
     linkify_body,
     target_of_href,
@@ -583,7 +583,7 @@ class EmbedView:
         self.href = href
         self.written = written if isinstance(written, str) else None
         """A base or a Dataview query written in the page: its text (`draw.Embed.written`)."""
-        self.is_base = is_base_name(target_of_href(href) or "") or href == WRITTEN_QUERY
+        self.is_base = is_base_name(target_of_href(href) or "") or href in WRITTEN_QUERIES
         """Whether it shows an Obsidian base or a Dataview query: rows of pages, shown whole
         (`links.embedded_text`)."""
         self.label = label or href

@@ -27,8 +27,9 @@ from collections.abc import Callable, Sequence
 from urllib.parse import unquote
 
 from okf_explorer.core.bases import BaseError, is_base_name, list_markdown, table_markdown
-from okf_explorer.core.bases.dataview_query import QueryRefused, read_query
+from okf_explorer.core.bases.dataview_query import DataviewQuery, QueryRefused, read_query
 from okf_explorer.core.bases.dataview_tasks import tasks_markdown
+from okf_explorer.core.bases.tasks_query import read_tasks_query
 from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import OkfError, PageNotFound
 from okf_explorer.core.links.grammar import LinkKind, prose_ranges
@@ -45,6 +46,13 @@ WRITTEN_QUERY = f"{LINK_SCHEME}.dataview"
 `core.bases.dataview_query` reads: `parser`), whose text its embed carries."""
 QUERY_TARGET = ".dataview"
 """`WRITTEN_QUERY`'s target (`target_of_href`)."""
+WRITTEN_TASKS = f"{LINK_SCHEME}.tasks"
+"""The href of a Tasks plugin query written in the page (a ```` ```tasks ```` block that
+`core.bases.tasks_query` reads: `parser`), whose text its embed carries."""
+TASKS_TARGET = ".tasks"
+"""`WRITTEN_TASKS`'s target (`target_of_href`)."""
+WRITTEN_QUERIES = frozenset({WRITTEN_QUERY, WRITTEN_TASKS})
+"""The hrefs of the queries written in a page: each shows its rows whole, as a base."""
 TAG_SCHEME = "okf-tag:"
 """A tag's href (the body's `#tags`, the header's): following it lists the pages so tagged
 (`search tag:x`)."""
@@ -370,7 +378,12 @@ def embedded_text(
     A base (`Books.base`, or one `written` in the page) shows its view's table, a Dataview
     query `written` in the page its list or table."""
     if written is not None and target == QUERY_TARGET:
-        return _query_text(brain, from_slug, written)
+        return _query_text(brain, from_slug, written, read_query)
+    if written is not None and target == TASKS_TARGET:
+        global_filter = brain.tasks_global_filter()
+        return _query_text(
+            brain, from_slug, written, lambda text: read_tasks_query(text, global_filter)
+        )
     if is_base_name(target):
         return _base_text(brain, from_slug, target, anchor, written)
     slug: str | None = target
@@ -397,13 +410,16 @@ def embedded_text(
     return section, ""
 
 
-def _query_text(brain: Brain, from_slug: str | None, written: str) -> tuple[str | None, str]:
-    """A Dataview query's list or table of the pages it keeps, as Markdown
-    (`core.bases.dataview_query`), or None and why not. Waits for the index, as a base."""
+def _query_text(
+    brain: Brain, from_slug: str | None, written: str, read: Callable[[str], DataviewQuery]
+) -> tuple[str | None, str]:
+    """A query's list or table of the pages it keeps, or its tasks, as Markdown: a
+    Dataview query (`core.bases.dataview_query`) or a Tasks one (`core.bases.tasks_query`),
+    as `read` reads it; or None and why not. Waits for the index, as a base."""
     if brain.index is None or from_slug is None:
         return None, WAITING_FOR_INDEX
     try:
-        query = read_query(written)
+        query = read(written)
         table = brain.dataview_table(from_slug, query)
     except (QueryRefused, BaseError, OkfError) as error:
         return None, f"✗ {error}"

@@ -68,6 +68,7 @@ from mdit_py_plugins.tasklists import tasklists_plugin
 
 from okf_explorer.core import fast_paths
 from okf_explorer.core.bases.dataview_query import QueryRefused, read_query
+from okf_explorer.core.bases.tasks_query import read_tasks_query
 from okf_explorer.core.links.tags import tag_at
 from okf_explorer.core.math_text import display_math, math_text
 from okf_explorer.core.pages import without_attributes
@@ -78,7 +79,13 @@ from okf_explorer.tui.markdown.components import use_components
 from okf_explorer.tui.markdown.diagrams import DRAWN_AS, use_diagrams
 from okf_explorer.tui.markdown.hugo import use_hugo_shortcodes
 from okf_explorer.tui.markdown.kept_frontmatter import use_kept_frontmatter
-from okf_explorer.tui.markdown.links import FILE_SCHEME, LINK_SCHEME, WRITTEN_BASE, WRITTEN_QUERY
+from okf_explorer.tui.markdown.links import (
+    FILE_SCHEME,
+    LINK_SCHEME,
+    WRITTEN_BASE,
+    WRITTEN_QUERY,
+    WRITTEN_TASKS,
+)
 from okf_explorer.tui.markdown.raw_html import html_to_tokens
 from okf_explorer.tui.markdown.rest_directives import use_rest_directives
 from okf_explorer.tui.markdown.rest_roles import use_rest_roles
@@ -551,18 +558,21 @@ def _embeds(state: StateCore) -> None:
 
 def _written_query(fence: Token) -> str | None:
     """The href a fenced block is shown by when it is a query okf-explorer runs: a
-    ```` ```base ```` block, or a ```` ```dataview ```` block it reads
-    (`core.bases.dataview_query`; any other stays code, as written)."""
+    ```` ```base ```` block, or a ```` ```dataview ```` or ```` ```tasks ```` block it
+    reads (`core.bases.dataview_query`, `core.bases.tasks_query`; any other stays code,
+    as written)."""
     language = fence.info.strip().lower()
     if language == "base":
         return WRITTEN_BASE
-    if language == "dataview":
-        try:
-            read_query(fence.content)
-        except QueryRefused:
-            return None
-        return WRITTEN_QUERY
-    return None
+    readers = {"dataview": (read_query, WRITTEN_QUERY), "tasks": (read_tasks_query, WRITTEN_TASKS)}
+    if language not in readers:
+        return None
+    read, href = readers[language]
+    try:
+        read(fence.content)
+    except QueryRefused:
+        return None
+    return href
 
 
 def _lone_embed(tokens: list[Token], index: int) -> Token | None:

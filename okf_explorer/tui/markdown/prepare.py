@@ -49,7 +49,7 @@ from okf_explorer.tui.markdown.draw import (
 from okf_explorer.tui.markdown.links import (
     FILE_SCHEME,
     LINK_SCHEME,
-    WRITTEN_QUERY,
+    WRITTEN_QUERIES,
     linkify_body,
     target_of_href,
 )
@@ -384,7 +384,7 @@ def _hrefs(tokens: Sequence[Token]) -> tuple[tuple[str, str], ...]:
 
 
 def _is_base_href(href: str) -> bool:
-    return href == WRITTEN_QUERY or is_base_name(target_of_href(href) or "")
+    return href in WRITTEN_QUERIES or is_base_name(target_of_href(href) or "")
 
 
 def _headings(tokens: Sequence[Token]) -> list[Heading]:

@@ -1,0 +1,247 @@
+"""The Tasks plugin's query blocks (```` ```tasks ````) read as the Dataview `TASK` query
+they mean (`dataview_query.task_query`): the tasks of every page that its filters keep.
+
+Tasks (one of Obsidian's most installed plugins) shows, where a ```` ```tasks ```` block
+is written, the vault's tasks its instructions keep: `not done`, `due before tomorrow`,
+`path includes {{query.file.path}}`. Without it a daily note or a project page is a
+screen of instructions. okf-explorer reads the instructions below, as the plugin's
+"Filters", "Sorting", "Limiting" and "Combining Filters" pages describe them, and
+leaves any other block as written (code), so a block is never shown half understood:
+
+- `done` (a box of `x`, `X` or `-`, Tasks' statuses of type done and cancelled) and
+  `not done`;
+- a date: `due`, `scheduled`, `starts`, `done`, `created`, `cancelled`, then `before`,
+  `after`, `on`, `on or before`, `on or after` (or none: on), then `YYYY-MM-DD`,
+  `today`, `tomorrow` or `yesterday`; `has due date`, `no due date` and the others'
+  alike. A task's dates are its Tasks emoji (`📅 2024-05-01`, `⏳`, `🛫`, `✅`, `➕`,
+  `❌`), read where Tasks reads them: at the end of its line (`dataview_tasks.tasks_dates`);
+- `path`, `folder`, `filename`, `description` `includes` / `does not include` a text
+  (any case), which may be this page's own: `{{query.file.path}}`,
+  `{{query.file.folder}}`, `{{query.file.filename}}`,
+  `{{query.file.filenameWithoutExtension}}`;
+- `tags include` / `tags do not include` (and `tag includes` …) a text (any case);
+- `(a) AND (b)`, `(a) OR (b)`, `NOT (a)`, each part one of the filters above;
+- `sort by` `due`, `scheduled`, `start`, `done`, `created`, `path`, `filename`,
+  `description` or `status`, `reverse` after it; `limit N` (`limit to N tasks`);
+  `group by filename` and `group by path` (how the tasks are shown anyway, under their
+  page);
+- what changes only how a task looks (`hide …`, `show …`, `short mode`, `full mode`),
+  `explain`, `ignore global query` and comments (`# …`) are read as nothing.
+
+A vault's global filter (Tasks' settings: `#task`) is read: only a checklist item holding
+it is a task. Not read (the block stays code): presets, `filter by function` and every
+other JavaScript, regular expressions, `happens`, `heading`, `priority`, `status.…`,
+dependencies (`is blocked`), other groupings, `XOR`, and relative dates past one day
+(`next week`).
+
+Without `sort by`, tasks are shown by page and line, under their page (Tasks' default
+order ranks by urgency, which needs its priority and its settings).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+
+from okf_explorer.core.bases.dataview_query import (
+    QUERIES_KEPT,
+    DataviewQuery,
+    QueryRefused,
+    task_query,
+)
+from okf_explorer.core.bases.dataview_tasks import TASKS_DATE
+
+__all__ = ["read_tasks_query"]
+
+MAX_TASKS_QUERY_CHARS = 4000
+"""A block longer than this is not read."""
+MAX_COMBINED = 16
+"""Filters one boolean line may combine."""
+
+DONE = '(note["status"] == "x" || note["status"] == "X" || note["status"] == "-")'
+"""A task Tasks calls done: its status's type is done (`x`, `X`) or cancelled (`-`)."""
+_DATES = {
+    "due": "due",
+    "scheduled": "scheduled",
+    "start": "start",
+    "starts": "start",
+    "done": "completion",
+    "created": "created",
+    "cancelled": "cancelled",
+}
+"""A date's name in an instruction → the task's field as Tasks reads it
+(`dataview_tasks.tasks_dates`, under `TASKS_DATE`)."""
+_DAY = {"today": "today()", "tomorrow": 'today() + "1d"', "yesterday": 'today() - "1d"'}
+_TEXTS = {
+    "path": "file.path",
+    "folder": '(file.folder + "/")',
+    "filename": "file.name",
+    "description": 'note["text"]',
+}
+_PLACEHOLDERS = {
+    "{{query.file.path}}": "this.file.path",
+    "{{query.file.folder}}": '(this.file.folder + "/")',
+    "{{query.file.filename}}": "this.file.name",
+    "{{query.file.filenamewithoutextension}}": "this.file.basename",
+}
+_SORTS = {
+    "due": 'note["tasks:due"]',
+    "scheduled": 'note["tasks:scheduled"]',
+    "start": 'note["tasks:start"]',
+    "done": 'note["tasks:completion"]',
+    "created": 'note["tasks:created"]',
+    "path": "file.path",
+    "filename": "file.name",
+    "description": 'note["text"].lower()',
+    "status": 'note["status"]',
+}
+
+_DATE_FILTER = re.compile(
+    r"(?P<name>due|scheduled|starts?|done|created|cancelled)"
+    r"(?: (?P<op>before|after|on or before|on or after|on))?"
+    r" (?P<day>\d{4}-\d{2}-\d{2}|today|tomorrow|yesterday)",
+    re.IGNORECASE,
+)
+_HAS_DATE = re.compile(
+    r"(?P<has>has|no) (?P<name>due|scheduled|start|done|created|cancelled) date", re.IGNORECASE
+)
+_TEXT_FILTER = re.compile(
+    r"(?P<name>path|folder|filename|description) (?P<op>includes|does not include) (?P<text>.+)",
+    re.IGNORECASE,
+)
+_TAG_FILTER = re.compile(
+    r"tags? (?P<op>includes?|does not include|do not include) (?P<text>.+)", re.IGNORECASE
+)
+_LIMIT = re.compile(r"limit(?: to)? (?P<count>\d{1,6})(?: tasks?)?")
+_SORT = re.compile(r"sort by (?P<name>\w+)(?P<reverse> reverse)?")
+_SHOWN_ONLY = re.compile(
+    r"(?:hide|show) .+|short(?: mode)?|full(?: mode)?|explain|ignore global query"
+)
+_BOOLEAN = re.compile(r"\(|\)|[^()]+")
+
+
+def read_tasks_query(text: str, global_filter: str = "") -> DataviewQuery:
+    """A ```` ```tasks ```` block's text → the query it is; `QueryRefused` says why not
+    (see the module doc). `global_filter`: the vault's (`Brain.tasks_global_filter`), a
+    text a checklist item holds to be a task. Each text is read once (`_read`), as a
+    Dataview query's is."""
+    read = _read(text, global_filter)
+    if isinstance(read, QueryRefused):
+        raise QueryRefused(str(read))
+    return read
+
+
+@functools.lru_cache(maxsize=QUERIES_KEPT)
+def _read(text: str, global_filter: str) -> DataviewQuery | QueryRefused:
+    try:
+        return _query(text, global_filter)
+    except QueryRefused as refused:
+        return refused
+
+
+def _query(text: str, global_filter: str) -> DataviewQuery:
+    if len(text) > MAX_TASKS_QUERY_CHARS:
+        raise QueryRefused(f"a Tasks query over {MAX_TASKS_QUERY_CHARS:,} characters")
+    filters = [f'note["text"].contains({json.dumps(global_filter)})'] if global_filter else []
+    sort: list[tuple[str, bool]] = []
+    limit: int | None = None
+    for written in text.splitlines():
+        line = " ".join(written.split())
+        lowered = line.lower()
+        if not line or line.startswith("#") or _SHOWN_ONLY.fullmatch(lowered):
+            continue
+        if lowered in {"group by filename", "group by path"}:
+            continue  # how the tasks are shown anyway: under their page
+        if (found := _LIMIT.fullmatch(lowered)) is not None:
+            limit = int(found["count"])
+        elif (found := _SORT.fullmatch(lowered)) is not None:
+            if found["name"] not in _SORTS:
+                raise QueryRefused(f"sort by {found['name']} is not read")
+            sort.append((_SORTS[found["name"]], found["reverse"] is not None))
+        elif line.startswith(("(", "NOT ")):
+            filters.append(_combined(line))
+        else:
+            filters.append(_filter(line))
+    return task_query(filters, sort, limit)
+
+
+def _filter(line: str) -> str:
+    """One filter instruction → the expression that keeps the tasks it keeps."""
+    lowered = line.lower()
+    if lowered == "done":
+        return DONE
+    if lowered == "not done":
+        return f"!{DONE}"
+    if (found := _DATE_FILTER.fullmatch(line)) is not None:
+        name, operator = found["name"].lower(), (found["op"] or "on").lower()
+        return _date_filter(_DATES[name], operator, found["day"].lower())
+    if (found := _HAS_DATE.fullmatch(line)) is not None:
+        field = f"note[{json.dumps(TASKS_DATE.format(_DATES[found['name'].lower()]))}]"
+        return f"{field} != null" if found["has"].lower() == "has" else f"{field} == null"
+    if (found := _TEXT_FILTER.fullmatch(line)) is not None:
+        kept = f"{_TEXTS[found['name'].lower()]}.lower().contains({_operand(found['text'])})"
+        return kept if found["op"].lower() == "includes" else f"!{kept}"
+    if (found := _TAG_FILTER.fullmatch(line)) is not None:
+        kept = f'note["tags"].join(" ").lower().contains({_operand(found["text"])})'
+        return kept if found["op"].lower().startswith("include") else f"!{kept}"
+    raise QueryRefused(f"the instruction {line!r} is not read")
+
+
+def _operand(written: str) -> str:
+    """A text to look for, as an expression of its lower case: as written, or the page
+    holding the query's own path, folder or name (`_PLACEHOLDERS`)."""
+    text = written.strip()
+    if "{{" in text:
+        placeholder = _PLACEHOLDERS.get(text.lower())
+        if placeholder is None:
+            raise QueryRefused(f"the placeholder {text} is not read")
+        return f"{placeholder}.lower()"
+    return json.dumps(text.lower())
+
+
+def _date_filter(field: str, operator: str, day: str) -> str:
+    """`note[field]` before, after or on a day (a date or a time on it)."""
+    value = f"note[{json.dumps(TASKS_DATE.format(field))}]"
+    start = _DAY.get(day, f"date({json.dumps(day)})")
+    end = f'({start} + "1d")'
+    if operator == "before":
+        return f"{value} < {start}"
+    if operator == "on or before":
+        return f"{value} < {end}"
+    if operator == "after":
+        return f"{value} >= {end}"
+    if operator == "on or after":
+        return f"{value} >= {start}"
+    return f"({value} >= {start} && {value} < {end})"
+
+
+def _combined(line: str) -> str:
+    """`(a) AND (b)`, `(a) OR NOT (b)`, `NOT (a)`: each part a filter in parentheses,
+    operators between them (`AND` before `OR`, as Tasks reads them)."""
+    out: list[str] = []
+    operand = True  # an operand (or NOT) comes next
+    filters = 0
+    parts: list[str] = []
+    for found in _BOOLEAN.findall(line):
+        inside = parts[-1:] == ["("]
+        parts.extend([found.strip()] if inside or found in "()" else found.split())
+    index = 0
+    while index < len(parts):
+        part = parts[index]
+        if operand and part == "NOT":
+            out.append("!")
+        elif operand and part == "(" and parts[index + 2 : index + 3] == [")"]:
+            out.append(f"({_filter(parts[index + 1])})")
+            filters += 1
+            operand = False
+            index += 2
+        elif not operand and part in {"AND", "OR"}:
+            out.append(" && " if part == "AND" else " || ")
+            operand = True
+        else:
+            raise QueryRefused(f"the instruction {line!r} is not read")
+        index += 1
+    if operand or filters > MAX_COMBINED:
+        raise QueryRefused(f"the instruction {line!r} is not read")
+    return "".join(out)

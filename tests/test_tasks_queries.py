@@ -1,0 +1,203 @@
+"""The Tasks plugin's query blocks (```` ```tasks ````), run as the Dataview `TASK` query
+they mean (`core.bases.tasks_query`). Found on the Tasks plugin's own docs and demo vault
+(obsidian-tasks-group/obsidian-tasks `cc0fce3`): every block showed as a screen of
+instructions (`not done`, `due before 2021-12-06`, `path includes {{query.file.path}}`).
+A block read only in part stays code. The pages here are our own."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from datetime import date, timedelta
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from okf_explorer.core.bases.dataview_query import QueryRefused
+from okf_explorer.core.bases.dataview_tasks import tasks_dates
+from okf_explorer.core.bases.tasks_query import read_tasks_query
+from okf_explorer.core.brain import Brain
+from okf_explorer.sources.folder.bundle import BundleSource
+from okf_explorer.tui.markdown.links import TASKS_TARGET, WRITTEN_TASKS, embedded_text
+from tests.bundles import write_pages
+
+TODAY = date.today()
+PAGES = {
+    "home": (
+        "# Home\n"
+        "- [ ] Call Ada #phone 📅 2024-05-01\n"
+        "- [x] Mow the lawn #garden ⏳ 2024-04-02 ✅ 2024-04-03\n"
+        f"- [ ] Water the beds #garden 📅 {TODAY.isoformat()}\n"
+        "- [-] Paint the shed ❌ 2024-04-09\n"
+        "- [ ] Read 📅 2024-05-02 in the evening\n"  # a date mid-sentence: text to Tasks
+        "- [ ] Plan the trip [due:: 2024-05-03]\n"  # Dataview's field: not Tasks' date
+    ),
+    "work/plans": "# Plans\n- [ ] Send the report 🔼 📅 2024-06-01 ^r1\n- [/] Draft the talk\n",
+    "work/notes": "# Notes\nNo tasks here.\n",
+}
+
+
+@pytest.fixture
+def brain(tmp_path: Path) -> Brain:
+    write_pages(tmp_path, PAGES)
+    built = Brain(BundleSource(tmp_path), cache_dir=False)
+    built.ensure_index()
+    return built
+
+
+def kept(brain: Brain, query: str, on: str = "work/notes") -> list[str]:
+    """The text of each task `query` keeps, in the order shown."""
+    table = brain.dataview_table(on, read_tasks_query(query))
+    return [cells[1] for _, cells in table.rows]
+
+
+@pytest.mark.parametrize(
+    ("query", "texts"),
+    [
+        ("not done", ["Call", "Water", "Read", "Plan", "Send", "Draft"]),
+        ("done", ["Mow", "Paint"]),
+        ("due before 2024-05-02", ["Call"]),
+        ("due on or before 2024-05-02\nnot done", ["Call"]),  # Read's date is mid-sentence
+        ("due after 2024-05-01", ["Water", "Send"]),
+        ("due 2024-05-01", ["Call"]),
+        ("due today", ["Water"]),
+        ("has scheduled date", ["Mow"]),
+        ("no due date\nnot done", ["Read", "Plan", "Draft"]),
+        ("done on 2024-04-03", ["Mow"]),
+        ("cancelled before 2024-05-01", ["Paint"]),
+        ("path includes work/", ["Send", "Draft"]),
+        ("FOLDER INCLUDES WORK", ["Send", "Draft"]),
+        ("filename includes plans", ["Send", "Draft"]),
+        ("description does not include a\nnot done", ["Send"]),
+        ("tags include #garden", ["Mow", "Water"]),
+        ("tag does not include garden\ndone", ["Paint"]),
+        ("(tags include #phone) OR (description includes report)", ["Call", "Send"]),
+        ("(not done) AND NOT (path includes work)", ["Call", "Water", "Read", "Plan"]),
+        ("has due date\nnot done\nsort by due reverse\nlimit 2", ["Water", "Send"]),
+        ("not done\nsort by due", ["Call", "Send", "Water", "Read", "Plan", "Draft"]),
+        (
+            "# a comment\nhide backlinks\nshort mode\nexplain\ngroup by filename\ndone",
+            ["Mow", "Paint"],
+        ),
+    ],
+)
+def test_a_tasks_block_keeps_the_tasks_tasks_keeps(
+    brain: Brain, query: str, texts: list[str]
+) -> None:
+    assert [text.split()[0] for text in kept(brain, query)] == texts
+
+
+def test_a_placeholder_is_the_page_holding_the_query(brain: Brain) -> None:
+    assert [t.split()[0] for t in kept(brain, "path includes {{query.file.path}}", "home")] == [
+        "Call",
+        "Mow",
+        "Water",
+        "Paint",
+        "Read",
+        "Plan",
+    ]
+    assert kept(brain, "folder includes {{query.file.folder}}\nnot done", "work/notes") == [
+        "Send the report 🔼 📅 2024-06-01 ^r1",
+        "Draft the talk",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("query", "why"),
+    [
+        ("filter by function task.due.moment", "filter by function"),
+        ("group by heading", "group by heading"),
+        ("sort by urgency", "sort by urgency"),
+        ("preset today_tasks", "preset"),
+        ("due before next week", "due before next week"),
+        ("description regex matches /a/", "regex"),
+        ("(done) XOR (not done)", "XOR"),
+        ("(done) AND", "(done) AND"),
+        ("(done) (not done)", "(done) (not done)"),
+        ("path includes {{query.file.property('x')}}", "placeholder"),
+        ("x" * 5000, "over 4,000 characters"),
+    ],
+)
+def test_a_block_read_only_in_part_is_refused_by_name(query: str, why: str) -> None:
+    with pytest.raises(QueryRefused, match=why.replace("(", r"\(").replace(")", r"\)")):
+        read_tasks_query(query)
+
+
+@pytest.mark.parametrize(
+    ("text", "dates"),
+    [
+        ("Call 📅 2024-05-01", {"due": "2024-05-01"}),
+        ("Call 📅2024-05-01 #a ^b1", {"due": "2024-05-01"}),
+        ("Read 📅 2024-05-02 in the evening", {}),
+        (
+            "Go 🔁 every week on Monday ➕ 2024-02-19 📅 2024-03-04",
+            {"created": "2024-02-19", "due": "2024-03-04"},
+        ),
+        (
+            "Fix 🆔 abc ⛔ x1,y2 🔼 🛫 2024-01-02 ⏳ 2024-01-03 ✅ 2024-01-04",
+            {"start": "2024-01-02", "scheduled": "2024-01-03", "completion": "2024-01-04"},
+        ),
+        ("Bad 📅 2024-13-40", {}),
+        ("Plan [due:: 2024-05-03]", {}),
+    ],
+)
+def test_a_task_s_dates_are_read_where_tasks_reads_them(text: str, dates: dict[str, str]) -> None:
+    assert {name: day.isoformat() for name, day in tasks_dates(text).items()} == dates
+
+
+def test_a_vault_s_global_filter_keeps_the_items_holding_it(tmp_path: Path) -> None:
+    write_pages(
+        tmp_path, {"list": "- [ ] #task Buy milk\n- [ ] A plain checklist item\n- [x] #task Done\n"}
+    )
+    settings = tmp_path / ".obsidian" / "plugins" / "obsidian-tasks-plugin"
+    settings.mkdir(parents=True)
+    (settings / "data.json").write_text(json.dumps({"globalFilter": "#task"}), encoding="utf-8")
+    brain = Brain(BundleSource(tmp_path), cache_dir=False)
+    brain.ensure_index()
+    assert brain.tasks_global_filter() == "#task"
+    text, note = embedded_text(brain, "list", TASKS_TARGET, None, "not done")
+    assert text is not None, note
+    assert text.splitlines() == ["**[[list|list]]**", "", "- [ ] #task Buy milk"]
+
+
+def test_the_page_shows_a_block_it_reads_and_leaves_others_as_code() -> None:
+    from okf_explorer.tui.markdown.draw import Embed, Fence, blocks_of
+    from okf_explorer.tui.markdown.parser import parse
+
+    text = "```tasks\nnot done\n```\n\n```tasks\ngroup by heading\n```\n"
+    blocks = blocks_of(parse(text, False))
+    assert isinstance(blocks[0], Embed)
+    assert (blocks[0].href, blocks[0].written) == (WRITTEN_TASKS, "not done\n")
+    assert isinstance(blocks[1], Fence)
+
+
+def test_the_shown_tasks_are_under_their_page_and_a_query_keeping_none_says_so(
+    brain: Brain,
+) -> None:
+    text, _ = embedded_text(brain, "home", TASKS_TARGET, None, "path includes work\nnot done")
+    assert text is not None
+    assert text.splitlines() == [
+        "**[[work/plans|Plans]]**",
+        "",
+        "- [ ] Send the report 🔼 📅 2024-06-01 ^r1",
+        "- [/] Draft the talk",
+    ]
+    yesterday = (TODAY - timedelta(days=1)).isoformat()
+    text, _ = embedded_text(brain, "home", TASKS_TARGET, None, f"due on {yesterday}\ndone")
+    assert text == "*TASK: no task matches.*"
+
+
+WORDS = ["not", "done", "due", "before", "after", "on", "or", "today", "2024-05-01", "2024-13-01"]
+WORDS += ["has", "no", "date", "path", "includes", "does", "include", "tags", "#x", "\\", '"a"']
+WORDS += ["(", ")", "AND", "OR", "NOT", "XOR", "sort", "by", "reverse", "limit", "5", "group"]
+WORDS += ["filename", "hide", "{{query.file.path}}", "{{", "}}", "\n", "#", "€", "'", "\t"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(WORDS), max_size=30))
+def test_any_text_is_read_or_refused_by_name_never_an_error(words: list[str]) -> None:
+    """Whatever a block holds, it is a query or a `QueryRefused` (its block stays code)."""
+    with contextlib.suppress(QueryRefused):
+        read_tasks_query(" ".join(words))
