@@ -1,6 +1,7 @@
 """The tests' one way to write a bundle, and their sources built around a real bundle.
 
-- `write_file` / `write_bundle` / `write_pages` write Markdown files into a tmp folder.
+- `write_file` / `write_bundle` / `write_pages` write Markdown files into a tmp folder;
+  `indexed_brain` writes pages and opens them as a brain, its index built.
 - `WrappedSource` shows a real `BundleSource` through the plain `PageSource` protocol
   only (no `Folder`), records each scan's slugs, and goes down on demand.
 - `CountingSource` is a `BundleSource` (row fast paths kept) recording each scan's slugs.
@@ -14,6 +15,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from okf_explorer.core.brain import Brain
 from okf_explorer.core.errors import (
     Cancelled,
     OkfError,
@@ -55,6 +57,13 @@ def write_bundle(root: Path, files: Mapping[str, str | bytes]) -> Path:
 def write_pages(root: Path, pages: Mapping[str, str | bytes]) -> Path:
     """`write_bundle` keyed by slug: `{slug: markdown}` as `root/slug.md`; returns `root`."""
     return write_bundle(root, {f"{slug}.md": text for slug, text in pages.items()})
+
+
+def indexed_brain(root: Path, pages: Mapping[str, str | bytes]) -> Brain:
+    """`pages` written under `root` (`write_pages`) as a brain, its index built, no cache."""
+    brain = Brain(BundleSource(write_pages(root, pages)), cache_dir=False)
+    brain.ensure_index()
+    return brain
 
 
 class WrappedSource:

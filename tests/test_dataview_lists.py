@@ -21,7 +21,7 @@ from okf_explorer.core.bases.expression import MAX_DEPTH
 from okf_explorer.core.brain import Brain
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.markdown.links import QUERY_TARGET, embedded_text
-from tests.bundles import write_pages
+from tests.bundles import indexed_brain, write_pages
 
 PAGES = {
     "books/dune": "---\nauthor: Frank Herbert\nrating: 5\ntags: [type/book]\n---\n# Dune\n",
@@ -36,10 +36,7 @@ PAGES = {
 
 @pytest.fixture
 def brain(tmp_path: Path) -> Brain:
-    write_pages(tmp_path, PAGES)
-    built = Brain(BundleSource(tmp_path), cache_dir=False)
-    built.ensure_index()
-    return built
+    return indexed_brain(tmp_path, PAGES)
 
 
 def shown(brain: Brain, query: str, on: str = "reading") -> str:

@@ -21,7 +21,7 @@ from okf_explorer.core.bases.tasks_query import read_tasks_query
 from okf_explorer.core.brain import Brain
 from okf_explorer.sources.folder.bundle import BundleSource
 from okf_explorer.tui.markdown.links import TASKS_TARGET, WRITTEN_TASKS, embedded_text
-from tests.bundles import write_pages
+from tests.bundles import indexed_brain, write_pages
 
 TODAY = date.today()
 PAGES = {
@@ -41,10 +41,7 @@ PAGES = {
 
 @pytest.fixture
 def brain(tmp_path: Path) -> Brain:
-    write_pages(tmp_path, PAGES)
-    built = Brain(BundleSource(tmp_path), cache_dir=False)
-    built.ensure_index()
-    return built
+    return indexed_brain(tmp_path, PAGES)
 
 
 def kept(brain: Brain, query: str, on: str = "work/notes") -> list[str]:
@@ -114,6 +111,8 @@ def test_a_placeholder_is_the_page_holding_the_query(brain: Brain) -> None:
         ("due before next week", "due before next week"),
         ("description regex matches /a/", "regex"),
         ("(done) XOR (not done)", "XOR"),
+        ("due before 2024-13-40", "2024-13-40 is not a date"),
+        ("(done) OR [not done]", "OR"),
         ("(done) AND", "(done) AND"),
         ("(done) (not done)", "(done) (not done)"),
         ("path includes {{query.file.property('x')}}", "placeholder"),

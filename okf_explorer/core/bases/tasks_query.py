@@ -20,7 +20,8 @@ leaves any other block as written (code), so a block is never shown half underst
   `{{query.file.folder}}`, `{{query.file.filename}}`,
   `{{query.file.filenameWithoutExtension}}`;
 - `tags include` / `tags do not include` (and `tag includes` …) a text (any case);
-- `(a) AND (b)`, `(a) OR (b)`, `NOT (a)`, each part one of the filters above;
+- `(a) AND (b)`, `(a) OR (b)`, `NOT (a)`, each part one of the filters above in
+  parentheses (Tasks' other delimiters, `[…]`, `{…}` and `"…"`, are not read);
 - `sort by` `due`, `scheduled`, `start`, `done`, `created`, `path`, `filename`,
   `description` or `status`, `reverse` after it; `limit N` (`limit to N tasks`);
   `group by filename` and `group by path` (how the tasks are shown anyway, under their
@@ -43,6 +44,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+from datetime import date
 
 from okf_explorer.core.bases.dataview_query import (
     QUERIES_KEPT,
@@ -85,12 +87,15 @@ _PLACEHOLDERS = {
     "{{query.file.filename}}": "this.file.name",
     "{{query.file.filenamewithoutextension}}": "this.file.basename",
 }
+
+
+def _date_of(name: str) -> str:
+    """The expression of a task's date `name` (`due`, …) as Tasks reads it."""
+    return f"note[{json.dumps(TASKS_DATE.format(name))}]"
+
+
 _SORTS = {
-    "due": 'note["tasks:due"]',
-    "scheduled": 'note["tasks:scheduled"]',
-    "start": 'note["tasks:start"]',
-    "done": 'note["tasks:completion"]',
-    "created": 'note["tasks:created"]',
+    **{name: _date_of(_DATES[name]) for name in ("due", "scheduled", "start", "done", "created")},
     "path": "file.path",
     "filename": "file.name",
     "description": 'note["text"].lower()',
@@ -177,7 +182,7 @@ def _filter(line: str) -> str:
         name, operator = found["name"].lower(), (found["op"] or "on").lower()
         return _date_filter(_DATES[name], operator, found["day"].lower())
     if (found := _HAS_DATE.fullmatch(line)) is not None:
-        field = f"note[{json.dumps(TASKS_DATE.format(_DATES[found['name'].lower()]))}]"
+        field = _date_of(_DATES[found["name"].lower()])
         return f"{field} != null" if found["has"].lower() == "has" else f"{field} == null"
     if (found := _TEXT_FILTER.fullmatch(line)) is not None:
         kept = f"{_TEXTS[found['name'].lower()]}.lower().contains({_operand(found['text'])})"
@@ -202,7 +207,12 @@ def _operand(written: str) -> str:
 
 def _date_filter(field: str, operator: str, day: str) -> str:
     """`note[field]` before, after or on a day (a date or a time on it)."""
-    value = f"note[{json.dumps(TASKS_DATE.format(field))}]"
+    value = _date_of(field)
+    if day not in _DAY:
+        try:
+            date.fromisoformat(day)
+        except ValueError:
+            raise QueryRefused(f"{day} is not a date") from None
     start = _DAY.get(day, f"date({json.dumps(day)})")
     end = f'({start} + "1d")'
     if operator == "before":
@@ -218,7 +228,8 @@ def _date_filter(field: str, operator: str, day: str) -> str:
 
 def _combined(line: str) -> str:
     """`(a) AND (b)`, `(a) OR NOT (b)`, `NOT (a)`: each part a filter in parentheses,
-    operators between them (`AND` before `OR`, as Tasks reads them)."""
+    operators between them, `NOT` binding tightest, then `AND`, then `OR` (as Tasks'
+    "Execution Priority" orders them, and a base's expressions do)."""
     out: list[str] = []
     operand = True  # an operand (or NOT) comes next
     filters = 0
