@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from okf_explorer.core.bases.dataview_query import QueryRefused, read_query
-from okf_explorer.core.bases.dataview_tasks import tasks_dates
+from okf_explorer.core.bases.dataview_tasks import page_tasks, tasks_fields
 from okf_explorer.core.bases.tasks_query import read_tasks_query
 from okf_explorer.core.brain import Brain
 from okf_explorer.sources.folder.bundle import BundleSource
@@ -27,10 +27,11 @@ TODAY = date.today()
 PAGES = {
     "home": (
         "# Home\n"
-        "- [ ] Call Ada #phone 📅 2024-05-01\n"
+        "- [ ] Call Ada #phone 🔁 every week 📅 2024-05-01\n"
         "- [x] Mow the lawn #garden ⏳ 2024-04-02 ✅ 2024-04-03\n"
-        f"- [ ] Water the beds #garden 📅 {TODAY.isoformat()}\n"
+        f"- [ ] Water the beds #garden ⏫ 📅 {TODAY.isoformat()}\n"
         "- [-] Paint the shed ❌ 2024-04-09\n"
+        "## In the evening\n"
         "- [ ] Read 📅 2024-05-02 in the evening\n"  # a date mid-sentence: text to Tasks
         "- [ ] Plan the trip [due:: 2024-05-03]\n"  # Dataview's field: not Tasks' date
     ),
@@ -74,6 +75,15 @@ def kept(brain: Brain, query: str, on: str = "work/notes") -> list[str]:
         ("(not done) AND NOT (path includes work)", ["Call", "Water", "Read", "Plan"]),
         ("has due date\nnot done\nsort by due reverse\nlimit 2", ["Water", "Send"]),
         ("not done\nsort by due", ["Call", "Send", "Water", "Read", "Plan", "Draft"]),
+        ("priority is high", ["Water"]),
+        ("priority is above none", ["Water", "Send"]),
+        ("priority is below medium\nnot done", ["Call", "Read", "Plan", "Draft"]),
+        ("not done\nsort by priority\nlimit 2", ["Water", "Send"]),
+        ("is recurring", ["Call"]),
+        ("happens before 2024-05-01", ["Mow"]),
+        ("has happens date\ndone", ["Mow"]),
+        ("heading includes evening", ["Read", "Plan"]),
+        ("heading does not include e\nnot done", ["Send", "Draft"]),
         (
             "# a comment\nhide backlinks\nshort mode\nexplain\ngroup by filename\ndone",
             ["Mow", "Paint"],
@@ -125,25 +135,41 @@ def test_a_block_read_only_in_part_is_refused_by_name(query: str, why: str) -> N
 
 
 @pytest.mark.parametrize(
-    ("text", "dates"),
+    ("text", "fields"),
     [
         ("Call 📅 2024-05-01", {"due": "2024-05-01"}),
         ("Call 📅2024-05-01 #a ^b1", {"due": "2024-05-01"}),
-        ("Read 📅 2024-05-02 in the evening", {}),
+        ("Read 📅 2024-05-02 in the evening ⏫ later", {}),
         (
             "Go 🔁 every week on Monday ➕ 2024-02-19 📅 2024-03-04",
-            {"created": "2024-02-19", "due": "2024-03-04"},
+            {"created": "2024-02-19", "due": "2024-03-04", "recurring": True},
         ),
         (
             "Fix 🆔 abc ⛔ x1,y2 🔼 🛫 2024-01-02 ⏳ 2024-01-03 ✅ 2024-01-04",
-            {"start": "2024-01-02", "scheduled": "2024-01-03", "completion": "2024-01-04"},
+            {"start": "2024-01-02", "scheduled": "2024-01-03", "completion": "2024-01-04"}
+            | {"priority": 2},
         ),
+        ("Now 🔺", {"priority": 0}),
         ("Bad 📅 2024-13-40", {}),
         ("Plan [due:: 2024-05-03]", {}),
     ],
 )
-def test_a_task_s_dates_are_read_where_tasks_reads_them(text: str, dates: dict[str, str]) -> None:
-    assert {name: day.isoformat() for name, day in tasks_dates(text).items()} == dates
+def test_a_task_s_fields_are_read_where_tasks_reads_them(
+    text: str, fields: dict[str, object]
+) -> None:
+    read = {"priority": 3, "recurring": False} | fields
+    found = tasks_fields(text)
+    assert {k: v.isoformat() if isinstance(v, date) else v for k, v in found.items()} == read
+
+
+def test_a_task_is_under_the_heading_above_it_not_one_in_code() -> None:
+    text = "- [ ] a\n# One\n- [ ] b\n```\n# not a heading\n```\n## Two ##\n- [ ] c\n- [ ] d\n"
+    assert [(task.text, task.heading) for task in page_tasks(text)] == [
+        ("a", ""),
+        ("b", "One"),
+        ("c", "Two"),
+        ("d", "Two"),
+    ]
 
 
 def test_a_vault_s_global_filter_keeps_the_items_holding_it(tmp_path: Path) -> None:

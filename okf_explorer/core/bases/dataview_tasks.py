@@ -11,11 +11,12 @@ dates the Tasks plugin writes as emoji (`📅 2024-05-01`: `EMOJI_DATES`), read 
 reads them (its "Metadata on Tasks and Lists": anywhere in the text): `due`, `scheduled`,
 `start`, `completion`, `created`, and `cancelled`. Its `file.…` fields are its page's.
 
-The Tasks plugin reads a task's dates itself, otherwise: only in the run of its fields that
+The Tasks plugin reads a task's fields itself, otherwise: only in the run of them that
 ends the line (dates, priority, `🔁 every week`, `🆔`, `⛔`, `🏁`, tags, a `^block` id),
 from the end, as its own parser does; a date written mid-sentence is text to it. A row
-holds those too, under `TASKS_DATE` (`tasks:due`), for the Tasks plugin's queries
-(`core.bases.tasks_query`).
+holds what it reads too, under `TASKS_FIELD` (`tasks:due`, `tasks:priority`,
+`tasks:recurring`), and the heading the task is under (`tasks:heading`), for the Tasks
+plugin's queries (`core.bases.tasks_query`).
 
 Bounded: at most `MAX_TASKS` tasks are read (of the pages in order; the rest counted).
 """
@@ -38,12 +39,13 @@ from okf_explorer.core.links.grammar import mask_code_spans, prose_ranges
 __all__ = [
     "EMOJI_DATES",
     "MAX_TASKS",
-    "TASKS_DATE",
+    "PRIORITIES",
+    "TASKS_FIELD",
     "TASK_STATUSES",
     "Task",
     "page_tasks",
     "task_rows",
-    "tasks_dates",
+    "tasks_fields",
     "tasks_markdown",
 ]
 
@@ -54,6 +56,7 @@ TASK_STATUSES = {"x", "X"}
 
 _TASK = re.compile(r"^[ \t>]*+(?:[-*+]|\d{1,9}[.)])[ \t]++\[(.)\](?:[ \t]++(.*))?$", re.MULTILINE)
 _TAG = re.compile(r"(?<![\w#])#[^\s#,.;:!?()\[\]{}\"']+")
+_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$", re.MULTILINE)
 EMOJI_DATES = {
     "📅": "due",
     "📆": "due",
@@ -67,12 +70,15 @@ EMOJI_DATES = {
 }
 """The Tasks plugin's date emoji → the field a task's row reads the date after it in."""
 _EMOJI_DATE = re.compile("([" + "".join(EMOJI_DATES) + r"])\ufe0f?[ \t]*+(\d{4}-\d{2}-\d{2})(?!\d)")
-TASKS_DATE = "tasks:{}"
-"""The key a task's row holds a date under as the Tasks plugin reads it (`tasks_dates`)."""
+TASKS_FIELD = "tasks:{}"
+"""The key a task's row holds a field under as the Tasks plugin reads it (`tasks_fields`)."""
+PRIORITIES = {"🔺": 0, "⏫": 1, "🔼": 2, "🔽": 4, "⏬": 5}
+"""The Tasks plugin's priority emoji → its rank, highest first (none is 3, "normal")."""
+NORMAL_PRIORITY = 3
 _TRAILING_FIELD = re.compile(
     "(?:([" + "".join(EMOJI_DATES) + r"])\ufe0f?[ \t]*(\d{4}-\d{2}-\d{2})"
-    r"|[🔺⏫🔼🔽⏬]\ufe0f?"
-    r"|🔁\ufe0f?[ \t]*[a-zA-Z0-9, !]+"
+    "|([" + "".join(PRIORITIES) + "])\ufe0f?"
+    r"|(🔁)\ufe0f?[ \t]*[a-zA-Z0-9, !]+"
     r"|🆔\ufe0f?[ \t]*[\w-]+"
     r"|⛔\ufe0f?[ \t]*[\w-]+(?:[ \t]*,[ \t]*[\w-]+)*"
     r"|🏁\ufe0f?[ \t]*[a-zA-Z]+"
@@ -89,11 +95,13 @@ MAX_TRAILING = 20
 
 @dataclass(frozen=True)
 class Task:
-    """A task of a page: the line it is on (from 0), its box's character, its text."""
+    """A task of a page: the line it is on (from 0), its box's character, its text, and
+    the text of the heading it is under ("" above the first)."""
 
     line: int
     status: str
     text: str
+    heading: str = ""
 
 
 def page_tasks(text: str, limit: int = MAX_TASKS) -> list[Task]:
@@ -101,11 +109,17 @@ def page_tasks(text: str, limit: int = MAX_TASKS) -> list[Task]:
     `limit`."""
     tasks: list[Task] = []
     line, counted = 0, 0
+    heading = ""
     for start, end in prose_ranges(text):
+        headings = _HEADING.finditer(text, start, end)
+        above = next(headings, None)
         for found in _TASK.finditer(text, start, end):
+            while above is not None and above.start() < found.start():
+                heading = above[1]
+                above = next(headings, None)
             line += text.count("\n", counted, found.start())
             counted = found.start()
-            tasks.append(Task(line, found[1], (found[2] or "").strip()))
+            tasks.append(Task(line, found[1], (found[2] or "").strip(), heading))
             if len(tasks) >= limit:
                 return tasks
     return tasks
@@ -127,8 +141,9 @@ def task_rows(
                 fields[EMOJI_DATES[found[1]]] = date.fromisoformat(found[2])
         for key, start, end in field_values(masked):
             fields[key] = inline_value(task.text[start:end].strip())
-        for name, day in tasks_dates(masked).items():
-            fields[TASKS_DATE.format(name)] = day
+        for name, value in tasks_fields(masked).items():
+            fields[TASKS_FIELD.format(name)] = value
+        fields[TASKS_FIELD.format("heading")] = task.heading
         fields |= {
             "text": task.text,
             "status": task.status,
@@ -146,10 +161,11 @@ def task_rows(
     return rows
 
 
-def tasks_dates(text: str) -> dict[str, date]:
-    """The dates the Tasks plugin reads in a task's `text`, by field (`due`, …): those
-    in the run of its fields that ends the line, read from the end (see the module doc)."""
-    found: dict[str, date] = {}
+def tasks_fields(text: str) -> dict[str, Any]:
+    """The fields the Tasks plugin reads in a task's `text`: its dates by name (`due`,
+    …), its `priority` (`PRIORITIES`' rank) and whether it is `recurring`, those in the
+    run of fields that ends the line, read from the end (see the module doc)."""
+    found: dict[str, Any] = {"priority": NORMAL_PRIORITY, "recurring": False}
     end = len(text.rstrip())
     start = max(0, end - TRAILING_CHARS)
     for _ in range(MAX_TRAILING):
@@ -159,6 +175,10 @@ def tasks_dates(text: str) -> dict[str, date]:
         if field[1] is not None:
             with contextlib.suppress(ValueError):
                 found.setdefault(EMOJI_DATES[field[1]], date.fromisoformat(field[2]))
+        elif field[3] is not None:
+            found["priority"] = PRIORITIES[field[3]]
+        elif field[4] is not None:
+            found["recurring"] = True
         end = len(text[: field.start()].rstrip())
     return found
 

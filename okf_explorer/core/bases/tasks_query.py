@@ -10,30 +10,32 @@ leaves any other block as written (code), so a block is never shown half underst
 
 - `done` (a box of `x`, `X` or `-`, Tasks' statuses of type done and cancelled) and
   `not done`;
-- a date: `due`, `scheduled`, `starts`, `done`, `created`, `cancelled`, then `before`,
-  `after`, `on`, `on or before`, `on or after` (or none: on), then `YYYY-MM-DD`,
-  `today`, `tomorrow` or `yesterday`; `has due date`, `no due date` and the others'
-  alike. A task's dates are its Tasks emoji (`📅 2024-05-01`, `⏳`, `🛫`, `✅`, `➕`,
-  `❌`), read where Tasks reads them: at the end of its line (`dataview_tasks.tasks_dates`);
-- `path`, `folder`, `filename`, `description` `includes` / `does not include` a text
-  (any case), which may be this page's own: `{{query.file.path}}`,
-  `{{query.file.folder}}`, `{{query.file.filename}}`,
+- a date: `due`, `scheduled`, `starts`, `done`, `created`, `cancelled` or `happens` (any
+  of start, scheduled and due), then `before`, `after`, `on`, `on or before`,
+  `on or after` (or none: on), then `YYYY-MM-DD`, `today`, `tomorrow` or `yesterday`;
+  `has due date`, `no due date` and the others' alike. A task's dates are its Tasks
+  emoji (`📅 2024-05-01`, `⏳`, `🛫`, `✅`, `➕`, `❌`), read where Tasks reads them: at
+  the end of its line (`dataview_tasks.tasks_fields`);
+- `path`, `folder`, `filename`, `description` or `heading` (the one the task is under)
+  `includes` / `does not include` a text (any case), which may be the page holding the
+  block's own: `{{query.file.path}}`, `{{query.file.folder}}`, `{{query.file.filename}}`,
   `{{query.file.filenameWithoutExtension}}`;
 - `tags include` / `tags do not include` (and `tag includes` …) a text (any case);
+- `priority is [above|below] highest|high|medium|none|low|lowest` (`🔺⏫🔼🔽⏬`, none
+  being "normal"), `is recurring` / `is not recurring` (`🔁`);
 - `(a) AND (b)`, `(a) OR (b)`, `NOT (a)`, each part one of the filters above in
   parentheses (Tasks' other delimiters, `[…]`, `{…}` and `"…"`, are not read);
 - `sort by` `due`, `scheduled`, `start`, `done`, `created`, `path`, `filename`,
-  `description` or `status`, `reverse` after it; `limit N` (`limit to N tasks`);
-  `group by filename` and `group by path` (how the tasks are shown anyway, under their
-  page);
+  `description`, `status` or `priority`, `reverse` after it; `limit N` (`limit to N
+  tasks`); `group by filename` and `group by path` (how the tasks are shown anyway,
+  under their page);
 - what changes only how a task looks (`hide …`, `show …`, `short mode`, `full mode`),
   `explain`, `ignore global query` and comments (`# …`) are read as nothing.
 
 A vault's global filter (Tasks' settings: `#task`) is read: only a checklist item holding
 it is a task. Not read (the block stays code): presets, `filter by function` and every
-other JavaScript, regular expressions, `happens`, `heading`, `priority`, `status.…`,
-dependencies (`is blocked`), other groupings, `XOR`, and relative dates past one day
-(`next week`).
+other JavaScript, regular expressions, `status.…`, dependencies (`is blocked`), other
+groupings, `XOR`, and relative dates past one day (`next week`).
 
 Without `sort by`, tasks are shown by page and line, under their page (Tasks' default
 order ranks by urgency, which needs its priority and its settings).
@@ -52,7 +54,7 @@ from okf_explorer.core.bases.dataview_query import (
     QueryRefused,
     task_query,
 )
-from okf_explorer.core.bases.dataview_tasks import TASKS_DATE
+from okf_explorer.core.bases.dataview_tasks import NORMAL_PRIORITY, TASKS_FIELD
 
 __all__ = ["read_tasks_query"]
 
@@ -73,13 +75,18 @@ _DATES = {
     "cancelled": "cancelled",
 }
 """A date's name in an instruction → the task's field as Tasks reads it
-(`dataview_tasks.tasks_dates`, under `TASKS_DATE`)."""
+(`dataview_tasks.tasks_fields`, under `TASKS_FIELD`)."""
+HAPPENS = ("start", "scheduled", "due")
+"""The dates `happens` reads: any of them."""
+_PRIORITY_NAMES = {"highest": 0, "high": 1, "medium": 2, "none": NORMAL_PRIORITY}
+_PRIORITY_NAMES |= {"normal": NORMAL_PRIORITY, "low": 4, "lowest": 5}
 _DAY = {"today": "today()", "tomorrow": 'today() + "1d"', "yesterday": 'today() - "1d"'}
 _TEXTS = {
     "path": "file.path",
     "folder": '(file.folder + "/")',
     "filename": "file.name",
     "description": 'note["text"]',
+    "heading": 'note["tasks:heading"]',
 }
 _PLACEHOLDERS = {
     "{{query.file.path}}": "this.file.path",
@@ -91,7 +98,7 @@ _PLACEHOLDERS = {
 
 def _date_of(name: str) -> str:
     """The expression of a task's date `name` (`due`, …) as Tasks reads it."""
-    return f"note[{json.dumps(TASKS_DATE.format(name))}]"
+    return f"note[{json.dumps(TASKS_FIELD.format(name))}]"
 
 
 _SORTS = {
@@ -100,23 +107,30 @@ _SORTS = {
     "filename": "file.name",
     "description": 'note["text"].lower()',
     "status": 'note["status"]',
+    "priority": 'note["tasks:priority"]',
 }
 
 _DATE_FILTER = re.compile(
-    r"(?P<name>due|scheduled|starts?|done|created|cancelled)"
+    r"(?P<name>due|scheduled|starts?|done|created|cancelled|happens)"
     r"(?: (?P<op>before|after|on or before|on or after|on))?"
     r" (?P<day>\d{4}-\d{2}-\d{2}|today|tomorrow|yesterday)",
     re.IGNORECASE,
 )
 _HAS_DATE = re.compile(
-    r"(?P<has>has|no) (?P<name>due|scheduled|start|done|created|cancelled) date", re.IGNORECASE
+    r"(?P<has>has|no) (?P<name>due|scheduled|start|done|created|cancelled|happens) date",
+    re.IGNORECASE,
 )
 _TEXT_FILTER = re.compile(
-    r"(?P<name>path|folder|filename|description) (?P<op>includes|does not include) (?P<text>.+)",
+    r"(?P<name>path|folder|filename|description|heading)"
+    r" (?P<op>includes|does not include) (?P<text>.+)",
     re.IGNORECASE,
 )
 _TAG_FILTER = re.compile(
     r"tags? (?P<op>includes?|does not include|do not include) (?P<text>.+)", re.IGNORECASE
+)
+_PRIORITY_FILTER = re.compile(
+    r"priority is(?: (?P<op>above|below))? (?P<name>highest|high|medium|none|normal|low|lowest)",
+    re.IGNORECASE,
 )
 _LIMIT = re.compile(r"limit(?: to)? (?P<count>\d{1,6})(?: tasks?)?")
 _SORT = re.compile(r"sort by (?P<name>\w+)(?P<reverse> reverse)?")
@@ -178,12 +192,22 @@ def _filter(line: str) -> str:
         return DONE
     if lowered == "not done":
         return f"!{DONE}"
+    if lowered in {"is recurring", "is not recurring"}:
+        recurring = 'note["tasks:recurring"]'
+        return recurring if lowered == "is recurring" else f"!{recurring}"
+    if (found := _PRIORITY_FILTER.fullmatch(line)) is not None:
+        operator = {"above": "<", "below": ">", None: "=="}[found["op"] and found["op"].lower()]
+        return f'note["tasks:priority"] {operator} {_PRIORITY_NAMES[found["name"].lower()]}'
     if (found := _DATE_FILTER.fullmatch(line)) is not None:
         name, operator = found["name"].lower(), (found["op"] or "on").lower()
-        return _date_filter(_DATES[name], operator, found["day"].lower())
+        fields = HAPPENS if name == "happens" else (_DATES[name],)
+        each = [_date_filter(field, operator, found["day"].lower()) for field in fields]
+        return each[0] if len(each) == 1 else f"({' || '.join(each)})"
     if (found := _HAS_DATE.fullmatch(line)) is not None:
-        field = _date_of(_DATES[found["name"].lower()])
-        return f"{field} != null" if found["has"].lower() == "has" else f"{field} == null"
+        name = found["name"].lower()
+        fields = HAPPENS if name == "happens" else (_DATES[name],)
+        has = " || ".join(f"{_date_of(field)} != null" for field in fields)
+        return f"({has})" if found["has"].lower() == "has" else f"!({has})"
     if (found := _TEXT_FILTER.fullmatch(line)) is not None:
         kept = f"{_TEXTS[found['name'].lower()]}.lower().contains({_operand(found['text'])})"
         return kept if found["op"].lower() == "includes" else f"!{kept}"
