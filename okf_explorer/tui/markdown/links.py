@@ -376,7 +376,8 @@ def embedded_text(
     the embedded page's fields as that page does (`dialect_fields`): a Dataview query of
     its own field shows its value, as Dataview renders an embed with the embedded file.
     A base (`Books.base`, or one `written` in the page) shows its view's table, a Dataview
-    query `written` in the page its list or table."""
+    query `written` in the page its list or table, a Tasks query its tasks (the vault's
+    Tasks global filter read for it)."""
     if written is not None and target == QUERY_TARGET:
         return _query_text(brain, from_slug, written, read_query)
     if written is not None and target == TASKS_TARGET:

@@ -556,6 +556,13 @@ def _embeds(state: StateCore) -> None:
     state.tokens = out
 
 
+_QUERY_READERS: dict[str, tuple[Callable[[str], object], str]] = {
+    "dataview": (read_query, WRITTEN_QUERY),
+    "tasks": (read_tasks_query, WRITTEN_TASKS),
+}
+"""A query block's language → what reads it, and the href it is shown by."""
+
+
 def _written_query(fence: Token) -> str | None:
     """The href a fenced block is shown by when it is a query okf-explorer runs: a
     ```` ```base ```` block, or a ```` ```dataview ```` or ```` ```tasks ```` block it
@@ -564,10 +571,9 @@ def _written_query(fence: Token) -> str | None:
     language = fence.info.strip().lower()
     if language == "base":
         return WRITTEN_BASE
-    readers = {"dataview": (read_query, WRITTEN_QUERY), "tasks": (read_tasks_query, WRITTEN_TASKS)}
-    if language not in readers:
+    if language not in _QUERY_READERS:
         return None
-    read, href = readers[language]
+    read, href = _QUERY_READERS[language]
     try:
         read(fence.content)
     except QueryRefused:
