@@ -115,7 +115,8 @@ def test_a_placeholder_is_the_page_holding_the_query(brain: Brain) -> None:
     ("query", "why"),
     [
         ("filter by function task.due.moment", "filter by function"),
-        ("group by heading", "group by heading"),
+        ("group by tags", "group by tags"),
+        ("group by due\ngroup by heading", "group by heading"),
         ("sort by urgency", "sort by urgency"),
         ("preset today_tasks", "preset"),
         ("due before next week", "due before next week"),
@@ -191,7 +192,7 @@ def test_the_page_shows_a_block_it_reads_and_leaves_others_as_code() -> None:
     from okf_explorer.tui.markdown.draw import Embed, Fence, blocks_of
     from okf_explorer.tui.markdown.parser import parse
 
-    text = "```tasks\nnot done\n```\n\n```tasks\ngroup by heading\n```\n"
+    text = "```tasks\nnot done\n```\n\n```tasks\ngroup by tags\n```\n"
     blocks = blocks_of(parse(text, False))
     assert isinstance(blocks[0], Embed)
     assert (blocks[0].href, blocks[0].written) == (WRITTEN_TASKS, "not done\n")
@@ -234,3 +235,36 @@ def test_a_dataview_task_query_reads_the_emoji_dates_anywhere(brain: Brain) -> N
     query = read_query('TASK WHERE due <= date("2024-05-02") OR completion')
     table = brain.dataview_table("home", query)
     assert [cells[1].split()[0] for _, cells in table.rows] == ["Call", "Mow", "Read"]
+
+
+def test_grouped_tasks_are_under_their_group_then_their_page_in_tasks_order(
+    brain: Brain,
+) -> None:
+    def shown(query: str) -> list[str]:
+        text, note = embedded_text(brain, "home", TASKS_TARGET, None, query)
+        assert text is not None, note
+        return [line for line in text.splitlines() if line]
+
+    assert shown("group by status.type\npath includes work") == [
+        "#### IN_PROGRESS",
+        "**[[work/plans|Plans]]**",
+        "- [/] Draft the talk",
+        "#### TODO",
+        "**[[work/plans|Plans]]**",
+        "- [ ] Send the report 🔼 📅 2024-06-01 ^r1",
+    ]
+    assert shown("group by due\npath includes work") == [
+        "#### 2024-06-01 Saturday",
+        "**[[work/plans|Plans]]**",
+        "- [ ] Send the report 🔼 📅 2024-06-01 ^r1",
+        "#### No due date",  # last, as Tasks puts it
+        "**[[work/plans|Plans]]**",
+        "- [/] Draft the talk",
+    ]
+    headings = [line for line in shown("not done\ngroup by heading") if line[0] == "#"]
+    assert headings == [
+        "#### Home",
+        "#### In the evening",
+        "#### Plans",
+    ]
+    assert shown("group by priority\nhas due date\nnot done")[0] == "#### High priority"

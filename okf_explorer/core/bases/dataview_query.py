@@ -248,16 +248,25 @@ def _query(text: str) -> DataviewQuery:
 
 
 def task_query(
-    filters: Sequence[str], sort: Sequence[tuple[str, bool]] = (), limit: int | None = None
+    filters: Sequence[str],
+    sort: Sequence[tuple[str, bool]] = (),
+    limit: int | None = None,
+    group: tuple[str, str] | None = None,
 ) -> DataviewQuery:
     """A `TASK` query over every page's tasks: kept by each of `filters` (a base's
     expressions over a task's row), in `sort` order (an expression, and whether it runs
-    from the largest), then by page and line, at most `limit`. How the Tasks plugin's
-    blocks are run (`core.bases.tasks_query`)."""
+    from the largest), then by page and line, at most `limit`; `group`: the expressions
+    of a task's group's name (a third column, `dataview_tasks.tasks_markdown`) and of
+    the groups' order, which comes first. How the Tasks plugin's blocks are run
+    (`core.bases.tasks_query`)."""
     pages = _Stage("TASK")
     pages.column("page", "file", "File")
     tasks = _task_stage()
     tasks.filters.extend(filters)
+    if group is not None:
+        tasks.column("group", group[0], "group")
+        tasks.formulas["g"] = group[1]
+        tasks.sort.append({"property": "formula.g", "direction": "ASC"})
     for number, (expression, descending) in enumerate(sort, start=1):
         tasks.formulas[f"s{number}"] = expression
         direction = "DESC" if descending else "ASC"

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from okf_explorer.core.bases.expression import FileFacts
+from okf_explorer.core.bases.expression import FileFacts, cell_text
 from okf_explorer.core.bases.view import BaseTable
 from okf_explorer.core.dataview import inline_value, query_fields
 from okf_explorer.core.links.fields import field_values
@@ -184,18 +184,22 @@ def tasks_fields(text: str) -> dict[str, Any]:
 
 
 def tasks_markdown(table: BaseTable, names: Mapping[str, str]) -> str:
-    """The tasks a query keeps (`table`: a row a task, its cells its box's character and
-    its text), as Dataview shows them: under each page's link, in the table's order,
-    the tasks of the page that follow each other."""
+    """The tasks a query keeps (`table`: a row a task, its cells its box's character, its
+    text and, when the query groups them, its group's name), as Dataview shows them:
+    under each page's link, in the table's order, the tasks of the page that follow each
+    other; grouped, under each group's heading first, as the Tasks plugin shows them."""
     if not table.rows:
         return "*TASK: no task matches.*"
     lines: list[str] = []
-    shown = None
-    for slug, (status, text) in table.rows:
-        if slug != shown:
+    shown: tuple[object, str] | None = None
+    for slug, (status, text, *group) in table.rows:
+        if group and (shown is None or group[0] != shown[0]):
+            lines += [*([""] if lines else []), f"#### {cell_text(group[0])}"]
+            shown = None
+        if shown is None or slug != shown[1]:
             title = (names.get(slug) or slug).replace("|", "¦").replace("]]", "] ]")
             lines += [*([""] if lines else []), f"**[[{slug}|{title}]]**", ""]
-            shown = slug
+            shown = (group[0] if group else None, slug)
         lines.append(f"- [{status}] {text}")
     if table.total > len(table.rows):
         lines.append(f"\n*{table.total - len(table.rows)} more of {table.total} tasks.*")

@@ -537,6 +537,7 @@ def _file_method(scope: Scope, value: Any, method: Callable[..., Any], *argument
 
 
 _DATE_TOKENS = (
+    ("dddd", "%A"),
     ("YYYY", "%Y"),
     ("MM", "%m"),
     ("DD", "%d"),

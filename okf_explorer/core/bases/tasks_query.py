@@ -28,14 +28,16 @@ leaves any other block as written (code), so a block is never shown half underst
 - `sort by` `due`, `scheduled`, `start`, `done`, `created`, `path`, `filename`,
   `description`, `status` or `priority`, `reverse` after it; `limit N` (`limit to N
   tasks`); `group by filename` and `group by path` (how the tasks are shown anyway,
-  under their page);
+  under their page), and one `group by` `heading`, `folder`, `status.type`, `priority`
+  or a date (`due`, …: `2024-05-01 Wednesday`, `No due date`), each group under its
+  heading, in Tasks' order (`_GROUPS`);
 - what changes only how a task looks (`hide …`, `show …`, `short mode`, `full mode`),
   `explain`, `ignore global query` and comments (`# …`) are read as nothing.
 
 A vault's global filter (Tasks' settings: `#task`) is read: only a checklist item holding
 it is a task. Not read (the block stays code): presets, `filter by function` and every
-other JavaScript, regular expressions, `status.…`, dependencies (`is blocked`), other
-groupings, `XOR`, and relative dates past one day (`next week`).
+other JavaScript, regular expressions, `status.…` filters, dependencies (`is blocked`),
+other groupings (and a second one), `XOR`, and relative dates past one day (`next week`).
 
 Without `sort by`, tasks are shown by page and line, under their page (Tasks' default
 order ranks by urgency, which needs its priority and its settings).
@@ -110,6 +112,43 @@ _SORTS = {
     "priority": 'note["tasks:priority"]',
 }
 
+_STATUS_TYPE = (
+    'if(note["status"] == "/", "IN_PROGRESS", if(note["status"] == "x" || note["status"] == "X",'
+    ' "DONE", if(note["status"] == "-", "CANCELLED", "TODO")))'
+)
+"""A task's status type, as Tasks' default statuses give it (a box it does not know: TODO)."""
+_STATUS_ORDER = (
+    'if(note["status"] == "/", 1, if(note["status"] == "x" || note["status"] == "X", 3,'
+    ' if(note["status"] == "-", 4, 2)))'
+)
+_PRIORITY_GROUP = (
+    'if(note["tasks:priority"] == 0, "Highest priority", if(note["tasks:priority"] == 1,'
+    ' "High priority", if(note["tasks:priority"] == 2, "Medium priority",'
+    ' if(note["tasks:priority"] == 4, "Low priority", if(note["tasks:priority"] == 5,'
+    ' "Lowest priority", "Normal priority")))))'
+)
+
+
+def _date_group(name: str) -> tuple[str, str]:
+    """A group by a task's date `name`: `2024-05-01 Wednesday`, else `No due date` (last)."""
+    value = _date_of(_DATES[name])
+    missing = json.dumps(f"No {name} date")
+    return (
+        f'if({value}, {value}.format("YYYY-MM-DD dddd"), {missing})',
+        f'if({value}, {value}.format("YYYY-MM-DD"), "9999")',
+    )
+
+
+_GROUPS = {
+    "heading": ('if(note["tasks:heading"], note["tasks:heading"], "(No heading)")',) * 2,
+    "folder": ('(file.folder + "/")',) * 2,
+    "status.type": (_STATUS_TYPE, _STATUS_ORDER),
+    "priority": (_PRIORITY_GROUP, 'note["tasks:priority"]'),
+    **{name: _date_group(name) for name in ("due", "scheduled", "start", "done", "created")},
+}
+"""`group by` a key → the expressions of a task's group's name and of the groups' order
+(Tasks' own: by date, no date last; in progress, to do, done, cancelled; by priority)."""
+
 _DATE_FILTER = re.compile(
     r"(?P<name>due|scheduled|starts?|done|created|cancelled|happens)"
     r"(?: (?P<op>before|after|on or before|on or after|on))?"
@@ -165,6 +204,7 @@ def _query(text: str, global_filter: str) -> DataviewQuery:
     filters = [f'note["text"].contains({json.dumps(global_filter)})'] if global_filter else []
     sort: list[tuple[str, bool]] = []
     limit: int | None = None
+    group: tuple[str, str] | None = None
     for written in text.splitlines():
         line = " ".join(written.split())
         lowered = line.lower()
@@ -172,7 +212,12 @@ def _query(text: str, global_filter: str) -> DataviewQuery:
             continue
         if lowered in {"group by filename", "group by path"}:
             continue  # how the tasks are shown anyway: under their page
-        if (found := _LIMIT.fullmatch(lowered)) is not None:
+        if lowered.startswith("group by "):
+            key = lowered.removeprefix("group by ").strip()
+            if key not in _GROUPS or group is not None:
+                raise QueryRefused(f"the instruction {line!r} is not read")
+            group = _GROUPS[key]
+        elif (found := _LIMIT.fullmatch(lowered)) is not None:
             limit = int(found["count"])
         elif (found := _SORT.fullmatch(lowered)) is not None:
             if found["name"] not in _SORTS:
@@ -182,7 +227,7 @@ def _query(text: str, global_filter: str) -> DataviewQuery:
             filters.append(_combined(line))
         else:
             filters.append(_filter(line))
-    return task_query(filters, sort, limit)
+    return task_query(filters, sort, limit, group)
 
 
 def _filter(line: str) -> str:
