@@ -119,7 +119,8 @@ def test_a_placeholder_is_the_page_holding_the_query(brain: Brain) -> None:
         ("group by due\ngroup by heading", "group by heading"),
         ("sort by urgency", "sort by urgency"),
         ("preset today_tasks", "preset"),
-        ("due before next week", "due before next week"),
+        ("due before next monday", "next monday is not a date"),
+        ("due in 99999 years", "past the dates"),
         ("description regex matches /a/", "regex"),
         ("(done) XOR (not done)", "XOR"),
         ("due before 2024-13-40", "2024-13-40 is not a date"),
@@ -219,6 +220,7 @@ WORDS = ["not", "done", "due", "before", "after", "on", "or", "today", "2024-05-
 WORDS += ["has", "no", "date", "path", "includes", "does", "include", "tags", "#x", "\\", '"a"']
 WORDS += ["(", ")", "AND", "OR", "NOT", "XOR", "sort", "by", "reverse", "limit", "5", "group"]
 WORDS += ["filename", "hide", "{{query.file.path}}", "{{", "}}", "\n", "#", "€", "'", "\t"]
+WORDS += ["in", "ago", "week", "months", "year", "this", "next", "99999999999999", "9999", "two"]
 
 
 @settings(max_examples=400, deadline=None)
@@ -268,3 +270,26 @@ def test_grouped_tasks_are_under_their_group_then_their_page_in_tasks_order(
         "#### Plans",
     ]
     assert shown("group by priority\nhas due date\nnot done")[0] == "#### High priority"
+
+
+@pytest.mark.parametrize(
+    ("query", "texts"),
+    [
+        ("due this week", ["Call"]),  # Monday 29 April to Sunday 5 May 2024
+        ("due in this week", ["Call"]),
+        ("due in 1 month", ["Send"]),
+        ("due in a month", ["Send"]),
+        ("due before next month", ["Call"]),
+        ("due after this month", ["Water", "Send"]),
+        ("done in last month", ["Mow"]),
+        ("due 2024-05-01 2024-06-01", ["Call", "Send"]),
+        ("scheduled after 30 days ago", ["Mow"]),
+        ("due on or before tomorrow", ["Call"]),
+        ("cancelled in last quarter", []),
+        ("cancelled in this quarter", ["Paint"]),
+    ],
+)
+def test_relative_dates_count_from_today(brain: Brain, query: str, texts: list[str]) -> None:
+    """Wednesday 1 May 2024 is the day the dates count from; a week is Monday to Sunday."""
+    table = brain.dataview_table("home", read_tasks_query(query, today=date(2024, 5, 1)))
+    assert [cells[1].split()[0] for _, cells in table.rows] == texts

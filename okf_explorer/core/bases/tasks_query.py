@@ -11,9 +11,12 @@ leaves any other block as written (code), so a block is never shown half underst
 - `done` (a box of `x`, `X` or `-`, Tasks' statuses of type done and cancelled) and
   `not done`;
 - a date: `due`, `scheduled`, `starts`, `done`, `created`, `cancelled` or `happens` (any
-  of start, scheduled and due), then `before`, `after`, `on`, `on or before`,
-  `on or after` (or none: on), then `YYYY-MM-DD`, `today`, `tomorrow` or `yesterday`;
-  `has due date`, `no due date` and the others' alike. A task's dates are its Tasks
+  of start, scheduled and due), then `before`, `after`, `on`, `in`, `on or before`,
+  `on or after` (or none: on / in), then a day (`YYYY-MM-DD`, `today`, `tomorrow`,
+  `yesterday`, `in 2 weeks`, `3 days ago`, `a month ago`) or a range of days (two dates;
+  `last`, `this` or `next` `week`, Monday to Sunday, `month`, `quarter` or `year`),
+  counted from today (`_days`); `after` a range is after its last day; `has due date`,
+  `no due date` and the others' alike. A task's dates are its Tasks
   emoji (`📅 2024-05-01`, `⏳`, `🛫`, `✅`, `➕`, `❌`), read where Tasks reads them: at
   the end of its line (`dataview_tasks.tasks_fields`);
 - `path`, `folder`, `filename`, `description` or `heading` (the one the task is under)
@@ -37,7 +40,8 @@ leaves any other block as written (code), so a block is never shown half underst
 A vault's global filter (Tasks' settings: `#task`) is read: only a checklist item holding
 it is a task. Not read (the block stays code): presets, `filter by function` and every
 other JavaScript, regular expressions, `status.…` filters, dependencies (`is blocked`),
-other groupings (and a second one), `XOR`, and relative dates past one day (`next week`).
+other groupings (and a second one), `XOR`, and the dates other than those above (`next
+monday`, `in two weeks and a day`).
 
 Without `sort by`, tasks are shown by page and line, under their page (Tasks' default
 order ranks by urgency, which needs its priority and its settings).
@@ -45,10 +49,11 @@ order ranks by urgency, which needs its priority and its settings).
 
 from __future__ import annotations
 
+import calendar
 import functools
 import json
 import re
-from datetime import date
+from datetime import date, timedelta
 
 from okf_explorer.core.bases.dataview_query import (
     QUERIES_KEPT,
@@ -82,7 +87,10 @@ HAPPENS = ("start", "scheduled", "due")
 """The dates `happens` reads: any of them."""
 _PRIORITY_NAMES = {"highest": 0, "high": 1, "medium": 2, "none": NORMAL_PRIORITY}
 _PRIORITY_NAMES |= {"normal": NORMAL_PRIORITY, "low": 4, "lowest": 5}
-_DAY = {"today": "today()", "tomorrow": 'today() + "1d"', "yesterday": 'today() - "1d"'}
+_DAYS_FROM_TODAY = {"today": 0, "tomorrow": 1, "yesterday": -1}
+_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+_NUMBERS |= {"seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
+_MONTHS = {"month": 1, "quarter": 3, "year": 12}
 _TEXTS = {
     "path": "file.path",
     "folder": '(file.folder + "/")',
@@ -151,9 +159,14 @@ _GROUPS = {
 
 _DATE_FILTER = re.compile(
     r"(?P<name>due|scheduled|starts?|done|created|cancelled|happens)"
-    r"(?: (?P<op>before|after|on or before|on or after|on))?"
-    r" (?P<day>\d{4}-\d{2}-\d{2}|today|tomorrow|yesterday)",
+    r"(?: (?P<op>before|after|on or before|on or after|on|in))? (?P<days>.+)",
     re.IGNORECASE,
+)
+_TWO_DAYS = re.compile(r"(\d{4}-\d{2}-\d{2}) (\d{4}-\d{2}-\d{2})")
+_PERIOD = re.compile(r"(last|this|next) (week|month|quarter|year)")
+_SPAN = re.compile(
+    r"in (?P<ahead>\w+) (?P<unit>day|week|month|year)s?"
+    r"|(?P<back>\w+) (?P<ago>day|week|month|year)s? ago"
 )
 _HAS_DATE = re.compile(
     r"(?P<has>has|no) (?P<name>due|scheduled|start|done|created|cancelled|happens) date",
@@ -179,26 +192,29 @@ _SHOWN_ONLY = re.compile(
 _BOOLEAN = re.compile(r"\(|\)|[^()]+")
 
 
-def read_tasks_query(text: str, global_filter: str = "") -> DataviewQuery:
+def read_tasks_query(
+    text: str, global_filter: str = "", today: date | None = None
+) -> DataviewQuery:
     """A ```` ```tasks ```` block's text → the query it is; `QueryRefused` says why not
     (see the module doc). `global_filter`: the vault's (`Brain.tasks_global_filter`), a
-    text a checklist item holds to be a task. Each text is read once (`_read`), as a
-    Dataview query's is."""
-    read = _read(text, global_filter)
+    text a checklist item holds to be a task; `today` (the machine's date): the day its
+    relative dates count from. Each text is read once a day (`_read`), as a Dataview
+    query's is once."""
+    read = _read(text, global_filter, today or date.today())
     if isinstance(read, QueryRefused):
         raise QueryRefused(str(read))
     return read
 
 
 @functools.lru_cache(maxsize=QUERIES_KEPT)
-def _read(text: str, global_filter: str) -> DataviewQuery | QueryRefused:
+def _read(text: str, global_filter: str, today: date) -> DataviewQuery | QueryRefused:
     try:
-        return _query(text, global_filter)
+        return _query(text, global_filter, today)
     except QueryRefused as refused:
         return refused
 
 
-def _query(text: str, global_filter: str) -> DataviewQuery:
+def _query(text: str, global_filter: str, today: date) -> DataviewQuery:
     if len(text) > MAX_TASKS_QUERY_CHARS:
         raise QueryRefused(f"a Tasks query over {MAX_TASKS_QUERY_CHARS:,} characters")
     filters = [f'note["text"].contains({json.dumps(global_filter)})'] if global_filter else []
@@ -224,13 +240,13 @@ def _query(text: str, global_filter: str) -> DataviewQuery:
                 raise QueryRefused(f"sort by {found['name']} is not read")
             sort.append((_SORTS[found["name"]], found["reverse"] is not None))
         elif line.startswith(("(", "NOT ")):
-            filters.append(_combined(line))
+            filters.append(_combined(line, today))
         else:
-            filters.append(_filter(line))
+            filters.append(_filter(line, today))
     return task_query(filters, sort, limit, group)
 
 
-def _filter(line: str) -> str:
+def _filter(line: str, today: date) -> str:
     """One filter instruction → the expression that keeps the tasks it keeps."""
     lowered = line.lower()
     if lowered == "done":
@@ -246,7 +262,14 @@ def _filter(line: str) -> str:
     if (found := _DATE_FILTER.fullmatch(line)) is not None:
         name, operator = found["name"].lower(), (found["op"] or "on").lower()
         fields = HAPPENS if name == "happens" else (_DATES[name],)
-        each = [_date_filter(field, operator, found["day"].lower()) for field in fields]
+        written = found["days"].lower()
+        try:
+            first, last = _days(written, today)
+        except QueryRefused:
+            if operator != "in":  # `due in 2 weeks`: a day, not the operator `in`
+                raise
+            first, last = _days(f"in {written}", today)
+        each = [_date_filter(field, operator, first, last) for field in fields]
         return each[0] if len(each) == 1 else f"({' || '.join(each)})"
     if (found := _HAS_DATE.fullmatch(line)) is not None:
         name = found["name"].lower()
@@ -274,16 +297,74 @@ def _operand(written: str) -> str:
     return json.dumps(text.lower())
 
 
-def _date_filter(field: str, operator: str, day: str) -> str:
-    """`note[field]` before, after or on a day (a date or a time on it)."""
-    value = _date_of(field)
-    if day not in _DAY:
+def _days(written: str, today: date) -> tuple[date, date]:
+    """The first and last day a date or a range of dates means, as Tasks reads them: a
+    day (`2024-05-01`, `today`, `tomorrow`, `yesterday`, `in 2 weeks`, `3 days ago`), two
+    days (`2024-05-01 2024-05-31`), or `last` / `this` / `next` `week` (Monday to Sunday),
+    `month`, `quarter` or `year`."""
+    if written in _DAYS_FROM_TODAY:
+        day = today + timedelta(days=_DAYS_FROM_TODAY[written])
+        return day, day
+    if (found := _TWO_DAYS.fullmatch(written)) is not None:
+        return _iso_day(found[1]), _iso_day(found[2])
+    if (found := _PERIOD.fullmatch(written)) is not None:
         try:
-            date.fromisoformat(day)
-        except ValueError:
-            raise QueryRefused(f"{day} is not a date") from None
-    start = _DAY.get(day, f"date({json.dumps(day)})")
-    end = f'({start} + "1d")'
+            return _period(today, found[2], {"last": -1, "this": 0, "next": 1}[found[1]])
+        except (ValueError, OverflowError):  # a year 1 or 9999 has no year before or after
+            raise QueryRefused(f"{written} is past the dates Tasks' queries here read") from None
+    if (found := _SPAN.fullmatch(written)) is not None:
+        count = found["ahead"] or found["back"]
+        amount = int(count) if count.isdigit() else _NUMBERS.get(count)
+        if amount is None:
+            raise QueryRefused(f"{written} is not a date Tasks' queries here read")
+        unit = found["unit"] or found["ago"]
+        try:
+            day = _shifted(today, amount if found["ahead"] else -amount, unit)
+        except (ValueError, OverflowError):  # past the year 9999
+            raise QueryRefused(f"{written} is past the dates Tasks' queries here read") from None
+        return day, day
+    day = _iso_day(written)
+    return day, day
+
+
+def _iso_day(written: str) -> date:
+    try:
+        return date.fromisoformat(written) if len(written) == 10 else _refused_day(written)
+    except ValueError:
+        return _refused_day(written)
+
+
+def _refused_day(written: str) -> date:
+    raise QueryRefused(f"{written} is not a date Tasks' queries here read")
+
+
+def _shifted(day: date, amount: int, unit: str) -> date:
+    """`day` moved `amount` days, weeks, months or years (a month's day kept, or its last)."""
+    if unit in {"day", "week"}:
+        return day + timedelta(days=amount * (7 if unit == "week" else 1))
+    months = day.year * 12 + day.month - 1 + amount * (12 if unit == "year" else 1)
+    year, month = divmod(months, 12)
+    return date(year, month + 1, min(day.day, calendar.monthrange(year, month + 1)[1]))
+
+
+def _period(today: date, unit: str, offset: int) -> tuple[date, date]:
+    """The week (ISO: Monday to Sunday), month, quarter or year holding `today`, moved by
+    `offset` of them."""
+    if unit == "week":
+        monday = today - timedelta(days=today.weekday()) + timedelta(weeks=offset)
+        return monday, monday + timedelta(days=6)
+    length = _MONTHS[unit]
+    first = date(today.year, 1 if unit == "year" else (today.month - 1) // length * length + 1, 1)
+    first = _shifted(first, offset * length, "month")
+    return first, _shifted(first, length, "month") - timedelta(days=1)
+
+
+def _date_filter(field: str, operator: str, first: date, last: date) -> str:
+    """`note[field]` before, after, on or in the days from `first` to `last` (a date or a
+    time on one of them): `after` is after the last."""
+    value = _date_of(field)
+    start = f"date({json.dumps(first.isoformat())})"
+    end = f"date({json.dumps((last + timedelta(days=1)).isoformat())})"
     if operator == "before":
         return f"{value} < {start}"
     if operator == "on or before":
@@ -295,7 +376,7 @@ def _date_filter(field: str, operator: str, day: str) -> str:
     return f"({value} >= {start} && {value} < {end})"
 
 
-def _combined(line: str) -> str:
+def _combined(line: str, today: date) -> str:
     """`(a) AND (b)`, `(a) OR NOT (b)`, `NOT (a)`: each part a filter in parentheses,
     operators between them, `NOT` binding tightest, then `AND`, then `OR` (as Tasks'
     "Execution Priority" orders them, and a base's expressions do)."""
@@ -312,7 +393,7 @@ def _combined(line: str) -> str:
         if operand and part == "NOT":
             out.append("!")
         elif operand and part == "(" and parts[index + 2 : index + 3] == [")"]:
-            out.append(f"({_filter(parts[index + 1])})")
+            out.append(f"({_filter(parts[index + 1], today)})")
             filters += 1
             operand = False
             index += 2
