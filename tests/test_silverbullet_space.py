@@ -98,9 +98,20 @@ def test_read_as_a_vault_the_lua_dangles(tmp_path: Path) -> None:
         ({"CONFIG.md": "```space-config\ntheme: dark\n```\n"}, True),
         ({"_plug/x.plug.js": "//\n", "a.md": "A\n"}, True),
         ({"CONFIG.md": "Our settings, in prose.\n"}, False),
+        ({"CONFIG.md": "Set it:\n```sh\nexport PATH=${HOME}/bin\n```\nor `${HOME}`.\n"}, False),
+        ({"CONFIG.md": "Our ${x}.\n", ".obsidian/app.json": "{}"}, False),
         ({"notes/CONFIG.md": CONFIG}, False),
     ],
-    ids=["space-lua", "expression", "space-config", "plugs", "prose config", "config deeper"],
+    ids=[
+        "space-lua",
+        "expression",
+        "space-config",
+        "plugs",
+        "prose config",
+        "shell in code",
+        "obsidian vault",
+        "config deeper",
+    ],
 )
 def test_a_folder_is_a_space_by_its_config_or_its_plugs(
     tmp_path: Path, files: dict[str, str], found: bool

@@ -157,8 +157,9 @@ _GROUPS = {
 """`group by` a key → the expressions of a task's group's name and of the groups' order
 (Tasks' own: by date, no date last; in progress, to do, done, cancelled; by priority)."""
 
+_DATE_NAMES = "|".join(sorted([*_DATES, "happens"], key=len, reverse=True))
 _DATE_FILTER = re.compile(
-    r"(?P<name>due|scheduled|starts?|done|created|cancelled|happens)"
+    rf"(?P<name>{_DATE_NAMES})"
     r"(?: (?P<op>before|after|on or before|on or after|on|in))? (?P<days>.+)",
     re.IGNORECASE,
 )
@@ -169,7 +170,7 @@ _SPAN = re.compile(
     r"|(?P<back>\w+) (?P<ago>day|week|month|year)s? ago"
 )
 _HAS_DATE = re.compile(
-    r"(?P<has>has|no) (?P<name>due|scheduled|start|done|created|cancelled|happens) date",
+    rf"(?P<has>has|no) (?P<name>{_DATE_NAMES}) date",
     re.IGNORECASE,
 )
 _TEXT_FILTER = re.compile(

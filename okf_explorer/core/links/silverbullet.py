@@ -37,9 +37,11 @@ from okf_explorer.core.links.grammar import outside_code
 
 __all__ = [
     "MAX_EXPRESSION",
+    "MAX_NESTING",
     "lua_expressions",
     "silverbullet_as_written",
     "silverbullet_links",
+    "turn_expressions",
 ]
 
 MAX_EXPRESSION = 8192
@@ -147,7 +149,7 @@ def silverbullet_as_written(text: str) -> str:
 
 
 def _prose(segment: str) -> str:
-    return _by_expressions(segment, _escaped, _wiki_links)
+    return turn_expressions(segment, _escaped_at, _wiki_links)
 
 
 def _wiki_links(segment: str) -> str:
@@ -171,19 +173,23 @@ def _link(found: re.Match[str]) -> str:
 
 
 def _prose_as_written(segment: str) -> str:
-    return _by_expressions(segment, _unescaped, _virtual_unescaped)
+    return turn_expressions(segment, _unescaped_at, _virtual_unescaped)
 
 
-def _by_expressions(
-    segment: str, expression: Callable[[str], str], prose: Callable[[str], str]
+def turn_expressions(
+    segment: str,
+    expression: Callable[[str, int, int], str],
+    prose: Callable[[str], str] = str,
 ) -> str:
-    """`segment` with each Lua expression turned by `expression`, the rest by `prose`."""
+    """`segment` (no code in it) with each Lua expression `segment[start:end]` written as
+    `expression(segment, start, end)` gives (the segment given, for what stands around
+    it), and the text between as `prose` turns it."""
     if "${" not in segment:
         return prose(segment)
     pieces, done = [], 0
     for start, end in lua_expressions(segment):
         pieces.append(prose(segment[done:start]))
-        pieces.append(expression(segment[start:end]))
+        pieces.append(expression(segment, start, end))
         done = end
     pieces.append(prose(segment[done:]))
     return "".join(pieces)
@@ -195,6 +201,14 @@ def _virtual_unescaped(segment: str) -> str:
 
 def _unescaped_match(found: re.Match[str]) -> str:
     return _unescaped(found[0])
+
+
+def _escaped_at(segment: str, start: int, end: int) -> str:
+    return _escaped(segment[start:end])
+
+
+def _unescaped_at(segment: str, start: int, end: int) -> str:
+    return _unescaped(segment[start:end])
 
 
 def _escaped(piece: str) -> str:

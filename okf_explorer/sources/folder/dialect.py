@@ -9,8 +9,9 @@
   explorer opens at the note its published site opens at (`siteIndex`), else at its
   `root` note; a single newline is a space, as Dendron's preview
   shows it (`DENDRON_BREAKS`).
-- A **SilverBullet space** (v2: its `CONFIG.md` holds a `space-lua` block or a Lua
-  expression, or the folder keeps plugs in `_plug/`): its links are read as SilverBullet
+- A **SilverBullet space** (v2: its `CONFIG.md` holds a `space-lua` block, or a Lua
+  expression outside code where Obsidian keeps no settings, or the folder keeps plugs in
+  `_plug/`): its links are read as SilverBullet
   reads them (`core.links.silverbullet`: no link inside a Lua expression `${…}`, a
   caret or a position left out), its tags as a vault's, its pages drawn with their
   expressions as code and their TeX as math (`tui.markdown.silverbullet`); it opens at
@@ -41,6 +42,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
+from okf_explorer.core.links.grammar import mask_code_spans, strip_fences
+from okf_explorer.core.links.silverbullet import lua_expressions
 from okf_explorer.core.links.tags import inline_tags
 from okf_explorer.core.pages import PAGE_INFO_FIELDS, LineBreaks, Markup, Page
 from okf_explorer.sources.folder.logseq import logseq_graph
@@ -205,10 +208,12 @@ SILVERBULLET_CONFIG = "CONFIG.md"
 """A SilverBullet v2 space's settings page, at its root: Lua in `space-lua` blocks."""
 SILVERBULLET_PLUGS = "_plug"
 """The folder a SilverBullet space keeps its plugs in."""
+OBSIDIAN_FOLDER = ".obsidian"
+"""The folder Obsidian keeps a vault's settings in."""
 SILVERBULLET_BREAKS = LineBreaks(
     True, "as SilverBullet shows a page: its editor keeps each line a line"
 )
-_SPACE_CONFIG = re.compile(r"^```space-(?:lua|config)\b|\$\{", re.MULTILINE)
+_SPACE_BLOCK = re.compile(r"^```space-(?:lua|config)\b", re.MULTILINE)
 
 OBSIDIAN_VAULT = ObsidianVault()
 _TAGS = PAGE_INFO_FIELDS.index("tags")
@@ -237,15 +242,28 @@ def folder_dialect(root: str) -> Dialect | None:
 
 def silverbullet_space(root: str) -> SilverBulletSpace | None:
     """The SilverBullet space folder `root` is, else None: its `CONFIG.md` holds a
-    `space-lua` (or `space-config`) block or a Lua expression `${…}`, or it has a
-    `_plug/` folder (the module doc)."""
+    `space-lua` (or `space-config`) block, or a Lua expression `${…}` outside code in a
+    folder Obsidian does not keep (an Obsidian vault's `CONFIG.md` may well quote a
+    shell's `${HOME}`), or it has a `_plug/` folder (the module doc)."""
     if os.path.isdir(os.path.join(root, SILVERBULLET_PLUGS)):
         return SilverBulletSpace()
     try:
         config = read_head(os.path.join(root, SILVERBULLET_CONFIG), SETTINGS_BYTES)
     except OSError:
         return None
-    return SilverBulletSpace() if _SPACE_CONFIG.search(config.decode("utf-8", "replace")) else None
+    text = config.decode("utf-8", "replace")
+    if _SPACE_BLOCK.search(text) or (
+        not os.path.isdir(os.path.join(root, OBSIDIAN_FOLDER)) and _holds_expression(text)
+    ):
+        return SilverBulletSpace()
+    return None
+
+
+def _holds_expression(text: str) -> bool:
+    """Whether `text` holds a Lua expression `${…}` outside fenced and inline code."""
+    if "${" not in text:
+        return False
+    return any(lua_expressions(mask_code_spans(part)) for part in strip_fences(text))
 
 
 def dendron_site_index(settings: str) -> str:

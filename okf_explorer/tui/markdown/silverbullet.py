@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 
 from okf_explorer.core.links.grammar import outside_code
-from okf_explorer.core.links.silverbullet import lua_expressions
+from okf_explorer.core.links.silverbullet import turn_expressions
 
 __all__ = ["silverbullet_markdown"]
 
@@ -55,15 +55,7 @@ def _prose(segment: str) -> str:
         segment = _VIRTUAL.sub(_virtual_page, segment)
     if "**" in segment:
         segment = _ADMONITION.sub(_callout, segment)
-    if "${" not in segment:
-        return segment
-    pieces, done = [], 0
-    for start, end in lua_expressions(segment):
-        pieces.append(segment[done:start])
-        pieces.append(_drawn(segment, start, end))
-        done = end
-    pieces.append(segment[done:])
-    return "".join(pieces)
+    return turn_expressions(segment, _drawn)
 
 
 def _drawn(segment: str, start: int, end: int) -> str:
